@@ -1,0 +1,24 @@
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+def run_cli(*args, cwd=None, env=None):
+    """Run the real command line in a subprocess, as a user would."""
+    full_env = dict(os.environ)
+    full_env.pop("FORCE_COLOR", None)
+    if env:
+        full_env.update(env)
+    return subprocess.run([sys.executable, "-m", "trnready", *map(str, args)], cwd=cwd, env=full_env,
+                          capture_output=True, text=True, timeout=600)
+
+
+@pytest.fixture
+def cli():
+    return run_cli

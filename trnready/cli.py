@@ -1,0 +1,198 @@
+"""Command line: parses flags, calls the API, picks reporters, sets the exit code.
+
+Exit codes: 0 nothing at or above --fail-on; 1 findings at or above it;
+2 usage, configuration or catalogue error.
+"""
+from __future__ import annotations
+
+import io
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+import click
+
+from . import __version__
+from .api import scan
+from .catalogue import CatalogueError, load_catalogue
+from .config import FAIL_ON, Config
+from .model import SEVERITY_RANK, Report
+from .reporters import FORMATS, get as get_reporter
+from .reporters.text import safe
+
+
+class UserError(Exception):
+    """A problem the user can fix (bad config, bad catalogue, bad flag): exit 2, no traceback."""
+
+
+def write_atomic(path: str, content: str) -> None:
+    """Write to a temp file beside the target and rename, so a report is never half-written."""
+    target = Path(path)
+    directory = target.parent if str(target.parent) else Path(".")
+    directory.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(content)
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def render_to_string(fmt: str, report: Report, **options) -> str:
+    buf = io.StringIO()
+    get_reporter(fmt).render(report, buf, **options)
+    return buf.getvalue()
+
+
+def text_summary(report: Report, colour: bool, stream=None) -> None:
+    from .reporters.text import render_summary
+    render_summary(report, stream or sys.stdout, colour)
+
+
+def gate(report: Report, fail_on: str) -> int:
+    if fail_on == "never":
+        return 0
+    threshold = SEVERITY_RANK[fail_on]
+    return 1 if any(SEVERITY_RANK[f.severity] >= threshold for f in report.active) else 0
+
+
+def _split(values: tuple[str, ...]) -> tuple[str, ...]:
+    out: list[str] = []
+    for v in values:
+        out.extend(x.strip() for x in v.split(",") if x.strip())
+    return tuple(out)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", prog_name="trnready")
+def main_group() -> None:
+    """Static readiness scanner: what in a PyTorch codebase breaks on TorchNeuron (Trainium), and how to fix it."""
+
+
+@main_group.command("scan")
+@click.argument("paths", nargs=-1, type=click.Path(path_type=str))
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
+              help="Format written to stdout (or to --output).")
+@click.option("--output", "-o", "output", type=click.Path(dir_okay=False), help="Write the --format output to FILE.")
+@click.option("--output-format", "outputs", multiple=True, metavar="FMT=FILE",
+              help="Also write FMT to FILE; repeatable (e.g. --output-format json=report.json).")
+@click.option("--fail-on", type=click.Choice(FAIL_ON), default="blocker", show_default=True,
+              help="Lowest severity that makes the exit code 1.")
+@click.option("--exit-zero", is_flag=True, help="Always exit 0 unless trnready itself fails.")
+@click.option("--select", multiple=True, help="Only these rule ids, id prefixes or categories (comma-separated).")
+@click.option("--ignore", multiple=True, help="Skip these rule ids, id prefixes or categories (comma-separated).")
+@click.option("--exclude", multiple=True, help="Glob of paths to skip (repeatable).")
+@click.option("--catalogue", type=click.Path(dir_okay=False), help="Use this catalogue instead of the built-in one.")
+@click.option("--max-file-size", type=click.IntRange(min=1), default=5 * 1024 * 1024, show_default=True,
+              help="Files larger than this many bytes are skipped with a diagnostic.")
+@click.option("--no-gitignore", is_flag=True, help="Scan files that .gitignore excludes.")
+@click.option("--color/--no-color", default=None, help="Colour terminal output (default: only on a TTY).")
+def scan_cmd(paths, fmt, output, outputs, fail_on, exit_zero, select, ignore, exclude, catalogue, max_file_size,
+             no_gitignore, color):
+    """Scan PATHS (default: the current directory) and report TorchNeuron blockers.
+
+    Example: trnready scan src/ --output-format json=report.json
+    """
+    extra = []
+    for spec in outputs:
+        if "=" not in spec:
+            raise click.UsageError(f"--output-format expects FMT=FILE, got {spec!r}")
+        f, _, target = spec.partition("=")
+        if f not in FORMATS:
+            raise click.UsageError(f"unknown format {f!r} in --output-format (choose from {', '.join(FORMATS)})")
+        extra.append((f, target))
+    config = Config(select=_split(select), ignore=_split(ignore), exclude=tuple(exclude), fail_on=fail_on,
+                    max_file_size=max_file_size, use_gitignore=not no_gitignore, catalogue=catalogue)
+    try:
+        report = scan(list(paths) or ["."], config)
+    except CatalogueError as e:
+        raise UserError(str(e)) from None
+    colour = color if color is not None else (output is None and sys.stdout.isatty())
+    main_out = render_to_string(fmt, report, colour=colour)
+    for f, target in extra:
+        write_atomic(target, render_to_string(f, report))
+    if output:
+        write_atomic(output, main_out)
+        text_summary(report, colour)
+        sys.stdout.write(f"Report written to {output}\n")
+    else:
+        sys.stdout.write(main_out)
+        if fmt != "text" and extra:
+            text_summary(report, colour, sys.stderr)
+    sys.stdout.flush()
+    return 0 if exit_zero else gate(report, fail_on)
+
+
+@main_group.command("rules")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--catalogue", type=click.Path(dir_okay=False), help="Read this catalogue instead of the built-in one.")
+def rules_cmd(fmt, catalogue):
+    """List the catalogue: id, category, severity and title of every rule."""
+    cat = _load(catalogue)
+    if fmt == "json":
+        data = {"catalogue": {"version": cat.version, "sha256": cat.sha256},
+                "rules": [{"id": r.id, "name": r.name, "category": r.category, "severity": r.severity,
+                           "title": r.title, "docs": r.docs, "source": r.source} for r in cat.rules]}
+        click.echo(json.dumps(data, indent=2))
+        return 0
+    width = max((len(r.category) for r in cat.rules), default=10)
+    for r in cat.rules:
+        click.echo(f"{r.id}  {r.category:<{width}}  {r.severity:<8}  {r.title}")
+    click.echo(f"\n{len(cat.rules)} rules, catalogue {cat.version}")
+    return 0
+
+
+@main_group.command("explain")
+@click.argument("rule_id")
+@click.option("--catalogue", type=click.Path(dir_okay=False), help="Read this catalogue instead of the built-in one.")
+def explain_cmd(rule_id, catalogue):
+    """Explain one rule: what it flags, why it matters, the fix, an example and its source."""
+    cat = _load(catalogue)
+    rule = cat.by_id().get(rule_id.upper())
+    if rule is None:
+        raise UserError(f"unknown rule id {rule_id!r}; `trnready rules` lists them")
+    click.echo(f"{rule.id} {rule.name}  [{rule.category}, {rule.severity}]")
+    click.echo(f"\n## What it flags\n{rule.title}")
+    click.echo(f"\n## Why it matters\n{rule.why}")
+    label = "## Fix (suggestion: the TorchNeuron material gives none)" if rule.fix_is_suggestion else "## Fix"
+    click.echo(f"\n{label}\n{rule.fix}")
+    ex = rule.hits[0]
+    click.echo(f"\n## Example ({ex.file})\n{ex.code.rstrip()}")
+    if rule.corrected:
+        click.echo(f"\n## Use instead\n{rule.corrected.rstrip()}")
+    click.echo(f"\n## Source\n{rule.source}\n\n## Reference\n{rule.docs}")
+    return 0
+
+
+def _load(catalogue):
+    try:
+        return load_catalogue(catalogue)
+    except CatalogueError as e:
+        raise UserError(str(e)) from None
+
+
+def main(argv=None) -> None:
+    try:
+        rv = main_group.main(args=argv, prog_name="trnready", standalone_mode=False)
+    except UserError as e:
+        click.echo(f"trnready: error: {safe(str(e))}", err=True)
+        sys.exit(2)
+    except click.exceptions.Abort:
+        click.echo("trnready: interrupted", err=True)
+        sys.exit(130)
+    except KeyboardInterrupt:
+        click.echo("trnready: interrupted", err=True)
+        sys.exit(130)
+    except click.ClickException as e:
+        e.show()
+        sys.exit(2)
+    except click.exceptions.Exit as e:
+        sys.exit(e.exit_code)
+    sys.exit(rv if isinstance(rv, int) else 0)

@@ -1,0 +1,153 @@
+"""Paths on the command line -> the files to scan, each with its kind.
+
+Never follows a directory symlink into a loop, skips virtualenvs, build
+outputs and VCS folders, and honours every .gitignore on the way down.
+"""
+from __future__ import annotations
+
+import fnmatch
+import os
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+
+import pathspec
+
+from .model import Diagnostic
+
+SKIP_DIRS = frozenset({
+    ".git", ".hg", ".svn", ".bzr", "__pycache__", "node_modules", "site-packages", "dist-packages",
+    ".venv", "venv", ".tox", ".nox", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".eggs",
+    "build", "dist", ".ipynb_checkpoints", ".idea", ".vscode",
+})
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    path: Path  # as found on disk
+    rel: str  # POSIX path relative to the scan root
+    kind: str
+
+
+def file_kind(name: str) -> str | None:
+    """Which reader handles a file, from its name alone (None: not scanned)."""
+    lower = name.lower()
+    if lower.endswith((".py", ".pyw")):
+        return "python"
+    return None
+
+
+def _rel(path: Path, root: Path) -> str:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def common_root(paths: list[Path]) -> Path:
+    absolute = [p.absolute() for p in paths]
+    if len(absolute) == 1:
+        p = absolute[0]
+        return p if p.is_dir() else p.parent
+    return Path(os.path.commonpath([str(p if p.is_dir() else p.parent) for p in absolute]))
+
+
+class Discoverer:
+    def __init__(self, root: Path, exclude: tuple[str, ...] = (), use_gitignore: bool = True,
+                 kind_of=file_kind):
+        self.root = root
+        self.exclude = tuple(exclude)
+        self.use_gitignore = use_gitignore
+        self.kind_of = kind_of
+        self.diagnostics: list[Diagnostic] = []
+
+    def _excluded(self, rel: str, name: str) -> bool:
+        for pat in self.exclude:
+            if fnmatch.fnmatch(rel, pat) or fnmatch.fnmatch(name, pat) or rel.startswith(pat.rstrip("/") + "/"):
+                return True
+        return False
+
+    def files(self, paths: list[Path]):
+        seen: set[str] = set()
+        for p in paths:
+            if not os.path.lexists(p):
+                self.diagnostics.append(Diagnostic(_rel(p.absolute(), self.root), "unreadable", "path does not exist"))
+                continue
+            if p.is_dir():
+                yield from self._walk(p, [], set(), seen)
+            else:
+                rel = _rel(p.absolute(), self.root)
+                kind = self.kind_of(p.name) or "python"  # an explicit file is scanned as asked
+                if rel not in seen:
+                    seen.add(rel)
+                    yield SourceFile(p, rel, kind)
+
+    def _walk(self, directory: Path, ignores: list, ancestors: set, seen: set):
+        try:
+            real = os.path.realpath(directory)
+        except OSError:
+            real = str(directory)
+        if real in ancestors:
+            self.diagnostics.append(Diagnostic(_rel(directory.absolute(), self.root), "symlink-loop",
+                                               "directory symlink points back to one of its parents; not followed"))
+            return
+        ancestors = ancestors | {real}
+        if self.use_gitignore:
+            gi = directory / ".gitignore"
+            try:
+                with open(gi, encoding="utf-8", errors="replace") as fh:
+                    spec = pathspec.PathSpec.from_lines("gitwildmatch", fh)
+                ignores = ignores + [(directory, spec)]
+            except OSError:
+                pass
+        try:
+            entries = sorted(os.scandir(directory), key=lambda e: e.name)
+        except OSError as e:
+            self.diagnostics.append(Diagnostic(_rel(directory.absolute(), self.root), "unreadable",
+                                               f"cannot list directory: {e.strerror or e}"))
+            return
+        for entry in entries:
+            path = Path(entry.path)
+            rel = _rel(path.absolute(), self.root)
+            try:
+                is_link = entry.is_symlink()
+                is_dir = entry.is_dir(follow_symlinks=True)
+            except OSError:
+                is_link, is_dir = True, False
+            if self._excluded(rel, entry.name) or self._ignored(path, is_dir, ignores):
+                continue
+            if is_dir:
+                if entry.name in SKIP_DIRS or entry.name.endswith(".egg-info"):
+                    continue
+                if (path / "pyvenv.cfg").exists():  # a virtualenv under any name
+                    continue
+                yield from self._walk(path, ignores, ancestors, seen)
+                continue
+            kind = self.kind_of(entry.name)
+            if kind is None:
+                continue
+            if is_link and not os.path.exists(path):
+                self.diagnostics.append(Diagnostic(rel, "broken-symlink", "symlink target does not exist"))
+                continue
+            try:
+                st = os.stat(path)
+            except OSError as e:
+                self.diagnostics.append(Diagnostic(rel, "unreadable", e.strerror or str(e)))
+                continue
+            if not stat.S_ISREG(st.st_mode):
+                continue
+            if rel in seen:
+                continue
+            seen.add(rel)
+            yield SourceFile(path, rel, kind)
+
+    @staticmethod
+    def _ignored(path: Path, is_dir: bool, ignores: list) -> bool:
+        for base, spec in ignores:
+            try:
+                rel = path.relative_to(base).as_posix()
+            except ValueError:
+                continue
+            if spec.match_file(rel + ("/" if is_dir else "")):
+                return True
+        return False

@@ -1,0 +1,392 @@
+"""One walk over a module's syntax tree: scopes, bindings and candidate events.
+
+The walk records what names are bound where (imports, simple constants,
+parameters, instances of interesting classes) and collects the nodes that
+some catalogue rule might care about. Nothing is resolved during the walk:
+resolution needs every binding of a scope, so `resolve.py` does it afterwards,
+and only for the few recorded events.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+
+class Binding:
+    """One way a name is bound in a scope.
+
+    kind: import (value = dotted module path), expr (value = the assigned
+    expression: a constant, an alias like ``F = torch.nn.functional``, a
+    conditional), instance (value = the constructor's callee expression),
+    param (value = default expression or None), local (anything else).
+    """
+
+    __slots__ = ("kind", "value", "scope")
+
+    def __init__(self, kind: str, value, scope: "Scope"):
+        self.kind = kind
+        self.value = value
+        self.scope = scope
+
+
+class Scope:
+    __slots__ = ("kind", "parent", "bindings", "stars", "globals", "self_name", "cls", "self_attrs")
+
+    def __init__(self, kind: str, parent: "Scope | None"):
+        self.kind = kind  # module | class | function | comprehension
+        self.parent = parent
+        self.bindings: dict[str, list[Binding]] = {}
+        self.stars: list[str] = []
+        self.globals: set[str] = set()
+        self.self_name: str | None = None
+        self.cls: Scope | None = None
+        self.self_attrs: dict[str, list[Binding]] = {}
+
+    def bind(self, name: str, binding: Binding) -> None:
+        lst = self.bindings.get(name)
+        if lst is None:
+            self.bindings[name] = [binding]
+        else:
+            lst.append(binding)
+
+    def module(self) -> "Scope":
+        s = self
+        while s.parent is not None:
+            s = s.parent
+        return s
+
+
+@dataclass(frozen=True)
+class Interest:
+    """What the catalogue can match, reduced to cheap per-node checks."""
+
+    call_tails: frozenset  # last component of any call/decorator/constructor name
+    method_names: frozenset
+    ctor_tails: frozenset  # classes whose instances' calls are matched (X.__call__)
+    device_keywords: frozenset
+    device_tails: frozenset  # callees with a device position (torch.device, .to)
+
+
+@dataclass
+class FileIndex:
+    module: Scope
+    calls: list = field(default_factory=list)  # (Call node, Scope)
+    refs: list = field(default_factory=list)  # (Attribute|Name node, Scope)
+    imports: list = field(default_factory=list)  # (node, candidates tuple)
+    decorators: list = field(default_factory=list)  # (expr, Scope)
+
+
+_SIMPLE_VALUE = (ast.Constant, ast.IfExp, ast.JoinedStr, ast.Name, ast.Attribute, ast.BinOp,
+                 ast.List, ast.Tuple, ast.UnaryOp)
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def _tail(func: ast.expr) -> str | None:
+    if type(func) is ast.Attribute:
+        return func.attr
+    if type(func) is ast.Name:
+        return func.id
+    return None
+
+
+class Indexer:
+    def __init__(self, interest: Interest):
+        self.interest = interest
+        self.instance_names: set[str] = set()
+        self.imported: set[str] = set()
+        self.index: FileIndex | None = None
+
+    # -- entry -------------------------------------------------------------
+    def run(self, tree: ast.Module) -> FileIndex:
+        module = Scope("module", None)
+        self.index = FileIndex(module)
+        self._body(tree.body, module)
+        return self.index
+
+    def _body(self, stmts, scope: Scope) -> None:
+        visit = self.visit
+        for s in stmts:
+            visit(s, scope)
+
+    def visit(self, node: ast.AST, scope: Scope) -> None:
+        handler = _DISPATCH.get(type(node))
+        if handler is not None:
+            handler(self, node, scope)
+            return
+        for child in ast.iter_child_nodes(node):
+            self.visit(child, scope)
+
+    # -- binding helpers ---------------------------------------------------
+    def _bind_target(self, target: ast.expr, scope: Scope, value: ast.expr | None) -> None:
+        t = type(target)
+        if t is ast.Name:
+            if value is None:
+                scope.bind(target.id, Binding("local", None, scope))
+            elif type(value) is ast.Call:
+                tail = _tail(value.func)
+                if tail is not None and tail in self.interest.ctor_tails:
+                    self.instance_names.add(target.id)
+                    scope.bind(target.id, Binding("instance", value.func, scope))
+                else:
+                    scope.bind(target.id, Binding("local", None, scope))
+            elif isinstance(value, _SIMPLE_VALUE):
+                scope.bind(target.id, Binding("expr", value, scope))
+                if type(value) in (ast.Name, ast.Attribute):
+                    self.imported.add(target.id)  # an alias such as F = torch.nn.functional
+            else:
+                scope.bind(target.id, Binding("local", None, scope))
+        elif t is ast.Attribute:
+            base = target.value
+            if (type(base) is ast.Name and scope.self_name is not None and base.id == scope.self_name
+                    and scope.cls is not None):
+                if type(value) is ast.Call:
+                    tail = _tail(value.func)
+                    if tail is not None and tail in self.interest.ctor_tails:
+                        self.instance_names.add(target.attr)
+                        scope.cls.self_attrs.setdefault(target.attr, []).append(
+                            Binding("instance", value.func, scope))
+                        self.visit(target, scope)
+                        return
+                scope.cls.self_attrs.setdefault(target.attr, []).append(Binding("local", None, scope))
+            self.visit(target, scope)
+        elif t in (ast.Tuple, ast.List):
+            for elt in target.elts:
+                self._bind_target(elt, scope, None)
+        elif t is ast.Starred:
+            self._bind_target(target.value, scope, None)
+        else:
+            self.visit(target, scope)
+
+    # -- statements --------------------------------------------------------
+    def v_import(self, node: ast.Import, scope: Scope) -> None:
+        for alias in node.names:
+            name = alias.name
+            if alias.asname:
+                scope.bind(alias.asname, Binding("import", name, scope))
+                self.imported.add(alias.asname)
+            else:
+                first = name.split(".", 1)[0]
+                scope.bind(first, Binding("import", first, scope))
+                self.imported.add(first)
+            self.index.imports.append((node, (name,)))
+
+    def v_importfrom(self, node: ast.ImportFrom, scope: Scope) -> None:
+        if node.level:  # relative import: the project's own module, never a library
+            for alias in node.names:
+                if alias.name != "*":
+                    scope.bind(alias.asname or alias.name, Binding("local", None, scope))
+            return
+        mod = node.module or ""
+        for alias in node.names:
+            if alias.name == "*":
+                scope.module().stars.append(mod)
+                self.index.imports.append((node, (mod,)))
+                continue
+            local = alias.asname or alias.name
+            full = f"{mod}.{alias.name}"
+            scope.bind(local, Binding("import", full, scope))
+            self.imported.add(local)
+            self.index.imports.append((node, (mod, full)))
+
+    def v_functiondef(self, node, scope: Scope) -> None:
+        for d in node.decorator_list:
+            self.index.decorators.append((d, scope))
+            self.visit(d, scope)
+        scope.bind(node.name, Binding("local", None, scope))
+        args = node.args
+        for d in args.defaults:
+            self.visit(d, scope)
+        for d in args.kw_defaults:
+            if d is not None:
+                self.visit(d, scope)
+        if node.returns is not None:
+            self.visit(node.returns, scope)
+        inner = Scope("function", scope)
+        self._bind_params(args, inner, scope)
+        if scope.kind == "class":
+            positional = args.posonlyargs + args.args
+            is_static = any(_tail(d) == "staticmethod" for d in node.decorator_list)
+            if positional and not is_static:
+                inner.self_name = positional[0].arg
+                inner.cls = scope
+        self._body(node.body, inner)
+
+    def _bind_params(self, args: ast.arguments, inner: Scope, outer: Scope) -> None:
+        positional = args.posonlyargs + args.args
+        defaults = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
+        for a, d in zip(positional, defaults):
+            inner.bind(a.arg, Binding("param", (d, outer), inner))
+        for a, d in zip(args.kwonlyargs, args.kw_defaults):
+            inner.bind(a.arg, Binding("param", (d, outer), inner))
+        if args.vararg:
+            inner.bind(args.vararg.arg, Binding("param", (None, outer), inner))
+        if args.kwarg:
+            inner.bind(args.kwarg.arg, Binding("param", (None, outer), inner))
+
+    def v_lambda(self, node: ast.Lambda, scope: Scope) -> None:
+        for d in node.args.defaults:
+            self.visit(d, scope)
+        inner = Scope("function", scope)
+        self._bind_params(node.args, inner, scope)
+        self.visit(node.body, inner)
+
+    def v_classdef(self, node: ast.ClassDef, scope: Scope) -> None:
+        for d in node.decorator_list:
+            self.index.decorators.append((d, scope))
+            self.visit(d, scope)
+        for b in node.bases:
+            self.visit(b, scope)
+        for k in node.keywords:
+            self.visit(k.value, scope)
+        scope.bind(node.name, Binding("local", None, scope))
+        inner = Scope("class", scope)
+        self._body(node.body, inner)
+
+    def v_assign(self, node: ast.Assign, scope: Scope) -> None:
+        self.visit(node.value, scope)
+        value = node.value if len(node.targets) == 1 else None
+        for t in node.targets:
+            self._bind_target(t, scope, value)
+
+    def v_annassign(self, node: ast.AnnAssign, scope: Scope) -> None:
+        if node.value is not None:
+            self.visit(node.value, scope)
+            self._bind_target(node.target, scope, node.value)
+        elif type(node.target) is not ast.Name:
+            self.visit(node.target, scope)
+
+    def v_augassign(self, node: ast.AugAssign, scope: Scope) -> None:
+        self.visit(node.value, scope)
+        self._bind_target(node.target, scope, None)
+
+    def v_for(self, node, scope: Scope) -> None:
+        self.visit(node.iter, scope)
+        self._bind_target(node.target, scope, None)
+        self._body(node.body, scope)
+        self._body(node.orelse, scope)
+
+    def v_with(self, node, scope: Scope) -> None:
+        for item in node.items:
+            self.visit(item.context_expr, scope)
+            if item.optional_vars is not None:
+                self._bind_target(item.optional_vars, scope, None)
+        self._body(node.body, scope)
+
+    def v_excepthandler(self, node: ast.ExceptHandler, scope: Scope) -> None:
+        if node.type is not None:
+            self.visit(node.type, scope)
+        if node.name:
+            scope.bind(node.name, Binding("local", None, scope))
+        self._body(node.body, scope)
+
+    def v_global(self, node, scope: Scope) -> None:
+        scope.globals.update(node.names)
+
+    def v_namedexpr(self, node: ast.NamedExpr, scope: Scope) -> None:
+        self.visit(node.value, scope)
+        s = scope
+        while s.kind == "comprehension" and s.parent is not None:
+            s = s.parent
+        s.bind(node.target.id, Binding("local", None, s))
+
+    def v_comprehension_expr(self, node, scope: Scope) -> None:
+        inner = Scope("comprehension", scope)
+        for i, gen in enumerate(node.generators):
+            # The first iterable is evaluated in the enclosing scope.
+            self.visit(gen.iter, scope if i == 0 else inner)
+            self._bind_target(gen.target, inner, None)
+            for cond in gen.ifs:
+                self.visit(cond, inner)
+        if type(node) is ast.DictComp:
+            self.visit(node.key, inner)
+            self.visit(node.value, inner)
+        else:
+            self.visit(node.elt, inner)
+
+    def v_match_name(self, node, scope: Scope) -> None:
+        name = getattr(node, "name", None) or getattr(node, "rest", None)
+        if name:
+            scope.bind(name, Binding("local", None, scope))
+        for child in ast.iter_child_nodes(node):
+            self.visit(child, scope)
+
+    # -- expressions -------------------------------------------------------
+    def v_call(self, node: ast.Call, scope: Scope) -> None:
+        func = node.func
+        interest = self.interest
+        keep = False
+        ft = type(func)
+        if ft is ast.Attribute:
+            tail = func.attr
+            if tail in interest.call_tails or tail in interest.method_names or tail in interest.device_tails:
+                keep = True
+            elif (tail in self.instance_names and type(func.value) is ast.Name
+                  and func.value.id == scope.self_name):
+                keep = True
+        elif ft is ast.Name:
+            tail = func.id
+            if tail in interest.call_tails or tail in interest.device_tails or tail in self.instance_names \
+                    or tail in self.imported:
+                keep = True
+        if not keep and interest.device_keywords:
+            for kw in node.keywords:
+                if kw.arg in interest.device_keywords:
+                    keep = True
+                    break
+        if keep:
+            self.index.calls.append((node, scope))
+        self.visit(func, scope)
+        for a in node.args:
+            self.visit(a, scope)
+        for k in node.keywords:
+            self.visit(k.value, scope)
+
+    def v_attribute(self, node: ast.Attribute, scope: Scope) -> None:
+        # Only the outermost attribute of a chain is recorded; inner ones are skipped.
+        root = node.value
+        while type(root) is ast.Attribute:
+            root = root.value
+        if type(root) is ast.Name:
+            self.index.refs.append((node, scope))
+        else:
+            self.visit(root, scope)
+
+    def v_name(self, node: ast.Name, scope: Scope) -> None:
+        # A bare name can only mean a library object if something imported or
+        # aliased it, or a star import could have brought it in.
+        if type(node.ctx) is ast.Load and (node.id in self.imported or self.index.module.stars):
+            self.index.refs.append((node, scope))
+
+
+_DISPATCH = {
+    ast.Import: Indexer.v_import,
+    ast.ImportFrom: Indexer.v_importfrom,
+    ast.FunctionDef: Indexer.v_functiondef,
+    ast.AsyncFunctionDef: Indexer.v_functiondef,
+    ast.Lambda: Indexer.v_lambda,
+    ast.ClassDef: Indexer.v_classdef,
+    ast.Assign: Indexer.v_assign,
+    ast.AnnAssign: Indexer.v_annassign,
+    ast.AugAssign: Indexer.v_augassign,
+    ast.For: Indexer.v_for,
+    ast.AsyncFor: Indexer.v_for,
+    ast.With: Indexer.v_with,
+    ast.AsyncWith: Indexer.v_with,
+    ast.ExceptHandler: Indexer.v_excepthandler,
+    ast.Global: Indexer.v_global,
+    ast.Nonlocal: Indexer.v_global,
+    ast.NamedExpr: Indexer.v_namedexpr,
+    ast.ListComp: Indexer.v_comprehension_expr,
+    ast.SetComp: Indexer.v_comprehension_expr,
+    ast.DictComp: Indexer.v_comprehension_expr,
+    ast.GeneratorExp: Indexer.v_comprehension_expr,
+    ast.MatchAs: Indexer.v_match_name,
+    ast.MatchStar: Indexer.v_match_name,
+    ast.MatchMapping: Indexer.v_match_name,
+    ast.Call: Indexer.v_call,
+    ast.Attribute: Indexer.v_attribute,
+    ast.Name: Indexer.v_name,
+    # Strings never match on their own (only in device positions, via calls), so
+    # constants need no visit; docstrings and comments are not events either.
+    ast.Constant: lambda self, node, scope: None,
+}

@@ -1,0 +1,208 @@
+"""Catalogue matchers x the events of one file -> raw hits (pure, no I/O).
+
+`Engine` is built once per catalogue: it turns every matcher into dictionary
+lookups (callee name -> matchers, method name -> matchers, ...) and derives
+the `Interest` the indexer uses to keep only candidate nodes.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from .catalogue import Catalogue
+from .index import FileIndex, Interest
+from .model import ArgPredicate, Matcher, Rule
+from .resolve import LIST, Resolver
+from .values import UNKNOWN, same
+
+_KWARGS_UNKNOWN = object()
+
+
+@dataclass(frozen=True)
+class Hit:
+    rule: Rule
+    matcher: Matcher
+    node: ast.AST  # where the finding points
+    name: str  # what matched: a qualified name, method, module or device string
+
+
+def _tails(names) -> set[str]:
+    return {n.rsplit(".", 1)[-1] for n in names}
+
+
+class Engine:
+    def __init__(self, catalogue: Catalogue, rules: list[Rule] | None = None):
+        self.catalogue = catalogue
+        rules = catalogue.rules if rules is None else rules
+        self.resolver = Resolver(catalogue.aliases)
+        self.calls: dict[str, list] = {}
+        self.methods: dict[str, list] = {}
+        self.refs: dict[str, list] = {}
+        self.imports: dict[str, list] = {}
+        self.decorators: dict[str, list] = {}
+        self.devices: list = []
+        self.lines: list = []
+        self.requirements: list = []
+        table = {"call": self.calls, "method": self.methods, "reference": self.refs,
+                 "import": self.imports, "decorator": self.decorators}
+        for rule in rules:
+            for m in rule.matchers:
+                if m.kind in table:
+                    for n in m.names:
+                        table[m.kind].setdefault(n, []).append((rule, m))
+                elif m.kind == "device":
+                    self.devices.append((rule, m))
+                elif m.kind == "line":
+                    self.lines.append((rule, m))
+                elif m.kind == "requirement":
+                    self.requirements.append((rule, m))
+        ctor = {n[: -len(".__call__")] for n in self.calls if n.endswith(".__call__")}
+        positions = catalogue.device_positions if self.devices else {}
+        self.device_calls = {k: v for k, v in positions.items() if not k.startswith(".")}
+        self.device_methods = {k[1:]: v for k, v in positions.items() if k.startswith(".")}
+        # Aliased names (functorch -> torch.func) are matched after canonicalisation,
+        # but the indexer sees source text, so it must keep the alias tails too.
+        self.interest = Interest(
+            call_tails=frozenset(_tails(self.calls) | _tails(self.decorators) | _tails(ctor)
+                                 | _tails(self.device_calls)),
+            method_names=frozenset(self.methods),
+            ctor_tails=frozenset(_tails(ctor)),
+            device_keywords=frozenset(catalogue.device_keywords if self.devices else ()),
+            device_tails=frozenset(self.device_methods) | frozenset(_tails(self.device_calls)),
+        )
+
+    # -- the per-file pass -------------------------------------------------
+    def match(self, index: FileIndex) -> list[Hit]:
+        hits: list[Hit] = []
+        canon = self.resolver.canonical
+        qualnames = self.resolver.qualnames
+        # imports
+        if self.imports:
+            for node, candidates in index.imports:
+                for cand in candidates:
+                    cand = canon(cand)
+                    for prefix in _prefixes(cand):
+                        for rule, m in self.imports.get(prefix, ()):
+                            hits.append(Hit(rule, m, node, cand))
+        # references (outermost attribute chains and imported names)
+        if self.refs:
+            for node, scope in index.refs:
+                for q in qualnames(node, scope):
+                    q = canon(q)
+                    for prefix in _prefixes(q):
+                        for rule, m in self.refs.get(prefix, ()):
+                            hits.append(Hit(rule, m, node, prefix))
+        # decorators
+        if self.decorators:
+            for expr, scope in index.decorators:
+                target = expr.func if type(expr) is ast.Call else expr
+                for q in qualnames(target, scope):
+                    q = canon(q)
+                    for rule, m in self.decorators.get(q, ()):
+                        if type(expr) is ast.Call:
+                            if not self._args_ok(m.args, expr, scope):
+                                continue
+                        elif m.args:
+                            continue
+                        hits.append(Hit(rule, m, expr, q))
+        for call, scope in index.calls:
+            self._match_call(call, scope, hits)
+        return hits
+
+    def _match_call(self, call: ast.Call, scope, hits: list[Hit]) -> None:
+        func = call.func
+        canon = self.resolver.canonical
+        names = tuple(canon(q) for q in self.resolver.qualnames(func, scope))
+        if not names:
+            names = tuple(canon(c) + ".__call__" for c in self.resolver.instance_class(func, scope))
+        for q in names:
+            for rule, m in self.calls.get(q, ()):
+                if self._args_ok(m.args, call, scope):
+                    hits.append(Hit(rule, m, call, q))
+        is_method = type(func) is ast.Attribute and not names
+        if is_method and func.attr in self.methods:
+            # A method on something that is not a library module: x.cuda(), t.double().
+            if not self.resolver.qualnames(func.value, scope):
+                for rule, m in self.methods[func.attr]:
+                    if self._args_ok(m.args, call, scope):
+                        hits.append(Hit(rule, m, call, func.attr))
+        if self.devices:
+            self._match_device(call, scope, names, is_method, hits)
+
+    def _match_device(self, call: ast.Call, scope, names, is_method, hits) -> None:
+        exprs = [kw.value for kw in call.keywords if kw.arg in self.interest.device_keywords]
+        pos = None
+        for q in names:
+            if q in self.device_calls:
+                pos = self.device_calls[q]
+        if pos is None and is_method and call.func.attr in self.device_methods:
+            if not self.resolver.qualnames(call.func.value, scope):
+                pos = self.device_methods[call.func.attr]
+        if pos is not None and pos < len(call.args) and not any(type(a) is ast.Starred for a in call.args[:pos + 1]):
+            exprs.append(call.args[pos])
+        for expr in exprs:
+            for value, origin in self.resolver.values(expr, scope):
+                if not isinstance(value, str) or type(value) is not str:
+                    continue
+                for rule, m in self.devices:
+                    for dev in m.names:
+                        if value == dev or value.startswith(dev + ":"):
+                            hits.append(Hit(rule, m, origin, value))
+
+    # -- argument predicates -----------------------------------------------
+    def _arg_values(self, pred: ArgPredicate, call: ast.Call, scope):
+        """(passed, values): passed is True/False, or None when **kwargs hide it."""
+        if pred.name is not None:
+            for kw in call.keywords:
+                if kw.arg == pred.name:
+                    return True, [v for v, _ in self.resolver.values(kw.value, scope)]
+        if pred.position is not None:
+            for i, a in enumerate(call.args):
+                if type(a) is ast.Starred:
+                    return None, [UNKNOWN]
+                if i == pred.position:
+                    return True, [v for v, _ in self.resolver.values(a, scope)]
+        if any(kw.arg is None for kw in call.keywords):
+            return None, [UNKNOWN]
+        if pred.has_default:
+            return False, [pred.default]
+        return False, []
+
+    def _args_ok(self, preds, call: ast.Call, scope) -> bool:
+        for p in preds:
+            passed, values = self._arg_values(p, call, scope)
+            if not _holds(p, passed, values):
+                return False
+        return True
+
+
+def _holds(p: ArgPredicate, passed, values) -> bool:
+    op = p.op
+    if op == "present":
+        return passed is True
+    if op == "absent":
+        return passed is False
+    if passed is None:
+        return False  # hidden behind *args/**kwargs: never guess
+    if op == "is-none":
+        return not values or all(v is None for v in values)
+    if op == "is-not-none":
+        return any(v is not None for v in values)
+    if op == "equals" or op == "in":
+        return any(same(e, v) for v in values for e in p.values)
+    if op == "not-in":
+        known = [v for v in values if v is not UNKNOWN and v is not LIST]
+        return any(not any(same(e, v) for e in p.values) for v in known)
+    if op == "matches":
+        rx = p.values[0]
+        return any(isinstance(v, str) and rx.search(v) for v in values)
+    return False
+
+
+def _prefixes(dotted: str):
+    parts = dotted.split(".")
+    acc = parts[0]
+    yield acc
+    for part in parts[1:]:
+        acc = f"{acc}.{part}"
+        yield acc

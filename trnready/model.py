@@ -1,0 +1,179 @@
+"""Frozen records shared by every stage: rules, findings, diagnostics, the report.
+
+Data flows one way: discover -> read -> index -> match -> Report -> reporters.
+Every reporter reads only these records; none of them re-reads source files.
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+SEVERITIES = ("blocker", "change", "advisory")
+SEVERITY_RANK = {"blocker": 3, "change": 2, "advisory": 1}
+CONFIDENCES = ("high", "medium")
+
+
+@dataclass(frozen=True)
+class ArgPredicate:
+    """One condition on a call argument, looked up by keyword or position."""
+
+    name: Optional[str]
+    position: Optional[int]
+    op: str  # equals | in | not-in | is-none | is-not-none | present | absent
+    values: tuple = ()
+    default: Any = None
+    has_default: bool = False
+
+
+@dataclass(frozen=True)
+class Matcher:
+    """What to look for. `kind` picks which of the other fields are used."""
+
+    kind: str  # call | method | reference | import | decorator | device | line | requirement
+    names: tuple[str, ...]
+    args: tuple[ArgPredicate, ...] = ()
+    confidence: str = "high"
+    files: tuple[str, ...] = ()  # file kinds a line matcher applies to
+    regex: Any = None  # compiled pattern for line matchers
+    message: str = ""
+
+
+@dataclass(frozen=True)
+class Example:
+    code: str
+    file: str = "example.py"  # file name decides how the snippet is read
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    name: str
+    category: str
+    severity: str
+    title: str
+    why: str
+    fix: str
+    source: str
+    docs: str
+    matchers: tuple[Matcher, ...]
+    hits: tuple[Example, ...]
+    cleans: tuple[Example, ...]
+    corrected: Optional[str] = None
+    fix_is_suggestion: bool = False
+
+
+@dataclass(frozen=True)
+class Finding:
+    rule: str
+    category: str
+    severity: str
+    confidence: str
+    path: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    snippet: str
+    message: str
+    fix: str
+    docs: str
+    source: str
+    fingerprint: str
+    title: str = ""
+    cell: Optional[int] = None
+    suppressed: bool = False
+
+    def sort_key(self):
+        return (self.path, self.cell if self.cell is not None else -1, self.line, self.column, self.rule)
+
+    def to_json(self) -> dict:
+        out = {
+            "rule": self.rule,
+            "category": self.category,
+            "severity": self.severity,
+            "confidence": self.confidence,
+            "path": self.path,
+            "line": self.line,
+            "column": self.column,
+            "end_line": self.end_line,
+            "end_column": self.end_column,
+            "snippet": self.snippet,
+            "message": self.message,
+            "title": self.title,
+            "fix": self.fix,
+            "docs": self.docs,
+            "source": self.source,
+            "fingerprint": self.fingerprint,
+            "suppressed": self.suppressed,
+        }
+        if self.cell is not None:
+            out["cell"] = self.cell
+        return out
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """A file that could not be scanned, or scanned only in part, and why."""
+
+    path: str
+    kind: str  # syntax-error | undecodable | too-large | unreadable | binary | symlink-loop | internal-error | ...
+    message: str
+
+    def to_json(self) -> dict:
+        return {"path": self.path, "kind": self.kind, "message": self.message}
+
+
+@dataclass
+class Report:
+    root: str
+    findings: list[Finding] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    files_scanned: int = 0
+    files_by_kind: dict[str, int] = field(default_factory=dict)
+    catalogue_version: str = ""
+    catalogue_sha256: str = ""
+    tool_version: str = ""
+    rules: dict[str, Rule] = field(default_factory=dict)
+    started_at: str = ""
+
+    @property
+    def active(self) -> list[Finding]:
+        return [f for f in self.findings if not f.suppressed]
+
+    def by_severity(self) -> dict[str, int]:
+        counts = {s: 0 for s in SEVERITIES}
+        for f in self.active:
+            counts[f.severity] += 1
+        return counts
+
+    def by_category(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for f in self.active:
+            counts[f.category] = counts.get(f.category, 0) + 1
+        return dict(sorted(counts.items()))
+
+    def verdict(self) -> str:
+        c = self.by_severity()
+        if c["blocker"]:
+            return f"not ready: {c['blocker']} blocker{'s' if c['blocker'] != 1 else ''}"
+        if c["change"]:
+            return f"ready after mechanical changes: {c['change']} change{'s' if c['change'] != 1 else ''}"
+        if c["advisory"]:
+            return f"ready, with {c['advisory']} advisor{'ies' if c['advisory'] != 1 else 'y'} to review"
+        return "ready"
+
+
+_WS = re.compile(r"\s+")
+
+
+def fingerprint(path: str, rule: str, code: str, occurrence: int = 0) -> str:
+    """Stable id of a finding: path + rule + whitespace-normalised code + nth repeat.
+
+    The line number is left out on purpose so inserting unrelated lines above
+    a finding keeps its fingerprint (baselines and the HTML checklist rely on it).
+    """
+    norm = _WS.sub(" ", code).strip()
+    h = hashlib.sha256(f"{path}\0{rule}\0{norm}\0{occurrence}".encode("utf-8", "surrogatepass"))
+    return h.hexdigest()[:20]

@@ -1,0 +1,34 @@
+"""Machine-readable report; its shape is documented in README and schema/report.schema.json."""
+from __future__ import annotations
+
+import json
+
+from ..model import Report
+
+SCHEMA_VERSION = "1.0"
+
+
+def to_dict(report: Report) -> dict:
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "tool": {"name": "trnready", "version": report.tool_version},
+        "catalogue": {"version": report.catalogue_version, "sha256": report.catalogue_sha256},
+        "root": report.root,
+        "generated_at": report.started_at,
+        "summary": {
+            "files_scanned": report.files_scanned,
+            "files_skipped": len(report.diagnostics),
+            "files_by_kind": dict(sorted(report.files_by_kind.items())),
+            "by_severity": report.by_severity(),
+            "by_category": report.by_category(),
+            "suppressed": sum(1 for f in report.findings if f.suppressed),
+            "verdict": report.verdict(),
+        },
+        "findings": [f.to_json() for f in report.findings],
+        "diagnostics": [d.to_json() for d in report.diagnostics],
+    }
+
+
+def render(report: Report, stream, **_options) -> None:
+    json.dump(to_dict(report), stream, indent=2, ensure_ascii=False)
+    stream.write("\n")

@@ -1,0 +1,166 @@
+"""Name resolution and constant propagation over the scopes `index.py` built.
+
+`qualname` answers "which library object does this expression name?"
+(``F.interpolate`` -> ``torch.nn.functional.interpolate``); `values` answers
+"which literal values can this argument hold?" (``mode=MODE`` with
+``MODE = "bilinear"`` -> ``("bilinear",)``), keeping the node each value came
+from so a finding can point at the literal itself.
+"""
+from __future__ import annotations
+
+import ast
+
+from .index import Binding, Scope
+from .values import UNKNOWN, QName
+
+_MAX_DEPTH = 12
+LIST = object()  # marks "a list/tuple was passed" so is-not-none sees it
+
+
+class Resolver:
+    def __init__(self, aliases: dict[str, str] | None = None):
+        # Longest prefix first so "torch.cuda.amp" wins over "torch.cuda".
+        self.aliases = sorted((aliases or {}).items(), key=lambda kv: -len(kv[0]))
+
+    def canonical(self, name: str) -> str:
+        for old, new in self.aliases:
+            if name == old or name.startswith(old + "."):
+                return new + name[len(old):]
+        return name
+
+    # -- scopes ------------------------------------------------------------
+    @staticmethod
+    def lookup(scope: Scope, name: str) -> list[Binding] | None:
+        s = scope
+        start = True
+        while s is not None:
+            if name in s.globals:
+                s = s.module()
+                return s.bindings.get(name)
+            if s.kind == "class" and not start:
+                s = s.parent
+                continue
+            found = s.bindings.get(name)
+            if found is not None:
+                return found
+            start = False
+            s = s.parent
+        return None
+
+    # -- qualified names ---------------------------------------------------
+    def qualnames(self, expr: ast.expr, scope: Scope, depth: int = 0) -> tuple[str, ...]:
+        """Every dotted library path the expression may name (usually one)."""
+        if depth > _MAX_DEPTH:
+            return ()
+        t = type(expr)
+        if t is ast.Attribute:
+            return tuple(f"{base}.{expr.attr}" for base in self.qualnames(expr.value, scope, depth + 1))
+        if t is ast.Name:
+            return self._name_qualnames(expr.id, scope, depth)
+        return ()
+
+    def _name_qualnames(self, name: str, scope: Scope, depth: int) -> tuple[str, ...]:
+        bindings = self.lookup(scope, name)
+        if bindings is None:
+            stars = scope.module().stars
+            return tuple(f"{m}.{name}" for m in stars)
+        imports = None
+        for b in bindings:
+            if b.kind == "param":
+                return ()  # a parameter shadows whatever the name meant outside
+            if b.kind == "import":
+                imports = imports or []
+                imports.append(b.value)
+        if imports:
+            # `try: import x except ImportError: x = None` still means the library.
+            return tuple(dict.fromkeys(imports))
+        if len(bindings) == 1 and bindings[0].kind == "expr":
+            b = bindings[0]
+            if type(b.value) in (ast.Name, ast.Attribute):
+                return self.qualnames(b.value, b.scope, depth + 1)
+        return ()
+
+    def instance_class(self, func: ast.expr, scope: Scope) -> tuple[str, ...]:
+        """If `func` is a variable or self attribute holding an instance, its class names."""
+        bindings = None
+        t = type(func)
+        if t is ast.Name:
+            bindings = self.lookup(scope, func.id)
+        elif t is ast.Attribute and type(func.value) is ast.Name and scope.cls is not None \
+                and func.value.id == scope.self_name:
+            bindings = scope.cls.self_attrs.get(func.attr)
+        if not bindings:
+            return ()
+        out: list[str] = []
+        for b in bindings:
+            if b.kind == "instance":
+                out.extend(self.qualnames(b.value, b.scope))
+            elif b.kind == "param":
+                return ()
+        return tuple(dict.fromkeys(out))
+
+    # -- values ------------------------------------------------------------
+    def values(self, expr: ast.expr, scope: Scope, depth: int = 0) -> list:
+        """Possible values of `expr` as (value, origin node) pairs."""
+        if depth > _MAX_DEPTH:
+            return [(UNKNOWN, expr)]
+        t = type(expr)
+        if t is ast.Constant:
+            return [(expr.value, expr)]
+        if t is ast.Name:
+            return self._name_values(expr, scope, depth)
+        if t is ast.Attribute:
+            names = self.qualnames(expr, scope, depth + 1)
+            if names:
+                return [(QName(self.canonical(n)), expr) for n in names]
+            return [(UNKNOWN, expr)]
+        if t is ast.IfExp:
+            return self.values(expr.body, scope, depth + 1) + self.values(expr.orelse, scope, depth + 1)
+        if t is ast.JoinedStr:
+            parts = []
+            for v in expr.values:
+                parts.append(v.value if type(v) is ast.Constant and isinstance(v.value, str) else "*")
+            return [("".join(parts), expr)]
+        if t is ast.BinOp and type(expr.op) is ast.Add:
+            left = self.values(expr.left, scope, depth + 1)
+            right = self.values(expr.right, scope, depth + 1)
+            if any(isinstance(v, str) for v, _ in left + right):
+                out = []
+                for lv, _ in left:
+                    for rv, _ in right:
+                        ls = lv if isinstance(lv, str) else "*"
+                        rs = rv if isinstance(rv, str) else "*"
+                        out.append((ls + rs, expr))
+                return out
+            return [(UNKNOWN, expr)]
+        if t in (ast.List, ast.Tuple, ast.Set):
+            out = [(LIST, expr)]
+            for elt in expr.elts:
+                out.extend(self.values(elt, scope, depth + 1))
+            return out
+        if t is ast.UnaryOp and type(expr.op) is ast.USub and type(expr.operand) is ast.Constant:
+            v = expr.operand.value
+            if isinstance(v, (int, float)) and not isinstance(v, bool):
+                return [(-v, expr)]
+        return [(UNKNOWN, expr)]
+
+    def _name_values(self, expr: ast.Name, scope: Scope, depth: int) -> list:
+        bindings = self.lookup(scope, expr.id)
+        if bindings is None:
+            names = self._name_qualnames(expr.id, scope, depth)
+            return [(QName(self.canonical(n)), expr) for n in names] or [(UNKNOWN, expr)]
+        if len(bindings) == 1:
+            b = bindings[0]
+            if b.kind == "expr":
+                return self.values(b.value, b.scope, depth + 1)
+            if b.kind == "param":
+                # Callers may pass anything; the literal default is one of the values
+                # (so `def f(x, mode="bilinear")` still counts as bilinear).
+                default, outer = b.value
+                if default is not None:
+                    return self.values(default, outer, depth + 1) + [(UNKNOWN, expr)]
+                return [(UNKNOWN, expr)]
+        names = self._name_qualnames(expr.id, scope, depth)
+        if names:
+            return [(QName(self.canonical(n)), expr) for n in names]
+        return [(UNKNOWN, expr)]

@@ -161,6 +161,9 @@ def _parse(data: dict, path: str, loc: _Locator, primary: bool) -> dict:
     meta = data.get("catalogue", {})
     if not isinstance(meta, dict):
         err("must be a table", key="catalogue")
+    for k in meta:
+        if k not in ("version", "target", "name"):
+            err("unknown key (expected version, target, name)", key=f"catalogue.{k}")
     version = meta.get("version", "")
     if primary and not isinstance(version, str) or (primary and not version):
         err("the catalogue needs a version string", key="catalogue.version")
@@ -197,16 +200,16 @@ def _parse_rule(r: dict, n: int, err) -> Rule:
     for k in r:
         if k not in _RULE_KEYS:
             err(f"unknown key (expected one of {', '.join(sorted(_RULE_KEYS))})", entry=rid, key=k)
+    if "category" in r and r["category"] not in CATEGORIES:
+        err(f"unknown category {r['category']!r} (see categories.md)", entry=rid, key="category")
+    if "severity" in r and r["severity"] not in SEVERITIES:
+        err(f"unknown severity {r['severity']!r} (expected blocker, change or advisory)", entry=rid, key="severity")
     for k in _REQUIRED:
         if k not in r:
             err("missing required key", entry=rid, key=k)
     for k in ("name", "title", "why", "fix", "source", "docs"):
         if not isinstance(r[k], str) or not r[k].strip():
             err("must be a non-empty string", entry=rid, key=k)
-    if r["category"] not in CATEGORIES:
-        err(f"unknown category {r['category']!r} (see categories.md)", entry=rid, key="category")
-    if r["severity"] not in SEVERITIES:
-        err(f"unknown severity {r['severity']!r} (expected blocker, change or advisory)", entry=rid, key="severity")
     if "corrected" in r and not isinstance(r["corrected"], str):
         err("must be a string", entry=rid, key="corrected")
     if "suggestion" in r and not isinstance(r["suggestion"], bool):

@@ -13,6 +13,8 @@ def run_cli(*args, cwd=None, env=None):
     """Run the real command line in a subprocess, as a user would."""
     full_env = dict(os.environ)
     full_env.pop("FORCE_COLOR", None)
+    # Always run this checkout's package, whatever the working directory or installed copies.
+    full_env["PYTHONPATH"] = str(REPO) + os.pathsep + full_env.get("PYTHONPATH", "")
     if env:
         full_env.update(env)
     return subprocess.run([sys.executable, "-m", "trnready", *map(str, args)], cwd=cwd, env=full_env,

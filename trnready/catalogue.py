@@ -27,7 +27,8 @@ CATEGORIES = (
     "distributed-backend", "cuda-library", "custom-cuda-kernel", "environment",
 )
 
-MATCH_KINDS = ("call", "method", "reference", "import", "decorator", "device", "line", "requirement")
+MATCH_KINDS = ("call", "method", "reference", "import", "decorator", "device", "keyword", "env", "line",
+               "requirement")
 PREDICATE_OPS = ("equals", "in", "not-in", "is-none", "is-not-none", "present", "absent", "matches")
 # File kinds a non-Python example or a line matcher may name.
 FILE_KINDS = ("python", "notebook", "requirements", "pyproject", "setup-cfg", "conda", "pipfile",
@@ -271,7 +272,7 @@ def _parse_match(m, rid, err) -> Matcher:
             regex = re.compile("|".join(f"(?:{x})" for x in names))
         except re.error as e:
             err(f"bad regular expression: {e}", entry=rid, key="match.line")
-    elif kind in ("call", "method", "reference", "import", "decorator"):
+    elif kind in ("call", "method", "reference", "import", "decorator", "keyword", "env"):
         for x in names:
             if not re.fullmatch(r"[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*", x):
                 err(f"bad pattern {x!r}: expected a dotted Python name", entry=rid, key=f"match.{kind}")
@@ -284,8 +285,9 @@ def _parse_match(m, rid, err) -> Matcher:
     args = m.get("args", [])
     if not isinstance(args, list):
         err("must be a list of inline tables", entry=rid, key="match.args")
-    if args and kind not in ("call", "method", "decorator"):
-        err("argument predicates apply to call, method and decorator matchers only", entry=rid, key="match.args")
+    if args and kind not in ("call", "method", "decorator", "keyword"):
+        err("argument predicates apply to call, method, decorator and keyword matchers only", entry=rid,
+            key="match.args")
     preds = tuple(_parse_pred(a, rid, err) for a in args)
     message = m.get("message", "")
     if not isinstance(message, str):

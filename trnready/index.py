@@ -65,6 +65,8 @@ class Interest:
     ctor_tails: frozenset  # classes whose instances' calls are matched (X.__call__)
     device_keywords: frozenset
     device_tails: frozenset  # callees with a device position (torch.device, .to)
+    keywords: frozenset = frozenset()  # keyword names some rule matches on any call
+    env_names: frozenset = frozenset()  # environment variable names some rule matches
 
 
 @dataclass
@@ -74,6 +76,7 @@ class FileIndex:
     refs: list = field(default_factory=list)  # (Attribute|Name node, Scope)
     imports: list = field(default_factory=list)  # (node, candidates tuple)
     decorators: list = field(default_factory=list)  # (expr, Scope)
+    env: list = field(default_factory=list)  # (node, variable name): string literals / keywords naming env vars
 
 
 _SIMPLE_VALUE = (ast.Constant, ast.IfExp, ast.JoinedStr, ast.Name, ast.Attribute, ast.BinOp,
@@ -328,11 +331,13 @@ class Indexer:
             if tail in interest.call_tails or tail in interest.device_tails or tail in self.instance_names \
                     or tail in self.imported:
                 keep = True
-        if not keep and interest.device_keywords:
+        if node.keywords and (interest.device_keywords or interest.keywords or interest.env_names):
             for kw in node.keywords:
-                if kw.arg in interest.device_keywords:
+                arg = kw.arg
+                if arg in interest.device_keywords or arg in interest.keywords:
                     keep = True
-                    break
+                elif arg in interest.env_names:  # os.environ.update(XLA_USE_BF16="1")
+                    self.index.env.append((kw.value, arg))
         if keep:
             self.index.calls.append((node, scope))
         self.visit(func, scope)
@@ -350,6 +355,16 @@ class Indexer:
             self.index.refs.append((node, scope))
         else:
             self.visit(root, scope)
+
+    def v_constant(self, node: ast.Constant, scope: Scope) -> None:
+        # Strings match on their own only when they are exactly an environment
+        # variable name the catalogue knows ("XLA_USE_BF16", or "XLA_USE_BF16=1"),
+        # so docstrings and prose never do.
+        v = node.value
+        if type(v) is str and self.interest.env_names:
+            name = v.split("=", 1)[0] if "=" in v else v
+            if name in self.interest.env_names:
+                self.index.env.append((node, name))
 
     def v_name(self, node: ast.Name, scope: Scope) -> None:
         # A bare name can only mean a library object if something imported or
@@ -386,7 +401,5 @@ _DISPATCH = {
     ast.Call: Indexer.v_call,
     ast.Attribute: Indexer.v_attribute,
     ast.Name: Indexer.v_name,
-    # Strings never match on their own (only in device positions, via calls), so
-    # constants need no visit; docstrings and comments are not events either.
-    ast.Constant: lambda self, node, scope: None,
+    ast.Constant: Indexer.v_constant,
 }

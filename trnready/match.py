@@ -41,10 +41,13 @@ class Engine:
         self.imports: dict[str, list] = {}
         self.decorators: dict[str, list] = {}
         self.devices: list = []
+        self.keywords: dict[str, list] = {}
+        self.env: dict[str, list] = {}
         self.lines: list = []
         self.requirements: list = []
         table = {"call": self.calls, "method": self.methods, "reference": self.refs,
-                 "import": self.imports, "decorator": self.decorators}
+                 "import": self.imports, "decorator": self.decorators, "keyword": self.keywords,
+                 "env": self.env}
         for rule in rules:
             for m in rule.matchers:
                 if m.kind in table:
@@ -69,6 +72,8 @@ class Engine:
             ctor_tails=frozenset(_tails(ctor)),
             device_keywords=frozenset(catalogue.device_keywords if self.devices else ()),
             device_tails=frozenset(self.device_methods) | frozenset(_tails(self.device_calls)),
+            keywords=frozenset(self.keywords),
+            env_names=frozenset(self.env),
         )
 
     # -- the per-file pass -------------------------------------------------
@@ -105,6 +110,9 @@ class Engine:
                         elif m.args:
                             continue
                         hits.append(Hit(rule, m, expr, q))
+        for node, name in index.env:
+            for rule, m in self.env.get(name, ()):
+                hits.append(Hit(rule, m, node, name))
         for call, scope in index.calls:
             self._match_call(call, scope, hits)
         return hits
@@ -126,6 +134,11 @@ class Engine:
                 for rule, m in self.methods[func.attr]:
                     if self._args_ok(m.args, call, scope):
                         hits.append(Hit(rule, m, call, func.attr))
+        if self.keywords:
+            for kw in call.keywords:
+                for rule, m in self.keywords.get(kw.arg, ()):
+                    if self._args_ok(m.args, call, scope):
+                        hits.append(Hit(rule, m, call, kw.arg))
         if self.devices:
             self._match_device(call, scope, names, is_method, hits)
 

@@ -1,9 +1,13 @@
 import os
 import subprocess
+import tempfile
 import sys
 from pathlib import Path
 
 import pytest
+
+# Keep the suite's result cache out of the user's cache directory (and fresh per run).
+os.environ.setdefault("TRNREADY_CACHE_DIR", tempfile.mkdtemp(prefix="trnready-test-cache-"))
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"

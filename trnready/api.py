@@ -1,13 +1,27 @@
 """scan(paths, config) -> Report: wires discover -> read -> match -> Report.
 
 This module never imports click: the CLI and the tests call the same API.
+
+Pipeline: the main process discovers files, reads and hashes each one and
+answers what it can from the result cache; the misses are scanned in-process
+(small jobs) or by a pool of forked workers that re-read the file themselves,
+so no file content is held in memory longer than its own scan. Results are
+assembled in discovery order, so output is identical for every --jobs value.
 """
 from __future__ import annotations
 
 import datetime as _dt
+import multiprocessing
+import os
+import sys
+import time
+import traceback
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 from . import __version__
+from .cache import ResultCache, content_hash, default_cache_dir
 from .catalogue import Catalogue, load_catalogue
 from .config import Config, select_rules
 from .discover import Discoverer, common_root
@@ -16,21 +30,48 @@ from .model import Diagnostic, Report
 from .pyscan import scan_python
 from .read import decode_python, read_bytes
 
+# Below this many files to scan, a worker pool costs more than it saves.
+POOL_MIN_FILES = 48
+# Deeply nested code must not take the process down: ast recursion is bounded
+# by this limit and RecursionError becomes a per-file diagnostic.
+RECURSION_LIMIT = 6000
 
-def scan_file(path: Path, rel: str, kind: str, engine: Engine, config: Config):
-    """One file -> (findings, diagnostic or None). Never raises for bad input."""
-    data, diag = read_bytes(path, rel, config.max_file_size)
-    if diag is not None:
-        return [], diag
+
+def scan_bytes(data: bytes, rel: str, kind: str, engine: Engine, prefilter: bool = True):
+    """One file's content -> (findings, diagnostic or None). Never raises for bad input."""
+    stage = "decode"
     try:
         if kind == "python":
             text, diag = decode_python(data, rel)
             if diag is not None:
                 return [], diag
+            if prefilter and not engine.may_match(text):
+                return [], None
+            stage = "python scanner"
             return scan_python(text, rel, engine)
         return [], None
+    except RecursionError:
+        return [], Diagnostic(rel, "too-complex", "nesting too deep to analyse")
     except Exception as e:  # one bad file must never stop the scan
-        return [], Diagnostic(rel, "internal-error", f"{kind} scanner failed: {type(e).__name__}: {e}")
+        detail = traceback.format_exc(limit=-3) if os.environ.get("TRNREADY_DEBUG") else ""
+        return [], Diagnostic(rel, "internal-error", f"{stage} failed: {type(e).__name__}: {e}"
+                              + (f"\n{detail}" if detail else ""))
+
+
+def scan_file(path: Path, rel: str, kind: str, engine: Engine, config: Config):
+    """One file on disk -> (findings, diagnostic or None)."""
+    data, diag = read_bytes(path, rel, config.max_file_size)
+    if diag is not None:
+        return [], diag
+    return scan_bytes(data, rel, kind, engine, config.prefilter)
+
+
+def scan_text(text: str, filename: str, engine: Engine):
+    """Scan one in-memory snippet as if it were a file of that name (used for catalogue examples)."""
+    from .discover import file_kind
+
+    kind = file_kind(Path(filename).name) or "python"
+    return scan_bytes(text.encode("utf-8"), filename, kind, engine, prefilter=True)
 
 
 def build_engine(config: Config, catalogue: Catalogue | None = None) -> Engine:
@@ -39,7 +80,58 @@ def build_engine(config: Config, catalogue: Catalogue | None = None) -> Engine:
     return Engine(cat, rules)
 
 
-def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catalogue | None = None) -> Report:
+# -- workers ---------------------------------------------------------------
+_WORKER: dict = {}
+
+
+def _worker_init(engine: Engine, config: Config) -> None:
+    import signal
+
+    # Ctrl-C is handled once, by the parent, which then stops the workers.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _WORKER["engine"], _WORKER["config"] = engine, config
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), RECURSION_LIMIT))
+
+
+def _worker_scan(job):
+    path, rel, kind = job
+    engine, config = _WORKER["engine"], _WORKER["config"]
+    data, diag = read_bytes(path, rel, config.max_file_size)
+    if diag is not None:
+        return None, [], diag
+    findings, diag = scan_bytes(data, rel, kind, engine, config.prefilter)
+    return content_hash(data), findings, diag
+
+
+class _Progress:
+    """A one-line counter on stderr for long scans, only when stderr is a terminal."""
+
+    def __init__(self, total: int, enabled: bool):
+        self.total = total
+        self.enabled = enabled and total >= 200
+        self.done = 0
+        self.last = 0.0
+
+    def step(self, n: int = 1) -> None:
+        self.done += n
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if now - self.last > 0.1 or self.done == self.total:
+            self.last = now
+            width = 30
+            filled = int(width * self.done / max(self.total, 1))
+            sys.stderr.write(f"\rscanning [{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total}")
+            sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.enabled:
+            sys.stderr.write("\r" + " " * 60 + "\r")
+            sys.stderr.flush()
+
+
+def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catalogue | None = None,
+         progress: bool = False) -> Report:
     config = config or Config()
     paths = [Path(p) for p in (paths or ["."])]
     engine = build_engine(config, catalogue)
@@ -48,30 +140,101 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
     report = Report(root=str(root.absolute()), catalogue_version=cat.version, catalogue_sha256=cat.sha256,
                     tool_version=__version__, rules=cat.by_id(),
                     started_at=_dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat())
-    disc = Discoverer(root, config.exclude, config.use_gitignore)
-    for sf in disc.files(paths):
-        findings, diag = scan_file(sf.path, sf.rel, sf.kind, engine, config)
-        if diag is not None:
-            report.diagnostics.append(diag)
-            continue
-        report.files_scanned += 1
-        report.files_by_kind[sf.kind] = report.files_by_kind.get(sf.kind, 0) + 1
-        report.findings.extend(findings)
-    report.diagnostics.extend(disc.diagnostics)
+    old_limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old_limit, RECURSION_LIMIT))
+    cache = None
+    if config.cache:
+        salt = "|".join([__version__, cat.sha256, ",".join(sorted(r.id for r in engine.rules)),
+                         str(config.prefilter)])
+        cache = ResultCache(Path(config.cache_dir) if config.cache_dir else default_cache_dir(), salt)
+    try:
+        disc = Discoverer(root, config.exclude, config.use_gitignore)
+        files = list(disc.files(paths))
+        results: list = [None] * len(files)
+        misses: list[tuple[int, object, str | None]] = []
+        # Phase 1: read, hash, and answer from the cache (content is dropped right away).
+        for i, sf in enumerate(files):
+            data, diag = read_bytes(sf.path, sf.rel, config.max_file_size)
+            if diag is not None:
+                results[i] = ([], diag)
+                continue
+            key = cache.key(sf.rel, sf.kind, content_hash(data)) if cache else None
+            hit = cache.get(key) if cache else None
+            if hit is not None:
+                results[i] = hit
+            else:
+                misses.append((i, sf, key))
+        # Phase 2: scan the misses, in-process or in a worker pool.
+        bar = _Progress(len(misses), progress and sys.stderr.isatty())
+        jobs = config.jobs or os.cpu_count() or 1
+        try:
+            if jobs > 1 and len(misses) >= POOL_MIN_FILES and "fork" in multiprocessing.get_all_start_methods():
+                _scan_pool(misses, results, engine, config, cache, jobs, bar)
+            else:
+                _scan_inline(misses, results, engine, config, cache, bar)
+        finally:
+            bar.close()
+        for sf, res in zip(files, results):
+            findings, diag = res
+            report.findings.extend(findings)
+            if diag is not None:
+                report.diagnostics.append(diag)
+                continue
+            report.files_scanned += 1
+            report.files_by_kind[sf.kind] = report.files_by_kind.get(sf.kind, 0) + 1
+        report.diagnostics.extend(disc.diagnostics)
+    finally:
+        if cache is not None:
+            cache.close()
+        sys.setrecursionlimit(old_limit)
     report.findings.sort(key=lambda f: f.sort_key())
     report.diagnostics.sort(key=lambda d: (d.path, d.kind))
     return report
 
 
-def scan_text(text: str, filename: str, engine: Engine):
-    """Scan one in-memory snippet as if it were a file of that name (used for catalogue examples)."""
-    from .discover import file_kind
+def _store(cache, key, findings, diag) -> None:
+    # Unexpected internal errors are not cached: the next run should try again.
+    if cache is not None and key is not None and not (diag is not None and diag.kind == "internal-error"):
+        cache.put(key, findings, diag)
 
-    kind = file_kind(Path(filename).name) or "python"
-    data = text.encode("utf-8")
-    if kind == "python":
-        decoded, diag = decode_python(data, filename)
+
+def _scan_inline(misses, results, engine, config, cache, bar) -> None:
+    for i, sf, key in misses:
+        data, diag = read_bytes(sf.path, sf.rel, config.max_file_size)
         if diag is not None:
-            return [], diag
-        return scan_python(decoded, filename, engine)
-    return [], None
+            results[i] = ([], diag)
+        else:
+            findings, diag = scan_bytes(data, sf.rel, sf.kind, engine, config.prefilter)
+            results[i] = (findings, diag)
+            if key is not None and cache is not None:
+                key = cache.key(sf.rel, sf.kind, content_hash(data))  # the content actually scanned
+            _store(cache, key, findings, diag)
+        bar.step()
+
+
+def _scan_pool(misses, results, engine, config, cache, jobs, bar) -> None:
+    ctx = multiprocessing.get_context("fork")
+    todo = list(misses)
+    chunk = max(1, min(32, len(todo) // (jobs * 8) or 1))
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_worker_init, initargs=(engine, config))
+    try:
+        stream = pool.map(_worker_scan, [(sf.path, sf.rel, sf.kind) for _, sf, _ in todo], chunksize=chunk)
+        for n, (digest, findings, diag) in enumerate(stream):
+            i, sf, _ = todo[n]
+            results[i] = (findings, diag)
+            if digest is not None and cache is not None:
+                _store(cache, cache.key(sf.rel, sf.kind, digest), findings, diag)
+            bar.step()
+        pool.shutdown(wait=True)
+    except KeyboardInterrupt:
+        # Stop at once: drop queued work and end the workers instead of draining the queue.
+        for proc in list(getattr(pool, "_processes", {}).values()):
+            proc.terminate()
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    except BrokenProcessPool:
+        pool.shutdown(wait=False, cancel_futures=True)
+        # A worker died (e.g. the C stack overflowed on pathological input):
+        # finish the remaining files in-process, where each failure is isolated.
+        rest = [m for m in todo if results[m[0]] is None]
+        _scan_inline(rest, results, engine, config, cache, bar)

@@ -94,8 +94,17 @@ def main_group() -> None:
               help="Files larger than this many bytes are skipped with a diagnostic.")
 @click.option("--no-gitignore", is_flag=True, help="Scan files that .gitignore excludes.")
 @click.option("--color/--no-color", default=None, help="Colour terminal output (default: only on a TTY).")
+@click.option("--jobs", "-j", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Worker processes (0: one per CPU). Output is identical for every value.")
+@click.option("--no-cache", is_flag=True, help="Do not read or write the per-file result cache.")
+@click.option("--cache-dir", type=click.Path(file_okay=False), envvar="TRNREADY_CACHE_DIR",
+              help="Result cache location (default: the user cache directory; never the scanned tree).")
+@click.option("--no-prefilter", is_flag=True, hidden=True,
+              help="Parse every file even when it cannot match (for testing the prefilter).")
+@click.option("--strict", is_flag=True, help="Exit 2 when any file could not be scanned (diagnostics).")
+@click.option("--debug", is_flag=True, help="Show tracebacks for internal errors.")
 def scan_cmd(paths, fmt, output, outputs, fail_on, exit_zero, select, ignore, exclude, catalogue, max_file_size,
-             no_gitignore, color):
+             no_gitignore, color, jobs, no_cache, cache_dir, no_prefilter, strict, debug):
     """Scan PATHS (default: the current directory) and report TorchNeuron blockers.
 
     Example: trnready scan src/ --output-format json=report.json
@@ -109,9 +118,12 @@ def scan_cmd(paths, fmt, output, outputs, fail_on, exit_zero, select, ignore, ex
             raise click.UsageError(f"unknown format {f!r} in --output-format (choose from {', '.join(FORMATS)})")
         extra.append((f, target))
     config = Config(select=_split(select), ignore=_split(ignore), exclude=tuple(exclude), fail_on=fail_on,
-                    max_file_size=max_file_size, use_gitignore=not no_gitignore, catalogue=catalogue)
+                    max_file_size=max_file_size, use_gitignore=not no_gitignore, catalogue=catalogue,
+                    jobs=jobs, cache=not no_cache, cache_dir=cache_dir, prefilter=not no_prefilter)
+    if debug:
+        os.environ["TRNREADY_DEBUG"] = "1"
     try:
-        report = scan(list(paths) or ["."], config)
+        report = scan(list(paths) or ["."], config, progress=True)
     except CatalogueError as e:
         raise UserError(str(e)) from None
     colour = color if color is not None else (output is None and sys.stdout.isatty())
@@ -127,6 +139,9 @@ def scan_cmd(paths, fmt, output, outputs, fail_on, exit_zero, select, ignore, ex
         if fmt != "text" and extra:
             text_summary(report, colour, sys.stderr)
     sys.stdout.flush()
+    if strict and report.diagnostics:
+        click.echo(f"trnready: --strict: {len(report.diagnostics)} file(s) could not be scanned", err=True)
+        return 2
     return 0 if exit_zero else gate(report, fail_on)
 
 
@@ -178,7 +193,18 @@ def _load(catalogue):
         raise UserError(str(e)) from None
 
 
+def _on_sigterm(signum, frame):
+    raise KeyboardInterrupt
+
+
 def main(argv=None) -> None:
+    import signal
+
+    try:
+        signal.signal(signal.SIGTERM, _on_sigterm)
+    except ValueError:  # not in the main thread (e.g. embedded): keep the default
+        pass
+    debug = "--debug" in (argv if argv is not None else sys.argv)
     try:
         rv = main_group.main(args=argv, prog_name="trnready", standalone_mode=False)
     except UserError as e:
@@ -195,4 +221,11 @@ def main(argv=None) -> None:
         sys.exit(2)
     except click.exceptions.Exit as e:
         sys.exit(e.exit_code)
+    except BrokenPipeError:
+        sys.exit(1)
+    except Exception as e:  # a bug in trnready itself: one line, exit 2; --debug shows the traceback
+        if debug:
+            raise
+        click.echo(f"trnready: internal error: {type(e).__name__}: {safe(str(e))} (rerun with --debug)", err=True)
+        sys.exit(2)
     sys.exit(rv if isinstance(rv, int) else 0)

@@ -19,6 +19,10 @@ class Config:
     use_gitignore: bool = True
     catalogue: str | None = None
     extend_catalogue: tuple[str, ...] = ()
+    jobs: int = 0  # 0: one worker per CPU
+    cache: bool = True
+    cache_dir: str | None = None
+    prefilter: bool = True
 
 
 def selector_matches(sel: str, rule: Rule) -> bool:

@@ -34,6 +34,7 @@ class Engine:
     def __init__(self, catalogue: Catalogue, rules: list[Rule] | None = None):
         self.catalogue = catalogue
         rules = catalogue.rules if rules is None else rules
+        self.rules = list(rules)
         self.resolver = Resolver(catalogue.aliases)
         self.calls: dict[str, list] = {}
         self.methods: dict[str, list] = {}
@@ -75,6 +76,25 @@ class Engine:
             keywords=frozenset(self.keywords),
             env_names=frozenset(self.env),
         )
+
+        # Literal prefilter (semgrep-style): every Python match needs one of these
+        # identifiers or strings somewhere in the file's text, so a file with none
+        # of them is never parsed. Ordered by length so common short tokens hit early.
+        # Device positions (.to, device=) need the device string itself in the text,
+        # so their callee names are not tokens ("to" would let every file through).
+        tokens = set(_tails(self.calls) | _tails(self.decorators) | _tails(ctor))
+        tokens |= set(self.methods) | set(self.keywords) | set(self.env)
+        tokens |= _tails(self.refs) | _tails(self.imports)
+        tokens |= {d for _, m in self.devices for d in m.names}
+        tokens |= {t for old in catalogue.aliases for t in _tails([old])}
+        tokens.discard("__call__")
+        self.prefilter_tokens = tuple(sorted(tokens, key=lambda t: (len(t), t)))
+
+    def may_match(self, text: str) -> bool:
+        for t in self.prefilter_tokens:
+            if t in text:
+                return True
+        return False
 
     # -- the per-file pass -------------------------------------------------
     def match(self, index: FileIndex) -> list[Hit]:

@@ -1,0 +1,110 @@
+"""Per-file result cache, kept in the user's cache directory (never in the scanned tree).
+
+A result is keyed by the file's content hash, its path and kind, the catalogue
+hash, the selected rules and the tool version, so any change to the code, the
+rules or trnready itself misses. A corrupt or unwritable cache is ignored with
+one warning: caching is an optimisation, never a reason to fail a scan.
+"""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import sqlite3
+import sys
+from pathlib import Path
+
+from .model import Diagnostic, Finding
+
+_SCHEMA = 1
+
+
+def default_cache_dir() -> Path:
+    env = os.environ.get("TRNREADY_CACHE_DIR")
+    if env:
+        return Path(env)
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("trnready", appauthor=False))
+
+
+def content_hash(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+class ResultCache:
+    def __init__(self, directory: Path, salt: str, warn=None):
+        self.salt = salt
+        self.warn = warn or (lambda msg: print(f"trnready: warning: {msg}", file=sys.stderr))
+        self.db: sqlite3.Connection | None = None
+        self.pending: list[tuple[str, str]] = []
+        self.disabled_reason: str | None = None
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+            self.db = sqlite3.connect(str(directory / f"results-v{_SCHEMA}.sqlite"), timeout=5)
+            self.db.execute("CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, data TEXT NOT NULL)")
+            self.db.execute("SELECT count(*) FROM results LIMIT 1").fetchone()
+        except (OSError, sqlite3.Error) as e:
+            self._disable(f"result cache at {directory} is unusable ({e}); scanning without it")
+
+    def _disable(self, reason: str) -> None:
+        if self.disabled_reason is None:
+            self.disabled_reason = reason
+            self.warn(reason)
+        if self.db is not None:
+            try:
+                self.db.close()
+            except sqlite3.Error:
+                pass
+        self.db = None
+
+    def key(self, rel: str, kind: str, digest: str) -> str:
+        return hashlib.sha256(f"{self.salt}\0{rel}\0{kind}\0{digest}".encode("utf-8", "surrogatepass")).hexdigest()
+
+    def get(self, key: str):
+        if self.db is None:
+            return None
+        try:
+            row = self.db.execute("SELECT data FROM results WHERE key = ?", (key,)).fetchone()
+        except sqlite3.Error as e:
+            self._disable(f"result cache read failed ({e}); scanning without it")
+            return None
+        if row is None:
+            return None
+        try:
+            data = json.loads(row[0])
+            findings = [Finding(**f) for f in data["findings"]]
+            diag = Diagnostic(**data["diag"]) if data.get("diag") else None
+            return findings, diag
+        except (ValueError, TypeError, KeyError):
+            return None  # an entry from an incompatible build: treat as a miss
+
+    def put(self, key: str, findings: list[Finding], diag: Diagnostic | None) -> None:
+        if self.db is None:
+            return
+        payload = {"findings": [dataclasses.asdict(f) for f in findings],
+                   "diag": dataclasses.asdict(diag) if diag else None}
+        self.pending.append((key, json.dumps(payload, ensure_ascii=False)))
+        if len(self.pending) >= 500:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.db is None or not self.pending:
+            self.pending = []
+            return
+        try:
+            with self.db:
+                self.db.executemany("INSERT OR REPLACE INTO results (key, data) VALUES (?, ?)", self.pending)
+        except sqlite3.Error as e:
+            self._disable(f"result cache write failed ({e}); results not cached")
+        self.pending = []
+
+    def close(self) -> None:
+        self.flush()
+        if self.db is not None:
+            try:
+                self.db.close()
+            except sqlite3.Error:
+                pass
+            self.db = None

@@ -155,3 +155,17 @@ def test_bad_catalogue_names_entry_key_and_line(tmp_path):
     assert proc.returncode == 2
     line = next(i for i, l in enumerate(cat.read_text().splitlines(), 1) if l.startswith("colour"))
     assert f"{cat}:{line}" in proc.stderr and "TRN191" in proc.stderr and "'colour'" in proc.stderr
+
+
+def test_reports_get_normal_file_permissions(tmp_path):
+    (tmp_path / "a.py").write_text("x = 1\n")
+    out = tmp_path / "r.json"
+    assert run_cli("scan", tmp_path, "--format", "json", "-o", out).returncode == 0
+    assert oct(out.stat().st_mode & 0o777) == oct(0o666 & ~_umask())
+
+
+def _umask():
+    import os
+    m = os.umask(0)
+    os.umask(m)
+    return m

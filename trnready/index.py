@@ -116,8 +116,16 @@ class Indexer:
         if handler is not None:
             handler(self, node, scope)
             return
-        for child in ast.iter_child_nodes(node):
-            self.visit(child, scope)
+        # Inlined ast.iter_child_nodes: this loop runs for most nodes of every file.
+        visit = self.visit
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if type(value) is list:
+                for item in value:
+                    if isinstance(item, ast.AST):
+                        visit(item, scope)
+            elif isinstance(value, ast.AST):
+                visit(value, scope)
 
     # -- binding helpers ---------------------------------------------------
     def _bind_target(self, target: ast.expr, scope: Scope, value: ast.expr | None) -> None:
@@ -403,3 +411,13 @@ _DISPATCH = {
     ast.Name: Indexer.v_name,
     ast.Constant: Indexer.v_constant,
 }
+
+
+def _skip(self, node, scope) -> None:
+    return None
+
+
+# Leaf nodes with nothing to record (contexts and operators) are not walked at all.
+for _base in (ast.expr_context, ast.operator, ast.boolop, ast.unaryop, ast.cmpop):
+    for _cls in _base.__subclasses__():
+        _DISPATCH[_cls] = _skip

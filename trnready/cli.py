@@ -83,6 +83,8 @@ def main_group() -> None:
 @click.option("--output", "-o", "output", type=click.Path(dir_okay=False), help="Write the --format output to FILE.")
 @click.option("--output-format", "outputs", multiple=True, metavar="FMT=FILE",
               help="Also write FMT to FILE; repeatable (e.g. --output-format json=report.json).")
+@click.option("--html", "html_out", type=click.Path(dir_okay=False),
+              help="Also write the interactive HTML report to FILE (same as --output-format html=FILE).")
 @click.option("--fail-on", type=click.Choice(FAIL_ON), default="blocker", show_default=True,
               help="Lowest severity that makes the exit code 1.")
 @click.option("--exit-zero", is_flag=True, help="Always exit 0 unless trnready itself fails.")
@@ -94,11 +96,11 @@ def main_group() -> None:
               help="Files larger than this many bytes are skipped with a diagnostic.")
 @click.option("--no-gitignore", is_flag=True, help="Scan files that .gitignore excludes.")
 @click.option("--color/--no-color", default=None, help="Colour terminal output (default: only on a TTY).")
-def scan_cmd(paths, fmt, output, outputs, fail_on, exit_zero, select, ignore, exclude, catalogue, max_file_size,
-             no_gitignore, color):
+def scan_cmd(paths, fmt, output, outputs, html_out, fail_on, exit_zero, select, ignore, exclude, catalogue,
+             max_file_size, no_gitignore, color):
     """Scan PATHS (default: the current directory) and report TorchNeuron blockers.
 
-    Example: trnready scan src/ --output-format json=report.json
+    Example: trnready scan src/ --html report.html --output-format json=report.json
     """
     extra = []
     for spec in outputs:
@@ -108,6 +110,8 @@ def scan_cmd(paths, fmt, output, outputs, fail_on, exit_zero, select, ignore, ex
         if f not in FORMATS:
             raise click.UsageError(f"unknown format {f!r} in --output-format (choose from {', '.join(FORMATS)})")
         extra.append((f, target))
+    if html_out:
+        extra.append(("html", html_out))
     config = Config(select=_split(select), ignore=_split(ignore), exclude=tuple(exclude), fail_on=fail_on,
                     max_file_size=max_file_size, use_gitignore=not no_gitignore, catalogue=catalogue)
     try:
@@ -126,6 +130,10 @@ def scan_cmd(paths, fmt, output, outputs, fail_on, exit_zero, select, ignore, ex
         sys.stdout.write(main_out)
         if fmt != "text" and extra:
             text_summary(report, colour, sys.stderr)
+    # Say where the HTML went; to stderr when stdout carries a machine-readable format.
+    for f, target in extra:
+        if f == "html":
+            print(f"HTML report written to {target}", file=sys.stdout if fmt == "text" else sys.stderr)
     sys.stdout.flush()
     return 0 if exit_zero else gate(report, fail_on)
 

@@ -267,6 +267,19 @@ def build_chart(categories: list[Category]) -> dict:
             "width": CHART_LABEL_W + CHART_BAR_W + 60, "row": CHART_ROW}
 
 
+def _when(iso: str) -> str:
+    """`2026-11-29T23:40:00+00:00` -> `2026-11-29 23:40:00 UTC`; anything else unchanged."""
+    import datetime as dt
+
+    try:
+        t = dt.datetime.fromisoformat(iso)
+    except (TypeError, ValueError):
+        return iso
+    if t.utcoffset() == dt.timedelta(0):
+        return t.strftime("%Y-%m-%d %H:%M:%S UTC")
+    return t.strftime("%Y-%m-%d %H:%M:%S %z") if t.tzinfo else t.strftime("%Y-%m-%d %H:%M:%S")
+
+
 def context(report: Report, highlight_per_rule: int = HIGHLIGHT_PER_RULE) -> dict:
     active = report.active
     items = build_items(report, active, highlight_per_rule)
@@ -291,6 +304,7 @@ def context(report: Report, highlight_per_rule: int = HIGHLIGHT_PER_RULE) -> dic
         "diagnostics": report.diagnostics,
         "files_skipped": len(report.diagnostics),
         "catalogue_sha": report.catalogue_sha256[:12],
+        "started": _when(report.started_at),
         "css": Markup(css),
         "js": Markup(js),
         "csp": (f"default-src 'none'; img-src data:; style-src {_csp_hash(css)}; script-src {_csp_hash(js)}; "

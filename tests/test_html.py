@@ -198,6 +198,14 @@ def test_notebook_cells_suppressed_findings_and_unsafe_links():
     assert "ready after mechanical changes: 1 change" in text
 
 
+def test_control_and_bidi_characters_are_spelled_out(tmp_path):
+    (tmp_path / "p").mkdir()
+    (tmp_path / "p" / "t.py").write_text('x.cuda()  # \u202e evil \u2066 \x1b[31m\n', encoding="utf-8")
+    _, text = scan_html(tmp_path / "p")
+    assert "\u202e" not in text and "\u2066" not in text and "\x1b" not in text
+    assert "\\u202e evil \\u2066 \\x1b[31m" in text
+
+
 def test_empty_report_says_ready(tmp_path):
     (tmp_path / "p").mkdir()
     (tmp_path / "p" / "ok.py").write_text('import torch\nx = torch.zeros(2).to("neuron")\n')

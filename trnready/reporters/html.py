@@ -24,7 +24,8 @@ from typing import Optional
 import jinja2
 from markupsafe import Markup, escape
 
-from ..model import SEVERITIES, SEVERITY_RANK, Finding, Report
+from ..model import SEVERITIES, SEVERITY_RANK, Diagnostic, Finding, Report
+from .text import safe
 
 TEMPLATE = "report.html.j2"
 # Occurrences of one rule beyond this many show their context as plain text: Pygments markup
@@ -179,12 +180,14 @@ class Category:
 
 def location(f: Finding) -> str:
     if f.cell is not None:
-        return f"{f.path}, cell {f.cell + 1}, line {f.line}"
-    return f"{f.path}:{f.line}"
+        return f"{safe(f.path)}, cell {f.cell + 1}, line {f.line}"
+    return f"{safe(f.path)}:{f.line}"
 
 
 def _clip(text: str) -> str:
-    text = text.expandtabs(4)
+    """One code line for display: control and bidi characters spelled out (no Trojan Source
+    reordering), tabs expanded, very long (minified) lines cut."""
+    text = safe(text.expandtabs(4))
     return text if len(text) <= MAX_LINE_CHARS else text[:MAX_LINE_CHARS] + " …"
 
 
@@ -290,7 +293,8 @@ def context(report: Report, highlight_per_rule: int = HIGHLIGHT_PER_RULE) -> dic
     worst = next((s for s in SEVERITIES if counts[s]), None)
     return {
         "report": report,
-        "root_name": PurePosixPath(report.root.replace("\\", "/")).name or report.root,
+        "root_name": safe(PurePosixPath(report.root.replace("\\", "/")).name or report.root),
+        "root": safe(report.root),
         "counts": counts,
         "total": len(active),
         "verdict": report.verdict(),
@@ -300,8 +304,8 @@ def context(report: Report, highlight_per_rule: int = HIGHLIGHT_PER_RULE) -> dic
         "categories": categories,
         "items_total": len(items),
         "chart": build_chart(categories),
-        "suppressed": [(f, location(f)) for f in suppressed],
-        "diagnostics": report.diagnostics,
+        "suppressed": [(f, location(f), _clip(f.snippet)) for f in suppressed],
+        "diagnostics": [Diagnostic(safe(d.path), d.kind, safe(d.message)) for d in report.diagnostics],
         "files_skipped": len(report.diagnostics),
         "catalogue_sha": report.catalogue_sha256[:12],
         "started": _when(report.started_at),

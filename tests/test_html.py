@@ -60,7 +60,9 @@ class Tags(HTMLParser):
         self.text.append(data)
 
     def find(self, tag, **attrs):
-        return [a for t, a in self.tags if t == tag and all(a.get(k.rstrip("_").replace("_", "-")) == v for k, v in attrs.items())]
+        """Tags with these attribute values; `class_` means class, `http_equiv` means http-equiv."""
+        want = {k.rstrip("_").replace("_", "-"): v for k, v in attrs.items()}
+        return [a for t, a in self.tags if t == tag and all(a.get(k) == v for k, v in want.items())]
 
 
 # --- markup ------------------------------------------------------------------------------------

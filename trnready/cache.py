@@ -74,7 +74,11 @@ class ResultCache:
             return None
         try:
             data = json.loads(row[0])
-            findings = [Finding(**f) for f in data["findings"]]
+            findings = []
+            for f in data["findings"]:
+                if "context" in f:  # JSON turned the (line, text) tuples into lists
+                    f["context"] = tuple((int(n), str(t)) for n, t in f["context"])
+                findings.append(Finding(**f))
             diag = Diagnostic(**data["diag"]) if data.get("diag") else None
             return findings, diag
         except (ValueError, TypeError, KeyError):

@@ -87,6 +87,8 @@ def main_group() -> None:
 @click.option("--output", "-o", "output", type=click.Path(dir_okay=False), help="Write the --format output to FILE.")
 @click.option("--output-format", "outputs", multiple=True, metavar="FMT=FILE",
               help="Also write FMT to FILE; repeatable (e.g. --output-format json=report.json).")
+@click.option("--html", "html_out", type=click.Path(dir_okay=False),
+              help="Also write the interactive HTML report to FILE (same as --output-format html=FILE).")
 @click.option("--fail-on", type=click.Choice(FAIL_ON), default="blocker", show_default=True,
               help="Lowest severity that makes the exit code 1.")
 @click.option("--exit-zero", is_flag=True, help="Always exit 0 unless trnready itself fails.")
@@ -107,11 +109,11 @@ def main_group() -> None:
               help="Parse every file even when it cannot match (for testing the prefilter).")
 @click.option("--strict", is_flag=True, help="Exit 2 when any file could not be scanned (diagnostics).")
 @click.option("--debug", is_flag=True, help="Show tracebacks for internal errors.")
-def scan_cmd(paths, fmt, output, outputs, fail_on, exit_zero, select, ignore, exclude, catalogue, max_file_size,
-             no_gitignore, color, jobs, no_cache, cache_dir, no_prefilter, strict, debug):
+def scan_cmd(paths, fmt, output, outputs, html_out, fail_on, exit_zero, select, ignore, exclude, catalogue,
+             max_file_size, no_gitignore, color, jobs, no_cache, cache_dir, no_prefilter, strict, debug):
     """Scan PATHS (default: the current directory) and report TorchNeuron blockers.
 
-    Example: trnready scan src/ --output-format json=report.json
+    Example: trnready scan src/ --html report.html --output-format json=report.json
     """
     extra = []
     for spec in outputs:
@@ -121,6 +123,8 @@ def scan_cmd(paths, fmt, output, outputs, fail_on, exit_zero, select, ignore, ex
         if f not in FORMATS:
             raise click.UsageError(f"unknown format {f!r} in --output-format (choose from {', '.join(FORMATS)})")
         extra.append((f, target))
+    if html_out:
+        extra.append(("html", html_out))
     config = Config(select=_split(select), ignore=_split(ignore), exclude=tuple(exclude), fail_on=fail_on,
                     max_file_size=max_file_size, use_gitignore=not no_gitignore, catalogue=catalogue,
                     jobs=jobs, cache=not no_cache, cache_dir=cache_dir, prefilter=not no_prefilter)
@@ -142,6 +146,10 @@ def scan_cmd(paths, fmt, output, outputs, fail_on, exit_zero, select, ignore, ex
         sys.stdout.write(main_out)
         if fmt != "text" and extra:
             text_summary(report, colour, sys.stderr)
+    # Say where the HTML went; to stderr when stdout carries a machine-readable format.
+    for f, target in extra:
+        if f == "html":
+            print(f"HTML report written to {target}", file=sys.stdout if fmt == "text" else sys.stderr)
     sys.stdout.flush()
     if strict and report.diagnostics:
         click.echo(f"trnready: --strict: {len(report.diagnostics)} file(s) could not be scanned", err=True)

@@ -84,6 +84,9 @@ class Finding:
     title: str = ""
     cell: Optional[int] = None
     suppressed: bool = False
+    # Source lines around the match, ((line_no, text), ...) for line-2..line+2, so reporters
+    # can show context without re-reading files. Not part of the JSON report.
+    context: tuple[tuple[int, str], ...] = field(default=(), compare=False, repr=False)
 
     def sort_key(self):
         return (self.path, self.cell if self.cell is not None else -1, self.line, self.column, self.rule)

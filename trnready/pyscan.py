@@ -70,8 +70,18 @@ def findings_from_hits(hits: list[Hit], lines: list[str], rel: str, cell: int | 
             path=rel, line=lineno + line_offset, column=col, end_line=end_lineno + line_offset, end_column=end_col,
             snippet=text.rstrip("\r\n"), message=message, fix=h.rule.fix, docs=h.rule.docs, source=h.rule.source,
             fingerprint=fingerprint(rel if cell is None else f"{rel}#cell", h.rule.id, code, n),
-            title=h.rule.title, cell=cell))
+            title=h.rule.title, cell=cell, context=context_lines(lines, lineno, line_offset)))
     return out
+
+
+CONTEXT_LINES = 2  # lines shown above and below a finding in the HTML report
+
+
+def context_lines(lines: list[str], lineno: int, line_offset: int = 0) -> tuple[tuple[int, str], ...]:
+    """((line_no, text), ...) for lineno-2..lineno+2, clipped to the file."""
+    first = max(1, lineno - CONTEXT_LINES)
+    last = min(len(lines), lineno + CONTEXT_LINES)
+    return tuple((n + line_offset, lines[n - 1].rstrip("\r\n")) for n in range(first, last + 1))
 
 
 def ast_segment(lines: list[str], node) -> str:

@@ -103,7 +103,7 @@ def main_group() -> None:
 @click.option("--jobs", "-j", type=click.IntRange(min=0), default=0, show_default=True,
               help="Worker processes (0: one per CPU). Output is identical for every value.")
 @click.option("--no-cache", is_flag=True, help="Do not read or write the per-file result cache.")
-@click.option("--cache-dir", type=click.Path(file_okay=False), envvar="TRNREADY_CACHE_DIR",
+@click.option("--cache-dir", type=str, envvar="TRNREADY_CACHE_DIR",
               help="Result cache location (default: the user cache directory; never the scanned tree).")
 @click.option("--no-prefilter", is_flag=True, hidden=True,
               help="Parse every file even when it cannot match (for testing the prefilter).")

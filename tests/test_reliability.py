@@ -76,6 +76,7 @@ def hostile(tmp_path_factory):
 
 def _json(proc):
     assert "Traceback" not in proc.stderr, proc.stderr
+    assert proc.stdout.strip(), f"no output (exit {proc.returncode}): {proc.stderr[-2000:]}"
     return json.loads(proc.stdout)
 
 

@@ -119,7 +119,7 @@ class Discoverer:
             if is_dir:
                 if entry.name in SKIP_DIRS or entry.name.endswith(".egg-info"):
                     continue
-                if (path / "pyvenv.cfg").exists():  # a virtualenv under any name
+                if os.path.exists(os.path.join(entry.path, "pyvenv.cfg")):  # a virtualenv under any name
                     continue
                 yield from self._walk(path, ignores, ancestors, seen)
                 continue

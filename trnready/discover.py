@@ -48,8 +48,8 @@ def common_root(paths: list[Path]) -> Path:
     absolute = [p.absolute() for p in paths]
     if len(absolute) == 1:
         p = absolute[0]
-        return p if p.is_dir() else p.parent
-    return Path(os.path.commonpath([str(p if p.is_dir() else p.parent) for p in absolute]))
+        return p if os.path.isdir(p) else p.parent
+    return Path(os.path.commonpath([str(p if os.path.isdir(p) else p.parent) for p in absolute]))
 
 
 class Discoverer:
@@ -73,7 +73,7 @@ class Discoverer:
             if not os.path.lexists(p):
                 self.diagnostics.append(Diagnostic(_rel(p.absolute(), self.root), "unreadable", "path does not exist"))
                 continue
-            if p.is_dir():
+            if os.path.isdir(p):
                 yield from self._walk(p, [], set(), seen)
             else:
                 rel = _rel(p.absolute(), self.root)

@@ -36,7 +36,33 @@ def scan_file(path: Path, rel: str, kind: str, engine: Engine, config: Config):
 def build_engine(config: Config, catalogue: Catalogue | None = None) -> Engine:
     cat = catalogue or load_catalogue(config.catalogue, list(config.extend_catalogue))
     rules = select_rules(cat.rules, config.select, config.ignore)
-    return Engine(cat, rules)
+    if config.severity:
+        rules = override_severity(rules, config, cat)
+    return Engine(cat, rules, suppressions=config.suppressions)
+
+
+def override_severity(rules, config: Config, cat: Catalogue):
+    """Rules re-issued with the severities of the config file's `severity` table."""
+    from dataclasses import replace
+
+    from .config import ConfigError
+
+    wanted = dict(config.severity)
+    known = {r.id for r in cat.rules}
+    for rid in wanted:
+        if rid not in known:
+            raise ConfigError(config.config_path or "--config", "unknown rule id", key=f"severity.{rid}")
+    return [replace(r, severity=wanted[r.id]) if r.id in wanted else r for r in rules]
+
+
+def _keep_file(sf, config: Config) -> bool:
+    """--changed-since: only the files git reports as changed."""
+    if config.only_files is None:
+        return True
+    try:
+        return str(sf.path.resolve()) in config.only_files
+    except OSError:
+        return False
 
 
 def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catalogue | None = None) -> Report:
@@ -48,9 +74,15 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
     report = Report(root=str(root.absolute()), catalogue_version=cat.version, catalogue_sha256=cat.sha256,
                     tool_version=__version__, rules=cat.by_id(),
                     started_at=_dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat())
-    disc = Discoverer(root, config.exclude, config.use_gitignore)
+    disc = Discoverer(root, config.exclude, config.use_gitignore,
+                      exclude_base=Path(config.base_dir) if config.base_dir else None)
     for sf in disc.files(paths):
+        if not _keep_file(sf, config):
+            continue
         findings, diag = scan_file(sf.path, sf.rel, sf.kind, engine, config)
+        if config.per_file_ignores and findings:
+            from .config import drop_per_file_ignores
+            findings = drop_per_file_ignores(findings, root, config)
         if diag is not None:
             report.diagnostics.append(diag)
             continue

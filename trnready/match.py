@@ -31,9 +31,11 @@ def _tails(names) -> set[str]:
 
 
 class Engine:
-    def __init__(self, catalogue: Catalogue, rules: list[Rule] | None = None):
+    def __init__(self, catalogue: Catalogue, rules: list[Rule] | None = None, suppressions: bool = True):
         self.catalogue = catalogue
         rules = catalogue.rules if rules is None else rules
+        self.rules = tuple(rules)  # the selected rules (meta rules are applied by suppress.py)
+        self.suppressions = suppressions  # False: audit mode, inline suppressions are ignored
         self.resolver = Resolver(catalogue.aliases)
         self.calls: dict[str, list] = {}
         self.methods: dict[str, list] = {}

@@ -45,13 +45,13 @@ def override_severity(rules, config: Config, cat: Catalogue):
     """Rules re-issued with the severities of the config file's `severity` table."""
     from dataclasses import replace
 
-    from .config import ConfigError
+    from .config import error_at
 
     wanted = dict(config.severity)
     known = {r.id for r in cat.rules}
     for rid in wanted:
         if rid not in known:
-            raise ConfigError(config.config_path or "--config", "unknown rule id", key=f"severity.{rid}")
+            raise error_at(config.config_path, f"severity.{rid}", "unknown rule id")
     return [replace(r, severity=wanted[r.id]) if r.id in wanted else r for r in rules]
 
 

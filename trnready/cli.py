@@ -17,7 +17,7 @@ import click
 from . import __version__
 from .api import scan
 from .catalogue import CatalogueError, load_catalogue
-from .config import FAIL_ON, Config
+from .config import FAIL_ON, Config, ConfigError
 from .model import SEVERITY_RANK, Report
 from .reporters import FORMATS, get as get_reporter
 from .reporters.text import safe
@@ -76,6 +76,23 @@ def main_group() -> None:
     """Static readiness scanner: what in a PyTorch codebase breaks on TorchNeuron (Trainium), and how to fix it."""
 
 
+def ci_options(fn):
+    """Options for CI use: config files, suppression audit, baselines, changed files."""
+    for opt in reversed([
+        click.option("--config", "config_file", type=click.Path(dir_okay=False),
+                     help="Read settings from FILE instead of searching for trnready.toml / pyproject.toml."),
+        click.option("--no-config", is_flag=True, help="Ignore config files."),
+        click.option("--no-suppressions", is_flag=True,
+                     help="Audit: ignore every `# trnready: ignore[...]` comment."),
+        click.option("--baseline", type=click.Path(dir_okay=False),
+                     help="Report and gate only findings not recorded in this baseline file."),
+        click.option("--changed-since", metavar="REF",
+                     help="Scan only files changed relative to git REF (plus untracked files)."),
+    ]):
+        fn = opt(fn)
+    return fn
+
+
 @main_group.command("scan")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=str))
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
@@ -83,19 +100,20 @@ def main_group() -> None:
 @click.option("--output", "-o", "output", type=click.Path(dir_okay=False), help="Write the --format output to FILE.")
 @click.option("--output-format", "outputs", multiple=True, metavar="FMT=FILE",
               help="Also write FMT to FILE; repeatable (e.g. --output-format json=report.json).")
-@click.option("--fail-on", type=click.Choice(FAIL_ON), default="blocker", show_default=True,
-              help="Lowest severity that makes the exit code 1.")
+@click.option("--fail-on", type=click.Choice(FAIL_ON), default=None,
+              help="Lowest severity that makes the exit code 1 (default: blocker).")
 @click.option("--exit-zero", is_flag=True, help="Always exit 0 unless trnready itself fails.")
 @click.option("--select", multiple=True, help="Only these rule ids, id prefixes or categories (comma-separated).")
 @click.option("--ignore", multiple=True, help="Skip these rule ids, id prefixes or categories (comma-separated).")
 @click.option("--exclude", multiple=True, help="Glob of paths to skip (repeatable).")
 @click.option("--catalogue", type=click.Path(dir_okay=False), help="Use this catalogue instead of the built-in one.")
-@click.option("--max-file-size", type=click.IntRange(min=1), default=5 * 1024 * 1024, show_default=True,
-              help="Files larger than this many bytes are skipped with a diagnostic.")
+@click.option("--max-file-size", type=click.IntRange(min=1), default=None,
+              help="Files larger than this many bytes are skipped with a diagnostic (default: 5 MiB).")
 @click.option("--no-gitignore", is_flag=True, help="Scan files that .gitignore excludes.")
 @click.option("--color/--no-color", default=None, help="Colour terminal output (default: only on a TTY).")
+@ci_options
 def scan_cmd(paths, fmt, output, outputs, fail_on, exit_zero, select, ignore, exclude, catalogue, max_file_size,
-             no_gitignore, color):
+             no_gitignore, color, config_file, no_config, no_suppressions, baseline, changed_since):
     """Scan PATHS (default: the current directory) and report TorchNeuron blockers.
 
     Example: trnready scan src/ --output-format json=report.json
@@ -108,12 +126,13 @@ def scan_cmd(paths, fmt, output, outputs, fail_on, exit_zero, select, ignore, ex
         if f not in FORMATS:
             raise click.UsageError(f"unknown format {f!r} in --output-format (choose from {', '.join(FORMATS)})")
         extra.append((f, target))
-    config = Config(select=_split(select), ignore=_split(ignore), exclude=tuple(exclude), fail_on=fail_on,
-                    max_file_size=max_file_size, use_gitignore=not no_gitignore, catalogue=catalogue)
-    try:
-        report = scan(list(paths) or ["."], config)
-    except CatalogueError as e:
-        raise UserError(str(e)) from None
+    paths = list(paths) or ["."]
+    config = _config(paths, config_file, no_config, select=_split(select), ignore=_split(ignore),
+                     exclude=tuple(exclude), fail_on=fail_on, max_file_size=max_file_size,
+                     use_gitignore=False if no_gitignore else None, catalogue=catalogue,
+                     suppressions=False if no_suppressions else None)
+    fail_on = config.fail_on
+    report = _scan(paths, config, baseline, changed_since)
     colour = color if color is not None else (output is None and sys.stdout.isatty())
     main_out = render_to_string(fmt, report, colour=colour)
     for f, target in extra:
@@ -128,6 +147,81 @@ def scan_cmd(paths, fmt, output, outputs, fail_on, exit_zero, select, ignore, ex
             text_summary(report, colour, sys.stderr)
     sys.stdout.flush()
     return 0 if exit_zero else gate(report, fail_on)
+
+
+@main_group.group("baseline")
+def baseline_group():
+    """Record today's findings so that `scan --baseline` reports and gates only new ones."""
+
+
+@baseline_group.command("create")
+@click.argument("paths", nargs=-1, type=click.Path(path_type=str))
+@click.option("--output", "-o", "output", type=click.Path(dir_okay=False), default="trnready-baseline.json",
+              show_default=True, help="Baseline file to write.")
+@click.option("--select", multiple=True, help="Only these rule ids, id prefixes or categories (comma-separated).")
+@click.option("--ignore", multiple=True, help="Skip these rule ids, id prefixes or categories (comma-separated).")
+@click.option("--exclude", multiple=True, help="Glob of paths to skip (repeatable).")
+@click.option("--catalogue", type=click.Path(dir_okay=False), help="Use this catalogue instead of the built-in one.")
+@click.option("--no-gitignore", is_flag=True, help="Scan files that .gitignore excludes.")
+@click.option("--config", "config_file", type=click.Path(dir_okay=False),
+              help="Read settings from FILE instead of searching for trnready.toml / pyproject.toml.")
+@click.option("--no-config", is_flag=True, help="Ignore config files.")
+def baseline_create_cmd(paths, output, select, ignore, exclude, catalogue, no_gitignore, config_file, no_config):
+    """Scan PATHS (default: the current directory) and write every active finding to a baseline file.
+
+    Example: trnready baseline create . --output trnready-baseline.json
+    """
+    from . import baseline as bl
+
+    paths = list(paths) or ["."]
+    config = _config(paths, config_file, no_config, select=_split(select), ignore=_split(ignore),
+                     exclude=tuple(exclude), use_gitignore=False if no_gitignore else None, catalogue=catalogue)
+    report = _scan(paths, config, None, None)
+    write_atomic(output, bl.render(report, output))
+    click.echo(f"Baseline written to {output}: {len(report.active)} finding(s) in {report.files_scanned} file(s).")
+    return 0
+
+
+def _config(paths, config_file, no_config, **cli) -> Config:
+    from .config import resolve
+    try:
+        return resolve(paths, config_file=config_file, use_config=not no_config, **cli)
+    except ConfigError as e:
+        raise UserError(str(e)) from None
+
+
+def _scan(paths, config: Config, baseline_file, changed_since) -> Report:
+    """scan() with --changed-since and --baseline; every user error becomes UserError (exit 2)."""
+    from dataclasses import replace
+
+    from . import baseline as bl
+    from . import gitdiff
+
+    base = None
+    if baseline_file:
+        try:
+            base = bl.load(baseline_file)
+        except bl.BaselineError as e:
+            raise UserError(str(e)) from None
+    if changed_since:
+        try:
+            only = gitdiff.changed_files([Path(p) for p in paths], changed_since)
+            config = replace(config, only_files=only)
+        except gitdiff.BadRef as e:
+            raise UserError(str(e)) from None
+        except gitdiff.NotAGitRepo as e:
+            click.echo(f"trnready: warning: --changed-since ignored ({safe(str(e))}); scanning everything",
+                       err=True)
+    try:
+        report = scan(paths, config)
+    except (CatalogueError, ConfigError) as e:
+        raise UserError(str(e)) from None
+    if base is not None:
+        warning = bl.root_mismatch(report, base)
+        if warning:
+            click.echo(f"trnready: warning: {safe(warning)}", err=True)
+        bl.apply(report, base, partial=config.only_files is not None)
+    return report
 
 
 @main_group.command("rules")

@@ -131,6 +131,11 @@ _KEYS = {
     "respect-gitignore": (lambda v: isinstance(v, bool), "true or false"),
 }
 CONFIG_KEYS = tuple(_KEYS)
+# table-valued keys: what each entry must be (so errors name the entry and its line)
+_ITEMS = {
+    "per-file-ignores": (_str_list, "a list of rule ids, id prefixes or categories"),
+    "severity": (lambda v: v in SEVERITIES, "\"blocker\", \"change\" or \"advisory\""),
+}
 
 
 def _line_of(text: str, key: str, section: str | None) -> int | None:
@@ -148,9 +153,21 @@ def _line_of(text: str, key: str, section: str | None) -> int | None:
         if kpat.match(lines[i]):
             return i + 1
     for i in range(start, len(lines)):
-        if key in lines[i]:
+        if key.lower() in lines[i].lower():
             return i + 1
     return start + 1 if section else None
+
+
+def error_at(path: str | None, key: str, message: str) -> ConfigError:
+    """A ConfigError for `key` (dotted: its last part is searched) in the config file at `path`."""
+    if not path:
+        return ConfigError("config", message, key=key)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ConfigError(path, message, key=key)
+    section = "tool.trnready" if Path(path).name == "pyproject.toml" else None
+    return ConfigError(path, message, line=_line_of(text, key.split(".")[-1], section), key=key)
 
 
 def _read_toml(path: Path) -> tuple[str, dict]:
@@ -167,7 +184,7 @@ def _read_toml(path: Path) -> tuple[str, dict]:
         raise ConfigError(path, f"invalid TOML: {e}", line=int(m.group(1)) if m else None) from None
 
 
-_MENTIONS_US = re.compile(r"^\s*\[\s*tool\s*\.\s*trnready\b|^\s*trnready\s*=|tool\.trnready", re.M)
+_MENTIONS_US = re.compile(r"tool\s*\.\s*trnready\b|^\s*\[\s*tool\s*\]", re.M)
 
 
 def find_config(start: Path) -> Path | None:
@@ -185,8 +202,15 @@ def find_config(start: Path) -> Path | None:
                 text = cand.read_text(encoding="utf-8", errors="replace")
             except OSError:
                 continue
-            if _MENTIONS_US.search(text):
-                return cand  # parsed (and any TOML error reported) by load_config_file
+            if not _MENTIONS_US.search(text):
+                continue
+            try:
+                data = tomllib.loads(text)
+            except tomllib.TOMLDecodeError:
+                return cand  # it may hold our table: load_config_file reports the TOML error
+            tool = data.get("tool")
+            if isinstance(tool, dict) and "trnready" in tool:
+                return cand
     return None
 
 
@@ -211,6 +235,12 @@ def load_config_file(path: Path | str) -> dict:
             raise ConfigError(path, f"unknown key (expected one of {', '.join(CONFIG_KEYS)})",
                               line=_line_of(text, key, section), key=key)
         check, want = _KEYS[key]
+        if isinstance(value, dict) and key in _ITEMS:
+            item_ok, item_want = _ITEMS[key]
+            for k, v in value.items():
+                if not item_ok(v):
+                    raise ConfigError(path, f"must be {item_want}", line=_line_of(text, k, section),
+                                      key=f"{key}.{k}")
         if not check(value):
             raise ConfigError(path, f"must be {want}", line=_line_of(text, key, section), key=key)
         out[key] = value
@@ -218,7 +248,7 @@ def load_config_file(path: Path | str) -> dict:
         for rid in out["severity"]:
             if not re.fullmatch(r"[A-Za-z]{2,6}[0-9]{3,4}", rid):
                 raise ConfigError(path, "severity overrides are per rule id (e.g. TRN191)",
-                                  line=_line_of(text, rid, None), key=f"severity.{rid}")
+                                  line=_line_of(text, rid, section), key=f"severity.{rid}")
         out["severity"] = {k.upper(): v for k, v in out["severity"].items()}
     if "catalogue" in out:
         out["catalogue"] = str(base / out["catalogue"])
@@ -229,14 +259,57 @@ def load_config_file(path: Path | str) -> dict:
     return out
 
 
-def check_rule_ids(values: dict, known: set[str]) -> None:
-    """Severity overrides must name rules that exist (after extend-catalogue)."""
-    for rid in values.get("severity", {}):
-        if rid not in known:
-            path = values.get("_path", "config")
-            try:
-                text = Path(path).read_text(encoding="utf-8")
-            except OSError:
-                text = ""
-            raise ConfigError(path, "unknown rule id", line=_line_of(text, rid, None) if text else None,
-                              key=f"severity.{rid}")
+def resolve(paths: list[str], config_file: str | None = None, use_config: bool = True, **cli) -> Config:
+    """Config file (found or given) + CLI values -> Config. A CLI value that is not None wins.
+
+    cli keys: select, ignore, exclude (tuples; empty means "not given"), fail_on, max_file_size,
+    use_gitignore (None: not given), catalogue, suppressions, only_files.
+    """
+    values: dict = {}
+    if config_file:
+        values = load_config_file(config_file)
+    elif use_config:
+        start = _start_dir(paths)
+        found = find_config(start) if start is not None else None
+        if found is not None:
+            values = load_config_file(found)
+
+    def pick(cli_key, file_key, default, convert=lambda v: v):
+        v = cli.get(cli_key)
+        if v is not None and v != ():
+            return v
+        if file_key in values:
+            return convert(values[file_key])
+        return default
+
+    pfi = tuple((glob, tuple(sels)) for glob, sels in values.get("per-file-ignores", {}).items())
+    return Config(
+        select=pick("select", "select", (), tuple),
+        ignore=pick("ignore", "ignore", (), tuple),
+        exclude=pick("exclude", "exclude", (), tuple),
+        fail_on=pick("fail_on", "fail-on", "blocker"),
+        max_file_size=pick("max_file_size", "max-file-size", DEFAULT_MAX_BYTES),
+        use_gitignore=pick("use_gitignore", "respect-gitignore", True),
+        catalogue=pick("catalogue", "catalogue", None),
+        extend_catalogue=tuple(values.get("extend-catalogue", ())),
+        per_file_ignores=pfi,
+        severity=tuple(sorted(values.get("severity", {}).items())),
+        suppressions=cli.get("suppressions", True) if cli.get("suppressions") is not None else True,
+        base_dir=values.get("_base"),
+        config_path=values.get("_path"),
+        only_files=cli.get("only_files"),
+    )
+
+
+def _start_dir(paths: list[str]) -> Path | None:
+    """Where the config search starts: the common directory of the scanned paths."""
+    import os
+
+    dirs = []
+    for p in paths or ["."]:
+        a = Path(p).absolute()
+        dirs.append(str(a if a.is_dir() else a.parent))
+    try:
+        return Path(os.path.commonpath(dirs))
+    except ValueError:
+        return Path(dirs[0]) if dirs else None

@@ -137,6 +137,7 @@ class Report:
     tool_version: str = ""
     rules: dict[str, Rule] = field(default_factory=dict)
     started_at: str = ""
+    baseline: Optional[dict] = None  # {"path", "known", "resolved"?} when scanned with --baseline
 
     @property
     def active(self) -> list[Finding]:

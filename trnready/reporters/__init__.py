@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from importlib import import_module
 
-FORMATS = ("text", "json")
+FORMATS = ("text", "json", "sarif", "github", "junit")
 
 
 def get(fmt: str):

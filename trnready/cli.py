@@ -143,7 +143,9 @@ def scan_cmd(paths, fmt, output, outputs, fail_on, exit_zero, select, ignore, ex
         sys.stdout.write(f"Report written to {output}\n")
     else:
         sys.stdout.write(main_out)
-        if fmt != "text" and extra:
+        if fmt == "github":  # a log format: the summary reads well after the annotations
+            text_summary(report, False)
+        elif fmt != "text" and extra:
             text_summary(report, colour, sys.stderr)
     sys.stdout.flush()
     return 0 if exit_zero else gate(report, fail_on)

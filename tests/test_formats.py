@@ -180,3 +180,11 @@ def test_exit_codes_under_each_fail_on(tmp_path, worst, fail_on):
     (tmp_path / "m.py").write_text(SEVERITY_FILES[worst].rstrip("\n") + "  # trnready: ignore[ALL] reviewed\n")
     if worst != "none":
         assert run_cli("scan", "--no-config", tmp_path, "--fail-on", fail_on).returncode == 0
+
+
+def test_pre_commit_hook_definition():
+    yaml = pytest.importorskip("yaml")
+    hooks = yaml.safe_load((Path(__file__).resolve().parent.parent / ".pre-commit-hooks.yaml").read_text())
+    hook = next(h for h in hooks if h["id"] == "trnready")
+    assert hook["entry"] == "trnready scan" and hook["language"] == "python"
+    assert set(hook["types_or"]) >= {"python", "jupyter"}

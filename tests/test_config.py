@@ -236,3 +236,21 @@ def test_bad_key_in_pyproject_points_into_the_tool_table(tmp_path):
     cfg = write(tmp_path / "pyproject.toml", "[project]\nname = 'select'\n\n[tool.trnready]\nfail-on = 'x'\nselect = 3\n")
     proc = run_cli("scan", tmp_path)
     assert proc.returncode == 2 and f"{cfg}:5:" in proc.stderr and "'fail-on'" in proc.stderr
+
+
+def test_readme_config_example_is_valid_and_every_key_is_documented(tmp_path):
+    import re
+
+    from conftest import REPO
+    from trnready.config import CONFIG_KEYS
+
+    readme = (REPO / "README.md").read_text()
+    block = re.search(r"```toml\n(\[tool\.trnready\].*?)```", readme, re.S).group(1)
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "tools" / "acme-rules.toml").write_text(CATALOGUE)
+    write(tmp_path / "pyproject.toml", block)
+    write(tmp_path / "a.py", ADVISORY)
+    proc, data = scan(tmp_path)
+    assert [(f["rule"], f["severity"]) for f in data["findings"]] == [("TRN121", "blocker")]
+    for key in CONFIG_KEYS:
+        assert f"`{key}`" in readme, key

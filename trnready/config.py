@@ -7,6 +7,7 @@ holding one wins; trnready.toml before pyproject.toml in the same directory).
 from __future__ import annotations
 
 import fnmatch
+import os
 import re
 import sys
 from dataclasses import dataclass
@@ -294,7 +295,7 @@ def resolve(paths: list[str], config_file: str | None = None, use_config: bool =
         extend_catalogue=tuple(values.get("extend-catalogue", ())),
         per_file_ignores=pfi,
         severity=tuple(sorted(values.get("severity", {}).items())),
-        suppressions=cli.get("suppressions", True) if cli.get("suppressions") is not None else True,
+        suppressions=cli.get("suppressions") is not False,
         base_dir=values.get("_base"),
         config_path=values.get("_path"),
         only_files=cli.get("only_files"),
@@ -303,8 +304,6 @@ def resolve(paths: list[str], config_file: str | None = None, use_config: bool =
 
 def _start_dir(paths: list[str]) -> Path | None:
     """Where the config search starts: the common directory of the scanned paths."""
-    import os
-
     dirs = []
     for p in paths or ["."]:
         a = Path(p).absolute()

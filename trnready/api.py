@@ -5,11 +5,12 @@ This module never imports click: the CLI and the tests call the same API.
 from __future__ import annotations
 
 import datetime as _dt
+from dataclasses import replace
 from pathlib import Path
 
 from . import __version__
 from .catalogue import Catalogue, load_catalogue
-from .config import Config, select_rules
+from .config import Config, drop_per_file_ignores, error_at, select_rules
 from .discover import Discoverer, common_root
 from .match import Engine
 from .model import Diagnostic, Report
@@ -43,10 +44,6 @@ def build_engine(config: Config, catalogue: Catalogue | None = None) -> Engine:
 
 def override_severity(rules, config: Config, cat: Catalogue):
     """Rules re-issued with the severities of the config file's `severity` table."""
-    from dataclasses import replace
-
-    from .config import error_at
-
     wanted = dict(config.severity)
     known = {r.id for r in cat.rules}
     for rid in wanted:
@@ -81,7 +78,6 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
             continue
         findings, diag = scan_file(sf.path, sf.rel, sf.kind, engine, config)
         if config.per_file_ignores and findings:
-            from .config import drop_per_file_ignores
             findings = drop_per_file_ignores(findings, root, config)
         if diag is not None:
             report.diagnostics.append(diag)

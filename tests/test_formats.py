@@ -64,7 +64,8 @@ def test_sarif_is_valid_and_complete(project):
     assert loc["region"]["endLine"] == 5 and loc["region"]["endColumn"] == 35
     assert len(res["partialFingerprints"]["trnready/v1"]) >= 16
     assert results["TRN242"]["level"] == "warning" and results["TRN121"]["level"] == "note"
-    assert results["TRN281"]["suppressions"] == [{"kind": "inSource"}]
+    assert results["TRN281"]["suppressions"] == [
+        {"kind": "inSource", "justification": "vendored, never imported on Trainium"}]
     assert "suppressions" not in res
     notes = run_["invocations"][0]["toolExecutionNotifications"]
     assert notes[0]["message"]["text"].startswith("syntax-error")

@@ -2,14 +2,20 @@
 import json
 import textwrap
 
-from conftest import run_cli
+import jsonschema
+
+from conftest import REPO, run_cli
+
+SCHEMA = json.loads((REPO / "trnready" / "schema" / "report.schema.json").read_text())
 
 
 def scan(tmp_path, source, *args, name="m.py"):
     (tmp_path / name).write_text(textwrap.dedent(source))
     proc = run_cli("scan", "--format", "json", "--no-config", tmp_path, *args)
     assert proc.returncode in (0, 1), proc.stderr
-    return proc, json.loads(proc.stdout)
+    data = json.loads(proc.stdout)
+    jsonschema.validate(data, SCHEMA)
+    return proc, data
 
 
 def found(data):
@@ -20,6 +26,7 @@ def found(data):
 def test_same_line_with_reason_suppresses_and_is_not_gated(tmp_path):
     proc, data = scan(tmp_path, "import flash_attn  # trnready: ignore[TRN281] vendored, CPU fallback\n")
     assert found(data) == [(1, "TRN281", True)]
+    assert data["findings"][0]["suppression_reason"] == "vendored, CPU fallback"
     assert proc.returncode == 0
     assert data["summary"]["suppressed"] == 1 and data["summary"]["by_severity"]["blocker"] == 0
     assert data["summary"]["verdict"] == "ready"
@@ -28,6 +35,7 @@ def test_same_line_with_reason_suppresses_and_is_not_gated(tmp_path):
 def test_reasonless_suppression_still_suppresses_but_is_reported(tmp_path):
     proc, data = scan(tmp_path, "import flash_attn  # trnready: ignore[TRN281]\n")
     assert found(data) == [(1, "TRN281", True), (1, "TRN901", False)]
+    assert "suppression_reason" not in data["findings"][0]
     meta = next(f for f in data["findings"] if f["rule"] == "TRN901")
     assert meta["severity"] == "advisory" and meta["category"] == "environment"
     assert meta["column"] == 20

@@ -84,6 +84,7 @@ class Finding:
     title: str = ""
     cell: Optional[int] = None
     suppressed: bool = False
+    suppression_reason: Optional[str] = None  # the text after `# trnready: ignore[...]`
 
     def sort_key(self):
         return (self.path, self.cell if self.cell is not None else -1, self.line, self.column, self.rule)
@@ -110,6 +111,8 @@ class Finding:
         }
         if self.cell is not None:
             out["cell"] = self.cell
+        if self.suppressed and self.suppression_reason:
+            out["suppression_reason"] = self.suppression_reason
         return out
 
 

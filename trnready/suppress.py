@@ -108,20 +108,23 @@ def apply(findings: list[Finding], text: str, tree: ast.AST | None, rel: str, en
             by_line.setdefault(d.line, []).append(d)
     out: list[Finding] = []
     for f in findings:
-        candidates = list(file_level)
+        candidates = []
         lines = [f.line]
         first = starts.get(f.line)
         if first is not None and first != f.line:
             lines.append(first)
         for ln in lines:
             candidates.extend(by_line.get(ln, ()))
-        hit = False
+        candidates.extend(file_level)
+        reasons = []
         for d in candidates:
             for sel in d.selectors:
                 if selector_matches_id(sel, f.rule, f.category):
                     d.used.add(sel)
-                    hit = True
-        out.append(replace(f, suppressed=True) if hit else f)
+                    reasons.append(d.reason)
+        if reasons:
+            f = replace(f, suppressed=True, suppression_reason=next((r for r in reasons if r), None))
+        out.append(f)
     out.extend(_meta_findings(directives, text, rel, engine, cell))
     return out
 

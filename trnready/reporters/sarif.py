@@ -85,7 +85,10 @@ def to_dict(report: Report) -> dict:
         if f.cell is not None:
             r["properties"]["cell"] = f.cell
         if f.suppressed:
-            r["suppressions"] = [{"kind": "inSource"}]
+            sup = {"kind": "inSource"}
+            if f.suppression_reason:
+                sup["justification"] = f.suppression_reason
+            r["suppressions"] = [sup]
         results.append(r)
     notifications = [{
         "level": "warning",

@@ -190,6 +190,15 @@ def test_extend_catalogue_adds_team_rules_relative_to_the_config_file(project):
     assert ("a.py", "TRN281") in rules(data)  # the built-in catalogue still applies
 
 
+def test_rules_and_explain_include_the_config_files_team_rules(project):
+    write(project / "rules" / "acme.toml", CATALOGUE)
+    write(project / "trnready.toml", "extend-catalogue = ['rules/acme.toml']\n")
+    proc = run_cli("rules", cwd=project / "src")
+    assert proc.returncode == 0 and "ACME101" in proc.stdout and "TRN191" in proc.stdout
+    proc = run_cli("explain", "acme101", cwd=project)
+    assert proc.returncode == 0 and "Use acme_neuron." in proc.stdout
+
+
 def test_extend_catalogue_id_clash_is_an_error(project):
     write(project / "rules" / "acme.toml", CATALOGUE.replace("ACME101", "TRN281"))
     write(project / "trnready.toml", "extend-catalogue = ['rules/acme.toml']\n")

@@ -268,8 +268,13 @@ def explain_cmd(rule_id, catalogue):
 
 
 def _load(catalogue):
+    """The catalogue `scan .` would use here: --catalogue, else the config file's catalogue + extend-catalogue."""
+    extra: list = []
+    if not catalogue:
+        cfg = _config(["."], None, False)
+        catalogue, extra = cfg.catalogue, list(cfg.extend_catalogue)
     try:
-        return load_catalogue(catalogue)
+        return load_catalogue(catalogue, extra)
     except CatalogueError as e:
         raise UserError(str(e)) from None
 

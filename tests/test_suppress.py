@@ -186,3 +186,21 @@ def test_undecodable_or_broken_files_never_crash_the_suppression_pass(tmp_path):
     (tmp_path / "bad.py").write_text("x = (  # trnready: ignore[TRN281]\n")
     proc, data = scan(tmp_path, "import flash_attn  # trnready: ignore[TRN281] ok\n")
     assert {d["path"]: d["kind"] for d in data["diagnostics"]} == {"bad.py": "syntax-error"}
+
+
+def test_trn9xx_is_reserved_for_meta_rules():
+    from trnready.catalogue import load_catalogue
+
+    for rule in load_catalogue().rules:
+        is_meta = any(m.kind == "meta" for m in rule.matchers)
+        assert is_meta == rule.id.startswith("TRN9"), rule.id
+        if is_meta:
+            assert rule.category == "environment" and rule.severity == "advisory"
+
+
+def test_meta_matcher_names_are_validated(tmp_path):
+    cat = tmp_path / "c.toml"
+    cat.write_text((REPO / "blockers.toml").read_text().replace('meta = ["unused-suppression"]',
+                                                                 'meta = ["unused-supression"]'))
+    proc = run_cli("rules", "--catalogue", cat)
+    assert proc.returncode == 2 and "unknown meta check 'unused-supression'" in proc.stderr and "TRN902" in proc.stderr

@@ -18,12 +18,13 @@ import time
 import traceback
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import replace
 from pathlib import Path
 
 from . import __version__
 from .cache import ResultCache, content_hash, default_cache_dir
 from .catalogue import Catalogue, load_catalogue
-from .config import Config, select_rules
+from .config import Config, drop_per_file_ignores, error_at, select_rules
 from .discover import Discoverer, common_root
 from .match import Engine
 from .model import Diagnostic, Report
@@ -77,7 +78,29 @@ def scan_text(text: str, filename: str, engine: Engine):
 def build_engine(config: Config, catalogue: Catalogue | None = None) -> Engine:
     cat = catalogue or load_catalogue(config.catalogue, list(config.extend_catalogue))
     rules = select_rules(cat.rules, config.select, config.ignore)
-    return Engine(cat, rules)
+    if config.severity:
+        rules = override_severity(rules, config, cat)
+    return Engine(cat, rules, suppressions=config.suppressions)
+
+
+def override_severity(rules, config: Config, cat: Catalogue):
+    """Rules re-issued with the severities of the config file's `severity` table."""
+    wanted = dict(config.severity)
+    known = {r.id for r in cat.rules}
+    for rid in wanted:
+        if rid not in known:
+            raise error_at(config.config_path, f"severity.{rid}", "unknown rule id")
+    return [replace(r, severity=wanted[r.id]) if r.id in wanted else r for r in rules]
+
+
+def _keep_file(sf, config: Config) -> bool:
+    """--changed-since: only the files git reports as changed."""
+    if config.only_files is None:
+        return True
+    try:
+        return str(sf.path.resolve()) in config.only_files
+    except OSError:
+        return False
 
 
 # -- workers ---------------------------------------------------------------
@@ -144,12 +167,14 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
     sys.setrecursionlimit(max(old_limit, RECURSION_LIMIT))
     cache = None
     if config.cache:
-        salt = "|".join([__version__, cat.sha256, ",".join(sorted(r.id for r in engine.rules)),
-                         str(config.prefilter)])
+        # Everything that changes a file's findings: rules (with their severities), suppression mode.
+        salt = "|".join([__version__, cat.sha256, ",".join(sorted(f"{r.id}:{r.severity}" for r in engine.rules)),
+                         f"prefilter={config.prefilter}", f"suppressions={config.suppressions}"])
         cache = ResultCache(Path(config.cache_dir) if config.cache_dir else default_cache_dir(), salt)
     try:
-        disc = Discoverer(root, config.exclude, config.use_gitignore)
-        files = list(disc.files(paths))
+        disc = Discoverer(root, config.exclude, config.use_gitignore,
+                          exclude_base=Path(config.base_dir) if config.base_dir else None)
+        files = [sf for sf in disc.files(paths) if _keep_file(sf, config)]
         results: list = [None] * len(files)
         misses: list[tuple[int, object, str | None]] = []
         # Phase 1: read, hash, and answer from the cache (content is dropped right away).
@@ -176,6 +201,8 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
             bar.close()
         for sf, res in zip(files, results):
             findings, diag = res
+            if config.per_file_ignores and findings:
+                findings = drop_per_file_ignores(findings, root, config)
             report.findings.extend(findings)
             if diag is not None:
                 report.diagnostics.append(diag)

@@ -28,7 +28,9 @@ CATEGORIES = (
 )
 
 MATCH_KINDS = ("call", "method", "reference", "import", "decorator", "device", "keyword", "env", "line",
-               "requirement")
+               "requirement", "meta")
+# `meta = [CHECK]`: trnready's own checks (TRN9xx), produced by trnready/suppress.py, not by the matcher engine.
+META_CHECKS = ("suppression-without-reason", "unused-suppression")
 PREDICATE_OPS = ("equals", "in", "not-in", "is-none", "is-not-none", "present", "absent", "matches")
 # File kinds a non-Python example or a line matcher may name.
 FILE_KINDS = ("python", "notebook", "requirements", "pyproject", "setup-cfg", "conda", "pipfile",
@@ -272,6 +274,10 @@ def _parse_match(m, rid, err) -> Matcher:
             regex = re.compile("|".join(f"(?:{x})" for x in names))
         except re.error as e:
             err(f"bad regular expression: {e}", entry=rid, key="match.line")
+    elif kind == "meta":
+        for x in names:
+            if x not in META_CHECKS:
+                err(f"unknown meta check {x!r} (expected one of {', '.join(META_CHECKS)})", entry=rid, key="match.meta")
     elif kind in ("call", "method", "reference", "import", "decorator", "keyword", "env"):
         for x in names:
             if not re.fullmatch(r"[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*", x):

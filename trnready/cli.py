@@ -17,7 +17,7 @@ import click
 from . import __version__
 from .api import scan
 from .catalogue import CatalogueError, load_catalogue
-from .config import FAIL_ON, Config
+from .config import FAIL_ON, Config, ConfigError
 from .model import SEVERITY_RANK, Report
 from .reporters import FORMATS, get as get_reporter
 from .reporters.text import safe
@@ -80,6 +80,23 @@ def main_group() -> None:
     """Static readiness scanner: what in a PyTorch codebase breaks on TorchNeuron (Trainium), and how to fix it."""
 
 
+def ci_options(fn):
+    """Options for CI use: config files, suppression audit, baselines, changed files."""
+    for opt in reversed([
+        click.option("--config", "config_file", type=click.Path(dir_okay=False),
+                     help="Read settings from FILE instead of searching for trnready.toml / pyproject.toml."),
+        click.option("--no-config", is_flag=True, help="Ignore config files."),
+        click.option("--no-suppressions", is_flag=True,
+                     help="Audit: ignore every `# trnready: ignore[...]` comment."),
+        click.option("--baseline", type=click.Path(dir_okay=False),
+                     help="Report and gate only findings not recorded in this baseline file."),
+        click.option("--changed-since", metavar="REF",
+                     help="Scan only files changed relative to git REF (plus untracked files)."),
+    ]):
+        fn = opt(fn)
+    return fn
+
+
 @main_group.command("scan")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=str))
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
@@ -89,15 +106,15 @@ def main_group() -> None:
               help="Also write FMT to FILE; repeatable (e.g. --output-format json=report.json).")
 @click.option("--html", "html_out", type=click.Path(dir_okay=False),
               help="Also write the interactive HTML report to FILE (same as --output-format html=FILE).")
-@click.option("--fail-on", type=click.Choice(FAIL_ON), default="blocker", show_default=True,
-              help="Lowest severity that makes the exit code 1.")
+@click.option("--fail-on", type=click.Choice(FAIL_ON), default=None,
+              help="Lowest severity that makes the exit code 1 (default: blocker).")
 @click.option("--exit-zero", is_flag=True, help="Always exit 0 unless trnready itself fails.")
 @click.option("--select", multiple=True, help="Only these rule ids, id prefixes or categories (comma-separated).")
 @click.option("--ignore", multiple=True, help="Skip these rule ids, id prefixes or categories (comma-separated).")
 @click.option("--exclude", multiple=True, help="Glob of paths to skip (repeatable).")
 @click.option("--catalogue", type=click.Path(dir_okay=False), help="Use this catalogue instead of the built-in one.")
-@click.option("--max-file-size", type=click.IntRange(min=1), default=5 * 1024 * 1024, show_default=True,
-              help="Files larger than this many bytes are skipped with a diagnostic.")
+@click.option("--max-file-size", type=click.IntRange(min=1), default=None,
+              help="Files larger than this many bytes are skipped with a diagnostic (default: 5 MiB).")
 @click.option("--no-gitignore", is_flag=True, help="Scan files that .gitignore excludes.")
 @click.option("--color/--no-color", default=None, help="Colour terminal output (default: only on a TTY).")
 @click.option("--jobs", "-j", type=click.IntRange(min=0), default=0, show_default=True,
@@ -109,8 +126,10 @@ def main_group() -> None:
               help="Parse every file even when it cannot match (for testing the prefilter).")
 @click.option("--strict", is_flag=True, help="Exit 2 when any file could not be scanned (diagnostics).")
 @click.option("--debug", is_flag=True, help="Show tracebacks for internal errors.")
+@ci_options
 def scan_cmd(paths, fmt, output, outputs, html_out, fail_on, exit_zero, select, ignore, exclude, catalogue,
-             max_file_size, no_gitignore, color, jobs, no_cache, cache_dir, no_prefilter, strict, debug):
+             max_file_size, no_gitignore, color, jobs, no_cache, cache_dir, no_prefilter, strict, debug,
+             config_file, no_config, no_suppressions, baseline, changed_since):
     """Scan PATHS (default: the current directory) and report TorchNeuron blockers.
 
     Example: trnready scan src/ --html report.html --output-format json=report.json
@@ -125,15 +144,17 @@ def scan_cmd(paths, fmt, output, outputs, html_out, fail_on, exit_zero, select, 
         extra.append((f, target))
     if html_out:
         extra.append(("html", html_out))
-    config = Config(select=_split(select), ignore=_split(ignore), exclude=tuple(exclude), fail_on=fail_on,
-                    max_file_size=max_file_size, use_gitignore=not no_gitignore, catalogue=catalogue,
-                    jobs=jobs, cache=not no_cache, cache_dir=cache_dir, prefilter=not no_prefilter)
     if debug:
         os.environ["TRNREADY_DEBUG"] = "1"
-    try:
-        report = scan(list(paths) or ["."], config, progress=True)
-    except CatalogueError as e:
-        raise UserError(str(e)) from None
+    paths = list(paths) or ["."]
+    config = _config(paths, config_file, no_config, select=_split(select), ignore=_split(ignore),
+                     exclude=tuple(exclude), fail_on=fail_on, max_file_size=max_file_size,
+                     use_gitignore=False if no_gitignore else None, catalogue=catalogue,
+                     suppressions=False if no_suppressions else None, jobs=jobs,
+                     cache=False if no_cache else None, cache_dir=cache_dir,
+                     prefilter=False if no_prefilter else None)
+    fail_on = config.fail_on
+    report = _scan(paths, config, baseline, changed_since)
     colour = color if color is not None else (output is None and sys.stdout.isatty())
     main_out = render_to_string(fmt, report, colour=colour)
     for f, target in extra:
@@ -144,7 +165,9 @@ def scan_cmd(paths, fmt, output, outputs, html_out, fail_on, exit_zero, select, 
         sys.stdout.write(f"Report written to {output}\n")
     else:
         sys.stdout.write(main_out)
-        if fmt != "text" and extra:
+        if fmt == "github":  # a log format: the summary reads well after the annotations
+            text_summary(report, False)
+        elif fmt != "text" and extra:
             text_summary(report, colour, sys.stderr)
     # Say where the HTML went; to stderr when stdout carries a machine-readable format.
     for f, target in extra:
@@ -155,6 +178,81 @@ def scan_cmd(paths, fmt, output, outputs, html_out, fail_on, exit_zero, select, 
         click.echo(f"trnready: --strict: {len(report.diagnostics)} file(s) could not be scanned", err=True)
         return 2
     return 0 if exit_zero else gate(report, fail_on)
+
+
+@main_group.group("baseline")
+def baseline_group():
+    """Record today's findings so that `scan --baseline` reports and gates only new ones."""
+
+
+@baseline_group.command("create")
+@click.argument("paths", nargs=-1, type=click.Path(path_type=str))
+@click.option("--output", "-o", "output", type=click.Path(dir_okay=False), default="trnready-baseline.json",
+              show_default=True, help="Baseline file to write.")
+@click.option("--select", multiple=True, help="Only these rule ids, id prefixes or categories (comma-separated).")
+@click.option("--ignore", multiple=True, help="Skip these rule ids, id prefixes or categories (comma-separated).")
+@click.option("--exclude", multiple=True, help="Glob of paths to skip (repeatable).")
+@click.option("--catalogue", type=click.Path(dir_okay=False), help="Use this catalogue instead of the built-in one.")
+@click.option("--no-gitignore", is_flag=True, help="Scan files that .gitignore excludes.")
+@click.option("--config", "config_file", type=click.Path(dir_okay=False),
+              help="Read settings from FILE instead of searching for trnready.toml / pyproject.toml.")
+@click.option("--no-config", is_flag=True, help="Ignore config files.")
+def baseline_create_cmd(paths, output, select, ignore, exclude, catalogue, no_gitignore, config_file, no_config):
+    """Scan PATHS (default: the current directory) and write every active finding to a baseline file.
+
+    Example: trnready baseline create . --output trnready-baseline.json
+    """
+    from . import baseline as bl
+
+    paths = list(paths) or ["."]
+    config = _config(paths, config_file, no_config, select=_split(select), ignore=_split(ignore),
+                     exclude=tuple(exclude), use_gitignore=False if no_gitignore else None, catalogue=catalogue)
+    report = _scan(paths, config, None, None)
+    write_atomic(output, bl.render(report, output))
+    click.echo(f"Baseline written to {output}: {len(report.active)} finding(s) in {report.files_scanned} file(s).")
+    return 0
+
+
+def _config(paths, config_file, no_config, **cli) -> Config:
+    from .config import resolve
+    try:
+        return resolve(paths, config_file=config_file, use_config=not no_config, **cli)
+    except ConfigError as e:
+        raise UserError(str(e)) from None
+
+
+def _scan(paths, config: Config, baseline_file, changed_since) -> Report:
+    """scan() with --changed-since and --baseline; every user error becomes UserError (exit 2)."""
+    from dataclasses import replace
+
+    from . import baseline as bl
+    from . import gitdiff
+
+    base = None
+    if baseline_file:
+        try:
+            base = bl.load(baseline_file)
+        except bl.BaselineError as e:
+            raise UserError(str(e)) from None
+    if changed_since:
+        try:
+            only = gitdiff.changed_files([Path(p) for p in paths], changed_since)
+            config = replace(config, only_files=only)
+        except gitdiff.BadRef as e:
+            raise UserError(str(e)) from None
+        except gitdiff.NotAGitRepo as e:
+            click.echo(f"trnready: warning: --changed-since ignored ({safe(str(e))}); scanning everything",
+                       err=True)
+    try:
+        report = scan(paths, config, progress=True)
+    except (CatalogueError, ConfigError) as e:
+        raise UserError(str(e)) from None
+    if base is not None:
+        warning = bl.root_mismatch(report, base)
+        if warning:
+            click.echo(f"trnready: warning: {safe(warning)}", err=True)
+        bl.apply(report, base, partial=config.only_files is not None)
+    return report
 
 
 @main_group.command("rules")
@@ -199,8 +297,13 @@ def explain_cmd(rule_id, catalogue):
 
 
 def _load(catalogue):
+    """The catalogue `scan .` would use here: --catalogue, else the config file's catalogue + extend-catalogue."""
+    extra: list = []
+    if not catalogue:
+        cfg = _config(["."], None, False)
+        catalogue, extra = cfg.catalogue, list(cfg.extend_catalogue)
     try:
-        return load_catalogue(catalogue)
+        return load_catalogue(catalogue, extra)
     except CatalogueError as e:
         raise UserError(str(e)) from None
 

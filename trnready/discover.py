@@ -54,17 +54,27 @@ def common_root(paths: list[Path]) -> Path:
 
 class Discoverer:
     def __init__(self, root: Path, exclude: tuple[str, ...] = (), use_gitignore: bool = True,
-                 kind_of=file_kind):
+                 kind_of=file_kind, exclude_base: Path | None = None):
         self.root = root
+        # config-file globs are anchored at the config file's directory; they match either way
+        self.exclude_base = exclude_base.absolute() if exclude_base is not None else None
         self.exclude = tuple(exclude)
         self.use_gitignore = use_gitignore
         self.kind_of = kind_of
         self.diagnostics: list[Diagnostic] = []
 
     def _excluded(self, rel: str, name: str) -> bool:
+        rels = [rel]
+        if self.exclude and self.exclude_base is not None and self.exclude_base != self.root.absolute():
+            other = _rel(self.root.absolute() / rel, self.exclude_base)
+            if other != rel:
+                rels.append(other)
         for pat in self.exclude:
-            if fnmatch.fnmatch(rel, pat) or fnmatch.fnmatch(name, pat) or rel.startswith(pat.rstrip("/") + "/"):
+            if fnmatch.fnmatch(name, pat):
                 return True
+            for r in rels:
+                if fnmatch.fnmatch(r, pat) or r.startswith(pat.rstrip("/") + "/"):
+                    return True
         return False
 
     def files(self, paths: list[Path]):

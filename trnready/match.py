@@ -31,10 +31,11 @@ def _tails(names) -> set[str]:
 
 
 class Engine:
-    def __init__(self, catalogue: Catalogue, rules: list[Rule] | None = None):
+    def __init__(self, catalogue: Catalogue, rules: list[Rule] | None = None, suppressions: bool = True):
         self.catalogue = catalogue
         rules = catalogue.rules if rules is None else rules
-        self.rules = list(rules)
+        self.rules = tuple(rules)  # the selected rules (meta rules are applied by suppress.py)
+        self.suppressions = suppressions  # False: audit mode, inline suppressions are ignored
         self.resolver = Resolver(catalogue.aliases)
         self.calls: dict[str, list] = {}
         self.methods: dict[str, list] = {}
@@ -88,6 +89,8 @@ class Engine:
         tokens |= {d for _, m in self.devices for d in m.names}
         tokens |= {t for old in catalogue.aliases for t in _tails([old])}
         tokens.discard("__call__")
+        if any(m.kind == "meta" for r in self.rules for m in r.matchers):
+            tokens.add("trnready:")  # suppression comments are checked even where nothing else matches
         self.prefilter_tokens = tuple(sorted(tokens, key=lambda t: (len(t), t)))
 
     def may_match(self, text: str) -> bool:

@@ -87,6 +87,7 @@ class Finding:
     # Source lines around the match, ((line_no, text), ...) for line-2..line+2, so reporters
     # can show context without re-reading files. Not part of the JSON report.
     context: tuple[tuple[int, str], ...] = field(default=(), compare=False, repr=False)
+    suppression_reason: Optional[str] = None  # the text after `# trnready: ignore[...]`
 
     def sort_key(self):
         return (self.path, self.cell if self.cell is not None else -1, self.line, self.column, self.rule)
@@ -113,6 +114,8 @@ class Finding:
         }
         if self.cell is not None:
             out["cell"] = self.cell
+        if self.suppressed and self.suppression_reason:
+            out["suppression_reason"] = self.suppression_reason
         return out
 
 
@@ -140,6 +143,7 @@ class Report:
     tool_version: str = ""
     rules: dict[str, Rule] = field(default_factory=dict)
     started_at: str = ""
+    baseline: Optional[dict] = None  # {"path", "known", "resolved"?} when scanned with --baseline
 
     @property
     def active(self) -> list[Finding]:

@@ -5,6 +5,7 @@ import ast
 import sys
 import warnings
 
+from . import suppress
 from .index import Indexer
 from .match import Engine, Hit
 from .model import Diagnostic, Finding, fingerprint
@@ -101,4 +102,5 @@ def scan_python(text: str, rel: str, engine: Engine, cell: int | None = None):
         hits = hits_for_tree(tree, engine)
     except RecursionError:
         return [], Diagnostic(rel, "too-complex", "nesting too deep to analyse")
-    return findings_from_hits(hits, text.splitlines(), rel, cell=cell), None
+    findings = findings_from_hits(hits, text.splitlines(), rel, cell=cell)
+    return suppress.apply(findings, text, tree, rel, engine, cell=cell), None

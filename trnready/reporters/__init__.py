@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from importlib import import_module
 
-FORMATS = ("text", "json", "html")
+FORMATS = ("text", "json", "html", "sarif", "github", "junit")
 
 
 def get(fmt: str):

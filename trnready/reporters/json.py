@@ -9,7 +9,7 @@ SCHEMA_VERSION = "1.0"
 
 
 def to_dict(report: Report) -> dict:
-    return {
+    out = {
         "schema_version": SCHEMA_VERSION,
         "tool": {"name": "trnready", "version": report.tool_version},
         "catalogue": {"version": report.catalogue_version, "sha256": report.catalogue_sha256},
@@ -27,6 +27,9 @@ def to_dict(report: Report) -> dict:
         "findings": [f.to_json() for f in report.findings],
         "diagnostics": [d.to_json() for d in report.diagnostics],
     }
+    if report.baseline is not None:
+        out["summary"]["baseline"] = dict(report.baseline)
+    return out
 
 
 def render(report: Report, stream, **_options) -> None:

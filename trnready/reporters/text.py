@@ -59,6 +59,12 @@ def render_summary(report: Report, stream, colour: bool = False) -> None:
     suppressed = sum(1 for f in report.findings if f.suppressed)
     if suppressed:
         stream.write(f"Suppressed: {suppressed}\n")
+    if report.baseline is not None:
+        b = report.baseline
+        line = f"Baseline: {b['known']} known finding(s) from {safe(b['path'])} not shown"
+        if b.get("resolved"):
+            line += f"; {b['resolved']} no longer found (re-create the baseline to drop them)"
+        stream.write(line + "\n")
     cats = report.by_category()
     if cats:
         stream.write("By category: " + ", ".join(f"{c} {n}" for c, n in cats.items()) + "\n")

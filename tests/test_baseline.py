@@ -1,0 +1,93 @@
+"""Baselines: create, then scan --baseline reports and gates only new findings."""
+import json
+
+from conftest import run_cli
+
+SCHEMA = json.loads((__import__("conftest").REPO / "trnready" / "schema" / "report.schema.json").read_text())
+
+
+def make(tmp_path):
+    src = tmp_path / "proj"
+    src.mkdir()
+    (src / "train.py").write_text("import torch\nimport flash_attn\nm = torch.compile(m, dynamic=True)\n")
+    (src / "util.py").write_text('import torch\nd = torch.device("cuda")\n')
+    return src
+
+
+def test_round_trip_survives_inserted_lines_and_gates_only_new_findings(tmp_path):
+    proj = make(tmp_path)
+    base = tmp_path / "trnready-baseline.json"
+    proc = run_cli("baseline", "create", proj, "--output", base, "--no-config")
+    assert proc.returncode == 0, proc.stderr
+    assert "3 finding(s)" in proc.stdout
+    data = json.loads(base.read_text())
+    assert data["trnready_baseline"] == 1
+    assert sorted(e["rule"] for e in data["findings"]) == ["TRN101", "TRN242", "TRN281"]
+
+    proc = run_cli("scan", proj, "--baseline", base, "--no-config")
+    assert proc.returncode == 0
+    assert "Baseline: 3 known finding(s)" in proc.stdout and "Verdict: ready" in proc.stdout
+
+    # unrelated lines inserted above: still known
+    (proj / "train.py").write_text("\n\n# header\nimport os\nimport torch\nimport flash_attn\n\n"
+                                   "m = torch.compile(m, dynamic=True)\n")
+    proc = run_cli("scan", "--format", "json", proj, "--baseline", base, "--no-config")
+    assert proc.returncode == 0
+    report = json.loads(proc.stdout)
+    __import__("jsonschema").validate(report, SCHEMA)
+    assert report["findings"] == []
+    assert report["summary"]["baseline"] == {"path": str(base), "known": 3, "resolved": 0}
+
+    # a new blocker is reported and gates
+    with open(proj / "train.py", "a") as fh:
+        fh.write("n = torch.compile(n, dynamic=True)\n")
+    proc = run_cli("scan", "--format", "json", proj, "--baseline", base, "--no-config")
+    assert proc.returncode == 1
+    report = json.loads(proc.stdout)
+    assert [(f["rule"], f["line"]) for f in report["findings"]] == [("TRN101", 9)]
+    assert report["summary"]["by_severity"]["blocker"] == 1
+
+
+def test_a_finding_moved_to_another_file_is_new_and_fixed_ones_are_counted(tmp_path):
+    proj = make(tmp_path)
+    base = tmp_path / "b.json"
+    run_cli("baseline", "create", proj, "-o", base, "--no-config")
+    (proj / "util.py").write_text("import torch\n")
+    (proj / "other.py").write_text('import torch\nd = torch.device("cuda")\n')
+    proc = run_cli("scan", "--format", "json", proj, "--baseline", base, "--no-config", "--fail-on", "change")
+    report = json.loads(proc.stdout)
+    assert [(f["path"], f["rule"]) for f in report["findings"]] == [("other.py", "TRN242")]
+    assert report["summary"]["baseline"]["known"] == 2 and report["summary"]["baseline"]["resolved"] == 1
+    assert proc.returncode == 1
+    text = run_cli("scan", proj, "--baseline", base, "--no-config").stdout
+    assert "1 no longer found" in text
+
+
+def test_baseline_honours_config_and_suppressions(tmp_path):
+    proj = make(tmp_path)
+    (proj / "trnready.toml").write_text("ignore = ['cuda-device']\n")
+    (proj / "train.py").write_text("import flash_attn  # trnready: ignore[TRN281] vendored\n")
+    base = tmp_path / "b.json"
+    run_cli("baseline", "create", proj, "-o", base)
+    assert json.loads(base.read_text())["findings"] == []
+
+
+def test_bad_baseline_files_are_exit_2(tmp_path):
+    proj = make(tmp_path)
+    for body in ("{not json", '{"findings": []}', '{"trnready_baseline": 1, "findings": [1]}'):
+        bad = tmp_path / "bad.json"
+        bad.write_text(body)
+        proc = run_cli("scan", proj, "--baseline", bad)
+        assert proc.returncode == 2 and str(bad) in proc.stderr and "Traceback" not in proc.stderr
+    proc = run_cli("scan", proj, "--baseline", tmp_path / "missing.json")
+    assert proc.returncode == 2 and "cannot read baseline" in proc.stderr
+
+
+def test_scanning_another_root_warns(tmp_path):
+    proj = make(tmp_path)
+    base = tmp_path / "b.json"
+    run_cli("baseline", "create", proj, "-o", base, "--no-config")
+    proc = run_cli("scan", proj / "train.py", "--baseline", base, "--no-config")  # root is still proj
+    assert proc.stderr == "" and proc.returncode == 0
+    proc = run_cli("scan", tmp_path, "--baseline", base, "--no-config")  # paths now start with proj/
+    assert "was created for scan root" in proc.stderr and proc.returncode == 1

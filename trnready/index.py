@@ -84,6 +84,19 @@ _SIMPLE_VALUE = (ast.Constant, ast.IfExp, ast.JoinedStr, ast.Name, ast.Attribute
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
+def _declared_scope(scope: Scope, name: str) -> Scope:
+    """The scope a `global`/`nonlocal` name really binds in."""
+    if scope.kind == "function" and name in scope.globals:
+        # `nonlocal` names are bound in the nearest enclosing function that binds them.
+        s = scope.parent
+        while s is not None and s.kind == "function":
+            if name in s.bindings:
+                return s
+            s = s.parent
+        return scope.module()
+    return scope
+
+
 def _tail(func: ast.expr) -> str | None:
     if type(func) is ast.Attribute:
         return func.attr
@@ -130,6 +143,8 @@ class Indexer:
     # -- binding helpers ---------------------------------------------------
     def _bind_target(self, target: ast.expr, scope: Scope, value: ast.expr | None) -> None:
         t = type(target)
+        if t is ast.Name and scope.globals and target.id in scope.globals:
+            scope = _declared_scope(scope, target.id)
         if t is ast.Name:
             if value is None:
                 scope.bind(target.id, Binding("local", None, scope))
@@ -158,7 +173,9 @@ class Indexer:
                             Binding("instance", value.func, scope))
                         self.visit(target, scope)
                         return
-                scope.cls.self_attrs.setdefault(target.attr, []).append(Binding("local", None, scope))
+                kind = "expr" if value is not None and isinstance(value, _SIMPLE_VALUE) else "local"
+                scope.cls.self_attrs.setdefault(target.attr, []).append(
+                    Binding(kind, value if kind == "expr" else None, scope))
             self.visit(target, scope)
         elif t in (ast.Tuple, ast.List):
             for elt in target.elts:
@@ -364,6 +381,18 @@ class Indexer:
         else:
             self.visit(root, scope)
 
+    def v_compare(self, node: ast.Compare, scope: Scope) -> None:
+        # `x.dtype == torch.float64` or `backend is dist.Backend.NCCL` inspects a value
+        # rather than using it, so plain names and attribute chains in a comparison are
+        # not reference events (calls inside them still are).
+        for operand in [node.left, *node.comparators]:
+            root = operand
+            while type(root) is ast.Attribute:
+                root = root.value
+            if type(root) is ast.Name:
+                continue
+            self.visit(root if type(operand) is ast.Attribute else operand, scope)
+
     def v_constant(self, node: ast.Constant, scope: Scope) -> None:
         # Strings match on their own only when they are exactly an environment
         # variable name the catalogue knows ("XLA_USE_BF16", or "XLA_USE_BF16=1"),
@@ -410,6 +439,7 @@ _DISPATCH = {
     ast.Attribute: Indexer.v_attribute,
     ast.Name: Indexer.v_name,
     ast.Constant: Indexer.v_constant,
+    ast.Compare: Indexer.v_compare,
 }
 
 

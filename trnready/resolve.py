@@ -113,6 +113,14 @@ class Resolver:
             names = self.qualnames(expr, scope, depth + 1)
             if names:
                 return [(QName(self.canonical(n)), expr) for n in names]
+            if type(expr.value) is ast.Name and scope.cls is not None and expr.value.id == scope.self_name:
+                # self.mode, set in some method as self.mode = <constant or parameter>
+                bindings = scope.cls.self_attrs.get(expr.attr)
+                if bindings and all(b.kind == "expr" for b in bindings):
+                    out = []
+                    for b in bindings:
+                        out.extend(self.values(b.value, b.scope, depth + 1))
+                    return out
             return [(UNKNOWN, expr)]
         if t is ast.IfExp:
             return self.values(expr.body, scope, depth + 1) + self.values(expr.orelse, scope, depth + 1)

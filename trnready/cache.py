@@ -52,6 +52,9 @@ class ResultCache:
         if self.disabled_reason is None:
             self.disabled_reason = reason
             self.warn(reason)
+        self._close_db()
+
+    def _close_db(self) -> None:
         if self.db is not None:
             try:
                 self.db.close()
@@ -106,9 +109,4 @@ class ResultCache:
 
     def close(self) -> None:
         self.flush()
-        if self.db is not None:
-            try:
-                self.db.close()
-            except sqlite3.Error:
-                pass
-            self.db = None
+        self._close_db()

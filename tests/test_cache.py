@@ -1,0 +1,60 @@
+"""The result cache: lives outside the scanned tree, hits give identical results, damage only warns."""
+import json
+import os
+
+from conftest import run_cli
+
+SRC = "import torch.nn.functional as F\ny = F.interpolate(x, mode='bilinear')\nz = t.cuda()\n"
+
+
+def _scan(tree, cache, *extra):
+    proc = run_cli("scan", tree, "--format", "json", *extra, env={"TRNREADY_CACHE_DIR": str(cache)})
+    assert proc.returncode in (0, 1), proc.stderr
+    return proc, json.loads(proc.stdout)
+
+
+def test_cache_is_written_outside_the_tree_and_reused(tmp_path):
+    tree, cache = tmp_path / "tree", tmp_path / "cache"
+    tree.mkdir()
+    (tree / "a.py").write_text(SRC)
+    _, cold = _scan(tree, cache)
+    assert sorted(os.listdir(tree)) == ["a.py"]
+    assert any(p.suffix == ".sqlite" for p in cache.iterdir())
+    _, warm = _scan(tree, cache)
+    assert warm["findings"] == cold["findings"]
+    # An edit is seen at once: the key is the content, not the mtime.
+    (tree / "a.py").write_text(SRC.replace("bilinear", "nearest"))
+    _, edited = _scan(tree, cache)
+    assert [f["rule"] for f in edited["findings"]] == ["TRN241"]
+
+
+def test_corrupt_cache_warns_and_scans(tmp_path):
+    tree, cache = tmp_path / "tree", tmp_path / "cache"
+    tree.mkdir()
+    (tree / "a.py").write_text(SRC)
+    cache.mkdir()
+    (cache / "results-v1.sqlite").write_bytes(b"this is not a database" * 100)
+    proc, data = _scan(tree, cache)
+    assert "warning" in proc.stderr and "cache" in proc.stderr
+    assert {f["rule"] for f in data["findings"]} == {"TRN191", "TRN241"}
+
+
+def test_unusable_cache_location_warns_and_scans(tmp_path):
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tree / "a.py").write_text(SRC)
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("a file where the cache directory should be")
+    proc, data = _scan(tree, blocker / "cache")
+    assert "warning" in proc.stderr
+    assert len(data["findings"]) == 2
+
+
+def test_selected_rules_are_part_of_the_key(tmp_path):
+    tree, cache = tmp_path / "tree", tmp_path / "cache"
+    tree.mkdir()
+    (tree / "a.py").write_text(SRC)
+    _, only = _scan(tree, cache, "--select", "TRN191")
+    _, everything = _scan(tree, cache)
+    assert [f["rule"] for f in only["findings"]] == ["TRN191"]
+    assert {f["rule"] for f in everything["findings"]} == {"TRN191", "TRN241"}

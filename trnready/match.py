@@ -43,11 +43,20 @@ class Engine:
         self.devices: list = []
         self.lines: list = []
         self.requirements: list = []
+        self.rules = list(rules)
+        self.surface: dict[str, list] = {}  # python / file matchers (trnready/surface.py)
+        self.call_globs: list = []  # (regex, rule, matcher) for call names with a `*` component
         table = {"call": self.calls, "method": self.methods, "reference": self.refs,
                  "import": self.imports, "decorator": self.decorators}
         for rule in rules:
             for m in rule.matchers:
-                if m.kind in table:
+                if m.kind == "call" and any("*" in n for n in m.names):
+                    for n in m.names:
+                        if "*" in n:
+                            self.call_globs.append((_glob_re(n), rule, m))
+                        else:
+                            self.calls.setdefault(n, []).append((rule, m))
+                elif m.kind in table:
                     for n in m.names:
                         table[m.kind].setdefault(n, []).append((rule, m))
                 elif m.kind == "device":
@@ -56,6 +65,8 @@ class Engine:
                     self.lines.append((rule, m))
                 elif m.kind == "requirement":
                     self.requirements.append((rule, m))
+                else:
+                    self.surface.setdefault(m.kind, []).append((rule, m))
         ctor = {n[: -len(".__call__")] for n in self.calls if n.endswith(".__call__")}
         positions = catalogue.device_positions if self.devices else {}
         self.device_calls = {k: v for k, v in positions.items() if not k.startswith(".")}
@@ -64,6 +75,7 @@ class Engine:
         # but the indexer sees source text, so it must keep the alias tails too.
         self.interest = Interest(
             call_tails=frozenset(_tails(self.calls) | _tails(self.decorators) | _tails(ctor)
+                                 | _tails(n for _, _, m in self.call_globs for n in m.names)
                                  | _tails(self.device_calls)),
             method_names=frozenset(self.methods),
             ctor_tails=frozenset(_tails(ctor)),
@@ -118,6 +130,9 @@ class Engine:
         for q in names:
             for rule, m in self.calls.get(q, ()):
                 if self._args_ok(m.args, call, scope):
+                    hits.append(Hit(rule, m, call, q))
+            for rx, rule, m in self.call_globs:
+                if rx.fullmatch(q) and self._args_ok(m.args, call, scope):
                     hits.append(Hit(rule, m, call, q))
         is_method = type(func) is ast.Attribute and not names
         if is_method and func.attr in self.methods:
@@ -197,6 +212,12 @@ def _holds(p: ArgPredicate, passed, values) -> bool:
         rx = p.values[0]
         return any(isinstance(v, str) and rx.search(v) for v in values)
     return False
+
+
+def _glob_re(name: str):
+    """"a.*.b" -> a regex where `*` is one or more dotted components."""
+    import re
+    return re.compile(r"\.".join(r"[\w.]+" if p == "*" else re.escape(p) for p in name.split(".")))
 
 
 def _prefixes(dotted: str):

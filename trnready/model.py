@@ -31,13 +31,18 @@ class ArgPredicate:
 class Matcher:
     """What to look for. `kind` picks which of the other fields are used."""
 
-    kind: str  # call | method | reference | import | decorator | device | line | requirement
+    kind: str  # call | method | reference | import | decorator | device | line | requirement | python | file
     names: tuple[str, ...]
     args: tuple[ArgPredicate, ...] = ()
     confidence: str = "high"
     files: tuple[str, ...] = ()  # file kinds a line matcher applies to
     regex: Any = None  # compiled pattern for line matchers
     message: str = ""
+    # Non-Python inputs (trnready/surface.py, trnready/repo_rules.py):
+    version: Any = None  # packaging SpecifierSet: the requirement's ceiling lies in this range
+    version_shape: Any = None  # compiled regex over the versions a requirement names
+    unless_mentioned: tuple[str, ...] = ()  # literal strings that cancel the finding when present
+    scope: str = "file"  # file | repo (one finding per repository)
 
 
 @dataclass(frozen=True)

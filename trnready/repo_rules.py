@@ -1,0 +1,68 @@
+"""Repository-level advisories: matchers with `scope = "repo"` and `unless-mentioned = [...]`.
+
+Their hits are found file by file like any other finding; after all files are scanned, each such rule
+keeps one finding (the first in report order, anchored to the file that triggered it) unless one of the
+`unless-mentioned` strings occurs in any scanned file, in which case the rule reports nothing.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .read import read_bytes
+
+
+def repo_rules(engine) -> dict:
+    """rule id -> the strings that satisfy it (union over the rule's repo-scoped matchers)."""
+    out: dict = {}
+    for rule in getattr(engine, "rules", ()):
+        for m in rule.matchers:
+            if getattr(m, "scope", "file") == "repo":
+                out.setdefault(rule.id, set()).update(m.unless_mentioned)
+    return out
+
+
+def collapse(findings: list, engine, mentioned) -> list:
+    """Keep one finding per repo-scoped rule unless `mentioned(strings)` says the repo already has it."""
+    rules = repo_rules(engine)
+    if not rules:
+        return findings
+    pending: dict = {}
+    rest = []
+    for f in findings:
+        if f.rule in rules:
+            pending.setdefault(f.rule, []).append(f)
+        else:
+            rest.append(f)
+    for rid, group in pending.items():
+        strings = sorted(rules[rid])
+        if mentioned(strings):
+            continue
+        group.sort(key=lambda f: f.sort_key())
+        first = group[0]
+        files = len({f.path for f in group})
+        uses = f"{len(group)} use{'s' if len(group) != 1 else ''} in {files} file{'s' if files != 1 else ''}"
+        names = " or ".join(strings)
+        rest.append(replace(first, message=f"{first.message} ({uses}; first here) and {names} "
+                                            f"is not mentioned in any scanned file"))
+    return rest
+
+
+def mentioned_in_files(files, max_bytes: int):
+    """A `mentioned` callback that searches the scanned files' bytes (read only when needed)."""
+    cache: dict = {}
+
+    def mentioned(strings) -> bool:
+        key = tuple(strings)
+        if key in cache:
+            return cache[key]
+        needles = [s.encode("utf-8") for s in strings]
+        found = False
+        for sf in files:
+            data, diag = read_bytes(sf.path, sf.rel, max_bytes)
+            if data is not None and any(n in data for n in needles):
+                found = True
+                break
+        cache[key] = found
+        return found
+
+    return mentioned

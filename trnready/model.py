@@ -13,6 +13,11 @@ from typing import Any, Optional
 SEVERITIES = ("blocker", "change", "advisory")
 SEVERITY_RANK = {"blocker": 3, "change": 2, "advisory": 1}
 CONFIDENCES = ("high", "medium")
+# File kinds -> the groups the summary counts (python, notebook, manifest, cuda, container, shell/yaml).
+KIND_GROUPS = {"python": "python", "notebook": "notebook", "requirements": "manifest", "pyproject": "manifest",
+               "setup-cfg": "manifest", "conda": "manifest", "pipfile": "manifest", "cuda": "cuda",
+               "dockerfile": "container", "shell": "shell/yaml", "yaml": "shell/yaml", "env": "shell/yaml"}
+GROUP_ORDER = ("python", "notebook", "manifest", "cuda", "container", "shell/yaml")
 
 
 @dataclass(frozen=True)
@@ -146,6 +151,14 @@ class Report:
     @property
     def active(self) -> list[Finding]:
         return [f for f in self.findings if not f.suppressed]
+
+    def files_by_group(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for kind, n in self.files_by_kind.items():
+            g = KIND_GROUPS.get(kind, kind)
+            counts[g] = counts.get(g, 0) + n
+        order = {g: i for i, g in enumerate(GROUP_ORDER)}
+        return dict(sorted(counts.items(), key=lambda kv: (order.get(kv[0], len(order)), kv[0])))
 
     def by_severity(self) -> dict[str, int]:
         counts = {s: 0 for s in SEVERITIES}

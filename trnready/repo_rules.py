@@ -42,8 +42,8 @@ def collapse(findings: list, engine, mentioned) -> list:
         files = len({f.path for f in group})
         uses = f"{len(group)} use{'s' if len(group) != 1 else ''} in {files} file{'s' if files != 1 else ''}"
         names = " or ".join(strings)
-        rest.append(replace(first, message=f"{first.message} ({uses}; first here) and {names} "
-                                            f"is not mentioned in any scanned file"))
+        rest.append(replace(first, message=f"{first.message} ({uses}, first here); {names} "
+                                            f"appears in no scanned file"))
     return rest
 
 

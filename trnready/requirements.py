@@ -177,6 +177,10 @@ def poetry_specs(constraint: str) -> list:
     return out
 
 
+# conda package names whose PyPI distribution is called differently
+_CONDA_NAMES = {"pytorch": "torch", "pytorch-gpu": "torch", "pytorch-cpu": "torch"}
+
+
 def conda_dep(spec: str, line: int, column: int) -> Dep | None:
     """A conda match spec (`python=3.10`, `pytorch::pytorch-cuda=12.1`, `numpy>=1.2`) -> Dep."""
     s = spec.strip()
@@ -184,6 +188,7 @@ def conda_dep(spec: str, line: int, column: int) -> Dep | None:
     if not m:
         return None
     name, rest = m.group(1), m.group(2).strip()
+    name = _CONDA_NAMES.get(name.lower(), name)
     rest = rest.split()[0] if rest else ""
     specs: list = []
     if rest:

@@ -77,6 +77,8 @@ def parse_surface_keys(kind: str, m: dict, err) -> dict:
         err("unless-mentioned on a Python matcher needs scope = \"repo\"", "match.unless-mentioned")
     if scope == "repo" and not um:
         err("a repo-scoped matcher needs unless-mentioned", "match.scope")
+    if kind == "line" and any(f in ("python", "notebook") for f in m.get("files", [])):
+        err("line matchers read non-Python files; notebook shell escapes count as \"shell\"", "match.files")
     out["unless_mentioned"] = tuple(um)
     return out
 
@@ -120,13 +122,14 @@ def _msg(rule, matcher, name: str, **fields) -> str:
 
 
 def _mentioned(matcher, text: str) -> bool:
-    return any(s in text for s in matcher.unless_mentioned)
+    """File-scoped `unless-mentioned`: one of the strings occurs in this file (repo scope is decided later)."""
+    return matcher.scope == "file" and any(s in text for s in matcher.unless_mentioned)
 
 
 def emit_deps(deps, lines: list[str], engine, em: Emitter, mention_text: str, cell=None, rel=None):
     for d in deps:
         for rule, m in engine.requirements:
-            if m.scope != "file" or not any(rq.name_matches(p, d.name) for p in m.names):
+            if not any(rq.name_matches(p, d.name) for p in m.names):
                 continue
             if m.version is not None and not (d.alternatives and all(rq.ceiling_in(s, m.version)
                                                                      for s in d.alternatives)):
@@ -166,8 +169,9 @@ def emit_lines(kind: str, lines: list[str], engine, em: Emitter, mention_text: s
             hit = m.regex.search(body)
             if hit is None or (m.unless_mentioned and _mentioned(m, mention_text)):
                 continue
-            em.add(rule, m, n, hit.start() + 1, hit.end() + 1, ln, _msg(rule, m, hit.group(0)), ln.strip(),
-                   cell=cell)
+            text = hit.group(0)
+            start = hit.start() + len(text) - len(text.lstrip())
+            em.add(rule, m, n, start + 1, hit.end() + 1, ln, _msg(rule, m, text.strip()), ln.strip(), cell=cell)
 
 
 def shell_deps(lines: list[str], only: set | None = None) -> list:
@@ -245,7 +249,7 @@ def _requirements_context(path: Path | None, rel: str, text: str):
     requirements files that include it: pip applies index options from all of them."""
     if path is None:
         return "", []
-    from .discover import file_kind
+    from .discover import _dir_kind, file_kind
 
     extra, nested = [], []
     seen = {path.resolve()}
@@ -263,14 +267,16 @@ def _requirements_context(path: Path | None, rel: str, text: str):
             except OSError:
                 continue
             extra.append(_uncommented(body))
-            if file_kind(q.name) != "requirements":  # not discovered on its own: scan it with this file
+            if (file_kind(q.name) or _dir_kind(q.parent.name, q.name)) != "requirements":
+                # not discovered on its own: scan it together with the file that includes it
                 nested.append((q, body))
             walk(q, body, depth + 1)
 
     walk(path, text, 0)
     try:
         for sib in sorted(path.parent.iterdir()):
-            if sib == path or not sib.is_file() or file_kind(sib.name) != "requirements":
+            if sib == path or not sib.is_file() or \
+                    (file_kind(sib.name) or _dir_kind(sib.parent.name, sib.name)) != "requirements":
                 continue
             body = sib.read_text(encoding="utf-8", errors="replace")
             if any(Path(t).name == path.name for _, _, t in rq.parse_requirements(body)[1]):
@@ -373,6 +379,9 @@ def scan_notebook(text: str, rel: str, engine, em: Emitter):
             parsed += 1
             continue
         findings, diag = scan_python(py, rel, engine, cell=i)
+        if diag is not None and py != src:
+            # a `%` or `!` at the start of a continuation line can be Python (`x = (a\n % b)`)
+            findings, diag = scan_python(src, rel, engine, cell=i)
         if diag is not None:
             continue  # one cell with a syntax error does not stop the rest of the notebook
         parsed += 1

@@ -227,6 +227,8 @@ def test_python_range(text, poetry, excluded):
 def test_pip_commands_in_shell_lines():
     deps = rq.pip_deps('RUN pip install -U --no-cache-dir -r req.txt "flash-attn>=2" ./pkg $EXTRA && pip list')
     assert [(d.name, d.column) for d in deps] == [("flash-attn", 47)]
+    assert [d.name for d in rq.pip_deps("pip install numpy  # not flash-attn")] == ["numpy"]
+    assert rq.pip_deps("pip uninstall -y flash-attn") == []
     deps = rq.pip_deps("conda install -c nvidia -y pytorch-cuda=12.1 pytorch=2.1")
     assert [d.name for d in deps] == ["pytorch-cuda", "torch"]
 

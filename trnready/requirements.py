@@ -296,6 +296,8 @@ def pip_deps(text: str, positions=None, line: int = 1) -> list:
             if t.group("sep"):
                 break
             tok = t.group("tok")
+            if tok.startswith("#"):
+                break  # a trailing comment
             if skip_next:
                 skip_next = False
                 continue

@@ -162,7 +162,10 @@ def emit_lines(kind: str, lines: list[str], engine, em: Emitter, mention_text: s
     for n, ln in enumerate(lines, 1):
         if only is not None and n not in only:
             continue
-        body = rq.strip_comment(ln)
+        if kind == "shell" and ln.lstrip().startswith("#SBATCH"):
+            body = rq.strip_comment(ln.replace("#SBATCH", "       ", 1))  # a Slurm directive, not a comment
+        else:
+            body = rq.strip_comment(ln)
         if not body.strip():
             continue
         for rule, m in matchers:

@@ -239,3 +239,20 @@ def test_split_cell_blanks_magics():
     py, shell, mode = split_cell("import os\n!pip install x \\\n   y\nz = 1")
     assert mode == "python" and shell == {2, 3}
     assert py.splitlines() == ["import os", "pass", "", "z = 1"]
+
+
+def test_catalogue_has_examples_for_every_input_kind():
+    from collections import Counter
+    from pathlib import Path
+
+    from trnready.catalogue import load_catalogue
+    from trnready.discover import file_kind
+
+    hits, cleans = Counter(), Counter()
+    for rule in load_catalogue().rules:
+        hits.update(file_kind(Path(e.file).name) for e in rule.hits)
+        cleans.update(file_kind(Path(e.file).name) for e in rule.cleans)
+    for kind in ("notebook", "requirements", "pyproject", "setup-cfg", "conda", "pipfile", "dockerfile", "shell",
+                 "yaml", "env"):
+        assert hits[kind] >= 2 and cleans[kind] >= 2, kind
+    assert hits["cuda"] >= 2  # every CUDA source is a finding, so there is no clean .cu example

@@ -256,3 +256,17 @@ def test_catalogue_has_examples_for_every_input_kind():
                  "yaml", "env"):
         assert hits[kind] >= 2 and cleans[kind] >= 2, kind
     assert hits["cuda"] >= 2  # every CUDA source is a finding, so there is no clean .cu example
+
+
+def test_setup_py_and_setup_cfg_positions():
+    from trnready.api import build_engine
+    from trnready.config import Config
+    from trnready.surface import scan_surface
+
+    eng = build_engine(Config())
+    src = 'from setuptools import setup\nsetup(name="x", install_requires="""\n    numpy\n    flash-attn>=2\n""".split())\n'
+    found = [(f.line, f.column, f.rule) for f in scan_surface(src, "setup.py", "setup-py", eng)[0]]
+    assert found == [(4, 5, "TRN501")]
+    found = [(f.line, f.column, f.rule) for f in
+             scan_surface("[options]\ninstall_requires = numpy, xformers\n", "setup.cfg", "setup-cfg", eng)[0]]
+    assert found == [(2, 27, "TRN501")]

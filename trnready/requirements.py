@@ -216,10 +216,6 @@ def pyreq_from(spec_text: str, line: int, column: int, poetry: bool = False, end
 
 # ---------------------------------------------------------------- requirements.txt
 
-_REQ_OPTS_WITH_VALUE = ("-r", "--requirement", "-c", "--constraint", "-i", "--index-url", "--extra-index-url",
-                        "-f", "--find-links", "-e", "--editable", "--trusted-host")
-
-
 def logical_lines(lines: list[str], comment_lines: bool = True):
     """Join backslash-continued physical lines. Yields (text, positions) where positions[i] is the
     (1-based line, 0-based column) of text[i]."""
@@ -496,6 +492,9 @@ def parse_setup_py(tree: ast.Module, lines: list[str]) -> Manifest:
         elif isinstance(expr, ast.Dict):
             for v in expr.values:
                 yield from strings(v)
+        elif isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and \
+                expr.func.attr in ("split", "splitlines", "strip"):
+            yield from strings(expr.func.value)  # """...""".split()
 
     def col(node):
         text = lines[node.lineno - 1] if 0 < node.lineno <= len(lines) else ""
@@ -512,12 +511,19 @@ def parse_setup_py(tree: ast.Module, lines: list[str]) -> Manifest:
         for kw in node.keywords:
             if kw.arg in ("install_requires", "extras_require", "tests_require", "setup_requires"):
                 for s in strings(kw.value):
-                    for i, part in enumerate(s.value.splitlines() or [s.value]):
-                        if s.lineno != s.end_lineno:
-                            continue  # a multi-line string: positions are not exact; rare
+                    if s.lineno == s.end_lineno:
                         c = col(s)
-                        d = dep_from_string(part, s.lineno, c, c + len(part))
+                        d = dep_from_string(s.value, s.lineno, c, c + len(s.value))
                         if d is not None:
+                            man.deps.append(d)
+                        continue
+                    # a triple-quoted block, one requirement per line
+                    for k, part in enumerate(s.value.split("\n")):
+                        n = s.lineno + k
+                        text = lines[n - 1] if 0 < n <= len(lines) else ""
+                        c = text.find(part.strip()) + 1 if part.strip() else 0
+                        d = dep_from_string(part, n, max(c, 1), max(c, 1) + len(part.strip()))
+                        if d is not None and c > 0:
                             man.deps.append(d)
             elif kw.arg == "python_requires":
                 for s in strings(kw.value):
@@ -561,13 +567,14 @@ def parse_setup_cfg(text: str) -> Manifest:
                 man.pyreqs.append(r)
         elif is_deps:
             d = dep_from_string(stripped, n, start + 1)
-            if d is None and "," in stripped:
-                for part in stripped.split(","):
-                    d2 = dep_from_string(part, n, start + 1 + value.find(part.strip()) - (len(value) - len(value.lstrip())))
-                    if d2 is not None:
-                        man.deps.append(d2)
-            elif d is not None:
+            if d is not None:
                 man.deps.append(d)
+            elif "," in stripped:  # `install_requires = a, b` on one line
+                for part in stripped.split(","):
+                    part = part.strip()
+                    d = dep_from_string(part, n, body.find(part) + 1) if part else None
+                    if d is not None:
+                        man.deps.append(d)
     return man
 
 

@@ -113,7 +113,7 @@ class Discoverer:
                 yield from self._walk(p, [], set(), seen)
             else:
                 rel = _rel(p.absolute(), self.root)
-                kind = self.kind_of(p.name) or "python"  # an explicit file is scanned as asked
+                kind = self.kind_of(p.name) or _dir_kind(p.parent.name, p.name) or "python"  # scanned as asked
                 if rel not in seen:
                     seen.add(rel)
                     yield SourceFile(p, rel, kind)

@@ -102,7 +102,7 @@ def test_exact_columns_and_messages(surface_report):
     f = by[("csrc/kernels.cu", None, 6, "TRN601")]
     assert "2 __global__ kernels" in f["message"] and "add_kernel, scale" in f["message"]
     f = by[("csrc/helpers.cuh", None, 1, "TRN601")]
-    assert "no __global__ kernels" in f["message"]
+    assert "no __global__ kernel defined" in f["message"]
     f = by[("pyproject.toml", None, 3, "TRN522")]
     assert f["column"] == 20 and ">=3.9,<3.12" in f["message"]
     f = by[("train.py", None, 5, "TRN701")]
@@ -270,3 +270,11 @@ def test_setup_py_and_setup_cfg_positions():
     found = [(f.line, f.column, f.rule) for f in
              scan_surface("[options]\ninstall_requires = numpy, xformers\n", "setup.cfg", "setup-cfg", eng)[0]]
     assert found == [(2, 27, "TRN501")]
+
+
+def test_call_globs_in_the_catalogue(tmp_path):
+    (tmp_path / "t.py").write_text(
+        "from transformers import AutoTokenizer\nfrom trl import SFTTrainer\n"
+        "tok = AutoTokenizer.from_pretrained('x')\ntrainer = SFTTrainer(model=m)\n")
+    _, data = scan_json(tmp_path, "--select", "TRN702")
+    assert [_key(f) for f in data["findings"]] == [("t.py", None, 4, "TRN702")]

@@ -274,10 +274,11 @@ def _parse_match(m, rid, err) -> Matcher:
             err(f"bad regular expression: {e}", entry=rid, key="match.line")
     elif kind in ("call", "method", "reference", "import", "decorator"):
         for x in names:
-            # `*` stands for one or more dotted components in call names: "transformers.*.from_pretrained"
-            ok = r"[A-Za-z_][\w]*(\.([A-Za-z_][\w]*|\*))*" if kind == "call" else r"[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*"
-            if not re.fullmatch(ok, x):
-                err(f"bad pattern {x!r}: expected a dotted Python name", entry=rid, key=f"match.{kind}")
+            # call names may glob: "transformers.*.from_pretrained", "transformers.*ForCausalLM.from_pretrained"
+            ok = r"[A-Za-z_][\w]*(\.[\w*]+)*" if kind == "call" else r"[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*"
+            if not re.fullmatch(ok, x) or "*" in x.rsplit(".", 1)[-1]:
+                err(f"bad pattern {x!r}: expected a dotted Python name (a `*` glob only before the last part)",
+                    entry=rid, key=f"match.{kind}")
     elif kind in ("python", "file"):
         from .surface import check_kind_names
         problem = check_kind_names(kind, names)

@@ -215,9 +215,18 @@ def _holds(p: ArgPredicate, passed, values) -> bool:
 
 
 def _glob_re(name: str):
-    """"a.*.b" -> a regex where `*` is one or more dotted components."""
+    """Call-name globs: a component `*` is one or more dotted components ("transformers.*.from_pretrained");
+    a component with `*` inside ("*ForCausalLM") is a name glob, optionally after submodules
+    ("transformers.*For*.from_pretrained" also matches transformers.models.bert.BertForMaskedLM...)."""
     import re
-    return re.compile(r"\.".join(r"[\w.]+" if p == "*" else re.escape(p) for p in name.split(".")))
+
+    def part(p):
+        if p == "*":
+            return r"[\w.]+"
+        if "*" in p:
+            return r"(?:\w+\.)*" + r"\w*".join(re.escape(x) for x in p.split("*"))
+        return re.escape(p)
+    return re.compile(r"\.".join(part(p) for p in name.split(".")))
 
 
 def _prefixes(dotted: str):

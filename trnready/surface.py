@@ -238,7 +238,8 @@ def scan_cuda(text: str, lines, engine, em: Emitter, kind: str):
                    f"to port to NKI ({names})")
         else:
             line = 1
-            msg = f"{rule.title}: no __global__ kernels defined (device/host helpers only)"
+            msg = (f"{rule.title}: no __global__ kernel defined in this file (device helpers, launchers or "
+                   f"template instantiations of kernels defined elsewhere)")
         if m.message:
             msg = _msg(rule, m, em.rel, count=len(kernels), names=names or "none")
         snippet = lines[line - 1] if 0 < line <= len(lines) else ""

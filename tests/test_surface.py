@@ -278,3 +278,10 @@ def test_call_globs_in_the_catalogue(tmp_path):
         "tok = AutoTokenizer.from_pretrained('x')\ntrainer = SFTTrainer(model=m)\n")
     _, data = scan_json(tmp_path, "--select", "TRN702")
     assert [_key(f) for f in data["findings"]] == [("t.py", None, 4, "TRN702")]
+
+
+def test_conda_environment_under_another_yaml_name(tmp_path):
+    (tmp_path / "env-gpu.yml").write_text("name: gpu\nchannels: [conda-forge]\ndependencies:\n  - python=3.9\n"
+                                          "  - pip:\n    - xformers\n")
+    _, data = scan_json(tmp_path)
+    assert {_key(f) for f in data["findings"]} == {("env-gpu.yml", None, 4, "TRN522"), ("env-gpu.yml", None, 6, "TRN501")}

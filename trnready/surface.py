@@ -28,6 +28,8 @@ LINE_DEFAULT_KINDS = ("shell", "yaml", "dockerfile", "env")
 # Kinds whose text may hold `pip install` commands.
 SHELL_LIKE = ("shell", "yaml", "dockerfile", "env")
 MANIFEST_KINDS = ("requirements", "pyproject", "setup-cfg", "conda", "pipfile")
+_CONDA_SHAPE = re.compile(r"(?m)^dependencies\s*:")
+_CONDA_CHANNELS = re.compile(r"(?m)^(?:channels|name)\s*:")
 _SHELL_CELL_MAGICS = ("%%bash", "%%sh", "%%script bash", "%%script sh", "%%shell", "%%system")
 
 
@@ -454,6 +456,10 @@ def scan_surface(text: str, rel: str, kind: str, engine, path: Path | None = Non
         man = rq.parse_setup_py(tree, lines)
     elif kind in SHELL_LIKE:
         man = rq.Manifest(deps=shell_deps(lines))
+        if kind == "yaml" and _CONDA_SHAPE.search(text) and _CONDA_CHANNELS.search(text):
+            conda = rq.parse_conda(text)  # a conda environment under another name (env.yml, gpu.yaml)
+            man.deps += conda.deps
+            man.pyreqs += conda.pyreqs
     else:
         return [], None
     emit_deps(man.deps, lines, engine, em, mention)

@@ -264,7 +264,8 @@ def test_setup_py_and_setup_cfg_positions():
     from trnready.surface import scan_surface
 
     eng = build_engine(Config())
-    src = 'from setuptools import setup\nsetup(name="x", install_requires="""\n    numpy\n    flash-attn>=2\n""".split())\n'
+    src = ('from setuptools import setup\n'
+           'setup(name="x", install_requires="""\n    numpy\n    flash-attn>=2\n""".split())\n')
     found = [(f.line, f.column, f.rule) for f in scan_surface(src, "setup.py", "setup-py", eng)[0]]
     assert found == [(4, 5, "TRN501")]
     found = [(f.line, f.column, f.rule) for f in
@@ -284,4 +285,5 @@ def test_conda_environment_under_another_yaml_name(tmp_path):
     (tmp_path / "env-gpu.yml").write_text("name: gpu\nchannels: [conda-forge]\ndependencies:\n  - python=3.9\n"
                                           "  - pip:\n    - xformers\n")
     _, data = scan_json(tmp_path)
-    assert {_key(f) for f in data["findings"]} == {("env-gpu.yml", None, 4, "TRN522"), ("env-gpu.yml", None, 6, "TRN501")}
+    assert {_key(f) for f in data["findings"]} == {("env-gpu.yml", None, 4, "TRN522"),
+                                                   ("env-gpu.yml", None, 6, "TRN501")}

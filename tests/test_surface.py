@@ -149,6 +149,12 @@ def test_repo_advisory_is_one_finding_anchored_to_the_first_use(tmp_path):
     (tmp_path / "deploy.yaml").write_text("env:\n  TORCH_NEURONX_NEFF_CACHE_DIR: /fsx/neff\n")
     _, data = scan_json(tmp_path, "--select", "TRN701")
     assert data["findings"] == []
+    # a file trnready does not scan (Terraform, Makefile, JSON launch config) counts as a mention too
+    (tmp_path / "deploy.yaml").unlink()
+    (tmp_path / "fleet.tf").write_text('environment = { HF_DEACTIVATE_ASYNC_LOAD = "1" }\n')
+    (tmp_path / "c.py").write_text("from transformers import AutoModel\nm = AutoModel.from_pretrained('x')\n")
+    _, data = scan_json(tmp_path, "--select", "TRN7")
+    assert [f["rule"] for f in data["findings"]] == ["TRN701"]
 
 
 def test_requirements_index_from_included_and_including_files(tmp_path):

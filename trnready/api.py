@@ -15,7 +15,7 @@ from .match import Engine
 from .model import Diagnostic, Report
 from .pyscan import scan_python
 from .read import decode_python, read_bytes
-from .repo_rules import collapse, mentioned_in_files
+from .repo_rules import collapse, mentioned_in_files, repo_files
 from .surface import decode_text, scan_surface
 
 
@@ -73,7 +73,8 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
         report.files_by_kind[sf.kind] = report.files_by_kind.get(sf.kind, 0) + 1
         report.findings.extend(findings)
     report.diagnostics.extend(disc.diagnostics)
-    report.findings = collapse(report.findings, engine, mentioned_in_files(scanned, config.max_file_size))
+    mentioned = mentioned_in_files(scanned, config.max_file_size, repo_files(root, paths, config))
+    report.findings = collapse(report.findings, engine, mentioned)
     report.findings.sort(key=lambda f: f.sort_key())
     report.diagnostics.sort(key=lambda d: (d.path, d.kind))
     return report

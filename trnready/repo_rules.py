@@ -47,8 +47,22 @@ def collapse(findings: list, engine, mentioned) -> list:
     return rest
 
 
-def mentioned_in_files(files, max_bytes: int):
-    """A `mentioned` callback that searches the scanned files' bytes (read only when needed)."""
+# Text files that are not scanned but often set environment variables for a fleet (launch configs, Terraform,
+# Makefiles, docs): a mention there also counts.
+_CONFIG_SUFFIXES = (".json", ".toml", ".cfg", ".ini", ".conf", ".tf", ".tfvars", ".hcl", ".mk", ".j2", ".jinja",
+                    ".tpl", ".template", ".properties", ".md", ".rst", ".txt", ".service")
+_CONFIG_MAX = 256 * 1024  # configuration files are small; large JSON/text files are data
+_CONFIG_NAMES = ("makefile", "justfile", "procfile", "dockerfile", "containerfile")
+
+
+def _config_kind(name: str):
+    lower = name.lower()
+    return "config" if lower.endswith(_CONFIG_SUFFIXES) or lower in _CONFIG_NAMES else None
+
+
+def mentioned_in_files(files, max_bytes: int, more=None):
+    """A `mentioned` callback that searches the scanned files' bytes, then the files `more()` yields
+    (read only when a repo-scoped rule has a pending finding)."""
     cache: dict = {}
 
     def mentioned(strings) -> bool:
@@ -57,12 +71,29 @@ def mentioned_in_files(files, max_bytes: int):
             return cache[key]
         needles = [s.encode("utf-8") for s in strings]
         found = False
-        for sf in files:
-            data, diag = read_bytes(sf.path, sf.rel, max_bytes)
-            if data is not None and any(n in data for n in needles):
-                found = True
+        seen = set()
+        for group in (files, more() if more else ()):
+            for sf in group:
+                if sf.rel in seen:
+                    continue
+                seen.add(sf.rel)
+                data, diag = read_bytes(sf.path, sf.rel, max_bytes if group is files else min(max_bytes, _CONFIG_MAX))
+                if data is not None and any(n in data for n in needles):
+                    found = True
+                    break
+            if found:
                 break
         cache[key] = found
         return found
 
     return mentioned
+
+
+def repo_files(root, paths, config):
+    """Other text files under the scanned paths (same excludes and .gitignore) that may set variables."""
+    from .discover import Discoverer
+
+    def more():
+        disc = Discoverer(root, config.exclude, config.use_gitignore, kind_of=_config_kind)
+        return (sf for sf in disc.files([p for p in paths if p.is_dir()]))
+    return more

@@ -30,7 +30,8 @@ EXPECTED = {
     ("Pipfile", None, 10, "TRN522"),
     ("csrc/helpers.cuh", None, 1, "TRN601"),
     ("csrc/kernels.cu", None, 6, "TRN601"),
-    ("deps/common.pip", None, 2, "TRN512"),  # included with -r, scanned with requirements.txt
+    ("deps/common.pip", None, 1, "TRN521"),  # included with -r, scanned with requirements.txt
+    ("deps/common.pip", None, 2, "TRN512"),
     ("environment.yml", None, 5, "TRN522"),
     ("environment.yml", None, 6, "TRN506"),
     ("environment.yml", None, 9, "TRN501"),
@@ -54,6 +55,7 @@ EXPECTED = {
     ("requirements.txt", None, 5, "TRN503"),
     ("requirements.txt", None, 7, "TRN501"),
     ("requirements/base.txt", None, 2, "TRN511"),
+    ("requirements/base.txt", None, 2, "TRN521"),  # no Neuron index anywhere in the repo
     ("scripts/launch.sh", None, 2, "TRN607"),
     ("scripts/launch.sh", None, 4, "TRN606"),
     ("scripts/launch.sh", None, 5, "TRN608"),
@@ -165,6 +167,17 @@ def test_requirements_index_from_included_and_including_files(tmp_path):
     # the including file carries the index: pip applies it to the whole install
     (tmp_path / "requirements.txt").write_text(
         "--extra-index-url https://pip.repos.neuron.amazonaws.com\n-r requirements-neuron.txt\n")
+    _, data = scan_json(tmp_path, "--select", "TRN521")
+    assert data["findings"] == []
+
+
+def test_neuron_index_given_on_the_install_command_elsewhere(tmp_path):
+    (tmp_path / "requirements.txt").write_text("torch==2.14.0\ntorch-neuronx==2.14.*\n")
+    _, data = scan_json(tmp_path, "--select", "TRN521")
+    assert [_key(f) for f in data["findings"]] == [("requirements.txt", None, 2, "TRN521")]
+    (tmp_path / "Dockerfile").write_text(
+        "FROM python:3.12\n"
+        "RUN pip install -r requirements.txt --extra-index-url https://pip.repos.neuron.amazonaws.com\n")
     _, data = scan_json(tmp_path, "--select", "TRN521")
     assert data["findings"] == []
 

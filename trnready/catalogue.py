@@ -37,7 +37,7 @@ _RULE_KEYS = {"id", "name", "category", "severity", "title", "why", "fix", "sour
               "match", "examples", "corrected", "suggestion"}
 _REQUIRED = ("id", "name", "category", "severity", "title", "why", "fix", "source", "docs", "match", "examples")
 _MATCH_KEYS = set(MATCH_KINDS) | {"args", "confidence", "message", "files", "version", "version-shape",
-                                  "unless-mentioned", "scope"}
+                                  "unless-mentioned", "mentioned-in", "scope"}
 _PRED_KEYS = {"name", "position", "default"} | set(PREDICATE_OPS)
 _TOP_KEYS = {"catalogue", "aliases", "device", "rule"}
 _ID = re.compile(r"^[A-Z]{2,6}[0-9]{3,4}$")

@@ -48,6 +48,7 @@ class Matcher:
     version_shape: Any = None  # compiled regex over the versions a requirement names
     unless_mentioned: tuple[str, ...] = ()  # literal strings that cancel the finding when present
     scope: str = "file"  # file | repo (one finding per repository)
+    mentioned_in: str = "file"  # where unless-mentioned looks: this file only, or anywhere in the repository
 
 
 @dataclass(frozen=True)

@@ -11,30 +11,37 @@ from dataclasses import replace
 from .read import read_bytes
 
 
-def repo_rules(engine) -> dict:
-    """rule id -> the strings that satisfy it (union over the rule's repo-scoped matchers)."""
-    out: dict = {}
+def repo_rules(engine) -> tuple[dict, dict]:
+    """(rule id -> strings) for repo-scoped rules, and for file-scoped rules whose strings are looked up
+    repo-wide (`mentioned-in = "repo"`)."""
+    single: dict = {}
+    filtered: dict = {}
     for rule in getattr(engine, "rules", ()):
         for m in rule.matchers:
             if getattr(m, "scope", "file") == "repo":
-                out.setdefault(rule.id, set()).update(m.unless_mentioned)
-    return out
+                single.setdefault(rule.id, set()).update(m.unless_mentioned)
+            elif getattr(m, "mentioned_in", "file") == "repo":
+                filtered.setdefault(rule.id, set()).update(m.unless_mentioned)
+    return single, filtered
 
 
 def collapse(findings: list, engine, mentioned) -> list:
-    """Keep one finding per repo-scoped rule unless `mentioned(strings)` says the repo already has it."""
-    rules = repo_rules(engine)
-    if not rules:
+    """Keep one finding per repo-scoped rule unless `mentioned(strings)` says the repo already has it;
+    drop findings of `mentioned-in = "repo"` rules when their strings occur anywhere."""
+    single, filtered = repo_rules(engine)
+    if not single and not filtered:
         return findings
     pending: dict = {}
     rest = []
     for f in findings:
-        if f.rule in rules:
+        if f.rule in single:
             pending.setdefault(f.rule, []).append(f)
+        elif f.rule in filtered and mentioned(sorted(filtered[f.rule])):
+            continue
         else:
             rest.append(f)
     for rid, group in pending.items():
-        strings = sorted(rules[rid])
+        strings = sorted(single[rid])
         if mentioned(strings):
             continue
         group.sort(key=lambda f: f.sort_key())

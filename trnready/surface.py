@@ -82,6 +82,13 @@ def parse_surface_keys(kind: str, m: dict, err) -> dict:
     if kind == "line" and any(f in ("python", "notebook") for f in m.get("files", [])):
         err("line matchers read non-Python files; notebook shell escapes count as \"shell\"", "match.files")
     out["unless_mentioned"] = tuple(um)
+    where = m.get("mentioned-in", "repo" if scope == "repo" else "file")
+    if where not in ("file", "repo") or (scope == "repo" and where != "repo"):
+        err("mentioned-in must be \"file\" or \"repo\" (repo-scoped matchers look in the whole repo)",
+            "match.mentioned-in")
+    if "mentioned-in" in m and not um:
+        err("mentioned-in needs unless-mentioned", "match.mentioned-in")
+    out["mentioned_in"] = where
     return out
 
 
@@ -124,7 +131,7 @@ def _msg(rule, matcher, name: str, **fields) -> str:
 
 
 def _mentioned(matcher, text: str) -> bool:
-    """File-scoped `unless-mentioned`: one of the strings occurs in this file (repo scope is decided later)."""
+    """`unless-mentioned` in this file (mentioned-in = "repo" is also checked repo-wide after the scan)."""
     return matcher.scope == "file" and any(s in text for s in matcher.unless_mentioned)
 
 

@@ -306,3 +306,45 @@ def test_conda_environment_under_another_yaml_name(tmp_path):
     _, data = scan_json(tmp_path)
     assert {_key(f) for f in data["findings"]} == {("env-gpu.yml", None, 4, "TRN522"),
                                                    ("env-gpu.yml", None, 6, "TRN501")}
+
+
+@pytest.mark.parametrize("match,key", [
+    ('call = ["torch.compile"]\nversion = "<2"', "version"),
+    ('requirement = ["x"]\nscope = "everywhere"', "scope"),
+    ('requirement = ["x"]\nmentioned-in = "repo"', "mentioned-in"),
+    ('call = ["torch.compile"]\nscope = "repo"', "scope"),
+    ('call = ["torch.compile"]\nunless-mentioned = ["X"]', "unless-mentioned"),
+    ('python = ["3"]', "python"),
+    ('file = ["python"]', "file"),
+    ('line = ["x"]\nfiles = ["notebook"]', "files"),
+    ('call = ["transformers.Auto*"]', "call"),
+    ('requirement = ["x"]\nversion-shape = "("', "version-shape"),
+])
+def test_new_matcher_keys_are_validated(tmp_path, match, key):
+    from trnready.catalogue import CatalogueError, load_catalogue
+
+    cat = f'''[catalogue]
+version = "1"
+
+[[rule]]
+id = "TST001"
+name = "t"
+category = "environment"
+severity = "change"
+title = "t"
+why = "w"
+fix = "f"
+source = "s"
+docs = "https://example.invalid"
+
+[[rule.match]]
+{match}
+
+[rule.examples]
+hit = ["x"]
+clean = ["y"]
+'''
+    (tmp_path / "c.toml").write_text(cat)
+    with pytest.raises(CatalogueError) as e:
+        load_catalogue(tmp_path / "c.toml")
+    assert key in str(e.value) and "TST001" in str(e.value)

@@ -348,3 +348,31 @@ clean = ["y"]
     with pytest.raises(CatalogueError) as e:
         load_catalogue(tmp_path / "c.toml")
     assert key in str(e.value) and "TST001" in str(e.value)
+
+
+def test_random_inputs_never_crash_any_reader():
+    """Garbage in every input kind gives findings or a diagnostic, never an exception."""
+    import random
+
+    from trnready.api import build_engine
+    from trnready.config import Config
+    from trnready.surface import scan_surface
+
+    eng = build_engine(Config())
+    frags = ["pip install ", "flash-attn", "==", "2.9.*", "\\\n", "\n", "#", " ", "[project]", "dependencies = [",
+             '"', "'", "]", "-r ", "x.txt", "__global__ void k(", "){", "}", "python=3.10", "- pip:",
+             "dependencies:", "  - ", "%%bash", "!pip", "{", "cells", ":", ",", "torch-neuronx", "^3.10", "||",
+             "~=", "setup(", ")", "=", "[options]", "install_requires", "\t", "\u202e", "FROM python:3.1",
+             "CUDA_VISIBLE_DEVICES", "[[source]]", "[packages]", "[tool.poetry.dependencies]", "python = ", "*",
+             "@", "git+https://x", ";", "&&", "python_requires="]
+    kinds = ["notebook", "requirements", "pyproject", "setup-cfg", "conda", "pipfile", "cuda", "dockerfile",
+             "shell", "yaml", "env", "setup-py"]
+    rnd = random.Random(5)
+    for _ in range(1500):
+        text = "".join(rnd.choice(frags) for _ in range(rnd.randint(0, 40)))
+        kind = rnd.choice(kinds)
+        if kind == "notebook" and rnd.random() < 0.5:
+            text = json.dumps({"cells": [{"cell_type": rnd.choice(["code", "markdown"]),
+                                          "source": rnd.choice([text, text.splitlines(True), 3, None])}, 5]})
+        findings, diag = scan_surface(text, "f", kind, eng)
+        assert isinstance(findings, list)

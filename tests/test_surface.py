@@ -376,3 +376,11 @@ def test_random_inputs_never_crash_any_reader():
                                           "source": rnd.choice([text, text.splitlines(True), 3, None])}, 5]})
         findings, diag = scan_surface(text, "f", kind, eng)
         assert isinstance(findings, list)
+
+
+def test_notebook_writefile_cells_are_scanned_as_that_file(tmp_path):
+    nb = {"cells": [{"cell_type": "code", "source": "%%writefile requirements.txt\ntorch==2.14.0\nxformers\n"},
+                    {"cell_type": "code", "source": "%%writefile run.sh\nexport XLA_USE_BF16=1\n"}]}
+    (tmp_path / "w.ipynb").write_text(json.dumps(nb))
+    _, data = scan_json(tmp_path)
+    assert {_key(f) for f in data["findings"]} == {("w.ipynb", 0, 3, "TRN501"), ("w.ipynb", 1, 2, "TRN607")}

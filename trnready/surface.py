@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from . import requirements as rq
@@ -385,6 +386,13 @@ def scan_notebook(text: str, rel: str, engine, em: Emitter):
     for i, src in code_cells:
         py, shell, mode = split_cell(src)
         lines = src.splitlines()
+        written = _writefile_kind(lines[0]) if lines else None
+        if written is not None:  # %%writefile requirements.txt / Dockerfile / run.sh: scan the body as that file
+            parsed += 1
+            body = "\n".join(lines[1:])
+            found, _ = scan_surface(body, rel, written, engine)
+            em.out.extend(replace(f, line=f.line + 1, end_line=f.end_line + 1, cell=i) for f in found)
+            continue
         if shell:
             emit_lines("shell", lines, engine, em, mention, cell=i, only=shell)
             emit_deps(shell_deps(lines, only=shell), lines, engine, em, mention, cell=i)
@@ -407,8 +415,17 @@ def scan_notebook(text: str, rel: str, engine, em: Emitter):
 
 
 def _replace_snippet(f: Finding, snippet: str) -> Finding:
-    from dataclasses import replace
     return replace(f, snippet=snippet.rstrip("\r\n"))
+
+
+def _writefile_kind(first: str):
+    """`%%writefile [-a] requirements.txt` -> the non-Python kind of the file the cell writes, else None."""
+    m = re.match(r"^\s*%%writefile\s+(?:-a\s+|--append\s+)?[\"']?([^\s\"']+)", first)
+    if not m:
+        return None
+    from .discover import file_kind
+    kind = file_kind(Path(m.group(1)).name)
+    return kind if kind not in (None, "python", "notebook") else None
 
 
 # ---------------------------------------------------------------- entry point

@@ -433,10 +433,9 @@ def _writefile_kind(first: str):
 def decode_text(data: bytes, rel: str):
     if b"\x00" in data:
         return None, Diagnostic(rel, "binary", "contains NUL bytes; not a text file")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        return None, Diagnostic(rel, "undecodable", f"not valid UTF-8: {e}")
+    # Manifests, Dockerfiles and scripts are line-oriented: a stray Latin-1 byte in a comment must not
+    # hide the rest of the file, so undecodable bytes become U+FFFD and the line structure stays.
+    text = data.decode("utf-8", errors="replace")
     return (text[1:] if text.startswith("\ufeff") else text), None
 
 

@@ -19,14 +19,14 @@ def test_round_trip_survives_inserted_lines_and_gates_only_new_findings(tmp_path
     base = tmp_path / "trnready-baseline.json"
     proc = run_cli("baseline", "create", proj, "--output", base, "--no-config")
     assert proc.returncode == 0, proc.stderr
-    assert "3 finding(s)" in proc.stdout
+    assert "4 finding(s)" in proc.stdout
     data = json.loads(base.read_text())
     assert data["trnready_baseline"] == 1
-    assert sorted(e["rule"] for e in data["findings"]) == ["TRN101", "TRN242", "TRN281"]
+    assert sorted(e["rule"] for e in data["findings"]) == ["TRN101", "TRN242", "TRN281", "TRN701"]
 
     proc = run_cli("scan", proj, "--baseline", base, "--no-config")
     assert proc.returncode == 0
-    assert "Baseline: 3 known finding(s)" in proc.stdout and "Verdict: ready" in proc.stdout
+    assert "Baseline: 4 known finding(s)" in proc.stdout and "Verdict: ready" in proc.stdout
 
     # unrelated lines inserted above: still known
     (proj / "train.py").write_text("\n\n# header\nimport os\nimport torch\nimport flash_attn\n\n"
@@ -36,7 +36,7 @@ def test_round_trip_survives_inserted_lines_and_gates_only_new_findings(tmp_path
     report = json.loads(proc.stdout)
     __import__("jsonschema").validate(report, SCHEMA)
     assert report["findings"] == []
-    assert report["summary"]["baseline"] == {"path": str(base), "known": 3, "resolved": 0}
+    assert report["summary"]["baseline"] == {"path": str(base), "known": 4, "resolved": 0}
 
     # a new blocker is reported and gates
     with open(proj / "train.py", "a") as fh:
@@ -57,7 +57,7 @@ def test_a_finding_moved_to_another_file_is_new_and_fixed_ones_are_counted(tmp_p
     proc = run_cli("scan", "--format", "json", proj, "--baseline", base, "--no-config", "--fail-on", "change")
     report = json.loads(proc.stdout)
     assert [(f["path"], f["rule"]) for f in report["findings"]] == [("other.py", "TRN242")]
-    assert report["summary"]["baseline"]["known"] == 2 and report["summary"]["baseline"]["resolved"] == 1
+    assert report["summary"]["baseline"]["known"] == 3 and report["summary"]["baseline"]["resolved"] == 1
     assert proc.returncode == 1
     text = run_cli("scan", proj, "--baseline", base, "--no-config").stdout
     assert "1 no longer found" in text

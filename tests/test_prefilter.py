@@ -14,9 +14,11 @@ ENGINE = Engine(CATALOGUE)
 
 
 def _examples():
+    # Examples named like files trnready does not read (kernels/add.cpp) have nothing to compare.
     for rule in CATALOGUE.rules:
         for ex in rule.hits + rule.cleans:
-            yield ex
+            if file_kind(ex.file) or "." not in ex.file:
+                yield ex
 
 
 @pytest.mark.parametrize("example", list(_examples()), ids=lambda ex: ex.file)

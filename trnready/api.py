@@ -30,6 +30,8 @@ from .match import Engine
 from .model import Diagnostic, Report
 from .pyscan import scan_python
 from .read import decode_python, read_bytes
+from .repo_rules import collapse, mentioned_in_files, repo_files
+from .surface import decode_text, scan_surface
 
 # Below this many files to scan, a worker pool costs more than it saves.
 POOL_MIN_FILES = 48
@@ -38,7 +40,7 @@ POOL_MIN_FILES = 48
 RECURSION_LIMIT = 6000
 
 
-def scan_bytes(data: bytes, rel: str, kind: str, engine: Engine, prefilter: bool = True):
+def scan_bytes(data: bytes, rel: str, kind: str, engine: Engine, prefilter: bool = True, path: Path | None = None):
     """One file's content -> (findings, diagnostic or None). Never raises for bad input."""
     stage = "decode"
     try:
@@ -47,10 +49,17 @@ def scan_bytes(data: bytes, rel: str, kind: str, engine: Engine, prefilter: bool
             if diag is not None:
                 return [], diag
             if prefilter and not engine.may_match(text):
-                return [], None
+                if rel.rsplit("/", 1)[-1] != "setup.py":
+                    return [], None
+                stage = "setup.py manifest scanner"
+                return scan_surface(text, rel, "setup-py", engine, path)
             stage = "python scanner"
-            return scan_python(text, rel, engine)
-        return [], None
+            return _scan_python_file(text, rel, engine, path)
+        text, diag = decode_text(data, rel)
+        if diag is not None:
+            return [], diag
+        stage = f"{kind} scanner"
+        return scan_surface(text, rel, kind, engine, path)
     except RecursionError:
         return [], Diagnostic(rel, "too-complex", "nesting too deep to analyse")
     except Exception as e:  # one bad file must never stop the scan
@@ -64,15 +73,28 @@ def scan_file(path: Path, rel: str, kind: str, engine: Engine, config: Config):
     data, diag = read_bytes(path, rel, config.max_file_size)
     if diag is not None:
         return [], diag
-    return scan_bytes(data, rel, kind, engine, config.prefilter)
+    return scan_bytes(data, rel, kind, engine, config.prefilter, path)
 
 
 def scan_text(text: str, filename: str, engine: Engine):
     """Scan one in-memory snippet as if it were a file of that name (used for catalogue examples)."""
     from .discover import file_kind
 
-    kind = file_kind(Path(filename).name) or "python"
-    return scan_bytes(text.encode("utf-8"), filename, kind, engine, prefilter=True)
+    kind = file_kind(Path(filename).name)
+    if kind is None:
+        if "." in Path(filename).name:
+            return [], None  # a file kind trnready does not read (kernels/add.cpp, notes.txt)
+        kind = "python"
+    findings, diag = scan_bytes(text.encode("utf-8"), filename, kind, engine, prefilter=True)
+    return collapse(findings, engine, lambda strings: any(x in text for x in strings)), diag
+
+
+def _scan_python_file(text: str, rel: str, engine: Engine, path: Path | None = None):
+    findings, diag = scan_python(text, rel, engine)
+    if diag is None and rel.rsplit("/", 1)[-1] == "setup.py":  # install_requires & co, read from the AST
+        extra, _ = scan_surface(text, rel, "setup-py", engine, path)
+        findings = sorted(findings + extra, key=lambda f: f.sort_key())
+    return findings, diag
 
 
 def build_engine(config: Config, catalogue: Catalogue | None = None) -> Engine:
@@ -122,7 +144,7 @@ def _worker_scan(job):
     data, diag = read_bytes(path, rel, config.max_file_size)
     if diag is not None:
         return None, [], diag
-    findings, diag = scan_bytes(data, rel, kind, engine, config.prefilter)
+    findings, diag = scan_bytes(data, rel, kind, engine, config.prefilter, path)
     return content_hash(data), findings, diag
 
 
@@ -175,6 +197,7 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
         disc = Discoverer(root, config.exclude, config.use_gitignore,
                           exclude_base=Path(config.base_dir) if config.base_dir else None)
         files = [sf for sf in disc.files(paths) if _keep_file(sf, config)]
+        scanned = []
         results: list = [None] * len(files)
         misses: list[tuple[int, object, str | None]] = []
         # Phase 1: read, hash, and answer from the cache (content is dropped right away).
@@ -207,9 +230,13 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
             if diag is not None:
                 report.diagnostics.append(diag)
                 continue
+            scanned.append(sf)
             report.files_scanned += 1
             report.files_by_kind[sf.kind] = report.files_by_kind.get(sf.kind, 0) + 1
         report.diagnostics.extend(disc.diagnostics)
+        # Repository-level rules (e.g. torch.compile used but no shared NEFF cache configured anywhere).
+        mentioned = mentioned_in_files(scanned, config.max_file_size, repo_files(root, paths, config))
+        report.findings = collapse(report.findings, engine, mentioned)
     finally:
         if cache is not None:
             cache.close()
@@ -231,7 +258,7 @@ def _scan_inline(misses, results, engine, config, cache, bar) -> None:
         if diag is not None:
             results[i] = ([], diag)
         else:
-            findings, diag = scan_bytes(data, sf.rel, sf.kind, engine, config.prefilter)
+            findings, diag = scan_bytes(data, sf.rel, sf.kind, engine, config.prefilter, sf.path)
             results[i] = (findings, diag)
             if key is not None and cache is not None:
                 key = cache.key(sf.rel, sf.kind, content_hash(data))  # the content actually scanned

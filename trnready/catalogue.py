@@ -28,7 +28,7 @@ CATEGORIES = (
 )
 
 MATCH_KINDS = ("call", "method", "reference", "import", "decorator", "device", "keyword", "env", "line",
-               "requirement", "meta")
+               "requirement", "python", "file", "meta")
 # `meta = [CHECK]`: trnready's own checks (TRN9xx), produced by trnready/suppress.py, not by the matcher engine.
 META_CHECKS = ("suppression-without-reason", "unused-suppression")
 PREDICATE_OPS = ("equals", "in", "not-in", "is-none", "is-not-none", "present", "absent", "matches")
@@ -39,7 +39,8 @@ FILE_KINDS = ("python", "notebook", "requirements", "pyproject", "setup-cfg", "c
 _RULE_KEYS = {"id", "name", "category", "severity", "title", "why", "fix", "source", "docs",
               "match", "examples", "corrected", "suggestion"}
 _REQUIRED = ("id", "name", "category", "severity", "title", "why", "fix", "source", "docs", "match", "examples")
-_MATCH_KEYS = set(MATCH_KINDS) | {"args", "confidence", "message", "files"}
+_MATCH_KEYS = set(MATCH_KINDS) | {"args", "confidence", "message", "files", "version", "version-shape",
+                                  "unless-mentioned", "mentioned-in", "scope"}
 _PRED_KEYS = {"name", "position", "default"} | set(PREDICATE_OPS)
 _TOP_KEYS = {"catalogue", "aliases", "device", "rule"}
 _ID = re.compile(r"^[A-Z]{2,6}[0-9]{3,4}$")
@@ -280,8 +281,16 @@ def _parse_match(m, rid, err) -> Matcher:
                 err(f"unknown meta check {x!r} (expected one of {', '.join(META_CHECKS)})", entry=rid, key="match.meta")
     elif kind in ("call", "method", "reference", "import", "decorator", "keyword", "env"):
         for x in names:
-            if not re.fullmatch(r"[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*", x):
-                err(f"bad pattern {x!r}: expected a dotted Python name", entry=rid, key=f"match.{kind}")
+            # call names may glob: "transformers.*.from_pretrained", "transformers.*ForCausalLM.from_pretrained"
+            ok = r"[A-Za-z_][\w]*(\.[\w*]+)*" if kind == "call" else r"[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*"
+            if not re.fullmatch(ok, x) or "*" in x.rsplit(".", 1)[-1]:
+                err(f"bad pattern {x!r}: expected a dotted Python name (a `*` glob only before the last part)",
+                    entry=rid, key=f"match.{kind}")
+    elif kind in ("python", "file"):
+        from .surface import check_kind_names
+        problem = check_kind_names(kind, names)
+        if problem:
+            err(problem, entry=rid, key=f"match.{kind}")
     confidence = m.get("confidence", "medium" if kind == "method" else "high")
     if confidence not in CONFIDENCES:
         err("confidence must be high or medium", entry=rid, key="match.confidence")
@@ -298,8 +307,10 @@ def _parse_match(m, rid, err) -> Matcher:
     message = m.get("message", "")
     if not isinstance(message, str):
         err("must be a string", entry=rid, key="match.message")
+    from .surface import parse_surface_keys
+    extra = parse_surface_keys(kind, m, lambda msg, key: err(msg, entry=rid, key=key))
     return Matcher(kind=kind, names=tuple(names), args=preds, confidence=confidence, files=tuple(files),
-                   regex=regex, message=message)
+                   regex=regex, message=message, **extra)
 
 
 def _parse_pred(a, rid, err) -> ArgPredicate:

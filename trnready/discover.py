@@ -34,6 +34,42 @@ def file_kind(name: str) -> str | None:
     lower = name.lower()
     if lower.endswith((".py", ".pyw")):
         return "python"
+    return _surface_kind(name, lower)
+
+
+def _surface_kind(name: str, lower: str) -> str | None:
+    """Non-Python inputs (trnready/surface.py)."""
+    if lower.endswith(".ipynb"):
+        return "notebook"
+    if lower.endswith((".txt", ".in")) and ("requirements" in lower or lower.startswith("constraints")):
+        return "requirements"
+    if lower == "pyproject.toml":
+        return "pyproject"
+    if lower == "setup.cfg":
+        return "setup-cfg"
+    if name == "Pipfile":
+        return "pipfile"
+    if lower.endswith((".cu", ".cuh")):
+        return "cuda"
+    if lower in ("dockerfile", "containerfile") or lower.startswith(("dockerfile.", "containerfile.")) \
+            or lower.endswith(".dockerfile") or lower.endswith(".containerfile"):
+        return "dockerfile"
+    if lower.endswith((".yml", ".yaml")):
+        stem = lower.rsplit(".", 1)[0]
+        if stem == "environment" or stem.startswith(("environment-", "environment_", "environment.", "conda")):
+            return "conda"
+        return "yaml"
+    if lower.endswith((".sh", ".bash", ".sbatch", ".slurm")):
+        return "shell"
+    if lower in (".env", ".envrc") or lower.endswith(".env") or lower.startswith(".env."):
+        return "env"
+    return None
+
+
+def _dir_kind(directory: str, name: str) -> str | None:
+    """`requirements/base.txt`: text files inside a requirements folder are requirements files."""
+    if directory.lower() in ("requirements", "reqs") and name.lower().endswith((".txt", ".in")):
+        return "requirements"
     return None
 
 
@@ -87,7 +123,7 @@ class Discoverer:
                 yield from self._walk(p, [], set(), seen)
             else:
                 rel = _rel(p.absolute(), self.root)
-                kind = self.kind_of(p.name) or "python"  # an explicit file is scanned as asked
+                kind = self.kind_of(p.name) or _dir_kind(p.parent.name, p.name) or "python"  # scanned as asked
                 if rel not in seen:
                     seen.add(rel)
                     yield SourceFile(p, rel, kind)
@@ -133,7 +169,7 @@ class Discoverer:
                     continue
                 yield from self._walk(path, ignores, ancestors, seen)
                 continue
-            kind = self.kind_of(entry.name)
+            kind = self.kind_of(entry.name) or _dir_kind(directory.name, entry.name)
             if kind is None:
                 continue
             if is_link and not os.path.exists(path):

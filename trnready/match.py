@@ -47,12 +47,21 @@ class Engine:
         self.env: dict[str, list] = {}
         self.lines: list = []
         self.requirements: list = []
+        self.rules = list(rules)
+        self.surface: dict[str, list] = {}  # python / file matchers (trnready/surface.py)
+        self.call_globs: list = []  # (regex, rule, matcher) for call names with a `*` component
         table = {"call": self.calls, "method": self.methods, "reference": self.refs,
                  "import": self.imports, "decorator": self.decorators, "keyword": self.keywords,
                  "env": self.env}
         for rule in rules:
             for m in rule.matchers:
-                if m.kind in table:
+                if m.kind == "call" and any("*" in n for n in m.names):
+                    for n in m.names:
+                        if "*" in n:
+                            self.call_globs.append((_glob_re(n), rule, m))
+                        else:
+                            self.calls.setdefault(n, []).append((rule, m))
+                elif m.kind in table:
                     for n in m.names:
                         table[m.kind].setdefault(n, []).append((rule, m))
                 elif m.kind == "device":
@@ -61,6 +70,8 @@ class Engine:
                     self.lines.append((rule, m))
                 elif m.kind == "requirement":
                     self.requirements.append((rule, m))
+                elif m.kind in ("python", "file"):
+                    self.surface.setdefault(m.kind, []).append((rule, m))
         ctor = {n[: -len(".__call__")] for n in self.calls if n.endswith(".__call__")}
         positions = catalogue.device_positions if self.devices else {}
         self.device_calls = {k: v for k, v in positions.items() if not k.startswith(".")}
@@ -69,6 +80,7 @@ class Engine:
         # but the indexer sees source text, so it must keep the alias tails too.
         self.interest = Interest(
             call_tails=frozenset(_tails(self.calls) | _tails(self.decorators) | _tails(ctor)
+                                 | _tails(n for _, _, m in self.call_globs for n in m.names)
                                  | _tails(self.device_calls)),
             method_names=frozenset(self.methods),
             ctor_tails=frozenset(_tails(ctor)),
@@ -149,6 +161,9 @@ class Engine:
         for q in names:
             for rule, m in self.calls.get(q, ()):
                 if self._args_ok(m.args, call, scope):
+                    hits.append(Hit(rule, m, call, q))
+            for rx, rule, m in self.call_globs:
+                if rx.fullmatch(q) and self._args_ok(m.args, call, scope):
                     hits.append(Hit(rule, m, call, q))
         is_method = type(func) is ast.Attribute and not names
         if is_method and func.attr in self.methods:
@@ -233,6 +248,21 @@ def _holds(p: ArgPredicate, passed, values) -> bool:
         rx = p.values[0]
         return any(isinstance(v, str) and rx.search(v) for v in values)
     return False
+
+
+def _glob_re(name: str):
+    """Call-name globs: a component `*` is one or more dotted components ("transformers.*.from_pretrained");
+    a component with `*` inside ("*ForCausalLM") is a name glob, optionally after submodules
+    ("transformers.*For*.from_pretrained" also matches transformers.models.bert.BertForMaskedLM...)."""
+    import re
+
+    def part(p):
+        if p == "*":
+            return r"[\w.]+"
+        if "*" in p:
+            return r"(?:\w+\.)*" + r"\w*".join(re.escape(x) for x in p.split("*"))
+        return re.escape(p)
+    return re.compile(r"\.".join(part(p) for p in name.split(".")))
 
 
 def _prefixes(dotted: str):

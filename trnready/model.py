@@ -13,6 +13,11 @@ from typing import Any, Optional
 SEVERITIES = ("blocker", "change", "advisory")
 SEVERITY_RANK = {"blocker": 3, "change": 2, "advisory": 1}
 CONFIDENCES = ("high", "medium")
+# File kinds -> the groups the summary counts (python, notebook, manifest, cuda, container, shell/yaml).
+KIND_GROUPS = {"python": "python", "notebook": "notebook", "requirements": "manifest", "pyproject": "manifest",
+               "setup-cfg": "manifest", "conda": "manifest", "pipfile": "manifest", "cuda": "cuda",
+               "dockerfile": "container", "shell": "shell/yaml", "yaml": "shell/yaml", "env": "shell/yaml"}
+GROUP_ORDER = ("python", "notebook", "manifest", "cuda", "container", "shell/yaml")
 
 
 @dataclass(frozen=True)
@@ -31,13 +36,19 @@ class ArgPredicate:
 class Matcher:
     """What to look for. `kind` picks which of the other fields are used."""
 
-    kind: str  # call | method | reference | import | decorator | device | line | requirement
+    kind: str  # call | method | reference | import | decorator | device | line | requirement | python | file
     names: tuple[str, ...]
     args: tuple[ArgPredicate, ...] = ()
     confidence: str = "high"
     files: tuple[str, ...] = ()  # file kinds a line matcher applies to
     regex: Any = None  # compiled pattern for line matchers
     message: str = ""
+    # Non-Python inputs (trnready/surface.py, trnready/repo_rules.py):
+    version: Any = None  # packaging SpecifierSet: the requirement's ceiling lies in this range
+    version_shape: Any = None  # compiled regex over the versions a requirement names
+    unless_mentioned: tuple[str, ...] = ()  # literal strings that cancel the finding when present
+    scope: str = "file"  # file | repo (one finding per repository)
+    mentioned_in: str = "file"  # where unless-mentioned looks: this file only, or anywhere in the repository
 
 
 @dataclass(frozen=True)
@@ -148,6 +159,14 @@ class Report:
     @property
     def active(self) -> list[Finding]:
         return [f for f in self.findings if not f.suppressed]
+
+    def files_by_group(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for kind, n in self.files_by_kind.items():
+            g = KIND_GROUPS.get(kind, kind)
+            counts[g] = counts.get(g, 0) + n
+        order = {g: i for i, g in enumerate(GROUP_ORDER)}
+        return dict(sorted(counts.items(), key=lambda kv: (order.get(kv[0], len(order)), kv[0])))
 
     def by_severity(self) -> dict[str, int]:
         counts = {s: 0 for s in SEVERITIES}

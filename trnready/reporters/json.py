@@ -19,6 +19,7 @@ def to_dict(report: Report) -> dict:
             "files_scanned": report.files_scanned,
             "files_skipped": len(report.diagnostics),
             "files_by_kind": dict(sorted(report.files_by_kind.items())),
+            "files_by_group": report.files_by_group(),
             "by_severity": report.by_severity(),
             "by_category": report.by_category(),
             "suppressed": sum(1 for f in report.findings if f.suppressed),

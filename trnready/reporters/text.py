@@ -52,7 +52,7 @@ def render(report: Report, stream, colour: bool = False, **_options) -> None:
 def render_summary(report: Report, stream, colour: bool = False) -> None:
     paint = _painter(colour)
     sev = report.by_severity()
-    kinds = ", ".join(f"{n} {k}" for k, n in sorted(report.files_by_kind.items()))
+    kinds = ", ".join(f"{n} {k}" for k, n in report.files_by_group().items())
     stream.write(f"Scanned {report.files_scanned} file(s){' (' + kinds + ')' if kinds else ''}, "
                  f"skipped {len(report.diagnostics)}.\n")
     stream.write("Findings: " + ", ".join(f"{sev[s]} {s}" for s in SEVERITIES) + "\n")

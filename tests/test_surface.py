@@ -1,0 +1,386 @@
+"""Issue 5: notebooks, dependency manifests, CUDA sources, containers, shell/YAML/.env, repo-level advisories.
+
+The fixture repo `fixtures/surface` mixes every kind; the tests run the real CLI with JSON output and assert
+exact paths, cells, lines and rules.
+"""
+import json
+
+import jsonschema
+import pytest
+from packaging.specifiers import SpecifierSet
+
+from conftest import FIXTURES, REPO, run_cli
+from trnready import requirements as rq
+from trnready.surface import cuda_kernels, split_cell
+
+SCHEMA = json.loads((REPO / "trnready" / "schema" / "report.schema.json").read_text())
+
+EXPECTED = {
+    (".env", None, 1, "TRN607"),
+    (".github/workflows/ci.yml", None, 3, "TRN609"),
+    (".github/workflows/ci.yml", None, 5, "TRN603"),
+    (".github/workflows/ci.yml", None, 7, "TRN503"),
+    ("Dockerfile", None, 2, "TRN603"),
+    ("Dockerfile", None, 3, "TRN604"),
+    ("Dockerfile", None, 4, "TRN605"),
+    ("Dockerfile", None, 5, "TRN607"),
+    ("Dockerfile", None, 9, "TRN501"),  # continued RUN line: the package's own physical line
+    ("Dockerfile", None, 10, "TRN521"),
+    ("Pipfile", None, 7, "TRN502"),
+    ("Pipfile", None, 10, "TRN522"),
+    ("csrc/helpers.cuh", None, 1, "TRN601"),
+    ("csrc/kernels.cu", None, 6, "TRN601"),
+    ("deps/common.pip", None, 1, "TRN521"),  # included with -r, scanned with requirements.txt
+    ("deps/common.pip", None, 2, "TRN512"),
+    ("environment.yml", None, 5, "TRN522"),
+    ("environment.yml", None, 6, "TRN506"),
+    ("environment.yml", None, 9, "TRN501"),
+    ("environment.yml", None, 10, "TRN512"),
+    ("notebooks/demo.ipynb", 1, 1, "TRN501"),
+    ("notebooks/demo.ipynb", 1, 2, "TRN502"),
+    ("notebooks/demo.ipynb", 1, 7, "TRN241"),
+    ("notebooks/demo.ipynb", 2, 2, "TRN605"),
+    ("notebooks/demo.ipynb", 2, 3, "TRN502"),
+    ("notebooks/demo.ipynb", 4, 2, "TRN191"),
+    ("notebooks/old_v3.ipynb", 1, 2, "TRN242"),
+    ("pyproject.toml", None, 3, "TRN522"),
+    ("pyproject.toml", None, 6, "TRN501"),
+    ("pyproject.toml", None, 10, "TRN502"),
+    ("pyproject.toml", None, 13, "TRN502"),
+    ("pyproject.toml", None, 17, "TRN521"),
+    ("pyproject.toml", None, 18, "TRN501"),
+    ("pyproject.toml", None, 21, "TRN503"),
+    ("requirements.txt", None, 4, "TRN505"),
+    ("requirements.txt", None, 4, "TRN506"),
+    ("requirements.txt", None, 5, "TRN503"),
+    ("requirements.txt", None, 7, "TRN501"),
+    ("requirements/base.txt", None, 2, "TRN511"),
+    ("requirements/base.txt", None, 2, "TRN521"),  # no Neuron index anywhere in the repo
+    ("scripts/launch.sh", None, 2, "TRN607"),
+    ("scripts/launch.sh", None, 4, "TRN606"),
+    ("scripts/launch.sh", None, 5, "TRN608"),
+    ("setup.cfg", None, 5, "TRN522"),
+    ("setup.cfg", None, 8, "TRN503"),
+    ("setup.py", None, 6, "TRN501"),
+    ("setup.py", None, 11, "TRN522"),
+    ("setup.py", None, 13, "TRN502"),
+    ("setup.py", None, 13, "TRN521"),
+    ("setup.py", None, 14, "TRN602"),
+    ("train.py", None, 4, "TRN702"),
+    ("train.py", None, 5, "TRN701"),
+}
+
+
+def scan_json(*args):
+    proc = run_cli("scan", "--format", "json", *args)
+    assert proc.returncode in (0, 1), proc.stderr
+    data = json.loads(proc.stdout)
+    jsonschema.validate(data, SCHEMA)
+    return proc, data
+
+
+@pytest.fixture(scope="module")
+def surface_report():
+    return scan_json(FIXTURES / "surface")[1]
+
+
+def _key(f):
+    return (f["path"], f.get("cell"), f["line"], f["rule"])
+
+
+def test_mixed_repo_exact_findings(surface_report):
+    got = [_key(f) for f in surface_report["findings"]]
+    assert len(got) == len(set(got)), "duplicate findings"
+    assert set(got) == EXPECTED
+
+
+def test_exact_columns_and_messages(surface_report):
+    by = {(_key(f)): f for f in surface_report["findings"]}
+    f = by[("Dockerfile", None, 9, "TRN501")]
+    assert (f["column"], f["end_column"]) == (8, 25) and "flash-attn==2.6.3" in f["message"]
+    f = by[("notebooks/demo.ipynb", 1, 1, "TRN501")]
+    assert f["column"] == 17 and f["snippet"] == "!pip install -q flash-attn --no-build-isolation"
+    assert f["cell"] == 1  # 0-based index into `cells`, the markdown cell 0 counted
+    f = by[("csrc/kernels.cu", None, 6, "TRN601")]
+    assert "2 __global__ kernels" in f["message"] and "add_kernel, scale" in f["message"]
+    f = by[("csrc/helpers.cuh", None, 1, "TRN601")]
+    assert "no __global__ kernel defined" in f["message"]
+    f = by[("pyproject.toml", None, 3, "TRN522")]
+    assert f["column"] == 20 and ">=3.9,<3.12" in f["message"]
+    f = by[("train.py", None, 5, "TRN701")]
+    assert "TORCH_NEURONX_NEFF_CACHE_DIR appears in no scanned file" in f["message"]
+    assert f["severity"] == "advisory" and f["category"] == "environment"
+
+
+def test_malformed_notebooks_are_diagnostics(surface_report):
+    diags = {d["path"]: d["kind"] for d in surface_report["diagnostics"]}
+    assert diags == {"notebooks/broken.ipynb": "malformed-notebook", "notebooks/nocells.ipynb": "malformed-notebook"}
+
+
+def test_summary_counts_files_by_kind_and_group(surface_report):
+    s = surface_report["summary"]
+    assert s["files_by_kind"] == {"conda": 1, "cuda": 2, "dockerfile": 1, "env": 1, "notebook": 2, "pipfile": 1,
+                                  "pyproject": 1, "python": 2, "requirements": 2, "setup-cfg": 1, "shell": 1,
+                                  "yaml": 1}
+    assert s["files_by_group"] == {"python": 2, "notebook": 2, "manifest": 6, "cuda": 2, "container": 1,
+                                   "shell/yaml": 3}
+    assert s["files_scanned"] == 16 and s["files_skipped"] == 2
+
+
+def test_text_output_shows_cells_and_groups():
+    proc = run_cli("scan", FIXTURES / "surface", "--no-color")
+    assert proc.returncode == 1
+    assert "notebooks/demo.ipynb:cell 2, line 1:17 TRN501" in proc.stdout
+    assert "Scanned 16 file(s) (2 python, 2 notebook, 6 manifest, 2 cuda, 1 container, 3 shell/yaml)" in proc.stdout
+
+
+def test_clean_repo_is_ready():
+    proc, data = scan_json(FIXTURES / "surface_clean")
+    assert data["findings"] == [] and data["diagnostics"] == []
+    assert data["summary"]["files_by_group"] == {"python": 1, "manifest": 2, "container": 1, "shell/yaml": 2}
+    assert proc.returncode == 0
+
+
+def test_repo_advisory_is_one_finding_anchored_to_the_first_use(tmp_path):
+    (tmp_path / "b.py").write_text("import torch\nm = torch.compile(m)\n")
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "x.py").write_text("import torch\n\nf = torch.compile(f)\ng = torch.compile(g)\n")
+    _, data = scan_json(tmp_path, "--select", "TRN701")
+    assert [_key(f) for f in data["findings"]] == [("a/x.py", None, 3, "TRN701")]
+    assert "3 uses in 2 files" in data["findings"][0]["message"]
+    (tmp_path / "deploy.yaml").write_text("env:\n  TORCH_NEURONX_NEFF_CACHE_DIR: /fsx/neff\n")
+    _, data = scan_json(tmp_path, "--select", "TRN701")
+    assert data["findings"] == []
+    # a file trnready does not scan (Terraform, Makefile, JSON launch config) counts as a mention too
+    (tmp_path / "deploy.yaml").unlink()
+    (tmp_path / "fleet.tf").write_text('environment = { HF_DEACTIVATE_ASYNC_LOAD = "1" }\n')
+    (tmp_path / "c.py").write_text("from transformers import AutoModel\nm = AutoModel.from_pretrained('x')\n")
+    _, data = scan_json(tmp_path, "--select", "TRN7")
+    assert [f["rule"] for f in data["findings"]] == ["TRN701"]
+
+
+def test_requirements_index_from_included_and_including_files(tmp_path):
+    (tmp_path / "requirements.txt").write_text("-r requirements-neuron.txt\n")
+    (tmp_path / "requirements-neuron.txt").write_text("torch-neuronx==2.14.*\n")
+    _, data = scan_json(tmp_path, "--select", "TRN521")
+    assert [_key(f) for f in data["findings"]] == [("requirements-neuron.txt", None, 1, "TRN521")]
+    # the including file carries the index: pip applies it to the whole install
+    (tmp_path / "requirements.txt").write_text(
+        "--extra-index-url https://pip.repos.neuron.amazonaws.com\n-r requirements-neuron.txt\n")
+    _, data = scan_json(tmp_path, "--select", "TRN521")
+    assert data["findings"] == []
+
+
+def test_neuron_index_given_on_the_install_command_elsewhere(tmp_path):
+    (tmp_path / "requirements.txt").write_text("torch==2.14.0\ntorch-neuronx==2.14.*\n")
+    _, data = scan_json(tmp_path, "--select", "TRN521")
+    assert [_key(f) for f in data["findings"]] == [("requirements.txt", None, 2, "TRN521")]
+    (tmp_path / "Dockerfile").write_text(
+        "FROM python:3.12\n"
+        "RUN pip install -r requirements.txt --extra-index-url https://pip.repos.neuron.amazonaws.com\n")
+    _, data = scan_json(tmp_path, "--select", "TRN521")
+    assert data["findings"] == []
+
+
+def test_notebook_magics_keep_line_numbers(tmp_path):
+    nb = {"cells": [{"cell_type": "code", "source": [
+        "%matplotlib inline\n", "x = !ls\n", "for i in range(2):\n", "    !echo $i\n",
+        "import torch\n", "y = torch.zeros(2, dtype=torch.float64)\n", "torch.zeros??\n"]},
+        {"cell_type": "code", "source": "%%html\n<b>import flash_attn</b>\n"},
+        {"cell_type": "code", "source": "%%time\nimport flash_attn\n"}]}
+    (tmp_path / "n.ipynb").write_text(json.dumps(nb))
+    _, data = scan_json(tmp_path, "--select", "TRN121,TRN281")
+    assert {_key(f) for f in data["findings"]} == {("n.ipynb", 0, 6, "TRN121"), ("n.ipynb", 2, 2, "TRN281")}
+
+
+def test_bad_catalogue_keys_for_new_matchers_exit_2(tmp_path):
+    cat = (REPO / "blockers.toml").read_text()
+    bad = cat.replace('requirement = ["torch"]\nversion = "<2.13"', 'requirement = ["torch"]\nversion = "<<2"')
+    assert bad != cat
+    (tmp_path / "c.toml").write_text(bad)
+    proc = run_cli("rules", "--catalogue", tmp_path / "c.toml")
+    assert proc.returncode == 2 and "TRN506" in proc.stderr and "version" in proc.stderr
+
+
+# ---------------------------------------------------------------- units
+
+def test_cuda_kernel_listing():
+    src = """// __global__ void gone() {}
+/* __global__ void also_gone() {} */
+__global__ void proto(int);
+extern "C" __global__ void a(float* x) {}
+template <int N> __global__ void __launch_bounds__(128, 2) b(float* x)
+{ }
+__global__ void proto(int n) { }
+"""
+    assert [k for k, _ in cuda_kernels(src)] == ["a", "b", "proto"]
+    assert dict(cuda_kernels(src))["b"] == 5
+
+
+@pytest.mark.parametrize("spec,target,expected", [
+    ("==2.9.0.2.11.*", "<2.13.3", True),
+    ("<=2.9", "<2.13.3", True),
+    ("~=2.1.0", "<2.13.3", True),
+    ("<2.13.3", "<2.13.3", True),
+    ("<2.14", "<2.13.3", False),  # 2.13.3 (native) is still allowed
+    ("==2.14.*", "<2.13.3", False),
+    ("==2.13.3.0.1", "<2.13.3", False),
+    (">=2.1", "<2.13.3", False),
+    ("~=2.1", "<2.13.3", False),
+    (">=1.13,<2.2", "<2.13", True),
+])
+def test_requirement_ceiling(spec, target, expected):
+    assert rq.ceiling_in(SpecifierSet(spec), SpecifierSet(target)) is expected
+
+
+@pytest.mark.parametrize("text,poetry,excluded", [
+    (">=3.8", False, False), ("<3.12", False, True), ("==3.10.*", False, True), (">=3.8,<3.13", False, False),
+    ("^3.10", True, False), ("~3.10", True, True), ("3.11.*", True, True), ("~3.11 || ^3.12", True, False),
+    (">3.12", False, False),
+])
+def test_python_range(text, poetry, excluded):
+    req = rq.pyreq_from(text, 1, 1, poetry=poetry)
+    assert rq.python_excludes_all(req, ["3.12", "3.13", "3.14"]) is excluded
+
+
+def test_pip_commands_in_shell_lines():
+    deps = rq.pip_deps('RUN pip install -U --no-cache-dir -r req.txt "flash-attn>=2" ./pkg $EXTRA && pip list')
+    assert [(d.name, d.column) for d in deps] == [("flash-attn", 47)]
+    assert [d.name for d in rq.pip_deps("pip install numpy  # not flash-attn")] == ["numpy"]
+    assert rq.pip_deps("pip uninstall -y flash-attn") == []
+    deps = rq.pip_deps("conda install -c nvidia -y pytorch-cuda=12.1 pytorch=2.1")
+    assert [d.name for d in deps] == ["pytorch-cuda", "torch"]
+
+
+def test_split_cell_blanks_magics():
+    py, shell, mode = split_cell("%%bash\nexport A=1\n")
+    assert mode == "shell" and shell == {2}
+    py, shell, mode = split_cell("import os\n!pip install x \\\n   y\nz = 1")
+    assert mode == "python" and shell == {2, 3}
+    assert py.splitlines() == ["import os", "pass", "", "z = 1"]
+
+
+def test_catalogue_has_examples_for_every_input_kind():
+    from collections import Counter
+    from pathlib import Path
+
+    from trnready.catalogue import load_catalogue
+    from trnready.discover import file_kind
+
+    hits, cleans = Counter(), Counter()
+    for rule in load_catalogue().rules:
+        hits.update(file_kind(Path(e.file).name) for e in rule.hits)
+        cleans.update(file_kind(Path(e.file).name) for e in rule.cleans)
+    for kind in ("notebook", "requirements", "pyproject", "setup-cfg", "conda", "pipfile", "dockerfile", "shell",
+                 "yaml", "env"):
+        assert hits[kind] >= 2 and cleans[kind] >= 2, kind
+    assert hits["cuda"] >= 2  # every CUDA source is a finding, so there is no clean .cu example
+
+
+def test_setup_py_and_setup_cfg_positions():
+    from trnready.api import build_engine
+    from trnready.config import Config
+    from trnready.surface import scan_surface
+
+    eng = build_engine(Config())
+    src = ('from setuptools import setup\n'
+           'setup(name="x", install_requires="""\n    numpy\n    flash-attn>=2\n""".split())\n')
+    found = [(f.line, f.column, f.rule) for f in scan_surface(src, "setup.py", "setup-py", eng)[0]]
+    assert found == [(4, 5, "TRN501")]
+    found = [(f.line, f.column, f.rule) for f in
+             scan_surface("[options]\ninstall_requires = numpy, xformers\n", "setup.cfg", "setup-cfg", eng)[0]]
+    assert found == [(2, 27, "TRN501")]
+
+
+def test_call_globs_in_the_catalogue(tmp_path):
+    (tmp_path / "t.py").write_text(
+        "from transformers import AutoTokenizer\nfrom trl import SFTTrainer\n"
+        "tok = AutoTokenizer.from_pretrained('x')\ntrainer = SFTTrainer(model=m)\n")
+    _, data = scan_json(tmp_path, "--select", "TRN702")
+    assert [_key(f) for f in data["findings"]] == [("t.py", None, 4, "TRN702")]
+
+
+def test_conda_environment_under_another_yaml_name(tmp_path):
+    (tmp_path / "env-gpu.yml").write_text("name: gpu\nchannels: [conda-forge]\ndependencies:\n  - python=3.9\n"
+                                          "  - pip:\n    - xformers\n")
+    _, data = scan_json(tmp_path)
+    assert {_key(f) for f in data["findings"]} == {("env-gpu.yml", None, 4, "TRN522"),
+                                                   ("env-gpu.yml", None, 6, "TRN501")}
+
+
+@pytest.mark.parametrize("match,key", [
+    ('call = ["torch.compile"]\nversion = "<2"', "version"),
+    ('requirement = ["x"]\nscope = "everywhere"', "scope"),
+    ('requirement = ["x"]\nmentioned-in = "repo"', "mentioned-in"),
+    ('call = ["torch.compile"]\nscope = "repo"', "scope"),
+    ('call = ["torch.compile"]\nunless-mentioned = ["X"]', "unless-mentioned"),
+    ('python = ["3"]', "python"),
+    ('file = ["python"]', "file"),
+    ('line = ["x"]\nfiles = ["notebook"]', "files"),
+    ('call = ["transformers.Auto*"]', "call"),
+    ('requirement = ["x"]\nversion-shape = "("', "version-shape"),
+])
+def test_new_matcher_keys_are_validated(tmp_path, match, key):
+    from trnready.catalogue import CatalogueError, load_catalogue
+
+    cat = f'''[catalogue]
+version = "1"
+
+[[rule]]
+id = "TST001"
+name = "t"
+category = "environment"
+severity = "change"
+title = "t"
+why = "w"
+fix = "f"
+source = "s"
+docs = "https://example.invalid"
+
+[[rule.match]]
+{match}
+
+[rule.examples]
+hit = ["x"]
+clean = ["y"]
+'''
+    (tmp_path / "c.toml").write_text(cat)
+    with pytest.raises(CatalogueError) as e:
+        load_catalogue(tmp_path / "c.toml")
+    assert key in str(e.value) and "TST001" in str(e.value)
+
+
+def test_random_inputs_never_crash_any_reader():
+    """Garbage in every input kind gives findings or a diagnostic, never an exception."""
+    import random
+
+    from trnready.api import build_engine
+    from trnready.config import Config
+    from trnready.surface import scan_surface
+
+    eng = build_engine(Config())
+    frags = ["pip install ", "flash-attn", "==", "2.9.*", "\\\n", "\n", "#", " ", "[project]", "dependencies = [",
+             '"', "'", "]", "-r ", "x.txt", "__global__ void k(", "){", "}", "python=3.10", "- pip:",
+             "dependencies:", "  - ", "%%bash", "!pip", "{", "cells", ":", ",", "torch-neuronx", "^3.10", "||",
+             "~=", "setup(", ")", "=", "[options]", "install_requires", "\t", "\u202e", "FROM python:3.1",
+             "CUDA_VISIBLE_DEVICES", "[[source]]", "[packages]", "[tool.poetry.dependencies]", "python = ", "*",
+             "@", "git+https://x", ";", "&&", "python_requires="]
+    kinds = ["notebook", "requirements", "pyproject", "setup-cfg", "conda", "pipfile", "cuda", "dockerfile",
+             "shell", "yaml", "env", "setup-py"]
+    rnd = random.Random(5)
+    for _ in range(1500):
+        text = "".join(rnd.choice(frags) for _ in range(rnd.randint(0, 40)))
+        kind = rnd.choice(kinds)
+        if kind == "notebook" and rnd.random() < 0.5:
+            text = json.dumps({"cells": [{"cell_type": rnd.choice(["code", "markdown"]),
+                                          "source": rnd.choice([text, text.splitlines(True), 3, None])}, 5]})
+        findings, diag = scan_surface(text, "f", kind, eng)
+        assert isinstance(findings, list)
+
+
+def test_notebook_writefile_cells_are_scanned_as_that_file(tmp_path):
+    nb = {"cells": [{"cell_type": "code", "source": "%%writefile requirements.txt\ntorch==2.14.0\nxformers\n"},
+                    {"cell_type": "code", "source": "%%writefile run.sh\nexport XLA_USE_BF16=1\n"}]}
+    (tmp_path / "w.ipynb").write_text(json.dumps(nb))
+    _, data = scan_json(tmp_path)
+    assert {_key(f) for f in data["findings"]} == {("w.ipynb", 0, 3, "TRN501"), ("w.ipynb", 1, 2, "TRN607")}

@@ -1,0 +1,627 @@
+"""Dependency declarations -> `Dep` / `PyReq` records with exact positions, and the requirement matchers.
+
+Every manifest format is read statically: requirements/constraints files, pyproject.toml ([project],
+Poetry, PDM, uv, PEP 735 groups), setup.py (from the syntax tree, never executed), setup.cfg, conda
+environment files, Pipfiles, and `pip install` commands inside shell lines (Dockerfiles, scripts, YAML,
+notebook `!pip` / `%pip` escapes). Requirement strings are parsed with `packaging`; lines that are not
+requirements (paths, URLs, garbage) are skipped.
+"""
+from __future__ import annotations
+
+import ast
+import fnmatch
+import re
+from dataclasses import dataclass, field
+
+from packaging.requirements import InvalidRequirement, Requirement
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
+from packaging.utils import canonicalize_name
+from packaging.version import InvalidVersion, Version
+
+
+@dataclass
+class Dep:
+    """One declared dependency and where its text sits (1-based line, 1-based columns)."""
+
+    name: str  # PEP 503-normalised
+    raw: str  # the requirement as written
+    alternatives: list  # SpecifierSets (Poetry `||` gives several); [] when unconstrained
+    versions: list  # version strings named in the specifiers
+    line: int
+    column: int
+    end_column: int
+
+
+@dataclass
+class PyReq:
+    """A Python version requirement (requires-python, python_requires, Poetry python, conda python=...)."""
+
+    raw: str
+    alternatives: list
+    line: int
+    column: int
+    end_column: int
+
+
+@dataclass
+class Manifest:
+    deps: list = field(default_factory=list)
+    pyreqs: list = field(default_factory=list)
+
+
+# ---------------------------------------------------------------- version logic
+
+def norm(name: str) -> str:
+    return canonicalize_name(name)
+
+
+def name_matches(pattern: str, name: str) -> bool:
+    pat = re.sub(r"[-_.]+", "-", pattern.lower())
+    return fnmatch.fnmatchcase(name, pat)
+
+
+def _bump(release) -> Version:
+    parts = list(release)
+    parts[-1] += 1
+    return Version(".".join(str(p) for p in parts))
+
+
+def _ceiling(spec: SpecifierSet):
+    """(version, inclusive) of the highest version the set can resolve to, or None when unbounded above."""
+    best = None
+    for sp in spec:
+        op, v = sp.operator, sp.version
+        try:
+            if op in ("==", "===") and v.endswith(".*"):
+                cand = (_bump(Version(v[:-2]).release), False)
+            elif op in ("==", "===", "<="):
+                cand = (Version(v), True)
+            elif op == "<":
+                cand = (Version(v), False)
+            elif op == "~=":
+                rel = Version(v).release
+                cand = (_bump(rel[:-1] if len(rel) > 1 else rel), False)
+            else:
+                continue
+        except InvalidVersion:
+            continue
+        if best is None or cand[0] < best[0] or (cand[0] == best[0] and not cand[1]):
+            best = cand
+    return best
+
+
+def ceiling_in(spec: SpecifierSet, target: SpecifierSet) -> bool:
+    c = _ceiling(spec)
+    if c is None:
+        return False
+    v, inclusive = c
+    if target.contains(v, prereleases=True):
+        return True
+    if not inclusive:  # "< v": everything just below v is in the target when the target's own cap is >= v
+        return any(sp.operator in ("<", "<=") and Version(sp.version) >= v for sp in target
+                   if not sp.version.endswith(".*"))
+    return False
+
+
+def dep_versions(spec: SpecifierSet) -> list:
+    return [sp.version[:-2] if sp.version.endswith(".*") else sp.version for sp in spec]
+
+
+def python_excludes_all(req: PyReq, minors) -> bool:
+    """True when no alternative admits any patch release of the given minor versions."""
+    probes = [Version(f"{m}.{p}") for m in minors for p in range(0, 30)]
+    for spec in req.alternatives:
+        if any(spec.contains(v, prereleases=True) for v in probes):
+            return False
+    return bool(req.alternatives)
+
+
+# ---------------------------------------------------------------- parsing helpers
+
+def _spec(text: str):
+    try:
+        return SpecifierSet(text)
+    except InvalidSpecifier:
+        return None
+
+
+def dep_from_string(s: str, line: int, column: int, end_column: int | None = None) -> Dep | None:
+    """A PEP 508 string -> Dep (None when it is not a requirement: paths, URLs, options, garbage)."""
+    s2 = s.strip()
+    if not s2 or s2.startswith(("-", ".", "/", "~")) or "://" in s2.split("@")[0]:
+        return None
+    try:
+        req = Requirement(s2)
+    except InvalidRequirement:
+        return None
+    spec = req.specifier
+    return Dep(name=norm(req.name), raw=s2, alternatives=[spec] if str(spec) else [],
+               versions=dep_versions(spec), line=line, column=column,
+               end_column=end_column if end_column is not None else column + len(s))
+
+
+_CARET = re.compile(r"^\^\s*(\d+(?:\.\d+)*)$")
+_TILDE = re.compile(r"^~\s*(\d+(?:\.\d+)*)$")
+
+
+def poetry_specs(constraint: str) -> list:
+    """A Poetry constraint (^1.2, ~1.2, 1.2.*, >=1,<2, a || b, *) -> list of SpecifierSets."""
+    out = []
+    for alt in constraint.split("||"):
+        parts = []
+        for piece in re.split(r"[,\s]+(?=[<>=!~^\d*])", alt.strip()):
+            piece = piece.strip().rstrip(",")
+            if not piece or piece == "*":
+                continue
+            m = _CARET.match(piece)
+            if m:
+                rel = [int(x) for x in m.group(1).split(".")]
+                i = next((k for k, x in enumerate(rel) if x != 0), len(rel) - 1)
+                upper = rel[: i + 1]
+                parts.append(f">={m.group(1)},<{_bump(upper)}")
+                continue
+            m = _TILDE.match(piece)
+            if m:
+                rel = [int(x) for x in m.group(1).split(".")]
+                upper = rel[:2] if len(rel) >= 2 else rel[:1]
+                parts.append(f">={m.group(1)},<{_bump(upper)}")
+                continue
+            if re.match(r"^\d", piece):
+                piece = "==" + piece
+            parts.append(piece)
+        if not parts:
+            return []
+        spec = _spec(",".join(parts))
+        if spec is not None:
+            out.append(spec)
+    return out
+
+
+# conda package names whose PyPI distribution is called differently
+_CONDA_NAMES = {"pytorch": "torch", "pytorch-gpu": "torch", "pytorch-cpu": "torch"}
+
+
+def conda_dep(spec: str, line: int, column: int) -> Dep | None:
+    """A conda match spec (`python=3.10`, `pytorch::pytorch-cuda=12.1`, `numpy>=1.2`) -> Dep."""
+    s = spec.strip()
+    m = re.match(r"^(?:[\w.\-/]+::)?([A-Za-z0-9_.\-]+)\s*(.*)$", s)
+    if not m:
+        return None
+    name, rest = m.group(1), m.group(2).strip()
+    name = _CONDA_NAMES.get(name.lower(), name)
+    rest = rest.split()[0] if rest else ""
+    specs: list = []
+    if rest:
+        if rest.startswith("=") and not rest.startswith("=="):
+            ver = rest[1:].split("=")[0]  # name=ver=build
+            text = f"=={ver}" if ver.endswith("*") else f"=={ver}.*"
+            text = text.replace("*.*", "*")
+        else:
+            text = rest
+        sp = _spec(text.replace("*.*", "*"))
+        if sp is not None:
+            specs = [sp]
+    vers = [v for sp in specs for v in dep_versions(sp)]
+    return Dep(name=norm(name), raw=s, alternatives=specs, versions=vers, line=line, column=column,
+               end_column=column + len(s))
+
+
+def pyreq_from(spec_text: str, line: int, column: int, poetry: bool = False, end_column: int | None = None):
+    alts = poetry_specs(spec_text) if poetry else [s for s in [_spec(spec_text.strip())] if s is not None]
+    if not alts:
+        return None
+    return PyReq(raw=spec_text, alternatives=alts, line=line, column=column,
+                 end_column=end_column if end_column is not None else column + len(spec_text))
+
+
+# ---------------------------------------------------------------- requirements.txt
+
+def logical_lines(lines: list[str], comment_lines: bool = True):
+    """Join backslash-continued physical lines. Yields (text, positions) where positions[i] is the
+    (1-based line, 0-based column) of text[i]."""
+    buf, pos = "", []
+    for n, ln in enumerate(lines, 1):
+        if comment_lines and buf and ln.lstrip().startswith("#"):
+            continue  # a comment inside a continued command (Dockerfile RUN)
+        body = ln.rstrip("\r\n")
+        cont = body.rstrip().endswith("\\")
+        if cont:
+            body = body.rstrip()[:-1]
+        buf += body + " "
+        pos.extend((n, c) for c in range(len(body) + 1))
+        if not cont:
+            yield buf, pos
+            buf, pos = "", []
+    if buf:
+        yield buf, pos
+
+
+def strip_comment(text: str) -> str:
+    """Cut a `#` comment: a whole-line comment, or `#` after whitespace."""
+    if text.lstrip().startswith("#"):
+        return ""
+    m = re.search(r"\s#", text)
+    return text[: m.start()] if m else text
+
+
+def parse_requirements(text: str):
+    """-> (deps, includes [(line, option, target)], option_text) for a requirements/constraints file."""
+    deps, includes = [], []
+    for logical, pos in logical_lines(text.splitlines(), comment_lines=False):
+        body = strip_comment(logical)
+        stripped = body.strip()
+        if not stripped:
+            continue
+        lead = len(body) - len(body.lstrip())
+        line = pos[lead][0] if lead < len(pos) else pos[0][0]
+        if stripped.startswith("-"):
+            m = re.match(r"^(-r|--requirement|-c|--constraint)(?:\s*=\s*|\s+)(\S+)", stripped)
+            if m:
+                includes.append((line, m.group(1), m.group(2)))
+            continue
+        # `pkg==1 --hash=sha256:...` and other per-requirement options
+        req_text = re.split(r"\s+--?[a-z]", stripped)[0].strip()
+        col = pos[lead][1] + 1 if lead < len(pos) else 1
+        d = dep_from_string(req_text, line, col)
+        if d is not None:
+            deps.append(d)
+    return deps, includes
+
+
+# ---------------------------------------------------------------- pip install inside shell text
+
+_PIP_CMD = re.compile(r"(?:\b(?:pip3?(?:\.\d+)?|uv\s+pip|python[\d.]*\s+-m\s+pip|micromamba|mamba|conda)"
+                      r"\s+install|\buv\s+add|\bpoetry\s+add)\b")
+_TOKEN = re.compile(r"(?P<sep>&&|\|\|?|;|\)|`)|(?P<tok>\"[^\"]*\"|'[^']*'|[^\s;&|)`]+)")
+_PIP_VALUE_OPTS = {"-r", "--requirement", "-c", "--constraint", "-i", "--index-url", "--extra-index-url",
+                   "-f", "--find-links", "-e", "--editable", "-t", "--target", "--prefix", "--root",
+                   "--platform", "--python-version", "--implementation", "--abi", "--only-binary",
+                   "--no-binary", "--trusted-host", "--progress-bar", "--cache-dir", "--src",
+                   "--upgrade-strategy", "--log", "--proxy", "--timeout", "--retries", "-C",
+                   "--config-settings", "--global-option", "-n", "--name", "-p", "--prefix", "--channel",
+                   "--group", "-G", "--index", "--default-index", "--source", "--python", "--extra"}
+
+
+def pip_deps(text: str, positions=None, line: int = 1) -> list:
+    """Requirements named by `pip install ...` (and uv/poetry/conda equivalents) in one logical line."""
+    out = []
+    for m in _PIP_CMD.finditer(text):
+        is_conda = m.group(0).split()[0] in ("conda", "mamba", "micromamba")
+        skip_next = False
+        for t in _TOKEN.finditer(text, m.end()):
+            if t.group("sep"):
+                break
+            tok = t.group("tok")
+            if tok.startswith("#"):
+                break  # a trailing comment
+            if skip_next:
+                skip_next = False
+                continue
+            if tok.startswith("-"):
+                if "=" not in tok and tok in _PIP_VALUE_OPTS:
+                    skip_next = True
+                continue
+            start = t.start()
+            if tok[:1] in "\"'":
+                tok, start = tok[1:-1], start + 1
+            if "$" in tok:
+                continue
+            ln, col = positions[start] if positions else (line, start)
+            d = conda_dep(tok, ln, col + 1) if is_conda else dep_from_string(tok, ln, col + 1)
+            if d is not None:
+                d.end_column = col + 1 + len(tok)
+                out.append(d)
+    return out
+
+
+# ---------------------------------------------------------------- TOML manifests
+
+class TomlLines:
+    """Finds the line of a key or a string inside a TOML table (tomllib keeps no positions)."""
+
+    _HEADER = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
+
+    def __init__(self, text: str):
+        self.lines = text.splitlines()
+        self.tables: list[tuple[str, int, int]] = []  # (name, first line index, end index)
+        current, start = "", 0
+        for i, ln in enumerate(self.lines):
+            m = self._HEADER.match(ln)
+            if m:
+                self.tables.append((current, start, i))
+                current, start = re.sub(r"\s*\.\s*", ".", m.group(1)).replace('"', "").replace("'", ""), i
+        self.tables.append((current, start, len(self.lines)))
+
+    def _ranges(self, table: str):
+        return [(a, b) for name, a, b in self.tables if name == table] or [(0, len(self.lines))]
+
+    def find_string(self, table: str, value: str, after: int = 0):
+        for a, b in self._ranges(table):
+            for i in range(max(a, after), b):
+                ln = self.lines[i]
+                for q in ('"', "'"):
+                    k = ln.find(q + value + q)
+                    if k >= 0 and not ln.lstrip().startswith("#"):
+                        return i + 1, k + 2
+        return None
+
+    def find_key(self, table: str, key: str):
+        pat = re.compile(r'^\s*["\']?%s["\']?\s*=' % re.escape(key))
+        for a, b in self._ranges(table):
+            for i in range(a, b):
+                if pat.match(self.lines[i]):
+                    return i + 1, len(self.lines[i]) - len(self.lines[i].lstrip()) + 1
+        return None
+
+
+def _str_list_deps(values, table: str, tl: TomlLines, out: list, poetry=False):
+    if not isinstance(values, list):
+        return
+    for v in values:
+        if not isinstance(v, str):
+            continue
+        where = tl.find_string(table, v) or (1, 1)
+        d = dep_from_string(v, where[0], where[1], where[1] + len(v))
+        if d is not None:
+            out.append(d)
+
+
+def _poetry_table(table: dict, name: str, tl: TomlLines, man: Manifest):
+    if not isinstance(table, dict):
+        return
+    for key, val in table.items():
+        where = tl.find_key(name, key) or (1, 1)
+        line = tl.lines[where[0] - 1] if where[0] <= len(tl.lines) else ""
+        versions = []
+        if isinstance(val, str):
+            versions = [val]
+        elif isinstance(val, dict):
+            versions = [val.get("version")] if isinstance(val.get("version"), str) else []
+        elif isinstance(val, list):
+            versions = [x.get("version") for x in val if isinstance(x, dict) and isinstance(x.get("version"), str)]
+        end = len(line.rstrip()) + 1
+        if key.lower() == "python":
+            for v in versions:
+                r = pyreq_from(v, where[0], where[1], poetry=True, end_column=end)
+                if r:
+                    man.pyreqs.append(r)
+            continue
+        alts = [s for v in versions for s in poetry_specs(v)]
+        man.deps.append(Dep(name=norm(key), raw=line.strip(), alternatives=alts,
+                            versions=[x for s in alts for x in dep_versions(s)],
+                            line=where[0], column=where[1], end_column=end))
+
+
+def parse_pyproject(data: dict, text: str) -> Manifest:
+    tl = TomlLines(text)
+    man = Manifest()
+    project = data.get("project") if isinstance(data.get("project"), dict) else {}
+    _str_list_deps(project.get("dependencies"), "project", tl, man.deps)
+    opt = project.get("optional-dependencies")
+    if isinstance(opt, dict):
+        for extra, vals in opt.items():
+            tname = "project.optional-dependencies"
+            if not any(n == tname for n, _, _ in tl.tables):
+                tname = "project"
+            _str_list_deps(vals, tname, tl, man.deps)
+    rp = project.get("requires-python")
+    if isinstance(rp, str):
+        where = tl.find_string("project", rp) or tl.find_key("project", "requires-python") or (1, 1)
+        r = pyreq_from(rp, where[0], where[1])
+        if r:
+            man.pyreqs.append(r)
+    groups = data.get("dependency-groups")
+    if isinstance(groups, dict):
+        for vals in groups.values():
+            _str_list_deps(vals, "dependency-groups", tl, man.deps)
+    tool = data.get("tool") if isinstance(data.get("tool"), dict) else {}
+    uv = tool.get("uv") if isinstance(tool.get("uv"), dict) else {}
+    for key in ("dev-dependencies", "constraint-dependencies", "override-dependencies"):
+        _str_list_deps(uv.get(key), "tool.uv", tl, man.deps)
+    pdm = tool.get("pdm") if isinstance(tool.get("pdm"), dict) else {}
+    if isinstance(pdm.get("dev-dependencies"), dict):
+        for vals in pdm["dev-dependencies"].values():
+            _str_list_deps(vals, "tool.pdm.dev-dependencies", tl, man.deps)
+    poetry = tool.get("poetry") if isinstance(tool.get("poetry"), dict) else {}
+    _poetry_table(poetry.get("dependencies"), "tool.poetry.dependencies", tl, man)
+    _poetry_table(poetry.get("dev-dependencies"), "tool.poetry.dev-dependencies", tl, man)
+    if isinstance(poetry.get("group"), dict):
+        for g, body in poetry["group"].items():
+            if isinstance(body, dict):
+                _poetry_table(body.get("dependencies"), f"tool.poetry.group.{g}.dependencies", tl, man)
+    return man
+
+
+def parse_pipfile(data: dict, text: str) -> Manifest:
+    tl = TomlLines(text)
+    man = Manifest()
+    for section, body in data.items():
+        if section in ("source", "requires", "scripts", "pipenv") or not isinstance(body, dict):
+            continue
+        for key, val in body.items():
+            where = tl.find_key(section, key) or (1, 1)
+            line = tl.lines[where[0] - 1]
+            ver = val if isinstance(val, str) else (val.get("version") if isinstance(val, dict) else None)
+            spec = _spec(ver) if isinstance(ver, str) and ver.strip() not in ("*", "") else None
+            alts = [spec] if spec is not None and str(spec) else []
+            man.deps.append(Dep(name=norm(key), raw=line.strip(), alternatives=alts,
+                                versions=[x for s in alts for x in dep_versions(s)], line=where[0],
+                                column=where[1], end_column=len(line.rstrip()) + 1))
+    req = data.get("requires")
+    if isinstance(req, dict):
+        for key in ("python_version", "python_full_version"):
+            v = req.get(key)
+            if isinstance(v, str):
+                where = tl.find_key("requires", key) or (1, 1)
+                line = tl.lines[where[0] - 1]
+                text_spec = f"=={v}.*" if key == "python_version" else f"=={v}"
+                r = pyreq_from(text_spec, where[0], where[1], end_column=len(line.rstrip()) + 1)
+                if r:
+                    r.raw = line.strip()
+                    man.pyreqs.append(r)
+    return man
+
+
+# ---------------------------------------------------------------- setup.py / setup.cfg
+
+def parse_setup_py(tree: ast.Module, lines: list[str]) -> Manifest:
+    """install_requires / extras_require / tests_require / python_requires of setup(...) calls."""
+    man = Manifest()
+    consts: dict[str, ast.expr] = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            consts[node.targets[0].id] = node.value
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
+            consts[node.target.id] = node.value
+
+    def follow(expr, depth=0):
+        while isinstance(expr, ast.Name) and expr.id in consts and depth < 5:
+            expr, depth = consts[expr.id], depth + 1
+        return expr
+
+    def strings(expr):
+        expr = follow(expr)
+        if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
+            yield expr
+        elif isinstance(expr, (ast.List, ast.Tuple, ast.Set)):
+            for e in expr.elts:
+                yield from strings(e)
+        elif isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add):
+            yield from strings(expr.left)
+            yield from strings(expr.right)
+        elif isinstance(expr, ast.Dict):
+            for v in expr.values:
+                yield from strings(v)
+        elif isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and \
+                expr.func.attr in ("split", "splitlines", "strip"):
+            yield from strings(expr.func.value)  # """...""".split()
+
+    def col(node):
+        text = lines[node.lineno - 1] if 0 < node.lineno <= len(lines) else ""
+        c = len(text.encode("utf-8")[: node.col_offset].decode("utf-8", "ignore"))
+        return c + 2 if text[c: c + 1] in "\"'" else c + 1
+
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        fn = node.func
+        fname = fn.attr if isinstance(fn, ast.Attribute) else fn.id if isinstance(fn, ast.Name) else ""
+        if fname != "setup":
+            continue
+        for kw in node.keywords:
+            if kw.arg in ("install_requires", "extras_require", "tests_require", "setup_requires"):
+                for s in strings(kw.value):
+                    if s.lineno == s.end_lineno:
+                        c = col(s)
+                        d = dep_from_string(s.value, s.lineno, c, c + len(s.value))
+                        if d is not None:
+                            man.deps.append(d)
+                        continue
+                    # a triple-quoted block, one requirement per line
+                    for k, part in enumerate(s.value.split("\n")):
+                        n = s.lineno + k
+                        text = lines[n - 1] if 0 < n <= len(lines) else ""
+                        c = text.find(part.strip()) + 1 if part.strip() else 0
+                        d = dep_from_string(part, n, max(c, 1), max(c, 1) + len(part.strip()))
+                        if d is not None and c > 0:
+                            man.deps.append(d)
+            elif kw.arg == "python_requires":
+                for s in strings(kw.value):
+                    c = col(s)
+                    r = pyreq_from(s.value, s.lineno, c)
+                    if r:
+                        man.pyreqs.append(r)
+    return man
+
+
+def parse_setup_cfg(text: str) -> Manifest:
+    man = Manifest()
+    section, key = "", None
+    for n, ln in enumerate(text.splitlines(), 1):
+        body = ln.rstrip()
+        if not body.strip() or body.lstrip().startswith(("#", ";")):
+            continue
+        m = re.match(r"^\[([^\]]+)\]", body)
+        if m:
+            section, key = m.group(1).strip(), None
+            continue
+        indented = body[:1].isspace()
+        value, vcol = body, 0
+        if not indented:
+            km = re.match(r"^([\w.\-]+)\s*[=:]\s*(.*)$", body)
+            if not km:
+                key = None
+                continue
+            key, value, vcol = km.group(1), km.group(2), km.start(2)
+        if key is None:
+            continue
+        is_deps = (section == "options" and key in ("install_requires", "tests_require", "setup_requires")) \
+            or section == "options.extras_require"
+        stripped = value.strip()
+        if not stripped:
+            continue
+        start = vcol + (len(value) - len(value.lstrip()))
+        if section == "options" and key == "python_requires":
+            r = pyreq_from(stripped, n, start + 1)
+            if r:
+                man.pyreqs.append(r)
+        elif is_deps:
+            d = dep_from_string(stripped, n, start + 1)
+            if d is not None:
+                man.deps.append(d)
+            elif "," in stripped:  # `install_requires = a, b` on one line
+                for part in stripped.split(","):
+                    part = part.strip()
+                    d = dep_from_string(part, n, body.find(part) + 1) if part else None
+                    if d is not None:
+                        man.deps.append(d)
+    return man
+
+
+# ---------------------------------------------------------------- conda environment files
+
+def parse_conda(text: str) -> Manifest:
+    """`dependencies:` conda specs and the nested `- pip:` list, read line by line (exact lines)."""
+    man = Manifest()
+    in_deps, deps_indent, pip_indent = False, -1, None
+    for n, ln in enumerate(text.splitlines(), 1):
+        body = strip_comment(ln).rstrip()
+        if not body.strip():
+            continue
+        indent = len(body) - len(body.lstrip())
+        if re.match(r"^dependencies\s*:", body):
+            in_deps, deps_indent, pip_indent = True, indent, None
+            continue
+        if not in_deps:
+            continue
+        m = re.match(r"^(\s*)-\s*(.*)$", body)
+        if indent <= deps_indent and not m:
+            in_deps = False
+            continue
+        if not m:
+            continue
+        item = m.group(2).strip()
+        item_col = body.find(item) + 1
+        if pip_indent is not None and len(m.group(1)) <= pip_indent:
+            pip_indent = None
+        if re.match(r"^pip\s*:", item):
+            pip_indent = len(m.group(1))
+            continue
+        item = item.strip("\"'")
+        if item.startswith(("'", '"')):
+            item_col += 1
+        if pip_indent is not None:
+            d = dep_from_string(item, n, item_col)
+            if d is not None:
+                man.deps.append(d)
+            continue
+        d = conda_dep(item, n, item_col)
+        if d is None:
+            continue
+        if d.name == "python":
+            if d.alternatives:
+                man.pyreqs.append(PyReq(raw=item, alternatives=d.alternatives, line=n, column=item_col,
+                                        end_column=item_col + len(item)))
+            continue
+        man.deps.append(d)
+    return man

@@ -30,7 +30,7 @@ from .match import Engine
 from .model import Diagnostic, Report
 from .pyscan import scan_python
 from .read import decode_python, read_bytes
-from .repo_rules import collapse, mentioned_in_files, repo_files
+from .repo_rules import collapse, mentioned_in_files, repo_files, repo_rules
 from .surface import decode_text, scan_surface
 
 # Below this many files to scan, a worker pool costs more than it saves.
@@ -197,15 +197,22 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
         disc = Discoverer(root, config.exclude, config.use_gitignore,
                           exclude_base=Path(config.base_dir) if config.base_dir else None)
         files = [sf for sf in disc.files(paths) if _keep_file(sf, config)]
-        scanned = []
         results: list = [None] * len(files)
         misses: list[tuple[int, object, str | None]] = []
+        # Strings whose mere presence anywhere silences a repository-level rule
+        # (e.g. TORCH_NEURONX_NEFF_CACHE_DIR) are looked for while each file is in hand.
+        single, filtered = repo_rules(engine)
+        needles = {x: x.encode("utf-8") for group in (*single.values(), *filtered.values()) for x in group}
+        found: set[str] = set()
         # Phase 1: read, hash, and answer from the cache (content is dropped right away).
         for i, sf in enumerate(files):
             data, diag = read_bytes(sf.path, sf.rel, config.max_file_size)
             if diag is not None:
                 results[i] = ([], diag)
                 continue
+            for x, needle in needles.items():
+                if x not in found and needle in data:
+                    found.add(x)
             key = cache.key(sf.rel, sf.kind, content_hash(data)) if cache else None
             hit = cache.get(key) if cache else None
             if hit is not None:
@@ -230,12 +237,15 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
             if diag is not None:
                 report.diagnostics.append(diag)
                 continue
-            scanned.append(sf)
             report.files_scanned += 1
             report.files_by_kind[sf.kind] = report.files_by_kind.get(sf.kind, 0) + 1
         report.diagnostics.extend(disc.diagnostics)
         # Repository-level rules (e.g. torch.compile used but no shared NEFF cache configured anywhere).
-        mentioned = mentioned_in_files(scanned, config.max_file_size, repo_files(root, paths, config))
+        in_config_files = mentioned_in_files([], config.max_file_size, repo_files(root, paths, config))
+
+        def mentioned(strings) -> bool:
+            return any(x in found for x in strings) or in_config_files(strings)
+
         report.findings = collapse(report.findings, engine, mentioned)
     finally:
         if cache is not None:

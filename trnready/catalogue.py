@@ -29,7 +29,7 @@ CATEGORIES = (
 
 MATCH_KINDS = ("call", "method", "reference", "import", "decorator", "device", "keyword", "env", "line",
                "requirement")
-PREDICATE_OPS = ("equals", "in", "not-in", "is-none", "is-not-none", "present", "absent", "matches")
+PREDICATE_OPS = ("equals", "not-equals", "in", "not-in", "is-none", "is-not-none", "present", "absent", "matches")
 # File kinds a non-Python example or a line matcher may name.
 FILE_KINDS = ("python", "notebook", "requirements", "pyproject", "setup-cfg", "conda", "pipfile",
               "cuda", "dockerfile", "shell", "yaml", "env")

@@ -203,6 +203,10 @@ def _holds(p: ArgPredicate, passed, values) -> bool:
         return any(v is not None for v in values)
     if op == "equals" or op == "in":
         return any(same(e, v) for v in values for e in p.values)
+    if op == "not-equals":
+        # Holds unless the argument is certainly the value: an unknown expression
+        # (a variable, an attribute) may be anything else, so it counts.
+        return not values or not all(same(e, v) for v in values for e in p.values)
     if op == "not-in":
         known = [v for v in values if v is not UNKNOWN and v is not LIST]
         return any(not any(same(e, v) for e in p.values) for v in known)

@@ -23,9 +23,15 @@ class Resolver:
         self.aliases = sorted((aliases or {}).items(), key=lambda kv: -len(kv[0]))
 
     def canonical(self, name: str) -> str:
-        for old, new in self.aliases:
-            if name == old or name.startswith(old + "."):
-                return new + name[len(old):]
+        # Applied until nothing changes (bounded), so chained aliases compose:
+        # torch.quantization.observer.X -> torch.ao.quantization.observer.X -> torch.ao.quantization.X
+        for _ in range(4):
+            for old, new in self.aliases:
+                if name == old or name.startswith(old + "."):
+                    name = new + name[len(old):]
+                    break
+            else:
+                return name
         return name
 
     # -- scopes ------------------------------------------------------------

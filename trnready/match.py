@@ -123,10 +123,12 @@ class Engine:
         names = tuple(canon(q) for q in self.resolver.qualnames(func, scope))
         if not names:
             names = tuple(canon(c) + ".__call__" for c in self.resolver.instance_class(func, scope))
+        on_call: set = set()  # rules already reported for this call
         for q in names:
             for rule, m in self.calls.get(q, ()):
                 if self._args_ok(m.args, call, scope):
                     hits.append(Hit(rule, m, call, q))
+                    on_call.add(rule.id)
         is_method = type(func) is ast.Attribute and not names
         if is_method and func.attr in self.methods:
             # A method on something that is not a library module: x.cuda(), t.double().
@@ -134,11 +136,16 @@ class Engine:
                 for rule, m in self.methods[func.attr]:
                     if self._args_ok(m.args, call, scope):
                         hits.append(Hit(rule, m, call, func.attr))
+                        on_call.add(rule.id)
         if self.keywords:
             for kw in call.keywords:
                 for rule, m in self.keywords.get(kw.arg, ()):
-                    if self._args_ok(m.args, call, scope):
-                        hits.append(Hit(rule, m, call, kw.arg))
+                    # A keyword matcher is a fallback for calls no callee matcher recognised; the
+                    # finding points at the keyword's value (the line a reviewer edits in a
+                    # multi-line call), and a call already reported for the rule is not reported twice.
+                    if rule.id not in on_call and self._args_ok(m.args, call, scope):
+                        hits.append(Hit(rule, m, kw.value, kw.arg))
+                        on_call.add(rule.id)
         if self.devices:
             self._match_device(call, scope, names, is_method, hits)
 

@@ -77,11 +77,18 @@ class FileIndex:
     imports: list = field(default_factory=list)  # (node, candidates tuple)
     decorators: list = field(default_factory=list)  # (expr, Scope)
     env: list = field(default_factory=list)  # (node, variable name): string literals / keywords naming env vars
+    device_values: list = field(default_factory=list)  # (expr, Scope): values stored under a device-like name
 
 
 _SIMPLE_VALUE = (ast.Constant, ast.IfExp, ast.JoinedStr, ast.Name, ast.Attribute, ast.BinOp,
                  ast.List, ast.Tuple, ast.UnaryOp)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def device_like(name: str, keywords) -> bool:
+    """`device`, `DEVICE`, `train_device`, `MODEL.DEVICE` (last part), `--device` for a device keyword."""
+    n = name.lstrip("-").replace("-", "_").lower()
+    return any(n == k or n.endswith("_" + k) for k in keywords)
 
 
 def _tail(func: ast.expr) -> str | None:
@@ -250,11 +257,31 @@ class Indexer:
         value = node.value if len(node.targets) == 1 else None
         for t in node.targets:
             self._bind_target(t, scope, value)
+        if self.interest.device_keywords:
+            for t in node.targets:
+                self._device_store(t, node.value, scope)
+
+    def _device_store(self, target: ast.expr, value: ast.expr, scope: Scope) -> None:
+        # `cfg.MODEL.DEVICE = "cuda"`, `self.device = "cuda:0"`, `args["device"] = "cuda"`: a device
+        # string stored under a device-like name is a device position too.
+        t = type(target)
+        if t is ast.Name:
+            name = target.id
+        elif t is ast.Attribute:
+            name = target.attr
+        elif t is ast.Subscript and type(target.slice) is ast.Constant and type(target.slice.value) is str:
+            name = target.slice.value
+        else:
+            return
+        if device_like(name, self.interest.device_keywords):
+            self.index.device_values.append((value, scope))
 
     def v_annassign(self, node: ast.AnnAssign, scope: Scope) -> None:
         if node.value is not None:
             self.visit(node.value, scope)
             self._bind_target(node.target, scope, node.value)
+            if self.interest.device_keywords:
+                self._device_store(node.target, node.value, scope)
         elif type(node.target) is not ast.Name:
             self.visit(node.target, scope)
 
@@ -326,6 +353,13 @@ class Indexer:
             elif (tail in self.instance_names and type(func.value) is ast.Name
                   and func.value.id == scope.self_name):
                 keep = True
+            if tail == "add_argument" and interest.device_keywords and node.args \
+                    and type(node.args[0]) is ast.Constant and type(node.args[0].value) is str \
+                    and device_like(node.args[0].value, interest.device_keywords):
+                # parser.add_argument("--device", default="cuda"): the default is a device string
+                for kw in node.keywords:
+                    if kw.arg == "default":
+                        self.index.device_values.append((kw.value, scope))
         elif ft is ast.Name:
             tail = func.id
             if tail in interest.call_tails or tail in interest.device_tails or tail in self.instance_names \
@@ -345,6 +379,15 @@ class Indexer:
             self.visit(a, scope)
         for k in node.keywords:
             self.visit(k.value, scope)
+
+    def v_dict(self, node: ast.Dict, scope: Scope) -> None:
+        kws = self.interest.device_keywords
+        for k, v in zip(node.keys, node.values):
+            if k is not None:
+                self.visit(k, scope)
+                if kws and type(k) is ast.Constant and type(k.value) is str and device_like(k.value, kws):
+                    self.index.device_values.append((v, scope))
+            self.visit(v, scope)
 
     def v_attribute(self, node: ast.Attribute, scope: Scope) -> None:
         # Only the outermost attribute of a chain is recorded; inner ones are skipped.
@@ -400,6 +443,7 @@ _DISPATCH = {
     ast.MatchMapping: Indexer.v_match_name,
     ast.Call: Indexer.v_call,
     ast.Attribute: Indexer.v_attribute,
+    ast.Dict: Indexer.v_dict,
     ast.Name: Indexer.v_name,
     ast.Constant: Indexer.v_constant,
 }

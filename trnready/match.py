@@ -115,6 +115,9 @@ class Engine:
                 hits.append(Hit(rule, m, node, name))
         for call, scope in index.calls:
             self._match_call(call, scope, hits)
+        if self.devices:
+            for expr, scope in index.device_values:
+                self._device_hits([expr], scope, hits)
         return hits
 
     def _match_call(self, call: ast.Call, scope, hits: list[Hit]) -> None:
@@ -160,6 +163,9 @@ class Engine:
                 pos = self.device_methods[call.func.attr]
         if pos is not None and pos < len(call.args) and not any(type(a) is ast.Starred for a in call.args[:pos + 1]):
             exprs.append(call.args[pos])
+        self._device_hits(exprs, scope, hits)
+
+    def _device_hits(self, exprs, scope, hits) -> None:
         for expr in exprs:
             for value, origin in self.resolver.values(expr, scope):
                 if not isinstance(value, str) or type(value) is not str:

@@ -9,6 +9,7 @@ from so a finding can point at the literal itself.
 from __future__ import annotations
 
 import ast
+import re
 
 from .index import Binding, Scope
 from .values import UNKNOWN, QName
@@ -144,6 +145,14 @@ class Resolver:
             for elt in expr.elts:
                 out.extend(self.values(elt, scope, depth + 1))
             return out
+        if (t is ast.Call and type(expr.func) is ast.Attribute and expr.func.attr == "format"
+                and type(expr.func.value) is ast.Constant and type(expr.func.value.value) is str):
+            # "cuda:{}".format(rank) -> "cuda:*", like an f-string
+            return [(re.sub(r"\{[^{}]*\}", "*", expr.func.value.value), expr)]
+        if (t is ast.BinOp and type(expr.op) is ast.Mod and type(expr.left) is ast.Constant
+                and type(expr.left.value) is str):
+            # "cuda:%d" % rank -> "cuda:*"
+            return [(re.sub(r"%[-#0 +]*\d*(\.\d+)?[sdifr]", "*", expr.left.value), expr)]
         if t is ast.UnaryOp and type(expr.op) is ast.USub and type(expr.operand) is ast.Constant:
             v = expr.operand.value
             if isinstance(v, (int, float)) and not isinstance(v, bool):

@@ -380,6 +380,29 @@ class Indexer:
         for k in node.keywords:
             self.visit(k.value, scope)
 
+    def v_compare(self, node: ast.Compare, scope: Scope) -> None:
+        # `x.dtype == torch.float64`, `qscheme in (torch.per_channel_affine, ...)`: a name that is only
+        # compared against reads the value; it does not use the feature, so it is not a reference.
+        for operand in [node.left, *node.comparators]:
+            t = type(operand)
+            if t in (ast.Name, ast.Attribute):
+                self._visit_unrecorded(operand, scope)
+            elif t in (ast.Tuple, ast.List, ast.Set):
+                for elt in operand.elts:
+                    if type(elt) in (ast.Name, ast.Attribute):
+                        self._visit_unrecorded(elt, scope)
+                    else:
+                        self.visit(elt, scope)
+            else:
+                self.visit(operand, scope)
+
+    def _visit_unrecorded(self, node: ast.expr, scope: Scope) -> None:
+        root = node
+        while type(root) is ast.Attribute:
+            root = root.value
+        if type(root) not in (ast.Name, ast.Attribute):
+            self.visit(root, scope)
+
     def v_dict(self, node: ast.Dict, scope: Scope) -> None:
         kws = self.interest.device_keywords
         for k, v in zip(node.keys, node.values):
@@ -444,6 +467,7 @@ _DISPATCH = {
     ast.Call: Indexer.v_call,
     ast.Attribute: Indexer.v_attribute,
     ast.Dict: Indexer.v_dict,
+    ast.Compare: Indexer.v_compare,
     ast.Name: Indexer.v_name,
     ast.Constant: Indexer.v_constant,
 }

@@ -102,3 +102,22 @@ def test_callee_and_keyword_matchers_report_a_call_once():
 ])
 def test_device_strings_stored_under_device_names(code, expected):
     assert fired(code) == expected
+
+
+@pytest.mark.parametrize("init,expected", [
+    ('self.mode = mode', [("TRN191", 8)]),  # parameter default "bilinear" flows through self
+    ('self.mode = "nearest"', []),
+    ('self.mode = pick_mode()', []),  # a call result: unknown, never guessed
+    ('self.mode, self.k = mode, 2', []),  # tuple targets: unknown
+])
+def test_self_attributes_are_followed(init, expected):
+    code = f'''
+    import torch.nn.functional as F
+    class Up:
+        def __init__(self, mode="bilinear"):
+            {init}
+        def forward(self, x):
+            y = 1
+            return F.interpolate(x, scale_factor=2, mode=self.mode)
+    '''
+    assert fired(code) == expected

@@ -157,7 +157,13 @@ class Indexer:
                             Binding("instance", value.func, scope))
                         self.visit(target, scope)
                         return
-                scope.cls.self_attrs.setdefault(target.attr, []).append(Binding("local", None, scope))
+                if value is not None and type(value) is not ast.Call and isinstance(value, _SIMPLE_VALUE):
+                    # self.mode = mode / self.mode = "bilinear": followed by constant propagation
+                    kind = "expr"
+                else:
+                    kind = "local"
+                scope.cls.self_attrs.setdefault(target.attr, []).append(
+                    Binding(kind, value if kind == "expr" else None, scope))
             self.visit(target, scope)
         elif t in (ast.Tuple, ast.List):
             for elt in target.elts:

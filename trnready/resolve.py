@@ -120,7 +120,7 @@ class Resolver:
             names = self.qualnames(expr, scope, depth + 1)
             if names:
                 return [(QName(self.canonical(n)), expr) for n in names]
-            return [(UNKNOWN, expr)]
+            return self._self_attr_values(expr, scope, depth)
         if t is ast.IfExp:
             return self.values(expr.body, scope, depth + 1) + self.values(expr.orelse, scope, depth + 1)
         if t is ast.JoinedStr:
@@ -158,6 +158,23 @@ class Resolver:
             if isinstance(v, (int, float)) and not isinstance(v, bool):
                 return [(-v, expr)]
         return [(UNKNOWN, expr)]
+
+    def _self_attr_values(self, expr: ast.Attribute, scope: Scope, depth: int) -> list:
+        """`self.mode` inside a method: the values of every `self.mode = <simple expr>` in the class.
+
+        Any other kind of assignment to the attribute (a call result, a tuple target, an augmented
+        assignment) makes it unknown, and so does an attribute never assigned in the class body
+        (it may come from a base class or from outside)."""
+        base = expr.value
+        if type(base) is not ast.Name or scope.cls is None or base.id != scope.self_name:
+            return [(UNKNOWN, expr)]
+        bindings = scope.cls.self_attrs.get(expr.attr)
+        if not bindings or any(b.kind != "expr" for b in bindings):
+            return [(UNKNOWN, expr)]
+        out = []
+        for b in bindings:
+            out.extend(self.values(b.value, b.scope, depth + 1))
+        return out
 
     def _name_values(self, expr: ast.Name, scope: Scope, depth: int) -> list:
         bindings = self.lookup(scope, expr.id)

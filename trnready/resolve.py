@@ -149,6 +149,15 @@ class Resolver:
                 and type(expr.func.value) is ast.Constant and type(expr.func.value.value) is str):
             # "cuda:{}".format(rank) -> "cuda:*", like an f-string
             return [(re.sub(r"\{[^{}]*\}", "*", expr.func.value.value), expr)]
+        if (t is ast.Call and expr.args and type(expr.args[-1]) is ast.Constant
+                and type(expr.args[-1].value) is str and type(expr.func) in (ast.Attribute, ast.Name)
+                and (expr.func.attr if type(expr.func) is ast.Attribute else expr.func.id) == "join"):
+            # os.path.join(root, "kernel.cu") -> "*/kernel.cu": the file name is what rules look at
+            return [("*/" + expr.args[-1].value, expr)]
+        if (t is ast.BinOp and type(expr.op) is ast.Div and type(expr.right) is ast.Constant
+                and type(expr.right.value) is str):
+            # Path(__file__).parent / "kernel.cu" -> "*/kernel.cu"
+            return [("*/" + expr.right.value, expr)]
         if (t is ast.BinOp and type(expr.op) is ast.Mod and type(expr.left) is ast.Constant
                 and type(expr.left.value) is str):
             # "cuda:%d" % rank -> "cuda:*"

@@ -121,3 +121,7 @@ def test_self_attributes_are_followed(init, expected):
             return F.interpolate(x, scale_factor=2, mode=self.mode)
     '''
     assert fired(code) == expected
+
+
+def test_collections_under_device_names_are_not_devices():
+    assert fired('supported_device = ("xpu", "cuda", "xla")\nDEVICES = ["cuda:0", "cuda:1"]\n') == []

@@ -279,6 +279,8 @@ class Indexer:
             name = target.slice.value
         else:
             return
+        if type(value) in (ast.Tuple, ast.List, ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.DictComp):
+            return  # supported_device = ("cuda", "xpu", ...): a collection of names, not a device
         if device_like(name, self.interest.device_keywords):
             self.index.device_values.append((value, scope))
 

@@ -125,3 +125,45 @@ def test_self_attributes_are_followed(init, expected):
 
 def test_collections_under_device_names_are_not_devices():
     assert fired('supported_device = ("xpu", "cuda", "xla")\nDEVICES = ["cuda:0", "cuda:1"]\n') == []
+
+
+def test_unless_parameter_keeps_project_apis_out_of_keyword_fallbacks():
+    wrapper = '''
+    class Enc:
+        def forward(self, src, src_key_padding_mask=None):
+            return src
+    y = enc(x, src_key_padding_mask=pad)
+    '''
+    assert fired(wrapper) == []
+    plain = '''
+    for layer in layers:
+        y = layer(x, src_key_padding_mask=pad)
+    '''
+    assert fired(plain) == [("TRN173", 3)]
+
+
+def test_unless_parameter_is_validated(tmp_path):
+    cat = tmp_path / "c.toml"
+    body = textwrap.dedent('''
+        [catalogue]
+        version = "1"
+        [[rule]]
+        id = "TRN999"
+        name = "x"
+        category = "attention-mask"
+        severity = "blocker"
+        title = "t"
+        why = "w"
+        fix = "f"
+        source = "s"
+        docs = "https://example.com"
+        examples = { hit = ["f(a=1)"], clean = ["f(a=True)"] }
+        [[rule.match]]
+        KIND
+        unless-parameter = true
+    ''')
+    cat.write_text(body.replace("KIND", 'keyword = ["a"]'))
+    assert load_catalogue(cat).rules[0].matchers[0].unless_parameter
+    cat.write_text(body.replace("KIND", 'call = ["f"]'))
+    with pytest.raises(CatalogueError, match="keyword matchers only"):
+        load_catalogue(cat)

@@ -37,7 +37,7 @@ FILE_KINDS = ("python", "notebook", "requirements", "pyproject", "setup-cfg", "c
 _RULE_KEYS = {"id", "name", "category", "severity", "title", "why", "fix", "source", "docs",
               "match", "examples", "corrected", "suggestion"}
 _REQUIRED = ("id", "name", "category", "severity", "title", "why", "fix", "source", "docs", "match", "examples")
-_MATCH_KEYS = set(MATCH_KINDS) | {"args", "confidence", "message", "files"}
+_MATCH_KEYS = set(MATCH_KINDS) | {"args", "confidence", "message", "files", "unless-parameter"}
 _PRED_KEYS = {"name", "position", "default"} | set(PREDICATE_OPS)
 _TOP_KEYS = {"catalogue", "aliases", "device", "rule"}
 _ID = re.compile(r"^[A-Z]{2,6}[0-9]{3,4}$")
@@ -292,8 +292,13 @@ def _parse_match(m, rid, err) -> Matcher:
     message = m.get("message", "")
     if not isinstance(message, str):
         err("must be a string", entry=rid, key="match.message")
+    unless_parameter = m.get("unless-parameter", False)
+    if not isinstance(unless_parameter, bool):
+        err("must be true or false", entry=rid, key="match.unless-parameter")
+    if unless_parameter and kind != "keyword":
+        err("applies to keyword matchers only", entry=rid, key="match.unless-parameter")
     return Matcher(kind=kind, names=tuple(names), args=preds, confidence=confidence, files=tuple(files),
-                   regex=regex, message=message)
+                   regex=regex, message=message, unless_parameter=unless_parameter)
 
 
 def _parse_pred(a, rid, err) -> ArgPredicate:

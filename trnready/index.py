@@ -78,6 +78,7 @@ class FileIndex:
     decorators: list = field(default_factory=list)  # (expr, Scope)
     env: list = field(default_factory=list)  # (node, variable name): string literals / keywords naming env vars
     device_values: list = field(default_factory=list)  # (expr, Scope): values stored under a device-like name
+    param_names: set = field(default_factory=set)  # every function parameter name defined in the file
 
 
 _SIMPLE_VALUE = (ast.Constant, ast.IfExp, ast.JoinedStr, ast.Name, ast.Attribute, ast.BinOp,
@@ -228,6 +229,9 @@ class Indexer:
         self._body(node.body, inner)
 
     def _bind_params(self, args: ast.arguments, inner: Scope, outer: Scope) -> None:
+        names = self.index.param_names
+        for a in args.posonlyargs + args.args + args.kwonlyargs:
+            names.add(a.arg)
         positional = args.posonlyargs + args.args
         defaults = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
         for a, d in zip(positional, defaults):

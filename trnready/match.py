@@ -45,6 +45,7 @@ class Engine:
         self.env: dict[str, list] = {}
         self.lines: list = []
         self.requirements: list = []
+        self._param_names: set = set()
         table = {"call": self.calls, "method": self.methods, "reference": self.refs,
                  "import": self.imports, "decorator": self.decorators, "keyword": self.keywords,
                  "env": self.env}
@@ -113,6 +114,7 @@ class Engine:
         for node, name in index.env:
             for rule, m in self.env.get(name, ()):
                 hits.append(Hit(rule, m, node, name))
+        self._param_names = index.param_names
         for call, scope in index.calls:
             self._match_call(call, scope, hits)
         if self.devices:
@@ -146,6 +148,8 @@ class Engine:
                     # A keyword matcher is a fallback for calls no callee matcher recognised; the
                     # finding points at the keyword's value (the line a reviewer edits in a
                     # multi-line call), and a call already reported for the rule is not reported twice.
+                    if m.unless_parameter and kw.arg in self._param_names:
+                        continue  # the file defines its own API with this keyword
                     if rule.id not in on_call and self._args_ok(m.args, call, scope):
                         hits.append(Hit(rule, m, kw.value, kw.arg))
                         on_call.add(rule.id)

@@ -38,6 +38,7 @@ class Matcher:
     files: tuple[str, ...] = ()  # file kinds a line matcher applies to
     regex: Any = None  # compiled pattern for line matchers
     message: str = ""
+    unless_parameter: bool = False  # keyword matchers: not in files that define a parameter of that name
 
 
 @dataclass(frozen=True)

@@ -65,7 +65,7 @@ EXPECTED = {
     ("setup.py", None, 11, "TRN522"),
     ("setup.py", None, 13, "TRN502"),
     ("setup.py", None, 13, "TRN521"),
-    ("setup.py", None, 14, "TRN602"),
+    ("setup.py", None, 14, "TRN302"),
     ("train.py", None, 4, "TRN702"),
     ("train.py", None, 5, "TRN701"),
 }

@@ -31,7 +31,7 @@ MATCH_KINDS = ("call", "method", "reference", "import", "decorator", "device", "
                "requirement", "python", "file", "meta")
 # `meta = [CHECK]`: trnready's own checks (TRN9xx), produced by trnready/suppress.py, not by the matcher engine.
 META_CHECKS = ("suppression-without-reason", "unused-suppression")
-PREDICATE_OPS = ("equals", "in", "not-in", "is-none", "is-not-none", "present", "absent", "matches")
+PREDICATE_OPS = ("equals", "not-equals", "in", "not-in", "is-none", "is-not-none", "present", "absent", "matches")
 # File kinds a non-Python example or a line matcher may name.
 FILE_KINDS = ("python", "notebook", "requirements", "pyproject", "setup-cfg", "conda", "pipfile",
               "cuda", "dockerfile", "shell", "yaml", "env")
@@ -40,7 +40,7 @@ _RULE_KEYS = {"id", "name", "category", "severity", "title", "why", "fix", "sour
               "match", "examples", "corrected", "suggestion"}
 _REQUIRED = ("id", "name", "category", "severity", "title", "why", "fix", "source", "docs", "match", "examples")
 _MATCH_KEYS = set(MATCH_KINDS) | {"args", "confidence", "message", "files", "version", "version-shape",
-                                  "unless-mentioned", "mentioned-in", "scope"}
+                                  "unless-mentioned", "mentioned-in", "scope", "unless-parameter"}
 _PRED_KEYS = {"name", "position", "default"} | set(PREDICATE_OPS)
 _TOP_KEYS = {"catalogue", "aliases", "device", "rule"}
 _ID = re.compile(r"^[A-Z]{2,6}[0-9]{3,4}$")
@@ -307,10 +307,15 @@ def _parse_match(m, rid, err) -> Matcher:
     message = m.get("message", "")
     if not isinstance(message, str):
         err("must be a string", entry=rid, key="match.message")
+    unless_parameter = m.get("unless-parameter", False)
+    if not isinstance(unless_parameter, bool):
+        err("must be true or false", entry=rid, key="match.unless-parameter")
+    if unless_parameter and kind != "keyword":
+        err("applies to keyword matchers only", entry=rid, key="match.unless-parameter")
     from .surface import parse_surface_keys
     extra = parse_surface_keys(kind, m, lambda msg, key: err(msg, entry=rid, key=key))
     return Matcher(kind=kind, names=tuple(names), args=preds, confidence=confidence, files=tuple(files),
-                   regex=regex, message=message, **extra)
+                   regex=regex, message=message, unless_parameter=unless_parameter, **extra)
 
 
 def _parse_pred(a, rid, err) -> ArgPredicate:

@@ -77,6 +77,8 @@ class FileIndex:
     imports: list = field(default_factory=list)  # (node, candidates tuple)
     decorators: list = field(default_factory=list)  # (expr, Scope)
     env: list = field(default_factory=list)  # (node, variable name): string literals / keywords naming env vars
+    device_values: list = field(default_factory=list)  # (expr, Scope): values stored under a device-like name
+    param_names: set = field(default_factory=set)  # every function parameter name defined in the file
 
 
 _SIMPLE_VALUE = (ast.Constant, ast.IfExp, ast.JoinedStr, ast.Name, ast.Attribute, ast.BinOp,
@@ -95,6 +97,12 @@ def _declared_scope(scope: Scope, name: str) -> Scope:
             s = s.parent
         return scope.module()
     return scope
+
+
+def device_like(name: str, keywords) -> bool:
+    """`device`, `DEVICE`, `train_device`, `MODEL.DEVICE` (last part), `--device` for a device keyword."""
+    n = name.lstrip("-").replace("-", "_").lower()
+    return any(n == k or n.endswith("_" + k) for k in keywords)
 
 
 def _tail(func: ast.expr) -> str | None:
@@ -173,7 +181,11 @@ class Indexer:
                             Binding("instance", value.func, scope))
                         self.visit(target, scope)
                         return
-                kind = "expr" if value is not None and isinstance(value, _SIMPLE_VALUE) else "local"
+                if value is not None and type(value) is not ast.Call and isinstance(value, _SIMPLE_VALUE):
+                    # self.mode = mode / self.mode = "bilinear": followed by constant propagation
+                    kind = "expr"
+                else:
+                    kind = "local"
                 scope.cls.self_attrs.setdefault(target.attr, []).append(
                     Binding(kind, value if kind == "expr" else None, scope))
             self.visit(target, scope)
@@ -240,6 +252,9 @@ class Indexer:
         self._body(node.body, inner)
 
     def _bind_params(self, args: ast.arguments, inner: Scope, outer: Scope) -> None:
+        names = self.index.param_names
+        for a in args.posonlyargs + args.args + args.kwonlyargs:
+            names.add(a.arg)
         positional = args.posonlyargs + args.args
         defaults = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
         for a, d in zip(positional, defaults):
@@ -275,11 +290,33 @@ class Indexer:
         value = node.value if len(node.targets) == 1 else None
         for t in node.targets:
             self._bind_target(t, scope, value)
+        if self.interest.device_keywords:
+            for t in node.targets:
+                self._device_store(t, node.value, scope)
+
+    def _device_store(self, target: ast.expr, value: ast.expr, scope: Scope) -> None:
+        # `cfg.MODEL.DEVICE = "cuda"`, `self.device = "cuda:0"`, `args["device"] = "cuda"`: a device
+        # string stored under a device-like name is a device position too.
+        t = type(target)
+        if t is ast.Name:
+            name = target.id
+        elif t is ast.Attribute:
+            name = target.attr
+        elif t is ast.Subscript and type(target.slice) is ast.Constant and type(target.slice.value) is str:
+            name = target.slice.value
+        else:
+            return
+        if type(value) in (ast.Tuple, ast.List, ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.DictComp):
+            return  # supported_device = ("cuda", "xpu", ...): a collection of names, not a device
+        if device_like(name, self.interest.device_keywords):
+            self.index.device_values.append((value, scope))
 
     def v_annassign(self, node: ast.AnnAssign, scope: Scope) -> None:
         if node.value is not None:
             self.visit(node.value, scope)
             self._bind_target(node.target, scope, node.value)
+            if self.interest.device_keywords:
+                self._device_store(node.target, node.value, scope)
         elif type(node.target) is not ast.Name:
             self.visit(node.target, scope)
 
@@ -351,6 +388,13 @@ class Indexer:
             elif (tail in self.instance_names and type(func.value) is ast.Name
                   and func.value.id == scope.self_name):
                 keep = True
+            if tail == "add_argument" and interest.device_keywords and node.args \
+                    and type(node.args[0]) is ast.Constant and type(node.args[0].value) is str \
+                    and device_like(node.args[0].value, interest.device_keywords):
+                # parser.add_argument("--device", default="cuda"): the default is a device string
+                for kw in node.keywords:
+                    if kw.arg == "default":
+                        self.index.device_values.append((kw.value, scope))
         elif ft is ast.Name:
             tail = func.id
             if tail in interest.call_tails or tail in interest.device_tails or tail in self.instance_names \
@@ -371,6 +415,38 @@ class Indexer:
         for k in node.keywords:
             self.visit(k.value, scope)
 
+    def v_compare(self, node: ast.Compare, scope: Scope) -> None:
+        # `x.dtype == torch.float64`, `qscheme in (torch.per_channel_affine, ...)`: a name that is only
+        # compared against reads the value; it does not use the feature, so it is not a reference.
+        for operand in [node.left, *node.comparators]:
+            t = type(operand)
+            if t in (ast.Name, ast.Attribute):
+                self._visit_unrecorded(operand, scope)
+            elif t in (ast.Tuple, ast.List, ast.Set):
+                for elt in operand.elts:
+                    if type(elt) in (ast.Name, ast.Attribute):
+                        self._visit_unrecorded(elt, scope)
+                    else:
+                        self.visit(elt, scope)
+            else:
+                self.visit(operand, scope)
+
+    def _visit_unrecorded(self, node: ast.expr, scope: Scope) -> None:
+        root = node
+        while type(root) is ast.Attribute:
+            root = root.value
+        if type(root) not in (ast.Name, ast.Attribute):
+            self.visit(root, scope)
+
+    def v_dict(self, node: ast.Dict, scope: Scope) -> None:
+        kws = self.interest.device_keywords
+        for k, v in zip(node.keys, node.values):
+            if k is not None:
+                self.visit(k, scope)
+                if kws and type(k) is ast.Constant and type(k.value) is str and device_like(k.value, kws):
+                    self.index.device_values.append((v, scope))
+            self.visit(v, scope)
+
     def v_attribute(self, node: ast.Attribute, scope: Scope) -> None:
         # Only the outermost attribute of a chain is recorded; inner ones are skipped.
         root = node.value
@@ -380,18 +456,6 @@ class Indexer:
             self.index.refs.append((node, scope))
         else:
             self.visit(root, scope)
-
-    def v_compare(self, node: ast.Compare, scope: Scope) -> None:
-        # `x.dtype == torch.float64` or `backend is dist.Backend.NCCL` inspects a value
-        # rather than using it, so plain names and attribute chains in a comparison are
-        # not reference events (calls inside them still are).
-        for operand in [node.left, *node.comparators]:
-            root = operand
-            while type(root) is ast.Attribute:
-                root = root.value
-            if type(root) is ast.Name:
-                continue
-            self.visit(root if type(operand) is ast.Attribute else operand, scope)
 
     def v_constant(self, node: ast.Constant, scope: Scope) -> None:
         # Strings match on their own only when they are exactly an environment
@@ -437,6 +501,7 @@ _DISPATCH = {
     ast.MatchMapping: Indexer.v_match_name,
     ast.Call: Indexer.v_call,
     ast.Attribute: Indexer.v_attribute,
+    ast.Dict: Indexer.v_dict,
     ast.Name: Indexer.v_name,
     ast.Constant: Indexer.v_constant,
     ast.Compare: Indexer.v_compare,

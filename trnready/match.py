@@ -50,6 +50,7 @@ class Engine:
         self.rules = list(rules)
         self.surface: dict[str, list] = {}  # python / file matchers (trnready/surface.py)
         self.call_globs: list = []  # (regex, rule, matcher) for call names with a `*` component
+        self._param_names: set = set()
         table = {"call": self.calls, "method": self.methods, "reference": self.refs,
                  "import": self.imports, "decorator": self.decorators, "keyword": self.keywords,
                  "env": self.env}
@@ -148,8 +149,12 @@ class Engine:
         for node, name in index.env:
             for rule, m in self.env.get(name, ()):
                 hits.append(Hit(rule, m, node, name))
+        self._param_names = index.param_names
         for call, scope in index.calls:
             self._match_call(call, scope, hits)
+        if self.devices:
+            for expr, scope in index.device_values:
+                self._device_hits([expr], scope, hits)
         return hits
 
     def _match_call(self, call: ast.Call, scope, hits: list[Hit]) -> None:
@@ -158,13 +163,16 @@ class Engine:
         names = tuple(canon(q) for q in self.resolver.qualnames(func, scope))
         if not names:
             names = tuple(canon(c) + ".__call__" for c in self.resolver.instance_class(func, scope))
+        on_call: set = set()  # rules already reported for this call
         for q in names:
             for rule, m in self.calls.get(q, ()):
                 if self._args_ok(m.args, call, scope):
                     hits.append(Hit(rule, m, call, q))
+                    on_call.add(rule.id)
             for rx, rule, m in self.call_globs:
                 if rx.fullmatch(q) and self._args_ok(m.args, call, scope):
                     hits.append(Hit(rule, m, call, q))
+                    on_call.add(rule.id)
         is_method = type(func) is ast.Attribute and not names
         if is_method and func.attr in self.methods:
             # A method on something that is not a library module: x.cuda(), t.double().
@@ -172,11 +180,18 @@ class Engine:
                 for rule, m in self.methods[func.attr]:
                     if self._args_ok(m.args, call, scope):
                         hits.append(Hit(rule, m, call, func.attr))
+                        on_call.add(rule.id)
         if self.keywords:
             for kw in call.keywords:
                 for rule, m in self.keywords.get(kw.arg, ()):
-                    if self._args_ok(m.args, call, scope):
-                        hits.append(Hit(rule, m, call, kw.arg))
+                    # A keyword matcher is a fallback for calls no callee matcher recognised; the
+                    # finding points at the keyword's value (the line a reviewer edits in a
+                    # multi-line call), and a call already reported for the rule is not reported twice.
+                    if m.unless_parameter and kw.arg in self._param_names:
+                        continue  # the file defines its own API with this keyword
+                    if rule.id not in on_call and self._args_ok(m.args, call, scope):
+                        hits.append(Hit(rule, m, kw.value, kw.arg))
+                        on_call.add(rule.id)
         if self.devices:
             self._match_device(call, scope, names, is_method, hits)
 
@@ -191,6 +206,9 @@ class Engine:
                 pos = self.device_methods[call.func.attr]
         if pos is not None and pos < len(call.args) and not any(type(a) is ast.Starred for a in call.args[:pos + 1]):
             exprs.append(call.args[pos])
+        self._device_hits(exprs, scope, hits)
+
+    def _device_hits(self, exprs, scope, hits) -> None:
         for expr in exprs:
             for value, origin in self.resolver.values(expr, scope):
                 if not isinstance(value, str) or type(value) is not str:
@@ -241,6 +259,10 @@ def _holds(p: ArgPredicate, passed, values) -> bool:
         return any(v is not None for v in values)
     if op == "equals" or op == "in":
         return any(same(e, v) for v in values for e in p.values)
+    if op == "not-equals":
+        # Holds unless the argument is certainly the value: an unknown expression
+        # (a variable, an attribute) may be anything else, so it counts.
+        return not values or not all(same(e, v) for v in values for e in p.values)
     if op == "not-in":
         known = [v for v in values if v is not UNKNOWN and v is not LIST]
         return any(not any(same(e, v) for e in p.values) for v in known)

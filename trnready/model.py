@@ -49,6 +49,7 @@ class Matcher:
     unless_mentioned: tuple[str, ...] = ()  # literal strings that cancel the finding when present
     scope: str = "file"  # file | repo (one finding per repository)
     mentioned_in: str = "file"  # where unless-mentioned looks: this file only, or anywhere in the repository
+    unless_parameter: bool = False  # keyword matchers: not in files that define a parameter of that name
 
 
 @dataclass(frozen=True)

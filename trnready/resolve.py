@@ -9,6 +9,7 @@ from so a finding can point at the literal itself.
 from __future__ import annotations
 
 import ast
+import re
 
 from .index import Binding, Scope
 from .values import UNKNOWN, QName
@@ -23,9 +24,15 @@ class Resolver:
         self.aliases = sorted((aliases or {}).items(), key=lambda kv: -len(kv[0]))
 
     def canonical(self, name: str) -> str:
-        for old, new in self.aliases:
-            if name == old or name.startswith(old + "."):
-                return new + name[len(old):]
+        # Applied until nothing changes (bounded), so chained aliases compose:
+        # torch.quantization.observer.X -> torch.ao.quantization.observer.X -> torch.ao.quantization.X
+        for _ in range(4):
+            for old, new in self.aliases:
+                if name == old or name.startswith(old + "."):
+                    name = new + name[len(old):]
+                    break
+            else:
+                return name
         return name
 
     # -- scopes ------------------------------------------------------------
@@ -113,15 +120,7 @@ class Resolver:
             names = self.qualnames(expr, scope, depth + 1)
             if names:
                 return [(QName(self.canonical(n)), expr) for n in names]
-            if type(expr.value) is ast.Name and scope.cls is not None and expr.value.id == scope.self_name:
-                # self.mode, set in some method as self.mode = <constant or parameter>
-                bindings = scope.cls.self_attrs.get(expr.attr)
-                if bindings and all(b.kind == "expr" for b in bindings):
-                    out = []
-                    for b in bindings:
-                        out.extend(self.values(b.value, b.scope, depth + 1))
-                    return out
-            return [(UNKNOWN, expr)]
+            return self._self_attr_values(expr, scope, depth)
         if t is ast.IfExp:
             return self.values(expr.body, scope, depth + 1) + self.values(expr.orelse, scope, depth + 1)
         if t is ast.JoinedStr:
@@ -146,11 +145,45 @@ class Resolver:
             for elt in expr.elts:
                 out.extend(self.values(elt, scope, depth + 1))
             return out
+        if (t is ast.Call and type(expr.func) is ast.Attribute and expr.func.attr == "format"
+                and type(expr.func.value) is ast.Constant and type(expr.func.value.value) is str):
+            # "cuda:{}".format(rank) -> "cuda:*", like an f-string
+            return [(re.sub(r"\{[^{}]*\}", "*", expr.func.value.value), expr)]
+        if (t is ast.Call and expr.args and type(expr.args[-1]) is ast.Constant
+                and type(expr.args[-1].value) is str and type(expr.func) in (ast.Attribute, ast.Name)
+                and (expr.func.attr if type(expr.func) is ast.Attribute else expr.func.id) == "join"):
+            # os.path.join(root, "kernel.cu") -> "*/kernel.cu": the file name is what rules look at
+            return [("*/" + expr.args[-1].value, expr)]
+        if (t is ast.BinOp and type(expr.op) is ast.Div and type(expr.right) is ast.Constant
+                and type(expr.right.value) is str):
+            # Path(__file__).parent / "kernel.cu" -> "*/kernel.cu"
+            return [("*/" + expr.right.value, expr)]
+        if (t is ast.BinOp and type(expr.op) is ast.Mod and type(expr.left) is ast.Constant
+                and type(expr.left.value) is str):
+            # "cuda:%d" % rank -> "cuda:*"
+            return [(re.sub(r"%[-#0 +]*\d*(\.\d+)?[sdifr]", "*", expr.left.value), expr)]
         if t is ast.UnaryOp and type(expr.op) is ast.USub and type(expr.operand) is ast.Constant:
             v = expr.operand.value
             if isinstance(v, (int, float)) and not isinstance(v, bool):
                 return [(-v, expr)]
         return [(UNKNOWN, expr)]
+
+    def _self_attr_values(self, expr: ast.Attribute, scope: Scope, depth: int) -> list:
+        """`self.mode` inside a method: the values of every `self.mode = <simple expr>` in the class.
+
+        Any other kind of assignment to the attribute (a call result, a tuple target, an augmented
+        assignment) makes it unknown, and so does an attribute never assigned in the class body
+        (it may come from a base class or from outside)."""
+        base = expr.value
+        if type(base) is not ast.Name or scope.cls is None or base.id != scope.self_name:
+            return [(UNKNOWN, expr)]
+        bindings = scope.cls.self_attrs.get(expr.attr)
+        if not bindings or any(b.kind != "expr" for b in bindings):
+            return [(UNKNOWN, expr)]
+        out = []
+        for b in bindings:
+            out.extend(self.values(b.value, b.scope, depth + 1))
+        return out
 
     def _name_values(self, expr: ast.Name, scope: Scope, depth: int) -> list:
         bindings = self.lookup(scope, expr.id)

@@ -1,0 +1,24 @@
+"""Print the README's catalogue coverage table (category -> severity mix -> entries) from blockers.toml."""
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from trnready.catalogue import CATEGORIES, load_catalogue  # noqa: E402
+
+
+def main() -> None:
+    rules = load_catalogue().rules
+    print("| category | entries | severities | rules |")
+    print("|---|---|---|---|")
+    for cat in CATEGORIES:
+        rs = [r for r in rules if r.category == cat]
+        sev = ", ".join(f"{s} {sum(r.severity == s for r in rs)}" for s in ("blocker", "change", "advisory")
+                        if any(r.severity == s for r in rs))
+        ids = ", ".join(r.id for r in rs)
+        print(f"| {cat} | {len(rs)} | {sev} | {ids} |")
+    print(f"| **total** | **{len(rules)}** | | |")
+
+
+if __name__ == "__main__":
+    main()

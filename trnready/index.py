@@ -77,6 +77,7 @@ class FileIndex:
     imports: list = field(default_factory=list)  # (node, candidates tuple)
     decorators: list = field(default_factory=list)  # (expr, Scope)
     env: list = field(default_factory=list)  # (node, variable name): string literals / keywords naming env vars
+    guarded: set = field(default_factory=set)  # import nodes inside try/except ImportError or `if is_x_available()`
     device_values: list = field(default_factory=list)  # (expr, Scope): values stored under a device-like name
     param_names: set = field(default_factory=set)  # every function parameter name defined in the file
 
@@ -105,6 +106,31 @@ def device_like(name: str, keywords) -> bool:
     return any(n == k or n.endswith("_" + k) for k in keywords)
 
 
+_IMPORT_ERRORS = {"ImportError", "ModuleNotFoundError", "Exception", "BaseException", "OSError"}
+
+
+def _catches_import_error(expr: ast.expr) -> bool:
+    if type(expr) is ast.Tuple:
+        return any(_catches_import_error(e) for e in expr.elts)
+    return _tail(expr) in _IMPORT_ERRORS
+
+
+def _is_availability_test(test: ast.expr) -> bool:
+    """is_flash_attn_available(), is_torch_xla_available(), importlib.util.find_spec("x"), HAS_APEX, _xla_ok."""
+    t = type(test)
+    if t is ast.BoolOp:
+        return any(_is_availability_test(v) for v in test.values)
+    if t is ast.UnaryOp:
+        return False
+    if t is ast.Call:
+        name = _tail(test.func) or ""
+        return name == "find_spec" or (name.startswith("is_") and name.endswith("available"))
+    if t in (ast.Name, ast.Attribute):
+        name = (_tail(test) or "").lower()
+        return name.startswith(("has_", "_has_")) or name.endswith(("_available", "_installed"))
+    return False
+
+
 def _tail(func: ast.expr) -> str | None:
     if type(func) is ast.Attribute:
         return func.attr
@@ -119,6 +145,7 @@ class Indexer:
         self.instance_names: set[str] = set()
         self.imported: set[str] = set()
         self.index: FileIndex | None = None
+        self.guard = 0  # > 0 while inside an optional-import guard
 
     # -- entry -------------------------------------------------------------
     def run(self, tree: ast.Module) -> FileIndex:
@@ -198,7 +225,29 @@ class Indexer:
             self.visit(target, scope)
 
     # -- statements --------------------------------------------------------
+    def v_try(self, node, scope: Scope) -> None:
+        # `try: import flash_attn / except ImportError: ...` is an optional dependency.
+        catches = any(h.type is None or _catches_import_error(h.type) for h in node.handlers)
+        self.guard += catches
+        self._body(node.body, scope)
+        self.guard -= catches
+        for h in node.handlers:
+            self.visit(h, scope)
+        self._body(node.orelse, scope)
+        self._body(node.finalbody, scope)
+
+    def v_if(self, node: ast.If, scope: Scope) -> None:
+        # `if is_torch_xla_available(): import torch_xla...` (the transformers/diffusers idiom).
+        self.visit(node.test, scope)
+        optional = _is_availability_test(node.test)
+        self.guard += optional
+        self._body(node.body, scope)
+        self.guard -= optional
+        self._body(node.orelse, scope)
+
     def v_import(self, node: ast.Import, scope: Scope) -> None:
+        if self.guard:
+            self.index.guarded.add(node)
         for alias in node.names:
             name = alias.name
             if alias.asname:
@@ -211,6 +260,8 @@ class Indexer:
             self.index.imports.append((node, (name,)))
 
     def v_importfrom(self, node: ast.ImportFrom, scope: Scope) -> None:
+        if self.guard:
+            self.index.guarded.add(node)
         if node.level:  # relative import: the project's own module, never a library
             for alias in node.names:
                 if alias.name != "*":
@@ -505,7 +556,11 @@ _DISPATCH = {
     ast.Name: Indexer.v_name,
     ast.Constant: Indexer.v_constant,
     ast.Compare: Indexer.v_compare,
+    ast.Try: Indexer.v_try,
+    ast.If: Indexer.v_if,
 }
+if hasattr(ast, "TryStar"):
+    _DISPATCH[ast.TryStar] = Indexer.v_try
 
 
 def _skip(self, node, scope) -> None:

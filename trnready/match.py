@@ -24,6 +24,8 @@ class Hit:
     matcher: Matcher
     node: ast.AST  # where the finding points
     name: str  # what matched: a qualified name, method, module or device string
+    confidence: str | None = None  # overrides the matcher's (e.g. an optional, guarded import)
+    note: str = ""  # appended to the message
 
 
 def _tails(names) -> set[str]:
@@ -124,7 +126,11 @@ class Engine:
                     cand = canon(cand)
                     for prefix in _prefixes(cand):
                         for rule, m in self.imports.get(prefix, ()):
-                            hits.append(Hit(rule, m, node, cand))
+                            if node in index.guarded:
+                                hits.append(Hit(rule, m, node, cand, "medium",
+                                                " (optional import: guarded by try/except or an availability check)"))
+                            else:
+                                hits.append(Hit(rule, m, node, cand))
         # references (outermost attribute chains and imported names)
         if self.refs:
             for node, scope in index.refs:

@@ -66,8 +66,10 @@ def findings_from_hits(hits: list[Hit], lines: list[str], rel: str, cell: int | 
         n = counts.get(base, 0)
         counts[base] = n + 1
         message = h.matcher.message.format(name=h.name) if h.matcher.message else f"{h.rule.title}: `{h.name}`"
+        message += h.note
         out.append(Finding(
-            rule=h.rule.id, category=h.rule.category, severity=h.rule.severity, confidence=h.matcher.confidence,
+            rule=h.rule.id, category=h.rule.category, severity=h.rule.severity,
+            confidence=h.confidence or h.matcher.confidence,
             path=rel, line=lineno + line_offset, column=col, end_line=end_lineno + line_offset, end_column=end_col,
             snippet=text.rstrip("\r\n"), message=message, fix=h.rule.fix, docs=h.rule.docs, source=h.rule.source,
             fingerprint=fingerprint(rel if cell is None else f"{rel}#cell", h.rule.id, code, n),

@@ -42,7 +42,7 @@ _REQUIRED = ("id", "name", "category", "severity", "title", "why", "fix", "sourc
 _MATCH_KEYS = set(MATCH_KINDS) | {"args", "confidence", "message", "files", "version", "version-shape",
                                   "unless-mentioned", "mentioned-in", "scope", "unless-parameter"}
 _PRED_KEYS = {"name", "position", "default"} | set(PREDICATE_OPS)
-_TOP_KEYS = {"catalogue", "aliases", "device", "rule"}
+_TOP_KEYS = {"catalogue", "aliases", "device", "methods", "rule"}
 _ID = re.compile(r"^[A-Z]{2,6}[0-9]{3,4}$")
 
 
@@ -68,6 +68,7 @@ class Catalogue:
     aliases: dict[str, str] = field(default_factory=dict)
     device_keywords: tuple[str, ...] = ()
     device_positions: dict[str, int] = field(default_factory=dict)
+    method_not_on: tuple[str, ...] = ()  # libraries whose values' methods are never torch methods
     paths: tuple[str, ...] = ()
 
     def by_id(self) -> dict[str, Rule]:
@@ -117,6 +118,7 @@ def load_catalogue(path: Path | str | None = None, extra: list[Path | str] | Non
     aliases: dict[str, str] = {}
     device_keywords: list[str] = []
     device_positions: dict[str, int] = {}
+    method_not_on: list[str] = []
     version = ""
     digest = hashlib.sha256()
     seen: dict[str, str] = {}
@@ -144,6 +146,9 @@ def load_catalogue(path: Path | str | None = None, extra: list[Path | str] | Non
             if k not in device_keywords:
                 device_keywords.append(k)
         device_positions.update(parsed["device_positions"])
+        for k in parsed["method_not_on"]:
+            if k not in method_not_on:
+                method_not_on.append(k)
         for r in parsed["rules"]:
             if r.id in seen:
                 raise CatalogueError(str(p), f"duplicate id (already defined in {seen[r.id]})",
@@ -152,7 +157,7 @@ def load_catalogue(path: Path | str | None = None, extra: list[Path | str] | Non
             rules.append(r)
     return Catalogue(rules=rules, version=version, sha256=digest.hexdigest(), aliases=aliases,
                      device_keywords=tuple(device_keywords), device_positions=device_positions,
-                     paths=tuple(str(p) for p in paths))
+                     method_not_on=tuple(method_not_on), paths=tuple(str(p) for p in paths))
 
 
 def _parse(data: dict, path: str, loc: _Locator, primary: bool) -> dict:
@@ -186,12 +191,21 @@ def _parse(data: dict, path: str, loc: _Locator, primary: bool) -> dict:
         err("must be a list of keyword names", key="device.keywords")
     if not isinstance(dp, dict) or not all(isinstance(v, int) and not isinstance(v, bool) for v in dp.values()):
         err("must map callee names (or .method) to argument positions", key="device.positions")
+    methods = data.get("methods", {})
+    if not isinstance(methods, dict):
+        err("must be a table", key="methods")
+    for k in methods:
+        if k != "not-on":
+            err("unknown key (expected not-on)", key=f"methods.{k}")
+    not_on = methods.get("not-on", [])
+    if not isinstance(not_on, list) or not all(isinstance(x, str) and x for x in not_on):
+        err("must be a list of module names", key="methods.not-on")
     raw_rules = data.get("rule", [])
     if not isinstance(raw_rules, list):
         err("must be an array of tables ([[rule]])", key="rule")
     rules = [_parse_rule(r, n, err) for n, r in enumerate(raw_rules)]
     return {"version": version, "aliases": aliases, "device_keywords": dk, "device_positions": dp,
-            "rules": rules}
+            "method_not_on": not_on, "rules": rules}
 
 
 def _parse_rule(r: dict, n: int, err) -> Rule:

@@ -189,7 +189,8 @@ class Indexer:
                     self.instance_names.add(target.id)
                     scope.bind(target.id, Binding("instance", value.func, scope))
                 else:
-                    scope.bind(target.id, Binding("local", None, scope))
+                    # Remember the producing call: `a = np.zeros(3)` makes `a.nonzero()` a NumPy method.
+                    scope.bind(target.id, Binding("call", value, scope))
             elif isinstance(value, _SIMPLE_VALUE):
                 scope.bind(target.id, Binding("expr", value, scope))
                 if type(value) in (ast.Name, ast.Attribute):

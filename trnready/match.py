@@ -182,7 +182,7 @@ class Engine:
         is_method = type(func) is ast.Attribute and not names
         if is_method and func.attr in self.methods:
             # A method on something that is not a library module: x.cuda(), t.double().
-            if not self.resolver.qualnames(func.value, scope):
+            if not self.resolver.qualnames(func.value, scope) and not self._foreign_receiver(func.value, scope):
                 for rule, m in self.methods[func.attr]:
                     if self._args_ok(m.args, call, scope):
                         hits.append(Hit(rule, m, call, func.attr))
@@ -223,6 +223,17 @@ class Engine:
                     for dev in m.names:
                         if value == dev or value.startswith(dev + ":"):
                             hits.append(Hit(rule, m, origin, value))
+
+    def _foreign_receiver(self, receiver: ast.expr, scope) -> bool:
+        """True when the receiver was made by a library listed in [methods] not-on (arr.nonzero() on NumPy)."""
+        not_on = self.catalogue.method_not_on
+        if not not_on:
+            return False
+        for origin in self.resolver.origins(receiver, scope):
+            origin = self.resolver.canonical(origin)
+            if any(origin == lib or origin.startswith(lib + ".") for lib in not_on):
+                return True
+        return False
 
     # -- argument predicates -----------------------------------------------
     def _arg_values(self, pred: ArgPredicate, call: ast.Call, scope):

@@ -106,6 +106,37 @@ class Resolver:
                 return ()
         return tuple(dict.fromkeys(out))
 
+    def origins(self, expr: ast.expr, scope: Scope, depth: int = 0) -> tuple[str, ...]:
+        """The library calls a value was produced by: `np.zeros(3)[m].T` -> ("numpy.zeros",)."""
+        if depth > _MAX_DEPTH:
+            return ()
+        t = type(expr)
+        if t is ast.Call:
+            names = self.qualnames(expr.func, scope)
+            if names:
+                return names
+            if type(expr.func) is ast.Attribute:  # a method chain: np.arange(9).reshape(3, 3)
+                return self.origins(expr.func.value, scope, depth + 1)
+            return ()
+        if t is ast.Subscript:
+            return self.origins(expr.value, scope, depth + 1)
+        if t is ast.Compare:  # (arr > 0.5) is an array of the same library as arr
+            return self.origins(expr.left, scope, depth + 1)
+        if t is ast.BinOp:
+            return self.origins(expr.left, scope, depth + 1) or self.origins(expr.right, scope, depth + 1)
+        if t is ast.UnaryOp:
+            return self.origins(expr.operand, scope, depth + 1)
+        if t is ast.Attribute:
+            return self.qualnames(expr, scope) or self.origins(expr.value, scope, depth + 1)
+        if t is ast.Name:
+            bindings = self.lookup(scope, expr.id)
+            if bindings and all(b.kind == "call" for b in bindings):
+                out: list[str] = []
+                for b in bindings:
+                    out.extend(self.origins(b.value, b.scope, depth + 1))
+                return tuple(out)
+        return ()
+
     # -- values ------------------------------------------------------------
     def values(self, expr: ast.expr, scope: Scope, depth: int = 0) -> list:
         """Possible values of `expr` as (value, origin node) pairs."""

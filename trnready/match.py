@@ -24,6 +24,7 @@ class Hit:
     matcher: Matcher
     node: ast.AST  # where the finding points
     name: str  # what matched: a qualified name, method, module or device string
+    qualname: str = ""  # the full resolved name at the node (references and calls), for `fix`
 
 
 def _tails(names) -> set[str]:
@@ -96,7 +97,7 @@ class Engine:
                     q = canon(q)
                     for prefix in _prefixes(q):
                         for rule, m in self.refs.get(prefix, ()):
-                            hits.append(Hit(rule, m, node, prefix))
+                            hits.append(Hit(rule, m, node, prefix, q))
         # decorators
         if self.decorators:
             for expr, scope in index.decorators:
@@ -126,7 +127,7 @@ class Engine:
         for q in names:
             for rule, m in self.calls.get(q, ()):
                 if self._args_ok(m.args, call, scope):
-                    hits.append(Hit(rule, m, call, q))
+                    hits.append(Hit(rule, m, call, q, q))
         is_method = type(func) is ast.Attribute and not names
         if is_method and func.attr in self.methods:
             # A method on something that is not a library module: x.cuda(), t.double().

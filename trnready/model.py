@@ -62,6 +62,7 @@ class Rule:
     cleans: tuple[Example, ...]
     corrected: Optional[str] = None
     fix_is_suggestion: bool = False
+    rewrites: tuple = ()  # trnready.rewrite.Rewrite records ([[rule.rewrite]]); only `change` entries have them
 
 
 @dataclass(frozen=True)
@@ -84,6 +85,7 @@ class Finding:
     title: str = ""
     cell: Optional[int] = None
     suppressed: bool = False
+    fixable: bool = False  # `trnready fix` has a rewrite for this finding
 
     def sort_key(self):
         return (self.path, self.cell if self.cell is not None else -1, self.line, self.column, self.rule)
@@ -107,6 +109,7 @@ class Finding:
             "source": self.source,
             "fingerprint": self.fingerprint,
             "suppressed": self.suppressed,
+            "fixable": self.fixable,
         }
         if self.cell is not None:
             out["cell"] = self.cell

@@ -8,6 +8,7 @@ import warnings
 from .index import Indexer
 from .match import Engine, Hit
 from .model import Diagnostic, Finding, fingerprint
+from .rewrite import is_fixable
 
 
 def parse(text: str, rel: str) -> tuple[ast.Module | None, Diagnostic | None]:
@@ -70,7 +71,7 @@ def findings_from_hits(hits: list[Hit], lines: list[str], rel: str, cell: int | 
             path=rel, line=lineno + line_offset, column=col, end_line=end_lineno + line_offset, end_column=end_col,
             snippet=text.rstrip("\r\n"), message=message, fix=h.rule.fix, docs=h.rule.docs, source=h.rule.source,
             fingerprint=fingerprint(rel if cell is None else f"{rel}#cell", h.rule.id, code, n),
-            title=h.rule.title, cell=cell))
+            title=h.rule.title, cell=cell, fixable=is_fixable(h.rule, node, h.qualname)))
     return out
 
 

@@ -1,0 +1,505 @@
+"""`trnready fix`: apply the catalogue's rewrites at the places the scanner reports.
+
+The scanner decides *where* (its findings: rule and position); the catalogue
+decides *what* ([[rule.rewrite]] tables, see rewrite.py); libcst performs the
+edit, so every byte outside an edited node stays as it was (comments, quotes,
+line endings, encoding, BOM).
+
+Per file: read the bytes once, re-run the scanner's own stages on exactly those
+bytes (parse -> index -> match, never a second matcher), keep the findings the
+project scan reported as active (so suppressions and --select/--ignore apply),
+choose a rewrite per finding, transform with libcst, check the result still
+parses, and produce a unified diff. `write()` re-reads the file right before
+replacing it and skips it when it changed in between.
+
+Extension point for other file kinds: `EDITORS` maps a file kind to a function
+(text, targets, style) -> (new text, applied, left). Notebooks (findings with a
+`cell`) would plug in here by splitting cells, calling `rewrite_source` per
+cell and re-serialising the JSON.
+"""
+from __future__ import annotations
+
+import ast
+import difflib
+import hashlib
+import io
+import os
+import tempfile
+import tokenize
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Optional
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from .api import build_engine, scan
+from .catalogue import Catalogue, load_catalogue
+from .config import Config
+from .discover import file_kind
+from .match import Engine, Hit
+from .model import Finding, Report
+from .pyscan import _column, findings_from_hits, hits_for_tree, parse
+from .read import decode_python, read_bytes
+from .rewrite import Rewrite, choose, split_device
+
+STYLES = ("neuron", "accelerator")
+
+
+@dataclass
+class Target:
+    """One finding to rewrite, with the scanner's node for it and the chosen rewrite."""
+
+    finding: Finding
+    hit: Hit
+    rewrite: Optional[Rewrite] = None
+
+
+@dataclass
+class FileFix:
+    rel: str
+    path: Path
+    old: str = ""
+    new: str = ""
+    data: bytes = b""  # the bytes the edit is based on
+    encoding: str = "utf-8"
+    applied: list = field(default_factory=list)  # Findings rewritten
+    left: list = field(default_factory=list)  # (Finding, reason) not rewritten
+    error: str = ""  # why the file is not touched at all
+    written: bool = False
+
+    @property
+    def changed(self) -> bool:
+        return not self.error and self.new != self.old
+
+    def diff(self) -> str:
+        if not self.changed:
+            return ""
+        return unified_diff(self.old, self.new, self.rel)
+
+
+@dataclass
+class FixPlan:
+    report: Report
+    files: list = field(default_factory=list)  # FileFix, in path order
+    unsafe_skipped: int = 0  # fixable medium-confidence findings left without --unsafe
+    unsupported: list = field(default_factory=list)  # (path, reason): file kinds fix cannot edit yet
+
+    @property
+    def changed(self) -> list:
+        return [f for f in self.files if f.changed]
+
+    def fix_count(self) -> int:
+        return sum(len(f.applied) for f in self.changed)
+
+
+# -- planning -------------------------------------------------------------------
+
+def plan(paths, config: Config | None = None, style: str = "neuron", unsafe: bool = False,
+         catalogue: Catalogue | None = None) -> FixPlan:
+    """Scan, then compute every rewrite and its diff. Writes nothing."""
+    if style not in STYLES:
+        raise ValueError(f"unknown device style {style!r}")
+    config = config or Config()
+    cat = catalogue or load_catalogue(config.catalogue, list(config.extend_catalogue))
+    report = scan(paths, config, cat)
+    engine = build_engine(config, cat)
+    result = FixPlan(report)
+    wanted: dict[str, list[Finding]] = {}
+    for f in report.active:
+        if not f.fixable:
+            continue
+        if f.confidence != "high" and not unsafe:
+            result.unsafe_skipped += 1
+            continue
+        wanted.setdefault(f.path, []).append(f)
+    root = Path(report.root)
+    for rel in sorted(wanted):
+        findings = wanted[rel]
+        path = root / rel
+        kind = file_kind(path.name) or "python"
+        editor = EDITORS.get(kind)
+        if editor is None or any(f.cell is not None for f in findings):
+            result.unsupported.append((rel, f"fix cannot edit {kind} files yet"))
+            continue
+        result.files.append(editor(path, rel, findings, engine, config, style))
+    return result
+
+
+def _fix_python(path: Path, rel: str, findings: list[Finding], engine: Engine, config: Config,
+                style: str) -> FileFix:
+    ff = FileFix(rel=rel, path=path)
+    data, diag = read_bytes(path, rel, config.max_file_size)
+    if diag is not None:
+        ff.error = diag.message
+        return ff
+    text, diag = decode_python(data, rel)
+    if diag is not None:
+        ff.error = diag.message
+        return ff
+    ff.data, ff.old, ff.new = data, text, text
+    ff.encoding = tokenize.detect_encoding(io.BytesIO(data).readline)[0]
+    tree, diag = parse(text, rel)
+    if diag is not None:  # never touch a file that does not parse
+        ff.error = diag.message
+        return ff
+    targets = _targets(tree, text, rel, findings, engine, ff)
+    if not targets:
+        return ff
+    parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    chosen = []
+    for t in targets:
+        rule = engine.catalogue.by_id()[t.finding.rule]
+        t.rewrite = choose(rule.rewrites, t.hit.node, t.hit.qualname, style, parents)
+        if t.rewrite is None:
+            ff.left.append((t.finding, f"no {style}-style rewrite fits this code"))
+        else:
+            chosen.append(t)
+    if not chosen:
+        return ff
+    try:
+        new, applied, left = rewrite_source(text, chosen)
+    except Exception as e:  # libcst could not handle it: leave the file as it is
+        ff.error = f"rewrite failed: {type(e).__name__}: {e}"
+        return ff
+    ff.left.extend(left)
+    try:
+        ast.parse(new)
+    except SyntaxError as e:
+        ff.error = f"the rewritten file would not parse (line {e.lineno}: {e.msg}); left unchanged"
+        return ff
+    ff.new, ff.applied = new, applied
+    return ff
+
+
+def _targets(tree, text: str, rel: str, findings: list[Finding], engine: Engine, ff: FileFix) -> list[Target]:
+    """Pair each reported finding with the scanner's hit on the bytes we just read."""
+    hits = hits_for_tree(tree, engine)
+    lines = text.splitlines()
+    local = {(f.rule, f.line, f.column, f.fingerprint): f for f in findings_from_hits(hits, lines, rel)}
+    by_pos: dict = {}
+    for h in hits:
+        node = h.node
+        line = lines[node.lineno - 1] if 0 < node.lineno <= len(lines) else ""
+        by_pos.setdefault((h.rule.id, node.lineno, _column(line, node.col_offset)), h)
+    out = []
+    for f in findings:
+        key = (f.rule, f.line, f.column, f.fingerprint)
+        if key not in local:
+            ff.left.append((f, "the file changed since it was scanned"))
+            continue
+        out.append(Target(local[key], by_pos[(f.rule, f.line, f.column)]))
+    return out
+
+
+EDITORS: dict[str, Callable] = {"python": _fix_python}
+
+
+# -- the libcst side ------------------------------------------------------------------
+
+def rewrite_source(text: str, targets: list[Target]):
+    """Apply the chosen rewrites to `text` -> (new text, applied findings, [(finding, reason)])."""
+    module = cst.parse_module(text)
+    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+    aliases = _module_aliases(module)
+    needed: set[str] = set()
+    rw = _Rewriter(targets, aliases, needed)
+    new_module = wrapper.visit(rw)
+    missing = sorted(m for m in needed if m not in aliases)
+    if missing:
+        new_module = _add_imports(new_module, missing)
+    applied = [t.finding for t in targets if id(t) in rw.done]
+    left = [(t.finding, rw.why.get(id(t), "could not locate the code to edit")) for t in targets
+            if id(t) not in rw.done]
+    return new_module.code, applied, left
+
+
+def _module_aliases(module) -> dict[str, str]:
+    """Top-level `import M` / `import M.sub` / `import M as X`: module -> the name to use."""
+    plain: dict[str, str] = {}
+    renamed: dict[str, str] = {}
+    for stmt in module.body:
+        if not isinstance(stmt, cst.SimpleStatementLine):
+            continue
+        for small in stmt.body:
+            if not isinstance(small, cst.Import):
+                continue
+            for alias in small.names:
+                dotted = _dotted(alias.name)
+                if alias.asname is not None:
+                    renamed.setdefault(dotted, alias.asname.name.value)
+                else:
+                    root = dotted.split(".")[0]
+                    plain[root] = root
+    return {**renamed, **plain}
+
+
+def _dotted(node) -> str:
+    if isinstance(node, cst.Name):
+        return node.value
+    return f"{_dotted(node.value)}.{node.attr.value}"
+
+
+def _add_imports(module, names):
+    """Insert `import M` after the leading docstring/imports block (never before __future__)."""
+    body = list(module.body)
+    at = 0
+    for i, stmt in enumerate(body):
+        if isinstance(stmt, cst.SimpleStatementLine) and all(
+                isinstance(s, (cst.Import, cst.ImportFrom)) for s in stmt.body):
+            at = i + 1
+        elif i == 0 and isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and \
+                isinstance(stmt.body[0], cst.Expr) and isinstance(stmt.body[0].value,
+                                                                  (cst.SimpleString, cst.ConcatenatedString)):
+            at = 1
+        else:
+            break
+    new = [cst.SimpleStatementLine(body=[cst.Import(names=[cst.ImportAlias(name=cst.Name(n))])]) for n in names]
+    return module.with_changes(body=body[:at] + new + body[at:])
+
+
+class _Rewriter(cst.CSTTransformer):
+    METADATA_DEPENDENCIES = (PositionProvider,)
+
+    def __init__(self, targets, aliases, needed):
+        super().__init__()
+        self.aliases, self.needed = aliases, needed
+        self.strings: dict = {}
+        self.calls: dict = {}
+        self.callees: dict = {}
+        self.done: set = set()
+        self.why: dict = {}
+        for t in targets:
+            f = t.finding
+            key = (f.line, f.column - 1, f.end_line, f.end_column - 1)
+            if t.rewrite.action == "replace-string":
+                self.strings.setdefault(key, []).append(t)
+            elif t.rewrite.action == "replace-call" and type(t.hit.node) is not ast.Call:
+                self.callees.setdefault(key, []).append(t)
+            else:
+                self.calls.setdefault(key, []).append(t)
+
+    def span(self, node):
+        r = self.get_metadata(PositionProvider, node)
+        return (r.start.line, r.start.column, r.end.line, r.end.column)
+
+    # Expressions from the catalogue: their free names are modules, written the way
+    # this file imports them (`import torch as th` -> th.autocast); missing ones are imported.
+    def expr(self, src: str, rw: Rewrite):
+        return self._modules(cst.parse_expression(src), rw)
+
+    def arg(self, src: str, rw: Rewrite):
+        return self._modules(cst.parse_expression(f"f({src})").args[0], rw)
+
+    def _modules(self, node, rw: Rewrite):
+        self.needed.update(rw.modules)
+        rename = {m: self.aliases[m] for m in rw.modules if self.aliases.get(m, m) != m}
+        if rename:
+            node = node.visit(_RenameRoots(rename))
+        return node
+
+    def leave_SimpleString(self, orig, upd):
+        ts = self.strings.get(self.span(orig))
+        if not ts:
+            return upd
+        t = ts[0]
+        rw = t.rewrite
+        prefix, quote = upd.prefix, upd.quote
+        raw = upd.value[len(prefix) + len(quote):-len(quote)]
+        parts = split_device(raw, rw.from_)
+        if parts is None or "b" in prefix.lower():
+            for x in ts:
+                self.why[id(x)] = "the literal is written with escapes; left as is"
+            return upd
+        if rw.to is not None:
+            new = upd.with_changes(value=f"{prefix}{quote}{rw.to}{raw[len(rw.from_):]}{quote}")
+        else:
+            src = rw.expr if parts[1] is None else rw.indexed_expr.replace("{index}", parts[1])
+            new = self.expr(src, rw)
+            if upd.lpar:
+                new = new.with_changes(lpar=upd.lpar, rpar=upd.rpar)
+        for x in ts:
+            self.done.add(id(x))
+        return new
+
+    def leave_Call(self, orig, upd):
+        for t in self.calls.get(self.span(orig), ()):
+            upd = self._call(t, upd)
+        for t in self.callees.get(self.span(orig.func), ()):
+            upd = self._call(t, upd)
+        return upd
+
+    def _call(self, t, call):
+        rw = t.rewrite
+        a = rw.action
+        if a == "set-arg":
+            value = self.expr(rw.expr, rw)
+            args = list(call.args)
+            for i, arg in enumerate(args):
+                if arg.keyword is not None and arg.keyword.value == rw.name:
+                    args[i] = arg.with_changes(value=value)
+                    break
+            else:
+                positional = [i for i, arg in enumerate(args) if arg.keyword is None and not arg.star]
+                if rw.position is not None and rw.position < len(positional) and \
+                        not any(arg.star for arg in args[:positional[rw.position] + 1]):
+                    i = positional[rw.position]
+                    args[i] = args[i].with_changes(value=value)
+                else:
+                    call = _append_arg(call, self.arg(f"{rw.name}={rw.expr}", rw))
+                    args = None
+            if args is not None:
+                call = call.with_changes(args=args)
+        elif a == "drop-arg":
+            call = _drop_arg(call, rw.name)
+        elif a == "replace-method":
+            call = call.with_changes(func=call.func.with_changes(attr=cst.Name(rw.to)))
+            for src in reversed(rw.args):
+                call = _prepend_arg(call, self.arg(src, rw))
+        elif a == "replace-call":
+            call = call.with_changes(func=self.expr(rw.to, rw))
+            for src in rw.args:
+                call = _append_arg(call, self.arg(src, rw))
+        self.done.add(id(t))
+        return call
+
+
+class _RenameRoots(cst.CSTTransformer):
+    """`torch.x.y` -> `th.x.y`: renames only the leftmost name of attribute chains."""
+
+    def __init__(self, rename: dict):
+        super().__init__()
+        self.rename = rename
+
+    def leave_Attribute(self, orig, upd):
+        v = upd.value
+        if isinstance(v, cst.Name) and v.value in self.rename:
+            return upd.with_changes(value=v.with_changes(value=self.rename[v.value]))
+        return upd
+
+
+def _clean_ws(ws):
+    """A separator like `ws` without its comment: same line break and indentation, or one space."""
+    if isinstance(ws, cst.ParenthesizedWhitespace):
+        return cst.ParenthesizedWhitespace(first_line=cst.TrailingWhitespace(), empty_lines=(), indent=ws.indent,
+                                           last_line=ws.last_line)
+    return cst.SimpleWhitespace(" ")
+
+
+def _separator(call):
+    args = call.args
+    if len(args) >= 2 and isinstance(args[-2].comma, cst.Comma):
+        return _clean_ws(args[-2].comma.whitespace_after)
+    return _clean_ws(call.whitespace_before_args)
+
+
+def _append_arg(call, new):
+    args = list(call.args)
+    if not args:
+        return call.with_changes(args=[new])
+    last = args[-1]
+    sep = _separator(call)
+    if isinstance(last.comma, cst.Comma):  # trailing comma: the new argument goes after it, keeping the layout
+        closing = last.comma.whitespace_after
+        if isinstance(closing, cst.ParenthesizedWhitespace) and isinstance(sep, cst.ParenthesizedWhitespace):
+            last = last.with_changes(comma=last.comma.with_changes(
+                whitespace_after=closing.with_changes(indent=sep.indent, last_line=sep.last_line)))
+            new = new.with_changes(comma=cst.Comma(whitespace_after=cst.ParenthesizedWhitespace(
+                first_line=cst.TrailingWhitespace(), empty_lines=(), indent=closing.indent,
+                last_line=closing.last_line)))
+        else:
+            new = new.with_changes(comma=last.comma)
+            last = last.with_changes(comma=cst.Comma(whitespace_after=sep))
+    else:
+        new = new.with_changes(whitespace_after_arg=last.whitespace_after_arg)
+        last = last.with_changes(comma=cst.Comma(whitespace_after=sep), whitespace_after_arg=cst.SimpleWhitespace(""))
+    return call.with_changes(args=args[:-1] + [last, new])
+
+
+def _prepend_arg(call, new):
+    args = list(call.args)
+    if args:
+        new = new.with_changes(comma=cst.Comma(whitespace_after=_clean_ws(call.whitespace_before_args)))
+    return call.with_changes(args=[new] + args)
+
+
+def _drop_arg(call, name):
+    args = list(call.args)
+    idx = next((i for i, a in enumerate(args) if a.keyword is not None and a.keyword.value == name), None)
+    if idx is None:
+        return call
+    removed = args.pop(idx)
+    if idx == len(args) and args:  # it was the last one: the previous argument takes over its ending
+        prev = args[-1]
+        closing = removed.comma.whitespace_after if isinstance(removed.comma, cst.Comma) \
+            else removed.whitespace_after_arg
+        pc = prev.comma
+        if isinstance(closing, cst.ParenthesizedWhitespace):
+            ws = pc.whitespace_after
+            ws = ws.with_changes(indent=closing.indent, last_line=closing.last_line) \
+                if isinstance(ws, cst.ParenthesizedWhitespace) else closing
+            prev = prev.with_changes(comma=pc.with_changes(whitespace_after=ws))
+        elif isinstance(removed.comma, cst.Comma):
+            prev = prev.with_changes(comma=pc.with_changes(whitespace_after=closing))
+        else:
+            prev = prev.with_changes(comma=cst.MaybeSentinel.DEFAULT, whitespace_after_arg=closing)
+        args[-1] = prev
+    return call.with_changes(args=args)
+
+
+# -- output and writing ---------------------------------------------------------------
+
+def unified_diff(old: str, new: str, rel: str) -> str:
+    a = old.splitlines(keepends=True)
+    b = new.splitlines(keepends=True)
+    out = []
+    for line in difflib.unified_diff(a, b, fromfile=f"a/{rel}", tofile=f"b/{rel}"):
+        if line.startswith(("---", "+++")):
+            out.append(line.rstrip("\r\n") + "\n")
+            continue
+        if not line.endswith(("\n", "\r")):
+            line += "\n\\ No newline at end of file\n"
+        out.append(line)
+    return "".join(out)
+
+
+def write(ff: FileFix, before_replace: Optional[Callable[[Path], None]] = None) -> str:
+    """Write one planned file atomically; returns "" or why it was skipped.
+
+    The file is re-read just before the rename: if its bytes differ from the ones
+    the rewrite was computed from, it is left alone.
+    """
+    if not ff.changed:
+        return ""
+    target = ff.path
+    try:
+        payload = ff.new.encode(ff.encoding)
+    except (UnicodeEncodeError, LookupError) as e:
+        return f"cannot encode the result as {ff.encoding}: {e}"
+    try:
+        st = os.stat(target)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".trnready-fix", dir=target.parent)
+    except OSError as e:
+        return f"cannot write: {e.strerror or e}"
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(payload)
+        os.chmod(tmp, st.st_mode & 0o7777)
+        if before_replace is not None:
+            before_replace(target)
+        with open(target, "rb") as fh:
+            now = fh.read()
+        if hashlib.sha256(now).digest() != hashlib.sha256(ff.data).digest():
+            os.unlink(tmp)
+            return "changed on disk since it was read; not written (run fix again)"
+        os.replace(tmp, target)
+    except BaseException as e:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        if isinstance(e, OSError):
+            return f"cannot write: {e.strerror or e}"
+        raise
+    ff.written = True
+    return ""

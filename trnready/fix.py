@@ -9,7 +9,7 @@ Per file: read the bytes once, re-run the scanner's own stages on exactly those
 bytes (parse -> index -> match, never a second matcher), keep the findings the
 project scan reported as active (so suppressions and --select/--ignore apply),
 choose a rewrite per finding, transform with libcst, check the result still
-parses, and produce a unified diff. `write()` re-reads the file right before
+parses, and produce a unified diff. `write_fix()` re-reads the file right before
 replacing it and skips it when it changed in between.
 
 Extension point for other file kinds: `EDITORS` maps a file kind to a function
@@ -30,8 +30,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Optional
 
-import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
+import warnings
+
+with warnings.catch_warnings():  # libcst 1.0 imports a metadata provider that warns about mypy_extensions
+    warnings.simplefilter("ignore", DeprecationWarning)
+    import libcst as cst
+    from libcst.metadata import MetadataWrapper, PositionProvider
 
 from .api import build_engine, scan
 from .catalogue import Catalogue, load_catalogue
@@ -463,7 +467,7 @@ def unified_diff(old: str, new: str, rel: str) -> str:
     return "".join(out)
 
 
-def write(ff: FileFix, before_replace: Optional[Callable[[Path], None]] = None) -> str:
+def write_fix(ff: FileFix, before_replace: Optional[Callable[[Path], None]] = None) -> str:
     """Write one planned file atomically; returns "" or why it was skipped.
 
     The file is re-read just before the rename: if its bytes differ from the ones
@@ -503,3 +507,59 @@ def write(ff: FileFix, before_replace: Optional[Callable[[Path], None]] = None) 
         raise
     ff.written = True
     return ""
+
+
+# -- the command ---------------------------------------------------------------------
+
+def run_cli(paths, config: Config, write: bool, unsafe: bool, style: str, out=None, err=None) -> int:
+    """`trnready fix`: the diff (or the writes) on `out`, notes and the summary on `err`."""
+    import sys
+
+    from .reporters.text import safe
+
+    out = out or sys.stdout
+    err = err or sys.stderr
+    p = plan(paths, config, style=style, unsafe=unsafe)
+    failed = 0
+    for ff in p.files:
+        if ff.error:
+            err.write(f"{safe(ff.rel)}: not fixed: {safe(ff.error)}\n")
+            continue
+        for f, reason in ff.left:
+            err.write(f"{safe(ff.rel)}:{f.line}:{f.column}: {f.rule} not rewritten: {reason}\n")
+        if not ff.changed:
+            continue
+        if not write:
+            out.write(safe_diff(ff.diff()))
+            continue
+        problem = write_fix(ff)
+        if problem:
+            failed += 1
+            err.write(f"{safe(ff.rel)}: skipped: {problem}\n")
+        else:
+            n = len(ff.applied)
+            out.write(f"fixed {safe(ff.rel)} ({n} change{'s' if n != 1 else ''})\n")
+    for rel, reason in p.unsupported:
+        err.write(f"{safe(rel)}: not fixed: {reason}\n")
+    out.flush()
+    changed = p.changed
+    n, files = p.fix_count(), len(changed)
+    what = f"{n} fix{'es' if n != 1 else ''} in {files} file{'s' if files != 1 else ''}"
+    if not changed:
+        err.write("Nothing to fix.\n")
+    elif write:
+        err.write(f"Applied {what}" + (f"; {failed} file(s) skipped" if failed else "") + ".\n")
+    else:
+        err.write(f"Would apply {what}; run `trnready fix --write` to apply.\n")
+    if p.unsafe_skipped:
+        err.write(f"{p.unsafe_skipped} more fixable with --unsafe (medium confidence: check the diff).\n")
+    if write:
+        return 1 if failed else 0
+    return 1 if changed else 0
+
+
+def safe_diff(diff: str) -> str:
+    """Diff lines may carry terminal control characters from the source; neutralise them."""
+    from .reporters.text import safe
+
+    return "".join(safe(line[:-1]) + "\n" if line.endswith("\n") else safe(line) for line in diff.splitlines(True))

@@ -338,3 +338,17 @@ def choose(rewrites, node, qualname: str, style: str, parents: Optional[dict] = 
 def is_fixable(rule, node, qualname: str = "") -> bool:
     """Scan-time answer: some rewrite of the rule fits the code (context checks assumed)."""
     return bool(rule.rewrites) and any(applies(rw, node, qualname) for rw in rule.rewrites)
+
+
+def describe_rewrites(rule) -> str:
+    """The `## Automatic fix` section of `trnready explain`."""
+    lines = []
+    for rw in rule.rewrites:
+        style = f"[--device-style {rw.style}] " if rw.style else ""
+        lines.append(f"- {style}{rw.describe()}")
+    confidences = {m.confidence for m in rule.matchers}
+    if confidences == {"medium"}:
+        lines.append("Findings of this rule are medium confidence: `trnready fix --unsafe` rewrites them.")
+    elif "medium" in confidences:
+        lines.append("Medium-confidence findings are rewritten only with `trnready fix --unsafe`.")
+    return "\n".join(lines)

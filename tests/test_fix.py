@@ -211,3 +211,25 @@ def test_only_change_entries_may_declare_rewrites(tmp_path):
     cat.write_text(src.replace(anchor, '[[rule.rewrite]]\ndrop-arg = { name = "dynamic" }\n\n' + anchor, 1))
     proc = run_cli("rules", "--catalogue", cat)
     assert proc.returncode == 2 and "entry TRN101" in proc.stderr and "severity `change`" in proc.stderr
+
+
+def test_write_failures_exit_1_and_leave_the_file(tmp_path):
+    src = tmp_path / "r.py"
+    src.write_text('x = y.to("cuda")\n')
+    src.chmod(0o444)
+    try:
+        proc = run_cli("fix", "--write", src)
+        assert proc.returncode == 1 and "read-only" in proc.stderr
+        assert src.read_text() == 'x = y.to("cuda")\n'
+    finally:
+        src.chmod(0o644)
+
+
+def test_symlinked_file_is_fixed_through_the_link(tmp_path):
+    real = tmp_path / "real"
+    real.mkdir()
+    (real / "m.py").write_text('x = y.to("cuda")\n')
+    link = tmp_path / "link.py"
+    link.symlink_to(real / "m.py")
+    assert run_cli("fix", "--write", link).returncode == 0
+    assert link.is_symlink() and (real / "m.py").read_text() == 'x = y.to("neuron")\n'

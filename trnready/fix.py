@@ -151,9 +151,10 @@ def _fix_python(path: Path, rel: str, findings: list[Finding], engine: Engine, c
     if not targets:
         return ff
     parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    rules = engine.catalogue.by_id()
     chosen = []
     for t in targets:
-        rule = engine.catalogue.by_id()[t.finding.rule]
+        rule = rules[t.finding.rule]
         t.rewrite = choose(rule.rewrites, t.hit.node, t.hit.qualname, style, parents)
         if t.rewrite is None:
             ff.left.append((t.finding, f"no {style}-style rewrite fits this code"))
@@ -475,7 +476,13 @@ def write_fix(ff: FileFix, before_replace: Optional[Callable[[Path], None]] = No
     """
     if not ff.changed:
         return ""
-    target = ff.path
+    target = Path(os.path.realpath(ff.path))  # through a symlink: replace the file, not the link
+    try:
+        read_only = not os.access(target, os.W_OK) or not os.stat(target).st_mode & 0o222
+    except OSError as e:
+        return f"cannot write: {e.strerror or e}"
+    if read_only:  # also for root, who could write it: a read-only mode says "do not edit"
+        return "the file is read-only; not written"
     try:
         payload = ff.new.encode(ff.encoding)
     except (UnicodeEncodeError, LookupError) as e:
@@ -520,9 +527,11 @@ def run_cli(paths, config: Config, write: bool, unsafe: bool, style: str, out=No
     out = out or sys.stdout
     err = err or sys.stderr
     p = plan(paths, config, style=style, unsafe=unsafe)
+    tty = hasattr(out, "isatty") and out.isatty()
     failed = 0
     for ff in p.files:
         if ff.error:
+            failed += 1
             err.write(f"{safe(ff.rel)}: not fixed: {safe(ff.error)}\n")
             continue
         for f, reason in ff.left:
@@ -530,7 +539,8 @@ def run_cli(paths, config: Config, write: bool, unsafe: bool, style: str, out=No
         if not ff.changed:
             continue
         if not write:
-            out.write(safe_diff(ff.diff()))
+            # Escape control characters only for a terminal: a redirected diff must stay a valid patch.
+            out.write(safe_diff(ff.diff()) if tty else ff.diff())
             continue
         problem = write_fix(ff)
         if problem:
@@ -543,7 +553,8 @@ def run_cli(paths, config: Config, write: bool, unsafe: bool, style: str, out=No
         err.write(f"{safe(rel)}: not fixed: {reason}\n")
     out.flush()
     changed = p.changed
-    n, files = p.fix_count(), len(changed)
+    done = [f for f in changed if f.written] if write else changed
+    n, files = sum(len(f.applied) for f in done), len(done)
     what = f"{n} fix{'es' if n != 1 else ''} in {files} file{'s' if files != 1 else ''}"
     if not changed:
         err.write("Nothing to fix.\n")
@@ -551,11 +562,14 @@ def run_cli(paths, config: Config, write: bool, unsafe: bool, style: str, out=No
         err.write(f"Applied {what}" + (f"; {failed} file(s) skipped" if failed else "") + ".\n")
     else:
         err.write(f"Would apply {what}; run `trnready fix --write` to apply.\n")
+    if p.report.diagnostics:
+        n_diag = len(p.report.diagnostics)
+        err.write(f"{n_diag} file(s) could not be scanned and were left as they are (details: `trnready scan`).\n")
     if p.unsafe_skipped:
         err.write(f"{p.unsafe_skipped} more fixable with --unsafe (medium confidence: check the diff).\n")
-    if write:
-        return 1 if failed else 0
-    return 1 if changed else 0
+    if failed:
+        return 1
+    return 1 if changed and not write else 0
 
 
 def safe_diff(diff: str) -> str:

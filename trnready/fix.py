@@ -181,7 +181,7 @@ def _targets(tree, text: str, rel: str, findings: list[Finding], engine: Engine,
     """Pair each reported finding with the scanner's hit on the bytes we just read."""
     hits = hits_for_tree(tree, engine)
     lines = text.splitlines()
-    local = {(f.rule, f.line, f.column, f.fingerprint): f for f in findings_from_hits(hits, lines, rel)}
+    local = {(f.rule, f.line, f.column, f.fingerprint): f for f in findings_from_hits(hits, lines, rel, tree=tree)}
     by_pos: dict = {}
     for h in hits:
         node = h.node
@@ -416,8 +416,18 @@ def _append_arg(call, new):
             new = new.with_changes(comma=last.comma)
             last = last.with_changes(comma=cst.Comma(whitespace_after=sep))
     else:
-        new = new.with_changes(whitespace_after_arg=last.whitespace_after_arg)
-        last = last.with_changes(comma=cst.Comma(whitespace_after=sep), whitespace_after_arg=cst.SimpleWhitespace(""))
+        closing = last.whitespace_after_arg
+        if isinstance(closing, cst.ParenthesizedWhitespace) and isinstance(sep, cst.ParenthesizedWhitespace):
+            # `a  # note\n)`: the note stays on a's line; the new argument gets its own line
+            last = last.with_changes(comma=cst.Comma(whitespace_after=closing.with_changes(
+                indent=sep.indent, last_line=sep.last_line)), whitespace_after_arg=cst.SimpleWhitespace(""))
+            new = new.with_changes(whitespace_after_arg=cst.ParenthesizedWhitespace(
+                first_line=cst.TrailingWhitespace(), empty_lines=(), indent=closing.indent,
+                last_line=closing.last_line))
+        else:
+            new = new.with_changes(whitespace_after_arg=closing)
+            last = last.with_changes(comma=cst.Comma(whitespace_after=sep),
+                                     whitespace_after_arg=cst.SimpleWhitespace(""))
     return call.with_changes(args=args[:-1] + [last, new])
 
 

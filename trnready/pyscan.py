@@ -8,7 +8,7 @@ import warnings
 from .index import Indexer
 from .match import Engine, Hit
 from .model import Diagnostic, Finding, fingerprint
-from .rewrite import is_fixable
+from .rewrite import FixableCheck
 
 
 def parse(text: str, rel: str) -> tuple[ast.Module | None, Diagnostic | None]:
@@ -44,8 +44,9 @@ def hits_for_tree(tree: ast.Module, engine: Engine) -> list[Hit]:
 
 
 def findings_from_hits(hits: list[Hit], lines: list[str], rel: str, cell: int | None = None,
-                       line_offset: int = 0) -> list[Finding]:
+                       line_offset: int = 0, tree: ast.AST | None = None) -> list[Finding]:
     out: list[Finding] = []
+    fixable = FixableCheck(tree)
     seen: set = set()
     counts: dict = {}
     hits = sorted(hits, key=lambda h: (h.node.lineno, h.node.col_offset, h.rule.id))
@@ -71,7 +72,7 @@ def findings_from_hits(hits: list[Hit], lines: list[str], rel: str, cell: int | 
             path=rel, line=lineno + line_offset, column=col, end_line=end_lineno + line_offset, end_column=end_col,
             snippet=text.rstrip("\r\n"), message=message, fix=h.rule.fix, docs=h.rule.docs, source=h.rule.source,
             fingerprint=fingerprint(rel if cell is None else f"{rel}#cell", h.rule.id, code, n),
-            title=h.rule.title, cell=cell, fixable=is_fixable(h.rule, node, h.qualname)))
+            title=h.rule.title, cell=cell, fixable=fixable(h.rule, node, h.qualname)))
     return out
 
 
@@ -92,4 +93,4 @@ def scan_python(text: str, rel: str, engine: Engine, cell: int | None = None):
         hits = hits_for_tree(tree, engine)
     except RecursionError:
         return [], Diagnostic(rel, "too-complex", "nesting too deep to analyse")
-    return findings_from_hits(hits, text.splitlines(), rel, cell=cell), None
+    return findings_from_hits(hits, text.splitlines(), rel, cell=cell, tree=tree), None

@@ -335,9 +335,28 @@ def choose(rewrites, node, qualname: str, style: str, parents: Optional[dict] = 
     return None
 
 
-def is_fixable(rule, node, qualname: str = "") -> bool:
-    """Scan-time answer: some rewrite of the rule fits the code (context checks assumed)."""
-    return bool(rule.rewrites) and any(applies(rw, node, qualname) for rw in rule.rewrites)
+class FixableCheck:
+    """Scan-time answer to "can `trnready fix` rewrite this finding?" for one parsed file.
+
+    Some rewrite of the rule (in either device style) must fit the code. The
+    child -> parent map that context checks need is built only when a hit needs it.
+    """
+
+    def __init__(self, tree: Optional[ast.AST] = None):
+        self.tree = tree
+        self._parents: Optional[dict] = None
+
+    def parents(self) -> Optional[dict]:
+        if self._parents is None and self.tree is not None:
+            self._parents = {c: n for n in ast.walk(self.tree) for c in ast.iter_child_nodes(n)}
+        return self._parents
+
+    def __call__(self, rule, node, qualname: str = "") -> bool:
+        if not rule.rewrites:
+            return False
+        parents = self.parents() if type(node) is not ast.Call and any(
+            rw.action == "replace-call" for rw in rule.rewrites) else None
+        return any(applies(rw, node, qualname, parents) for rw in rule.rewrites)
 
 
 def describe_rewrites(rule) -> str:

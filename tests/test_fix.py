@@ -233,3 +233,36 @@ def test_symlinked_file_is_fixed_through_the_link(tmp_path):
     link.symlink_to(real / "m.py")
     assert run_cli("fix", "--write", link).returncode == 0
     assert link.is_symlink() and (real / "m.py").read_text() == 'x = y.to("neuron")\n'
+
+
+def _rewritable_examples():
+    from trnready.catalogue import load_catalogue
+
+    for rule in load_catalogue().rules:
+        if not rule.rewrites:
+            continue
+        for i, ex in enumerate(rule.hits):
+            for style in ("neuron", "accelerator"):
+                yield pytest.param(rule.id, ex.code, style, id=f"{rule.id}-hit-{i}-{style}")
+
+
+@pytest.mark.parametrize("rule_id,code,style", list(_rewritable_examples()))
+def test_catalogue_hit_examples_are_rewritten_cleanly(tmp_path, rule_id, code, style):
+    """Every hit example of an entry with a rewrite: fix gives code that parses, no longer has that
+    finding where it rewrote, and a second fix changes nothing (in-process, both device styles)."""
+    from trnready.api import scan
+    from trnready.config import Config
+    from trnready.fix import plan, write_fix
+
+    src = tmp_path / "example.py"
+    src.write_text(code + "\n", encoding="utf-8")
+    cfg = Config(select=(rule_id,))
+    before = len(scan([src], cfg).active)
+    p = plan([src], cfg, style=style, unsafe=True)
+    rewritten = [f for ff in p.files for f in ff.applied]
+    for ff in p.changed:
+        assert write_fix(ff) == ""
+    result = src.read_text(encoding="utf-8")
+    compile(result, "example.py", "exec")
+    assert len(scan([src], cfg).active) == before - len(rewritten)
+    assert all(not ff.changed for ff in plan([src], cfg, style=style, unsafe=True).files)

@@ -266,3 +266,68 @@ def test_catalogue_hit_examples_are_rewritten_cleanly(tmp_path, rule_id, code, s
     compile(result, "example.py", "exec")
     assert len(scan([src], cfg).active) == before - len(rewritten)
     assert all(not ff.changed for ff in plan([src], cfg, style=style, unsafe=True).files)
+
+
+def _notebook(cells):
+    meta = {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}}
+    nb = {"cells": [{"cell_type": t, "execution_count": None, "metadata": {}, "outputs": [], "source": src}
+                    if t == "code" else {"cell_type": t, "metadata": {}, "source": src} for t, src in cells],
+          "metadata": meta, "nbformat": 4, "nbformat_minor": 5}
+    return nb, json.dumps(nb, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def test_notebook_cells_are_rewritten_and_magics_kept(tmp_path):
+    """Notebook findings (cell + cell-relative lines, as the notebook reader reports them) are
+    rewritten inside their cells; magics, shell escapes and the JSON layout are kept."""
+    from trnready.api import build_engine
+    from trnready.config import Config
+    from trnready.fix import _fix_notebook, mask_cell, write_fix
+    from trnready.pyscan import scan_python
+
+    nb, text = _notebook([
+        ("markdown", ["# Train\n", 'x.to("cuda")  # prose, not code']),
+        ("code", ["!pip install torch\n", "import torch\n", "%matplotlib inline\n",
+                  'x = torch.ones(2, device="cuda")  # gpu\n', "if True:\n", "    !nvidia-smi\n", "y = x.to('cuda:0')"]),
+        ("code", "%%bash\necho cuda\n"),
+        ("code", ["%%time\n", "from torch.cuda.amp import autocast\n", "with autocast():\n", "    pass"]),
+    ])
+    path = tmp_path / "train.ipynb"
+    path.write_text(text, encoding="utf-8")
+    engine = build_engine(Config())
+    findings = []
+    for i, cell in enumerate(nb["cells"]):
+        masked = mask_cell("".join(cell["source"])) if cell["cell_type"] == "code" else None
+        if masked is not None:  # what the notebook reader does: scan each Python cell on its own
+            found, diag = scan_python(masked[0], "train.ipynb", engine, cell=i)
+            assert diag is None
+            findings += [f for f in found if f.fixable]
+    assert sorted((f.cell, f.line, f.rule) for f in findings) == [
+        (1, 4, "TRN242"), (1, 7, "TRN242"), (3, 3, "TRN251")]
+    ff = _fix_notebook(path, "train.ipynb", findings, engine, Config(), "neuron")
+    assert not ff.error and len(ff.applied) == 3, ff.left
+    assert ff.diff().startswith("--- a/train.ipynb\n")
+    assert write_fix(ff) == ""
+    out = path.read_text(encoding="utf-8")
+    nb["cells"][1]["source"] = ["!pip install torch\n", "import torch\n", "%matplotlib inline\n",
+                                'x = torch.ones(2, device="neuron")  # gpu\n', "if True:\n", "    !nvidia-smi\n",
+                                "y = x.to('neuron:0')"]
+    nb["cells"][3]["source"] = ["%%time\n", "from torch.cuda.amp import autocast\n",
+                                'with torch.autocast(device_type="neuron"):\n', "    pass"]  # torch: imported in cell 1
+    assert out == json.dumps(nb, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def test_notebook_with_an_unknown_layout_is_not_rewritten(tmp_path):
+    from trnready.api import build_engine
+    from trnready.config import Config
+    from trnready.fix import _fix_notebook
+    from trnready.pyscan import scan_python
+
+    nb, _ = _notebook([("code", ['x = t.to("cuda")'])])
+    text = json.dumps(nb, indent=3)  # not a layout json.dumps settings reproduce with a known tail
+    text = text.replace('"cells": [', '"cells":   [')
+    path = tmp_path / "odd.ipynb"
+    path.write_text(text)
+    engine = build_engine(Config())
+    found, _ = scan_python('x = t.to("cuda")', "odd.ipynb", engine, cell=0)
+    ff = _fix_notebook(path, "odd.ipynb", found, engine, Config(), "neuron")
+    assert "layout" in ff.error and not ff.changed

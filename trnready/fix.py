@@ -23,7 +23,9 @@ import ast
 import difflib
 import hashlib
 import io
+import json
 import os
+import re
 import tempfile
 import tokenize
 from dataclasses import dataclass, field
@@ -121,9 +123,9 @@ def plan(paths, config: Config | None = None, style: str = "neuron", unsafe: boo
     for rel in sorted(wanted):
         findings = wanted[rel]
         path = root / rel
-        kind = file_kind(path.name) or "python"
+        kind = "notebook" if path.suffix.lower() == ".ipynb" else file_kind(path.name) or "python"
         editor = EDITORS.get(kind)
-        if editor is None or any(f.cell is not None for f in findings):
+        if editor is None or (kind != "notebook" and any(f.cell is not None for f in findings)):
             result.unsupported.append((rel, f"fix cannot edit {kind} files yet"))
             continue
         result.files.append(editor(path, rel, findings, engine, config, style))
@@ -143,45 +145,57 @@ def _fix_python(path: Path, rel: str, findings: list[Finding], engine: Engine, c
         return ff
     ff.data, ff.old, ff.new = data, text, text
     ff.encoding = tokenize.detect_encoding(io.BytesIO(data).readline)[0]
+    new, applied, left, error = fix_text(text, rel, findings, engine, style)
+    ff.left.extend(left)
+    if error:
+        ff.error = error
+    else:
+        ff.new, ff.applied = new, applied
+    return ff
+
+
+def fix_text(text: str, rel: str, findings: list[Finding], engine: Engine, style: str, cell: Optional[int] = None,
+             aliases: Optional[dict] = None):
+    """One Python source (a file, or a notebook cell) -> (new text, applied, [(finding, reason)], error).
+
+    `aliases` (module -> local name) are imports known from elsewhere (a notebook's other cells)."""
     tree, diag = parse(text, rel)
-    if diag is not None:  # never touch a file that does not parse
-        ff.error = diag.message
-        return ff
-    targets = _targets(tree, text, rel, findings, engine, ff)
+    if diag is not None:  # never touch code that does not parse
+        return text, [], [], diag.message
+    left: list = []
+    targets = _targets(tree, text, rel, findings, engine, left, cell)
     if not targets:
-        return ff
+        return text, [], left, ""
     parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
     rules = engine.catalogue.by_id()
     chosen = []
     for t in targets:
-        rule = rules[t.finding.rule]
-        t.rewrite = choose(rule.rewrites, t.hit.node, t.hit.qualname, style, parents)
+        t.rewrite = choose(rules[t.finding.rule].rewrites, t.hit.node, t.hit.qualname, style, parents)
         if t.rewrite is None:
-            ff.left.append((t.finding, f"no {style}-style rewrite fits this code"))
+            left.append((t.finding, f"no {style}-style rewrite fits this code"))
         else:
             chosen.append(t)
     if not chosen:
-        return ff
+        return text, [], left, ""
     try:
-        new, applied, left = rewrite_source(text, chosen)
-    except Exception as e:  # libcst could not handle it: leave the file as it is
-        ff.error = f"rewrite failed: {type(e).__name__}: {e}"
-        return ff
-    ff.left.extend(left)
+        new, applied, not_done = rewrite_source(text, chosen, aliases)
+    except Exception as e:  # libcst could not handle it: leave the code as it is
+        return text, [], left, f"rewrite failed: {type(e).__name__}: {e}"
+    left.extend(not_done)
     try:
         ast.parse(new)
     except SyntaxError as e:
-        ff.error = f"the rewritten file would not parse (line {e.lineno}: {e.msg}); left unchanged"
-        return ff
-    ff.new, ff.applied = new, applied
-    return ff
+        return text, [], left, f"the rewritten code would not parse (line {e.lineno}: {e.msg}); left unchanged"
+    return new, applied, left, ""
 
 
-def _targets(tree, text: str, rel: str, findings: list[Finding], engine: Engine, ff: FileFix) -> list[Target]:
-    """Pair each reported finding with the scanner's hit on the bytes we just read."""
+def _targets(tree, text: str, rel: str, findings: list[Finding], engine: Engine, left: list,
+             cell: Optional[int] = None) -> list[Target]:
+    """Pair each reported finding with the scanner's hit on the text we just read."""
     hits = hits_for_tree(tree, engine)
     lines = text.splitlines()
-    local = {(f.rule, f.line, f.column, f.fingerprint): f for f in findings_from_hits(hits, lines, rel, tree=tree)}
+    local = {(f.rule, f.line, f.column, f.fingerprint): f
+             for f in findings_from_hits(hits, lines, rel, cell=cell, tree=tree)}
     by_pos: dict = {}
     for h in hits:
         node = h.node
@@ -191,22 +205,165 @@ def _targets(tree, text: str, rel: str, findings: list[Finding], engine: Engine,
     for f in findings:
         key = (f.rule, f.line, f.column, f.fingerprint)
         if key not in local:
-            ff.left.append((f, "the file changed since it was scanned"))
+            left.append((f, "the file changed since it was scanned"))
             continue
         out.append(Target(local[key], by_pos[(f.rule, f.line, f.column)]))
     return out
 
 
-EDITORS: dict[str, Callable] = {"python": _fix_python}
+# -- notebooks ------------------------------------------------------------------------
+# Findings in a notebook carry `cell` (index in the cells list) and cell-relative lines, computed on
+# the cell's code with IPython magics, shell escapes and help lines replaced by `pass` (the notebook
+# reader blanks them the same way, so positions agree). Here each such line becomes `pass` plus a
+# marker comment, the cell is rewritten like a file, and the marked lines are put back verbatim.
+
+_MAGIC_LINE = re.compile(r"^(\s*)(?:[\w.,\s\[\]()]+=\s*)?[!%]")
+_HELP_LINE = re.compile(r"^\s*(?:\?{1,2}[\w.]+|[\w.]+(?:\(\))?\?{1,2})\s*$")
+_PY_CELL_MAGICS = ("%%time", "%%timeit", "%%capture", "%%prun", "%%memit", "%%debug")
+_MARK = "# trnready-fix-kept-line-"
+
+
+def mask_cell(src: str):
+    """A code cell -> (Python text with magic lines marked, {marker: original line}) or None
+    for cells that are not Python (%%bash, %%html, ...)."""
+    lines = src.splitlines(keepends=True)
+    kept: dict = {}
+    out = []
+
+    def keep(n, ln, stmt):
+        body = ln.rstrip("\r\n")
+        end = ln[len(body):]
+        marker = f"{_MARK}{n}"
+        kept[marker] = body
+        indent = re.match(r"^\s*", body).group(0)
+        out.append(f"{indent}{'pass  ' if stmt else ''}{marker}{end}")
+
+    first = lines[0].strip() if lines else ""
+    start = 0
+    if first.startswith("%%"):
+        if not (first.startswith(_PY_CELL_MAGICS) or (first.startswith("%%writefile") and first.endswith(".py"))):
+            return None
+        keep(0, lines[0], False)
+        start = 1
+    cont = False
+    for n in range(start, len(lines)):
+        ln = lines[n]
+        body = ln.rstrip("\r\n")
+        m = _MAGIC_LINE.match(body)
+        if cont or (m and not body.strip().startswith(("%=", "!="))):
+            keep(n, ln, not cont)
+            cont = body.rstrip().endswith("\\")
+        elif _HELP_LINE.match(body):
+            keep(n, ln, True)
+        else:
+            out.append(ln)
+    return "".join(out), kept
+
+
+def unmask_cell(text: str, kept: dict):
+    """Put the marked lines back; None if a marker went missing or moved into other code."""
+    out = []
+    seen = set()
+    for ln in text.splitlines(keepends=True):
+        body = ln.rstrip("\r\n")
+        i = body.find(_MARK)
+        if i >= 0:
+            marker = body[i:]
+            if marker not in kept or body[:i].strip() not in ("", "pass"):
+                return None
+            seen.add(marker)
+            ln = kept[marker] + ln[len(body):]
+        out.append(ln)
+    return "".join(out) if seen == set(kept) else None
+
+
+def _notebook_dumper(nb, text: str):
+    """The json.dumps settings that reproduce `text` exactly (nbformat writes indent=1, sorted keys)."""
+    for indent in (1, 2, 4, None):
+        for sort_keys in (True, False):
+            for ensure_ascii in (False, True):
+                def dump(obj, indent=indent, sort_keys=sort_keys, ensure_ascii=ensure_ascii):
+                    return json.dumps(obj, indent=indent, sort_keys=sort_keys, ensure_ascii=ensure_ascii)
+                out = dump(nb)
+                for tail in ("\n", "", "\r\n"):
+                    if out + tail == text:
+                        return lambda obj, dump=dump, tail=tail: dump(obj) + tail
+    return None
+
+
+def _fix_notebook(path: Path, rel: str, findings: list[Finding], engine: Engine, config: Config,
+                  style: str) -> FileFix:
+    ff = FileFix(rel=rel, path=path)
+    data, diag = read_bytes(path, rel, config.max_file_size)
+    if diag is not None:
+        ff.error = diag.message
+        return ff
+    try:
+        text = data.decode("utf-8")
+        nb = json.loads(text)
+    except (UnicodeDecodeError, ValueError, RecursionError) as e:
+        ff.error = f"not a readable notebook: {e}"
+        return ff
+    ff.data, ff.old, ff.new = data, text, text
+    dump = _notebook_dumper(nb, text)
+    cells = nb.get("cells") if isinstance(nb, dict) else None
+    if cells is None and isinstance(nb, dict) and isinstance(nb.get("worksheets"), list) and nb["worksheets"]:
+        cells = nb["worksheets"][0].get("cells") if isinstance(nb["worksheets"][0], dict) else None
+    if dump is None or not isinstance(cells, list):
+        ff.error = "the notebook's JSON layout is not one fix can write back unchanged; not rewritten"
+        return ff
+    aliases: dict = {}  # cells share one namespace: an import in any code cell counts
+    for c in cells:
+        src = c.get("source", c.get("input")) if isinstance(c, dict) and c.get("cell_type", "code") == "code" else None
+        masked = mask_cell("".join(src) if isinstance(src, list) else src) if isinstance(src, (str, list)) else None
+        if masked is not None:
+            try:
+                aliases.update({k: v for k, v in _module_aliases(cst.parse_module(masked[0])).items()
+                                if k not in aliases})
+            except Exception:  # a cell libcst cannot parse just contributes nothing
+                pass
+    by_cell: dict = {}
+    for f in findings:
+        by_cell.setdefault(f.cell, []).append(f)
+    for i, fs in sorted(by_cell.items(), key=lambda kv: -1 if kv[0] is None else kv[0]):
+        cell = cells[i] if isinstance(i, int) and 0 <= i < len(cells) else None
+        key = "source" if isinstance(cell, dict) and "source" in cell else "input"
+        src = cell.get(key) if isinstance(cell, dict) and cell.get("cell_type", "code") == "code" else None
+        as_list = isinstance(src, list)
+        if as_list and all(isinstance(x, str) for x in src):
+            src = "".join(src)
+        masked = mask_cell(src) if isinstance(src, str) else None
+        if masked is None:
+            ff.left.extend((f, "not a Python code cell fix can edit") for f in fs)
+            continue
+        code, kept = masked
+        new, applied, left, error = fix_text(code, rel, fs, engine, style, cell=i, aliases=aliases)
+        ff.left.extend(left)
+        if error:
+            ff.left.extend((f, error) for f in fs)
+            continue
+        restored = unmask_cell(new, kept)
+        if restored is None:
+            ff.left.extend((f, "the cell's magic lines could not be kept; not rewritten") for f in fs)
+            continue
+        if applied:
+            cell[key] = restored.splitlines(keepends=True) if as_list else restored
+            ff.applied.extend(applied)
+    if ff.applied:
+        ff.new = dump(nb)
+    return ff
+
+
+EDITORS: dict[str, Callable] = {"python": _fix_python, "notebook": _fix_notebook}
 
 
 # -- the libcst side ------------------------------------------------------------------
 
-def rewrite_source(text: str, targets: list[Target]):
+def rewrite_source(text: str, targets: list[Target], known_aliases: Optional[dict] = None):
     """Apply the chosen rewrites to `text` -> (new text, applied findings, [(finding, reason)])."""
     module = cst.parse_module(text)
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-    aliases = _module_aliases(module)
+    aliases = {**(known_aliases or {}), **_module_aliases(module)}
     needed: set[str] = set()
     rw = _Rewriter(targets, aliases, needed)
     new_module = wrapper.visit(rw)

@@ -371,7 +371,7 @@ def rewrite_source(text: str, targets: list[Target], known_aliases: Optional[dic
     if missing:
         new_module = _add_imports(new_module, missing)
     applied = [t.finding for t in targets if id(t) in rw.done]
-    left = [(t.finding, rw.why.get(id(t), "could not locate the code to edit")) for t in targets
+    left = [(t.finding, rw.why.get(id(t), "not a single literal or call fix can edit (e.g. implicitly concatenated strings)")) for t in targets
             if id(t) not in rw.done]
     return new_module.code, applied, left
 

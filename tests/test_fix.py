@@ -156,7 +156,8 @@ def test_import_torch_is_added_once_and_aliases_are_reused(tmp_path):
         'x.to(f"{torch.accelerator.current_accelerator().type}:2")\n')
     src.write_text('import torch.nn as nn\nimport torch as T\nd = "cuda"\nm.to(d)\n')
     assert run_cli("fix", "--write", "--device-style", "accelerator", src).returncode == 0
-    assert src.read_text() == 'import torch.nn as nn\nimport torch as T\nd = T.accelerator.current_accelerator().type\nm.to(d)\n'
+    assert src.read_text() == ('import torch.nn as nn\nimport torch as T\n'
+                               'd = T.accelerator.current_accelerator().type\nm.to(d)\n')
 
 
 def test_medium_confidence_needs_unsafe(tmp_path):
@@ -287,7 +288,8 @@ def test_notebook_cells_are_rewritten_and_magics_kept(tmp_path):
     nb, text = _notebook([
         ("markdown", ["# Train\n", 'x.to("cuda")  # prose, not code']),
         ("code", ["!pip install torch\n", "import torch\n", "%matplotlib inline\n",
-                  'x = torch.ones(2, device="cuda")  # gpu\n', "if True:\n", "    !nvidia-smi\n", "y = x.to('cuda:0')"]),
+                  'x = torch.ones(2, device="cuda")  # gpu\n', "if True:\n", "    !nvidia-smi\n",
+                  "y = x.to('cuda:0')"]),
         ("code", "%%bash\necho cuda\n"),
         ("code", ["%%time\n", "from torch.cuda.amp import autocast\n", "with autocast():\n", "    pass"]),
     ])

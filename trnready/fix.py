@@ -371,8 +371,8 @@ def rewrite_source(text: str, targets: list[Target], known_aliases: Optional[dic
     if missing:
         new_module = _add_imports(new_module, missing)
     applied = [t.finding for t in targets if id(t) in rw.done]
-    left = [(t.finding, rw.why.get(id(t), "not a single literal or call fix can edit (e.g. implicitly concatenated strings)")) for t in targets
-            if id(t) not in rw.done]
+    unfit = "not a single literal or call fix can edit (e.g. implicitly concatenated strings)"
+    left = [(t.finding, rw.why.get(id(t), unfit)) for t in targets if id(t) not in rw.done]
     return new_module.code, applied, left
 
 

@@ -152,7 +152,8 @@ def rules_cmd(fmt, catalogue):
 @main_group.command("fix")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=str))
 @click.option("--write", is_flag=True, help="Apply the rewrites (default: print a unified diff and change nothing).")
-@click.option("--unsafe", is_flag=True, help="Also rewrite medium-confidence findings (methods matched by name: x.cuda()).")
+@click.option("--unsafe", is_flag=True,
+              help="Also rewrite medium-confidence findings (methods matched by name: x.cuda()).")
 @click.option("--device-style", type=click.Choice(["neuron", "accelerator"]), default="neuron", show_default=True,
               help='Write "neuron" literals, or device-neutral torch.accelerator code where the catalogue has it.')
 @click.option("--select", multiple=True, help="Only these rule ids, id prefixes or categories (comma-separated).")
@@ -166,8 +167,8 @@ def fix_cmd(paths, write, unsafe, device_style, select, ignore, exclude, catalog
     """Rewrite the mechanical changes (PATHS default: the current directory).
 
     Prints a unified diff and changes nothing; --write applies it. Exit code 1
-    without --write when there is something to fix, and with --write when a file
-    could not be written; 0 otherwise.
+    without --write when there is something to fix, or when a file could not be
+    fixed or written; 0 otherwise.
 
     Example: trnready fix src/ --select cuda-device --write
     """

@@ -662,6 +662,8 @@ def write_fix(ff: FileFix, before_replace: Optional[Callable[[Path], None]] = No
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(payload)
+            fh.flush()
+            os.fsync(fh.fileno())
         os.chmod(tmp, st.st_mode & 0o7777)
         if before_replace is not None:
             before_replace(target)

@@ -12,10 +12,9 @@ choose a rewrite per finding, transform with libcst, check the result still
 parses, and produce a unified diff. `write_fix()` re-reads the file right before
 replacing it and skips it when it changed in between.
 
-Extension point for other file kinds: `EDITORS` maps a file kind to a function
-(text, targets, style) -> (new text, applied, left). Notebooks (findings with a
-`cell`) would plug in here by splitting cells, calling `rewrite_source` per
-cell and re-serialising the JSON.
+Other file kinds plug in through `EDITORS` (kind -> function returning a
+`FileFix`). Notebooks are one: findings carry a `cell`, each Python cell is
+rewritten like a file with its IPython magics masked and put back verbatim.
 """
 from __future__ import annotations
 
@@ -28,11 +27,10 @@ import os
 import re
 import tempfile
 import tokenize
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Optional
-
-import warnings
 
 with warnings.catch_warnings():  # libcst 1.0 imports a metadata provider that warns about mypy_extensions
     warnings.simplefilter("ignore", DeprecationWarning)

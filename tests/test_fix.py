@@ -333,3 +333,17 @@ def test_notebook_with_an_unknown_layout_is_not_rewritten(tmp_path):
     found, _ = scan_python('x = t.to("cuda")', "odd.ipynb", engine, cell=0)
     ff = _fix_notebook(path, "odd.ipynb", found, engine, Config(), "neuron")
     assert "layout" in ff.error and not ff.changed
+
+
+def test_notebook_fixture_pair_through_the_cli(tmp_path):
+    """notebook.in.ipynb -> notebook.out.ipynb with the real CLI (needs the notebook reader)."""
+    src = tmp_path / "notebook.ipynb"
+    shutil.copyfile(FIX / "notebook.in.ipynb", src)
+    proc = run_cli("scan", "--format", "json", "--exit-zero", tmp_path)
+    if not json.loads(proc.stdout)["summary"].get("files_by_kind", {}).get("notebook"):
+        pytest.skip("this checkout does not read notebooks yet")
+    proc = run_cli("fix", "--write", tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert src.read_bytes() == (FIX / "notebook.out.ipynb").read_bytes()
+    again = run_cli("fix", tmp_path)
+    assert again.returncode == 0 and again.stdout == ""

@@ -160,8 +160,8 @@ def rules_cmd(fmt, catalogue):
 @click.option("--ignore", multiple=True, help="Skip these rule ids, id prefixes or categories (comma-separated).")
 @click.option("--exclude", multiple=True, help="Glob of paths to skip (repeatable).")
 @click.option("--catalogue", type=click.Path(dir_okay=False), help="Use this catalogue instead of the built-in one.")
-@click.option("--max-file-size", type=click.IntRange(min=1), default=5 * 1024 * 1024, show_default=True,
-              help="Files larger than this many bytes are skipped.")
+@click.option("--max-file-size", type=click.IntRange(min=1), default=None,
+              help="Files larger than this many bytes are skipped (default 5 MiB).")
 @click.option("--no-gitignore", is_flag=True, help="Also fix files that .gitignore excludes.")
 def fix_cmd(paths, write, unsafe, device_style, select, ignore, exclude, catalogue, max_file_size, no_gitignore):
     """Rewrite the mechanical changes (PATHS default: the current directory).
@@ -174,8 +174,8 @@ def fix_cmd(paths, write, unsafe, device_style, select, ignore, exclude, catalog
     """
     from .fix import run_cli
 
-    config = Config(select=_split(select), ignore=_split(ignore), exclude=tuple(exclude), max_file_size=max_file_size,
-                    use_gitignore=not no_gitignore, catalogue=catalogue)
+    config = Config(select=_split(select), ignore=_split(ignore), exclude=tuple(exclude),
+                    max_file_size=max_file_size or 5 * 1024 * 1024, use_gitignore=not no_gitignore, catalogue=catalogue)
     try:
         return run_cli(list(paths) or ["."], config, write=write, unsafe=unsafe, style=device_style)
     except CatalogueError as e:

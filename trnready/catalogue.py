@@ -18,6 +18,7 @@ else:  # pragma: no cover - exercised only on Python 3.10
     import tomli as tomllib
 
 from .model import CONFIDENCES, SEVERITIES, ArgPredicate, Example, Matcher, Rule
+from .rewrite import parse_rewrites
 
 # The finding vocabulary (../shared/reference/categories.md); reports use it verbatim.
 CATEGORIES = (
@@ -37,7 +38,7 @@ FILE_KINDS = ("python", "notebook", "requirements", "pyproject", "setup-cfg", "c
               "cuda", "dockerfile", "shell", "yaml", "env")
 
 _RULE_KEYS = {"id", "name", "category", "severity", "title", "why", "fix", "source", "docs",
-              "match", "examples", "corrected", "suggestion"}
+              "match", "examples", "corrected", "suggestion", "rewrite"}
 _REQUIRED = ("id", "name", "category", "severity", "title", "why", "fix", "source", "docs", "match", "examples")
 _MATCH_KEYS = set(MATCH_KINDS) | {"args", "confidence", "message", "files", "version", "version-shape",
                                   "unless-mentioned", "mentioned-in", "scope", "unless-parameter"}
@@ -246,10 +247,11 @@ def _parse_rule(r: dict, n: int, err) -> Rule:
             err("unknown key (expected hit, clean)", entry=rid, key=f"examples.{k}")
     hits = _parse_examples(ex.get("hit"), rid, "examples.hit", err)
     cleans = _parse_examples(ex.get("clean"), rid, "examples.clean", err)
+    rewrites = parse_rewrites(r["rewrite"], rid, r["severity"], err) if "rewrite" in r else ()
     return Rule(id=rid, name=r["name"], category=r["category"], severity=r["severity"], title=r["title"].strip(),
                 why=r["why"].strip(), fix=r["fix"].strip(), source=r["source"].strip(), docs=r["docs"].strip(),
                 matchers=matchers, hits=hits, cleans=cleans, corrected=r.get("corrected"),
-                fix_is_suggestion=r.get("suggestion", False))
+                fix_is_suggestion=r.get("suggestion", False), rewrites=rewrites)
 
 
 def _parse_examples(items, rid, key, err) -> tuple[Example, ...]:

@@ -274,6 +274,39 @@ def rules_cmd(fmt, catalogue):
     return 0
 
 
+@main_group.command("fix")
+@click.argument("paths", nargs=-1, type=click.Path(path_type=str))
+@click.option("--write", is_flag=True, help="Apply the rewrites (default: print a unified diff and change nothing).")
+@click.option("--unsafe", is_flag=True,
+              help="Also rewrite medium-confidence findings (methods matched by name: x.cuda()).")
+@click.option("--device-style", type=click.Choice(["neuron", "accelerator"]), default="neuron", show_default=True,
+              help='Write "neuron" literals, or device-neutral torch.accelerator code where the catalogue has it.')
+@click.option("--select", multiple=True, help="Only these rule ids, id prefixes or categories (comma-separated).")
+@click.option("--ignore", multiple=True, help="Skip these rule ids, id prefixes or categories (comma-separated).")
+@click.option("--exclude", multiple=True, help="Glob of paths to skip (repeatable).")
+@click.option("--catalogue", type=click.Path(dir_okay=False), help="Use this catalogue instead of the built-in one.")
+@click.option("--max-file-size", type=click.IntRange(min=1), default=None,
+              help="Files larger than this many bytes are skipped (default 5 MiB).")
+@click.option("--no-gitignore", is_flag=True, help="Also fix files that .gitignore excludes.")
+def fix_cmd(paths, write, unsafe, device_style, select, ignore, exclude, catalogue, max_file_size, no_gitignore):
+    """Rewrite the mechanical changes (PATHS default: the current directory).
+
+    Prints a unified diff and changes nothing; --write applies it. Exit code 1
+    without --write when there is something to fix, or when a file could not be
+    fixed or written; 0 otherwise.
+
+    Example: trnready fix src/ --select cuda-device --write
+    """
+    from .fix import run_cli
+
+    config = Config(select=_split(select), ignore=_split(ignore), exclude=tuple(exclude),
+                    max_file_size=max_file_size or 5 * 1024 * 1024, use_gitignore=not no_gitignore, catalogue=catalogue)
+    try:
+        return run_cli(list(paths) or ["."], config, write=write, unsafe=unsafe, style=device_style)
+    except CatalogueError as e:
+        raise UserError(str(e)) from None
+
+
 @main_group.command("explain")
 @click.argument("rule_id")
 @click.option("--catalogue", type=click.Path(dir_okay=False), help="Read this catalogue instead of the built-in one.")
@@ -292,6 +325,9 @@ def explain_cmd(rule_id, catalogue):
     click.echo(f"\n## Example ({ex.file})\n{ex.code.rstrip()}")
     if rule.corrected:
         click.echo(f"\n## Use instead\n{rule.corrected.rstrip()}")
+    if rule.rewrites:
+        from .rewrite import describe_rewrites
+        click.echo(f"\n## Automatic fix (trnready fix)\n{describe_rewrites(rule)}")
     click.echo(f"\n## Source\n{rule.source}\n\n## Reference\n{rule.docs}")
     return 0
 

@@ -24,6 +24,7 @@ class Hit:
     matcher: Matcher
     node: ast.AST  # where the finding points
     name: str  # what matched: a qualified name, method, module or device string
+    qualname: str = ""  # the full resolved name at the node (references and calls), for `fix`
     confidence: str | None = None  # overrides the matcher's (e.g. an optional, guarded import)
     note: str = ""  # appended to the message
 
@@ -127,8 +128,8 @@ class Engine:
                     for prefix in _prefixes(cand):
                         for rule, m in self.imports.get(prefix, ()):
                             if node in index.guarded:
-                                hits.append(Hit(rule, m, node, cand, "medium",
-                                                " (optional import: guarded by try/except or an availability check)"))
+                                hits.append(Hit(rule, m, node, cand, confidence="medium",
+                                                note=" (optional import: guarded by try/except or an availability check)"))
                             else:
                                 hits.append(Hit(rule, m, node, cand))
         # references (outermost attribute chains and imported names)
@@ -138,7 +139,7 @@ class Engine:
                     q = canon(q)
                     for prefix in _prefixes(q):
                         for rule, m in self.refs.get(prefix, ()):
-                            hits.append(Hit(rule, m, node, prefix))
+                            hits.append(Hit(rule, m, node, prefix, q))
         # decorators
         if self.decorators:
             for expr, scope in index.decorators:
@@ -173,11 +174,11 @@ class Engine:
         for q in names:
             for rule, m in self.calls.get(q, ()):
                 if self._args_ok(m.args, call, scope):
-                    hits.append(Hit(rule, m, call, q))
+                    hits.append(Hit(rule, m, call, q, q))
                     on_call.add(rule.id)
             for rx, rule, m in self.call_globs:
                 if rx.fullmatch(q) and self._args_ok(m.args, call, scope):
-                    hits.append(Hit(rule, m, call, q))
+                    hits.append(Hit(rule, m, call, q, q))
                     on_call.add(rule.id)
         is_method = type(func) is ast.Attribute and not names
         if is_method and func.attr in self.methods:

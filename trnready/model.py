@@ -74,6 +74,7 @@ class Rule:
     cleans: tuple[Example, ...]
     corrected: Optional[str] = None
     fix_is_suggestion: bool = False
+    rewrites: tuple = ()  # trnready.rewrite.Rewrite records ([[rule.rewrite]]); only `change` entries have them
 
 
 @dataclass(frozen=True)
@@ -100,6 +101,7 @@ class Finding:
     # can show context without re-reading files. Not part of the JSON report.
     context: tuple[tuple[int, str], ...] = field(default=(), compare=False, repr=False)
     suppression_reason: Optional[str] = None  # the text after `# trnready: ignore[...]`
+    fixable: bool = False  # `trnready fix` has a rewrite for this finding
 
     def sort_key(self):
         return (self.path, self.cell if self.cell is not None else -1, self.line, self.column, self.rule)
@@ -123,6 +125,7 @@ class Finding:
             "source": self.source,
             "fingerprint": self.fingerprint,
             "suppressed": self.suppressed,
+            "fixable": self.fixable,
         }
         if self.cell is not None:
             out["cell"] = self.cell

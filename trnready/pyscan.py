@@ -9,6 +9,7 @@ from . import suppress
 from .index import Indexer
 from .match import Engine, Hit
 from .model import Diagnostic, Finding, fingerprint
+from .rewrite import FixableCheck
 
 
 def parse(text: str, rel: str) -> tuple[ast.Module | None, Diagnostic | None]:
@@ -44,8 +45,9 @@ def hits_for_tree(tree: ast.Module, engine: Engine) -> list[Hit]:
 
 
 def findings_from_hits(hits: list[Hit], lines: list[str], rel: str, cell: int | None = None,
-                       line_offset: int = 0) -> list[Finding]:
+                       line_offset: int = 0, tree: ast.AST | None = None) -> list[Finding]:
     out: list[Finding] = []
+    fixable = FixableCheck(tree)
     seen: set = set()
     counts: dict = {}
     hits = sorted(hits, key=lambda h: (h.node.lineno, h.node.col_offset, h.rule.id))
@@ -73,7 +75,8 @@ def findings_from_hits(hits: list[Hit], lines: list[str], rel: str, cell: int | 
             path=rel, line=lineno + line_offset, column=col, end_line=end_lineno + line_offset, end_column=end_col,
             snippet=text.rstrip("\r\n"), message=message, fix=h.rule.fix, docs=h.rule.docs, source=h.rule.source,
             fingerprint=fingerprint(rel if cell is None else f"{rel}#cell", h.rule.id, code, n),
-            title=h.rule.title, cell=cell, context=context_lines(lines, lineno, line_offset)))
+            title=h.rule.title, cell=cell, context=context_lines(lines, lineno, line_offset),
+            fixable=fixable(h.rule, node, h.qualname)))
     return out
 
 
@@ -104,5 +107,5 @@ def scan_python(text: str, rel: str, engine: Engine, cell: int | None = None):
         hits = hits_for_tree(tree, engine)
     except RecursionError:
         return [], Diagnostic(rel, "too-complex", "nesting too deep to analyse")
-    findings = findings_from_hits(hits, text.splitlines(), rel, cell=cell)
+    findings = findings_from_hits(hits, text.splitlines(), rel, cell=cell, tree=tree)
     return suppress.apply(findings, text, tree, rel, engine, cell=cell), None

@@ -38,7 +38,8 @@ def render(report: Report, stream, colour: bool = False, **_options) -> None:
             current = f.path
             stream.write((f"\x1b[1m{safe(f.path)}{_RESET}" if colour else safe(f.path)) + "\n")
         conf = "" if f.confidence == "high" else f" ({f.confidence} confidence)"
-        stream.write(f"  {location(f)} {f.rule} [{paint(f.severity, f.severity)}] {safe(f.message)}{conf}\n")
+        mark = "[*] " if f.fixable else ""  # like ruff: `trnready fix` can rewrite it
+        stream.write(f"  {location(f)} {f.rule} [{paint(f.severity, f.severity)}] {mark}{safe(f.message)}{conf}\n")
         if f.snippet.strip():
             stream.write(f"      | {safe(f.snippet.strip())}\n")
     if report.diagnostics:
@@ -65,6 +66,12 @@ def render_summary(report: Report, stream, colour: bool = False) -> None:
         if b.get("resolved"):
             line += f"; {b['resolved']} no longer found (re-create the baseline to drop them)"
         stream.write(line + "\n")
+    fixable = [f for f in report.active if f.fixable]
+    if fixable:
+        safe_n = sum(1 for f in fixable if f.confidence == "high")
+        more = len(fixable) - safe_n
+        stream.write(f"[*] {safe_n} fixable with `trnready fix`"
+                     + (f" ({more} more with `trnready fix --unsafe`)" if more else "") + "\n")
     cats = report.by_category()
     if cats:
         stream.write("By category: " + ", ".join(f"{c} {n}" for c, n in cats.items()) + "\n")

@@ -336,12 +336,11 @@ def test_notebook_with_an_unknown_layout_is_not_rewritten(tmp_path):
 
 
 def test_notebook_fixture_pair_through_the_cli(tmp_path):
-    """notebook.in.ipynb -> notebook.out.ipynb with the real CLI (needs the notebook reader)."""
+    """notebook.in.ipynb -> notebook.out.ipynb with the real CLI."""
     src = tmp_path / "notebook.ipynb"
     shutil.copyfile(FIX / "notebook.in.ipynb", src)
     proc = run_cli("scan", "--format", "json", "--exit-zero", tmp_path)
-    if not json.loads(proc.stdout)["summary"].get("files_by_kind", {}).get("notebook"):
-        pytest.skip("this checkout does not read notebooks yet")
+    assert json.loads(proc.stdout)["summary"]["files_by_kind"]["notebook"] == 1
     proc = run_cli("fix", "--write", tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert src.read_bytes() == (FIX / "notebook.out.ipynb").read_bytes()

@@ -346,3 +346,12 @@ def test_notebook_fixture_pair_through_the_cli(tmp_path):
     assert src.read_bytes() == (FIX / "notebook.out.ipynb").read_bytes()
     again = run_cli("fix", tmp_path)
     assert again.returncode == 0 and again.stdout == ""
+
+
+def test_fix_honours_the_config_file(tmp_path):
+    (tmp_path / "trnready.toml").write_text('ignore = ["cuda-device"]\n')
+    (tmp_path / "m.py").write_text('import torch\nx = torch.zeros(2, device="cuda")\n')
+    proc = run_cli("fix", tmp_path)
+    assert proc.returncode == 0 and proc.stdout == ""
+    proc = run_cli("fix", tmp_path, "--no-config")
+    assert proc.returncode == 1 and '+x = torch.zeros(2, device="neuron")' in proc.stdout

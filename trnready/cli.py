@@ -288,7 +288,11 @@ def rules_cmd(fmt, catalogue):
 @click.option("--max-file-size", type=click.IntRange(min=1), default=None,
               help="Files larger than this many bytes are skipped (default 5 MiB).")
 @click.option("--no-gitignore", is_flag=True, help="Also fix files that .gitignore excludes.")
-def fix_cmd(paths, write, unsafe, device_style, select, ignore, exclude, catalogue, max_file_size, no_gitignore):
+@click.option("--config", "config_file", type=click.Path(dir_okay=False),
+              help="Read settings from FILE instead of searching for trnready.toml / [tool.trnready].")
+@click.option("--no-config", is_flag=True, help="Ignore config files.")
+def fix_cmd(paths, write, unsafe, device_style, select, ignore, exclude, catalogue, max_file_size, no_gitignore,
+            config_file, no_config):
     """Rewrite the mechanical changes (PATHS default: the current directory).
 
     Prints a unified diff and changes nothing; --write applies it. Exit code 1
@@ -299,10 +303,12 @@ def fix_cmd(paths, write, unsafe, device_style, select, ignore, exclude, catalog
     """
     from .fix import run_cli
 
-    config = Config(select=_split(select), ignore=_split(ignore), exclude=tuple(exclude),
-                    max_file_size=max_file_size or 5 * 1024 * 1024, use_gitignore=not no_gitignore, catalogue=catalogue)
+    paths = list(paths) or ["."]
+    config = _config(paths, config_file, no_config, select=_split(select), ignore=_split(ignore),
+                     exclude=tuple(exclude), max_file_size=max_file_size,
+                     use_gitignore=False if no_gitignore else None, catalogue=catalogue)
     try:
-        return run_cli(list(paths) or ["."], config, write=write, unsafe=unsafe, style=device_style)
+        return run_cli(paths, config, write=write, unsafe=unsafe, style=device_style)
     except CatalogueError as e:
         raise UserError(str(e)) from None
 

@@ -72,30 +72,32 @@ def test_second_run_changes_nothing_and_rescan_is_clean(tmp_path, name):
 def test_diff_mode_changes_nothing_and_the_diff_applies(tmp_path):
     demo = tmp_path / "demo"
     shutil.copytree(REPO / "examples" / "demo", demo)
-    before = {p.name: p.read_bytes() for p in demo.glob("*.py")}
+    before = {p.name: p.read_bytes() for p in demo.rglob("*") if p.is_file()}
     proc = run_cli("fix", demo)
     assert proc.returncode == 1  # something to fix, nothing applied
-    assert {p.name: p.read_bytes() for p in demo.glob("*.py")} == before
-    assert proc.stdout.startswith("--- a/train.py\n+++ b/train.py\n")
+    assert {p.name: p.read_bytes() for p in demo.rglob("*") if p.is_file()} == before
+    assert "--- a/train.py\n+++ b/train.py\n" in proc.stdout
+    assert '-    "model = TinyUNet().to(\\"cuda\\")\\n",\n' in proc.stdout  # the notebook cell, as JSON
+    assert '+    "model = TinyUNet().to(\\"neuron\\")\\n",\n' in proc.stdout
     assert '-DEVICE = "cuda" if torch.cuda.is_available() else "cpu"\n' in proc.stdout
     assert '+DEVICE = "neuron" if torch.cuda.is_available() else "cpu"\n' in proc.stdout
     assert '+        with torch.autocast(device_type="neuron"):\n' in proc.stdout
     assert "model = TinyUNet().cuda()" not in [l[1:] for l in proc.stdout.splitlines() if l[:1] in "+-"]
-    assert "Would apply 4 fixes in 1 file" in proc.stderr
+    assert "Would apply 6 fixes in 2 files" in proc.stderr
     assert "1 more fixable with --unsafe" in proc.stderr
     # the printed diff is a valid patch and gives the same result as --write
     patched = tmp_path / "patched"
     shutil.copytree(demo, patched)
     subprocess.run(["patch", "-p1", "-s", "-d", str(patched)], input=proc.stdout, text=True, check=True)
     assert run_cli("fix", "--write", demo).returncode == 0
-    for p in demo.glob("*.py"):
+    for p in [*demo.glob("*.py"), *demo.glob("*.ipynb")]:
         assert (patched / p.name).read_bytes() == p.read_bytes()
 
 
 def test_select_and_ignore_limit_the_rewrites(tmp_path):
     demo = tmp_path / "demo"
     shutil.copytree(REPO / "examples" / "demo", demo)
-    proc = run_cli("fix", "--select", "TRN242", demo)
+    proc = run_cli("fix", "--select", "TRN242", demo / "train.py")
     changed = [l for l in proc.stdout.splitlines() if l.startswith(("+", "-")) and not l.startswith(("+++", "---"))]
     assert changed == ['-DEVICE = "cuda" if torch.cuda.is_available() else "cpu"',
                        '+DEVICE = "neuron" if torch.cuda.is_available() else "cpu"']

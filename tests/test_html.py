@@ -417,3 +417,9 @@ def test_keyboard_labels_narrow_window_and_print(pages, tmp_path):
     page.emulate_media(media="print")
     assert not page.locator(".toolbar").is_visible() and page.locator("#TRN191").is_visible()
     assert p.errors == []
+
+
+def test_fixable_findings_are_marked(tmp_path):
+    (tmp_path / "m.py").write_text('import torch\nx = torch.zeros(2, device="cuda")\ny = torch.zeros(2, dtype=torch.float64)\n')
+    _, text = scan_html(tmp_path, out=tmp_path / "r.html")
+    assert text.count("[*] fixable") == 1  # the device string has a rewrite, float64 has none

@@ -80,10 +80,10 @@ def test_diff_mode_changes_nothing_and_the_diff_applies(tmp_path):
     assert '-    "model = TinyUNet().to(\\"cuda\\")\\n",\n' in proc.stdout  # the notebook cell, as JSON
     assert '+    "model = TinyUNet().to(\\"neuron\\")\\n",\n' in proc.stdout
     assert '-DEVICE = "cuda" if torch.cuda.is_available() else "cpu"\n' in proc.stdout
-    assert '+DEVICE = "neuron" if torch.cuda.is_available() else "cpu"\n' in proc.stdout
+    assert '+DEVICE = "neuron" if torch.accelerator.is_available() else "cpu"\n' in proc.stdout
     assert '+        with torch.autocast(device_type="neuron"):\n' in proc.stdout
     assert "model = TinyUNet().cuda()" not in [l[1:] for l in proc.stdout.splitlines() if l[:1] in "+-"]
-    assert "Would apply 6 fixes in 2 files" in proc.stderr
+    assert "Would apply 7 fixes in 2 files" in proc.stderr
     assert "1 more fixable with --unsafe" in proc.stderr
     # the printed diff is a valid patch and gives the same result as --write
     patched = tmp_path / "patched"

@@ -80,21 +80,43 @@ def main_group() -> None:
     """Static readiness scanner: what in a PyTorch codebase breaks on TorchNeuron (Trainium), and how to fix it."""
 
 
-def ci_options(fn):
-    """Options for CI use: config files, suppression audit, baselines, changed files."""
-    for opt in reversed([
+def _apply(fn, options):
+    for opt in reversed(options):
+        fn = opt(fn)
+    return fn
+
+
+def selection_options(fn):
+    """Which files and rules: shared by scan, fix and baseline create."""
+    return _apply(fn, [
+        click.option("--select", multiple=True,
+                     help="Only these rule ids, id prefixes or categories (comma-separated)."),
+        click.option("--ignore", multiple=True, help="Skip these rule ids, id prefixes or categories (comma-separated)."),
+        click.option("--exclude", multiple=True, help="Glob of paths to skip (repeatable)."),
+        click.option("--catalogue", type=click.Path(dir_okay=False),
+                     help="Use this catalogue instead of the built-in one."),
+        click.option("--no-gitignore", is_flag=True, help="Include files that .gitignore excludes."),
+    ])
+
+
+def config_options(fn):
+    return _apply(fn, [
         click.option("--config", "config_file", type=click.Path(dir_okay=False),
                      help="Read settings from FILE instead of searching for trnready.toml / pyproject.toml."),
         click.option("--no-config", is_flag=True, help="Ignore config files."),
+    ])
+
+
+def ci_options(fn):
+    """Options for CI use: config files, suppression audit, baselines, changed files."""
+    return config_options(_apply(fn, [
         click.option("--no-suppressions", is_flag=True,
                      help="Audit: ignore every `# trnready: ignore[...]` comment."),
         click.option("--baseline", type=click.Path(dir_okay=False),
                      help="Report and gate only findings not recorded in this baseline file."),
         click.option("--changed-since", metavar="REF",
                      help="Scan only files changed relative to git REF (plus untracked files)."),
-    ]):
-        fn = opt(fn)
-    return fn
+    ]))
 
 
 @main_group.command("scan")
@@ -109,13 +131,9 @@ def ci_options(fn):
 @click.option("--fail-on", type=click.Choice(FAIL_ON), default=None,
               help="Lowest severity that makes the exit code 1 (default: blocker).")
 @click.option("--exit-zero", is_flag=True, help="Always exit 0 unless trnready itself fails.")
-@click.option("--select", multiple=True, help="Only these rule ids, id prefixes or categories (comma-separated).")
-@click.option("--ignore", multiple=True, help="Skip these rule ids, id prefixes or categories (comma-separated).")
-@click.option("--exclude", multiple=True, help="Glob of paths to skip (repeatable).")
-@click.option("--catalogue", type=click.Path(dir_okay=False), help="Use this catalogue instead of the built-in one.")
+@selection_options
 @click.option("--max-file-size", type=click.IntRange(min=1), default=None,
               help="Files larger than this many bytes are skipped with a diagnostic (default: 5 MiB).")
-@click.option("--no-gitignore", is_flag=True, help="Scan files that .gitignore excludes.")
 @click.option("--color/--no-color", default=None, help="Colour terminal output (default: only on a TTY).")
 @click.option("--jobs", "-j", type=click.IntRange(min=0), default=0, show_default=True,
               help="Worker processes (0: one per CPU). Output is identical for every value.")
@@ -189,14 +207,8 @@ def baseline_group():
 @click.argument("paths", nargs=-1, type=click.Path(path_type=str))
 @click.option("--output", "-o", "output", type=click.Path(dir_okay=False), default="trnready-baseline.json",
               show_default=True, help="Baseline file to write.")
-@click.option("--select", multiple=True, help="Only these rule ids, id prefixes or categories (comma-separated).")
-@click.option("--ignore", multiple=True, help="Skip these rule ids, id prefixes or categories (comma-separated).")
-@click.option("--exclude", multiple=True, help="Glob of paths to skip (repeatable).")
-@click.option("--catalogue", type=click.Path(dir_okay=False), help="Use this catalogue instead of the built-in one.")
-@click.option("--no-gitignore", is_flag=True, help="Scan files that .gitignore excludes.")
-@click.option("--config", "config_file", type=click.Path(dir_okay=False),
-              help="Read settings from FILE instead of searching for trnready.toml / pyproject.toml.")
-@click.option("--no-config", is_flag=True, help="Ignore config files.")
+@selection_options
+@config_options
 def baseline_create_cmd(paths, output, select, ignore, exclude, catalogue, no_gitignore, config_file, no_config):
     """Scan PATHS (default: the current directory) and write every active finding to a baseline file.
 
@@ -281,16 +293,10 @@ def rules_cmd(fmt, catalogue):
               help="Also rewrite medium-confidence findings (methods matched by name: x.cuda()).")
 @click.option("--device-style", type=click.Choice(["neuron", "accelerator"]), default="neuron", show_default=True,
               help='Write "neuron" literals, or device-neutral torch.accelerator code where the catalogue has it.')
-@click.option("--select", multiple=True, help="Only these rule ids, id prefixes or categories (comma-separated).")
-@click.option("--ignore", multiple=True, help="Skip these rule ids, id prefixes or categories (comma-separated).")
-@click.option("--exclude", multiple=True, help="Glob of paths to skip (repeatable).")
-@click.option("--catalogue", type=click.Path(dir_okay=False), help="Use this catalogue instead of the built-in one.")
+@selection_options
 @click.option("--max-file-size", type=click.IntRange(min=1), default=None,
               help="Files larger than this many bytes are skipped (default 5 MiB).")
-@click.option("--no-gitignore", is_flag=True, help="Also fix files that .gitignore excludes.")
-@click.option("--config", "config_file", type=click.Path(dir_okay=False),
-              help="Read settings from FILE instead of searching for trnready.toml / [tool.trnready].")
-@click.option("--no-config", is_flag=True, help="Ignore config files.")
+@config_options
 def fix_cmd(paths, write, unsafe, device_style, select, ignore, exclude, catalogue, max_file_size, no_gitignore,
             config_file, no_config):
     """Rewrite the mechanical changes (PATHS default: the current directory).

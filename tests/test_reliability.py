@@ -52,6 +52,15 @@ def build_hostile_tree(root: Path) -> dict:
     (root / "loop").mkdir()
     os.symlink(root / "loop", root / "loop" / "again")
     expected["loop/again"] = "symlink-loop"
+    (root / "notjson.ipynb").write_text("not json { x.cuda()")
+    expected["notjson.ipynb"] = "malformed-notebook"
+    (root / "strsource.ipynb").write_text(json.dumps({
+        "cells": [{"cell_type": "code", "metadata": {}, "outputs": [],
+                   "source": "import torch\nx = torch.zeros(2).cuda()\n"}],
+        "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
+    (root / "sub").mkdir()
+    (root / "sub" / "pyproject.toml").write_text('[project\nname = "x"\ndependencies = ["flash-attn"]\n')
+    expected["sub/pyproject.toml"] = "syntax-error"
     return expected
 
 
@@ -92,7 +101,7 @@ def test_every_bad_file_is_a_diagnostic_and_the_rest_is_scanned(hostile):
         assert diags[rel]["message"]
     # Good files, including the latin-1 cookie, BOM, deeply nested and empty ones, are scanned.
     paths = {f["path"] for f in data["findings"]}
-    assert {"good.py", "latin1.py", "bom.py", "deep_blocks.py"} <= paths
+    assert {"good.py", "latin1.py", "bom.py", "deep_blocks.py", "strsource.ipynb"} <= paths
     assert "deep_ops.py" in paths or diags.get("deep_ops.py", {}).get("kind") == "too-complex"
     latin = next(f for f in data["findings"] if f["path"] == "latin1.py")
     assert latin["line"] == 3

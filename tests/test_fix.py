@@ -357,3 +357,16 @@ def test_fix_honours_the_config_file(tmp_path):
     assert proc.returncode == 0 and proc.stdout == ""
     proc = run_cli("fix", tmp_path, "--no-config")
     assert proc.returncode == 1 and '+x = torch.zeros(2, device="neuron")' in proc.stdout
+
+
+def test_parent_finder_agrees_with_a_full_parent_map():
+    import ast
+
+    from trnready.rewrite import ParentFinder
+
+    src = (REPO / "trnready" / "index.py").read_text() + "\nwith open(a) as f, g(b) as h:\n    x = [y for y in z]\n"
+    tree = ast.parse(src)
+    full = {c: n for n in ast.walk(tree) for c in ast.iter_child_nodes(n)}
+    finder = ParentFinder(tree)
+    for child, parent in full.items():
+        assert finder.get(child) is parent

@@ -100,10 +100,19 @@ def _declared_scope(scope: Scope, name: str) -> Scope:
     return scope
 
 
+_DEVICE_LIKE: dict = {}
+
+
 def device_like(name: str, keywords) -> bool:
     """`device`, `DEVICE`, `train_device`, `MODEL.DEVICE` (last part), `--device` for a device keyword."""
-    n = name.lstrip("-").replace("-", "_").lower()
-    return any(n == k or n.endswith("_" + k) for k in keywords)
+    key = (name, keywords)
+    hit = _DEVICE_LIKE.get(key)
+    if hit is None:  # names repeat across a codebase: answer each once
+        n = name.lstrip("-").replace("-", "_").lower()
+        hit = any(n == k or n.endswith("_" + k) for k in keywords)
+        if len(_DEVICE_LIKE) < 100_000:
+            _DEVICE_LIKE[key] = hit
+    return hit
 
 
 _IMPORT_ERRORS = {"ImportError", "ModuleNotFoundError", "Exception", "BaseException", "OSError"}

@@ -22,8 +22,15 @@ class Resolver:
     def __init__(self, aliases: dict[str, str] | None = None):
         # Longest prefix first so "torch.cuda.amp" wins over "torch.cuda".
         self.aliases = sorted((aliases or {}).items(), key=lambda kv: -len(kv[0]))
+        self._canonical: dict[str, str] = {}
 
     def canonical(self, name: str) -> str:
+        done = self._canonical.get(name)
+        if done is None:
+            done = self._canonical[name] = self._canonicalise(name)
+        return done
+
+    def _canonicalise(self, name: str) -> str:
         # Applied until nothing changes (bounded), so chained aliases compose:
         # torch.quantization.observer.X -> torch.ao.quantization.observer.X -> torch.ao.quantization.X
         for _ in range(4):

@@ -335,6 +335,55 @@ def choose(rewrites, node, qualname: str, style: str, parents: Optional[dict] = 
     return None
 
 
+class ParentFinder:
+    """`parents.get(node)` without a child -> parent map of the whole file.
+
+    Scanning asks for the parent of a few nodes per file; descending only into the
+    children whose line span contains the node costs the depth of the tree, where a
+    full map costs every node of it.
+    """
+
+    def __init__(self, tree: ast.AST):
+        self.tree = tree
+        self._cache: dict = {}
+        self._full: Optional[dict] = None
+
+    def get(self, node: ast.AST, default=None):
+        if node in self._cache:
+            return self._cache[node]
+        line, col = getattr(node, "lineno", None), getattr(node, "col_offset", None)
+        found = default
+        if line is not None:
+            current = self.tree
+            while current is not None and found is default:
+                nxt = None
+                for child in ast.iter_child_nodes(current):
+                    if child is node:
+                        found = current
+                        break
+                    start = getattr(child, "lineno", None)
+                    if start is None:
+                        if not isinstance(child, (ast.expr_context, ast.operator, ast.boolop, ast.unaryop,
+                                                  ast.cmpop)):
+                            nxt = nxt or child  # e.g. ast.arguments, ast.comprehension: no position
+                        continue
+                    end = getattr(child, "end_lineno", start)
+                    end_col = getattr(child, "end_col_offset", None)
+                    if (start, child.col_offset) <= (line, col) and (
+                            end_col is None or (line, col) < (end, end_col) or (line, col) == (start, child.col_offset)):
+                        nxt = child
+                        break
+                current = nxt
+        if found is default:
+            # Positionless nodes (withitem, arguments, comprehension) can hide the path: fall back
+            # to a full map once for this file.
+            if self._full is None:
+                self._full = {c: n for n in ast.walk(self.tree) for c in ast.iter_child_nodes(n)}
+            found = self._full.get(node, default)
+        self._cache[node] = found
+        return found
+
+
 class FixableCheck:
     """Scan-time answer to "can `trnready fix` rewrite this finding?" for one parsed file.
 
@@ -344,11 +393,11 @@ class FixableCheck:
 
     def __init__(self, tree: Optional[ast.AST] = None):
         self.tree = tree
-        self._parents: Optional[dict] = None
+        self._parents: Optional[ParentFinder] = None
 
-    def parents(self) -> Optional[dict]:
+    def parents(self) -> Optional["ParentFinder"]:
         if self._parents is None and self.tree is not None:
-            self._parents = {c: n for n in ast.walk(self.tree) for c in ast.iter_child_nodes(n)}
+            self._parents = ParentFinder(self.tree)
         return self._parents
 
     def __call__(self, rule, node, qualname: str = "") -> bool:

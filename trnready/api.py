@@ -11,6 +11,7 @@ assembled in discovery order, so output is identical for every --jobs value.
 from __future__ import annotations
 
 import datetime as _dt
+import gc
 import multiprocessing
 import os
 import sys
@@ -42,6 +43,18 @@ RECURSION_LIMIT = 6000
 
 def scan_bytes(data: bytes, rel: str, kind: str, engine: Engine, prefilter: bool = True, path: Path | None = None):
     """One file's content -> (findings, diagnostic or None). Never raises for bad input."""
+    # A parse allocates ~10^5 short-lived nodes; the cyclic GC re-examining them while the
+    # file is in hand costs ~20 % of scan CPU and frees nothing. It runs again between files.
+    gc_was_on = gc.isenabled()
+    gc.disable()
+    try:
+        return _scan_bytes(data, rel, kind, engine, prefilter, path)
+    finally:
+        if gc_was_on:
+            gc.enable()
+
+
+def _scan_bytes(data: bytes, rel: str, kind: str, engine: Engine, prefilter: bool, path: Path | None):
     stage = "decode"
     try:
         if kind == "python":

@@ -412,6 +412,12 @@ AUDIT_EXPECTED = {
     ("nb/train.ipynb", 1, 1, "TRN502"),
     ("nb/train.ipynb", 1, 2, "TRN522"),  # !conda install -y python=3.10
     ("nb/train.ipynb", 3, 3, "TRN241"),  # cell 2 does not parse; cell 3 is still scanned
+    ("pkg/environment-gpu.yml", None, 7, "TRN506"),
+    ("pkg/environment-gpu.yml", None, 8, "TRN505"),  # conda pytorch-cuda=12.1; the win32-only pip line is not
+    ("pkg/pyproject.toml", None, 7, "TRN502"),
+    ("pkg/pyproject.toml", None, 8, "TRN501"),
+    ("pkg/pyproject.toml", None, 11, "TRN502"),  # same string as line 7, in another extra: its own line
+    ("pkg/pyproject.toml", None, 12, "TRN501"),
 }
 
 
@@ -449,6 +455,7 @@ def test_audit_partial_diagnostics_keep_findings(audit_report):
     s = audit_report["summary"]
     assert s["files_skipped"] == 0  # both files were scanned (partly for the notebook)
     assert s["files_by_kind"]["notebook"] == 1 and s["files_by_kind"]["requirements"] == 2
+    assert s["files_scanned"] == 10
 
 
 def test_issue_forms_are_not_deployments(audit_report):

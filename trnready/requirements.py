@@ -404,6 +404,7 @@ class TomlLines:
 
     def __init__(self, text: str):
         self.lines = text.splitlines()
+        self.taken: set = set()  # positions of strings already attributed to a requirement
         self.tables: list[tuple[str, int, int]] = []  # (name, first line index, end index)
         current, start = "", 0
         for i, ln in enumerate(self.lines):
@@ -416,14 +417,22 @@ class TomlLines:
     def _ranges(self, table: str):
         return [(a, b) for name, a, b in self.tables if name == table] or [(0, len(self.lines))]
 
-    def find_string(self, table: str, value: str, after: int = 0):
+    def find_string(self, table: str, value: str, after: int = 0, taken=None):
+        """(line, column) of the quoted string in the table; `taken` holds positions already used, so the
+        same requirement listed in two extras gets two different lines."""
         for a, b in self._ranges(table):
             for i in range(max(a, after), b):
                 ln = self.lines[i]
+                if ln.lstrip().startswith("#"):
+                    continue
                 for q in ('"', "'"):
                     k = ln.find(q + value + q)
-                    if k >= 0 and not ln.lstrip().startswith("#"):
-                        return i + 1, k + 2
+                    while k >= 0:
+                        if taken is None or (i + 1, k + 2) not in taken:
+                            if taken is not None:
+                                taken.add((i + 1, k + 2))
+                            return i + 1, k + 2
+                        k = ln.find(q + value + q, k + 1)
         return None
 
     def find_key(self, table: str, key: str):
@@ -441,7 +450,7 @@ def _str_list_deps(values, table: str, tl: TomlLines, out: list, poetry=False):
     for v in values:
         if not isinstance(v, str):
             continue
-        where = tl.find_string(table, v) or (1, 1)
+        where = tl.find_string(table, v, taken=tl.taken) or tl.find_string(table, v) or (1, 1)
         d = dep_from_string(v, where[0], where[1], where[1] + len(v))
         if d is not None:
             out.append(d)

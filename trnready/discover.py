@@ -63,6 +63,10 @@ def _surface_kind(name: str, lower: str) -> str | None:
         return "shell"
     if lower in (".env", ".envrc") or lower.endswith(".env") or lower.startswith(".env."):
         return "env"
+    if lower.endswith((".tf", ".tfvars", ".hcl")):
+        return "terraform"  # Terraform / Packer: instance types, GPU node groups
+    if lower.endswith(".json") and not lower.endswith((".ipynb.json", "package-lock.json")):
+        return "json"  # AWS Batch / ECS / SageMaker / CloudFormation job definitions (only line matchers)
     return None
 
 

@@ -16,7 +16,8 @@ CONFIDENCES = ("high", "medium")
 # File kinds -> the groups the summary counts (python, notebook, manifest, cuda, container, shell/yaml).
 KIND_GROUPS = {"python": "python", "notebook": "notebook", "requirements": "manifest", "pyproject": "manifest",
                "setup-cfg": "manifest", "conda": "manifest", "pipfile": "manifest", "cuda": "cuda",
-               "dockerfile": "container", "shell": "shell/yaml", "yaml": "shell/yaml", "env": "shell/yaml"}
+               "dockerfile": "container", "shell": "shell/yaml", "yaml": "shell/yaml", "env": "shell/yaml",
+               "json": "shell/yaml", "terraform": "shell/yaml"}
 GROUP_ORDER = ("python", "notebook", "manifest", "cuda", "container", "shell/yaml")
 
 

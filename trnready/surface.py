@@ -31,6 +31,9 @@ SHELL_LIKE = ("shell", "yaml", "dockerfile", "env")
 MANIFEST_KINDS = ("requirements", "pyproject", "setup-cfg", "conda", "pipfile")
 _CONDA_SHAPE = re.compile(r"(?m)^dependencies\s*:")
 _CONDA_CHANNELS = re.compile(r"(?m)^(?:channels|name)\s*:")
+_SLASH_COMMENT = re.compile(r"(?:^|(?<=\s))//.*$")
+# JSON files larger than this are data (vocabularies, datasets, benchmark results), not job definitions.
+JSON_CONFIG_MAX = 256 * 1024
 # Diagnostics that keep the file's findings: the file was scanned, only in part or with a dangling include.
 PARTIAL_KINDS = frozenset({"cell-syntax-error", "missing-include"})
 _SHELL_CELL_MAGICS = ("%%bash", "%%sh", "%%script bash", "%%script sh", "%%shell", "%%system")
@@ -180,6 +183,8 @@ def emit_lines(kind: str, lines: list[str], engine, em: Emitter, mention_text: s
             body = rq.strip_comment(ln.replace("#SBATCH", "       ", 1))  # a Slurm directive, not a comment
         else:
             body = rq.strip_comment(ln)
+        if kind in ("json", "terraform", "cuda"):  # JSONC / HCL / C++ `//` comments
+            body = _SLASH_COMMENT.sub("", body)
         if not body.strip():
             continue
         for rule, m in matchers:
@@ -525,6 +530,10 @@ def scan_surface(text: str, rel: str, kind: str, engine, path: Path | None = Non
         if diag is not None:
             return [], None  # the Python scan reports the syntax error
         man = rq.parse_setup_py(tree, lines)
+    elif kind in ("json", "terraform"):
+        if kind == "json" and len(text) > JSON_CONFIG_MAX:
+            return [], None  # a data file (tokenizer, dataset, results), not a job definition
+        man = rq.Manifest()
     elif kind in SHELL_LIKE:
         man = rq.Manifest(deps=shell_deps(lines), pyreqs=shell_pyreqs(lines))
         if kind == "yaml" and _CONDA_SHAPE.search(text) and _CONDA_CHANNELS.search(text):

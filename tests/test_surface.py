@@ -415,6 +415,7 @@ AUDIT_EXPECTED = {
     ("infra/compute_env.json", None, 6, "TRN609"),  # AWS Batch template (JSON kind)
     ("infra/compute_env.json", None, 11, "TRN607"),
     ("infra/main.tf", None, 4, "TRN609"),  # Terraform; `#` and `//` comments never match
+    ("pkg/.python-version", None, 1, "TRN522"),  # pyenv / uv interpreter pin 3.10.14
     ("pkg/environment-gpu.yml", None, 7, "TRN506"),
     ("pkg/environment-gpu.yml", None, 8, "TRN505"),  # conda pytorch-cuda=12.1; the win32-only pip line is not
     ("pkg/pyproject.toml", None, 7, "TRN502"),
@@ -458,7 +459,7 @@ def test_audit_partial_diagnostics_keep_findings(audit_report):
     s = audit_report["summary"]
     assert s["files_skipped"] == 0  # both files were scanned (partly for the notebook)
     assert s["files_by_kind"]["notebook"] == 1 and s["files_by_kind"]["requirements"] == 2
-    assert s["files_scanned"] == 13  # .devcontainer/devcontainer.json: `//"--gpus=all"` is a comment
+    assert s["files_scanned"] == 14  # .devcontainer/devcontainer.json: `//"--gpus=all"` is a comment
 
 
 def test_issue_forms_are_not_deployments(audit_report):

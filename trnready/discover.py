@@ -47,6 +47,8 @@ def _surface_kind(name: str, lower: str) -> str | None:
         return "pyproject"
     if lower == "setup.cfg":
         return "setup-cfg"
+    if lower == ".python-version":
+        return "python-version"  # pyenv / uv: the interpreter the project runs on
     if name == "Pipfile":
         return "pipfile"
     if lower.endswith((".cu", ".cuh")):

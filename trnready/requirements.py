@@ -762,3 +762,20 @@ def shell_pyreqs(text: str, positions, assigns: dict) -> list:
             r.raw = raw
             out.append(r)
     return out
+
+
+def parse_python_version_file(text: str) -> Manifest:
+    """`.python-version` (pyenv, uv): one interpreter per line, `3.10`, `3.10.14`, `cpython-3.11`, `system`."""
+    man = Manifest()
+    for n, ln in enumerate(text.splitlines(), 1):
+        body = strip_comment(ln).strip()
+        m = re.match(r"^(?:c?python-?)?(\d+\.\d+)(\.\d+)?(?:\S*)$", body, re.I)
+        if not m:
+            continue
+        value = m.group(1) + (m.group(2) or "")
+        col = ln.find(m.group(1)) + 1
+        r = pyreq_from(f"=={value}.*" if not m.group(2) else f"=={value}", n, col, end_column=col + len(value))
+        if r:
+            r.raw = body
+            man.pyreqs.append(r)
+    return man

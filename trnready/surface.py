@@ -522,6 +522,8 @@ def scan_surface(text: str, rel: str, kind: str, engine, path: Path | None = Non
         man = rq.parse_pyproject(data, text) if kind == "pyproject" else rq.parse_pipfile(data, text)
     elif kind == "setup-cfg":
         man = rq.parse_setup_cfg(text)
+    elif kind == "python-version":
+        man = rq.parse_python_version_file(text)
     elif kind == "conda":
         man = rq.parse_conda(text)
     elif kind == "setup-py":

@@ -114,7 +114,9 @@ def test_exact_columns_and_messages(surface_report):
 
 def test_malformed_notebooks_are_diagnostics(surface_report):
     diags = {d["path"]: d["kind"] for d in surface_report["diagnostics"]}
-    assert diags == {"notebooks/broken.ipynb": "malformed-notebook", "notebooks/nocells.ipynb": "malformed-notebook"}
+    assert diags == {"notebooks/broken.ipynb": "malformed-notebook", "notebooks/nocells.ipynb": "malformed-notebook",
+                     # cell 3 (`def broken(:`) is reported, no longer skipped silently; its other cells still count
+                     "notebooks/demo.ipynb": "cell-syntax-error"}
 
 
 def test_summary_counts_files_by_kind_and_group(surface_report):
@@ -384,3 +386,108 @@ def test_notebook_writefile_cells_are_scanned_as_that_file(tmp_path):
     (tmp_path / "w.ipynb").write_text(json.dumps(nb))
     _, data = scan_json(tmp_path)
     assert {_key(f) for f in data["findings"]} == {("w.ipynb", 0, 3, "TRN501"), ("w.ipynb", 1, 2, "TRN607")}
+
+
+# ---------------------------------------------------------------- audit on public repos (fixtures/surface_audit)
+# Each file re-creates, in our own words, a pattern met while auditing real repositories (see README,
+# "Verified on public repositories"): the expectations are exact (path, cell, line, rule).
+
+AUDIT_EXPECTED = {
+    # `pyenv install` / `conda create python=${VAR}`: the version is reported where the variable is set
+    ("ci/setup.sh", None, 3, "TRN522"),
+    ("ci/setup.sh", None, 5, "TRN522"),
+    ("ci/setup.sh", None, 7, "TRN512"),  # pip install git+https://github.com/huggingface/optimum-neuron.git
+    ("deps/requirements.txt", None, 3, "TRN502"),  # git+ URL of bitsandbytes
+    ("deps/requirements.txt", None, 4, "TRN501"),  # -e git+...#egg=flash-attn
+    ("deps/requirements.txt", None, 6, "TRN501"),  # marker true on Linux; line 5 (darwin only) is not a hit
+    ("deps/requirements.txt", None, 7, "TRN505"),  # torch wheel URL with %2Bcu121: one finding per rule and line
+    ("deps/requirements.txt", None, 7, "TRN506"),
+    ("docker/Dockerfile.base-arg", None, 2, "TRN603"),  # ARG BASE_IMAGE=nvcr.io/... used by FROM ${BASE_IMAGE}
+    ("docker/Dockerfile.base-arg", None, 3, "TRN522"),  # ARG PYTHON_VERSION=3.10 used by uv venv --python
+    ("docker/Dockerfile.base-arg", None, 7, "TRN501"),  # flash_attn-...whl URL inside a continued RUN
+    ("docker/Dockerfile.base-arg", None, 8, "TRN501"),  # pip install -e git+...#egg=mamba-ssm
+    ("docker/Dockerfile.base-arg", None, 10, "TRN505"),  # whl/nightly/cu${CUDA_TAG}
+    ("docker/Dockerfile.conda", None, 2, "TRN522"),  # ENV PYTHON_VERSION=3.11 used by conda create
+    ("kernels/overloads.cu", None, 5, "TRN601"),
+    ("nb/train.ipynb", 1, 1, "TRN502"),
+    ("nb/train.ipynb", 1, 2, "TRN522"),  # !conda install -y python=3.10
+    ("nb/train.ipynb", 3, 3, "TRN241"),  # cell 2 does not parse; cell 3 is still scanned
+    ("infra/compute_env.json", None, 6, "TRN609"),  # AWS Batch template (JSON kind)
+    ("infra/compute_env.json", None, 11, "TRN607"),
+    ("infra/main.tf", None, 4, "TRN609"),  # Terraform; `#` and `//` comments never match
+    ("pkg/.python-version", None, 1, "TRN522"),  # pyenv / uv interpreter pin 3.10.14
+    ("pkg/environment-gpu.yml", None, 7, "TRN506"),
+    ("pkg/environment-gpu.yml", None, 8, "TRN505"),  # conda pytorch-cuda=12.1; the win32-only pip line is not
+    ("pkg/pyproject.toml", None, 7, "TRN502"),
+    ("pkg/pyproject.toml", None, 8, "TRN501"),
+    ("pkg/pyproject.toml", None, 11, "TRN502"),  # same string as line 7, in another extra: its own line
+    ("pkg/pyproject.toml", None, 12, "TRN501"),
+}
+
+
+@pytest.fixture(scope="module")
+def audit_report():
+    return scan_json(FIXTURES / "surface_audit")[1]
+
+
+def test_audit_fixture_exact_findings(audit_report):
+    got = [_key(f) for f in audit_report["findings"]]
+    assert len(got) == len(set(got)), "duplicate findings"
+    assert set(got) == AUDIT_EXPECTED
+
+
+def test_audit_columns_and_messages(audit_report):
+    by = {_key(f): f for f in audit_report["findings"]}
+    f = by[("docker/Dockerfile.base-arg", None, 2, "TRN603")]
+    assert (f["column"], f["end_column"]) == (16, 48)  # the image, not the ARG keyword
+    assert by[("docker/Dockerfile.base-arg", None, 3, "TRN522")]["message"].endswith("`PYTHON_VERSION=3.10`")
+    f = by[("kernels/overloads.cu", None, 5, "TRN601")]
+    # two overloads are two kernels to port; the templated prototype is not a definition
+    assert "2 __global__ kernels" in f["message"] and "dropout_kernel x2" in f["message"]
+    f = by[("nb/train.ipynb", 1, 2, "TRN522")]
+    assert f["column"] == 26 and f["snippet"] == "!conda install -y python=3.10"
+
+
+def test_audit_partial_diagnostics_keep_findings(audit_report):
+    diags = {d["path"]: d for d in audit_report["diagnostics"]}
+    assert set(diags) == {"deps/requirements.txt", "nb/train.ipynb"}
+    d = diags["nb/train.ipynb"]
+    assert d["kind"] == "cell-syntax-error" and "cell 2: line 1" in d["message"]
+    d = diags["deps/requirements.txt"]
+    assert d["kind"] == "missing-include" and "deps/requirements.txt:1: -r base-missing.txt" in d["message"]
+    assert "constraints.txt" not in d["message"]  # present, so not reported
+    s = audit_report["summary"]
+    assert s["files_skipped"] == 0  # both files were scanned (partly for the notebook)
+    assert s["files_by_kind"]["notebook"] == 1 and s["files_by_kind"]["requirements"] == 2
+    assert s["files_scanned"] == 14  # .devcontainer/devcontainer.json: `//"--gpus=all"` is a comment
+
+
+def test_issue_forms_are_not_deployments(audit_report):
+    assert not [f for f in audit_report["findings"] if "ISSUE_TEMPLATE" in f["path"]]
+
+
+@pytest.mark.parametrize("text,name,versions", [
+    ("https://github.com/Dao-AILab/flash-attention/releases/download/v2.5.8/"
+     "flash_attn-2.5.8+cu122torch2.3cxx11abiFALSE-cp310-cp310-linux_x86_64.whl", "flash-attn",
+     ["2.5.8+cu122torch2.3cxx11abiFALSE"]),
+    ("git+https://github.com/bitsandbytes-foundation/bitsandbytes.git", "bitsandbytes", []),
+    ("git+https://github.com/Dao-AILab/flash-attention@v2.6.3", "flash-attn", []),
+    ("git+https://github.com/org/proj.git#egg=xformers", "xformers", []),
+    ("./wheels/xformers-0.0.28-cp312-cp312-manylinux_2_28_x86_64.whl", "xformers", ["0.0.28"]),
+    ("https://files.example.org/causal_conv1d-1.4.0.tar.gz", "causal-conv1d", ["1.4.0"]),
+])
+def test_url_requirements_name_their_distribution(text, name, versions):
+    d = rq.dep_from_string(text, 1, 1)
+    assert (d.name, d.versions) == (name, versions)
+
+
+@pytest.mark.parametrize("text", [
+    'bitsandbytes>=0.42; sys_platform == "darwin"', 'numpy<2; python_version < "3.12"',
+    "https://example.org/downloads/", "https://github.com/org/repo/archive/refs/heads/main.zip",
+])
+def test_not_installed_on_trainium_or_unnamed(text):
+    assert rq.dep_from_string(text, 1, 1) is None
+
+
+def test_marker_with_extra_is_kept():
+    assert rq.dep_from_string('xformers; extra == "gpu"', 1, 1).name == "xformers"

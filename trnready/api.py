@@ -32,7 +32,7 @@ from .model import Diagnostic, Report
 from .pyscan import scan_python
 from .read import decode_python, read_bytes
 from .repo_rules import collapse, mentioned_in_files, repo_files, repo_rules
-from .surface import decode_text, scan_surface
+from .surface import PARTIAL_KINDS, decode_text, scan_surface
 
 # Below this many files to scan, a worker pool costs more than it saves.
 POOL_MIN_FILES = 48
@@ -249,7 +249,8 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
             report.findings.extend(findings)
             if diag is not None:
                 report.diagnostics.append(diag)
-                continue
+                if diag.kind not in PARTIAL_KINDS:  # partly scanned files count as scanned
+                    continue
             report.files_scanned += 1
             report.files_by_kind[sf.kind] = report.files_by_kind.get(sf.kind, 0) + 1
         report.diagnostics.extend(disc.diagnostics)

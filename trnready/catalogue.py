@@ -35,7 +35,8 @@ META_CHECKS = ("suppression-without-reason", "unused-suppression")
 PREDICATE_OPS = ("equals", "not-equals", "in", "not-in", "is-none", "is-not-none", "present", "absent", "matches")
 # File kinds a non-Python example or a line matcher may name.
 FILE_KINDS = ("python", "notebook", "requirements", "pyproject", "setup-cfg", "conda", "pipfile",
-              "cuda", "dockerfile", "shell", "yaml", "env")
+              "cuda", "dockerfile", "shell", "yaml", "env", "json", "terraform",
+              "python-version")
 
 _RULE_KEYS = {"id", "name", "category", "severity", "title", "why", "fix", "source", "docs",
               "match", "examples", "corrected", "suggestion", "rewrite"}

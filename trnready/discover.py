@@ -47,6 +47,8 @@ def _surface_kind(name: str, lower: str) -> str | None:
         return "pyproject"
     if lower == "setup.cfg":
         return "setup-cfg"
+    if lower == ".python-version":
+        return "python-version"  # pyenv / uv: the interpreter the project runs on
     if name == "Pipfile":
         return "pipfile"
     if lower.endswith((".cu", ".cuh")):
@@ -63,6 +65,10 @@ def _surface_kind(name: str, lower: str) -> str | None:
         return "shell"
     if lower in (".env", ".envrc") or lower.endswith(".env") or lower.startswith(".env."):
         return "env"
+    if lower.endswith((".tf", ".tfvars", ".hcl")):
+        return "terraform"  # Terraform / Packer: instance types, GPU node groups
+    if lower.endswith(".json") and not lower.endswith((".ipynb.json", "package-lock.json")):
+        return "json"  # AWS Batch / ECS / SageMaker / CloudFormation job definitions (only line matchers)
     return None
 
 

@@ -15,8 +15,9 @@ SEVERITY_RANK = {"blocker": 3, "change": 2, "advisory": 1}
 CONFIDENCES = ("high", "medium")
 # File kinds -> the groups the summary counts (python, notebook, manifest, cuda, container, shell/yaml).
 KIND_GROUPS = {"python": "python", "notebook": "notebook", "requirements": "manifest", "pyproject": "manifest",
-               "setup-cfg": "manifest", "conda": "manifest", "pipfile": "manifest", "cuda": "cuda",
-               "dockerfile": "container", "shell": "shell/yaml", "yaml": "shell/yaml", "env": "shell/yaml"}
+               "setup-cfg": "manifest", "conda": "manifest", "pipfile": "manifest", "python-version": "manifest", "cuda": "cuda",
+               "dockerfile": "container", "shell": "shell/yaml", "yaml": "shell/yaml", "env": "shell/yaml",
+               "json": "shell/yaml", "terraform": "shell/yaml"}
 GROUP_ORDER = ("python", "notebook", "manifest", "cuda", "container", "shell/yaml")
 
 

@@ -125,14 +125,84 @@ def _spec(text: str):
         return None
 
 
+# Linux x86_64 hosts with CPython 3.12-3.14: the environments torch-neuronx wheels exist for. A requirement
+# whose environment marker is false for all of them is never installed on Trainium.
+_TARGET_ENVS = [{"sys_platform": "linux", "platform_system": "Linux", "os_name": "posix",
+                 "platform_machine": "x86_64", "implementation_name": "cpython",
+                 "platform_python_implementation": "CPython", "python_version": v,
+                 "python_full_version": v + ".0", "implementation_version": v + ".0"}
+                for v in ("3.12", "3.13", "3.14")]
+
+
+def marker_applies(marker) -> bool:
+    """False only when the marker excludes every Trainium target environment (extras are left alone)."""
+    if marker is None or "extra" in str(marker):
+        return True
+    try:
+        return any(marker.evaluate(env) for env in _TARGET_ENVS)
+    except Exception:  # noqa: BLE001 - an odd marker never hides a dependency
+        return True
+
+
+# GitHub repositories whose name is not the distribution they build (`pip install git+https://...`).
+_REPO_DISTS = {
+    "dao-ailab/flash-attention": "flash-attn", "state-spaces/mamba": "mamba-ssm",
+    "nvidia/transformerengine": "transformer-engine", "autogptq/autogptq": "auto-gptq",
+    "panqiwei/autogptq": "auto-gptq", "casper-hansen/autoawq": "autoawq", "flashinfer-ai/flashinfer": "flashinfer-python",
+    "openai/triton": "triton", "triton-lang/triton": "triton", "pytorch/xla": "torch-xla",
+    "pytorch/tensorrt": "torch-tensorrt", "nvidia/tensorrt-model-optimizer": "nvidia-modelopt",
+    "nvidia/dali": "nvidia-dali-cuda120", "timdettmers/bitsandbytes": "bitsandbytes",
+}
+_WHEEL = re.compile(r"^(?P<name>[A-Za-z0-9][A-Za-z0-9_.]*?)-(?P<ver>\d[^-]*)(?:-\d[^-]*)?-[^-]+-[^-]+-[^-]+\.whl$")
+_SDIST = re.compile(r"^(?P<name>[A-Za-z0-9][A-Za-z0-9_.\-]*?)-(?P<ver>\d[\w.+!]*)\.(?:tar\.gz|tar\.bz2|zip|tgz)$")
+_VCS = re.compile(r"^(?:git\+|hg\+)?(?:https?|ssh|git)://(?:[^@/]+@)?(?:www\.)?(?:github|gitlab)\.com[/:]"
+                  r"(?P<repo>[\w.\-]+/[\w.\-]+?)(?:\.git)?(?:/|@|#|$)")
+
+
+def dep_from_url(s: str, line: int, column: int, end_column: int | None = None) -> Dep | None:
+    """A wheel / sdist URL or path, or a VCS URL (`git+https://github.com/org/repo.git@tag#egg=name`) -> Dep
+    named after the distribution it installs (None when the name cannot be told)."""
+    from urllib.parse import unquote
+
+    s2 = unquote(s.strip().strip("\"'"))
+    name = version = None
+    egg = re.search(r"[#&]egg=([A-Za-z0-9_.\-]+)", s2)
+    base = s2.split("#")[0].split("?")[0].rstrip("/").rsplit("/", 1)[-1]
+    m = _WHEEL.match(base) or _SDIST.match(base)
+    if egg:
+        name = egg.group(1)
+    elif m:
+        name, version = m.group("name"), m.group("ver")
+    else:
+        v = _VCS.match(s2)
+        if v and (s2.startswith(("git+", "hg+")) or s2.endswith(".git") or "@" in s2.split("://", 1)[1]):
+            repo = v.group("repo").lower()
+            name = _REPO_DISTS.get(repo, repo.rsplit("/", 1)[-1])
+    if not name or "$" in name:
+        return None
+    specs = [sp for sp in [_spec(f"=={version}")] if sp is not None] if version else []
+    return Dep(name=norm(name), raw=s.strip(), alternatives=specs, versions=[version] if version else [],
+               line=line, column=column, end_column=end_column if end_column is not None else column + len(s))
+
+
+def _is_url_or_archive(s: str) -> bool:
+    low = s.lower().split("#")[0].split("?")[0]
+    return "://" in s.split("@")[0] or low.endswith((".whl", ".tar.gz", ".tar.bz2", ".tgz", ".zip"))
+
+
 def dep_from_string(s: str, line: int, column: int, end_column: int | None = None) -> Dep | None:
-    """A PEP 508 string -> Dep (None when it is not a requirement: paths, URLs, options, garbage)."""
+    """A PEP 508 string -> Dep (None when it is not a requirement: local paths, options, garbage). URLs and
+    archive paths name their distribution (dep_from_url); a marker false on Linux/CPython 3.12-3.14 -> None."""
     s2 = s.strip()
+    if s2 and not s2.startswith("-") and _is_url_or_archive(s2) and " @ " not in s2 and "@ " not in s2:
+        return dep_from_url(s2, line, column, end_column)
     if not s2 or s2.startswith(("-", ".", "/", "~")) or "://" in s2.split("@")[0]:
         return None
     try:
         req = Requirement(s2)
     except InvalidRequirement:
+        return None
+    if not marker_applies(req.marker):
         return None
     spec = req.specifier
     return Dep(name=norm(req.name), raw=s2, alternatives=[spec] if str(spec) else [],
@@ -258,6 +328,12 @@ def parse_requirements(text: str):
             m = re.match(r"^(-r|--requirement|-c|--constraint)(?:\s*=\s*|\s+)(\S+)", stripped)
             if m:
                 includes.append((line, m.group(1), m.group(2)))
+            m = re.match(r"^(?:-e|--editable)(?:\s*=\s*|\s+)(\S+)", stripped)
+            if m and "://" in m.group(1):
+                vpos = lead + m.start(1)
+                d = dep_from_url(m.group(1), line, pos[vpos][1] + 1 if vpos < len(pos) else 1)
+                if d is not None:
+                    deps.append(d)
             continue
         # `pkg==1 --hash=sha256:...` and other per-requirement options
         req_text = re.split(r"\s+--?[a-z]", stripped)[0].strip()
@@ -294,12 +370,14 @@ def pip_deps(text: str, positions=None, line: int = 1) -> list:
             tok = t.group("tok")
             if tok.startswith("#"):
                 break  # a trailing comment
-            if skip_next:
+            editable = skip_next == "editable"
+            if skip_next and not editable:
                 skip_next = False
                 continue
+            skip_next = False
             if tok.startswith("-"):
                 if "=" not in tok and tok in _PIP_VALUE_OPTS:
-                    skip_next = True
+                    skip_next = "editable" if tok in ("-e", "--editable") and not is_conda else True
                 continue
             start = t.start()
             if tok[:1] in "\"'":
@@ -307,7 +385,10 @@ def pip_deps(text: str, positions=None, line: int = 1) -> list:
             if "$" in tok:
                 continue
             ln, col = positions[start] if positions else (line, start)
-            d = conda_dep(tok, ln, col + 1) if is_conda else dep_from_string(tok, ln, col + 1)
+            if editable:  # `-e git+https://...#egg=x`: a VCS URL names its distribution, a local path does not
+                d = dep_from_url(tok, ln, col + 1) if "://" in tok else None
+            else:
+                d = conda_dep(tok, ln, col + 1) if is_conda else dep_from_string(tok, ln, col + 1)
             if d is not None:
                 d.end_column = col + 1 + len(tok)
                 out.append(d)
@@ -323,6 +404,7 @@ class TomlLines:
 
     def __init__(self, text: str):
         self.lines = text.splitlines()
+        self.taken: set = set()  # positions of strings already attributed to a requirement
         self.tables: list[tuple[str, int, int]] = []  # (name, first line index, end index)
         current, start = "", 0
         for i, ln in enumerate(self.lines):
@@ -335,14 +417,22 @@ class TomlLines:
     def _ranges(self, table: str):
         return [(a, b) for name, a, b in self.tables if name == table] or [(0, len(self.lines))]
 
-    def find_string(self, table: str, value: str, after: int = 0):
+    def find_string(self, table: str, value: str, after: int = 0, taken=None):
+        """(line, column) of the quoted string in the table; `taken` holds positions already used, so the
+        same requirement listed in two extras gets two different lines."""
         for a, b in self._ranges(table):
             for i in range(max(a, after), b):
                 ln = self.lines[i]
+                if ln.lstrip().startswith("#"):
+                    continue
                 for q in ('"', "'"):
                     k = ln.find(q + value + q)
-                    if k >= 0 and not ln.lstrip().startswith("#"):
-                        return i + 1, k + 2
+                    while k >= 0:
+                        if taken is None or (i + 1, k + 2) not in taken:
+                            if taken is not None:
+                                taken.add((i + 1, k + 2))
+                            return i + 1, k + 2
+                        k = ln.find(q + value + q, k + 1)
         return None
 
     def find_key(self, table: str, key: str):
@@ -360,7 +450,7 @@ def _str_list_deps(values, table: str, tl: TomlLines, out: list, poetry=False):
     for v in values:
         if not isinstance(v, str):
             continue
-        where = tl.find_string(table, v) or (1, 1)
+        where = tl.find_string(table, v, taken=tl.taken) or tl.find_string(table, v) or (1, 1)
         d = dep_from_string(v, where[0], where[1], where[1] + len(v))
         if d is not None:
             out.append(d)
@@ -624,4 +714,68 @@ def parse_conda(text: str) -> Manifest:
                                         end_column=item_col + len(item)))
             continue
         man.deps.append(d)
+    return man
+
+
+# ---------------------------------------------------------------- Python versions chosen in shell commands
+
+_ASSIGN = re.compile(r"^\s*(?:(?:ARG|ENV)\s+|export\s+)?(?P<name>[A-Za-z_]\w*)(?:=|(?<=\w)\s+(?=[\"']?\d))"
+                     r"[\"']?(?P<value>\d+(?:\.\d+){0,2})[\"']?\s*(?:$|\s|#)")
+_PY_CMD = re.compile(
+    r"(?:\b(?:micromamba|mamba|conda)\s+(?:create|install)\b[^;&|\n]*?[\s\"'](?:python|python3)\s*==?\s*"
+    r"|\buv\s+venv\b[^;&|\n]*?\s(?:--python|-p)(?:\s+|=)"
+    r"|\buv\s+python\s+install\s+|\bpyenv\s+(?:install|global|local)\s+(?:-\S+\s+)*)"
+    r"[\"']?(?P<v>\$\{?[A-Za-z_]\w*\}?|\d+\.\d+(?:\.\d+)?)(?![\w.])")
+
+
+def shell_assignments(lines: list[str]) -> dict:
+    """`ARG PYTHON_VERSION=3.10`, `ENV PY 3.11`, `export PYTHON_VERSION=3.10` -> name -> (value, line, column)."""
+    out: dict = {}
+    for n, ln in enumerate(lines, 1):
+        m = _ASSIGN.match(ln)
+        if m and m.group("name") not in out:
+            out[m.group("name")] = (m.group("value"), n, m.start("value") + 1)
+    return out
+
+
+def shell_pyreqs(text: str, positions, assigns: dict) -> list:
+    """Python versions a shell line installs (`conda create -n x python=3.10`, `uv venv --python 3.10`,
+    `pyenv install 3.9.18`) -> PyReq. A version taken from a variable set in the same file is reported
+    where the variable is set (that is the line to change)."""
+    out = []
+    for m in _PY_CMD.finditer(text):
+        v = m.group("v")
+        if v.startswith("$"):
+            name = v.strip("${}")
+            if name not in assigns:
+                continue
+            value, line, col = assigns[name]
+            raw = f"{name}={value}"
+        else:
+            value = v
+            line, c = positions[m.start("v")] if positions else (1, m.start("v"))
+            col = c + 1
+            raw = text[m.start(): m.end()].strip()
+        spec = f"=={value}.*" if value.count(".") == 1 else f"=={value}"
+        r = pyreq_from(spec, line, col, end_column=col + len(value))
+        if r:
+            r.raw = raw
+            out.append(r)
+    return out
+
+
+def parse_python_version_file(text: str) -> Manifest:
+    """`.python-version` (pyenv, uv): one interpreter per line, `3.10`, `3.10.14`, `cpython-3.11`, `system`."""
+    man = Manifest()
+    for n, ln in enumerate(text.splitlines(), 1):
+        body = strip_comment(ln).strip()
+        m = re.match(r"^(?:c?python-?)?(\d+\.\d+)(\.\d+)?(?:\S*)$", body, re.I)
+        if not m:
+            continue
+        value = m.group(1) + (m.group(2) or "")
+        col = ln.find(m.group(1)) + 1
+        r = pyreq_from(f"=={value}.*" if not m.group(2) else f"=={value}", n, col, end_column=col + len(value))
+        if r:
+            r.raw = body
+            man.pyreqs.append(r)
     return man

@@ -31,6 +31,11 @@ SHELL_LIKE = ("shell", "yaml", "dockerfile", "env")
 MANIFEST_KINDS = ("requirements", "pyproject", "setup-cfg", "conda", "pipfile")
 _CONDA_SHAPE = re.compile(r"(?m)^dependencies\s*:")
 _CONDA_CHANNELS = re.compile(r"(?m)^(?:channels|name)\s*:")
+_SLASH_COMMENT = re.compile(r"(?:^|(?<=\s))//.*$")
+# JSON files larger than this are data (vocabularies, datasets, benchmark results), not job definitions.
+JSON_CONFIG_MAX = 256 * 1024
+# Diagnostics that keep the file's findings: the file was scanned, only in part or with a dangling include.
+PARTIAL_KINDS = frozenset({"cell-syntax-error", "missing-include"})
 _SHELL_CELL_MAGICS = ("%%bash", "%%sh", "%%script bash", "%%script sh", "%%shell", "%%system")
 
 
@@ -107,7 +112,9 @@ class Emitter:
     def add(self, rule, matcher, line: int, column: int, end_column: int, snippet: str, message: str,
             code: str, cell: int | None = None, rel: str | None = None):
         rel = rel or self.rel
-        key = (rel, cell, rule.id, line, column)
+        # One finding per rule and line: `pip install torch==1.10+cu111 torchvision==0.11+cu111 -f .../cu111/...`
+        # is one place to fix, not three.
+        key = (rel, cell, rule.id, line)
         if key in self.seen:
             return
         self.seen.add(key)
@@ -152,7 +159,7 @@ def emit_deps(deps, lines: list[str], engine, em: Emitter, mention_text: str, ce
             em.add(rule, m, d.line, d.column, d.end_column, snippet, _msg(rule, m, d.raw), d.raw, cell=cell, rel=rel)
 
 
-def emit_pyreqs(pyreqs, lines: list[str], engine, em: Emitter, mention_text: str):
+def emit_pyreqs(pyreqs, lines: list[str], engine, em: Emitter, mention_text: str, cell=None):
     for r in pyreqs:
         for rule, m in engine.surface.get("python", ()):
             if m.unless_mentioned and _mentioned(m, mention_text):
@@ -160,7 +167,7 @@ def emit_pyreqs(pyreqs, lines: list[str], engine, em: Emitter, mention_text: str
             if rq.python_excludes_all(r, m.names):
                 snippet = lines[r.line - 1] if 0 < r.line <= len(lines) else r.raw
                 em.add(rule, m, r.line, r.column, r.end_column, snippet,
-                       _msg(rule, m, r.raw.strip(), versions=", ".join(m.names)), r.raw)
+                       _msg(rule, m, r.raw.strip(), versions=", ".join(m.names)), r.raw, cell=cell)
 
 
 def emit_lines(kind: str, lines: list[str], engine, em: Emitter, mention_text: str, cell=None,
@@ -176,15 +183,18 @@ def emit_lines(kind: str, lines: list[str], engine, em: Emitter, mention_text: s
             body = rq.strip_comment(ln.replace("#SBATCH", "       ", 1))  # a Slurm directive, not a comment
         else:
             body = rq.strip_comment(ln)
+        if kind in ("json", "terraform", "cuda"):  # JSONC / HCL / C++ `//` comments
+            body = _SLASH_COMMENT.sub("", body)
         if not body.strip():
             continue
         for rule, m in matchers:
             hit = m.regex.search(body)
             if hit is None or (m.unless_mentioned and _mentioned(m, mention_text)):
                 continue
-            text = hit.group(0)
-            start = hit.start() + len(text) - len(text.lstrip())
-            em.add(rule, m, n, start + 1, hit.end() + 1, ln, _msg(rule, m, text.strip()), ln.strip(), cell=cell)
+            g = "at" if "at" in m.regex.groupindex and hit.group("at") is not None else 0
+            text = hit.group(g)  # a group named `at` marks the part to report (the rest is context)
+            start = hit.start(g) + len(text) - len(text.lstrip())
+            em.add(rule, m, n, start + 1, hit.end(g) + 1, ln, _msg(rule, m, text.strip()), ln.strip(), cell=cell)
 
 
 def shell_deps(lines: list[str], only: set | None = None) -> list:
@@ -195,6 +205,19 @@ def shell_deps(lines: list[str], only: set | None = None) -> list:
         body = text if not text.lstrip().startswith("#") else ""
         if body:
             out.extend(rq.pip_deps(body, pos))
+    return out
+
+
+def shell_pyreqs(lines: list[str], only: set | None = None) -> list:
+    """Python versions installed by conda/uv/pyenv commands (variables resolved from ARG/ENV/export lines)."""
+    assigns = rq.shell_assignments(lines)
+    out = []
+    for text, pos in rq.logical_lines(lines):
+        if only is not None and pos and pos[0][0] not in only:
+            continue
+        body = text if not text.lstrip().startswith("#") else ""
+        if body:
+            out.extend(rq.shell_pyreqs(rq.strip_comment(body), pos, assigns))
     return out
 
 
@@ -230,10 +253,18 @@ def cuda_kernels(text: str) -> list[tuple[str, int]]:
         if not rest.startswith("{"):
             continue  # a prototype
         name = m.group(1)
-        if name not in seen:
-            seen.add(name)
-            out.append((name, clean.count("\n", 0, m.start()) + 1))
+        pos = (name, clean.count("\n", 0, m.start()) + 1)
+        if pos not in seen:  # overloads (float / half variants) are separate kernels to port
+            seen.add(pos)
+            out.append(pos)
     return out
+
+
+def _kernel_names(kernels) -> str:
+    counts: dict = {}
+    for k, _ in kernels:
+        counts[k] = counts.get(k, 0) + 1
+    return ", ".join(k if n == 1 else f"{k} x{n}" for k, n in counts.items())
 
 
 def scan_cuda(text: str, lines, engine, em: Emitter, kind: str):
@@ -241,7 +272,7 @@ def scan_cuda(text: str, lines, engine, em: Emitter, kind: str):
     for rule, m in engine.surface.get("file", ()):
         if kind not in m.names:
             continue
-        names = ", ".join(k for k, _ in kernels)
+        names = _kernel_names(kernels)
         if kernels:
             line = kernels[0][1]
             msg = (f"{rule.title}: {len(kernels)} __global__ kernel{'s' if len(kernels) != 1 else ''} "
@@ -262,19 +293,24 @@ def _requirements_context(path: Path | None, rel: str, text: str):
     """Text of the files this requirements file includes (-r/-c, transitively) and of sibling
     requirements files that include it: pip applies index options from all of them."""
     if path is None:
-        return "", []
+        return "", [], []
     from .discover import _dir_kind, file_kind
 
-    extra, nested = [], []
+    extra, nested, missing = [], [], []
     seen = {path.resolve()}
 
     def walk(p: Path, t: str, depth: int):
         _, includes = rq.parse_requirements(t)
-        for line, _opt, target in includes:
+        for line, opt, target in includes:
+            if "://" in target or "$" in target:
+                continue  # a URL or a path built from a variable: nothing to look up
             q = (p.parent / target)
             try:
                 rp = q.resolve()
-                if rp in seen or depth > 5 or not q.is_file():
+                if rp in seen or depth > 5:
+                    continue
+                if not q.is_file():
+                    missing.append((_rel_of(rel, path, p) if p != path else rel, line, opt, target))
                     continue
                 seen.add(rp)
                 body = q.read_text(encoding="utf-8", errors="replace")
@@ -297,7 +333,7 @@ def _requirements_context(path: Path | None, rel: str, text: str):
                 extra.append(_uncommented(body))
     except OSError:
         pass
-    return "\n".join(extra), nested
+    return "\n".join(extra), nested, missing
 
 
 def _rel_of(base_rel: str, base_path: Path, other: Path) -> str:
@@ -383,6 +419,7 @@ def scan_notebook(text: str, rel: str, engine, em: Emitter):
     code_cells = [(i, src) for i, t, src in cells if t == "code" and src.strip()]
     mention = text
     parsed = 0
+    bad: list = []
     for i, src in code_cells:
         py, shell, mode = split_cell(src)
         lines = src.splitlines()
@@ -396,21 +433,30 @@ def scan_notebook(text: str, rel: str, engine, em: Emitter):
         if shell:
             emit_lines("shell", lines, engine, em, mention, cell=i, only=shell)
             emit_deps(shell_deps(lines, only=shell), lines, engine, em, mention, cell=i)
+            emit_pyreqs(shell_pyreqs(lines, only=shell), lines, engine, em, mention, cell=i)
         if mode != "python":
             parsed += 1
             continue
         findings, diag = scan_python(py, rel, engine, cell=i)
         if diag is not None and py != src:
             # a `%` or `!` at the start of a continuation line can be Python (`x = (a\n % b)`)
+            first = diag
             findings, diag = scan_python(src, rel, engine, cell=i)
-        if diag is not None:
-            continue  # one cell with a syntax error does not stop the rest of the notebook
+            diag = first if diag is not None else None
+        if diag is not None:  # one cell with a syntax error does not stop the rest of the notebook
+            bad.append((i, diag.message))
+            continue
         parsed += 1
         for f in findings:  # snippets come from the original cell text, not the blanked copy
             snip = lines[f.line - 1] if 0 < f.line <= len(lines) else f.snippet
             em.out.append(f if snip == f.snippet else _replace_snippet(f, snip))
     if code_cells and not parsed:
         return Diagnostic(rel, "syntax-error", "no code cell of the notebook parses as Python")
+    if bad:
+        where = "; ".join(f"cell {i}: {msg}" for i, msg in bad[:5]) + (f"; ... ({len(bad)} cells)" if len(bad) > 5 else "")
+        return Diagnostic(rel, "cell-syntax-error",
+                          f"{len(bad)} code cell{'s' if len(bad) != 1 else ''} not scanned as Python ({where}); "
+                          f"the other cells were scanned")
     return None
 
 
@@ -445,22 +491,29 @@ def scan_surface(text: str, rel: str, kind: str, engine, path: Path | None = Non
     lines = text.splitlines()
     if kind == "notebook":
         diag = scan_notebook(text, rel, engine, em)
-        return ([] if diag else em.out), diag
+        return ([] if diag and diag.kind not in PARTIAL_KINDS else em.out), diag
     if kind == "cuda":
         scan_cuda(text, lines, engine, em, kind)
         emit_lines(kind, lines, engine, em, text)
         return em.out, None
+    if kind == "yaml" and "/ISSUE_TEMPLATE/" in f"/{rel}":
+        return [], None  # GitHub issue forms: prose and dropdown choices, never run or deployed
     mention = _uncommented(text) if kind != "setup-py" else text
     if kind == "requirements":
         deps, _ = rq.parse_requirements(text)
-        extra, nested = _requirements_context(path, rel, text)
+        extra, nested, missing = _requirements_context(path, rel, text)
         emit_deps(deps, lines, engine, em, mention + "\n" + extra)
         emit_lines(kind, lines, engine, em, mention)
         for q, body in nested:
             sub_rel = _rel_of(rel, path, q)
             sub_deps, _ = rq.parse_requirements(body)
             emit_deps(sub_deps, body.splitlines(), engine, em, mention + "\n" + extra, rel=sub_rel)
-        return em.out, None
+        diag = None
+        if missing:  # pip would stop here; the dependencies of the missing file were not checked
+            where = "; ".join(f"{src}:{line}: {opt} {target}" for src, line, opt, target in missing[:5])
+            diag = Diagnostic(rel, "missing-include",
+                              f"included requirements file not found ({where}); its dependencies were not checked")
+        return em.out, diag
     if kind in ("pyproject", "pipfile"):
         try:
             data = tomllib.loads(text)
@@ -469,6 +522,8 @@ def scan_surface(text: str, rel: str, kind: str, engine, path: Path | None = Non
         man = rq.parse_pyproject(data, text) if kind == "pyproject" else rq.parse_pipfile(data, text)
     elif kind == "setup-cfg":
         man = rq.parse_setup_cfg(text)
+    elif kind == "python-version":
+        man = rq.parse_python_version_file(text)
     elif kind == "conda":
         man = rq.parse_conda(text)
     elif kind == "setup-py":
@@ -477,8 +532,12 @@ def scan_surface(text: str, rel: str, kind: str, engine, path: Path | None = Non
         if diag is not None:
             return [], None  # the Python scan reports the syntax error
         man = rq.parse_setup_py(tree, lines)
+    elif kind in ("json", "terraform"):
+        if kind == "json" and len(text) > JSON_CONFIG_MAX:
+            return [], None  # a data file (tokenizer, dataset, results), not a job definition
+        man = rq.Manifest()
     elif kind in SHELL_LIKE:
-        man = rq.Manifest(deps=shell_deps(lines))
+        man = rq.Manifest(deps=shell_deps(lines), pyreqs=shell_pyreqs(lines))
         if kind == "yaml" and _CONDA_SHAPE.search(text) and _CONDA_CHANNELS.search(text):
             conda = rq.parse_conda(text)  # a conda environment under another name (env.yml, gpu.yaml)
             man.deps += conda.deps

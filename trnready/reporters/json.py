@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 
+from ..surface import PARTIAL_KINDS
 from ..model import Report
 
 SCHEMA_VERSION = "1.0"
@@ -17,7 +18,7 @@ def to_dict(report: Report) -> dict:
         "generated_at": report.started_at,
         "summary": {
             "files_scanned": report.files_scanned,
-            "files_skipped": len(report.diagnostics),
+            "files_skipped": sum(1 for d in report.diagnostics if d.kind not in PARTIAL_KINDS),
             "files_by_kind": dict(sorted(report.files_by_kind.items())),
             "files_by_group": report.files_by_group(),
             "by_severity": report.by_severity(),

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 
+from ..surface import PARTIAL_KINDS
 from ..model import SEVERITIES, Report
 
 _COLOURS = {"blocker": "\x1b[1;31m", "change": "\x1b[33m", "advisory": "\x1b[36m"}
@@ -55,7 +56,7 @@ def render_summary(report: Report, stream, colour: bool = False) -> None:
     sev = report.by_severity()
     kinds = ", ".join(f"{n} {k}" for k, n in report.files_by_group().items())
     stream.write(f"Scanned {report.files_scanned} file(s){' (' + kinds + ')' if kinds else ''}, "
-                 f"skipped {len(report.diagnostics)}.\n")
+                 f"skipped {sum(1 for d in report.diagnostics if d.kind not in PARTIAL_KINDS)}.\n")
     stream.write("Findings: " + ", ".join(f"{sev[s]} {s}" for s in SEVERITIES) + "\n")
     suppressed = sum(1 for f in report.findings if f.suppressed)
     if suppressed:

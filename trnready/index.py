@@ -80,7 +80,15 @@ class FileIndex:
     guarded: set = field(default_factory=set)  # import nodes inside try/except ImportError or `if is_x_available()`
     device_values: list = field(default_factory=list)  # (expr, Scope): values stored under a device-like name
     param_names: set = field(default_factory=set)  # every function parameter name defined in the file
+    factories: dict = field(default_factory=dict)  # function name -> [(returned expr, function Scope)]
+    outer_calls: dict = field(default_factory=dict)  # id(call) -> (func, Scope) of the call it is an argument of
+    env_values: dict = field(default_factory=dict)  # id(env name node) -> literal strings it is compared with / set to
+    called_refs: set = field(default_factory=set)  # ids of attribute chains that are called (x.f(...))
 
+
+# Containers of modules: `nn.ModuleList([nn.MultiheadAttention(...) for _ in range(n)])`.
+CONTAINER_TAILS = frozenset({"ModuleList", "Sequential", "ModuleDict", "list", "tuple"})
+_SEQ_VALUE = (ast.List, ast.Tuple, ast.ListComp, ast.GeneratorExp)
 
 _SIMPLE_VALUE = (ast.Constant, ast.IfExp, ast.JoinedStr, ast.Name, ast.Attribute, ast.BinOp,
                  ast.List, ast.Tuple, ast.UnaryOp)
@@ -131,6 +139,34 @@ def _is_availability_test(test: ast.expr) -> bool:
     return False
 
 
+_ENV_GETTERS = frozenset({"get", "getenv", "setdefault", "pop"})
+
+
+def _env_read(expr: ast.expr):
+    """The string node naming the variable in os.environ["X"], os.environ.get("X", d), os.getenv("X"),
+    optionally followed by .lower()/.upper()/.strip(); else None."""
+    while type(expr) is ast.Call and type(expr.func) is ast.Attribute and expr.func.attr in ("lower", "upper", "strip") \
+            and not expr.args:
+        expr = expr.func.value
+    if type(expr) is ast.Subscript and type(expr.slice) is ast.Constant and type(expr.slice.value) is str:
+        return expr.slice
+    if type(expr) is ast.Call and _tail(expr.func) in _ENV_GETTERS and expr.args \
+            and type(expr.args[0]) is ast.Constant and type(expr.args[0].value) is str:
+        return expr.args[0]
+    return None
+
+
+def _maybe_factory(value: ast.Call) -> bool:
+    """A call that may hand back a module instance: a project helper (`make_attn(d)`, `self._build(d)`) or a
+    container of modules (`nn.ModuleList([...])`)."""
+    func = value.func
+    if type(func) is ast.Name:
+        return True
+    if type(func) is ast.Attribute:
+        return func.attr in CONTAINER_TAILS or (type(func.value) is ast.Name and func.value.id in ("self", "cls"))
+    return False
+
+
 def _tail(func: ast.expr) -> str | None:
     if type(func) is ast.Attribute:
         return func.attr
@@ -146,6 +182,8 @@ class Indexer:
         self.imported: set[str] = set()
         self.index: FileIndex | None = None
         self.guard = 0  # > 0 while inside an optional-import guard
+        self.call_stack: list = []  # (func, Scope) of the calls whose arguments are being walked
+        self.functions: list[tuple[str, Scope]] = []  # enclosing function definitions (name, inner scope)
 
     # -- entry -------------------------------------------------------------
     def run(self, tree: ast.Module) -> FileIndex:
@@ -189,7 +227,10 @@ class Indexer:
                     self.instance_names.add(target.id)
                     scope.bind(target.id, Binding("instance", value.func, scope))
                 else:
-                    # Remember the producing call: `a = np.zeros(3)` makes `a.nonzero()` a NumPy method.
+                    # Remember the producing call: `a = np.zeros(3)` makes `a.nonzero()` a NumPy method,
+                    # and `attn = make_attention(d)` may be an instance built by a helper.
+                    if _maybe_factory(value):
+                        self.instance_names.add(target.id)
                     scope.bind(target.id, Binding("call", value, scope))
             elif isinstance(value, _SIMPLE_VALUE):
                 scope.bind(target.id, Binding("expr", value, scope))
@@ -209,17 +250,29 @@ class Indexer:
                             Binding("instance", value.func, scope))
                         self.visit(target, scope)
                         return
-                if value is not None and type(value) is not ast.Call and isinstance(value, _SIMPLE_VALUE):
+                    if _maybe_factory(value):
+                        # self.attn = build_attention(d) / nn.ModuleList([nn.MultiheadAttention(...)])
+                        self.instance_names.add(target.attr)
+                    kind = "call"
+                elif value is not None and isinstance(value, _SIMPLE_VALUE):
                     # self.mode = mode / self.mode = "bilinear": followed by constant propagation
                     kind = "expr"
+                elif value is not None and type(value) in (ast.ListComp, ast.GeneratorExp):
+                    kind = "seq"  # self.blocks = [nn.MultiheadAttention(...) for _ in range(n)]
+                    self.instance_names.add(target.attr)
                 else:
                     kind = "local"
                 scope.cls.self_attrs.setdefault(target.attr, []).append(
-                    Binding(kind, value if kind == "expr" else None, scope))
+                    Binding(kind, value if kind != "local" else None, scope))
             self.visit(target, scope)
         elif t in (ast.Tuple, ast.List):
             for elt in target.elts:
-                self._bind_target(elt, scope, None)
+                if type(value) is ast.Call and type(elt) is ast.Name:
+                    # `_, labels, stats, c = cv2.connectedComponentsWithStats(m)`: each part comes from that call
+                    s2 = _declared_scope(scope, elt.id) if scope.globals else scope
+                    s2.bind(elt.id, Binding("call", value, s2))
+                else:
+                    self._bind_target(elt, scope, None)
         elif t is ast.Starred:
             self._bind_target(target.value, scope, None)
         else:
@@ -301,7 +354,18 @@ class Indexer:
             if positional and not is_static:
                 inner.self_name = positional[0].arg
                 inner.cls = scope
+        elif scope.kind == "function" and scope.cls is not None:
+            inner.self_name, inner.cls = scope.self_name, scope.cls  # a closure inside a method sees `self`
+        self.functions.append((node.name, inner))
         self._body(node.body, inner)
+        self.functions.pop()
+
+    def v_return(self, node: ast.Return, scope: Scope) -> None:
+        if node.value is not None:
+            self.visit(node.value, scope)
+            if self.functions and type(node.value) in (ast.Call, ast.Name):
+                name, inner = self.functions[-1]
+                self.index.factories.setdefault(name, []).append((node.value, scope))
 
     def _bind_params(self, args: ast.arguments, inner: Scope, outer: Scope) -> None:
         names = self.index.param_names
@@ -338,6 +402,11 @@ class Indexer:
         self._body(node.body, inner)
 
     def v_assign(self, node: ast.Assign, scope: Scope) -> None:
+        if self.interest.env_names and type(node.value) is ast.Constant and type(node.value.value) is str:
+            for t in node.targets:
+                key = _env_read(t)
+                if key is not None:  # os.environ["PJRT_DEVICE"] = "TPU"
+                    self.index.env_values[id(key)] = (node.value.value,)
         self.visit(node.value, scope)
         value = node.value if len(node.targets) == 1 else None
         for t in node.targets:
@@ -378,9 +447,29 @@ class Indexer:
 
     def v_for(self, node, scope: Scope) -> None:
         self.visit(node.iter, scope)
-        self._bind_target(node.target, scope, None)
+        target, it = node.target, node.iter
+        if (type(it) is ast.Call and type(it.func) is ast.Name and it.func.id == "enumerate" and it.args
+                and type(target) is ast.Tuple and len(target.elts) == 2):
+            self._bind_target(target.elts[0], scope, None)
+            target, it = target.elts[1], it.args[0]
+        if type(target) is ast.Name and self._holds_instances(it, scope):
+            # for layer in self.layers: layer(q, k, v, key_padding_mask=m)
+            self.instance_names.add(target.id)
+            s2 = _declared_scope(scope, target.id) if scope.globals else scope
+            s2.bind(target.id, Binding("elem", it, s2))
+        else:
+            self._bind_target(target, scope, None)
         self._body(node.body, scope)
         self._body(node.orelse, scope)
+
+    def _holds_instances(self, it: ast.expr, scope: Scope) -> bool:
+        if type(it) is ast.Name:
+            return it.id in self.instance_names
+        if type(it) is ast.Attribute and type(it.value) is ast.Name and it.value.id == scope.self_name:
+            return it.attr in self.instance_names
+        if type(it) is ast.Call and type(it.func) is ast.Attribute and it.func.attr in ("values", "children", "modules"):
+            return self._holds_instances(it.func.value, scope)  # self.blocks.values() of a ModuleDict
+        return False
 
     def v_with(self, node, scope: Scope) -> None:
         for item in node.items:
@@ -452,6 +541,14 @@ class Indexer:
             if tail in interest.call_tails or tail in interest.device_tails or tail in self.instance_names \
                     or tail in self.imported:
                 keep = True
+        elif ft is ast.Subscript:
+            # self.layers[0](q, k, v, ...) on a container of modules
+            base = func.value
+            if (type(base) is ast.Attribute and type(base.value) is ast.Name and base.value.id == scope.self_name
+                    and base.attr in self.instance_names) or (type(base) is ast.Name and base.id in self.instance_names):
+                keep = True
+        if ft is ast.Attribute or ft is ast.Name:
+            self.index.called_refs.add(id(func))
         if node.keywords and (interest.device_keywords or interest.keywords or interest.env_names):
             for kw in node.keywords:
                 arg = kw.arg
@@ -459,15 +556,43 @@ class Indexer:
                     keep = True
                 elif arg in interest.env_names:  # os.environ.update(XLA_USE_BF16="1")
                     self.index.env.append((kw.value, arg))
+        if (ft is ast.Attribute and func.attr == "setdefault" and len(node.args) == 2 and interest.env_names
+                and type(node.args[1]) is ast.Constant and type(node.args[1].value) is str):
+            key = _env_read(node)
+            if key is not None:  # os.environ.setdefault("PJRT_DEVICE", "TPU")
+                self.index.env_values[id(key)] = (node.args[1].value,)
         if keep:
             self.index.calls.append((node, scope))
+            if self.call_stack:
+                # np.median(mask.nonzero(), axis=1): what the result is handed to says what the receiver is
+                self.index.outer_calls[id(node)] = self.call_stack[-1]
         self.visit(func, scope)
-        for a in node.args:
-            self.visit(a, scope)
-        for k in node.keywords:
-            self.visit(k.value, scope)
+        if node.args or node.keywords:
+            self.call_stack.append((func, scope))
+            for a in node.args:
+                self.visit(a, scope)
+            for k in node.keywords:
+                self.visit(k.value, scope)
+            self.call_stack.pop()
 
     def v_compare(self, node: ast.Compare, scope: Scope) -> None:
+        if self.interest.env_names:
+            # os.environ.get("PJRT_DEVICE") == "TPU": remember what the variable is compared with
+            operands = [node.left, *node.comparators]
+            literals = []
+            for o in operands:
+                for e in (o.elts if type(o) in (ast.Tuple, ast.List, ast.Set) else (o,)):
+                    if type(e) is ast.Constant and type(e.value) is str:
+                        literals.append(e.value)
+            literals = tuple(literals)
+            if literals:
+                for o in operands:
+                    key = _env_read(o)
+                    if key is not None:
+                        self.index.env_values[id(key)] = literals
+        self._compare_operands(node, scope)
+
+    def _compare_operands(self, node: ast.Compare, scope: Scope) -> None:
         # `x.dtype == torch.float64`, `qscheme in (torch.per_channel_affine, ...)`: a name that is only
         # compared against reads the value; it does not use the feature, so it is not a reference.
         for operand in [node.left, *node.comparators]:
@@ -558,6 +683,7 @@ _DISPATCH = {
     ast.Constant: Indexer.v_constant,
     ast.Compare: Indexer.v_compare,
     ast.Try: Indexer.v_try,
+    ast.Return: Indexer.v_return,
     ast.If: Indexer.v_if,
 }
 if hasattr(ast, "TryStar"):

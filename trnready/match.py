@@ -54,6 +54,7 @@ class Engine:
         self.surface: dict[str, list] = {}  # python / file matchers (trnready/surface.py)
         self.call_globs: list = []  # (regex, rule, matcher) for call names with a `*` component
         self._param_names: set = set()
+        self._outer_calls: dict = {}
         table = {"call": self.calls, "method": self.methods, "reference": self.refs,
                  "import": self.imports, "decorator": self.decorators, "keyword": self.keywords,
                  "env": self.env}
@@ -139,6 +140,9 @@ class Engine:
                     q = canon(q)
                     for prefix in _prefixes(q):
                         for rule, m in self.refs.get(prefix, ()):
+                            if m.writes_only and type(getattr(node, "ctx", None)) is ast.Load \
+                                    and id(node) not in index.called_refs:
+                                continue  # old = torch.backends.cudnn.benchmark: reading a flag changes nothing
                             hits.append(Hit(rule, m, node, prefix, q))
         # decorators
         if self.decorators:
@@ -155,8 +159,14 @@ class Engine:
                         hits.append(Hit(rule, m, expr, q))
         for node, name in index.env:
             for rule, m in self.env.get(name, ()):
+                if m.unless_value:
+                    vals = index.env_values.get(id(node))
+                    if vals and all(v.upper() in m.unless_value for v in vals):
+                        continue  # os.environ.get("PJRT_DEVICE") == "TPU": a check for another platform
                 hits.append(Hit(rule, m, node, name))
         self._param_names = index.param_names
+        self.resolver.factories = index.factories
+        self._outer_calls = index.outer_calls
         for call, scope in index.calls:
             self._match_call(call, scope, hits)
         if self.devices:
@@ -183,7 +193,8 @@ class Engine:
         is_method = type(func) is ast.Attribute and not names
         if is_method and func.attr in self.methods:
             # A method on something that is not a library module: x.cuda(), t.double().
-            if not self.resolver.qualnames(func.value, scope) and not self._foreign_receiver(func.value, scope):
+            if not self.resolver.qualnames(func.value, scope) and not self._foreign_receiver(func.value, scope) \
+                    and not self._foreign_consumer(call):
                 for rule, m in self.methods[func.attr]:
                     if self._args_ok(m.args, call, scope):
                         hits.append(Hit(rule, m, call, func.attr))
@@ -233,6 +244,20 @@ class Engine:
         for origin in self.resolver.origins(receiver, scope):
             origin = self.resolver.canonical(origin)
             if any(origin == lib or origin.startswith(lib + ".") for lib in not_on):
+                return True
+        return False
+
+    def _foreign_consumer(self, call: ast.Call) -> bool:
+        """True when the method call's result goes straight into a [methods] not-on library call:
+        `np.median(mask.nonzero(), axis=1)`, `np.split(tokens, doc_mask.nonzero()[0] + 1)` (NumPy arrays)."""
+        outer = self._outer_calls.get(id(call)) if self._outer_calls else None
+        not_on = self.catalogue.method_not_on
+        if outer is None or not not_on:
+            return False
+        func, scope = outer
+        for q in self.resolver.qualnames(func, scope):
+            q = self.resolver.canonical(q)
+            if any(q == lib or q.startswith(lib + ".") for lib in not_on):
                 return True
         return False
 

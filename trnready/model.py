@@ -50,6 +50,8 @@ class Matcher:
     scope: str = "file"  # file | repo (one finding per repository)
     mentioned_in: str = "file"  # where unless-mentioned looks: this file only, or anywhere in the repository
     unless_parameter: bool = False  # keyword matchers: not in files that define a parameter of that name
+    unless_value: tuple[str, ...] = ()  # env matchers: silent when the variable is only compared with / set to these
+    writes_only: bool = False  # reference matchers: silent on plain reads (assignments and calls still match)
 
 
 @dataclass(frozen=True)

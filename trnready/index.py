@@ -83,6 +83,7 @@ class FileIndex:
     factories: dict = field(default_factory=dict)  # function name -> [(returned expr, function Scope)]
     outer_calls: dict = field(default_factory=dict)  # id(call) -> (func, Scope) of the call it is an argument of
     env_values: dict = field(default_factory=dict)  # id(env name node) -> literal strings it is compared with / set to
+    keyword_stores: list = field(default_factory=list)  # (name, value expr, Scope): {"k": v}, x["k"] = v, x.k = v
     called_refs: set = field(default_factory=set)  # ids of attribute chains that are called (x.f(...))
 
 
@@ -91,7 +92,7 @@ CONTAINER_TAILS = frozenset({"ModuleList", "Sequential", "ModuleDict", "list", "
 _SEQ_VALUE = (ast.List, ast.Tuple, ast.ListComp, ast.GeneratorExp)
 
 _SIMPLE_VALUE = (ast.Constant, ast.IfExp, ast.JoinedStr, ast.Name, ast.Attribute, ast.BinOp,
-                 ast.List, ast.Tuple, ast.UnaryOp)
+                 ast.List, ast.Tuple, ast.UnaryOp, ast.Dict, ast.Subscript)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
@@ -234,6 +235,8 @@ class Indexer:
                     scope.bind(target.id, Binding("call", value, scope))
             elif isinstance(value, _SIMPLE_VALUE):
                 scope.bind(target.id, Binding("expr", value, scope))
+                if type(value) in (ast.List, ast.Tuple) and any(type(e) is ast.Call for e in value.elts):
+                    self.instance_names.add(target.id)  # blocks = [nn.MultiheadAttention(...), ...]
                 if type(value) in (ast.Name, ast.Attribute):
                     self.imported.add(target.id)  # an alias such as F = torch.nn.functional
             else:
@@ -257,6 +260,8 @@ class Indexer:
                 elif value is not None and isinstance(value, _SIMPLE_VALUE):
                     # self.mode = mode / self.mode = "bilinear": followed by constant propagation
                     kind = "expr"
+                    if type(value) in (ast.List, ast.Tuple) and any(type(e) is ast.Call for e in value.elts):
+                        self.instance_names.add(target.attr)  # self.blocks = [nn.MultiheadAttention(...)]
                 elif value is not None and type(value) in (ast.ListComp, ast.GeneratorExp):
                     kind = "seq"  # self.blocks = [nn.MultiheadAttention(...) for _ in range(n)]
                     self.instance_names.add(target.attr)
@@ -386,6 +391,8 @@ class Indexer:
         for d in node.args.defaults:
             self.visit(d, scope)
         inner = Scope("function", scope)
+        if scope.kind == "function" and scope.cls is not None:
+            inner.self_name, inner.cls = scope.self_name, scope.cls  # a lambda inside a method sees `self`
         self._bind_params(node.args, inner, scope)
         self.visit(node.body, inner)
 
@@ -414,6 +421,9 @@ class Indexer:
         if self.interest.device_keywords:
             for t in node.targets:
                 self._device_store(t, node.value, scope)
+        if self.interest.keywords:
+            for t in node.targets:
+                self._keyword_store(t, node.value, scope)
 
     def _device_store(self, target: ast.expr, value: ast.expr, scope: Scope) -> None:
         # `cfg.MODEL.DEVICE = "cuda"`, `self.device = "cuda:0"`, `args["device"] = "cuda"`: a device
@@ -431,6 +441,18 @@ class Indexer:
             return  # supported_device = ("cuda", "xpu", ...): a collection of names, not a device
         if device_like(name, self.interest.device_keywords):
             self.index.device_values.append((value, scope))
+
+    def _keyword_store(self, target: ast.expr, value: ast.expr, scope: Scope) -> None:
+        # config._attn_implementation = "flash_attention_2", kwargs["load_in_8bit"] = True
+        t = type(target)
+        if t is ast.Attribute:
+            name = target.attr.lstrip("_")
+        elif t is ast.Subscript and type(target.slice) is ast.Constant and type(target.slice.value) is str:
+            name = target.slice.value
+        else:
+            return
+        if name in self.interest.keywords:
+            self.index.keyword_stores.append((name, value, scope))
 
     def v_annassign(self, node: ast.AnnAssign, scope: Scope) -> None:
         if node.value is not None:
@@ -536,6 +558,14 @@ class Indexer:
                 for kw in node.keywords:
                     if kw.arg == "default":
                         self.index.device_values.append((kw.value, scope))
+            if tail == "add_argument" and interest.keywords and node.args \
+                    and type(node.args[0]) is ast.Constant and type(node.args[0].value) is str:
+                # parser.add_argument("--attn_implementation", default="flash_attention_2")
+                name = node.args[0].value.lstrip("-").replace("-", "_")
+                if name in interest.keywords:
+                    for kw in node.keywords:
+                        if kw.arg == "default":
+                            self.index.keyword_stores.append((name, kw.value, scope))
         elif ft is ast.Name:
             tail = func.id
             if tail in interest.call_tails or tail in interest.device_tails or tail in self.instance_names \
@@ -622,6 +652,8 @@ class Indexer:
                 self.visit(k, scope)
                 if kws and type(k) is ast.Constant and type(k.value) is str and device_like(k.value, kws):
                     self.index.device_values.append((v, scope))
+                if type(k) is ast.Constant and type(k.value) is str and k.value in self.interest.keywords:
+                    self.index.keyword_stores.append((k.value, v, scope))
             self.visit(v, scope)
 
     def v_attribute(self, node: ast.Attribute, scope: Scope) -> None:

@@ -169,6 +169,9 @@ class Engine:
         self._outer_calls = index.outer_calls
         for call, scope in index.calls:
             self._match_call(call, scope, hits)
+        if self.keywords:
+            for name, expr, scope in index.keyword_stores:
+                self._match_store(name, expr, scope, hits)
         if self.devices:
             for expr, scope in index.device_values:
                 self._device_hits([expr], scope, hits)
@@ -212,6 +215,18 @@ class Engine:
                         on_call.add(rule.id)
         if self.devices:
             self._match_device(call, scope, names, is_method, hits)
+
+    def _match_store(self, name: str, expr: ast.expr, scope, hits: list[Hit]) -> None:
+        """A value stored under a keyword name (`{"attn_implementation": "flash_attention_2"}`, `cfg.x = v`,
+        `kw["x"] = v`, `add_argument("--x", default=v)`) for keyword matchers with `stores = true`."""
+        values = None
+        for rule, m in self.keywords.get(name, ()):
+            if not m.stores or any(p.name != name for p in m.args):
+                continue
+            if values is None:
+                values = [v for v, _ in self.resolver.values(expr, scope)]
+            if all(_holds(p, True, values) for p in m.args):
+                hits.append(Hit(rule, m, expr, name))
 
     def _match_device(self, call: ast.Call, scope, names, is_method, hits) -> None:
         exprs = [kw.value for kw in call.keywords if kw.arg in self.interest.device_keywords]

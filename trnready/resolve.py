@@ -19,6 +19,12 @@ _TO_NUMPY = frozenset({"numpy", "to_numpy"})
 LIST = object()  # marks "a list/tuple was passed" so is-not-none sees it
 
 
+def _old_torch_fallback(test: ast.expr) -> bool:
+    """hasattr(torch, "accelerator"): true on every PyTorch that TorchNeuron supports (2.13+)."""
+    return (type(test) is ast.Call and type(test.func) is ast.Name and test.func.id == "hasattr"
+            and len(test.args) == 2 and type(test.args[1]) is ast.Constant and test.args[1].value == "accelerator")
+
+
 class Resolver:
     def __init__(self, aliases: dict[str, str] | None = None):
         # Longest prefix first so "torch.cuda.amp" wins over "torch.cuda".
@@ -244,6 +250,10 @@ class Resolver:
                 return [(QName(self.canonical(n)), expr) for n in names]
             return self._self_attr_values(expr, scope, depth)
         if t is ast.IfExp:
+            if _old_torch_fallback(expr.test):
+                # `torch.accelerator...type if hasattr(torch, "accelerator") else "cuda"`: the fallback is for
+                # PyTorch releases older than any TorchNeuron build, so it never runs there.
+                return self.values(expr.body, scope, depth + 1)
             return self.values(expr.body, scope, depth + 1) + self.values(expr.orelse, scope, depth + 1)
         if t is ast.JoinedStr:
             parts = []
@@ -262,6 +272,14 @@ class Resolver:
                         out.append((ls + rs, expr))
                 return out
             return [(UNKNOWN, expr)]
+        if t is ast.Subscript and type(expr.value) is ast.Name:
+            # MODES[key] with MODES = {Image.BILINEAR: "bilinear", ...}: any of the table's values
+            table = self.lookup(scope, expr.value.id)
+            if table and len(table) == 1 and table[0].kind == "expr" and type(table[0].value) is ast.Dict:
+                out = []
+                for v in table[0].value.values:
+                    out.extend(self.values(v, table[0].scope, depth + 1))
+                return out + [(UNKNOWN, expr)]
         if t in (ast.List, ast.Tuple, ast.Set):
             out = [(LIST, expr)]
             for elt in expr.elts:

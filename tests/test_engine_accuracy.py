@@ -301,7 +301,8 @@ def test_mode_looked_up_in_a_table():
     assert fired(code) == [("TRN191", 6)]
 
 
-@pytest.mark.parametrize("key,bad", [("unless-value", '"TPU"'), ("writes-only", '"yes"'), ("stores", "1")])
+@pytest.mark.parametrize("key,bad", [("unless-value", '"TPU"'), ("writes-only", '"yes"'), ("stores", "1"),
+                                     ("unless-guarded", "true"), ("writes-only", "true")])
 def test_new_matcher_keys_are_validated(tmp_path, key, bad):
     cat = tmp_path / "c.toml"
     cat.write_text(textwrap.dedent(f'''
@@ -324,3 +325,14 @@ def test_new_matcher_keys_are_validated(tmp_path, key, bad):
     '''))
     with pytest.raises(CatalogueError):
         load_catalogue(cat)
+
+
+@pytest.mark.parametrize("code,expected", [
+    ("import torch_xla.core.xla_model as xm\nd = xm.xla_device()\nxm.mark_step()",
+     [("TRN221", 1), ("TRN221", 2), ("TRN221", 3)]),
+    ("try:\n    import torch_xla.core.xla_model as xm\nexcept ImportError:\n    xm = None\nxm.mark_step()",
+     [("TRN221", 2)]),
+    ("if is_torch_xla_available():\n    import torch_xla.core.xla_model as xm\nxm.mark_step()", [("TRN221", 2)]),
+])
+def test_xla_uses_are_reported_unless_the_import_is_optional(code, expected):
+    assert fired(code) == expected

@@ -42,7 +42,8 @@ _RULE_KEYS = {"id", "name", "category", "severity", "title", "why", "fix", "sour
 _REQUIRED = ("id", "name", "category", "severity", "title", "why", "fix", "source", "docs", "match", "examples")
 _MATCH_KEYS = set(MATCH_KINDS) | {"args", "confidence", "message", "files", "version", "version-shape",
                                   "unless-mentioned", "mentioned-in", "scope", "unless-parameter",
-                                  "unless-value", "writes-only", "stores"}
+                                  "unless-value", "writes-only", "stores",
+                                  "unless-guarded"}
 _PRED_KEYS = {"name", "position", "default"} | set(PREDICATE_OPS)
 _TOP_KEYS = {"catalogue", "aliases", "device", "methods", "rule"}
 _ID = re.compile(r"^[A-Z]{2,6}[0-9]{3,4}$")
@@ -339,6 +340,11 @@ def _parse_match(m, rid, err) -> Matcher:
         err("must be true or false", entry=rid, key="match.writes-only")
     if writes_only and kind != "reference":
         err("applies to reference matchers only", entry=rid, key="match.writes-only")
+    unless_guarded = m.get("unless-guarded", False)
+    if not isinstance(unless_guarded, bool):
+        err("must be true or false", entry=rid, key="match.unless-guarded")
+    if unless_guarded and kind != "reference":
+        err("applies to reference matchers only", entry=rid, key="match.unless-guarded")
     stores = m.get("stores", False)
     if not isinstance(stores, bool):
         err("must be true or false", entry=rid, key="match.stores")
@@ -348,7 +354,8 @@ def _parse_match(m, rid, err) -> Matcher:
     extra = parse_surface_keys(kind, m, lambda msg, key: err(msg, entry=rid, key=key))
     return Matcher(kind=kind, names=tuple(names), args=preds, confidence=confidence, files=tuple(files),
                    regex=regex, message=message, unless_parameter=unless_parameter,
-                   unless_value=tuple(unless_value), writes_only=writes_only, stores=stores, **extra)
+                   unless_value=tuple(unless_value), writes_only=writes_only, stores=stores,
+                   unless_guarded=unless_guarded, **extra)
 
 
 def _parse_pred(a, rid, err) -> ArgPredicate:

@@ -84,6 +84,7 @@ class FileIndex:
     outer_calls: dict = field(default_factory=dict)  # id(call) -> (func, Scope) of the call it is an argument of
     env_values: dict = field(default_factory=dict)  # id(env name node) -> literal strings it is compared with / set to
     keyword_stores: list = field(default_factory=list)  # (name, value expr, Scope): {"k": v}, x["k"] = v, x.k = v
+    guarded_names: set = field(default_factory=set)  # local names bound by imports under an optional-import guard
     called_refs: set = field(default_factory=set)  # ids of attribute chains that are called (x.f(...))
 
 
@@ -307,6 +308,8 @@ class Indexer:
     def v_import(self, node: ast.Import, scope: Scope) -> None:
         if self.guard:
             self.index.guarded.add(node)
+            for alias in node.names:
+                self.index.guarded_names.add(alias.asname or alias.name.split(".", 1)[0])
         for alias in node.names:
             name = alias.name
             if alias.asname:
@@ -321,6 +324,8 @@ class Indexer:
     def v_importfrom(self, node: ast.ImportFrom, scope: Scope) -> None:
         if self.guard:
             self.index.guarded.add(node)
+            for alias in node.names:
+                self.index.guarded_names.add(alias.asname or alias.name)
         if node.level:  # relative import: the project's own module, never a library
             for alias in node.names:
                 if alias.name != "*":
@@ -349,8 +354,7 @@ class Indexer:
         for d in args.kw_defaults:
             if d is not None:
                 self.visit(d, scope)
-        if node.returns is not None:
-            self.visit(node.returns, scope)
+        # The return annotation (-> torch.cuda.Stream) names a type; it uses nothing, so it is not walked.
         inner = Scope("function", scope)
         self._bind_params(args, inner, scope)
         if scope.kind == "class":
@@ -649,7 +653,11 @@ class Indexer:
         kws = self.interest.device_keywords
         for k, v in zip(node.keys, node.values):
             if k is not None:
-                self.visit(k, scope)
+                if type(k) in (ast.Name, ast.Attribute):
+                    # {torch.float64: 8, torch.float32: 4}: a lookup table keyed by the object, not a use of it
+                    self._visit_unrecorded(k, scope)
+                else:
+                    self.visit(k, scope)
                 if kws and type(k) is ast.Constant and type(k.value) is str and device_like(k.value, kws):
                     self.index.device_values.append((v, scope))
                 if type(k) is ast.Constant and type(k.value) is str and k.value in self.interest.keywords:

@@ -140,6 +140,8 @@ class Engine:
                     q = canon(q)
                     for prefix in _prefixes(q):
                         for rule, m in self.refs.get(prefix, ()):
+                            if m.unless_guarded and index.guarded_names and _root_name(node) in index.guarded_names:
+                                continue  # `if XLA_AVAILABLE: xm.mark_step()`: an optional path; its import is reported
                             if m.writes_only and type(getattr(node, "ctx", None)) is ast.Load \
                                     and id(node) not in index.called_refs:
                                 continue  # old = torch.backends.cudnn.benchmark: reading a flag changes nothing
@@ -328,6 +330,12 @@ def _holds(p: ArgPredicate, passed, values) -> bool:
         rx = p.values[0]
         return any(isinstance(v, str) and rx.search(v) for v in values)
     return False
+
+
+def _root_name(node) -> str | None:
+    while type(node) is ast.Attribute:
+        node = node.value
+    return node.id if type(node) is ast.Name else None
 
 
 def _glob_re(name: str):

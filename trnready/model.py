@@ -52,6 +52,7 @@ class Matcher:
     unless_parameter: bool = False  # keyword matchers: not in files that define a parameter of that name
     unless_value: tuple[str, ...] = ()  # env matchers: silent when the variable is only compared with / set to these
     writes_only: bool = False  # reference matchers: silent on plain reads (assignments and calls still match)
+    unless_guarded: bool = False  # reference matchers: silent when the name was imported under an optional-import guard
     stores: bool = False  # keyword matchers: also values stored under the name ({"k": v}, x["k"] = v, x.k = v)
 
 

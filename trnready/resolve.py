@@ -224,7 +224,19 @@ class Resolver:
         if t is ast.UnaryOp:
             return self.origins(expr.operand, scope, depth + 1)
         if t is ast.Attribute:
-            return self.qualnames(expr, scope) or self.origins(expr.value, scope, depth + 1)
+            names = self.qualnames(expr, scope)
+            if names:
+                return names
+            if type(expr.value) is ast.Name and scope.cls is not None and expr.value.id == scope.self_name:
+                # self.labels = np.zeros(n) in __init__, self.labels.nonzero() later
+                bindings = scope.cls.self_attrs.get(expr.attr)
+                if bindings and all(b.kind in ("call", "expr") and b.value is not None for b in bindings):
+                    out: list[str] = []
+                    for b in bindings:
+                        out.extend(self.origins(b.value, b.scope, depth + 1))
+                    return tuple(out)
+                return ()
+            return self.origins(expr.value, scope, depth + 1)
         if t is ast.Name:
             bindings = self.lookup(scope, expr.id)
             if bindings and all(b.kind in ("call", "expr") for b in bindings):

@@ -336,3 +336,38 @@ def test_new_matcher_keys_are_validated(tmp_path, key, bad):
 ])
 def test_xla_uses_are_reported_unless_the_import_is_optional(code, expected):
     assert fired(code) == expected
+
+
+@pytest.mark.parametrize("guard,hit", [
+    ("if torch.cuda.is_available():", False),
+    ("if use_tf32 and torch.cuda.is_available():", False),
+    ('if x.device.type == "cuda":', False),
+    ('if args.device.startswith("cuda"):', False),
+    ("if args.cuda:", False),
+    ("if not torch.cuda.is_available():", True),
+    ("if use_tf32 or torch.cuda.is_available():", True),
+    ("if use_tf32:", True),
+])
+def test_flags_behind_a_cuda_check_are_already_fixed(guard, hit):
+    code = f"import torch\n{guard}\n    torch.backends.cuda.matmul.allow_tf32 = True\n"
+    assert (("TRN261", 3) in fired(code)) is hit
+
+
+def test_type_checking_imports_never_run():
+    code = '''
+    from typing import TYPE_CHECKING
+    if TYPE_CHECKING:
+        from torchao.float8 import Float8LinearConfig
+        import torch_xla.core.xla_model as xm
+    import torchao
+    '''
+    assert fired(code) == [("TRN201", 6)]
+
+
+def test_return_annotations_are_not_uses():
+    code = '''
+    import torch
+    def side() -> torch.cuda.Stream:
+        return torch.cuda.Stream()
+    '''
+    assert fired(code) == [("TRN243", 4)]

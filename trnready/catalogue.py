@@ -43,7 +43,7 @@ _REQUIRED = ("id", "name", "category", "severity", "title", "why", "fix", "sourc
 _MATCH_KEYS = set(MATCH_KINDS) | {"args", "confidence", "message", "files", "version", "version-shape",
                                   "unless-mentioned", "mentioned-in", "scope", "unless-parameter",
                                   "unless-value", "writes-only", "stores",
-                                  "unless-guarded"}
+                                  "unless-guarded", "unless-cuda-checked"}
 _PRED_KEYS = {"name", "position", "default"} | set(PREDICATE_OPS)
 _TOP_KEYS = {"catalogue", "aliases", "device", "methods", "rule"}
 _ID = re.compile(r"^[A-Z]{2,6}[0-9]{3,4}$")
@@ -345,6 +345,11 @@ def _parse_match(m, rid, err) -> Matcher:
         err("must be true or false", entry=rid, key="match.unless-guarded")
     if unless_guarded and kind != "reference":
         err("applies to reference matchers only", entry=rid, key="match.unless-guarded")
+    unless_cuda_checked = m.get("unless-cuda-checked", False)
+    if not isinstance(unless_cuda_checked, bool):
+        err("must be true or false", entry=rid, key="match.unless-cuda-checked")
+    if unless_cuda_checked and kind != "reference":
+        err("applies to reference matchers only", entry=rid, key="match.unless-cuda-checked")
     stores = m.get("stores", False)
     if not isinstance(stores, bool):
         err("must be true or false", entry=rid, key="match.stores")
@@ -355,7 +360,7 @@ def _parse_match(m, rid, err) -> Matcher:
     return Matcher(kind=kind, names=tuple(names), args=preds, confidence=confidence, files=tuple(files),
                    regex=regex, message=message, unless_parameter=unless_parameter,
                    unless_value=tuple(unless_value), writes_only=writes_only, stores=stores,
-                   unless_guarded=unless_guarded, **extra)
+                   unless_guarded=unless_guarded, unless_cuda_checked=unless_cuda_checked, **extra)
 
 
 def _parse_pred(a, rid, err) -> ArgPredicate:

@@ -140,6 +140,8 @@ class Engine:
                     q = canon(q)
                     for prefix in _prefixes(q):
                         for rule, m in self.refs.get(prefix, ()):
+                            if m.unless_cuda_checked and id(node) in index.cuda_guarded:
+                                continue  # already behind `if torch.cuda.is_available():`, as the fix asks
                             if m.unless_guarded and index.guarded_names and _root_name(node) in index.guarded_names:
                                 continue  # `if XLA_AVAILABLE: xm.mark_step()`: an optional path; its import is reported
                             if m.writes_only and type(getattr(node, "ctx", None)) is ast.Load \

@@ -168,3 +168,206 @@ def test_unless_parameter_is_validated(tmp_path):
     cat.write_text(body.replace("KIND", 'call = ["f"]'))
     with pytest.raises(CatalogueError, match="keyword matchers only"):
         load_catalogue(cat)
+
+
+# -- audit on real repositories (detectron2, fairseq, timm, peft, accelerate, diffusers, torchtitan) ------------
+
+def _mha_module(build, call):
+    return f'''
+    import torch.nn as nn
+    def make_attn(d):
+        return nn.MultiheadAttention(d, 4)
+    def make_other(d):
+        return Other(d)
+    class Block(nn.Module):
+        def __init__(self, d):
+            {build}
+        def forward(self, x, pad):
+            {call}
+    '''
+
+
+@pytest.mark.parametrize("build,call,hit", [
+    ("self.a = make_attn(d)", "return self.a(x, x, x, key_padding_mask=pad)", True),
+    ("self.a = make_other(d)", "return self.a(x, x, x, key_padding_mask=pad)", False),
+    ("self.a = nn.ModuleList([nn.MultiheadAttention(d, 2) for _ in range(3)])",
+     "return self.a[0](x, x, x, key_padding_mask=pad)", True),
+    ("self.a = nn.ModuleList([nn.MultiheadAttention(d, 2) for _ in range(3)])",
+     "for blk in self.a: x = blk(x, x, x, key_padding_mask=pad)", True),
+    ("self.a = nn.ModuleList([make_attn(d), make_attn(d)])",
+     "for i, blk in enumerate(self.a): x = blk(x, x, x, key_padding_mask=pad)", True),
+    ("self.a = nn.ModuleList([nn.LayerNorm(d) for _ in range(3)])",
+     "for blk in self.a: x = blk(x, x, x, key_padding_mask=pad)", False),
+    ("self.a = [nn.MultiheadAttention(d, 2)]", "return self.a[0](x, x, x, key_padding_mask=pad)", True),
+    ("self.a = nn.MultiheadAttention(d, 2)",
+     "return (lambda t: self.a(t, t, t, key_padding_mask=pad))(x)", True),
+])
+def test_instances_built_by_helpers_and_held_in_containers(build, call, hit):
+    findings = fired(_mha_module(build, call))
+    assert (any(r == "TRN172" for r, _ in findings)) is hit
+
+
+def test_closures_inside_methods_see_self():
+    code = '''
+    import torch.nn as nn
+    class Block(nn.Module):
+        def __init__(self, d):
+            self.a = nn.MultiheadAttention(d, 2)
+        def forward(self, x, pad):
+            def run(t):
+                return self.a(t, t, t, key_padding_mask=pad)
+            return run(x)
+    '''
+    assert fired(code) == [("TRN172", 8)]
+
+
+@pytest.mark.parametrize("code,hit", [
+    ("t = x.numpy()\nt.nonzero()", False),
+    ("t = x.cpu().numpy()\nt.nonzero()", False),
+    ("import cv2\nn, lab, st, c = cv2.connectedComponentsWithStats(m)\n(lab == 1).nonzero()", False),
+    ("import numpy as np\nnp.median(mask.nonzero(), axis=1)", False),
+    ("import numpy as np\nnp.split(t, (t == 2).nonzero()[0] + 1)", False),
+    ("import numpy as np\nimport torch\nrows = torch.stack(mask.nonzero(as_tuple=True))", True),
+    ("import torch\na, b = torch.sort(x)\nb.nonzero()", True),
+    ("x.nonzero()", True),
+])
+def test_numpy_receivers_and_consumers(code, hit):
+    assert (any(r == "TRN104" for r, _ in fired(code))) is hit
+
+
+@pytest.mark.parametrize("code,hit", [
+    ("import torch\nold = torch.backends.cuda.matmul.allow_tf32", False),
+    ("import torch\nif torch.backends.cudnn.benchmark:\n    pass", False),
+    ("import torch\nprint(f'{torch.backends.cudnn.allow_tf32=}')", False),
+    ("import torch\ntorch.backends.cuda.matmul.allow_tf32 = True", True),
+    ("import torch\ntorch.backends.cudnn.benchmark |= True", True),
+    ("import torch\nwith torch.backends.cudnn.flags(enabled=False):\n    pass", True),
+    ("from torch.backends.cuda import sdp_kernel\nwith sdp_kernel(enable_flash=False):\n    pass", True),
+])
+def test_backend_flag_reads_are_not_settings(code, hit):
+    assert (any(r == "TRN261" for r, _ in fired(code))) is hit
+
+
+@pytest.mark.parametrize("code,hit", [
+    ('import os\nt = os.environ.get("PJRT_DEVICE", "") == "TPU"', False),
+    ('import os\nt = os.getenv("PJRT_DEVICE").lower() == "tpu"', False),
+    ('import os\nt = os.environ["PJRT_DEVICE"] in ("CPU", "CUDA")', False),
+    ('import os\nos.environ["PJRT_DEVICE"] = "TPU"', False),
+    ('import os\nos.environ.setdefault("PJRT_DEVICE", "CPU")', False),
+    ('import os\nos.environ["PJRT_DEVICE"] = "NEURON"', True),
+    ('import os\nt = os.environ.get("PJRT_DEVICE") == "NEURON"', True),
+    ('import os\nt = os.environ.get("PJRT_DEVICE")', True),
+    ('import os\nt = os.environ.get("XLA_USE_BF16") == "TPU"', True),  # unless-value is per matcher
+])
+def test_pjrt_device_checks_for_other_platforms(code, hit):
+    assert (any(r == "TRN222" for r, _ in fired(code))) is hit
+
+
+@pytest.mark.parametrize("code,expected", [
+    ('kw = {"attn_implementation": "flash_attention_2"}', [("TRN282", 1)]),
+    ('cfg._attn_implementation = "flash_attention_3"', [("TRN282", 1)]),
+    ('kw["load_in_4bit"] = True', [("TRN286", 1)]),
+    ('IMPL = "flash_attention_2"\ncfg.attn_implementation = IMPL', [("TRN282", 2)]),
+    ('import argparse\np = argparse.ArgumentParser()\np.add_argument("--attn-implementation", default="flash_attention_2")',
+     [("TRN282", 3)]),
+    ('kw = {"attn_implementation": "sdpa"}', []),
+    ('ok = cfg._attn_implementation == "flash_attention_2"', []),
+    ('cfg.attn_implementation = impl', []),
+    ('kw = {"backend": "nccl"}', []),  # `backend` is a keyword matcher without stores
+])
+def test_keyword_values_stored_in_configs(code, expected):
+    assert fired(code) == expected
+
+
+@pytest.mark.parametrize("code,expected", [
+    ('import torch\nd = torch.accelerator.current_accelerator().type if hasattr(torch, "accelerator") else "cuda"\n'
+     'x = torch.zeros(2, device=d)', []),
+    ('import torch\nd = "cuda" if torch.accelerator.is_available() else "cpu"\nx = torch.zeros(2, device=d)',
+     [("TRN242", 2)]),
+])
+def test_hasattr_accelerator_fallback_never_runs_on_torchneuron(code, expected):
+    assert fired(code) == expected
+
+
+def test_mode_looked_up_in_a_table():
+    code = '''
+    import torch.nn.functional as F
+    MODES = {0: "nearest", 2: "bilinear"}
+    NEAR = {"a": "nearest"}
+    def up(x, k):
+        y = F.interpolate(x, scale_factor=2, mode=MODES[k])
+        return F.interpolate(y, scale_factor=2, mode=NEAR[k])
+    '''
+    assert fired(code) == [("TRN191", 6)]
+
+
+@pytest.mark.parametrize("key,bad", [("unless-value", '"TPU"'), ("writes-only", '"yes"'), ("stores", "1"),
+                                     ("unless-guarded", "true"), ("writes-only", "true")])
+def test_new_matcher_keys_are_validated(tmp_path, key, bad):
+    cat = tmp_path / "c.toml"
+    cat.write_text(textwrap.dedent(f'''
+        [catalogue]
+        version = "1"
+        [[rule]]
+        id = "TRN999"
+        name = "x"
+        category = "attention-mask"
+        severity = "blocker"
+        title = "t"
+        why = "w"
+        fix = "f"
+        source = "s"
+        docs = "https://example.com"
+        examples = {{ hit = ["f(a=1)"], clean = ["f(a=True)"] }}
+        [[rule.match]]
+        call = ["f"]
+        {key} = {bad}
+    '''))
+    with pytest.raises(CatalogueError):
+        load_catalogue(cat)
+
+
+@pytest.mark.parametrize("code,expected", [
+    ("import torch_xla.core.xla_model as xm\nd = xm.xla_device()\nxm.mark_step()",
+     [("TRN221", 1), ("TRN221", 2), ("TRN221", 3)]),
+    ("try:\n    import torch_xla.core.xla_model as xm\nexcept ImportError:\n    xm = None\nxm.mark_step()",
+     [("TRN221", 2)]),
+    ("if is_torch_xla_available():\n    import torch_xla.core.xla_model as xm\nxm.mark_step()", [("TRN221", 2)]),
+])
+def test_xla_uses_are_reported_unless_the_import_is_optional(code, expected):
+    assert fired(code) == expected
+
+
+@pytest.mark.parametrize("guard,hit", [
+    ("if torch.cuda.is_available():", False),
+    ("if use_tf32 and torch.cuda.is_available():", False),
+    ('if x.device.type == "cuda":', False),
+    ('if args.device.startswith("cuda"):', False),
+    ("if args.cuda:", False),
+    ("if not torch.cuda.is_available():", True),
+    ("if use_tf32 or torch.cuda.is_available():", True),
+    ("if use_tf32:", True),
+])
+def test_flags_behind_a_cuda_check_are_already_fixed(guard, hit):
+    code = f"import torch\n{guard}\n    torch.backends.cuda.matmul.allow_tf32 = True\n"
+    assert (("TRN261", 3) in fired(code)) is hit
+
+
+def test_type_checking_imports_never_run():
+    code = '''
+    from typing import TYPE_CHECKING
+    if TYPE_CHECKING:
+        from torchao.float8 import Float8LinearConfig
+        import torch_xla.core.xla_model as xm
+    import torchao
+    '''
+    assert fired(code) == [("TRN201", 6)]
+
+
+def test_return_annotations_are_not_uses():
+    code = '''
+    import torch
+    def side() -> torch.cuda.Stream:
+        return torch.cuda.Stream()
+    '''
+    assert fired(code) == [("TRN243", 4)]

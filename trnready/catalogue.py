@@ -42,7 +42,9 @@ _RULE_KEYS = {"id", "name", "category", "severity", "title", "why", "fix", "sour
               "match", "examples", "corrected", "suggestion", "rewrite"}
 _REQUIRED = ("id", "name", "category", "severity", "title", "why", "fix", "source", "docs", "match", "examples")
 _MATCH_KEYS = set(MATCH_KINDS) | {"args", "confidence", "message", "files", "version", "version-shape",
-                                  "unless-mentioned", "mentioned-in", "scope", "unless-parameter"}
+                                  "unless-mentioned", "mentioned-in", "scope", "unless-parameter",
+                                  "unless-value", "writes-only", "stores",
+                                  "unless-guarded", "unless-cuda-checked"}
 _PRED_KEYS = {"name", "position", "default"} | set(PREDICATE_OPS)
 _TOP_KEYS = {"catalogue", "aliases", "device", "methods", "rule"}
 _ID = re.compile(r"^[A-Z]{2,6}[0-9]{3,4}$")
@@ -329,10 +331,37 @@ def _parse_match(m, rid, err) -> Matcher:
         err("must be true or false", entry=rid, key="match.unless-parameter")
     if unless_parameter and kind != "keyword":
         err("applies to keyword matchers only", entry=rid, key="match.unless-parameter")
+    unless_value = m.get("unless-value", [])
+    if not isinstance(unless_value, list) or not all(isinstance(v, str) for v in unless_value):
+        err("must be a list of strings", entry=rid, key="match.unless-value")
+    if unless_value and kind != "env":
+        err("applies to env matchers only", entry=rid, key="match.unless-value")
+    writes_only = m.get("writes-only", False)
+    if not isinstance(writes_only, bool):
+        err("must be true or false", entry=rid, key="match.writes-only")
+    if writes_only and kind != "reference":
+        err("applies to reference matchers only", entry=rid, key="match.writes-only")
+    unless_guarded = m.get("unless-guarded", False)
+    if not isinstance(unless_guarded, bool):
+        err("must be true or false", entry=rid, key="match.unless-guarded")
+    if unless_guarded and kind != "reference":
+        err("applies to reference matchers only", entry=rid, key="match.unless-guarded")
+    unless_cuda_checked = m.get("unless-cuda-checked", False)
+    if not isinstance(unless_cuda_checked, bool):
+        err("must be true or false", entry=rid, key="match.unless-cuda-checked")
+    if unless_cuda_checked and kind != "reference":
+        err("applies to reference matchers only", entry=rid, key="match.unless-cuda-checked")
+    stores = m.get("stores", False)
+    if not isinstance(stores, bool):
+        err("must be true or false", entry=rid, key="match.stores")
+    if stores and kind != "keyword":
+        err("applies to keyword matchers only", entry=rid, key="match.stores")
     from .surface import parse_surface_keys
     extra = parse_surface_keys(kind, m, lambda msg, key: err(msg, entry=rid, key=key))
     return Matcher(kind=kind, names=tuple(names), args=preds, confidence=confidence, files=tuple(files),
-                   regex=regex, message=message, unless_parameter=unless_parameter, **extra)
+                   regex=regex, message=message, unless_parameter=unless_parameter,
+                   unless_value=tuple(unless_value), writes_only=writes_only, stores=stores,
+                   unless_guarded=unless_guarded, unless_cuda_checked=unless_cuda_checked, **extra)
 
 
 def _parse_pred(a, rid, err) -> ArgPredicate:

@@ -9,6 +9,7 @@ and only for the few recorded events.
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass, field
 
 
@@ -80,10 +81,21 @@ class FileIndex:
     guarded: set = field(default_factory=set)  # import nodes inside try/except ImportError or `if is_x_available()`
     device_values: list = field(default_factory=list)  # (expr, Scope): values stored under a device-like name
     param_names: set = field(default_factory=set)  # every function parameter name defined in the file
+    factories: dict = field(default_factory=dict)  # function name -> [(returned expr, function Scope)]
+    outer_calls: dict = field(default_factory=dict)  # id(call) -> (func, Scope) of the call it is an argument of
+    env_values: dict = field(default_factory=dict)  # id(env name node) -> literal strings it is compared with / set to
+    keyword_stores: list = field(default_factory=list)  # (name, value expr, Scope): {"k": v}, x["k"] = v, x.k = v
+    guarded_names: set = field(default_factory=set)  # local names bound by imports under an optional-import guard
+    cuda_guarded: set = field(default_factory=set)  # ids of references inside `if <CUDA check>:` bodies
+    called_refs: set = field(default_factory=set)  # ids of attribute chains that are called (x.f(...))
 
+
+# Containers of modules: `nn.ModuleList([nn.MultiheadAttention(...) for _ in range(n)])`.
+CONTAINER_TAILS = frozenset({"ModuleList", "Sequential", "ModuleDict", "list", "tuple"})
+_SEQ_VALUE = (ast.List, ast.Tuple, ast.ListComp, ast.GeneratorExp)
 
 _SIMPLE_VALUE = (ast.Constant, ast.IfExp, ast.JoinedStr, ast.Name, ast.Attribute, ast.BinOp,
-                 ast.List, ast.Tuple, ast.UnaryOp)
+                 ast.List, ast.Tuple, ast.UnaryOp, ast.Dict, ast.Subscript)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
@@ -140,6 +152,58 @@ def _is_availability_test(test: ast.expr) -> bool:
     return False
 
 
+_ENV_GETTERS = frozenset({"get", "getenv", "setdefault", "pop"})
+
+
+def _env_read(expr: ast.expr):
+    """The string node naming the variable in os.environ["X"], os.environ.get("X", d), os.getenv("X"),
+    optionally followed by .lower()/.upper()/.strip(); else None."""
+    while type(expr) is ast.Call and type(expr.func) is ast.Attribute and expr.func.attr in ("lower", "upper", "strip") \
+            and not expr.args:
+        expr = expr.func.value
+    if type(expr) is ast.Subscript and type(expr.slice) is ast.Constant and type(expr.slice.value) is str:
+        return expr.slice
+    if type(expr) is ast.Call and _tail(expr.func) in _ENV_GETTERS and expr.args \
+            and type(expr.args[0]) is ast.Constant and type(expr.args[0].value) is str:
+        return expr.args[0]
+    return None
+
+
+def _maybe_factory(value: ast.Call) -> bool:
+    """A call that may hand back a module instance: a project helper (`make_attn(d)`, `self._build(d)`) or a
+    container of modules (`nn.ModuleList([...])`)."""
+    func = value.func
+    if type(func) is ast.Name:
+        return True
+    if type(func) is ast.Attribute:
+        return func.attr in CONTAINER_TAILS or (type(func.value) is ast.Name and func.value.id in ("self", "cls"))
+    return False
+
+
+_CUDA_NAME = re.compile(r"(^|_)(cuda|gpu)($|_)", re.I)
+
+
+def _is_cuda_check(test: ast.expr) -> bool:
+    """torch.cuda.is_available(), x.device.type == "cuda", device.startswith("cuda"), args.cuda, use_cuda,
+    x.is_cuda, combined with `and`; a negated test is not a check that CUDA is there."""
+    t = type(test)
+    if t is ast.BoolOp:
+        parts = [_is_cuda_check(v) for v in test.values]
+        return any(parts) if type(test.op) is ast.And else all(parts)
+    if t is ast.Call:
+        f = test.func
+        if type(f) is ast.Attribute and f.attr == "is_available" and _tail(f.value) == "cuda":
+            return True
+        if type(f) is ast.Attribute and f.attr == "startswith" and test.args and type(test.args[0]) is ast.Constant:
+            return test.args[0].value in ("cuda", "cuda:")
+        return False
+    if t is ast.Compare and len(test.ops) == 1 and type(test.ops[0]) in (ast.Eq, ast.In):
+        return any(type(o) is ast.Constant and o.value in ("cuda", "gpu") for o in (test.left, *test.comparators))
+    if t in (ast.Name, ast.Attribute):
+        return bool(_CUDA_NAME.search(_tail(test) or ""))
+    return False
+
+
 def _tail(func: ast.expr) -> str | None:
     if type(func) is ast.Attribute:
         return func.attr
@@ -155,6 +219,10 @@ class Indexer:
         self.imported: set[str] = set()
         self.index: FileIndex | None = None
         self.guard = 0  # > 0 while inside an optional-import guard
+        self.type_checking = 0  # > 0 inside `if TYPE_CHECKING:`
+        self.cuda_guard = 0  # > 0 while inside the body of `if torch.cuda.is_available():` (or another CUDA check)
+        self.call_stack: list = []  # (func, Scope) of the calls whose arguments are being walked
+        self.functions: list[tuple[str, Scope]] = []  # enclosing function definitions (name, inner scope)
 
     # -- entry -------------------------------------------------------------
     def run(self, tree: ast.Module) -> FileIndex:
@@ -198,10 +266,15 @@ class Indexer:
                     self.instance_names.add(target.id)
                     scope.bind(target.id, Binding("instance", value.func, scope))
                 else:
-                    # Remember the producing call: `a = np.zeros(3)` makes `a.nonzero()` a NumPy method.
+                    # Remember the producing call: `a = np.zeros(3)` makes `a.nonzero()` a NumPy method,
+                    # and `attn = make_attention(d)` may be an instance built by a helper.
+                    if _maybe_factory(value):
+                        self.instance_names.add(target.id)
                     scope.bind(target.id, Binding("call", value, scope))
             elif isinstance(value, _SIMPLE_VALUE):
                 scope.bind(target.id, Binding("expr", value, scope))
+                if type(value) in (ast.List, ast.Tuple) and any(type(e) is ast.Call for e in value.elts):
+                    self.instance_names.add(target.id)  # blocks = [nn.MultiheadAttention(...), ...]
                 if type(value) in (ast.Name, ast.Attribute):
                     self.imported.add(target.id)  # an alias such as F = torch.nn.functional
             else:
@@ -218,17 +291,31 @@ class Indexer:
                             Binding("instance", value.func, scope))
                         self.visit(target, scope)
                         return
-                if value is not None and type(value) is not ast.Call and isinstance(value, _SIMPLE_VALUE):
+                    if _maybe_factory(value):
+                        # self.attn = build_attention(d) / nn.ModuleList([nn.MultiheadAttention(...)])
+                        self.instance_names.add(target.attr)
+                    kind = "call"
+                elif value is not None and isinstance(value, _SIMPLE_VALUE):
                     # self.mode = mode / self.mode = "bilinear": followed by constant propagation
                     kind = "expr"
+                    if type(value) in (ast.List, ast.Tuple) and any(type(e) is ast.Call for e in value.elts):
+                        self.instance_names.add(target.attr)  # self.blocks = [nn.MultiheadAttention(...)]
+                elif value is not None and type(value) in (ast.ListComp, ast.GeneratorExp):
+                    kind = "seq"  # self.blocks = [nn.MultiheadAttention(...) for _ in range(n)]
+                    self.instance_names.add(target.attr)
                 else:
                     kind = "local"
                 scope.cls.self_attrs.setdefault(target.attr, []).append(
-                    Binding(kind, value if kind == "expr" else None, scope))
+                    Binding(kind, value if kind != "local" else None, scope))
             self.visit(target, scope)
         elif t in (ast.Tuple, ast.List):
             for elt in target.elts:
-                self._bind_target(elt, scope, None)
+                if type(value) is ast.Call and type(elt) is ast.Name:
+                    # `_, labels, stats, c = cv2.connectedComponentsWithStats(m)`: each part comes from that call
+                    s2 = _declared_scope(scope, elt.id) if scope.globals else scope
+                    s2.bind(elt.id, Binding("call", value, s2))
+                else:
+                    self._bind_target(elt, scope, None)
         elif t is ast.Starred:
             self._bind_target(target.value, scope, None)
         else:
@@ -250,14 +337,27 @@ class Indexer:
         # `if is_torch_xla_available(): import torch_xla...` (the transformers/diffusers idiom).
         self.visit(node.test, scope)
         optional = _is_availability_test(node.test)
+        cuda = _is_cuda_check(node.test)  # if torch.cuda.is_available(): / if device.type == "cuda":
+        if _tail(node.test) == "TYPE_CHECKING":
+            # `if TYPE_CHECKING: from torchao.float8 import Float8LinearConfig` never runs: names are bound
+            # (so annotations resolve) but the imports are not events.
+            self.type_checking += 1
+            self._body(node.body, scope)
+            self.type_checking -= 1
+            self._body(node.orelse, scope)
+            return
         self.guard += optional
+        self.cuda_guard += cuda
         self._body(node.body, scope)
         self.guard -= optional
+        self.cuda_guard -= cuda
         self._body(node.orelse, scope)
 
     def v_import(self, node: ast.Import, scope: Scope) -> None:
         if self.guard:
             self.index.guarded.add(node)
+            for alias in node.names:
+                self.index.guarded_names.add(alias.asname or alias.name.split(".", 1)[0])
         for alias in node.names:
             name = alias.name
             if alias.asname:
@@ -267,11 +367,14 @@ class Indexer:
                 first = name.split(".", 1)[0]
                 scope.bind(first, Binding("import", first, scope))
                 self.imported.add(first)
-            self.index.imports.append((node, (name,)))
+            if not self.type_checking:
+                self.index.imports.append((node, (name,)))
 
     def v_importfrom(self, node: ast.ImportFrom, scope: Scope) -> None:
         if self.guard:
             self.index.guarded.add(node)
+            for alias in node.names:
+                self.index.guarded_names.add(alias.asname or alias.name)
         if node.level:  # relative import: the project's own module, never a library
             for alias in node.names:
                 if alias.name != "*":
@@ -287,7 +390,8 @@ class Indexer:
             full = f"{mod}.{alias.name}"
             scope.bind(local, Binding("import", full, scope))
             self.imported.add(local)
-            self.index.imports.append((node, (mod, full)))
+            if not self.type_checking:
+                self.index.imports.append((node, (mod, full)))
 
     def v_functiondef(self, node, scope: Scope) -> None:
         for d in node.decorator_list:
@@ -300,8 +404,7 @@ class Indexer:
         for d in args.kw_defaults:
             if d is not None:
                 self.visit(d, scope)
-        if node.returns is not None:
-            self.visit(node.returns, scope)
+        # The return annotation (-> torch.cuda.Stream) names a type; it uses nothing, so it is not walked.
         inner = Scope("function", scope)
         self._bind_params(args, inner, scope)
         if scope.kind == "class":
@@ -310,7 +413,18 @@ class Indexer:
             if positional and not is_static:
                 inner.self_name = positional[0].arg
                 inner.cls = scope
+        elif scope.kind == "function" and scope.cls is not None:
+            inner.self_name, inner.cls = scope.self_name, scope.cls  # a closure inside a method sees `self`
+        self.functions.append((node.name, inner))
         self._body(node.body, inner)
+        self.functions.pop()
+
+    def v_return(self, node: ast.Return, scope: Scope) -> None:
+        if node.value is not None:
+            self.visit(node.value, scope)
+            if self.functions and type(node.value) in (ast.Call, ast.Name):
+                name, inner = self.functions[-1]
+                self.index.factories.setdefault(name, []).append((node.value, scope))
 
     def _bind_params(self, args: ast.arguments, inner: Scope, outer: Scope) -> None:
         names = self.index.param_names
@@ -331,6 +445,8 @@ class Indexer:
         for d in node.args.defaults:
             self.visit(d, scope)
         inner = Scope("function", scope)
+        if scope.kind == "function" and scope.cls is not None:
+            inner.self_name, inner.cls = scope.self_name, scope.cls  # a lambda inside a method sees `self`
         self._bind_params(node.args, inner, scope)
         self.visit(node.body, inner)
 
@@ -347,6 +463,11 @@ class Indexer:
         self._body(node.body, inner)
 
     def v_assign(self, node: ast.Assign, scope: Scope) -> None:
+        if self.interest.env_names and type(node.value) is ast.Constant and type(node.value.value) is str:
+            for t in node.targets:
+                key = _env_read(t)
+                if key is not None:  # os.environ["PJRT_DEVICE"] = "TPU"
+                    self.index.env_values[id(key)] = (node.value.value,)
         self.visit(node.value, scope)
         value = node.value if len(node.targets) == 1 else None
         for t in node.targets:
@@ -354,6 +475,9 @@ class Indexer:
         if self.interest.device_keywords:
             for t in node.targets:
                 self._device_store(t, node.value, scope)
+        if self.interest.keywords:
+            for t in node.targets:
+                self._keyword_store(t, node.value, scope)
 
     def _device_store(self, target: ast.expr, value: ast.expr, scope: Scope) -> None:
         # `cfg.MODEL.DEVICE = "cuda"`, `self.device = "cuda:0"`, `args["device"] = "cuda"`: a device
@@ -372,6 +496,18 @@ class Indexer:
         if device_like(name, self.interest.device_keywords):
             self.index.device_values.append((value, scope))
 
+    def _keyword_store(self, target: ast.expr, value: ast.expr, scope: Scope) -> None:
+        # config._attn_implementation = "flash_attention_2", kwargs["load_in_8bit"] = True
+        t = type(target)
+        if t is ast.Attribute:
+            name = target.attr.lstrip("_")
+        elif t is ast.Subscript and type(target.slice) is ast.Constant and type(target.slice.value) is str:
+            name = target.slice.value
+        else:
+            return
+        if name in self.interest.keywords:
+            self.index.keyword_stores.append((name, value, scope))
+
     def v_annassign(self, node: ast.AnnAssign, scope: Scope) -> None:
         if node.value is not None:
             self.visit(node.value, scope)
@@ -387,9 +523,29 @@ class Indexer:
 
     def v_for(self, node, scope: Scope) -> None:
         self.visit(node.iter, scope)
-        self._bind_target(node.target, scope, None)
+        target, it = node.target, node.iter
+        if (type(it) is ast.Call and type(it.func) is ast.Name and it.func.id == "enumerate" and it.args
+                and type(target) is ast.Tuple and len(target.elts) == 2):
+            self._bind_target(target.elts[0], scope, None)
+            target, it = target.elts[1], it.args[0]
+        if type(target) is ast.Name and self._holds_instances(it, scope):
+            # for layer in self.layers: layer(q, k, v, key_padding_mask=m)
+            self.instance_names.add(target.id)
+            s2 = _declared_scope(scope, target.id) if scope.globals else scope
+            s2.bind(target.id, Binding("elem", it, s2))
+        else:
+            self._bind_target(target, scope, None)
         self._body(node.body, scope)
         self._body(node.orelse, scope)
+
+    def _holds_instances(self, it: ast.expr, scope: Scope) -> bool:
+        if type(it) is ast.Name:
+            return it.id in self.instance_names
+        if type(it) is ast.Attribute and type(it.value) is ast.Name and it.value.id == scope.self_name:
+            return it.attr in self.instance_names
+        if type(it) is ast.Call and type(it.func) is ast.Attribute and it.func.attr in ("values", "children", "modules"):
+            return self._holds_instances(it.func.value, scope)  # self.blocks.values() of a ModuleDict
+        return False
 
     def v_with(self, node, scope: Scope) -> None:
         for item in node.items:
@@ -456,11 +612,27 @@ class Indexer:
                 for kw in node.keywords:
                     if kw.arg == "default":
                         self.index.device_values.append((kw.value, scope))
+            if tail == "add_argument" and interest.keywords and node.args \
+                    and type(node.args[0]) is ast.Constant and type(node.args[0].value) is str:
+                # parser.add_argument("--attn_implementation", default="flash_attention_2")
+                name = node.args[0].value.lstrip("-").replace("-", "_")
+                if name in interest.keywords:
+                    for kw in node.keywords:
+                        if kw.arg == "default":
+                            self.index.keyword_stores.append((name, kw.value, scope))
         elif ft is ast.Name:
             tail = func.id
             if tail in interest.call_tails or tail in interest.device_tails or tail in self.instance_names \
                     or tail in self.imported:
                 keep = True
+        elif ft is ast.Subscript:
+            # self.layers[0](q, k, v, ...) on a container of modules
+            base = func.value
+            if (type(base) is ast.Attribute and type(base.value) is ast.Name and base.value.id == scope.self_name
+                    and base.attr in self.instance_names) or (type(base) is ast.Name and base.id in self.instance_names):
+                keep = True
+        if ft is ast.Attribute or ft is ast.Name:
+            self.index.called_refs.add(id(func))
         if node.keywords and (interest.device_keywords or interest.keywords or interest.env_names):
             for kw in node.keywords:
                 arg = kw.arg
@@ -468,15 +640,43 @@ class Indexer:
                     keep = True
                 elif arg in interest.env_names:  # os.environ.update(XLA_USE_BF16="1")
                     self.index.env.append((kw.value, arg))
+        if (ft is ast.Attribute and func.attr == "setdefault" and len(node.args) == 2 and interest.env_names
+                and type(node.args[1]) is ast.Constant and type(node.args[1].value) is str):
+            key = _env_read(node)
+            if key is not None:  # os.environ.setdefault("PJRT_DEVICE", "TPU")
+                self.index.env_values[id(key)] = (node.args[1].value,)
         if keep:
             self.index.calls.append((node, scope))
+            if self.call_stack:
+                # np.median(mask.nonzero(), axis=1): what the result is handed to says what the receiver is
+                self.index.outer_calls[id(node)] = self.call_stack[-1]
         self.visit(func, scope)
-        for a in node.args:
-            self.visit(a, scope)
-        for k in node.keywords:
-            self.visit(k.value, scope)
+        if node.args or node.keywords:
+            self.call_stack.append((func, scope))
+            for a in node.args:
+                self.visit(a, scope)
+            for k in node.keywords:
+                self.visit(k.value, scope)
+            self.call_stack.pop()
 
     def v_compare(self, node: ast.Compare, scope: Scope) -> None:
+        if self.interest.env_names:
+            # os.environ.get("PJRT_DEVICE") == "TPU": remember what the variable is compared with
+            operands = [node.left, *node.comparators]
+            literals = []
+            for o in operands:
+                for e in (o.elts if type(o) in (ast.Tuple, ast.List, ast.Set) else (o,)):
+                    if type(e) is ast.Constant and type(e.value) is str:
+                        literals.append(e.value)
+            literals = tuple(literals)
+            if literals:
+                for o in operands:
+                    key = _env_read(o)
+                    if key is not None:
+                        self.index.env_values[id(key)] = literals
+        self._compare_operands(node, scope)
+
+    def _compare_operands(self, node: ast.Compare, scope: Scope) -> None:
         # `x.dtype == torch.float64`, `qscheme in (torch.per_channel_affine, ...)`: a name that is only
         # compared against reads the value; it does not use the feature, so it is not a reference.
         for operand in [node.left, *node.comparators]:
@@ -503,9 +703,15 @@ class Indexer:
         kws = self.interest.device_keywords
         for k, v in zip(node.keys, node.values):
             if k is not None:
-                self.visit(k, scope)
+                if type(k) in (ast.Name, ast.Attribute):
+                    # {torch.float64: 8, torch.float32: 4}: a lookup table keyed by the object, not a use of it
+                    self._visit_unrecorded(k, scope)
+                else:
+                    self.visit(k, scope)
                 if kws and type(k) is ast.Constant and type(k.value) is str and device_like(k.value, kws):
                     self.index.device_values.append((v, scope))
+                if type(k) is ast.Constant and type(k.value) is str and k.value in self.interest.keywords:
+                    self.index.keyword_stores.append((k.value, v, scope))
             self.visit(v, scope)
 
     def v_attribute(self, node: ast.Attribute, scope: Scope) -> None:
@@ -515,6 +721,8 @@ class Indexer:
             root = root.value
         if type(root) is ast.Name:
             self.index.refs.append((node, scope))
+            if self.cuda_guard:
+                self.index.cuda_guarded.add(id(node))
         else:
             self.visit(root, scope)
 
@@ -567,6 +775,7 @@ _DISPATCH = {
     ast.Constant: Indexer.v_constant,
     ast.Compare: Indexer.v_compare,
     ast.Try: Indexer.v_try,
+    ast.Return: Indexer.v_return,
     ast.If: Indexer.v_if,
 }
 if hasattr(ast, "TryStar"):

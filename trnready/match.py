@@ -54,6 +54,7 @@ class Engine:
         self.surface: dict[str, list] = {}  # python / file matchers (trnready/surface.py)
         self.call_globs: list = []  # (regex, rule, matcher) for call names with a `*` component
         self._param_names: set = set()
+        self._outer_calls: dict = {}
         table = {"call": self.calls, "method": self.methods, "reference": self.refs,
                  "import": self.imports, "decorator": self.decorators, "keyword": self.keywords,
                  "env": self.env}
@@ -139,6 +140,13 @@ class Engine:
                     q = canon(q)
                     for prefix in _prefixes(q):
                         for rule, m in self.refs.get(prefix, ()):
+                            if m.unless_cuda_checked and id(node) in index.cuda_guarded:
+                                continue  # already behind `if torch.cuda.is_available():`, as the fix asks
+                            if m.unless_guarded and index.guarded_names and _root_name(node) in index.guarded_names:
+                                continue  # `if XLA_AVAILABLE: xm.mark_step()`: an optional path; its import is reported
+                            if m.writes_only and type(getattr(node, "ctx", None)) is ast.Load \
+                                    and id(node) not in index.called_refs:
+                                continue  # old = torch.backends.cudnn.benchmark: reading a flag changes nothing
                             hits.append(Hit(rule, m, node, prefix, q))
         # decorators
         if self.decorators:
@@ -155,10 +163,19 @@ class Engine:
                         hits.append(Hit(rule, m, expr, q))
         for node, name in index.env:
             for rule, m in self.env.get(name, ()):
+                if m.unless_value:
+                    vals = index.env_values.get(id(node))
+                    if vals and all(v.upper() in m.unless_value for v in vals):
+                        continue  # os.environ.get("PJRT_DEVICE") == "TPU": a check for another platform
                 hits.append(Hit(rule, m, node, name))
         self._param_names = index.param_names
+        self.resolver.factories = index.factories
+        self._outer_calls = index.outer_calls
         for call, scope in index.calls:
             self._match_call(call, scope, hits)
+        if self.keywords:
+            for name, expr, scope in index.keyword_stores:
+                self._match_store(name, expr, scope, hits)
         if self.devices:
             for expr, scope in index.device_values:
                 self._device_hits([expr], scope, hits)
@@ -183,7 +200,8 @@ class Engine:
         is_method = type(func) is ast.Attribute and not names
         if is_method and func.attr in self.methods:
             # A method on something that is not a library module: x.cuda(), t.double().
-            if not self.resolver.qualnames(func.value, scope) and not self._foreign_receiver(func.value, scope):
+            if not self.resolver.qualnames(func.value, scope) and not self._foreign_receiver(func.value, scope) \
+                    and not self._foreign_consumer(call):
                 for rule, m in self.methods[func.attr]:
                     if self._args_ok(m.args, call, scope):
                         hits.append(Hit(rule, m, call, func.attr))
@@ -201,6 +219,18 @@ class Engine:
                         on_call.add(rule.id)
         if self.devices:
             self._match_device(call, scope, names, is_method, hits)
+
+    def _match_store(self, name: str, expr: ast.expr, scope, hits: list[Hit]) -> None:
+        """A value stored under a keyword name (`{"attn_implementation": "flash_attention_2"}`, `cfg.x = v`,
+        `kw["x"] = v`, `add_argument("--x", default=v)`) for keyword matchers with `stores = true`."""
+        values = None
+        for rule, m in self.keywords.get(name, ()):
+            if not m.stores or any(p.name != name for p in m.args):
+                continue
+            if values is None:
+                values = [v for v, _ in self.resolver.values(expr, scope)]
+            if all(_holds(p, True, values) for p in m.args):
+                hits.append(Hit(rule, m, expr, name))
 
     def _match_device(self, call: ast.Call, scope, names, is_method, hits) -> None:
         exprs = [kw.value for kw in call.keywords if kw.arg in self.interest.device_keywords]
@@ -233,6 +263,20 @@ class Engine:
         for origin in self.resolver.origins(receiver, scope):
             origin = self.resolver.canonical(origin)
             if any(origin == lib or origin.startswith(lib + ".") for lib in not_on):
+                return True
+        return False
+
+    def _foreign_consumer(self, call: ast.Call) -> bool:
+        """True when the method call's result goes straight into a [methods] not-on library call:
+        `np.median(mask.nonzero(), axis=1)`, `np.split(tokens, doc_mask.nonzero()[0] + 1)` (NumPy arrays)."""
+        outer = self._outer_calls.get(id(call)) if self._outer_calls else None
+        not_on = self.catalogue.method_not_on
+        if outer is None or not not_on:
+            return False
+        func, scope = outer
+        for q in self.resolver.qualnames(func, scope):
+            q = self.resolver.canonical(q)
+            if any(q == lib or q.startswith(lib + ".") for lib in not_on):
                 return True
         return False
 
@@ -288,6 +332,12 @@ def _holds(p: ArgPredicate, passed, values) -> bool:
         rx = p.values[0]
         return any(isinstance(v, str) and rx.search(v) for v in values)
     return False
+
+
+def _root_name(node) -> str | None:
+    while type(node) is ast.Attribute:
+        node = node.value
+    return node.id if type(node) is ast.Name else None
 
 
 def _glob_re(name: str):

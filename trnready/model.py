@@ -51,6 +51,11 @@ class Matcher:
     scope: str = "file"  # file | repo (one finding per repository)
     mentioned_in: str = "file"  # where unless-mentioned looks: this file only, or anywhere in the repository
     unless_parameter: bool = False  # keyword matchers: not in files that define a parameter of that name
+    unless_value: tuple[str, ...] = ()  # env matchers: silent when the variable is only compared with / set to these
+    writes_only: bool = False  # reference matchers: silent on plain reads (assignments and calls still match)
+    unless_guarded: bool = False  # reference matchers: silent when the name was imported under an optional-import guard
+    unless_cuda_checked: bool = False  # reference matchers: silent inside `if torch.cuda.is_available():` bodies
+    stores: bool = False  # keyword matchers: also values stored under the name ({"k": v}, x["k"] = v, x.k = v)
 
 
 @dataclass(frozen=True)

@@ -11,11 +11,18 @@ from __future__ import annotations
 import ast
 import re
 
-from .index import Binding, Scope
+from .index import CONTAINER_TAILS, Binding, Scope, _tail
 from .values import UNKNOWN, QName
 
 _MAX_DEPTH = 12
+_TO_NUMPY = frozenset({"numpy", "to_numpy"})
 LIST = object()  # marks "a list/tuple was passed" so is-not-none sees it
+
+
+def _old_torch_fallback(test: ast.expr) -> bool:
+    """hasattr(torch, "accelerator"): true on every PyTorch that TorchNeuron supports (2.13+)."""
+    return (type(test) is ast.Call and type(test.func) is ast.Name and test.func.id == "hasattr"
+            and len(test.args) == 2 and type(test.args[1]) is ast.Constant and test.args[1].value == "accelerator")
 
 
 class Resolver:
@@ -23,6 +30,7 @@ class Resolver:
         # Longest prefix first so "torch.cuda.amp" wins over "torch.cuda".
         self.aliases = sorted((aliases or {}).items(), key=lambda kv: -len(kv[0]))
         self._canonical: dict[str, str] = {}
+        self.factories: dict = {}  # the current file's helpers: function name -> [(returned expr, Scope)]
 
     def canonical(self, name: str) -> str:
         done = self._canonical.get(name)
@@ -94,24 +102,111 @@ class Resolver:
                 return self.qualnames(b.value, b.scope, depth + 1)
         return ()
 
-    def instance_class(self, func: ast.expr, scope: Scope) -> tuple[str, ...]:
-        """If `func` is a variable or self attribute holding an instance, its class names."""
-        bindings = None
-        t = type(func)
-        if t is ast.Name:
-            bindings = self.lookup(scope, func.id)
-        elif t is ast.Attribute and type(func.value) is ast.Name and scope.cls is not None \
-                and func.value.id == scope.self_name:
-            bindings = scope.cls.self_attrs.get(func.attr)
+    def instance_class(self, func: ast.expr, scope: Scope, depth: int = 0) -> tuple[str, ...]:
+        """If `func` is a variable or self attribute holding an instance, its class names.
+
+        Follows instances built by a helper in the same file (`self.attn = make_attn(d)` where `make_attn`
+        returns `nn.MultiheadAttention(...)`), elements of module containers (`self.layers[0]`, `for layer in
+        self.layers` over `nn.ModuleList([...])`) and loop variables over them."""
+        if depth > _MAX_DEPTH:
+            return ()
+        if type(func) is ast.Subscript:
+            return self.element_class(func.value, scope, depth + 1)
+        bindings = self._holder_bindings(func, scope)
         if not bindings:
             return ()
         out: list[str] = []
         for b in bindings:
             if b.kind == "instance":
                 out.extend(self.qualnames(b.value, b.scope))
+            elif b.kind == "call":
+                out.extend(self.factory_class(b.value, b.scope, depth + 1))
+            elif b.kind == "elem":
+                out.extend(self.element_class(b.value, b.scope, depth + 1))
             elif b.kind == "param":
                 return ()
         return tuple(dict.fromkeys(out))
+
+    def _holder_bindings(self, expr: ast.expr, scope: Scope):
+        t = type(expr)
+        if t is ast.Name:
+            return self.lookup(scope, expr.id)
+        if t is ast.Attribute and type(expr.value) is ast.Name and scope.cls is not None \
+                and expr.value.id == scope.self_name:
+            return scope.cls.self_attrs.get(expr.attr)
+        return None
+
+    def factory_class(self, call: ast.Call, scope: Scope, depth: int = 0) -> tuple[str, ...]:
+        """Classes of the module a call hands back: a helper of this file that returns `X(...)`, or nothing."""
+        if depth > _MAX_DEPTH or type(call) is not ast.Call:
+            return ()
+        func = call.func
+        if type(func) is ast.Name:
+            name = func.id
+            bindings = self.lookup(scope, name)
+            if bindings and any(b.kind in ("import", "param") for b in bindings):
+                return ()
+        elif type(func) is ast.Attribute and type(func.value) is ast.Name and func.value.id in ("self", "cls"):
+            name = func.attr
+        else:
+            return ()
+        returned = self.factories.get(name) if self.factories else None
+        if not returned:
+            return ()
+        out: list[str] = []
+        for expr, fscope in returned:
+            if type(expr) is ast.Call:
+                names = self.qualnames(expr.func, fscope)
+                out.extend(names or self.factory_class(expr, fscope, depth + 1))
+            else:
+                out.extend(self.instance_class(expr, fscope, depth + 1))
+        return tuple(dict.fromkeys(out))
+
+    def element_class(self, container: ast.expr, scope: Scope, depth: int = 0) -> tuple[str, ...]:
+        """Classes of the modules held by a container (`nn.ModuleList([...])`, `[X() for _ in ...]`)."""
+        if depth > _MAX_DEPTH:
+            return ()
+        if type(container) is ast.Call and type(container.func) is ast.Attribute \
+                and container.func.attr in ("values", "children", "modules") and not container.args:
+            container = container.func.value
+        bindings = self._holder_bindings(container, scope)
+        if not bindings:
+            return ()
+        out: list[str] = []
+        for b in bindings:
+            if b.kind == "param":
+                return ()
+            if b.kind in ("call", "seq", "expr") and b.value is not None:
+                out.extend(self._container_elements(b.value, b.scope, depth + 1))
+        return tuple(dict.fromkeys(out))
+
+    def _container_elements(self, expr: ast.expr, scope: Scope, depth: int) -> list[str]:
+        t = type(expr)
+        items: list = []
+        if t is ast.Call:
+            tail = _tail(expr.func)
+            if tail not in CONTAINER_TAILS:
+                return []
+            for a in expr.args:
+                ta = type(a)
+                if ta in (ast.List, ast.Tuple):
+                    items.extend(a.elts)
+                elif ta in (ast.ListComp, ast.GeneratorExp):
+                    items.append(a.elt)
+                elif ta is ast.Dict:
+                    items.extend(a.values)
+                elif ta is ast.Call:
+                    items.append(a)  # nn.Sequential(nn.MultiheadAttention(...), ...)
+        elif t in (ast.List, ast.Tuple):
+            items = list(expr.elts)
+        elif t in (ast.ListComp, ast.GeneratorExp):
+            items = [expr.elt]
+        out: list[str] = []
+        for item in items:
+            if type(item) is ast.Call:
+                names = self.qualnames(item.func, scope)
+                out.extend(names or self.factory_class(item, scope, depth + 1))
+        return out
 
     def origins(self, expr: ast.expr, scope: Scope, depth: int = 0) -> tuple[str, ...]:
         """The library calls a value was produced by: `np.zeros(3)[m].T` -> ("numpy.zeros",)."""
@@ -122,8 +217,10 @@ class Resolver:
             names = self.qualnames(expr.func, scope)
             if names:
                 return names
-            if type(expr.func) is ast.Attribute:  # a method chain: np.arange(9).reshape(3, 3)
-                return self.origins(expr.func.value, scope, depth + 1)
+            if type(expr.func) is ast.Attribute:
+                if expr.func.attr in _TO_NUMPY:  # t.cpu().numpy() is a NumPy array whatever t was
+                    return ("numpy.ndarray",)
+                return self.origins(expr.func.value, scope, depth + 1)  # a method chain: np.arange(9).reshape(3, 3)
             return ()
         if t is ast.Subscript:
             return self.origins(expr.value, scope, depth + 1)
@@ -134,10 +231,22 @@ class Resolver:
         if t is ast.UnaryOp:
             return self.origins(expr.operand, scope, depth + 1)
         if t is ast.Attribute:
-            return self.qualnames(expr, scope) or self.origins(expr.value, scope, depth + 1)
+            names = self.qualnames(expr, scope)
+            if names:
+                return names
+            if type(expr.value) is ast.Name and scope.cls is not None and expr.value.id == scope.self_name:
+                # self.labels = np.zeros(n) in __init__, self.labels.nonzero() later
+                bindings = scope.cls.self_attrs.get(expr.attr)
+                if bindings and all(b.kind in ("call", "expr") and b.value is not None for b in bindings):
+                    out: list[str] = []
+                    for b in bindings:
+                        out.extend(self.origins(b.value, b.scope, depth + 1))
+                    return tuple(out)
+                return ()
+            return self.origins(expr.value, scope, depth + 1)
         if t is ast.Name:
             bindings = self.lookup(scope, expr.id)
-            if bindings and all(b.kind == "call" for b in bindings):
+            if bindings and all(b.kind in ("call", "expr") for b in bindings):
                 out: list[str] = []
                 for b in bindings:
                     out.extend(self.origins(b.value, b.scope, depth + 1))
@@ -160,6 +269,10 @@ class Resolver:
                 return [(QName(self.canonical(n)), expr) for n in names]
             return self._self_attr_values(expr, scope, depth)
         if t is ast.IfExp:
+            if _old_torch_fallback(expr.test):
+                # `torch.accelerator...type if hasattr(torch, "accelerator") else "cuda"`: the fallback is for
+                # PyTorch releases older than any TorchNeuron build, so it never runs there.
+                return self.values(expr.body, scope, depth + 1)
             return self.values(expr.body, scope, depth + 1) + self.values(expr.orelse, scope, depth + 1)
         if t is ast.JoinedStr:
             parts = []
@@ -178,6 +291,14 @@ class Resolver:
                         out.append((ls + rs, expr))
                 return out
             return [(UNKNOWN, expr)]
+        if t is ast.Subscript and type(expr.value) is ast.Name:
+            # MODES[key] with MODES = {Image.BILINEAR: "bilinear", ...}: any of the table's values
+            table = self.lookup(scope, expr.value.id)
+            if table and len(table) == 1 and table[0].kind == "expr" and type(table[0].value) is ast.Dict:
+                out = []
+                for v in table[0].value.values:
+                    out.extend(self.values(v, table[0].scope, depth + 1))
+                return out + [(UNKNOWN, expr)]
         if t in (ast.List, ast.Tuple, ast.Set):
             out = [(LIST, expr)]
             for elt in expr.elts:

@@ -52,7 +52,7 @@ def run(root: Path):
     from trnready.api import scan
     from trnready.config import Config
 
-    report = scan([root], Config(use_gitignore=False))
+    report = scan([root], Config(use_gitignore=False, cache=False))  # engine edits do not change the cache key
     found = {(f.path, f.line, f.rule) for f in report.findings if not f.suppressed}
     return report, found
 

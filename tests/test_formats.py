@@ -189,3 +189,26 @@ def test_pre_commit_hook_definition():
     hook = next(h for h in hooks if h["id"] == "trnready")
     assert hook["entry"] == "trnready scan" and hook["language"] == "python"
     assert set(hook["types_or"]) >= {"python", "jupyter"}
+
+
+def test_notebook_findings_point_at_the_ipynb_line_in_sarif_and_github(tmp_path):
+    import shutil
+
+    from conftest import REPO
+
+    nb = tmp_path / "explore.ipynb"
+    shutil.copyfile(REPO / "examples" / "demo" / "explore.ipynb", nb)
+    lines = nb.read_text().splitlines()
+    sarif = json.loads(run(tmp_path, "--format", "sarif").stdout)
+    jsonschema.validate(sarif, SARIF_SCHEMA)
+    for res in sarif["runs"][0]["results"]:
+        line = res["locations"][0]["physicalLocation"]["region"]["startLine"]
+        if res["ruleId"] == "TRN242":
+            assert 'cuda' in lines[line - 1] and "TinyUNet" in lines[line - 1] or "randn" in lines[line - 1]
+        assert res["properties"]["cell"] in (1, 2)
+    gh = run(tmp_path, "--format", "github").stdout.splitlines()
+    flash = next(l for l in gh if "TRN501" in l)
+    line = int(flash.split("line=")[1].split(",")[0])
+    assert "pip install flash-attn" in lines[line - 1] and "cell 2%2C line 1" in flash
+    data = json.loads(run(tmp_path, "--format", "json").stdout)
+    assert {f["file_line"] for f in data["findings"]} == {17, 30, 31}

@@ -28,6 +28,7 @@ from .catalogue import Catalogue, load_catalogue
 from .config import Config, drop_per_file_ignores, error_at, select_rules
 from .discover import Discoverer, common_root
 from .match import Engine
+from .nblines import file_line, source_lines
 from .model import Diagnostic, Report
 from .pyscan import scan_python
 from .read import decode_python, read_bytes
@@ -72,13 +73,27 @@ def _scan_bytes(data: bytes, rel: str, kind: str, engine: Engine, prefilter: boo
         if diag is not None:
             return [], diag
         stage = f"{kind} scanner"
-        return scan_surface(text, rel, kind, engine, path)
+        findings, diag = scan_surface(text, rel, kind, engine, path)
+        if kind == "notebook" and findings:
+            findings = _with_file_lines(findings, text)
+        return findings, diag
     except RecursionError:
         return [], Diagnostic(rel, "too-complex", "nesting too deep to analyse")
     except Exception as e:  # one bad file must never stop the scan
         detail = traceback.format_exc(limit=-3) if os.environ.get("TRNREADY_DEBUG") else ""
         return [], Diagnostic(rel, "internal-error", f"{stage} failed: {type(e).__name__}: {e}"
                               + (f"\n{detail}" if detail else ""))
+
+
+def _with_file_lines(findings: list, text: str) -> list:
+    """Notebook findings also get their line in the .ipynb text (SARIF / GitHub annotate the file)."""
+    mapping = source_lines(text)
+    out = []
+    for f in findings:
+        if f.cell is not None:
+            f = replace(f, file_line=file_line(mapping, f.cell, f.line))
+        out.append(f)
+    return out
 
 
 def scan_file(path: Path, rel: str, kind: str, engine: Engine, config: Config):

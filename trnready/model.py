@@ -108,6 +108,8 @@ class Finding:
     context: tuple[tuple[int, str], ...] = field(default=(), compare=False, repr=False)
     suppression_reason: Optional[str] = None  # the text after `# trnready: ignore[...]`
     fixable: bool = False  # `trnready fix` has a rewrite for this finding
+    # Notebooks: the line in the .ipynb file itself (JSON text), for tools that annotate files on disk.
+    file_line: Optional[int] = None
 
     def sort_key(self):
         return (self.path, self.cell if self.cell is not None else -1, self.line, self.column, self.rule)
@@ -135,6 +137,8 @@ class Finding:
         }
         if self.cell is not None:
             out["cell"] = self.cell
+            if self.file_line is not None:
+                out["file_line"] = self.file_line
         if self.suppressed and self.suppression_reason:
             out["suppression_reason"] = self.suppression_reason
         return out

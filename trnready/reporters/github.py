@@ -36,9 +36,13 @@ def _path(root: str, rel: str) -> str:
 
 def render(report: Report, stream, **_options) -> None:
     for f in report.active:
-        props = [("file", _path(report.root, f.path)), ("line", str(f.line)), ("col", str(f.column)),
-                 ("endLine", str(f.end_line)), ("endColumn", str(f.end_column)),
-                 ("title", f"{f.rule} {f.title or f.message}")]
+        if f.cell is not None:  # annotate the line of the .ipynb text; name the cell in the title
+            props = [("file", _path(report.root, f.path)), ("line", str(f.file_line or 1)),
+                     ("title", f"{f.rule} {f.title or f.message} (cell {f.cell + 1}, line {f.line})")]
+        else:
+            props = [("file", _path(report.root, f.path)), ("line", str(f.line)), ("col", str(f.column)),
+                     ("endLine", str(f.end_line)), ("endColumn", str(f.end_column)),
+                     ("title", f"{f.rule} {f.title or f.message}")]
         prop_text = ",".join(f"{k}={escape_property(v)}" for k, v in props)
         body = f.message + (f"\n\nFix: {f.fix}" if f.fix else "") + (f"\nDocs: {f.docs}" if f.docs else "")
         stream.write(f"::{COMMANDS[f.severity]} {prop_text}::{escape_data(body)}\n")

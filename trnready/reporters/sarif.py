@@ -66,8 +66,13 @@ def to_dict(report: Report) -> dict:
     rules = [_descriptor(report.rules.get(rid), first[rid]) for rid in rule_ids]
     results = []
     for f in report.findings:
-        region = {"startLine": f.line, "startColumn": f.column, "endLine": max(f.end_line, f.line),
-                  "endColumn": f.end_column if f.end_line > f.line else max(f.end_column, f.column)}
+        if f.cell is not None:
+            # A notebook finding points into the .ipynb JSON text: the line of the cell's source line
+            # there (cell-relative columns would be wrong, so none are given).
+            region = {"startLine": f.file_line or 1}
+        else:
+            region = {"startLine": f.line, "startColumn": f.column, "endLine": max(f.end_line, f.line),
+                      "endColumn": f.end_column if f.end_line > f.line else max(f.end_column, f.column)}
         if f.snippet:
             region["snippet"] = {"text": f.snippet}
         r = {

@@ -371,3 +371,19 @@ def test_return_annotations_are_not_uses():
         return torch.cuda.Stream()
     '''
     assert fired(code) == [("TRN243", 4)]
+
+
+@pytest.mark.parametrize("body,expected", [
+    ('MODE = "bilinear"', [("TRN191", 6)]),
+    ('MODE = "nearest"', []),
+    ('MODE = "nearest"\n        def __init__(self):\n            self.MODE = "bicubic"', [("TRN191", 8)]),
+])
+def test_class_attributes_read_through_self(body, expected):
+    code = f'''
+    import torch.nn.functional as F
+    class Up:
+        {body}
+        def forward(self, x):
+            return F.interpolate(x, scale_factor=2, mode=self.MODE)
+    '''
+    assert fired(code) == expected

@@ -329,7 +329,9 @@ class Resolver:
         base = expr.value
         if type(base) is not ast.Name or scope.cls is None or base.id != scope.self_name:
             return [(UNKNOWN, expr)]
-        bindings = scope.cls.self_attrs.get(expr.attr)
+        bindings = list(scope.cls.self_attrs.get(expr.attr, ()))
+        # A class attribute (`DEVICE = "cuda"` in the class body) is what self.DEVICE reads unless reassigned.
+        bindings += scope.cls.bindings.get(expr.attr, ())
         if not bindings or any(b.kind != "expr" for b in bindings):
             return [(UNKNOWN, expr)]
         out = []

@@ -423,3 +423,12 @@ def test_class_attributes_read_through_self(body, expected):
 ])
 def test_cuda_only_library_fallbacks(code, expected):
     assert fired(code) == expected
+
+
+@pytest.mark.parametrize("code,expected", [
+    ('import torch\nok = x.device == torch.device("cuda:0")', []),
+    ('import torch\nassert get_device() == torch.device("cuda", 3)', []),
+    ('import torch\ny = x.to(torch.device("cuda"))', [("TRN242", 2)]),
+])
+def test_device_comparisons_are_checks(code, expected):
+    assert fired(code) == expected

@@ -686,6 +686,10 @@ class Indexer:
             t = type(operand)
             if t in (ast.Name, ast.Attribute):
                 self._visit_unrecorded(operand, scope)
+            elif (t is ast.Call and _tail(operand.func) == "device" and not operand.keywords
+                  and all(type(a) is ast.Constant for a in operand.args)):
+                # x.device == torch.device("cuda", 0): a check of where a tensor is, like x.device.type == "cuda"
+                continue
             elif t in (ast.Tuple, ast.List, ast.Set):
                 for elt in operand.elts:
                     if type(elt) in (ast.Name, ast.Attribute):

@@ -348,9 +348,32 @@ def test_xla_uses_are_reported_unless_the_import_is_optional(code, expected):
     ("if use_tf32 or torch.cuda.is_available():", True),
     ("if use_tf32:", True),
 ])
-def test_flags_behind_a_cuda_check_are_already_fixed(guard, hit):
+def test_unless_cuda_checked_option(tmp_path, guard, hit):
+    # Not used by the built-in catalogue (TRN261 reports guarded writes); available to team catalogues.
+    cat = tmp_path / "c.toml"
+    cat.write_text(textwrap.dedent('''
+        [catalogue]
+        version = "1"
+        [[rule]]
+        id = "TRN999"
+        name = "x"
+        category = "cuda-backend-flags"
+        severity = "change"
+        title = "t"
+        why = "w"
+        fix = "f"
+        source = "s"
+        docs = "https://example.com"
+        examples = { hit = ["import torch\\ntorch.backends.cudnn.benchmark = True"], clean = ["x = 1"] }
+        [[rule.match]]
+        reference = ["torch.backends.cuda.matmul"]
+        unless-cuda-checked = true
+    '''))
+    engine = Engine(load_catalogue(cat))
     code = f"import torch\n{guard}\n    torch.backends.cuda.matmul.allow_tf32 = True\n"
-    assert (("TRN261", 3) in fired(code)) is hit
+    findings, _ = scan_text(code, "t.py", engine)
+    assert (any(f.line == 3 for f in findings)) is hit
+    assert ("TRN261", 3) in fired(code)  # the built-in rule reports the write either way
 
 
 def test_type_checking_imports_never_run():
@@ -371,3 +394,41 @@ def test_return_annotations_are_not_uses():
         return torch.cuda.Stream()
     '''
     assert fired(code) == [("TRN243", 4)]
+
+
+@pytest.mark.parametrize("body,expected", [
+    ('MODE = "bilinear"', [("TRN191", 6)]),
+    ('MODE = "nearest"', []),
+    ('MODE = "nearest"\n        def __init__(self):\n            self.MODE = "bicubic"', [("TRN191", 8)]),
+])
+def test_class_attributes_read_through_self(body, expected):
+    code = f'''
+    import torch.nn.functional as F
+    class Up:
+        {body}
+        def forward(self, x):
+            return F.interpolate(x, scale_factor=2, mode=self.MODE)
+    '''
+    assert fired(code) == expected
+
+
+@pytest.mark.parametrize("code,expected", [
+    ('impl = "flash_attention_2" if is_flash_attn_2_available() else "sdpa"\nm = M.from_pretrained(n, attn_implementation=impl)',
+     []),
+    ('impl = "flash_attention_2" if utils.is_flash_attn_greater_or_equal_2_10() else "sdpa"\n'
+     'm = M.from_pretrained(n, attn_implementation=impl)', [("TRN282", 2)]),
+    ('impl = "flash_attention_2" if use_fa2 else "sdpa"\nm = M.from_pretrained(n, attn_implementation=impl)',
+     [("TRN282", 2)]),
+    ('cfg._flash_attn_2_enabled = True', [("TRN282", 1)]),
+])
+def test_cuda_only_library_fallbacks(code, expected):
+    assert fired(code) == expected
+
+
+@pytest.mark.parametrize("code,expected", [
+    ('import torch\nok = x.device == torch.device("cuda:0")', []),
+    ('import torch\nassert get_device() == torch.device("cuda", 3)', []),
+    ('import torch\ny = x.to(torch.device("cuda"))', [("TRN242", 2)]),
+])
+def test_device_comparisons_are_checks(code, expected):
+    assert fired(code) == expected

@@ -204,6 +204,18 @@ def _is_cuda_check(test: ast.expr) -> bool:
     return False
 
 
+_DTYPE_NAMES = frozenset({
+    "float64", "double", "float32", "float", "float16", "half", "bfloat16", "complex128", "cdouble", "complex64",
+    "cfloat", "complex32", "int64", "long", "int32", "int", "int16", "short", "int8", "uint8", "bool",
+    "float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz", "float8_e8m0fnu", "float4_e2m1fn_x2",
+    "uint16", "uint32", "uint64", "qint8", "quint8", "qint32"})
+
+
+def _is_dtype_attr(v: ast.expr) -> bool:
+    """torch.float64 / torch.bfloat16 (an attribute of a plain name, named like a dtype)."""
+    return type(v) is ast.Attribute and v.attr in _DTYPE_NAMES and type(v.value) is ast.Name
+
+
 def _tail(func: ast.expr) -> str | None:
     if type(func) is ast.Attribute:
         return func.attr
@@ -683,6 +695,10 @@ class Indexer:
             t = type(operand)
             if t in (ast.Name, ast.Attribute):
                 self._visit_unrecorded(operand, scope)
+            elif (t is ast.Call and _tail(operand.func) == "device" and not operand.keywords
+                  and all(type(a) is ast.Constant for a in operand.args)):
+                # x.device == torch.device("cuda", 0): a check of where a tensor is, like x.device.type == "cuda"
+                continue
             elif t in (ast.Tuple, ast.List, ast.Set):
                 for elt in operand.elts:
                     if type(elt) in (ast.Name, ast.Attribute):
@@ -700,6 +716,13 @@ class Indexer:
             self.visit(root, scope)
 
     def v_dict(self, node: ast.Dict, scope: Scope) -> None:
+        if len(node.values) >= 2 and all(_is_dtype_attr(v) for v in node.values):
+            # {"float64": torch.float64, "float32": torch.float32}, {np.float64: torch.float64, ...}: a table that
+            # translates dtype names; it creates nothing, so its entries are not uses of the dtypes.
+            for k in node.keys:
+                if k is not None and type(k) not in (ast.Name, ast.Attribute):
+                    self.visit(k, scope)
+            return
         kws = self.interest.device_keywords
         for k, v in zip(node.keys, node.values):
             if k is not None:

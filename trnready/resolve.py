@@ -19,6 +19,19 @@ _TO_NUMPY = frozenset({"numpy", "to_numpy"})
 LIST = object()  # marks "a list/tuple was passed" so is-not-none sees it
 
 
+_CUDA_ONLY_AVAILABLE = re.compile(
+    r"^_?(is_)?(flash_attn|flash_attention|xformers|bitsandbytes|bnb|apex|triton|liger_kernel|mamba_ssm|"
+    r"causal_conv1d|flashinfer|transformer_engine|auto_gptq|awq|deepspeed)\w*_(available|installed)$")
+
+
+def _cuda_library_available(test: ast.expr) -> bool:
+    """is_flash_attn_2_available(), is_xformers_available(), _is_triton_available: a CUDA-only package is present."""
+    if type(test) is ast.Call:
+        test = test.func
+    name = test.attr if type(test) is ast.Attribute else test.id if type(test) is ast.Name else ""
+    return bool(_CUDA_ONLY_AVAILABLE.match(name))
+
+
 def _old_torch_fallback(test: ast.expr) -> bool:
     """hasattr(torch, "accelerator"): true on every PyTorch that TorchNeuron supports (2.13+)."""
     return (type(test) is ast.Call and type(test.func) is ast.Name and test.func.id == "hasattr"
@@ -269,6 +282,10 @@ class Resolver:
                 return [(QName(self.canonical(n)), expr) for n in names]
             return self._self_attr_values(expr, scope, depth)
         if t is ast.IfExp:
+            if _cuda_library_available(expr.test):
+                # `"flash_attention_2" if is_flash_attn_2_available() else "sdpa"`: flash-attn is never installed
+                # on Trainium, so only the fallback can run there.
+                return self.values(expr.orelse, scope, depth + 1)
             if _old_torch_fallback(expr.test):
                 # `torch.accelerator...type if hasattr(torch, "accelerator") else "cuda"`: the fallback is for
                 # PyTorch releases older than any TorchNeuron build, so it never runs there.
@@ -336,7 +353,9 @@ class Resolver:
         base = expr.value
         if type(base) is not ast.Name or scope.cls is None or base.id != scope.self_name:
             return [(UNKNOWN, expr)]
-        bindings = scope.cls.self_attrs.get(expr.attr)
+        bindings = list(scope.cls.self_attrs.get(expr.attr, ()))
+        # A class attribute (`DEVICE = "cuda"` in the class body) is what self.DEVICE reads unless reassigned.
+        bindings += scope.cls.bindings.get(expr.attr, ())
         if not bindings or any(b.kind != "expr" for b in bindings):
             return [(UNKNOWN, expr)]
         out = []

@@ -491,3 +491,30 @@ def test_not_installed_on_trainium_or_unnamed(text):
 
 def test_marker_with_extra_is_kept():
     assert rq.dep_from_string('xformers; extra == "gpu"', 1, 1).name == "xformers"
+
+
+# ---------------------------------------------------------------- labelled accuracy set (bench surface)
+
+def test_accuracy_surface_labels_match_scan_exactly():
+    from trnready.bench import surface as bench
+
+    res = bench.evaluate(FIXTURES / "accuracy_surface")
+    assert res.misses == [] and res.false_positives == [] and res.wrong_rule == []
+    assert res.unlabelled == [], "every finding must sit on a labelled line"
+    assert res.missing_diagnostics == [] and res.extra_diagnostics == []
+    kinds = {row[0] for row in res.rows}
+    assert {"requirements", "pyproject", "setup-cfg", "setup-py", "conda", "pipfile", "python-version", "notebook",
+            "cuda", "dockerfile", "shell", "yaml", "env", "json", "terraform"} <= kinds
+    assert all(row[4] > 0 for row in res.rows), "every kind has look-alikes"
+
+
+def test_bench_surface_command_prints_per_kind_table():
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-m", "trnready.bench", "surface", "--strict"], cwd=REPO,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.splitlines()[0].split() == ["kind", "expected", "found", "recall", "look-alikes", "FP",
+                                                   "FP", "rate"]
+    assert any(line.startswith("all ") and "100.0%" in line for line in proc.stdout.splitlines())

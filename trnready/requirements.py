@@ -346,7 +346,8 @@ def parse_requirements(text: str):
 
 # ---------------------------------------------------------------- pip install inside shell text
 
-_PIP_CMD = re.compile(r"(?:\b(?:pip3?(?:\.\d+)?|uv\s+pip|python[\d.]*\s+-m\s+pip|micromamba|mamba|conda)"
+_PIP_CMD = re.compile(r"(?:(?:\b(?:pip3?(?:\.\d+)?|uv\s+pip|python[\d.]*\s+-m\s+pip|micromamba|mamba|conda)"
+                      r"|\{sys\.executable\}\s+-m\s+pip)"
                       r"\s+install|\buv\s+add|\bpoetry\s+add)\b")
 _TOKEN = re.compile(r"(?P<sep>&&|\|\|?|;|\)|`)|(?P<tok>\"[^\"]*\"|'[^']*'|[^\s;&|)`]+)")
 _PIP_VALUE_OPTS = {"-r", "--requirement", "-c", "--constraint", "-i", "--index-url", "--extra-index-url",

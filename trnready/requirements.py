@@ -725,7 +725,9 @@ _ASSIGN = re.compile(r"^\s*(?:(?:ARG|ENV)\s+|export\s+)?(?P<name>[A-Za-z_]\w*)(?
 _PY_CMD = re.compile(
     r"(?:\b(?:micromamba|mamba|conda)\s+(?:create|install)\b[^;&|\n]*?[\s\"'](?:python|python3)\s*==?\s*"
     r"|\buv\s+venv\b[^;&|\n]*?\s(?:--python|-p)(?:\s+|=)"
-    r"|\buv\s+python\s+install\s+|\bpyenv\s+(?:install|global|local)\s+(?:-\S+\s+)*)"
+    r"|\buv\s+python\s+(?:install|pin)\s+|\bpyenv\s+(?:install|global|local|virtualenv)\s+(?:-\S+\s+)*"
+    r"|\bvirtualenv\b[^;&|\n]*?\s(?:-p|--python)(?:\s+|=)(?:\S*/)?python(?=3\.)"
+    r"|(?<![\w/.-])(?:\S*/)?python(?=3\.\d+\s+-m\s+venv\b))"
     r"[\"']?(?P<v>\$\{?[A-Za-z_]\w*\}?|\d+\.\d+(?:\.\d+)?)(?![\w.])")
 
 

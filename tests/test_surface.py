@@ -518,3 +518,12 @@ def test_bench_surface_command_prints_per_kind_table():
     assert proc.stdout.splitlines()[0].split() == ["kind", "expected", "found", "recall", "look-alikes", "FP",
                                                    "FP", "rate"]
     assert any(line.startswith("all ") and "100.0%" in line for line in proc.stdout.splitlines())
+
+
+def test_text_output_separates_partial_diagnostics():
+    proc = run_cli("scan", FIXTURES / "surface_audit", "--no-color")
+    out = proc.stdout
+    assert "Not scanned:" not in out
+    assert "Scanned in part:\n  deps/requirements.txt: missing-include:" in out
+    assert "  nb/train.ipynb: cell-syntax-error: 1 code cell not scanned as Python (cell 2: line 1" in out
+    assert "skipped 0." in out

@@ -409,6 +409,7 @@ AUDIT_EXPECTED = {
     ("docker/Dockerfile.base-arg", None, 10, "TRN505"),  # whl/nightly/cu${CUDA_TAG}
     ("docker/Dockerfile.conda", None, 2, "TRN522"),  # ENV PYTHON_VERSION=3.11 used by conda create
     ("kernels/overloads.cu", None, 5, "TRN601"),
+    ("nb/py2.ipynb", 0, 1, "TRN502"),  # no cell parses (Python 2), the shell line is still read
     ("nb/train.ipynb", 1, 1, "TRN502"),
     ("nb/train.ipynb", 1, 2, "TRN522"),  # !conda install -y python=3.10
     ("nb/train.ipynb", 3, 3, "TRN241"),  # cell 2 does not parse; cell 3 is still scanned
@@ -450,14 +451,15 @@ def test_audit_columns_and_messages(audit_report):
 
 def test_audit_partial_diagnostics_keep_findings(audit_report):
     diags = {d["path"]: d for d in audit_report["diagnostics"]}
-    assert set(diags) == {"deps/requirements.txt", "nb/train.ipynb"}
+    assert set(diags) == {"deps/requirements.txt", "nb/train.ipynb", "nb/py2.ipynb"}
+    assert diags["nb/py2.ipynb"]["kind"] == "syntax-error"
     d = diags["nb/train.ipynb"]
     assert d["kind"] == "cell-syntax-error" and "cell 2: line 1" in d["message"]
     d = diags["deps/requirements.txt"]
     assert d["kind"] == "missing-include" and "deps/requirements.txt:1: -r base-missing.txt" in d["message"]
     assert "constraints.txt" not in d["message"]  # present, so not reported
     s = audit_report["summary"]
-    assert s["files_skipped"] == 0  # both files were scanned (partly for the notebook)
+    assert s["files_skipped"] == 1  # py2.ipynb; the other two were scanned (partly for train.ipynb)
     assert s["files_by_kind"]["notebook"] == 1 and s["files_by_kind"]["requirements"] == 2
     assert s["files_scanned"] == 14  # .devcontainer/devcontainer.json: `//"--gpus=all"` is a comment
 
@@ -523,7 +525,6 @@ def test_bench_surface_command_prints_per_kind_table():
 def test_text_output_separates_partial_diagnostics():
     proc = run_cli("scan", FIXTURES / "surface_audit", "--no-color")
     out = proc.stdout
-    assert "Not scanned:" not in out
     assert "Scanned in part:\n  deps/requirements.txt: missing-include:" in out
     assert "  nb/train.ipynb: cell-syntax-error: 1 code cell not scanned as Python (cell 2: line 1" in out
-    assert "skipped 0." in out
+    assert "Not scanned:\n  nb/py2.ipynb: syntax-error:" in out and "skipped 1." in out

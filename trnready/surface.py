@@ -505,7 +505,8 @@ def scan_surface(text: str, rel: str, kind: str, engine, path: Path | None = Non
     lines = text.splitlines()
     if kind == "notebook":
         diag = scan_notebook(text, rel, engine, em)
-        return ([] if diag and diag.kind not in PARTIAL_KINDS else em.out), diag
+        # shell lines (`!pip install ...`) are read even when no cell parses as Python (a Python 2 notebook)
+        return ([] if diag and diag.kind == "malformed-notebook" else em.out), diag
     if kind == "cuda":
         scan_cuda(text, lines, engine, em, kind)
         emit_lines(kind, lines, engine, em, text)

@@ -528,3 +528,12 @@ def test_text_output_separates_partial_diagnostics():
     assert "Scanned in part:\n  deps/requirements.txt: missing-include:" in out
     assert "  nb/train.ipynb: cell-syntax-error: 1 code cell not scanned as Python (cell 2: line 1" in out
     assert "Not scanned:\n  nb/py2.ipynb: syntax-error:" in out and "skipped 1." in out
+
+
+def test_large_json_is_data_and_skipped_quietly(tmp_path):
+    (tmp_path / "tokenizer.json").write_text('{"vocab": {' + ", ".join(f'"t{i}": {i}' for i in range(40000))
+                                             + '}, "note": "trn1.32xlarge"}')
+    (tmp_path / "job.json").write_text('{"instanceType": "trn1.32xlarge"}\n')
+    _, data = scan_json(tmp_path)
+    assert [(f["path"], f["rule"]) for f in data["findings"]] == [("job.json", "TRN609")]
+    assert data["diagnostics"] == [] and data["summary"]["files_by_kind"] == {"json": 1}

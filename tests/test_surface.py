@@ -409,6 +409,7 @@ AUDIT_EXPECTED = {
     ("docker/Dockerfile.base-arg", None, 10, "TRN505"),  # whl/nightly/cu${CUDA_TAG}
     ("docker/Dockerfile.conda", None, 2, "TRN522"),  # ENV PYTHON_VERSION=3.11 used by conda create
     ("kernels/overloads.cu", None, 5, "TRN601"),
+    ("nb/py2.ipynb", 0, 1, "TRN502"),  # no cell parses (Python 2), the shell line is still read
     ("nb/train.ipynb", 1, 1, "TRN502"),
     ("nb/train.ipynb", 1, 2, "TRN522"),  # !conda install -y python=3.10
     ("nb/train.ipynb", 3, 3, "TRN241"),  # cell 2 does not parse; cell 3 is still scanned
@@ -450,14 +451,15 @@ def test_audit_columns_and_messages(audit_report):
 
 def test_audit_partial_diagnostics_keep_findings(audit_report):
     diags = {d["path"]: d for d in audit_report["diagnostics"]}
-    assert set(diags) == {"deps/requirements.txt", "nb/train.ipynb"}
+    assert set(diags) == {"deps/requirements.txt", "nb/train.ipynb", "nb/py2.ipynb"}
+    assert diags["nb/py2.ipynb"]["kind"] == "syntax-error"
     d = diags["nb/train.ipynb"]
     assert d["kind"] == "cell-syntax-error" and "cell 2: line 1" in d["message"]
     d = diags["deps/requirements.txt"]
     assert d["kind"] == "missing-include" and "deps/requirements.txt:1: -r base-missing.txt" in d["message"]
     assert "constraints.txt" not in d["message"]  # present, so not reported
     s = audit_report["summary"]
-    assert s["files_skipped"] == 0  # both files were scanned (partly for the notebook)
+    assert s["files_skipped"] == 1  # py2.ipynb; the other two were scanned (partly for train.ipynb)
     assert s["files_by_kind"]["notebook"] == 1 and s["files_by_kind"]["requirements"] == 2
     assert s["files_scanned"] == 14  # .devcontainer/devcontainer.json: `//"--gpus=all"` is a comment
 
@@ -491,3 +493,47 @@ def test_not_installed_on_trainium_or_unnamed(text):
 
 def test_marker_with_extra_is_kept():
     assert rq.dep_from_string('xformers; extra == "gpu"', 1, 1).name == "xformers"
+
+
+# ---------------------------------------------------------------- labelled accuracy set (bench surface)
+
+def test_accuracy_surface_labels_match_scan_exactly():
+    from trnready.bench import surface as bench
+
+    res = bench.evaluate(FIXTURES / "accuracy_surface")
+    assert res.misses == [] and res.false_positives == [] and res.wrong_rule == []
+    assert res.unlabelled == [], "every finding must sit on a labelled line"
+    assert res.missing_diagnostics == [] and res.extra_diagnostics == []
+    kinds = {row[0] for row in res.rows}
+    assert {"requirements", "pyproject", "setup-cfg", "setup-py", "conda", "pipfile", "python-version", "notebook",
+            "cuda", "dockerfile", "shell", "yaml", "env", "json", "terraform"} <= kinds
+    assert all(row[4] > 0 for row in res.rows), "every kind has look-alikes"
+
+
+def test_bench_surface_command_prints_per_kind_table():
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-m", "trnready.bench", "surface", "--strict"], cwd=REPO,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.splitlines()[0].split() == ["kind", "expected", "found", "recall", "look-alikes", "FP",
+                                                   "FP", "rate"]
+    assert any(line.startswith("all ") and "100.0%" in line for line in proc.stdout.splitlines())
+
+
+def test_text_output_separates_partial_diagnostics():
+    proc = run_cli("scan", FIXTURES / "surface_audit", "--no-color")
+    out = proc.stdout
+    assert "Scanned in part:\n  deps/requirements.txt: missing-include:" in out
+    assert "  nb/train.ipynb: cell-syntax-error: 1 code cell not scanned as Python (cell 2: line 1" in out
+    assert "Not scanned:\n  nb/py2.ipynb: syntax-error:" in out and "skipped 1." in out
+
+
+def test_large_json_is_data_and_skipped_quietly(tmp_path):
+    (tmp_path / "tokenizer.json").write_text('{"vocab": {' + ", ".join(f'"t{i}": {i}' for i in range(40000))
+                                             + '}, "note": "trn1.32xlarge"}')
+    (tmp_path / "job.json").write_text('{"instanceType": "trn1.32xlarge"}\n')
+    _, data = scan_json(tmp_path)
+    assert [(f["path"], f["rule"]) for f in data["findings"]] == [("job.json", "TRN609")]
+    assert data["diagnostics"] == [] and data["summary"]["files_by_kind"] == {"json": 1}

@@ -22,6 +22,10 @@ SKIP_DIRS = frozenset({
 })
 
 
+# Kinds read only for configuration: larger files are data and are left out silently (no too-large diagnostic).
+QUIET_SIZE_LIMITS = {"json": 256 * 1024}
+
+
 @dataclass(frozen=True)
 class SourceFile:
     path: Path  # as found on disk
@@ -188,6 +192,8 @@ class Discoverer:
                 continue
             if not stat.S_ISREG(st.st_mode):
                 continue
+            if st.st_size > QUIET_SIZE_LIMITS.get(kind, st.st_size):
+                continue  # a large JSON file is data (vocabulary, dataset, results), not a job definition
             if rel in seen:
                 continue
             seen.add(rel)

@@ -346,7 +346,8 @@ def parse_requirements(text: str):
 
 # ---------------------------------------------------------------- pip install inside shell text
 
-_PIP_CMD = re.compile(r"(?:\b(?:pip3?(?:\.\d+)?|uv\s+pip|python[\d.]*\s+-m\s+pip|micromamba|mamba|conda)"
+_PIP_CMD = re.compile(r"(?:(?:\b(?:pip3?(?:\.\d+)?|uv\s+pip|python[\d.]*\s+-m\s+pip|micromamba|mamba|conda)"
+                      r"|\{sys\.executable\}\s+-m\s+pip)"
                       r"\s+install|\buv\s+add|\bpoetry\s+add)\b")
 _TOKEN = re.compile(r"(?P<sep>&&|\|\|?|;|\)|`)|(?P<tok>\"[^\"]*\"|'[^']*'|[^\s;&|)`]+)")
 _PIP_VALUE_OPTS = {"-r", "--requirement", "-c", "--constraint", "-i", "--index-url", "--extra-index-url",
@@ -724,7 +725,9 @@ _ASSIGN = re.compile(r"^\s*(?:(?:ARG|ENV)\s+|export\s+)?(?P<name>[A-Za-z_]\w*)(?
 _PY_CMD = re.compile(
     r"(?:\b(?:micromamba|mamba|conda)\s+(?:create|install)\b[^;&|\n]*?[\s\"'](?:python|python3)\s*==?\s*"
     r"|\buv\s+venv\b[^;&|\n]*?\s(?:--python|-p)(?:\s+|=)"
-    r"|\buv\s+python\s+install\s+|\bpyenv\s+(?:install|global|local)\s+(?:-\S+\s+)*)"
+    r"|\buv\s+python\s+(?:install|pin)\s+|\bpyenv\s+(?:install|global|local|virtualenv)\s+(?:-\S+\s+)*"
+    r"|\bvirtualenv\b[^;&|\n]*?\s(?:-p|--python)(?:\s+|=)(?:\S*/)?python(?=3\.)"
+    r"|(?<![\w/.-])(?:\S*/)?python(?=3\.\d+\s+-m\s+venv\b))"
     r"[\"']?(?P<v>\$\{?[A-Za-z_]\w*\}?|\d+\.\d+(?:\.\d+)?)(?![\w.])")
 
 

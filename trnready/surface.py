@@ -31,6 +31,18 @@ SHELL_LIKE = ("shell", "yaml", "dockerfile", "env")
 MANIFEST_KINDS = ("requirements", "pyproject", "setup-cfg", "conda", "pipfile")
 _CONDA_SHAPE = re.compile(r"(?m)^dependencies\s*:")
 _CONDA_CHANNELS = re.compile(r"(?m)^(?:channels|name)\s*:")
+# `echo "..."` / `printf "..."` print text (messages, hints, help); unless the output is redirected into a file
+# (`echo "export CUDA_VISIBLE_DEVICES=0" >> ~/.bashrc`), what they print is not configuration.
+_ECHO = re.compile(r"(?<![\w-])(?:echo|printf)\b(?P<args>[^;&|>\n]*)(?=$|;|&|\|(?!\s*(?:sudo\s+)?tee\b))")
+
+
+def quiet_echo(text: str) -> str:
+    """Blank the arguments of echo/printf commands that only print (same length: columns stay put)."""
+    if "echo" not in text and "printf" not in text:
+        return text
+    return _ECHO.sub(lambda m: m.group(0)[: m.start("args") - m.start()] + " " * len(m.group("args")), text)
+
+
 _SLASH_COMMENT = re.compile(r"(?:^|(?<=\s))//.*$")
 # JSON files larger than this are data (vocabularies, datasets, benchmark results), not job definitions.
 JSON_CONFIG_MAX = 256 * 1024
@@ -185,6 +197,8 @@ def emit_lines(kind: str, lines: list[str], engine, em: Emitter, mention_text: s
             body = rq.strip_comment(ln)
         if kind in ("json", "terraform", "cuda"):  # JSONC / HCL / C++ `//` comments
             body = _SLASH_COMMENT.sub("", body)
+        elif kind in SHELL_LIKE:
+            body = quiet_echo(body)
         if not body.strip():
             continue
         for rule, m in matchers:
@@ -204,7 +218,7 @@ def shell_deps(lines: list[str], only: set | None = None) -> list:
             continue
         body = text if not text.lstrip().startswith("#") else ""
         if body:
-            out.extend(rq.pip_deps(body, pos))
+            out.extend(rq.pip_deps(quiet_echo(body), pos))
     return out
 
 
@@ -217,7 +231,7 @@ def shell_pyreqs(lines: list[str], only: set | None = None) -> list:
             continue
         body = text if not text.lstrip().startswith("#") else ""
         if body:
-            out.extend(rq.shell_pyreqs(rq.strip_comment(body), pos, assigns))
+            out.extend(rq.shell_pyreqs(quiet_echo(rq.strip_comment(body)), pos, assigns))
     return out
 
 
@@ -491,7 +505,8 @@ def scan_surface(text: str, rel: str, kind: str, engine, path: Path | None = Non
     lines = text.splitlines()
     if kind == "notebook":
         diag = scan_notebook(text, rel, engine, em)
-        return ([] if diag and diag.kind not in PARTIAL_KINDS else em.out), diag
+        # shell lines (`!pip install ...`) are read even when no cell parses as Python (a Python 2 notebook)
+        return ([] if diag and diag.kind == "malformed-notebook" else em.out), diag
     if kind == "cuda":
         scan_cuda(text, lines, engine, em, kind)
         emit_lines(kind, lines, engine, em, text)

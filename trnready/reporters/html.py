@@ -24,6 +24,7 @@ from typing import Optional
 import jinja2
 from markupsafe import Markup, escape
 
+from ..surface import PARTIAL_KINDS
 from ..model import SEVERITIES, SEVERITY_RANK, Diagnostic, Finding, Report
 from .text import safe
 
@@ -306,7 +307,7 @@ def context(report: Report, highlight_per_rule: int = HIGHLIGHT_PER_RULE) -> dic
         "chart": build_chart(categories),
         "suppressed": [(f, location(f), _clip(f.snippet)) for f in suppressed],
         "diagnostics": [Diagnostic(safe(d.path), d.kind, safe(d.message)) for d in report.diagnostics],
-        "files_skipped": len(report.diagnostics),
+        "files_skipped": sum(1 for d in report.diagnostics if d.kind not in PARTIAL_KINDS),
         "catalogue_sha": report.catalogue_sha256[:12],
         "started": _when(report.started_at),
         "css": Markup(css),

@@ -43,10 +43,12 @@ def render(report: Report, stream, colour: bool = False, **_options) -> None:
         stream.write(f"  {location(f)} {f.rule} [{paint(f.severity, f.severity)}] {mark}{safe(f.message)}{conf}\n")
         if f.snippet.strip():
             stream.write(f"      | {safe(f.snippet.strip())}\n")
-    if report.diagnostics:
-        stream.write("\nNot scanned:\n")
-        for d in report.diagnostics:
-            stream.write(f"  {safe(d.path)}: {d.kind}: {safe(d.message)}\n")
+    for title, group in (("Not scanned", [d for d in report.diagnostics if d.kind not in PARTIAL_KINDS]),
+                         ("Scanned in part", [d for d in report.diagnostics if d.kind in PARTIAL_KINDS])):
+        if group:
+            stream.write(f"\n{title}:\n")
+            for d in group:
+                stream.write(f"  {safe(d.path)}: {d.kind}: {safe(d.message)}\n")
     stream.write("\n")
     render_summary(report, stream, colour)
 

@@ -138,7 +138,10 @@ class Discoverer:
                     seen.add(rel)
                     yield SourceFile(p, rel, kind)
 
-    def _walk(self, directory: Path, ignores: list, ancestors: set, seen: set):
+    def _walk(self, directory: Path, ignores: list, ancestors: set, seen: set, dir_rel: str | None = None):
+        if dir_rel is None:
+            dir_rel = _rel(directory.absolute(), self.root)
+            dir_rel = "" if dir_rel == "." else dir_rel
         try:
             real = os.path.realpath(directory)
         except OSError:
@@ -164,7 +167,8 @@ class Discoverer:
             return
         for entry in entries:
             path = Path(entry.path)
-            rel = _rel(path.absolute(), self.root)
+            # Built by concatenation: Path.relative_to per entry was most of a warm re-scan's walk.
+            rel = f"{dir_rel}/{entry.name}" if dir_rel else entry.name
             try:
                 is_link = entry.is_symlink()
                 is_dir = entry.is_dir(follow_symlinks=True)
@@ -177,7 +181,7 @@ class Discoverer:
                     continue
                 if os.path.exists(os.path.join(entry.path, "pyvenv.cfg")):  # a virtualenv under any name
                     continue
-                yield from self._walk(path, ignores, ancestors, seen)
+                yield from self._walk(path, ignores, ancestors, seen, rel)
                 continue
             kind = self.kind_of(entry.name) or _dir_kind(directory.name, entry.name)
             if kind is None:

@@ -100,7 +100,12 @@ def repo_files(root, paths, config):
     """Other text files under the scanned paths (same excludes and .gitignore) that may set variables."""
     from .discover import Discoverer
 
+    found: list = []
+
     def more():
-        disc = Discoverer(root, config.exclude, config.use_gitignore, kind_of=_config_kind)
-        return (sf for sf in disc.files([p for p in paths if p.is_dir()]))
+        # Walked once per scan, however many repo-level rules ask.
+        if not found:
+            disc = Discoverer(root, config.exclude, config.use_gitignore, kind_of=_config_kind)
+            found.append(list(disc.files([p for p in paths if p.is_dir()])))
+        return found[0]
     return more

@@ -12,13 +12,10 @@ from __future__ import annotations
 
 import datetime as _dt
 import gc
-import multiprocessing
 import os
 import sys
 import time
 import traceback
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
 from pathlib import Path
 
@@ -33,13 +30,19 @@ from .model import Diagnostic, Report
 from .pyscan import scan_python
 from .read import decode_python, read_bytes
 from .repo_rules import collapse, mentioned_in_files, repo_files, repo_rules
-from .surface import PARTIAL_KINDS, decode_text, scan_surface
 
 # Below this many files to scan, a worker pool costs more than it saves.
 POOL_MIN_FILES = 48
 # Deeply nested code must not take the process down: ast recursion is bounded
 # by this limit and RecursionError becomes a per-file diagnostic.
 RECURSION_LIMIT = 6000
+
+
+def _surface():
+    """The non-Python readers, imported on first use (packaging and friends cost ~30 ms at start-up)."""
+    from . import surface
+
+    return surface
 
 
 def scan_bytes(data: bytes, rel: str, kind: str, engine: Engine, prefilter: bool = True, path: Path | None = None):
@@ -66,14 +69,15 @@ def _scan_bytes(data: bytes, rel: str, kind: str, engine: Engine, prefilter: boo
                 if rel.rsplit("/", 1)[-1] != "setup.py":
                     return [], None
                 stage = "setup.py manifest scanner"
-                return scan_surface(text, rel, "setup-py", engine, path)
+                return _surface().scan_surface(text, rel, "setup-py", engine, path)
             stage = "python scanner"
             return _scan_python_file(text, rel, engine, path)
-        text, diag = decode_text(data, rel)
+        surface = _surface()
+        text, diag = surface.decode_text(data, rel)
         if diag is not None:
             return [], diag
         stage = f"{kind} scanner"
-        findings, diag = scan_surface(text, rel, kind, engine, path)
+        findings, diag = surface.scan_surface(text, rel, kind, engine, path)
         if kind == "notebook" and findings:
             findings = _with_file_lines(findings, text)
         return findings, diag
@@ -120,7 +124,7 @@ def scan_text(text: str, filename: str, engine: Engine):
 def _scan_python_file(text: str, rel: str, engine: Engine, path: Path | None = None):
     findings, diag = scan_python(text, rel, engine)
     if diag is None and rel.rsplit("/", 1)[-1] == "setup.py":  # install_requires & co, read from the AST
-        extra, _ = scan_surface(text, rel, "setup-py", engine, path)
+        extra, _ = _surface().scan_surface(text, rel, "setup-py", engine, path)
         findings = sorted(findings + extra, key=lambda f: f.sort_key())
     return findings, diag
 
@@ -251,7 +255,7 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
         bar = _Progress(len(misses), progress and sys.stderr.isatty())
         jobs = config.jobs or os.cpu_count() or 1
         try:
-            if jobs > 1 and len(misses) >= POOL_MIN_FILES and "fork" in multiprocessing.get_all_start_methods():
+            if jobs > 1 and len(misses) >= POOL_MIN_FILES and _can_fork():
                 _scan_pool(misses, results, engine, config, cache, jobs, bar)
             else:
                 _scan_inline(misses, results, engine, config, cache, bar)
@@ -264,7 +268,7 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
             report.findings.extend(findings)
             if diag is not None:
                 report.diagnostics.append(diag)
-                if diag.kind not in PARTIAL_KINDS:  # partly scanned files count as scanned
+                if diag.kind not in _surface().PARTIAL_KINDS:  # partly scanned files count as scanned
                     continue
             report.files_scanned += 1
             report.files_by_kind[sf.kind] = report.files_by_kind.get(sf.kind, 0) + 1
@@ -305,7 +309,18 @@ def _scan_inline(misses, results, engine, config, cache, bar) -> None:
         bar.step()
 
 
+def _can_fork() -> bool:
+    import multiprocessing
+
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
 def _scan_pool(misses, results, engine, config, cache, jobs, bar) -> None:
+    # Imported here: a warm re-scan answered from the cache never starts a pool.
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
     ctx = multiprocessing.get_context("fork")
     todo = list(misses)
     chunk = max(1, min(32, len(todo) // (jobs * 8) or 1))

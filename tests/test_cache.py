@@ -58,3 +58,20 @@ def test_selected_rules_are_part_of_the_key(tmp_path):
     _, everything = _scan(tree, cache)
     assert [f["rule"] for f in only["findings"]] == ["TRN191"]
     assert {f["rule"] for f in everything["findings"]} == {"TRN191", "TRN241"}
+
+
+def test_same_size_edit_is_seen_even_right_after_a_scan(tmp_path):
+    import time
+
+    tree, cache = tmp_path / "tree", tmp_path / "cache"
+    tree.mkdir()
+    src = tree / "a.py"
+    src.write_text("import torch.nn.functional as F\ny = F.interpolate(x, mode='bilinear')\n")
+    old = time.time() - 60
+    os.utime(src, (old, old))  # an old file: its stat is trusted on the next scan
+    _, first = _scan(tree, cache)
+    _, second = _scan(tree, cache)  # answered from the stat level
+    assert first["findings"] == second["findings"] and second["findings"][0]["rule"] == "TRN191"
+    src.write_text("import torch.nn.functional as F\ny = F.interpolate(x, mode='bicubic_')\n")  # same size
+    _, third = _scan(tree, cache)
+    assert third["findings"] == []

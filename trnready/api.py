@@ -236,19 +236,41 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
         single, filtered = repo_rules(engine)
         needles = {x: x.encode("utf-8") for group in (*single.values(), *filtered.values()) for x in group}
         found: set[str] = set()
-        # Phase 1: read, hash, and answer from the cache (content is dropped right away).
+        digests: list = [None] * len(files)  # the content hash each scanned result belongs to
+        stat_notes: dict = {}  # i -> (stat key, content hash, mentions) to record once scanned
+        # Phase 1: answer from the cache; read and hash only files whose stat changed
+        # (content is dropped right away).
         for i, sf in enumerate(files):
+            st_key = None
+            if cache is not None:
+                try:
+                    st = os.stat(sf.path)
+                    st_key = cache.stat_key(sf.rel, st) if st.st_size <= config.max_file_size else None
+                except OSError:
+                    st_key = None
+                known = cache.get_stat(st_key) if st_key else None
+                if known is not None:
+                    hit = cache.get(cache.key(sf.rel, sf.kind, known[0]))
+                    if hit is not None:
+                        results[i] = hit
+                        found.update(known[1] & needles.keys())
+                        continue
             data, diag = read_bytes(sf.path, sf.rel, config.max_file_size)
             if diag is not None:
                 results[i] = ([], diag)
                 continue
-            for x, needle in needles.items():
-                if x not in found and needle in data:
-                    found.add(x)
-            key = cache.key(sf.rel, sf.kind, content_hash(data)) if cache else None
+            mentions = {x for x, needle in needles.items() if needle in data}
+            found.update(mentions)
+            digest = content_hash(data)
+            key = cache.key(sf.rel, sf.kind, digest) if cache else None
             hit = cache.get(key) if cache else None
+            # As git does against "racy" files: a file modified in the last two seconds could change
+            # again within the timestamp's granularity at the same size, so its stat is not trusted.
+            if st_key and time.time_ns() - st.st_mtime_ns > 2_000_000_000:
+                stat_notes[i] = (st_key, digest, mentions)
             if hit is not None:
                 results[i] = hit
+                digests[i] = digest
             else:
                 misses.append((i, sf, key))
         # Phase 2: scan the misses, in-process or in a worker pool.
@@ -256,11 +278,17 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
         jobs = config.jobs or os.cpu_count() or 1
         try:
             if jobs > 1 and len(misses) >= POOL_MIN_FILES and _can_fork():
-                _scan_pool(misses, results, engine, config, cache, jobs, bar)
+                _scan_pool(misses, results, digests, engine, config, cache, jobs, bar)
             else:
-                _scan_inline(misses, results, engine, config, cache, bar)
+                _scan_inline(misses, results, digests, engine, config, cache, bar)
         finally:
             bar.close()
+        for i, (st_key, digest, mentions) in stat_notes.items():
+            # Only when the result on record is for the content phase 1 saw (the file may have
+            # changed in between) and is worth keeping.
+            res = results[i]
+            if digests[i] == digest and not (res[1] is not None and res[1].kind == "internal-error"):
+                cache.put_stat(st_key, digest, mentions)
         for sf, res in zip(files, results):
             findings, diag = res
             if config.per_file_ignores and findings:
@@ -295,7 +323,7 @@ def _store(cache, key, findings, diag) -> None:
         cache.put(key, findings, diag)
 
 
-def _scan_inline(misses, results, engine, config, cache, bar) -> None:
+def _scan_inline(misses, results, digests, engine, config, cache, bar) -> None:
     for i, sf, key in misses:
         data, diag = read_bytes(sf.path, sf.rel, config.max_file_size)
         if diag is not None:
@@ -303,8 +331,9 @@ def _scan_inline(misses, results, engine, config, cache, bar) -> None:
         else:
             findings, diag = scan_bytes(data, sf.rel, sf.kind, engine, config.prefilter, sf.path)
             results[i] = (findings, diag)
+            digests[i] = content_hash(data)  # the content actually scanned
             if key is not None and cache is not None:
-                key = cache.key(sf.rel, sf.kind, content_hash(data))  # the content actually scanned
+                key = cache.key(sf.rel, sf.kind, digests[i])
             _store(cache, key, findings, diag)
         bar.step()
 
@@ -315,7 +344,7 @@ def _can_fork() -> bool:
     return "fork" in multiprocessing.get_all_start_methods()
 
 
-def _scan_pool(misses, results, engine, config, cache, jobs, bar) -> None:
+def _scan_pool(misses, results, digests, engine, config, cache, jobs, bar) -> None:
     # Imported here: a warm re-scan answered from the cache never starts a pool.
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
@@ -330,6 +359,7 @@ def _scan_pool(misses, results, engine, config, cache, jobs, bar) -> None:
         for n, (digest, findings, diag) in enumerate(stream):
             i, sf, _ = todo[n]
             results[i] = (findings, diag)
+            digests[i] = digest
             if digest is not None and cache is not None:
                 _store(cache, cache.key(sf.rel, sf.kind, digest), findings, diag)
             bar.step()
@@ -345,4 +375,4 @@ def _scan_pool(misses, results, engine, config, cache, jobs, bar) -> None:
         # A worker died (e.g. the C stack overflowed on pathological input):
         # finish the remaining files in-process, where each failure is isolated.
         rest = [m for m in todo if results[m[0]] is None]
-        _scan_inline(rest, results, engine, config, cache, bar)
+        _scan_inline(rest, results, digests, engine, config, cache, bar)

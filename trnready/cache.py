@@ -39,11 +39,13 @@ class ResultCache:
         self.warn = warn or (lambda msg: print(f"trnready: warning: {msg}", file=sys.stderr))
         self.db: sqlite3.Connection | None = None
         self.pending: list[tuple[str, str]] = []
+        self.pending_stats: list[tuple[str, str]] = []
         self.disabled_reason: str | None = None
         try:
             directory.mkdir(parents=True, exist_ok=True)
             self.db = sqlite3.connect(str(directory / f"results-v{_SCHEMA}.sqlite"), timeout=5)
             self.db.execute("CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, data TEXT NOT NULL)")
+            self.db.execute("CREATE TABLE IF NOT EXISTS stats (key TEXT PRIMARY KEY, data TEXT NOT NULL)")
             self.db.execute("SELECT count(*) FROM results LIMIT 1").fetchone()
         except (OSError, sqlite3.Error) as e:
             self._disable(f"result cache at {directory} is unusable ({e}); scanning without it")
@@ -64,6 +66,33 @@ class ResultCache:
 
     def key(self, rel: str, kind: str, digest: str) -> str:
         return hashlib.sha256(f"{self.salt}\0{rel}\0{kind}\0{digest}".encode("utf-8", "surrogatepass")).hexdigest()
+
+    # A first level keyed by the file's stat (size, mtime in ns, inode) says which content hash the
+    # file had when it was last read, and which repository-level strings it mentions, so a warm
+    # re-scan need not read and hash unchanged files. Results themselves stay keyed by content.
+    def stat_key(self, rel: str, st) -> str:
+        return hashlib.sha256(f"{self.salt}\0{rel}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}".encode(
+            "utf-8", "surrogatepass")).hexdigest()
+
+    def get_stat(self, key: str):
+        if self.db is None:
+            return None
+        try:
+            row = self.db.execute("SELECT data FROM stats WHERE key = ?", (key,)).fetchone()
+        except sqlite3.Error as e:
+            self._disable(f"result cache read failed ({e}); scanning without it")
+            return None
+        if row is None:
+            return None
+        try:
+            data = json.loads(row[0])
+            return str(data["digest"]), set(data["mentions"])
+        except (ValueError, TypeError, KeyError):
+            return None
+
+    def put_stat(self, key: str, digest: str, mentions) -> None:
+        if self.db is not None:
+            self.pending_stats.append((key, json.dumps({"digest": digest, "mentions": sorted(mentions)})))
 
     def get(self, key: str):
         if self.db is None:
@@ -98,15 +127,16 @@ class ResultCache:
             self.flush()
 
     def flush(self) -> None:
-        if self.db is None or not self.pending:
-            self.pending = []
+        if self.db is None or not (self.pending or self.pending_stats):
+            self.pending, self.pending_stats = [], []
             return
         try:
             with self.db:
                 self.db.executemany("INSERT OR REPLACE INTO results (key, data) VALUES (?, ?)", self.pending)
+                self.db.executemany("INSERT OR REPLACE INTO stats (key, data) VALUES (?, ?)", self.pending_stats)
         except sqlite3.Error as e:
             self._disable(f"result cache write failed ({e}); results not cached")
-        self.pending = []
+        self.pending, self.pending_stats = [], []
 
     def close(self) -> None:
         self.flush()

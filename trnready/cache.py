@@ -74,20 +74,27 @@ class ResultCache:
         return hashlib.sha256(f"{self.salt}\0{rel}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}".encode(
             "utf-8", "surrogatepass")).hexdigest()
 
-    def get_stat(self, key: str):
+    def _read(self, table: str, key: str):
+        """The decoded JSON stored under key, or None (missing, unreadable or not JSON)."""
         if self.db is None:
             return None
         try:
-            row = self.db.execute("SELECT data FROM stats WHERE key = ?", (key,)).fetchone()
+            row = self.db.execute(f"SELECT data FROM {table} WHERE key = ?", (key,)).fetchone()
         except sqlite3.Error as e:
             self._disable(f"result cache read failed ({e}); scanning without it")
             return None
         if row is None:
             return None
         try:
-            data = json.loads(row[0])
-            return str(data["digest"]), set(data["mentions"])
-        except (ValueError, TypeError, KeyError):
+            return json.loads(row[0])
+        except ValueError:
+            return None
+
+    def get_stat(self, key: str):
+        data = self._read("stats", key)
+        try:
+            return (str(data["digest"]), set(data["mentions"])) if data is not None else None
+        except (TypeError, KeyError):
             return None
 
     def put_stat(self, key: str, digest: str, mentions) -> None:
@@ -95,17 +102,10 @@ class ResultCache:
             self.pending_stats.append((key, json.dumps({"digest": digest, "mentions": sorted(mentions)})))
 
     def get(self, key: str):
-        if self.db is None:
+        data = self._read("results", key)
+        if data is None:
             return None
         try:
-            row = self.db.execute("SELECT data FROM results WHERE key = ?", (key,)).fetchone()
-        except sqlite3.Error as e:
-            self._disable(f"result cache read failed ({e}); scanning without it")
-            return None
-        if row is None:
-            return None
-        try:
-            data = json.loads(row[0])
             findings = []
             for f in data["findings"]:
                 if "context" in f:  # JSON turned the (line, text) tuples into lists

@@ -211,14 +211,19 @@ def emit_lines(kind: str, lines: list[str], engine, em: Emitter, mention_text: s
             em.add(rule, m, n, start + 1, hit.end(g) + 1, ln, _msg(rule, m, text.strip()), ln.strip(), cell=cell)
 
 
-def shell_deps(lines: list[str], only: set | None = None) -> list:
-    out = []
+def _shell_commands(lines: list[str], only: set | None):
+    """(command text, positions) of each logical shell line that is not a comment."""
     for text, pos in rq.logical_lines(lines):
         if only is not None and pos and pos[0][0] not in only:
             continue
-        body = text if not text.lstrip().startswith("#") else ""
-        if body:
-            out.extend(rq.pip_deps(quiet_echo(body), pos))
+        if text and not text.lstrip().startswith("#"):
+            yield text, pos
+
+
+def shell_deps(lines: list[str], only: set | None = None) -> list:
+    out = []
+    for body, pos in _shell_commands(lines, only):
+        out.extend(rq.pip_deps(quiet_echo(body), pos))
     return out
 
 
@@ -226,12 +231,8 @@ def shell_pyreqs(lines: list[str], only: set | None = None) -> list:
     """Python versions installed by conda/uv/pyenv commands (variables resolved from ARG/ENV/export lines)."""
     assigns = rq.shell_assignments(lines)
     out = []
-    for text, pos in rq.logical_lines(lines):
-        if only is not None and pos and pos[0][0] not in only:
-            continue
-        body = text if not text.lstrip().startswith("#") else ""
-        if body:
-            out.extend(rq.shell_pyreqs(quiet_echo(rq.strip_comment(body)), pos, assigns))
+    for body, pos in _shell_commands(lines, only):
+        out.extend(rq.shell_pyreqs(quiet_echo(rq.strip_comment(body)), pos, assigns))
     return out
 
 

@@ -30,26 +30,33 @@ def test_not_equals_is_not_literally_the_value(call, hit):
     assert (("TRN172", 3) in fired(code)) is hit
 
 
-def test_not_equals_is_a_known_operator(tmp_path):
-    cat = tmp_path / "c.toml"
-    cat.write_text(textwrap.dedent('''
+def one_rule_catalogue(path, match: str, category: str = "attention-mask", severity: str = "blocker",
+                       examples: str = '{ hit = ["f(a=1)"], clean = ["f(a=True)"] }'):
+    """Write a one-rule catalogue whose only [[rule.match]] table is `match` (TOML lines)."""
+    path.write_text(textwrap.dedent(f'''
         [catalogue]
         version = "1"
         [[rule]]
         id = "TRN999"
         name = "x"
-        category = "attention-mask"
-        severity = "blocker"
+        category = "{category}"
+        severity = "{severity}"
         title = "t"
         why = "w"
         fix = "f"
         source = "s"
         docs = "https://example.com"
-        examples = { hit = ["f(a=1)"], clean = ["f(a=True)"] }
+        examples = {examples}
         [[rule.match]]
+    ''') + textwrap.dedent(match))
+    return path
+
+
+def test_not_equals_is_a_known_operator(tmp_path):
+    cat = one_rule_catalogue(tmp_path / "c.toml", '''
         call = ["f"]
         args = [{ name = "a", not-equals = true }]
-    '''))
+    ''')
     assert load_catalogue(cat).rules[0].matchers[0].args[0].op == "not-equals"
     cat.write_text(cat.read_text().replace("not-equals", "unequal"))
     with pytest.raises(CatalogueError):
@@ -145,27 +152,9 @@ def test_unless_parameter_keeps_project_apis_out_of_keyword_fallbacks():
 
 def test_unless_parameter_is_validated(tmp_path):
     cat = tmp_path / "c.toml"
-    body = textwrap.dedent('''
-        [catalogue]
-        version = "1"
-        [[rule]]
-        id = "TRN999"
-        name = "x"
-        category = "attention-mask"
-        severity = "blocker"
-        title = "t"
-        why = "w"
-        fix = "f"
-        source = "s"
-        docs = "https://example.com"
-        examples = { hit = ["f(a=1)"], clean = ["f(a=True)"] }
-        [[rule.match]]
-        KIND
-        unless-parameter = true
-    ''')
-    cat.write_text(body.replace("KIND", 'keyword = ["a"]'))
+    one_rule_catalogue(cat, 'keyword = ["a"]\nunless-parameter = true\n')
     assert load_catalogue(cat).rules[0].matchers[0].unless_parameter
-    cat.write_text(body.replace("KIND", 'call = ["f"]'))
+    one_rule_catalogue(cat, 'call = ["f"]\nunless-parameter = true\n')
     with pytest.raises(CatalogueError, match="keyword matchers only"):
         load_catalogue(cat)
 
@@ -304,25 +293,7 @@ def test_mode_looked_up_in_a_table():
 @pytest.mark.parametrize("key,bad", [("unless-value", '"TPU"'), ("writes-only", '"yes"'), ("stores", "1"),
                                      ("unless-guarded", "true"), ("writes-only", "true")])
 def test_new_matcher_keys_are_validated(tmp_path, key, bad):
-    cat = tmp_path / "c.toml"
-    cat.write_text(textwrap.dedent(f'''
-        [catalogue]
-        version = "1"
-        [[rule]]
-        id = "TRN999"
-        name = "x"
-        category = "attention-mask"
-        severity = "blocker"
-        title = "t"
-        why = "w"
-        fix = "f"
-        source = "s"
-        docs = "https://example.com"
-        examples = {{ hit = ["f(a=1)"], clean = ["f(a=True)"] }}
-        [[rule.match]]
-        call = ["f"]
-        {key} = {bad}
-    '''))
+    cat = one_rule_catalogue(tmp_path / "c.toml", f'call = ["f"]\n{key} = {bad}\n')
     with pytest.raises(CatalogueError):
         load_catalogue(cat)
 
@@ -350,25 +321,10 @@ def test_xla_uses_are_reported_unless_the_import_is_optional(code, expected):
 ])
 def test_unless_cuda_checked_option(tmp_path, guard, hit):
     # Not used by the built-in catalogue (TRN261 reports guarded writes); available to team catalogues.
-    cat = tmp_path / "c.toml"
-    cat.write_text(textwrap.dedent('''
-        [catalogue]
-        version = "1"
-        [[rule]]
-        id = "TRN999"
-        name = "x"
-        category = "cuda-backend-flags"
-        severity = "change"
-        title = "t"
-        why = "w"
-        fix = "f"
-        source = "s"
-        docs = "https://example.com"
-        examples = { hit = ["import torch\\ntorch.backends.cudnn.benchmark = True"], clean = ["x = 1"] }
-        [[rule.match]]
-        reference = ["torch.backends.cuda.matmul"]
-        unless-cuda-checked = true
-    '''))
+    cat = one_rule_catalogue(
+        tmp_path / "c.toml", 'reference = ["torch.backends.cuda.matmul"]\nunless-cuda-checked = true\n',
+        category="cuda-backend-flags", severity="change",
+        examples='{ hit = ["import torch\\ntorch.backends.cudnn.benchmark = True"], clean = ["x = 1"] }')
     engine = Engine(load_catalogue(cat))
     code = f"import torch\n{guard}\n    torch.backends.cuda.matmul.allow_tf32 = True\n"
     findings, _ = scan_text(code, "t.py", engine)

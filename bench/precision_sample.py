@@ -26,7 +26,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 REPOS_CSV = HERE / "data" / "precision_repos.csv"
-FIELDS = ["repository", "commit", "path", "line", "column", "rule", "category",
+FIELDS = ["repository", "commit", "path", "line", "column", "rule", "category", "severity",
           "verdict", "fp_class", "kept_line", "reason"]
 # Every category gets at least MIN_PER_CATEGORY findings (or all it has); EXTRA more
 # are shared out by the square root of the category size, so the big categories
@@ -87,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             pool.append({"repository": repo["repository"], "commit": repo["commit"],
                          "path": f["path"], "line": f["line"], "column": f["column"],
-                         "rule": f["rule"],
+                         "rule": f["rule"], "severity": f["severity"],
                          "category": f["category"]})
     sample = draw(pool, args.seed)
     fh = args.out.open("w", newline="") if args.out else sys.stdout

@@ -2,7 +2,9 @@
 
 Scans each repository listed in bench/data/precision_repos.csv (it must be present
 under the repos directory at the recorded commit), pools the findings of all of
-them, and draws a fixed-seed sample per category. The output is the skeleton of
+them, and draws two fixed-seed samples: "stratified" (a share of every category,
+seed S) and "uniform" (a plain random draw from the rest of the pool, seed S+1),
+which follows the real mix of categories. The output is the skeleton of
 bench/data/precision_verdicts.csv; the verdict columns are filled by a reader who
 looks at each finding in its surrounding code.
 
@@ -26,13 +28,14 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 REPOS_CSV = HERE / "data" / "precision_repos.csv"
-FIELDS = ["repository", "commit", "path", "line", "column", "rule", "category", "severity",
+FIELDS = ["draw", "repository", "commit", "path", "line", "column", "rule", "category", "severity",
           "verdict", "fp_class", "kept_line", "reason"]
 # Every category gets at least MIN_PER_CATEGORY findings (or all it has); EXTRA more
 # are shared out by the square root of the category size, so the big categories
 # weigh more without drowning the small ones.
 MIN_PER_CATEGORY = 5
 EXTRA = 60
+UNIFORM = 45
 
 
 def load_repos(path: Path = REPOS_CSV) -> list[dict[str, str]]:
@@ -60,15 +63,23 @@ def allocation(sizes: dict[str, int]) -> dict[str, int]:
             for c, n in sizes.items()}
 
 
+def location(f: dict) -> tuple:
+    return (f["category"], f["repository"], f["path"], f["line"], f["column"], f["rule"])
+
+
 def draw(pool: list[dict], seed: int) -> list[dict]:
+    pool = sorted(pool, key=location)
     by_cat: dict[str, list[dict]] = defaultdict(list)
-    for item in sorted(pool, key=lambda f: (f["category"], f["repository"], f["path"],
-                                            f["line"], f["column"], f["rule"])):
+    for item in pool:
         by_cat[item["category"]].append(item)
     rng = random.Random(seed)
     picked = []
     for cat, k in sorted(allocation({c: len(v) for c, v in by_cat.items()}).items()):
-        picked.extend(rng.sample(by_cat[cat], k))
+        picked.extend({**f, "draw": "stratified"} for f in rng.sample(by_cat[cat], k))
+    taken = {location(f) for f in picked}
+    rest = [f for f in pool if location(f) not in taken]
+    picked.extend({**f, "draw": "uniform"}
+                  for f in random.Random(seed + 1).sample(rest, min(UNIFORM, len(rest))))
     return picked
 
 

@@ -91,10 +91,11 @@ def presence(repos: Path, mirrors: Path, repository: str, commit: str,
     return None
 
 
-def scan(root: Path, trnready: str, use_cache: bool) -> list[dict]:
+def scan(root: Path, trnready: str | None, use_cache: bool) -> list[dict]:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "scan.json"
-        cmd = [trnready, "scan", str(root), "--format", "json", "-o", str(out), "--exit-zero"]
+        cmd = [trnready] if trnready else [sys.executable, "-m", "trnready"]
+        cmd += ["scan", str(root), "--format", "json", "-o", str(out), "--exit-zero"]
         if not use_cache:
             cmd.append("--no-cache")
         subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -141,7 +142,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--verdicts", type=Path, default=VERDICTS)
     ap.add_argument("--repos", type=Path, default=Path("/work/repos"))
     ap.add_argument("--mirrors", type=Path, default=Path("/work/.mirror"))
-    ap.add_argument("--trnready", default=str(Path(sys.executable).with_name("trnready")))
+    ap.add_argument("--trnready", default=None,
+                    help="trnready executable (default: python -m trnready with this interpreter)")
     ap.add_argument("--cache", action="store_true", help="let trnready use its result cache")
     args = ap.parse_args(argv)
 
@@ -198,6 +200,17 @@ def main(argv: list[str] | None = None) -> int:
     if weight:
         print(f"weighted by category size: recorded {pct(weighted['recorded'], weight).strip()}, "
               f"now {pct(weighted['now'], weight).strip()}")
+    for title, key in (("draw", "draw"), ("repository", "repository")):
+        groups: dict[str, Counter[str]] = defaultdict(Counter)
+        for v, now in checked:
+            g = groups[v.get(key) or "-"]
+            g["n"] += 1
+            g["tp"] += v["verdict"] == "tp"
+            g["tp_now"] += v["verdict"] == "tp" and now
+            g["shown"] += now
+        print(f"by {title}: " + "; ".join(
+            f"{name} {g['tp']}/{g['n']} = {pct(g['tp'], g['n']).strip()} -> now "
+            f"{pct(g['tp_now'], g['shown']).strip()}" for name, g in sorted(groups.items())))
     classes = Counter(v["fp_class"] for v, _ in checked if v["verdict"] != "tp")
     left = Counter(v["fp_class"] for v, now in checked if v["verdict"] != "tp" and now)
     print("false-positive classes (recorded -> still reported): " + ", ".join(

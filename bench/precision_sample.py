@@ -47,10 +47,11 @@ def local_dir(repos_dir: Path, repository: str) -> Path:
     return repos_dir / repository.split("/", 1)[1]
 
 
-def scan(root: Path, trnready: str) -> list[dict]:
+def scan(root: Path, trnready: str | None) -> list[dict]:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "scan.json"
-        subprocess.run([trnready, "scan", str(root), "--format", "json", "-o", str(out),
+        cmd = [trnready] if trnready else [sys.executable, "-m", "trnready"]
+        subprocess.run([*cmd, "scan", str(root), "--format", "json", "-o", str(out),
                         "--exit-zero", "--no-cache"], check=True,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         return json.loads(out.read_text())["findings"]
@@ -87,7 +88,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repos", type=Path, default=Path("/work/repos"))
     ap.add_argument("--seed", type=int, default=13)
-    ap.add_argument("--trnready", default=str(Path(sys.executable).with_name("trnready")))
+    ap.add_argument("--trnready", default=None,
+                    help="trnready executable (default: python -m trnready with this interpreter)")
     ap.add_argument("--out", type=Path, default=None, help="default: stdout")
     args = ap.parse_args(argv)
     pool = []

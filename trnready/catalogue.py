@@ -270,6 +270,8 @@ _URL = re.compile(r"https?://[^\s<>\"]+")
 def _parse_sources(items, rid, err) -> tuple[Source, ...]:
     """`source = [{ title = "...", url = "https://..." }, ...]`: public documents a reader can open."""
     shape = 'must be a list of { title = "...", url = "https://..." } tables naming public documents'
+    if isinstance(items, str) and "seeds/" in items:
+        err(f"cites an internal seeds/ file; {shape}", entry=rid, key="source")
     if not isinstance(items, list) or not items:
         err(shape, entry=rid, key="source")
     out = []

@@ -62,6 +62,17 @@ def test_relative_links_resolve(page):
         if resolved.name in PENDING and resolved.parent == DOCS:
             continue
         assert resolved.exists(), f"{page.relative_to(REPO)}: broken link {target}"
+        if "#" in target and resolved.suffix == ".md":
+            anchor = target.split("#", 1)[1]
+            assert anchor in _anchors(resolved), f"{page.relative_to(REPO)}: no heading for {target}"
+    for anchor in re.findall(r"\]\(#([^)\s]+)\)", text):
+        assert anchor in _anchors(page), f"{page.relative_to(REPO)}: no heading for #{anchor}"
+
+
+def _anchors(page):
+    """GitHub's heading ids: lower case, punctuation dropped, spaces to hyphens."""
+    heads = [ln.lstrip("#").strip() for _, ln in _outside_code(page.read_text()) if re.match(r"#{1,6} ", ln)]
+    return {re.sub(r"[^\w\- ]", "", h.lower()).replace(" ", "-") for h in heads}
 
 
 def test_every_doc_page_is_reachable_from_the_index():

@@ -130,3 +130,18 @@ def test_readme_quick_start_output_is_real():
     shown = sum(1 for ln in pasted if re.match(r"  \S+:\d", ln))
     total = sum(1 for ln in real if re.match(r"  \S+:\d", ln) or re.match(r"  \S+:cell", ln))
     assert f"(`…` marks {total - shown} finding lines left out here.)" in text
+
+
+def test_readme_fix_output_is_real():
+    pasted = _block(README.read_text(), "console", "$ trnready fix examples/demo").splitlines()[1:]
+    proc = run_cli("fix", "examples/demo", cwd=REPO)
+    assert proc.returncode == 1  # changes to apply, nothing written
+    out, err = proc.stdout.splitlines(), proc.stderr.splitlines()
+    at = 0
+    for line in pasted:
+        if line == "…":
+            continue
+        if line in err:
+            continue
+        assert line in out[at:], f"README shows a fix line that `trnready fix examples/demo` does not print: {line!r}"
+        at = out.index(line, at) + 1

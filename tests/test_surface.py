@@ -336,7 +336,7 @@ severity = "change"
 title = "t"
 why = "w"
 fix = "f"
-source = "s"
+source = [{{ title = "s", url = "https://example.invalid/s" }}]
 docs = "https://example.invalid"
 
 [[rule.match]]

@@ -17,7 +17,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised only on Python 3.10
     import tomli as tomllib
 
-from .model import CONFIDENCES, SEVERITIES, ArgPredicate, Example, Matcher, Rule
+from .model import CONFIDENCES, SEVERITIES, ArgPredicate, Example, Matcher, Rule, Source, format_sources
 from .rewrite import parse_rewrites
 
 # The finding vocabulary (../shared/reference/categories.md); reports use it verbatim.
@@ -229,9 +229,10 @@ def _parse_rule(r: dict, n: int, err) -> Rule:
     for k in _REQUIRED:
         if k not in r:
             err("missing required key", entry=rid, key=k)
-    for k in ("name", "title", "why", "fix", "source", "docs"):
+    for k in ("name", "title", "why", "fix", "docs"):
         if not isinstance(r[k], str) or not r[k].strip():
             err("must be a non-empty string", entry=rid, key=k)
+    sources = _parse_sources(r["source"], rid, err)
     if "corrected" in r and not isinstance(r["corrected"], str):
         err("must be a string", entry=rid, key="corrected")
     if "suggestion" in r and not isinstance(r["suggestion"], bool):
@@ -252,9 +253,41 @@ def _parse_rule(r: dict, n: int, err) -> Rule:
     cleans = _parse_examples(ex.get("clean"), rid, "examples.clean", err)
     rewrites = parse_rewrites(r["rewrite"], rid, r["severity"], err) if "rewrite" in r else ()
     return Rule(id=rid, name=r["name"], category=r["category"], severity=r["severity"], title=r["title"].strip(),
-                why=r["why"].strip(), fix=r["fix"].strip(), source=r["source"].strip(), docs=r["docs"].strip(),
+                why=_paragraph(r["why"]), fix=_paragraph(r["fix"]), source=format_sources(sources), docs=r["docs"].strip(),
                 matchers=matchers, hits=hits, cleans=cleans, corrected=r.get("corrected"),
-                fix_is_suggestion=r.get("suggestion", False), rewrites=rewrites)
+                fix_is_suggestion=r.get("suggestion", False), rewrites=rewrites, sources=sources)
+
+
+def _paragraph(text: str) -> str:
+    """why/fix are read as one paragraph: line breaks written to wrap the TOML source are not part of
+    the text (GitHub annotations would show them as %0A, SARIF viewers as hard breaks)."""
+    return " ".join(text.split())
+
+
+_URL = re.compile(r"https?://[^\s<>\"]+")
+
+
+def _parse_sources(items, rid, err) -> tuple[Source, ...]:
+    """`source = [{ title = "...", url = "https://..." }, ...]`: public documents a reader can open."""
+    shape = 'must be a list of { title = "...", url = "https://..." } tables naming public documents'
+    if isinstance(items, str) and "seeds/" in items:
+        err(f"cites an internal seeds/ file; {shape}", entry=rid, key="source")
+    if not isinstance(items, list) or not items:
+        err(shape, entry=rid, key="source")
+    out = []
+    for it in items:
+        if not isinstance(it, dict) or set(it) != {"title", "url"}:
+            err(shape, entry=rid, key="source")
+        title, url = it["title"], it["url"]
+        if not isinstance(title, str) or not title.strip() or not isinstance(url, str):
+            err(shape, entry=rid, key="source")
+        if "seeds/" in title or "seeds/" in url:
+            err("cites an internal seeds/ file: cite the public document (title and URL) that states the fact",
+                entry=rid, key="source")
+        if not _URL.fullmatch(url.strip()):
+            err(f"url {url!r} is not a public http(s) URL", entry=rid, key="source")
+        out.append(Source(title=" ".join(title.split()), url=url.strip()))
+    return tuple(out)
 
 
 def _parse_examples(items, rid, key, err) -> tuple[Example, ...]:

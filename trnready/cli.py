@@ -276,7 +276,8 @@ def rules_cmd(fmt, catalogue):
     if fmt == "json":
         data = {"catalogue": {"version": cat.version, "sha256": cat.sha256},
                 "rules": [{"id": r.id, "name": r.name, "category": r.category, "severity": r.severity,
-                           "title": r.title, "docs": r.docs, "source": r.source} for r in cat.rules]}
+                           "title": r.title, "docs": r.docs, "source": r.source,
+                           "sources": [{"title": s.title, "url": s.url} for s in r.sources]} for r in cat.rules]}
         click.echo(json.dumps(data, indent=2))
         return 0
     width = max((len(r.category) for r in cat.rules), default=10)
@@ -340,7 +341,8 @@ def explain_cmd(rule_id, catalogue):
     if rule.rewrites:
         from .rewrite import describe_rewrites
         click.echo(f"\n## Automatic fix (trnready fix)\n{describe_rewrites(rule)}")
-    click.echo(f"\n## Source\n{rule.source}\n\n## Reference\n{rule.docs}")
+    sources = "\n".join(f"- {s.title}: {s.url}" for s in rule.sources) or rule.source
+    click.echo(f"\n## Sources\n{sources}\n\n## Reference\n{rule.docs}")
     return 0
 
 

@@ -65,6 +65,19 @@ class Example:
 
 
 @dataclass(frozen=True)
+class Source:
+    """A public document that states a rule's fact: a title a reader recognises and an http(s) URL."""
+
+    title: str
+    url: str
+
+
+def format_sources(sources) -> str:
+    """The one-line form used in JSON findings and plain-text outputs: `Title <url>; Title <url>`."""
+    return "; ".join(f"{s.title} <{s.url}>" for s in sources)
+
+
+@dataclass(frozen=True)
 class Rule:
     id: str
     name: str
@@ -81,6 +94,7 @@ class Rule:
     corrected: Optional[str] = None
     fix_is_suggestion: bool = False
     rewrites: tuple = ()  # trnready.rewrite.Rewrite records ([[rule.rewrite]]); only `change` entries have them
+    sources: tuple[Source, ...] = ()  # `source` is these, rendered by format_sources
 
 
 @dataclass(frozen=True)

@@ -158,6 +158,8 @@ class Item:
     docs_url: Optional[str]
     corrected: Optional[list[CodeLine]]
     occurrences: list[Occurrence] = field(default_factory=list)
+    # (title, url or None): the rule's public sources; a URL that is not http(s) is shown as text only
+    sources: list[tuple[str, Optional[str]]] = field(default_factory=list)
 
     @property
     def open_occurrences(self) -> bool:
@@ -228,7 +230,7 @@ def build_items(report: Report, findings: list[Finding], highlight_per_rule: int
                 category=f.category, why=rule.why if rule else "", fix=rule.fix if rule else f.fix,
                 fix_is_suggestion=bool(rule and rule.fix_is_suggestion), source=rule.source if rule else f.source,
                 docs=rule.docs if rule else f.docs, docs_url=_http_url(rule.docs if rule else f.docs),
-                corrected=corrected)
+                corrected=corrected, sources=[(s.title, _http_url(s.url)) for s in rule.sources] if rule else [])
         elif SEVERITY_RANK[f.severity] > SEVERITY_RANK[item.severity]:
             item.severity = f.severity
         highlight = len(item.occurrences) < highlight_per_rule

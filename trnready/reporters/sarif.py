@@ -34,6 +34,16 @@ def _root_uri(root: str) -> str:
     return uri if uri.endswith("/") else uri + "/"
 
 
+def _sources_text(rule) -> str:
+    return "\n".join(f"- {s.title}: {s.url}" for s in rule.sources) or rule.source
+
+
+def _sources_markdown(rule) -> str:
+    # Titles are catalogue text: brackets would end the link text early.
+    return "\n".join(f"- [{s.title.replace('[', '(').replace(']', ')')}]({s.url})" for s in rule.sources) \
+        or rule.source
+
+
 def _descriptor(rule, fallback) -> dict:
     if rule is None:  # a finding whose rule is not in the catalogue (should not happen)
         return {"id": fallback.rule, "shortDescription": {"text": fallback.title or fallback.rule},
@@ -45,9 +55,9 @@ def _descriptor(rule, fallback) -> dict:
         "shortDescription": {"text": rule.title},
         "fullDescription": {"text": rule.why},
         "help": {
-            "text": f"{rule.why}\n\nFix: {rule.fix}\n\nSource: {rule.source}\nReference: {rule.docs}",
+            "text": f"{rule.why}\n\nFix: {rule.fix}\n\nSources:\n{_sources_text(rule)}\n\nReference: {rule.docs}",
             "markdown": f"{rule.why}\n\n**Fix{' (suggestion)' if rule.fix_is_suggestion else ''}:** {rule.fix}\n\n"
-                        f"Source: {rule.source}  \nReference: {rule.docs}",
+                        f"**Sources:**\n\n{_sources_markdown(rule)}\n\nReference: {rule.docs}",
         },
         "defaultConfiguration": {"level": LEVELS[rule.severity]},
         "properties": {"category": rule.category, "severity": rule.severity, "tags": ["trnready", rule.category]},

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import FIXTURES, REPO, run_cli
+from trnready.model import PHASES
 
 XSS_SCRIPT = "</script><script>alert(1)</script>"
 XSS_IMG = "<img src=x onerror=alert(1)>"
@@ -126,23 +127,21 @@ def test_header_chart_and_checklist_order(tmp_path):
     exp = _demo_expectations()
     assert exp["verdict"] in body and str(demo) in body and exp["catalogue"] in body.replace("\n", "")
     assert f"{exp['scanned']} scanned, 0 skipped" in body
-    # One chart bar segment per (category, severity) present; every category links to its section.
-    assert len(doc.find("svg")) == 1
+    # One chart row per category, each with its bar and a link to the category view.
+    assert len(doc.find("svg", class_="cbar")) == exp["categories"]
     links = [a["href"] for t, a in doc.tags if t == "a" and a.get("href", "").startswith("#cat-")]
     assert len(links) == exp["categories"]
-    sections = [a["id"] for a in doc.find("section", class_="cat")]
-    assert ["#" + s for s in sections] == links
-    # Items: one per rule hit, blockers before changes before advisories, category by category.
+    # The checklist is grouped by phase, in the order the porting guidance gives; one item per rule hit,
+    # blockers before changes before advisories inside a phase.
+    phases = [a["data-group"] for a in doc.find("section", class_="grp phase")]
+    assert phases == [p for p in PHASES if p in phases] and len(phases) >= 3
     items = [a for t, a in doc.tags if t == "article"]
     assert len({a["data-rule"] for a in items}) == len(items) == exp["rules"]
     rank = {"blocker": 3, "change": 2, "advisory": 1}
-    worst = {}
-    for a in items:
-        worst[a["data-cat"]] = max(worst.get(a["data-cat"], 0), rank[a["data-sev"]])
-    order = [worst[s.removeprefix("cat-")] for s in sections]
-    assert order == sorted(order, reverse=True)
-    n_block = exp["blocker_rules"]
-    assert [a["data-sev"] for a in items][:n_block] == ["blocker"] * n_block
+    for ph in phases:
+        sevs = [rank[a["data-sev"]] for a in items if a["data-phase"] == ph]
+        assert sevs == sorted(sevs, reverse=True), ph
+    assert [a["data-phase"] for a in items] == sorted((a["data-phase"] for a in items), key=PHASES.index)
     # Every occurrence has a labelled checkbox; location and the marked line are there.
     assert len(doc.find("input", class_="ocb")) == exp["occurrences"]
     assert "train.py:34" in body and '<span class="cl hit"><span class="ln">34</span>' in text

@@ -48,7 +48,8 @@ def test_plan_counts_agree_with_the_findings(tmp_path):
     active = [f for f in report["findings"] if not f["suppressed"]]
     assert [p["id"] for p in plan["phases"]] == list(PHASES)
     assert sum(p["items"] for p in plan["phases"]) == len(active)
-    assert plan["fixable"] == sum(1 for f in active if f["fixable"]) == plan["by_effort"]["automatic"]
+    assert plan["fixable"] == sum(1 for f in active if f["fixable"] and f["confidence"] == "high") \
+        == plan["by_effort"]["automatic"]
     by = {(f["rule"], f["line"]): (f["phase"], f["effort"]) for f in active}
     assert by[("TRN241", 4)] == ("eager-port", "automatic")  # model.cuda(): trnready fix rewrites it
     assert by[("TRN191", 5)] == ("unsupported-features", "local-edit")

@@ -10,9 +10,10 @@ from .model import EFFORTS, PHASES, Finding, Report, Rule
 
 
 def finding_effort(f: Finding, rule: Rule | None) -> str:
-    """`automatic` only when `trnready fix` has a rewrite for this very finding; a rule whose rewrite does
-    not apply here (an unknown device string, a call shape the rewrite skips) is a local edit."""
-    if f.fixable:
+    """`automatic` only when plain `trnready fix` rewrites this very finding. A rule whose rewrite does not
+    apply here (an unknown device string, a call shape the rewrite skips), or applies only with --unsafe
+    (a medium-confidence match a person should look at), is a local edit."""
+    if f.fixable and f.confidence == "high":
         return "automatic"
     effort = rule.effort if rule is not None else "local-edit"
     return "local-edit" if effort == "automatic" else effort

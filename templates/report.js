@@ -47,7 +47,7 @@
       ol: el.querySelector("ol.olist"), note: el.querySelector("textarea.note"),
       rule: el.getAttribute("data-rule"), title: el.querySelector(".ititle").textContent,
       sev: el.getAttribute("data-sev"), cat: el.getAttribute("data-cat"), phase: el.getAttribute("data-phase"),
-      home: el.parentNode, occs: []
+      effort: el.getAttribute("data-effort") || "", home: el.parentNode, occs: []
     };
     item.text = (item.rule + " " + item.title).toLowerCase();
     if (item.note) item.note.value = typeof notes[item.rule] === "string" ? notes[item.rule] : "";
@@ -55,13 +55,17 @@
     for (var j = 0; j < lis.length; j++) {
       var li = lis[j];
       var cb = li.querySelector("input.ocb");
+      var loc = li.querySelector(".loc").textContent;
+      var colon = loc.lastIndexOf(":");
+      // "path:line" is the location text itself; notebooks and odd names carry data-p / data-l.
       var occ = {
-        li: li, cb: cb, fp: cb.value, item: item, path: li.getAttribute("data-p") || "",
-        line: li.getAttribute("data-l") || "", cell: li.getAttribute("data-cell"),
-        effort: li.getAttribute("data-e") || "", conf: li.getAttribute("data-c") || "high",
+        li: li, cb: cb, fp: cb.value, item: item,
+        path: li.hasAttribute("data-p") ? li.getAttribute("data-p") : loc.slice(0, colon),
+        line: li.hasAttribute("data-p") ? li.getAttribute("data-l") || "" : loc.slice(colon + 1),
+        effort: li.getAttribute("data-e") || item.effort, conf: li.getAttribute("data-c") || "high",
         fixable: li.getAttribute("data-fx") === "1", scope: li.getAttribute("data-s") || ""
       };
-      occ.lpath = li.querySelector(".loc").textContent.toLowerCase();
+      occ.lpath = loc.toLowerCase();
       cb.checked = done[occ.fp] === 1;
       addActions(occ);
       item.occs.push(occ);

@@ -14,7 +14,7 @@ SCHEMA = json.loads((REPO / "trnready" / "schema" / "report.schema.json").read_t
 SOURCE = '''import torch
 import flash_attn
 import torch.nn.functional as F
-model = model.cuda()
+x = torch.zeros(2, device="cuda")
 y = F.interpolate(x, scale_factor=2, mode="bilinear")
 fast = torch.compile(model, dynamic=True)
 dev = torch.device(name)
@@ -51,7 +51,7 @@ def test_plan_counts_agree_with_the_findings(tmp_path):
     assert plan["fixable"] == sum(1 for f in active if f["fixable"] and f["confidence"] == "high") \
         == plan["by_effort"]["automatic"]
     by = {(f["rule"], f["line"]): (f["phase"], f["effort"]) for f in active}
-    assert by[("TRN241", 4)] == ("eager-port", "automatic")  # model.cuda(): trnready fix rewrites it
+    assert by[("TRN242", 4)] == ("eager-port", "automatic")  # trnready fix rewrites the device string
     assert by[("TRN191", 5)] == ("unsupported-features", "local-edit")
     assert by[("TRN101", 6)] == ("compile-readiness", "local-edit")
     assert by[("TRN506", 1)] == ("environment", "local-edit")
@@ -68,7 +68,7 @@ def test_sarif_carries_phase_and_effort(tmp_path):
     proc = run_cli("scan", "--no-config", "--no-cache", tmp_path, "--format", "sarif", "--exit-zero")
     run = json.loads(proc.stdout)["runs"][0]
     res = {r["ruleId"]: r["properties"] for r in run["results"]}
-    assert res["TRN241"]["phase"] == "eager-port" and res["TRN241"]["effort"] == "automatic"
+    assert res["TRN242"]["phase"] == "eager-port" and res["TRN242"]["effort"] == "automatic"
     assert res["TRN281"]["effort"] == "redesign"
     rules = {r["id"]: r["properties"] for r in run["tool"]["driver"]["rules"]}
     assert rules["TRN101"]["phase"] == "compile-readiness"

@@ -35,6 +35,8 @@ TEMPLATE = "report.html.j2"
 # Occurrences of one rule beyond this many show their context as plain text: Pygments markup
 # roughly doubles the bytes per line, and a 5,000-finding report must stay under 5 MB.
 HIGHLIGHT_PER_RULE = 25
+# Big reports (past this many findings) highlight fewer occurrences per rule, so 10,000 findings stay under 5 MB.
+BIG_REPORT, HIGHLIGHT_PER_RULE_BIG = 3000, 10
 # Occurrence lists longer than this start collapsed, which keeps big reports' first layout cheap.
 OPEN_OCCURRENCES = 30
 MAX_LINE_CHARS = 400  # longer code lines (minified or generated code) are cut for display
@@ -147,6 +149,17 @@ class Occurrence:
     effort: str = "local-edit"
 
     @property
+    def data_path(self) -> Optional[str]:
+        """The path for links when the location text does not spell it exactly (notebooks, odd names)."""
+        f = self.finding
+        return f.path if f.cell is not None or safe(f.path) != f.path else None
+
+    @property
+    def link_line(self) -> int:
+        f = self.finding
+        return (f.file_line or 1) if f.cell is not None else f.line
+
+    @property
     def scope(self) -> str:
         return getattr(self.finding, "scope", None) or ""
 
@@ -210,6 +223,10 @@ def _dedent(texts: list[str]) -> list[str]:
 
 def _code_lines(f: Finding, highlight: bool) -> list[CodeLine]:
     pairs = list(f.context) or [(f.line, f.snippet)]
+    if not highlight:
+        # Past the first occurrences of a rule, one line either side is enough to recognise the place
+        # (the source link and the editor give the rest); it keeps 10,000-finding reports under 5 MB.
+        pairs = [(n, t) for n, t in pairs if f.line - 1 <= n <= max(f.end_line, f.line) + 1] or pairs
     last = max(f.end_line, f.line)
     texts = _dedent([_clip(t) for _, t in pairs])
     html = highlight_lines(f.path, texts) if highlight else [escape(t) for t in texts]
@@ -346,6 +363,8 @@ def _when(iso: str) -> str:
 
 def context(report: Report, highlight_per_rule: int = HIGHLIGHT_PER_RULE, source_url: Optional[str] = None) -> dict:
     active = report.active
+    if len(active) > BIG_REPORT:
+        highlight_per_rule = min(highlight_per_rule, HIGHLIGHT_PER_RULE_BIG)
     items = build_items(report, active, highlight_per_rule)
     categories = build_categories(items)
     plan = build_plan(report)

@@ -117,7 +117,8 @@ def _matcher(m) -> str:
 
 def rule_page(rule) -> str:
     out = [HEADER, f"# {rule.id}: {_text(rule.title)}\n",
-           f"`{rule.name}` · category [{rule.category}](index.md#{rule.category}) · severity **{rule.severity}**\n",
+           f"`{rule.name}` · category [{rule.category}](index.md#{rule.category}) · severity **{rule.severity}**"
+           f" · phase [{rule.phase}](../plan.md#phases) · effort [{rule.effort}](../plan.md#effort-classes)\n",
            "## What it flags\n", f"{_text(rule.title)}. trnready reports:\n"]
     out += [f"- {_matcher(m)}" for m in rule.matchers]
     out.append("")

@@ -215,6 +215,7 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
     cat = engine.catalogue
     root = common_root(paths)
     report = Report(root=str(root.absolute()), catalogue_version=cat.version, catalogue_sha256=cat.sha256,
+                    plan_text=cat.plan_text,
                     tool_version=__version__, rules=cat.by_id(),
                     started_at=_dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat())
     old_limit = sys.getrecursionlimit()

@@ -17,7 +17,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised only on Python 3.10
     import tomli as tomllib
 
-from .model import CONFIDENCES, SEVERITIES, ArgPredicate, Example, Matcher, Rule, Source, format_sources
+from .model import CONFIDENCES, EFFORTS, PHASES, SEVERITIES, ArgPredicate, Example, Matcher, Rule, Source, format_sources
 from .rewrite import parse_rewrites
 
 # The finding vocabulary (../shared/reference/categories.md); reports use it verbatim.
@@ -39,14 +39,14 @@ FILE_KINDS = ("python", "notebook", "requirements", "pyproject", "setup-cfg", "c
               "python-version")
 
 _RULE_KEYS = {"id", "name", "category", "severity", "title", "why", "fix", "source", "docs",
-              "match", "examples", "corrected", "suggestion", "rewrite"}
+              "match", "examples", "corrected", "suggestion", "rewrite", "phase", "effort"}
 _REQUIRED = ("id", "name", "category", "severity", "title", "why", "fix", "source", "docs", "match", "examples")
 _MATCH_KEYS = set(MATCH_KINDS) | {"args", "confidence", "message", "files", "version", "version-shape",
                                   "unless-mentioned", "mentioned-in", "scope", "unless-parameter",
                                   "unless-value", "writes-only", "stores",
                                   "unless-guarded", "unless-cuda-checked"}
 _PRED_KEYS = {"name", "position", "default"} | set(PREDICATE_OPS)
-_TOP_KEYS = {"catalogue", "aliases", "device", "methods", "rule"}
+_TOP_KEYS = {"catalogue", "aliases", "device", "methods", "rule", "plan"}
 _ID = re.compile(r"^[A-Z]{2,6}[0-9]{3,4}$")
 
 
@@ -74,6 +74,7 @@ class Catalogue:
     device_positions: dict[str, int] = field(default_factory=dict)
     method_not_on: tuple[str, ...] = ()  # libraries whose values' methods are never torch methods
     paths: tuple[str, ...] = ()
+    plan_text: dict = field(default_factory=dict)  # [plan]: {"phases": {id: {title, advice}}, "efforts": {...}}
 
     def by_id(self) -> dict[str, Rule]:
         return {r.id: r for r in self.rules}
@@ -124,6 +125,7 @@ def load_catalogue(path: Path | str | None = None, extra: list[Path | str] | Non
     device_positions: dict[str, int] = {}
     method_not_on: list[str] = []
     version = ""
+    plan_text: dict = {}
     digest = hashlib.sha256()
     seen: dict[str, str] = {}
     for i, p in enumerate(paths):
@@ -144,6 +146,7 @@ def load_catalogue(path: Path | str | None = None, extra: list[Path | str] | Non
         parsed = _parse(data, str(p), loc, primary=(i == 0))
         if i == 0:
             version = parsed["version"]
+            plan_text = parsed["plan"]
         for k, v in parsed["aliases"].items():
             aliases[k] = v
         for k in parsed["device_keywords"]:
@@ -161,7 +164,7 @@ def load_catalogue(path: Path | str | None = None, extra: list[Path | str] | Non
             rules.append(r)
     return Catalogue(rules=rules, version=version, sha256=digest.hexdigest(), aliases=aliases,
                      device_keywords=tuple(device_keywords), device_positions=device_positions,
-                     method_not_on=tuple(method_not_on), paths=tuple(str(p) for p in paths))
+                     method_not_on=tuple(method_not_on), paths=tuple(str(p) for p in paths), plan_text=plan_text)
 
 
 def _parse(data: dict, path: str, loc: _Locator, primary: bool) -> dict:
@@ -209,7 +212,29 @@ def _parse(data: dict, path: str, loc: _Locator, primary: bool) -> dict:
         err("must be an array of tables ([[rule]])", key="rule")
     rules = [_parse_rule(r, n, err) for n, r in enumerate(raw_rules)]
     return {"version": version, "aliases": aliases, "device_keywords": dk, "device_positions": dp,
-            "method_not_on": not_on, "rules": rules}
+            "method_not_on": not_on, "rules": rules, "plan": _parse_plan(data.get("plan", {}), err)}
+
+
+def _parse_plan(plan, err) -> dict:
+    """[plan.phases.ID] / [plan.efforts.ID] tables of title and advice; ids are the fixed vocabulary."""
+    if not isinstance(plan, dict):
+        err("must be a table", key="plan")
+    out: dict = {"phases": {}, "efforts": {}}
+    for group, known in (("phases", PHASES), ("efforts", EFFORTS)):
+        table = plan.get(group, {})
+        if not isinstance(table, dict):
+            err("must be a table", key=f"plan.{group}")
+        for pid, body in table.items():
+            if pid not in known:
+                err(f"unknown id (expected one of {', '.join(known)})", key=f"plan.{group}.{pid}")
+            if not isinstance(body, dict) or set(body) - {"title", "advice"} or \
+                    not all(isinstance(body.get(k), str) and body.get(k) for k in ("title", "advice")):
+                err("needs exactly a non-empty title and advice", key=f"plan.{group}.{pid}")
+            out[group][pid] = {"title": body["title"], "advice": " ".join(body["advice"].split())}
+    for k in plan:
+        if k not in ("phases", "efforts"):
+            err("unknown key (expected phases, efforts)", key=f"plan.{k}")
+    return out
 
 
 def _parse_rule(r: dict, n: int, err) -> Rule:
@@ -252,10 +277,12 @@ def _parse_rule(r: dict, n: int, err) -> Rule:
     hits = _parse_examples(ex.get("hit"), rid, "examples.hit", err)
     cleans = _parse_examples(ex.get("clean"), rid, "examples.clean", err)
     rewrites = parse_rewrites(r["rewrite"], rid, r["severity"], err) if "rewrite" in r else ()
+    phase, effort = _plan_keys(r, rid, bool(rewrites), err)
     return Rule(id=rid, name=r["name"], category=r["category"], severity=r["severity"], title=r["title"].strip(),
                 why=_paragraph(r["why"]), fix=_paragraph(r["fix"]), source=format_sources(sources), docs=r["docs"].strip(),
                 matchers=matchers, hits=hits, cleans=cleans, corrected=r.get("corrected"),
-                fix_is_suggestion=r.get("suggestion", False), rewrites=rewrites, sources=sources)
+                fix_is_suggestion=r.get("suggestion", False), rewrites=rewrites, sources=sources, phase=phase,
+                effort=effort)
 
 
 def _paragraph(text: str) -> str:
@@ -288,6 +315,19 @@ def _parse_sources(items, rid, err) -> tuple[Source, ...]:
             err(f"url {url!r} is not a public http(s) URL", entry=rid, key="source")
         out.append(Source(title=" ".join(title.split()), url=url.strip()))
     return tuple(out)
+
+
+def _plan_keys(r: dict, rid: str, has_rewrite: bool, err) -> tuple[str, str]:
+    """phase/effort are optional for team catalogues: eager-port, and automatic only when a rewrite exists."""
+    phase = r.get("phase", "eager-port")
+    if phase not in PHASES:
+        err(f"unknown phase {phase!r} (expected one of {', '.join(PHASES)})", entry=rid, key="phase")
+    effort = r.get("effort", "automatic" if has_rewrite else "local-edit")
+    if effort not in EFFORTS:
+        err(f"unknown effort {effort!r} (expected one of {', '.join(EFFORTS)})", entry=rid, key="effort")
+    if effort == "automatic" and not has_rewrite:
+        err("effort 'automatic' needs a [[rule.rewrite]] that trnready fix applies", entry=rid, key="effort")
+    return phase, effort
 
 
 def _parse_examples(items, rid, key, err) -> tuple[Example, ...]:

@@ -49,6 +49,16 @@ def write_atomic(path: str, content: str) -> None:
         raise
 
 
+def _valid_source_url(template: str) -> bool:
+    from .sourcelink import valid_template
+    return valid_template(template)
+
+
+def _detect_source_url(root: str):
+    from .sourcelink import detect
+    return detect(root)
+
+
 def render_to_string(fmt: str, report: Report, **options) -> str:
     buf = io.StringIO()
     get_reporter(fmt).render(report, buf, **options)
@@ -128,6 +138,9 @@ def ci_options(fn):
               help="Also write FMT to FILE; repeatable (e.g. --output-format json=report.json).")
 @click.option("--html", "html_out", type=click.Path(dir_okay=False),
               help="Also write the interactive HTML report to FILE (same as --output-format html=FILE).")
+@click.option("--source-url", "source_url", metavar="TEMPLATE", default=None,
+              help="HTML report: link each finding to its line at this URL template ({path}, {line}); "
+                   "default: found from the checkout's remote (GitHub, GitLab, Bitbucket) and HEAD.")
 @click.option("--fail-on", type=click.Choice(FAIL_ON), default=None,
               help="Lowest severity that makes the exit code 1 (default: blocker).")
 @click.option("--exit-zero", is_flag=True, help="Always exit 0 unless trnready itself fails.")
@@ -145,7 +158,7 @@ def ci_options(fn):
 @click.option("--strict", is_flag=True, help="Exit 2 when any file could not be scanned (diagnostics).")
 @click.option("--debug", is_flag=True, help="Show tracebacks for internal errors.")
 @ci_options
-def scan_cmd(paths, fmt, output, outputs, html_out, fail_on, exit_zero, select, ignore, exclude, catalogue,
+def scan_cmd(paths, fmt, output, outputs, html_out, source_url, fail_on, exit_zero, select, ignore, exclude, catalogue,
              max_file_size, no_gitignore, color, jobs, no_cache, cache_dir, no_prefilter, strict, debug,
              config_file, no_config, no_suppressions, baseline, changed_since):
     """Scan PATHS (default: the current directory) and report TorchNeuron blockers.
@@ -162,6 +175,8 @@ def scan_cmd(paths, fmt, output, outputs, html_out, fail_on, exit_zero, select, 
         extra.append((f, target))
     if html_out:
         extra.append(("html", html_out))
+    if source_url is not None and not _valid_source_url(source_url):
+        raise click.UsageError(f"--source-url must be an http(s) URL containing {{path}}, got {source_url!r}")
     if debug:
         os.environ["TRNREADY_DEBUG"] = "1"
     paths = list(paths) or ["."]
@@ -174,9 +189,12 @@ def scan_cmd(paths, fmt, output, outputs, html_out, fail_on, exit_zero, select, 
     fail_on = config.fail_on
     report = _scan(paths, config, baseline, changed_since)
     colour = color if color is not None else (output is None and sys.stdout.isatty())
-    main_out = render_to_string(fmt, report, colour=colour)
+    html_opts = {}
+    if fmt == "html" or any(f == "html" for f, _ in extra):
+        html_opts["source_url"] = source_url if source_url is not None else _detect_source_url(report.root)
+    main_out = render_to_string(fmt, report, colour=colour, **(html_opts if fmt == "html" else {}))
     for f, target in extra:
-        write_atomic(target, render_to_string(f, report))
+        write_atomic(target, render_to_string(f, report, **(html_opts if f == "html" else {})))
     if output:
         write_atomic(output, main_out)
         text_summary(report, colour)

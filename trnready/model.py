@@ -13,6 +13,10 @@ from typing import Any, Optional
 SEVERITIES = ("blocker", "change", "advisory")
 SEVERITY_RANK = {"blocker": 3, "change": 2, "advisory": 1}
 CONFIDENCES = ("high", "medium")
+# The migration plan: the order in which the porting guidance says to work, and how big each item is.
+# Ids are part of the JSON schema; their titles and advice live in blockers.toml ([plan]).
+PHASES = ("environment", "eager-port", "unsupported-features", "compile-readiness", "fleet-performance")
+EFFORTS = ("automatic", "local-edit", "redesign")
 # File kinds -> the groups the summary counts (python, notebook, manifest, cuda, container, shell/yaml).
 KIND_GROUPS = {"python": "python", "notebook": "notebook", "requirements": "manifest", "pyproject": "manifest",
                "setup-cfg": "manifest", "conda": "manifest", "pipfile": "manifest", "python-version": "manifest", "cuda": "cuda",
@@ -95,6 +99,8 @@ class Rule:
     fix_is_suggestion: bool = False
     rewrites: tuple = ()  # trnready.rewrite.Rewrite records ([[rule.rewrite]]); only `change` entries have them
     sources: tuple[Source, ...] = ()  # `source` is these, rendered by format_sources
+    phase: str = "eager-port"  # one of PHASES
+    effort: str = "local-edit"  # one of EFFORTS; "automatic" needs a [[rule.rewrite]]
 
 
 @dataclass(frozen=True)
@@ -183,6 +189,7 @@ class Report:
     rules: dict[str, Rule] = field(default_factory=dict)
     started_at: str = ""
     baseline: Optional[dict] = None  # {"path", "known", "resolved"?} when scanned with --baseline
+    plan_text: dict = field(default_factory=dict)  # the catalogue's [plan] table: phase/effort titles and advice
 
     @property
     def active(self) -> list[Finding]:

@@ -19,6 +19,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from ..model import Report
+from ..plan import finding_effort, finding_phase
 
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 INFORMATION_URI = "https://pypi.org/project/trnready/"
@@ -60,7 +61,8 @@ def _descriptor(rule, fallback) -> dict:
                         f"**Sources:**\n\n{_sources_markdown(rule)}\n\nReference: {rule.docs}",
         },
         "defaultConfiguration": {"level": LEVELS[rule.severity]},
-        "properties": {"category": rule.category, "severity": rule.severity, "tags": ["trnready", rule.category]},
+        "properties": {"category": rule.category, "severity": rule.severity, "phase": rule.phase,
+                       "effort": rule.effort, "tags": ["trnready", rule.category]},
     }
     if rule.docs.startswith(("https://", "http://")):
         d["helpUri"] = rule.docs
@@ -95,7 +97,9 @@ def to_dict(report: Report) -> dict:
                 "region": region,
             }}],
             "partialFingerprints": {"trnready/v1": f.fingerprint},
-            "properties": {"category": f.category, "severity": f.severity, "confidence": f.confidence},
+            "properties": {"category": f.category, "severity": f.severity, "confidence": f.confidence,
+                           "phase": finding_phase(f, report.rules.get(f.rule)),
+                           "effort": finding_effort(f, report.rules.get(f.rule))},
         }
         if f.cell is not None:
             r["properties"]["cell"] = f.cell

@@ -16,7 +16,7 @@ SEVERITIES = ("blocker", "change", "advisory")
 SEVERITY_RANK = {"blocker": 3, "change": 2, "advisory": 1}
 CONFIDENCES = ("high", "medium")
 # File kinds -> the groups the summary counts (the table lives in filekinds.py).
-KIND_GROUPS = GROUPS
+KIND_GROUPS = GROUPS  # kept under its old name for callers outside the package
 # Diagnostics that keep the file's findings: the file was scanned, only in part or with a dangling include.
 PARTIAL_KINDS = frozenset({"cell-syntax-error", "missing-include"})
 

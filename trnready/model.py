@@ -44,7 +44,7 @@ class Matcher:
     files: tuple[str, ...] = ()  # file kinds a line matcher applies to
     regex: Any = None  # compiled pattern for line matchers
     message: str = ""
-    # Non-Python inputs (trnready/surface.py, trnready/repo_rules.py):
+    # Non-Python inputs (trnready/readers/, trnready/repo_rules.py):
     version: Any = None  # packaging SpecifierSet: the requirement's ceiling lies in this range
     version_shape: Any = None  # compiled regex over the versions a requirement names
     unless_mentioned: tuple[str, ...] = ()  # literal strings that cancel the finding when present

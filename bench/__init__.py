@@ -2,6 +2,7 @@
 run them from a checkout, at the repository root.
 
     python -m bench speed --corpus PATH      (or: python bench/speed.py --corpus PATH)
+    python -m bench ab --base DIR --head DIR --corpus PATH   (two source trees, interleaved)
     python -m bench accuracy
     python -m bench surface
     python -m bench html

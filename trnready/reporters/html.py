@@ -26,8 +26,7 @@ from typing import Optional
 import jinja2
 from markupsafe import Markup, escape
 
-from ..surface import PARTIAL_KINDS
-from ..model import PHASES, SEVERITIES, SEVERITY_RANK, Diagnostic, Finding, Report
+from ..model import PARTIAL_KINDS, PHASES, SEVERITIES, SEVERITY_RANK, Diagnostic, Finding, Report
 from ..plan import build_plan, finding_effort
 from .text import safe
 

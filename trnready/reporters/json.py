@@ -3,8 +3,7 @@ from __future__ import annotations
 
 import json
 
-from ..surface import PARTIAL_KINDS
-from ..model import Report
+from ..model import PARTIAL_KINDS, Report
 from ..plan import build_plan, finding_effort, finding_phase
 
 # 1.1 (additive): `plan`, and `phase` / `effort` on every finding. Readers of 1.0 keep working.

@@ -284,7 +284,8 @@ def test_notebook_cells_are_rewritten_and_magics_kept(tmp_path):
     rewritten inside their cells; magics, shell escapes and the JSON layout are kept."""
     from trnready.api import build_engine
     from trnready.config import Config
-    from trnready.fix import _fix_notebook, mask_cell, write_fix
+    from trnready.fix import write_fix
+    from trnready.fix.notebook import fix_notebook as _fix_notebook, mask_cell
     from trnready.pyscan import scan_python
 
     nb, text = _notebook([
@@ -323,7 +324,7 @@ def test_notebook_cells_are_rewritten_and_magics_kept(tmp_path):
 def test_notebook_with_an_unknown_layout_is_not_rewritten(tmp_path):
     from trnready.api import build_engine
     from trnready.config import Config
-    from trnready.fix import _fix_notebook
+    from trnready.fix.notebook import fix_notebook as _fix_notebook
     from trnready.pyscan import scan_python
 
     nb, _ = _notebook([("code", ['x = t.to("cuda")'])])

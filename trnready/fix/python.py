@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import ast
 import io
+import re
 import tokenize
 import warnings
 from pathlib import Path
@@ -68,7 +69,7 @@ def fix_text(text: str, rel: str, findings: list[Finding], engine: Engine, style
     if not chosen:
         return text, [], left, ""
     try:
-        new, applied, not_done = rewrite_source(text, chosen, aliases)
+        new, applied, not_done = rewrite_source(text, tree, chosen, parents, aliases)
     except Exception as e:  # libcst could not handle it: leave the code as it is
         return text, [], left, f"rewrite failed: {type(e).__name__}: {e}"
     left.extend(not_done)
@@ -104,71 +105,141 @@ def _targets(tree, text: str, rel: str, findings: list[Finding], engine: Engine,
 
 # -- the libcst side ------------------------------------------------------------------
 
-def rewrite_source(text: str, targets: list[Target], known_aliases: Optional[dict] = None):
-    """Apply the chosen rewrites to `text` -> (new text, applied findings, [(finding, reason)])."""
-    module = cst.parse_module(text)
-    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-    aliases = {**(known_aliases or {}), **_module_aliases(module)}
+class _Text:
+    """Maps ast positions (1-based line, UTF-8 byte column) to offsets in the text.
+
+    Lines are counted the way the Python tokenizer counts them (\n, \r\n, \r), not with
+    str.splitlines, which also breaks at form feeds and other separators."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.starts = [0] + [m.end() for m in _NEWLINE.finditer(text)]
+
+    def line(self, n: int) -> str:
+        a = self.starts[n - 1]
+        b = self.starts[n] if n < len(self.starts) else len(self.text)
+        return self.text[a:b]
+
+    def column(self, n: int, byte_col: int) -> int:
+        line = self.line(n)
+        return byte_col if line.isascii() else len(line.encode("utf-8")[:byte_col].decode("utf-8", "ignore"))
+
+    def start(self, node) -> tuple[int, int]:
+        return node.lineno, self.column(node.lineno, node.col_offset)
+
+    def end(self, node) -> tuple[int, int]:
+        return node.end_lineno, self.column(node.end_lineno, node.end_col_offset)
+
+    def offset(self, pos: tuple[int, int]) -> int:
+        return self.starts[pos[0] - 1] + pos[1]
+
+
+_NEWLINE = re.compile(r"\r\n|\r|\n")
+_OPEN = "("  # a segment is parsed as `(segment)`: any expression, on any number of lines, parses so
+
+
+def _top_expression(node, parents: dict):
+    """The outermost expression that holds `node` inside its statement (None if `node` is no expression)."""
+    if not isinstance(node, ast.expr):
+        return None
+    top = node
+    current = parents.get(node)
+    while current is not None and not isinstance(current, (ast.stmt, ast.mod)):
+        if isinstance(current, ast.expr):
+            top = current
+        current = parents.get(current)
+    return top
+
+
+def rewrite_source(text: str, tree: ast.Module, targets: list[Target], parents: dict,
+                   known_aliases: Optional[dict] = None):
+    """Apply the chosen rewrites to `text` -> (new text, applied findings, [(finding, reason)]).
+
+    libcst sees only the expressions that hold a target (each parsed on its own as
+    `(expression)`), never the whole file: parsing a file and computing positions for
+    every node of it cost seconds per large file, and no rewrite reaches outside the
+    statement it edits. Missing imports are inserted as text after the leading imports."""
+    src = _Text(text)
+    aliases = {**(known_aliases or {}), **module_aliases(tree)}
     needed: set[str] = set()
-    rw = _Rewriter(targets, aliases, needed)
-    new_module = wrapper.visit(rw)
+    groups: dict = {}
+    left: list = []
+    for t in targets:
+        top = _top_expression(t.hit.node, parents)
+        if top is None:
+            left.append((t.finding, "not an expression fix can edit"))
+            continue
+        groups.setdefault(id(top), (top, []))[1].append(t)
+    edits = []
+    done: set = set()
+    why: dict = {}
+    for top, group in groups.values():
+        first, last = src.start(top), src.end(top)
+        segment = text[src.offset(first):src.offset(last)]
+
+        def relative(pos, first=first):
+            """A file position -> its position in `(segment)` (libcst: 1-based line, 0-based column)."""
+            line, col = pos
+            return (line - first[0] + 1, col - first[1] + len(_OPEN) if line == first[0] else col)
+
+        def key(node, relative=relative):
+            return (*relative(src.start(node)), *relative(src.end(node)))
+
+        module = cst.parse_module(f"{_OPEN}{segment})")
+        rw = _Rewriter(group, key, aliases, needed)
+        code = MetadataWrapper(module, unsafe_skip_copy=True).visit(rw).code
+        if not (code.startswith(_OPEN) and code.endswith(")")):
+            raise ValueError("a rewritten expression lost its enclosing parentheses")
+        edits.append((src.offset(first), src.offset(last), code[len(_OPEN):-1]))
+        done |= rw.done
+        why.update(rw.why)
     missing = sorted(m for m in needed if m not in aliases)
     if missing:
-        new_module = _add_imports(new_module, missing)
-    applied = [t.finding for t in targets if id(t) in rw.done]
+        edits.append(_import_edit(src, tree, missing))
+    new = text
+    for a, b, s in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
+        new = new[:a] + s + new[b:]
+    applied = [t.finding for t in targets if id(t) in done]
     unfit = "not a single literal or call fix can edit (e.g. implicitly concatenated strings)"
-    left = [(t.finding, rw.why.get(id(t), unfit)) for t in targets if id(t) not in rw.done]
-    return new_module.code, applied, left
+    left += [(t.finding, why.get(id(t), unfit)) for t in targets if id(t) not in done
+             and all(t.finding is not f for f, _ in left)]
+    return new, applied, left
 
 
-def _module_aliases(module) -> dict[str, str]:
-    """Top-level `import M` / `import M.sub` / `import M as X`: module -> the name to use."""
-    plain: dict[str, str] = {}
-    renamed: dict[str, str] = {}
-    for stmt in module.body:
-        if not isinstance(stmt, cst.SimpleStatementLine):
-            continue
-        for small in stmt.body:
-            if not isinstance(small, cst.Import):
-                continue
-            for alias in small.names:
-                dotted = _dotted(alias.name)
-                if alias.asname is not None:
-                    renamed.setdefault(dotted, alias.asname.name.value)
-                else:
-                    root = dotted.split(".")[0]
-                    plain[root] = root
-    return {**renamed, **plain}
-
-
-def _dotted(node) -> str:
-    if isinstance(node, cst.Name):
-        return node.value
-    return f"{_dotted(node.value)}.{node.attr.value}"
-
-
-def _add_imports(module, names):
-    """Insert `import M` after the leading docstring/imports block (never before __future__)."""
-    body = list(module.body)
-    at = 0
+def _import_edit(src: _Text, tree: ast.Module, names: list[str]):
+    """`import M` lines after the leading docstring/imports block (never before __future__), as an edit."""
+    body = tree.body
+    # A physical line counts as an import line only if every statement on it is an import.
+    other_lines = {s.lineno for s in body if type(s) not in (ast.Import, ast.ImportFrom)}
+    after = None
     for i, stmt in enumerate(body):
-        if isinstance(stmt, cst.SimpleStatementLine) and all(
-                isinstance(s, (cst.Import, cst.ImportFrom)) for s in stmt.body):
-            at = i + 1
-        elif i == 0 and isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and \
-                isinstance(stmt.body[0], cst.Expr) and isinstance(stmt.body[0].value,
-                                                                  (cst.SimpleString, cst.ConcatenatedString)):
-            at = 1
+        if type(stmt) in (ast.Import, ast.ImportFrom) and stmt.lineno not in other_lines \
+                and stmt.end_lineno not in other_lines:
+            after = stmt.end_lineno
+        elif i == 0 and type(stmt) is ast.Expr and type(stmt.value) is ast.Constant \
+                and type(stmt.value.value) is str and sum(s.lineno <= stmt.end_lineno for s in body) == 1:
+            after = stmt.end_lineno
         else:
             break
-    new = [cst.SimpleStatementLine(body=[cst.Import(names=[cst.ImportAlias(name=cst.Name(n))])]) for n in names]
-    return module.with_changes(body=body[:at] + new + body[at:])
+    first = next(iter(_NEWLINE.findall(src.text)), "\n")
+    if after is None:
+        stmt = body[0]
+        line = min([stmt.lineno] + [d.lineno for d in getattr(stmt, "decorator_list", ())])
+        newline = _NEWLINE.search(src.line(line))
+        lines = "".join(f"import {n}{newline.group(0) if newline else first}" for n in names)
+        return src.starts[line - 1], src.starts[line - 1], lines
+    end_line = src.line(after)
+    newline = _NEWLINE.search(end_line)
+    at = src.starts[after - 1] + len(end_line)
+    if newline is None:  # the file ends on that line without a line break
+        return at, at, "".join(f"{first}import {n}" for n in names)
+    return at, at, "".join(f"import {n}{newline.group(0)}" for n in names)
 
 
 class _Rewriter(cst.CSTTransformer):
     METADATA_DEPENDENCIES = (PositionProvider,)
 
-    def __init__(self, targets, aliases, needed):
+    def __init__(self, targets, key, aliases, needed):
         super().__init__()
         self.aliases, self.needed = aliases, needed
         self.strings: dict = {}
@@ -177,14 +248,13 @@ class _Rewriter(cst.CSTTransformer):
         self.done: set = set()
         self.why: dict = {}
         for t in targets:
-            f = t.finding
-            key = (f.line, f.column - 1, f.end_line, f.end_column - 1)
+            k = key(t.hit.node)
             if t.rewrite.action == "replace-string":
-                self.strings.setdefault(key, []).append(t)
+                self.strings.setdefault(k, []).append(t)
             elif t.rewrite.action == "replace-call" and type(t.hit.node) is not ast.Call:
-                self.callees.setdefault(key, []).append(t)
+                self.callees.setdefault(k, []).append(t)
             else:
-                self.calls.setdefault(key, []).append(t)
+                self.calls.setdefault(k, []).append(t)
 
     def span(self, node):
         r = self.get_metadata(PositionProvider, node)

@@ -324,7 +324,14 @@ def _run_fix(paths, config: Config, write: bool, unsafe: bool, style: str, out=N
 
     out = out or sys.stdout
     err = err or sys.stderr
-    p = plan(paths, config, style=style, unsafe=unsafe)
+    err_tty = hasattr(err, "isatty") and err.isatty()
+
+    def progress(done: int, total: int) -> None:
+        err.write(f"\rrewriting {done}/{total} files" + (" " * 10 if done < total else "\r" + " " * 40 + "\r"))
+        err.flush()
+
+    p = plan(paths, config, style=style, unsafe=unsafe, progress=progress if err_tty else None,
+             scan_progress=err_tty and err is sys.stderr)
     tty = hasattr(out, "isatty") and out.isatty()
     failed = 0
     for ff in p.files:

@@ -228,14 +228,15 @@ def test_write_failures_exit_1_and_leave_the_file(tmp_path):
         src.chmod(0o644)
 
 
-def test_symlinked_file_is_fixed_through_the_link(tmp_path):
+def test_symlinked_file_is_reported_not_edited(tmp_path):
     real = tmp_path / "real"
     real.mkdir()
     (real / "m.py").write_text('x = y.to("cuda")\n')
     link = tmp_path / "link.py"
     link.symlink_to(real / "m.py")
-    assert run_cli("fix", "--write", link).returncode == 0
-    assert link.is_symlink() and (real / "m.py").read_text() == 'x = y.to("neuron")\n'
+    proc = run_cli("fix", "--write", link)
+    assert proc.returncode == 1 and "link.py: not fixed: a symbolic link" in proc.stderr, proc.stderr
+    assert link.is_symlink() and (real / "m.py").read_text() == 'x = y.to("cuda")\n'
 
 
 def _rewritable_examples():

@@ -354,6 +354,8 @@ def _run_fix(paths, config: Config, write: bool, unsafe: bool, style: str, out=N
         else:
             n = len(ff.applied)
             out.write(f"fixed {safe(ff.rel)} ({n} change{'s' if n != 1 else ''})\n")
+            for note in ff.notes:
+                err.write(f"{safe(ff.rel)}: note: {safe(note)}\n")
     for rel, reason in p.unsupported:
         err.write(f"{safe(rel)}: not fixed: {reason}\n")
     out.flush()

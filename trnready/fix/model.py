@@ -33,6 +33,8 @@ class FileFix:
     left: list = field(default_factory=list)  # (Finding, reason) not rewritten
     error: str = ""  # why the file is not touched at all
     written: bool = False
+    roots: tuple = ()  # the scanned roots, resolved: fix --write never writes outside them
+    notes: list = field(default_factory=list)  # what writing did besides the edit (a split hard link)
 
     @property
     def changed(self) -> bool:

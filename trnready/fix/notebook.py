@@ -117,7 +117,9 @@ def fix_notebook(path: Path, rel: str, findings: list[Finding], engine: Engine, 
     aliases: dict = {}  # cells share one namespace: an import in any code cell counts
     for c in cells:
         src = c.get("source", c.get("input")) if isinstance(c, dict) and c.get("cell_type", "code") == "code" else None
-        masked = mask_cell("".join(src) if isinstance(src, list) else src) if isinstance(src, (str, list)) else None
+        if isinstance(src, list) and all(isinstance(x, str) for x in src):
+            src = "".join(src)
+        masked = mask_cell(src) if isinstance(src, str) else None  # a malformed cell contributes nothing
         if masked is not None:
             for k, v in module_aliases_of(masked[0]).items():  # a cell that does not parse adds nothing
                 aliases.setdefault(k, v)

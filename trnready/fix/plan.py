@@ -14,6 +14,7 @@ from ..model import Finding
 from .model import FileFix, FixPlan
 from .notebook import fix_notebook
 from .python import fix_python
+from .write import refuse
 
 STYLES = ("neuron", "accelerator")
 # file kind -> editor(path, rel, findings, engine, config, style) -> FileFix
@@ -50,6 +51,7 @@ def plan(paths, config: Config | None = None, style: str = "neuron", unsafe: boo
             continue
         wanted.setdefault(f.path, []).append(f)
     root = Path(report.root)
+    roots = tuple(os.path.realpath(p) for p in (paths or ["."]))
     jobs = []
     for rel in sorted(wanted):
         findings = wanted[rel]
@@ -58,15 +60,23 @@ def plan(paths, config: Config | None = None, style: str = "neuron", unsafe: boo
         if kind not in EDITORS or (kind != "notebook" and any(f.cell is not None for f in findings)):
             result.unsupported.append((rel, f"fix cannot edit {kind} files yet"))
             continue
+        why = refuse(path, roots)
+        if why:
+            result.files.append(FileFix(rel=rel, path=path, error=why, roots=roots))
+            continue
         jobs.append((kind, path, rel, findings))
     workers = config.jobs or os.cpu_count() or 1
     if workers > 1 and len(jobs) >= POOL_MIN_FILES and _can_fork():
-        result.files = _edit_in_pool(jobs, engine, config, style, min(workers, len(jobs)), progress)
+        edited = _edit_in_pool(jobs, engine, config, style, min(workers, len(jobs)), progress)
     else:
+        edited = []
         for n, job in enumerate(jobs, 1):
-            result.files.append(_edit(job, engine, config, style))
+            edited.append(_edit(job, engine, config, style))
             if progress is not None:
                 progress(n, len(jobs))
+    for ff in edited:
+        ff.roots = roots
+    result.files = sorted(result.files + edited, key=lambda ff: ff.rel)
     return result
 
 

@@ -19,6 +19,7 @@ class Target:
     finding: Finding
     hit: Hit
     rewrite: Optional[Rewrite] = None
+    condition_calls: list = field(default_factory=list)  # replace-choice: [(ast callee, new dotted name)]
 
 
 @dataclass

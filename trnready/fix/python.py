@@ -19,7 +19,7 @@ from ..match import Engine
 from ..model import Finding
 from ..pyscan import _column, findings_from_hits, hits_for_tree, parse
 from ..read import decode_python, read_bytes
-from ..rewrite import Rewrite, choose, split_device
+from ..rewrite import ImportNames, Rewrite, choice_calls, choose, split_device
 from .model import FileFix, Target
 
 
@@ -58,14 +58,17 @@ def fix_text(text: str, rel: str, findings: list[Finding], engine: Engine, style
     if not targets:
         return text, [], left, ""
     parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    names = ImportNames(tree)
     rules = engine.catalogue.by_id()
     chosen = []
     for t in targets:
-        t.rewrite = choose(rules[t.finding.rule].rewrites, t.hit.node, t.hit.qualname, style, parents)
+        t.rewrite = choose(rules[t.finding.rule].rewrites, t.hit.node, t.hit.qualname, style, parents, names)
         if t.rewrite is None:
             left.append((t.finding, f"no {style}-style rewrite fits this code"))
-        else:
-            chosen.append(t)
+            continue
+        if t.rewrite.action == "replace-choice":
+            t.condition_calls = choice_calls(t.rewrite, t.hit.node, parents, names) or []
+        chosen.append(t)
     if not chosen:
         return text, [], left, ""
     try:
@@ -186,10 +189,17 @@ def rewrite_source(text: str, tree: ast.Module, targets: list[Target], parents: 
             return (*relative(src.start(node)), *relative(src.end(node)))
 
         module = cst.parse_module(f"{_OPEN}{segment})")
-        rw = _Rewriter(group, key, aliases, needed)
+        wanted: set = set()
+        rw = _Rewriter(group, key, aliases, wanted)
         code = MetadataWrapper(module, unsafe_skip_copy=True).visit(rw).code
         if not (code.startswith(_OPEN) and code.endswith(")")):
             raise ValueError("a rewritten expression lost its enclosing parentheses")
+        if set(rw.conditions) - rw.conditions_done or any(t.condition_calls and id(t) not in rw.done for t in group):
+            # The device literal alone would still be chosen by a CUDA check: all or nothing.
+            for t in group:
+                why[id(t)] = "the condition choosing the device could not be rewritten with it; left as is"
+            continue
+        needed |= wanted
         edits.append((src.offset(first), src.offset(last), code[len(_OPEN):-1]))
         done |= rw.done
         why.update(rw.why)
@@ -247,10 +257,14 @@ class _Rewriter(cst.CSTTransformer):
         self.callees: dict = {}
         self.done: set = set()
         self.why: dict = {}
+        self.conditions: dict = {}  # callee span -> (new dotted name, rewrite): calls in a device choice
+        self.conditions_done: set = set()
         for t in targets:
             k = key(t.hit.node)
-            if t.rewrite.action == "replace-string":
+            if t.rewrite.action in ("replace-string", "replace-choice"):
                 self.strings.setdefault(k, []).append(t)
+                for callee, new_name in t.condition_calls:
+                    self.conditions[key(callee)] = (new_name, t.rewrite)
             elif t.rewrite.action == "replace-call" and type(t.hit.node) is not ast.Call:
                 self.callees.setdefault(k, []).append(t)
             else:
@@ -302,8 +316,13 @@ class _Rewriter(cst.CSTTransformer):
     def leave_Call(self, orig, upd):
         for t in self.calls.get(self.span(orig), ()):
             upd = self._call(t, upd)
-        for t in self.callees.get(self.span(orig.func), ()):
+        callee = self.span(orig.func)
+        for t in self.callees.get(callee, ()):
             upd = self._call(t, upd)
+        if callee in self.conditions:  # the same new name as a replace-call on it would give
+            new_name, rw = self.conditions[callee]
+            upd = upd.with_changes(func=self.expr(new_name, rw))
+            self.conditions_done.add(callee)
         return upd
 
     def _call(self, t, call):

@@ -167,10 +167,12 @@ def rewrite_source(text: str, tree: ast.Module, targets: list[Target], parents: 
     needed: set[str] = set()
     groups: dict = {}
     left: list = []
+    skipped: set = set()
     for t in targets:
         top = _top_expression(t.hit.node, parents)
         if top is None:
             left.append((t.finding, "not an expression fix can edit"))
+            skipped.add(id(t))
             continue
         groups.setdefault(id(top), (top, []))[1].append(t)
     edits = []
@@ -211,8 +213,7 @@ def rewrite_source(text: str, tree: ast.Module, targets: list[Target], parents: 
         new = new[:a] + s + new[b:]
     applied = [t.finding for t in targets if id(t) in done]
     unfit = "not a single literal or call fix can edit (e.g. implicitly concatenated strings)"
-    left += [(t.finding, why.get(id(t), unfit)) for t in targets if id(t) not in done
-             and all(t.finding is not f for f, _ in left)]
+    left += [(t.finding, why.get(id(t), unfit)) for t in targets if id(t) not in done | skipped]
     return new, applied, left
 
 

@@ -326,16 +326,83 @@ def fix_cmd(paths, write, unsafe, device_style, select, ignore, exclude, catalog
 
     Example: trnready fix src/ --select cuda-device --write
     """
-    from .fix import run_cli
-
     paths = list(paths) or ["."]
     config = _config(paths, config_file, no_config, select=_split(select), ignore=_split(ignore),
                      exclude=tuple(exclude), max_file_size=max_file_size,
                      use_gitignore=False if no_gitignore else None, catalogue=catalogue)
     try:
-        return run_cli(paths, config, write=write, unsafe=unsafe, style=device_style)
+        return _run_fix(paths, config, write=write, unsafe=unsafe, style=device_style)
     except CatalogueError as e:
         raise UserError(str(e)) from None
+
+
+def _run_fix(paths, config: Config, write: bool, unsafe: bool, style: str, out=None, err=None) -> int:
+    """`trnready fix`: the diff (or the writes) on `out`, notes and the summary on `err`."""
+    from .fix import plan, write_fix
+    from .reporters.text import safe
+
+    out = out or sys.stdout
+    err = err or sys.stderr
+    err_tty = hasattr(err, "isatty") and err.isatty()
+
+    def progress(done: int, total: int) -> None:
+        err.write(f"\rrewriting {done}/{total} files" + (" " * 10 if done < total else "\r" + " " * 40 + "\r"))
+        err.flush()
+
+    p = plan(paths, config, style=style, unsafe=unsafe, progress=progress if err_tty else None,
+             scan_progress=err_tty and err is sys.stderr)
+    tty = hasattr(out, "isatty") and out.isatty()
+    failed = 0
+    for ff in p.files:
+        if ff.error:
+            failed += 1
+            err.write(f"{safe(ff.rel)}: not fixed: {safe(ff.error)}\n")
+            continue
+        for f, reason in ff.left:
+            err.write(f"{safe(ff.rel)}:{f.line}:{f.column}: {f.rule} not rewritten: {reason}\n")
+        if not ff.changed:
+            continue
+        if not write:
+            # Escape control characters only for a terminal: a redirected diff must stay a valid patch.
+            out.write(_safe_diff(ff.diff()) if tty else ff.diff())
+            continue
+        problem = write_fix(ff)
+        if problem:
+            failed += 1
+            err.write(f"{safe(ff.rel)}: skipped: {problem}\n")
+        else:
+            n = len(ff.applied)
+            out.write(f"fixed {safe(ff.rel)} ({n} change{'s' if n != 1 else ''})\n")
+            for note in ff.notes:
+                err.write(f"{safe(ff.rel)}: note: {safe(note)}\n")
+    for rel, reason in p.unsupported:
+        err.write(f"{safe(rel)}: not fixed: {reason}\n")
+    out.flush()
+    changed = p.changed
+    done = [f for f in changed if f.written] if write else changed
+    n, files = sum(len(f.applied) for f in done), len(done)
+    what = f"{n} fix{'es' if n != 1 else ''} in {files} file{'s' if files != 1 else ''}"
+    if not changed:
+        err.write("Nothing to fix.\n")
+    elif write:
+        err.write(f"Applied {what}" + (f"; {failed} file(s) skipped" if failed else "") + ".\n")
+    else:
+        err.write(f"Would apply {what}; run `trnready fix --write` to apply.\n")
+    if p.report.diagnostics:
+        n_diag = len(p.report.diagnostics)
+        err.write(f"{n_diag} file(s) could not be scanned and were left as they are (details: `trnready scan`).\n")
+    if p.unsafe_skipped:
+        err.write(f"{p.unsafe_skipped} more fixable with --unsafe (medium confidence: check the diff).\n")
+    if failed:
+        return 1
+    return 1 if changed and not write else 0
+
+
+def _safe_diff(diff: str) -> str:
+    """Diff lines may carry terminal control characters from the source; neutralise them."""
+    from .reporters.text import safe
+
+    return "".join(safe(line[:-1]) + "\n" if line.endswith("\n") else safe(line) for line in diff.splitlines(True))
 
 
 @main_group.command("explain")

@@ -83,11 +83,29 @@ def test_bad_baseline_files_are_exit_2(tmp_path):
     assert proc.returncode == 2 and "cannot read baseline" in proc.stderr
 
 
-def test_scanning_another_root_warns(tmp_path):
+def test_a_baseline_from_another_root_is_rebased(tmp_path):
     proj = make(tmp_path)
     base = tmp_path / "b.json"
     run_cli("baseline", "create", proj, "-o", base, "--no-config")
     proc = run_cli("scan", proj / "train.py", "--baseline", base, "--no-config")  # root is still proj
     assert proc.stderr == "" and proc.returncode == 0
-    proc = run_cli("scan", tmp_path, "--baseline", base, "--no-config")  # paths now start with proj/
-    assert "was created for scan root" in proc.stderr and proc.returncode == 1
+    # the parent as root: paths now start with proj/, yet the four findings are still known
+    (tmp_path / "extra.py").write_text('import torch\nd = torch.device("cuda")\n')
+    proc = run_cli("scan", "--format", "json", tmp_path, "--baseline", base, "--no-config", "--fail-on", "change")
+    assert proc.stderr == "" and proc.returncode == 1
+    report = json.loads(proc.stdout)
+    assert report["root"] == str(tmp_path)
+    assert [(f["path"], f["rule"]) for f in report["findings"]] == [("extra.py", "TRN242")]
+    assert report["summary"]["baseline"]["known"] == 4 and report["summary"]["baseline"]["resolved"] == 0
+    # a baseline made at the parent, used for a scan of the subfolder
+    run_cli("baseline", "create", tmp_path, "-o", base, "--no-config")
+    proc = run_cli("scan", "--format", "json", proj, "--baseline", base, "--no-config", "--fail-on", "change")
+    report = json.loads(proc.stdout)
+    assert proc.returncode == 0 and report["findings"] == [] and report["summary"]["baseline"]["known"] == 4
+    # a baseline for an unrelated tree still warns: nothing can match
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "x.py").write_text("import torch\n")
+    run_cli("baseline", "create", other, "-o", base, "--no-config")
+    proc = run_cli("scan", proj, "--baseline", base, "--no-config")
+    assert "holds none of this scan's files" in proc.stderr and proc.returncode == 1

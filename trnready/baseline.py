@@ -98,15 +98,52 @@ def apply(report: Report, baseline: Baseline, partial: bool = False) -> Report:
     return report
 
 
-def root_mismatch(report: Report, baseline: Baseline) -> str | None:
-    """A warning when the scan root differs from the baseline's (paths in fingerprints would differ)."""
+def scan_root_for(baseline: Baseline, natural_root: str | Path) -> str | None:
+    """The root to compute fingerprints from so they compare with the baseline's, when it differs from
+    the scan's own root (None: the same root).
+
+    Fingerprints hold paths relative to the scan root, so a baseline made for the repository root
+    and a scan of `src/` (or the reverse) name the same file differently. Scanning with the
+    baseline's root and then re-expressing paths (`rebase`) lets both agree.
+    """
     if baseline.root is None:
         return None
     try:
-        same = Path(report.root).resolve() == Path(baseline.root)
+        if Path(natural_root).resolve() == Path(baseline.root):
+            return None
     except OSError:
-        same = False
-    if same:
         return None
-    return (f"baseline {baseline.path} was created for scan root {baseline.root}, this scan's root is "
-            f"{report.root}; fingerprints include paths relative to the root, so known findings may show as new")
+    return baseline.root
+
+
+def rebase(report: Report, root: str | Path) -> Report:
+    """Re-express every path of a report scanned from another root relative to `root`."""
+    from dataclasses import replace
+
+    old, new = Path(report.root), Path(root).absolute()
+
+    def move(rel: str) -> str:
+        try:
+            return Path(os.path.relpath(old / rel, new)).as_posix()
+        except ValueError:  # another drive on Windows
+            return (old / rel).as_posix()
+
+    report.findings = [replace(f, path=move(f.path)) for f in report.findings]
+    report.diagnostics = [replace(d, path=move(d.path)) for d in report.diagnostics]
+    report.root = str(new)
+    return report
+
+
+def unrelated_roots(report: Report, baseline: Baseline) -> str | None:
+    """A warning when no finding lies under the baseline's root: it was made for another tree."""
+    if baseline.root is None or not report.findings:
+        return None
+    root = Path(baseline.root)
+    for f in report.findings:
+        try:
+            (Path(report.root) / f.path).resolve().relative_to(root)
+            return None
+        except (ValueError, OSError):
+            continue
+    return (f"baseline {baseline.path} was created for scan root {baseline.root}, which holds none of this "
+            f"scan's files; every finding is reported as new")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import re
 import stat
 from dataclasses import dataclass
 from pathlib import Path
@@ -75,6 +76,34 @@ def _surface_kind(name: str, lower: str) -> str | None:
     return None
 
 
+# Files trnready itself writes (baselines, JSON / SARIF / Markdown / text reports), recognised by
+# content: written into the scanned tree, they would add findings and silence repository-level
+# rules (a baseline quotes every finding's message, including the variables those rules look for).
+_OWN_SUFFIXES = (".json", ".sarif", ".md", ".txt", ".log")
+_OWN_HEAD = re.compile(
+    rb'"trnready_baseline"\s*:'  # baseline
+    rb'|"schema_version"\s*:\s*"[^"]*"\s*,\s*"tool"\s*:\s*\{\s*"name"\s*:\s*"trnready"'  # JSON report
+    rb'|"\$schema"\s*:\s*"[^"]*sarif[^"]*"[\s\S]*?"name"\s*:\s*"trnready"'  # SARIF report
+    rb'|<!-- trnready report')  # Markdown report
+_OWN_TAIL = re.compile(rb"\nFindings: \d+ blocker, \d+ change, \d+ advisory\n[\s\S]*\nVerdict: [^\n]*\n?$")
+
+
+def own_output(path, name: str) -> bool:
+    """True for a file trnready wrote (checked by its first and last bytes; only for report-like names)."""
+    if not name.lower().endswith(_OWN_SUFFIXES):
+        return False
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(4096)
+            if _OWN_HEAD.search(head):
+                return True
+            size = fh.seek(0, os.SEEK_END)
+            fh.seek(max(0, size - 2048))
+            return bool(_OWN_TAIL.search(fh.read()))
+    except OSError:
+        return False
+
+
 def _dir_kind(directory: str, name: str) -> str | None:
     """`requirements/base.txt`: text files inside a requirements folder are requirements files."""
     if directory.lower() in ("requirements", "reqs") and name.lower().endswith((".txt", ".in")):
@@ -131,6 +160,8 @@ class Discoverer:
             if os.path.isdir(p):
                 yield from self._walk(p, [], set(), seen)
             else:
+                if own_output(p, p.name):
+                    continue  # a report or baseline named on the command line (pre-commit passes them)
                 rel = _rel(p.absolute(), self.root)
                 kind = self.kind_of(p.name) or _dir_kind(p.parent.name, p.name) or "python"  # scanned as asked
                 if rel not in seen:
@@ -182,7 +213,9 @@ class Discoverer:
                     continue
                 if os.path.exists(os.path.join(entry.path, "pyvenv.cfg")):  # a virtualenv under any name
                     continue
-                yield from self._walk(path, ignores, ancestors, seen, rel)
+                # Outside the root (a baseline's root below the scanned folder), each folder's path is
+                # worked out afresh: the root may lie below it.
+                yield from self._walk(path, ignores, ancestors, seen, None if os.path.isabs(rel) else rel)
                 continue
             kind = self.kind_of(entry.name) or _dir_kind(directory.name, entry.name)
             if kind is None:
@@ -195,7 +228,7 @@ class Discoverer:
             except OSError as e:
                 self.diagnostics.append(Diagnostic(rel, "unreadable", e.strerror or str(e)))
                 continue
-            if not stat.S_ISREG(st.st_mode):
+            if not stat.S_ISREG(st.st_mode) or own_output(path, entry.name):
                 continue
             if st.st_size > QUIET_SIZE_LIMITS.get(kind, st.st_size):
                 continue  # a large JSON file is data (vocabulary, dataset, results), not a job definition

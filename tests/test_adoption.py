@@ -220,3 +220,25 @@ def test_public_api_is_exported_typed_and_documented(tmp_path):
                           env=dict(os.environ, PYTHONPATH=str(REPO)))
     assert proc.returncode == 0, proc.stderr
     assert "not ready: 1 blocker" in proc.stdout and "train.py:2:1 TRN281 blocker" in proc.stdout
+
+
+@pytest.mark.slow
+def test_pre_commit_itself_runs_the_hook_on_a_staged_requirement(tmp_path):
+    """The real pre-commit, when installed, on a repository staging a flash-attn requirement."""
+    exe = shutil.which("pre-commit") or shutil.which("pre-commit", path=os.path.dirname(sys.executable))
+    if exe is None or not (REPO / ".git").exists():
+        pytest.skip("needs pre-commit and a git checkout of trnready")
+    rev = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO, capture_output=True, text=True, check=True).stdout
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "requirements.txt").write_text("flash-attn==2.5.8\n")
+    (repo / "README.md").write_text("# notes\n")
+    (repo / ".pre-commit-config.yaml").write_text(
+        f"repos:\n  - repo: {REPO}\n    rev: {rev.strip()}\n    hooks:\n      - id: trnready\n")
+    subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
+    subprocess.run(["git", "add", "."], cwd=repo, check=True)
+    env = dict(os.environ, PRE_COMMIT_HOME=str(tmp_path / "pre-commit-home"))
+    proc = subprocess.run([exe, "run", "--files", "requirements.txt", "README.md"], cwd=repo, env=env,
+                          capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "Skipped" not in proc.stdout and "requirements.txt:1:1 TRN501 [blocker]" in proc.stdout

@@ -118,6 +118,8 @@ def test_changed_since_with_no_changed_file_says_nothing_scanned(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert "Scanned 0 file(s)" in proc.stdout and "Verdict: nothing scanned" in proc.stdout
     assert "Verdict: ready" not in proc.stdout
+    proc = run_cli("scan", tmp_path, "--changed-since", "HEAD", "--format", "json")
+    assert json.loads(proc.stdout)["summary"]["verdict"] == "nothing scanned" and proc.returncode == 0
 
 
 def test_stdin_is_scanned_under_the_stdin_filename(tmp_path):

@@ -147,12 +147,10 @@ def render_summary(report: Report, stream, colour: bool = False, shown: int | No
 
 def verdict(report: Report, colour: bool = False) -> str:
     sev = report.by_severity()
-    if report.files_scanned == 0 and not sum(sev.values()):
-        return "nothing scanned"  # never "ready": no file was checked
     text = report.verdict()
     if not colour:
         return text
     if not sum(sev.values()):
-        return f"\x1b[1;32m{text}{_RESET}"
+        return f"\x1b[1;32m{text}{_RESET}" if report.files_scanned else text
     first = "blocker" if sev["blocker"] else "change" if sev["change"] else "advisory"
     return _painter(True)(first, text)

@@ -69,6 +69,9 @@ def test_unknown_selectors_in_config_files_name_file_line_and_key(tmp_path):
     assert usage_error(run_cli("scan", tmp_path)) == (
         f"trnready: error: {cfg}:3: key 'per-file-ignores.\"src/*.py\"': unknown rule selector 'cuda-devise'; "
         "did you mean cuda-device?")
+    cfg.write_text('[severity]\nTRN242 = "blocker"\nTRN2420 = "advisory"\n')
+    assert usage_error(run_cli("scan", tmp_path)) == (
+        f"trnready: error: {cfg}:3: key 'severity.TRN2420': unknown rule id 'TRN2420'; did you mean TRN242?")
     cfg.unlink()
     pyproject = tmp_path / "pyproject.toml"
     pyproject.write_text('[project]\nname = "x"\n\n[tool.trnready]\nignore = ["TRN", "cuda-library"]\n')

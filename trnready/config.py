@@ -364,6 +364,12 @@ def check_config_selectors(config: Config, rules, cli_select=(), cli_ignore=()) 
         for sel in sels:
             if not selector_known(sel, rules):
                 raise _entry_error(config.config_path, "per-file-ignores", glob, unknown_selector_message(sel, rules))
+    ids = {r.id for r in rules}
+    for rid, _ in config.severity:
+        if rid not in ids:
+            hint = difflib.get_close_matches(rid, sorted(ids), n=1, cutoff=0.6)
+            raise error_at(config.config_path, f"severity.{rid}", f"unknown rule id {rid!r}"
+                           + (f"; did you mean {hint[0]}?" if hint else " (see `trnready rules`)"))
     try:
         select_rules(rules, config.select, config.ignore)
     except SelectorError as e:

@@ -174,3 +174,9 @@ def test_exclude_globs_are_normalised(tmp_path):
     (tmp_path / "trnready.toml").write_text(textwrap.dedent('exclude = ["./tests/"]\n'))
     proc = run_cli("scan", ".", "--format", "json", cwd=tmp_path)
     assert {f["path"] for f in json.loads(proc.stdout)["findings"]} == {"src/a.py"}
+
+
+def test_explain_names_the_closest_rule():
+    proc = run_cli("explain", "TRN2420")
+    assert usage_error(proc) == "trnready: error: unknown rule id 'TRN2420'; did you mean TRN242?"
+    assert run_cli("explain", "trn242").stdout.startswith("TRN242 ")

@@ -556,9 +556,14 @@ def fix_cmd(paths, write, unsafe, device_style, select, ignore, exclude, catalog
 def explain_cmd(rule_id, catalogue):
     """Explain one rule: what it flags, why it matters, the fix, an example and its source."""
     cat = _load(catalogue)
-    rule = cat.by_id().get(rule_id.upper())
+    rule = cat.by_id().get(rule_id.upper()) or next((r for r in cat.rules if r.name == rule_id), None)
     if rule is None:
-        raise UserError(f"unknown rule id {rule_id!r}; `trnready rules` lists them")
+        import difflib
+
+        hint = difflib.get_close_matches(rule_id.upper(), [r.id for r in cat.rules], n=1, cutoff=0.6) \
+            or difflib.get_close_matches(rule_id, [r.name for r in cat.rules], n=1, cutoff=0.6)
+        raise UserError(f"unknown rule id {rule_id!r}" + (f"; did you mean {hint[0]}?" if hint
+                                                           else "; `trnready rules` lists them"))
     click.echo(f"{rule.id} {rule.name}  [{rule.category}, {rule.severity}]")
     click.echo(f"\n## What it flags\n{rule.title}")
     click.echo(f"\n## Why it matters\n{rule.why}")

@@ -164,7 +164,10 @@ def test_license_file_is_the_apache_2_text_the_metadata_declares():
     assert "Apache License\n                           Version 2.0, January 2004" in text
     assert "TERMS AND CONDITIONS FOR USE, REPRODUCTION, AND DISTRIBUTION" in text and "END OF TERMS AND CONDITIONS" in text
     assert len(text.split()) > 1500  # the full text, not a pointer to it
-    import tomllib
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10
+        import tomli as tomllib
     project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
     assert project["license"] == {"text": "Apache-2.0"}
     assert "License :: OSI Approved :: Apache Software License" in project["classifiers"]
@@ -175,15 +178,14 @@ def test_license_file_is_the_apache_2_text_the_metadata_declares():
 def test_sdist_ships_sources_and_no_stray_files(tmp_path):
     pytest.importorskip("build")
     pytest.importorskip("hatchling")
+    if not (REPO / ".git").exists():
+        pytest.skip("needs a git checkout (the sdist is built from the tracked files)")
     src = tmp_path / "src"
     tracked = subprocess.run(["git", "ls-files", "-z"], cwd=REPO, capture_output=True, text=True, check=True)
     for rel in filter(None, tracked.stdout.split("\0")):
         if (REPO / rel).is_file():
             (src / rel).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(REPO / rel, src / rel)
-    for extra in ("LICENSE", "action.yml", "trnready/py.typed", "trnready/reporters/markdown.py"):
-        if not (src / extra).exists():
-            shutil.copy2(REPO / extra, src / extra)
     # what a developer's tree holds after running the tests
     for stray in ("tests/.hypothesis/examples/0a1b/2c3d", ".hypothesis/examples/ff/ee", "tests/__pycache__/x.pyc",
                   "trnready/__pycache__/api.cpython-311.pyc", "trnready-baseline.json", "report.json"):

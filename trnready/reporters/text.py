@@ -115,7 +115,6 @@ def _diagnostics(report: Report, stream, cwd: str) -> None:
 
 
 def render_summary(report: Report, stream, colour: bool = False, shown: int | None = None) -> None:
-    paint = _painter(colour)
     sev = report.by_severity()
     kinds = ", ".join(f"{n} {k}" for k, n in report.files_by_group().items())
     stream.write(f"Scanned {report.files_scanned} file(s){' (' + kinds + ')' if kinds else ''}, "

@@ -88,9 +88,10 @@ def closest_selector(sel: str, rules) -> str | None:
     folded = re.sub(r"[_\s]+", "-", s.lower())
     if folded in categories:
         return folded
-    pool = categories + ids if not re.match(r"[A-Za-z]+\d", s) else ids + categories
-    match = difflib.get_close_matches(folded if not re.match(r"[A-Za-z]+\d", s) else s.upper(), pool, n=1,
-                                      cutoff=0.6)
+    if re.match(r"[A-Za-z]+\d", s):  # looks like a rule id (TRN24, trn2420)
+        match = difflib.get_close_matches(s.upper(), ids, n=1, cutoff=0.6)
+    else:
+        match = difflib.get_close_matches(folded, categories, n=1, cutoff=0.6)
     return match[0] if match else None
 
 

@@ -105,7 +105,18 @@ def test_a_baseline_from_another_root_is_rebased(tmp_path):
     # a baseline for an unrelated tree still warns: nothing can match
     other = tmp_path / "other"
     other.mkdir()
-    (other / "x.py").write_text("import torch\n")
+    (other / "x.py").write_text("import flash_attn\n")
     run_cli("baseline", "create", other, "-o", base, "--no-config")
     proc = run_cli("scan", proj, "--baseline", base, "--no-config")
-    assert "holds none of this scan's files" in proc.stderr and proc.returncode == 1
+    assert "matched none of this scan's findings" in proc.stderr and proc.returncode == 1
+
+
+def test_a_copied_baseline_whose_root_is_gone_compares_from_the_scan_root(tmp_path):
+    proj = make(tmp_path)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    run_cli("baseline", "create", proj, "-o", elsewhere / "b.json", "--no-config")
+    (proj / "b.json").write_text((elsewhere / "b.json").read_text())  # its relative root now points nowhere
+    proc = run_cli("scan", proj, "--baseline", proj / "b.json", "--no-config")
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    assert "Baseline: 4 known finding(s)" in proc.stdout

@@ -100,20 +100,24 @@ def apply(report: Report, baseline: Baseline, partial: bool = False) -> Report:
 
 def scan_root_for(baseline: Baseline, natural_root: str | Path) -> str | None:
     """The root to compute fingerprints from so they compare with the baseline's, when it differs from
-    the scan's own root (None: the same root).
+    the scan's own root (None: use the scan's own root).
 
     Fingerprints hold paths relative to the scan root, so a baseline made for the repository root
-    and a scan of `src/` (or the reverse) name the same file differently. Scanning with the
-    baseline's root and then re-expressing paths (`rebase`) lets both agree.
+    and a scan of `src/` (or the reverse) name the same file differently. Scanning from the
+    baseline's root and then re-expressing paths (`rebase`) lets both agree. A recorded root that
+    no longer exists or shares no folder with this scan (a baseline copied elsewhere) is not used.
     """
     if baseline.root is None:
         return None
     try:
-        if Path(natural_root).resolve() == Path(baseline.root):
+        here, there = Path(natural_root).resolve(), Path(baseline.root)
+        if here == there or not there.is_dir():
             return None
     except OSError:
         return None
-    return baseline.root
+    if here.is_relative_to(there) or there.is_relative_to(here):
+        return str(there)
+    return None
 
 
 def rebase(report: Report, root: str | Path) -> Report:
@@ -134,16 +138,14 @@ def rebase(report: Report, root: str | Path) -> Report:
     return report
 
 
-def unrelated_roots(report: Report, baseline: Baseline) -> str | None:
-    """A warning when no finding lies under the baseline's root: it was made for another tree."""
-    if baseline.root is None or not report.findings:
+def nothing_matched(report: Report, baseline: Baseline) -> str | None:
+    """A warning when a non-empty baseline made for another root matched no finding at all."""
+    if baseline.root is None or not baseline.fingerprints or not report.baseline or report.baseline["known"]:
         return None
-    root = Path(baseline.root)
-    for f in report.findings:
-        try:
-            (Path(report.root) / f.path).resolve().relative_to(root)
+    try:
+        if Path(report.root).resolve() == Path(baseline.root):
             return None
-        except (ValueError, OSError):
-            continue
-    return (f"baseline {baseline.path} was created for scan root {baseline.root}, which holds none of this "
-            f"scan's files; every finding is reported as new")
+    except OSError:
+        pass
+    return (f"baseline {baseline.path} was created for scan root {baseline.root} and matched none of this "
+            f"scan's findings; every finding is reported as new")

@@ -436,12 +436,12 @@ def _scan(paths, config: Config, baseline_file, changed_since, catalogue=None) -
     except (CatalogueError, ConfigError, SelectorError) as e:
         raise UserError(str(e)) from None
     if base is not None:
-        warning = bl.unrelated_roots(report, base)
-        if warning:
-            click.echo(f"trnready: warning: {safe(warning)}", err=True)
         bl.apply(report, base, partial=config.only_files is not None)
         if scan_root is not None:
             bl.rebase(report, natural_root)
+        warning = bl.nothing_matched(report, base)
+        if warning:
+            click.echo(f"trnready: warning: {safe(warning)}", err=True)
     return report
 
 

@@ -228,10 +228,12 @@ class Discoverer:
             except OSError as e:
                 self.diagnostics.append(Diagnostic(rel, "unreadable", e.strerror or str(e)))
                 continue
-            if not stat.S_ISREG(st.st_mode) or own_output(path, entry.name):
+            if not stat.S_ISREG(st.st_mode):
                 continue
             if st.st_size > QUIET_SIZE_LIMITS.get(kind, st.st_size):
                 continue  # a large JSON file is data (vocabulary, dataset, results), not a job definition
+            if own_output(path, entry.name):
+                continue
             if rel in seen:
                 continue
             seen.add(rel)

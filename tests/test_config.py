@@ -124,7 +124,7 @@ def test_per_file_ignores(project):
     write(project / "pyproject.toml", """
         [tool.trnready.per-file-ignores]
         "tests/*" = ["cuda-library"]
-        "src/b.py" = ["TRN24", "TRN999"]
+        "src/b.py" = ["TRN24"]
         "c.py" = ["ALL"]
     """)
     _, data = scan(project)

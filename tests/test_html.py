@@ -73,7 +73,7 @@ def test_html_flag_format_and_output_format_all_write_the_report(tmp_path):
     a, b, c = tmp_path / "a.html", tmp_path / "b.html", tmp_path / "c.html"
     assert run_cli("scan", root, "--html", a, "--exit-zero").returncode == 0
     assert run_cli("scan", root, "--format", "html", "-o", b, "--exit-zero").returncode == 0
-    proc = run_cli("scan", root, "--format", "json", "--output-format", f"html={c}", "--exit-zero")
+    proc = run_cli("scan", root, "--format", "json", "--write-format", f"html={c}", "--exit-zero")
     assert proc.returncode == 0
     json.loads(proc.stdout)  # stdout stays pure JSON; the HTML notice goes to stderr
     assert f"HTML report written to {c}" in proc.stderr

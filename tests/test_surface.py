@@ -529,7 +529,7 @@ def test_bench_surface_command_prints_per_kind_table():
 
 
 def test_text_output_separates_partial_diagnostics():
-    proc = run_cli("scan", FIXTURES / "surface_audit", "--no-color")
+    proc = run_cli("scan", ".", "--no-color", cwd=FIXTURES / "surface_audit")  # paths print relative to the cwd
     out = proc.stdout
     assert "Scanned in part:\n  deps/requirements.txt: missing-include:" in out
     assert "  nb/train.ipynb: cell-syntax-error: 1 code cell not scanned as Python (cell 2: line 1" in out

@@ -170,12 +170,14 @@ class _Progress:
 
 
 def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catalogue | None = None,
-         progress: bool = False) -> Report:
+         progress: bool = False, root: str | Path | None = None) -> Report:
+    """Scan files and directories -> Report. `root` (default: the paths' common directory) is what
+    finding paths and fingerprints are relative to."""
     config = config or Config()
     paths = [Path(p) for p in (paths or ["."])]
     engine = build_engine(config, catalogue)
     cat = engine.catalogue
-    root = common_root(paths)
+    root = Path(root).absolute() if root is not None else common_root(paths)
     report = Report(root=str(root.absolute()), catalogue_version=cat.version, catalogue_sha256=cat.sha256,
                     plan_text=cat.plan_text,
                     tool_version=__version__, rules=cat.by_id(),

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import re
 import stat
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +28,34 @@ class SourceFile:
     path: Path  # as found on disk
     rel: str  # POSIX path relative to the scan root
     kind: str
+
+
+# Files trnready itself writes (baselines, JSON / SARIF / Markdown / text reports), recognised by
+# content: written into the scanned tree, they would add findings and silence repository-level
+# rules (a baseline quotes every finding's message, including the variables those rules look for).
+_OWN_SUFFIXES = (".json", ".sarif", ".md", ".txt", ".log")
+_OWN_HEAD = re.compile(
+    rb'"trnready_baseline"\s*:'  # baseline
+    rb'|"schema_version"\s*:\s*"[^"]*"\s*,\s*"tool"\s*:\s*\{\s*"name"\s*:\s*"trnready"'  # JSON report
+    rb'|"\$schema"\s*:\s*"[^"]*sarif[^"]*"[\s\S]*?"name"\s*:\s*"trnready"'  # SARIF report
+    rb'|<!-- trnready report')  # Markdown report
+_OWN_TAIL = re.compile(rb"\nFindings: \d+ blocker, \d+ change, \d+ advisory\n[\s\S]*\nVerdict: [^\n]*\n?$")
+
+
+def own_output(path, name: str) -> bool:
+    """True for a file trnready wrote (checked by its first and last bytes; only for report-like names)."""
+    if not name.lower().endswith(_OWN_SUFFIXES):
+        return False
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(4096)
+            if _OWN_HEAD.search(head):
+                return True
+            size = fh.seek(0, os.SEEK_END)
+            fh.seek(max(0, size - 2048))
+            return bool(_OWN_TAIL.search(fh.read()))
+    except OSError:
+        return False
 
 
 def _rel(path: Path, root: Path) -> str:
@@ -78,6 +107,8 @@ class Discoverer:
             if os.path.isdir(p):
                 yield from self._walk(p, [], set(), seen)
             else:
+                if own_output(p, p.name):
+                    continue  # a report or baseline named on the command line (pre-commit passes them)
                 rel = _rel(p.absolute(), self.root)
                 kind = self.kind_of(p.name) or dir_kind(p.parent.name, p.name) or "python"  # scanned as asked
                 if rel not in seen:
@@ -129,7 +160,9 @@ class Discoverer:
                     continue
                 if os.path.exists(os.path.join(entry.path, "pyvenv.cfg")):  # a virtualenv under any name
                     continue
-                yield from self._walk(path, ignores, ancestors, seen, rel)
+                # Outside the root (a baseline's root below the scanned folder), each folder's path is
+                # worked out afresh: the root may lie below it.
+                yield from self._walk(path, ignores, ancestors, seen, None if os.path.isabs(rel) else rel)
                 continue
             kind = self.kind_of(entry.name) or dir_kind(directory.name, entry.name)
             if kind is None:
@@ -147,6 +180,8 @@ class Discoverer:
             spec = BY_KIND.get(kind)
             if spec is not None and spec.quiet_max is not None and st.st_size > spec.quiet_max:
                 continue  # a large JSON file is data (vocabulary, dataset, results), not a job definition
+            if own_output(path, entry.name):
+                continue
             if rel in seen:
                 continue
             seen.add(rel)

@@ -223,6 +223,8 @@ class Report:
             return f"ready after mechanical changes: {c['change']} change{'s' if c['change'] != 1 else ''}"
         if c["advisory"]:
             return f"ready, with {c['advisory']} advisor{'ies' if c['advisory'] != 1 else 'y'} to review"
+        if self.files_scanned == 0:
+            return "nothing scanned"  # no file was checked: never "ready"
         return "ready"
 
 

@@ -471,9 +471,8 @@ def _scan_stdin(stdin_filename, config: Config, catalogue, baseline_file) -> Rep
     from . import __version__
     from . import baseline as bl
     from .api import build_engine, scan_bytes
-    from .config import drop_per_file_ignores
-    from .discover import _dir_kind, file_kind
-    from .repo_rules import collapse
+    from . import postprocess
+    from .filekinds import dir_kind, kind_of
 
     data = sys.stdin.buffer.read()
     name = stdin_filename or "stdin.py"
@@ -485,7 +484,7 @@ def _scan_stdin(stdin_filename, config: Config, catalogue, baseline_file) -> Rep
     if rel.startswith("../"):
         rel = Path(name).absolute().as_posix()
     p = Path(name)
-    kind = file_kind(p.name) or _dir_kind(p.parent.name, p.name) or "python"
+    kind = kind_of(p.name) or dir_kind(p.parent.name, p.name) or "python"
     engine = build_engine(config, catalogue)
     report = Report(root=str(root), catalogue_version=catalogue.version, catalogue_sha256=catalogue.sha256,
                     tool_version=__version__, rules=catalogue.by_id(),
@@ -495,10 +494,10 @@ def _scan_stdin(stdin_filename, config: Config, catalogue, baseline_file) -> Rep
                                              f"(limit {config.max_file_size}; raise it with --max-file-size)"))
         return report
     findings, diag = scan_bytes(data, rel, kind, engine, config.prefilter)
-    findings = collapse(findings, engine, lambda strings: any(x.encode() in data for x in strings))
-    if config.per_file_ignores:
-        findings = drop_per_file_ignores(findings, root, config)
-    report.findings = sorted(findings, key=lambda f: f.sort_key())
+    # The same report steps as a scan of files: per-file ignores, then repository-level rules and order.
+    findings = postprocess.per_file_ignores(findings, root, config)
+    report.findings = postprocess.report_findings(findings, engine,
+                                                  lambda strings: any(x.encode() in data for x in strings))
     if diag is not None:
         report.diagnostics.append(diag)
     from .model import PARTIAL_KINDS

@@ -360,6 +360,22 @@ def _on_sigterm(signum, frame):
     raise KeyboardInterrupt
 
 
+def _show_catalogue_deprecations() -> None:
+    """Deprecated catalogue keys are reported as one `trnready: warning:` line each, once."""
+    import warnings
+
+    from .catalogue import CatalogueDeprecation
+    shown = warnings.showwarning
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        if issubclass(category, CatalogueDeprecation):
+            click.echo(f"trnready: warning: {safe(str(message))}", err=True)
+        else:
+            shown(message, category, filename, lineno, file, line)
+    warnings.showwarning = show
+    warnings.simplefilter("default", CatalogueDeprecation)
+
+
 def main(argv=None) -> None:
     import signal
 
@@ -368,6 +384,7 @@ def main(argv=None) -> None:
     except ValueError:  # not in the main thread (e.g. embedded): keep the default
         pass
     debug = "--debug" in (argv if argv is not None else sys.argv)
+    _show_catalogue_deprecations()
     try:
         rv = main_group.main(args=argv, prog_name="trnready", standalone_mode=False)
     except UserError as e:

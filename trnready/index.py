@@ -88,6 +88,7 @@ class FileIndex:
     guarded_names: set = field(default_factory=set)  # local names bound by imports under an optional-import guard
     cuda_guarded: set = field(default_factory=set)  # ids of references inside `if <CUDA check>:` bodies
     called_refs: set = field(default_factory=set)  # ids of attribute chains that are called (x.f(...))
+    tree: object = None  # the module walked, for context predicates that look further (trnready/context/)
 
 
 # Containers of modules: `nn.ModuleList([nn.MultiheadAttention(...) for _ in range(n)])`.
@@ -204,18 +205,6 @@ def _is_cuda_check(test: ast.expr) -> bool:
     return False
 
 
-_DTYPE_NAMES = frozenset({
-    "float64", "double", "float32", "float", "float16", "half", "bfloat16", "complex128", "cdouble", "complex64",
-    "cfloat", "complex32", "int64", "long", "int32", "int", "int16", "short", "int8", "uint8", "bool",
-    "float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz", "float8_e8m0fnu", "float4_e2m1fn_x2",
-    "uint16", "uint32", "uint64", "qint8", "quint8", "qint32"})
-
-
-def _is_dtype_attr(v: ast.expr) -> bool:
-    """torch.float64 / torch.bfloat16 (an attribute of a plain name, named like a dtype)."""
-    return type(v) is ast.Attribute and v.attr in _DTYPE_NAMES and type(v.value) is ast.Name
-
-
 def _tail(func: ast.expr) -> str | None:
     if type(func) is ast.Attribute:
         return func.attr
@@ -239,7 +228,7 @@ class Indexer:
     # -- entry -------------------------------------------------------------
     def run(self, tree: ast.Module) -> FileIndex:
         module = Scope("module", None)
-        self.index = FileIndex(module)
+        self.index = FileIndex(module, tree=tree)
         self._body(tree.body, module)
         return self.index
 
@@ -716,13 +705,6 @@ class Indexer:
             self.visit(root, scope)
 
     def v_dict(self, node: ast.Dict, scope: Scope) -> None:
-        if len(node.values) >= 2 and all(_is_dtype_attr(v) for v in node.values):
-            # {"float64": torch.float64, "float32": torch.float32}, {np.float64: torch.float64, ...}: a table that
-            # translates dtype names; it creates nothing, so its entries are not uses of the dtypes.
-            for k in node.keys:
-                if k is not None and type(k) not in (ast.Name, ast.Attribute):
-                    self.visit(k, scope)
-            return
         kws = self.interest.device_keywords
         for k, v in zip(node.keys, node.values):
             if k is not None:

@@ -50,11 +50,10 @@ class Matcher:
     unless_mentioned: tuple[str, ...] = ()  # literal strings that cancel the finding when present
     scope: str = "file"  # file | repo (one finding per repository)
     mentioned_in: str = "file"  # where unless-mentioned looks: this file only, or anywhere in the repository
-    unless_parameter: bool = False  # keyword matchers: not in files that define a parameter of that name
-    unless_value: tuple[str, ...] = ()  # env matchers: silent when the variable is only compared with / set to these
-    writes_only: bool = False  # reference matchers: silent on plain reads (assignments and calls still match)
-    unless_guarded: bool = False  # reference matchers: silent when the name was imported under an optional-import guard
-    unless_cuda_checked: bool = False  # reference matchers: silent inside `if torch.cuda.is_available():` bodies
+    # Context predicates (trnready/context/) this matcher names: a match for which one holds is dropped
+    # (or marked guarded, for predicates with that effect). Catalogue-wide ones are added at load time.
+    unless: tuple[str, ...] = ()
+    unless_value: tuple[str, ...] = ()  # deprecated `unless-value` list, read by the other-platform-value predicate
     stores: bool = False  # keyword matchers: also values stored under the name ({"k": v}, x["k"] = v, x.k = v)
 
 
@@ -103,6 +102,9 @@ class Finding:
     title: str = ""
     cell: Optional[int] = None
     suppressed: bool = False
+    # The code runs only when a condition is false on a Neuron machine (context predicate neuron-guarded):
+    # listed only with --show-guarded, never counted in the verdict or the exit code.
+    guarded: bool = False
     # Source lines around the match, ((line_no, text), ...) for line-2..line+2, so reporters
     # can show context without re-reading files. Not part of the JSON report.
     context: tuple[tuple[int, str], ...] = field(default=(), compare=False, repr=False)
@@ -134,6 +136,7 @@ class Finding:
             "fingerprint": self.fingerprint,
             "suppressed": self.suppressed,
             "fixable": self.fixable,
+            "guarded": self.guarded,
         }
         if self.cell is not None:
             out["cell"] = self.cell
@@ -172,7 +175,7 @@ class Report:
 
     @property
     def active(self) -> list[Finding]:
-        return [f for f in self.findings if not f.suppressed]
+        return [f for f in self.findings if not f.suppressed and not f.guarded]
 
     def files_by_group(self) -> dict[str, int]:
         counts: dict[str, int] = {}

@@ -1,0 +1,111 @@
+"""own-package: the match names one of the scanned project's own top-level packages."""
+from __future__ import annotations
+
+import ast
+import re
+import sys
+from pathlib import Path
+
+from .base import predicate
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+_KINDS = ("import", "reference", "call", "decorator")
+_IDENT = re.compile(r"^[A-Za-z_]\w*$")
+# Directories that hold a project's tests, docs or tooling, never its importable package.
+_NOT_PACKAGES = frozenset({"tests", "test", "docs", "doc", "examples", "scripts", "benchmarks", "tools", "build",
+                           "dist", "setup", "conftest"})
+
+
+@predicate("own-package", kinds=_KINDS)
+def own_package(ctx, hit) -> bool:
+    """A match on a module of the scanned project itself: torchao's `from torchao.float8 import ...`
+    when scanning torchao, `import mamba_ssm` inside mamba. The rule's fix ("drop TorchAO") makes no
+    sense for the project that is that library. The project's packages are read once per scan from
+    pyproject.toml ([project].name, [tool.setuptools] packages), setup.cfg / setup.py (name,
+    packages) and directories with an __init__.py at the root or under src/."""
+    own = ctx.project.own_packages
+    if not own:
+        return False
+    name = hit.qualname or hit.name
+    return bool(name) and name.split(".", 1)[0] in own
+
+
+def own_packages(root: Path) -> frozenset:
+    """Top-level import names the project at `root` defines (empty when it defines none)."""
+    found: set[str] = set()
+    root = Path(root)
+    if root.is_file():
+        root = root.parent
+    for base in (root, root / "src"):
+        try:
+            entries = list(base.iterdir())
+        except OSError:
+            continue
+        for d in entries:
+            if d.name not in _NOT_PACKAGES and _IDENT.match(d.name) and (d / "__init__.py").is_file():
+                found.add(d.name)
+    found.update(_from_pyproject(root / "pyproject.toml"))
+    found.update(_from_setup_cfg(root / "setup.cfg"))
+    found.update(_from_setup_py(root / "setup.py"))
+    return frozenset(n for n in found if _IDENT.match(n) and n not in _NOT_PACKAGES)
+
+
+def _dist_to_import(name: str) -> str:
+    return name.strip().lower().replace("-", "_").replace(".", "_")
+
+
+def _top(pkgs) -> set[str]:
+    return {p.split(".", 1)[0] for p in pkgs if isinstance(p, str)}
+
+
+def _from_pyproject(path: Path) -> set[str]:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return set()
+    out: set[str] = set()
+    name = data.get("project", {}).get("name") if isinstance(data.get("project"), dict) else None
+    if isinstance(name, str):
+        out.add(_dist_to_import(name))
+    st = data.get("tool", {}).get("setuptools", {}) if isinstance(data.get("tool"), dict) else {}
+    pk = st.get("packages") if isinstance(st, dict) else None
+    if isinstance(pk, list):
+        out |= _top(pk)
+    return out
+
+
+def _from_setup_cfg(path: Path) -> set[str]:
+    import configparser
+    cp = configparser.ConfigParser()
+    try:
+        cp.read_string(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, configparser.Error):
+        return set()
+    out: set[str] = set()
+    if cp.has_option("metadata", "name"):
+        out.add(_dist_to_import(cp.get("metadata", "name")))
+    if cp.has_option("options", "packages"):
+        out |= _top(x.strip() for x in re.split(r"[\s,]+", cp.get("options", "packages")) if x.strip()
+                    and not x.startswith("find"))
+    return out
+
+
+def _from_setup_py(path: Path) -> set[str]:
+    """name="..." and packages=[...] literals of the setup() call (the file is parsed, never run)."""
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
+        return set()
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if type(node) is ast.Call and (getattr(node.func, "id", None) or getattr(node.func, "attr", None)) == "setup":
+            for kw in node.keywords:
+                if kw.arg == "name" and type(kw.value) is ast.Constant and isinstance(kw.value.value, str):
+                    out.add(_dist_to_import(kw.value.value))
+                elif kw.arg == "packages" and type(kw.value) in (ast.List, ast.Tuple):
+                    out |= _top(e.value for e in kw.value.elts if type(e) is ast.Constant)
+    return out

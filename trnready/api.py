@@ -24,6 +24,7 @@ from .cache import ResultCache, content_hash, default_cache_dir
 from .catalogue import Catalogue, load_catalogue
 from .config import Config, drop_per_file_ignores, error_at, select_rules
 from .discover import Discoverer, common_root
+from .context.own_package import project_facts
 from .match import Engine
 from .nblines import file_line, source_lines
 from .model import Diagnostic, Report
@@ -214,6 +215,7 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
     engine = build_engine(config, catalogue)
     cat = engine.catalogue
     root = common_root(paths)
+    engine.project = project_facts(root)
     report = Report(root=str(root.absolute()), catalogue_version=cat.version, catalogue_sha256=cat.sha256,
                     tool_version=__version__, rules=cat.by_id(),
                     started_at=_dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat())
@@ -223,7 +225,8 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
     if config.cache:
         # Everything that changes a file's findings: rules (with their severities), suppression mode.
         salt = "|".join([__version__, cat.sha256, ",".join(sorted(f"{r.id}:{r.severity}" for r in engine.rules)),
-                         f"prefilter={config.prefilter}", f"suppressions={config.suppressions}"])
+                         f"prefilter={config.prefilter}", f"suppressions={config.suppressions}",
+                         "own=" + ",".join(sorted(engine.project.own_packages))])
         cache = ResultCache(Path(config.cache_dir) if config.cache_dir else default_cache_dir(), salt)
     try:
         disc = Discoverer(root, config.exclude, config.use_gitignore,
@@ -312,6 +315,8 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
         if cache is not None:
             cache.close()
         sys.setrecursionlimit(old_limit)
+    if not config.show_guarded:  # code that never runs on Neuron: listed only on request
+        report.findings = [f for f in report.findings if not f.guarded]
     report.findings.sort(key=lambda f: f.sort_key())
     report.diagnostics.sort(key=lambda d: (d.path, d.kind))
     return report

@@ -143,11 +143,14 @@ def ci_options(fn):
 @click.option("--no-prefilter", is_flag=True, hidden=True,
               help="Parse every file even when it cannot match (for testing the prefilter).")
 @click.option("--strict", is_flag=True, help="Exit 2 when any file could not be scanned (diagnostics).")
+@click.option("--show-guarded", is_flag=True,
+              help="Also list findings in code that never runs on a Neuron machine (inside `if "
+                   "torch.cuda.is_available():`, CUDA-only tests), marked guarded; they are never counted.")
 @click.option("--debug", is_flag=True, help="Show tracebacks for internal errors.")
 @ci_options
 def scan_cmd(paths, fmt, output, outputs, html_out, fail_on, exit_zero, select, ignore, exclude, catalogue,
-             max_file_size, no_gitignore, color, jobs, no_cache, cache_dir, no_prefilter, strict, debug,
-             config_file, no_config, no_suppressions, baseline, changed_since):
+             max_file_size, no_gitignore, color, jobs, no_cache, cache_dir, no_prefilter, strict, show_guarded,
+             debug, config_file, no_config, no_suppressions, baseline, changed_since):
     """Scan PATHS (default: the current directory) and report TorchNeuron blockers.
 
     Example: trnready scan src/ --html report.html --output-format json=report.json
@@ -170,7 +173,7 @@ def scan_cmd(paths, fmt, output, outputs, html_out, fail_on, exit_zero, select, 
                      use_gitignore=False if no_gitignore else None, catalogue=catalogue,
                      suppressions=False if no_suppressions else None, jobs=jobs,
                      cache=False if no_cache else None, cache_dir=cache_dir,
-                     prefilter=False if no_prefilter else None)
+                     prefilter=False if no_prefilter else None, show_guarded=True if show_guarded else None)
     fail_on = config.fail_on
     report = _scan(paths, config, baseline, changed_since)
     colour = color if color is not None else (output is None and sys.stdout.isatty())

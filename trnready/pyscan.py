@@ -76,7 +76,7 @@ def findings_from_hits(hits: list[Hit], lines: list[str], rel: str, cell: int | 
             snippet=text.rstrip("\r\n"), message=message, fix=h.rule.fix, docs=h.rule.docs, source=h.rule.source,
             fingerprint=fingerprint(rel if cell is None else f"{rel}#cell", h.rule.id, code, n),
             title=h.rule.title, cell=cell, context=context_lines(lines, lineno, line_offset),
-            fixable=fixable(h.rule, node, h.qualname)))
+            fixable=fixable(h.rule, node, h.qualname), guarded=h.guarded))
     return out
 
 

@@ -164,6 +164,13 @@ class _Spans:
             self.add(tree.body[0], tree.body[-1])
         self.block(tree.body)
         for node in ast.walk(tree):
+            if type(node) is ast.BoolOp and type(node.op) is ast.And:
+                # torch.cuda.is_available() and torch.cuda.get_device_capability() >= (8, 0): the right-hand
+                # operands are never evaluated on a Neuron machine
+                for i, v in enumerate(node.values[:-1]):
+                    if self.conds.never(v):
+                        self.add(node.values[i + 1], node.values[-1])
+                        break
             if type(node) is ast.IfExp:
                 if self.conds.never(node.test):
                     self.add(node.body, node.body, choice=True)

@@ -109,3 +109,24 @@ def _from_setup_py(path: Path) -> set[str]:
                 elif kw.arg == "packages" and type(kw.value) in (ast.List, ast.Tuple):
                     out |= _top(e.value for e in kw.value.elts if type(e) is ast.Constant)
     return out
+
+
+_MANIFESTS = ("pyproject.toml", "setup.py", "setup.cfg")
+
+
+def project_facts(root: Path):
+    """ProjectFacts for a scan rooted at `root`: own packages of the root itself and of the project it sits
+    in (the nearest ancestor with a pyproject.toml / setup.py / setup.cfg, not above a .git directory)."""
+    from .base import ProjectFacts
+    root = Path(root).absolute()
+    if root.is_file():
+        root = root.parent
+    own = set(own_packages(root))
+    d = root
+    while not any((d / m).is_file() for m in _MANIFESTS):
+        if (d / ".git").exists() or d.parent == d:
+            break
+        d = d.parent
+    if d != root and any((d / m).is_file() for m in _MANIFESTS):
+        own |= own_packages(d)
+    return ProjectFacts(own_packages=frozenset(own))

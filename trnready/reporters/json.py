@@ -6,7 +6,7 @@ import json
 from ..surface import PARTIAL_KINDS
 from ..model import Report
 
-SCHEMA_VERSION = "1.0"
+SCHEMA_VERSION = "1.1"  # 1.1: findings[].guarded, summary.guarded
 
 
 def to_dict(report: Report) -> dict:
@@ -24,6 +24,7 @@ def to_dict(report: Report) -> dict:
             "by_severity": report.by_severity(),
             "by_category": report.by_category(),
             "suppressed": sum(1 for f in report.findings if f.suppressed),
+            "guarded": sum(1 for f in report.findings if f.guarded and not f.suppressed),
             "verdict": report.verdict(),
         },
         "findings": [f.to_json() for f in report.findings],

@@ -43,6 +43,11 @@ def render(report: Report, stream, colour: bool = False, **_options) -> None:
         stream.write(f"  {location(f)} {f.rule} [{paint(f.severity, f.severity)}] {mark}{safe(f.message)}{conf}\n")
         if f.snippet.strip():
             stream.write(f"      | {safe(f.snippet.strip())}\n")
+    guarded = [f for f in report.findings if f.guarded and not f.suppressed]
+    if guarded:  # only present with --show-guarded
+        stream.write("\nGuarded (the code never runs on a Neuron machine; not counted):\n")
+        for f in guarded:
+            stream.write(f"  {location(f)} {f.rule} [guarded] {safe(f.message)}\n")
     for title, group in (("Not scanned", [d for d in report.diagnostics if d.kind not in PARTIAL_KINDS]),
                          ("Scanned in part", [d for d in report.diagnostics if d.kind in PARTIAL_KINDS])):
         if group:
@@ -63,6 +68,9 @@ def render_summary(report: Report, stream, colour: bool = False) -> None:
     suppressed = sum(1 for f in report.findings if f.suppressed)
     if suppressed:
         stream.write(f"Suppressed: {suppressed}\n")
+    guarded = sum(1 for f in report.findings if f.guarded and not f.suppressed)
+    if guarded:
+        stream.write(f"Guarded (never runs on Neuron, not counted): {guarded}\n")
     if report.baseline is not None:
         b = report.baseline
         line = f"Baseline: {b['known']} known finding(s) from {safe(b['path'])} not shown"

@@ -26,12 +26,19 @@ def own_package(ctx, hit) -> bool:
     when scanning torchao, `import mamba_ssm` inside mamba. The rule's fix ("drop TorchAO") makes no
     sense for the project that is that library. The project's packages are read once per scan from
     pyproject.toml ([project].name, [tool.setuptools] packages), setup.cfg / setup.py (name,
-    packages) and directories with an __init__.py at the root or under src/."""
+    packages) and directories with an __init__.py at the root or under src/. It holds only for rules
+    that report that package as a dependency (they import-match it), so diffusers' own
+    `BitsAndBytesConfig(load_in_8bit=True)` is still reported as bitsandbytes."""
     own = ctx.project.own_packages
     if not own:
         return False
     name = hit.qualname or hit.name
-    return bool(name) and name.split(".", 1)[0] in own
+    top = name.split(".", 1)[0] if name else ""
+    if top not in own:
+        return False
+    # Only rules about that package as a dependency (they import-match it): diffusers' own
+    # `BitsAndBytesConfig(load_in_8bit=True)` is still a use of bitsandbytes.
+    return any(m.kind == "import" and any(n.split(".", 1)[0] == top for n in m.names) for m in hit.rule.matchers)
 
 
 def own_packages(root: Path) -> frozenset:

@@ -40,3 +40,6 @@ def scan_findings(path, *args):
     assert proc.returncode in (0, 1), proc.stderr
     return [(f["path"], f["line"], f["column"], f["rule"], f["message"], f["guarded"])
             for f in json.loads(proc.stdout)["findings"]]
+
+# Fixture sources are scanned, never collected (some are named like the test files they imitate).
+collect_ignore_glob = ["context_fixtures/*", "fixtures/*"]

@@ -43,25 +43,25 @@ EXPECTED = [
     ('pick_device.py', 5, 24, 'TRN242', '"cuda" device string: `cuda`', False),  # dev = torch.device("cuda")
     ('pick_device.py', 11, 9, 'TRN241', '.cuda() moves a tensor or module to a GPU: `cuda`', True),
     ('pick_device.py', 11, 21, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`', False),
-    # test_gpu_only.py
-    ('test_gpu_only.py', 10, 22, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`', True),
-    ('test_gpu_only.py', 12, 5, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.synchronize`', True),
-    ('test_gpu_only.py', 15, 25, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`', True),
-    ('test_gpu_only.py', 17, 9, 'TRN241', '.cuda() moves a tensor or module to a GPU: `cuda`', True),
-    ('test_gpu_only.py', 22, 5, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.set_device`', True),
-    ('test_gpu_only.py', 27, 5, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.synchronize`', True),
-    ('test_gpu_only.py', 32, 5, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.synchronize`', True),
-    ('test_gpu_only.py', 37, 16, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`', True),
-    ('test_gpu_only.py', 41, 9, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.synchronize`', True),
-    ('test_gpu_only.py', 45, 12, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`', True),
-    ('test_gpu_only.py', 47, 5, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.synchronize`', True),
-    ('test_gpu_only.py', 52, 5, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.synchronize`', False),
-    ('test_gpu_only.py', 57, 5, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.synchronize`', False),
-    ('test_gpu_only.py', 65, 9, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.synchronize`', False),
-    # test_module_skip.py
-    ('test_module_skip.py', 4, 37, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`', True),
-    ('test_module_skip.py', 8, 9, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.Stream`', True),
-    ('test_module_skip.py', 9, 5, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.synchronize`', True),
+    # gpu_only_tests.py
+    ('gpu_only_tests.py', 10, 22, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`', True),
+    ('gpu_only_tests.py', 12, 5, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.synchronize`', True),
+    ('gpu_only_tests.py', 15, 25, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`', True),
+    ('gpu_only_tests.py', 17, 9, 'TRN241', '.cuda() moves a tensor or module to a GPU: `cuda`', True),
+    ('gpu_only_tests.py', 22, 5, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.set_device`', True),
+    ('gpu_only_tests.py', 27, 5, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.synchronize`', True),
+    ('gpu_only_tests.py', 32, 5, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.synchronize`', True),
+    ('gpu_only_tests.py', 37, 16, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`', True),
+    ('gpu_only_tests.py', 41, 9, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.synchronize`', True),
+    ('gpu_only_tests.py', 45, 12, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`', True),
+    ('gpu_only_tests.py', 47, 5, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.synchronize`', True),
+    ('gpu_only_tests.py', 52, 5, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.synchronize`', False),
+    ('gpu_only_tests.py', 57, 5, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.synchronize`', False),
+    ('gpu_only_tests.py', 65, 9, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.synchronize`', False),
+    # module_skip_tests.py
+    ('module_skip_tests.py', 4, 37, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`', True),
+    ('module_skip_tests.py', 8, 9, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.Stream`', True),
+    ('module_skip_tests.py', 9, 5, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.synchronize`', True),
     # tpu_paths.py
     ('tpu_paths.py', 6, 5, 'TRN221', 'PyTorch/XLA (the pre-2.14 Neuron stack): `torch_xla.core.xla_model` (optional import: guarded by try/except or an availability check)', True),
     ('tpu_paths.py', 11, 9, 'TRN221', 'PyTorch/XLA (the pre-2.14 Neuron stack): `torch_xla`', True),  # import torch_xla
@@ -70,11 +70,11 @@ EXPECTED = [
 
 
 def test_guarded_findings_are_marked_with_show_guarded():
-    assert scan_findings(FIXTURE, "--show-guarded") == EXPECTED
+    assert scan_findings(FIXTURE, "--show-guarded") == sorted(EXPECTED)
 
 
 def test_default_report_leaves_guarded_findings_out():
-    assert scan_findings(FIXTURE) == [f[:5] + (False,) for f in EXPECTED if not f[5]]
+    assert scan_findings(FIXTURE) == sorted(f[:5] + (False,) for f in EXPECTED if not f[5])
 
 
 def test_device_choice_stays_a_finding():
@@ -86,20 +86,20 @@ def test_device_choice_stays_a_finding():
 
 
 def test_guarded_findings_are_never_counted(tmp_path):
-    proc = run_cli("scan", FIXTURE / "test_module_skip.py", "--format", "json", "--no-cache", "--show-guarded",
+    proc = run_cli("scan", FIXTURE / "module_skip_tests.py", "--format", "json", "--no-cache", "--show-guarded",
                    "--fail-on", "change")
     report = json.loads(proc.stdout)
     assert [f["guarded"] for f in report["findings"]] == [True, True, True]
     assert report["summary"]["guarded"] == 3 and report["summary"]["verdict"] == "ready"
     assert proc.returncode == 0
-    text = run_cli("scan", FIXTURE / "test_module_skip.py", "--no-cache", "--show-guarded").stdout
-    assert "test_module_skip.py:8:9 TRN243 [guarded] torch.cuda device, memory, stream or RNG API: " \
+    text = run_cli("scan", FIXTURE / "module_skip_tests.py", "--no-cache", "--show-guarded").stdout
+    assert "module_skip_tests.py:8:9 TRN243 [guarded] torch.cuda device, memory, stream or RNG API: " \
            "`torch.cuda.Stream`" in text
     assert "Guarded (never runs on Neuron, not counted): 3" in text
 
 
 def test_show_guarded_config_key(tmp_path):
-    (tmp_path / "t.py").write_text((FIXTURE / "test_module_skip.py").read_text())
+    (tmp_path / "t.py").write_text((FIXTURE / "module_skip_tests.py").read_text())
     assert scan_findings(tmp_path) == []
     (tmp_path / "trnready.toml").write_text("show-guarded = true\n")
     assert [f[1] for f in scan_findings(tmp_path)] == [4, 8, 9]

@@ -45,7 +45,7 @@ def own_packages(root: Path) -> frozenset:
     """Top-level import names the project at `root` defines (empty when it defines none)."""
     found: set[str] = set()
     root = Path(root)
-    if root.is_file():
+    if _is_file(root):
         root = root.parent
     for base in (root, root / "src"):
         try:
@@ -53,12 +53,26 @@ def own_packages(root: Path) -> frozenset:
         except OSError:
             continue
         for d in entries:
-            if d.name not in _NOT_PACKAGES and _IDENT.match(d.name) and (d / "__init__.py").is_file():
+            if d.name not in _NOT_PACKAGES and _IDENT.match(d.name) and _is_file(d / "__init__.py"):
                 found.add(d.name)
     found.update(_from_pyproject(root / "pyproject.toml"))
     found.update(_from_setup_cfg(root / "setup.cfg"))
     found.update(_from_setup_py(root / "setup.py"))
     return frozenset(n for n in found if _IDENT.match(n) and n not in _NOT_PACKAGES)
+
+
+def _is_file(p: Path) -> bool:
+    try:
+        return p.is_file()
+    except OSError:  # an unreadable directory (permission denied) is not a package we can see
+        return False
+
+
+def _exists(p: Path) -> bool:
+    try:
+        return p.exists()
+    except OSError:
+        return False
 
 
 def _dist_to_import(name: str) -> str:
@@ -126,14 +140,14 @@ def project_facts(root: Path):
     in (the nearest ancestor with a pyproject.toml / setup.py / setup.cfg, not above a .git directory)."""
     from .base import ProjectFacts
     root = Path(root).absolute()
-    if root.is_file():
+    if _is_file(root):
         root = root.parent
     own = set(own_packages(root))
     d = root
-    while not any((d / m).is_file() for m in _MANIFESTS):
-        if (d / ".git").exists() or d.parent == d:
+    while not any(_is_file(d / m) for m in _MANIFESTS):
+        if _exists(d / ".git") or d.parent == d:
             break
         d = d.parent
-    if d != root and any((d / m).is_file() for m in _MANIFESTS):
+    if d != root and any(_is_file(d / m) for m in _MANIFESTS):
         own |= own_packages(d)
     return ProjectFacts(own_packages=frozenset(own))

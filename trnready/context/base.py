@@ -71,6 +71,39 @@ class FileContext:
             self.memo[key] = compute(self)
         return self.memo[key]
 
+    def nodes(self, kind: type) -> list:
+        """Every node of that type in the file, in tree order. One walk per file, shared by all predicates."""
+        table = self.memo.get("_by_type")
+        if table is None:
+            table = self.memo["_by_type"] = _by_type(self.tree)
+        return table.get(kind, [])
+
+
+def _by_type(tree) -> dict:
+    # A plain stack over _fields: several times faster than ast.walk, which the predicates would
+    # otherwise each repeat.
+    table: dict = {}
+    if tree is None:
+        return table
+    stack = [tree]
+    pop, push, AST = stack.pop, stack.append, ast.AST
+    while stack:
+        node = pop()
+        lst = table.get(type(node))
+        if lst is None:
+            table[type(node)] = [node]
+        else:
+            lst.append(node)
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if type(value) is list:
+                for item in reversed(value):
+                    if isinstance(item, AST):
+                        push(item)
+            elif isinstance(value, AST):
+                push(value)
+    return table
+
 
 def root_name(node) -> str | None:
     while type(node) is ast.Attribute:

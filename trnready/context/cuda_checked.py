@@ -37,11 +37,10 @@ def is_cuda_check(test: ast.expr) -> bool:
 def _bodies(ctx) -> list:
     """(start, end) positions of the bodies of `if <CUDA check>:` statements in the file."""
     out = []
-    if ctx.tree is not None:
-        for node in ast.walk(ctx.tree):
-            if type(node) is ast.If and node.body and _tail(node.test) != "TYPE_CHECKING" and is_cuda_check(node.test):
-                first, last = node.body[0], node.body[-1]
-                out.append(((first.lineno, first.col_offset), (last.end_lineno, last.end_col_offset)))
+    for node in ctx.nodes(ast.If):
+        if node.body and _tail(node.test) != "TYPE_CHECKING" and is_cuda_check(node.test):
+            first, last = node.body[0], node.body[-1]
+            out.append(((first.lineno, first.col_offset), (last.end_lineno, last.end_col_offset)))
     return out
 
 

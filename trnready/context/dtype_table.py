@@ -9,10 +9,10 @@ from .base import predicate
 def _table_entries(ctx) -> set:
     names = frozenset(ctx.values.get("dtype-names", ()))
     out: set = set()
-    if ctx.tree is None or not names:
+    if not names:
         return out
-    for node in ast.walk(ctx.tree):
-        if type(node) is ast.Dict and len(node.values) >= 2 and all(
+    for node in ctx.nodes(ast.Dict):
+        if len(node.values) >= 2 and all(
                 type(v) is ast.Attribute and v.attr in names and type(v.value) is ast.Name for v in node.values):
             out.update(id(v) for v in node.values)
     return out
@@ -25,6 +25,6 @@ def dtype_table(ctx, hit) -> bool:
     Such a table translates names into dtypes and creates nothing, so its entries are not uses of
     float64 (or int64, float8, ...). The dtype names are data: `dtype-names` in [context.values]."""
     node = hit.node
-    if type(node) is not ast.Attribute:
+    if type(node) is not ast.Attribute or node.attr not in ctx.values.get("dtype-names", ()):
         return False
     return id(node) in ctx.fact("dtype-table", _table_entries)

@@ -102,20 +102,23 @@ def _device_count(e) -> bool:
 _REBOUND = object()  # a name bound some other way (augmented assignment, loop target, walrus)
 
 
-def _flags(tree, conds: _Conditions) -> set:
+def _flags(ctx, conds: _Conditions) -> set:
     """Names every assignment of which is a never-on-Neuron expression (or False/None), at least one
     being a check: `_SUPPORTS_FLEX = torch.cuda.is_available() and ...`, then `if _SUPPORTS_FLEX:`."""
     assigns: dict = {}
-    for node in ast.walk(tree):
-        k = type(node)
-        if k is ast.Assign:
-            for t in node.targets:
-                if type(t) is ast.Name:
-                    assigns.setdefault(t.id, []).append(node.value if len(node.targets) == 1 else _REBOUND)
-        elif k is ast.AnnAssign and type(node.target) is ast.Name and node.value is not None:
+    for node in ctx.nodes(ast.Assign):
+        for t in node.targets:
+            if type(t) is ast.Name:
+                assigns.setdefault(t.id, []).append(node.value if len(node.targets) == 1 else _REBOUND)
+    for node in ctx.nodes(ast.AnnAssign):
+        if type(node.target) is ast.Name and node.value is not None:
             assigns.setdefault(node.target.id, []).append(node.value)
-        elif k in (ast.AugAssign, ast.For, ast.AsyncFor, ast.NamedExpr) and type(node.target) is ast.Name:
-            assigns.setdefault(node.target.id, []).append(_REBOUND)
+    for k in (ast.AugAssign, ast.For, ast.AsyncFor, ast.NamedExpr):
+        for node in ctx.nodes(k):
+            if type(node.target) is ast.Name:
+                assigns.setdefault(node.target.id, []).append(_REBOUND)
+    if not assigns:
+        return set()
     flags: set = set()
     for _ in range(2):  # a flag derived from another flag: USE_FLEX = _SUPPORTS_FLEX and cfg.flex
         conds.flags = flags
@@ -145,6 +148,7 @@ def _exits(stmts) -> str:
 
 class _Spans:
     def __init__(self, ctx):
+        self.ctx = ctx
         self.conds = _Conditions(set())
         self.values = ctx.values
         self.decorators = frozenset(ctx.values.get("cuda-test-decorators", ()))
@@ -159,23 +163,24 @@ class _Spans:
         self.spans.append((start, (last.end_lineno, last.end_col_offset), choice))
 
     def run(self, tree) -> list:
-        self.conds.flags = _flags(tree, self.conds)
+        ctx = self.ctx
+        self.conds.flags = _flags(ctx, self.conds)
         if self._module_skipped(tree.body):
             self.add(tree.body[0], tree.body[-1])
         self.block(tree.body)
-        for node in ast.walk(tree):
-            if type(node) is ast.BoolOp and type(node.op) is ast.And:
+        for node in ctx.nodes(ast.BoolOp):
+            if type(node.op) is ast.And:
                 # torch.cuda.is_available() and torch.cuda.get_device_capability() >= (8, 0): the right-hand
                 # operands are never evaluated on a Neuron machine
                 for i, v in enumerate(node.values[:-1]):
                     if self.conds.never(v):
                         self.add(node.values[i + 1], node.values[-1])
                         break
-            if type(node) is ast.IfExp:
-                if self.conds.never(node.test):
-                    self.add(node.body, node.body, choice=True)
-                elif self.conds.always(node.test):
-                    self.add(node.orelse, node.orelse, choice=True)
+        for node in ctx.nodes(ast.IfExp):
+            if self.conds.never(node.test):
+                self.add(node.body, node.body, choice=True)
+            elif self.conds.always(node.test):
+                self.add(node.orelse, node.orelse, choice=True)
         return self.spans
 
     def block(self, stmts) -> None:

@@ -21,6 +21,11 @@ EXPECTED = [
     ('cuda_branches.py', 20, 8, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.device_count`', False),
     ('cuda_branches.py', 21, 17, 'TRN241', '.cuda() moves a tensor or module to a GPU: `cuda`', True),
     ('cuda_branches.py', 22, 5, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.synchronize`', False),
+    # match statement and try block (also checks that nothing in them breaks the walk)
+    ('cuda_branches.py', 29, 16, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`', False),
+    ('cuda_branches.py', 30, 17, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.synchronize`', True),
+    ('cuda_branches.py', 32, 13, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.synchronize`', False),
+    ('cuda_branches.py', 34, 13, 'TRN241', '.cuda() moves a tensor or module to a GPU: `cuda`', True),
     # early_exit.py
     ('early_exit.py', 5, 12, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`', False),
     ('early_exit.py', 7, 5, 'TRN261', 'cuDNN / CUDA backend flag: `torch.backends.cuda.matmul`', True),

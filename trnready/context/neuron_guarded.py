@@ -102,21 +102,21 @@ def _device_count(e) -> bool:
 _REBOUND = object()  # a name bound some other way (augmented assignment, loop target, walrus)
 
 
-def _flags(ctx, conds: _Conditions) -> set:
+def _flags(stmts, conds: _Conditions) -> set:
     """Names every assignment of which is a never-on-Neuron expression (or False/None), at least one
     being a check: `_SUPPORTS_FLEX = torch.cuda.is_available() and ...`, then `if _SUPPORTS_FLEX:`."""
     assigns: dict = {}
-    for node in ctx.nodes(ast.Assign):
-        for t in node.targets:
-            if type(t) is ast.Name:
-                assigns.setdefault(t.id, []).append(node.value if len(node.targets) == 1 else _REBOUND)
-    for node in ctx.nodes(ast.AnnAssign):
-        if type(node.target) is ast.Name and node.value is not None:
-            assigns.setdefault(node.target.id, []).append(node.value)
-    for k in (ast.AugAssign, ast.For, ast.AsyncFor, ast.NamedExpr):
-        for node in ctx.nodes(k):
-            if type(node.target) is ast.Name:
-                assigns.setdefault(node.target.id, []).append(_REBOUND)
+    for node in stmts:
+        k = type(node)
+        if k is ast.Assign:
+            for t in node.targets:
+                if type(t) is ast.Name:
+                    assigns.setdefault(t.id, []).append(node.value if len(node.targets) == 1 else _REBOUND)
+        elif k is ast.AnnAssign:
+            if type(node.target) is ast.Name and node.value is not None:
+                assigns.setdefault(node.target.id, []).append(node.value)
+        elif k in (ast.AugAssign, ast.For, ast.AsyncFor) and type(node.target) is ast.Name:
+            assigns.setdefault(node.target.id, []).append(_REBOUND)
     if not assigns:
         return set()
     flags: set = set()
@@ -127,6 +127,33 @@ def _flags(ctx, conds: _Conditions) -> set:
                  and all((type(v) is ast.Constant and v.value in (False, None)) or conds.never(v) for v in vals)
                  and any(conds.never(v) for v in vals)}
     return flags
+
+
+_BLOCK_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+def _statements(stmts, out: list) -> list:
+    """Every statement of the file, outer before inner (expressions are not walked)."""
+    for s in stmts:
+        if hasattr(s, "lineno"):  # match_case holds statements but has no position of its own
+            out.append(s)
+        for name in _BLOCK_FIELDS:
+            inner = getattr(s, name, None)
+            if inner:
+                _statements(inner, out)
+    return out
+
+
+def _expressions(stmt):
+    """The expression nodes of one statement itself (not of the statements nested in its body)."""
+    stack = [getattr(stmt, f) for f in stmt._fields if f not in _BLOCK_FIELDS]
+    while stack:
+        v = stack.pop()
+        if type(v) is list:
+            stack.extend(v)
+        elif isinstance(v, ast.AST) and not isinstance(v, ast.stmt):
+            yield v
+            stack.extend(getattr(v, f, None) for f in v._fields)
 
 
 def _exits(stmts) -> str:
@@ -162,25 +189,48 @@ class _Spans:
             start = min(start, (d.lineno, d.col_offset - 1))
         self.spans.append((start, (last.end_lineno, last.end_col_offset), choice))
 
-    def run(self, tree) -> list:
-        ctx = self.ctx
-        self.conds.flags = _flags(ctx, self.conds)
+    def run(self, tree) -> "_Spans":
+        self.statements = _statements(tree.body, [])
+        self.conds.flags = _flags(self.statements, self.conds)
         if self._module_skipped(tree.body):
             self.add(tree.body[0], tree.body[-1])
         self.block(tree.body)
-        for node in ctx.nodes(ast.BoolOp):
-            if type(node.op) is ast.And:
+        self.statement_spans, self.spans = self.spans, []
+        self.by_statement: dict = {}
+        return self
+
+    def holds(self, pos, device: bool) -> bool:
+        if any(start <= pos < end and not (choice and device) for start, end, choice in self.statement_spans):
+            return True
+        # Inside one statement: `a and b` after a CUDA check, either branch of `x if <check> else y`. Only the
+        # innermost statement holding the match is walked, and only once.
+        inner = None
+        for st in self.statements:
+            if (st.lineno, st.col_offset) <= pos < (st.end_lineno, st.end_col_offset):
+                inner = st  # statements are listed outer before inner, so the last one wins
+        if inner is None:
+            return False
+        spans = self.by_statement.get(id(inner))
+        if spans is None:
+            spans = self.by_statement[id(inner)] = self._expression_spans(inner)
+        return any(start <= pos < end and not (choice and device) for start, end, choice in spans)
+
+    def _expression_spans(self, stmt) -> list:
+        self.spans = []
+        for node in _expressions(stmt):
+            k = type(node)
+            if k is ast.BoolOp and type(node.op) is ast.And:
                 # torch.cuda.is_available() and torch.cuda.get_device_capability() >= (8, 0): the right-hand
                 # operands are never evaluated on a Neuron machine
                 for i, v in enumerate(node.values[:-1]):
                     if self.conds.never(v):
                         self.add(node.values[i + 1], node.values[-1])
                         break
-        for node in ctx.nodes(ast.IfExp):
-            if self.conds.never(node.test):
-                self.add(node.body, node.body, choice=True)
-            elif self.conds.always(node.test):
-                self.add(node.orelse, node.orelse, choice=True)
+            elif k is ast.IfExp:
+                if self.conds.never(node.test):
+                    self.add(node.body, node.body, choice=True)
+                elif self.conds.always(node.test):
+                    self.add(node.orelse, node.orelse, choice=True)
         return self.spans
 
     def block(self, stmts) -> None:
@@ -208,12 +258,11 @@ class _Spans:
             elif k in (ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith):
                 self.block(s.body)
                 self.block(getattr(s, "orelse", []))
-            elif k is ast.Try or type(s).__name__ == "TryStar":
-                self.block(s.body)
-                for h in s.handlers:
+            else:  # try / try* / match: every nested block (handlers and match cases hold statements)
+                for name in ("body", "orelse", "finalbody"):
+                    self.block(getattr(s, name, None) or [])
+                for h in (getattr(s, "handlers", None) or []) + (getattr(s, "cases", None) or []):
                     self.block(h.body)
-                self.block(s.orelse)
-                self.block(s.finalbody)
 
     def _skip_decorator(self, d) -> bool:
         """@unittest.skipIf(not torch.cuda.is_available(), ...), @pytest.mark.skipif(...), @skipUnless(cuda),
@@ -253,9 +302,9 @@ class _Spans:
         return False
 
 
-def _spans(ctx) -> list:
+def _spans(ctx):
     if ctx.tree is None:
-        return []
+        return None
     return _Spans(ctx).run(ctx.tree)
 
 
@@ -274,9 +323,7 @@ def neuron_guarded(ctx, hit) -> bool:
     devices (`"cuda" if torch.cuda.is_available() else "cpu"`, or an if/else) stays a finding: on
     Trainium that choice silently falls back to the CPU."""
     node = hit.node
-    pos = (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
-    device = hit.matcher.kind == "device"
-    for start, end, choice in ctx.fact("neuron-guarded", _spans):
-        if start <= pos < end and not (choice and device):
-            return True
-    return False
+    spans = ctx.fact("neuron-guarded", _spans)
+    if spans is None:
+        return False
+    return spans.holds((getattr(node, "lineno", 0), getattr(node, "col_offset", 0)), hit.matcher.kind == "device")

@@ -21,3 +21,17 @@ def timed(fn, x):
         model = torch.nn.DataParallel(fn).cuda()
     torch.cuda.synchronize()
     return out
+
+
+def by_kind(kind, x):
+    match kind:
+        case "gpu":
+            if torch.cuda.is_available():
+                torch.cuda.synchronize()
+        case _:
+            torch.cuda.synchronize()
+    try:
+        y = x.cuda() if x.is_cuda else x
+    except RuntimeError:
+        y = x
+    return y

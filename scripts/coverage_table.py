@@ -4,14 +4,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from trnready.catalogue import CATEGORIES, load_catalogue  # noqa: E402
+from trnready.catalogue import load_catalogue  # noqa: E402
 
 
 def main() -> None:
-    rules = load_catalogue().rules
+    cat_ = load_catalogue()
+    rules = cat_.rules
     print("| category | entries | severities | rules |")
     print("|---|---|---|---|")
-    for cat in CATEGORIES:
+    for cat in cat_.categories:
         rs = [r for r in rules if r.category == cat]
         sev = ", ".join(f"{s} {sum(r.severity == s for r in rs)}" for s in ("blocker", "change", "advisory")
                         if any(r.severity == s for r in rs))

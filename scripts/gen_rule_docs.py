@@ -18,7 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # a checkout without an installed trnready still works
 
-from trnready.catalogue import CATEGORIES, CatalogueError, load_catalogue  # noqa: E402
+from trnready.catalogue import CatalogueError, load_catalogue  # noqa: E402
 from trnready.rewrite import describe_rewrites  # noqa: E402
 
 REGENERATE = "python scripts/gen_rule_docs.py"
@@ -144,6 +144,7 @@ def rule_page(rule) -> str:
 
 
 def index_page(cat) -> str:
+    CATEGORIES = tuple(cat.categories)  # the vocabulary, in catalogue order ([categories] in blockers.toml)
     by_cat = {c: sorted((r for r in cat.rules if r.category == c), key=lambda r: r.id) for c in CATEGORIES}
     out = [HEADER, "# Rules\n",
            f"{len(cat.rules)} rules in catalogue {cat.version}, by category. Each page says what the rule flags, "

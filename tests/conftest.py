@@ -28,3 +28,18 @@ def run_cli(*args, cwd=None, env=None):
 @pytest.fixture
 def cli():
     return run_cli
+
+
+CONTEXT_FIXTURES = Path(__file__).resolve().parent / "context_fixtures"
+
+
+def scan_findings(path, *args):
+    """Scan `path` with the real CLI (JSON); (path, line, column, rule, message, guarded) per finding."""
+    import json
+    proc = run_cli("scan", path, "--format", "json", "--no-cache", *args)
+    assert proc.returncode in (0, 1), proc.stderr
+    return [(f["path"], f["line"], f["column"], f["rule"], f["message"], f["guarded"])
+            for f in json.loads(proc.stdout)["findings"]]
+
+# Fixture sources are scanned, never collected (some are named like the test files they imitate).
+collect_ignore_glob = ["context_fixtures/*", "fixtures/*"]

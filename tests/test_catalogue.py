@@ -7,7 +7,7 @@ import pytest
 from conftest import FIXTURES
 from trnready.api import scan
 from bench.accuracy import read_labels
-from trnready.catalogue import CATEGORIES, load_catalogue
+from trnready.catalogue import load_catalogue
 from trnready.config import Config
 
 # The finding vocabulary, written out here on purpose (../shared/reference/categories.md is not
@@ -35,8 +35,14 @@ CATALOGUE = load_catalogue()
 
 
 def test_vocabulary_is_the_documented_one():
-    assert tuple(CATEGORIES) == VOCABULARY
+    assert tuple(CATALOGUE.categories) == VOCABULARY
     assert len(set(VOCABULARY)) == 20
+
+
+def test_category_id_blocks_in_the_catalogue_match_the_ranges():
+    for name, blocks in CATALOGUE.categories.items():
+        lo, hi = RANGES[name]
+        assert blocks == tuple(f"TRN{n // 10}x" for n in range(lo, hi + 1, 10)), name
 
 
 def test_every_category_has_an_entry_and_every_entry_a_known_category():

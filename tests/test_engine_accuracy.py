@@ -4,7 +4,7 @@ import textwrap
 import pytest
 
 from trnready.api import scan_text
-from trnready.catalogue import CatalogueError, load_catalogue
+from trnready.catalogue import CatalogueDeprecation, CatalogueError, load_catalogue
 from trnready.match import Engine
 from trnready.resolve import Resolver
 
@@ -153,9 +153,10 @@ def test_unless_parameter_keeps_project_apis_out_of_keyword_fallbacks():
 def test_unless_parameter_is_validated(tmp_path):
     cat = tmp_path / "c.toml"
     one_rule_catalogue(cat, 'keyword = ["a"]\nunless-parameter = true\n')
-    assert load_catalogue(cat).rules[0].matchers[0].unless_parameter
+    with pytest.warns(CatalogueDeprecation, match="unless-parameter.*own-parameter"):
+        assert load_catalogue(cat).rules[0].matchers[0].unless == ("own-parameter",)
     one_rule_catalogue(cat, 'call = ["f"]\nunless-parameter = true\n')
-    with pytest.raises(CatalogueError, match="keyword matchers only"):
+    with pytest.raises(CatalogueError, match="keyword matchers only"), pytest.warns(CatalogueDeprecation):
         load_catalogue(cat)
 
 
@@ -290,6 +291,7 @@ def test_mode_looked_up_in_a_table():
     assert fired(code) == [("TRN191", 6)]
 
 
+@pytest.mark.filterwarnings("ignore::trnready.catalogue.CatalogueDeprecation")
 @pytest.mark.parametrize("key,bad", [("unless-value", '"TPU"'), ("writes-only", '"yes"'), ("stores", "1"),
                                      ("unless-guarded", "true"), ("writes-only", "true")])
 def test_new_matcher_keys_are_validated(tmp_path, key, bad):
@@ -322,7 +324,7 @@ def test_xla_uses_are_reported_unless_the_import_is_optional(code, expected):
 def test_unless_cuda_checked_option(tmp_path, guard, hit):
     # Not used by the built-in catalogue (TRN261 reports guarded writes); available to team catalogues.
     cat = one_rule_catalogue(
-        tmp_path / "c.toml", 'reference = ["torch.backends.cuda.matmul"]\nunless-cuda-checked = true\n',
+        tmp_path / "c.toml", 'reference = ["torch.backends.cuda.matmul"]\nunless = ["cuda-checked"]\n',
         category="cuda-backend-flags", severity="change",
         examples='{ hit = ["import torch\\ntorch.backends.cudnn.benchmark = True"], clean = ["x = 1"] }')
     engine = Engine(load_catalogue(cat))

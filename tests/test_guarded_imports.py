@@ -23,10 +23,14 @@ import xformers
 
 def test_guarded_imports_are_medium_confidence(tmp_path):
     (tmp_path / "pipe.py").write_text(SRC)
-    proc = run_cli("scan", tmp_path, "--format", "json", "--no-cache")
+    proc = run_cli("scan", tmp_path, "--format", "json", "--no-cache", "--show-guarded")
     found = {(f["line"], f["rule"]): f for f in json.loads(proc.stdout)["findings"]}
     assert found[(5, "TRN221")]["confidence"] == "medium"
     assert "optional import" in found[(5, "TRN221")]["message"]
+    # the TPU path never runs on a Neuron machine: listed only with --show-guarded
+    assert found[(5, "TRN221")]["guarded"] is True and not found[(11, "TRN281")]["guarded"]
+    default = json.loads(run_cli("scan", tmp_path, "--format", "json", "--no-cache").stdout)["findings"]
+    assert [(f["line"], f["rule"]) for f in default] == [(11, "TRN281"), (15, "TRN284")]
     flash = next(f for (line, _), f in found.items() if line == 11)
     assert flash["confidence"] == "medium"
     xf = next(f for (line, _), f in found.items() if line == 15)

@@ -96,7 +96,7 @@ def test_finding_inside_a_multi_line_statement_uses_the_statement_first_line(tmp
         layers=4,
         device="cuda",
     )
-    if torch.cuda.is_available():  # trnready: ignore[TRN242] nothing here on this line
+    if args.gpu:  # trnready: ignore[TRN242] nothing here on this line
         d = "cpu"
         t = torch.zeros(2, device="cuda")
     """

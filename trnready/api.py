@@ -26,6 +26,7 @@ from .config import Config, error_at, select_rules
 from . import postprocess, readers
 from .discover import Discoverer, common_root
 from .filekinds import kind_of
+from .context.own_package import project_facts
 from .match import Engine
 from .model import PARTIAL_KINDS, Diagnostic, Report
 from .read import decode_python, read_bytes
@@ -178,6 +179,7 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
     engine = build_engine(config, catalogue)
     cat = engine.catalogue
     root = Path(root).absolute() if root is not None else common_root(paths)
+    engine.project = project_facts(root)
     report = Report(root=str(root.absolute()), catalogue_version=cat.version, catalogue_sha256=cat.sha256,
                     plan_text=cat.plan_text,
                     tool_version=__version__, rules=cat.by_id(),
@@ -190,7 +192,8 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
         # and what the post-processing steps do to them.
         salt = "|".join([__version__, cat.sha256, ",".join(sorted(f"{r.id}:{r.severity}" for r in engine.rules)),
                          f"prefilter={config.prefilter}", f"suppressions={config.suppressions}",
-                         f"pipeline={postprocess.VERSION}"])
+                         f"pipeline={postprocess.VERSION}",
+                         "own=" + ",".join(sorted(engine.project.own_packages))])
         cache = ResultCache(Path(config.cache_dir) if config.cache_dir else default_cache_dir(), salt)
     try:
         disc = Discoverer(root, config.exclude, config.use_gitignore,
@@ -277,6 +280,9 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
         if cache is not None:
             cache.close()
         sys.setrecursionlimit(old_limit)
+    if not config.show_guarded:  # code that never runs on Neuron: listed only on request
+        report.findings = [f for f in report.findings if not f.guarded]
+    report.findings.sort(key=lambda f: f.sort_key())
     report.diagnostics.sort(key=lambda d: (d.path, d.kind))
     return report
 

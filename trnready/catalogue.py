@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import re
 import sys
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,14 +22,6 @@ from .filekinds import KIND_NAMES
 from .model import CONFIDENCES, EFFORTS, PHASES, SEVERITIES, ArgPredicate, Example, Matcher, Rule, Source, format_sources
 from .rewrite import parse_rewrites
 
-# The finding vocabulary (../shared/reference/categories.md); reports use it verbatim.
-CATEGORIES = (
-    "dynamic-shapes", "compile-options", "float64", "int64", "sparse", "nested-tensor",
-    "forward-ad", "attention-mask", "per-channel-quant", "upsampling", "fp8-torchao",
-    "flex-attention", "legacy-neuron", "cuda-device", "cuda-amp", "cuda-backend-flags",
-    "distributed-backend", "cuda-library", "custom-cuda-kernel", "environment",
-)
-
 MATCH_KINDS = ("call", "method", "reference", "import", "decorator", "device", "keyword", "env", "line",
                "requirement", "python", "file", "meta")
 # `meta = [CHECK]`: trnready's own checks (TRN9xx), produced by trnready/suppress.py, not by the matcher engine.
@@ -40,12 +33,21 @@ FILE_KINDS = KIND_NAMES  # the table is trnready/filekinds.py
 _RULE_KEYS = {"id", "name", "category", "severity", "title", "why", "fix", "source", "docs",
               "match", "examples", "corrected", "suggestion", "rewrite", "phase", "effort"}
 _REQUIRED = ("id", "name", "category", "severity", "title", "why", "fix", "source", "docs", "match", "examples")
+# Matcher keys of earlier releases, each now a context predicate (trnready/context/). Still accepted in
+# user catalogues, with a warning, until the release after 2026.11 (docs/predicates.md).
+DEPRECATED_KEYS = {"unless-parameter": "own-parameter", "writes-only": "read-not-write",
+                   "unless-guarded": "optional-import", "unless-cuda-checked": "cuda-checked",
+                   "unless-value": "other-platform-value"}
 _MATCH_KEYS = set(MATCH_KINDS) | {"args", "confidence", "message", "files", "version", "version-shape",
-                                  "unless-mentioned", "mentioned-in", "scope", "unless-parameter",
-                                  "unless-value", "writes-only", "stores",
-                                  "unless-guarded", "unless-cuda-checked"}
+                                  "unless-mentioned", "mentioned-in", "scope", "stores", "unless"} | set(DEPRECATED_KEYS)
 _PRED_KEYS = {"name", "position", "default"} | set(PREDICATE_OPS)
-_TOP_KEYS = {"catalogue", "aliases", "device", "methods", "rule", "plan"}
+_TOP_KEYS = {"catalogue", "aliases", "device", "methods", "categories", "context", "rule", "plan"}
+_CONTEXT_KEYS = {"everywhere", "values"}
+_ID_RANGE = re.compile(r"^TRN(\d{2})x$")
+
+
+class CatalogueDeprecation(UserWarning):
+    """A catalogue spelling that still works but will be removed; the CLI prints it as a warning."""
 _ID = re.compile(r"^[A-Z]{2,6}[0-9]{3,4}$")
 
 
@@ -74,6 +76,9 @@ class Catalogue:
     method_not_on: tuple[str, ...] = ()  # libraries whose values' methods are never torch methods
     paths: tuple[str, ...] = ()
     plan_text: dict = field(default_factory=dict)  # [plan]: {"phases": {id: {title, advice}}, "efforts": {...}}
+    everywhere: tuple[str, ...] = ()  # [context] everywhere: predicates applied to every rule's matchers
+    categories: dict[str, tuple[str, ...]] = field(default_factory=dict)  # name -> id blocks ("TRN10x", ...)
+    context_values: dict[str, tuple] = field(default_factory=dict)  # [context.values]: data lists predicates read
 
     def by_id(self) -> dict[str, Rule]:
         return {r.id: r for r in self.rules}
@@ -123,6 +128,9 @@ def load_catalogue(path: Path | str | None = None, extra: list[Path | str] | Non
     device_keywords: list[str] = []
     device_positions: dict[str, int] = {}
     method_not_on: list[str] = []
+    categories: dict[str, tuple[str, ...]] = {}
+    everywhere: list[str] = []
+    context_values: dict[str, tuple] = {}
     version = ""
     plan_text: dict = {}
     digest = hashlib.sha256()
@@ -142,10 +150,21 @@ def load_catalogue(path: Path | str | None = None, extra: list[Path | str] | Non
             m = re.search(r"line (\d+)", str(e))
             raise CatalogueError(str(p), f"invalid TOML: {e}", line=int(m.group(1)) if m else None) from None
         loc = _Locator(text)
-        parsed = _parse(data, str(p), loc, primary=(i == 0))
+        if i == 0 and "categories" not in data:
+            # A full catalogue of an earlier release, without [categories]: the built-in vocabulary applies.
+            categories.update(_builtin()["categories"])
+        if i == 0 and "context" not in data:
+            # ... and the built-in context predicates and data, which earlier releases applied in the engine.
+            everywhere.extend(_builtin()["everywhere"])
+            context_values.update(_builtin()["values"])
+        parsed = _parse(data, str(p), loc, primary=(i == 0), categories=categories)
         if i == 0:
             version = parsed["version"]
             plan_text = parsed["plan"]
+        for k in parsed["everywhere"]:
+            if k not in everywhere:
+                everywhere.append(k)
+        context_values.update(parsed["context_values"])
         for k, v in parsed["aliases"].items():
             aliases[k] = v
         for k in parsed["device_keywords"]:
@@ -163,12 +182,32 @@ def load_catalogue(path: Path | str | None = None, extra: list[Path | str] | Non
             rules.append(r)
     return Catalogue(rules=rules, version=version, sha256=digest.hexdigest(), aliases=aliases,
                      device_keywords=tuple(device_keywords), device_positions=device_positions,
-                     method_not_on=tuple(method_not_on), paths=tuple(str(p) for p in paths), plan_text=plan_text)
+                     method_not_on=tuple(method_not_on), paths=tuple(str(p) for p in paths), plan_text=plan_text,
+                     categories=categories, everywhere=tuple(everywhere), context_values=context_values)
 
 
-def _parse(data: dict, path: str, loc: _Locator, primary: bool) -> dict:
+_BUILTIN: dict = {}
+
+
+def _builtin() -> dict:
+    """The [categories] and [context] tables of the shipped catalogue."""
+    if not _BUILTIN:
+        data = tomllib.loads(default_catalogue_path().read_text(encoding="utf-8"))
+        ctx = data.get("context", {})
+        _BUILTIN.update(categories={k: tuple(v) for k, v in data.get("categories", {}).items()},
+                        everywhere=list(ctx.get("everywhere", [])),
+                        values={k: tuple(v) for k, v in ctx.get("values", {}).items()})
+    return _BUILTIN
+
+
+def _parse(data: dict, path: str, loc: _Locator, primary: bool, categories: dict) -> dict:
     def err(msg, entry=None, key=None):
         raise CatalogueError(path, msg, line=loc.line_of(entry, key), key=key, entry=entry)
+
+    def warn(msg, entry=None, key=None):
+        warnings.warn(str(CatalogueError(path, msg, line=loc.line_of(entry, key), key=key, entry=entry)),
+                      CatalogueDeprecation, stacklevel=2)
+    err.warn = warn  # the same location format for deprecations, which do not stop loading
 
     for k in data:
         if k not in _TOP_KEYS:
@@ -206,12 +245,23 @@ def _parse(data: dict, path: str, loc: _Locator, primary: bool) -> dict:
     not_on = methods.get("not-on", [])
     if not isinstance(not_on, list) or not all(isinstance(x, str) and x for x in not_on):
         err("must be a list of module names", key="methods.not-on")
+    cats = data.get("categories", {})
+    if not isinstance(cats, dict):
+        err("must be a table mapping category names to id blocks", key="categories")
+    for name, blocks in cats.items():
+        if not re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", name):
+            err("a category name is lower-case words joined by '-'", key=f"categories.{name}")
+        if not isinstance(blocks, list) or not all(isinstance(b, str) and _ID_RANGE.match(b) for b in blocks):
+            err('must be a list of id blocks such as "TRN10x"', key=f"categories.{name}")
+        categories[name] = tuple(blocks)
+    everywhere, context_values = _parse_context(data.get("context", {}), err)
     raw_rules = data.get("rule", [])
     if not isinstance(raw_rules, list):
         err("must be an array of tables ([[rule]])", key="rule")
-    rules = [_parse_rule(r, n, err) for n, r in enumerate(raw_rules)]
+    rules = [_parse_rule(r, n, err, categories) for n, r in enumerate(raw_rules)]
     return {"version": version, "aliases": aliases, "device_keywords": dk, "device_positions": dp,
-            "method_not_on": not_on, "rules": rules, "plan": _parse_plan(data.get("plan", {}), err)}
+            "method_not_on": not_on, "rules": rules, "everywhere": everywhere, "context_values": context_values,
+            "plan": _parse_plan(data.get("plan", {}), err)}
 
 
 def _parse_plan(plan, err) -> dict:
@@ -236,7 +286,29 @@ def _parse_plan(plan, err) -> dict:
     return out
 
 
-def _parse_rule(r: dict, n: int, err) -> Rule:
+def _parse_context(ctx, err) -> tuple[list, dict]:
+    from . import context
+    if not isinstance(ctx, dict):
+        err("must be a table", key="context")
+    for k in ctx:
+        if k not in _CONTEXT_KEYS:
+            err(f"unknown key (expected one of {', '.join(sorted(_CONTEXT_KEYS))})", key=f"context.{k}")
+    everywhere = ctx.get("everywhere", [])
+    if not isinstance(everywhere, list) or not all(isinstance(x, str) for x in everywhere):
+        err("must be a list of context predicate names", key="context.everywhere")
+    for x in everywhere:
+        if context.get(x) is None:
+            err(f"unknown context predicate {x!r} (known: {', '.join(context.names())})", key="context.everywhere")
+    values = ctx.get("values", {})
+    if not isinstance(values, dict):
+        err("must be a table of lists", key="context.values")
+    for k, v in values.items():
+        if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+            err("must be a list of strings", key=f"context.values.{k}")
+    return everywhere, {k: tuple(v) for k, v in values.items()}
+
+
+def _parse_rule(r: dict, n: int, err, categories: dict) -> Rule:
     rid = r.get("id") if isinstance(r.get("id"), str) else None
     entry = rid or f"rule #{n + 1}"
     if not rid:
@@ -246,8 +318,13 @@ def _parse_rule(r: dict, n: int, err) -> Rule:
     for k in r:
         if k not in _RULE_KEYS:
             err(f"unknown key (expected one of {', '.join(sorted(_RULE_KEYS))})", entry=rid, key=k)
-    if "category" in r and r["category"] not in CATEGORIES:
-        err(f"unknown category {r['category']!r} (see categories.md)", entry=rid, key="category")
+    if "category" in r and r["category"] not in categories:
+        err(f"unknown category {r['category']!r} (expected one of the [categories] table)", entry=rid,
+            key="category")
+    if "category" in r and re.fullmatch(r"TRN(1\d\d|2\d\d|3[0-4]\d)", rid) and rid[:5] + "x" not in categories[r["category"]]:
+        # Python API rules take their id from their category's block, so an id says what it is about.
+        err(f"id {rid} lies outside the blocks of category {r['category']} "
+            f"({', '.join(categories[r['category']]) or 'none'})", entry=rid, key="id")
     if "severity" in r and r["severity"] not in SEVERITIES:
         err(f"unknown severity {r['severity']!r} (expected blocker, change or advisory)", entry=rid, key="severity")
     for k in _REQUIRED:
@@ -398,31 +475,10 @@ def _parse_match(m, rid, err) -> Matcher:
     message = m.get("message", "")
     if not isinstance(message, str):
         err("must be a string", entry=rid, key="match.message")
-    unless_parameter = m.get("unless-parameter", False)
-    if not isinstance(unless_parameter, bool):
-        err("must be true or false", entry=rid, key="match.unless-parameter")
-    if unless_parameter and kind != "keyword":
-        err("applies to keyword matchers only", entry=rid, key="match.unless-parameter")
+    unless = _parse_unless(m, kind, rid, err)
     unless_value = m.get("unless-value", [])
     if not isinstance(unless_value, list) or not all(isinstance(v, str) for v in unless_value):
         err("must be a list of strings", entry=rid, key="match.unless-value")
-    if unless_value and kind != "env":
-        err("applies to env matchers only", entry=rid, key="match.unless-value")
-    writes_only = m.get("writes-only", False)
-    if not isinstance(writes_only, bool):
-        err("must be true or false", entry=rid, key="match.writes-only")
-    if writes_only and kind != "reference":
-        err("applies to reference matchers only", entry=rid, key="match.writes-only")
-    unless_guarded = m.get("unless-guarded", False)
-    if not isinstance(unless_guarded, bool):
-        err("must be true or false", entry=rid, key="match.unless-guarded")
-    if unless_guarded and kind != "reference":
-        err("applies to reference matchers only", entry=rid, key="match.unless-guarded")
-    unless_cuda_checked = m.get("unless-cuda-checked", False)
-    if not isinstance(unless_cuda_checked, bool):
-        err("must be true or false", entry=rid, key="match.unless-cuda-checked")
-    if unless_cuda_checked and kind != "reference":
-        err("applies to reference matchers only", entry=rid, key="match.unless-cuda-checked")
     stores = m.get("stores", False)
     if not isinstance(stores, bool):
         err("must be true or false", entry=rid, key="match.stores")
@@ -431,9 +487,40 @@ def _parse_match(m, rid, err) -> Matcher:
     from .matcher_keys import parse_surface_keys
     extra = parse_surface_keys(kind, m, lambda msg, key: err(msg, entry=rid, key=key))
     return Matcher(kind=kind, names=tuple(names), args=preds, confidence=confidence, files=tuple(files),
-                   regex=regex, message=message, unless_parameter=unless_parameter,
-                   unless_value=tuple(unless_value), writes_only=writes_only, stores=stores,
-                   unless_guarded=unless_guarded, unless_cuda_checked=unless_cuda_checked, **extra)
+                   regex=regex, message=message, unless=unless, unless_value=tuple(unless_value),
+                   stores=stores, **extra)
+
+
+def _parse_unless(m: dict, kind: str, rid: str, err) -> tuple[str, ...]:
+    """`unless = ["cuda-checked", ...]` plus the deprecated one-predicate keys, as predicate names."""
+    from . import context
+    names = m.get("unless", [])
+    if not isinstance(names, list) or not all(isinstance(x, str) for x in names):
+        err("must be a list of context predicate names", entry=rid, key="match.unless")
+    names = list(names)
+    for old, new in DEPRECATED_KEYS.items():
+        if old not in m:
+            continue
+        v = m[old]
+        if old == "unless-value":
+            on = bool(v)
+        elif not isinstance(v, bool):
+            err("must be true or false", entry=rid, key=f"match.{old}")
+        else:
+            on = v
+        err.warn(f"deprecated matcher key; write unless = [\"{new}\"] (docs/predicates.md)", entry=rid,
+                 key=f"match.{old}")
+        if on and new not in names:
+            names.append(new)
+    for x in names:
+        p = context.get(x)
+        if p is None:
+            err(f"unknown context predicate {x!r} (known: {', '.join(context.names())})", entry=rid,
+                key="match.unless")
+        if kind not in p.kinds:
+            err(f"context predicate {x!r} applies to {', '.join(p.kinds)} matchers only", entry=rid,
+                key="match.unless")
+    return tuple(names)
 
 
 def _parse_pred(a, rid, err) -> ArgPredicate:

@@ -245,11 +245,14 @@ def _check_paths(paths: list[str]) -> None:
 @click.option("--no-prefilter", is_flag=True, hidden=True,
               help="Parse every file even when it cannot match (for testing the prefilter).")
 @click.option("--strict", is_flag=True, help="Exit 2 when any file could not be scanned (diagnostics).")
+@click.option("--show-guarded", is_flag=True,
+              help="Also list findings in code that never runs on a Neuron machine (inside `if "
+                   "torch.cuda.is_available():`, CUDA-only tests), marked guarded; they are never counted.")
 @click.option("--debug", is_flag=True, help="Show tracebacks for internal errors.")
 @ci_options
 def scan_cmd(paths, fmt, outputs, output, write_formats, html_out, source_url, stdin_filename, fail_on, exit_zero,
              statistics, quiet, min_severity, min_confidence, select, ignore, exclude, catalogue, max_file_size,
-             no_gitignore, color, jobs, no_cache, cache_dir, no_prefilter, strict, debug, config_file, no_config,
+             no_gitignore, color, jobs, no_cache, cache_dir, no_prefilter, strict, show_guarded, debug, config_file, no_config,
              no_suppressions, baseline, changed_since):
     """Scan PATHS (default: the current directory) and report TorchNeuron blockers.
 
@@ -277,7 +280,7 @@ def scan_cmd(paths, fmt, outputs, output, write_formats, html_out, source_url, s
                      use_gitignore=False if no_gitignore else None, catalogue=catalogue,
                      suppressions=False if no_suppressions else None, jobs=jobs,
                      cache=False if no_cache else None, cache_dir=cache_dir,
-                     prefilter=False if no_prefilter else None)
+                     prefilter=False if no_prefilter else None, show_guarded=True if show_guarded else None)
     cat = _checked_catalogue(config, cli_select, cli_ignore)
     fail_on = config.fail_on
     if paths == ["-"]:
@@ -683,6 +686,22 @@ def _on_sigterm(signum, frame):
     raise KeyboardInterrupt
 
 
+def _show_catalogue_deprecations() -> None:
+    """Deprecated catalogue keys are reported as one `trnready: warning:` line each, once."""
+    import warnings
+
+    from .catalogue import CatalogueDeprecation
+    shown = warnings.showwarning
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        if issubclass(category, CatalogueDeprecation):
+            click.echo(f"trnready: warning: {safe(str(message))}", err=True)
+        else:
+            shown(message, category, filename, lineno, file, line)
+    warnings.showwarning = show
+    warnings.simplefilter("default", CatalogueDeprecation)
+
+
 def main(argv=None) -> None:
     import signal
 
@@ -691,6 +710,7 @@ def main(argv=None) -> None:
     except ValueError:  # not in the main thread (e.g. embedded): keep the default
         pass
     debug = "--debug" in (argv if argv is not None else sys.argv)
+    _show_catalogue_deprecations()
     try:
         rv = main_group.main(args=argv, prog_name="trnready", standalone_mode=False)
     except UserError as e:

@@ -45,6 +45,7 @@ class Config:
     # (rule id, severity) pairs: findings of that rule carry this severity
     severity: tuple[tuple[str, str], ...] = ()
     suppressions: bool = True  # False: audit mode, every `# trnready: ignore` is ignored
+    show_guarded: bool = False  # list findings in code that never runs on Neuron (marked guarded, never counted)
     base_dir: str | None = None  # where config-file globs are anchored (None: the scan root)
     config_path: str | None = None
     only_files: frozenset[str] | None = None  # --changed-since: resolved paths to keep
@@ -198,6 +199,7 @@ _KEYS = {
     "max-file-size": (lambda v: isinstance(v, int) and not isinstance(v, bool) and v > 0,
                       "a positive number of bytes"),
     "respect-gitignore": (lambda v: isinstance(v, bool), "true or false"),
+    "show-guarded": (lambda v: isinstance(v, bool), "true or false"),
 }
 CONFIG_KEYS = tuple(_KEYS)
 # table-valued keys: what each entry must be (so errors name the entry and its line)
@@ -414,6 +416,7 @@ def resolve(paths: list[str], config_file: str | None = None, use_config: bool =
         per_file_ignores=pfi,
         severity=tuple(sorted(values.get("severity", {}).items())),
         suppressions=cli.get("suppressions") is not False,
+        show_guarded=pick("show_guarded", "show-guarded", False),
         base_dir=values.get("_base"),
         config_path=values.get("_path"),
         only_files=cli.get("only_files"),

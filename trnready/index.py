@@ -9,7 +9,6 @@ and only for the few recorded events.
 from __future__ import annotations
 
 import ast
-import re
 from dataclasses import dataclass, field
 
 
@@ -86,8 +85,8 @@ class FileIndex:
     env_values: dict = field(default_factory=dict)  # id(env name node) -> literal strings it is compared with / set to
     keyword_stores: list = field(default_factory=list)  # (name, value expr, Scope): {"k": v}, x["k"] = v, x.k = v
     guarded_names: set = field(default_factory=set)  # local names bound by imports under an optional-import guard
-    cuda_guarded: set = field(default_factory=set)  # ids of references inside `if <CUDA check>:` bodies
     called_refs: set = field(default_factory=set)  # ids of attribute chains that are called (x.f(...))
+    tree: object = None  # the module walked, for context predicates that look further (trnready/context/)
 
 
 # Containers of modules: `nn.ModuleList([nn.MultiheadAttention(...) for _ in range(n)])`.
@@ -180,42 +179,6 @@ def _maybe_factory(value: ast.Call) -> bool:
     return False
 
 
-_CUDA_NAME = re.compile(r"(^|_)(cuda|gpu)($|_)", re.I)
-
-
-def _is_cuda_check(test: ast.expr) -> bool:
-    """torch.cuda.is_available(), x.device.type == "cuda", device.startswith("cuda"), args.cuda, use_cuda,
-    x.is_cuda, combined with `and`; a negated test is not a check that CUDA is there."""
-    t = type(test)
-    if t is ast.BoolOp:
-        parts = [_is_cuda_check(v) for v in test.values]
-        return any(parts) if type(test.op) is ast.And else all(parts)
-    if t is ast.Call:
-        f = test.func
-        if type(f) is ast.Attribute and f.attr == "is_available" and _tail(f.value) == "cuda":
-            return True
-        if type(f) is ast.Attribute and f.attr == "startswith" and test.args and type(test.args[0]) is ast.Constant:
-            return test.args[0].value in ("cuda", "cuda:")
-        return False
-    if t is ast.Compare and len(test.ops) == 1 and type(test.ops[0]) in (ast.Eq, ast.In):
-        return any(type(o) is ast.Constant and o.value in ("cuda", "gpu") for o in (test.left, *test.comparators))
-    if t in (ast.Name, ast.Attribute):
-        return bool(_CUDA_NAME.search(_tail(test) or ""))
-    return False
-
-
-_DTYPE_NAMES = frozenset({
-    "float64", "double", "float32", "float", "float16", "half", "bfloat16", "complex128", "cdouble", "complex64",
-    "cfloat", "complex32", "int64", "long", "int32", "int", "int16", "short", "int8", "uint8", "bool",
-    "float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz", "float8_e8m0fnu", "float4_e2m1fn_x2",
-    "uint16", "uint32", "uint64", "qint8", "quint8", "qint32"})
-
-
-def _is_dtype_attr(v: ast.expr) -> bool:
-    """torch.float64 / torch.bfloat16 (an attribute of a plain name, named like a dtype)."""
-    return type(v) is ast.Attribute and v.attr in _DTYPE_NAMES and type(v.value) is ast.Name
-
-
 def _tail(func: ast.expr) -> str | None:
     if type(func) is ast.Attribute:
         return func.attr
@@ -232,14 +195,13 @@ class Indexer:
         self.index: FileIndex | None = None
         self.guard = 0  # > 0 while inside an optional-import guard
         self.type_checking = 0  # > 0 inside `if TYPE_CHECKING:`
-        self.cuda_guard = 0  # > 0 while inside the body of `if torch.cuda.is_available():` (or another CUDA check)
         self.call_stack: list = []  # (func, Scope) of the calls whose arguments are being walked
         self.functions: list[tuple[str, Scope]] = []  # enclosing function definitions (name, inner scope)
 
     # -- entry -------------------------------------------------------------
     def run(self, tree: ast.Module) -> FileIndex:
         module = Scope("module", None)
-        self.index = FileIndex(module)
+        self.index = FileIndex(module, tree=tree)
         self._body(tree.body, module)
         return self.index
 
@@ -349,7 +311,6 @@ class Indexer:
         # `if is_torch_xla_available(): import torch_xla...` (the transformers/diffusers idiom).
         self.visit(node.test, scope)
         optional = _is_availability_test(node.test)
-        cuda = _is_cuda_check(node.test)  # if torch.cuda.is_available(): / if device.type == "cuda":
         if _tail(node.test) == "TYPE_CHECKING":
             # `if TYPE_CHECKING: from torchao.float8 import Float8LinearConfig` never runs: names are bound
             # (so annotations resolve) but the imports are not events.
@@ -359,10 +320,8 @@ class Indexer:
             self._body(node.orelse, scope)
             return
         self.guard += optional
-        self.cuda_guard += cuda
         self._body(node.body, scope)
         self.guard -= optional
-        self.cuda_guard -= cuda
         self._body(node.orelse, scope)
 
     def v_import(self, node: ast.Import, scope: Scope) -> None:
@@ -716,13 +675,6 @@ class Indexer:
             self.visit(root, scope)
 
     def v_dict(self, node: ast.Dict, scope: Scope) -> None:
-        if len(node.values) >= 2 and all(_is_dtype_attr(v) for v in node.values):
-            # {"float64": torch.float64, "float32": torch.float32}, {np.float64: torch.float64, ...}: a table that
-            # translates dtype names; it creates nothing, so its entries are not uses of the dtypes.
-            for k in node.keys:
-                if k is not None and type(k) not in (ast.Name, ast.Attribute):
-                    self.visit(k, scope)
-            return
         kws = self.interest.device_keywords
         for k, v in zip(node.keys, node.values):
             if k is not None:
@@ -744,8 +696,6 @@ class Indexer:
             root = root.value
         if type(root) is ast.Name:
             self.index.refs.append((node, scope))
-            if self.cuda_guard:
-                self.index.cuda_guarded.add(id(node))
         else:
             self.visit(root, scope)
 

@@ -7,9 +7,11 @@ the `Interest` the indexer uses to keep only candidate nodes.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from . import context
 from .catalogue import Catalogue
+from .context import FileContext, ProjectFacts
 from .index import FileIndex, Interest
 from .model import ArgPredicate, Matcher, Rule
 from .resolve import LIST, Resolver
@@ -27,6 +29,7 @@ class Hit:
     qualname: str = ""  # the full resolved name at the node (references and calls), for `fix`
     confidence: str | None = None  # overrides the matcher's (e.g. an optional, guarded import)
     note: str = ""  # appended to the message
+    guarded: bool = False  # a context predicate with the guard effect holds (trnready/context/neuron_guarded.py)
 
 
 def _tails(names) -> set[str]:
@@ -39,7 +42,9 @@ class Engine:
         rules = catalogue.rules if rules is None else rules
         self.rules = tuple(rules)  # the selected rules (meta rules are applied by suppress.py)
         self.suppressions = suppressions  # False: audit mode, inline suppressions are ignored
-        self.resolver = Resolver(catalogue.aliases)
+        self.resolver = Resolver(catalogue.aliases, catalogue.context_values.get("cuda-only-packages", ()))
+        self.project = ProjectFacts()  # set per scan by the caller (own packages of the scanned project)
+        self._predicates: dict = {}  # id(matcher) -> (drop predicates, guard predicates)
         self.calls: dict[str, list] = {}
         self.methods: dict[str, list] = {}
         self.refs: dict[str, list] = {}
@@ -53,8 +58,6 @@ class Engine:
         self.rules = list(rules)
         self.surface: dict[str, list] = {}  # python / file matchers (trnready/surface.py)
         self.call_globs: list = []  # (regex, rule, matcher) for call names with a `*` component
-        self._param_names: set = set()
-        self._outer_calls: dict = {}
         table = {"call": self.calls, "method": self.methods, "reference": self.refs,
                  "import": self.imports, "decorator": self.decorators, "keyword": self.keywords,
                  "env": self.env}
@@ -116,11 +119,41 @@ class Engine:
                 return True
         return False
 
+    # -- context predicates ------------------------------------------------
+    def predicates_of(self, m: Matcher) -> tuple[tuple, tuple]:
+        """(drop, guard) predicates for a matcher: its own `unless` plus the catalogue's `everywhere`."""
+        found = self._predicates.get(id(m))
+        if found is None:
+            drop, guard = [], []
+            for name in dict.fromkeys((*m.unless, *self.catalogue.everywhere)):
+                p = context.get(name)
+                if p is not None and m.kind in p.kinds:
+                    (guard if p.effect == "guard" else drop).append(p)
+            found = self._predicates[id(m)] = (tuple(drop), tuple(guard), m)
+        return found[0], found[1]
+
+    def _emit(self, ctx: FileContext, hits: list, hit: Hit) -> bool:
+        """Append the hit unless a drop predicate holds; mark it guarded when a guard predicate holds."""
+        drop, guard = self.predicates_of(hit.matcher)
+        for p in drop:
+            if p.test(ctx, hit):
+                return False
+        for p in guard:
+            if p.test(ctx, hit):
+                hit = replace(hit, guarded=True)
+                break
+        hits.append(hit)
+        return True
+
     # -- the per-file pass -------------------------------------------------
     def match(self, index: FileIndex) -> list[Hit]:
         hits: list[Hit] = []
-        canon = self.resolver.canonical
-        qualnames = self.resolver.qualnames
+        ctx = FileContext(index=index, tree=index.tree, resolver=self.resolver.for_file(index.factories),
+                          values=self.catalogue.context_values, project=self.project)
+        resolver = ctx.resolver
+        canon = resolver.canonical
+        qualnames = resolver.qualnames
+        emit = self._emit
         # imports
         if self.imports:
             for node, candidates in index.imports:
@@ -129,10 +162,10 @@ class Engine:
                     for prefix in _prefixes(cand):
                         for rule, m in self.imports.get(prefix, ()):
                             if node in index.guarded:
-                                hits.append(Hit(rule, m, node, cand, confidence="medium",
-                                                note=" (optional import: guarded by try/except or an availability check)"))
+                                emit(ctx, hits, Hit(rule, m, node, cand, confidence="medium",
+                                                    note=" (optional import: guarded by try/except or an availability check)"))
                             else:
-                                hits.append(Hit(rule, m, node, cand))
+                                emit(ctx, hits, Hit(rule, m, node, cand))
         # references (outermost attribute chains and imported names)
         if self.refs:
             for node, scope in index.refs:
@@ -140,14 +173,7 @@ class Engine:
                     q = canon(q)
                     for prefix in _prefixes(q):
                         for rule, m in self.refs.get(prefix, ()):
-                            if m.unless_cuda_checked and id(node) in index.cuda_guarded:
-                                continue  # already behind `if torch.cuda.is_available():`, as the fix asks
-                            if m.unless_guarded and index.guarded_names and _root_name(node) in index.guarded_names:
-                                continue  # `if XLA_AVAILABLE: xm.mark_step()`: an optional path; its import is reported
-                            if m.writes_only and type(getattr(node, "ctx", None)) is ast.Load \
-                                    and id(node) not in index.called_refs:
-                                continue  # old = torch.backends.cudnn.benchmark: reading a flag changes nothing
-                            hits.append(Hit(rule, m, node, prefix, q))
+                            emit(ctx, hits, Hit(rule, m, node, prefix, q))
         # decorators
         if self.decorators:
             for expr, scope in index.decorators:
@@ -156,55 +182,48 @@ class Engine:
                     q = canon(q)
                     for rule, m in self.decorators.get(q, ()):
                         if type(expr) is ast.Call:
-                            if not self._args_ok(m.args, expr, scope):
+                            if not self._args_ok(ctx, m.args, expr, scope):
                                 continue
                         elif m.args:
                             continue
-                        hits.append(Hit(rule, m, expr, q))
+                        emit(ctx, hits, Hit(rule, m, expr, q))
         for node, name in index.env:
             for rule, m in self.env.get(name, ()):
-                if m.unless_value:
-                    vals = index.env_values.get(id(node))
-                    if vals and all(v.upper() in m.unless_value for v in vals):
-                        continue  # os.environ.get("PJRT_DEVICE") == "TPU": a check for another platform
-                hits.append(Hit(rule, m, node, name))
-        self._param_names = index.param_names
-        self.resolver.factories = index.factories
-        self._outer_calls = index.outer_calls
+                emit(ctx, hits, Hit(rule, m, node, name))
         for call, scope in index.calls:
-            self._match_call(call, scope, hits)
+            self._match_call(ctx, call, scope, hits)
         if self.keywords:
             for name, expr, scope in index.keyword_stores:
-                self._match_store(name, expr, scope, hits)
+                self._match_store(ctx, name, expr, scope, hits)
         if self.devices:
             for expr, scope in index.device_values:
-                self._device_hits([expr], scope, hits)
+                self._device_hits(ctx, [expr], scope, hits)
         return hits
 
-    def _match_call(self, call: ast.Call, scope, hits: list[Hit]) -> None:
+    def _match_call(self, ctx: FileContext, call: ast.Call, scope, hits: list[Hit]) -> None:
         func = call.func
-        canon = self.resolver.canonical
-        names = tuple(canon(q) for q in self.resolver.qualnames(func, scope))
+        canon = ctx.resolver.canonical
+        names = tuple(canon(q) for q in ctx.resolver.qualnames(func, scope))
         if not names:
-            names = tuple(canon(c) + ".__call__" for c in self.resolver.instance_class(func, scope))
+            names = tuple(canon(c) + ".__call__" for c in ctx.resolver.instance_class(func, scope))
         on_call: set = set()  # rules already reported for this call
         for q in names:
             for rule, m in self.calls.get(q, ()):
-                if self._args_ok(m.args, call, scope):
-                    hits.append(Hit(rule, m, call, q, q))
+                if self._args_ok(ctx, m.args, call, scope):
+                    self._emit(ctx, hits, Hit(rule, m, call, q, q))
                     on_call.add(rule.id)
             for rx, rule, m in self.call_globs:
-                if rx.fullmatch(q) and self._args_ok(m.args, call, scope):
-                    hits.append(Hit(rule, m, call, q, q))
+                if rx.fullmatch(q) and self._args_ok(ctx, m.args, call, scope):
+                    self._emit(ctx, hits, Hit(rule, m, call, q, q))
                     on_call.add(rule.id)
         is_method = type(func) is ast.Attribute and not names
         if is_method and func.attr in self.methods:
             # A method on something that is not a library module: x.cuda(), t.double().
-            if not self.resolver.qualnames(func.value, scope) and not self._foreign_receiver(func.value, scope) \
-                    and not self._foreign_consumer(call):
+            if not ctx.resolver.qualnames(func.value, scope) and not self._foreign_receiver(ctx, func.value, scope) \
+                    and not self._foreign_consumer(ctx, call):
                 for rule, m in self.methods[func.attr]:
-                    if self._args_ok(m.args, call, scope):
-                        hits.append(Hit(rule, m, call, func.attr))
+                    if self._args_ok(ctx, m.args, call, scope):
+                        self._emit(ctx, hits, Hit(rule, m, call, func.attr))
                         on_call.add(rule.id)
         if self.keywords:
             for kw in call.keywords:
@@ -212,15 +231,13 @@ class Engine:
                     # A keyword matcher is a fallback for calls no callee matcher recognised; the
                     # finding points at the keyword's value (the line a reviewer edits in a
                     # multi-line call), and a call already reported for the rule is not reported twice.
-                    if m.unless_parameter and kw.arg in self._param_names:
-                        continue  # the file defines its own API with this keyword
-                    if rule.id not in on_call and self._args_ok(m.args, call, scope):
-                        hits.append(Hit(rule, m, kw.value, kw.arg))
+                    if rule.id not in on_call and self._args_ok(ctx, m.args, call, scope) \
+                            and self._emit(ctx, hits, Hit(rule, m, kw.value, kw.arg)):
                         on_call.add(rule.id)
         if self.devices:
-            self._match_device(call, scope, names, is_method, hits)
+            self._match_device(ctx, call, scope, names, is_method, hits)
 
-    def _match_store(self, name: str, expr: ast.expr, scope, hits: list[Hit]) -> None:
+    def _match_store(self, ctx: FileContext, name: str, expr: ast.expr, scope, hits: list[Hit]) -> None:
         """A value stored under a keyword name (`{"attn_implementation": "flash_attention_2"}`, `cfg.x = v`,
         `kw["x"] = v`, `add_argument("--x", default=v)`) for keyword matchers with `stores = true`."""
         values = None
@@ -228,80 +245,80 @@ class Engine:
             if not m.stores or any(p.name != name for p in m.args):
                 continue
             if values is None:
-                values = [v for v, _ in self.resolver.values(expr, scope)]
+                values = [v for v, _ in ctx.resolver.values(expr, scope)]
             if all(_holds(p, True, values) for p in m.args):
-                hits.append(Hit(rule, m, expr, name))
+                self._emit(ctx, hits, Hit(rule, m, expr, name))
 
-    def _match_device(self, call: ast.Call, scope, names, is_method, hits) -> None:
+    def _match_device(self, ctx: FileContext, call: ast.Call, scope, names, is_method, hits) -> None:
         exprs = [kw.value for kw in call.keywords if kw.arg in self.interest.device_keywords]
         pos = None
         for q in names:
             if q in self.device_calls:
                 pos = self.device_calls[q]
         if pos is None and is_method and call.func.attr in self.device_methods:
-            if not self.resolver.qualnames(call.func.value, scope):
+            if not ctx.resolver.qualnames(call.func.value, scope):
                 pos = self.device_methods[call.func.attr]
         if pos is not None and pos < len(call.args) and not any(type(a) is ast.Starred for a in call.args[:pos + 1]):
             exprs.append(call.args[pos])
-        self._device_hits(exprs, scope, hits)
+        self._device_hits(ctx, exprs, scope, hits)
 
-    def _device_hits(self, exprs, scope, hits) -> None:
+    def _device_hits(self, ctx: FileContext, exprs, scope, hits) -> None:
         for expr in exprs:
-            for value, origin in self.resolver.values(expr, scope):
+            for value, origin in ctx.resolver.values(expr, scope):
                 if not isinstance(value, str) or type(value) is not str:
                     continue
                 for rule, m in self.devices:
                     for dev in m.names:
                         if value == dev or value.startswith(dev + ":"):
-                            hits.append(Hit(rule, m, origin, value))
+                            self._emit(ctx, hits, Hit(rule, m, origin, value))
 
-    def _foreign_receiver(self, receiver: ast.expr, scope) -> bool:
+    def _foreign_receiver(self, ctx: FileContext, receiver: ast.expr, scope) -> bool:
         """True when the receiver was made by a library listed in [methods] not-on (arr.nonzero() on NumPy)."""
         not_on = self.catalogue.method_not_on
         if not not_on:
             return False
-        for origin in self.resolver.origins(receiver, scope):
-            origin = self.resolver.canonical(origin)
+        for origin in ctx.resolver.origins(receiver, scope):
+            origin = ctx.resolver.canonical(origin)
             if any(origin == lib or origin.startswith(lib + ".") for lib in not_on):
                 return True
         return False
 
-    def _foreign_consumer(self, call: ast.Call) -> bool:
+    def _foreign_consumer(self, ctx: FileContext, call: ast.Call) -> bool:
         """True when the method call's result goes straight into a [methods] not-on library call:
         `np.median(mask.nonzero(), axis=1)`, `np.split(tokens, doc_mask.nonzero()[0] + 1)` (NumPy arrays)."""
-        outer = self._outer_calls.get(id(call)) if self._outer_calls else None
+        outer = ctx.index.outer_calls.get(id(call)) if ctx.index.outer_calls else None
         not_on = self.catalogue.method_not_on
         if outer is None or not not_on:
             return False
         func, scope = outer
-        for q in self.resolver.qualnames(func, scope):
-            q = self.resolver.canonical(q)
+        for q in ctx.resolver.qualnames(func, scope):
+            q = ctx.resolver.canonical(q)
             if any(q == lib or q.startswith(lib + ".") for lib in not_on):
                 return True
         return False
 
     # -- argument predicates -----------------------------------------------
-    def _arg_values(self, pred: ArgPredicate, call: ast.Call, scope):
+    def _arg_values(self, ctx: FileContext, pred: ArgPredicate, call: ast.Call, scope):
         """(passed, values): passed is True/False, or None when **kwargs hide it."""
         if pred.name is not None:
             for kw in call.keywords:
                 if kw.arg == pred.name:
-                    return True, [v for v, _ in self.resolver.values(kw.value, scope)]
+                    return True, [v for v, _ in ctx.resolver.values(kw.value, scope)]
         if pred.position is not None:
             for i, a in enumerate(call.args):
                 if type(a) is ast.Starred:
                     return None, [UNKNOWN]
                 if i == pred.position:
-                    return True, [v for v, _ in self.resolver.values(a, scope)]
+                    return True, [v for v, _ in ctx.resolver.values(a, scope)]
         if any(kw.arg is None for kw in call.keywords):
             return None, [UNKNOWN]
         if pred.has_default:
             return False, [pred.default]
         return False, []
 
-    def _args_ok(self, preds, call: ast.Call, scope) -> bool:
+    def _args_ok(self, ctx: FileContext, preds, call: ast.Call, scope) -> bool:
         for p in preds:
-            passed, values = self._arg_values(p, call, scope)
+            passed, values = self._arg_values(ctx, p, call, scope)
             if not _holds(p, passed, values):
                 return False
         return True
@@ -332,12 +349,6 @@ def _holds(p: ArgPredicate, passed, values) -> bool:
         rx = p.values[0]
         return any(isinstance(v, str) and rx.search(v) for v in values)
     return False
-
-
-def _root_name(node) -> str | None:
-    while type(node) is ast.Attribute:
-        node = node.value
-    return node.id if type(node) is ast.Name else None
 
 
 def _glob_re(name: str):

@@ -54,11 +54,10 @@ class Matcher:
     unless_mentioned: tuple[str, ...] = ()  # literal strings that cancel the finding when present
     scope: str = "file"  # file | repo (one finding per repository)
     mentioned_in: str = "file"  # where unless-mentioned looks: this file only, or anywhere in the repository
-    unless_parameter: bool = False  # keyword matchers: not in files that define a parameter of that name
-    unless_value: tuple[str, ...] = ()  # env matchers: silent when the variable is only compared with / set to these
-    writes_only: bool = False  # reference matchers: silent on plain reads (assignments and calls still match)
-    unless_guarded: bool = False  # reference matchers: silent when the name was imported under an optional-import guard
-    unless_cuda_checked: bool = False  # reference matchers: silent inside `if torch.cuda.is_available():` bodies
+    # Context predicates (trnready/context/) this matcher names: a match for which one holds is dropped
+    # (or marked guarded, for predicates with that effect). Catalogue-wide ones are added at load time.
+    unless: tuple[str, ...] = ()
+    unless_value: tuple[str, ...] = ()  # deprecated `unless-value` list, read by the other-platform-value predicate
     stores: bool = False  # keyword matchers: also values stored under the name ({"k": v}, x["k"] = v, x.k = v)
 
 
@@ -123,6 +122,9 @@ class Finding:
     title: str = ""
     cell: Optional[int] = None
     suppressed: bool = False
+    # The code runs only when a condition is false on a Neuron machine (context predicate neuron-guarded):
+    # listed only with --show-guarded, never counted in the verdict or the exit code.
+    guarded: bool = False
     # Source lines around the match, ((line_no, text), ...) for line-2..line+2, so reporters
     # can show context without re-reading files. Not part of the JSON report.
     context: tuple[tuple[int, str], ...] = field(default=(), compare=False, repr=False)
@@ -154,6 +156,7 @@ class Finding:
             "fingerprint": self.fingerprint,
             "suppressed": self.suppressed,
             "fixable": self.fixable,
+            "guarded": self.guarded,
         }
         if self.cell is not None:
             out["cell"] = self.cell
@@ -193,7 +196,7 @@ class Report:
 
     @property
     def active(self) -> list[Finding]:
-        return [f for f in self.findings if not f.suppressed]
+        return [f for f in self.findings if not f.suppressed and not f.guarded]
 
     def files_by_group(self) -> dict[str, int]:
         counts: dict[str, int] = {}
@@ -258,7 +261,8 @@ class Occurrences:
 
 def make_finding(rule: Rule, occurrences: Occurrences, *, path: str, line: int, column: int, end_line: int,
                  end_column: int, snippet: str, message: str, code: str, confidence: str,
-                 cell: Optional[int] = None, context: tuple = (), fixable: bool = False) -> Finding:
+                 cell: Optional[int] = None, context: tuple = (), fixable: bool = False,
+                 guarded: bool = False) -> Finding:
     """The one place a Finding is built: rule fields copied, fingerprint from path (+ `#cell` in
     notebooks), rule, the code and its repeat index within `occurrences`."""
     fp_path = path if cell is None else f"{path}#cell"
@@ -268,4 +272,4 @@ def make_finding(rule: Rule, occurrences: Occurrences, *, path: str, line: int, 
         path=path, line=line, column=column, end_line=end_line, end_column=end_column,
         snippet=snippet.rstrip("\r\n"), message=message, fix=rule.fix, docs=rule.docs, source=rule.source,
         fingerprint=fingerprint(fp_path, rule.id, code, n), title=rule.title, cell=cell, context=context,
-        fixable=fixable)
+        fixable=fixable, guarded=guarded)

@@ -19,17 +19,22 @@ _TO_NUMPY = frozenset({"numpy", "to_numpy"})
 LIST = object()  # marks "a list/tuple was passed" so is-not-none sees it
 
 
-_CUDA_ONLY_AVAILABLE = re.compile(
-    r"^_?(is_)?(flash_attn|flash_attention|xformers|bitsandbytes|bnb|apex|triton|liger_kernel|mamba_ssm|"
-    r"causal_conv1d|flashinfer|transformer_engine|auto_gptq|awq|deepspeed)\w*_(available|installed)$")
+def _availability_pattern(packages) -> re.Pattern | None:
+    """is_flash_attn_2_available(), is_xformers_available(), _is_triton_available for the listed packages."""
+    if not packages:
+        return None
+    alts = "|".join(re.escape(p) for p in packages)
+    return re.compile(rf"^_?(is_)?({alts})\w*_(available|installed)$")
 
 
-def _cuda_library_available(test: ast.expr) -> bool:
-    """is_flash_attn_2_available(), is_xformers_available(), _is_triton_available: a CUDA-only package is present."""
+def _cuda_library_available(test: ast.expr, pattern: re.Pattern | None) -> bool:
+    """A test that a CUDA-only package (catalogue [context.values] cuda-only-packages) is present."""
+    if pattern is None:
+        return False
     if type(test) is ast.Call:
         test = test.func
     name = test.attr if type(test) is ast.Attribute else test.id if type(test) is ast.Name else ""
-    return bool(_CUDA_ONLY_AVAILABLE.match(name))
+    return bool(pattern.match(name))
 
 
 def _old_torch_fallback(test: ast.expr) -> bool:
@@ -39,11 +44,19 @@ def _old_torch_fallback(test: ast.expr) -> bool:
 
 
 class Resolver:
-    def __init__(self, aliases: dict[str, str] | None = None):
+    def __init__(self, aliases: dict[str, str] | None = None, cuda_only_packages=()):
         # Longest prefix first so "torch.cuda.amp" wins over "torch.cuda".
         self.aliases = sorted((aliases or {}).items(), key=lambda kv: -len(kv[0]))
         self._canonical: dict[str, str] = {}
-        self.factories: dict = {}  # the current file's helpers: function name -> [(returned expr, Scope)]
+        self._cuda_only = _availability_pattern(cuda_only_packages)
+        self.factories: dict = {}  # one file's helpers (function name -> [(returned expr, Scope)]); see for_file
+
+    def for_file(self, factories: dict) -> "Resolver":
+        """A view for one file: its own helper table, the shared alias table and name cache."""
+        view = object.__new__(Resolver)
+        view.aliases, view._canonical, view._cuda_only = self.aliases, self._canonical, self._cuda_only
+        view.factories = factories
+        return view
 
     def canonical(self, name: str) -> str:
         done = self._canonical.get(name)
@@ -282,7 +295,7 @@ class Resolver:
                 return [(QName(self.canonical(n)), expr) for n in names]
             return self._self_attr_values(expr, scope, depth)
         if t is ast.IfExp:
-            if _cuda_library_available(expr.test):
+            if _cuda_library_available(expr.test, self._cuda_only):
                 # `"flash_attention_2" if is_flash_attn_2_available() else "sdpa"`: flash-attn is never installed
                 # on Trainium, so only the fallback can run there.
                 return self.values(expr.orelse, scope, depth + 1)

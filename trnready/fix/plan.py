@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+from dataclasses import replace as dc_replace
 from pathlib import Path
 from typing import Callable, Optional
 
@@ -40,11 +41,13 @@ def plan(paths, config: Config | None = None, style: str = "neuron", unsafe: boo
     config = config or Config()
     cat = catalogue or load_catalogue(config.catalogue, list(config.extend_catalogue))
     engine = build_engine(config, cat)
-    report = scan(paths, config, cat, progress=scan_progress)
+    # Guarded findings are rewritten too: rewriting `if torch.cuda.is_available():` to torch.accelerator
+    # makes its body run on Neuron, so `torch.cuda.synchronize()` inside must change with it.
+    report = scan(paths, dc_replace(config, show_guarded=True), cat, progress=scan_progress)
     result = FixPlan(report)
     wanted: dict[str, list[Finding]] = {}
-    for f in report.active:
-        if not f.fixable:
+    for f in report.findings:
+        if f.suppressed or not f.fixable:
             continue
         if f.confidence != "high" and not unsafe:
             result.unsafe_skipped += 1

@@ -74,7 +74,7 @@ def findings_from_hits(hits: list[Hit], lines: list[str], rel: str, cell: int | 
             h.rule, occurrences, confidence=h.confidence or h.matcher.confidence,
             path=rel, line=lineno + line_offset, column=col, end_line=end_lineno + line_offset, end_column=end_col,
             snippet=text, message=message, code=code, cell=cell, context=context_lines(lines, lineno, line_offset),
-            fixable=fixable(h.rule, node, h.qualname)))
+            fixable=fixable(h.rule, node, h.qualname), guarded=h.guarded))
     return out
 
 

@@ -6,7 +6,8 @@ import json
 from ..model import PARTIAL_KINDS, Report
 from ..plan import build_plan, finding_effort, finding_phase
 
-# 1.1 (additive): `plan`, and `phase` / `effort` on every finding. Readers of 1.0 keep working.
+# 1.1 (additive): `plan`; `phase`, `effort` and `guarded` on every finding; summary.guarded.
+# Readers of 1.0 keep working.
 SCHEMA_VERSION = "1.1"
 
 
@@ -33,6 +34,7 @@ def to_dict(report: Report) -> dict:
             "by_severity": report.by_severity(),
             "by_category": report.by_category(),
             "suppressed": sum(1 for f in report.findings if f.suppressed),
+            "guarded": sum(1 for f in report.findings if f.guarded and not f.suppressed),
             "verdict": report.verdict(),
         },
         "plan": build_plan(report),

@@ -24,7 +24,7 @@ def _x(s: str) -> str:
 
 def to_element(report: Report) -> ET.Element:
     findings = report.findings
-    failures = sum(1 for f in findings if not f.suppressed)
+    failures = sum(1 for f in findings if not f.suppressed and not f.guarded)
     skipped = len(findings) - failures
     errors = len(report.diagnostics)
     tests = len(findings) + errors or 1
@@ -43,6 +43,9 @@ def to_element(report: Report) -> ET.Element:
                              file=_x(f.path), line=str(f.line))
         if f.suppressed:
             ET.SubElement(case, "skipped", message="suppressed in source")
+            continue
+        if f.guarded:
+            ET.SubElement(case, "skipped", message="guarded: the code never runs on a Neuron machine")
             continue
         fail = ET.SubElement(case, "failure", type=f.severity, message=_x(f"{f.rule} {f.message}"))
         fail.text = _x(f"{loc} {f.rule} [{f.severity}, {f.category}] {f.message}\n"

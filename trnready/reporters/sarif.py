@@ -103,6 +103,10 @@ def to_dict(report: Report) -> dict:
         }
         if f.cell is not None:
             r["properties"]["cell"] = f.cell
+        if f.guarded and not f.suppressed:
+            # --show-guarded: listed for review, but not an open result (the code never runs on Neuron)
+            r["properties"]["guarded"] = True
+            r["suppressions"] = [{"kind": "external", "justification": "never runs on a Neuron machine"}]
         if f.suppressed:
             sup = {"kind": "inSource"}
             if f.suppression_reason:

@@ -1,0 +1,118 @@
+"""neuron-guarded: code that runs only when a condition is false on a Neuron machine is marked guarded,
+left out of the default report and never counted; the device-picking condition itself stays a finding."""
+import json
+
+from conftest import CONTEXT_FIXTURES, run_cli, scan_findings
+from trnready import context
+
+FIXTURE = CONTEXT_FIXTURES / "neuron_guarded"
+
+# Every finding of the fixture with --show-guarded, (path, line, column, rule, message, guarded).
+EXPECTED = [
+    # cuda_branches.py
+    ('cuda_branches.py', 5, 8, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`', False),
+    ('cuda_branches.py', 6, 9, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.synchronize`', True),
+    ('cuda_branches.py', 9, 9, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.empty_cache`', True),
+    ('cuda_branches.py', 11, 13, 'TRN241', '.cuda() moves a tensor or module to a GPU: `cuda`', True),
+    ('cuda_branches.py', 13, 9, 'TRN261', 'cuDNN / CUDA backend flag: `torch.backends.cudnn.benchmark`', True),
+    ('cuda_branches.py', 14, 12, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`', False),
+    ('cuda_branches.py', 17, 9, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.reset_peak_memory_stats`', True),
+    ('cuda_branches.py', 19, 9, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.synchronize`', False),
+    ('cuda_branches.py', 20, 8, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.device_count`', False),
+    ('cuda_branches.py', 21, 17, 'TRN241', '.cuda() moves a tensor or module to a GPU: `cuda`', True),
+    ('cuda_branches.py', 22, 5, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.synchronize`', False),
+    # match statement and try block (also checks that nothing in them breaks the walk)
+    ('cuda_branches.py', 29, 16, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`', False),
+    ('cuda_branches.py', 30, 17, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.synchronize`', True),
+    ('cuda_branches.py', 32, 13, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.synchronize`', False),
+    ('cuda_branches.py', 34, 13, 'TRN241', '.cuda() moves a tensor or module to a GPU: `cuda`', True),
+    # early_exit.py
+    ('early_exit.py', 5, 12, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`', False),
+    ('early_exit.py', 7, 5, 'TRN261', 'cuDNN / CUDA backend flag: `torch.backends.cuda.matmul`', True),
+    ('early_exit.py', 8, 5, 'TRN261', 'cuDNN / CUDA backend flag: `torch.backends.cudnn.allow_tf32`', True),
+    ('early_exit.py', 12, 12, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`', False),
+    ('early_exit.py', 14, 5, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.set_device`', True),
+    ('early_exit.py', 20, 5, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.set_device`', False),
+    # flags.py
+    ('flags.py', 3, 18, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`', False),
+    ('flags.py', 3, 48, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.get_device_capability`', True),
+    ('flags.py', 5, 13, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`', False),
+    ('flags.py', 11, 13, 'TRN241', '.cuda() moves a tensor or module to a GPU: `cuda`', True),  # q = q.cuda()
+    ('flags.py', 13, 13, 'TRN241', '.cuda() moves a tensor or module to a GPU: `cuda`', True),  # k = k.cuda()
+    ('flags.py', 15, 13, 'TRN241', '.cuda() moves a tensor or module to a GPU: `cuda`', False),  # v = v.cuda()
+    ('flags.py', 17, 13, 'TRN241', '.cuda() moves a tensor or module to a GPU: `cuda`', False),  # q = q.cuda()
+    # pick_device.py
+    ('pick_device.py', 3, 10, 'TRN242', '"cuda" device string: `cuda`', False),
+    ('pick_device.py', 3, 20, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`', False),
+    ('pick_device.py', 4, 4, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`', False),
+    ('pick_device.py', 5, 24, 'TRN242', '"cuda" device string: `cuda`', False),  # dev = torch.device("cuda")
+    ('pick_device.py', 11, 9, 'TRN241', '.cuda() moves a tensor or module to a GPU: `cuda`', True),
+    ('pick_device.py', 11, 21, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`', False),
+    # gpu_only_tests.py
+    ('gpu_only_tests.py', 10, 22, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`', True),
+    ('gpu_only_tests.py', 12, 5, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.synchronize`', True),
+    ('gpu_only_tests.py', 15, 25, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`', True),
+    ('gpu_only_tests.py', 17, 9, 'TRN241', '.cuda() moves a tensor or module to a GPU: `cuda`', True),
+    ('gpu_only_tests.py', 22, 5, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.set_device`', True),
+    ('gpu_only_tests.py', 27, 5, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.synchronize`', True),
+    ('gpu_only_tests.py', 32, 5, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.synchronize`', True),
+    ('gpu_only_tests.py', 37, 16, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`', True),
+    ('gpu_only_tests.py', 41, 9, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.synchronize`', True),
+    ('gpu_only_tests.py', 45, 12, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`', True),
+    ('gpu_only_tests.py', 47, 5, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.synchronize`', True),
+    ('gpu_only_tests.py', 52, 5, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.synchronize`', False),
+    ('gpu_only_tests.py', 57, 5, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.synchronize`', False),
+    ('gpu_only_tests.py', 65, 9, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.synchronize`', False),
+    # module_skip_tests.py
+    ('module_skip_tests.py', 4, 37, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`', True),
+    ('module_skip_tests.py', 8, 9, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.Stream`', True),
+    ('module_skip_tests.py', 9, 5, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.synchronize`', True),
+    # tpu_paths.py
+    ('tpu_paths.py', 6, 5, 'TRN221', 'PyTorch/XLA (the pre-2.14 Neuron stack): `torch_xla.core.xla_model` (optional import: guarded by try/except or an availability check)', True),
+    ('tpu_paths.py', 11, 9, 'TRN221', 'PyTorch/XLA (the pre-2.14 Neuron stack): `torch_xla`', True),  # import torch_xla
+    ('tpu_paths.py', 12, 9, 'TRN221', 'PyTorch/XLA API used: `torch_xla`', True),  # torch_xla.sync()
+    ('tpu_paths.py', 14, 9, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.synchronize`', True),]
+
+
+def test_guarded_findings_are_marked_with_show_guarded():
+    assert scan_findings(FIXTURE, "--show-guarded") == sorted(EXPECTED)
+
+
+def test_default_report_leaves_guarded_findings_out():
+    assert scan_findings(FIXTURE) == sorted(f[:5] + (False,) for f in EXPECTED if not f[5])
+
+
+def test_device_choice_stays_a_finding():
+    # `"cuda" if torch.cuda.is_available() else "cpu"` and its if/else form pick the CPU on Trainium
+    kept = {(f[0], f[1], f[3]) for f in EXPECTED if not f[5]}
+    assert {("pick_device.py", 3, "TRN242"), ("pick_device.py", 5, "TRN242")} <= kept
+    # but a CUDA-only operation in the same kind of expression never runs there
+    assert ("pick_device.py", 11, 9, "TRN241", ".cuda() moves a tensor or module to a GPU: `cuda`", True) in EXPECTED
+
+
+def test_guarded_findings_are_never_counted(tmp_path):
+    proc = run_cli("scan", FIXTURE / "module_skip_tests.py", "--format", "json", "--no-cache", "--show-guarded",
+                   "--fail-on", "change")
+    report = json.loads(proc.stdout)
+    assert [f["guarded"] for f in report["findings"]] == [True, True, True]
+    assert report["summary"]["guarded"] == 3 and report["summary"]["verdict"] == "ready"
+    assert proc.returncode == 0
+    text = run_cli("scan", FIXTURE / "module_skip_tests.py", "--no-cache", "--show-guarded").stdout
+    assert "module_skip_tests.py:8:9 TRN243 [guarded] torch.cuda device, memory, stream or RNG API: " \
+           "`torch.cuda.Stream`" in text
+    assert "Guarded (never runs on Neuron, not counted): 3" in text
+
+
+def test_show_guarded_config_key(tmp_path):
+    (tmp_path / "t.py").write_text((FIXTURE / "module_skip_tests.py").read_text())
+    assert scan_findings(tmp_path) == []
+    (tmp_path / "trnready.toml").write_text("show-guarded = true\n")
+    assert [f[1] for f in scan_findings(tmp_path)] == [4, 8, 9]
+    (tmp_path / "trnready.toml").write_text('show-guarded = "yes"\n')
+    proc = run_cli("scan", tmp_path, "--no-cache")
+    assert proc.returncode == 2 and "key 'show-guarded'" in proc.stderr
+
+
+def test_registered_as_a_guard():
+    p = context.get("neuron-guarded")
+    assert p.effect == "guard" and "device" in p.kinds

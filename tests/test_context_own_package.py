@@ -1,0 +1,32 @@
+"""own-package: the scanned project's own top-level packages are never library findings."""
+from conftest import CONTEXT_FIXTURES, scan_findings
+from trnready.context.own_package import own_packages, project_facts
+
+ROOT = CONTEXT_FIXTURES / "own_package"
+MAMBA = "Kernel libraries for model layers (mamba-ssm, causal-conv1d, Liger, FlashInfer, Unsloth): `{}`"
+
+
+def test_torchao_scanning_itself_reports_only_other_libraries():
+    # pyproject.toml [project].name = "torchao": its `from torchao.float8...` imports are its own code
+    assert scan_findings(ROOT / "torchao_repo") == [
+        ("torchao/float8/float8_linear.py", 5, 1, "TRN292", MAMBA.format("mamba_ssm"), False)]
+
+
+def test_mamba_scanning_itself_from_setup_py_packages():
+    # setup.py packages=["mamba_ssm", ...] (the distribution name differs from the import name)
+    assert scan_findings(ROOT / "mamba_repo") == [
+        ("mamba_ssm/modules/mamba_simple.py", 4, 1, "TRN292", MAMBA.format("causal_conv1d"), False)]
+
+
+def test_a_project_that_uses_the_libraries_still_gets_them():
+    assert scan_findings(ROOT / "user_repo") == [
+        ("src/myproj/model.py", 1, 1, "TRN201", "TorchAO (quantization and float8 training): `torchao.float8`", False),
+        ("src/myproj/model.py", 2, 1, "TRN292", MAMBA.format("mamba_ssm"), False)]
+
+
+def test_package_sources():
+    assert own_packages(ROOT / "torchao_repo") == {"torchao"}
+    assert own_packages(ROOT / "mamba_repo") == {"mamba_ssm", "mamba_ssm_fork"}
+    assert own_packages(ROOT / "user_repo") == {"myproj"}  # setup.cfg name, and src/myproj/__init__.py
+    # scanning a sub-directory still knows the project it sits in
+    assert project_facts(ROOT / "torchao_repo" / "torchao" / "float8").own_packages == {"torchao"}

@@ -1,0 +1,111 @@
+"""The predicate record, the registry and the per-file context predicates read.
+
+A context predicate answers one yes/no question about a match in its surroundings
+("is this reference inside a CUDA-availability branch?"). A rule names the ones it
+uses (`unless = ["cuda-checked"]` on a [[rule.match]]); the catalogue's [context]
+table names the ones applied to every rule. Effects:
+
+- ``drop``: the match is not a finding (it is someone else's concern, or not a use at all);
+- ``guard``: the match is a finding marked ``guarded`` (the code never runs on a Neuron
+  machine); guarded findings are left out of the default report and never counted.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+EFFECTS = ("drop", "guard")
+PYTHON_KINDS = ("call", "method", "reference", "import", "decorator", "device", "keyword", "env")
+
+
+@dataclass(frozen=True)
+class Predicate:
+    name: str
+    test: Callable[["FileContext", Any], bool]  # (context, hit) -> True when the predicate holds
+    kinds: tuple[str, ...]  # matcher kinds it is meaningful for; elsewhere it never holds
+    effect: str
+    doc: str
+
+
+REGISTRY: dict[str, Predicate] = {}
+
+
+def predicate(name: str, kinds: tuple[str, ...] = PYTHON_KINDS, effect: str = "drop"):
+    """Register `fn(ctx, hit) -> bool` under `name`; its docstring is the reference text."""
+    if effect not in EFFECTS:
+        raise ValueError(f"effect must be one of {EFFECTS}")
+
+    def wrap(fn):
+        if name in REGISTRY:
+            raise ValueError(f"context predicate {name!r} is registered twice")
+        REGISTRY[name] = Predicate(name, fn, tuple(kinds), effect, (fn.__doc__ or "").strip())
+        return fn
+    return wrap
+
+
+@dataclass
+class ProjectFacts:
+    """What is known about the scanned project as a whole (computed once per scan)."""
+
+    own_packages: frozenset = frozenset()
+
+
+@dataclass
+class FileContext:
+    """Everything known about one file while it is matched.
+
+    Built per file by the engine and dropped afterwards, so no file's state leaks
+    into the next through the shared Engine or Resolver. `memo` keeps facts a
+    predicate computed lazily (most files never need them)."""
+
+    index: Any  # trnready.index.FileIndex
+    tree: ast.AST | None
+    resolver: Any  # the per-file view of trnready.resolve.Resolver
+    values: dict  # [context.values] of the catalogue: data lists predicates read
+    project: ProjectFacts = field(default_factory=ProjectFacts)
+    memo: dict = field(default_factory=dict)
+
+    def fact(self, key: str, compute: Callable[["FileContext"], Any]):
+        if key not in self.memo:
+            self.memo[key] = compute(self)
+        return self.memo[key]
+
+    def nodes(self, kind: type) -> list:
+        """Every node of that type in the file, in tree order. One walk per file, shared by all predicates."""
+        table = self.memo.get("_by_type")
+        if table is None:
+            table = self.memo["_by_type"] = _by_type(self.tree)
+        return table.get(kind, [])
+
+
+def _by_type(tree) -> dict:
+    # A plain stack over _fields: several times faster than ast.walk, which the predicates would
+    # otherwise each repeat.
+    table: dict = {}
+    if tree is None:
+        return table
+    stack = [tree]
+    pop, push, AST = stack.pop, stack.append, ast.AST
+    while stack:
+        node = pop()
+        lst = table.get(type(node))
+        if lst is None:
+            table[type(node)] = [node]
+        else:
+            lst.append(node)
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if type(value) is list:
+                for item in reversed(value):
+                    if isinstance(item, AST):
+                        push(item)
+            elif isinstance(value, AST):
+                push(value)
+    return table
+
+
+def root_name(node) -> str | None:
+    while type(node) is ast.Attribute:
+        node = node.value
+    return node.id if type(node) is ast.Name else None

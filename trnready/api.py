@@ -38,6 +38,19 @@ POOL_MIN_FILES = 48
 RECURSION_LIMIT = 6000
 
 
+# Kinds whose result also depends on other files (-r/-c includes of requirements files): their cache
+# key adds the content of those files, and an unchanged stat of the file itself never answers.
+READS_OTHER_FILES = frozenset({"requirements"})
+
+
+def file_digest(data: bytes, rel: str, kind: str, path: Path | None) -> str:
+    """The cache identity of one file's result: its content, plus every other file the result reads."""
+    digest = content_hash(data)
+    if kind in READS_OTHER_FILES:
+        digest += "+" + _surface().inputs_digest(data, rel, kind, path)
+    return digest
+
+
 def _surface():
     """The non-Python readers, imported on first use (packaging and friends cost ~30 ms at start-up)."""
     from . import surface
@@ -176,8 +189,11 @@ def _worker_scan(job):
     data, diag = read_bytes(path, rel, config.max_file_size)
     if diag is not None:
         return None, [], diag
+    # The key is taken before the scan: if an included file changes meanwhile, the result is newer
+    # than its key and the next run misses, never the reverse.
+    digest = file_digest(data, rel, kind, path)
     findings, diag = scan_bytes(data, rel, kind, engine, config.prefilter, path)
-    return content_hash(data), findings, diag
+    return digest, findings, diag
 
 
 class _Progress:
@@ -223,7 +239,8 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
     if config.cache:
         # Everything that changes a file's findings: rules (with their severities), suppression mode.
         salt = "|".join([__version__, cat.sha256, ",".join(sorted(f"{r.id}:{r.severity}" for r in engine.rules)),
-                         f"prefilter={config.prefilter}", f"suppressions={config.suppressions}"])
+                         f"prefilter={config.prefilter}", f"suppressions={config.suppressions}",
+                         f"max-file-size={config.max_file_size}"])
         cache = ResultCache(Path(config.cache_dir) if config.cache_dir else default_cache_dir(), salt)
     try:
         disc = Discoverer(root, config.exclude, config.use_gitignore,
@@ -242,7 +259,7 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
         # (content is dropped right away).
         for i, sf in enumerate(files):
             st_key = None
-            if cache is not None:
+            if cache is not None and sf.kind not in READS_OTHER_FILES:
                 try:
                     st = os.stat(sf.path)
                     st_key = cache.stat_key(sf.rel, st) if st.st_size <= config.max_file_size else None
@@ -261,7 +278,7 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
                 continue
             mentions = {x for x, needle in needles.items() if needle in data}
             found.update(mentions)
-            digest = content_hash(data)
+            digest = file_digest(data, sf.rel, sf.kind, sf.path) if cache else content_hash(data)
             key = cache.key(sf.rel, sf.kind, digest) if cache else None
             hit = cache.get(key) if cache else None
             # As git does against "racy" files: a file modified in the last two seconds could change
@@ -329,9 +346,9 @@ def _scan_inline(misses, results, digests, engine, config, cache, bar) -> None:
         if diag is not None:
             results[i] = ([], diag)
         else:
+            digests[i] = file_digest(data, sf.rel, sf.kind, sf.path)  # the content actually scanned
             findings, diag = scan_bytes(data, sf.rel, sf.kind, engine, config.prefilter, sf.path)
             results[i] = (findings, diag)
-            digests[i] = content_hash(data)  # the content actually scanned
             if key is not None and cache is not None:
                 key = cache.key(sf.rel, sf.kind, digests[i])
             _store(cache, key, findings, diag)

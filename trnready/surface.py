@@ -11,6 +11,8 @@ single entry point (api.scan_file and api.scan_text call it). The catalogue's ma
 """
 from __future__ import annotations
 
+import hashlib
+
 import json
 import re
 import sys
@@ -304,15 +306,19 @@ def scan_cuda(text: str, lines, engine, em: Emitter, kind: str):
 
 # ---------------------------------------------------------------- requirements includes
 
-def _requirements_context(path: Path | None, rel: str, text: str):
+def _requirements_context(path: Path | None, rel: str, text: str, inputs: list | None = None):
     """Text of the files this requirements file includes (-r/-c, transitively) and of sibling
-    requirements files that include it: pip applies index options from all of them."""
+    requirements files that include it: pip applies index options from all of them.
+
+    Every other file read or looked for is appended to `inputs` as (path, text or None when
+    missing): the result depends on them, so they are part of its cache key."""
     if path is None:
         return "", [], []
     from .discover import _dir_kind, file_kind
 
     extra, nested, missing = [], [], []
     seen = {path.resolve()}
+    record = inputs.append if inputs is not None else (lambda item: None)
 
     def walk(p: Path, t: str, depth: int):
         _, includes = rq.parse_requirements(t)
@@ -325,12 +331,14 @@ def _requirements_context(path: Path | None, rel: str, text: str):
                 if rp in seen or depth > 5:
                     continue
                 if not q.is_file():
+                    record((str(rp), None))
                     missing.append((_rel_of(rel, path, p) if p != path else rel, line, opt, target))
                     continue
                 seen.add(rp)
                 body = q.read_text(encoding="utf-8", errors="replace")
             except OSError:
                 continue
+            record((str(rp), body))
             extra.append(_uncommented(body))
             if (file_kind(q.name) or _dir_kind(q.parent.name, q.name)) != "requirements":
                 # not discovered on its own: scan it together with the file that includes it
@@ -344,11 +352,30 @@ def _requirements_context(path: Path | None, rel: str, text: str):
                     (file_kind(sib.name) or _dir_kind(sib.parent.name, sib.name)) != "requirements":
                 continue
             body = sib.read_text(encoding="utf-8", errors="replace")
+            record((str(sib), body))
             if any(Path(t).name == path.name for _, _, t in rq.parse_requirements(body)[1]):
                 extra.append(_uncommented(body))
     except OSError:
         pass
     return "\n".join(extra), nested, missing
+
+
+def inputs_digest(data: bytes, rel: str, kind: str, path: Path | None) -> str:
+    """A hash of the other files one file's result depends on ("" when it depends on none).
+
+    Only requirements files read others (-r/-c includes, siblings that include them)."""
+    if kind != "requirements" or path is None:
+        return ""
+    text, diag = decode_text(data, rel)
+    if diag is not None:
+        return ""
+    inputs: list = []
+    _requirements_context(path, rel, text, inputs)
+    h = hashlib.sha256()
+    for name, body in inputs:
+        h.update(name.encode("utf-8", "surrogatepass") + b"\0")
+        h.update(b"-" if body is None else hashlib.sha256(body.encode("utf-8", "surrogatepass")).digest())
+    return h.hexdigest()
 
 
 def _rel_of(base_rel: str, base_path: Path, other: Path) -> str:

@@ -119,3 +119,94 @@ def test_cache_entries_of_the_wrong_shape_are_misses(tmp_path):
             con.execute("UPDATE results SET data = ? WHERE key <> ?", (shape, key))
             con.execute("UPDATE stats SET data = ?", ('{"digest": 7, "mentions": [[1]]}',))
         assert scan_json(repo, env=env) == expected
+
+
+# -- item 4: config and catalogue files are bounded regular files; user regexes cannot hang ----
+
+def line_rule(pattern: str, rid: str = "ACME201") -> str:
+    return textwrap.dedent(f'''
+        [[rule]]
+        id = "{rid}"
+        name = "acme-line"
+        category = "environment"
+        severity = "blocker"
+        title = "a line the team forbids"
+        why = "Team rule."
+        fix = "Remove it."
+        source = "team wiki"
+        docs = "https://example.com/acme"
+
+        [[rule.match]]
+        line = ['{pattern}']
+        files = ["shell"]
+
+        [rule.examples]
+        hit = [{{ file = "run.sh", code = "aaaa" }}]
+        clean = [{{ file = "run.sh", code = "echo ok" }}]
+        ''')
+
+
+def one_line_error(proc, *needles):
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in proc.stderr, proc.stderr
+    for n in needles:
+        assert n in lines[0], lines[0]
+
+
+def test_repository_catalogue_pointing_at_dev_zero_is_refused(tmp_path):
+    (tmp_path / "a.py").write_text("import torch\n")
+    (tmp_path / "trnready.toml").write_text('catalogue = "rules.toml"\n')
+    (tmp_path / "rules.toml").symlink_to("/dev/zero")
+    one_line_error(run_cli("scan", tmp_path), "rules.toml", "character device")
+    (tmp_path / "rules.toml").unlink()
+    os.mkfifo(tmp_path / "rules.toml")  # would block forever on open
+    one_line_error(run_cli("scan", tmp_path), "rules.toml", "FIFO")
+    (tmp_path / "rules.toml").unlink()
+    (tmp_path / "trnready.toml").write_text('extend-catalogue = ["big.toml"]\n')
+    with open(tmp_path / "big.toml", "wb") as fh:  # sparse: 9 MB of zeros costs no disk
+        fh.truncate(9 * 1024 * 1024)
+    one_line_error(run_cli("scan", tmp_path), "big.toml", "byte limit")
+
+
+def test_config_file_that_is_a_device_or_fifo_is_refused(tmp_path):
+    (tmp_path / "a.py").write_text("import torch\n")
+    (tmp_path / "trnready.toml").symlink_to("/dev/zero")
+    one_line_error(run_cli("scan", tmp_path), "trnready.toml", "character device")
+    fifo = tmp_path / "cfg.toml"
+    os.mkfifo(fifo)
+    one_line_error(run_cli("scan", "--config", fifo, tmp_path / "a.py"), "cfg.toml", "FIFO")
+    one_line_error(run_cli("rules", "--catalogue", fifo), "cfg.toml", "FIFO")
+    one_line_error(run_cli("scan", "--no-config", "--baseline", fifo, tmp_path / "a.py"), "cfg.toml", "FIFO")
+
+
+def test_exponential_user_regex_runs_in_linear_time(tmp_path):
+    (tmp_path / "rules.toml").write_text(line_rule("(a+)+$"))
+    (tmp_path / "trnready.toml").write_text('extend-catalogue = ["rules.toml"]\n')
+    # 31 characters hang Python's re for minutes; 100,000 must still be immediate.
+    (tmp_path / "run.sh").write_text("a" * 31 + "!\n" + "a" * 100_000 + "!\n" + "aaa\n")
+    proc = run_cli("scan", "--format", "json", "--no-cache", tmp_path)
+    assert proc.returncode == 1, proc.stderr
+    hits = [(f["rule"], f["line"]) for f in json.loads(proc.stdout)["findings"]]
+    assert hits == [("ACME201", 3)]
+
+
+@pytest.mark.parametrize("pattern,problem", [
+    (r"(?<!x)(a+)+$", "a quantifier over a part that repeats"),
+    (r"(?=a)(a|ab)*c", "a quantifier over a part that repeats"),
+    (r"(a)\1", "a backreference"),
+])
+def test_user_regex_that_could_backtrack_is_a_catalogue_error_naming_the_rule(tmp_path, pattern, problem):
+    (tmp_path / "rules.toml").write_text(line_rule(pattern))
+    (tmp_path / "trnready.toml").write_text('extend-catalogue = ["rules.toml"]\n')
+    (tmp_path / "run.sh").write_text("a" * 40 + "!\n")
+    one_line_error(run_cli("scan", tmp_path), "rules.toml", "entry ACME201", "key 'match.line'", problem)
+
+
+def test_user_regex_with_lookaround_and_no_nesting_still_works(tmp_path):
+    (tmp_path / "rules.toml").write_text(line_rule(r"\bCUDA_HOME\b(?!\s*=\s*$)"))
+    (tmp_path / "trnready.toml").write_text('extend-catalogue = ["rules.toml"]\n')
+    (tmp_path / "run.sh").write_text("export CUDA_HOME=/usr/local/cuda\nCUDA_HOME=\n")
+    (tmp_path / "rules.toml").write_text(line_rule(r"\bCUDA_HOME\b(?!\s*=\s*$)").replace('code = "aaaa"', 'code = "CUDA_HOME=/x"'))
+    proc = run_cli("scan", "--format", "json", "--no-cache", tmp_path)
+    assert [(f["rule"], f["line"]) for f in json.loads(proc.stdout)["findings"]] == [("ACME201", 1)]

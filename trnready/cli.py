@@ -225,8 +225,23 @@ def baseline_create_cmd(paths, output, select, ignore, exclude, catalogue, no_gi
     return 0
 
 
+def _check_paths(paths) -> None:
+    """A FIFO, device or socket named on the command line would block or never end: refuse it."""
+    import stat
+
+    from .read import describe_mode
+    for p in paths:
+        try:
+            mode = os.stat(p).st_mode
+        except OSError:
+            continue  # missing paths become a diagnostic of the scan
+        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+            raise UserError(f"{p}: not a regular file or directory ({describe_mode(mode)})")
+
+
 def _config(paths, config_file, no_config, **cli) -> Config:
     from .config import resolve
+    _check_paths(paths)
     try:
         return resolve(paths, config_file=config_file, use_config=not no_config, **cli)
     except ConfigError as e:

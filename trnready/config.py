@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .model import SEVERITIES, Rule
-from .read import DEFAULT_MAX_BYTES
+from .read import DEFAULT_MAX_BYTES, SETTINGS_MAX_BYTES, read_regular
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -168,7 +168,7 @@ def error_at(path: str | None, key: str, message: str) -> ConfigError:
     if not path:
         return ConfigError("config", message, key=key)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = read_regular(path, SETTINGS_MAX_BYTES).decode("utf-8")
     except (OSError, UnicodeDecodeError):
         return ConfigError(path, message, key=key)
     section = "tool.trnready" if Path(path).name == "pyproject.toml" else None
@@ -177,7 +177,7 @@ def error_at(path: str | None, key: str, message: str) -> ConfigError:
 
 def _read_toml(path: Path) -> tuple[str, dict]:
     try:
-        text = path.read_bytes().decode("utf-8")
+        text = read_regular(path, SETTINGS_MAX_BYTES).decode("utf-8")
     except OSError as e:
         raise ConfigError(path, f"cannot read config file: {e.strerror or e}") from None
     except UnicodeDecodeError:
@@ -199,14 +199,14 @@ def find_config(start: Path) -> Path | None:
         here = here.parent
     for d in [here, *here.parents]:
         cand = d / "trnready.toml"
-        if cand.is_file():
+        if cand.exists() and not cand.is_dir():  # a FIFO or device here is refused by load_config_file
             return cand
         cand = d / "pyproject.toml"
         if cand.is_file():
             try:
-                text = cand.read_text(encoding="utf-8", errors="replace")
+                text = read_regular(cand, SETTINGS_MAX_BYTES).decode("utf-8", errors="replace")
             except OSError:
-                continue
+                return cand  # load_config_file says what is wrong with it
             if not _MENTIONS_US.search(text):
                 continue
             try:

@@ -20,6 +20,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from . import requirements as rq
+from .linear_re import PatternError, compile_pattern
 from .model import Diagnostic, Finding, fingerprint
 
 if sys.version_info >= (3, 11):
@@ -83,8 +84,8 @@ def parse_surface_keys(kind: str, m: dict, err) -> dict:
             err(f"bad version specifier: {e}", "match.version")
     if "version-shape" in m:
         try:
-            out["version_shape"] = re.compile(m["version-shape"])
-        except (re.error, TypeError) as e:
+            out["version_shape"] = compile_pattern(m["version-shape"])
+        except PatternError as e:
             err(f"bad regular expression: {e}", "match.version-shape")
     scope = m.get("scope", "file")
     if scope not in ("file", "repo"):
@@ -207,7 +208,8 @@ def emit_lines(kind: str, lines: list[str], engine, em: Emitter, mention_text: s
             hit = m.regex.search(body)
             if hit is None or (m.unless_mentioned and _mentioned(m, mention_text)):
                 continue
-            g = "at" if "at" in m.regex.groupindex and hit.group("at") is not None else 0
+            at = m.regex.groupindex.get("at")  # by number: RE2's match objects take no group names
+            g = at if at is not None and hit.group(at) is not None else 0
             text = hit.group(g)  # a group named `at` marks the part to report (the rest is context)
             start = hit.start(g) + len(text) - len(text.lstrip())
             em.add(rule, m, n, start + 1, hit.end(g) + 1, ln, _msg(rule, m, text.strip()), ln.strip(), cell=cell)

@@ -210,3 +210,41 @@ def test_user_regex_with_lookaround_and_no_nesting_still_works(tmp_path):
     (tmp_path / "rules.toml").write_text(line_rule(r"\bCUDA_HOME\b(?!\s*=\s*$)").replace('code = "aaaa"', 'code = "CUDA_HOME=/x"'))
     proc = run_cli("scan", "--format", "json", "--no-cache", tmp_path)
     assert [(f["rule"], f["line"]) for f in json.loads(proc.stdout)["findings"]] == [("ACME201", 1)]
+
+
+# -- item 6: report size is bounded ----------------------------------------------------------
+
+def test_many_findings_on_one_long_line_are_capped_with_a_diagnostic(tmp_path):
+    (tmp_path / "a.py").write_text("import torch\nx = torch.zeros(1)\n" + "x.cuda(); " * 12000 + "\n")
+    out = tmp_path / "r.json"
+    proc = run_cli("scan", "--no-config", "--no-cache", "--format", "json", "-o", out, "--fail-on", "change", tmp_path)
+    assert proc.returncode == 1, proc.stderr
+    assert out.stat().st_size < 200_000  # was 1.3 GB
+    data = json.loads(out.read_text())
+    assert len(data["findings"]) == 20 and {f["line"] for f in data["findings"]} == {3}
+    assert all(len(f["snippet"]) <= 302 and len(f["message"]) <= 500 for f in data["findings"])
+    assert all("x.cuda()" in f["snippet"] for f in data["findings"])
+    (diag,) = data["diagnostics"]
+    assert diag["kind"] == "too-many-findings" and "11,980 more finding(s)" in diag["message"]
+    assert data["summary"]["files_scanned"] == 1  # scanned in part, not skipped
+    assert len({f["fingerprint"] for f in data["findings"]}) == 20
+    # the text report and --strict see the same thing
+    proc = run_cli("scan", "--no-config", "--no-cache", "--strict", tmp_path)
+    assert proc.returncode == 2 and "too-many-findings" in proc.stdout
+
+
+def test_the_file_cap_keeps_every_rule_and_the_most_severe_findings(tmp_path):
+    (tmp_path / "a.py").write_text("import torch\nx = torch.zeros(1)\n" + "x.cuda()\n" * 1500 + "import flash_attn\n")
+    proc = run_cli("scan", "--no-config", "--no-cache", "--format", "json", tmp_path)
+    assert proc.returncode == 1, proc.stderr  # the blocker on the last line still gates
+    data = json.loads(proc.stdout)
+    assert len(data["findings"]) == 1000
+    assert [f["line"] for f in data["findings"] if f["severity"] == "blocker"] == [1503]
+    assert [d["kind"] for d in data["diagnostics"]] == ["too-many-findings"]
+
+
+def test_a_long_line_is_cut_to_a_window_around_the_match(tmp_path):
+    (tmp_path / "a.py").write_text("import torch\n" + "y = 1; " * 5000 + "x = torch.zeros(1).cuda()\n")
+    data = json.loads(run_cli("scan", "--no-config", "--no-cache", "--format", "json", tmp_path).stdout)
+    (f,) = data["findings"]
+    assert f["snippet"].startswith("…") and ".cuda()" in f["snippet"] and len(f["snippet"]) <= 302

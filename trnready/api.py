@@ -24,6 +24,7 @@ from .cache import ResultCache, content_hash, default_cache_dir
 from .catalogue import Catalogue, load_catalogue
 from .config import Config, drop_per_file_ignores, error_at, select_rules
 from .discover import Discoverer, common_root
+from .limits import bound
 from .match import Engine
 from .nblines import file_line, source_lines
 from .model import Diagnostic, Report
@@ -65,7 +66,8 @@ def scan_bytes(data: bytes, rel: str, kind: str, engine: Engine, prefilter: bool
     gc_was_on = gc.isenabled()
     gc.disable()
     try:
-        return _scan_bytes(data, rel, kind, engine, prefilter, path)
+        findings, diag = _scan_bytes(data, rel, kind, engine, prefilter, path)
+        return bound(findings, diag, rel)
     finally:
         if gc_was_on:
             gc.enable()

@@ -7,6 +7,7 @@ import warnings
 
 from . import suppress
 from .index import Indexer
+from .limits import clip
 from .match import Engine, Hit
 from .model import Diagnostic, Finding, fingerprint
 from .rewrite import FixableCheck
@@ -64,6 +65,10 @@ def findings_from_hits(hits: list[Hit], lines: list[str], rel: str, cell: int | 
         col = _column(text, node.col_offset)
         end_col = _column(end_text, getattr(node, "end_col_offset", node.col_offset) or 0)
         code = ast_segment(lines, node) or text
+        if len(code) > LONG_CODE:
+            # A generated or hostile line: fingerprint a window around the match, not the whole line
+            # (hashing 100 kB per finding made many findings on one line quadratic).
+            code = clip(code, col - 1, end_col - 1 if end_lineno == lineno else None)
         base = (rel, h.rule.id, " ".join(code.split()))
         n = counts.get(base, 0)
         counts[base] = n + 1
@@ -80,6 +85,9 @@ def findings_from_hits(hits: list[Hit], lines: list[str], rel: str, cell: int | 
     return out
 
 
+# Fingerprinted code longer than this is cut to a window around the match (fingerprints of
+# ordinary code, and so baselines, are unchanged).
+LONG_CODE = 2000
 CONTEXT_LINES = 2  # lines shown above and below a finding in the HTML report
 
 

@@ -50,7 +50,7 @@ _SLASH_COMMENT = re.compile(r"(?:^|(?<=\s))//.*$")
 # JSON files larger than this are data (vocabularies, datasets, benchmark results), not job definitions.
 JSON_CONFIG_MAX = 256 * 1024
 # Diagnostics that keep the file's findings: the file was scanned, only in part or with a dangling include.
-PARTIAL_KINDS = frozenset({"cell-syntax-error", "missing-include"})
+PARTIAL_KINDS = frozenset({"cell-syntax-error", "missing-include", "too-many-findings"})
 _SHELL_CELL_MAGICS = ("%%bash", "%%sh", "%%script bash", "%%script sh", "%%shell", "%%system")
 
 

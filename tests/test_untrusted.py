@@ -248,3 +248,43 @@ def test_a_long_line_is_cut_to_a_window_around_the_match(tmp_path):
     data = json.loads(run_cli("scan", "--no-config", "--no-cache", "--format", "json", tmp_path).stdout)
     (f,) = data["findings"]
     assert f["snippet"].startswith("…") and ".cuda()" in f["snippet"] and len(f["snippet"]) <= 302
+
+
+# -- item 7: odd text is one file's diagnostic ---------------------------------------------------
+
+FORMATS = ("text", "json", "sarif", "html", "github", "junit")
+
+
+def test_lone_surrogate_in_a_notebook_source_is_a_diagnostic(tmp_path):
+    nb = {"cells": [{"cell_type": "code", "source": ["!pip install flash-attn  # \ud800\n", "import torch\n"],
+                     "metadata": {}, "outputs": [], "execution_count": None},
+                    {"cell_type": "code", "source": ['x = "\udc80"; y = torch.zeros(1).cuda()\n'],
+                     "metadata": {}, "outputs": [], "execution_count": None}],
+          "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    (tmp_path / "nb.ipynb").write_text(json.dumps(nb))  # json.dumps spells the surrogates as \ud800
+    (tmp_path / "b.py").write_text("import flash_attn\n")
+    for fmt in FORMATS:
+        out = tmp_path / f"report.{fmt}"
+        proc = run_cli("scan", "--no-config", "--no-cache", "--format", fmt, "-o", out, tmp_path)
+        assert proc.returncode == 1, (fmt, proc.stderr)
+        assert "internal error" not in proc.stderr
+    data = json.loads((tmp_path / "report.json").read_text())
+    assert sorted((f["path"], f.get("cell"), f["rule"]) for f in data["findings"]) == [
+        ("b.py", None, "TRN281"), ("nb.ipynb", 0, "TRN501"), ("nb.ipynb", 1, "TRN241")]
+    assert data["diagnostics"] == [{"path": "nb.ipynb", "kind": "invalid-text",
+                                    "message": "lone surrogate code points in cells 1, 2 replaced with U+FFFD"}]
+    assert data["summary"]["files_scanned"] == 2
+
+
+def test_file_name_with_non_utf8_bytes_is_reported_escaped(tmp_path):
+    name = os.fsdecode(b"bad\xff\xfename.py")
+    (tmp_path / name).write_text("import flash_attn\n")
+    (tmp_path / "ok.py").write_text("import flash_attn\n")
+    for fmt in FORMATS:
+        out = tmp_path / f"report.{fmt}"
+        proc = run_cli("scan", "--no-config", "--no-cache", "--format", fmt, "-o", out, tmp_path)
+        assert proc.returncode == 1, (fmt, proc.stderr)
+    data = json.loads((tmp_path / "report.json").read_text())
+    assert sorted(f["path"] for f in data["findings"]) == ["bad\\xff\\xfename.py", "ok.py"]
+    assert [(d["path"], d["kind"]) for d in data["diagnostics"]] == [("bad\\xff\\xfename.py", "undecodable-name")]
+    assert "xfename.py" in (tmp_path / "report.sarif").read_text()  # a percent-encoded URI

@@ -23,7 +23,7 @@ from . import __version__
 from .cache import ResultCache, content_hash, default_cache_dir
 from .catalogue import Catalogue, load_catalogue
 from .config import Config, drop_per_file_ignores, error_at, select_rules
-from .discover import Discoverer, common_root
+from .discover import Discoverer, common_root, printable_path
 from .limits import bound
 from .match import Engine
 from .nblines import file_line, source_lines
@@ -232,7 +232,7 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
     engine = build_engine(config, catalogue)
     cat = engine.catalogue
     root = common_root(paths)
-    report = Report(root=str(root.absolute()), catalogue_version=cat.version, catalogue_sha256=cat.sha256,
+    report = Report(root=printable_path(str(root.absolute())), catalogue_version=cat.version, catalogue_sha256=cat.sha256,
                     tool_version=__version__, rules=cat.by_id(),
                     started_at=_dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat())
     old_limit = sys.getrecursionlimit()

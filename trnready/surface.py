@@ -50,7 +50,8 @@ _SLASH_COMMENT = re.compile(r"(?:^|(?<=\s))//.*$")
 # JSON files larger than this are data (vocabularies, datasets, benchmark results), not job definitions.
 JSON_CONFIG_MAX = 256 * 1024
 # Diagnostics that keep the file's findings: the file was scanned, only in part or with a dangling include.
-PARTIAL_KINDS = frozenset({"cell-syntax-error", "missing-include", "too-many-findings"})
+PARTIAL_KINDS = frozenset({"cell-syntax-error", "missing-include", "too-many-findings", "invalid-text",
+                           "undecodable-name"})
 _SHELL_CELL_MAGICS = ("%%bash", "%%sh", "%%script bash", "%%script sh", "%%shell", "%%system")
 
 
@@ -460,6 +461,25 @@ def scan_notebook(text: str, rel: str, engine, em: Emitter):
     cells, error = notebook_cells(text)
     if error:
         return Diagnostic(rel, "malformed-notebook", error)
+    # JSON may spell lone surrogates (\\ud800) that no UTF-8 output can carry: each becomes U+FFFD,
+    # one character for one, so columns stay right.
+    surrogates = [i for i, _, src in cells if not src.isascii() and _LONE_SURROGATE.search(src)]
+    if surrogates:
+        cells = [(i, t, _LONE_SURROGATE.sub("\ufffd", src)) for i, t, src in cells]
+    diag = _scan_cells(cells, rel, text, engine, em)
+    if surrogates:
+        note = (f"lone surrogate code points in cell{'s' if len(surrogates) > 1 else ''} "
+                f"{', '.join(str(i + 1) for i in surrogates[:5])} replaced with U+FFFD")
+        diag = Diagnostic(rel, "invalid-text", note) if diag is None else replace(diag, message=f"{diag.message}; {note}")
+    return diag
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _scan_cells(cells, rel: str, text: str, engine, em: Emitter):
+    from .pyscan import scan_python
+
     code_cells = [(i, src) for i, t, src in cells if t == "code" and src.strip()]
     mention = text
     parsed = 0

@@ -288,3 +288,92 @@ def test_file_name_with_non_utf8_bytes_is_reported_escaped(tmp_path):
     assert sorted(f["path"] for f in data["findings"]) == ["bad\\xff\\xfename.py", "ok.py"]
     assert [(d["path"], d["kind"]) for d in data["diagnostics"]] == [("bad\\xff\\xfename.py", "undecodable-name")]
     assert "xfename.py" in (tmp_path / "report.sarif").read_text()  # a percent-encoded URI
+
+
+# -- item 8: no orphans, no hang on a FIFO, no stale temp files ---------------------------------
+
+def children_of(pid: int) -> set[int]:
+    out = set()
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/stat") as fh:
+                    fields = fh.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                out.add(int(d))
+    return out
+
+
+def alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="needs /proc to find the workers")
+def test_workers_exit_when_the_parent_is_killed(tmp_path):
+    import signal
+    import sys
+    import time
+
+    from conftest import REPO
+
+    body = "import torch\n" + "".join(f"x{i} = torch.zeros({i}).cuda()\n" for i in range(3000))
+    for i in range(300):
+        (tmp_path / f"m{i}.py").write_text(body)
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    parent = subprocess.Popen([sys.executable, "-m", "trnready", "scan", "--no-config", "--no-cache", "-j", "2",
+                               "--format", "json", str(tmp_path)], env=env, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    try:
+        workers: set = set()
+        deadline = time.monotonic() + 120
+        while len(workers) < 2 and parent.poll() is None and time.monotonic() < deadline:
+            workers |= children_of(parent.pid)
+            time.sleep(0.05)
+        assert len(workers) >= 2 and parent.poll() is None, "the scan ended before its workers were seen"
+        os.kill(parent.pid, signal.SIGKILL)
+        parent.wait()
+        deadline = time.monotonic() + 60
+        while any(alive(w) for w in workers) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not any(alive(w) for w in workers)
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+        for w in workers:
+            if alive(w):
+                os.kill(w, signal.SIGKILL)
+
+
+def test_a_fifo_on_the_command_line_is_refused_with_one_line(tmp_path):
+    fifo = tmp_path / "pipe.py"
+    os.mkfifo(fifo)
+    one_line_error(run_cli("scan", "--no-config", fifo), "pipe.py", "not a regular file or directory", "FIFO")
+    one_line_error(run_cli("fix", "--no-config", fifo), "pipe.py", "FIFO")
+    # inside a scanned directory a FIFO is passed over, as before
+    (tmp_path / "a.py").write_text("import flash_attn\n")
+    assert run_cli("scan", "--no-config", tmp_path).returncode == 1
+
+
+def test_stale_temp_files_of_a_report_are_removed_on_the_next_write(tmp_path):
+    import sys
+
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    (tmp_path / "a.py").write_text("import flash_attn\n")
+    out = tmp_path / "out"
+    out.mkdir()
+    stale = out / f".report.json.{dead.pid}.k3j4h5.tmp"
+    stale.write_bytes(b"x" * 1000)
+    live = out / f".report.json.{os.getpid()}.a1b2c3.tmp"  # a writer still running: left alone
+    live.write_bytes(b"x")
+    other = out / f".other.json.{dead.pid}.zzz.tmp"  # another target's temp: left alone
+    other.write_bytes(b"x")
+    proc = run_cli("scan", "--no-config", "--format", "json", "-o", out / "report.json", tmp_path)
+    assert proc.returncode == 1, proc.stderr
+    assert sorted(p.name for p in out.iterdir()) == sorted(["report.json", live.name, other.name])

@@ -176,13 +176,40 @@ def _keep_file(sf, config: Config) -> bool:
 _WORKER: dict = {}
 
 
-def _worker_init(engine: Engine, config: Config) -> None:
+def _worker_init(engine: Engine, config: Config, parent: int | None = None) -> None:
     import signal
 
     # Ctrl-C is handled once, by the parent, which then stops the workers.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if parent is not None:
+        _exit_with_parent(parent)
     _WORKER["engine"], _WORKER["config"] = engine, config
     sys.setrecursionlimit(max(sys.getrecursionlimit(), RECURSION_LIMIT))
+
+
+def _exit_with_parent(parent: int) -> None:
+    """A worker ends when the scan that started it dies, even by SIGKILL (no cleanup can run then)."""
+    import signal
+
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            PR_SET_PDEATHSIG = 1
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
+    else:  # elsewhere: a thread watching for the parent to go (the worker is then re-parented)
+        import threading
+
+        def watch():
+            while os.getppid() == parent:
+                time.sleep(0.5)
+            os._exit(1)
+
+        threading.Thread(target=watch, daemon=True, name="trnready-parent-watch").start()
+    if os.getppid() != parent:  # the parent died before the death signal was armed
+        os._exit(1)
 
 
 def _worker_scan(job):
@@ -372,7 +399,8 @@ def _scan_pool(misses, results, digests, engine, config, cache, jobs, bar) -> No
     ctx = multiprocessing.get_context("fork")
     todo = list(misses)
     chunk = max(1, min(32, len(todo) // (jobs * 8) or 1))
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_worker_init, initargs=(engine, config))
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_worker_init,
+                               initargs=(engine, config, os.getpid()))
     try:
         stream = pool.map(_worker_scan, [(sf.path, sf.rel, sf.kind) for _, sf, _ in todo], chunksize=chunk)
         for n, (digest, findings, diag) in enumerate(stream):

@@ -28,12 +28,20 @@ class UserError(Exception):
 
 
 def write_atomic(path: str, content: str) -> None:
-    """Write to a temp file beside the target and rename, so a report is never half-written."""
+    """Write to a temp file beside the target and rename, so a report is never half-written.
+
+    The temp file's name carries the writer's pid: one left by a writer that was killed is
+    removed by the next write of the same target. A write that fails (full disk, no permission)
+    is one line naming the file (exit 2)."""
+    import errno
+
     target = Path(path)
     directory = target.parent if str(target.parent) else Path(".")
-    directory.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    tmp = None
     try:
+        directory.mkdir(parents=True, exist_ok=True)
+        _remove_stale_temps(directory, target.name)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp", dir=directory)
         # mkstemp creates 0600 files; a report should get the usual umask-based mode.
         umask = os.umask(0)
         os.umask(umask)
@@ -41,12 +49,44 @@ def write_atomic(path: str, content: str) -> None:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
             fh.write(content)
         os.replace(tmp, target)
-    except BaseException:
+        tmp = None
+    except OSError as e:
+        reason = "the disk is full" if e.errno in (errno.ENOSPC, errno.EDQUOT) else (e.strerror or str(e))
+        raise UserError(f"cannot write {path}: {reason}") from None
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+
+
+def _remove_stale_temps(directory: Path, name: str) -> None:
+    """Delete `.NAME.PID.*.tmp` files whose writer process no longer exists."""
+    prefix = f".{name}."
+    try:
+        entries = [e for e in os.scandir(directory) if e.name.startswith(prefix) and e.name.endswith(".tmp")]
+    except OSError:
+        return
+    for entry in entries:
+        pid = entry.name[len(prefix):].split(".", 1)[0]
+        if not pid.isdigit() or int(pid) == os.getpid() or _alive(int(pid)):
+            continue
         try:
-            os.unlink(tmp)
+            if entry.is_file(follow_symlinks=False):
+                os.unlink(entry.path)
         except OSError:
             pass
-        raise
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError):
+        return True  # exists, owned by someone else
+    return True
 
 
 def render_to_string(fmt: str, report: Report, **options) -> str:

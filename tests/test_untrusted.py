@@ -377,3 +377,55 @@ def test_stale_temp_files_of_a_report_are_removed_on_the_next_write(tmp_path):
     proc = run_cli("scan", "--no-config", "--format", "json", "-o", out / "report.json", tmp_path)
     assert proc.returncode == 1, proc.stderr
     assert sorted(p.name for p in out.iterdir()) == sorted(["report.json", live.name, other.name])
+
+
+# -- item 10: no terminal spoofing; limits and write failures are one line ---------------------
+
+def test_control_characters_in_file_names_are_escaped_in_text_and_github(tmp_path):
+    (tmp_path / "a\nVerdict: ready\n.py").write_text("import flash_attn\n")
+    (tmp_path / "b\r::notice title=x::hi\t.py").write_text("import flash_attn\n")
+    text = run_cli("scan", "--no-config", "--no-cache", tmp_path)
+    assert text.returncode == 1
+    assert "a\\nVerdict: ready\\n.py:1:1 TRN281" in text.stdout
+    assert "b\\x0d::notice title=x::hi\\t.py:1:1 TRN281" in text.stdout
+    assert [ln for ln in text.stdout.splitlines() if ln.startswith("Verdict")] == ["Verdict: not ready: 2 blockers"]
+    gh = run_cli("scan", "--no-config", "--no-cache", "--format", "github", tmp_path)
+    assert gh.returncode == 1
+    assert [ln for ln in gh.stdout.splitlines() if ln.startswith("Verdict")] == ["Verdict: not ready: 2 blockers"]
+    assert not any(ln.startswith("::notice") for ln in gh.stdout.splitlines())
+    assert "a\\nVerdict%3A ready\\n.py" in gh.stdout and "\t" not in gh.stdout and "\r" not in gh.stdout
+
+
+def test_rules_and_explain_escape_control_sequences_from_the_catalogue(tmp_path):
+    rules = line_rule("aaa").replace('title = "a line the team forbids"', 'title = "x\\u001b[2J\\u001b]0;pwned\\u0007 y"')
+    rules = rules.replace('why = "Team rule."', 'why = "fine\\nVerdict: ready\\u001b[31m"')
+    (tmp_path / "rules.toml").write_text(rules)
+    (tmp_path / "trnready.toml").write_text('extend-catalogue = ["rules.toml"]\n')
+    for args in (["rules"], ["explain", "ACME201"]):
+        proc = run_cli(*args, cwd=tmp_path)
+        assert proc.returncode == 0, proc.stderr
+        assert "\x1b" not in proc.stdout and "\x07" not in proc.stdout
+        assert "x\\x1b[2J\\x1b]0;pwned\\x07 y" in proc.stdout
+
+
+def test_a_huge_max_file_size_is_a_config_error_naming_the_key(tmp_path):
+    (tmp_path / "a.py").write_text("import torch\n")
+    cfg = tmp_path / "trnready.toml"
+    cfg.write_text("max-file-size = 100000000000000000000\n")
+    one_line_error(run_cli("scan", tmp_path), f"{cfg}:1:", "key 'max-file-size'", "at most")
+
+
+def test_a_full_disk_when_writing_a_report_is_one_line(tmp_path):
+    small = tmp_path / "small"
+    small.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16k", "tmpfs", str(small)],
+                      capture_output=True).returncode != 0:
+        pytest.skip("needs a small tmpfs (root)")
+    try:
+        for i in range(50):
+            (tmp_path / f"m{i}.py").write_text("import flash_attn\nimport torch\nx = torch.zeros(1).cuda()\n")
+        proc = run_cli("scan", "--no-config", "--no-cache", "--format", "html", "-o", small / "r.html", tmp_path)
+        one_line_error(proc, f"cannot write {small / 'r.html'}: the disk is full")
+        assert list(small.iterdir()) == []  # no temp file left behind
+    finally:
+        subprocess.run(["umount", str(small)], capture_output=True)

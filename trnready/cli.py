@@ -20,7 +20,8 @@ from .catalogue import CatalogueError, load_catalogue
 from .config import FAIL_ON, Config, ConfigError
 from .model import SEVERITY_RANK, Report
 from .reporters import FORMATS, get as get_reporter
-from .reporters.text import safe
+from .read import MAX_FILE_SIZE_LIMIT
+from .reporters.text import safe, safe_line
 
 
 class UserError(Exception):
@@ -172,7 +173,7 @@ def ci_options(fn):
               help="Lowest severity that makes the exit code 1 (default: blocker).")
 @click.option("--exit-zero", is_flag=True, help="Always exit 0 unless trnready itself fails.")
 @selection_options
-@click.option("--max-file-size", type=click.IntRange(min=1), default=None,
+@click.option("--max-file-size", type=click.IntRange(min=1, max=MAX_FILE_SIZE_LIMIT), default=None,
               help="Files larger than this many bytes are skipped with a diagnostic (default: 5 MiB).")
 @click.option("--color/--no-color", default=None, help="Colour terminal output (default: only on a TTY).")
 @click.option("--jobs", "-j", type=click.IntRange(min=0), default=0, show_default=True,
@@ -335,9 +336,10 @@ def rules_cmd(fmt, catalogue):
         click.echo(json.dumps(data, indent=2))
         return 0
     width = max((len(r.category) for r in cat.rules), default=10)
+    # Catalogue text may come from a scanned repository (its config names the catalogue): escape it.
     for r in cat.rules:
-        click.echo(f"{r.id}  {r.category:<{width}}  {r.severity:<8}  {r.title}")
-    click.echo(f"\n{len(cat.rules)} rules, catalogue {cat.version}")
+        click.echo(f"{r.id}  {r.category:<{width}}  {r.severity:<8}  {safe_line(r.title)}")
+    click.echo(f"\n{len(cat.rules)} rules, catalogue {safe_line(cat.version)}")
     return 0
 
 
@@ -349,7 +351,7 @@ def rules_cmd(fmt, catalogue):
 @click.option("--device-style", type=click.Choice(["neuron", "accelerator"]), default="neuron", show_default=True,
               help='Write "neuron" literals, or device-neutral torch.accelerator code where the catalogue has it.')
 @selection_options
-@click.option("--max-file-size", type=click.IntRange(min=1), default=None,
+@click.option("--max-file-size", type=click.IntRange(min=1, max=MAX_FILE_SIZE_LIMIT), default=None,
               help="Files larger than this many bytes are skipped (default 5 MiB).")
 @config_options
 def fix_cmd(paths, write, unsafe, device_style, select, ignore, exclude, catalogue, max_file_size, no_gitignore,
@@ -383,19 +385,19 @@ def explain_cmd(rule_id, catalogue):
     rule = cat.by_id().get(rule_id.upper())
     if rule is None:
         raise UserError(f"unknown rule id {rule_id!r}; `trnready rules` lists them")
-    click.echo(f"{rule.id} {rule.name}  [{rule.category}, {rule.severity}]")
-    click.echo(f"\n## What it flags\n{rule.title}")
-    click.echo(f"\n## Why it matters\n{rule.why}")
+    click.echo(f"{rule.id} {safe_line(rule.name)}  [{rule.category}, {rule.severity}]")
+    click.echo(f"\n## What it flags\n{safe(rule.title)}")
+    click.echo(f"\n## Why it matters\n{safe(rule.why)}")
     label = "## Fix (suggestion: the TorchNeuron material gives none)" if rule.fix_is_suggestion else "## Fix"
-    click.echo(f"\n{label}\n{rule.fix}")
+    click.echo(f"\n{label}\n{safe(rule.fix)}")
     ex = rule.hits[0]
-    click.echo(f"\n## Example ({ex.file})\n{ex.code.rstrip()}")
+    click.echo(f"\n## Example ({safe_line(ex.file)})\n{safe(ex.code.rstrip())}")
     if rule.corrected:
-        click.echo(f"\n## Use instead\n{rule.corrected.rstrip()}")
+        click.echo(f"\n## Use instead\n{safe(rule.corrected.rstrip())}")
     if rule.rewrites:
         from .rewrite import describe_rewrites
-        click.echo(f"\n## Automatic fix (trnready fix)\n{describe_rewrites(rule)}")
-    click.echo(f"\n## Source\n{rule.source}\n\n## Reference\n{rule.docs}")
+        click.echo(f"\n## Automatic fix (trnready fix)\n{safe(describe_rewrites(rule))}")
+    click.echo(f"\n## Source\n{safe(rule.source)}\n\n## Reference\n{safe(rule.docs)}")
     return 0
 
 

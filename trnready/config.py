@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .model import SEVERITIES, Rule
-from .read import DEFAULT_MAX_BYTES, SETTINGS_MAX_BYTES, read_regular
+from .read import DEFAULT_MAX_BYTES, MAX_FILE_SIZE_LIMIT, SETTINGS_MAX_BYTES, read_regular
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -131,8 +131,8 @@ _KEYS = {
                  "a table of RULE = \"blocker\" | \"change\" | \"advisory\""),
     "extend-catalogue": (_str_list, "a list of catalogue file paths"),
     "catalogue": (lambda v: isinstance(v, str) and bool(v), "a catalogue file path"),
-    "max-file-size": (lambda v: isinstance(v, int) and not isinstance(v, bool) and v > 0,
-                      "a positive number of bytes"),
+    "max-file-size": (lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 < v <= MAX_FILE_SIZE_LIMIT,
+                      f"a positive number of bytes, at most {MAX_FILE_SIZE_LIMIT:,} (1 GiB)"),
     "respect-gitignore": (lambda v: isinstance(v, bool), "true or false"),
 }
 CONFIG_KEYS = tuple(_KEYS)

@@ -10,6 +10,8 @@ from pathlib import Path
 from .model import Diagnostic
 
 DEFAULT_MAX_BYTES = 5 * 1024 * 1024
+# The largest --max-file-size / max-file-size accepted: a file is held in memory while it is scanned.
+MAX_FILE_SIZE_LIMIT = 1024 * 1024 * 1024
 # Config files and catalogues: the built-in catalogue is ~0.2 MB.
 SETTINGS_MAX_BYTES = 8 * 1024 * 1024
 
@@ -43,7 +45,17 @@ def read_regular(path, limit: int) -> bytes:
         if not stat.S_ISREG(st.st_mode):
             raise NotRegularFile(f"not a regular file ({describe_mode(st.st_mode)})")
         with os.fdopen(fd, "rb", closefd=False) as fh:
-            data = fh.read(limit + 1)
+            # Sized by the file, not by the limit: read(n) allocates n bytes up front.
+            chunks, total = [], 0
+            want = min(limit, st.st_size) + 1
+            while total <= limit:
+                chunk = fh.read(max(1, min(want, limit + 1 - total)))
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                total += len(chunk)
+                want = 1024 * 1024  # the file grew since fstat
+            data = b"".join(chunks)
     finally:
         os.close(fd)
     if len(data) > limit:

@@ -17,10 +17,16 @@ def safe(text: str) -> str:
                         else "\\u%04x" % ord(m.group()), text)
 
 
+def safe_line(text: str) -> str:
+    """safe() for text that must stay on one line (paths, titles): tabs and newlines escaped too, so a
+    file named `a\\nVerdict: ready\\n.py` cannot print a line of its own."""
+    return safe(text).replace("\t", "\\t").replace("\n", "\\n")
+
+
 def location(f) -> str:
     if f.cell is not None:
-        return f"{safe(f.path)}:cell {f.cell + 1}, line {f.line}:{f.column}"
-    return f"{safe(f.path)}:{f.line}:{f.column}"
+        return f"{safe_line(f.path)}:cell {f.cell + 1}, line {f.line}:{f.column}"
+    return f"{safe_line(f.path)}:{f.line}:{f.column}"
 
 
 def _painter(colour: bool):
@@ -37,7 +43,7 @@ def render(report: Report, stream, colour: bool = False, **_options) -> None:
             if current is not None:
                 stream.write("\n")
             current = f.path
-            stream.write((f"\x1b[1m{safe(f.path)}{_RESET}" if colour else safe(f.path)) + "\n")
+            stream.write((f"\x1b[1m{safe_line(f.path)}{_RESET}" if colour else safe_line(f.path)) + "\n")
         conf = "" if f.confidence == "high" else f" ({f.confidence} confidence)"
         mark = "[*] " if f.fixable else ""  # like ruff: `trnready fix` can rewrite it
         stream.write(f"  {location(f)} {f.rule} [{paint(f.severity, f.severity)}] {mark}{safe(f.message)}{conf}\n")
@@ -48,7 +54,7 @@ def render(report: Report, stream, colour: bool = False, **_options) -> None:
         if group:
             stream.write(f"\n{title}:\n")
             for d in group:
-                stream.write(f"  {safe(d.path)}: {d.kind}: {safe(d.message)}\n")
+                stream.write(f"  {safe_line(d.path)}: {d.kind}: {safe(d.message)}\n")
     stream.write("\n")
     render_summary(report, stream, colour)
 
@@ -65,7 +71,7 @@ def render_summary(report: Report, stream, colour: bool = False) -> None:
         stream.write(f"Suppressed: {suppressed}\n")
     if report.baseline is not None:
         b = report.baseline
-        line = f"Baseline: {b['known']} known finding(s) from {safe(b['path'])} not shown"
+        line = f"Baseline: {b['known']} known finding(s) from {safe_line(b['path'])} not shown"
         if b.get("resolved"):
             line += f"; {b['resolved']} no longer found (re-create the baseline to drop them)"
         stream.write(line + "\n")

@@ -429,3 +429,52 @@ def test_a_full_disk_when_writing_a_report_is_one_line(tmp_path):
         assert list(small.iterdir()) == []  # no temp file left behind
     finally:
         subprocess.run(["umount", str(small)], capture_output=True)
+
+
+# -- item 5: readers stay linear (timings: bench/pathological.py) -----------------------------
+
+def test_indented_yaml_line_matches_with_the_right_column_and_a_space_run_is_harmless(tmp_path):
+    (tmp_path / "ci.yaml").write_text("jobs:\n  run:\n" + " " * 40_000 + "x: 1\n"
+                                      + "    image: nvidia/cuda:12.1.0-runtime-ubuntu22.04\n")
+    data = json.loads(run_cli("scan", "--no-config", "--no-cache", "--format", "json", tmp_path).stdout)
+    assert [(f["rule"], f["line"], f["column"]) for f in data["findings"]] == [("TRN603", 4, 12)]
+    assert [d["kind"] for d in data["diagnostics"]] == ["long-line"]
+    assert "line 3 longer than 10,000 characters" in data["diagnostics"][0]["message"]
+    assert data["summary"]["files_scanned"] == 1
+
+
+def test_a_minified_json_line_in_yaml_and_a_huge_env_line_are_read_up_to_the_cap(tmp_path):
+    import json as _json
+    blob = _json.dumps({"k": [{"a": i, "b": "x" * 20} for i in range(40000)]}, separators=(",", ":"))
+    (tmp_path / "config.yaml").write_text("data: " + blob[:1_000_000] + "\n" + "run: pip install flash-attn\n")
+    (tmp_path / "Dockerfile").write_text("FROM ubuntu:22.04\nENV X=" + ",".join(["0"] * 200_000) + "\n"
+                                         + "RUN pip install flash-attn\n")
+    proc = run_cli("scan", "--no-config", "--no-cache", "--format", "json", tmp_path)
+    assert proc.returncode == 1, proc.stderr
+    data = json.loads(proc.stdout)
+    assert sorted((f["path"], f["line"]) for f in data["findings"]) == [("Dockerfile", 3), ("config.yaml", 2)]
+    assert sorted((d["path"], d["kind"]) for d in data["diagnostics"]) == [("Dockerfile", "long-line"),
+                                                                           ("config.yaml", "long-line")]
+
+
+@pytest.mark.parametrize("name,make", [
+    ("pyproject.toml", lambda deps: '[project]\nname = "x"\nversion = "1"\ndependencies = [\n'
+                                    + "".join(f'  "{d}",\n' for d in deps) + "]\n"),
+    ("Pipfile", lambda deps: "[packages]\n" + "".join(f'{d} = "*"\n' for d in deps)),
+    ("requirements.txt", lambda deps: "".join(f"{d}\n" for d in deps)),
+])
+def test_manifests_with_many_dependencies_point_at_the_right_line(tmp_path, name, make):
+    deps = [f"pkg{i}" for i in range(20_000)] + ["flash-attn"] + [f"zz{i}" for i in range(100)]
+    (tmp_path / name).write_text(make(deps))
+    proc = run_cli("scan", "--no-config", "--no-cache", "--format", "json", tmp_path)
+    assert proc.returncode == 1, proc.stderr
+    (f,) = json.loads(proc.stdout)["findings"]
+    first = {"pyproject.toml": 5, "Pipfile": 2, "requirements.txt": 1}[name]
+    assert (f["rule"], f["line"]) == ("TRN501", first + 20_000)
+
+
+def test_a_shell_line_with_thousands_of_installs_is_one_finding(tmp_path):
+    (tmp_path / "run.sh").write_text("pip install flash-attn " * 400 + "\n")
+    proc = run_cli("scan", "--no-config", "--no-cache", "--format", "json", tmp_path)
+    assert proc.returncode == 1, proc.stderr
+    assert [(f["rule"], f["line"]) for f in json.loads(proc.stdout)["findings"]] == [("TRN501", 1)]

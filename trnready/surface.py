@@ -11,6 +11,7 @@ single entry point (api.scan_file and api.scan_text call it). The catalogue's ma
 """
 from __future__ import annotations
 
+import fnmatch
 import hashlib
 
 import json
@@ -51,7 +52,7 @@ _SLASH_COMMENT = re.compile(r"(?:^|(?<=\s))//.*$")
 JSON_CONFIG_MAX = 256 * 1024
 # Diagnostics that keep the file's findings: the file was scanned, only in part or with a dangling include.
 PARTIAL_KINDS = frozenset({"cell-syntax-error", "missing-include", "too-many-findings", "invalid-text",
-                           "undecodable-name"})
+                           "undecodable-name", "long-line"})
 _SHELL_CELL_MAGICS = ("%%bash", "%%sh", "%%script bash", "%%script sh", "%%shell", "%%system")
 
 
@@ -159,11 +160,35 @@ def _mentioned(matcher, text: str) -> bool:
     return matcher.scope == "file" and any(s in text for s in matcher.unless_mentioned)
 
 
+def _requirement_index(engine):
+    """(exact name -> [(rule, matcher)], [(pattern, rule, matcher)] with wildcards), built once per engine:
+    matching every dependency against every pattern cost ~10^4 fnmatch calls per dependency."""
+    index = getattr(engine, "_requirement_index", None)
+    if index is None:
+        exact: dict = {}
+        wild: list = []
+        for rule, m in engine.requirements:
+            for pat in m.names:
+                norm = re.sub(r"[-_.]+", "-", pat.lower())
+                if any(c in norm for c in "*?["):
+                    wild.append((norm, rule, m))
+                else:
+                    exact.setdefault(norm, []).append((rule, m))
+        index = engine._requirement_index = (exact, wild)
+    return index
+
+
+def _matching_requirement_rules(engine, name: str):
+    """The (rule, matcher) pairs whose names match the dependency, in catalogue order."""
+    exact, wild = _requirement_index(engine)
+    found = {id(m) for _, m in exact.get(name, ())}
+    found.update(id(m) for pat, _, m in wild if fnmatch.fnmatchcase(name, pat))
+    return [(rule, m) for rule, m in engine.requirements if id(m) in found] if found else []
+
+
 def emit_deps(deps, lines: list[str], engine, em: Emitter, mention_text: str, cell=None, rel=None):
     for d in deps:
-        for rule, m in engine.requirements:
-            if not any(rq.name_matches(p, d.name) for p in m.names):
-                continue
+        for rule, m in _matching_requirement_rules(engine, d.name):
             if m.version is not None and not (d.alternatives and all(rq.ceiling_in(s, m.version)
                                                                      for s in d.alternatives)):
                 continue
@@ -205,6 +230,10 @@ def emit_lines(kind: str, lines: list[str], engine, em: Emitter, mention_text: s
             body = quiet_echo(body)
         if not body.strip():
             continue
+        # Matched without its indentation (columns shifted back below): `^\s*-?\s*` over a long run of
+        # spaces backtracks quadratically, and a pattern cannot tell indentation from nothing.
+        indent = len(body) - len(body.lstrip())
+        body = body[indent:]
         for rule, m in matchers:
             hit = m.regex.search(body)
             if hit is None or (m.unless_mentioned and _mentioned(m, mention_text)):
@@ -212,8 +241,8 @@ def emit_lines(kind: str, lines: list[str], engine, em: Emitter, mention_text: s
             at = m.regex.groupindex.get("at")  # by number: RE2's match objects take no group names
             g = at if at is not None and hit.group(at) is not None else 0
             text = hit.group(g)  # a group named `at` marks the part to report (the rest is context)
-            start = hit.start(g) + len(text) - len(text.lstrip())
-            em.add(rule, m, n, start + 1, hit.end(g) + 1, ln, _msg(rule, m, text.strip()), ln.strip(), cell=cell)
+            start = indent + hit.start(g) + len(text) - len(text.lstrip())
+            em.add(rule, m, n, start + 1, indent + hit.end(g) + 1, ln, _msg(rule, m, text.strip()), ln.strip(), cell=cell)
 
 
 def _shell_commands(lines: list[str], only: set | None):
@@ -549,8 +578,36 @@ def decode_text(data: bytes, rel: str):
     return (text[1:] if text.startswith("\ufeff") else text), None
 
 
+# Lines of non-Python files are read up to this many characters. Real manifests, Dockerfiles and
+# workflows stay far below; minified JSON or a generated 100 kB line is data, and several readers
+# (regexes over shell commands, line rules) cost more than linear time in a line's length.
+LINE_CAP = 10_000
+
+
+def cap_lines(text: str, rel: str):
+    """(text with every line cut to LINE_CAP characters, a long-line diagnostic or None)."""
+    if len(text) <= LINE_CAP or not any(len(ln) > LINE_CAP for ln in text.split("\n")):
+        return text, None
+    lines = text.split("\n")
+    long = [n for n, ln in enumerate(lines, 1) if len(ln) > LINE_CAP]
+    text = "\n".join(ln[:LINE_CAP] for ln in lines)
+    where = ", ".join(map(str, long[:5])) + (f" and {len(long) - 5} more" if len(long) > 5 else "")
+    return text, Diagnostic(rel, "long-line", f"line{'s' if len(long) > 1 else ''} {where} longer than "
+                                              f"{LINE_CAP:,} characters: only the first {LINE_CAP:,} were read")
+
+
 def scan_surface(text: str, rel: str, kind: str, engine, path: Path | None = None):
     """One non-Python file (or setup.py's manifest part) -> (findings, diagnostic or None)."""
+    if kind in ("notebook", "setup-py"):  # JSON text / Python: their own readers see the structure
+        return _scan_surface(text, rel, kind, engine, path)
+    text, cap_diag = cap_lines(text, rel)
+    findings, diag = _scan_surface(text, rel, kind, engine, path)
+    if cap_diag is not None:
+        diag = cap_diag if diag is None else replace(diag, message=f"{diag.message}; {cap_diag.message}")
+    return findings, diag
+
+
+def _scan_surface(text: str, rel: str, kind: str, engine, path: Path | None = None):
     em = Emitter(rel)
     lines = text.splitlines()
     if kind == "notebook":

@@ -114,7 +114,7 @@ CASES = {
     "python-12000-findings-one-line": findings_one_line,
     "shell-5000-installs-one-line": shell_one_line,
     "user-regex-(a+)+$-31": lambda d: user_regex(d, 31),
-    "user-regex-(a+)+$-100k": lambda d: user_regex(d, 100_000),
+    "user-regex-(a+)+$-9k": lambda d: user_regex(d, 9_000),
     "requirements-include-200MB": include_big,
 }
 

@@ -183,8 +183,8 @@ def test_config_file_that_is_a_device_or_fifo_is_refused(tmp_path):
 def test_exponential_user_regex_runs_in_linear_time(tmp_path):
     (tmp_path / "rules.toml").write_text(line_rule("(a+)+$"))
     (tmp_path / "trnready.toml").write_text('extend-catalogue = ["rules.toml"]\n')
-    # 31 characters hang Python's re for minutes; 100,000 must still be immediate.
-    (tmp_path / "run.sh").write_text("a" * 31 + "!\n" + "a" * 100_000 + "!\n" + "aaa\n")
+    # 31 characters hang Python's re for minutes; 9,000 (under the line cap) must still be immediate.
+    (tmp_path / "run.sh").write_text("a" * 31 + "!\n" + "a" * 9_000 + "!\n" + "aaa\n")
     proc = run_cli("scan", "--format", "json", "--no-cache", tmp_path)
     assert proc.returncode == 1, proc.stderr
     hits = [(f["rule"], f["line"]) for f in json.loads(proc.stdout)["findings"]]
@@ -478,3 +478,41 @@ def test_a_shell_line_with_thousands_of_installs_is_one_finding(tmp_path):
     proc = run_cli("scan", "--no-config", "--no-cache", "--format", "json", tmp_path)
     assert proc.returncode == 1, proc.stderr
     assert [(f["rule"], f["line"]) for f in json.loads(proc.stdout)["findings"]] == [("TRN501", 1)]
+
+
+# -- item 9: -r includes stay inside the scanned tree and under the size cap ----------------------
+
+def test_includes_outside_the_scanned_tree_are_refused_with_a_diagnostic(tmp_path):
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (tmp_path / "outside.pip").write_text("flash-attn\n")  # would make the scan exit 1 if read
+    (repo / "requirements.txt").write_text("-r ../outside.pip\n-r /etc/passwd\n-c /no/such/file.txt\nnumpy\n")
+    (repo / "link.pip").symlink_to(tmp_path / "outside.pip")
+    (repo / "dev-requirements.txt").write_text("-r link.pip\n")
+    proc = run_cli("scan", "--no-config", "--no-cache", "--format", "json", repo)
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["findings"] == []
+    diags = {d["path"]: d for d in data["diagnostics"]}
+    assert set(diags) == {"requirements.txt", "dev-requirements.txt"}
+    msg = diags["requirements.txt"]["message"]
+    assert diags["requirements.txt"]["kind"] == "refused-include"
+    # the same words whether the target exists or not: nothing is revealed about files outside
+    for target in ("../outside.pip", "/etc/passwd", "/no/such/file.txt"):
+        assert f"{target}: outside the scanned directory; not read" in msg
+    assert "link.pip: outside the scanned directory" in diags["dev-requirements.txt"]["message"]
+
+
+def test_an_include_larger_than_max_file_size_is_not_read(tmp_path):
+    (tmp_path / "requirements.txt").write_text("-r deps/big.pip\n-r deps/small.pip\n")
+    (tmp_path / "deps").mkdir()
+    (tmp_path / "deps" / "big.pip").write_text("flash-attn\n" + "numpy\n" * 2000)
+    (tmp_path / "deps" / "small.pip").write_text("requests\n")
+    proc = run_cli("scan", "--no-config", "--no-cache", "--format", "json", "--max-file-size", "5000", tmp_path)
+    data = json.loads(proc.stdout)
+    assert proc.returncode == 0 and data["findings"] == [], proc.stderr
+    (d,) = data["diagnostics"]
+    assert d["kind"] == "refused-include"
+    assert "requirements.txt:1: -r deps/big.pip: not read: larger than the 5,000-byte limit" in d["message"]
+    # with room for it, the include is read and gates
+    assert run_cli("scan", "--no-config", "--no-cache", tmp_path).returncode == 1

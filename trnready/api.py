@@ -264,6 +264,7 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
                     started_at=_dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat())
     old_limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old_limit, RECURSION_LIMIT))
+    _surface().INCLUDE_MAX_BYTES = config.max_file_size  # -r includes obey --max-file-size too
     cache = None
     if config.cache:
         # Everything that changes a file's findings: rules (with their severities), suppression mode.

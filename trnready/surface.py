@@ -23,6 +23,7 @@ from pathlib import Path
 from . import requirements as rq
 from .linear_re import PatternError, compile_pattern
 from .model import Diagnostic, Finding, fingerprint
+from .read import DEFAULT_MAX_BYTES, read_regular
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -52,7 +53,8 @@ _SLASH_COMMENT = re.compile(r"(?:^|(?<=\s))//.*$")
 JSON_CONFIG_MAX = 256 * 1024
 # Diagnostics that keep the file's findings: the file was scanned, only in part or with a dangling include.
 PARTIAL_KINDS = frozenset({"cell-syntax-error", "missing-include", "too-many-findings", "invalid-text",
-                           "undecodable-name", "long-line"})
+                           "undecodable-name", "long-line",
+                           "refused-include"})
 _SHELL_CELL_MAGICS = ("%%bash", "%%sh", "%%script bash", "%%script sh", "%%shell", "%%system")
 
 
@@ -338,19 +340,41 @@ def scan_cuda(text: str, lines, engine, em: Emitter, kind: str):
 
 # ---------------------------------------------------------------- requirements includes
 
+# The size limit of included requirements files: --max-file-size, set by api.scan for the run
+# (forked workers inherit it).
+INCLUDE_MAX_BYTES = DEFAULT_MAX_BYTES
+
+
+def _scan_root(path: Path, rel: str) -> Path | None:
+    """The directory the scan started from: `path` with `rel`'s components taken off."""
+    depth = len(Path(rel).parts)
+    parents = path.absolute().parents
+    return parents[depth - 1] if 0 < depth <= len(parents) else None
+
+
 def _requirements_context(path: Path | None, rel: str, text: str, inputs: list | None = None):
     """Text of the files this requirements file includes (-r/-c, transitively) and of sibling
     requirements files that include it: pip applies index options from all of them.
 
-    Every other file read or looked for is appended to `inputs` as (path, text or None when
-    missing): the result depends on them, so they are part of its cache key."""
+    Includes are read only inside the scanned tree (a repository must not make trnready read, or
+    reveal the existence of, ../outside.pip or /root/.ssh/id_rsa), only when regular files within
+    --max-file-size. Every other file read or looked for is appended to `inputs` as (path, text or
+    None when missing): the result depends on them, so they are part of its cache key."""
     if path is None:
         return "", [], []
     from .discover import _dir_kind, file_kind
 
-    extra, nested, missing = [], [], []
+    extra, nested, problems = [], [], []
     seen = {path.resolve()}
     record = inputs.append if inputs is not None else (lambda item: None)
+    root = _scan_root(path, rel)
+    root_real = root.resolve() if root is not None else None
+
+    def inside(rp: Path) -> bool:
+        return root_real is not None and (rp == root_real or root_real in rp.parents)
+
+    def read(q: Path) -> str:
+        return read_regular(q, INCLUDE_MAX_BYTES).decode("utf-8", errors="replace")
 
     def walk(p: Path, t: str, depth: int):
         _, includes = rq.parse_requirements(t)
@@ -358,17 +382,22 @@ def _requirements_context(path: Path | None, rel: str, text: str, inputs: list |
             if "://" in target or "$" in target:
                 continue  # a URL or a path built from a variable: nothing to look up
             q = (p.parent / target)
+            src = _rel_of(rel, path, p) if p != path else rel
             try:
                 rp = q.resolve()
                 if rp in seen or depth > 5:
                     continue
-                if not q.is_file():
+                if not inside(rp):
+                    problems.append(("refused", src, line, opt, target, "outside the scanned directory; not read"))
+                    continue
+                if not q.exists():
                     record((str(rp), None))
-                    missing.append((_rel_of(rel, path, p) if p != path else rel, line, opt, target))
+                    problems.append(("missing", src, line, opt, target, "not found"))
                     continue
                 seen.add(rp)
-                body = q.read_text(encoding="utf-8", errors="replace")
-            except OSError:
+                body = read(q)
+            except OSError as e:
+                problems.append(("refused", src, line, opt, target, f"not read: {e.strerror or e}"))
                 continue
             record((str(rp), body))
             extra.append(_uncommented(body))
@@ -383,13 +412,18 @@ def _requirements_context(path: Path | None, rel: str, text: str, inputs: list |
             if sib == path or not sib.is_file() or \
                     (file_kind(sib.name) or _dir_kind(sib.parent.name, sib.name)) != "requirements":
                 continue
-            body = sib.read_text(encoding="utf-8", errors="replace")
+            try:
+                if not inside(sib.resolve()):
+                    continue
+                body = read(sib)
+            except OSError:
+                continue
             record((str(sib), body))
             if any(Path(t).name == path.name for _, _, t in rq.parse_requirements(body)[1]):
                 extra.append(_uncommented(body))
     except OSError:
         pass
-    return "\n".join(extra), nested, missing
+    return "\n".join(extra), nested, problems
 
 
 def inputs_digest(data: bytes, rel: str, kind: str, path: Path | None) -> str:
@@ -623,7 +657,7 @@ def _scan_surface(text: str, rel: str, kind: str, engine, path: Path | None = No
     mention = _uncommented(text) if kind != "setup-py" else text
     if kind == "requirements":
         deps, _ = rq.parse_requirements(text)
-        extra, nested, missing = _requirements_context(path, rel, text)
+        extra, nested, problems = _requirements_context(path, rel, text)
         emit_deps(deps, lines, engine, em, mention + "\n" + extra)
         emit_lines(kind, lines, engine, em, mention)
         for q, body in nested:
@@ -631,10 +665,12 @@ def _scan_surface(text: str, rel: str, kind: str, engine, path: Path | None = No
             sub_deps, _ = rq.parse_requirements(body)
             emit_deps(sub_deps, body.splitlines(), engine, em, mention + "\n" + extra, rel=sub_rel)
         diag = None
-        if missing:  # pip would stop here; the dependencies of the missing file were not checked
-            where = "; ".join(f"{src}:{line}: {opt} {target}" for src, line, opt, target in missing[:5])
-            diag = Diagnostic(rel, "missing-include",
-                              f"included requirements file not found ({where}); its dependencies were not checked")
+        if problems:  # pip would stop here; the dependencies of those files were not checked
+            where = "; ".join(f"{src}:{line}: {opt} {target}: {why}" for _, src, line, opt, target, why in problems[:5])
+            refused = any(p[0] == "refused" for p in problems)
+            diag = Diagnostic(rel, "refused-include" if refused else "missing-include",
+                              f"included requirements file{'s' if len(problems) > 1 else ''} not read ({where}); "
+                              f"{'their' if len(problems) > 1 else 'its'} dependencies were not checked")
         return em.out, diag
     if kind in ("pyproject", "pipfile"):
         try:

@@ -516,3 +516,11 @@ def test_an_include_larger_than_max_file_size_is_not_read(tmp_path):
     assert "requirements.txt:1: -r deps/big.pip: not read: larger than the 5,000-byte limit" in d["message"]
     # with room for it, the include is read and gates
     assert run_cli("scan", "--no-config", "--no-cache", tmp_path).returncode == 1
+
+
+def test_a_cuda_kernel_with_a_very_long_name_is_found_with_a_bounded_message(tmp_path):
+    (tmp_path / "k.cu").write_text("#include <cuda.h>\n__global__ void " + "k" * 9000 + "(float *x) { x[0] = 1; }\n")
+    data = json.loads(run_cli("scan", "--no-config", "--no-cache", "--format", "json", tmp_path).stdout)
+    (f,) = data["findings"]
+    assert (f["rule"], f["line"]) == ("TRN601", 2)
+    assert f["message"].startswith("CUDA source file: 1 __global__ kernel") and len(f["message"]) == 500

@@ -362,10 +362,14 @@ _PIP_VALUE_OPTS = {"-r", "--requirement", "-c", "--constraint", "-i", "--index-u
 def pip_deps(text: str, positions=None, line: int = 1) -> list:
     """Requirements named by `pip install ...` (and uv/poetry/conda equivalents) in one logical line."""
     out = []
-    for m in _PIP_CMD.finditer(text):
+    commands = list(_PIP_CMD.finditer(text))
+    for n, m in enumerate(commands):
         is_conda = m.group(0).split()[0] in ("conda", "mamba", "micromamba")
         skip_next = False
-        for t in _TOKEN.finditer(text, m.end()):
+        # A command's arguments end where the next install command starts: reading to the end of the
+        # line for each of thousands of `pip install` on one line was quadratic.
+        end = commands[n + 1].start() if n + 1 < len(commands) else len(text)
+        for t in _TOKEN.finditer(text, m.end(), end):
             if t.group("sep"):
                 break
             tok = t.group("tok")

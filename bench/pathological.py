@@ -78,7 +78,7 @@ severity = "blocker"
 title = "a line the team forbids"
 why = "Team rule."
 fix = "Remove it."
-source = "team wiki"
+source = [{ title = "Team wiki", url = "https://example.com/wiki" }]
 docs = "https://example.com/acme"
 
 [[rule.match]]

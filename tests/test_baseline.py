@@ -83,11 +83,40 @@ def test_bad_baseline_files_are_exit_2(tmp_path):
     assert proc.returncode == 2 and "cannot read baseline" in proc.stderr
 
 
-def test_scanning_another_root_warns(tmp_path):
+def test_a_baseline_from_another_root_is_rebased(tmp_path):
     proj = make(tmp_path)
     base = tmp_path / "b.json"
     run_cli("baseline", "create", proj, "-o", base, "--no-config")
     proc = run_cli("scan", proj / "train.py", "--baseline", base, "--no-config")  # root is still proj
     assert proc.stderr == "" and proc.returncode == 0
-    proc = run_cli("scan", tmp_path, "--baseline", base, "--no-config")  # paths now start with proj/
-    assert "was created for scan root" in proc.stderr and proc.returncode == 1
+    # the parent as root: paths now start with proj/, yet the four findings are still known
+    (tmp_path / "extra.py").write_text('import torch\nd = torch.device("cuda")\n')
+    proc = run_cli("scan", "--format", "json", tmp_path, "--baseline", base, "--no-config", "--fail-on", "change")
+    assert proc.stderr == "" and proc.returncode == 1
+    report = json.loads(proc.stdout)
+    assert report["root"] == str(tmp_path)
+    assert [(f["path"], f["rule"]) for f in report["findings"]] == [("extra.py", "TRN242")]
+    assert report["summary"]["baseline"]["known"] == 4 and report["summary"]["baseline"]["resolved"] == 0
+    # a baseline made at the parent, used for a scan of the subfolder
+    run_cli("baseline", "create", tmp_path, "-o", base, "--no-config")
+    proc = run_cli("scan", "--format", "json", proj, "--baseline", base, "--no-config", "--fail-on", "change")
+    report = json.loads(proc.stdout)
+    assert proc.returncode == 0 and report["findings"] == [] and report["summary"]["baseline"]["known"] == 4
+    # a baseline for an unrelated tree still warns: nothing can match
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "x.py").write_text("import flash_attn\n")
+    run_cli("baseline", "create", other, "-o", base, "--no-config")
+    proc = run_cli("scan", proj, "--baseline", base, "--no-config")
+    assert "matched none of this scan's findings" in proc.stderr and proc.returncode == 1
+
+
+def test_a_copied_baseline_whose_root_is_gone_compares_from_the_scan_root(tmp_path):
+    proj = make(tmp_path)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    run_cli("baseline", "create", proj, "-o", elsewhere / "b.json", "--no-config")
+    (proj / "b.json").write_text((elsewhere / "b.json").read_text())  # its relative root now points nowhere
+    proc = run_cli("scan", proj, "--baseline", proj / "b.json", "--no-config")
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    assert "Baseline: 4 known finding(s)" in proc.stdout

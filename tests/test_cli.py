@@ -103,7 +103,7 @@ def test_fingerprint_survives_inserted_lines(tmp_path):
 def test_output_files_and_summary(tmp_path):
     (tmp_path / "a.py").write_text("import flash_attn\n")
     out = tmp_path / "out" / "r.json"
-    proc = run_cli("scan", tmp_path, "--output-format", f"json={out}", "--fail-on", "never")
+    proc = run_cli("scan", tmp_path, "--write-format", f"json={out}", "--fail-on", "never")
     assert proc.returncode == 0
     assert "Verdict: not ready: 1 blocker" in proc.stdout
     data = json.loads(out.read_text())

@@ -44,7 +44,7 @@ def one_rule_catalogue(path, match: str, category: str = "attention-mask", sever
         title = "t"
         why = "w"
         fix = "f"
-        source = "s"
+        source = [{{ title = "s", url = "https://example.com/s" }}]
         docs = "https://example.com"
         examples = {examples}
         [[rule.match]]

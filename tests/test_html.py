@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import FIXTURES, REPO, run_cli
+from trnready.model import PHASES
 
 XSS_SCRIPT = "</script><script>alert(1)</script>"
 XSS_IMG = "<img src=x onerror=alert(1)>"
@@ -72,7 +73,7 @@ def test_html_flag_format_and_output_format_all_write_the_report(tmp_path):
     a, b, c = tmp_path / "a.html", tmp_path / "b.html", tmp_path / "c.html"
     assert run_cli("scan", root, "--html", a, "--exit-zero").returncode == 0
     assert run_cli("scan", root, "--format", "html", "-o", b, "--exit-zero").returncode == 0
-    proc = run_cli("scan", root, "--format", "json", "--output-format", f"html={c}", "--exit-zero")
+    proc = run_cli("scan", root, "--format", "json", "--write-format", f"html={c}", "--exit-zero")
     assert proc.returncode == 0
     json.loads(proc.stdout)  # stdout stays pure JSON; the HTML notice goes to stderr
     assert f"HTML report written to {c}" in proc.stderr
@@ -126,26 +127,24 @@ def test_header_chart_and_checklist_order(tmp_path):
     exp = _demo_expectations()
     assert exp["verdict"] in body and str(demo) in body and exp["catalogue"] in body.replace("\n", "")
     assert f"{exp['scanned']} scanned, 0 skipped" in body
-    # One chart bar segment per (category, severity) present; every category links to its section.
-    assert len(doc.find("svg")) == 1
+    # One chart row per category, each with its bar and a link to the category view.
+    assert len(doc.find("svg", class_="cbar")) == exp["categories"]
     links = [a["href"] for t, a in doc.tags if t == "a" and a.get("href", "").startswith("#cat-")]
     assert len(links) == exp["categories"]
-    sections = [a["id"] for a in doc.find("section", class_="cat")]
-    assert ["#" + s for s in sections] == links
-    # Items: one per rule hit, blockers before changes before advisories, category by category.
+    # The checklist is grouped by phase, in the order the porting guidance gives; one item per rule hit,
+    # blockers before changes before advisories inside a phase.
+    phases = [a["data-group"] for a in doc.find("section", class_="grp phase")]
+    assert phases == [p for p in PHASES if p in phases] and len(phases) >= 3
     items = [a for t, a in doc.tags if t == "article"]
     assert len({a["data-rule"] for a in items}) == len(items) == exp["rules"]
     rank = {"blocker": 3, "change": 2, "advisory": 1}
-    worst = {}
-    for a in items:
-        worst[a["data-cat"]] = max(worst.get(a["data-cat"], 0), rank[a["data-sev"]])
-    order = [worst[s.removeprefix("cat-")] for s in sections]
-    assert order == sorted(order, reverse=True)
-    n_block = exp["blocker_rules"]
-    assert [a["data-sev"] for a in items][:n_block] == ["blocker"] * n_block
+    for ph in phases:
+        sevs = [rank[a["data-sev"]] for a in items if a["data-phase"] == ph]
+        assert sevs == sorted(sevs, reverse=True), ph
+    assert [a["data-phase"] for a in items] == sorted((a["data-phase"] for a in items), key=PHASES.index)
     # Every occurrence has a labelled checkbox; location and the marked line are there.
     assert len(doc.find("input", class_="ocb")) == exp["occurrences"]
-    assert "train.py:34" in body and '<span class="cl hit"><span class="ln">34</span>' in text
+    assert "train.py:34" in body and '<span class="hit"><i>34</i>' in text
 
 
 def test_fix_suggestion_why_source_and_docs(tmp_path):
@@ -238,7 +237,7 @@ def browser():
         from playwright.sync_api import sync_playwright
     except ImportError:
         pytest.fail("playwright is not installed (pip install playwright; the test extra has it)")
-    from trnready.bench.chromium import CHROMIUM, launch
+    from bench.chromium import CHROMIUM, launch
 
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (scripts/test.sh does)")
@@ -423,3 +422,220 @@ def test_fixable_findings_are_marked(tmp_path):
     (tmp_path / "m.py").write_text('import torch\nx = torch.zeros(2, device="cuda")\ny = torch.zeros(2, dtype=torch.float64)\n')
     _, text = scan_html(tmp_path, out=tmp_path / "r.html")
     assert text.count("[*] fixable") == 1  # the device string has a rewrite, float64 has none
+
+
+# --- migration plan, grouping, links, review export/import, URL state ---------------------------
+
+PLAN_PROJECT = {
+    "src/model.py": (
+        "import torch\n"
+        "import flash_attn\n"
+        "import torch.nn.functional as F\n"
+        'x = torch.zeros(2, device="cuda")\n'
+        'y = F.interpolate(x, scale_factor=2, mode="bilinear")\n'
+        "fast = torch.compile(model, dynamic=True)\n"
+    ),
+    "src/kernels/op.cu": "__global__ void k(float* x) { x[0] = 1; }\n",
+    "tests/test_model.py": 'import torch\nz = torch.ones(2, device="cuda")\n',
+    "requirements.txt": "torch==2.3.0\nflash-attn>=2\n",
+}
+
+
+def _fake_checkout(root: Path, remote="git@github.com:acme/widgets.git", sha="0123456789abcdef0123456789abcdef01234567"):
+    git = root / ".git"
+    (git / "refs" / "heads").mkdir(parents=True)
+    (git / "HEAD").write_text("ref: refs/heads/main\n")
+    (git / "refs" / "heads" / "main").write_text(sha + "\n")
+    (git / "config").write_text(f'[core]\n\tbare = false\n[remote "origin"]\n\turl = {remote}\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n')
+    return sha
+
+
+def _plan_report(tmp_path, *args):
+    root = make_project(tmp_path / "proj", PLAN_PROJECT)
+    out, text = scan_html(root, *args)
+    proc = run_cli("scan", root, "--format", "json", "--exit-zero", "--no-cache")
+    return root, out, text, json.loads(proc.stdout)
+
+
+def test_start_here_panel_matches_the_json_plan(tmp_path):
+    _, _, text, report = _plan_report(tmp_path)
+    plan = report["plan"]
+    doc = Tags(text)
+    rows = doc.find("tr")
+    phases_in_table = [a["data-phase"] for a in rows if "data-phase" in a]
+    assert phases_in_table == [p["id"] for p in plan["phases"] if p["items"]]
+    for ph in plan["phases"]:
+        if not ph["items"]:
+            continue
+        row = re.search(rf'<tr data-phase="{ph["id"]}">(.*?)</tr>', text, re.S).group(1)
+        cells = re.findall(r'<td class="num"[^>]*>(\d+)</td>', row)
+        assert [int(c) for c in cells] == [ph["by_effort"][e] for e in ("automatic", "local-edit", "redesign")] + [ph["items"]]
+    assert re.search(r'<strong id="fixable-n">(\d+)</strong>', text).group(1) == str(plan["fixable"]) != "0"
+    assert f"trnready fix --write {report['root']}" in text
+    redesign = [a["data-rule"] for a in doc.find("li") if "data-rule" in a]
+    assert redesign == [r["rule"] for r in plan["redesign"]] and "TRN281" in redesign and "TRN601" in redesign
+
+
+@pytest.mark.browser
+def test_grouping_toggle_and_counts_follow_filters(pages, tmp_path):
+    _, out, _, report = _plan_report(tmp_path)
+    active = [f for f in report["findings"] if not f["suppressed"]]
+    p = pages()
+    page = p.open(out)
+    counts = lambda: page.evaluate(  # noqa: E731
+        "Array.from(document.querySelectorAll('#groups:not([hidden]) > section.grp:not([hidden]), "
+        "#groups-alt:not([hidden]) > section.grp:not([hidden])')).map(s => [s.id, +s.querySelector('.gcount').textContent])")
+    by_phase = dict(counts())
+    want = {f"phase-{ph['id']}": ph["items"] for ph in report["plan"]["phases"] if ph["items"]}
+    assert by_phase == want
+    page.get_by_label("file", exact=True).check()
+    by_file = {page.locator(f"#{sid} > h3").inner_text().rsplit(None, 1)[0]: n for sid, n in counts()}
+    files = {}
+    for f in active:
+        files[f["path"]] = files.get(f["path"], 0) + 1
+    assert by_file == files
+    assert page.locator("article.item:visible").count() == 0  # occurrences are listed under their file
+    assert page.locator("section.grp.file li.occ .orule").first.is_visible()
+    # Counts in the headers follow the filters.
+    page.get_by_label("blocker", exact=True).uncheck()
+    by_file2 = {page.locator(f"#{sid} > h3").inner_text().rsplit(None, 1)[0]: n for sid, n in counts()}
+    nb = {}
+    for f in active:
+        if f["severity"] != "blocker":
+            nb[f["path"]] = nb.get(f["path"], 0) + 1
+    assert by_file2 == nb
+    page.get_by_label("category", exact=True).check()
+    cats = dict(counts())
+    want_cats = {}
+    for f in active:
+        if f["severity"] != "blocker":
+            want_cats["cat-" + f["category"]] = want_cats.get("cat-" + f["category"], 0) + 1
+    assert cats == want_cats
+    page.get_by_label("blocker", exact=True).check()
+    page.get_by_label("phase", exact=True).check()
+    assert dict(counts()) == want
+    page.select_option("#f-effort", "redesign")
+    red = sum(1 for f in active if f["effort"] == "redesign")
+    assert sum(n for _, n in counts()) == red
+    page.select_option("#f-effort", "")
+    page.get_by_label("fixable only").check()
+    assert sum(n for _, n in counts()) == report["plan"]["fixable"]
+    assert p.errors == []
+
+
+@pytest.mark.browser
+def test_filters_live_in_the_url(pages, tmp_path):
+    _, out, _, _ = _plan_report(tmp_path)
+    p = pages()
+    page = p.open(out)
+    page.get_by_label("file", exact=True).check()
+    page.get_by_label("advisory", exact=True).uncheck()
+    page.select_option("#f-effort", "redesign")
+    page.fill("#f-text", "src/")
+    page.locator("#f-status", has_text="Showing").wait_for()
+    for _ in range(50):  # the text filter is debounced; the URL follows it
+        if "q=src" in page.url:
+            break
+        page.wait_for_timeout(50)
+    url = page.url
+    assert "group=file" in url and "sev=blocker,change" in url and "effort=redesign" in url
+    status = page.locator("#f-status").inner_text()
+    p2 = pages()
+    page2 = p2.open(Path(out))  # a fresh page opened with the link shows the same view
+    page2.goto(url)
+    page2.wait_for_selector("html[data-ready]", state="attached")
+    page2.wait_for_timeout(100)
+    assert page2.get_by_label("file", exact=True).is_checked()
+    assert not page2.get_by_label("advisory", exact=True).is_checked()
+    assert page2.locator("#f-effort").input_value() == "redesign" and page2.locator("#f-text").input_value() == "src/"
+    assert page2.locator("#f-status").inner_text() == status
+    assert p.errors == [] and p2.errors == []
+
+
+@pytest.mark.browser
+def test_source_links_from_the_checkout_and_a_template(pages, tmp_path):
+    root = make_project(tmp_path / "proj", PLAN_PROJECT)
+    sha = _fake_checkout(root)
+    out, text = scan_html(root / "src", out=tmp_path / "r1.html")
+    p = pages()
+    page = p.open(out)
+    hrefs = page.eval_on_selector_all("a.srcl", "as => as.map(a => a.href)")
+    assert f"https://github.com/acme/widgets/blob/{sha}/src/model.py#L5" in hrefs
+    assert f"https://github.com/acme/widgets/blob/{sha}/src/kernels/op.cu#L1" in hrefs
+    out2, _ = scan_html(root, "--source-url", "https://code.example/{path}?line={line}", out=tmp_path / "r2.html")
+    page = p.open(out2)
+    hrefs = page.eval_on_selector_all("a.srcl", "as => as.map(a => a.href)")
+    assert "https://code.example/src/model.py?line=4" in hrefs
+    # An unknown host gives no links rather than a guess; a bad template is a usage error.
+    (root / ".git" / "config").write_text('[remote "origin"]\n\turl = https://git.internal/acme/widgets.git\n')
+    out3, text3 = scan_html(root, out=tmp_path / "r3.html")
+    assert " data-src-url=" not in text3
+    bad = run_cli("scan", root, "--html", tmp_path / "r4.html", "--source-url", "javascript:alert(1)")
+    assert bad.returncode == 2 and "--source-url must be an http(s) URL" in bad.stderr
+    assert p.errors == []
+
+
+@pytest.mark.browser
+def test_copy_suppression_comment_in_the_file_kind_syntax(pages, tmp_path):
+    _, out, _, _ = _plan_report(tmp_path)
+    p = pages()
+    page = p.open(out)
+    page.locator("#TRN191 li.occ button.supp").first.click()
+    assert page.locator("#copied").inner_text() == "Copied: # trnready: ignore[TRN191] <reason>"
+    page.locator("#TRN601 li.occ button.supp").first.click()
+    assert page.locator("#copied").inner_text() == "Copied: // trnready: ignore[TRN601] <reason>"
+    assert p.errors == []
+
+
+@pytest.mark.browser
+def test_review_export_import_round_trip(pages, tmp_path):
+    _, out, _, report = _plan_report(tmp_path)
+    p = pages(accept_downloads=True)
+    page = p.open(out)
+    page.get_by_label("src/model.py:5").check()
+    page.get_by_label("requirements.txt:2").check()
+    page.locator("#TRN191 textarea.note").fill("Ana: switch to nearest, check mAP")
+    with page.expect_download() as dl:
+        page.locator("#export").click()
+    saved = tmp_path / "review.json"
+    dl.value.save_as(saved)
+    review = json.loads(saved.read_text())
+    fps = {(f["path"], f["line"]): f["fingerprint"] for f in report["findings"]}
+    assert review["format"] == "trnready-review" and sorted(review["ticks"]) == sorted(
+        [fps[("src/model.py", 5)], fps[("requirements.txt", 2)]])
+    assert review["notes"] == {"TRN191": "Ana: switch to nearest, check mAP"}
+    # Another reviewer (fresh storage) imports it into a report of a re-scan.
+    p2 = pages()
+    page2 = p2.open(out)
+    assert p2.progress()[0] == 0
+    page2.locator("#import").set_input_files(str(saved))
+    page2.locator("#copied", has_text="Imported 2 ticks and 1 note").wait_for()
+    assert page2.get_by_label("src/model.py:5").is_checked() and page2.get_by_label("requirements.txt:2").is_checked()
+    assert page2.locator("#TRN191 textarea.note").input_value() == "Ana: switch to nearest, check mAP"
+    page2.reload()
+    page2.wait_for_selector("html[data-ready]", state="attached")
+    assert p2.progress()[0] == 2  # kept like ticks made by hand
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"ticks": 3}')
+    page2.locator("#import").set_input_files(str(bad))
+    page2.locator("#copied", has_text="Not a trnready review file").wait_for()
+    assert p.errors == [] and p2.errors == []
+
+
+@pytest.mark.browser
+def test_nothing_overflows_at_390px(pages, tmp_path):
+    long_name = "a_really_long_module_name_" * 6
+    files = dict(PLAN_PROJECT)
+    files[f"src/{long_name}/{long_name}.py"] = (
+        f'import torch\n{long_name} = torch.zeros(2, device="cuda").to(torch.float64)  # {"x" * 300}\n')
+    root = make_project(tmp_path / "proj", files)
+    out, _ = scan_html(root)
+    p = pages(viewport={"width": 390, "height": 800})
+    page = p.open(out)
+    for mode in ("phase", "file", "category"):
+        page.get_by_label(mode, exact=True).check()
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390, mode
+    # the chart scales: every bar is inside the viewport
+    right = page.eval_on_selector_all("svg.cbar", "ss => Math.max(...ss.map(s => s.getBoundingClientRect().right))")
+    assert right <= 390
+    assert p.errors == []

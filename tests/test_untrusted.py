@@ -133,7 +133,7 @@ def line_rule(pattern: str, rid: str = "ACME201") -> str:
         title = "a line the team forbids"
         why = "Team rule."
         fix = "Remove it."
-        source = "team wiki"
+        source = [{{ title = "Team wiki", url = "https://example.com/wiki" }}]
         docs = "https://example.com/acme"
 
         [[rule.match]]

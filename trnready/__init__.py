@@ -1,8 +1,13 @@
-"""trnready: a static readiness scanner for PyTorch code moving to TorchNeuron (Trainium)."""
-__version__ = "0.1.0"
+"""trnready: a static readiness scanner for PyTorch code moving to TorchNeuron (Trainium).
+
+The names in __all__ are the stable Python interface (docs/api.md); everything else is internal.
+"""
+from .version import __version__
 
 from .api import scan  # noqa: E402
-from .config import Config  # noqa: E402
-from .model import Diagnostic, Finding, Report  # noqa: E402
+from .catalogue import CatalogueError  # noqa: E402
+from .config import Config, ConfigError, SelectorError  # noqa: E402
+from .model import CONFIDENCES, SEVERITIES, Diagnostic, Finding, Report, Rule  # noqa: E402
 
-__all__ = ["scan", "Config", "Report", "Finding", "Diagnostic", "__version__"]
+__all__ = ["scan", "Config", "Report", "Finding", "Diagnostic", "Rule", "ConfigError", "SelectorError",
+           "CatalogueError", "SEVERITIES", "CONFIDENCES", "__version__"]

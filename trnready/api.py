@@ -1,4 +1,4 @@
-"""scan(paths, config) -> Report: wires discover -> read -> match -> Report.
+"""scan(paths, config) -> Report: wires discover -> read -> reader -> post-process -> Report.
 
 This module never imports click: the CLI and the tests call the same API.
 
@@ -19,18 +19,18 @@ import traceback
 from dataclasses import replace
 from pathlib import Path
 
-from . import __version__
+from .version import __version__
 from .cache import ResultCache, content_hash, default_cache_dir
 from .catalogue import Catalogue, load_catalogue
-from .config import Config, drop_per_file_ignores, error_at, select_rules
+from .config import Config, error_at, select_rules
+from . import postprocess, readers
 from .discover import Discoverer, common_root, printable_path
+from .filekinds import kind_of
 from .limits import bound
 from .match import Engine
-from .nblines import file_line, source_lines
-from .model import Diagnostic, Report
-from .pyscan import scan_python
+from .model import PARTIAL_KINDS, Diagnostic, Report
 from .read import decode_python, read_bytes
-from .repo_rules import collapse, mentioned_in_files, repo_files, repo_rules
+from .repo_rules import mentioned_in_files, repo_files, repo_rules
 
 # Below this many files to scan, a worker pool costs more than it saves.
 POOL_MIN_FILES = 48
@@ -48,15 +48,11 @@ def file_digest(data: bytes, rel: str, kind: str, path: Path | None) -> str:
     """The cache identity of one file's result: its content, plus every other file the result reads."""
     digest = content_hash(data)
     if kind in READS_OTHER_FILES:
-        digest += "+" + _surface().inputs_digest(data, rel, kind, path)
+        from .readers import manifests
+
+        text, diag = readers.decode_text(data, rel)
+        digest += "+" + (manifests.inputs_digest(text, rel, kind, path) if diag is None else "")
     return digest
-
-
-def _surface():
-    """The non-Python readers, imported on first use (packaging and friends cost ~30 ms at start-up)."""
-    from . import surface
-
-    return surface
 
 
 def scan_bytes(data: bytes, rel: str, kind: str, engine: Engine, prefilter: bool = True, path: Path | None = None):
@@ -76,43 +72,22 @@ def scan_bytes(data: bytes, rel: str, kind: str, engine: Engine, prefilter: bool
 def _scan_bytes(data: bytes, rel: str, kind: str, engine: Engine, prefilter: bool, path: Path | None):
     stage = "decode"
     try:
-        if kind == "python":
-            text, diag = decode_python(data, rel)
-            if diag is not None:
-                return [], diag
-            if prefilter and not engine.may_match(text):
-                if rel.rsplit("/", 1)[-1] != "setup.py":
-                    return [], None
-                stage = "setup.py manifest scanner"
-                return _surface().scan_surface(text, rel, "setup-py", engine, path)
-            stage = "python scanner"
-            return _scan_python_file(text, rel, engine, path)
-        surface = _surface()
-        text, diag = surface.decode_text(data, rel)
+        text, diag = decode_python(data, rel) if kind == "python" else readers.decode_text(data, rel)
         if diag is not None:
             return [], diag
-        stage = f"{kind} scanner"
-        findings, diag = surface.scan_surface(text, rel, kind, engine, path)
-        if kind == "notebook" and findings:
-            findings = _with_file_lines(findings, text)
-        return findings, diag
+        ctx = readers.FileContext(text, rel, kind, engine, path, prefilter)
+        stage = f"{kind} reader"
+        result = readers.read(ctx)
+        if result.diag is not None and result.diag.kind == "malformed-notebook":
+            return [], result.diag
+        stage = "post-processing"
+        return postprocess.file_findings(ctx, result), result.diag
     except RecursionError:
         return [], Diagnostic(rel, "too-complex", "nesting too deep to analyse")
     except Exception as e:  # one bad file must never stop the scan
         detail = traceback.format_exc(limit=-3) if os.environ.get("TRNREADY_DEBUG") else ""
         return [], Diagnostic(rel, "internal-error", f"{stage} failed: {type(e).__name__}: {e}"
                               + (f"\n{detail}" if detail else ""))
-
-
-def _with_file_lines(findings: list, text: str) -> list:
-    """Notebook findings also get their line in the .ipynb text (SARIF / GitHub annotate the file)."""
-    mapping = source_lines(text)
-    out = []
-    for f in findings:
-        if f.cell is not None:
-            f = replace(f, file_line=file_line(mapping, f.cell, f.line))
-        out.append(f)
-    return out
 
 
 def scan_file(path: Path, rel: str, kind: str, engine: Engine, config: Config):
@@ -125,23 +100,13 @@ def scan_file(path: Path, rel: str, kind: str, engine: Engine, config: Config):
 
 def scan_text(text: str, filename: str, engine: Engine):
     """Scan one in-memory snippet as if it were a file of that name (used for catalogue examples)."""
-    from .discover import file_kind
-
-    kind = file_kind(Path(filename).name)
+    kind = kind_of(Path(filename).name)
     if kind is None:
         if "." in Path(filename).name:
             return [], None  # a file kind trnready does not read (kernels/add.cpp, notes.txt)
         kind = "python"
     findings, diag = scan_bytes(text.encode("utf-8"), filename, kind, engine, prefilter=True)
-    return collapse(findings, engine, lambda strings: any(x in text for x in strings)), diag
-
-
-def _scan_python_file(text: str, rel: str, engine: Engine, path: Path | None = None):
-    findings, diag = scan_python(text, rel, engine)
-    if diag is None and rel.rsplit("/", 1)[-1] == "setup.py":  # install_requires & co, read from the AST
-        extra, _ = _surface().scan_surface(text, rel, "setup-py", engine, path)
-        findings = sorted(findings + extra, key=lambda f: f.sort_key())
-    return findings, diag
+    return postprocess.report_findings(findings, engine, lambda strings: any(x in text for x in strings)), diag
 
 
 def build_engine(config: Config, catalogue: Catalogue | None = None) -> Engine:
@@ -253,24 +218,30 @@ class _Progress:
 
 
 def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catalogue | None = None,
-         progress: bool = False) -> Report:
+         progress: bool = False, root: str | Path | None = None) -> Report:
+    """Scan files and directories -> Report. `root` (default: the paths' common directory) is what
+    finding paths and fingerprints are relative to."""
     config = config or Config()
     paths = [Path(p) for p in (paths or ["."])]
     engine = build_engine(config, catalogue)
     cat = engine.catalogue
-    root = common_root(paths)
+    root = Path(root).absolute() if root is not None else common_root(paths)
     report = Report(root=printable_path(str(root.absolute())), catalogue_version=cat.version, catalogue_sha256=cat.sha256,
+                    plan_text=cat.plan_text,
                     tool_version=__version__, rules=cat.by_id(),
                     started_at=_dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat())
     old_limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old_limit, RECURSION_LIMIT))
-    _surface().INCLUDE_MAX_BYTES = config.max_file_size  # -r includes obey --max-file-size too
+    from .readers import manifests
+
+    manifests.INCLUDE_MAX_BYTES = config.max_file_size  # -r includes obey --max-file-size too
     cache = None
     if config.cache:
-        # Everything that changes a file's findings: rules (with their severities), suppression mode.
+        # Everything that changes a file's findings: rules (with their severities), suppression mode,
+        # and what the post-processing steps do to them.
         salt = "|".join([__version__, cat.sha256, ",".join(sorted(f"{r.id}:{r.severity}" for r in engine.rules)),
                          f"prefilter={config.prefilter}", f"suppressions={config.suppressions}",
-                         f"max-file-size={config.max_file_size}"])
+                         f"pipeline={postprocess.VERSION}", f"max-file-size={config.max_file_size}"])
         cache = ResultCache(Path(config.cache_dir) if config.cache_dir else default_cache_dir(), salt)
     try:
         disc = Discoverer(root, config.exclude, config.use_gitignore,
@@ -338,12 +309,10 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
                 cache.put_stat(st_key, digest, mentions)
         for sf, res in zip(files, results):
             findings, diag = res
-            if config.per_file_ignores and findings:
-                findings = drop_per_file_ignores(findings, root, config)
-            report.findings.extend(findings)
+            report.findings.extend(postprocess.per_file_ignores(findings, root, config))
             if diag is not None:
                 report.diagnostics.append(diag)
-                if diag.kind not in _surface().PARTIAL_KINDS:  # partly scanned files count as scanned
+                if diag.kind not in PARTIAL_KINDS:  # partly scanned files count as scanned
                     continue
             report.files_scanned += 1
             report.files_by_kind[sf.kind] = report.files_by_kind.get(sf.kind, 0) + 1
@@ -354,12 +323,11 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
         def mentioned(strings) -> bool:
             return any(x in found for x in strings) or in_config_files(strings)
 
-        report.findings = collapse(report.findings, engine, mentioned)
+        report.findings = postprocess.report_findings(report.findings, engine, mentioned)
     finally:
         if cache is not None:
             cache.close()
         sys.setrecursionlimit(old_limit)
-    report.findings.sort(key=lambda f: f.sort_key())
     report.diagnostics.sort(key=lambda d: (d.path, d.kind))
     return report
 

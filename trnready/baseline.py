@@ -99,15 +99,54 @@ def apply(report: Report, baseline: Baseline, partial: bool = False) -> Report:
     return report
 
 
-def root_mismatch(report: Report, baseline: Baseline) -> str | None:
-    """A warning when the scan root differs from the baseline's (paths in fingerprints would differ)."""
+def scan_root_for(baseline: Baseline, natural_root: str | Path) -> str | None:
+    """The root to compute fingerprints from so they compare with the baseline's, when it differs from
+    the scan's own root (None: use the scan's own root).
+
+    Fingerprints hold paths relative to the scan root, so a baseline made for the repository root
+    and a scan of `src/` (or the reverse) name the same file differently. Scanning from the
+    baseline's root and then re-expressing paths (`rebase`) lets both agree. A recorded root that
+    no longer exists or shares no folder with this scan (a baseline copied elsewhere) is not used.
+    """
     if baseline.root is None:
         return None
     try:
-        same = Path(report.root).resolve() == Path(baseline.root)
+        here, there = Path(natural_root).resolve(), Path(baseline.root)
+        if here == there or not there.is_dir():
+            return None
     except OSError:
-        same = False
-    if same:
         return None
-    return (f"baseline {baseline.path} was created for scan root {baseline.root}, this scan's root is "
-            f"{report.root}; fingerprints include paths relative to the root, so known findings may show as new")
+    if here.is_relative_to(there) or there.is_relative_to(here):
+        return str(there)
+    return None
+
+
+def rebase(report: Report, root: str | Path) -> Report:
+    """Re-express every path of a report scanned from another root relative to `root`."""
+    from dataclasses import replace
+
+    old, new = Path(report.root), Path(root).absolute()
+
+    def move(rel: str) -> str:
+        try:
+            return Path(os.path.relpath(old / rel, new)).as_posix()
+        except ValueError:  # another drive on Windows
+            return (old / rel).as_posix()
+
+    report.findings = [replace(f, path=move(f.path)) for f in report.findings]
+    report.diagnostics = [replace(d, path=move(d.path)) for d in report.diagnostics]
+    report.root = str(new)
+    return report
+
+
+def nothing_matched(report: Report, baseline: Baseline) -> str | None:
+    """A warning when a non-empty baseline made for another root matched no finding at all."""
+    if baseline.root is None or not baseline.fingerprints or not report.baseline or report.baseline["known"]:
+        return None
+    try:
+        if Path(report.root).resolve() == Path(baseline.root):
+            return None
+    except OSError:
+        pass
+    return (f"baseline {baseline.path} was created for scan root {baseline.root} and matched none of this "
+            f"scan's findings; every finding is reported as new")

@@ -17,9 +17,10 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised only on Python 3.10
     import tomli as tomllib
 
+from .filekinds import KIND_NAMES
 from .linear_re import LINEAR, PatternError, compile_pattern
+from .model import CONFIDENCES, EFFORTS, PHASES, SEVERITIES, ArgPredicate, Example, Matcher, Rule, Source, format_sources
 from .read import SETTINGS_MAX_BYTES, read_regular
-from .model import CONFIDENCES, SEVERITIES, ArgPredicate, Example, Matcher, Rule
 from .rewrite import parse_rewrites
 
 # The finding vocabulary (../shared/reference/categories.md); reports use it verbatim.
@@ -36,19 +37,17 @@ MATCH_KINDS = ("call", "method", "reference", "import", "decorator", "device", "
 META_CHECKS = ("suppression-without-reason", "unused-suppression")
 PREDICATE_OPS = ("equals", "not-equals", "in", "not-in", "is-none", "is-not-none", "present", "absent", "matches")
 # File kinds a non-Python example or a line matcher may name.
-FILE_KINDS = ("python", "notebook", "requirements", "pyproject", "setup-cfg", "conda", "pipfile",
-              "cuda", "dockerfile", "shell", "yaml", "env", "json", "terraform",
-              "python-version")
+FILE_KINDS = KIND_NAMES  # the table is trnready/filekinds.py
 
 _RULE_KEYS = {"id", "name", "category", "severity", "title", "why", "fix", "source", "docs",
-              "match", "examples", "corrected", "suggestion", "rewrite"}
+              "match", "examples", "corrected", "suggestion", "rewrite", "phase", "effort"}
 _REQUIRED = ("id", "name", "category", "severity", "title", "why", "fix", "source", "docs", "match", "examples")
 _MATCH_KEYS = set(MATCH_KINDS) | {"args", "confidence", "message", "files", "version", "version-shape",
                                   "unless-mentioned", "mentioned-in", "scope", "unless-parameter",
                                   "unless-value", "writes-only", "stores",
                                   "unless-guarded", "unless-cuda-checked"}
 _PRED_KEYS = {"name", "position", "default"} | set(PREDICATE_OPS)
-_TOP_KEYS = {"catalogue", "aliases", "device", "methods", "rule"}
+_TOP_KEYS = {"catalogue", "aliases", "device", "methods", "rule", "plan"}
 _ID = re.compile(r"^[A-Z]{2,6}[0-9]{3,4}$")
 
 
@@ -76,6 +75,7 @@ class Catalogue:
     device_positions: dict[str, int] = field(default_factory=dict)
     method_not_on: tuple[str, ...] = ()  # libraries whose values' methods are never torch methods
     paths: tuple[str, ...] = ()
+    plan_text: dict = field(default_factory=dict)  # [plan]: {"phases": {id: {title, advice}}, "efforts": {...}}
 
     def by_id(self) -> dict[str, Rule]:
         return {r.id: r for r in self.rules}
@@ -133,6 +133,7 @@ def load_catalogue(path: Path | str | None = None, extra: list[Path | str] | Non
     device_positions: dict[str, int] = {}
     method_not_on: list[str] = []
     version = ""
+    plan_text: dict = {}
     digest = hashlib.sha256()
     seen: dict[str, str] = {}
     for i, p in enumerate(paths):
@@ -157,6 +158,7 @@ def load_catalogue(path: Path | str | None = None, extra: list[Path | str] | Non
             LINEAR.reset(token)
         if i == 0:
             version = parsed["version"]
+            plan_text = parsed["plan"]
         for k, v in parsed["aliases"].items():
             aliases[k] = v
         for k in parsed["device_keywords"]:
@@ -174,7 +176,7 @@ def load_catalogue(path: Path | str | None = None, extra: list[Path | str] | Non
             rules.append(r)
     return Catalogue(rules=rules, version=version, sha256=digest.hexdigest(), aliases=aliases,
                      device_keywords=tuple(device_keywords), device_positions=device_positions,
-                     method_not_on=tuple(method_not_on), paths=tuple(str(p) for p in paths))
+                     method_not_on=tuple(method_not_on), paths=tuple(str(p) for p in paths), plan_text=plan_text)
 
 
 def _parse(data: dict, path: str, loc: _Locator, primary: bool) -> dict:
@@ -222,7 +224,29 @@ def _parse(data: dict, path: str, loc: _Locator, primary: bool) -> dict:
         err("must be an array of tables ([[rule]])", key="rule")
     rules = [_parse_rule(r, n, err) for n, r in enumerate(raw_rules)]
     return {"version": version, "aliases": aliases, "device_keywords": dk, "device_positions": dp,
-            "method_not_on": not_on, "rules": rules}
+            "method_not_on": not_on, "rules": rules, "plan": _parse_plan(data.get("plan", {}), err)}
+
+
+def _parse_plan(plan, err) -> dict:
+    """[plan.phases.ID] / [plan.efforts.ID] tables of title and advice; ids are the fixed vocabulary."""
+    if not isinstance(plan, dict):
+        err("must be a table", key="plan")
+    out: dict = {"phases": {}, "efforts": {}}
+    for group, known in (("phases", PHASES), ("efforts", EFFORTS)):
+        table = plan.get(group, {})
+        if not isinstance(table, dict):
+            err("must be a table", key=f"plan.{group}")
+        for pid, body in table.items():
+            if pid not in known:
+                err(f"unknown id (expected one of {', '.join(known)})", key=f"plan.{group}.{pid}")
+            if not isinstance(body, dict) or set(body) - {"title", "advice"} or \
+                    not all(isinstance(body.get(k), str) and body.get(k) for k in ("title", "advice")):
+                err("needs exactly a non-empty title and advice", key=f"plan.{group}.{pid}")
+            out[group][pid] = {"title": body["title"], "advice": " ".join(body["advice"].split())}
+    for k in plan:
+        if k not in ("phases", "efforts"):
+            err("unknown key (expected phases, efforts)", key=f"plan.{k}")
+    return out
 
 
 def _parse_rule(r: dict, n: int, err) -> Rule:
@@ -242,9 +266,10 @@ def _parse_rule(r: dict, n: int, err) -> Rule:
     for k in _REQUIRED:
         if k not in r:
             err("missing required key", entry=rid, key=k)
-    for k in ("name", "title", "why", "fix", "source", "docs"):
+    for k in ("name", "title", "why", "fix", "docs"):
         if not isinstance(r[k], str) or not r[k].strip():
             err("must be a non-empty string", entry=rid, key=k)
+    sources = _parse_sources(r["source"], rid, err)
     if "corrected" in r and not isinstance(r["corrected"], str):
         err("must be a string", entry=rid, key="corrected")
     if "suggestion" in r and not isinstance(r["suggestion"], bool):
@@ -264,10 +289,57 @@ def _parse_rule(r: dict, n: int, err) -> Rule:
     hits = _parse_examples(ex.get("hit"), rid, "examples.hit", err)
     cleans = _parse_examples(ex.get("clean"), rid, "examples.clean", err)
     rewrites = parse_rewrites(r["rewrite"], rid, r["severity"], err) if "rewrite" in r else ()
+    phase, effort = _plan_keys(r, rid, bool(rewrites), err)
     return Rule(id=rid, name=r["name"], category=r["category"], severity=r["severity"], title=r["title"].strip(),
-                why=r["why"].strip(), fix=r["fix"].strip(), source=r["source"].strip(), docs=r["docs"].strip(),
+                why=_paragraph(r["why"]), fix=_paragraph(r["fix"]), source=format_sources(sources), docs=r["docs"].strip(),
                 matchers=matchers, hits=hits, cleans=cleans, corrected=r.get("corrected"),
-                fix_is_suggestion=r.get("suggestion", False), rewrites=rewrites)
+                fix_is_suggestion=r.get("suggestion", False), rewrites=rewrites, sources=sources, phase=phase,
+                effort=effort)
+
+
+def _paragraph(text: str) -> str:
+    """why/fix are read as one paragraph: line breaks written to wrap the TOML source are not part of
+    the text (GitHub annotations would show them as %0A, SARIF viewers as hard breaks)."""
+    return " ".join(text.split())
+
+
+_URL = re.compile(r"https?://[^\s<>\"]+")
+
+
+def _parse_sources(items, rid, err) -> tuple[Source, ...]:
+    """`source = [{ title = "...", url = "https://..." }, ...]`: public documents a reader can open."""
+    shape = 'must be a list of { title = "...", url = "https://..." } tables naming public documents'
+    if isinstance(items, str) and "seeds/" in items:
+        err(f"cites an internal seeds/ file; {shape}", entry=rid, key="source")
+    if not isinstance(items, list) or not items:
+        err(shape, entry=rid, key="source")
+    out = []
+    for it in items:
+        if not isinstance(it, dict) or set(it) != {"title", "url"}:
+            err(shape, entry=rid, key="source")
+        title, url = it["title"], it["url"]
+        if not isinstance(title, str) or not title.strip() or not isinstance(url, str):
+            err(shape, entry=rid, key="source")
+        if "seeds/" in title or "seeds/" in url:
+            err("cites an internal seeds/ file: cite the public document (title and URL) that states the fact",
+                entry=rid, key="source")
+        if not _URL.fullmatch(url.strip()):
+            err(f"url {url!r} is not a public http(s) URL", entry=rid, key="source")
+        out.append(Source(title=" ".join(title.split()), url=url.strip()))
+    return tuple(out)
+
+
+def _plan_keys(r: dict, rid: str, has_rewrite: bool, err) -> tuple[str, str]:
+    """phase/effort are optional for team catalogues: eager-port, and automatic only when a rewrite exists."""
+    phase = r.get("phase", "eager-port")
+    if phase not in PHASES:
+        err(f"unknown phase {phase!r} (expected one of {', '.join(PHASES)})", entry=rid, key="phase")
+    effort = r.get("effort", "automatic" if has_rewrite else "local-edit")
+    if effort not in EFFORTS:
+        err(f"unknown effort {effort!r} (expected one of {', '.join(EFFORTS)})", entry=rid, key="effort")
+    if effort == "automatic" and not has_rewrite:
+        err("effort 'automatic' needs a [[rule.rewrite]] that trnready fix applies", entry=rid, key="effort")
+    return phase, effort
 
 
 def _parse_examples(items, rid, key, err) -> tuple[Example, ...]:
@@ -319,7 +391,7 @@ def _parse_match(m, rid, err) -> Matcher:
                 err(f"bad pattern {x!r}: expected a dotted Python name (a `*` glob only before the last part)",
                     entry=rid, key=f"match.{kind}")
     elif kind in ("python", "file"):
-        from .surface import check_kind_names
+        from .matcher_keys import check_kind_names
         problem = check_kind_names(kind, names)
         if problem:
             err(problem, entry=rid, key=f"match.{kind}")
@@ -369,7 +441,7 @@ def _parse_match(m, rid, err) -> Matcher:
         err("must be true or false", entry=rid, key="match.stores")
     if stores and kind != "keyword":
         err("applies to keyword matchers only", entry=rid, key="match.stores")
-    from .surface import parse_surface_keys
+    from .matcher_keys import parse_surface_keys
     extra = parse_surface_keys(kind, m, lambda msg, key: err(msg, entry=rid, key=key))
     return Matcher(kind=kind, names=tuple(names), args=preds, confidence=confidence, files=tuple(files),
                    regex=regex, message=message, unless_parameter=unless_parameter,

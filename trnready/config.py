@@ -6,6 +6,7 @@ holding one wins; trnready.toml before pyproject.toml in the same directory).
 """
 from __future__ import annotations
 
+import difflib
 import fnmatch
 import os
 import re
@@ -48,6 +49,10 @@ class Config:
     config_path: str | None = None
     only_files: frozenset[str] | None = None  # --changed-since: resolved paths to keep
 
+    def __post_init__(self):
+        # `./tests`, `tests/` and `tests` name the same folder; discovery compares plain relative paths.
+        object.__setattr__(self, "exclude", tuple(normalise_glob(p) for p in self.exclude if normalise_glob(p)))
+
 
 class ConfigError(Exception):
     """A config file problem: `file:line: key 'K': message` (exit code 2)."""
@@ -55,6 +60,52 @@ class ConfigError(Exception):
     def __init__(self, path, message: str, line: int | None = None, key: str | None = None):
         where = str(path) + (f":{line}" if line else "")
         super().__init__(f"{where}: " + (f"key '{key}': " if key else "") + message)
+
+
+def normalise_glob(pattern: str) -> str:
+    """`./tests/` -> `tests`: the form path globs are compared in (POSIX, relative, no trailing slash)."""
+    p = pattern.strip().replace("\\", "/")
+    while p.startswith("./"):
+        p = p[2:].lstrip("/") if p[2:3] == "/" else p[2:]
+    p = p.rstrip("/")
+    return "" if p == "." else p
+
+
+class SelectorError(ValueError):
+    """A --select/--ignore value that names no rule, id prefix or category."""
+
+
+def selector_known(sel: str, rules) -> bool:
+    return any(selector_matches_id(sel, r.id, r.category) for r in rules)
+
+
+def closest_selector(sel: str, rules) -> str | None:
+    """The valid selector nearest to a mistyped one (cuda_device -> cuda-device, TRN99 -> TRN099)."""
+    s = sel.strip()
+    categories = sorted({r.category for r in rules})
+    ids = sorted(r.id for r in rules)
+    # Categories are compared case-insensitively with `_` and space read as `-`: those are the usual slips.
+    folded = re.sub(r"[_\s]+", "-", s.lower())
+    if folded in categories:
+        return folded
+    if re.match(r"[A-Za-z]+\d", s):  # looks like a rule id (TRN24, trn2420)
+        match = difflib.get_close_matches(s.upper(), ids, n=1, cutoff=0.6)
+    else:
+        match = difflib.get_close_matches(folded, categories, n=1, cutoff=0.6)
+    return match[0] if match else None
+
+
+def unknown_selector_message(sel: str, rules) -> str:
+    hint = closest_selector(sel, rules)
+    return (f"unknown rule selector {sel!r}" + (f"; did you mean {hint}?" if hint
+                                                else " (see `trnready rules` for ids and categories)"))
+
+
+def check_selectors(selectors, rules) -> None:
+    """Raise SelectorError for the first selector that matches no rule."""
+    for sel in selectors:
+        if not selector_known(sel, rules):
+            raise SelectorError(unknown_selector_message(sel, rules))
 
 
 def selector_matches(sel: str, rule: Rule) -> bool:
@@ -74,6 +125,10 @@ def selector_matches_id(sel: str, rule_id: str, category: str) -> bool:
 
 
 def select_rules(rules: list[Rule], select: tuple[str, ...], ignore: tuple[str, ...]) -> list[Rule]:
+    """The rules `select` keeps and `ignore` does not drop. A selector matching no rule, or a selection
+    that keeps nothing, raises SelectorError: a scan that checks nothing must never look clean."""
+    check_selectors(select, rules)
+    check_selectors(ignore, rules)
     out = []
     for r in rules:
         if select and not any(selector_matches(s, r) for s in select):
@@ -81,15 +136,24 @@ def select_rules(rules: list[Rule], select: tuple[str, ...], ignore: tuple[str, 
         if any(selector_matches(s, r) for s in ignore):
             continue
         out.append(r)
+    if rules and not out:
+        raise SelectorError("no rules left to check: " + _describe_selection(select, ignore))
     return out
+
+
+def _describe_selection(select, ignore) -> str:
+    parts = []
+    if select:
+        parts.append("select " + ",".join(select))
+    if ignore:
+        parts.append("ignore " + ",".join(ignore))
+    return " with ".join(parts) + " selects no rule"
 
 
 def path_matches(rel: str, pattern: str) -> bool:
     """Glob match as for --exclude: the whole relative path, its file name, or a directory prefix."""
     name = rel.rsplit("/", 1)[-1]
-    pattern = pattern.strip()
-    if pattern.startswith("./"):
-        pattern = pattern[2:]
+    pattern = normalise_glob(pattern)
     return (fnmatch.fnmatch(rel, pattern) or fnmatch.fnmatch(name, pattern)
             or rel.startswith(pattern.rstrip("/") + "/"))
 
@@ -175,6 +239,24 @@ def error_at(path: str | None, key: str, message: str) -> ConfigError:
     return ConfigError(path, message, line=_line_of(text, key.split(".")[-1], section), key=key)
 
 
+def _entry_error(path: str | None, table: str, entry: str, message: str) -> ConfigError:
+    """A ConfigError on the line of `entry` inside `table` (entry names may hold dots: `"tests/*.py"`)."""
+    if not path:
+        return ConfigError("config", message, key=f"{table}.{entry}")
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ConfigError(path, message, key=f"{table}.{entry}")
+    section = "tool.trnready" if Path(path).name == "pyproject.toml" else None
+    line = _line_of(text, table, section)
+    lines = text.splitlines()
+    for i in range(line or 0, len(lines)):
+        if entry in lines[i]:
+            line = i + 1
+            break
+    return ConfigError(path, message, line=line, key=f'{table}."{entry}"')
+
+
 def _read_toml(path: Path) -> tuple[str, dict]:
     try:
         text = read_regular(path, SETTINGS_MAX_BYTES).decode("utf-8")
@@ -236,6 +318,9 @@ def load_config_file(path: Path | str) -> dict:
     base = path.absolute().parent
     out: dict = {}
     for key, value in data.items():
+        if key == "tool" and section is None and isinstance(value, dict) and "trnready" in value:
+            raise ConfigError(path, "use top-level keys in trnready.toml ([tool.trnready] is the pyproject.toml "
+                              "spelling)", line=_line_of(text, "tool", None), key="tool.trnready")
         if key not in _KEYS:
             raise ConfigError(path, f"unknown key (expected one of {', '.join(CONFIG_KEYS)})",
                               line=_line_of(text, key, section), key=key)
@@ -262,6 +347,35 @@ def load_config_file(path: Path | str) -> dict:
     out["_path"] = str(path)
     out["_base"] = str(base)
     return out
+
+
+def check_config_selectors(config: Config, rules, cli_select=(), cli_ignore=()) -> None:
+    """Every selector names a rule, id prefix or category; errors name the flag or the config file line.
+
+    Raises SelectorError (for a flag) or ConfigError (for a config-file key)."""
+    for flag, given, key in (("--select", cli_select, "select"), ("--ignore", cli_ignore, "ignore")):
+        for sel in given:
+            if not selector_known(sel, rules):
+                raise SelectorError(f"{flag}: {unknown_selector_message(sel, rules)}")
+        if not given:
+            for sel in getattr(config, key):
+                if not selector_known(sel, rules):
+                    raise error_at(config.config_path, key, unknown_selector_message(sel, rules))
+    for glob, sels in config.per_file_ignores:
+        for sel in sels:
+            if not selector_known(sel, rules):
+                raise _entry_error(config.config_path, "per-file-ignores", glob, unknown_selector_message(sel, rules))
+    ids = {r.id for r in rules}
+    for rid, _ in config.severity:
+        if rid not in ids:
+            hint = difflib.get_close_matches(rid, sorted(ids), n=1, cutoff=0.6)
+            raise error_at(config.config_path, f"severity.{rid}", f"unknown rule id {rid!r}"
+                           + (f"; did you mean {hint[0]}?" if hint else " (see `trnready rules`)"))
+    try:
+        select_rules(rules, config.select, config.ignore)
+    except SelectorError as e:
+        where = [] if cli_select or cli_ignore else [config.config_path] if config.config_path else []
+        raise SelectorError(": ".join([*where, str(e)])) from None
 
 
 def resolve(paths: list[str], config_file: str | None = None, use_config: bool = True, **cli) -> Config:

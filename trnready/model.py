@@ -10,15 +10,21 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
+from .clip import clip
+from .filekinds import GROUP_ORDER, GROUPS
+
 SEVERITIES = ("blocker", "change", "advisory")
 SEVERITY_RANK = {"blocker": 3, "change": 2, "advisory": 1}
 CONFIDENCES = ("high", "medium")
-# File kinds -> the groups the summary counts (python, notebook, manifest, cuda, container, shell/yaml).
-KIND_GROUPS = {"python": "python", "notebook": "notebook", "requirements": "manifest", "pyproject": "manifest",
-               "setup-cfg": "manifest", "conda": "manifest", "pipfile": "manifest", "python-version": "manifest", "cuda": "cuda",
-               "dockerfile": "container", "shell": "shell/yaml", "yaml": "shell/yaml", "env": "shell/yaml",
-               "json": "shell/yaml", "terraform": "shell/yaml"}
-GROUP_ORDER = ("python", "notebook", "manifest", "cuda", "container", "shell/yaml")
+# The migration plan: the order in which the porting guidance says to work, and how big each item is.
+# Ids are part of the JSON schema; their titles and advice live in blockers.toml ([plan]).
+PHASES = ("environment", "eager-port", "unsupported-features", "compile-readiness", "fleet-performance")
+EFFORTS = ("automatic", "local-edit", "redesign")
+# File kinds -> the groups the summary counts (the table lives in filekinds.py).
+KIND_GROUPS = GROUPS  # kept under its old name for callers outside the package
+# Diagnostics that keep the file's findings: the file was scanned, only in part or with a dangling include.
+PARTIAL_KINDS = frozenset({"cell-syntax-error", "missing-include", "too-many-findings", "invalid-text",
+                           "undecodable-name", "long-line", "refused-include"})
 
 
 @dataclass(frozen=True)
@@ -44,7 +50,7 @@ class Matcher:
     files: tuple[str, ...] = ()  # file kinds a line matcher applies to
     regex: Any = None  # compiled pattern for line matchers
     message: str = ""
-    # Non-Python inputs (trnready/surface.py, trnready/repo_rules.py):
+    # Non-Python inputs (trnready/readers/, trnready/repo_rules.py):
     version: Any = None  # packaging SpecifierSet: the requirement's ceiling lies in this range
     version_shape: Any = None  # compiled regex over the versions a requirement names
     unless_mentioned: tuple[str, ...] = ()  # literal strings that cancel the finding when present
@@ -65,6 +71,19 @@ class Example:
 
 
 @dataclass(frozen=True)
+class Source:
+    """A public document that states a rule's fact: a title a reader recognises and an http(s) URL."""
+
+    title: str
+    url: str
+
+
+def format_sources(sources) -> str:
+    """The one-line form used in JSON findings and plain-text outputs: `Title <url>; Title <url>`."""
+    return "; ".join(f"{s.title} <{s.url}>" for s in sources)
+
+
+@dataclass(frozen=True)
 class Rule:
     id: str
     name: str
@@ -81,6 +100,9 @@ class Rule:
     corrected: Optional[str] = None
     fix_is_suggestion: bool = False
     rewrites: tuple = ()  # trnready.rewrite.Rewrite records ([[rule.rewrite]]); only `change` entries have them
+    sources: tuple[Source, ...] = ()  # `source` is these, rendered by format_sources
+    phase: str = "eager-port"  # one of PHASES
+    effort: str = "local-edit"  # one of EFFORTS; "automatic" needs a [[rule.rewrite]]
 
 
 @dataclass(frozen=True)
@@ -169,6 +191,7 @@ class Report:
     rules: dict[str, Rule] = field(default_factory=dict)
     started_at: str = ""
     baseline: Optional[dict] = None  # {"path", "known", "resolved"?} when scanned with --baseline
+    plan_text: dict = field(default_factory=dict)  # the catalogue's [plan] table: phase/effort titles and advice
 
     @property
     def active(self) -> list[Finding]:
@@ -202,6 +225,8 @@ class Report:
             return f"ready after mechanical changes: {c['change']} change{'s' if c['change'] != 1 else ''}"
         if c["advisory"]:
             return f"ready, with {c['advisory']} advisor{'ies' if c['advisory'] != 1 else 'y'} to review"
+        if self.files_scanned == 0:
+            return "nothing scanned"  # no file was checked: never "ready"
         return "ready"
 
 
@@ -217,3 +242,41 @@ def fingerprint(path: str, rule: str, code: str, occurrence: int = 0) -> str:
     norm = _WS.sub(" ", code).strip()
     h = hashlib.sha256(f"{path}\0{rule}\0{norm}\0{occurrence}".encode("utf-8", "surrogatepass"))
     return h.hexdigest()[:20]
+
+
+class Occurrences:
+    """Counts repeats of the same code within one unit (a file, a notebook cell), so that identical
+    lines get distinct fingerprints: the nth repeat is part of the hash."""
+
+    def __init__(self) -> None:
+        self.counts: dict = {}
+
+    def next(self, fp_path: str, rule: str, code: str) -> int:
+        key = (fp_path, rule, " ".join(code.split()))
+        n = self.counts.get(key, 0)
+        self.counts[key] = n + 1
+        return n
+
+
+# Fingerprinted code longer than this is cut to a window around the match (fingerprints of
+# ordinary code, and so baselines, are unchanged).
+LONG_CODE = 2000
+
+
+def make_finding(rule: Rule, occurrences: Occurrences, *, path: str, line: int, column: int, end_line: int,
+                 end_column: int, snippet: str, message: str, code: str, confidence: str,
+                 cell: Optional[int] = None, context: tuple = (), fixable: bool = False) -> Finding:
+    """The one place a Finding is built: rule fields copied, fingerprint from path (+ `#cell` in
+    notebooks), rule, the code and its repeat index within `occurrences`."""
+    fp_path = path if cell is None else f"{path}#cell"
+    if len(code) > LONG_CODE:
+        # A generated or hostile line: fingerprint a window around the match, not the whole line
+        # (hashing 100 kB per finding made many findings on one line quadratic).
+        code = clip(code, column - 1, end_column - 1 if end_line == line else None)
+    n = occurrences.next(fp_path, rule.id, code)
+    return Finding(
+        rule=rule.id, category=rule.category, severity=rule.severity, confidence=confidence,
+        path=path, line=line, column=column, end_line=end_line, end_column=end_column,
+        snippet=snippet.rstrip("\r\n"), message=message, fix=rule.fix, docs=rule.docs, source=rule.source,
+        fingerprint=fingerprint(fp_path, rule.id, code, n), title=rule.title, cell=cell, context=context,
+        fixable=fixable)

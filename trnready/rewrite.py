@@ -29,11 +29,21 @@ Actions (the value is an inline table):
       x.cuda(...) -> x.to("neuron", ...): the method is renamed and `args` are put
       first. A call with positional arguments (x.cuda(0)) is left alone.
 
+  replace-choice = { from = "cuda", expr = "...", indexed-expr = "...", calls = { "torch.cuda.is_available" = "torch.accelerator.is_available" } }
+      a device literal that is a branch of a conditional expression choosing the device
+      (`"cuda" if torch.cuda.is_available() else "cpu"`, also inside `torch.device(...)`,
+      negated or with the branches swapped): the literal becomes `expr` (or `indexed-expr`)
+      and each call in the condition named in `calls` becomes a call of its new name.
+      Applies only when every use of those names' modules in the condition is such a call;
+      changing only the literal would leave the condition choosing the CPU on Trainium.
+
 Modifiers of a table:
   style = "neuron" | "accelerator"   only for that --device-style (default: both)
   keyword = ["device_map"]           replace-string only: the literal must be the
                                      direct value of one of these keywords
   unless-keywords = ["device"]       call actions: leave calls passing one of these
+  unless-chosen-by = ["torch.cuda"]  replace-string only: leave a literal that is a branch of a
+                                     conditional expression whose condition uses these names
 
 Free names in expressions (`torch` in `torch.accelerator.current_accelerator()`)
 are modules: fix uses the module's existing alias, or adds `import torch`.
@@ -45,7 +55,7 @@ import re
 from dataclasses import dataclass
 from typing import Optional
 
-ACTIONS = ("replace-string", "set-arg", "drop-arg", "replace-call", "replace-method")
+ACTIONS = ("replace-string", "set-arg", "drop-arg", "replace-call", "replace-method", "replace-choice")
 STYLES = ("neuron", "accelerator")
 _ACTION_KEYS = {
     "replace-string": ({"from"}, {"to", "expr", "indexed-expr"}),
@@ -53,8 +63,9 @@ _ACTION_KEYS = {
     "drop-arg": ({"name"}, set()),
     "replace-call": ({"from", "to"}, {"add-args"}),
     "replace-method": ({"from", "to"}, {"args"}),
+    "replace-choice": ({"from", "expr", "calls"}, {"indexed-expr"}),
 }
-_TABLE_KEYS = set(ACTIONS) | {"style", "keyword", "unless-keywords"}
+_TABLE_KEYS = set(ACTIONS) | {"style", "keyword", "unless-keywords", "unless-chosen-by"}
 _DOTTED = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
 _IDENT = re.compile(r"[A-Za-z_]\w*")
 _INDEXED = re.compile(r"^(?P<head>[^:]*):(?P<index>[0-9]+)$")
@@ -74,6 +85,8 @@ class Rewrite:
     position: Optional[int] = None
     args: tuple = ()  # replace-method: new leading args; replace-call: added keyword args
     modules: tuple = ()  # free names of the expressions: modules the rewrite may need imported
+    calls: tuple = ()  # replace-choice: ((old dotted name, new dotted name), ...) for calls in the condition
+    unless_chosen_by: tuple = ()  # replace-string: dotted prefixes a choosing condition must not use
 
     def for_style(self, style: str) -> bool:
         return self.style is None or self.style == style
@@ -97,8 +110,13 @@ class Rewrite:
             s = f"remove the {self.name}= argument"
         elif a == "replace-call":
             s = f"{self.from_}(...) -> {self.to}({', '.join(self.args + ('...',))})"
+        elif a == "replace-choice":
+            s = (f'"{self.from_}" -> {self.expr} where the literal is a branch of `... if COND else ...`, and in '
+                 f"COND {', '.join(f'{o}() -> {n}()' for o, n in self.calls)}")
         else:
             s = f".{self.from_}(...) -> .{self.to}({', '.join(self.args + ('...',))})"
+        if self.unless_chosen_by:
+            s += f"; not in a conditional expression whose condition uses {', '.join(self.unless_chosen_by)}"
         if self.unless_keywords:
             s += f"; calls passing {', '.join(k + '=' for k in self.unless_keywords)} are left alone"
         return s
@@ -146,8 +164,15 @@ def _parse_table(t, rid, err) -> Rewrite:
     if keyword and action != "replace-string":
         err("applies to replace-string only", entry=rid, key="rewrite.keyword")
     unless = _names(t.get("unless-keywords", []), rid, "rewrite.unless-keywords", err)
-    if unless and action == "replace-string":
+    if unless and action in ("replace-string", "replace-choice"):
         err("applies to call actions only", entry=rid, key="rewrite.unless-keywords")
+    chosen_by = t.get("unless-chosen-by", [])
+    if isinstance(chosen_by, str):
+        chosen_by = [chosen_by]
+    if not isinstance(chosen_by, list) or not all(isinstance(x, str) and _DOTTED.fullmatch(x) for x in chosen_by):
+        err("must be a list of dotted names", entry=rid, key="rewrite.unless-chosen-by")
+    if chosen_by and action != "replace-string":
+        err("applies to replace-string only", entry=rid, key="rewrite.unless-chosen-by")
     exprs: list[str] = []
 
     def expression(src, k):
@@ -165,8 +190,25 @@ def _parse_table(t, rid, err) -> Rewrite:
             err("must be a dotted Python name", entry=rid, key=f"{key}.{k}")
         return v
 
-    kw = dict(action=action, style=style, keyword=keyword, unless_keywords=unless)
-    if action == "replace-string":
+    kw = dict(action=action, style=style, keyword=keyword, unless_keywords=unless, unless_chosen_by=tuple(chosen_by))
+    if action == "replace-choice":
+        frm = spec["from"]
+        if not isinstance(frm, str) or not frm:
+            err("must be a non-empty string", entry=rid, key=f"{key}.from")
+        expression(spec["expr"], "expr")
+        if "indexed-expr" in spec:
+            expression(spec["indexed-expr"], "indexed-expr")
+        calls = spec["calls"]
+        if not isinstance(calls, dict) or not calls:
+            err('must be a table of calls such as { "torch.cuda.is_available" = "torch.accelerator.is_available" }',
+                entry=rid, key=f"{key}.calls")
+        for old_name, new_name in calls.items():
+            dotted(old_name, "calls")
+            dotted(new_name, "calls")
+            exprs.append(new_name)
+        kw.update(from_=frm, expr=spec["expr"], indexed_expr=spec.get("indexed-expr"),
+                  calls=tuple(sorted(calls.items())))
+    elif action == "replace-string":
         frm = spec["from"]
         if not isinstance(frm, str) or not frm:
             err("must be a non-empty string", entry=rid, key=f"{key}.from")
@@ -264,11 +306,100 @@ def split_device(value: str, frm: str):
     return None
 
 
-def applies(rw: Rewrite, node: ast.AST, qualname: str = "", parents: Optional[dict] = None) -> bool:
-    """Does this rewrite fit the code at a finding? `parents` (child -> parent) enables the
-    context checks (keyword=, callee inside a call); without it they are assumed to hold."""
+class ImportNames:
+    """Local name -> dotted module path, from every import in a file (`import torch as th`:
+    th -> torch; `from torch import cuda`: cuda -> torch.cuda). Names not imported stand for
+    themselves, so `torch.cuda.is_available` in a notebook cell that did not import torch
+    still reads as torch's."""
+
+    def __init__(self, tree: ast.AST):
+        self.tree = tree
+        self._names: Optional[dict] = None  # walked on first use: most files never ask
+
+    @property
+    def names(self) -> dict:
+        if self._names is None:
+            self._names = self._collect(self.tree)
+        return self._names
+
+    @staticmethod
+    def _collect(tree: ast.AST) -> dict:
+        names: dict = {}
+        for node in ast.walk(tree):
+            if type(node) is ast.Import:
+                for a in node.names:
+                    if a.asname:
+                        names[a.asname] = a.name
+                    else:
+                        root = a.name.split(".")[0]
+                        names.setdefault(root, root)
+            elif type(node) is ast.ImportFrom and node.module and not node.level:
+                for a in node.names:
+                    if a.name != "*":
+                        names[a.asname or a.name] = f"{node.module}.{a.name}"
+        return names
+
+    def qualname(self, expr: ast.AST) -> str:
+        parts = []
+        while type(expr) is ast.Attribute:
+            parts.append(expr.attr)
+            expr = expr.value
+        if type(expr) is not ast.Name:
+            return ""
+        return ".".join([self.names.get(expr.id, expr.id), *reversed(parts)])
+
+
+def device_choice(node: ast.AST, parents) -> Optional[ast.IfExp]:
+    """The conditional expression choosing a device whose branch is this literal, directly or as
+    the only argument of a call (`torch.device("cuda" if ... else "cpu")` has it directly;
+    `torch.device("cuda") if ... else torch.device("cpu")` through the call); else None."""
+    branch, parent = node, parents.get(node)
+    if type(parent) is ast.Call and len(parent.args) == 1 and parent.args[0] is node and not parent.keywords:
+        branch, parent = parent, parents.get(parent)
+    if type(parent) is ast.IfExp and (parent.body is branch or parent.orelse is branch):
+        return parent
+    return None
+
+
+def _condition_refs(test: ast.expr, names: ImportNames):
+    """(node, dotted name) for each outermost name or attribute chain in a condition."""
+    inner = {id(n.value) for n in ast.walk(test) if type(n) is ast.Attribute}
+    for n in ast.walk(test):
+        if type(n) in (ast.Name, ast.Attribute) and id(n) not in inner:
+            yield n, names.qualname(n)
+
+
+def _under(name: str, prefixes) -> bool:
+    return any(name == p or name.startswith(p + ".") for p in prefixes)
+
+
+def choice_calls(rw: Rewrite, node: ast.AST, parents, names: ImportNames) -> Optional[list]:
+    """replace-choice: [(callee node in the condition, new dotted name)], or None when the
+    rewrite does not fit (no such condition, or it uses those modules in another way)."""
+    ifexp = device_choice(node, parents)
+    if ifexp is None:
+        return None
+    mapping = dict(rw.calls)
+    modules = {old.rpartition(".")[0] for old in mapping}
+    out = []
+    for ref, q in _condition_refs(ifexp.test, names):
+        if q in mapping:
+            call = parents.get(ref)
+            if type(call) is not ast.Call or call.func is not ref:
+                return None  # named but not called: nothing we know how to rewrite
+            out.append((ref, mapping[q]))
+        elif _under(q, modules):
+            return None  # e.g. torch.cuda.device_count() > 0 next to is_available(): left for review
+    return out or None
+
+
+def applies(rw: Rewrite, node: ast.AST, qualname: str = "", parents=None,
+            names: Optional[ImportNames] = None) -> bool:
+    """Does this rewrite fit the code at a finding? `parents` (child -> parent) and `names` enable
+    the context checks (keyword=, callee inside a call, a device choice); without them a
+    replace-choice never fits and the other checks are assumed to hold."""
     a = rw.action
-    if a == "replace-string":
+    if a in ("replace-string", "replace-choice"):
         if type(node) is not ast.Constant or type(node.value) is not str:
             return False
         parts = split_device(node.value, rw.from_)
@@ -276,6 +407,12 @@ def applies(rw: Rewrite, node: ast.AST, qualname: str = "", parents: Optional[di
             return False
         if parts[1] is not None and rw.to is None and not rw.indexed_expr:
             return False
+        if a == "replace-choice":
+            return parents is not None and names is not None and choice_calls(rw, node, parents, names) is not None
+        if rw.unless_chosen_by and parents is not None and names is not None:
+            ifexp = device_choice(node, parents)
+            if ifexp is not None and any(_under(q, rw.unless_chosen_by) for _, q in _condition_refs(ifexp.test, names)):
+                return False
         if rw.keyword and parents is not None:
             parent = parents.get(node)
             return type(parent) is ast.keyword and parent.arg in rw.keyword
@@ -328,9 +465,10 @@ def _call_ok(rw: Rewrite, call: ast.Call, added: list) -> bool:
     return True
 
 
-def choose(rewrites, node, qualname: str, style: str, parents: Optional[dict] = None) -> Optional[Rewrite]:
+def choose(rewrites, node, qualname: str, style: str, parents=None,
+           names: Optional[ImportNames] = None) -> Optional[Rewrite]:
     for rw in rewrites:
-        if rw.for_style(style) and applies(rw, node, qualname, parents):
+        if rw.for_style(style) and applies(rw, node, qualname, parents, names):
             return rw
     return None
 
@@ -394,18 +532,27 @@ class FixableCheck:
     def __init__(self, tree: Optional[ast.AST] = None):
         self.tree = tree
         self._parents: Optional[ParentFinder] = None
+        self._names: Optional[ImportNames] = None
 
     def parents(self) -> Optional["ParentFinder"]:
         if self._parents is None and self.tree is not None:
             self._parents = ParentFinder(self.tree)
         return self._parents
 
+    def names(self) -> Optional[ImportNames]:
+        if self._names is None and self.tree is not None:
+            self._names = ImportNames(self.tree)
+        return self._names
+
     def __call__(self, rule, node, qualname: str = "") -> bool:
         if not rule.rewrites:
             return False
-        parents = self.parents() if type(node) is not ast.Call and any(
-            rw.action == "replace-call" for rw in rule.rewrites) else None
-        return any(applies(rw, node, qualname, parents) for rw in rule.rewrites)
+        choice = type(node) is ast.Constant and any(
+            rw.action == "replace-choice" or rw.unless_chosen_by for rw in rule.rewrites)
+        parents = self.parents() if choice or (type(node) is not ast.Call and any(
+            rw.action == "replace-call" for rw in rule.rewrites)) else None
+        names = self.names() if choice else None
+        return any(applies(rw, node, qualname, parents, names) for rw in rule.rewrites)
 
 
 def describe_rewrites(rule) -> str:

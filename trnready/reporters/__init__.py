@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from importlib import import_module
 
-FORMATS = ("text", "json", "html", "sarif", "github", "junit")
+FORMATS = ("text", "concise", "json", "html", "sarif", "github", "junit", "markdown")
 
 
 def get(fmt: str):

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import re
+import shlex
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
@@ -24,20 +26,21 @@ from typing import Optional
 import jinja2
 from markupsafe import Markup, escape
 
-from ..surface import PARTIAL_KINDS
-from ..model import SEVERITIES, SEVERITY_RANK, Diagnostic, Finding, Report
+from ..model import PARTIAL_KINDS, PHASES, SEVERITIES, SEVERITY_RANK, Diagnostic, Finding, Report
+from ..plan import build_plan, finding_effort
 from .text import safe
 
 TEMPLATE = "report.html.j2"
 # Occurrences of one rule beyond this many show their context as plain text: Pygments markup
 # roughly doubles the bytes per line, and a 5,000-finding report must stay under 5 MB.
 HIGHLIGHT_PER_RULE = 25
+# Big reports (past this many findings) highlight fewer occurrences per rule, so 10,000 findings stay under 5 MB.
+BIG_REPORT, HIGHLIGHT_PER_RULE_BIG = 3000, 10
 # Occurrence lists longer than this start collapsed, which keeps big reports' first layout cheap.
 OPEN_OCCURRENCES = 30
 MAX_LINE_CHARS = 400  # longer code lines (minified or generated code) are cut for display
 SEVERITY_NOUNS = {"blocker": ("blocker", "blockers"), "change": ("change", "changes"),
                   "advisory": ("advisory", "advisories")}
-CHART_ROW, CHART_LABEL_W, CHART_BAR_W = 26, 190, 420
 
 
 def template_dir() -> Path:
@@ -142,6 +145,22 @@ class Occurrence:
     location: str
     code: list[CodeLine]
     highlighted: bool
+    effort: str = "local-edit"
+
+    @property
+    def data_path(self) -> Optional[str]:
+        """The path for links when the location text does not spell it exactly (notebooks, odd names)."""
+        f = self.finding
+        return f.path if f.cell is not None or safe(f.path) != f.path else None
+
+    @property
+    def link_line(self) -> int:
+        f = self.finding
+        return (f.file_line or 1) if f.cell is not None else f.line
+
+    @property
+    def scope(self) -> str:
+        return getattr(self.finding, "scope", None) or ""
 
 
 @dataclass
@@ -158,6 +177,10 @@ class Item:
     docs_url: Optional[str]
     corrected: Optional[list[CodeLine]]
     occurrences: list[Occurrence] = field(default_factory=list)
+    # (title, url or None): the rule's public sources; a URL that is not http(s) is shown as text only
+    sources: list[tuple[str, Optional[str]]] = field(default_factory=list)
+    phase: str = "eager-port"
+    effort: str = "local-edit"
 
     @property
     def open_occurrences(self) -> bool:
@@ -201,6 +224,10 @@ def _dedent(texts: list[str]) -> list[str]:
 
 def _code_lines(f: Finding, highlight: bool) -> list[CodeLine]:
     pairs = list(f.context) or [(f.line, f.snippet)]
+    if not highlight:
+        # Past the first occurrences of a rule, one line either side is enough to recognise the place
+        # (the source link and the editor give the rest); it keeps 10,000-finding reports under 5 MB.
+        pairs = [(n, t) for n, t in pairs if f.line - 1 <= n <= max(f.end_line, f.line) + 1] or pairs
     last = max(f.end_line, f.line)
     texts = _dedent([_clip(t) for _, t in pairs])
     html = highlight_lines(f.path, texts) if highlight else [escape(t) for t in texts]
@@ -228,11 +255,13 @@ def build_items(report: Report, findings: list[Finding], highlight_per_rule: int
                 category=f.category, why=rule.why if rule else "", fix=rule.fix if rule else f.fix,
                 fix_is_suggestion=bool(rule and rule.fix_is_suggestion), source=rule.source if rule else f.source,
                 docs=rule.docs if rule else f.docs, docs_url=_http_url(rule.docs if rule else f.docs),
-                corrected=corrected)
+                corrected=corrected, sources=[(s.title, _http_url(s.url)) for s in rule.sources] if rule else [],
+                phase=rule.phase if rule else "eager-port", effort=rule.effort if rule else "local-edit")
         elif SEVERITY_RANK[f.severity] > SEVERITY_RANK[item.severity]:
             item.severity = f.severity
         highlight = len(item.occurrences) < highlight_per_rule
-        item.occurrences.append(Occurrence(f, location(f), _code_lines(f, highlight), highlight))
+        item.occurrences.append(Occurrence(f, location(f), _code_lines(f, highlight), highlight,
+                                           finding_effort(f, report.rules.get(f.rule))))
     return list(items.values())
 
 
@@ -254,21 +283,70 @@ def build_categories(items: list[Item]) -> list[Category]:
 
 
 def build_chart(categories: list[Category]) -> dict:
-    """Geometry of a horizontal stacked bar chart, one row per category, in SVG user units."""
+    """A horizontal stacked bar per category. Each row is HTML (the label wraps on a phone) with an SVG
+    bar in percent units of the biggest category: widths are SVG attributes, which the CSP allows,
+    where inline style attributes are refused."""
     peak = max((c.total for c in categories), default=0) or 1
     rows = []
-    for i, c in enumerate(categories):
-        x, segments = CHART_LABEL_W, []
+    for c in categories:
+        x, segments = 0.0, []
         for sev in SEVERITIES:
             n = c.counts[sev]
             if n:
-                w = max(2.0, CHART_BAR_W * n / peak)
-                segments.append({"severity": sev, "count": n, "x": round(x, 1), "width": round(w, 1)})
+                w = max(0.6, 100.0 * n / peak)
+                segments.append({"severity": sev, "count": n, "x": round(x, 2), "width": round(w, 2)})
                 x += w
-        rows.append({"name": c.name, "total": c.total, "y": i * CHART_ROW, "segments": segments,
-                     "end": round(x, 1)})
-    return {"rows": rows, "height": max(1, len(rows)) * CHART_ROW, "label_w": CHART_LABEL_W,
-            "width": CHART_LABEL_W + CHART_BAR_W + 60, "row": CHART_ROW}
+        rows.append({"name": c.name, "total": c.total, "segments": segments})
+    return {"rows": rows}
+
+
+@dataclass
+class PhaseGroup:
+    id: str
+    title: str
+    advice: str
+    items: list[Item]
+
+    @property
+    def total(self) -> int:
+        return sum(len(i.occurrences) for i in self.items)
+
+
+def build_phases(report: Report, items: list[Item]) -> list[PhaseGroup]:
+    texts = (report.plan_text or {}).get("phases", {})
+    groups = {p: PhaseGroup(p, texts.get(p, {}).get("title", p), texts.get(p, {}).get("advice", ""), [])
+              for p in PHASES}
+    for item in items:
+        groups[item.phase if item.phase in groups else "eager-port"].items.append(item)
+    for g in groups.values():
+        g.items.sort(key=lambda i: (-SEVERITY_RANK[i.severity], i.category, i.rule_id))
+    return [g for g in groups.values() if g.items]
+
+
+def scope_verdicts(findings: list[Finding]) -> list[dict]:
+    """Verdict per scope (source, test, ...) when findings carry one; empty when they do not."""
+    by: dict[str, dict[str, int]] = {}
+    for f in findings:
+        scope = getattr(f, "scope", None)
+        if scope:
+            counts = by.setdefault(scope, {s: 0 for s in SEVERITIES})
+            counts[f.severity] += 1
+    out = []
+    for scope, c in sorted(by.items()):
+        if c["blocker"]:
+            v = f"not ready: {c['blocker']} blocker{'s' if c['blocker'] != 1 else ''}"
+        elif c["change"]:
+            v = f"ready after mechanical changes: {c['change']} change{'s' if c['change'] != 1 else ''}"
+        else:
+            v = f"ready, with {c['advisory']} advisor{'ies' if c['advisory'] != 1 else 'y'} to review"
+        out.append({"scope": scope, "verdict": v, "worst": next(s for s in SEVERITIES if c[s])})
+    return out
+
+
+def _first_sentence(text: str, limit: int = 220) -> str:
+    m = re.match(r"(.+?[.!?])(\s|$)", text.strip(), re.S)
+    s = m.group(1) if m else text.strip()
+    return s if len(s) <= limit else s[:limit].rsplit(" ", 1)[0] + " …"
 
 
 def _when(iso: str) -> str:
@@ -284,10 +362,16 @@ def _when(iso: str) -> str:
     return t.strftime("%Y-%m-%d %H:%M:%S %z") if t.tzinfo else t.strftime("%Y-%m-%d %H:%M:%S")
 
 
-def context(report: Report, highlight_per_rule: int = HIGHLIGHT_PER_RULE) -> dict:
+def context(report: Report, highlight_per_rule: int = HIGHLIGHT_PER_RULE, source_url: Optional[str] = None) -> dict:
     active = report.active
+    if len(active) > BIG_REPORT:
+        highlight_per_rule = min(highlight_per_rule, HIGHLIGHT_PER_RULE_BIG)
     items = build_items(report, active, highlight_per_rule)
     categories = build_categories(items)
+    plan = build_plan(report)
+    for r in plan["redesign"]:
+        r["needs"] = _first_sentence(r["fix"])
+    efforts = (report.plan_text or {}).get("efforts", {})
     suppressed = [f for f in report.findings if f.suppressed]
     counts = report.by_severity()
     css, js = _asset("report.css"), _asset("report.js")
@@ -305,6 +389,12 @@ def context(report: Report, highlight_per_rule: int = HIGHLIGHT_PER_RULE) -> dic
         "categories": categories,
         "items_total": len(items),
         "chart": build_chart(categories),
+        "phases": build_phases(report, items),
+        "plan": plan,
+        "effort_titles": {e: efforts.get(e, {}).get("title", e) for e in ("automatic", "local-edit", "redesign")},
+        "scopes": scope_verdicts(active),
+        "fix_command": f"{plan['fix_command']} {shlex.quote(report.root)}",
+        "source_url": source_url if source_url and _http_url(source_url) else "",
         "suppressed": [(f, location(f), _clip(f.snippet)) for f in suppressed],
         "diagnostics": [Diagnostic(safe(d.path), d.kind, safe(d.message)) for d in report.diagnostics],
         "files_skipped": sum(1 for d in report.diagnostics if d.kind not in PARTIAL_KINDS),
@@ -317,7 +407,8 @@ def context(report: Report, highlight_per_rule: int = HIGHLIGHT_PER_RULE) -> dic
     }
 
 
-def render(report: Report, stream, highlight_per_rule: int = HIGHLIGHT_PER_RULE, **_options) -> None:
+def render(report: Report, stream, highlight_per_rule: int = HIGHLIGHT_PER_RULE, source_url: Optional[str] = None,
+           **_options) -> None:
     template = _environment().get_template(TEMPLATE)
-    for chunk in template.generate(**context(report, highlight_per_rule)):
+    for chunk in template.generate(**context(report, highlight_per_rule, source_url)):
         stream.write(chunk)

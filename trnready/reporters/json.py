@@ -3,10 +3,19 @@ from __future__ import annotations
 
 import json
 
-from ..surface import PARTIAL_KINDS
-from ..model import Report
+from ..model import PARTIAL_KINDS, Report
+from ..plan import build_plan, finding_effort, finding_phase
 
-SCHEMA_VERSION = "1.0"
+# 1.1 (additive): `plan`, and `phase` / `effort` on every finding. Readers of 1.0 keep working.
+SCHEMA_VERSION = "1.1"
+
+
+def _finding(f, report: Report) -> dict:
+    out = f.to_json()
+    rule = report.rules.get(f.rule)
+    out["phase"] = finding_phase(f, rule)
+    out["effort"] = finding_effort(f, rule)
+    return out
 
 
 def to_dict(report: Report) -> dict:
@@ -26,7 +35,8 @@ def to_dict(report: Report) -> dict:
             "suppressed": sum(1 for f in report.findings if f.suppressed),
             "verdict": report.verdict(),
         },
-        "findings": [f.to_json() for f in report.findings],
+        "plan": build_plan(report),
+        "findings": [_finding(f, report) for f in report.findings],
         "diagnostics": [d.to_json() for d in report.diagnostics],
     }
     if report.baseline is not None:

@@ -19,6 +19,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from ..model import Report
+from ..plan import finding_effort, finding_phase
 
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 INFORMATION_URI = "https://pypi.org/project/trnready/"
@@ -34,6 +35,16 @@ def _root_uri(root: str) -> str:
     return uri if uri.endswith("/") else uri + "/"
 
 
+def _sources_text(rule) -> str:
+    return "\n".join(f"- {s.title}: {s.url}" for s in rule.sources) or rule.source
+
+
+def _sources_markdown(rule) -> str:
+    # Titles are catalogue text: brackets would end the link text early.
+    return "\n".join(f"- [{s.title.replace('[', '(').replace(']', ')')}]({s.url})" for s in rule.sources) \
+        or rule.source
+
+
 def _descriptor(rule, fallback) -> dict:
     if rule is None:  # a finding whose rule is not in the catalogue (should not happen)
         return {"id": fallback.rule, "shortDescription": {"text": fallback.title or fallback.rule},
@@ -45,12 +56,13 @@ def _descriptor(rule, fallback) -> dict:
         "shortDescription": {"text": rule.title},
         "fullDescription": {"text": rule.why},
         "help": {
-            "text": f"{rule.why}\n\nFix: {rule.fix}\n\nSource: {rule.source}\nReference: {rule.docs}",
+            "text": f"{rule.why}\n\nFix: {rule.fix}\n\nSources:\n{_sources_text(rule)}\n\nReference: {rule.docs}",
             "markdown": f"{rule.why}\n\n**Fix{' (suggestion)' if rule.fix_is_suggestion else ''}:** {rule.fix}\n\n"
-                        f"Source: {rule.source}  \nReference: {rule.docs}",
+                        f"**Sources:**\n\n{_sources_markdown(rule)}\n\nReference: {rule.docs}",
         },
         "defaultConfiguration": {"level": LEVELS[rule.severity]},
-        "properties": {"category": rule.category, "severity": rule.severity, "tags": ["trnready", rule.category]},
+        "properties": {"category": rule.category, "severity": rule.severity, "phase": rule.phase,
+                       "effort": rule.effort, "tags": ["trnready", rule.category]},
     }
     if rule.docs.startswith(("https://", "http://")):
         d["helpUri"] = rule.docs
@@ -85,7 +97,9 @@ def to_dict(report: Report) -> dict:
                 "region": region,
             }}],
             "partialFingerprints": {"trnready/v1": f.fingerprint},
-            "properties": {"category": f.category, "severity": f.severity, "confidence": f.confidence},
+            "properties": {"category": f.category, "severity": f.severity, "confidence": f.confidence,
+                           "phase": finding_phase(f, report.rules.get(f.rule)),
+                           "effort": finding_effort(f, report.rules.get(f.rule))},
         }
         if f.cell is not None:
             r["properties"]["cell"] = f.cell

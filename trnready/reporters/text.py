@@ -1,14 +1,19 @@
-"""Terminal output: findings grouped by file, then a summary and the verdict."""
+"""Terminal output: findings by severity (blockers first), then a summary and the verdict.
+
+Display options (quiet, statistics, concise, min_severity, min_confidence) change what is
+printed, never the findings the gate counts.
+"""
 from __future__ import annotations
 
+import os
 import re
 
-from ..surface import PARTIAL_KINDS
-from ..model import SEVERITIES, Report
+from ..model import CONFIDENCES, PARTIAL_KINDS, SEVERITIES, SEVERITY_RANK, Report
 
 _COLOURS = {"blocker": "\x1b[1;31m", "change": "\x1b[33m", "advisory": "\x1b[36m"}
 _RESET = "\x1b[0m"
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_HEADINGS = {"blocker": "Blockers", "change": "Changes", "advisory": "Advisories"}
 
 
 def safe(text: str) -> str:
@@ -23,10 +28,20 @@ def safe_line(text: str) -> str:
     return safe(text).replace("\t", "\\t").replace("\n", "\\n")
 
 
-def location(f) -> str:
+def display_path(report: Report, path: str, cwd: str | None = None) -> str:
+    """A report path (relative to the scan root) as seen from the current directory, so a terminal
+    or editor can open `src/x.py:12:5` directly."""
+    try:
+        return os.path.relpath(os.path.join(report.root, path), cwd or os.getcwd())
+    except ValueError:  # another drive on Windows
+        return path
+
+
+def location(f, path: str | None = None) -> str:
+    p = safe_line(path if path is not None else f.path)
     if f.cell is not None:
-        return f"{safe_line(f.path)}:cell {f.cell + 1}, line {f.line}:{f.column}"
-    return f"{safe_line(f.path)}:{f.line}:{f.column}"
+        return f"{p}:cell {f.cell + 1}, line {f.line}:{f.column}"
+    return f"{p}:{f.line}:{f.column}"
 
 
 def _painter(colour: bool):
@@ -35,37 +50,84 @@ def _painter(colour: bool):
     return paint
 
 
-def render(report: Report, stream, colour: bool = False, **_options) -> None:
+def shown_findings(report: Report, min_severity: str | None = None, min_confidence: str | None = None) -> list:
+    """Active findings passing the display filters, most severe first, then by path and position."""
+    floor = SEVERITY_RANK[min_severity] if min_severity else 0
+    confident = CONFIDENCES[:CONFIDENCES.index(min_confidence) + 1] if min_confidence else CONFIDENCES
+    return sorted((f for f in report.active if SEVERITY_RANK[f.severity] >= floor and f.confidence in confident),
+                  key=lambda f: (-SEVERITY_RANK[f.severity], *f.sort_key()))
+
+
+def render(report: Report, stream, colour: bool = False, quiet: bool = False, statistics: bool = False,
+           concise: bool = False, min_severity: str | None = None, min_confidence: str | None = None,
+           **_options) -> None:
+    shown = shown_findings(report, min_severity, min_confidence)
+    cwd = os.getcwd()
+    if not quiet:
+        if statistics:
+            _statistics(shown, stream)
+        elif concise:
+            for f in shown:
+                mark = "[*] " if f.fixable else ""
+                stream.write(f"{location(f, display_path(report, f.path, cwd))}: {f.rule} [{f.severity}] "
+                             f"{mark}{safe(f.message)}\n")
+        else:
+            _full(report, shown, stream, colour, cwd)
+        _diagnostics(report, stream, cwd)
+        if shown or report.diagnostics:
+            stream.write("\n")
+    render_summary(report, stream, colour, shown=len(shown))
+
+
+def _full(report: Report, shown: list, stream, colour: bool, cwd: str) -> None:
     paint = _painter(colour)
     current = None
-    for f in report.active:
-        if f.path != current:
+    for f in shown:
+        if f.severity != current:
             if current is not None:
                 stream.write("\n")
-            current = f.path
-            stream.write((f"\x1b[1m{safe_line(f.path)}{_RESET}" if colour else safe_line(f.path)) + "\n")
+            current = f.severity
+            n = sum(1 for x in shown if x.severity == f.severity)
+            stream.write(paint(f.severity, f"{_HEADINGS[f.severity]} ({n})") + "\n")
         conf = "" if f.confidence == "high" else f" ({f.confidence} confidence)"
         mark = "[*] " if f.fixable else ""  # like ruff: `trnready fix` can rewrite it
-        stream.write(f"  {location(f)} {f.rule} [{paint(f.severity, f.severity)}] {mark}{safe(f.message)}{conf}\n")
+        stream.write(f"  {location(f, display_path(report, f.path, cwd))} {f.rule} "
+                     f"[{paint(f.severity, f.severity)}] {mark}{safe(f.message)}{conf}\n")
         if f.snippet.strip():
             stream.write(f"      | {safe(f.snippet.strip())}\n")
+
+
+def _statistics(shown: list, stream) -> None:
+    """Counts per rule, as `ruff check --statistics`: most severe, then most frequent first."""
+    per_rule: dict = {}
+    for f in shown:
+        entry = per_rule.setdefault(f.rule, [0, f.severity, False, f.title or f.category])
+        entry[0] += 1
+        entry[2] = entry[2] or f.fixable
+    rows = sorted(per_rule.items(), key=lambda kv: (-SEVERITY_RANK[kv[1][1]], -kv[1][0], kv[0]))
+    width = max((len(str(v[0])) for _, v in rows), default=1)
+    for rule, (n, sev, fixable, title) in rows:
+        stream.write(f"{n:>{width}}  {rule}  {'[*]' if fixable else '   '}  {sev:<8}  {safe_line(title)}\n")
+
+
+def _diagnostics(report: Report, stream, cwd: str) -> None:
     for title, group in (("Not scanned", [d for d in report.diagnostics if d.kind not in PARTIAL_KINDS]),
                          ("Scanned in part", [d for d in report.diagnostics if d.kind in PARTIAL_KINDS])):
         if group:
             stream.write(f"\n{title}:\n")
             for d in group:
-                stream.write(f"  {safe_line(d.path)}: {d.kind}: {safe(d.message)}\n")
-    stream.write("\n")
-    render_summary(report, stream, colour)
+                stream.write(f"  {safe_line(display_path(report, d.path, cwd))}: {d.kind}: {safe(d.message)}\n")
 
 
-def render_summary(report: Report, stream, colour: bool = False) -> None:
-    paint = _painter(colour)
+def render_summary(report: Report, stream, colour: bool = False, shown: int | None = None) -> None:
     sev = report.by_severity()
     kinds = ", ".join(f"{n} {k}" for k, n in report.files_by_group().items())
     stream.write(f"Scanned {report.files_scanned} file(s){' (' + kinds + ')' if kinds else ''}, "
                  f"skipped {sum(1 for d in report.diagnostics if d.kind not in PARTIAL_KINDS)}.\n")
     stream.write("Findings: " + ", ".join(f"{sev[s]} {s}" for s in SEVERITIES) + "\n")
+    total = sum(sev.values())
+    if shown is not None and shown != total:
+        stream.write(f"Shown: {shown} of {total} (display filter; the exit code counts all {total})\n")
     suppressed = sum(1 for f in report.findings if f.suppressed)
     if suppressed:
         stream.write(f"Suppressed: {suppressed}\n")
@@ -84,8 +146,15 @@ def render_summary(report: Report, stream, colour: bool = False) -> None:
     cats = report.by_category()
     if cats:
         stream.write("By category: " + ", ".join(f"{c} {n}" for c, n in cats.items()) + "\n")
-    verdict = report.verdict()
-    if colour:
-        first = "blocker" if sev["blocker"] else "change" if sev["change"] else "advisory"
-        verdict = paint(first, verdict) if sum(sev.values()) else f"\x1b[1;32m{verdict}{_RESET}"
-    stream.write(f"Verdict: {verdict}\n")
+    stream.write(f"Verdict: {verdict(report, colour)}\n")
+
+
+def verdict(report: Report, colour: bool = False) -> str:
+    sev = report.by_severity()
+    text = report.verdict()
+    if not colour:
+        return text
+    if not sum(sev.values()):
+        return f"\x1b[1;32m{text}{_RESET}" if report.files_scanned else text
+    first = "blocker" if sev["blocker"] else "change" if sev["change"] else "advisory"
+    return _painter(True)(first, text)

@@ -1,0 +1,90 @@
+"""bench/precision.py on a small git repository: recorded verdicts are re-checked against a real scan."""
+import csv
+import os
+import subprocess
+import sys
+
+from conftest import REPO
+
+MODEL = """import torch
+x = torch.randn(3).cuda()
+if torch.cuda.is_available():
+    torch.cuda.synchronize()
+y = torch.randn(3)
+d = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+"""
+FIELDS = ["draw", "repository", "commit", "path", "line", "column", "rule", "category", "severity",
+          "verdict", "fp_class", "kept_line", "reason"]
+
+
+def make_repo(tmp_path):
+    """A checkout under repos/demo and its bare mirror under mirrors/acme+demo/repo."""
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "model.py").write_text(MODEL)
+    git = ["git", "-c", "user.email=t@example.com", "-c", "user.name=t", "-C", str(src)]
+    subprocess.run(git + ["init", "-q"], check=True)
+    subprocess.run(git + ["add", "model.py"], check=True)
+    subprocess.run(git + ["commit", "-qm", "demo"], check=True)
+    commit = subprocess.run(git + ["rev-parse", "HEAD"], check=True, capture_output=True,
+                            text=True).stdout.strip()
+    mirror = tmp_path / "mirrors" / "acme+demo" / "repo"
+    subprocess.run(["git", "clone", "-q", "--bare", str(src), str(mirror)], check=True)
+    checkout = tmp_path / "repos" / "demo"
+    checkout.mkdir(parents=True)
+    (checkout / "model.py").write_text(MODEL)
+    return commit
+
+
+def verdict(commit, line, rule, category, verdict, fp_class="", severity="change", kept_line=""):
+    return {"draw": "stratified", "repository": "acme/demo", "commit": commit, "path": "model.py",
+            "line": line, "column": 1, "rule": rule, "category": category, "severity": severity,
+            "verdict": verdict, "fp_class": fp_class, "kept_line": kept_line, "reason": "test"}
+
+
+def run_bench(tmp_path, rows):
+    table = tmp_path / "verdicts.csv"
+    with table.open("w", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=FIELDS)
+        writer.writeheader()
+        writer.writerows(rows)
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    return subprocess.run([sys.executable, str(REPO / "bench" / "precision.py"), "--verdicts", str(table),
+                           "--repos", str(tmp_path / "repos"), "--mirrors", str(tmp_path / "mirrors")],
+                          capture_output=True, text=True, env=env, timeout=600)
+
+
+def test_fp_still_reported_and_tp_kept(tmp_path):
+    commit = make_repo(tmp_path)
+    proc = run_bench(tmp_path, [
+        verdict(commit, 2, "TRN241", "cuda-device", "tp"),
+        verdict(commit, 4, "TRN243", "cuda-device", "fp", "guarded-by-cuda-check"),
+        # Two cuda-device findings on one line: the second is a duplicate while both remain.
+        verdict(commit, 6, "TRN243", "cuda-device", "duplicate", "duplicate", kept_line="6"),
+    ])
+    assert proc.returncode == 1, proc.stderr
+    assert "3 verdicts checked in 1 repositories" in proc.stdout
+    assert ("fp still reported: 2\n  acme/demo:model.py:4 TRN243 [guarded-by-cuda-check] test\n"
+            "  acme/demo:model.py:6 TRN243 [duplicate] test") in proc.stdout
+    assert "tp lost: 0" in proc.stdout
+    assert "cuda-device             3    1     33.3%        1          2   33.3%" in proc.stdout
+
+
+def test_gone_fp_and_lost_tp(tmp_path):
+    commit = make_repo(tmp_path)
+    # Line 5 has no finding: a false positive recorded there is gone, a true positive is lost.
+    proc = run_bench(tmp_path, [
+        verdict(commit, 5, "TRN241", "cuda-device", "fp", "cpu-only-code"),
+        verdict(commit, 5, "TRN121", "float64", "tp"),
+    ])
+    assert proc.returncode == 1, proc.stderr
+    assert "fp still reported: 0" in proc.stdout
+    assert "tp lost: 1\n  acme/demo:model.py:5 TRN121 [tp] test" in proc.stdout
+
+
+def test_changed_checkout_is_skipped(tmp_path):
+    commit = make_repo(tmp_path)
+    (tmp_path / "repos" / "demo" / "model.py").write_text(MODEL + "z = 1\n")
+    proc = run_bench(tmp_path, [verdict(commit, 2, "TRN241", "cuda-device", "tp")])
+    assert proc.returncode == 2
+    assert f"acme/demo (1 verdicts): model.py differs from {commit[:12]}" in proc.stdout

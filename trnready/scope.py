@@ -1,0 +1,81 @@
+"""Scope of a finding: which part of the project its file belongs to.
+
+A migration engineer reads the model's blockers apart from test expectations, examples, benchmarks,
+docs, CI and build files. The verdict and the exit code count `source` and `build` by default; the
+other scopes stay listed. The scope comes from path conventions, and a project's config can override
+it with globs (`[scopes]` in trnready.toml: `"tools/**" = "example"`).
+"""
+from __future__ import annotations
+
+import fnmatch
+import re
+from typing import Iterable
+
+SCOPES = ("source", "build", "test", "example", "benchmark", "docs", "ci")
+DEFAULT_GATE_SCOPES = ("source", "build")
+
+# Directory names, compared case-insensitively, one path segment at a time. The first segment from
+# the root that names a scope wins: `examples/tests/x.py` is an example and `tests/benchmarks/y.py`
+# is a test. This follows how projects nest their directories.
+_DIRS = {
+    "test": {"test", "tests", "testing", "unittest", "unittests", "unit_tests", "integration_tests", "__tests__",
+             "test_utils", "testdata", "test_data"},
+    "example": {"example", "examples", "demo", "demos", "tutorial", "tutorials", "sample", "samples",
+                "notebooks", "cookbook", "quickstart"},
+    "benchmark": {"bench", "benchmark", "benchmarks", "perf", "performance", "profiling"},
+    "docs": {"doc", "docs", "documentation", "sphinx", "_docs", "site"},
+    "ci": {".github", ".gitlab", ".circleci", ".buildkite", ".ci", "ci", ".azure-pipelines", ".jenkins"},
+    "build": {"docker", "dockerfiles", "containers", "container", "packaging", "conda", "conda-recipe", "recipe-conda"},
+}
+_TEST_FILE = re.compile(r"^(test_.*|.*_test|.*_tests|conftest)\.(py|ipynb)$", re.I)
+_BENCH_FILE = re.compile(r"^(bench_.*|benchmark_.*|.*_benchmark)\.py$", re.I)
+_CI_FILES = {".gitlab-ci.yml", ".gitlab-ci.yaml", "azure-pipelines.yml", "azure-pipelines.yaml", "jenkinsfile",
+             ".travis.yml", "buildkite.yml", "cloudbuild.yaml", "cloudbuild.yml", "noxfile.py", "tox.ini"}
+# Manifests and container files decide what gets installed: the build scope, wherever they sit
+# (unless a test/example/... directory holds them).
+_BUILD_FILE = re.compile(
+    r"^(dockerfile([.-].*)?|.*\.dockerfile|containerfile|requirements.*\.(txt|in|pip)|constraints.*\.txt|"
+    r"pyproject\.toml|setup\.py|setup\.cfg|environment.*\.ya?ml|conda.*\.ya?ml|pipfile(\.lock)?|"
+    r"\.python-version|docker-compose.*\.ya?ml|compose\.ya?ml|makefile)$", re.I)
+
+
+def classify(rel: str, overrides: Iterable[tuple[str, str]] = ()) -> str:
+    """The scope of the file at `rel` (a path relative to the scan root, `/`-separated)."""
+    rel = rel.replace("\\", "/")
+    while rel.startswith("./"):
+        rel = rel[2:]
+    for pattern, scope in overrides:
+        if _glob(rel, pattern):
+            return scope
+    parts = [p for p in rel.split("/") if p]
+    if not parts:
+        return "source"
+    name = parts[-1]
+    for seg in parts[:-1]:
+        low = seg.lower()
+        for scope, names in _DIRS.items():
+            if low in names:
+                return scope
+    low = name.lower()
+    if _TEST_FILE.match(name):
+        return "test"
+    if _BENCH_FILE.match(name):
+        return "benchmark"
+    if low in _CI_FILES:
+        return "ci"
+    if _BUILD_FILE.match(name):
+        return "build"
+    return "source"
+
+
+def _glob(rel: str, pattern: str) -> bool:
+    pattern = pattern.strip()
+    if pattern.startswith("./"):
+        pattern = pattern[2:]
+    if pattern.endswith("/"):
+        pattern += "**"
+    if pattern.endswith("/**"):
+        base = pattern[:-3]
+        if rel == base or rel.startswith(base + "/"):
+            return True
+    return fnmatch.fnmatchcase(rel, pattern) or fnmatch.fnmatchcase(rel.rsplit("/", 1)[-1], pattern)

@@ -24,9 +24,10 @@ from .cache import ResultCache, content_hash, default_cache_dir
 from .catalogue import Catalogue, load_catalogue
 from .config import Config, error_at, select_rules
 from . import postprocess, readers
-from .discover import Discoverer, common_root
+from .discover import Discoverer, common_root, printable_path
 from .filekinds import kind_of
 from .context.own_package import project_facts
+from .limits import bound
 from .match import Engine
 from .model import PARTIAL_KINDS, Diagnostic, Report
 from .read import decode_python, read_bytes
@@ -39,6 +40,22 @@ POOL_MIN_FILES = 48
 RECURSION_LIMIT = 6000
 
 
+# Kinds whose result also depends on other files (-r/-c includes of requirements files): their cache
+# key adds the content of those files, and an unchanged stat of the file itself never answers.
+READS_OTHER_FILES = frozenset({"requirements"})
+
+
+def file_digest(data: bytes, rel: str, kind: str, path: Path | None) -> str:
+    """The cache identity of one file's result: its content, plus every other file the result reads."""
+    digest = content_hash(data)
+    if kind in READS_OTHER_FILES:
+        from .readers import manifests
+
+        text, diag = readers.decode_text(data, rel)
+        digest += "+" + (manifests.inputs_digest(text, rel, kind, path) if diag is None else "")
+    return digest
+
+
 def scan_bytes(data: bytes, rel: str, kind: str, engine: Engine, prefilter: bool = True, path: Path | None = None):
     """One file's content -> (findings, diagnostic or None). Never raises for bad input."""
     # A parse allocates ~10^5 short-lived nodes; the cyclic GC re-examining them while the
@@ -46,7 +63,8 @@ def scan_bytes(data: bytes, rel: str, kind: str, engine: Engine, prefilter: bool
     gc_was_on = gc.isenabled()
     gc.disable()
     try:
-        return _scan_bytes(data, rel, kind, engine, prefilter, path)
+        findings, diag = _scan_bytes(data, rel, kind, engine, prefilter, path)
+        return bound(findings, diag, rel)
     finally:
         if gc_was_on:
             gc.enable()
@@ -124,13 +142,40 @@ def _keep_file(sf, config: Config) -> bool:
 _WORKER: dict = {}
 
 
-def _worker_init(engine: Engine, config: Config) -> None:
+def _worker_init(engine: Engine, config: Config, parent: int | None = None) -> None:
     import signal
 
     # Ctrl-C is handled once, by the parent, which then stops the workers.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if parent is not None:
+        _exit_with_parent(parent)
     _WORKER["engine"], _WORKER["config"] = engine, config
     sys.setrecursionlimit(max(sys.getrecursionlimit(), RECURSION_LIMIT))
+
+
+def _exit_with_parent(parent: int) -> None:
+    """A worker ends when the scan that started it dies, even by SIGKILL (no cleanup can run then)."""
+    import signal
+
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            PR_SET_PDEATHSIG = 1
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
+    else:  # elsewhere: a thread watching for the parent to go (the worker is then re-parented)
+        import threading
+
+        def watch():
+            while os.getppid() == parent:
+                time.sleep(0.5)
+            os._exit(1)
+
+        threading.Thread(target=watch, daemon=True, name="trnready-parent-watch").start()
+    if os.getppid() != parent:  # the parent died before the death signal was armed
+        os._exit(1)
 
 
 def _worker_scan(job):
@@ -139,8 +184,11 @@ def _worker_scan(job):
     data, diag = read_bytes(path, rel, config.max_file_size)
     if diag is not None:
         return None, [], diag
+    # The key is taken before the scan: if an included file changes meanwhile, the result is newer
+    # than its key and the next run misses, never the reverse.
+    digest = file_digest(data, rel, kind, path)
     findings, diag = scan_bytes(data, rel, kind, engine, config.prefilter, path)
-    return content_hash(data), findings, diag
+    return digest, findings, diag
 
 
 class _Progress:
@@ -180,19 +228,22 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
     cat = engine.catalogue
     root = Path(root).absolute() if root is not None else common_root(paths)
     engine.project = project_facts(root)
-    report = Report(root=str(root.absolute()), catalogue_version=cat.version, catalogue_sha256=cat.sha256,
+    report = Report(root=printable_path(str(root.absolute())), catalogue_version=cat.version, catalogue_sha256=cat.sha256,
                     plan_text=cat.plan_text,
                     tool_version=__version__, rules=cat.by_id(),
                     started_at=_dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat())
     old_limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old_limit, RECURSION_LIMIT))
+    from .readers import manifests
+
+    manifests.INCLUDE_MAX_BYTES = config.max_file_size  # -r includes obey --max-file-size too
     cache = None
     if config.cache:
         # Everything that changes a file's findings: rules (with their severities), suppression mode,
         # and what the post-processing steps do to them.
         salt = "|".join([__version__, cat.sha256, ",".join(sorted(f"{r.id}:{r.severity}" for r in engine.rules)),
                          f"prefilter={config.prefilter}", f"suppressions={config.suppressions}",
-                         f"pipeline={postprocess.VERSION}",
+                         f"pipeline={postprocess.VERSION}", f"max-file-size={config.max_file_size}",
                          "own=" + ",".join(sorted(engine.project.own_packages))])
         cache = ResultCache(Path(config.cache_dir) if config.cache_dir else default_cache_dir(), salt)
     try:
@@ -212,7 +263,7 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
         # (content is dropped right away).
         for i, sf in enumerate(files):
             st_key = None
-            if cache is not None:
+            if cache is not None and sf.kind not in READS_OTHER_FILES:
                 try:
                     st = os.stat(sf.path)
                     st_key = cache.stat_key(sf.rel, st) if st.st_size <= config.max_file_size else None
@@ -231,7 +282,7 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
                 continue
             mentions = {x for x, needle in needles.items() if needle in data}
             found.update(mentions)
-            digest = content_hash(data)
+            digest = file_digest(data, sf.rel, sf.kind, sf.path) if cache else content_hash(data)
             key = cache.key(sf.rel, sf.kind, digest) if cache else None
             hit = cache.get(key) if cache else None
             # As git does against "racy" files: a file modified in the last two seconds could change
@@ -299,9 +350,9 @@ def _scan_inline(misses, results, digests, engine, config, cache, bar) -> None:
         if diag is not None:
             results[i] = ([], diag)
         else:
+            digests[i] = file_digest(data, sf.rel, sf.kind, sf.path)  # the content actually scanned
             findings, diag = scan_bytes(data, sf.rel, sf.kind, engine, config.prefilter, sf.path)
             results[i] = (findings, diag)
-            digests[i] = content_hash(data)  # the content actually scanned
             if key is not None and cache is not None:
                 key = cache.key(sf.rel, sf.kind, digests[i])
             _store(cache, key, findings, diag)
@@ -323,7 +374,8 @@ def _scan_pool(misses, results, digests, engine, config, cache, jobs, bar) -> No
     ctx = multiprocessing.get_context("fork")
     todo = list(misses)
     chunk = max(1, min(32, len(todo) // (jobs * 8) or 1))
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_worker_init, initargs=(engine, config))
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_worker_init,
+                               initargs=(engine, config, os.getpid()))
     try:
         stream = pool.map(_worker_scan, [(sf.path, sf.rel, sf.kind) for _, sf, _ in todo], chunksize=chunk)
         for n, (digest, findings, diag) in enumerate(stream):

@@ -13,6 +13,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from .read import read_regular
 from .model import Report
 
 BASELINE_FORMAT = 1
@@ -56,7 +57,7 @@ def render(report: Report, baseline_path: str | Path) -> str:
 def load(path: str | Path) -> Baseline:
     p = Path(path)
     try:
-        data = json.loads(p.read_text(encoding="utf-8"))
+        data = json.loads(read_regular(p, 512 * 1024 * 1024).decode("utf-8"))
     except OSError as e:
         raise BaselineError(f"{p}: cannot read baseline: {e.strerror or e}") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as e:

@@ -19,6 +19,27 @@ from .model import Diagnostic, Finding
 
 _SCHEMA = 1
 
+# The field types of Finding and Diagnostic, checked on every entry read back: a valid JSON entry of
+# the wrong shape (another build, a hand edit, a hostile cache directory) must be a miss, not a
+# crash later when the report is sorted or rendered.
+_CHECKS = {
+    "str": lambda v: isinstance(v, str),
+    "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "bool": lambda v: isinstance(v, bool),
+    "Optional[int]": lambda v: v is None or (isinstance(v, int) and not isinstance(v, bool)),
+    "Optional[str]": lambda v: v is None or isinstance(v, str),
+    "tuple[tuple[int, str], ...]": lambda v: isinstance(v, tuple) and all(
+        isinstance(n, int) and isinstance(t, str) for n, t in v),
+}
+
+
+def _well_formed(record) -> bool:
+    for f in dataclasses.fields(record):
+        check = _CHECKS.get(str(f.type))
+        if check is None or not check(getattr(record, f.name)):
+            return False
+    return True
+
 
 def default_cache_dir() -> Path:
     env = os.environ.get("TRNREADY_CACHE_DIR")
@@ -93,9 +114,13 @@ class ResultCache:
     def get_stat(self, key: str):
         data = self._read("stats", key)
         try:
-            return (str(data["digest"]), set(data["mentions"])) if data is not None else None
+            digest, mentions = data["digest"], data["mentions"]
         except (TypeError, KeyError):
             return None
+        if not isinstance(digest, str) or not isinstance(mentions, list) or \
+                not all(isinstance(m, str) for m in mentions):
+            return None
+        return digest, set(mentions)
 
     def put_stat(self, key: str, digest: str, mentions) -> None:
         if self.db is not None:
@@ -109,12 +134,14 @@ class ResultCache:
             findings = []
             for f in data["findings"]:
                 if "context" in f:  # JSON turned the (line, text) tuples into lists
-                    f["context"] = tuple((int(n), str(t)) for n, t in f["context"])
+                    f["context"] = tuple((n, t) for n, t in f["context"])
                 findings.append(Finding(**f))
             diag = Diagnostic(**data["diag"]) if data.get("diag") else None
-            return findings, diag
-        except (ValueError, TypeError, KeyError):
+        except (ValueError, TypeError, KeyError, AttributeError):
             return None  # an entry from an incompatible build: treat as a miss
+        if not all(map(_well_formed, findings)) or (diag is not None and not _well_formed(diag)):
+            return None
+        return findings, diag
 
     def put(self, key: str, findings: list[Finding], diag: Diagnostic | None) -> None:
         if self.db is None:

@@ -19,7 +19,9 @@ else:  # pragma: no cover - exercised only on Python 3.10
     import tomli as tomllib
 
 from .filekinds import KIND_NAMES
+from .linear_re import LINEAR, PatternError, compile_pattern
 from .model import CONFIDENCES, EFFORTS, PHASES, SEVERITIES, ArgPredicate, Example, Matcher, Rule, Source, format_sources
+from .read import SETTINGS_MAX_BYTES, read_regular
 from .rewrite import parse_rewrites
 
 MATCH_KINDS = ("call", "method", "reference", "import", "decorator", "device", "keyword", "env", "line",
@@ -121,6 +123,13 @@ class _Locator:
         return start + 1
 
 
+def _is_builtin(p: Path) -> bool:
+    try:
+        return p.resolve() == default_catalogue_path().resolve()
+    except OSError:
+        return False
+
+
 def load_catalogue(path: Path | str | None = None, extra: list[Path | str] | None = None) -> Catalogue:
     paths = [Path(path) if path else default_catalogue_path()] + [Path(p) for p in (extra or [])]
     rules: list[Rule] = []
@@ -137,7 +146,7 @@ def load_catalogue(path: Path | str | None = None, extra: list[Path | str] | Non
     seen: dict[str, str] = {}
     for i, p in enumerate(paths):
         try:
-            raw = p.read_bytes()
+            raw = read_regular(p, SETTINGS_MAX_BYTES)
         except OSError as e:
             raise CatalogueError(str(p), f"cannot read catalogue: {e.strerror or e}") from None
         digest.update(raw)
@@ -157,7 +166,11 @@ def load_catalogue(path: Path | str | None = None, extra: list[Path | str] | Non
             # ... and the built-in context predicates and data, which earlier releases applied in the engine.
             everywhere.extend(_builtin()["everywhere"])
             context_values.update(_builtin()["values"])
-        parsed = _parse(data, str(p), loc, primary=(i == 0), categories=categories)
+        token = LINEAR.set(not (i == 0 and _is_builtin(p)))
+        try:
+            parsed = _parse(data, str(p), loc, primary=(i == 0), categories=categories)
+        finally:
+            LINEAR.reset(token)
         if i == 0:
             version = parsed["version"]
             plan_text = parsed["plan"]
@@ -440,8 +453,8 @@ def _parse_match(m, rid, err) -> Matcher:
     regex = None
     if kind == "line":
         try:
-            regex = re.compile("|".join(f"(?:{x})" for x in names))
-        except re.error as e:
+            regex = compile_pattern("|".join(f"(?:{x})" for x in names))
+        except PatternError as e:
             err(f"bad regular expression: {e}", entry=rid, key="match.line")
     elif kind == "meta":
         for x in names:
@@ -552,8 +565,8 @@ def _parse_pred(a, rid, err) -> ArgPredicate:
         values = tuple(val)
     elif op == "matches":
         try:
-            values = (re.compile(val),)
-        except (re.error, TypeError) as e:
+            values = (compile_pattern(val),)
+        except PatternError as e:
             err(f"bad regular expression: {e}", entry=rid, key="match.args.matches")
     else:
         values = (val,)

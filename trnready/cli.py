@@ -20,7 +20,8 @@ from .catalogue import CatalogueError, load_catalogue
 from .config import FAIL_ON, Config, ConfigError
 from .model import CONFIDENCES, SEVERITIES, SEVERITY_RANK, Diagnostic, Report
 from .reporters import FORMATS, get as get_reporter
-from .reporters.text import safe
+from .read import MAX_FILE_SIZE_LIMIT
+from .reporters.text import safe, safe_line
 
 
 class UserError(Exception):
@@ -28,12 +29,20 @@ class UserError(Exception):
 
 
 def write_atomic(path: str, content: str) -> None:
-    """Write to a temp file beside the target and rename, so a report is never half-written."""
+    """Write to a temp file beside the target and rename, so a report is never half-written.
+
+    The temp file's name carries the writer's pid: one left by a writer that was killed is
+    removed by the next write of the same target. A write that fails (full disk, no permission)
+    is one line naming the file (exit 2)."""
+    import errno
+
     target = Path(path)
     directory = target.parent if str(target.parent) else Path(".")
-    directory.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    tmp = None
     try:
+        directory.mkdir(parents=True, exist_ok=True)
+        _remove_stale_temps(directory, target.name)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp", dir=directory)
         # mkstemp creates 0600 files; a report should get the usual umask-based mode.
         umask = os.umask(0)
         os.umask(umask)
@@ -41,12 +50,44 @@ def write_atomic(path: str, content: str) -> None:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
             fh.write(content)
         os.replace(tmp, target)
-    except BaseException:
+        tmp = None
+    except OSError as e:
+        reason = "the disk is full" if e.errno in (errno.ENOSPC, errno.EDQUOT) else (e.strerror or str(e))
+        raise UserError(f"cannot write {path}: {reason}") from None
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+
+
+def _remove_stale_temps(directory: Path, name: str) -> None:
+    """Delete `.NAME.PID.*.tmp` files whose writer process no longer exists."""
+    prefix = f".{name}."
+    try:
+        entries = [e for e in os.scandir(directory) if e.name.startswith(prefix) and e.name.endswith(".tmp")]
+    except OSError:
+        return
+    for entry in entries:
+        pid = entry.name[len(prefix):].split(".", 1)[0]
+        if not pid.isdigit() or int(pid) == os.getpid() or _alive(int(pid)):
+            continue
         try:
-            os.unlink(tmp)
+            if entry.is_file(follow_symlinks=False):
+                os.unlink(entry.path)
         except OSError:
             pass
-        raise
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError):
+        return True  # exists, owned by someone else
+    return True
 
 
 def _valid_source_url(template: str) -> bool:
@@ -233,7 +274,7 @@ def _check_paths(paths: list[str]) -> None:
 @click.option("--min-confidence", type=click.Choice(CONFIDENCES), default=None,
               help="Show only findings of this confidence or higher (display only: the exit code counts all).")
 @selection_options
-@click.option("--max-file-size", type=click.IntRange(min=1), default=None,
+@click.option("--max-file-size", type=click.IntRange(min=1, max=MAX_FILE_SIZE_LIMIT), default=None,
               help="Files larger than this many bytes are skipped with a diagnostic (default: 5 MiB).")
 @click.option("--color/--no-color", default=None,
               help="Colour terminal output (default: on a TTY; NO_COLOR and FORCE_COLOR are honoured).")
@@ -400,8 +441,25 @@ def baseline_create_cmd(paths, output, select, ignore, exclude, catalogue, no_gi
     return 0
 
 
+def _refuse_special_files(paths) -> None:
+    """A FIFO, device or socket named on the command line would block or never end: refuse it."""
+    import stat
+
+    from .read import describe_mode
+    for p in paths:
+        if p == "-":
+            continue  # stdin, read by its own path
+        try:
+            mode = os.stat(p).st_mode
+        except OSError:
+            continue  # missing paths become a diagnostic of the scan
+        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+            raise UserError(f"{p}: not a regular file or directory ({describe_mode(mode)})")
+
+
 def _config(paths, config_file, no_config, **cli) -> Config:
     from .config import resolve
+    _refuse_special_files(paths)
     try:
         return resolve(paths, config_file=config_file, use_config=not no_config, **cli)
     except ConfigError as e:
@@ -528,9 +586,10 @@ def rules_cmd(fmt, catalogue):
         click.echo(json.dumps(data, indent=2))
         return 0
     width = max((len(r.category) for r in cat.rules), default=10)
+    # Catalogue text may come from a scanned repository (its config names the catalogue): escape it.
     for r in cat.rules:
-        click.echo(f"{r.id}  {r.category:<{width}}  {r.severity:<8}  {r.title}")
-    click.echo(f"\n{len(cat.rules)} rules, catalogue {cat.version}")
+        click.echo(f"{r.id}  {r.category:<{width}}  {r.severity:<8}  {safe_line(r.title)}")
+    click.echo(f"\n{len(cat.rules)} rules, catalogue {safe_line(cat.version)}")
     return 0
 
 
@@ -542,7 +601,7 @@ def rules_cmd(fmt, catalogue):
 @click.option("--device-style", type=click.Choice(["neuron", "accelerator"]), default="neuron", show_default=True,
               help='Write "neuron" literals, or device-neutral torch.accelerator code where the catalogue has it.')
 @selection_options
-@click.option("--max-file-size", type=click.IntRange(min=1), default=None,
+@click.option("--max-file-size", type=click.IntRange(min=1, max=MAX_FILE_SIZE_LIMIT), default=None,
               help="Files larger than this many bytes are skipped (default 5 MiB).")
 @config_options
 def fix_cmd(paths, write, unsafe, device_style, select, ignore, exclude, catalogue, max_file_size, no_gitignore,
@@ -653,20 +712,21 @@ def explain_cmd(rule_id, catalogue):
             or difflib.get_close_matches(rule_id, [r.name for r in cat.rules], n=1, cutoff=0.6)
         raise UserError(f"unknown rule id {rule_id!r}" + (f"; did you mean {hint[0]}?" if hint
                                                            else "; `trnready rules` lists them"))
-    click.echo(f"{rule.id} {rule.name}  [{rule.category}, {rule.severity}]")
-    click.echo(f"\n## What it flags\n{rule.title}")
-    click.echo(f"\n## Why it matters\n{rule.why}")
+    # Catalogue text may come from a scanned repository (its config names the catalogue): escape it.
+    click.echo(f"{rule.id} {safe_line(rule.name)}  [{rule.category}, {rule.severity}]")
+    click.echo(f"\n## What it flags\n{safe(rule.title)}")
+    click.echo(f"\n## Why it matters\n{safe(rule.why)}")
     label = "## Fix (suggestion: the TorchNeuron material gives none)" if rule.fix_is_suggestion else "## Fix"
-    click.echo(f"\n{label}\n{rule.fix}")
+    click.echo(f"\n{label}\n{safe(rule.fix)}")
     ex = rule.hits[0]
-    click.echo(f"\n## Example ({ex.file})\n{ex.code.rstrip()}")
+    click.echo(f"\n## Example ({safe_line(ex.file)})\n{safe(ex.code.rstrip())}")
     if rule.corrected:
-        click.echo(f"\n## Use instead\n{rule.corrected.rstrip()}")
+        click.echo(f"\n## Use instead\n{safe(rule.corrected.rstrip())}")
     if rule.rewrites:
         from .rewrite import describe_rewrites
-        click.echo(f"\n## Automatic fix (trnready fix)\n{describe_rewrites(rule)}")
-    sources = "\n".join(f"- {s.title}: {s.url}" for s in rule.sources) or rule.source
-    click.echo(f"\n## Sources\n{sources}\n\n## Reference\n{rule.docs}")
+        click.echo(f"\n## Automatic fix (trnready fix)\n{safe(describe_rewrites(rule))}")
+    sources = "\n".join(f"- {safe_line(s.title)}: {safe_line(s.url)}" for s in rule.sources) or safe(rule.source)
+    click.echo(f"\n## Sources\n{sources}\n\n## Reference\n{safe(rule.docs)}")
     return 0
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .model import SEVERITIES, Rule
-from .read import DEFAULT_MAX_BYTES
+from .read import DEFAULT_MAX_BYTES, MAX_FILE_SIZE_LIMIT, SETTINGS_MAX_BYTES, read_regular
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -196,8 +196,8 @@ _KEYS = {
                  "a table of RULE = \"blocker\" | \"change\" | \"advisory\""),
     "extend-catalogue": (_str_list, "a list of catalogue file paths"),
     "catalogue": (lambda v: isinstance(v, str) and bool(v), "a catalogue file path"),
-    "max-file-size": (lambda v: isinstance(v, int) and not isinstance(v, bool) and v > 0,
-                      "a positive number of bytes"),
+    "max-file-size": (lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 < v <= MAX_FILE_SIZE_LIMIT,
+                      f"a positive number of bytes, at most {MAX_FILE_SIZE_LIMIT:,} (1 GiB)"),
     "respect-gitignore": (lambda v: isinstance(v, bool), "true or false"),
     "show-guarded": (lambda v: isinstance(v, bool), "true or false"),
 }
@@ -234,7 +234,7 @@ def error_at(path: str | None, key: str, message: str) -> ConfigError:
     if not path:
         return ConfigError("config", message, key=key)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = read_regular(path, SETTINGS_MAX_BYTES).decode("utf-8")
     except (OSError, UnicodeDecodeError):
         return ConfigError(path, message, key=key)
     section = "tool.trnready" if Path(path).name == "pyproject.toml" else None
@@ -261,7 +261,7 @@ def _entry_error(path: str | None, table: str, entry: str, message: str) -> Conf
 
 def _read_toml(path: Path) -> tuple[str, dict]:
     try:
-        text = path.read_bytes().decode("utf-8")
+        text = read_regular(path, SETTINGS_MAX_BYTES).decode("utf-8")
     except OSError as e:
         raise ConfigError(path, f"cannot read config file: {e.strerror or e}") from None
     except UnicodeDecodeError:
@@ -283,14 +283,14 @@ def find_config(start: Path) -> Path | None:
         here = here.parent
     for d in [here, *here.parents]:
         cand = d / "trnready.toml"
-        if cand.is_file():
+        if cand.exists() and not cand.is_dir():  # a FIFO or device here is refused by load_config_file
             return cand
         cand = d / "pyproject.toml"
         if cand.is_file():
             try:
-                text = cand.read_text(encoding="utf-8", errors="replace")
+                text = read_regular(cand, SETTINGS_MAX_BYTES).decode("utf-8", errors="replace")
             except OSError:
-                continue
+                return cand  # load_config_file says what is wrong with it
             if not _MENTIONS_US.search(text):
                 continue
             try:

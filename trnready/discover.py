@@ -73,6 +73,21 @@ def common_root(paths: list[Path]) -> Path:
     return Path(os.path.commonpath([str(p if os.path.isdir(p) else p.parent) for p in absolute]))
 
 
+def printable_path(name: str) -> str:
+    """`name` as valid Unicode: bytes of a non-UTF-8 file name (surrogate escapes) become \\xNN.
+
+    Reports are UTF-8 (JSON, SARIF, HTML): such a name must not stop the run at output time."""
+    try:
+        name.encode("utf-8")
+        return name
+    except UnicodeEncodeError:
+        pass
+    try:
+        return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:
+        return name.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 class Discoverer:
     def __init__(self, root: Path, exclude: tuple[str, ...] = (), use_gitignore: bool = True,
                  kind_of=kind_of, exclude_base: Path | None = None):
@@ -83,6 +98,16 @@ class Discoverer:
         self.use_gitignore = use_gitignore
         self.kind_of = kind_of
         self.diagnostics: list[Diagnostic] = []
+
+    def _diag(self, diag: Diagnostic) -> None:
+        self.diagnostics.append(Diagnostic(printable_path(diag.path), diag.kind, diag.message))
+
+    def _source(self, path: Path, rel: str, kind: str) -> "SourceFile":
+        shown = printable_path(rel)
+        if shown != rel:
+            self.diagnostics.append(Diagnostic(shown, "undecodable-name",
+                                               "the file name is not valid UTF-8: reported with \\x escapes"))
+        return SourceFile(path, shown, kind)
 
     def _excluded(self, rel: str, name: str) -> bool:
         rels = [rel]
@@ -102,7 +127,7 @@ class Discoverer:
         seen: set[str] = set()
         for p in paths:
             if not os.path.lexists(p):
-                self.diagnostics.append(Diagnostic(_rel(p.absolute(), self.root), "unreadable", "path does not exist"))
+                self._diag(Diagnostic(_rel(p.absolute(), self.root), "unreadable", "path does not exist"))
                 continue
             if os.path.isdir(p):
                 yield from self._walk(p, [], set(), seen)
@@ -113,7 +138,7 @@ class Discoverer:
                 kind = self.kind_of(p.name) or dir_kind(p.parent.name, p.name) or "python"  # scanned as asked
                 if rel not in seen:
                     seen.add(rel)
-                    yield SourceFile(p, rel, kind)
+                    yield self._source(p, rel, kind)
 
     def _walk(self, directory: Path, ignores: list, ancestors: set, seen: set, dir_rel: str | None = None):
         if dir_rel is None:
@@ -124,7 +149,7 @@ class Discoverer:
         except OSError:
             real = str(directory)
         if real in ancestors:
-            self.diagnostics.append(Diagnostic(_rel(directory.absolute(), self.root), "symlink-loop",
+            self._diag(Diagnostic(_rel(directory.absolute(), self.root), "symlink-loop",
                                                "directory symlink points back to one of its parents; not followed"))
             return
         ancestors = ancestors | {real}
@@ -141,7 +166,7 @@ class Discoverer:
         try:
             entries = sorted(os.scandir(directory), key=lambda e: e.name)
         except OSError as e:
-            self.diagnostics.append(Diagnostic(_rel(directory.absolute(), self.root), "unreadable",
+            self._diag(Diagnostic(_rel(directory.absolute(), self.root), "unreadable",
                                                f"cannot list directory: {e.strerror or e}"))
             return
         for entry in entries:
@@ -168,12 +193,12 @@ class Discoverer:
             if kind is None:
                 continue
             if is_link and not os.path.exists(path):
-                self.diagnostics.append(Diagnostic(rel, "broken-symlink", "symlink target does not exist"))
+                self._diag(Diagnostic(rel, "broken-symlink", "symlink target does not exist"))
                 continue
             try:
                 st = os.stat(path)
             except OSError as e:
-                self.diagnostics.append(Diagnostic(rel, "unreadable", e.strerror or str(e)))
+                self._diag(Diagnostic(rel, "unreadable", e.strerror or str(e)))
                 continue
             if not stat.S_ISREG(st.st_mode):
                 continue
@@ -185,7 +210,7 @@ class Discoverer:
             if rel in seen:
                 continue
             seen.add(rel)
-            yield SourceFile(path, rel, kind)
+            yield self._source(path, rel, kind)
 
     @staticmethod
     def _ignored(path: Path, is_dir: bool, ignores: list) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from .filekinds import KIND_NAMES
+from .linear_re import PatternError, compile_pattern
 
 
 def check_kind_names(kind: str, names) -> str | None:
@@ -36,8 +37,8 @@ def parse_surface_keys(kind: str, m: dict, err) -> dict:
             err(f"bad version specifier: {e}", "match.version")
     if "version-shape" in m:
         try:
-            out["version_shape"] = re.compile(m["version-shape"])
-        except (re.error, TypeError) as e:
+            out["version_shape"] = compile_pattern(m["version-shape"])
+        except PatternError as e:
             err(f"bad regular expression: {e}", "match.version-shape")
     scope = m.get("scope", "file")
     if scope not in ("file", "repo"):

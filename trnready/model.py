@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
+from .clip import clip
 from .filekinds import GROUP_ORDER, GROUPS
 
 SEVERITIES = ("blocker", "change", "advisory")
@@ -22,7 +23,8 @@ EFFORTS = ("automatic", "local-edit", "redesign")
 # File kinds -> the groups the summary counts (the table lives in filekinds.py).
 KIND_GROUPS = GROUPS  # kept under its old name for callers outside the package
 # Diagnostics that keep the file's findings: the file was scanned, only in part or with a dangling include.
-PARTIAL_KINDS = frozenset({"cell-syntax-error", "missing-include"})
+PARTIAL_KINDS = frozenset({"cell-syntax-error", "missing-include", "too-many-findings", "invalid-text",
+                           "undecodable-name", "long-line", "refused-include"})
 
 
 @dataclass(frozen=True)
@@ -259,6 +261,11 @@ class Occurrences:
         return n
 
 
+# Fingerprinted code longer than this is cut to a window around the match (fingerprints of
+# ordinary code, and so baselines, are unchanged).
+LONG_CODE = 2000
+
+
 def make_finding(rule: Rule, occurrences: Occurrences, *, path: str, line: int, column: int, end_line: int,
                  end_column: int, snippet: str, message: str, code: str, confidence: str,
                  cell: Optional[int] = None, context: tuple = (), fixable: bool = False,
@@ -266,6 +273,10 @@ def make_finding(rule: Rule, occurrences: Occurrences, *, path: str, line: int, 
     """The one place a Finding is built: rule fields copied, fingerprint from path (+ `#cell` in
     notebooks), rule, the code and its repeat index within `occurrences`."""
     fp_path = path if cell is None else f"{path}#cell"
+    if len(code) > LONG_CODE:
+        # A generated or hostile line: fingerprint a window around the match, not the whole line
+        # (hashing 100 kB per finding made many findings on one line quadratic).
+        code = clip(code, column - 1, end_column - 1 if end_line == line else None)
     n = occurrences.next(fp_path, rule.id, code)
     return Finding(
         rule=rule.id, category=rule.category, severity=rule.severity, confidence=confidence,

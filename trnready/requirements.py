@@ -362,10 +362,14 @@ _PIP_VALUE_OPTS = {"-r", "--requirement", "-c", "--constraint", "-i", "--index-u
 def pip_deps(text: str, positions=None, line: int = 1) -> list:
     """Requirements named by `pip install ...` (and uv/poetry/conda equivalents) in one logical line."""
     out = []
-    for m in _PIP_CMD.finditer(text):
+    commands = list(_PIP_CMD.finditer(text))
+    for n, m in enumerate(commands):
         is_conda = m.group(0).split()[0] in ("conda", "mamba", "micromamba")
         skip_next = False
-        for t in _TOKEN.finditer(text, m.end()):
+        # A command's arguments end where the next install command starts: reading to the end of the
+        # line for each of thousands of `pip install` on one line was quadratic.
+        end = commands[n + 1].start() if n + 1 < len(commands) else len(text)
+        for t in _TOKEN.finditer(text, m.end(), end):
             if t.group("sep"):
                 break
             tok = t.group("tok")
@@ -406,6 +410,9 @@ class TomlLines:
     def __init__(self, text: str):
         self.lines = text.splitlines()
         self.taken: set = set()  # positions of strings already attributed to a requirement
+        self._index: dict = {}
+        self._cursor: dict = {}
+        self._keys: dict = {}
         self.tables: list[tuple[str, int, int]] = []  # (name, first line index, end index)
         current, start = "", 0
         for i, ln in enumerate(self.lines):
@@ -418,25 +425,66 @@ class TomlLines:
     def _ranges(self, table: str):
         return [(a, b) for name, a, b in self.tables if name == table] or [(0, len(self.lines))]
 
+    _QUOTED = re.compile(r'"([^"\n]*)"|\'([^\'\n]*)\'')
+
+    def _strings(self, table: str) -> dict:
+        """value -> [(line, column), ...] of every quoted string in the table, in file order (built once:
+        looking each requirement up line by line was quadratic in the number of dependencies)."""
+        index = self._index.get(table)
+        if index is None:
+            index = {}
+            for a, b in self._ranges(table):
+                for i in range(a, b):
+                    ln = self.lines[i]
+                    if ln.lstrip().startswith("#") or ('"' not in ln and "'" not in ln):
+                        continue
+                    for q in ('"', "'"):  # the same order as a search for "value" then 'value'
+                        k = ln.find(q)
+                        while k >= 0:
+                            e = ln.find(q, k + 1)
+                            if e < 0:
+                                break
+                            index.setdefault(ln[k + 1:e], []).append((i + 1, k + 2))
+                            k = ln.find(q, k + 1)
+            for positions in index.values():
+                positions.sort()
+            self._index[table] = index
+        return index
+
     def find_string(self, table: str, value: str, after: int = 0, taken=None):
         """(line, column) of the quoted string in the table; `taken` holds positions already used, so the
         same requirement listed in two extras gets two different lines."""
-        for a, b in self._ranges(table):
-            for i in range(max(a, after), b):
-                ln = self.lines[i]
-                if ln.lstrip().startswith("#"):
-                    continue
-                for q in ('"', "'"):
-                    k = ln.find(q + value + q)
-                    while k >= 0:
-                        if taken is None or (i + 1, k + 2) not in taken:
-                            if taken is not None:
-                                taken.add((i + 1, k + 2))
-                            return i + 1, k + 2
-                        k = ln.find(q + value + q, k + 1)
+        positions = self._strings(table).get(value, ())
+        start = self._cursor.get((table, value), 0) if taken is self.taken else 0
+        for n in range(start, len(positions)):
+            pos = positions[n]
+            if pos[0] <= after:
+                continue
+            if taken is None:
+                return pos
+            if pos not in taken:
+                taken.add(pos)
+                return pos
+            if taken is self.taken and n == start:
+                start += 1  # a leading run of taken positions is skipped next time
+                self._cursor[(table, value)] = start
         return None
 
+    _KEY = re.compile(r'^\s*["\']?([^"\'=]*?)["\']?\s*=')
+
     def find_key(self, table: str, key: str):
+        if not any(c in key for c in "\"'="):  # the usual case: from an index built once per table
+            index = self._keys.get(table)
+            if index is None:
+                index = {}
+                for a, b in self._ranges(table):
+                    for i in range(a, b):
+                        m = self._KEY.match(self.lines[i])
+                        if m and m.group(1) not in index:
+                            ln = self.lines[i]
+                            index[m.group(1)] = (i + 1, len(ln) - len(ln.lstrip()) + 1)
+                self._keys[table] = index
+            return index.get(key)
         pat = re.compile(r'^\s*["\']?%s["\']?\s*=' % re.escape(key))
         for a, b in self._ranges(table):
             for i in range(a, b):

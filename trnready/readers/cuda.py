@@ -10,7 +10,7 @@ from ..filekinds import comments
 
 _CUDA_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/|\"(?:\\.|[^\"\\\n])*\"", re.S)
 _GLOBAL = re.compile(r"\b__global__\b")
-_IDENT_PAREN = re.compile(r"([A-Za-z_]\w*)\s*(?:<[^<>;{}()]*>\s*)?\(")
+_IDENT_PAREN = re.compile(r"(?<!\w)([A-Za-z_]\w*)\s*(?:<[^<>;{}()]*>\s*)?\(")
 
 
 def cuda_kernels(text: str) -> list[tuple[str, int]]:

@@ -1,6 +1,9 @@
 """What the non-Python readers share: the per-file Emitter and the dependency / Python-version matchers."""
 from __future__ import annotations
 
+import fnmatch
+import re
+
 from .. import requirements as rq
 from ..model import Finding, Occurrences, make_finding
 
@@ -43,11 +46,35 @@ def mentioned(matcher, text: str) -> bool:
     return matcher.scope == "file" and any(s in text for s in matcher.unless_mentioned)
 
 
+def _requirement_index(engine):
+    """(exact name -> [(rule, matcher)], [(pattern, rule, matcher)] with wildcards), built once per engine:
+    matching every dependency against every pattern cost ~10^4 fnmatch calls per dependency."""
+    index = getattr(engine, "_requirement_index", None)
+    if index is None:
+        exact: dict = {}
+        wild: list = []
+        for rule, m in engine.requirements:
+            for pat in m.names:
+                norm = re.sub(r"[-_.]+", "-", pat.lower())
+                if any(c in norm for c in "*?["):
+                    wild.append((norm, rule, m))
+                else:
+                    exact.setdefault(norm, []).append((rule, m))
+        index = engine._requirement_index = (exact, wild)
+    return index
+
+
+def _matching_requirement_rules(engine, name: str):
+    """The (rule, matcher) pairs whose names match the dependency, in catalogue order."""
+    exact, wild = _requirement_index(engine)
+    found = {id(m) for _, m in exact.get(name, ())}
+    found.update(id(m) for pat, _, m in wild if fnmatch.fnmatchcase(name, pat))
+    return [(rule, m) for rule, m in engine.requirements if id(m) in found] if found else []
+
+
 def emit_deps(deps, lines: list[str], engine, em: Emitter, mention_text: str, cell=None, rel=None):
     for d in deps:
-        for rule, m in engine.requirements:
-            if not any(rq.name_matches(p, d.name) for p in m.names):
-                continue
+        for rule, m in _matching_requirement_rules(engine, d.name):
             if m.version is not None and not (d.alternatives and all(rq.ceiling_in(s, m.version)
                                                                      for s in d.alternatives)):
                 continue

@@ -51,14 +51,20 @@ def emit_lines(kind: str, lines: list[str], engine, em: Emitter, mention_text: s
             body = quiet_echo(body)
         if not body.strip():
             continue
+        # Matched without its indentation (columns shifted back below): `^\s*-?\s*` over a long run of
+        # spaces backtracks quadratically, and a pattern cannot tell indentation from nothing.
+        indent = len(body) - len(body.lstrip())
+        body = body[indent:]
         for rule, m in matchers:
             hit = m.regex.search(body)
             if hit is None or (m.unless_mentioned and mentioned(m, mention_text)):
                 continue
-            g = "at" if "at" in m.regex.groupindex and hit.group("at") is not None else 0
+            at = m.regex.groupindex.get("at")  # by number: RE2's match objects take no group names
+            g = at if at is not None and hit.group(at) is not None else 0
             text = hit.group(g)  # a group named `at` marks the part to report (the rest is context)
-            start = hit.start(g) + len(text) - len(text.lstrip())
-            em.add(rule, m, n, start + 1, hit.end(g) + 1, ln, msg(rule, m, text.strip()), ln.strip(), cell=cell)
+            start = indent + hit.start(g) + len(text) - len(text.lstrip())
+            em.add(rule, m, n, start + 1, indent + hit.end(g) + 1, ln, msg(rule, m, text.strip()), ln.strip(),
+                   cell=cell)
 
 
 def _shell_commands(lines: list[str], only: set | None):

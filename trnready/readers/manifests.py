@@ -2,6 +2,7 @@
 Pipfile, setup.cfg, setup.py (from the syntax tree), conda environments and .python-version."""
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
 from pathlib import Path
@@ -9,6 +10,7 @@ from pathlib import Path
 from .. import requirements as rq
 from ..filekinds import comments, kind_in
 from ..model import Diagnostic
+from ..read import DEFAULT_MAX_BYTES, read_regular
 from .context import FileContext, ReadResult, Source
 from .emit import Emitter, emit_deps, emit_pyreqs, uncommented
 from .lines import emit_lines
@@ -50,7 +52,7 @@ def read(ctx: FileContext) -> ReadResult:
 def _read_requirements(ctx: FileContext, em: Emitter, lines, mention: str, sources) -> ReadResult:
     text, rel, path, engine = ctx.text, ctx.rel, ctx.path, ctx.engine
     deps, _ = rq.parse_requirements(text)
-    extra, nested, missing = _requirements_context(path, rel, text)
+    extra, nested, problems = _requirements_context(path, rel, text)
     emit_deps(deps, lines, engine, em, mention + "\n" + extra)
     emit_lines("requirements", lines, engine, em, mention)
     for q, body in nested:
@@ -58,23 +60,51 @@ def _read_requirements(ctx: FileContext, em: Emitter, lines, mention: str, sourc
         sub_deps, _ = rq.parse_requirements(body)
         emit_deps(sub_deps, body.splitlines(), engine, em, mention + "\n" + extra, rel=sub_rel)
     diag = None
-    if missing:  # pip would stop here; the dependencies of the missing file were not checked
-        where = "; ".join(f"{src}:{line}: {opt} {target}" for src, line, opt, target in missing[:5])
-        diag = Diagnostic(rel, "missing-include",
-                          f"included requirements file not found ({where}); its dependencies were not checked")
+    if problems:  # pip would stop here; the dependencies of those files were not checked
+        where = "; ".join(f"{src}:{line}: {opt} {target}: {why}" for _, src, line, opt, target, why in problems[:5])
+        refused = any(p[0] == "refused" for p in problems)
+        diag = Diagnostic(rel, "refused-include" if refused else "missing-include",
+                          f"included requirements file{'s' if len(problems) > 1 else ''} not read ({where}); "
+                          f"{'their' if len(problems) > 1 else 'its'} dependencies were not checked")
     return ReadResult(em.out, diag, sources)
 
 
 # ---------------------------------------------------------------- requirements includes
 
-def _requirements_context(path: Path | None, rel: str, text: str):
+# The size limit of included requirements files: --max-file-size, set by api.scan for the run
+# (forked workers inherit it).
+INCLUDE_MAX_BYTES = DEFAULT_MAX_BYTES
+
+
+def _scan_root(path: Path, rel: str) -> Path | None:
+    """The directory the scan started from: `path` with `rel`'s components taken off."""
+    depth = len(Path(rel).parts)
+    parents = path.absolute().parents
+    return parents[depth - 1] if 0 < depth <= len(parents) else None
+
+
+def _requirements_context(path: Path | None, rel: str, text: str, inputs: list | None = None):
     """Text of the files this requirements file includes (-r/-c, transitively) and of sibling
-    requirements files that include it: pip applies index options from all of them."""
+    requirements files that include it: pip applies index options from all of them.
+
+    Includes are read only inside the scanned tree (a repository must not make trnready read, or
+    reveal the existence of, ../outside.pip or /root/.ssh/id_rsa), only when regular files within
+    --max-file-size. Every other file read or looked for is appended to `inputs` as (path, text or
+    None when missing): the result depends on them, so they are part of its cache key."""
     if path is None:
         return "", [], []
 
-    extra, nested, missing = [], [], []
+    extra, nested, problems = [], [], []
     seen = {path.resolve()}
+    record = inputs.append if inputs is not None else (lambda item: None)
+    root = _scan_root(path, rel)
+    root_real = root.resolve() if root is not None else None
+
+    def inside(rp: Path) -> bool:
+        return root_real is not None and (rp == root_real or root_real in rp.parents)
+
+    def read_text(q: Path) -> str:
+        return read_regular(q, INCLUDE_MAX_BYTES).decode("utf-8", errors="replace")
 
     def walk(p: Path, t: str, depth: int):
         _, includes = rq.parse_requirements(t)
@@ -82,17 +112,24 @@ def _requirements_context(path: Path | None, rel: str, text: str):
             if "://" in target or "$" in target:
                 continue  # a URL or a path built from a variable: nothing to look up
             q = (p.parent / target)
+            src = _rel_of(rel, path, p) if p != path else rel
             try:
                 rp = q.resolve()
                 if rp in seen or depth > 5:
                     continue
-                if not q.is_file():
-                    missing.append((_rel_of(rel, path, p) if p != path else rel, line, opt, target))
+                if not inside(rp):
+                    problems.append(("refused", src, line, opt, target, "outside the scanned directory; not read"))
+                    continue
+                if not q.exists():
+                    record((str(rp), None))
+                    problems.append(("missing", src, line, opt, target, "not found"))
                     continue
                 seen.add(rp)
-                body = q.read_text(encoding="utf-8", errors="replace")
-            except OSError:
+                body = read_text(q)
+            except OSError as e:
+                problems.append(("refused", src, line, opt, target, f"not read: {e.strerror or e}"))
                 continue
+            record((str(rp), body))
             extra.append(uncommented(body))
             if kind_in(q.parent.name, q.name) != "requirements":
                 # not discovered on its own: scan it together with the file that includes it
@@ -105,12 +142,33 @@ def _requirements_context(path: Path | None, rel: str, text: str):
             if sib == path or not sib.is_file() or \
                     kind_in(sib.parent.name, sib.name) != "requirements":
                 continue
-            body = sib.read_text(encoding="utf-8", errors="replace")
+            try:
+                if not inside(sib.resolve()):
+                    continue
+                body = read_text(sib)
+            except OSError:
+                continue
+            record((str(sib), body))
             if any(Path(t).name == path.name for _, _, t in rq.parse_requirements(body)[1]):
                 extra.append(uncommented(body))
     except OSError:
         pass
-    return "\n".join(extra), nested, missing
+    return "\n".join(extra), nested, problems
+
+
+def inputs_digest(text: str, rel: str, kind: str, path: Path | None) -> str:
+    """A hash of the other files one file's result depends on ("" when it depends on none).
+
+    Only requirements files read others (-r/-c includes, siblings that include them)."""
+    if kind != "requirements" or path is None:
+        return ""
+    inputs: list = []
+    _requirements_context(path, rel, text, inputs)
+    h = hashlib.sha256()
+    for name, body in inputs:
+        h.update(name.encode("utf-8", "surrogatepass") + b"\0")
+        h.update(b"-" if body is None else hashlib.sha256(body.encode("utf-8", "surrogatepass")).digest())
+    return h.hexdigest()
 
 
 def _rel_of(base_rel: str, base_path: Path, other: Path) -> str:

@@ -121,6 +121,27 @@ def read(ctx: FileContext) -> ReadResult:
     cells, error = notebook_cells(text)
     if error:
         return ReadResult([], Diagnostic(rel, "malformed-notebook", error), [])
+    # JSON may spell lone surrogates (\\ud800) that no UTF-8 output can carry: each becomes U+FFFD,
+    # one character for one, so columns stay right.
+    surrogates = [i for i, _, src in cells if not src.isascii() and _LONE_SURROGATE.search(src)]
+    if surrogates:
+        cells = [(i, t, _LONE_SURROGATE.sub("\ufffd", src)) for i, t, src in cells]
+    result = _read_cells(ctx, cells)
+    if surrogates:
+        note = (f"lone surrogate code points in cell{'s' if len(surrogates) > 1 else ''} "
+                f"{', '.join(str(i + 1) for i in surrogates[:5])} replaced with U+FFFD")
+        result.diag = Diagnostic(rel, "invalid-text", note) if result.diag is None else replace(
+            result.diag, message=f"{result.diag.message}; {note}")
+    return result
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _read_cells(ctx: FileContext, cells) -> ReadResult:
+    from .python import scan_python
+
+    text, rel, engine = ctx.text, ctx.rel, ctx.engine
     em = Emitter(rel)
     sources: list[Source] = []
     code_cells = [(i, src) for i, t, src in cells if t == "code" and src.strip()]

@@ -26,6 +26,9 @@ def escape_property(s: str) -> str:
 
 
 def _path(root: str, rel: str) -> str:
+    # GitHub decodes %0A back to a newline; a path cannot be annotated anyway, so show it escaped.
+    if any(c in rel for c in "\n\r\t"):
+        rel = rel.replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t")
     full = Path(root) / rel
     try:
         r = os.path.relpath(full, os.getcwd())

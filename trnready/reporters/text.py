@@ -22,6 +22,12 @@ def safe(text: str) -> str:
                         else "\\u%04x" % ord(m.group()), text)
 
 
+def safe_line(text: str) -> str:
+    """safe() for text that must stay on one line (paths, titles): tabs and newlines escaped too, so a
+    file named `a\\nVerdict: ready\\n.py` cannot print a line of its own."""
+    return safe(text).replace("\t", "\\t").replace("\n", "\\n")
+
+
 def display_path(report: Report, path: str, cwd: str | None = None) -> str:
     """A report path (relative to the scan root) as seen from the current directory, so a terminal
     or editor can open `src/x.py:12:5` directly."""
@@ -32,7 +38,7 @@ def display_path(report: Report, path: str, cwd: str | None = None) -> str:
 
 
 def location(f, path: str | None = None) -> str:
-    p = safe(path if path is not None else f.path)
+    p = safe_line(path if path is not None else f.path)
     if f.cell is not None:
         return f"{p}:cell {f.cell + 1}, line {f.line}:{f.column}"
     return f"{p}:{f.line}:{f.column}"
@@ -101,7 +107,7 @@ def _statistics(shown: list, stream) -> None:
     rows = sorted(per_rule.items(), key=lambda kv: (-SEVERITY_RANK[kv[1][1]], -kv[1][0], kv[0]))
     width = max((len(str(v[0])) for _, v in rows), default=1)
     for rule, (n, sev, fixable, title) in rows:
-        stream.write(f"{n:>{width}}  {rule}  {'[*]' if fixable else '   '}  {sev:<8}  {safe(title)}\n")
+        stream.write(f"{n:>{width}}  {rule}  {'[*]' if fixable else '   '}  {sev:<8}  {safe_line(title)}\n")
 
 
 def _diagnostics(report: Report, stream, cwd: str) -> None:
@@ -115,7 +121,7 @@ def _diagnostics(report: Report, stream, cwd: str) -> None:
         if group:
             stream.write(f"\n{title}:\n")
             for d in group:
-                stream.write(f"  {safe(display_path(report, d.path, cwd))}: {d.kind}: {safe(d.message)}\n")
+                stream.write(f"  {safe_line(display_path(report, d.path, cwd))}: {d.kind}: {safe(d.message)}\n")
 
 
 def render_summary(report: Report, stream, colour: bool = False, shown: int | None = None) -> None:
@@ -135,7 +141,7 @@ def render_summary(report: Report, stream, colour: bool = False, shown: int | No
         stream.write(f"Guarded (never runs on Neuron, not counted): {guarded}\n")
     if report.baseline is not None:
         b = report.baseline
-        line = f"Baseline: {b['known']} known finding(s) from {safe(b['path'])} not shown"
+        line = f"Baseline: {b['known']} known finding(s) from {safe_line(b['path'])} not shown"
         if b.get("resolved"):
             line += f"; {b['resolved']} no longer found (re-create the baseline to drop them)"
         stream.write(line + "\n")

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import ast
 import re
+from bisect import bisect_right
 
 from .base import predicate
 
@@ -191,6 +192,7 @@ class _Spans:
 
     def run(self, tree) -> "_Spans":
         self.statements = _statements(tree.body, [])
+        self.starts = [(st.lineno, st.col_offset) for st in self.statements]
         self.conds.flags = _flags(self.statements, self.conds)
         if self._module_skipped(tree.body):
             self.add(tree.body[0], tree.body[-1])
@@ -204,10 +206,14 @@ class _Spans:
             return True
         # Inside one statement: `a and b` after a CUDA check, either branch of `x if <check> else y`. Only the
         # innermost statement holding the match is walked, and only once.
+        # Statements are listed outer before inner, so they are sorted by where they start: going back from
+        # the last one that starts at or before the match, the first that contains it is the innermost.
         inner = None
-        for st in self.statements:
-            if (st.lineno, st.col_offset) <= pos < (st.end_lineno, st.end_col_offset):
-                inner = st  # statements are listed outer before inner, so the last one wins
+        for i in range(bisect_right(self.starts, pos) - 1, -1, -1):
+            st = self.statements[i]
+            if pos < (st.end_lineno, st.end_col_offset):
+                inner = st
+                break
         if inner is None:
             return False
         spans = self.by_statement.get(id(inner))

@@ -12,6 +12,7 @@ table names the ones applied to every rule. Effects:
 from __future__ import annotations
 
 import ast
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -71,12 +72,57 @@ class FileContext:
             self.memo[key] = compute(self)
         return self.memo[key]
 
+    def statements(self) -> list:
+        """Every statement of the file, outer before inner (so sorted by start); expressions not walked."""
+        found = self.memo.get("_statements")
+        if found is None:
+            found = self.memo["_statements"] = _statements(self.tree.body if self.tree is not None else [], [])
+            self.memo["_starts"] = [(st.lineno, st.col_offset) for st in found]
+        return found
+
+    def statement_at(self, pos: tuple[int, int]):
+        """The innermost statement holding the position (line, column offset), or None."""
+        stmts = self.statements()
+        # Going back from the last statement starting at or before pos, the first that still contains it
+        # is the innermost: a later-starting one is nested in it or starts after it ends.
+        for i in range(bisect_right(self.memo["_starts"], pos) - 1, -1, -1):
+            st = stmts[i]
+            if pos < (st.end_lineno, st.end_col_offset):
+                return st
+        return None
+
     def nodes(self, kind: type) -> list:
         """Every node of that type in the file, in tree order. One walk per file, shared by all predicates."""
         table = self.memo.get("_by_type")
         if table is None:
             table = self.memo["_by_type"] = _by_type(self.tree)
         return table.get(kind, [])
+
+
+BLOCK_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+def _statements(stmts, out: list) -> list:
+    for s in stmts:
+        if hasattr(s, "lineno"):  # match_case holds statements but has no position of its own
+            out.append(s)
+        for name in BLOCK_FIELDS:
+            inner = getattr(s, name, None)
+            if inner:
+                _statements(inner, out)
+    return out
+
+
+def expressions(stmt):
+    """The expression nodes of one statement itself (not of the statements nested in its body)."""
+    stack = [getattr(stmt, f) for f in stmt._fields if f not in BLOCK_FIELDS]
+    while stack:
+        v = stack.pop()
+        if type(v) is list:
+            stack.extend(v)
+        elif isinstance(v, ast.AST) and not isinstance(v, ast.stmt):
+            yield v
+            stack.extend(getattr(v, f, None) for f in v._fields)
 
 
 def _by_type(tree) -> dict:

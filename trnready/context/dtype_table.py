@@ -3,19 +3,12 @@ from __future__ import annotations
 
 import ast
 
-from .base import predicate
+from .base import expressions, predicate
 
 
-def _table_entries(ctx) -> set:
-    names = frozenset(ctx.values.get("dtype-names", ()))
-    out: set = set()
-    if not names:
-        return out
-    for node in ctx.nodes(ast.Dict):
-        if len(node.values) >= 2 and all(
-                type(v) is ast.Attribute and v.attr in names and type(v.value) is ast.Name for v in node.values):
-            out.update(id(v) for v in node.values)
-    return out
+def _is_table(node, names) -> bool:
+    return len(node.values) >= 2 and all(
+        type(v) is ast.Attribute and v.attr in names and type(v.value) is ast.Name for v in node.values)
 
 
 @predicate("dtype-table", kinds=("reference",))
@@ -25,6 +18,9 @@ def dtype_table(ctx, hit) -> bool:
     Such a table translates names into dtypes and creates nothing, so its entries are not uses of
     float64 (or int64, float8, ...). The dtype names are data: `dtype-names` in [context.values]."""
     node = hit.node
-    if type(node) is not ast.Attribute or node.attr not in ctx.values.get("dtype-names", ()):
+    names = ctx.values.get("dtype-names", ())
+    if type(node) is not ast.Attribute or node.attr not in names or ctx.tree is None:
         return False
-    return id(node) in ctx.fact("dtype-table", _table_entries)
+    stmt = ctx.statement_at((node.lineno, node.col_offset))  # a table is written within one statement
+    return stmt is not None and any(type(d) is ast.Dict and any(v is node for v in d.values) and _is_table(d, names)
+                                    for d in expressions(stmt))

@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 import re
 
-from .base import predicate
+from .base import expressions, predicate
 
 # Accelerators a Trainium host never has: `torch.<x>.is_available()` is False there.
 _OTHER_BACKENDS = frozenset({"cuda", "cudnn", "mps", "xpu", "hip"})
@@ -129,33 +129,6 @@ def _flags(stmts, conds: _Conditions) -> set:
     return flags
 
 
-_BLOCK_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
-
-
-def _statements(stmts, out: list) -> list:
-    """Every statement of the file, outer before inner (expressions are not walked)."""
-    for s in stmts:
-        if hasattr(s, "lineno"):  # match_case holds statements but has no position of its own
-            out.append(s)
-        for name in _BLOCK_FIELDS:
-            inner = getattr(s, name, None)
-            if inner:
-                _statements(inner, out)
-    return out
-
-
-def _expressions(stmt):
-    """The expression nodes of one statement itself (not of the statements nested in its body)."""
-    stack = [getattr(stmt, f) for f in stmt._fields if f not in _BLOCK_FIELDS]
-    while stack:
-        v = stack.pop()
-        if type(v) is list:
-            stack.extend(v)
-        elif isinstance(v, ast.AST) and not isinstance(v, ast.stmt):
-            yield v
-            stack.extend(getattr(v, f, None) for f in v._fields)
-
-
 def _exits(stmts) -> str:
     """'skip' / 'exit' when the block ends by leaving the function or test, else ''."""
     if not stmts:
@@ -190,8 +163,7 @@ class _Spans:
         self.spans.append((start, (last.end_lineno, last.end_col_offset), choice))
 
     def run(self, tree) -> "_Spans":
-        self.statements = _statements(tree.body, [])
-        self.conds.flags = _flags(self.statements, self.conds)
+        self.conds.flags = _flags(self.ctx.statements(), self.conds)
         if self._module_skipped(tree.body):
             self.add(tree.body[0], tree.body[-1])
         self.block(tree.body)
@@ -204,10 +176,7 @@ class _Spans:
             return True
         # Inside one statement: `a and b` after a CUDA check, either branch of `x if <check> else y`. Only the
         # innermost statement holding the match is walked, and only once.
-        inner = None
-        for st in self.statements:
-            if (st.lineno, st.col_offset) <= pos < (st.end_lineno, st.end_col_offset):
-                inner = st  # statements are listed outer before inner, so the last one wins
+        inner = self.ctx.statement_at(pos)
         if inner is None:
             return False
         spans = self.by_statement.get(id(inner))
@@ -217,7 +186,7 @@ class _Spans:
 
     def _expression_spans(self, stmt) -> list:
         self.spans = []
-        for node in _expressions(stmt):
+        for node in expressions(stmt):
             k = type(node)
             if k is ast.BoolOp and type(node.op) is ast.And:
                 # torch.cuda.is_available() and torch.cuda.get_device_capability() >= (8, 0): the right-hand

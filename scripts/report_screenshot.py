@@ -16,7 +16,7 @@ sys.path.insert(0, str(REPO))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from trnready.bench.chromium import launch  # noqa: E402
+from bench.chromium import launch  # noqa: E402
 
 
 def main(argv):

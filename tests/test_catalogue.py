@@ -6,7 +6,7 @@ import pytest
 
 from conftest import FIXTURES
 from trnready.api import scan
-from trnready.bench.accuracy import read_labels
+from bench.accuracy import read_labels
 from trnready.catalogue import CATEGORIES, load_catalogue
 from trnready.config import Config
 

@@ -285,7 +285,7 @@ def test_notebook_cells_are_rewritten_and_magics_kept(tmp_path):
     from trnready.api import build_engine
     from trnready.config import Config
     from trnready.fix import _fix_notebook, mask_cell, write_fix
-    from trnready.pyscan import scan_python
+    from trnready.readers.python import scan_python
 
     nb, text = _notebook([
         ("markdown", ["# Train\n", 'x.to("cuda")  # prose, not code']),
@@ -302,7 +302,7 @@ def test_notebook_cells_are_rewritten_and_magics_kept(tmp_path):
     for i, cell in enumerate(nb["cells"]):
         masked = mask_cell("".join(cell["source"])) if cell["cell_type"] == "code" else None
         if masked is not None:  # what the notebook reader does: scan each Python cell on its own
-            found, diag = scan_python(masked[0], "train.ipynb", engine, cell=i)
+            found, diag, _ = scan_python(masked[0], "train.ipynb", engine, cell=i)
             assert diag is None
             findings += [f for f in found if f.fixable]
     assert sorted((f.cell, f.line, f.rule) for f in findings) == [
@@ -324,7 +324,7 @@ def test_notebook_with_an_unknown_layout_is_not_rewritten(tmp_path):
     from trnready.api import build_engine
     from trnready.config import Config
     from trnready.fix import _fix_notebook
-    from trnready.pyscan import scan_python
+    from trnready.readers.python import scan_python
 
     nb, _ = _notebook([("code", ['x = t.to("cuda")'])])
     text = json.dumps(nb, indent=3)  # not a layout json.dumps settings reproduce with a known tail
@@ -332,7 +332,7 @@ def test_notebook_with_an_unknown_layout_is_not_rewritten(tmp_path):
     path = tmp_path / "odd.ipynb"
     path.write_text(text)
     engine = build_engine(Config())
-    found, _ = scan_python('x = t.to("cuda")', "odd.ipynb", engine, cell=0)
+    found, _, _ = scan_python('x = t.to("cuda")', "odd.ipynb", engine, cell=0)
     ff = _fix_notebook(path, "odd.ipynb", found, engine, Config(), "neuron")
     assert "layout" in ff.error and not ff.changed
 

@@ -238,7 +238,7 @@ def browser():
         from playwright.sync_api import sync_playwright
     except ImportError:
         pytest.fail("playwright is not installed (pip install playwright; the test extra has it)")
-    from trnready.bench.chromium import CHROMIUM, launch
+    from bench.chromium import CHROMIUM, launch
 
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (scripts/test.sh does)")

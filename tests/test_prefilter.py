@@ -6,7 +6,7 @@ import pytest
 from conftest import FIXTURES, run_cli
 from trnready.api import scan_bytes
 from trnready.catalogue import load_catalogue
-from trnready.discover import file_kind
+from trnready.filekinds import kind_of as file_kind
 from trnready.match import Engine
 
 CATALOGUE = load_catalogue()

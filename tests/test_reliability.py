@@ -239,21 +239,22 @@ def test_interrupt_exits_130_and_keeps_the_previous_report(tmp_path, sig):
 
 
 def test_unexpected_internal_error_is_a_diagnostic_and_the_scan_continues(tmp_path, monkeypatch):
-    from trnready import api, pyscan
+    from trnready import api
+    from trnready.readers import python as python_reader
 
     (tmp_path / "a.py").write_text("x.cuda()\n")
     (tmp_path / "b.py").write_text("boom = y.cuda()\n")
-    real = pyscan.scan_python
+    real = python_reader.scan_python
 
-    def flaky(text, rel, engine, cell=None):
+    def flaky(text, rel, engine, cell=None, tree=None):
         if "boom" in text:
             raise KeyError("simulated bug")
-        return real(text, rel, engine, cell=cell)
+        return real(text, rel, engine, cell=cell, tree=tree)
 
-    monkeypatch.setattr(api, "scan_python", flaky)
+    monkeypatch.setattr(python_reader, "scan_python", flaky)
     report = api.scan([tmp_path], api.Config(cache=False, jobs=1))
     kinds = {d.path: d for d in report.diagnostics}
-    assert kinds["b.py"].kind == "internal-error" and "python scanner" in kinds["b.py"].message
+    assert kinds["b.py"].kind == "internal-error" and "python reader" in kinds["b.py"].message
     assert [f.path for f in report.findings] == ["a.py"]
 
 

@@ -11,7 +11,8 @@ from packaging.specifiers import SpecifierSet
 
 from conftest import FIXTURES, REPO, run_cli
 from trnready import requirements as rq
-from trnready.surface import cuda_kernels, split_cell
+from trnready.readers.cuda import cuda_kernels
+from trnready.readers.notebook import split_cell
 
 SCHEMA = json.loads((REPO / "trnready" / "schema" / "report.schema.json").read_text())
 
@@ -267,7 +268,7 @@ def test_catalogue_has_examples_for_every_input_kind():
     from pathlib import Path
 
     from trnready.catalogue import load_catalogue
-    from trnready.discover import file_kind
+    from trnready.filekinds import kind_of as file_kind
 
     hits, cleans = Counter(), Counter()
     for rule in load_catalogue().rules:
@@ -279,18 +280,24 @@ def test_catalogue_has_examples_for_every_input_kind():
     assert hits["cuda"] >= 2  # every CUDA source is a finding, so there is no clean .cu example
 
 
+def read_kind(text: str, rel: str, kind: str, engine):
+    """One in-memory file through the real pipeline (reader and post-processing)."""
+    from trnready.api import scan_bytes
+
+    return scan_bytes(text.encode("utf-8"), rel, kind, engine)
+
+
 def test_setup_py_and_setup_cfg_positions():
     from trnready.api import build_engine
     from trnready.config import Config
-    from trnready.surface import scan_surface
 
     eng = build_engine(Config())
     src = ('from setuptools import setup\n'
            'setup(name="x", install_requires="""\n    numpy\n    flash-attn>=2\n""".split())\n')
-    found = [(f.line, f.column, f.rule) for f in scan_surface(src, "setup.py", "setup-py", eng)[0]]
+    found = [(f.line, f.column, f.rule) for f in read_kind(src, "setup.py", "python", eng)[0]]
     assert found == [(4, 5, "TRN501")]
     found = [(f.line, f.column, f.rule) for f in
-             scan_surface("[options]\ninstall_requires = numpy, xformers\n", "setup.cfg", "setup-cfg", eng)[0]]
+             read_kind("[options]\ninstall_requires = numpy, xformers\n", "setup.cfg", "setup-cfg", eng)[0]]
     assert found == [(2, 27, "TRN501")]
 
 
@@ -358,7 +365,6 @@ def test_random_inputs_never_crash_any_reader():
 
     from trnready.api import build_engine
     from trnready.config import Config
-    from trnready.surface import scan_surface
 
     eng = build_engine(Config())
     frags = ["pip install ", "flash-attn", "==", "2.9.*", "\\\n", "\n", "#", " ", "[project]", "dependencies = [",
@@ -368,7 +374,7 @@ def test_random_inputs_never_crash_any_reader():
              "CUDA_VISIBLE_DEVICES", "[[source]]", "[packages]", "[tool.poetry.dependencies]", "python = ", "*",
              "@", "git+https://x", ";", "&&", "python_requires="]
     kinds = ["notebook", "requirements", "pyproject", "setup-cfg", "conda", "pipfile", "cuda", "dockerfile",
-             "shell", "yaml", "env", "setup-py"]
+             "shell", "yaml", "env", "python"]
     rnd = random.Random(5)
     for _ in range(1500):
         text = "".join(rnd.choice(frags) for _ in range(rnd.randint(0, 40)))
@@ -376,7 +382,7 @@ def test_random_inputs_never_crash_any_reader():
         if kind == "notebook" and rnd.random() < 0.5:
             text = json.dumps({"cells": [{"cell_type": rnd.choice(["code", "markdown"]),
                                           "source": rnd.choice([text, text.splitlines(True), 3, None])}, 5]})
-        findings, diag = scan_surface(text, "f", kind, eng)
+        findings, diag = read_kind(text, "setup.py" if kind == "python" else "f", kind, eng)
         assert isinstance(findings, list)
 
 
@@ -498,7 +504,7 @@ def test_marker_with_extra_is_kept():
 # ---------------------------------------------------------------- labelled accuracy set (bench surface)
 
 def test_accuracy_surface_labels_match_scan_exactly():
-    from trnready.bench import surface as bench
+    from bench import surface as bench
 
     res = bench.evaluate(FIXTURES / "accuracy_surface")
     assert res.misses == [] and res.false_positives == [] and res.wrong_rule == []
@@ -514,7 +520,7 @@ def test_bench_surface_command_prints_per_kind_table():
     import subprocess
     import sys
 
-    proc = subprocess.run([sys.executable, "-m", "trnready.bench", "surface", "--strict"], cwd=REPO,
+    proc = subprocess.run([sys.executable, "-m", "bench", "surface", "--strict"], cwd=REPO,
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout.splitlines()[0].split() == ["kind", "expected", "found", "recall", "look-alikes", "FP",

@@ -1,5 +1,5 @@
 """trnready: a static readiness scanner for PyTorch code moving to TorchNeuron (Trainium)."""
-__version__ = "0.1.0"
+from .version import __version__
 
 from .api import scan  # noqa: E402
 from .config import Config  # noqa: E402

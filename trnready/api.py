@@ -1,4 +1,4 @@
-"""scan(paths, config) -> Report: wires discover -> read -> match -> Report.
+"""scan(paths, config) -> Report: wires discover -> read -> reader -> post-process -> Report.
 
 This module never imports click: the CLI and the tests call the same API.
 
@@ -19,30 +19,23 @@ import traceback
 from dataclasses import replace
 from pathlib import Path
 
-from . import __version__
+from .version import __version__
 from .cache import ResultCache, content_hash, default_cache_dir
 from .catalogue import Catalogue, load_catalogue
-from .config import Config, drop_per_file_ignores, error_at, select_rules
+from .config import Config, error_at, select_rules
+from . import postprocess, readers
 from .discover import Discoverer, common_root
+from .filekinds import kind_of
 from .match import Engine
-from .nblines import file_line, source_lines
-from .model import Diagnostic, Report
-from .pyscan import scan_python
+from .model import PARTIAL_KINDS, Diagnostic, Report
 from .read import decode_python, read_bytes
-from .repo_rules import collapse, mentioned_in_files, repo_files, repo_rules
+from .repo_rules import mentioned_in_files, repo_files, repo_rules
 
 # Below this many files to scan, a worker pool costs more than it saves.
 POOL_MIN_FILES = 48
 # Deeply nested code must not take the process down: ast recursion is bounded
 # by this limit and RecursionError becomes a per-file diagnostic.
 RECURSION_LIMIT = 6000
-
-
-def _surface():
-    """The non-Python readers, imported on first use (packaging and friends cost ~30 ms at start-up)."""
-    from . import surface
-
-    return surface
 
 
 def scan_bytes(data: bytes, rel: str, kind: str, engine: Engine, prefilter: bool = True, path: Path | None = None):
@@ -61,43 +54,22 @@ def scan_bytes(data: bytes, rel: str, kind: str, engine: Engine, prefilter: bool
 def _scan_bytes(data: bytes, rel: str, kind: str, engine: Engine, prefilter: bool, path: Path | None):
     stage = "decode"
     try:
-        if kind == "python":
-            text, diag = decode_python(data, rel)
-            if diag is not None:
-                return [], diag
-            if prefilter and not engine.may_match(text):
-                if rel.rsplit("/", 1)[-1] != "setup.py":
-                    return [], None
-                stage = "setup.py manifest scanner"
-                return _surface().scan_surface(text, rel, "setup-py", engine, path)
-            stage = "python scanner"
-            return _scan_python_file(text, rel, engine, path)
-        surface = _surface()
-        text, diag = surface.decode_text(data, rel)
+        text, diag = decode_python(data, rel) if kind == "python" else readers.decode_text(data, rel)
         if diag is not None:
             return [], diag
-        stage = f"{kind} scanner"
-        findings, diag = surface.scan_surface(text, rel, kind, engine, path)
-        if kind == "notebook" and findings:
-            findings = _with_file_lines(findings, text)
-        return findings, diag
+        ctx = readers.FileContext(text, rel, kind, engine, path, prefilter)
+        stage = f"{kind} reader"
+        result = readers.read(ctx)
+        if result.diag is not None and result.diag.kind == "malformed-notebook":
+            return [], result.diag
+        stage = "post-processing"
+        return postprocess.file_findings(ctx, result), result.diag
     except RecursionError:
         return [], Diagnostic(rel, "too-complex", "nesting too deep to analyse")
     except Exception as e:  # one bad file must never stop the scan
         detail = traceback.format_exc(limit=-3) if os.environ.get("TRNREADY_DEBUG") else ""
         return [], Diagnostic(rel, "internal-error", f"{stage} failed: {type(e).__name__}: {e}"
                               + (f"\n{detail}" if detail else ""))
-
-
-def _with_file_lines(findings: list, text: str) -> list:
-    """Notebook findings also get their line in the .ipynb text (SARIF / GitHub annotate the file)."""
-    mapping = source_lines(text)
-    out = []
-    for f in findings:
-        if f.cell is not None:
-            f = replace(f, file_line=file_line(mapping, f.cell, f.line))
-        out.append(f)
-    return out
 
 
 def scan_file(path: Path, rel: str, kind: str, engine: Engine, config: Config):
@@ -110,23 +82,13 @@ def scan_file(path: Path, rel: str, kind: str, engine: Engine, config: Config):
 
 def scan_text(text: str, filename: str, engine: Engine):
     """Scan one in-memory snippet as if it were a file of that name (used for catalogue examples)."""
-    from .discover import file_kind
-
-    kind = file_kind(Path(filename).name)
+    kind = kind_of(Path(filename).name)
     if kind is None:
         if "." in Path(filename).name:
             return [], None  # a file kind trnready does not read (kernels/add.cpp, notes.txt)
         kind = "python"
     findings, diag = scan_bytes(text.encode("utf-8"), filename, kind, engine, prefilter=True)
-    return collapse(findings, engine, lambda strings: any(x in text for x in strings)), diag
-
-
-def _scan_python_file(text: str, rel: str, engine: Engine, path: Path | None = None):
-    findings, diag = scan_python(text, rel, engine)
-    if diag is None and rel.rsplit("/", 1)[-1] == "setup.py":  # install_requires & co, read from the AST
-        extra, _ = _surface().scan_surface(text, rel, "setup-py", engine, path)
-        findings = sorted(findings + extra, key=lambda f: f.sort_key())
-    return findings, diag
+    return postprocess.report_findings(findings, engine, lambda strings: any(x in text for x in strings)), diag
 
 
 def build_engine(config: Config, catalogue: Catalogue | None = None) -> Engine:
@@ -291,12 +253,10 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
                 cache.put_stat(st_key, digest, mentions)
         for sf, res in zip(files, results):
             findings, diag = res
-            if config.per_file_ignores and findings:
-                findings = drop_per_file_ignores(findings, root, config)
-            report.findings.extend(findings)
+            report.findings.extend(postprocess.per_file_ignores(findings, root, config))
             if diag is not None:
                 report.diagnostics.append(diag)
-                if diag.kind not in _surface().PARTIAL_KINDS:  # partly scanned files count as scanned
+                if diag.kind not in PARTIAL_KINDS:  # partly scanned files count as scanned
                     continue
             report.files_scanned += 1
             report.files_by_kind[sf.kind] = report.files_by_kind.get(sf.kind, 0) + 1
@@ -307,12 +267,11 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
         def mentioned(strings) -> bool:
             return any(x in found for x in strings) or in_config_files(strings)
 
-        report.findings = collapse(report.findings, engine, mentioned)
+        report.findings = postprocess.report_findings(report.findings, engine, mentioned)
     finally:
         if cache is not None:
             cache.close()
         sys.setrecursionlimit(old_limit)
-    report.findings.sort(key=lambda f: f.sort_key())
     report.diagnostics.sort(key=lambda d: (d.path, d.kind))
     return report
 

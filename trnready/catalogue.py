@@ -17,6 +17,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised only on Python 3.10
     import tomli as tomllib
 
+from .filekinds import KIND_NAMES
 from .model import CONFIDENCES, SEVERITIES, ArgPredicate, Example, Matcher, Rule
 from .rewrite import parse_rewrites
 
@@ -34,9 +35,7 @@ MATCH_KINDS = ("call", "method", "reference", "import", "decorator", "device", "
 META_CHECKS = ("suppression-without-reason", "unused-suppression")
 PREDICATE_OPS = ("equals", "not-equals", "in", "not-in", "is-none", "is-not-none", "present", "absent", "matches")
 # File kinds a non-Python example or a line matcher may name.
-FILE_KINDS = ("python", "notebook", "requirements", "pyproject", "setup-cfg", "conda", "pipfile",
-              "cuda", "dockerfile", "shell", "yaml", "env", "json", "terraform",
-              "python-version")
+FILE_KINDS = KIND_NAMES  # the table is trnready/filekinds.py
 
 _RULE_KEYS = {"id", "name", "category", "severity", "title", "why", "fix", "source", "docs",
               "match", "examples", "corrected", "suggestion", "rewrite"}
@@ -306,7 +305,7 @@ def _parse_match(m, rid, err) -> Matcher:
                 err(f"bad pattern {x!r}: expected a dotted Python name (a `*` glob only before the last part)",
                     entry=rid, key=f"match.{kind}")
     elif kind in ("python", "file"):
-        from .surface import check_kind_names
+        from .matcher_keys import check_kind_names
         problem = check_kind_names(kind, names)
         if problem:
             err(problem, entry=rid, key=f"match.{kind}")
@@ -356,7 +355,7 @@ def _parse_match(m, rid, err) -> Matcher:
         err("must be true or false", entry=rid, key="match.stores")
     if stores and kind != "keyword":
         err("applies to keyword matchers only", entry=rid, key="match.stores")
-    from .surface import parse_surface_keys
+    from .matcher_keys import parse_surface_keys
     extra = parse_surface_keys(kind, m, lambda msg, key: err(msg, entry=rid, key=key))
     return Matcher(kind=kind, names=tuple(names), args=preds, confidence=confidence, files=tuple(files),
                    regex=regex, message=message, unless_parameter=unless_parameter,

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import click
 
-from . import __version__
+from .version import __version__
 from .api import scan
 from .catalogue import CatalogueError, load_catalogue
 from .config import FAIL_ON, Config, ConfigError

@@ -1,4 +1,4 @@
-"""Paths on the command line -> the files to scan, each with its kind.
+"""Paths on the command line -> the files to scan, each with its kind (from filekinds.py).
 
 Never follows a directory symlink into a loop, skips virtualenvs, build
 outputs and VCS folders, and honours every .gitignore on the way down.
@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 
+from .filekinds import BY_KIND, dir_kind, kind_of
 from .model import Diagnostic
 
 SKIP_DIRS = frozenset({
@@ -21,65 +22,11 @@ SKIP_DIRS = frozenset({
 })
 
 
-# Kinds read only for configuration: larger files are data and are left out silently (no too-large diagnostic).
-QUIET_SIZE_LIMITS = {"json": 256 * 1024}
-
-
 @dataclass(frozen=True)
 class SourceFile:
     path: Path  # as found on disk
     rel: str  # POSIX path relative to the scan root
     kind: str
-
-
-def file_kind(name: str) -> str | None:
-    """Which reader handles a file, from its name alone (None: not scanned)."""
-    lower = name.lower()
-    if lower.endswith((".py", ".pyw")):
-        return "python"
-    return _surface_kind(name, lower)
-
-
-def _surface_kind(name: str, lower: str) -> str | None:
-    """Non-Python inputs (trnready/surface.py)."""
-    if lower.endswith(".ipynb"):
-        return "notebook"
-    if lower.endswith((".txt", ".in")) and ("requirements" in lower or lower.startswith("constraints")):
-        return "requirements"
-    if lower == "pyproject.toml":
-        return "pyproject"
-    if lower == "setup.cfg":
-        return "setup-cfg"
-    if lower == ".python-version":
-        return "python-version"  # pyenv / uv: the interpreter the project runs on
-    if name == "Pipfile":
-        return "pipfile"
-    if lower.endswith((".cu", ".cuh")):
-        return "cuda"
-    if lower in ("dockerfile", "containerfile") or lower.startswith(("dockerfile.", "containerfile.")) \
-            or lower.endswith(".dockerfile") or lower.endswith(".containerfile"):
-        return "dockerfile"
-    if lower.endswith((".yml", ".yaml")):
-        stem = lower.rsplit(".", 1)[0]
-        if stem == "environment" or stem.startswith(("environment-", "environment_", "environment.", "conda")):
-            return "conda"
-        return "yaml"
-    if lower.endswith((".sh", ".bash", ".sbatch", ".slurm")):
-        return "shell"
-    if lower in (".env", ".envrc") or lower.endswith(".env") or lower.startswith(".env."):
-        return "env"
-    if lower.endswith((".tf", ".tfvars", ".hcl")):
-        return "terraform"  # Terraform / Packer: instance types, GPU node groups
-    if lower.endswith(".json") and not lower.endswith((".ipynb.json", "package-lock.json")):
-        return "json"  # AWS Batch / ECS / SageMaker / CloudFormation job definitions (only line matchers)
-    return None
-
-
-def _dir_kind(directory: str, name: str) -> str | None:
-    """`requirements/base.txt`: text files inside a requirements folder are requirements files."""
-    if directory.lower() in ("requirements", "reqs") and name.lower().endswith((".txt", ".in")):
-        return "requirements"
-    return None
 
 
 def _rel(path: Path, root: Path) -> str:
@@ -99,7 +46,7 @@ def common_root(paths: list[Path]) -> Path:
 
 class Discoverer:
     def __init__(self, root: Path, exclude: tuple[str, ...] = (), use_gitignore: bool = True,
-                 kind_of=file_kind, exclude_base: Path | None = None):
+                 kind_of=kind_of, exclude_base: Path | None = None):
         self.root = root
         # config-file globs are anchored at the config file's directory; they match either way
         self.exclude_base = exclude_base.absolute() if exclude_base is not None else None
@@ -132,7 +79,7 @@ class Discoverer:
                 yield from self._walk(p, [], set(), seen)
             else:
                 rel = _rel(p.absolute(), self.root)
-                kind = self.kind_of(p.name) or _dir_kind(p.parent.name, p.name) or "python"  # scanned as asked
+                kind = self.kind_of(p.name) or dir_kind(p.parent.name, p.name) or "python"  # scanned as asked
                 if rel not in seen:
                     seen.add(rel)
                     yield SourceFile(p, rel, kind)
@@ -184,7 +131,7 @@ class Discoverer:
                     continue
                 yield from self._walk(path, ignores, ancestors, seen, rel)
                 continue
-            kind = self.kind_of(entry.name) or _dir_kind(directory.name, entry.name)
+            kind = self.kind_of(entry.name) or dir_kind(directory.name, entry.name)
             if kind is None:
                 continue
             if is_link and not os.path.exists(path):
@@ -197,7 +144,8 @@ class Discoverer:
                 continue
             if not stat.S_ISREG(st.st_mode):
                 continue
-            if st.st_size > QUIET_SIZE_LIMITS.get(kind, st.st_size):
+            spec = BY_KIND.get(kind)
+            if spec is not None and spec.quiet_max is not None and st.st_size > spec.quiet_max:
                 continue  # a large JSON file is data (vocabulary, dataset, results), not a job definition
             if rel in seen:
                 continue

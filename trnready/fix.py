@@ -40,10 +40,11 @@ with warnings.catch_warnings():  # libcst 1.0 imports a metadata provider that w
 from .api import build_engine, scan
 from .catalogue import Catalogue, load_catalogue
 from .config import Config
-from .discover import file_kind
+from .filekinds import BY_KIND, kind_of
 from .match import Engine, Hit
 from .model import Finding, Report
-from .pyscan import _column, findings_from_hits, hits_for_tree, parse
+from .readers.notebook import HELP, MAGIC, classify_cell
+from .readers.python import _column, findings_from_hits, hits_for_tree, parse
 from .read import decode_python, read_bytes
 from .rewrite import Rewrite, choose, split_device
 
@@ -121,8 +122,8 @@ def plan(paths, config: Config | None = None, style: str = "neuron", unsafe: boo
     for rel in sorted(wanted):
         findings = wanted[rel]
         path = root / rel
-        kind = "notebook" if path.suffix.lower() == ".ipynb" else file_kind(path.name) or "python"
-        editor = EDITORS.get(kind)
+        kind = kind_of(path.name) or "python"
+        editor = EDITORS.get(BY_KIND[kind].editor or "")
         if editor is None or (kind != "notebook" and any(f.cell is not None for f in findings)):
             result.unsupported.append((rel, f"fix cannot edit {kind} files yet"))
             continue
@@ -215,46 +216,26 @@ def _targets(tree, text: str, rel: str, findings: list[Finding], engine: Engine,
 # reader blanks them the same way, so positions agree). Here each such line becomes `pass` plus a
 # marker comment, the cell is rewritten like a file, and the marked lines are put back verbatim.
 
-_MAGIC_LINE = re.compile(r"^(\s*)(?:[\w.,\s\[\]()]+=\s*)?[!%]")
-_HELP_LINE = re.compile(r"^\s*(?:\?{1,2}[\w.]+|[\w.]+(?:\(\))?\?{1,2})\s*$")
-_PY_CELL_MAGICS = ("%%time", "%%timeit", "%%capture", "%%prun", "%%memit", "%%debug")
 _MARK = "# trnready-fix-kept-line-"
 
 
 def mask_cell(src: str):
     """A code cell -> (Python text with magic lines marked, {marker: original line}) or None
-    for cells that are not Python (%%bash, %%html, ...)."""
-    lines = src.splitlines(keepends=True)
+    for cells that are not Python (%%bash, %%html, ...). Which lines are magics: readers/notebook.py."""
+    mode, marks = classify_cell(src)
+    if mode != "python":
+        return None
     kept: dict = {}
     out = []
-
-    def keep(n, ln, stmt):
+    for n, ln in enumerate(src.splitlines(keepends=True)):
+        if n not in marks:
+            out.append(ln)
+            continue
         body = ln.rstrip("\r\n")
-        end = ln[len(body):]
         marker = f"{_MARK}{n}"
         kept[marker] = body
-        indent = re.match(r"^\s*", body).group(0)
-        out.append(f"{indent}{'pass  ' if stmt else ''}{marker}{end}")
-
-    first = lines[0].strip() if lines else ""
-    start = 0
-    if first.startswith("%%"):
-        if not (first.startswith(_PY_CELL_MAGICS) or (first.startswith("%%writefile") and first.endswith(".py"))):
-            return None
-        keep(0, lines[0], False)
-        start = 1
-    cont = False
-    for n in range(start, len(lines)):
-        ln = lines[n]
-        body = ln.rstrip("\r\n")
-        m = _MAGIC_LINE.match(body)
-        if cont or (m and not body.strip().startswith(("%=", "!="))):
-            keep(n, ln, not cont)
-            cont = body.rstrip().endswith("\\")
-        elif _HELP_LINE.match(body):
-            keep(n, ln, True)
-        else:
-            out.append(ln)
+        indent = body[:len(body) - len(body.lstrip())]
+        out.append(f"{indent}{'pass  ' if marks[n] in (MAGIC, HELP) else ''}{marker}{ln[len(body):]}")
     return "".join(out), kept
 
 

@@ -10,15 +10,15 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
+from .filekinds import GROUP_ORDER, GROUPS
+
 SEVERITIES = ("blocker", "change", "advisory")
 SEVERITY_RANK = {"blocker": 3, "change": 2, "advisory": 1}
 CONFIDENCES = ("high", "medium")
-# File kinds -> the groups the summary counts (python, notebook, manifest, cuda, container, shell/yaml).
-KIND_GROUPS = {"python": "python", "notebook": "notebook", "requirements": "manifest", "pyproject": "manifest",
-               "setup-cfg": "manifest", "conda": "manifest", "pipfile": "manifest", "python-version": "manifest", "cuda": "cuda",
-               "dockerfile": "container", "shell": "shell/yaml", "yaml": "shell/yaml", "env": "shell/yaml",
-               "json": "shell/yaml", "terraform": "shell/yaml"}
-GROUP_ORDER = ("python", "notebook", "manifest", "cuda", "container", "shell/yaml")
+# File kinds -> the groups the summary counts (the table lives in filekinds.py).
+KIND_GROUPS = GROUPS
+# Diagnostics that keep the file's findings: the file was scanned, only in part or with a dangling include.
+PARTIAL_KINDS = frozenset({"cell-syntax-error", "missing-include"})
 
 
 @dataclass(frozen=True)
@@ -217,3 +217,32 @@ def fingerprint(path: str, rule: str, code: str, occurrence: int = 0) -> str:
     norm = _WS.sub(" ", code).strip()
     h = hashlib.sha256(f"{path}\0{rule}\0{norm}\0{occurrence}".encode("utf-8", "surrogatepass"))
     return h.hexdigest()[:20]
+
+
+class Occurrences:
+    """Counts repeats of the same code within one unit (a file, a notebook cell), so that identical
+    lines get distinct fingerprints: the nth repeat is part of the hash."""
+
+    def __init__(self) -> None:
+        self.counts: dict = {}
+
+    def next(self, fp_path: str, rule: str, code: str) -> int:
+        key = (fp_path, rule, " ".join(code.split()))
+        n = self.counts.get(key, 0)
+        self.counts[key] = n + 1
+        return n
+
+
+def make_finding(rule: Rule, occurrences: Occurrences, *, path: str, line: int, column: int, end_line: int,
+                 end_column: int, snippet: str, message: str, code: str, confidence: str,
+                 cell: Optional[int] = None, context: tuple = (), fixable: bool = False) -> Finding:
+    """The one place a Finding is built: rule fields copied, fingerprint from path (+ `#cell` in
+    notebooks), rule, the code and its repeat index within `occurrences`."""
+    fp_path = path if cell is None else f"{path}#cell"
+    n = occurrences.next(fp_path, rule.id, code)
+    return Finding(
+        rule=rule.id, category=rule.category, severity=rule.severity, confidence=confidence,
+        path=path, line=line, column=column, end_line=end_line, end_column=end_column,
+        snippet=snippet.rstrip("\r\n"), message=message, fix=rule.fix, docs=rule.docs, source=rule.source,
+        fingerprint=fingerprint(fp_path, rule.id, code, n), title=rule.title, cell=cell, context=context,
+        fixable=fixable)

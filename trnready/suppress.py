@@ -1,7 +1,8 @@
 """Inline suppressions: `# trnready: ignore[TRN191] reason` and `# trnready: ignore-file[...] reason`.
 
-Applied to the findings of one Python source text (a file, a notebook cell or a
-catalogue example), so every scanning path honours them the same way:
+Applied by trnready/postprocess.py to the findings of one stretch of text (a file, a notebook
+cell), whatever its kind, with that kind's comment syntax (filekinds.py): Python comments are
+found with `tokenize`; `#`, `//` and `/* */` comments of other kinds line by line.
 
 - `ignore[...]` on the finding's line, or on the first line of the statement
   containing it (for a call spread over several lines);
@@ -11,8 +12,9 @@ catalogue example), so every scanning path honours them the same way:
 
 Suppressed findings stay in the report with `suppressed = True`. Two meta rules
 keep suppressions accountable: one without a reason (TRN901) and one that
-suppresses nothing (TRN902, like ruff's RUF100). Comments are found with
-`tokenize`, so a `#` inside a string is never a suppression.
+suppresses nothing (TRN902, like ruff's RUF100). In Python a `#` inside a string is
+never a suppression; in line-oriented kinds a `#` or `//` counts when it starts the line
+or follows whitespace.
 """
 from __future__ import annotations
 
@@ -23,7 +25,7 @@ import tokenize
 from dataclasses import dataclass, field, replace
 
 from .config import selector_matches_id
-from .model import Finding, fingerprint
+from .model import Finding, Occurrences, make_finding
 
 MISSING_REASON = "suppression-without-reason"
 UNUSED = "unused-suppression"
@@ -45,8 +47,43 @@ class Directive:
     used: set = field(default_factory=set)
 
 
-def parse_directives(text: str) -> list[Directive]:
-    """Every `# trnready: ignore...` comment, with its position. Never raises."""
+_BODY = r"trnready\s*:\s*(ignore-file|ignore)\s*\[([^\]]*)\]"
+# Line-oriented comment syntaxes: a marker at the start of the line or after whitespace.
+_LINE_DIRECTIVES = {
+    "#": re.compile(r"(?:^|(?<=\s))#\s*" + _BODY + r"([^#]*)", re.I),
+    "//": re.compile(r"(?:^|(?<=\s))//\s*" + _BODY + r"(.*)", re.I),
+    "/*": re.compile(r"/\*\s*" + _BODY + r"((?:(?!\*/).)*)(?:\*/)?", re.I),
+}
+_COMMENT_LEADS = {"#": ("#",), "//": ("//",), "/*": ("/*", "*")}
+
+
+def parse_directives(text: str, comments: tuple[str, ...] = ("python",)) -> list[Directive]:
+    """Every `trnready: ignore...` comment in text written with those comment markers. Never raises."""
+    if "python" in comments:
+        return _python_directives(text)
+    patterns = [_LINE_DIRECTIVES[c] for c in comments if c in _LINE_DIRECTIVES]
+    leads = tuple(x for c in comments for x in _COMMENT_LEADS.get(c, ()))
+    out: list[Directive] = []
+    leading = True
+    for n, line in enumerate(text.splitlines(), 1):
+        stripped = line.strip()
+        if "trnready" in line:
+            found = sorted((m for p in patterns for m in p.finditer(line)), key=lambda m: m.start())
+            for m in found:
+                out.append(_directive(m, n, m.start(), m.end(), leading and stripped.startswith(leads)))
+        if stripped and not stripped.startswith(leads):
+            leading = False
+    return out
+
+
+def _directive(m, line: int, start: int, end: int, leading: bool) -> Directive:
+    sels = [s.strip() for s in m.group(2).split(",") if s.strip()]
+    reason = _REASON_LEAD.sub("", m.group(3)).strip()
+    return Directive(kind=m.group(1).lower(), selectors=sels, reason=reason, line=line, column=start + 1,
+                     end_column=end + 1, text=m.group(0).strip(), leading=leading)
+
+
+def _python_directives(text: str) -> list[Directive]:
     out: list[Directive] = []
     leading = True
     try:
@@ -56,12 +93,7 @@ def parse_directives(text: str) -> list[Directive]:
     for tok in tokens:
         if tok.type == tokenize.COMMENT:
             for m in _DIRECTIVE.finditer(tok.string):
-                sels = [s.strip() for s in m.group(2).split(",") if s.strip()]
-                reason = _REASON_LEAD.sub("", m.group(3)).strip()
-                col = tok.start[1] + m.start()
-                out.append(Directive(kind=m.group(1).lower(), selectors=sels, reason=reason, line=tok.start[0],
-                                     column=col + 1, end_column=tok.start[1] + m.end() + 1,
-                                     text=m.group(0).strip(), leading=leading))
+                out.append(_directive(m, tok.start[0], tok.start[1] + m.start(), tok.start[1] + m.end(), leading))
         elif tok.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.ENCODING):
             leading = False
     return out
@@ -93,11 +125,11 @@ def _known(sel: str, rules) -> bool:
 
 
 def apply(findings: list[Finding], text: str, tree: ast.AST | None, rel: str, engine,
-          cell: int | None = None) -> list[Finding]:
+          cell: int | None = None, comments: tuple[str, ...] = ("python",)) -> list[Finding]:
     """Mark suppressed findings and add the meta findings. Pure: returns a new list."""
     if not getattr(engine, "suppressions", True) or "trnready" not in text:
         return findings
-    directives = parse_directives(text)
+    directives = parse_directives(text, comments)
     if not directives:
         return findings
     starts = statement_starts(tree) if tree is not None else {}
@@ -137,19 +169,13 @@ def _meta_findings(directives: list[Directive], text: str, rel: str, engine, cel
     selected = list(getattr(engine, "rules", ()))
     everything = list(engine.catalogue.rules)
     out: list[Finding] = []
-    counts: dict = {}
+    occurrences = Occurrences()
 
     def emit(rule, d: Directive, message: str):
-        key = (rule.id, d.text)
-        n = counts.get(key, 0)
-        counts[key] = n + 1
-        out.append(Finding(
-            rule=rule.id, category=rule.category, severity=rule.severity, confidence="high", path=rel,
-            line=d.line, column=d.column, end_line=d.line, end_column=d.end_column,
-            snippet=lines[d.line - 1].rstrip("\r\n") if 0 < d.line <= len(lines) else "",
-            message=message, fix=rule.fix, docs=rule.docs, source=rule.source,
-            fingerprint=fingerprint(rel if cell is None else f"{rel}#cell", rule.id, d.text, n),
-            title=rule.title, cell=cell))
+        out.append(make_finding(
+            rule, occurrences, confidence="high", path=rel, line=d.line, column=d.column, end_line=d.line,
+            end_column=d.end_column, snippet=lines[d.line - 1] if 0 < d.line <= len(lines) else "",
+            message=message, code=d.text, cell=cell))
 
     for d in directives:
         if MISSING_REASON in meta and not d.reason:

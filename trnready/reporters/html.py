@@ -24,8 +24,7 @@ from typing import Optional
 import jinja2
 from markupsafe import Markup, escape
 
-from ..surface import PARTIAL_KINDS
-from ..model import SEVERITIES, SEVERITY_RANK, Diagnostic, Finding, Report
+from ..model import PARTIAL_KINDS, SEVERITIES, SEVERITY_RANK, Diagnostic, Finding, Report
 from .text import safe
 
 TEMPLATE = "report.html.j2"

@@ -3,8 +3,7 @@ from __future__ import annotations
 
 import json
 
-from ..surface import PARTIAL_KINDS
-from ..model import Report
+from ..model import PARTIAL_KINDS, Report
 
 SCHEMA_VERSION = "1.0"
 

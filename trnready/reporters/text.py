@@ -3,8 +3,7 @@ from __future__ import annotations
 
 import re
 
-from ..surface import PARTIAL_KINDS
-from ..model import SEVERITIES, Report
+from ..model import PARTIAL_KINDS, SEVERITIES, Report
 
 _COLOURS = {"blocker": "\x1b[1;31m", "change": "\x1b[33m", "advisory": "\x1b[36m"}
 _RESET = "\x1b[0m"

@@ -6,9 +6,9 @@ COMMANDS = {"speed": "speed", "accuracy": "accuracy", "surface": "surface", "htm
 
 def main(argv: list[str]) -> int:
     if not argv or argv[0] not in COMMANDS:
-        print(f"usage: python -m trnready.bench {{{','.join(COMMANDS)}}} [options]", file=sys.stderr)
+        print(f"usage: python -m bench {{{','.join(COMMANDS)}}} [options]", file=sys.stderr)
         return 2
-    module = import_module(f"trnready.bench.{COMMANDS[argv[0]]}")
+    module = import_module(f"bench.{COMMANDS[argv[0]]}")
     return module.main(argv[1:]) or 0
 
 

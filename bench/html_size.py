@@ -1,6 +1,6 @@
 """Size and speed of the HTML report for a large synthetic scan.
 
-    python -m trnready.bench html [--findings 5000] [--files 250] [--out report.html] [--no-browser]
+    python -m bench html [--findings 5000] [--files 250] [--out report.html] [--no-browser]
 
 Builds a Report of N findings spread over the catalogue's rules and F files (realistic code lines and
 two lines of context each), renders it, and prints the file size and render time; then opens it in
@@ -16,9 +16,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from ..catalogue import load_catalogue
-from ..model import Finding, Report, fingerprint
-from ..reporters import html as html_reporter
+from trnready.catalogue import load_catalogue
+from trnready.model import Finding, Report, fingerprint
+from trnready.reporters import html as html_reporter
 
 TARGET_BYTES = 5 * 1024 * 1024
 TARGET_INTERACTIVE_S = 2.0
@@ -65,7 +65,7 @@ def synthetic_report(n_findings: int = 5000, n_files: int = 250) -> Report:
 def _browser_figures(path: Path) -> dict:
     from playwright.sync_api import sync_playwright
 
-    from .chromium import launch
+    from bench.chromium import launch
 
     out = {}
     with sync_playwright() as p:
@@ -95,7 +95,7 @@ def _browser_figures(path: Path) -> dict:
 
 
 def main(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(prog="python -m trnready.bench html", description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="python -m bench html", description=__doc__.splitlines()[0])
     ap.add_argument("--findings", type=int, default=5000)
     ap.add_argument("--files", type=int, default=250)
     ap.add_argument("--out", help="keep the rendered report at this path")

@@ -1,6 +1,6 @@
 """Speed benchmark: trnready against a bare `ast.parse` pass on the same corpus.
 
-    python -m trnready.bench speed --corpus PATH [--repeat 3] [--jobs N]
+    python -m bench speed --corpus PATH [--repeat 3] [--jobs N]
 
 Every figure is a whole-process wall time (median of --repeat runs) measured
 in this run, so ratios compare like with like on the same machine and disk
@@ -54,7 +54,7 @@ def _median(cmd, repeat, env=None, before=None):
 
 
 def main(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(prog="python -m trnready.bench speed")
+    ap = argparse.ArgumentParser(prog="python -m bench speed")
     ap.add_argument("--corpus", required=True, help="directory of Python files (e.g. diffusers/src)")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--jobs", type=int, default=0, help="trnready --jobs (0: one per CPU)")

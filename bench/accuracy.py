@@ -1,6 +1,6 @@
 """Recall and false positives per category on the labelled accuracy fixtures.
 
-    python -m trnready.bench accuracy [--fixtures DIR] [--verbose]
+    python -m bench accuracy [--fixtures DIR] [--verbose]
 
 Fixtures live in tests/fixtures/accuracy/<category>/*.py. Two inline markers label lines:
 
@@ -30,7 +30,7 @@ class Labels:
 
 
 def default_fixtures() -> Path:
-    return Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "accuracy"
+    return Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "accuracy"
 
 
 def read_labels(root: Path) -> Labels:
@@ -62,7 +62,7 @@ def category_of(rel: str) -> str:
 
 
 def main(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(prog="python -m trnready.bench accuracy")
+    ap = argparse.ArgumentParser(prog="python -m bench accuracy")
     ap.add_argument("--fixtures", type=Path, default=default_fixtures())
     ap.add_argument("--verbose", action="store_true", help="also list every hit")
     args = ap.parse_args(argv)

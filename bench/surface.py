@@ -1,6 +1,6 @@
 """Recall and false positives per file kind on the labelled non-Python fixtures.
 
-    python -m trnready.bench surface [--fixtures DIR] [--verbose] [--strict]
+    python -m bench surface [--fixtures DIR] [--verbose] [--strict]
 
 Fixtures live in tests/fixtures/accuracy_surface/, a small repository of manifests, containers, launchers,
 configs, CUDA sources and a notebook modelled on patterns met in public PyTorch repositories. Labels sit in
@@ -37,7 +37,7 @@ class Labels:
 
 
 def default_fixtures() -> Path:
-    return Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "accuracy_surface"
+    return Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "accuracy_surface"
 
 
 def read_labels(root: Path) -> Labels:
@@ -69,12 +69,12 @@ def read_labels(root: Path) -> Labels:
 
 
 def kind_of(rel: str) -> str:
-    from trnready.discover import _dir_kind, file_kind
+    from trnready.filekinds import kind_in
 
     p = PurePosixPath(rel)
     if p.name == "setup.py":
         return "setup-py"
-    return file_kind(p.name) or _dir_kind(p.parent.name, p.name) or "python"
+    return kind_in(p.parent.name, p.name) or "python"
 
 
 def run(root: Path):
@@ -133,7 +133,7 @@ def render(res: Result) -> str:
 
 
 def main(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(prog="python -m trnready.bench surface")
+    ap = argparse.ArgumentParser(prog="python -m bench surface")
     ap.add_argument("--fixtures", type=Path, default=default_fixtures())
     ap.add_argument("--verbose", action="store_true", help="also list look-alikes that stayed clean")
     ap.add_argument("--strict", action="store_true", help="exit 1 on any miss, false positive or unlabelled finding")

@@ -1,0 +1,87 @@
+"""The one table of file kinds: which names a kind covers and how each kind is handled.
+
+Everything that needs to know about kinds (discovery, the readers, suppression comments, the
+summary groups, the catalogue's `files = [...]` check, `fix`'s editors) reads this table, so a new
+kind is one new row plus its reader. Pure data: importing it costs nothing and imports nothing.
+"""
+from __future__ import annotations
+
+import fnmatch
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class FileKind:
+    kind: str
+    group: str  # the summary's file groups (python, notebook, manifest, cuda, container, shell/yaml)
+    reader: str  # module in trnready/readers/
+    globs: tuple[str, ...]  # matched against the lower-cased file name, first row wins
+    comments: tuple[str, ...] = ()  # comment syntax for `trnready: ignore[...]` ("python", "#", "//", "/*")
+    editor: str | None = None  # `trnready fix` editor for the kind, when it has one
+    exact: tuple[str, ...] = ()  # case-sensitive names (Pipfile)
+    not_globs: tuple[str, ...] = ()  # lower-cased names excluded from the globs
+    quiet_max: int | None = None  # larger files are data and are skipped without a diagnostic
+
+
+HASH = ("#",)
+_JSON_MAX = 256 * 1024  # AWS Batch / ECS / SageMaker job definitions are small; vocabularies are not
+
+# Order matters: the first row whose globs match decides (conda files before other YAML, Dockerfile.sh
+# before shell scripts).
+KINDS: tuple[FileKind, ...] = (
+    FileKind("python", "python", "python", ("*.py", "*.pyw"), ("python",), editor="python"),
+    FileKind("notebook", "notebook", "notebook", ("*.ipynb",), ("cells",), editor="notebook"),
+    FileKind("requirements", "manifest", "manifests",
+             ("*requirements*.txt", "*requirements*.in", "constraints*.txt", "constraints*.in"), HASH),
+    FileKind("pyproject", "manifest", "manifests", ("pyproject.toml",), HASH),
+    FileKind("setup-cfg", "manifest", "manifests", ("setup.cfg",), HASH),
+    FileKind("python-version", "manifest", "manifests", (".python-version",), HASH),  # pyenv / uv
+    FileKind("pipfile", "manifest", "manifests", (), HASH, exact=("Pipfile",)),
+    FileKind("cuda", "cuda", "cuda", ("*.cu", "*.cuh"), ("//", "/*")),
+    FileKind("dockerfile", "container", "lines",
+             ("dockerfile", "containerfile", "dockerfile.*", "containerfile.*", "*.dockerfile", "*.containerfile"),
+             HASH),
+    FileKind("conda", "manifest", "manifests",
+             tuple(f"{stem}.{ext}" for stem in ("environment", "environment-*", "environment_*", "environment.*",
+                                                "conda*") for ext in ("yml", "yaml")), HASH),
+    FileKind("yaml", "shell/yaml", "lines", ("*.yml", "*.yaml"), HASH),
+    FileKind("shell", "shell/yaml", "lines", ("*.sh", "*.bash", "*.sbatch", "*.slurm"), HASH),
+    FileKind("env", "shell/yaml", "lines", (".env", ".envrc", "*.env", ".env.*"), HASH),
+    FileKind("terraform", "shell/yaml", "lines", ("*.tf", "*.tfvars", "*.hcl"), ("#", "//", "/*")),  # Terraform / Packer
+    # Job definitions (AWS Batch / ECS / SageMaker / CloudFormation): line matchers only; JSONC `//` comments.
+    FileKind("json", "shell/yaml", "lines", ("*.json",), ("//",),
+             not_globs=("*.ipynb.json", "*package-lock.json"), quiet_max=_JSON_MAX),
+)
+BY_KIND: dict[str, FileKind] = {k.kind: k for k in KINDS}
+KIND_NAMES: tuple[str, ...] = tuple(k.kind for k in KINDS)
+GROUPS: dict[str, str] = {k.kind: k.group for k in KINDS}
+GROUP_ORDER = ("python", "notebook", "manifest", "cuda", "container", "shell/yaml")
+# Text files inside these folders are requirements files (`requirements/base.txt`).
+REQUIREMENTS_DIRS = ("requirements", "reqs")
+
+
+def kind_of(name: str) -> str | None:
+    """Which kind a file is, from its name alone (None: not scanned)."""
+    lower = name.lower()
+    for k in KINDS:
+        if name in k.exact or (any(fnmatch.fnmatchcase(lower, g) for g in k.globs)
+                               and not any(fnmatch.fnmatchcase(lower, g) for g in k.not_globs)):
+            return k.kind
+    return None
+
+
+def dir_kind(directory: str, name: str) -> str | None:
+    """`requirements/base.txt`: text files inside a requirements folder are requirements files."""
+    if directory.lower() in REQUIREMENTS_DIRS and name.lower().endswith((".txt", ".in")):
+        return "requirements"
+    return None
+
+
+def kind_in(directory: str, name: str) -> str | None:
+    """kind_of, then the folder rule."""
+    return kind_of(name) or dir_kind(directory, name)
+
+
+def comments(kind: str) -> tuple[str, ...]:
+    k = BY_KIND.get(kind)
+    return k.comments if k else ()

@@ -1,0 +1,65 @@
+"""Catalogue keys of the non-Python matchers (`python`, `file`, `requirement`, `line`): validation and parsing.
+
+Called by catalogue.py while it loads rules; depends only on the model and the file-kind table.
+"""
+from __future__ import annotations
+
+import re
+
+from .filekinds import KIND_NAMES
+
+
+def check_kind_names(kind: str, names) -> str | None:
+    if kind == "python":
+        for n in names:
+            if not re.fullmatch(r"\d+\.\d+", n):
+                return f"bad Python version {n!r}: expected MAJOR.MINOR such as \"3.12\""
+    if kind == "file":
+        for n in names:
+            if n not in KIND_NAMES or n == "python":
+                return f"file matchers name non-Python file kinds ({', '.join(KIND_NAMES[1:])}), got {n!r}"
+    return None
+
+
+def parse_surface_keys(kind: str, m: dict, err) -> dict:
+    """version / version-shape / unless-mentioned / scope -> Matcher fields (validated)."""
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
+    out: dict = {}
+    if "version" in m or "version-shape" in m:
+        if kind != "requirement":
+            err("version and version-shape apply to requirement matchers only", "match.version")
+    if "version" in m:
+        try:
+            out["version"] = SpecifierSet(m["version"])
+        except (InvalidSpecifier, TypeError) as e:
+            err(f"bad version specifier: {e}", "match.version")
+    if "version-shape" in m:
+        try:
+            out["version_shape"] = re.compile(m["version-shape"])
+        except (re.error, TypeError) as e:
+            err(f"bad regular expression: {e}", "match.version-shape")
+    scope = m.get("scope", "file")
+    if scope not in ("file", "repo"):
+        err("scope must be \"file\" or \"repo\"", "match.scope")
+    out["scope"] = scope
+    um = m.get("unless-mentioned", [])
+    if isinstance(um, str):
+        um = [um]
+    if not isinstance(um, list) or not all(isinstance(x, str) and x for x in um):
+        err("must be a list of non-empty strings", "match.unless-mentioned")
+    if um and scope == "file" and kind not in ("requirement", "line", "file", "python"):
+        err("unless-mentioned on a Python matcher needs scope = \"repo\"", "match.unless-mentioned")
+    if scope == "repo" and not um:
+        err("a repo-scoped matcher needs unless-mentioned", "match.scope")
+    if kind == "line" and any(f in ("python", "notebook") for f in m.get("files", [])):
+        err("line matchers read non-Python files; notebook shell escapes count as \"shell\"", "match.files")
+    out["unless_mentioned"] = tuple(um)
+    where = m.get("mentioned-in", "repo" if scope == "repo" else "file")
+    if where not in ("file", "repo") or (scope == "repo" and where != "repo"):
+        err("mentioned-in must be \"file\" or \"repo\" (repo-scoped matchers look in the whole repo)",
+            "match.mentioned-in")
+    if "mentioned-in" in m and not um:
+        err("mentioned-in needs unless-mentioned", "match.mentioned-in")
+    out["mentioned_in"] = where
+    return out

@@ -1,0 +1,76 @@
+"""CUDA sources (.cu / .cuh): one finding per file listing the `__global__` kernels to port, plus line matchers."""
+from __future__ import annotations
+
+import re
+
+from .context import FileContext, ReadResult, Source
+from .emit import Emitter, msg
+from .lines import emit_lines
+from ..filekinds import comments
+
+_CUDA_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/|\"(?:\\.|[^\"\\\n])*\"", re.S)
+_GLOBAL = re.compile(r"\b__global__\b")
+_IDENT_PAREN = re.compile(r"([A-Za-z_]\w*)\s*(?:<[^<>;{}()]*>\s*)?\(")
+
+
+def cuda_kernels(text: str) -> list[tuple[str, int]]:
+    """Names and lines of the `__global__` functions *defined* in a CUDA source (declarations skipped)."""
+    clean = _CUDA_COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+    clean = re.sub(r"__launch_bounds__\s*\([^)]*\)", lambda m: " " * len(m.group(0)), clean)
+    out, seen = [], set()
+    for g in _GLOBAL.finditer(clean):
+        m = _IDENT_PAREN.search(clean, g.end())
+        if not m:
+            continue
+        depth, i = 0, m.end() - 1
+        while i < len(clean):
+            ch = clean[i]
+            depth += ch == "("
+            depth -= ch == ")"
+            if depth == 0:
+                break
+            i += 1
+        rest = clean[i + 1:].lstrip()
+        if not rest.startswith("{"):
+            continue  # a prototype
+        name = m.group(1)
+        pos = (name, clean.count("\n", 0, m.start()) + 1)
+        if pos not in seen:  # overloads (float / half variants) are separate kernels to port
+            seen.add(pos)
+            out.append(pos)
+    return out
+
+
+def _kernel_names(kernels) -> str:
+    counts: dict = {}
+    for k, _ in kernels:
+        counts[k] = counts.get(k, 0) + 1
+    return ", ".join(k if n == 1 else f"{k} x{n}" for k, n in counts.items())
+
+
+def scan_cuda(text: str, lines, engine, em: Emitter, kind: str):
+    kernels = cuda_kernels(text)
+    for rule, m in engine.surface.get("file", ()):
+        if kind not in m.names:
+            continue
+        names = _kernel_names(kernels)
+        if kernels:
+            line = kernels[0][1]
+            text = (f"{rule.title}: {len(kernels)} __global__ kernel{'s' if len(kernels) != 1 else ''} "
+                   f"to port to NKI ({names})")
+        else:
+            line = 1
+            text = (f"{rule.title}: no __global__ kernel defined in this file (device helpers, launchers or "
+                   f"template instantiations of kernels defined elsewhere)")
+        if m.message:
+            text = msg(rule, m, em.rel, count=len(kernels), names=names or "none")
+        snippet = lines[line - 1] if 0 < line <= len(lines) else ""
+        em.add(rule, m, line, 1, len(snippet) + 1, snippet, text, f"{kind}:{names}")
+
+
+def read(ctx: FileContext) -> ReadResult:
+    em = Emitter(ctx.rel)
+    lines = ctx.text.splitlines()
+    scan_cuda(ctx.text, lines, ctx.engine, em, ctx.kind)
+    emit_lines(ctx.kind, lines, ctx.engine, em, ctx.text)
+    return ReadResult(em.out, None, [Source(ctx.text, comments(ctx.kind))])

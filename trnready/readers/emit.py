@@ -1,0 +1,74 @@
+"""What the non-Python readers share: the per-file Emitter and the dependency / Python-version matchers."""
+from __future__ import annotations
+
+from .. import requirements as rq
+from ..model import Finding, Occurrences, make_finding
+
+
+class Emitter:
+    """Collects one file's findings from the non-Python readers."""
+
+    def __init__(self, rel: str):
+        self.rel = rel
+        self.out: list[Finding] = []
+        self.occurrences = Occurrences()
+        self.seen: set = set()
+
+    def add(self, rule, matcher, line: int, column: int, end_column: int, snippet: str, message: str,
+            code: str, cell: int | None = None, rel: str | None = None):
+        rel = rel or self.rel
+        # One finding per rule and line: `pip install torch==1.10+cu111 torchvision==0.11+cu111 -f .../cu111/...`
+        # is one place to fix, not three.
+        key = (rel, cell, rule.id, line)
+        if key in self.seen:
+            return
+        self.seen.add(key)
+        self.out.append(make_finding(
+            rule, self.occurrences, confidence=matcher.confidence, path=rel, line=line, column=max(1, column),
+            end_line=line, end_column=max(column, end_column), snippet=snippet, message=message, code=code,
+            cell=cell))
+
+
+def msg(rule, matcher, name: str, **fields) -> str:
+    if matcher.message:
+        try:
+            return matcher.message.format(name=name, **fields)
+        except (KeyError, IndexError, ValueError):
+            return matcher.message
+    return f"{rule.title}: `{name}`"
+
+
+def mentioned(matcher, text: str) -> bool:
+    """`unless-mentioned` in this file (mentioned-in = "repo" is also checked repo-wide after the scan)."""
+    return matcher.scope == "file" and any(s in text for s in matcher.unless_mentioned)
+
+
+def emit_deps(deps, lines: list[str], engine, em: Emitter, mention_text: str, cell=None, rel=None):
+    for d in deps:
+        for rule, m in engine.requirements:
+            if not any(rq.name_matches(p, d.name) for p in m.names):
+                continue
+            if m.version is not None and not (d.alternatives and all(rq.ceiling_in(s, m.version)
+                                                                     for s in d.alternatives)):
+                continue
+            if m.version_shape is not None and not any(m.version_shape.search(v) for v in d.versions):
+                continue
+            if m.unless_mentioned and mentioned(m, mention_text):
+                continue
+            snippet = lines[d.line - 1] if 0 < d.line <= len(lines) else d.raw
+            em.add(rule, m, d.line, d.column, d.end_column, snippet, msg(rule, m, d.raw), d.raw, cell=cell, rel=rel)
+
+
+def emit_pyreqs(pyreqs, lines: list[str], engine, em: Emitter, mention_text: str, cell=None):
+    for r in pyreqs:
+        for rule, m in engine.surface.get("python", ()):
+            if m.unless_mentioned and mentioned(m, mention_text):
+                continue
+            if rq.python_excludes_all(r, m.names):
+                snippet = lines[r.line - 1] if 0 < r.line <= len(lines) else r.raw
+                em.add(rule, m, r.line, r.column, r.end_column, snippet,
+                       msg(rule, m, r.raw.strip(), versions=", ".join(m.names)), r.raw, cell=cell)
+
+
+def uncommented(text: str) -> str:
+    return "\n".join(rq.strip_comment(ln) for ln in text.splitlines())

@@ -1,0 +1,108 @@
+"""Line-oriented kinds: shell scripts, Dockerfiles, YAML, .env, Terraform and JSON job definitions.
+
+Line matchers read each physical line with its comment removed; `pip install` and interpreter-install
+commands inside shell-like text are read as dependency declarations.
+"""
+from __future__ import annotations
+
+import re
+
+from .. import requirements as rq
+from .context import FileContext, ReadResult, Source
+from .emit import Emitter, emit_deps, emit_pyreqs, mentioned, msg, uncommented
+from ..filekinds import BY_KIND, comments
+
+LINE_DEFAULT_KINDS = ("shell", "yaml", "dockerfile", "env")
+# Kinds whose text may hold `pip install` commands.
+SHELL_LIKE = ("shell", "yaml", "dockerfile", "env")
+_CONDA_SHAPE = re.compile(r"(?m)^dependencies\s*:")
+_CONDA_CHANNELS = re.compile(r"(?m)^(?:channels|name)\s*:")
+# `echo "..."` / `printf "..."` print text (messages, hints, help); unless the output is redirected into a file
+# (`echo "export CUDA_VISIBLE_DEVICES=0" >> ~/.bashrc`), what they print is not configuration.
+_ECHO = re.compile(r"(?<![\w-])(?:echo|printf)\b(?P<args>[^;&|>\n]*)(?=$|;|&|\|(?!\s*(?:sudo\s+)?tee\b))")
+
+
+def quiet_echo(text: str) -> str:
+    """Blank the arguments of echo/printf commands that only print (same length: columns stay put)."""
+    if "echo" not in text and "printf" not in text:
+        return text
+    return _ECHO.sub(lambda m: m.group(0)[: m.start("args") - m.start()] + " " * len(m.group("args")), text)
+
+
+_SLASH_COMMENT = re.compile(r"(?:^|(?<=\s))//.*$")
+
+
+def emit_lines(kind: str, lines: list[str], engine, em: Emitter, mention_text: str, cell=None,
+               only: set | None = None):
+    """Line matchers for `kind`; `only` restricts to some 1-based line numbers (notebook shell lines)."""
+    matchers = [(r, m) for r, m in engine.lines if kind in (m.files or LINE_DEFAULT_KINDS)]
+    if not matchers:
+        return
+    for n, ln in enumerate(lines, 1):
+        if only is not None and n not in only:
+            continue
+        if kind == "shell" and ln.lstrip().startswith("#SBATCH"):
+            body = rq.strip_comment(ln.replace("#SBATCH", "       ", 1))  # a Slurm directive, not a comment
+        else:
+            body = rq.strip_comment(ln)
+        if kind in ("json", "terraform", "cuda"):  # JSONC / HCL / C++ `//` comments
+            body = _SLASH_COMMENT.sub("", body)
+        elif kind in SHELL_LIKE:
+            body = quiet_echo(body)
+        if not body.strip():
+            continue
+        for rule, m in matchers:
+            hit = m.regex.search(body)
+            if hit is None or (m.unless_mentioned and mentioned(m, mention_text)):
+                continue
+            g = "at" if "at" in m.regex.groupindex and hit.group("at") is not None else 0
+            text = hit.group(g)  # a group named `at` marks the part to report (the rest is context)
+            start = hit.start(g) + len(text) - len(text.lstrip())
+            em.add(rule, m, n, start + 1, hit.end(g) + 1, ln, msg(rule, m, text.strip()), ln.strip(), cell=cell)
+
+
+def _shell_commands(lines: list[str], only: set | None):
+    """(command text, positions) of each logical shell line that is not a comment."""
+    for text, pos in rq.logical_lines(lines):
+        if only is not None and pos and pos[0][0] not in only:
+            continue
+        if text and not text.lstrip().startswith("#"):
+            yield text, pos
+
+
+def shell_deps(lines: list[str], only: set | None = None) -> list:
+    out = []
+    for body, pos in _shell_commands(lines, only):
+        out.extend(rq.pip_deps(quiet_echo(body), pos))
+    return out
+
+
+def shell_pyreqs(lines: list[str], only: set | None = None) -> list:
+    """Python versions installed by conda/uv/pyenv commands (variables resolved from ARG/ENV/export lines)."""
+    assigns = rq.shell_assignments(lines)
+    out = []
+    for body, pos in _shell_commands(lines, only):
+        out.extend(rq.shell_pyreqs(quiet_echo(rq.strip_comment(body)), pos, assigns))
+    return out
+
+
+def read(ctx: FileContext) -> ReadResult:
+    kind, text = ctx.kind, ctx.text
+    if kind == "yaml" and "/ISSUE_TEMPLATE/" in f"/{ctx.rel}":
+        return ReadResult()  # GitHub issue forms: prose and dropdown choices, never run or deployed
+    cap = BY_KIND[kind].quiet_max
+    if cap is not None and len(text) > cap:
+        return ReadResult()  # a data file (tokenizer, dataset, results), not a job definition
+    em = Emitter(ctx.rel)
+    lines = text.splitlines()
+    mention = uncommented(text)
+    if kind in SHELL_LIKE:
+        man = rq.Manifest(deps=shell_deps(lines), pyreqs=shell_pyreqs(lines))
+        if kind == "yaml" and _CONDA_SHAPE.search(text) and _CONDA_CHANNELS.search(text):
+            conda = rq.parse_conda(text)  # a conda environment under another name (env.yml, gpu.yaml)
+            man.deps += conda.deps
+            man.pyreqs += conda.pyreqs
+        emit_deps(man.deps, lines, ctx.engine, em, mention)
+        emit_pyreqs(man.pyreqs, lines, ctx.engine, em, mention)
+    emit_lines(kind, lines, ctx.engine, em, mention)
+    return ReadResult(em.out, None, [Source(text, comments(kind))])

@@ -1,0 +1,187 @@
+"""Notebooks (.ipynb): cells, IPython magics, and the per-cell scan.
+
+Cell splitting and magic masking live here once; the scanner and `trnready fix` both use
+`classify_cell`, so the lines one blanks are exactly the lines the other keeps aside.
+Python cells are read by the Python reader, `!cmd` / `%%bash` lines by the shell line matchers,
+`%%writefile requirements.txt` cells as the file they write.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import replace
+from pathlib import Path
+
+from ..filekinds import comments, kind_of
+from ..model import Diagnostic, Finding
+from .context import FileContext, ReadResult, Source
+from .emit import Emitter, emit_deps, emit_pyreqs
+from .lines import emit_lines, shell_deps, shell_pyreqs
+
+_MAGIC_LINE = re.compile(r"^(\s*)(?:[\w.,\s\[\]()]+=\s*)?[!%]")
+_HELP_LINE = re.compile(r"^\s*(?:\?{1,2}[\w.]+|[\w.]+(?:\(\))?\?{1,2})\s*$")
+_SHELL_CELL_MAGICS = ("%%bash", "%%sh", "%%script bash", "%%script sh", "%%shell", "%%system")
+_PY_CELL_MAGICS = ("%%time", "%%timeit", "%%capture", "%%prun", "%%memit", "%%debug")
+
+# What classify_cell says about a line (0-based index -> mark).
+CELL_MAGIC = "cell-magic"  # the `%%time` line of a Python cell
+MAGIC = "magic"  # a `!cmd` / `%magic` line: a statement, shell text
+CONTINUATION = "continuation"  # a line continuing a magic line with a trailing backslash
+HELP = "help"  # `obj?` / `??obj`
+
+
+def notebook_cells(text: str):
+    """-> (cells [(index, cell_type, source)], error message or None)."""
+    try:
+        nb = json.loads(text)
+    except (ValueError, RecursionError) as e:
+        return [], f"not valid notebook JSON: {e}"
+    if not isinstance(nb, dict):
+        return [], "not a notebook: the top level is not a JSON object"
+    cells = nb.get("cells")
+    if cells is None and isinstance(nb.get("worksheets"), list) and nb["worksheets"]:
+        ws = nb["worksheets"][0]
+        cells = ws.get("cells") if isinstance(ws, dict) else None  # nbformat 3
+    if not isinstance(cells, list):
+        return [], "not a notebook: no `cells` list"
+    out = []
+    for i, c in enumerate(cells):
+        if not isinstance(c, dict):
+            continue
+        src = c.get("source", c.get("input", ""))
+        if isinstance(src, list):
+            src = "".join(s for s in src if isinstance(s, str))
+        if not isinstance(src, str):
+            continue
+        out.append((i, c.get("cell_type", "code"), src))
+    return out, None
+
+
+def classify_cell(src: str) -> tuple[str, dict[int, str]]:
+    """A code cell -> (mode, {0-based line index: mark}) for the lines that are not Python.
+
+    mode is "python", "shell" (%%bash-style cells: every line after the first is shell) or "skip" (other
+    cell magics: %%html, %%writefile x.txt...).
+    """
+    lines = src.splitlines()
+    marks: dict[int, str] = {}
+    if not lines:
+        return "python", marks
+    first = lines[0].strip()
+    start = 0
+    if first.startswith("%%"):
+        if first.startswith(_SHELL_CELL_MAGICS):
+            return "shell", {n: MAGIC for n in range(1, len(lines))}
+        if not (first.startswith(_PY_CELL_MAGICS) or (first.startswith("%%writefile") and first.endswith(".py"))):
+            return "skip", marks
+        marks[0] = CELL_MAGIC
+        start = 1
+    cont = False
+    for n in range(start, len(lines)):
+        ln = lines[n]
+        if cont or (_MAGIC_LINE.match(ln) and not ln.strip().startswith(("%=", "!="))):
+            marks[n] = CONTINUATION if cont else MAGIC
+            cont = ln.rstrip().endswith("\\")
+        elif _HELP_LINE.match(ln):
+            marks[n] = HELP
+    return "python", marks
+
+
+def split_cell(src: str):
+    """A code cell -> (python text with magics blanked, shell line numbers (1-based), mode).
+
+    Blanked lines become `pass` at the same indentation, so line numbers and blocks stay intact.
+    """
+    mode, marks = classify_cell(src)
+    lines = src.splitlines()
+    shell = {n + 1 for n, mark in marks.items() if mark in (MAGIC, CONTINUATION)}
+    if mode != "python":
+        return "", shell, mode
+    out = []
+    for n, ln in enumerate(lines):
+        mark = marks.get(n)
+        if mark in (MAGIC, HELP):
+            out.append(re.match(r"^\s*", ln).group(0) + "pass")
+        elif mark is None:
+            out.append(ln)
+        else:
+            out.append("")
+    return "\n".join(out), shell, "python"
+
+
+def _only(lines: list[str], keep: set) -> str:
+    """The text with every line outside `keep` (1-based) blanked, so line numbers stay."""
+    return "\n".join(ln if n in keep else "" for n, ln in enumerate(lines, 1))
+
+
+def read(ctx: FileContext) -> ReadResult:
+    from .python import scan_python
+
+    text, rel, engine = ctx.text, ctx.rel, ctx.engine
+    cells, error = notebook_cells(text)
+    if error:
+        return ReadResult([], Diagnostic(rel, "malformed-notebook", error), [])
+    em = Emitter(rel)
+    sources: list[Source] = []
+    code_cells = [(i, src) for i, t, src in cells if t == "code" and src.strip()]
+    mention = text
+    parsed = 0
+    bad: list = []
+    for i, src in code_cells:
+        py, shell, mode = split_cell(src)
+        lines = src.splitlines()
+        written = _writefile_kind(lines[0]) if lines else None
+        if written is not None:  # %%writefile requirements.txt / Dockerfile / run.sh: scan the body as that file
+            parsed += 1
+            found = ctx.read_as(FileContext("\n".join(lines[1:]), rel, written, engine, read_as=ctx.read_as)).findings
+            em.out.extend(replace(f, line=f.line + 1, end_line=f.end_line + 1, cell=i) for f in found)
+            if comments(written):
+                sources.append(Source(_only(lines, set(range(2, len(lines) + 1))), comments(written), cell=i))
+            continue
+        if shell:
+            emit_lines("shell", lines, engine, em, mention, cell=i, only=shell)
+            emit_deps(shell_deps(lines, only=shell), lines, engine, em, mention, cell=i)
+            emit_pyreqs(shell_pyreqs(lines, only=shell), lines, engine, em, mention, cell=i)
+            sources.append(Source(_only(lines, shell), comments("shell"), cell=i))
+        if mode != "python":
+            parsed += 1
+            continue
+        scanned = py
+        findings, diag, tree = scan_python(py, rel, engine, cell=i)
+        if diag is not None and py != src:
+            # a `%` or `!` at the start of a continuation line can be Python (`x = (a\n % b)`)
+            first = diag
+            scanned = src
+            findings, diag, tree = scan_python(src, rel, engine, cell=i)
+            diag = first if diag is not None else None
+        if diag is not None:  # one cell with a syntax error does not stop the rest of the notebook
+            bad.append((i, diag.message))
+            continue
+        parsed += 1
+        sources.append(Source(scanned, ("python",), cell=i, tree=tree))
+        for f in findings:  # snippets come from the original cell text, not the blanked copy
+            snip = lines[f.line - 1] if 0 < f.line <= len(lines) else f.snippet
+            em.out.append(f if snip == f.snippet else _replace_snippet(f, snip))
+    diag = None
+    if code_cells and not parsed:
+        diag = Diagnostic(rel, "syntax-error", "no code cell of the notebook parses as Python")
+    elif bad:
+        where = "; ".join(f"cell {i}: {msg}" for i, msg in bad[:5]) + (f"; ... ({len(bad)} cells)" if len(bad) > 5 else "")
+        diag = Diagnostic(rel, "cell-syntax-error",
+                          f"{len(bad)} code cell{'s' if len(bad) != 1 else ''} not scanned as Python ({where}); "
+                          f"the other cells were scanned")
+    # shell lines (`!pip install ...`) are read even when no cell parses as Python (a Python 2 notebook)
+    return ReadResult(em.out, diag, sources)
+
+
+def _replace_snippet(f: Finding, snippet: str) -> Finding:
+    return replace(f, snippet=snippet.rstrip("\r\n"))
+
+
+def _writefile_kind(first: str):
+    """`%%writefile [-a] requirements.txt` -> the non-Python kind of the file the cell writes, else None."""
+    m = re.match(r"^\s*%%writefile\s+(?:-a\s+|--append\s+)?[\"']?([^\s\"']+)", first)
+    if not m:
+        return None
+    kind = kind_of(Path(m.group(1)).name)
+    return kind if kind not in (None, "python", "notebook") else None

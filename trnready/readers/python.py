@@ -1,0 +1,144 @@
+"""Python sources -> findings: parse once, index once, match once.
+
+setup.py is also a manifest: its install_requires & co are read from the same syntax tree by
+readers/manifests.py.
+"""
+from __future__ import annotations
+
+import ast
+import sys
+import warnings
+
+from ..index import Indexer
+from ..match import Engine, Hit
+from ..model import Diagnostic, Finding, Occurrences, make_finding
+from ..rewrite import FixableCheck
+from .context import FileContext, ReadResult, Source
+
+
+def parse(text: str, rel: str) -> tuple[ast.Module | None, Diagnostic | None]:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # invalid escape sequences etc. are not our business
+            return ast.parse(text, filename=rel), None
+    except SyntaxError as e:
+        where = f"line {e.lineno}" if e.lineno else "unknown line"
+        hint = ""
+        if "print" in (e.text or "") or "Missing parentheses" in (e.msg or ""):
+            hint = " (looks like Python 2; TorchNeuron needs Python 3.12-3.14)"
+        else:
+            hint = (f" (if the file uses syntax newer than Python {sys.version_info.major}."
+                    f"{sys.version_info.minor}, run trnready under a newer Python)")
+        return None, Diagnostic(rel, "syntax-error", f"{where}: {e.msg}{hint}")
+    except (RecursionError, MemoryError):
+        return None, Diagnostic(rel, "too-complex", "nesting too deep for the Python parser")
+    except ValueError as e:  # e.g. source contains NUL bytes
+        return None, Diagnostic(rel, "syntax-error", str(e))
+
+
+def _column(line: str, byte_offset: int) -> int:
+    """ast columns count UTF-8 bytes; reports count characters (1-based)."""
+    if line.isascii():
+        return byte_offset + 1
+    return len(line.encode("utf-8")[:byte_offset].decode("utf-8", "ignore")) + 1
+
+
+def hits_for_tree(tree: ast.Module, engine: Engine) -> list[Hit]:
+    index = Indexer(engine.interest).run(tree)
+    return engine.match(index)
+
+
+def findings_from_hits(hits: list[Hit], lines: list[str], rel: str, cell: int | None = None,
+                       line_offset: int = 0, tree: ast.AST | None = None) -> list[Finding]:
+    out: list[Finding] = []
+    fixable = FixableCheck(tree)
+    seen: set = set()
+    occurrences = Occurrences()
+    hits = sorted(hits, key=lambda h: (h.node.lineno, h.node.col_offset, h.rule.id))
+    for h in hits:
+        node = h.node
+        key = (h.rule.id, node.lineno, node.col_offset)
+        if key in seen:
+            continue
+        seen.add(key)
+        lineno = node.lineno
+        text = lines[lineno - 1] if 0 < lineno <= len(lines) else ""
+        end_lineno = getattr(node, "end_lineno", None) or lineno
+        end_text = lines[end_lineno - 1] if 0 < end_lineno <= len(lines) else ""
+        col = _column(text, node.col_offset)
+        end_col = _column(end_text, getattr(node, "end_col_offset", node.col_offset) or 0)
+        code = ast_segment(lines, node) or text
+        message = h.matcher.message.format(name=h.name) if h.matcher.message else f"{h.rule.title}: `{h.name}`"
+        message += h.note
+        out.append(make_finding(
+            h.rule, occurrences, confidence=h.confidence or h.matcher.confidence,
+            path=rel, line=lineno + line_offset, column=col, end_line=end_lineno + line_offset, end_column=end_col,
+            snippet=text, message=message, code=code, cell=cell, context=context_lines(lines, lineno, line_offset),
+            fixable=fixable(h.rule, node, h.qualname)))
+    return out
+
+
+CONTEXT_LINES = 2  # lines shown above and below a finding in the HTML report
+
+
+def context_lines(lines: list[str], lineno: int, line_offset: int = 0) -> tuple[tuple[int, str], ...]:
+    """((line_no, text), ...) for lineno-2..lineno+2, clipped to the file."""
+    first = max(1, lineno - CONTEXT_LINES)
+    last = min(len(lines), lineno + CONTEXT_LINES)
+    return tuple((n + line_offset, lines[n - 1].rstrip("\r\n")) for n in range(first, last + 1))
+
+
+def ast_segment(lines: list[str], node) -> str:
+    """The node's source, cut to at most a few lines (fingerprints need no more)."""
+    start, end = node.lineno, getattr(node, "end_lineno", None) or node.lineno
+    if end - start > 5:
+        end = start + 5
+    chunk = lines[start - 1:end]
+    return "\n".join(chunk)
+
+
+def scan_python(text: str, rel: str, engine: Engine, cell: int | None = None, tree: ast.AST | None = None):
+    """Python text -> (raw findings, diagnostic or None, syntax tree). Suppressions are not applied here."""
+    if tree is None:
+        tree, diag = parse(text, rel)
+        if diag is not None:
+            return [], diag, None
+    try:
+        hits = hits_for_tree(tree, engine)
+    except RecursionError:
+        return [], Diagnostic(rel, "too-complex", "nesting too deep to analyse"), None
+    return findings_from_hits(hits, text.splitlines(), rel, cell=cell, tree=tree), None, tree
+
+
+def read(ctx: FileContext) -> ReadResult:
+    setup_py = ctx.name == "setup.py"
+    tree = None
+    findings: list = []
+    if not (ctx.prefilter and not ctx.engine.may_match(ctx.text)):
+        tree, diag = parse(ctx.text, ctx.rel)
+        if diag is not None:
+            return ReadResult(diag=diag)
+        findings, diag, _ = scan_python(ctx.text, ctx.rel, ctx.engine, tree=tree)
+        if diag is not None:
+            return ReadResult(diag=diag)
+    elif not setup_py:
+        return ReadResult()  # nothing any rule looks for occurs in the text
+    if setup_py:  # install_requires & co, read from the same syntax tree (parsed once)
+        if tree is None:
+            tree, diag = parse(ctx.text, ctx.rel)
+        if tree is not None:
+            findings = findings + setup_py_findings(ctx, tree)
+    return ReadResult(findings, None, [Source(ctx.text, ("python",), tree=tree)])
+
+
+def setup_py_findings(ctx: FileContext, tree: ast.Module) -> list:
+    """install_requires, python_requires & co of a setup.py (never executed)."""
+    from .. import requirements as rq
+    from .emit import Emitter, emit_deps, emit_pyreqs
+
+    em = Emitter(ctx.rel)
+    lines = ctx.text.splitlines()
+    man = rq.parse_setup_py(tree, lines)
+    emit_deps(man.deps, lines, ctx.engine, em, ctx.text)
+    emit_pyreqs(man.pyreqs, lines, ctx.engine, em, ctx.text)
+    return em.out

@@ -30,7 +30,7 @@ CATEGORIES = (
 )
 
 MATCH_KINDS = ("call", "method", "reference", "import", "decorator", "device", "keyword", "env", "line",
-               "requirement", "python", "file", "meta")
+               "requirement", "python", "file", "setting", "meta")
 # `meta = [CHECK]`: trnready's own checks (TRN9xx), produced by trnready/suppress.py, not by the matcher engine.
 META_CHECKS = ("suppression-without-reason", "unused-suppression")
 PREDICATE_OPS = ("equals", "not-equals", "in", "not-in", "is-none", "is-not-none", "present", "absent", "matches")
@@ -43,7 +43,7 @@ _REQUIRED = ("id", "name", "category", "severity", "title", "why", "fix", "sourc
 _MATCH_KEYS = set(MATCH_KINDS) | {"args", "confidence", "message", "files", "version", "version-shape",
                                   "unless-mentioned", "mentioned-in", "scope", "unless-parameter",
                                   "unless-value", "writes-only", "stores",
-                                  "unless-guarded", "unless-cuda-checked"}
+                                  "unless-guarded", "unless-cuda-checked", "values", "with-setting", "role"}
 _PRED_KEYS = {"name", "position", "default"} | set(PREDICATE_OPS)
 _TOP_KEYS = {"catalogue", "aliases", "device", "methods", "rule"}
 _ID = re.compile(r"^[A-Z]{2,6}[0-9]{3,4}$")
@@ -304,7 +304,7 @@ def _parse_match(m, rid, err) -> Matcher:
             if not re.fullmatch(ok, x) or "*" in x.rsplit(".", 1)[-1]:
                 err(f"bad pattern {x!r}: expected a dotted Python name (a `*` glob only before the last part)",
                     entry=rid, key=f"match.{kind}")
-    elif kind in ("python", "file"):
+    elif kind in ("python", "file", "setting"):
         from .matcher_keys import check_kind_names
         problem = check_kind_names(kind, names)
         if problem:

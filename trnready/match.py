@@ -75,7 +75,7 @@ class Engine:
                     self.lines.append((rule, m))
                 elif m.kind == "requirement":
                     self.requirements.append((rule, m))
-                elif m.kind in ("python", "file"):
+                elif m.kind in ("python", "file", "setting"):
                     self.surface.setdefault(m.kind, []).append((rule, m))
         ctor = {n[: -len(".__call__")] for n in self.calls if n.endswith(".__call__")}
         positions = catalogue.device_positions if self.devices else {}

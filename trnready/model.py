@@ -56,6 +56,11 @@ class Matcher:
     unless_guarded: bool = False  # reference matchers: silent when the name was imported under an optional-import guard
     unless_cuda_checked: bool = False  # reference matchers: silent inside `if torch.cuda.is_available():` bodies
     stores: bool = False  # keyword matchers: also values stored under the name ({"k": v}, x["k"] = v, x.k = v)
+    # Setting matchers (trnready/readers/configs.py): key-path suffixes in `names`, value globs, and
+    # ((key, value globs), ...) that must also be set in the same file; role: "config" or "ci" documents.
+    values: tuple[str, ...] = ()
+    with_setting: tuple = ()
+    role: str = "config"
 
 
 @dataclass(frozen=True)

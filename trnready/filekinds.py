@@ -38,9 +38,12 @@ KINDS: tuple[FileKind, ...] = (
     FileKind("python-version", "manifest", "manifests", (".python-version",), HASH),  # pyenv / uv
     FileKind("pipfile", "manifest", "manifests", (), HASH, exact=("Pipfile",)),
     FileKind("cuda", "cuda", "cuda", ("*.cu", "*.cuh"), ("//", "/*")),
-    FileKind("dockerfile", "container", "lines",
-             ("dockerfile", "containerfile", "dockerfile.*", "containerfile.*", "*.dockerfile", "*.containerfile"),
-             HASH),
+    # `Dockerfile-uv-base`, `Dockerfile_gpu` are Dockerfiles too; `Dockerfile.md` / `dockerfile-lint.yml` are not
+    FileKind("dockerfile", "container", "docker",
+             ("dockerfile", "containerfile", "dockerfile.*", "containerfile.*", "*.dockerfile", "*.containerfile",
+              "dockerfile-*", "dockerfile_*", "containerfile-*", "containerfile_*"),
+             HASH, not_globs=("*.md", "*.rst", "*.txt", "*.yml", "*.yaml", "*.json", "*.toml", "*.sh", "*.ipynb",
+                              "*.html", "*.lock", "*.cfg")),
     FileKind("conda", "manifest", "manifests",
              tuple(f"{stem}.{ext}" for stem in ("environment", "environment-*", "environment_*", "environment.*",
                                                 "conda*") for ext in ("yml", "yaml")), HASH),

@@ -111,13 +111,28 @@ def setting_findings(entries: list[Entry], role: str, lines: list[str], engine, 
 
     for e in scalars:
         for rule, m, pats in compiled:
-            if not any(_suffix(e.keys, p) for p in pats) or not _value_in(e.value, m.values):
+            pat = next((p for p in pats if _suffix(e.keys, p)), None)
+            if pat is None or not _value_in(e.value, m.values):
                 continue
             if m.with_setting and not with_ok(m):
                 continue
             snippet = lines[e.line - 1] if 0 < e.line <= len(lines) else ""
-            shown = f"{e.key}: {e.value}" if "\n" not in e.value else e.key
+            shown = _shown(e, len(pat), snippet)
             em.add(rule, m, e.line, e.col, e.end_col, snippet, msg(rule, m, shown), shown)
+
+
+def _shown(e: Entry, depth: int, snippet: str) -> str:
+    """`fp16.enabled: true`, `devices: [0, 1]`: the key path as deep as the matcher named it, and the value
+    as written (a whole flow list when the matched scalar is one of its items)."""
+    key = ".".join(e.keys[-max(depth, 1):])
+    if "\n" in e.value:
+        return key
+    if e.in_list and e.line == e.key_line:
+        i = snippet.find("[")
+        j = snippet.rfind("]")
+        if 0 <= i < j:
+            return f"{key}: {snippet[i:j + 1]}"
+    return f"{key}: {e.value}"
 
 
 def resolve_dotted(name: str, engine):

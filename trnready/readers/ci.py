@@ -47,36 +47,95 @@ def _job_of(rel: str, e: Entry):
     return None
 
 
-def ci_findings(rel: str, entries: list[Entry], lines: list[str], engine, em: Emitter) -> None:
+def ci_findings(rel: str, entries: list[Entry], lines: list[str], engine, em: Emitter, path=None) -> None:
+    jobs = test_jobs(rel, entries)
+    if any(_covers_supported(j) for j in jobs) or (path is not None and _siblings_cover_supported(path)):
+        return  # another test job of the project runs on 3.12+ (or on a version we cannot tell)
+    for job in jobs:
+        _report(job, lines, engine, em)
+
+
+def test_jobs(rel: str, entries: list[Entry]) -> list[dict]:
+    """The test jobs of one CI file: name, the literal Python versions with where they are declared, and
+    whether some version could not be told (`3.x`, an unresolved expression, python-version-file)."""
     jobs: dict = {}
     top_env: dict = {}
+    title = ""
     for e in entries:
         if e.value is None:
             continue
+        if e.keys == ("name",):
+            title = e.value
         job = _job_of(rel, e)
         if job is None:
             if e.keys and e.keys[0] in ("env", "variables"):
                 top_env[e.key.lower()] = e
             continue
         jobs.setdefault(job, []).append(e)
+    out = []
     for job, items in jobs.items():
-        _job(job, items, top_env, lines, engine, em)
+        info = _job(job, items, top_env, title)
+        if info is not None:
+            out.append(info)
+    return out
 
 
-def _job(job, items: list[Entry], top_env: dict, lines: list[str], engine, em: Emitter) -> None:
+def _covers_supported(job: dict) -> bool:
+    return job["unknown"] or any(v in SUPPORTED for _, v in job["found"])
+
+
+SUPPORTED = ("3.12", "3.13", "3.14")
+_SIBLINGS: dict = {}  # (directory, listing signature) -> any test job there covers a supported Python
+
+
+def _siblings_cover_supported(path) -> bool:
+    """Does another workflow in the same CI folder (.github/workflows) test on 3.12+? Read once per folder."""
+    from .outline import outline
+
+    folder = path.parent
+    try:
+        files = sorted((p.name, p.stat().st_mtime_ns, p.stat().st_size) for p in folder.iterdir()
+                       if p.suffix in (".yml", ".yaml") and p.is_file())
+    except OSError:
+        return False
+    key = (str(folder), tuple(files))
+    if key not in _SIBLINGS:
+        if len(_SIBLINGS) > 256:
+            _SIBLINGS.clear()
+        covered = False
+        for name, _, size in files:
+            if name == path.name or size > 512 * 1024:
+                continue
+            try:
+                text = (folder / name).read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue
+            if any(_covers_supported(j) for j in test_jobs(f".github/workflows/{name}", outline(text))):
+                covered = True
+                break
+        _SIBLINGS[key] = covered
+    return _SIBLINGS[key]
+
+
+_DOC_CHECK = re.compile(r"(?i)\bpy\.?test\b[^\n;&|]*--(?:check-links|nbval\S*|nbmake|doctest-glob|markdown-docs)\b[^\n;&|]*")
+
+
+def _job(job, items: list[Entry], top_env: dict, title: str):
     name = " ".join(str(j) for j in job[1:] if isinstance(j, str)) or str(job[0])
     name += " " + " ".join(e.value for e in items if e.key == "name" and len(e.keys) <= 3)
     commands = " \n".join(e.value for e in items if set(e.keys) & _COMMAND_KEYS)
-    is_test = bool(_TEST.search(commands)) or (bool(re.search(r"(?i)test", name)) and not commands.strip())
-    if not is_test or (not _TEST.search(commands) and _NOT_TEST_NAME.search(name)):
-        return
-    found: list[tuple[Entry, str]] = []
+    commands = _DOC_CHECK.sub(" ", commands)  # pytest running a docs/link checker plugin is not the test suite
+    runs_tests = bool(_TEST.search(commands))
+    is_test = runs_tests or (bool(re.search(r"(?i)test", name)) and not commands.strip())
+    if not is_test or (not runs_tests and _NOT_TEST_NAME.search(name + " " + title)):
+        return None
+    found: list = []
     unknown = False
     for e in items:
-        if not _VERSION_KEY.match(e.key.replace("_", "-")) and e.key != "python-version-file":
-            continue
         if e.key == "python-version-file":
             unknown = True
+            continue
+        if not _VERSION_KEY.match(e.key.replace("_", "-")):
             continue
         for value, where in _values(e, items, top_env):
             m = _VERSION.match(value.strip())
@@ -84,7 +143,14 @@ def _job(job, items: list[Entry], top_env: dict, lines: list[str], engine, em: E
                 found.append((where, f"{m.group(1)}.{m.group(2)}"))
             elif value.strip():
                 unknown = True  # 3.x, "pypy3.10", an unresolved expression: may well be 3.12+
-    if unknown or not found:
+    if not found and not unknown:
+        return None
+    return {"name": name, "found": found, "unknown": unknown}
+
+
+def _report(job: dict, lines: list[str], engine, em: Emitter) -> None:
+    found, name = job["found"], job["name"]
+    if job["unknown"] or not found:
         return
     versions = sorted({v for _, v in found}, key=lambda v: tuple(int(x) for x in v.split(".")))
     where = min((w for w, _ in found), key=lambda w: (w.key_line or w.line, w.col))

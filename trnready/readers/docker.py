@@ -175,8 +175,9 @@ def read(ctx: FileContext) -> ReadResult:
             line, col, end = _location(etext, pos, a, b, n)
             snippet = lines[line - 1] if 0 < line <= len(lines) else ""
             em.add(rule, m, line, col, end, snippet, msg(rule, m, shown), snippet.strip())
-    emit_deps(_deps(expanded, alts, lines) + _torch_args(lines, defs), lines, engine, em, mention)
-    pyreqs = shell_pyreqs(lines) + _python_args(lines, defs)
+    refs = _references(lines)
+    emit_deps(_deps(expanded, alts, lines) + _torch_args(defs, refs), lines, engine, em, mention)
+    pyreqs = shell_pyreqs(lines) + _python_args(defs, refs)
     emit_pyreqs(pyreqs, lines, engine, em, mention)
     return ReadResult(em.out, None, [Source(text, comments(ctx.kind))])
 
@@ -199,8 +200,11 @@ def _deps(expanded, alts, raw_lines) -> list:
             rich.append(row[col] if col < len(row) else (line, col, False))
         body = quiet_echo(logical)
         plain = [(p[0], p[1]) for p in rich]
+        index: dict = {}
+        for k, p in enumerate(plain):
+            index.setdefault(p, k)
         for d in rq.pip_deps(body, plain):
-            start = next((k for k, p in enumerate(plain) if p == (d.line, d.column - 1)), None)
+            start = index.get((d.line, d.column - 1))
             if start is not None:
                 span = rich[start: start + max(1, d.end_column - d.column)]
                 subst = [p for p in span if p[2]]
@@ -222,14 +226,14 @@ def _deps(expanded, alts, raw_lines) -> list:
     return out
 
 
-def _python_args(lines: list[str], defs: dict) -> list:
+def _python_args(defs: dict, refs: dict) -> list:
     """`ARG PYTHON_VERSION=3.10` used elsewhere in the file -> a Python requirement at the ARG."""
     out = []
     for name, (line, col, value) in defs.items():
         m = _PY_VALUE.match(value.strip())
         if not (_PY_VAR.match(name) and m):
             continue
-        if not _used(name, lines, line):
+        if not _used(name, refs, line):
             continue
         req = rq.pyreq_from(f"=={m.group(1)}.*", line, col, end_column=col + len(value))
         if req is not None:
@@ -238,16 +242,28 @@ def _python_args(lines: list[str], defs: dict) -> list:
     return out
 
 
-def _used(name: str, lines: list[str], line: int) -> bool:
-    use = re.compile(r"\$\{?" + re.escape(name) + r"\b")
-    return any(use.search(ln) for k, ln in enumerate(lines, 1) if k != line and not ln.lstrip().startswith("#"))
+_REF = re.compile(r"\$\{?([A-Za-z_]\w*)")
 
 
-def _torch_args(lines: list[str], defs: dict) -> list:
+def _references(lines: list[str]) -> dict:
+    """Variable name -> lines that reference it ($X, ${X}), comments aside: one pass over the file."""
+    refs: dict = {}
+    for k, ln in enumerate(lines, 1):
+        if not ln.lstrip().startswith("#"):
+            for m in _REF.finditer(ln):
+                refs.setdefault(m.group(1), set()).add(k)
+    return refs
+
+
+def _used(name: str, refs: dict, line: int) -> bool:
+    return bool(refs.get(name, set()) - {line})
+
+
+def _torch_args(defs: dict, refs: dict) -> list:
     """`ARG PYTORCH_VERSION=2.1.2` used elsewhere in the file -> `torch==2.1.2` declared at the ARG."""
     out = []
     for name, (line, col, value) in defs.items():
-        if _TORCH_VAR.match(name) and _TORCH_VALUE.match(value.strip()) and _used(name, lines, line):
+        if _TORCH_VAR.match(name) and _TORCH_VALUE.match(value.strip()) and _used(name, refs, line):
             d = rq.dep_from_string(f"torch=={value.strip()}", line, col)
             if d is not None:
                 d.raw, d.end_column = f"{name}={value}", col + len(value)

@@ -20,7 +20,7 @@ from .context import FileContext, ReadResult, Source
 from .emit import Emitter, emit_deps, emit_pyreqs, mentioned, msg, uncommented
 from .lines import quiet_echo, shell_pyreqs
 
-_MAX_VALUE = 2048  # longer expansions are not image names or versions; keeps chained ARGs linear
+_MAX_VALUE = 512  # longer expansions are not image names, URLs or versions; keeps chained ARGs linear
 _DECL = re.compile(r"^\s*(?P<kw>ARG|ENV)\s+(?P<rest>.*)$", re.I)
 _PAIR = re.compile(r"(?P<name>[A-Za-z_]\w*)=(?P<value>\"(?:[^\"\\]|\\.)*\"|'[^']*'|[^\s\"']*)")
 _SHELL_ASSIGN = re.compile(r"(?:^|(?<=[;&|(]\s)|(?<=[;&|(])|(?<=\bexport\s)|(?<=\bRUN\s))\s*"

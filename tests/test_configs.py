@@ -26,6 +26,7 @@ SNAPSHOT = [
     ('.github/workflows/unit_test.yaml', 24, 33, 'TRN507', 'TorchAO declared as a dependency: `torchao`'),
     ('.gitlab-ci.yml', 9, 7, 'TRN522', 'Python requirement excludes 3.12-3.14: `test job unit runs on Python 3.10, 3.11 only`'),
     ('.gitlab-ci.yml', 15, 10, 'TRN610', 'GPU resource request in a job, container or cluster definition: `tags: [gpu, nvidia]`'),
+    ('.gitlab-ci.yml', 17, 5, 'TRN522', 'Python requirement excludes 3.12-3.14: `test job gpu runs on Python 3.10 only`'),
     ('configs/hydra/finetune.yaml', 11, 16, 'TRN242', '"cuda" device string: `accelerator: cuda`'),
     ('configs/hydra/finetune.yaml', 23, 17, 'TRN283', 'NVIDIA Apex: `_target_: apex.optimizers.FusedAdam`'),
     ('configs/hydra/finetune.yaml', 26, 14, 'TRN271', 'Distributed process group on NCCL: `backend: nccl`'),
@@ -173,9 +174,10 @@ def test_suppression_comment_in_a_config(tmp_path):
 
 # ---------------------------------------------------------------- CI workflows
 
-@pytest.mark.parametrize("case", ["covered", "samefile", "unknown", "doccheck"])
+@pytest.mark.parametrize("case", ["covered", "samefile", "unknown", "doccheck", "container"])
 def test_ci_python_lookalikes(case):
-    """Another test job on 3.12+ (same file or same folder), a version we cannot tell, a link checker."""
+    """Another test job on 3.12+ (same file or same folder), a version we cannot tell, a link checker, a test
+    job in a container whose Python is not named."""
     assert not [f for f in scan(FIXTURES / "configs_ci" / case)["findings"] if f["rule"] == "TRN522"]
 
 

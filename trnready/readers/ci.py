@@ -143,8 +143,9 @@ def _job(job, items: list[Entry], top_env: dict, title: str):
                 found.append((where, f"{m.group(1)}.{m.group(2)}"))
             elif value.strip():
                 unknown = True  # 3.x, "pypy3.10", an unresolved expression: may well be 3.12+
-    if not found and not unknown:
-        return None
+    if not found:
+        # no Python named: the image's or the runner's own (ubuntu-latest ships 3.12), which may be supported
+        unknown = True
     return {"name": name, "found": found, "unknown": unknown}
 
 

@@ -71,9 +71,10 @@ def role_of(rel: str, entries: list[Entry]) -> str | None:
     if any(e.value is None and e.path and e.path[-1] in COMPONENT_KEYS for e in entries):
         return "config"
     known = len({k.lower() for k in top} & TRAINING_KEYS)
-    if known >= 2 or (known and any(p in CONFIG_DIRS for p in parts[:-1])):
+    in_config_dir = any(p in CONFIG_DIRS or "config" in p for p in parts[:-1])  # configs/, config_hub/, ds_configs/
+    if known >= 2 or (known and in_config_dir):
         return "config"
-    if "defaults" in top and any(p in CONFIG_DIRS for p in parts[:-1]):
+    if "defaults" in top and in_config_dir:
         return "config"  # a Hydra config group file
     return None
 

@@ -1,7 +1,7 @@
 import sys
 from importlib import import_module
 
-COMMANDS = {"speed": "speed", "accuracy": "accuracy", "surface": "surface", "html": "html_size"}
+COMMANDS = {"speed": "speed", "ab": "ab", "accuracy": "accuracy", "surface": "surface", "html": "html_size"}
 
 
 def main(argv: list[str]) -> int:

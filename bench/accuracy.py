@@ -118,3 +118,7 @@ def main(argv: list[str]) -> int:
 
 def _pct(a: int, b: int) -> str:
     return f"{100.0 * a / b:.1f}%" if b else "-"
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import io
 import os
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -145,3 +146,7 @@ def main(argv: list[str]) -> int:
     else:
         print(f"report kept at {path}")
     return rc
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

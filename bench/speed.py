@@ -121,3 +121,7 @@ def main(argv: list[str]) -> int:
           f"warm / cold = {t_warm / t_cold:.1%} (target <= 10%); "
           f"one edit / cold = {t_touch / t_cold:.1%}")
     return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

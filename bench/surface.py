@@ -184,3 +184,7 @@ def main(argv: list[str]) -> int:
     bad = res.misses or res.false_positives or res.unlabelled or res.wrong_rule or res.missing_diagnostics \
         or res.extra_diagnostics
     return 1 if (args.strict and bad) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -93,3 +93,14 @@ def test_reporters_import_only_the_data_model():
 
 def test_the_benchmarks_are_not_in_the_installed_package():
     assert not (PACKAGE / "bench").exists() and (REPO / "bench" / "speed.py").is_file()
+
+
+def test_cli_start_up_does_not_load_the_manifest_parsers():
+    """`packaging` (requirements parsing) is loaded only when a manifest or shell-like file is read."""
+    import subprocess
+    import sys
+
+    code = ("import sys, trnready.cli, trnready.reporters.text, trnready.reporters.json, trnready.reporters.html;"
+            "print('packaging' in sys.modules, 'trnready.requirements' in sys.modules)")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120)
+    assert proc.stdout.split() == ["False", "False"], proc.stderr

@@ -183,9 +183,11 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
     sys.setrecursionlimit(max(old_limit, RECURSION_LIMIT))
     cache = None
     if config.cache:
-        # Everything that changes a file's findings: rules (with their severities), suppression mode.
+        # Everything that changes a file's findings: rules (with their severities), suppression mode,
+        # and what the post-processing steps do to them.
         salt = "|".join([__version__, cat.sha256, ",".join(sorted(f"{r.id}:{r.severity}" for r in engine.rules)),
-                         f"prefilter={config.prefilter}", f"suppressions={config.suppressions}"])
+                         f"prefilter={config.prefilter}", f"suppressions={config.suppressions}",
+                         f"pipeline={postprocess.VERSION}"])
         cache = ResultCache(Path(config.cache_dir) if config.cache_dir else default_cache_dir(), salt)
     try:
         disc = Discoverer(root, config.exclude, config.use_gitignore,

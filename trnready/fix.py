@@ -24,7 +24,6 @@ import hashlib
 import io
 import json
 import os
-import re
 import tempfile
 import tokenize
 import warnings

@@ -16,7 +16,7 @@ SEVERITIES = ("blocker", "change", "advisory")
 SEVERITY_RANK = {"blocker": 3, "change": 2, "advisory": 1}
 CONFIDENCES = ("high", "medium")
 # File kinds -> the groups the summary counts (the table lives in filekinds.py).
-KIND_GROUPS = GROUPS
+KIND_GROUPS = GROUPS  # kept under its old name for callers outside the package
 # Diagnostics that keep the file's findings: the file was scanned, only in part or with a dangling include.
 PARTIAL_KINDS = frozenset({"cell-syntax-error", "missing-include"})
 
@@ -44,7 +44,7 @@ class Matcher:
     files: tuple[str, ...] = ()  # file kinds a line matcher applies to
     regex: Any = None  # compiled pattern for line matchers
     message: str = ""
-    # Non-Python inputs (trnready/surface.py, trnready/repo_rules.py):
+    # Non-Python inputs (trnready/readers/, trnready/repo_rules.py):
     version: Any = None  # packaging SpecifierSet: the requirement's ceiling lies in this range
     version_shape: Any = None  # compiled regex over the versions a requirement names
     unless_mentioned: tuple[str, ...] = ()  # literal strings that cancel the finding when present

@@ -1,0 +1,69 @@
+"""A/B speed of two trnready source trees on one corpus, runs interleaved so machine load hits both alike.
+
+    python -m bench ab --base DIR --head DIR --corpus PATH [--rounds 5] [--jobs 1]
+
+A source tree is a directory holding trnready/ and blockers.toml (e.g. `git archive REV | tar -x -C DIR`).
+Each round runs, for base then head: a cold scan (empty result cache) and a warm re-scan (nothing changed).
+Prints the median wall and CPU time of each and the head/base ratios (CPU time is the steadier figure
+on a loaded machine).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+
+def _run(cmd: list[str], env: dict) -> tuple[float, float]:
+    """Wall seconds and CPU seconds (user + system, the scan and the workers it waited for)."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status) not in (0, 1):
+        raise SystemExit(f"scan failed: {proc.stderr.read().decode()[-2000:]}")
+    return wall, usage.ru_utime + usage.ru_stime
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(prog="python -m bench ab")
+    ap.add_argument("--base", required=True)
+    ap.add_argument("--head", required=True)
+    ap.add_argument("--corpus", required=True)
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--jobs", type=int, default=1)
+    args = ap.parse_args(argv)
+    times: dict = {(v, k): [] for v in ("base", "head") for k in ("cold", "warm")}
+    caches = {v: Path(tempfile.mkdtemp(prefix=f"trnready-ab-{v}-")) for v in ("base", "head")}
+    try:
+        for _ in range(args.rounds):
+            for v in ("base", "head"):
+                env = dict(os.environ, PYTHONPATH=str(Path(getattr(args, v)).resolve()),
+                           TRNREADY_CACHE_DIR=str(caches[v]))
+                env.pop("TRNREADY_DEBUG", None)
+                cmd = [sys.executable, "-m", "trnready", "scan", "--format", "json", "--output", os.devnull,
+                       "--no-config", "--jobs", str(args.jobs), args.corpus]
+                shutil.rmtree(caches[v], ignore_errors=True)
+                times[(v, "cold")].append(_run(cmd, env))
+                times[(v, "warm")].append(_run(cmd, env))
+    finally:
+        for c in caches.values():
+            shutil.rmtree(c, ignore_errors=True)
+    print(f"corpus: {args.corpus}  rounds: {args.rounds}  --jobs {args.jobs}  (medians, seconds)")
+    print(f"{'run':<12} {'base':>8} {'head':>8} {'head/base':>10}")
+    for k in ("cold", "warm"):
+        for i, what in ((0, "wall"), (1, "cpu")):
+            b = statistics.median(t[i] for t in times[("base", k)])
+            h = statistics.median(t[i] for t in times[("head", k)])
+            print(f"{k + ' ' + what:<12} {b:>8.2f} {h:>8.2f} {h / b:>10.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

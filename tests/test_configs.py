@@ -258,3 +258,37 @@ def test_bad_setting_matcher_is_one_clear_error(tmp_path, match, needle):
     proc = run_cli("scan", tmp_path, "--catalogue", cat)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert str(cat) in proc.stderr and needle in proc.stderr
+
+
+def test_cached_workflow_result_follows_its_sibling_workflows(tmp_path):
+    """A workflow's TRN522 depends on the other workflows of its folder: a warm re-scan must see a change
+    there even though the workflow itself did not change."""
+    repo, cache = tmp_path / "repo", tmp_path / "cache"
+    write(repo, ".github/workflows/old.yml", """
+        jobs:
+          unit:
+            runs-on: ubuntu-latest
+            steps:
+              - uses: actions/setup-python@v5
+                with:
+                  python-version: "3.10"
+              - run: pytest tests
+        """)
+    sibling = write(repo, ".github/workflows/new.yml", "name: other\non: [push]\n")
+
+    def rules():
+        proc = run_cli("scan", repo, "--format", "json", "--exit-zero", env={"TRNREADY_CACHE_DIR": str(cache)})
+        return [f["rule"] for f in json.loads(proc.stdout)["findings"]]
+
+    assert rules() == ["TRN522"]
+    sibling.write_text(textwrap.dedent("""
+        jobs:
+          tests:
+            runs-on: ubuntu-latest
+            steps:
+              - uses: actions/setup-python@v5
+                with:
+                  python-version: "3.12"
+              - run: pytest tests
+        """))
+    assert rules() == []

@@ -214,7 +214,7 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
                     st_key = None
                 known = cache.get_stat(st_key) if st_key else None
                 if known is not None:
-                    hit = cache.get(cache.key(sf.rel, sf.kind, known[0]))
+                    hit = cache.get(_result_key(cache, sf, known[0]))
                     if hit is not None:
                         results[i] = hit
                         found.update(known[1] & needles.keys())
@@ -226,7 +226,7 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
             mentions = {x for x, needle in needles.items() if needle in data}
             found.update(mentions)
             digest = content_hash(data)
-            key = cache.key(sf.rel, sf.kind, digest) if cache else None
+            key = _result_key(cache, sf, digest) if cache else None
             hit = cache.get(key) if cache else None
             # As git does against "racy" files: a file modified in the last two seconds could change
             # again within the timestamp's granularity at the same size, so its stat is not trusted.
@@ -294,9 +294,17 @@ def _scan_inline(misses, results, digests, engine, config, cache, bar) -> None:
             results[i] = (findings, diag)
             digests[i] = content_hash(data)  # the content actually scanned
             if key is not None and cache is not None:
-                key = cache.key(sf.rel, sf.kind, digests[i])
+                key = _result_key(cache, sf, digests[i])
             _store(cache, key, findings, diag)
         bar.step()
+
+
+def _result_key(cache, sf, digest: str) -> str:
+    """The cache key of a file's findings: its content, plus the files its reader also reads (a CI
+    workflow's findings depend on the other workflows of its folder)."""
+    from .readers.deps import dependency_signature
+
+    return cache.key(sf.rel, sf.kind, digest + dependency_signature(sf.path, sf.rel))
 
 
 def _can_fork() -> bool:
@@ -322,7 +330,7 @@ def _scan_pool(misses, results, digests, engine, config, cache, jobs, bar) -> No
             results[i] = (findings, diag)
             digests[i] = digest
             if digest is not None and cache is not None:
-                _store(cache, cache.key(sf.rel, sf.kind, digest), findings, diag)
+                _store(cache, _result_key(cache, sf, digest), findings, diag)
             bar.step()
         pool.shutdown(wait=True)
     except KeyboardInterrupt:

@@ -92,13 +92,11 @@ def _siblings_cover_supported(path) -> bool:
     """Does another workflow in the same CI folder (.github/workflows) test on 3.12+? Read once per folder."""
     from .outline import outline
 
+    from .deps import folder_listing
+
     folder = path.parent
-    try:
-        files = sorted((p.name, p.stat().st_mtime_ns, p.stat().st_size) for p in folder.iterdir()
-                       if p.suffix in (".yml", ".yaml") and p.is_file())
-    except OSError:
-        return False
-    key = (str(folder), tuple(files))
+    files = folder_listing(folder)
+    key = (str(folder), files)
     if key not in _SIBLINGS:
         if len(_SIBLINGS) > 256:
             _SIBLINGS.clear()

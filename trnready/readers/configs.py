@@ -182,6 +182,8 @@ def read(ctx: FileContext) -> ReadResult:
         component_findings(entries, lines, ctx.engine, em)
     else:
         from .ci import ci_findings
+        from .deps import is_workflow
+
         ci_findings(ctx.rel, entries, lines, ctx.engine, em,
-                    ctx.path if ctx.path is not None and "/.github/workflows/" in "/" + ctx.rel else None)
+                    ctx.path if ctx.path is not None and is_workflow(ctx.rel) else None)
     return ReadResult(base.findings + em.out, base.diag, base.sources)

@@ -292,3 +292,21 @@ def test_cached_workflow_result_follows_its_sibling_workflows(tmp_path):
               - run: pytest tests
         """))
     assert rules() == []
+
+
+def test_buildkite_step_python_and_gpu_queue(tmp_path):
+    write(tmp_path, ".buildkite/pipeline.yml", """
+        steps:
+          - label: "unit tests"
+            command: pytest -q tests
+            env:
+              PYTHON_VERSION: "3.10"
+            agents:
+              queue: gpu-a100
+          - label: "lint"
+            command: ruff check .
+        """)
+    got = [(f["line"], f["column"], f["rule"], f["message"]) for f in scan(tmp_path)["findings"]]
+    assert got == [(5, 7, "TRN522", "Python requirement excludes 3.12-3.14: `test job unit tests runs on Python 3.10 only`"),
+                   (7, 14, "TRN610", "GPU resource request in a job, container or cluster definition: "
+                                     "`agents.queue: gpu-a100`")]

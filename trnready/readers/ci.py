@@ -119,8 +119,9 @@ _DOC_CHECK = re.compile(r"(?i)\bpy\.?test\b[^\n;&|]*--(?:check-links|nbval\S*|nb
 
 
 def _job(job, items: list[Entry], top_env: dict, title: str):
-    name = " ".join(str(j) for j in job[1:] if isinstance(j, str)) or str(job[0])
-    name += " " + " ".join(e.value for e in items if e.key == "name" and len(e.keys) <= 3)
+    name = " ".join(str(j) for j in job[1:] if isinstance(j, str)) or ("" if job[0] == "steps" else str(job[0]))
+    labels = [e.value for e in items if e.key in ("name", "label") and len(e.keys) <= 3]
+    name = (name + " " + " ".join(labels)).strip() if name else " ".join(labels)  # Buildkite steps: their label
     commands = " \n".join(e.value for e in items if set(e.keys) & _COMMAND_KEYS)
     commands = _DOC_CHECK.sub(" ", commands)  # pytest running a docs/link checker plugin is not the test suite
     runs_tests = bool(_TEST.search(commands))
@@ -144,7 +145,8 @@ def _job(job, items: list[Entry], top_env: dict, title: str):
     if not found:
         # no Python named: the image's or the runner's own (ubuntu-latest ships 3.12), which may be supported
         unknown = True
-    return {"name": name, "found": found, "unknown": unknown}
+    job_id = " ".join(str(j) for j in job[1:] if isinstance(j, str)) or (str(job[0]) if job[0] != "steps" else "")
+    return {"name": job_id or " ".join(labels) or "?", "found": found, "unknown": unknown}
 
 
 def _report(job: dict, lines: list[str], engine, em: Emitter) -> None:
@@ -156,8 +158,7 @@ def _report(job: dict, lines: list[str], engine, em: Emitter) -> None:
     line = where.key_line or where.line
     text = lines[line - 1] if 0 < line <= len(lines) else ""
     col = len(text) - len(text.lstrip()) + 1
-    label = name.split()[0] if name.split() else "?"
-    req = rq.PyReq(raw=f"test job {label} runs on Python {', '.join(versions)} only",
+    req = rq.PyReq(raw=f"test job {name} runs on Python {', '.join(versions)} only",
                    alternatives=[SpecifierSet(f"=={v}.*") for v in versions], line=line, column=col,
                    end_column=len(text.rstrip()) + 1)
     emit_pyreqs([req], lines, engine, em, "")

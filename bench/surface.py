@@ -68,16 +68,37 @@ def read_labels(root: Path) -> Labels:
     return labels
 
 
-def kind_of(rel: str) -> str:
+def kind_of(rel: str, root: Path | None = None) -> str:
     from trnready.filekinds import kind_in
 
     p = PurePosixPath(rel)
     if p.name == "setup.py":
         return "setup-py"
-    return kind_in(p.parent.name, p.name) or "python"
+    kind = kind_in(p.parent.name, p.name) or "python"
+    if kind in ("yaml", "json") and (root or _ROOT[0]) is not None:
+        kind += ":" + _role(rel, root or _ROOT[0])  # YAML/JSON split by what they are: config, ci or other
+    return kind
+
+
+_ROOT: list = [None]
+_ROLES: dict = {}
+
+
+def _role(rel: str, root: Path) -> str:
+    if rel not in _ROLES:
+        from trnready.readers.configs import role_of
+        from trnready.readers.outline import outline
+
+        try:
+            text = (root / rel).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            text = ""
+        _ROLES[rel] = role_of(rel, outline(text)) or "other"
+    return _ROLES[rel]
 
 
 def run(root: Path):
+    _ROOT[0] = root
     from trnready.api import scan
     from trnready.config import Config
 

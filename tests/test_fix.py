@@ -255,6 +255,8 @@ def _rewritable_examples():
         if not rule.rewrites:
             continue
         for i, ex in enumerate(rule.hits):
+            if not ex.file.endswith(".py"):
+                continue  # config / manifest examples of the same rule: `fix` edits Python only
             for style in ("neuron", "accelerator"):
                 yield pytest.param(rule.id, ex.code, style, id=f"{rule.id}-hit-{i}-{style}")
 

@@ -512,7 +512,8 @@ def test_accuracy_surface_labels_match_scan_exactly():
     assert res.missing_diagnostics == [] and res.extra_diagnostics == []
     kinds = {row[0] for row in res.rows}
     assert {"requirements", "pyproject", "setup-cfg", "setup-py", "conda", "pipfile", "python-version", "notebook",
-            "cuda", "dockerfile", "shell", "yaml", "env", "json", "terraform"} <= kinds
+            "cuda", "dockerfile", "shell", "yaml:config", "yaml:ci", "yaml:other", "env", "json:config", "json:other",
+            "terraform"} <= kinds
     assert all(row[4] > 0 for row in res.rows), "every kind has look-alikes"
 
 

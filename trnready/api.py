@@ -145,8 +145,11 @@ _WORKER: dict = {}
 def _worker_init(engine: Engine, config: Config, parent: int | None = None) -> None:
     import signal
 
-    # Ctrl-C is handled once, by the parent, which then stops the workers.
+    # Ctrl-C is handled once, by the parent, which then stops the workers. A forked worker also
+    # inherits the CLI's SIGTERM handler (which turns SIGTERM into an interrupt): the parent's
+    # terminate() must simply end it, not make it raise inside the pool's queue.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if parent is not None:
         _exit_with_parent(parent)
     _WORKER["engine"], _WORKER["config"] = engine, config
@@ -271,7 +274,7 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
                     st_key = None
                 known = cache.get_stat(st_key) if st_key else None
                 if known is not None:
-                    hit = cache.get(cache.key(sf.rel, sf.kind, known[0]))
+                    hit = cache.get(_result_key(cache, sf, known[0]))
                     if hit is not None:
                         results[i] = hit
                         found.update(known[1] & needles.keys())
@@ -283,7 +286,7 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
             mentions = {x for x, needle in needles.items() if needle in data}
             found.update(mentions)
             digest = file_digest(data, sf.rel, sf.kind, sf.path) if cache else content_hash(data)
-            key = cache.key(sf.rel, sf.kind, digest) if cache else None
+            key = _result_key(cache, sf, digest) if cache else None
             hit = cache.get(key) if cache else None
             # As git does against "racy" files: a file modified in the last two seconds could change
             # again within the timestamp's granularity at the same size, so its stat is not trusted.
@@ -354,9 +357,17 @@ def _scan_inline(misses, results, digests, engine, config, cache, bar) -> None:
             findings, diag = scan_bytes(data, sf.rel, sf.kind, engine, config.prefilter, sf.path)
             results[i] = (findings, diag)
             if key is not None and cache is not None:
-                key = cache.key(sf.rel, sf.kind, digests[i])
+                key = _result_key(cache, sf, digests[i])
             _store(cache, key, findings, diag)
         bar.step()
+
+
+def _result_key(cache, sf, digest: str) -> str:
+    """The cache key of a file's findings: its content, plus the files its reader also reads (a CI
+    workflow's findings depend on the other workflows of its folder)."""
+    from .readers.deps import dependency_signature
+
+    return cache.key(sf.rel, sf.kind, digest + dependency_signature(sf.path, sf.rel))
 
 
 def _can_fork() -> bool:
@@ -383,7 +394,7 @@ def _scan_pool(misses, results, digests, engine, config, cache, jobs, bar) -> No
             results[i] = (findings, diag)
             digests[i] = digest
             if digest is not None and cache is not None:
-                _store(cache, cache.key(sf.rel, sf.kind, digest), findings, diag)
+                _store(cache, _result_key(cache, sf, digest), findings, diag)
             bar.step()
         pool.shutdown(wait=True)
     except KeyboardInterrupt:

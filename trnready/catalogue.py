@@ -25,7 +25,7 @@ from .read import SETTINGS_MAX_BYTES, read_regular
 from .rewrite import parse_rewrites
 
 MATCH_KINDS = ("call", "method", "reference", "import", "decorator", "device", "keyword", "env", "line",
-               "requirement", "python", "file", "meta")
+               "requirement", "python", "file", "setting", "meta")
 # `meta = [CHECK]`: trnready's own checks (TRN9xx), produced by trnready/suppress.py, not by the matcher engine.
 META_CHECKS = ("suppression-without-reason", "unused-suppression")
 PREDICATE_OPS = ("equals", "not-equals", "in", "not-in", "is-none", "is-not-none", "present", "absent", "matches")
@@ -41,7 +41,8 @@ DEPRECATED_KEYS = {"unless-parameter": "own-parameter", "writes-only": "read-not
                    "unless-guarded": "optional-import", "unless-cuda-checked": "cuda-checked",
                    "unless-value": "other-platform-value"}
 _MATCH_KEYS = set(MATCH_KINDS) | {"args", "confidence", "message", "files", "version", "version-shape",
-                                  "unless-mentioned", "mentioned-in", "scope", "stores", "unless"} | set(DEPRECATED_KEYS)
+                                  "unless-mentioned", "mentioned-in", "scope", "stores", "unless",
+                                  "values", "with-setting", "role"} | set(DEPRECATED_KEYS)
 _PRED_KEYS = {"name", "position", "default"} | set(PREDICATE_OPS)
 _TOP_KEYS = {"catalogue", "aliases", "device", "methods", "categories", "context", "rule", "plan"}
 _CONTEXT_KEYS = {"everywhere", "values"}
@@ -467,7 +468,7 @@ def _parse_match(m, rid, err) -> Matcher:
             if not re.fullmatch(ok, x) or "*" in x.rsplit(".", 1)[-1]:
                 err(f"bad pattern {x!r}: expected a dotted Python name (a `*` glob only before the last part)",
                     entry=rid, key=f"match.{kind}")
-    elif kind in ("python", "file"):
+    elif kind in ("python", "file", "setting"):
         from .matcher_keys import check_kind_names
         problem = check_kind_names(kind, names)
         if problem:

@@ -762,6 +762,19 @@ def _show_catalogue_deprecations() -> None:
     warnings.simplefilter("default", CatalogueDeprecation)
 
 
+def _interrupted() -> None:
+    """Exit 130 at once. A worker stopped while sending a result leaves a half-written message that the
+    process pool's manager thread would wait on forever, and the interpreter joins that thread at exit:
+    so the exit skips interpreter shutdown. Nothing is lost: reports are written atomically and only
+    after a scan completes, and the scan's own clean-up (flushing the result cache) has already run."""
+    click.echo("trnready: interrupted", err=True)
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    finally:
+        os._exit(130)
+
+
 def main(argv=None) -> None:
     import signal
 
@@ -776,12 +789,8 @@ def main(argv=None) -> None:
     except UserError as e:
         click.echo(f"trnready: error: {safe(str(e))}", err=True)
         sys.exit(2)
-    except click.exceptions.Abort:
-        click.echo("trnready: interrupted", err=True)
-        sys.exit(130)
-    except KeyboardInterrupt:
-        click.echo("trnready: interrupted", err=True)
-        sys.exit(130)
+    except (click.exceptions.Abort, KeyboardInterrupt):
+        _interrupted()
     except click.ClickException as e:
         e.show()
         sys.exit(2)

@@ -38,18 +38,21 @@ KINDS: tuple[FileKind, ...] = (
     FileKind("python-version", "manifest", "manifests", (".python-version",), HASH),  # pyenv / uv
     FileKind("pipfile", "manifest", "manifests", (), HASH, exact=("Pipfile",)),
     FileKind("cuda", "cuda", "cuda", ("*.cu", "*.cuh"), ("//", "/*")),
-    FileKind("dockerfile", "container", "lines",
-             ("dockerfile", "containerfile", "dockerfile.*", "containerfile.*", "*.dockerfile", "*.containerfile"),
-             HASH),
+    # `Dockerfile-uv-base`, `Dockerfile_gpu` are Dockerfiles too; `Dockerfile.md` / `dockerfile-lint.yml` are not
+    FileKind("dockerfile", "container", "docker",
+             ("dockerfile", "containerfile", "dockerfile.*", "containerfile.*", "*.dockerfile", "*.containerfile",
+              "dockerfile-*", "dockerfile_*", "containerfile-*", "containerfile_*"),
+             HASH, not_globs=("*.md", "*.rst", "*.txt", "*.yml", "*.yaml", "*.json", "*.toml", "*.sh", "*.ipynb",
+                              "*.html", "*.lock", "*.cfg")),
     FileKind("conda", "manifest", "manifests",
              tuple(f"{stem}.{ext}" for stem in ("environment", "environment-*", "environment_*", "environment.*",
                                                 "conda*") for ext in ("yml", "yaml")), HASH),
-    FileKind("yaml", "shell/yaml", "lines", ("*.yml", "*.yaml"), HASH),
+    FileKind("yaml", "shell/yaml", "configs", ("*.yml", "*.yaml"), HASH),  # lines, then training configs / CI
     FileKind("shell", "shell/yaml", "lines", ("*.sh", "*.bash", "*.sbatch", "*.slurm"), HASH),
     FileKind("env", "shell/yaml", "lines", (".env", ".envrc", "*.env", ".env.*"), HASH),
     FileKind("terraform", "shell/yaml", "lines", ("*.tf", "*.tfvars", "*.hcl"), ("#", "//", "/*")),  # Terraform / Packer
     # Job definitions (AWS Batch / ECS / SageMaker / CloudFormation): line matchers only; JSONC `//` comments.
-    FileKind("json", "shell/yaml", "lines", ("*.json",), ("//",),
+    FileKind("json", "shell/yaml", "configs", ("*.json",), ("//",),
              not_globs=("*.ipynb.json", "*package-lock.json"), quiet_max=_JSON_MAX),
 )
 BY_KIND: dict[str, FileKind] = {k.kind: k for k in KINDS}

@@ -30,6 +30,7 @@ class Hit:
     confidence: str | None = None  # overrides the matcher's (e.g. an optional, guarded import)
     note: str = ""  # appended to the message
     guarded: bool = False  # a context predicate with the guard effect holds (trnready/context/neuron_guarded.py)
+    stored: bool = False  # a keyword matcher's value stored under the name ({"k": v}, x.k = v), not passed to a call
 
 
 def _tails(names) -> set[str]:
@@ -78,7 +79,7 @@ class Engine:
                     self.lines.append((rule, m))
                 elif m.kind == "requirement":
                     self.requirements.append((rule, m))
-                elif m.kind in ("python", "file"):
+                elif m.kind in ("python", "file", "setting"):
                     self.surface.setdefault(m.kind, []).append((rule, m))
         ctor = {n[: -len(".__call__")] for n in self.calls if n.endswith(".__call__")}
         positions = catalogue.device_positions if self.devices else {}
@@ -247,7 +248,7 @@ class Engine:
             if values is None:
                 values = [v for v, _ in ctx.resolver.values(expr, scope)]
             if all(_holds(p, True, values) for p in m.args):
-                self._emit(ctx, hits, Hit(rule, m, expr, name))
+                self._emit(ctx, hits, Hit(rule, m, expr, name, stored=True))
 
     def _match_device(self, ctx: FileContext, call: ast.Call, scope, names, is_method, hits) -> None:
         exprs = [kw.value for kw in call.keywords if kw.arg in self.interest.device_keywords]

@@ -15,6 +15,10 @@ def check_kind_names(kind: str, names) -> str | None:
         for n in names:
             if not re.fullmatch(r"\d+\.\d+", n):
                 return f"bad Python version {n!r}: expected MAJOR.MINOR such as \"3.12\""
+    if kind == "setting":
+        for n in names:
+            if not re.fullmatch(r"[\w*?-]+(?:\.[\w*?-]+)*", n):
+                return f"bad setting {n!r}: expected a key path such as \"device\" or \"compile.mode\" (`*` globs a key)"
     if kind == "file":
         for n in names:
             if n not in KIND_NAMES or n == "python":
@@ -63,4 +67,21 @@ def parse_surface_keys(kind: str, m: dict, err) -> dict:
     if "mentioned-in" in m and not um:
         err("mentioned-in needs unless-mentioned", "match.mentioned-in")
     out["mentioned_in"] = where
+    for key in ("values", "with-setting", "role"):
+        if key in m and kind != "setting":
+            err(f"{key} applies to setting matchers only", f"match.{key}")
+    if kind == "setting":
+        vals = m.get("values")
+        if not isinstance(vals, list) or not vals or not all(isinstance(v, str) and v for v in vals):
+            err("a setting matcher needs values = [globs of the values that are findings]", "match.values")
+        out["values"] = tuple(v.lower() for v in vals)
+        ws = m.get("with-setting", {})
+        if not isinstance(ws, dict) or not all(isinstance(v, list) and v and all(isinstance(x, str) for x in v)
+                                               for v in ws.values()):
+            err("must be a table of key path = [value globs]", "match.with-setting")
+        out["with_setting"] = tuple((k, tuple(x.lower() for x in v)) for k, v in ws.items())
+        role = m.get("role", "config")
+        if role not in ("config", "ci"):
+            err("role must be \"config\" (training configs) or \"ci\" (CI workflows)", "match.role")
+        out["role"] = role
     return out

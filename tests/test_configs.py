@@ -1,0 +1,312 @@
+"""Issue 15: training configs, CI workflows, Dockerfile ARG/ENV flow and launchers.
+
+The snapshot below pins every finding the real CLI reports on the config-driven part of the labelled fixture
+repository (tests/fixtures/accuracy_surface, labels in its expected.txt): path, line, column, rule and
+message. The other tests cover the readers' edge cases on small files written for each case.
+"""
+import json
+import textwrap
+
+import pytest
+
+from conftest import FIXTURES, REPO, run_cli
+from trnready.readers.configs import role_of
+from trnready.readers.docker import expand_lines
+from trnready.readers.outline import outline
+
+NEW_KINDS = ("configs/", "recipes/", "ds_configs/", "examples/", ".github/", ".gitlab", ".circleci",
+             "docker/Dockerfile-", "launch/", "docker-compose")
+
+SNAPSHOT = [
+    ('.circleci/config.yml', 6, 21, 'TRN610', 'GPU resource request in a job, container or cluster definition: `resource_class: gpu.nvidia.small`'),
+    ('.github/workflows/gpu_test.yaml', 4, 3, 'TRN522', 'Python requirement excludes 3.12-3.14: `test job gpu_tests runs on Python 3.10 only`'),
+    ('.github/workflows/gpu_test.yaml', 7, 14, 'TRN610', 'GPU resource request in a job, container or cluster definition: `runs-on: linux.g5.12xlarge.nvidia.gpu`'),
+    ('.github/workflows/gpu_test.yaml', 10, 24, 'TRN505', 'CI matrix over CUDA versions: `matrix.cuda-version: ["12.4"]` (the jobs install CUDA builds)'),
+    ('.github/workflows/unit_test.yaml', 11, 9, 'TRN522', 'Python requirement excludes 3.12-3.14: `test job unit_tests runs on Python 3.9, 3.10, 3.11 only`'),
+    ('.github/workflows/unit_test.yaml', 24, 33, 'TRN507', 'TorchAO declared as a dependency: `torchao`'),
+    ('.gitlab-ci.yml', 9, 7, 'TRN522', 'Python requirement excludes 3.12-3.14: `test job unit runs on Python 3.10, 3.11 only`'),
+    ('.gitlab-ci.yml', 15, 10, 'TRN610', 'GPU resource request in a job, container or cluster definition: `tags: [gpu, nvidia]`'),
+    ('.gitlab-ci.yml', 17, 5, 'TRN522', 'Python requirement excludes 3.12-3.14: `test job gpu runs on Python 3.10 only`'),
+    ('configs/hydra/finetune.yaml', 11, 16, 'TRN242', '"cuda" device string: `accelerator: cuda`'),
+    ('configs/hydra/finetune.yaml', 23, 17, 'TRN283', 'NVIDIA Apex: `_target_: apex.optimizers.FusedAdam`'),
+    ('configs/hydra/finetune.yaml', 26, 14, 'TRN271', 'Distributed process group on NCCL: `backend: nccl`'),
+    ('configs/hydra/finetune.yaml', 32, 18, 'TRN610', 'GPU resource request in a job, container or cluster definition: `gpus_per_node: 8`'),
+    ('configs/lightning/trainer.yaml', 4, 16, 'TRN242', '"cuda" device string: `accelerator: gpu`'),
+    ('configs/lightning/trainer.yaml', 5, 13, 'TRN610', 'GPU resource request in a job, container or cluster definition: `devices: [0, 1]`'),
+    ('configs/lightning/trainer.yaml', 6, 14, 'TRN254', 'Hugging Face / Accelerate float16 mixed precision: `precision: 16-mixed`'),
+    ('configs/torchtune/llama3_2_1b_lora.yaml', 8, 16, 'TRN285', 'bitsandbytes (8-bit / 4-bit CUDA kernels): `_component_: bitsandbytes.optim.PagedAdamW8bit`'),
+    ('configs/torchtune/llama3_2_1b_lora.yaml', 16, 9, 'TRN242', '"cuda" device string: `device: cuda`'),
+    ('docker-compose.yaml', 8, 13, 'TRN610', 'GPU resource request in a job, container or cluster definition: `- driver: nvidia`'),
+    ('docker/Dockerfile-cuda-base', 4, 33, 'TRN603', 'CUDA container base image: `nvidia/cuda:12.4.1-cudnn-devel-ubuntu22.04`'),
+    ('docker/Dockerfile-cuda-base', 8, 20, 'TRN522', 'Python requirement excludes 3.12-3.14: `PYTHON_VERSION=3.10`'),
+    ('docker/Dockerfile-cuda-base', 9, 22, 'TRN506', 'PyTorch pinned below 2.13: `torch==2.4.0`'),
+    ('docker/Dockerfile-cuda-base', 14, 9, 'TRN507', 'TorchAO declared as a dependency: `torchao`'),
+    ('docker/Dockerfile-cuda-base', 19, 20, 'TRN501', 'CUDA-only kernel library declared as a dependency: `https://github.com/Dao-AILab/flash-attention/releases/download/v2.6.3/flash_attn-2.6.3+cu123torch2.4cxx11abiFALSE-cp310-cp310-linux_x86_64.whl`'),
+    ('ds_configs/zero2_compile.json', 4, 16, 'TRN111', 'torch.compile with a backend other than neuron: `compile.backend: inductor`'),
+    ('ds_configs/zero2_compile.json', 11, 16, 'TRN254', 'Hugging Face / Accelerate float16 mixed precision: `fp16.enabled: true`'),
+    ('examples/axolotl/qlora-fp8.yml', 8, 18, 'TRN282', 'Hugging Face model loaded with FlashAttention 2/3: `flash_attention: true`'),
+    ('examples/axolotl/qlora-fp8.yml', 9, 17, 'TRN292', 'Kernel libraries for model layers (mamba-ssm, causal-conv1d, Liger, FlashInfer, Unsloth): `liger_rms_norm: true`'),
+    ('examples/axolotl/qlora-fp8.yml', 10, 23, 'TRN292', 'Kernel libraries for model layers (mamba-ssm, causal-conv1d, Liger, FlashInfer, Unsloth): `liger_glu_activation: true`'),
+    ('examples/axolotl/qlora-fp8.yml', 11, 6, 'TRN201', 'TorchAO (quantization and float8 training): `fp8: true`'),
+    ('examples/axolotl/qlora-fp8.yml', 13, 21, 'TRN112', 'torch.compile mode other than default: `torch_compile_mode: max-autotune`'),
+    ('examples/axolotl/qlora-fp8.yml', 14, 12, 'TRN287', 'DeepSpeed: `deepspeed: deepspeed_configs/zero2.json`'),
+    ('launch/multinode.slurm', 5, 9, 'TRN610', 'GPU resource request in a job, container or cluster definition: `--gpus-per-task=8`'),
+    ('launch/submit.py', 7, 32, 'TRN610', 'GPU resource request in a job, container or cluster definition: `gpus_per_node`'),
+    ('launch/train_ppo_ray.sh', 6, 4, 'TRN610', 'GPU resource request in a job, container or cluster definition: `--ref.num_gpus_per_node 8`'),
+    ('launch/train_ppo_ray.sh', 7, 4, 'TRN610', 'GPU resource request in a job, container or cluster definition: `--actor.num_gpus_per_node 8`'),
+    ('launch/train_ppo_ray.sh', 9, 24, 'TRN271', 'Distributed process group on NCCL: `nccl`'),
+    ('recipes/accelerate/zero3.yaml', 8, 19, 'TRN287', 'DeepSpeed: `distributed_type: DEEPSPEED`'),
+    ('recipes/accelerate/zero3.yaml', 12, 18, 'TRN254', 'Hugging Face / Accelerate float16 mixed precision: `mixed_precision: fp16`'),
+    ('recipes/sft/config_qlora.yaml', 5, 22, 'TRN282', 'Hugging Face model loaded with FlashAttention 2/3: `attn_implementation: flash_attention_2`'),
+    ('recipes/sft/config_qlora.yaml', 6, 15, 'TRN286', 'Hugging Face 8-bit / 4-bit loading (load_in_8bit, load_in_4bit, BitsAndBytesConfig): `load_in_4bit: true`'),
+    ('recipes/sft/config_qlora.yaml', 8, 19, 'TRN292', 'Kernel libraries for model layers (mamba-ssm, causal-conv1d, Liger, FlashInfer, Unsloth): `use_liger_kernel: true`'),
+    ('recipes/sft/config_qlora.yaml', 22, 24, 'TRN111', 'torch.compile with a backend other than neuron: `torch_compile_backend: inductor`'),
+]
+
+
+def scan(path, *extra):
+    proc = run_cli("scan", path, "--format", "json", "--no-cache", "--exit-zero", *extra)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+@pytest.fixture(scope="module")
+def fixture_report():
+    return scan(FIXTURES / "accuracy_surface")
+
+
+def test_snapshot_of_config_driven_findings(fixture_report):
+    got = [(f["path"], f["line"], f["column"], f["rule"], f["message"])
+           for f in sorted(fixture_report["findings"], key=lambda f: (f["path"], f["line"]))
+           if f["path"].startswith(NEW_KINDS)]
+    assert got == SNAPSHOT
+
+
+def write(root, rel, text):
+    p = root / rel
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(textwrap.dedent(text).lstrip("\n"))
+    return p
+
+
+def findings(root):
+    return sorted((f["path"], f["line"], f["column"], f["rule"]) for f in scan(root)["findings"])
+
+
+# ---------------------------------------------------------------- which YAML/JSON files are configs
+
+@pytest.mark.parametrize("rel,text,role", [
+    (".github/workflows/ci.yml", "jobs:\n  t:\n    runs-on: x\n", "ci"),
+    (".gitlab-ci.yml", "test:\n  script: [pytest]\n", "ci"),
+    (".circleci/config.yml", "version: 2.1\njobs: {}\n", "ci"),
+    ("recipes/x.yaml", "model:\n  _component_: a.b\n", "config"),
+    ("x/train.yaml", "learning_rate: 1\nbatch_size: 2\n", "config"),
+    ("configs/eval.yaml", "device: cuda\n", "config"),
+    ("data/table.yaml", "device: cuda\nname: a\n", None),
+    ("k8s/job.yaml", "apiVersion: batch/v1\nkind: Job\nspec:\n  device: cuda\n  seed: 1\n", None),
+    ("docker-compose.yml", "services:\n  a:\n    image: x\n", None),
+    ("docs/conf.yaml", "learning_rate: 1\nbatch_size: 2\n", None),
+    (".github/dependabot.yml", "version: 2\nupdates: []\n", None),
+    ("mkdocs.yml", "site_name: x\nnav: []\n", None),
+])
+def test_role_of(rel, text, role):
+    assert role_of(rel, outline(text)) == role
+
+
+# ---------------------------------------------------------------- the outline reader
+
+def test_outline_positions_of_block_flow_and_json():
+    text = "a:\n  b: [1, \"x\"]  # c\n  - ignored\nc: {d: true, e: [f]}\nrun: |\n  echo hi\n  pytest\nz: 1\n"
+    got = [(e.keys, e.value, e.line, e.col, e.end_col) for e in outline(text) if e.value is not None]
+    # the stray `- ignored` (invalid YAML) is read as an item of the enclosing key, never an error
+    assert got == [(("a", "b"), "1", 2, 7, 8), (("a", "b"), "x", 2, 10, 13), (("a",), "ignored", 3, 5, 12),
+                   (("c", "d"), "true", 4, 8, 12),
+                   (("c", "e"), "f", 4, 18, 19), (("run",), "echo hi\npytest", 6, 3, 10), (("z",), "1", 8, 4, 5)]
+    js = '{\n  "fp16": {\n    "enabled": true\n  },\n  "x": [1,\n        2]\n}\n'
+    got = [(e.keys, e.value, e.line, e.col) for e in outline(js) if e.value is not None]
+    assert got == [(("fp16", "enabled"), "true", 3, 16), (("x",), "1", 5, 9), (("x",), "2", 6, 9)]
+
+
+def test_outline_sequence_items_group_their_keys():
+    text = "steps:\n- uses: a\n  with:\n    v: 1\n- run: b\n"
+    items = {e.keys: e.item for e in outline(text) if e.value is not None}
+    assert items == {("steps", "uses"): 2, ("steps", "with", "v"): 2, ("steps", "run"): 5}
+
+
+@pytest.mark.parametrize("text", ["{{ if .Values.gpu }}\nx: {{ .Values.x }}\n", "a: [1, {b: ]]\n", "::\n- - -\n",
+                                  "{" * 500, '"unterminated: \'x\n  - {a: "b', "key: &anchor !!str value\n"])
+def test_outline_never_raises_on_odd_input(text):
+    outline(text)
+
+
+# ---------------------------------------------------------------- configs: settings and components
+
+def test_component_paths_resolve_through_the_python_catalogue(tmp_path):
+    write(tmp_path, "configs/train.yaml", """
+        optimizer:
+          _target_: deepspeed.ops.adam.FusedAdam
+        quantizer:
+          _component_: torchao.quantization.quantize_
+        loss:
+          _target_: torch.nn.CrossEntropyLoss
+        model:
+          class_path: mypkg.models.Net
+        """)
+    assert findings(tmp_path) == [("configs/train.yaml", 2, 13, "TRN287"), ("configs/train.yaml", 4, 16, "TRN201")]
+
+
+def test_with_setting_needs_the_other_key(tmp_path):
+    write(tmp_path, "configs/a.yaml", "trainer:\n  accelerator: auto\n  precision: 16-mixed\n  devices: 4\n")
+    write(tmp_path, "configs/b.yaml", "trainer:\n  accelerator: cuda\n  precision: \"16\"\n")
+    assert findings(tmp_path) == [("configs/b.yaml", 2, 16, "TRN242"), ("configs/b.yaml", 3, 14, "TRN254")]
+
+
+def test_suppression_comment_in_a_config(tmp_path):
+    write(tmp_path, "configs/train.yaml", """
+        output_dir: /tmp/x
+        device: cuda  # trnready: ignore[TRN242] the CPU smoke test config
+        dtype: bf16
+        """)
+    data = scan(tmp_path)
+    f = next(f for f in data["findings"] if f["rule"] == "TRN242")
+    assert (f["line"], f["suppressed"], f["suppression_reason"]) == (2, True, "the CPU smoke test config")
+
+
+# ---------------------------------------------------------------- CI workflows
+
+@pytest.mark.parametrize("case", ["covered", "samefile", "unknown", "doccheck", "container"])
+def test_ci_python_lookalikes(case):
+    """Another test job on 3.12+ (same file or same folder), a version we cannot tell, a link checker, a test
+    job in a container whose Python is not named."""
+    assert not [f for f in scan(FIXTURES / "configs_ci" / case)["findings"] if f["rule"] == "TRN522"]
+
+
+def test_ci_python_from_env_and_gitlab_matrix(tmp_path):
+    write(tmp_path, ".github/workflows/t.yml", """
+        env:
+          PY: "3.9"
+        jobs:
+          unit:
+            runs-on: ubuntu-latest
+            steps:
+              - uses: actions/setup-python@v5
+                with:
+                  python-version: ${{ env.PY }}
+              - run: python -m unittest discover
+        """)
+    data = scan(tmp_path)
+    f = next(f for f in data["findings"] if f["rule"] == "TRN522")
+    assert (f["path"], f["line"], f["column"]) == (".github/workflows/t.yml", 2, 3)
+    assert f["message"].endswith("`test job unit runs on Python 3.9 only`")
+
+
+# ---------------------------------------------------------------- Dockerfiles
+
+def test_dockerfile_name_variants_are_discovered(tmp_path):
+    for name in ("Dockerfile-uv-base", "Dockerfile_gpu", "train.dockerfile", "Containerfile-dev"):
+        write(tmp_path, name, "FROM nvidia/cuda:12.4.1-devel-ubuntu22.04\n")
+    write(tmp_path, "Dockerfile-notes.md", "FROM nvidia/cuda:12.4.1-devel-ubuntu22.04\n")
+    assert [p for p, _, _, r in findings(tmp_path)] == ["Containerfile-dev", "Dockerfile-uv-base", "Dockerfile_gpu",
+                                                       "train.dockerfile"]
+
+
+def test_arg_expansion_keeps_the_origin_of_every_character():
+    lines = ["ARG V=12.4", 'ARG IMG="nvidia/cuda:${V}"', "FROM ${IMG} AS base"]
+    expanded, env, _, defs = expand_lines(lines)
+    text, pos = expanded[2]
+    assert text == "FROM nvidia/cuda:12.4 AS base"
+    assert pos[5] == (2, 9, True) and pos[17] == (1, 6, True) and pos[0] == (3, 0, False)
+    assert defs["IMG"] == (2, 10, "nvidia/cuda:12.4")
+
+
+def test_from_arg_reported_at_the_arg_and_torch_version_from_arg(tmp_path):
+    write(tmp_path, "Dockerfile", """
+        ARG BASE=pytorch/pytorch:2.3.1-cuda12.1-cudnn8-runtime
+        FROM ${BASE}
+        ARG TORCH=2.3.1
+        RUN pip install "torch==${TORCH}" numpy
+        """)
+    assert findings(tmp_path) == [("Dockerfile", 1, 10, "TRN603"), ("Dockerfile", 3, 11, "TRN506")]
+
+
+# ---------------------------------------------------------------- catalogue keys of setting matchers
+
+@pytest.mark.parametrize("match,needle", [
+    ('setting = ["device"]\n', "values"),
+    ('setting = ["device"]\nvalues = ["cuda"]\nrole = "docs"\n', "role"),
+    ('call = ["f"]\nvalues = ["x"]\n', "values applies to setting matchers only"),
+    ('setting = ["bad key"]\nvalues = ["x"]\n', "bad setting"),
+])
+def test_bad_setting_matcher_is_one_clear_error(tmp_path, match, needle):
+    cat = tmp_path / "c.toml"
+    cat.write_text(textwrap.dedent('''
+        [catalogue]
+        version = "1"
+        [[rule]]
+        id = "TRN999"
+        name = "x"
+        category = "cuda-device"
+        severity = "change"
+        title = "t"
+        why = "w"
+        fix = "f"
+        source = [{ title = "PyTorch docs", url = "https://docs.pytorch.org/docs/stable/" }]
+        docs = "https://example.com"
+        examples = { hit = [], clean = [] }
+        [[rule.match]]
+        ''') + match)
+    proc = run_cli("scan", tmp_path, "--catalogue", cat)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert str(cat) in proc.stderr and needle in proc.stderr
+
+
+def test_cached_workflow_result_follows_its_sibling_workflows(tmp_path):
+    """A workflow's TRN522 depends on the other workflows of its folder: a warm re-scan must see a change
+    there even though the workflow itself did not change."""
+    repo, cache = tmp_path / "repo", tmp_path / "cache"
+    write(repo, ".github/workflows/old.yml", """
+        jobs:
+          unit:
+            runs-on: ubuntu-latest
+            steps:
+              - uses: actions/setup-python@v5
+                with:
+                  python-version: "3.10"
+              - run: pytest tests
+        """)
+    sibling = write(repo, ".github/workflows/new.yml", "name: other\non: [push]\n")
+
+    def rules():
+        proc = run_cli("scan", repo, "--format", "json", "--exit-zero", env={"TRNREADY_CACHE_DIR": str(cache)})
+        return [f["rule"] for f in json.loads(proc.stdout)["findings"]]
+
+    assert rules() == ["TRN522"]
+    sibling.write_text(textwrap.dedent("""
+        jobs:
+          tests:
+            runs-on: ubuntu-latest
+            steps:
+              - uses: actions/setup-python@v5
+                with:
+                  python-version: "3.12"
+              - run: pytest tests
+        """))
+    assert rules() == []
+
+
+def test_buildkite_step_python_and_gpu_queue(tmp_path):
+    write(tmp_path, ".buildkite/pipeline.yml", """
+        steps:
+          - label: "unit tests"
+            command: pytest -q tests
+            env:
+              PYTHON_VERSION: "3.10"
+            agents:
+              queue: gpu-a100
+          - label: "lint"
+            command: ruff check .
+        """)
+    got = [(f["line"], f["column"], f["rule"], f["message"]) for f in scan(tmp_path)["findings"]]
+    assert got == [(5, 7, "TRN522", "Python requirement excludes 3.12-3.14: `test job unit tests runs on Python 3.10 only`"),
+                   (7, 14, "TRN610", "GPU resource request in a job, container or cluster definition: "
+                                     "`agents.queue: gpu-a100`")]

@@ -1,0 +1,189 @@
+"""YAML and JSON files: training configs and CI workflows, read by their keys; every file's lines too.
+
+A YAML or JSON file is first read line by line like any other line-oriented kind (readers/lines.py). Then
+its role decides what more is read from its outline (readers/outline.py):
+
+- **ci** (GitHub Actions, GitLab CI, CircleCI, Buildkite, Azure Pipelines, by path): readers/ci.py, plus
+  the catalogue's `setting` matchers with role = "ci" (GPU runners);
+- **config** (a training config: Hydra, torchtune, Lightning CLI, Hugging Face / TRL / axolotl recipes,
+  Accelerate and DeepSpeed configs): the `setting` matchers with role = "config", and every dotted path under
+  `_component_`, `_target_` or `class_path`, resolved through the same catalogue tables as a Python import;
+- anything else (data, docs, issue forms, dependabot, Kubernetes manifests, compose files): lines only.
+
+A file is a config by its keys: a Hydra/torchtune component key anywhere, or at least two top-level keys
+that only training configs use, or one of them in a file under a config folder (configs/, recipes/, ...).
+"""
+from __future__ import annotations
+
+import fnmatch
+import re
+
+from . import lines as line_reader
+from .context import FileContext, ReadResult
+from .emit import Emitter, msg
+from .outline import Entry, outline, top_keys
+
+COMPONENT_KEYS = ("_component_", "_target_", "class_path")
+# Top-level keys of training configs (Hydra / torchtune / Lightning / HF TrainingArguments / TRL / axolotl /
+# Accelerate / DeepSpeed); a data file, a docs page or a deployment manifest has at most one of them.
+TRAINING_KEYS = frozenset({
+    "trainer", "model", "optimizer", "optim", "lr", "learning_rate", "batch_size", "per_device_train_batch_size",
+    "micro_batch_size", "gradient_accumulation_steps", "base_model", "model_name_or_path", "output_dir",
+    "num_epochs", "num_train_epochs", "epochs", "max_steps", "max_epochs", "device", "dtype", "precision",
+    "distributed", "compute_environment", "distributed_type", "mixed_precision", "deepspeed", "deepspeed_config",
+    "fsdp", "fsdp_config", "lr_scheduler", "scheduler", "loss", "tokenizer", "checkpointer", "accelerator",
+    "devices", "strategy", "fp16", "bf16", "tf32", "zero_optimization", "train_micro_batch_size_per_gpu",
+    "train_batch_size", "gradient_clipping", "launcher", "compile", "attn_implementation", "load_in_4bit",
+    "load_in_8bit", "torch_dtype", "gradient_checkpointing", "warmup_steps", "weight_decay", "seed",
+    "num_processes", "flash_attention", "sequence_len", "adapter", "lora_r", "training", "train", "dist_backend",
+})
+CONFIG_DIRS = frozenset({"configs", "config", "conf", "recipes", "recipe", "hparams", "experiments", "exps",
+                         "accelerate_configs", "deepspeed_configs", "ds_configs", "training_configs"})
+# Never configs: repository metadata, docs sites, linters, deployment and compose files.
+_NOT_CONFIG_NAMES = frozenset({
+    ".pre-commit-config.yaml", ".pre-commit-hooks.yaml", "mkdocs.yml", "mkdocs.yaml", ".readthedocs.yml",
+    ".readthedocs.yaml", "codecov.yml", ".codecov.yml", "dependabot.yml", "_config.yml", "chart.yaml",
+    ".yamllint", ".yamllint.yml", "package.json", "package-lock.json", "tsconfig.json", "renovate.json",
+    "citation.cff", ".markdownlint.yaml", "environment.yml", "meta.yaml", "docker-compose.yml",
+    "docker-compose.yaml", "compose.yml", "compose.yaml",
+})
+_NOT_CONFIG_DIRS = frozenset({".github", "docs", "doc", ".devcontainer", ".vscode", "templates", "node_modules"})
+_CI_PATHS = ("/.github/workflows/*.y*ml", "/.gitlab-ci.yml", "/*.gitlab-ci.yml", "/.gitlab/ci/*.y*ml",
+             "/.gitlab/*.gitlab-ci.yml", "/.circleci/*.y*ml", "/.buildkite/*.y*ml", "/buildkite.y*ml",
+             "/azure-pipelines.y*ml", "/.azure-pipelines/*.y*ml", "/.azure/*.y*ml")
+_DOTTED = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$")
+
+
+def role_of(rel: str, entries: list[Entry]) -> str | None:
+    """"ci", "config" or None (read line by line only)."""
+    path = "/" + rel.lower()
+    if any(fnmatch.fnmatchcase(path, "*" + p) for p in _CI_PATHS):
+        return "ci"
+    parts = path.split("/")[1:]
+    name = parts[-1]
+    if name in _NOT_CONFIG_NAMES or any(p in _NOT_CONFIG_DIRS for p in parts[:-1]):
+        return None
+    top = top_keys(entries)
+    if "apiversion" in {k.lower() for k in top} and "kind" in {k.lower() for k in top}:
+        return None  # a Kubernetes / Kubeflow manifest: its GPU requests are line matchers' business
+    if "services" in top or ("dependencies" in top and ("channels" in top or "name" in top)):
+        return None  # compose and conda files
+    if any(e.value is None and e.path and e.path[-1] in COMPONENT_KEYS for e in entries):
+        return "config"
+    known = len({k.lower() for k in top} & TRAINING_KEYS)
+    in_config_dir = any(p in CONFIG_DIRS or "config" in p for p in parts[:-1])  # configs/, config_hub/, ds_configs/
+    if known >= 2 or (known and in_config_dir):
+        return "config"
+    if "defaults" in top and in_config_dir:
+        return "config"  # a Hydra config group file
+    return None
+
+
+def _suffix(keys: tuple[str, ...], pattern: tuple[str, ...]) -> bool:
+    if len(keys) < len(pattern):
+        return False
+    tail = keys[len(keys) - len(pattern):]
+    return all(fnmatch.fnmatchcase(k.lower(), p.lower()) for k, p in zip(tail, pattern))
+
+
+def _value_in(value: str, globs) -> bool:
+    v = value.strip().lower()
+    return any(fnmatch.fnmatchcase(v, g) for g in globs)
+
+
+def setting_findings(entries: list[Entry], role: str, lines: list[str], engine, em: Emitter) -> None:
+    """The catalogue's `setting` matchers of this role against the file's scalars."""
+    matchers = [(r, m) for r, m in engine.surface.get("setting", ()) if m.role == role]
+    if not matchers:
+        return
+    scalars = [e for e in entries if e.value is not None and e.keys]
+    compiled = [(r, m, [tuple(n.split(".")) for n in m.names]) for r, m in matchers]
+    satisfied: dict = {}
+
+    def with_ok(m) -> bool:
+        for key, globs in m.with_setting:
+            k = (key, globs)
+            if k not in satisfied:
+                pat = tuple(key.split("."))
+                satisfied[k] = any(_suffix(e.keys, pat) and _value_in(e.value, globs) for e in scalars)
+            if not satisfied[k]:
+                return False
+        return True
+
+    for e in scalars:
+        for rule, m, pats in compiled:
+            pat = next((p for p in pats if _suffix(e.keys, p)), None)
+            if pat is None or not _value_in(e.value, m.values):
+                continue
+            if m.with_setting and not with_ok(m):
+                continue
+            snippet = lines[e.line - 1] if 0 < e.line <= len(lines) else ""
+            shown = _shown(e, len(pat), snippet)
+            em.add(rule, m, e.line, e.col, e.end_col, snippet, msg(rule, m, shown), shown)
+
+
+def _shown(e: Entry, depth: int, snippet: str) -> str:
+    """`fp16.enabled: true`, `devices: [0, 1]`: the key path as deep as the matcher named it, and the value
+    as written (a whole flow list when the matched scalar is one of its items)."""
+    key = ".".join(e.keys[-max(depth, 1):])
+    if "\n" in e.value:
+        return key
+    if e.in_list and e.line == e.key_line:
+        i = snippet.find("[")
+        j = snippet.rfind("]")
+        if 0 <= i < j:
+            return f"{key}: {snippet[i:j + 1]}"
+    return f"{key}: {e.value}"
+
+
+def resolve_dotted(name: str, engine):
+    """A dotted path from a config (`bitsandbytes.optim.PagedAdamW8bit`) -> [(rule, matcher)] of the Python
+    import, reference and call matchers it falls under, exactly as if the code imported and used it."""
+    q = engine.resolver.canonical(name)
+    parts = q.split(".")
+    prefixes = [".".join(parts[:i]) for i in range(1, len(parts) + 1)]
+    out, seen = [], set()
+    for p in prefixes:
+        for table in (engine.imports, engine.refs):
+            for rule, m in table.get(p, ()):
+                if rule.id not in seen:
+                    seen.add(rule.id)
+                    out.append((rule, m))
+    for rule, m in engine.calls.get(q, ()):
+        if not m.args and rule.id not in seen:  # argument predicates need a call to read them from
+            seen.add(rule.id)
+            out.append((rule, m))
+    return out
+
+
+def component_findings(entries: list[Entry], lines: list[str], engine, em: Emitter) -> None:
+    for e in entries:
+        if e.value is None or e.key not in COMPONENT_KEYS or not _DOTTED.match(e.value.strip()):
+            continue
+        for rule, m in resolve_dotted(e.value.strip(), engine):
+            snippet = lines[e.line - 1] if 0 < e.line <= len(lines) else ""
+            shown = f"{e.key}: {e.value.strip()}"
+            em.add(rule, m, e.line, e.col, e.end_col, snippet, msg(rule, m, shown), shown)
+
+
+def read(ctx: FileContext) -> ReadResult:
+    base = line_reader.read(ctx)
+    if not base.sources:  # skipped by the line reader (issue forms, oversized JSON data)
+        return base
+    entries = outline(ctx.text)
+    role = role_of(ctx.rel, entries)
+    if role is None:
+        return base
+    em = Emitter(ctx.rel)
+    em.seen = {(f.path, f.cell, f.rule, f.line) for f in base.findings}  # one finding per rule and line
+    lines = ctx.text.splitlines()
+    setting_findings(entries, role, lines, ctx.engine, em)
+    if role == "config":
+        component_findings(entries, lines, ctx.engine, em)
+    else:
+        from .ci import ci_findings
+        from .deps import is_workflow
+
+        ci_findings(ctx.rel, entries, lines, ctx.engine, em,
+                    ctx.path if ctx.path is not None and is_workflow(ctx.rel) else None)
+    return ReadResult(base.findings + em.out, base.diag, base.sources)

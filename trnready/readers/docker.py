@@ -1,0 +1,271 @@
+"""Dockerfiles: ARG / ENV defaults and shell variables flow into FROM, RUN and `pip install` before matching.
+
+`ARG BASE_IMAGE=nvcr.io/nvidia/pytorch:24.05-py3` ... `FROM ${BASE_IMAGE}` is a CUDA base image; so is
+`ARG CUDA_VERSION=11.3.1` + `ARG BASE_IMAGE=${CUDA_VERSION:+"nvidia/cuda:${CUDA_VERSION}-devel"}`, and
+`ARG PYTORCH_VERSION=2.1.2` + `RUN pip install torch==${PYTORCH_VERSION}` pins an old torch. Each line is
+expanded with the values known at that point (`$X`, `${X}`, `${X:-default}`, `${X:+alternative}`), keeping
+for every character where it came from. A finding whose text comes entirely from a variable is reported where
+the variable got its value (that is the line to change); one with literal text of its own stays on its line.
+
+An ARG/ENV holding the Python version (`ARG PYTHON_VERSION=3.10`) that the file uses is a Python requirement
+of the image, reported at the ARG. Each line is expanded once and values are capped: linear in the input.
+"""
+from __future__ import annotations
+
+import re
+
+from .. import requirements as rq
+from ..filekinds import comments
+from .context import FileContext, ReadResult, Source
+from .emit import Emitter, emit_deps, emit_pyreqs, mentioned, msg, uncommented
+from .lines import quiet_echo, shell_pyreqs
+
+_MAX_VALUE = 512  # longer expansions are not image names, URLs or versions; keeps chained ARGs linear
+_DECL = re.compile(r"^\s*(?P<kw>ARG|ENV)\s+(?P<rest>.*)$", re.I)
+_PAIR = re.compile(r"(?P<name>[A-Za-z_]\w*)=(?P<value>\"(?:[^\"\\]|\\.)*\"|'[^']*'|[^\s\"']*)")
+_SHELL_ASSIGN = re.compile(r"(?:^|(?<=[;&|(]\s)|(?<=[;&|(])|(?<=\bexport\s)|(?<=\bRUN\s))\s*"
+                           r"(?P<name>[A-Za-z_]\w*)=(?P<value>\"(?:[^\"\\`]|\\.)*\"|'[^']*'|[^\s;&|`$()\"']+)")
+_PY_VAR = re.compile(r"(?i)^(?:python|py)(?:_?(?:version|ver))?$")
+_PY_VALUE = re.compile(r"^(\d\.\d{1,2})(?:\.\d+)?$")
+_TORCH_VAR = re.compile(r"(?i)^(?:py)?torch(?:_?version)?$")
+_TORCH_VALUE = re.compile(r"^\d+\.\d+(?:\.\d+)?(?:\+\w+)?$")
+
+# A position: (line, 0-based column, substituted?) of one character of an expanded line.
+
+
+def _expand(text: str, base: list, env: dict, depth: int = 0):
+    """text with positions `base` -> (expanded text, positions). Unknown variables stay as written."""
+    out: list[str] = []
+    pos: list = []
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch != "$" or i + 1 >= n or depth > 4:
+            out.append(ch)
+            pos.append(base[i])
+            i += 1
+            continue
+        if text[i + 1] == "{":
+            j, level = i + 2, 1
+            while j < n and level:
+                level += text[j] == "{"
+                level -= text[j] == "}"
+                j += 1
+            inner = text[i + 2: j - 1]
+            m = re.match(r"([A-Za-z_]\w*)(?:(:?[-+])(.*))?$", inner, re.S)
+            if not m or level:
+                out.append(ch)
+                pos.append(base[i])
+                i += 1
+                continue
+            name, op, word = m.group(1), m.group(2), m.group(3)
+            have = env.get(name)
+            set_ = have is not None and (have[0] != "" or op in ("-", "+"))
+            if op and op.endswith("+"):
+                piece = (word, base[i + 2 + m.start(3): i + 2 + m.end(3)]) if set_ else ("", [])
+                piece = _expand(*piece, env, depth + 1) if piece[0] else piece
+            elif op and op.endswith("-") and not set_:
+                piece = _expand(word, base[i + 2 + m.start(3): i + 2 + m.end(3)], env, depth + 1)
+            elif have is not None:
+                piece = have
+            else:
+                piece = (text[i:j], base[i:j])  # unknown: kept literally
+            value, vpos = _unquote(*piece)
+            out.extend(value)
+            pos.extend(vpos)
+            i = j
+            continue
+        m = re.match(r"[A-Za-z_]\w*", text[i + 1:])
+        if m and m.group(0) in env:
+            value, vpos = env[m.group(0)]
+            out.extend(value)
+            pos.extend(vpos)
+            i += 1 + m.end()
+            continue
+        out.append(ch)
+        pos.append(base[i])
+        i += 1
+    return "".join(out), pos
+
+
+def _unquote(value: str, pos: list):
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+        return value[1:-1], pos[1:-1]
+    return value, pos
+
+
+def _define(env: dict, name: str, value: str, vpos: list):
+    value, vpos = _unquote(value, vpos)
+    if len(value) > _MAX_VALUE:
+        value, vpos = value[:_MAX_VALUE], vpos[:_MAX_VALUE]
+    env[name] = (value, [(p[0], p[1], True) for p in vpos])
+
+
+def expand_lines(lines: list[str]):
+    """Every physical line -> (expanded text, positions); also the variables and where each was defined."""
+    env: dict = {}
+    alts: dict = {}  # name -> every value a shell variable was given (if/else branches)
+    defs: dict = {}  # name -> (line, column, value) of the ARG/ENV that set it
+    expanded = []
+    for n, raw in enumerate(lines, 1):
+        base = [(n, c, False) for c in range(len(raw))]
+        text, pos = _expand(raw, base, env)
+        expanded.append((text, pos))
+        d = _DECL.match(raw)
+        if d:
+            rest_at = d.start("rest")
+            rest = raw[rest_at:]
+            pairs = list(_PAIR.finditer(rest))
+            if not pairs and d.group("kw").upper() == "ENV":  # legacy `ENV NAME value`
+                m = re.match(r"([A-Za-z_]\w*)\s+(.+?)\s*$", rest)
+                pairs = [m] if m else []
+                spans = [(m.start(1), m.group(1), m.start(2), m.end(2))] if m else []
+            else:
+                spans = [(p.start("name"), p.group("name"), p.start("value"), p.end("value")) for p in pairs]
+            for _, name, a, b in spans:
+                piece = _expand(raw[rest_at + a: rest_at + b], base[rest_at + a: rest_at + b], env)
+                _define(env, name, *piece)
+                v, vp = env[name]
+                if vp:
+                    defs.setdefault(name, (vp[0][0], vp[0][1] + 1, v))
+            continue
+        for m in _SHELL_ASSIGN.finditer(raw):
+            a, b = m.start("value"), m.end("value")
+            piece = _expand(raw[a:b], base[a:b], env)
+            _define(env, m.group("name"), *piece)
+            alts.setdefault(m.group("name"), []).append(env[m.group("name")])
+    return expanded, env, alts, defs
+
+
+def _location(text: str, pos: list, a: int, b: int, n: int):
+    """Where to report expanded text [a, b) of line n: on line n when it has literal text of its own there
+    (besides the Dockerfile keyword and punctuation), else where its first substituted character was set."""
+    start = a
+    kw = re.match(r"(?i)\s*(?:FROM|ARG|ENV|RUN)\s+(?:--platform=\S+\s+)?", text[a:b])
+    if kw:
+        a += kw.end()
+    own = [p for ch, p in zip(text[a:b], pos[a:b]) if not p[2] and p[0] == n and ch not in " \t\"'=:@/${}"]
+    if own or a >= b:
+        cols = [p[1] for p in pos[start:b] if not p[2] and p[0] == n] or [start]
+        return n, min(cols) + 1, max(cols) + 2
+    line = pos[a][0]
+    cols = [p[1] for p in pos[a:b] if p[0] == line]
+    return line, min(cols) + 1, max(cols) + 2
+
+
+def read(ctx: FileContext) -> ReadResult:
+    text = ctx.text
+    em = Emitter(ctx.rel)
+    lines = text.splitlines()
+    mention = uncommented(text)
+    expanded, env, alts, defs = expand_lines(lines)
+    engine = ctx.engine
+    matchers = [(r, m) for r, m in engine.lines if "dockerfile" in (m.files or ("shell", "yaml", "dockerfile", "env"))]
+    for n, (etext, pos) in enumerate(expanded, 1):
+        body = quiet_echo(rq.strip_comment(etext))
+        if not body.strip():
+            continue
+        for rule, m in matchers:
+            hit = m.regex.search(body)
+            if hit is None or (m.unless_mentioned and mentioned(m, mention)):
+                continue
+            g = "at" if "at" in m.regex.groupindex and hit.group("at") is not None else 0
+            a, b = hit.start(g), hit.end(g)
+            shown = hit.group(g).strip()
+            line, col, end = _location(etext, pos, a, b, n)
+            snippet = lines[line - 1] if 0 < line <= len(lines) else ""
+            em.add(rule, m, line, col, end, snippet, msg(rule, m, shown), snippet.strip())
+    refs = _references(lines)
+    emit_deps(_deps(expanded, alts, lines) + _torch_args(defs, refs), lines, engine, em, mention)
+    pyreqs = shell_pyreqs(lines) + _python_args(defs, refs)
+    emit_pyreqs(pyreqs, lines, engine, em, mention)
+    return ReadResult(em.out, None, [Source(text, comments(ctx.kind))])
+
+
+def _deps(expanded, alts, raw_lines) -> list:
+    """`pip install` / `uv pip install` / `conda install` requirements of each expanded RUN command; a version
+    or a whole requirement taken from a variable is reported where the variable was set."""
+    out = []
+    phys = [t for t, _ in expanded]
+    flat_pos = [p for _, p in expanded]
+    raw_logical = rq.logical_lines(raw_lines)
+    for logical, lpos in rq.logical_lines(phys):
+        raw, _ = next(raw_logical, ("", []))
+        if not logical or logical.lstrip().startswith("#"):
+            continue
+        # positions of the logical line, mapped through each physical line's expansion
+        rich = []
+        for line, col in lpos:
+            row = flat_pos[line - 1]
+            rich.append(row[col] if col < len(row) else (line, col, False))
+        body = quiet_echo(logical)
+        plain = [(p[0], p[1]) for p in rich]
+        index: dict = {}
+        for k, p in enumerate(plain):
+            index.setdefault(p, k)
+        for d in rq.pip_deps(body, plain):
+            start = index.get((d.line, d.column - 1))
+            if start is not None:
+                span = rich[start: start + max(1, d.end_column - d.column)]
+                subst = [p for p in span if p[2]]
+                if subst:
+                    line = subst[0][0]
+                    cols = [p[1] for p in subst if p[0] == line]
+                    d.line, d.column, d.end_column = line, min(cols) + 1, max(cols) + 2
+            out.append(d)
+        if not rq._PIP_CMD.search(logical):
+            continue
+        for m in re.finditer(r"\binstall\b[^;&|]*?\$\{?([A-Za-z_]\w*)\}?", raw):
+            # `pip install $WHEEL_URL` after `if ...; then WHEEL_URL=...; else WHEEL_URL=...; fi`: every branch
+            for value, vpos in alts.get(m.group(1), []):
+                if vpos and ("://" in value or value.endswith(".whl")):
+                    d = rq.dep_from_string(value, vpos[0][0], vpos[0][1] + 1)
+                    if d is not None:
+                        d.end_column = vpos[-1][1] + 2
+                        out.append(d)
+    return out
+
+
+def _python_args(defs: dict, refs: dict) -> list:
+    """`ARG PYTHON_VERSION=3.10` used elsewhere in the file -> a Python requirement at the ARG."""
+    out = []
+    for name, (line, col, value) in defs.items():
+        m = _PY_VALUE.match(value.strip())
+        if not (_PY_VAR.match(name) and m):
+            continue
+        if not _used(name, refs, line):
+            continue
+        req = rq.pyreq_from(f"=={m.group(1)}.*", line, col, end_column=col + len(value))
+        if req is not None:
+            req.raw = f"{name}={value}"
+            out.append(req)
+    return out
+
+
+_REF = re.compile(r"\$\{?([A-Za-z_]\w*)")
+
+
+def _references(lines: list[str]) -> dict:
+    """Variable name -> lines that reference it ($X, ${X}), comments aside: one pass over the file."""
+    refs: dict = {}
+    for k, ln in enumerate(lines, 1):
+        if not ln.lstrip().startswith("#"):
+            for m in _REF.finditer(ln):
+                refs.setdefault(m.group(1), set()).add(k)
+    return refs
+
+
+def _used(name: str, refs: dict, line: int) -> bool:
+    return bool(refs.get(name, set()) - {line})
+
+
+def _torch_args(defs: dict, refs: dict) -> list:
+    """`ARG PYTORCH_VERSION=2.1.2` used elsewhere in the file -> `torch==2.1.2` declared at the ARG."""
+    out = []
+    for name, (line, col, value) in defs.items():
+        if _TORCH_VAR.match(name) and _TORCH_VALUE.match(value.strip()) and _used(name, refs, line):
+            d = rq.dep_from_string(f"torch=={value.strip()}", line, col)
+            if d is not None:
+                d.raw, d.end_column = f"{name}={value}", col + len(value)
+                out.append(d)
+    return out

@@ -324,7 +324,6 @@ def _parse_context(ctx, err) -> tuple[list, dict]:
 
 def _parse_rule(r: dict, n: int, err, categories: dict) -> Rule:
     rid = r.get("id") if isinstance(r.get("id"), str) else None
-    entry = rid or f"rule #{n + 1}"
     if not rid:
         err("every rule needs a string id", entry=None, key=f"rule[{n}].id")
     if not _ID.match(rid):

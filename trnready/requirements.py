@@ -140,7 +140,7 @@ def marker_applies(marker) -> bool:
         return True
     try:
         return any(marker.evaluate(env) for env in _TARGET_ENVS)
-    except Exception:  # noqa: BLE001 - an odd marker never hides a dependency
+    except Exception:  # an odd marker never hides a dependency
         return True
 
 
@@ -355,7 +355,7 @@ _PIP_VALUE_OPTS = {"-r", "--requirement", "-c", "--constraint", "-i", "--index-u
                    "--platform", "--python-version", "--implementation", "--abi", "--only-binary",
                    "--no-binary", "--trusted-host", "--progress-bar", "--cache-dir", "--src",
                    "--upgrade-strategy", "--log", "--proxy", "--timeout", "--retries", "-C",
-                   "--config-settings", "--global-option", "-n", "--name", "-p", "--prefix", "--channel",
+                   "--config-settings", "--global-option", "-n", "--name", "-p", "--channel",
                    "--group", "-G", "--index", "--default-index", "--source", "--python", "--extra"}
 
 
@@ -538,7 +538,7 @@ def parse_pyproject(data: dict, text: str) -> Manifest:
     _str_list_deps(project.get("dependencies"), "project", tl, man.deps)
     opt = project.get("optional-dependencies")
     if isinstance(opt, dict):
-        for extra, vals in opt.items():
+        for _extra, vals in opt.items():
             tname = "project.optional-dependencies"
             if not any(n == tname for n, _, _ in tl.tables):
                 tname = "project"

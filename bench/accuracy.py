@@ -97,7 +97,8 @@ def main(argv: list[str]) -> int:
         print(f"{cat:<22}{len(exp):>9}{len(hit):>7}{_pct(len(hit), len(exp)):>8}{len(look):>13}{len(fp_lines):>4}"
               f"{_pct(len(fp_lines), len(look)):>9}")
     print("-" * len(header))
-    print(f"{'total':<22}{tot[0]:>9}{tot[1]:>7}{_pct(tot[1], tot[0]):>8}{tot[2]:>13}{tot[3]:>4}{_pct(tot[3], tot[2]):>9}")
+    print(f"{'total':<22}{tot[0]:>9}{tot[1]:>7}{_pct(tot[1], tot[0]):>8}"
+          f"{tot[2]:>13}{tot[3]:>4}{_pct(tot[3], tot[2]):>9}")
     if misses:
         print("\nmisses (expected, not found):")
         for r, n, rule in misses:

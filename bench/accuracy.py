@@ -90,11 +90,15 @@ def main(argv: list[str]) -> int:
         hit = exp & found
         look = {x for x in labels.lookalikes if category_of(x[0]) == cat}
         fp_lines = {x for x in look if x in found_lines}
-        tot[0] += len(exp); tot[1] += len(hit); tot[2] += len(look); tot[3] += len(fp_lines)
+        tot[0] += len(exp)
+        tot[1] += len(hit)
+        tot[2] += len(look)
+        tot[3] += len(fp_lines)
         print(f"{cat:<22}{len(exp):>9}{len(hit):>7}{_pct(len(hit), len(exp)):>8}{len(look):>13}{len(fp_lines):>4}"
               f"{_pct(len(fp_lines), len(look)):>9}")
     print("-" * len(header))
-    print(f"{'total':<22}{tot[0]:>9}{tot[1]:>7}{_pct(tot[1], tot[0]):>8}{tot[2]:>13}{tot[3]:>4}{_pct(tot[3], tot[2]):>9}")
+    print(f"{'total':<22}{tot[0]:>9}{tot[1]:>7}{_pct(tot[1], tot[0]):>8}"
+          f"{tot[2]:>13}{tot[3]:>4}{_pct(tot[3], tot[2]):>9}")
     if misses:
         print("\nmisses (expected, not found):")
         for r, n, rule in misses:

@@ -40,7 +40,8 @@ def findings(tree: Path, path: str) -> tuple[list[tuple], dict]:
     with tempfile.TemporaryDirectory() as cache:
         env["TRNREADY_CACHE_DIR"] = cache
         proc = subprocess.run([sys.executable, "-m", "trnready", "scan", "--format", "json", "--no-cache",
-                               "--jobs", "1", str(Path(path).resolve())], capture_output=True, text=True, env=env, cwd=tempfile.gettempdir())
+                               "--jobs", "1", str(Path(path).resolve())], capture_output=True, text=True, env=env,
+                              cwd=tempfile.gettempdir())
     if proc.returncode not in (0, 1):
         raise SystemExit(f"{tree}: scan of {path} failed ({proc.returncode}): {proc.stderr[-2000:]}")
     data = json.loads(proc.stdout)

@@ -4,7 +4,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from trnready.catalogue import load_catalogue  # noqa: E402
+from trnready.catalogue import load_catalogue
 
 
 def main() -> None:

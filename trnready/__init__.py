@@ -4,10 +4,10 @@ The names in __all__ are the stable Python interface (docs/api.md); everything e
 """
 from .version import __version__
 
-from .api import scan  # noqa: E402
-from .catalogue import CatalogueError  # noqa: E402
-from .config import Config, ConfigError, SelectorError  # noqa: E402
-from .model import CONFIDENCES, SEVERITIES, Diagnostic, Finding, Report, Rule  # noqa: E402
+from .api import scan
+from .catalogue import CatalogueError
+from .config import Config, ConfigError, SelectorError
+from .model import CONFIDENCES, SEVERITIES, Diagnostic, Finding, Report, Rule
 
 __all__ = ["scan", "Config", "Report", "Finding", "Diagnostic", "Rule", "ConfigError", "SelectorError",
            "CatalogueError", "SEVERITIES", "CONFIDENCES", "__version__"]

@@ -199,8 +199,8 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
     cat = engine.catalogue
     root = Path(root).absolute() if root is not None else common_root(paths)
     engine.project = project_facts(root)
-    report = Report(root=printable_path(str(root.absolute())), catalogue_version=cat.version, catalogue_sha256=cat.sha256,
-                    plan_text=cat.plan_text,
+    report = Report(root=printable_path(str(root.absolute())), catalogue_version=cat.version,
+                    catalogue_sha256=cat.sha256, plan_text=cat.plan_text,
                     tool_version=__version__, rules=cat.by_id(),
                     started_at=_dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat())
     old_limit = sys.getrecursionlimit()

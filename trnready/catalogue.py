@@ -12,6 +12,7 @@ import sys
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable, NoReturn
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -215,13 +216,13 @@ def _builtin() -> dict:
 
 
 def _parse(data: dict, path: str, loc: _Locator, primary: bool, categories: dict) -> dict:
-    def err(msg, entry=None, key=None):
+    def err(msg, entry=None, key=None) -> NoReturn:
         raise CatalogueError(path, msg, line=loc.line_of(entry, key), key=key, entry=entry)
 
     def warn(msg, entry=None, key=None):
         warnings.warn(str(CatalogueError(path, msg, line=loc.line_of(entry, key), key=key, entry=entry)),
                       CatalogueDeprecation, stacklevel=2)
-    err.warn = warn  # the same location format for deprecations, which do not stop loading
+    err.warn = warn  # type: ignore[attr-defined]  # the same location format for deprecations, which do not stop loading
 
     for k in data:
         if k not in _TOP_KEYS:
@@ -322,9 +323,8 @@ def _parse_context(ctx, err) -> tuple[list, dict]:
     return everywhere, {k: tuple(v) for k, v in values.items()}
 
 
-def _parse_rule(r: dict, n: int, err, categories: dict) -> Rule:
+def _parse_rule(r: dict, n: int, err: Callable[..., NoReturn], categories: dict) -> Rule:
     rid = r.get("id") if isinstance(r.get("id"), str) else None
-    entry = rid or f"rule #{n + 1}"
     if not rid:
         err("every rule needs a string id", entry=None, key=f"rule[{n}].id")
     if not _ID.match(rid):
@@ -505,7 +505,7 @@ def _parse_match(m, rid, err) -> Matcher:
                    stores=stores, **extra)
 
 
-def _parse_unless(m: dict, kind: str, rid: str, err) -> tuple[str, ...]:
+def _parse_unless(m: dict, kind: str, rid: str, err: Callable[..., NoReturn]) -> tuple[str, ...]:
     """`unless = ["cuda-checked", ...]` plus the deprecated one-predicate keys, as predicate names."""
     from . import context
     names = m.get("unless", [])
@@ -522,7 +522,7 @@ def _parse_unless(m: dict, kind: str, rid: str, err) -> tuple[str, ...]:
             err("must be true or false", entry=rid, key=f"match.{old}")
         else:
             on = v
-        err.warn(f"deprecated matcher key; write unless = [\"{new}\"] (docs/predicates.md)", entry=rid,
+        err.warn(f"deprecated matcher key; write unless = [\"{new}\"] (docs/predicates.md)", entry=rid,  # type: ignore[attr-defined]
                  key=f"match.{old}")
         if on and new not in names:
             names.append(new)
@@ -559,7 +559,7 @@ def _parse_pred(a, rid, err) -> ArgPredicate:
     if op in ("is-none", "is-not-none", "present", "absent"):
         if val is not True:
             err("must be true", entry=rid, key=f"match.args.{op}")
-        values = ()
+        values: tuple = ()
     elif op in ("in", "not-in"):
         if not isinstance(val, list) or not val:
             err("must be a non-empty list", entry=rid, key=f"match.args.{op}")

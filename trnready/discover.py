@@ -202,8 +202,8 @@ class Discoverer:
                 continue
             if not stat.S_ISREG(st.st_mode):
                 continue
-            spec = BY_KIND.get(kind)
-            if spec is not None and spec.quiet_max is not None and st.st_size > spec.quiet_max:
+            kind_spec = BY_KIND.get(kind)
+            if kind_spec is not None and kind_spec.quiet_max is not None and st.st_size > kind_spec.quiet_max:
                 continue  # a large JSON file is data (vocabulary, dataset, results), not a job definition
             if own_output(path, entry.name):
                 continue

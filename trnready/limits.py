@@ -37,7 +37,7 @@ def bound(findings: list, diag: Diagnostic | None, rel: str):
     findings = [_bounded(f) for f in findings]
     if len(findings) <= PER_LINE:
         return findings, diag
-    kept, per_line = [], {}
+    kept, per_line = [], {}  # type: list, dict[tuple, int]
     for f in findings:
         key = (f.cell, f.line, f.rule)
         per_line[key] = per_line.get(key, 0) + 1
@@ -45,7 +45,7 @@ def bound(findings: list, diag: Diagnostic | None, rel: str):
             kept.append(f)
     if len(kept) > PER_FILE:
         # The first finding of each rule, then the most severe, then in file order.
-        firsts = {}
+        firsts: dict[str, int] = {}
         for i, f in enumerate(kept):
             firsts.setdefault(f.rule, i)
         order = sorted(range(len(kept)), key=lambda i: (firsts[kept[i].rule] != i, -SEVERITY_RANK[kept[i].severity], i))

@@ -15,7 +15,7 @@ import contextvars
 import re
 
 try:  # the parser behind re.compile (renamed in 3.11)
-    from re import _constants as _c, _parser as _sre_parse
+    from re import _constants as _c, _parser as _sre_parse  # type: ignore[attr-defined]  # mypy checks as 3.10
 except ImportError:  # pragma: no cover - Python 3.10
     import sre_constants as _c
     import sre_parse as _sre_parse

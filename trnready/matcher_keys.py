@@ -5,6 +5,7 @@ Called by catalogue.py while it loads rules; depends only on the model and the f
 from __future__ import annotations
 
 import re
+from typing import Callable, NoReturn
 
 from .filekinds import KIND_NAMES
 from .linear_re import PatternError, compile_pattern
@@ -18,7 +19,8 @@ def check_kind_names(kind: str, names) -> str | None:
     if kind == "setting":
         for n in names:
             if not re.fullmatch(r"[\w*?-]+(?:\.[\w*?-]+)*", n):
-                return f"bad setting {n!r}: expected a key path such as \"device\" or \"compile.mode\" (`*` globs a key)"
+                return (f"bad setting {n!r}: expected a key path such as \"device\" or \"compile.mode\""
+                        " (`*` globs a key)")
     if kind == "file":
         for n in names:
             if n not in KIND_NAMES or n == "python":
@@ -26,7 +28,7 @@ def check_kind_names(kind: str, names) -> str | None:
     return None
 
 
-def parse_surface_keys(kind: str, m: dict, err) -> dict:
+def parse_surface_keys(kind: str, m: dict, err: Callable[[str, str], NoReturn]) -> dict:
     """version / version-shape / unless-mentioned / scope -> Matcher fields (validated)."""
     from packaging.specifiers import InvalidSpecifier, SpecifierSet
 

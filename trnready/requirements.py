@@ -140,7 +140,7 @@ def marker_applies(marker) -> bool:
         return True
     try:
         return any(marker.evaluate(env) for env in _TARGET_ENVS)
-    except Exception:  # noqa: BLE001 - an odd marker never hides a dependency
+    except Exception:  # an odd marker never hides a dependency
         return True
 
 
@@ -148,7 +148,8 @@ def marker_applies(marker) -> bool:
 _REPO_DISTS = {
     "dao-ailab/flash-attention": "flash-attn", "state-spaces/mamba": "mamba-ssm",
     "nvidia/transformerengine": "transformer-engine", "autogptq/autogptq": "auto-gptq",
-    "panqiwei/autogptq": "auto-gptq", "casper-hansen/autoawq": "autoawq", "flashinfer-ai/flashinfer": "flashinfer-python",
+    "panqiwei/autogptq": "auto-gptq", "casper-hansen/autoawq": "autoawq",
+    "flashinfer-ai/flashinfer": "flashinfer-python",
     "openai/triton": "triton", "triton-lang/triton": "triton", "pytorch/xla": "torch-xla",
     "pytorch/tensorrt": "torch-tensorrt", "nvidia/tensorrt-model-optimizer": "nvidia-modelopt",
     "nvidia/dali": "nvidia-dali-cuda120", "timdettmers/bitsandbytes": "bitsandbytes",
@@ -289,7 +290,7 @@ def pyreq_from(spec_text: str, line: int, column: int, poetry: bool = False, end
 def logical_lines(lines: list[str], comment_lines: bool = True):
     """Join backslash-continued physical lines. Yields (text, positions) where positions[i] is the
     (1-based line, 0-based column) of text[i]."""
-    buf, pos = "", []
+    buf, pos = "", []  # type: str, list[tuple[int, int]]
     for n, ln in enumerate(lines, 1):
         if comment_lines and buf and ln.lstrip().startswith("#"):
             continue  # a comment inside a continued command (Dockerfile RUN)
@@ -355,7 +356,7 @@ _PIP_VALUE_OPTS = {"-r", "--requirement", "-c", "--constraint", "-i", "--index-u
                    "--platform", "--python-version", "--implementation", "--abi", "--only-binary",
                    "--no-binary", "--trusted-host", "--progress-bar", "--cache-dir", "--src",
                    "--upgrade-strategy", "--log", "--proxy", "--timeout", "--retries", "-C",
-                   "--config-settings", "--global-option", "-n", "--name", "-p", "--prefix", "--channel",
+                   "--config-settings", "--global-option", "-n", "--name", "-p", "--channel",
                    "--group", "-G", "--index", "--default-index", "--source", "--python", "--extra"}
 
 
@@ -365,7 +366,7 @@ def pip_deps(text: str, positions=None, line: int = 1) -> list:
     commands = list(_PIP_CMD.finditer(text))
     for n, m in enumerate(commands):
         is_conda = m.group(0).split()[0] in ("conda", "mamba", "micromamba")
-        skip_next = False
+        skip_next: bool | str = False  # "editable": the next token is an -e target
         # A command's arguments end where the next install command starts: reading to the end of the
         # line for each of thousands of `pip install` on one line was quadratic.
         end = commands[n + 1].start() if n + 1 < len(commands) else len(text)
@@ -505,13 +506,13 @@ def _str_list_deps(values, table: str, tl: TomlLines, out: list, poetry=False):
             out.append(d)
 
 
-def _poetry_table(table: dict, name: str, tl: TomlLines, man: Manifest):
+def _poetry_table(table: object, name: str, tl: TomlLines, man: Manifest):
     if not isinstance(table, dict):
         return
     for key, val in table.items():
         where = tl.find_key(name, key) or (1, 1)
         line = tl.lines[where[0] - 1] if where[0] <= len(tl.lines) else ""
-        versions = []
+        versions: list = []
         if isinstance(val, str):
             versions = [val]
         elif isinstance(val, dict):
@@ -534,11 +535,11 @@ def _poetry_table(table: dict, name: str, tl: TomlLines, man: Manifest):
 def parse_pyproject(data: dict, text: str) -> Manifest:
     tl = TomlLines(text)
     man = Manifest()
-    project = data.get("project") if isinstance(data.get("project"), dict) else {}
+    project = data["project"] if isinstance(data.get("project"), dict) else {}
     _str_list_deps(project.get("dependencies"), "project", tl, man.deps)
     opt = project.get("optional-dependencies")
     if isinstance(opt, dict):
-        for extra, vals in opt.items():
+        for _extra, vals in opt.items():
             tname = "project.optional-dependencies"
             if not any(n == tname for n, _, _ in tl.tables):
                 tname = "project"
@@ -553,15 +554,15 @@ def parse_pyproject(data: dict, text: str) -> Manifest:
     if isinstance(groups, dict):
         for vals in groups.values():
             _str_list_deps(vals, "dependency-groups", tl, man.deps)
-    tool = data.get("tool") if isinstance(data.get("tool"), dict) else {}
-    uv = tool.get("uv") if isinstance(tool.get("uv"), dict) else {}
+    tool = data["tool"] if isinstance(data.get("tool"), dict) else {}
+    uv = tool["uv"] if isinstance(tool.get("uv"), dict) else {}
     for key in ("dev-dependencies", "constraint-dependencies", "override-dependencies"):
         _str_list_deps(uv.get(key), "tool.uv", tl, man.deps)
-    pdm = tool.get("pdm") if isinstance(tool.get("pdm"), dict) else {}
+    pdm = tool["pdm"] if isinstance(tool.get("pdm"), dict) else {}
     if isinstance(pdm.get("dev-dependencies"), dict):
         for vals in pdm["dev-dependencies"].values():
             _str_list_deps(vals, "tool.pdm.dev-dependencies", tl, man.deps)
-    poetry = tool.get("poetry") if isinstance(tool.get("poetry"), dict) else {}
+    poetry = tool["poetry"] if isinstance(tool.get("poetry"), dict) else {}
     _poetry_table(poetry.get("dependencies"), "tool.poetry.dependencies", tl, man)
     _poetry_table(poetry.get("dev-dependencies"), "tool.poetry.dev-dependencies", tl, man)
     if isinstance(poetry.get("group"), dict):
@@ -607,6 +608,7 @@ def parse_setup_py(tree: ast.Module, lines: list[str]) -> Manifest:
     """install_requires / extras_require / tests_require / python_requires of setup(...) calls."""
     man = Manifest()
     consts: dict[str, ast.expr] = {}
+    node: ast.AST  # a statement in the first loop, any node in the second
     for node in tree.body:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             consts[node.targets[0].id] = node.value

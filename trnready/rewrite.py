@@ -492,7 +492,7 @@ class ParentFinder:
         line, col = getattr(node, "lineno", None), getattr(node, "col_offset", None)
         found = default
         if line is not None:
-            current = self.tree
+            current: ast.AST | None = self.tree
             while current is not None and found is default:
                 nxt = None
                 for child in ast.iter_child_nodes(current):
@@ -507,8 +507,8 @@ class ParentFinder:
                         continue
                     end = getattr(child, "end_lineno", start)
                     end_col = getattr(child, "end_col_offset", None)
-                    if (start, child.col_offset) <= (line, col) and (
-                            end_col is None or (line, col) < (end, end_col) or (line, col) == (start, child.col_offset)):
+                    pos = (start, child.col_offset)  # type: ignore[attr-defined]  # a node with a lineno has a column
+                    if pos <= (line, col) and (end_col is None or (line, col) < (end, end_col) or (line, col) == pos):
                         nxt = child
                         break
                 current = nxt

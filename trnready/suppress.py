@@ -140,7 +140,7 @@ def apply(findings: list[Finding], text: str, tree: ast.AST | None, rel: str, en
             by_line.setdefault(d.line, []).append(d)
     out: list[Finding] = []
     for f in findings:
-        candidates = []
+        candidates: list = []
         lines = [f.line]
         first = starts.get(f.line)
         if first is not None and first != f.line:

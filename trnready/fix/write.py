@@ -64,7 +64,7 @@ def write_fix(ff: FileFix, before_replace: Optional[Callable[[Path], None]] = No
         dfd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0)) if _DIR_FD else None
     except OSError as e:
         return f"cannot write: {e.strerror or e}"
-    at = {"dir_fd": dfd} if dfd is not None else {}
+    at: dict = {"dir_fd": dfd} if dfd is not None else {}
     full = name if dfd is not None else os.path.join(directory, name)
     tmp = None
     try:
@@ -93,7 +93,7 @@ def write_fix(ff: FileFix, before_replace: Optional[Callable[[Path], None]] = No
             before_replace(Path(directory) / name)
         rfd = os.open(full, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0), **at)
         with os.fdopen(rfd, "rb") as fh:
-            now = fh.read()
+            now: bytes | None = fh.read()
             if os.fstat(fh.fileno()).st_ino != st.st_ino:
                 now = None
         if now is None or hashlib.sha256(now).digest() != hashlib.sha256(ff.data).digest():

@@ -115,9 +115,7 @@ def _only(lines: list[str], keep: set) -> str:
 
 
 def read(ctx: FileContext) -> ReadResult:
-    from .python import scan_python
-
-    text, rel, engine = ctx.text, ctx.rel, ctx.engine
+    text, rel = ctx.text, ctx.rel
     cells, error = notebook_cells(text)
     if error:
         return ReadResult([], Diagnostic(rel, "malformed-notebook", error), [])

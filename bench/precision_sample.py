@@ -99,13 +99,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--trnready", default=None,
                     help="trnready executable (default: python -m trnready with this interpreter)")
     ap.add_argument("--out", type=Path, default=None, help="default: stdout")
+    ap.add_argument("--repos-csv", type=Path, default=REPOS_CSV, help="repository,commit list")
     ap.add_argument("--only", default="", help="comma-separated owner/name list (default: all)")
     ap.add_argument("--draw", default="stratified", help="name of the stratified draw")
     ap.add_argument("--uniform", type=int, default=UNIFORM, help="size of the uniform draw")
     args = ap.parse_args(argv)
     pool = []
     only = set(filter(None, args.only.split(",")))
-    for repo in load_repos():
+    for repo in load_repos(args.repos_csv):
         if only and repo["repository"] not in only:
             continue
         root = local_dir(args.repos, repo["repository"])

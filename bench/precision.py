@@ -18,7 +18,10 @@ recorded sample: kept true positives / everything of the sample still reported),
 the same weighted by the number of findings each category has in the current scans,
 and the lists 'fp still reported' and 'tp lost'.
 
-    python bench/precision.py [--repos /work/repos] [--mirrors /work/.mirror]
+    python bench/precision.py [--repos /work/repos] [--mirrors /work/.mirror] [--draw NAME]
+
+--draw keeps the verdicts of the draws whose name starts with NAME (the earlier
+audit is "stratified"/"uniform", the first sample after the predicates "after-1").
 
 A repository counts as present at the recorded commit when its bare mirror
 (MIRRORS/owner+name/repo) holds the commit and every recorded file under REPOS has
@@ -145,10 +148,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--trnready", default=None,
                     help="trnready executable (default: python -m trnready with this interpreter)")
     ap.add_argument("--cache", action="store_true", help="let trnready use its result cache")
+    ap.add_argument("--draw", action="append", default=[],
+                    help="keep only draws whose name starts with this (repeatable)")
     args = ap.parse_args(argv)
 
     with args.verdicts.open(newline="") as fh:
         verdicts = list(csv.DictReader(fh))
+    if args.draw:
+        verdicts = [v for v in verdicts if v["draw"].startswith(tuple(args.draw))]
     by_repo: dict[tuple[str, str], list[dict]] = defaultdict(list)
     for v in verdicts:
         by_repo[v["repository"], v["commit"]].append(v)

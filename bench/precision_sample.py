@@ -9,6 +9,12 @@ bench/data/precision_verdicts.csv; the verdict columns are filled by a reader wh
 looks at each finding in its surrounding code.
 
     python bench/precision_sample.py [--repos /work/repos] [--seed 13] [--out FILE]
+        [--only owner/name,...] [--draw NAME] [--uniform 45]
+
+--only restricts the pool to some of the listed repositories; --draw names the
+draw (rows are NAME for the stratified part and NAME-uniform for the rest), so a
+later sample can sit next to an earlier one in the verdicts file. Findings marked
+suppressed or guarded are not on the report and are left out of the pool.
 
 The draw depends only on the scan results, the seed and the allocation below, so
 re-running it on the same commits and the same scanner reproduces the sample.
@@ -68,7 +74,8 @@ def location(f: dict) -> tuple:
     return (f["category"], f["repository"], f["path"], f["line"], f["column"], f["rule"])
 
 
-def draw(pool: list[dict], seed: int) -> list[dict]:
+def draw(pool: list[dict], seed: int, name: str = "stratified",
+         uniform: int = UNIFORM) -> list[dict]:
     pool = sorted(pool, key=location)
     by_cat: dict[str, list[dict]] = defaultdict(list)
     for item in pool:
@@ -76,11 +83,12 @@ def draw(pool: list[dict], seed: int) -> list[dict]:
     rng = random.Random(seed)
     picked = []
     for cat, k in sorted(allocation({c: len(v) for c, v in by_cat.items()}).items()):
-        picked.extend({**f, "draw": "stratified"} for f in rng.sample(by_cat[cat], k))
+        picked.extend({**f, "draw": name} for f in rng.sample(by_cat[cat], k))
     taken = {location(f) for f in picked}
     rest = [f for f in pool if location(f) not in taken]
-    picked.extend({**f, "draw": "uniform"}
-                  for f in random.Random(seed + 1).sample(rest, min(UNIFORM, len(rest))))
+    label = "uniform" if name == "stratified" else f"{name}-uniform"
+    picked.extend({**f, "draw": label}
+                  for f in random.Random(seed + 1).sample(rest, min(uniform, len(rest))))
     return picked
 
 
@@ -91,18 +99,25 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--trnready", default=None,
                     help="trnready executable (default: python -m trnready with this interpreter)")
     ap.add_argument("--out", type=Path, default=None, help="default: stdout")
+    ap.add_argument("--repos-csv", type=Path, default=REPOS_CSV, help="repository,commit list")
+    ap.add_argument("--only", default="", help="comma-separated owner/name list (default: all)")
+    ap.add_argument("--draw", default="stratified", help="name of the stratified draw")
+    ap.add_argument("--uniform", type=int, default=UNIFORM, help="size of the uniform draw")
     args = ap.parse_args(argv)
     pool = []
-    for repo in load_repos():
+    only = set(filter(None, args.only.split(",")))
+    for repo in load_repos(args.repos_csv):
+        if only and repo["repository"] not in only:
+            continue
         root = local_dir(args.repos, repo["repository"])
         for f in scan(root, args.trnready):
-            if f.get("suppressed"):
+            if f.get("suppressed") or f.get("guarded"):
                 continue
             pool.append({"repository": repo["repository"], "commit": repo["commit"],
                          "path": f["path"], "line": f["line"], "column": f["column"],
                          "rule": f["rule"], "severity": f["severity"],
                          "category": f["category"]})
-    sample = draw(pool, args.seed)
+    sample = draw(pool, args.seed, args.draw, args.uniform)
     fh = args.out.open("w", newline="") if args.out else sys.stdout
     writer = csv.DictWriter(fh, fieldnames=FIELDS)
     writer.writeheader()

@@ -43,7 +43,7 @@ def verdict(commit, line, rule, category, verdict, fp_class="", severity="change
             "verdict": verdict, "fp_class": fp_class, "kept_line": kept_line, "reason": "test"}
 
 
-def run_bench(tmp_path, rows):
+def run_bench(tmp_path, rows, *extra):
     table = tmp_path / "verdicts.csv"
     with table.open("w", newline="") as fh:
         writer = csv.DictWriter(fh, fieldnames=FIELDS)
@@ -51,7 +51,7 @@ def run_bench(tmp_path, rows):
         writer.writerows(rows)
     env = dict(os.environ, PYTHONPATH=str(REPO))
     return subprocess.run([sys.executable, str(REPO / "bench" / "precision.py"), "--verdicts", str(table),
-                           "--repos", str(tmp_path / "repos"), "--mirrors", str(tmp_path / "mirrors")],
+                           "--repos", str(tmp_path / "repos"), "--mirrors", str(tmp_path / "mirrors"), *extra],
                           capture_output=True, text=True, env=env, timeout=600)
 
 
@@ -89,3 +89,41 @@ def test_changed_checkout_is_skipped(tmp_path):
     proc = run_bench(tmp_path, [verdict(commit, 2, "TRN241", "cuda-device", "tp")])
     assert proc.returncode == 2
     assert f"acme/demo (1 verdicts): model.py differs from {commit[:12]}" in proc.stdout
+
+
+def test_draw_option_keeps_only_the_named_draws(tmp_path):
+    commit = make_repo(tmp_path)
+    later = {**verdict(commit, 6, "TRN243", "cuda-device", "duplicate", "duplicate", kept_line="6"),
+             "draw": "after-1"}
+    rows = [verdict(commit, 2, "TRN241", "cuda-device", "tp"), later]
+    proc = run_bench(tmp_path, rows, "--draw", "after-1")
+    assert proc.returncode == 1, proc.stderr
+    assert "1 verdicts checked in 1 repositories" in proc.stdout
+    assert "by draw: after-1 0/1 = 0.0% -> now 0.0%" in proc.stdout
+    proc = run_bench(tmp_path, rows, "--draw", "stratified")
+    assert proc.returncode == 0, proc.stdout
+    assert "by draw: stratified 1/1 = 100.0% -> now 100.0%" in proc.stdout
+
+
+def test_sampler_draws_from_the_named_repositories_only(tmp_path):
+    commit = make_repo(tmp_path)
+    other = tmp_path / "repos" / "other"
+    other.mkdir()
+    (other / "train.py").write_text("import torch\nz = torch.zeros(2).cuda()\n")
+    listing = tmp_path / "repos.csv"
+    listing.write_text(f"repository,commit\nacme/demo,{commit}\nacme/other,0\n")
+    out = tmp_path / "draw.csv"
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    proc = subprocess.run([sys.executable, str(REPO / "bench" / "precision_sample.py"),
+                           "--repos", str(tmp_path / "repos"), "--repos-csv", str(listing),
+                           "--only", "acme/demo", "--draw", "after-9", "--uniform", "0", "--seed", "5",
+                           "--out", str(out)], capture_output=True, text=True, env=env, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    with out.open(newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    # Line 4 sits under torch.cuda.is_available() and is not on the report; the other
+    # repository is not pooled.
+    assert sorted((r["draw"], r["repository"], r["path"], r["line"]) for r in rows) == [
+        ("after-9", "acme/demo", "model.py", "2"), ("after-9", "acme/demo", "model.py", "3"),
+        ("after-9", "acme/demo", "model.py", "6"), ("after-9", "acme/demo", "model.py", "6")]
+    assert "4 findings pooled, 4 drawn" in proc.stderr

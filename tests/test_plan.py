@@ -101,3 +101,26 @@ clean = ["bar()"]
     with pytest.raises(CatalogueError) as e:
         load_catalogue(extra=[cat])
     assert str(e.value).startswith(f"{cat}:6: entry ACME101: key '{key}': {message}")
+
+
+def test_text_markdown_and_explain_show_the_plan(tmp_path):
+    (tmp_path / "train.py").write_text(SOURCE)
+    (tmp_path / "requirements.txt").write_text("torch==2.3.0\nflash-attn>=2\n")
+    report = _scan(tmp_path)
+    phases = [p for p in report["plan"]["phases"] if p["items"]]
+    text = run_cli("scan", "--no-config", "--no-cache", tmp_path, "--exit-zero").stdout
+    lines = text.splitlines()
+    at = lines.index("Plan (automatic / local edit / redesign):")
+    for n, p in enumerate(phases, 1):
+        e = p["by_effort"]
+        assert lines[at + n].split() == [f"{n}.", *p["title"].split(), str(e["automatic"]), "/",
+                                         str(e["local-edit"]), "/", str(e["redesign"])]
+    assert lines[at + len(phases) + 1].startswith("Verdict: ")
+    md = run_cli("scan", "--no-config", "--no-cache", tmp_path, "--format", "markdown", "--exit-zero").stdout
+    for n, p in enumerate(phases, 1):
+        e = p["by_effort"]
+        assert f"| {n}. {p['title']} | {e['automatic']} | {e['local-edit']} | {e['redesign']} |" in md
+    assert f"`trnready fix --write` clears {report['plan']['fixable']} item(s)." in md
+    assert "flash-attn (CUDA-only kernels) (TRN281, 1 file)" in md
+    explain = run_cli("explain", "TRN281").stdout.splitlines()
+    assert explain[1] == "Phase: eager-port · effort: redesign (docs/plan.md)"

@@ -31,6 +31,7 @@ from .limits import bound
 from .match import Engine
 from .model import PARTIAL_KINDS, Diagnostic, Report
 from .read import decode_python, read_bytes
+from .workers import init_worker, stop_pool
 from .repo_rules import mentioned_in_files, repo_files, repo_rules
 
 # Below this many files to scan, a worker pool costs more than it saves.
@@ -143,42 +144,9 @@ _WORKER: dict = {}
 
 
 def _worker_init(engine: Engine, config: Config, parent: int | None = None) -> None:
-    import signal
-
-    # Ctrl-C is handled once, by the parent, which then stops the workers. A forked worker also
-    # inherits the CLI's SIGTERM handler (which turns SIGTERM into an interrupt): the parent's
-    # terminate() must simply end it, not make it raise inside the pool's queue.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    if parent is not None:
-        _exit_with_parent(parent)
+    init_worker(parent)
     _WORKER["engine"], _WORKER["config"] = engine, config
     sys.setrecursionlimit(max(sys.getrecursionlimit(), RECURSION_LIMIT))
-
-
-def _exit_with_parent(parent: int) -> None:
-    """A worker ends when the scan that started it dies, even by SIGKILL (no cleanup can run then)."""
-    import signal
-
-    if sys.platform.startswith("linux"):
-        try:
-            import ctypes
-
-            PR_SET_PDEATHSIG = 1
-            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-        except (OSError, AttributeError):
-            pass
-    else:  # elsewhere: a thread watching for the parent to go (the worker is then re-parented)
-        import threading
-
-        def watch():
-            while os.getppid() == parent:
-                time.sleep(0.5)
-            os._exit(1)
-
-        threading.Thread(target=watch, daemon=True, name="trnready-parent-watch").start()
-    if os.getppid() != parent:  # the parent died before the death signal was armed
-        os._exit(1)
 
 
 def _worker_scan(job):
@@ -398,10 +366,7 @@ def _scan_pool(misses, results, digests, engine, config, cache, jobs, bar) -> No
             bar.step()
         pool.shutdown(wait=True)
     except KeyboardInterrupt:
-        # Stop at once: drop queued work and end the workers instead of draining the queue.
-        for proc in list(getattr(pool, "_processes", {}).values()):
-            proc.terminate()
-        pool.shutdown(wait=False, cancel_futures=True)
+        stop_pool(pool)
         raise
     except BrokenProcessPool:
         pool.shutdown(wait=False, cancel_futures=True)

@@ -714,6 +714,7 @@ def explain_cmd(rule_id, catalogue):
                                                            else "; `trnready rules` lists them"))
     # Catalogue text may come from a scanned repository (its config names the catalogue): escape it.
     click.echo(f"{rule.id} {safe_line(rule.name)}  [{rule.category}, {rule.severity}]")
+    click.echo(f"Phase: {rule.phase} · effort: {rule.effort} (docs/plan.md)")
     click.echo(f"\n## What it flags\n{safe(rule.title)}")
     click.echo(f"\n## Why it matters\n{safe(rule.why)}")
     label = "## Fix (suggestion: the TorchNeuron material gives none)" if rule.fix_is_suggestion else "## Fix"

@@ -16,6 +16,7 @@ from .model import FileFix, FixPlan
 from .notebook import fix_notebook
 from .python import fix_python
 from .write import refuse
+from ..workers import init_worker, stop_pool
 
 STYLES = ("neuron", "accelerator")
 # file kind -> editor(path, rel, findings, engine, config, style) -> FileFix
@@ -98,11 +99,10 @@ def _edit(job, engine: Engine, config: Config, style: str) -> FileFix:
 _WORKER: dict = {}
 
 
-def _worker_init(engine: Engine, config: Config, style: str) -> None:
-    import signal
+def _worker_init(engine: Engine, config: Config, style: str, parent: int | None = None) -> None:
     import sys
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is handled once, by the parent
+    init_worker(parent)
     _WORKER.update(engine=engine, config=config, style=style)
     sys.setrecursionlimit(max(sys.getrecursionlimit(), RECURSION_LIMIT))
 
@@ -118,7 +118,7 @@ def _edit_in_pool(jobs, engine, config, style, workers, progress) -> list:
 
     out: list = []
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"),
-                               initializer=_worker_init, initargs=(engine, config, style))
+                               initializer=_worker_init, initargs=(engine, config, style, os.getpid()))
     try:
         for ff in pool.map(_worker_edit, jobs, chunksize=max(1, min(8, len(jobs) // (workers * 4)))):
             out.append(ff)
@@ -126,9 +126,7 @@ def _edit_in_pool(jobs, engine, config, style, workers, progress) -> list:
                 progress(len(out), len(jobs))
         pool.shutdown(wait=True)
     except KeyboardInterrupt:
-        for proc in list(getattr(pool, "_processes", {}).values()):
-            proc.terminate()
-        pool.shutdown(wait=False, cancel_futures=True)
+        stop_pool(pool)
         raise
     except BrokenProcessPool:  # a worker died (e.g. a C stack overflow): finish in-process
         pool.shutdown(wait=False, cancel_futures=True)

@@ -6,6 +6,7 @@ written into the scanned tree is never read back as input (discover.own_output).
 from __future__ import annotations
 
 from ..model import SEVERITIES, SEVERITY_RANK, Report
+from ..plan import build_plan
 from ..model import PARTIAL_KINDS
 from .text import safe, verdict
 
@@ -50,6 +51,7 @@ def render(report: Report, stream, top: int = TOP, **_options) -> None:
     active = sorted(report.active, key=lambda f: (-SEVERITY_RANK[f.severity], *f.sort_key()))
     if not active:
         return
+    _plan(report, w)
     per_rule: dict = {}
     for f in active:
         per_rule.setdefault(f.rule, [0, f.severity, f.title or f.category])[0] += 1
@@ -64,3 +66,18 @@ def render(report: Report, stream, top: int = TOP, **_options) -> None:
         w(f"| {_ICONS[f.severity]} {f.severity} | {_code(where)} | {f.rule} | {_cell(f.message)} |\n")
     if len(active) > len(shown):
         w(f"\n{len(active) - len(shown)} more finding(s): see the SARIF, JSON or HTML report.\n")
+
+
+def _plan(report: Report, w) -> None:
+    """The migration plan: items per phase by effort class, then the redesign work by name."""
+    plan = build_plan(report)
+    w("\n### Plan\n\n| Phase | Automatic | Local edit | Redesign |\n|---|---:|---:|---:|\n")
+    for n, p in enumerate((p for p in plan["phases"] if p["items"]), 1):
+        e = p["by_effort"]
+        w(f"| {n}. {_cell(p['title'])} | {e['automatic']} | {e['local-edit']} | {e['redesign']} |\n")
+    if plan["fixable"]:
+        w(f"\n`trnready fix --write` clears {plan['fixable']} item(s).\n")
+    if plan["redesign"]:
+        w("\nRedesign work: " + "; ".join(
+            f"{_cell(r['title'])} ({r['rule']}, {r['files']} file{'s' if r['files'] != 1 else ''})"
+            for r in plan["redesign"]) + ".\n")

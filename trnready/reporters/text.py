@@ -154,7 +154,22 @@ def render_summary(report: Report, stream, colour: bool = False, shown: int | No
     cats = report.by_category()
     if cats:
         stream.write("By category: " + ", ".join(f"{c} {n}" for c, n in cats.items()) + "\n")
+    _plan_lines(report, stream)
     stream.write(f"Verdict: {verdict(report, colour)}\n")
+
+
+def _plan_lines(report: Report, stream) -> None:
+    """The migration plan in a few lines: items per phase, in the order to do them, by effort class."""
+    from ..plan import build_plan
+
+    phases = [p for p in build_plan(report)["phases"] if p["items"]]
+    if not phases:
+        return
+    stream.write("Plan (automatic / local edit / redesign):\n")
+    width = max(len(p["title"]) for p in phases)
+    for n, p in enumerate(phases, 1):
+        e = p["by_effort"]
+        stream.write(f"  {n}. {p['title']:<{width}}  {e['automatic']:>4} / {e['local-edit']:>4} / {e['redesign']:>4}\n")
 
 
 def verdict(report: Report, colour: bool = False) -> str:

@@ -5,7 +5,7 @@ A `change` entry may list rewrite tables. Each table names exactly one action;
 `style` fits the chosen --device-style and whose action fits the code at the
 finding (a string literal, a call, a callee). This module is pure `ast` and
 never imports libcst, so the scanner can mark findings `fixable` cheaply;
-`fix.py` performs the chosen rewrite with libcst.
+`trnready/fix/` performs the chosen rewrite with libcst.
 
 Actions (the value is an inline table):
 

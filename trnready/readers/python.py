@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import sys
 import warnings
+from dataclasses import replace
 
 from ..index import Indexer
 from ..match import Engine, Hit
@@ -71,7 +72,7 @@ def findings_from_hits(hits: list[Hit], lines: list[str], rel: str, cell: int | 
         message = h.matcher.message.format(name=h.name) if h.matcher.message else f"{h.rule.title}: `{h.name}`"
         message += h.note
         out.append(make_finding(
-            h.rule, occurrences, confidence=h.confidence or h.matcher.confidence,
+            h.rule if h.severity is None else replace(h.rule, severity=h.severity), occurrences, confidence=h.confidence or h.matcher.confidence,
             path=rel, line=lineno + line_offset, column=col, end_line=end_lineno + line_offset, end_column=end_col,
             snippet=text, message=message, code=code, cell=cell, context=context_lines(lines, lineno, line_offset),
             fixable=fixable(h.rule, node, h.qualname), guarded=h.guarded))

@@ -148,10 +148,10 @@ class Engine:
         return True
 
     # -- the per-file pass -------------------------------------------------
-    def match(self, index: FileIndex) -> list[Hit]:
+    def match(self, index: FileIndex, path: str = "") -> list[Hit]:
         hits: list[Hit] = []
         ctx = FileContext(index=index, tree=index.tree, resolver=self.resolver.for_file(index.factories),
-                          values=self.catalogue.context_values, project=self.project)
+                          values=self.catalogue.context_values, project=self.project, path=path)
         resolver = ctx.resolver
         canon = resolver.canonical
         qualnames = resolver.qualnames

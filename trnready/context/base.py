@@ -66,6 +66,7 @@ class FileContext:
     values: dict  # [context.values] of the catalogue: data lists predicates read
     project: ProjectFacts = field(default_factory=ProjectFacts)
     memo: dict = field(default_factory=dict)
+    path: str = ""  # the file's path relative to the scanned root, "/"-separated ("" when unknown)
 
     def fact(self, key: str, compute: Callable[["FileContext"], Any]):
         if key not in self.memo:

@@ -44,9 +44,9 @@ def _column(line: str, byte_offset: int) -> int:
     return len(line.encode("utf-8")[:byte_offset].decode("utf-8", "ignore")) + 1
 
 
-def hits_for_tree(tree: ast.Module, engine: Engine) -> list[Hit]:
+def hits_for_tree(tree: ast.Module, engine: Engine, rel: str = "") -> list[Hit]:
     index = Indexer(engine.interest).run(tree)
-    return engine.match(index)
+    return engine.match(index, path=rel)
 
 
 def findings_from_hits(hits: list[Hit], lines: list[str], rel: str, cell: int | None = None,
@@ -105,7 +105,7 @@ def scan_python(text: str, rel: str, engine: Engine, cell: int | None = None, tr
         if diag is not None:
             return [], diag, None
     try:
-        hits = hits_for_tree(tree, engine)
+        hits = hits_for_tree(tree, engine, rel)
     except RecursionError:
         return [], Diagnostic(rel, "too-complex", "nesting too deep to analyse"), None
     return findings_from_hits(hits, text.splitlines(), rel, cell=cell, tree=tree), None, tree

@@ -24,3 +24,15 @@ def widen(codes):
 
 def narrow_method(codes):
     return codes.to(dtype=torch.int16).bitwise_right_shift(4)
+
+
+def mantissa_top(w, half):
+    int_dtype = torch.int32
+    if half:
+        int_dtype = torch.int16
+    bits = w.view(int_dtype)
+    return torch.bitwise_right_shift(bits, 7)
+
+
+def any_width(w, int_dtype):
+    return torch.bitwise_right_shift(w.view(int_dtype), 7)

@@ -9,4 +9,5 @@ def test_compared_limits_are_silent_limits_put_in_tensors_are_reported():
         # line 3: LONG_MAX is only compared; line 10: an assert
         ("limits.py", 4, 8, "TRN131", MSG, False),  # FILL ends up in a tensor (torch.where)
         ("limits.py", 14, 35, "TRN131", MSG, False),  # fills a tensor
+        ("limits.py", 21, 15, "TRN131", MSG, False),  # never read here: may be used anywhere
     ]

@@ -26,21 +26,23 @@ def _target_name(t) -> str | None:
 
 
 def _only_compared(ctx, name: str) -> bool:
-    """Every read of the name (or attribute) in this file is a comparison operand."""
+    """The name (or attribute) is read in this file, and every read is a comparison operand. A constant
+    never read here may be used anywhere, so it does not count."""
+    reads = 0
     for kind in (ast.Name, ast.Attribute):
         for n in ctx.nodes(kind):
             if type(n.ctx) is ast.Load and (n.id if kind is ast.Name else n.attr) == name:
                 if not _compared(ctx, n):
                     return False
-    return True
+                reads += 1
+    return reads > 0
 
 
 @predicate("python-int-limit", kinds=("call",))
 def python_int_limit(ctx, hit) -> bool:
     """`torch.iinfo(torch.int64).max` (or `.min`) used as a plain Python number: compared with another
     number (`if n * n > torch.iinfo(torch.int64).max:`), checked in an `assert`, or stored in a name or
-    attribute whose every read in this file is such a comparison (a module constant `MAX_INT64`, or a
-    test restoring it). No tensor holds the value, so no 64-bit device arithmetic is involved. A limit
+    attribute read in this file and only in such comparisons (`MAX_INT64 = ...` then `if n > MAX_INT64:`). No tensor holds the value, so no 64-bit device arithmetic is involved. A limit
     that fills a tensor or is read anywhere else in the file still matches."""
     call = hit.node
     attr = parent_of(ctx, call)

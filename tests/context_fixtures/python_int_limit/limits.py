@@ -16,3 +16,6 @@ def far_away(dist, mask):
 
 def pad(idx, mask):
     return torch.where(mask, idx, FILL)
+
+
+UNUSED_HERE = torch.iinfo(torch.int64).max

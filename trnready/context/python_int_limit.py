@@ -42,8 +42,9 @@ def _only_compared(ctx, name: str) -> bool:
 def python_int_limit(ctx, hit) -> bool:
     """`torch.iinfo(torch.int64).max` (or `.min`) used as a plain Python number: compared with another
     number (`if n * n > torch.iinfo(torch.int64).max:`), checked in an `assert`, or stored in a name or
-    attribute read in this file and only in such comparisons (`MAX_INT64 = ...` then `if n > MAX_INT64:`). No tensor holds the value, so no 64-bit device arithmetic is involved. A limit
-    that fills a tensor or is read anywhere else in the file still matches."""
+    attribute read in this file and only in such comparisons (`MAX_INT64 = ...` then `if n > MAX_INT64:`).
+    No tensor holds the value, so no 64-bit device arithmetic is involved. A limit that fills a tensor,
+    is read anywhere else in the file, or is never read in it still matches."""
     call = hit.node
     attr = parent_of(ctx, call)
     if type(attr) is not ast.Attribute or attr.attr not in ("max", "min"):

@@ -68,8 +68,8 @@ EXPECTED = [
     ('module_skip_tests.py', 8, 9, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.Stream`', True),
     ('module_skip_tests.py', 9, 5, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.synchronize`', True),
     # tpu_paths.py
-    ('tpu_paths.py', 6, 5, 'TRN221', 'PyTorch/XLA (the pre-2.14 Neuron stack): `torch_xla.core.xla_model` (optional import: guarded by try/except or an availability check)', True),
-    ('tpu_paths.py', 11, 9, 'TRN221', 'PyTorch/XLA (the pre-2.14 Neuron stack): `torch_xla`', True),  # import torch_xla
+    ('tpu_paths.py', 6, 5, 'TRN221', 'PyTorch/XLA (XLA devices; the stack Neuron used before 2.14): `torch_xla.core.xla_model` (optional import: guarded by try/except or an availability check)', True),
+    ('tpu_paths.py', 11, 9, 'TRN221', 'PyTorch/XLA (XLA devices; the stack Neuron used before 2.14): `torch_xla`', True),  # import torch_xla
     ('tpu_paths.py', 12, 9, 'TRN221', 'PyTorch/XLA API used: `torch_xla`', True),  # torch_xla.sync()
     ('tpu_paths.py', 14, 9, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.synchronize`', True),]
 

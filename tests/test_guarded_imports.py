@@ -35,3 +35,23 @@ def test_guarded_imports_are_medium_confidence(tmp_path):
     assert flash["confidence"] == "medium"
     xf = next(f for (line, _), f in found.items() if line == 15)
     assert xf["confidence"] == "high" and "optional" not in xf["message"]
+
+
+FALLBACK = '''try:
+    from flash_attn import flash_attn_func
+except ImportError:
+    flash_attn_func = None
+
+try:
+    import xformers.ops as xops
+except ImportError as err:
+    raise ImportError("install xformers") from err
+'''
+
+
+def test_an_optional_import_with_a_path_without_it_is_a_change_not_a_blocker(tmp_path):
+    (tmp_path / "attn.py").write_text(FALLBACK)
+    proc = run_cli("scan", tmp_path, "--format", "json", "--no-cache")
+    found = [(f["line"], f["rule"], f["severity"], f["confidence"]) for f in json.loads(proc.stdout)["findings"]]
+    # the first handler leaves a working default; the second raises, so xformers is required after all
+    assert found == [(2, "TRN281", "change", "medium"), (7, "TRN284", "blocker", "high")]

@@ -135,6 +135,11 @@ def _catches_import_error(expr: ast.expr) -> bool:
     return _tail(expr) in _IMPORT_ERRORS
 
 
+def _reraises(handler: ast.ExceptHandler) -> bool:
+    # `except ImportError: raise ImportError("pip install x")`: the package is required, not optional.
+    return any(type(st) is ast.Raise for st in handler.body)
+
+
 def _is_availability_test(test: ast.expr) -> bool:
     """is_flash_attn_available(), is_torch_xla_available(), importlib.util.find_spec("x"), HAS_APEX, _xla_ok."""
     t = type(test)
@@ -298,7 +303,7 @@ class Indexer:
     # -- statements --------------------------------------------------------
     def v_try(self, node, scope: Scope) -> None:
         # `try: import flash_attn / except ImportError: ...` is an optional dependency.
-        catches = any(h.type is None or _catches_import_error(h.type) for h in node.handlers)
+        catches = any((h.type is None or _catches_import_error(h.type)) and not _reraises(h) for h in node.handlers)
         self.guard += catches
         self._body(node.body, scope)
         self.guard -= catches

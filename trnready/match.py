@@ -31,6 +31,7 @@ class Hit:
     note: str = ""  # appended to the message
     guarded: bool = False  # a context predicate with the guard effect holds (trnready/context/neuron_guarded.py)
     stored: bool = False  # a keyword matcher's value stored under the name ({"k": v}, x.k = v), not passed to a call
+    severity: str | None = None  # overrides the rule's (an optional import leaves a path without the package)
 
 
 def _tails(names) -> set[str]:
@@ -147,10 +148,10 @@ class Engine:
         return True
 
     # -- the per-file pass -------------------------------------------------
-    def match(self, index: FileIndex) -> list[Hit]:
+    def match(self, index: FileIndex, path: str = "") -> list[Hit]:
         hits: list[Hit] = []
         ctx = FileContext(index=index, tree=index.tree, resolver=self.resolver.for_file(index.factories),
-                          values=self.catalogue.context_values, project=self.project)
+                          values=self.catalogue.context_values, project=self.project, path=path)
         resolver = ctx.resolver
         canon = resolver.canonical
         qualnames = resolver.qualnames
@@ -163,8 +164,11 @@ class Engine:
                     for prefix in _prefixes(cand):
                         for rule, m in self.imports.get(prefix, ()):
                             if node in index.guarded:
+                                # The program has a path without the package (the handler did not raise), so
+                                # the import alone blocks nothing: a blocker becomes a change (check that path).
                                 emit(ctx, hits, Hit(rule, m, node, cand, confidence="medium",
-                                                    note=" (optional import: guarded by try/except or an availability check)"))
+                                                    note=" (optional import: guarded by try/except or an availability check)",
+                                                    severity="change" if rule.severity == "blocker" else None))
                             else:
                                 emit(ctx, hits, Hit(rule, m, node, cand))
         # references (outermost attribute chains and imported names)

@@ -66,6 +66,7 @@ class FileContext:
     values: dict  # [context.values] of the catalogue: data lists predicates read
     project: ProjectFacts = field(default_factory=ProjectFacts)
     memo: dict = field(default_factory=dict)
+    path: str = ""  # the file's path relative to the scanned root, "/"-separated ("" when unknown)
 
     def fact(self, key: str, compute: Callable[["FileContext"], Any]):
         if key not in self.memo:
@@ -155,3 +156,35 @@ def root_name(node) -> str | None:
     while type(node) is ast.Attribute:
         node = node.value
     return node.id if type(node) is ast.Name else None
+
+
+def parent_of(ctx: "FileContext", node):
+    """The syntax node directly holding `node` (None at the top). One map per file, built on first use."""
+    parents = ctx.memo.get("_parents")
+    if parents is None:
+        parents = ctx.memo["_parents"] = {}
+        if ctx.tree is not None:
+            for outer in ast.walk(ctx.tree):
+                for inner in ast.iter_child_nodes(outer):
+                    parents[id(inner)] = outer
+    return parents.get(id(node))
+
+
+def enclosing_function(ctx: "FileContext", node):
+    """The innermost def/async def holding `node`, or None at module or class level."""
+    p = parent_of(ctx, node)
+    while p is not None and type(p) not in (ast.FunctionDef, ast.AsyncFunctionDef):
+        p = parent_of(ctx, p)
+    return p
+
+
+def dotted(node) -> str:
+    """`torch.int32` for an attribute chain of names, "" otherwise."""
+    parts = []
+    while type(node) is ast.Attribute:
+        parts.append(node.attr)
+        node = node.value
+    if type(node) is not ast.Name:
+        return ""
+    parts.append(node.id)
+    return ".".join(reversed(parts))

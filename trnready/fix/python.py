@@ -86,7 +86,7 @@ def fix_text(text: str, rel: str, findings: list[Finding], engine: Engine, style
 def _targets(tree, text: str, rel: str, findings: list[Finding], engine: Engine, left: list,
              cell: Optional[int] = None) -> list[Target]:
     """Pair each reported finding with the scanner's hit on the text we just read."""
-    hits = hits_for_tree(tree, engine)
+    hits = hits_for_tree(tree, engine, rel)
     lines = text.splitlines()
     local = {(f.rule, f.line, f.column, f.fingerprint): f
              for f in findings_from_hits(hits, lines, rel, cell=cell, tree=tree)}

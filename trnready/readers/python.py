@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import sys
 import warnings
+from dataclasses import replace
 
 from ..index import Indexer
 from ..match import Engine, Hit
@@ -43,9 +44,9 @@ def _column(line: str, byte_offset: int) -> int:
     return len(line.encode("utf-8")[:byte_offset].decode("utf-8", "ignore")) + 1
 
 
-def hits_for_tree(tree: ast.Module, engine: Engine) -> list[Hit]:
+def hits_for_tree(tree: ast.Module, engine: Engine, rel: str = "") -> list[Hit]:
     index = Indexer(engine.interest).run(tree)
-    return engine.match(index)
+    return engine.match(index, path=rel)
 
 
 def findings_from_hits(hits: list[Hit], lines: list[str], rel: str, cell: int | None = None,
@@ -71,7 +72,8 @@ def findings_from_hits(hits: list[Hit], lines: list[str], rel: str, cell: int | 
         message = h.matcher.message.format(name=h.name) if h.matcher.message else f"{h.rule.title}: `{h.name}`"
         message += h.note
         out.append(make_finding(
-            h.rule, occurrences, confidence=h.confidence or h.matcher.confidence,
+            h.rule if h.severity is None else replace(h.rule, severity=h.severity), occurrences,
+            confidence=h.confidence or h.matcher.confidence,
             path=rel, line=lineno + line_offset, column=col, end_line=end_lineno + line_offset, end_column=end_col,
             snippet=text, message=message, code=code, cell=cell, context=context_lines(lines, lineno, line_offset),
             fixable=fixable(h.rule, node, h.qualname), guarded=h.guarded))
@@ -104,7 +106,7 @@ def scan_python(text: str, rel: str, engine: Engine, cell: int | None = None, tr
         if diag is not None:
             return [], diag, None
     try:
-        hits = hits_for_tree(tree, engine)
+        hits = hits_for_tree(tree, engine, rel)
     except RecursionError:
         return [], Diagnostic(rel, "too-complex", "nesting too deep to analyse"), None
     return findings_from_hits(hits, text.splitlines(), rel, cell=cell, tree=tree), None, tree

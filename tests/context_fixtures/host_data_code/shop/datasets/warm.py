@@ -1,0 +1,5 @@
+import torch
+
+
+def warm_cache(path):
+    return torch.load(path).cuda()

@@ -1,0 +1,31 @@
+"""host-data-code: dataset readers, loaders and collate functions prepare data on the host, not the device."""
+from conftest import CONTEXT_FIXTURES, scan_findings
+from trnready import context
+
+UNIQUE = "Operation whose output shape depends on the data: `torch.unique`"
+
+
+def test_host_data_preparation_is_guarded_device_code_is_reported():
+    assert scan_findings(CONTEXT_FIXTURES / "host_data_code", "--show-guarded") == [
+        # datasets/ module that moves its result to a device: may run there, stays a finding
+        ("shop/datasets/features.py", 5, 11, "TRN104", UNIQUE, False),
+        # datasets/ module that only reads files into CPU tensors
+        ("shop/datasets/reviews.py", 7, 13, "TRN104", UNIQUE, True),
+        ("shop/datasets/reviews.py", 8, 28, "TRN121", "float64 or complex128 dtype: `torch.float64`", True),
+        # a CUDA call is not a data-representation category: reported wherever it is
+        ("shop/datasets/warm.py", 5, 12, "TRN241", ".cuda() moves a tensor or module to a GPU: `cuda`", False),
+        ("shop/model.py", 10, 16, "TRN104", UNIQUE, True),  # Dataset.__getitem__
+        ("shop/model.py", 17, 12, "TRN151", "NestedTensor (torch.nested, layout=torch.jagged): `torch.nested`",
+         True),  # a collate function
+        ("shop/model.py", 21, 12, "TRN104", UNIQUE, False),  # model code in the same file
+    ]
+
+
+def test_guarded_host_code_is_left_out_of_the_default_report():
+    found = scan_findings(CONTEXT_FIXTURES / "host_data_code")
+    assert [(f[0], f[1]) for f in found] == [
+        ("shop/datasets/features.py", 5), ("shop/datasets/warm.py", 5), ("shop/model.py", 21)]
+
+
+def test_registered_as_a_guard():
+    assert context.get("host-data-code").effect == "guard"

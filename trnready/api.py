@@ -232,7 +232,8 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
     root = Path(root).absolute() if root is not None else common_root(paths)
     engine.project = project_facts(root)
     report = Report(root=printable_path(str(root.absolute())), catalogue_version=cat.version, catalogue_sha256=cat.sha256,
-                    plan_text=cat.plan_text,
+                    plan_text=cat.plan_text, gate_scopes=config.gate_scopes,
+                    gate_min_confidence=config.gate_min_confidence,
                     tool_version=__version__, rules=cat.by_id(),
                     started_at=_dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat())
     old_limit = sys.getrecursionlimit()
@@ -329,7 +330,7 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
         def mentioned(strings) -> bool:
             return any(x in found for x in strings) or in_config_files(strings)
 
-        report.findings = postprocess.report_findings(report.findings, engine, mentioned)
+        report.findings = postprocess.report_findings(report.findings, engine, mentioned, root, config)
     finally:
         if cache is not None:
             cache.close()

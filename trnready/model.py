@@ -278,18 +278,24 @@ class Report:
             text = "ready"
         left = [f for f in self.active if not self.counts(f)]
         if left:
-            # The uncounted findings at the verdict's severity (any severity when the counted part is clean).
-            same = [f for f in left if worst is None or f.severity == worst]
-            where = sorted({f.scope for f in same if f.scope not in self.gate_scopes},
-                           key=lambda s: SCOPES.index(s) if s in SCOPES else len(SCOPES))
-            low = sum(1 for f in same if f.scope in self.gate_scopes)
+            # The uncounted findings at the verdict's severity; when there are none, the most severe
+            # uncounted ones (blockers in tests under a clean source tree are worth a mention).
+            same = [f for f in left if f.severity == worst]
+            noun = "more"
+            if not same and (worst is None or max(SEVERITY_RANK[f.severity] for f in left) > SEVERITY_RANK[worst]):
+                top = max((f.severity for f in left), key=lambda x: SEVERITY_RANK[x])
+                same = [f for f in left if f.severity == top]
+                noun = _NOUNS[top][len(same) != 1]
             parts = [", ".join(self.gate_scopes)]
             if same:
-                detail = f"{len(same)} {'more' if worst else 'findings'}"
+                where = sorted({f.scope for f in same if f.scope not in self.gate_scopes},
+                               key=lambda x: SCOPES.index(x) if x in SCOPES else len(SCOPES))
+                low = sum(1 for f in same if f.scope in self.gate_scopes)
+                detail = f"{len(same)} {noun}"
                 if where:
                     detail += " in " + ", ".join(where)
-                if low:
-                    detail += (" and" if where else "") + f" {low} medium confidence"
+                if low:  # in the gate scopes, left out by --gate-min-confidence high
+                    detail += f" ({low} of medium confidence)" if where else " of medium confidence"
                 parts.append(detail)
             text += f" ({'; '.join(parts)})"
         if worst:
@@ -299,6 +305,8 @@ class Report:
         return text
 
 
+_NOUNS = {"blocker": ("blocker", "blockers"), "change": ("change", "changes"),
+          "advisory": ("advisory", "advisories")}
 _WS = re.compile(r"\s+")
 
 

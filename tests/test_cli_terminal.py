@@ -53,7 +53,7 @@ def test_concise_is_one_line_per_finding(tmp_path):
         "z_model.py:2:5: TRN701 [advisory] torch.compile without a shared NEFF cache (TORCH_NEURONX_NEFF_CACHE_DIR): "
         "`torch.compile` (1 use in 1 file, first here); TORCH_NEURONX_NEFF_CACHE_DIR appears in no scanned file",
     ]
-    assert proc.returncode == 1 and proc.stdout.rstrip().endswith("Verdict: not ready: 2 blockers")
+    assert proc.returncode == 1 and proc.stdout.rstrip().endswith("Verdict: not ready: 2 blockers, 1 of them medium confidence")
     # ruff's spelling
     assert run_cli("scan", ".", "--output-format", "concise", cwd=tmp_path).stdout == proc.stdout
 
@@ -75,7 +75,7 @@ def test_quiet_prints_the_summary_and_verdict_only(tmp_path):
     proc = run_cli("scan", ".", "-q", cwd=tmp_path)
     assert proc.returncode == 1
     assert proc.stdout.splitlines()[0].startswith("Scanned 3 file(s)")
-    assert proc.stdout.splitlines()[-1] == "Verdict: not ready: 2 blockers"
+    assert proc.stdout.splitlines()[-1] == "Verdict: not ready: 2 blockers, 1 of them medium confidence"
     assert not finding_lines(proc.stdout)
 
 
@@ -114,7 +114,7 @@ def test_output_format_reads_as_in_ruff_and_the_old_form_is_deprecated(tmp_path)
     assert json.loads(proc.stdout)["summary"]["by_severity"] == {"blocker": 2, "change": 1, "advisory": 2}
     assert proc.stderr == ""
     proc = run_cli("scan", ".", "--output-format", "json", "-o", "r.json", cwd=tmp_path)  # ruff: -o FILE
-    assert json.loads((tmp_path / "r.json").read_text())["summary"]["verdict"] == "not ready: 2 blockers"
+    assert json.loads((tmp_path / "r.json").read_text())["summary"]["verdict"] == "not ready: 2 blockers, 1 of them medium confidence"
     proc = run_cli("scan", ".", "--output-format", "sarif=old.sarif", cwd=tmp_path)
     assert proc.stderr.splitlines() == [
         "trnready: warning: `--output-format sarif=old.sarif` is deprecated; write `--write-format sarif=old.sarif` "

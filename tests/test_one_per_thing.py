@@ -36,9 +36,9 @@ def other(x_ptr):
 def test_decorator_stack_is_one_kernel_and_imports_one_library(tmp_path):
     (tmp_path / "kern.py").write_text(KERNEL)
     assert rows(scan(tmp_path)) == [
-        ("kern.py", 1, 1, "TRN288", "Triton: `triton`", [{"line": 2, "column": 1}]),
+        ("kern.py", 1, 1, "TRN288", "Triton: `triton`", [{"line": 2, "column": 1, "rule": "TRN288"}]),
         ("kern.py", 5, 2, "TRN301", "Triton kernel (@triton.jit / @triton.autotune): `triton.autotune`",
-         [{"line": 6, "column": 2}, {"line": 7, "column": 2}]),
+         [{"line": 6, "column": 2, "rule": "TRN301"}, {"line": 7, "column": 2, "rule": "TRN301"}]),
         # a second kernel is a second thing
         ("kern.py", 12, 2, "TRN301", "Triton kernel (@triton.jit / @triton.autotune): `triton.jit`", None),
     ]
@@ -48,7 +48,7 @@ def test_one_category_per_line_keeps_the_first(tmp_path):
     (tmp_path / "nt.py").write_text("import torch\n\nx = torch.nested.nested_tensor([a, b], layout=torch.jagged)\n")
     assert rows(scan(tmp_path)) == [
         ("nt.py", 3, 5, "TRN151", "NestedTensor (torch.nested, layout=torch.jagged): `torch.nested`",
-         [{"line": 3, "column": 47}]),
+         [{"line": 3, "column": 47, "rule": "TRN151"}]),
     ]
 
 
@@ -81,4 +81,4 @@ def test_notebook_cells_fold_within_a_cell(tmp_path):
           "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
     (tmp_path / "k.ipynb").write_text(json.dumps(nb))
     got = [(f["cell"], f["line"], f["column"], f["rule"], f.get("occurrences")) for f in scan(tmp_path)["findings"]]
-    assert got == [(0, 1, 1, "TRN288", [{"line": 2, "column": 1}])]
+    assert got == [(0, 1, 1, "TRN288", [{"line": 2, "column": 1, "rule": "TRN288"}])]

@@ -115,7 +115,9 @@ def build_engine(config: Config, catalogue: Catalogue | None = None) -> Engine:
     rules = select_rules(cat.rules, config.select, config.ignore)
     if config.severity:
         rules = override_severity(rules, config, cat)
-    return Engine(cat, rules, suppressions=config.suppressions)
+    engine = Engine(cat, rules, suppressions=config.suppressions)
+    engine.one_per_thing = config.one_per_thing  # read by postprocess.one_per_thing (off for `trnready fix`)
+    return engine
 
 
 def override_severity(rules, config: Config, cat: Catalogue):
@@ -248,6 +250,7 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
         salt = "|".join([__version__, cat.sha256, ",".join(sorted(f"{r.id}:{r.severity}" for r in engine.rules)),
                          f"prefilter={config.prefilter}", f"suppressions={config.suppressions}",
                          f"pipeline={postprocess.VERSION}", f"max-file-size={config.max_file_size}",
+                         f"one-per-thing={config.one_per_thing}",
                          "own=" + ",".join(sorted(engine.project.own_packages))])
         cache = ResultCache(Path(config.cache_dir) if config.cache_dir else default_cache_dir(), salt)
     try:

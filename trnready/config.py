@@ -54,6 +54,9 @@ class Config:
     scopes: tuple[tuple[str, str], ...] = ()
     gate_scopes: tuple[str, ...] = DEFAULT_GATE_SCOPES  # what the verdict and the exit code count
     gate_min_confidence: str = "medium"  # "high": medium-confidence findings are listed, not counted
+    # Fold repeats into one finding per thing (postprocess.one_per_thing). `trnready fix` turns it off:
+    # every place needs its own edit.
+    one_per_thing: bool = True
 
     def __post_init__(self):
         # `./tests`, `tests/` and `tests` name the same folder; discovery compares plain relative paths.

@@ -144,8 +144,12 @@ class Finding:
     # docs, ci); set by a report step. The verdict and exit code count the gate scopes only.
     scope: str = "source"
     # Further places of the same thing folded into this finding by de-duplication (a decorator stack, more
-    # imports of one library in the file, a second match of the category on the line): ((line, column), ...).
-    occurrences: tuple[tuple[int, int], ...] = ()
+    # imports of one library in the file, a second match of the category on the line): ((line, column, rule), ...).
+    occurrences: tuple[tuple[int, int, str], ...] = ()
+
+    def places(self):
+        """(line, rule) of this finding and of every occurrence folded into it."""
+        return [(self.line, self.rule), *((ln, rule) for ln, _, rule in self.occurrences)]
 
     def sort_key(self):
         return (self.path, self.cell if self.cell is not None else -1, self.line, self.column, self.rule)
@@ -174,7 +178,7 @@ class Finding:
             "scope": self.scope,
         }
         if self.occurrences:
-            out["occurrences"] = [{"line": ln, "column": col} for ln, col in self.occurrences]
+            out["occurrences"] = [{"line": ln, "column": col, "rule": rule} for ln, col, rule in self.occurrences]
         if self.cell is not None:
             out["cell"] = self.cell
             if self.file_line is not None:

@@ -65,7 +65,7 @@ def one_per_thing(findings: list, ctx, result) -> list:
     guarded findings are folded only with findings of the same standing. Statements come from the
     syntax tree the Python and notebook readers report; other file kinds get the per-line step only.
     """
-    if len(findings) < 2:
+    if len(findings) < 2 or not getattr(ctx.engine, "one_per_thing", True):
         return findings
     findings = sorted(findings, key=lambda f: f.sort_key())
     statements = _statement_keys(findings, ctx, result)
@@ -74,7 +74,7 @@ def one_per_thing(findings: list, ctx, result) -> list:
     extra: dict = {}  # index into out -> [(line, column), ...]
 
     def fold(i: int, f) -> None:
-        extra.setdefault(i, []).extend([(f.line, f.column), *f.occurrences])
+        extra.setdefault(i, []).extend([(f.line, f.column, f.rule), *f.occurrences])
 
     for f in findings:
         stand = (f.path, f.cell, f.suppressed, f.guarded)
@@ -110,7 +110,7 @@ def one_per_thing(findings: list, ctx, result) -> list:
             continue
         if i in extra:
             more = sorted(set(extra[i]) | set(f.occurrences))
-            f = replace(f, occurrences=tuple(p for p in more if p != (f.line, f.column)))
+            f = replace(f, occurrences=tuple(p for p in more if p != (f.line, f.column, f.rule)))
         final.append(f)
     return final
 

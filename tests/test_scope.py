@@ -135,3 +135,15 @@ def test_gate_min_confidence_counts_high_only(tmp_path):
     assert report["summary"]["verdict"] == ("ready after mechanical changes: 1 change "
                                             "(source, build; 1 more of medium confidence)")
     assert report["summary"]["gate"]["counted"]["change"] == 1 and rc == 0
+
+
+def test_html_shows_a_verdict_per_scope_and_filters_by_scope(tmp_path):
+    _project(tmp_path)
+    proc = run_cli("scan", ".", "--no-cache", "--html", "r.html", "-q", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    html = (tmp_path / "r.html").read_text()
+    assert ('data-scope="test"><strong>test</strong> not ready: 2 blockers <span class="muted">(not counted)</span>'
+            in html)
+    assert 'data-scope="source"><strong>source</strong> ready, with 1 advisory to review</li>' in html
+    assert html.count('data-s="test"') == 2 and html.count('data-s="example"') == 1
+    assert '<option value="example">example</option>' in html

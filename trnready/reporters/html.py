@@ -26,9 +26,8 @@ from typing import Optional
 import jinja2
 from markupsafe import Markup, escape
 
-from ..model import PARTIAL_KINDS, PHASES, SEVERITIES, SEVERITY_RANK, Diagnostic, Finding, Report
+from ..model import PARTIAL_KINDS, PHASES, SCOPES, SEVERITIES, SEVERITY_RANK, Diagnostic, Finding, Report
 from ..plan import build_plan, finding_effort
-from ..scope import SCOPES
 from .text import safe
 
 TEMPLATE = "report.html.j2"

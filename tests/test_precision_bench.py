@@ -60,15 +60,15 @@ def test_fp_still_reported_and_tp_kept(tmp_path):
     proc = run_bench(tmp_path, [
         verdict(commit, 2, "TRN241", "cuda-device", "tp"),
         verdict(commit, 4, "TRN243", "cuda-device", "fp", "guarded-by-cuda-check"),
-        # Two cuda-device findings on one line: the second is a duplicate while both remain.
+        # Two cuda-device findings on one line: the second is a duplicate, folded into the first.
         verdict(commit, 6, "TRN243", "cuda-device", "duplicate", "duplicate", kept_line="6"),
     ])
-    assert proc.returncode == 1, proc.stderr
+    assert proc.returncode == 0, proc.stderr
     assert "3 verdicts checked in 1 repositories" in proc.stdout
-    # The CUDA-guarded call is gone since the neuron-guarded predicate; the duplicate is still reported.
-    assert "fp still reported: 1\n  acme/demo:model.py:6 TRN243 [duplicate] test" in proc.stdout
+    # The CUDA-guarded call is gone since the neuron-guarded predicate, the duplicate since one finding per thing.
+    assert "fp still reported: 0\n" in proc.stdout
     assert "tp lost: 0" in proc.stdout
-    assert re.search(r"cuda-device +3 +1 +33.3% +1 +1 +50.0%", proc.stdout), proc.stdout
+    assert re.search(r"cuda-device +3 +1 +33.3% +1 +0 +100.0%", proc.stdout), proc.stdout
 
 
 def test_gone_fp_and_lost_tp(tmp_path):

@@ -54,6 +54,12 @@ def dedupe(findings: list, ctx, result) -> list:
     return out
 
 
+# Findings about suppression comments themselves (no reason given, nothing suppressed): each is its own item.
+META_RULES = frozenset({"TRN901", "TRN902"})
+# A hostile line repeating one call thousands of times folds into one finding: its occurrences are capped.
+MAX_OCCURRENCES = 100
+
+
 def one_per_thing(findings: list, ctx, result) -> list:
     """One finding per thing, further places recorded in the kept finding's `occurrences`:
 
@@ -89,9 +95,12 @@ def one_per_thing(findings: list, ctx, result) -> list:
         if key is not None:
             kept[key] = len(out)
         out.append(f)
-    # Never two findings of one category on one line.
+    # Never two findings of one category on one line (a line of Python code: in other file kinds one line
+    # can name two things, e.g. a requirement that is both a kernel library and a CUDA wheel index).
     by_line: dict = {}
     for i, f in enumerate(out):
+        if (f.path, f.cell, f.line) not in statements or f.rule in META_RULES:
+            continue
         by_line.setdefault((f.path, f.cell, f.suppressed, f.guarded, f.category, f.line), []).append(i)
     drop: set = set()
     for group in by_line.values():
@@ -110,7 +119,8 @@ def one_per_thing(findings: list, ctx, result) -> list:
             continue
         if i in extra:
             more = sorted(set(extra[i]) | set(f.occurrences))
-            f = replace(f, occurrences=tuple(p for p in more if p != (f.line, f.column, f.rule)))
+            more = [p for p in more if p != (f.line, f.column, f.rule)]
+            f = replace(f, occurrences=tuple(more[:MAX_OCCURRENCES]))
         final.append(f)
     return final
 
@@ -147,6 +157,14 @@ def _statement_keys(findings: list, ctx, result) -> dict:
                     stack.append((child, depth))
         for ln, (_, kind, sid) in inner.items():
             out[(ctx.rel, src.cell, ln)] = (kind, sid)
+    # A notebook line another reader read (shell `!pip install ...`, `%env`) is not Python code, whatever
+    # placeholder the Python reader parsed in its place.
+    for src in result.sources or ():
+        if isinstance(getattr(src, "tree", None), ast.AST) or not src.text:
+            continue
+        for n, text in enumerate(src.text.splitlines(), 1):
+            if text.strip():
+                out.pop((ctx.rel, src.cell, n), None)
     return out
 
 

@@ -53,7 +53,8 @@ def run(root: Path):
     from trnready.config import Config
 
     report = scan([root], Config(use_gitignore=False, cache=False))  # engine edits do not change the cache key
-    found = {(f.path, f.line, f.rule) for f in report.findings if not f.suppressed}
+    # Places folded into another finding (one finding per thing) count as found: they are its occurrences.
+    found = {(f.path, line, rule) for f in report.findings if not f.suppressed for line, rule in f.places()}
     return report, found
 
 

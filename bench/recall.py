@@ -58,6 +58,9 @@ def spans_by_location(report: dict) -> dict:
         first = f.get("file_line") or f["line"]
         last = first + max(0, (f.get("end_line") or f["line"]) - f["line"])
         spans[(f["path"], f["category"])].append((first, last, f["rule"]))
+        if f.get("cell") is None:  # places folded into this finding (one finding per thing) are found too
+            for occ in f.get("occurrences", ()):
+                spans[(f["path"], f["category"])].append((occ["line"], occ["line"], occ["rule"]))
     return spans
 
 

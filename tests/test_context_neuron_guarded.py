@@ -43,7 +43,7 @@ EXPECTED = [
     ('flags.py', 17, 13, 'TRN241', '.cuda() moves a tensor or module to a GPU: `cuda`', False),  # q = q.cuda()
     # pick_device.py
     ('pick_device.py', 3, 10, 'TRN242', '"cuda" device string: `cuda`', False),
-    ('pick_device.py', 3, 20, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`', False),
+    # (3, 20) TRN243 folds into the device string at (3, 10): one cuda-device finding per line
     ('pick_device.py', 4, 4, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`', False),
     ('pick_device.py', 5, 24, 'TRN242', '"cuda" device string: `cuda`', False),  # dev = torch.device("cuda")
     ('pick_device.py', 11, 9, 'TRN241', '.cuda() moves a tensor or module to a GPU: `cuda`', True),
@@ -69,7 +69,7 @@ EXPECTED = [
     ('module_skip_tests.py', 9, 5, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.synchronize`', True),
     # tpu_paths.py
     ('tpu_paths.py', 6, 5, 'TRN221', 'PyTorch/XLA (XLA devices; the stack Neuron used before 2.14): `torch_xla.core.xla_model` (optional import: guarded by try/except or an availability check)', True),
-    ('tpu_paths.py', 11, 9, 'TRN221', 'PyTorch/XLA (XLA devices; the stack Neuron used before 2.14): `torch_xla`', True),  # import torch_xla
+    # (11, 9) TRN221 folds into the file's first torch_xla import: one per library rule per file
     ('tpu_paths.py', 12, 9, 'TRN221', 'PyTorch/XLA API used: `torch_xla`', True),  # torch_xla.sync()
     ('tpu_paths.py', 14, 9, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.synchronize`', True),]
 

@@ -48,3 +48,102 @@ def test_overrides_win_in_order():
     assert classify("scripts/run.py", overrides) == "benchmark"
     assert classify("tests/kernels/op.cu", overrides) == "source"
     assert classify("tests/test_x.py", overrides) == "test"
+
+
+# ---------------------------------------------------------------- wired into the scan (real CLI)
+
+import json  # noqa: E402
+
+from conftest import run_cli  # noqa: E402
+
+
+def _project(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "model.py").write_text("import torch\n\nx = torch.randn(2).to(torch.float64)\n")
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_model.py").write_text(
+        "import torch\n\nx = torch.nested.nested_tensor([a])\ny = torch.nested.nested_tensor([b])\n")
+    (tmp_path / "examples").mkdir()
+    (tmp_path / "examples" / "demo.py").write_text("import torch\n\nz = torch.nested.nested_tensor([c])\n")
+
+
+def _json(tmp_path, *args):
+    proc = run_cli("scan", ".", "--format", "json", "--no-cache", *args, cwd=tmp_path)
+    assert proc.returncode in (0, 1), proc.stderr
+    return proc.returncode, json.loads(proc.stdout)
+
+
+def test_every_finding_has_a_scope_and_the_verdict_counts_source_and_build(tmp_path):
+    _project(tmp_path)
+    rc, report = _json(tmp_path)
+    assert [(f["path"], f["line"], f["rule"], f["scope"]) for f in report["findings"]] == [
+        ("examples/demo.py", 3, "TRN151", "example"),
+        ("pkg/model.py", 3, "TRN121", "source"),
+        ("tests/test_model.py", 3, "TRN151", "test"),
+        ("tests/test_model.py", 4, "TRN151", "test"),
+    ]
+    s = report["summary"]
+    assert s["by_scope"] == {"source": {"blocker": 0, "change": 0, "advisory": 1},
+                             "test": {"blocker": 2, "change": 0, "advisory": 0},
+                             "example": {"blocker": 1, "change": 0, "advisory": 0}}
+    assert s["gate"] == {"scopes": ["source", "build"], "min_confidence": "medium",
+                         "counted": {"blocker": 0, "change": 0, "advisory": 1}, "medium_confidence": 0}
+    assert s["verdict"] == "ready, with 1 advisory to review (source, build; 3 blockers in test, example)"
+    assert rc == 0  # the blockers sit in tests and examples: listed, not counted
+
+
+def test_scope_option_chooses_what_the_gate_counts(tmp_path):
+    _project(tmp_path)
+    proc = run_cli("scan", ".", "--no-cache", "--scope", "source,test", cwd=tmp_path)
+    assert proc.returncode == 1
+    assert "Verdict: not ready: 2 blockers (source, test; 1 more in example)" in proc.stdout
+    assert "By scope: source 1 advisory; test 2 blocker; example 1 blocker (not counted)" in proc.stdout
+    proc = run_cli("scan", ".", "--no-cache", "--scope", "source,tests", cwd=tmp_path)
+    assert proc.returncode == 2 and "'tests' is not a scope" in proc.stderr
+
+
+def test_config_scopes_and_gate_scopes(tmp_path):
+    _project(tmp_path)
+    (tmp_path / "trnready.toml").write_text('gate-scopes = ["source", "example"]\n\n[scopes]\n"pkg/**" = "benchmark"\n')
+    rc, report = _json(tmp_path)
+    assert [f["scope"] for f in report["findings"]] == ["example", "benchmark", "test", "test"]
+    assert report["summary"]["verdict"] == "not ready: 1 blocker (source, example; 2 more in test)"
+    assert rc == 1
+
+
+def test_bad_scope_config_is_one_line(tmp_path):
+    _project(tmp_path)
+    (tmp_path / "trnready.toml").write_text('[scopes]\n"pkg/**" = "library"\n')
+    proc = run_cli("scan", ".", "--no-cache", cwd=tmp_path)
+    assert proc.returncode == 2
+    assert proc.stderr.strip().splitlines()[-1].endswith(
+        "trnready.toml:2: key 'scopes.pkg/**': must be one of source, build, test, example, benchmark, docs, ci")
+    (tmp_path / "trnready.toml").write_text('gate-scopes = []\n')
+    proc = run_cli("scan", ".", "--no-cache", cwd=tmp_path)
+    assert proc.returncode == 2 and "trnready.toml:1: key 'gate-scopes': must be a non-empty list" in proc.stderr
+
+
+def test_gate_min_confidence_counts_high_only(tmp_path):
+    # `.cuda()` on an unknown receiver is medium confidence; torch.cuda.synchronize() is high.
+    (tmp_path / "m.py").write_text("import torch\n\ndef f(m):\n    return m.cuda()\n\n"
+                                   "torch.cuda.synchronize()\n")
+    rc, report = _json(tmp_path)
+    conf = {f["rule"]: f["confidence"] for f in report["findings"]}
+    assert conf == {"TRN241": "medium", "TRN243": "high"}
+    assert report["summary"]["verdict"] == "ready after mechanical changes: 2 changes, 1 of them medium confidence"
+    rc, report = _json(tmp_path, "--gate-min-confidence", "high")
+    assert report["summary"]["verdict"] == ("ready after mechanical changes: 1 change "
+                                            "(source, build; 1 more of medium confidence)")
+    assert report["summary"]["gate"]["counted"]["change"] == 1 and rc == 0
+
+
+def test_html_shows_a_verdict_per_scope_and_filters_by_scope(tmp_path):
+    _project(tmp_path)
+    proc = run_cli("scan", ".", "--no-cache", "--html", "r.html", "-q", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    html = (tmp_path / "r.html").read_text()
+    assert ('data-scope="test"><strong>test</strong> not ready: 2 blockers <span class="muted">(not counted)</span>'
+            in html)
+    assert 'data-scope="source"><strong>source</strong> ready, with 1 advisory to review</li>' in html
+    assert html.count('data-s="test"') == 2 and html.count('data-s="example"') == 1
+    assert '<option value="example">example</option>' in html

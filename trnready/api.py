@@ -116,7 +116,9 @@ def build_engine(config: Config, catalogue: Catalogue | None = None) -> Engine:
     rules = select_rules(cat.rules, config.select, config.ignore)
     if config.severity:
         rules = override_severity(rules, config, cat)
-    return Engine(cat, rules, suppressions=config.suppressions)
+    engine = Engine(cat, rules, suppressions=config.suppressions)
+    engine.one_per_thing = config.one_per_thing  # read by postprocess.one_per_thing (off for `trnready fix`)
+    return engine
 
 
 def override_severity(rules, config: Config, cat: Catalogue):
@@ -200,7 +202,8 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
     root = Path(root).absolute() if root is not None else common_root(paths)
     engine.project = project_facts(root)
     report = Report(root=printable_path(str(root.absolute())), catalogue_version=cat.version,
-                    catalogue_sha256=cat.sha256, plan_text=cat.plan_text,
+                    catalogue_sha256=cat.sha256, plan_text=cat.plan_text, gate_scopes=config.gate_scopes,
+                    gate_min_confidence=config.gate_min_confidence,
                     tool_version=__version__, rules=cat.by_id(),
                     started_at=_dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat())
     old_limit = sys.getrecursionlimit()
@@ -215,6 +218,7 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
         salt = "|".join([__version__, cat.sha256, ",".join(sorted(f"{r.id}:{r.severity}" for r in engine.rules)),
                          f"prefilter={config.prefilter}", f"suppressions={config.suppressions}",
                          f"pipeline={postprocess.VERSION}", f"max-file-size={config.max_file_size}",
+                         f"one-per-thing={config.one_per_thing}",
                          "own=" + ",".join(sorted(engine.project.own_packages))])
         cache = ResultCache(Path(config.cache_dir) if config.cache_dir else default_cache_dir(), salt)
     try:
@@ -297,7 +301,7 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
         def mentioned(strings) -> bool:
             return any(x in found for x in strings) or in_config_files(strings)
 
-        report.findings = postprocess.report_findings(report.findings, engine, mentioned)
+        report.findings = postprocess.report_findings(report.findings, engine, mentioned, root, config)
     finally:
         if cache is not None:
             cache.close()

@@ -21,6 +21,7 @@ from .config import FAIL_ON, Config, ConfigError
 from .model import CONFIDENCES, SEVERITIES, SEVERITY_RANK, Diagnostic, Report
 from .reporters import FORMATS, get as get_reporter
 from .read import MAX_FILE_SIZE_LIMIT
+from .scope import SCOPES
 from .reporters.text import safe, safe_line
 
 
@@ -115,7 +116,20 @@ def gate(report: Report, fail_on: str) -> int:
     if fail_on == "never":
         return 0
     threshold = SEVERITY_RANK[fail_on]
-    return 1 if any(SEVERITY_RANK[f.severity] >= threshold for f in report.active) else 0
+    # Only what the verdict counts: the gate scopes, at or above the gate confidence.
+    return 1 if any(SEVERITY_RANK[f.severity] >= threshold for f in report.counted) else 0
+
+
+def _scopes_option(value: str | None) -> tuple[str, ...] | None:
+    """--scope source,build -> ("source", "build"); an unknown scope is a usage error naming the valid ones."""
+    if value is None:
+        return None
+    scopes = tuple(dict.fromkeys(x.strip().lower() for x in value.split(",") if x.strip()))
+    bad = [x for x in scopes if x not in SCOPES]
+    if bad or not scopes:
+        raise click.BadParameter(f"{(bad[0] if bad else value)!r} is not a scope (one of {', '.join(SCOPES)})",
+                                 param_hint="--scope")
+    return scopes
 
 
 def _split(values: tuple[str, ...]) -> tuple[str, ...]:
@@ -273,6 +287,12 @@ def _check_paths(paths: list[str]) -> None:
               help="Show only findings at or above this severity (display only: the exit code counts all).")
 @click.option("--min-confidence", type=click.Choice(CONFIDENCES), default=None,
               help="Show only findings of this confidence or higher (display only: the exit code counts all).")
+@click.option("--scope", "gate_scopes", metavar="SCOPES", default=None,
+              help="Scopes the verdict and exit code count, comma-separated: " + ", ".join(SCOPES)
+                   + " (default: source,build). Findings in other scopes are still listed.")
+@click.option("--gate-min-confidence", type=click.Choice(CONFIDENCES), default=None,
+              help="Lowest confidence the verdict and exit code count (default: medium, i.e. all); "
+                   "`high` lists medium-confidence findings without counting them.")
 @selection_options
 @click.option("--max-file-size", type=click.IntRange(min=1, max=MAX_FILE_SIZE_LIMIT), default=None,
               help="Files larger than this many bytes are skipped with a diagnostic (default: 5 MiB).")
@@ -292,7 +312,7 @@ def _check_paths(paths: list[str]) -> None:
 @click.option("--debug", is_flag=True, help="Show tracebacks for internal errors.")
 @ci_options
 def scan_cmd(paths, fmt, outputs, output, write_formats, html_out, source_url, stdin_filename, fail_on, exit_zero,
-             statistics, quiet, min_severity, min_confidence, select, ignore, exclude, catalogue, max_file_size,
+             statistics, quiet, min_severity, min_confidence, gate_scopes, gate_min_confidence, select, ignore, exclude, catalogue, max_file_size,
              no_gitignore, color, jobs, no_cache, cache_dir, no_prefilter, strict, show_guarded, debug, config_file, no_config,
              no_suppressions, baseline, changed_since):
     """Scan PATHS (default: the current directory) and report TorchNeuron blockers.
@@ -321,7 +341,8 @@ def scan_cmd(paths, fmt, outputs, output, write_formats, html_out, source_url, s
                      use_gitignore=False if no_gitignore else None, catalogue=catalogue,
                      suppressions=False if no_suppressions else None, jobs=jobs,
                      cache=False if no_cache else None, cache_dir=cache_dir,
-                     prefilter=False if no_prefilter else None, show_guarded=True if show_guarded else None)
+                     prefilter=False if no_prefilter else None, show_guarded=True if show_guarded else None,
+                     gate_scopes=_scopes_option(gate_scopes), gate_min_confidence=gate_min_confidence)
     cat = _checked_catalogue(config, cli_select, cli_ignore)
     fail_on = config.fail_on
     if paths == ["-"]:
@@ -548,7 +569,8 @@ def _scan_stdin(stdin_filename, config: Config, catalogue, baseline_file) -> Rep
     kind = kind_of(p.name) or dir_kind(p.parent.name, p.name) or "python"
     engine = build_engine(config, catalogue)
     report = Report(root=str(root), catalogue_version=catalogue.version, catalogue_sha256=catalogue.sha256,
-                    tool_version=__version__, rules=catalogue.by_id(),
+                    tool_version=__version__, rules=catalogue.by_id(), gate_scopes=config.gate_scopes,
+                    gate_min_confidence=config.gate_min_confidence,
                     started_at=_dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat())
     if len(data) > config.max_file_size:
         report.diagnostics.append(Diagnostic(rel, "too-large", f"stdin holds {len(data)} bytes "
@@ -558,7 +580,8 @@ def _scan_stdin(stdin_filename, config: Config, catalogue, baseline_file) -> Rep
     # The same report steps as a scan of files: per-file ignores, then repository-level rules and order.
     findings = postprocess.per_file_ignores(findings, root, config)
     report.findings = postprocess.report_findings(findings, engine,
-                                                  lambda strings: any(x.encode() in data for x in strings))
+                                                  lambda strings: any(x.encode() in data for x in strings),
+                                                  root, config)
     if diag is not None:
         report.diagnostics.append(diag)
     from .model import PARTIAL_KINDS

@@ -14,7 +14,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from .model import SEVERITIES, Rule
+from .model import CONFIDENCES, SEVERITIES, Rule
+from .scope import DEFAULT_GATE_SCOPES, SCOPES
 from .read import DEFAULT_MAX_BYTES, MAX_FILE_SIZE_LIMIT, SETTINGS_MAX_BYTES, read_regular
 
 if sys.version_info >= (3, 11):
@@ -49,6 +50,13 @@ class Config:
     base_dir: str | None = None  # where config-file globs are anchored (None: the scan root)
     config_path: str | None = None
     only_files: frozenset[str] | None = None  # --changed-since: resolved paths to keep
+    # (glob, scope) pairs from `[scopes]`, tried before the path conventions of trnready/scope.py
+    scopes: tuple[tuple[str, str], ...] = ()
+    gate_scopes: tuple[str, ...] = DEFAULT_GATE_SCOPES  # what the verdict and the exit code count
+    gate_min_confidence: str = "medium"  # "high": medium-confidence findings are listed, not counted
+    # Fold repeats into one finding per thing (postprocess.one_per_thing). `trnready fix` turns it off:
+    # every place needs its own edit.
+    one_per_thing: bool = True
 
     def __post_init__(self):
         # `./tests`, `tests/` and `tests` name the same folder; discovery compares plain relative paths.
@@ -159,6 +167,24 @@ def path_matches(rel: str, pattern: str) -> bool:
             or rel.startswith(pattern.rstrip("/") + "/"))
 
 
+def scope_of(rel: str, root, config: Config) -> str:
+    """The scope of the file at `rel` (relative to the scan root): `[scopes]` globs first (relative to the
+    config file's directory, or to the scan root), then the path conventions."""
+    from .scope import classify
+
+    if config.scopes:
+        rels = [rel]
+        if config.base_dir and root is not None:
+            try:
+                rels.append((Path(root).absolute() / rel).relative_to(Path(config.base_dir)).as_posix())
+            except ValueError:
+                pass
+        for glob, sc in config.scopes:
+            if any(path_matches(r, glob) for r in rels):
+                return sc
+    return classify(rel)
+
+
 def drop_per_file_ignores(findings: list, root: Path, config: Config) -> list:
     """Findings minus those a `per-file-ignores` entry turns off for their file."""
     if not findings:
@@ -200,12 +226,18 @@ _KEYS = {
                       f"a positive number of bytes, at most {MAX_FILE_SIZE_LIMIT:,} (1 GiB)"),
     "respect-gitignore": (lambda v: isinstance(v, bool), "true or false"),
     "show-guarded": (lambda v: isinstance(v, bool), "true or false"),
+    "scopes": (lambda v: isinstance(v, dict) and all(x in SCOPES for x in v.values()),
+               "a table of glob = scope (" + ", ".join(SCOPES) + ")"),
+    "gate-scopes": (lambda v: _str_list(v) and bool(v) and all(x in SCOPES for x in v),
+                    "a non-empty list of scopes (" + ", ".join(SCOPES) + ")"),
+    "gate-min-confidence": (lambda v: v in CONFIDENCES, "one of " + ", ".join(CONFIDENCES)),
 }
 CONFIG_KEYS = tuple(_KEYS)
 # table-valued keys: what each entry must be (so errors name the entry and its line)
 _ITEMS = {
     "per-file-ignores": (_str_list, "a list of rule ids, id prefixes or categories"),
     "severity": (lambda v: v in SEVERITIES, "\"blocker\", \"change\" or \"advisory\""),
+    "scopes": (lambda v: v in SCOPES, "one of " + ", ".join(SCOPES)),
 }
 
 
@@ -420,6 +452,9 @@ def resolve(paths: list[str], config_file: str | None = None, use_config: bool =
         base_dir=values.get("_base"),
         config_path=values.get("_path"),
         only_files=cli.get("only_files"),
+        scopes=tuple((glob, sc) for glob, sc in values.get("scopes", {}).items()),
+        gate_scopes=pick("gate_scopes", "gate-scopes", DEFAULT_GATE_SCOPES, tuple),
+        gate_min_confidence=pick("gate_min_confidence", "gate-min-confidence", "medium"),
         jobs=cli.get("jobs") or 0,
         cache=cli.get("cache") is not False,
         cache_dir=cli.get("cache_dir"),

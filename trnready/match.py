@@ -44,6 +44,7 @@ class Engine:
         rules = catalogue.rules if rules is None else rules
         self.rules = tuple(rules)  # the selected rules (meta rules are applied by suppress.py)
         self.suppressions = suppressions  # False: audit mode, inline suppressions are ignored
+        self.one_per_thing = True  # post-processing folds repeats into one finding (off for `trnready fix`)
         self.resolver = Resolver(catalogue.aliases, catalogue.context_values.get("cuda-only-packages", ()))
         self.project = ProjectFacts()  # set per scan by the caller (own packages of the scanned project)
         self._predicates: dict = {}  # id(matcher) -> (drop predicates, guard predicates)

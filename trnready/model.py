@@ -12,6 +12,7 @@ from typing import Any, Optional
 
 from .clip import clip
 from .filekinds import GROUP_ORDER, GROUPS
+from .scope import DEFAULT_GATE_SCOPES, SCOPES
 
 SEVERITIES = ("blocker", "change", "advisory")
 SEVERITY_RANK = {"blocker": 3, "change": 2, "advisory": 1}
@@ -139,6 +140,16 @@ class Finding:
     fixable: bool = False  # `trnready fix` has a rewrite for this finding
     # Notebooks: the line in the .ipynb file itself (JSON text), for tools that annotate files on disk.
     file_line: Optional[int] = None
+    # Part of the project the file belongs to (trnready/scope.py: source, build, test, example, benchmark,
+    # docs, ci); set by a report step. The verdict and exit code count the gate scopes only.
+    scope: str = "source"
+    # Further places of the same thing folded into this finding by de-duplication (a decorator stack, more
+    # imports of one library in the file, a second match of the category on the line): ((line, column, rule), ...).
+    occurrences: tuple[tuple[int, int, str], ...] = ()
+
+    def places(self):
+        """(line, rule) of this finding and of every occurrence folded into it."""
+        return [(self.line, self.rule), *((ln, rule) for ln, _, rule in self.occurrences)]
 
     def sort_key(self):
         return (self.path, self.cell if self.cell is not None else -1, self.line, self.column, self.rule)
@@ -164,7 +175,10 @@ class Finding:
             "suppressed": self.suppressed,
             "fixable": self.fixable,
             "guarded": self.guarded,
+            "scope": self.scope,
         }
+        if self.occurrences:
+            out["occurrences"] = [{"line": ln, "column": col, "rule": rule} for ln, col, rule in self.occurrences]
         if self.cell is not None:
             out["cell"] = self.cell
             if self.file_line is not None:
@@ -200,10 +214,33 @@ class Report:
     started_at: str = ""
     baseline: Optional[dict] = None  # {"path", "known", "resolved"?} when scanned with --baseline
     plan_text: dict = field(default_factory=dict)  # the catalogue's [plan] table: phase/effort titles and advice
+    # What the verdict and the exit code count: findings in these scopes at or above this confidence.
+    gate_scopes: tuple[str, ...] = DEFAULT_GATE_SCOPES
+    gate_min_confidence: str = "medium"
 
     @property
     def active(self) -> list[Finding]:
+        """Every finding to list: not suppressed, not guarded (whatever its scope or confidence)."""
         return [f for f in self.findings if not f.suppressed and not f.guarded]
+
+    def counts(self, f: Finding) -> bool:
+        """Whether the gate counts this active finding."""
+        return (f.scope in self.gate_scopes
+                and CONFIDENCES.index(f.confidence) <= CONFIDENCES.index(self.gate_min_confidence))
+
+    @property
+    def counted(self) -> list[Finding]:
+        """The active findings the verdict and the exit code count."""
+        return [f for f in self.active if self.counts(f)]
+
+    def by_scope(self) -> dict[str, dict[str, int]]:
+        """Active findings per scope and severity, scopes in their fixed order."""
+        out: dict[str, dict[str, int]] = {}
+        for f in self.active:
+            c = out.setdefault(f.scope, {s: 0 for s in SEVERITIES})
+            c[f.severity] += 1
+        order = {s: i for i, s in enumerate(SCOPES)}
+        return dict(sorted(out.items(), key=lambda kv: (order.get(kv[0], len(order)), kv[0])))
 
     def files_by_group(self) -> dict[str, int]:
         counts: dict[str, int] = {}
@@ -226,18 +263,54 @@ class Report:
         return dict(sorted(counts.items()))
 
     def verdict(self) -> str:
-        c = self.by_severity()
-        if c["blocker"]:
-            return f"not ready: {c['blocker']} blocker{'s' if c['blocker'] != 1 else ''}"
-        if c["change"]:
-            return f"ready after mechanical changes: {c['change']} change{'s' if c['change'] != 1 else ''}"
-        if c["advisory"]:
-            return f"ready, with {c['advisory']} advisor{'ies' if c['advisory'] != 1 else 'y'} to review"
-        if self.files_scanned == 0:
+        """The counted findings' verdict; when anything listed was not counted, what was counted and
+        what was left out (`not ready: 12 blockers (source, build; 40 more in test, example)`)."""
+        counted = self.counted
+        c = {s: 0 for s in SEVERITIES}
+        for f in counted:
+            c[f.severity] += 1
+        worst = next((s for s in SEVERITIES if c[s]), None)
+        if worst == "blocker":
+            text = f"not ready: {c['blocker']} blocker{'s' if c['blocker'] != 1 else ''}"
+        elif worst == "change":
+            text = f"ready after mechanical changes: {c['change']} change{'s' if c['change'] != 1 else ''}"
+        elif worst == "advisory":
+            text = f"ready, with {c['advisory']} advisor{'ies' if c['advisory'] != 1 else 'y'} to review"
+        elif self.files_scanned == 0 and not self.findings:
             return "nothing scanned"  # no file was checked: never "ready"
-        return "ready"
+        else:
+            text = "ready"
+        left = [f for f in self.active if not self.counts(f)]
+        if left:
+            # The uncounted findings at the verdict's severity; when there are none, the most severe
+            # uncounted ones (blockers in tests under a clean source tree are worth a mention).
+            same = [f for f in left if f.severity == worst]
+            noun = "more"
+            if not same and (worst is None or max(SEVERITY_RANK[f.severity] for f in left) > SEVERITY_RANK[worst]):
+                top = max((f.severity for f in left), key=lambda x: SEVERITY_RANK[x])
+                same = [f for f in left if f.severity == top]
+                noun = _NOUNS[top][len(same) != 1]
+            parts = [", ".join(self.gate_scopes)]
+            if same:
+                where = sorted({f.scope for f in same if f.scope not in self.gate_scopes},
+                               key=lambda x: SCOPES.index(x) if x in SCOPES else len(SCOPES))
+                low = sum(1 for f in same if f.scope in self.gate_scopes)
+                detail = f"{len(same)} {noun}"
+                if where:
+                    detail += " in " + ", ".join(where)
+                if low:  # in the gate scopes, left out by --gate-min-confidence high
+                    detail += f" ({low} of medium confidence)" if where else " of medium confidence"
+                parts.append(detail)
+            text += f" ({'; '.join(parts)})"
+        if worst:
+            medium = sum(1 for f in counted if f.severity == worst and f.confidence == "medium")
+            if medium:
+                text += f", {medium} of them medium confidence"
+        return text
 
 
+_NOUNS = {"blocker": ("blocker", "blockers"), "change": ("change", "changes"),
+          "advisory": ("advisory", "advisories")}
 _WS = re.compile(r"\s+")
 
 

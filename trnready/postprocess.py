@@ -5,21 +5,25 @@ File steps run right after a file's reader, in the process that read it, and see
 the result cache stores. Report steps run in the main process once every file is in, because they
 depend on the configuration (per-file ignores) or on other files (repository-level rules).
 
-    file:   suppressions (+ TRN901/TRN902) -> de-duplication -> notebook file lines -> sort
-    report: per-file ignores (per file) -> repository scope -> sort
+    file:   suppressions (+ TRN901/TRN902) -> de-duplication -> one finding per thing -> notebook file lines
+            -> sort
+    report: per-file ignores (per file) -> repository-level rules -> scope of each finding -> sort
 
 A step is a plain function; adding one (more de-duplication, scope) means adding it to the tuple.
 """
 from __future__ import annotations
 
+import ast
+import bisect
 from dataclasses import replace
 
 from . import suppress
 from .config import drop_per_file_ignores
+from .model import SEVERITY_RANK
 
 # Part of the result cache's key: raise it when a file step changes what a file's findings look like
-# (2: suppressions honoured in every file kind with comments).
-VERSION = 2
+# (2: suppressions honoured in every file kind with comments; 3: one finding per thing, occurrences).
+VERSION = 3
 
 
 # ---------------------------------------------------------------- file steps
@@ -50,6 +54,120 @@ def dedupe(findings: list, ctx, result) -> list:
     return out
 
 
+# Findings about suppression comments themselves (no reason given, nothing suppressed): each is its own item.
+META_RULES = frozenset({"TRN901", "TRN902"})
+# A hostile line repeating one call thousands of times folds into one finding: its occurrences are capped.
+MAX_OCCURRENCES = 100
+
+
+def one_per_thing(findings: list, ctx, result) -> list:
+    """One finding per thing, further places recorded in the kept finding's `occurrences`:
+
+    - one per rule per statement (the decorators of one kernel, a call repeated inside one expression);
+    - one per rule per file for import statements (`import triton` then `import triton.language`);
+    - one per category per line (`torch.nested` + `torch.jagged`): the most severe, then the first by column.
+
+    The kept finding is the first by position, so its fingerprint does not change. Suppressed and
+    guarded findings are folded only with findings of the same standing. Statements come from the
+    syntax tree the Python and notebook readers report; other file kinds get the per-line step only.
+    """
+    if len(findings) < 2 or not getattr(ctx.engine, "one_per_thing", True):
+        return findings
+    findings = sorted(findings, key=lambda f: f.sort_key())
+    statements = _statement_keys(findings, ctx, result)
+    kept: dict = {}  # key -> index into out
+    out: list = []
+    extra: dict = {}  # index into out -> [(line, column), ...]
+
+    def fold(i: int, f) -> None:
+        extra.setdefault(i, []).extend([(f.line, f.column, f.rule), *f.occurrences])
+
+    for f in findings:
+        stand = (f.path, f.cell, f.suppressed, f.guarded)
+        where = statements.get((f.path, f.cell, f.line))
+        key = None
+        if where is not None:
+            kind, sid = where
+            key = (stand, f.rule, "import") if kind == "import" else (stand, f.rule, sid)
+        if key is not None and key in kept:
+            fold(kept[key], f)
+            continue
+        if key is not None:
+            kept[key] = len(out)
+        out.append(f)
+    # Never two findings of one category on one line (a line of Python code: in other file kinds one line
+    # can name two things, e.g. a requirement that is both a kernel library and a CUDA wheel index).
+    by_line: dict = {}
+    for i, f in enumerate(out):
+        if (f.path, f.cell, f.line) not in statements or f.rule in META_RULES:
+            continue
+        by_line.setdefault((f.path, f.cell, f.suppressed, f.guarded, f.category, f.line), []).append(i)
+    drop: set = set()
+    for group in by_line.values():
+        if len(group) < 2:
+            continue
+        best = max(group, key=lambda i: (SEVERITY_RANK[out[i].severity], -out[i].column))
+        for i in group:
+            if i != best:
+                drop.add(i)
+                fold(best, out[i])
+                for ln_col in extra.pop(i, ()):
+                    extra.setdefault(best, []).append(ln_col)
+    final = []
+    for i, f in enumerate(out):
+        if i in drop:
+            continue
+        if i in extra:
+            more = sorted(set(extra[i]) | set(f.occurrences))
+            more = [p for p in more if p != (f.line, f.column, f.rule)]
+            f = replace(f, occurrences=tuple(more[:MAX_OCCURRENCES]))
+        final.append(f)
+    return final
+
+
+def _statement_keys(findings: list, ctx, result) -> dict:
+    """(path, cell, line) -> ("import" | "stmt", id of the innermost statement holding the line), for the
+    lines that carry findings, from each syntax tree the reader reported. A statement spans from its first
+    decorator to its last line, so a decorator stack belongs to its def."""
+    out: dict = {}
+    for src in result.sources or ():
+        tree = getattr(src, "tree", None)
+        if not isinstance(tree, ast.AST):
+            continue
+        lines = sorted({f.line for f in findings if f.path == ctx.rel and f.cell == src.cell})
+        if not lines:
+            continue
+        inner: dict = {}  # line -> (depth, kind, id)
+        stack = [(tree, 0)]
+        while stack:
+            node, depth = stack.pop()
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, ast.stmt):
+                    start = min([child.lineno, *(d.lineno for d in getattr(child, "decorator_list", ()))])
+                    end = getattr(child, "end_lineno", None) or child.lineno
+                    kind = "import" if isinstance(child, (ast.Import, ast.ImportFrom)) else "stmt"
+                    lo = bisect.bisect_left(lines, start)
+                    hi = bisect.bisect_right(lines, end)
+                    for ln in lines[lo:hi]:
+                        if ln not in inner or inner[ln][0] <= depth:
+                            inner[ln] = (depth, kind, (child.lineno, child.col_offset))
+                    if hi > lo:  # only statements holding a finding are worth descending into
+                        stack.append((child, depth + 1))
+                elif not isinstance(child, ast.expr):  # except handlers and match cases hold statements
+                    stack.append((child, depth))
+        for ln, (_, kind, sid) in inner.items():
+            out[(ctx.rel, src.cell, ln)] = (kind, sid)
+    # A notebook line another reader read (shell `!pip install ...`, `%env`) is not Python code, whatever
+    # placeholder the Python reader parsed in its place.
+    for src in result.sources or ():
+        if isinstance(getattr(src, "tree", None), ast.AST) or not src.text:
+            continue
+        for n, text in enumerate(src.text.splitlines(), 1):
+            if text.strip():
+                out.pop((ctx.rel, src.cell, n), None)
+    return out
+
+
 def notebook_file_lines(findings: list, ctx, result) -> list:
     """Notebook findings also get their line in the .ipynb text (SARIF / GitHub annotate the file)."""
     if ctx.kind != "notebook" or not findings:
@@ -65,7 +183,7 @@ def sort(findings: list, *_) -> list:
     return sorted(findings, key=lambda f: f.sort_key())
 
 
-FILE_STEPS = (suppressions, dedupe, notebook_file_lines, sort)
+FILE_STEPS = (suppressions, dedupe, one_per_thing, notebook_file_lines, sort)
 
 
 def file_findings(ctx, result) -> list:
@@ -84,8 +202,24 @@ def per_file_ignores(findings: list, root, config) -> list:
     return findings
 
 
-def report_findings(findings: list, engine, mentioned) -> list:
-    """Repository-level rules (one finding per repository unless mentioned anywhere), then report order."""
+def report_findings(findings: list, engine, mentioned, root=None, config=None) -> list:
+    """Repository-level rules (one finding per repository unless mentioned anywhere), the scope of every
+    finding (`[scopes]` of the config, then path conventions), then report order."""
     from .repo_rules import collapse
 
-    return sort(collapse(findings, engine, mentioned))
+    return sort(scopes(collapse(findings, engine, mentioned), root, config))
+
+
+def scopes(findings: list, root=None, config=None) -> list:
+    """Each finding gets the scope of its file (trnready/scope.py), overridable by `[scopes]` globs."""
+    from .config import Config, scope_of
+
+    config = config or Config()
+    memo: dict = {}
+    out = []
+    for f in findings:
+        sc = memo.get(f.path)
+        if sc is None:
+            sc = memo[f.path] = scope_of(f.path, root, config)
+        out.append(f if f.scope == sc else replace(f, scope=sc))
+    return out

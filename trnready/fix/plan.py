@@ -44,7 +44,8 @@ def plan(paths, config: Config | None = None, style: str = "neuron", unsafe: boo
     engine = build_engine(config, cat)
     # Guarded findings are rewritten too: rewriting `if torch.cuda.is_available():` to torch.accelerator
     # makes its body run on Neuron, so `torch.cuda.synchronize()` inside must change with it.
-    report = scan(paths, dc_replace(config, show_guarded=True), cat, progress=scan_progress)
+    # Every place gets its own edit, so repeats are not folded into one finding per thing.
+    report = scan(paths, dc_replace(config, show_guarded=True, one_per_thing=False), cat, progress=scan_progress)
     result = FixPlan(report)
     wanted: dict[str, list[Finding]] = {}
     for f in report.findings:

@@ -26,7 +26,7 @@ from typing import Optional
 import jinja2
 from markupsafe import Markup, escape
 
-from ..model import PARTIAL_KINDS, PHASES, SEVERITIES, SEVERITY_RANK, Diagnostic, Finding, Report
+from ..model import PARTIAL_KINDS, PHASES, SCOPES, SEVERITIES, SEVERITY_RANK, Diagnostic, Finding, Report
 from ..plan import build_plan, finding_effort
 from .text import safe
 
@@ -323,8 +323,9 @@ def build_phases(report: Report, items: list[Item]) -> list[PhaseGroup]:
     return [g for g in groups.values() if g.items]
 
 
-def scope_verdicts(findings: list[Finding]) -> list[dict]:
-    """Verdict per scope (source, test, ...) when findings carry one; empty when they do not."""
+def scope_verdicts(findings: list[Finding], gate_scopes=()) -> list[dict]:
+    """Verdict per scope (source, test, ...) when findings carry one, in the fixed scope order; `counted`
+    says whether the report's verdict counts that scope."""
     by: dict[str, dict[str, int]] = {}
     for f in findings:
         scope = getattr(f, "scope", None)
@@ -332,14 +333,16 @@ def scope_verdicts(findings: list[Finding]) -> list[dict]:
             counts = by.setdefault(scope, {s: 0 for s in SEVERITIES})
             counts[f.severity] += 1
     out = []
-    for scope, c in sorted(by.items()):
+    order = {s: i for i, s in enumerate(SCOPES)}
+    for scope, c in sorted(by.items(), key=lambda kv: (order.get(kv[0], len(order)), kv[0])):
         if c["blocker"]:
             v = f"not ready: {c['blocker']} blocker{'s' if c['blocker'] != 1 else ''}"
         elif c["change"]:
             v = f"ready after mechanical changes: {c['change']} change{'s' if c['change'] != 1 else ''}"
         else:
             v = f"ready, with {c['advisory']} advisor{'ies' if c['advisory'] != 1 else 'y'} to review"
-        out.append({"scope": scope, "verdict": v, "worst": next(s for s in SEVERITIES if c[s])})
+        out.append({"scope": scope, "verdict": v, "worst": next(s for s in SEVERITIES if c[s]),
+                    "counted": scope in gate_scopes})
     return out
 
 
@@ -375,7 +378,10 @@ def context(report: Report, highlight_per_rule: int = HIGHLIGHT_PER_RULE, source
     suppressed = [f for f in report.findings if f.suppressed]
     counts = report.by_severity()
     css, js = _asset("report.css"), _asset("report.js")
-    worst = next((s for s in SEVERITIES if counts[s]), None)
+    counted = {s: 0 for s in SEVERITIES}
+    for f in report.counted:
+        counted[f.severity] += 1
+    worst = next((s for s in SEVERITIES if counted[s]), None)  # the verdict's colour: what the gate counts
     return {
         "report": report,
         "root_name": safe(PurePosixPath(report.root.replace("\\", "/")).name or report.root),
@@ -392,7 +398,7 @@ def context(report: Report, highlight_per_rule: int = HIGHLIGHT_PER_RULE, source
         "phases": build_phases(report, items),
         "plan": plan,
         "effort_titles": {e: efforts.get(e, {}).get("title", e) for e in ("automatic", "local-edit", "redesign")},
-        "scopes": scope_verdicts(active),
+        "scopes": scope_verdicts(active, report.gate_scopes),
         "fix_command": f"{plan['fix_command']} {shlex.quote(report.root)}",
         "source_url": source_url if source_url and _http_url(source_url) else "",
         "suppressed": [(f, location(f), _clip(f.snippet)) for f in suppressed],

@@ -7,8 +7,10 @@ from ..model import PARTIAL_KINDS, Report
 from ..plan import build_plan, finding_effort, finding_phase
 
 # 1.1 (additive): `plan`; `phase`, `effort` and `guarded` on every finding; summary.guarded.
+# 1.2 (additive): `scope` on every finding, `occurrences` on findings that fold further places;
+# summary.by_scope, summary.gate ({scopes, min_confidence, counted, medium_confidence}).
 # Readers of 1.0 keep working.
-SCHEMA_VERSION = "1.1"
+SCHEMA_VERSION = "1.2"
 
 
 def _finding(f, report: Report) -> dict:
@@ -17,6 +19,15 @@ def _finding(f, report: Report) -> dict:
     out["phase"] = finding_phase(f, rule)
     out["effort"] = finding_effort(f, rule)
     return out
+
+
+def _gate(report: Report) -> dict:
+    counted = report.counted
+    by = {s: 0 for s in ("blocker", "change", "advisory")}
+    for f in counted:
+        by[f.severity] += 1
+    return {"scopes": list(report.gate_scopes), "min_confidence": report.gate_min_confidence,
+            "counted": by, "medium_confidence": sum(1 for f in counted if f.confidence == "medium")}
 
 
 def to_dict(report: Report) -> dict:
@@ -35,6 +46,8 @@ def to_dict(report: Report) -> dict:
             "by_category": report.by_category(),
             "suppressed": sum(1 for f in report.findings if f.suppressed),
             "guarded": sum(1 for f in report.findings if f.guarded and not f.suppressed),
+            "by_scope": report.by_scope(),
+            "gate": _gate(report),
             "verdict": report.verdict(),
         },
         "plan": build_plan(report),

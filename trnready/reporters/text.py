@@ -1,7 +1,7 @@
 """Terminal output: findings by severity (blockers first), then a summary and the verdict.
 
 Display options (quiet, statistics, concise, min_severity, min_confidence) change what is
-printed, never the findings the gate counts.
+printed, never the findings the gate counts (that is Report.counted: gate scopes and gate confidence).
 """
 from __future__ import annotations
 
@@ -132,7 +132,14 @@ def render_summary(report: Report, stream, colour: bool = False, shown: int | No
     stream.write("Findings: " + ", ".join(f"{sev[s]} {s}" for s in SEVERITIES) + "\n")
     total = sum(sev.values())
     if shown is not None and shown != total:
-        stream.write(f"Shown: {shown} of {total} (display filter; the exit code counts all {total})\n")
+        stream.write(f"Shown: {shown} of {total} (display filter; the verdict and exit code ignore it)\n")
+    scopes = report.by_scope()
+    if len(scopes) > 1 or any(sc not in report.gate_scopes for sc in scopes):
+        parts = []
+        for sc, c in scopes.items():
+            n = ", ".join(f"{c[s]} {s}" for s in SEVERITIES if c[s])
+            parts.append(f"{sc} {n}" + ("" if sc in report.gate_scopes else " (not counted)"))
+        stream.write("By scope: " + "; ".join(parts) + "\n")
     suppressed = sum(1 for f in report.findings if f.suppressed)
     if suppressed:
         stream.write(f"Suppressed: {suppressed}\n")
@@ -173,7 +180,9 @@ def _plan_lines(report: Report, stream) -> None:
 
 
 def verdict(report: Report, colour: bool = False) -> str:
-    sev = report.by_severity()
+    sev = {s: 0 for s in SEVERITIES}
+    for f in report.counted:  # coloured by what the verdict counts
+        sev[f.severity] += 1
     text = report.verdict()
     if not colour:
         return text

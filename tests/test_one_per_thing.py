@@ -1,0 +1,84 @@
+"""One finding per thing: a decorator stack is one kernel, one library finding per file, never two
+findings of one category on a line. Further places are kept in the finding's `occurrences`."""
+import json
+
+from conftest import run_cli
+
+
+def scan(tmp_path, *args):
+    proc = run_cli("scan", ".", "--format", "json", "--no-cache", *args, cwd=tmp_path)
+    assert proc.returncode in (0, 1), proc.stderr
+    return json.loads(proc.stdout)
+
+
+def rows(report):
+    return [(f["path"], f["line"], f["column"], f["rule"], f["message"], f.get("occurrences"))
+            for f in report["findings"]]
+
+
+KERNEL = '''import triton
+import triton.language as tl
+
+
+@triton.autotune(configs=[], key=["n"])
+@triton.jit
+@triton.heuristics({"B": lambda a: 1})
+def add(x_ptr, n):
+    pass
+
+
+@triton.jit
+def other(x_ptr):
+    pass
+'''
+
+
+def test_decorator_stack_is_one_kernel_and_imports_one_library(tmp_path):
+    (tmp_path / "kern.py").write_text(KERNEL)
+    assert rows(scan(tmp_path)) == [
+        ("kern.py", 1, 1, "TRN288", "Triton: `triton`", [{"line": 2, "column": 1, "rule": "TRN288"}]),
+        ("kern.py", 5, 2, "TRN301", "Triton kernel (@triton.jit / @triton.autotune): `triton.autotune`",
+         [{"line": 6, "column": 2, "rule": "TRN301"}, {"line": 7, "column": 2, "rule": "TRN301"}]),
+        # a second kernel is a second thing
+        ("kern.py", 12, 2, "TRN301", "Triton kernel (@triton.jit / @triton.autotune): `triton.jit`", None),
+    ]
+
+
+def test_one_category_per_line_keeps_the_first(tmp_path):
+    (tmp_path / "nt.py").write_text("import torch\n\nx = torch.nested.nested_tensor([a, b], layout=torch.jagged)\n")
+    assert rows(scan(tmp_path)) == [
+        ("nt.py", 3, 5, "TRN151", "NestedTensor (torch.nested, layout=torch.jagged): `torch.nested`",
+         [{"line": 3, "column": 47, "rule": "TRN151"}]),
+    ]
+
+
+def test_kept_fingerprint_is_unchanged(tmp_path):
+    (tmp_path / "kern.py").write_text(KERNEL)
+    folded = {f["line"]: f["fingerprint"] for f in scan(tmp_path)["findings"]}
+    # The same first decorator alone: the kept finding's fingerprint does not depend on the folded ones.
+    (tmp_path / "kern.py").write_text(KERNEL.replace("@triton.jit\n@triton.heuristics", "@triton.heuristics")
+                                      .replace('@triton.heuristics({"B": lambda a: 1})\n', ""))
+    alone = {f["line"]: f["fingerprint"] for f in scan(tmp_path)["findings"]}
+    assert folded[5] == alone[5] and folded[1] == alone[1]
+
+
+def test_separate_statements_stay_separate(tmp_path):
+    (tmp_path / "m.py").write_text("import torch\n\na = torch.randn(2).cuda()\nb = torch.randn(2).cuda()\n")
+    got = [(r[1], r[2], r[3], r[5]) for r in rows(scan(tmp_path))]
+    assert got == [(3, 5, "TRN241", None), (4, 5, "TRN241", None)]
+
+
+def test_suppressed_findings_are_not_folded_into_active_ones(tmp_path):
+    (tmp_path / "k.py").write_text("import triton  # trnready: ignore[TRN288]\nimport triton.language as tl\n")
+    got = [(f["line"], f["rule"], f["suppressed"], f.get("occurrences"))
+           for f in scan(tmp_path)["findings"] if f["rule"] == "TRN288"]
+    assert got == [(1, "TRN288", True, None), (2, "TRN288", False, None)]
+
+
+def test_notebook_cells_fold_within_a_cell(tmp_path):
+    nb = {"cells": [{"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+                     "source": ["import triton\n", "import triton.language as tl\n"]}],
+          "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    (tmp_path / "k.ipynb").write_text(json.dumps(nb))
+    got = [(f["cell"], f["line"], f["column"], f["rule"], f.get("occurrences")) for f in scan(tmp_path)["findings"]]
+    assert got == [(0, 1, 1, "TRN288", [{"line": 2, "column": 1, "rule": "TRN288"}])]

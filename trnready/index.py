@@ -21,12 +21,15 @@ class Binding:
     param (value = default expression or None), local (anything else).
     """
 
-    __slots__ = ("kind", "value", "scope")
+    __slots__ = ("kind", "value", "scope", "branch")
 
-    def __init__(self, kind: str, value, scope: "Scope"):
+    def __init__(self, kind: str, value, scope: "Scope", branch: tuple | None = None):
         self.kind = kind
         self.value = value
         self.scope = scope
+        # the if/else arms the assignment sits in, outermost first ((id(if), 0 body | 1 orelse), ...);
+        # None when not recorded. resolve.py uses it to tell alternatives from reassignments.
+        self.branch = branch
 
 
 class Scope:
@@ -197,6 +200,7 @@ class Indexer:
         self.type_checking = 0  # > 0 inside `if TYPE_CHECKING:`
         self.call_stack: list = []  # (func, Scope) of the calls whose arguments are being walked
         self.functions: list[tuple[str, Scope]] = []  # enclosing function definitions (name, inner scope)
+        self.branch: tuple = ()  # the if/else arms being walked (see Binding.branch)
 
     # -- entry -------------------------------------------------------------
     def run(self, tree: ast.Module) -> FileIndex:
@@ -232,27 +236,28 @@ class Indexer:
         if t is ast.Name and scope.globals and target.id in scope.globals:
             scope = _declared_scope(scope, target.id)
         if t is ast.Name:
+            branch = self.branch
             if value is None:
-                scope.bind(target.id, Binding("local", None, scope))
+                scope.bind(target.id, Binding("local", None, scope, branch))
             elif type(value) is ast.Call:
                 tail = _tail(value.func)
                 if tail is not None and tail in self.interest.ctor_tails:
                     self.instance_names.add(target.id)
-                    scope.bind(target.id, Binding("instance", value.func, scope))
+                    scope.bind(target.id, Binding("instance", value.func, scope, branch))
                 else:
                     # Remember the producing call: `a = np.zeros(3)` makes `a.nonzero()` a NumPy method,
                     # and `attn = make_attention(d)` may be an instance built by a helper.
                     if _maybe_factory(value):
                         self.instance_names.add(target.id)
-                    scope.bind(target.id, Binding("call", value, scope))
+                    scope.bind(target.id, Binding("call", value, scope, branch))
             elif isinstance(value, _SIMPLE_VALUE):
-                scope.bind(target.id, Binding("expr", value, scope))
+                scope.bind(target.id, Binding("expr", value, scope, branch))
                 if type(value) in (ast.List, ast.Tuple) and any(type(e) is ast.Call for e in value.elts):
                     self.instance_names.add(target.id)  # blocks = [nn.MultiheadAttention(...), ...]
                 if type(value) in (ast.Name, ast.Attribute):
                     self.imported.add(target.id)  # an alias such as F = torch.nn.functional
             else:
-                scope.bind(target.id, Binding("local", None, scope))
+                scope.bind(target.id, Binding("local", None, scope, branch))
         elif t is ast.Attribute:
             base = target.value
             if (type(base) is ast.Name and scope.self_name is not None and base.id == scope.self_name
@@ -319,10 +324,14 @@ class Indexer:
             self.type_checking -= 1
             self._body(node.orelse, scope)
             return
+        outer = self.branch
         self.guard += optional
+        self.branch = outer + ((id(node), 0),)
         self._body(node.body, scope)
         self.guard -= optional
+        self.branch = outer + ((id(node), 1),)
         self._body(node.orelse, scope)
+        self.branch = outer
 
     def v_import(self, node: ast.Import, scope: Scope) -> None:
         if self.guard:

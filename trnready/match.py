@@ -211,7 +211,7 @@ class Engine:
         for q in names:
             for rule, m in self.calls.get(q, ()):
                 if self._args_ok(ctx, m.args, call, scope):
-                    self._emit(ctx, hits, Hit(rule, m, call, q, q))
+                    self._emit(ctx, hits, Hit(rule, m, call, q, q, *self._may_be(ctx, m, call, scope)))
                     on_call.add(rule.id)
             for rx, rule, m in self.call_globs:
                 if rx.fullmatch(q) and self._args_ok(ctx, m.args, call, scope):
@@ -312,10 +312,44 @@ class Engine:
                 if i == pred.position:
                     return True, [v for v, _ in ctx.resolver.values(a, scope)]
         if any(kw.arg is None for kw in call.keywords):
-            return None, [UNKNOWN]
+            if pred.name is None:
+                return None, [UNKNOWN]
+            complete = True
+            for kw in call.keywords:
+                if kw.arg is not None:
+                    continue
+                found = ctx.resolver.starred_dict(kw.value, scope)
+                if found is None:
+                    return None, [UNKNOWN]
+                entries, whole = found
+                if pred.name in entries:  # torch.compile(m, **{"backend": "inductor"}) and its spellings
+                    value, where = entries[pred.name]
+                    extra = [] if whole else [UNKNOWN]
+                    return True, [v for v, _ in ctx.resolver.values(value, where)] + extra
+                complete = complete and whole
+            if not complete:
+                return None, [UNKNOWN]
         if pred.has_default:
             return False, [pred.default]
         return False, []
+
+    def _may_be(self, ctx: FileContext, m, call: ast.Call, scope) -> tuple:
+        """(confidence, note) for a call hit: ("medium", why) when the flagged value is one of several the
+        argument may hold and another is a known value the rule does not flag (`backend = "nccl"` in one arm
+        of an if/else, "gloo" in the other); (None, "") keeps the matcher's confidence."""
+        if m.confidence != "high":
+            return None, ""
+        for p in m.args:
+            if p.op not in ("equals", "in"):
+                continue
+            passed, values = self._arg_values(ctx, p, call, scope)
+            if not passed:
+                continue
+            flagged = [v for v in values if any(same(e, v) for e in p.values)]
+            other = [v for v in values if v is not UNKNOWN and v is not LIST and v not in flagged]
+            if flagged and other:
+                return "medium", f" (`{p.name or 'argument'}` may be {flagged[0]!r} or {other[0]!r})"
+        return None, ""
 
     def _args_ok(self, ctx: FileContext, preds, call: ast.Call, scope) -> bool:
         for p in preds:

@@ -1,0 +1,60 @@
+"""Values trnready follows inside one file or notebook (docs/values.md), through the real CLI.
+
+Each class has fixtures of its own under tests/fixtures/followed/: `*_hit` files hold code that must be
+reported, `*_lookalike` files code that resembles it but must stay clean.
+"""
+import json
+
+from conftest import FIXTURES, run_cli
+
+FOLLOWED = FIXTURES / "followed"
+# reported once per project for any torch.compile; not what these fixtures are about
+PROJECT_WIDE = {"TRN701"}
+
+
+def findings(name):
+    proc = run_cli("scan", FOLLOWED / name, "--format", "json", "--no-cache")
+    assert proc.returncode in (0, 1), proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["diagnostics"] == []
+    return {(f.get("cell"), f["line"], f["column"], f["rule"], f["confidence"], f["message"])
+            for f in report["findings"] if f["rule"] not in PROJECT_WIDE}
+
+
+NCCL = "Distributed process group on NCCL: `torch.distributed.init_process_group`"
+MAY_BE = " (`backend` may be 'nccl' or 'gloo')"
+
+
+def test_notebook_cells_share_one_namespace():
+    # cell indices count every cell (markdown too), lines are relative to the cell
+    assert findings("cells_hit.ipynb") == {
+        (4, 1, 1, "TRN271", "high", NCCL),  # backend = "nccl" in cell 2, dist imported in cell 0
+        (5, 3, 10, "TRN243", "high",
+         "torch.cuda device, memory, stream or RNG API: `torch.cuda.current_device`"),  # import torch in cell 0
+        (5, 4, 5, "TRN161", "high",
+         "Forward-mode automatic differentiation: `torch.func.jacfwd`"),  # from functorch import jacfwd, cell 3
+    }
+
+
+def test_notebook_later_cells_rebind_names():
+    # backend = "gloo" in a later cell replaces "nccl"; jacfwd is the notebook's own function
+    assert findings("cells_lookalike.ipynb") == set()
+
+
+def test_values_the_file_holds():
+    other = "torch.compile with a backend other than neuron: `torch.compile`"
+    assert findings("values_hit.py") == {
+        (None, 7, 8, "TRN111", "high", other),  # os.environ.get(..., "inductor") default
+        (None, 10, 9, "TRN101", "high", "torch.compile with dynamic=True: `torch.compile`"),  # **options
+        (None, 10, 9, "TRN111", "high", other),
+        (None, 12, 9, "TRN112", "high", "torch.compile mode other than default: `torch.compile`"),  # getattr default
+        (None, 20, 5, "TRN271", "medium", NCCL + MAY_BE),  # if/else: one arm nccl, the other gloo
+        (None, 25, 5, "TRN271", "high", NCCL),  # os.getenv(..., "nccl") default
+        (None, 32, 5, "TRN271", "medium", NCCL + MAY_BE),  # gloo, then nccl under an if
+    }
+
+
+def test_values_the_file_holds_lookalikes():
+    # a gloo default, options without backend/mode/dynamic, an unknown getattr default, a reassignment
+    # before the call, and an assignment after it
+    assert findings("values_lookalike.py") == set()

@@ -70,6 +70,7 @@ class Interest:
     device_tails: frozenset  # callees with a device position (torch.device, .to)
     keywords: frozenset = frozenset()  # keyword names some rule matches on any call
     env_names: frozenset = frozenset()  # environment variable names some rule matches
+    subscripts: bool = False  # some rule matches indexing shapes (`x[mask]`, trnready/masks.py)
 
 
 @dataclass
@@ -89,6 +90,7 @@ class FileIndex:
     keyword_stores: list = field(default_factory=list)  # (name, value expr, Scope): {"k": v}, x["k"] = v, x.k = v
     guarded_names: set = field(default_factory=set)  # local names bound by imports under an optional-import guard
     called_refs: set = field(default_factory=set)  # ids of attribute chains that are called (x.f(...))
+    subscripts: list = field(default_factory=list)  # (Subscript node, Scope): loads indexed by a non-literal
     tree: object = None  # the module walked, for context predicates that look further (trnready/context/)
 
 
@@ -97,7 +99,7 @@ CONTAINER_TAILS = frozenset({"ModuleList", "Sequential", "ModuleDict", "list", "
 _SEQ_VALUE = (ast.List, ast.Tuple, ast.ListComp, ast.GeneratorExp)
 
 _SIMPLE_VALUE = (ast.Constant, ast.IfExp, ast.JoinedStr, ast.Name, ast.Attribute, ast.BinOp,
-                 ast.List, ast.Tuple, ast.UnaryOp, ast.Dict, ast.Subscript)
+                 ast.List, ast.Tuple, ast.UnaryOp, ast.Dict, ast.Subscript, ast.Compare)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
@@ -718,6 +720,13 @@ class Indexer:
             if name in self.interest.env_names:
                 self.index.env.append((node, name))
 
+    def v_subscript(self, node: ast.Subscript, scope: Scope) -> None:
+        if self.interest.subscripts and type(node.ctx) is ast.Load \
+                and type(node.slice) in (ast.Name, ast.UnaryOp, ast.Compare, ast.Call, ast.BinOp):
+            self.index.subscripts.append((node, scope))
+        self.visit(node.value, scope)
+        self.visit(node.slice, scope)
+
     def v_name(self, node: ast.Name, scope: Scope) -> None:
         # A bare name can only mean a library object if something imported or
         # aliased it, or a star import could have brought it in.
@@ -758,6 +767,7 @@ _DISPATCH = {
     ast.Compare: Indexer.v_compare,
     ast.Try: Indexer.v_try,
     ast.Return: Indexer.v_return,
+    ast.Subscript: Indexer.v_subscript,
     ast.If: Indexer.v_if,
 }
 if hasattr(ast, "TryStar"):

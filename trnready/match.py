@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, replace
 
-from . import context
+from . import context, masks
 from .catalogue import Catalogue
 from .context import FileContext, ProjectFacts
 from .index import FileIndex, Interest
@@ -52,6 +52,7 @@ class Engine:
         self.imports: dict[str, list] = {}
         self.decorators: dict[str, list] = {}
         self.devices: list = []
+        self.subscripts: list = []  # (rule, matcher) for `subscript` matchers
         self.keywords: dict[str, list] = {}
         self.env: dict[str, list] = {}
         self.lines: list = []
@@ -75,6 +76,8 @@ class Engine:
                         table[m.kind].setdefault(n, []).append((rule, m))
                 elif m.kind == "device":
                     self.devices.append((rule, m))
+                elif m.kind == "subscript":
+                    self.subscripts.append((rule, m))
                 elif m.kind == "line":
                     self.lines.append((rule, m))
                 elif m.kind == "requirement":
@@ -97,6 +100,7 @@ class Engine:
             device_tails=frozenset(self.device_methods) | frozenset(_tails(self.device_calls)),
             keywords=frozenset(self.keywords),
             env_names=frozenset(self.env),
+            subscripts=bool(self.subscripts),
         )
 
         # Literal prefilter (semgrep-style): every Python match needs one of these
@@ -196,6 +200,9 @@ class Engine:
         if self.keywords:
             for name, expr, scope in index.keyword_stores:
                 self._match_store(ctx, name, expr, scope, hits)
+        if self.subscripts:
+            for node, scope in index.subscripts:
+                self._match_subscript(ctx, node, scope, hits)
         if self.devices:
             for expr, scope in index.device_values:
                 self._device_hits(ctx, [expr], scope, hits)
@@ -249,6 +256,18 @@ class Engine:
                 values = [v for v, _ in ctx.resolver.values(expr, scope)]
             if all(_holds(p, True, values) for p in m.args):
                 self._emit(ctx, hits, Hit(rule, m, expr, name, stored=True))
+
+    def _match_subscript(self, ctx: FileContext, node: ast.Subscript, scope, hits: list[Hit]) -> None:
+        """`x[mask]` with a boolean mask by local evidence; neither side made by a [methods] not-on library."""
+        resolver = ctx.resolver
+        if not masks.is_mask(node.slice, scope, resolver):
+            return
+        not_on = self.catalogue.method_not_on
+        if masks.foreign(node.value, scope, resolver, not_on) or masks.foreign(node.slice, scope, resolver, not_on):
+            return
+        for rule, m in self.subscripts:
+            if "boolean-mask" in m.names:
+                self._emit(ctx, hits, Hit(rule, m, node, "boolean-mask"))
 
     def _match_device(self, ctx: FileContext, call: ast.Call, scope, names, is_method, hits) -> None:
         exprs = [kw.value for kw in call.keywords if kw.arg in self.interest.device_keywords]

@@ -58,3 +58,24 @@ def test_values_the_file_holds_lookalikes():
     # a gloo default, options without backend/mode/dynamic, an unknown getattr default, a reassignment
     # before the call, and an assignment after it
     assert findings("values_lookalike.py") == set()
+
+
+MASK = "Indexing with a boolean mask: the result has one row per True value, a size known only at run time"
+
+
+def test_data_dependent_shapes_with_local_evidence():
+    assert findings("shapes_hit.py") == {
+        (None, 6, 12, "TRN104", "medium", MASK),  # mask = x > 0
+        (None, 7, 15, "TRN104", "medium", MASK),  # ~mask
+        (None, 8, 14, "TRN104", "medium", MASK),  # torch.isfinite(x)
+        (None, 10, 15, "TRN104", "medium", MASK),  # dtype=torch.bool
+        (None, 11, 12, "TRN104", "medium", MASK),  # a comparison as the index
+        (None, 12, 13, "TRN104", "medium", "Operation whose output shape depends on the data: `unique`"),
+        (None, 14, 13, "TRN106", "medium",
+         "repeat_interleave with a tensor of repeats and no output_size: `repeat_interleave`"),
+    }
+
+
+def test_data_dependent_shape_lookalikes():
+    # integer indices, NumPy masks and arrays, pandas .unique(), int repeats, output_size, `in` tests
+    assert findings("shapes_lookalike.py") == set()

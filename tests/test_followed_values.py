@@ -79,3 +79,19 @@ def test_data_dependent_shapes_with_local_evidence():
 def test_data_dependent_shape_lookalikes():
     # integer indices, NumPy masks and arrays, pandas .unique(), int repeats, output_size, `in` tests
     assert findings("shapes_lookalike.py") == set()
+
+
+def test_int64_that_needs_the_full_range():
+    assert findings("int64_hit.py") == {
+        (None, 6, 1, "TRN131", "high",
+         "Seed larger than 2**31: the generator state needs the full int64 range: `torch.manual_seed`"),
+        (None, 7, 8, "TRN131", "high",
+         "Random integers drawn above 2**31 need the full int64 range: `torch.randint`"),
+        (None, 8, 23, "TRN132", "high",
+         "Nanosecond timestamp written into a tensor: the value needs the full int64 range: `time.time_ns`"),
+    }
+
+
+def test_int64_lookalikes():
+    # small seeds and bounds, token-id tensors, timestamps kept in Python
+    assert findings("int64_lookalike.py") == set()

@@ -30,7 +30,8 @@ MATCH_KINDS = ("call", "method", "reference", "import", "decorator", "device", "
 SUBSCRIPT_SHAPES = ("boolean-mask",)
 # `meta = [CHECK]`: trnready's own checks (TRN9xx), produced by trnready/suppress.py, not by the matcher engine.
 META_CHECKS = ("suppression-without-reason", "unused-suppression")
-PREDICATE_OPS = ("equals", "not-equals", "in", "not-in", "is-none", "is-not-none", "present", "absent", "matches")
+PREDICATE_OPS = ("equals", "not-equals", "in", "not-in", "is-none", "is-not-none", "present", "absent", "matches",
+                 "at-least")
 # File kinds a non-Python example or a line matcher may name.
 FILE_KINDS = KIND_NAMES  # the table is trnready/filekinds.py
 
@@ -571,6 +572,10 @@ def _parse_pred(a, rid, err) -> ArgPredicate:
         if not isinstance(val, list) or not val:
             err("must be a non-empty list", entry=rid, key=f"match.args.{op}")
         values = tuple(val)
+    elif op == "at-least":
+        if not isinstance(val, int) or isinstance(val, bool):
+            err("must be an integer", entry=rid, key="match.args.at-least")
+        values = (val,)
     elif op == "matches":
         try:
             values = (compile_pattern(val),)

@@ -112,6 +112,8 @@ class Engine:
         tokens |= set(self.methods) | set(self.keywords) | set(self.env)
         tokens |= _tails(self.refs) | _tails(self.imports)
         tokens |= {d for _, m in self.devices for d in m.names}
+        if self.subscripts:
+            tokens.add("torch")  # subscript matchers apply only in files that import torch
         tokens |= {t for old in catalogue.aliases for t in _tails([old])}
         tokens.discard("__call__")
         if any(m.kind == "meta" for r in self.rules for m in r.matchers):
@@ -260,7 +262,7 @@ class Engine:
     def _match_subscript(self, ctx: FileContext, node: ast.Subscript, scope, hits: list[Hit]) -> None:
         """`x[mask]` with a boolean mask by local evidence; neither side made by a [methods] not-on library."""
         resolver = ctx.resolver
-        if not masks.is_mask(node.slice, scope, resolver):
+        if not _imports_torch(ctx) or not masks.is_mask(node.slice, scope, resolver):
             return
         not_on = self.catalogue.method_not_on
         if masks.foreign(node.value, scope, resolver, not_on) or masks.foreign(node.slice, scope, resolver, not_on):
@@ -378,6 +380,16 @@ class Engine:
         return True
 
 
+def _imports_torch(ctx: FileContext) -> bool:
+    """The file imports torch somewhere (a mask index means nothing for trnready in a file that does not;
+    the prefilter token `torch` of subscript matchers relies on this)."""
+    found = ctx.memo.get("_imports_torch")
+    if found is None:
+        found = ctx.memo["_imports_torch"] = any(
+            c == "torch" or c.startswith("torch.") for _, cands in ctx.index.imports for c in cands)
+    return found
+
+
 def _holds(p: ArgPredicate, passed, values) -> bool:
     op = p.op
     if op == "present":
@@ -399,6 +411,8 @@ def _holds(p: ArgPredicate, passed, values) -> bool:
     if op == "not-in":
         known = [v for v in values if v is not UNKNOWN and v is not LIST]
         return any(not any(same(e, v) for e in p.values) for v in known)
+    if op == "at-least":  # an integer known to be this large (2**40, 1 << 33, a constant bound to one)
+        return any(type(v) is int and v >= p.values[0] for v in values)
     if op == "matches":
         rx = p.values[0]
         return any(isinstance(v, str) and rx.search(v) for v in values)

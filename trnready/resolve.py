@@ -15,6 +15,8 @@ from .index import CONTAINER_TAILS, Binding, Scope, _tail
 from .values import UNKNOWN, QName
 
 _MAX_DEPTH = 12
+_INT_OPS = {ast.Pow: lambda a, b: a ** b, ast.LShift: lambda a, b: a << b, ast.Mult: lambda a, b: a * b,
+            ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b}
 _FOLLOWED_KINDS = frozenset({"expr", "call", "local", "instance"})
 
 
@@ -356,6 +358,10 @@ class Resolver:
             for v in expr.values:
                 parts.append(v.value if type(v) is ast.Constant and isinstance(v.value, str) else "*")
             return [("".join(parts), expr)]
+        if t is ast.BinOp and type(expr.op) in _INT_OPS:
+            folded = self._int_value(expr, scope, depth)
+            if folded is not None:
+                return [(folded, expr)]
         if t is ast.BinOp and type(expr.op) is ast.Add:
             left = self.values(expr.left, scope, depth + 1)
             right = self.values(expr.right, scope, depth + 1)
@@ -457,6 +463,21 @@ class Resolver:
         if names:
             return [(QName(self.canonical(n)), expr) for n in names]
         return [(UNKNOWN, expr)]
+
+    def _int_value(self, expr: ast.BinOp, scope: Scope, depth: int):
+        """2**40, 1 << 33, 4 * 2**30 + 1: the integer, when both operands are single known ints (bounded)."""
+        left = self.values(expr.left, scope, depth + 1)
+        right = self.values(expr.right, scope, depth + 1)
+        if len(left) != 1 or len(right) != 1:
+            return None
+        a, b = left[0][0], right[0][0]
+        if type(a) is not int or type(b) is not int:
+            return None
+        op = type(expr.op)
+        if op in (ast.Pow, ast.LShift) and not 0 <= b <= 256:
+            return None  # never build huge numbers from hostile input
+        value = _INT_OPS[op](a, b)
+        return value if abs(value) < 1 << 512 else None
 
     def starred_dict(self, expr: ast.expr, scope: Scope, depth: int = 0):
         """The literal dict behind `**options`: {key: (value expr, scope)} and whether that is all of it.

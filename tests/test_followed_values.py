@@ -42,15 +42,18 @@ def test_notebook_later_cells_rebind_names():
 
 
 def test_values_the_file_holds():
+    # a value that is one of several possibilities is reported where it is written, the line to change
     other = "torch.compile with a backend other than neuron: `torch.compile`"
+    later = " (the value is passed to `{}` later)"
+    init = "torch.distributed.init_process_group"
     assert findings("values_hit.py") == {
-        (None, 7, 8, "TRN111", "high", other),  # os.environ.get(..., "inductor") default
+        (None, 6, 51, "TRN111", "high", other + later.format("torch.compile")),  # os.environ.get(..., "inductor")
         (None, 10, 9, "TRN101", "high", "torch.compile with dynamic=True: `torch.compile`"),  # **options
         (None, 10, 9, "TRN111", "high", other),
         (None, 12, 9, "TRN112", "high", "torch.compile mode other than default: `torch.compile`"),  # getattr default
-        (None, 20, 5, "TRN271", "medium", NCCL + MAY_BE),  # if/else: one arm nccl, the other gloo
-        (None, 25, 5, "TRN271", "high", NCCL),  # os.getenv(..., "nccl") default
-        (None, 32, 5, "TRN271", "medium", NCCL + MAY_BE),  # gloo, then nccl under an if
+        (None, 17, 14, "TRN271", "medium", NCCL + MAY_BE + later.format(init)),  # if/else: nccl or gloo
+        (None, 24, 36, "TRN271", "high", NCCL + later.format(init)),  # os.getenv(..., "nccl") default
+        (None, 31, 14, "TRN271", "medium", NCCL + MAY_BE + later.format(init)),  # gloo, then nccl under an if
     }
 
 

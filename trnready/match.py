@@ -14,7 +14,7 @@ from .catalogue import Catalogue
 from .context import FileContext, ProjectFacts
 from .index import FileIndex, Interest
 from .model import ArgPredicate, Matcher, Rule
-from .resolve import LIST, Resolver
+from .resolve import FOLLOWED_KINDS, LIST, Resolver, env_default
 from .values import UNKNOWN, same
 
 _KWARGS_UNKNOWN = object()
@@ -220,7 +220,8 @@ class Engine:
         for q in names:
             for rule, m in self.calls.get(q, ()):
                 if self._args_ok(ctx, m.args, call, scope):
-                    self._emit(ctx, hits, Hit(rule, m, call, q, q, *self._may_be(ctx, m, call, scope)))
+                    if self._emit(ctx, hits, Hit(rule, m, call, q, q, *self._may_be(ctx, m, call, scope))):
+                        self._at_entry(ctx, m, call, scope, hits, q)
                     on_call.add(rule.id)
             for rx, rule, m in self.call_globs:
                 if rx.fullmatch(q) and self._args_ok(ctx, m.args, call, scope):
@@ -233,7 +234,8 @@ class Engine:
                     and not self._foreign_consumer(ctx, call):
                 for rule, m in self.methods[func.attr]:
                     if self._args_ok(ctx, m.args, call, scope):
-                        self._emit(ctx, hits, Hit(rule, m, call, func.attr))
+                        if self._emit(ctx, hits, Hit(rule, m, call, func.attr, "", *self._may_be(ctx, m, call, scope))):
+                            self._at_entry(ctx, m, call, scope, hits, func.attr)
                         on_call.add(rule.id)
         if self.keywords:
             for kw in call.keywords:
@@ -243,6 +245,7 @@ class Engine:
                     # multi-line call), and a call already reported for the rule is not reported twice.
                     if rule.id not in on_call and self._args_ok(ctx, m.args, call, scope) \
                             and self._emit(ctx, hits, Hit(rule, m, kw.value, kw.arg)):
+                        self._at_entry(ctx, m, call, scope, hits, kw.arg)
                         on_call.add(rule.id)
         if self.devices:
             self._match_device(ctx, call, scope, names, is_method, hits)
@@ -354,6 +357,30 @@ class Engine:
             return False, [pred.default]
         return False, []
 
+    def _at_entry(self, ctx: FileContext, m, call: ast.Call, scope, hits: list, name: str) -> None:
+        """Move the hit just emitted for `call` to where its flagged value enters the file, when that value
+        is one of several the argument may hold and is written in another statement (`backend = "nccl"` in
+        one arm of an if/else, the default of os.environ.get): that literal is the line to change. A value
+        fixed by a single assignment, a parameter default, or one written in the call keeps the call's place.
+        Context predicates have already been applied to the call."""
+        for p in m.args:
+            if p.op in ("present", "absent", "is-none", "is-not-none"):
+                continue
+            expr = _arg_expr(p, call)
+            if type(expr) is not ast.Name or not _several_or_env(ctx.resolver.lookup(scope, expr.id)):
+                continue
+            pairs = ctx.resolver.values(expr, scope)
+            first, last = call.lineno, call.end_lineno or call.lineno
+            for v, origin in pairs:
+                if v is UNKNOWN or v is LIST or not _holds(p, True, [v]):
+                    continue
+                line = getattr(origin, "lineno", None)
+                if line is not None and not first <= line <= last:
+                    hits[-1] = replace(hits[-1], node=origin,
+                                       note=hits[-1].note + f" (the value is passed to `{name}` later)")
+                    return
+                break
+
     def _may_be(self, ctx: FileContext, m, call: ast.Call, scope) -> tuple:
         """(confidence, note) for a call hit: ("medium", why) when the flagged value is one of several the
         argument may hold and another is a known value the rule does not flag (`backend = "nccl"` in one arm
@@ -378,6 +405,28 @@ class Engine:
             if not _holds(p, passed, values):
                 return False
         return True
+
+
+def _several_or_env(bindings) -> bool:
+    """A name assigned in several places the resolver follows (if/else arms), or once from an
+    environment getter with a default: the values whose literal is the place to report."""
+    if not bindings:
+        return False
+    if len(bindings) == 1:
+        return bindings[0].kind == "call" and env_default(bindings[0].value) is not None
+    return all(b.kind in FOLLOWED_KINDS and b.branch is not None for b in bindings)
+
+
+def _arg_expr(p: ArgPredicate, call: ast.Call):
+    """The expression passed for the predicate's argument (keyword first, then position), else None."""
+    if p.name is not None:
+        for kw in call.keywords:
+            if kw.arg == p.name:
+                return kw.value
+    if p.position is not None and p.position < len(call.args) \
+            and not any(type(a) is ast.Starred for a in call.args[:p.position + 1]):
+        return call.args[p.position]
+    return None
 
 
 def _imports_torch(ctx: FileContext) -> bool:

@@ -17,10 +17,10 @@ from .values import UNKNOWN, QName
 _MAX_DEPTH = 12
 _INT_OPS = {ast.Pow: lambda a, b: a ** b, ast.LShift: lambda a, b: a << b, ast.Mult: lambda a, b: a * b,
             ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b}
-_FOLLOWED_KINDS = frozenset({"expr", "call", "local", "instance"})
+FOLLOWED_KINDS = frozenset({"expr", "call", "local", "instance"})
 
 
-def _env_default(call: ast.Call):
+def env_default(call: ast.Call):
     """The default expression of os.environ.get("X", d) / os.getenv("X", d) (also after .lower() & co)."""
     while (type(call.func) is ast.Attribute and call.func.attr in ("lower", "upper", "strip") and not call.args
            and type(call.func.value) is ast.Call):
@@ -36,7 +36,7 @@ def _env_default(call: ast.Call):
 
 
 def _followed(b: Binding) -> bool:
-    return b.kind == "expr" or (b.kind == "call" and _env_default(b.value) is not None)
+    return b.kind == "expr" or (b.kind == "call" and env_default(b.value) is not None)
 
 
 def _position(b: Binding):
@@ -404,9 +404,9 @@ class Resolver:
                 and type(expr.left.value) is str):
             # "cuda:%d" % rank -> "cuda:*"
             return [(re.sub(r"%[-#0 +]*\d*(\.\d+)?[sdifr]", "*", expr.left.value), expr)]
-        if t is ast.Call and _env_default(expr) is not None:
+        if t is ast.Call and env_default(expr) is not None:
             # os.environ.get("TORCH_COMPILE_BACKEND", "inductor"): the default when the variable is unset
-            return self.values(_env_default(expr), scope, depth + 1) + [(UNKNOWN, expr)]
+            return self.values(env_default(expr), scope, depth + 1) + [(UNKNOWN, expr)]
         if t is ast.UnaryOp and type(expr.op) is ast.USub and type(expr.operand) is ast.Constant:
             v = expr.operand.value
             if isinstance(v, (int, float)) and not isinstance(v, bool):
@@ -439,7 +439,7 @@ class Resolver:
             return [(QName(self.canonical(n)), expr) for n in names] or [(UNKNOWN, expr)]
         if len(bindings) == 1:
             b = bindings[0]
-            if b.kind == "expr" or (b.kind == "call" and _env_default(b.value) is not None):
+            if b.kind == "expr" or (b.kind == "call" and env_default(b.value) is not None):
                 return self.values(b.value, b.scope, depth + 1)
             if b.kind == "param":
                 # Callers may pass anything; the literal default is one of the values
@@ -448,7 +448,7 @@ class Resolver:
                 if default is not None:
                     return self.values(default, outer, depth + 1) + [(UNKNOWN, expr)]
                 return [(UNKNOWN, expr)]
-        if all(b.kind in _FOLLOWED_KINDS and b.branch is not None for b in bindings):
+        if all(b.kind in FOLLOWED_KINDS and b.branch is not None for b in bindings):
             # several assignments: the ones that can reach this use are the possible values
             live = _reaching(bindings, expr, scope)
             if any(_followed(b) for b in live):

@@ -235,10 +235,11 @@ class Indexer:
     # -- binding helpers ---------------------------------------------------
     def _bind_target(self, target: ast.expr, scope: Scope, value: ast.expr | None) -> None:
         t = type(target)
+        branch = self.branch
         if t is ast.Name and scope.globals and target.id in scope.globals:
             scope = _declared_scope(scope, target.id)
+            branch = None  # `global x; x = ...` in a function may run at any time: not ordered with the rest
         if t is ast.Name:
-            branch = self.branch
             if value is None:
                 scope.bind(target.id, Binding("local", None, scope, branch))
             elif type(value) is ast.Call:

@@ -64,6 +64,8 @@ def _reaching(bindings: list, use: ast.expr, scope: Scope) -> list:
             continue
         live.append(b)
     return live
+
+
 _TO_NUMPY = frozenset({"numpy", "to_numpy"})
 LIST = object()  # marks "a list/tuple was passed" so is-not-none sees it
 

@@ -26,10 +26,13 @@ from .read import SETTINGS_MAX_BYTES, read_regular
 from .rewrite import parse_rewrites
 
 MATCH_KINDS = ("call", "method", "reference", "import", "decorator", "device", "keyword", "env", "line",
-               "requirement", "python", "file", "setting", "meta")
+               "requirement", "python", "file", "setting", "meta", "subscript")
+# `subscript = [SHAPE]`: indexing whose result size depends on the data (trnready/masks.py).
+SUBSCRIPT_SHAPES = ("boolean-mask",)
 # `meta = [CHECK]`: trnready's own checks (TRN9xx), produced by trnready/suppress.py, not by the matcher engine.
 META_CHECKS = ("suppression-without-reason", "unused-suppression")
-PREDICATE_OPS = ("equals", "not-equals", "in", "not-in", "is-none", "is-not-none", "present", "absent", "matches")
+PREDICATE_OPS = ("equals", "not-equals", "in", "not-in", "is-none", "is-not-none", "present", "absent", "matches",
+                 "at-least")
 # File kinds a non-Python example or a line matcher may name.
 FILE_KINDS = KIND_NAMES  # the table is trnready/filekinds.py
 
@@ -457,6 +460,11 @@ def _parse_match(m, rid, err) -> Matcher:
             regex = compile_pattern("|".join(f"(?:{x})" for x in names))
         except PatternError as e:
             err(f"bad regular expression: {e}", entry=rid, key="match.line")
+    elif kind == "subscript":
+        for x in names:
+            if x not in SUBSCRIPT_SHAPES:
+                err(f"unknown subscript shape {x!r} (expected one of {', '.join(SUBSCRIPT_SHAPES)})", entry=rid,
+                    key="match.subscript")
     elif kind == "meta":
         for x in names:
             if x not in META_CHECKS:
@@ -564,6 +572,10 @@ def _parse_pred(a, rid, err) -> ArgPredicate:
         if not isinstance(val, list) or not val:
             err("must be a non-empty list", entry=rid, key=f"match.args.{op}")
         values = tuple(val)
+    elif op == "at-least":
+        if not isinstance(val, int) or isinstance(val, bool):
+            err("must be an integer", entry=rid, key="match.args.at-least")
+        values = (val,)
     elif op == "matches":
         try:
             values = (compile_pattern(val),)

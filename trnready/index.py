@@ -21,12 +21,15 @@ class Binding:
     param (value = default expression or None), local (anything else).
     """
 
-    __slots__ = ("kind", "value", "scope")
+    __slots__ = ("kind", "value", "scope", "branch")
 
-    def __init__(self, kind: str, value, scope: "Scope"):
+    def __init__(self, kind: str, value, scope: "Scope", branch: tuple | None = None):
         self.kind = kind
         self.value = value
         self.scope = scope
+        # the if/else arms the assignment sits in, outermost first ((id(if), 0 body | 1 orelse), ...);
+        # None when not recorded. resolve.py uses it to tell alternatives from reassignments.
+        self.branch = branch
 
 
 class Scope:
@@ -67,6 +70,7 @@ class Interest:
     device_tails: frozenset  # callees with a device position (torch.device, .to)
     keywords: frozenset = frozenset()  # keyword names some rule matches on any call
     env_names: frozenset = frozenset()  # environment variable names some rule matches
+    subscripts: bool = False  # some rule matches indexing shapes (`x[mask]`, trnready/masks.py)
 
 
 @dataclass
@@ -86,6 +90,7 @@ class FileIndex:
     keyword_stores: list = field(default_factory=list)  # (name, value expr, Scope): {"k": v}, x["k"] = v, x.k = v
     guarded_names: set = field(default_factory=set)  # local names bound by imports under an optional-import guard
     called_refs: set = field(default_factory=set)  # ids of attribute chains that are called (x.f(...))
+    subscripts: list = field(default_factory=list)  # (Subscript node, Scope): loads indexed by a non-literal
     tree: object = None  # the module walked, for context predicates that look further (trnready/context/)
 
 
@@ -94,7 +99,7 @@ CONTAINER_TAILS = frozenset({"ModuleList", "Sequential", "ModuleDict", "list", "
 _SEQ_VALUE = (ast.List, ast.Tuple, ast.ListComp, ast.GeneratorExp)
 
 _SIMPLE_VALUE = (ast.Constant, ast.IfExp, ast.JoinedStr, ast.Name, ast.Attribute, ast.BinOp,
-                 ast.List, ast.Tuple, ast.UnaryOp, ast.Dict, ast.Subscript)
+                 ast.List, ast.Tuple, ast.UnaryOp, ast.Dict, ast.Subscript, ast.Compare)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
@@ -202,6 +207,7 @@ class Indexer:
         self.type_checking = 0  # > 0 inside `if TYPE_CHECKING:`
         self.call_stack: list = []  # (func, Scope) of the calls whose arguments are being walked
         self.functions: list[tuple[str, Scope]] = []  # enclosing function definitions (name, inner scope)
+        self.branch: tuple = ()  # the if/else arms being walked (see Binding.branch)
 
     # -- entry -------------------------------------------------------------
     def run(self, tree: ast.Module) -> FileIndex:
@@ -234,30 +240,32 @@ class Indexer:
     # -- binding helpers ---------------------------------------------------
     def _bind_target(self, target: ast.expr, scope: Scope, value: ast.expr | None) -> None:
         t = type(target)
+        branch = self.branch
         if t is ast.Name and scope.globals and target.id in scope.globals:
             scope = _declared_scope(scope, target.id)
+            branch = None  # `global x; x = ...` in a function may run at any time: not ordered with the rest
         if t is ast.Name:
             if value is None:
-                scope.bind(target.id, Binding("local", None, scope))
+                scope.bind(target.id, Binding("local", None, scope, branch))
             elif type(value) is ast.Call:
                 tail = _tail(value.func)
                 if tail is not None and tail in self.interest.ctor_tails:
                     self.instance_names.add(target.id)
-                    scope.bind(target.id, Binding("instance", value.func, scope))
+                    scope.bind(target.id, Binding("instance", value.func, scope, branch))
                 else:
                     # Remember the producing call: `a = np.zeros(3)` makes `a.nonzero()` a NumPy method,
                     # and `attn = make_attention(d)` may be an instance built by a helper.
                     if _maybe_factory(value):
                         self.instance_names.add(target.id)
-                    scope.bind(target.id, Binding("call", value, scope))
+                    scope.bind(target.id, Binding("call", value, scope, branch))
             elif isinstance(value, _SIMPLE_VALUE):
-                scope.bind(target.id, Binding("expr", value, scope))
+                scope.bind(target.id, Binding("expr", value, scope, branch))
                 if type(value) in (ast.List, ast.Tuple) and any(type(e) is ast.Call for e in value.elts):
                     self.instance_names.add(target.id)  # blocks = [nn.MultiheadAttention(...), ...]
                 if type(value) in (ast.Name, ast.Attribute):
                     self.imported.add(target.id)  # an alias such as F = torch.nn.functional
             else:
-                scope.bind(target.id, Binding("local", None, scope))
+                scope.bind(target.id, Binding("local", None, scope, branch))
         elif t is ast.Attribute:
             base = target.value
             if (type(base) is ast.Name and scope.self_name is not None and base.id == scope.self_name
@@ -324,10 +332,14 @@ class Indexer:
             self.type_checking -= 1
             self._body(node.orelse, scope)
             return
+        outer = self.branch
         self.guard += optional
+        self.branch = outer + ((id(node), 0),)
         self._body(node.body, scope)
         self.guard -= optional
+        self.branch = outer + ((id(node), 1),)
         self._body(node.orelse, scope)
+        self.branch = outer
 
     def v_import(self, node: ast.Import, scope: Scope) -> None:
         if self.guard:
@@ -714,6 +726,13 @@ class Indexer:
             if name in self.interest.env_names:
                 self.index.env.append((node, name))
 
+    def v_subscript(self, node: ast.Subscript, scope: Scope) -> None:
+        if self.interest.subscripts and type(node.ctx) is ast.Load \
+                and type(node.slice) in (ast.Name, ast.UnaryOp, ast.Compare, ast.Call, ast.BinOp):
+            self.index.subscripts.append((node, scope))
+        self.visit(node.value, scope)
+        self.visit(node.slice, scope)
+
     def v_name(self, node: ast.Name, scope: Scope) -> None:
         # A bare name can only mean a library object if something imported or
         # aliased it, or a star import could have brought it in.
@@ -754,6 +773,7 @@ _DISPATCH = {
     ast.Compare: Indexer.v_compare,
     ast.Try: Indexer.v_try,
     ast.Return: Indexer.v_return,
+    ast.Subscript: Indexer.v_subscript,
     ast.If: Indexer.v_if,
 }
 if hasattr(ast, "TryStar"):

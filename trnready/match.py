@@ -9,12 +9,12 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, replace
 
-from . import context
+from . import context, masks
 from .catalogue import Catalogue
 from .context import FileContext, ProjectFacts
 from .index import FileIndex, Interest
 from .model import ArgPredicate, Matcher, Rule
-from .resolve import LIST, Resolver
+from .resolve import FOLLOWED_KINDS, LIST, Resolver, env_default
 from .values import UNKNOWN, same
 
 _KWARGS_UNKNOWN = object()
@@ -54,6 +54,7 @@ class Engine:
         self.imports: dict[str, list] = {}
         self.decorators: dict[str, list] = {}
         self.devices: list = []
+        self.subscripts: list = []  # (rule, matcher) for `subscript` matchers
         self.keywords: dict[str, list] = {}
         self.env: dict[str, list] = {}
         self.lines: list = []
@@ -77,6 +78,8 @@ class Engine:
                         table[m.kind].setdefault(n, []).append((rule, m))
                 elif m.kind == "device":
                     self.devices.append((rule, m))
+                elif m.kind == "subscript":
+                    self.subscripts.append((rule, m))
                 elif m.kind == "line":
                     self.lines.append((rule, m))
                 elif m.kind == "requirement":
@@ -99,6 +102,7 @@ class Engine:
             device_tails=frozenset(self.device_methods) | frozenset(_tails(self.device_calls)),
             keywords=frozenset(self.keywords),
             env_names=frozenset(self.env),
+            subscripts=bool(self.subscripts),
         )
 
         # Literal prefilter (semgrep-style): every Python match needs one of these
@@ -110,6 +114,8 @@ class Engine:
         tokens |= set(self.methods) | set(self.keywords) | set(self.env)
         tokens |= _tails(self.refs) | _tails(self.imports)
         tokens |= {d for _, m in self.devices for d in m.names}
+        if self.subscripts:
+            tokens.add("torch")  # subscript matchers apply only in files that import torch
         tokens |= {t for old in catalogue.aliases for t in _tails([old])}
         tokens.discard("__call__")
         if any(m.kind == "meta" for r in self.rules for m in r.matchers):
@@ -201,6 +207,9 @@ class Engine:
         if self.keywords:
             for name, expr, scope in index.keyword_stores:
                 self._match_store(ctx, name, expr, scope, hits)
+        if self.subscripts:
+            for node, scope in index.subscripts:
+                self._match_subscript(ctx, node, scope, hits)
         if self.devices:
             for expr, scope in index.device_values:
                 self._device_hits(ctx, [expr], scope, hits)
@@ -216,7 +225,8 @@ class Engine:
         for q in names:
             for rule, m in self.calls.get(q, ()):
                 if self._args_ok(ctx, m.args, call, scope):
-                    self._emit(ctx, hits, Hit(rule, m, call, q, q))
+                    if self._emit(ctx, hits, Hit(rule, m, call, q, q, *self._may_be(ctx, m, call, scope))):
+                        self._at_entry(ctx, m, call, scope, hits, q)
                     on_call.add(rule.id)
             for rx, rule, m in self.call_globs:
                 if rx.fullmatch(q) and self._args_ok(ctx, m.args, call, scope):
@@ -229,7 +239,8 @@ class Engine:
                     and not self._foreign_consumer(ctx, call):
                 for rule, m in self.methods[func.attr]:
                     if self._args_ok(ctx, m.args, call, scope):
-                        self._emit(ctx, hits, Hit(rule, m, call, func.attr))
+                        if self._emit(ctx, hits, Hit(rule, m, call, func.attr, "", *self._may_be(ctx, m, call, scope))):
+                            self._at_entry(ctx, m, call, scope, hits, func.attr)
                         on_call.add(rule.id)
         if self.keywords:
             for kw in call.keywords:
@@ -239,6 +250,7 @@ class Engine:
                     # multi-line call), and a call already reported for the rule is not reported twice.
                     if rule.id not in on_call and self._args_ok(ctx, m.args, call, scope) \
                             and self._emit(ctx, hits, Hit(rule, m, kw.value, kw.arg)):
+                        self._at_entry(ctx, m, call, scope, hits, kw.arg)
                         on_call.add(rule.id)
         if self.devices:
             self._match_device(ctx, call, scope, names, is_method, hits)
@@ -254,6 +266,18 @@ class Engine:
                 values = [v for v, _ in ctx.resolver.values(expr, scope)]
             if all(_holds(p, True, values) for p in m.args):
                 self._emit(ctx, hits, Hit(rule, m, expr, name, stored=True))
+
+    def _match_subscript(self, ctx: FileContext, node: ast.Subscript, scope, hits: list[Hit]) -> None:
+        """`x[mask]` with a boolean mask by local evidence; neither side made by a [methods] not-on library."""
+        resolver = ctx.resolver
+        if not _imports_torch(ctx) or not masks.is_mask(node.slice, scope, resolver):
+            return
+        not_on = self.catalogue.method_not_on
+        if masks.foreign(node.value, scope, resolver, not_on) or masks.foreign(node.slice, scope, resolver, not_on):
+            return
+        for rule, m in self.subscripts:
+            if "boolean-mask" in m.names:
+                self._emit(ctx, hits, Hit(rule, m, node, "boolean-mask"))
 
     def _match_device(self, ctx: FileContext, call: ast.Call, scope, names, is_method, hits) -> None:
         exprs = [kw.value for kw in call.keywords if kw.arg in self.interest.device_keywords]
@@ -317,10 +341,68 @@ class Engine:
                 if i == pred.position:
                     return True, [v for v, _ in ctx.resolver.values(a, scope)]
         if any(kw.arg is None for kw in call.keywords):
-            return None, [UNKNOWN]
+            if pred.name is None:
+                return None, [UNKNOWN]
+            complete = True
+            for kw in call.keywords:
+                if kw.arg is not None:
+                    continue
+                found = ctx.resolver.starred_dict(kw.value, scope)
+                if found is None:
+                    return None, [UNKNOWN]
+                entries, whole = found
+                if pred.name in entries:  # torch.compile(m, **{"backend": "inductor"}) and its spellings
+                    value, where = entries[pred.name]
+                    extra = [] if whole else [UNKNOWN]
+                    return True, [v for v, _ in ctx.resolver.values(value, where)] + extra
+                complete = complete and whole
+            if not complete:
+                return None, [UNKNOWN]
         if pred.has_default:
             return False, [pred.default]
         return False, []
+
+    def _at_entry(self, ctx: FileContext, m, call: ast.Call, scope, hits: list, name: str) -> None:
+        """Move the hit just emitted for `call` to where its flagged value enters the file, when that value
+        is one of several the argument may hold and is written in another statement (`backend = "nccl"` in
+        one arm of an if/else, the default of os.environ.get): that literal is the line to change. A value
+        fixed by a single assignment, a parameter default, or one written in the call keeps the call's place.
+        Context predicates have already been applied to the call."""
+        for p in m.args:
+            if p.op in ("present", "absent", "is-none", "is-not-none"):
+                continue
+            expr = _arg_expr(p, call)
+            if type(expr) is not ast.Name or not _several_or_env(ctx.resolver.lookup(scope, expr.id)):
+                continue
+            pairs = ctx.resolver.values(expr, scope)
+            first, last = call.lineno, call.end_lineno or call.lineno
+            for v, origin in pairs:
+                if v is UNKNOWN or v is LIST or not _holds(p, True, [v]):
+                    continue
+                line = getattr(origin, "lineno", None)
+                if line is not None and not first <= line <= last:
+                    hits[-1] = replace(hits[-1], node=origin,
+                                       note=hits[-1].note + f" (the value is passed to `{name}` later)")
+                    return
+                break
+
+    def _may_be(self, ctx: FileContext, m, call: ast.Call, scope) -> tuple:
+        """(confidence, note) for a call hit: ("medium", why) when the flagged value is one of several the
+        argument may hold and another is a known value the rule does not flag (`backend = "nccl"` in one arm
+        of an if/else, "gloo" in the other); (None, "") keeps the matcher's confidence."""
+        if m.confidence != "high":
+            return None, ""
+        for p in m.args:
+            if p.op not in ("equals", "in"):
+                continue
+            passed, values = self._arg_values(ctx, p, call, scope)
+            if not passed:
+                continue
+            flagged = [v for v in values if any(same(e, v) for e in p.values)]
+            other = [v for v in values if v is not UNKNOWN and v is not LIST and v not in flagged]
+            if flagged and other:
+                return "medium", f" (`{p.name or 'argument'}` may be {flagged[0]!r} or {other[0]!r})"
+        return None, ""
 
     def _args_ok(self, ctx: FileContext, preds, call: ast.Call, scope) -> bool:
         for p in preds:
@@ -328,6 +410,38 @@ class Engine:
             if not _holds(p, passed, values):
                 return False
         return True
+
+
+def _several_or_env(bindings) -> bool:
+    """A name assigned in several places the resolver follows (if/else arms), or once from an
+    environment getter with a default: the values whose literal is the place to report."""
+    if not bindings:
+        return False
+    if len(bindings) == 1:
+        return bindings[0].kind == "call" and env_default(bindings[0].value) is not None
+    return all(b.kind in FOLLOWED_KINDS and b.branch is not None for b in bindings)
+
+
+def _arg_expr(p: ArgPredicate, call: ast.Call):
+    """The expression passed for the predicate's argument (keyword first, then position), else None."""
+    if p.name is not None:
+        for kw in call.keywords:
+            if kw.arg == p.name:
+                return kw.value
+    if p.position is not None and p.position < len(call.args) \
+            and not any(type(a) is ast.Starred for a in call.args[:p.position + 1]):
+        return call.args[p.position]
+    return None
+
+
+def _imports_torch(ctx: FileContext) -> bool:
+    """The file imports torch somewhere (a mask index means nothing for trnready in a file that does not;
+    the prefilter token `torch` of subscript matchers relies on this)."""
+    found = ctx.memo.get("_imports_torch")
+    if found is None:
+        found = ctx.memo["_imports_torch"] = any(
+            c == "torch" or c.startswith("torch.") for _, cands in ctx.index.imports for c in cands)
+    return found
 
 
 def _holds(p: ArgPredicate, passed, values) -> bool:
@@ -351,6 +465,8 @@ def _holds(p: ArgPredicate, passed, values) -> bool:
     if op == "not-in":
         known = [v for v in values if v is not UNKNOWN and v is not LIST]
         return any(not any(same(e, v) for e in p.values) for v in known)
+    if op == "at-least":  # an integer known to be this large (2**40, 1 << 33, a constant bound to one)
+        return any(type(v) is int and v >= p.values[0] for v in values)
     if op == "matches":
         rx = p.values[0]
         return any(isinstance(v, str) and rx.search(v) for v in values)

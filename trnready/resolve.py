@@ -15,6 +15,57 @@ from .index import CONTAINER_TAILS, Binding, Scope, _tail
 from .values import UNKNOWN, QName
 
 _MAX_DEPTH = 12
+_INT_OPS = {ast.Pow: lambda a, b: a ** b, ast.LShift: lambda a, b: a << b, ast.Mult: lambda a, b: a * b,
+            ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b}
+FOLLOWED_KINDS = frozenset({"expr", "call", "local", "instance"})
+
+
+def env_default(call: ast.Call):
+    """The default expression of os.environ.get("X", d) / os.getenv("X", d) (also after .lower() & co)."""
+    while (type(call.func) is ast.Attribute and call.func.attr in ("lower", "upper", "strip") and not call.args
+           and type(call.func.value) is ast.Call):
+        call = call.func.value
+    func = call.func
+    if len(call.args) != 2:
+        return None
+    if type(func) is ast.Attribute and func.attr == "get" and _tail(func.value) == "environ":
+        return call.args[1]
+    if _tail(func) == "getenv":
+        return call.args[1]
+    return None
+
+
+def _followed(b: Binding) -> bool:
+    return b.kind == "expr" or (b.kind == "call" and env_default(b.value) is not None)
+
+
+def _position(b: Binding):
+    v = b.value
+    return (v.lineno, v.col_offset) if isinstance(v, ast.AST) and hasattr(v, "lineno") else None
+
+
+def _reaching(bindings: list, use: ast.expr, scope: Scope) -> list:
+    """The assignments of one name that may hold its value at `use`.
+
+    In the use's own scope an assignment written after the use does not reach it. An assignment is
+    overridden by a later one in the same if/else arm or in an arm enclosing it (`x = "a"` then
+    `x = "b"`); assignments in different arms of an if/else are alternatives and all reach."""
+    here = (use.lineno, use.col_offset)
+    cands = []
+    for b in bindings:
+        pos = _position(b)
+        if b.scope is scope and pos is not None and pos >= here:
+            continue
+        cands.append(b)
+    live = []
+    for i, b in enumerate(cands):
+        if any(later.branch is not None and b.branch is not None
+               and b.branch[:len(later.branch)] == later.branch for later in cands[i + 1:]):
+            continue
+        live.append(b)
+    return live
+
+
 _TO_NUMPY = frozenset({"numpy", "to_numpy"})
 LIST = object()  # marks "a list/tuple was passed" so is-not-none sees it
 
@@ -309,6 +360,10 @@ class Resolver:
             for v in expr.values:
                 parts.append(v.value if type(v) is ast.Constant and isinstance(v.value, str) else "*")
             return [("".join(parts), expr)]
+        if t is ast.BinOp and type(expr.op) in _INT_OPS:
+            folded = self._int_value(expr, scope, depth)
+            if folded is not None:
+                return [(folded, expr)]
         if t is ast.BinOp and type(expr.op) is ast.Add:
             left = self.values(expr.left, scope, depth + 1)
             right = self.values(expr.right, scope, depth + 1)
@@ -351,6 +406,9 @@ class Resolver:
                 and type(expr.left.value) is str):
             # "cuda:%d" % rank -> "cuda:*"
             return [(re.sub(r"%[-#0 +]*\d*(\.\d+)?[sdifr]", "*", expr.left.value), expr)]
+        if t is ast.Call and env_default(expr) is not None:
+            # os.environ.get("TORCH_COMPILE_BACKEND", "inductor"): the default when the variable is unset
+            return self.values(env_default(expr), scope, depth + 1) + [(UNKNOWN, expr)]
         if t is ast.UnaryOp and type(expr.op) is ast.USub and type(expr.operand) is ast.Constant:
             v = expr.operand.value
             if isinstance(v, (int, float)) and not isinstance(v, bool):
@@ -383,7 +441,7 @@ class Resolver:
             return [(QName(self.canonical(n)), expr) for n in names] or [(UNKNOWN, expr)]
         if len(bindings) == 1:
             b = bindings[0]
-            if b.kind == "expr":
+            if b.kind == "expr" or (b.kind == "call" and env_default(b.value) is not None):
                 return self.values(b.value, b.scope, depth + 1)
             if b.kind == "param":
                 # Callers may pass anything; the literal default is one of the values
@@ -392,7 +450,58 @@ class Resolver:
                 if default is not None:
                     return self.values(default, outer, depth + 1) + [(UNKNOWN, expr)]
                 return [(UNKNOWN, expr)]
+        if all(b.kind in FOLLOWED_KINDS and b.branch is not None for b in bindings):
+            # several assignments: the ones that can reach this use are the possible values
+            live = _reaching(bindings, expr, scope)
+            if any(_followed(b) for b in live):
+                out = []
+                for b in live:
+                    if _followed(b):
+                        out.extend(self.values(b.value, b.scope, depth + 1))
+                    else:
+                        out.append((UNKNOWN, expr))
+                return out
         names = self._name_qualnames(expr.id, scope, depth)
         if names:
             return [(QName(self.canonical(n)), expr) for n in names]
         return [(UNKNOWN, expr)]
+
+    def _int_value(self, expr: ast.BinOp, scope: Scope, depth: int):
+        """2**40, 1 << 33, 4 * 2**30 + 1: the integer, when both operands are single known ints (bounded)."""
+        left = self.values(expr.left, scope, depth + 1)
+        right = self.values(expr.right, scope, depth + 1)
+        if len(left) != 1 or len(right) != 1:
+            return None
+        a, b = left[0][0], right[0][0]
+        if type(a) is not int or type(b) is not int:
+            return None
+        op = type(expr.op)
+        if op in (ast.Pow, ast.LShift) and not 0 <= b <= 256:
+            return None  # never build huge numbers from hostile input
+        value = _INT_OPS[op](a, b)
+        return value if abs(value) < 1 << 512 else None
+
+    def starred_dict(self, expr: ast.expr, scope: Scope, depth: int = 0):
+        """The literal dict behind `**options`: {key: (value expr, scope)} and whether that is all of it.
+
+        Followed: a name bound once to a dict display, `dict(k=v)`, and `getattr(obj, "name", {...})`
+        (whose default is one possibility, so not complete). None when the keys are not all known."""
+        if depth > 2:
+            return None
+        t = type(expr)
+        if t is ast.Name:
+            bindings = self.lookup(scope, expr.id)
+            if bindings and len(bindings) == 1 and bindings[0].kind in ("expr", "call"):
+                return self.starred_dict(bindings[0].value, bindings[0].scope, depth + 1)
+            return None
+        if t is ast.Dict:
+            if not all(type(k) is ast.Constant and type(k.value) is str for k in expr.keys):
+                return None  # `**other` inside the display, or computed keys
+            return {k.value: (v, scope) for k, v in zip(expr.keys, expr.values)}, True
+        if t is ast.Call and type(expr.func) is ast.Name:
+            if expr.func.id == "dict" and not expr.args and all(k.arg for k in expr.keywords):
+                return {k.arg: (k.value, scope) for k in expr.keywords}, True
+            if expr.func.id == "getattr" and len(expr.args) == 3 and not expr.keywords:
+                found = self.starred_dict(expr.args[2], scope, depth + 1)
+                return (found[0], False) if found else None
+        return None

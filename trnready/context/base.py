@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 EFFECTS = ("drop", "guard")
-PYTHON_KINDS = ("call", "method", "reference", "import", "decorator", "device", "keyword", "env")
+PYTHON_KINDS = ("call", "method", "reference", "import", "decorator", "device", "keyword", "env", "subscript")
 
 
 @dataclass(frozen=True)

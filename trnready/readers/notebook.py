@@ -7,6 +7,7 @@ Python cells are read by the Python reader, `!cmd` / `%%bash` lines by the shell
 """
 from __future__ import annotations
 
+import ast
 import json
 import re
 from dataclasses import replace
@@ -137,7 +138,7 @@ _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _read_cells(ctx: FileContext, cells) -> ReadResult:
-    from .python import scan_python
+    from .python import parse
 
     text, rel, engine = ctx.text, ctx.rel, ctx.engine
     em = Emitter(rel)
@@ -146,6 +147,7 @@ def _read_cells(ctx: FileContext, cells) -> ReadResult:
     mention = text
     parsed = 0
     bad: list = []
+    python_cells: list = []  # (cell index, text scanned, syntax tree, original lines), in notebook order
     for i, src in code_cells:
         py, shell, mode = split_cell(src)
         lines = src.splitlines()
@@ -165,22 +167,22 @@ def _read_cells(ctx: FileContext, cells) -> ReadResult:
         if mode != "python":
             parsed += 1
             continue
-        scanned = py
-        findings, diag, tree = scan_python(py, rel, engine, cell=i)
+        scanned, (tree, diag) = py, parse(py, rel)
         if diag is not None and py != src:
             # a `%` or `!` at the start of a continuation line can be Python (`x = (a\n % b)`)
             first = diag
-            scanned = src
-            findings, diag, tree = scan_python(src, rel, engine, cell=i)
+            scanned, (tree, diag) = src, parse(src, rel)
             diag = first if diag is not None else None
         if diag is not None:  # one cell with a syntax error does not stop the rest of the notebook
             bad.append((i, diag.message))
             continue
         parsed += 1
         sources.append(Source(scanned, ("python",), cell=i, tree=tree))
-        for f in findings:  # snippets come from the original cell text, not the blanked copy
-            snip = lines[f.line - 1] if 0 < f.line <= len(lines) else f.snippet
-            em.out.append(f if snip == f.snippet else _replace_snippet(f, snip))
+        python_cells.append((i, scanned, tree, lines))
+    findings, diag = _scan_namespace(python_cells, rel, engine)
+    if diag is not None:
+        bad.append((python_cells[0][0] if python_cells else 0, diag.message))
+    em.out.extend(findings)
     diag = None
     if code_cells and not parsed:
         diag = Diagnostic(rel, "syntax-error", "no code cell of the notebook parses as Python")
@@ -191,6 +193,49 @@ def _read_cells(ctx: FileContext, cells) -> ReadResult:
                           f"the other cells were scanned")
     # shell lines (`!pip install ...`) are read even when no cell parses as Python (a Python 2 notebook)
     return ReadResult(em.out, diag, sources)
+
+
+def _scan_namespace(python_cells, rel: str, engine):
+    """Scan the Python cells as one module, in order: a kernel runs them in one namespace, so an import
+    or a value bound in an earlier cell is what a later cell's name means. Each cell keeps its own
+    tree and cell-relative lines; the trees are shifted onto one line axis only while they are indexed
+    and matched, then shifted back, and each finding is reported in its cell."""
+    from .python import findings_from_hits, hits_for_tree
+
+    if not python_cells:
+        return [], None
+    offsets, body, at = [], [], 0
+    for _, text, tree, _ in python_cells:
+        offsets.append(at)
+        if at:
+            ast.increment_lineno(tree, at)
+        body.extend(tree.body)
+        at += len(text.splitlines()) + 1
+    try:
+        hits = hits_for_tree(ast.Module(body=body, type_ignores=[]), engine)
+        diag = None
+    except RecursionError:
+        hits, diag = [], Diagnostic(rel, "too-complex", "nesting too deep to analyse")
+    finally:
+        for at, (_, _, tree, _) in zip(offsets, python_cells):
+            if at:
+                ast.increment_lineno(tree, -at)
+    # after the shift back, a node's line is relative to its cell; which cell holds it is known
+    # from the statement it sits in
+    owner = {}
+    for n, (_, _, tree, _) in enumerate(python_cells):
+        for node in ast.walk(tree):
+            owner[id(node)] = n
+    per_cell: dict[int, list] = {}
+    for h in hits:
+        per_cell.setdefault(owner.get(id(h.node), -1), []).append(h)
+    out = []
+    for n, (i, text, tree, lines) in enumerate(python_cells):
+        for f in findings_from_hits(per_cell.get(n, []), text.splitlines(), rel, cell=i, tree=tree):
+            # snippets come from the original cell text, not the blanked copy
+            snip = lines[f.line - 1] if 0 < f.line <= len(lines) else f.snippet
+            out.append(f if snip == f.snippet else _replace_snippet(f, snip))
+    return out, diag
 
 
 def _replace_snippet(f: Finding, snippet: str) -> Finding:

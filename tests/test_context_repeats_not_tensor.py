@@ -1,0 +1,12 @@
+"""repeats-not-tensor: repeat_interleave is reported when its repeats are a torch tensor."""
+from conftest import CONTEXT_FIXTURES, scan_findings
+
+REPEATS = "repeat_interleave with a tensor of repeats and no output_size: `{}`"
+
+
+def test_tensor_repeats_without_output_size():
+    # n_rep, 2 and an unknown value are not tensors; output_size=64 fixes the length
+    assert scan_findings(CONTEXT_FIXTURES / "repeats_not_tensor") == [
+        ("rep.py", 6, 9, "TRN106", REPEATS.format("repeat_interleave"), False),
+        ("rep.py", 7, 9, "TRN106", REPEATS.format("torch.repeat_interleave"), False),
+    ]

@@ -1,0 +1,100 @@
+"""Values trnready follows inside one file or notebook (docs/values.md), through the real CLI.
+
+Each class has fixtures of its own under tests/fixtures/followed/: `*_hit` files hold code that must be
+reported, `*_lookalike` files code that resembles it but must stay clean.
+"""
+import json
+
+from conftest import FIXTURES, run_cli
+
+FOLLOWED = FIXTURES / "followed"
+# reported once per project for any torch.compile; not what these fixtures are about
+PROJECT_WIDE = {"TRN701"}
+
+
+def findings(name):
+    proc = run_cli("scan", FOLLOWED / name, "--format", "json", "--no-cache")
+    assert proc.returncode in (0, 1), proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["diagnostics"] == []
+    return {(f.get("cell"), f["line"], f["column"], f["rule"], f["confidence"], f["message"])
+            for f in report["findings"] if f["rule"] not in PROJECT_WIDE}
+
+
+NCCL = "Distributed process group on NCCL: `torch.distributed.init_process_group`"
+MAY_BE = " (`backend` may be 'nccl' or 'gloo')"
+
+
+def test_notebook_cells_share_one_namespace():
+    # cell indices count every cell (markdown too), lines are relative to the cell
+    assert findings("cells_hit.ipynb") == {
+        (4, 1, 1, "TRN271", "high", NCCL),  # backend = "nccl" in cell 2, dist imported in cell 0
+        (5, 3, 10, "TRN243", "high",
+         "torch.cuda device, memory, stream or RNG API: `torch.cuda.current_device`"),  # import torch in cell 0
+        (5, 4, 5, "TRN161", "high",
+         "Forward-mode automatic differentiation: `torch.func.jacfwd`"),  # from functorch import jacfwd, cell 3
+    }
+
+
+def test_notebook_later_cells_rebind_names():
+    # backend = "gloo" in a later cell replaces "nccl"; jacfwd is the notebook's own function
+    assert findings("cells_lookalike.ipynb") == set()
+
+
+def test_values_the_file_holds():
+    # a value that is one of several possibilities is reported where it is written, the line to change
+    other = "torch.compile with a backend other than neuron: `torch.compile`"
+    later = " (the value is passed to `{}` later)"
+    init = "torch.distributed.init_process_group"
+    assert findings("values_hit.py") == {
+        (None, 6, 51, "TRN111", "high", other + later.format("torch.compile")),  # os.environ.get(..., "inductor")
+        (None, 10, 9, "TRN101", "high", "torch.compile with dynamic=True: `torch.compile`"),  # **options
+        (None, 10, 9, "TRN111", "high", other),
+        (None, 12, 9, "TRN112", "high", "torch.compile mode other than default: `torch.compile`"),  # getattr default
+        (None, 17, 14, "TRN271", "medium", NCCL + MAY_BE + later.format(init)),  # if/else: nccl or gloo
+        (None, 24, 36, "TRN271", "high", NCCL + later.format(init)),  # os.getenv(..., "nccl") default
+        (None, 31, 14, "TRN271", "medium", NCCL + MAY_BE + later.format(init)),  # gloo, then nccl under an if
+    }
+
+
+def test_values_the_file_holds_lookalikes():
+    # a gloo default, options without backend/mode/dynamic, an unknown getattr default, a reassignment
+    # before the call, and an assignment after it
+    assert findings("values_lookalike.py") == set()
+
+
+MASK = "Indexing with a boolean mask: the result has one row per True value, a size known only at run time"
+
+
+def test_data_dependent_shapes_with_local_evidence():
+    assert findings("shapes_hit.py") == {
+        (None, 6, 12, "TRN104", "medium", MASK),  # mask = x > 0
+        (None, 7, 15, "TRN104", "medium", MASK),  # ~mask
+        (None, 8, 14, "TRN104", "medium", MASK),  # torch.isfinite(x)
+        (None, 10, 15, "TRN104", "medium", MASK),  # dtype=torch.bool
+        (None, 11, 12, "TRN104", "medium", MASK),  # a comparison as the index
+        (None, 12, 13, "TRN104", "medium", "Operation whose output shape depends on the data: `unique`"),
+        (None, 14, 13, "TRN106", "medium",
+         "repeat_interleave with a tensor of repeats and no output_size: `repeat_interleave`"),
+    }
+
+
+def test_data_dependent_shape_lookalikes():
+    # integer indices, NumPy masks and arrays, pandas .unique(), int repeats, output_size, `in` tests
+    assert findings("shapes_lookalike.py") == set()
+
+
+def test_int64_that_needs_the_full_range():
+    assert findings("int64_hit.py") == {
+        (None, 6, 1, "TRN131", "high",
+         "Seed larger than 2**31: the generator state needs the full int64 range: `torch.manual_seed`"),
+        (None, 7, 8, "TRN131", "high",
+         "Random integers drawn above 2**31 need the full int64 range: `torch.randint`"),
+        (None, 8, 23, "TRN132", "high",
+         "Nanosecond timestamp written into a tensor: the value needs the full int64 range: `time.time_ns`"),
+    }
+
+
+def test_int64_lookalikes():
+    # small seeds and bounds, token-id tensors, timestamps kept in Python
+    assert findings("int64_lookalike.py") == set()

@@ -1,0 +1,30 @@
+"""repeats-not-tensor: repeat_interleave whose repeats are not shown to be a torch tensor."""
+from __future__ import annotations
+
+import ast
+
+from .. import masks
+from .base import predicate
+
+
+@predicate("repeats-not-tensor", kinds=("call", "method"))
+def repeats_not_tensor(ctx, hit) -> bool:
+    """The `repeats` argument of repeat_interleave is not, by local evidence, a torch tensor (an int
+    or an unknown value): `x.repeat_interleave(2, dim=0)` keeps a shape known before the data."""
+    call = hit.node
+    if type(call) is not ast.Call:
+        return True
+    position = 0 if hit.matcher.kind == "method" else 1
+    repeats = next((kw.value for kw in call.keywords if kw.arg == "repeats"), None)
+    if repeats is None and len(call.args) > position:
+        repeats = call.args[position]
+    if repeats is None or type(repeats) is ast.Starred:
+        return True
+    return not masks.is_tensor(repeats, _scope(ctx, call), ctx.resolver)
+
+
+def _scope(ctx, call):
+    scopes = ctx.memo.get("_call_scopes")
+    if scopes is None:
+        scopes = ctx.memo["_call_scopes"] = {id(node): scope for node, scope in ctx.index.calls}
+    return scopes.get(id(call), ctx.index.module)

@@ -1,0 +1,77 @@
+"""Local evidence that a value is a boolean mask or a torch tensor (docs/values.md).
+
+Used by the `subscript = ["boolean-mask"]` matcher kind (`x[mask]`) and by the tensor-receiver
+context predicates. Only what the same function (or module) shows counts: a comparison, `~m`,
+isfinite/isnan & co, `.bool()`, a `dtype=torch.bool` tensor, or a name bound to one of those.
+A value made by a library listed in [methods] not-on (NumPy, pandas...) is never a torch mask.
+"""
+from __future__ import annotations
+
+import ast
+
+from .index import Scope, _tail
+
+_MASK_CALLS = frozenset({"isfinite", "isnan", "isinf", "isneginf", "isposinf", "isreal", "logical_and",
+                         "logical_or", "logical_not", "logical_xor", "eq", "ne", "gt", "lt", "ge", "le",
+                         "greater", "less", "greater_equal", "less_equal", "not_equal", "isin", "bool"})
+_NOT_MASK_CMP = (ast.Is, ast.IsNot, ast.In, ast.NotIn)
+_BOOL_DTYPES = frozenset({"torch.bool"})
+_MAX_DEPTH = 4
+
+
+def is_mask(expr: ast.expr, scope: Scope, resolver, depth: int = 0) -> bool:
+    """True when the index expression is, by local evidence, a boolean tensor."""
+    if depth > _MAX_DEPTH:
+        return False
+    t = type(expr)
+    if t is ast.Compare:
+        if any(isinstance(op, _NOT_MASK_CMP) for op in expr.ops):
+            return False
+        # `x[i == 0]` on Python values is an int/bool index; a mask needs a non-literal operand
+        return not all(type(o) is ast.Constant for o in (expr.left, *expr.comparators))
+    if t is ast.UnaryOp:
+        if type(expr.op) is ast.Invert:  # ~m: bitwise not, on an index it is a negated mask
+            return type(expr.operand) in (ast.Name, ast.Attribute, ast.Call, ast.Compare, ast.BinOp)
+        return False
+    if t is ast.BinOp and type(expr.op) in (ast.BitAnd, ast.BitOr, ast.BitXor):
+        return is_mask(expr.left, scope, resolver, depth + 1) or is_mask(expr.right, scope, resolver, depth + 1)
+    if t is ast.Call:
+        tail = _tail(expr.func)
+        if tail in _MASK_CALLS:
+            return True
+        for kw in expr.keywords:
+            if kw.arg == "dtype" and _names_bool(kw.value, scope, resolver):
+                return True
+        if tail == "to" and expr.args and _names_bool(expr.args[0], scope, resolver):
+            return True
+        return False
+    if t is ast.Name:
+        bindings = resolver.lookup(scope, expr.id)
+        if not bindings:
+            return False
+        return any(b.kind in ("expr", "call") and isinstance(b.value, ast.expr)
+                   and is_mask(b.value, b.scope, resolver, depth + 1) for b in bindings)
+    return False
+
+
+def _names_bool(expr: ast.expr, scope: Scope, resolver) -> bool:
+    return any(resolver.canonical(q) in _BOOL_DTYPES for q in resolver.qualnames(expr, scope))
+
+
+def foreign(expr: ast.expr, scope: Scope, resolver, not_on) -> bool:
+    """True when the value was made by one of the `not_on` libraries (np.isnan(a), arr = np.load(f))."""
+    for origin in resolver.origins(expr, scope):
+        origin = resolver.canonical(origin)
+        if any(origin == lib or origin.startswith(lib + ".") for lib in not_on):
+            return True
+    return False
+
+
+def is_tensor(expr: ast.expr, scope: Scope, resolver) -> bool:
+    """True when the value comes, by local evidence, from a torch function (torch.cat(...), torch.tensor(...),
+    a name bound to one, or a method chain on one)."""
+    for origin in resolver.origins(expr, scope):
+        origin = resolver.canonical(origin)
+        if origin.startswith("torch.") and not origin.startswith(("torch.Size", "torch.device", "torch.dtype")):
+            return True
+    return False

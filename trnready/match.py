@@ -45,6 +45,7 @@ class Engine:
         self.suppressions = suppressions  # False: audit mode, inline suppressions are ignored
         self.resolver = Resolver(catalogue.aliases, catalogue.context_values.get("cuda-only-packages", ()))
         self.project = ProjectFacts()  # set per scan by the caller (own packages of the scanned project)
+        self.link = False  # set per scan: Python readers also summarise each file for project/link.py
         self._predicates: dict = {}  # id(matcher) -> (drop predicates, guard predicates)
         self.calls: dict[str, list] = {}
         self.methods: dict[str, list] = {}

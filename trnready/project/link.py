@@ -148,14 +148,11 @@ class Linker:
         return self._assigned_attr(rel, name, hops, seen)
 
     def _assigned_attr(self, rel, name, hops, seen):
-        mod = self.rel_mod.get(rel)
-        if mod is None:
-            return None
         for other, s in self.summaries.items():
             for target, (line, value) in s["aliases"].items():
                 if "." in target and target.rsplit(".", 1)[1] == name:
                     owner = self.expr(other, target.rsplit(".", 1)[0], hops + 1, seen)
-                    if isinstance(owner, Module) and owner.name == mod:
+                    if isinstance(owner, Module) and self.mods.get(owner.name) == rel:
                         r = self.expr(other, value, hops + 1, seen)
                         return _with_step(r, (other, line, f"{target} = {value}"))
         return None

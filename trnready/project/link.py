@@ -201,6 +201,7 @@ class Linker:
         Returns whether anything was replaced; steps of resolved project names go into chain."""
         changed = False
         imports_needed = []
+        qualnames = []
 
         def repl(node):
             nonlocal changed
@@ -222,6 +223,7 @@ class Linker:
                 chain.extend(r.chain)
                 mod = r.qualname.rsplit(".", 1)[0] if "." in r.qualname else r.qualname
                 imports_needed.append(mod)
+                qualnames.append(r.qualname)
                 return _parse_expr(r.qualname)
             return node
 
@@ -229,7 +231,7 @@ class Linker:
         call.args = [ast.Starred(repl(a.value), a.ctx) if isinstance(a, ast.Starred) else repl(a) for a in call.args]
         for k in call.keywords:
             k.value = repl(k.value)
-        self._imports_needed = imports_needed
+        self._imports_needed, self._qualnames = imports_needed, qualnames
         return changed
 
     def _plain(self, rel: str, d: str) -> str | None:
@@ -278,7 +280,7 @@ class Linker:
         full = _copy(call)
         if not self.substitute(rel, full, values, True, chain):
             return []
-        needed = self._imports_needed
+        needed, qualnames = self._imports_needed, self._qualnames
         base = _copy(call)
         self.substitute(rel, base, defaults, inner, [])
         imports = self.external_imports(rel) + [f"import {m}" for m in needed]
@@ -286,7 +288,11 @@ class Linker:
         got = self.rules_for(f"{head}\n{ast.unparse(full)}")
         if not got:
             return []
-        before = self.rules_for(f"{head}\n{ast.unparse(base)}")
+        before = set(self.rules_for(f"{head}\n{ast.unparse(base)}"))
+        # A re-export or alias whose name alone is flagged was reported where it was written: the
+        # value entered there, not at each call.
+        for mod, qualname in zip(needed, qualnames):
+            before |= set(self.rules_for(f"import {mod}\n{qualname}"))
         return [(r, m, c, g, list(chain)) for r, (m, c, g) in got.items() if r not in before]
 
     def _into(self, rel, call, fn: Func, values, depth, stack) -> list:

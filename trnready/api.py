@@ -335,7 +335,7 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
         # Across modules: values, wrappers and re-exports the per-file pass could not see.
         from .project.report import link_findings
 
-        linked = link_findings(files, summaries, engine, cache, config)
+        linked = link_findings(files, summaries, engine, cache, config, scan_bytes)
         report.findings.extend(postprocess.per_file_ignores(linked, root, config))
         # Repository-level rules (e.g. torch.compile used but no shared NEFF cache configured anywhere).
         in_config_files = mentioned_in_files([], config.max_file_size, repo_files(root, paths, config))

@@ -78,9 +78,9 @@ def module_names(rels) -> dict:
 
 
 class Linker:
-    def __init__(self, summaries: dict, engine, memo=None):
+    def __init__(self, summaries: dict, scan, memo=None):
         self.summaries = summaries  # rel -> summary
-        self.engine = engine
+        self.scan = scan  # snippet text -> findings of the ordinary per-file pass
         self.memo = memo  # (key) -> list or None; put(key, list)
         self.mods: dict = {}  # module name -> rel
         clash: set = set()
@@ -252,10 +252,7 @@ class Linker:
         key = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
         stored = self.memo.get(key) if self.memo else None
         if stored is None:
-            from ..api import scan_bytes
-
-            findings, _ = scan_bytes(text.encode("utf-8", "surrogatepass"), "link_snippet.py", "python",
-                                     self.engine, prefilter=True)
+            findings = self.scan(text)
             last = text.count("\n") + 1
             stored = {f.rule: [f.message, f.confidence, f.guarded] for f in findings if f.line == last}
             if self.memo:

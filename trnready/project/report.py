@@ -5,7 +5,7 @@ from ..model import Occurrences, make_finding
 from ..read import read_bytes
 
 
-def link_findings(files, summaries, engine, cache, config) -> list:
+def link_findings(files, summaries, engine, cache, config, scan_bytes) -> list:
     from ..cache import LinkMemo
     from .link import Linker, use_text
     from .summary import VERSION
@@ -14,7 +14,12 @@ def link_findings(files, summaries, engine, cache, config) -> list:
     table = {sf.rel: (s if s is not None else _EMPTY) for sf, s in zip(files, summaries) if sf.rel in py}
     if not any(s["uses"] for s in table.values()):
         return []
-    linker = Linker(table, engine, LinkMemo(cache))
+    def scan(text: str) -> list:
+        findings, _ = scan_bytes(text.encode("utf-8", "surrogatepass"), "link_snippet.py", "python", engine,
+                                 prefilter=True)
+        return findings
+
+    linker = Linker(table, scan, LinkMemo(cache))
     rules = {r.id: r for r in engine.rules}
     out = []
     lines_of: dict = {}

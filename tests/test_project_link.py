@@ -102,3 +102,11 @@ def test_cached_summary_of_the_wrong_shape_is_a_miss(tmp_path):
                 db.execute("UPDATE results SET data = ? WHERE key = ?", (json.dumps(entry), key))
     db.close()
     assert _messages(proj, cache) == cold
+
+
+def test_a_suppression_at_the_call_silences_the_linked_finding(cli):
+    proc = cli("scan", ROOT / "suppressed", "--format", "json", "--no-cache")
+    assert proc.returncode == 1, proc.stderr
+    got = [(f["path"], f["line"], f["column"], f["rule"], f["suppressed"]) for f in json.loads(proc.stdout)["findings"]]
+    # no TRN902 "suppresses nothing" for the directive: it silences the linked finding
+    assert got == [("head.py", 5, 9, "TRN191", True), ("head.py", 6, 12, "TRN191", False)]

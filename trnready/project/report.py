@@ -21,7 +21,7 @@ def link_findings(files, summaries, engine, cache, config, scan_bytes) -> list:
 
     linker = Linker(table, scan, LinkMemo(cache))
     rules = {r.id: r for r in engine.rules}
-    out = []
+    out: list = []
     lines_of: dict = {}
     occurrences = Occurrences()
     seen = set()
@@ -43,6 +43,20 @@ def link_findings(files, summaries, engine, cache, config, scan_bytes) -> list:
             rule, occurrences, confidence=confidence, path=rel, line=line, column=_column(text, col) ,
             end_line=end_line, end_column=_column(end_text, end_col), snippet=text,
             message=f"{message} (via {via})", code=src, context=_context(lines, line), guarded=guarded))
+    return _suppressed(out, lines_of, engine)
+
+
+def _suppressed(findings: list, lines_of: dict, engine) -> list:
+    """`# trnready: ignore[...]` at the call silences a linked finding like any other. (The per-file
+    pass may already have called that directive unused: TRN902 does not know about linked findings.)"""
+    from .. import suppress
+
+    out = []
+    for rel in sorted({f.path for f in findings}):
+        mine = [f for f in findings if f.path == rel]
+        text = "\n".join(lines_of.get(rel, ()))
+        # apply() also returns meta findings about the directives: the per-file pass reported those.
+        out += suppress.apply(mine, text, None, rel, engine)[:len(mine)]
     return out
 
 
@@ -59,3 +73,22 @@ def _context(lines, lineno):
     from ..readers.python import context_lines
 
     return context_lines(lines, lineno)
+
+
+def drop_answered_unused(findings: list, linked: list) -> list:
+    """The per-file pass called a suppression unused (TRN902) when the only finding it silences is a
+    linked one: drop that meta finding when its one selector now silences a linked finding there."""
+    from ..suppress import selector_matches_id
+
+    used = [f for f in linked if f.suppressed]
+    if not used:
+        return findings
+
+    def answered(m) -> bool:
+        if m.rule != "TRN902":
+            return False
+        sel = m.message.rsplit(": ", 1)[-1]
+        return "," not in sel and " " not in sel and any(
+            f.path == m.path and f.line == m.line and selector_matches_id(sel, f.rule, f.category) for f in used)
+
+    return [m for m in findings if not answered(m)]

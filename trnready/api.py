@@ -239,6 +239,9 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
     root = Path(root).absolute() if root is not None else common_root(paths)
     engine.project = project_facts(root)
     engine.link = True
+    from .project.summary import value_needles
+
+    value_needles(engine)  # once, before any worker is forked
     report = Report(root=printable_path(str(root.absolute())), catalogue_version=cat.version, catalogue_sha256=cat.sha256,
                     plan_text=cat.plan_text,
                     tool_version=__version__, rules=cat.by_id(),
@@ -286,6 +289,7 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
                     hit = cache.get(_result_key(cache, sf, known[0]))
                     if hit is not None:
                         results[i], summaries[i] = hit[:2], hit[2]
+                        digests[i] = known[0]
                         found.update(known[1] & needles.keys())
                         continue
             data, diag = read_bytes(sf.path, sf.rel, config.max_file_size)
@@ -335,8 +339,8 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
         # Across modules: values, wrappers and re-exports the per-file pass could not see.
         from .project.report import drop_answered_unused, link_findings
 
-        linked = postprocess.per_file_ignores(link_findings(files, summaries, engine, cache, config, scan_bytes),
-                                              root, config)
+        linked = postprocess.per_file_ignores(
+            link_findings(files, summaries, engine, cache, config, scan_bytes, digests), root, config)
         report.findings = drop_answered_unused(report.findings, linked) + linked
         # Repository-level rules (e.g. torch.compile used but no shared NEFF cache configured anywhere).
         in_config_files = mentioned_in_files([], config.max_file_size, repo_files(root, paths, config))

@@ -95,6 +95,14 @@ class Linker:
         for n, rel in self.mods.items():
             self.rel_mod.setdefault(rel, n)
         self._engine_cache: dict = {}
+        self._resolved: dict = {}  # (rel, dotted name) -> (what it resolves to, files consulted)
+        self.touched: set = set()  # files whose summaries the current file's links consulted
+        # `pkg.attr = a.b` assignments by attribute name: looked up when a module lacks a name.
+        self.attr_aliases: dict = {}
+        for other, s in summaries.items():
+            for target, (line, value) in s["aliases"].items():
+                if "." in target:
+                    self.attr_aliases.setdefault(target.rsplit(".", 1)[1], []).append((other, target, line, value))
 
     # ---------------------------------------------------------------- name resolution
     def absolute(self, rel: str, module: str, level: int) -> str | None:
@@ -113,6 +121,7 @@ class Linker:
         """What `name` is at module level of file `rel`: Const, External, Func, Class, Module or None."""
         if hops > MAX_HOPS or (rel, name) in seen:
             return None
+        self.touched.add(rel)
         seen = seen | {(rel, name)}
         s = self.summaries[rel]
         if name in s["consts"]:
@@ -148,16 +157,27 @@ class Linker:
         return self._assigned_attr(rel, name, hops, seen)
 
     def _assigned_attr(self, rel, name, hops, seen):
-        for other, s in self.summaries.items():
-            for target, (line, value) in s["aliases"].items():
-                if "." in target and target.rsplit(".", 1)[1] == name:
-                    owner = self.expr(other, target.rsplit(".", 1)[0], hops + 1, seen)
-                    if isinstance(owner, Module) and self.mods.get(owner.name) == rel:
-                        r = self.expr(other, value, hops + 1, seen)
-                        return _with_step(r, (other, line, f"{target} = {value}"))
+        for other, target, line, value in self.attr_aliases.get(name, ()):
+            owner = self.expr(other, target.rsplit(".", 1)[0], hops + 1, seen)
+            if isinstance(owner, Module) and self.mods.get(owner.name) == rel:
+                r = self.expr(other, value, hops + 1, seen)
+                return _with_step(r, (other, line, f"{target} = {value}"))
         return None
 
     def expr(self, rel: str, text: str, hops: int, seen: frozenset = frozenset()):
+        if hops or seen:
+            return self._expr(rel, text, hops, seen)
+        key = (rel, text)
+        if key not in self._resolved:
+            outer, self.touched = self.touched, set()
+            r = self._expr(rel, text, 0, seen)
+            self._resolved[key] = (r, self.touched)
+            self.touched = outer
+        r, touched = self._resolved[key]
+        self.touched |= touched
+        return r
+
+    def _expr(self, rel: str, text: str, hops: int, seen: frozenset):
         parts = text.split(".")
         r = self.lookup(rel, parts[0], hops, seen)
         for attr in parts[1:]:
@@ -274,11 +294,11 @@ class Linker:
         if isinstance(callee, Func):
             return self._into(rel, call, callee, values, depth, stack)
         chain: list = []
-        full = _copy(call)
+        full = call
         if not self.substitute(rel, full, values, True, chain):
             return []
         needed, qualnames = self._imports_needed, self._qualnames
-        base = _copy(call)
+        base = ast.parse(src, mode="eval").body
         self.substitute(rel, base, defaults, inner, [])
         imports = self.external_imports(rel) + [f"import {m}" for m in needed]
         head = "\n".join(imports)
@@ -295,6 +315,7 @@ class Linker:
     def _into(self, rel, call, fn: Func, values, depth, stack) -> list:
         if depth >= MAX_DEPTH or (fn.module, fn.name) in stack:
             return []
+        self.touched.add(fn.module)
         line, params, defaults, calls = self.summaries[fn.module]["funcs"][fn.name]
         bound = {}
         shown = []
@@ -322,14 +343,38 @@ class Linker:
         self._shown = shown
         return out
 
-    def link(self) -> list:
-        """[(rel, use, rule, message, confidence, guarded, chain)] for every call of the project."""
+    def may_gain(self, rel: str, names: list, passes_literal: bool) -> bool:
+        """Whether a call naming `names` could change once project names are resolved: a project
+        function given a literal, or a name standing for a literal or another module's library API."""
+        for d in names:
+            r = self.expr(rel, d, 0)
+            if isinstance(r, Func) and passes_literal or isinstance(r, Const):
+                return True
+            if isinstance(r, External) and r.qualname != self._plain(rel, d):
+                return True
+        return False
+
+    def link(self, stored=None, store=None) -> list:
+        """[(rel, use, rule, message, confidence, guarded, chain)] for every call of the project.
+        stored(rel) -> that file's links from an earlier run whose inputs are unchanged, or None;
+        store(rel, files consulted, links) records a file's links."""
         out = []
         for rel in sorted(self.summaries):
-            for use in self.summaries[rel]["uses"]:
-                src = use[4]
-                for r, m, c, g, chain in self.evaluate(rel, src, {}, {}, False, 0, frozenset()):
-                    out.append((rel, use, r, m, c, g, chain))
+            uses = self.summaries[rel]["uses"]
+            if not uses:
+                continue
+            got = stored(rel) if stored else None
+            if got is None:
+                self.touched = {rel}
+                got = []
+                for use in uses:
+                    if not self.may_gain(rel, use[5], use[6]):
+                        continue
+                    for r, m, c, g, chain in self.evaluate(rel, use[4], {}, {}, False, 0, frozenset()):
+                        got.append((rel, use, r, m, c, g, chain))
+                if store:
+                    store(rel, self.touched, got)
+            out.extend(got)
         return out
 
 
@@ -367,10 +412,6 @@ def _dotted(node) -> str | None:
 
 def _parse_expr(src: str):
     return ast.parse(src, mode="eval").body
-
-
-def _copy(call):
-    return ast.parse(ast.unparse(call), mode="eval").body
 
 
 def _callee_text(src: str) -> str:

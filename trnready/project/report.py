@@ -3,12 +3,12 @@ from __future__ import annotations
 
 from ..model import Occurrences, make_finding
 from ..read import read_bytes
+from .summary import VERSION
 
 
-def link_findings(files, summaries, engine, cache, config, scan_bytes) -> list:
+def link_findings(files, summaries, engine, cache, config, scan_bytes, digests=()) -> list:
     from ..cache import LinkMemo
     from .link import Linker, use_text
-    from .summary import VERSION
 
     py = {sf.rel: sf for sf in files if sf.kind == "python"}
     table = {sf.rel: (s if s is not None else _EMPTY) for sf, s in zip(files, summaries) if sf.rel in py}
@@ -20,14 +20,18 @@ def link_findings(files, summaries, engine, cache, config, scan_bytes) -> list:
         return findings
 
     linker = Linker(table, scan, LinkMemo(cache))
+    stored = store = None
+    digest_of = {sf.rel: d for sf, d in zip(files, digests) if d and sf.rel in table}
+    if cache is not None and len(digest_of) == len(table):
+        stored, store = _file_links(cache, digest_of)
     rules = {r.id: r for r in engine.rules}
     out: list = []
     lines_of: dict = {}
     occurrences = Occurrences()
     seen = set()
-    for rel, use, rule_id, message, confidence, guarded, chain in linker.link():
+    for rel, use, rule_id, message, confidence, guarded, chain in linker.link(stored, store):
         rule = rules.get(rule_id)
-        line, col, end_line, end_col, src = use
+        line, col, end_line, end_col, src = use[:5]
         if rule is None or (rule_id, rel, line, col) in seen:
             continue
         seen.add((rule_id, rel, line, col))
@@ -60,7 +64,40 @@ def _suppressed(findings: list, lines_of: dict, engine) -> list:
     return out
 
 
-_EMPTY = {"v": 1, "imports": {}, "consts": {}, "classes": {}, "aliases": {}, "funcs": {}, "uses": []}
+def _file_links(cache, digest_of: dict):
+    """Each file's links kept in the result cache with the content hashes of every file they
+    consulted: after an edit only the files whose links read the edited file are linked again."""
+    import hashlib
+    import json
+
+    layout = hashlib.sha256("\0".join(sorted(digest_of)).encode("utf-8", "surrogatepass")).hexdigest()
+
+    def key(rel: str) -> str:
+        return hashlib.sha256(f"{cache.salt}\0links\0{layout}\0{rel}".encode("utf-8", "surrogatepass")).hexdigest()
+
+    def stored(rel: str):
+        data = cache._read("results", key(rel))
+        try:
+            if {r: digest_of.get(r) for r in data["deps"]} != data["deps"]:
+                return None
+            return [(rel, list(use), str(r), str(m), str(c), bool(g), [(str(a), b, str(t)) for a, b, t in chain])
+                    for use, r, m, c, g, chain in data["hits"]
+                    if len(use) == 7 and isinstance(use[4], str) and all(isinstance(x, int) for x in use[:4])
+                    and all(b is None or isinstance(b, int) for _, b, _ in chain)]
+        except (TypeError, KeyError, ValueError, AttributeError):
+            return None
+
+    def store(rel: str, touched, links) -> None:
+        if cache.db is None:
+            return
+        entry = {"deps": {r: digest_of[r] for r in touched if r in digest_of},
+                 "hits": [[use, r, m, c, g, [list(s) for s in chain]] for _, use, r, m, c, g, chain in links]}
+        cache.pending.append((key(rel), json.dumps(entry, ensure_ascii=False)))
+
+    return stored, store
+
+
+_EMPTY = {"v": VERSION, "imports": {}, "consts": {}, "classes": {}, "aliases": {}, "funcs": {}, "uses": []}
 
 
 def _column(line: str, byte_offset: int) -> int:

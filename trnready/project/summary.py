@@ -9,14 +9,15 @@ only what another module can see or what can carry a value across a module bound
     classes  class attribute attr = literal                 -> {class: {attr: [line, literal source]}}
     aliases  NAME = dotted.name / pkg.attr = dotted.name    -> {target: [line, dotted source]}
     funcs    function -> [line, params, defaults, calls using a parameter [line, col, call source]]
-    uses     calls that name an import or a module function -> [line, col, end_line, end_col, call source]
+    uses     calls that name an import or a module function
+             -> [line, col, end_line, end_col, call source, dotted names, passes a literal]
 """
 from __future__ import annotations
 
 import ast
 import sys
 
-VERSION = 1
+VERSION = 2
 MAX_TEMPLATE = 400  # a call longer than this is not carried (generated code, data tables)
 MAX_ITEMS = 400  # per list: memory stays flat however large the module
 
@@ -62,6 +63,22 @@ def _roots(call: ast.Call):
         yield dotted(a.value if isinstance(a, ast.Starred) else a)
     for k in call.keywords:
         yield dotted(k.value)
+
+
+def value_needles(engine) -> tuple:
+    """The literal values the selected rules' argument predicates look for (`mode in ["bilinear", ...]`)."""
+    found = getattr(engine, "_link_needles", None)
+    if found is None:
+        vals = {v for r in engine.rules for m in r.matchers for a in m.args if a.op in ("equals", "in")
+                for v in a.values if isinstance(v, str) and v}
+        found = tuple(sorted(vals, key=len))
+        engine._link_needles = found
+    return found
+
+
+def worth_parsing(text: str, name: str, engine) -> bool:
+    """For a file nothing matched in: whether its summary could matter to another module."""
+    return name == "__init__.py" or any(v in text for v in value_needles(engine))
 
 
 def summarize(tree: ast.Module) -> dict:
@@ -123,11 +140,15 @@ def summarize(tree: ast.Module) -> dict:
     if interesting:
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and len(uses) < MAX_ITEMS:
-                roots = {r.split(".", 1)[0] for r in _roots(node) if r}
-                if roots & interesting:
+                names = [r for r in _roots(node) if r]
+                if {r.split(".", 1)[0] for r in names} & interesting:
                     src = ast.unparse(node)
                     if len(src) <= MAX_TEMPLATE:
-                        uses.append([node.lineno, node.col_offset, node.end_lineno, node.end_col_offset, src])
+                        # the dotted names and whether a literal is passed let the link step skip
+                        # most calls without parsing them again
+                        lit = any(literal_source(a) is not None for a in (*node.args, *(k.value for k in node.keywords)))
+                        uses.append([node.lineno, node.col_offset, node.end_lineno, node.end_col_offset, src,
+                                     sorted(set(names)), lit])
     return {"v": VERSION, "imports": imports, "consts": consts, "classes": classes, "aliases": aliases,
             "funcs": funcs, "uses": uses}
 
@@ -184,8 +205,9 @@ def valid(summary) -> bool:
         ok = ok and all(isinstance(line, int) and isinstance(ps, list) and isinstance(ds, dict)
                         and all(isinstance(c[0], int) and isinstance(c[1], int) and isinstance(c[2], str) for c in cs)
                         for line, ps, ds, cs in summary["funcs"].values())
-        ok = ok and all(len(u) == 5 and all(isinstance(x, int) for x in u[:4]) and isinstance(u[4], str)
-                        for u in summary["uses"])
+        ok = ok and all(len(u) == 7 and all(isinstance(x, int) for x in u[:4]) and isinstance(u[4], str)
+                        and isinstance(u[5], list) and all(isinstance(n, str) for n in u[5])
+                        and isinstance(u[6], bool) for u in summary["uses"])
         return ok
     except (TypeError, ValueError, KeyError, AttributeError):
         return False

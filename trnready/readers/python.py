@@ -140,6 +140,12 @@ def project_summary(ctx: FileContext, tree) -> dict | None:
     if not getattr(ctx.engine, "link", False) or not _may_export(ctx.text):
         return None
     if tree is None:
+        from ..project.summary import worth_parsing
+
+        # Skipped by the prefilter: parsed for its summary only when it could hand another module
+        # something (a package's re-exports, or a literal some rule's argument looks for).
+        if not worth_parsing(ctx.text, ctx.name, ctx.engine):
+            return None
         tree, diag = parse(ctx.text, ctx.rel)
         if tree is None:
             return None

@@ -110,3 +110,13 @@ def test_a_suppression_at_the_call_silences_the_linked_finding(cli):
     got = [(f["path"], f["line"], f["column"], f["rule"], f["suppressed"]) for f in json.loads(proc.stdout)["findings"]]
     # no TRN902 "suppresses nothing" for the directive: it silences the linked finding
     assert got == [("head.py", 5, 9, "TRN191", True), ("head.py", 6, 12, "TRN191", False)]
+
+
+def test_star_reexport_and_a_wrapper_of_a_wrapper():
+    assert scan_findings(ROOT / "star") == [
+        ("vision/jpeg.py", 5, 9, "TRN191",
+         f"{INTERP} (via vision/jpeg.py:5 rescale(2, interpolation='bilinear') → vision/transform/resize.py:11 resize"
+         " → vision/transform/resize.py:7 F.interpolate)", False),
+        ("vision/jpeg.py", 6, 9, "TRN191",
+         f"{INTERP} (via vision/jpeg.py:6 resize((8, 8), 'bicubic') → vision/transform/resize.py:7 F.interpolate)",
+         False)]

@@ -153,6 +153,13 @@ class Linker:
             if level:
                 return None  # a relative import the project does not hold
             return External(sub, ((rel, None, f"from {mod} import {imported}"),))
+        # `from .ops import *`: only project modules are followed (a library's star export is unknown)
+        for mod, level in s["stars"]:
+            target = self.absolute(rel, mod, level)
+            if target in self.mods:
+                r = self.lookup(self.mods[target], name, hops + 1, seen)
+                if r is not None:
+                    return r
         # `pkg.attr = torch.x` assigned in some other module of the project
         return self._assigned_attr(rel, name, hops, seen)
 

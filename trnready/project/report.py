@@ -97,7 +97,7 @@ def _file_links(cache, digest_of: dict):
     return stored, store
 
 
-_EMPTY = {"v": VERSION, "imports": {}, "consts": {}, "classes": {}, "aliases": {}, "funcs": {}, "uses": []}
+_EMPTY = {"v": VERSION, "imports": {}, "consts": {}, "classes": {}, "aliases": {}, "funcs": {}, "uses": [], "stars": []}
 
 
 def _column(line: str, byte_offset: int) -> int:

@@ -9,6 +9,7 @@ only what another module can see or what can carry a value across a module bound
     classes  class attribute attr = literal                 -> {class: {attr: [line, literal source]}}
     aliases  NAME = dotted.name / pkg.attr = dotted.name    -> {target: [line, dotted source]}
     funcs    function -> [line, params, defaults, calls using a parameter [line, col, call source]]
+    stars    `from module import *` -> [module, level]
     uses     calls that name an import or a module function
              -> [line, col, end_line, end_col, call source, dotted names, passes a literal]
 """
@@ -17,7 +18,7 @@ from __future__ import annotations
 import ast
 import sys
 
-VERSION = 2
+VERSION = 3
 MAX_TEMPLATE = 400  # a call longer than this is not carried (generated code, data tables)
 MAX_ITEMS = 400  # per list: memory stays flat however large the module
 
@@ -88,6 +89,7 @@ def summarize(tree: ast.Module) -> dict:
     aliases: dict = {}
     funcs: dict = {}
     uses: list = []
+    stars: list = []
     assigned_twice: set = set()
     body = tree.body
     for st in _top_statements(body):
@@ -102,6 +104,8 @@ def summarize(tree: ast.Module) -> dict:
             for a in st.names:
                 if a.name != "*":
                     imports[a.asname or a.name] = [st.module or "", st.level, a.name]
+                elif len(stars) < 64:  # `from .ops import *`: names looked up there when not found here
+                    stars.append([st.module or "", st.level])
         elif isinstance(st, (ast.Assign, ast.AnnAssign)) and st.value is not None:
             targets = st.targets if isinstance(st, ast.Assign) else [st.target]
             for t in targets:
@@ -150,7 +154,7 @@ def summarize(tree: ast.Module) -> dict:
                         uses.append([node.lineno, node.col_offset, node.end_lineno, node.end_col_offset, src,
                                      sorted(set(names)), lit])
     return {"v": VERSION, "imports": imports, "consts": consts, "classes": classes, "aliases": aliases,
-            "funcs": funcs, "uses": uses}
+            "funcs": funcs, "uses": uses, "stars": stars}
 
 
 def _top_statements(body):
@@ -205,6 +209,7 @@ def valid(summary) -> bool:
         ok = ok and all(isinstance(line, int) and isinstance(ps, list) and isinstance(ds, dict)
                         and all(isinstance(c[0], int) and isinstance(c[1], int) and isinstance(c[2], str) for c in cs)
                         for line, ps, ds, cs in summary["funcs"].values())
+        ok = ok and all(isinstance(m, str) and isinstance(lv, int) for m, lv in summary["stars"])
         ok = ok and all(len(u) == 7 and all(isinstance(x, int) for x in u[:4]) and isinstance(u[4], str)
                         and isinstance(u[5], list) and all(isinstance(n, str) for n in u[5])
                         and isinstance(u[6], bool) for u in summary["uses"])

@@ -239,9 +239,9 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
     root = Path(root).absolute() if root is not None else common_root(paths)
     engine.project = project_facts(root)
     engine.link = True
-    from .project.summary import value_needles
+    from .project.summary import api_names, value_needles
 
-    value_needles(engine)  # once, before any worker is forked
+    value_needles(engine), api_names(engine)  # once, before any worker is forked
     report = Report(root=printable_path(str(root.absolute())), catalogue_version=cat.version, catalogue_sha256=cat.sha256,
                     plan_text=cat.plan_text,
                     tool_version=__version__, rules=cat.by_id(),

@@ -87,6 +87,7 @@ class FileIndex:
     guarded_names: set = field(default_factory=set)  # local names bound by imports under an optional-import guard
     called_refs: set = field(default_factory=set)  # ids of attribute chains that are called (x.f(...))
     tree: object = None  # the module walked, for context predicates that look further (trnready/context/)
+    every_call: list = field(default_factory=list)  # every Call node, in walk order
 
 
 # Containers of modules: `nn.ModuleList([nn.MultiheadAttention(...) for _ in range(n)])`.
@@ -568,6 +569,7 @@ class Indexer:
         func = node.func
         interest = self.interest
         keep = False
+        self.index.every_call.append(node)  # for the project summary (project/summary.py): no second walk
         ft = type(func)
         if ft is ast.Attribute:
             tail = func.attr

@@ -82,7 +82,18 @@ def worth_parsing(text: str, name: str, engine) -> bool:
     return name == "__init__.py" or any(v in text for v in value_needles(engine))
 
 
-def summarize(tree: ast.Module) -> dict:
+def api_names(engine) -> frozenset:
+    """Last parts of the names the rules look for (`interpolate`, `init_process_group`)."""
+    found = getattr(engine, "_link_api_names", None)
+    if found is None:
+        found = engine._link_api_names = frozenset(getattr(engine, "prefilter_tokens", ()))
+    return found
+
+
+def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | None = None) -> dict:
+    """`calls`: every Call node of the tree when the caller already walked it (else walked here)."""
+    if calls is None:
+        calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
     imports: dict = {}
     consts: dict = {}
     classes: dict = {}
@@ -121,7 +132,7 @@ def summarize(tree: ast.Module) -> dict:
                 elif target is not None and "." in target:
                     aliases[name] = [st.lineno, target]
         elif isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            funcs[st.name] = _function(st)
+            funcs[st.name] = st
         elif isinstance(st, ast.ClassDef):
             attrs = {}
             for s in st.body:
@@ -141,16 +152,27 @@ def summarize(tree: ast.Module) -> dict:
         aliases.pop(name, None)
     interesting = {n for n, (mod, level, _) in imports.items()
                    if level or mod.split(".", 1)[0] not in _EXTERNAL} | set(funcs) | set(classes)
+    if funcs:
+        _function_calls(funcs, calls)
     if interesting:
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and len(uses) < MAX_ITEMS:
+        for node in calls:
+            if len(uses) < MAX_ITEMS:
                 names = [r for r in _roots(node) if r]
-                if {r.split(".", 1)[0] for r in names} & interesting:
+                callee = names[0] if names and names[0] == dotted(node.func) else None
+                args = names[1:] if callee else names
+                lit = any(literal_source(a) is not None for a in (*node.args, *(k.value for k in node.keywords)))
+                # Kept: a library API (by its last name) given or reached through a project name, or
+                # a project callee given a literal or a project value. Anything else cannot gain.
+                project_arg = any(a.split(".", 1)[0] in interesting for a in args)
+                if callee and callee.split(".", 1)[0] in interesting:
+                    keep = lit or project_arg or callee.rsplit(".", 1)[-1] in apis
+                else:
+                    keep = project_arg and callee is not None and callee.rsplit(".", 1)[-1] in apis
+                if keep:
                     src = ast.unparse(node)
                     if len(src) <= MAX_TEMPLATE:
                         # the dotted names and whether a literal is passed let the link step skip
                         # most calls without parsing them again
-                        lit = any(literal_source(a) is not None for a in (*node.args, *(k.value for k in node.keywords)))
                         uses.append([node.lineno, node.col_offset, node.end_lineno, node.end_col_offset, src,
                                      sorted(set(names)), lit])
     return {"v": VERSION, "imports": imports, "consts": consts, "classes": classes, "aliases": aliases,
@@ -169,7 +191,22 @@ def _top_statements(body):
             yield st
 
 
-def _function(fn) -> list:
+def _function_calls(funcs: dict, calls: list) -> None:
+    """funcs: name -> def node, replaced by its summary; calls sorted into the function holding them."""
+    spans = sorted((fn.lineno, fn.end_lineno or fn.lineno, name) for name, fn in funcs.items())
+    inside: dict = {name: [] for name in funcs}
+    starts = [s for s, _, _ in spans]
+    import bisect
+
+    for node in calls:
+        i = bisect.bisect_right(starts, node.lineno) - 1
+        if i >= 0 and spans[i][0] <= node.lineno <= spans[i][1]:
+            inside[spans[i][2]].append(node)
+    for name, fn in list(funcs.items()):
+        funcs[name] = _function(fn, inside[name])
+
+
+def _function(fn, calls_in: list) -> list:
     a = fn.args
     positional = [p.arg for p in (*a.posonlyargs, *a.args)]
     params = positional + [p.arg for p in a.kwonlyargs]
@@ -184,8 +221,8 @@ def _function(fn) -> list:
             defaults[p.arg] = lit
     names = set(params)
     calls = []
-    for node in ast.walk(fn):
-        if isinstance(node, ast.Call) and len(calls) < MAX_ITEMS:
+    for node in calls_in:
+        if len(calls) < MAX_ITEMS:
             used = {r for r in _roots(node) if r} - {dotted(node.func)}
             if used & names:
                 src = ast.unparse(node)

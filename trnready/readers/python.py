@@ -43,8 +43,10 @@ def _column(line: str, byte_offset: int) -> int:
     return len(line.encode("utf-8")[:byte_offset].decode("utf-8", "ignore")) + 1
 
 
-def hits_for_tree(tree: ast.Module, engine: Engine) -> list[Hit]:
+def hits_for_tree(tree: ast.Module, engine: Engine, calls: list | None = None) -> list[Hit]:
     index = Indexer(engine.interest).run(tree)
+    if calls is not None:
+        calls.extend(index.every_call)
     return engine.match(index)
 
 
@@ -97,14 +99,16 @@ def ast_segment(lines: list[str], node) -> str:
     return "\n".join(chunk)
 
 
-def scan_python(text: str, rel: str, engine: Engine, cell: int | None = None, tree: ast.AST | None = None):
-    """Python text -> (raw findings, diagnostic or None, syntax tree). Suppressions are not applied here."""
+def scan_python(text: str, rel: str, engine: Engine, cell: int | None = None, tree: ast.AST | None = None,
+                calls: list | None = None):
+    """Python text -> (raw findings, diagnostic or None, syntax tree). Suppressions are not applied here.
+    `calls`, when given, receives every call node of the tree (the project summary reuses the walk)."""
     if tree is None:
         tree, diag = parse(text, rel)
         if diag is not None:
             return [], diag, None
     try:
-        hits = hits_for_tree(tree, engine)
+        hits = hits_for_tree(tree, engine, calls)
     except RecursionError:
         return [], Diagnostic(rel, "too-complex", "nesting too deep to analyse"), None
     return findings_from_hits(hits, text.splitlines(), rel, cell=cell, tree=tree), None, tree
@@ -118,7 +122,8 @@ def read(ctx: FileContext) -> ReadResult:
         tree, diag = parse(ctx.text, ctx.rel)
         if diag is not None:
             return ReadResult(diag=diag)
-        findings, diag, _ = scan_python(ctx.text, ctx.rel, ctx.engine, tree=tree)
+        calls: list = []
+        findings, diag, _ = scan_python(ctx.text, ctx.rel, ctx.engine, tree=tree, calls=calls)
         if diag is not None:
             return ReadResult(diag=diag)
     elif not setup_py:
@@ -131,10 +136,10 @@ def read(ctx: FileContext) -> ReadResult:
         if tree is not None:
             findings = findings + setup_py_findings(ctx, tree)
     return ReadResult(findings, None, [Source(ctx.text, ("python",), tree=tree)],
-                      summary=project_summary(ctx, tree))
+                      summary=project_summary(ctx, tree, calls if tree is not None else None))
 
 
-def project_summary(ctx: FileContext, tree) -> dict | None:
+def project_summary(ctx: FileContext, tree, calls: list | None = None) -> dict | None:
     """The file's summary for the project-wide link step (None when the link step is off or the
     file holds nothing another module could use)."""
     if not getattr(ctx.engine, "link", False) or not _may_export(ctx.text):
@@ -149,10 +154,10 @@ def project_summary(ctx: FileContext, tree) -> dict | None:
         tree, diag = parse(ctx.text, ctx.rel)
         if tree is None:
             return None
-    from ..project.summary import summarize
+    from ..project.summary import api_names, summarize
 
     try:
-        return summarize(tree)
+        return summarize(tree, api_names(ctx.engine), calls)
     except RecursionError:
         return None
 

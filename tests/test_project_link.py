@@ -14,9 +14,14 @@ def test_wrapper_in_another_module_is_reported_where_the_value_enters():
     assert scan_findings(ROOT / "wrapper") == [
         ("models/head.py", 6, 13, "TRN191",
          f"{INTERP} (via models/head.py:6 resize(mode='bilinear') → models/ops.py:5 F.interpolate)", False),
+        # an explicit value is a place to change even where the default is the same; the default
+        # itself is reported at the wrapper by the per-file pass; "nearest" and no argument: nothing
+        ("models/head.py", 8, 13, "TRN191",
+         f"{INTERP} (via models/head.py:8 smooth(mode='bilinear') → models/ops.py:9 F.interpolate)", False),
         # positional argument bound to the `mode` parameter; the call without one keeps the default
-        ("models/head.py", 8, 16, "TRN191",
-         f"{INTERP} (via models/head.py:8 resize('bicubic') → models/ops.py:5 F.interpolate)", False)]
+        ("models/head.py", 9, 16, "TRN191",
+         f"{INTERP} (via models/head.py:9 resize('bicubic') → models/ops.py:5 F.interpolate)", False),
+        ("models/ops.py", 9, 12, "TRN191", INTERP, False)]
 
 
 def test_imported_constant_and_module_attribute():

@@ -343,7 +343,10 @@ class Linker:
             return []
         out = []
         for cline, _col, csrc in calls:
-            for r, m, c, g, chain in self.evaluate(fn.module, csrc, {**defaults, **bound}, defaults, True,
+            # Baseline: the parameters the caller sets left unknown, the others at their defaults. A
+            # value the caller passes explicitly is a place to change even when the default is the same.
+            unset = {k: v for k, v in defaults.items() if k not in bound}
+            for r, m, c, g, chain in self.evaluate(fn.module, csrc, {**defaults, **bound}, unset, True,
                                                    depth + 1, stack | {(fn.module, fn.name)}):
                 here = (fn.module, cline, _callee_text(csrc))
                 out.append((r, m, c, g, [here, *chain]))

@@ -118,11 +118,12 @@ def read(ctx: FileContext) -> ReadResult:
     setup_py = ctx.name == "setup.py"
     tree = None
     findings: list = []
+    calls: list | None = None  # every call node, when the indexer walked the tree
     if not (ctx.prefilter and not ctx.engine.may_match(ctx.text)):
         tree, diag = parse(ctx.text, ctx.rel)
         if diag is not None:
             return ReadResult(diag=diag)
-        calls: list = []
+        calls = []
         findings, diag, _ = scan_python(ctx.text, ctx.rel, ctx.engine, tree=tree, calls=calls)
         if diag is not None:
             return ReadResult(diag=diag)
@@ -136,7 +137,7 @@ def read(ctx: FileContext) -> ReadResult:
         if tree is not None:
             findings = findings + setup_py_findings(ctx, tree)
     return ReadResult(findings, None, [Source(ctx.text, ("python",), tree=tree)],
-                      summary=project_summary(ctx, tree, calls if tree is not None else None))
+                      summary=project_summary(ctx, tree, calls))
 
 
 def project_summary(ctx: FileContext, tree, calls: list | None = None) -> dict | None:

@@ -43,10 +43,10 @@ def _column(line: str, byte_offset: int) -> int:
     return len(line.encode("utf-8")[:byte_offset].decode("utf-8", "ignore")) + 1
 
 
-def hits_for_tree(tree: ast.Module, engine: Engine, calls: list | None = None) -> list[Hit]:
+def hits_for_tree(tree: ast.Module, engine: Engine) -> list[Hit]:
     index = Indexer(engine.interest).run(tree)
-    if calls is not None:
-        calls.extend(index.every_call)
+    # Kept on the tree (which lives as long as the file's scan) for the project summary: no second walk.
+    tree.trnready_calls = index.every_call
     return engine.match(index)
 
 
@@ -99,16 +99,14 @@ def ast_segment(lines: list[str], node) -> str:
     return "\n".join(chunk)
 
 
-def scan_python(text: str, rel: str, engine: Engine, cell: int | None = None, tree: ast.AST | None = None,
-                calls: list | None = None):
-    """Python text -> (raw findings, diagnostic or None, syntax tree). Suppressions are not applied here.
-    `calls`, when given, receives every call node of the tree (the project summary reuses the walk)."""
+def scan_python(text: str, rel: str, engine: Engine, cell: int | None = None, tree: ast.AST | None = None):
+    """Python text -> (raw findings, diagnostic or None, syntax tree). Suppressions are not applied here."""
     if tree is None:
         tree, diag = parse(text, rel)
         if diag is not None:
             return [], diag, None
     try:
-        hits = hits_for_tree(tree, engine, calls)
+        hits = hits_for_tree(tree, engine)
     except RecursionError:
         return [], Diagnostic(rel, "too-complex", "nesting too deep to analyse"), None
     return findings_from_hits(hits, text.splitlines(), rel, cell=cell, tree=tree), None, tree
@@ -118,13 +116,11 @@ def read(ctx: FileContext) -> ReadResult:
     setup_py = ctx.name == "setup.py"
     tree = None
     findings: list = []
-    calls: list | None = None  # every call node, when the indexer walked the tree
     if not (ctx.prefilter and not ctx.engine.may_match(ctx.text)):
         tree, diag = parse(ctx.text, ctx.rel)
         if diag is not None:
             return ReadResult(diag=diag)
-        calls = []
-        findings, diag, _ = scan_python(ctx.text, ctx.rel, ctx.engine, tree=tree, calls=calls)
+        findings, diag, _ = scan_python(ctx.text, ctx.rel, ctx.engine, tree=tree)
         if diag is not None:
             return ReadResult(diag=diag)
     elif not setup_py:
@@ -137,7 +133,7 @@ def read(ctx: FileContext) -> ReadResult:
         if tree is not None:
             findings = findings + setup_py_findings(ctx, tree)
     return ReadResult(findings, None, [Source(ctx.text, ("python",), tree=tree)],
-                      summary=project_summary(ctx, tree, calls))
+                      summary=project_summary(ctx, tree, getattr(tree, "trnready_calls", None)))
 
 
 def project_summary(ctx: FileContext, tree, calls: list | None = None) -> dict | None:

@@ -59,13 +59,20 @@ def file_digest(data: bytes, rel: str, kind: str, path: Path | None) -> str:
 
 def scan_bytes(data: bytes, rel: str, kind: str, engine: Engine, prefilter: bool = True, path: Path | None = None):
     """One file's content -> (findings, diagnostic or None). Never raises for bad input."""
+    findings, diag, _ = scan_bytes_summary(data, rel, kind, engine, prefilter, path)
+    return findings, diag
+
+
+def scan_bytes_summary(data: bytes, rel: str, kind: str, engine: Engine, prefilter: bool = True,
+                       path: Path | None = None):
+    """As scan_bytes, plus the file's summary for the project-wide link step (or None)."""
     # A parse allocates ~10^5 short-lived nodes; the cyclic GC re-examining them while the
     # file is in hand costs ~20 % of scan CPU and frees nothing. It runs again between files.
     gc_was_on = gc.isenabled()
     gc.disable()
     try:
-        findings, diag = _scan_bytes(data, rel, kind, engine, prefilter, path)
-        return bound(findings, diag, rel)
+        findings, diag, summary = _scan_bytes(data, rel, kind, engine, prefilter, path)
+        return (*bound(findings, diag, rel), summary)
     finally:
         if gc_was_on:
             gc.enable()
@@ -76,20 +83,20 @@ def _scan_bytes(data: bytes, rel: str, kind: str, engine: Engine, prefilter: boo
     try:
         text, diag = decode_python(data, rel) if kind == "python" else readers.decode_text(data, rel)
         if diag is not None:
-            return [], diag
+            return [], diag, None
         ctx = readers.FileContext(text, rel, kind, engine, path, prefilter)
         stage = f"{kind} reader"
         result = readers.read(ctx)
         if result.diag is not None and result.diag.kind == "malformed-notebook":
-            return [], result.diag
+            return [], result.diag, None
         stage = "post-processing"
-        return postprocess.file_findings(ctx, result), result.diag
+        return postprocess.file_findings(ctx, result), result.diag, result.summary
     except RecursionError:
-        return [], Diagnostic(rel, "too-complex", "nesting too deep to analyse")
+        return [], Diagnostic(rel, "too-complex", "nesting too deep to analyse"), None
     except Exception as e:  # one bad file must never stop the scan
         detail = traceback.format_exc(limit=-3) if os.environ.get("TRNREADY_DEBUG") else ""
         return [], Diagnostic(rel, "internal-error", f"{stage} failed: {type(e).__name__}: {e}"
-                              + (f"\n{detail}" if detail else ""))
+                              + (f"\n{detail}" if detail else "")), None
 
 
 def scan_file(path: Path, rel: str, kind: str, engine: Engine, config: Config):
@@ -156,12 +163,12 @@ def _worker_scan(job):
     engine, config = _WORKER["engine"], _WORKER["config"]
     data, diag = read_bytes(path, rel, config.max_file_size)
     if diag is not None:
-        return None, [], diag
+        return None, [], diag, None
     # The key is taken before the scan: if an included file changes meanwhile, the result is newer
     # than its key and the next run misses, never the reverse.
     digest = file_digest(data, rel, kind, path)
-    findings, diag = scan_bytes(data, rel, kind, engine, config.prefilter, path)
-    return digest, findings, diag
+    findings, diag, summary = scan_bytes_summary(data, rel, kind, engine, config.prefilter, path)
+    return digest, findings, diag, summary
 
 
 class _Progress:
@@ -201,6 +208,10 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
     cat = engine.catalogue
     root = Path(root).absolute() if root is not None else common_root(paths)
     engine.project = project_facts(root)
+    engine.link = True
+    from .project.summary import api_names, value_needles
+
+    value_needles(engine), api_names(engine)  # once, before any worker is forked
     report = Report(root=printable_path(str(root.absolute())), catalogue_version=cat.version,
                     catalogue_sha256=cat.sha256, plan_text=cat.plan_text, gate_scopes=config.gate_scopes,
                     gate_min_confidence=config.gate_min_confidence,
@@ -226,6 +237,7 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
                           exclude_base=Path(config.base_dir) if config.base_dir else None)
         files = [sf for sf in disc.files(paths) if _keep_file(sf, config)]
         results: list = [None] * len(files)
+        summaries: list = [None] * len(files)  # per Python file, for the project-wide link step
         misses: list[tuple[int, object, str | None]] = []
         # Strings whose mere presence anywhere silences a repository-level rule
         # (e.g. TORCH_NEURONX_NEFF_CACHE_DIR) are looked for while each file is in hand.
@@ -248,7 +260,8 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
                 if known is not None:
                     hit = cache.get(_result_key(cache, sf, known[0]))
                     if hit is not None:
-                        results[i] = hit
+                        results[i], summaries[i] = hit[:2], hit[2]
+                        digests[i] = known[0]
                         found.update(known[1] & needles.keys())
                         continue
             data, diag = read_bytes(sf.path, sf.rel, config.max_file_size)
@@ -265,7 +278,7 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
             if st_key and time.time_ns() - st.st_mtime_ns > 2_000_000_000:
                 stat_notes[i] = (st_key, digest, mentions)
             if hit is not None:
-                results[i] = hit
+                results[i], summaries[i] = hit[:2], hit[2]
                 digests[i] = digest
             else:
                 misses.append((i, sf, key))
@@ -274,9 +287,9 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
         jobs = config.jobs or os.cpu_count() or 1
         try:
             if jobs > 1 and len(misses) >= POOL_MIN_FILES and _can_fork():
-                _scan_pool(misses, results, digests, engine, config, cache, jobs, bar)
+                _scan_pool(misses, results, digests, summaries, engine, config, cache, jobs, bar)
             else:
-                _scan_inline(misses, results, digests, engine, config, cache, bar)
+                _scan_inline(misses, results, digests, summaries, engine, config, cache, bar)
         finally:
             bar.close()
         for i, (st_key, digest, mentions) in stat_notes.items():
@@ -295,6 +308,12 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
             report.files_scanned += 1
             report.files_by_kind[sf.kind] = report.files_by_kind.get(sf.kind, 0) + 1
         report.diagnostics.extend(disc.diagnostics)
+        # Across modules: values, wrappers and re-exports the per-file pass could not see.
+        from .project.report import drop_answered_unused, link_findings
+
+        linked = postprocess.per_file_ignores(
+            link_findings(files, summaries, engine, cache, config, scan_bytes, digests), root, config)
+        report.findings = drop_answered_unused(report.findings, linked) + linked
         # Repository-level rules (e.g. torch.compile used but no shared NEFF cache configured anywhere).
         in_config_files = mentioned_in_files([], config.max_file_size, repo_files(root, paths, config))
 
@@ -313,24 +332,24 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
     return report
 
 
-def _store(cache, key, findings, diag) -> None:
+def _store(cache, key, findings, diag, summary=None) -> None:
     # Unexpected internal errors are not cached: the next run should try again.
     if cache is not None and key is not None and not (diag is not None and diag.kind == "internal-error"):
-        cache.put(key, findings, diag)
+        cache.put(key, findings, diag, summary)
 
 
-def _scan_inline(misses, results, digests, engine, config, cache, bar) -> None:
+def _scan_inline(misses, results, digests, summaries, engine, config, cache, bar) -> None:
     for i, sf, key in misses:
         data, diag = read_bytes(sf.path, sf.rel, config.max_file_size)
         if diag is not None:
             results[i] = ([], diag)
         else:
             digests[i] = file_digest(data, sf.rel, sf.kind, sf.path)  # the content actually scanned
-            findings, diag = scan_bytes(data, sf.rel, sf.kind, engine, config.prefilter, sf.path)
-            results[i] = (findings, diag)
+            findings, diag, summary = scan_bytes_summary(data, sf.rel, sf.kind, engine, config.prefilter, sf.path)
+            results[i], summaries[i] = (findings, diag), summary
             if key is not None and cache is not None:
                 key = _result_key(cache, sf, digests[i])
-            _store(cache, key, findings, diag)
+            _store(cache, key, findings, diag, summary)
         bar.step()
 
 
@@ -348,7 +367,7 @@ def _can_fork() -> bool:
     return "fork" in multiprocessing.get_all_start_methods()
 
 
-def _scan_pool(misses, results, digests, engine, config, cache, jobs, bar) -> None:
+def _scan_pool(misses, results, digests, summaries, engine, config, cache, jobs, bar) -> None:
     # Imported here: a warm re-scan answered from the cache never starts a pool.
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
@@ -361,12 +380,12 @@ def _scan_pool(misses, results, digests, engine, config, cache, jobs, bar) -> No
                                initargs=(engine, config, os.getpid()))
     try:
         stream = pool.map(_worker_scan, [(sf.path, sf.rel, sf.kind) for _, sf, _ in todo], chunksize=chunk)
-        for n, (digest, findings, diag) in enumerate(stream):
+        for n, (digest, findings, diag, summary) in enumerate(stream):
             i, sf, _ = todo[n]
-            results[i] = (findings, diag)
+            results[i], summaries[i] = (findings, diag), summary
             digests[i] = digest
             if digest is not None and cache is not None:
-                _store(cache, _result_key(cache, sf, digest), findings, diag)
+                _store(cache, _result_key(cache, sf, digest), findings, diag, summary)
             bar.step()
         pool.shutdown(wait=True)
     except KeyboardInterrupt:
@@ -377,4 +396,4 @@ def _scan_pool(misses, results, digests, engine, config, cache, jobs, bar) -> No
         # A worker died (e.g. the C stack overflowed on pathological input):
         # finish the remaining files in-process, where each failure is isolated.
         rest = [m for m in todo if results[m[0]] is None]
-        _scan_inline(rest, results, digests, engine, config, cache, bar)
+        _scan_inline(rest, results, digests, summaries, engine, config, cache, bar)

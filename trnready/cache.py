@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 from .model import Diagnostic, Finding
+from .project.summary import valid as summary_valid
 
 _SCHEMA = 1
 
@@ -137,18 +138,23 @@ class ResultCache:
                     f["context"] = tuple((n, t) for n, t in f["context"])
                 findings.append(Finding(**f))
             diag = Diagnostic(**data["diag"]) if data.get("diag") else None
+            summary = data.get("summary")
         except (ValueError, TypeError, KeyError, AttributeError):
             return None  # an entry from an incompatible build: treat as a miss
         if not all(map(_well_formed, findings)) or (diag is not None and not _well_formed(diag)):
             return None
-        return findings, diag
+        if not summary_valid(summary):
+            return None
+        return findings, diag, summary
 
-    def put(self, key: str, findings: list[Finding], diag: Diagnostic | None) -> None:
+    def put(self, key: str, findings: list[Finding], diag: Diagnostic | None, summary: dict | None = None) -> None:
         if self.db is None:
             return
         # vars() rather than dataclasses.asdict(): the records are flat, and asdict's deep copy
         # was most of the cost of writing the cache on a cold scan.
         payload = {"findings": [vars(f) for f in findings], "diag": vars(diag) if diag else None}
+        if summary is not None:  # what the project-wide link step needs (project/summary.py)
+            payload["summary"] = summary
         self.pending.append((key, json.dumps(payload, ensure_ascii=False)))
         if len(self.pending) >= 500:
             self.flush()
@@ -168,3 +174,29 @@ class ResultCache:
     def close(self) -> None:
         self.flush()
         self._close_db()
+
+
+class LinkMemo:
+    """What the engine said about each stand-alone snippet of the link step, kept in the result
+    cache: a warm re-scan runs the engine only on snippets that changed (an edited file)."""
+
+    def __init__(self, cache: ResultCache | None):
+        self.cache = cache
+
+    def _key(self, key: str) -> str:
+        salt = self.cache.salt if self.cache is not None else ""
+        return hashlib.sha256(f"{salt}\0link\0{key}".encode()).hexdigest()
+
+    def get(self, key: str):
+        if self.cache is None:
+            return None
+        data = self.cache._read("results", self._key(key))
+        if not isinstance(data, dict) or not all(
+                isinstance(r, str) and isinstance(v, list) and len(v) == 3 and isinstance(v[0], str)
+                and isinstance(v[1], str) and isinstance(v[2], bool) for r, v in data.items()):
+            return None
+        return data
+
+    def put(self, key: str, value: dict) -> None:
+        if self.cache is not None and self.cache.db is not None:
+            self.cache.pending.append((self._key(key), json.dumps(value, ensure_ascii=False)))

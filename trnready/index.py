@@ -92,6 +92,7 @@ class FileIndex:
     called_refs: set = field(default_factory=set)  # ids of attribute chains that are called (x.f(...))
     subscripts: list = field(default_factory=list)  # (Subscript node, Scope): loads indexed by a non-literal
     tree: object = None  # the module walked, for context predicates that look further (trnready/context/)
+    every_call: list = field(default_factory=list)  # every Call node, in walk order
 
 
 # Containers of modules: `nn.ModuleList([nn.MultiheadAttention(...) for _ in range(n)])`.
@@ -585,6 +586,7 @@ class Indexer:
         func = node.func
         interest = self.interest
         keep = False
+        self.index.every_call.append(node)  # for the project summary (project/summary.py): no second walk
         ft = type(func)
         if ft is ast.Attribute:
             tail = func.attr

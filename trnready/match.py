@@ -47,6 +47,7 @@ class Engine:
         self.one_per_thing = True  # post-processing folds repeats into one finding (off for `trnready fix`)
         self.resolver = Resolver(catalogue.aliases, catalogue.context_values.get("cuda-only-packages", ()))
         self.project = ProjectFacts()  # set per scan by the caller (own packages of the scanned project)
+        self.link = False  # set per scan: Python readers also summarise each file for project/link.py
         self._predicates: dict = {}  # id(matcher) -> (drop predicates, guard predicates)
         self.calls: dict[str, list] = {}
         self.methods: dict[str, list] = {}

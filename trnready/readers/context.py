@@ -24,6 +24,7 @@ class ReadResult:
     findings: list = field(default_factory=list)
     diag: Optional[Diagnostic] = None
     sources: list = field(default_factory=list)
+    summary: Optional[dict] = None  # Python: what the project-wide link step needs (project/summary.py)
 
 
 @dataclass

@@ -46,6 +46,8 @@ def _column(line: str, byte_offset: int) -> int:
 
 def hits_for_tree(tree: ast.Module, engine: Engine, rel: str = "") -> list[Hit]:
     index = Indexer(engine.interest).run(tree)
+    # Kept on the tree (which lives as long as the file's scan) for the project summary: no second walk.
+    tree.trnready_calls = index.every_call
     return engine.match(index, path=rel)
 
 
@@ -124,13 +126,45 @@ def read(ctx: FileContext) -> ReadResult:
         if diag is not None:
             return ReadResult(diag=diag)
     elif not setup_py:
-        return ReadResult()  # nothing any rule looks for occurs in the text
+        # Nothing any rule looks for occurs in the text, but the file may still hand a value or a
+        # re-export to another module: only its summary is wanted.
+        return ReadResult(summary=project_summary(ctx, None))
     if setup_py:  # install_requires & co, read from the same syntax tree (parsed once)
         if tree is None:
             tree, diag = parse(ctx.text, ctx.rel)
         if tree is not None:
             findings = findings + setup_py_findings(ctx, tree)
-    return ReadResult(findings, None, [Source(ctx.text, ("python",), tree=tree)])
+    return ReadResult(findings, None, [Source(ctx.text, ("python",), tree=tree)],
+                      summary=project_summary(ctx, tree, getattr(tree, "trnready_calls", None)))
+
+
+def project_summary(ctx: FileContext, tree, calls: list | None = None) -> dict | None:
+    """The file's summary for the project-wide link step (None when the link step is off or the
+    file holds nothing another module could use)."""
+    if not getattr(ctx.engine, "link", False) or not _may_export(ctx.text):
+        return None
+    if tree is None:
+        from ..project.summary import worth_parsing
+
+        # Skipped by the prefilter: parsed for its summary only when it could hand another module
+        # something (a package's re-exports, or a literal some rule's argument looks for).
+        if not worth_parsing(ctx.text, ctx.name, ctx.engine):
+            return None
+        tree, diag = parse(ctx.text, ctx.rel)
+        if tree is None:
+            return None
+    from ..project.summary import api_names, summarize
+
+    try:
+        return summarize(tree, api_names(ctx.engine), calls)
+    except RecursionError:
+        return None
+
+
+def _may_export(text: str) -> bool:
+    # A file with no import, def, class or assignment gives the link step nothing; most such files
+    # are empty __init__.py files, which still make a package (module_names sees their path).
+    return "import" in text or "def " in text or "class " in text or "=" in text
 
 
 def setup_py_findings(ctx: FileContext, tree: ast.Module) -> list:

@@ -1,0 +1,127 @@
+"""Project-wide link step: values, wrappers, re-exports and aliases followed across modules."""
+import json
+import shutil
+import sqlite3
+
+from conftest import FIXTURES, run_cli, scan_findings
+
+ROOT = FIXTURES / "project"
+INTERP = "Bilinear or bicubic interpolation: `torch.nn.functional.interpolate`"
+NCCL = "Distributed process group on NCCL: `torch.distributed.init_process_group`"
+
+
+def test_wrapper_in_another_module_is_reported_where_the_value_enters():
+    assert scan_findings(ROOT / "wrapper") == [
+        ("models/head.py", 6, 13, "TRN191",
+         f"{INTERP} (via models/head.py:6 resize(mode='bilinear') → models/ops.py:5 F.interpolate)", False),
+        # an explicit value is a place to change even where the default is the same; the default
+        # itself is reported at the wrapper by the per-file pass; "nearest" and no argument: nothing
+        ("models/head.py", 8, 13, "TRN191",
+         f"{INTERP} (via models/head.py:8 smooth(mode='bilinear') → models/ops.py:9 F.interpolate)", False),
+        # positional argument bound to the `mode` parameter; the call without one keeps the default
+        ("models/head.py", 9, 16, "TRN191",
+         f"{INTERP} (via models/head.py:9 resize('bicubic') → models/ops.py:5 F.interpolate)", False),
+        ("models/ops.py", 9, 12, "TRN191", INTERP, False)]
+
+
+def test_imported_constant_and_module_attribute():
+    assert scan_findings(ROOT / "imported_const") == [
+        ("trainer/launch.py", 8, 5, "TRN271",
+         f"{NCCL} (via trainer/launch.py:8 dist.init_process_group(backend=DIST_BACKEND) → "
+         "trainer/config.py:1 DIST_BACKEND = 'nccl')", False),
+        ("trainer/launch.py", 10, 5, "TRN271",
+         f"{NCCL} (via trainer/launch.py:10 dist.init_process_group(config.DIST_BACKEND) → "
+         "trainer/config.py:1 DIST_BACKEND = 'nccl')", False)]
+
+
+def test_class_attribute_of_a_top_level_module():
+    assert scan_findings(ROOT / "class_attr") == [
+        ("run.py", 6, 5, "TRN271",
+         f"{NCCL} (via run.py:6 init_process_group(backend=TrainConfig.dist_backend) → "
+         "settings.py:2 TrainConfig.dist_backend = 'nccl')", False)]
+
+
+def test_reexport_through_init_in_a_src_layout():
+    assert scan_findings(ROOT / "reexport") == [
+        ("app/train.py", 5, 12, "TRN252",
+         "torch.amp.GradScaler without a device (defaults to cuda): "
+         "`torch.distributed.fsdp.sharded_grad_scaler.ShardedGradScaler` (via app/train.py:5 ShardedGradScaler() → "
+         "src/mylib/fsdp/__init__.py from torch.distributed.fsdp.sharded_grad_scaler import ShardedGradScaler)",
+         False)]
+
+
+def test_project_aliases_by_name_and_by_attribute():
+    assert scan_findings(ROOT / "alias") == [
+        # a name flagged on its own is reported where it is aliased, not again at each call
+        ("mylib/__init__.py", 4, 14, "TRN251", "torch.cuda.amp autocast or GradScaler: `torch.cuda.amp`", False),
+        ("train.py", 6, 9, "TRN191",
+         f"{INTERP} (via train.py:6 mylib.upsample(scale_factor=2, mode='bilinear') → "
+         "mylib/__init__.py:5 upsample = F.interpolate)", False),
+        ("train.py", 7, 9, "TRN191",
+         f"{INTERP} (via train.py:7 mylib.resize(scale_factor=2, mode='bicubic') → "
+         "mylib/patch.py:4 mylib.resize = torch.nn.functional.interpolate)", False)]
+
+
+def test_cycle_between_modules_ends_the_chain():
+    assert scan_findings(ROOT / "cycle") == [
+        ("a.py", 9, 12, "TRN271", f"{NCCL} (via a.py:9 f('nccl') → a.py:5 g → b.py:9 dist.init_process_group)",
+         False)]
+
+
+def test_unresolvable_values_are_never_guessed():
+    # a parameter, a missing module, a relative import outside a package, a name assigned twice and
+    # a conditional value: none has one literal the link step could know
+    assert scan_findings(ROOT / "unresolvable") == []
+
+
+def _messages(path, cache):
+    proc = run_cli("scan", path, "--format", "json", "--cache-dir", cache)
+    assert proc.returncode in (0, 1), proc.stderr
+    return [(f["path"], f["line"], f["message"]) for f in json.loads(proc.stdout)["findings"]]
+
+
+def test_warm_rescan_links_from_cached_summaries_and_follows_an_edit(tmp_path):
+    proj = tmp_path / "proj"
+    shutil.copytree(ROOT / "imported_const", proj)
+    cache = tmp_path / "cache"
+    cold = _messages(proj, cache)
+    assert len(cold) == 2 and _messages(proj, cache) == cold
+    # only the constant's module changes: the calls that use it are linked again with the new value
+    (proj / "trainer" / "config.py").write_text('DIST_BACKEND = "gloo"\nGLOO = "nccl"\n')
+    assert _messages(proj, cache) == [
+        ("trainer/launch.py", 9, f"{NCCL} (via trainer/launch.py:9 dist.init_process_group(backend=GLOO) → "
+                                 "trainer/config.py:2 GLOO = 'nccl')")]
+
+
+def test_cached_summary_of_the_wrong_shape_is_a_miss(tmp_path):
+    proj = tmp_path / "proj"
+    shutil.copytree(ROOT / "wrapper", proj)
+    cache = tmp_path / "cache"
+    cold = _messages(proj, cache)
+    db = sqlite3.connect(str(next(cache.glob("results-v*.sqlite"))))
+    with db:
+        for key, data in db.execute("SELECT key, data FROM results").fetchall():
+            entry = json.loads(data)
+            if isinstance(entry, dict) and entry.get("summary"):
+                entry["summary"]["funcs"] = {"resize": "not a list"}
+                db.execute("UPDATE results SET data = ? WHERE key = ?", (json.dumps(entry), key))
+    db.close()
+    assert _messages(proj, cache) == cold
+
+
+def test_a_suppression_at_the_call_silences_the_linked_finding(cli):
+    proc = cli("scan", ROOT / "suppressed", "--format", "json", "--no-cache")
+    assert proc.returncode == 1, proc.stderr
+    got = [(f["path"], f["line"], f["column"], f["rule"], f["suppressed"]) for f in json.loads(proc.stdout)["findings"]]
+    # no TRN902 "suppresses nothing" for the directive: it silences the linked finding
+    assert got == [("head.py", 5, 9, "TRN191", True), ("head.py", 6, 12, "TRN191", False)]
+
+
+def test_star_reexport_and_a_wrapper_of_a_wrapper():
+    assert scan_findings(ROOT / "star") == [
+        ("vision/jpeg.py", 5, 9, "TRN191",
+         f"{INTERP} (via vision/jpeg.py:5 rescale(2, interpolation='bilinear') → vision/transform/resize.py:11 resize"
+         " → vision/transform/resize.py:7 F.interpolate)", False),
+        ("vision/jpeg.py", 6, 9, "TRN191",
+         f"{INTERP} (via vision/jpeg.py:6 resize((8, 8), 'bicubic') → vision/transform/resize.py:7 F.interpolate)",
+         False)]

@@ -1,0 +1,453 @@
+"""The project-wide link step: cached per-file summaries -> findings where a flagged value enters.
+
+Runs once in the main process after every file is in. It maps the project's Python files to module
+names (relative imports, `__init__.py` packages, `src/` layouts, several top-level packages), then
+for each recorded call that names something of the project's own it builds a tiny stand-alone
+snippet in which the project's names are replaced by what they resolve to (a literal, or the
+external API a re-export or alias stands for) and asks the ordinary engine about it. A rule that
+fires on the resolved snippet but not on the unresolved one is reported at the call, with the chain
+of places the value went through. Wrappers are followed into the function body with the caller's
+literal arguments bound to its parameters.
+
+Bounded: at most MAX_DEPTH wrapper levels and MAX_HOPS import hops; a cycle ends the chain; a name
+that does not resolve to exactly one literal or one external name is left as it is (never guessed).
+"""
+from __future__ import annotations
+
+import ast
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+from .summary import literal_source
+
+MAX_DEPTH = 3
+MAX_HOPS = 8
+
+
+@dataclass(frozen=True)
+class Const:
+    source: str
+    chain: tuple  # ((rel, line, text), ...)
+
+
+@dataclass(frozen=True)
+class External:
+    qualname: str
+    chain: tuple
+
+
+@dataclass(frozen=True)
+class Func:
+    module: str
+    name: str
+
+
+@dataclass(frozen=True)
+class Module:
+    name: str
+
+
+@dataclass(frozen=True)
+class Class:
+    module: str
+    name: str
+
+
+def module_names(rels) -> dict:
+    """rel path -> dotted module names it can be imported as (from the root, and from every
+    directory above its package, e.g. below src/)."""
+    rels = [r for r in rels if r.endswith(".py")]
+    inits = {str(PurePosixPath(r).parent) for r in rels if r.endswith("/__init__.py") or r == "__init__.py"}
+    out = {}
+    for r in rels:
+        p = PurePosixPath(r)
+        parts = list(p.parent.parts) if p.name == "__init__.py" else [*p.parent.parts, p.stem]
+        names = []
+        # Every directory above the file's outermost package is a possible import root.
+        d = list(p.parent.parts)
+        start = len(d)
+        while start > 0 and "/".join(d[:start]) in inits:
+            start -= 1
+        for s in range(0, start + 1):
+            if parts[s:] and all(x.isidentifier() for x in parts[s:]):
+                names.append(".".join(parts[s:]))
+        out[r] = names
+    return out
+
+
+class Linker:
+    def __init__(self, summaries: dict, scan, memo=None):
+        self.summaries = summaries  # rel -> summary
+        self.scan = scan  # snippet text -> findings of the ordinary per-file pass
+        self.memo = memo  # (key) -> list or None; put(key, list)
+        self.mods: dict = {}  # module name -> rel
+        clash: set = set()
+        for rel, names in module_names(summaries).items():
+            for n in names:
+                if n in self.mods and self.mods[n] != rel:
+                    clash.add(n)
+                self.mods[n] = rel
+        for n in clash:  # two files claim the name: never guess which one an import means
+            del self.mods[n]
+        self.rel_mod = {}
+        for n, rel in self.mods.items():
+            self.rel_mod.setdefault(rel, n)
+        self._engine_cache: dict = {}
+        self._resolved: dict = {}  # (rel, dotted name) -> (what it resolves to, files consulted)
+        self.touched: set = set()  # files whose summaries the current file's links consulted
+        # `pkg.attr = a.b` assignments by attribute name: looked up when a module lacks a name.
+        self.attr_aliases: dict = {}
+        for other, s in summaries.items():
+            for target, (line, value) in s["aliases"].items():
+                if "." in target:
+                    self.attr_aliases.setdefault(target.rsplit(".", 1)[1], []).append((other, target, line, value))
+
+    # ---------------------------------------------------------------- name resolution
+    def absolute(self, rel: str, module: str, level: int) -> str | None:
+        if not level:
+            return module
+        here = self.rel_mod.get(rel)
+        if here is None:
+            return None
+        pkg = here.split(".") if rel.endswith("__init__.py") else here.split(".")[:-1]
+        if level - 1 > len(pkg):
+            return None
+        base = pkg[:len(pkg) - (level - 1)]
+        return ".".join([*base, *([module] if module else [])])
+
+    def lookup(self, rel: str, name: str, hops: int, seen: frozenset):
+        """What `name` is at module level of file `rel`: Const, External, Func, Class, Module or None."""
+        if hops > MAX_HOPS or (rel, name) in seen:
+            return None
+        self.touched.add(rel)
+        seen = seen | {(rel, name)}
+        s = self.summaries[rel]
+        if name in s["consts"]:
+            line, src = s["consts"][name]
+            return Const(src, ((rel, line, f"{name} = {src}"),))
+        if name in s["funcs"]:
+            return Func(rel, name)
+        if name in s["classes"]:
+            return Class(rel, name)
+        if name in s["aliases"]:
+            line, target = s["aliases"][name]
+            r = self.expr(rel, target, hops + 1, seen)
+            return _with_step(r, (rel, line, f"{name} = {target}"))
+        if name in s["imports"]:
+            mod, level, imported = s["imports"][name]
+            target = self.absolute(rel, mod, level)
+            if target is None:
+                return None
+            if imported is None:  # import a.b [as c]
+                return Module(target) if target in self.mods else External(target, ())
+            sub = f"{target}.{imported}" if target else imported
+            if target in self.mods:
+                r = self.lookup(self.mods[target], imported, hops + 1, seen)
+                if r is None and sub in self.mods:
+                    return Module(sub)
+                return r
+            if sub in self.mods:
+                return Module(sub)
+            if level:
+                return None  # a relative import the project does not hold
+            return External(sub, ((rel, None, f"from {mod} import {imported}"),))
+        # `from .ops import *`: only project modules are followed (a library's star export is unknown)
+        for mod, level in s["stars"]:
+            target = self.absolute(rel, mod, level)
+            if target in self.mods:
+                r = self.lookup(self.mods[target], name, hops + 1, seen)
+                if r is not None:
+                    return r
+        # `pkg.attr = torch.x` assigned in some other module of the project
+        return self._assigned_attr(rel, name, hops, seen)
+
+    def _assigned_attr(self, rel, name, hops, seen):
+        for other, target, line, value in self.attr_aliases.get(name, ()):
+            owner = self.expr(other, target.rsplit(".", 1)[0], hops + 1, seen)
+            if isinstance(owner, Module) and self.mods.get(owner.name) == rel:
+                r = self.expr(other, value, hops + 1, seen)
+                return _with_step(r, (other, line, f"{target} = {value}"))
+        return None
+
+    def expr(self, rel: str, text: str, hops: int, seen: frozenset = frozenset()):
+        if hops or seen:
+            return self._expr(rel, text, hops, seen)
+        key = (rel, text)
+        if key not in self._resolved:
+            outer, self.touched = self.touched, set()
+            r = self._expr(rel, text, 0, seen)
+            self._resolved[key] = (r, self.touched)
+            self.touched = outer
+        r, touched = self._resolved[key]
+        self.touched |= touched
+        return r
+
+    def _expr(self, rel: str, text: str, hops: int, seen: frozenset):
+        parts = text.split(".")
+        r = self.lookup(rel, parts[0], hops, seen)
+        for attr in parts[1:]:
+            if r is None:
+                return None
+            if isinstance(r, External):
+                r = External(f"{r.qualname}.{attr}", r.chain)
+            elif isinstance(r, Module):
+                name = r.name
+                target = self.mods.get(name)
+                r = self.lookup(target, attr, hops + 1, seen) if target else None
+                if r is None and f"{name}.{attr}" in self.mods:
+                    r = Module(f"{name}.{attr}")
+            elif isinstance(r, Class):
+                attrs = self.summaries[r.module]["classes"].get(r.name, {})
+                if attr not in attrs:
+                    return None
+                line, src = attrs[attr]
+                r = Const(src, ((r.module, line, f"{r.name}.{attr} = {src}"),))
+            else:
+                return None
+        return r
+
+    # ---------------------------------------------------------------- snippets
+    def external_imports(self, rel: str) -> list[str]:
+        """The file's imports of names outside the project, as statements for a stand-alone snippet."""
+        out = []
+        for local, (mod, level, name) in self.summaries[rel]["imports"].items():
+            if level:
+                continue
+            if name is None:
+                if mod.split(".", 1)[0] in self.mods or mod in self.mods:
+                    continue
+                out.append(f"import {mod} as {local}" if local != mod.split(".", 1)[0] else f"import {mod}")
+            elif mod not in self.mods and f"{mod}.{name}" not in self.mods:
+                out.append(f"from {mod} import {name} as {local}" if local != name else f"from {mod} import {name}")
+        return out
+
+    def substitute(self, rel: str, call: ast.Call, values: dict, resolve: bool, chain: list) -> bool:
+        """Replace parameter names (values) and, when resolve, project names by what they stand for.
+        Returns whether anything was replaced; steps of resolved project names go into chain."""
+        changed = False
+        imports_needed = []
+        qualnames = []
+
+        def repl(node):
+            nonlocal changed
+            d = _dotted(node)
+            if d is None:
+                return node
+            if d in values:
+                changed = True
+                return _parse_expr(values[d])
+            if not resolve:
+                return node
+            r = self.expr(rel, d, 0)
+            if isinstance(r, Const):
+                changed = True
+                chain.extend(r.chain)
+                return _parse_expr(r.source)
+            if isinstance(r, External) and r.qualname != self._plain(rel, d):
+                changed = True
+                chain.extend(r.chain)
+                mod = r.qualname.rsplit(".", 1)[0] if "." in r.qualname else r.qualname
+                imports_needed.append(mod)
+                qualnames.append(r.qualname)
+                return _parse_expr(r.qualname)
+            return node
+
+        call.func = repl(call.func)
+        call.args = [ast.Starred(repl(a.value), a.ctx) if isinstance(a, ast.Starred) else repl(a) for a in call.args]
+        for k in call.keywords:
+            k.value = repl(k.value)
+        self._imports_needed, self._qualnames = imports_needed, qualnames
+        return changed
+
+    def _plain(self, rel: str, d: str) -> str | None:
+        """The external name `d` stands for through the file's own import alone (no project step)."""
+        head, _, rest = d.partition(".")
+        imp = self.summaries[rel]["imports"].get(head)
+        if imp is None or imp[1]:
+            return None
+        mod, _, name = imp
+        base = mod if name is None else f"{mod}.{name}"
+        return f"{base}.{rest}" if rest else base
+
+    # ---------------------------------------------------------------- engine
+    def rules_for(self, text: str) -> dict:
+        """rule id -> (message, confidence, guarded) the engine reports on a stand-alone snippet."""
+        if text in self._engine_cache:
+            return self._engine_cache[text]
+        key = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+        stored = self.memo.get(key) if self.memo else None
+        if stored is None:
+            findings = self.scan(text)
+            last = text.count("\n") + 1
+            stored = {f.rule: [f.message, f.confidence, f.guarded] for f in findings if f.line == last}
+            if self.memo:
+                self.memo.put(key, stored)
+        out = {r: tuple(v) for r, v in stored.items()}
+        self._engine_cache[text] = out
+        return out
+
+    def evaluate(self, rel: str, src: str, values: dict, defaults: dict, inner: bool, depth: int,
+                 stack: frozenset) -> list:
+        """[(rule, message, confidence, guarded, chain)] a call in file rel gains from values."""
+        try:
+            call = ast.parse(src, mode="eval").body
+        except (SyntaxError, ValueError, RecursionError):
+            return []
+        if not isinstance(call, ast.Call):
+            return []
+        callee = self.expr(rel, _dotted(call.func) or "", 0) if _dotted(call.func) else None
+        if isinstance(callee, Func):
+            return self._into(rel, call, callee, values, depth, stack)
+        chain: list = []
+        full = call
+        if not self.substitute(rel, full, values, True, chain):
+            return []
+        needed, qualnames = self._imports_needed, self._qualnames
+        base = ast.parse(src, mode="eval").body
+        self.substitute(rel, base, defaults, inner, [])
+        imports = self.external_imports(rel) + [f"import {m}" for m in needed]
+        head = "\n".join(imports)
+        got = self.rules_for(f"{head}\n{ast.unparse(full)}")
+        if not got:
+            return []
+        before = set(self.rules_for(f"{head}\n{ast.unparse(base)}"))
+        # A re-export or alias whose name alone is flagged was reported where it was written: the
+        # value entered there, not at each call.
+        for mod, qualname in zip(needed, qualnames):
+            before |= set(self.rules_for(f"import {mod}\n{qualname}"))
+        return [(r, m, c, g, list(chain)) for r, (m, c, g) in got.items() if r not in before]
+
+    def _into(self, rel, call, fn: Func, values, depth, stack) -> list:
+        if depth >= MAX_DEPTH or (fn.module, fn.name) in stack:
+            return []
+        self.touched.add(fn.module)
+        line, params, defaults, calls = self.summaries[fn.module]["funcs"][fn.name]
+        bound = {}
+        shown = []
+        for p, a in zip(params, call.args):
+            if isinstance(a, ast.Starred):
+                break
+            lit = _value(a, values, rel, self)
+            if lit is not None:
+                bound[p] = lit
+                shown.append(f"{p}={lit}")
+        for k in call.keywords:
+            if k.arg in params:
+                lit = _value(k.value, values, rel, self)
+                if lit is not None:
+                    bound[k.arg] = lit
+                    shown.append(f"{k.arg}={lit}")
+        if not bound:
+            return []
+        out = []
+        for cline, _col, csrc in calls:
+            # Baseline: the parameters the caller sets left unknown, the others at their defaults. A
+            # value the caller passes explicitly is a place to change even when the default is the same.
+            unset = {k: v for k, v in defaults.items() if k not in bound}
+            for r, m, c, g, chain in self.evaluate(fn.module, csrc, {**defaults, **bound}, unset, True,
+                                                   depth + 1, stack | {(fn.module, fn.name)}):
+                here = (fn.module, cline, _callee_text(csrc))
+                out.append((r, m, c, g, [here, *chain]))
+        self._shown = shown
+        return out
+
+    def may_gain(self, rel: str, names: list, passes_literal: bool) -> bool:
+        """Whether a call naming `names` could change once project names are resolved: a project
+        function given a literal, or a name standing for a literal or another module's library API."""
+        for d in names:
+            r = self.expr(rel, d, 0)
+            if isinstance(r, Func) and passes_literal or isinstance(r, Const):
+                return True
+            if isinstance(r, External) and r.qualname != self._plain(rel, d):
+                return True
+        return False
+
+    def link(self, stored=None, store=None) -> list:
+        """[(rel, use, rule, message, confidence, guarded, chain)] for every call of the project.
+        stored(rel) -> that file's links from an earlier run whose inputs are unchanged, or None;
+        store(rel, files consulted, links) records a file's links."""
+        out = []
+        for rel in sorted(self.summaries):
+            uses = self.summaries[rel]["uses"]
+            if not uses:
+                continue
+            got = stored(rel) if stored else None
+            if got is None:
+                self.touched = {rel}
+                got = []
+                for use in uses:
+                    if not self.may_gain(rel, use[5], use[6]):
+                        continue
+                    for r, m, c, g, chain in self.evaluate(rel, use[4], {}, {}, False, 0, frozenset()):
+                        got.append((rel, use, r, m, c, g, chain))
+                if store:
+                    store(rel, self.touched, got)
+            out.extend(got)
+        return out
+
+
+def _with_step(r, step):
+    if isinstance(r, Const):
+        return Const(r.source, (step, *r.chain))
+    if isinstance(r, External):
+        return External(r.qualname, (step, *r.chain))
+    return r
+
+
+def _value(node, values, rel, linker) -> str | None:
+    lit = literal_source(node)
+    if lit is not None:
+        return lit
+    d = _dotted(node)
+    if d is None:
+        return None
+    if d in values:
+        return values[d]
+    r = linker.expr(rel, d, 0)
+    return r.source if isinstance(r, Const) else None
+
+
+def _dotted(node) -> str | None:
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+        return ".".join(reversed(parts))
+    return None
+
+
+def _parse_expr(src: str):
+    return ast.parse(src, mode="eval").body
+
+
+def _callee_text(src: str) -> str:
+    try:
+        call = ast.parse(src, mode="eval").body
+        return ast.unparse(call.func)
+    except (SyntaxError, ValueError, AttributeError, RecursionError):
+        return src.split("(", 1)[0]
+
+
+def use_text(src: str, linker: Linker, rel: str) -> str:
+    """`resize(mode='bilinear')`: the callee with the literal or project-resolved arguments only."""
+    try:
+        call = ast.parse(src, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return src
+    args = [ast.unparse(a) for a in call.args if literal_source(a) is not None or _is_project(a, linker, rel)]
+    args += [f"{k.arg}={ast.unparse(k.value)}" for k in call.keywords
+             if k.arg and (literal_source(k.value) is not None or _is_project(k.value, linker, rel))]
+    return f"{ast.unparse(call.func)}({', '.join(args)})"
+
+
+def _is_project(node, linker, rel) -> bool:
+    d = _dotted(node)
+    return d is not None and isinstance(linker.expr(rel, d, 0), Const)
+
+
+def summary_json(summary) -> str:
+    return json.dumps(summary, separators=(",", ":"))

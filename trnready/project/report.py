@@ -1,0 +1,131 @@
+"""The link step's report side: linked hits -> findings at the call where the value enters."""
+from __future__ import annotations
+
+from ..model import Occurrences, make_finding
+from ..read import read_bytes
+from .summary import VERSION
+
+
+def link_findings(files, summaries, engine, cache, config, scan_bytes, digests=()) -> list:
+    from ..cache import LinkMemo
+    from .link import Linker, use_text
+
+    py = {sf.rel: sf for sf in files if sf.kind == "python"}
+    table = {sf.rel: (s if s is not None else _EMPTY) for sf, s in zip(files, summaries) if sf.rel in py}
+    if not any(s["uses"] for s in table.values()):
+        return []
+    def scan(text: str) -> list:
+        findings, _ = scan_bytes(text.encode("utf-8", "surrogatepass"), "link_snippet.py", "python", engine,
+                                 prefilter=True)
+        return findings
+
+    linker = Linker(table, scan, LinkMemo(cache))
+    stored = store = None
+    digest_of = {sf.rel: d for sf, d in zip(files, digests) if d and sf.rel in table}
+    if cache is not None and len(digest_of) == len(table):
+        stored, store = _file_links(cache, digest_of)
+    rules = {r.id: r for r in engine.rules}
+    out: list = []
+    lines_of: dict = {}
+    occurrences = Occurrences()
+    seen = set()
+    for rel, use, rule_id, message, confidence, guarded, chain in linker.link(stored, store):
+        rule = rules.get(rule_id)
+        line, col, end_line, end_col, src = use[:5]
+        if rule is None or (rule_id, rel, line, col) in seen:
+            continue
+        seen.add((rule_id, rel, line, col))
+        if rel not in lines_of:
+            data, diag = read_bytes(py[rel].path, rel, config.max_file_size)
+            lines_of[rel] = data.decode("utf-8", "replace").splitlines() if diag is None and data is not None else []
+        lines = lines_of[rel]
+        text = lines[line - 1] if 0 < line <= len(lines) else ""
+        end_text = lines[end_line - 1] if 0 < end_line <= len(lines) else ""
+        steps = " → ".join(f"{r}:{n} {t}" if n else f"{r} {t}" for r, n, t in chain)
+        via = f"{rel}:{line} {use_text(src, linker, rel)}" + (f" → {steps}" if steps else "")
+        out.append(make_finding(
+            rule, occurrences, confidence=confidence, path=rel, line=line, column=_column(text, col) ,
+            end_line=end_line, end_column=_column(end_text, end_col), snippet=text,
+            message=f"{message} (via {via})", code=src, context=_context(lines, line), guarded=guarded))
+    return _suppressed(out, lines_of, engine)
+
+
+def _suppressed(findings: list, lines_of: dict, engine) -> list:
+    """`# trnready: ignore[...]` at the call silences a linked finding like any other. (The per-file
+    pass may already have called that directive unused: TRN902 does not know about linked findings.)"""
+    from .. import suppress
+
+    out = []
+    for rel in sorted({f.path for f in findings}):
+        mine = [f for f in findings if f.path == rel]
+        text = "\n".join(lines_of.get(rel, ()))
+        # apply() also returns meta findings about the directives: the per-file pass reported those.
+        out += suppress.apply(mine, text, None, rel, engine)[:len(mine)]
+    return out
+
+
+def _file_links(cache, digest_of: dict):
+    """Each file's links kept in the result cache with the content hashes of every file they
+    consulted: after an edit only the files whose links read the edited file are linked again."""
+    import hashlib
+    import json
+
+    layout = hashlib.sha256("\0".join(sorted(digest_of)).encode("utf-8", "surrogatepass")).hexdigest()
+
+    def key(rel: str) -> str:
+        return hashlib.sha256(f"{cache.salt}\0links\0{layout}\0{rel}".encode("utf-8", "surrogatepass")).hexdigest()
+
+    def stored(rel: str):
+        data = cache._read("results", key(rel))
+        try:
+            if {r: digest_of.get(r) for r in data["deps"]} != data["deps"]:
+                return None
+            return [(rel, list(use), str(r), str(m), str(c), bool(g), [(str(a), b, str(t)) for a, b, t in chain])
+                    for use, r, m, c, g, chain in data["hits"]
+                    if len(use) == 7 and isinstance(use[4], str) and all(isinstance(x, int) for x in use[:4])
+                    and all(b is None or isinstance(b, int) for _, b, _ in chain)]
+        except (TypeError, KeyError, ValueError, AttributeError):
+            return None
+
+    def store(rel: str, touched, links) -> None:
+        if cache.db is None:
+            return
+        entry = {"deps": {r: digest_of[r] for r in touched if r in digest_of},
+                 "hits": [[use, r, m, c, g, [list(s) for s in chain]] for _, use, r, m, c, g, chain in links]}
+        cache.pending.append((key(rel), json.dumps(entry, ensure_ascii=False)))
+
+    return stored, store
+
+
+_EMPTY = {"v": VERSION, "imports": {}, "consts": {}, "classes": {}, "aliases": {}, "funcs": {}, "uses": [], "stars": []}
+
+
+def _column(line: str, byte_offset: int) -> int:
+    from ..readers.python import _column as col
+
+    return col(line, byte_offset)
+
+
+def _context(lines, lineno):
+    from ..readers.python import context_lines
+
+    return context_lines(lines, lineno)
+
+
+def drop_answered_unused(findings: list, linked: list) -> list:
+    """The per-file pass called a suppression unused (TRN902) when the only finding it silences is a
+    linked one: drop that meta finding when its one selector now silences a linked finding there."""
+    from ..suppress import selector_matches_id
+
+    used = [f for f in linked if f.suppressed]
+    if not used:
+        return findings
+
+    def answered(m) -> bool:
+        if m.rule != "TRN902":
+            return False
+        sel = m.message.rsplit(": ", 1)[-1]
+        return "," not in sel and " " not in sel and any(
+            f.path == m.path and f.line == m.line and selector_matches_id(sel, f.rule, f.category) for f in used)
+
+    return [m for m in findings if not answered(m)]

@@ -1,4 +1,9 @@
-"""One generated test per catalogue example: hits must fire their rule, cleans must not."""
+"""One generated test per catalogue example: hits must fire their rule, cleans must not; a snapshot pins
+the line, column and message of every hit."""
+import difflib
+import os
+from pathlib import Path
+
 import pytest
 
 from trnready.api import scan_text
@@ -36,3 +41,33 @@ def test_clean(rule, example):
 def test_every_rule_has_two_hits_and_two_cleans():
     thin = [r.id for r in CATALOGUE.rules if len(r.hits) < 2 or len(r.cleans) < 2]
     assert not thin, f"entries with fewer than two hit or clean examples: {thin}"
+
+
+# Snapshot of where and what every hit example reports (line, column, message), as ruff's snapshot tests do:
+# a change in position or wording shows up as a diff here. Regenerate after an intended change with
+#   TRNREADY_UPDATE_SNAPSHOTS=1 python -m pytest tests/test_examples.py -k snapshot
+SNAPSHOT = Path(__file__).parent / "snapshots" / "rule_examples.txt"
+
+
+def _snapshot_lines() -> list[str]:
+    out = []
+    for rule in CATALOGUE.rules:
+        for i, ex in enumerate(rule.hits):
+            findings, _ = scan_text(ex.code, ex.file, ENGINE)
+            for f in sorted((f for f in findings if f.rule == rule.id),
+                            key=lambda f: (f.cell if f.cell is not None else -1, f.line, f.column)):
+                where = (f"cell {f.cell} " if f.cell is not None else "") + f"{f.line}:{f.column}"
+                out.append(f"{rule.id} hit {i} ({ex.file}) {where} {f.message}")
+    return out
+
+
+def test_rule_hits_snapshot():
+    lines = _snapshot_lines()
+    if os.environ.get("TRNREADY_UPDATE_SNAPSHOTS"):
+        SNAPSHOT.parent.mkdir(exist_ok=True)
+        SNAPSHOT.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    expected = SNAPSHOT.read_text(encoding="utf-8").splitlines()
+    if lines != expected:
+        diff = "\n".join(difflib.unified_diff(expected, lines, "snapshot", "now", lineterm="", n=0))
+        pytest.fail("rule example findings changed (TRNREADY_UPDATE_SNAPSHOTS=1 regenerates the snapshot):\n"
+                    + diff[:6000])

@@ -20,7 +20,7 @@ import json
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from .summary import literal_source
+from .summary import dotted, literal_source
 
 MAX_DEPTH = 3
 MAX_HOPS = 8
@@ -232,7 +232,7 @@ class Linker:
 
         def repl(node):
             nonlocal changed
-            d = _dotted(node)
+            d = dotted(node)
             if d is None:
                 return node
             if d in values:
@@ -297,7 +297,8 @@ class Linker:
             return []
         if not isinstance(call, ast.Call):
             return []
-        callee = self.expr(rel, _dotted(call.func) or "", 0) if _dotted(call.func) else None
+        name = dotted(call.func)
+        callee = self.expr(rel, name, 0) if name else None
         if isinstance(callee, Func):
             return self._into(rel, call, callee, values, depth, stack)
         chain: list = []
@@ -400,24 +401,13 @@ def _value(node, values, rel, linker) -> str | None:
     lit = literal_source(node)
     if lit is not None:
         return lit
-    d = _dotted(node)
+    d = dotted(node)
     if d is None:
         return None
     if d in values:
         return values[d]
     r = linker.expr(rel, d, 0)
     return r.source if isinstance(r, Const) else None
-
-
-def _dotted(node) -> str | None:
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-        return ".".join(reversed(parts))
-    return None
 
 
 def _parse_expr(src: str):
@@ -445,7 +435,7 @@ def use_text(src: str, linker: Linker, rel: str) -> str:
 
 
 def _is_project(node, linker, rel) -> bool:
-    d = _dotted(node)
+    d = dotted(node)
     return d is not None and isinstance(linker.expr(rel, d, 0), Const)
 
 

@@ -6,8 +6,6 @@ import re
 
 from .base import expressions, predicate
 
-# Accelerators a Trainium host never has: `torch.<x>.is_available()` is False there.
-_OTHER_BACKENDS = frozenset({"cuda", "cudnn", "mps", "xpu", "hip"})
 # is_torch_xla_available(), is_xla_installed(), is_torch_tpu_available(), _XLA_AVAILABLE: TPU paths.
 _TPU_CHECK = re.compile(r"^_?(is_)?(torch_)?(xla|tpu)\w*_(available|installed)$", re.I)
 # `not TEST_CUDA`, `not HAS_GPU`: project flags saying "CUDA is there", used in skip decorators.
@@ -27,8 +25,15 @@ def _tail(e) -> str:
 class _Conditions:
     """Decides whether a test expression is always false (or always true) on a Neuron machine."""
 
-    def __init__(self, flags: set):
+    def __init__(self, flags: set, backends: frozenset):
         self.flags = flags  # names assigned only from never-true-on-Neuron expressions
+        # Accelerators a Trainium host never has ([context.values] other-accelerators): torch.<x>.is_available()
+        # and torch.<x>.device_count() answer False and 0 there.
+        self.backends = backends
+
+    def _device_count(self, e) -> bool:
+        return type(e) is ast.Call and type(e.func) is ast.Attribute and e.func.attr == "device_count" \
+            and _tail(e.func.value) in self.backends
 
     def never(self, t) -> bool:
         """False on every Neuron machine: torch.cuda.is_available(), x.is_cuda, x.device.type == "cuda", ..."""
@@ -40,7 +45,7 @@ class _Conditions:
             return self.always(t.operand)
         if k is ast.Call:
             f = t.func
-            if type(f) is ast.Attribute and f.attr == "is_available" and _tail(f.value) in _OTHER_BACKENDS:
+            if type(f) is ast.Attribute and f.attr == "is_available" and _tail(f.value) in self.backends:
                 return True
             if _TPU_CHECK.match(_tail(f)):
                 return True
@@ -51,7 +56,7 @@ class _Conditions:
             op, left, right = type(t.ops[0]), t.left, t.comparators[0]
             if op in (ast.Eq, ast.In, ast.Is):
                 return any(type(o) is ast.Constant and o.value in ("cuda", "gpu") for o in (left, right))
-            if _device_count(left) and op in (ast.Gt, ast.GtE) and type(right) is ast.Constant \
+            if self._device_count(left) and op in (ast.Gt, ast.GtE) and type(right) is ast.Constant \
                     and isinstance(right.value, int) and right.value >= (0 if op is ast.Gt else 1):
                 return True
             return False
@@ -75,7 +80,7 @@ class _Conditions:
             return self.never(t.operand)
         if k is ast.Compare and len(t.ops) == 1:
             op, left, right = type(t.ops[0]), t.left, t.comparators[0]
-            if _device_count(left) and op in (ast.Lt, ast.LtE, ast.Eq) and type(right) is ast.Constant \
+            if self._device_count(left) and op in (ast.Lt, ast.LtE, ast.Eq) and type(right) is ast.Constant \
                     and isinstance(right.value, int) and right.value >= (1 if op is ast.Lt else 0):
                 return True
             if op in (ast.NotEq, ast.NotIn, ast.IsNot) and any(
@@ -92,11 +97,6 @@ class _Conditions:
         if type(cond) is ast.BoolOp and type(cond.op) is ast.Or:
             return any(self.skip_needs_cuda(v) for v in cond.values)
         return False
-
-
-def _device_count(e) -> bool:
-    return type(e) is ast.Call and type(e.func) is ast.Attribute and e.func.attr == "device_count" \
-        and _tail(e.func.value) in _OTHER_BACKENDS
 
 
 _REBOUND = object()  # a name bound some other way (augmented assignment, loop target, walrus)
@@ -149,7 +149,7 @@ def _exits(stmts) -> str:
 class _Spans:
     def __init__(self, ctx):
         self.ctx = ctx
-        self.conds = _Conditions(set())
+        self.conds = _Conditions(set(), frozenset(ctx.values.get("other-accelerators", ())))
         self.values = ctx.values
         self.decorators = frozenset(ctx.values.get("cuda-test-decorators", ()))
         self.packages = frozenset(ctx.values.get("cuda-only-packages", ()))

@@ -3,6 +3,7 @@ from conftest import CONTEXT_FIXTURES, scan_findings
 from trnready import context
 
 UNIQUE = "Operation whose output shape depends on the data: `torch.unique`"
+INTERP = "Bilinear or bicubic interpolation: `torch.nn.functional.interpolate`"
 
 
 def test_host_data_preparation_is_guarded_device_code_is_reported():
@@ -18,13 +19,17 @@ def test_host_data_preparation_is_guarded_device_code_is_reported():
         ("shop/model.py", 17, 12, "TRN151", "NestedTensor (torch.nested, layout=torch.jagged): `torch.nested`",
          True),  # a collate function
         ("shop/model.py", 21, 12, "TRN104", UNIQUE, False),  # model code in the same file
+        # called only from a checkpoint filter: weights reshaped once while loading
+        ("shop/vit.py", 5, 12, "TRN191", INTERP, True),
+        ("shop/vit.py", 18, 16, "TRN191", INTERP, True),  # called only from a state-dict load hook
+        ("shop/vit.py", 21, 16, "TRN191", INTERP, False),  # forward: device code
     ]
 
 
 def test_guarded_host_code_is_left_out_of_the_default_report():
     found = scan_findings(CONTEXT_FIXTURES / "host_data_code")
     assert [(f[0], f[1]) for f in found] == [
-        ("shop/datasets/features.py", 5), ("shop/datasets/warm.py", 5), ("shop/model.py", 21)]
+        ("shop/datasets/features.py", 5), ("shop/datasets/warm.py", 5), ("shop/model.py", 21), ("shop/vit.py", 21)]
 
 
 def test_registered_as_a_guard():

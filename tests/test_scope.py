@@ -62,7 +62,9 @@ def _project(tmp_path):
     (tmp_path / "pkg" / "model.py").write_text("import torch\n\nx = torch.randn(2).to(torch.float64)\n")
     (tmp_path / "tests").mkdir()
     (tmp_path / "tests" / "test_model.py").write_text(
-        "import torch\n\nx = torch.nested.nested_tensor([a])\ny = torch.nested.nested_tensor([b])\n")
+        # a test that runs on a device (cpu-unit-test guards tests that never name one)
+        "import torch\n\nx = torch.nested.nested_tensor([a], device=DEVICE)\n"
+        "y = torch.nested.nested_tensor([b], device=DEVICE)\n")
     (tmp_path / "examples").mkdir()
     (tmp_path / "examples" / "demo.py").write_text("import torch\n\nz = torch.nested.nested_tensor([c])\n")
 

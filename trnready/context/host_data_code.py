@@ -2,11 +2,10 @@
 from __future__ import annotations
 
 import ast
+import fnmatch
+import re
 
 from .base import dotted, enclosing_function, predicate
-
-# Functions that run in a DataLoader worker (or the loader's main process) on the host.
-HOST_FUNCTIONS = {"__getitem__", "__getitems__", "collate_fn", "collate"}
 
 
 def _moves_to_device(ctx) -> bool:
@@ -42,20 +41,58 @@ def _in_host_path(ctx) -> bool:
     return bool(dirs & set(ctx.values.get("host-data-dirs", ()))) or name.startswith("collate")
 
 
-def _in_host_function(ctx, node) -> bool:
-    func = enclosing_function(ctx, node)
+def _host_name(ctx):
+    """A matcher for the names in `host-data-functions` (glob patterns)."""
+    def compute(c):
+        pats = c.values.get("host-data-functions", ())
+        return re.compile("|".join(fnmatch.translate(p) for p in pats)) if pats else None
+    return ctx.fact("host-data-code:names", compute)
+
+
+def _callers(ctx) -> dict:
+    """name -> the functions of the file that call it by that name (`f(...)`, `self.f(...)`, `cls.f(...)`)."""
+    def compute(c) -> dict:
+        found: dict = {}
+        for kind in (ast.FunctionDef, ast.AsyncFunctionDef):
+            for fn in c.nodes(kind):
+                for n in ast.walk(fn):
+                    if type(n) is ast.Call:
+                        f = n.func
+                        name = f.id if type(f) is ast.Name else (
+                            f.attr if type(f) is ast.Attribute and type(f.value) is ast.Name
+                            and f.value.id in ("self", "cls") else None)
+                        if name:
+                            found.setdefault(name, set()).add(fn)
+        return found
+    return ctx.fact("host-data-code:callers", compute)
+
+
+def _is_host(ctx, func, depth: int) -> bool:
+    pat = _host_name(ctx)
     while func is not None:
-        if func.name in HOST_FUNCTIONS or "collate" in func.name:
+        if pat is not None and pat.match(func.name):
             return True
+        if depth > 0:
+            # A helper every caller of which in this file is host code (a position-embedding resize called
+            # only from a checkpoint filter): host code too. A helper nobody in the file calls is not.
+            callers = [c for c in _callers(ctx).get(func.name, ()) if c is not func]
+            if callers and all(_is_host(ctx, c, depth - 1) for c in callers):
+                return True
         func = enclosing_function(ctx, func)
     return False
+
+
+def _in_host_function(ctx, node) -> bool:
+    return _is_host(ctx, enclosing_function(ctx, node), 2)
 
 
 @predicate("host-data-code", kinds=("call", "method", "reference", "keyword"), effect="guard")
 def host_data_code(ctx, hit) -> bool:
     """Data preparation that runs on the host CPU: a match in a module under a directory named in
-    `host-data-dirs` (`io/`, `datasets/`, `transforms/`, ...), in a `collate*.py` file, or inside
-    `__getitem__`, `collate_fn` or another `*collate*` function, for rules of the categories in
+    `host-data-dirs` (`io/`, `datasets/`, `transforms/`, ...), in a `collate*.py` file, or inside a
+    function whose name matches `host-data-functions` (`__getitem__`, `*collate*`, checkpoint filters and
+    state-dict load hooks that reshape weights once while loading), or inside a helper every caller of
+    which in the file is such a function (two levels), for rules of the categories in
     `host-data-categories` (dynamic shapes, float64, sparse and nested tensors, ...). Such code builds
     the batches the loader hands over; it is not the model on the device. Nothing in the file may move
     data to a device (`.cuda()`, `.to(device)`, `device=` other than "cpu"): a file that does can run

@@ -1,0 +1,41 @@
+"""cpu-unit-test: a test that never names a device runs on the CPU, on a Neuron machine too."""
+from conftest import CONTEXT_FIXTURES, scan_findings
+from trnready import context
+
+UNIQUE = "Operation whose output shape depends on the data: `unique`"
+NONZERO = "Operation whose output shape depends on the data: `nonzero`"
+TORCH_UNIQUE = "Operation whose output shape depends on the data: `torch.unique`"
+F64 = "float64 or complex128 dtype: `torch.float64`"
+
+
+def test_cpu_tests_are_guarded_device_tests_are_reported():
+    assert scan_findings(CONTEXT_FIXTURES / "cpu_unit_test", "--show-guarded") == [
+        ("proj/model.py", 5, 12, "TRN104", TORCH_UNIQUE, False),  # source scope: never guarded by it
+        # nothing in the file names a device: every operation finding is guarded, the import too
+        ("proj/tests/test_cpu_only.py", 2, 1, "TRN201", "TorchAO (quantization and float8 training): "
+         "`torchao.quantization`", True),
+        ("proj/tests/test_cpu_only.py", 7, 9, "TRN141",
+         "Sparse tensor construction or sparse operation: `torch.sparse_coo_tensor`", True),
+        ("proj/tests/test_cpu_only.py", 12, 32, "TRN121", F64, True),
+        # a CUDA device string is never guarded by it
+        ("proj/tests/test_mixed.py", 8, 31, "TRN242", '"cuda" device string: `cuda`', False),
+        ("proj/tests/test_mixed.py", 13, 12, "TRN104", UNIQUE, True),  # a test without a device
+        ("proj/tests/test_mixed.py", 19, 12, "TRN104", UNIQUE, False),  # parametrised `device`
+        ("proj/tests/test_mixed.py", 24, 12, "TRN104", UNIQUE, False),  # a helper it calls moves to cuda
+        # not a test: a device test of the file may call it
+        ("proj/tests/test_mixed.py", 28, 33, "TRN121", F64, False),
+        ("proj/tests/test_mixed.py", 33, 36, "TRN242", '"cuda" device string: `cuda`', False),
+        ("proj/tests/test_mixed.py", 37, 16, "TRN104", NONZERO, False),  # setUp names the device
+        ("proj/tests/test_mixed.py", 42, 16, "TRN241", ".cuda() moves a tensor or module to a GPU: `cuda`", False),
+        # an uncalled helper method with .cuda() does not make the test a device test
+        ("proj/tests/test_mixed.py", 46, 16, "TRN104", NONZERO, True),
+    ]
+
+
+def test_source_files_are_never_guarded_by_it():
+    found = scan_findings(CONTEXT_FIXTURES / "cpu_unit_test" / "proj" / "model.py", "--show-guarded")
+    assert found == [("model.py", 5, 12, "TRN104", TORCH_UNIQUE, False)]
+
+
+def test_registered_as_a_guard():
+    assert context.get("cpu-unit-test").effect == "guard"

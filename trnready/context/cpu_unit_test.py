@@ -1,0 +1,151 @@
+"""cpu-unit-test: test code that never names a device runs on the CPU, also on a Neuron machine."""
+from __future__ import annotations
+
+import ast
+import re
+
+from .base import enclosing_function, predicate
+from .host_data_code import _cpu, _host_or_dtype
+from ..scope import classify
+
+# An identifier that stands for a device or an accelerator: `device`, `torch_device`, `self.device`,
+# `DEVICE`, `use_cuda`, `on_gpu`, `accelerator`. A test that reads one may run on the device.
+_DEVICE_WORD = re.compile(r"(device|cuda|gpu|accelerat|neuron|xla|xpu|mps|rank|world_size)", re.I)
+_DEVICE_STRINGS = ("cuda", "gpu", "neuron", "xla", "xpu", "mps", "nccl")
+_SETUPS = frozenset({"setUp", "setUpClass", "setup_method", "setup_class", "setup", "__init__", "asyncSetUp"})
+
+
+def _evidence(node) -> bool:
+    """The subtree names a device: `.cuda()`, `.to(x)` with anything but a dtype or "cpu", a `device=`
+    keyword other than "cpu", a name or attribute such as `device` or `torch_device`, a parameter of
+    such a name (a parametrised device fixture), or a string such as "cuda"."""
+    for n in ast.walk(node):
+        k = type(n)
+        if k is ast.Call:
+            f = n.func
+            if type(f) is ast.Attribute and f.attr == "to":
+                args = list(n.args[:1]) + [kw.value for kw in n.keywords if kw.arg == "device"]
+                if any(not _host_or_dtype(a) for a in args):
+                    return True
+            for kw in n.keywords:
+                if kw.arg is not None and _DEVICE_WORD.search(kw.arg) and not _cpu(kw.value):
+                    return True
+        elif k is ast.Name:
+            if _DEVICE_WORD.search(n.id):
+                return True
+        elif k is ast.Attribute:
+            if _DEVICE_WORD.search(n.attr):
+                return True
+        elif k is ast.arg:
+            if _DEVICE_WORD.search(n.arg):
+                return True
+        elif k is ast.Constant and type(n.value) is str:
+            low = n.value.lower()
+            if any(low == s or low.startswith(s + ":") for s in _DEVICE_STRINGS):
+                return True
+    return False
+
+
+def _file_evidence(ctx) -> bool:
+    return ctx.fact("cpu-unit-test:file", lambda c: c.tree is not None and _evidence(c.tree))
+
+
+def _local_functions(ctx) -> dict:
+    def compute(c) -> dict:
+        found: dict = {}
+        for kind in (ast.FunctionDef, ast.AsyncFunctionDef):
+            for f in c.nodes(kind):
+                found.setdefault(f.name, []).append(f)
+        return found
+    return ctx.fact("cpu-unit-test:functions", compute)
+
+
+def _calls_of(func) -> set:
+    names = set()
+    for n in ast.walk(func):
+        if type(n) is ast.Call:
+            f = n.func
+            if type(f) is ast.Name:
+                names.add(f.id)
+            elif type(f) is ast.Attribute and type(f.value) is ast.Name and f.value.id in ("self", "cls"):
+                names.add(f.attr)
+    return names
+
+
+def _function_evidence(ctx, func, cls) -> bool:
+    """The test function, what it calls in this file (two levels), its decorators and, for a method, the
+    class body outside other tests (setUp, class attributes) name a device."""
+    key = "cpu-unit-test:fn:%d" % id(func)
+    if key in ctx.memo:
+        return ctx.memo[key]
+    functions = _local_functions(ctx)
+    seen = {id(func)}
+    frontier = [func]
+    found = False
+    for _ in range(3):
+        nxt = []
+        for f in frontier:
+            if _evidence(f):
+                found = True
+                break
+            for name in _calls_of(f):
+                for g in functions.get(name, ()):
+                    if id(g) not in seen:
+                        seen.add(id(g))
+                        nxt.append(g)
+        if found or not nxt:
+            break
+        frontier = nxt
+    if not found and cls is not None:
+        for st in cls.body:
+            # Methods count only when they prepare every test (setUp) or when the test calls them (above).
+            if type(st) in (ast.FunctionDef, ast.AsyncFunctionDef) and st.name not in _SETUPS:
+                continue
+            if _evidence(st):
+                found = True
+                break
+        if not found:
+            found = any(_evidence(b) for b in cls.bases + cls.keywords + cls.decorator_list)
+    ctx.memo[key] = found
+    return found
+
+
+def _enclosing_class(ctx, func):
+    for cls in ctx.nodes(ast.ClassDef):
+        if func in cls.body:
+            return cls
+    return None
+
+
+def _in_test_file(ctx) -> bool:
+    return ctx.fact("cpu-unit-test:scope", lambda c: bool(c.path) and classify(c.path) == "test")
+
+
+@predicate("cpu-unit-test", effect="guard")
+def cpu_unit_test(ctx, hit) -> bool:
+    """A match in a test file (scope `test`) inside a test that never names a device, for rules of the
+    categories in `cpu-test-categories` (float64, sparse, dynamic shapes, per-channel quantisation, ...).
+    Such a test runs on the CPU wherever it runs, a Neuron machine included, so the operation needs no
+    port. A test names a device when it, the functions of the file it calls (two levels deep), its
+    decorators or, for a method, its class attributes and setUp mention one: `.cuda()`, `.to(x)` with anything but
+    a dtype or "cpu", a `device=` keyword other than "cpu", a name, attribute or parameter such as
+    `device`, `torch_device`, `use_cuda` or `world_size`, or a string such as "cuda". A match outside any
+    function (an import, a module constant) is guarded only when nothing in the whole file names a
+    device; a helper that is not a test is judged by the whole file too, since a device test may call it.
+    CUDA, AMP, distributed and library categories are never guarded by it."""
+    if hit.rule.category not in ctx.values.get("cpu-test-categories", ()):
+        return False
+    if not _in_test_file(ctx):
+        return False
+    if not _file_evidence(ctx):
+        return True
+    func = enclosing_function(ctx, hit.node)
+    outer = func
+    while outer is not None:
+        parent = enclosing_function(ctx, outer)
+        if parent is None:
+            break
+        outer = parent
+    if outer is None or not outer.name.startswith("test"):
+        return False
+    return not _function_evidence(ctx, outer, _enclosing_class(ctx, outer))

@@ -1,0 +1,40 @@
+"""explicit-cpu: a value the code itself creates on the CPU (`device="cpu"`)."""
+from __future__ import annotations
+
+import ast
+
+from .base import parent_of, predicate
+from .host_data_code import _cpu
+
+# How far up the syntax tree the creating call may sit: `f(x, dtype=torch.float64, device="cpu")` holds the
+# dtype two levels up (keyword, call), `torch.zeros(n, dtype=torch.int64, device="cpu")` likewise.
+_UP = 3
+
+
+def _creates_on_cpu(call, arg) -> bool:
+    """`arg` is an argument (not the callee) of a call with `device="cpu"`. A later `.cpu()` or
+    `.to("cpu")` does not count: the operation before it ran wherever its inputs were."""
+    if arg is call.func:
+        return False
+    return any(kw.arg == "device" and _cpu(kw.value) for kw in call.keywords)
+
+
+@predicate("explicit-cpu", kinds=("call", "method", "reference", "keyword"), effect="guard")
+def explicit_cpu(ctx, hit) -> bool:
+    """The matched expression is an argument of the nearest call around it, and that call creates its
+    result on the CPU by name: `torch.zeros(n, dtype=torch.float64, device="cpu")`,
+    `_init_scalar(step, device="cpu", dtype=torch.float64)`. The code chose the host on purpose (an
+    optimizer step counter, a host-side schedule), so it runs there on every machine, Trainium included.
+    A later `.cpu()` or `.to("cpu")` does not count: the operation before it ran wherever its inputs
+    were. Only categories in `host-data-categories` are guarded; a device rule never is."""
+    if hit.rule.category not in ctx.values.get("host-data-categories", ()):
+        return False
+    node = hit.node
+    for _ in range(_UP):
+        up = parent_of(ctx, node)
+        if up is None or isinstance(up, (ast.stmt, ast.Lambda, ast.comprehension)):
+            return False
+        if type(up) is ast.Call:
+            return _creates_on_cpu(up, node)
+        node = up
+    return False

@@ -20,26 +20,26 @@ def _evidence(node) -> bool:
     keyword other than "cpu", a name or attribute such as `device` or `torch_device`, a parameter of
     such a name (a parametrised device fixture), or a string such as "cuda"."""
     for n in ast.walk(node):
-        k = type(n)
-        if k is ast.Call:
+        # isinstance (not `type(n) is`) so that mypy narrows; these node classes have no subclasses.
+        if isinstance(n, ast.Call):
             f = n.func
-            if type(f) is ast.Attribute and f.attr == "to":
+            if isinstance(f, ast.Attribute) and f.attr == "to":
                 args = list(n.args[:1]) + [kw.value for kw in n.keywords if kw.arg == "device"]
                 if any(not _host_or_dtype(a) for a in args):
                     return True
             for kw in n.keywords:
                 if kw.arg is not None and _DEVICE_WORD.search(kw.arg) and not _cpu(kw.value):
                     return True
-        elif k is ast.Name:
+        elif isinstance(n, ast.Name):
             if _DEVICE_WORD.search(n.id):
                 return True
-        elif k is ast.Attribute:
+        elif isinstance(n, ast.Attribute):
             if _DEVICE_WORD.search(n.attr):
                 return True
-        elif k is ast.arg:
+        elif isinstance(n, ast.arg):
             if _DEVICE_WORD.search(n.arg):
                 return True
-        elif k is ast.Constant and type(n.value) is str:
+        elif isinstance(n, ast.Constant) and isinstance(n.value, str):
             low = n.value.lower()
             if any(low == s or low.startswith(s + ":") for s in _DEVICE_STRINGS):
                 return True

@@ -21,7 +21,9 @@ and the lists 'fp still reported' and 'tp lost'.
     python bench/precision.py [--repos /work/repos] [--mirrors /work/.mirror] [--draw NAME]
 
 --draw keeps the verdicts of the draws whose name starts with NAME (the earlier
-audit is "stratified"/"uniform", the first sample after the predicates "after-1").
+audit is "stratified"/"uniform", the first sample after the predicates "after-1", the
+fresh sample on ten new repositories "fresh2"). Repositories and commits come from the
+verdict rows themselves, so any list the sample was drawn from is checked the same way.
 
 A repository counts as present at the recorded commit when its bare mirror
 (MIRRORS/owner+name/repo) holds the commit and every recorded file under REPOS has

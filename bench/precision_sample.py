@@ -9,9 +9,11 @@ bench/data/precision_verdicts.csv; the verdict columns are filled by a reader wh
 looks at each finding in its surrounding code.
 
     python bench/precision_sample.py [--repos /work/repos] [--seed 13] [--out FILE]
-        [--only owner/name,...] [--draw NAME] [--uniform 45]
+        [--repos-csv FILE] [--only owner/name,...] [--draw NAME] [--uniform 45]
 
---only restricts the pool to some of the listed repositories; --draw names the
+--repos-csv reads another repository list (bench/data/precision_repos_fresh.csv holds
+the ten repositories of the second fresh sample); --only restricts the pool to some of
+the listed repositories; --draw names the
 draw (rows are NAME for the stratified part and NAME-uniform for the rest), so a
 later sample can sit next to an earlier one in the verdicts file. Findings marked
 suppressed or guarded are not on the report and are left out of the pool.

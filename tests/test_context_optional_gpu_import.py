@@ -1,0 +1,21 @@
+"""optional-gpu-import: a CUDA-only package imported with a fallback is simply absent on Trainium."""
+from conftest import CONTEXT_FIXTURES, scan_findings
+from trnready import context
+
+OPTIONAL = " (optional import: guarded by try/except or an availability check)"
+
+
+def test_optional_imports_of_cuda_only_packages_are_guarded():
+    assert scan_findings(CONTEXT_FIXTURES / "optional_gpu_import", "--show-guarded") == [
+        # optional, but `assert flash_attn_with_kvcache is not None` on the decoding path: a change to check
+        ("decode.py", 3, 5, "TRN281", "flash-attn (CUDA-only kernels): `flash_attn`" + OPTIONAL, False),
+        ("layers.py", 4, 5, "TRN283", "NVIDIA Apex: `apex.normalization`" + OPTIONAL, True),  # torch fallback
+        ("layers.py", 9, 5, "TRN284", "xFormers: `xformers.ops`", False),  # the handler re-raises: required
+        # TorchAO is installable on a Trainium host: its optional import stays a change to check
+        ("layers.py", 14, 5, "TRN201", "TorchAO (quantization and float8 training): `torchao`" + OPTIONAL, False),
+        ("layers.py", 18, 1, "TRN281", "flash-attn (CUDA-only kernels): `flash_attn`", False),  # no fallback
+    ]
+
+
+def test_registered_as_a_guard():
+    assert context.get("optional-gpu-import").effect == "guard"

@@ -17,6 +17,7 @@ def test_cpu_tests_are_guarded_device_tests_are_reported():
         ("proj/tests/test_cpu_only.py", 7, 9, "TRN141",
          "Sparse tensor construction or sparse operation: `torch.sparse_coo_tensor`", True),
         ("proj/tests/test_cpu_only.py", 12, 32, "TRN121", F64, True),
+        ("proj/tests/test_cpu_only.py", 17, 32, "TRN121", F64, True),  # torch.device("cpu") names the host
         # a CUDA device string is never guarded by it
         ("proj/tests/test_mixed.py", 8, 31, "TRN242", '"cuda" device string: `cuda`', False),
         ("proj/tests/test_mixed.py", 13, 12, "TRN104", UNIQUE, True),  # a test without a device

@@ -10,4 +10,6 @@ def test_compared_limits_are_silent_limits_put_in_tensors_are_reported():
         ("limits.py", 4, 8, "TRN131", MSG, False),  # FILL ends up in a tensor (torch.where)
         ("limits.py", 14, 35, "TRN131", MSG, False),  # fills a tensor
         ("limits.py", 21, 15, "TRN131", MSG, False),  # never read here: may be used anywhere
+        # line 26: an expected value inside self.assertEqual(...) is silent; line 27 builds a tensor
+        ("limits.py", 27, 33, "TRN131", MSG, False),
     ]

@@ -19,7 +19,12 @@ def _evidence(node) -> bool:
     """The subtree names a device: `.cuda()`, `.to(x)` with anything but a dtype or "cpu", a `device=`
     keyword other than "cpu", a name or attribute such as `device` or `torch_device`, a parameter of
     such a name (a parametrised device fixture), or a string such as "cuda"."""
-    for n in ast.walk(node):
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.Call) and _cpu(n):
+            continue  # torch.device("cpu") names the host, not a device
+        stack.extend(ast.iter_child_nodes(n))
         # isinstance (not `type(n) is`) so that mypy narrows; these node classes have no subclasses.
         if isinstance(n, ast.Call):
             f = n.func

@@ -28,6 +28,9 @@ def _moves_to_device(ctx) -> bool:
 
 
 def _cpu(e) -> bool:
+    """"cpu", "cpu:0" or torch.device("cpu")."""
+    if type(e) is ast.Call and dotted(e.func) in ("torch.device", "device") and len(e.args) == 1 and not e.keywords:
+        e = e.args[0]
     return type(e) is ast.Constant and isinstance(e.value, str) and e.value.split(":")[0] == "cpu"
 
 

@@ -15,8 +15,17 @@ def _compared(ctx, node) -> bool:
     if type(p) is ast.Compare:
         return True
     while p is not None and not isinstance(p, ast.stmt):
+        if type(p) is ast.Call and _is_assertion(p.func):
+            return True
         p = parent_of(ctx, p)
     return type(p) is ast.Assert
+
+
+def _is_assertion(func) -> bool:
+    """`self.assertEqual(...)`, `assert_close(...)`, `np.testing.assert_array_equal(...)`: a test's expected
+    value is compared there, never computed on a device."""
+    name = func.attr if type(func) is ast.Attribute else func.id if type(func) is ast.Name else ""
+    return name.startswith(("assert", "assert_"))
 
 
 def _target_name(t) -> str | None:
@@ -41,7 +50,8 @@ def _only_compared(ctx, name: str) -> bool:
 @predicate("python-int-limit", kinds=("call",))
 def python_int_limit(ctx, hit) -> bool:
     """`torch.iinfo(torch.int64).max` (or `.min`) used as a plain Python number: compared with another
-    number (`if n * n > torch.iinfo(torch.int64).max:`), checked in an `assert`, or stored in a name or
+    number (`if n * n > torch.iinfo(torch.int64).max:`), checked in an `assert`, part of an argument of an
+    assertion call (`self.assertEqual(ids, [3, torch.iinfo(torch.int64).max])`), or stored in a name or
     attribute read in this file and only in such comparisons (`MAX_INT64 = ...` then `if n > MAX_INT64:`).
     No tensor holds the value, so no 64-bit device arithmetic is involved. A limit that fills a tensor,
     is read anywhere else in the file, or is never read in it still matches."""

@@ -19,3 +19,9 @@ def pad(idx, mask):
 
 
 UNUSED_HERE = torch.iinfo(torch.int64).max
+
+
+class TestIds:
+    def test_sentinel(self, ids):
+        self.assertEqual(list(ids), [3, 5, torch.iinfo(torch.int64).max])
+        return torch.tensor([1, torch.iinfo(torch.int64).max])

@@ -11,3 +11,8 @@ def test_sparse_sum():
 def test_reference_in_float64():
     ref = torch.randn(4, dtype=torch.float64)
     assert ref.shape == (4,)
+
+
+def test_on_the_named_cpu():
+    ids = torch.zeros(3, dtype=torch.float64, device=torch.device("cpu"))
+    assert ids.sum() == 0

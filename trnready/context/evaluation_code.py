@@ -1,0 +1,50 @@
+"""evaluation-code: metric and evaluation code that runs once per evaluation, outside the compiled step."""
+from __future__ import annotations
+
+import ast
+import fnmatch
+import re
+
+from .base import dotted, enclosing_function, predicate
+
+
+def _names(ctx):
+    def compute(c):
+        pats = c.values.get("evaluation-functions", ())
+        return re.compile("|".join(fnmatch.translate(p) for p in pats)) if pats else None
+    return ctx.fact("evaluation-code:names", compute)
+
+
+def _in_eval_dir(ctx) -> bool:
+    dirs = {p.lower() for p in ctx.path.split("/")[:-1]}
+    return bool(dirs & set(ctx.values.get("evaluation-dirs", ())))
+
+
+def _compiles(ctx) -> bool:
+    """The file compiles something itself (`torch.compile`, `@torch.compile`): its code may be traced."""
+    def compute(c) -> bool:
+        return any(dotted(n).endswith("torch.compile") for n in c.nodes(ast.Attribute))
+    return ctx.fact("evaluation-code:compiles", compute)
+
+
+@predicate("evaluation-code", kinds=("call", "method", "reference", "keyword", "subscript"), effect="guard")
+def evaluation_code(ctx, hit) -> bool:
+    """A match of a category in `evaluation-categories` (dynamic shapes) in evaluation code: a module under a
+    directory named in `evaluation-dirs` (`metrics/`, `evaluation/`), or a function whose name matches a glob
+    of `evaluation-functions` (a metric's `compute`, `_binary_auroc_compute`). Such code runs once per
+    evaluation, eagerly, on accumulated results; a data-dependent shape there costs nothing on Neuron, and
+    the category's own fix keeps the op off the hot path anyway. A file that calls `torch.compile` itself
+    stays reported: its code may be traced."""
+    if hit.rule.category not in ctx.values.get("evaluation-categories", ()):
+        return False
+    if _compiles(ctx):
+        return False
+    if _in_eval_dir(ctx):
+        return True
+    pat = _names(ctx)
+    func = enclosing_function(ctx, hit.node)
+    while pat is not None and func is not None:
+        if pat.match(func.name):
+            return True
+        func = enclosing_function(ctx, func)
+    return False

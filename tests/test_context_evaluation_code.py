@@ -13,6 +13,7 @@ def test_evaluation_code_is_guarded_training_and_compiled_code_are_reported():
         ("proj/curves.py", 6, 12, "TRN104", MASK, True),  # a metric's *_compute function
         ("proj/curves.py", 11, 18, "TRN104", MASK, False),  # the training step
         ("proj/metrics/auc.py", 5, 13, "TRN104", MASK, True),  # a module under metrics/
+        ("proj/metrics/auc.py", 11, 26, "TRN104", MASK, False),  # a metric's update: every evaluation batch
     ]
 
 

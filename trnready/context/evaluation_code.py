@@ -8,11 +8,20 @@ import re
 from .base import dotted, enclosing_function, predicate
 
 
-def _names(ctx):
+def _names(ctx, key: str):
     def compute(c):
-        pats = c.values.get("evaluation-functions", ())
+        pats = c.values.get(key, ())
         return re.compile("|".join(fnmatch.translate(p) for p in pats)) if pats else None
-    return ctx.fact("evaluation-code:names", compute)
+    return ctx.fact("evaluation-code:" + key, compute)
+
+
+def _within(ctx, node, pat) -> bool:
+    func = enclosing_function(ctx, node)
+    while pat is not None and func is not None:
+        if pat.match(func.name):
+            return True
+        func = enclosing_function(ctx, func)
+    return False
 
 
 def _in_eval_dir(ctx) -> bool:
@@ -30,8 +39,9 @@ def _compiles(ctx) -> bool:
 @predicate("evaluation-code", kinds=("call", "method", "reference", "keyword", "subscript"), effect="guard")
 def evaluation_code(ctx, hit) -> bool:
     """A match of a category in `evaluation-categories` (dynamic shapes) in evaluation code: a module under a
-    directory named in `evaluation-dirs` (`metrics/`, `evaluation/`), or a function whose name matches a glob
-    of `evaluation-functions` (a metric's `compute`, `_binary_auroc_compute`). Such code runs once per
+    directory named in `evaluation-dirs` (`metrics/`, `evaluation/`) outside the functions that run for every
+    batch (`evaluation-per-batch-functions`: a metric's `update`, `forward`), or a function whose name matches
+    a glob of `evaluation-functions` (a metric's `compute`, `_binary_auroc_compute`). Such code runs once per
     evaluation, eagerly, on accumulated results; a data-dependent shape there costs nothing on Neuron, and
     the category's own fix keeps the op off the hot path anyway. A file that calls `torch.compile` itself
     stays reported: its code may be traced."""
@@ -39,12 +49,7 @@ def evaluation_code(ctx, hit) -> bool:
         return False
     if _compiles(ctx):
         return False
-    if _in_eval_dir(ctx):
+    if _within(ctx, hit.node, _names(ctx, "evaluation-functions")):
         return True
-    pat = _names(ctx)
-    func = enclosing_function(ctx, hit.node)
-    while pat is not None and func is not None:
-        if pat.match(func.name):
-            return True
-        func = enclosing_function(ctx, func)
-    return False
+    # A metric's update (or forward) runs on the device for every evaluation batch: not guarded by the directory.
+    return _in_eval_dir(ctx) and not _within(ctx, hit.node, _names(ctx, "evaluation-per-batch-functions"))

@@ -14,6 +14,12 @@ def test_optional_imports_of_cuda_only_packages_are_guarded():
         # TorchAO is installable on a Trainium host: its optional import stays a change to check
         ("layers.py", 14, 5, "TRN201", "TorchAO (quantization and float8 training): `torchao`" + OPTIONAL, False),
         ("layers.py", 18, 1, "TRN281", "flash-attn (CUDA-only kernels): `flash_attn`", False),  # no fallback
+        # the handler only prints: the names stay unbound, so the first use fails
+        ("layers.py", 21, 5, "TRN292", "Kernel libraries for model layers (mamba-ssm, causal-conv1d, Liger, "
+         "FlashInfer, Unsloth, MegaBlocks): `mamba_ssm.ops`" + OPTIONAL, False),
+        # the fallback is another CUDA-only package
+        ("layers.py", 26, 5, "TRN283", "NVIDIA Apex: `apex.optimizers`" + OPTIONAL, False),
+        ("layers.py", 28, 5, "TRN287", "DeepSpeed: `deepspeed.ops.adam`", False),
     ]
 
 

@@ -24,11 +24,6 @@ def _within(ctx, node, pat) -> bool:
     return False
 
 
-def _in_eval_dir(ctx) -> bool:
-    dirs = {p.lower() for p in ctx.path.split("/")[:-1]}
-    return bool(dirs & set(ctx.values.get("evaluation-dirs", ())))
-
-
 def _compiles(ctx) -> bool:
     """The file compiles something itself (`torch.compile`, `@torch.compile`): its code may be traced."""
     def compute(c) -> bool:
@@ -38,10 +33,10 @@ def _compiles(ctx) -> bool:
 
 @predicate("evaluation-code", kinds=("call", "method", "reference", "keyword", "subscript"), effect="guard")
 def evaluation_code(ctx, hit) -> bool:
-    """A match of a category in `evaluation-categories` (dynamic shapes) in evaluation code: a module under a
-    directory named in `evaluation-dirs` (`metrics/`, `evaluation/`) outside the functions that run for every
-    batch (`evaluation-per-batch-functions`: a metric's `update`, `forward`), or a function whose name matches
-    a glob of `evaluation-functions` (a metric's `compute`, `_binary_auroc_compute`). Such code runs once per
+    """A match of a category in `evaluation-categories` (dynamic shapes) inside a function whose name matches
+    a glob of `evaluation-functions` (a metric's `compute`, `_binary_auroc_compute`, `evaluate`). A metric's
+    `update` and the helpers it calls run on the device for every batch and stay reported, so a directory
+    such as `metrics/` is not enough. Such code runs once per
     evaluation, eagerly, on accumulated results; a data-dependent shape there costs nothing on Neuron, and
     the category's own fix keeps the op off the hot path anyway. A file that calls `torch.compile` itself
     stays reported: its code may be traced."""
@@ -49,7 +44,6 @@ def evaluation_code(ctx, hit) -> bool:
         return False
     if _compiles(ctx):
         return False
-    if _within(ctx, hit.node, _names(ctx, "evaluation-functions")):
-        return True
-    # A metric's update (or forward) runs on the device for every evaluation batch: not guarded by the directory.
-    return _in_eval_dir(ctx) and not _within(ctx, hit.node, _names(ctx, "evaluation-per-batch-functions"))
+    # The directory (metrics/) says too little: a metric's update and the state helpers it calls run on the
+    # device for every evaluation batch, so only the once-per-evaluation functions are guarded.
+    return _within(ctx, hit.node, _names(ctx, "evaluation-functions"))

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 
-from .base import predicate
+from .base import parent_of, predicate
 
 
 def _bound(node) -> set:
@@ -43,6 +43,31 @@ def _demanded(ctx) -> set:
     return ctx.fact("optional-gpu-import:demanded", compute)
 
 
+def _handler_falls_back(ctx, node, cuda_only) -> bool:
+    """The `except` clauses of the nearest `try` around the import bind something (`fn = None`,
+    `HAVE_APEX = False`, `from torch.nn import LayerNorm`) and import no other CUDA-only package. A handler
+    that only prints or passes leaves the names unbound: the first use fails, so there is no fallback.
+    An import under `if is_x_available():` (no `try`) has its fallback in the `else` path or none needed."""
+    p = parent_of(ctx, node)
+    while p is not None and not isinstance(p, (ast.Try, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        p = parent_of(ctx, p)
+    if not isinstance(p, ast.Try):
+        return True
+    binds = False
+    for h in p.handlers:
+        for n in ast.walk(h):
+            if isinstance(n, (ast.Import, ast.ImportFrom)):
+                mod = n.module if isinstance(n, ast.ImportFrom) else n.names[0].name
+                if (mod or "").split(".", 1)[0] in cuda_only:
+                    return False  # apex missing -> DeepSpeed's CUDA FusedAdam: still CUDA
+                binds = True
+            elif isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+                binds = True
+            elif isinstance(n, ast.Raise):
+                return False
+    return binds
+
+
 @predicate("optional-gpu-import", kinds=("import",), effect="guard")
 def optional_gpu_import(ctx, hit) -> bool:
     """An import of a package listed in `cuda-only-packages` (apex, xformers, flash_attn, ...) made under
@@ -51,12 +76,18 @@ def optional_gpu_import(ctx, hit) -> bool:
     fallback it already has (PyTorch's LayerNorm instead of apex's, plain attention instead of xformers).
     Nothing needs porting; the uses of the name are behind the same guard (`optional-import`). An import
     of such a package without a fallback stays a blocker, and an optional import of any other library
-    (TorchAO, for one) stays a change to check. So does an optional import one of whose names the file
-    insists on somewhere (`assert fn is not None`, `if fn is None: raise ...`): that path needs the package."""
+    (TorchAO, for one) stays a change to check. A handler that only prints or passes is no fallback (the
+    names stay unbound and their first use fails), nor is one that imports another CUDA-only package
+    (Apex missing, so DeepSpeed's CUDA FusedAdam): both stay changes. So does an optional import one of
+    whose names the file insists on somewhere (`assert fn is not None`, `if fn is None: raise ...`):
+    that path needs the package."""
     if hit.node not in ctx.index.guarded:
         return False
     top = hit.name.split(".", 1)[0]
-    if top not in ctx.values.get("cuda-only-packages", ()):
+    cuda_only = ctx.values.get("cuda-only-packages", ())
+    if top not in cuda_only:
+        return False
+    if not _handler_falls_back(ctx, hit.node, cuda_only):
         return False
     # `assert flash_attn_with_kvcache is not None` (or `if X is None: raise`) somewhere in the file: one path
     # needs the package after all, so the import stays a change to check.

@@ -16,3 +16,13 @@ except ImportError:
     torchao = None
 
 import flash_attn
+
+try:
+    from mamba_ssm.ops import selective_scan_fn
+except ImportError:
+    print("mamba kernels are not installed")
+
+try:
+    from apex.optimizers import FusedAdam as Adam
+except ImportError:
+    from deepspeed.ops.adam import FusedAdam as Adam

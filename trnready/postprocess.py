@@ -22,8 +22,9 @@ from .config import drop_per_file_ignores
 from .model import SEVERITY_RANK
 
 # Part of the result cache's key: raise it when a file step changes what a file's findings look like
-# (2: suppressions honoured in every file kind with comments; 3: one finding per thing, occurrences).
-VERSION = 3
+# (2: suppressions honoured in every file kind with comments; 3: one finding per thing, occurrences;
+# 4: uses fold into the same rule's import finding).
+VERSION = 4
 
 
 # ---------------------------------------------------------------- file steps
@@ -64,7 +65,8 @@ def one_per_thing(findings: list, ctx, result) -> list:
     """One finding per thing, further places recorded in the kept finding's `occurrences`:
 
     - one per rule per statement (the decorators of one kernel, a call repeated inside one expression);
-    - one per rule per file for import statements (`import triton` then `import triton.language`);
+    - one per rule per file for import statements (`import triton` then `import triton.language`), and
+      the later uses of that rule in the file fold into the import (one finding per library per file);
     - one per category per line (`torch.nested` + `torch.jagged`): the most severe, then the first by column.
 
     The kept finding is the first by position, so its fingerprint does not change. Suppressed and
@@ -89,6 +91,10 @@ def one_per_thing(findings: list, ctx, result) -> list:
         if where is not None:
             kind, sid = where
             key = (stand, f.rule, "import") if kind == "import" else (stand, f.rule, sid)
+            # A use of a library whose import this file already reported under the same rule (`import
+            # torch_xla.core.xla_model as xm` then `xm.mark_step()`): the library is one thing to port.
+            if kind != "import" and (stand, f.rule, "import") in kept:
+                key = (stand, f.rule, "import")
         if key is not None and key in kept:
             fold(kept[key], f)
             continue

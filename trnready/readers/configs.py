@@ -175,6 +175,11 @@ def read(ctx: FileContext) -> ReadResult:
     if role is None:
         return base
     em = Emitter(ctx.rel)
+    if role == "ci":
+        # The Python a CI job installs (`conda create -n env python=3.10` in a step) is the project's Python
+        # requirement only as readers/ci.py judges it: per test job, and only when no job tests on 3.12+.
+        python_rules = {r.id for r, _ in ctx.engine.surface.get("python", ())}
+        base.findings = [f for f in base.findings if f.rule not in python_rules]
     em.seen = {(f.path, f.cell, f.rule, f.line) for f in base.findings}  # one finding per rule and line
     lines = ctx.text.splitlines()
     setting_findings(entries, role, lines, ctx.engine, em)
@@ -186,4 +191,9 @@ def read(ctx: FileContext) -> ReadResult:
 
         ci_findings(ctx.rel, entries, lines, ctx.engine, em,
                     ctx.path if ctx.path is not None and is_workflow(ctx.rel) else None)
+        from .ci import guard_accelerator_legs
+
+        found = guard_accelerator_legs(ctx.rel, entries, base.findings + em.out,
+                                       ctx.engine.catalogue.context_values)
+        return ReadResult(found, base.diag, base.sources)
     return ReadResult(base.findings + em.out, base.diag, base.sources)

@@ -107,7 +107,7 @@ def accelerator_legs(rel: str, entries: list[Entry], values: dict) -> list[Leg]:
             jobs.setdefault(tuple(job), []).append(e)
     out: list[Leg] = []
     for job, items in jobs.items():
-        depth = len(job)
+        depth = sum(isinstance(j, str) for j in job)  # Buildkite's ("steps", item line): one key deep
         first = min(e.key_line or e.line for e in items)
         last = max(_last_line(e) for e in items)
         direct: list = []  # (entry, names an accelerator) of the job's own runner values

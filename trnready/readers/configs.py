@@ -97,6 +97,10 @@ def setting_findings(entries: list[Entry], role: str, lines: list[str], engine, 
     if not matchers:
         return
     scalars = [e for e in entries if e.value is not None and e.keys]
+    if role == "ci":
+        # The inputs of a step's action (`uses: docker/build-push-action` + `with: tags: org/x-gpu`) are not
+        # the job's settings: a runner is chosen by the job, not by what one step passes to an action.
+        scalars = [e for e in scalars if not _step_input(e.keys)]
     compiled = [(r, m, [tuple(n.split(".")) for n in m.names]) for r, m in matchers]
     satisfied: dict = {}
 
@@ -120,6 +124,10 @@ def setting_findings(entries: list[Entry], role: str, lines: list[str], engine, 
             snippet = lines[e.line - 1] if 0 < e.line <= len(lines) else ""
             shown = _shown(e, len(pat), snippet)
             em.add(rule, m, e.line, e.col, e.end_col, snippet, msg(rule, m, shown), shown)
+
+
+def _step_input(keys: tuple[str, ...]) -> bool:
+    return "steps" in keys and "with" in keys[keys.index("steps"):]
 
 
 def _shown(e: Entry, depth: int, snippet: str) -> str:

@@ -397,3 +397,23 @@ def test_ci_job_python_from_a_conda_command(tmp_path):
     (tmp_path / ".github/workflows/new.yml").unlink()
     write(tmp_path, ".github/workflows/cpu.yml", job.replace("linux.4xlarge", "linux.rocm.gpu.mi300"))
     assert [f["rule"] for f in scan(tmp_path)["findings"]] == ["TRN610"]
+
+
+GPU_IMAGE = """
+    ARG BASE=nvidia/cuda:12.4.1-cudnn-devel-ubuntu22.04
+    FROM ${BASE}
+    RUN pip install deepspeed torchao
+    ENV CUDA_VISIBLE_DEVICES=0
+    """
+
+
+@pytest.mark.parametrize("rel,guarded", [
+    ("docker/app-gpu/Dockerfile", True), ("docker/Dockerfile.rocm", True),
+    ("docker/app/Dockerfile", False), ("tools/gpustat/Dockerfile", False)])
+def test_dockerfile_of_another_accelerators_image_variant(tmp_path, rel, guarded):
+    """A Dockerfile whose path names another accelerator builds that accelerator's variant: its installs are
+    guarded and its base image (reported at the ARG that feeds FROM) stays the one item. A path token that
+    only contains such a word (`gpustat`) is not a variant."""
+    write(tmp_path, rel, GPU_IMAGE)
+    got = [(f["line"], f["rule"], f["guarded"]) for f in scan(tmp_path, "--show-guarded")["findings"]]
+    assert got == [(1, "TRN603", False), (3, "TRN502", guarded), (3, "TRN507", guarded), (4, "TRN605", guarded)]

@@ -13,7 +13,7 @@ GPU, ROCm or TPU machine, or a container started with `--gpus` — is that accel
 not part of the Neuron port: every finding inside it is marked guarded (listed with --show-guarded, never
 counted), except the lines that show where it runs (the GPU-runner finding is the one item to act on: add a
 Trainium leg). Such a job never stands for the project's Python requirement either. The vocabulary is
-catalogue data: [context.values] accelerator-runner-labels and accelerator-container-options.
+catalogue data: [context.values] other-accelerator-labels and accelerator-container-options.
 """
 from __future__ import annotations
 
@@ -87,7 +87,7 @@ def _last_line(e: Entry) -> int:
     return e.line + (e.value.count("\n") if e.value else 0)
 
 
-def _names_accelerator(value: str, labels) -> bool:
+def names_accelerator(value: str, labels) -> bool:
     """`linux.g5.12xlarge.nvidia.gpu`, `4-core-ubuntu-gpu-t4`, `aws-g4dn-2xlarge`: a token of the label is
     in the vocabulary (tokens split at anything but letters and digits, compared lower-case)."""
     tokens = [t for t in re.split(r"[^a-z0-9]+", value.lower()) if t]
@@ -96,7 +96,7 @@ def _names_accelerator(value: str, labels) -> bool:
 
 def accelerator_legs(rel: str, entries: list[Entry], values: dict) -> list[Leg]:
     """The jobs and matrix items of one CI file that run on another accelerator's machines."""
-    labels = tuple(v.lower() for v in values.get("accelerator-runner-labels", ()))
+    labels = tuple(v.lower() for v in values.get("other-accelerator-labels", ()))
     options = tuple(values.get("accelerator-container-options", ()))
     if not labels and not options:
         return []
@@ -123,7 +123,7 @@ def accelerator_legs(rel: str, entries: list[Entry], values: dict) -> list[Leg]:
             runner = any(k.lower() in _RUNNER_KEYS for k in rest[:1]) or (
                 "matrix" in rest and rest[-1].lower() in _RUNNER_KEYS)
             if runner and "${{" not in e.value:
-                hit = (e, _names_accelerator(e.value, labels))
+                hit = (e, names_accelerator(e.value, labels))
                 if "include" in rest and e.item:
                     include.setdefault(e.item, []).append(hit)
                 elif "matrix" in rest:

@@ -9,10 +9,17 @@ the variable got its value (that is the line to change); one with literal text o
 
 An ARG/ENV holding the Python version (`ARG PYTHON_VERSION=3.10`) that the file uses is a Python requirement
 of the image, reported at the ARG. Each line is expanded once and values are capped: linear in the input.
+
+A Dockerfile whose path names another accelerator (`docker/peft-gpu/Dockerfile`, `Dockerfile.rocm`: a path
+token in [context.values] other-accelerator-labels) builds that accelerator's image variant, which a Neuron
+port leaves alone and complements with a Neuron image: its findings are guarded, except those on the lines that
+choose the base image (FROM, and the ARGs before the first FROM that parameterise it): that base image is the
+one item to act on.
 """
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from .. import requirements as rq
 from ..filekinds import comments
@@ -179,7 +186,33 @@ def read(ctx: FileContext) -> ReadResult:
     emit_deps(_deps(expanded, alts, lines) + _torch_args(defs, refs), lines, engine, em, mention)
     pyreqs = shell_pyreqs(lines) + _python_args(defs, refs)
     emit_pyreqs(pyreqs, lines, engine, em, mention)
-    return ReadResult(em.out, None, [Source(text, comments(ctx.kind))])
+    found = em.out
+    if _names_other_accelerator(ctx.rel, engine.catalogue.context_values):
+        base = _base_image_lines(lines)
+        found = [f if f.line in base else replace(f, guarded=True) for f in found]
+    return ReadResult(found, None, [Source(text, comments(ctx.kind))])
+
+
+def _names_other_accelerator(rel: str, values: dict) -> bool:
+    from .ci import names_accelerator
+
+    return names_accelerator(rel, tuple(v.lower() for v in values.get("other-accelerator-labels", ())))
+
+
+_FROM = re.compile(r"(?i)^\s*FROM\s")
+
+
+def _base_image_lines(lines: list[str]) -> set:
+    """The FROM lines and the ARG lines before the first FROM (they can only parameterise a FROM)."""
+    out: set = set()
+    seen_from = False
+    for n, ln in enumerate(lines, 1):
+        if _FROM.match(ln):
+            seen_from = True
+            out.add(n)
+        elif not seen_from and _DECL.match(ln) and _DECL.match(ln).group("kw").upper() == "ARG":
+            out.add(n)
+    return out
 
 
 def _deps(expanded, alts, raw_lines) -> list:

@@ -407,13 +407,23 @@ GPU_IMAGE = """
     """
 
 
-@pytest.mark.parametrize("rel,guarded", [
-    ("docker/app-gpu/Dockerfile", True), ("docker/Dockerfile.rocm", True),
-    ("docker/app/Dockerfile", False), ("tools/gpustat/Dockerfile", False)])
-def test_dockerfile_of_another_accelerators_image_variant(tmp_path, rel, guarded):
-    """A Dockerfile whose path names another accelerator builds that accelerator's variant: its installs are
-    guarded and its base image (reported at the ARG that feeds FROM) stays the one item. A path token that
-    only contains such a word (`gpustat`) is not a variant."""
+@pytest.mark.parametrize("rel,sibling,guarded", [
+    ("docker/app-gpu/Dockerfile", "docker/app-cpu/Dockerfile", True),
+    ("docker/Dockerfile.rocm", "docker/Dockerfile", True),
+    ("docker/Dockerfile.rocm", "docker/Dockerfile.cuda", False),
+    ("docker/Dockerfile-cuda-base", None, False),
+    ("docker/Dockerfile-cuda-base", "docker/Dockerfile_cpu", False),
+    ("docker/Dockerfile-cuda-base", "docker/Dockerfile-neuron-base", True),
+    ("docker/app/Dockerfile", "docker/app-cpu/Dockerfile", False),
+    ("tools/gpustat/Dockerfile", "tools/cpu/Dockerfile", False)])
+def test_dockerfile_of_another_accelerators_image_variant(tmp_path, rel, sibling, guarded):
+    """A Dockerfile whose path names another accelerator, next to the same path with a CPU / Neuron label or
+    none, builds that accelerator's variant of one image: its installs are guarded and its base image (reported
+    at the ARG that feeds FROM) stays the one item. A project's only image, or one next to other images only
+    (`Dockerfile_cpu` is not the CPU variant of `Dockerfile-cuda-base`), is an image to port; a path token that
+    only contains such a word (`gpustat`) names no accelerator."""
     write(tmp_path, rel, GPU_IMAGE)
+    if sibling:
+        write(tmp_path, sibling, "FROM python:3.12-slim\n")
     got = [(f["line"], f["rule"], f["guarded"]) for f in scan(tmp_path, "--show-guarded")["findings"]]
     assert got == [(1, "TRN603", False), (3, "TRN502", guarded), (3, "TRN507", guarded), (4, "TRN605", guarded)]

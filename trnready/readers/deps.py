@@ -2,7 +2,8 @@
 
 CI workflows: whether a GitHub Actions test job's Python is reported depends on the other workflows of
 `.github/workflows` (readers/ci.py). Dockerfiles: whether one is an image variant of another accelerator
-depends on the other Dockerfiles next to it (readers/docker.py). Standard library only: the result cache asks
+depends on the other Dockerfiles next to it (readers/docker.py). Python modules: whether their `__main__` block
+is a package module's self-check depends on an `__init__.py` next to them (postprocess.py). Standard library only: the result cache asks
 for this signature before anything is scanned.
 """
 from __future__ import annotations
@@ -63,4 +64,7 @@ def dependency_signature(path, rel: str) -> str:
 
     if kind_of(rel.rsplit("/", 1)[-1]) == "dockerfile":
         return "\0images:" + repr(image_siblings(path, rel))
+    if rel.endswith(".py"):
+        # postprocess.self_check_blocks: a module's `__main__` block is a self-check only inside a package
+        return "\0package" if (Path(path).parent / "__init__.py").is_file() else ""
     return ""

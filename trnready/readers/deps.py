@@ -2,9 +2,9 @@
 
 CI workflows: whether a GitHub Actions test job's Python is reported depends on the other workflows of
 `.github/workflows` (readers/ci.py). Dockerfiles: whether one is an image variant of another accelerator
-depends on the other Dockerfiles next to it (readers/docker.py). Python modules: whether their `__main__` block
-is a package module's self-check depends on an `__init__.py` next to them (postprocess.py). Standard library only: the result cache asks
-for this signature before anything is scanned.
+depends on the other Dockerfiles next to it (readers/docker.py). Python modules: whether their `__main__`
+block is a package module's self-check depends on an `__init__.py` next to them (postprocess.py). Standard
+library only: the result cache asks for this signature before anything is scanned.
 """
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ def image_siblings(path, rel: str) -> tuple:
         except OSError:
             subdirs = []
         folders = [(here, here.name + "/")] + [(d, d.name + "/") for d in subdirs]
-    out = []
+    out: list = []
     for folder, prefix in folders:
         try:
             names = sorted(p.name for p in folder.iterdir())[:_MAX_SIBLINGS]

@@ -229,8 +229,10 @@ def _base_image_lines(lines: list[str]) -> set:
         if _FROM.match(ln):
             seen_from = True
             out.add(n)
-        elif not seen_from and _DECL.match(ln) and _DECL.match(ln).group("kw").upper() == "ARG":
-            out.add(n)
+        elif not seen_from:
+            decl = _DECL.match(ln)
+            if decl is not None and decl.group("kw").upper() == "ARG":
+                out.add(n)
     return out
 
 

@@ -19,14 +19,11 @@ NEW_KINDS = ("configs/", "recipes/", "ds_configs/", "examples/", ".github/", ".g
 
 SNAPSHOT = [
     ('.circleci/config.yml', 6, 21, 'TRN610', 'GPU resource request in a job, container or cluster definition: `resource_class: gpu.nvidia.small`'),
-    ('.github/workflows/gpu_test.yaml', 4, 3, 'TRN522', 'Python requirement excludes 3.12-3.14: `test job gpu_tests runs on Python 3.10 only`'),
     ('.github/workflows/gpu_test.yaml', 7, 14, 'TRN610', 'GPU resource request in a job, container or cluster definition: `runs-on: linux.g5.12xlarge.nvidia.gpu`'),
-    ('.github/workflows/gpu_test.yaml', 10, 24, 'TRN505', 'CI matrix over CUDA versions: `matrix.cuda-version: ["12.4"]` (the jobs install CUDA builds)'),
     ('.github/workflows/unit_test.yaml', 11, 9, 'TRN522', 'Python requirement excludes 3.12-3.14: `test job unit_tests runs on Python 3.9, 3.10, 3.11 only`'),
     ('.github/workflows/unit_test.yaml', 24, 33, 'TRN507', 'TorchAO declared as a dependency: `torchao`'),
     ('.gitlab-ci.yml', 9, 7, 'TRN522', 'Python requirement excludes 3.12-3.14: `test job unit runs on Python 3.10, 3.11 only`'),
     ('.gitlab-ci.yml', 15, 10, 'TRN610', 'GPU resource request in a job, container or cluster definition: `tags: [gpu, nvidia]`'),
-    ('.gitlab-ci.yml', 17, 5, 'TRN522', 'Python requirement excludes 3.12-3.14: `test job gpu runs on Python 3.10 only`'),
     ('configs/hydra/finetune.yaml', 11, 16, 'TRN242', '"cuda" device string: `accelerator: cuda`'),
     ('configs/hydra/finetune.yaml', 23, 17, 'TRN283', 'NVIDIA Apex: `_target_: apex.optimizers.FusedAdam`'),
     ('configs/hydra/finetune.yaml', 26, 14, 'TRN271', 'Distributed process group on NCCL: `backend: nccl`'),
@@ -307,6 +304,126 @@ def test_buildkite_step_python_and_gpu_queue(tmp_path):
             command: ruff check .
         """)
     got = [(f["line"], f["column"], f["rule"], f["message"]) for f in scan(tmp_path)["findings"]]
-    assert got == [(5, 7, "TRN522", "Python requirement excludes 3.12-3.14: `test job unit tests runs on Python 3.10 only`"),
-                   (7, 14, "TRN610", "GPU resource request in a job, container or cluster definition: "
+    # A step on a GPU queue is the GPU leg: its Python is not the project's; the queue is the one item.
+    assert got == [(7, 14, "TRN610", "GPU resource request in a job, container or cluster definition: "
                                      "`agents.queue: gpu-a100`")]
+    (tmp_path / ".buildkite/pipeline.yml").write_text((tmp_path / ".buildkite/pipeline.yml").read_text()
+                                                      .replace("gpu-a100", "cpu-large"))
+    got = [(f["line"], f["column"], f["rule"], f["message"]) for f in scan(tmp_path)["findings"]]
+    assert got == [(5, 7, "TRN522", "Python requirement excludes 3.12-3.14: `test job unit tests runs on Python 3.10 only`")]
+
+
+# ---------------------------------------------------------------- CI jobs on another accelerator
+
+GPU_JOBS = """
+    jobs:
+      gpu:
+        runs-on: [self-hosted, gpu]
+        container:
+          image: nvidia/cuda:12.4.1-devel-ubuntu22.04
+        env:
+          CUDA_VISIBLE_DEVICES: "0,1"
+        steps:
+          - run: pip install torch --index-url https://download.pytorch.org/whl/cu124
+          - run: pytest tests/gpu
+      cpu:
+        runs-on: ubuntu-latest
+        steps:
+          - run: pip install torch --index-url https://download.pytorch.org/whl/cu124
+          - uses: docker/build-push-action@v6
+            with:
+              tags: org/image-gpu:latest
+          - run: pytest tests
+    """
+
+
+def test_findings_of_a_job_on_a_gpu_runner_are_guarded(tmp_path):
+    """The GPU leg's container, CUDA_VISIBLE_DEVICES and CUDA wheel are guarded (listed with --show-guarded);
+    its runner stays the one finding. The CPU job's CUDA wheel is the project's and stays reported."""
+    write(tmp_path, ".github/workflows/ci.yml", GPU_JOBS)
+    shown = [(f["line"], f["rule"], f["guarded"]) for f in scan(tmp_path, "--show-guarded")["findings"]]
+    assert shown == [(3, "TRN610", False), (5, "TRN603", True), (7, "TRN605", True), (9, "TRN505", True),
+                     (14, "TRN505", False)]
+    assert [(f["line"], f["rule"]) for f in scan(tmp_path)["findings"]] == [(3, "TRN610"), (14, "TRN505")]
+
+
+def test_gpu_items_of_a_matrix_and_gpu_containers(tmp_path):
+    """One matrix.include item on a GPU runner is guarded, its CPU sibling item is not; a job whose container
+    gets `--gpus` is a GPU leg as a whole (TRL-style `runs-on: group:` runners)."""
+    write(tmp_path, ".github/workflows/ci.yml", """
+        jobs:
+          test:
+            strategy:
+              matrix:
+                include:
+                  - runs-on: linux.g5.12xlarge.nvidia.gpu
+                    torch-spec: --index-url https://download.pytorch.org/whl/cu126
+                  - runs-on: linux.4xlarge
+                    torch-spec: --index-url https://download.pytorch.org/whl/cu126
+            runs-on: ${{ matrix.runs-on }}
+            steps:
+              - run: pytest test
+          multi:
+            runs-on:
+              group: aws-g4dn-2xlarge
+            container:
+              image: pytorch/pytorch:2.8.0-cuda12.8-cudnn9-devel
+              options: --gpus all
+            steps:
+              - run: make test
+        """)
+    shown = [(f["line"], f["rule"], f["guarded"]) for f in scan(tmp_path, "--show-guarded")["findings"]]
+    assert shown == [(6, "TRN610", False), (7, "TRN505", True), (9, "TRN505", False),
+                     (17, "TRN603", True), (18, "TRN610", False)]
+
+
+def test_ci_job_python_from_a_conda_command(tmp_path):
+    """`conda create -n env python=3.10` in a test job is that job's Python: reported as the project's
+    requirement only when no other test job runs on 3.12+ (and never for a GPU leg)."""
+    job = """
+        jobs:
+          cpu:
+            runs-on: linux.4xlarge
+            steps:
+              - run: |
+                  conda create -n venv python=3.10 -y
+                  pytest test
+        """
+    write(tmp_path, ".github/workflows/cpu.yml", job)
+    got = [(f["line"], f["column"], f["rule"], f["message"]) for f in scan(tmp_path)["findings"]]
+    assert got == [(6, 11, "TRN522", "Python requirement excludes 3.12-3.14: `test job cpu runs on Python 3.10 only`")]
+    write(tmp_path, ".github/workflows/new.yml", job.replace("3.10", "3.12"))
+    assert [f for f in scan(tmp_path)["findings"] if f["rule"] == "TRN522"] == []
+    (tmp_path / ".github/workflows/new.yml").unlink()
+    write(tmp_path, ".github/workflows/cpu.yml", job.replace("linux.4xlarge", "linux.rocm.gpu.mi300"))
+    assert [f["rule"] for f in scan(tmp_path)["findings"]] == ["TRN610"]
+
+
+GPU_IMAGE = """
+    ARG BASE=nvidia/cuda:12.4.1-cudnn-devel-ubuntu22.04
+    FROM ${BASE}
+    RUN pip install deepspeed torchao
+    ENV CUDA_VISIBLE_DEVICES=0
+    """
+
+
+@pytest.mark.parametrize("rel,sibling,guarded", [
+    ("docker/app-gpu/Dockerfile", "docker/app-cpu/Dockerfile", True),
+    ("docker/Dockerfile.rocm", "docker/Dockerfile", True),
+    ("docker/Dockerfile.rocm", "docker/Dockerfile.cuda", False),
+    ("docker/Dockerfile-cuda-base", None, False),
+    ("docker/Dockerfile-cuda-base", "docker/Dockerfile_cpu", False),
+    ("docker/Dockerfile-cuda-base", "docker/Dockerfile-neuron-base", True),
+    ("docker/app/Dockerfile", "docker/app-cpu/Dockerfile", False),
+    ("tools/gpustat/Dockerfile", "tools/cpu/Dockerfile", False)])
+def test_dockerfile_of_another_accelerators_image_variant(tmp_path, rel, sibling, guarded):
+    """A Dockerfile whose path names another accelerator, next to the same path with a CPU / Neuron label or
+    none, builds that accelerator's variant of one image: its installs are guarded and its base image (reported
+    at the ARG that feeds FROM) stays the one item. A project's only image, or one next to other images only
+    (`Dockerfile_cpu` is not the CPU variant of `Dockerfile-cuda-base`), is an image to port; a path token that
+    only contains such a word (`gpustat`) names no accelerator."""
+    write(tmp_path, rel, GPU_IMAGE)
+    if sibling:
+        write(tmp_path, sibling, "FROM python:3.12-slim\n")
+    got = [(f["line"], f["rule"], f["guarded"]) for f in scan(tmp_path, "--show-guarded")["findings"]]
+    assert got == [(1, "TRN603", False), (3, "TRN502", guarded), (3, "TRN507", guarded), (4, "TRN605", guarded)]

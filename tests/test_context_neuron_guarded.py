@@ -69,8 +69,8 @@ EXPECTED = [
     ('module_skip_tests.py', 9, 5, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.synchronize`', True),
     # tpu_paths.py
     ('tpu_paths.py', 6, 5, 'TRN221', 'PyTorch/XLA (XLA devices; the stack Neuron used before 2.14): `torch_xla.core.xla_model` (optional import: guarded by try/except or an availability check)', True),
-    # (11, 9) TRN221 folds into the file's first torch_xla import: one per library rule per file
-    ('tpu_paths.py', 12, 9, 'TRN221', 'PyTorch/XLA API used: `torch_xla`', True),  # torch_xla.sync()
+    # (11, 9) TRN221 and the use torch_xla.sync() at (12, 9) fold into the file's first torch_xla import:
+    # one finding per library rule per file
     ('tpu_paths.py', 14, 9, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.synchronize`', True),]
 
 

@@ -8,15 +8,13 @@ def test_uses_through_an_optional_import_are_silent():
     assert found == [
         # `except ImportError: raise ...`: labelled optional by the try, but the program stops without it
         ("tpu_insisted.py", 2, 5, "TRN221", "PyTorch/XLA (XLA devices; the stack Neuron used before 2.14): "
-         "`torch_xla.core.xla_model`", False),
-        ("tpu_insisted.py", 8, 5, "TRN221", "PyTorch/XLA API used: `torch_xla`", False),
+         "`torch_xla.core.xla_model`", False),  # its use at line 8 is folded into it (one per library per file)
         # the import itself stays (medium confidence, and guarded: a TPU path); `xm.mark_step()` is not repeated
         ("tpu_optional.py", 6, 5, "TRN221", "PyTorch/XLA (XLA devices; the stack Neuron used before 2.14): `torch_xla.core.xla_model` "
          "(optional import: guarded by try/except or an availability check)", True),
-        # a required import: the import and every use are reported
+        # a required import: reported, with every use as one of its occurrences (line 6)
         ("tpu_required.py", 1, 1, "TRN221", "PyTorch/XLA (XLA devices; the stack Neuron used before 2.14): `torch_xla.core.xla_model`",
          False),
-        ("tpu_required.py", 6, 5, "TRN221", "PyTorch/XLA API used: `torch_xla`", False),
     ]
 
 

@@ -82,3 +82,31 @@ def test_notebook_cells_fold_within_a_cell(tmp_path):
     (tmp_path / "k.ipynb").write_text(json.dumps(nb))
     got = [(f["cell"], f["line"], f["column"], f["rule"], f.get("occurrences")) for f in scan(tmp_path)["findings"]]
     assert got == [(0, 1, 1, "TRN288", [{"line": 2, "column": 1, "rule": "TRN288"}])]
+
+
+XLA = '''import torch_xla.core.xla_model as xm
+
+
+def step(model):
+    model.to(xm.xla_device())
+    xm.mark_step()
+'''
+
+
+def test_uses_of_a_library_fold_into_its_import(tmp_path):
+    """One finding per library per file: the uses of the library its import was reported for are places of
+    that one finding."""
+    (tmp_path / "tpu.py").write_text(XLA)
+    got = [(f["line"], f["rule"], f.get("occurrences")) for f in scan(tmp_path)["findings"]]
+    assert got == [(1, "TRN221", [{"line": 5, "column": 14, "rule": "TRN221"},
+                                  {"line": 6, "column": 5, "rule": "TRN221"}])]
+
+
+def test_uses_stay_when_the_import_is_suppressed_or_another_rule(tmp_path):
+    """Look-alikes: a suppressed import does not swallow the uses (they stand on their own), and a use of
+    another rule in the same file is another thing."""
+    (tmp_path / "tpu.py").write_text(XLA.replace("as xm\n", "as xm  # trnready: ignore[TRN221] TPU leg\n", 1)
+                                     + "\nimport torch\ntorch.cuda.synchronize()\n")
+    got = [(f["line"], f["rule"], f["suppressed"], f.get("occurrences")) for f in scan(tmp_path)["findings"]]
+    assert got == [(1, "TRN221", True, None), (5, "TRN221", False, None), (6, "TRN221", False, None),
+                   (9, "TRN243", False, None)]

@@ -267,3 +267,21 @@ def test_large_nested_file_does_not_crash_the_process(tmp_path):
     data = _json(proc)
     seen = {f["path"] for f in data["findings"]} | {d["path"] for d in data["diagnostics"]}
     assert seen == {"lists.py", "calls.py", "chain.py"}
+
+
+def test_directory_symlink_into_the_scanned_tree_is_scanned_once(tmp_path):
+    """`docs/examples -> ../examples` lists the same notebooks again: each file is scanned under its real
+    path only. A symlink to a folder outside what is scanned is still followed."""
+    import json
+
+    from conftest import run_cli
+
+    (tmp_path / "repo" / "examples").mkdir(parents=True)
+    (tmp_path / "repo" / "examples" / "tpu.py").write_text("import torch_xla\n")
+    (tmp_path / "repo" / "docs").mkdir()
+    os.symlink("../examples", tmp_path / "repo" / "docs" / "examples")
+    (tmp_path / "shared").mkdir()
+    (tmp_path / "shared" / "gpu.py").write_text("import torch_xla\n")
+    os.symlink("../shared", tmp_path / "repo" / "shared")
+    proc = run_cli("scan", ".", "--format", "json", "--no-cache", "--exit-zero", cwd=tmp_path / "repo")
+    assert sorted(f["path"] for f in json.loads(proc.stdout)["findings"]) == ["examples/tpu.py", "shared/gpu.py"]

@@ -149,3 +149,33 @@ def test_html_shows_a_verdict_per_scope_and_filters_by_scope(tmp_path):
     assert 'data-scope="source"><strong>source</strong> ready, with 1 advisory to review</li>' in html
     assert html.count('data-s="test"') == 2 and html.count('data-s="example"') == 1
     assert '<option value="example">example</option>' in html
+
+
+SELF_CHECK = '''import torch
+
+
+def scan_fwd(x):
+    return torch.cumsum(x.to(torch.float64), 0)
+
+
+if __name__ == "__main__":
+    x = torch.randn(8, dtype=torch.float64)
+    print(scan_fwd(x))
+'''
+
+
+def test_self_check_block_of_a_package_module_is_an_example(tmp_path):
+    """A package module's `__main__` block (a hand-run self-check) is listed as `example`; the module's own
+    code stays `source`. A top-level script's `__main__` block may be the program: it keeps its file's scope,
+    and so does a module a `[scopes]` glob names."""
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "scan.py").write_text(SELF_CHECK)
+    (tmp_path / "train.py").write_text(SELF_CHECK)
+    _, report = _json(tmp_path)
+    assert [(f["path"], f["line"], f["scope"]) for f in report["findings"]] == [
+        ("pkg/scan.py", 5, "source"), ("pkg/scan.py", 9, "example"),
+        ("train.py", 5, "source"), ("train.py", 9, "source")]
+    (tmp_path / "trnready.toml").write_text('[scopes]\n"pkg/scan.py" = "source"\n')
+    _, report = _json(tmp_path)
+    assert [f["scope"] for f in report["findings"] if f["path"] == "pkg/scan.py"] == ["source", "source"]

@@ -125,6 +125,9 @@ class Discoverer:
 
     def files(self, paths: list[Path]):
         seen: set[str] = set()
+        # The real folders being walked: a directory symlink into one of them (`docs/examples ->
+        # ../examples`) would list the same files again under a second path.
+        self._walked = tuple(os.path.realpath(p) for p in paths if os.path.isdir(p))
         for p in paths:
             if not os.path.lexists(p):
                 self._diag(Diagnostic(_rel(p.absolute(), self.root), "unreadable", "path does not exist"))
@@ -139,6 +142,13 @@ class Discoverer:
                 if rel not in seen:
                     seen.add(rel)
                     yield self._source(p, rel, kind)
+
+    def _inside_walked(self, link: Path) -> bool:
+        try:
+            real = os.path.realpath(link)
+        except OSError:
+            return False
+        return any(real == w or real.startswith(w.rstrip(os.sep) + os.sep) for w in getattr(self, "_walked", ()))
 
     def _walk(self, directory: Path, ignores: list, ancestors: set, seen: set, dir_rel: str | None = None):
         if dir_rel is None:
@@ -183,6 +193,8 @@ class Discoverer:
             if is_dir:
                 if entry.name in SKIP_DIRS or entry.name.endswith(".egg-info"):
                     continue
+                if is_link and os.path.realpath(path) not in ancestors and self._inside_walked(path):
+                    continue  # reached under its own path: scanning it twice would report every finding twice
                 if os.path.exists(os.path.join(entry.path, "pyvenv.cfg")):  # a virtualenv under any name
                     continue
                 # Outside the root (a baseline's root below the scanned folder), each folder's path is

@@ -5,8 +5,8 @@ File steps run right after a file's reader, in the process that read it, and see
 the result cache stores. Report steps run in the main process once every file is in, because they
 depend on the configuration (per-file ignores) or on other files (repository-level rules).
 
-    file:   suppressions (+ TRN901/TRN902) -> de-duplication -> one finding per thing -> notebook file lines
-            -> sort
+    file:   suppressions (+ TRN901/TRN902) -> de-duplication -> one finding per thing -> self-check blocks
+            -> notebook file lines -> sort
     report: per-file ignores (per file) -> repository-level rules -> scope of each finding -> sort
 
 A step is a plain function; adding one (more de-duplication, scope) means adding it to the tuple.
@@ -22,8 +22,9 @@ from .config import drop_per_file_ignores
 from .model import SEVERITY_RANK
 
 # Part of the result cache's key: raise it when a file step changes what a file's findings look like
-# (2: suppressions honoured in every file kind with comments; 3: one finding per thing, occurrences).
-VERSION = 3
+# (2: suppressions honoured in every file kind with comments; 3: one finding per thing, occurrences;
+# 4: uses fold into the same rule's import finding; self-check blocks of package modules are examples).
+VERSION = 4
 
 
 # ---------------------------------------------------------------- file steps
@@ -64,7 +65,8 @@ def one_per_thing(findings: list, ctx, result) -> list:
     """One finding per thing, further places recorded in the kept finding's `occurrences`:
 
     - one per rule per statement (the decorators of one kernel, a call repeated inside one expression);
-    - one per rule per file for import statements (`import triton` then `import triton.language`);
+    - one per rule per file for import statements (`import triton` then `import triton.language`), and
+      the later uses of that rule in the file fold into the import (one finding per library per file);
     - one per category per line (`torch.nested` + `torch.jagged`): the most severe, then the first by column.
 
     The kept finding is the first by position, so its fingerprint does not change. Suppressed and
@@ -89,6 +91,10 @@ def one_per_thing(findings: list, ctx, result) -> list:
         if where is not None:
             kind, sid = where
             key = (stand, f.rule, "import") if kind == "import" else (stand, f.rule, sid)
+            # A use of a library whose import this file already reported under the same rule (`import
+            # torch_xla.core.xla_model as xm` then `xm.mark_step()`): the library is one thing to port.
+            if kind != "import" and (stand, f.rule, "import") in kept:
+                key = (stand, f.rule, "import")
         if key is not None and key in kept:
             fold(kept[key], f)
             continue
@@ -168,6 +174,32 @@ def _statement_keys(findings: list, ctx, result) -> dict:
     return out
 
 
+def self_check_blocks(findings: list, ctx, result) -> list:
+    """Findings in the `if __name__ == "__main__":` block of a module inside a package (its folder has an
+    `__init__.py`) get the scope `example`: such a block is the module's hand-run self-check or demo (a
+    float64 reference, a benchmark), not code the package runs when imported. Top-level scripts, whose
+    `__main__` block may be the program itself, keep the scope of their file."""
+    if ctx.kind != "python" or not findings or ctx.path is None or not result.sources:
+        return findings
+    tree = getattr(result.sources[0], "tree", None)
+    if not isinstance(tree, ast.Module) or not (ctx.path.parent / "__init__.py").is_file():
+        return findings
+    spans = [(st.lineno, st.end_lineno or st.lineno) for st in tree.body if _is_main_guard(st)]
+    if not spans:
+        return findings
+    return [replace(f, scope="example") if f.cell is None and any(a <= f.line <= b for a, b in spans) else f
+            for f in findings]
+
+
+def _is_main_guard(st) -> bool:
+    t = getattr(st, "test", None) if type(st) is ast.If else None
+    if type(t) is not ast.Compare or len(t.ops) != 1 or type(t.ops[0]) is not ast.Eq:
+        return False
+    sides = (t.left, t.comparators[0])
+    return any(type(x) is ast.Name and x.id == "__name__" for x in sides) and \
+        any(type(x) is ast.Constant and x.value == "__main__" for x in sides)
+
+
 def notebook_file_lines(findings: list, ctx, result) -> list:
     """Notebook findings also get their line in the .ipynb text (SARIF / GitHub annotate the file)."""
     if ctx.kind != "notebook" or not findings:
@@ -183,7 +215,7 @@ def sort(findings: list, *_) -> list:
     return sorted(findings, key=lambda f: f.sort_key())
 
 
-FILE_STEPS = (suppressions, dedupe, one_per_thing, notebook_file_lines, sort)
+FILE_STEPS = (suppressions, dedupe, one_per_thing, self_check_blocks, notebook_file_lines, sort)
 
 
 def file_findings(ctx, result) -> list:
@@ -211,8 +243,11 @@ def report_findings(findings: list, engine, mentioned, root=None, config=None) -
 
 
 def scopes(findings: list, root=None, config=None) -> list:
-    """Each finding gets the scope of its file (trnready/scope.py), overridable by `[scopes]` globs."""
+    """Each finding gets the scope of its file (trnready/scope.py), overridable by `[scopes]` globs. A
+    finding a file step placed in a module's self-check block (scope `example`) keeps it when its file is
+    plain `source` by the path conventions and no glob says otherwise."""
     from .config import Config, scope_of
+    from .scope import classify
 
     config = config or Config()
     memo: dict = {}
@@ -221,5 +256,25 @@ def scopes(findings: list, root=None, config=None) -> list:
         sc = memo.get(f.path)
         if sc is None:
             sc = memo[f.path] = scope_of(f.path, root, config)
+        if f.scope == "example" and sc == "source" and classify(f.path) == "source" and \
+                not _scope_glob_matches(f.path, root, config):
+            sc = "example"
         out.append(f if f.scope == sc else replace(f, scope=sc))
     return out
+
+
+def _scope_glob_matches(rel: str, root, config) -> bool:
+    """Whether a `[scopes]` glob of the config names the file (then its scope is the project's word)."""
+    if not config.scopes:
+        return False
+    from pathlib import Path
+
+    from .config import path_matches
+
+    rels = [rel]
+    if config.base_dir and root is not None:
+        try:
+            rels.append((Path(root).absolute() / rel).relative_to(Path(config.base_dir)).as_posix())
+        except ValueError:
+            pass
+    return any(path_matches(r, glob) for glob, _ in config.scopes for r in rels)

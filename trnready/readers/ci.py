@@ -7,10 +7,19 @@ declares the versions. Jobs that only lint, build docs or packages are left alon
 version is not a literal (`3.x`, an unresolved expression, `python-version-file`).
 
 Jobs: GitHub Actions and CircleCI `jobs.<id>`, GitLab top-level jobs, Buildkite and Azure step/job items.
+
+A job (or one `matrix.include` item) that runs on another accelerator's machines — a runner label naming a
+GPU, ROCm or TPU machine, or a container started with `--gpus` — is that accelerator's own test or build leg,
+not part of the Neuron port: every finding inside it is marked guarded (listed with --show-guarded, never
+counted), except the lines that show where it runs (the GPU-runner finding is the one item to act on: add a
+Trainium leg). Such a job never stands for the project's Python requirement either. The vocabulary is
+catalogue data: [context.values] other-accelerator-labels and accelerator-container-options.
 """
 from __future__ import annotations
 
+import fnmatch
 import re
+from dataclasses import replace
 
 from packaging.specifiers import SpecifierSet
 
@@ -48,15 +57,116 @@ def _job_of(rel: str, e: Entry):
 
 
 def ci_findings(rel: str, entries: list[Entry], lines: list[str], engine, em: Emitter, path=None) -> None:
-    jobs = test_jobs(rel, entries)
+    jobs = test_jobs(rel, entries, lines)
     if any(_covers_supported(j) for j in jobs) or (path is not None and _siblings_cover_supported(path)):
         return  # another test job of the project runs on 3.12+ (or on a version we cannot tell)
+    values = engine.catalogue.context_values
+    legs = accelerator_legs(rel, entries, values)
     for job in jobs:
-        _report(job, lines, engine, em)
+        if not any(leg.whole and leg.job == job["key"] for leg in legs):
+            _report(job, lines, engine, em)  # another accelerator's test leg is not the project's Python
 
 
-def test_jobs(rel: str, entries: list[Entry]) -> list[dict]:
-    """The test jobs of one CI file: name, the literal Python versions with where they are declared, and
+# ---------------------------------------------------------------- jobs on another accelerator
+
+# Keys naming the machine a job runs on (GitHub runs-on / a reusable workflow's `runner` input, GitLab tags,
+# CircleCI resource_class / machine, Buildkite agents, Azure pool).
+_RUNNER_KEYS = frozenset({"runs-on", "runner", "runners", "tags", "resource_class", "machine", "agents", "pool"})
+
+
+class Leg:
+    """A job (whole=True) or one matrix.include item of it that runs on another accelerator."""
+
+    __slots__ = ("job", "whole", "first", "last", "evidence")
+
+    def __init__(self, job, whole: bool, first: int, last: int, evidence: set):
+        self.job, self.whole, self.first, self.last, self.evidence = job, whole, first, last, evidence
+
+
+def _last_line(e: Entry) -> int:
+    return e.line + (e.value.count("\n") if e.value else 0)
+
+
+def names_accelerator(value: str, labels) -> bool:
+    """`linux.g5.12xlarge.nvidia.gpu`, `4-core-ubuntu-gpu-t4`, `aws-g4dn-2xlarge`: a token of the label is
+    in the vocabulary (tokens split at anything but letters and digits, compared lower-case)."""
+    tokens = [t for t in re.split(r"[^a-z0-9]+", value.lower()) if t]
+    return any(fnmatch.fnmatchcase(t, pat) for t in tokens for pat in labels)
+
+
+def accelerator_legs(rel: str, entries: list[Entry], values: dict) -> list[Leg]:
+    """The jobs and matrix items of one CI file that run on another accelerator's machines."""
+    labels = tuple(v.lower() for v in values.get("other-accelerator-labels", ()))
+    options = tuple(values.get("accelerator-container-options", ()))
+    if not labels and not options:
+        return []
+    jobs: dict = {}
+    for e in entries:
+        job = _job_of(rel, e)
+        if job is not None:
+            jobs.setdefault(tuple(job), []).append(e)
+    out: list[Leg] = []
+    for job, items in jobs.items():
+        depth = sum(isinstance(j, str) for j in job)  # Buildkite's ("steps", item line): one key deep
+        first = min(e.key_line or e.line for e in items)
+        last = max(_last_line(e) for e in items)
+        direct: list = []  # (entry, names an accelerator) of the job's own runner values
+        matrix: list = []  # ... of runner values in its matrix, outside include items
+        include: dict = {}  # include item line -> [(entry, accelerator)]
+        container: list = []  # container options asking for GPUs
+        for e in items:
+            if e.value is None or not e.value.strip():
+                continue
+            rest = e.keys[depth:]
+            if not rest:
+                continue
+            runner = any(k.lower() in _RUNNER_KEYS for k in rest[:1]) or (
+                "matrix" in rest and rest[-1].lower() in _RUNNER_KEYS)
+            if runner and "${{" not in e.value:
+                hit = (e, names_accelerator(e.value, labels))
+                if "include" in rest and e.item:
+                    include.setdefault(e.item, []).append(hit)
+                elif "matrix" in rest:
+                    matrix.append(hit)
+                else:
+                    direct.append(hit)
+            elif rest[0] == "container" and rest[-1] == "options" and any(o in e.value for o in options):
+                container.append(e)
+        # The labels of one runner are all required (`[self-hosted, gpu]` is a GPU machine); the values of a
+        # matrix are alternatives (every one must name an accelerator).
+        gpu_items = {line: hits for line, hits in include.items() if any(a for _, a in hits)}
+        whole = bool(container) or any(a for _, a in direct) or (
+            not direct and ((bool(matrix) and all(a for _, a in matrix) and not include)
+                            or (bool(include) and len(gpu_items) == len(include) and not matrix)))
+        if whole:
+            evidence = {e.line for e in container}
+            evidence |= {e.line for e, a in direct + matrix if a}
+            evidence |= {e.line for hits in include.values() for e, _ in hits}
+            out.append(Leg(job, True, first, last, evidence))
+            continue
+        for line, hits in gpu_items.items():
+            span = [e for e in items if e.item == line]
+            out.append(Leg(job, False, line, max(_last_line(e) for e in span), {e.line for e, _ in hits}))
+    return out
+
+
+def guard_accelerator_legs(rel: str, entries: list[Entry], findings: list, values: dict) -> list:
+    """Findings inside a job or matrix item that runs on another accelerator, marked guarded; the lines that
+    show where it runs stay as they are."""
+    legs = accelerator_legs(rel, entries, values)
+    if not legs:
+        return findings
+    out = []
+    for f in findings:
+        if any(leg.first <= f.line <= leg.last and f.line not in leg.evidence for leg in legs):
+            f = replace(f, guarded=True)
+        out.append(f)
+    return out
+
+
+def test_jobs(rel: str, entries: list[Entry], lines: list[str] | None = None) -> list[dict]:
+    """The test jobs of one CI file: name, the literal Python versions with where they are declared (a
+    version key, or a shell command of the job installing one: `conda create -n env python=3.10`), and
     whether some version could not be told (`3.x`, an unresolved expression, python-version-file)."""
     jobs: dict = {}
     top_env: dict = {}
@@ -74,7 +184,7 @@ def test_jobs(rel: str, entries: list[Entry]) -> list[dict]:
         jobs.setdefault(job, []).append(e)
     out = []
     for job, items in jobs.items():
-        info = _job(job, items, top_env, title)
+        info = _job(job, items, top_env, title, lines)
         if info is not None:
             out.append(info)
     return out
@@ -108,7 +218,8 @@ def _siblings_cover_supported(path) -> bool:
                 text = (folder / name).read_text(encoding="utf-8", errors="replace")
             except OSError:
                 continue
-            if any(_covers_supported(j) for j in test_jobs(f".github/workflows/{name}", outline(text))):
+            if any(_covers_supported(j) for j in test_jobs(f".github/workflows/{name}", outline(text),
+                                                           text.splitlines())):
                 covered = True
                 break
         _SIBLINGS[key] = covered
@@ -118,7 +229,26 @@ def _siblings_cover_supported(path) -> bool:
 _DOC_CHECK = re.compile(r"(?i)\bpy\.?test\b[^\n;&|]*--(?:check-links|nbval\S*|nbmake|doctest-glob|markdown-docs)\b[^\n;&|]*")
 
 
-def _job(job, items: list[Entry], top_env: dict, title: str):
+def _shell_versions(items: list[Entry], lines: list[str] | None) -> list:
+    """(where, "3.10") of each Python a command of the job installs (conda / uv / pyenv)."""
+    if not lines:
+        return []
+    from .lines import shell_pyreqs
+
+    only: set = set()
+    for e in items:
+        if e.value and set(e.keys) & _COMMAND_KEYS:
+            only.update(range(e.line, _last_line(e) + 1))
+    out = []
+    for r in shell_pyreqs(lines, only) if only else ():
+        m = re.match(r"==(\d)\.(\d{1,2})", str(r.alternatives[0])) if r.alternatives else None
+        if m:
+            out.append((Entry(path=(), value=r.raw, line=r.line, col=r.column, end_col=r.end_column,
+                              key_line=r.line), f"{m.group(1)}.{m.group(2)}"))
+    return out
+
+
+def _job(job, items: list[Entry], top_env: dict, title: str, lines: list[str] | None = None):
     name = " ".join(str(j) for j in job[1:] if isinstance(j, str)) or ("" if job[0] == "steps" else str(job[0]))
     labels = [e.value for e in items if e.key in ("name", "label") and len(e.keys) <= 3]
     name = (name + " " + " ".join(labels)).strip() if name else " ".join(labels)  # Buildkite steps: their label
@@ -142,11 +272,12 @@ def _job(job, items: list[Entry], top_env: dict, title: str):
                 found.append((where, f"{m.group(1)}.{m.group(2)}"))
             elif value.strip():
                 unknown = True  # 3.x, "pypy3.10", an unresolved expression: may well be 3.12+
+    found += _shell_versions(items, lines)
     if not found:
         # no Python named: the image's or the runner's own (ubuntu-latest ships 3.12), which may be supported
         unknown = True
     job_id = " ".join(str(j) for j in job[1:] if isinstance(j, str)) or (str(job[0]) if job[0] != "steps" else "")
-    return {"name": job_id or " ".join(labels) or "?", "found": found, "unknown": unknown}
+    return {"name": job_id or " ".join(labels) or "?", "found": found, "unknown": unknown, "key": tuple(job)}
 
 
 def _report(job: dict, lines: list[str], engine, em: Emitter) -> None:

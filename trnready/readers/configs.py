@@ -97,6 +97,10 @@ def setting_findings(entries: list[Entry], role: str, lines: list[str], engine, 
     if not matchers:
         return
     scalars = [e for e in entries if e.value is not None and e.keys]
+    if role == "ci":
+        # The inputs of a step's action (`uses: docker/build-push-action` + `with: tags: org/x-gpu`) are not
+        # the job's settings: a runner is chosen by the job, not by what one step passes to an action.
+        scalars = [e for e in scalars if not _step_input(e.keys)]
     compiled = [(r, m, [tuple(n.split(".")) for n in m.names]) for r, m in matchers]
     satisfied: dict = {}
 
@@ -120,6 +124,10 @@ def setting_findings(entries: list[Entry], role: str, lines: list[str], engine, 
             snippet = lines[e.line - 1] if 0 < e.line <= len(lines) else ""
             shown = _shown(e, len(pat), snippet)
             em.add(rule, m, e.line, e.col, e.end_col, snippet, msg(rule, m, shown), shown)
+
+
+def _step_input(keys: tuple[str, ...]) -> bool:
+    return "steps" in keys and "with" in keys[keys.index("steps"):]
 
 
 def _shown(e: Entry, depth: int, snippet: str) -> str:
@@ -175,6 +183,11 @@ def read(ctx: FileContext) -> ReadResult:
     if role is None:
         return base
     em = Emitter(ctx.rel)
+    if role == "ci":
+        # The Python a CI job installs (`conda create -n env python=3.10` in a step) is the project's Python
+        # requirement only as readers/ci.py judges it: per test job, and only when no job tests on 3.12+.
+        python_rules = {r.id for r, _ in ctx.engine.surface.get("python", ())}
+        base.findings = [f for f in base.findings if f.rule not in python_rules]
     em.seen = {(f.path, f.cell, f.rule, f.line) for f in base.findings}  # one finding per rule and line
     lines = ctx.text.splitlines()
     setting_findings(entries, role, lines, ctx.engine, em)
@@ -186,4 +199,9 @@ def read(ctx: FileContext) -> ReadResult:
 
         ci_findings(ctx.rel, entries, lines, ctx.engine, em,
                     ctx.path if ctx.path is not None and is_workflow(ctx.rel) else None)
+        from .ci import guard_accelerator_legs
+
+        found = guard_accelerator_legs(ctx.rel, entries, base.findings + em.out,
+                                       ctx.engine.catalogue.context_values)
+        return ReadResult(found, base.diag, base.sources)
     return ReadResult(base.findings + em.out, base.diag, base.sources)

@@ -1,4 +1,9 @@
-"""CUDA sources (.cu / .cuh): one finding per file listing the `__global__` kernels to port, plus line matchers."""
+"""CUDA sources (.cu / .cuh): one finding per file listing the `__global__` kernels to port, plus line matchers.
+
+A file that only includes a project header (`#include "scan_kernel.cuh"`) and instantiates its templates
+(`template void scan_fwd<float>(Params &);`, the split-for-parallel-compilation pattern) has nothing of its
+own to port: the kernels are the header's finding, so it gets none.
+"""
 from __future__ import annotations
 
 import re
@@ -41,6 +46,21 @@ def cuda_kernels(text: str) -> list[tuple[str, int]]:
     return out
 
 
+_PREPROCESSOR = re.compile(r"(?m)^[ \t]*#.*(?:\\\n.*)*$")
+_LOCAL_INCLUDE = re.compile(r'(?m)^[ \t]*#[ \t]*include[ \t]*"[^"]+"')
+_INSTANTIATION = re.compile(r"^(?:extern\s+)?template\s+(?!<)[^{}]*$")
+
+
+def instantiation_only(text: str) -> bool:
+    """Only preprocessor lines (a quoted #include among them) and explicit template instantiations."""
+    clean = _CUDA_COMMENT.sub(lambda m: m.group(0) if m.group(0).startswith('"') else " ", text)  # strings kept
+    if not _LOCAL_INCLUDE.search(clean):
+        return False
+    body = _PREPROCESSOR.sub("", clean)
+    statements = [st.strip() for st in body.split(";") if st.strip()]
+    return bool(statements) and all(_INSTANTIATION.match(st) for st in statements)
+
+
 def _kernel_names(kernels) -> str:
     counts: dict = {}
     for k, _ in kernels:
@@ -50,6 +70,8 @@ def _kernel_names(kernels) -> str:
 
 def scan_cuda(text: str, lines, engine, em: Emitter, kind: str):
     kernels = cuda_kernels(text)
+    if not kernels and instantiation_only(text):
+        return
     for rule, m in engine.surface.get("file", ()):
         if kind not in m.names:
             continue

@@ -1,8 +1,10 @@
 """Files a reader reads besides the one it was given, so that cached results change when they change.
 
-Only CI workflows have any: whether a GitHub Actions test job's Python is reported depends on the other
-workflows of `.github/workflows` (readers/ci.py). Standard library only: the result cache asks for this
-signature before anything is scanned.
+CI workflows: whether a GitHub Actions test job's Python is reported depends on the other workflows of
+`.github/workflows` (readers/ci.py). Dockerfiles: whether one is an image variant of another accelerator
+depends on the other Dockerfiles next to it (readers/docker.py). Python modules: whether their `__main__`
+block is a package module's self-check depends on an `__init__.py` next to them (postprocess.py). Standard
+library only: the result cache asks for this signature before anything is scanned.
 """
 from __future__ import annotations
 
@@ -26,8 +28,43 @@ def folder_listing(folder: Path) -> tuple:
         return ()
 
 
+_MAX_SIBLINGS = 256  # a folder with more entries is not a set of image variants
+
+
+def image_siblings(path, rel: str) -> tuple:
+    """Paths (relative to the Dockerfile's parent folder) of the other Dockerfiles in its folder and, unless it
+    sits at the scan root, in the folders next to it: `peft-cpu/Dockerfile` for `docker/peft-gpu/Dockerfile`."""
+    from ..filekinds import kind_of
+
+    here = Path(path).parent
+    folders = [(here, "")]
+    if "/" in rel:
+        try:
+            subdirs = sorted(p for p in here.parent.iterdir() if p.is_dir() and p != here)[:_MAX_SIBLINGS]
+        except OSError:
+            subdirs = []
+        folders = [(here, here.name + "/")] + [(d, d.name + "/") for d in subdirs]
+    out: list = []
+    for folder, prefix in folders:
+        try:
+            names = sorted(p.name for p in folder.iterdir())[:_MAX_SIBLINGS]
+        except OSError:
+            continue
+        out.extend(prefix + n for n in names if kind_of(n) == "dockerfile" and (folder / n) != Path(path))
+    return tuple(out)
+
+
 def dependency_signature(path, rel: str) -> str:
     """A string that changes whenever a file this file's findings depend on changes ("" for most files)."""
-    if path is None or not is_workflow(rel):
+    if path is None:
         return ""
-    return "\0workflows:" + repr(folder_listing(Path(path).parent))
+    if is_workflow(rel):
+        return "\0workflows:" + repr(folder_listing(Path(path).parent))
+    from ..filekinds import kind_of
+
+    if kind_of(rel.rsplit("/", 1)[-1]) == "dockerfile":
+        return "\0images:" + repr(image_siblings(path, rel))
+    if rel.endswith(".py"):
+        # postprocess.self_check_blocks: a module's `__main__` block is a self-check only inside a package
+        return "\0package" if (Path(path).parent / "__init__.py").is_file() else ""
+    return ""

@@ -9,10 +9,20 @@ the variable got its value (that is the line to change); one with literal text o
 
 An ARG/ENV holding the Python version (`ARG PYTHON_VERSION=3.10`) that the file uses is a Python requirement
 of the image, reported at the ARG. Each line is expanded once and values are capped: linear in the input.
+
+A Dockerfile whose path names another accelerator (`docker/peft-gpu/Dockerfile`, `Dockerfile.rocm`: a path
+token in [context.values] other-accelerator-labels) next to the same path without it, or with a CPU or Neuron
+label instead ([context.values] image-variant-labels: `docker/peft-cpu/Dockerfile`, `Dockerfile`), is one of
+the project's per-accelerator variants of one image, which a Neuron port leaves alone and complements with a
+Neuron variant: its findings are guarded, except those on the
+lines that choose the base image (FROM, and the ARGs before the first FROM that parameterise it), the one item
+to act on. A project's only image stays fully reported even when its name says CUDA: that image is the one to
+port.
 """
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from .. import requirements as rq
 from ..filekinds import comments
@@ -179,7 +189,51 @@ def read(ctx: FileContext) -> ReadResult:
     emit_deps(_deps(expanded, alts, lines) + _torch_args(defs, refs), lines, engine, em, mention)
     pyreqs = shell_pyreqs(lines) + _python_args(defs, refs)
     emit_pyreqs(pyreqs, lines, engine, em, mention)
-    return ReadResult(em.out, None, [Source(text, comments(ctx.kind))])
+    found = em.out
+    if _is_variant(ctx, engine.catalogue.context_values):
+        base = _base_image_lines(lines)
+        found = [f if f.line in base else replace(f, guarded=True) for f in found]
+    return ReadResult(found, None, [Source(text, comments(ctx.kind))])
+
+
+def _is_variant(ctx, values: dict) -> bool:
+    from .ci import names_accelerator
+    from .deps import image_siblings
+
+    labels = tuple(v.lower() for v in values.get("other-accelerator-labels", ()))
+    if ctx.path is None or not labels or not names_accelerator(ctx.rel, labels):
+        return False
+    neutral = labels + tuple(v.lower() for v in values.get("image-variant-labels", ()))
+    siblings = image_siblings(ctx.path, ctx.rel)
+    me = "/".join(ctx.rel.split("/")[-2:]) if "/" in ctx.rel else ctx.rel
+    stem = _stem(me, neutral)
+    return any(not names_accelerator(other, labels) and _stem(other, neutral) == stem for other in siblings)
+
+
+def _stem(path: str, neutral) -> tuple:
+    """The path's tokens without the accelerator / variant labels: `peft-gpu/Dockerfile` -> (peft, dockerfile)."""
+    import fnmatch
+
+    tokens = [t for t in re.split(r"[^a-z0-9]+", path.lower()) if t]
+    return tuple(t for t in tokens if not any(fnmatch.fnmatchcase(t, p) for p in neutral))
+
+
+_FROM = re.compile(r"(?i)^\s*FROM\s")
+
+
+def _base_image_lines(lines: list[str]) -> set:
+    """The FROM lines and the ARG lines before the first FROM (they can only parameterise a FROM)."""
+    out: set = set()
+    seen_from = False
+    for n, ln in enumerate(lines, 1):
+        if _FROM.match(ln):
+            seen_from = True
+            out.add(n)
+        elif not seen_from:
+            decl = _DECL.match(ln)
+            if decl is not None and decl.group("kw").upper() == "ARG":
+                out.add(n)
+    return out
 
 
 def _deps(expanded, alts, raw_lines) -> list:

@@ -42,8 +42,8 @@ SNAPSHOT = [
     ('ds_configs/zero2_compile.json', 4, 16, 'TRN111', 'torch.compile with a backend other than neuron: `compile.backend: inductor`'),
     ('ds_configs/zero2_compile.json', 11, 16, 'TRN254', 'Hugging Face / Accelerate float16 mixed precision: `fp16.enabled: true`'),
     ('examples/axolotl/qlora-fp8.yml', 8, 18, 'TRN282', 'Hugging Face model loaded with FlashAttention 2/3: `flash_attention: true`'),
-    ('examples/axolotl/qlora-fp8.yml', 9, 17, 'TRN292', 'Kernel libraries for model layers (mamba-ssm, causal-conv1d, Liger, FlashInfer, Unsloth): `liger_rms_norm: true`'),
-    ('examples/axolotl/qlora-fp8.yml', 10, 23, 'TRN292', 'Kernel libraries for model layers (mamba-ssm, causal-conv1d, Liger, FlashInfer, Unsloth): `liger_glu_activation: true`'),
+    ('examples/axolotl/qlora-fp8.yml', 9, 17, 'TRN292', 'Kernel libraries for model layers (mamba-ssm, causal-conv1d, Liger, FlashInfer, Unsloth, MegaBlocks): `liger_rms_norm: true`'),
+    ('examples/axolotl/qlora-fp8.yml', 10, 23, 'TRN292', 'Kernel libraries for model layers (mamba-ssm, causal-conv1d, Liger, FlashInfer, Unsloth, MegaBlocks): `liger_glu_activation: true`'),
     ('examples/axolotl/qlora-fp8.yml', 11, 6, 'TRN201', 'TorchAO (quantization and float8 training): `fp8: true`'),
     ('examples/axolotl/qlora-fp8.yml', 13, 21, 'TRN112', 'torch.compile mode other than default: `torch_compile_mode: max-autotune`'),
     ('examples/axolotl/qlora-fp8.yml', 14, 12, 'TRN287', 'DeepSpeed: `deepspeed: deepspeed_configs/zero2.json`'),
@@ -56,7 +56,7 @@ SNAPSHOT = [
     ('recipes/accelerate/zero3.yaml', 12, 18, 'TRN254', 'Hugging Face / Accelerate float16 mixed precision: `mixed_precision: fp16`'),
     ('recipes/sft/config_qlora.yaml', 5, 22, 'TRN282', 'Hugging Face model loaded with FlashAttention 2/3: `attn_implementation: flash_attention_2`'),
     ('recipes/sft/config_qlora.yaml', 6, 15, 'TRN286', 'Hugging Face 8-bit / 4-bit loading (load_in_8bit, load_in_4bit, BitsAndBytesConfig): `load_in_4bit: true`'),
-    ('recipes/sft/config_qlora.yaml', 8, 19, 'TRN292', 'Kernel libraries for model layers (mamba-ssm, causal-conv1d, Liger, FlashInfer, Unsloth): `use_liger_kernel: true`'),
+    ('recipes/sft/config_qlora.yaml', 8, 19, 'TRN292', 'Kernel libraries for model layers (mamba-ssm, causal-conv1d, Liger, FlashInfer, Unsloth, MegaBlocks): `use_liger_kernel: true`'),
     ('recipes/sft/config_qlora.yaml', 22, 24, 'TRN111', 'torch.compile with a backend other than neuron: `torch_compile_backend: inductor`'),
 ]
 

@@ -3,7 +3,7 @@ from conftest import CONTEXT_FIXTURES, scan_findings
 from trnready.context.own_package import own_packages, project_facts
 
 ROOT = CONTEXT_FIXTURES / "own_package"
-MAMBA = "Kernel libraries for model layers (mamba-ssm, causal-conv1d, Liger, FlashInfer, Unsloth): `{}`"
+MAMBA = "Kernel libraries for model layers (mamba-ssm, causal-conv1d, Liger, FlashInfer, Unsloth, MegaBlocks): `{}`"
 
 
 def test_torchao_scanning_itself_reports_only_other_libraries():

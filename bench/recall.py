@@ -43,7 +43,7 @@ def load_labels(path: Path) -> list[dict]:
 def scan(repo_dir: Path, out: Path, reuse: bool) -> dict:
     if not (reuse and out.exists()):
         cmd = [sys.executable, "-m", "trnready", "scan", str(repo_dir), "--format", "json",
-               "-o", str(out), "--exit-zero", "--no-cache"]
+               "-o", str(out), "--exit-zero", "--no-cache", "--show-guarded"]
         done = subprocess.run(cmd, capture_output=True, text=True)
         if done.returncode != 0 or not out.exists():
             raise SystemExit(f"scan of {repo_dir} failed ({done.returncode}): {done.stderr.strip()[-500:]}")
@@ -51,10 +51,13 @@ def scan(repo_dir: Path, out: Path, reuse: bool) -> dict:
         return json.load(fh)
 
 
-def spans_by_location(report: dict) -> dict:
-    """(path, category) -> list of (first line, last line) in the file's own text."""
+def spans_by_location(report: dict, guarded: bool = False) -> dict:
+    """(path, category) -> list of (first line, last line) in the file's own text, for the findings of the
+    default report (or, with guarded=True, for those listed only with --show-guarded)."""
     spans = collections.defaultdict(list)
     for f in report["findings"]:
+        if bool(f.get("guarded")) != guarded or f.get("suppressed"):
+            continue
         first = f.get("file_line") or f["line"]
         last = first + max(0, (f.get("end_line") or f["line"]) - f["line"])
         spans[(f["path"], f["category"])].append((first, last, f["rule"]))
@@ -133,9 +136,10 @@ def main(argv: list[str] | None = None) -> int:
             missing.append(repo)
             continue
         report = scan(repo_dir, args.out_dir / (repo.replace("/", "+") + ".json"), args.reuse)
-        spans = spans_by_location(report)
+        spans, guarded = spans_by_location(report), spans_by_location(report, guarded=True)
         for row in rows:
             row["rules"] = matching_rules(spans, row)
+            row["guarded_rules"] = [] if row["rules"] else matching_rules(guarded, row)
             scored.append(row)
 
     print(f"labels: {len(labels)} in {len(by_repo)} repositories; scored {len(scored)}"
@@ -151,6 +155,11 @@ def main(argv: list[str] | None = None) -> int:
     exact = [r for r in scored if r["label"] == "hit" and r["expected_rule"] != "any"]
     same_rule = sum(1 for r in exact if r["expected_rule"] in r["rules"])
     print(f"\nhits naming a rule: {same_rule} of {len(exact)} found by that rule")
+
+    listed = [r for r in scored if r["label"] == "hit" and not r["rules"] and r["guarded_rules"]]
+    print(f"\nmissed hits listed as guarded (--show-guarded; never counted by design, issue 13): {len(listed)}")
+    for r in listed:
+        print(f"    {r['repository']}  {r['path']}:{r['line']}  [{r['category']}] {r['reason']}")
 
     print(f"\nmissed hits by issue class (up to {args.misses} each):")
     misses = collections.defaultdict(list)

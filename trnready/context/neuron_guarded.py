@@ -293,6 +293,8 @@ class _Spans:
         self._skipping_functions(defs)
         if self._module_skipped(tree.body):
             self.add(tree.body[0], tree.body[-1])
+        if is_test_module(self.ctx.path):
+            self._collection_fails(tree.body)
         self.block(tree.body)
         self._param_marks()
         self.statement_spans, self.spans = self.spans, []
@@ -395,6 +397,21 @@ class _Spans:
             return any(type(a) is ast.Constant and isinstance(a.value, str)
                        and a.value.split(">")[0].split("=")[0].strip() in self.packages for a in d.args)
         return False
+
+    def _collection_fails(self, body) -> None:
+        """A test module that imports a CUDA-only package (not the scanned project's own) unconditionally at top
+        level is never collected on a Neuron machine: everything after that import is guarded; the import stays."""
+        own = self.ctx.project.own_packages
+        for i, s in enumerate(body):
+            if type(s) is ast.Import:
+                tops = [a.name.split(".")[0] for a in s.names]
+            elif type(s) is ast.ImportFrom and not s.level and s.module:
+                tops = [s.module.split(".")[0]]
+            else:
+                continue
+            if any(t in self.packages and t not in own for t in tops) and i + 1 < len(body):
+                self.add(body[i + 1], body[-1])
+                return
 
     def _local_skips(self, body) -> frozenset:
         """Module names every assignment of which is a skip decorator: `requires_sm80 = pytest.mark.skipif(...)`."""

@@ -517,7 +517,11 @@ def neuron_guarded(ctx, hit) -> bool:
     `if not torch.cuda.is_available(): return` (or raise, or a test skip), and tests that skip without
     CUDA (`@unittest.skipIf(not torch.cuda.is_available(), ...)`, `@pytest.mark.skipif(...)`, a module
     `pytestmark`, a `setUp` that calls skipTest, project decorators listed in `cuda-test-decorators`,
-    `@withPackage("cudf")` for packages in `cuda-only-packages`). Such findings are marked guarded.
+    `@withPackage("cudf")` for packages in `cuda-only-packages`), project skips read by name from the catalogue
+    vocabulary (`@require_bitsandbytes`, `@pytest.mark.multi_gpu_tests`, `@_RunIf(min_cuda_gpus=1)`, `has_triton()`
+    in tests), `pytest.param(..., marks=<skip>)`, the file's own skip definitions, checks, skipping helpers and
+    fixtures, test modules that import a CUDA-only package at top level, and test-module helpers used only by
+    such tests. Such findings are marked guarded.
 
     The condition itself is never guarded, and a device string in a branch that chooses between
     devices (`"cuda" if torch.cuda.is_available() else "cpu"`, or an if/else) stays a finding: on

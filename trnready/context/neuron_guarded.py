@@ -34,8 +34,19 @@ class _Conditions:
         self.backends = backends
         self.names = names
         self.imported: frozenset = frozenset()  # names bound by an import: `TEST_CUDA` from torch's test utils
-        self.local_funcs: frozenset = frozenset()  # functions defined in the file: judged by their body, not name
-        self.never_funcs: set = set()  # functions of the file that return a false value on every Neuron machine
+        self.func_defs: dict = {}  # name -> def of the file's module-level functions (judged by body, not name)
+        self.memo: dict = {}
+        self._never_funcs: dict = {}  # name -> returns a false value on every Neuron machine (computed on demand)
+
+    def forget_functions(self) -> None:
+        self._never_funcs = {}
+
+    def _never_func(self, name: str) -> bool:
+        known = self._never_funcs.get(name)
+        if known is None:
+            self._never_funcs[name] = False  # a function calling itself is not known to return False
+            known = self._never_funcs[name] = _returns_false(self.func_defs[name], self, self.memo)
+        return known
 
     def _named_check(self, name: str) -> bool:
         return self.names is not None and self.names.check(name)
@@ -58,8 +69,8 @@ class _Conditions:
                 return True
             if _TPU_CHECK.match(_tail(f)):
                 return True
-            if type(f) is ast.Name and f.id in self.local_funcs:
-                return f.id in self.never_funcs
+            if type(f) is ast.Name and f.id in self.func_defs:
+                return self._never_func(f.id)
             if self._named_check(_tail(f)):
                 return True  # has_triton(), is_xpu_available(), is_sm_at_least_90(), sp24._has_cusparseLt()
             if type(f) is ast.Attribute and f.attr == "startswith" and t.args and type(t.args[0]) is ast.Constant:
@@ -183,56 +194,48 @@ def _imported(ctx) -> frozenset:
     return frozenset(names)
 
 
-def _own_nodes(fn):
-    """The nodes of a function body, not those of functions, lambdas or classes nested in it."""
-    stack = list(fn.body)
-    while stack:
-        node = stack.pop()
-        yield node
-        for child in ast.iter_child_nodes(node):
-            if type(child) not in (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef):
-                stack.append(child)
+_NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 
-def _has_return(stmt) -> bool:
-    if type(stmt) is ast.Return:
-        return True
-    stack = [stmt]
-    while stack:
-        node = stack.pop()
-        for child in ast.iter_child_nodes(node):
-            if type(child) is ast.Return:
-                return True
-            if type(child) not in (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef):
-                stack.append(child)
-    return False
+def _returns(fn, memo: dict) -> tuple:
+    """(index of the first top-level statement holding a `return`, the returned values, is a generator) of a
+    function, not counting functions, lambdas or classes nested in it. One walk per function, kept in memo."""
+    found = memo.get(id(fn))
+    if found is None:
+        first, values, generator = len(fn.body), [], False
+        for i, st in enumerate(fn.body):
+            stack = [] if type(st) in _NESTED else [st]
+            while stack:
+                node = stack.pop()
+                k = type(node)
+                if k is ast.Return:
+                    values.append(node.value)
+                    first = min(first, i)
+                elif k is ast.Yield or k is ast.YieldFrom:
+                    generator = True
+                stack.extend(c for c in ast.iter_child_nodes(node) if type(c) not in _NESTED)
+        found = memo[id(fn)] = (first, values, generator)
+    return found
 
 
 def _falsy(value, conds: _Conditions) -> bool:
     return value is None or (type(value) is ast.Constant and not value.value) or conds.never(value)
 
 
-def _returns_false(fn, conds: _Conditions) -> bool:
+def _returns_false(fn, conds: _Conditions, memo: dict) -> bool:
     """A function of the file that answers a false value on every Neuron machine: every `return` gives False, None
     or a never-true check (`return torch.cuda.is_available() and capability >= (9, 0)`), or it first returns a
     false value under an always-true check (`if not torch.cuda.is_available(): return False`). A generator is not."""
     if type(fn) is ast.AsyncFunctionDef:
         return False
-    for st in fn.body:
-        if type(st) is ast.If and conds.always(st.test) and st.body and type(st.body[-1]) is ast.Return \
-                and _falsy(st.body[-1].value, conds) and not any(_has_return(b) for b in st.body[:-1]):
-            return True
-        if _has_return(st):
-            break
-    found = False
-    for node in _own_nodes(fn):
-        if type(node) in (ast.Yield, ast.YieldFrom):
-            return False
-        if type(node) is ast.Return:
-            if not _falsy(node.value, conds):
-                return False
-            found = True
-    return found
+    first, values, generator = _returns(fn, memo)
+    if generator or not values:
+        return False
+    st = fn.body[first]
+    if type(st) is ast.If and conds.always(st.test) and type(st.body[-1]) is ast.Return \
+            and _falsy(st.body[-1].value, conds) and _returns(st, memo)[0] == len(st.body) - 1:
+        return True
+    return all(_falsy(v, conds) for v in values)
 
 
 def _all_functions(ctx) -> list:
@@ -282,10 +285,9 @@ class _Spans:
     def run(self, tree) -> "_Spans":
         defs = _module_defs(tree.body)
         self.conds.imported = _imported(self.ctx)
-        self.conds.local_funcs = frozenset(d.name for d in defs if type(d) is not ast.ClassDef)
-        for _ in range(2):  # a flag may call a function of the file and a function may return a flag
-            self.conds.never_funcs = {d.name for d in defs if type(d) is not ast.ClassDef and _returns_false(d, self.conds)}
-            self.conds.flags = _flags(self.ctx.statements(), self.conds)
+        self.conds.func_defs = {d.name: d for d in defs if type(d) is not ast.ClassDef}
+        self.conds.flags = _flags(self.ctx.statements(), self.conds)
+        self.conds.forget_functions()  # judged again now that the flags are known: a function may return a flag
         self.local_skips = self._local_skips(tree.body)
         for st in tree.body:  # the definition of a skip decorator is a skip guard: it goes with the tests it skips
             if type(st) is ast.Assign and type(st.targets[0]) is ast.Name and st.targets[0].id in self.local_skips:
@@ -447,12 +449,10 @@ class _Spans:
     def _skips_first(self, fn) -> bool:
         """The function skips (pytest.skip, skipTest, importorskip, a skipping helper) on a Neuron machine before
         it can return: a top-level statement does so and no earlier one holds a return."""
-        for st in fn.body:
+        for i, st in enumerate(fn.body):
             if self._skip_statement(st) or (
                     type(st) is ast.If and self.conds.always(st.test) and _exits(st.body) == "skip"):
-                return True
-            if _has_return(st):
-                return False
+                return _returns(fn, self.conds.memo)[0] >= i  # walked only for the few functions that skip
         return False
 
     def _skipping_functions(self, defs) -> None:

@@ -70,6 +70,7 @@ EXPECTED = [
     ("test_fixtures.py", 56, 9, "TRN243", SYNC, True),  # class with a skipping autouse fixture
     ("test_fixtures.py", 61, 5, "TRN243", SYNC, False),  # takes a fixture that does not skip
     ("test_fixtures.py", 66, 5, "TRN243", SYNC, False),  # pytest.importorskip("numpy")
+    ("test_fixtures.py", 71, 5, "TRN243", SYNC, False),  # parametrize over the fixture's name replaces it
     # test_helpers.py
     ("test_helpers.py", 4, 36, "TRN243", AVAILABLE, True),  # cuda_only = pytest.mark.skipif(...): a skip guard
     ("test_helpers.py", 8, 30, "TRN242", STRING, True),  # run_inner: called only by a guarded test

@@ -254,6 +254,19 @@ def _fixture_name(fn) -> str:
     return ""
 
 
+def _parametrized(fn) -> set:
+    """Argument names given by @pytest.mark.parametrize("a,b", ...) / (("a", "b"), ...) on the function."""
+    names: set = set()
+    for d in fn.decorator_list:
+        if type(d) is ast.Call and _tail(d.func) == "parametrize" and d.args:
+            first = d.args[0]
+            if type(first) is ast.Constant and isinstance(first.value, str):
+                names.update(n.strip() for n in first.value.split(","))
+            elif type(first) in (ast.Tuple, ast.List):
+                names.update(e.value for e in first.elts if type(e) is ast.Constant and isinstance(e.value, str))
+    return names
+
+
 def _params(fn) -> list:
     a = fn.args
     return a.posonlyargs + a.args + a.kwonlyargs
@@ -471,7 +484,10 @@ class _Spans:
             self.skip_funcs, self.skip_fixtures = funcs, fixtures_now
 
     def _takes_skipping_fixture(self, fn) -> bool:
-        return bool(self.skip_fixtures) and any(a.arg in self.skip_fixtures for a in _params(fn))
+        if not self.skip_fixtures:
+            return False
+        taken = {a.arg for a in _params(fn)} & self.skip_fixtures
+        return bool(taken - _parametrized(fn))  # a parametrized argument overrides the fixture of that name
 
     def _autouse_skips(self, body) -> bool:
         """An autouse fixture of this module (or class) that skips: every test of it skips."""

@@ -64,3 +64,8 @@ def test_uses_cpu_data(cpu_data):
 def test_importorskip_numpy():
     pytest.importorskip("numpy")
     torch.cuda.synchronize()
+
+
+@pytest.mark.parametrize("kernels", [None])
+def test_parametrized_over_the_fixture(kernels):
+    torch.cuda.synchronize()

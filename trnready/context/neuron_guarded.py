@@ -187,7 +187,7 @@ def _module_defs(body) -> list:
 
 
 def _imported(ctx) -> frozenset:
-    names = set()
+    names: set = set()
     for kind in (ast.Import, ast.ImportFrom):
         for node in ctx.nodes(kind):
             names.update((a.asname or a.name).split(".")[0] for a in node.names)
@@ -283,7 +283,7 @@ class _Spans:
         self.values = ctx.values
         self.decorators = frozenset(ctx.values.get("cuda-test-decorators", ()))
         self.packages = frozenset(ctx.values.get("cuda-only-packages", ()))
-        self.local_skips: frozenset = frozenset()  # `cuda_only = pytest.mark.skipif(not torch.cuda.is_available(), ...)`
+        self.local_skips: frozenset = frozenset()  # `cuda_only = pytest.mark.skipif(...)` defined in the file
         self.skip_funcs: set = set()  # functions of the file that skip the calling test on a Neuron machine
         self.skip_fixtures: set = set()  # fixtures of the file that do
         self.spans: list = []  # (start, end, choice): choice = a branch that picks between devices

@@ -308,8 +308,6 @@ class _Spans:
         self._skipping_functions(defs)
         if self._module_skipped(tree.body):
             self.add(tree.body[0], tree.body[-1])
-        if is_test_module(self.ctx.path):
-            self._collection_fails(tree.body)
         self.block(tree.body)
         self._param_marks()
         self.statement_spans, self.spans = self.spans, []
@@ -412,21 +410,6 @@ class _Spans:
             return any(type(a) is ast.Constant and isinstance(a.value, str)
                        and a.value.split(">")[0].split("=")[0].strip() in self.packages for a in d.args)
         return False
-
-    def _collection_fails(self, body) -> None:
-        """A test module that imports a CUDA-only package (not the scanned project's own) unconditionally at top
-        level is never collected on a Neuron machine: everything after that import is guarded; the import stays."""
-        own = self.ctx.project.own_packages
-        for i, s in enumerate(body):
-            if type(s) is ast.Import:
-                tops = [a.name.split(".")[0] for a in s.names]
-            elif type(s) is ast.ImportFrom and not s.level and s.module:
-                tops = [s.module.split(".")[0]]
-            else:
-                continue
-            if any(t in self.packages and t not in own for t in tops) and i + 1 < len(body):
-                self.add(body[i + 1], body[-1])
-                return
 
     def _local_skips(self, body) -> frozenset:
         """Module names every assignment of which is a skip decorator: `requires_sm80 = pytest.mark.skipif(...)`."""
@@ -536,8 +519,7 @@ def neuron_guarded(ctx, hit) -> bool:
     `@withPackage("cudf")` for packages in `cuda-only-packages`), project skips read by name from the catalogue
     vocabulary (`@require_bitsandbytes`, `@pytest.mark.multi_gpu_tests`, `@_RunIf(min_cuda_gpus=1)`, `has_triton()`
     in tests), `pytest.param(..., marks=<skip>)`, the file's own skip definitions, checks, skipping helpers and
-    fixtures, test modules that import a CUDA-only package at top level, and test-module helpers used only by
-    such tests. Such findings are marked guarded.
+    fixtures, and test-module helpers used only by such tests. Such findings are marked guarded.
 
     The condition itself is never guarded, and a device string in a branch that chooses between
     devices (`"cuda" if torch.cuda.is_available() else "cpu"`, or an if/else) stays a finding: on

@@ -43,6 +43,8 @@ EXPECTED = [
     ("test_checks.py", 75, 5, "TRN243", SYNC, False),  # is_torchao_available(): torchao exists on Neuron
     ("test_checks.py", 80, 5, "TRN243", SYNC, False),  # slow_only = skipif(not RUN_SLOW)
     ("test_checks.py", 85, 9, "TRN243", SYNC, False),  # if TEST_CUDA_LOCAL: assigned from the environment
+    ("test_checks.py", 90, 16, "TRN243", AVAILABLE, False),  # one of two definitions of _fast_path_ok
+    ("test_checks.py", 98, 5, "TRN243", SYNC, False),  # _fast_path_ok() defined twice, once returning True
     # test_counts.py
     ("test_counts.py", 10, 5, "TRN243", SYNC, True),  # @_RunIf(min_cuda_gpus=1)
     ("test_counts.py", 15, 5, "TRN243", SYNC, False),  # @_RunIf(min_cuda_gpus=0)

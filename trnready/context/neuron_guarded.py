@@ -34,7 +34,7 @@ class _Conditions:
         self.backends = backends
         self.names = names
         self.imported: frozenset = frozenset()  # names bound by an import: `TEST_CUDA` from torch's test utils
-        self.func_defs: dict = {}  # name -> def of the file's module-level functions (judged by body, not name)
+        self.func_defs: dict = {}  # name -> defs of the file's module-level functions (judged by body, not name)
         self.memo: dict = {}
         self._never_funcs: dict = {}  # name -> returns a false value on every Neuron machine (computed on demand)
 
@@ -45,7 +45,7 @@ class _Conditions:
         known = self._never_funcs.get(name)
         if known is None:
             self._never_funcs[name] = False  # a function calling itself is not known to return False
-            known = self._never_funcs[name] = _returns_false(self.func_defs[name], self, self.memo)
+            known = self._never_funcs[name] = all(_returns_false(d, self, self.memo) for d in self.func_defs[name])
         return known
 
     def _named_check(self, name: str) -> bool:
@@ -298,7 +298,9 @@ class _Spans:
     def run(self, tree) -> "_Spans":
         defs = _module_defs(tree.body)
         self.conds.imported = _imported(self.ctx)
-        self.conds.func_defs = {d.name: d for d in defs if type(d) is not ast.ClassDef}
+        for d in defs:  # a name defined twice (if/else) is known only when every definition agrees
+            if type(d) is not ast.ClassDef:
+                self.conds.func_defs.setdefault(d.name, []).append(d)
         self.conds.flags = _flags(self.ctx.statements(), self.conds)
         self.conds.forget_functions()  # judged again now that the flags are known: a function may return a flag
         self.local_skips = self._local_skips(tree.body)

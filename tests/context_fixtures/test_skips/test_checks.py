@@ -83,3 +83,16 @@ def test_slow():
 def test_branch_on_local_flag():
     if TEST_CUDA_LOCAL:
         torch.cuda.synchronize()
+
+
+if RUN_SLOW:
+    def _fast_path_ok():
+        return torch.cuda.is_available()
+else:
+    def _fast_path_ok():
+        return True
+
+
+@unittest.skipUnless(_fast_path_ok(), "defined twice: known only when both definitions agree")
+def test_defined_twice():
+    torch.cuda.synchronize()

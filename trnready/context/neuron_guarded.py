@@ -4,6 +4,8 @@ from __future__ import annotations
 import ast
 import re
 
+from ..scope import classify
+from ._test_skips import SkipNames, helper_spans, is_test_module
 from .base import expressions, predicate
 
 # is_torch_xla_available(), is_xla_installed(), is_torch_tpu_available(), _XLA_AVAILABLE: TPU paths.
@@ -25,11 +27,29 @@ def _tail(e) -> str:
 class _Conditions:
     """Decides whether a test expression is always false (or always true) on a Neuron machine."""
 
-    def __init__(self, flags: set, backends: frozenset):
+    def __init__(self, flags: set, backends: frozenset, names: SkipNames | None = None):
         self.flags = flags  # names assigned only from never-true-on-Neuron expressions
         # Accelerators a Trainium host never has ([context.values] other-accelerators): torch.<x>.is_available()
         # and torch.<x>.device_count() answer False and 0 there.
         self.backends = backends
+        self.names = names
+        self.imported: frozenset = frozenset()  # names bound by an import: `TEST_CUDA` from torch's test utils
+        self.func_defs: dict = {}  # name -> defs of the file's module-level functions (judged by body, not name)
+        self.memo: dict = {}
+        self._never_funcs: dict = {}  # name -> returns a false value on every Neuron machine (computed on demand)
+
+    def forget_functions(self) -> None:
+        self._never_funcs = {}
+
+    def _never_func(self, name: str) -> bool:
+        known = self._never_funcs.get(name)
+        if known is None:
+            self._never_funcs[name] = False  # a function calling itself is not known to return False
+            known = self._never_funcs[name] = all(_returns_false(d, self, self.memo) for d in self.func_defs[name])
+        return known
+
+    def _named_check(self, name: str) -> bool:
+        return self.names is not None and self.names.check(name)
 
     def _device_count(self, e) -> bool:
         return type(e) is ast.Call and type(e.func) is ast.Attribute and e.func.attr == "device_count" \
@@ -49,6 +69,10 @@ class _Conditions:
                 return True
             if _TPU_CHECK.match(_tail(f)):
                 return True
+            if type(f) is ast.Name and f.id in self.func_defs:
+                return self._never_func(f.id)
+            if self._named_check(_tail(f)):
+                return True  # has_triton(), is_xpu_available(), is_sm_at_least_90(), sp24._has_cusparseLt()
             if type(f) is ast.Attribute and f.attr == "startswith" and t.args and type(t.args[0]) is ast.Constant:
                 return t.args[0].value in ("cuda", "cuda:")
             return False
@@ -67,7 +91,8 @@ class _Conditions:
                 return True  # torch.version.hip / torch.version.cuda are None off CUDA/ROCm builds
             return bool(_TPU_CHECK.match(t.attr))
         if k is ast.Name:
-            return t.id in self.flags or bool(_TPU_CHECK.match(t.id))
+            return t.id in self.flags or bool(_TPU_CHECK.match(t.id)) or (
+                t.id in self.imported and self._named_check(t.id))
         return False
 
     def always(self, t) -> bool:
@@ -93,7 +118,7 @@ class _Conditions:
         if self.always(cond):
             return True
         if type(cond) is ast.UnaryOp and type(cond.op) is ast.Not and type(cond.operand) in (ast.Name, ast.Attribute):
-            return bool(_CUDA_FLAG.search(_tail(cond.operand)))
+            return bool(_CUDA_FLAG.search(_tail(cond.operand))) or self._named_check(_tail(cond.operand))
         if type(cond) is ast.BoolOp and type(cond.op) is ast.Or:
             return any(self.skip_needs_cuda(v) for v in cond.values)
         return False
@@ -146,13 +171,121 @@ def _exits(stmts) -> str:
     return ""
 
 
+def _module_defs(body) -> list:
+    """Functions and classes bound at module level, also under a module-level if/try (`if is_x_available(): def f`)."""
+    out = []
+    for s in body:
+        k = type(s)
+        if k in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+            out.append(s)
+        elif k is ast.If or k.__name__ in ("Try", "TryStar"):
+            for name in ("body", "orelse", "finalbody"):
+                out += _module_defs(getattr(s, name, None) or [])
+            for h in getattr(s, "handlers", None) or []:
+                out += _module_defs(h.body)
+    return out
+
+
+def _imported(ctx) -> frozenset:
+    names: set = set()
+    for kind in (ast.Import, ast.ImportFrom):
+        for node in ctx.nodes(kind):
+            names.update((a.asname or a.name).split(".")[0] for a in node.names)
+    return frozenset(names)
+
+
+_NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+
+def _returns(fn, memo: dict) -> tuple:
+    """(index of the first top-level statement holding a `return`, the returned values, is a generator) of a
+    function, not counting functions, lambdas or classes nested in it. One walk per function, kept in memo."""
+    found = memo.get(id(fn))
+    if found is None:
+        first, values, generator = len(fn.body), [], False
+        for i, st in enumerate(fn.body):
+            stack = [] if type(st) in _NESTED else [st]
+            while stack:
+                node = stack.pop()
+                k = type(node)
+                if k is ast.Return:
+                    values.append(node.value)
+                    first = min(first, i)
+                elif k is ast.Yield or k is ast.YieldFrom:
+                    generator = True
+                stack.extend(c for c in ast.iter_child_nodes(node) if type(c) not in _NESTED)
+        found = memo[id(fn)] = (first, values, generator)
+    return found
+
+
+def _falsy(value, conds: _Conditions) -> bool:
+    return value is None or (type(value) is ast.Constant and not value.value) or conds.never(value)
+
+
+def _returns_false(fn, conds: _Conditions, memo: dict) -> bool:
+    """A function of the file that answers a false value on every Neuron machine: every `return` gives False, None
+    or a never-true check (`return torch.cuda.is_available() and capability >= (9, 0)`), or it first returns a
+    false value under an always-true check (`if not torch.cuda.is_available(): return False`). A generator is not."""
+    if type(fn) is ast.AsyncFunctionDef:
+        return False
+    first, values, generator = _returns(fn, memo)
+    if generator or not values:
+        return False
+    st = fn.body[first]
+    if type(st) is ast.If and conds.always(st.test) and type(st.body[-1]) is ast.Return \
+            and _falsy(st.body[-1].value, conds) and _returns(st, memo)[0] == len(st.body) - 1:
+        return True
+    return all(_falsy(v, conds) for v in values)
+
+
+def _all_functions(ctx) -> list:
+    return ctx.nodes(ast.FunctionDef) + ctx.nodes(ast.AsyncFunctionDef)
+
+
+def _fixture_name(fn) -> str:
+    """The name a pytest fixture is requested by (`name=` of the decorator, else the function's), or ""."""
+    for d in fn.decorator_list:
+        func = d.func if type(d) is ast.Call else d
+        if _tail(func) == "fixture":
+            for k in getattr(d, "keywords", ()):
+                if k.arg == "name" and type(k.value) is ast.Constant and isinstance(k.value.value, str):
+                    return k.value.value
+            return fn.name
+    return ""
+
+
+def _parametrized(fn) -> set:
+    """Argument names given by @pytest.mark.parametrize("a,b", ...) / (("a", "b"), ...) on the function."""
+    names: set = set()
+    for d in fn.decorator_list:
+        if type(d) is ast.Call and _tail(d.func) == "parametrize" and d.args:
+            first = d.args[0]
+            if type(first) is ast.Constant and isinstance(first.value, str):
+                names.update(n.strip() for n in first.value.split(","))
+            elif type(first) in (ast.Tuple, ast.List):
+                names.update(e.value for e in first.elts if type(e) is ast.Constant and isinstance(e.value, str))
+    return names
+
+
+def _params(fn) -> list:
+    a = fn.args
+    return a.posonlyargs + a.args + a.kwonlyargs
+
+
 class _Spans:
     def __init__(self, ctx):
         self.ctx = ctx
-        self.conds = _Conditions(set(), frozenset(ctx.values.get("other-accelerators", ())))
+        self.names = SkipNames(ctx.values)
+        # A check by name (`has_triton()`) is trusted in tests only: in library code the branch it guards may be the
+        # only implementation there is, which a migration must replace rather than skip.
+        self.conds = _Conditions(set(), frozenset(ctx.values.get("other-accelerators", ())),
+                                 self.names if classify(ctx.path) == "test" else None)
         self.values = ctx.values
         self.decorators = frozenset(ctx.values.get("cuda-test-decorators", ()))
         self.packages = frozenset(ctx.values.get("cuda-only-packages", ()))
+        self.local_skips: frozenset = frozenset()  # `cuda_only = pytest.mark.skipif(...)` defined in the file
+        self.skip_funcs: set = set()  # functions of the file that skip the calling test on a Neuron machine
+        self.skip_fixtures: set = set()  # fixtures of the file that do
         self.spans: list = []  # (start, end, choice): choice = a branch that picks between devices
 
     def add(self, first, last, choice=False) -> None:
@@ -163,12 +296,26 @@ class _Spans:
         self.spans.append((start, (last.end_lineno, last.end_col_offset), choice))
 
     def run(self, tree) -> "_Spans":
+        defs = _module_defs(tree.body)
+        self.conds.imported = _imported(self.ctx)
+        for d in defs:  # a name defined twice (if/else) is known only when every definition agrees
+            if type(d) is not ast.ClassDef:
+                self.conds.func_defs.setdefault(d.name, []).append(d)
         self.conds.flags = _flags(self.ctx.statements(), self.conds)
+        self.conds.forget_functions()  # judged again now that the flags are known: a function may return a flag
+        self.local_skips = self._local_skips(tree.body)
+        for st in tree.body:  # the definition of a skip decorator is a skip guard: it goes with the tests it skips
+            if type(st) is ast.Assign and type(st.targets[0]) is ast.Name and st.targets[0].id in self.local_skips:
+                self.add(st, st)
+        self._skipping_functions(defs)
         if self._module_skipped(tree.body):
             self.add(tree.body[0], tree.body[-1])
         self.block(tree.body)
+        self._param_marks()
         self.statement_spans, self.spans = self.spans, []
         self.by_statement: dict = {}
+        if is_test_module(self.ctx.path):
+            self.statement_spans += helper_spans(self.ctx, tree, lambda pos: self.holds(pos, False))
         return self
 
     def holds(self, pos, device: bool) -> bool:
@@ -205,6 +352,8 @@ class _Spans:
     def block(self, stmts) -> None:
         for i, s in enumerate(stmts):
             k = type(s)
+            if self._skip_statement(s):
+                self.add(s, stmts[-1])  # pytest.importorskip("triton"), a call of the file's own skip helper
             if k is ast.If:
                 never, always = self.conds.never(s.test), self.conds.always(s.test)
                 if never and s.body:
@@ -221,7 +370,8 @@ class _Spans:
                 self.block(s.orelse)
             elif k in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
                 if any(self._skip_decorator(d) for d in s.decorator_list) or (
-                        k is ast.ClassDef and self._setup_skips(s)):
+                        k is ast.ClassDef and (self._setup_skips(s) or self._autouse_skips(s.body))) or (
+                        k is not ast.ClassDef and self._takes_skipping_fixture(s)):
                     self.add(s, s)
                 self.block(s.body)
             elif k in (ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith):
@@ -235,13 +385,24 @@ class _Spans:
 
     def _skip_decorator(self, d) -> bool:
         """@unittest.skipIf(not torch.cuda.is_available(), ...), @pytest.mark.skipif(...), @skipUnless(cuda),
-        @gpu_test(2), @requires_cuda, @withPackage("cudf")."""
+        @gpu_test(2), @requires_cuda, @withPackage("cudf"), names the catalogue vocabulary reads as a GPU requirement
+        (@require_bitsandbytes, @pytest.mark.multi_gpu_tests, @_RunIf(min_cuda_gpus=1)), and the file's own
+        `requires_x = pytest.mark.skipif(...)`."""
         func = d.func if type(d) is ast.Call else d
         name = _tail(func)
-        if name in self.decorators:
+        if name in self.decorators or (type(func) is ast.Name and name in self.local_skips):
+            return True
+        if type(func) is ast.Attribute and _tail(func.value) == "mark":
+            if self.names.marker(name):
+                return True
+            if name == "usefixtures" and type(d) is ast.Call:
+                return any(type(a) is ast.Constant and a.value in self.skip_fixtures for a in d.args)
+        elif self.names.requirement(name):
             return True
         if type(d) is not ast.Call:
             return False
+        if self.names.gpu_count(d):
+            return True
         if name in ("skipIf", "skipif") and d.args:
             return self.conds.skip_needs_cuda(d.args[0])
         if name == "skipUnless" and d.args:
@@ -252,6 +413,77 @@ class _Spans:
                        and a.value.split(">")[0].split("=")[0].strip() in self.packages for a in d.args)
         return False
 
+    def _local_skips(self, body) -> frozenset:
+        """Module names every assignment of which is a skip decorator: `requires_sm80 = pytest.mark.skipif(...)`."""
+        found: dict = {}
+        for s in body:
+            if type(s) is ast.Assign and len(s.targets) == 1 and type(s.targets[0]) is ast.Name:
+                found.setdefault(s.targets[0].id, []).append(s.value)
+        return frozenset(n for n, vals in found.items() if all(self._skip_decorator(v) for v in vals))
+
+    def _param_marks(self) -> None:
+        """pytest.param(torch.device("cuda"), marks=_RunIf(min_cuda_gpus=1)): that parameter set only reaches
+        test cases that are skipped on a Neuron machine (the other sets of the parametrize list still run)."""
+        for call in self.ctx.nodes(ast.Call):
+            if _tail(call.func) != "param":
+                continue
+            for kw in call.keywords:
+                if kw.arg == "marks":
+                    marks = kw.value.elts if type(kw.value) in (ast.List, ast.Tuple) else [kw.value]
+                    if any(self._skip_decorator(m) for m in marks):
+                        self.add(call, call)
+
+    def _skip_statement(self, s) -> bool:
+        """`pytest.importorskip("triton")` for a CUDA-only package, or a call of a function of this file that
+        skips on a Neuron machine (`_require_cuda_and_kernel_deps()`): nothing after it runs."""
+        call = s.value if type(s) in (ast.Expr, ast.Assign) else None
+        if type(call) is not ast.Call:
+            return False
+        if type(call.func) is ast.Name and call.func.id in self.skip_funcs:
+            return True
+        return _tail(call.func) == "importorskip" and bool(call.args) and type(call.args[0]) is ast.Constant \
+            and isinstance(call.args[0].value, str) and call.args[0].value.split(".")[0] in self.packages
+
+    def _skips_first(self, fn) -> bool:
+        """The function skips (pytest.skip, skipTest, importorskip, a skipping helper) on a Neuron machine before
+        it can return: a top-level statement does so and no earlier one holds a return."""
+        for i, st in enumerate(fn.body):
+            if self._skip_statement(st) or (
+                    type(st) is ast.If and self.conds.always(st.test) and _exits(st.body) == "skip"):
+                return _returns(fn, self.conds.memo)[0] >= i  # walked only for the few functions that skip
+        return False
+
+    def _skipping_functions(self, defs) -> None:
+        """Functions and pytest fixtures of the file that skip the test using them on a Neuron machine; a fixture
+        that takes such a fixture skips too. Bounded: a few rounds, a chain of helpers is short."""
+        fixtures = [f for f in _all_functions(self.ctx) if _fixture_name(f)]
+        for _ in range(3):
+            funcs = {d.name for d in defs if type(d) is not ast.ClassDef and self._skips_first(d)}
+            named: dict = {}
+            for f in fixtures:
+                named.setdefault(_fixture_name(f), []).append(
+                    self._skips_first(f) or any(a.arg in self.skip_fixtures for a in _params(f)))
+            fixtures_now = {n for n, verdicts in named.items() if all(verdicts)}
+            if funcs == self.skip_funcs and fixtures_now == self.skip_fixtures:
+                break
+            self.skip_funcs, self.skip_fixtures = funcs, fixtures_now
+
+    def _takes_skipping_fixture(self, fn) -> bool:
+        if not self.skip_fixtures:
+            return False
+        taken = {a.arg for a in _params(fn)} & self.skip_fixtures
+        return bool(taken - _parametrized(fn))  # a parametrized argument overrides the fixture of that name
+
+    def _autouse_skips(self, body) -> bool:
+        """An autouse fixture of this module (or class) that skips: every test of it skips."""
+        for s in body:
+            if type(s) in (ast.FunctionDef, ast.AsyncFunctionDef) and _fixture_name(s) in self.skip_fixtures:
+                for d in s.decorator_list:
+                    if type(d) is ast.Call and any(k.arg == "autouse" and type(k.value) is ast.Constant
+                                                   and k.value.value is True for k in d.keywords):
+                        return True
+        return False
+
     def _module_skipped(self, body) -> bool:
         """pytestmark = pytest.mark.skipif(not torch.cuda.is_available(), ...) (or a list holding one)."""
         for s in body:
@@ -259,7 +491,7 @@ class _Spans:
                 marks = s.value.elts if type(s.value) in (ast.List, ast.Tuple) else [s.value]
                 if any(self._skip_decorator(m) for m in marks):
                     return True
-        return False
+        return self._autouse_skips(body)
 
     def _setup_skips(self, cls: ast.ClassDef) -> bool:
         """A test class whose setUp skips without CUDA: `if not torch.cuda.is_available(): self.skipTest(...)`."""
@@ -286,7 +518,10 @@ def neuron_guarded(ctx, hit) -> bool:
     `if not torch.cuda.is_available(): return` (or raise, or a test skip), and tests that skip without
     CUDA (`@unittest.skipIf(not torch.cuda.is_available(), ...)`, `@pytest.mark.skipif(...)`, a module
     `pytestmark`, a `setUp` that calls skipTest, project decorators listed in `cuda-test-decorators`,
-    `@withPackage("cudf")` for packages in `cuda-only-packages`). Such findings are marked guarded.
+    `@withPackage("cudf")` for packages in `cuda-only-packages`), project skips read by name from the catalogue
+    vocabulary (`@require_bitsandbytes`, `@pytest.mark.multi_gpu_tests`, `@_RunIf(min_cuda_gpus=1)`, `has_triton()`
+    in tests), `pytest.param(..., marks=<skip>)`, the file's own skip definitions, checks, skipping helpers and
+    fixtures, and test-module helpers used only by such tests. Such findings are marked guarded.
 
     The condition itself is never guarded, and a device string in a branch that chooses between
     devices (`"cuda" if torch.cuda.is_available() else "cpu"`, or an if/else) stays a finding: on

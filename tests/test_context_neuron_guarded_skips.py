@@ -1,0 +1,131 @@
+"""neuron-guarded, test skips a Neuron machine always takes: GPU requirements read from decorator, marker and check
+names (catalogue vocabulary), GPU counts by keyword, pytest.param marks, the file's own skip definitions, skipping
+helpers and fixtures, and test-module helpers used only by such tests. Each rule has look-alikes that stay reported."""
+from conftest import CONTEXT_FIXTURES, scan_findings
+from trnready.catalogue import load_catalogue
+from trnready.context._test_skips import SkipNames, words
+
+FIXTURE = CONTEXT_FIXTURES / "test_skips"
+
+SYNC = "torch.cuda device, memory, stream or RNG API: `torch.cuda.synchronize`"
+AVAILABLE = "torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`"
+STRING = '"cuda" device string: `cuda`'
+MOVE = ".cuda() moves a tensor or module to a GPU: `cuda`"
+
+# Every finding of the fixture with --show-guarded: (path, line, column, rule, message, guarded).
+EXPECTED = [
+    # conftest.py: its skip definition is a skip guard; its helpers may serve other modules, so they stay
+    ("conftest.py", 4, 36, "TRN243", AVAILABLE, True),
+    ("conftest.py", 13, 33, "TRN242", STRING, False),
+    # test_collect_triton.py: a test module importing Triton fails on Neuron, but nothing says its tests are for
+    # GPUs only: porting them starts at the import, and what follows is the rest of that work
+    ("test_collect_triton.py", 2, 1, "TRN288", "Triton: `triton`", False),
+    ("test_collect_triton.py", 6, 5, "TRN243", SYNC, False),
+    # test_module_skip.py: module skipped unless an SM89 or MI300 GPU; test_module_skip_ci.py: or on CI (unknown)
+    ("test_module_skip.py", 3, 1, "TRN201", "TorchAO (quantization and float8 training): `torchao.utils`", False),
+    ("test_module_skip.py", 10, 5, "TRN243", SYNC, True),
+    ("test_module_skip_ci.py", 3, 1, "TRN201", "TorchAO (quantization and float8 training): `torchao.utils`", False),
+    ("test_module_skip_ci.py", 10, 5, "TRN243", SYNC, False),
+    # lib_checks.py: library code behind `if has_triton():` stays (it may be the only implementation)
+    ("lib_checks.py", 6, 20, "TRN243", "torch.cuda device, memory, stream or RNG API: `torch.cuda.current_device`",
+     False),
+    # test_checks.py
+    ("test_checks.py", 8, 1, "TRN201", "TorchAO (quantization and float8 training): `torchao.utils`", False),
+    ("test_checks.py", 19, 12, "TRN243", AVAILABLE, True),  # _is_fp8_sdpa_available: used only in a skip condition
+    ("test_checks.py", 30, 12, "TRN243", AVAILABLE, True),  # _is_hopper: likewise
+    ("test_checks.py", 39, 5, "TRN243", SYNC, True),  # skipif(not has_triton())
+    ("test_checks.py", 44, 5, "TRN243", SYNC, True),  # skipUnless(is_sm_at_least_90())
+    ("test_checks.py", 49, 5, "TRN243", SYNC, True),  # skipIf(not _is_fp8_sdpa_available()): returns False first
+    ("test_checks.py", 54, 5, "TRN243", SYNC, True),  # skipUnless(... and _is_hopper()): returns a CUDA check
+    ("test_checks.py", 59, 5, "TRN243", SYNC, True),  # requires_grouped_kernel = skipif(not _HAS_TRITON)
+    ("test_checks.py", 64, 9, "TRN243", SYNC, True),  # if TEST_CUDA: (imported)
+    ("test_checks.py", 70, 5, "TRN243", SYNC, False),  # is_cuda_available() of the file returns True
+    ("test_checks.py", 75, 5, "TRN243", SYNC, False),  # is_torchao_available(): torchao exists on Neuron
+    ("test_checks.py", 80, 5, "TRN243", SYNC, False),  # slow_only = skipif(not RUN_SLOW)
+    ("test_checks.py", 85, 9, "TRN243", SYNC, False),  # if TEST_CUDA_LOCAL: assigned from the environment
+    ("test_checks.py", 90, 16, "TRN243", AVAILABLE, False),  # one of two definitions of _fast_path_ok
+    ("test_checks.py", 98, 5, "TRN243", SYNC, False),  # _fast_path_ok() defined twice, once returning True
+    # test_counts.py
+    ("test_counts.py", 10, 5, "TRN243", SYNC, True),  # @_RunIf(min_cuda_gpus=1)
+    ("test_counts.py", 15, 5, "TRN243", SYNC, False),  # @_RunIf(min_cuda_gpus=0)
+    ("test_counts.py", 19, 84, "TRN242", STRING, True),  # pytest.param(..., marks=_RunIf(min_cuda_gpus=1))
+    ("test_counts.py", 24, 63, "TRN242", STRING, True),  # marks=[pytest.mark.xfail, _RunIf(min_cuda_gpus=1)]
+    ("test_counts.py", 29, 63, "TRN242", STRING, False),  # marks=pytest.mark.xfail(...)
+    ("test_counts.py", 34, 50, "TRN242", STRING, False),  # a plain parameter
+    ("test_counts.py", 40, 2, "TRN610",
+     "GPU resource request in a job, container or cluster definition: `ray.remote`", False),
+    ("test_counts.py", 43, 22, "TRN241", MOVE, False),  # @remote(num_gpus=1): a resource request, not a skip
+    # test_fixtures.py
+    ("test_fixtures.py", 6, 12, "TRN243", AVAILABLE, True),  # the skip guard of the skipping helper
+    ("test_fixtures.py", 28, 5, "TRN243", SYNC, True),  # takes the skipping fixture
+    ("test_fixtures.py", 32, 5, "TRN243", SYNC, True),  # takes a fixture (name="fused") that takes it
+    ("test_fixtures.py", 37, 5, "TRN243", SYNC, True),  # @pytest.mark.usefixtures("kernels")
+    ("test_fixtures.py", 42, 5, "TRN243", SYNC, True),  # after a call of the skipping helper
+    ("test_fixtures.py", 47, 5, "TRN243", SYNC, True),  # after pytest.importorskip("triton")
+    ("test_fixtures.py", 56, 9, "TRN243", SYNC, True),  # class with a skipping autouse fixture
+    ("test_fixtures.py", 61, 5, "TRN243", SYNC, False),  # takes a fixture that does not skip
+    ("test_fixtures.py", 66, 5, "TRN243", SYNC, False),  # pytest.importorskip("numpy")
+    ("test_fixtures.py", 71, 5, "TRN243", SYNC, False),  # parametrize over the fixture's name replaces it
+    # test_helpers.py
+    ("test_helpers.py", 4, 36, "TRN243", AVAILABLE, True),  # cuda_only = pytest.mark.skipif(...): a skip guard
+    ("test_helpers.py", 8, 30, "TRN242", STRING, True),  # run_inner: called only by a guarded test
+    ("test_helpers.py", 13, 5, "TRN243", SYNC, True),  # _inner: called only by run_inner
+    ("test_helpers.py", 19, 22, "TRN241", MOVE, True),  # class DummyWorker: used only by a guarded test
+    ("test_helpers.py", 23, 5, "TRN243", SYNC, False),  # shared: also called by test_b
+    ("test_helpers.py", 28, 5, "TRN243", SYNC, False),  # unused: no reference, nothing is known
+    ("test_helpers.py", 40, 9, "TRN243", SYNC, True),  # self._check(): only from the guarded test
+    ("test_helpers.py", 43, 9, "TRN243", SYNC, False),  # _never_called: no reference
+    # test_names.py: guarded by name
+    ("test_names.py", 11, 5, "TRN243", SYNC, True),  # @require_bitsandbytes
+    ("test_names.py", 16, 5, "TRN243", SYNC, True),  # @_requires_cuda
+    ("test_names.py", 21, 5, "TRN243", SYNC, True),  # @skip_if_no_triton
+    ("test_names.py", 26, 5, "TRN243", SYNC, True),  # @sm80_or_better_only
+    ("test_names.py", 31, 5, "TRN243", SYNC, True),  # @pytest.mark.multi_gpu_tests
+    ("test_names.py", 36, 5, "TRN243", SYNC, True),  # @pytest.mark.gpu
+    ("test_names.py", 43, 9, "TRN243", SYNC, True),  # class under @require_bitsandbytes
+    # test_names.py: look-alikes
+    ("test_names.py", 49, 5, "TRN243", SYNC, False),  # @require_torch
+    ("test_names.py", 54, 5, "TRN243", SYNC, False),  # @slow
+    ("test_names.py", 59, 5, "TRN243", SYNC, False),  # @require_torchao
+    ("test_names.py", 64, 5, "TRN243", SYNC, False),  # @require_torch_accelerator
+    ("test_names.py", 69, 5, "TRN243", SYNC, False),  # @require_non_cpu
+    ("test_names.py", 74, 5, "TRN243", SYNC, False),  # @require_torch_non_multi_gpu
+    ("test_names.py", 79, 5, "TRN243", SYNC, False),  # @require_torch_up_to_2_gpus
+    ("test_names.py", 84, 5, "TRN243", SYNC, False),  # @skip_if_cuda
+    ("test_names.py", 89, 5, "TRN243", SYNC, False),  # @pytest.mark.bitsandbytes
+    ("test_names.py", 94, 5, "TRN243", SYNC, False),  # @pytest.mark.slow
+]
+
+
+def test_guarded_and_look_alikes():
+    assert sorted(scan_findings(FIXTURE, "--show-guarded")) == sorted(EXPECTED)
+
+
+def test_default_report_keeps_only_the_look_alikes():
+    assert sorted(scan_findings(FIXTURE)) == sorted(f for f in EXPECTED if not f[5])
+
+
+def test_words():
+    assert words("skipIfNoCuda") == ("skip", "if", "no", "cuda")
+    assert words("_has_cusparseLt") == ("has", "cusparse", "lt")
+    assert words("sm80_or_better_only") == ("sm", "80", "or", "better", "only")
+    assert words("is_MI300") == ("is", "mi", "300")
+
+
+def test_vocabulary_reads_names_by_their_words():
+    names = SkipNames(load_catalogue().context_values)
+    for name in ("require_bitsandbytes", "_requires_cuda", "requireTorchGPU", "onlyCUDA", "cuda_only",
+                 "skip_if_no_flash_attn", "requires_cuda_and_triton", "sm80_or_better_only", "require_torch_multi_gpu"):
+        assert names.requirement(name), name
+    for name in ("require_torch", "require_torchao", "require_non_cpu", "require_torch_accelerator", "skip_if_cuda",
+                 "require_torch_non_multi_gpu", "require_torch_up_to_2_gpus", "skipIfRocm", "requires", "cuda"):
+        assert not names.requirement(name), name
+    for name in ("gpu", "multi_gpu_tests", "single_gpu_tests", "cuda"):
+        assert names.marker(name), name
+    for name in ("slow", "bitsandbytes", "skip_cuda", "cpu", "parametrize"):
+        assert not names.marker(name), name
+    for name in ("has_triton", "is_xpu_available", "TEST_CUDA", "is_sm_at_least_90", "_is_hopper",
+                 "is_ampere_or_newer", "_has_cusparseLt", "is_flash_attn_2_available", "is_torch_cuda_available", "is_MI300"):
+        assert names.check(name), name
+    for name in ("cuda", "is_torchao_available", "has_cpu", "is_cuda_graph_supported", "use_triton", "is_available"):
+        assert not names.check(name), name

@@ -1,0 +1,183 @@
+"""Names that say "this needs a GPU": test decorators, pytest markers and availability checks.
+
+Projects write their own skip helpers (`@require_bitsandbytes`, `@_requires_cuda`, `@pytest.mark.multi_gpu_tests`,
+`@_RunIf(min_cuda_gpus=1)`, `skipUnless(is_sm_at_least_90())`). A name is read as a list of words
+(`skipIfNoCuda` -> skip, if, no, cuda) and only counts when EVERY word is known: a requirement head
+(`require`, `run_if`, `skip_if_no`, ...), a GPU word (`gpu`, `cuda`, `sm`, `hopper`, ...), a CUDA-only package, an
+accelerator a Trainium host never has, or a filler word (`torch`, `multi`, digits). The vocabulary is catalogue
+data ([context.values] of blockers.toml). A closed vocabulary keeps look-alikes out: `require_torch_non_multi_gpu`
+and `require_torch_up_to_2_gpus` also run on the CPU, `require_torch_accelerator` and `require_non_cpu` may run on
+Neuron, `require_torchao` needs a package Neuron has, `skip_if_cuda` skips WITH a GPU; none of them is all known words.
+"""
+from __future__ import annotations
+
+import ast
+import re
+
+_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+
+
+def words(name: str) -> tuple:
+    """`skipIfNoCuda` -> ("skip", "if", "no", "cuda"); `sm80_or_better_only` -> ("sm", "80", "or", "better", "only")."""
+    return tuple(w.lower() for w in _WORD.findall(name))
+
+
+def _phrases(values) -> frozenset:
+    return frozenset(w for w in (words(v) for v in values) if w)
+
+
+def _segment(ws: tuple, targets: frozenset, fillers: frozenset) -> bool:
+    """True when ws splits wholly into target and filler phrases (digits are fillers), with a target among them."""
+    longest = max((len(p) for p in targets | fillers), default=1)
+    # reach[i] = (can split ws[:i], a target seen) -- a tiny dynamic programme, names have a handful of words
+    reach = {0: False}
+    for i in range(len(ws)):
+        if i not in reach:
+            continue
+        seen = reach[i]
+        if ws[i].isdigit():
+            reach[i + 1] = reach.get(i + 1, False) or seen
+        for n in range(1, min(longest, len(ws) - i) + 1):
+            p = ws[i:i + n]
+            if p in targets:
+                reach[i + n] = True
+            elif p in fillers:
+                reach[i + n] = reach.get(i + n, False) or seen
+    return reach.get(len(ws), False)
+
+
+def _strip(ws: tuple, affixes, at_start: bool):
+    """ws without the first matching affix at its start (or end), or None when none matches."""
+    for a in sorted(affixes, key=len, reverse=True):
+        if at_start and ws[:len(a)] == a:
+            return ws[len(a):]
+        if not at_start and len(ws) > len(a) and ws[-len(a):] == a:
+            return ws[:-len(a)]
+    return None
+
+
+class SkipNames:
+    """The catalogue's vocabulary of GPU-requirement names ([context.values])."""
+
+    def __init__(self, values: dict):
+        self.gpu = _phrases(values.get("gpu-words", ()))
+        self.packages = _phrases(values.get("cuda-only-packages", ()))
+        self.accelerators = _phrases(values.get("other-accelerators", ()))
+        self.fillers = _phrases(values.get("gpu-name-fillers", ()))
+        self.heads = _phrases(values.get("gpu-requirement-heads", ()))
+        self.tails = _phrases(values.get("gpu-requirement-tails", ()))
+        self.check_prefixes = _phrases(values.get("gpu-check-prefixes", ()))
+        self.check_suffixes = _phrases(values.get("gpu-check-suffixes", ()))
+        self.count_keywords = frozenset(values.get("gpu-count-keywords", ()))
+        self.hardware = self.gpu | self.accelerators
+        self.anything = self.hardware | self.packages
+
+    def requirement(self, name: str) -> bool:
+        """A decorator named for what the test needs: `require_bitsandbytes`, `_requires_cuda`, `cuda_only`,
+        `requires_cuda_and_triton`, `sm80_or_better_only`."""
+        ws = words(name)
+        for body in (_strip(ws, self.heads, True), _strip(ws, self.tails, False)):
+            if body and _segment(body, self.anything, self.fillers):
+                return True
+        return False
+
+    def marker(self, name: str) -> bool:
+        """A pytest marker that labels a GPU test: `gpu`, `multi_gpu_tests`, `single_gpu_tests` (not a package name:
+        `@pytest.mark.bitsandbytes` labels a topic, not a device)."""
+        return _segment(words(name), self.hardware, self.fillers)
+
+    def check(self, name: str) -> bool:
+        """An availability check of something a Neuron host never has: `has_triton`, `is_xpu_available`, `TEST_CUDA`,
+        `is_sm_at_least_90`, `_is_hopper`, `_has_cusparseLt`; a prefix or a suffix is required (`cuda` alone is not)."""
+        ws = words(name)
+        for body in (_strip(ws, self.check_prefixes, True), ws):
+            if not body:
+                continue
+            rest = _strip(body, self.check_suffixes, False)
+            if body is not ws and _segment(body, self.anything, self.fillers):
+                return True
+            if rest and _segment(rest, self.anything, self.fillers):
+                return True
+        return False
+
+    def gpu_count(self, call: ast.Call) -> bool:
+        """`_RunIf(min_cuda_gpus=1)`, `RunIf(min_gpus=2)`: a requirement call (its name is a head alone) asking for
+        at least one GPU by keyword. `ray.remote(num_gpus=1)` is not: its name does not say it is a condition."""
+        f = call.func
+        name = f.attr if type(f) is ast.Attribute else f.id if type(f) is ast.Name else ""
+        if words(name) not in self.heads:
+            return False
+        return any(k.arg in self.count_keywords and type(k.value) is ast.Constant and type(k.value.value) is int
+                   and k.value.value >= 1 for k in call.keywords)
+
+
+_TEST_MODULE = re.compile(r"^(test_.*|.*_test)\.py$")
+# Called by the test runner, not by the file: never guarded through their references.
+_RUNNER_HOOKS = re.compile(r"^(pytest_|setup|teardown|setUp|tearDown|load_tests$|__)")
+
+
+def is_test_module(path: str) -> bool:
+    """A module pytest collects (`test_*.py`, `*_test.py`): the test runner imports it, other modules do not."""
+    return bool(path) and bool(_TEST_MODULE.match(path.rsplit("/", 1)[-1]))
+
+
+def _candidates(tree) -> list:
+    """(node, name, by_attribute): module-level helpers (functions and classes not named as tests, also under a
+    module-level if/try) and the private methods (`_check`, not dunder) of test classes (`Test*`)."""
+    out = []
+
+    def walk(body):
+        for s in body:
+            k = type(s)
+            if k in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+                if not s.name.lower().startswith("test") and not _RUNNER_HOOKS.match(s.name):
+                    out.append((s, s.name, False))
+                if k is ast.ClassDef and s.name.startswith("Test"):
+                    for m in s.body:
+                        if type(m) in (ast.FunctionDef, ast.AsyncFunctionDef) and m.name.startswith("_") \
+                                and not m.name.startswith("__") and not m.decorator_list:
+                            out.append((m, m.name, True))
+            elif k is ast.If or k.__name__ in ("Try", "TryStar"):
+                for name in ("body", "orelse", "finalbody"):
+                    walk(getattr(s, name, None) or [])
+                for h in getattr(s, "handlers", None) or []:
+                    walk(h.body)
+    walk(tree.body)
+    return out
+
+
+def helper_spans(ctx, tree, held, rounds: int = 4) -> list:
+    """Spans of the helpers of a test module used only by tests that never run on a Neuron machine.
+
+    A helper counts when every reference to it in the file (a name, or `.name` for a method) is in guarded code,
+    not counting references inside the helper itself, and there is at least one. Guarding one helper can settle
+    the helper it calls, so a few rounds are run. A test module is imported by the test runner, not by other
+    modules, so its helpers have no callers outside the file (see docs/predicates.md for the limit of this)."""
+    cands = _candidates(tree)
+    if not cands:
+        return []
+    wanted = {name for _, name, _ in cands}
+    by_name: dict = {}
+    for n in ctx.nodes(ast.Name):
+        if n.id in wanted and type(n.ctx) is ast.Load:
+            by_name.setdefault((n.id, False), []).append((n.lineno, n.col_offset))
+    for a in ctx.nodes(ast.Attribute):
+        if a.attr in wanted:
+            by_name.setdefault((a.attr, True), []).append((a.end_lineno, a.end_col_offset - len(a.attr)))
+    added: list = []
+    done: set = set()
+    for _ in range(rounds):
+        grew = False
+        for node, name, attr in cands:
+            if id(node) in done:
+                continue
+            start = min([(node.lineno, node.col_offset)] + [(d.lineno, d.col_offset - 1) for d in node.decorator_list])
+            end = (node.end_lineno, node.end_col_offset)
+            refs = [p for p in by_name.get((name, attr), ()) if not start <= p < end]
+            if refs and all(held(p) or any(s <= p < e for s, e, _ in added) for p in refs):
+                added.append((start, end, False))
+                done.add(id(node))
+                grew = True
+        if not grew:
+            break
+    return added

@@ -1,0 +1,31 @@
+import torch
+
+
+def log_columns(fields):
+    if torch.cuda.is_available():
+        fields.append("max mem")
+    return fields
+
+
+def place(model):
+    if torch.cuda.is_available():
+        model = model.cuda()
+    return model
+
+
+def pick():
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+    return device
+
+
+def need_gpu():
+    if not torch.cuda.is_available():
+        raise RuntimeError("this script needs a GPU")
+
+
+def fingerprint(h):
+    if torch.cuda.is_available() and torch.cuda.device_count() > 1:
+        h.update(str(torch.cuda.get_device_capability()).encode())
+
+
+USE_CUDA = torch.cuda.is_available()

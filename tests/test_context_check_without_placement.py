@@ -1,0 +1,22 @@
+"""check-without-placement: an availability check that only gates CUDA statistics is not a device pick."""
+from conftest import CONTEXT_FIXTURES, scan_findings
+from trnready import context
+
+API = "torch.cuda device, memory, stream or RNG API: `torch.cuda.{}`"
+
+
+def test_checks_that_place_nothing_are_guarded_device_picks_stay():
+    assert scan_findings(CONTEXT_FIXTURES / "check_without_placement", "--show-guarded") == [
+        ("train.py", 5, 8, "TRN243", API.format("is_available"), True),  # only adds a log column
+        ("train.py", 11, 8, "TRN243", API.format("is_available"), False),  # the branch moves the model
+        ("train.py", 12, 17, "TRN241", ".cuda() moves a tensor or module to a GPU: `cuda`", True),
+        ("train.py", 17, 14, "TRN242", '"cuda" device string: `cuda`', False),  # a device pick (IfExp)
+        ("train.py", 22, 12, "TRN243", API.format("is_available"), False),  # raises: the program stops
+        ("train.py", 27, 8, "TRN243", API.format("is_available"), True),  # a cache fingerprint
+        ("train.py", 28, 22, "TRN243", API.format("get_device_capability"), True),
+        ("train.py", 31, 12, "TRN243", API.format("is_available"), False),  # a flag: its uses decide
+    ]
+
+
+def test_registered_as_a_guard():
+    assert context.get("check-without-placement").effect == "guard"

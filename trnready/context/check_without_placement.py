@@ -1,0 +1,69 @@
+"""check-without-placement: a CUDA availability check whose branch places nothing on a device."""
+from __future__ import annotations
+
+import ast
+
+from .base import dotted, parent_of, predicate
+from .host_data_code import _cpu, _host_or_dtype
+
+# The queries that answer "is there a CUDA device (of this kind)?" rather than act on one.
+_QUERIES = frozenset({"is_available", "device_count", "is_bf16_supported", "get_device_capability",
+                      "is_initialized"})
+# Calls that place work or data, or start the process group: a branch that makes one picks the device.
+_PLACING = frozenset({"cuda", "to", "set_device", "device", "init_process_group", "DataParallel",
+                      "DistributedDataParallel", "autocast", "GradScaler"})
+
+
+def _places(nodes) -> bool:
+    """The statements move or create something on a device, pick a device or backend, or leave the function
+    (`return "cuda"`, `raise`, `sys.exit`: a gate that stops the program on Neuron)."""
+    for top in nodes:
+        for n in ast.walk(top):
+            if isinstance(n, (ast.Return, ast.Raise)):
+                return True
+            if isinstance(n, ast.Call):
+                f = n.func
+                name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+                if name in ("exit", "skip", "skipTest"):
+                    return True
+                if name == "to":
+                    args = list(n.args[:1]) + [k.value for k in n.keywords if k.arg == "device"]
+                    if any(not _host_or_dtype(a) for a in args):
+                        return True
+                elif name in _PLACING:
+                    return True
+                for k in n.keywords:
+                    if k.arg in ("device", "device_map", "backend", "accelerator", "devices") and not _cpu(k.value):
+                        return True
+            elif isinstance(n, ast.Constant) and isinstance(n.value, str):
+                low = n.value.lower()
+                if low in ("cuda", "gpu", "nccl") or low.startswith("cuda:"):
+                    return True
+            elif isinstance(n, (ast.Name, ast.Attribute)) and isinstance(n.ctx, ast.Store):
+                target = n.id if isinstance(n, ast.Name) else n.attr
+                if "device" in target.lower() or "backend" in target.lower():
+                    return True
+    return False
+
+
+@predicate("check-without-placement", kinds=("reference",), effect="guard")
+def check_without_placement(ctx, hit) -> bool:
+    """A CUDA availability query (`torch.cuda.is_available()`, `device_count()`, `is_bf16_supported()`,
+    `get_device_capability()`) that is the test, or part of the test, of an `if` statement whose branches
+    place nothing: they only read memory statistics, log, check NVLink or fingerprint a cache. On Neuron
+    the query answers False, the CUDA-only branch is skipped (and guarded by `neuron-guarded`), and nothing
+    silently stays on the CPU. The check stays a finding when a branch moves or creates something on a
+    device (`.cuda()`, `.to(device)`, `device=`), assigns a device or backend, starts the process group,
+    returns or raises (a gate that stops the program on Neuron), and when the query is a value
+    (`x if torch.cuda.is_available() else y`, a flag, an argument): that is a device pick."""
+    node = hit.node
+    call = parent_of(ctx, node)
+    if not (isinstance(call, ast.Call) and call.func is node and dotted(node).rsplit(".", 1)[-1] in _QUERIES):
+        return False
+    cur: ast.expr = call
+    up = parent_of(ctx, call)
+    while isinstance(up, (ast.BoolOp, ast.UnaryOp, ast.Compare)):
+        cur, up = up, parent_of(ctx, up)
+    if not (isinstance(up, ast.If) and up.test is cur):
+        return False
+    return not _places(up.body + up.orelse)

@@ -10,19 +10,19 @@ FIXTURE = CONTEXT_FIXTURES / "neuron_guarded"
 # Every finding of the fixture with --show-guarded, (path, line, column, rule, message, guarded).
 EXPECTED = [
     # cuda_branches.py
-    ('cuda_branches.py', 5, 8, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`', False),
+    ('cuda_branches.py', 5, 8, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`',True),  # check-without-placement: the branches place nothing
     ('cuda_branches.py', 6, 9, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.synchronize`', True),
     ('cuda_branches.py', 9, 9, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.empty_cache`', True),
     ('cuda_branches.py', 11, 13, 'TRN241', '.cuda() moves a tensor or module to a GPU: `cuda`', True),
     ('cuda_branches.py', 13, 9, 'TRN261', 'cuDNN / CUDA backend flag: `torch.backends.cudnn.benchmark`', True),
-    ('cuda_branches.py', 14, 12, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`', False),
+    ('cuda_branches.py', 14, 12, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`',True),  # check-without-placement: the branches place nothing
     ('cuda_branches.py', 17, 9, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.reset_peak_memory_stats`', True),
     ('cuda_branches.py', 19, 9, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.synchronize`', False),
     ('cuda_branches.py', 20, 8, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.device_count`', False),
     ('cuda_branches.py', 21, 17, 'TRN241', '.cuda() moves a tensor or module to a GPU: `cuda`', True),
     ('cuda_branches.py', 22, 5, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.synchronize`', False),
     # match statement and try block (also checks that nothing in them breaks the walk)
-    ('cuda_branches.py', 29, 16, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`', False),
+    ('cuda_branches.py', 29, 16, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`',True),  # check-without-placement: the branches place nothing
     ('cuda_branches.py', 30, 17, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.synchronize`', True),
     ('cuda_branches.py', 32, 13, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.synchronize`', False),
     ('cuda_branches.py', 34, 13, 'TRN241', '.cuda() moves a tensor or module to a GPU: `cuda`', True),

@@ -10,6 +10,29 @@ from .base import expressions, predicate
 
 # is_torch_xla_available(), is_xla_installed(), is_torch_tpu_available(), _XLA_AVAILABLE: TPU paths.
 _TPU_CHECK = re.compile(r"^_?(is_)?(torch_)?(xla|tpu)\w*_(available|installed)$", re.I)
+# A name holding the word "tpu" (`args.tpu`, `self.tpu`, `use_tpu`, `cfg.common.tpu`, `TPU_AVAILABLE`): a TPU
+# switch, false on a Trainium host. Split on underscores and camel case.
+_WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+
+
+def _has_tpu_word(name: str) -> bool:
+    return any(w.lower() == "tpu" for part in name.split("_") for w in _WORDS.findall(part))
+
+
+def _tpu_string(e) -> bool:
+    """"TPU", or a lookup of a TPU-only environment variable: os.environ.get("TPU_NAME")."""
+    if type(e) is ast.Call and e.args:
+        e = e.args[0]
+    return type(e) is ast.Constant and isinstance(e.value, str) and _has_tpu_word(e.value)
+
+
+def _self_attr(e) -> str | None:
+    """`self.cuda` -> "self.cuda" (an instance flag set in one method and read in another)."""
+    if type(e) is ast.Attribute and type(e.value) is ast.Name and e.value.id == "self":
+        return "self." + e.attr
+    return None
+
+
 # `not TEST_CUDA`, `not HAS_GPU`: project flags saying "CUDA is there", used in skip decorators.
 _CUDA_FLAG = re.compile(r"(^|_)(cuda|gpu|gpus)($|_)", re.I)
 _SKIP_CALLS = frozenset({"skip", "skipTest", "SkipTest", "xfail"})
@@ -79,7 +102,10 @@ class _Conditions:
         if k is ast.Compare and len(t.ops) == 1:
             op, left, right = type(t.ops[0]), t.left, t.comparators[0]
             if op in (ast.Eq, ast.In, ast.Is):
-                return any(type(o) is ast.Constant and o.value in ("cuda", "gpu") for o in (left, right))
+                if any(type(o) is ast.Constant and o.value in ("cuda", "gpu") for o in (left, right)):
+                    return True
+            if op in (ast.Eq, ast.In, ast.IsNot) and any(_tpu_string(o) for o in (left, right)):
+                return True  # PJRT_DEVICE == "TPU", "TPU_NAME" in os.environ, getenv("TPU_NAME") is not None
             if self._device_count(left) and op in (ast.Gt, ast.GtE) and type(right) is ast.Constant \
                     and isinstance(right.value, int) and right.value >= (0 if op is ast.Gt else 1):
                 return True
@@ -89,9 +115,11 @@ class _Conditions:
                 return True
             if t.attr in ("hip", "cuda") and _tail(t.value) == "version":
                 return True  # torch.version.hip / torch.version.cuda are None off CUDA/ROCm builds
-            return bool(_TPU_CHECK.match(t.attr))
+            if _self_attr(t) in self.flags:
+                return True  # self.cuda = torch.cuda.is_available() and ..., then `if self.cuda:`
+            return bool(_TPU_CHECK.match(t.attr)) or _has_tpu_word(t.attr)
         if k is ast.Name:
-            return t.id in self.flags or bool(_TPU_CHECK.match(t.id)) or (
+            return t.id in self.flags or bool(_TPU_CHECK.match(t.id)) or _has_tpu_word(t.id) or (
                 t.id in self.imported and self._named_check(t.id))
         return False
 
@@ -135,13 +163,14 @@ def _flags(stmts, conds: _Conditions) -> set:
         k = type(node)
         if k is ast.Assign:
             for t in node.targets:
-                if type(t) is ast.Name:
-                    assigns.setdefault(t.id, []).append(node.value if len(node.targets) == 1 else _REBOUND)
+                key = t.id if type(t) is ast.Name else _self_attr(t)
+                if key:
+                    assigns.setdefault(key, []).append(node.value if len(node.targets) == 1 else _REBOUND)
         elif k is ast.AnnAssign:
             if type(node.target) is ast.Name and node.value is not None:
                 assigns.setdefault(node.target.id, []).append(node.value)
-        elif k in (ast.AugAssign, ast.For, ast.AsyncFor) and type(node.target) is ast.Name:
-            assigns.setdefault(node.target.id, []).append(_REBOUND)
+        elif k in (ast.AugAssign, ast.For, ast.AsyncFor) and (type(node.target) is ast.Name or _self_attr(node.target)):
+            assigns.setdefault(_self_attr(node.target) or node.target.id, []).append(_REBOUND)
     if not assigns:
         return set()
     flags: set = set()

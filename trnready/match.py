@@ -384,6 +384,10 @@ class Engine:
                 if line is not None and not first <= line <= last:
                     hits[-1] = replace(hits[-1], node=origin,
                                        note=hits[-1].note + f" (the value is passed to `{name}` later)")
+                    # The guard predicates judge the new place too: `backend = "nccl"` in the CUDA arm of
+                    # `if torch.cuda.is_available(): ... else: backend = "gloo"` is never assigned on Neuron.
+                    if not hits[-1].guarded and any(g.test(ctx, hits[-1]) for g in self.predicates_of(m)[1]):
+                        hits[-1] = replace(hits[-1], guarded=True)
                     return
                 break
 

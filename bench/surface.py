@@ -104,6 +104,8 @@ def run(root: Path):
 
     report = scan([root], Config(use_gitignore=False))
     found = {(f.path, f.line, f.cell, f.rule) for f in report.findings if not f.suppressed}
+    # Places folded into a finding (one finding per thing) are found too: they are its occurrences.
+    found |= {(f.path, ln, f.cell, rule) for f in report.findings if not f.suppressed for ln, _, rule in f.occurrences}
     return report, found
 
 

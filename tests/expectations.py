@@ -27,4 +27,7 @@ def expected_findings(root: Path, suffixes=(".py",)) -> set:
 
 
 def actual_findings(report: dict) -> set:
-    return {(f["path"], f["line"], f["rule"]) for f in report["findings"] if not f.get("suppressed")}
+    # Places folded into a finding (one finding per thing) are found too: they are its occurrences.
+    return {(f["path"], f["line"], f["rule"]) for f in report["findings"] if not f.get("suppressed")} | {
+        (f["path"], o["line"], o["rule"]) for f in report["findings"] if not f.get("suppressed")
+        for o in f.get("occurrences", ())}

@@ -43,7 +43,7 @@ SNAPSHOT = [
     ('ds_configs/zero2_compile.json', 11, 16, 'TRN254', 'Hugging Face / Accelerate float16 mixed precision: `fp16.enabled: true`'),
     ('examples/axolotl/qlora-fp8.yml', 8, 18, 'TRN282', 'Hugging Face model loaded with FlashAttention 2/3: `flash_attention: true`'),
     ('examples/axolotl/qlora-fp8.yml', 9, 17, 'TRN292', 'Kernel libraries for model layers (mamba-ssm, causal-conv1d, Liger, FlashInfer, Unsloth, MegaBlocks): `liger_rms_norm: true`'),
-    ('examples/axolotl/qlora-fp8.yml', 10, 23, 'TRN292', 'Kernel libraries for model layers (mamba-ssm, causal-conv1d, Liger, FlashInfer, Unsloth, MegaBlocks): `liger_glu_activation: true`'),
+    # (line 10, liger_glu_activation: one finding per rule per config file, folded into line 9)
     ('examples/axolotl/qlora-fp8.yml', 11, 6, 'TRN201', 'TorchAO (quantization and float8 training): `fp8: true`'),
     ('examples/axolotl/qlora-fp8.yml', 13, 21, 'TRN112', 'torch.compile mode other than default: `torch_compile_mode: max-autotune`'),
     ('examples/axolotl/qlora-fp8.yml', 14, 12, 'TRN287', 'DeepSpeed: `deepspeed: deepspeed_configs/zero2.json`'),

@@ -96,7 +96,7 @@ def step(model):
 def test_uses_of_a_library_fold_into_its_import(tmp_path):
     """One finding per library per file: the uses of the library its import was reported for are places of
     that one finding."""
-    (tmp_path / "tpu.py").write_text(XLA)
+    (tmp_path / "xla_step.py").write_text(XLA)
     got = [(f["line"], f["rule"], f.get("occurrences")) for f in scan(tmp_path)["findings"]]
     assert got == [(1, "TRN221", [{"line": 5, "column": 14, "rule": "TRN221"},
                                   {"line": 6, "column": 5, "rule": "TRN221"}])]
@@ -105,8 +105,28 @@ def test_uses_of_a_library_fold_into_its_import(tmp_path):
 def test_uses_stay_when_the_import_is_suppressed_or_another_rule(tmp_path):
     """Look-alikes: a suppressed import does not swallow the uses (they stand on their own), and a use of
     another rule in the same file is another thing."""
-    (tmp_path / "tpu.py").write_text(XLA.replace("as xm\n", "as xm  # trnready: ignore[TRN221] TPU leg\n", 1)
+    (tmp_path / "xla_step.py").write_text(XLA.replace("as xm\n", "as xm  # trnready: ignore[TRN221] TPU leg\n", 1)
                                      + "\nimport torch\ntorch.cuda.synchronize()\n")
     got = [(f["line"], f["rule"], f["suppressed"], f.get("occurrences")) for f in scan(tmp_path)["findings"]]
     assert got == [(1, "TRN221", True, None), (5, "TRN221", False, None), (6, "TRN221", False, None),
                    (9, "TRN243", False, None)]
+
+
+LIGER = """base_model: meta-llama/Llama-3.2-3B
+plugins:
+  - axolotl.integrations.liger.LigerPlugin
+liger_rms_norm: true
+liger_glu_activation: true
+micro_batch_size: 2
+fp16: true
+"""
+
+
+def test_one_finding_per_rule_per_training_config(tmp_path):
+    (tmp_path / "examples").mkdir()
+    (tmp_path / "examples" / "qlora.yaml").write_text(LIGER)
+    got = [(r[1], r[2], r[3], r[5]) for r in rows(scan(tmp_path))]
+    assert got == [
+        (4, 17, "TRN292", [{"line": 5, "column": 23, "rule": "TRN292"}]),  # one plugin, two switches
+        (7, 7, "TRN254", None),  # another rule: its own item
+    ]

@@ -20,11 +20,13 @@ from dataclasses import replace
 from . import suppress
 from .config import drop_per_file_ignores
 from .model import SEVERITY_RANK
+from .scope import classify
 
 # Part of the result cache's key: raise it when a file step changes what a file's findings look like
 # (2: suppressions honoured in every file kind with comments; 3: one finding per thing, occurrences;
-# 4: uses fold into the same rule's import finding; self-check blocks of package modules are examples).
-VERSION = 4
+# 4: uses fold into the same rule's import finding; self-check blocks of package modules are examples;
+# 5: one finding per rule per training-config file).
+VERSION = 5
 
 
 # ---------------------------------------------------------------- file steps
@@ -57,6 +59,9 @@ def dedupe(findings: list, ctx, result) -> list:
 
 # Findings about suppression comments themselves (no reason given, nothing suppressed): each is its own item.
 META_RULES = frozenset({"TRN901", "TRN902"})
+# File kinds that hold training configs: one finding per rule per file (outside CI workflows, whose jobs are
+# separate items).
+CONFIG_KINDS = frozenset({"yaml", "json"})
 # A hostile line repeating one call thousands of times folds into one finding: its occurrences are capped.
 MAX_OCCURRENCES = 100
 
@@ -67,6 +72,8 @@ def one_per_thing(findings: list, ctx, result) -> list:
     - one per rule per statement (the decorators of one kernel, a call repeated inside one expression);
     - one per rule per file for import statements (`import triton` then `import triton.language`), and
       the later uses of that rule in the file fold into the import (one finding per library per file);
+    - one per rule per training-config file (YAML or JSON outside CI): `liger_rms_norm`, `liger_glu_activation`
+      and `liger_fused_linear_cross_entropy` switch on one plugin, `fp16: true` in two sections is one switch;
     - one per category per line (`torch.nested` + `torch.jagged`): the most severe, then the first by column.
 
     The kept finding is the first by position, so its fingerprint does not change. Suppressed and
@@ -84,10 +91,13 @@ def one_per_thing(findings: list, ctx, result) -> list:
     def fold(i: int, f) -> None:
         extra.setdefault(i, []).extend([(f.line, f.column, f.rule), *f.occurrences])
 
+    config = ctx.kind in CONFIG_KINDS and classify(ctx.rel) != "ci"
     for f in findings:
         stand = (f.path, f.cell, f.suppressed, f.guarded)
         where = statements.get((f.path, f.cell, f.line))
         key = None
+        if where is None and config and f.rule not in META_RULES:
+            key = (stand, f.rule, "config")
         if where is not None:
             kind, sid = where
             key = (stand, f.rule, "import") if kind == "import" else (stand, f.rule, sid)

@@ -9,7 +9,9 @@ FILES = {
     # with a working path without the package (a change, medium confidence)
     "a_utils.py": 'import torch\nx = torch.zeros(2, dtype=torch.float64)\nd = torch.device("cuda")\n',
     "z_model.py": "import torch\nm = torch.compile(m, dynamic=True)\n",
-    "pkg/guarded.py": "try:\n    import flash_attn\nexcept ImportError:\n    flash_attn = None\n",
+    # optional, but one path insists on it: a change to check (optional-gpu-import does not guard it)
+    "pkg/guarded.py": "try:\n    import flash_attn\nexcept ImportError:\n    flash_attn = None\n\n\n"
+                      "def attn(q):\n    assert flash_attn is not None\n    return q\n",
 }
 
 

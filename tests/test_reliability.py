@@ -277,11 +277,11 @@ def test_directory_symlink_into_the_scanned_tree_is_scanned_once(tmp_path):
     from conftest import run_cli
 
     (tmp_path / "repo" / "examples").mkdir(parents=True)
-    (tmp_path / "repo" / "examples" / "tpu.py").write_text("import torch_xla\n")
+    (tmp_path / "repo" / "examples" / "xla.py").write_text("import torch_xla\n")
     (tmp_path / "repo" / "docs").mkdir()
     os.symlink("../examples", tmp_path / "repo" / "docs" / "examples")
     (tmp_path / "shared").mkdir()
     (tmp_path / "shared" / "gpu.py").write_text("import torch_xla\n")
     os.symlink("../shared", tmp_path / "repo" / "shared")
     proc = run_cli("scan", ".", "--format", "json", "--no-cache", "--exit-zero", cwd=tmp_path / "repo")
-    assert sorted(f["path"] for f in json.loads(proc.stdout)["findings"]) == ["examples/tpu.py", "shared/gpu.py"]
+    assert sorted(f["path"] for f in json.loads(proc.stdout)["findings"]) == ["examples/xla.py", "shared/gpu.py"]

@@ -83,7 +83,9 @@ def _suffix(keys: tuple[str, ...], pattern: tuple[str, ...]) -> bool:
     if len(keys) < len(pattern):
         return False
     tail = keys[len(keys) - len(pattern):]
-    return all(fnmatch.fnmatchcase(k.lower(), p.lower()) for k, p in zip(tail, pattern))
+    # `distributed-backend` (argparse spelling) and `distributed_backend` are one key.
+    return all(fnmatch.fnmatchcase(k.lower().replace("-", "_"), p.lower().replace("-", "_"))
+               for k, p in zip(tail, pattern))
 
 
 def _value_in(value: str, globs) -> bool:

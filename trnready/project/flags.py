@@ -1,0 +1,82 @@
+"""Flags imported from another module of the project: `from ._import_guard import _SUPPORTS_FLEX` then
+`if _SUPPORTS_FLEX:`. The per-file pass cannot tell whether such a name is a never-on-Neuron flag (it is
+defined elsewhere), so each summary records the flags a module defines (`flags`) and the blocks it guards
+with imported names (`guards`); this step resolves the names across modules and marks the findings of
+those blocks guarded, as neuron-guarded does within one file."""
+from __future__ import annotations
+
+import ast
+from dataclasses import replace
+
+MAX_HOPS = 4  # re-exports followed: `from .utils import FLAG` where utils re-exports it from _guard
+MAX_GUARDS = 200  # per module: the summary stays small however large the module
+
+
+def guards_of(tree: ast.Module, imported: set) -> list:
+    """[[first line, last line, name, choice]] for every block that runs only when an imported name is
+    true: the body of `if NAME:` / `if NAME and ...:`, the `else` of `if not NAME:`. `choice` says the
+    statement has another branch (a device picked in either arm stays a finding)."""
+    out: list = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.If) or len(out) >= MAX_GUARDS:
+            continue
+        test = node.test
+        parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
+        for p in parts:
+            if isinstance(p, ast.Name) and p.id in imported and node.body:
+                out.append([node.body[0].lineno, _end(node.body), p.id, bool(node.orelse)])
+                break
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) and isinstance(test.operand, ast.Name) \
+                and test.operand.id in imported and node.orelse:
+            out.append([node.orelse[0].lineno, _end(node.orelse), test.operand.id, True])
+    return out
+
+
+def _end(stmts) -> int:
+    return max(getattr(s, "end_lineno", s.lineno) or s.lineno for s in stmts)
+
+
+def _flag_at(linker, rel: str, name: str, hops: int) -> bool:
+    """Whether `name` in module `rel` is (or re-exports) a flag some module of the project defines."""
+    if hops > MAX_HOPS:
+        return False
+    s = linker.summaries.get(rel)
+    if s is None:
+        return False
+    if name in s.get("flags", ()):
+        return True
+    if name in s["imports"]:
+        mod, level, imported = s["imports"][name]
+        target = linker.absolute(rel, mod, level)
+        if imported is None or target not in linker.mods:
+            return False
+        return _flag_at(linker, linker.mods[target], imported, hops + 1)
+    return False
+
+
+def guard_imported_flags(findings: list, table: dict) -> list:
+    """Mark guarded the findings inside blocks guarded by a flag imported from another module, when that
+    flag is assigned only from never-on-Neuron conditions there. A "cuda" device string (or another
+    cuda-device finding) in a block with an else arm is a device pick and stays, as in neuron-guarded."""
+    spans: dict = {}
+    linker = None
+    for rel, s in table.items():
+        if not s.get("guards"):
+            continue
+        if linker is None:
+            from .link import Linker
+
+            linker = Linker(table, None)
+        for first, last, name, choice in s["guards"]:
+            if _flag_at(linker, rel, name, 0):
+                spans.setdefault(rel, []).append((first, last, choice))
+    if not spans:
+        return findings
+    out = []
+    for f in findings:
+        if not f.guarded and f.cell is None and f.path in spans and any(
+                first <= f.line <= last and not (choice and f.category == "cuda-device")
+                for first, last, choice in spans[f.path]):
+            f = replace(f, guarded=True)
+        out.append(f)
+    return out

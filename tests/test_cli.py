@@ -79,15 +79,15 @@ def test_exclude_and_gitignore(tmp_path):
     (tmp_path / "keep.py").write_text("import flash_attn\n")
     (tmp_path / "gen").mkdir()
     (tmp_path / "gen" / "skip.py").write_text("import flash_attn\n")
-    (tmp_path / "vendor").mkdir()
-    (tmp_path / "vendor" / "lib.py").write_text("import flash_attn\n")
+    (tmp_path / "tools").mkdir()  # (a vendor/ directory would be guarded as vendored code)
+    (tmp_path / "tools" / "lib.py").write_text("import flash_attn\n")
     (tmp_path / ".venv").mkdir()
     (tmp_path / ".venv" / "x.py").write_text("import flash_attn\n")
     (tmp_path / ".gitignore").write_text("gen/\n")
-    _, data = scan_json(tmp_path, "--exclude", "vendor")
+    _, data = scan_json(tmp_path, "--exclude", "tools")
     assert {f["path"] for f in data["findings"]} == {"keep.py"}
     _, data = scan_json(tmp_path, "--no-gitignore")
-    assert {f["path"] for f in data["findings"]} == {"keep.py", "gen/skip.py", "vendor/lib.py"}
+    assert {f["path"] for f in data["findings"]} == {"keep.py", "gen/skip.py", "tools/lib.py"}
 
 
 def test_fingerprint_survives_inserted_lines(tmp_path):

@@ -13,6 +13,8 @@ def test_host_data_preparation_is_guarded_device_code_is_reported():
         # datasets/ module that only reads files into CPU tensors
         ("shop/datasets/reviews.py", 7, 13, "TRN104", UNIQUE, True),
         ("shop/datasets/reviews.py", 8, 28, "TRN121", "float64 or complex128 dtype: `torch.float64`", True),
+        ("shop/datasets/reviews.py", 14, 12, "TRN104", "Indexing with a boolean mask: the result has one row per "
+         "True value, a size known only at run time", True),  # boolean-mask indexing (subscript kind)
         # a CUDA call is not a data-representation category: reported wherever it is
         ("shop/datasets/warm.py", 5, 12, "TRN241", ".cuda() moves a tensor or module to a GPU: `cuda`", False),
         ("shop/model.py", 10, 16, "TRN104", UNIQUE, True),  # Dataset.__getitem__

@@ -98,9 +98,9 @@ def test_guarded_findings_are_never_counted(tmp_path):
     assert report["summary"]["guarded"] == 3 and report["summary"]["verdict"] == "ready"
     assert proc.returncode == 0
     text = run_cli("scan", FIXTURE / "module_skip_tests.py", "--no-cache", "--show-guarded").stdout
-    assert "module_skip_tests.py:8:9 TRN243 [guarded] torch.cuda device, memory, stream or RNG API: " \
+    assert "module_skip_tests.py:8:9 TRN243 [guarded: neuron-guarded] torch.cuda device, memory, stream or RNG API: " \
            "`torch.cuda.Stream`" in text
-    assert "Guarded (never runs on Neuron, not counted): 3" in text
+    assert "Guarded (not part of the port, not counted): 3" in text
 
 
 def test_show_guarded_config_key(tmp_path):

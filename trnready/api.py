@@ -325,7 +325,8 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
         if cache is not None:
             cache.close()
         sys.setrecursionlimit(old_limit)
-    if not config.show_guarded:  # code that never runs on Neuron: listed only on request
+    if not config.show_guarded:  # code that is not part of the port: listed only on request
+        report.guarded_hidden = sum(1 for f in report.findings if f.guarded and not f.suppressed)
         report.findings = [f for f in report.findings if not f.guarded]
     report.findings.sort(key=lambda f: f.sort_key())
     report.diagnostics.sort(key=lambda d: (d.path, d.kind))

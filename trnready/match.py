@@ -30,6 +30,7 @@ class Hit:
     confidence: str | None = None  # overrides the matcher's (e.g. an optional, guarded import)
     note: str = ""  # appended to the message
     guarded: bool = False  # a context predicate with the guard effect holds (trnready/context/neuron_guarded.py)
+    guard: str = ""  # the name of that predicate (the finding's `guarded_by`)
     stored: bool = False  # a keyword matcher's value stored under the name ({"k": v}, x.k = v), not passed to a call
     severity: str | None = None  # overrides the rule's (an optional import leaves a path without the package)
 
@@ -150,7 +151,7 @@ class Engine:
                 return False
         for p in guard:
             if p.test(ctx, hit):
-                hit = replace(hit, guarded=True)
+                hit = replace(hit, guarded=True, guard=p.name)
                 break
         hits.append(hit)
         return True
@@ -386,8 +387,11 @@ class Engine:
                                        note=hits[-1].note + f" (the value is passed to `{name}` later)")
                     # The guard predicates judge the new place too: `backend = "nccl"` in the CUDA arm of
                     # `if torch.cuda.is_available(): ... else: backend = "gloo"` is never assigned on Neuron.
-                    if not hits[-1].guarded and any(g.test(ctx, hits[-1]) for g in self.predicates_of(m)[1]):
-                        hits[-1] = replace(hits[-1], guarded=True)
+                    if not hits[-1].guarded:
+                        for g in self.predicates_of(m)[1]:
+                            if g.test(ctx, hits[-1]):
+                                hits[-1] = replace(hits[-1], guarded=True, guard=g.name)
+                                break
                     return
                 break
 

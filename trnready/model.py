@@ -133,6 +133,9 @@ class Finding:
     # The code runs only when a condition is false on a Neuron machine (context predicate neuron-guarded):
     # listed only with --show-guarded, never counted in the verdict or the exit code.
     guarded: bool = False
+    # Why it is guarded: the context predicate or report step that decided (`neuron-guarded`, `cpu-unit-test`,
+    # `vendored`, `ci-other-accelerator`, ...); "" when not guarded or not known.
+    guarded_by: str = ""
     # Source lines around the match, ((line_no, text), ...) for line-2..line+2, so reporters
     # can show context without re-reading files. Not part of the JSON report.
     context: tuple[tuple[int, str], ...] = field(default=(), compare=False, repr=False)
@@ -177,6 +180,8 @@ class Finding:
             "guarded": self.guarded,
             "scope": self.scope,
         }
+        if self.guarded and self.guarded_by:
+            out["guarded_by"] = self.guarded_by
         if self.occurrences:
             out["occurrences"] = [{"line": ln, "column": col, "rule": rule} for ln, col, rule in self.occurrences]
         if self.cell is not None:
@@ -217,6 +222,13 @@ class Report:
     # What the verdict and the exit code count: findings in these scopes at or above this confidence.
     gate_scopes: tuple[str, ...] = DEFAULT_GATE_SCOPES
     gate_min_confidence: str = "medium"
+    # Guarded findings left out of the list (no --show-guarded): counted here so a report still says how many.
+    guarded_hidden: int = 0
+
+    @property
+    def guarded(self) -> int:
+        """Guarded findings, listed or not (not counted by the gate either way)."""
+        return self.guarded_hidden + sum(1 for f in self.findings if f.guarded and not f.suppressed)
 
     @property
     def active(self) -> list[Finding]:
@@ -347,7 +359,7 @@ LONG_CODE = 2000
 def make_finding(rule: Rule, occurrences: Occurrences, *, path: str, line: int, column: int, end_line: int,
                  end_column: int, snippet: str, message: str, code: str, confidence: str,
                  cell: Optional[int] = None, context: tuple = (), fixable: bool = False,
-                 guarded: bool = False) -> Finding:
+                 guarded: bool = False, guarded_by: str = "") -> Finding:
     """The one place a Finding is built: rule fields copied, fingerprint from path (+ `#cell` in
     notebooks), rule, the code and its repeat index within `occurrences`."""
     fp_path = path if cell is None else f"{path}#cell"
@@ -361,4 +373,4 @@ def make_finding(rule: Rule, occurrences: Occurrences, *, path: str, line: int, 
         path=path, line=line, column=column, end_line=end_line, end_column=end_column,
         snippet=snippet.rstrip("\r\n"), message=message, fix=rule.fix, docs=rule.docs, source=rule.source,
         fingerprint=fingerprint(fp_path, rule.id, code, n), title=rule.title, cell=cell, context=context,
-        fixable=fixable, guarded=guarded)
+        fixable=fixable, guarded=guarded, guarded_by=guarded_by if guarded else "")

@@ -245,11 +245,34 @@ def per_file_ignores(findings: list, root, config) -> list:
 
 
 def report_findings(findings: list, engine, mentioned, root=None, config=None) -> list:
-    """Repository-level rules (one finding per repository unless mentioned anywhere), the scope of every
-    finding (`[scopes]` of the config, then path conventions), then report order."""
+    """Repository-level rules (one finding per repository unless mentioned anywhere), vendored code, the
+    scope of every finding (`[scopes]` of the config, then path conventions), then report order."""
     from .repo_rules import collapse
 
-    return sort(scopes(collapse(findings, engine, mentioned), root, config))
+    return sort(scopes(vendored(collapse(findings, engine, mentioned), engine, root, config), root, config))
+
+
+def vendored(findings: list, engine, root=None, config=None) -> list:
+    """Findings in a copy of another project kept in the tree (a directory named in `vendored-dirs`:
+    `third_party/`, `vendor/`, `dependencies/`, ...) are guarded (`guarded_by` "vendored"): the project
+    does not port that code, its own uses of the library are reported where they are. A `[scopes]` glob of
+    the config naming the file says it is the project's own code, and keeps it reported."""
+    from .config import Config
+
+    names = frozenset(n.lower() for n in getattr(getattr(engine, "catalogue", None), "context_values", {}).get(
+        "vendored-dirs", ()))
+    if not names:
+        return findings
+    config = config or Config()
+    memo: dict = {}
+    out = []
+    for f in findings:
+        hit = memo.get(f.path)
+        if hit is None:
+            hit = memo[f.path] = any(seg.lower() in names for seg in f.path.split("/")[:-1]) and \
+                not _scope_glob_matches(f.path, root, config)
+        out.append(replace(f, guarded=True, guarded_by="vendored") if hit and not f.guarded else f)
+    return out
 
 
 def scopes(findings: list, root=None, config=None) -> list:

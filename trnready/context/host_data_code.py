@@ -89,7 +89,7 @@ def _in_host_function(ctx, node) -> bool:
     return _is_host(ctx, enclosing_function(ctx, node), 2)
 
 
-@predicate("host-data-code", kinds=("call", "method", "reference", "keyword"), effect="guard")
+@predicate("host-data-code", kinds=("call", "method", "reference", "keyword", "subscript"), effect="guard")
 def host_data_code(ctx, hit) -> bool:
     """Data preparation that runs on the host CPU: a match in a module under a directory named in
     `host-data-dirs` (`io/`, `datasets/`, `transforms/`, ...), in a `collate*.py` file, or inside a

@@ -77,6 +77,6 @@ def guard_imported_flags(findings: list, table: dict) -> list:
         if not f.guarded and f.cell is None and f.path in spans and any(
                 first <= f.line <= last and not (choice and f.category == "cuda-device")
                 for first, last, choice in spans[f.path]):
-            f = replace(f, guarded=True)
+            f = replace(f, guarded=True, guarded_by="neuron-guarded")
         out.append(f)
     return out

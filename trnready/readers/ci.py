@@ -159,7 +159,7 @@ def guard_accelerator_legs(rel: str, entries: list[Entry], findings: list, value
     out = []
     for f in findings:
         if any(leg.first <= f.line <= leg.last and f.line not in leg.evidence for leg in legs):
-            f = replace(f, guarded=True)
+            f = replace(f, guarded=True, guarded_by="ci-other-accelerator")
         out.append(f)
     return out
 

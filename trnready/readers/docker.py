@@ -192,7 +192,7 @@ def read(ctx: FileContext) -> ReadResult:
     found = em.out
     if _is_variant(ctx, engine.catalogue.context_values):
         base = _base_image_lines(lines)
-        found = [f if f.line in base else replace(f, guarded=True) for f in found]
+        found = [f if f.line in base else replace(f, guarded=True, guarded_by="image-variant") for f in found]
     return ReadResult(found, None, [Source(text, comments(ctx.kind))])
 
 

@@ -78,7 +78,7 @@ def findings_from_hits(hits: list[Hit], lines: list[str], rel: str, cell: int | 
             confidence=h.confidence or h.matcher.confidence,
             path=rel, line=lineno + line_offset, column=col, end_line=end_lineno + line_offset, end_column=end_col,
             snippet=text, message=message, code=code, cell=cell, context=context_lines(lines, lineno, line_offset),
-            fixable=fixable(h.rule, node, h.qualname), guarded=h.guarded))
+            fixable=fixable(h.rule, node, h.qualname), guarded=h.guarded, guarded_by=h.guard))
     return out
 
 

@@ -9,8 +9,10 @@ from ..plan import build_plan, finding_effort, finding_phase
 # 1.1 (additive): `plan`; `phase`, `effort` and `guarded` on every finding; summary.guarded.
 # 1.2 (additive): `scope` on every finding, `occurrences` on findings that fold further places;
 # summary.by_scope, summary.gate ({scopes, min_confidence, counted, medium_confidence}).
+# 1.3 (additive): `guarded_by` on guarded findings (the predicate or step that decided: neuron-guarded,
+# cpu-unit-test, vendored, ...).
 # Readers of 1.0 keep working.
-SCHEMA_VERSION = "1.2"
+SCHEMA_VERSION = "1.3"
 
 
 def _finding(f, report: Report) -> dict:
@@ -45,7 +47,7 @@ def to_dict(report: Report) -> dict:
             "by_severity": report.by_severity(),
             "by_category": report.by_category(),
             "suppressed": sum(1 for f in report.findings if f.suppressed),
-            "guarded": sum(1 for f in report.findings if f.guarded and not f.suppressed),
+            "guarded": report.guarded,
             "by_scope": report.by_scope(),
             "gate": _gate(report),
             "verdict": report.verdict(),

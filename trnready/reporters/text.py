@@ -113,9 +113,11 @@ def _statistics(shown: list, stream) -> None:
 def _diagnostics(report: Report, stream, cwd: str) -> None:
     guarded = [f for f in report.findings if f.guarded and not f.suppressed]
     if guarded:  # only present with --show-guarded
-        stream.write("\nGuarded (the code never runs on a Neuron machine; not counted):\n")
+        stream.write("\nGuarded (not part of the port: never runs on a Neuron machine, runs only on the CPU, or "
+                     "vendored; not counted):\n")
         for f in guarded:
-            stream.write(f"  {location(f, display_path(report, f.path, cwd))} {f.rule} [guarded] {safe(f.message)}\n")
+            why = f"guarded: {f.guarded_by}" if f.guarded_by else "guarded"
+            stream.write(f"  {location(f, display_path(report, f.path, cwd))} {f.rule} [{why}] {safe(f.message)}\n")
     for title, group in (("Not scanned", [d for d in report.diagnostics if d.kind not in PARTIAL_KINDS]),
                          ("Scanned in part", [d for d in report.diagnostics if d.kind in PARTIAL_KINDS])):
         if group:
@@ -143,9 +145,9 @@ def render_summary(report: Report, stream, colour: bool = False, shown: int | No
     suppressed = sum(1 for f in report.findings if f.suppressed)
     if suppressed:
         stream.write(f"Suppressed: {suppressed}\n")
-    guarded = sum(1 for f in report.findings if f.guarded and not f.suppressed)
-    if guarded:
-        stream.write(f"Guarded (never runs on Neuron, not counted): {guarded}\n")
+    if report.guarded:
+        listed = "" if report.guarded_hidden == 0 else "; --show-guarded lists them"
+        stream.write(f"Guarded (not part of the port, not counted{listed}): {report.guarded}\n")
     if report.baseline is not None:
         b = report.baseline
         line = f"Baseline: {b['known']} known finding(s) from {safe_line(b['path'])} not shown"

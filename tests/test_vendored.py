@@ -1,0 +1,47 @@
+"""Vendored copies of other projects (third_party/, dependencies/, ...) are guarded, with guarded_by "vendored"."""
+import json
+
+from conftest import run_cli
+
+CUDA = "import torch\nx = torch.randn(2).cuda()\n"
+
+
+def _tree(root):
+    (root / "inference" / "dependencies" / "AutoGPTQ" / "kernels").mkdir(parents=True)
+    (root / "inference" / "dependencies" / "AutoGPTQ" / "kernels" / "q4.cu").write_text(
+        "__global__ void q4(float* x) { x[0] = 1; }\n")
+    (root / "inference" / "dependencies" / "AutoGPTQ" / "quant.py").write_text(CUDA)
+    (root / "third_party").mkdir()
+    (root / "third_party" / "ops.py").write_text(CUDA)
+    (root / "olmo").mkdir()
+    (root / "olmo" / "model.py").write_text(CUDA)
+    (root / "olmo" / "dependencies.py").write_text(CUDA)  # a module named like the directory: not vendored
+
+
+def _scan(root, *args):
+    proc = run_cli("scan", ".", "--format", "json", "--no-cache", "--show-guarded", *args, cwd=root)
+    assert proc.returncode in (0, 1), proc.stderr
+    return json.loads(proc.stdout)
+
+
+def test_vendored_directories_are_guarded_and_say_why(tmp_path):
+    _tree(tmp_path)
+    report = _scan(tmp_path)
+    got = [(f["path"], f["line"], f["rule"], f["guarded"], f.get("guarded_by")) for f in report["findings"]]
+    assert got == [
+        ("inference/dependencies/AutoGPTQ/kernels/q4.cu", 1, "TRN601", True, "vendored"),
+        ("inference/dependencies/AutoGPTQ/quant.py", 2, "TRN241", True, "vendored"),
+        ("olmo/dependencies.py", 2, "TRN241", False, None),
+        ("olmo/model.py", 2, "TRN241", False, None),
+        ("third_party/ops.py", 2, "TRN241", True, "vendored"),
+    ]
+    assert report["schema_version"] == "1.3"
+    text = run_cli("scan", ".", "--no-cache", "--show-guarded", cwd=tmp_path).stdout
+    assert "third_party/ops.py:2:5 TRN241 [guarded: vendored]" in text
+
+
+def test_a_scopes_glob_claims_the_directory_as_own_code(tmp_path):
+    _tree(tmp_path)
+    (tmp_path / "trnready.toml").write_text('[scopes]\n"third_party/**" = "source"\n')
+    got = {f["path"]: f["guarded"] for f in _scan(tmp_path)["findings"]}
+    assert got["third_party/ops.py"] is False and got["inference/dependencies/AutoGPTQ/quant.py"] is True

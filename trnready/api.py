@@ -314,6 +314,10 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
         linked = postprocess.per_file_ignores(
             link_findings(files, summaries, engine, cache, config, scan_bytes, digests), root, config)
         report.findings = drop_answered_unused(report.findings, linked) + linked
+        # Blocks guarded by a never-on-Neuron flag imported from another module (`if _SUPPORTS_FLEX:`).
+        from .project.flags import guard_imported_flags
+
+        report.findings = guard_imported_flags(report.findings, files, summaries)
         # Repository-level rules (e.g. torch.compile used but no shared NEFF cache configured anywhere).
         in_config_files = mentioned_in_files([], config.max_file_size, repo_files(root, paths, config))
 

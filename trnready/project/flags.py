@@ -54,10 +54,15 @@ def _flag_at(linker, rel: str, name: str, hops: int) -> bool:
     return False
 
 
-def guard_imported_flags(findings: list, table: dict) -> list:
+def guard_imported_flags(findings: list, files, summaries) -> list:
     """Mark guarded the findings inside blocks guarded by a flag imported from another module, when that
     flag is assigned only from never-on-Neuron conditions there. A "cuda" device string (or another
     cuda-device finding) in a block with an else arm is a device pick and stays, as in neuron-guarded."""
+    if not any(s and s.get("guards") for s in summaries):
+        return findings
+    from .report import _EMPTY
+
+    table: dict = {sf.rel: (s if s is not None else _EMPTY) for sf, s in zip(files, summaries) if sf.kind == "python"}
     spans: dict = {}
     linker = None
     for rel, s in table.items():

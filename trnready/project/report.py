@@ -97,7 +97,8 @@ def _file_links(cache, digest_of: dict):
     return stored, store
 
 
-_EMPTY = {"v": VERSION, "imports": {}, "consts": {}, "classes": {}, "aliases": {}, "funcs": {}, "uses": [], "stars": []}
+_EMPTY = {"v": VERSION, "imports": {}, "consts": {}, "classes": {}, "aliases": {}, "funcs": {}, "uses": [], "stars": [],
+          "flags": [], "guards": []}
 
 
 def _column(line: str, byte_offset: int) -> int:

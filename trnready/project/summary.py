@@ -12,13 +12,15 @@ only what another module can see or what can carry a value across a module bound
     stars    `from module import *` -> [module, level]
     uses     calls that name an import or a module function
              -> [line, col, end_line, end_col, call source, dotted names, passes a literal]
+    flags    module-level names assigned only from never-on-Neuron checks (`_SUPPORTS_FLEX = torch.cuda...`)
+    guards   blocks run only when an imported project name is true -> [first line, last line, name, choice]
 """
 from __future__ import annotations
 
 import ast
 import sys
 
-VERSION = 3
+VERSION = 4
 MAX_TEMPLATE = 400  # a call longer than this is not carried (generated code, data tables)
 MAX_ITEMS = 400  # per list: memory stays flat however large the module
 
@@ -90,8 +92,10 @@ def api_names(engine) -> frozenset:
     return found
 
 
-def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | None = None) -> dict:
-    """`calls`: every Call node of the tree when the caller already walked it (else walked here)."""
+def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | None = None,
+              values: dict | None = None) -> dict:
+    """`calls`: every Call node of the tree when the caller already walked it (else walked here);
+    `values`: the catalogue's [context.values] (for the never-on-Neuron flags)."""
     if calls is None:
         calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
     imports: dict = {}
@@ -175,8 +179,15 @@ def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | Non
                         # most calls without parsing them again
                         uses.append([node.lineno, node.col_offset, node.end_lineno, node.end_col_offset, src,
                                      sorted(set(names)), lit])
+    from ..context.neuron_guarded import module_flags
+    from .flags import guards_of
+
+    flags = module_flags(tree, values or {})[:MAX_ITEMS]
+    project_names = {n for n, (mod, level, name) in imports.items()
+                     if name is not None and (level or mod.split(".", 1)[0] not in _EXTERNAL)}
+    guards = guards_of(tree, project_names) if project_names else []
     return {"v": VERSION, "imports": imports, "consts": consts, "classes": classes, "aliases": aliases,
-            "funcs": funcs, "uses": uses, "stars": stars}
+            "funcs": funcs, "uses": uses, "stars": stars, "flags": flags, "guards": guards}
 
 
 def _top_statements(body):
@@ -247,6 +258,9 @@ def valid(summary) -> bool:
                         and all(isinstance(c[0], int) and isinstance(c[1], int) and isinstance(c[2], str) for c in cs)
                         for line, ps, ds, cs in summary["funcs"].values())
         ok = ok and all(isinstance(m, str) and isinstance(lv, int) for m, lv in summary["stars"])
+        ok = ok and all(isinstance(n, str) for n in summary["flags"])
+        ok = ok and all(len(g) == 4 and isinstance(g[0], int) and isinstance(g[1], int) and isinstance(g[2], str)
+                        and isinstance(g[3], bool) for g in summary["guards"])
         ok = ok and all(len(u) == 7 and all(isinstance(x, int) for x in u[:4]) and isinstance(u[4], str)
                         and isinstance(u[5], list) and all(isinstance(n, str) for n in u[5])
                         and isinstance(u[6], bool) for u in summary["uses"])

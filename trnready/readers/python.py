@@ -156,7 +156,8 @@ def project_summary(ctx: FileContext, tree, calls: list | None = None) -> dict |
     from ..project.summary import api_names, summarize
 
     try:
-        return summarize(tree, api_names(ctx.engine), calls)
+        return summarize(tree, api_names(ctx.engine), calls,
+                         getattr(getattr(ctx.engine, "catalogue", None), "context_values", None))
     except RecursionError:
         return None
 

@@ -11,8 +11,10 @@ def _tree(root):
     (root / "inference" / "dependencies" / "AutoGPTQ" / "kernels" / "q4.cu").write_text(
         "__global__ void q4(float* x) { x[0] = 1; }\n")
     (root / "inference" / "dependencies" / "AutoGPTQ" / "quant.py").write_text(CUDA)
-    (root / "third_party").mkdir()
-    (root / "third_party" / "ops.py").write_text(CUDA)
+    (root / "third_party" / "cutlass").mkdir(parents=True)
+    (root / "third_party" / "cutlass" / "ops.py").write_text(CUDA)
+    (root / "deps").mkdir()
+    (root / "deps" / "gpu.py").write_text(CUDA)  # right inside deps/: the project's own file
     (root / "olmo").mkdir()
     (root / "olmo" / "model.py").write_text(CUDA)
     (root / "olmo" / "dependencies.py").write_text(CUDA)  # a module named like the directory: not vendored
@@ -29,19 +31,20 @@ def test_vendored_directories_are_guarded_and_say_why(tmp_path):
     report = _scan(tmp_path)
     got = [(f["path"], f["line"], f["rule"], f["guarded"], f.get("guarded_by")) for f in report["findings"]]
     assert got == [
+        ("deps/gpu.py", 2, "TRN241", False, None),
         ("inference/dependencies/AutoGPTQ/kernels/q4.cu", 1, "TRN601", True, "vendored"),
         ("inference/dependencies/AutoGPTQ/quant.py", 2, "TRN241", True, "vendored"),
         ("olmo/dependencies.py", 2, "TRN241", False, None),
         ("olmo/model.py", 2, "TRN241", False, None),
-        ("third_party/ops.py", 2, "TRN241", True, "vendored"),
+        ("third_party/cutlass/ops.py", 2, "TRN241", True, "vendored"),
     ]
     assert report["schema_version"] == "1.3"
     text = run_cli("scan", ".", "--no-cache", "--show-guarded", cwd=tmp_path).stdout
-    assert "third_party/ops.py:2:5 TRN241 [guarded: vendored]" in text
+    assert "third_party/cutlass/ops.py:2:5 TRN241 [guarded: vendored]" in text
 
 
 def test_a_scopes_glob_claims_the_directory_as_own_code(tmp_path):
     _tree(tmp_path)
     (tmp_path / "trnready.toml").write_text('[scopes]\n"third_party/**" = "source"\n')
     got = {f["path"]: f["guarded"] for f in _scan(tmp_path)["findings"]}
-    assert got["third_party/ops.py"] is False and got["inference/dependencies/AutoGPTQ/quant.py"] is True
+    assert got["third_party/cutlass/ops.py"] is False and got["inference/dependencies/AutoGPTQ/quant.py"] is True

@@ -253,10 +253,10 @@ def report_findings(findings: list, engine, mentioned, root=None, config=None) -
 
 
 def vendored(findings: list, engine, root=None, config=None) -> list:
-    """Findings in a copy of another project kept in the tree (a directory named in `vendored-dirs`:
-    `third_party/`, `vendor/`, `dependencies/`, ...) are guarded (`guarded_by` "vendored"): the project
-    does not port that code, its own uses of the library are reported where they are. A `[scopes]` glob of
-    the config naming the file says it is the project's own code, and keeps it reported."""
+    """Findings in a copy of another project kept in the tree are guarded (`guarded_by` "vendored"): a
+    folder inside a directory named in `vendored-dirs` (`third_party/<project>/`, `dependencies/<project>/`).
+    The project does not port that code; its own uses of the library are reported where they are. A
+    `[scopes]` glob of the config naming the file claims it as the project's own and keeps it reported."""
     from .config import Config
 
     names = frozenset(n.lower() for n in getattr(getattr(engine, "catalogue", None), "context_values", {}).get(
@@ -269,7 +269,10 @@ def vendored(findings: list, engine, root=None, config=None) -> list:
     for f in findings:
         hit = memo.get(f.path)
         if hit is None:
-            hit = memo[f.path] = any(seg.lower() in names for seg in f.path.split("/")[:-1]) and \
+            # `third_party/<project>/...`: the named directory holds other projects, each in its own folder;
+            # a file right inside it (`deps/requirements.txt`) is the project's own.
+            dirs = f.path.split("/")[:-1]
+            hit = memo[f.path] = any(seg.lower() in names for seg in dirs[:-1]) and \
                 not _scope_glob_matches(f.path, root, config)
         out.append(replace(f, guarded=True, guarded_by="vendored") if hit and not f.guarded else f)
     return out

@@ -5,35 +5,9 @@ with imported names (`guards`); this step resolves the names across modules and 
 those blocks guarded, as neuron-guarded does within one file."""
 from __future__ import annotations
 
-import ast
 from dataclasses import replace
 
 MAX_HOPS = 4  # re-exports followed: `from .utils import FLAG` where utils re-exports it from _guard
-MAX_GUARDS = 200  # per module: the summary stays small however large the module
-
-
-def guards_of(tree: ast.Module, imported: set) -> list:
-    """[[first line, last line, name, choice]] for every block that runs only when an imported name is
-    true: the body of `if NAME:` / `if NAME and ...:`, the `else` of `if not NAME:`. `choice` says the
-    statement has another branch (a device picked in either arm stays a finding)."""
-    out: list = []
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.If) or len(out) >= MAX_GUARDS:
-            continue
-        test = node.test
-        parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
-        for p in parts:
-            if isinstance(p, ast.Name) and p.id in imported and node.body:
-                out.append([node.body[0].lineno, _end(node.body), p.id, bool(node.orelse)])
-                break
-        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) and isinstance(test.operand, ast.Name) \
-                and test.operand.id in imported and node.orelse:
-            out.append([node.orelse[0].lineno, _end(node.orelse), test.operand.id, True])
-    return out
-
-
-def _end(stmts) -> int:
-    return max(getattr(s, "end_lineno", s.lineno) or s.lineno for s in stmts)
 
 
 def _flag_at(linker, rel: str, name: str, hops: int) -> bool:

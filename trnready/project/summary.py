@@ -180,14 +180,39 @@ def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | Non
                         uses.append([node.lineno, node.col_offset, node.end_lineno, node.end_col_offset, src,
                                      sorted(set(names)), lit])
     from ..context.neuron_guarded import module_flags
-    from .flags import guards_of
-
     flags = module_flags(tree, values or {})[:MAX_ITEMS]
     project_names = {n for n, (mod, level, name) in imports.items()
                      if name is not None and (level or mod.split(".", 1)[0] not in _EXTERNAL)}
     guards = guards_of(tree, project_names) if project_names else []
     return {"v": VERSION, "imports": imports, "consts": consts, "classes": classes, "aliases": aliases,
             "funcs": funcs, "uses": uses, "stars": stars, "flags": flags, "guards": guards}
+
+
+MAX_GUARDS = 200  # blocks per module: the summary stays small however large the module
+
+
+def guards_of(tree: ast.Module, imported: set) -> list:
+    """[[first line, last line, name, choice]] for every block that runs only when an imported name is
+    true: the body of `if NAME:` / `if NAME and ...:`, the `else` of `if not NAME:`. `choice` says the
+    statement has another branch (a device picked in either arm stays a finding)."""
+    out: list = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.If) or len(out) >= MAX_GUARDS:
+            continue
+        test = node.test
+        parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
+        for p in parts:
+            if isinstance(p, ast.Name) and p.id in imported and node.body:
+                out.append([node.body[0].lineno, _end(node.body), p.id, bool(node.orelse)])
+                break
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) and isinstance(test.operand, ast.Name) \
+                and test.operand.id in imported and node.orelse:
+            out.append([node.orelse[0].lineno, _end(node.orelse), test.operand.id, True])
+    return out
+
+
+def _end(stmts) -> int:
+    return max(getattr(s, "end_lineno", s.lineno) or s.lineno for s in stmts)
 
 
 def _top_statements(body):

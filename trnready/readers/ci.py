@@ -24,6 +24,7 @@ from dataclasses import replace
 from packaging.specifiers import SpecifierSet
 
 from .. import requirements as rq
+from . import deps
 from .emit import Emitter, emit_pyreqs
 from .outline import Entry
 
@@ -60,6 +61,8 @@ def ci_findings(rel: str, entries: list[Entry], lines: list[str], engine, em: Em
     jobs = test_jobs(rel, entries, lines)
     if any(_covers_supported(j) for j in jobs) or (path is not None and _siblings_cover_supported(path)):
         return  # another test job of the project runs on 3.12+ (or on a version we cannot tell)
+    if path is not None and deps.is_workflow(rel) and _packaging_admits_supported(path):
+        return  # the project's own requirement admits 3.12+: the CI versions are a choice of tests, not it
     values = engine.catalogue.context_values
     legs = accelerator_legs(rel, entries, values)
     for job in jobs:
@@ -196,6 +199,58 @@ def _covers_supported(job: dict) -> bool:
 
 SUPPORTED = ("3.12", "3.13", "3.14")
 _SIBLINGS: dict = {}  # (directory, listing signature) -> any test job there covers a supported Python
+
+
+_SETUP_PY_REQ = re.compile(r"""python_requires\s*=\s*(['"])([^'"]+)\1""")
+_SETUP_CFG_REQ = re.compile(r"(?m)^\s*python_requires\s*=\s*(\S[^\n#]*)")
+_PACKAGING: dict = {}  # (root, stat) -> whether the declared requirement admits 3.12-3.14
+
+
+def _packaging_admits_supported(path) -> bool:
+    """The repository's packaging declares a Python requirement (pyproject `requires-python` or Poetry
+    `python`, setup.py / setup.cfg `python_requires`) that admits 3.12, 3.13 or 3.14. Then a test job on
+    older versions is a choice of what CI tests, not the project's requirement (which the packaging rule
+    judges itself). No declaration: the CI versions are the best evidence there is."""
+    root = deps.project_root_of_workflow(path)
+    stat = deps.packaging_stat(root)
+    key = (str(root), stat)
+    if key in _PACKAGING:
+        return _PACKAGING[key]
+    specs: list = []
+    for name, _, size in stat:
+        if size > 512 * 1024:
+            continue
+        try:
+            text = (root / name).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        if name == "pyproject.toml":
+            from ..catalogue import tomllib
+
+            try:
+                data = tomllib.loads(text)
+            except (ValueError, TypeError):
+                continue
+            project = data.get("project") if isinstance(data.get("project"), dict) else {}
+            poetry = ((data.get("tool") or {}).get("poetry") or {}).get("dependencies") or {}
+            for spec, is_poetry in ((project.get("requires-python"), False),
+                                    (poetry.get("python") if isinstance(poetry, dict) else None, True)):
+                if isinstance(spec, str):
+                    specs.append((spec, is_poetry))
+        else:
+            m = (_SETUP_PY_REQ if name == "setup.py" else _SETUP_CFG_REQ).search(text)
+            if m:
+                specs.append((m.group(2) if name == "setup.py" else m.group(1).strip(), False))
+    admits = False
+    for spec, is_poetry in specs:
+        req = rq.pyreq_from(spec, 0, 0, poetry=is_poetry)
+        if req is not None and not rq.python_excludes_all(req, ("3.12", "3.13", "3.14")):
+            admits = True
+            break
+    if len(_PACKAGING) > 256:
+        _PACKAGING.clear()
+    _PACKAGING[key] = admits
+    return admits
 
 
 def _siblings_cover_supported(path) -> bool:

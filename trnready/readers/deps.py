@@ -54,12 +54,33 @@ def image_siblings(path, rel: str) -> tuple:
     return tuple(out)
 
 
+PACKAGING_FILES = ("pyproject.toml", "setup.py", "setup.cfg")
+
+
+def project_root_of_workflow(path) -> Path:
+    """The repository a `.github/workflows/*.yml` file belongs to (two folders up)."""
+    return Path(path).parent.parent.parent
+
+
+def packaging_stat(root: Path) -> tuple:
+    """(name, mtime_ns, size) of the project's packaging files at `root`, sorted."""
+    out = []
+    for name in PACKAGING_FILES:
+        try:
+            st = (root / name).stat()
+        except OSError:
+            continue
+        out.append((name, st.st_mtime_ns, st.st_size))
+    return tuple(out)
+
+
 def dependency_signature(path, rel: str) -> str:
     """A string that changes whenever a file this file's findings depend on changes ("" for most files)."""
     if path is None:
         return ""
     if is_workflow(rel):
-        return "\0workflows:" + repr(folder_listing(Path(path).parent))
+        return "\0workflows:" + repr(folder_listing(Path(path).parent)) + repr(
+            packaging_stat(project_root_of_workflow(path)))
     from ..filekinds import kind_of
 
     if kind_of(rel.rsplit("/", 1)[-1]) == "dockerfile":

@@ -1,0 +1,63 @@
+"""A CI test job on old Pythons is the project's requirement only when the packaging declares none that
+admits 3.12-3.14 (readers/ci.py)."""
+import json
+
+from conftest import run_cli
+
+WORKFLOW = """name: tests
+on: [push]
+jobs:
+  test:
+    runs-on: ubuntu-latest
+    strategy:
+      matrix:
+        python-version: ["3.9", "3.10"]
+    steps:
+      - uses: actions/setup-python@v5
+        with:
+          python-version: ${{ matrix.python-version }}
+      - run: pytest tests
+"""
+
+
+def _rules(root):
+    proc = run_cli("scan", ".", "--format", "json", "--no-cache", cwd=root)
+    assert proc.returncode in (0, 1), proc.stderr
+    return [(f["path"], f["line"], f["rule"]) for f in json.loads(proc.stdout)["findings"]]
+
+
+def _repo(root, packaging=None):
+    (root / ".github" / "workflows").mkdir(parents=True)
+    (root / ".github" / "workflows" / "tests.yml").write_text(WORKFLOW)
+    if packaging:
+        name, text = packaging
+        (root / name).write_text(text)
+
+
+def test_without_a_declared_requirement_the_ci_versions_are_reported(tmp_path):
+    _repo(tmp_path)
+    assert _rules(tmp_path) == [(".github/workflows/tests.yml", 8, "TRN522")]
+
+
+def test_a_declared_requirement_that_admits_312_wins(tmp_path):
+    _repo(tmp_path, ("pyproject.toml", '[project]\nname = "x"\nrequires-python = ">=3.9"\n'))
+    assert _rules(tmp_path) == []
+
+
+def test_setup_py_python_requires_is_read_too(tmp_path):
+    _repo(tmp_path, ("setup.py", 'from setuptools import setup\nsetup(name="x", python_requires=">=3.8")\n'))
+    assert _rules(tmp_path) == []
+
+
+def test_a_declared_requirement_below_312_is_reported_in_the_packaging_and_ci(tmp_path):
+    _repo(tmp_path, ("pyproject.toml", '[project]\nname = "x"\nrequires-python = ">=3.9,<3.12"\n'))
+    assert _rules(tmp_path) == [(".github/workflows/tests.yml", 8, "TRN522"), ("pyproject.toml", 3, "TRN522")]
+
+
+def test_the_cache_sees_a_change_of_the_packaging(tmp_path):
+    _repo(tmp_path)
+    proc = run_cli("scan", ".", "--format", "json", cwd=tmp_path)
+    assert [f["rule"] for f in json.loads(proc.stdout)["findings"]] == ["TRN522"]
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\nrequires-python = ">=3.9"\n')
+    proc = run_cli("scan", ".", "--format", "json", cwd=tmp_path)
+    assert json.loads(proc.stdout)["findings"] == []

@@ -23,7 +23,7 @@ jobs:
 def _rules(root):
     proc = run_cli("scan", ".", "--format", "json", "--no-cache", cwd=root)
     assert proc.returncode in (0, 1), proc.stderr
-    return [(f["path"], f["line"], f["rule"]) for f in json.loads(proc.stdout)["findings"]]
+    return [(f["path"], f["line"], f["rule"], f["severity"]) for f in json.loads(proc.stdout)["findings"]]
 
 
 def _repo(root, packaging=None):
@@ -36,28 +36,31 @@ def _repo(root, packaging=None):
 
 def test_without_a_declared_requirement_the_ci_versions_are_reported(tmp_path):
     _repo(tmp_path)
-    assert _rules(tmp_path) == [(".github/workflows/tests.yml", 8, "TRN522")]
+    assert _rules(tmp_path) == [(".github/workflows/tests.yml", 8, "TRN522", "change")]
 
 
-def test_a_declared_requirement_that_admits_312_wins(tmp_path):
+def test_a_declared_requirement_that_admits_312_makes_it_an_advisory(tmp_path):
     _repo(tmp_path, ("pyproject.toml", '[project]\nname = "x"\nrequires-python = ">=3.9"\n'))
-    assert _rules(tmp_path) == []
+    assert _rules(tmp_path) == [(".github/workflows/tests.yml", 8, "TRN522", "advisory")]
+    msg = json.loads(run_cli("scan", ".", "--format", "json", "--no-cache", cwd=tmp_path).stdout)["findings"][0]
+    assert msg["message"].endswith("(the packaging requirement admits 3.12-3.14; CI never tests them)")
 
 
 def test_setup_py_python_requires_is_read_too(tmp_path):
     _repo(tmp_path, ("setup.py", 'from setuptools import setup\nsetup(name="x", python_requires=">=3.8")\n'))
-    assert _rules(tmp_path) == []
+    assert _rules(tmp_path) == [(".github/workflows/tests.yml", 8, "TRN522", "advisory")]
 
 
 def test_a_declared_requirement_below_312_is_reported_in_the_packaging_and_ci(tmp_path):
     _repo(tmp_path, ("pyproject.toml", '[project]\nname = "x"\nrequires-python = ">=3.9,<3.12"\n'))
-    assert _rules(tmp_path) == [(".github/workflows/tests.yml", 8, "TRN522"), ("pyproject.toml", 3, "TRN522")]
+    assert _rules(tmp_path) == [(".github/workflows/tests.yml", 8, "TRN522", "change"),
+                                ("pyproject.toml", 3, "TRN522", "change")]
 
 
 def test_the_cache_sees_a_change_of_the_packaging(tmp_path):
     _repo(tmp_path)
     proc = run_cli("scan", ".", "--format", "json", cwd=tmp_path)
-    assert [f["rule"] for f in json.loads(proc.stdout)["findings"]] == ["TRN522"]
+    assert [f["severity"] for f in json.loads(proc.stdout)["findings"]] == ["change"]
     (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\nrequires-python = ">=3.9"\n')
     proc = run_cli("scan", ".", "--format", "json", cwd=tmp_path)
-    assert json.loads(proc.stdout)["findings"] == []
+    assert [f["severity"] for f in json.loads(proc.stdout)["findings"]] == ["advisory"]

@@ -577,4 +577,7 @@ def neuron_guarded(ctx, hit) -> bool:
     spans = ctx.fact("neuron-guarded", _spans)
     if spans is None:
         return False
-    return spans.holds((getattr(node, "lineno", 0), getattr(node, "col_offset", 0)), hit.matcher.kind == "device")
+    # The process-group backend picked in the same arm (`backend = "nccl"` next to `device = "cuda"`) is the
+    # distributed half of the device pick: it stays with it.
+    pick = hit.matcher.kind == "device" or hit.rule.category == "distributed-backend"
+    return spans.holds((getattr(node, "lineno", 0), getattr(node, "col_offset", 0)), pick)

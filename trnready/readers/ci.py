@@ -61,13 +61,18 @@ def ci_findings(rel: str, entries: list[Entry], lines: list[str], engine, em: Em
     jobs = test_jobs(rel, entries, lines)
     if any(_covers_supported(j) for j in jobs) or (path is not None and _siblings_cover_supported(path)):
         return  # another test job of the project runs on 3.12+ (or on a version we cannot tell)
-    if path is not None and deps.is_workflow(rel) and _packaging_admits_supported(path):
-        return  # the project's own requirement admits 3.12+: the CI versions are a choice of tests, not it
+    # The project's own requirement admits 3.12+: the CI versions are a choice of what to test, not the
+    # requirement. Still an item (the port runs on 3.12+, which CI never tries), but an advisory.
+    admitted = path is not None and deps.is_workflow(rel) and _packaging_admits_supported(path)
     values = engine.catalogue.context_values
     legs = accelerator_legs(rel, entries, values)
     for job in jobs:
         if not any(leg.whole and leg.job == job["key"] for leg in legs):
+            start = len(em.out)
             _report(job, lines, engine, em)  # another accelerator's test leg is not the project's Python
+            if admitted:
+                em.out[start:] = [replace(f, severity="advisory", message=f.message + (
+                    " (the packaging requirement admits 3.12-3.14; CI never tests them)")) for f in em.out[start:]]
 
 
 # ---------------------------------------------------------------- jobs on another accelerator

@@ -21,7 +21,49 @@ def test_wrapper_in_another_module_is_reported_where_the_value_enters():
         # positional argument bound to the `mode` parameter; the call without one keeps the default
         ("models/head.py", 9, 16, "TRN191",
          f"{INTERP} (via models/head.py:9 resize('bicubic') → models/ops.py:5 F.interpolate)", False),
-        ("models/ops.py", 9, 12, "TRN191", INTERP, False)]
+        # the per-file finding at the wrapper's call also names the default it comes from
+        ("models/ops.py", 9, 12, "TRN191", f"{INTERP} (`mode` defaults to it at line 8)", False)]
+
+
+def test_default_forwarded_through_another_function_is_reported_at_the_default():
+    assert scan_findings(ROOT / "defaults") == [
+        # init_dist(backend="nccl") -> _init_pytorch(backend) -> init_process_group(backend=backend);
+        # "gloo" forwarded the same way and a "nccl" default only printed: nothing
+        ("launch/utils.py", 5, 33, "TRN271",
+         f"{NCCL} (via launch/utils.py:5 init_dist(backend='nccl') → launch/utils.py:7 _init_pytorch → "
+         "launch/utils.py:19 dist.init_process_group)", False),
+        # a method's default used in the same method: reported at the call, the default named and
+        # listed as an occurrence; mode="default" is nothing to change
+        ("launch/utils.py", 24, 24, "TRN263",
+         'torch.compile mode="reduce-overhead" (CUDA graphs): `torch.compile` (`mode` defaults to it at line 23)',
+         False),
+        ("launch/utils.py", 24, 24, "TRN701",
+         "torch.compile without a shared NEFF cache (TORCH_NEURONX_NEFF_CACHE_DIR): `torch.compile` (2 uses in 1 file, "
+         "first here); TORCH_NEURONX_NEFF_CACHE_DIR appears in no scanned file", False)]
+    proc = run_cli("scan", ROOT / "defaults", "--format", "json", "--no-cache")
+    occ = [f.get("occurrences") for f in json.loads(proc.stdout)["findings"] if f["rule"] == "TRN263"]
+    assert occ == [[{"line": 23, "column": 28, "rule": "TRN263"}]]
+
+
+def test_class_attribute_and_dataclass_field_read_through_an_instance():
+    assert scan_findings(ROOT / "instance_attr") == [
+        # reported where the value is defined; DeviceCPU's "gloo" is nothing to change, and
+        # `opts.mode` in a module that imports no module defining `mode` is not looked up
+        ("app/devices.py", 2, 5, "TRN271",
+         f"{NCCL} (via app/devices.py:2 DeviceGPU.dist_backend = 'nccl' → "
+         "app/dist.py:7 dist.init_process_group(device_obj.dist_backend))", False),
+        ("app/pipeline.py", 9, 5, "TRN111",
+         "torch.compile with a backend other than neuron: `compile` (via app/pipeline.py:9 "
+         "CompileConfig.backend = 'inductor' → app/pipeline.py:19 self.model.compile(backend=cc.backend))", False)]
+
+
+def test_module_that_stores_a_parameter_on_self_is_followed_from_its_construction():
+    assert scan_findings(ROOT / "stored_param") == [
+        # Interpolate(mode="bilinear") keeps mode on self and forward passes it to interpolate through
+        # self.interp; mode="nearest" is fine; Upsample sets self.mode twice (no single value)
+        ("head.py", 29, 19, "TRN191",
+         f"{INTERP} (via head.py:29 Interpolate(scale_factor=2, mode='bilinear', align_corners=True) → "
+         "head.py:13 self.interp)", False)]
 
 
 def test_imported_constant_and_module_attribute():

@@ -309,11 +309,11 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
             report.files_by_kind[sf.kind] = report.files_by_kind.get(sf.kind, 0) + 1
         report.diagnostics.extend(disc.diagnostics)
         # Across modules: values, wrappers and re-exports the per-file pass could not see.
-        from .project.report import drop_answered_unused, link_findings
+        from .project.report import drop_answered_unused, link_findings, note_defaults
 
-        linked = postprocess.per_file_ignores(
-            link_findings(files, summaries, engine, cache, config, scan_bytes, digests), root, config)
-        report.findings = drop_answered_unused(report.findings, linked) + linked
+        linked, notes = link_findings(files, summaries, engine, cache, config, scan_bytes, digests)
+        linked = postprocess.per_file_ignores(linked, root, config)
+        report.findings = drop_answered_unused(note_defaults(report.findings, notes), linked) + linked
         # Repository-level rules (e.g. torch.compile used but no shared NEFF cache configured anywhere).
         in_config_files = mentioned_in_files([], config.max_file_size, repo_files(root, paths, config))
 

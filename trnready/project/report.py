@@ -12,14 +12,16 @@ def link_findings(files, summaries, engine, cache, config, scan_bytes, digests=(
 
     py = {sf.rel: sf for sf in files if sf.kind == "python"}
     table = {sf.rel: (s if s is not None else _EMPTY) for sf, s in zip(files, summaries) if sf.rel in py}
-    if not any(s["uses"] for s in table.values()):
-        return []
+    if not any(s["uses"] or s["reads"] or s["funcs"] for s in table.values()):
+        return [], []
     def scan(text: str) -> list:
         findings, _ = scan_bytes(text.encode("utf-8", "surrogatepass"), "link_snippet.py", "python", engine,
                                  prefilter=True)
         return findings
 
-    linker = Linker(table, scan, LinkMemo(cache))
+    from .summary import value_needles
+
+    linker = Linker(table, scan, LinkMemo(cache), value_needles(engine))
     stored = store = None
     digest_of = {sf.rel: d for sf, d in zip(files, digests) if d and sf.rel in table}
     if cache is not None and len(digest_of) == len(table):
@@ -29,7 +31,11 @@ def link_findings(files, summaries, engine, cache, config, scan_bytes, digests=(
     lines_of: dict = {}
     occurrences = Occurrences()
     seen = set()
+    notes = []
     for rel, use, rule_id, message, confidence, guarded, chain in linker.link(stored, store):
+        if not message:  # a default the per-file pass reported at the call that uses it
+            notes.append((rel, use[0], rule_id, use[1], use[2], use[4]))
+            continue
         rule = rules.get(rule_id)
         line, col, end_line, end_col, src = use[:5]
         if rule is None or (rule_id, rel, line, col) in seen:
@@ -41,13 +47,38 @@ def link_findings(files, summaries, engine, cache, config, scan_bytes, digests=(
         lines = lines_of[rel]
         text = lines[line - 1] if 0 < line <= len(lines) else ""
         end_text = lines[end_line - 1] if 0 < end_line <= len(lines) else ""
+        if col < 0:  # a class attribute: the whole statement on its line
+            col, end_col = len(text) - len(text.lstrip()), len(text.rstrip())
+            col, end_col = len(text[:col].encode()), len(text[:end_col].encode())
         steps = " → ".join(f"{r}:{n} {t}" if n else f"{r} {t}" for r, n, t in chain)
         via = f"{rel}:{line} {use_text(src, linker, rel)}" + (f" → {steps}" if steps else "")
         out.append(make_finding(
             rule, occurrences, confidence=confidence, path=rel, line=line, column=_column(text, col) ,
             end_line=end_line, end_column=_column(end_text, end_col), snippet=text,
             message=f"{message} (via {via})", code=src, context=_context(lines, line), guarded=guarded))
-    return _suppressed(out, lines_of, engine)
+    return _suppressed(out, lines_of, engine), notes
+
+
+def note_defaults(findings: list, notes: list) -> list:
+    """A per-file finding whose flagged value is a parameter default written elsewhere in the function
+    (`def compile(self, mode="reduce-overhead")` ... `torch.compile(m, mode=mode)`) also points at the
+    default: that is the line to change. It is added as an occurrence and named in the message."""
+    if not notes:
+        return findings
+    from dataclasses import replace
+
+    at = {}
+    for rel, call_line, rule, line, col, param in notes:
+        at.setdefault((rel, call_line, rule), (line, col, param))
+    out = []
+    for f in findings:
+        hit = at.get((f.path, f.line, f.rule)) if f.cell is None else None
+        if hit is not None and all(o[0] != hit[0] for o in f.occurrences):
+            line, col, param = hit
+            f = replace(f, occurrences=(*f.occurrences, (line, col + 1, f.rule)),
+                        message=f"{f.message} (`{param}` defaults to it at line {line})")
+        out.append(f)
+    return out
 
 
 def _suppressed(findings: list, lines_of: dict, engine) -> list:
@@ -80,8 +111,8 @@ def _file_links(cache, digest_of: dict):
         try:
             if {r: digest_of.get(r) for r in data["deps"]} != data["deps"]:
                 return None
-            return [(rel, list(use), str(r), str(m), str(c), bool(g), [(str(a), b, str(t)) for a, b, t in chain])
-                    for use, r, m, c, g, chain in data["hits"]
+            return [(str(path), list(use), str(r), str(m), str(c), bool(g), [(str(a), b, str(t)) for a, b, t in chain])
+                    for path, use, r, m, c, g, chain in data["hits"]
                     if len(use) == 7 and isinstance(use[4], str) and all(isinstance(x, int) for x in use[:4])
                     and all(b is None or isinstance(b, int) for _, b, _ in chain)]
         except (TypeError, KeyError, ValueError, AttributeError):
@@ -91,13 +122,14 @@ def _file_links(cache, digest_of: dict):
         if cache.db is None:
             return
         entry = {"deps": {r: digest_of[r] for r in touched if r in digest_of},
-                 "hits": [[use, r, m, c, g, [list(s) for s in chain]] for _, use, r, m, c, g, chain in links]}
+                 "hits": [[path, use, r, m, c, g, [list(s) for s in chain]] for path, use, r, m, c, g, chain in links]}
         cache.pending.append((key(rel), json.dumps(entry, ensure_ascii=False)))
 
     return stored, store
 
 
-_EMPTY = {"v": VERSION, "imports": {}, "consts": {}, "classes": {}, "aliases": {}, "funcs": {}, "uses": [], "stars": []}
+_EMPTY = {"v": VERSION, "imports": {}, "consts": {}, "classes": {}, "aliases": {}, "funcs": {}, "uses": [], "stars": [],
+          "stores": {}, "reads": []}
 
 
 def _column(line: str, byte_offset: int) -> int:

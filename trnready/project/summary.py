@@ -8,7 +8,12 @@ only what another module can see or what can carry a value across a module bound
     consts   module-level NAME = literal                    -> [line, literal source]
     classes  class attribute attr = literal                 -> {class: {attr: [line, literal source]}}
     aliases  NAME = dotted.name / pkg.attr = dotted.name    -> {target: [line, dotted source]}
-    funcs    function -> [line, params, defaults, calls using a parameter [line, col, call source]]
+    funcs    function or `Class.method` -> [line, params, defaults, calls using a parameter or `self.x`
+             [line, col, call source], default places {param: [line, col, end_line, end_col]}]
+    stores   attributes a class's __init__ sets from a parameter or to a dotted name
+             -> {class: {attr: ["param", name] | ["alias", dotted source]}}
+    reads    library API calls given an attribute of an object (`init_process_group(dev.dist_backend)`)
+             -> [line, col, end_line, end_col, call source, enclosing class or ""]
     stars    `from module import *` -> [module, level]
     uses     calls that name an import or a module function
              -> [line, col, end_line, end_col, call source, dotted names, passes a literal]
@@ -16,9 +21,10 @@ only what another module can see or what can carry a value across a module bound
 from __future__ import annotations
 
 import ast
+import bisect
 import sys
 
-VERSION = 3
+VERSION = 4
 MAX_TEMPLATE = 400  # a call longer than this is not carried (generated code, data tables)
 MAX_ITEMS = 400  # per list: memory stays flat however large the module
 
@@ -100,6 +106,8 @@ def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | Non
     aliases: dict = {}
     funcs: dict = {}
     uses: list = []
+    reads: list = []
+    stores: dict = {}
     stars: list = []
     assigned_twice: set = set()
     body = tree.body
@@ -134,6 +142,7 @@ def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | Non
         elif isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
             funcs[st.name] = st
         elif isinstance(st, ast.ClassDef):
+            _methods(st, funcs, stores)
             attrs = {}
             for s in st.body:
                 if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name):
@@ -151,9 +160,11 @@ def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | Non
         consts.pop(name, None)
         aliases.pop(name, None)
     interesting = {n for n, (mod, level, _) in imports.items()
-                   if level or mod.split(".", 1)[0] not in _EXTERNAL} | set(funcs) | set(classes)
-    if funcs:
-        _function_calls(funcs, calls)
+                   if level or mod.split(".", 1)[0] not in _EXTERNAL} | {f for f in funcs if "." not in f} \
+        | set(classes) | set(stores)
+    spans = _function_calls(funcs, calls, stores) if funcs else []
+    if apis:
+        _attribute_reads(calls, imports, apis, spans, reads)
     if interesting:
         for node in calls:
             if len(uses) < MAX_ITEMS:
@@ -176,7 +187,56 @@ def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | Non
                         uses.append([node.lineno, node.col_offset, node.end_lineno, node.end_col_offset, src,
                                      sorted(set(names)), lit])
     return {"v": VERSION, "imports": imports, "consts": consts, "classes": classes, "aliases": aliases,
-            "funcs": funcs, "uses": uses, "stars": stars}
+            "funcs": funcs, "uses": uses, "stars": stars, "stores": stores, "reads": reads}
+
+
+def _methods(cls: ast.ClassDef, funcs: dict, stores: dict) -> None:
+    """Methods go into funcs as `Class.method`; what __init__ keeps on self goes into stores."""
+    for s in cls.body:
+        if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.args.args:
+            funcs[f"{cls.name}.{s.name}"] = s
+            if s.name == "__init__":
+                me = s.args.args[0].arg
+                params = {p.arg for p in (*s.args.posonlyargs, *s.args.args, *s.args.kwonlyargs)} - {me}
+                kept = {}
+                for st in s.body:
+                    if isinstance(st, ast.Assign) and len(st.targets) == 1:
+                        t = st.targets[0]
+                        if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == me:
+                            if t.attr in kept:  # set twice: no single value
+                                kept[t.attr] = None
+                            elif isinstance(st.value, ast.Name) and st.value.id in params:
+                                kept[t.attr] = ["param", st.value.id]
+                            elif (d := dotted(st.value)) and "." in d and not d.startswith(me + "."):
+                                kept[t.attr] = ["alias", d]
+                            else:
+                                kept[t.attr] = None
+                kept = {k: v for k, v in kept.items() if v is not None}
+                if kept:
+                    stores[cls.name] = kept
+
+
+def _attribute_reads(calls, imports, apis, spans, reads) -> None:
+    """Library API calls given `obj.attr` (obj a local name, not a module): the attribute may be a
+    class attribute or dataclass field of the project, read through an instance."""
+    starts = [a for a, _, _ in spans]
+    for node in calls:
+        if len(reads) >= MAX_ITEMS:
+            return
+        callee = dotted(node.func)
+        if not callee or callee.rsplit(".", 1)[-1] not in apis:
+            continue
+        vals = [a.value if isinstance(a, ast.Starred) else a for a in node.args] + [k.value for k in node.keywords]
+        if not any(isinstance(v, ast.Attribute) and isinstance(v.value, ast.Name) and v.value.id not in imports
+                   for v in vals):
+            continue
+        src = ast.unparse(node)
+        if len(src) > MAX_TEMPLATE:
+            continue
+        i = bisect.bisect_right(starts, node.lineno) - 1
+        owner = spans[i][2] if i >= 0 and spans[i][0] <= node.lineno <= spans[i][1] else ""
+        reads.append([node.lineno, node.col_offset, node.end_lineno, node.end_col_offset, src,
+                      owner.split(".", 1)[0] if "." in owner else ""])
 
 
 def _top_statements(body):
@@ -191,44 +251,49 @@ def _top_statements(body):
             yield st
 
 
-def _function_calls(funcs: dict, calls: list) -> None:
-    """funcs: name -> def node, replaced by its summary; calls sorted into the function holding them."""
+def _function_calls(funcs: dict, calls: list, stores: dict) -> list:
+    """funcs: name -> def node, replaced by its summary; calls sorted into the function holding them.
+    Returns the functions' line spans (first, last, name), sorted."""
     spans = sorted((fn.lineno, fn.end_lineno or fn.lineno, name) for name, fn in funcs.items())
     inside: dict = {name: [] for name in funcs}
     starts = [s for s, _, _ in spans]
-    import bisect
 
     for node in calls:
         i = bisect.bisect_right(starts, node.lineno) - 1
         if i >= 0 and spans[i][0] <= node.lineno <= spans[i][1]:
             inside[spans[i][2]].append(node)
     for name, fn in list(funcs.items()):
-        funcs[name] = _function(fn, inside[name])
+        kept = stores.get(name.split(".", 1)[0], {}) if "." in name else {}
+        funcs[name] = _function(fn, inside[name], kept)
+    return spans
 
 
-def _function(fn, calls_in: list) -> list:
+def _function(fn, calls_in: list, kept: dict) -> list:
     a = fn.args
     positional = [p.arg for p in (*a.posonlyargs, *a.args)]
     params = positional + [p.arg for p in a.kwonlyargs]
     defaults = {}
-    for p, d in zip(positional[len(positional) - len(a.defaults):], a.defaults):
+    places = {}
+    pairs = [*zip(positional[len(positional) - len(a.defaults):], a.defaults),
+             *((p.arg, d) for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None)]
+    for p, d in pairs:
         lit = literal_source(d)
         if lit is not None:
             defaults[p] = lit
-    for p, d in zip(a.kwonlyargs, a.kw_defaults):
-        lit = literal_source(d) if d is not None else None
-        if lit is not None:
-            defaults[p.arg] = lit
+            places[p] = [d.lineno, d.col_offset, d.end_lineno, d.end_col_offset]
     names = set(params)
+    # in a method, `self.x` the class's __init__ keeps (a parameter or a library name) counts too
+    mine = {f"{positional[0]}.{k}" for k in kept} if kept and positional else set()
     calls = []
     for node in calls_in:
         if len(calls) < MAX_ITEMS:
-            used = {r for r in _roots(node) if r} - {dotted(node.func)}
-            if used & names:
+            roots = {r for r in _roots(node) if r}
+            used = roots - {dotted(node.func)}
+            if used & names or roots & mine:
                 src = ast.unparse(node)
                 if len(src) <= MAX_TEMPLATE:
                     calls.append([node.lineno, node.col_offset, src])
-    return [fn.lineno, params, defaults, calls]
+    return [fn.lineno, params, defaults, calls, places]
 
 
 def valid(summary) -> bool:
@@ -245,7 +310,12 @@ def valid(summary) -> bool:
                         for line, s in d.values())
         ok = ok and all(isinstance(line, int) and isinstance(ps, list) and isinstance(ds, dict)
                         and all(isinstance(c[0], int) and isinstance(c[1], int) and isinstance(c[2], str) for c in cs)
-                        for line, ps, ds, cs in summary["funcs"].values())
+                        and all(len(v) == 4 and all(isinstance(x, int) for x in v) for v in pl.values())
+                        for line, ps, ds, cs, pl in summary["funcs"].values())
+        ok = ok and all(isinstance(k, str) and v[0] in ("param", "alias") and isinstance(v[1], str)
+                        for d in summary["stores"].values() for k, v in d.items())
+        ok = ok and all(len(r) == 6 and all(isinstance(x, int) for x in r[:4]) and isinstance(r[4], str)
+                        and isinstance(r[5], str) for r in summary["reads"])
         ok = ok and all(isinstance(m, str) and isinstance(lv, int) for m, lv in summary["stars"])
         ok = ok and all(len(u) == 7 and all(isinstance(x, int) for x in u[:4]) and isinstance(u[4], str)
                         and isinstance(u[5], list) and all(isinstance(n, str) for n in u[5])

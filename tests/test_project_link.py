@@ -167,3 +167,17 @@ def test_star_reexport_and_a_wrapper_of_a_wrapper():
         ("vision/jpeg.py", 6, 9, "TRN191",
          f"{INTERP} (via vision/jpeg.py:6 resize((8, 8), 'bicubic') → vision/transform/resize.py:7 F.interpolate)",
          False)]
+
+
+def test_config_component_naming_a_project_reexport_of_a_library_class():
+    torchao = "TorchAO (quantization and float8 training): `torchao.quantization.qat.Int8DynActInt4WeightQATQuantizer`"
+    via = "mylib/training/quantization.py from torchao.quantization.qat import Int8DynActInt4WeightQATQuantizer"
+    assert scan_findings(ROOT / "config_component") == [
+        # the project's own class and function named by a component: nothing
+        ("configs/qat.yaml", 4, 16, "TRN201",
+         f"{torchao} (via configs/qat.yaml:4 mylib.training.quantization.Int8DynActInt4WeightQATQuantizer → {via})",
+         False),
+        ("configs/qat.yaml", 9, 16, "TRN201",
+         f"{torchao} (via configs/qat.yaml:9 mylib.training.Int8DynActInt4WeightQATQuantizer → {via})", False),
+        ("mylib/training/quantization.py", 1, 1, "TRN201",
+         "TorchAO (quantization and float8 training): `torchao.quantization.qat`", False)]

@@ -435,6 +435,20 @@ class Linker:
             out.extend(got)
         return out
 
+    # ---------------------------------------------------------------- config components
+    def dotted_path(self, path: str):
+        """`pkg.mod.Name` as a config names it: the longest prefix that is a project module, then the
+        name looked up there (through its imports and re-exports)."""
+        parts = path.split(".")
+        for i in range(len(parts) - 1, 0, -1):
+            mod = ".".join(parts[:i])
+            if mod in self.mods:
+                r = self.lookup(self.mods[mod], parts[i], 0, frozenset())
+                for attr in parts[i + 1:]:
+                    r = External(f"{r.qualname}.{attr}", r.chain) if isinstance(r, External) else None
+                return r, self.mods[mod]
+        return None, None
+
     # ---------------------------------------------------------------- defaults
     def _flagged_defaults(self, s) -> list:
         """(function, parameter) whose literal default is a value some rule looks for."""

@@ -12,7 +12,9 @@ def link_findings(files, summaries, engine, cache, config, scan_bytes, digests=(
 
     py = {sf.rel: sf for sf in files if sf.kind == "python"}
     table = {sf.rel: (s if s is not None else _EMPTY) for sf, s in zip(files, summaries) if sf.rel in py}
-    if not any(s["uses"] or s["reads"] or s["funcs"] for s in table.values()):
+    configs = {sf.rel: (sf, s["components"]) for sf, s in zip(files, summaries)
+               if sf.rel not in py and s and s.get("components")}
+    if not any(s["uses"] or s["reads"] or s["funcs"] for s in table.values()) and not configs:
         return [], []
     def scan(text: str) -> list:
         findings, _ = scan_bytes(text.encode("utf-8", "surrogatepass"), "link_snippet.py", "python", engine,
@@ -56,7 +58,46 @@ def link_findings(files, summaries, engine, cache, config, scan_bytes, digests=(
             rule, occurrences, confidence=confidence, path=rel, line=line, column=_column(text, col) ,
             end_line=end_line, end_column=_column(end_text, end_col), snippet=text,
             message=f"{message} (via {via})", code=src, context=_context(lines, line), guarded=guarded))
+    out += _components(configs, linker, engine, occurrences, config)
+    for sf, _ in configs.values():
+        lines_of.setdefault(sf.rel, _lines(sf, config))
     return _suppressed(out, lines_of, engine), notes
+
+
+def _lines(sf, config) -> list:
+    data, diag = read_bytes(sf.path, sf.rel, config.max_file_size)
+    return data.decode("utf-8", "replace").splitlines() if diag is None and data is not None else []
+
+
+def _components(configs: dict, linker, engine, occurrences, config) -> list:
+    """A config's `_component_: mylib.training.Quantizer` where mylib/training re-exports a library class:
+    reported at the config line as if the config named the library class itself."""
+    from ..readers.configs import resolve_dotted
+    from ..readers.emit import msg
+    from .link import External
+
+    out = []
+    for rel in sorted(configs):
+        sf, comps = configs[rel]
+        lines = None
+        for line, col, end_col, path in comps:
+            r, mod_rel = linker.dotted_path(path)
+            if not isinstance(r, External):
+                continue
+            found = resolve_dotted(r.qualname, engine)
+            if not found:
+                continue
+            if lines is None:
+                lines = _lines(sf, config)
+            text = lines[line - 1] if 0 < line <= len(lines) else ""
+            steps = " → ".join(f"{a}:{n} {t}" if n else f"{a} {t}" for a, n, t in r.chain) or mod_rel
+            for rule, m in found:
+                shown = r.qualname
+                out.append(make_finding(
+                    rule, occurrences, confidence=m.confidence, path=rel, line=line, column=col, end_line=line,
+                    end_column=end_col, snippet=text, message=f"{msg(rule, m, shown)} (via {rel}:{line} {path} → {steps})",
+                    code=text.strip(), context=_context(lines, line)))
+    return out
 
 
 def note_defaults(findings: list, notes: list) -> list:

@@ -296,12 +296,22 @@ def _function(fn, calls_in: list, kept: dict) -> list:
     return [fn.lineno, params, defaults, calls, places]
 
 
+def config_summary(components: list) -> dict:
+    """A training config's summary: the `_component_` / `_target_` paths no rule knows, which may
+    name a project module that re-exports a library ([line, col, end_col, dotted path])."""
+    return {"v": VERSION, "components": components}
+
+
 def valid(summary) -> bool:
     """A cached summary of the right shape (anything else is a cache miss)."""
     if summary is None:
         return True
     if not isinstance(summary, dict) or summary.get("v") != VERSION:
         return False
+    if "components" in summary:
+        return set(summary) == {"v", "components"} and isinstance(summary["components"], list) and all(
+            isinstance(c, list) and len(c) == 4 and all(isinstance(x, int) for x in c[:3]) and isinstance(c[3], str)
+            for c in summary["components"])
     try:
         ok = all(isinstance(k, str) and isinstance(m, str) and isinstance(lv, int) and (n is None or isinstance(n, str))
                  for k, (m, lv, n) in summary["imports"].items())

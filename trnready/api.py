@@ -260,7 +260,7 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
                 if known is not None:
                     hit = cache.get(_result_key(cache, sf, known[0]))
                     if hit is not None:
-                        results[i], summaries[i] = hit[:2], hit[2]
+                        results[i], summaries[i] = hit[:2], compact(hit[2])
                         digests[i] = known[0]
                         found.update(known[1] & needles.keys())
                         continue
@@ -278,7 +278,7 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
             if st_key and time.time_ns() - st.st_mtime_ns > 2_000_000_000:
                 stat_notes[i] = (st_key, digest, mentions)
             if hit is not None:
-                results[i], summaries[i] = hit[:2], hit[2]
+                results[i], summaries[i] = hit[:2], compact(hit[2])
                 digests[i] = digest
             else:
                 misses.append((i, sf, key))
@@ -332,6 +332,12 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
     return report
 
 
+def compact(summary):
+    from .project.summary import compact as pack
+
+    return pack(summary)
+
+
 def _store(cache, key, findings, diag, summary=None) -> None:
     # Unexpected internal errors are not cached: the next run should try again.
     if cache is not None and key is not None and not (diag is not None and diag.kind == "internal-error"):
@@ -346,7 +352,7 @@ def _scan_inline(misses, results, digests, summaries, engine, config, cache, bar
         else:
             digests[i] = file_digest(data, sf.rel, sf.kind, sf.path)  # the content actually scanned
             findings, diag, summary = scan_bytes_summary(data, sf.rel, sf.kind, engine, config.prefilter, sf.path)
-            results[i], summaries[i] = (findings, diag), summary
+            results[i], summaries[i] = (findings, diag), compact(summary)
             if key is not None and cache is not None:
                 key = _result_key(cache, sf, digests[i])
             _store(cache, key, findings, diag, summary)
@@ -382,7 +388,7 @@ def _scan_pool(misses, results, digests, summaries, engine, config, cache, jobs,
         stream = pool.map(_worker_scan, [(sf.path, sf.rel, sf.kind) for _, sf, _ in todo], chunksize=chunk)
         for n, (digest, findings, diag, summary) in enumerate(stream):
             i, sf, _ = todo[n]
-            results[i], summaries[i] = (findings, diag), summary
+            results[i], summaries[i] = (findings, diag), compact(summary)
             digests[i] = digest
             if digest is not None and cache is not None:
                 _store(cache, _result_key(cache, sf, digest), findings, diag, summary)

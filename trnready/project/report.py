@@ -11,9 +11,12 @@ def link_findings(files, summaries, engine, cache, config, scan_bytes, digests=(
     from .link import Linker, use_text
 
     py = {sf.rel: sf for sf in files if sf.kind == "python"}
-    table = {sf.rel: (s if s is not None else _EMPTY) for sf, s in zip(files, summaries) if sf.rel in py}
+    from .summary import Compacted
+
+    summaries = [_unpack(s) if sf.rel not in py else s for sf, s in zip(files, summaries)]
     configs = {sf.rel: (sf, s["components"]) for sf, s in zip(files, summaries)
                if sf.rel not in py and s and s.get("components")}
+    table = Compacted({sf.rel: _packed(s) for sf, s in zip(files, summaries) if sf.rel in py}, _EMPTY)
     if not any(s["uses"] or s["reads"] or s["funcs"] for s in table.values()) and not configs:
         return [], []
     def scan(text: str) -> list:
@@ -62,6 +65,24 @@ def link_findings(files, summaries, engine, cache, config, scan_bytes, digests=(
     for sf, _ in configs.values():
         lines_of.setdefault(sf.rel, _lines(sf, config))
     return _suppressed(out, lines_of, engine), notes
+
+
+def _unpack(s):
+    if isinstance(s, (bytes, bytearray)):
+        import json
+        import zlib
+
+        return json.loads(zlib.decompress(s))
+    return s
+
+
+def _packed(s):
+    """Summaries arrive compacted from api.scan; a dict (a direct caller) is compacted here."""
+    if s is None or isinstance(s, (bytes, bytearray)):
+        return s
+    from .summary import compact
+
+    return compact(s)
 
 
 def _lines(sf, config) -> list:

@@ -162,7 +162,9 @@ def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | Non
     interesting = {n for n, (mod, level, _) in imports.items()
                    if level or mod.split(".", 1)[0] not in _EXTERNAL} | {f for f in funcs if "." not in f} \
         | set(classes) | set(stores)
-    spans = _function_calls(funcs, calls, stores) if funcs else []
+    callees = interesting | set(aliases) | {a.split(".", 1)[0] for a in aliases}
+    spans = _function_calls(funcs, calls, stores, callees, apis) if funcs else []
+    interesting = {n for n in interesting if n in imports or n in funcs or n in classes or n in stores}
     if apis:
         _attribute_reads(calls, imports, apis, spans, reads)
     if interesting:
@@ -251,7 +253,7 @@ def _top_statements(body):
             yield st
 
 
-def _function_calls(funcs: dict, calls: list, stores: dict) -> list:
+def _function_calls(funcs: dict, calls: list, stores: dict, callees=frozenset(), apis=frozenset()) -> list:
     """funcs: name -> def node, replaced by its summary; calls sorted into the function holding them.
     Returns the functions' line spans (first, last, name), sorted."""
     spans = sorted((fn.lineno, fn.end_lineno or fn.lineno, name) for name, fn in funcs.items())
@@ -264,11 +266,17 @@ def _function_calls(funcs: dict, calls: list, stores: dict) -> list:
             inside[spans[i][2]].append(node)
     for name, fn in list(funcs.items()):
         kept = stores.get(name.split(".", 1)[0], {}) if "." in name else {}
-        funcs[name] = _function(fn, inside[name], kept)
+        funcs[name] = _function(fn, inside[name], kept, callees, apis)
+        # A function that passes nothing on is of no use to the link step (a call of it can gain
+        # nothing). Dropping it keeps the summaries, held for the whole project in the main process, small.
+        if not funcs[name][3] and not (name.endswith(".__init__") and kept):
+            del funcs[name]
     return spans
 
 
-def _function(fn, calls_in: list, kept: dict) -> list:
+def _function(fn, calls_in: list, kept: dict, callees=frozenset(), apis=frozenset()) -> list:
+    """Only calls that can lead somewhere are kept: a library API (by its last name), a project name
+    (import, function, class, alias) or an attribute __init__ keeps on self."""
     a = fn.args
     positional = [p.arg for p in (*a.posonlyargs, *a.args)]
     params = positional + [p.arg for p in a.kwonlyargs]
@@ -288,12 +296,72 @@ def _function(fn, calls_in: list, kept: dict) -> list:
     for node in calls_in:
         if len(calls) < MAX_ITEMS:
             roots = {r for r in _roots(node) if r}
-            used = roots - {dotted(node.func)}
+            callee = dotted(node.func)
+            if callee is None or not (callee.split(".", 1)[0] in callees or callee.rsplit(".", 1)[-1] in apis
+                                      or callee in mine):
+                continue
+            used = roots - {callee}
             if used & names or roots & mine:
                 src = ast.unparse(node)
                 if len(src) <= MAX_TEMPLATE:
                     calls.append([node.lineno, node.col_offset, src])
     return [fn.lineno, params, defaults, calls, places]
+
+
+def compact(summary):
+    """A summary as the main process keeps it until the link step: zlib-compressed JSON, about a
+    twentieth of the dict's memory (all of a project's summaries are held at once). None stays None."""
+    if summary is None:
+        return None
+    import json
+    import zlib
+
+    return zlib.compress(json.dumps(summary, separators=(",", ":")).encode("utf-8", "surrogatepass"), 1)
+
+
+class Compacted:
+    """rel -> summary dict, decoded on access from compact() bytes; the last few decoded are kept."""
+
+    KEEP = 64
+
+    def __init__(self, packed: dict, empty: dict):
+        self._packed = packed  # rel -> bytes or None
+        self._empty = empty
+        self._recent: dict = {}
+
+    def __getitem__(self, rel):
+        got = self._recent.pop(rel, None)
+        if got is None:
+            data = self._packed[rel]
+            if data is None:
+                got = self._empty
+            else:
+                import json
+                import zlib
+
+                got = json.loads(zlib.decompress(data))
+        self._recent[rel] = got
+        if len(self._recent) > self.KEEP:
+            del self._recent[next(iter(self._recent))]
+        return got
+
+    def __contains__(self, rel):
+        return rel in self._packed
+
+    def __iter__(self):
+        return iter(self._packed)
+
+    def __len__(self):
+        return len(self._packed)
+
+    def keys(self):
+        return self._packed.keys()
+
+    def values(self):
+        return (self[r] for r in self._packed)
+
+    def items(self):
+        return ((r, self[r]) for r in self._packed)
 
 
 def config_summary(components: list) -> dict:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, replace
 
-from . import context, masks
+from . import context, masks, shifts
 from .catalogue import Catalogue
 from .context import FileContext, ProjectFacts
 from .index import FileIndex, Interest
@@ -56,6 +56,7 @@ class Engine:
         self.decorators: dict[str, list] = {}
         self.devices: list = []
         self.subscripts: list = []  # (rule, matcher) for `subscript` matchers
+        self.operators: list = []  # (rule, matcher) for `operator` matchers
         self.keywords: dict[str, list] = {}
         self.env: dict[str, list] = {}
         self.lines: list = []
@@ -81,6 +82,8 @@ class Engine:
                     self.devices.append((rule, m))
                 elif m.kind == "subscript":
                     self.subscripts.append((rule, m))
+                elif m.kind == "operator":
+                    self.operators.append((rule, m))
                 elif m.kind == "line":
                     self.lines.append((rule, m))
                 elif m.kind == "requirement":
@@ -104,6 +107,7 @@ class Engine:
             keywords=frozenset(self.keywords),
             env_names=frozenset(self.env),
             subscripts=bool(self.subscripts),
+            shifts=any("int64-wide-shift" in m.names for _, m in self.operators),
         )
 
         # Literal prefilter (semgrep-style): every Python match needs one of these
@@ -117,6 +121,8 @@ class Engine:
         tokens |= {d for _, m in self.devices for d in m.names}
         if self.subscripts:
             tokens.add("torch")  # subscript matchers apply only in files that import torch
+        if self.operators:
+            tokens.update(("int64", "long"))  # a wide shift needs an int64 dtype or .long() in the file
         tokens |= {t for old in catalogue.aliases for t in _tails([old])}
         tokens.discard("__call__")
         if any(m.kind == "meta" for r in self.rules for m in r.matchers):
@@ -211,6 +217,12 @@ class Engine:
         if self.subscripts:
             for node, scope in index.subscripts:
                 self._match_subscript(ctx, node, scope, hits)
+        if self.operators:
+            for node, scope in index.shifts:
+                if shifts.is_wide_int64_shift(node, scope, ctx.resolver):
+                    for rule, m in self.operators:
+                        if "int64-wide-shift" in m.names:
+                            self._emit(ctx, hits, Hit(rule, m, node, "int64-wide-shift"))
         if self.devices:
             for expr, scope in index.device_values:
                 self._device_hits(ctx, [expr], scope, hits)

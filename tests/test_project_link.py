@@ -29,6 +29,10 @@ def test_default_forwarded_through_another_function_is_reported_at_the_default()
     assert scan_findings(ROOT / "defaults") == [
         # init_dist(backend="nccl") -> _init_pytorch(backend) -> init_process_group(backend=backend);
         # "gloo" forwarded the same way and a "nccl" default only printed: nothing
+        # a wrapper of a wrapper: the default is reported, the call relying on it (use.py) is not
+        ("launch/resize.py", 4, 29, "TRN191",
+         f"{INTERP} (via launch/resize.py:4 rescale(mode='bilinear') → launch/resize.py:5 resize → "
+         "launch/resize.py:9 F.interpolate)", False),
         ("launch/utils.py", 5, 33, "TRN271",
          f"{NCCL} (via launch/utils.py:5 init_dist(backend='nccl') → launch/utils.py:7 _init_pytorch → "
          "launch/utils.py:19 dist.init_process_group)", False),

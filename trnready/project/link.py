@@ -302,10 +302,15 @@ class Linker:
             return []
         name = dotted(call.func)
         callee = self.expr(rel, name, 0) if name else None
-        if isinstance(callee, Func):
-            return self._into(rel, call, callee, values, depth, stack)
-        if isinstance(callee, Class):
-            return self._construct(rel, call, callee, values, depth, stack)
+        if isinstance(callee, (Func, Class)):
+            go = self._into if isinstance(callee, Func) else self._construct
+            got = go(rel, call, callee, values, depth, stack)
+            if not got or not inner:
+                return got
+            # Inside a wrapper: what the wrapper's own defaults cause is not the caller's doing. The
+            # same call with only the baseline values (the caller's arguments unknown) tells which is.
+            before = {r for r, *_ in go(rel, ast.parse(src, mode="eval").body, callee, defaults, depth, stack)}
+            return [g for g in got if g[0] not in before]
         chain: list = []
         full = call
         if not self.substitute(rel, full, values, True, chain):

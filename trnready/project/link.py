@@ -502,6 +502,11 @@ class Linker:
         per-file pass, which knows the class."""
         out = []
         s = self.summaries[rel]
+        if s["reads"]:
+            # Any class in a module this file can see may gain or lose the attribute: an edit there
+            # must link this file again.
+            seen = self._visible(rel)
+            self.touched.update(r for n, r in self.mods.items() if any(n == v or n.startswith(v + ".") for v in seen))
         for read in s["reads"]:
             try:
                 call = ast.parse(read[4], mode="eval").body

@@ -31,8 +31,7 @@ def is_wide_int64_shift(node: ast.BinOp, scope: Scope, resolver) -> bool:
 def is_int64(expr: ast.expr, scope: Scope, resolver, depth: int = 0) -> bool:
     if depth > _MAX_DEPTH:
         return False
-    t = type(expr)
-    if t is ast.Call:
+    if isinstance(expr, ast.Call):
         tail = _tail(expr.func)
         if tail == "long" and not expr.args and not expr.keywords and type(expr.func) is ast.Attribute:
             return True
@@ -42,7 +41,7 @@ def is_int64(expr: ast.expr, scope: Scope, resolver, depth: int = 0) -> bool:
         if tail in ("to", "type", "view") and type(expr.func) is ast.Attribute and len(expr.args) == 1:
             return _names_int64(expr.args[0], scope, resolver)
         return False
-    if t is ast.Name:
+    if isinstance(expr, ast.Name):
         bindings = resolver.lookup(scope, expr.id)
         return bool(bindings) and len(bindings) == 1 and bindings[0].kind in ("expr", "call") \
             and isinstance(bindings[0].value, ast.expr) and is_int64(bindings[0].value, bindings[0].scope, resolver,

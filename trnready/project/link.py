@@ -78,7 +78,7 @@ def module_names(rels) -> dict:
 
 
 class Linker:
-    def __init__(self, summaries: dict, scan, memo=None, needles=()):
+    def __init__(self, summaries, scan, memo=None, needles=()):
         self.summaries = summaries  # rel -> summary
         self.needles = frozenset(needles)  # literal values the rules' argument predicates look for
         self._owners = None
@@ -515,7 +515,9 @@ class Linker:
             vals = [(None, a) for a in call.args if not isinstance(a, ast.Starred)] + \
                 [(k.arg, k.value) for k in call.keywords]
             for arg, v in vals:
-                if not (isinstance(v, ast.Attribute) and isinstance(v.value, ast.Name)) or v.value.id in ("self", "cls"):
+                if not (isinstance(v, ast.Attribute) and isinstance(v.value, ast.Name)):
+                    continue
+                if v.value.id in ("self", "cls"):
                     continue
                 if v.value.id in s["imports"] or v.value.id in s["consts"] or v.value.id in s["classes"]:
                     continue

@@ -6,7 +6,8 @@ from ..read import read_bytes
 from .summary import VERSION
 
 
-def link_findings(files, summaries, engine, cache, config, scan_bytes, digests=()) -> list:
+def link_findings(files, summaries, engine, cache, config, scan_bytes, digests=()) -> tuple[list, list]:
+    """(linked findings, notes naming a default for per-file findings: see note_defaults)."""
     from ..cache import LinkMemo
     from .link import Linker, use_text
 
@@ -116,8 +117,8 @@ def _components(configs: dict, linker, engine, occurrences, config) -> list:
                 shown = r.qualname
                 out.append(make_finding(
                     rule, occurrences, confidence=m.confidence, path=rel, line=line, column=col, end_line=line,
-                    end_column=end_col, snippet=text, message=f"{msg(rule, m, shown)} (via {rel}:{line} {path} → {steps})",
-                    code=text.strip(), context=_context(lines, line)))
+                    end_column=end_col, snippet=text, code=text.strip(), context=_context(lines, line),
+                    message=f"{msg(rule, m, shown)} (via {rel}:{line} {path} → {steps})"))
     return out
 
 
@@ -129,7 +130,7 @@ def note_defaults(findings: list, notes: list) -> list:
         return findings
     from dataclasses import replace
 
-    at = {}
+    at: dict = {}
     for rel, call_line, rule, line, col, param in notes:
         at.setdefault((rel, call_line, rule), (line, col, param))
     out = []

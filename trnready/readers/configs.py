@@ -185,7 +185,7 @@ def read(ctx: FileContext) -> ReadResult:
     setting_findings(entries, role, lines, ctx.engine, em)
     summary = None
     if role == "config":
-        unresolved = [] if getattr(ctx.engine, "link", False) else None
+        unresolved: list | None = [] if getattr(ctx.engine, "link", False) else None
         component_findings(entries, lines, ctx.engine, em, unresolved)
         if unresolved:
             from ..project.summary import config_summary

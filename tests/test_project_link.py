@@ -199,3 +199,10 @@ def test_warm_rescan_follows_a_class_attribute_edited_in_an_imported_module(tmp_
                                                     'class DeviceTPU:\n    dist_backend = "nccl"\n')
     assert [(p, n) for p, n, _ in _messages(proj, cache)] == [
         ("app/devices.py", 2), ("app/other_settings.py", 6), ("app/pipeline.py", 9)]
+
+
+def test_a_method_called_through_self_is_followed_within_its_class():
+    assert scan_findings(ROOT / "methods") == [
+        # "nearest", no argument, and a class without such a method: nothing
+        ("up.py", 7, 16, "TRN191", f"{INTERP} (via up.py:7 Up._resize(mode='bilinear') → up.py:16 F.interpolate)",
+         False)]

@@ -132,7 +132,7 @@ class Linker:
             return Const(src, ((rel, line, f"{name} = {src}"),))
         if name in s["funcs"]:
             return Func(rel, name)
-        if name in s["classes"] or name in s["stores"]:
+        if name in s["classes"] or name in s["stores"] or any(k.startswith(name + ".") for k in s["funcs"]):
             return Class(rel, name)
         if name in s["aliases"]:
             line, target = s["aliases"][name]
@@ -204,7 +204,8 @@ class Linker:
             elif isinstance(r, Class):
                 attrs = self.summaries[r.module]["classes"].get(r.name, {})
                 if attr not in attrs:
-                    return None
+                    method = f"{r.name}.{attr}"
+                    return Func(r.module, method) if method in self.summaries[r.module]["funcs"] else None
                 line, src = attrs[attr]
                 r = Const(src, ((r.module, line, f"{r.name}.{attr} = {src}"),))
             else:
@@ -390,7 +391,8 @@ class Linker:
             return []
         self.touched.add(fn.module)
         line, params, defaults, calls, _places = self.summaries[fn.module]["funcs"][fn.name]
-        bound = self._bind(rel, call, params, values)
+        # a method (`Class.helper(...)`, also how `self.helper(...)` is recorded) takes self or cls first
+        bound = self._bind(rel, call, params[1:] if "." in fn.name else params, values)
         if not bound:
             return []
         out = []

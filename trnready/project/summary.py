@@ -163,7 +163,7 @@ def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | Non
                    if level or mod.split(".", 1)[0] not in _EXTERNAL} | {f for f in funcs if "." not in f} \
         | set(classes) | set(stores)
     callees = interesting | set(aliases) | {a.split(".", 1)[0] for a in aliases}
-    spans = _function_calls(funcs, calls, stores, callees, apis) if funcs else []
+    spans = _function_calls(funcs, calls, stores, callees, apis, uses) if funcs else []
     interesting = {n for n in interesting if n in imports or n in funcs or n in classes or n in stores}
     if apis:
         _attribute_reads(calls, imports, apis, spans, reads)
@@ -193,9 +193,11 @@ def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | Non
 
 
 def _methods(cls: ast.ClassDef, funcs: dict, stores: dict) -> None:
-    """Methods go into funcs as `Class.method`; what __init__ keeps on self goes into stores."""
+    """Methods go into funcs as `Class.method`; what __init__ keeps on self goes into stores. A static
+    method is left out: every method in funcs takes the instance (or class) first."""
     for s in cls.body:
-        if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.args.args:
+        if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.args.args \
+                and not any(dotted(d) == "staticmethod" for d in s.decorator_list):
             funcs[f"{cls.name}.{s.name}"] = s
             if s.name == "__init__":
                 me = s.args.args[0].arg
@@ -253,7 +255,8 @@ def _top_statements(body):
             yield st
 
 
-def _function_calls(funcs: dict, calls: list, stores: dict, callees=frozenset(), apis=frozenset()) -> list:
+def _function_calls(funcs: dict, calls: list, stores: dict, callees=frozenset(), apis=frozenset(),
+                    uses: list | None = None) -> list:
     """funcs: name -> def node, replaced by its summary; calls sorted into the function holding them.
     Returns the functions' line spans (first, last, name), sorted."""
     spans = sorted((fn.lineno, fn.end_lineno or fn.lineno, name) for name, fn in funcs.items())
@@ -264,9 +267,26 @@ def _function_calls(funcs: dict, calls: list, stores: dict, callees=frozenset(),
         i = bisect.bisect_right(starts, node.lineno) - 1
         if i >= 0 and spans[i][0] <= node.lineno <= spans[i][1]:
             inside[spans[i][2]].append(node)
+    methods: dict = {}
+    for name in funcs:
+        if "." in name:
+            cls, _, meth = name.partition(".")
+            methods.setdefault(cls, set()).add(meth)
     for name, fn in list(funcs.items()):
-        kept = stores.get(name.split(".", 1)[0], {}) if "." in name else {}
-        funcs[name] = _function(fn, inside[name], kept, callees, apis)
+        cls = name.split(".", 1)[0] if "." in name else None
+        kept = stores.get(cls, {}) if cls else {}
+        # `self.helper(...)` in a method: the class's own method, written `Class.helper(...)` for the link step
+        own = {f"{fn.args.args[0].arg}.{m}": f"{cls}.{m}" for m in methods.get(cls, ())} if cls else {}
+        funcs[name] = _function(fn, inside[name], kept, callees, apis, own)
+        if own:
+            for node in inside[name]:
+                d = dotted(node.func)
+                if d in own and len(uses) < MAX_ITEMS and any(
+                        literal_source(a) is not None for a in (*node.args, *(k.value for k in node.keywords))):
+                    src = _as_own(node, own[d])
+                    if len(src) <= MAX_TEMPLATE:
+                        uses.append([node.lineno, node.col_offset, node.end_lineno, node.end_col_offset, src,
+                                     [own[d]], True])
         # A function that passes nothing on is of no use to the link step (a call of it can gain
         # nothing). Dropping it keeps the summaries, held for the whole project in the main process, small.
         if not funcs[name][3] and not (name.endswith(".__init__") and kept):
@@ -274,7 +294,12 @@ def _function_calls(funcs: dict, calls: list, stores: dict, callees=frozenset(),
     return spans
 
 
-def _function(fn, calls_in: list, kept: dict, callees=frozenset(), apis=frozenset()) -> list:
+def _as_own(node: ast.Call, callee: str) -> str:
+    """The call's source with `self.helper` written as `Class.helper`."""
+    return ast.unparse(ast.Call(func=ast.parse(callee, mode="eval").body, args=node.args, keywords=node.keywords))
+
+
+def _function(fn, calls_in: list, kept: dict, callees=frozenset(), apis=frozenset(), own=None) -> list:
     """Only calls that can lead somewhere are kept: a library API (by its last name), a project name
     (import, function, class, alias) or an attribute __init__ keeps on self."""
     a = fn.args
@@ -298,11 +323,11 @@ def _function(fn, calls_in: list, kept: dict, callees=frozenset(), apis=frozense
             roots = {r for r in _roots(node) if r}
             callee = dotted(node.func)
             if callee is None or not (callee.split(".", 1)[0] in callees or callee.rsplit(".", 1)[-1] in apis
-                                      or callee in mine):
+                                      or callee in mine or own and callee in own):
                 continue
             used = roots - {callee}
             if used & names or roots & mine:
-                src = ast.unparse(node)
+                src = _as_own(node, own[callee]) if own and callee in own else ast.unparse(node)
                 if len(src) <= MAX_TEMPLATE:
                     calls.append([node.lineno, node.col_offset, src])
     return [fn.lineno, params, defaults, calls, places]

@@ -625,6 +625,9 @@ class Indexer:
                 keep = True
         if ft is ast.Attribute or ft is ast.Name:
             self.index.called_refs.add(id(func))
+            # functools.partial(f, ...) calls f whenever its result is called
+            if tail == "partial" and node.args and type(node.args[0]) in (ast.Attribute, ast.Name):
+                self.index.called_refs.add(id(node.args[0]))
         if node.keywords and (interest.device_keywords or interest.keywords or interest.env_names):
             for kw in node.keywords:
                 arg = kw.arg

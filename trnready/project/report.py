@@ -8,6 +8,15 @@ from .summary import VERSION
 
 def link_findings(files, summaries, engine, cache, config, scan_bytes, digests=()) -> tuple[list, list]:
     """(linked findings, notes naming a default for per-file findings: see note_defaults)."""
+    import warnings
+
+    # Call sources from scanned code are parsed again here: `1(x)` must not print a SyntaxWarning.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SyntaxWarning)
+        return _link_findings(files, summaries, engine, cache, config, scan_bytes, digests)
+
+
+def _link_findings(files, summaries, engine, cache, config, scan_bytes, digests) -> tuple[list, list]:
     from ..cache import LinkMemo
     from .link import Linker, use_text
 

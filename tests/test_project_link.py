@@ -206,3 +206,10 @@ def test_a_method_called_through_self_is_followed_within_its_class():
         # "nearest", no argument, and a class without such a method: nothing
         ("up.py", 7, 16, "TRN191", f"{INTERP} (via up.py:7 Up._resize(mode='bilinear') → up.py:16 F.interpolate)",
          False)]
+
+
+def test_partial_of_a_project_wrapper_is_followed_into_it():
+    assert scan_findings(ROOT / "partial_wrapper") == [
+        # the partial that fixes mode="nearest" is fine
+        ("head.py", 5, 6, "TRN191",
+         f"{INTERP} (via head.py:5 functools.partial(resize, mode='bilinear') → ops.py:5 F.interpolate)", False)]

@@ -303,6 +303,13 @@ class Linker:
             return []
         name = dotted(call.func)
         callee = self.expr(rel, name, 0) if name else None
+        if isinstance(callee, External) and callee.qualname == "functools.partial" and call.args \
+                and not isinstance(call.args[0], ast.Starred):
+            # partial(f, *a, **k) fixes those arguments of every later call of f through it
+            call = ast.Call(func=call.args[0], args=call.args[1:], keywords=call.keywords)
+            src = ast.unparse(call)
+            name = dotted(call.func)
+            callee = self.expr(rel, name, 0) if name else None
         if isinstance(callee, (Func, Class)):
             go = self._into if isinstance(callee, Func) else self._construct
             got = go(rel, call, callee, values, depth, stack)
@@ -619,8 +626,9 @@ def use_text(src: str, linker: Linker, rel: str) -> str:
 
 
 def _is_project(node, linker, rel) -> bool:
+    """A name standing for a literal or for a project function or class (`partial(resize, ...)`)."""
     d = dotted(node)
-    return d is not None and isinstance(linker.expr(rel, d, 0), Const)
+    return d is not None and isinstance(linker.expr(rel, d, 0), (Const, Func, Class))
 
 
 def summary_json(summary) -> str:

@@ -179,6 +179,9 @@ def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | Non
                 project_arg = any(a.split(".", 1)[0] in interesting for a in args)
                 if callee and callee.split(".", 1)[0] in interesting:
                     keep = lit or project_arg or callee.rsplit(".", 1)[-1] in apis
+                elif callee and callee.rsplit(".", 1)[-1] == "partial" and args and lit:
+                    # functools.partial(resize, mode="bilinear"): a later call of the result calls resize
+                    keep = args[0].split(".", 1)[0] in interesting
                 else:
                     keep = project_arg and callee is not None and callee.rsplit(".", 1)[-1] in apis
                 if keep:

@@ -5,7 +5,8 @@
 A source tree is a directory holding trnready/ and blockers.toml (e.g. `git archive REV | tar -x -C DIR`).
 Each round runs, for base then head: a cold scan (empty result cache) and a warm re-scan (nothing changed).
 Prints the median wall and CPU time of each and the head/base ratios (CPU time is the steadier figure
-on a loaded machine).
+on a loaded machine), the peak resident memory of each, and the CPU time of a one-process `ast.parse`
+pass over the same files, run in the same rounds, as the yardstick of the cold scan.
 """
 from __future__ import annotations
 
@@ -20,15 +21,26 @@ import time
 from pathlib import Path
 
 
-def _run(cmd: list[str], env: dict) -> tuple[float, float]:
-    """Wall seconds and CPU seconds (user + system, the scan and the workers it waited for)."""
+_PARSE_ONLY = r"""
+import ast, sys
+for p in sys.argv[1:]:
+    with open(p, "rb") as fh:
+        try:
+            ast.parse(fh.read())
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            pass
+"""
+
+
+def _run(cmd: list[str], env: dict) -> tuple[float, float, int]:
+    """Wall seconds, CPU seconds (user + system, the scan and the workers it waited for) and peak RSS (KiB)."""
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
     if os.waitstatus_to_exitcode(status) not in (0, 1):
         raise SystemExit(f"scan failed: {proc.stderr.read().decode()[-2000:]}")
-    return wall, usage.ru_utime + usage.ru_stime
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss
 
 
 def main(argv: list[str]) -> int:
@@ -40,9 +52,12 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--jobs", type=int, default=1)
     args = ap.parse_args(argv)
     times: dict = {(v, k): [] for v in ("base", "head") for k in ("cold", "warm")}
+    files = sorted(str(p) for p in Path(args.corpus).rglob("*.py") if p.is_file())
+    parse: list = []
     caches = {v: Path(tempfile.mkdtemp(prefix=f"trnready-ab-{v}-")) for v in ("base", "head")}
     try:
         for _ in range(args.rounds):
+            parse.append(_run([sys.executable, "-c", _PARSE_ONLY, *files], dict(os.environ)))
             for v in ("base", "head"):
                 env = dict(os.environ, PYTHONPATH=str(Path(getattr(args, v)).resolve()),
                            TRNREADY_CACHE_DIR=str(caches[v]))
@@ -62,6 +77,16 @@ def main(argv: list[str]) -> int:
             b = statistics.median(t[i] for t in times[("base", k)])
             h = statistics.median(t[i] for t in times[("head", k)])
             print(f"{k + ' ' + what:<12} {b:>8.2f} {h:>8.2f} {h / b:>10.3f}")
+        b = statistics.median(t[2] for t in times[("base", k)]) / 1024
+        h = statistics.median(t[2] for t in times[("head", k)]) / 1024
+        print(f"{k + ' MiB':<12} {b:>8.1f} {h:>8.1f} {h / b:>10.3f}")
+    p = statistics.median(t[1] for t in parse)
+    cold = {v: statistics.median(t[1] for t in times[(v, "cold")]) for v in ("base", "head")}
+    warm = {v: statistics.median(t[1] for t in times[(v, "warm")]) for v in ("base", "head")}
+    print(f"ast.parse, one process: {p:.2f} s CPU, {statistics.median(t[2] for t in parse) / 1024:.1f} MiB "
+          f"({len(files)} files)")
+    for v in ("base", "head"):
+        print(f"{v}: cold CPU / ast.parse CPU = {cold[v] / p:.2f}; warm / cold (CPU) = {warm[v] / cold[v]:.1%}")
     return 0
 
 

@@ -75,3 +75,21 @@ def test_same_size_edit_is_seen_even_right_after_a_scan(tmp_path):
     src.write_text("import torch.nn.functional as F\ny = F.interpolate(x, mode='bicubic_')\n")  # same size
     _, third = _scan(tree, cache)
     assert third["findings"] == []
+
+
+def test_findings_with_folded_occurrences_come_back_from_the_cache(tmp_path):
+    # JSON turns the occurrence tuples into lists; a finding that folded repeats must still be a hit
+    # (it was a miss on every warm run before, so warm re-scans re-parsed every file with findings).
+    from trnready.cache import ResultCache
+    from trnready.model import Finding
+
+    f = Finding(rule="TRN122", category="float64", severity="advisory", confidence="medium", path="a.py", line=3,
+                column=5, end_line=3, end_column=9, snippet="x", message="m", fix="", docs="", source="",
+                fingerprint="f", title="t", occurrences=((3, 20, "TRN122"),))
+    cache = ResultCache(tmp_path / "cache", "salt")
+    cache.put("k", [f], None)
+    cache.close()
+    again = ResultCache(tmp_path / "cache", "salt")
+    hit = again.get("k")
+    again.close()
+    assert hit is not None and hit[0] == [f]

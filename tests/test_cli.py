@@ -90,6 +90,16 @@ def test_exclude_and_gitignore(tmp_path):
     assert {f["path"] for f in data["findings"]} == {"keep.py", "gen/skip.py", "tools/lib.py"}
 
 
+def test_build_and_dist_folders_are_skipped_unless_they_are_packages(tmp_path):
+    for folder, package in (("dist", False), ("build", False), ("lib/dist", True), ("lib/build", True)):
+        (tmp_path / folder).mkdir(parents=True)
+        (tmp_path / folder / "m.py").write_text("import flash_attn\n")
+        if package:
+            (tmp_path / folder / "__init__.py").write_text("")
+    _, data = scan_json(tmp_path)
+    assert {f["path"] for f in data["findings"]} == {"lib/dist/m.py", "lib/build/m.py"}
+
+
 def test_fingerprint_survives_inserted_lines(tmp_path):
     src = tmp_path / "m.py"
     src.write_text("import torch.nn.functional as F\ny = F.interpolate(x, mode='bilinear')\n")

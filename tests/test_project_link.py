@@ -21,7 +21,53 @@ def test_wrapper_in_another_module_is_reported_where_the_value_enters():
         # positional argument bound to the `mode` parameter; the call without one keeps the default
         ("models/head.py", 9, 16, "TRN191",
          f"{INTERP} (via models/head.py:9 resize('bicubic') → models/ops.py:5 F.interpolate)", False),
-        ("models/ops.py", 9, 12, "TRN191", INTERP, False)]
+        # the per-file finding at the wrapper's call also names the default it comes from
+        ("models/ops.py", 9, 12, "TRN191", f"{INTERP} (`mode` defaults to it at line 8)", False)]
+
+
+def test_default_forwarded_through_another_function_is_reported_at_the_default():
+    assert scan_findings(ROOT / "defaults") == [
+        # init_dist(backend="nccl") -> _init_pytorch(backend) -> init_process_group(backend=backend);
+        # "gloo" forwarded the same way and a "nccl" default only printed: nothing
+        # a wrapper of a wrapper: the default is reported, the call relying on it (use.py) is not
+        ("launch/resize.py", 4, 29, "TRN191",
+         f"{INTERP} (via launch/resize.py:4 rescale(mode='bilinear') → launch/resize.py:5 resize → "
+         "launch/resize.py:9 F.interpolate)", False),
+        ("launch/utils.py", 5, 33, "TRN271",
+         f"{NCCL} (via launch/utils.py:5 init_dist(backend='nccl') → launch/utils.py:7 _init_pytorch → "
+         "launch/utils.py:19 dist.init_process_group)", False),
+        # a method's default used in the same method: reported at the call, the default named and
+        # listed as an occurrence; mode="default" is nothing to change
+        ("launch/utils.py", 24, 24, "TRN263",
+         'torch.compile mode="reduce-overhead" (CUDA graphs): `torch.compile` (`mode` defaults to it at line 23)',
+         False),
+        ("launch/utils.py", 24, 24, "TRN701",
+         "torch.compile without a shared NEFF cache (TORCH_NEURONX_NEFF_CACHE_DIR): `torch.compile` (2 uses in 1 file, "
+         "first here); TORCH_NEURONX_NEFF_CACHE_DIR appears in no scanned file", False)]
+    proc = run_cli("scan", ROOT / "defaults", "--format", "json", "--no-cache")
+    occ = [f.get("occurrences") for f in json.loads(proc.stdout)["findings"] if f["rule"] == "TRN263"]
+    assert occ == [[{"line": 23, "column": 28, "rule": "TRN263"}]]
+
+
+def test_class_attribute_and_dataclass_field_read_through_an_instance():
+    assert scan_findings(ROOT / "instance_attr") == [
+        # reported where the value is defined; DeviceCPU's "gloo" is nothing to change, and
+        # `opts.mode` in a module that imports no module defining `mode` is not looked up
+        ("app/devices.py", 2, 5, "TRN271",
+         f"{NCCL} (via app/devices.py:2 DeviceGPU.dist_backend = 'nccl' → "
+         "app/dist.py:7 dist.init_process_group(device_obj.dist_backend))", False),
+        ("app/pipeline.py", 9, 5, "TRN111",
+         "torch.compile with a backend other than neuron: `compile` (via app/pipeline.py:9 "
+         "CompileConfig.backend = 'inductor' → app/pipeline.py:19 self.model.compile(backend=cc.backend))", False)]
+
+
+def test_module_that_stores_a_parameter_on_self_is_followed_from_its_construction():
+    assert scan_findings(ROOT / "stored_param") == [
+        # Interpolate(mode="bilinear") keeps mode on self and forward passes it to interpolate through
+        # self.interp; mode="nearest" is fine; Upsample sets self.mode twice (no single value)
+        ("head.py", 29, 19, "TRN191",
+         f"{INTERP} (via head.py:29 Interpolate(scale_factor=2, mode='bilinear', align_corners=True) → "
+         "head.py:13 self.interp)", False)]
 
 
 def test_imported_constant_and_module_attribute():
@@ -125,3 +171,45 @@ def test_star_reexport_and_a_wrapper_of_a_wrapper():
         ("vision/jpeg.py", 6, 9, "TRN191",
          f"{INTERP} (via vision/jpeg.py:6 resize((8, 8), 'bicubic') → vision/transform/resize.py:7 F.interpolate)",
          False)]
+
+
+def test_config_component_naming_a_project_reexport_of_a_library_class():
+    torchao = "TorchAO (quantization and float8 training): `torchao.quantization.qat.Int8DynActInt4WeightQATQuantizer`"
+    via = "mylib/training/quantization.py from torchao.quantization.qat import Int8DynActInt4WeightQATQuantizer"
+    assert scan_findings(ROOT / "config_component") == [
+        # the project's own class and function named by a component: nothing
+        ("configs/qat.yaml", 4, 16, "TRN201",
+         f"{torchao} (via configs/qat.yaml:4 mylib.training.quantization.Int8DynActInt4WeightQATQuantizer → {via})",
+         False),
+        ("configs/qat.yaml", 9, 16, "TRN201",
+         f"{torchao} (via configs/qat.yaml:9 mylib.training.Int8DynActInt4WeightQATQuantizer → {via})", False),
+        ("mylib/training/quantization.py", 1, 1, "TRN201",
+         "TorchAO (quantization and float8 training): `torchao.quantization.qat`", False)]
+
+
+def test_warm_rescan_follows_a_class_attribute_edited_in_an_imported_module(tmp_path):
+    proj = tmp_path / "proj"
+    shutil.copytree(ROOT / "instance_attr", proj)
+    cache = tmp_path / "cache"
+    cold = _messages(proj, cache)
+    assert ("app/devices.py", 2) in [(p, n) for p, n, _ in cold]
+    # another module of the imported package gains a class with the attribute: dist.py, which reads
+    # device_obj.dist_backend, is linked again although it never consulted that module before
+    (proj / "app" / "other_settings.py").write_text('class Resample:\n    mode = "bilinear"\n\n\n'
+                                                    'class DeviceTPU:\n    dist_backend = "nccl"\n')
+    assert [(p, n) for p, n, _ in _messages(proj, cache)] == [
+        ("app/devices.py", 2), ("app/other_settings.py", 6), ("app/pipeline.py", 9)]
+
+
+def test_a_method_called_through_self_is_followed_within_its_class():
+    assert scan_findings(ROOT / "methods") == [
+        # "nearest", no argument, and a class without such a method: nothing
+        ("up.py", 7, 16, "TRN191", f"{INTERP} (via up.py:7 Up._resize(mode='bilinear') → up.py:16 F.interpolate)",
+         False)]
+
+
+def test_partial_of_a_project_wrapper_is_followed_into_it():
+    assert scan_findings(ROOT / "partial_wrapper") == [
+        # the partial that fixes mode="nearest" is fine
+        ("head.py", 5, 6, "TRN191",
+         f"{INTERP} (via head.py:5 functools.partial(resize, mode='bilinear') → ops.py:5 F.interpolate)", False)]

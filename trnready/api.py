@@ -260,7 +260,7 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
                 if known is not None:
                     hit = cache.get(_result_key(cache, sf, known[0]))
                     if hit is not None:
-                        results[i], summaries[i] = hit[:2], hit[2]
+                        results[i], summaries[i] = hit[:2], compact(hit[2])
                         digests[i] = known[0]
                         found.update(known[1] & needles.keys())
                         continue
@@ -278,7 +278,7 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
             if st_key and time.time_ns() - st.st_mtime_ns > 2_000_000_000:
                 stat_notes[i] = (st_key, digest, mentions)
             if hit is not None:
-                results[i], summaries[i] = hit[:2], hit[2]
+                results[i], summaries[i] = hit[:2], compact(hit[2])
                 digests[i] = digest
             else:
                 misses.append((i, sf, key))
@@ -309,11 +309,11 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
             report.files_by_kind[sf.kind] = report.files_by_kind.get(sf.kind, 0) + 1
         report.diagnostics.extend(disc.diagnostics)
         # Across modules: values, wrappers and re-exports the per-file pass could not see.
-        from .project.report import drop_answered_unused, link_findings
+        from .project.report import drop_answered_unused, link_findings, note_defaults
 
-        linked = postprocess.per_file_ignores(
-            link_findings(files, summaries, engine, cache, config, scan_bytes, digests), root, config)
-        report.findings = drop_answered_unused(report.findings, linked) + linked
+        linked, notes = link_findings(files, summaries, engine, cache, config, scan_bytes, digests)
+        linked = postprocess.per_file_ignores(linked, root, config)
+        report.findings = drop_answered_unused(note_defaults(report.findings, notes), linked) + linked
         # Blocks guarded by a never-on-Neuron flag imported from another module (`if _SUPPORTS_FLEX:`).
         from .project.flags import guard_imported_flags
 
@@ -337,6 +337,12 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
     return report
 
 
+def compact(summary):
+    from .project.summary import compact as pack
+
+    return pack(summary)
+
+
 def _store(cache, key, findings, diag, summary=None) -> None:
     # Unexpected internal errors are not cached: the next run should try again.
     if cache is not None and key is not None and not (diag is not None and diag.kind == "internal-error"):
@@ -351,7 +357,7 @@ def _scan_inline(misses, results, digests, summaries, engine, config, cache, bar
         else:
             digests[i] = file_digest(data, sf.rel, sf.kind, sf.path)  # the content actually scanned
             findings, diag, summary = scan_bytes_summary(data, sf.rel, sf.kind, engine, config.prefilter, sf.path)
-            results[i], summaries[i] = (findings, diag), summary
+            results[i], summaries[i] = (findings, diag), compact(summary)
             if key is not None and cache is not None:
                 key = _result_key(cache, sf, digests[i])
             _store(cache, key, findings, diag, summary)
@@ -387,7 +393,7 @@ def _scan_pool(misses, results, digests, summaries, engine, config, cache, jobs,
         stream = pool.map(_worker_scan, [(sf.path, sf.rel, sf.kind) for _, sf, _ in todo], chunksize=chunk)
         for n, (digest, findings, diag, summary) in enumerate(stream):
             i, sf, _ = todo[n]
-            results[i], summaries[i] = (findings, diag), summary
+            results[i], summaries[i] = (findings, diag), compact(summary)
             digests[i] = digest
             if digest is not None and cache is not None:
                 _store(cache, _result_key(cache, sf, digest), findings, diag, summary)

@@ -31,6 +31,9 @@ _CHECKS = {
     "Optional[str]": lambda v: v is None or isinstance(v, str),
     "tuple[tuple[int, str], ...]": lambda v: isinstance(v, tuple) and all(
         isinstance(n, int) and isinstance(t, str) for n, t in v),
+    "tuple[tuple[int, int, str], ...]": lambda v: isinstance(v, tuple) and all(
+        isinstance(o, tuple) and len(o) == 3 and isinstance(o[0], int) and isinstance(o[1], int)
+        and isinstance(o[2], str) for o in v),
 }
 
 
@@ -136,6 +139,8 @@ class ResultCache:
             for f in data["findings"]:
                 if "context" in f:  # JSON turned the (line, text) tuples into lists
                     f["context"] = tuple((n, t) for n, t in f["context"])
+                if isinstance(f.get("occurrences"), list):
+                    f["occurrences"] = tuple(tuple(o) if isinstance(o, list) else o for o in f["occurrences"])
                 findings.append(Finding(**f))
             diag = Diagnostic(**data["diag"]) if data.get("diag") else None
             summary = data.get("summary")

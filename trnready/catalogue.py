@@ -26,9 +26,11 @@ from .read import SETTINGS_MAX_BYTES, read_regular
 from .rewrite import parse_rewrites
 
 MATCH_KINDS = ("call", "method", "reference", "import", "decorator", "device", "keyword", "env", "line",
-               "requirement", "python", "file", "setting", "meta", "subscript")
+               "requirement", "python", "file", "setting", "meta", "subscript", "operator")
 # `subscript = [SHAPE]`: indexing whose result size depends on the data (trnready/masks.py).
 SUBSCRIPT_SHAPES = ("boolean-mask",)
+# `operator = [SHAPE]`: a binary operator whose operands need a property (trnready/shifts.py).
+OPERATOR_SHAPES = ("int64-wide-shift",)
 # `meta = [CHECK]`: trnready's own checks (TRN9xx), produced by trnready/suppress.py, not by the matcher engine.
 META_CHECKS = ("suppression-without-reason", "unused-suppression")
 PREDICATE_OPS = ("equals", "not-equals", "in", "not-in", "is-none", "is-not-none", "present", "absent", "matches",
@@ -465,6 +467,11 @@ def _parse_match(m, rid, err) -> Matcher:
             if x not in SUBSCRIPT_SHAPES:
                 err(f"unknown subscript shape {x!r} (expected one of {', '.join(SUBSCRIPT_SHAPES)})", entry=rid,
                     key="match.subscript")
+    elif kind == "operator":
+        for x in names:
+            if x not in OPERATOR_SHAPES:
+                err(f"unknown operator shape {x!r} (expected one of {', '.join(OPERATOR_SHAPES)})", entry=rid,
+                    key="match.operator")
     elif kind == "meta":
         for x in names:
             if x not in META_CHECKS:

@@ -21,6 +21,9 @@ SKIP_DIRS = frozenset({
     ".venv", "venv", ".tox", ".nox", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".eggs",
     "build", "dist", ".ipynb_checkpoints", ".idea", ".vscode",
 })
+# Build outputs by name, but a Python package when they hold an __init__.py (`mmengine/dist/`,
+# `mylib/build/`): then they are source and scanned.
+_SOURCE_WHEN_PACKAGE = frozenset({"build", "dist"})
 
 
 @dataclass(frozen=True)
@@ -191,7 +194,8 @@ class Discoverer:
             if self._excluded(rel, entry.name) or self._ignored(path, is_dir, ignores):
                 continue
             if is_dir:
-                if entry.name in SKIP_DIRS or entry.name.endswith(".egg-info"):
+                if entry.name in SKIP_DIRS and not (entry.name in _SOURCE_WHEN_PACKAGE and os.path.exists(
+                        os.path.join(entry.path, "__init__.py"))) or entry.name.endswith(".egg-info"):
                     continue
                 if is_link and os.path.realpath(path) not in ancestors and self._inside_walked(path):
                     continue  # reached under its own path: scanning it twice would report every finding twice

@@ -71,6 +71,7 @@ class Interest:
     keywords: frozenset = frozenset()  # keyword names some rule matches on any call
     env_names: frozenset = frozenset()  # environment variable names some rule matches
     subscripts: bool = False  # some rule matches indexing shapes (`x[mask]`, trnready/masks.py)
+    shifts: bool = False  # some rule matches bit shifts (`x << 32`, trnready/shifts.py)
 
 
 @dataclass
@@ -91,6 +92,7 @@ class FileIndex:
     guarded_names: set = field(default_factory=set)  # local names bound by imports under an optional-import guard
     called_refs: set = field(default_factory=set)  # ids of attribute chains that are called (x.f(...))
     subscripts: list = field(default_factory=list)  # (Subscript node, Scope): loads indexed by a non-literal
+    shifts: list = field(default_factory=list)  # (BinOp node, Scope): `<<` / `>>` by a non-negative constant
     tree: object = None  # the module walked, for context predicates that look further (trnready/context/)
     every_call: list = field(default_factory=list)  # every Call node, in walk order
 
@@ -623,6 +625,9 @@ class Indexer:
                 keep = True
         if ft is ast.Attribute or ft is ast.Name:
             self.index.called_refs.add(id(func))
+            # functools.partial(f, ...) calls f whenever its result is called
+            if tail == "partial" and node.args and type(node.args[0]) in (ast.Attribute, ast.Name):
+                self.index.called_refs.add(id(node.args[0]))
         if node.keywords and (interest.device_keywords or interest.keywords or interest.env_names):
             for kw in node.keywords:
                 arg = kw.arg
@@ -735,6 +740,13 @@ class Indexer:
         self.visit(node.value, scope)
         self.visit(node.slice, scope)
 
+    def v_binop(self, node: ast.BinOp, scope: Scope) -> None:
+        if self.interest.shifts and type(node.op) in (ast.LShift, ast.RShift) \
+                and type(node.left) in (ast.Call, ast.Name):  # a literal on the left is Python int arithmetic
+            self.index.shifts.append((node, scope))
+        self.visit(node.left, scope)
+        self.visit(node.right, scope)
+
     def v_name(self, node: ast.Name, scope: Scope) -> None:
         # A bare name can only mean a library object if something imported or
         # aliased it, or a star import could have brought it in.
@@ -776,6 +788,7 @@ _DISPATCH = {
     ast.Try: Indexer.v_try,
     ast.Return: Indexer.v_return,
     ast.Subscript: Indexer.v_subscript,
+    ast.BinOp: Indexer.v_binop,
     ast.If: Indexer.v_if,
 }
 if hasattr(ast, "TryStar"):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, replace
 
-from . import context, masks
+from . import context, masks, shifts
 from .catalogue import Catalogue
 from .context import FileContext, ProjectFacts
 from .index import FileIndex, Interest
@@ -57,6 +57,7 @@ class Engine:
         self.decorators: dict[str, list] = {}
         self.devices: list = []
         self.subscripts: list = []  # (rule, matcher) for `subscript` matchers
+        self.operators: list = []  # (rule, matcher) for `operator` matchers
         self.keywords: dict[str, list] = {}
         self.env: dict[str, list] = {}
         self.lines: list = []
@@ -82,6 +83,8 @@ class Engine:
                     self.devices.append((rule, m))
                 elif m.kind == "subscript":
                     self.subscripts.append((rule, m))
+                elif m.kind == "operator":
+                    self.operators.append((rule, m))
                 elif m.kind == "line":
                     self.lines.append((rule, m))
                 elif m.kind == "requirement":
@@ -97,7 +100,7 @@ class Engine:
         self.interest = Interest(
             call_tails=frozenset(_tails(self.calls) | _tails(self.decorators) | _tails(ctor)
                                  | _tails(n for _, _, m in self.call_globs for n in m.names)
-                                 | _tails(self.device_calls)),
+                                 | _tails(self.device_calls) | {"partial"}),
             method_names=frozenset(self.methods),
             ctor_tails=frozenset(_tails(ctor)),
             device_keywords=frozenset(catalogue.device_keywords if self.devices else ()),
@@ -105,6 +108,7 @@ class Engine:
             keywords=frozenset(self.keywords),
             env_names=frozenset(self.env),
             subscripts=bool(self.subscripts),
+            shifts=any("int64-wide-shift" in m.names for _, m in self.operators),
         )
 
         # Literal prefilter (semgrep-style): every Python match needs one of these
@@ -118,6 +122,8 @@ class Engine:
         tokens |= {d for _, m in self.devices for d in m.names}
         if self.subscripts:
             tokens.add("torch")  # subscript matchers apply only in files that import torch
+        if self.operators:
+            tokens.update(("int64", "long"))  # a wide shift needs an int64 dtype or .long() in the file
         tokens |= {t for old in catalogue.aliases for t in _tails([old])}
         tokens.discard("__call__")
         if any(m.kind == "meta" for r in self.rules for m in r.matchers):
@@ -212,6 +218,12 @@ class Engine:
         if self.subscripts:
             for node, scope in index.subscripts:
                 self._match_subscript(ctx, node, scope, hits)
+        if self.operators:
+            for node, scope in index.shifts:
+                if shifts.is_wide_int64_shift(node, scope, ctx.resolver):
+                    for rule, m in self.operators:
+                        if "int64-wide-shift" in m.names:
+                            self._emit(ctx, hits, Hit(rule, m, node, "int64-wide-shift"))
         if self.devices:
             for expr, scope in index.device_values:
                 self._device_hits(ctx, [expr], scope, hits)
@@ -221,6 +233,9 @@ class Engine:
         func = call.func
         canon = ctx.resolver.canonical
         names = tuple(canon(q) for q in ctx.resolver.qualnames(func, scope))
+        if "functools.partial" in names:
+            self._match_partial(ctx, call, scope, hits)
+            return
         if not names:
             names = tuple(canon(c) + ".__call__" for c in ctx.resolver.instance_class(func, scope))
         on_call: set = set()  # rules already reported for this call
@@ -256,6 +271,22 @@ class Engine:
                         on_call.add(rule.id)
         if self.devices:
             self._match_device(ctx, call, scope, names, is_method, hits)
+
+    def _match_partial(self, ctx: FileContext, call: ast.Call, scope, hits: list[Hit]) -> None:
+        """`functools.partial(F.interpolate, mode="bilinear")`: the arguments it fixes are passed to the API
+        on every call of the result. Matched like a call of the API with those arguments, for matchers whose
+        argument predicates all read an argument the partial fixes (what the later calls pass is not seen,
+        so a matcher that needs an argument to be absent is not tried)."""
+        if not call.args or type(call.args[0]) is ast.Starred:
+            return
+        inner = ast.Call(func=call.args[0], args=call.args[1:], keywords=call.keywords)
+        ast.copy_location(inner, call)
+        inner.end_lineno, inner.end_col_offset = call.end_lineno, call.end_col_offset
+        canon = ctx.resolver.canonical
+        for q in (canon(n) for n in ctx.resolver.qualnames(inner.func, scope)):
+            for rule, m in self.calls.get(q, ()):
+                if all(_fixed(p, inner) for p in m.args) and self._args_ok(ctx, m.args, inner, scope):
+                    self._emit(ctx, hits, Hit(rule, m, call, q, q))
 
     def _match_store(self, ctx: FileContext, name: str, expr: ast.expr, scope, hits: list[Hit]) -> None:
         """A value stored under a keyword name (`{"attn_implementation": "flash_attention_2"}`, `cfg.x = v`,
@@ -419,6 +450,14 @@ class Engine:
             if not _holds(p, passed, values):
                 return False
         return True
+
+
+def _fixed(p, call: ast.Call) -> bool:
+    """The argument the predicate reads is written in the call (by keyword, or at its position)."""
+    if p.name is not None and any(k.arg == p.name for k in call.keywords):
+        return True
+    return p.position is not None and p.position < len(call.args) \
+        and not any(type(a) is ast.Starred for a in call.args[:p.position + 1])
 
 
 def _several_or_env(bindings) -> bool:

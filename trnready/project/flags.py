@@ -14,9 +14,9 @@ def _flag_at(linker, rel: str, name: str, hops: int) -> bool:
     """Whether `name` in module `rel` is (or re-exports) a flag some module of the project defines."""
     if hops > MAX_HOPS:
         return False
-    s = linker.summaries.get(rel)
-    if s is None:
+    if rel not in linker.summaries:
         return False
+    s = linker.summaries[rel]
     if name in s.get("flags", ()):
         return True
     if name in s["imports"]:
@@ -32,21 +32,23 @@ def guard_imported_flags(findings: list, files, summaries) -> list:
     """Mark guarded the findings inside blocks guarded by a flag imported from another module, when that
     flag is assigned only from never-on-Neuron conditions there. A "cuda" device string (or another
     cuda-device finding) in a block with an else arm is a device pick and stays, as in neuron-guarded."""
-    if not any(s and s.get("guards") for s in summaries):
+    from .report import _EMPTY, _packed, _unpack
+    from .summary import Compacted
+
+    py = [(sf.rel, s) for sf, s in zip(files, summaries) if sf.kind == "python"]
+    guarded_blocks = []
+    for rel, s in py:
+        d = _unpack(s) if s is not None else None
+        if d and d.get("guards"):
+            guarded_blocks.append((rel, d["guards"]))
+    if not guarded_blocks:
         return findings
-    from .report import _EMPTY
+    from .link import Linker
 
-    table: dict = {sf.rel: (s if s is not None else _EMPTY) for sf, s in zip(files, summaries) if sf.kind == "python"}
+    linker = Linker(Compacted({rel: _packed(s) for rel, s in py}, _EMPTY), None)
     spans: dict = {}
-    linker = None
-    for rel, s in table.items():
-        if not s.get("guards"):
-            continue
-        if linker is None:
-            from .link import Linker
-
-            linker = Linker(table, None)
-        for first, last, name, choice in s["guards"]:
+    for rel, guards in guarded_blocks:
+        for first, last, name, choice in guards:
             if _flag_at(linker, rel, name, 0):
                 spans.setdefault(rel, []).append((first, last, choice))
     if not spans:

@@ -78,8 +78,11 @@ def module_names(rels) -> dict:
 
 
 class Linker:
-    def __init__(self, summaries: dict, scan, memo=None):
+    def __init__(self, summaries, scan, memo=None, needles=()):
         self.summaries = summaries  # rel -> summary
+        self.needles = frozenset(needles)  # literal values the rules' argument predicates look for
+        self._owners = None
+        self._rel_names: dict = {}
         self.scan = scan  # snippet text -> findings of the ordinary per-file pass
         self.memo = memo  # (key) -> list or None; put(key, list)
         self.mods: dict = {}  # module name -> rel
@@ -129,7 +132,7 @@ class Linker:
             return Const(src, ((rel, line, f"{name} = {src}"),))
         if name in s["funcs"]:
             return Func(rel, name)
-        if name in s["classes"]:
+        if name in s["classes"] or name in s["stores"] or any(k.startswith(name + ".") for k in s["funcs"]):
             return Class(rel, name)
         if name in s["aliases"]:
             line, target = s["aliases"][name]
@@ -201,7 +204,8 @@ class Linker:
             elif isinstance(r, Class):
                 attrs = self.summaries[r.module]["classes"].get(r.name, {})
                 if attr not in attrs:
-                    return None
+                    method = f"{r.name}.{attr}"
+                    return Func(r.module, method) if method in self.summaries[r.module]["funcs"] else None
                 line, src = attrs[attr]
                 r = Const(src, ((r.module, line, f"{r.name}.{attr} = {src}"),))
             else:
@@ -299,8 +303,22 @@ class Linker:
             return []
         name = dotted(call.func)
         callee = self.expr(rel, name, 0) if name else None
-        if isinstance(callee, Func):
-            return self._into(rel, call, callee, values, depth, stack)
+        if isinstance(callee, External) and callee.qualname == "functools.partial" and call.args \
+                and not isinstance(call.args[0], ast.Starred):
+            # partial(f, *a, **k) fixes those arguments of every later call of f through it
+            call = ast.Call(func=call.args[0], args=call.args[1:], keywords=call.keywords)
+            src = ast.unparse(call)
+            name = dotted(call.func)
+            callee = self.expr(rel, name, 0) if name else None
+        if isinstance(callee, (Func, Class)):
+            go = self._into if isinstance(callee, Func) else self._construct
+            got = go(rel, call, callee, values, depth, stack)
+            if not got or not inner:
+                return got
+            # Inside a wrapper: what the wrapper's own defaults cause is not the caller's doing. The
+            # same call with only the baseline values (the caller's arguments unknown) tells which is.
+            before = {r for r, *_ in go(rel, ast.parse(src, mode="eval").body, callee, defaults, depth, stack)}
+            return [g for g in got if g[0] not in before]
         chain: list = []
         full = call
         if not self.substitute(rel, full, values, True, chain):
@@ -320,26 +338,68 @@ class Linker:
             before |= set(self.rules_for(f"import {mod}\n{qualname}"))
         return [(r, m, c, g, list(chain)) for r, (m, c, g) in got.items() if r not in before]
 
-    def _into(self, rel, call, fn: Func, values, depth, stack) -> list:
-        if depth >= MAX_DEPTH or (fn.module, fn.name) in stack:
-            return []
-        self.touched.add(fn.module)
-        line, params, defaults, calls = self.summaries[fn.module]["funcs"][fn.name]
+    def _bind(self, rel, call, params, values) -> dict:
+        """The caller's literal (or literal-resolving) arguments bound to the callee's parameters."""
         bound = {}
-        shown = []
         for p, a in zip(params, call.args):
             if isinstance(a, ast.Starred):
                 break
             lit = _value(a, values, rel, self)
             if lit is not None:
                 bound[p] = lit
-                shown.append(f"{p}={lit}")
         for k in call.keywords:
             if k.arg in params:
                 lit = _value(k.value, values, rel, self)
                 if lit is not None:
                     bound[k.arg] = lit
-                    shown.append(f"{k.arg}={lit}")
+        return bound
+
+    def _construct(self, rel, call, cls: Class, values, depth, stack) -> list:
+        """`Interpolate(mode="bilinear")`: the arguments bound to __init__'s parameters, followed into
+        __init__'s own calls and into every method call reading what __init__ kept on self."""
+        s = self.summaries[cls.module]
+        init = s["funcs"].get(f"{cls.name}.__init__")
+        if init is None or depth >= MAX_DEPTH or (cls.module, cls.name) in stack:
+            return []
+        self.touched.add(cls.module)
+        _line, params, defaults, _calls, _places = init
+        if not params:
+            return []
+        bound = self._bind(rel, call, params[1:], values)
+        if not bound:
+            return []
+        kept = s["stores"].get(cls.name, {})
+        out = []
+        inner = stack | {(cls.module, cls.name)}
+        for name, (_l, mparams, _d, calls, _p) in s["funcs"].items():
+            if not name.startswith(cls.name + ".") or not mparams:
+                continue
+            me = mparams[0]
+            if name.endswith(".__init__"):
+                full = {**defaults, **bound}
+                base = {k: v for k, v in defaults.items() if k not in bound}
+            else:
+                full, base = {}, {}
+                for attr, (kind, value) in kept.items():
+                    key = f"{me}.{attr}"
+                    if kind == "alias":
+                        full[key] = base[key] = value
+                    elif value in bound:
+                        full[key] = bound[value]
+                    elif value in defaults:
+                        full[key] = base[key] = defaults[value]
+            for cline, _col, csrc in calls:
+                for r, m, c, g, chain in self.evaluate(cls.module, csrc, full, base, True, depth + 1, inner):
+                    out.append((r, m, c, g, [(cls.module, cline, _callee_text(csrc)), *chain]))
+        return out
+
+    def _into(self, rel, call, fn: Func, values, depth, stack) -> list:
+        if depth >= MAX_DEPTH or (fn.module, fn.name) in stack:
+            return []
+        self.touched.add(fn.module)
+        line, params, defaults, calls, _places = self.summaries[fn.module]["funcs"][fn.name]
+        # a method (`Class.helper(...)`, also how `self.helper(...)` is recorded) takes self or cls first
+        bound = self._bind(rel, call, params[1:] if "." in fn.name else params, values)
         if not bound:
             return []
         out = []
@@ -351,7 +411,6 @@ class Linker:
                                                    depth + 1, stack | {(fn.module, fn.name)}):
                 here = (fn.module, cline, _callee_text(csrc))
                 out.append((r, m, c, g, [here, *chain]))
-        self._shown = shown
         return out
 
     def may_gain(self, rel: str, names: list, passes_literal: bool) -> bool:
@@ -359,7 +418,7 @@ class Linker:
         function given a literal, or a name standing for a literal or another module's library API."""
         for d in names:
             r = self.expr(rel, d, 0)
-            if isinstance(r, Func) and passes_literal or isinstance(r, Const):
+            if isinstance(r, (Func, Class)) and passes_literal or isinstance(r, Const):
                 return True
             if isinstance(r, External) and r.qualname != self._plain(rel, d):
                 return True
@@ -371,22 +430,154 @@ class Linker:
         store(rel, files consulted, links) records a file's links."""
         out = []
         for rel in sorted(self.summaries):
-            uses = self.summaries[rel]["uses"]
-            if not uses:
+            s = self.summaries[rel]
+            if not s["uses"] and not s["reads"] and not self._flagged_defaults(s):
                 continue
             got = stored(rel) if stored else None
             if got is None:
                 self.touched = {rel}
                 got = []
-                for use in uses:
+                for use in s["uses"]:
                     if not self.may_gain(rel, use[5], use[6]):
                         continue
                     for r, m, c, g, chain in self.evaluate(rel, use[4], {}, {}, False, 0, frozenset()):
                         got.append((rel, use, r, m, c, g, chain))
+                got += self._defaults(rel)
+                got += self._reads(rel)
                 if store:
                     store(rel, self.touched, got)
             out.extend(got)
         return out
+
+    # ---------------------------------------------------------------- config components
+    def dotted_path(self, path: str):
+        """`pkg.mod.Name` as a config names it: the longest prefix that is a project module, then the
+        name looked up there (through its imports and re-exports)."""
+        parts = path.split(".")
+        for i in range(len(parts) - 1, 0, -1):
+            mod = ".".join(parts[:i])
+            if mod in self.mods:
+                r = self.lookup(self.mods[mod], parts[i], 0, frozenset())
+                for attr in parts[i + 1:]:
+                    r = External(f"{r.qualname}.{attr}", r.chain) if isinstance(r, External) else None
+                return r, self.mods[mod]
+        return None, None
+
+    # ---------------------------------------------------------------- defaults
+    def _flagged_defaults(self, s) -> list:
+        """(function, parameter) whose literal default is a value some rule looks for."""
+        out = []
+        for fname, (_l, _ps, defaults, calls, places) in s["funcs"].items():
+            if calls:
+                out += [(fname, p) for p, v in defaults.items() if p in places and _needle(v, self.needles)]
+        return out
+
+    def _defaults(self, rel: str) -> list:
+        """A wrapper whose parameter default is a flagged value and reaches a library API through
+        another function of the project (`def init_dist(backend="nccl")` -> `_init(backend)` ->
+        `init_process_group(backend=backend)`): reported at the default, which is what every call
+        leaving the argument out runs with. A default used by a library call in the same function
+        is already reported at that call by the per-file pass: only the default's place is noted."""
+        s = self.summaries[rel]
+        out = []
+        for fname, p in self._flagged_defaults(s):
+            _l, params, defaults, calls, places = s["funcs"][fname]
+            base = {k: v for k, v in defaults.items() if k != p}
+            line, col, end_line, end_col = places[p]
+            use = [line, col, end_line, end_col, f"{fname.rsplit('.', 1)[-1]}({p}={defaults[p]})", [], True]
+            for cline, _c, csrc in calls:
+                if p not in csrc:
+                    continue
+                try:
+                    head = dotted(ast.parse(csrc, mode="eval").body.func)
+                except (SyntaxError, ValueError, AttributeError, RecursionError):
+                    continue
+                wrapper = isinstance(self.expr(rel, head, 0), (Func, Class)) if head else False
+                for r, m, c, g, chain in self.evaluate(rel, csrc, defaults, base, True, 0,
+                                                       frozenset({(rel, fname)})):
+                    steps = [(rel, cline, _callee_text(csrc)), *chain]
+                    if wrapper:
+                        out.append((rel, use, r, m, c, g, steps))
+                    else:  # a note for the per-file finding at that call (empty message)
+                        out.append((rel, [cline, line, col, end_line, p, [], False], r, "", c, g, steps))
+        return out
+
+    # ---------------------------------------------------------------- attributes read through an object
+    def _reads(self, rel: str) -> list:
+        """`init_process_group(device.dist_backend)`, `compile(backend=cfg.backend)`: the object's type is
+        unknown, so every class attribute or dataclass field of that name with a literal value is tried,
+        in the classes of the modules this file imports (or of the file itself). One whose value makes a
+        rule fire is reported where it is defined, with the read in the chain. `self.x` is left to the
+        per-file pass, which knows the class."""
+        out = []
+        s = self.summaries[rel]
+        if s["reads"]:
+            # Any class in a module this file can see may gain or lose the attribute: an edit there
+            # must link this file again.
+            seen = self._visible(rel)
+            self.touched.update(r for n, r in self.mods.items() if any(n == v or n.startswith(v + ".") for v in seen))
+        for read in s["reads"]:
+            try:
+                call = ast.parse(read[4], mode="eval").body
+            except (SyntaxError, ValueError, RecursionError):
+                continue
+            vals = [(None, a) for a in call.args if not isinstance(a, ast.Starred)] + \
+                [(k.arg, k.value) for k in call.keywords]
+            for arg, v in vals:
+                if not (isinstance(v, ast.Attribute) and isinstance(v.value, ast.Name)):
+                    continue
+                if v.value.id in ("self", "cls"):
+                    continue
+                if v.value.id in s["imports"] or v.value.id in s["consts"] or v.value.id in s["classes"]:
+                    continue
+                key = f"{v.value.id}.{v.attr}"
+                for crel, cname, line, lit in self._attribute_owners(rel, v.attr):
+                    self.touched.add(crel)
+                    for r, m, c, g, chain in self.evaluate(rel, read[4], {key: lit}, {}, True, 0, frozenset()):
+                        text = f"{cname}.{v.attr} = {lit}"
+                        use = [line, -1, line, -1, text, [], True]
+                        shown = f"{arg}={key}" if arg else key
+                        out.append((crel, use, r, m, c, g,
+                                    [(rel, read[0], f"{_callee_text(read[4])}({shown})"), *chain]))
+        return out
+
+    def _attribute_owners(self, rel: str, attr: str) -> list:
+        """(file, class, line, literal) of the classes defining `attr` that file `rel` can see."""
+        if self._owners is None:
+            self._owners = {}
+            for other, s in self.summaries.items():
+                for cname, attrs in s["classes"].items():
+                    for a, (line, lit) in attrs.items():
+                        self._owners.setdefault(a, []).append((other, cname, line, lit))
+        found = self._owners.get(attr)
+        if not found:
+            return []
+        seen = self._visible(rel)
+        return [o for o in found if o[0] == rel or any(m == n or m.startswith(n + ".")
+                                                       for m in self._names_of(o[0]) for n in seen)]
+
+    def _names_of(self, rel: str) -> list:
+        if not self._rel_names:
+            for n, r in self.mods.items():
+                self._rel_names.setdefault(r, []).append(n)
+        return self._rel_names.get(rel, [])
+
+    def _visible(self, rel: str) -> set:
+        """Project modules and packages the file imports from (absolute names)."""
+        out = set()
+        for _local, (mod, level, _name) in self.summaries[rel]["imports"].items():
+            target = self.absolute(rel, mod, level)
+            if target and target in self.mods:
+                out.add(target)
+        return out
+
+
+def _needle(lit: str, needles) -> bool:
+    try:
+        v = ast.literal_eval(lit)
+    except (ValueError, SyntaxError, RecursionError):
+        return False
+    return isinstance(v, str) and v in needles
 
 
 def _with_step(r, step):
@@ -435,8 +626,9 @@ def use_text(src: str, linker: Linker, rel: str) -> str:
 
 
 def _is_project(node, linker, rel) -> bool:
+    """A name standing for a literal or for a project function or class (`partial(resize, ...)`)."""
     d = dotted(node)
-    return d is not None and isinstance(linker.expr(rel, d, 0), Const)
+    return d is not None and isinstance(linker.expr(rel, d, 0), (Const, Func, Class))
 
 
 def summary_json(summary) -> str:

@@ -6,20 +6,37 @@ from ..read import read_bytes
 from .summary import VERSION
 
 
-def link_findings(files, summaries, engine, cache, config, scan_bytes, digests=()) -> list:
+def link_findings(files, summaries, engine, cache, config, scan_bytes, digests=()) -> tuple[list, list]:
+    """(linked findings, notes naming a default for per-file findings: see note_defaults)."""
+    import warnings
+
+    # Call sources from scanned code are parsed again here: `1(x)` must not print a SyntaxWarning.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SyntaxWarning)
+        return _link_findings(files, summaries, engine, cache, config, scan_bytes, digests)
+
+
+def _link_findings(files, summaries, engine, cache, config, scan_bytes, digests) -> tuple[list, list]:
     from ..cache import LinkMemo
     from .link import Linker, use_text
 
     py = {sf.rel: sf for sf in files if sf.kind == "python"}
-    table = {sf.rel: (s if s is not None else _EMPTY) for sf, s in zip(files, summaries) if sf.rel in py}
-    if not any(s["uses"] for s in table.values()):
-        return []
+    from .summary import Compacted
+
+    summaries = [_unpack(s) if sf.rel not in py else s for sf, s in zip(files, summaries)]
+    configs = {sf.rel: (sf, s["components"]) for sf, s in zip(files, summaries)
+               if sf.rel not in py and s and s.get("components")}
+    table = Compacted({sf.rel: _packed(s) for sf, s in zip(files, summaries) if sf.rel in py}, _EMPTY)
+    if not any(s["uses"] or s["reads"] or s["funcs"] for s in table.values()) and not configs:
+        return [], []
     def scan(text: str) -> list:
         findings, _ = scan_bytes(text.encode("utf-8", "surrogatepass"), "link_snippet.py", "python", engine,
                                  prefilter=True)
         return findings
 
-    linker = Linker(table, scan, LinkMemo(cache))
+    from .summary import value_needles
+
+    linker = Linker(table, scan, LinkMemo(cache), value_needles(engine))
     stored = store = None
     digest_of = {sf.rel: d for sf, d in zip(files, digests) if d and sf.rel in table}
     if cache is not None and len(digest_of) == len(table):
@@ -29,7 +46,11 @@ def link_findings(files, summaries, engine, cache, config, scan_bytes, digests=(
     lines_of: dict = {}
     occurrences = Occurrences()
     seen = set()
+    notes = []
     for rel, use, rule_id, message, confidence, guarded, chain in linker.link(stored, store):
+        if not message:  # a default the per-file pass reported at the call that uses it
+            notes.append((rel, use[0], rule_id, use[1], use[2], use[4]))
+            continue
         rule = rules.get(rule_id)
         line, col, end_line, end_col, src = use[:5]
         if rule is None or (rule_id, rel, line, col) in seen:
@@ -41,13 +62,95 @@ def link_findings(files, summaries, engine, cache, config, scan_bytes, digests=(
         lines = lines_of[rel]
         text = lines[line - 1] if 0 < line <= len(lines) else ""
         end_text = lines[end_line - 1] if 0 < end_line <= len(lines) else ""
+        if col < 0:  # a class attribute: the whole statement on its line
+            col, end_col = len(text) - len(text.lstrip()), len(text.rstrip())
+            col, end_col = len(text[:col].encode()), len(text[:end_col].encode())
         steps = " → ".join(f"{r}:{n} {t}" if n else f"{r} {t}" for r, n, t in chain)
         via = f"{rel}:{line} {use_text(src, linker, rel)}" + (f" → {steps}" if steps else "")
         out.append(make_finding(
             rule, occurrences, confidence=confidence, path=rel, line=line, column=_column(text, col) ,
             end_line=end_line, end_column=_column(end_text, end_col), snippet=text,
             message=f"{message} (via {via})", code=src, context=_context(lines, line), guarded=guarded))
-    return _suppressed(out, lines_of, engine)
+    out += _components(configs, linker, engine, occurrences, config)
+    for sf, _ in configs.values():
+        lines_of.setdefault(sf.rel, _lines(sf, config))
+    return _suppressed(out, lines_of, engine), notes
+
+
+def _unpack(s):
+    if isinstance(s, (bytes, bytearray)):
+        import json
+        import zlib
+
+        return json.loads(zlib.decompress(s))
+    return s
+
+
+def _packed(s):
+    """Summaries arrive compacted from api.scan; a dict (a direct caller) is compacted here."""
+    if s is None or isinstance(s, (bytes, bytearray)):
+        return s
+    from .summary import compact
+
+    return compact(s)
+
+
+def _lines(sf, config) -> list:
+    data, diag = read_bytes(sf.path, sf.rel, config.max_file_size)
+    return data.decode("utf-8", "replace").splitlines() if diag is None and data is not None else []
+
+
+def _components(configs: dict, linker, engine, occurrences, config) -> list:
+    """A config's `_component_: mylib.training.Quantizer` where mylib/training re-exports a library class:
+    reported at the config line as if the config named the library class itself."""
+    from ..readers.configs import resolve_dotted
+    from ..readers.emit import msg
+    from .link import External
+
+    out = []
+    for rel in sorted(configs):
+        sf, comps = configs[rel]
+        lines = None
+        for line, col, end_col, path in comps:
+            r, mod_rel = linker.dotted_path(path)
+            if not isinstance(r, External):
+                continue
+            found = resolve_dotted(r.qualname, engine)
+            if not found:
+                continue
+            if lines is None:
+                lines = _lines(sf, config)
+            text = lines[line - 1] if 0 < line <= len(lines) else ""
+            steps = " → ".join(f"{a}:{n} {t}" if n else f"{a} {t}" for a, n, t in r.chain) or mod_rel
+            for rule, m in found:
+                shown = r.qualname
+                out.append(make_finding(
+                    rule, occurrences, confidence=m.confidence, path=rel, line=line, column=col, end_line=line,
+                    end_column=end_col, snippet=text, code=text.strip(), context=_context(lines, line),
+                    message=f"{msg(rule, m, shown)} (via {rel}:{line} {path} → {steps})"))
+    return out
+
+
+def note_defaults(findings: list, notes: list) -> list:
+    """A per-file finding whose flagged value is a parameter default written elsewhere in the function
+    (`def compile(self, mode="reduce-overhead")` ... `torch.compile(m, mode=mode)`) also points at the
+    default: that is the line to change. It is added as an occurrence and named in the message."""
+    if not notes:
+        return findings
+    from dataclasses import replace
+
+    at: dict = {}
+    for rel, call_line, rule, line, col, param in notes:
+        at.setdefault((rel, call_line, rule), (line, col, param))
+    out = []
+    for f in findings:
+        hit = at.get((f.path, f.line, f.rule)) if f.cell is None else None
+        if hit is not None and all(o[0] != hit[0] for o in f.occurrences):
+            line, col, param = hit
+            f = replace(f, occurrences=(*f.occurrences, (line, col + 1, f.rule)),
+                        message=f"{f.message} (`{param}` defaults to it at line {line})")
+        out.append(f)
+    return out
 
 
 def _suppressed(findings: list, lines_of: dict, engine) -> list:
@@ -80,8 +183,8 @@ def _file_links(cache, digest_of: dict):
         try:
             if {r: digest_of.get(r) for r in data["deps"]} != data["deps"]:
                 return None
-            return [(rel, list(use), str(r), str(m), str(c), bool(g), [(str(a), b, str(t)) for a, b, t in chain])
-                    for use, r, m, c, g, chain in data["hits"]
+            return [(str(path), list(use), str(r), str(m), str(c), bool(g), [(str(a), b, str(t)) for a, b, t in chain])
+                    for path, use, r, m, c, g, chain in data["hits"]
                     if len(use) == 7 and isinstance(use[4], str) and all(isinstance(x, int) for x in use[:4])
                     and all(b is None or isinstance(b, int) for _, b, _ in chain)]
         except (TypeError, KeyError, ValueError, AttributeError):
@@ -91,14 +194,14 @@ def _file_links(cache, digest_of: dict):
         if cache.db is None:
             return
         entry = {"deps": {r: digest_of[r] for r in touched if r in digest_of},
-                 "hits": [[use, r, m, c, g, [list(s) for s in chain]] for _, use, r, m, c, g, chain in links]}
+                 "hits": [[path, use, r, m, c, g, [list(s) for s in chain]] for path, use, r, m, c, g, chain in links]}
         cache.pending.append((key(rel), json.dumps(entry, ensure_ascii=False)))
 
     return stored, store
 
 
 _EMPTY = {"v": VERSION, "imports": {}, "consts": {}, "classes": {}, "aliases": {}, "funcs": {}, "uses": [], "stars": [],
-          "flags": [], "guards": []}
+          "stores": {}, "reads": [], "flags": [], "guards": []}
 
 
 def _column(line: str, byte_offset: int) -> int:

@@ -8,7 +8,12 @@ only what another module can see or what can carry a value across a module bound
     consts   module-level NAME = literal                    -> [line, literal source]
     classes  class attribute attr = literal                 -> {class: {attr: [line, literal source]}}
     aliases  NAME = dotted.name / pkg.attr = dotted.name    -> {target: [line, dotted source]}
-    funcs    function -> [line, params, defaults, calls using a parameter [line, col, call source]]
+    funcs    function or `Class.method` -> [line, params, defaults, calls using a parameter or `self.x`
+             [line, col, call source], default places {param: [line, col, end_line, end_col]}]
+    stores   attributes a class's __init__ sets from a parameter or to a dotted name
+             -> {class: {attr: ["param", name] | ["alias", dotted source]}}
+    reads    library API calls given an attribute of an object (`init_process_group(dev.dist_backend)`)
+             -> [line, col, end_line, end_col, call source, enclosing class or ""]
     stars    `from module import *` -> [module, level]
     uses     calls that name an import or a module function
              -> [line, col, end_line, end_col, call source, dotted names, passes a literal]
@@ -18,9 +23,10 @@ only what another module can see or what can carry a value across a module bound
 from __future__ import annotations
 
 import ast
+import bisect
 import sys
 
-VERSION = 4
+VERSION = 5
 MAX_TEMPLATE = 400  # a call longer than this is not carried (generated code, data tables)
 MAX_ITEMS = 400  # per list: memory stays flat however large the module
 
@@ -104,6 +110,8 @@ def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | Non
     aliases: dict = {}
     funcs: dict = {}
     uses: list = []
+    reads: list = []
+    stores: dict = {}
     stars: list = []
     assigned_twice: set = set()
     body = tree.body
@@ -138,6 +146,7 @@ def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | Non
         elif isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
             funcs[st.name] = st
         elif isinstance(st, ast.ClassDef):
+            _methods(st, funcs, stores)
             attrs = {}
             for s in st.body:
                 if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name):
@@ -155,9 +164,13 @@ def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | Non
         consts.pop(name, None)
         aliases.pop(name, None)
     interesting = {n for n, (mod, level, _) in imports.items()
-                   if level or mod.split(".", 1)[0] not in _EXTERNAL} | set(funcs) | set(classes)
-    if funcs:
-        _function_calls(funcs, calls)
+                   if level or mod.split(".", 1)[0] not in _EXTERNAL} | {f for f in funcs if "." not in f} \
+        | set(classes) | set(stores)
+    callees = interesting | set(aliases) | {a.split(".", 1)[0] for a in aliases}
+    spans = _function_calls(funcs, calls, stores, callees, apis, uses) if funcs else []
+    interesting = {n for n in interesting if n in imports or n in funcs or n in classes or n in stores}
+    if apis:
+        _attribute_reads(calls, imports, apis, spans, reads)
     if interesting:
         for node in calls:
             if len(uses) < MAX_ITEMS:
@@ -170,6 +183,9 @@ def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | Non
                 project_arg = any(a.split(".", 1)[0] in interesting for a in args)
                 if callee and callee.split(".", 1)[0] in interesting:
                     keep = lit or project_arg or callee.rsplit(".", 1)[-1] in apis
+                elif callee and callee.rsplit(".", 1)[-1] == "partial" and args and lit:
+                    # functools.partial(resize, mode="bilinear"): a later call of the result calls resize
+                    keep = args[0].split(".", 1)[0] in interesting
                 else:
                     keep = project_arg and callee is not None and callee.rsplit(".", 1)[-1] in apis
                 if keep:
@@ -185,7 +201,8 @@ def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | Non
                      if name is not None and (level or mod.split(".", 1)[0] not in _EXTERNAL)}
     guards = guards_of(tree, project_names) if project_names else []
     return {"v": VERSION, "imports": imports, "consts": consts, "classes": classes, "aliases": aliases,
-            "funcs": funcs, "uses": uses, "stars": stars, "flags": flags, "guards": guards}
+            "funcs": funcs, "uses": uses, "stars": stars, "stores": stores, "reads": reads, "flags": flags,
+            "guards": guards}
 
 
 MAX_GUARDS = 200  # blocks per module: the summary stays small however large the module
@@ -215,6 +232,57 @@ def _end(stmts) -> int:
     return max(getattr(s, "end_lineno", s.lineno) or s.lineno for s in stmts)
 
 
+def _methods(cls: ast.ClassDef, funcs: dict, stores: dict) -> None:
+    """Methods go into funcs as `Class.method`; what __init__ keeps on self goes into stores. A static
+    method is left out: every method in funcs takes the instance (or class) first."""
+    for s in cls.body:
+        if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.args.args \
+                and not any(dotted(d) == "staticmethod" for d in s.decorator_list):
+            funcs[f"{cls.name}.{s.name}"] = s
+            if s.name == "__init__":
+                me = s.args.args[0].arg
+                params = {p.arg for p in (*s.args.posonlyargs, *s.args.args, *s.args.kwonlyargs)} - {me}
+                kept = {}
+                for st in s.body:
+                    if isinstance(st, ast.Assign) and len(st.targets) == 1:
+                        t = st.targets[0]
+                        if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == me:
+                            if t.attr in kept:  # set twice: no single value
+                                kept[t.attr] = None
+                            elif isinstance(st.value, ast.Name) and st.value.id in params:
+                                kept[t.attr] = ["param", st.value.id]
+                            elif (d := dotted(st.value)) and "." in d and not d.startswith(me + "."):
+                                kept[t.attr] = ["alias", d]
+                            else:
+                                kept[t.attr] = None
+                kept = {k: v for k, v in kept.items() if v is not None}
+                if kept:
+                    stores[cls.name] = kept
+
+
+def _attribute_reads(calls, imports, apis, spans, reads) -> None:
+    """Library API calls given `obj.attr` (obj a local name, not a module): the attribute may be a
+    class attribute or dataclass field of the project, read through an instance."""
+    starts = [a for a, _, _ in spans]
+    for node in calls:
+        if len(reads) >= MAX_ITEMS:
+            return
+        callee = dotted(node.func)
+        if not callee or callee.rsplit(".", 1)[-1] not in apis:
+            continue
+        vals = [a.value if isinstance(a, ast.Starred) else a for a in node.args] + [k.value for k in node.keywords]
+        if not any(isinstance(v, ast.Attribute) and isinstance(v.value, ast.Name) and v.value.id not in imports
+                   for v in vals):
+            continue
+        src = ast.unparse(node)
+        if len(src) > MAX_TEMPLATE:
+            continue
+        i = bisect.bisect_right(starts, node.lineno) - 1
+        owner = spans[i][2] if i >= 0 and spans[i][0] <= node.lineno <= spans[i][1] else ""
+        reads.append([node.lineno, node.col_offset, node.end_lineno, node.end_col_offset, src,
+                      owner.split(".", 1)[0] if "." in owner else ""])
+
+
 def _top_statements(body):
     """Module-level statements, including those under if/try (TYPE_CHECKING, optional imports)."""
     for st in body:
@@ -227,44 +295,144 @@ def _top_statements(body):
             yield st
 
 
-def _function_calls(funcs: dict, calls: list) -> None:
-    """funcs: name -> def node, replaced by its summary; calls sorted into the function holding them."""
+def _function_calls(funcs: dict, calls: list, stores: dict, callees=frozenset(), apis=frozenset(),
+                    uses: list | None = None) -> list:
+    """funcs: name -> def node, replaced by its summary; calls sorted into the function holding them.
+    Returns the functions' line spans (first, last, name), sorted."""
     spans = sorted((fn.lineno, fn.end_lineno or fn.lineno, name) for name, fn in funcs.items())
     inside: dict = {name: [] for name in funcs}
     starts = [s for s, _, _ in spans]
-    import bisect
 
     for node in calls:
         i = bisect.bisect_right(starts, node.lineno) - 1
         if i >= 0 and spans[i][0] <= node.lineno <= spans[i][1]:
             inside[spans[i][2]].append(node)
+    methods: dict = {}
+    for name in funcs:
+        if "." in name:
+            cls, _, meth = name.partition(".")
+            methods.setdefault(cls, set()).add(meth)
     for name, fn in list(funcs.items()):
-        funcs[name] = _function(fn, inside[name])
+        cls = name.split(".", 1)[0] if "." in name else None
+        kept = stores.get(cls, {}) if cls else {}
+        # `self.helper(...)` in a method: the class's own method, written `Class.helper(...)` for the link step
+        own = {f"{fn.args.args[0].arg}.{m}": f"{cls}.{m}" for m in methods.get(cls, ())} if cls else {}
+        funcs[name] = _function(fn, inside[name], kept, callees, apis, own)
+        if own:
+            for node in inside[name]:
+                d = dotted(node.func)
+                if d in own and len(uses) < MAX_ITEMS and any(
+                        literal_source(a) is not None for a in (*node.args, *(k.value for k in node.keywords))):
+                    src = _as_own(node, own[d])
+                    if len(src) <= MAX_TEMPLATE:
+                        uses.append([node.lineno, node.col_offset, node.end_lineno, node.end_col_offset, src,
+                                     [own[d]], True])
+        # A function that passes nothing on is of no use to the link step (a call of it can gain
+        # nothing). Dropping it keeps the summaries, held for the whole project in the main process, small.
+        if not funcs[name][3] and not (name.endswith(".__init__") and kept):
+            del funcs[name]
+    return spans
 
 
-def _function(fn, calls_in: list) -> list:
+def _as_own(node: ast.Call, callee: str) -> str:
+    """The call's source with `self.helper` written as `Class.helper`."""
+    return ast.unparse(ast.Call(func=ast.parse(callee, mode="eval").body, args=node.args, keywords=node.keywords))
+
+
+def _function(fn, calls_in: list, kept: dict, callees=frozenset(), apis=frozenset(), own=None) -> list:
+    """Only calls that can lead somewhere are kept: a library API (by its last name), a project name
+    (import, function, class, alias) or an attribute __init__ keeps on self."""
     a = fn.args
     positional = [p.arg for p in (*a.posonlyargs, *a.args)]
     params = positional + [p.arg for p in a.kwonlyargs]
     defaults = {}
-    for p, d in zip(positional[len(positional) - len(a.defaults):], a.defaults):
+    places = {}
+    pairs = [*zip(positional[len(positional) - len(a.defaults):], a.defaults),
+             *((p.arg, d) for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None)]
+    for p, d in pairs:
         lit = literal_source(d)
         if lit is not None:
             defaults[p] = lit
-    for p, d in zip(a.kwonlyargs, a.kw_defaults):
-        lit = literal_source(d) if d is not None else None
-        if lit is not None:
-            defaults[p.arg] = lit
+            places[p] = [d.lineno, d.col_offset, d.end_lineno, d.end_col_offset]
     names = set(params)
+    # in a method, `self.x` the class's __init__ keeps (a parameter or a library name) counts too
+    mine = {f"{positional[0]}.{k}" for k in kept} if kept and positional else set()
     calls = []
     for node in calls_in:
         if len(calls) < MAX_ITEMS:
-            used = {r for r in _roots(node) if r} - {dotted(node.func)}
-            if used & names:
-                src = ast.unparse(node)
+            roots = {r for r in _roots(node) if r}
+            callee = dotted(node.func)
+            if callee is None or not (callee.split(".", 1)[0] in callees or callee.rsplit(".", 1)[-1] in apis
+                                      or callee in mine or own and callee in own):
+                continue
+            used = roots - {callee}
+            if used & names or roots & mine:
+                src = _as_own(node, own[callee]) if own and callee in own else ast.unparse(node)
                 if len(src) <= MAX_TEMPLATE:
                     calls.append([node.lineno, node.col_offset, src])
-    return [fn.lineno, params, defaults, calls]
+    return [fn.lineno, params, defaults, calls, places]
+
+
+def compact(summary):
+    """A summary as the main process keeps it until the link step: zlib-compressed JSON, about a
+    twentieth of the dict's memory (all of a project's summaries are held at once). None stays None."""
+    if summary is None:
+        return None
+    import json
+    import zlib
+
+    return zlib.compress(json.dumps(summary, separators=(",", ":")).encode("utf-8", "surrogatepass"), 1)
+
+
+class Compacted:
+    """rel -> summary dict, decoded on access from compact() bytes; the last few decoded are kept."""
+
+    KEEP = 64
+
+    def __init__(self, packed: dict, empty: dict):
+        self._packed = packed  # rel -> bytes or None
+        self._empty = empty
+        self._recent: dict = {}
+
+    def __getitem__(self, rel):
+        got = self._recent.pop(rel, None)
+        if got is None:
+            data = self._packed[rel]
+            if data is None:
+                got = self._empty
+            else:
+                import json
+                import zlib
+
+                got = json.loads(zlib.decompress(data))
+        self._recent[rel] = got
+        if len(self._recent) > self.KEEP:
+            del self._recent[next(iter(self._recent))]
+        return got
+
+    def __contains__(self, rel):
+        return rel in self._packed
+
+    def __iter__(self):
+        return iter(self._packed)
+
+    def __len__(self):
+        return len(self._packed)
+
+    def keys(self):
+        return self._packed.keys()
+
+    def values(self):
+        return (self[r] for r in self._packed)
+
+    def items(self):
+        return ((r, self[r]) for r in self._packed)
+
+
+def config_summary(components: list) -> dict:
+    """A training config's summary: the `_component_` / `_target_` paths no rule knows, which may
+    name a project module that re-exports a library ([line, col, end_col, dotted path])."""
+    return {"v": VERSION, "components": components}
 
 
 def valid(summary) -> bool:
@@ -273,6 +441,10 @@ def valid(summary) -> bool:
         return True
     if not isinstance(summary, dict) or summary.get("v") != VERSION:
         return False
+    if "components" in summary:
+        return set(summary) == {"v", "components"} and isinstance(summary["components"], list) and all(
+            isinstance(c, list) and len(c) == 4 and all(isinstance(x, int) for x in c[:3]) and isinstance(c[3], str)
+            for c in summary["components"])
     try:
         ok = all(isinstance(k, str) and isinstance(m, str) and isinstance(lv, int) and (n is None or isinstance(n, str))
                  for k, (m, lv, n) in summary["imports"].items())
@@ -281,7 +453,12 @@ def valid(summary) -> bool:
                         for line, s in d.values())
         ok = ok and all(isinstance(line, int) and isinstance(ps, list) and isinstance(ds, dict)
                         and all(isinstance(c[0], int) and isinstance(c[1], int) and isinstance(c[2], str) for c in cs)
-                        for line, ps, ds, cs in summary["funcs"].values())
+                        and all(len(v) == 4 and all(isinstance(x, int) for x in v) for v in pl.values())
+                        for line, ps, ds, cs, pl in summary["funcs"].values())
+        ok = ok and all(isinstance(k, str) and v[0] in ("param", "alias") and isinstance(v[1], str)
+                        for d in summary["stores"].values() for k, v in d.items())
+        ok = ok and all(len(r) == 6 and all(isinstance(x, int) for x in r[:4]) and isinstance(r[4], str)
+                        and isinstance(r[5], str) for r in summary["reads"])
         ok = ok and all(isinstance(m, str) and isinstance(lv, int) for m, lv in summary["stars"])
         ok = ok and all(isinstance(n, str) for n in summary["flags"])
         ok = ok and all(len(g) == 4 and isinstance(g[0], int) and isinstance(g[1], int) and isinstance(g[2], str)

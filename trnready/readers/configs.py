@@ -166,11 +166,16 @@ def resolve_dotted(name: str, engine):
     return out
 
 
-def component_findings(entries: list[Entry], lines: list[str], engine, em: Emitter) -> None:
+def component_findings(entries: list[Entry], lines: list[str], engine, em: Emitter, unresolved=None) -> None:
+    """unresolved: a list to receive [line, col, end_col, dotted path] of the components no rule knows
+    (for the project-wide link step: they may name a project module that re-exports a library)."""
     for e in entries:
         if e.value is None or e.key not in COMPONENT_KEYS or not _DOTTED.match(e.value.strip()):
             continue
-        for rule, m in resolve_dotted(e.value.strip(), engine):
+        found = resolve_dotted(e.value.strip(), engine)
+        if not found and unresolved is not None and len(unresolved) < 400:
+            unresolved.append([e.line, e.col, e.end_col, e.value.strip()])
+        for rule, m in found:
             snippet = lines[e.line - 1] if 0 < e.line <= len(lines) else ""
             shown = f"{e.key}: {e.value.strip()}"
             em.add(rule, m, e.line, e.col, e.end_col, snippet, msg(rule, m, shown), shown)
@@ -193,8 +198,14 @@ def read(ctx: FileContext) -> ReadResult:
     em.seen = {(f.path, f.cell, f.rule, f.line) for f in base.findings}  # one finding per rule and line
     lines = ctx.text.splitlines()
     setting_findings(entries, role, lines, ctx.engine, em)
+    summary = None
     if role == "config":
-        component_findings(entries, lines, ctx.engine, em)
+        unresolved: list | None = [] if getattr(ctx.engine, "link", False) else None
+        component_findings(entries, lines, ctx.engine, em, unresolved)
+        if unresolved:
+            from ..project.summary import config_summary
+
+            summary = config_summary(unresolved)
     else:
         from .ci import ci_findings
         from .deps import is_workflow
@@ -205,5 +216,5 @@ def read(ctx: FileContext) -> ReadResult:
 
         found = guard_accelerator_legs(ctx.rel, entries, base.findings + em.out,
                                        ctx.engine.catalogue.context_values)
-        return ReadResult(found, base.diag, base.sources)
-    return ReadResult(base.findings + em.out, base.diag, base.sources)
+        return ReadResult(found, base.diag, base.sources, summary)
+    return ReadResult(base.findings + em.out, base.diag, base.sources, summary)

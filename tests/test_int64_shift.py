@@ -1,0 +1,21 @@
+"""`operator = ["int64-wide-shift"]`: shifts by 32 or more on int64 tensors (TRN131), and their look-alikes."""
+from conftest import FIXTURES, REPO, run_cli, scan_findings
+
+MSG = "Bit shift by 32 or more on an int64 tensor: the result needs the upper 32 bits"
+
+
+def test_wide_shifts_on_int64_tensors_and_not_their_look_alikes():
+    got = [f for f in scan_findings(FIXTURES / "int64_shift") if f[3] == "TRN131"]
+    # a shift by 8 of an int64 tensor, a shift of a tensor of unknown width (split of an int32 view)
+    # and Python integer arithmetic (1 << 40) are not reported
+    assert got == [("pack.py", 6, 13, "TRN131", MSG, False),  # split[0].to(torch.int64) << 32
+                   ("pack.py", 9, 11, "TRN131", MSG, False),  # keys >> 40, keys = torch.zeros(dtype=torch.long)
+                   ("pack.py", 14, 15, "TRN131", MSG, False)]  # ids << 33, ids = torch.tensor(...).long()
+
+
+def test_operator_shapes_are_validated(tmp_path):
+    cat = tmp_path / "c.toml"
+    cat.write_text((REPO / "blockers.toml").read_text().replace('operator = ["int64-wide-shift"]',
+                                                                 'operator = ["int64-shift"]'))
+    proc = run_cli("rules", "--catalogue", cat)
+    assert proc.returncode == 2 and "unknown operator shape 'int64-shift'" in proc.stderr and "TRN131" in proc.stderr

@@ -25,7 +25,7 @@ from .outline import Entry, outline, top_keys
 
 COMPONENT_KEYS = ("_component_", "_target_", "class_path")
 # Top-level keys of training configs (Hydra / torchtune / Lightning / HF TrainingArguments / TRL / axolotl /
-# Accelerate / DeepSpeed); a data file, a docs page or a deployment manifest has at most one of them.
+# Accelerate / DeepSpeed / Megatron); a data file, a docs page or a deployment manifest has at most one of them.
 TRAINING_KEYS = frozenset({
     "trainer", "model", "optimizer", "optim", "lr", "learning_rate", "batch_size", "per_device_train_batch_size",
     "micro_batch_size", "gradient_accumulation_steps", "base_model", "model_name_or_path", "output_dir",
@@ -36,6 +36,9 @@ TRAINING_KEYS = frozenset({
     "train_batch_size", "gradient_clipping", "launcher", "compile", "attn_implementation", "load_in_4bit",
     "load_in_8bit", "torch_dtype", "gradient_checkpointing", "warmup_steps", "weight_decay", "seed",
     "num_processes", "flash_attention", "sequence_len", "adapter", "lora_r", "training", "train", "dist_backend",
+    # Megatron / GPT-NeoX: model-parallel training configs that split model and training settings over files
+    "pipe_parallel_size", "model_parallel_size", "tensor_model_parallel_size", "pipeline_model_parallel_size",
+    "train_iters", "attention_config",
 })
 CONFIG_DIRS = frozenset({"configs", "config", "conf", "recipes", "recipe", "hparams", "experiments", "exps",
                          "accelerate_configs", "deepspeed_configs", "ds_configs", "training_configs"})

@@ -71,10 +71,45 @@ def _link_findings(files, summaries, engine, cache, config, scan_bytes, digests)
             rule, occurrences, confidence=confidence, path=rel, line=line, column=_column(text, col) ,
             end_line=end_line, end_column=_column(end_text, end_col), snippet=text,
             message=f"{message} (via {via})", code=src, context=_context(lines, line), guarded=guarded))
+    out = _guarded_at_the_call(out, lines_of, engine)
     out += _components(configs, linker, engine, occurrences, config)
     for sf, _ in configs.values():
         lines_of.setdefault(sf.rel, _lines(sf, config))
     return _suppressed(out, lines_of, engine), notes
+
+
+def _guarded_at_the_call(findings: list, lines_of: dict, engine) -> list:
+    """A linked finding sits at the call where the value enters; the guard of that place applies to it as to
+    any finding there (a test skipped without CUDA, `if torch.cuda.is_available():` around the call). The
+    per-file pass judged the library's snippet, not the call site, so neuron-guarded runs again here on each
+    file that received linked findings (parsed once, only for those files)."""
+    import ast
+    from dataclasses import replace
+
+    from ..context.base import FileContext
+    from ..context.neuron_guarded import _spans
+
+    values = getattr(getattr(engine, "catalogue", None), "context_values", {})
+    rules = {r.id: r for r in engine.rules}
+    spans_of: dict = {}
+    out = []
+    for f in findings:
+        if not f.guarded:
+            if f.path not in spans_of:
+                try:
+                    tree = ast.parse("\n".join(lines_of.get(f.path, ())))
+                except (SyntaxError, ValueError, RecursionError, MemoryError):
+                    tree = None
+                ctx = FileContext(index=None, tree=tree, resolver=None, values=values, path=f.path)
+                spans_of[f.path] = _spans(ctx)
+            spans = spans_of[f.path]
+            rule = rules.get(f.rule)
+            pick = f.category == "distributed-backend" or (
+                rule is not None and any(m.kind == "device" for m in rule.matchers))
+            if spans is not None and spans.holds((f.line, f.column - 1), pick):
+                f = replace(f, guarded=True, guarded_by="neuron-guarded")
+        out.append(f)
+    return out
 
 
 def _unpack(s):

@@ -1,0 +1,40 @@
+"""A linked finding (placed at the call where the value enters) is guarded by the guards of that place."""
+import json
+
+from conftest import run_cli
+
+OPS = '''import torch.nn.functional as F
+
+
+def resize(x, size, mode="nearest"):
+    return F.interpolate(x, size, mode=mode)
+'''
+TEST = '''import pytest
+import torch
+
+from pkg.ops import resize
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA")
+def test_resize_gpu():
+    x = torch.randn(1, 3, 8, 8, device="cuda")
+    assert resize(x, 16, mode="bilinear").shape[-1] == 16
+
+
+def test_resize(device):
+    x = torch.randn(1, 3, 8, 8, device=device)
+    assert resize(x, 16, mode="bicubic").shape[-1] == 16
+'''
+
+
+def test_a_linked_finding_in_a_test_skipped_without_cuda_is_guarded(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "ops.py").write_text(OPS)
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_ops.py").write_text(TEST)
+    proc = run_cli("scan", ".", "--format", "json", "--no-cache", "--show-guarded", cwd=tmp_path)
+    assert proc.returncode in (0, 1), proc.stderr
+    got = [(f["line"], f["guarded"], f.get("guarded_by")) for f in json.loads(proc.stdout)["findings"]
+           if f["rule"] == "TRN191"]
+    assert got == [(10, True, "neuron-guarded"), (15, False, None)]

@@ -238,6 +238,7 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
         files = [sf for sf in disc.files(paths) if _keep_file(sf, config)]
         results: list = [None] * len(files)
         summaries: list = [None] * len(files)  # per Python file, for the project-wide link step
+        guard_blocks: dict = {}  # index -> the `guards` of its summary (project/flags.py)
         misses: list[tuple[int, object, str | None]] = []
         # Strings whose mere presence anywhere silences a repository-level rule
         # (e.g. TORCH_NEURONX_NEFF_CACHE_DIR) are looked for while each file is in hand.
@@ -260,7 +261,7 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
                 if known is not None:
                     hit = cache.get(_result_key(cache, sf, known[0]))
                     if hit is not None:
-                        results[i], summaries[i] = hit[:2], compact(hit[2])
+                        results[i], summaries[i] = hit[:2], compact(hit[2], guard_blocks, i)
                         digests[i] = known[0]
                         found.update(known[1] & needles.keys())
                         continue
@@ -278,7 +279,7 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
             if st_key and time.time_ns() - st.st_mtime_ns > 2_000_000_000:
                 stat_notes[i] = (st_key, digest, mentions)
             if hit is not None:
-                results[i], summaries[i] = hit[:2], compact(hit[2])
+                results[i], summaries[i] = hit[:2], compact(hit[2], guard_blocks, i)
                 digests[i] = digest
             else:
                 misses.append((i, sf, key))
@@ -287,9 +288,9 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
         jobs = config.jobs or os.cpu_count() or 1
         try:
             if jobs > 1 and len(misses) >= POOL_MIN_FILES and _can_fork():
-                _scan_pool(misses, results, digests, summaries, engine, config, cache, jobs, bar)
+                _scan_pool(misses, results, digests, summaries, engine, config, cache, jobs, bar, guard_blocks)
             else:
-                _scan_inline(misses, results, digests, summaries, engine, config, cache, bar)
+                _scan_inline(misses, results, digests, summaries, engine, config, cache, bar, guard_blocks)
         finally:
             bar.close()
         for i, (st_key, digest, mentions) in stat_notes.items():
@@ -317,7 +318,7 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
         # Blocks guarded by a never-on-Neuron flag imported from another module (`if _SUPPORTS_FLEX:`).
         from .project.flags import guard_imported_flags
 
-        report.findings = guard_imported_flags(report.findings, files, summaries)
+        report.findings = guard_imported_flags(report.findings, files, summaries, guard_blocks)
         # Repository-level rules (e.g. torch.compile used but no shared NEFF cache configured anywhere).
         in_config_files = mentioned_in_files([], config.max_file_size, repo_files(root, paths, config))
 
@@ -337,9 +338,13 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
     return report
 
 
-def compact(summary):
+def compact(summary, guard_blocks: dict | None = None, i: int = 0):
+    """The summary as kept until the link step; its `guards` (blocks under imported flags) noted aside, so
+    the step that resolves them need not unpack every summary."""
     from .project.summary import compact as pack
 
+    if guard_blocks is not None and summary and summary.get("guards"):
+        guard_blocks[i] = summary["guards"]
     return pack(summary)
 
 
@@ -349,7 +354,7 @@ def _store(cache, key, findings, diag, summary=None) -> None:
         cache.put(key, findings, diag, summary)
 
 
-def _scan_inline(misses, results, digests, summaries, engine, config, cache, bar) -> None:
+def _scan_inline(misses, results, digests, summaries, engine, config, cache, bar, guard_blocks=None) -> None:
     for i, sf, key in misses:
         data, diag = read_bytes(sf.path, sf.rel, config.max_file_size)
         if diag is not None:
@@ -357,7 +362,7 @@ def _scan_inline(misses, results, digests, summaries, engine, config, cache, bar
         else:
             digests[i] = file_digest(data, sf.rel, sf.kind, sf.path)  # the content actually scanned
             findings, diag, summary = scan_bytes_summary(data, sf.rel, sf.kind, engine, config.prefilter, sf.path)
-            results[i], summaries[i] = (findings, diag), compact(summary)
+            results[i], summaries[i] = (findings, diag), compact(summary, guard_blocks, i)
             if key is not None and cache is not None:
                 key = _result_key(cache, sf, digests[i])
             _store(cache, key, findings, diag, summary)
@@ -378,7 +383,7 @@ def _can_fork() -> bool:
     return "fork" in multiprocessing.get_all_start_methods()
 
 
-def _scan_pool(misses, results, digests, summaries, engine, config, cache, jobs, bar) -> None:
+def _scan_pool(misses, results, digests, summaries, engine, config, cache, jobs, bar, guard_blocks) -> None:
     # Imported here: a warm re-scan answered from the cache never starts a pool.
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
@@ -393,7 +398,7 @@ def _scan_pool(misses, results, digests, summaries, engine, config, cache, jobs,
         stream = pool.map(_worker_scan, [(sf.path, sf.rel, sf.kind) for _, sf, _ in todo], chunksize=chunk)
         for n, (digest, findings, diag, summary) in enumerate(stream):
             i, sf, _ = todo[n]
-            results[i], summaries[i] = (findings, diag), compact(summary)
+            results[i], summaries[i] = (findings, diag), compact(summary, guard_blocks, i)
             digests[i] = digest
             if digest is not None and cache is not None:
                 _store(cache, _result_key(cache, sf, digest), findings, diag, summary)
@@ -407,4 +412,4 @@ def _scan_pool(misses, results, digests, summaries, engine, config, cache, jobs,
         # A worker died (e.g. the C stack overflowed on pathological input):
         # finish the remaining files in-process, where each failure is isolated.
         rest = [m for m in todo if results[m[0]] is None]
-        _scan_inline(rest, results, digests, summaries, engine, config, cache, bar)
+        _scan_inline(rest, results, digests, summaries, engine, config, cache, bar, guard_blocks)

@@ -99,6 +99,13 @@ class FileContext:
             table = self.memo["_by_type"] = _by_type(self.tree)
         return table.get(kind, [])
 
+    def parents(self) -> dict:
+        """id(node) -> the node directly holding it, for the whole file (one walk, built on first use)."""
+        found = self.memo.get("_parents")
+        if found is None:
+            found = self.memo["_parents"] = _parents(self.tree)
+        return found
+
 
 BLOCK_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
 
@@ -124,6 +131,28 @@ def expressions(stmt):
         elif isinstance(v, ast.AST) and not isinstance(v, ast.stmt):
             yield v
             stack.extend(getattr(v, f, None) for f in v._fields)
+
+
+def _parents(tree) -> dict:
+    # The same plain stack as _by_type: ast.walk + iter_child_nodes cost several times more on large files.
+    parents: dict = {}
+    if tree is None:
+        return parents
+    stack = [tree]
+    pop, push, AST = stack.pop, stack.append, ast.AST
+    while stack:
+        node = pop()
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if type(value) is list:
+                for item in value:
+                    if isinstance(item, AST):
+                        parents[id(item)] = node
+                        push(item)
+            elif isinstance(value, AST):
+                parents[id(value)] = node
+                push(value)
+    return parents
 
 
 def _by_type(tree) -> dict:
@@ -160,14 +189,7 @@ def root_name(node) -> str | None:
 
 def parent_of(ctx: "FileContext", node):
     """The syntax node directly holding `node` (None at the top). One map per file, built on first use."""
-    parents = ctx.memo.get("_parents")
-    if parents is None:
-        parents = ctx.memo["_parents"] = {}
-        if ctx.tree is not None:
-            for outer in ast.walk(ctx.tree):
-                for inner in ast.iter_child_nodes(outer):
-                    parents[id(inner)] = outer
-    return parents.get(id(node))
+    return ctx.parents().get(id(node))
 
 
 def enclosing_function(ctx: "FileContext", node):

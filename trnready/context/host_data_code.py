@@ -53,19 +53,28 @@ def _host_name(ctx):
 
 
 def _callers(ctx) -> dict:
-    """name -> the functions of the file that call it by that name (`f(...)`, `self.f(...)`, `cls.f(...)`)."""
+    """name -> the functions of the file that call it by that name (`f(...)`, `self.f(...)`, `cls.f(...)`),
+    a call inside a nested function counting for the functions around it too."""
     def compute(c) -> dict:
+        import bisect
+
+        calls = []
+        for n in c.nodes(ast.Call):
+            f = n.func
+            name = f.id if type(f) is ast.Name else (
+                f.attr if type(f) is ast.Attribute and type(f.value) is ast.Name and f.value.id in ("self", "cls")
+                else None)
+            if name:
+                calls.append(((n.lineno, n.col_offset), name))
+        calls.sort()
+        starts = [p for p, _ in calls]
         found: dict = {}
         for kind in (ast.FunctionDef, ast.AsyncFunctionDef):
             for fn in c.nodes(kind):
-                for n in ast.walk(fn):
-                    if type(n) is ast.Call:
-                        f = n.func
-                        name = f.id if type(f) is ast.Name else (
-                            f.attr if type(f) is ast.Attribute and type(f.value) is ast.Name
-                            and f.value.id in ("self", "cls") else None)
-                        if name:
-                            found.setdefault(name, set()).add(fn)
+                lo = bisect.bisect_left(starts, (fn.lineno, fn.col_offset))
+                hi = bisect.bisect_right(starts, (fn.end_lineno or fn.lineno, fn.end_col_offset or 0))
+                for _, name in calls[lo:hi]:
+                    found.setdefault(name, set()).add(fn)
         return found
     return ctx.fact("host-data-code:callers", compute)
 

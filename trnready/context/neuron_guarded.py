@@ -234,9 +234,10 @@ def _module_defs(body) -> list:
 
 
 def _imported(ctx) -> frozenset:
+    # Imports are statements: the statement list (already built for the flags) is enough, no full-tree walk.
     names: set = set()
-    for kind in (ast.Import, ast.ImportFrom):
-        for node in ctx.nodes(kind):
+    for node in ctx.statements():
+        if type(node) in (ast.Import, ast.ImportFrom):
             names.update((a.asname or a.name).split(".")[0] for a in node.names)
     return frozenset(names)
 
@@ -286,7 +287,8 @@ def _returns_false(fn, conds: _Conditions, memo: dict) -> bool:
 
 
 def _all_functions(ctx) -> list:
-    return ctx.nodes(ast.FunctionDef) + ctx.nodes(ast.AsyncFunctionDef)
+    # Functions are statements: the statement list avoids a walk over every expression node of the file.
+    return [s for s in ctx.statements() if type(s) in (ast.FunctionDef, ast.AsyncFunctionDef)]
 
 
 def _fixture_name(fn) -> str:

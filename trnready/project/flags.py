@@ -10,6 +10,38 @@ from dataclasses import replace
 MAX_HOPS = 4  # re-exports followed: `from .utils import FLAG` where utils re-exports it from _guard
 
 
+class _Modules:
+    """Module names of the project's files, and relative imports made absolute (as the link step does)."""
+
+    def __init__(self, table):
+        from .link import module_names
+
+        self.summaries = table
+        self.mods: dict = {}
+        clash: set = set()
+        for rel, names in module_names(list(table)).items():
+            for n in names:
+                if n in self.mods and self.mods[n] != rel:
+                    clash.add(n)
+                self.mods[n] = rel
+        for n in clash:  # two files claim the name: never guess
+            del self.mods[n]
+        self.rel_mod: dict = {}
+        for n, rel in self.mods.items():
+            self.rel_mod.setdefault(rel, n)
+
+    def absolute(self, rel: str, module: str, level: int):
+        if not level:
+            return module
+        here = self.rel_mod.get(rel)
+        if here is None:
+            return None
+        pkg = here.split(".") if rel.endswith("__init__.py") else here.split(".")[:-1]
+        if level - 1 > len(pkg):
+            return None
+        return ".".join([*pkg[:len(pkg) - (level - 1)], *([module] if module else [])])
+
+
 def _flag_at(linker, rel: str, name: str, hops: int) -> bool:
     """Whether `name` in module `rel` is (or re-exports) a flag some module of the project defines."""
     if hops > MAX_HOPS:
@@ -28,28 +60,29 @@ def _flag_at(linker, rel: str, name: str, hops: int) -> bool:
     return False
 
 
-def guard_imported_flags(findings: list, files, summaries) -> list:
+def guard_imported_flags(findings: list, files, summaries, guard_blocks: dict | None = None) -> list:
     """Mark guarded the findings inside blocks guarded by a flag imported from another module, when that
     flag is assigned only from never-on-Neuron conditions there. A "cuda" device string (or another
-    cuda-device finding) in a block with an else arm is a device pick and stays, as in neuron-guarded."""
+    cuda-device finding) in a block with an else arm is a device pick and stays, as in neuron-guarded.
+    `guard_blocks` (index -> guards, noted when the summaries were compacted) saves unpacking them all."""
     from .report import _EMPTY, _packed, _unpack
     from .summary import Compacted
 
-    py = [(sf.rel, s) for sf, s in zip(files, summaries) if sf.kind == "python"]
-    guarded_blocks = []
-    for rel, s in py:
-        d = _unpack(s) if s is not None else None
-        if d and d.get("guards"):
-            guarded_blocks.append((rel, d["guards"]))
-    if not guarded_blocks:
+    if guard_blocks is None:
+        guard_blocks = {}
+        for i, s in enumerate(summaries):
+            d = _unpack(s) if s is not None else None
+            if d and d.get("guards"):
+                guard_blocks[i] = d["guards"]
+    if not guard_blocks:
         return findings
-    from .link import Linker
-
-    linker = Linker(Compacted({rel: _packed(s) for rel, s in py}, _EMPTY), None)
+    py = {sf.rel: s for sf, s in zip(files, summaries) if sf.kind == "python"}
+    modules = _Modules(Compacted({rel: _packed(s) for rel, s in py.items()}, _EMPTY))
     spans: dict = {}
-    for rel, guards in guarded_blocks:
+    for i, guards in guard_blocks.items():
+        rel = files[i].rel
         for first, last, name, choice in guards:
-            if _flag_at(linker, rel, name, 0):
+            if _flag_at(modules, rel, name, 0):
                 spans.setdefault(rel, []).append((first, last, choice))
     if not spans:
         return findings

@@ -213,8 +213,16 @@ def guards_of(tree: ast.Module, imported: set) -> list:
     true: the body of `if NAME:` / `if NAME and ...:`, the `else` of `if not NAME:`. `choice` says the
     statement has another branch (a device picked in either arm stays a finding)."""
     out: list = []
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.If) or len(out) >= MAX_GUARDS:
+    # Statements only: an `if` never sits inside an expression, and walking every expression node of a
+    # large module cost more than the rest of its summary.
+    stack = list(tree.body)
+    while stack and len(out) < MAX_GUARDS:
+        node = stack.pop()
+        for name in ("body", "orelse", "finalbody", "handlers", "cases"):
+            inner = getattr(node, name, None)
+            if inner:
+                stack.extend(inner)
+        if not isinstance(node, ast.If):
             continue
         test = node.test
         parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]

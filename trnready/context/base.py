@@ -99,6 +99,11 @@ class FileContext:
             table = self.memo["_by_type"] = _by_type(self.tree)
         return table.get(kind, [])
 
+    def calls(self) -> list:
+        """Every Call node of the file: the index already collected them (no walk), else from the by-type table."""
+        found = getattr(self.index, "every_call", None)
+        return found if found is not None else self.nodes(ast.Call)
+
     def parents(self) -> dict:
         """id(node) -> the node directly holding it, for the whole file (one walk, built on first use)."""
         found = self.memo.get("_parents")

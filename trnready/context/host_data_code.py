@@ -12,7 +12,7 @@ def _moves_to_device(ctx) -> bool:
     """The file puts something on a device: `.cuda()`, `.to(x)` with anything but a dtype or "cpu",
     or a `device=` keyword other than "cpu". Such a file may run the matched code on the device."""
     def compute(c) -> bool:
-        for call in c.nodes(ast.Call):
+        for call in c.calls():
             f = call.func
             if type(f) is ast.Attribute and f.attr == "cuda":
                 return True
@@ -59,7 +59,7 @@ def _callers(ctx) -> dict:
         import bisect
 
         calls = []
-        for n in c.nodes(ast.Call):
+        for n in c.calls():
             f = n.func
             name = f.id if type(f) is ast.Name else (
                 f.attr if type(f) is ast.Attribute and type(f.value) is ast.Name and f.value.id in ("self", "cls")

@@ -473,7 +473,7 @@ class _Spans:
     def _param_marks(self) -> None:
         """pytest.param(torch.device("cuda"), marks=_RunIf(min_cuda_gpus=1)): that parameter set only reaches
         test cases that are skipped on a Neuron machine (the other sets of the parametrize list still run)."""
-        for call in self.ctx.nodes(ast.Call):
+        for call in self.ctx.calls():
             if _tail(call.func) != "param":
                 continue
             for kw in call.keywords:

@@ -51,6 +51,20 @@ def _evidence(node) -> bool:
     return False
 
 
+def _hides_gpus(ctx) -> bool:
+    """The module sets `os.environ["CUDA_VISIBLE_DEVICES"] = ""` (or "-1") at its top level: every test in it
+    runs on the CPU, on every machine."""
+    def compute(c) -> bool:
+        for st in (c.tree.body if c.tree is not None else ()):
+            if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Subscript) \
+                    and isinstance(st.value, ast.Constant) and st.value.value in ("", "-1"):
+                key = st.targets[0].slice
+                if isinstance(key, ast.Constant) and key.value == "CUDA_VISIBLE_DEVICES":
+                    return True
+        return False
+    return ctx.fact("cpu-unit-test:hides", compute)
+
+
 def _file_evidence(ctx) -> bool:
     return ctx.fact("cpu-unit-test:file", lambda c: c.tree is not None and _evidence(c.tree))
 
@@ -137,10 +151,14 @@ def cpu_unit_test(ctx, hit) -> bool:
     `device`, `torch_device`, `use_cuda` or `world_size`, or a string such as "cuda". A match outside any
     function (an import, a module constant) is guarded only when nothing in the whole file names a
     device; a helper that is not a test is judged by the whole file too, since a device test may call it.
-    CUDA, AMP, distributed and library categories are never guarded by it."""
-    if hit.rule.category not in ctx.values.get("cpu-test-categories", ()):
-        return False
+    CUDA, AMP, distributed and library categories are never guarded by it, except in a test module that
+    hides every GPU at its top (`os.environ["CUDA_VISIBLE_DEVICES"] = ""`): all of that module runs on the
+    CPU, so all of its findings are guarded."""
     if not _in_test_file(ctx):
+        return False
+    if _hides_gpus(ctx):
+        return True  # the module hides every GPU: all of it runs on the CPU, whatever the category
+    if hit.rule.category not in ctx.values.get("cpu-test-categories", ()):
         return False
     if not _file_evidence(ctx):
         return True

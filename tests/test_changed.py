@@ -1,13 +1,10 @@
 """--changed-since REF in a throwaway git repository."""
 import json
-import shutil
 import subprocess
 
 import pytest
 
 from conftest import run_cli
-
-pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 
 
 def git(cwd, *args):

@@ -12,7 +12,10 @@ table names the ones applied to every rule. Effects:
 from __future__ import annotations
 
 import ast
+import fnmatch
+import re
 from bisect import bisect_right
+from functools import lru_cache
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -184,6 +187,17 @@ def _by_type(tree) -> dict:
             elif isinstance(value, AST):
                 push(value)
     return table
+
+
+@lru_cache(maxsize=64)
+def _globs(patterns: tuple):
+    return re.compile("|".join(fnmatch.translate(p) for p in patterns)) if patterns else None
+
+
+def name_globs(ctx: "FileContext", key: str):
+    """A compiled matcher for the glob patterns of `[context.values] key` (None when there are none).
+    Compiled once per pattern list, not once per file."""
+    return _globs(tuple(ctx.values.get(key, ())))
 
 
 def root_name(node) -> str | None:

@@ -2,17 +2,8 @@
 from __future__ import annotations
 
 import ast
-import fnmatch
-import re
 
-from .base import dotted, enclosing_function, predicate
-
-
-def _names(ctx, key: str):
-    def compute(c):
-        pats = c.values.get(key, ())
-        return re.compile("|".join(fnmatch.translate(p) for p in pats)) if pats else None
-    return ctx.fact("evaluation-code:" + key, compute)
+from .base import dotted, enclosing_function, name_globs, predicate
 
 
 def _within(ctx, node, pat) -> bool:
@@ -46,4 +37,4 @@ def evaluation_code(ctx, hit) -> bool:
         return False
     # The directory (metrics/) says too little: a metric's update and the state helpers it calls run on the
     # device for every evaluation batch, so only the once-per-evaluation functions are guarded.
-    return _within(ctx, hit.node, _names(ctx, "evaluation-functions"))
+    return _within(ctx, hit.node, name_globs(ctx, "evaluation-functions"))

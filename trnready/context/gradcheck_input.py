@@ -2,17 +2,8 @@
 from __future__ import annotations
 
 import ast
-import fnmatch
-import re
 
-from .base import enclosing_function, predicate
-
-
-def _pattern(ctx):
-    def compute(c):
-        pats = c.values.get("gradcheck-functions", ())
-        return re.compile("|".join(fnmatch.translate(p) for p in pats)) if pats else None
-    return ctx.fact("gradcheck-input:names", compute)
+from .base import enclosing_function, name_globs, predicate
 
 
 def _calls_gradcheck(func, pat) -> bool:
@@ -35,7 +26,7 @@ def gradcheck_input(ctx, hit) -> bool:
     findings are guarded."""
     if hit.rule.category != "float64":
         return False
-    pat = _pattern(ctx)
+    pat = name_globs(ctx, "gradcheck-functions")
     if pat is None:
         return False
     func = enclosing_function(ctx, hit.node)

@@ -2,10 +2,8 @@
 from __future__ import annotations
 
 import ast
-import fnmatch
-import re
 
-from .base import dotted, enclosing_function, predicate
+from .base import dotted, enclosing_function, name_globs, predicate
 
 
 def _moves_to_device(ctx) -> bool:
@@ -44,14 +42,6 @@ def _in_host_path(ctx) -> bool:
     return bool(dirs & set(ctx.values.get("host-data-dirs", ()))) or name.startswith("collate")
 
 
-def _host_name(ctx):
-    """A matcher for the names in `host-data-functions` (glob patterns)."""
-    def compute(c):
-        pats = c.values.get("host-data-functions", ())
-        return re.compile("|".join(fnmatch.translate(p) for p in pats)) if pats else None
-    return ctx.fact("host-data-code:names", compute)
-
-
 def _callers(ctx) -> dict:
     """name -> the functions of the file that call it by that name (`f(...)`, `self.f(...)`, `cls.f(...)`),
     a call inside a nested function counting for the functions around it too."""
@@ -80,7 +70,7 @@ def _callers(ctx) -> dict:
 
 
 def _is_host(ctx, func, depth: int) -> bool:
-    pat = _host_name(ctx)
+    pat = name_globs(ctx, "host-data-functions")
     while func is not None:
         if pat is not None and pat.match(func.name):
             return True

@@ -10,74 +10,38 @@ from dataclasses import replace
 MAX_HOPS = 4  # re-exports followed: `from .utils import FLAG` where utils re-exports it from _guard
 
 
-class _Modules:
-    """Module names of the project's files, and relative imports made absolute (as the link step does)."""
-
-    def __init__(self, table):
-        from .link import module_names
-
-        self.summaries = table
-        self.mods: dict = {}
-        clash: set = set()
-        for rel, names in module_names(list(table)).items():
-            for n in names:
-                if n in self.mods and self.mods[n] != rel:
-                    clash.add(n)
-                self.mods[n] = rel
-        for n in clash:  # two files claim the name: never guess
-            del self.mods[n]
-        self.rel_mod: dict = {}
-        for n, rel in self.mods.items():
-            self.rel_mod.setdefault(rel, n)
-
-    def absolute(self, rel: str, module: str, level: int):
-        if not level:
-            return module
-        here = self.rel_mod.get(rel)
-        if here is None:
-            return None
-        pkg = here.split(".") if rel.endswith("__init__.py") else here.split(".")[:-1]
-        if level - 1 > len(pkg):
-            return None
-        return ".".join([*pkg[:len(pkg) - (level - 1)], *([module] if module else [])])
-
-
-def _flag_at(linker, rel: str, name: str, hops: int) -> bool:
+def _flag_at(modules, rel: str, name: str, hops: int) -> bool:
     """Whether `name` in module `rel` is (or re-exports) a flag some module of the project defines."""
     if hops > MAX_HOPS:
         return False
-    if rel not in linker.summaries:
+    if rel not in modules.summaries:
         return False
-    s = linker.summaries[rel]
-    if name in s.get("flags", ()):
+    s = modules.summaries[rel]
+    if name in s["flags"]:
         return True
     if name in s["imports"]:
         mod, level, imported = s["imports"][name]
-        target = linker.absolute(rel, mod, level)
-        if imported is None or target not in linker.mods:
+        target = modules.absolute(rel, mod, level)
+        if imported is None or target not in modules.mods:
             return False
-        return _flag_at(linker, linker.mods[target], imported, hops + 1)
+        return _flag_at(modules, modules.mods[target], imported, hops + 1)
     return False
 
 
-def guard_imported_flags(findings: list, files, summaries, guard_blocks: dict | None = None) -> list:
+def guard_imported_flags(findings: list, files, summaries, guard_blocks: dict) -> list:
     """Mark guarded the findings inside blocks guarded by a flag imported from another module, when that
     flag is assigned only from never-on-Neuron conditions there. A "cuda" device string (or another
     cuda-device finding) in a block with an else arm is a device pick and stays, as in neuron-guarded.
-    `guard_blocks` (index -> guards, noted when the summaries were compacted) saves unpacking them all."""
-    from .report import _EMPTY, _packed, _unpack
+    `guard_blocks` (file index -> guards) was noted when the summaries were compacted (api.compact), so no
+    summary is unpacked to find them."""
+    from .link import ModuleMap
+    from .report import _EMPTY, _packed
     from .summary import Compacted
 
-    if guard_blocks is None:
-        guard_blocks = {}
-        for i, s in enumerate(summaries):
-            d = _unpack(s) if s is not None else None
-            if d and d.get("guards"):
-                guard_blocks[i] = d["guards"]
     if not guard_blocks:
         return findings
     py = {sf.rel: s for sf, s in zip(files, summaries) if sf.kind == "python"}
-    modules = _Modules(Compacted({rel: _packed(s) for rel, s in py.items()}, _EMPTY))
+    modules = ModuleMap(Compacted({rel: _packed(s) for rel, s in py.items()}, _EMPTY))
     spans: dict = {}
     for i, guards in guard_blocks.items():
         rel = files[i].rel

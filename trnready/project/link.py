@@ -77,14 +77,11 @@ def module_names(rels) -> dict:
     return out
 
 
-class Linker:
-    def __init__(self, summaries, scan, memo=None, needles=()):
+class ModuleMap:
+    """The project's files by module name, and relative imports made absolute. Reading it touches no summary."""
+
+    def __init__(self, summaries):
         self.summaries = summaries  # rel -> summary
-        self.needles = frozenset(needles)  # literal values the rules' argument predicates look for
-        self._owners = None
-        self._rel_names: dict = {}
-        self.scan = scan  # snippet text -> findings of the ordinary per-file pass
-        self.memo = memo  # (key) -> list or None; put(key, list)
         self.mods: dict = {}  # module name -> rel
         clash: set = set()
         for rel, names in module_names(summaries).items():
@@ -94,20 +91,10 @@ class Linker:
                 self.mods[n] = rel
         for n in clash:  # two files claim the name: never guess which one an import means
             del self.mods[n]
-        self.rel_mod = {}
+        self.rel_mod: dict = {}
         for n, rel in self.mods.items():
             self.rel_mod.setdefault(rel, n)
-        self._engine_cache: dict = {}
-        self._resolved: dict = {}  # (rel, dotted name) -> (what it resolves to, files consulted)
-        self.touched: set = set()  # files whose summaries the current file's links consulted
-        # `pkg.attr = a.b` assignments by attribute name: looked up when a module lacks a name.
-        self.attr_aliases: dict = {}
-        for other, s in summaries.items():
-            for target, (line, value) in s["aliases"].items():
-                if "." in target:
-                    self.attr_aliases.setdefault(target.rsplit(".", 1)[1], []).append((other, target, line, value))
 
-    # ---------------------------------------------------------------- name resolution
     def absolute(self, rel: str, module: str, level: int) -> str | None:
         if not level:
             return module
@@ -120,6 +107,26 @@ class Linker:
         base = pkg[:len(pkg) - (level - 1)]
         return ".".join([*base, *([module] if module else [])])
 
+
+class Linker(ModuleMap):
+    def __init__(self, summaries, scan, memo=None, needles=()):
+        super().__init__(summaries)
+        self.needles = frozenset(needles)  # literal values the rules' argument predicates look for
+        self._owners = None
+        self._rel_names: dict = {}
+        self.scan = scan  # snippet text -> findings of the ordinary per-file pass
+        self.memo = memo  # (key) -> list or None; put(key, list)
+        self._engine_cache: dict = {}
+        self._resolved: dict = {}  # (rel, dotted name) -> (what it resolves to, files consulted)
+        self.touched: set = set()  # files whose summaries the current file's links consulted
+        # `pkg.attr = a.b` assignments by attribute name: looked up when a module lacks a name.
+        self.attr_aliases: dict = {}
+        for other, s in summaries.items():
+            for target, (line, value) in s["aliases"].items():
+                if "." in target:
+                    self.attr_aliases.setdefault(target.rsplit(".", 1)[1], []).append((other, target, line, value))
+
+    # ---------------------------------------------------------------- name resolution
     def lookup(self, rel: str, name: str, hops: int, seen: frozenset):
         """What `name` is at module level of file `rel`: Const, External, Func, Class, Module or None."""
         if hops > MAX_HOPS or (rel, name) in seen:

@@ -206,52 +206,39 @@ SUPPORTED = ("3.12", "3.13", "3.14")
 _SIBLINGS: dict = {}  # (directory, listing signature) -> any test job there covers a supported Python
 
 
-_SETUP_PY_REQ = re.compile(r"""python_requires\s*=\s*(['"])([^'"]+)\1""")
-_SETUP_CFG_REQ = re.compile(r"(?m)^\s*python_requires\s*=\s*(\S[^\n#]*)")
 _PACKAGING: dict = {}  # (root, stat) -> whether the declared requirement admits 3.12-3.14
 
 
 def _packaging_admits_supported(path) -> bool:
     """The repository's packaging declares a Python requirement (pyproject `requires-python` or Poetry
-    `python`, setup.py / setup.cfg `python_requires`) that admits 3.12, 3.13 or 3.14. Then a test job on
-    older versions is a choice of what CI tests, not the project's requirement (which the packaging rule
-    judges itself). No declaration: the CI versions are the best evidence there is."""
+    `python`, setup.py / setup.cfg `python_requires`, read by the manifest parsers of requirements.py) that
+    admits 3.12, 3.13 or 3.14. Then a test job on older versions is a choice of what CI tests, not the
+    project's requirement (which the packaging rule judges itself). No declaration: the CI versions are
+    the best evidence there is."""
+    import ast
+
     root = deps.project_root_of_workflow(path)
     stat = deps.packaging_stat(root)
     key = (str(root), stat)
     if key in _PACKAGING:
         return _PACKAGING[key]
-    specs: list = []
+    pyreqs: list = []
     for name, _, size in stat:
         if size > 512 * 1024:
             continue
         try:
             text = (root / name).read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            continue
-        if name == "pyproject.toml":
-            from ..catalogue import tomllib
+            if name == "pyproject.toml":
+                from ..catalogue import tomllib
 
-            try:
-                data = tomllib.loads(text)
-            except (ValueError, TypeError):
-                continue
-            project = data.get("project") if isinstance(data.get("project"), dict) else {}
-            poetry = ((data.get("tool") or {}).get("poetry") or {}).get("dependencies") or {}
-            for spec, is_poetry in ((project.get("requires-python"), False),
-                                    (poetry.get("python") if isinstance(poetry, dict) else None, True)):
-                if isinstance(spec, str):
-                    specs.append((spec, is_poetry))
-        else:
-            m = (_SETUP_PY_REQ if name == "setup.py" else _SETUP_CFG_REQ).search(text)
-            if m:
-                specs.append((m.group(2) if name == "setup.py" else m.group(1).strip(), False))
-    admits = False
-    for spec, is_poetry in specs:
-        req = rq.pyreq_from(spec, 0, 0, poetry=is_poetry)
-        if req is not None and not rq.python_excludes_all(req, ("3.12", "3.13", "3.14")):
-            admits = True
-            break
+                pyreqs += rq.parse_pyproject(tomllib.loads(text), text).pyreqs
+            elif name == "setup.py":
+                pyreqs += rq.parse_setup_py(ast.parse(text), text.splitlines()).pyreqs
+            else:
+                pyreqs += rq.parse_setup_cfg(text).pyreqs
+        except (OSError, ValueError, SyntaxError, RecursionError, TypeError):
+            continue  # unreadable packaging says nothing
+    admits = any(not rq.python_excludes_all(r, ("3.12", "3.13", "3.14")) for r in pyreqs)
     if len(_PACKAGING) > 256:
         _PACKAGING.clear()
     _PACKAGING[key] = admits

@@ -189,6 +189,31 @@ def _by_type(tree) -> dict:
     return table
 
 
+def is_cpu(e) -> bool:
+    """"cpu", "cpu:0" or torch.device("cpu")."""
+    if type(e) is ast.Call and dotted(e.func) in ("torch.device", "device") and len(e.args) == 1 and not e.keywords:
+        e = e.args[0]
+    return type(e) is ast.Constant and isinstance(e.value, str) and e.value.split(":")[0] == "cpu"
+
+
+def host_or_dtype(e) -> bool:
+    """A `.to(...)` argument that keeps the tensor on the host: "cpu" or a dtype (`torch.float16`)."""
+    return is_cpu(e) or dotted(e).startswith("torch.") and dotted(e) != "torch.device"
+
+
+def places_on_device(call) -> bool:
+    """The call puts something on a device: `.cuda()`, `.to(x)` with anything but a dtype or "cpu", or a
+    `device=` keyword other than "cpu"."""
+    f = call.func
+    if type(f) is ast.Attribute and f.attr == "cuda":
+        return True
+    if type(f) is ast.Attribute and f.attr == "to":
+        args = list(call.args[:1]) + [k.value for k in call.keywords if k.arg == "device"]
+        if any(not host_or_dtype(a) for a in args):
+            return True
+    return any(k.arg == "device" and not is_cpu(k.value) for k in call.keywords)
+
+
 @lru_cache(maxsize=64)
 def _globs(patterns: tuple):
     return re.compile("|".join(fnmatch.translate(p) for p in patterns)) if patterns else None

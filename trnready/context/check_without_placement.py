@@ -3,15 +3,15 @@ from __future__ import annotations
 
 import ast
 
-from .base import dotted, parent_of, predicate
-from .host_data_code import _cpu, _host_or_dtype
+from .base import dotted, is_cpu, parent_of, places_on_device, predicate
 
 # The queries that answer "is there a CUDA device (of this kind)?" rather than act on one.
 _QUERIES = frozenset({"is_available", "device_count", "is_bf16_supported", "get_device_capability",
                       "is_initialized"})
-# Calls that place work or data, or start the process group: a branch that makes one picks the device.
-_PLACING = frozenset({"cuda", "to", "set_device", "device", "init_process_group", "DataParallel",
-                      "DistributedDataParallel", "autocast", "GradScaler"})
+# Calls that pick a device or start the process group (besides `.cuda()` / `.to(device)` / `device=`, which
+# places_on_device knows): a branch that makes one picks the device.
+_PLACING = frozenset({"set_device", "device", "init_process_group", "DataParallel", "DistributedDataParallel",
+                      "autocast", "GradScaler"})
 
 
 def _places(nodes) -> bool:
@@ -26,14 +26,10 @@ def _places(nodes) -> bool:
                 name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
                 if name in ("exit", "skip", "skipTest"):
                     return True
-                if name == "to":
-                    args = list(n.args[:1]) + [k.value for k in n.keywords if k.arg == "device"]
-                    if any(not _host_or_dtype(a) for a in args):
-                        return True
-                elif name in _PLACING:
+                if places_on_device(n) or name in _PLACING:
                     return True
                 for k in n.keywords:
-                    if k.arg in ("device", "device_map", "backend", "accelerator", "devices") and not _cpu(k.value):
+                    if k.arg in ("device_map", "backend", "accelerator", "devices") and not is_cpu(k.value):
                         return True
             elif isinstance(n, ast.Constant) and isinstance(n.value, str):
                 low = n.value.lower()

@@ -4,8 +4,7 @@ from __future__ import annotations
 import ast
 import re
 
-from .base import enclosing_function, predicate
-from .host_data_code import _cpu, _host_or_dtype
+from .base import enclosing_function, is_cpu, places_on_device, predicate
 from ..scope import classify
 
 # An identifier that stands for a device or an accelerator: `device`, `torch_device`, `self.device`,
@@ -22,19 +21,16 @@ def _evidence(node) -> bool:
     stack = [node]
     while stack:
         n = stack.pop()
-        if isinstance(n, ast.Call) and _cpu(n):
+        if isinstance(n, ast.Call) and is_cpu(n):
             continue  # torch.device("cpu") names the host, not a device
         stack.extend(ast.iter_child_nodes(n))
         # isinstance (not `type(n) is`) so that mypy narrows; these node classes have no subclasses.
         if isinstance(n, ast.Call):
-            f = n.func
-            if isinstance(f, ast.Attribute) and f.attr == "to":
-                args = list(n.args[:1]) + [kw.value for kw in n.keywords if kw.arg == "device"]
-                if any(not _host_or_dtype(a) for a in args):
-                    return True
-            for kw in n.keywords:
-                if kw.arg is not None and _DEVICE_WORD.search(kw.arg) and not _cpu(kw.value):
-                    return True
+            if places_on_device(n):
+                return True
+            # other device-named keywords: `use_cuda=True`, `accelerator="gpu"`, `world_size=2`
+            if any(kw.arg is not None and _DEVICE_WORD.search(kw.arg) and not is_cpu(kw.value) for kw in n.keywords):
+                return True
         elif isinstance(n, ast.Name):
             if _DEVICE_WORD.search(n.id):
                 return True

@@ -3,8 +3,7 @@ from __future__ import annotations
 
 import ast
 
-from .base import parent_of, predicate
-from .host_data_code import _cpu
+from .base import is_cpu, parent_of, predicate
 
 # How far up the syntax tree the creating call may sit: `f(x, dtype=torch.float64, device="cpu")` holds the
 # dtype two levels up (keyword, call), `torch.zeros(n, dtype=torch.int64, device="cpu")` likewise.
@@ -16,7 +15,7 @@ def _creates_on_cpu(call, arg) -> bool:
     `.to("cpu")` does not count: the operation before it ran wherever its inputs were."""
     if arg is call.func:
         return False
-    return any(kw.arg == "device" and _cpu(kw.value) for kw in call.keywords)
+    return any(kw.arg == "device" and is_cpu(kw.value) for kw in call.keywords)
 
 
 @predicate("explicit-cpu", kinds=("call", "method", "reference", "keyword"), effect="guard")

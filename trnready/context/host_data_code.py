@@ -3,37 +3,13 @@ from __future__ import annotations
 
 import ast
 
-from .base import dotted, enclosing_function, name_globs, predicate
+from .base import enclosing_function, name_globs, places_on_device, predicate
 
 
 def _moves_to_device(ctx) -> bool:
     """The file puts something on a device: `.cuda()`, `.to(x)` with anything but a dtype or "cpu",
     or a `device=` keyword other than "cpu". Such a file may run the matched code on the device."""
-    def compute(c) -> bool:
-        for call in c.calls():
-            f = call.func
-            if type(f) is ast.Attribute and f.attr == "cuda":
-                return True
-            if type(f) is ast.Attribute and f.attr == "to":
-                args = list(call.args[:1]) + [k.value for k in call.keywords if k.arg == "device"]
-                if any(not _host_or_dtype(a) for a in args):
-                    return True
-            for k in call.keywords:
-                if k.arg == "device" and not _cpu(k.value):
-                    return True
-        return False
-    return ctx.fact("host-data-code:device", compute)
-
-
-def _cpu(e) -> bool:
-    """"cpu", "cpu:0" or torch.device("cpu")."""
-    if type(e) is ast.Call and dotted(e.func) in ("torch.device", "device") and len(e.args) == 1 and not e.keywords:
-        e = e.args[0]
-    return type(e) is ast.Constant and isinstance(e.value, str) and e.value.split(":")[0] == "cpu"
-
-
-def _host_or_dtype(e) -> bool:
-    return _cpu(e) or dotted(e).startswith("torch.") and dotted(e) != "torch.device"
+    return ctx.fact("host-data-code:device", lambda c: any(places_on_device(call) for call in c.calls()))
 
 
 def _in_host_path(ctx) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 import re
 
-from .base import enclosing_function, is_cpu, places_on_device, predicate
+from .base import enclosing_function, is_cpu, parent_of, places_on_device, predicate
 from ..scope import classify
 
 # An identifier that stands for a device or an accelerator: `device`, `torch_device`, `self.device`,
@@ -126,10 +126,8 @@ def _function_evidence(ctx, func, cls) -> bool:
 
 
 def _enclosing_class(ctx, func):
-    for cls in ctx.nodes(ast.ClassDef):
-        if func in cls.body:
-            return cls
-    return None
+    up = parent_of(ctx, func)
+    return up if isinstance(up, ast.ClassDef) else None
 
 
 def _in_test_file(ctx) -> bool:

@@ -12,33 +12,28 @@ def _bound(node) -> set:
     return set()
 
 
+def _against_none(test, op) -> str | None:
+    """`X is None` (op ast.Is) or `X is not None` (ast.IsNot) -> "X"."""
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], op) \
+            and isinstance(test.left, ast.Name) and isinstance(test.comparators[0], ast.Constant) \
+            and test.comparators[0].value is None:
+        return test.left.id
+    return None
+
+
 def _demanded(ctx) -> set:
     """Names the file insists on: `assert X is not None`, `assert X`, or `if X is None: raise ...`."""
     def compute(c) -> set:
         found: set = set()
-
-        def name_of(test):
-            if isinstance(test, ast.Name):
-                return test.id
-            if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.left, ast.Name) \
-                    and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value is None:
-                return test.left.id
-            return None
-        for a in c.nodes(ast.Assert):
-            t = a.test
-            if isinstance(t, ast.Compare) and isinstance(t.ops[0], ast.IsNot):
-                n = name_of(t)
+        for st in c.statements():  # asserts and ifs are statements: no walk over expressions
+            if isinstance(st, ast.Assert):
+                name = st.test.id if isinstance(st.test, ast.Name) else _against_none(st.test, ast.IsNot)
+            elif isinstance(st, ast.If) and st.body and isinstance(st.body[-1], ast.Raise):
+                name = _against_none(st.test, ast.Is)
             else:
-                n = name_of(t) if isinstance(t, ast.Name) else None
-            if n:
-                found.add(n)
-        for i in c.nodes(ast.If):
-            t = i.test
-            if isinstance(t, ast.Compare) and isinstance(t.ops[0], ast.Is) and i.body \
-                    and isinstance(i.body[-1], ast.Raise):
-                n = name_of(t)
-                if n:
-                    found.add(n)
+                continue
+            if name:
+                found.add(name)
         return found
     return ctx.fact("optional-gpu-import:demanded", compute)
 

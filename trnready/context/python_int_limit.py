@@ -25,7 +25,7 @@ def _is_assertion(func) -> bool:
     """`self.assertEqual(...)`, `assert_close(...)`, `np.testing.assert_array_equal(...)`: a test's expected
     value is compared there, never computed on a device."""
     name = func.attr if type(func) is ast.Attribute else func.id if type(func) is ast.Name else ""
-    return name.startswith(("assert", "assert_"))
+    return name.startswith("assert")
 
 
 def _target_name(t) -> str | None:

@@ -155,12 +155,16 @@ class Engine:
         for p in drop:
             if p.test(ctx, hit):
                 return False
+        hits.append(self._guarded(ctx, hit, guard))
+        return True
+
+    @staticmethod
+    def _guarded(ctx: FileContext, hit: Hit, guard) -> Hit:
+        """The hit marked guarded by the first guard predicate that holds (unchanged when none does)."""
         for p in guard:
             if p.test(ctx, hit):
-                hit = replace(hit, guarded=True, guard=p.name)
-                break
-        hits.append(hit)
-        return True
+                return replace(hit, guarded=True, guard=p.name)
+        return hit
 
     # -- the per-file pass -------------------------------------------------
     def match(self, index: FileIndex, path: str = "") -> list[Hit]:
@@ -419,10 +423,7 @@ class Engine:
                     # The guard predicates judge the new place too: `backend = "nccl"` in the CUDA arm of
                     # `if torch.cuda.is_available(): ... else: backend = "gloo"` is never assigned on Neuron.
                     if not hits[-1].guarded:
-                        for g in self.predicates_of(m)[1]:
-                            if g.test(ctx, hits[-1]):
-                                hits[-1] = replace(hits[-1], guarded=True, guard=g.name)
-                                break
+                        hits[-1] = self._guarded(ctx, hits[-1], self.predicates_of(m)[1])
                     return
                 break
 

@@ -68,9 +68,9 @@ def _file_evidence(ctx) -> bool:
 def _local_functions(ctx) -> dict:
     def compute(c) -> dict:
         found: dict = {}
-        for kind in (ast.FunctionDef, ast.AsyncFunctionDef):
-            for f in c.nodes(kind):
-                found.setdefault(f.name, []).append(f)
+        for st in c.statements():  # functions are statements: no walk over expressions
+            if type(st) in (ast.FunctionDef, ast.AsyncFunctionDef):
+                found.setdefault(st.name, []).append(st)
         return found
     return ctx.fact("cpu-unit-test:functions", compute)
 

@@ -558,6 +558,16 @@ def _spans(ctx):
     return _Spans(ctx).run(ctx.tree)
 
 
+def guarded_at(ctx, pos: tuple, category: str, kinds) -> bool:
+    """Whether the code at pos (line, column offset) runs only when a condition is false on Neuron. A device
+    string picked in a branch (a matcher of kind `device`), and the process-group backend picked in the same
+    arm (`backend = "nccl"` next to `device = "cuda"`, the distributed half of the pick), stay findings."""
+    spans = ctx.fact("neuron-guarded", _spans)
+    if spans is None:
+        return False
+    return spans.holds(pos, "device" in kinds or category == "distributed-backend")
+
+
 @predicate("neuron-guarded", effect="guard")
 def neuron_guarded(ctx, hit) -> bool:
     """Code that runs only when a condition is false on a Neuron machine: the body of
@@ -576,10 +586,5 @@ def neuron_guarded(ctx, hit) -> bool:
     devices (`"cuda" if torch.cuda.is_available() else "cpu"`, or an if/else) stays a finding: on
     Trainium that choice silently falls back to the CPU."""
     node = hit.node
-    spans = ctx.fact("neuron-guarded", _spans)
-    if spans is None:
-        return False
-    # The process-group backend picked in the same arm (`backend = "nccl"` next to `device = "cuda"`) is the
-    # distributed half of the device pick: it stays with it.
-    pick = hit.matcher.kind == "device" or hit.rule.category == "distributed-backend"
-    return spans.holds((getattr(node, "lineno", 0), getattr(node, "col_offset", 0)), pick)
+    return guarded_at(ctx, (getattr(node, "lineno", 0), getattr(node, "col_offset", 0)), hit.rule.category,
+                      (hit.matcher.kind,))

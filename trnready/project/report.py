@@ -87,26 +87,22 @@ def _guarded_at_the_call(findings: list, lines_of: dict, engine) -> list:
     from dataclasses import replace
 
     from ..context.base import FileContext
-    from ..context.neuron_guarded import _spans
+    from ..context.neuron_guarded import guarded_at
 
     values = getattr(getattr(engine, "catalogue", None), "context_values", {})
-    rules = {r.id: r for r in engine.rules}
-    spans_of: dict = {}
+    kinds = {r.id: {m.kind for m in r.matchers} for r in engine.rules}
+    contexts: dict = {}
     out = []
     for f in findings:
         if not f.guarded:
-            if f.path not in spans_of:
+            ctx = contexts.get(f.path)
+            if ctx is None:
                 try:
                     tree = ast.parse("\n".join(lines_of.get(f.path, ())))
                 except (SyntaxError, ValueError, RecursionError, MemoryError):
                     tree = None
-                ctx = FileContext(index=None, tree=tree, resolver=None, values=values, path=f.path)
-                spans_of[f.path] = _spans(ctx)
-            spans = spans_of[f.path]
-            rule = rules.get(f.rule)
-            pick = f.category == "distributed-backend" or (
-                rule is not None and any(m.kind == "device" for m in rule.matchers))
-            if spans is not None and spans.holds((f.line, f.column - 1), pick):
+                ctx = contexts[f.path] = FileContext(index=None, tree=tree, resolver=None, values=values, path=f.path)
+            if guarded_at(ctx, (f.line, f.column - 1), f.category, kinds.get(f.rule, ())):
                 f = replace(f, guarded=True, guarded_by="neuron-guarded")
         out.append(f)
     return out

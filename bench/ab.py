@@ -20,16 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-
-_PARSE_ONLY = r"""
-import ast, sys
-for p in sys.argv[1:]:
-    with open(p, "rb") as fh:
-        try:
-            ast.parse(fh.read())
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            pass
-"""
+from bench.speed import PARSE_ONLY
 
 
 def _run(cmd: list[str], env: dict) -> tuple[float, float, int]:
@@ -57,7 +48,7 @@ def main(argv: list[str]) -> int:
     caches = {v: Path(tempfile.mkdtemp(prefix=f"trnready-ab-{v}-")) for v in ("base", "head")}
     try:
         for _ in range(args.rounds):
-            parse.append(_run([sys.executable, "-c", _PARSE_ONLY, *files], dict(os.environ)))
+            parse.append(_run([sys.executable, "-c", PARSE_ONLY, *files], dict(os.environ)))
             for v in ("base", "head"):
                 env = dict(os.environ, PYTHONPATH=str(Path(getattr(args, v)).resolve()),
                            TRNREADY_CACHE_DIR=str(caches[v]))

@@ -19,7 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
-_PARSE_ONLY = r"""
+PARSE_ONLY = r"""
 import ast, sys
 for p in sys.argv[1:]:
     with open(p, "rb") as fh:
@@ -78,7 +78,7 @@ def main(argv: list[str]) -> int:
         shutil.rmtree(cache, ignore_errors=True)
 
     rows = []
-    t_parse, r_parse = _median([py, "-c", _PARSE_ONLY, *files], args.repeat)
+    t_parse, r_parse = _median([py, "-c", PARSE_ONLY, *files], args.repeat)
     rows.append(("ast.parse, one process", t_parse, r_parse, len(files)))
     t_cold, r_cold = _median(scan + [str(corpus)], args.repeat, env, before=clear_cache)
     rows.append((f"trnready cold (--jobs {args.jobs or os.cpu_count()})", t_cold, r_cold, len(files)))

@@ -37,6 +37,18 @@ class FileFix:
     roots: tuple = ()  # the scanned roots, resolved: fix --write never writes outside them
     notes: list = field(default_factory=list)  # what writing did besides the edit (a split hard link)
 
+    @classmethod
+    def read(cls, path: Path, rel: str, max_bytes: int) -> tuple["FileFix", Optional[bytes]]:
+        """A fix of one file and its bytes; None (and the reason in `error`) when it cannot be read."""
+        from ..read import read_bytes
+
+        ff = cls(rel=rel, path=path)
+        data, diag = read_bytes(path, rel, max_bytes)
+        if diag is not None:
+            ff.error = diag.message
+            return ff, None
+        return ff, data
+
     @property
     def changed(self) -> bool:
         return not self.error and self.new != self.old

@@ -7,7 +7,6 @@ from pathlib import Path
 from ..config import Config
 from ..match import Engine
 from ..model import Finding
-from ..read import read_bytes
 from ..readers.notebook import HELP, MAGIC, classify_cell
 from .model import FileFix
 from .python import fix_text, module_aliases_of
@@ -75,10 +74,8 @@ def _notebook_dumper(nb, text: str):
 
 def fix_notebook(path: Path, rel: str, findings: list[Finding], engine: Engine, config: Config,
                   style: str) -> FileFix:
-    ff = FileFix(rel=rel, path=path)
-    data, diag = read_bytes(path, rel, config.max_file_size)
-    if diag is not None:
-        ff.error = diag.message
+    ff, data = FileFix.read(path, rel, config.max_file_size)
+    if data is None:
         return ff
     try:
         text = data.decode("utf-8")

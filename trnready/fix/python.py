@@ -18,17 +18,15 @@ from ..config import Config
 from ..match import Engine
 from ..model import Finding
 from ..readers.python import _column, findings_from_hits, hits_for_tree, parse
-from ..read import decode_python, read_bytes
+from ..read import decode_python
 from ..rewrite import ImportNames, Rewrite, choice_calls, choose, split_device
 from .model import FileFix, Target
 
 
 def fix_python(path: Path, rel: str, findings: list[Finding], engine: Engine, config: Config,
                 style: str) -> FileFix:
-    ff = FileFix(rel=rel, path=path)
-    data, diag = read_bytes(path, rel, config.max_file_size)
-    if diag is not None:
-        ff.error = diag.message
+    ff, data = FileFix.read(path, rel, config.max_file_size)
+    if data is None:
         return ff
     text, diag = decode_python(data, rel)
     if diag is not None:

@@ -67,6 +67,14 @@ EXPECTED = [
     ('module_skip_tests.py', 4, 37, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`', True),
     ('module_skip_tests.py', 8, 9, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.Stream`', True),
     ('module_skip_tests.py', 9, 5, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.synchronize`', True),
+    # neuron_arms.py: after a Neuron check by name (or torch.neuron.is_available()) the other arms are other
+    # machines' code, and not a device pick: the "cuda" string in the else of a Neuron pick is never chosen there
+    ('neuron_arms.py', 11, 13, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.device_count`', True),
+    ('neuron_arms.py', 16, 59, 'TRN242', '"cuda" device string: `cuda`', True),
+    ('neuron_arms.py', 18, 16, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.current_device`', True),
+    # is_neuron_model() is not an availability check: both arms stay
+    ('neuron_arms.py', 24, 9, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.synchronize`', False),
+    ('neuron_arms.py', 26, 9, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.empty_cache`', False),
     # tpu_paths.py
     ('tpu_paths.py', 6, 5, 'TRN221', 'PyTorch/XLA (XLA devices; the stack Neuron used before 2.14): `torch_xla.core.xla_model` (optional import: guarded by try/except or an availability check)', True),
     # (11, 9) TRN221 and the use torch_xla.sync() at (12, 9) fold into the file's first torch_xla import:

@@ -46,3 +46,50 @@ def test_blocks_under_an_imported_cuda_flag_are_guarded(tmp_path):
         ("pkg/attn.py", 9, "TRN211", False, None),  # USE_FUSED = True: a plain switch
         ("pkg/attn.py", 14, "TRN242", False, None),  # a device picked in either arm stays a finding
     ]
+
+
+HELPERS = '''import torch
+from unittest.mock import patch
+
+
+def is_cuda_available():
+    with patch.dict("os.environ", {"PYTORCH_NVML_BASED_CUDA_CHECK": "1"}):
+        available = torch.cuda.is_available()
+    return available
+
+
+def is_big_model(n):
+    big = n > 10
+    return big
+'''
+MEMORY = '''import torch
+from .helpers import is_cuda_available, is_big_model
+
+
+def clear():
+    if is_cuda_available():
+        torch.cuda.empty_cache()
+
+
+def other(n):
+    if is_big_model(n):
+        torch.cuda.empty_cache()
+'''
+
+
+def test_an_imported_check_function_guards_like_a_flag(tmp_path):
+    """A project function that answers torch.cuda.is_available() (through a local name) is a never-on-Neuron
+    check in the modules that import it; a function answering something else is not."""
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "helpers.py").write_text(HELPERS)
+    (pkg / "memory.py").write_text(MEMORY)
+    proc = run_cli("scan", ".", "--format", "json", "--no-cache", "--show-guarded", cwd=tmp_path)
+    assert proc.returncode in (0, 1), proc.stderr
+    got = [(f["path"], f["line"], f["column"], f["rule"], f["guarded"]) for f in json.loads(proc.stdout)["findings"]]
+    assert got == [
+        ("pkg/helpers.py", 7, 21, "TRN243", False),  # the check itself is where the fix goes
+        ("pkg/memory.py", 7, 9, "TRN243", True),
+        ("pkg/memory.py", 12, 9, "TRN243", False),  # is_big_model() says nothing about the machine
+    ]

@@ -71,6 +71,7 @@ class SkipNames:
         self.count_keywords = frozenset(values.get("gpu-count-keywords", ()))
         self.hardware = self.gpu | self.accelerators
         self.anything = self.hardware | self.packages
+        self.neuron = _phrases(values.get("neuron-words", ()))
 
     def requirement(self, name: str) -> bool:
         """A decorator named for what the test needs: `require_bitsandbytes`, `_requires_cuda`, `cuda_only`,
@@ -89,14 +90,22 @@ class SkipNames:
     def check(self, name: str) -> bool:
         """An availability check of something a Neuron host never has: `has_triton`, `is_xpu_available`, `TEST_CUDA`,
         `is_sm_at_least_90`, `_is_hopper`, `_has_cusparseLt`; a prefix or a suffix is required (`cuda` alone is not)."""
+        return self._check(name, self.anything)
+
+    def neuron_check(self, name: str) -> bool:
+        """An availability check of Neuron itself: `is_neuron_available`, `is_torch_neuronx_available`; true on every
+        Trainium host the port targets."""
+        return bool(self.neuron) and self._check(name, self.neuron)
+
+    def _check(self, name: str, targets: frozenset) -> bool:
         ws = words(name)
         for body in (_strip(ws, self.check_prefixes, True), ws):
             if not body:
                 continue
             rest = _strip(body, self.check_suffixes, False)
-            if body is not ws and _segment(body, self.anything, self.fillers):
+            if body is not ws and _segment(body, targets, self.fillers):
                 return True
-            if rest and _segment(rest, self.anything, self.fillers):
+            if rest and _segment(rest, targets, self.fillers):
                 return True
         return False
 

@@ -50,12 +50,14 @@ def _tail(e) -> str:
 class _Conditions:
     """Decides whether a test expression is always false (or always true) on a Neuron machine."""
 
-    def __init__(self, flags: set, backends: frozenset, names: SkipNames | None = None):
+    def __init__(self, flags: set, backends: frozenset, names: SkipNames | None = None,
+                 neuron: SkipNames | None = None):
         self.flags = flags  # names assigned only from never-true-on-Neuron expressions
         # Accelerators a Trainium host never has ([context.values] other-accelerators): torch.<x>.is_available()
         # and torch.<x>.device_count() answer False and 0 there.
         self.backends = backends
         self.names = names
+        self.neuron = neuron  # reads Neuron's own availability checks by name, in any module
         self.imported: frozenset = frozenset()  # names bound by an import: `TEST_CUDA` from torch's test utils
         self.func_defs: dict = {}  # name -> defs of the file's module-level functions (judged by body, not name)
         self.memo: dict = {}
@@ -73,6 +75,18 @@ class _Conditions:
 
     def _named_check(self, name: str) -> bool:
         return self.names is not None and self.names.check(name)
+
+    def on_neuron(self, t) -> bool:
+        """True on every Neuron machine because it asks for Neuron: `is_neuron_available()`,
+        `torch.neuron.is_available()`. The other arm of such a test is another machine's code, not a device pick."""
+        if type(t) is ast.BoolOp and type(t.op) is ast.Or:
+            return any(self.on_neuron(v) for v in t.values)
+        if type(t) is not ast.Call:
+            return False
+        f = t.func
+        if type(f) is ast.Attribute and f.attr == "is_available" and _tail(f.value) == "neuron":
+            return True
+        return self.neuron is not None and self.neuron.neuron_check(_tail(f))
 
     def _device_count(self, e) -> bool:
         return type(e) is ast.Call and type(e.func) is ast.Attribute and e.func.attr == "device_count" \
@@ -125,6 +139,8 @@ class _Conditions:
 
     def always(self, t) -> bool:
         """True on every Neuron machine (the negation of `never`)."""
+        if self.on_neuron(t):
+            return True
         k = type(t)
         if k is ast.BoolOp:
             parts = [self.always(v) for v in t.values]
@@ -195,10 +211,17 @@ def module_flags(tree, values) -> list:
             for inner in ast.walk(st):
                 if isinstance(inner, ast.Assign):
                     top |= {t.id for t in inner.targets if isinstance(t, ast.Name)}
-    if not top:
-        return []
-    conds = _Conditions(set(), frozenset(values.get("other-accelerators", ())))
-    return sorted(n for n in _flags(_statements(tree.body, []), conds) if n in top)
+    conds = _Conditions(set(), frozenset(values.get("other-accelerators", ())), neuron=SkipNames(values))
+    flags = {n for n in _flags(_statements(tree.body, []), conds) if n in top} if top else set()
+    conds.flags = flags
+    # Functions that answer False on every Neuron machine (`def is_cuda_available(): return torch.cuda.is_available()`)
+    # are flags too: `if is_cuda_available():` in another module guards its block the same way.
+    # Only short functions: availability helpers are a few lines, and judging every function would walk the module.
+    for d in tree.body:
+        if type(d) is ast.FunctionDef and (d.end_lineno or d.lineno) - d.lineno <= 20:
+            conds.func_defs.setdefault(d.name, []).append(d)
+    flags |= {n for n in conds.func_defs if conds._never_func(n)}
+    return sorted(flags)
 
 
 def _exits(stmts) -> str:
@@ -266,8 +289,29 @@ def _returns(fn, memo: dict) -> tuple:
     return found
 
 
-def _falsy(value, conds: _Conditions) -> bool:
+def _falsy(value, conds: _Conditions, local: dict | None = None) -> bool:
+    if type(value) is ast.Name and local and value.id in local:
+        return local[value.id]
     return value is None or (type(value) is ast.Constant and not value.value) or conds.never(value)
+
+
+def _local_flags(fn, conds: _Conditions) -> dict:
+    """Local names of a function and whether every assignment of each is a never-on-Neuron check:
+    `available = torch.cuda.is_available()` then `return available`."""
+    assigned: dict = {}
+    stack = list(fn.body)
+    while stack:
+        node = stack.pop()
+        k = type(node)
+        if k in _NESTED:
+            continue
+        if k is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name:
+            assigned.setdefault(node.targets[0].id, []).append(node.value)
+        elif k in (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor, ast.NamedExpr) \
+                and type(node.target) is ast.Name:
+            assigned.setdefault(node.target.id, []).append(_REBOUND)
+        stack.extend(ast.iter_child_nodes(node))
+    return {n: _REBOUND not in vals and all(_falsy(v, conds) for v in vals) for n, vals in assigned.items()}
 
 
 def _returns_false(fn, conds: _Conditions, memo: dict) -> bool:
@@ -283,7 +327,8 @@ def _returns_false(fn, conds: _Conditions, memo: dict) -> bool:
     if type(st) is ast.If and conds.always(st.test) and type(st.body[-1]) is ast.Return \
             and _falsy(st.body[-1].value, conds) and _returns(st, memo)[0] == len(st.body) - 1:
         return True
-    return all(_falsy(v, conds) for v in values)
+    local = _local_flags(fn, conds) if any(type(v) is ast.Name for v in values) else None
+    return all(_falsy(v, conds, local) for v in values)
 
 
 def _all_functions(ctx) -> list:
@@ -328,7 +373,7 @@ class _Spans:
         # A check by name (`has_triton()`) is trusted in tests only: in library code the branch it guards may be the
         # only implementation there is, which a migration must replace rather than skip.
         self.conds = _Conditions(set(), frozenset(ctx.values.get("other-accelerators", ())),
-                                 self.names if classify(ctx.path) == "test" else None)
+                                 self.names if classify(ctx.path) == "test" else None, self.names)
         self.values = ctx.values
         self.decorators = frozenset(ctx.values.get("cuda-test-decorators", ()))
         self.packages = frozenset(ctx.values.get("cuda-only-packages", ()))
@@ -395,7 +440,7 @@ class _Spans:
                 if self.conds.never(node.test):
                     self.add(node.body, node.body, choice=True)
                 elif self.conds.always(node.test):
-                    self.add(node.orelse, node.orelse, choice=True)
+                    self.add(node.orelse, node.orelse, choice=not self.conds.on_neuron(node.test))
         return self.spans
 
     def block(self, stmts) -> None:
@@ -408,7 +453,8 @@ class _Spans:
                 if never and s.body:
                     self.add(s.body[0], s.body[-1], choice=bool(s.orelse))
                 if always and s.orelse:
-                    self.add(s.orelse[0], s.orelse[-1], choice=True)
+                    # after `if is_neuron_available():` the other arms are other machines' code, not a pick
+                    self.add(s.orelse[0], s.orelse[-1], choice=not self.conds.on_neuron(s.test))
                 if always and not s.orelse:
                     how = _exits(s.body)
                     if how and i + 1 < len(stmts):

@@ -26,7 +26,7 @@ import ast
 import bisect
 import sys
 
-VERSION = 5
+VERSION = 6
 MAX_TEMPLATE = 400  # a call longer than this is not carried (generated code, data tables)
 MAX_ITEMS = 400  # per list: memory stays flat however large the module
 
@@ -227,6 +227,8 @@ def guards_of(tree: ast.Module, imported: set) -> list:
         test = node.test
         parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
         for p in parts:
+            if isinstance(p, ast.Call) and isinstance(p.func, ast.Name):
+                p = p.func  # `if is_cuda_available():`, a check function of another module
             if isinstance(p, ast.Name) and p.id in imported and node.body:
                 out.append([node.body[0].lineno, _end(node.body), p.id, bool(node.orelse)])
                 break

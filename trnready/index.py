@@ -95,6 +95,7 @@ class FileIndex:
     shifts: list = field(default_factory=list)  # (BinOp node, Scope): `<<` / `>>` by a non-negative constant
     tree: object = None  # the module walked, for context predicates that look further (trnready/context/)
     every_call: list = field(default_factory=list)  # every Call node, in walk order
+    every_import: list = field(default_factory=list)  # every Import / ImportFrom node (project summary)
 
 
 # Containers of modules: `nn.ModuleList([nn.MultiheadAttention(...) for _ in range(n)])`.
@@ -345,6 +346,7 @@ class Indexer:
         self.branch = outer
 
     def v_import(self, node: ast.Import, scope: Scope) -> None:
+        self.index.every_import.append(node)
         if self.guard:
             self.index.guarded.add(node)
             for alias in node.names:
@@ -362,6 +364,7 @@ class Indexer:
                 self.index.imports.append((node, (name,)))
 
     def v_importfrom(self, node: ast.ImportFrom, scope: Scope) -> None:
+        self.index.every_import.append(node)
         if self.guard:
             self.index.guarded.add(node)
             for alias in node.names:

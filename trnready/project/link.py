@@ -436,8 +436,13 @@ class Linker(ModuleMap):
         stored(rel) -> that file's links from an earlier run whose inputs are unchanged, or None;
         store(rel, files consulted, links) records a file's links."""
         out = []
+        built: dict = {}
+        imported: list = []
         for rel in sorted(self.summaries):
             s = self.summaries[rel]
+            for e in s.get("exts", ()):
+                built.setdefault(e[0], (rel, e))
+            imported += [(rel, i) for i in s.get("imported", ())]
             if not s["uses"] and not s["reads"] and not self._flagged_defaults(s):
                 continue
             got = stored(rel) if stored else None
@@ -454,6 +459,33 @@ class Linker(ModuleMap):
                 if store:
                     store(rel, self.touched, got)
             out.extend(got)
+        if built:
+            out += self._built_imports(built, imported)
+        return out
+
+    # ---------------------------------------------------------------- modules the project builds
+    def _built_imports(self, built: dict, imported: list) -> list:
+        """`import scaled_softmax_cuda`, `from pkg import _C`: an import of a module that a build call of the
+        project (`CUDAExtension(name="pkg._C", sources=[... .cu])`, `load(name=...)`) compiles from CUDA
+        sources is a use of those kernels, reported at the import with the build call in the chain. A name
+        that is also one of the project's Python modules is that module, not the extension. Recomputed on
+        every run (a cheap pass over recorded imports), so no link memo can go stale."""
+        out = []
+        for rel, (line, col, end_line, end_col, mod, level, name) in imported:
+            base = self.absolute(rel, mod, level)
+            if base is None:
+                continue
+            full = base if name is None else (f"{base}.{name}" if base else name)
+            # `from pkg._C import fn` uses pkg._C; `from pkg import _C` and `import pkg._C` name it
+            for cand in (full, base) if name is not None else (full,):
+                if cand in built and cand not in self.mods:
+                    brel, (_n, bline, _c, bsrc, rule, confidence, message) = built[cand]
+                    if brel == rel:
+                        continue  # the build script itself (an import check next to the build call)
+                    text = f"from {'.' * level}{mod} import {name}" if name is not None else f"import {mod}"
+                    use = [line, col, end_line, end_col, text, [], False]
+                    out.append((rel, use, rule, message, confidence, False, [(brel, bline, f"{bsrc}(name={cand!r})")]))
+                    break
         return out
 
     # ---------------------------------------------------------------- config components

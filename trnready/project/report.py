@@ -232,7 +232,7 @@ def _file_links(cache, digest_of: dict):
 
 
 _EMPTY = {"v": VERSION, "imports": {}, "consts": {}, "classes": {}, "aliases": {}, "funcs": {}, "uses": [], "stars": [],
-          "stores": {}, "reads": [], "flags": [], "guards": []}
+          "stores": {}, "reads": [], "flags": [], "guards": [], "exts": [], "imported": []}
 
 
 def _column(line: str, byte_offset: int) -> int:

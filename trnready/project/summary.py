@@ -19,6 +19,10 @@ only what another module can see or what can carry a value across a module bound
              -> [line, col, end_line, end_col, call source, dotted names, passes a literal]
     flags    module-level names assigned only from never-on-Neuron checks (`_SUPPORTS_FLEX = torch.cuda...`)
     guards   blocks run only when an imported project name is true -> [first line, last line, name, choice]
+    exts     modules this file builds from CUDA sources (a build call a custom-cuda-kernel rule reported, with a
+             literal name) -> [name, line, col, call source, rule, confidence, message]
+    imported every import statement outside the well-known libraries, at any depth
+             -> [line, col, end_line, end_col, module, level, name or None]
 """
 from __future__ import annotations
 
@@ -26,7 +30,7 @@ import ast
 import bisect
 import sys
 
-VERSION = 5
+VERSION = 6
 MAX_TEMPLATE = 400  # a call longer than this is not carried (generated code, data tables)
 MAX_ITEMS = 400  # per list: memory stays flat however large the module
 
@@ -99,9 +103,11 @@ def api_names(engine) -> frozenset:
 
 
 def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | None = None,
-              values: dict | None = None) -> dict:
+              values: dict | None = None, built: dict | None = None, import_nodes: list | None = None) -> dict:
     """`calls`: every Call node of the tree when the caller already walked it (else walked here);
-    `values`: the catalogue's [context.values] (for the never-on-Neuron flags)."""
+    `values`: the catalogue's [context.values] (for the never-on-Neuron flags); `built`: (line, column) ->
+    [rule, confidence, message] of the file's custom-cuda-kernel findings; `import_nodes`: every Import and
+    ImportFrom node when the caller already collected them."""
     if calls is None:
         calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
     imports: dict = {}
@@ -202,7 +208,49 @@ def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | Non
     guards = guards_of(tree, project_names) if project_names else []
     return {"v": VERSION, "imports": imports, "consts": consts, "classes": classes, "aliases": aliases,
             "funcs": funcs, "uses": uses, "stars": stars, "stores": stores, "reads": reads, "flags": flags,
-            "guards": guards}
+            "guards": guards, "exts": _built(calls, built) if built else [], "imported": _imported(tree, import_nodes)}
+
+
+def _built(calls: list, built: dict) -> list:
+    """Build calls among the file's kernel findings that name the module they produce: the `name` keyword
+    or a first positional string (CUDAExtension, cpp_extension.load and load_inline all take it first)."""
+    out: list = []
+    for node in calls:
+        found = built.get((node.lineno, node.col_offset + 1))
+        if found is None or len(out) >= MAX_ITEMS:
+            continue
+        named = [k.value for k in node.keywords if k.arg == "name"] or node.args[:1]
+        if named and isinstance(named[0], ast.Constant) and isinstance(named[0].value, str) \
+                and all(p.isidentifier() for p in named[0].value.split(".")):
+            src = ast.unparse(node.func)
+            out.append([named[0].value, node.lineno, node.col_offset, src, *found])
+    return out
+
+
+def _imported(tree: ast.Module, nodes: list | None) -> list:
+    """Import statements at any depth (a kernel module is often imported inside the function using it),
+    except those of the well-known libraries, which are never the project's own build products."""
+    if nodes is None:
+        nodes = []
+        stack = list(tree.body)
+        while stack:
+            st = stack.pop()
+            if isinstance(st, (ast.Import, ast.ImportFrom)):
+                nodes.append(st)
+            for name in ("body", "orelse", "finalbody", "handlers", "cases"):
+                inner = getattr(st, name, None)
+                if inner:
+                    stack.extend(inner)
+    out: list = []
+    for st in nodes:
+        if len(out) >= MAX_ITEMS:
+            break
+        place = [st.lineno, st.col_offset, st.end_lineno or st.lineno, st.end_col_offset or 0]
+        if isinstance(st, ast.Import):
+            out += [[*place, a.name, 0, None] for a in st.names if a.name.split(".", 1)[0] not in _EXTERNAL]
+        elif st.level or (st.module or "").split(".", 1)[0] not in _EXTERNAL:
+            out += [[*place, st.module or "", st.level, a.name] for a in st.names if a.name != "*"]
+    return out[:MAX_ITEMS]
 
 
 MAX_GUARDS = 200  # blocks per module: the summary stays small however large the module
@@ -471,6 +519,11 @@ def valid(summary) -> bool:
         ok = ok and all(isinstance(n, str) for n in summary["flags"])
         ok = ok and all(len(g) == 4 and isinstance(g[0], int) and isinstance(g[1], int) and isinstance(g[2], str)
                         and isinstance(g[3], bool) for g in summary["guards"])
+        ok = ok and all(len(e) == 7 and isinstance(e[0], str) and isinstance(e[1], int) and isinstance(e[2], int)
+                        and all(isinstance(x, str) for x in e[3:]) for e in summary["exts"])
+        ok = ok and all(len(i) == 7 and all(isinstance(x, int) for x in i[:4]) and isinstance(i[4], str)
+                        and isinstance(i[5], int) and (i[6] is None or isinstance(i[6], str))
+                        for i in summary["imported"])
         ok = ok and all(len(u) == 7 and all(isinstance(x, int) for x in u[:4]) and isinstance(u[4], str)
                         and isinstance(u[5], list) and all(isinstance(n, str) for n in u[5])
                         and isinstance(u[6], bool) for u in summary["uses"])

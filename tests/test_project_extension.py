@@ -23,3 +23,15 @@ def test_imports_of_cuda_extensions_built_by_the_project_and_not_their_look_alik
          "kernels/build.py:3 load(name='fused_layer_norm'))", False),
         ("setup.py", 7, 9, "TRN302", BUILD + SETUP, False),
     ]
+
+
+def test_dockerfile_steps_that_build_a_cuda_extension_of_the_project_and_not_their_look_alikes():
+    got = scan_findings(FIXTURES / "docker_build", "--no-config")
+    # Not reported: `pip install /opt/tools` (tools/setup.py builds a C++-only extension), the setup.py of a
+    # repository cloned inside the image (not from the build context), `pip install -e .` of the root
+    # package (its setup.py builds no extension).
+    assert got == [
+        ("csrc/setup.py", 6, 18, "TRN302", BUILD + SETUP, False),
+        ("docker/Dockerfile", 4, 1, "TRN302", BUILD + SETUP + " (via docker/Dockerfile:4 python setup.py install → "
+         "csrc/setup.py:6 CUDAExtension(name='fastops_cuda'))", False),
+    ]

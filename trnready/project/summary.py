@@ -491,12 +491,22 @@ def config_summary(components: list) -> dict:
     return {"v": VERSION, "components": components}
 
 
+def build_summary(steps: list) -> dict:
+    """A Dockerfile's summary: the RUN steps that build code copied from the build context
+    ([line, col, end_col, context path, command]); the link step looks for a CUDA extension there."""
+    return {"v": VERSION, "builds": steps}
+
+
 def valid(summary) -> bool:
     """A cached summary of the right shape (anything else is a cache miss)."""
     if summary is None:
         return True
     if not isinstance(summary, dict) or summary.get("v") != VERSION:
         return False
+    if "builds" in summary:
+        return set(summary) == {"v", "builds"} and isinstance(summary["builds"], list) and all(
+            isinstance(b, list) and len(b) == 5 and all(isinstance(x, int) for x in b[:3])
+            and isinstance(b[3], str) and isinstance(b[4], str) for b in summary["builds"])
     if "components" in summary:
         return set(summary) == {"v", "components"} and isinstance(summary["components"], list) and all(
             isinstance(c, list) and len(c) == 4 and all(isinstance(x, int) for x in c[:3]) and isinstance(c[3], str)

@@ -638,6 +638,8 @@ class Indexer:
                     keep = True
                 elif arg in interest.env_names:  # os.environ.update(XLA_USE_BF16="1")
                     self.index.env.append((kw.value, arg))
+                elif arg and interest.device_keywords and device_like(arg, interest.device_keywords):
+                    keep = True  # compute_device="cuda": a device-named keyword, as for stored values
         if (ft is ast.Attribute and func.attr == "setdefault" and len(node.args) == 2 and interest.env_names
                 and type(node.args[1]) is ast.Constant and type(node.args[1].value) is str):
             key = _env_read(node)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from . import context, masks, shifts
 from .catalogue import Catalogue
 from .context import FileContext, ProjectFacts
-from .index import FileIndex, Interest
+from .index import FileIndex, Interest, device_like
 from .model import ArgPredicate, Matcher, Rule
 from .resolve import FOLLOWED_KINDS, LIST, Resolver, env_default
 from .values import UNKNOWN, same
@@ -317,7 +317,8 @@ class Engine:
                 self._emit(ctx, hits, Hit(rule, m, node, "boolean-mask"))
 
     def _match_device(self, ctx: FileContext, call: ast.Call, scope, names, is_method, hits) -> None:
-        exprs = [kw.value for kw in call.keywords if kw.arg in self.interest.device_keywords]
+        # `device=`, and like a stored value, any device-named keyword (`compute_device=`, `train_device=`)
+        exprs = [kw.value for kw in call.keywords if kw.arg and device_like(kw.arg, self.interest.device_keywords)]
         pos = None
         for q in names:
             if q in self.device_calls:

@@ -267,8 +267,16 @@ class Linker(ModuleMap):
 
         call.func = repl(call.func)
         call.args = [ast.Starred(repl(a.value), a.ctx) if isinstance(a, ast.Starred) else repl(a) for a in call.args]
+        spread = []
         for k in call.keywords:
+            d = dotted(k.value) if k.arg is None else None
+            if d is not None and f"**{d}" in values:  # `**kwargs` of a wrapper: the caller's keywords
+                changed = True
+                spread += _parse_expr(values[f"**{d}"]).keywords
+                continue
             k.value = repl(k.value)
+            spread.append(k)
+        call.keywords = spread
         self._imports_needed, self._qualnames = imports_needed, qualnames
         return changed
 
@@ -348,17 +356,27 @@ class Linker(ModuleMap):
     def _bind(self, rel, call, params, values) -> dict:
         """The caller's literal (or literal-resolving) arguments bound to the callee's parameters."""
         bound = {}
-        for p, a in zip(params, call.args):
+        star = params[-1] if params and params[-1].startswith("**") else None
+        named = params[:-1] if star else params
+        extra = []
+        for p, a in zip(named, call.args):
             if isinstance(a, ast.Starred):
                 break
             lit = _value(a, values, rel, self)
             if lit is not None:
                 bound[p] = lit
         for k in call.keywords:
-            if k.arg in params:
+            if k.arg in named:
                 lit = _value(k.value, values, rel, self)
                 if lit is not None:
                     bound[k.arg] = lit
+            elif star and k.arg:  # collected by the wrapper's **kwargs
+                lit = _value(k.value, values, rel, self)
+                if lit is not None:
+                    extra.append(f"{k.arg}={lit}")
+        if extra:
+            # the wrapper's `**kwargs` stands for these keywords (as `f(**kwargs)` would spread them)
+            bound[star] = "dict(" + ", ".join(extra) + ")"
         return bound
 
     def _construct(self, rel, call, cls: Class, values, depth, stack) -> list:

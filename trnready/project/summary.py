@@ -411,6 +411,11 @@ def _function(fn, calls_in: list, kept: dict, callees=frozenset(), apis=frozense
             defaults[p] = lit
             places[p] = [d.lineno, d.col_offset, d.end_lineno, d.end_col_offset]
     names = set(params)
+    if a.kwarg is not None:
+        # `def wrap(x, **kwargs): return torch.compile(x, **kwargs)`: the caller's extra keywords reach the
+        # library call; the parameter is listed as `**kwargs` (after the named ones, never bound by position)
+        params = params + ["**" + a.kwarg.arg]
+        names.add(a.kwarg.arg)
     # in a method, `self.x` the class's __init__ keeps (a parameter or a library name) counts too
     mine = {f"{positional[0]}.{k}" for k in kept} if kept and positional else set()
     calls = []

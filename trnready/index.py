@@ -92,6 +92,7 @@ class FileIndex:
     guarded_names: set = field(default_factory=set)  # local names bound by imports under an optional-import guard
     called_refs: set = field(default_factory=set)  # ids of attribute chains that are called (x.f(...))
     subscripts: list = field(default_factory=list)  # (Subscript node, Scope): loads indexed by a non-literal
+    negated: dict = field(default_factory=dict)  # id(Scope) -> names negated with `~name` there (mask evidence)
     shifts: list = field(default_factory=list)  # (BinOp node, Scope): `<<` / `>>` by a non-negative constant
     tree: object = None  # the module walked, for context predicates that look further (trnready/context/)
     every_call: list = field(default_factory=list)  # every Call node, in walk order
@@ -752,6 +753,11 @@ class Indexer:
         self.visit(node.left, scope)
         self.visit(node.right, scope)
 
+    def v_unaryop(self, node: ast.UnaryOp, scope: Scope) -> None:
+        if self.interest.subscripts and type(node.op) is ast.Invert and type(node.operand) is ast.Name:
+            self.index.negated.setdefault(id(scope), set()).add(node.operand.id)
+        self.visit(node.operand, scope)
+
     def v_name(self, node: ast.Name, scope: Scope) -> None:
         # A bare name can only mean a library object if something imported or
         # aliased it, or a star import could have brought it in.
@@ -794,6 +800,7 @@ _DISPATCH = {
     ast.Return: Indexer.v_return,
     ast.Subscript: Indexer.v_subscript,
     ast.BinOp: Indexer.v_binop,
+    ast.UnaryOp: Indexer.v_unaryop,
     ast.If: Indexer.v_if,
 }
 if hasattr(ast, "TryStar"):

@@ -19,8 +19,9 @@ _BOOL_DTYPES = frozenset({"torch.bool"})
 _MAX_DEPTH = 4
 
 
-def is_mask(expr: ast.expr, scope: Scope, resolver, depth: int = 0) -> bool:
-    """True when the index expression is, by local evidence, a boolean tensor."""
+def is_mask(expr: ast.expr, scope: Scope, resolver, depth: int = 0, negated: dict | None = None) -> bool:
+    """True when the index expression is, by local evidence, a boolean tensor. `negated`: id(scope) -> names
+    written `~name` in that scope (a name negated elsewhere in the function is used as a mask there too)."""
     if depth > _MAX_DEPTH:
         return False
     t = type(expr)
@@ -34,7 +35,8 @@ def is_mask(expr: ast.expr, scope: Scope, resolver, depth: int = 0) -> bool:
             return type(expr.operand) in (ast.Name, ast.Attribute, ast.Call, ast.Compare, ast.BinOp)
         return False
     if t is ast.BinOp and type(expr.op) in (ast.BitAnd, ast.BitOr, ast.BitXor):
-        return is_mask(expr.left, scope, resolver, depth + 1) or is_mask(expr.right, scope, resolver, depth + 1)
+        return is_mask(expr.left, scope, resolver, depth + 1, negated) or is_mask(expr.right, scope, resolver, depth + 1,
+                                                                                   negated)
     if t is ast.Call:
         tail = _tail(expr.func)
         if tail in _MASK_CALLS:
@@ -46,6 +48,8 @@ def is_mask(expr: ast.expr, scope: Scope, resolver, depth: int = 0) -> bool:
             return True
         return False
     if t is ast.Name:
+        if negated and expr.id in negated.get(id(scope), ()):
+            return True  # `h, mask = to_dense_batch(x)` ... `~mask` ... `h[mask]`
         bindings = resolver.lookup(scope, expr.id)
         if not bindings:
             return False

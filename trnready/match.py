@@ -307,7 +307,7 @@ class Engine:
     def _match_subscript(self, ctx: FileContext, node: ast.Subscript, scope, hits: list[Hit]) -> None:
         """`x[mask]` with a boolean mask by local evidence; neither side made by a [methods] not-on library."""
         resolver = ctx.resolver
-        if not _imports_torch(ctx) or not masks.is_mask(node.slice, scope, resolver):
+        if not _imports_torch(ctx) or not masks.is_mask(node.slice, scope, resolver, negated=ctx.index.negated):
             return
         not_on = self.catalogue.method_not_on
         if masks.foreign(node.value, scope, resolver, not_on) or masks.foreign(node.slice, scope, resolver, not_on):

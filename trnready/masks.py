@@ -35,8 +35,8 @@ def is_mask(expr: ast.expr, scope: Scope, resolver, depth: int = 0, negated: dic
             return type(expr.operand) in (ast.Name, ast.Attribute, ast.Call, ast.Compare, ast.BinOp)
         return False
     if t is ast.BinOp and type(expr.op) in (ast.BitAnd, ast.BitOr, ast.BitXor):
-        return is_mask(expr.left, scope, resolver, depth + 1, negated) or is_mask(expr.right, scope, resolver, depth + 1,
-                                                                                   negated)
+        return (is_mask(expr.left, scope, resolver, depth + 1, negated)
+                or is_mask(expr.right, scope, resolver, depth + 1, negated))
     if t is ast.Call:
         tail = _tail(expr.func)
         if tail in _MASK_CALLS:

@@ -29,7 +29,7 @@ def test_dockerfile_steps_that_build_a_cuda_extension_of_the_project_and_not_the
     got = scan_findings(FIXTURES / "docker_build", "--no-config")
     # Not reported: `pip install /opt/tools` (tools/setup.py builds a C++-only extension), the setup.py of a
     # repository cloned inside the image (not from the build context), `pip install -e .` of the root
-    # package (its setup.py builds no extension).
+    # package (its setup.py builds no extension), a path copied from another build stage (`COPY --from=`).
     assert got == [
         ("csrc/setup.py", 6, 18, "TRN302", BUILD + SETUP, False),
         ("docker/Dockerfile", 4, 1, "TRN302", BUILD + SETUP + " (via docker/Dockerfile:4 python setup.py install → "

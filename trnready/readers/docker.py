@@ -367,7 +367,9 @@ def build_steps(lines: list[str]) -> list:
         elif kw == "WORKDIR":
             workdir = _join(workdir, rest.strip("\"'"))
         elif kw in ("COPY", "ADD"):
-            parts = [p for p in rest.split() if not p.startswith("--")]
+            if re.search(r"(?i)--from[= ]", rest):
+                continue  # copied from another stage or image, not from the build context
+            parts = [p for p in rest.split() if not p.startswith("--") and "://" not in p]
             if len(parts) >= 2 and not rest.startswith("["):
                 dest = _join(workdir, parts[-1])
                 for src in parts[:-1]:

@@ -213,3 +213,16 @@ def test_partial_of_a_project_wrapper_is_followed_into_it():
         # the partial that fixes mode="nearest" is fine
         ("head.py", 5, 6, "TRN191",
          f"{INTERP} (via head.py:5 functools.partial(resize, mode='bilinear') → ops.py:5 F.interpolate)", False)]
+
+
+def test_keywords_collected_by_a_wrappers_kwargs_reach_the_library_call():
+    assert scan_findings(ROOT / "kwargs") == [
+        ("app/ops.py", 6, 12, "TRN701",
+         "torch.compile without a shared NEFF cache (TORCH_NEURONX_NEFF_CACHE_DIR): `torch.compile` (1 use in 1 file, "
+         "first here); TORCH_NEURONX_NEFF_CACHE_DIR appears in no scanned file", False),
+        # compile_model(fullgraph=False), upsample(mode="nearest") and a **fields wrapper that only prints
+        # its keywords: nothing
+        ("app/train.py", 5, 12, "TRN112", "torch.compile mode other than default: `torch.compile` (via app/train.py:5 "
+         "compile_model(mode='max-autotune') → app/ops.py:6 torch.compile)", False),
+        ("app/train.py", 7, 11, "TRN191", f"{INTERP} (via app/train.py:7 upsample(64, mode='bicubic', "
+         "align_corners=False) → app/ops.py:10 F.interpolate)", False)]

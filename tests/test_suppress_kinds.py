@@ -32,6 +32,13 @@ CASES = {
                    "ENV CUDA_VISIBLE_DEVICES=0\n",
                    [(1, 1, "TRN603", True), (2, 17, "TRN501", True), (2, 29, "TRN901", False),
                     (3, 1, "TRN902", False), (4, 5, "TRN605", False)]),
+    "apptainer": ("train.def",
+                  "Bootstrap: docker\n"
+                  "From: nvidia/cuda:12.1.0-runtime-ubuntu22.04  # trnready: ignore[TRN603] swapped in CI\n"
+                  "%post\n"
+                  "    pip install flash-attn  # trnready: ignore[TRN605]\n",
+                  [(2, 1, "TRN603", True), (4, 17, "TRN501", False), (4, 29, "TRN901", False),
+                   (4, 29, "TRN902", False)]),
     "shell": ("run.sh",
               "#!/bin/bash\n"
               "export CUDA_VISIBLE_DEVICES=0,1  # trnready: ignore[TRN9999] typo\n"

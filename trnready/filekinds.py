@@ -44,6 +44,10 @@ KINDS: tuple[FileKind, ...] = (
               "dockerfile-*", "dockerfile_*", "containerfile-*", "containerfile_*"),
              HASH, not_globs=("*.md", "*.rst", "*.txt", "*.yml", "*.yaml", "*.json", "*.toml", "*.sh", "*.ipynb",
                               "*.html", "*.lock", "*.cfg")),
+    # Apptainer / Singularity definition files: `*.def` is read only when it starts with a `Bootstrap:` header
+    FileKind("apptainer", "container", "apptainer", ("*.def", "singularity", "singularity.*", "apptainer"),
+             HASH, not_globs=("*.md", "*.rst", "*.txt", "*.yml", "*.yaml", "*.json", "*.toml", "*.sh", "*.py",
+                              "*.html", "*.lock", "*.cfg", "*.ipynb")),
     FileKind("conda", "manifest", "manifests",
              tuple(f"{stem}.{ext}" for stem in ("environment", "environment-*", "environment_*", "environment.*",
                                                 "conda*") for ext in ("yml", "yaml")), HASH),

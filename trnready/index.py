@@ -92,9 +92,11 @@ class FileIndex:
     guarded_names: set = field(default_factory=set)  # local names bound by imports under an optional-import guard
     called_refs: set = field(default_factory=set)  # ids of attribute chains that are called (x.f(...))
     subscripts: list = field(default_factory=list)  # (Subscript node, Scope): loads indexed by a non-literal
+    negated: dict = field(default_factory=dict)  # id(Scope) -> names negated with `~name` there (mask evidence)
     shifts: list = field(default_factory=list)  # (BinOp node, Scope): `<<` / `>>` by a non-negative constant
     tree: object = None  # the module walked, for context predicates that look further (trnready/context/)
     every_call: list = field(default_factory=list)  # every Call node, in walk order
+    every_import: list = field(default_factory=list)  # every Import / ImportFrom node (project summary)
 
 
 # Containers of modules: `nn.ModuleList([nn.MultiheadAttention(...) for _ in range(n)])`.
@@ -345,6 +347,7 @@ class Indexer:
         self.branch = outer
 
     def v_import(self, node: ast.Import, scope: Scope) -> None:
+        self.index.every_import.append(node)
         if self.guard:
             self.index.guarded.add(node)
             for alias in node.names:
@@ -362,6 +365,7 @@ class Indexer:
                 self.index.imports.append((node, (name,)))
 
     def v_importfrom(self, node: ast.ImportFrom, scope: Scope) -> None:
+        self.index.every_import.append(node)
         if self.guard:
             self.index.guarded.add(node)
             for alias in node.names:
@@ -635,6 +639,8 @@ class Indexer:
                     keep = True
                 elif arg in interest.env_names:  # os.environ.update(XLA_USE_BF16="1")
                     self.index.env.append((kw.value, arg))
+                elif arg and interest.device_keywords and device_like(arg, interest.device_keywords):
+                    keep = True  # compute_device="cuda": a device-named keyword, as for stored values
         if (ft is ast.Attribute and func.attr == "setdefault" and len(node.args) == 2 and interest.env_names
                 and type(node.args[1]) is ast.Constant and type(node.args[1].value) is str):
             key = _env_read(node)
@@ -747,6 +753,11 @@ class Indexer:
         self.visit(node.left, scope)
         self.visit(node.right, scope)
 
+    def v_unaryop(self, node: ast.UnaryOp, scope: Scope) -> None:
+        if self.interest.subscripts and type(node.op) is ast.Invert and type(node.operand) is ast.Name:
+            self.index.negated.setdefault(id(scope), set()).add(node.operand.id)
+        self.visit(node.operand, scope)
+
     def v_name(self, node: ast.Name, scope: Scope) -> None:
         # A bare name can only mean a library object if something imported or
         # aliased it, or a star import could have brought it in.
@@ -789,6 +800,7 @@ _DISPATCH = {
     ast.Return: Indexer.v_return,
     ast.Subscript: Indexer.v_subscript,
     ast.BinOp: Indexer.v_binop,
+    ast.UnaryOp: Indexer.v_unaryop,
     ast.If: Indexer.v_if,
 }
 if hasattr(ast, "TryStar"):

@@ -19,8 +19,9 @@ _BOOL_DTYPES = frozenset({"torch.bool"})
 _MAX_DEPTH = 4
 
 
-def is_mask(expr: ast.expr, scope: Scope, resolver, depth: int = 0) -> bool:
-    """True when the index expression is, by local evidence, a boolean tensor."""
+def is_mask(expr: ast.expr, scope: Scope, resolver, depth: int = 0, negated: dict | None = None) -> bool:
+    """True when the index expression is, by local evidence, a boolean tensor. `negated`: id(scope) -> names
+    written `~name` in that scope (a name negated elsewhere in the function is used as a mask there too)."""
     if depth > _MAX_DEPTH:
         return False
     t = type(expr)
@@ -34,7 +35,8 @@ def is_mask(expr: ast.expr, scope: Scope, resolver, depth: int = 0) -> bool:
             return type(expr.operand) in (ast.Name, ast.Attribute, ast.Call, ast.Compare, ast.BinOp)
         return False
     if t is ast.BinOp and type(expr.op) in (ast.BitAnd, ast.BitOr, ast.BitXor):
-        return is_mask(expr.left, scope, resolver, depth + 1) or is_mask(expr.right, scope, resolver, depth + 1)
+        return (is_mask(expr.left, scope, resolver, depth + 1, negated)
+                or is_mask(expr.right, scope, resolver, depth + 1, negated))
     if t is ast.Call:
         tail = _tail(expr.func)
         if tail in _MASK_CALLS:
@@ -46,6 +48,8 @@ def is_mask(expr: ast.expr, scope: Scope, resolver, depth: int = 0) -> bool:
             return True
         return False
     if t is ast.Name:
+        if negated and expr.id in negated.get(id(scope), ()):
+            return True  # `h, mask = to_dense_batch(x)` ... `~mask` ... `h[mask]`
         bindings = resolver.lookup(scope, expr.id)
         if not bindings:
             return False
@@ -67,11 +71,39 @@ def foreign(expr: ast.expr, scope: Scope, resolver, not_on) -> bool:
     return False
 
 
-def is_tensor(expr: ast.expr, scope: Scope, resolver) -> bool:
+_CAST_METHODS = frozenset({"long", "int", "short", "bool", "half", "bfloat16"})
+
+
+def is_tensor(expr: ast.expr, scope: Scope, resolver, depth: int = 0) -> bool:
     """True when the value comes, by local evidence, from a torch function (torch.cat(...), torch.tensor(...),
-    a name bound to one, or a method chain on one)."""
+    a name bound to one, or a method chain on one), or is a cast only tensors have: `.to(torch.long)`, `.long()`
+    (NumPy arrays, pandas objects and Python numbers have neither), or a name bound once to one of those."""
+    if depth <= _MAX_DEPTH and _tensor_cast(expr, scope, resolver, depth):
+        return True
     for origin in resolver.origins(expr, scope):
         origin = resolver.canonical(origin)
         if origin.startswith("torch.") and not origin.startswith(("torch.Size", "torch.device", "torch.dtype")):
             return True
     return False
+
+
+def _tensor_cast(expr: ast.expr, scope: Scope, resolver, depth: int) -> bool:
+    t = type(expr)
+    if t is ast.Call and type(expr.func) is ast.Attribute:
+        attr = expr.func.attr
+        if attr in _CAST_METHODS and not expr.args and not expr.keywords:
+            return True
+        if attr == "to" and len(expr.args) == 1 and not expr.keywords:
+            return any(resolver.canonical(q) in _TORCH_DTYPES for q in resolver.qualnames(expr.args[0], scope))
+        return False
+    if t is ast.Name:
+        bindings = resolver.lookup(scope, expr.id)
+        return bool(bindings) and len(bindings) == 1 and bindings[0].kind in ("expr", "call") \
+            and isinstance(bindings[0].value, ast.expr) and is_tensor(bindings[0].value, bindings[0].scope, resolver,
+                                                                      depth + 1)
+    return False
+
+
+_TORCH_DTYPES = frozenset(f"torch.{d}" for d in (
+    "long", "int64", "int", "int32", "int16", "short", "int8", "uint8", "bool", "float", "float32", "float16", "half",
+    "bfloat16", "double", "float64"))

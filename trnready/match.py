@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from . import context, masks, shifts
 from .catalogue import Catalogue
 from .context import FileContext, ProjectFacts
-from .index import FileIndex, Interest
+from .index import FileIndex, Interest, device_like
 from .model import ArgPredicate, Matcher, Rule
 from .resolve import FOLLOWED_KINDS, LIST, Resolver, env_default
 from .values import UNKNOWN, same
@@ -307,7 +307,7 @@ class Engine:
     def _match_subscript(self, ctx: FileContext, node: ast.Subscript, scope, hits: list[Hit]) -> None:
         """`x[mask]` with a boolean mask by local evidence; neither side made by a [methods] not-on library."""
         resolver = ctx.resolver
-        if not _imports_torch(ctx) or not masks.is_mask(node.slice, scope, resolver):
+        if not _imports_torch(ctx) or not masks.is_mask(node.slice, scope, resolver, negated=ctx.index.negated):
             return
         not_on = self.catalogue.method_not_on
         if masks.foreign(node.value, scope, resolver, not_on) or masks.foreign(node.slice, scope, resolver, not_on):
@@ -317,7 +317,8 @@ class Engine:
                 self._emit(ctx, hits, Hit(rule, m, node, "boolean-mask"))
 
     def _match_device(self, ctx: FileContext, call: ast.Call, scope, names, is_method, hits) -> None:
-        exprs = [kw.value for kw in call.keywords if kw.arg in self.interest.device_keywords]
+        # `device=`, and like a stored value, any device-named keyword (`compute_device=`, `train_device=`)
+        exprs = [kw.value for kw in call.keywords if kw.arg and device_like(kw.arg, self.interest.device_keywords)]
         pos = None
         for q in names:
             if q in self.device_calls:

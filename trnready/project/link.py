@@ -267,8 +267,16 @@ class Linker(ModuleMap):
 
         call.func = repl(call.func)
         call.args = [ast.Starred(repl(a.value), a.ctx) if isinstance(a, ast.Starred) else repl(a) for a in call.args]
+        spread = []
         for k in call.keywords:
+            d = dotted(k.value) if k.arg is None else None
+            if d is not None and f"**{d}" in values:  # `**kwargs` of a wrapper: the caller's keywords
+                changed = True
+                spread += _parse_expr(values[f"**{d}"]).keywords
+                continue
             k.value = repl(k.value)
+            spread.append(k)
+        call.keywords = spread
         self._imports_needed, self._qualnames = imports_needed, qualnames
         return changed
 
@@ -348,17 +356,27 @@ class Linker(ModuleMap):
     def _bind(self, rel, call, params, values) -> dict:
         """The caller's literal (or literal-resolving) arguments bound to the callee's parameters."""
         bound = {}
-        for p, a in zip(params, call.args):
+        star = params[-1] if params and params[-1].startswith("**") else None
+        named = params[:-1] if star else params
+        extra = []
+        for p, a in zip(named, call.args):
             if isinstance(a, ast.Starred):
                 break
             lit = _value(a, values, rel, self)
             if lit is not None:
                 bound[p] = lit
         for k in call.keywords:
-            if k.arg in params:
+            if k.arg in named:
                 lit = _value(k.value, values, rel, self)
                 if lit is not None:
                     bound[k.arg] = lit
+            elif star and k.arg:  # collected by the wrapper's **kwargs
+                lit = _value(k.value, values, rel, self)
+                if lit is not None:
+                    extra.append(f"{k.arg}={lit}")
+        if extra:
+            # the wrapper's `**kwargs` stands for these keywords (as `f(**kwargs)` would spread them)
+            bound[star] = "dict(" + ", ".join(extra) + ")"
         return bound
 
     def _construct(self, rel, call, cls: Class, values, depth, stack) -> list:
@@ -436,8 +454,13 @@ class Linker(ModuleMap):
         stored(rel) -> that file's links from an earlier run whose inputs are unchanged, or None;
         store(rel, files consulted, links) records a file's links."""
         out = []
+        built: dict = {}
+        imported: list = []
         for rel in sorted(self.summaries):
             s = self.summaries[rel]
+            for e in s.get("exts", ()):
+                built.setdefault(e[0], (rel, e))
+            imported += [(rel, i) for i in s.get("imported", ())]
             if not s["uses"] and not s["reads"] and not self._flagged_defaults(s):
                 continue
             got = stored(rel) if stored else None
@@ -454,6 +477,33 @@ class Linker(ModuleMap):
                 if store:
                     store(rel, self.touched, got)
             out.extend(got)
+        if built:
+            out += self._built_imports(built, imported)
+        return out
+
+    # ---------------------------------------------------------------- modules the project builds
+    def _built_imports(self, built: dict, imported: list) -> list:
+        """`import scaled_softmax_cuda`, `from pkg import _C`: an import of a module that a build call of the
+        project (`CUDAExtension(name="pkg._C", sources=[... .cu])`, `load(name=...)`) compiles from CUDA
+        sources is a use of those kernels, reported at the import with the build call in the chain. A name
+        that is also one of the project's Python modules is that module, not the extension. Recomputed on
+        every run (a cheap pass over recorded imports), so no link memo can go stale."""
+        out = []
+        for rel, (line, col, end_line, end_col, mod, level, name) in imported:
+            base = self.absolute(rel, mod, level)
+            if base is None:
+                continue
+            full = base if name is None else (f"{base}.{name}" if base else name)
+            # `from pkg._C import fn` uses pkg._C; `from pkg import _C` and `import pkg._C` name it
+            for cand in (full, base) if name is not None else (full,):
+                if cand in built and cand not in self.mods:
+                    brel, (_n, bline, _c, bsrc, rule, confidence, message) = built[cand]
+                    if brel == rel:
+                        continue  # the build script itself (an import check next to the build call)
+                    text = f"from {'.' * level}{mod} import {name}" if name is not None else f"import {mod}"
+                    use = [line, col, end_line, end_col, text, [], False]
+                    out.append((rel, use, rule, message, confidence, False, [(brel, bline, f"{bsrc}(name={cand!r})")]))
+                    break
         return out
 
     # ---------------------------------------------------------------- config components

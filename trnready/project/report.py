@@ -26,8 +26,10 @@ def _link_findings(files, summaries, engine, cache, config, scan_bytes, digests)
     summaries = [_unpack(s) if sf.rel not in py else s for sf, s in zip(files, summaries)]
     configs = {sf.rel: (sf, s["components"]) for sf, s in zip(files, summaries)
                if sf.rel not in py and s and s.get("components")}
+    builds = {sf.rel: (sf, s["builds"]) for sf, s in zip(files, summaries)
+              if sf.rel not in py and s and s.get("builds")}
     table = Compacted({sf.rel: _packed(s) for sf, s in zip(files, summaries) if sf.rel in py}, _EMPTY)
-    if not any(s["uses"] or s["reads"] or s["funcs"] for s in table.values()) and not configs:
+    if not any(s["uses"] or s["reads"] or s["funcs"] for s in table.values()) and not configs and not builds:
         return [], []
     def scan(text: str) -> list:
         findings, _ = scan_bytes(text.encode("utf-8", "surrogatepass"), "link_snippet.py", "python", engine,
@@ -73,7 +75,8 @@ def _link_findings(files, summaries, engine, cache, config, scan_bytes, digests)
             message=f"{message} (via {via})", code=src, context=_context(lines, line), guarded=guarded))
     out = _guarded_at_the_call(out, lines_of, engine)
     out += _components(configs, linker, engine, occurrences, config)
-    for sf, _ in configs.values():
+    out += _container_builds(builds, table, rules, occurrences, config)
+    for sf, _ in (*configs.values(), *builds.values()):
         lines_of.setdefault(sf.rel, _lines(sf, config))
     return _suppressed(out, lines_of, engine), notes
 
@@ -162,6 +165,44 @@ def _components(configs: dict, linker, engine, occurrences, config) -> list:
     return out
 
 
+def _container_builds(builds: dict, table, rules: dict, occurrences, config) -> list:
+    """`COPY csrc/ /src` + `RUN cd /src && python setup.py install` in a Dockerfile: when the setup.py at that
+    place of the project builds a CUDA extension, the RUN step compiles CUDA kernels while the image is built
+    and is reported with the extension's rule. The build context is the repository root or the Dockerfile's
+    folder (or one above it); the first of these that holds the setup.py decides, nothing is guessed."""
+    import posixpath
+
+    out = []
+    for rel in sorted(builds):
+        sf, steps = builds[rel]
+        here = posixpath.dirname(rel)
+        bases = [""] + [here] + [posixpath.dirname(here)] if here else [""]
+        lines = None
+        for line, col, end_col, path, command in steps:
+            for base in dict.fromkeys(bases):
+                setup = posixpath.normpath(posixpath.join(base, path, "setup.py"))
+                if setup in table:
+                    break
+            else:
+                continue
+            exts = table[setup].get("exts") or []
+            if not exts:
+                continue
+            name, bline, _c, bsrc, rule_id, confidence, message = exts[0]
+            rule = rules.get(rule_id)
+            if rule is None:
+                continue
+            if lines is None:
+                lines = _lines(sf, config)
+            text = lines[line - 1] if 0 < line <= len(lines) else ""
+            more = f" and {len(exts) - 1} more" if len(exts) > 1 else ""
+            out.append(make_finding(
+                rule, occurrences, confidence=confidence, path=rel, line=line, column=col, end_line=line,
+                end_column=end_col, snippet=text, code=text.strip(), context=_context(lines, line),
+                message=f"{message} (via {rel}:{line} {command} → {setup}:{bline} {bsrc}(name={name!r}){more})"))
+    return out
+
+
 def note_defaults(findings: list, notes: list) -> list:
     """A per-file finding whose flagged value is a parameter default written elsewhere in the function
     (`def compile(self, mode="reduce-overhead")` ... `torch.compile(m, mode=mode)`) also points at the
@@ -232,7 +273,7 @@ def _file_links(cache, digest_of: dict):
 
 
 _EMPTY = {"v": VERSION, "imports": {}, "consts": {}, "classes": {}, "aliases": {}, "funcs": {}, "uses": [], "stars": [],
-          "stores": {}, "reads": [], "flags": [], "guards": []}
+          "stores": {}, "reads": [], "flags": [], "guards": [], "exts": [], "imported": []}
 
 
 def _column(line: str, byte_offset: int) -> int:

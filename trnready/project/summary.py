@@ -19,6 +19,10 @@ only what another module can see or what can carry a value across a module bound
              -> [line, col, end_line, end_col, call source, dotted names, passes a literal]
     flags    module-level names assigned only from never-on-Neuron checks (`_SUPPORTS_FLEX = torch.cuda...`)
     guards   blocks run only when an imported project name is true -> [first line, last line, name, choice]
+    exts     modules this file builds from CUDA sources (a build call a custom-cuda-kernel rule reported, with a
+             literal name) -> [name, line, col, call source, rule, confidence, message]
+    imported every import statement outside the well-known libraries, at any depth
+             -> [line, col, end_line, end_col, module, level, name or None]
 """
 from __future__ import annotations
 
@@ -26,7 +30,7 @@ import ast
 import bisect
 import sys
 
-VERSION = 6
+VERSION = 7
 MAX_TEMPLATE = 400  # a call longer than this is not carried (generated code, data tables)
 MAX_ITEMS = 400  # per list: memory stays flat however large the module
 
@@ -99,9 +103,11 @@ def api_names(engine) -> frozenset:
 
 
 def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | None = None,
-              values: dict | None = None) -> dict:
+              values: dict | None = None, built: dict | None = None, import_nodes: list | None = None) -> dict:
     """`calls`: every Call node of the tree when the caller already walked it (else walked here);
-    `values`: the catalogue's [context.values] (for the never-on-Neuron flags)."""
+    `values`: the catalogue's [context.values] (for the never-on-Neuron flags); `built`: (line, column) ->
+    [rule, confidence, message] of the file's custom-cuda-kernel findings; `import_nodes`: every Import and
+    ImportFrom node when the caller already collected them."""
     if calls is None:
         calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
     imports: dict = {}
@@ -202,7 +208,49 @@ def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | Non
     guards = guards_of(tree, project_names) if project_names else []
     return {"v": VERSION, "imports": imports, "consts": consts, "classes": classes, "aliases": aliases,
             "funcs": funcs, "uses": uses, "stars": stars, "stores": stores, "reads": reads, "flags": flags,
-            "guards": guards}
+            "guards": guards, "exts": _built(calls, built) if built else [], "imported": _imported(tree, import_nodes)}
+
+
+def _built(calls: list, built: dict) -> list:
+    """Build calls among the file's kernel findings that name the module they produce: the `name` keyword
+    or a first positional string (CUDAExtension, cpp_extension.load and load_inline all take it first)."""
+    out: list = []
+    for node in calls:
+        found = built.get((node.lineno, node.col_offset + 1))
+        if found is None or len(out) >= MAX_ITEMS:
+            continue
+        named = [k.value for k in node.keywords if k.arg == "name"] or node.args[:1]
+        if named and isinstance(named[0], ast.Constant) and isinstance(named[0].value, str) \
+                and all(p.isidentifier() for p in named[0].value.split(".")):
+            src = ast.unparse(node.func)
+            out.append([named[0].value, node.lineno, node.col_offset, src, *found])
+    return out
+
+
+def _imported(tree: ast.Module, nodes: list | None) -> list:
+    """Import statements at any depth (a kernel module is often imported inside the function using it),
+    except those of the well-known libraries, which are never the project's own build products."""
+    if nodes is None:
+        nodes = []
+        stack = list(tree.body)
+        while stack:
+            st = stack.pop()
+            if isinstance(st, (ast.Import, ast.ImportFrom)):
+                nodes.append(st)
+            for name in ("body", "orelse", "finalbody", "handlers", "cases"):
+                inner = getattr(st, name, None)
+                if inner:
+                    stack.extend(inner)
+    out: list = []
+    for st in nodes:
+        if len(out) >= MAX_ITEMS:
+            break
+        place = [st.lineno, st.col_offset, st.end_lineno or st.lineno, st.end_col_offset or 0]
+        if isinstance(st, ast.Import):
+            out += [[*place, a.name, 0, None] for a in st.names if a.name.split(".", 1)[0] not in _EXTERNAL]
+        elif st.level or (st.module or "").split(".", 1)[0] not in _EXTERNAL:
+            out += [[*place, st.module or "", st.level, a.name] for a in st.names if a.name != "*"]
+    return out[:MAX_ITEMS]
 
 
 MAX_GUARDS = 200  # blocks per module: the summary stays small however large the module
@@ -365,6 +413,11 @@ def _function(fn, calls_in: list, kept: dict, callees=frozenset(), apis=frozense
             defaults[p] = lit
             places[p] = [d.lineno, d.col_offset, d.end_lineno, d.end_col_offset]
     names = set(params)
+    if a.kwarg is not None:
+        # `def wrap(x, **kwargs): return torch.compile(x, **kwargs)`: the caller's extra keywords reach the
+        # library call; the parameter is listed as `**kwargs` (after the named ones, never bound by position)
+        params = params + ["**" + a.kwarg.arg]
+        names.add(a.kwarg.arg)
     # in a method, `self.x` the class's __init__ keeps (a parameter or a library name) counts too
     mine = {f"{positional[0]}.{k}" for k in kept} if kept and positional else set()
     calls = []
@@ -445,12 +498,22 @@ def config_summary(components: list) -> dict:
     return {"v": VERSION, "components": components}
 
 
+def build_summary(steps: list) -> dict:
+    """A Dockerfile's summary: the RUN steps that build code copied from the build context
+    ([line, col, end_col, context path, command]); the link step looks for a CUDA extension there."""
+    return {"v": VERSION, "builds": steps}
+
+
 def valid(summary) -> bool:
     """A cached summary of the right shape (anything else is a cache miss)."""
     if summary is None:
         return True
     if not isinstance(summary, dict) or summary.get("v") != VERSION:
         return False
+    if "builds" in summary:
+        return set(summary) == {"v", "builds"} and isinstance(summary["builds"], list) and all(
+            isinstance(b, list) and len(b) == 5 and all(isinstance(x, int) for x in b[:3])
+            and isinstance(b[3], str) and isinstance(b[4], str) for b in summary["builds"])
     if "components" in summary:
         return set(summary) == {"v", "components"} and isinstance(summary["components"], list) and all(
             isinstance(c, list) and len(c) == 4 and all(isinstance(x, int) for x in c[:3]) and isinstance(c[3], str)
@@ -473,6 +536,11 @@ def valid(summary) -> bool:
         ok = ok and all(isinstance(n, str) for n in summary["flags"])
         ok = ok and all(len(g) == 4 and isinstance(g[0], int) and isinstance(g[1], int) and isinstance(g[2], str)
                         and isinstance(g[3], bool) for g in summary["guards"])
+        ok = ok and all(len(e) == 7 and isinstance(e[0], str) and isinstance(e[1], int) and isinstance(e[2], int)
+                        and all(isinstance(x, str) for x in e[3:]) for e in summary["exts"])
+        ok = ok and all(len(i) == 7 and all(isinstance(x, int) for x in i[:4]) and isinstance(i[4], str)
+                        and isinstance(i[5], int) and (i[6] is None or isinstance(i[6], str))
+                        for i in summary["imported"])
         ok = ok and all(len(u) == 7 and all(isinstance(x, int) for x in u[:4]) and isinstance(u[4], str)
                         and isinstance(u[5], list) and all(isinstance(n, str) for n in u[5])
                         and isinstance(u[6], bool) for u in summary["uses"])

@@ -5,6 +5,7 @@
     manifests   requirements/constraints, pyproject.toml, setup.cfg, setup.py, Pipfile, conda, .python-version
     lines       line-oriented kinds: shell, Dockerfile, YAML, .env, Terraform, JSON job definitions
     cuda        .cu / .cuh sources
+    apptainer   Apptainer / Singularity definition files, rewritten line by line into Dockerfile form
     emit        the helpers the non-Python readers share (dependency and line matchers)
 
 A reader takes a FileContext and returns a ReadResult: the findings, a diagnostic or None, and the

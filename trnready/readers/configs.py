@@ -79,6 +79,8 @@ def role_of(rel: str, entries: list[Entry]) -> str | None:
         return "config"
     if "defaults" in top and in_config_dir:
         return "config"  # a Hydra config group file
+    if "hydra" in top:
+        return "config"  # Hydra's own node (launcher, sweeps): a run-config overlay holding only `hydra.launcher`
     return None
 
 

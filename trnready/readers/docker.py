@@ -193,7 +193,14 @@ def read(ctx: FileContext) -> ReadResult:
     if _is_variant(ctx, engine.catalogue.context_values):
         base = _base_image_lines(lines)
         found = [f if f.line in base else replace(f, guarded=True, guarded_by="image-variant") for f in found]
-    return ReadResult(found, None, [Source(text, comments(ctx.kind))])
+    summary = None
+    if getattr(engine, "link", False):
+        steps = build_steps(lines)
+        if steps:
+            from ..project.summary import build_summary
+
+            summary = build_summary(steps)
+    return ReadResult(found, None, [Source(text, comments(ctx.kind))], summary)
 
 
 def _is_variant(ctx, values: dict) -> bool:
@@ -322,4 +329,76 @@ def _torch_args(defs: dict, refs: dict) -> list:
             if d is not None:
                 d.raw, d.end_column = f"{name}={value}", col + len(value)
                 out.append(d)
+    return out
+
+
+# ---------------------------------------------------------------- steps that build the project's own code
+_INSTR = re.compile(r"(?i)^\s*(?P<kw>COPY|ADD|WORKDIR|RUN|FROM)\s+(?P<rest>.*)$")
+_SETUP_BUILD = re.compile(r"\bpython[\d.]*\s+(?:-\S+\s+)*setup\.py\s+(?:[\w-]+\s+)*?"
+                          r"(?:install|develop|build_ext|build|bdist_wheel)\b")
+_PIP_LOCAL = re.compile(r"\b(?:pip[\d.]*|-m\s+pip|uv\s+pip)\s+install\s+(?:-\S+\s+)*?(?:-e\s+|--editable\s+)?"
+                        r"(?P<path>\.{1,2}(?:/[^\s;&|\[]*)?|/[^\s;&|\[]+)(?:\[[^\]]*\])?(?=\s|$|;|&|\|)")
+_MAX_STEPS = 50
+
+
+def _join(base: str, path: str) -> str:
+    import posixpath
+
+    return posixpath.normpath(path if path.startswith("/") else posixpath.join(base or "/", path))
+
+
+def build_steps(lines: list[str]) -> list:
+    """[[line, col, end_col, context path, command]] for the RUN steps that build Python code copied from the
+    build context (`COPY csrc/ /src` + `WORKDIR /src` + `RUN python setup.py install`, `RUN pip install .`):
+    the image directory is followed back through COPY/ADD to the path in the build context. A step whose
+    directory did not come from a COPY (a cloned repository, a downloaded archive) is not recorded."""
+    import posixpath
+
+    out: list = []
+    workdir = "/"
+    copies: list = []  # (image path, context path)
+    for text, pos in rq.logical_lines(lines):
+        m = _INSTR.match(text)
+        if m is None or not pos:
+            continue
+        kw, rest = m.group("kw").upper(), m.group("rest").strip()
+        if kw == "FROM":
+            workdir, copies = "/", []
+        elif kw == "WORKDIR":
+            workdir = _join(workdir, rest.strip("\"'"))
+        elif kw in ("COPY", "ADD"):
+            if re.search(r"(?i)--from[= ]", rest):
+                continue  # copied from another stage or image, not from the build context
+            parts = [p for p in rest.split() if not p.startswith("--") and "://" not in p]
+            if len(parts) >= 2 and not rest.startswith("["):
+                dest = _join(workdir, parts[-1])
+                for src in parts[:-1]:
+                    src = posixpath.normpath(src.lstrip("/")) if src not in (".", "./") else "."
+                    # `COPY dir/ /dst` puts dir's content in /dst; `COPY a b /dst/` puts each under /dst
+                    target = dest if len(parts) == 2 else _join(dest, posixpath.basename(src))
+                    copies.append((target, src))
+        elif kw == "RUN" and len(out) < _MAX_STEPS:
+            cwd = workdir
+            for cmd in re.split(r"&&|;|\|\|", rest):
+                cd = re.match(r"\s*cd\s+(\S+)", cmd)
+                if cd:
+                    cwd = _join(cwd, cd.group(1).strip("\"'"))
+                    continue
+                target = None
+                if _SETUP_BUILD.search(cmd):
+                    target = cwd
+                else:
+                    pm = _PIP_LOCAL.search(cmd)
+                    if pm:
+                        target = _join(cwd, pm.group("path"))
+                if target is None:
+                    continue
+                for dest, src in reversed(copies):
+                    if target == dest or target.startswith(dest.rstrip("/") + "/"):
+                        inner = target[len(dest):].lstrip("/")
+                        path = posixpath.normpath(posixpath.join(src, inner)) if inner else src
+                        line, col = pos[0]
+                        first = lines[line - 1] if 0 < line <= len(lines) else ""
+                        out.append([line, col + 1, len(first.rstrip()) + 1, path, cmd.strip()[:200]])
+                        break
     return out

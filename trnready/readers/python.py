@@ -48,6 +48,7 @@ def hits_for_tree(tree: ast.Module, engine: Engine, rel: str = "") -> list[Hit]:
     index = Indexer(engine.interest).run(tree)
     # Kept on the tree (which lives as long as the file's scan) for the project summary: no second walk.
     tree.trnready_calls = index.every_call
+    tree.trnready_imports = index.every_import
     return engine.match(index, path=rel)
 
 
@@ -135,10 +136,10 @@ def read(ctx: FileContext) -> ReadResult:
         if tree is not None:
             findings = findings + setup_py_findings(ctx, tree)
     return ReadResult(findings, None, [Source(ctx.text, ("python",), tree=tree)],
-                      summary=project_summary(ctx, tree, getattr(tree, "trnready_calls", None)))
+                      summary=project_summary(ctx, tree, getattr(tree, "trnready_calls", None), findings))
 
 
-def project_summary(ctx: FileContext, tree, calls: list | None = None) -> dict | None:
+def project_summary(ctx: FileContext, tree, calls: list | None = None, findings=()) -> dict | None:
     """The file's summary for the project-wide link step (None when the link step is off or the
     file holds nothing another module could use)."""
     if not getattr(ctx.engine, "link", False) or not _may_export(ctx.text):
@@ -157,9 +158,22 @@ def project_summary(ctx: FileContext, tree, calls: list | None = None) -> dict |
 
     try:
         return summarize(tree, api_names(ctx.engine), calls,
-                         getattr(getattr(ctx.engine, "catalogue", None), "context_values", None))
+                         getattr(getattr(ctx.engine, "catalogue", None), "context_values", None),
+                         built=kernel_builds(findings), import_nodes=getattr(tree, "trnready_imports", None))
     except RecursionError:
         return None
+
+
+def kernel_builds(findings) -> dict:
+    """(line, column) -> [rule, confidence, message] of the file's custom-cuda-kernel findings: a build call
+    among them (`CUDAExtension(name="pkg._C", ...)`) names a module the project compiles from CUDA sources."""
+    out: dict = {}
+    for f in findings:
+        if f.category == "custom-cuda-kernel" and f.cell is None:
+            # more build calls of the file folded into this finding (one finding per thing) count too
+            for line, column, _rule in ((f.line, f.column, f.rule), *f.occurrences):
+                out.setdefault((line, column), [f.rule, f.confidence, f.message])
+    return out
 
 
 def _may_export(text: str) -> bool:

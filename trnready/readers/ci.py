@@ -12,8 +12,8 @@ A job (or one `matrix.include` item) that runs on another accelerator's machines
 GPU, ROCm or TPU machine, or a container started with `--gpus` — is that accelerator's own test or build leg,
 not part of the Neuron port: every finding inside it is marked guarded (listed with --show-guarded, never
 counted), except the lines that show where it runs (the GPU-runner finding is the one item to act on: add a
-Trainium leg). Such a job never stands for the project's Python requirement either. The vocabulary is
-catalogue data: [context.values] other-accelerator-labels and accelerator-container-options.
+Trainium leg). Such a job never stands for the project's Python requirement either. The vocabulary is catalogue data: [context.values] other-accelerator-labels and
+accelerator-container-options.
 """
 from __future__ import annotations
 
@@ -31,8 +31,14 @@ from .outline import Entry
 _VERSION_KEY = re.compile(r"(?i)^(?:python|py)(?:[-_ ]?(?:version|versions|ver))?$")
 _VERSION = re.compile(r"^(?:python|py|cpython-?)?(\d)\.(\d{1,2})(?:\.\d+)?$", re.I)
 _EXPR = re.compile(r"\$\{\{\s*(?:env|matrix|vars|inputs)\.([\w-]+)\s*\}\}")
-_TEST = re.compile(r"(?i)(?<![\w-])(?:py\.?test|unittest|tox|nox|hatch\s+(?:run\s+)?test|make\s+(?:\S+\s+)*test\w*"
+_TEST = re.compile(r"(?i)(?<![\w-])(?:py\.?test|unittest|tox|nox|hatch\s+(?:run\s+(?:[\w.-]+:)?)?test[\w-]*(?!:)|make\s+(?:\S+\s+)*test\w*"
                    r"|coverage\s+run|run_tests?|test[\w-]*\.sh|tests?/)(?![\w-])")
+# Installing the project itself (`pip install .`, `pip install -e .[dev]`, its requirements files, `poetry install`)
+# checks that it installs on that Python: an install check counts like a test job (a release job building wheels
+# does not install the project).
+_INSTALLS = re.compile(r"(?i)(?<![\w-])(?:(?:uv\s+)?pip3?\s+install\s+(?:-\S+\s+)*(?:-e\s+|--editable\s+)?[\"\x27]?\."
+                       r"(?:\[[\w,.-]*\])?[\"\x27]?(?=\s|$)|(?:uv\s+)?pip3?\s+install\s+(?:-\S+\s+)*-r\s+\S*requirements"
+                       r"|poetry\s+install|uv\s+sync|pdm\s+install)")
 _NOT_TEST_NAME = re.compile(r"(?i)lint|format|style|quality|pre-?commit|docs?\b|release|publish|deploy|build-docs|"
                             r"typecheck|mypy|spell")
 _GITLAB_RESERVED = frozenset({"stages", "variables", "default", "include", "workflow", "image", "services",
@@ -302,7 +308,8 @@ def _job(job, items: list[Entry], top_env: dict, title: str, lines: list[str] | 
     commands = " \n".join(e.value for e in items if set(e.keys) & _COMMAND_KEYS)
     commands = _DOC_CHECK.sub(" ", commands)  # pytest running a docs/link checker plugin is not the test suite
     runs_tests = bool(_TEST.search(commands))
-    is_test = runs_tests or (bool(re.search(r"(?i)test", name)) and not commands.strip())
+    installs = not runs_tests and bool(_INSTALLS.search(commands))
+    is_test = runs_tests or installs or (bool(re.search(r"(?i)test", name)) and not commands.strip())
     if not is_test or (not runs_tests and _NOT_TEST_NAME.search(name + " " + title)):
         return None
     found: list = []
@@ -324,7 +331,8 @@ def _job(job, items: list[Entry], top_env: dict, title: str, lines: list[str] | 
         # no Python named: the image's or the runner's own (ubuntu-latest ships 3.12), which may be supported
         unknown = True
     job_id = " ".join(str(j) for j in job[1:] if isinstance(j, str)) or (str(job[0]) if job[0] != "steps" else "")
-    return {"name": job_id or " ".join(labels) or "?", "found": found, "unknown": unknown, "key": tuple(job)}
+    return {"name": job_id or " ".join(labels) or "?", "found": found, "unknown": unknown, "key": tuple(job),
+            "installs": installs}
 
 
 def _report(job: dict, lines: list[str], engine, em: Emitter) -> None:
@@ -336,7 +344,8 @@ def _report(job: dict, lines: list[str], engine, em: Emitter) -> None:
     line = where.key_line or where.line
     text = lines[line - 1] if 0 < line <= len(lines) else ""
     col = len(text) - len(text.lstrip()) + 1
-    req = rq.PyReq(raw=f"test job {name} runs on Python {', '.join(versions)} only",
+    what = "job {} installs the project" if job.get("installs") else "test job {} runs"
+    req = rq.PyReq(raw=f"{what.format(name)} on Python {', '.join(versions)} only",
                    alternatives=[SpecifierSet(f"=={v}.*") for v in versions], line=line, column=col,
                    end_column=len(text.rstrip()) + 1)
     emit_pyreqs([req], lines, engine, em, "")

@@ -54,7 +54,8 @@ _NOT_CONFIG_NAMES = frozenset({
 _NOT_CONFIG_DIRS = frozenset({".github", "docs", "doc", ".devcontainer", ".vscode", "templates", "node_modules"})
 _CI_PATHS = ("/.github/workflows/*.y*ml", "/.gitlab-ci.yml", "/*.gitlab-ci.yml", "/.gitlab/ci/*.y*ml",
              "/.gitlab/*.gitlab-ci.yml", "/.circleci/*.y*ml", "/.buildkite/*.y*ml", "/buildkite.y*ml",
-             "/azure-pipelines.y*ml", "/.azure-pipelines/*.y*ml", "/.azure/*.y*ml")
+             "/azure-pipelines.y*ml", "/.azure-pipelines/*.y*ml", "/.azure/*.y*ml",
+             "/.github/actions/*/action.y*ml")  # local composite actions: steps of the workflows' jobs
 _DOTTED = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$")
 
 
@@ -262,10 +263,10 @@ def read(ctx: FileContext) -> ReadResult:
             summary = config_summary(unresolved)
     else:
         from .ci import ci_findings
-        from .deps import is_workflow
+        from .deps import is_action, is_workflow
 
         ci_findings(ctx.rel, entries, lines, ctx.engine, em,
-                    ctx.path if ctx.path is not None and is_workflow(ctx.rel) else None)
+                    ctx.path if ctx.path is not None and (is_workflow(ctx.rel) or is_action(ctx.rel)) else None)
         from .ci import guard_accelerator_legs
 
         found = guard_accelerator_legs(ctx.rel, entries, base.findings + em.out,

@@ -302,8 +302,34 @@ def test_release_and_lint_jobs_are_not_install_checks(tmp_path):
             - run: |
                 pip install -e .[dev]
                 ruff check .
+          build_documentation:
+            runs-on: ubuntu-latest
+            steps:
+            - uses: actions/setup-python@v4
+              with:
+                python-version: 3.11
+            - run: |
+                pip install -e .[dev]
+                doc-builder build optimum docs/source
         """)
     assert found(tmp_path) == []
+
+
+def test_workflow_triggers_are_not_runners(tmp_path):
+    """`on: push: tags:` names the tags that trigger a workflow; a runner is named by the job."""
+    write(tmp_path, ".github/workflows/rocm.yml", """
+        on:
+          push:
+            tags:
+              - ciflow/rocm/*
+        jobs:
+          test:
+            runs-on: self-hosted-rocm-ci
+            steps:
+              - run: pytest tests
+        """)
+    assert found(tmp_path) == [(".github/workflows/rocm.yml", 7, 14, "TRN610", "high",
+                                "`runs-on: self-hosted-rocm-ci`")]
 
 
 def test_hatch_script_of_a_named_environment_runs_the_tests(tmp_path):

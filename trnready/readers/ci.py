@@ -40,7 +40,7 @@ _TEST = re.compile(r"(?i)(?<![\w-])(?:py\.?test|unittest|tox|nox|hatch\s+(?:run\
 _INSTALLS = re.compile(r"(?i)(?<![\w-])(?:(?:uv\s+)?pip3?\s+install\s+(?:-\S+\s+)*(?:-e\s+|--editable\s+)?[\"\x27]?\."
                        r"(?:\[[\w,.-]*\])?[\"\x27]?(?=\s|$)|(?:uv\s+)?pip3?\s+install\s+(?:-\S+\s+)*-r\s+\S*requirements"
                        r"|poetry\s+install|uv\s+sync|pdm\s+install)")
-_NOT_TEST_NAME = re.compile(r"(?i)lint|format|style|quality|pre-?commit|docs?\b|release|publish|deploy|build-docs|"
+_NOT_TEST_NAME = re.compile(r"(?i)lint|format|style|quality|pre-?commit|docs?\b|documentation|release|publish|deploy|build-docs|"
                             r"typecheck|mypy|spell")
 _GITLAB_RESERVED = frozenset({"stages", "variables", "default", "include", "workflow", "image", "services",
                               "before_script", "after_script", "cache", "pages"})

@@ -118,7 +118,8 @@ def setting_findings(entries: list[Entry], role: str, lines: list[str], engine, 
     if role == "ci":
         # The inputs of a step's action (`uses: docker/build-push-action` + `with: tags: org/x-gpu`) are not
         # the job's settings: a runner is chosen by the job, not by what one step passes to an action.
-        scalars = [e for e in scalars if not _step_input(e.keys)]
+        # Nor is a workflow's trigger (`on: push: tags: [ciflow/rocm/*]`): it says when a workflow runs, not where.
+        scalars = [e for e in scalars if not _step_input(e.keys) and e.keys[0] != "on"]
     compiled = [(r, m, [tuple(n.split(".")) for n in m.names]) for r, m in matchers]
     satisfied: dict = {}
 

@@ -349,7 +349,8 @@ def test_findings_of_a_job_on_a_gpu_runner_are_guarded(tmp_path):
 
 def test_gpu_items_of_a_matrix_and_gpu_containers(tmp_path):
     """One matrix.include item on a GPU runner is guarded, its CPU sibling item is not; a job whose container
-    gets `--gpus` is a GPU leg as a whole (TRL-style `runs-on: group:` runners)."""
+    gets `--gpus` is a GPU leg as a whole (TRL-style `runs-on: group:` runners, reported by the words of the
+    group's name)."""
     write(tmp_path, ".github/workflows/ci.yml", """
         jobs:
           test:
@@ -373,7 +374,7 @@ def test_gpu_items_of_a_matrix_and_gpu_containers(tmp_path):
               - run: make test
         """)
     shown = [(f["line"], f["rule"], f["guarded"]) for f in scan(tmp_path, "--show-guarded")["findings"]]
-    assert shown == [(6, "TRN610", False), (7, "TRN505", True), (9, "TRN505", False),
+    assert shown == [(6, "TRN610", False), (7, "TRN505", True), (9, "TRN505", False), (15, "TRN610", False),
                      (17, "TRN603", True), (18, "TRN610", False)]
 
 

@@ -69,12 +69,17 @@ def parse_surface_keys(kind: str, m: dict, err: Callable[[str, str], NoReturn]) 
     if "mentioned-in" in m and not um:
         err("mentioned-in needs unless-mentioned", "match.mentioned-in")
     out["mentioned_in"] = where
-    for key in ("values", "with-setting", "role"):
+    for key in ("values", "value-words", "with-setting", "without-setting", "role"):
         if key in m and kind != "setting":
             err(f"{key} applies to setting matchers only", f"match.{key}")
     if kind == "setting":
-        vals = m.get("values")
-        if not isinstance(vals, list) or not vals or not all(isinstance(v, str) and v for v in vals):
+        words = m.get("value-words", "")
+        if not isinstance(words, str) or not re.fullmatch(r"[\w-]*", words):
+            err("must name a [context.values] list (its words are compared with the value's words)",
+                "match.value-words")
+        out["value_words"] = words
+        vals = m.get("values", [] if words else None)
+        if not isinstance(vals, list) or not (vals or words) or not all(isinstance(v, str) and v for v in vals):
             err("a setting matcher needs values = [globs of the values that are findings]", "match.values")
         out["values"] = tuple(v.lower() for v in vals)
         ws = m.get("with-setting", {})
@@ -82,6 +87,11 @@ def parse_surface_keys(kind: str, m: dict, err: Callable[[str, str], NoReturn]) 
                                                for v in ws.values()):
             err("must be a table of key path = [value globs]", "match.with-setting")
         out["with_setting"] = tuple((k, tuple(x.lower() for x in v)) for k, v in ws.items())
+        wo = m.get("without-setting", {})
+        if not isinstance(wo, dict) or not all(isinstance(v, list) and v and all(isinstance(x, str) for x in v)
+                                               for v in wo.values()):
+            err("must be a table of key path = [value globs]", "match.without-setting")
+        out["without_setting"] = tuple((k, tuple(x.lower() for x in v)) for k, v in wo.items())
         role = m.get("role", "config")
         if role not in ("config", "ci"):
             err("role must be \"config\" (training configs) or \"ci\" (CI workflows)", "match.role")

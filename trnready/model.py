@@ -63,9 +63,14 @@ class Matcher:
     unless_value: tuple[str, ...] = ()  # deprecated `unless-value` list, read by the other-platform-value predicate
     stores: bool = False  # keyword matchers: also values stored under the name ({"k": v}, x["k"] = v, x.k = v)
     # Setting matchers (trnready/readers/configs.py): key-path suffixes in `names`, value globs, and
-    # ((key, value globs), ...) that must also be set in the same file; role: "config" or "ci" documents.
+    # ((key, value globs), ...) that must also be set in the same file (with_setting) or must not be
+    # (without_setting: `autocast: false` makes autocast_dtype moot); role: "config" or "ci" documents.
     values: tuple[str, ...] = ()
     with_setting: tuple = ()
+    without_setting: tuple = ()
+    # A [context.values] list: a value with a word (split at anything but letters and digits) matching one of
+    # its globs is a finding too (`aws-g4dn-metal` -> aws, g4dn, metal).
+    value_words: str = ""
     role: str = "config"
 
 

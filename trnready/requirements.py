@@ -260,11 +260,14 @@ def conda_dep(spec: str, line: int, column: int) -> Dep | None:
         return None
     name, rest = m.group(1), m.group(2).strip()
     name = _CONDA_NAMES.get(name.lower(), name)
+    # `python>=3.8, < 3.10`: spaces around a comma or after an operator belong to one version spec (a
+    # space elsewhere separates the version from a build string)
+    rest = re.sub(r"([<>=!~]=?)\s+(?=\d)", r"\1", re.sub(r"\s*,\s*", ",", rest))
     rest = rest.split()[0] if rest else ""
     specs: list = []
     if rest:
-        if rest.startswith("=") and not rest.startswith("=="):
-            ver = rest[1:].split("=")[0]  # name=ver=build
+        if (rest.startswith("=") and not rest.startswith("==")) or rest[0].isdigit():
+            ver = rest.lstrip("=").split("=")[0]  # name=ver=build, `name ver build`
             text = f"=={ver}" if ver.endswith("*") else f"=={ver}.*"
             text = text.replace("*.*", "*")
         else:

@@ -6,14 +6,15 @@ TorchNeuron supports: one `python` finding (the catalogue's Python-version rule)
 declares the versions. Jobs that only lint, build docs or packages are left alone, and so are jobs whose
 version is not a literal (`3.x`, an unresolved expression, `python-version-file`).
 
-Jobs: GitHub Actions and CircleCI `jobs.<id>`, GitLab top-level jobs, Buildkite and Azure step/job items.
+Jobs: GitHub Actions and CircleCI `jobs.<id>`, GitLab top-level jobs, Buildkite and Azure step/job items, the
+steps of a local composite action (`.github/actions/<name>/action.yml`).
 
 A job (or one `matrix.include` item) that runs on another accelerator's machines — a runner label naming a
 GPU, ROCm or TPU machine, or a container started with `--gpus` — is that accelerator's own test or build leg,
 not part of the Neuron port: every finding inside it is marked guarded (listed with --show-guarded, never
 counted), except the lines that show where it runs (the GPU-runner finding is the one item to act on: add a
-Trainium leg). Such a job never stands for the project's Python requirement either. The vocabulary is
-catalogue data: [context.values] other-accelerator-labels and accelerator-container-options.
+Trainium leg). Such a job never stands for the project's Python requirement either. The vocabulary is catalogue data: [context.values] other-accelerator-labels and
+accelerator-container-options.
 """
 from __future__ import annotations
 
@@ -31,9 +32,15 @@ from .outline import Entry
 _VERSION_KEY = re.compile(r"(?i)^(?:python|py)(?:[-_ ]?(?:version|versions|ver))?$")
 _VERSION = re.compile(r"^(?:python|py|cpython-?)?(\d)\.(\d{1,2})(?:\.\d+)?$", re.I)
 _EXPR = re.compile(r"\$\{\{\s*(?:env|matrix|vars|inputs)\.([\w-]+)\s*\}\}")
-_TEST = re.compile(r"(?i)(?<![\w-])(?:py\.?test|unittest|tox|nox|hatch\s+(?:run\s+)?test|make\s+(?:\S+\s+)*test\w*"
+_TEST = re.compile(r"(?i)(?<![\w-])(?:py\.?test|unittest|tox|nox|hatch\s+(?:run\s+(?:[\w.-]+:)?)?test[\w-]*(?!:)|make\s+(?:\S+\s+)*test\w*"
                    r"|coverage\s+run|run_tests?|test[\w-]*\.sh|tests?/)(?![\w-])")
-_NOT_TEST_NAME = re.compile(r"(?i)lint|format|style|quality|pre-?commit|docs?\b|release|publish|deploy|build-docs|"
+# Installing the project itself (`pip install .`, `pip install -e .[dev]`, its requirements files, `poetry install`)
+# checks that it installs on that Python: an install check counts like a test job (a release job building wheels
+# does not install the project).
+_INSTALLS = re.compile(r"(?i)(?<![\w-])(?:(?:uv\s+)?pip3?\s+install\s+(?:-\S+\s+)*(?:-e\s+|--editable\s+)?[\"\x27]?\."
+                       r"(?:\[[\w,.-]*\])?[\"\x27]?(?=\s|$)|(?:uv\s+)?pip3?\s+install\s+(?:-\S+\s+)*-r\s+\S*requirements"
+                       r"|poetry\s+install|uv\s+sync|pdm\s+install)")
+_NOT_TEST_NAME = re.compile(r"(?i)lint|format|style|quality|pre-?commit|docs?\b|documentation|release|publish|deploy|build-docs|"
                             r"typecheck|mypy|spell")
 _GITLAB_RESERVED = frozenset({"stages", "variables", "default", "include", "workflow", "image", "services",
                               "before_script", "after_script", "cache", "pages"})
@@ -43,6 +50,8 @@ _COMMAND_KEYS = frozenset({"run", "script", "command", "commands", "steps", "bef
 def _job_of(rel: str, e: Entry):
     keys = e.keys
     low = rel.lower()
+    if deps.is_action(rel):  # a local composite action: its steps are one job's
+        return ("runs",) if keys and keys[0] == "runs" else None
     if ".gitlab" in low:
         if keys and keys[0] not in _GITLAB_RESERVED and not keys[0].startswith("."):
             return (keys[0],)
@@ -58,12 +67,13 @@ def _job_of(rel: str, e: Entry):
 
 
 def ci_findings(rel: str, entries: list[Entry], lines: list[str], engine, em: Emitter, path=None) -> None:
-    jobs = test_jobs(rel, entries, lines)
+    root = deps.github_root(path) if path is not None else None
+    jobs = test_jobs(rel, entries, lines, root)
     if any(_covers_supported(j) for j in jobs) or (path is not None and _siblings_cover_supported(path)):
         return  # another test job of the project runs on 3.12+ (or on a version we cannot tell)
     # The project's own requirement admits 3.12+: the CI versions are a choice of what to test, not the
     # requirement. Still an item (the port runs on 3.12+, which CI never tries), but an advisory.
-    admitted = path is not None and deps.is_workflow(rel) and _packaging_admits_supported(path)
+    admitted = path is not None and _packaging_admits_supported(path)
     values = engine.catalogue.context_values
     legs = accelerator_legs(rel, entries, values)
     for job in jobs:
@@ -172,10 +182,12 @@ def guard_accelerator_legs(rel: str, entries: list[Entry], findings: list, value
     return out
 
 
-def test_jobs(rel: str, entries: list[Entry], lines: list[str] | None = None) -> list[dict]:
+def test_jobs(rel: str, entries: list[Entry], lines: list[str] | None = None, root=None) -> list[dict]:
     """The test jobs of one CI file: name, the literal Python versions with where they are declared (a
     version key, or a shell command of the job installing one: `conda create -n env python=3.10`), and
-    whether some version could not be told (`3.x`, an unresolved expression, python-version-file)."""
+    whether some version could not be told (`3.x`, an unresolved expression, python-version-file). With the
+    repository root, a step running a local composite action (`uses: ./.github/actions/build`) contributes
+    the versions that action sets up (reported in the action's own file, not here)."""
     jobs: dict = {}
     top_env: dict = {}
     title = ""
@@ -192,14 +204,15 @@ def test_jobs(rel: str, entries: list[Entry], lines: list[str] | None = None) ->
         jobs.setdefault(job, []).append(e)
     out = []
     for job, items in jobs.items():
-        info = _job(job, items, top_env, title, lines)
+        info = _job(job, items, top_env, title, lines, root)
         if info is not None:
             out.append(info)
     return out
 
 
 def _covers_supported(job: dict) -> bool:
-    return job["unknown"] or any(v in SUPPORTED for _, v in job["found"])
+    return job["unknown"] or any(v in SUPPORTED for _, v in job["found"]) or any(
+        v in SUPPORTED for v in job.get("via", ()))
 
 
 SUPPORTED = ("3.12", "3.13", "3.14")
@@ -246,14 +259,16 @@ def _packaging_admits_supported(path) -> bool:
 
 
 def _siblings_cover_supported(path) -> bool:
-    """Does another workflow in the same CI folder (.github/workflows) test on 3.12+? Read once per folder."""
+    """Does another workflow in the CI folder (.github/workflows) test on 3.12+? Read once per folder. For a
+    local action: does any workflow?"""
     from .outline import outline
 
     from .deps import folder_listing
 
-    folder = path.parent
+    root = deps.github_root(path)
+    folder = root / ".github" / "workflows" if deps.is_action(str(path)) else path.parent
     files = folder_listing(folder)
-    key = (str(folder), files)
+    key = (str(folder), files, str(path) if deps.is_action(str(path)) else "", deps.actions_listing(root))
     if key not in _SIBLINGS:
         if len(_SIBLINGS) > 256:
             _SIBLINGS.clear()
@@ -266,7 +281,7 @@ def _siblings_cover_supported(path) -> bool:
             except OSError:
                 continue
             if any(_covers_supported(j) for j in test_jobs(f".github/workflows/{name}", outline(text),
-                                                           text.splitlines())):
+                                                           text.splitlines(), root)):
                 covered = True
                 break
         _SIBLINGS[key] = covered
@@ -295,14 +310,17 @@ def _shell_versions(items: list[Entry], lines: list[str] | None) -> list:
     return out
 
 
-def _job(job, items: list[Entry], top_env: dict, title: str, lines: list[str] | None = None):
+def _job(job, items: list[Entry], top_env: dict, title: str, lines: list[str] | None = None, root=None):
+    if job == ("runs",):  # a local action, named by its `name:`
+        job = ("runs", title or "action")
     name = " ".join(str(j) for j in job[1:] if isinstance(j, str)) or ("" if job[0] == "steps" else str(job[0]))
     labels = [e.value for e in items if e.key in ("name", "label") and len(e.keys) <= 3]
     name = (name + " " + " ".join(labels)).strip() if name else " ".join(labels)  # Buildkite steps: their label
     commands = " \n".join(e.value for e in items if set(e.keys) & _COMMAND_KEYS)
     commands = _DOC_CHECK.sub(" ", commands)  # pytest running a docs/link checker plugin is not the test suite
     runs_tests = bool(_TEST.search(commands))
-    is_test = runs_tests or (bool(re.search(r"(?i)test", name)) and not commands.strip())
+    installs = not runs_tests and bool(_INSTALLS.search(commands))
+    is_test = runs_tests or installs or (bool(re.search(r"(?i)test", name)) and not commands.strip())
     if not is_test or (not runs_tests and _NOT_TEST_NAME.search(name + " " + title)):
         return None
     found: list = []
@@ -320,11 +338,61 @@ def _job(job, items: list[Entry], top_env: dict, title: str, lines: list[str] | 
             elif value.strip():
                 unknown = True  # 3.x, "pypy3.10", an unresolved expression: may well be 3.12+
     found += _shell_versions(items, lines)
-    if not found:
+    via: list = []
+    for e in items:
+        if root is not None and e.key == "uses" and e.value and e.value.strip().startswith("./"):
+            versions = _action_versions(root, e.value.strip())
+            if versions is None:
+                unknown = True
+            else:
+                via += versions
+    if not found and not via:
         # no Python named: the image's or the runner's own (ubuntu-latest ships 3.12), which may be supported
         unknown = True
     job_id = " ".join(str(j) for j in job[1:] if isinstance(j, str)) or (str(job[0]) if job[0] != "steps" else "")
-    return {"name": job_id or " ".join(labels) or "?", "found": found, "unknown": unknown, "key": tuple(job)}
+    return {"name": job_id or " ".join(labels) or "?", "found": found, "unknown": unknown, "key": tuple(job),
+            "installs": installs, "via": via}
+
+
+_ACTIONS: dict = {}  # (action file, mtime, size) -> the literal Python versions it sets up, or None
+
+
+def _action_versions(root, ref: str):
+    """The Python versions a local composite action (`./.github/actions/build`) sets up: [] when it names
+    none, None when one cannot be told (or the reference leaves the repository)."""
+    from pathlib import Path
+
+    from .outline import outline
+
+    base = Path(root)
+    rel = ref.split("@", 1)[0].strip()
+    target = base / (rel[2:] if rel.startswith("./") else rel)
+    try:
+        if ".." in Path(ref).parts or not target.resolve().is_relative_to(base.resolve()):
+            return None
+        action = next((target / n for n in ("action.yml", "action.yaml") if (target / n).is_file()), None)
+        if action is None:
+            return []
+        st = action.stat()
+        key = (str(action), st.st_mtime_ns, st.st_size)
+        if key in _ACTIONS:
+            return _ACTIONS[key]
+        text = action.read_text(encoding="utf-8", errors="replace") if st.st_size <= 512 * 1024 else ""
+    except (OSError, ValueError):
+        return None
+    out: list | None = []
+    for e in outline(text):
+        if e.value is None or not _VERSION_KEY.match(e.key.replace("_", "-")):
+            continue
+        m = _VERSION.match(e.value.strip())
+        if m and out is not None:
+            out.append(f"{m.group(1)}.{m.group(2)}")
+        elif e.value.strip():
+            out = None  # `${{ inputs.python-version }}`, `3.x`: cannot be told
+    if len(_ACTIONS) > 256:
+        _ACTIONS.clear()
+    _ACTIONS[key] = out
+    return out
 
 
 def _report(job: dict, lines: list[str], engine, em: Emitter) -> None:
@@ -336,7 +404,8 @@ def _report(job: dict, lines: list[str], engine, em: Emitter) -> None:
     line = where.key_line or where.line
     text = lines[line - 1] if 0 < line <= len(lines) else ""
     col = len(text) - len(text.lstrip()) + 1
-    req = rq.PyReq(raw=f"test job {name} runs on Python {', '.join(versions)} only",
+    what = "job {} installs the project" if job.get("installs") else "test job {} runs"
+    req = rq.PyReq(raw=f"{what.format(name)} on Python {', '.join(versions)} only",
                    alternatives=[SpecifierSet(f"=={v}.*") for v in versions], line=line, column=col,
                    end_column=len(text.rstrip()) + 1)
     emit_pyreqs([req], lines, engine, em, "")

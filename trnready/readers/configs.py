@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import fnmatch
 import re
+from dataclasses import replace
 
 from . import lines as line_reader
 from .context import FileContext, ReadResult
@@ -53,7 +54,8 @@ _NOT_CONFIG_NAMES = frozenset({
 _NOT_CONFIG_DIRS = frozenset({".github", "docs", "doc", ".devcontainer", ".vscode", "templates", "node_modules"})
 _CI_PATHS = ("/.github/workflows/*.y*ml", "/.gitlab-ci.yml", "/*.gitlab-ci.yml", "/.gitlab/ci/*.y*ml",
              "/.gitlab/*.gitlab-ci.yml", "/.circleci/*.y*ml", "/.buildkite/*.y*ml", "/buildkite.y*ml",
-             "/azure-pipelines.y*ml", "/.azure-pipelines/*.y*ml", "/.azure/*.y*ml")
+             "/azure-pipelines.y*ml", "/.azure-pipelines/*.y*ml", "/.azure/*.y*ml",
+             "/.github/actions/*/action.y*ml")  # local composite actions: steps of the workflows' jobs
 _DOTTED = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$")
 
 
@@ -88,9 +90,20 @@ def _suffix(keys: tuple[str, ...], pattern: tuple[str, ...]) -> bool:
     if len(keys) < len(pattern):
         return False
     tail = keys[len(keys) - len(pattern):]
-    # `distributed-backend` (argparse spelling) and `distributed_backend` are one key.
-    return all(fnmatch.fnmatchcase(k.lower().replace("-", "_"), p.lower().replace("-", "_"))
-               for k, p in zip(tail, pattern))
+    # `distributed-backend` (argparse spelling) and `distributed_backend` are one key; so are
+    # `_attn_implementation` (a private config field mirroring Transformers' own) and `attn_implementation`.
+    return all(fnmatch.fnmatchcase(_key(k), p.lower().replace("-", "_")) for k, p in zip(tail, pattern))
+
+
+def _key(k: str) -> str:
+    k = k.lower().replace("-", "_")
+    return k.lstrip("_") or k
+
+
+def _has_word(value: str, globs) -> bool:
+    """`linux.g5.12xlarge.nvidia.gpu`, `aws-g4dn-metal`: a word of the value (split at anything but letters
+    and digits, lower-case) matches one of the globs."""
+    return any(fnmatch.fnmatchcase(t, g) for t in re.split(r"[^a-z0-9]+", value.lower()) if t for g in globs)
 
 
 def _value_in(value: str, globs) -> bool:
@@ -107,26 +120,31 @@ def setting_findings(entries: list[Entry], role: str, lines: list[str], engine, 
     if role == "ci":
         # The inputs of a step's action (`uses: docker/build-push-action` + `with: tags: org/x-gpu`) are not
         # the job's settings: a runner is chosen by the job, not by what one step passes to an action.
-        scalars = [e for e in scalars if not _step_input(e.keys)]
+        # Nor is a workflow's trigger (`on: push: tags: [ciflow/rocm/*]`): it says when a workflow runs, not where.
+        scalars = [e for e in scalars if not _step_input(e.keys) and e.keys[0] != "on"]
     compiled = [(r, m, [tuple(n.split(".")) for n in m.names]) for r, m in matchers]
     satisfied: dict = {}
 
-    def with_ok(m) -> bool:
-        for key, globs in m.with_setting:
-            k = (key, globs)
-            if k not in satisfied:
-                pat = tuple(key.split("."))
-                satisfied[k] = any(_suffix(e.keys, pat) and _value_in(e.value, globs) for e in scalars)
-            if not satisfied[k]:
-                return False
-        return True
+    def is_set(key: str, globs) -> bool:
+        k = (key, globs)
+        if k not in satisfied:
+            pat = tuple(key.split("."))
+            satisfied[k] = any(_suffix(e.keys, pat) and _value_in(e.value, globs) for e in scalars)
+        return satisfied[k]
 
+    def with_ok(m) -> bool:
+        return all(is_set(key, globs) for key, globs in m.with_setting) and not any(
+            is_set(key, globs) for key, globs in m.without_setting)
+
+    words = {m.value_words: tuple(w.lower() for w in engine.catalogue.context_values.get(m.value_words, ()))
+             for _, m in matchers if m.value_words}
     for e in scalars:
         for rule, m, pats in compiled:
             pat = next((p for p in pats if _suffix(e.keys, p)), None)
-            if pat is None or not _value_in(e.value, m.values):
+            if pat is None or not (_value_in(e.value, m.values) or (m.value_words and "${{" not in e.value
+                                                                     and _has_word(e.value, words[m.value_words]))):
                 continue
-            if m.with_setting and not with_ok(m):
+            if (m.with_setting or m.without_setting) and not with_ok(m):
                 continue
             snippet = lines[e.line - 1] if 0 < e.line <= len(lines) else ""
             shown = _shown(e, len(pat), snippet)
@@ -186,6 +204,40 @@ def component_findings(entries: list[Entry], lines: list[str], engine, em: Emitt
             em.add(rule, m, e.line, e.col, e.end_col, snippet, msg(rule, m, shown), shown)
 
 
+_VALUE_TOKENS = re.compile(r"[A-Za-z0-9_]+")
+
+
+def package_value_findings(entries: list[Entry], lines: list[str], engine, em: Emitter) -> None:
+    """A key that chooses an implementation (a word of the key in [context.values] implementation-key-words:
+    `attn_type`, `efficient_attention_backend`, `attention_impl`) set to a value naming a CUDA-only package
+    ([context.values] cuda-only-packages) as a word (`vanilla-xformers`, `xformers`): the config selects that
+    package's kernels, reported with the package's own import rule. A boolean or a path is never a choice."""
+    values = engine.catalogue.context_values
+    words = frozenset(w.lower() for w in values.get("implementation-key-words", ()))
+    packages = {p.lower(): p for p in values.get("cuda-only-packages", ())}
+    if not words or not packages:
+        return
+    for e in entries:
+        if e.value is None or not e.keys or "\n" in e.value or len(e.value) > 80:
+            continue
+        if not words & set(_key(e.key).split("_")):
+            continue
+        v = e.value.strip()
+        if "/" in v or "${" in v:  # a path or an interpolation: the value is not a choice written here
+            continue
+        names = [v.lower().replace("-", "_")] + [t.lower() for t in _VALUE_TOKENS.findall(v.replace("_", "-"))]
+        names += [t.lower() for t in _VALUE_TOKENS.findall(v)]
+        pkg = next((packages[n] for n in names if n in packages), None)
+        if pkg is None:
+            continue
+        snippet = lines[e.line - 1] if 0 < e.line <= len(lines) else ""
+        shown = f"{e.key}: {v}"
+        for rule, m in resolve_dotted(pkg, engine)[:1]:
+            # medium: a project may fall back to its own attention when the package is missing
+            m = replace(m, confidence="medium")
+            em.add(rule, m, e.line, e.col, e.end_col, snippet, msg(rule, m, shown), shown)
+
+
 def read(ctx: FileContext) -> ReadResult:
     base = line_reader.read(ctx)
     if not base.sources:  # skipped by the line reader (issue forms, oversized JSON data)
@@ -207,16 +259,17 @@ def read(ctx: FileContext) -> ReadResult:
     if role == "config":
         unresolved: list | None = [] if getattr(ctx.engine, "link", False) else None
         component_findings(entries, lines, ctx.engine, em, unresolved)
+        package_value_findings(entries, lines, ctx.engine, em)
         if unresolved:
             from ..project.summary import config_summary
 
             summary = config_summary(unresolved)
     else:
         from .ci import ci_findings
-        from .deps import is_workflow
+        from .deps import is_action, is_workflow
 
         ci_findings(ctx.rel, entries, lines, ctx.engine, em,
-                    ctx.path if ctx.path is not None and is_workflow(ctx.rel) else None)
+                    ctx.path if ctx.path is not None and (is_workflow(ctx.rel) or is_action(ctx.rel)) else None)
         from .ci import guard_accelerator_legs
 
         found = guard_accelerator_legs(ctx.rel, entries, base.findings + em.out,

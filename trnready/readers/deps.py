@@ -1,7 +1,8 @@
 """Files a reader reads besides the one it was given, so that cached results change when they change.
 
 CI workflows: whether a GitHub Actions test job's Python is reported depends on the other workflows of
-`.github/workflows` (readers/ci.py). Dockerfiles: whether one is an image variant of another accelerator
+`.github/workflows` and on the local composite actions its jobs use (readers/ci.py), and so does a local
+action's. Dockerfiles: whether one is an image variant of another accelerator
 depends on the other Dockerfiles next to it (readers/docker.py). Python modules: whether their `__main__`
 block is a package module's self-check depends on an `__init__.py` next to them (postprocess.py). Standard
 library only: the result cache asks for this signature before anything is scanned.
@@ -13,6 +14,38 @@ from pathlib import Path
 
 def is_workflow(rel: str) -> bool:
     return "/.github/workflows/" in "/" + rel and rel.endswith((".yml", ".yaml"))
+
+
+def is_action(rel: str) -> bool:
+    """A local composite action of GitHub Actions (`.github/actions/<name>/action.yml`), run as steps of the
+    workflows' jobs that `uses: ./.github/actions/<name>`."""
+    low = "/" + rel
+    return "/.github/actions/" in low and low.rsplit("/", 1)[-1] in ("action.yml", "action.yaml")
+
+
+def github_root(path) -> Path:
+    """The repository a `.github/workflows/*.yml` or `.github/actions/**/action.yml` file belongs to."""
+    p = Path(path)
+    for parent in p.parents:
+        if parent.name == ".github":
+            return parent.parent
+    return p.parent.parent.parent
+
+
+def actions_listing(root: Path) -> tuple:
+    """(relative path, mtime_ns, size) of the local composite actions under `.github/actions`, sorted."""
+    out = []
+    base = root / ".github" / "actions"
+    for pattern in ("*/action.y*ml", "*/*/action.y*ml"):
+        try:
+            for p in base.glob(pattern):
+                st = p.stat()
+                out.append((str(p.relative_to(base)), st.st_mtime_ns, st.st_size))
+        except OSError:
+            continue
+        if len(out) > 256:
+            break
+    return tuple(sorted(out))
 
 
 def folder_listing(folder: Path) -> tuple:
@@ -58,8 +91,8 @@ PACKAGING_FILES = ("pyproject.toml", "setup.py", "setup.cfg")
 
 
 def project_root_of_workflow(path) -> Path:
-    """The repository a `.github/workflows/*.yml` file belongs to (two folders up)."""
-    return Path(path).parent.parent.parent
+    """The repository a `.github/workflows/*.yml` file (two folders up) or a local action belongs to."""
+    return github_root(path)
 
 
 def packaging_stat(root: Path) -> tuple:
@@ -78,9 +111,11 @@ def dependency_signature(path, rel: str) -> str:
     """A string that changes whenever a file this file's findings depend on changes ("" for most files)."""
     if path is None:
         return ""
-    if is_workflow(rel):
-        return "\0workflows:" + repr(folder_listing(Path(path).parent)) + repr(
-            packaging_stat(project_root_of_workflow(path)))
+    if is_workflow(rel) or is_action(rel):
+        # a workflow's jobs run its local actions' steps; an action is judged by the workflows that use it
+        root = github_root(path)
+        return "\0workflows:" + repr(folder_listing(root / ".github" / "workflows")) + repr(
+            packaging_stat(root)) + repr(actions_listing(root))
     from ..filekinds import kind_of
 
     if kind_of(rel.rsplit("/", 1)[-1]) == "dockerfile":

@@ -126,6 +126,9 @@ def read(ctx: FileContext) -> ReadResult:
         findings, diag, _ = scan_python(ctx.text, ctx.rel, ctx.engine, tree=tree)
         if diag is not None:
             return ReadResult(diag=diag)
+        from .job_scripts import job_script_findings
+
+        findings = findings + job_script_findings(ctx, tree)
     elif not setup_py:
         # Nothing any rule looks for occurs in the text, but the file may still hand a value or a
         # re-export to another module: only its summary is wanted.

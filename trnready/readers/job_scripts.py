@@ -1,0 +1,69 @@
+"""Shell job scripts written as Python strings: launchers that generate a Slurm or shell script.
+
+A launcher such as `script = f\"\"\"#!/bin/bash\\n#SBATCH --gpus-per-node={gpus}\\n...\"\"\"` writes the job script the
+cluster runs; its `#SBATCH` directives and commands are the launcher's requests, exactly as in a `.sh` file.
+A multi-line string literal (plain or f-string) that starts with a shell shebang or holds `#SBATCH` lines is
+read with the shell line matchers, on its own source lines (the first line, which holds the Python
+assignment, excepted). Docstrings are documentation, never scripts.
+"""
+from __future__ import annotations
+
+import ast
+import re
+
+from .emit import Emitter
+from .lines import emit_lines
+
+_SHEBANG = re.compile(r"^\s*#!\s*/(?:usr/)?bin/(?:env\s+)?(?:ba|z|k|da)?sh\b")
+_DIRECTIVE = re.compile(r"(?m)^\s*#SBATCH\s")
+
+
+def _text(node) -> str | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        return "".join(v.value if isinstance(v, ast.Constant) and isinstance(v.value, str) else "{}"
+                       for v in node.values)
+    return None
+
+
+def _docstrings(tree: ast.Module) -> set:
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = getattr(node, "body", None)
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                out.add(id(body[0].value))
+    return out
+
+
+def script_lines(tree: ast.Module) -> set:
+    """1-based source lines inside job-script strings."""
+    docs = None
+    only: set = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, (ast.Constant, ast.JoinedStr)):
+            continue
+        end = node.end_lineno
+        if end is None or end <= node.lineno:
+            continue
+        text = _text(node)
+        if not text or not (_SHEBANG.match(text) or _DIRECTIVE.search(text)):
+            continue
+        if docs is None:
+            docs = _docstrings(tree)
+        if id(node) in docs:
+            continue
+        only.update(range(node.lineno + 1, end + 1))
+    return only
+
+
+def job_script_findings(ctx, tree: ast.Module) -> list:
+    if "#SBATCH" not in ctx.text and "#!" not in ctx.text:
+        return []
+    only = script_lines(tree)
+    if not only:
+        return []
+    em = Emitter(ctx.rel)
+    emit_lines("shell", ctx.text.splitlines(), ctx.engine, em, ctx.text, only=only)
+    return em.out

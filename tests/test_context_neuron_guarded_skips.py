@@ -129,3 +129,23 @@ def test_vocabulary_reads_names_by_their_words():
         assert names.check(name), name
     for name in ("cuda", "is_torchao_available", "has_cpu", "is_cuda_graph_supported", "use_triton", "is_available"):
         assert not names.check(name), name
+
+
+# test_classes.py: test classes whose every test is skipped, and the helpers they hand over by reference
+CLASSES = [
+    ("test_classes.py", 8, 9, "TRN261", "cuDNN / CUDA backend flag: `torch.backends.cuda.matmul`", True),  # setUp
+    ("test_classes.py", 10, 26, "TRN243", AVAILABLE, True),
+    ("test_classes.py", 14, 22, "TRN243", "torch.cuda device, memory, stream or RNG API: `torch.cuda.device_count`",
+     True),
+    ("test_classes.py", 20, 9, "TRN271", "Distributed process group on NCCL: `torch.distributed.init_process_group`",
+     True),  # @classmethod _run, handed over only by a skipped test
+    # look-alikes: a class with a test that runs, a class another class derives from
+    ("test_classes.py", 25, 9, "TRN261", "cuDNN / CUDA backend flag: `torch.backends.cuda.matmul`", False),
+    ("test_classes.py", 27, 26, "TRN243", AVAILABLE, True),
+    ("test_classes.py", 36, 9, "TRN271", "Distributed process group on NCCL: `torch.distributed.init_process_group`",
+     False),  # _shared is handed over by test_cpu too
+    ("test_classes.py", 41, 9, "TRN261", "cuDNN / CUDA backend flag: `torch.backends.cuda.matmul`", False),
+    ("test_classes.py", 43, 26, "TRN243", AVAILABLE, True),
+]
+
+EXPECTED += CLASSES  # the two tests above scan the whole fixture directory

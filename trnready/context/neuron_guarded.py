@@ -5,7 +5,7 @@ import ast
 import re
 
 from ..scope import classify
-from ._test_skips import SkipNames, helper_spans, is_test_module
+from ._test_skips import SkipNames, helper_spans, is_test_module, skipped_classes
 from .base import expressions, predicate
 
 # is_torch_xla_available(), is_xla_installed(), is_torch_tpu_available(), _XLA_AVAILABLE: TPU paths.
@@ -363,6 +363,7 @@ class _Spans:
         self._param_marks()
         self.statement_spans, self.spans = self.spans, []
         self.by_statement: dict = {}
+        self.statement_spans += skipped_classes(self.ctx.statements(), lambda pos: self.holds(pos, False))
         if is_test_module(self.ctx.path):
             self.statement_spans += helper_spans(self.ctx, tree, lambda pos: self.holds(pos, False))
         return self

@@ -149,7 +149,15 @@ def pick(use_gpu):
         other = torch.device("cuda")
     if use_gpu:
         device = torch.device("cuda")
-    return device, other
+    if torch.cuda.is_available():
+        dev = torch.device("cuda")
+        backend = "nccl"
+    else:
+        dev, backend = torch.device("cpu"), "gloo"
+    torch.distributed.init_process_group(backend=backend)
+    if use_gpu:
+        torch.distributed.init_process_group(backend="nccl")
+    return device, other, dev
 '''
 
 
@@ -163,6 +171,12 @@ def test_a_branch_folds_into_the_reported_check_above_it(tmp_path):
          [{"line": 15, "column": 30, "rule": "TRN242"}]),
         # look-alike: a branch under a test that carries no finding is a pick of its own
         ("pick.py", 17, 31, "TRN242", '"cuda" device string: `cuda`', None),
+        # the backend picked with the device belongs to the same pick
+        ("pick.py", 18, 8, "TRN243", "torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`",
+         [{"line": 19, "column": 28, "rule": "TRN242"}, {"line": 20, "column": 19, "rule": "TRN271"}]),
+        # look-alike: a backend under a user flag
+        ("pick.py", 25, 9, "TRN271", "Distributed process group on NCCL: `torch.distributed.init_process_group`",
+         None),
     ]
 
 

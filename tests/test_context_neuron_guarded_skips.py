@@ -148,4 +148,16 @@ CLASSES = [
     ("test_classes.py", 43, 26, "TRN243", AVAILABLE, True),
 ]
 
-EXPECTED += CLASSES  # the two tests above scan the whole fixture directory
+# test_switches.py: a parameter that is True only in skipped parameter sets
+SWITCHES = [
+    ("test_switches.py", 4, 36, "TRN243", "torch.cuda device, memory, stream or RNG API: `torch.cuda.device_count`",
+     True),
+    ("test_switches.py", 12, 27, "TRN242", STRING, True),  # "cuda" if cuda else "cpu"
+    ("test_switches.py", 14, 23, "TRN242", STRING, True),  # if cuda: ... else: ...
+    # the autocast's device_type is resolved as a value (cuda or cpu), which the switch does not reach yet
+    ("test_switches.py", 17, 10, "TRN253", "autocast or custom_fwd / custom_bwd on the \"cuda\" device: "
+     "`torch.autocast` (`device_type` may be 'cuda' or 'cpu')", False),
+    ("test_switches.py", 28, 23, "TRN242", STRING, False),  # look-alike: the True set runs too
+]
+
+EXPECTED += CLASSES + SWITCHES  # the two tests above scan the whole fixture directory

@@ -108,8 +108,10 @@ def one_per_thing(findings: list, ctx, result) -> list:
         # `device = torch.device("cuda")`, and the `backend = "nccl"` picked with it): one device pick, reported
         # at its check.
         with_check = (f.category,) + ((PICK_CHECK,) if f.category in PICK_PARTS else ())
-        check = next((at_line[k] for lines in picks.get((f.path, f.cell, f.line), ())
-                      for cat in with_check for k in ((stand, cat, ln) for ln in lines) if k in at_line), None)
+        # (Guarded and suppressed findings stay apart: --show-guarded lists each code path a check guards.)
+        check = None if f.guarded or f.suppressed else next(
+            (at_line[k] for lines in picks.get((f.path, f.cell, f.line), ())
+             for cat in with_check for k in ((stand, cat, ln) for ln in lines) if k in at_line), None)
         if check is not None:
             fold(check, f)
             continue

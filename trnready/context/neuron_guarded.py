@@ -361,6 +361,7 @@ class _Spans:
             self.add(tree.body[0], tree.body[-1])
         self.block(tree.body)
         self._param_marks()
+        self._skipped_switches()
         self.statement_spans, self.spans = self.spans, []
         self.by_statement: dict = {}
         self.statement_spans += skipped_classes(self.ctx.statements(), lambda pos: self.holds(pos, False))
@@ -482,6 +483,73 @@ class _Spans:
                     marks = kw.value.elts if type(kw.value) in (ast.List, ast.Tuple) else [kw.value]
                     if any(self._skip_decorator(m) for m in marks):
                         self.add(call, call)
+
+    def _switches(self, fn) -> set:
+        """Test parameters that are True only in parameter sets skipped on a Neuron machine: in
+        `@pytest.mark.parametrize("alibi, cuda", [(True, False), pytest.param(False, True, marks=<skip>)])` the
+        test runs there only with `cuda=False`, so `if cuda:` never holds in a run that happens."""
+        found: set = set()
+        for d in fn.decorator_list:
+            if type(d) is not ast.Call or _tail(d.func) != "parametrize" or not d.args:
+                continue
+            first = d.args[0]
+            if type(first) is ast.Constant and isinstance(first.value, str):
+                names = [n.strip() for n in first.value.split(",")]
+            elif type(first) in (ast.Tuple, ast.List):
+                names = [e.value if type(e) is ast.Constant else None for e in first.elts]
+            else:
+                continue
+            values = d.args[1] if len(d.args) > 1 else next((k.value for k in d.keywords if k.arg == "argvalues"), None)
+            if type(values) not in (ast.List, ast.Tuple):
+                continue
+            sets = []
+            for item in values.elts:
+                skipped = False
+                if type(item) is ast.Call and _tail(item.func) == "param":
+                    row = item.args
+                    for kw in item.keywords:
+                        if kw.arg == "marks":
+                            marks = kw.value.elts if type(kw.value) in (ast.List, ast.Tuple) else [kw.value]
+                            skipped = any(self._skip_decorator(m) for m in marks)
+                elif len(names) > 1 and type(item) in (ast.Tuple, ast.List):
+                    row = item.elts
+                elif len(names) == 1:
+                    row = [item]
+                else:
+                    row = None
+                if row is None or len(row) != len(names):
+                    sets = None
+                    break
+                sets.append((row, skipped))
+            if not sets:
+                continue
+            for i, name in enumerate(names):
+                column = [(row[i], skipped) for row, skipped in sets]
+                if name and all(type(v) is ast.Constant and type(v.value) is bool for v, _ in column) and \
+                        any(v.value for v, _ in column) and all(skipped for v, _ in column if v.value):
+                    found.add(name)
+        return found
+
+    def _skipped_switches(self) -> None:
+        """Branches on a test parameter that is True only in skipped parameter sets (`_switches`): guarded, the
+        `if` and `x if cuda else y` forms alike; the switch is not a device choice that runs on Neuron."""
+        for fn in _all_functions(self.ctx):
+            names = self._switches(fn) if fn.decorator_list else set()
+            if not names:
+                continue
+            saved = self.conds.flags
+            self.conds.flags = set(saved) | names
+            try:
+                kept = self.spans
+                self.spans = []
+                self.block(fn.body)
+                found = self.spans
+                for st in self.ctx.statements():
+                    if fn.lineno < st.lineno <= (fn.end_lineno or st.lineno):
+                        found += self._expression_spans(st)
+                self.spans = kept + [(a, b, False) for a, b, _ in found]
+            finally:
+                self.conds.flags = saved
 
     def _skip_statement(self, s) -> bool:
         """`pytest.importorskip("triton")` for a CUDA-only package, or a call of a function of this file that

@@ -162,7 +162,7 @@ class _Kinds:
         if k in (ast.Constant, ast.JoinedStr):
             return PY
         if k in (ast.List, ast.Tuple, ast.Set):
-            return self._mix([self.of(x, depth + 1) for x in e.elts])
+            return self._mix(e.elts, depth)
         if k in (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp, ast.Dict):
             return PY
         if k is ast.Starred:
@@ -183,28 +183,30 @@ class _Kinds:
                 return HOST  # a host tensor indexed by anything: a device index would not run
             if base is None:
                 return None
-            return self._mix([self.of(e.slice, depth + 1)])
+            return self._mix([e.slice], depth)
         if k is ast.Slice:
             return self._combine([self.of(x, depth + 1) for x in (e.lower, e.upper, e.step) if x is not None], PY)
         if k is ast.BinOp:
-            return self._mix([self.of(e.left, depth + 1), self.of(e.right, depth + 1)])
+            return self._mix([e.left, e.right], depth)
         if k is ast.UnaryOp:
             return self.of(e.operand, depth + 1)
         if k is ast.BoolOp:
             return self._combine([self.of(v, depth + 1) for v in e.values], PY)
         if k is ast.Compare:
-            return self._mix([self.of(v, depth + 1) for v in [e.left, *e.comparators]])
+            return self._mix([e.left, *e.comparators], depth)
         if k is ast.IfExp:
             return self._combine([self.of(e.body, depth + 1), self.of(e.orelse, depth + 1)], PY)
         if k is ast.Call:
             return self._call(e, depth)
         return None
 
-    @staticmethod
-    def _mix(kinds):
+    def _mix(self, operands, depth: int):
         """The operands of one operation: a host tensor among them makes the result a host tensor, whatever the
-        others are (a tensor on a device next to it would not run; 0-dim host tensors are Python values here)."""
-        if HOST in kinds:
+        other names, attributes and items are (a tensor on a device next to it would not run; 0-dim host tensors
+        are Python values here). The result of a call nobody can see into (`make(n) + host`) stays unknown."""
+        kinds = [self.of(x, depth + 1) for x in operands]
+        if HOST in kinds and all(k is not None or type(x) in (ast.Name, ast.Attribute, ast.Subscript, ast.Starred)
+                                 for k, x in zip(kinds, operands)):
             return HOST
         return None if None in kinds else PY
 
@@ -231,9 +233,9 @@ class _Kinds:
                 return None
         return None
 
-    def _args(self, call, depth: int):
-        return [self.of(a, depth + 1) for a in call.args] + \
-            [self.of(kw.value, depth + 1) for kw in call.keywords if kw.arg not in ("dtype", "out")]
+    @staticmethod
+    def _arg_nodes(call):
+        return list(call.args) + [kw.value for kw in call.keywords if kw.arg not in ("dtype", "out")]
 
     def _call(self, call, depth: int):
         if any(kw.arg == "device" and not is_cpu(kw.value) for kw in call.keywords):
@@ -259,7 +261,7 @@ class _Kinds:
                 # torch.tensor's data is Python values, the legacy constructors build on the CPU by type, and the
                 # other factories take sizes and ranges: all build on the default device, the CPU
                 return HOST
-            return self._mix(self._args(call, depth))
+            return self._mix(self._arg_nodes(call), depth)
         if type(f) is ast.Attribute:
             if f.attr in ("cuda", "to", "pin_memory") and places_on_device(call):
                 return None
@@ -270,7 +272,7 @@ class _Kinds:
                 return None
             if receiver == HOST:
                 return PY if f.attr in _TO_PYTHON else HOST
-            return self._mix(self._args(call, depth))
+            return self._mix(self._arg_nodes(call), depth)
         return None
 
 

@@ -63,10 +63,6 @@ META_RULES = frozenset({"TRN901", "TRN902"})
 # File kinds that hold training configs: one finding per rule per file (outside CI workflows, whose jobs are
 # separate items).
 CONFIG_KINDS = frozenset({"yaml", "json"})
-# A device check (`if torch.cuda.is_available():`) and what its branches pick: the device and the process-group
-# backend that goes with it are one device pick.
-PICK_CHECK = "cuda-device"
-PICK_PARTS = frozenset({"cuda-device", "distributed-backend"})
 # A hostile line repeating one call thousands of times folds into one finding: its occurrences are capped.
 MAX_OCCURRENCES = 100
 
@@ -81,8 +77,7 @@ def one_per_thing(findings: list, ctx, result) -> list:
       and `liger_fused_linear_cross_entropy` switch on one plugin, `fp16: true` in two sections is one switch;
     - one per category per line (`torch.nested` + `torch.jagged`): the most severe, then the first by column;
     - a finding in either branch of an `if` / `elif` whose test carries a finding of the same category folds
-      into that one: `if torch.cuda.is_available():` then `device = torch.device("cuda")` is one device pick;
-      a process-group backend picked there (`backend = "nccl"`) folds into the device check too.
+      into that one: `if torch.cuda.is_available():` then `device = torch.device("cuda")` is one device pick.
 
     The kept finding is the first by position, so its fingerprint does not change. Suppressed and
     guarded findings are folded only with findings of the same standing. Statements come from the
@@ -105,13 +100,12 @@ def one_per_thing(findings: list, ctx, result) -> list:
     for f in findings:
         stand = (f.path, f.cell, f.suppressed, f.guarded)
         # The device string of a branch under a reported check (`if torch.cuda.is_available():` then
-        # `device = torch.device("cuda")`, and the `backend = "nccl"` picked with it): one device pick, reported
-        # at its check.
-        with_check = (f.category,) + ((PICK_CHECK,) if f.category in PICK_PARTS else ())
+        # `device = torch.device("cuda")`): one device pick, reported at its check. A process-group backend picked
+        # with it (`backend = "nccl"`) is another category and stays its own item: the port changes it apart.
         # (Guarded and suppressed findings stay apart: --show-guarded lists each code path a check guards.)
         check = None if f.guarded or f.suppressed else next(
             (at_line[k] for lines in picks.get((f.path, f.cell, f.line), ())
-             for cat in with_check for k in ((stand, cat, ln) for ln in lines) if k in at_line), None)
+             for k in ((stand, f.category, ln) for ln in lines) if k in at_line), None)
         if check is not None:
             fold(check, f)
             continue

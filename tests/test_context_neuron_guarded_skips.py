@@ -133,19 +133,22 @@ def test_vocabulary_reads_names_by_their_words():
 
 # test_classes.py: test classes whose every test is skipped, and the helpers they hand over by reference
 CLASSES = [
-    ("test_classes.py", 8, 9, "TRN261", "cuDNN / CUDA backend flag: `torch.backends.cuda.matmul`", True),  # setUp
-    ("test_classes.py", 10, 26, "TRN243", AVAILABLE, True),
-    ("test_classes.py", 14, 22, "TRN243", "torch.cuda device, memory, stream or RNG API: `torch.cuda.device_count`",
+    ("test_classes.py", 10, 9, "TRN261", "cuDNN / CUDA backend flag: `torch.backends.cuda.matmul`", True),  # setUp
+    ("test_classes.py", 12, 26, "TRN243", AVAILABLE, True),
+    ("test_classes.py", 16, 22, "TRN243", "torch.cuda device, memory, stream or RNG API: `torch.cuda.device_count`",
      True),
-    ("test_classes.py", 20, 9, "TRN271", "Distributed process group on NCCL: `torch.distributed.init_process_group`",
+    ("test_classes.py", 22, 9, "TRN271", "Distributed process group on NCCL: `torch.distributed.init_process_group`",
      True),  # @classmethod _run, handed over only by a skipped test
     # look-alikes: a class with a test that runs, a class another class derives from
-    ("test_classes.py", 25, 9, "TRN261", "cuDNN / CUDA backend flag: `torch.backends.cuda.matmul`", False),
-    ("test_classes.py", 27, 26, "TRN243", AVAILABLE, True),
-    ("test_classes.py", 36, 9, "TRN271", "Distributed process group on NCCL: `torch.distributed.init_process_group`",
+    ("test_classes.py", 27, 9, "TRN261", "cuDNN / CUDA backend flag: `torch.backends.cuda.matmul`", False),
+    ("test_classes.py", 29, 26, "TRN243", AVAILABLE, True),
+    ("test_classes.py", 38, 9, "TRN271", "Distributed process group on NCCL: `torch.distributed.init_process_group`",
      False),  # _shared is handed over by test_cpu too
-    ("test_classes.py", 41, 9, "TRN261", "cuDNN / CUDA backend flag: `torch.backends.cuda.matmul`", False),
-    ("test_classes.py", 43, 26, "TRN243", AVAILABLE, True),
+    ("test_classes.py", 43, 9, "TRN261", "cuDNN / CUDA backend flag: `torch.backends.cuda.matmul`", False),
+    ("test_classes.py", 45, 26, "TRN243", AVAILABLE, True),
+    ("test_classes.py", 58, 9, "TRN243", SYNC, True),  # class under an unconditional @pytest.mark.skip
+    ("test_classes.py", 63, 5, "TRN243", SYNC, True),  # @unittest.skip("broken")
+    ("test_classes.py", 68, 5, "TRN243", SYNC, False),  # look-alike: skipif(False)
 ]
 
 # test_switches.py: a parameter that is True only in skipped parameter sets

@@ -435,7 +435,8 @@ class _Spans:
                     self.block(h.body)
 
     def _skip_decorator(self, d) -> bool:
-        """@unittest.skipIf(not torch.cuda.is_available(), ...), @pytest.mark.skipif(...), @skipUnless(cuda),
+        """@unittest.skipIf(not torch.cuda.is_available(), ...), @pytest.mark.skipif(...), @skipUnless(cuda), an
+        unconditional @pytest.mark.skip / @unittest.skip,
         @gpu_test(2), @requires_cuda, @withPackage("cudf"), names the catalogue vocabulary reads as a GPU requirement
         (@require_bitsandbytes, @pytest.mark.multi_gpu_tests, @_RunIf(min_cuda_gpus=1)), and the file's own
         `requires_x = pytest.mark.skipif(...)`."""
@@ -443,6 +444,8 @@ class _Spans:
         name = _tail(func)
         if name in self.decorators or (type(func) is ast.Name and name in self.local_skips):
             return True
+        if name == "skip" and type(func) is ast.Attribute and _tail(func.value) in ("mark", "unittest"):
+            return True  # @pytest.mark.skip(reason=...), @unittest.skip(...): the test runs nowhere, Neuron included
         if type(func) is ast.Attribute and _tail(func.value) == "mark":
             if self.names.marker(name):
                 return True

@@ -1,5 +1,7 @@
 import unittest
 
+import pytest
+
 import torch
 
 
@@ -48,3 +50,19 @@ class BaseGpuTest(unittest.TestCase):
 class DerivedTest(BaseGpuTest):
     def test_cpu(self):
         pass
+
+
+@pytest.mark.skip(reason="flaky")
+class TestFlaky:
+    def test_gpu(self):
+        torch.cuda.synchronize()
+
+
+@unittest.skip("broken")
+def test_broken():
+    torch.cuda.synchronize()
+
+
+@pytest.mark.skipif(False, reason="never")
+def test_runs():
+    torch.cuda.synchronize()

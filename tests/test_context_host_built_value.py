@@ -4,6 +4,7 @@ from trnready import context
 
 SHAPE = "Operation whose output shape depends on the data: `%s`"
 F64 = "float64 or complex128 dtype: `%s`"
+MASK = "Indexing with a boolean mask: the result has one row per True value, a size known only at run time"
 
 
 def test_host_built_values_are_guarded_and_look_alikes_stay():
@@ -16,6 +17,8 @@ def test_host_built_values_are_guarded_and_look_alikes_stay():
         ("decode.py", 34, 12, "TRN104", SHAPE % "nonzero", False),  # moved to a device on the way
         ("decode.py", 39, 12, "TRN104", SHAPE % "nonzero", False),  # a 0-dim tensor meeting the input
         ("decode.py", 45, 18, "TRN104", SHAPE % "nonzero", False),  # in a forward: compiled code breaks its graph
+        ("decode.py", 52, 12, "TRN104", MASK, True),  # the result goes to scikit-learn: a host array
+        ("decode.py", 58, 12, "TRN104", MASK, False),  # look-alike: parameters, kept in torch
         ("default_device.py", 3, 26, "TRN242", '"cuda" device string: `cuda`', False),
         ("default_device.py", 7, 12, "TRN104", SHAPE % "nonzero", False),  # factories build on the default device
         ("kept.py", 5, 40, "TRN121", F64 % "torch.double", True),  # an expected value compared in place

@@ -359,6 +359,46 @@ def _compiled(ctx, node) -> bool:
                     lambda c: any(dotted(n).endswith("torch.compile") for n in c.nodes(ast.Attribute)))
 
 
+def _library_root(ctx, func) -> str:
+    """The top package a called name comes from by the file's imports (`sk_confusion_matrix` imported from
+    `sklearn.metrics` -> "sklearn"), or ""."""
+    name = dotted(func)
+    if not name:
+        return ""
+    root = name.split(".", 1)[0]
+    for st in ctx.statements():  # imports anywhere in the file (also inside the function)
+        if type(st) is ast.Import:
+            for a in st.names:
+                if (a.asname or a.name.split(".", 1)[0]) == root:
+                    return a.name.split(".", 1)[0]
+        elif type(st) is ast.ImportFrom and st.module and not st.level:
+            for a in st.names:
+                if (a.asname or a.name) == root:
+                    return st.module.split(".", 1)[0]
+    return ""
+
+
+def _handed_to_host_library(ctx, subject) -> bool:
+    """The operation's result is assigned to a name that the same function then hands to a library of
+    `host-libraries` (scikit-learn, SciPy, NumPy, pandas): those take host arrays only, so in a program that runs
+    the value is on the CPU (`true = true[~idx]` then `sk_confusion_matrix(true, pred)` in a reference metric)."""
+    libraries = frozenset(ctx.values.get("host-libraries", ()))
+    stmt = parent_of(ctx, subject)
+    if not libraries or type(stmt) is not ast.Assign or stmt.value is not subject or len(stmt.targets) != 1 \
+            or type(stmt.targets[0]) is not ast.Name:
+        return False
+    name = stmt.targets[0].id
+    fn = enclosing_function(ctx, stmt)
+    for st in ctx.statements():
+        if st.lineno <= stmt.lineno or not (fn.lineno <= st.lineno <= (fn.end_lineno or 0)):
+            continue
+        for e in (n for n in ast.walk(st) if type(n) is ast.Call):
+            if any(type(a) is ast.Name and a.id == name for a in [*e.args, *(k.value for k in e.keywords)]) \
+                    and _library_root(ctx, e.func) in libraries:
+                return True
+    return False
+
+
 def _subject(ctx, node):
     """The expression whose value the finding is about: the matched call or subscript itself, else the nearest
     call holding the match (`torch.zeros(n, dtype=torch.float64)` for its dtype argument)."""
@@ -380,7 +420,9 @@ def host_built_value(ctx, hit) -> bool:
     `model.total_ops += th.DoubleTensor([ops])`. The value is followed through the function's assignments (and those of the functions
     around it): factories without a `device=` argument, `torch.from_numpy`, `.cpu()`, torch functions and methods
     of such tensors, Python and NumPy values mixed in. A parameter, an attribute (`self.x`), a module name or a
-    `.to(device)` / `.cuda()` on the way makes it unknown, and unknown is never guarded. For rules of the categories
+    `.to(device)` / `.cuda()` on the way makes it unknown, and unknown is never guarded. A result the function
+    then hands to a library of `host-libraries` (scikit-learn, SciPy, NumPy, pandas take host arrays only) is host
+    data too, wherever its operands came from. For rules of the categories
     in `host-built-categories`; for those in `host-kept-categories` (a float64 or sparse value that could reach the
     device later) nothing in the file may move anything to a device either, and the value may not leave its
     function (returned, stored in an attribute or a buffer, handed to a function that is not torch's). A file that sets a default device
@@ -393,7 +435,7 @@ def host_built_value(ctx, hit) -> bool:
         return False
     if _sets_default_device(ctx) or _compiled(ctx, subject):
         return False
-    if _Kinds(ctx, subject).of(subject) != HOST:
+    if _Kinds(ctx, subject).of(subject) != HOST and not _handed_to_host_library(ctx, subject):
         return False
     if category in ctx.values.get("host-kept-categories", ()):
         return not _moves_to_device(ctx) and not _escapes(ctx, subject)

@@ -41,6 +41,14 @@ EXPECTED = [
     ('flags.py', 13, 13, 'TRN241', '.cuda() moves a tensor or module to a GPU: `cuda`', True),  # k = k.cuda()
     ('flags.py', 15, 13, 'TRN241', '.cuda() moves a tensor or module to a GPU: `cuda`', False),  # v = v.cuda()
     ('flags.py', 17, 13, 'TRN241', '.cuda() moves a tensor or module to a GPU: `cuda`', False),  # q = q.cuda()
+    # optional_bnb.py: a CUDA-only package imported optionally is None on Neuron; torchao is not CUDA-only
+    ('optional_bnb.py', 4, 5, 'TRN285', 'bitsandbytes (8-bit / 4-bit CUDA kernels): `bitsandbytes` (optional import: '
+     'guarded by try/except or an availability check)', True),
+    ('optional_bnb.py', 9, 5, 'TRN201', 'TorchAO (quantization and float8 training): `torchao` (optional import: '
+     'guarded by try/except or an availability check)', False),
+    ('optional_bnb.py', 17, 20, 'TRN241', '.cuda() moves a tensor or module to a GPU: `cuda`', True),  # bnb is not None
+    ('optional_bnb.py', 23, 12, 'TRN241', '.cuda() moves a tensor or module to a GPU: `cuda`', True),  # after `if bnb is None: return`
+    ('optional_bnb.py', 28, 16, 'TRN241', '.cuda() moves a tensor or module to a GPU: `cuda`', False),  # torchao is not None
     # pick_device.py
     ('pick_device.py', 3, 10, 'TRN242', '"cuda" device string: `cuda`', False),
     # (3, 20) TRN243 folds into the device string at (3, 10): one cuda-device finding per line

@@ -199,14 +199,15 @@ def skipped_classes(statements, held) -> list:
     """Spans of the test classes every test of which never runs on a Neuron machine (each `test*` method is
     skipped there): their setUp, class attributes and helpers run for nobody. A class another class of the file
     derives from is left out: the subclass may add tests that run and inherit the setUp."""
-    classes = [s for s in statements if type(s) is ast.ClassDef]
-    bases = {b.id if type(b) is ast.Name else b.attr for c in classes for b in c.bases
-             if type(b) in (ast.Name, ast.Attribute)}
+    classes = [s for s in statements if isinstance(s, ast.ClassDef)]
+    bases = {b.id if isinstance(b, ast.Name) else b.attr for c in classes for b in c.bases
+             if isinstance(b, (ast.Name, ast.Attribute))}
     out = []
     for c in classes:
         if c.name in bases:
             continue
-        tests = [m for m in c.body if type(m) in (ast.FunctionDef, ast.AsyncFunctionDef) and m.name.startswith("test")]
+        tests = [m for m in c.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))
+                 and m.name.startswith("test")]
         if tests and all(held((m.lineno, m.col_offset)) for m in tests):
             start = min([(c.lineno, c.col_offset)] + [(d.lineno, d.col_offset - 1) for d in c.decorator_list])
             out.append((start, (c.end_lineno, c.end_col_offset), False))

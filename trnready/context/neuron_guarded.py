@@ -57,6 +57,9 @@ class _Conditions:
         self.backends = backends
         self.names = names
         self.imported: frozenset = frozenset()  # names bound by an import: `TEST_CUDA` from torch's test utils
+        # Module names of CUDA-only packages imported optionally (`try: import bitsandbytes as bnb` / `except:
+        # bnb = None`): None on a Trainium host, where the package is never installed.
+        self.absent: frozenset = frozenset()
         self.func_defs: dict = {}  # name -> defs of the file's module-level functions (judged by body, not name)
         self.memo: dict = {}
         self._never_funcs: dict = {}  # name -> returns a false value on every Neuron machine (computed on demand)
@@ -101,6 +104,8 @@ class _Conditions:
             return False
         if k is ast.Compare and len(t.ops) == 1:
             op, left, right = type(t.ops[0]), t.left, t.comparators[0]
+            if op is ast.IsNot and self._absent_vs_none(left, right):
+                return True  # `bnb is not None` for a CUDA-only package imported optionally
             if op in (ast.Eq, ast.In, ast.Is):
                 if any(type(o) is ast.Constant and o.value in ("cuda", "gpu") for o in (left, right)):
                     return True
@@ -119,8 +124,8 @@ class _Conditions:
                 return True  # self.cuda = torch.cuda.is_available() and ..., then `if self.cuda:`
             return bool(_TPU_CHECK.match(t.attr)) or _has_tpu_word(t.attr)
         if k is ast.Name:
-            return t.id in self.flags or bool(_TPU_CHECK.match(t.id)) or _has_tpu_word(t.id) or (
-                t.id in self.imported and self._named_check(t.id))
+            return t.id in self.flags or t.id in self.absent or bool(_TPU_CHECK.match(t.id)) or \
+                _has_tpu_word(t.id) or (t.id in self.imported and self._named_check(t.id))
         return False
 
     def always(self, t) -> bool:
@@ -139,7 +144,13 @@ class _Conditions:
             if op in (ast.NotEq, ast.NotIn, ast.IsNot) and any(
                     type(o) is ast.Constant and o.value in ("cuda", "gpu") for o in (left, right)):
                 return True
+            if op is ast.Is and self._absent_vs_none(left, right):
+                return True  # `bnb is None`
         return False
+
+    def _absent_vs_none(self, left, right) -> bool:
+        return any(type(a) is ast.Name and a.id in self.absent and type(b) is ast.Constant and b.value is None
+                   for a, b in ((left, right), (right, left)))
 
     def skip_needs_cuda(self, cond) -> bool:
         """A skip condition that holds without CUDA: `not torch.cuda.is_available()`, `not TEST_CUDA`."""
@@ -231,6 +242,29 @@ def _module_defs(body) -> list:
             for h in getattr(s, "handlers", None) or []:
                 out += _module_defs(h.body)
     return out
+
+
+def _absent_modules(body, packages: frozenset) -> frozenset:
+    """Names a module-level `try:` binds by importing a CUDA-only package and every handler binds to None
+    (`try: import bitsandbytes as bnb` / `except ImportError: bnb = None`)."""
+    found: set = set()
+    for st in body:
+        if type(st) is not ast.Try:
+            continue
+        names: set = set()
+        for imp in st.body:
+            if type(imp) is ast.Import:
+                names.update((a.asname or a.name.split(".")[0]) for a in imp.names
+                             if a.name.split(".")[0] in packages)
+            elif type(imp) is ast.ImportFrom and imp.module and not imp.level and imp.module.split(".")[0] in packages:
+                names.update(a.asname or a.name for a in imp.names)
+        for name in names:
+            if st.handlers and all(any(type(h_st) is ast.Assign and type(h_st.value) is ast.Constant
+                                       and h_st.value.value is None
+                                       and any(type(t) is ast.Name and t.id == name for t in h_st.targets)
+                                       for h_st in h.body) for h in st.handlers):
+                found.add(name)
+    return frozenset(found)
 
 
 def _imported(ctx) -> frozenset:
@@ -347,6 +381,7 @@ class _Spans:
     def run(self, tree) -> "_Spans":
         defs = _module_defs(tree.body)
         self.conds.imported = _imported(self.ctx)
+        self.conds.absent = _absent_modules(tree.body, self.packages)
         for d in defs:  # a name defined twice (if/else) is known only when every definition agrees
             if type(d) is not ast.ClassDef:
                 self.conds.func_defs.setdefault(d.name, []).append(d)
@@ -496,16 +531,18 @@ class _Spans:
             if type(d) is not ast.Call or _tail(d.func) != "parametrize" or not d.args:
                 continue
             first = d.args[0]
-            if type(first) is ast.Constant and isinstance(first.value, str):
+            names: list = []
+            if isinstance(first, ast.Constant) and isinstance(first.value, str):
                 names = [n.strip() for n in first.value.split(",")]
-            elif type(first) in (ast.Tuple, ast.List):
-                names = [e.value if type(e) is ast.Constant else None for e in first.elts]
+            elif isinstance(first, (ast.Tuple, ast.List)):
+                names = [e.value if isinstance(e, ast.Constant) and isinstance(e.value, str) else None
+                         for e in first.elts]
             else:
                 continue
             values = d.args[1] if len(d.args) > 1 else next((k.value for k in d.keywords if k.arg == "argvalues"), None)
-            if type(values) not in (ast.List, ast.Tuple):
+            if not isinstance(values, (ast.List, ast.Tuple)):
                 continue
-            sets = []
+            sets: list | None = []
             for item in values.elts:
                 skipped = False
                 if type(item) is ast.Call and _tail(item.func) == "param":
@@ -520,7 +557,7 @@ class _Spans:
                     row = [item]
                 else:
                     row = None
-                if row is None or len(row) != len(names):
+                if row is None or len(row) != len(names) or sets is None:
                     sets = None
                     break
                 sets.append((row, skipped))

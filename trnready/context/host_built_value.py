@@ -74,6 +74,9 @@ class _Function:
                 self.params.add(extra.arg)
         self.bound: dict = {}  # name -> [value expression, or None when unknown]
         self._walk(fn.body)
+        for n in ast.walk(fn):  # walrus targets anywhere in the function's expressions
+            if type(n) is ast.NamedExpr and type(n.target) is ast.Name:
+                self.bound.setdefault(n.target.id, []).append(n.value)
 
     def _bind(self, target, value) -> None:
         t = type(target)
@@ -122,10 +125,6 @@ class _Function:
                 self._walk(h.body)
             for c in getattr(s, "cases", None) or ():
                 self._walk(c.body)
-        # walrus targets anywhere in the function's own expressions
-        for n in ast.walk(self.fn):
-            if type(n) is ast.NamedExpr and type(n.target) is ast.Name:
-                self.bound.setdefault(n.target.id, []).append(n.value)
 
 
 class _Kinds:

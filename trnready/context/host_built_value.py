@@ -260,6 +260,8 @@ class _Kinds:
                 # torch.tensor's data is Python values, the legacy constructors build on the CPU by type, and the
                 # other factories take sizes and ranges: all build on the default device, the CPU
                 return HOST
+            if call.args and self.of(call.args[0], depth + 1) is None:
+                return None  # the tensor the function works on (`torch.repeat_interleave(x, counts)`): like a receiver
             return self._mix(self._arg_nodes(call), depth)
         if type(f) is ast.Attribute:
             if f.attr in ("cuda", "to", "pin_memory") and places_on_device(call):

@@ -4,7 +4,10 @@ For every verdict in bench/data/precision_verdicts.csv whose repository is prese
 under the repos directory at the recorded commit, the repository is scanned once
 with the current trnready and each recorded finding is looked up:
 
-  tp         must still be reported: same rule, path and line.
+  tp         must still be reported: same rule, path and line, or that place listed in the
+             `occurrences` of a reported finding of the same category (one finding per thing
+             folds it there); for a repository-scoped rule (one finding per repository) the
+             rule reported anywhere in the repository.
   fp         must be gone: no finding of the same category on that path and line.
              For class wrong-severity it may stay at a lower severity.
   duplicate  must be gone: when the kept finding is on the same line (kept_line ==
@@ -113,9 +116,20 @@ class Index:
 
     def __init__(self, findings: list[dict]):
         self.by_line: dict[tuple[str, int], list[dict]] = defaultdict(list)
+        self.folded: set[tuple[str, int, str]] = set()  # (path, line, rule) folded into a reported finding
+        self.rules = Counter(f["rule"] for f in findings)
         self.per_category = Counter(f["category"] for f in findings)
         for f in findings:
             self.by_line[f["path"], f["line"]].append(f)
+            for o in f.get("occurrences") or ():
+                self.folded.add((f["path"], o["line"], o["rule"]))
+
+    def kept(self, v: dict, repo_rules: frozenset) -> bool:
+        """Whether a recorded tp is still on the report (see the module docstring)."""
+        if v["rule"] in repo_rules:
+            return self.rules[v["rule"]] > 0
+        return bool(self.at(v["path"], int(v["line"]), rule=v["rule"])) or \
+            (v["path"], int(v["line"]), v["rule"]) in self.folded
 
     def at(self, path: str, line: int, *, rule: str | None = None,
            category: str | None = None) -> list[dict]:
@@ -138,6 +152,15 @@ def still_reported(v: dict, idx: Index) -> bool:
     return bool(same)
 
 
+def repository_scoped_rules() -> frozenset:
+    """Ids of the catalogue's rules reported once per repository (a matcher with scope = "repo")."""
+    import tomllib
+
+    data = tomllib.loads((HERE.parent / "blockers.toml").read_text())
+    return frozenset(r["id"] for r in data.get("rule", [])
+                     if any(m.get("scope") == "repo" for m in r.get("match", [])))
+
+
 def pct(num: int, den: int) -> str:
     return f"{100.0 * num / den:5.1f}%" if den else "    - "
 
@@ -158,6 +181,7 @@ def main(argv: list[str] | None = None) -> int:
         verdicts = list(csv.DictReader(fh))
     if args.draw:
         verdicts = [v for v in verdicts if v["draw"].startswith(tuple(args.draw))]
+    repo_rules = repository_scoped_rules()
     by_repo: dict[tuple[str, str], list[dict]] = defaultdict(list)
     for v in verdicts:
         by_repo[v["repository"], v["commit"]].append(v)
@@ -174,7 +198,7 @@ def main(argv: list[str] | None = None) -> int:
         population.update(idx.per_category)
         for v in rows:
             if v["verdict"] == "tp":
-                now = bool(idx.at(v["path"], int(v["line"]), rule=v["rule"]))
+                now = idx.kept(v, repo_rules)
             else:
                 now = still_reported(v, idx)
             checked.append((v, now))

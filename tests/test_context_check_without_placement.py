@@ -15,6 +15,9 @@ def test_checks_that_place_nothing_are_guarded_device_picks_stay():
         ("train.py", 27, 8, "TRN243", API.format("is_available"), True),  # a cache fingerprint
         ("train.py", 28, 22, "TRN243", API.format("get_device_capability"), True),
         ("train.py", 31, 12, "TRN243", API.format("is_available"), False),  # a flag: its uses decide
+        ("train.py", 36, 26, "TRN243", API.format("is_available"), True),  # self.sync_cuda: read nowhere
+        ("train.py", 37, 25, "TRN243", API.format("is_available"), False),  # self.use_cuda is read
+        ("train.py", 45, 16, "TRN243", API.format("is_available"), True),  # a local never loaded
     ]
 
 

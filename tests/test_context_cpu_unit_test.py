@@ -6,12 +6,20 @@ UNIQUE = "Operation whose output shape depends on the data: `unique`"
 NONZERO = "Operation whose output shape depends on the data: `nonzero`"
 TORCH_UNIQUE = "Operation whose output shape depends on the data: `torch.unique`"
 F64 = "float64 or complex128 dtype: `torch.float64`"
+BNB = "Hugging Face 8-bit / 4-bit loading (load_in_8bit, load_in_4bit, BitsAndBytesConfig): `load_in_4bit`"
 
 
 def test_cpu_tests_are_guarded_device_tests_are_reported():
     assert scan_findings(CONTEXT_FIXTURES / "cpu_unit_test", "--show-guarded") == [
         ("proj/model.py", 5, 12, "TRN104", TORCH_UNIQUE, False),  # source scope: never guarded by it
         # nothing in the file names a device: every operation finding is guarded, the import too
+        # an option stored in a config dict of a CPU test is data; the same option for a model on the device stays
+        ("proj/tests/test_config_checks.py", 10, 48, "TRN286", BNB, True),
+        ("proj/tests/test_config_checks.py", 15, 48, "TRN286", BNB, False),
+        ("proj/tests/test_config_checks.py", 16, 13, "TRN702", "Hugging Face model loading without "
+         "HF_DEACTIVATE_ASYNC_LOAD=1: `transformers.AutoModelForCausalLM.from_pretrained` (1 use in 1 file, first "
+         "here); HF_DEACTIVATE_ASYNC_LOAD appears in no scanned file", False),
+        ("proj/tests/test_config_checks.py", 16, 65, "TRN242", '"cuda" device string: `cuda`', False),
         ("proj/tests/test_cpu_only.py", 2, 1, "TRN201", "TorchAO (quantization and float8 training): "
          "`torchao.quantization`", True),
         ("proj/tests/test_cpu_only.py", 7, 9, "TRN141",

@@ -41,11 +41,18 @@ EXPECTED = [
     ('flags.py', 13, 13, 'TRN241', '.cuda() moves a tensor or module to a GPU: `cuda`', True),  # k = k.cuda()
     ('flags.py', 15, 13, 'TRN241', '.cuda() moves a tensor or module to a GPU: `cuda`', False),  # v = v.cuda()
     ('flags.py', 17, 13, 'TRN241', '.cuda() moves a tensor or module to a GPU: `cuda`', False),  # q = q.cuda()
+    # optional_bnb.py: a CUDA-only package imported optionally is None on Neuron; torchao is not CUDA-only
+    ('optional_bnb.py', 4, 5, 'TRN285', 'bitsandbytes (8-bit / 4-bit CUDA kernels): `bitsandbytes` (optional import: '
+     'guarded by try/except or an availability check)', True),
+    ('optional_bnb.py', 9, 5, 'TRN201', 'TorchAO (quantization and float8 training): `torchao` (optional import: '
+     'guarded by try/except or an availability check)', False),
+    ('optional_bnb.py', 17, 20, 'TRN241', '.cuda() moves a tensor or module to a GPU: `cuda`', True),  # bnb is not None
+    ('optional_bnb.py', 23, 12, 'TRN241', '.cuda() moves a tensor or module to a GPU: `cuda`', True),  # after `if bnb is None: return`
+    ('optional_bnb.py', 28, 16, 'TRN241', '.cuda() moves a tensor or module to a GPU: `cuda`', False),  # torchao is not None
     # pick_device.py
     ('pick_device.py', 3, 10, 'TRN242', '"cuda" device string: `cuda`', False),
     # (3, 20) TRN243 folds into the device string at (3, 10): one cuda-device finding per line
     ('pick_device.py', 4, 4, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`', False),
-    ('pick_device.py', 5, 24, 'TRN242', '"cuda" device string: `cuda`', False),  # dev = torch.device("cuda")
     ('pick_device.py', 11, 9, 'TRN241', '.cuda() moves a tensor or module to a GPU: `cuda`', True),
     ('pick_device.py', 11, 21, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`', False),
     # gpu_only_tests.py
@@ -91,9 +98,13 @@ def test_default_report_leaves_guarded_findings_out():
 
 
 def test_device_choice_stays_a_finding():
-    # `"cuda" if torch.cuda.is_available() else "cpu"` and its if/else form pick the CPU on Trainium
+    # `"cuda" if torch.cuda.is_available() else "cpu"` and its if/else form pick the CPU on Trainium; the if/else
+    # form is one device pick, reported at its check with the device string as a further place
     kept = {(f[0], f[1], f[3]) for f in EXPECTED if not f[5]}
-    assert {("pick_device.py", 3, "TRN242"), ("pick_device.py", 5, "TRN242")} <= kept
+    assert {("pick_device.py", 3, "TRN242"), ("pick_device.py", 4, "TRN243")} <= kept
+    proc = run_cli("scan", FIXTURE / "pick_device.py", "--format", "json", "--no-cache")
+    check = [f for f in json.loads(proc.stdout)["findings"] if f["line"] == 4]
+    assert [f["occurrences"] for f in check] == [[{"line": 5, "column": 24, "rule": "TRN242"}]]
     # but a CUDA-only operation in the same kind of expression never runs there
     assert ("pick_device.py", 11, 9, "TRN241", ".cuda() moves a tensor or module to a GPU: `cuda`", True) in EXPECTED
 

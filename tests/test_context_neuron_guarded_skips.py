@@ -129,3 +129,38 @@ def test_vocabulary_reads_names_by_their_words():
         assert names.check(name), name
     for name in ("cuda", "is_torchao_available", "has_cpu", "is_cuda_graph_supported", "use_triton", "is_available"):
         assert not names.check(name), name
+
+
+# test_classes.py: test classes whose every test is skipped, and the helpers they hand over by reference
+CLASSES = [
+    ("test_classes.py", 10, 9, "TRN261", "cuDNN / CUDA backend flag: `torch.backends.cuda.matmul`", True),  # setUp
+    ("test_classes.py", 12, 26, "TRN243", AVAILABLE, True),
+    ("test_classes.py", 16, 22, "TRN243", "torch.cuda device, memory, stream or RNG API: `torch.cuda.device_count`",
+     True),
+    ("test_classes.py", 22, 9, "TRN271", "Distributed process group on NCCL: `torch.distributed.init_process_group`",
+     True),  # @classmethod _run, handed over only by a skipped test
+    # look-alikes: a class with a test that runs, a class another class derives from
+    ("test_classes.py", 27, 9, "TRN261", "cuDNN / CUDA backend flag: `torch.backends.cuda.matmul`", False),
+    ("test_classes.py", 29, 26, "TRN243", AVAILABLE, True),
+    ("test_classes.py", 38, 9, "TRN271", "Distributed process group on NCCL: `torch.distributed.init_process_group`",
+     False),  # _shared is handed over by test_cpu too
+    ("test_classes.py", 43, 9, "TRN261", "cuDNN / CUDA backend flag: `torch.backends.cuda.matmul`", False),
+    ("test_classes.py", 45, 26, "TRN243", AVAILABLE, True),
+    ("test_classes.py", 58, 9, "TRN243", SYNC, True),  # class under an unconditional @pytest.mark.skip
+    ("test_classes.py", 63, 5, "TRN243", SYNC, True),  # @unittest.skip("broken")
+    ("test_classes.py", 68, 5, "TRN243", SYNC, False),  # look-alike: skipif(False)
+]
+
+# test_switches.py: a parameter that is True only in skipped parameter sets
+SWITCHES = [
+    ("test_switches.py", 4, 36, "TRN243", "torch.cuda device, memory, stream or RNG API: `torch.cuda.device_count`",
+     True),
+    ("test_switches.py", 12, 27, "TRN242", STRING, True),  # "cuda" if cuda else "cpu"
+    ("test_switches.py", 14, 23, "TRN242", STRING, True),  # if cuda: ... else: ...
+    # the autocast's device_type is resolved as a value (cuda or cpu), which the switch does not reach yet
+    ("test_switches.py", 17, 10, "TRN253", "autocast or custom_fwd / custom_bwd on the \"cuda\" device: "
+     "`torch.autocast` (`device_type` may be 'cuda' or 'cpu')", False),
+    ("test_switches.py", 28, 23, "TRN242", STRING, False),  # look-alike: the True set runs too
+]
+
+EXPECTED += CLASSES + SWITCHES  # the two tests above scan the whole fixture directory

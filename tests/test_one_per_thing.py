@@ -130,3 +130,66 @@ def test_one_finding_per_rule_per_training_config(tmp_path):
         (4, 17, "TRN292", [{"line": 5, "column": 23, "rule": "TRN292"}]),  # one plugin, two switches
         (7, 7, "TRN254", None),  # another rule: its own item
     ]
+
+
+PICK = '''import torch
+
+
+def pick(use_gpu):
+    if torch.cuda.is_available():
+        torch.cuda.empty_cache()
+        device = torch.device("cuda")
+    elif torch.backends.mps.is_available():
+        device = torch.device("mps")
+    else:
+        device = torch.device("cpu")
+    if not torch.cuda.is_available():
+        other = "cpu"
+    else:
+        other = torch.device("cuda")
+    if use_gpu:
+        device = torch.device("cuda")
+    if torch.cuda.is_available():
+        dev = torch.device("cuda")
+        backend = "nccl"
+    else:
+        dev, backend = torch.device("cpu"), "gloo"
+    torch.distributed.init_process_group(backend=backend)
+    if use_gpu:
+        torch.distributed.init_process_group(backend="nccl")
+    return device, other, dev
+'''
+
+
+def test_a_branch_folds_into_the_reported_check_above_it(tmp_path):
+    (tmp_path / "pick.py").write_text(PICK)
+    assert rows(scan(tmp_path)) == [
+        # the device string of each branch is the same device pick as its check
+        ("pick.py", 5, 8, "TRN243", "torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`",
+         [{"line": 7, "column": 31, "rule": "TRN242"}]),
+        ("pick.py", 12, 12, "TRN243", "torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`",
+         [{"line": 15, "column": 30, "rule": "TRN242"}]),
+        # look-alike: a branch under a test that carries no finding is a pick of its own
+        ("pick.py", 17, 31, "TRN242", '"cuda" device string: `cuda`', None),
+        # the backend picked with the device is another category: an item of its own
+        ("pick.py", 18, 8, "TRN243", "torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`",
+         [{"line": 19, "column": 28, "rule": "TRN242"}]),
+        ("pick.py", 20, 19, "TRN271", "Distributed process group on NCCL: `torch.distributed.init_process_group` "
+         "(the value is passed to `torch.distributed.init_process_group` later)", None),
+        # look-alike: a backend under a user flag
+        ("pick.py", 25, 9, "TRN271", "Distributed process group on NCCL: `torch.distributed.init_process_group`",
+         None),
+    ]
+
+
+def test_repository_rule_is_anchored_at_a_use_that_counts(tmp_path):
+    # The first use by path sits in a test skipped without CUDA (guarded); the project's one finding of the
+    # repository-scoped rule is anchored at the library's own use instead of disappearing with the guarded one.
+    (tmp_path / "a_tests").mkdir()
+    (tmp_path / "a_tests" / "test_x.py").write_text(
+        "import pytest\nimport torch\n\n\n@pytest.mark.skipif(not torch.cuda.is_available(), reason='gpu')\n"
+        "def test_compiled():\n    torch.compile(lambda x: x)\n")
+    (tmp_path / "lib.py").write_text("import torch\n\n\ndef build(m):\n    return torch.compile(m)\n")
+    found = [(f["path"], f["line"], f["rule"], f["guarded"]) for f in scan(tmp_path, "--show-guarded")["findings"]
+             if f["rule"] == "TRN701"]
+    assert found == [("lib.py", 5, "TRN701", False)]

@@ -13,6 +13,10 @@ if torch.cuda.is_available():
     torch.cuda.synchronize()
 y = torch.randn(3)
 d = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+if torch.cuda.is_available():
+    e = torch.device("cuda")
+else:
+    e = torch.device("cpu")
 """
 FIELDS = ["draw", "repository", "commit", "path", "line", "column", "rule", "category", "severity",
           "verdict", "fp_class", "kept_line", "reason"]
@@ -71,6 +75,16 @@ def test_fp_still_reported_and_tp_kept(tmp_path):
     assert re.search(r"cuda-device +3 +1 +33.3% +1 +0 +100.0%", proc.stdout), proc.stdout
 
 
+def test_tp_folded_into_another_finding_is_kept(tmp_path):
+    commit = make_repo(tmp_path)
+    # Line 8's device string is folded into the finding of its check on line 7 (one device pick): the place is
+    # still on the report, as an occurrence of that finding.
+    proc = run_bench(tmp_path, [verdict(commit, 8, "TRN242", "cuda-device", "tp"),
+                                verdict(commit, 8, "TRN241", "cuda-device", "tp")])
+    assert proc.returncode == 1, proc.stdout
+    assert "tp lost: 1\n  acme/demo:model.py:8 TRN241 [tp] test" in proc.stdout
+
+
 def test_gone_fp_and_lost_tp(tmp_path):
     commit = make_repo(tmp_path)
     # Line 5 has no finding: a false positive recorded there is gone, a true positive is lost.
@@ -123,8 +137,9 @@ def test_sampler_draws_from_the_named_repositories_only(tmp_path):
     with out.open(newline="") as fh:
         rows = list(csv.DictReader(fh))
     # Line 4 sits under torch.cuda.is_available() and is not on the report, nor is the check of line 3
-    # (its branch places nothing), the two cuda-device findings of line 6 are one finding, and the other
-    # repository is not pooled.
+    # (its branch places nothing), the two cuda-device findings of line 6 are one finding, so are the check of
+    # line 7 and the device string it picks on line 8, and the other repository is not pooled.
     assert sorted((r["draw"], r["repository"], r["path"], r["line"]) for r in rows) == [
-        ("after-9", "acme/demo", "model.py", "2"), ("after-9", "acme/demo", "model.py", "6")]
-    assert "2 findings pooled, 2 drawn" in proc.stderr
+        ("after-9", "acme/demo", "model.py", "2"), ("after-9", "acme/demo", "model.py", "6"),
+        ("after-9", "acme/demo", "model.py", "7")]
+    assert "3 findings pooled, 3 drawn" in proc.stderr

@@ -25,8 +25,9 @@ from .scope import classify
 # Part of the result cache's key: raise it when a file step changes what a file's findings look like
 # (2: suppressions honoured in every file kind with comments; 3: one finding per thing, occurrences;
 # 4: uses fold into the same rule's import finding; self-check blocks of package modules are examples;
-# 5: one finding per rule per training-config file).
-VERSION = 5
+# 5: one finding per rule per training-config file; 6: a branch's finding folds into the reported check above
+# it).
+VERSION = 6
 
 
 # ---------------------------------------------------------------- file steps
@@ -74,7 +75,9 @@ def one_per_thing(findings: list, ctx, result) -> list:
       the later uses of that rule in the file fold into the import (one finding per library per file);
     - one per rule per training-config file (YAML or JSON outside CI): `liger_rms_norm`, `liger_glu_activation`
       and `liger_fused_linear_cross_entropy` switch on one plugin, `fp16: true` in two sections is one switch;
-    - one per category per line (`torch.nested` + `torch.jagged`): the most severe, then the first by column.
+    - one per category per line (`torch.nested` + `torch.jagged`): the most severe, then the first by column;
+    - a finding in either branch of an `if` / `elif` whose test carries a finding of the same category folds
+      into that one: `if torch.cuda.is_available():` then `device = torch.device("cuda")` is one device pick.
 
     The kept finding is the first by position, so its fingerprint does not change. Suppressed and
     guarded findings are folded only with findings of the same standing. Statements come from the
@@ -92,8 +95,20 @@ def one_per_thing(findings: list, ctx, result) -> list:
         extra.setdefault(i, []).extend([(f.line, f.column, f.rule), *f.occurrences])
 
     config = ctx.kind in CONFIG_KINDS and classify(ctx.rel) != "ci"
+    picks = _checked_branches(findings, ctx, result)
+    at_line: dict = {}  # (stand, category, line) -> index into out of the first finding there
     for f in findings:
         stand = (f.path, f.cell, f.suppressed, f.guarded)
+        # The device string of a branch under a reported check (`if torch.cuda.is_available():` then
+        # `device = torch.device("cuda")`): one device pick, reported at its check. A process-group backend picked
+        # with it (`backend = "nccl"`) is another category and stays its own item: the port changes it apart.
+        # (Guarded and suppressed findings stay apart: --show-guarded lists each code path a check guards.)
+        check = None if f.guarded or f.suppressed else next(
+            (at_line[k] for lines in picks.get((f.path, f.cell, f.line), ())
+             for k in ((stand, f.category, ln) for ln in lines) if k in at_line), None)
+        if check is not None:
+            fold(check, f)
+            continue
         where = statements.get((f.path, f.cell, f.line))
         key = None
         if where is None and config and f.rule not in META_RULES:
@@ -110,6 +125,7 @@ def one_per_thing(findings: list, ctx, result) -> list:
             continue
         if key is not None:
             kept[key] = len(out)
+        at_line.setdefault((stand, f.category, f.line), len(out))
         out.append(f)
     # Never two findings of one category on one line (a line of Python code: in other file kinds one line
     # can name two things, e.g. a requirement that is both a kernel library and a CUDA wheel index).
@@ -139,6 +155,41 @@ def one_per_thing(findings: list, ctx, result) -> list:
             f = replace(f, occurrences=tuple(more[:MAX_OCCURRENCES]))
         final.append(f)
     return final
+
+
+def _checked_branches(findings: list, ctx, result) -> dict:
+    """(path, cell, line) -> the test lines of the `if` / `elif` statements whose body or else-branch holds the
+    line and whose test carries a finding, innermost first. Only statements holding findings are walked."""
+    out: dict = {}
+    for src in result.sources or ():
+        tree = getattr(src, "tree", None)
+        if not isinstance(tree, ast.AST):
+            continue
+        lines = sorted({f.line for f in findings if f.path == ctx.rel and f.cell == src.cell})
+        if len(lines) < 2:
+            continue
+        stack = [tree]
+        while stack:
+            node = stack.pop()
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, ast.stmt):
+                    lo = bisect.bisect_left(lines, child.lineno)
+                    hi = bisect.bisect_right(lines, getattr(child, "end_lineno", None) or child.lineno)
+                    if hi == lo:
+                        continue
+                    if isinstance(child, ast.If):
+                        test = range(child.test.lineno, (child.test.end_lineno or child.test.lineno) + 1)
+                        if any(ln in test for ln in lines[lo:hi]):
+                            for block in (child.body, child.orelse):
+                                if not block:
+                                    continue
+                                first, last = block[0].lineno, block[-1].end_lineno or block[-1].lineno
+                                for ln in lines[bisect.bisect_left(lines, first):bisect.bisect_right(lines, last)]:
+                                    out.setdefault((ctx.rel, src.cell, ln), []).insert(0, tuple(test))
+                    stack.append(child)
+                elif not isinstance(child, ast.expr):
+                    stack.append(child)
+    return out
 
 
 def _statement_keys(findings: list, ctx, result) -> dict:

@@ -44,7 +44,8 @@ def collapse(findings: list, engine, mentioned) -> list:
         strings = sorted(single[rid])
         if mentioned(strings):
             continue
-        group.sort(key=lambda f: f.sort_key())
+        # Anchored at a use that counts: a use in guarded or suppressed code alone would hide the project's item.
+        group.sort(key=lambda f: (bool(f.guarded), bool(f.suppressed), f.sort_key()))
         first = group[0]
         files = len({f.path for f in group})
         uses = f"{len(group)} use{'s' if len(group) != 1 else ''} in {files} file{'s' if files != 1 else ''}"

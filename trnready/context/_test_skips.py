@@ -130,21 +130,33 @@ def is_test_module(path: str) -> bool:
     return bool(path) and bool(_TEST_MODULE.match(path.rsplit("/", 1)[-1]))
 
 
+def is_test_class(name: str) -> bool:
+    """`TestThings`, `DDPTest`, `PipelineTests`: a class named as a test case (unittest or pytest)."""
+    return name.startswith("Test") or name.endswith(("Test", "Tests"))
+
+
+def _plain_method(m) -> bool:
+    """A method the test class itself calls or hands over (`callable=cls._run`): no decorator but
+    @classmethod / @staticmethod, which change how it is bound, not who runs it."""
+    return all(type(d) is ast.Name and d.id in ("classmethod", "staticmethod") for d in m.decorator_list)
+
+
 def _candidates(tree) -> list:
     """(node, name, by_attribute): module-level helpers (functions and classes not named as tests, also under a
-    module-level if/try) and the private methods (`_check`, not dunder) of test classes (`Test*`)."""
+    module-level if/try) and the private methods (`_check`, not dunder) of test classes (`Test*`, `*Test`)."""
     out = []
 
     def walk(body):
         for s in body:
             k = type(s)
             if k in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
-                if not s.name.lower().startswith("test") and not _RUNNER_HOOKS.match(s.name):
+                if not s.name.lower().startswith("test") and not _RUNNER_HOOKS.match(s.name) \
+                        and not (k is ast.ClassDef and is_test_class(s.name)):
                     out.append((s, s.name, False))
-                if k is ast.ClassDef and s.name.startswith("Test"):
+                if k is ast.ClassDef and is_test_class(s.name):
                     for m in s.body:
                         if type(m) in (ast.FunctionDef, ast.AsyncFunctionDef) and m.name.startswith("_") \
-                                and not m.name.startswith("__") and not m.decorator_list:
+                                and not m.name.startswith("__") and _plain_method(m):
                             out.append((m, m.name, True))
             elif k is ast.If or k.__name__ in ("Try", "TryStar"):
                 for name in ("body", "orelse", "finalbody"):
@@ -190,3 +202,22 @@ def helper_spans(ctx, tree, held, rounds: int = 4) -> list:
         if not grew:
             break
     return added
+
+
+def skipped_classes(statements, held) -> list:
+    """Spans of the test classes every test of which never runs on a Neuron machine (each `test*` method is
+    skipped there): their setUp, class attributes and helpers run for nobody. A class another class of the file
+    derives from is left out: the subclass may add tests that run and inherit the setUp."""
+    classes = [s for s in statements if isinstance(s, ast.ClassDef)]
+    bases = {b.id if isinstance(b, ast.Name) else b.attr for c in classes for b in c.bases
+             if isinstance(b, (ast.Name, ast.Attribute))}
+    out = []
+    for c in classes:
+        if c.name in bases:
+            continue
+        tests = [m for m in c.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))
+                 and m.name.startswith("test")]
+        if tests and all(held((m.lineno, m.col_offset)) for m in tests):
+            start = min([(c.lineno, c.col_offset)] + [(d.lineno, d.col_offset - 1) for d in c.decorator_list])
+            out.append((start, (c.end_lineno, c.end_col_offset), False))
+    return out

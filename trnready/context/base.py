@@ -178,8 +178,9 @@ def is_cpu(e) -> bool:
 
 
 def host_or_dtype(e) -> bool:
-    """A `.to(...)` argument that keeps the tensor on the host: "cpu" or a dtype (`torch.float16`)."""
-    return is_cpu(e) or dotted(e).startswith("torch.") and dotted(e) != "torch.device"
+    """A `.to(...)` argument that keeps the tensor on the host: "cpu" or a dtype (`torch.float16`, `x.dtype`)."""
+    return is_cpu(e) or dotted(e).startswith("torch.") and dotted(e) != "torch.device" or \
+        type(e) is ast.Attribute and e.attr == "dtype"
 
 
 def places_on_device(call) -> bool:

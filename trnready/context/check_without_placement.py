@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 
-from .base import dotted, is_cpu, parent_of, places_on_device, predicate
+from .base import dotted, enclosing_function, is_cpu, parent_of, places_on_device, predicate
 
 # The queries that answer "is there a CUDA device (of this kind)?" rather than act on one.
 _QUERIES = frozenset({"is_available", "device_count", "is_bf16_supported", "get_device_capability",
@@ -51,7 +51,9 @@ def check_without_placement(ctx, hit) -> bool:
     silently stays on the CPU. The check stays a finding when a branch moves or creates something on a
     device (`.cuda()`, `.to(device)`, `device=`), assigns a device or backend, starts the process group,
     returns or raises (a gate that stops the program on Neuron), and when the query is a value
-    (`x if torch.cuda.is_available() else y`, a flag, an argument): that is a device pick."""
+    (`x if torch.cuda.is_available() else y`, a flag, an argument): that is a device pick. A flag nobody reads
+    (`self.sync_cuda = torch.cuda.is_available()` with no `.sync_cuda` read in the file, a local never loaded)
+    picks nothing either and is guarded."""
     node = hit.node
     call = parent_of(ctx, node)
     if not (isinstance(call, ast.Call) and call.func is node and dotted(node).rsplit(".", 1)[-1] in _QUERIES):
@@ -60,6 +62,23 @@ def check_without_placement(ctx, hit) -> bool:
     up = parent_of(ctx, call)
     while isinstance(up, (ast.BoolOp, ast.UnaryOp, ast.Compare)):
         cur, up = up, parent_of(ctx, up)
+    if isinstance(up, ast.Assign) and up.value is cur and len(up.targets) == 1:
+        return _never_read(ctx, up.targets[0])
     if not (isinstance(up, ast.If) and up.test is cur):
         return False
     return not _places(up.body + up.orelse)
+
+
+def _never_read(ctx, target) -> bool:
+    """The flag the query is stored in is read nowhere: a local name of a function never loaded in it, or
+    `self.x` whose attribute name is never loaded in the file. (A module-level name may be imported elsewhere.)"""
+    if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self":
+        return not any(a.attr == target.attr and isinstance(a.ctx, ast.Load) for a in ctx.nodes(ast.Attribute)) \
+            and not any(isinstance(c, ast.Constant) and c.value == target.attr for c in ctx.nodes(ast.Constant))
+    if isinstance(target, ast.Name):
+        fn = enclosing_function(ctx, target)
+        if fn is None:
+            return False
+        return not any(n.id == target.id and isinstance(n.ctx, ast.Load) for n in ast.walk(fn)
+                       if isinstance(n, ast.Name))
+    return False

@@ -145,15 +145,17 @@ def cpu_unit_test(ctx, hit) -> bool:
     `device`, `torch_device`, `use_cuda` or `world_size`, or a string such as "cuda". A match outside any
     function (an import, a module constant) is guarded only when nothing in the whole file names a
     device; a helper that is not a test is judged by the whole file too, since a device test may call it.
-    CUDA, AMP, distributed and library categories are never guarded by it, except in a test module that
+    CUDA, AMP, distributed and library categories are never guarded by it (an import of a CUDA-only library fails
+    on a CPU too), except for options stored as data (`cfg = {"load_in_4bit": True}` handed to a config validator:
+    a value under a key reaches no library in a test that never names a device), and except in a test module that
     hides every GPU at its top (`os.environ["CUDA_VISIBLE_DEVICES"] = ""`): all of that module runs on the
     CPU, so all of its findings are guarded."""
     if not _in_test_file(ctx):
         return False
     if _hides_gpus(ctx):
         return True  # the module hides every GPU: all of it runs on the CPU, whatever the category
-    if hit.rule.category not in ctx.values.get("cpu-test-categories", ()):
-        return False
+    if hit.rule.category not in ctx.values.get("cpu-test-categories", ()) and not getattr(hit, "stored", False):
+        return False  # a stored option (`{"load_in_4bit": True}`) is data of any category: judged like the rest
     if not _file_evidence(ctx):
         return True
     func = enclosing_function(ctx, hit.node)

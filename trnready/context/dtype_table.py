@@ -3,24 +3,71 @@ from __future__ import annotations
 
 import ast
 
-from .base import expressions, predicate
+from .base import enclosing_function, expressions, parent_of, predicate
+
+
+def _dtype(v, names) -> bool:
+    return type(v) is ast.Attribute and v.attr in names and type(v.value) is ast.Name
 
 
 def _is_table(node, names) -> bool:
-    return len(node.values) >= 2 and all(
-        type(v) is ast.Attribute and v.attr in names and type(v.value) is ast.Name for v in node.values)
+    return len(node.values) >= 2 and all(_dtype(v, names) for v in node.values)
+
+
+def _mapping_function(ctx, node, names) -> bool:
+    """`return torch.float8_e4m3fn` in a function every return of which gives a dtype (at least two of them): a
+    function that translates a config value into a dtype."""
+    up = parent_of(ctx, node)
+    if type(up) is not ast.Return:
+        return False
+    fn = enclosing_function(ctx, up)
+    if fn is None:
+        return False
+    returns = [st for st in ctx.statements() if type(st) is ast.Return and enclosing_function(ctx, st) is fn]
+    values = [r.value for r in returns]
+    return len(values) >= 2 and all(v is not None and _dtype(v, names) for v in values)
+
+
+def _membership_list(ctx, node, names) -> bool:
+    """A dtype in a literal of dtypes only (at least two) that is tested for membership: `x.dtype in (torch.float32,
+    torch.float64)`, or a name assigned that literal and read only on the right of `in` / `not in`
+    (`valid = [torch.float32, torch.float64]` then `if X.dtype not in valid:`)."""
+    lit = parent_of(ctx, node)
+    if type(lit) not in (ast.List, ast.Tuple, ast.Set) or len(lit.elts) < 2 or \
+            not all(_dtype(e, names) for e in lit.elts):
+        return False
+    up = parent_of(ctx, lit)
+    if type(up) is ast.Compare:
+        return any(c is lit and type(op) in (ast.In, ast.NotIn) for op, c in zip(up.ops, up.comparators))
+    if type(up) is ast.Assign and len(up.targets) == 1 and type(up.targets[0]) is ast.Name:
+        name = up.targets[0].id
+        reads = [n for n in ctx.nodes(ast.Name) if n.id == name and type(n.ctx) is ast.Load]
+        if not reads:
+            return False
+        for r in reads:
+            cmp = parent_of(ctx, r)
+            if not (type(cmp) is ast.Compare and any(c is r and type(op) in (ast.In, ast.NotIn)
+                                                     for op, c in zip(cmp.ops, cmp.comparators))):
+                return False
+        return True
+    return False
 
 
 @predicate("dtype-table", kinds=("reference",))
 def dtype_table(ctx, hit) -> bool:
     """A dtype that is one value of a dictionary whose values are all dtypes:
-    `{"float64": torch.float64, "float32": torch.float32}`, `{np.float64: torch.float64, ...}`.
-    Such a table translates names into dtypes and creates nothing, so its entries are not uses of
-    float64 (or int64, float8, ...). The dtype names are data: `dtype-names` in [context.values]."""
+    `{"float64": torch.float64, "float32": torch.float32}`, `{np.float64: torch.float64, ...}`; a return of a
+    function every return of which is a dtype (`def to_dtype(name): if ...: return torch.float32 ... return
+    torch.float8_e4m3fn`); or an element of a literal of dtypes tested for membership (`x.dtype in (torch.float32,
+    torch.float64)`, or a name holding that literal read only on the right of `in`). Such code translates or checks
+    names of dtypes and creates nothing, so its entries are not uses of float64 (or int64, float8, ...); the place
+    that creates a tensor of the dtype is. The dtype names are data: `dtype-names` in [context.values]."""
     node = hit.node
     names = ctx.values.get("dtype-names", ())
     if type(node) is not ast.Attribute or node.attr not in names or ctx.tree is None:
         return False
+    if _mapping_function(ctx, node, names) or _membership_list(ctx, node, names):
+        return True
     stmt = ctx.statement_at((node.lineno, node.col_offset))  # a table is written within one statement
     return stmt is not None and any(type(d) is ast.Dict and any(v is node for v in d.values) and _is_table(d, names)
                                     for d in expressions(stmt))

@@ -5,7 +5,7 @@ import ast
 import re
 
 from ..scope import classify
-from ._test_skips import SkipNames, helper_spans, is_test_module
+from ._test_skips import SkipNames, helper_spans, is_test_module, skipped_classes
 from .base import expressions, predicate
 
 # is_torch_xla_available(), is_xla_installed(), is_torch_tpu_available(), _XLA_AVAILABLE: TPU paths.
@@ -59,6 +59,9 @@ class _Conditions:
         self.names = names
         self.neuron = neuron  # reads Neuron's own availability checks by name, in any module
         self.imported: frozenset = frozenset()  # names bound by an import: `TEST_CUDA` from torch's test utils
+        # Module names of CUDA-only packages imported optionally (`try: import bitsandbytes as bnb` / `except:
+        # bnb = None`): None on a Trainium host, where the package is never installed.
+        self.absent: frozenset = frozenset()
         self.func_defs: dict = {}  # name -> defs of the file's module-level functions (judged by body, not name)
         self.memo: dict = {}
         self._never_funcs: dict = {}  # name -> returns a false value on every Neuron machine (computed on demand)
@@ -115,6 +118,8 @@ class _Conditions:
             return False
         if k is ast.Compare and len(t.ops) == 1:
             op, left, right = type(t.ops[0]), t.left, t.comparators[0]
+            if op is ast.IsNot and self._absent_vs_none(left, right):
+                return True  # `bnb is not None` for a CUDA-only package imported optionally
             if op in (ast.Eq, ast.In, ast.Is):
                 if any(type(o) is ast.Constant and o.value in ("cuda", "gpu") for o in (left, right)):
                     return True
@@ -133,8 +138,8 @@ class _Conditions:
                 return True  # self.cuda = torch.cuda.is_available() and ..., then `if self.cuda:`
             return bool(_TPU_CHECK.match(t.attr)) or _has_tpu_word(t.attr)
         if k is ast.Name:
-            return t.id in self.flags or bool(_TPU_CHECK.match(t.id)) or _has_tpu_word(t.id) or (
-                t.id in self.imported and self._named_check(t.id))
+            return t.id in self.flags or t.id in self.absent or bool(_TPU_CHECK.match(t.id)) or \
+                _has_tpu_word(t.id) or (t.id in self.imported and self._named_check(t.id))
         return False
 
     def always(self, t) -> bool:
@@ -155,7 +160,13 @@ class _Conditions:
             if op in (ast.NotEq, ast.NotIn, ast.IsNot) and any(
                     type(o) is ast.Constant and o.value in ("cuda", "gpu") for o in (left, right)):
                 return True
+            if op is ast.Is and self._absent_vs_none(left, right):
+                return True  # `bnb is None`
         return False
+
+    def _absent_vs_none(self, left, right) -> bool:
+        return any(type(a) is ast.Name and a.id in self.absent and type(b) is ast.Constant and b.value is None
+                   for a, b in ((left, right), (right, left)))
 
     def skip_needs_cuda(self, cond) -> bool:
         """A skip condition that holds without CUDA: `not torch.cuda.is_available()`, `not TEST_CUDA`."""
@@ -254,6 +265,29 @@ def _module_defs(body) -> list:
             for h in getattr(s, "handlers", None) or []:
                 out += _module_defs(h.body)
     return out
+
+
+def _absent_modules(body, packages: frozenset) -> frozenset:
+    """Names a module-level `try:` binds by importing a CUDA-only package and every handler binds to None
+    (`try: import bitsandbytes as bnb` / `except ImportError: bnb = None`)."""
+    found: set = set()
+    for st in body:
+        if type(st) is not ast.Try:
+            continue
+        names: set = set()
+        for imp in st.body:
+            if type(imp) is ast.Import:
+                names.update((a.asname or a.name.split(".")[0]) for a in imp.names
+                             if a.name.split(".")[0] in packages)
+            elif type(imp) is ast.ImportFrom and imp.module and not imp.level and imp.module.split(".")[0] in packages:
+                names.update(a.asname or a.name for a in imp.names)
+        for name in names:
+            if st.handlers and all(any(type(h_st) is ast.Assign and type(h_st.value) is ast.Constant
+                                       and h_st.value.value is None
+                                       and any(type(t) is ast.Name and t.id == name for t in h_st.targets)
+                                       for h_st in h.body) for h in st.handlers):
+                found.add(name)
+    return frozenset(found)
 
 
 def _imported(ctx) -> frozenset:
@@ -392,6 +426,7 @@ class _Spans:
     def run(self, tree) -> "_Spans":
         defs = _module_defs(tree.body)
         self.conds.imported = _imported(self.ctx)
+        self.conds.absent = _absent_modules(tree.body, self.packages)
         for d in defs:  # a name defined twice (if/else) is known only when every definition agrees
             if type(d) is not ast.ClassDef:
                 self.conds.func_defs.setdefault(d.name, []).append(d)
@@ -406,8 +441,10 @@ class _Spans:
             self.add(tree.body[0], tree.body[-1])
         self.block(tree.body)
         self._param_marks()
+        self._skipped_switches()
         self.statement_spans, self.spans = self.spans, []
         self.by_statement: dict = {}
+        self.statement_spans += skipped_classes(self.ctx.statements(), lambda pos: self.holds(pos, False))
         if is_test_module(self.ctx.path):
             self.statement_spans += helper_spans(self.ctx, tree, lambda pos: self.holds(pos, False))
         return self
@@ -479,7 +516,8 @@ class _Spans:
                     self.block(h.body)
 
     def _skip_decorator(self, d) -> bool:
-        """@unittest.skipIf(not torch.cuda.is_available(), ...), @pytest.mark.skipif(...), @skipUnless(cuda),
+        """@unittest.skipIf(not torch.cuda.is_available(), ...), @pytest.mark.skipif(...), @skipUnless(cuda), an
+        unconditional @pytest.mark.skip / @unittest.skip,
         @gpu_test(2), @requires_cuda, @withPackage("cudf"), names the catalogue vocabulary reads as a GPU requirement
         (@require_bitsandbytes, @pytest.mark.multi_gpu_tests, @_RunIf(min_cuda_gpus=1)), and the file's own
         `requires_x = pytest.mark.skipif(...)`."""
@@ -487,6 +525,8 @@ class _Spans:
         name = _tail(func)
         if name in self.decorators or (type(func) is ast.Name and name in self.local_skips):
             return True
+        if name == "skip" and type(func) is ast.Attribute and _tail(func.value) in ("mark", "unittest"):
+            return True  # @pytest.mark.skip(reason=...), @unittest.skip(...): the test runs nowhere, Neuron included
         if type(func) is ast.Attribute and _tail(func.value) == "mark":
             if self.names.marker(name):
                 return True
@@ -527,6 +567,75 @@ class _Spans:
                     marks = kw.value.elts if type(kw.value) in (ast.List, ast.Tuple) else [kw.value]
                     if any(self._skip_decorator(m) for m in marks):
                         self.add(call, call)
+
+    def _switches(self, fn) -> set:
+        """Test parameters that are True only in parameter sets skipped on a Neuron machine: in
+        `@pytest.mark.parametrize("alibi, cuda", [(True, False), pytest.param(False, True, marks=<skip>)])` the
+        test runs there only with `cuda=False`, so `if cuda:` never holds in a run that happens."""
+        found: set = set()
+        for d in fn.decorator_list:
+            if type(d) is not ast.Call or _tail(d.func) != "parametrize" or not d.args:
+                continue
+            first = d.args[0]
+            names: list = []
+            if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                names = [n.strip() for n in first.value.split(",")]
+            elif isinstance(first, (ast.Tuple, ast.List)):
+                names = [e.value if isinstance(e, ast.Constant) and isinstance(e.value, str) else None
+                         for e in first.elts]
+            else:
+                continue
+            values = d.args[1] if len(d.args) > 1 else next((k.value for k in d.keywords if k.arg == "argvalues"), None)
+            if not isinstance(values, (ast.List, ast.Tuple)):
+                continue
+            sets: list | None = []
+            for item in values.elts:
+                skipped = False
+                if type(item) is ast.Call and _tail(item.func) == "param":
+                    row = item.args
+                    for kw in item.keywords:
+                        if kw.arg == "marks":
+                            marks = kw.value.elts if type(kw.value) in (ast.List, ast.Tuple) else [kw.value]
+                            skipped = any(self._skip_decorator(m) for m in marks)
+                elif len(names) > 1 and type(item) in (ast.Tuple, ast.List):
+                    row = item.elts
+                elif len(names) == 1:
+                    row = [item]
+                else:
+                    row = None
+                if row is None or len(row) != len(names) or sets is None:
+                    sets = None
+                    break
+                sets.append((row, skipped))
+            if not sets:
+                continue
+            for i, name in enumerate(names):
+                column = [(row[i], skipped) for row, skipped in sets]
+                if name and all(type(v) is ast.Constant and type(v.value) is bool for v, _ in column) and \
+                        any(v.value for v, _ in column) and all(skipped for v, _ in column if v.value):
+                    found.add(name)
+        return found
+
+    def _skipped_switches(self) -> None:
+        """Branches on a test parameter that is True only in skipped parameter sets (`_switches`): guarded, the
+        `if` and `x if cuda else y` forms alike; the switch is not a device choice that runs on Neuron."""
+        for fn in _all_functions(self.ctx):
+            names = self._switches(fn) if fn.decorator_list else set()
+            if not names:
+                continue
+            saved = self.conds.flags
+            self.conds.flags = set(saved) | names
+            try:
+                kept = self.spans
+                self.spans = []
+                self.block(fn.body)
+                found = self.spans
+                for st in self.ctx.statements():
+                    if fn.lineno < st.lineno <= (fn.end_lineno or st.lineno):
+                        found += self._expression_spans(st)
+                self.spans = kept + [(a, b, False) for a, b, _ in found]
+            finally:
+                self.conds.flags = saved
 
     def _skip_statement(self, s) -> bool:
         """`pytest.importorskip("triton")` for a CUDA-only package, or a call of a function of this file that

@@ -29,3 +29,18 @@ def fingerprint(h):
 
 
 USE_CUDA = torch.cuda.is_available()
+
+
+class Loop:
+    def __init__(self):
+        self.sync_cuda = torch.cuda.is_available()
+        self.use_cuda = torch.cuda.is_available()
+
+    def step(self):
+        if self.use_cuda:
+            return "cuda"
+
+
+def local_flag():
+    have_gpu = torch.cuda.is_available()
+    print("ready")

@@ -10,3 +10,32 @@ def reference(x):
 
 
 MIXED = {"dtype": torch.float64, "scale": 2.0}
+
+
+def to_dtype(name):
+    if name == "fp32":
+        return torch.float32
+    elif name == "fp8":
+        return torch.float8_e4m3fn
+    raise ValueError(name)
+
+
+def check(x):
+    valid = [torch.float32, torch.float64]
+    if x.dtype not in valid:
+        raise TypeError(x.dtype)
+    return x.dtype in (torch.bfloat16, torch.float64)
+
+
+# look-alikes: a function that also returns something else, a dtype list used for more than membership
+
+
+def pick(x):
+    if x:
+        return torch.float64
+    return x.dtype
+
+
+def cases():
+    dtypes = [torch.float32, torch.float64]
+    return [torch.ones(2, dtype=d) for d in dtypes]

@@ -33,7 +33,7 @@ class TestOnDevice:
         self.device = torch.device("cuda")
 
     def test_nonzero(self):
-        x = torch.ones(3)
+        x = torch.ones(3).to(self.device)
         assert x.nonzero().numel() == 3
 
 

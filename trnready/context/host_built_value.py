@@ -1,0 +1,444 @@
+"""host-built-value: an operation on tensors the function itself builds on the host, never moved to a device."""
+from __future__ import annotations
+
+import ast
+
+from .base import dotted, enclosing_function, is_cpu, parent_of, places_on_device, predicate
+
+# torch functions that build a tensor from Python values (shapes, lists, NumPy arrays) on the default device,
+# the CPU unless a default device is set. `torch.tensor(x)` is Python data by convention (a tensor argument is a
+# copy construction torch warns about); `torch.as_tensor(x)` keeps a tensor where it is, so only literal data counts.
+_FACTORIES = frozenset({
+    "tensor", "zeros", "ones", "empty", "full", "arange", "range", "linspace", "logspace", "eye", "rand", "randn",
+    "randint", "randperm", "from_numpy", "tril_indices", "triu_indices", "Tensor", "DoubleTensor", "FloatTensor",
+    "LongTensor", "IntTensor", "BoolTensor", "HalfTensor", "ByteTensor", "ShortTensor", "CharTensor"})
+_LITERAL_DATA = (ast.List, ast.Tuple, ast.ListComp, ast.Constant)
+# Methods that leave the tensor's world: their result is a Python value (or a NumPy array) on the host.
+_TO_PYTHON = frozenset({"item", "tolist", "numpy", "numel", "size", "dim", "ndimension", "element_size",
+                        "data_ptr", "stride", "nelement"})
+# Attributes that are Python values whatever the tensor: shapes, dtypes, counts.
+_PY_ATTRS = frozenset({"shape", "ndim", "dtype", "layout", "is_sparse", "is_nested", "requires_grad"})
+# Builtins and modules whose results are Python or NumPy values.
+_PY_CALLS = frozenset({"len", "int", "float", "bool", "round", "range", "enumerate", "zip", "list", "tuple",
+                       "sorted", "reversed", "abs", "min", "max", "sum", "divmod", "pow", "str", "set", "dict"})
+_PY_MODULES = ("math.", "np.", "numpy.", "random.", "itertools.")
+# Anything in the file that makes factories build on a device: a default device, a device context.
+_DEFAULT_DEVICE = frozenset({"set_default_device", "set_default_tensor_type", "set_default_dtype_and_device"})
+
+HOST, PY = "host", "py"  # a tensor on the host; a Python / NumPy value
+
+
+def _torch_name(ctx, func) -> str:
+    """`torch.zeros`, also through `import torch as th` or `from torch import zeros` (the file's own imports)."""
+    name = dotted(func)
+    if not name:
+        return ""
+    root, _, rest = name.partition(".")
+    module = ctx.index.module
+    bindings = ctx.resolver.lookup(module, root) if module is not None else None
+    for b in bindings or ():
+        if b.kind == "import" and isinstance(b.value, str):
+            full = b.value + ("." + rest if rest else "")
+            return ctx.resolver.canonical(full)
+    return name if root == "torch" else ""
+
+
+def _sets_default_device(ctx) -> bool:
+    def compute(c) -> bool:
+        for call in c.calls():
+            f = call.func
+            tail = f.attr if type(f) is ast.Attribute else f.id if type(f) is ast.Name else ""
+            if tail in _DEFAULT_DEVICE:
+                return True
+        for w in c.nodes(ast.With) + c.nodes(ast.AsyncWith):
+            for item in w.items:
+                e = item.context_expr
+                if type(e) is ast.Call and dotted(e.func).endswith("device") and not (e.args and is_cpu(e.args[0])):
+                    return True
+        return False
+    return ctx.fact("host-built-value:default-device", compute)
+
+
+def _moves_to_device(ctx) -> bool:
+    return ctx.fact("host-data-code:device", lambda c: any(places_on_device(call) for call in c.calls()))
+
+
+class _Function:
+    """The names one function binds (outside its nested functions), and what each binding assigns."""
+
+    def __init__(self, fn):
+        self.fn = fn
+        self.params = {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs}
+        for extra in (fn.args.vararg, fn.args.kwarg):
+            if extra is not None:
+                self.params.add(extra.arg)
+        self.bound: dict = {}  # name -> [value expression, or None when unknown]
+        self._walk(fn.body)
+        for n in ast.walk(fn):  # walrus targets anywhere in the function's expressions
+            if type(n) is ast.NamedExpr and type(n.target) is ast.Name:
+                self.bound.setdefault(n.target.id, []).append(n.value)
+
+    def _bind(self, target, value) -> None:
+        t = type(target)
+        if t is ast.Name:
+            self.bound.setdefault(target.id, []).append(value)
+        elif t in (ast.Tuple, ast.List):
+            for elt in target.elts:  # each part of an unpacked value has the kind of the whole
+                self._bind(elt, value)
+        elif t is ast.Starred:
+            self._bind(target.value, value)
+
+    def _walk(self, stmts) -> None:
+        for s in stmts:
+            k = type(s)
+            if k in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+                self.bound.setdefault(getattr(s, "name", ""), []).append(None)
+                continue
+            if k is ast.Assign:
+                for t in s.targets:
+                    self._bind(t, s.value)
+            elif k is ast.AnnAssign and s.value is not None:
+                self._bind(s.target, s.value)
+            elif k is ast.AugAssign:
+                self._bind(s.target, s.value)  # x += y: x keeps its kind only if y has it too
+            elif k in (ast.For, ast.AsyncFor):
+                self._bind(s.target, s.iter)
+            elif k in (ast.With, ast.AsyncWith):
+                for item in s.items:
+                    if item.optional_vars is not None:
+                        self._bind(item.optional_vars, None)
+            elif k in (ast.Global, ast.Nonlocal):
+                for n in s.names:
+                    self.bound.setdefault(n, []).append(None)
+            elif k is ast.Try or k.__name__ == "TryStar":
+                for h in s.handlers:
+                    if h.name:
+                        self.bound.setdefault(h.name, []).append(None)
+            elif k is ast.Import or k is ast.ImportFrom:
+                for a in s.names:
+                    self.bound.setdefault((a.asname or a.name).split(".")[0], []).append(None)
+            for name in ("body", "orelse", "finalbody"):
+                inner = getattr(s, name, None)
+                if inner and k not in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+                    self._walk(inner)
+            for h in getattr(s, "handlers", None) or ():
+                self._walk(h.body)
+            for c in getattr(s, "cases", None) or ():
+                self._walk(c.body)
+
+
+class _Kinds:
+    """Whether an expression is a tensor built on the host (HOST), a Python value (PY) or unknown (None), by what
+    the enclosing functions assign; names of the module, parameters and attributes are unknown."""
+
+    def __init__(self, ctx, node):
+        self.ctx = ctx
+        self.functions = []  # innermost first
+        fn = enclosing_function(ctx, node)
+        while fn is not None:
+            self.functions.append(_function(ctx, fn))
+            fn = enclosing_function(ctx, fn)
+        self.comprehensions: dict = {}
+        p = parent_of(ctx, node)
+        while p is not None and not isinstance(p, ast.stmt):
+            if type(p) in (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp):
+                for gen in p.generators:
+                    self._comp_target(gen.target, gen.iter)
+            p = parent_of(ctx, p)
+        self.busy: set = set()
+
+    def _comp_target(self, target, it) -> None:
+        if type(target) is ast.Name:
+            self.comprehensions.setdefault(target.id, it)
+        elif type(target) in (ast.Tuple, ast.List):
+            for elt in target.elts:
+                self._comp_target(elt, it)
+
+    def of(self, e, depth: int = 0):
+        if depth > 12 or e is None:
+            return None
+        k = type(e)
+        if k in (ast.Constant, ast.JoinedStr):
+            return PY
+        if k in (ast.List, ast.Tuple, ast.Set):
+            return self._mix(e.elts, depth)
+        if k in (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp, ast.Dict):
+            return PY
+        if k is ast.Starred:
+            return self.of(e.value, depth + 1)
+        if k is ast.Name:
+            return self._name(e.id, depth)
+        if k is ast.Attribute:
+            if e.attr in _PY_ATTRS:
+                return PY
+            if dotted(e).startswith("torch.") or _torch_name(self.ctx, e):
+                return PY  # torch.float64, torch.int32: a dtype
+            if e.attr in ("T", "mT", "H", "real", "imag", "data", "grad"):
+                return self.of(e.value, depth + 1)
+            return None
+        if k is ast.Subscript:
+            base = self.of(e.value, depth + 1)
+            if base == HOST:
+                return HOST  # a host tensor indexed by anything: a device index would not run
+            if base is None:
+                return None
+            return self._mix([e.slice], depth)
+        if k is ast.Slice:
+            return self._combine([self.of(x, depth + 1) for x in (e.lower, e.upper, e.step) if x is not None], PY)
+        if k is ast.BinOp:
+            return self._mix([e.left, e.right], depth)
+        if k is ast.UnaryOp:
+            return self.of(e.operand, depth + 1)
+        if k is ast.BoolOp:
+            return self._combine([self.of(v, depth + 1) for v in e.values], PY)
+        if k is ast.Compare:
+            return self._mix([e.left, *e.comparators], depth)
+        if k is ast.IfExp:
+            return self._combine([self.of(e.body, depth + 1), self.of(e.orelse, depth + 1)], PY)
+        if k is ast.Call:
+            return self._call(e, depth)
+        return None
+
+    def _mix(self, operands, depth: int):
+        """The operands of one operation: a host tensor among them makes the result a host tensor, whatever the
+        other names, attributes and items are (a tensor on a device next to it would not run; 0-dim host tensors
+        are Python values here). The result of a call nobody can see into (`make(n) + host`) stays unknown."""
+        kinds = [self.of(x, depth + 1) for x in operands]
+        if HOST in kinds and all(k is not None or type(x) in (ast.Name, ast.Attribute, ast.Subscript, ast.Starred)
+                                 for k, x in zip(kinds, operands)):
+            return HOST
+        return None if None in kinds else PY
+
+    @staticmethod
+    def _combine(kinds, empty):
+        if any(x is None for x in kinds):
+            return None
+        return HOST if HOST in kinds else empty
+
+    def _name(self, name: str, depth: int):
+        if name in self.comprehensions:
+            return self.of(self.comprehensions[name], depth + 1)
+        for fn in self.functions:
+            if name in fn.bound:
+                key = (id(fn), name)
+                if key in self.busy:
+                    return PY  # a loop-carried name: its other assignments decide
+                self.busy.add(key)
+                try:
+                    return self._combine([self.of(v, depth + 1) for v in fn.bound[name]], PY)
+                finally:
+                    self.busy.discard(key)
+            if name in fn.params:
+                return None
+        return None
+
+    @staticmethod
+    def _arg_nodes(call):
+        return list(call.args) + [kw.value for kw in call.keywords if kw.arg not in ("dtype", "out")]
+
+    def _call(self, call, depth: int):
+        if any(kw.arg == "device" and not is_cpu(kw.value) for kw in call.keywords):
+            return None
+        f = call.func
+        if type(f) is ast.Name and f.id in _PY_CALLS and not _torch_name(self.ctx, f):
+            return PY
+        name = dotted(f)
+        if name.startswith(_PY_MODULES):
+            return PY
+        torch_name = _torch_name(self.ctx, f)
+        if torch_name.startswith("torch."):
+            tail = torch_name.rsplit(".", 1)[-1]
+            if tail in ("iinfo", "finfo", "Size", "dtype", "is_tensor", "numel"):
+                return PY
+            if tail in ("device", "cuda", "get_default_device"):
+                return None
+            if tail == "as_tensor":
+                return HOST if call.args and type(call.args[0]) in _LITERAL_DATA else None
+            if tail == "scalar_tensor" or tail == "tensor" and call.args and type(call.args[0]) is ast.Constant:
+                return PY  # a 0-dim tensor goes to the device of the tensors it meets
+            if tail in _FACTORIES:
+                # torch.tensor's data is Python values, the legacy constructors build on the CPU by type, and the
+                # other factories take sizes and ranges: all build on the default device, the CPU
+                return HOST
+            if call.args and self.of(call.args[0], depth + 1) is None:
+                return None  # the tensor the function works on (`torch.repeat_interleave(x, counts)`): like a receiver
+            return self._mix(self._arg_nodes(call), depth)
+        if type(f) is ast.Attribute:
+            if f.attr in ("cuda", "to", "pin_memory") and places_on_device(call):
+                return None
+            if f.attr == "cpu":
+                return HOST
+            receiver = self.of(f.value, depth + 1)
+            if receiver is None:
+                return None
+            if receiver == HOST:
+                return PY if f.attr in _TO_PYTHON else HOST
+            return self._mix(self._arg_nodes(call), depth)
+        return None
+
+
+def _function(ctx, fn) -> _Function:
+    key = "host-built-value:fn:%d" % id(fn)
+    found = ctx.memo.get(key)
+    if found is None:
+        found = ctx.memo[key] = _Function(fn)
+    return found
+
+
+def _escapes(ctx, subject) -> bool:
+    """The value built at `subject` may leave its function: it, or a name bound from it (followed through the
+    function's later assignments), is returned, yielded, stored in an attribute or a container
+    (`self.freqs = ...`, `register_buffer`), or handed to a function that is not torch's (`solve(memory)`). A
+    module's buffer is moved to the device with the module, so a float64 value kept there is the device's."""
+    fn = enclosing_function(ctx, subject)
+    stmt = subject
+    while stmt is not None and not isinstance(stmt, ast.stmt):
+        stmt = parent_of(ctx, stmt)
+    if fn is None or stmt is None:
+        return True
+    tainted: set = set()
+
+    def holds(e) -> bool:
+        return any(n is subject or type(n) is ast.Name and n.id in tainted for n in ast.walk(e))
+
+    def handed_over(e) -> bool:
+        for n in ast.walk(e):
+            if type(n) is ast.Call and any(holds(a) for a in [*n.args, *(k.value for k in n.keywords)]):
+                f = n.func
+                if _torch_name(ctx, f).startswith("torch.") or type(f) is ast.Name and f.id in _PY_CALLS:
+                    continue
+                if type(f) is ast.Attribute and holds(f.value):
+                    continue  # a method of the value itself (`x.masked_fill_(m, 0)`)
+                if type(f) is ast.Attribute and type(f.value) is ast.Name and f.value.id in tainted | {"math"}:
+                    continue
+                if type(f) is ast.Name and f.id in ("print", "isinstance", "repr"):
+                    continue
+                return True
+        return False
+
+    started = False
+    for st in ctx.statements():
+        if not (fn.lineno <= st.lineno <= (fn.end_lineno or st.lineno)) or st is fn:
+            continue
+        if st is stmt:
+            started = True
+        if not started:
+            continue
+        k = type(st)
+        if k in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+            continue
+        parts = [getattr(st, f) for f in st._fields if f not in ("body", "orelse", "finalbody", "handlers", "cases")]
+        exprs = [p for p in parts if isinstance(p, ast.AST)] + [x for p in parts if type(p) is list for x in p
+                                                                  if isinstance(x, ast.AST)]
+        if not any(holds(e) for e in exprs):
+            continue
+        if k is ast.Return or any(type(n) in (ast.Yield, ast.YieldFrom) for e in exprs for n in ast.walk(e)):
+            return True
+        if any(handed_over(e) for e in exprs):
+            return True
+        if k in (ast.Assign, ast.AnnAssign, ast.AugAssign):
+            targets = st.targets if k is ast.Assign else [st.target]
+            value = st.value
+            if value is not None and holds(value):
+                for t in targets:
+                    names = [t] if type(t) is ast.Name else list(getattr(t, "elts", ()))
+                    if not names or any(type(n) is not ast.Name for n in names):
+                        return True  # self.x = value, cache[k] = value
+                    tainted.update(n.id for n in names)
+    return False
+
+
+def _compiled(ctx, node) -> bool:
+    """The code may be traced by a compiler, where a host tensor's data-dependent shape breaks the graph all the
+    same: the match is inside a `forward`, or the file calls `torch.compile` itself."""
+    fn = enclosing_function(ctx, node)
+    while fn is not None:
+        if fn.name == "forward":
+            return True
+        fn = enclosing_function(ctx, fn)
+    return ctx.fact("host-built-value:compiles",
+                    lambda c: any(dotted(n).endswith("torch.compile") for n in c.nodes(ast.Attribute)))
+
+
+def _library_root(ctx, func) -> str:
+    """The top package a called name comes from by the file's imports (`sk_confusion_matrix` imported from
+    `sklearn.metrics` -> "sklearn"), or ""."""
+    name = dotted(func)
+    if not name:
+        return ""
+    root = name.split(".", 1)[0]
+    for st in ctx.statements():  # imports anywhere in the file (also inside the function)
+        if type(st) is ast.Import:
+            for a in st.names:
+                if (a.asname or a.name.split(".", 1)[0]) == root:
+                    return a.name.split(".", 1)[0]
+        elif type(st) is ast.ImportFrom and st.module and not st.level:
+            for a in st.names:
+                if (a.asname or a.name) == root:
+                    return st.module.split(".", 1)[0]
+    return ""
+
+
+def _handed_to_host_library(ctx, subject) -> bool:
+    """The operation's result is assigned to a name that the same function then hands to a library of
+    `host-libraries` (scikit-learn, SciPy, NumPy, pandas): those take host arrays only, so in a program that runs
+    the value is on the CPU (`true = true[~idx]` then `sk_confusion_matrix(true, pred)` in a reference metric)."""
+    libraries = frozenset(ctx.values.get("host-libraries", ()))
+    stmt = parent_of(ctx, subject)
+    if not libraries or type(stmt) is not ast.Assign or stmt.value is not subject or len(stmt.targets) != 1 \
+            or type(stmt.targets[0]) is not ast.Name:
+        return False
+    name = stmt.targets[0].id
+    fn = enclosing_function(ctx, stmt)
+    for st in ctx.statements():
+        if st.lineno <= stmt.lineno or not (fn.lineno <= st.lineno <= (fn.end_lineno or 0)):
+            continue
+        for e in (n for n in ast.walk(st) if type(n) is ast.Call):
+            if any(type(a) is ast.Name and a.id == name for a in [*e.args, *(k.value for k in e.keywords)]) \
+                    and _library_root(ctx, e.func) in libraries:
+                return True
+    return False
+
+
+def _subject(ctx, node):
+    """The expression whose value the finding is about: the matched call or subscript itself, else the nearest
+    call holding the match (`torch.zeros(n, dtype=torch.float64)` for its dtype argument)."""
+    for _ in range(4):
+        if type(node) in (ast.Call, ast.Subscript):
+            return node
+        up = parent_of(ctx, node)
+        if up is None or isinstance(up, (ast.stmt, ast.Lambda, ast.comprehension)):
+            return None
+        node = up
+    return None
+
+
+@predicate("host-built-value", kinds=("call", "method", "reference", "keyword", "subscript"), effect="guard")
+def host_built_value(ctx, hit) -> bool:
+    """The operation works on tensors its own function builds on the host from Python values and never moves to a
+    device: `tokens = torch.tensor(result.tokens)` then `tokens[mask.nonzero()]`, `torch.arange(n)` then
+    `torch.unique(keys)`, `expected = torch.tensor([1], dtype=torch.double)` compared in a test. The value is
+    followed through the function's assignments (and those of the functions around it): factories without a
+    `device=` argument, `torch.from_numpy`, `.cpu()`, torch functions and methods of such tensors, Python and NumPy
+    values mixed in. A parameter, an attribute (`self.x`), a module name or a `.to(device)` / `.cuda()` on the way
+    makes it unknown, and unknown is never guarded. A result the function then hands to a library of
+    `host-libraries` (scikit-learn, SciPy, NumPy, pandas take host arrays only) is host data too. For rules of the
+    categories in `host-built-categories`; for those in `host-kept-categories` (a float64 or sparse value that could
+    reach the device later) nothing in the file may move anything to a device either, and the value may not leave
+    its function (returned, stored in an attribute or a buffer, handed to a function that is not torch's). A file
+    that sets a default device (`torch.set_default_device`, `with torch.device(...)`) builds its tensors there and
+    is never guarded, nor is a match in a `forward` or in a file that calls `torch.compile`: compiled code breaks
+    its graph on a host tensor's data-dependent shape too."""
+    category = hit.rule.category
+    if category not in ctx.values.get("host-built-categories", ()):
+        return False
+    subject = _subject(ctx, hit.node)
+    if subject is None or enclosing_function(ctx, subject) is None:
+        return False
+    if _sets_default_device(ctx) or _compiled(ctx, subject):
+        return False
+    if _Kinds(ctx, subject).of(subject) != HOST and not _handed_to_host_library(ctx, subject):
+        return False
+    if category in ctx.values.get("host-kept-categories", ()):
+        return not _moves_to_device(ctx) and not _escapes(ctx, subject)
+    return True

@@ -691,6 +691,25 @@ class Indexer:
             else:
                 self.visit(operand, scope)
 
+    def v_assert(self, node: ast.Assert, scope: Scope) -> None:
+        # assert x.device.type == "cuda": the string is the device the code insists on; on Neuron the assert fails
+        if self.interest.device_keywords:
+            for value in _device_type_literals(node.test):
+                self.index.device_values.append((value, scope))
+        self.visit(node.test, scope)
+        if node.msg is not None:
+            self.visit(node.msg, scope)
+
+    def v_ifexp(self, node: ast.IfExp, scope: Scope) -> None:
+        # torch.float16 if x.device.type == "cuda" else torch.float32: the device type picks the precision, so on
+        # any other device the model silently runs in float32
+        if self.interest.device_keywords and _precision_pick(node.body, node.orelse):
+            for value in _device_type_literals(node.test):
+                self.index.device_values.append((value, scope))
+        self.visit(node.test, scope)
+        self.visit(node.body, scope)
+        self.visit(node.orelse, scope)
+
     def _visit_unrecorded(self, node: ast.expr, scope: Scope) -> None:
         root = node
         while type(root) is ast.Attribute:
@@ -790,9 +809,48 @@ _DISPATCH = {
     ast.Subscript: Indexer.v_subscript,
     ast.BinOp: Indexer.v_binop,
     ast.If: Indexer.v_if,
+    ast.Assert: Indexer.v_assert,
+    ast.IfExp: Indexer.v_ifexp,
 }
 if hasattr(ast, "TryStar"):
     _DISPATCH[ast.TryStar] = Indexer.v_try
+
+
+_HALF_DTYPES = frozenset({"float16", "half", "bfloat16"})
+_FULL_DTYPES = frozenset({"float32", "float"})
+
+
+def _device_type_literals(test: ast.expr) -> list:
+    """The string literals a condition compares a device type with for equality: `x.device.type == "cuda"`,
+    `"cuda" == dev.type`, also inside `and` (`use_fp16 and x.device.type == "cuda"`)."""
+    out = []
+    if type(test) is ast.BoolOp and type(test.op) is ast.And:
+        for v in test.values:
+            out.extend(_device_type_literals(v))
+        return out
+    if type(test) is not ast.Compare or len(test.ops) != 1 or type(test.ops[0]) is not ast.Eq:
+        return out
+    left, right = test.left, test.comparators[0]
+    for a, b in ((left, right), (right, left)):
+        if type(b) is ast.Constant and type(b.value) is str and _is_device_type(a):
+            out.append(b)
+    return out
+
+
+def _is_device_type(expr: ast.expr) -> bool:
+    """`<x>.device.type` or `<x>.device_type`."""
+    if type(expr) is not ast.Attribute:
+        return False
+    if expr.attr == "device_type":
+        return True
+    return expr.attr == "type" and type(expr.value) is ast.Attribute and expr.value.attr == "device"
+
+
+def _precision_pick(a: ast.expr, b: ast.expr) -> bool:
+    """One arm names a half-precision dtype and the other float32 (`torch.float16 ... else torch.float32`)."""
+    ta = a.attr if type(a) is ast.Attribute else None
+    tb = b.attr if type(b) is ast.Attribute else None
+    return (ta in _HALF_DTYPES and tb in _FULL_DTYPES) or (tb in _HALF_DTYPES and ta in _FULL_DTYPES)
 
 
 def _skip(self, node, scope) -> None:

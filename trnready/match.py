@@ -47,6 +47,9 @@ class Engine:
         self.suppressions = suppressions  # False: audit mode, inline suppressions are ignored
         self.one_per_thing = True  # post-processing folds repeats into one finding (off for `trnready fix`)
         self.resolver = Resolver(catalogue.aliases, catalogue.context_values.get("cuda-only-packages", ()))
+        # `x[mask_k]`: words of an index name that say it is a boolean mask, and words that say it holds positions
+        self._mask_words = frozenset(catalogue.context_values.get("mask-words", ()))
+        self._mask_not_words = frozenset(catalogue.context_values.get("mask-not-words", ()))
         self.project = ProjectFacts()  # set per scan by the caller (own packages of the scanned project)
         self.link = False  # set per scan: Python readers also summarise each file for project/link.py
         self._predicates: dict = {}  # id(matcher) -> (drop predicates, guard predicates)
@@ -307,14 +310,21 @@ class Engine:
     def _match_subscript(self, ctx: FileContext, node: ast.Subscript, scope, hits: list[Hit]) -> None:
         """`x[mask]` with a boolean mask by local evidence; neither side made by a [methods] not-on library."""
         resolver = ctx.resolver
-        if not _imports_torch(ctx) or not masks.is_mask(node.slice, scope, resolver):
+        if not _imports_torch(ctx):
+            return
+        if masks.is_mask(node.slice, scope, resolver):
+            shape = "boolean-mask"
+        elif any("mask-named" in m.names for _, m in self.subscripts) \
+                and masks.named_mask(node.slice, scope, resolver, self._mask_words, self._mask_not_words):
+            shape = "mask-named"
+        else:
             return
         not_on = self.catalogue.method_not_on
         if masks.foreign(node.value, scope, resolver, not_on) or masks.foreign(node.slice, scope, resolver, not_on):
             return
         for rule, m in self.subscripts:
-            if "boolean-mask" in m.names:
-                self._emit(ctx, hits, Hit(rule, m, node, "boolean-mask"))
+            if shape in m.names:
+                self._emit(ctx, hits, Hit(rule, m, node, node.slice.id if shape == "mask-named" else shape))
 
     def _match_device(self, ctx: FileContext, call: ast.Call, scope, names, is_method, hits) -> None:
         exprs = [kw.value for kw in call.keywords if kw.arg in self.interest.device_keywords]

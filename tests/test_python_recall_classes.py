@@ -1,0 +1,171 @@
+"""Classes of Python blockers found by the blind recall labels of issue 14: masks known by their name or kept
+through reshapes, device-type checks that assert or pick a precision, CUDA-only autocast queries, the calls
+of an optionally imported library. Each test has the hit and the look-alike that must stay unreported."""
+from conftest import scan_findings
+
+MASK_NAMED = "Indexing with `{}`, a mask by its name: a boolean mask keeps one row per True value, a size known " \
+             "only at run time"
+MASK = "Indexing with a boolean mask: the result has one row per True value, a size known only at run time"
+CUDA_STRING = '"cuda" device string: `cuda`'
+
+MASKS = '''import torch
+
+
+def masked_ce(logits, targets, mask):
+    for k in range(targets.shape[1]):
+        targets_k = targets[:, k].contiguous().view(-1)
+        mask_k = mask[:, k, ...].contiguous().view(-1)
+        kept = targets_k[mask_k]
+    return kept
+
+
+def unpad(tensor, input_mask):
+    return tensor[input_mask]
+
+
+def route(hidden, routing, e):
+    expert_mask = (routing == e).any(dim=-1)
+    return hidden[expert_mask]
+'''
+
+MASK_LOOK_ALIKES = '''import torch
+
+
+def gather(x, mask_idx, keep_ids, valid):
+    a = x[mask_idx]                     # positions, by the name
+    b = x[keep_ids]
+    keep = torch.argsort(x)[:4]         # integer positions, by the assignment
+    c = x[keep]
+    x[valid] = 0                        # an assignment keeps the shape of x
+    any_masked = (x == 0).any()
+    d = x[any_masked]                   # one truth value, not a mask
+    return a, b, c, d
+
+
+def token(embed, mask_token):
+    return embed[mask_token]
+'''
+
+
+def test_a_mask_by_name_or_kept_through_reshapes_is_reported(tmp_path):
+    (tmp_path / "loss.py").write_text(MASKS)
+    found = [f[:5] for f in scan_findings(tmp_path) if f[3] == "TRN104"]
+    assert found == [
+        ("loss.py", 8, 16, "TRN104", MASK_NAMED.format("mask_k")),
+        ("loss.py", 13, 12, "TRN104", MASK_NAMED.format("input_mask")),
+        ("loss.py", 18, 12, "TRN104", MASK),  # `.any(dim=-1)` of a comparison
+    ]
+
+
+def test_names_of_positions_ids_and_assignments_are_not_masks(tmp_path):
+    (tmp_path / "gather.py").write_text(MASK_LOOK_ALIKES)
+    assert [f for f in scan_findings(tmp_path, "--show-guarded") if f[3] == "TRN104"] == []
+
+
+def test_a_mask_name_in_a_file_without_torch_is_not_reported(tmp_path):
+    (tmp_path / "table.py").write_text("def pick(rows, mask):\n    return rows[mask]\n")
+    assert scan_findings(tmp_path, "--show-guarded") == []
+
+
+DEVICE_TYPE = '''import torch
+
+
+class Precond(torch.nn.Module):
+    def forward(self, x, use_fp16=True):
+        dtype = torch.float16 if (use_fp16 and x.device.type == 'cuda') else torch.float32
+        return x.to(dtype)
+
+
+class Rotary(torch.nn.Module):
+    def forward(self, x):
+        assert self.freqs.device.type == "cuda"
+        return x * self.freqs
+'''
+
+DEVICE_TYPE_LOOK_ALIKES = '''import torch
+
+
+def dispatch(c, kernel, fallback):
+    if c.device.type == 'cuda':         # the other arm is the portable path
+        return kernel(c)
+    return fallback(c)
+
+
+def sync(x):
+    assert x.device.type != "cuda"      # holds on Neuron
+    device = x.device.type if x.device.type == "cuda" else "cpu"
+    return device
+
+
+def cast(x):
+    dtype = torch.float16 if x.device.type == "cpu" else torch.float32
+    return x.to(dtype)
+'''
+
+
+def test_a_device_type_that_is_asserted_or_picks_a_precision_is_reported(tmp_path):
+    (tmp_path / "networks.py").write_text(DEVICE_TYPE)
+    found = [f[:5] for f in scan_findings(tmp_path) if f[3] == "TRN242"]
+    assert found == [
+        ("networks.py", 6, 65, "TRN242", CUDA_STRING),
+        ("networks.py", 12, 42, "TRN242", CUDA_STRING),
+    ]
+
+
+def test_a_device_type_check_that_chooses_a_code_path_is_not_reported(tmp_path):
+    (tmp_path / "dispatch.py").write_text(DEVICE_TYPE_LOOK_ALIKES)
+    assert [f for f in scan_findings(tmp_path) if f[3] == "TRN242"] == []
+
+
+AUTOCAST = '''import torch
+
+
+def save_state(ctx):
+    ctx.kwargs = {"enabled": torch.is_autocast_enabled(), "dtype": torch.get_autocast_gpu_dtype()}
+
+
+def cast_weights(w):
+    if torch.is_autocast_enabled():
+        w = w.to(dtype=torch.get_autocast_gpu_dtype())
+    return w
+
+
+def cast_any(w, x):
+    if torch.is_autocast_enabled(x.device.type):
+        w = w.to(dtype=torch.get_autocast_gpu_dtype())
+    return w
+'''
+AUTOCAST_MSG = "Autocast dtype read or set for the CUDA device only: `torch.get_autocast_gpu_dtype`"
+
+
+def test_the_cuda_autocast_dtype_is_reported_and_guarded_under_the_cuda_autocast_check(tmp_path):
+    (tmp_path / "amp_state.py").write_text(AUTOCAST)
+    found = [f for f in scan_findings(tmp_path, "--show-guarded") if f[3] == "TRN255"]
+    assert found == [
+        ("amp_state.py", 5, 68, "TRN255", AUTOCAST_MSG, False),
+        # torch.is_autocast_enabled() with no device answers for CUDA: False inside a Neuron autocast region
+        ("amp_state.py", 10, 24, "TRN255", AUTOCAST_MSG, True),
+        ("amp_state.py", 16, 24, "TRN255", AUTOCAST_MSG, False),  # the device is asked: the dtype call runs
+    ]
+
+
+XFORMERS = '''try:
+    import xformers
+    import xformers.ops
+except ImportError:
+    xformers = None
+
+
+class MemoryEfficientCrossAttention:
+    def forward(self, q, k, v):
+        return xformers.ops.memory_efficient_attention(q, k, v)
+'''
+
+
+def test_the_attention_call_of_an_optional_xformers_import_is_reported(tmp_path):
+    (tmp_path / "attention.py").write_text(XFORMERS)
+    found = [(f[1], f[2], f[4], f[5]) for f in scan_findings(tmp_path, "--show-guarded") if f[3] == "TRN284"]
+    assert found == [
+        (2, 5, "xFormers: `xformers` (optional import: guarded by try/except or an availability check)", True),
+        (10, 16, "xFormers: `xformers.ops.memory_efficient_attention`", False),  # no fallback in the class
+    ]

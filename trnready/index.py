@@ -89,6 +89,8 @@ class FileIndex:
     outer_calls: dict = field(default_factory=dict)  # id(call) -> (func, Scope) of the call it is an argument of
     env_values: dict = field(default_factory=dict)  # id(env name node) -> literal strings it is compared with / set to
     keyword_stores: list = field(default_factory=list)  # (name, value expr, Scope): {"k": v}, x["k"] = v, x.k = v
+    # (name, value expr, Scope): def f(k=v) parameter defaults and `assert k == v` requirements
+    keyword_defaults: list = field(default_factory=list)
     guarded_names: set = field(default_factory=set)  # local names bound by imports under an optional-import guard
     called_refs: set = field(default_factory=set)  # ids of attribute chains that are called (x.f(...))
     subscripts: list = field(default_factory=list)  # (Subscript node, Scope): loads indexed by a non-literal
@@ -395,6 +397,14 @@ class Indexer:
         for d in args.kw_defaults:
             if d is not None:
                 self.visit(d, scope)
+        if self.interest.keywords:
+            # def __init__(self, backend="nccl"): the default is the value every call that omits it passes
+            positional = args.posonlyargs + args.args
+            pairs = list(zip(positional[len(positional) - len(args.defaults):], args.defaults))
+            pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None]
+            for a, d in pairs:
+                if a.arg in self.interest.keywords:
+                    self.index.keyword_defaults.append((a.arg, d, scope))
         # The return annotation (-> torch.cuda.Stream) names a type; it uses nothing, so it is not walked.
         inner = Scope("function", scope)
         self._bind_params(args, inner, scope)
@@ -696,6 +706,11 @@ class Indexer:
         if self.interest.device_keywords:
             for value in _device_type_literals(node.test):
                 self.index.device_values.append((value, scope))
+        if self.interest.keywords:
+            # assert backend == "nccl": the code accepts that one value of the setting
+            for name, value in _asserted_settings(node.test):
+                if name in self.interest.keywords:
+                    self.index.keyword_defaults.append((name, value, scope))
         self.visit(node.test, scope)
         if node.msg is not None:
             self.visit(node.msg, scope)
@@ -834,6 +849,22 @@ def _device_type_literals(test: ast.expr) -> list:
     for a, b in ((left, right), (right, left)):
         if type(b) is ast.Constant and type(b.value) is str and _is_device_type(a):
             out.append(b)
+    return out
+
+
+def _asserted_settings(test: ast.expr) -> list:
+    """(name, literal) for each `name == "literal"` an assert requires (`backend == "nccl"`, `cfg.backend == ...`),
+    also inside `and`."""
+    if type(test) is ast.BoolOp and type(test.op) is ast.And:
+        return [pair for v in test.values for pair in _asserted_settings(v)]
+    if type(test) is not ast.Compare or len(test.ops) != 1 or type(test.ops[0]) is not ast.Eq:
+        return []
+    out = []
+    for a, b in ((test.left, test.comparators[0]), (test.comparators[0], test.left)):
+        if type(b) is ast.Constant and type(b.value) is str:
+            name = a.id if type(a) is ast.Name else a.attr if type(a) is ast.Attribute else None
+            if name is not None:
+                out.append((name, b))
     return out
 
 

@@ -222,6 +222,8 @@ class Engine:
         if self.keywords:
             for name, expr, scope in index.keyword_stores:
                 self._match_store(ctx, name, expr, scope, hits)
+            for name, expr, scope in index.keyword_defaults:
+                self._match_store(ctx, name, expr, scope, hits, defaults=True)
         if self.subscripts:
             for node, scope in index.subscripts:
                 self._match_subscript(ctx, node, scope, hits)
@@ -295,12 +297,15 @@ class Engine:
                 if all(_fixed(p, inner) for p in m.args) and self._args_ok(ctx, m.args, inner, scope):
                     self._emit(ctx, hits, Hit(rule, m, call, q, q))
 
-    def _match_store(self, ctx: FileContext, name: str, expr: ast.expr, scope, hits: list[Hit]) -> None:
+    def _match_store(self, ctx: FileContext, name: str, expr: ast.expr, scope, hits: list[Hit],
+                     defaults: bool = False) -> None:
         """A value stored under a keyword name (`{"attn_implementation": "flash_attention_2"}`, `cfg.x = v`,
-        `kw["x"] = v`, `add_argument("--x", default=v)`) for keyword matchers with `stores = true`."""
+        `kw["x"] = v`, `add_argument("--x", default=v)`) for keyword matchers with `stores = true`; with
+        `defaults`, a parameter default or an asserted value (`def f(backend="nccl")`, `assert backend == "nccl"`)
+        for keyword matchers with `defaults = true`."""
         values = None
         for rule, m in self.keywords.get(name, ()):
-            if not m.stores or any(p.name != name for p in m.args):
+            if not (m.defaults if defaults else m.stores) or any(p.name != name for p in m.args):
                 continue
             if values is None:
                 values = [v for v, _ in ctx.resolver.values(expr, scope)]
@@ -472,12 +477,16 @@ def _fixed(p, call: ast.Call) -> bool:
 
 
 def _several_or_env(bindings) -> bool:
-    """A name assigned in several places the resolver follows (if/else arms), or once from an
-    environment getter with a default: the values whose literal is the place to report."""
+    """A name assigned in several places the resolver follows (if/else arms), once from a conditional
+    expression, or once from an environment getter with a default: the values whose literal is the place to
+    report."""
     if not bindings:
         return False
     if len(bindings) == 1:
-        return bindings[0].kind == "call" and env_default(bindings[0].value) is not None
+        b = bindings[0]
+        if b.kind == "expr" and type(b.value) is ast.IfExp:
+            return True  # backend = "gloo" if os.name == "nt" else "nccl": the literal in its arm is the place
+        return b.kind == "call" and env_default(b.value) is not None
     return all(b.kind in FOLLOWED_KINDS and b.branch is not None for b in bindings)
 
 

@@ -1,7 +1,9 @@
 """Classes of Python blockers found by the blind recall labels of issue 14: masks known by their name or kept
 through reshapes, device-type checks that assert or pick a precision, CUDA-only autocast queries, the calls
 of an optionally imported library. Each test has the hit and the look-alike that must stay unreported."""
-from conftest import scan_findings
+import json
+
+from conftest import run_cli, scan_findings
 
 MASK_NAMED = "Indexing with `{}`, a mask by its name: a boolean mask keeps one row per True value, a size known " \
              "only at run time"
@@ -169,3 +171,68 @@ def test_the_attention_call_of_an_optional_xformers_import_is_reported(tmp_path)
         (2, 5, "xFormers: `xformers` (optional import: guarded by try/except or an availability check)", True),
         (10, 16, "xFormers: `xformers.ops.memory_efficient_attention`", False),  # no fallback in the class
     ]
+
+
+DEFAULTS = '''import os
+
+import torch
+
+
+class ParallelContext:
+    def __init__(self, tp: int, backend: str = "nccl"):
+        assert backend == "nccl", "Only nccl backend is supported for now."
+        self.tp = tp
+
+
+class SSMKernel:
+    def __init__(self, d_state: int = 64, backend: str = "cuda"):
+        self.backend = backend
+
+
+def init_distributed():
+    backend = 'gloo' if os.name == 'nt' else 'nccl'
+    torch.distributed.init_process_group(backend=backend, init_method='env://')
+
+
+def bip(duration=0.5, device="cuda"):
+    return torch.zeros(int(duration * 100))
+'''
+NCCL_AT = "Distributed process group on NCCL: `backend`"
+NCCL_IFEXP = "Distributed process group on NCCL: `torch.distributed.init_process_group` (`backend` may be 'nccl' or " \
+             "'gloo')"
+
+
+def test_parameter_defaults_asserted_values_and_conditional_literals_are_reported(tmp_path):
+    (tmp_path / "context.py").write_text(DEFAULTS)
+    found = [f[1:5] for f in scan_findings(tmp_path) if f[3] in ("TRN271", "TRN248", "TRN242")]
+    assert found == [
+        (7, 48, "TRN271", NCCL_AT),
+        (8, 27, "TRN271", NCCL_AT),
+        (13, 58, "TRN248", 'Implementation backend chosen by the name "cuda": `backend`'),
+        (19, 5, "TRN271", NCCL_IFEXP),  # the call reads the choice ...
+        (22, 30, "TRN242", CUDA_STRING),  # a device default, even where the body does not read it
+    ]
+    # ... and the literal the conditional expression picks is listed among the finding's places
+    report = json.loads(run_cli("scan", tmp_path, "--format", "json", "--no-cache").stdout)
+    ifexp = next(f for f in report["findings"] if f["rule"] == "TRN271" and f["line"] == 19)
+    assert ifexp["occurrences"] == [{"line": 18, "column": 46, "rule": "TRN271"}]
+
+
+DEFAULT_LOOK_ALIKES = '''import torch
+
+
+class ParallelContext:
+    def __init__(self, tp: int, backend: str = "gloo"):
+        assert backend != "nccl"
+        assert backend in ("gloo", "neuron")
+        self.tp = tp
+
+
+def pick(device="cpu", backend_name="cuda"):
+    return device, backend_name
+'''
+
+
+def test_other_defaults_and_negative_asserts_are_not_reported(tmp_path):
+    (tmp_path / "context.py").write_text(DEFAULT_LOOK_ALIKES)
+    assert [f for f in scan_findings(tmp_path) if f[3] in ("TRN271", "TRN248", "TRN242")] == []

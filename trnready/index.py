@@ -397,14 +397,18 @@ class Indexer:
         for d in args.kw_defaults:
             if d is not None:
                 self.visit(d, scope)
-        if self.interest.keywords:
-            # def __init__(self, backend="nccl"): the default is the value every call that omits it passes
+        if self.interest.keywords or self.interest.device_keywords:
+            # def __init__(self, backend="nccl"), def f(x, device="cuda"): the default is the value every call
+            # that omits the argument passes
             positional = args.posonlyargs + args.args
             pairs = list(zip(positional[len(positional) - len(args.defaults):], args.defaults))
             pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None]
             for a, d in pairs:
                 if a.arg in self.interest.keywords:
                     self.index.keyword_defaults.append((a.arg, d, scope))
+                if type(d) is ast.Constant and self.interest.device_keywords \
+                        and device_like(a.arg, self.interest.device_keywords):
+                    self.index.device_values.append((d, scope))
         # The return annotation (-> torch.cuda.Stream) names a type; it uses nothing, so it is not walked.
         inner = Scope("function", scope)
         self._bind_params(args, inner, scope)

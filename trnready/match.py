@@ -33,6 +33,7 @@ class Hit:
     guard: str = ""  # the name of that predicate (the finding's `guarded_by`)
     stored: bool = False  # a keyword matcher's value stored under the name ({"k": v}, x.k = v), not passed to a call
     severity: str | None = None  # overrides the rule's (an optional import leaves a path without the package)
+    also: tuple = ()  # further nodes listed as places of the finding (the literal a conditional expression picks)
 
 
 def _tails(names) -> set[str]:
@@ -424,7 +425,19 @@ class Engine:
             if p.op in ("present", "absent", "is-none", "is-not-none"):
                 continue
             expr = _arg_expr(p, call)
-            if type(expr) is not ast.Name or not _several_or_env(ctx.resolver.lookup(scope, expr.id)):
+            if type(expr) is not ast.Name:
+                continue
+            bindings = ctx.resolver.lookup(scope, expr.id)
+            if _conditional_literal(bindings):
+                # backend = "gloo" if os.name == "nt" else "nccl": the finding stays at the call, which reads
+                # the choice, and the flagged literal is listed among its places
+                literal = next((o for v, o in ctx.resolver.values(expr, scope)
+                                if v is not UNKNOWN and v is not LIST and _holds(p, True, [v])
+                                and type(o) is ast.Constant), None)
+                if literal is not None:
+                    hits[-1] = replace(hits[-1], also=hits[-1].also + (literal,))
+                return
+            if not _several_or_env(bindings):
                 continue
             pairs = ctx.resolver.values(expr, scope)
             first, last = call.lineno, call.end_lineno or call.lineno
@@ -476,16 +489,19 @@ def _fixed(p, call: ast.Call) -> bool:
         and not any(type(a) is ast.Starred for a in call.args[:p.position + 1])
 
 
+def _conditional_literal(bindings) -> bool:
+    """A name bound once, from a conditional expression (`backend = "nccl" if cuda else "gloo"`)."""
+    return bool(bindings) and len(bindings) == 1 and bindings[0].kind == "expr" \
+        and type(bindings[0].value) is ast.IfExp
+
+
 def _several_or_env(bindings) -> bool:
-    """A name assigned in several places the resolver follows (if/else arms), once from a conditional
-    expression, or once from an environment getter with a default: the values whose literal is the place to
-    report."""
+    """A name assigned in several places the resolver follows (if/else arms), or once from an
+    environment getter with a default: the values whose literal is the place to report."""
     if not bindings:
         return False
     if len(bindings) == 1:
         b = bindings[0]
-        if b.kind == "expr" and type(b.value) is ast.IfExp:
-            return True  # backend = "gloo" if os.name == "nt" else "nccl": the literal in its arm is the place
         return b.kind == "call" and env_default(b.value) is not None
     return all(b.kind in FOLLOWED_KINDS and b.branch is not None for b in bindings)
 

@@ -236,3 +236,61 @@ def pick(device="cpu", backend_name="cuda"):
 def test_other_defaults_and_negative_asserts_are_not_reported(tmp_path):
     (tmp_path / "context.py").write_text(DEFAULT_LOOK_ALIKES)
     assert [f for f in scan_findings(tmp_path) if f[3] in ("TRN271", "TRN248", "TRN242")] == []
+
+
+CUPY = '''import torch
+
+try:
+    from cupy.cuda import function
+    _available = True
+except ImportError:
+    _available = False
+
+
+class UnICORNN(torch.nn.Module):
+    def __init__(self):
+        if not _available:
+            raise ImportError("Requires cupy.")
+        super().__init__()
+'''
+
+
+def test_an_optional_import_whose_flag_the_model_demands_stays_a_finding(tmp_path):
+    (tmp_path / "unicornn.py").write_text(CUPY)
+    found = [(f[1], f[3], f[5]) for f in scan_findings(tmp_path, "--show-guarded")]
+    assert found == [(4, "TRN289", False)]
+
+
+def test_an_optional_import_with_a_flag_for_a_fallback_stays_guarded(tmp_path):
+    (tmp_path / "unicornn.py").write_text(CUPY.replace('''        if not _available:
+            raise ImportError("Requires cupy.")
+''', '''        self.fast = _available
+'''))
+    found = [(f[1], f[3], f[5]) for f in scan_findings(tmp_path, "--show-guarded")]
+    assert found == [(4, "TRN289", True)]
+
+
+IMPORTED_NAMES = '''import torch
+from torch.cuda.amp import custom_bwd, custom_fwd
+
+
+class Scan(torch.autograd.Function):
+    @staticmethod
+    @custom_fwd
+    def forward(ctx, x):
+        return x
+'''
+
+
+def test_the_from_import_of_a_flagged_name_is_listed_with_its_use(tmp_path):
+    (tmp_path / "scan.py").write_text(IMPORTED_NAMES)
+    report = json.loads(run_cli("scan", tmp_path, "--format", "json", "--no-cache").stdout)
+    found = [(f["line"], f["column"], f["rule"], f.get("occurrences")) for f in report["findings"]]
+    # the finding stays at the use; the import statement that names torch.cuda.amp is one of its places
+    assert found == [(7, 6, "TRN251", [{"line": 2, "column": 1, "rule": "TRN251"}])]
+
+
+def test_a_module_import_is_not_listed_with_attribute_uses(tmp_path):
+    (tmp_path / "scan.py").write_text("import torch\n\nscaler = torch.cuda.amp.GradScaler()\n")
+    report = json.loads(run_cli("scan", tmp_path, "--format", "json", "--no-cache").stdout)
+    assert [(f["line"], f["rule"], f.get("occurrences")) for f in report["findings"]] == [(3, "TRN251", None)]

@@ -196,12 +196,24 @@ class Engine:
                                 emit(ctx, hits, Hit(rule, m, node, cand))
         # references (outermost attribute chains and imported names)
         if self.refs:
+            from_imports = None
             for node, scope in index.refs:
                 for q in qualnames(node, scope):
                     q = canon(q)
+                    also = ()
                     for prefix in _prefixes(q):
                         for rule, m in self.refs.get(prefix, ()):
-                            emit(ctx, hits, Hit(rule, m, node, prefix, q))
+                            if type(node) is ast.Name and not also:
+                                # `from torch.cuda.amp import custom_fwd` then `@custom_fwd`: the import line
+                                # names the flagged module itself, so it is listed among the places of the
+                                # use (`from torch import float64` names only the flagged object: not listed)
+                                if from_imports is None:
+                                    from_imports = _from_imports(index)
+                                imp = from_imports.get(q)
+                                mod = canon(imp.module or "") if imp is not None else ""
+                                if mod == prefix or mod.startswith(prefix + "."):
+                                    also = (imp,)
+                            emit(ctx, hits, Hit(rule, m, node, prefix, q, also=also))
         # decorators
         if self.decorators:
             for expr, scope in index.decorators:
@@ -487,6 +499,15 @@ def _fixed(p, call: ast.Call) -> bool:
         return True
     return p.position is not None and p.position < len(call.args) \
         and not any(type(a) is ast.Starred for a in call.args[:p.position + 1])
+
+
+def _from_imports(index) -> dict:
+    """Full dotted name -> the `from X import name` statement that binds it (`torch.cuda.amp.custom_fwd`)."""
+    out = {}
+    for node, cands in index.imports:
+        if type(node) is ast.ImportFrom and len(cands) == 2:
+            out.setdefault(cands[1], node)
+    return out
 
 
 def _conditional_literal(bindings) -> bool:

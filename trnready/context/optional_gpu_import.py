@@ -30,6 +30,9 @@ def _demanded(ctx) -> set:
                 name = st.test.id if isinstance(st.test, ast.Name) else _against_none(st.test, ast.IsNot)
             elif isinstance(st, ast.If) and st.body and isinstance(st.body[-1], ast.Raise):
                 name = _against_none(st.test, ast.Is)
+                if name is None and isinstance(st.test, ast.UnaryOp) and isinstance(st.test.op, ast.Not) \
+                        and isinstance(st.test.operand, ast.Name):
+                    name = st.test.operand.id  # `if not HAVE_CUPY: raise ImportError(...)`
             else:
                 continue
             if name:
@@ -86,4 +89,19 @@ def optional_gpu_import(ctx, hit) -> bool:
         return False
     # `assert flash_attn_with_kvcache is not None` (or `if X is None: raise`) somewhere in the file: one path
     # needs the package after all, so the import stays a change to check.
-    return not (_bound(hit.node) & _demanded(ctx))
+    return not ((_bound(hit.node) | _try_flags(ctx, hit.node)) & _demanded(ctx))
+
+
+def _try_flags(ctx, node) -> set:
+    """Names the `try` around the import sets to True or False (`_unicornn_available = True` after the import,
+    `= False` in the handler): flags that say whether the import worked."""
+    p = parent_of(ctx, node)
+    while p is not None and not isinstance(p, (ast.Try, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        p = parent_of(ctx, p)
+    if not isinstance(p, ast.Try):
+        return set()
+    found = set()
+    for st in [*p.body, *(s for h in p.handlers for s in h.body)]:
+        if isinstance(st, ast.Assign) and isinstance(st.value, ast.Constant) and isinstance(st.value.value, bool):
+            found.update(t.id for t in st.targets if isinstance(t, ast.Name))
+    return found

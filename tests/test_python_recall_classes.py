@@ -294,3 +294,23 @@ def test_a_module_import_is_not_listed_with_attribute_uses(tmp_path):
     (tmp_path / "scan.py").write_text("import torch\n\nscaler = torch.cuda.amp.GradScaler()\n")
     report = json.loads(run_cli("scan", tmp_path, "--format", "json", "--no-cache").stdout)
     assert [(f["line"], f["rule"], f.get("occurrences")) for f in report["findings"]] == [(3, "TRN251", None)]
+
+
+def test_a_flag_asserted_only_under_a_further_condition_keeps_the_import_guarded(tmp_path):
+    (tmp_path / "model.py").write_text('''import torch
+
+try:
+    import xformers.ops
+    XFORMERS_IS_AVAILABLE = True
+except ImportError:
+    XFORMERS_IS_AVAILABLE = False
+
+
+def make_attn(kind):
+    if torch.__version__ < "2.0.0":
+        assert XFORMERS_IS_AVAILABLE
+        kind = "vanilla-xformers"
+    return kind
+''')
+    found = [(f[1], f[3], f[5]) for f in scan_findings(tmp_path, "--show-guarded")]
+    assert found == [(4, "TRN284", True)]

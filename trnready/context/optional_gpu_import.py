@@ -30,9 +30,6 @@ def _demanded(ctx) -> set:
                 name = st.test.id if isinstance(st.test, ast.Name) else _against_none(st.test, ast.IsNot)
             elif isinstance(st, ast.If) and st.body and isinstance(st.body[-1], ast.Raise):
                 name = _against_none(st.test, ast.Is)
-                if name is None and isinstance(st.test, ast.UnaryOp) and isinstance(st.test.op, ast.Not) \
-                        and isinstance(st.test.operand, ast.Name):
-                    name = st.test.operand.id  # `if not HAVE_CUPY: raise ImportError(...)`
             else:
                 continue
             if name:
@@ -89,7 +86,30 @@ def optional_gpu_import(ctx, hit) -> bool:
         return False
     # `assert flash_attn_with_kvcache is not None` (or `if X is None: raise`) somewhere in the file: one path
     # needs the package after all, so the import stays a change to check.
-    return not ((_bound(hit.node) | _try_flags(ctx, hit.node)) & _demanded(ctx))
+    if _bound(hit.node) & _demanded(ctx):
+        return False
+    # `_available = True` in the `try`, then `if not _available: raise ImportError(...)` where a function
+    # starts: that function (a model's constructor) cannot run without the package
+    return not (_try_flags(ctx, hit.node) & _demanded_flags(ctx))
+
+
+def _demanded_flags(ctx) -> set:
+    """Names a function body requires at its own level (not under a further condition): `if not X: raise`
+    or `assert X`."""
+    def compute(c) -> set:
+        found: set = set()
+        for st in c.statements():
+            parent = parent_of(c, st)
+            if not isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef)) or st not in parent.body:
+                continue
+            if isinstance(st, ast.Assert) and isinstance(st.test, ast.Name):
+                found.add(st.test.id)
+            elif isinstance(st, ast.If) and st.body and isinstance(st.body[-1], ast.Raise) \
+                    and isinstance(st.test, ast.UnaryOp) and isinstance(st.test.op, ast.Not) \
+                    and isinstance(st.test.operand, ast.Name):
+                found.add(st.test.operand.id)
+        return found
+    return ctx.fact("optional-gpu-import:demanded-flags", compute)
 
 
 def _try_flags(ctx, node) -> set:

@@ -314,3 +314,36 @@ def make_attn(kind):
 ''')
     found = [(f[1], f[3], f[5]) for f in scan_findings(tmp_path, "--show-guarded")]
     assert found == [(4, "TRN284", True)]
+
+
+DATACLASS = '''from dataclasses import dataclass
+
+DEFAULT_ATTENTION_IMPLEMENTATION = "flash_attention_2"
+
+
+@dataclass
+class LlamaConfig:
+    hidden_size: int = 4096
+    _attn_implementation: str = DEFAULT_ATTENTION_IMPLEMENTATION
+
+
+@dataclass
+class QwenConfig:
+    _attn_implementation: str = "sdpa"
+
+
+def load(name, attn_implementation="flash_attention_2"):
+    return name, attn_implementation
+'''
+FA2 = "Hugging Face model loaded with FlashAttention 2/3: `attn_implementation`"
+
+
+def test_dataclass_field_and_parameter_defaults_of_a_keyword_are_reported(tmp_path):
+    (tmp_path / "models_config.py").write_text(DATACLASS)
+    report = json.loads(run_cli("scan", tmp_path, "--format", "json", "--no-cache").stdout)
+    found = [(f["line"], f["column"], f["rule"], f["message"], f.get("occurrences")) for f in report["findings"]]
+    assert found == [
+        # the field reads the module constant: the constant's literal is listed as a place
+        (9, 33, "TRN282", FA2, [{"line": 3, "column": 36, "rule": "TRN282"}]),
+        (17, 36, "TRN282", FA2, None),
+    ]

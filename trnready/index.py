@@ -519,6 +519,11 @@ class Indexer:
             self._bind_target(node.target, scope, node.value)
             if self.interest.device_keywords:
                 self._device_store(node.target, node.value, scope)
+            if scope.kind == "class" and type(node.target) is ast.Name and self.interest.keywords \
+                    and node.target.id.lstrip("_") in self.interest.keywords:
+                # a dataclass field `_attn_implementation: str = "flash_attention_2"`: the default of the
+                # constructor's parameter of that name
+                self.index.keyword_defaults.append((node.target.id.lstrip("_"), node.value, scope))
         elif type(node.target) is not ast.Name:
             self.visit(node.target, scope)
 

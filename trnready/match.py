@@ -321,9 +321,13 @@ class Engine:
             if not (m.defaults if defaults else m.stores) or any(p.name != name for p in m.args):
                 continue
             if values is None:
-                values = [v for v, _ in ctx.resolver.values(expr, scope)]
+                pairs = ctx.resolver.values(expr, scope)
+                values = [v for v, _ in pairs]
+                # `= DEFAULT_ATTENTION_IMPLEMENTATION`: the module constant's literal is listed as a place
+                also = tuple(o for v, o in pairs if type(expr) is ast.Name and type(o) is ast.Constant
+                             and o.lineno != expr.lineno)[:1]
             if all(_holds(p, True, values) for p in m.args):
-                self._emit(ctx, hits, Hit(rule, m, expr, name, stored=True))
+                self._emit(ctx, hits, Hit(rule, m, expr, name, stored=True, also=also))
 
     def _match_subscript(self, ctx: FileContext, node: ast.Subscript, scope, hits: list[Hit]) -> None:
         """`x[mask]` with a boolean mask by local evidence; neither side made by a [methods] not-on library."""

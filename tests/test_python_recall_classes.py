@@ -347,3 +347,26 @@ def test_dataclass_field_and_parameter_defaults_of_a_keyword_are_reported(tmp_pa
         (9, 33, "TRN282", FA2, [{"line": 3, "column": 36, "rule": "TRN282"}]),
         (17, 36, "TRN282", FA2, None),
     ]
+
+
+def test_a_probe_function_whose_handler_returns_false_keeps_the_import_guarded(tmp_path):
+    (tmp_path / "probe.py").write_text('''import torch
+
+
+def is_profiled() -> bool:
+    try:
+        from xformers.profiler import profiler
+    except ImportError:
+        return False
+    return profiler.active()
+
+
+def load_profiler():
+    try:
+        from xformers.profiler import profiler
+    except ImportError:
+        print("no xformers")
+    return profiler
+''')
+    found = [(f[1], f[3], f[5]) for f in scan_findings(tmp_path, "--show-guarded")]
+    assert found == [(6, "TRN284", True), (14, "TRN284", False)]  # a handler that only prints is no fallback

@@ -40,7 +40,8 @@ def _demanded(ctx) -> set:
 
 def _handler_falls_back(ctx, node, cuda_only) -> bool:
     """The `except` clauses of the nearest `try` around the import bind something (`fn = None`,
-    `HAVE_APEX = False`, `from torch.nn import LayerNorm`) and import no other CUDA-only package. A handler
+    `HAVE_APEX = False`, `from torch.nn import LayerNorm`) or return a value from the function (a probe:
+    `return False`), and import no other CUDA-only package. A handler
     that only prints or passes leaves the names unbound: the first use fails, so there is no fallback.
     An import under `if is_x_available():` (no `try`) has its fallback in the `else` path or none needed."""
     p = parent_of(ctx, node)
@@ -58,6 +59,8 @@ def _handler_falls_back(ctx, node, cuda_only) -> bool:
                 binds = True
             elif isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
                 binds = True
+            elif isinstance(n, ast.Return) and n.value is not None:
+                binds = True  # a probe: `except ImportError: return False` answers the caller without the package
             elif isinstance(n, ast.Raise):
                 return False
     return binds

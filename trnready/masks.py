@@ -119,6 +119,11 @@ def named_mask(expr: ast.expr, scope: Scope, resolver, words: frozenset, not_wor
     return True
 
 
+def tail_of(func: ast.expr) -> str | None:
+    """The last name of a callee (`torch.cumsum` -> cumsum, `x.cumsum` -> cumsum)."""
+    return _tail(func)
+
+
 def name_words(name: str) -> frozenset:
     """`input_mask` -> {input, mask}; `validMask2` -> {valid, mask}: snake and camel case, digits dropped."""
     out = []

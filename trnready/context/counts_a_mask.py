@@ -17,6 +17,7 @@ def counts_a_mask(ctx, hit) -> bool:
     call = hit.node
     if type(call) is not ast.Call or masks.tail_of(call.func) not in ("cumsum", "cumprod"):
         return False
+    operand: ast.expr | None
     if hit.matcher.kind == "method":
         if type(call.func) is not ast.Attribute:
             return False

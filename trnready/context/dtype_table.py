@@ -32,8 +32,10 @@ def dtype_table(ctx, hit) -> bool:
     # ID_TO_DTYPE = [torch.float32, torch.float64, torch.float16, ...]: a module or class constant listing
     # dtypes by position (an id sent over the wire indexes it); a short list may be what a test runs with
     value = stmt.value if type(stmt) in (ast.Assign, ast.AnnAssign) else None
-    return type(value) in (ast.List, ast.Tuple) and any(e is node for e in value.elts) \
-        and len(value.elts) >= _MIN_LISTED and _all_dtypes(value.elts, names) and _constant_level(ctx, stmt)
+    if not isinstance(value, (ast.List, ast.Tuple)):
+        return False
+    return any(e is node for e in value.elts) and len(value.elts) >= _MIN_LISTED \
+        and _all_dtypes(value.elts, names) and _constant_level(ctx, stmt)
 
 
 # Entries a positional dtype list needs before it reads as an encoding table.

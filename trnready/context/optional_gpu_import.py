@@ -123,7 +123,7 @@ def _try_flags(ctx, node) -> set:
         p = parent_of(ctx, p)
     if not isinstance(p, ast.Try):
         return set()
-    found = set()
+    found: set[str] = set()
     for st in [*p.body, *(s for h in p.handlers for s in h.body)]:
         if isinstance(st, ast.Assign) and isinstance(st.value, ast.Constant) and isinstance(st.value.value, bool):
             found.update(t.id for t in st.targets if isinstance(t, ast.Name))

@@ -370,3 +370,16 @@ def load_profiler():
 ''')
     found = [(f[1], f[3], f[5]) for f in scan_findings(tmp_path, "--show-guarded")]
     assert found == [(6, "TRN284", True), (14, "TRN284", False)]  # a handler that only prints is no fallback
+
+
+def test_a_default_only_printed_or_handed_on_is_not_reported_by_the_file_pass(tmp_path):
+    (tmp_path / "launch.py").write_text('''def describe(backend="nccl"):
+    print(f"backend: {backend}")
+
+
+def start(launcher, backend="nccl"):
+    return launcher.run(backend)
+''')
+    # the second default reaches only a call the project makes: the link step follows it when it ends in
+    # a catalogue API (tests/test_project_link.py); here it does not
+    assert [f for f in scan_findings(tmp_path) if f[3] == "TRN271"] == []

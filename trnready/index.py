@@ -404,7 +404,7 @@ class Indexer:
             pairs = list(zip(positional[len(positional) - len(args.defaults):], args.defaults))
             pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None]
             for a, d in pairs:
-                if a.arg in self.interest.keywords:
+                if a.arg in self.interest.keywords and _default_decides(node, a.arg):
                     self.index.keyword_defaults.append((a.arg, d, scope))
                 if type(d) is ast.Constant and self.interest.device_keywords \
                         and device_like(a.arg, self.interest.device_keywords):
@@ -859,6 +859,28 @@ def _device_type_literals(test: ast.expr) -> list:
         if type(b) is ast.Constant and type(b.value) is str and _is_device_type(a):
             out.append(b)
     return out
+
+
+def _default_decides(fn, name: str) -> bool:
+    """The function itself acts on the parameter (`assert backend == "nccl"`, `self.backend = backend`): it is
+    read, never handed on as a call argument (the link step follows forwarded defaults to the API they reach)
+    and not only formatted into text (`print(f"backend: {backend}")`)."""
+    reads, text_only = 0, True
+    for node in ast.walk(fn):
+        if type(node) is ast.Call:
+            for arg in [*node.args, *(k.value for k in node.keywords)]:
+                if type(arg) is ast.Starred:
+                    arg = arg.value
+                if type(arg) is ast.Name and arg.id == name:
+                    return False
+        elif type(node) is ast.JoinedStr:
+            continue
+        elif type(node) is ast.Name and node.id == name and type(node.ctx) is ast.Load:
+            reads += 1
+    formatted = sum(1 for node in ast.walk(fn) if type(node) is ast.FormattedValue
+                    for n in ast.walk(node.value) if type(n) is ast.Name and n.id == name)
+    text_only = reads <= formatted
+    return reads > 0 and not text_only
 
 
 def _asserted_settings(test: ast.expr) -> list:

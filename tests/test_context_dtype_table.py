@@ -13,3 +13,24 @@ def test_entries_of_dtype_tables_are_silent():
         ("dtypes.py", 35, 16, "TRN121", F64, False),  # the function also returns something else
         ("dtypes.py", 40, 30, "TRN121", F64, False),  # the list is iterated, not tested for membership
     ]
+
+
+def test_a_constant_listing_dtypes_by_position_is_a_table(tmp_path):
+    (tmp_path / "p2p.py").write_text('''import torch
+
+ID_TO_DTYPE = [
+    torch.float32,
+    torch.float64,
+    torch.complex64,
+    torch.float16,
+    torch.bfloat16,
+]
+DTYPES = [torch.float32, torch.float64]
+
+
+def run():
+    dtypes = [torch.float32, torch.float64, torch.float16, torch.bfloat16]
+    return dtypes
+''')
+    # a two-entry list, and a list built inside a function, are what the code runs with
+    assert [f[1:3] for f in scan_findings(tmp_path)] == [(10, 26), (14, 30)]

@@ -28,7 +28,7 @@ from .rewrite import parse_rewrites
 MATCH_KINDS = ("call", "method", "reference", "import", "decorator", "device", "keyword", "env", "line",
                "requirement", "python", "file", "setting", "meta", "subscript", "operator")
 # `subscript = [SHAPE]`: indexing whose result size depends on the data (trnready/masks.py).
-SUBSCRIPT_SHAPES = ("boolean-mask",)
+SUBSCRIPT_SHAPES = ("boolean-mask", "mask-named")
 # `operator = [SHAPE]`: a binary operator whose operands need a property (trnready/shifts.py).
 OPERATOR_SHAPES = ("int64-wide-shift",)
 # `meta = [CHECK]`: trnready's own checks (TRN9xx), produced by trnready/suppress.py, not by the matcher engine.
@@ -47,7 +47,7 @@ DEPRECATED_KEYS = {"unless-parameter": "own-parameter", "writes-only": "read-not
                    "unless-guarded": "optional-import", "unless-cuda-checked": "cuda-checked",
                    "unless-value": "other-platform-value"}
 _MATCH_KEYS = set(MATCH_KINDS) | {"args", "confidence", "message", "files", "version", "version-shape",
-                                  "unless-mentioned", "mentioned-in", "scope", "stores", "unless",
+                                  "unless-mentioned", "mentioned-in", "scope", "stores", "defaults", "unless",
                                   "values", "value-words", "with-setting", "without-setting", "role"} | set(DEPRECATED_KEYS)
 _PRED_KEYS = {"name", "position", "default"} | set(PREDICATE_OPS)
 _TOP_KEYS = {"catalogue", "aliases", "device", "methods", "categories", "context", "rule", "plan"}
@@ -513,11 +513,16 @@ def _parse_match(m, rid, err) -> Matcher:
         err("must be true or false", entry=rid, key="match.stores")
     if stores and kind != "keyword":
         err("applies to keyword matchers only", entry=rid, key="match.stores")
+    defaults = m.get("defaults", False)
+    if not isinstance(defaults, bool):
+        err("must be true or false", entry=rid, key="match.defaults")
+    if defaults and kind != "keyword":
+        err("applies to keyword matchers only", entry=rid, key="match.defaults")
     from .matcher_keys import parse_surface_keys
     extra = parse_surface_keys(kind, m, lambda msg, key: err(msg, entry=rid, key=key))
     return Matcher(kind=kind, names=tuple(names), args=preds, confidence=confidence, files=tuple(files),
                    regex=regex, message=message, unless=unless, unless_value=tuple(unless_value),
-                   stores=stores, **extra)
+                   stores=stores, defaults=defaults, **extra)
 
 
 def _parse_unless(m: dict, kind: str, rid: str, err: Callable[..., NoReturn]) -> tuple[str, ...]:

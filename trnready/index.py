@@ -89,6 +89,8 @@ class FileIndex:
     outer_calls: dict = field(default_factory=dict)  # id(call) -> (func, Scope) of the call it is an argument of
     env_values: dict = field(default_factory=dict)  # id(env name node) -> literal strings it is compared with / set to
     keyword_stores: list = field(default_factory=list)  # (name, value expr, Scope): {"k": v}, x["k"] = v, x.k = v
+    # (name, value expr, Scope): def f(k=v) parameter defaults and `assert k == v` requirements
+    keyword_defaults: list = field(default_factory=list)
     guarded_names: set = field(default_factory=set)  # local names bound by imports under an optional-import guard
     called_refs: set = field(default_factory=set)  # ids of attribute chains that are called (x.f(...))
     subscripts: list = field(default_factory=list)  # (Subscript node, Scope): loads indexed by a non-literal
@@ -399,6 +401,18 @@ class Indexer:
         for d in args.kw_defaults:
             if d is not None:
                 self.visit(d, scope)
+        if self.interest.keywords or self.interest.device_keywords:
+            # def __init__(self, backend="nccl"), def f(x, device="cuda"): the default is the value every call
+            # that omits the argument passes
+            positional = args.posonlyargs + args.args
+            pairs = list(zip(positional[len(positional) - len(args.defaults):], args.defaults))
+            pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None]
+            for a, d in pairs:
+                if a.arg in self.interest.keywords and _default_decides(node, a.arg):
+                    self.index.keyword_defaults.append((a.arg, d, scope))
+                if type(d) is ast.Constant and self.interest.device_keywords \
+                        and device_like(a.arg, self.interest.device_keywords):
+                    self.index.device_values.append((d, scope))
         # The return annotation (-> torch.cuda.Stream) names a type; it uses nothing, so it is not walked.
         inner = Scope("function", scope)
         self._bind_params(args, inner, scope)
@@ -509,6 +523,11 @@ class Indexer:
             self._bind_target(node.target, scope, node.value)
             if self.interest.device_keywords:
                 self._device_store(node.target, node.value, scope)
+            if scope.kind == "class" and type(node.target) is ast.Name and self.interest.keywords \
+                    and node.target.id.lstrip("_") in self.interest.keywords:
+                # a dataclass field `_attn_implementation: str = "flash_attention_2"`: the default of the
+                # constructor's parameter of that name
+                self.index.keyword_defaults.append((node.target.id.lstrip("_"), node.value, scope))
         elif type(node.target) is not ast.Name:
             self.visit(node.target, scope)
 
@@ -697,6 +716,30 @@ class Indexer:
             else:
                 self.visit(operand, scope)
 
+    def v_assert(self, node: ast.Assert, scope: Scope) -> None:
+        # assert x.device.type == "cuda": the string is the device the code insists on; on Neuron the assert fails
+        if self.interest.device_keywords:
+            for value in _device_type_literals(node.test):
+                self.index.device_values.append((value, scope))
+        if self.interest.keywords:
+            # assert backend == "nccl": the code accepts that one value of the setting
+            for name, value in _asserted_settings(node.test):
+                if name in self.interest.keywords:
+                    self.index.keyword_defaults.append((name, value, scope))
+        self.visit(node.test, scope)
+        if node.msg is not None:
+            self.visit(node.msg, scope)
+
+    def v_ifexp(self, node: ast.IfExp, scope: Scope) -> None:
+        # torch.float16 if x.device.type == "cuda" else torch.float32: the device type picks the precision, so on
+        # any other device the model silently runs in float32
+        if self.interest.device_keywords and _precision_pick(node.body, node.orelse):
+            for value in _device_type_literals(node.test):
+                self.index.device_values.append((value, scope))
+        self.visit(node.test, scope)
+        self.visit(node.body, scope)
+        self.visit(node.orelse, scope)
+
     def _visit_unrecorded(self, node: ast.expr, scope: Scope) -> None:
         root = node
         while type(root) is ast.Attribute:
@@ -802,9 +845,86 @@ _DISPATCH = {
     ast.BinOp: Indexer.v_binop,
     ast.UnaryOp: Indexer.v_unaryop,
     ast.If: Indexer.v_if,
+    ast.Assert: Indexer.v_assert,
+    ast.IfExp: Indexer.v_ifexp,
 }
 if hasattr(ast, "TryStar"):
     _DISPATCH[ast.TryStar] = Indexer.v_try
+
+
+_HALF_DTYPES = frozenset({"float16", "half", "bfloat16"})
+_FULL_DTYPES = frozenset({"float32", "float"})
+
+
+def _device_type_literals(test: ast.expr) -> list:
+    """The string literals a condition compares a device type with for equality: `x.device.type == "cuda"`,
+    `"cuda" == dev.type`, also inside `and` (`use_fp16 and x.device.type == "cuda"`)."""
+    out = []
+    if type(test) is ast.BoolOp and type(test.op) is ast.And:
+        for v in test.values:
+            out.extend(_device_type_literals(v))
+        return out
+    if type(test) is not ast.Compare or len(test.ops) != 1 or type(test.ops[0]) is not ast.Eq:
+        return out
+    left, right = test.left, test.comparators[0]
+    for a, b in ((left, right), (right, left)):
+        if type(b) is ast.Constant and type(b.value) is str and _is_device_type(a):
+            out.append(b)
+    return out
+
+
+def _default_decides(fn, name: str) -> bool:
+    """The function itself acts on the parameter (`assert backend == "nccl"`, `self.backend = backend`): it is
+    read, never handed on as a call argument (the link step follows forwarded defaults to the API they reach)
+    and not only formatted into text (`print(f"backend: {backend}")`)."""
+    reads, text_only = 0, True
+    for node in ast.walk(fn):
+        if type(node) is ast.Call:
+            for arg in [*node.args, *(k.value for k in node.keywords)]:
+                if type(arg) is ast.Starred:
+                    arg = arg.value
+                if type(arg) is ast.Name and arg.id == name:
+                    return False
+        elif type(node) is ast.JoinedStr:
+            continue
+        elif type(node) is ast.Name and node.id == name and type(node.ctx) is ast.Load:
+            reads += 1
+    formatted = sum(1 for node in ast.walk(fn) if type(node) is ast.FormattedValue
+                    for n in ast.walk(node.value) if type(n) is ast.Name and n.id == name)
+    text_only = reads <= formatted
+    return reads > 0 and not text_only
+
+
+def _asserted_settings(test: ast.expr) -> list:
+    """(name, literal) for each `name == "literal"` an assert requires (`backend == "nccl"`, `cfg.backend == ...`),
+    also inside `and`."""
+    if type(test) is ast.BoolOp and type(test.op) is ast.And:
+        return [pair for v in test.values for pair in _asserted_settings(v)]
+    if type(test) is not ast.Compare or len(test.ops) != 1 or type(test.ops[0]) is not ast.Eq:
+        return []
+    out = []
+    for a, b in ((test.left, test.comparators[0]), (test.comparators[0], test.left)):
+        if type(b) is ast.Constant and type(b.value) is str:
+            name = a.id if type(a) is ast.Name else a.attr if type(a) is ast.Attribute else None
+            if name is not None:
+                out.append((name, b))
+    return out
+
+
+def _is_device_type(expr: ast.expr) -> bool:
+    """`<x>.device.type` or `<x>.device_type`."""
+    if type(expr) is not ast.Attribute:
+        return False
+    if expr.attr == "device_type":
+        return True
+    return expr.attr == "type" and type(expr.value) is ast.Attribute and expr.value.attr == "device"
+
+
+def _precision_pick(a: ast.expr, b: ast.expr) -> bool:
+    """One arm names a half-precision dtype and the other float32 (`torch.float16 ... else torch.float32`)."""
+    ta = a.attr if type(a) is ast.Attribute else None
+    tb = b.attr if type(b) is ast.Attribute else None
+    return (ta in _HALF_DTYPES and tb in _FULL_DTYPES) or (tb in _HALF_DTYPES and ta in _FULL_DTYPES)
 
 
 def _skip(self, node, scope) -> None:

@@ -14,6 +14,10 @@ from .index import Scope, _tail
 _MASK_CALLS = frozenset({"isfinite", "isnan", "isinf", "isneginf", "isposinf", "isreal", "logical_and",
                          "logical_or", "logical_not", "logical_xor", "eq", "ne", "gt", "lt", "ge", "le",
                          "greater", "less", "greater_equal", "less_equal", "not_equal", "isin", "bool"})
+# Methods that keep a mask a mask (`mask[:, k].contiguous().view(-1)`), and reductions over a dimension that
+# turn a mask into a smaller mask (`(idx == e).any(dim=-1)`).
+_MASK_KEEPING = frozenset({"view", "reshape", "contiguous", "flatten", "squeeze", "unsqueeze", "expand", "expand_as",
+                           "transpose", "permute", "t", "detach", "clone", "any", "all"})
 _NOT_MASK_CMP = (ast.Is, ast.IsNot, ast.In, ast.NotIn)
 _BOOL_DTYPES = frozenset({"torch.bool"})
 _MAX_DEPTH = 4
@@ -41,12 +45,18 @@ def is_mask(expr: ast.expr, scope: Scope, resolver, depth: int = 0, negated: dic
         tail = _tail(expr.func)
         if tail in _MASK_CALLS:
             return True
+        if tail in _MASK_KEEPING and type(expr.func) is ast.Attribute:
+            if tail in ("any", "all") and not expr.args and not expr.keywords:
+                return False  # `m.any()` is one truth value, not a mask to index with
+            return is_mask(expr.func.value, scope, resolver, depth + 1)
         for kw in expr.keywords:
             if kw.arg == "dtype" and _names_bool(kw.value, scope, resolver):
                 return True
         if tail == "to" and expr.args and _names_bool(expr.args[0], scope, resolver):
             return True
         return False
+    if t is ast.Subscript and type(expr.slice) in (ast.Tuple, ast.Slice):  # mask[:, k]: a slice of a mask
+        return is_mask(expr.value, scope, resolver, depth + 1)
     if t is ast.Name:
         if negated and expr.id in negated.get(id(scope), ()):
             return True  # `h, mask = to_dense_batch(x)` ... `~mask` ... `h[mask]`
@@ -107,3 +117,54 @@ def _tensor_cast(expr: ast.expr, scope: Scope, resolver, depth: int) -> bool:
 _TORCH_DTYPES = frozenset(f"torch.{d}" for d in (
     "long", "int64", "int", "int32", "int16", "short", "int8", "uint8", "bool", "float", "float32", "float16", "half",
     "bfloat16", "double", "float64"))
+
+
+# Calls whose result is a tensor of integer positions, never a mask: a name bound to one is not read as a mask
+# whatever it is called (`keep = torch.argsort(s)[:k]`).
+_INDEX_MAKERS = frozenset({"arange", "randperm", "argsort", "nonzero", "argwhere", "topk", "multinomial", "randint",
+                           "long", "int", "tolist", "item", "where", "unique", "searchsorted", "bucketize", "argmax",
+                           "argmin", "range", "len"})
+
+
+def named_mask(expr: ast.expr, scope: Scope, resolver, words: frozenset, not_words: frozenset) -> bool:
+    """True when the index is a plain name that says it is a mask (`mask_k`, `input_mask`, `keep`: one of its
+    words is in `words` and none in `not_words`, e.g. `mask_idx`) and no assignment in reach binds it to integer
+    positions or a value of another kind. The name is the only evidence, so the matcher using it says so."""
+    if type(expr) is not ast.Name:
+        return False
+    parts = name_words(expr.id)
+    if not parts & words or parts & not_words:
+        return False
+    for b in resolver.lookup(scope, expr.id) or ():
+        if b.kind == "import":
+            return False
+        value = b.value if b.kind in ("expr", "call") else None
+        if value is None:
+            continue
+        if type(value) is ast.Constant or type(value) in (ast.List, ast.Tuple, ast.Dict, ast.Slice):
+            return False
+        node = value
+        while type(node) is ast.Subscript:
+            node = node.value
+        if type(node) is ast.Call and _tail(node.func) in _INDEX_MAKERS:
+            return False
+    return True
+
+
+def tail_of(func: ast.expr) -> str | None:
+    """The last name of a callee (`torch.cumsum` -> cumsum, `x.cumsum` -> cumsum)."""
+    return _tail(func)
+
+
+def name_words(name: str) -> frozenset:
+    """`input_mask` -> {input, mask}; `validMask2` -> {valid, mask}: snake and camel case, digits dropped."""
+    out = []
+    for part in name.strip("_").split("_"):
+        word = ""
+        for ch in part:
+            if ch.isupper() and word and not word[-1].isupper():
+                out.append(word)
+                word = ""
+            word += ch
+        out.append(word)
+    return frozenset(w.lower().rstrip("0123456789") for w in out if w.rstrip("0123456789"))

@@ -33,6 +33,7 @@ class Hit:
     guard: str = ""  # the name of that predicate (the finding's `guarded_by`)
     stored: bool = False  # a keyword matcher's value stored under the name ({"k": v}, x.k = v), not passed to a call
     severity: str | None = None  # overrides the rule's (an optional import leaves a path without the package)
+    also: tuple = ()  # further nodes listed as places of the finding (the literal a conditional expression picks)
 
 
 def _tails(names) -> set[str]:
@@ -47,6 +48,9 @@ class Engine:
         self.suppressions = suppressions  # False: audit mode, inline suppressions are ignored
         self.one_per_thing = True  # post-processing folds repeats into one finding (off for `trnready fix`)
         self.resolver = Resolver(catalogue.aliases, catalogue.context_values.get("cuda-only-packages", ()))
+        # `x[mask_k]`: words of an index name that say it is a boolean mask, and words that say it holds positions
+        self._mask_words = frozenset(catalogue.context_values.get("mask-words", ()))
+        self._mask_not_words = frozenset(catalogue.context_values.get("mask-not-words", ()))
         self.project = ProjectFacts()  # set per scan by the caller (own packages of the scanned project)
         self.link = False  # set per scan: Python readers also summarise each file for project/link.py
         self._predicates: dict = {}  # id(matcher) -> (drop predicates, guard predicates)
@@ -192,12 +196,24 @@ class Engine:
                                 emit(ctx, hits, Hit(rule, m, node, cand))
         # references (outermost attribute chains and imported names)
         if self.refs:
+            from_imports = None
             for node, scope in index.refs:
                 for q in qualnames(node, scope):
                     q = canon(q)
+                    also = ()
                     for prefix in _prefixes(q):
                         for rule, m in self.refs.get(prefix, ()):
-                            emit(ctx, hits, Hit(rule, m, node, prefix, q))
+                            if type(node) is ast.Name and not also:
+                                # `from torch.cuda.amp import custom_fwd` then `@custom_fwd`: the import line
+                                # names the flagged module itself, so it is listed among the places of the
+                                # use (`from torch import float64` names only the flagged object: not listed)
+                                if from_imports is None:
+                                    from_imports = _from_imports(index)
+                                imp = from_imports.get(q)
+                                mod = canon(imp.module or "") if imp is not None else ""
+                                if mod == prefix or mod.startswith(prefix + "."):
+                                    also = (imp,)
+                            emit(ctx, hits, Hit(rule, m, node, prefix, q, also=also))
         # decorators
         if self.decorators:
             for expr, scope in index.decorators:
@@ -219,6 +235,8 @@ class Engine:
         if self.keywords:
             for name, expr, scope in index.keyword_stores:
                 self._match_store(ctx, name, expr, scope, hits)
+            for name, expr, scope in index.keyword_defaults:
+                self._match_store(ctx, name, expr, scope, hits, defaults=True)
         if self.subscripts:
             for node, scope in index.subscripts:
                 self._match_subscript(ctx, node, scope, hits)
@@ -292,29 +310,43 @@ class Engine:
                 if all(_fixed(p, inner) for p in m.args) and self._args_ok(ctx, m.args, inner, scope):
                     self._emit(ctx, hits, Hit(rule, m, call, q, q))
 
-    def _match_store(self, ctx: FileContext, name: str, expr: ast.expr, scope, hits: list[Hit]) -> None:
+    def _match_store(self, ctx: FileContext, name: str, expr: ast.expr, scope, hits: list[Hit],
+                     defaults: bool = False) -> None:
         """A value stored under a keyword name (`{"attn_implementation": "flash_attention_2"}`, `cfg.x = v`,
-        `kw["x"] = v`, `add_argument("--x", default=v)`) for keyword matchers with `stores = true`."""
+        `kw["x"] = v`, `add_argument("--x", default=v)`) for keyword matchers with `stores = true`; with
+        `defaults`, a parameter default or an asserted value (`def f(backend="nccl")`, `assert backend == "nccl"`)
+        for keyword matchers with `defaults = true`."""
         values = None
         for rule, m in self.keywords.get(name, ()):
-            if not m.stores or any(p.name != name for p in m.args):
+            if not (m.defaults if defaults else m.stores) or any(p.name != name for p in m.args):
                 continue
             if values is None:
-                values = [v for v, _ in ctx.resolver.values(expr, scope)]
+                pairs = ctx.resolver.values(expr, scope)
+                values = [v for v, _ in pairs]
+                # `= DEFAULT_ATTENTION_IMPLEMENTATION`: the module constant's literal is listed as a place
+                also = tuple(o for v, o in pairs if type(expr) is ast.Name and type(o) is ast.Constant
+                             and o.lineno != expr.lineno)[:1]
             if all(_holds(p, True, values) for p in m.args):
-                self._emit(ctx, hits, Hit(rule, m, expr, name, stored=True))
+                self._emit(ctx, hits, Hit(rule, m, expr, name, stored=True, also=also))
 
     def _match_subscript(self, ctx: FileContext, node: ast.Subscript, scope, hits: list[Hit]) -> None:
         """`x[mask]` with a boolean mask by local evidence; neither side made by a [methods] not-on library."""
         resolver = ctx.resolver
-        if not _imports_torch(ctx) or not masks.is_mask(node.slice, scope, resolver, negated=ctx.index.negated):
+        if not _imports_torch(ctx):
+            return
+        if masks.is_mask(node.slice, scope, resolver, negated=ctx.index.negated):
+            shape = "boolean-mask"
+        elif any("mask-named" in m.names for _, m in self.subscripts) \
+                and masks.named_mask(node.slice, scope, resolver, self._mask_words, self._mask_not_words):
+            shape = "mask-named"
+        else:
             return
         not_on = self.catalogue.method_not_on
         if masks.foreign(node.value, scope, resolver, not_on) or masks.foreign(node.slice, scope, resolver, not_on):
             return
         for rule, m in self.subscripts:
-            if "boolean-mask" in m.names:
-                self._emit(ctx, hits, Hit(rule, m, node, "boolean-mask"))
+            if shape in m.names:
+                self._emit(ctx, hits, Hit(rule, m, node, node.slice.id if shape == "mask-named" else shape))
 
     def _match_device(self, ctx: FileContext, call: ast.Call, scope, names, is_method, hits) -> None:
         # `device=`, and like a stored value, any device-named keyword (`compute_device=`, `train_device=`)
@@ -410,7 +442,19 @@ class Engine:
             if p.op in ("present", "absent", "is-none", "is-not-none"):
                 continue
             expr = _arg_expr(p, call)
-            if type(expr) is not ast.Name or not _several_or_env(ctx.resolver.lookup(scope, expr.id)):
+            if type(expr) is not ast.Name:
+                continue
+            bindings = ctx.resolver.lookup(scope, expr.id)
+            if _conditional_literal(bindings):
+                # backend = "gloo" if os.name == "nt" else "nccl": the finding stays at the call, which reads
+                # the choice, and the flagged literal is listed among its places
+                literal = next((o for v, o in ctx.resolver.values(expr, scope)
+                                if v is not UNKNOWN and v is not LIST and _holds(p, True, [v])
+                                and type(o) is ast.Constant), None)
+                if literal is not None:
+                    hits[-1] = replace(hits[-1], also=hits[-1].also + (literal,))
+                return
+            if not _several_or_env(bindings):
                 continue
             pairs = ctx.resolver.values(expr, scope)
             first, last = call.lineno, call.end_lineno or call.lineno
@@ -462,13 +506,29 @@ def _fixed(p, call: ast.Call) -> bool:
         and not any(type(a) is ast.Starred for a in call.args[:p.position + 1])
 
 
+def _from_imports(index) -> dict:
+    """Full dotted name -> the `from X import name` statement that binds it (`torch.cuda.amp.custom_fwd`)."""
+    out = {}
+    for node, cands in index.imports:
+        if type(node) is ast.ImportFrom and len(cands) == 2:
+            out.setdefault(cands[1], node)
+    return out
+
+
+def _conditional_literal(bindings) -> bool:
+    """A name bound once, from a conditional expression (`backend = "nccl" if cuda else "gloo"`)."""
+    return bool(bindings) and len(bindings) == 1 and bindings[0].kind == "expr" \
+        and type(bindings[0].value) is ast.IfExp
+
+
 def _several_or_env(bindings) -> bool:
     """A name assigned in several places the resolver follows (if/else arms), or once from an
     environment getter with a default: the values whose literal is the place to report."""
     if not bindings:
         return False
     if len(bindings) == 1:
-        return bindings[0].kind == "call" and env_default(bindings[0].value) is not None
+        b = bindings[0]
+        return b.kind == "call" and env_default(b.value) is not None
     return all(b.kind in FOLLOWED_KINDS and b.branch is not None for b in bindings)
 
 

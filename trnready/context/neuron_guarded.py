@@ -107,6 +107,9 @@ class _Conditions:
             f = t.func
             if type(f) is ast.Attribute and f.attr == "is_available" and _tail(f.value) in self.backends:
                 return True
+            if _tail(f) == "is_autocast_enabled" and type(f) is ast.Attribute and _tail(f.value) == "torch" \
+                    and not t.args and not t.keywords:
+                return True  # torch.is_autocast_enabled() with no device answers for CUDA autocast only
             if _TPU_CHECK.match(_tail(f)):
                 return True
             if type(f) is ast.Name and f.id in self.func_defs:

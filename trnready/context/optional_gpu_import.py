@@ -40,7 +40,8 @@ def _demanded(ctx) -> set:
 
 def _handler_falls_back(ctx, node, cuda_only) -> bool:
     """The `except` clauses of the nearest `try` around the import bind something (`fn = None`,
-    `HAVE_APEX = False`, `from torch.nn import LayerNorm`) and import no other CUDA-only package. A handler
+    `HAVE_APEX = False`, `from torch.nn import LayerNorm`) or return a value from the function (a probe:
+    `return False`), and import no other CUDA-only package. A handler
     that only prints or passes leaves the names unbound: the first use fails, so there is no fallback.
     An import under `if is_x_available():` (no `try`) has its fallback in the `else` path or none needed."""
     p = parent_of(ctx, node)
@@ -58,6 +59,8 @@ def _handler_falls_back(ctx, node, cuda_only) -> bool:
                 binds = True
             elif isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
                 binds = True
+            elif isinstance(n, ast.Return) and n.value is not None:
+                binds = True  # a probe: `except ImportError: return False` answers the caller without the package
             elif isinstance(n, ast.Raise):
                 return False
     return binds
@@ -86,4 +89,42 @@ def optional_gpu_import(ctx, hit) -> bool:
         return False
     # `assert flash_attn_with_kvcache is not None` (or `if X is None: raise`) somewhere in the file: one path
     # needs the package after all, so the import stays a change to check.
-    return not (_bound(hit.node) & _demanded(ctx))
+    if _bound(hit.node) & _demanded(ctx):
+        return False
+    # `_available = True` in the `try`, then `if not _available: raise ImportError(...)` where a function
+    # starts: that function (a model's constructor) cannot run without the package
+    return not (_try_flags(ctx, hit.node) & _demanded_flags(ctx))
+
+
+def _demanded_flags(ctx) -> set:
+    """Names a function body requires at its own level (not under a further condition): `if not X: raise`
+    or `assert X`."""
+    def compute(c) -> set:
+        found: set = set()
+        for st in c.statements():
+            parent = parent_of(c, st)
+            if not isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef)) or st not in parent.body:
+                continue
+            if isinstance(st, ast.Assert) and isinstance(st.test, ast.Name):
+                found.add(st.test.id)
+            elif isinstance(st, ast.If) and st.body and isinstance(st.body[-1], ast.Raise) \
+                    and isinstance(st.test, ast.UnaryOp) and isinstance(st.test.op, ast.Not) \
+                    and isinstance(st.test.operand, ast.Name):
+                found.add(st.test.operand.id)
+        return found
+    return ctx.fact("optional-gpu-import:demanded-flags", compute)
+
+
+def _try_flags(ctx, node) -> set:
+    """Names the `try` around the import sets to True or False (`_unicornn_available = True` after the import,
+    `= False` in the handler): flags that say whether the import worked."""
+    p = parent_of(ctx, node)
+    while p is not None and not isinstance(p, (ast.Try, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        p = parent_of(ctx, p)
+    if not isinstance(p, ast.Try):
+        return set()
+    found: set[str] = set()
+    for st in [*p.body, *(s for h in p.handlers for s in h.body)]:
+        if isinstance(st, ast.Assign) and isinstance(st.value, ast.Constant) and isinstance(st.value.value, bool):
+            found.update(t.id for t in st.targets if isinstance(t, ast.Name))
+    return found

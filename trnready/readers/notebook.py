@@ -228,7 +228,10 @@ def _scan_namespace(python_cells, rel: str, engine):
             owner[id(node)] = n
     per_cell: dict[int, list] = {}
     for h in hits:
-        per_cell.setdefault(owner.get(id(h.node), -1), []).append(h)
+        cell = owner.get(id(h.node), -1)
+        if h.also:  # places listed with a finding are lines of its own cell (an import in an earlier cell is not)
+            h = replace(h, also=tuple(a for a in h.also if owner.get(id(a), -1) == cell))
+        per_cell.setdefault(cell, []).append(h)
     out = []
     for n, (i, text, tree, lines) in enumerate(python_cells):
         for f in findings_from_hits(per_cell.get(n, []), text.splitlines(), rel, cell=i, tree=tree):

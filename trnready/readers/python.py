@@ -80,6 +80,10 @@ def findings_from_hits(hits: list[Hit], lines: list[str], rel: str, cell: int | 
             path=rel, line=lineno + line_offset, column=col, end_line=end_lineno + line_offset, end_column=end_col,
             snippet=text, message=message, code=code, cell=cell, context=context_lines(lines, lineno, line_offset),
             fixable=fixable(h.rule, node, h.qualname), guarded=h.guarded, guarded_by=h.guard))
+        if h.also:
+            out[-1] = replace(out[-1], occurrences=tuple(
+                (a.lineno + line_offset, _column(lines[a.lineno - 1] if 0 < a.lineno <= len(lines) else "",
+                                                 a.col_offset), h.rule.id) for a in h.also))
     return out
 
 

@@ -1,0 +1,58 @@
+"""numpy-only-result: a tensor made on the default (CPU) device whose only use is its conversion to NumPy."""
+from __future__ import annotations
+
+import ast
+
+from .base import enclosing_function, parent_of, predicate
+
+# `.numpy()` and the conversions that hand a tensor's values to host Python.
+_TO_HOST = frozenset({"numpy", "tolist", "item"})
+# How far up from the match the creating call may sit (`dtype=torch.float64` is keyword -> call).
+_UP = 3
+
+
+@predicate("numpy-only-result", kinds=("reference",), effect="guard")
+def numpy_only_result(ctx, hit) -> bool:
+    """The match is an argument of a torch call that names no device (`torch.linspace(a, b, n,
+    dtype=torch.float64)`), the result is assigned to a name (possibly through arithmetic: `betas = (...) ** 2`),
+    and every read of that name in the function converts it to host values (`return betas.numpy()`,
+    `.tolist()`, `.item()`). Such a tensor is made on the default device, the CPU, and leaves torch before it
+    could reach the neuron device: a host-side table or schedule, not device work. Only categories in
+    `host-data-categories` are guarded."""
+    if hit.rule.category not in ctx.values.get("host-data-categories", ()):
+        return False
+    node, call = hit.node, None
+    for _ in range(_UP):
+        up = parent_of(ctx, node)
+        if up is None or isinstance(up, (ast.stmt, ast.Lambda, ast.comprehension)):
+            break
+        if type(up) is ast.Call:
+            call = up if node is not up.func else None
+            break
+        node = up
+    if call is None or any(kw.arg == "device" or kw.arg is None for kw in call.keywords):
+        return False
+    # up through arithmetic and parentheses to the assignment that names the result
+    top = call
+    while True:
+        up = parent_of(ctx, top)
+        if type(up) in (ast.BinOp, ast.UnaryOp):
+            top = up
+            continue
+        break
+    if type(up) is not ast.Assign or len(up.targets) != 1 or type(up.targets[0]) is not ast.Name:
+        return False
+    name = up.targets[0].id
+    fn = enclosing_function(ctx, up)
+    if fn is None:
+        return False
+    reads = [n for n in ast.walk(fn) if type(n) is ast.Name and n.id == name and type(n.ctx) is ast.Load]
+    if not reads:
+        return False
+    for n in reads:
+        attr = parent_of(ctx, n)
+        if type(attr) is not ast.Attribute or attr.attr not in _TO_HOST:
+            return False
+        if type(parent_of(ctx, attr)) is not ast.Call:
+            return False
+    return True

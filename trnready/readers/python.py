@@ -48,7 +48,10 @@ def hits_for_tree(tree: ast.Module, engine: Engine, rel: str = "") -> list[Hit]:
     index = Indexer(engine.interest).run(tree)
     # Kept on the tree (which lives as long as the file's scan) for the project summary: no second walk.
     tree.trnready_calls = index.every_call
-    return engine.match(index, path=rel)
+    try:
+        return engine.match(index, path=rel)
+    finally:
+        index.release()
 
 
 def findings_from_hits(hits: list[Hit], lines: list[str], rel: str, cell: int | None = None,

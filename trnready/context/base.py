@@ -80,7 +80,7 @@ class FileContext:
         """Every statement of the file, outer before inner (so sorted by start); expressions not walked."""
         found = self.memo.get("_statements")
         if found is None:
-            found = self.memo["_statements"] = _statements(self.tree.body if self.tree is not None else [], [])
+            found = self.memo["_statements"] = statements_of(self.tree)
             self.memo["_starts"] = [(st.lineno, st.col_offset) for st in found]
         return found
 
@@ -118,15 +118,40 @@ class FileContext:
 BLOCK_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
 
 
+_BLOCKS_OF: dict = {}  # node type -> the BLOCK_FIELDS it has (none for a simple statement)
+
+
+def blocks_of(kind: type) -> tuple:
+    found = _BLOCKS_OF.get(kind)
+    if found is None:
+        found = _BLOCKS_OF[kind] = tuple(n for n in BLOCK_FIELDS if n in kind._fields)
+    return found
+
+
 def _statements(stmts, out: list) -> list:
     for s in stmts:
         if hasattr(s, "lineno"):  # match_case holds statements but has no position of its own
             out.append(s)
-        for name in BLOCK_FIELDS:
+        for name in blocks_of(type(s)):
             inner = getattr(s, name, None)
             if inner:
                 _statements(inner, out)
     return out
+
+
+def statements_of(tree) -> list:
+    """Every statement of the module, outer before inner. Kept on the tree: the predicates and the
+    project summary of the same file share one list (callers must not change it)."""
+    if tree is None:
+        return []
+    found = getattr(tree, "trnready_statements", None)
+    if found is None:
+        found = _statements(tree.body, [])
+        try:
+            tree.trnready_statements = found
+        except AttributeError:
+            pass
+    return found
 
 
 def expressions(stmt):

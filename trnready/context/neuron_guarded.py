@@ -186,19 +186,20 @@ def _flags(stmts, conds: _Conditions) -> set:
 def module_flags(tree, values) -> list:
     """Module-level names of the file that are never-on-Neuron flags (every assignment in the file a check
     that is false on Neuron, or False/None), for other modules that import them (project/flags.py)."""
-    from .base import _statements
+    from .base import _statements, statements_of
 
     top = {t.id for st in tree.body if isinstance(st, (ast.Assign, ast.AnnAssign))
            for t in (st.targets if isinstance(st, ast.Assign) else [st.target]) if isinstance(t, ast.Name)}
     for st in tree.body:  # `if torch.cuda.is_available(): FLAG = True else: FLAG = False` style is not a flag
         if isinstance(st, (ast.If, ast.Try)):
-            for inner in ast.walk(st):
+            # An assignment is a statement: the statements under the block are all there is to look at.
+            for inner in _statements([st], []):
                 if isinstance(inner, ast.Assign):
                     top |= {t.id for t in inner.targets if isinstance(t, ast.Name)}
     if not top:
         return []
     conds = _Conditions(set(), frozenset(values.get("other-accelerators", ())))
-    return sorted(n for n in _flags(_statements(tree.body, []), conds) if n in top)
+    return sorted(n for n in _flags(statements_of(tree), conds) if n in top)
 
 
 def _exits(stmts) -> str:

@@ -119,12 +119,20 @@ class Linker(ModuleMap):
         self._engine_cache: dict = {}
         self._resolved: dict = {}  # (rel, dotted name) -> (what it resolves to, files consulted)
         self.touched: set = set()  # files whose summaries the current file's links consulted
-        # `pkg.attr = a.b` assignments by attribute name: looked up when a module lacks a name.
-        self.attr_aliases: dict = {}
-        for other, s in summaries.items():
-            for target, (line, value) in s["aliases"].items():
-                if "." in target:
-                    self.attr_aliases.setdefault(target.rsplit(".", 1)[1], []).append((other, target, line, value))
+        self._attr_aliases: dict | None = None
+
+    @property
+    def attr_aliases(self) -> dict:
+        """`pkg.attr = a.b` assignments by attribute name: looked up when a module lacks a name. Built on
+        first use: it reads every summary, and a warm re-scan with every file's links stored needs none."""
+        if self._attr_aliases is None:
+            self._attr_aliases = {}
+            for other, s in self.summaries.items():
+                for target, (line, value) in s["aliases"].items():
+                    if "." in target:
+                        self._attr_aliases.setdefault(target.rsplit(".", 1)[1], []).append(
+                            (other, target, line, value))
+        return self._attr_aliases
 
     # ---------------------------------------------------------------- name resolution
     def lookup(self, rel: str, name: str, hops: int, seen: frozenset):
@@ -437,11 +445,14 @@ class Linker(ModuleMap):
         store(rel, files consulted, links) records a file's links."""
         out = []
         for rel in sorted(self.summaries):
-            s = self.summaries[rel]
-            if not s["uses"] and not s["reads"] and not self._flagged_defaults(s):
-                continue
+            # Stored links are asked for first: they exist only for a file that had something to link
+            # and are valid only while its content (so its summary) is unchanged, and answering from
+            # them needs no summary unpacked.
             got = stored(rel) if stored else None
             if got is None:
+                s = self.summaries[rel]
+                if not s["uses"] and not s["reads"] and not self._flagged_defaults(s):
+                    continue
                 self.touched = {rel}
                 got = []
                 for use in s["uses"]:

@@ -452,6 +452,8 @@ class Linker(ModuleMap):
             if got is None:
                 s = self.summaries[rel]
                 if not s["uses"] and not s["reads"] and not self._flagged_defaults(s):
+                    if store:  # nothing to link, recorded too: the next run need not unpack the summary
+                        store(rel, {rel}, [])
                     continue
                 self.touched = {rel}
                 got = []

@@ -15,6 +15,7 @@ that does not resolve to exactly one literal or one external name is left as it 
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import json
 from dataclasses import dataclass
@@ -113,6 +114,7 @@ class Linker(ModuleMap):
         super().__init__(summaries)
         self.needles = frozenset(needles)  # literal values the rules' argument predicates look for
         self._owners = None
+        self._below: dict | None = None  # module name -> files of it and of the modules below it
         self._rel_names: dict = {}
         self.scan = scan  # snippet text -> findings of the ordinary per-file pass
         self.memo = memo  # (key) -> list or None; put(key, list)
@@ -535,7 +537,7 @@ class Linker(ModuleMap):
             # Any class in a module this file can see may gain or lose the attribute: an edit there
             # must link this file again.
             seen = self._visible(rel)
-            self.touched.update(r for n, r in self.mods.items() if any(n == v or n.startswith(v + ".") for v in seen))
+            self.touched.update(r for v in seen for r in self._under(v))
         for read in s["reads"]:
             try:
                 call = ast.parse(read[4], mode="eval").body
@@ -576,6 +578,17 @@ class Linker(ModuleMap):
         return [o for o in found if o[0] == rel or any(m == n or m.startswith(n + ".")
                                                        for m in self._names_of(o[0]) for n in seen)]
 
+    def _under(self, name: str) -> list:
+        """Files of the module `name` and of every module below it (`name.x`, `name.x.y`)."""
+        if self._below is None:
+            self._below = {}
+            for n, r in self.mods.items():
+                for i, ch in enumerate(n):
+                    if ch == ".":
+                        self._below.setdefault(n[:i], []).append(r)
+                self._below.setdefault(n, []).append(r)
+        return self._below.get(name, ())
+
     def _names_of(self, rel: str) -> list:
         if not self._rel_names:
             for n, r in self.mods.items():
@@ -593,6 +606,12 @@ class Linker(ModuleMap):
 
 
 def _needle(lit: str, needles) -> bool:
+    # The same few defaults (None, True, 1e-5, "cuda") recur across a project: each is evaluated once.
+    return _is_needle(lit, needles if isinstance(needles, frozenset) else frozenset(needles))
+
+
+@functools.lru_cache(maxsize=4096)
+def _is_needle(lit: str, needles: frozenset) -> bool:
     try:
         v = ast.literal_eval(lit)
     except (ValueError, SyntaxError, RecursionError):

@@ -163,12 +163,15 @@ def _worker_scan(job):
     engine, config = _WORKER["engine"], _WORKER["config"]
     data, diag = read_bytes(path, rel, config.max_file_size)
     if diag is not None:
-        return None, [], diag, None
+        return None, [], diag, (None, None)
     # The key is taken before the scan: if an included file changes meanwhile, the result is newer
     # than its key and the next run misses, never the reverse.
     digest = file_digest(data, rel, kind, path)
     findings, diag, summary = scan_bytes_summary(data, rel, kind, engine, config.prefilter, path)
-    return digest, findings, diag, summary
+    # Packed here, in parallel, rather than in the main process; the guards go along unpacked (see compact).
+    from .project.summary import compact as pack
+
+    return digest, findings, diag, (summary.get("guards") if summary else None, pack(summary))
 
 
 class _Progress:
@@ -396,12 +399,14 @@ def _scan_pool(misses, results, digests, summaries, engine, config, cache, jobs,
                                initargs=(engine, config, os.getpid()))
     try:
         stream = pool.map(_worker_scan, [(sf.path, sf.rel, sf.kind) for _, sf, _ in todo], chunksize=chunk)
-        for n, (digest, findings, diag, summary) in enumerate(stream):
+        for n, (digest, findings, diag, (guards, packed)) in enumerate(stream):
             i, sf, _ = todo[n]
-            results[i], summaries[i] = (findings, diag), compact(summary, guard_blocks, i)
+            results[i], summaries[i] = (findings, diag), packed
+            if guards and guard_blocks is not None:
+                guard_blocks[i] = guards
             digests[i] = digest
             if digest is not None and cache is not None:
-                _store(cache, _result_key(cache, sf, digest), findings, diag, summary, summaries[i])
+                _store(cache, _result_key(cache, sf, digest), findings, diag, None, packed)
             bar.step()
         pool.shutdown(wait=True)
     except KeyboardInterrupt:

@@ -167,7 +167,7 @@ class ResultCache:
             return
         # vars() rather than dataclasses.asdict(): the records are flat, and asdict's deep copy
         # was most of the cost of writing the cache on a cold scan.
-        payload = {"findings": [vars(f) for f in findings], "diag": vars(diag) if diag else None}
+        payload: dict = {"findings": [vars(f) for f in findings], "diag": vars(diag) if diag else None}
         if summary is not None or packed is not None:  # what the project-wide link step needs (project/summary.py)
             payload["summary_z"] = base64.b64encode(packed if packed is not None else compact(summary)).decode("ascii")
         self.pending.append((key, json.dumps(payload, ensure_ascii=False)))

@@ -104,11 +104,12 @@ def _guarded_at_the_call(findings: list, lines_of: dict, engine, cache=None) -> 
                 text = "\n".join(lines_of.get(f.path, ()))
                 texts[f.path] = (text, hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest())
             text, digest = texts[f.path]
-            wanted = sorted(kinds.get(f.rule, ()))
-            key = hashlib.sha256("\0".join([memo.salt, "guarded-at", f.path, digest, str(f.line), str(f.column),
-                                            f.category, *wanted]).encode("utf-8", "surrogatepass")).hexdigest() \
-                if memo is not None else None
-            guarded = memo._read("results", key) if key else None
+            key, guarded = None, None
+            if memo is not None:
+                wanted = sorted(kinds.get(f.rule, ()))
+                key = hashlib.sha256("\0".join([memo.salt, "guarded-at", f.path, digest, str(f.line), str(f.column),
+                                                f.category, *wanted]).encode("utf-8", "surrogatepass")).hexdigest()
+                guarded = memo._read("results", key)
             if not isinstance(guarded, bool):
                 ctx = contexts.get(f.path)
                 if ctx is None:
@@ -119,7 +120,7 @@ def _guarded_at_the_call(findings: list, lines_of: dict, engine, cache=None) -> 
                     ctx = contexts[f.path] = FileContext(index=None, tree=tree, resolver=None, values=values,
                                                          path=f.path)
                 guarded = bool(guarded_at(ctx, (f.line, f.column - 1), f.category, kinds.get(f.rule, ())))
-                if key:
+                if memo is not None and key:
                     memo.pending.append((key, json.dumps(guarded)))
             if guarded:
                 f = replace(f, guarded=True, guarded_by="neuron-guarded")

@@ -23,10 +23,10 @@ from pathlib import Path
 from bench.speed import PARSE_ONLY
 
 
-def _run(cmd: list[str], env: dict) -> tuple[float, float, int]:
+def _run(cmd: list[str], env: dict, cwd: str | None = None) -> tuple[float, float, int]:
     """Wall seconds, CPU seconds (user + system, the scan and the workers it waited for) and peak RSS (KiB)."""
     start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd=cwd)
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
     if os.waitstatus_to_exitcode(status) not in (0, 1):
@@ -43,21 +43,27 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--jobs", type=int, default=1)
     args = ap.parse_args(argv)
     times: dict = {(v, k): [] for v in ("base", "head") for k in ("cold", "warm")}
-    files = sorted(str(p) for p in Path(args.corpus).rglob("*.py") if p.is_file())
+    corpus = str(Path(args.corpus).resolve())
+    files = sorted(str(p) for p in Path(corpus).rglob("*.py") if p.is_file())
     parse: list = []
     caches = {v: Path(tempfile.mkdtemp(prefix=f"trnready-ab-{v}-")) for v in ("base", "head")}
+    for v in ("base", "head"):  # as installed: from bytecode (see bench/speed.py _ensure_bytecode)
+        subprocess.run([sys.executable, "-m", "compileall", "-q", str(Path(getattr(args, v)) / "trnready")],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         for _ in range(args.rounds):
             parse.append(_run([sys.executable, "-c", PARSE_ONLY, *files], dict(os.environ)))
             for v in ("base", "head"):
-                env = dict(os.environ, PYTHONPATH=str(Path(getattr(args, v)).resolve()),
-                           TRNREADY_CACHE_DIR=str(caches[v]))
+                tree = str(Path(getattr(args, v)).resolve())
+                env = dict(os.environ, PYTHONPATH=tree, TRNREADY_CACHE_DIR=str(caches[v]))
                 env.pop("TRNREADY_DEBUG", None)
                 cmd = [sys.executable, "-m", "trnready", "scan", "--format", "json", "--output", os.devnull,
-                       "--no-config", "--jobs", str(args.jobs), args.corpus]
+                       "--no-config", "--jobs", str(args.jobs), corpus]
                 shutil.rmtree(caches[v], ignore_errors=True)
-                times[(v, "cold")].append(_run(cmd, env))
-                times[(v, "warm")].append(_run(cmd, env))
+                # Run from the tree itself: `python -m` puts the working directory ahead of PYTHONPATH, so
+                # run from elsewhere (say, from one of the two trees) both would import that one.
+                times[(v, "cold")].append(_run(cmd, env, tree))
+                times[(v, "warm")].append(_run(cmd, env, tree))
     finally:
         for c in caches.values():
             shutil.rmtree(c, ignore_errors=True)

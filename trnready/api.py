@@ -163,12 +163,15 @@ def _worker_scan(job):
     engine, config = _WORKER["engine"], _WORKER["config"]
     data, diag = read_bytes(path, rel, config.max_file_size)
     if diag is not None:
-        return None, [], diag, None
+        return None, [], diag, (None, None)
     # The key is taken before the scan: if an included file changes meanwhile, the result is newer
     # than its key and the next run misses, never the reverse.
     digest = file_digest(data, rel, kind, path)
     findings, diag, summary = scan_bytes_summary(data, rel, kind, engine, config.prefilter, path)
-    return digest, findings, diag, summary
+    # Packed here, in parallel, rather than in the main process; the guards go along unpacked (see compact).
+    from .project.summary import compact as pack
+
+    return digest, findings, diag, (summary.get("guards") if summary else None, pack(summary))
 
 
 class _Progress:
@@ -261,7 +264,7 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
                 if known is not None:
                     hit = cache.get(_result_key(cache, sf, known[0]))
                     if hit is not None:
-                        results[i], summaries[i] = hit[:2], compact(hit[2], guard_blocks, i)
+                        results[i], summaries[i] = hit[:2], compact(hit[2], guard_blocks, i, hit[3])
                         digests[i] = known[0]
                         found.update(known[1] & needles.keys())
                         continue
@@ -279,7 +282,7 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
             if st_key and time.time_ns() - st.st_mtime_ns > 2_000_000_000:
                 stat_notes[i] = (st_key, digest, mentions)
             if hit is not None:
-                results[i], summaries[i] = hit[:2], compact(hit[2], guard_blocks, i)
+                results[i], summaries[i] = hit[:2], compact(hit[2], guard_blocks, i, hit[3])
                 digests[i] = digest
             else:
                 misses.append((i, sf, key))
@@ -338,20 +341,20 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
     return report
 
 
-def compact(summary, guard_blocks: dict | None = None, i: int = 0):
+def compact(summary, guard_blocks: dict | None = None, i: int = 0, packed: bytes | None = None):
     """The summary as kept until the link step; its `guards` (blocks under imported flags) noted aside, so
-    the step that resolves them need not unpack every summary."""
+    the step that resolves them need not unpack every summary. `packed`: already packed (from the cache)."""
     from .project.summary import compact as pack
 
     if guard_blocks is not None and summary and summary.get("guards"):
         guard_blocks[i] = summary["guards"]
-    return pack(summary)
+    return packed if packed is not None else pack(summary)
 
 
-def _store(cache, key, findings, diag, summary=None) -> None:
+def _store(cache, key, findings, diag, summary=None, packed=None) -> None:
     # Unexpected internal errors are not cached: the next run should try again.
     if cache is not None and key is not None and not (diag is not None and diag.kind == "internal-error"):
-        cache.put(key, findings, diag, summary)
+        cache.put(key, findings, diag, summary, packed)
 
 
 def _scan_inline(misses, results, digests, summaries, engine, config, cache, bar, guard_blocks=None) -> None:
@@ -365,7 +368,7 @@ def _scan_inline(misses, results, digests, summaries, engine, config, cache, bar
             results[i], summaries[i] = (findings, diag), compact(summary, guard_blocks, i)
             if key is not None and cache is not None:
                 key = _result_key(cache, sf, digests[i])
-            _store(cache, key, findings, diag, summary)
+            _store(cache, key, findings, diag, summary, summaries[i])
         bar.step()
 
 
@@ -396,12 +399,14 @@ def _scan_pool(misses, results, digests, summaries, engine, config, cache, jobs,
                                initargs=(engine, config, os.getpid()))
     try:
         stream = pool.map(_worker_scan, [(sf.path, sf.rel, sf.kind) for _, sf, _ in todo], chunksize=chunk)
-        for n, (digest, findings, diag, summary) in enumerate(stream):
+        for n, (digest, findings, diag, (guards, packed)) in enumerate(stream):
             i, sf, _ = todo[n]
-            results[i], summaries[i] = (findings, diag), compact(summary, guard_blocks, i)
+            results[i], summaries[i] = (findings, diag), packed
+            if guards and guard_blocks is not None:
+                guard_blocks[i] = guards
             digests[i] = digest
             if digest is not None and cache is not None:
-                _store(cache, _result_key(cache, sf, digest), findings, diag, summary)
+                _store(cache, _result_key(cache, sf, digest), findings, diag, None, packed)
             bar.step()
         pool.shutdown(wait=True)
     except KeyboardInterrupt:

@@ -7,15 +7,18 @@ one warning: caching is an optimisation, never a reason to fail a scan.
 """
 from __future__ import annotations
 
+import base64
 import dataclasses
 import hashlib
 import json
 import os
 import sqlite3
 import sys
+import zlib
 from pathlib import Path
 
 from .model import Diagnostic, Finding
+from .project.summary import compact
 from .project.summary import valid as summary_valid
 
 _SCHEMA = 1
@@ -143,23 +146,30 @@ class ResultCache:
                     f["occurrences"] = tuple(tuple(o) if isinstance(o, list) else o for o in f["occurrences"])
                 findings.append(Finding(**f))
             diag = Diagnostic(**data["diag"]) if data.get("diag") else None
-            summary = data.get("summary")
-        except (ValueError, TypeError, KeyError, AttributeError):
+            summary, packed = data.get("summary"), None
+            if data.get("summary_z") is not None:
+                # kept packed as the link step holds it (project/summary.py compact): checked here, and
+                # handed on without being encoded and compressed again
+                packed = base64.b64decode(data["summary_z"], validate=True)
+                summary = json.loads(zlib.decompress(packed))
+        except (ValueError, TypeError, KeyError, AttributeError, zlib.error):
             return None  # an entry from an incompatible build: treat as a miss
         if not all(map(_well_formed, findings)) or (diag is not None and not _well_formed(diag)):
             return None
         if not summary_valid(summary):
             return None
-        return findings, diag, summary
+        return findings, diag, summary, packed
 
-    def put(self, key: str, findings: list[Finding], diag: Diagnostic | None, summary: dict | None = None) -> None:
+    def put(self, key: str, findings: list[Finding], diag: Diagnostic | None, summary: dict | None = None,
+            packed: bytes | None = None) -> None:
+        """`packed`: the summary as compact() packed it, when the caller has it already."""
         if self.db is None:
             return
         # vars() rather than dataclasses.asdict(): the records are flat, and asdict's deep copy
         # was most of the cost of writing the cache on a cold scan.
-        payload = {"findings": [vars(f) for f in findings], "diag": vars(diag) if diag else None}
-        if summary is not None:  # what the project-wide link step needs (project/summary.py)
-            payload["summary"] = summary
+        payload: dict = {"findings": [vars(f) for f in findings], "diag": vars(diag) if diag else None}
+        if summary is not None or packed is not None:  # what the project-wide link step needs (project/summary.py)
+            payload["summary_z"] = base64.b64encode(packed if packed is not None else compact(summary)).decode("ascii")
         self.pending.append((key, json.dumps(payload, ensure_ascii=False)))
         if len(self.pending) >= 500:
             self.flush()

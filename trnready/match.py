@@ -172,9 +172,17 @@ class Engine:
 
     # -- the per-file pass -------------------------------------------------
     def match(self, index: FileIndex, path: str = "") -> list[Hit]:
-        hits: list[Hit] = []
         ctx = FileContext(index=index, tree=index.tree, resolver=self.resolver.for_file(index.factories),
                           values=self.catalogue.context_values, project=self.project, path=path)
+        try:
+            return self._match(ctx, index)
+        finally:
+            # Facts in the memo may point back at the context (a cycle through the syntax tree): dropped
+            # here, the tree is freed with the file instead of waiting for the cyclic GC.
+            ctx.memo.clear()
+
+    def _match(self, ctx: FileContext, index: FileIndex) -> list[Hit]:
+        hits: list[Hit] = []
         resolver = ctx.resolver
         canon = resolver.canonical
         qualnames = resolver.qualnames

@@ -80,7 +80,7 @@ class FileContext:
         """Every statement of the file, outer before inner (so sorted by start); expressions not walked."""
         found = self.memo.get("_statements")
         if found is None:
-            found = self.memo["_statements"] = _statements(self.tree.body if self.tree is not None else [], [])
+            found = self.memo["_statements"] = statements_of(self.tree)
             self.memo["_starts"] = [(st.lineno, st.col_offset) for st in found]
         return found
 
@@ -96,7 +96,15 @@ class FileContext:
         return None
 
     def nodes(self, kind: type) -> list:
-        """Every node of that type in the file, in tree order. One walk per file, shared by all predicates."""
+        """Every node of that type in the file, in tree order. One walk per file, shared by all predicates;
+        statements (defs, ifs, assignments) come from a walk of the statements alone until that is done."""
+        walked = self.memo.get("_walk")
+        if walked is None and issubclass(kind, ast.stmt):
+            table = self.memo.get("_stmt_table")
+            if table is None:
+                table = self.memo["_stmt_table"] = _by_type(_tree_order(
+                    self.tree.body if self.tree is not None else [], []))
+            return table.get(kind, [])
         return self._walked()[0].get(kind, [])
 
     def calls(self) -> list:
@@ -108,6 +116,28 @@ class FileContext:
         """id(node) -> the node directly holding it, for the whole file (one walk, built on first use)."""
         return self._walked()[1]
 
+    def parent(self, node):
+        """The node directly holding `node` (None at the top or outside the file). Most files ask this of a
+        few nodes only: their ancestors are found by descending from the module through the nodes whose
+        source span holds theirs, and the whole-file map is built only when that fails (decorators,
+        nodes without a position) or has been built anyway."""
+        walked = self.memo.get("_walk")
+        if walked is not None:
+            return walked[1].get(id(node))
+        near = self.memo.get("_near")
+        if near is None:
+            near = self.memo["_near"] = {}
+        found = near.get(id(node), near)
+        if found is not near:
+            return found
+        path = _path_to(self.tree, node) if self.tree is not None else None
+        if path is None:
+            return self.parents().get(id(node))
+        for up, down in zip(path, path[1:]):
+            near[id(down)] = up
+        near[id(path[0])] = None
+        return near[id(node)]
+
     def _walked(self) -> tuple:
         found = self.memo.get("_walk")
         if found is None:
@@ -118,15 +148,70 @@ class FileContext:
 BLOCK_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
 
 
+_BLOCKS_OF: dict = {}  # node type -> the BLOCK_FIELDS it has (none for a simple statement)
+
+
+def blocks_of(kind: type) -> tuple:
+    found = _BLOCKS_OF.get(kind)
+    if found is None:
+        found = _BLOCKS_OF[kind] = tuple(n for n in BLOCK_FIELDS if n in kind._fields)
+    return found
+
+
+_IN_ORDER: dict = {}  # node type -> its BLOCK_FIELDS in the order _walk meets them (last field first)
+
+
+def _tree_order(stmts, out: list) -> list:
+    """Statements (and the handlers and cases holding them) in the order _walk meets them: its stack
+    takes a node's fields last to first (an `if`'s else before its body), each list in order."""
+    for s in stmts:
+        out.append(s)
+        kind = type(s)
+        names = _IN_ORDER.get(kind)
+        if names is None:
+            names = _IN_ORDER[kind] = tuple(n for n in reversed(kind._fields) if n in BLOCK_FIELDS)
+        for name in names:
+            inner = getattr(s, name, None)
+            if inner:
+                _tree_order(inner, out)
+    return out
+
+
+def _by_type(nodes) -> dict:
+    table: dict = {}
+    for node in nodes:
+        lst = table.get(type(node))
+        if lst is None:
+            table[type(node)] = [node]
+        else:
+            lst.append(node)
+    return table
+
+
 def _statements(stmts, out: list) -> list:
     for s in stmts:
         if hasattr(s, "lineno"):  # match_case holds statements but has no position of its own
             out.append(s)
-        for name in BLOCK_FIELDS:
+        for name in blocks_of(type(s)):
             inner = getattr(s, name, None)
             if inner:
                 _statements(inner, out)
     return out
+
+
+def statements_of(tree) -> list:
+    """Every statement of the module, outer before inner. Kept on the tree: the predicates and the
+    project summary of the same file share one list (callers must not change it)."""
+    if tree is None:
+        return []
+    found = getattr(tree, "trnready_statements", None)
+    if found is None:
+        found = _statements(tree.body, [])
+        try:
+            tree.trnready_statements = found
+        except AttributeError:
+            pass
+    return found
 
 
 def expressions(stmt):
@@ -139,6 +224,50 @@ def expressions(stmt):
         elif isinstance(v, ast.AST) and not isinstance(v, ast.stmt):
             yield v
             stack.extend(getattr(v, f, None) for f in v._fields)
+
+
+def _span(node):
+    """(start, end) positions of a node including its decorators; None for a node without a position."""
+    line = getattr(node, "lineno", None)
+    if line is None or getattr(node, "end_lineno", None) is None:
+        return None
+    start = (line, node.col_offset)
+    decorators = getattr(node, "decorator_list", None)
+    if decorators:
+        first = decorators[0]
+        start = min(start, (first.lineno, first.col_offset))
+    return start, (node.end_lineno, node.end_col_offset)
+
+
+def _path_to(tree, target) -> list | None:
+    """[tree, ..., target]: the chain of nodes holding target, or None when target has no position or is
+    not found by descending only into nodes whose span holds target's (the caller then walks the file)."""
+    if target is tree:
+        return [tree]
+    want = _span(target)
+    if want is None:
+        return None
+    (start, end), AST = want, ast.AST
+    up: dict = {}
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        for name in node._fields:
+            value = getattr(node, name, None)
+            for child in (value if type(value) is list else (value,)):
+                if not isinstance(child, AST):
+                    continue
+                if child is target:
+                    path = [child, node]
+                    while path[-1] is not tree:
+                        path.append(up[id(path[-1])])
+                    path.reverse()
+                    return path
+                span = _span(child)
+                if span is None or (span[0] <= start and end <= span[1]):
+                    up[id(child)] = node
+                    stack.append(child)
+    return None
 
 
 def _walk(tree) -> tuple:
@@ -214,8 +343,8 @@ def root_name(node) -> str | None:
 
 
 def parent_of(ctx: "FileContext", node):
-    """The syntax node directly holding `node` (None at the top). One map per file, built on first use."""
-    return ctx.parents().get(id(node))
+    """The syntax node directly holding `node` (None at the top)."""
+    return ctx.parent(node)
 
 
 def enclosing_function(ctx: "FileContext", node):

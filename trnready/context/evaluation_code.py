@@ -33,8 +33,7 @@ def evaluation_code(ctx, hit) -> bool:
     stays reported: its code may be traced."""
     if hit.rule.category not in ctx.values.get("evaluation-categories", ()):
         return False
-    if _compiles(ctx):
-        return False
     # The directory (metrics/) says too little: a metric's update and the state helpers it calls run on the
     # device for every evaluation batch, so only the once-per-evaluation functions are guarded.
-    return _within(ctx, hit.node, name_globs(ctx, "evaluation-functions"))
+    # (Asked first: most matches are in no such function, and _compiles walks the whole file.)
+    return _within(ctx, hit.node, name_globs(ctx, "evaluation-functions")) and not _compiles(ctx)

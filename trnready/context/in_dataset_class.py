@@ -14,9 +14,10 @@ def in_dataset_class(ctx, hit) -> bool:
     processed), so a data-dependent shape there costs no compilation on the device."""
     spans = ctx.memo.get("_dataset_spans")
     if spans is None:
+        # (a class is a statement: the statement list has them all, no walk of every expression)
         spans = ctx.memo["_dataset_spans"] = [
-            (n.lineno, n.end_lineno or n.lineno) for n in ast.walk(ctx.tree)
-            if type(n) is ast.ClassDef and any(_tail(x).endswith("Dataset") for x in (n.name, *n.bases))
+            (n.lineno, n.end_lineno or n.lineno) for n in ctx.nodes(ast.ClassDef)
+            if any(_tail(x).endswith("Dataset") for x in (n.name, *n.bases))
         ] if ctx.tree is not None else []
     line = getattr(hit.node, "lineno", None)
     return line is not None and any(first <= line <= last for first, last in spans)

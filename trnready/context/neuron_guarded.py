@@ -6,7 +6,7 @@ import re
 
 from ..scope import classify
 from ._test_skips import SkipNames, helper_spans, is_test_module, skipped_classes
-from .base import expressions, predicate
+from .base import blocks_of, expressions, predicate
 
 # is_torch_xla_available(), is_xla_installed(), is_torch_tpu_available(), _XLA_AVAILABLE: TPU paths.
 _TPU_CHECK = re.compile(r"^_?(is_)?(torch_)?(xla|tpu)\w*_(available|installed)$", re.I)
@@ -185,9 +185,11 @@ class _Conditions:
 _REBOUND = object()  # a name bound some other way (augmented assignment, loop target, walrus)
 
 
-def _flags(stmts, conds: _Conditions) -> set:
+def _flags(stmts, conds: _Conditions, wanted: set | None = None) -> set:
     """Names every assignment of which is a never-on-Neuron expression (or False/None), at least one
-    being a check: `_SUPPORTS_FLEX = torch.cuda.is_available() and ...`, then `if _SUPPORTS_FLEX:`."""
+    being a check: `_SUPPORTS_FLEX = torch.cuda.is_available() and ...`, then `if _SUPPORTS_FLEX:`.
+    `wanted`: only these names are asked about (the answer is the same for them; the others are not
+    judged, except the flags their values read)."""
     assigns: dict = {}
     for node in stmts:
         k = type(node)
@@ -203,10 +205,18 @@ def _flags(stmts, conds: _Conditions) -> set:
             assigns.setdefault(_self_attr(node.target) or node.target.id, []).append(_REBOUND)
     if not assigns:
         return set()
+    rounds = (assigns, assigns)
+    if wanted is not None:
+        # A name's answer reads the flags of the names and `self.x` in its own values only (the first
+        # round judges each name alone), so those are all the first round needs.
+        asked = {n: assigns[n] for n in assigns if n in wanted}
+        read = {x.id if type(x) is ast.Name else _self_attr(x) for vals in asked.values() for v in vals
+                if v is not _REBOUND for x in ast.walk(v) if type(x) in (ast.Name, ast.Attribute)}
+        rounds = ({n: vals for n, vals in assigns.items() if n in wanted or n in read}, asked)
     flags: set = set()
-    for _ in range(2):  # a flag derived from another flag: USE_FLEX = _SUPPORTS_FLEX and cfg.flex
+    for names in rounds:  # a flag derived from another flag: USE_FLEX = _SUPPORTS_FLEX and cfg.flex
         conds.flags = flags
-        flags = {n for n, vals in assigns.items()
+        flags = {n for n, vals in names.items()
                  if _REBOUND not in vals
                  and all((type(v) is ast.Constant and v.value in (False, None)) or conds.never(v) for v in vals)
                  and any(conds.never(v) for v in vals)}
@@ -216,17 +226,18 @@ def _flags(stmts, conds: _Conditions) -> set:
 def module_flags(tree, values) -> list:
     """Module-level names of the file that are never-on-Neuron flags (every assignment in the file a check
     that is false on Neuron, or False/None), for other modules that import them (project/flags.py)."""
-    from .base import _statements
+    from .base import _statements, statements_of
 
     top = {t.id for st in tree.body if isinstance(st, (ast.Assign, ast.AnnAssign))
            for t in (st.targets if isinstance(st, ast.Assign) else [st.target]) if isinstance(t, ast.Name)}
     for st in tree.body:  # `if torch.cuda.is_available(): FLAG = True else: FLAG = False` style is not a flag
         if isinstance(st, (ast.If, ast.Try)):
-            for inner in ast.walk(st):
+            # An assignment is a statement: the statements under the block are all there is to look at.
+            for inner in _statements([st], []):
                 if isinstance(inner, ast.Assign):
                     top |= {t.id for t in inner.targets if isinstance(t, ast.Name)}
     conds = _Conditions(set(), frozenset(values.get("other-accelerators", ())), neuron=SkipNames(values))
-    flags = {n for n in _flags(_statements(tree.body, []), conds) if n in top} if top else set()
+    flags = {n for n in _flags(statements_of(tree), conds, top) if n in top} if top else set()
     conds.flags = flags
     # Functions that answer False on every Neuron machine (`def is_cuda_available(): return torch.cuda.is_available()`)
     # are flags too: `if is_cuda_available():` in another module guards its block the same way.
@@ -512,7 +523,7 @@ class _Spans:
             elif k in (ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith):
                 self.block(s.body)
                 self.block(getattr(s, "orelse", []))
-            else:  # try / try* / match: every nested block (handlers and match cases hold statements)
+            elif blocks_of(k):  # try / try* / match: every nested block (handlers and match cases hold statements)
                 for name in ("body", "orelse", "finalbody"):
                     self.block(getattr(s, name, None) or [])
                 for h in (getattr(s, "handlers", None) or []) + (getattr(s, "cases", None) or []):

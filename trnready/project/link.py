@@ -15,6 +15,7 @@ that does not resolve to exactly one literal or one external name is left as it 
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import json
 from dataclasses import dataclass
@@ -113,18 +114,27 @@ class Linker(ModuleMap):
         super().__init__(summaries)
         self.needles = frozenset(needles)  # literal values the rules' argument predicates look for
         self._owners = None
+        self._below: dict | None = None  # module name -> files of it and of the modules below it
         self._rel_names: dict = {}
         self.scan = scan  # snippet text -> findings of the ordinary per-file pass
         self.memo = memo  # (key) -> list or None; put(key, list)
         self._engine_cache: dict = {}
         self._resolved: dict = {}  # (rel, dotted name) -> (what it resolves to, files consulted)
         self.touched: set = set()  # files whose summaries the current file's links consulted
-        # `pkg.attr = a.b` assignments by attribute name: looked up when a module lacks a name.
-        self.attr_aliases: dict = {}
-        for other, s in summaries.items():
-            for target, (line, value) in s["aliases"].items():
-                if "." in target:
-                    self.attr_aliases.setdefault(target.rsplit(".", 1)[1], []).append((other, target, line, value))
+        self._attr_aliases: dict | None = None
+
+    @property
+    def attr_aliases(self) -> dict:
+        """`pkg.attr = a.b` assignments by attribute name: looked up when a module lacks a name. Built on
+        first use: it reads every summary, and a warm re-scan with every file's links stored needs none."""
+        if self._attr_aliases is None:
+            self._attr_aliases = {}
+            for other, s in self.summaries.items():
+                for target, (line, value) in s["aliases"].items():
+                    if "." in target:
+                        self._attr_aliases.setdefault(target.rsplit(".", 1)[1], []).append(
+                            (other, target, line, value))
+        return self._attr_aliases
 
     # ---------------------------------------------------------------- name resolution
     def lookup(self, rel: str, name: str, hops: int, seen: frozenset):
@@ -461,10 +471,16 @@ class Linker(ModuleMap):
             for e in s.get("exts", ()):
                 built.setdefault(e[0], (rel, e))
             imported += [(rel, i) for i in s.get("imported", ())]
-            if not s["uses"] and not s["reads"] and not self._flagged_defaults(s):
-                continue
+            # Stored links are asked for first: they exist only for a file that had something to link
+            # and are valid only while its content (so its summary) is unchanged, and answering from
+            # them needs no summary unpacked.
             got = stored(rel) if stored else None
             if got is None:
+                s = self.summaries[rel]
+                if not s["uses"] and not s["reads"] and not self._flagged_defaults(s):
+                    if store:  # nothing to link, recorded too: the next run need not unpack the summary
+                        store(rel, {rel}, [])
+                    continue
                 self.touched = {rel}
                 got = []
                 for use in s["uses"]:
@@ -572,7 +588,7 @@ class Linker(ModuleMap):
             # Any class in a module this file can see may gain or lose the attribute: an edit there
             # must link this file again.
             seen = self._visible(rel)
-            self.touched.update(r for n, r in self.mods.items() if any(n == v or n.startswith(v + ".") for v in seen))
+            self.touched.update(r for v in seen for r in self._under(v))
         for read in s["reads"]:
             try:
                 call = ast.parse(read[4], mode="eval").body
@@ -613,6 +629,17 @@ class Linker(ModuleMap):
         return [o for o in found if o[0] == rel or any(m == n or m.startswith(n + ".")
                                                        for m in self._names_of(o[0]) for n in seen)]
 
+    def _under(self, name: str) -> list:
+        """Files of the module `name` and of every module below it (`name.x`, `name.x.y`)."""
+        if self._below is None:
+            self._below = {}
+            for n, r in self.mods.items():
+                for i, ch in enumerate(n):
+                    if ch == ".":
+                        self._below.setdefault(n[:i], []).append(r)
+                self._below.setdefault(n, []).append(r)
+        return self._below.get(name, ())
+
     def _names_of(self, rel: str) -> list:
         if not self._rel_names:
             for n, r in self.mods.items():
@@ -630,6 +657,12 @@ class Linker(ModuleMap):
 
 
 def _needle(lit: str, needles) -> bool:
+    # The same few defaults (None, True, 1e-5, "cuda") recur across a project: each is evaluated once.
+    return _is_needle(lit, needles if isinstance(needles, frozenset) else frozenset(needles))
+
+
+@functools.lru_cache(maxsize=4096)
+def _is_needle(lit: str, needles: frozenset) -> bool:
     try:
         v = ast.literal_eval(lit)
     except (ValueError, SyntaxError, RecursionError):

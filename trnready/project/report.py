@@ -73,7 +73,7 @@ def _link_findings(files, summaries, engine, cache, config, scan_bytes, digests)
             rule, occurrences, confidence=confidence, path=rel, line=line, column=_column(text, col) ,
             end_line=end_line, end_column=_column(end_text, end_col), snippet=text,
             message=f"{message} (via {via})", code=src, context=_context(lines, line), guarded=guarded))
-    out = _guarded_at_the_call(out, lines_of, engine)
+    out = _guarded_at_the_call(out, lines_of, engine, cache)
     out += _components(configs, linker, engine, occurrences, config)
     out += _container_builds(builds, table, rules, occurrences, config)
     for sf, _ in (*configs.values(), *builds.values()):
@@ -81,12 +81,15 @@ def _link_findings(files, summaries, engine, cache, config, scan_bytes, digests)
     return _suppressed(out, lines_of, engine), notes
 
 
-def _guarded_at_the_call(findings: list, lines_of: dict, engine) -> list:
+def _guarded_at_the_call(findings: list, lines_of: dict, engine, cache=None) -> list:
     """A linked finding sits at the call where the value enters; the guard of that place applies to it as to
     any finding there (a test skipped without CUDA, `if torch.cuda.is_available():` around the call). The
     per-file pass judged the library's snippet, not the call site, so neuron-guarded runs again here on each
-    file that received linked findings (parsed once, only for those files)."""
+    file that received linked findings (parsed once, only for those files). Each answer is kept in the result
+    cache under the file's text and the finding's place, so a warm re-scan parses none of them again."""
     import ast
+    import hashlib
+    import json
     from dataclasses import replace
 
     from ..context.base import FileContext
@@ -95,17 +98,34 @@ def _guarded_at_the_call(findings: list, lines_of: dict, engine) -> list:
     values = getattr(getattr(engine, "catalogue", None), "context_values", {})
     kinds = {r.id: {m.kind for m in r.matchers} for r in engine.rules}
     contexts: dict = {}
+    texts: dict = {}  # path -> (text, its hash)
+    memo = cache if cache is not None and cache.db is not None else None
     out = []
     for f in findings:
         if not f.guarded:
-            ctx = contexts.get(f.path)
-            if ctx is None:
-                try:
-                    tree = ast.parse("\n".join(lines_of.get(f.path, ())))
-                except (SyntaxError, ValueError, RecursionError, MemoryError):
-                    tree = None
-                ctx = contexts[f.path] = FileContext(index=None, tree=tree, resolver=None, values=values, path=f.path)
-            if guarded_at(ctx, (f.line, f.column - 1), f.category, kinds.get(f.rule, ())):
+            if f.path not in texts:
+                text = "\n".join(lines_of.get(f.path, ()))
+                texts[f.path] = (text, hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest())
+            text, digest = texts[f.path]
+            key, guarded = None, None
+            if memo is not None:
+                wanted = sorted(kinds.get(f.rule, ()))
+                key = hashlib.sha256("\0".join([memo.salt, "guarded-at", f.path, digest, str(f.line), str(f.column),
+                                                f.category, *wanted]).encode("utf-8", "surrogatepass")).hexdigest()
+                guarded = memo._read("results", key)
+            if not isinstance(guarded, bool):
+                ctx = contexts.get(f.path)
+                if ctx is None:
+                    try:
+                        tree = ast.parse(text)
+                    except (SyntaxError, ValueError, RecursionError, MemoryError):
+                        tree = None
+                    ctx = contexts[f.path] = FileContext(index=None, tree=tree, resolver=None, values=values,
+                                                         path=f.path)
+                guarded = bool(guarded_at(ctx, (f.line, f.column - 1), f.category, kinds.get(f.rule, ())))
+                if memo is not None and key:
+                    memo.pending.append((key, json.dumps(guarded)))
+            if guarded:
                 f = replace(f, guarded=True, guarded_by="neuron-guarded")
         out.append(f)
     return out

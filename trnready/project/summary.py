@@ -59,19 +59,31 @@ def literal_source(node) -> str | None:
 
 
 def dotted(node) -> str | None:
+    # Runs for the callee and every argument of every call in the project: exact type tests, and a
+    # plain name (the commonest argument) answered without building a list.
+    t = type(node)
+    if t is _Name:
+        return node.id
+    if t is not _Attribute:
+        return None
     parts = []
-    while isinstance(node, ast.Attribute):
+    while t is _Attribute:
         parts.append(node.attr)
         node = node.value
-    if isinstance(node, ast.Name):
+        t = type(node)
+    if t is _Name:
         parts.append(node.id)
         return ".".join(reversed(parts))
     return None
 
 
-def _roots(call: ast.Call):
-    """Root names of the dotted expressions a call mentions (callee and arguments, not nested calls)."""
-    yield dotted(call.func)
+_Name, _Attribute = ast.Name, ast.Attribute
+
+
+def _roots(call: ast.Call, callee=0):
+    """Root names of the dotted expressions a call mentions (callee and arguments, not nested calls).
+    `callee`: dotted(call.func) when the caller already has it."""
+    yield dotted(call.func) if callee == 0 else callee
     for a in call.args:
         yield dotted(a.value if isinstance(a, ast.Starred) else a)
     for k in call.keywords:
@@ -173,16 +185,24 @@ def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | Non
                    if level or mod.split(".", 1)[0] not in _EXTERNAL} | {f for f in funcs if "." not in f} \
         | set(classes) | set(stores)
     callees = interesting | set(aliases) | {a.split(".", 1)[0] for a in aliases}
-    spans = _function_calls(funcs, calls, stores, callees, apis, uses) if funcs else []
+    # Each call's dotted callee, computed once for the three passes below (None: not a dotted name).
+    heads = [dotted(n.func) for n in calls]
+    spans = _function_calls(funcs, calls, stores, callees, apis, uses, heads) if funcs else []
     interesting = {n for n in interesting if n in imports or n in funcs or n in classes or n in stores}
     if apis:
-        _attribute_reads(calls, imports, apis, spans, reads)
+        _attribute_reads(calls, imports, apis, spans, reads, heads)
     if interesting:
-        for node in calls:
+        for node, callee in zip(calls, heads):
             if len(uses) < MAX_ITEMS:
-                names = [r for r in _roots(node) if r]
-                callee = names[0] if names and names[0] == dotted(node.func) else None
-                args = names[1:] if callee else names
+                # Every branch below needs a dotted callee that is a project name, `partial` or a
+                # library API: anything else is decided before its arguments are looked at.
+                if callee is None:
+                    continue
+                last = callee.rsplit(".", 1)[-1]
+                if callee.split(".", 1)[0] not in interesting and last != "partial" and last not in apis:
+                    continue
+                names = [r for r in _roots(node, callee) if r]
+                args = names[1:]
                 lit = any(literal_source(a) is not None for a in (*node.args, *(k.value for k in node.keywords)))
                 # Kept: a library API (by its last name) given or reached through a project name, or
                 # a project callee given a literal or a project value. Anything else cannot gain.
@@ -263,14 +283,16 @@ def guards_of(tree: ast.Module, imported: set) -> list:
     out: list = []
     # Statements only: an `if` never sits inside an expression, and walking every expression node of a
     # large module cost more than the rest of its summary.
+    from ..context.base import blocks_of
+
     stack = list(tree.body)
     while stack and len(out) < MAX_GUARDS:
         node = stack.pop()
-        for name in ("body", "orelse", "finalbody", "handlers", "cases"):
+        for name in blocks_of(type(node)):
             inner = getattr(node, name, None)
             if inner:
                 stack.extend(inner)
-        if not isinstance(node, ast.If):
+        if type(node) is not ast.If:
             continue
         test = node.test
         parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
@@ -318,14 +340,13 @@ def _methods(cls: ast.ClassDef, funcs: dict, stores: dict) -> None:
                     stores[cls.name] = kept
 
 
-def _attribute_reads(calls, imports, apis, spans, reads) -> None:
+def _attribute_reads(calls, imports, apis, spans, reads, heads=None) -> None:
     """Library API calls given `obj.attr` (obj a local name, not a module): the attribute may be a
     class attribute or dataclass field of the project, read through an instance."""
     starts = [a for a, _, _ in spans]
-    for node in calls:
+    for node, callee in zip(calls, heads if heads is not None else [dotted(n.func) for n in calls]):
         if len(reads) >= MAX_ITEMS:
             return
-        callee = dotted(node.func)
         if not callee or callee.rsplit(".", 1)[-1] not in apis:
             continue
         vals = [a.value if isinstance(a, ast.Starred) else a for a in node.args] + [k.value for k in node.keywords]
@@ -354,17 +375,22 @@ def _top_statements(body):
 
 
 def _function_calls(funcs: dict, calls: list, stores: dict, callees=frozenset(), apis=frozenset(),
-                    uses: list | None = None) -> list:
-    """funcs: name -> def node, replaced by its summary; calls sorted into the function holding them.
-    Returns the functions' line spans (first, last, name), sorted."""
+                    uses: list | None = None, heads: list | None = None) -> list:
+    """funcs: name -> def node, replaced by its summary; calls sorted into the function holding them
+    (with their dotted callees, `heads`, when the caller has them). Returns the functions' line spans
+    (first, last, name), sorted."""
     spans = sorted((fn.lineno, fn.end_lineno or fn.lineno, name) for name, fn in funcs.items())
     inside: dict = {name: [] for name in funcs}
     starts = [s for s, _, _ in spans]
+    if heads is None:
+        heads = [dotted(n.func) for n in calls]
+    bisect_right = bisect.bisect_right
 
-    for node in calls:
-        i = bisect.bisect_right(starts, node.lineno) - 1
-        if i >= 0 and spans[i][0] <= node.lineno <= spans[i][1]:
-            inside[spans[i][2]].append(node)
+    for node, head in zip(calls, heads):
+        line = node.lineno
+        i = bisect_right(starts, line) - 1
+        if i >= 0 and line <= spans[i][1]:  # spans[i][0] <= line by the bisection
+            inside[spans[i][2]].append((node, head))
     methods: dict = {}
     for name in funcs:
         if "." in name:
@@ -377,8 +403,7 @@ def _function_calls(funcs: dict, calls: list, stores: dict, callees=frozenset(),
         own = {f"{fn.args.args[0].arg}.{m}": f"{cls}.{m}" for m in methods.get(cls, ())} if cls else {}
         funcs[name] = _function(fn, inside[name], kept, callees, apis, own)
         if own:
-            for node in inside[name]:
-                d = dotted(node.func)
+            for node, d in inside[name]:
                 if d in own and len(uses) < MAX_ITEMS and any(
                         literal_source(a) is not None for a in (*node.args, *(k.value for k in node.keywords))):
                     src = _as_own(node, own[d])
@@ -399,7 +424,8 @@ def _as_own(node: ast.Call, callee: str) -> str:
 
 def _function(fn, calls_in: list, kept: dict, callees=frozenset(), apis=frozenset(), own=None) -> list:
     """Only calls that can lead somewhere are kept: a library API (by its last name), a project name
-    (import, function, class, alias) or an attribute __init__ keeps on self."""
+    (import, function, class, alias) or an attribute __init__ keeps on self. `calls_in`: (call, its
+    dotted callee) pairs."""
     a = fn.args
     positional = [p.arg for p in (*a.posonlyargs, *a.args)]
     params = positional + [p.arg for p in a.kwonlyargs]
@@ -421,13 +447,12 @@ def _function(fn, calls_in: list, kept: dict, callees=frozenset(), apis=frozense
     # in a method, `self.x` the class's __init__ keeps (a parameter or a library name) counts too
     mine = {f"{positional[0]}.{k}" for k in kept} if kept and positional else set()
     calls = []
-    for node in calls_in:
+    for node, callee in calls_in:
         if len(calls) < MAX_ITEMS:
-            roots = {r for r in _roots(node) if r}
-            callee = dotted(node.func)
             if callee is None or not (callee.split(".", 1)[0] in callees or callee.rsplit(".", 1)[-1] in apis
                                       or callee in mine or own and callee in own):
                 continue
+            roots = {r for r in _roots(node, callee) if r}
             used = roots - {callee}
             if used & names or roots & mine:
                 src = _as_own(node, own[callee]) if own and callee in own else ast.unparse(node)

@@ -49,7 +49,10 @@ def hits_for_tree(tree: ast.Module, engine: Engine, rel: str = "") -> list[Hit]:
     # Kept on the tree (which lives as long as the file's scan) for the project summary: no second walk.
     tree.trnready_calls = index.every_call
     tree.trnready_imports = index.every_import
-    return engine.match(index, path=rel)
+    try:
+        return engine.match(index, path=rel)
+    finally:
+        index.release()
 
 
 def findings_from_hits(hits: list[Hit], lines: list[str], rel: str, cell: int | None = None,

@@ -1,0 +1,94 @@
+"""The shared per-file facts of context/base.py answer exactly what a walk of the whole tree answers.
+
+`FileContext.parent` finds a node's ancestors by descending through the spans that hold it, and
+`FileContext.nodes` lists statements from a walk of the statements alone; both are shortcuts of the
+whole-file walk (`_walk`) and must agree with it node for node, order included.
+"""
+import ast
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO
+from trnready.context import base
+
+TRICKY = '''
+import functools
+
+@functools.lru_cache(maxsize=None)
+@staticmethod
+def decorated(a, b=lambda x: x + 1, *args, k=[i for i in range(3)], **kw) -> int:
+    return f"{a!r:>{b}} {kw['x']}" + f'{ {"k": [v for v in args if v]} }'
+
+
+class C(Base, metaclass=Meta):
+    @property
+    def p(self):
+        try:
+            pass
+        except (ValueError, TypeError) as e:
+            def in_handler():
+                pass
+        else:
+            def in_else():
+                pass
+        finally:
+            def in_finally():
+                pass
+        return self
+
+
+def matcher(x):
+    match x:
+        case {"a": [1, 2, *rest]} if rest:
+            def in_case():
+                pass
+        case Point(x=0) | None:
+            pass
+    with open(x) as f, open(x) as g:
+        y = (lambda: (yield))
+    if x:
+        def alpha():
+            pass
+    else:
+        def alpha():
+            pass
+    return [z async for z in g] if x else {k: v for k, v in f}
+'''
+
+
+def _sources():
+    yield "tricky", TRICKY
+    for p in sorted((REPO / "trnready").rglob("*.py"))[:40]:
+        yield str(p.relative_to(REPO)), p.read_text(encoding="utf-8")
+    for p in sorted((REPO / "tests" / "context_fixtures").rglob("*.py")):
+        yield str(p.relative_to(REPO)), p.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("name,text", list(_sources()), ids=lambda v: v if len(v) < 80 else "")
+def test_parent_and_statement_nodes_agree_with_the_whole_file_walk(name, text):
+    tree = ast.parse(text)
+    table, parents = base._walk(tree)
+    ctx = base.FileContext(index=None, tree=tree, resolver=None, values={})
+    every = [n for nodes in table.values() for n in nodes
+             if not isinstance(n, (ast.expr_context, ast.operator, ast.boolop, ast.unaryop, ast.cmpop))]
+    searched = 0
+    for node in every[::-1]:
+        # each node asked of a fresh context (found by the search) and of one shared context (from the cache)
+        alone = base.FileContext(index=None, tree=tree, resolver=None, values={})
+        assert alone.parent(node) is parents.get(id(node)), (name, type(node).__name__, getattr(node, "lineno", None))
+        searched += "_walk" not in alone.memo
+        assert ctx.parent(node) is parents.get(id(node)), (name, type(node).__name__, getattr(node, "lineno", None))
+    assert searched > len(every) // 2  # most nodes were found without the whole-file walk
+    fresh = base.FileContext(index=None, tree=tree, resolver=None, values={})
+    for kind in {type(n) for n in every if isinstance(n, ast.stmt)} | {ast.FunctionDef, ast.If, ast.Try}:
+        assert fresh.nodes(kind) == table.get(kind, []), (name, kind.__name__)
+    assert "_walk" not in fresh.memo  # statement kinds never needed the whole-file walk
+
+
+def test_parent_outside_the_file_and_at_the_top():
+    tree = ast.parse("x = 1\n")
+    ctx = base.FileContext(index=None, tree=tree, resolver=None, values={})
+    assert ctx.parent(tree) is None
+    assert ctx.parent(tree.body[0].value) is tree.body[0]
+    assert ctx.parent(ast.parse("y = 2\n").body[0]) is None

@@ -322,6 +322,10 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
         from .project.flags import guard_imported_flags
 
         report.findings = guard_imported_flags(report.findings, files, summaries, guard_blocks)
+        # Copies of other projects nested in a package, recognised by their own absolute imports.
+        from .project.vendored import guard_copied_packages
+
+        report.findings = guard_copied_packages(report.findings, files, summaries)
         # Repository-level rules (e.g. torch.compile used but no shared NEFF cache configured anywhere).
         in_config_files = mentioned_in_files([], config.max_file_size, repo_files(root, paths, config))
 

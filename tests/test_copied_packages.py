@@ -1,0 +1,49 @@
+"""A copy of another project nested in a package keeps its own absolute imports (`from annotator.uniformer.mmcv
+import ...` inside `lavis/common/annotator/`): its findings are guarded as vendored (project/vendored.py)."""
+import json
+
+from conftest import run_cli
+
+CUDA_CODE = "import torch\n\n\ndef run(x):\n    return x.cuda()\n"
+
+
+def _write(root, rel, text):
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+
+
+def _findings(root):
+    proc = run_cli("scan", ".", "--format", "json", "--no-cache", "--show-guarded", cwd=root)
+    assert proc.returncode in (0, 1), proc.stderr
+    return [(f["path"], f["line"], f["column"], f["rule"], f["guarded"], f.get("guarded_by"))
+            for f in json.loads(proc.stdout)["findings"]]
+
+
+def test_a_nested_copy_importing_itself_by_its_own_name_is_vendored(tmp_path):
+    _write(tmp_path, "lavis/__init__.py", "")
+    # the project imports the folder by its full path (lavis/common is a namespace package)
+    _write(tmp_path, "lavis/models/use.py", "from lavis.common.annotator.canny import detect\n" + CUDA_CODE)
+    _write(tmp_path, "lavis/common/annotator/canny.py", "def detect(x):\n    return x\n")
+    _write(tmp_path, "lavis/common/annotator/uniformer/mmcv/cnn.py",
+           "from annotator.uniformer.mmcv.utils import helper\n" + CUDA_CODE)
+    _write(tmp_path, "lavis/common/annotator/uniformer/mmcv/utils.py",
+           "import torch\nimport annotator.uniformer.mmcv.cnn\n\n\ndef helper():\n    return torch.zeros(1)\n")
+    assert _findings(tmp_path) == [
+        ("lavis/common/annotator/uniformer/mmcv/cnn.py", 6, 12, "TRN241", True, "vendored"),
+        ("lavis/models/use.py", 6, 12, "TRN241", False, None),  # the project's own code stays
+    ]
+
+
+def test_a_top_level_package_or_a_single_file_is_not_a_copy(tmp_path):
+    # `tools/` is not below a package: importing `tools.x` from inside it is how the project runs its scripts
+    _write(tmp_path, "tools/a.py", "from tools.b import helper\n" + CUDA_CODE)
+    _write(tmp_path, "tools/b.py", "import tools.a\n\n\ndef helper():\n    pass\n")
+    # one file naming its folder is not enough evidence
+    _write(tmp_path, "pkg/__init__.py", "")
+    _write(tmp_path, "pkg/sub/__init__.py", "")
+    _write(tmp_path, "pkg/sub/inner/m.py", "from inner.x import y\n" + CUDA_CODE)
+    assert _findings(tmp_path) == [
+        ("pkg/sub/inner/m.py", 6, 12, "TRN241", False, None),
+        ("tools/a.py", 6, 12, "TRN241", False, None),
+    ]

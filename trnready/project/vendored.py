@@ -1,0 +1,66 @@
+"""Copies of other projects nested inside a package of this one.
+
+A project that copies another one into its tree often keeps the copy's absolute imports: ControlNet's
+annotator folder, pasted as `lavis/common/annotator/`, still says `from annotator.uniformer.mmcv.cnn import
+...`. Inside this repository `annotator` is not a top-level name: the folder is importable as `lavis.common.annotator`, which is how the rest of LAVIS imports it): those imports resolve only in the
+project the folder came from. The project does not run or port that code, so its findings are guarded like those under
+`third_party/` (report step `vendored`). The name of the folder must be the first part of absolute imports in
+at least MIN_FILES of its files, and the folder must be known to the project by a longer name (its parent is
+a package, or an import spells the whole path)."""
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import PurePosixPath
+
+MIN_FILES = 2
+
+
+def copied_roots(py_files: dict, full_imports: set) -> set:
+    """Folders (repository-relative) that hold a copy of another project. py_files: rel -> summary of the files
+    that may be in one; full_imports: every absolute import of the project written as a path (`a/b/c`)."""
+    inits = {str(PurePosixPath(r).parent) for r in py_files if r.endswith("/__init__.py")}
+    votes: dict = {}
+    for rel, s in py_files.items():
+        dirs = PurePosixPath(rel).parent.parts
+        if len(dirs) < 2:
+            continue
+        firsts = {mod.split(".")[0] for mod, level, _ in s["imports"].values() if not level and mod}
+        for i in range(1, len(dirs)):
+            if dirs[i] in firsts:
+                votes.setdefault("/".join(dirs[:i + 1]), set()).add(rel)
+                break
+    roots = set()
+    for root, who in votes.items():
+        if len(who) < MIN_FILES:
+            continue
+        parent = root.rsplit("/", 1)[0]
+        # The folder must be known to this project by a longer name: its parent is a package, or some import
+        # spells the whole path (`from lavis.common.annotator.canny import ...`, a namespace package).
+        if parent in inits or any(m == root or m.startswith(root + "/") for m in full_imports):
+            roots.add(root)
+    return roots
+
+
+def guard_copied_packages(findings: list, files, summaries) -> list:
+    """Mark guarded (`vendored`) the findings inside a copied project found by copied_roots."""
+    from .report import _EMPTY, _packed
+    from .summary import Compacted
+
+    py = {sf.rel: s for sf, s in zip(files, summaries) if sf.kind == "python"}
+    # Only a folder at least two levels below a package can be such a copy: the other files are not read.
+    candidates = {rel for rel in py if rel.count("/") >= 2}
+    if not candidates or not any(f.path.count("/") >= 2 and not f.guarded for f in findings):
+        return findings
+    table = Compacted({rel: _packed(s) for rel, s in py.items()}, _EMPTY)
+    unpacked = {rel: table[rel] for rel in candidates}
+    full = {mod.replace(".", "/") for s in unpacked.values() for mod, level, _ in s["imports"].values()
+            if not level and mod and "." in mod}
+    roots = copied_roots(unpacked, full)
+    if not roots:
+        return findings
+    out = []
+    for f in findings:
+        if not f.guarded and any(f.path.startswith(r + "/") for r in roots):
+            f = replace(f, guarded=True, guarded_by="vendored")
+        out.append(f)
+    return out

@@ -193,3 +193,30 @@ def test_repository_rule_is_anchored_at_a_use_that_counts(tmp_path):
     found = [(f["path"], f["line"], f["rule"], f["guarded"]) for f in scan(tmp_path, "--show-guarded")["findings"]
              if f["rule"] == "TRN701"]
     assert found == [("lib.py", 5, "TRN701", False)]
+
+
+CI_MATRIX = """version: 2.1
+workflows:
+  build:
+    jobs:
+      - binary_linux_conda:
+          conda_docker_image: pytorch/conda-builder:cuda118
+          name: py310_cu118
+      - binary_linux_conda:
+          conda_docker_image: pytorch/conda-builder:cuda121
+          name: py310_cu121
+      - binary_linux_conda:
+          conda_docker_image: pytorch/conda-builder:cuda118
+          name: py311_cu118
+"""
+
+
+def test_one_finding_per_rule_and_value_in_a_ci_file(tmp_path):
+    (tmp_path / ".circleci").mkdir()
+    (tmp_path / ".circleci" / "config.yml").write_text(CI_MATRIX)
+    got = [(r[1], r[2], r[3], r[4].rsplit(": ", 1)[-1], r[5]) for r in rows(scan(tmp_path))]
+    assert got == [
+        # the same CUDA image in two entries of the build matrix is one item
+        (6, 31, "TRN603", "`pytorch/conda-builder:cuda118`", [{"line": 12, "column": 31, "rule": "TRN603"}]),
+        (9, 31, "TRN603", "`pytorch/conda-builder:cuda121`", None),  # another image: its own item
+    ]

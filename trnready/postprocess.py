@@ -27,7 +27,7 @@ from .scope import classify
 # 4: uses fold into the same rule's import finding; self-check blocks of package modules are examples;
 # 5: one finding per rule per training-config file; 6: a branch's finding folds into the reported check above
 # it).
-VERSION = 6
+VERSION = 7
 
 
 # ---------------------------------------------------------------- file steps
@@ -75,6 +75,8 @@ def one_per_thing(findings: list, ctx, result) -> list:
       the later uses of that rule in the file fold into the import (one finding per library per file);
     - one per rule per training-config file (YAML or JSON outside CI): `liger_rms_norm`, `liger_glu_activation`
       and `liger_fused_linear_cross_entropy` switch on one plugin, `fp16: true` in two sections is one switch;
+    - one per rule and value in a CI file: a build matrix naming `pytorch/conda-builder:cuda118` in 40 entries
+      is one item (each other image, runner or Python version stays its own);
     - one per category per line (`torch.nested` + `torch.jagged`): the most severe, then the first by column;
     - a finding in either branch of an `if` / `elif` whose test carries a finding of the same category folds
       into that one: `if torch.cuda.is_available():` then `device = torch.device("cuda")` is one device pick.
@@ -94,7 +96,8 @@ def one_per_thing(findings: list, ctx, result) -> list:
     def fold(i: int, f) -> None:
         extra.setdefault(i, []).extend([(f.line, f.column, f.rule), *f.occurrences])
 
-    config = ctx.kind in CONFIG_KINDS and classify(ctx.rel) != "ci"
+    ci = classify(ctx.rel) == "ci"
+    config = ctx.kind in CONFIG_KINDS and not ci
     picks = _checked_branches(findings, ctx, result)
     at_line: dict = {}  # (stand, category, line) -> index into out of the first finding there
     for f in findings:
@@ -113,6 +116,10 @@ def one_per_thing(findings: list, ctx, result) -> list:
         key = None
         if where is None and config and f.rule not in META_RULES:
             key = (stand, f.rule, "config")
+        elif where is None and ci and f.rule not in META_RULES:
+            # A CI file naming one thing again and again (a generated build matrix pinning the same CUDA
+            # image in 40 entries): one item per rule and value; other values and other rules stay apart.
+            key = (stand, f.rule, "ci", f.message)
         if where is not None:
             kind, sid = where
             key = (stand, f.rule, "import") if kind == "import" else (stand, f.rule, sid)

@@ -220,3 +220,31 @@ def test_one_finding_per_rule_and_value_in_a_ci_file(tmp_path):
         (6, 31, "TRN603", "`pytorch/conda-builder:cuda118`", [{"line": 12, "column": 31, "rule": "TRN603"}]),
         (9, 31, "TRN603", "`pytorch/conda-builder:cuda121`", None),  # another image: its own item
     ]
+
+
+MASKS = '''import torch
+
+
+def select(x, y, z):
+    mask = x > 0
+    a = x[mask]
+    b = y[mask]
+    keep = z.isfinite()
+    c = z[keep]
+    return a, b, c
+
+
+def again(x):
+    mask = x > 0
+    return x[mask]
+'''
+
+
+def test_one_finding_per_boolean_mask_per_function(tmp_path):
+    (tmp_path / "masks.py").write_text(MASKS)
+    got = [(r[1], r[2], r[3], r[5]) for r in rows(scan(tmp_path))]
+    assert got == [
+        (6, 9, "TRN104", [{"line": 7, "column": 9, "rule": "TRN104"}]),  # y[mask]: the same mask again
+        (9, 9, "TRN104", None),  # another mask: its own item
+        (15, 12, "TRN104", None),  # the same name in another function: its own item
+    ]

@@ -27,7 +27,7 @@ from .scope import classify
 # 4: uses fold into the same rule's import finding; self-check blocks of package modules are examples;
 # 5: one finding per rule per training-config file; 6: a branch's finding folds into the reported check above
 # it).
-VERSION = 7
+VERSION = 8
 
 
 # ---------------------------------------------------------------- file steps
@@ -78,6 +78,7 @@ def one_per_thing(findings: list, ctx, result) -> list:
     - one per rule and value in a CI file: a build matrix naming `pytorch/conda-builder:cuda118` in 40 entries
       is one item (each other image, runner or Python version stays its own);
     - one per category per line (`torch.nested` + `torch.jagged`): the most severe, then the first by column;
+    - one per boolean mask per function: `x[mask]`, then `y[mask]` and `z[~mask]` fold into the first;
     - a finding in either branch of an `if` / `elif` whose test carries a finding of the same category folds
       into that one: `if torch.cuda.is_available():` then `device = torch.device("cuda")` is one device pick.
 
@@ -89,6 +90,7 @@ def one_per_thing(findings: list, ctx, result) -> list:
         return findings
     findings = sorted(findings, key=lambda f: f.sort_key())
     statements = _statement_keys(findings, ctx, result)
+    masks = _mask_keys(findings, ctx, result)
     kept: dict = {}  # key -> index into out
     out: list = []
     extra: dict = {}  # index into out -> [(line, column), ...]
@@ -114,6 +116,11 @@ def one_per_thing(findings: list, ctx, result) -> list:
             continue
         where = statements.get((f.path, f.cell, f.line))
         key = None
+        mask = masks.get((f.path, f.cell, f.line, f.column))
+        mask_key = None if mask is None else (stand, f.rule, "mask", mask)
+        if mask_key in kept:
+            fold(kept[mask_key], f)
+            continue
         if where is None and config and f.rule not in META_RULES:
             key = (stand, f.rule, "config")
         elif where is None and ci and f.rule not in META_RULES:
@@ -132,6 +139,8 @@ def one_per_thing(findings: list, ctx, result) -> list:
             continue
         if key is not None:
             kept[key] = len(out)
+        if mask_key is not None:
+            kept[mask_key] = len(out)
         at_line.setdefault((stand, f.category, f.line), len(out))
         out.append(f)
     # Never two findings of one category on one line (a line of Python code: in other file kinds one line
@@ -196,6 +205,52 @@ def _checked_branches(findings: list, ctx, result) -> dict:
                     stack.append(child)
                 elif not isinstance(child, ast.expr):
                     stack.append(child)
+    return out
+
+
+_MASK_CATEGORIES = frozenset({"dynamic-shapes"})
+
+
+def _mask_operand(node):
+    """The mask of `x[mask]` / `x[~mask, 0]` / `x[self.mask]` as text, or None for other indices."""
+    sl = node.slice
+    if isinstance(sl, ast.Tuple):
+        sl = next((e for e in sl.elts if not isinstance(e, (ast.Constant, ast.Slice))), None)
+    if isinstance(sl, ast.UnaryOp) and isinstance(sl.op, (ast.Invert, ast.Not)):
+        sl = sl.operand
+    if isinstance(sl, (ast.Name, ast.Attribute)):
+        return ast.unparse(sl)
+    return None
+
+
+def _mask_keys(findings: list, ctx, result) -> dict:
+    """(path, cell, line, column) -> (function, mask text) for boolean-mask indexing findings: every later
+    `y[mask]` in the function folds into the first `x[mask]`, since the port replaces one mask (one finding per
+    thing). Only files with two or more such findings are walked."""
+    out: dict = {}
+    for src in result.sources or ():
+        tree = getattr(src, "tree", None)
+        if not isinstance(tree, ast.AST):
+            continue
+        want = {(f.line, f.column) for f in findings
+                if f.path == ctx.rel and f.cell == src.cell and f.category in _MASK_CATEGORIES}
+        if len(want) < 2:
+            continue
+        first = min(ln for ln, _ in want)
+        stack: list = [(tree, None)]
+        while stack:
+            node, func = stack.pop()
+            for child in ast.iter_child_nodes(node):
+                if (getattr(child, "end_lineno", None) or first) < first:
+                    continue
+                here = func
+                if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                    here = (child.lineno, child.col_offset)
+                elif isinstance(child, ast.Subscript) and (child.lineno, child.col_offset + 1) in want:
+                    text = _mask_operand(child)
+                    if text is not None and func is not None:
+                        out[(ctx.rel, src.cell, child.lineno, child.col_offset + 1)] = (func, text)
+                stack.append((child, here))
     return out
 
 

@@ -28,7 +28,7 @@ def test_a_nested_copy_importing_itself_by_its_own_name_is_vendored(tmp_path):
     _write(tmp_path, "lavis/common/annotator/uniformer/mmcv/cnn.py",
            "from annotator.uniformer.mmcv.utils import helper\n" + CUDA_CODE)
     _write(tmp_path, "lavis/common/annotator/uniformer/mmcv/utils.py",
-           "import torch\nimport annotator.uniformer.mmcv.cnn\n\n\ndef helper():\n    return torch.zeros(1)\n")
+           "import torch\nfrom annotator.uniformer.mmcv.cnn import run\n\n\ndef helper():\n    return torch.zeros(1)\n")
     assert _findings(tmp_path) == [
         ("lavis/common/annotator/uniformer/mmcv/cnn.py", 6, 12, "TRN241", True, "vendored"),
         ("lavis/models/use.py", 6, 12, "TRN241", False, None),  # the project's own code stays
@@ -47,3 +47,15 @@ def test_a_top_level_package_or_a_single_file_is_not_a_copy(tmp_path):
         ("pkg/sub/inner/m.py", 6, 12, "TRN241", False, None),
         ("tools/a.py", 6, 12, "TRN241", False, None),
     ]
+
+
+def test_a_folder_named_like_the_library_it_imports_is_not_a_copy(tmp_path):
+    # `ops/triton/` importing the Triton library (`import triton.language`) is the project's own kernel folder
+    _write(tmp_path, "pkg/__init__.py", "")
+    _write(tmp_path, "pkg/ops/__init__.py", "")
+    for name in ("a", "b"):
+        _write(tmp_path, f"pkg/ops/triton/{name}.py",
+               "import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef k(x):\n    pass\n")
+    found = _findings(tmp_path)
+    assert {f[0] for f in found} == {"pkg/ops/triton/a.py", "pkg/ops/triton/b.py"}
+    assert not any(f[4] for f in found)

@@ -15,19 +15,23 @@ from pathlib import PurePosixPath
 MIN_FILES = 2
 
 
-def copied_roots(py_files: dict, full_imports: set) -> set:
+def copied_roots(py_files: dict, full_imports: set, modules: set) -> set:
     """Folders (repository-relative) that hold a copy of another project. py_files: rel -> summary of the files
-    that may be in one; full_imports: every absolute import of the project written as a path (`a/b/c`)."""
+    that may be in one; full_imports: every absolute import of the project written as a path (`a/b/c`);
+    modules: the module paths of the project's Python files (`a/b/c` for a/b/c.py and a/b/c/__init__.py).
+    An import counts only when the rest of its name is a module inside the folder: `import triton.language` in
+    `ops/triton/` means the Triton library, not the folder."""
     inits = {str(PurePosixPath(r).parent) for r in py_files if r.endswith("/__init__.py")}
     votes: dict = {}
     for rel, s in py_files.items():
         dirs = PurePosixPath(rel).parent.parts
         if len(dirs) < 2:
             continue
-        firsts = {mod.split(".")[0] for mod, level, _ in s["imports"].values() if not level and mod}
+        mods = [mod.split(".") for mod, level, _ in s["imports"].values() if not level and mod and "." in mod]
         for i in range(1, len(dirs)):
-            if dirs[i] in firsts:
-                votes.setdefault("/".join(dirs[:i + 1]), set()).add(rel)
+            root = "/".join(dirs[:i + 1])
+            if any(m[0] == dirs[i] and f"{root}/{'/'.join(m[1:])}" in modules for m in mods):
+                votes.setdefault(root, set()).add(rel)
                 break
     roots = set()
     for root, who in votes.items():
@@ -55,7 +59,8 @@ def guard_copied_packages(findings: list, files, summaries) -> list:
     unpacked = {rel: table[rel] for rel in candidates}
     full = {mod.replace(".", "/") for s in unpacked.values() for mod, level, _ in s["imports"].values()
             if not level and mod and "." in mod}
-    roots = copied_roots(unpacked, full)
+    modules = {rel[:-len("/__init__.py")] if rel.endswith("/__init__.py") else rel[:-3] for rel in py}
+    roots = copied_roots(unpacked, full, modules)
     if not roots:
         return findings
     out = []

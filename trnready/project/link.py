@@ -56,10 +56,21 @@ class Class:
     name: str
 
 
+_LAST_NAMES: list = [None, None]  # (rels, their module names) of the last call: the link step and the
+# imported-flags step of one scan ask for the same files
+
+
 def module_names(rels) -> dict:
     """rel path -> dotted module names it can be imported as (from the root, and from every
-    directory above its package, e.g. below src/)."""
+    directory above its package, e.g. below src/). Callers must not change the answer."""
     rels = [r for r in rels if r.endswith(".py")]
+    if rels == _LAST_NAMES[0]:
+        return _LAST_NAMES[1]
+    _LAST_NAMES[0], _LAST_NAMES[1] = rels, _module_names(rels)
+    return _LAST_NAMES[1]
+
+
+def _module_names(rels: list) -> dict:
     inits = {str(PurePosixPath(r).parent) for r in rels if r.endswith("/__init__.py") or r == "__init__.py"}
     out = {}
     for r in rels:

@@ -115,7 +115,7 @@ def one_per_thing(findings: list, ctx, result) -> list:
             fold(check, f)
             continue
         where = statements.get((f.path, f.cell, f.line))
-        key = None
+        key: tuple | None = None
         mask = masks.get((f.path, f.cell, f.line, f.column))
         mask_key = None if mask is None else (stand, f.rule, "mask", mask)
         if mask_key in kept:

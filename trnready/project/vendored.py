@@ -2,11 +2,12 @@
 
 A project that copies another one into its tree often keeps the copy's absolute imports: ControlNet's
 annotator folder, pasted as `lavis/common/annotator/`, still says `from annotator.uniformer.mmcv.cnn import
-...`. Inside this repository `annotator` is not a top-level name: the folder is importable as `lavis.common.annotator`, which is how the rest of LAVIS imports it): those imports resolve only in the
-project the folder came from. The project does not run or port that code, so its findings are guarded like those under
-`third_party/` (report step `vendored`). The name of the folder must be the first part of absolute imports in
-at least MIN_FILES of its files, and the folder must be known to the project by a longer name (its parent is
-a package, or an import spells the whole path)."""
+...`. In this repository the folder is known by a longer name (`lavis.common.annotator`, which is how the rest
+of LAVIS imports it), so those imports resolve only in the project the folder came from. The project does not
+run or port that code, so its findings are guarded like those under `third_party/` (report step `vendored`).
+The name of the folder must be the first part of absolute imports in at least MIN_FILES of its files, the
+rest of each such name a module inside the folder, and the folder must be known to the project by a longer
+name (its parent is a package, or an import spells the whole path)."""
 from __future__ import annotations
 
 from dataclasses import replace

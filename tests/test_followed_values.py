@@ -68,8 +68,7 @@ MASK = "Indexing with a boolean mask: the result has one row per True value, a s
 
 def test_data_dependent_shapes_with_local_evidence():
     assert findings("shapes_hit.py") == {
-        (None, 6, 12, "TRN104", "medium", MASK),  # mask = x > 0
-        (None, 7, 15, "TRN104", "medium", MASK),  # ~mask
+        (None, 6, 12, "TRN104", "medium", MASK),  # mask = x > 0 (and ~mask on line 7: the same mask, folded here)
         (None, 8, 14, "TRN104", "medium", MASK),  # torch.isfinite(x)
         (None, 10, 15, "TRN104", "medium", MASK),  # dtype=torch.bool
         (None, 11, 12, "TRN104", "medium", MASK),  # a comparison as the index

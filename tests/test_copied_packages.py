@@ -59,3 +59,14 @@ def test_a_folder_named_like_the_library_it_imports_is_not_a_copy(tmp_path):
     found = _findings(tmp_path)
     assert {f[0] for f in found} == {"pkg/ops/triton/a.py", "pkg/ops/triton/b.py"}
     assert not any(f[4] for f in found)
+
+
+def test_a_source_folder_on_the_path_is_not_a_copy(tmp_path):
+    # s4-style: `src/` is not a package; `src/models/` imports itself as `models` (src on the path) and the
+    # entry points import `src.models...`: the project's own code
+    _write(tmp_path, "train.py", "from src.models.seq.base import run\n")
+    _write(tmp_path, "src/models/__init__.py", "")
+    _write(tmp_path, "src/models/seq/__init__.py", "")
+    _write(tmp_path, "src/models/seq/base.py", "from models.seq.attn import attend\n" + CUDA_CODE)
+    _write(tmp_path, "src/models/seq/attn.py", "from models.seq.base import run\n" + CUDA_CODE)
+    assert not any(f[4] for f in _findings(tmp_path))

@@ -7,7 +7,9 @@ of LAVIS imports it), so those imports resolve only in the project the folder ca
 run or port that code, so its findings are guarded like those under `third_party/` (report step `vendored`).
 The name of the folder must be the first part of absolute imports in at least MIN_FILES of its files, the
 rest of each such name a module inside the folder, and the folder must be known to the project by a longer
-name (its parent is a package, or an import spells the whole path)."""
+name (its parent is a package, or an import spells the whole path). The folder must lie at least two levels
+inside a package whose top folder has an `__init__.py`: `src/models/` importing itself as `models` is how a
+project run with `src` on its path imports its own code."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -16,20 +18,22 @@ from pathlib import PurePosixPath
 MIN_FILES = 2
 
 
-def copied_roots(py_files: dict, full_imports: set, modules: set) -> set:
+def copied_roots(py_files: dict, full_imports: set, modules: set, inits: set) -> set:
     """Folders (repository-relative) that hold a copy of another project. py_files: rel -> summary of the files
     that may be in one; full_imports: every absolute import of the project written as a path (`a/b/c`);
-    modules: the module paths of the project's Python files (`a/b/c` for a/b/c.py and a/b/c/__init__.py).
+    modules: the module paths of the project's Python files (`a/b/c` for a/b/c.py and a/b/c/__init__.py);
+    inits: the folders holding an `__init__.py`.
     An import counts only when the rest of its name is a module inside the folder: `import triton.language` in
     `ops/triton/` means the Triton library, not the folder."""
-    inits = {str(PurePosixPath(r).parent) for r in py_files if r.endswith("/__init__.py")}
     votes: dict = {}
     for rel, s in py_files.items():
         dirs = PurePosixPath(rel).parent.parts
-        if len(dirs) < 2:
+        # Only inside a real package (its top folder has an __init__.py) and below its top level: `src/models/`
+        # importing itself as `models` is a project run with `src` on its path, not a copy.
+        if len(dirs) < 3 or dirs[0] not in inits:
             continue
         mods = [mod.split(".") for mod, level, _ in s["imports"].values() if not level and mod and "." in mod]
-        for i in range(1, len(dirs)):
+        for i in range(2, len(dirs)):
             root = "/".join(dirs[:i + 1])
             if any(m[0] == dirs[i] and f"{root}/{'/'.join(m[1:])}" in modules for m in mods):
                 votes.setdefault(root, set()).add(rel)
@@ -61,7 +65,8 @@ def guard_copied_packages(findings: list, files, summaries) -> list:
     full = {mod.replace(".", "/") for s in unpacked.values() for mod, level, _ in s["imports"].values()
             if not level and mod and "." in mod}
     modules = {rel[:-len("/__init__.py")] if rel.endswith("/__init__.py") else rel[:-3] for rel in py}
-    roots = copied_roots(unpacked, full, modules)
+    inits = {str(PurePosixPath(r).parent) for r in py if r.endswith("/__init__.py")}
+    roots = copied_roots(unpacked, full, modules, inits)
     if not roots:
         return findings
     out = []

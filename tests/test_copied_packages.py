@@ -70,3 +70,23 @@ def test_a_source_folder_on_the_path_is_not_a_copy(tmp_path):
     _write(tmp_path, "src/models/seq/base.py", "from models.seq.attn import attend\n" + CUDA_CODE)
     _write(tmp_path, "src/models/seq/attn.py", "from models.seq.base import run\n" + CUDA_CODE)
     assert not any(f[4] for f in _findings(tmp_path))
+
+
+def test_a_warm_rescan_keeps_the_copy_guarded(tmp_path):
+    _write(tmp_path, "lavis/__init__.py", "")
+    _write(tmp_path, "lavis/models/deep/use.py", "from lavis.common.annotator.canny import detect\n" + CUDA_CODE)
+    _write(tmp_path, "lavis/common/annotator/canny.py", "def detect(x):\n    return x\n")
+    _write(tmp_path, "lavis/common/annotator/uniformer/mmcv/cnn.py",
+           "from annotator.uniformer.mmcv.utils import helper\n" + CUDA_CODE)
+    _write(tmp_path, "lavis/common/annotator/uniformer/mmcv/utils.py",
+           "import torch\nfrom annotator.uniformer.mmcv.cnn import run\n\n\ndef helper():\n    return torch.zeros(1)\n")
+
+    def scan():
+        proc = run_cli("scan", ".", "--format", "json", "--show-guarded", "--cache-dir", str(tmp_path / ".cache"),
+                       cwd=tmp_path)
+        assert proc.returncode in (0, 1), proc.stderr
+        return [(f["path"], f["line"], f.get("guarded_by")) for f in json.loads(proc.stdout)["findings"]]
+
+    cold = scan()
+    assert ("lavis/common/annotator/uniformer/mmcv/cnn.py", 6, "vendored") in cold
+    assert scan() == cold

@@ -325,7 +325,7 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
         # Copies of other projects nested in a package, recognised by their own absolute imports.
         from .project.vendored import guard_copied_packages
 
-        report.findings = guard_copied_packages(report.findings, files, summaries)
+        report.findings = guard_copied_packages(report.findings, files, summaries, cache, digests)
         # Repository-level rules (e.g. torch.compile used but no shared NEFF cache configured anywhere).
         in_config_files = mentioned_in_files([], config.max_file_size, repo_files(root, paths, config))
 

@@ -18,9 +18,10 @@ from pathlib import PurePosixPath
 MIN_FILES = 2
 
 
-def copied_roots(py_files: dict, full_imports: set, modules: set, inits: set) -> set:
+def copied_roots(py_files: dict, full_imports, modules: set, inits: set) -> set:
     """Folders (repository-relative) that hold a copy of another project. py_files: rel -> summary of the files
-    that may be in one; full_imports: every absolute import of the project written as a path (`a/b/c`);
+    that may be in one; full_imports(): every absolute import of the project written as a path (`a/b/c`), asked
+    for only when a folder's parent is not a package;
     modules: the module paths of the project's Python files (`a/b/c` for a/b/c.py and a/b/c/__init__.py);
     inits: the folders holding an `__init__.py`.
     An import counts only when the rest of its name is a module inside the folder: `import triton.language` in
@@ -45,28 +46,41 @@ def copied_roots(py_files: dict, full_imports: set, modules: set, inits: set) ->
         parent = root.rsplit("/", 1)[0]
         # The folder must be known to this project by a longer name: its parent is a package, or some import
         # spells the whole path (`from lavis.common.annotator.canny import ...`, a namespace package).
-        if parent in inits or any(m == root or m.startswith(root + "/") for m in full_imports):
+        if parent in inits or any(m == root or m.startswith(root + "/") for m in full_imports()):
             roots.add(root)
     return roots
 
 
-def guard_copied_packages(findings: list, files, summaries) -> list:
-    """Mark guarded (`vendored`) the findings inside a copied project found by copied_roots."""
+def guard_copied_packages(findings: list, files, summaries, cache=None, digests=()) -> list:
+    """Mark guarded (`vendored`) the findings inside a copied project found by copied_roots. The folders found
+    are kept in the result cache under the digests of every Python file, so a warm re-scan of an unchanged tree
+    unpacks no summary for this step."""
     from .report import _EMPTY, _packed
     from .summary import Compacted
 
-    py = {sf.rel: s for sf, s in zip(files, summaries) if sf.kind == "python"}
-    # Only a folder at least two levels below a package can be such a copy: the other files are not read.
-    candidates = {rel for rel in py if rel.count("/") >= 2}
-    if not candidates or not any(f.path.count("/") >= 2 and not f.guarded for f in findings):
+    if not any(f.path.count("/") >= 3 and not f.guarded for f in findings):
         return findings
-    table = Compacted({rel: _packed(s) for rel, s in py.items()}, _EMPTY)
-    unpacked = {rel: table[rel] for rel in candidates}
-    full = {mod.replace(".", "/") for s in unpacked.values() for mod, level, _ in s["imports"].values()
-            if not level and mod and "." in mod}
-    modules = {rel[:-len("/__init__.py")] if rel.endswith("/__init__.py") else rel[:-3] for rel in py}
-    inits = {str(PurePosixPath(r).parent) for r in py if r.endswith("/__init__.py")}
-    roots = copied_roots(unpacked, full, modules, inits)
+    py = {sf.rel: s for sf, s in zip(files, summaries) if sf.kind == "python"}
+    key = _memo_key(cache, files, digests)
+    roots = _remembered(cache, key)
+    if roots is None:
+        inits = {str(PurePosixPath(r).parent) for r in py if r.endswith("/__init__.py")}
+        # Only a folder at least two levels inside a package can be such a copy: the other files are not read.
+        candidates = {rel for rel in py if rel.count("/") >= 3 and rel.split("/", 1)[0] in inits}
+        roots = set()
+        if candidates:
+            table = Compacted({rel: _packed(s) for rel, s in py.items()}, _EMPTY)
+            unpacked = {rel: table[rel] for rel in candidates}
+            full: list = []
+
+            def full_imports() -> list:
+                if not full:  # every file's imports, read once and only when needed
+                    full.extend({mod.replace(".", "/") for rel in py for mod, level, _ in table[rel]["imports"].values()
+                                 if not level and mod and "." in mod})
+                return full
+            modules = {rel[:-len("/__init__.py")] if rel.endswith("/__init__.py") else rel[:-3] for rel in py}
+            roots = copied_roots(unpacked, full_imports, modules, inits)
+        _remember(cache, key, roots)
     if not roots:
         return findings
     out = []
@@ -75,3 +89,31 @@ def guard_copied_packages(findings: list, files, summaries) -> list:
             f = replace(f, guarded=True, guarded_by="vendored")
         out.append(f)
     return out
+
+
+def _memo_key(cache, files, digests) -> str | None:
+    if cache is None or getattr(cache, "db", None) is None or len(digests) != len(files) or not all(digests):
+        return None
+    import hashlib
+
+    h = hashlib.sha256(f"{cache.salt}\0vendored".encode())
+    for sf, digest in zip(files, digests):
+        if sf.kind == "python":
+            h.update(f"\0{sf.rel}\0{digest}".encode("utf-8", "surrogatepass"))
+    return h.hexdigest()
+
+
+def _remembered(cache, key):
+    if key is None:
+        return None
+    data = cache._read("results", key)
+    if isinstance(data, list) and all(isinstance(r, str) for r in data):
+        return set(data)
+    return None
+
+
+def _remember(cache, key, roots) -> None:
+    if key is not None:
+        import json
+
+        cache.pending.append((key, json.dumps(sorted(roots))))

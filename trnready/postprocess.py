@@ -173,15 +173,20 @@ def one_per_thing(findings: list, ctx, result) -> list:
     return final
 
 
+def _trees(findings: list, ctx, result):
+    """(syntax tree, the findings of that tree) for each tree the reader reported (a notebook has one per cell)."""
+    for src in result.sources or ():
+        tree = getattr(src, "tree", None)
+        if isinstance(tree, ast.AST):
+            yield tree, [f for f in findings if f.path == ctx.rel and f.cell == src.cell], src.cell
+
+
 def _checked_branches(findings: list, ctx, result) -> dict:
     """(path, cell, line) -> the test lines of the `if` / `elif` statements whose body or else-branch holds the
     line and whose test carries a finding, innermost first. Only statements holding findings are walked."""
     out: dict = {}
-    for src in result.sources or ():
-        tree = getattr(src, "tree", None)
-        if not isinstance(tree, ast.AST):
-            continue
-        lines = sorted({f.line for f in findings if f.path == ctx.rel and f.cell == src.cell})
+    for tree, mine, cell in _trees(findings, ctx, result):
+        lines = sorted({f.line for f in mine})
         if len(lines) < 2:
             continue
         stack = [tree]
@@ -201,7 +206,7 @@ def _checked_branches(findings: list, ctx, result) -> dict:
                                     continue
                                 first, last = block[0].lineno, block[-1].end_lineno or block[-1].lineno
                                 for ln in lines[bisect.bisect_left(lines, first):bisect.bisect_right(lines, last)]:
-                                    out.setdefault((ctx.rel, src.cell, ln), []).insert(0, tuple(test))
+                                    out.setdefault((ctx.rel, cell, ln), []).insert(0, tuple(test))
                     stack.append(child)
                 elif not isinstance(child, ast.expr):
                     stack.append(child)
@@ -228,12 +233,8 @@ def _mask_keys(findings: list, ctx, result) -> dict:
     `y[mask]` in the function folds into the first `x[mask]`, since the port replaces one mask (one finding per
     thing). Only files with two or more such findings are walked."""
     out: dict = {}
-    for src in result.sources or ():
-        tree = getattr(src, "tree", None)
-        if not isinstance(tree, ast.AST):
-            continue
-        want = {(f.line, f.column) for f in findings
-                if f.path == ctx.rel and f.cell == src.cell and f.category in _MASK_CATEGORIES}
+    for tree, mine, cell in _trees(findings, ctx, result):
+        want = {(f.line, f.column) for f in mine if f.category in _MASK_CATEGORIES}
         if len(want) < 2:
             continue
         first = min(ln for ln, _ in want)
@@ -249,7 +250,7 @@ def _mask_keys(findings: list, ctx, result) -> dict:
                 elif isinstance(child, ast.Subscript) and (child.lineno, child.col_offset + 1) in want:
                     text = _mask_operand(child)
                     if text is not None and func is not None:
-                        out[(ctx.rel, src.cell, child.lineno, child.col_offset + 1)] = (func, text)
+                        out[(ctx.rel, cell, child.lineno, child.col_offset + 1)] = (func, text)
                 stack.append((child, here))
     return out
 
@@ -259,11 +260,8 @@ def _statement_keys(findings: list, ctx, result) -> dict:
     lines that carry findings, from each syntax tree the reader reported. A statement spans from its first
     decorator to its last line, so a decorator stack belongs to its def."""
     out: dict = {}
-    for src in result.sources or ():
-        tree = getattr(src, "tree", None)
-        if not isinstance(tree, ast.AST):
-            continue
-        lines = sorted({f.line for f in findings if f.path == ctx.rel and f.cell == src.cell})
+    for tree, mine, cell in _trees(findings, ctx, result):
+        lines = sorted({f.line for f in mine})
         if not lines:
             continue
         inner: dict = {}  # line -> (depth, kind, id)
@@ -285,7 +283,7 @@ def _statement_keys(findings: list, ctx, result) -> dict:
                 elif not isinstance(child, ast.expr):  # except handlers and match cases hold statements
                     stack.append((child, depth))
         for ln, (_, kind, sid) in inner.items():
-            out[(ctx.rel, src.cell, ln)] = (kind, sid)
+            out[(ctx.rel, cell, ln)] = (kind, sid)
     # A notebook line another reader read (shell `!pip install ...`, `%env`) is not Python code, whatever
     # placeholder the Python reader parsed in its place.
     for src in result.sources or ():

@@ -248,3 +248,28 @@ def test_one_finding_per_boolean_mask_per_function(tmp_path):
         (9, 9, "TRN104", None),  # another mask: its own item
         (15, 12, "TRN104", None),  # the same name in another function: its own item
     ]
+
+
+SPARSE = '''import torch
+
+
+def laplacian(verts, edges):
+    A = torch.sparse_coo_tensor(edges, torch.ones(edges.shape[1]), (4, 4))
+    deg = torch.sparse.sum(A, dim=1).to_dense()
+    L = torch.sparse_coo_tensor(edges, -torch.ones(edges.shape[1]), (4, 4))
+    return L, deg
+
+
+def other(edges):
+    return torch.sparse_coo_tensor(edges, torch.ones(edges.shape[1]), (4, 4))
+'''
+
+
+def test_one_sparse_finding_per_rule_per_function(tmp_path):
+    (tmp_path / "sp.py").write_text(SPARSE)
+    got = [(r[1], r[2], r[3], r[5]) for r in rows(scan(tmp_path))]
+    assert got == [
+        # the function's sparse algebra is rewritten as a whole
+        (5, 9, "TRN141", [{"line": 6, "column": 11, "rule": "TRN141"}, {"line": 7, "column": 9, "rule": "TRN141"}]),
+        (12, 12, "TRN141", None),  # another function: its own item
+    ]

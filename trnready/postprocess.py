@@ -27,7 +27,7 @@ from .scope import classify
 # 4: uses fold into the same rule's import finding; self-check blocks of package modules are examples;
 # 5: one finding per rule per training-config file; 6: a branch's finding folds into the reported check above
 # it).
-VERSION = 8
+VERSION = 9
 
 
 # ---------------------------------------------------------------- file steps
@@ -79,6 +79,8 @@ def one_per_thing(findings: list, ctx, result) -> list:
       is one item (each other image, runner or Python version stays its own);
     - one per category per line (`torch.nested` + `torch.jagged`): the most severe, then the first by column;
     - one per boolean mask per function: `x[mask]`, then `y[mask]` and `z[~mask]` fold into the first;
+    - one per rule per function for the categories in `one-per-function-categories` (sparse: the port rewrites a
+      function's sparse algebra as a whole, not each `torch.sparse.*` call);
     - a finding in either branch of an `if` / `elif` whose test carries a finding of the same category folds
       into that one: `if torch.cuda.is_available():` then `device = torch.device("cuda")` is one device pick.
 
@@ -91,6 +93,9 @@ def one_per_thing(findings: list, ctx, result) -> list:
     findings = sorted(findings, key=lambda f: f.sort_key())
     statements = _statement_keys(findings, ctx, result)
     masks = _mask_keys(findings, ctx, result)
+    per_function = frozenset(getattr(getattr(ctx.engine, "catalogue", None), "context_values", {}).get(
+        "one-per-function-categories", ()))
+    functions = _function_keys(findings, ctx, result, per_function) if per_function else {}
     kept: dict = {}  # key -> index into out
     out: list = []
     extra: dict = {}  # index into out -> [(line, column), ...]
@@ -118,6 +123,9 @@ def one_per_thing(findings: list, ctx, result) -> list:
         key: tuple | None = None
         mask = masks.get((f.path, f.cell, f.line, f.column))
         mask_key = None if mask is None else (stand, f.rule, "mask", mask)
+        func = functions.get((f.path, f.cell, f.line))
+        if func is not None:  # a category ported a function at a time: one finding per rule per function
+            mask_key = (stand, f.rule, "function", func)
         if mask_key in kept:
             fold(kept[mask_key], f)
             continue
@@ -226,6 +234,31 @@ def _mask_operand(node):
     if isinstance(sl, (ast.Name, ast.Attribute)):
         return ast.unparse(sl)
     return None
+
+
+def _function_keys(findings: list, ctx, result, categories) -> dict:
+    """(path, cell, line) -> the innermost function holding the line, for findings of `categories`
+    ([context.values] one-per-function-categories). Only files with two or more such findings are walked."""
+    out: dict = {}
+    for tree, mine, cell in _trees(findings, ctx, result):
+        lines = sorted({f.line for f in mine if f.category in categories})
+        if len(lines) < 2:
+            continue
+        stack: list = [tree]
+        while stack:
+            node = stack.pop()
+            for child in ast.iter_child_nodes(node):
+                if not isinstance(child, ast.stmt):
+                    continue
+                end = getattr(child, "end_lineno", None) or child.lineno
+                lo, hi = bisect.bisect_left(lines, child.lineno), bisect.bisect_right(lines, end)
+                if lo == hi:
+                    continue
+                if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    for ln in lines[lo:hi]:  # inner functions are visited later and overwrite
+                        out[(ctx.rel, cell, ln)] = (child.lineno, child.col_offset)
+                stack.append(child)
+    return out
 
 
 def _mask_keys(findings: list, ctx, result) -> dict:

@@ -377,37 +377,6 @@ def test_conda_python_spec_with_spaces(tmp_path):
     assert found(tmp_path) == [("environment.yml", 5, 5, "TRN522", "high", "`python>=3.8, < 3.10`")]
 
 
-# ---------------------------------------------------------------- catalogue keys
-
-
-@pytest.mark.parametrize("match,needle", [
-    ('setting = ["precision"]\nvalues = ["16"]\nwithout-setting = ["accelerator"]\n', "without-setting"),
-    ('setting = ["runs-on"]\nvalue-words = "no such list!"\nrole = "ci"\n', "value-words"),
-    ('call = ["f"]\nvalue-words = "gpu-words"\n', "value-words applies to setting matchers only"),
-])
-def test_bad_setting_matcher_keys_are_one_clear_error(tmp_path, match, needle):
-    cat = tmp_path / "c.toml"
-    cat.write_text(textwrap.dedent('''
-        [catalogue]
-        version = "1"
-        [[rule]]
-        id = "TRN999"
-        name = "x"
-        category = "cuda-device"
-        severity = "change"
-        title = "t"
-        why = "w"
-        fix = "f"
-        source = [{ title = "PyTorch docs", url = "https://docs.pytorch.org/docs/stable/" }]
-        docs = "https://example.com"
-        examples = { hit = [], clean = [] }
-        [[rule.match]]
-        ''') + match)
-    proc = run_cli("scan", tmp_path, "--catalogue", cat)
-    assert proc.returncode == 2 and "Traceback" not in proc.stderr
-    assert str(cat) in proc.stderr and needle in proc.stderr
-
-
 # ---------------------------------------------------------------- local composite actions
 
 BUILD_ACTION = """

@@ -233,6 +233,9 @@ def test_from_arg_reported_at_the_arg_and_torch_version_from_arg(tmp_path):
     ('setting = ["device"]\nvalues = ["cuda"]\nrole = "docs"\n', "role"),
     ('call = ["f"]\nvalues = ["x"]\n', "values applies to setting matchers only"),
     ('setting = ["bad key"]\nvalues = ["x"]\n', "bad setting"),
+    ('setting = ["precision"]\nvalues = ["16"]\nwithout-setting = ["accelerator"]\n', "without-setting"),
+    ('setting = ["runs-on"]\nvalue-words = "no such list!"\nrole = "ci"\n', "value-words"),
+    ('call = ["f"]\nvalue-words = "gpu-words"\n', "value-words applies to setting matchers only"),
 ])
 def test_bad_setting_matcher_is_one_clear_error(tmp_path, match, needle):
     cat = tmp_path / "c.toml"

@@ -347,6 +347,14 @@ def parent_of(ctx: "FileContext", node):
     return ctx.parent(node)
 
 
+def call_scope(ctx: "FileContext", call):
+    """The resolver scope a call of the file was indexed in (the module scope when it is not one of them)."""
+    scopes = ctx.memo.get("_call_scopes")
+    if scopes is None:
+        scopes = ctx.memo["_call_scopes"] = {id(node): scope for node, scope in ctx.index.calls}
+    return scopes.get(id(call), ctx.index.module)
+
+
 def enclosing_function(ctx: "FileContext", node):
     """The innermost def/async def holding `node`, or None at module or class level."""
     p = parent_of(ctx, node)

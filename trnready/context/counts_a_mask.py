@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 
 from .. import masks
-from .base import predicate
+from .base import call_scope, predicate
 
 
 @predicate("counts-a-mask", kinds=("call", "method"))
@@ -26,16 +26,9 @@ def counts_a_mask(ctx, hit) -> bool:
         operand = next((kw.value for kw in call.keywords if kw.arg == "input"), call.args[0] if call.args else None)
     if operand is None or type(operand) is ast.Starred:
         return False
-    scope = _scope(ctx, call)
+    scope = call_scope(ctx, call)
     if masks.is_mask(operand, scope, ctx.resolver):
         return True
     words = frozenset(ctx.values.get("mask-words", ()))
     not_words = frozenset(ctx.values.get("mask-not-words", ()))
     return masks.named_mask(operand, scope, ctx.resolver, words, not_words)
-
-
-def _scope(ctx, call):
-    scopes = ctx.memo.get("_call_scopes")
-    if scopes is None:
-        scopes = ctx.memo["_call_scopes"] = {id(node): scope for node, scope in ctx.index.calls}
-    return scopes.get(id(call), ctx.index.module)

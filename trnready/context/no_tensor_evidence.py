@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 
 from .. import masks
-from .base import predicate
+from .base import call_scope, predicate
 
 
 @predicate("no-tensor-evidence", kinds=("method",))
@@ -16,11 +16,4 @@ def no_tensor_evidence(ctx, hit) -> bool:
     call = hit.node
     if type(call) is not ast.Call or type(call.func) is not ast.Attribute:
         return True
-    return not masks.is_tensor(call.func.value, _scope(ctx, call), ctx.resolver)
-
-
-def _scope(ctx, call):
-    scopes = ctx.memo.get("_call_scopes")
-    if scopes is None:
-        scopes = ctx.memo["_call_scopes"] = {id(node): scope for node, scope in ctx.index.calls}
-    return scopes.get(id(call), ctx.index.module)
+    return not masks.is_tensor(call.func.value, call_scope(ctx, call), ctx.resolver)

@@ -3,19 +3,12 @@ from __future__ import annotations
 
 import ast
 
-from .base import parent_of, predicate
-
-
-def _scope(ctx, call):
-    scopes = ctx.memo.get("_call_scopes")
-    if scopes is None:
-        scopes = ctx.memo["_call_scopes"] = {id(node): scope for node, scope in ctx.index.calls}
-    return scopes.get(id(call), ctx.index.module)
+from .base import call_scope, parent_of, predicate
 
 
 def callee_names(ctx, call) -> tuple:
     """What the call calls, as resolved names: the function, or the class of the instance called."""
-    scope = _scope(ctx, call)
+    scope = call_scope(ctx, call)
     resolver = ctx.resolver
     names = tuple(resolver.canonical(q) for q in resolver.qualnames(call.func, scope))
     if not names:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 
 from .. import masks
-from .base import predicate
+from .base import call_scope, predicate
 
 
 @predicate("repeats-not-tensor", kinds=("call", "method"))
@@ -20,11 +20,4 @@ def repeats_not_tensor(ctx, hit) -> bool:
         repeats = call.args[position]
     if repeats is None or type(repeats) is ast.Starred:
         return True
-    return not masks.is_tensor(repeats, _scope(ctx, call), ctx.resolver)
-
-
-def _scope(ctx, call):
-    scopes = ctx.memo.get("_call_scopes")
-    if scopes is None:
-        scopes = ctx.memo["_call_scopes"] = {id(node): scope for node, scope in ctx.index.calls}
-    return scopes.get(id(call), ctx.index.module)
+    return not masks.is_tensor(repeats, call_scope(ctx, call), ctx.resolver)

@@ -121,13 +121,14 @@ def one_per_thing(findings: list, ctx, result) -> list:
             continue
         where = statements.get((f.path, f.cell, f.line))
         key: tuple | None = None
+        # Beside its statement, a finding may belong to a larger thing: the boolean mask it indexes with, or the
+        # function of a category ported a function at a time (one finding per rule per function).
         mask = masks.get((f.path, f.cell, f.line, f.column))
-        mask_key = None if mask is None else (stand, f.rule, "mask", mask)
         func = functions.get((f.path, f.cell, f.line))
-        if func is not None:  # a category ported a function at a time: one finding per rule per function
-            mask_key = (stand, f.rule, "function", func)
-        if mask_key in kept:
-            fold(kept[mask_key], f)
+        thing = (stand, f.rule, "function", func) if func is not None else \
+            (stand, f.rule, "mask", mask) if mask is not None else None
+        if thing in kept:
+            fold(kept[thing], f)
             continue
         if where is None and config and f.rule not in META_RULES:
             key = (stand, f.rule, "config")
@@ -147,8 +148,8 @@ def one_per_thing(findings: list, ctx, result) -> list:
             continue
         if key is not None:
             kept[key] = len(out)
-        if mask_key is not None:
-            kept[mask_key] = len(out)
+        if thing is not None:
+            kept[thing] = len(out)
         at_line.setdefault((stand, f.category, f.line), len(out))
         out.append(f)
     # Never two findings of one category on one line (a line of Python code: in other file kinds one line

@@ -191,6 +191,32 @@ class ResultCache:
         self._close_db()
 
 
+class StepMemo:
+    """What a project-wide step concluded, kept in the result cache under the digests of the files it read:
+    a warm re-scan of an unchanged tree answers from here and reads no summary for that step."""
+
+    def __init__(self, cache: ResultCache | None, step: str):
+        self.cache = cache if cache is not None and cache.db is not None else None
+        self.step = step
+
+    def key(self, files, digests) -> str | None:
+        """One key for the Python files and their content digests (None when a digest is missing)."""
+        if self.cache is None or len(digests) != len(files) or not all(digests):
+            return None
+        h = hashlib.sha256(f"{self.cache.salt}\0{self.step}".encode())
+        for sf, digest in zip(files, digests):
+            if sf.kind == "python":
+                h.update(f"\0{sf.rel}\0{digest}".encode("utf-8", "surrogatepass"))
+        return h.hexdigest()
+
+    def get(self, key: str | None):
+        return None if key is None or self.cache is None else self.cache._read("results", key)
+
+    def put(self, key: str | None, value) -> None:
+        if key is not None and self.cache is not None:
+            self.cache.pending.append((key, json.dumps(value, ensure_ascii=False)))
+
+
 class LinkMemo:
     """What the engine said about each stand-alone snippet of the link step, kept in the result
     cache: a warm re-scan runs the engine only on snippets that changed (an edited file)."""

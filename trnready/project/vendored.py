@@ -55,14 +55,17 @@ def guard_copied_packages(findings: list, files, summaries, cache=None, digests=
     """Mark guarded (`vendored`) the findings inside a copied project found by copied_roots. The folders found
     are kept in the result cache under the digests of every Python file, so a warm re-scan of an unchanged tree
     unpacks no summary for this step."""
+    from ..cache import StepMemo
     from .report import _EMPTY, _packed
     from .summary import Compacted
 
     if not any(f.path.count("/") >= 3 and not f.guarded for f in findings):
         return findings
     py = {sf.rel: s for sf, s in zip(files, summaries) if sf.kind == "python"}
-    key = _memo_key(cache, files, digests)
-    roots = _remembered(cache, key)
+    memo = StepMemo(cache, "vendored")
+    key = memo.key(files, digests)
+    stored = memo.get(key)
+    roots = set(stored) if isinstance(stored, list) and all(isinstance(r, str) for r in stored) else None
     if roots is None:
         inits = {str(PurePosixPath(r).parent) for r in py if r.endswith("/__init__.py")}
         # Only a folder at least two levels inside a package can be such a copy: the other files are not read.
@@ -80,7 +83,7 @@ def guard_copied_packages(findings: list, files, summaries, cache=None, digests=
                 return full
             modules = {rel[:-len("/__init__.py")] if rel.endswith("/__init__.py") else rel[:-3] for rel in py}
             roots = copied_roots(unpacked, full_imports, modules, inits)
-        _remember(cache, key, roots)
+        memo.put(key, sorted(roots))
     if not roots:
         return findings
     out = []
@@ -90,30 +93,3 @@ def guard_copied_packages(findings: list, files, summaries, cache=None, digests=
         out.append(f)
     return out
 
-
-def _memo_key(cache, files, digests) -> str | None:
-    if cache is None or getattr(cache, "db", None) is None or len(digests) != len(files) or not all(digests):
-        return None
-    import hashlib
-
-    h = hashlib.sha256(f"{cache.salt}\0vendored".encode())
-    for sf, digest in zip(files, digests):
-        if sf.kind == "python":
-            h.update(f"\0{sf.rel}\0{digest}".encode("utf-8", "surrogatepass"))
-    return h.hexdigest()
-
-
-def _remembered(cache, key):
-    if key is None:
-        return None
-    data = cache._read("results", key)
-    if isinstance(data, list) and all(isinstance(r, str) for r in data):
-        return set(data)
-    return None
-
-
-def _remember(cache, key, roots) -> None:
-    if key is not None:
-        import json
-
-        cache.pending.append((key, json.dumps(sorted(roots))))

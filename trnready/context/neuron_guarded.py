@@ -337,29 +337,22 @@ def _returns(fn, memo: dict) -> tuple:
     return found
 
 
-def _falsy(value, conds: _Conditions, local: dict | None = None) -> bool:
+def _falsy(value, conds: _Conditions, local: set | None = None) -> bool:
     if type(value) is ast.Name and local and value.id in local:
-        return local[value.id]
+        return True
     return value is None or (type(value) is ast.Constant and not value.value) or conds.never(value)
 
 
-def _local_flags(fn, conds: _Conditions) -> dict:
-    """Local names of a function and whether every assignment of each is a never-on-Neuron check:
-    `available = torch.cuda.is_available()` then `return available`."""
-    assigned: dict = {}
-    stack = list(fn.body)
-    while stack:
-        node = stack.pop()
-        k = type(node)
-        if k in _NESTED:
-            continue
-        if k is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name:
-            assigned.setdefault(node.targets[0].id, []).append(node.value)
-        elif k in (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor, ast.NamedExpr) \
-                and type(node.target) is ast.Name:
-            assigned.setdefault(node.target.id, []).append(_REBOUND)
-        stack.extend(ast.iter_child_nodes(node))
-    return {n: _REBOUND not in vals and all(_falsy(v, conds) for v in vals) for n, vals in assigned.items()}
+def _local_flags(fn, conds: _Conditions) -> set:
+    """The function's own never-on-Neuron flags (`available = torch.cuda.is_available()` then `return
+    available`), found as the file's flags are; the file's flags are left as they were."""
+    from .base import _statements
+
+    saved = conds.flags
+    try:
+        return _flags(_statements(fn.body, []), conds)
+    finally:
+        conds.flags = saved
 
 
 def _returns_false(fn, conds: _Conditions, memo: dict) -> bool:

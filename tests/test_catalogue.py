@@ -83,6 +83,7 @@ def test_severities_follow_the_category_defaults():
         "TRN112": "advisory", "TRN113": "advisory",  # ignored compile modes / inductor options
         "TRN227": "blocker",  # trn1 / inf instance types: unsupported hardware
         "TRN246": "advisory",  # CUDA allocator/launch variables: ignored off CUDA
+        "TRN249": "advisory",  # CUDA-only seeds: skipped without CUDA, nothing fails
         "TRN261": "advisory", "TRN263": "advisory",  # cuDNN/TF32 flags, reduce-overhead: no effect off CUDA
         "TRN291": "change",  # vLLM: same API through the vllm-neuron plugin
     }

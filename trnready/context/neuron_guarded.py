@@ -11,12 +11,25 @@ from .base import blocks_of, expressions, predicate
 # is_torch_xla_available(), is_xla_installed(), is_torch_tpu_available(), _XLA_AVAILABLE: TPU paths.
 _TPU_CHECK = re.compile(r"^_?(is_)?(torch_)?(xla|tpu)\w*_(available|installed)$", re.I)
 # A name holding the word "tpu" (`args.tpu`, `self.tpu`, `use_tpu`, `cfg.common.tpu`, `TPU_AVAILABLE`): a TPU
-# switch, false on a Trainium host. Split on underscores and camel case.
+# switch, false on a Trainium host. Split on underscores and camel case. The catalogue widens the words to every
+# accelerator a Trainium host never has ([context.values] other-accelerator-words: `use_ipex`, `is_xpu_available()`).
 _WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+_TPU = frozenset({"tpu"})
 
 
-def _has_tpu_word(name: str) -> bool:
-    return any(w.lower() == "tpu" for part in name.split("_") for w in _WORDS.findall(part))
+def _has_tpu_word(name: str, words: frozenset = _TPU) -> bool:
+    return any(w.lower() in words for part in name.split("_") for w in _WORDS.findall(part))
+
+
+def _accelerator_check(name: str, words: frozenset) -> bool:
+    """`is_ipex_available`, `is_torch_npu_available`, `_HPU_AVAILABLE`: an availability check of an accelerator
+    a Trainium host never has (the TPU ones are `_TPU_CHECK`)."""
+    parts = [w.lower() for part in name.split("_") for w in _WORDS.findall(part)]
+    return len(parts) >= 2 and parts[-1] in ("available", "installed") and any(w in words for w in parts[:-1])
+
+
+def accelerator_words(values) -> frozenset:
+    return frozenset(w.lower() for w in values.get("other-accelerator-words", ())) | _TPU
 
 
 def _tpu_string(e) -> bool:
@@ -58,6 +71,7 @@ class _Conditions:
         self.backends = backends
         self.names = names
         self.neuron = neuron  # reads Neuron's own availability checks by name, in any module
+        self.words: frozenset = _TPU  # names of accelerators a Trainium host never has (set from the catalogue)
         self.imported: frozenset = frozenset()  # names bound by an import: `TEST_CUDA` from torch's test utils
         # Module names of CUDA-only packages imported optionally (`try: import bitsandbytes as bnb` / `except:
         # bnb = None`): None on a Trainium host, where the package is never installed.
@@ -110,7 +124,7 @@ class _Conditions:
             if _tail(f) == "is_autocast_enabled" and type(f) is ast.Attribute and _tail(f.value) == "torch" \
                     and not t.args and not t.keywords:
                 return True  # torch.is_autocast_enabled() with no device answers for CUDA autocast only
-            if _TPU_CHECK.match(_tail(f)):
+            if _TPU_CHECK.match(_tail(f)) or _accelerator_check(_tail(f), self.words):
                 return True
             if type(f) is ast.Name and f.id in self.func_defs:
                 return self._never_func(f.id)
@@ -124,8 +138,9 @@ class _Conditions:
             if op is ast.IsNot and self._absent_vs_none(left, right):
                 return True  # `bnb is not None` for a CUDA-only package imported optionally
             if op in (ast.Eq, ast.In, ast.Is):
-                if any(type(o) is ast.Constant and o.value in ("cuda", "gpu") for o in (left, right)):
-                    return True
+                if any(type(o) is ast.Constant and (o.value in ("cuda", "gpu") or o.value in self.words)
+                       for o in (left, right)):
+                    return True  # x.device.type == "cuda", device == "xpu", args.device in ("mps",)
             if op in (ast.Eq, ast.In, ast.IsNot) and any(_tpu_string(o) for o in (left, right)):
                 return True  # PJRT_DEVICE == "TPU", "TPU_NAME" in os.environ, getenv("TPU_NAME") is not None
             if self._device_count(left) and op in (ast.Gt, ast.GtE) and type(right) is ast.Constant \
@@ -139,10 +154,10 @@ class _Conditions:
                 return True  # torch.version.hip / torch.version.cuda are None off CUDA/ROCm builds
             if _self_attr(t) in self.flags:
                 return True  # self.cuda = torch.cuda.is_available() and ..., then `if self.cuda:`
-            return bool(_TPU_CHECK.match(t.attr)) or _has_tpu_word(t.attr)
+            return bool(_TPU_CHECK.match(t.attr)) or _has_tpu_word(t.attr, self.words)
         if k is ast.Name:
             return t.id in self.flags or t.id in self.absent or bool(_TPU_CHECK.match(t.id)) or \
-                _has_tpu_word(t.id) or (t.id in self.imported and self._named_check(t.id))
+                _has_tpu_word(t.id, self.words) or (t.id in self.imported and self._named_check(t.id))
         return False
 
     def always(self, t) -> bool:
@@ -161,7 +176,8 @@ class _Conditions:
                     and isinstance(right.value, int) and right.value >= (1 if op is ast.Lt else 0):
                 return True
             if op in (ast.NotEq, ast.NotIn, ast.IsNot) and any(
-                    type(o) is ast.Constant and o.value in ("cuda", "gpu") for o in (left, right)):
+                    type(o) is ast.Constant and (o.value in ("cuda", "gpu") or o.value in self.words)
+                    for o in (left, right)):
                 return True
             if op is ast.Is and self._absent_vs_none(left, right):
                 return True  # `bnb is None`
@@ -237,6 +253,7 @@ def module_flags(tree, values) -> list:
                 if isinstance(inner, ast.Assign):
                     top |= {t.id for t in inner.targets if isinstance(t, ast.Name)}
     conds = _Conditions(set(), frozenset(values.get("other-accelerators", ())), neuron=SkipNames(values))
+    conds.words = accelerator_words(values)
     flags = {n for n in _flags(statements_of(tree), conds, top) if n in top} if top else set()
     conds.flags = flags
     # Functions that answer False on every Neuron machine (`def is_cuda_available(): return torch.cuda.is_available()`)
@@ -415,6 +432,7 @@ class _Spans:
         # only implementation there is, which a migration must replace rather than skip.
         self.conds = _Conditions(set(), frozenset(ctx.values.get("other-accelerators", ())),
                                  self.names if classify(ctx.path) == "test" else None, self.names)
+        self.conds.words = accelerator_words(ctx.values)
         self.values = ctx.values
         self.decorators = frozenset(ctx.values.get("cuda-test-decorators", ()))
         self.packages = frozenset(ctx.values.get("cuda-only-packages", ()))

@@ -1,0 +1,18 @@
+"""seeds-every-device: TRN249 is dropped where torch.manual_seed (or a library seeder) already seeds Neuron."""
+from conftest import CONTEXT_FIXTURES, scan_findings
+from trnready import context
+
+MSG = "Seed set for the CUDA generators only: `torch.cuda.{}`"
+
+
+def test_cuda_seed_next_to_a_seeder_of_every_device_is_dropped():
+    assert scan_findings(CONTEXT_FIXTURES / "seeds_every_device", "--show-guarded") == [
+        ("seed.py", 11, 5, "TRN249", MSG.format("manual_seed"), False),  # set_cuda_seed: nothing else seeds
+        ("seed.py", 19, 1, "TRN249", MSG.format("manual_seed"), False),  # module level: th.manual_seed is in a def
+        ("worker.py", 9, 5, "TRN249", MSG.format("seed_all"), False),  # the module-level seeder is another scope
+    ]
+
+
+def test_registered_as_a_drop_for_references_and_calls():
+    p = context.get("seeds-every-device")
+    assert p.effect == "drop" and set(p.kinds) == {"reference", "call"}

@@ -1,0 +1,22 @@
+"""other-accelerator-code: functions, classes and modules named for an accelerator a Trainium host never has."""
+from __future__ import annotations
+
+from .base import predicate
+from .neuron_guarded import _has_tpu_word, accelerator_words
+from .tpu_only_code import _enclosing_named
+
+
+@predicate("other-accelerator-code", effect="guard")
+def other_accelerator_code(ctx, hit) -> bool:
+    """A match inside a function or class whose name holds a word of `other-accelerator-words` (`tpu_launcher`,
+    `init_ipex`, `XPUAttention`, `prepare_npu`), or in a module whose file or directory name does
+    (`library/ipex/hijacks.py`, `device_tpu.py`, `accelerators/mps.py`; the path is taken relative to the scanned
+    root). Such code is written for Google TPUs, Intel XPUs, Apple MPS, Ascend NPUs or Gaudi HPUs and runs only
+    when one is present, which a Trainium host never is: its `torch.cuda.*` redirections and torch_xla calls are
+    not the Neuron path. Words are split on underscores and camel case, so `output` or `stpu` do not count."""
+    words = ctx.fact("other-accelerator-code:words", lambda c: accelerator_words(c.values))
+    parts = ctx.path.split("/")
+    parts[-1] = parts[-1].rsplit(".", 1)[0]
+    if any(p and _has_tpu_word(p, words) for p in parts):
+        return True
+    return any(_has_tpu_word(d.name, words) for d in _enclosing_named(ctx, hit.node))

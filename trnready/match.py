@@ -149,7 +149,9 @@ class Engine:
             for name in dict.fromkeys((*m.unless, *self.catalogue.everywhere)):
                 p = context.get(name)
                 if p is not None and m.kind in p.kinds:
-                    (guard if p.effect == "guard" else drop).append(p)
+                    (drop if p.effect == "drop" else guard).append(p)
+            # guards are tried before the advisory ones: a guarded finding needs no lower severity
+            guard.sort(key=lambda p: p.effect != "guard")
             found = self._predicates[id(m)] = (tuple(drop), tuple(guard), m)
         return found[0], found[1]
 
@@ -164,10 +166,16 @@ class Engine:
 
     @staticmethod
     def _guarded(ctx: FileContext, hit: Hit, guard) -> Hit:
-        """The hit marked guarded by the first guard predicate that holds (unchanged when none does)."""
+        """The hit marked guarded by the first guard predicate that holds, or lowered to an advisory by the first
+        advisory predicate that holds (unchanged when none does)."""
         for p in guard:
-            if p.test(ctx, hit):
+            held = p.test(ctx, hit)
+            if not held:
+                continue
+            if p.effect == "guard":
                 return replace(hit, guarded=True, guard=p.name)
+            note = f" (opt-in: only when `{held}` is set; the default path does not use it)" if isinstance(held, str) else ""
+            return replace(hit, severity="advisory", confidence="medium", note=hit.note + note)
         return hit
 
     # -- the per-file pass -------------------------------------------------

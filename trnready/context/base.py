@@ -19,7 +19,10 @@ from functools import lru_cache
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-EFFECTS = ("drop", "guard")
+# drop: the match is no finding. guard: a finding marked guarded (not counted, listed with --show-guarded).
+# advisory: the finding stays but at advisory severity and medium confidence; a str returned by the test names
+# the switch and goes into the message (an opt-in mode the default path never takes).
+EFFECTS = ("drop", "guard", "advisory")
 PYTHON_KINDS = ("call", "method", "reference", "import", "decorator", "device", "keyword", "env", "subscript")
 
 

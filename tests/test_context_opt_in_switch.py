@@ -1,0 +1,33 @@
+"""opt-in-switch: CUDA-only features behind a user switch named for them stay, as advisories."""
+import json
+
+from conftest import CONTEXT_FIXTURES, run_cli
+from trnready import context
+
+NOTE = " (opt-in: only when `{}` is set; the default path does not use it)"
+
+
+def _findings():
+    proc = run_cli("scan", CONTEXT_FIXTURES / "opt_in_switch", "--format", "json", "--no-cache")
+    assert proc.returncode in (0, 1), proc.stderr
+    return [(f["line"], f["column"], f["rule"], f["severity"], f["confidence"], f["message"])
+            for f in json.loads(proc.stdout)["findings"]]
+
+
+def test_switched_features_are_advisories_naming_the_switch():
+    fp8 = "float8 / float4 dtypes or scaled matmul: `torch.float8_e4m3fn`"
+    assert _findings() == [
+        (5, 16, "TRN202", "advisory", "medium", fp8 + NOTE.format("args.fp8_vl")),  # x if args.fp8_vl else y
+        (7, 24, "TRN202", "advisory", "medium", fp8 + NOTE.format("args.fp8")),  # elif args.fp8:
+        (9, 9, "TRN284", "advisory", "medium", "xFormers: `xformers.ops`" + NOTE.format("xformers")),
+        # `flash=True` by default: the feature is the default path
+        (11, 9, "TRN281", "blocker", "high", "flash-attn (CUDA-only kernels): `flash_attn`"),
+        # line 13 (`args.attn_mode == "xformers"`) is folded into line 9: one finding per library per file
+        (15, 9, "TRN285", "advisory", "medium",
+         "bitsandbytes (8-bit / 4-bit CUDA kernels): `bitsandbytes`" + NOTE.format("getattr(args, 'use_bnb', False)")),
+        (16, 5, "TRN283", "blocker", "high", "NVIDIA Apex: `apex`"),  # no switch
+    ]
+
+
+def test_registered_with_the_advisory_effect():
+    assert context.get("opt-in-switch").effect == "advisory"

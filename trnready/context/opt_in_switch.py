@@ -1,0 +1,80 @@
+"""opt-in-switch: a CUDA-only feature used only when the user turns on a switch named for it."""
+from __future__ import annotations
+
+import ast
+import re
+
+from .base import parent_of, predicate
+
+# Words of a switch name, split on underscores and camel case with digits kept (`fp8_vl` -> fp8, vl;
+# `load_in_8bit` -> load, in, 8bit; `enableXformers` -> enable, xformers).
+_WORD = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z0-9]+(?![a-z])")
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+
+def _words(name: str) -> set:
+    return {w.lower() for part in name.split("_") for w in _WORD.findall(part)}
+
+
+def _switch_name(e) -> str | None:
+    """`args.xformers`, `use_fp8`, `cfg["use_bnb"]`, `getattr(args, "fp8_vl", False)`: a named switch read for its
+    truth; None for anything else (a comparison, a call other than getattr)."""
+    k = type(e)
+    if k is ast.Name:
+        return e.id
+    if k is ast.Attribute:
+        return e.attr
+    if k is ast.Subscript and type(e.slice) is ast.Constant and isinstance(e.slice.value, str):
+        return e.slice.value
+    if k is ast.Call and type(e.func) is ast.Name and e.func.id == "getattr" and len(e.args) >= 2 \
+            and type(e.args[1]) is ast.Constant and isinstance(e.args[1].value, str):
+        return e.args[1].value
+    return None
+
+
+def _defaults_true(fn, name: str) -> bool:
+    """`def f(xformers=True)`: the switch is on unless the caller turns it off, so the feature is the default."""
+    if fn is None or type(fn) not in (ast.FunctionDef, ast.AsyncFunctionDef):
+        return False
+    a = fn.args
+    pos = a.posonlyargs + a.args
+    pairs = list(zip(pos[len(pos) - len(a.defaults):], a.defaults)) + list(zip(a.kwonlyargs, a.kw_defaults))
+    return any(p.arg == name and type(d) is ast.Constant and d.value is True for p, d in pairs)
+
+
+def _switch(test, words: frozenset, fn) -> str | None:
+    """The switch of an `if` test that turns the feature on: the test itself or one operand of an `and`."""
+    parts = test.values if type(test) is ast.BoolOp and type(test.op) is ast.And else [test]
+    for e in parts:
+        name = _switch_name(e)
+        if name and _words(name) & words and not (type(e) is ast.Name and _defaults_true(fn, name)):
+            return ast.unparse(e)
+    return None
+
+
+@predicate("opt-in-switch", effect="advisory")
+def opt_in_switch(ctx, hit) -> bool | str:
+    """A match of a category in `opt-in-categories` (CUDA-only libraries, FP8, custom kernels) in the body of an
+    `if` (or the first arm of `x if c else y`) whose test is a switch named for the feature: a flag, attribute,
+    config key or `getattr(args, "...")` holding a word of `opt-in-words` (`if args.xformers:`, `elif args.fp8:`,
+    `torch.float8_e4m3fn if args.fp8_vl else torch.bfloat16`, `if self.use_bnb and ...:`). The user asks for
+    the feature; without the switch the program takes its default path, which does not need it. The finding
+    stays, as an advisory of medium confidence naming the switch: leave it off on Trainium. Not when the switch
+    is a parameter whose default is True (the feature is then the default), nor for comparisons
+    (`attn_mode == "xformers"` may be the configured default) or availability checks (`neuron-guarded` and the
+    optional-import rule treat those)."""
+    category = hit.rule.category
+    if category not in ctx.fact("opt-in-switch:categories", lambda c: frozenset(c.values.get("opt-in-categories", ()))):
+        return False
+    words = ctx.fact("opt-in-switch:words", lambda c: frozenset(w.lower() for w in c.values.get("opt-in-words", ())))
+    child, p = hit.node, parent_of(ctx, hit.node)
+    while p is not None and not isinstance(p, _DEFS):
+        if (type(p) is ast.If and child in p.body) or (type(p) is ast.IfExp and child is p.body):
+            fn = p
+            while fn is not None and not isinstance(fn, _DEFS):
+                fn = parent_of(ctx, fn)
+            found = _switch(p.test, words, fn)
+            if found:
+                return found
+        child, p = p, parent_of(ctx, p)
+    return False

@@ -12,6 +12,9 @@ def test_entries_of_dtype_tables_are_silent():
         ("dtypes.py", 12, 19, "TRN121", F64, False),
         ("dtypes.py", 35, 16, "TRN121", F64, False),  # the function also returns something else
         ("dtypes.py", 40, 30, "TRN121", F64, False),  # the list is iterated, not tested for membership
+        # lines 48 and 55 are silent: a name-to-dtype function that hands its default back, an entry added to a
+        # dtype table; line 61 stores a dtype in a dictionary that is not a dtype table
+        ("dtypes.py", 61, 16, "TRN121", F64, False),
     ]
 
 

@@ -25,7 +25,27 @@ def _mapping_function(ctx, node, names) -> bool:
         return False
     returns = [st for st in ctx.statements() if type(st) is ast.Return and enclosing_function(ctx, st) is fn]
     values = [r.value for r in returns]
-    return len(values) >= 2 and all(v is not None and _dtype(v, names) for v in values)
+    # `if s is None: return default_dtype`: a parameter handed back unchanged, or None, is no other kind of result
+    params = {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs}
+    dtypes = [v for v in values if v is not None and _dtype(v, names)]
+    return len(dtypes) >= 2 and all(
+        v is None or _dtype(v, names) or (type(v) is ast.Constant and v.value is None)
+        or (type(v) is ast.Name and v.id in params) for v in values)
+
+
+def _table_entry(ctx, node, names) -> bool:
+    """`dtype_map["F8_E5M2"] = torch.float8_e5m2` where `dtype_map` was assigned a dtype table in the same
+    function (or module): an entry added to the table, often under `if hasattr(torch, "float8_e5m2"):`."""
+    up = parent_of(ctx, node)
+    if type(up) is not ast.Assign or up.value is not node or len(up.targets) != 1:
+        return False
+    t = up.targets[0]
+    if type(t) is not ast.Subscript or type(t.value) is not ast.Name:
+        return False
+    name, fn = t.value.id, enclosing_function(ctx, up)
+    return any(type(st) is ast.Assign and type(st.value) is ast.Dict and _is_table(st.value, names)
+               and any(type(x) is ast.Name and x.id == name for x in st.targets)
+               and enclosing_function(ctx, st) is fn for st in ctx.statements())
 
 
 def _membership_list(ctx, node, names) -> bool:
@@ -57,8 +77,9 @@ def _membership_list(ctx, node, names) -> bool:
 def dtype_table(ctx, hit) -> bool:
     """A dtype that is one value of a dictionary whose values are all dtypes:
     `{"float64": torch.float64, "float32": torch.float32}`, `{np.float64: torch.float64, ...}`; a return of a
-    function every return of which is a dtype (`def to_dtype(name): if ...: return torch.float32 ... return
-    torch.float8_e4m3fn`); or an element of a literal of dtypes tested for membership (`x.dtype in (torch.float32,
+    function every return of which is a dtype, None or one of its parameters handed back (`def to_dtype(name,
+    default): if name is None: return default ... return torch.float8_e4m3fn`); an entry added to such a dictionary
+    (`dtype_map["F8_E5M2"] = torch.float8_e5m2` after `dtype_map = {"F32": torch.float32, ...}`); or an element of a literal of dtypes tested for membership (`x.dtype in (torch.float32,
     torch.float64)`, or a name holding that literal read only on the right of `in`). Such code translates or checks
     names of dtypes and creates nothing, so its entries are not uses of float64 (or int64, float8, ...); the place
     that creates a tensor of the dtype is. Likewise a module or class
@@ -68,7 +89,7 @@ def dtype_table(ctx, hit) -> bool:
     names = ctx.values.get("dtype-names", ())
     if type(node) is not ast.Attribute or node.attr not in names or ctx.tree is None:
         return False
-    if _mapping_function(ctx, node, names) or _membership_list(ctx, node, names):
+    if _mapping_function(ctx, node, names) or _membership_list(ctx, node, names) or _table_entry(ctx, node, names):
         return True
     stmt = ctx.statement_at((node.lineno, node.col_offset))  # a table is written within one statement
     if stmt is None:

@@ -39,3 +39,24 @@ def pick(x):
 def cases():
     dtypes = [torch.float32, torch.float64]
     return [torch.ones(2, dtype=d) for d in dtypes]
+
+
+def str_to_dtype(s, default=None):
+    if s is None:
+        return default
+    if s in ["fp64", "double"]:
+        return torch.float64
+    return torch.float32
+
+
+def reader_dtypes():
+    dtype_map = {"F32": torch.float32, "F16": torch.float16}
+    if hasattr(torch, "float64"):
+        dtype_map["F64"] = torch.float64
+    return dtype_map
+
+
+def not_a_table():
+    out = {}
+    out["y"] = torch.float64
+    return out

@@ -2,7 +2,7 @@
 from conftest import CONTEXT_FIXTURES, scan_findings
 from trnready import context
 
-MOVE = ".cuda() moves a tensor or module to a GPU: `cuda` (medium confidence)"
+MOVE = ".cuda() moves a tensor or module to a GPU: `cuda`"
 
 
 def test_the_body_of_a_cuda_method_is_silent():

@@ -8,7 +8,7 @@ FILES = {
     # an advisory and a change in a file sorting first, a blocker in a file sorting last; an optional import
     # with a working path without the package (a change, medium confidence)
     "a_utils.py": 'import torch\nx = torch.zeros(2, dtype=torch.float64)\nd = torch.device("cuda")\n',
-    "z_model.py": "import torch\nm = torch.compile(m, dynamic=True)\n",
+    "z_model.py": "import torch\nm = torch.compile(m, dynamic=True, backend=\"neuron\")\n",
     # optional, but one path insists on it: a change to check (optional-gpu-import does not guard it)
     "pkg/guarded.py": "try:\n    import flash_attn\nexcept ImportError:\n    flash_attn = None\n\n\n"
                       "def attn(q):\n    assert flash_attn is not None\n    return q\n",

@@ -9,7 +9,7 @@ SCHEMA = json.loads((__import__("conftest").REPO / "trnready" / "schema" / "repo
 def make(tmp_path):
     src = tmp_path / "proj"
     src.mkdir()
-    (src / "train.py").write_text("import torch\nimport flash_attn\nm = torch.compile(m, dynamic=True)\n")
+    (src / "train.py").write_text("import torch\nimport flash_attn\nm = torch.compile(m, dynamic=True, backend='neuron')\n")
     (src / "util.py").write_text('import torch\nd = torch.device("cuda")\n')
     return src
 
@@ -30,7 +30,7 @@ def test_round_trip_survives_inserted_lines_and_gates_only_new_findings(tmp_path
 
     # unrelated lines inserted above: still known
     (proj / "train.py").write_text("\n\n# header\nimport os\nimport torch\nimport flash_attn\n\n"
-                                   "m = torch.compile(m, dynamic=True)\n")
+                                   "m = torch.compile(m, dynamic=True, backend='neuron')\n")
     proc = run_cli("scan", "--format", "json", proj, "--baseline", base, "--no-config")
     assert proc.returncode == 0
     report = json.loads(proc.stdout)
@@ -40,7 +40,7 @@ def test_round_trip_survives_inserted_lines_and_gates_only_new_findings(tmp_path
 
     # a new blocker is reported and gates
     with open(proj / "train.py", "a") as fh:
-        fh.write("n = torch.compile(n, dynamic=True)\n")
+        fh.write("n = torch.compile(n, dynamic=True, backend='neuron')\n")
     proc = run_cli("scan", "--format", "json", proj, "--baseline", base, "--no-config")
     assert proc.returncode == 1
     report = json.loads(proc.stdout)

@@ -41,6 +41,7 @@ def test_blocks_under_an_imported_cuda_flag_are_guarded(tmp_path):
            for f in json.loads(proc.stdout)["findings"] if f["path"] == "pkg/attn.py"]
     assert got == [
         # the only torch.compile sits in the guarded block: the repository-level NEFF-cache advisory with it
+        ("pkg/attn.py", 6, "TRN114", True, "neuron-guarded"),
         ("pkg/attn.py", 6, "TRN701", True, "neuron-guarded"),
         ("pkg/attn.py", 6, "TRN211", True, "neuron-guarded"),  # defined in _guard.py, re-exported by __init__
         ("pkg/attn.py", 9, "TRN211", False, None),  # USE_FUSED = True: a plain switch

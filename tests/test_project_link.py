@@ -3,9 +3,18 @@ import json
 import shutil
 import sqlite3
 
-from conftest import FIXTURES, run_cli, scan_findings
+from conftest import FIXTURES, run_cli
+from conftest import scan_findings as _scan_findings
 
 ROOT = FIXTURES / "project"
+# TRN114 (torch.compile naming no backend) is reported at every such call, wrappers' callers included; these
+# fixtures are about the values the link step follows, so it is left out here (tests/test_catalogue.py and the
+# rule's examples pin it).
+NOT_HERE = {"TRN114"}
+
+
+def scan_findings(path, *args):
+    return [f for f in _scan_findings(path, *args) if f[3] not in NOT_HERE]
 INTERP = "Bilinear or bicubic interpolation: `torch.nn.functional.interpolate`"
 NCCL = "Distributed process group on NCCL: `torch.distributed.init_process_group`"
 

@@ -79,7 +79,8 @@ def dtype_table(ctx, hit) -> bool:
     `{"float64": torch.float64, "float32": torch.float32}`, `{np.float64: torch.float64, ...}`; a return of a
     function every return of which is a dtype, None or one of its parameters handed back (`def to_dtype(name,
     default): if name is None: return default ... return torch.float8_e4m3fn`); an entry added to such a dictionary
-    (`dtype_map["F8_E5M2"] = torch.float8_e5m2` after `dtype_map = {"F32": torch.float32, ...}`); or an element of a literal of dtypes tested for membership (`x.dtype in (torch.float32,
+    (`dtype_map["F8_E5M2"] = torch.float8_e5m2` after `dtype_map = {"F32": torch.float32, ...}`); or an element of
+    a literal of dtypes tested for membership (`x.dtype in (torch.float32,
     torch.float64)`, or a name holding that literal read only on the right of `in`). Such code translates or checks
     names of dtypes and creates nothing, so its entries are not uses of float64 (or int64, float8, ...); the place
     that creates a tensor of the dtype is. Likewise a module or class

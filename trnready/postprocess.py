@@ -7,7 +7,8 @@ depend on the configuration (per-file ignores) or on other files (repository-lev
 
     file:   suppressions (+ TRN901/TRN902) -> de-duplication -> one finding per thing -> self-check blocks
             -> notebook file lines -> sort
-    report: per-file ignores (per file) -> repository-level rules -> scope of each finding -> sort
+    report: per-file ignores (per file) -> repository-level rules -> CUDA helpers into their kernels -> vendored
+            -> scope of each finding -> sort
 
 A step is a plain function; adding one (more de-duplication, scope) means adding it to the tuple.
 """
@@ -395,9 +396,11 @@ def per_file_ignores(findings: list, root, config) -> list:
 def report_findings(findings: list, engine, mentioned, root=None, config=None) -> list:
     """Repository-level rules (one finding per repository unless mentioned anywhere), vendored code, the
     scope of every finding (`[scopes]` of the config, then path conventions), then report order."""
+    from .postprocess_cuda import cuda_helpers
     from .repo_rules import collapse
 
-    return sort(scopes(vendored(collapse(findings, engine, mentioned), engine, root, config), root, config))
+    findings = cuda_helpers(collapse(findings, engine, mentioned), engine, root)
+    return sort(scopes(vendored(findings, engine, root, config), root, config))
 
 
 def vendored(findings: list, engine, root=None, config=None) -> list:

@@ -60,11 +60,12 @@ def test_include_resolved_against_an_include_directory(tmp_path):
     assert got[0][3].endswith("define no kernel: csrc/utils/math.cuh, csrc/utils/reduce.cuh")
 
 
-def test_a_header_only_kernel_library_stays_reported_with_its_compilation_unit(tmp_path):
+def test_a_header_only_kernel_library_and_its_launcher_stay_reported(tmp_path):
     # look-alikes: a header that defines kernels is a port item even when included; a lone helper header with
-    # nothing else reported is the only evidence of CUDA code and stays
-    write(tmp_path, {"lib/scale.cuh": LIBRARY, "lib/use.cu": '#include "scale.cuh"\n', "other/lone.cuh": LONE})
+    # nothing else reported is the only evidence of CUDA code and stays; a launcher including a kernel header
+    # has host code of its own and stays too (the include points the other way)
+    write(tmp_path, {"lib/scale.cuh": LIBRARY, "other/lone.cuh": LONE,
+                     "lib/launch.cu": '#include "scale.cuh"\nvoid launch(float* x) { scale_kernel<<<1, 32>>>(x, 2.f); }\n'})
     got = findings(tmp_path)
-    assert [(p, ln) for p, ln, _, _ in got] == [("lib/scale.cuh", 2), ("other/lone.cuh", 1)]
-    # the compilation unit that only includes the kernel header is part of it
-    assert got[0][3].endswith("which define no kernel: lib/use.cu")
+    assert [(p, ln) for p, ln, _, _ in got] == [("lib/launch.cu", 1), ("lib/scale.cuh", 2), ("other/lone.cuh", 1)]
+    assert not any("helper file" in m for _, _, _, m in got)

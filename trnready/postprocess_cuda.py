@@ -2,10 +2,10 @@
 
 A `.cu` / `.cuh` file that defines no `__global__` kernel (device helpers, a MinK class, a warp reduction) is
 ported together with the kernels that use it, not as an item of its own. When a reported CUDA file that does
-define kernels includes it (`#include "utils/warp_reduce.cuh"`, directly or through other helpers), or it includes
-such a file (a launcher or compilation unit of a kernel header), the helper's finding folds into the first such
-kernel file's finding, whose message then names the helpers it carries. A helper linked to no kernel file of the
-scan (a header whose users are not scanned, a kernel library built from other headers) stays its own finding.
+define kernels includes it (`#include "utils/warp_reduce.cuh"`, directly or through other helpers), the helper's
+finding folds into the first such kernel file's finding, whose message then names the helpers it carries. A
+helper no kernel file of the scan includes (a header whose users are not scanned) stays its own finding, and so
+does a file that includes a kernel header and adds host code of its own (a launcher: rewritten with the port).
 """
 from __future__ import annotations
 
@@ -70,20 +70,6 @@ def cuda_helpers(findings: list, engine, root=None) -> list:
                 if hit is not None and hit not in seen and hit in helpers:
                     seen.add(hit)
                     owner.setdefault(hit, kpath)
-                    todo.append(hit)
-    # A file without kernels that includes a kernel file (a launcher, a compilation unit instantiating the
-    # header's templates) is that kernel's too.
-    for hpath in sorted(helpers - set(owner)):
-        seen, todo = {hpath}, [hpath]
-        while todo and hpath not in owner:
-            cur = todo.pop()
-            for target in local_includes(texts[cur] or ""):
-                hit = _resolve(target, cur, paths)
-                if hit in kernel_files:
-                    owner[hpath] = hit
-                    break
-                if hit is not None and hit not in seen and hit in helpers:
-                    seen.add(hit)
                     todo.append(hit)
     if not owner:
         return findings

@@ -27,7 +27,7 @@ from .scope import classify
 # (2: suppressions honoured in every file kind with comments; 3: one finding per thing, occurrences;
 # 4: uses fold into the same rule's import finding; self-check blocks of package modules are examples;
 # 5: one finding per rule per training-config file; 6: a branch's finding folds into the reported check above
-# it; 10: one per rule per file / per function for more categories of [context.values]).
+# it; 10: one per rule per function for more categories of [context.values]).
 VERSION = 10
 
 
@@ -81,8 +81,7 @@ def one_per_thing(findings: list, ctx, result) -> list:
     - one per category per line (`torch.nested` + `torch.jagged`): the most severe, then the first by column;
     - one per boolean mask per function: `x[mask]`, then `y[mask]` and `z[~mask]` fold into the first;
     - one per rule per function for the categories in `one-per-function-categories` (sparse: the port rewrites a
-      function's sparse algebra as a whole, not each `torch.sparse.*` call), and one per rule per file for those
-      in `one-per-file-categories` (FlexAttention: `flex_attention` and the mask helpers feeding it);
+      function's sparse algebra as a whole, not each `torch.sparse.*` call);
     - a finding in either branch of an `if` / `elif` whose test carries a finding of the same category folds
       into that one: `if torch.cuda.is_available():` then `device = torch.device("cuda")` is one device pick.
 
@@ -97,7 +96,6 @@ def one_per_thing(findings: list, ctx, result) -> list:
     masks = _mask_keys(findings, ctx, result)
     values = getattr(getattr(ctx.engine, "catalogue", None), "context_values", {})
     per_function = frozenset(values.get("one-per-function-categories", ()))
-    per_file = frozenset(values.get("one-per-file-categories", ()))
     functions = _function_keys(findings, ctx, result, per_function) if per_function else {}
     kept: dict = {}  # key -> index into out
     out: list = []
@@ -128,8 +126,7 @@ def one_per_thing(findings: list, ctx, result) -> list:
         # function of a category ported a function at a time (one finding per rule per function).
         mask = masks.get((f.path, f.cell, f.line, f.column))
         func = functions.get((f.path, f.cell, f.line))
-        thing = (stand, f.rule, "file") if f.category in per_file else \
-            (stand, f.rule, "function", func) if func is not None else \
+        thing = (stand, f.rule, "function", func) if func is not None else \
             (stand, f.rule, "mask", mask) if mask is not None else None
         if thing in kept:
             fold(kept[thing], f)

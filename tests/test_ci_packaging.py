@@ -36,24 +36,24 @@ def _repo(root, packaging=None):
 
 def test_without_a_declared_requirement_the_ci_versions_are_reported(tmp_path):
     _repo(tmp_path)
-    assert _rules(tmp_path) == [(".github/workflows/tests.yml", 8, "TRN522", "change")]
+    assert _rules(tmp_path) == [(".github/workflows/tests.yml", 8, "TRN523", "change")]
 
 
 def test_a_declared_requirement_that_admits_312_makes_it_an_advisory(tmp_path):
     _repo(tmp_path, ("pyproject.toml", '[project]\nname = "x"\nrequires-python = ">=3.9"\n'))
-    assert _rules(tmp_path) == [(".github/workflows/tests.yml", 8, "TRN522", "advisory")]
+    assert _rules(tmp_path) == [(".github/workflows/tests.yml", 8, "TRN523", "advisory")]
     msg = json.loads(run_cli("scan", ".", "--format", "json", "--no-cache", cwd=tmp_path).stdout)["findings"][0]
-    assert msg["message"].endswith("(the packaging requirement admits 3.12-3.14; CI never tests them)")
+    assert msg["message"].endswith("(the packaging requirement admits 3.12-3.14)")
 
 
 def test_setup_py_python_requires_is_read_too(tmp_path):
     _repo(tmp_path, ("setup.py", 'from setuptools import setup\nsetup(name="x", python_requires=">=3.8")\n'))
-    assert _rules(tmp_path) == [(".github/workflows/tests.yml", 8, "TRN522", "advisory")]
+    assert _rules(tmp_path) == [(".github/workflows/tests.yml", 8, "TRN523", "advisory")]
 
 
 def test_a_declared_requirement_below_312_is_reported_in_the_packaging_and_ci(tmp_path):
     _repo(tmp_path, ("pyproject.toml", '[project]\nname = "x"\nrequires-python = ">=3.9,<3.12"\n'))
-    assert _rules(tmp_path) == [(".github/workflows/tests.yml", 8, "TRN522", "change"),
+    assert _rules(tmp_path) == [(".github/workflows/tests.yml", 8, "TRN523", "change"),
                                 ("pyproject.toml", 3, "TRN522", "change")]
 
 
@@ -64,3 +64,42 @@ def test_the_cache_sees_a_change_of_the_packaging(tmp_path):
     (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\nrequires-python = ">=3.9"\n')
     proc = run_cli("scan", ".", "--format", "json", cwd=tmp_path)
     assert [f["severity"] for f in json.loads(proc.stdout)["findings"]] == ["advisory"]
+
+
+TWO_JOBS = """name: ci
+on: [push]
+jobs:
+  unit:
+    runs-on: ubuntu-latest
+    strategy:
+      matrix:
+        python-version: ["3.8"]
+    steps:
+      - uses: actions/setup-python@v5
+        with:
+          python-version: ${{ matrix.python-version }}
+      - run: pytest tests/unit
+  integration:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/setup-python@v5
+        with:
+          python-version: "3.9"
+      - run: pytest tests/integration
+"""
+
+
+def test_one_finding_per_workflow_file_the_other_jobs_are_its_occurrences(tmp_path):
+    (tmp_path / ".github" / "workflows").mkdir(parents=True)
+    (tmp_path / ".github" / "workflows" / "ci.yml").write_text(TWO_JOBS)
+    proc = run_cli("scan", ".", "--format", "json", "--no-cache", cwd=tmp_path)
+    got = [(f["line"], f["rule"], f["message"], f.get("occurrences")) for f in json.loads(proc.stdout)["findings"]]
+    assert got == [(8, "TRN523", "CI never tests Python 3.12-3.14: `test jobs unit, integration run on Python 3.8, "
+                                 "3.9 only`", [{"line": 19, "column": 11, "rule": "TRN523"}])]
+
+
+def test_no_finding_when_a_job_of_the_file_tests_312(tmp_path):
+    # look-alike: the matrix of one job includes 3.12, so the file does test a supported Python
+    (tmp_path / ".github" / "workflows").mkdir(parents=True)
+    (tmp_path / ".github" / "workflows" / "ci.yml").write_text(TWO_JOBS.replace('"3.9"', '"3.12"'))
+    assert _rules(tmp_path) == []

@@ -276,7 +276,7 @@ def test_a_job_installing_the_project_is_an_install_check(tmp_path):
                   pip install -r requirements/pt2.txt
                   pip install .
         """)
-    assert found(tmp_path) == [(".github/workflows/build.yaml", 7, 9, "TRN522", "high",
+    assert found(tmp_path) == [(".github/workflows/build.yaml", 7, 9, "TRN523", "high",
                                 "`job build installs the project on Python 3.8, 3.10 only`")]
 
 
@@ -350,7 +350,7 @@ def test_hatch_script_of_a_named_environment_runs_the_tests(tmp_path):
                   python-version: "3.10"
               - run: hatch run testing:fmt
         """)
-    assert found(tmp_path) == [(".github/workflows/test-inference.yml", 7, 11, "TRN522", "high",
+    assert found(tmp_path) == [(".github/workflows/test-inference.yml", 7, 11, "TRN523", "high",
                                 "`test job test runs on Python 3.10 only`")]
 
 
@@ -407,7 +407,7 @@ def test_python_of_a_local_action_used_by_the_test_job(tmp_path):
     """The test job's Python is the one its local action sets up: reported once, in the action."""
     write(tmp_path, ".github/actions/project_build/action.yml", BUILD_ACTION)
     write(tmp_path, ".github/workflows/tests.yml", TESTS_USING_IT)
-    assert found(tmp_path) == [(".github/actions/project_build/action.yml", 7, 7, "TRN522", "high",
+    assert found(tmp_path) == [(".github/actions/project_build/action.yml", 7, 7, "TRN523", "high",
                                 "`job project_build installs the project on Python 3.9 only`")]
 
 
@@ -444,7 +444,7 @@ def test_cached_results_follow_the_local_action(tmp_path):
         proc = run_cli("scan", repo, "--format", "json", "--exit-zero", env={"TRNREADY_CACHE_DIR": str(cache)})
         return [(f["path"], f["rule"]) for f in json.loads(proc.stdout)["findings"]]
 
-    assert rules() == [(".github/actions/project_build/action.yml", "TRN522")]
+    assert rules() == [(".github/actions/project_build/action.yml", "TRN523")]
     write(repo, ".github/workflows/new.yml", """
         jobs:
           tests:

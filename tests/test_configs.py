@@ -20,9 +20,9 @@ NEW_KINDS = ("configs/", "recipes/", "ds_configs/", "examples/", ".github/", ".g
 SNAPSHOT = [
     ('.circleci/config.yml', 6, 21, 'TRN610', 'GPU resource request in a job, container or cluster definition: `resource_class: gpu.nvidia.small`'),
     ('.github/workflows/gpu_test.yaml', 7, 14, 'TRN610', 'GPU resource request in a job, container or cluster definition: `runs-on: linux.g5.12xlarge.nvidia.gpu`'),
-    ('.github/workflows/unit_test.yaml', 11, 9, 'TRN522', 'Python requirement excludes 3.12-3.14: `test job unit_tests runs on Python 3.9, 3.10, 3.11 only`'),
+    ('.github/workflows/unit_test.yaml', 11, 9, 'TRN523', 'CI never tests Python 3.12-3.14: `test job unit_tests runs on Python 3.9, 3.10, 3.11 only`'),
     ('.github/workflows/unit_test.yaml', 24, 33, 'TRN507', 'TorchAO declared as a dependency: `torchao`'),
-    ('.gitlab-ci.yml', 9, 7, 'TRN522', 'Python requirement excludes 3.12-3.14: `test job unit runs on Python 3.10, 3.11 only`'),
+    ('.gitlab-ci.yml', 9, 7, 'TRN523', 'CI never tests Python 3.12-3.14: `test job unit runs on Python 3.10, 3.11 only`'),
     ('.gitlab-ci.yml', 15, 10, 'TRN610', 'GPU resource request in a job, container or cluster definition: `tags: [gpu, nvidia]`'),
     ('configs/hydra/finetune.yaml', 11, 16, 'TRN242', '"cuda" device string: `accelerator: cuda`'),
     ('configs/hydra/finetune.yaml', 23, 17, 'TRN283', 'NVIDIA Apex: `_target_: apex.optimizers.FusedAdam`'),
@@ -175,7 +175,7 @@ def test_suppression_comment_in_a_config(tmp_path):
 def test_ci_python_lookalikes(case):
     """Another test job on 3.12+ (same file or same folder), a version we cannot tell, a link checker, a test
     job in a container whose Python is not named."""
-    assert not [f for f in scan(FIXTURES / "configs_ci" / case)["findings"] if f["rule"] == "TRN522"]
+    assert not [f for f in scan(FIXTURES / "configs_ci" / case)["findings"] if f["rule"] == "TRN523"]
 
 
 def test_ci_python_from_env_and_gitlab_matrix(tmp_path):
@@ -192,7 +192,7 @@ def test_ci_python_from_env_and_gitlab_matrix(tmp_path):
               - run: python -m unittest discover
         """)
     data = scan(tmp_path)
-    f = next(f for f in data["findings"] if f["rule"] == "TRN522")
+    f = next(f for f in data["findings"] if f["rule"] == "TRN523")
     assert (f["path"], f["line"], f["column"]) == (".github/workflows/t.yml", 2, 3)
     assert f["message"].endswith("`test job unit runs on Python 3.9 only`")
 
@@ -261,7 +261,7 @@ def test_bad_setting_matcher_is_one_clear_error(tmp_path, match, needle):
 
 
 def test_cached_workflow_result_follows_its_sibling_workflows(tmp_path):
-    """A workflow's TRN522 depends on the other workflows of its folder: a warm re-scan must see a change
+    """A workflow's TRN523 depends on the other workflows of its folder: a warm re-scan must see a change
     there even though the workflow itself did not change."""
     repo, cache = tmp_path / "repo", tmp_path / "cache"
     write(repo, ".github/workflows/old.yml", """
@@ -280,7 +280,7 @@ def test_cached_workflow_result_follows_its_sibling_workflows(tmp_path):
         proc = run_cli("scan", repo, "--format", "json", "--exit-zero", env={"TRNREADY_CACHE_DIR": str(cache)})
         return [f["rule"] for f in json.loads(proc.stdout)["findings"]]
 
-    assert rules() == ["TRN522"]
+    assert rules() == ["TRN523"]
     sibling.write_text(textwrap.dedent("""
         jobs:
           tests:
@@ -313,7 +313,7 @@ def test_buildkite_step_python_and_gpu_queue(tmp_path):
     (tmp_path / ".buildkite/pipeline.yml").write_text((tmp_path / ".buildkite/pipeline.yml").read_text()
                                                       .replace("gpu-a100", "cpu-large"))
     got = [(f["line"], f["column"], f["rule"], f["message"]) for f in scan(tmp_path)["findings"]]
-    assert got == [(5, 7, "TRN522", "Python requirement excludes 3.12-3.14: `test job unit tests runs on Python 3.10 only`")]
+    assert got == [(5, 7, "TRN523", "CI never tests Python 3.12-3.14: `test job unit tests runs on Python 3.10 only`")]
 
 
 # ---------------------------------------------------------------- CI jobs on another accelerator
@@ -395,9 +395,9 @@ def test_ci_job_python_from_a_conda_command(tmp_path):
         """
     write(tmp_path, ".github/workflows/cpu.yml", job)
     got = [(f["line"], f["column"], f["rule"], f["message"]) for f in scan(tmp_path)["findings"]]
-    assert got == [(6, 11, "TRN522", "Python requirement excludes 3.12-3.14: `test job cpu runs on Python 3.10 only`")]
+    assert got == [(6, 11, "TRN523", "CI never tests Python 3.12-3.14: `test job cpu runs on Python 3.10 only`")]
     write(tmp_path, ".github/workflows/new.yml", job.replace("3.10", "3.12"))
-    assert [f for f in scan(tmp_path)["findings"] if f["rule"] == "TRN522"] == []
+    assert [f for f in scan(tmp_path)["findings"] if f["rule"] == "TRN523"] == []
     (tmp_path / ".github/workflows/new.yml").unlink()
     write(tmp_path, ".github/workflows/cpu.yml", job.replace("linux.4xlarge", "linux.rocm.gpu.mi300"))
     assert [f["rule"] for f in scan(tmp_path)["findings"]] == ["TRN610"]

@@ -273,3 +273,50 @@ def test_one_sparse_finding_per_rule_per_function(tmp_path):
         (5, 9, "TRN141", [{"line": 6, "column": 11, "rule": "TRN141"}, {"line": 7, "column": 9, "rule": "TRN141"}]),
         (12, 12, "TRN141", None),  # another function: its own item
     ]
+
+
+FOLDS = '''import torch
+from torch.nn.attention.flex_attention import create_block_mask, flex_attention, or_masks
+
+
+def fit(x):
+    x = x.to(torch.float64)
+    y = x.to(torch.float64) * 2
+    return y
+
+
+def other_fit(x):
+    return x.to(torch.float64)
+
+
+def attend(q, k, v, mask_mod):
+    block = create_block_mask(mask_mod, 1, 1, 8, 8)
+    return flex_attention(q, k, v, block_mask=block)
+
+
+def masks(a, b):
+    return or_masks(a, b)
+
+
+def pad(values):
+    nt = torch.nested.nested_tensor(values, layout=torch.jagged)
+    return torch.nested.to_padded_tensor(nt, 0.0)
+
+
+def pad_again(values):
+    return torch.nested.nested_tensor(values, layout=torch.jagged)
+'''
+
+
+def test_one_finding_per_rule_per_function_for_more_categories(tmp_path):
+    (tmp_path / "folds.py").write_text(FOLDS)
+    got = [(r[1], r[3], [o["line"] for o in r[5] or ()]) for r in rows(scan(tmp_path))]
+    assert got == [
+        (6, "TRN121", [7]),  # one function's double-precision math is one decision
+        (12, "TRN121", []),  # look-alike: another function is its own item
+        # one FlexAttention path per function: the mask helper of another function stays its own
+        (16, "TRN211", [17]),
+        (21, "TRN211", []),
+        (25, "TRN151", [25, 26]),  # the nested tensor and its padding: one replacement
+        (30, "TRN151", [30]),  # look-alike: another function (torch.nested twice on its line)
+    ]

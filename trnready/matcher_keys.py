@@ -69,7 +69,14 @@ def parse_surface_keys(kind: str, m: dict, err: Callable[[str, str], NoReturn]) 
     if "mentioned-in" in m and not um:
         err("mentioned-in needs unless-mentioned", "match.mentioned-in")
     out["mentioned_in"] = where
-    for key in ("values", "value-words", "with-setting", "without-setting", "role"):
+    if kind == "python":
+        # A declared requirement (packaging, environment files, images) or the versions a CI test job runs on.
+        role = m.get("role", "requirement")
+        if role not in ("requirement", "ci"):
+            err("role of a python matcher must be \"requirement\" (declared requirements, the default) or \"ci\" "
+                "(the versions CI test jobs run on)", "match.role")
+        out["role"] = role
+    for key in ("values", "value-words", "with-setting", "without-setting") + (("role",) if kind != "python" else ()):
         if key in m and kind != "setting":
             err(f"{key} applies to setting matchers only", f"match.{key}")
     if kind == "setting":

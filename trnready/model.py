@@ -65,7 +65,8 @@ class Matcher:
     defaults: bool = False  # keyword matchers: also parameter defaults (def f(k=v)) and asserts (assert k == v)
     # Setting matchers (trnready/readers/configs.py): key-path suffixes in `names`, value globs, and
     # ((key, value globs), ...) that must also be set in the same file (with_setting) or must not be
-    # (without_setting: `autocast: false` makes autocast_dtype moot); role: "config" or "ci" documents.
+    # (without_setting: `autocast: false` makes autocast_dtype moot); role: "config" or "ci" documents (python
+    # matchers: "requirement" for declared requirements, "ci" for the versions CI test jobs run on).
     values: tuple[str, ...] = ()
     with_setting: tuple = ()
     without_setting: tuple = ()

@@ -7,7 +7,8 @@ depend on the configuration (per-file ignores) or on other files (repository-lev
 
     file:   suppressions (+ TRN901/TRN902) -> de-duplication -> one finding per thing -> self-check blocks
             -> notebook file lines -> sort
-    report: per-file ignores (per file) -> repository-level rules -> scope of each finding -> sort
+    report: per-file ignores (per file) -> repository-level rules -> CUDA helpers into their kernels -> vendored
+            -> scope of each finding -> sort
 
 A step is a plain function; adding one (more de-duplication, scope) means adding it to the tuple.
 """
@@ -26,8 +27,8 @@ from .scope import classify
 # (2: suppressions honoured in every file kind with comments; 3: one finding per thing, occurrences;
 # 4: uses fold into the same rule's import finding; self-check blocks of package modules are examples;
 # 5: one finding per rule per training-config file; 6: a branch's finding folds into the reported check above
-# it).
-VERSION = 9
+# it; 10: one per rule per function for more categories of [context.values]).
+VERSION = 10
 
 
 # ---------------------------------------------------------------- file steps
@@ -93,8 +94,8 @@ def one_per_thing(findings: list, ctx, result) -> list:
     findings = sorted(findings, key=lambda f: f.sort_key())
     statements = _statement_keys(findings, ctx, result)
     masks = _mask_keys(findings, ctx, result)
-    per_function = frozenset(getattr(getattr(ctx.engine, "catalogue", None), "context_values", {}).get(
-        "one-per-function-categories", ()))
+    values = getattr(getattr(ctx.engine, "catalogue", None), "context_values", {})
+    per_function = frozenset(values.get("one-per-function-categories", ()))
     functions = _function_keys(findings, ctx, result, per_function) if per_function else {}
     kept: dict = {}  # key -> index into out
     out: list = []
@@ -392,9 +393,11 @@ def per_file_ignores(findings: list, root, config) -> list:
 def report_findings(findings: list, engine, mentioned, root=None, config=None) -> list:
     """Repository-level rules (one finding per repository unless mentioned anywhere), vendored code, the
     scope of every finding (`[scopes]` of the config, then path conventions), then report order."""
+    from .postprocess_cuda import cuda_helpers
     from .repo_rules import collapse
 
-    return sort(scopes(vendored(collapse(findings, engine, mentioned), engine, root, config), root, config))
+    findings = cuda_helpers(collapse(findings, engine, mentioned), engine, root)
+    return sort(scopes(vendored(findings, engine, root, config), root, config))
 
 
 def vendored(findings: list, engine, root=None, config=None) -> list:

@@ -2,8 +2,8 @@
 
 A job that runs the tests (pytest, unittest, tox, nox, `make test`, a test script, or a job named after its
 tests) on literal Python versions none of which is 3.12-3.14 means the project is not tested on a Python
-TorchNeuron supports: one `python` finding (the catalogue's Python-version rule) at the first line that
-declares the versions. Jobs that only lint, build docs or packages are left alone, and so are jobs whose
+TorchNeuron supports: one finding per workflow file from the catalogue's `python` matcher with role "ci" (the
+file's CI never tests 3.12-3.14), at the first job's versions, the other jobs' places as its occurrences. Jobs that only lint, build docs or packages are left alone, and so are jobs whose
 version is not a literal (`3.x`, an unresolved expression, `python-version-file`).
 
 Jobs: GitHub Actions and CircleCI `jobs.<id>`, GitLab top-level jobs, Buildkite and Azure step/job items, the
@@ -76,13 +76,19 @@ def ci_findings(rel: str, entries: list[Entry], lines: list[str], engine, em: Em
     admitted = path is not None and _packaging_admits_supported(path)
     values = engine.catalogue.context_values
     legs = accelerator_legs(rel, entries, values)
-    for job in jobs:
-        if not any(leg.whole and leg.job == job["key"] for leg in legs):
-            start = len(em.out)
-            _report(job, lines, engine, em)  # another accelerator's test leg is not the project's Python
-            if admitted:
-                em.out[start:] = [replace(f, severity="advisory", message=f.message + (
-                    " (the packaging requirement admits 3.12-3.14; CI never tests them)")) for f in em.out[start:]]
+    # Another accelerator's test leg is not the project's Python; the others make one item per workflow file
+    # (the file never tests 3.12-3.14), at its first job, with the other jobs' places as its occurrences.
+    jobs = [j for j in jobs if not any(leg.whole and leg.job == j["key"] for leg in legs) and _reportable(j)]
+    if not jobs:
+        return
+    start = len(em.out)
+    _report(jobs, lines, engine, em)
+    more = sorted({_where(j, lines) for j in jobs[1:]} - {_where(jobs[0], lines)})
+    em.out[start:] = [replace(f, occurrences=tuple((ln, col, f.rule) for ln, col in more), **(
+        # The project's own requirement admits 3.12+: the CI versions are a choice of what to test, not the
+        # requirement. Still an item (the port runs on 3.12+, which CI never tries), but an advisory.
+        {"severity": "advisory", "message": f.message + " (the packaging requirement admits 3.12-3.14)"}
+        if admitted else {})) for f in em.out[start:]]
 
 
 # ---------------------------------------------------------------- jobs on another accelerator
@@ -395,20 +401,32 @@ def _action_versions(root, ref: str):
     return out
 
 
-def _report(job: dict, lines: list[str], engine, em: Emitter) -> None:
-    found, name = job["found"], job["name"]
-    if job["unknown"] or not found:
-        return
-    versions = sorted({v for _, v in found}, key=lambda v: tuple(int(x) for x in v.split(".")))
-    where = min((w for w, _ in found), key=lambda w: (w.key_line or w.line, w.col))
+def _reportable(job: dict) -> bool:
+    return not job["unknown"] and bool(job["found"])
+
+
+def _where(job: dict, lines: list[str]) -> tuple[int, int]:
+    """(line, column) where a job declares its Python versions (its first declaration)."""
+    where = min((w for w, _ in job["found"]), key=lambda w: (w.key_line or w.line, w.col))
     line = where.key_line or where.line
     text = lines[line - 1] if 0 < line <= len(lines) else ""
-    col = len(text) - len(text.lstrip()) + 1
-    what = "job {} installs the project" if job.get("installs") else "test job {} runs"
-    req = rq.PyReq(raw=f"{what.format(name)} on Python {', '.join(versions)} only",
+    return line, len(text) - len(text.lstrip()) + 1
+
+
+def _report(jobs: list[dict], lines: list[str], engine, em: Emitter) -> None:
+    """One `python` finding (role "ci") for the test jobs of one file, at the first job's versions."""
+    versions = sorted({v for j in jobs for _, v in j["found"]}, key=lambda v: tuple(int(x) for x in v.split(".")))
+    line, col = _where(jobs[0], lines)
+    text = lines[line - 1] if 0 < line <= len(lines) else ""
+    if len(jobs) == 1:
+        what = ("job {} installs the project" if jobs[0].get("installs") else "test job {} runs").format(
+            jobs[0]["name"])
+    else:
+        what = f"test jobs {', '.join(j['name'] for j in jobs)} run"
+    req = rq.PyReq(raw=f"{what} on Python {', '.join(versions)} only",
                    alternatives=[SpecifierSet(f"=={v}.*") for v in versions], line=line, column=col,
                    end_column=len(text.rstrip()) + 1)
-    emit_pyreqs([req], lines, engine, em, "")
+    emit_pyreqs([req], lines, engine, em, "", role="ci")
 
 
 def _values(e: Entry, items: list[Entry], top_env: dict):

@@ -61,6 +61,15 @@ def instantiation_only(text: str) -> bool:
     return bool(statements) and all(_INSTANTIATION.match(st) for st in statements)
 
 
+_QUOTED_INCLUDE = re.compile(r'(?m)^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"')
+
+
+def local_includes(text: str) -> list[str]:
+    """The quoted `#include "..."` targets of a CUDA source (the project's own headers; <...> ones are not)."""
+    clean = _CUDA_COMMENT.sub(lambda m: m.group(0) if m.group(0).startswith('"') else " ", text)
+    return _QUOTED_INCLUDE.findall(clean)
+
+
 def _kernel_names(kernels) -> str:
     counts: dict = {}
     for k, _ in kernels:

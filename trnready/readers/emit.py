@@ -86,9 +86,13 @@ def emit_deps(deps, lines: list[str], engine, em: Emitter, mention_text: str, ce
             em.add(rule, m, d.line, d.column, d.end_column, snippet, msg(rule, m, d.raw), d.raw, cell=cell, rel=rel)
 
 
-def emit_pyreqs(pyreqs, lines: list[str], engine, em: Emitter, mention_text: str, cell=None):
+def emit_pyreqs(pyreqs, lines: list[str], engine, em: Emitter, mention_text: str, cell=None, role="requirement"):
+    """The `python` matchers of `role` against Python requirements: declared ones, or (role "ci") the
+    versions a CI test job runs on."""
     for r in pyreqs:
         for rule, m in engine.surface.get("python", ()):
+            if (m.role if m.role in ("requirement", "ci") else "requirement") != role:
+                continue
             if m.unless_mentioned and mentioned(m, mention_text):
                 continue
             if rq.python_excludes_all(r, m.names):

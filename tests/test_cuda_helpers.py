@@ -1,0 +1,71 @@
+"""Report step cuda_helpers: a CUDA file without a __global__ kernel that a reported kernel file includes is
+part of that kernel's port (folded into its finding); other CUDA files stay items of their own."""
+import json
+
+from conftest import run_cli
+
+KERNEL = '''#include <cuda_runtime.h>
+#include "../utils/reduce.cuh"
+__global__ void knn_kernel(const float* x, float* out, int n) {
+  out[0] = warp_sum(x[0]);
+}
+'''
+REDUCE = '''#pragma once
+#include "math.cuh"
+__device__ inline float warp_sum(float v) { return sq(v); }
+'''
+MATH = '''#pragma once
+__device__ inline float sq(float x) { return x * x; }
+'''
+LONE = '''#pragma once
+__device__ inline float cube(float x) { return x * x * x; }
+'''
+LIBRARY = '''#pragma once
+__global__ void scale_kernel(float* x, float a) { x[threadIdx.x] *= a; }
+'''
+
+
+def findings(tmp_path):
+    proc = run_cli("scan", ".", "--format", "json", "--no-cache", cwd=tmp_path)
+    assert proc.returncode in (0, 1), proc.stderr
+    return [(f["path"], f["line"], f["rule"], f["message"]) for f in json.loads(proc.stdout)["findings"]
+            if f["rule"] == "TRN601"]
+
+
+def write(tmp_path, files):
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+
+
+def test_included_helpers_fold_into_the_kernel_file(tmp_path):
+    write(tmp_path, {"csrc/knn/knn.cu": KERNEL, "csrc/utils/reduce.cuh": REDUCE, "csrc/utils/math.cuh": MATH,
+                     "csrc/utils/lone.cuh": LONE})
+    assert findings(tmp_path) == [
+        # reduce.cuh directly, math.cuh through reduce.cuh: both ported with the kernel
+        ("csrc/knn/knn.cu", 3, "TRN601", "CUDA source file: 1 __global__ kernel to port to NKI (knn_kernel); with "
+         "the helper files it includes, which define no kernel: csrc/utils/math.cuh, csrc/utils/reduce.cuh"),
+        # look-alike: a helper no scanned kernel includes stays its own item
+        ("csrc/utils/lone.cuh", 1, "TRN601", "CUDA source file: no __global__ kernel defined in this file (device "
+         "helpers, launchers or template instantiations of kernels defined elsewhere)"),
+    ]
+
+
+def test_include_resolved_against_an_include_directory(tmp_path):
+    write(tmp_path, {"csrc/knn/knn.cu": KERNEL.replace('"../utils/reduce.cuh"', '"utils/reduce.cuh"'),
+                     "csrc/utils/reduce.cuh": REDUCE.replace('"math.cuh"', '"utils/math.cuh"'),
+                     "csrc/utils/math.cuh": MATH})
+    got = findings(tmp_path)
+    assert [(p, ln) for p, ln, _, _ in got] == [("csrc/knn/knn.cu", 3)]
+    assert got[0][3].endswith("define no kernel: csrc/utils/math.cuh, csrc/utils/reduce.cuh")
+
+
+def test_a_header_only_kernel_library_and_its_launcher_stay_reported(tmp_path):
+    # look-alikes: a header that defines kernels is a port item even when included; a lone helper header with
+    # nothing else reported is the only evidence of CUDA code and stays; a launcher including a kernel header
+    # has host code of its own and stays too (the include points the other way)
+    write(tmp_path, {"lib/scale.cuh": LIBRARY, "other/lone.cuh": LONE,
+                     "lib/launch.cu": '#include "scale.cuh"\nvoid launch(float* x) { scale_kernel<<<1, 32>>>(x, 2.f); }\n'})
+    got = findings(tmp_path)
+    assert [(p, ln) for p, ln, _, _ in got] == [("lib/launch.cu", 1), ("lib/scale.cuh", 2), ("other/lone.cuh", 1)]
+    assert not any("helper file" in m for _, _, _, m in got)

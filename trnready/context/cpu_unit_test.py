@@ -225,7 +225,10 @@ def cpu_unit_test(ctx, hit) -> bool:
     on a CPU too), except for options stored as data (`cfg = {"load_in_4bit": True}` handed to a config validator:
     a value under a key reaches no library in a test that never names a device), and except in a test module that
     hides every GPU at its top (`os.environ["CUDA_VISIBLE_DEVICES"] = ""`): all of that module runs on the
-    CPU, so all of its findings are guarded."""
+    CPU, so all of its findings are guarded. Outside the tests, a whole program that names no device (a notebook,
+    or an example or docs script with a `__main__` block or top-level calls) runs on the CPU too, unless it hands
+    its model to a runner that picks the device itself (`device-placing-calls`: `Trainer(...)`, `.fit(...)`);
+    library modules never qualify, their callers place their tensors."""
     if not _in_test_file(ctx):
         # A tutorial, notebook or example script that names no device anywhere runs on the CPU of a Trainium host
         # as it does elsewhere. A library module never qualifies: its callers move its tensors.

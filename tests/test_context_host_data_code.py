@@ -38,6 +38,12 @@ def test_file_name_words_input_devices_and_host_functions():
     f64 = "float64 or complex128 dtype: `torch.float64`"
     mask = ("Indexing with a boolean mask: the result has one row per True value, a size known only at run time")
     assert scan_findings(CONTEXT_FIXTURES / "host_data_code_words", "--show-guarded") == [
+        # takes checkpoint weights: reshapes them while they load, whoever calls it (another module)
+        ("lab/models/vit.py", 7, 12, "TRN191", INTERP, True),
+        ("lab/models/vit.py", 11, 12, "TRN191", INTERP, True),  # pos_embed_checkpoint
+        ("lab/models/vit.py", 19, 12, "TRN191", INTERP, True),  # called only from _load_weights
+        ("lab/models/vit.py", 24, 16, "TRN191", INTERP, False),  # use_checkpoint is a switch of the forward
+        ("lab/models/vit.py", 28, 12, "TRN191", INTERP, False),  # gradient_checkpointing too
         # a transform that follows its input's device moves nothing to a device
         ("lab/transforms/blur.py", 5, 70, "TRN121", f64, True),
         ("lab/transforms/blur.py", 6, 12, "TRN104", mask, True),

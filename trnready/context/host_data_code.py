@@ -100,10 +100,24 @@ def _callers(ctx) -> dict:
     return ctx.fact("host-data-code:callers", compute)
 
 
+def _takes_checkpoint(ctx, func) -> bool:
+    """A parameter named as checkpoint weights (`state_dict`, `pos_embed_checkpoint`; globs of
+    `checkpoint-parameters`, minus `checkpoint-parameter-not`: `use_checkpoint` is a switch of the forward): the
+    function reshapes weights while they load, whoever calls it."""
+    if func.name in ("forward", "__call__"):
+        return False
+    want, unwanted = name_globs(ctx, "checkpoint-parameters"), name_globs(ctx, "checkpoint-parameter-not")
+    if want is None:
+        return False
+    a = func.args
+    return any(want.match(p.arg) and not (unwanted is not None and unwanted.match(p.arg))
+               for p in a.posonlyargs + a.args + a.kwonlyargs)
+
+
 def _is_host(ctx, func, depth: int) -> bool:
     pat = name_globs(ctx, "host-data-functions")
     while func is not None:
-        if pat is not None and pat.match(func.name):
+        if pat is not None and pat.match(func.name) or _takes_checkpoint(ctx, func):
             return True
         if depth > 0:
             # A helper every caller of which in this file is host code (a position-embedding resize called
@@ -135,7 +149,8 @@ def host_data_code(ctx, hit) -> bool:
     the same code on the device and stays reported. A function guarded by its name is judged by its own
     body, which must name no device at all (a collate function next to a batch-moving helper). Following an input's device (`device=x.device`,
     `.to(labels.device)`; not `self.device` or `args.device`, which are chosen) is not a move, and a file name
-    counts by its words (`scheduled_sampler.py`)."""
+    counts by its words (`scheduled_sampler.py`). A function taking checkpoint weights (`checkpoint-parameters`:
+    `resize_pos_embed(state_dict, model)`) is load-time work wherever it is called from."""
     if hit.rule.category not in ctx.values.get("host-data-categories", ()):
         return False
     if _in_host_path(ctx) and not _moves_to_device(ctx):

@@ -14,7 +14,8 @@ _CONFIGURED = re.compile(r"^(self|cls)$|arg|cfg|conf|opt|param|setting|model|mod
 def _input_devices(ctx) -> frozenset:
     """Names every binding of which in the file is another value's device (`device = labels.device`)."""
     def compute(c) -> frozenset:
-        follow, other = set(), set()
+        follow: set = set()
+        other: set = set()
         for st in c.nodes(ast.Assign):
             for t in st.targets:
                 if type(t) is ast.Name:
@@ -147,10 +148,11 @@ def host_data_code(ctx, hit) -> bool:
     the batches the loader hands over; it is not the model on the device. A module guarded by its path must
     move nothing to a device (`.cuda()`, `.to(device)`, `device=` other than "cpu"): a file that does can run
     the same code on the device and stays reported. A function guarded by its name is judged by its own
-    body, which must name no device at all (a collate function next to a batch-moving helper). Following an input's device (`device=x.device`,
-    `.to(labels.device)`; not `self.device` or `args.device`, which are chosen) is not a move, and a file name
-    counts by its words (`scheduled_sampler.py`). A function taking checkpoint weights (`checkpoint-parameters`:
-    `resize_pos_embed(state_dict, model)`) is load-time work wherever it is called from."""
+    body, which must name no device at all (a collate function next to a batch-moving helper). Following an
+    input's device (`device=x.device`, `.to(labels.device)`; not `self.device` or `args.device`, which are
+    chosen) is not a move, and a file name counts by its words (`scheduled_sampler.py`). A function taking
+    checkpoint weights (`checkpoint-parameters`: `resize_pos_embed(state_dict, model)`) is load-time work
+    wherever it is called from."""
     if hit.rule.category not in ctx.values.get("host-data-categories", ()):
         return False
     if _in_host_path(ctx) and not _moves_to_device(ctx):

@@ -105,7 +105,7 @@ class _Eval:
 
     def truth(self, e) -> bool:
         if type(e) is ast.BoolOp:
-            known = []
+            known: list = []
             for v in e.values:
                 try:
                     known.append(self.truth(v))

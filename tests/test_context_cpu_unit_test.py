@@ -10,7 +10,8 @@ BNB = "Hugging Face 8-bit / 4-bit loading (load_in_8bit, load_in_4bit, BitsAndBy
 
 
 def test_cpu_tests_are_guarded_device_tests_are_reported():
-    assert scan_findings(CONTEXT_FIXTURES / "cpu_unit_test", "--show-guarded") == [
+    assert [f for f in scan_findings(CONTEXT_FIXTURES / "cpu_unit_test", "--show-guarded")
+            if not f[0].startswith(("proj/examples/", "proj/notebooks/"))] == [
         ("proj/model.py", 5, 12, "TRN104", TORCH_UNIQUE, False),  # source scope: never guarded by it
         # nothing in the file names a device: every operation finding is guarded, the import too
         # an option stored in a config dict of a CPU test is data; the same option for a model on the device stays
@@ -20,6 +21,7 @@ def test_cpu_tests_are_guarded_device_tests_are_reported():
          "HF_DEACTIVATE_ASYNC_LOAD=1: `transformers.AutoModelForCausalLM.from_pretrained` (1 use in 1 file, first "
          "here); HF_DEACTIVATE_ASYNC_LOAD appears in no scanned file", False),
         ("proj/tests/test_config_checks.py", 16, 65, "TRN242", '"cuda" device string: `cuda`', False),
+        ("proj/tests/test_cpu_named.py", 6, 33, "TRN121", F64, True),  # device=cpu_device: a name saying CPU
         ("proj/tests/test_cpu_only.py", 2, 1, "TRN201", "TorchAO (quantization and float8 training): "
          "`torchao.quantization`", True),
         ("proj/tests/test_cpu_only.py", 7, 9, "TRN141",
@@ -45,6 +47,27 @@ def test_cpu_tests_are_guarded_device_tests_are_reported():
         ("proj/tests/test_mixed.py", 42, 16, "TRN241", ".cuda() moves a tensor or module to a GPU: `cuda`", False),
         # an uncalled helper method with .cuda() does not make the test a device test
         ("proj/tests/test_mixed.py", 46, 16, "TRN104", NONZERO, True),
+    ]
+
+
+def test_programs_that_name_no_device_are_guarded_libraries_and_device_programs_are_not():
+    assert [f for f in scan_findings(CONTEXT_FIXTURES / "cpu_unit_test", "--show-guarded")
+            if f[0].startswith(("proj/examples/", "proj/notebooks/")) and f[3] != "TRN702"] == [
+        # a script (a __main__ block) that names no device; `xlabel` is no device word
+        ("proj/examples/cpu_tutorial.py", 6, 12, "TRN104", UNIQUE, True),
+        ("proj/examples/cpu_tutorial.py", 6, 35, "TRN121", F64, True),
+        # a script that picks a device: its operations may run there
+        ("proj/examples/gpu_script.py", 3, 10, "TRN242", '"cuda" device string: `cuda`', False),
+        ("proj/examples/gpu_script.py", 4, 26, "TRN121", F64, False),
+        ("proj/examples/gpu_script.py", 5, 7, "TRN104", UNIQUE, False),
+        # definitions only: a library of the examples, whose callers place its tensors
+        ("proj/examples/model_lib.py", 5, 35, "TRN121", F64, False),
+        # hands its model to a Trainer, which picks the accelerator without the script naming it
+        ("proj/examples/trainer_script.py", 6, 17, "TRN121", F64, False),
+        # a notebook is a program wherever it lies
+        ("proj/notebooks/tutorial.ipynb", 2, 1, "TRN123", "Default dtype set to float64: `torch.set_default_dtype`",
+         True),
+        ("proj/notebooks/tutorial.ipynb", 2, 7, "TRN104", NONZERO, True),
     ]
 
 

@@ -34,5 +34,30 @@ def test_guarded_host_code_is_left_out_of_the_default_report():
         ("shop/datasets/features.py", 5), ("shop/datasets/warm.py", 5), ("shop/model.py", 21), ("shop/vit.py", 21)]
 
 
+def test_file_name_words_input_devices_and_host_functions():
+    f64 = "float64 or complex128 dtype: `torch.float64`"
+    mask = ("Indexing with a boolean mask: the result has one row per True value, a size known only at run time")
+    assert scan_findings(CONTEXT_FIXTURES / "host_data_code_words", "--show-guarded") == [
+        # takes checkpoint weights: reshapes them while they load, whoever calls it (another module)
+        ("lab/models/vit.py", 7, 12, "TRN191", INTERP, True),
+        ("lab/models/vit.py", 11, 12, "TRN191", INTERP, True),  # pos_embed_checkpoint
+        ("lab/models/vit.py", 19, 12, "TRN191", INTERP, True),  # called only from _load_weights
+        ("lab/models/vit.py", 24, 16, "TRN191", INTERP, False),  # use_checkpoint is a switch of the forward
+        ("lab/models/vit.py", 28, 12, "TRN191", INTERP, False),  # gradient_checkpointing too
+        # a transform that follows its input's device moves nothing to a device
+        ("lab/transforms/blur.py", 5, 70, "TRN121", f64, True),
+        ("lab/transforms/blur.py", 6, 12, "TRN104", mask, True),
+        # self.device is a device the code chose
+        ("lab/transforms/gpu_blur.py", 6, 75, "TRN121", f64, False),
+        ("lab/transforms/gpu_blur.py", 7, 16, "TRN104", mask, False),
+        # a collate function naming no device, next to a batch-moving helper of the same module
+        ("lab/utils/batching.py", 5, 38, "TRN121", f64, True),
+        ("lab/utils/batching.py", 9, 65, "TRN121", f64, False),  # follows its items' device: they may be there
+        ("lab/utils/batching.py", 13, 38, "TRN121", f64, False),  # takes a device
+        ("lab/utils/sample_model.py", 5, 38, "TRN121", f64, False),  # `sample` is not `sampler`
+        ("lab/utils/scheduled_sampler.py", 5, 38, "TRN121", f64, True),  # a file name's word
+    ]
+
+
 def test_registered_as_a_guard():
     assert context.get("host-data-code").effect == "guard"

@@ -186,9 +186,10 @@ def test_neuron_index_given_on_the_install_command_elsewhere(tmp_path):
 
 
 def test_notebook_magics_keep_line_numbers(tmp_path):
+    # `.to(device)`: a notebook naming no device is a CPU program, its float64 guarded (cpu-unit-test)
     nb = {"cells": [{"cell_type": "code", "source": [
         "%matplotlib inline\n", "x = !ls\n", "for i in range(2):\n", "    !echo $i\n",
-        "import torch\n", "y = torch.zeros(2, dtype=torch.float64)\n", "torch.zeros??\n"]},
+        "import torch\n", "y = torch.zeros(2, dtype=torch.float64).to(device)\n", "torch.zeros??\n"]},
         {"cell_type": "code", "source": "%%html\n<b>import flash_attn</b>\n"},
         {"cell_type": "code", "source": "%%time\nimport flash_attn\n"}]}
     (tmp_path / "n.ipynb").write_text(json.dumps(nb))

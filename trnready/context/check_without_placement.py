@@ -53,7 +53,8 @@ def check_without_placement(ctx, hit) -> bool:
     returns or raises (a gate that stops the program on Neuron), and when the query is a value
     (`x if torch.cuda.is_available() else y`, a flag, an argument): that is a device pick. A flag nobody reads
     (`self.sync_cuda = torch.cuda.is_available()` with no `.sync_cuda` read in the file, a local never loaded)
-    picks nothing either and is guarded."""
+    picks nothing either and is guarded, and so is a query whose answer is only printed or logged
+    (`print("CUDA:", torch.cuda.is_available())`, a call named in `output-functions`)."""
     node = hit.node
     call = parent_of(ctx, node)
     if not (isinstance(call, ast.Call) and call.func is node and dotted(node).rsplit(".", 1)[-1] in _QUERIES):
@@ -64,9 +65,24 @@ def check_without_placement(ctx, hit) -> bool:
         cur, up = up, parent_of(ctx, up)
     if isinstance(up, ast.Assign) and up.value is cur and len(up.targets) == 1:
         return _never_read(ctx, up.targets[0])
+    if _only_shown(ctx, cur, up):
+        return True
     if not (isinstance(up, ast.If) and up.test is cur):
         return False
     return not _places(up.body + up.orelse)
+
+
+def _only_shown(ctx, cur, up) -> bool:
+    """The answer is only printed or logged: an argument of `print(...)`, `logger.info(...)` or another call named
+    in `output-functions`, directly or inside an f-string, a `%` / `+` format or a tuple of such an argument
+    (`print(f"CUDA available: {torch.cuda.is_available()}")`). Nothing is chosen by it."""
+    while isinstance(up, (ast.FormattedValue, ast.JoinedStr, ast.BinOp, ast.Tuple, ast.keyword)):
+        cur, up = up, parent_of(ctx, up)
+    if not isinstance(up, ast.Call) or cur is up.func:
+        return False
+    f = up.func
+    name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+    return name in ctx.values.get("output-functions", ())
 
 
 def _never_read(ctx, target) -> bool:

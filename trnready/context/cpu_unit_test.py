@@ -4,14 +4,50 @@ from __future__ import annotations
 import ast
 import re
 
-from .base import enclosing_function, is_cpu, parent_of, places_on_device, predicate
+from .base import enclosing_function, host_or_dtype, is_cpu, name_globs, parent_of, places_on_device, predicate
 from ..scope import classify
 
 # An identifier that stands for a device or an accelerator: `device`, `torch_device`, `self.device`,
 # `DEVICE`, `use_cuda`, `on_gpu`, `accelerator`. A test that reads one may run on the device.
-_DEVICE_WORD = re.compile(r"(device|cuda|gpu|accelerat|neuron|xla|xpu|mps|rank|world_size)", re.I)
+# Read as words (`torch_device` is torch, device; `xlabel` and `dumps` are no device words).
+_DEVICE_WORD_RE = re.compile(r"(devices?|cuda\d*|n?gpus?\d*|accelerat\w*|neuron\w*|xla|xpu|mps|ranks?)$")
+_WORD_SPLIT = re.compile(r"[_\W]+|(?<=[a-z0-9])(?=[A-Z])")
+
+
+class _DeviceWord:
+    """The identifier holds a word that stands for a device or an accelerator."""
+
+    @staticmethod
+    def search(name: str) -> bool:
+        if "world_size" in name.lower():
+            return True
+        words = _WORD_SPLIT.split(name.lower() if name.isupper() else name)
+        return any(_DEVICE_WORD_RE.match(w.lower()) for w in words if w)
+
+
+_DEVICE_WORD = _DeviceWord()
 _DEVICE_STRINGS = ("cuda", "gpu", "neuron", "xla", "xpu", "mps", "nccl")
+# Scopes of whole programs a user runs (an example script, a tutorial, a docs snippet): a library module is never
+# one, since its callers choose where its tensors go.
+_PROGRAM_SCOPES = frozenset({"example", "docs"})
 _SETUPS = frozenset({"setUp", "setUpClass", "setup_method", "setup_class", "setup", "__init__", "asyncSetUp"})
+
+
+def _cpu_named(e) -> bool:
+    """A name that says it holds the host device: `cpu_device`, `self.device_cpu`."""
+    name = e.id if type(e) is ast.Name else e.attr if type(e) is ast.Attribute else ""
+    return "cpu" in name.lower()
+
+
+def _host_placement(call) -> bool:
+    """`.to(cpu_device)`, `device=cpu_device`: every place the call names is the host, by value or by name."""
+    f = call.func
+    if type(f) is ast.Attribute and f.attr == "cuda":
+        return False
+    args = [k.value for k in call.keywords if k.arg == "device"]
+    if type(f) is ast.Attribute and f.attr == "to":
+        args += list(call.args[:1])
+    return bool(args) and all(host_or_dtype(a) or _cpu_named(a) for a in args)
 
 
 def _evidence(node) -> bool:
@@ -26,16 +62,17 @@ def _evidence(node) -> bool:
         stack.extend(ast.iter_child_nodes(n))
         # isinstance (not `type(n) is`) so that mypy narrows; these node classes have no subclasses.
         if isinstance(n, ast.Call):
-            if places_on_device(n):
+            if places_on_device(n) and not _host_placement(n):
                 return True
             # other device-named keywords: `use_cuda=True`, `accelerator="gpu"`, `world_size=2`
-            if any(kw.arg is not None and _DEVICE_WORD.search(kw.arg) and not is_cpu(kw.value) for kw in n.keywords):
+            if any(kw.arg is not None and _DEVICE_WORD.search(kw.arg) and not (is_cpu(kw.value) or _cpu_named(kw.value))
+                   for kw in n.keywords):
                 return True
         elif isinstance(n, ast.Name):
-            if _DEVICE_WORD.search(n.id):
+            if _DEVICE_WORD.search(n.id) and not _cpu_named(n):
                 return True
         elif isinstance(n, ast.Attribute):
-            if _DEVICE_WORD.search(n.attr):
+            if _DEVICE_WORD.search(n.attr) and not _cpu_named(n):
                 return True
         elif isinstance(n, ast.arg):
             if _DEVICE_WORD.search(n.arg):
@@ -130,6 +167,45 @@ def _enclosing_class(ctx, func):
     return up if isinstance(up, ast.ClassDef) else None
 
 
+def _is_script(tree) -> bool:
+    """The module runs something when started: an `if __name__ == "__main__":` block or a call at its top level
+    (a module of definitions alone is a library of the example, whose callers place its tensors)."""
+    for st in tree.body:
+        if type(st) is ast.Expr and type(st.value) is ast.Call:
+            return True
+        if type(st) is ast.If and type(st.test) is ast.Compare and type(st.test.left) is ast.Name \
+                and st.test.left.id == "__name__":
+            return True
+    return False
+
+
+def _in_program(ctx) -> bool:
+    """A notebook anywhere, or a script of an example or docs scope: a program a user runs as it is."""
+    def compute(c) -> bool:
+        if not c.path or c.tree is None:
+            return False
+        if c.path.lower().endswith(".ipynb"):
+            return True
+        return classify(c.path) in _PROGRAM_SCOPES and _is_script(c.tree)
+    return ctx.fact("cpu-unit-test:program", compute)
+
+
+def _hands_to_runner(ctx) -> bool:
+    """The program hands its model to a runner that picks the device itself (`Trainer(...)`, `trainer.fit(...)`,
+    `Fabric(...)`): calls named in `device-placing-calls`."""
+    def compute(c) -> bool:
+        pat = name_globs(c, "device-placing-calls")
+        if pat is None:
+            return False
+        for call in c.calls():
+            f = call.func
+            name = f.attr if type(f) is ast.Attribute else f.id if type(f) is ast.Name else ""
+            if name and pat.match(name):
+                return True
+        return False
+    return ctx.fact("cpu-unit-test:runner", compute)
+
+
 def _in_test_file(ctx) -> bool:
     return ctx.fact("cpu-unit-test:scope", lambda c: bool(c.path) and classify(c.path) == "test")
 
@@ -149,9 +225,15 @@ def cpu_unit_test(ctx, hit) -> bool:
     on a CPU too), except for options stored as data (`cfg = {"load_in_4bit": True}` handed to a config validator:
     a value under a key reaches no library in a test that never names a device), and except in a test module that
     hides every GPU at its top (`os.environ["CUDA_VISIBLE_DEVICES"] = ""`): all of that module runs on the
-    CPU, so all of its findings are guarded."""
+    CPU, so all of its findings are guarded. Outside the tests, a whole program that names no device (a notebook,
+    or an example or docs script with a `__main__` block or top-level calls) runs on the CPU too, unless it hands
+    its model to a runner that picks the device itself (`device-placing-calls`: `Trainer(...)`, `.fit(...)`);
+    library modules never qualify, their callers place their tensors."""
     if not _in_test_file(ctx):
-        return False
+        # A tutorial, notebook or example script that names no device anywhere runs on the CPU of a Trainium host
+        # as it does elsewhere. A library module never qualifies: its callers move its tensors.
+        return _in_program(ctx) and hit.rule.category in ctx.values.get("cpu-test-categories", ()) \
+            and not _file_evidence(ctx) and not _hands_to_runner(ctx)
     if _hides_gpus(ctx):
         return True  # the module hides every GPU: all of it runs on the CPU, whatever the category
     if hit.rule.category not in ctx.values.get("cpu-test-categories", ()) and not getattr(hit, "stored", False):

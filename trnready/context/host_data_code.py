@@ -2,20 +2,76 @@
 from __future__ import annotations
 
 import ast
+import re
 
-from .base import enclosing_function, name_globs, places_on_device, predicate
+from .base import enclosing_function, host_or_dtype, name_globs, places_on_device, predicate
+
+
+# Receivers whose `.device` is a configured choice rather than where an input tensor lies.
+_CONFIGURED = re.compile(r"^(self|cls)$|arg|cfg|conf|opt|param|setting|model|module|trainer|accelerator", re.I)
+
+
+def _input_devices(ctx) -> frozenset:
+    """Names every binding of which in the file is another value's device (`device = labels.device`)."""
+    def compute(c) -> frozenset:
+        follow: set = set()
+        other: set = set()
+        for st in c.nodes(ast.Assign):
+            for t in st.targets:
+                if type(t) is ast.Name:
+                    (follow if _follows_input(st.value, frozenset()) else other).add(t.id)
+        for a in c.nodes(ast.arg):
+            other.add(a.arg)
+        return frozenset(follow - other)
+    return ctx.fact("host-data-code:input-devices", compute)
+
+
+def _follows_input(e, names: frozenset) -> bool:
+    """A placement that keeps a value where its inputs are (`device=clip.device`, `.to(first_item.device)`, a name
+    holding such a device) or a dtype by name (`.to(dtype)`): it moves nothing to an accelerator by itself."""
+    if type(e) is ast.Attribute and e.attr == "device":
+        # `labels.device` follows a tensor; `self.device`, `args.device`, `cfg.device` are a device the code chose
+        return type(e.value) is ast.Name and not _CONFIGURED.search(e.value.id)
+    return type(e) is ast.Name and (e.id in names or "dtype" in e.id.lower())
+
+
+def _moves(call, names: frozenset) -> bool:
+    if not places_on_device(call):
+        return False
+    f = call.func
+    if type(f) is ast.Attribute and f.attr == "cuda":
+        return True
+    args = [k.value for k in call.keywords if k.arg == "device"]
+    if type(f) is ast.Attribute and f.attr == "to":
+        args += list(call.args[:1])
+    return not all(host_or_dtype(a) or _follows_input(a, names) for a in args)
 
 
 def _moves_to_device(ctx) -> bool:
     """The file puts something on a device: `.cuda()`, `.to(x)` with anything but a dtype or "cpu",
-    or a `device=` keyword other than "cpu". Such a file may run the matched code on the device."""
-    return ctx.fact("host-data-code:device", lambda c: any(places_on_device(call) for call in c.calls()))
+    or a `device=` keyword other than "cpu". Such a file may run the matched code on the device. Following
+    the device of an input (`device=x.device`) is not a move: host inputs give host outputs."""
+    return ctx.fact("host-data-code:device",
+                    lambda c: any(_moves(call, _input_devices(c)) for call in c.calls()))
+
+
+def _function_moves(ctx, func) -> bool:
+    """The function itself names a device: a placement, even one following an input (`inc.to(value.device)`: its
+    inputs may already be on the device, as a collate of device graphs), or a `device` parameter."""
+    a = func.args
+    if any("device" in p.arg for p in a.posonlyargs + a.args + a.kwonlyargs):
+        return True
+    return any(type(n) is ast.Call and places_on_device(n) for n in ast.walk(func))
 
 
 def _in_host_path(ctx) -> bool:
+    """Under a directory named in `host-data-dirs`, or in a file whose name holds one as a word
+    (`scheduled_sampler.py`, `transforms.py`, `collate.py`)."""
     parts = ctx.path.lower().split("/")
     dirs, name = set(parts[:-1]), parts[-1]
-    return bool(dirs & set(ctx.values.get("host-data-dirs", ()))) or name.startswith("collate")
+    known = set(ctx.values.get("host-data-dirs", ()))
+    words = set(name.rsplit(".", 1)[0].split("_"))
+    return bool(dirs & known) or bool(words & known) or name.startswith("collate")
 
 
 def _callers(ctx) -> dict:
@@ -45,10 +101,24 @@ def _callers(ctx) -> dict:
     return ctx.fact("host-data-code:callers", compute)
 
 
+def _takes_checkpoint(ctx, func) -> bool:
+    """A parameter named as checkpoint weights (`state_dict`, `pos_embed_checkpoint`; globs of
+    `checkpoint-parameters`, minus `checkpoint-parameter-not`: `use_checkpoint` is a switch of the forward): the
+    function reshapes weights while they load, whoever calls it."""
+    if func.name in ("forward", "__call__"):
+        return False
+    want, unwanted = name_globs(ctx, "checkpoint-parameters"), name_globs(ctx, "checkpoint-parameter-not")
+    if want is None:
+        return False
+    a = func.args
+    return any(want.match(p.arg) and not (unwanted is not None and unwanted.match(p.arg))
+               for p in a.posonlyargs + a.args + a.kwonlyargs)
+
+
 def _is_host(ctx, func, depth: int) -> bool:
     pat = name_globs(ctx, "host-data-functions")
     while func is not None:
-        if pat is not None and pat.match(func.name):
+        if pat is not None and pat.match(func.name) or _takes_checkpoint(ctx, func):
             return True
         if depth > 0:
             # A helper every caller of which in this file is host code (a position-embedding resize called
@@ -61,7 +131,10 @@ def _is_host(ctx, func, depth: int) -> bool:
 
 
 def _in_host_function(ctx, node) -> bool:
-    return _is_host(ctx, enclosing_function(ctx, node), 2)
+    """Inside a host function (or a helper only host functions call) that itself moves nothing to a device: a
+    collate function runs in the loader even when a batch-moving helper of the same module does not."""
+    func = enclosing_function(ctx, node)
+    return _is_host(ctx, func, 2) and not _function_moves(ctx, func)
 
 
 @predicate("host-data-code", kinds=("call", "method", "reference", "keyword", "subscript"), effect="guard")
@@ -72,11 +145,16 @@ def host_data_code(ctx, hit) -> bool:
     state-dict load hooks that reshape weights once while loading), or inside a helper every caller of
     which in the file is such a function (two levels), for rules of the categories in
     `host-data-categories` (dynamic shapes, float64, sparse and nested tensors, ...). Such code builds
-    the batches the loader hands over; it is not the model on the device. Nothing in the file may move
-    data to a device (`.cuda()`, `.to(device)`, `device=` other than "cpu"): a file that does can run
-    the same code on the device and stays reported."""
+    the batches the loader hands over; it is not the model on the device. A module guarded by its path must
+    move nothing to a device (`.cuda()`, `.to(device)`, `device=` other than "cpu"): a file that does can run
+    the same code on the device and stays reported. A function guarded by its name is judged by its own
+    body, which must name no device at all (a collate function next to a batch-moving helper). Following an
+    input's device (`device=x.device`, `.to(labels.device)`; not `self.device` or `args.device`, which are
+    chosen) is not a move, and a file name counts by its words (`scheduled_sampler.py`). A function taking
+    checkpoint weights (`checkpoint-parameters`: `resize_pos_embed(state_dict, model)`) is load-time work
+    wherever it is called from."""
     if hit.rule.category not in ctx.values.get("host-data-categories", ()):
         return False
-    if not (_in_host_path(ctx) or _in_host_function(ctx, hit.node)):
-        return False
-    return not _moves_to_device(ctx)
+    if _in_host_path(ctx) and not _moves_to_device(ctx):
+        return True
+    return _in_host_function(ctx, hit.node)

@@ -212,7 +212,7 @@ def _scan_namespace(python_cells, rel: str, engine):
         body.extend(tree.body)
         at += len(text.splitlines()) + 1
     try:
-        hits = hits_for_tree(ast.Module(body=body, type_ignores=[]), engine)
+        hits = hits_for_tree(ast.Module(body=body, type_ignores=[]), engine, rel)
         diag = None
     except RecursionError:
         hits, diag = [], Diagnostic(rel, "too-complex", "nesting too deep to analyse")

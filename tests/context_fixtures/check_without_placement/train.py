@@ -44,3 +44,10 @@ class Loop:
 def local_flag():
     have_gpu = torch.cuda.is_available()
     print("ready")
+
+
+def report(logger):
+    print("CUDA is available:", torch.cuda.is_available())
+    print(f"CUDA AVAILABLE?: {torch.cuda.is_available()}")
+    logger.info("gpus: %d" % torch.cuda.device_count())
+    return str(torch.cuda.is_available())

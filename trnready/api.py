@@ -168,10 +168,23 @@ def _worker_scan(job):
     # than its key and the next run misses, never the reverse.
     digest = file_digest(data, rel, kind, path)
     findings, diag, summary = scan_bytes_summary(data, rel, kind, engine, config.prefilter, path)
-    # Packed here, in parallel, rather than in the main process; the guards go along unpacked (see compact).
+    # Packed here, in parallel, rather than in the main process; the fields noted aside go along unpacked
+    # (see compact).
     from .project.summary import compact as pack
 
-    return digest, findings, diag, (summary.get("guards") if summary else None, pack(summary))
+    return digest, findings, diag, (_aside(summary), pack(summary))
+
+
+def _aside(summary):
+    """The small fields of a summary that project-wide steps read for every file (guards, the CUDA
+    extensions it builds, the modules it imports): noted aside so those steps unpack no summary."""
+    if not summary:
+        return None
+    fields = tuple(summary.get(k) or () for k in _ASIDE)
+    return fields if any(fields) else None
+
+
+_ASIDE = ("guards", "exts", "imported")
 
 
 class _Progress:
@@ -242,6 +255,8 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
         results: list = [None] * len(files)
         summaries: list = [None] * len(files)  # per Python file, for the project-wide link step
         guard_blocks: dict = {}  # index -> the `guards` of its summary (project/flags.py)
+        link_notes: dict = {}  # index -> (`exts`, `imported`) of its summary (project/link.py)
+        aside = (guard_blocks, link_notes)
         misses: list[tuple[int, object, str | None]] = []
         # Strings whose mere presence anywhere silences a repository-level rule
         # (e.g. TORCH_NEURONX_NEFF_CACHE_DIR) are looked for while each file is in hand.
@@ -264,7 +279,7 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
                 if known is not None:
                     hit = cache.get(_result_key(cache, sf, known[0]))
                     if hit is not None:
-                        results[i], summaries[i] = hit[:2], compact(hit[2], guard_blocks, i, hit[3])
+                        results[i], summaries[i] = hit[:2], compact(hit[2], aside, i, hit[3])
                         digests[i] = known[0]
                         found.update(known[1] & needles.keys())
                         continue
@@ -282,7 +297,7 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
             if st_key and time.time_ns() - st.st_mtime_ns > 2_000_000_000:
                 stat_notes[i] = (st_key, digest, mentions)
             if hit is not None:
-                results[i], summaries[i] = hit[:2], compact(hit[2], guard_blocks, i, hit[3])
+                results[i], summaries[i] = hit[:2], compact(hit[2], aside, i, hit[3])
                 digests[i] = digest
             else:
                 misses.append((i, sf, key))
@@ -291,9 +306,9 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
         jobs = config.jobs or os.cpu_count() or 1
         try:
             if jobs > 1 and len(misses) >= POOL_MIN_FILES and _can_fork():
-                _scan_pool(misses, results, digests, summaries, engine, config, cache, jobs, bar, guard_blocks)
+                _scan_pool(misses, results, digests, summaries, engine, config, cache, jobs, bar, aside)
             else:
-                _scan_inline(misses, results, digests, summaries, engine, config, cache, bar, guard_blocks)
+                _scan_inline(misses, results, digests, summaries, engine, config, cache, bar, aside)
         finally:
             bar.close()
         for i, (st_key, digest, mentions) in stat_notes.items():
@@ -315,7 +330,8 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
         # Across modules: values, wrappers and re-exports the per-file pass could not see.
         from .project.report import drop_answered_unused, link_findings, note_defaults
 
-        linked, notes = link_findings(files, summaries, engine, cache, config, scan_bytes, digests)
+        noted = {files[i].rel: v for i, v in link_notes.items()}
+        linked, notes = link_findings(files, summaries, engine, cache, config, scan_bytes, digests, noted)
         linked = postprocess.per_file_ignores(linked, root, config)
         report.findings = drop_answered_unused(note_defaults(report.findings, notes), linked) + linked
         # Blocks guarded by a never-on-Neuron flag imported from another module (`if _SUPPORTS_FLEX:`).
@@ -345,14 +361,24 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
     return report
 
 
-def compact(summary, guard_blocks: dict | None = None, i: int = 0, packed: bytes | None = None):
-    """The summary as kept until the link step; its `guards` (blocks under imported flags) noted aside, so
-    the step that resolves them need not unpack every summary. `packed`: already packed (from the cache)."""
+def compact(summary, notes: tuple | None = None, i: int = 0, packed: bytes | None = None):
+    """The summary as kept until the link step; its `guards` (blocks under imported flags), `exts` and
+    `imported` noted aside in `notes` (guard blocks, link notes), so the steps that read them for every file
+    need not unpack every summary. `packed`: already packed (from the cache)."""
     from .project.summary import compact as pack
 
-    if guard_blocks is not None and summary and summary.get("guards"):
-        guard_blocks[i] = summary["guards"]
+    if notes is not None:
+        _note(notes, i, _aside(summary))
     return packed if packed is not None else pack(summary)
+
+
+def _note(notes: tuple, i: int, aside) -> None:
+    if aside:
+        guards, exts, imported = aside
+        if guards:
+            notes[0][i] = guards
+        if exts or imported:
+            notes[1][i] = (exts, imported)
 
 
 def _store(cache, key, findings, diag, summary=None, packed=None) -> None:
@@ -361,7 +387,7 @@ def _store(cache, key, findings, diag, summary=None, packed=None) -> None:
         cache.put(key, findings, diag, summary, packed)
 
 
-def _scan_inline(misses, results, digests, summaries, engine, config, cache, bar, guard_blocks=None) -> None:
+def _scan_inline(misses, results, digests, summaries, engine, config, cache, bar, notes=None) -> None:
     for i, sf, key in misses:
         data, diag = read_bytes(sf.path, sf.rel, config.max_file_size)
         if diag is not None:
@@ -369,7 +395,7 @@ def _scan_inline(misses, results, digests, summaries, engine, config, cache, bar
         else:
             digests[i] = file_digest(data, sf.rel, sf.kind, sf.path)  # the content actually scanned
             findings, diag, summary = scan_bytes_summary(data, sf.rel, sf.kind, engine, config.prefilter, sf.path)
-            results[i], summaries[i] = (findings, diag), compact(summary, guard_blocks, i)
+            results[i], summaries[i] = (findings, diag), compact(summary, notes, i)
             if key is not None and cache is not None:
                 key = _result_key(cache, sf, digests[i])
             _store(cache, key, findings, diag, summary, summaries[i])
@@ -390,7 +416,7 @@ def _can_fork() -> bool:
     return "fork" in multiprocessing.get_all_start_methods()
 
 
-def _scan_pool(misses, results, digests, summaries, engine, config, cache, jobs, bar, guard_blocks) -> None:
+def _scan_pool(misses, results, digests, summaries, engine, config, cache, jobs, bar, notes) -> None:
     # Imported here: a warm re-scan answered from the cache never starts a pool.
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
@@ -403,11 +429,10 @@ def _scan_pool(misses, results, digests, summaries, engine, config, cache, jobs,
                                initargs=(engine, config, os.getpid()))
     try:
         stream = pool.map(_worker_scan, [(sf.path, sf.rel, sf.kind) for _, sf, _ in todo], chunksize=chunk)
-        for n, (digest, findings, diag, (guards, packed)) in enumerate(stream):
+        for n, (digest, findings, diag, (aside, packed)) in enumerate(stream):
             i, sf, _ = todo[n]
             results[i], summaries[i] = (findings, diag), packed
-            if guards and guard_blocks is not None:
-                guard_blocks[i] = guards
+            _note(notes, i, aside)
             digests[i] = digest
             if digest is not None and cache is not None:
                 _store(cache, _result_key(cache, sf, digest), findings, diag, None, packed)
@@ -421,4 +446,4 @@ def _scan_pool(misses, results, digests, summaries, engine, config, cache, jobs,
         # A worker died (e.g. the C stack overflowed on pathological input):
         # finish the remaining files in-process, where each failure is isolated.
         rest = [m for m in todo if results[m[0]] is None]
-        _scan_inline(rest, results, digests, summaries, engine, config, cache, bar, guard_blocks)
+        _scan_inline(rest, results, digests, summaries, engine, config, cache, bar, notes)

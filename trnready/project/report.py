@@ -6,17 +6,18 @@ from ..read import read_bytes
 from .summary import VERSION
 
 
-def link_findings(files, summaries, engine, cache, config, scan_bytes, digests=()) -> tuple[list, list]:
-    """(linked findings, notes naming a default for per-file findings: see note_defaults)."""
+def link_findings(files, summaries, engine, cache, config, scan_bytes, digests=(), noted=None) -> tuple[list, list]:
+    """(linked findings, notes naming a default for per-file findings: see note_defaults). `noted`: rel ->
+    (`exts`, `imported`) of every Python file's summary that has any (api.compact), or None."""
     import warnings
 
     # Call sources from scanned code are parsed again here: `1(x)` must not print a SyntaxWarning.
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SyntaxWarning)
-        return _link_findings(files, summaries, engine, cache, config, scan_bytes, digests)
+        return _link_findings(files, summaries, engine, cache, config, scan_bytes, digests, noted)
 
 
-def _link_findings(files, summaries, engine, cache, config, scan_bytes, digests) -> tuple[list, list]:
+def _link_findings(files, summaries, engine, cache, config, scan_bytes, digests, noted) -> tuple[list, list]:
     from ..cache import LinkMemo
     from .link import Linker, use_text
 
@@ -49,7 +50,7 @@ def _link_findings(files, summaries, engine, cache, config, scan_bytes, digests)
     occurrences = Occurrences()
     seen = set()
     notes = []
-    for rel, use, rule_id, message, confidence, guarded, chain in linker.link(stored, store):
+    for rel, use, rule_id, message, confidence, guarded, chain in linker.link(stored, store, noted):
         if not message:  # a default the per-file pass reported at the call that uses it
             notes.append((rel, use[0], rule_id, use[1], use[2], use[4]))
             continue

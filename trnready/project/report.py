@@ -24,7 +24,7 @@ def _link_findings(files, summaries, engine, cache, config, scan_bytes, digests,
     py = {sf.rel: sf for sf in files if sf.kind == "python"}
     from .summary import Compacted
 
-    summaries = [_unpack(s) if sf.rel not in py else s for sf, s in zip(files, summaries)]
+    summaries = [_unpack(sf.rel, s) if sf.rel not in py else s for sf, s in zip(files, summaries)]
     configs = {sf.rel: (sf, s["components"]) for sf, s in zip(files, summaries)
                if sf.rel not in py and s and s.get("components")}
     builds = {sf.rel: (sf, s["builds"]) for sf, s in zip(files, summaries)
@@ -132,12 +132,11 @@ def _guarded_at_the_call(findings: list, lines_of: dict, engine, cache=None) -> 
     return out
 
 
-def _unpack(s):
+def _unpack(rel, s):
     if isinstance(s, (bytes, bytearray)):
-        import json
-        import zlib
+        from .summary import unpack
 
-        return json.loads(zlib.decompress(s))
+        return unpack(rel, s)
     return s
 
 

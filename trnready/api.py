@@ -360,7 +360,8 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
             # Blocks guarded by a never-on-Neuron flag imported from another module (`if _SUPPORTS_FLEX:`).
             from .project.flags import guard_imported_flags
 
-            report.findings = guard_imported_flags(report.findings, files, summaries, guard_blocks)
+            report.findings = guard_imported_flags(report.findings, files, summaries, guard_blocks, cache,
+                                                   digests)
             # Copies of other projects nested in a package, recognised by their own absolute imports.
             from .project.vendored import guard_copied_packages
 

@@ -292,12 +292,12 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
                     st_key = None
                 known = cache.get_stat(st_key) if st_key else None
                 if known is not None:
-                    key = _result_key(cache, sf, known[0])
-                    hit = cache.get(key)
+                    stat_hit_key = _result_key(cache, sf, known[0])
+                    hit = cache.get(stat_hit_key)
                     if hit is not None:
                         results[i], summaries[i] = hit[:2], hit[2]
                         _note(noted, i, hit[3])
-                        hit_keys[sf.rel] = (i, key)
+                        hit_keys[sf.rel] = (i, stat_hit_key)
                         digests[i] = known[0]
                         found.update(known[1] & needles.keys())
                         continue

@@ -93,3 +93,43 @@ def test_findings_with_folded_occurrences_come_back_from_the_cache(tmp_path):
     hit = again.get("k")
     again.close()
     assert hit is not None and hit[0] == [f]
+
+
+def test_malformed_cached_summary_is_a_miss_found_when_unpacked(tmp_path):
+    # A cached summary is handed to the link step packed, unchecked; the step checks each one it unpacks.
+    # One of the wrong shape (a hand edit, a hostile cache directory) must cost a re-scan of that file,
+    # never a traceback or a lost linked finding.
+    import base64
+    import shutil
+    import sqlite3
+    import zlib
+
+    from conftest import FIXTURES
+    from trnready.project.summary import VERSION
+
+    tree, cache = tmp_path / "tree", tmp_path / "cache"
+    shutil.copytree(FIXTURES / "project" / "wrapper", tree)
+    _, cold = _scan(tree, cache)
+    assert any("via models/head.py:6" in f["message"] for f in cold["findings"])
+    bad = base64.b64encode(zlib.compress(json.dumps({"v": VERSION, "imports": 5}).encode())).decode()
+    db = sqlite3.connect(str(cache / "results-v1.sqlite"))
+    rows = [(k, json.loads(d)) for k, d in db.execute("SELECT key, data FROM results")]
+    tampered = 0
+    for key, entry in rows:
+        if isinstance(entry, dict) and entry.get("summary_z"):
+            entry["summary_z"] = bad
+            db.execute("UPDATE results SET data = ? WHERE key = ?", (json.dumps(entry), key))
+            tampered += 1
+    db.commit()
+    db.close()
+    assert tampered >= 2
+    proc, warm = _scan(tree, cache)
+    assert "Traceback" not in proc.stderr
+    assert warm["findings"] == cold["findings"]
+    # the malformed entries were replaced (all at once, not one re-run each): the next run answers from the
+    # cache with the same findings
+    db = sqlite3.connect(str(cache / "results-v1.sqlite"))
+    assert not [k for k, d in db.execute("SELECT key, data FROM results") if bad in d]
+    db.close()
+    _, again = _scan(tree, cache)
+    assert again["findings"] == cold["findings"]

@@ -49,6 +49,30 @@ def test_blocks_under_an_imported_cuda_flag_are_guarded(tmp_path):
     ]
 
 
+def test_the_guarded_blocks_kept_in_the_cache_follow_an_edit_of_the_flag(tmp_path):
+    # A warm re-scan answers this step from the result cache; an edit of the module defining the flag
+    # (not of the guarded file) must change the answer.
+    pkg, cache = tmp_path / "pkg", tmp_path / "cache"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text(INIT)
+    (pkg / "_guard.py").write_text(GUARD)
+    (pkg / "attn.py").write_text(ATTN)
+
+    def line_6() -> list:
+        proc = run_cli("scan", ".", "--format", "json", "--show-guarded", cwd=tmp_path,
+                       env={"TRNREADY_CACHE_DIR": str(cache)})
+        assert proc.returncode in (0, 1), proc.stderr
+        return [(f["rule"], f["guarded"]) for f in json.loads(proc.stdout)["findings"]
+                if f["path"] == "pkg/attn.py" and f["line"] == 6]
+
+    guarded = [("TRN701", True), ("TRN211", True)]
+    assert line_6() == guarded  # cold
+    assert line_6() == guarded  # warm, from the cache
+    (pkg / "_guard.py").write_text(GUARD.replace("torch.cuda.is_available() and torch.cuda.get_device_capability() "
+                                                 ">= (7, 5)", "True"))
+    assert line_6() == [("TRN701", False), ("TRN211", False)]
+
+
 HELPERS = '''import torch
 from unittest.mock import patch
 

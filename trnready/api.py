@@ -168,10 +168,23 @@ def _worker_scan(job):
     # than its key and the next run misses, never the reverse.
     digest = file_digest(data, rel, kind, path)
     findings, diag, summary = scan_bytes_summary(data, rel, kind, engine, config.prefilter, path)
-    # Packed here, in parallel, rather than in the main process; the guards go along unpacked (see compact).
+    # Packed here, in parallel, rather than in the main process; the fields noted aside go along unpacked
+    # (see compact).
     from .project.summary import compact as pack
 
-    return digest, findings, diag, (summary.get("guards") if summary else None, pack(summary))
+    return digest, findings, diag, (_aside(summary), pack(summary))
+
+
+def _aside(summary):
+    """The small fields of a summary that project-wide steps read for every file (guards, the CUDA
+    extensions it builds, the modules it imports): noted aside so those steps unpack no summary."""
+    if not summary:
+        return None
+    fields = tuple(summary.get(k) or () for k in _ASIDE)
+    return fields if any(fields) else None
+
+
+_ASIDE = ("guards", "exts", "imported")
 
 
 class _Progress:
@@ -201,11 +214,25 @@ class _Progress:
             sys.stderr.flush()
 
 
+class _Again(Exception):
+    """A cached summary turned out malformed and its entry is gone: run the scan again."""
+
+
 def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catalogue | None = None,
          progress: bool = False, root: str | Path | None = None) -> Report:
     """Scan files and directories -> Report. `root` (default: the paths' common directory) is what
     finding paths and fingerprints are relative to."""
     config = config or Config()
+    for _ in range(3):
+        try:
+            return _scan(paths, config, catalogue, progress, root)
+        except _Again:
+            continue
+    # every try met another malformed entry (a cache being rewritten under us): no cache at all
+    return _scan(paths, replace(config, cache=False), catalogue, progress, root)
+
+
+def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
     paths = [Path(p) for p in (paths or ["."])]
     engine = build_engine(config, catalogue)
     cat = engine.catalogue
@@ -242,6 +269,9 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
         results: list = [None] * len(files)
         summaries: list = [None] * len(files)  # per Python file, for the project-wide link step
         guard_blocks: dict = {}  # index -> the `guards` of its summary (project/flags.py)
+        link_notes: dict = {}  # index -> (`exts`, `imported`) of its summary (project/link.py)
+        noted = (guard_blocks, link_notes)
+        hit_keys: dict = {}  # rel -> (index, cache key) of each result answered from the cache (see StaleSummary)
         misses: list[tuple[int, object, str | None]] = []
         # Strings whose mere presence anywhere silences a repository-level rule
         # (e.g. TORCH_NEURONX_NEFF_CACHE_DIR) are looked for while each file is in hand.
@@ -262,9 +292,12 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
                     st_key = None
                 known = cache.get_stat(st_key) if st_key else None
                 if known is not None:
-                    hit = cache.get(_result_key(cache, sf, known[0]))
+                    stat_hit_key = _result_key(cache, sf, known[0])
+                    hit = cache.get(stat_hit_key)
                     if hit is not None:
-                        results[i], summaries[i] = hit[:2], compact(hit[2], guard_blocks, i, hit[3])
+                        results[i], summaries[i] = hit[:2], hit[2]
+                        _note(noted, i, hit[3])
+                        hit_keys[sf.rel] = (i, stat_hit_key)
                         digests[i] = known[0]
                         found.update(known[1] & needles.keys())
                         continue
@@ -282,7 +315,9 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
             if st_key and time.time_ns() - st.st_mtime_ns > 2_000_000_000:
                 stat_notes[i] = (st_key, digest, mentions)
             if hit is not None:
-                results[i], summaries[i] = hit[:2], compact(hit[2], guard_blocks, i, hit[3])
+                results[i], summaries[i] = hit[:2], hit[2]
+                _note(noted, i, hit[3])
+                hit_keys[sf.rel] = (i, key)
                 digests[i] = digest
             else:
                 misses.append((i, sf, key))
@@ -291,9 +326,9 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
         jobs = config.jobs or os.cpu_count() or 1
         try:
             if jobs > 1 and len(misses) >= POOL_MIN_FILES and _can_fork():
-                _scan_pool(misses, results, digests, summaries, engine, config, cache, jobs, bar, guard_blocks)
+                _scan_pool(misses, results, digests, summaries, engine, config, cache, jobs, bar, noted)
             else:
-                _scan_inline(misses, results, digests, summaries, engine, config, cache, bar, guard_blocks)
+                _scan_inline(misses, results, digests, summaries, engine, config, cache, bar, noted)
         finally:
             bar.close()
         for i, (st_key, digest, mentions) in stat_notes.items():
@@ -315,17 +350,29 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
         # Across modules: values, wrappers and re-exports the per-file pass could not see.
         from .project.report import drop_answered_unused, link_findings, note_defaults
 
-        linked, notes = link_findings(files, summaries, engine, cache, config, scan_bytes, digests)
-        linked = postprocess.per_file_ignores(linked, root, config)
-        report.findings = drop_answered_unused(note_defaults(report.findings, notes), linked) + linked
-        # Blocks guarded by a never-on-Neuron flag imported from another module (`if _SUPPORTS_FLEX:`).
-        from .project.flags import guard_imported_flags
+        from .project.summary import StaleSummary
 
-        report.findings = guard_imported_flags(report.findings, files, summaries, guard_blocks)
-        # Copies of other projects nested in a package, recognised by their own absolute imports.
-        from .project.vendored import guard_copied_packages
+        try:
+            exts = {files[i].rel: v for i, v in link_notes.items()}
+            linked, notes = link_findings(files, summaries, engine, cache, config, scan_bytes, digests, exts)
+            linked = postprocess.per_file_ignores(linked, root, config)
+            report.findings = drop_answered_unused(note_defaults(report.findings, notes), linked) + linked
+            # Blocks guarded by a never-on-Neuron flag imported from another module (`if _SUPPORTS_FLEX:`).
+            from .project.flags import guard_imported_flags
 
-        report.findings = guard_copied_packages(report.findings, files, summaries, cache, digests)
+            report.findings = guard_imported_flags(report.findings, files, summaries, guard_blocks, cache,
+                                                   digests)
+            # Copies of other projects nested in a package, recognised by their own absolute imports.
+            from .project.vendored import guard_copied_packages
+
+            report.findings = guard_copied_packages(report.findings, files, summaries, cache, digests)
+        except StaleSummary as e:
+            # A cached summary of the wrong shape, found when first unpacked: as a bad entry is a miss
+            # anywhere else, its entry is dropped (with this run's pending writes) and the scan starts again.
+            if cache is None or e.rel not in hit_keys:
+                raise
+            cache.forget([key for i, key in hit_keys.values() if _malformed(files[i].rel, summaries[i])])
+            raise _Again from None
         # Repository-level rules (e.g. torch.compile used but no shared NEFF cache configured anywhere).
         in_config_files = mentioned_in_files([], config.max_file_size, repo_files(root, paths, config))
 
@@ -345,23 +392,44 @@ def scan(paths: list[str | Path], config: Config | None = None, catalogue: Catal
     return report
 
 
-def compact(summary, guard_blocks: dict | None = None, i: int = 0, packed: bytes | None = None):
-    """The summary as kept until the link step; its `guards` (blocks under imported flags) noted aside, so
-    the step that resolves them need not unpack every summary. `packed`: already packed (from the cache)."""
+def _malformed(rel: str, packed) -> bool:
+    from .project.summary import StaleSummary, unpack
+
+    try:
+        if packed is not None:
+            unpack(rel, packed)
+    except StaleSummary:
+        return True
+    return False
+
+
+def compact(summary, notes: tuple | None = None, i: int = 0):
+    """The summary as kept until the link step; its `guards` (blocks under imported flags), `exts` and
+    `imported` noted aside in `notes` (guard blocks, link notes), so the steps that read them for every file
+    need not unpack every summary."""
     from .project.summary import compact as pack
 
-    if guard_blocks is not None and summary and summary.get("guards"):
-        guard_blocks[i] = summary["guards"]
-    return packed if packed is not None else pack(summary)
+    if notes is not None:
+        _note(notes, i, _aside(summary))
+    return pack(summary)
 
 
-def _store(cache, key, findings, diag, summary=None, packed=None) -> None:
+def _note(notes: tuple, i: int, aside) -> None:
+    if aside:
+        guards, exts, imported = aside
+        if guards:
+            notes[0][i] = guards
+        if exts or imported:
+            notes[1][i] = (exts, imported)
+
+
+def _store(cache, key, findings, diag, summary=None, packed=None, aside=None) -> None:
     # Unexpected internal errors are not cached: the next run should try again.
     if cache is not None and key is not None and not (diag is not None and diag.kind == "internal-error"):
-        cache.put(key, findings, diag, summary, packed)
+        cache.put(key, findings, diag, summary, packed, aside)
 
 
-def _scan_inline(misses, results, digests, summaries, engine, config, cache, bar, guard_blocks=None) -> None:
+def _scan_inline(misses, results, digests, summaries, engine, config, cache, bar, notes=None) -> None:
     for i, sf, key in misses:
         data, diag = read_bytes(sf.path, sf.rel, config.max_file_size)
         if diag is not None:
@@ -369,10 +437,10 @@ def _scan_inline(misses, results, digests, summaries, engine, config, cache, bar
         else:
             digests[i] = file_digest(data, sf.rel, sf.kind, sf.path)  # the content actually scanned
             findings, diag, summary = scan_bytes_summary(data, sf.rel, sf.kind, engine, config.prefilter, sf.path)
-            results[i], summaries[i] = (findings, diag), compact(summary, guard_blocks, i)
+            results[i], summaries[i] = (findings, diag), compact(summary, notes, i)
             if key is not None and cache is not None:
                 key = _result_key(cache, sf, digests[i])
-            _store(cache, key, findings, diag, summary, summaries[i])
+            _store(cache, key, findings, diag, summary, summaries[i], _aside(summary))
         bar.step()
 
 
@@ -390,7 +458,7 @@ def _can_fork() -> bool:
     return "fork" in multiprocessing.get_all_start_methods()
 
 
-def _scan_pool(misses, results, digests, summaries, engine, config, cache, jobs, bar, guard_blocks) -> None:
+def _scan_pool(misses, results, digests, summaries, engine, config, cache, jobs, bar, notes) -> None:
     # Imported here: a warm re-scan answered from the cache never starts a pool.
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
@@ -403,14 +471,13 @@ def _scan_pool(misses, results, digests, summaries, engine, config, cache, jobs,
                                initargs=(engine, config, os.getpid()))
     try:
         stream = pool.map(_worker_scan, [(sf.path, sf.rel, sf.kind) for _, sf, _ in todo], chunksize=chunk)
-        for n, (digest, findings, diag, (guards, packed)) in enumerate(stream):
+        for n, (digest, findings, diag, (aside, packed)) in enumerate(stream):
             i, sf, _ = todo[n]
             results[i], summaries[i] = (findings, diag), packed
-            if guards and guard_blocks is not None:
-                guard_blocks[i] = guards
+            _note(notes, i, aside)
             digests[i] = digest
             if digest is not None and cache is not None:
-                _store(cache, _result_key(cache, sf, digest), findings, diag, None, packed)
+                _store(cache, _result_key(cache, sf, digest), findings, diag, None, packed, aside)
             bar.step()
         pool.shutdown(wait=True)
     except KeyboardInterrupt:
@@ -421,4 +488,4 @@ def _scan_pool(misses, results, digests, summaries, engine, config, cache, jobs,
         # A worker died (e.g. the C stack overflowed on pathological input):
         # finish the remaining files in-process, where each failure is isolated.
         rest = [m for m in todo if results[m[0]] is None]
-        _scan_inline(rest, results, digests, summaries, engine, config, cache, bar, guard_blocks)
+        _scan_inline(rest, results, digests, summaries, engine, config, cache, bar, notes)

@@ -14,12 +14,10 @@ import json
 import os
 import sqlite3
 import sys
-import zlib
 from pathlib import Path
 
 from .model import Diagnostic, Finding
-from .project.summary import compact
-from .project.summary import valid as summary_valid
+from .project.summary import aside_valid, compact
 
 _SCHEMA = 1
 
@@ -146,23 +144,28 @@ class ResultCache:
                     f["occurrences"] = tuple(tuple(o) if isinstance(o, list) else o for o in f["occurrences"])
                 findings.append(Finding(**f))
             diag = Diagnostic(**data["diag"]) if data.get("diag") else None
-            summary, packed = data.get("summary"), None
+            packed = aside = None
             if data.get("summary_z") is not None:
-                # kept packed as the link step holds it (project/summary.py compact): checked here, and
-                # handed on without being encoded and compressed again
+                # Kept packed as the link step holds it (project/summary.py compact) and handed on without
+                # being decoded: the link step checks each summary it unpacks (Compacted raises
+                # StaleSummary, and api.scan scans that file again). Only its small fields read for every
+                # file travel unpacked, and are checked here.
                 packed = base64.b64decode(data["summary_z"], validate=True)
-                summary = json.loads(zlib.decompress(packed))
-        except (ValueError, TypeError, KeyError, AttributeError, zlib.error):
+                aside = data["aside"]
+                if aside is not None:
+                    aside = tuple(aside)
+                    if not aside_valid(aside):
+                        return None
+        except (ValueError, TypeError, KeyError, AttributeError):
             return None  # an entry from an incompatible build: treat as a miss
         if not all(map(_well_formed, findings)) or (diag is not None and not _well_formed(diag)):
             return None
-        if not summary_valid(summary):
-            return None
-        return findings, diag, summary, packed
+        return findings, diag, packed, aside
 
     def put(self, key: str, findings: list[Finding], diag: Diagnostic | None, summary: dict | None = None,
-            packed: bytes | None = None) -> None:
-        """`packed`: the summary as compact() packed it, when the caller has it already."""
+            packed: bytes | None = None, aside=None) -> None:
+        """`packed`: the summary as compact() packed it, when the caller has it already; `aside`: its
+        fields noted aside (api._aside), kept unpacked next to it."""
         if self.db is None:
             return
         # vars() rather than dataclasses.asdict(): the records are flat, and asdict's deep copy
@@ -170,6 +173,7 @@ class ResultCache:
         payload: dict = {"findings": [vars(f) for f in findings], "diag": vars(diag) if diag else None}
         if summary is not None or packed is not None:  # what the project-wide link step needs (project/summary.py)
             payload["summary_z"] = base64.b64encode(packed if packed is not None else compact(summary)).decode("ascii")
+            payload["aside"] = aside
         self.pending.append((key, json.dumps(payload, ensure_ascii=False)))
         if len(self.pending) >= 500:
             self.flush()
@@ -185,6 +189,16 @@ class ResultCache:
         except sqlite3.Error as e:
             self._disable(f"result cache write failed ({e}); results not cached")
         self.pending, self.pending_stats = [], []
+
+    def forget(self, keys: list[str]) -> None:
+        """Drop result entries, with every write this run has not made yet (they may rest on them)."""
+        self.pending, self.pending_stats = [], []
+        if self.db is not None:
+            try:
+                with self.db:
+                    self.db.executemany("DELETE FROM results WHERE key = ?", [(k,) for k in keys])
+            except sqlite3.Error as e:
+                self._disable(f"result cache write failed ({e}); results not cached")
 
     def close(self) -> None:
         self.flush()

@@ -28,26 +28,23 @@ def _flag_at(modules, rel: str, name: str, hops: int) -> bool:
     return False
 
 
-def guard_imported_flags(findings: list, files, summaries, guard_blocks: dict) -> list:
+def guard_imported_flags(findings: list, files, summaries, guard_blocks: dict, cache=None, digests=()) -> list:
     """Mark guarded the findings inside blocks guarded by a flag imported from another module, when that
     flag is assigned only from never-on-Neuron conditions there. A "cuda" device string (or another
     cuda-device finding) in a block with an else arm is a device pick and stays, as in neuron-guarded.
     `guard_blocks` (file index -> guards) was noted when the summaries were compacted (api.compact), so no
-    summary is unpacked to find them."""
-    from .link import ModuleMap
-    from .report import _EMPTY, _packed
-    from .summary import Compacted
+    summary is unpacked to find them; the blocks found are kept in the result cache under the digests of every
+    Python file, so a warm re-scan of an unchanged tree unpacks none for this step either."""
+    from ..cache import StepMemo
 
     if not guard_blocks:
         return findings
-    py = {sf.rel: s for sf, s in zip(files, summaries) if sf.kind == "python"}
-    modules = ModuleMap(Compacted({rel: _packed(s) for rel, s in py.items()}, _EMPTY))
-    spans: dict = {}
-    for i, guards in guard_blocks.items():
-        rel = files[i].rel
-        for first, last, name, choice in guards:
-            if _flag_at(modules, rel, name, 0):
-                spans.setdefault(rel, []).append((first, last, choice))
+    memo = StepMemo(cache, "imported-flags")
+    key = memo.key(files, digests)
+    spans = _spans(memo.get(key))
+    if spans is None:
+        spans = _guarded_spans(files, summaries, guard_blocks)
+        memo.put(key, {rel: [list(s) for s in got] for rel, got in spans.items()})
     if not spans:
         return findings
     out = []
@@ -57,4 +54,35 @@ def guard_imported_flags(findings: list, files, summaries, guard_blocks: dict) -
                 for first, last, choice in spans[f.path]):
             f = replace(f, guarded=True, guarded_by="neuron-guarded")
         out.append(f)
+    return out
+
+
+def _guarded_spans(files, summaries, guard_blocks: dict) -> dict:
+    """rel -> [(first line, last line, whether the block has an else arm)] guarded by an imported flag."""
+    from .link import ModuleMap
+    from .report import _EMPTY, _packed
+    from .summary import Compacted
+
+    py = {sf.rel: s for sf, s in zip(files, summaries) if sf.kind == "python"}
+    modules = ModuleMap(Compacted({rel: _packed(s) for rel, s in py.items()}, _EMPTY))
+    spans: dict = {}
+    for i, guards in guard_blocks.items():
+        rel = files[i].rel
+        for first, last, name, choice in guards:
+            if _flag_at(modules, rel, name, 0):
+                spans.setdefault(rel, []).append((first, last, choice))
+    return spans
+
+
+def _spans(stored):
+    """The spans kept by an earlier run, or None when missing or of the wrong shape."""
+    if not isinstance(stored, dict):
+        return None
+    out = {}
+    for rel, got in stored.items():
+        if not isinstance(got, list) or not all(
+                isinstance(s, list) and len(s) == 3 and type(s[0]) is int and type(s[1]) is int
+                and isinstance(s[2], bool) for s in got):
+            return None
+        out[rel] = [tuple(s) for s in got]
     return out

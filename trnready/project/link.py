@@ -470,18 +470,23 @@ class Linker(ModuleMap):
                 return True
         return False
 
-    def link(self, stored=None, store=None) -> list:
+    def link(self, stored=None, store=None, noted=None) -> list:
         """[(rel, use, rule, message, confidence, guarded, chain)] for every call of the project.
         stored(rel) -> that file's links from an earlier run whose inputs are unchanged, or None;
-        store(rel, files consulted, links) records a file's links."""
+        store(rel, files consulted, links) records a file's links. noted: rel -> (`exts`, `imported`) of
+        each summary that has any, when the caller noted them aside (then no summary is unpacked for them)."""
         out = []
         built: dict = {}
         imported: list = []
         for rel in sorted(self.summaries):
-            s = self.summaries[rel]
-            for e in s.get("exts", ()):
+            if noted is None:
+                s = self.summaries[rel]
+                exts, imps = s.get("exts", ()), s.get("imported", ())
+            else:
+                exts, imps = noted.get(rel, ((), ()))
+            for e in exts:
                 built.setdefault(e[0], (rel, e))
-            imported += [(rel, i) for i in s.get("imported", ())]
+            imported += [(rel, i) for i in imps]
             # Stored links are asked for first: they exist only for a file that had something to link
             # and are valid only while its content (so its summary) is unchanged, and answering from
             # them needs no summary unpacked.

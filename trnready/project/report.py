@@ -6,24 +6,25 @@ from ..read import read_bytes
 from .summary import VERSION
 
 
-def link_findings(files, summaries, engine, cache, config, scan_bytes, digests=()) -> tuple[list, list]:
-    """(linked findings, notes naming a default for per-file findings: see note_defaults)."""
+def link_findings(files, summaries, engine, cache, config, scan_bytes, digests=(), noted=None) -> tuple[list, list]:
+    """(linked findings, notes naming a default for per-file findings: see note_defaults). `noted`: rel ->
+    (`exts`, `imported`) of every Python file's summary that has any (api.compact), or None."""
     import warnings
 
     # Call sources from scanned code are parsed again here: `1(x)` must not print a SyntaxWarning.
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SyntaxWarning)
-        return _link_findings(files, summaries, engine, cache, config, scan_bytes, digests)
+        return _link_findings(files, summaries, engine, cache, config, scan_bytes, digests, noted)
 
 
-def _link_findings(files, summaries, engine, cache, config, scan_bytes, digests) -> tuple[list, list]:
+def _link_findings(files, summaries, engine, cache, config, scan_bytes, digests, noted) -> tuple[list, list]:
     from ..cache import LinkMemo
     from .link import Linker, use_text
 
     py = {sf.rel: sf for sf in files if sf.kind == "python"}
     from .summary import Compacted
 
-    summaries = [_unpack(s) if sf.rel not in py else s for sf, s in zip(files, summaries)]
+    summaries = [_unpack(sf.rel, s) if sf.rel not in py else s for sf, s in zip(files, summaries)]
     configs = {sf.rel: (sf, s["components"]) for sf, s in zip(files, summaries)
                if sf.rel not in py and s and s.get("components")}
     builds = {sf.rel: (sf, s["builds"]) for sf, s in zip(files, summaries)
@@ -49,7 +50,7 @@ def _link_findings(files, summaries, engine, cache, config, scan_bytes, digests)
     occurrences = Occurrences()
     seen = set()
     notes = []
-    for rel, use, rule_id, message, confidence, guarded, chain in linker.link(stored, store):
+    for rel, use, rule_id, message, confidence, guarded, chain in linker.link(stored, store, noted):
         if not message:  # a default the per-file pass reported at the call that uses it
             notes.append((rel, use[0], rule_id, use[1], use[2], use[4]))
             continue
@@ -131,12 +132,11 @@ def _guarded_at_the_call(findings: list, lines_of: dict, engine, cache=None) -> 
     return out
 
 
-def _unpack(s):
+def _unpack(rel, s):
     if isinstance(s, (bytes, bytearray)):
-        import json
-        import zlib
+        from .summary import unpack
 
-        return json.loads(zlib.decompress(s))
+        return unpack(rel, s)
     return s
 
 

@@ -481,6 +481,7 @@ class Compacted:
         self._packed = packed  # rel -> bytes or None
         self._empty = empty
         self._recent: dict = {}
+        self._checked: set = set()  # decoded once and found of the right shape
 
     def __getitem__(self, rel):
         got = self._recent.pop(rel, None)
@@ -489,10 +490,8 @@ class Compacted:
             if data is None:
                 got = self._empty
             else:
-                import json
-                import zlib
-
-                got = json.loads(zlib.decompress(data))
+                got = unpack(rel, data, rel not in self._checked)
+                self._checked.add(rel)
         self._recent[rel] = got
         if len(self._recent) > self.KEEP:
             del self._recent[next(iter(self._recent))]
@@ -559,16 +558,48 @@ def valid(summary) -> bool:
                         and isinstance(r[5], str) for r in summary["reads"])
         ok = ok and all(isinstance(m, str) and isinstance(lv, int) for m, lv in summary["stars"])
         ok = ok and all(isinstance(n, str) for n in summary["flags"])
-        ok = ok and all(len(g) == 4 and isinstance(g[0], int) and isinstance(g[1], int) and isinstance(g[2], str)
-                        and isinstance(g[3], bool) for g in summary["guards"])
-        ok = ok and all(len(e) == 7 and isinstance(e[0], str) and isinstance(e[1], int) and isinstance(e[2], int)
-                        and all(isinstance(x, str) for x in e[3:]) for e in summary["exts"])
-        ok = ok and all(len(i) == 7 and all(isinstance(x, int) for x in i[:4]) and isinstance(i[4], str)
-                        and isinstance(i[5], int) and (i[6] is None or isinstance(i[6], str))
-                        for i in summary["imported"])
+        ok = ok and aside_valid((summary["guards"], summary["exts"], summary["imported"]))
         ok = ok and all(len(u) == 7 and all(isinstance(x, int) for x in u[:4]) and isinstance(u[4], str)
                         and isinstance(u[5], list) and all(isinstance(n, str) for n in u[5])
                         and isinstance(u[6], bool) for u in summary["uses"])
         return ok
     except (TypeError, ValueError, KeyError, AttributeError):
         return False
+
+
+def aside_valid(aside) -> bool:
+    """(guards, exts, imported) of a summary, as noted aside (api._aside), of the right shape."""
+    try:
+        guards, exts, imported = aside
+        return all(len(g) == 4 and isinstance(g[0], int) and isinstance(g[1], int) and isinstance(g[2], str)
+                   and isinstance(g[3], bool) for g in guards) and \
+            all(len(e) == 7 and isinstance(e[0], str) and isinstance(e[1], int) and isinstance(e[2], int)
+                and all(isinstance(x, str) for x in e[3:]) for e in exts) and \
+            all(len(i) == 7 and all(isinstance(x, int) for x in i[:4]) and isinstance(i[4], str)
+                and isinstance(i[5], int) and (i[6] is None or isinstance(i[6], str)) for i in imported)
+    except (TypeError, ValueError, KeyError, AttributeError):
+        return False
+
+
+class StaleSummary(Exception):
+    """A summary read back from the result cache is not of the right shape (a hand edit, another build, a
+    hostile cache directory): api.scan drops that entry and scans again."""
+
+    def __init__(self, rel: str):
+        super().__init__(rel)
+        self.rel = rel
+
+
+def unpack(rel: str, data, check: bool = True):
+    """compact() bytes -> the summary dict, checked unless `check` is false (StaleSummary when it is not
+    of the right shape)."""
+    import json
+    import zlib
+
+    try:
+        got = json.loads(zlib.decompress(data))
+    except (ValueError, zlib.error):
+        raise StaleSummary(rel) from None
+    if check and (got is None or not valid(got)):
+        raise StaleSummary(rel)
+    return got

@@ -65,12 +65,12 @@ def test_the_guarded_blocks_kept_in_the_cache_follow_an_edit_of_the_flag(tmp_pat
         return [(f["rule"], f["guarded"]) for f in json.loads(proc.stdout)["findings"]
                 if f["path"] == "pkg/attn.py" and f["line"] == 6]
 
-    guarded = [("TRN701", True), ("TRN211", True)]
+    guarded = [("TRN114", True), ("TRN701", True), ("TRN211", True)]
     assert line_6() == guarded  # cold
     assert line_6() == guarded  # warm, from the cache
     (pkg / "_guard.py").write_text(GUARD.replace("torch.cuda.is_available() and torch.cuda.get_device_capability() "
                                                  ">= (7, 5)", "True"))
-    assert line_6() == [("TRN701", False), ("TRN211", False)]
+    assert line_6() == [("TRN114", False), ("TRN701", False), ("TRN211", False)]
 
 
 HELPERS = '''import torch

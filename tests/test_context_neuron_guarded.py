@@ -138,3 +138,43 @@ def test_show_guarded_config_key(tmp_path):
 def test_registered_as_a_guard():
     p = context.get("neuron-guarded")
     assert p.effect == "guard" and "device" in p.kinds
+
+
+COUNTS = '''import torch
+
+
+def default_device(device=None):
+    if device is None:
+        if torch.cuda.device_count():
+            device = "cuda"
+        else:
+            device = "cpu"
+    return torch.zeros(1, device=device)
+
+
+def init_distributed(rank):
+    device_count = torch.cuda.device_count()
+    if device_count > 0:
+        torch.cuda.set_device(rank % device_count)
+
+
+def user_switch(use_gpu):
+    if use_gpu:
+        device = "cuda"
+    else:
+        device = "cpu"
+    return torch.zeros(1, device=device)
+'''
+
+
+def test_a_device_count_check_is_the_finding_and_its_arm_is_guarded(tmp_path):
+    (tmp_path / "counts.py").write_text(COUNTS)
+    found = [(f[1], f[3], f[5]) for f in scan_findings(tmp_path, "--show-guarded")]
+    assert found == [
+        (6, "TRN243", False),  # if torch.cuda.device_count(): picks the device (0 on Neuron)
+        (7, "TRN242", True),   # the arm it never takes there
+        (14, "TRN243", False),  # device_count = torch.cuda.device_count()
+        (16, "TRN243", True),  # under `if device_count > 0:` (a name bound only to the count)
+        # a user switch may be true on Neuron: the device string stays
+        (21, "TRN242", False),
+    ]

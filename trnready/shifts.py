@@ -35,15 +35,14 @@ def _torch_made(expr: ast.expr, scope: Scope, resolver, depth: int = 0) -> bool:
     or a name bound once to one of those. (A cast to another dtype is judged by is_int64 and the predicates.)"""
     if depth > _MAX_DEPTH:
         return False
-    k = type(expr)
-    if k is ast.Call:
-        if type(expr.func) is ast.Attribute and expr.func.attr in ("to", "type", "view", "int", "short", "byte"):
+    if isinstance(expr, ast.Call):
+        if isinstance(expr.func, ast.Attribute) and expr.func.attr in ("to", "type", "view", "int", "short", "byte"):
             return False
         return any(resolver.canonical(q).startswith("torch.") and resolver.canonical(q) != "torch.iinfo"
                    for q in resolver.qualnames(expr.func, scope))
-    if k is ast.BinOp and type(expr.op) in (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.BitOr):
+    if isinstance(expr, ast.BinOp) and type(expr.op) in (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.BitOr):
         return _torch_made(expr.left, scope, resolver, depth + 1) or _torch_made(expr.right, scope, resolver, depth + 1)
-    if k is ast.Name:
+    if isinstance(expr, ast.Name):
         bindings = resolver.lookup(scope, expr.id)
         return bool(bindings) and len(bindings) == 1 and bindings[0].kind in ("expr", "call") \
             and isinstance(bindings[0].value, ast.expr) \

@@ -53,6 +53,8 @@ EXPECTED = [
     ('pick_device.py', 3, 10, 'TRN242', '"cuda" device string: `cuda`', False),
     # (3, 20) TRN243 folds into the device string at (3, 10): one cuda-device finding per line
     ('pick_device.py', 4, 4, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`', False),
+    # the if/else arm the check never takes on Neuron: the check on line 4 is the finding
+    ('pick_device.py', 5, 24, 'TRN242', '"cuda" device string: `cuda`', True),
     ('pick_device.py', 11, 9, 'TRN241', '.cuda() moves a tensor or module to a GPU: `cuda`', True),
     ('pick_device.py', 11, 21, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`', False),
     # gpu_only_tests.py
@@ -99,12 +101,13 @@ def test_default_report_leaves_guarded_findings_out():
 
 def test_device_choice_stays_a_finding():
     # `"cuda" if torch.cuda.is_available() else "cpu"` and its if/else form pick the CPU on Trainium; the if/else
-    # form is one device pick, reported at its check with the device string as a further place
+    # form is reported at its check, and the arm the check never takes on Neuron is guarded
     kept = {(f[0], f[1], f[3]) for f in EXPECTED if not f[5]}
     assert {("pick_device.py", 3, "TRN242"), ("pick_device.py", 4, "TRN243")} <= kept
+    assert ("pick_device.py", 5, "TRN242") not in kept
     proc = run_cli("scan", FIXTURE / "pick_device.py", "--format", "json", "--no-cache")
     check = [f for f in json.loads(proc.stdout)["findings"] if f["line"] == 4]
-    assert [f["occurrences"] for f in check] == [[{"line": 5, "column": 24, "rule": "TRN242"}]]
+    assert [f["rule"] for f in check] == ["TRN243"] and "occurrences" not in check[0]
     # but a CUDA-only operation in the same kind of expression never runs there
     assert ("pick_device.py", 11, 9, "TRN241", ".cuda() moves a tensor or module to a GPU: `cuda`", True) in EXPECTED
 
@@ -135,3 +138,43 @@ def test_show_guarded_config_key(tmp_path):
 def test_registered_as_a_guard():
     p = context.get("neuron-guarded")
     assert p.effect == "guard" and "device" in p.kinds
+
+
+COUNTS = '''import torch
+
+
+def default_device(device=None):
+    if device is None:
+        if torch.cuda.device_count():
+            device = "cuda"
+        else:
+            device = "cpu"
+    return torch.zeros(1, device=device)
+
+
+def init_distributed(rank):
+    device_count = torch.cuda.device_count()
+    if device_count > 0:
+        torch.cuda.set_device(rank % device_count)
+
+
+def user_switch(use_gpu):
+    if use_gpu:
+        device = "cuda"
+    else:
+        device = "cpu"
+    return torch.zeros(1, device=device)
+'''
+
+
+def test_a_device_count_check_is_the_finding_and_its_arm_is_guarded(tmp_path):
+    (tmp_path / "counts.py").write_text(COUNTS)
+    found = [(f[1], f[3], f[5]) for f in scan_findings(tmp_path, "--show-guarded")]
+    assert found == [
+        (6, "TRN243", False),  # if torch.cuda.device_count(): picks the device (0 on Neuron)
+        (7, "TRN242", True),   # the arm it never takes there
+        (14, "TRN243", False),  # device_count = torch.cuda.device_count()
+        (16, "TRN243", True),  # under `if device_count > 0:` (a name bound only to the count)
+        # a user switch may be true on Neuron: the device string stays
+        (21, "TRN242", False),
+    ]

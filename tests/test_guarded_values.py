@@ -22,18 +22,34 @@ def setup_env(flag):
     else:
         backend = "gloo"
     dist.init_process_group(backend=backend)
+
+
+def setup_gpu_only():
+    if torch.cuda.is_available():
+        backend = "nccl"
+    else:
+        raise NotImplementedError("CUDA was not found")
+    dist.init_process_group(backend=backend)
 '''
 NCCL = "Distributed process group on NCCL: `torch.distributed.init_process_group` (`backend` may be 'nccl' or " \
        "'gloo') (the value is passed to `torch.distributed.init_process_group` later)"
 
 
-def test_a_backend_in_the_cuda_arm_of_a_device_pick_stays_with_the_pick(tmp_path):
+def test_the_check_of_a_device_pick_is_reported_and_a_backend_stays_while_the_other_arm_goes_on(tmp_path):
     (tmp_path / "dist_setup.py").write_text(SRC)
-    found = [f for f in scan_findings(tmp_path, "--show-guarded") if f[3] == "TRN271"]
+    found = [f for f in scan_findings(tmp_path, "--show-guarded") if f[3] in ("TRN271", "TRN243", "TRN242")]
+    is_available = "torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`"
     assert found == [
-        # if/else on torch.cuda.is_available(): the distributed half of the device pick, like "cuda:{rank}"
+        # if/else on torch.cuda.is_available(): the check picks device and backend, and is the finding; the arm
+        # it never takes on Neuron is guarded, except the backend: the group starts on Neuron with "gloo"
+        ("dist_setup.py", 6, 25, "TRN243", is_available, False),
+        ("dist_setup.py", 7, 31, "TRN242", '"cuda" device string: `cuda:*`', True),
         ("dist_setup.py", 8, 19, "TRN271", NCCL, False),
         ("dist_setup.py", 18, 19, "TRN271", NCCL, False),  # a user switch: the nccl arm may run
+        ("dist_setup.py", 25, 8, "TRN243", is_available, False),
+        # the other arm raises: nothing after the if/else runs on Neuron, the check (a gate) is the finding
+        ("dist_setup.py", 29, 5, "TRN271", "Distributed process group on NCCL: `torch.distributed.init_process_group`",
+         True),
     ]
 
 

@@ -5,12 +5,19 @@ MSG = "Bit shift by 32 or more on an int64 tensor: the result needs the upper 32
 
 
 def test_wide_shifts_on_int64_tensors_and_not_their_look_alikes():
-    got = [f for f in scan_findings(FIXTURES / "int64_shift") if f[3] == "TRN131"]
+    got = [f for f in scan_findings(FIXTURES / "int64_shift") if f[0] == "pack.py" and f[3] == "TRN131"]
     # a shift by 8 of an int64 tensor, a shift of a tensor of unknown width (split of an int32 view)
     # and Python integer arithmetic (1 << 40) are not reported
     assert got == [("pack.py", 6, 13, "TRN131", MSG, False),  # split[0].to(torch.int64) << 32
                    ("pack.py", 9, 11, "TRN131", MSG, False),  # keys >> 40, keys = torch.zeros(dtype=torch.long)
                    ("pack.py", 14, 15, "TRN131", MSG, False)]  # ids << 33, ids = torch.tensor(...).long()
+
+
+def test_a_wide_shift_of_a_value_made_by_torch_is_int64_and_python_ints_and_casts_are_not():
+    got = [f for f in scan_findings(FIXTURES / "int64_shift") if f[0] == "torch_made.py" and f[3] == "TRN131"]
+    # (sent << 32) with sent = torch.div(...) + torch.index_select(...): integer results of torch are int64;
+    # len(items) << 32, a shift by 8 of an int32 view, an .int() cast and 1 << 40 are not reported
+    assert got == [("torch_made.py", 7, 13, "TRN131", MSG, False)]
 
 
 def test_operator_shapes_are_validated(tmp_path):

@@ -77,12 +77,12 @@ def test_fp_still_reported_and_tp_kept(tmp_path):
 
 def test_tp_folded_into_another_finding_is_kept(tmp_path):
     commit = make_repo(tmp_path)
-    # Line 8's device string is folded into the finding of its check on line 7 (one device pick): the place is
-    # still on the report, as an occurrence of that finding.
-    proc = run_bench(tmp_path, [verdict(commit, 8, "TRN242", "cuda-device", "tp"),
-                                verdict(commit, 8, "TRN241", "cuda-device", "tp")])
+    # Line 6's availability check is folded into the device string of the same line (one cuda-device finding
+    # per line): the place is still on the report, as an occurrence of that finding.
+    proc = run_bench(tmp_path, [verdict(commit, 6, "TRN243", "cuda-device", "tp"),
+                                verdict(commit, 6, "TRN241", "cuda-device", "tp")])
     assert proc.returncode == 1, proc.stdout
-    assert "tp lost: 1\n  acme/demo:model.py:8 TRN241 [tp] test" in proc.stdout
+    assert "tp lost: 1\n  acme/demo:model.py:6 TRN241 [tp] test" in proc.stdout
 
 
 def test_gone_fp_and_lost_tp(tmp_path):

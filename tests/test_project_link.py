@@ -235,3 +235,13 @@ def test_keywords_collected_by_a_wrappers_kwargs_reach_the_library_call():
          "compile_model(mode='max-autotune') → app/ops.py:6 torch.compile)", False),
         ("app/train.py", 7, 11, "TRN191", f"{INTERP} (via app/train.py:7 upsample(64, mode='bicubic', "
          "align_corners=False) → app/ops.py:10 F.interpolate)", False)]
+
+
+def test_a_device_handed_to_a_wrapper_that_moves_or_allocates_with_it_is_reported_at_the_call():
+    # `.to(device)` and a `device=` keyword in the wrapper are device sinks like a catalogue API's argument;
+    # "cpu" (and a keyword "cpu") passed the same way are not findings
+    cuda = '"cuda" device string: `{}` (via pkg/train.py:{} → pkg/optim.py:{})'
+    assert [f for f in scan_findings(ROOT / "device_sinks") if f[3] == "TRN242"] == [
+        ("pkg/train.py", 5, 5, "TRN242", cuda.format("cuda", "5 state_dict_to_device('cuda')", "8 tensor.to"), False),
+        ("pkg/train.py", 7, 11, "TRN242", cuda.format("cuda:0", "7 zeros_on('cuda:0')", "13 torch.zeros"), False),
+    ]

@@ -47,7 +47,7 @@ DEPRECATED_KEYS = {"unless-parameter": "own-parameter", "writes-only": "read-not
                    "unless-guarded": "optional-import", "unless-cuda-checked": "cuda-checked",
                    "unless-value": "other-platform-value"}
 _MATCH_KEYS = set(MATCH_KINDS) | {"args", "confidence", "message", "files", "version", "version-shape",
-                                  "unless-mentioned", "mentioned-in", "scope", "stores", "defaults", "unless",
+                                  "unless-mentioned", "mentioned-in", "scope", "stores", "defaults", "compared", "unless",
                                   "values", "value-words", "with-setting", "without-setting", "role"} | set(DEPRECATED_KEYS)
 _PRED_KEYS = {"name", "position", "default"} | set(PREDICATE_OPS)
 _TOP_KEYS = {"catalogue", "aliases", "device", "methods", "categories", "context", "rule", "plan"}
@@ -518,11 +518,16 @@ def _parse_match(m, rid, err) -> Matcher:
         err("must be true or false", entry=rid, key="match.defaults")
     if defaults and kind != "keyword":
         err("applies to keyword matchers only", entry=rid, key="match.defaults")
+    compared = m.get("compared", False)
+    if not isinstance(compared, bool):
+        err("must be true or false", entry=rid, key="match.compared")
+    if compared and kind != "keyword":
+        err("applies to keyword matchers only", entry=rid, key="match.compared")
     from .matcher_keys import parse_surface_keys
     extra = parse_surface_keys(kind, m, lambda msg, key: err(msg, entry=rid, key=key))
     return Matcher(kind=kind, names=tuple(names), args=preds, confidence=confidence, files=tuple(files),
                    regex=regex, message=message, unless=unless, unless_value=tuple(unless_value),
-                   stores=stores, defaults=defaults, **extra)
+                   stores=stores, defaults=defaults, compared=compared, **extra)
 
 
 def _parse_unless(m: dict, kind: str, rid: str, err: Callable[..., NoReturn]) -> tuple[str, ...]:

@@ -91,6 +91,8 @@ class FileIndex:
     keyword_stores: list = field(default_factory=list)  # (name, value expr, Scope): {"k": v}, x["k"] = v, x.k = v
     # (name, value expr, Scope): def f(k=v) parameter defaults and `assert k == v` requirements
     keyword_defaults: list = field(default_factory=list)
+    # (name, value expr, Scope): `if backend == "nccl":`, `if dist.get_backend() == Backend.NCCL:` (the test picks)
+    keyword_compares: list = field(default_factory=list)
     guarded_names: set = field(default_factory=set)  # local names bound by imports under an optional-import guard
     called_refs: set = field(default_factory=set)  # ids of attribute chains that are called (x.f(...))
     subscripts: list = field(default_factory=list)  # (Subscript node, Scope): loads indexed by a non-literal
@@ -345,6 +347,11 @@ class Indexer:
 
     def v_if(self, node: ast.If, scope: Scope) -> None:
         # `if is_torch_xla_available(): import torch_xla...` (the transformers/diffusers idiom).
+        if self.interest.keywords:
+            # if backend == "nccl": device = torch.device("cuda"): the value the test asks for picks the arm
+            for name, value in _compared_settings(node.test):
+                if name in self.interest.keywords:
+                    self.index.keyword_compares.append((name, value, scope))
         self.visit(node.test, scope)
         optional = _is_availability_test(node.test)
         if _tail(node.test) == "TYPE_CHECKING":
@@ -924,6 +931,33 @@ def _asserted_settings(test: ast.expr) -> list:
             name = a.id if type(a) is ast.Name else a.attr if type(a) is ast.Attribute else None
             if name is not None:
                 out.append((name, b))
+    return out
+
+
+def _compared_settings(test: ast.expr) -> list:
+    """(name, value) for each `name == value` / `name != value` of an `if` test, also inside `and` / `or`: the
+    name of a variable or attribute (`backend`, `cfg.trainer.accelerator`), of a key (`cfg["accelerator"]`) or
+    of a getter (`dist.get_backend(group)` -> backend), compared with a string or an attribute (`Backend.NCCL`)."""
+    if type(test) is ast.BoolOp:
+        return [pair for v in test.values for pair in _compared_settings(v)]
+    if type(test) is not ast.Compare or len(test.ops) != 1 or type(test.ops[0]) not in (ast.Eq, ast.NotEq):
+        return []
+    out = []
+    for a, b in ((test.left, test.comparators[0]), (test.comparators[0], test.left)):
+        if not (type(b) is ast.Constant and type(b.value) is str or type(b) is ast.Attribute):
+            continue
+        k = type(a)
+        if k is ast.Name:
+            name = a.id
+        elif k is ast.Attribute:
+            name = a.attr
+        elif k is ast.Subscript and type(a.slice) is ast.Constant and type(a.slice.value) is str:
+            name = a.slice.value
+        elif k is ast.Call and not a.keywords and (_tail(a.func) or "").startswith("get_"):
+            name = (_tail(a.func) or "")[4:]
+        else:
+            continue
+        out.append((name, b))
     return out
 
 

@@ -253,6 +253,8 @@ class Engine:
                 self._match_store(ctx, name, expr, scope, hits)
             for name, expr, scope in index.keyword_defaults:
                 self._match_store(ctx, name, expr, scope, hits, defaults=True)
+            for name, expr, scope in index.keyword_compares:
+                self._match_store(ctx, name, expr, scope, hits, compared=True)
         if self.subscripts:
             for node, scope in index.subscripts:
                 self._match_subscript(ctx, node, scope, hits)
@@ -327,14 +329,16 @@ class Engine:
                     self._emit(ctx, hits, Hit(rule, m, call, q, q))
 
     def _match_store(self, ctx: FileContext, name: str, expr: ast.expr, scope, hits: list[Hit],
-                     defaults: bool = False) -> None:
+                     defaults: bool = False, compared: bool = False) -> None:
         """A value stored under a keyword name (`{"attn_implementation": "flash_attention_2"}`, `cfg.x = v`,
         `kw["x"] = v`, `add_argument("--x", default=v)`) for keyword matchers with `stores = true`; with
         `defaults`, a parameter default or an asserted value (`def f(backend="nccl")`, `assert backend == "nccl"`)
-        for keyword matchers with `defaults = true`."""
+        for keyword matchers with `defaults = true`; with `compared`, the value an `if` test compares the name with
+        (`if backend == "nccl":`) for keyword matchers with `compared = true`."""
         values = None
         for rule, m in self.keywords.get(name, ()):
-            if not (m.defaults if defaults else m.stores) or any(p.name != name for p in m.args):
+            wanted = m.compared if compared else m.defaults if defaults else m.stores
+            if not wanted or any(p.name != name for p in m.args):
                 continue
             if values is None:
                 pairs = ctx.resolver.values(expr, scope)

@@ -52,6 +52,11 @@ _SKIP_CALLS = frozenset({"skip", "skipTest", "SkipTest", "xfail"})
 _SETUPS = frozenset({"setUp", "setUpClass", "setup_method", "setup_class", "setUpModule"})
 
 
+def _nccl_name(e) -> bool:
+    """`Backend.NCCL`, `torch.distributed.Backend.NCCL`: the NCCL backend by name."""
+    return type(e) is ast.Attribute and e.attr == "NCCL" and _tail(e.value) == "Backend"
+
+
 def _tail(e) -> str:
     if type(e) is ast.Attribute:
         return e.attr
@@ -106,6 +111,10 @@ class _Conditions:
         return self.neuron is not None and self.neuron.neuron_check(_tail(f))
 
     def _device_count(self, e) -> bool:
+        """torch.cuda.device_count(), or a name bound only to such counts (`n_gpu = torch.cuda.device_count()`,
+        a flag): 0 on a Neuron machine."""
+        if type(e) is ast.Name and e.id in self.flags or _self_attr(e) in self.flags:
+            return True
         return type(e) is ast.Call and type(e.func) is ast.Attribute and e.func.attr == "device_count" \
             and _tail(e.func.value) in self.backends
 
@@ -121,6 +130,8 @@ class _Conditions:
             f = t.func
             if type(f) is ast.Attribute and f.attr == "is_available" and _tail(f.value) in self.backends:
                 return True
+            if self._device_count(t):
+                return True  # `if torch.cuda.device_count():` counts no device on Neuron
             if _tail(f) == "is_autocast_enabled" and type(f) is ast.Attribute and _tail(f.value) == "torch" \
                     and not t.args and not t.keywords:
                 return True  # torch.is_autocast_enabled() with no device answers for CUDA autocast only
@@ -138,9 +149,11 @@ class _Conditions:
             if op is ast.IsNot and self._absent_vs_none(left, right):
                 return True  # `bnb is not None` for a CUDA-only package imported optionally
             if op in (ast.Eq, ast.In, ast.Is):
-                if any(type(o) is ast.Constant and (o.value in ("cuda", "gpu") or o.value in self.words)
-                       for o in (left, right)):
-                    return True  # x.device.type == "cuda", device == "xpu", args.device in ("mps",)
+                if any((type(o) is ast.Constant and (o.value in ("cuda", "gpu", "nccl") or o.value in self.words))
+                       or _nccl_name(o) for o in (left, right)):
+                    # x.device.type == "cuda", device == "xpu", args.device in ("mps",); also `backend == "nccl"`:
+                    # the process group runs on the neuron backend there
+                    return True
             if op in (ast.Eq, ast.In, ast.IsNot) and any(_tpu_string(o) for o in (left, right)):
                 return True  # PJRT_DEVICE == "TPU", "TPU_NAME" in os.environ, getenv("TPU_NAME") is not None
             if self._device_count(left) and op in (ast.Gt, ast.GtE) and type(right) is ast.Constant \
@@ -176,7 +189,8 @@ class _Conditions:
                     and isinstance(right.value, int) and right.value >= (1 if op is ast.Lt else 0):
                 return True
             if op in (ast.NotEq, ast.NotIn, ast.IsNot) and any(
-                    type(o) is ast.Constant and (o.value in ("cuda", "gpu") or o.value in self.words)
+                    (type(o) is ast.Constant and (o.value in ("cuda", "gpu", "nccl") or o.value in self.words))
+                    or _nccl_name(o)
                     for o in (left, right)):
                 return True
             if op is ast.Is and self._absent_vs_none(left, right):
@@ -281,6 +295,11 @@ def _exits(stmts) -> str:
     if type(last) is ast.Expr and type(last.value) is ast.Call and _tail(last.value.func) == "exit":
         return "exit"
     return ""
+
+
+def _goes_on(stmts) -> bool:
+    """A non-empty arm that does not leave (no top-level return, raise or exit): the program goes on with it."""
+    return bool(stmts) and not any(_exits([st]) for st in stmts)
 
 
 def _module_defs(body) -> list:
@@ -424,6 +443,10 @@ def _params(fn) -> list:
     return a.posonlyargs + a.args + a.kwonlyargs
 
 
+def _kept(choice, pick: str) -> bool:
+    return bool(pick) and (choice is True or choice == pick)
+
+
 class _Spans:
     def __init__(self, ctx):
         self.ctx = ctx
@@ -469,13 +492,15 @@ class _Spans:
         self._skipped_switches()
         self.statement_spans, self.spans = self.spans, []
         self.by_statement: dict = {}
-        self.statement_spans += skipped_classes(self.ctx.statements(), lambda pos: self.holds(pos, False))
+        self.statement_spans += skipped_classes(self.ctx.statements(), lambda pos: self.holds(pos, ""))
         if is_test_module(self.ctx.path):
-            self.statement_spans += helper_spans(self.ctx, tree, lambda pos: self.holds(pos, False))
+            self.statement_spans += helper_spans(self.ctx, tree, lambda pos: self.holds(pos, ""))
         return self
 
-    def holds(self, pos, device: bool) -> bool:
-        if any(start <= pos < end and not (choice and device) for start, end, choice in self.statement_spans):
+    def holds(self, pos, pick: str) -> bool:
+        """pick: "device" for a device string, "backend" for a process-group backend, "" for anything else. A span
+        whose choice is True keeps both kinds of pick (one expression picks), "backend" keeps backends only."""
+        if any(start <= pos < end and not _kept(choice, pick) for start, end, choice in self.statement_spans):
             return True
         # Inside one statement: `a and b` after a CUDA check, either branch of `x if <check> else y`. Only the
         # innermost statement holding the match is walked, and only once.
@@ -485,7 +510,7 @@ class _Spans:
         spans = self.by_statement.get(id(inner))
         if spans is None:
             spans = self.by_statement[id(inner)] = self._expression_spans(inner)
-        return any(start <= pos < end and not (choice and device) for start, end, choice in spans)
+        return any(start <= pos < end and not _kept(choice, pick) for start, end, choice in spans)
 
     def _expression_spans(self, stmt) -> list:
         self.spans = []
@@ -512,11 +537,18 @@ class _Spans:
                 self.add(s, stmts[-1])  # pytest.importorskip("triton"), a call of the file's own skip helper
             if k is ast.If:
                 never, always = self.conds.never(s.test), self.conds.always(s.test)
+                # `if torch.cuda.device_count(): device = "cuda" else: device = "cpu"`: the test picks the device
+                # and is the finding (it answers False on Neuron); the arm it never takes there is guarded, device
+                # strings included (the one-expression form, `"cuda" if ... else "cpu"`, keeps its string). A
+                # backend set in that arm stays when the other arm sets another one: the process group still starts
+                # on Neuron, with the other arm's backend (a finding of its own category, not the check's).
                 if never and s.body:
-                    self.add(s.body[0], s.body[-1], choice=bool(s.orelse))
+                    self.add(s.body[0], s.body[-1], choice="backend" if _goes_on(s.orelse) else False)
+                    if s.orelse and not _goes_on(s.orelse) and i + 1 < len(stmts):
+                        self.add(stmts[i + 1], stmts[-1])  # `if torch.cuda.is_available(): ... else: raise`
                 if always and s.orelse:
-                    # after `if is_neuron_available():` the other arms are other machines' code, not a pick
-                    self.add(s.orelse[0], s.orelse[-1], choice=not self.conds.on_neuron(s.test))
+                    other = _goes_on(s.body) and not self.conds.on_neuron(s.test)
+                    self.add(s.orelse[0], s.orelse[-1], choice="backend" if other else False)
                 if always and not s.orelse:
                     how = _exits(s.body)
                     if how and i + 1 < len(stmts):
@@ -740,12 +772,13 @@ def _spans(ctx):
 
 def guarded_at(ctx, pos: tuple, category: str, kinds) -> bool:
     """Whether the code at pos (line, column offset) runs only when a condition is false on Neuron. A device
-    string picked in a branch (a matcher of kind `device`), and the process-group backend picked in the same
-    arm (`backend = "nccl"` next to `device = "cuda"`, the distributed half of the pick), stay findings."""
+    string picked in one expression (`"cuda" if torch.cuda.is_available() else "cpu"`, a matcher of kind `device`)
+    stays a finding; in an if/else the check is the finding and the arm is guarded, except a process-group backend
+    when the other arm goes on with another one (`backend = "nccl"` / `else: backend = "gloo"`)."""
     spans = ctx.fact("neuron-guarded", _spans)
     if spans is None:
         return False
-    return spans.holds(pos, "device" in kinds or category == "distributed-backend")
+    return spans.holds(pos, "backend" if category == "distributed-backend" else "device" if "device" in kinds else "")
 
 
 @predicate("neuron-guarded", effect="guard")
@@ -762,9 +795,11 @@ def neuron_guarded(ctx, hit) -> bool:
     in tests), `pytest.param(..., marks=<skip>)`, the file's own skip definitions, checks, skipping helpers and
     fixtures, and test-module helpers used only by such tests. Such findings are marked guarded.
 
-    The condition itself is never guarded, and a device string in a branch that chooses between
-    devices (`"cuda" if torch.cuda.is_available() else "cpu"`, or an if/else) stays a finding: on
-    Trainium that choice silently falls back to the CPU."""
+    The condition itself is never guarded: it picks the device, and on Trainium that choice silently falls back
+    to the CPU. In an if/else it is the finding and the arm it never takes is guarded (`if torch.cuda.device_count():
+    device = "cuda"`, `if backend == "nccl": device = torch.device("cuda")`); a device string picked in one
+    expression (`"cuda" if torch.cuda.is_available() else "cpu"`) stays with its check, and a process-group backend
+    stays when the other arm starts the group with another one."""
     node = hit.node
     return guarded_at(ctx, (getattr(node, "lineno", 0), getattr(node, "col_offset", 0)), hit.rule.category,
                       (hit.matcher.kind,))

@@ -30,8 +30,9 @@ def _flag_at(modules, rel: str, name: str, hops: int) -> bool:
 
 def guard_imported_flags(findings: list, files, summaries, guard_blocks: dict, cache=None, digests=()) -> list:
     """Mark guarded the findings inside blocks guarded by a flag imported from another module, when that
-    flag is assigned only from never-on-Neuron conditions there. A "cuda" device string (or another
-    cuda-device finding) in a block with an else arm is a device pick and stays, as in neuron-guarded.
+    flag is assigned only from never-on-Neuron conditions there. As in neuron-guarded, the check picks the
+    device and the arm is guarded; a process-group backend in a block with an else arm stays (the group starts
+    on Neuron with the other arm's backend).
     `guard_blocks` (file index -> guards) was noted when the summaries were compacted (api.compact), so no
     summary is unpacked to find them; the blocks found are kept in the result cache under the digests of every
     Python file, so a warm re-scan of an unchanged tree unpacks none for this step either."""
@@ -50,7 +51,7 @@ def guard_imported_flags(findings: list, files, summaries, guard_blocks: dict, c
     out = []
     for f in findings:
         if not f.guarded and f.cell is None and f.path in spans and any(
-                first <= f.line <= last and not (choice and f.category == "cuda-device")
+                first <= f.line <= last and not (choice and f.category == "distributed-backend")
                 for first, last, choice in spans[f.path]):
             f = replace(f, guarded=True, guarded_by="neuron-guarded")
         out.append(f)

@@ -107,10 +107,12 @@ def worth_parsing(text: str, name: str, engine) -> bool:
 
 
 def api_names(engine) -> frozenset:
-    """Last parts of the names the rules look for (`interpolate`, `init_process_group`)."""
+    """Last parts of the names the rules look for (`interpolate`, `init_process_group`), and the device
+    positions of the `[device]` table (`.to(device)`): a wrapper handing its parameter to one is a device sink."""
     found = getattr(engine, "_link_api_names", None)
     if found is None:
-        found = engine._link_api_names = frozenset(getattr(engine, "prefilter_tokens", ()))
+        found = engine._link_api_names = frozenset(getattr(engine, "prefilter_tokens", ())) | frozenset(
+            getattr(engine, "device_methods", ()))
     return found
 
 
@@ -450,8 +452,9 @@ def _function(fn, calls_in: list, kept: dict, callees=frozenset(), apis=frozense
     for node, callee in calls_in:
         if len(calls) < MAX_ITEMS:
             if callee is None or not (callee.split(".", 1)[0] in callees or callee.rsplit(".", 1)[-1] in apis
-                                      or callee in mine or own and callee in own):
-                continue
+                                      or callee in mine or own and callee in own
+                                      or any(k.arg in apis for k in node.keywords)):
+                continue  # (a keyword some rule reads, `torch.zeros(n, device=device)`, is a sink too)
             roots = {r for r in _roots(node, callee) if r}
             used = roots - {callee}
             if used & names or roots & mine:

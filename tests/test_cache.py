@@ -1,6 +1,7 @@
 """The result cache: lives outside the scanned tree, hits give identical results, damage only warns."""
 import json
 import os
+from pathlib import Path
 
 from conftest import run_cli
 
@@ -133,3 +134,22 @@ def test_malformed_cached_summary_is_a_miss_found_when_unpacked(tmp_path):
     db.close()
     _, again = _scan(tree, cache)
     assert again["findings"] == cold["findings"]
+
+
+def test_the_code_fingerprint_follows_an_edit_of_a_module(tmp_path):
+    # the cache salt holds it: results cached by other code (an edited predicate) are not reused
+    import shutil
+
+    from trnready.cache import code_fingerprint
+    pkg = tmp_path / "trnready"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "trnready", pkg,
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    before = code_fingerprint(pkg)
+    assert code_fingerprint(pkg) == before
+    (pkg / "__pycache__").mkdir(exist_ok=True)
+    (pkg / "__pycache__" / "x.pyc").write_bytes(b"0")
+    assert code_fingerprint(pkg) == before  # bytecode is not code
+    target = pkg / "context" / "dtype_table.py"
+    st = target.stat()
+    os.utime(target, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
+    assert code_fingerprint(pkg) != before

@@ -20,7 +20,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from .version import __version__
-from .cache import ResultCache, content_hash, default_cache_dir
+from .cache import ResultCache, code_fingerprint, content_hash, default_cache_dir
 from .catalogue import Catalogue, load_catalogue
 from .config import Config, error_at, select_rules
 from . import postprocess, readers
@@ -256,7 +256,9 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
     if config.cache:
         # Everything that changes a file's findings: rules (with their severities), suppression mode,
         # and what the post-processing steps do to them.
-        salt = "|".join([__version__, cat.sha256, ",".join(sorted(f"{r.id}:{r.severity}" for r in engine.rules)),
+        # (and the code itself: a changed module of trnready starts a fresh cache)
+        salt = "|".join([__version__, code_fingerprint(), cat.sha256,
+                         ",".join(sorted(f"{r.id}:{r.severity}" for r in engine.rules)),
                          f"prefilter={config.prefilter}", f"suppressions={config.suppressions}",
                          f"pipeline={postprocess.VERSION}", f"max-file-size={config.max_file_size}",
                          f"one-per-thing={config.one_per_thing}",

@@ -46,6 +46,22 @@ def _well_formed(record) -> bool:
     return True
 
 
+def code_fingerprint(root: Path | None = None) -> str:
+    """Size and modification time of every module of the trnready package. A cached result depends on the
+    code that produced it (a predicate edited in a development checkout, an upgrade that keeps the version
+    string): any change there starts a fresh cache. Stat calls only, no reads (about 150 files)."""
+    root = root if root is not None else Path(__file__).resolve().parent
+    h = hashlib.sha256()
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+        for name in sorted(filenames):
+            if name.endswith((".py", ".json", ".toml")):
+                path = os.path.join(dirpath, name)
+                st = os.stat(path)
+                h.update(f"{os.path.relpath(path, root)}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
+    return h.hexdigest()[:16]
+
+
 def default_cache_dir() -> Path:
     env = os.environ.get("TRNREADY_CACHE_DIR")
     if env:

@@ -119,3 +119,46 @@ def test_an_imported_check_function_guards_like_a_flag(tmp_path):
         ("pkg/memory.py", 7, 9, "TRN243", True),
         ("pkg/memory.py", 12, 9, "TRN243", False),  # is_big_model() says nothing about the machine
     ]
+
+
+PRECISION = '''import torch
+
+
+def is_fp16_enabled():
+    fp16_enabled = torch.get_autocast_gpu_dtype() == torch.float16
+    fp16_enabled = fp16_enabled and torch.is_autocast_enabled()
+    return fp16_enabled
+
+
+def is_enabled_later():
+    ok = torch.is_autocast_enabled()
+    ok = True
+    return ok
+'''
+HEADS = '''import torch
+from .precision import is_enabled_later, is_fp16_enabled
+
+
+def forward(x):
+    if is_fp16_enabled():
+        with torch.cuda.amp.autocast(enabled=False):
+            x = x.float()
+    if is_enabled_later():
+        with torch.cuda.amp.autocast(enabled=False):
+            x = x.float()
+    return x
+'''
+
+
+def test_a_check_whose_last_value_is_false_on_neuron_guards_its_callers(tmp_path):
+    # openfold's is_fp16_enabled: the value returned is last set to `... and torch.is_autocast_enabled()`
+    # (CUDA autocast only, false on Neuron); a later `ok = True` makes the other check a plain switch
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "precision.py").write_text(PRECISION)
+    (pkg / "heads.py").write_text(HEADS)
+    proc = run_cli("scan", ".", "--format", "json", "--no-cache", "--show-guarded", cwd=tmp_path)
+    got = [(f["line"], f["rule"], f["guarded"]) for f in json.loads(proc.stdout)["findings"]
+           if f["path"] == "pkg/heads.py"]
+    assert got == [(7, "TRN251", True), (10, "TRN251", False)]

@@ -404,8 +404,27 @@ def _returns_false(fn, conds: _Conditions, memo: dict) -> bool:
     if type(st) is ast.If and conds.always(st.test) and type(st.body[-1]) is ast.Return \
             and _falsy(st.body[-1].value, conds) and _returns(st, memo)[0] == len(st.body) - 1:
         return True
+    if _last_value_never(fn, conds):
+        return True
     local = _local_flags(fn, conds) if any(type(v) is ast.Name for v in values) else None
     return all(_falsy(v, conds, local) for v in values)
+
+
+def _last_value_never(fn, conds: _Conditions) -> bool:
+    """`x = <anything>` ... `x = x and torch.is_autocast_enabled()` then `return x` at the end of a straight-line
+    body: the last value given to the returned name is false on Neuron, whatever came before (openfold's
+    `is_fp16_enabled`). Only plain assignments may stand between that value and the return."""
+    body = fn.body
+    if not body or type(body[-1]) is not ast.Return or type(body[-1].value) is not ast.Name:
+        return False
+    name = body[-1].value.id
+    for st in reversed(body[:-1]):
+        if type(st) is ast.Assign and any(type(t) is ast.Name and t.id == name for t in st.targets):
+            return conds.never(st.value)
+        if type(st) not in (ast.Assign, ast.AnnAssign, ast.Expr) or \
+                any(type(n) is ast.Name and n.id == name and type(n.ctx) is ast.Store for n in ast.walk(st)):
+            return False
+    return False
 
 
 def _all_functions(ctx) -> list:

@@ -51,8 +51,7 @@ EXPECTED = {
     ("pyproject.toml", None, 17, "TRN521"),
     ("pyproject.toml", None, 18, "TRN501"),
     ("pyproject.toml", None, 21, "TRN503"),
-    ("requirements.txt", None, 4, "TRN505"),
-    ("requirements.txt", None, 4, "TRN506"),
+    ("requirements.txt", None, 4, "TRN505"),  # TRN506 (a torch pin below 2.13) on the same line is a place of it
     ("requirements.txt", None, 5, "TRN503"),
     ("requirements.txt", None, 7, "TRN501"),
     ("requirements/base.txt", None, 2, "TRN511"),
@@ -407,8 +406,8 @@ AUDIT_EXPECTED = {
     ("deps/requirements.txt", None, 3, "TRN502"),  # git+ URL of bitsandbytes
     ("deps/requirements.txt", None, 4, "TRN501"),  # -e git+...#egg=flash-attn
     ("deps/requirements.txt", None, 6, "TRN501"),  # marker true on Linux; line 5 (darwin only) is not a hit
-    ("deps/requirements.txt", None, 7, "TRN505"),  # torch wheel URL with %2Bcu121: one finding per rule and line
-    ("deps/requirements.txt", None, 7, "TRN506"),
+    # torch wheel URL with %2Bcu121: one finding per category and line (the TRN506 pin is a place of it)
+    ("deps/requirements.txt", None, 7, "TRN505"),
     ("docker/Dockerfile.base-arg", None, 2, "TRN603"),  # ARG BASE_IMAGE=nvcr.io/... used by FROM ${BASE_IMAGE}
     ("docker/Dockerfile.base-arg", None, 3, "TRN522"),  # ARG PYTHON_VERSION=3.10 used by uv venv --python
     ("docker/Dockerfile.base-arg", None, 7, "TRN501"),  # flash_attn-...whl URL inside a continued RUN

@@ -28,7 +28,7 @@ from .scope import classify
 # 4: uses fold into the same rule's import finding; self-check blocks of package modules are examples;
 # 5: one finding per rule per training-config file; 6: a branch's finding folds into the reported check above
 # it; 10: one per rule per function for more categories of [context.values]).
-VERSION = 10
+VERSION = 11
 
 
 # ---------------------------------------------------------------- file steps
@@ -78,7 +78,8 @@ def one_per_thing(findings: list, ctx, result) -> list:
       and `liger_fused_linear_cross_entropy` switch on one plugin, `fp16: true` in two sections is one switch;
     - one per rule and value in a CI file: a build matrix naming `pytorch/conda-builder:cuda118` in 40 entries
       is one item (each other image, runner or Python version stays its own);
-    - one per category per line (`torch.nested` + `torch.jagged`): the most severe, then the first by column;
+    - one per category per line, in every file kind (`torch.nested` + `torch.jagged`, `torch==2.1.2+cu121`): the
+      most severe, then the first by column;
     - one per boolean mask per function: `x[mask]`, then `y[mask]` and `z[~mask]` fold into the first;
     - one per rule per function for the categories in `one-per-function-categories` (sparse: the port rewrites a
       function's sparse algebra as a whole, not each `torch.sparse.*` call);
@@ -153,11 +154,12 @@ def one_per_thing(findings: list, ctx, result) -> list:
             kept[thing] = len(out)
         at_line.setdefault((stand, f.category, f.line), len(out))
         out.append(f)
-    # Never two findings of one category on one line (a line of Python code: in other file kinds one line
-    # can name two things, e.g. a requirement that is both a kernel library and a CUDA wheel index).
+    # Never two findings of one category on one line, in any file kind: `torch==2.1.2+cu121` is one thing to
+    # change (a CUDA build and an old pin are both environment findings); a requirement that is both a kernel
+    # library and a CUDA wheel index names two categories and stays two findings.
     by_line: dict = {}
     for i, f in enumerate(out):
-        if (f.path, f.cell, f.line) not in statements or f.rule in META_RULES:
+        if f.rule in META_RULES:
             continue
         by_line.setdefault((f.path, f.cell, f.suppressed, f.guarded, f.category, f.line), []).append(i)
     drop: set = set()

@@ -103,3 +103,34 @@ def test_no_finding_when_a_job_of_the_file_tests_312(tmp_path):
     (tmp_path / ".github" / "workflows").mkdir(parents=True)
     (tmp_path / ".github" / "workflows" / "ci.yml").write_text(TWO_JOBS.replace('"3.9"', '"3.12"'))
     assert _rules(tmp_path) == []
+
+
+LINT_ONLY = """name: Python package
+on: [push, pull_request]
+jobs:
+  build:
+    runs-on: ubuntu-latest
+    strategy:
+      matrix:
+        python-version: ["3.10"]
+    steps:
+    - uses: actions/setup-python@v4
+      with:
+        python-version: ${{ matrix.python-version }}
+    - name: Install dependencies
+      run: |
+        python -m pip install -e '.[dev]'
+    - name: Run linter
+      run: |
+        pylint -d all -e E0602 ./pkg/
+"""
+
+
+def test_a_job_that_installs_the_project_only_to_lint_it_is_not_a_test_job(tmp_path):
+    (tmp_path / ".github" / "workflows").mkdir(parents=True)
+    (tmp_path / ".github" / "workflows" / "lint.yml").write_text(LINT_ONLY)
+    (tmp_path / ".github" / "workflows" / "install.yml").write_text(LINT_ONLY.replace("pylint -d all -e E0602 ./pkg/",
+                                                                                      "python -c 'import pkg'"))
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\nrequires-python = ">=3.9"\n')
+    # the same job without the linter is an install check on 3.10 only: reported
+    assert _rules(tmp_path) == [(".github/workflows/install.yml", 8, "TRN523", "advisory")]

@@ -42,6 +42,10 @@ _INSTALLS = re.compile(r"(?i)(?<![\w-])(?:(?:uv\s+)?pip3?\s+install\s+(?:-\S+\s+
                        r"|poetry\s+install|uv\s+sync|pdm\s+install)")
 _NOT_TEST_NAME = re.compile(r"(?i)lint|format|style|quality|pre-?commit|docs?\b|documentation|release|publish|deploy|build-docs|"
                             r"typecheck|mypy|spell")
+# Linters and formatters: a job that installs the project only to run these checks code style, not that the
+# project works on its Python (FastChat's `build` job: `pip install -e '.[dev]'`, then pylint and black).
+_LINT_CMD = re.compile(r"(?i)(?<![\w-])(?:pylint|black|ruff|flake8|isort|mypy|pyright|pre-commit|yapf|codespell|"
+                       r"pydocstyle|pycodestyle)(?![\w-])")
 _GITLAB_RESERVED = frozenset({"stages", "variables", "default", "include", "workflow", "image", "services",
                               "before_script", "after_script", "cache", "pages"})
 _COMMAND_KEYS = frozenset({"run", "script", "command", "commands", "steps", "before_script", "bash", "pwsh"})
@@ -329,6 +333,8 @@ def _job(job, items: list[Entry], top_env: dict, title: str, lines: list[str] | 
     is_test = runs_tests or installs or (bool(re.search(r"(?i)test", name)) and not commands.strip())
     if not is_test or (not runs_tests and _NOT_TEST_NAME.search(name + " " + title)):
         return None
+    if installs and _LINT_CMD.search(commands):
+        return None  # installed to be linted
     found: list = []
     unknown = False
     for e in items:

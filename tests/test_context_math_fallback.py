@@ -8,6 +8,9 @@ def test_lists_with_the_math_kernel_are_dropped_and_look_alikes_stay():
         # line 4 (FLASH_ATTENTION and EFFICIENT_ATTENTION next to MATH) is gone; CUDA kernels alone stay
         ("attend.py", 16, 23, "TRN264", "SDPA restricted to a CUDA kernel (FLASH_ATTENTION, EFFICIENT_ATTENTION, "
          "CUDNN_ATTENTION): `torch.nn.attention.SDPBackend.FLASH_ATTENTION`", False),
+        # line 21 (a name -> backend table holding MATH) is gone; a table of CUDA kernels alone stays
+        ("attend.py", 26, 25, "TRN264", "SDPA restricted to a CUDA kernel (FLASH_ATTENTION, EFFICIENT_ATTENTION, "
+         "CUDNN_ATTENTION): `torch.nn.attention.SDPBackend.FLASH_ATTENTION`", False),
     ]
 
 

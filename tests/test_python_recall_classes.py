@@ -137,15 +137,19 @@ def cast_any(w, x):
         w = w.to(dtype=torch.get_autocast_gpu_dtype())
     return w
 '''
-AUTOCAST_MSG = "Autocast dtype read or set for the CUDA device only: `torch.get_autocast_gpu_dtype`"
+AUTOCAST_MSG = "Autocast state or dtype read or set for the CUDA device only: `torch.get_autocast_gpu_dtype`"
+ENABLED_MSG = "Autocast state or dtype read or set for the CUDA device only: `torch.is_autocast_enabled`"
 
 
 def test_the_cuda_autocast_dtype_is_reported_and_guarded_under_the_cuda_autocast_check(tmp_path):
     (tmp_path / "amp_state.py").write_text(AUTOCAST)
     found = [f for f in scan_findings(tmp_path, "--show-guarded") if f[3] == "TRN255"]
     assert found == [
-        ("amp_state.py", 5, 68, "TRN255", AUTOCAST_MSG, False),
-        # torch.is_autocast_enabled() with no device answers for CUDA: False inside a Neuron autocast region
+        # one finding per category per line: the first call of line 5 is kept, the dtype call is a place of it
+        ("amp_state.py", 5, 30, "TRN255", ENABLED_MSG, False),
+        # torch.is_autocast_enabled() with no device answers for CUDA: the check is reported, and the code under it
+        # (False inside a Neuron autocast region) is guarded
+        ("amp_state.py", 9, 8, "TRN255", ENABLED_MSG, False),
         ("amp_state.py", 10, 24, "TRN255", AUTOCAST_MSG, True),
         ("amp_state.py", 16, 24, "TRN255", AUTOCAST_MSG, False),  # the device is asked: the dtype call runs
     ]

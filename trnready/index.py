@@ -514,14 +514,8 @@ class Indexer:
     def _device_store(self, target: ast.expr, value: ast.expr, scope: Scope) -> None:
         # `cfg.MODEL.DEVICE = "cuda"`, `self.device = "cuda:0"`, `args["device"] = "cuda"`: a device
         # string stored under a device-like name is a device position too.
-        t = type(target)
-        if t is ast.Name:
-            name = target.id
-        elif t is ast.Attribute:
-            name = target.attr
-        elif t is ast.Subscript and type(target.slice) is ast.Constant and type(target.slice.value) is str:
-            name = target.slice.value
-        else:
+        name = _held_name(target)
+        if name is None:
             return
         if type(value) in (ast.Tuple, ast.List, ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.DictComp):
             return  # supported_device = ("cuda", "xpu", ...): a collection of names, not a device
@@ -946,19 +940,23 @@ def _compared_settings(test: ast.expr) -> list:
     for a, b in ((test.left, test.comparators[0]), (test.comparators[0], test.left)):
         if not (type(b) is ast.Constant and type(b.value) is str or type(b) is ast.Attribute):
             continue
-        k = type(a)
-        if k is ast.Name:
-            name = a.id
-        elif k is ast.Attribute:
-            name = a.attr
-        elif k is ast.Subscript and type(a.slice) is ast.Constant and type(a.slice.value) is str:
-            name = a.slice.value
-        elif k is ast.Call and not a.keywords and (_tail(a.func) or "").startswith("get_"):
+        name = _held_name(a)
+        if name is None and type(a) is ast.Call and not a.keywords and (_tail(a.func) or "").startswith("get_"):
             name = (_tail(a.func) or "")[4:]
-        else:
-            continue
-        out.append((name, b))
+        if name is not None:
+            out.append((name, b))
     return out
+
+
+def _held_name(node: ast.expr) -> str | None:
+    """The name a value is held under: `x` -> x, `cfg.x` -> x, `args["x"]` -> x; None for anything else."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+        return node.slice.value
+    return None
 
 
 def _is_device_type(expr: ast.expr) -> bool:

@@ -328,6 +328,15 @@ def places_on_device(call) -> bool:
     return any(k.arg == "device" and not is_cpu(k.value) for k in call.keywords)
 
 
+def placements(call) -> list:
+    """The places a call names for its result: its `device=` keywords, and the first argument of `.to(x)`
+    (`.cuda()` names none: it always means the GPU)."""
+    args = [k.value for k in call.keywords if k.arg == "device"]
+    if type(call.func) is ast.Attribute and call.func.attr == "to":
+        args += list(call.args[:1])
+    return args
+
+
 @lru_cache(maxsize=64)
 def _globs(patterns: tuple):
     return re.compile("|".join(fnmatch.translate(p) for p in patterns)) if patterns else None

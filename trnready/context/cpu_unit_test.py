@@ -4,7 +4,8 @@ from __future__ import annotations
 import ast
 import re
 
-from .base import enclosing_function, host_or_dtype, is_cpu, name_globs, parent_of, places_on_device, predicate
+from .base import (enclosing_function, host_or_dtype, is_cpu, name_globs, parent_of, placements,
+                   places_on_device, predicate)
 from ..scope import classify
 
 # An identifier that stands for a device or an accelerator: `device`, `torch_device`, `self.device`,
@@ -44,9 +45,7 @@ def _host_placement(call) -> bool:
     f = call.func
     if type(f) is ast.Attribute and f.attr == "cuda":
         return False
-    args = [k.value for k in call.keywords if k.arg == "device"]
-    if type(f) is ast.Attribute and f.attr == "to":
-        args += list(call.args[:1])
+    args = placements(call)
     return bool(args) and all(host_or_dtype(a) or _cpu_named(a) for a in args)
 
 

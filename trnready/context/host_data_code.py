@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 import re
 
-from .base import enclosing_function, host_or_dtype, name_globs, places_on_device, predicate
+from .base import enclosing_function, host_or_dtype, name_globs, placements, places_on_device, predicate
 
 
 # Receivers whose `.device` is a configured choice rather than where an input tensor lies.
@@ -41,10 +41,7 @@ def _moves(call, names: frozenset) -> bool:
     f = call.func
     if type(f) is ast.Attribute and f.attr == "cuda":
         return True
-    args = [k.value for k in call.keywords if k.arg == "device"]
-    if type(f) is ast.Attribute and f.attr == "to":
-        args += list(call.args[:1])
-    return not all(host_or_dtype(a) or _follows_input(a, names) for a in args)
+    return not all(host_or_dtype(a) or _follows_input(a, names) for a in placements(call))
 
 
 def _moves_to_device(ctx) -> bool:

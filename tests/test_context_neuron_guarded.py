@@ -178,3 +178,32 @@ def test_a_device_count_check_is_the_finding_and_its_arm_is_guarded(tmp_path):
         # a user switch may be true on Neuron: the device string stays
         (21, "TRN242", False),
     ]
+
+
+def test_a_value_that_is_none_without_cuda_guards_its_is_not_none_check(tmp_path):
+    # `state = torch.cuda.get_rng_state() if torch.cuda.is_available() else None`: None on Neuron, so the block
+    # under `if state is not None:` never runs there; a flag that may be False is not None and guards nothing
+    (tmp_path / "rng.py").write_text('''import torch
+
+
+def sample(model):
+    cuda_rng_state = None
+    try:
+        cuda_rng_state = torch.cuda.get_rng_state() if torch.cuda.is_available() else None
+    except Exception:
+        pass
+    out = model()
+    if cuda_rng_state is not None:
+        torch.cuda.set_rng_state(cuda_rng_state)
+    return out
+
+
+def other(model):
+    flag = torch.cuda.is_available() and model.big
+    if flag is not None:
+        torch.cuda.synchronize()
+''')
+    got = sorted((f[1], f[4].rsplit("`", 2)[-2], f[5]) for f in scan_findings(tmp_path, "--show-guarded"))
+    assert got == [(7, "torch.cuda.get_rng_state", True), (7, "torch.cuda.is_available", False),
+                   (12, "torch.cuda.set_rng_state", True), (17, "torch.cuda.is_available", False),
+                   (19, "torch.cuda.synchronize", False)]

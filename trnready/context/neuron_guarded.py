@@ -32,6 +32,10 @@ def accelerator_words(values) -> frozenset:
     return frozenset(w.lower() for w in values.get("other-accelerator-words", ())) | _TPU
 
 
+def _false_constant(e) -> bool:
+    return type(e) is ast.Constant and e.value in (False, None, 0, "")
+
+
 def _tpu_string(e) -> bool:
     """"TPU", or a lookup of a TPU-only environment variable: os.environ.get("TPU_NAME")."""
     if type(e) is ast.Call and e.args:
@@ -77,6 +81,7 @@ class _Conditions:
         self.names = names
         self.neuron = neuron  # reads Neuron's own availability checks by name, in any module
         self.words: frozenset = _TPU  # names of accelerators a Trainium host never has (set from the catalogue)
+        self.none_flags: set = set()  # flags that are None on Neuron (every value None or `x if <check> else None`)
         self.imported: frozenset = frozenset()  # names bound by an import: `TEST_CUDA` from torch's test utils
         # Module names of CUDA-only packages imported optionally (`try: import bitsandbytes as bnb` / `except:
         # bnb = None`): None on a Trainium host, where the package is never installed.
@@ -126,6 +131,10 @@ class _Conditions:
             return any(parts) if type(t.op) is ast.And else all(parts)
         if k is ast.UnaryOp and type(t.op) is ast.Not:
             return self.always(t.operand)
+        if k is ast.IfExp:  # `x if torch.cuda.is_available() else None`: the else value on Neuron
+            if self.never(t.test):
+                return _false_constant(t.orelse) or self.never(t.orelse)
+            return self.always(t.test) and (_false_constant(t.body) or self.never(t.body))
         if k is ast.Call:
             f = t.func
             if type(f) is ast.Attribute and f.attr == "is_available" and _tail(f.value) in self.backends:
@@ -148,6 +157,9 @@ class _Conditions:
             op, left, right = type(t.ops[0]), t.left, t.comparators[0]
             if op is ast.IsNot and self._absent_vs_none(left, right):
                 return True  # `bnb is not None` for a CUDA-only package imported optionally
+            if op is ast.IsNot and any(type(a) is ast.Name and a.id in self.none_flags and type(b) is ast.Constant
+                                       and b.value is None for a, b in ((left, right), (right, left))):
+                return True  # `state = torch.cuda.get_rng_state() if torch.cuda.is_available() else None`
             if op in (ast.Eq, ast.In, ast.Is):
                 if any((type(o) is ast.Constant and (o.value in ("cuda", "gpu", "nccl") or o.value in self.words))
                        or _nccl_name(o) for o in (left, right)):
@@ -250,7 +262,15 @@ def _flags(stmts, conds: _Conditions, wanted: set | None = None) -> set:
                  if _REBOUND not in vals
                  and all((type(v) is ast.Constant and v.value in (False, None)) or conds.never(v) for v in vals)
                  and any(conds.never(v) for v in vals)}
+    # Those whose value on Neuron is None itself, so `x is not None` is false there too (a False flag is not None).
+    conds.none_flags = {n for n in flags if all(_none_on_neuron(v, conds) for v in names.get(n, ()))}
     return flags
+
+
+def _none_on_neuron(v, conds: _Conditions) -> bool:
+    if type(v) is ast.Constant:
+        return v.value is None
+    return type(v) is ast.IfExp and conds.never(v.test) and type(v.orelse) is ast.Constant and v.orelse.value is None
 
 
 def module_flags(tree, values) -> list:
@@ -384,11 +404,11 @@ def _local_flags(fn, conds: _Conditions) -> set:
     available`), found as the file's flags are; the file's flags are left as they were."""
     from .base import _statements
 
-    saved = conds.flags
+    saved, saved_none = conds.flags, conds.none_flags
     try:
         return _flags(_statements(fn.body, []), conds)
     finally:
-        conds.flags = saved
+        conds.flags, conds.none_flags = saved, saved_none
 
 
 def _returns_false(fn, conds: _Conditions, memo: dict) -> bool:

@@ -82,6 +82,14 @@ class _Project:
         return found
 
 
+def _refers_to_import(m: _Module, name: str) -> bool:
+    """Whether the module's top-level `name` is an imported one (not a class or function it defines itself)."""
+    defines = any(isinstance(n, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == name
+                  for n in m.tree.body)
+    imports = any(isinstance(n, ast.ImportFrom) and any(a.name == name for a in n.names) for n in ast.walk(m.tree))
+    return imports and not defines
+
+
 def _enclosing(mod: _Module, node):
     """(function, class or None) around a node."""
     p = mod.parents.get(node)
@@ -164,7 +172,7 @@ class _Search:
         if cls is None:
             return self._function_calls(fn.name)
         if fn.name in ("forward", "__call__"):
-            return self._instance_calls(cls.name)
+            return self._instance_calls(cls.name, mod)
         if fn.name.startswith("__"):
             raise _Unknown
         return self._method_calls(mod, cls, fn.name)
@@ -220,13 +228,15 @@ class _Search:
                         for b in n.bases):
                     raise _Unknown
 
-    def _instance_calls(self, cname) -> list:
+    def _instance_calls(self, cname, home) -> list:
         """Calls of instances of the class: `self.x = C(...)` / `x = C(...)`, then `self.x(...)` / `x(...)`."""
         out = []
         for rel in self.project.spelling(cname):
             m = self.project.module(rel)
             if m is None:
                 raise _Unknown
+            if m is not home and not _refers_to_import(m, cname):
+                continue  # the file's own class of that name, or the name only in text
             for n in ast.walk(m.tree):
                 if isinstance(n, ast.ClassDef) and n.name == cname:
                     continue
@@ -245,6 +255,8 @@ class _Search:
 
     def _calls_of_instance(self, m, construct) -> list:
         st = m.parents.get(construct)
+        if isinstance(st, ast.Call) and st.func is construct:
+            return [(m, st)]  # `Attention(dim)(x)`
         if not (isinstance(st, ast.Assign) and len(st.targets) == 1 and st.value is construct):
             raise _Unknown
         target = st.targets[0]
@@ -266,8 +278,8 @@ class _Search:
             raise _Unknown
         out = []
         for n in ast.walk(scope):
-            if not is_ref(n) or n is target:
-                continue
+            if not is_ref(n) or isinstance(n.ctx, ast.Store):
+                continue  # another assignment of the name: its calls are counted all the same
             parent = m.parents.get(n)
             if isinstance(parent, ast.Call) and parent.func is n:
                 out.append((m, parent))

@@ -53,6 +53,7 @@ class _Project:
         self.paths = {sf.rel: sf.path for sf in files if sf.kind == "python" and sf.path is not None}
         self.texts: dict = {}
         self.mods: dict = {}
+        self.spelled: dict = {}  # name -> files spelling it, None when not followed
 
     def text(self, rel):
         if rel not in self.texts:
@@ -68,6 +69,16 @@ class _Project:
         return self.mods[rel]
 
     def spelling(self, name: str) -> list:
+        if name not in self.spelled:
+            try:
+                self.spelled[name] = self._spelling(name)
+            except _Unknown:
+                self.spelled[name] = None
+        if self.spelled[name] is None:
+            raise _Unknown
+        return self.spelled[name]
+
+    def _spelling(self, name: str) -> list:
         found = [rel for rel in self.paths if name in self.text(rel)]
         if len(found) > MAX_FILES:
             raise _Unknown

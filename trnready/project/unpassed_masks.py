@@ -117,7 +117,7 @@ def _none_default_params(fn) -> dict:
     a = fn.args
     pos = a.posonlyargs + a.args
     out = {}
-    for arg, d in zip(pos[len(pos) - len(a.defaults):], a.defaults):
+    for i, (arg, d) in enumerate(zip(pos[len(pos) - len(a.defaults):], a.defaults)):
         if isinstance(d, ast.Constant) and d.value is None:
             out[arg.arg] = pos.index(arg)
     for arg, d in zip(a.kwonlyargs, a.kw_defaults):
@@ -235,8 +235,8 @@ class _Search:
                 raise _Unknown
             for n in ast.walk(m.tree):
                 if isinstance(n, ast.ClassDef) and any(
-                        (isinstance(b, ast.Name) and b.id == cname)
-                        or (isinstance(b, ast.Attribute) and b.attr == cname) for b in n.bases):
+                        (isinstance(b, ast.Name) and b.id == cname) or (isinstance(b, ast.Attribute) and b.attr == cname)
+                        for b in n.bases):
                     raise _Unknown
 
     def _instance_calls(self, cname, home) -> list:
@@ -289,7 +289,7 @@ class _Search:
             raise _Unknown
         out = []
         for n in ast.walk(scope):
-            if not is_ref(n) or isinstance(getattr(n, "ctx", None), ast.Store):
+            if not is_ref(n) or isinstance(n.ctx, ast.Store):
                 continue  # another assignment of the name: its calls are counted all the same
             parent = m.parents.get(n)
             if isinstance(parent, ast.Call) and parent.func is n:

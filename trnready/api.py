@@ -368,10 +368,6 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
             from .project.vendored import guard_copied_packages
 
             report.findings = guard_copied_packages(report.findings, files, summaries, cache, digests)
-            # Attention masks that are parameters no call of the project fills (always None).
-            from .project.unpassed_masks import drop_unpassed_masks
-
-            report.findings = drop_unpassed_masks(report.findings, files)
         except StaleSummary as e:
             # A cached summary of the wrong shape, found when first unpacked: as a bad entry is a miss
             # anywhere else, its entry is dropped (with this run's pending writes) and the scan starts again.

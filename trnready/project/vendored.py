@@ -18,10 +18,10 @@ from pathlib import PurePosixPath
 MIN_FILES = 2
 
 
-def copied_roots(py_files: dict, full_imports, modules: set, inits: set) -> set:
+def copied_roots(py_files, full_imports, modules: set, inits: set) -> set:
     """Folders (repository-relative) that hold a copy of another project. py_files: rel -> summary of the files
-    that may be in one; full_imports(): every absolute import of the project written as a path (`a/b/c`), asked
-    for only when a folder's parent is not a package;
+    that may be in one (anything with `.items()`, read once); full_imports(): every absolute import of the
+    project written as a path (`a/b/c`), asked for only when a folder's parent is not a package;
     modules: the module paths of the project's Python files (`a/b/c` for a/b/c.py and a/b/c/__init__.py);
     inits: the folders holding an `__init__.py`.
     An import counts only when the rest of its name is a module inside the folder: `import triton.language` in
@@ -51,6 +51,16 @@ def copied_roots(py_files: dict, full_imports, modules: set, inits: set) -> set:
     return roots
 
 
+class _OneAtATime:
+    """`.items()` over some files' summaries, each decoded when reached and not kept."""
+
+    def __init__(self, table, rels):
+        self._table, self._rels = table, sorted(rels)
+
+    def items(self):
+        return ((rel, self._table[rel]) for rel in self._rels)
+
+
 def guard_copied_packages(findings: list, files, summaries, cache=None, digests=()) -> list:
     """Mark guarded (`vendored`) the findings inside a copied project found by copied_roots. The folders found
     are kept in the result cache under the digests of every Python file, so a warm re-scan of an unchanged tree
@@ -73,7 +83,9 @@ def guard_copied_packages(findings: list, files, summaries, cache=None, digests=
         roots = set()
         if candidates:
             table = Compacted({rel: _packed(s) for rel, s in py.items()}, _EMPTY)
-            unpacked = {rel: table[rel] for rel in candidates}
+            # One summary decoded at a time (copied_roots reads each once): holding them all at once was the
+            # peak of a cold scan's memory on large packages (docs/speed.md).
+            unpacked = _OneAtATime(table, candidates)
             full: list = []
 
             def full_imports() -> list:

@@ -348,9 +348,20 @@ class _Spans:
 
 
 def _mentions_version(ctx) -> bool:
-    """A cheap first look: no name or attribute holding `version` and the file has nothing to evaluate."""
-    return any("version" in n.attr.lower() for n in ctx.nodes(ast.Attribute)) or \
-        any("version" in n.id.lower() for n in ctx.nodes(ast.Name))
+    """A cheap first look: no name or attribute holding `version` and the file has nothing to evaluate. The
+    index already holds every bound name (imports, assignments, parameters, definitions) and the attribute chains
+    read from imported names (`torch.__version__`, `utils.is_torch_version`), so no walk of the tree is needed."""
+    idx = ctx.index
+    if any("version" in name.lower() for s in idx.scopes for name in s.bindings):
+        return True
+    for node, _ in idx.refs:
+        while type(node) is ast.Attribute:
+            if "version" in node.attr.lower():
+                return True
+            node = node.value
+        if type(node) is ast.Name and "version" in node.id.lower():
+            return True
+    return False
 
 
 def _spans(ctx):

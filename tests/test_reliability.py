@@ -285,3 +285,20 @@ def test_directory_symlink_into_the_scanned_tree_is_scanned_once(tmp_path):
     os.symlink("../shared", tmp_path / "repo" / "shared")
     proc = run_cli("scan", ".", "--format", "json", "--no-cache", "--exit-zero", cwd=tmp_path / "repo")
     assert sorted(f["path"] for f in json.loads(proc.stdout)["findings"]) == ["examples/xla.py", "shared/gpu.py"]
+
+
+def test_a_stop_signal_arms_a_bounded_exit_for_a_clean_up_that_hangs():
+    # SIGTERM / Ctrl-C raise KeyboardInterrupt for the clean-up, and arm SIGALRM: if that clean-up hangs (a pool's
+    # manager thread waiting on a half-sent result), the process still exits with 130 a few seconds later
+    from trnready import cli
+
+    previous = signal.getsignal(signal.SIGALRM)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            cli._on_stop_signal(signal.SIGTERM, None)
+        remaining = signal.alarm(0)
+        assert 0 < remaining <= cli._STOP_GRACE
+        assert signal.getsignal(signal.SIGALRM) is cli._on_grace_over
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)

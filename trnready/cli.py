@@ -766,8 +766,25 @@ def _load(catalogue):
         raise UserError(str(e)) from None
 
 
-def _on_sigterm(signum, frame):
+# Seconds the clean-up after an interruption may take before the process exits anyway: a pool whose manager
+# thread waits on a half-sent result must not keep a stopped scan alive.
+_STOP_GRACE = 5
+
+
+def _on_stop_signal(signum, frame):
+    import signal
+
+    try:
+        signal.signal(signal.SIGALRM, _on_grace_over)
+        signal.alarm(_STOP_GRACE)
+    except (ValueError, AttributeError):  # no SIGALRM (Windows) or not the main thread
+        pass
     raise KeyboardInterrupt
+
+
+def _on_grace_over(signum, frame):
+    _interrupted()
+
 
 
 def _show_catalogue_deprecations() -> None:
@@ -803,7 +820,8 @@ def main(argv=None) -> None:
     import signal
 
     try:
-        signal.signal(signal.SIGTERM, _on_sigterm)
+        signal.signal(signal.SIGTERM, _on_stop_signal)
+        signal.signal(signal.SIGINT, _on_stop_signal)  # Ctrl-C: the same bounded stop as SIGTERM
     except ValueError:  # not in the main thread (e.g. embedded): keep the default
         pass
     debug = "--debug" in (argv if argv is not None else sys.argv)

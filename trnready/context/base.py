@@ -328,6 +328,21 @@ def places_on_device(call) -> bool:
     return any(k.arg == "device" and not is_cpu(k.value) for k in call.keywords)
 
 
+def imported_name(ctx: "FileContext", func) -> tuple[str, bool]:
+    """(full name, bound by an import of the file) of a call's callee: `torch.manual_seed` also through
+    `import torch as th` or `from torch import manual_seed`, resolved by the file's own imports; the dotted name
+    as written (and False) when no import binds its root, "" for a callee that is not a dotted name."""
+    name = dotted(func)
+    if not name:
+        return "", False
+    root, _, rest = name.partition(".")
+    module = ctx.index.module
+    for b in (ctx.resolver.lookup(module, root) if module is not None else None) or ():
+        if b.kind == "import" and isinstance(b.value, str):
+            return ctx.resolver.canonical(b.value + ("." + rest if rest else "")), True
+    return name, False
+
+
 def placements(call) -> list:
     """The places a call names for its result: its `device=` keywords, and the first argument of `.to(x)`
     (`.cuda()` names none: it always means the GPU)."""

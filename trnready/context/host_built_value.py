@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 
-from .base import dotted, enclosing_function, is_cpu, parent_of, places_on_device, predicate
+from .base import dotted, enclosing_function, imported_name, is_cpu, parent_of, places_on_device, predicate
 
 # torch functions that build a tensor from Python values (shapes, lists, NumPy arrays) on the default device,
 # the CPU unless a default device is set. `torch.tensor(x)` is Python data by convention (a tensor argument is a
@@ -30,17 +30,8 @@ HOST, PY = "host", "py"  # a tensor on the host; a Python / NumPy value
 
 def _torch_name(ctx, func) -> str:
     """`torch.zeros`, also through `import torch as th` or `from torch import zeros` (the file's own imports)."""
-    name = dotted(func)
-    if not name:
-        return ""
-    root, _, rest = name.partition(".")
-    module = ctx.index.module
-    bindings = ctx.resolver.lookup(module, root) if module is not None else None
-    for b in bindings or ():
-        if b.kind == "import" and isinstance(b.value, str):
-            full = b.value + ("." + rest if rest else "")
-            return ctx.resolver.canonical(full)
-    return name if root == "torch" else ""
+    name, bound = imported_name(ctx, func)
+    return name if bound or name.partition(".")[0] == "torch" else ""
 
 
 def _sets_default_device(ctx) -> bool:

@@ -3,21 +3,7 @@ from __future__ import annotations
 
 import fnmatch
 
-from .base import dotted, enclosing_function, predicate
-
-
-def _full_name(ctx, func) -> str:
-    """`torch.manual_seed`, also through `import torch as th`, `from torch import manual_seed` or
-    `import lightning as L` (the file's own imports); the dotted name when nothing binds its root."""
-    name = dotted(func)
-    if not name:
-        return ""
-    root, _, rest = name.partition(".")
-    module = ctx.index.module
-    for b in (ctx.resolver.lookup(module, root) if module is not None else None) or ():
-        if b.kind == "import" and isinstance(b.value, str):
-            return ctx.resolver.canonical(b.value + ("." + rest if rest else ""))
-    return name
+from .base import enclosing_function, imported_name, predicate
 
 
 def _seeded_scopes(ctx) -> set:
@@ -25,7 +11,7 @@ def _seeded_scopes(ctx) -> set:
     globs = tuple(ctx.values.get("seed-every-device-calls", ()))
     found: set = set()
     for call in ctx.calls():
-        name = _full_name(ctx, call.func)
+        name = imported_name(ctx, call.func)[0]
         if name and any(fnmatch.fnmatchcase(name, g) for g in globs):
             fn = enclosing_function(ctx, call)
             found.add(id(fn) if fn is not None else None)

@@ -120,3 +120,28 @@ def test_a_copied_baseline_whose_root_is_gone_compares_from_the_scan_root(tmp_pa
     proc = run_cli("scan", proj, "--baseline", proj / "b.json", "--no-config")
     assert proc.returncode == 0 and proc.stderr == "", proc.stderr
     assert "Baseline: 4 known finding(s)" in proc.stdout
+
+
+def test_a_known_finding_that_gains_places_is_reported_again(tmp_path):
+    proj = tmp_path / "p"
+    proj.mkdir()
+    (proj / "feed.py").write_text("import torch\n\n\ndef feed(a, b):\n    a = a.cuda()\n    return a, b\n")
+    base = tmp_path / "trnready-baseline.json"
+    assert run_cli("baseline", "create", proj, "--output", base, "--no-config").returncode == 0
+    assert [e["places"] for e in json.loads(base.read_text())["findings"]] == [1]
+    # a second move joins the run of the known one: the finding now covers two places, one of them new
+    (proj / "feed.py").write_text("import torch\n\n\ndef feed(a, b):\n    a = a.cuda()\n    b = b.cuda()\n"
+                                  "    return a, b\n")
+    proc = run_cli("scan", "--format", "json", proj, "--baseline", base, "--no-config", "--fail-on", "change")
+    report = json.loads(proc.stdout)
+    assert [(f["line"], f["rule"], f["occurrences"]) for f in report["findings"]] == [
+        (5, "TRN241", [{"line": 6, "column": 9, "rule": "TRN241"}])]
+    assert report["findings"][0]["message"].endswith("(1 new place since the baseline)")
+    assert proc.returncode == 1
+    # an entry without `places` (a baseline written before the key) matches by fingerprint alone
+    data = json.loads(base.read_text())
+    for e in data["findings"]:
+        del e["places"]
+    base.write_text(json.dumps(data))
+    proc = run_cli("scan", "--format", "json", proj, "--baseline", base, "--no-config", "--fail-on", "change")
+    assert json.loads(proc.stdout)["findings"] == [] and proc.returncode == 0

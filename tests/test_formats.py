@@ -212,4 +212,5 @@ def test_notebook_findings_point_at_the_ipynb_line_in_sarif_and_github(tmp_path)
     line = int(flash.split("line=")[1].split(",")[0])
     assert "pip install flash-attn" in lines[line - 1] and "cell 2%2C line 1" in flash
     data = json.loads(run(tmp_path, "--format", "json").stdout)
-    assert {f["file_line"] for f in data["findings"]} == {17, 30, 31}
+    # (the move on .ipynb line 31 is the next statement of the cell: an occurrence of the finding on line 30)
+    assert {f["file_line"] for f in data["findings"]} == {17, 30}

@@ -1,16 +1,20 @@
 """`operator = ["int64-wide-shift"]`: shifts by 32 or more on int64 tensors (TRN131), and their look-alikes."""
+import json
+
 from conftest import FIXTURES, REPO, run_cli, scan_findings
 
 MSG = "Bit shift by 32 or more on an int64 tensor: the result needs the upper 32 bits"
 
 
 def test_wide_shifts_on_int64_tensors_and_not_their_look_alikes():
-    got = [f for f in scan_findings(FIXTURES / "int64_shift") if f[0] == "pack.py" and f[3] == "TRN131"]
+    proc = run_cli("scan", FIXTURES / "int64_shift", "--format", "json", "--no-cache")
+    report = [f for f in json.loads(proc.stdout)["findings"] if f["path"] == "pack.py" and f["rule"] == "TRN131"]
+    got = [(f["line"], f["column"], f["message"], f.get("occurrences")) for f in report]
     # a shift by 8 of an int64 tensor, a shift of a tensor of unknown width (split of an int32 view)
     # and Python integer arithmetic (1 << 40) are not reported
-    assert got == [("pack.py", 6, 13, "TRN131", MSG, False),  # split[0].to(torch.int64) << 32
-                   ("pack.py", 9, 11, "TRN131", MSG, False),  # keys >> 40, keys = torch.zeros(dtype=torch.long)
-                   ("pack.py", 14, 15, "TRN131", MSG, False)]  # ids << 33, ids = torch.tensor(...).long()
+    assert got == [(6, 13, MSG, [{"line": 9, "column": 11, "rule": "TRN131"}]),  # split[0].to(torch.int64) << 32
+                   # (line 9, keys >> 40 with keys = torch.zeros(dtype=torch.long), is two statements later: a run)
+                   (14, 15, MSG, None)]  # ids << 33, ids = torch.tensor(...).long()
 
 
 def test_a_wide_shift_of_a_value_made_by_torch_is_int64_and_python_ints_and_casts_are_not():

@@ -63,9 +63,11 @@ def test_kept_fingerprint_is_unchanged(tmp_path):
 
 
 def test_separate_statements_stay_separate(tmp_path):
-    (tmp_path / "m.py").write_text("import torch\n\na = torch.randn(2).cuda()\nb = torch.randn(2).cuda()\n")
+    # Three statements between them: not a run, two edits.
+    (tmp_path / "m.py").write_text("import torch\n\na = torch.randn(2).cuda()\nn = 1\nn += 1\nk = n\n"
+                                   "b = torch.randn(2).cuda()\n")
     got = [(r[1], r[2], r[3], r[5]) for r in rows(scan(tmp_path))]
-    assert got == [(3, 5, "TRN241", None), (4, 5, "TRN241", None)]
+    assert got == [(3, 5, "TRN241", None), (7, 5, "TRN241", None)]
 
 
 def test_suppressed_findings_are_not_folded_into_active_ones(tmp_path):
@@ -108,7 +110,8 @@ def test_uses_stay_when_the_import_is_suppressed_or_another_rule(tmp_path):
     (tmp_path / "xla_step.py").write_text(XLA.replace("as xm\n", "as xm  # trnready: ignore[TRN221] TPU leg\n", 1)
                                      + "\nimport torch\ntorch.cuda.synchronize()\n")
     got = [(f["line"], f["rule"], f["suppressed"], f.get("occurrences")) for f in scan(tmp_path)["findings"]]
-    assert got == [(1, "TRN221", True, None), (5, "TRN221", False, None), (6, "TRN221", False, None),
+    # Lines 5 and 6 are one run of neighbouring statements (one edit), still apart from the suppressed import.
+    assert got == [(1, "TRN221", True, None), (5, "TRN221", False, [{"line": 6, "column": 5, "rule": "TRN221"}]),
                    (9, "TRN243", False, None)]
 
 
@@ -318,3 +321,53 @@ def test_one_finding_per_rule_per_function_for_more_categories(tmp_path):
         (25, "TRN151", [25, 26]),  # the nested tensor and its padding: one replacement
         (30, "TRN151", [30]),  # look-alike: another function (torch.nested twice on its line)
     ]
+
+
+RUNS = '''import torch
+
+
+def feed(a, b, c, d, e):
+    a = a.cuda()
+    b = b.cuda()
+    n = len(a)
+    m = n + 1
+    c = c.cuda()
+    k = 0
+    k += 1
+    j = k
+    d = d.cuda()
+    if n:
+        e = e.cuda()
+    return a, b, c, d, e
+'''
+
+
+def test_a_run_over_neighbouring_statements_is_one_edit(tmp_path):
+    (tmp_path / "feed.py").write_text(RUNS)
+    assert [(line, col, rule, occ) for _, line, col, rule, _, occ in rows(scan(tmp_path))] == [
+        # lines 6 and 9 join the run of line 5 (at most two statements between two of them)
+        (5, 9, "TRN241", [{"line": 6, "column": 9, "rule": "TRN241"}, {"line": 9, "column": 9, "rule": "TRN241"}]),
+        # three statements after line 9: a new run
+        (13, 9, "TRN241", None),
+        # another block (the body of the `if`), so another item, however close
+        (15, 13, "TRN241", None),
+    ]
+
+
+ADJACENT_DEFS = '''import torch
+
+
+@torch.compile(mode="max-autotune")
+def f(x):
+    return x
+
+
+@torch.compile(mode="max-autotune")
+def g(x):
+    return x
+'''
+
+
+def test_neighbouring_definitions_never_join_a_run(tmp_path):
+    (tmp_path / "defs.py").write_text(ADJACENT_DEFS)
+    assert [(f[1], f[3]) for f in rows(scan(tmp_path)) if f[3] == "TRN112"] == [(4, "TRN112"), (9, "TRN112")]

@@ -19,8 +19,10 @@ def scan(tmp_path, source, *args, name="m.py"):
 
 
 def found(data):
-    """(line, rule, suppressed) for every finding."""
-    return sorted((f["line"], f["rule"], f["suppressed"]) for f in data["findings"])
+    """(line, rule, suppressed) for every finding and every place folded into one (only findings of the same
+    standing fold together, so a place shares its finding's `suppressed`)."""
+    return sorted({(ln, rule, f["suppressed"]) for f in data["findings"]
+                   for ln, rule in [(f["line"], f["rule"])] + [(o["line"], o["rule"]) for o in f.get("occurrences") or ()]})
 
 
 def test_same_line_with_reason_suppresses_and_is_not_gated(tmp_path):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .read import read_regular
@@ -38,7 +38,8 @@ def to_dict(report: Report, baseline_path: str | Path) -> dict:
     except ValueError:  # another drive on Windows
         root = Path(report.root).as_posix()
     entries = [{"fingerprint": f.fingerprint, "rule": f.rule, "path": f.path, "line": f.line,
-                "message": f.message} for f in report.active]
+                "message": f.message, **({} if _repo_scoped(report, f.rule) else {"places": 1 + len(f.occurrences)})}
+               for f in report.active]
     entries.sort(key=lambda e: (e["path"], e["line"], e["rule"], e["fingerprint"]))
     return {
         "trnready_baseline": BASELINE_FORMAT,
@@ -48,6 +49,13 @@ def to_dict(report: Report, baseline_path: str | Path) -> dict:
         "created_at": _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat(),
         "findings": entries,
     }
+
+
+def _repo_scoped(report: Report, rule_id: str) -> bool:
+    """A rule kept once per repository (`scope = "repo"`): its places grow with every use anywhere, which is no
+    new item of work."""
+    rule = report.rules.get(rule_id)
+    return any(getattr(m, "scope", "file") == "repo" for m in getattr(rule, "matchers", ()))
 
 
 def render(report: Report, baseline_path: str | Path) -> str:
@@ -84,12 +92,21 @@ def apply(report: Report, baseline: Baseline, partial: bool = False) -> Report:
     seen: set[str] = set()
     kept = []
     known = 0
+    places: dict = {}  # fingerprint -> most places one baselined finding of it had (entries from 0.1 have none)
+    for e in baseline.entries:
+        if isinstance(e.get("places"), int):
+            places[e["fingerprint"]] = max(places.get(e["fingerprint"], 0), e["places"])
     for f in report.findings:
         if f.fingerprint in baseline.fingerprints:
             seen.add(f.fingerprint)
-            if not f.suppressed:
-                known += 1
-            continue
+            # A known finding that gained places (a new `.cuda()` joined the run of an old one, a new use of a
+            # known library in the file) is new work: it is reported again, and gates.
+            grown = 1 + len(f.occurrences) - places.get(f.fingerprint, 1 + len(f.occurrences))
+            if grown <= 0:
+                if not f.suppressed:
+                    known += 1
+                continue
+            f = replace(f, message=f"{f.message} ({grown} new place{'s' if grown != 1 else ''} since the baseline)")
         kept.append(f)
     report.findings = kept
     info = {"path": baseline.path, "known": known}

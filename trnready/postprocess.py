@@ -28,7 +28,7 @@ from .scope import classify
 # 4: uses fold into the same rule's import finding; self-check blocks of package modules are examples;
 # 5: one finding per rule per training-config file; 6: a branch's finding folds into the reported check above
 # it; 10: one per rule per function for more categories of [context.values]).
-VERSION = 11
+VERSION = 12
 
 
 # ---------------------------------------------------------------- file steps
@@ -66,12 +66,17 @@ META_RULES = frozenset({"TRN901", "TRN902"})
 CONFIG_KINDS = frozenset({"yaml", "json"})
 # A hostile line repeating one call thousands of times folds into one finding: its occurrences are capped.
 MAX_OCCURRENCES = 100
+# Statements of one block that may sit between two findings of one rule for the second to join the first's run.
+RUN_GAP = 2
 
 
 def one_per_thing(findings: list, ctx, result) -> list:
     """One finding per thing, further places recorded in the kept finding's `occurrences`:
 
     - one per rule per statement (the decorators of one kernel, a call repeated inside one expression);
+    - one per rule and message per run of neighbouring simple statements of one block (at most RUN_GAP
+      statements between two of them; a def, class, loop or branch never joins a run): `a = a.cuda()`,
+      `b = b.cuda()` and `c = c.cuda()` moving one batch are one edit;
     - one per rule per file for import statements (`import triton` then `import triton.language`), and
       the later uses of that rule in the file fold into the import (one finding per library per file);
     - one per rule per training-config file (YAML or JSON outside CI): `liger_rms_norm`, `liger_glu_activation`
@@ -109,6 +114,7 @@ def one_per_thing(findings: list, ctx, result) -> list:
     config = ctx.kind in CONFIG_KINDS and not ci
     picks = _checked_branches(findings, ctx, result)
     at_line: dict = {}  # (stand, category, line) -> index into out of the first finding there
+    runs: dict = {}  # (stand, rule, message, block) -> (index into out, position of the run's last statement)
     for f in findings:
         stand = (f.path, f.cell, f.suppressed, f.guarded)
         # The device string of a branch under a reported check (`if torch.cuda.is_available():` then
@@ -138,16 +144,30 @@ def one_per_thing(findings: list, ctx, result) -> list:
             # A CI file naming one thing again and again (a generated build matrix pinning the same CUDA
             # image in 40 entries): one item per rule and value; other values and other rules stay apart.
             key = (stand, f.rule, "ci", f.message)
+        run = None
         if where is not None:
-            kind, sid = where
+            kind, sid, (block, pos, simple) = where
             key = (stand, f.rule, "import") if kind == "import" else (stand, f.rule, sid)
             # A use of a library whose import this file already reported under the same rule (`import
             # torch_xla.core.xla_model as xm` then `xm.mark_step()`): the library is one thing to port.
             if kind != "import" and (stand, f.rule, "import") in kept:
                 key = (stand, f.rule, "import")
+            elif simple and f.category not in _MASK_CATEGORIES:
+                # A def, class, loop or branch is a thing of its own, however close the next one; so is each
+                # data-dependent shape (boolean masks fold by mask above; two masks are two things).
+                run = (stand, f.rule, f.message, block)
         if key is not None and key in kept:
             fold(kept[key], f)
             continue
+        # A run of one API over neighbouring statements of one block (`x = x.cuda()`, `y = y.cuda()`, a third
+        # move two statements later) is one edit to make: the later statements fold into the first. Another API
+        # of the same rule (`cudnn.deterministic` beside `cudnn.benchmark`) is another item.
+        if run is not None and run in runs and pos - runs[run][1] <= RUN_GAP + 1:
+            fold(runs[run][0], f)
+            runs[run] = (runs[run][0], pos)
+            continue
+        if run is not None:
+            runs[run] = (len(out), pos)
         if key is not None:
             kept[key] = len(out)
         if thing is not None:
@@ -301,26 +321,28 @@ def _statement_keys(findings: list, ctx, result) -> dict:
         lines = sorted({f.line for f in mine})
         if not lines:
             continue
-        inner: dict = {}  # line -> (depth, kind, id)
+        inner: dict = {}  # line -> (depth, kind, id, (block, position in it))
         stack = [(tree, 0)]
         while stack:
             node, depth = stack.pop()
-            for child in ast.iter_child_nodes(node):
-                if isinstance(child, ast.stmt):
-                    start = min([child.lineno, *(d.lineno for d in getattr(child, "decorator_list", ()))])
-                    end = getattr(child, "end_lineno", None) or child.lineno
-                    kind = "import" if isinstance(child, (ast.Import, ast.ImportFrom)) else "stmt"
-                    lo = bisect.bisect_left(lines, start)
-                    hi = bisect.bisect_right(lines, end)
-                    for ln in lines[lo:hi]:
-                        if ln not in inner or inner[ln][0] <= depth:
-                            inner[ln] = (depth, kind, (child.lineno, child.col_offset))
-                    if hi > lo:  # only statements holding a finding are worth descending into
-                        stack.append((child, depth + 1))
-                elif not isinstance(child, ast.expr):  # except handlers and match cases hold statements
-                    stack.append((child, depth))
-        for ln, (_, kind, sid) in inner.items():
-            out[(ctx.rel, cell, ln)] = (kind, sid)
+            for field, value in ast.iter_fields(node):
+                for pos, child in enumerate(value if isinstance(value, list) else (value,)):
+                    if isinstance(child, ast.stmt):
+                        start = min([child.lineno, *(d.lineno for d in getattr(child, "decorator_list", ()))])
+                        end = getattr(child, "end_lineno", None) or child.lineno
+                        kind = "import" if isinstance(child, (ast.Import, ast.ImportFrom)) else "stmt"
+                        lo = bisect.bisect_left(lines, start)
+                        hi = bisect.bisect_right(lines, end)
+                        for ln in lines[lo:hi]:
+                            if ln not in inner or inner[ln][0] <= depth:
+                                inner[ln] = (depth, kind, (child.lineno, child.col_offset),
+                                             ((id(node), field), pos, not hasattr(child, "body")))
+                        if hi > lo:  # only statements holding a finding are worth descending into
+                            stack.append((child, depth + 1))
+                    elif isinstance(child, ast.AST) and not isinstance(child, ast.expr):
+                        stack.append((child, depth))  # except handlers and match cases hold statements
+        for ln, (_, kind, sid, place) in inner.items():
+            out[(ctx.rel, cell, ln)] = (kind, sid, place)
     # A notebook line another reader read (shell `!pip install ...`, `%env`) is not Python code, whatever
     # placeholder the Python reader parsed in its place.
     for src in result.sources or ():

@@ -48,7 +48,8 @@ def collapse(findings: list, engine, mentioned) -> list:
         group.sort(key=lambda f: (bool(f.guarded), bool(f.suppressed), f.sort_key()))
         first = group[0]
         files = len({f.path for f in group})
-        uses = f"{len(group)} use{'s' if len(group) != 1 else ''} in {files} file{'s' if files != 1 else ''}"
+        count = sum(1 + len(f.occurrences) for f in group)  # a run folded into one finding is still several uses
+        uses = f"{count} use{'s' if count != 1 else ''} in {files} file{'s' if files != 1 else ''}"
         names = " or ".join(strings)
         rest.append(replace(first, message=f"{first.message} ({uses}, first here); {names} "
                                             f"appears in no scanned file"))

@@ -236,7 +236,10 @@ def note_defaults(findings: list, notes: list) -> list:
         at.setdefault((rel, call_line, rule), (line, col, param))
     out = []
     for f in findings:
-        hit = at.get((f.path, f.line, f.rule)) if f.cell is None else None
+        # The call may be an occurrence of a finding that holds a run of such calls (one finding per thing).
+        hit = next((at[k] for k in ((f.path, ln, rule) for ln, _, rule in ((f.line, f.column, f.rule),
+                                                                           *f.occurrences)) if k in at),
+                   None) if f.cell is None else None
         if hit is not None and all(o[0] != hit[0] for o in f.occurrences):
             line, col, param = hit
             f = replace(f, occurrences=(*f.occurrences, (line, col + 1, f.rule)),

@@ -50,7 +50,7 @@ def test_values_the_file_holds():
     assert findings("values_hit.py") == {
         (None, 6, 51, "TRN111", "high", other + later.format("torch.compile")),  # os.environ.get(..., "inductor")
         (None, 10, 9, "TRN101", "high", "torch.compile with dynamic=True: `torch.compile`"),  # **options
-        (None, 10, 9, "TRN111", "high", other),
+        # (line 10's TRN111 is three statements after line 6's: one run, an occurrence of that finding)
         (None, 12, 9, "TRN112", "high", "torch.compile mode other than default: `torch.compile`"),  # getattr default
         (None, 17, 14, "TRN271", "medium", NCCL + MAY_BE + later.format(init)),  # if/else: nccl or gloo
         (None, 24, 36, "TRN271", "high", NCCL + later.format(init)),  # os.getenv(..., "nccl") default
@@ -88,8 +88,7 @@ def test_int64_that_needs_the_full_range():
     assert findings("int64_hit.py") == {
         (None, 6, 1, "TRN131", "high",
          "Seed larger than 2**31: the generator state needs the full int64 range: `torch.manual_seed`"),
-        (None, 7, 8, "TRN131", "high",
-         "Random integers drawn above 2**31 need the full int64 range: `torch.randint`"),
+        # (line 7, torch.randint above 2**31, is the next statement: an occurrence of line 6's finding)
         (None, 8, 23, "TRN132", "high",
          "Nanosecond timestamp written into a tensor: the value needs the full int64 range: `time.time_ns`"),
     }

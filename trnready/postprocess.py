@@ -74,7 +74,7 @@ def one_per_thing(findings: list, ctx, result) -> list:
     """One finding per thing, further places recorded in the kept finding's `occurrences`:
 
     - one per rule per statement (the decorators of one kernel, a call repeated inside one expression);
-    - one per rule and message per run of neighbouring simple statements of one block (at most RUN_GAP
+    - one per rule per run of neighbouring simple statements of one block (at most RUN_GAP
       statements between two of them; a def, class, loop or branch never joins a run): `a = a.cuda()`,
       `b = b.cuda()` and `c = c.cuda()` moving one batch are one edit;
     - one per rule per file for import statements (`import triton` then `import triton.language`), and
@@ -114,7 +114,7 @@ def one_per_thing(findings: list, ctx, result) -> list:
     config = ctx.kind in CONFIG_KINDS and not ci
     picks = _checked_branches(findings, ctx, result)
     at_line: dict = {}  # (stand, category, line) -> index into out of the first finding there
-    runs: dict = {}  # (stand, rule, message, block) -> (index into out, position of the run's last statement)
+    runs: dict = {}  # (stand, rule, block) -> (index into out, position of the run's last statement)
     for f in findings:
         stand = (f.path, f.cell, f.suppressed, f.guarded)
         # The device string of a branch under a reported check (`if torch.cuda.is_available():` then
@@ -155,13 +155,13 @@ def one_per_thing(findings: list, ctx, result) -> list:
             elif simple and f.category not in _MASK_CATEGORIES:
                 # A def, class, loop or branch is a thing of its own, however close the next one; so is each
                 # data-dependent shape (boolean masks fold by mask above; two masks are two things).
-                run = (stand, f.rule, f.message, block)
+                run = (stand, f.rule, block)
         if key is not None and key in kept:
             fold(kept[key], f)
             continue
-        # A run of one API over neighbouring statements of one block (`x = x.cuda()`, `y = y.cuda()`, a third
-        # move two statements later) is one edit to make: the later statements fold into the first. Another API
-        # of the same rule (`cudnn.deterministic` beside `cudnn.benchmark`) is another item.
+        # A run of one rule over neighbouring statements of one block (`x = x.cuda()`, `y = y.cuda()`, a third
+        # move two statements later; `cudnn.deterministic = True` then `cudnn.benchmark = False`) is one edit to
+        # make: the later statements fold into the first.
         if run is not None and run in runs and pos - runs[run][1] <= RUN_GAP + 1:
             fold(runs[run][0], f)
             runs[run] = (runs[run][0], pos)

@@ -63,7 +63,8 @@ def test_concise_is_one_line_per_finding(tmp_path):
 
 def test_statistics_count_per_rule(tmp_path):
     project(tmp_path)
-    (tmp_path / "b.py").write_text('import torch\na = torch.device("cuda")\nb = torch.device("cuda:1")\n')
+    # (the second pick in a block of its own: neighbouring statements of one rule would be one finding)
+    (tmp_path / "b.py").write_text('import torch\na = torch.device("cuda")\nif a:\n    b = torch.device("cuda:1")\n')
     proc = run_cli("scan", ".", "--statistics", cwd=tmp_path)
     assert proc.returncode == 1
     rows = [ln for ln in proc.stdout.splitlines() if re.match(r"\s*\d+\s+TRN", ln)]

@@ -30,6 +30,7 @@ class Dep:
     line: int
     column: int
     end_column: int
+    extra: str = ""  # the optional-dependency group (extra) that declares it; "" for the main requirements
 
 
 @dataclass
@@ -497,7 +498,7 @@ class TomlLines:
         return None
 
 
-def _str_list_deps(values, table: str, tl: TomlLines, out: list, poetry=False):
+def _str_list_deps(values, table: str, tl: TomlLines, out: list, poetry=False, extra: str = ""):
     if not isinstance(values, list):
         return
     for v in values:
@@ -506,6 +507,7 @@ def _str_list_deps(values, table: str, tl: TomlLines, out: list, poetry=False):
         where = tl.find_string(table, v, taken=tl.taken) or tl.find_string(table, v) or (1, 1)
         d = dep_from_string(v, where[0], where[1], where[1] + len(v))
         if d is not None:
+            d.extra = extra
             out.append(d)
 
 
@@ -535,6 +537,25 @@ def _poetry_table(table: object, name: str, tl: TomlLines, man: Manifest):
                             line=where[0], column=where[1], end_column=end))
 
 
+def extra_spans(data: dict, text: str) -> list:
+    """(extra, first line, last line) of each `[project.optional-dependencies]` array, 1-based: from its key to
+    the line before the next key of the table (or the table's end). Lines a requirement parser drops (a marker
+    no Trainium environment meets) still belong to their extra."""
+    project: dict = data["project"] if isinstance(data.get("project"), dict) else {}
+    opt = project.get("optional-dependencies")
+    if not isinstance(opt, dict) or not opt:
+        return []
+    tl = TomlLines(text)
+    table = "project.optional-dependencies"
+    ranges = [(a, b) for name, a, b in tl.tables if name == table]
+    if not ranges:
+        return []
+    starts = sorted((where[0], str(extra)) for extra in opt if (where := tl.find_key(table, str(extra))))
+    end = ranges[0][1]
+    return [(extra, line, (starts[i + 1][0] - 1) if i + 1 < len(starts) else end)
+            for i, (line, extra) in enumerate(starts)]
+
+
 def parse_pyproject(data: dict, text: str) -> Manifest:
     tl = TomlLines(text)
     man = Manifest()
@@ -542,11 +563,11 @@ def parse_pyproject(data: dict, text: str) -> Manifest:
     _str_list_deps(project.get("dependencies"), "project", tl, man.deps)
     opt = project.get("optional-dependencies")
     if isinstance(opt, dict):
-        for _extra, vals in opt.items():
+        for extra, vals in opt.items():
             tname = "project.optional-dependencies"
             if not any(n == tname for n, _, _ in tl.tables):
                 tname = "project"
-            _str_list_deps(vals, tname, tl, man.deps)
+            _str_list_deps(vals, tname, tl, man.deps, extra=str(extra))
     rp = project.get("requires-python")
     if isinstance(rp, str):
         where = tl.find_string("project", rp) or tl.find_key("project", "requires-python") or (1, 1)
@@ -654,11 +675,16 @@ def parse_setup_py(tree: ast.Module, lines: list[str]) -> Manifest:
             continue
         for kw in node.keywords:
             if kw.arg in ("install_requires", "extras_require", "tests_require", "setup_requires"):
+                # extras_require={"cu118": [...]}: each requirement remembers the extra declaring it
+                in_extra = {id(s): k.value for k, v in zip(kw.value.keys, kw.value.values)
+                            if isinstance(k, ast.Constant) and isinstance(k.value, str) for s in strings(v)} \
+                    if kw.arg == "extras_require" and isinstance(kw.value, ast.Dict) else {}
                 for s in strings(kw.value):
                     if s.lineno == s.end_lineno:
                         c = col(s)
                         d = dep_from_string(s.value, s.lineno, c, c + len(s.value))
                         if d is not None:
+                            d.extra = in_extra.get(id(s), "")
                             man.deps.append(d)
                         continue
                     # a triple-quoted block, one requirement per line
@@ -712,6 +738,7 @@ def parse_setup_cfg(text: str) -> Manifest:
         elif is_deps:
             d = dep_from_string(stripped, n, start + 1)
             if d is not None:
+                d.extra = key if section == "options.extras_require" else ""
                 man.deps.append(d)
             elif "," in stripped:  # `install_requires = a, b` on one line
                 for part in stripped.split(","):

@@ -18,7 +18,7 @@ class Emitter:
         self.seen: set = set()
 
     def add(self, rule, matcher, line: int, column: int, end_column: int, snippet: str, message: str,
-            code: str, cell: int | None = None, rel: str | None = None):
+            code: str, cell: int | None = None, rel: str | None = None, guarded_by: str = ""):
         rel = rel or self.rel
         # One finding per rule and line: `pip install torch==1.10+cu111 torchvision==0.11+cu111 -f .../cu111/...`
         # is one place to fix, not three.
@@ -29,7 +29,7 @@ class Emitter:
         self.out.append(make_finding(
             rule, self.occurrences, confidence=matcher.confidence, path=rel, line=line, column=max(1, column),
             end_line=line, end_column=max(column, end_column), snippet=snippet, message=message, code=code,
-            cell=cell))
+            cell=cell, guarded=bool(guarded_by), guarded_by=guarded_by))
 
 
 def msg(rule, matcher, name: str, **fields) -> str:
@@ -72,8 +72,33 @@ def _matching_requirement_rules(engine, name: str):
     return [(rule, m) for rule, m in engine.requirements if id(m) in found] if found else []
 
 
+def own_distribution(engine, name: str) -> bool:
+    """The dependency names the scanned project itself (`unsloth[triton]` in unsloth's own extras, `pip install -e
+    .[dev]` spelled with the project's name): the project is not a dependency to port (predicate own-package)."""
+    own: frozenset = getattr(getattr(engine, "project", None), "own_packages", frozenset())
+    return bool(own) and name.replace("-", "_") in own
+
+
+def platform_extra(engine, extra: str) -> bool:
+    """An optional-dependency group named for another platform or a CUDA build (`cu121-torch240`,
+    `colab-ampere`, `rocm57`, `intelgpu`, `gpu`): an install recipe a Trainium install never selects.
+    Words from [context.values] platform-extra-words and other-accelerator-words: a word of the name that is one
+    of them, or begins with one of four or more letters (`intelgputorch291`)."""
+    if not extra:
+        return False
+    values = getattr(getattr(engine, "catalogue", None), "context_values", {})
+    words = frozenset(values.get("platform-extra-words", ())) | frozenset(values.get("other-accelerator-words", ()))
+    for token in re.findall(r"[a-z]+", extra.lower()):
+        if token in words or any(len(w) >= 4 and token.startswith(w) for w in words):
+            return True
+    return False
+
+
 def emit_deps(deps, lines: list[str], engine, em: Emitter, mention_text: str, cell=None, rel=None):
     for d in deps:
+        if own_distribution(engine, d.name):
+            continue
+        guard = "platform-extra" if platform_extra(engine, getattr(d, "extra", "")) else ""
         for rule, m in _matching_requirement_rules(engine, d.name):
             if m.version is not None and not (d.alternatives and all(rq.ceiling_in(s, m.version)
                                                                      for s in d.alternatives)):
@@ -83,7 +108,8 @@ def emit_deps(deps, lines: list[str], engine, em: Emitter, mention_text: str, ce
             if m.unless_mentioned and mentioned(m, mention_text):
                 continue
             snippet = lines[d.line - 1] if 0 < d.line <= len(lines) else d.raw
-            em.add(rule, m, d.line, d.column, d.end_column, snippet, msg(rule, m, d.raw), d.raw, cell=cell, rel=rel)
+            em.add(rule, m, d.line, d.column, d.end_column, snippet, msg(rule, m, d.raw), d.raw, cell=cell, rel=rel,
+                   guarded_by=guard)
 
 
 def emit_pyreqs(pyreqs, lines: list[str], engine, em: Emitter, mention_text: str, cell=None, role="requirement"):

@@ -12,7 +12,7 @@ from ..filekinds import comments, kind_in
 from ..model import Diagnostic
 from ..read import DEFAULT_MAX_BYTES, read_regular
 from .context import FileContext, ReadResult, Source
-from .emit import Emitter, emit_deps, emit_pyreqs, uncommented
+from .emit import Emitter, emit_deps, emit_pyreqs, platform_extra, uncommented
 from .lines import emit_lines
 
 if sys.version_info >= (3, 11):
@@ -46,7 +46,22 @@ def read(ctx: FileContext) -> ReadResult:
     emit_deps(man.deps, lines, ctx.engine, em, mention)
     emit_pyreqs(man.pyreqs, lines, ctx.engine, em, mention)
     emit_lines(kind, lines, ctx.engine, em, mention)
-    return ReadResult(em.out, None, sources)
+    spans = rq.extra_spans(data, text) if kind == "pyproject" else []
+    return ReadResult(_guard_platform_extras(em.out, man.deps, spans, ctx.engine), None, sources)
+
+
+def _guard_platform_extras(findings: list, deps: list, spans: list, engine) -> list:
+    """Line rules (a CUDA wheel index in `xformers @ https://download.pytorch.org/whl/cu121/...`) inside an extra
+    named for another platform are guarded like that extra's requirements."""
+    lines = {d.line for d in deps if platform_extra(engine, d.extra)}
+    for extra, first, last in spans:
+        if platform_extra(engine, extra):
+            lines.update(range(first, last + 1))
+    if not lines:
+        return findings
+    from dataclasses import replace
+    return [replace(f, guarded=True, guarded_by="platform-extra") if f.line in lines and not f.guarded else f
+            for f in findings]
 
 
 def _read_requirements(ctx: FileContext, em: Emitter, lines, mention: str, sources) -> ReadResult:

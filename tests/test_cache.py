@@ -153,3 +153,23 @@ def test_the_code_fingerprint_follows_an_edit_of_a_module(tmp_path):
     st = target.stat()
     os.utime(target, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
     assert code_fingerprint(pkg) != before
+
+
+def test_a_summary_packed_by_this_run_is_trusted_one_read_back_is_checked():
+    # compact() marks what this run's code packed (Fresh, kept through the pickling of worker results); the
+    # same bytes read back from the cache are plain bytes and are checked when first unpacked.
+    import pickle
+    import zlib
+
+    import pytest
+
+    from trnready.project.summary import VERSION, Compacted, Fresh, StaleSummary, compact
+
+    packed = compact({"v": VERSION, "imports": 5})  # of the wrong shape: only a cache could hold that
+    assert type(packed) is Fresh and type(pickle.loads(pickle.dumps(packed))) is Fresh
+    assert Compacted({"a.py": packed}, {})["a.py"]["imports"] == 5
+    with pytest.raises(StaleSummary):
+        Compacted({"a.py": bytes(packed)}, {})["a.py"]
+    plain = zlib.compress(json.dumps({"v": VERSION, "imports": 5}).encode())
+    with pytest.raises(StaleSummary):
+        Compacted({"a.py": plain}, {})["a.py"]

@@ -173,3 +173,22 @@ def test_a_summary_packed_by_this_run_is_trusted_one_read_back_is_checked():
     plain = zlib.compress(json.dumps({"v": VERSION, "imports": 5}).encode())
     with pytest.raises(StaleSummary):
         Compacted({"a.py": plain}, {})["a.py"]
+
+
+def test_waiting_writes_are_flushed_in_batches_so_memory_does_not_grow_with_the_project(tmp_path):
+    import sqlite3
+
+    from trnready.cache import FLUSH_CHARS, FLUSH_ENTRIES, ResultCache
+
+    cache = ResultCache(tmp_path, "salt")
+    cache.queue("big", json.dumps("x" * FLUSH_CHARS))  # one large entry (a file's links) is written at once
+    assert cache.pending == [] and cache.pending_chars == 0
+    for i in range(FLUSH_ENTRIES - 1):
+        cache.queue(f"k{i}", "1")
+    assert len(cache.pending) == FLUSH_ENTRIES - 1  # small ones wait for a full batch
+    cache.queue("last", "2")
+    assert cache.pending == []
+    db = sqlite3.connect(str(tmp_path / "results-v1.sqlite"))
+    assert db.execute("SELECT count(*) FROM results").fetchone()[0] == FLUSH_ENTRIES + 1
+    db.close()
+    cache.close()

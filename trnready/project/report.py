@@ -126,7 +126,7 @@ def _guarded_at_the_call(findings: list, lines_of: dict, engine, cache=None) -> 
                     ctx = held[3] = FileContext(index=None, tree=tree, resolver=None, values=values, path=f.path)
                 guarded = bool(guarded_at(ctx, (f.line, f.column - 1), f.category, kinds.get(f.rule, ())))
                 if memo is not None and key:
-                    memo.pending.append((key, json.dumps(guarded)))
+                    memo.queue(key, json.dumps(guarded))
             verdicts[i] = guarded
     return [replace(f, guarded=True, guarded_by="neuron-guarded") if verdicts.get(i) else f
             for i, f in enumerate(findings)]
@@ -287,7 +287,7 @@ def _file_links(cache, digest_of: dict):
             return
         entry = {"deps": {r: digest_of[r] for r in touched if r in digest_of},
                  "hits": [[path, use, r, m, c, g, [list(s) for s in chain]] for path, use, r, m, c, g, chain in links]}
-        cache.pending.append((key(rel), json.dumps(entry, ensure_ascii=False)))
+        cache.queue(key(rel), json.dumps(entry, ensure_ascii=False))
 
     return stored, store
 

@@ -485,7 +485,9 @@ class Fresh(bytes):
 class Compacted:
     """rel -> summary dict, decoded on access from compact() bytes; the last few decoded are kept."""
 
-    KEEP = 64
+    # 16: on diffusers/src 3,588 decodes instead of 3,383 with 64 (the link step reads a file's own summary and
+    # those of the few modules it imports from), and 3 MiB less peak memory.
+    KEEP = 16
 
     def __init__(self, packed: dict, empty: dict):
         self._packed = packed  # rel -> bytes or None

@@ -153,3 +153,42 @@ def test_the_code_fingerprint_follows_an_edit_of_a_module(tmp_path):
     st = target.stat()
     os.utime(target, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
     assert code_fingerprint(pkg) != before
+
+
+def test_a_summary_packed_by_this_run_is_trusted_one_read_back_is_checked():
+    # compact() marks what this run's code packed (Fresh, kept through the pickling of worker results); the
+    # same bytes read back from the cache are plain bytes and are checked when first unpacked.
+    import pickle
+    import zlib
+
+    import pytest
+
+    from trnready.project.summary import VERSION, Compacted, Fresh, StaleSummary, compact
+
+    packed = compact({"v": VERSION, "imports": 5})  # of the wrong shape: only a cache could hold that
+    assert type(packed) is Fresh and type(pickle.loads(pickle.dumps(packed))) is Fresh
+    assert Compacted({"a.py": packed}, {})["a.py"]["imports"] == 5
+    with pytest.raises(StaleSummary):
+        Compacted({"a.py": bytes(packed)}, {})["a.py"]
+    plain = zlib.compress(json.dumps({"v": VERSION, "imports": 5}).encode())
+    with pytest.raises(StaleSummary):
+        Compacted({"a.py": plain}, {})["a.py"]
+
+
+def test_waiting_writes_are_flushed_in_batches_so_memory_does_not_grow_with_the_project(tmp_path):
+    import sqlite3
+
+    from trnready.cache import FLUSH_CHARS, FLUSH_ENTRIES, ResultCache
+
+    cache = ResultCache(tmp_path, "salt")
+    cache.queue("big", json.dumps("x" * FLUSH_CHARS))  # one large entry (a file's links) is written at once
+    assert cache.pending == [] and cache.pending_chars == 0
+    for i in range(FLUSH_ENTRIES - 1):
+        cache.queue(f"k{i}", "1")
+    assert len(cache.pending) == FLUSH_ENTRIES - 1  # small ones wait for a full batch
+    cache.queue("last", "2")
+    assert cache.pending == []
+    db = sqlite3.connect(str(tmp_path / "results-v1.sqlite"))
+    assert db.execute("SELECT count(*) FROM results").fetchone()[0] == FLUSH_ENTRIES + 1
+    db.close()
+    cache.close()

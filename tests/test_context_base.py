@@ -5,7 +5,6 @@
 whole-file walk (`_walk`) and must agree with it node for node, order included.
 """
 import ast
-from pathlib import Path
 
 import pytest
 
@@ -92,3 +91,42 @@ def test_parent_outside_the_file_and_at_the_top():
     assert ctx.parent(tree) is None
     assert ctx.parent(tree.body[0].value) is tree.body[0]
     assert ctx.parent(ast.parse("y = 2\n").body[0]) is None
+
+
+COMPILES = [
+    ("plain", "import torch\nm = torch.compile(m)\n", True),
+    ("decorator", "import torch\n@torch.compile(fullgraph=True)\ndef f(x):\n    return x\n", True),
+    ("passed", "import torch as t\nrun(fn=t.compile)\n", False),
+    ("own name", "import mytorch\nmytorch.compile(m)\n", True),
+    ("comment only", "# torch.compile is not used here\nx = 1\n", False),
+    ("none", "import torch\nx = torch.zeros(3)\n", False),
+    # Python reads identifiers NFKC-normalised: a full-width letter still spells `compile`
+    ("full-width", "import torch\nm = torch.\uff43ompile(m)  # é\n", True),
+    ("non-ASCII, no compile", "import torch\nx = torch.zeros(3)  # é\n", False),
+]
+
+
+@pytest.mark.parametrize("name,text,expected", COMPILES, ids=[c[0] for c in COMPILES])
+def test_compiles_looks_at_the_text_first_and_agrees_with_the_walk(name, text, expected):
+    from trnready.readers.python import parse
+
+    tree, _ = parse(text, "x.py")
+    assert tree.trnready_text == text
+    ctx = base.FileContext(index=None, tree=tree, resolver=None, values={})
+    assert base.compiles(ctx) is expected
+    walked = any(base.dotted(n).endswith("torch.compile") for n in base._walk(tree)[0].get(ast.Attribute, []))
+    assert walked is expected
+    assert ("_walk" in ctx.memo) is (name not in ("none", "non-ASCII, no compile"))  # no walk unless the text names it
+    # without the text (a tree parsed elsewhere) the walk answers
+    bare = base.FileContext(index=None, tree=ast.parse(text), resolver=None, values={})
+    assert base.compiles(bare) is expected and "_walk" in bare.memo
+
+
+@pytest.mark.parametrize("name,text", list(_sources()), ids=lambda v: v if len(v) < 80 else "")
+def test_compiles_agrees_with_the_walk_on_real_sources(name, text):
+    from trnready.readers.python import parse
+
+    tree, _ = parse(text, name)
+    ctx = base.FileContext(index=None, tree=tree, resolver=None, values={})
+    walked = any(base.dotted(n).endswith("torch.compile") for n in base._walk(tree)[0].get(ast.Attribute, []))
+    assert base.compiles(ctx) is walked

@@ -20,6 +20,8 @@ from .model import Diagnostic, Finding
 from .project.summary import aside_valid, compact
 
 _SCHEMA = 1
+FLUSH_ENTRIES = 500  # writes waiting at most (see ResultCache.queue)
+FLUSH_CHARS = 2 << 20
 
 # The field types of Finding and Diagnostic, checked on every entry read back: a valid JSON entry of
 # the wrong shape (another build, a hand edit, a hostile cache directory) must be a miss, not a
@@ -80,7 +82,8 @@ class ResultCache:
         self.salt = salt
         self.warn = warn or (lambda msg: print(f"trnready: warning: {msg}", file=sys.stderr))
         self.db: sqlite3.Connection | None = None
-        self.pending: list[tuple[str, str]] = []
+        self.pending: list[tuple[str, str]] = []  # only through queue(): it keeps pending_chars
+        self.pending_chars = 0
         self.pending_stats: list[tuple[str, str]] = []
         self.disabled_reason: str | None = None
         try:
@@ -190,13 +193,20 @@ class ResultCache:
         if summary is not None or packed is not None:  # what the project-wide link step needs (project/summary.py)
             payload["summary_z"] = base64.b64encode(packed if packed is not None else compact(summary)).decode("ascii")
             payload["aside"] = aside
-        self.pending.append((key, json.dumps(payload, ensure_ascii=False)))
-        if len(self.pending) >= 500:
+        self.queue(key, json.dumps(payload, ensure_ascii=False))
+
+    def queue(self, key: str, data: str) -> None:
+        """A results-table write, made at the next flush. Writes wait in batches (one transaction each), flushed
+        at FLUSH_ENTRIES entries or FLUSH_CHARS characters: the link step's entries (each file's links with the
+        hashes of every file they read) reached 7 MiB on diffusers/src when they all waited for the end."""
+        self.pending.append((key, data))
+        self.pending_chars += len(data)
+        if len(self.pending) >= FLUSH_ENTRIES or self.pending_chars >= FLUSH_CHARS:
             self.flush()
 
     def flush(self) -> None:
         if self.db is None or not (self.pending or self.pending_stats):
-            self.pending, self.pending_stats = [], []
+            self.pending, self.pending_stats, self.pending_chars = [], [], 0
             return
         try:
             with self.db:
@@ -204,11 +214,11 @@ class ResultCache:
                 self.db.executemany("INSERT OR REPLACE INTO stats (key, data) VALUES (?, ?)", self.pending_stats)
         except sqlite3.Error as e:
             self._disable(f"result cache write failed ({e}); results not cached")
-        self.pending, self.pending_stats = [], []
+        self.pending, self.pending_stats, self.pending_chars = [], [], 0
 
     def forget(self, keys: list[str]) -> None:
         """Drop result entries, with every write this run has not made yet (they may rest on them)."""
-        self.pending, self.pending_stats = [], []
+        self.pending, self.pending_stats, self.pending_chars = [], [], 0
         if self.db is not None:
             try:
                 with self.db:
@@ -244,7 +254,7 @@ class StepMemo:
 
     def put(self, key: str | None, value) -> None:
         if key is not None and self.cache is not None:
-            self.cache.pending.append((key, json.dumps(value, ensure_ascii=False)))
+            self.cache.queue(key, json.dumps(value, ensure_ascii=False))
 
 
 class LinkMemo:
@@ -270,4 +280,4 @@ class LinkMemo:
 
     def put(self, key: str, value: dict) -> None:
         if self.cache is not None and self.cache.db is not None:
-            self.cache.pending.append((self._key(key), json.dumps(value, ensure_ascii=False)))
+            self.cache.queue(self._key(key), json.dumps(value, ensure_ascii=False))

@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import fnmatch
 import re
+import unicodedata
 from bisect import bisect_right
 from functools import lru_cache
 from dataclasses import dataclass, field
@@ -140,6 +141,21 @@ class FileContext:
             near[id(down)] = up
         near[id(path[0])] = None
         return near[id(node)]
+
+    def may_name(self, word: str) -> bool:
+        """False only when no identifier of the file can be `word` (an ASCII identifier): its source text, kept on
+        the tree by the reader, does not hold the word. A cheap first look before a walk of every node; True when
+        the text is unknown. Python reads identifiers NFKC-normalised (`ｃompile` is `compile`), so a non-ASCII
+        text is looked at normalised."""
+        text = getattr(self.tree, "trnready_text", None)
+        if text is None or word in text:
+            return True
+        if text.isascii():
+            return False
+        normal = self.memo.get("_nfkc")
+        if normal is None:
+            normal = self.memo["_nfkc"] = unicodedata.normalize("NFKC", text)
+        return word in normal
 
     def _walked(self) -> tuple:
         found = self.memo.get("_walk")
@@ -367,6 +383,14 @@ def root_name(node) -> str | None:
     while type(node) is ast.Attribute:
         node = node.value
     return node.id if type(node) is ast.Name else None
+
+
+def compiles(ctx: "FileContext") -> bool:
+    """The file names `torch.compile` (`torch.compile(model)`, `@torch.compile`, `compile_fn=torch.compile`): its
+    code may be traced. Asked of the text first: most files never spell `compile`, and the answer otherwise
+    needs a walk of every node."""
+    return ctx.fact("compiles", lambda c: c.may_name("compile") and any(
+        dotted(n).endswith("torch.compile") for n in c.nodes(ast.Attribute)))
 
 
 def parent_of(ctx: "FileContext", node):

@@ -1,9 +1,7 @@
 """evaluation-code: metric and evaluation code that runs once per evaluation, outside the compiled step."""
 from __future__ import annotations
 
-import ast
-
-from .base import dotted, enclosing_function, name_globs, predicate
+from .base import compiles, enclosing_function, name_globs, predicate
 
 
 def _within(ctx, node, pat) -> bool:
@@ -13,13 +11,6 @@ def _within(ctx, node, pat) -> bool:
             return True
         func = enclosing_function(ctx, func)
     return False
-
-
-def _compiles(ctx) -> bool:
-    """The file compiles something itself (`torch.compile`, `@torch.compile`): its code may be traced."""
-    def compute(c) -> bool:
-        return any(dotted(n).endswith("torch.compile") for n in c.nodes(ast.Attribute))
-    return ctx.fact("evaluation-code:compiles", compute)
 
 
 @predicate("evaluation-code", kinds=("call", "method", "reference", "keyword", "subscript"), effect="guard")
@@ -36,4 +27,4 @@ def evaluation_code(ctx, hit) -> bool:
     # The directory (metrics/) says too little: a metric's update and the state helpers it calls run on the
     # device for every evaluation batch, so only the once-per-evaluation functions are guarded.
     # (Asked first: most matches are in no such function, and _compiles walks the whole file.)
-    return _within(ctx, hit.node, name_globs(ctx, "evaluation-functions")) and not _compiles(ctx)
+    return _within(ctx, hit.node, name_globs(ctx, "evaluation-functions")) and not compiles(ctx)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 
-from .base import dotted, enclosing_function, imported_name, is_cpu, parent_of, places_on_device, predicate
+from .base import compiles, dotted, enclosing_function, imported_name, is_cpu, parent_of, places_on_device, predicate
 
 # torch functions that build a tensor from Python values (shapes, lists, NumPy arrays) on the default device,
 # the CPU unless a default device is set. `torch.tensor(x)` is Python data by convention (a tensor argument is a
@@ -347,8 +347,7 @@ def _compiled(ctx, node) -> bool:
         if fn.name == "forward":
             return True
         fn = enclosing_function(ctx, fn)
-    return ctx.fact("host-built-value:compiles",
-                    lambda c: any(dotted(n).endswith("torch.compile") for n in c.nodes(ast.Attribute)))
+    return compiles(ctx)
 
 
 def _library_root(ctx, func) -> str:

@@ -262,6 +262,10 @@ def _flags(stmts, conds: _Conditions, wanted: set | None = None) -> set:
                  if _REBOUND not in vals
                  and all((type(v) is ast.Constant and v.value in (False, None)) or conds.never(v) for v in vals)
                  and any(conds.never(v) for v in vals)}
+        if not flags:
+            # No flag after the first round: the second would judge the same values with the same (empty)
+            # flags, and the functions' verdicts are kept from the first, so it could find none either.
+            break
     # Those whose value on Neuron is None itself, so `x is not None` is false there too (a False flag is not None).
     conds.none_flags = {n for n in flags if all(_none_on_neuron(v, conds) for v in names.get(n, ()))}
     return flags

@@ -101,10 +101,10 @@ def _demanded_flags(ctx) -> set:
     or `assert X`."""
     def compute(c) -> set:
         found: set = set()
-        for st in c.statements():
-            parent = parent_of(c, st)
-            if not isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef)) or st not in parent.body:
-                continue
+        # the statements directly in a function body, read from each def (asking every statement of the file
+        # for its parent searched the tree once per statement)
+        for st in (st for fn in c.statements() if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))
+                   for st in fn.body):
             if isinstance(st, ast.Assert) and isinstance(st.test, ast.Name):
                 found.add(st.test.id)
             elif isinstance(st, ast.If) and st.body and isinstance(st.body[-1], ast.Raise) \

@@ -139,13 +139,22 @@ class Linker(ModuleMap):
         """`pkg.attr = a.b` assignments by attribute name: looked up when a module lacks a name. Built on
         first use: it reads every summary, and a warm re-scan with every file's links stored needs none."""
         if self._attr_aliases is None:
-            self._attr_aliases = {}
-            for other, s in self.summaries.items():
-                for target, (line, value) in s["aliases"].items():
-                    if "." in target:
-                        self._attr_aliases.setdefault(target.rsplit(".", 1)[1], []).append(
-                            (other, target, line, value))
+            self._attr_aliases, self._owners = self._project_tables()
         return self._attr_aliases
+
+    def _project_tables(self) -> tuple[dict, dict]:
+        """The attribute-alias table and the class-attribute owners, built in one pass over every summary
+        (each one unpacked once for both) when either is first needed."""
+        aliases: dict = {}
+        owners: dict = {}
+        for other, s in self.summaries.items():
+            for target, (line, value) in s["aliases"].items():
+                if "." in target:
+                    aliases.setdefault(target.rsplit(".", 1)[1], []).append((other, target, line, value))
+            for cname, attrs in s["classes"].items():
+                for a, (line, lit) in attrs.items():
+                    owners.setdefault(a, []).append((other, cname, line, lit))
+        return aliases, owners
 
     # ---------------------------------------------------------------- name resolution
     def lookup(self, rel: str, name: str, hops: int, seen: frozenset):
@@ -633,11 +642,7 @@ class Linker(ModuleMap):
     def _attribute_owners(self, rel: str, attr: str) -> list:
         """(file, class, line, literal) of the classes defining `attr` that file `rel` can see."""
         if self._owners is None:
-            self._owners = {}
-            for other, s in self.summaries.items():
-                for cname, attrs in s["classes"].items():
-                    for a, (line, lit) in attrs.items():
-                        self._owners.setdefault(a, []).append((other, cname, line, lit))
+            self._attr_aliases, self._owners = self._project_tables()
         found = self._owners.get(attr)
         if not found:
             return []

@@ -98,16 +98,19 @@ def _guarded_at_the_call(findings: list, lines_of: dict, engine, cache=None) -> 
 
     values = getattr(getattr(engine, "catalogue", None), "context_values", {})
     kinds = {r.id: {m.kind for m in r.matchers} for r in engine.rules}
-    contexts: dict = {}
-    texts: dict = {}  # path -> (text, its hash)
     memo = cache if cache is not None and cache.db is not None else None
-    out = []
-    for f in findings:
+    held = None  # [path, text, its hash, context or None]: one file at a time, so one syntax tree is alive
+    verdicts: dict = {}  # index of a finding -> guarded at the call
+    # Taken file by file (a stable sort: the findings of a file keep their order), and reported in the order given.
+    for i in sorted(range(len(findings)), key=lambda i: findings[i].path):
+        f = findings[i]
         if not f.guarded:
-            if f.path not in texts:
+            if held is None or held[0] != f.path:
+                if held is not None and held[3] is not None:
+                    held[3].memo.clear()  # its facts point back at it: the tree is freed now, not by the cyclic GC
                 text = "\n".join(lines_of.get(f.path, ()))
-                texts[f.path] = (text, hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest())
-            text, digest = texts[f.path]
+                held = [f.path, text, hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(), None]
+            _path, text, digest, ctx = held
             key, guarded = None, None
             if memo is not None:
                 wanted = sorted(kinds.get(f.rule, ()))
@@ -115,21 +118,18 @@ def _guarded_at_the_call(findings: list, lines_of: dict, engine, cache=None) -> 
                                                 f.category, *wanted]).encode("utf-8", "surrogatepass")).hexdigest()
                 guarded = memo._read("results", key)
             if not isinstance(guarded, bool):
-                ctx = contexts.get(f.path)
                 if ctx is None:
                     try:
                         tree = ast.parse(text)
                     except (SyntaxError, ValueError, RecursionError, MemoryError):
                         tree = None
-                    ctx = contexts[f.path] = FileContext(index=None, tree=tree, resolver=None, values=values,
-                                                         path=f.path)
+                    ctx = held[3] = FileContext(index=None, tree=tree, resolver=None, values=values, path=f.path)
                 guarded = bool(guarded_at(ctx, (f.line, f.column - 1), f.category, kinds.get(f.rule, ())))
                 if memo is not None and key:
-                    memo.pending.append((key, json.dumps(guarded)))
-            if guarded:
-                f = replace(f, guarded=True, guarded_by="neuron-guarded")
-        out.append(f)
-    return out
+                    memo.queue(key, json.dumps(guarded))
+            verdicts[i] = guarded
+    return [replace(f, guarded=True, guarded_by="neuron-guarded") if verdicts.get(i) else f
+            for i, f in enumerate(findings)]
 
 
 def _unpack(rel, s):
@@ -290,7 +290,7 @@ def _file_links(cache, digest_of: dict):
             return
         entry = {"deps": {r: digest_of[r] for r in touched if r in digest_of},
                  "hits": [[path, use, r, m, c, g, [list(s) for s in chain]] for path, use, r, m, c, g, chain in links]}
-        cache.pending.append((key(rel), json.dumps(entry, ensure_ascii=False)))
+        cache.queue(key(rel), json.dumps(entry, ensure_ascii=False))
 
     return stored, store
 

@@ -21,7 +21,10 @@ def parse(text: str, rel: str) -> tuple[ast.Module | None, Diagnostic | None]:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # invalid escape sequences etc. are not our business
-            return ast.parse(text, filename=rel), None
+            tree = ast.parse(text, filename=rel)
+        # Kept on the tree for the predicates' first looks (FileContext.may_name); lives as long as the tree.
+        tree.trnready_text = text
+        return tree, None
     except SyntaxError as e:
         where = f"line {e.lineno}" if e.lineno else "unknown line"
         hint = ""

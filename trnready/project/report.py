@@ -205,7 +205,7 @@ def _container_builds(builds: dict, table, rules: dict, occurrences, config) -> 
                     break
             else:
                 continue
-            exts = table[setup].get("exts") or []
+            exts = [e for e in table[setup].get("exts") or [] if e[0]]  # "" is the file's own kernels
             if not exts:
                 continue
             name, bline, _c, bsrc, rule_id, confidence, message = exts[0]

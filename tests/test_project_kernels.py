@@ -1,0 +1,29 @@
+"""Imports of the project's own kernel modules (link step: the kernel's rule at the importing module's import)."""
+from conftest import FIXTURES, scan_findings
+
+TRITON = "Triton kernel (@triton.jit / @triton.autotune): `triton.autotune`"
+OP = "torch.library operator with a kernel registered for CUDA only: `torch.library.custom_op`"
+
+
+def test_imports_of_modules_defining_kernels_and_not_their_look_alikes():
+    got = [f for f in scan_findings(FIXTURES / "project_kernels", "--no-config", "--show-guarded")
+           if f[3] in ("TRN301", "TRN304")]
+    # Not reported: model.py's second and third imports of kern/triton_ops.py (`from kern import scale as scale2`
+    # through the package's re-export, `import kern.triton_ops`: one finding per importing file and kernel
+    # module), `from kern.ops_any import soft_gelu` (a custom op for every device), `from kern import pad` (the
+    # package re-exports it from kern/helpers.py, which defines no kernel), and triton_ops.py's own import of
+    # ops_cuda (a kernel module's kernels are its items already). train.py imports the op only when CUDA is
+    # there: listed as guarded.
+    assert got == [
+        ("kern/__init__.py", 1, 1, "TRN301", TRITON + " (via kern/__init__.py:1 from .triton_ops import scale → "
+         "kern/triton_ops.py:8 @triton.autotune scale_kernel and 1 more)", False),
+        ("kern/ops_cuda.py", 4, 2, "TRN304", OP, False),
+        ("kern/triton_ops.py", 8, 2, "TRN301", TRITON, False),
+        ("kern/triton_ops.py", 14, 2, "TRN301", "Triton kernel (@triton.jit / @triton.autotune): `triton.jit`", False),
+        ("model.py", 3, 1, "TRN301", TRITON + " (via model.py:3 from kern.triton_ops import scale → "
+         "kern/triton_ops.py:8 @triton.autotune scale_kernel and 1 more)", False),
+        ("model.py", 6, 1, "TRN304", OP + " (via model.py:6 from kern.ops_cuda import fused_gelu → "
+         "kern/ops_cuda.py:4 @torch.library.custom_op fused_gelu)", False),
+        ("train.py", 4, 5, "TRN304", OP + " (via train.py:4 from kern.ops_cuda import fused_gelu → "
+         "kern/ops_cuda.py:4 @torch.library.custom_op fused_gelu)", True),
+    ]

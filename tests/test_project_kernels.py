@@ -27,3 +27,24 @@ def test_imports_of_modules_defining_kernels_and_not_their_look_alikes():
         ("train.py", 4, 5, "TRN304", OP + " (via train.py:4 from kern.ops_cuda import fused_gelu → "
          "kern/ops_cuda.py:4 @torch.library.custom_op fused_gelu)", True),
     ]
+
+
+def test_calls_of_the_imported_kernel_wrappers_are_places_of_the_import_finding():
+    import json
+
+    from conftest import run_cli
+
+    proc = run_cli("scan", FIXTURES / "project_kernels", "--format", "json", "--no-cache", "--no-config",
+                   "--show-guarded")
+    places = {(f["path"], f["line"]): [(o["line"], o["column"]) for o in f.get("occurrences", ())]
+              for f in json.loads(proc.stdout)["findings"] if "(via" in f["message"]}
+    # model.py: `scale`, `scale2` (the same module through the package) and `kern.triton_ops.scale` are calls of
+    # kern/triton_ops.py; `fused_gelu` under `impl == "fused"` (a parameter: either arm may run) is a place, the
+    # two under `elif GELU_IMPL in ("fused", "cuda")` / `else` are not (GELU_IMPL is "eager" at module level),
+    # nor are the calls of soft_gelu and pad (no kernel module).
+    assert places == {
+        ("kern/__init__.py", 1): [],
+        ("model.py", 3): [(14, 23), (15, 12), (15, 34)],
+        ("model.py", 6): [(30, 16)],
+        ("train.py", 4): [(10, 12)],
+    }

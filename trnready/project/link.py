@@ -527,7 +527,7 @@ class Linker(ModuleMap):
         import of it); a file that defines kernels itself is left out (its own kernels are its items), and so
         are imports the project does not hold. Recomputed on every run, like _built_imports."""
         out = []
-        done: set = set()
+        done: dict = {}  # (importing file, kernel module) -> its use
         for rel, (line, col, end_line, end_col, mod, level, name) in imported:
             if rel in kernel_mods:
                 continue
@@ -535,12 +535,16 @@ class Linker(ModuleMap):
             if base is None:
                 continue
             target = self._defining_module(base, name)
-            if target is None or target not in kernel_mods or (rel, target) in done:
+            if target is None or target not in kernel_mods:
                 continue
-            done.add((rel, target))
+            if (rel, target) in done:  # a further import of the same kernel module: its calls count too
+                done[(rel, target)][7].append([line, col, mod, name])
+                continue
             _n, kline, _c, ksrc, rule, confidence, message = kernel_mods[target]
             text = f"from {'.' * level}{mod} import {name}" if name is not None else f"import {mod}"
-            use = [line, col, end_line, end_col, text, [], False]
+            # the eighth field: the file's imports of this kernel module, whose calls become places of the finding
+            use = [line, col, end_line, end_col, text, [], False, [[line, col, mod, name]]]
+            done[(rel, target)] = use
             out.append((rel, use, rule, message, confidence, False, [(target, kline, ksrc)]))
         return out
 

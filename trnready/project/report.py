@@ -50,6 +50,8 @@ def _link_findings(files, summaries, engine, cache, config, scan_bytes, digests,
     occurrences = Occurrences()
     seen = set()
     notes = []
+    trees: dict = {}  # rel -> syntax tree, parsed only for files importing a kernel module
+    text_of: dict = {}
     for rel, use, rule_id, message, confidence, guarded, chain in linker.link(stored, store, noted):
         if not message:  # a default the per-file pass reported at the call that uses it
             notes.append((rel, use[0], rule_id, use[1], use[2], use[4]))
@@ -61,7 +63,8 @@ def _link_findings(files, summaries, engine, cache, config, scan_bytes, digests,
         seen.add((rule_id, rel, line, col))
         if rel not in lines_of:
             data, diag = read_bytes(py[rel].path, rel, config.max_file_size)
-            lines_of[rel] = data.decode("utf-8", "replace").splitlines() if diag is None and data is not None else []
+            text_of[rel] = data.decode("utf-8", "replace") if diag is None and data is not None else ""
+            lines_of[rel] = text_of[rel].splitlines()
         lines = lines_of[rel]
         text = lines[line - 1] if 0 < line <= len(lines) else ""
         end_text = lines[end_line - 1] if 0 < end_line <= len(lines) else ""
@@ -74,6 +77,8 @@ def _link_findings(files, summaries, engine, cache, config, scan_bytes, digests,
             rule, occurrences, confidence=confidence, path=rel, line=line, column=_column(text, col) ,
             end_line=end_line, end_column=_column(end_text, end_col), snippet=text,
             message=f"{message} (via {via})", code=src, context=_context(lines, line), guarded=guarded))
+        if len(use) > 7 and use[7]:  # an import of a kernel module (link step 10): its calls are its places
+            out[-1] = _with_calls(out[-1], use[7], text_of[rel], lines, trees)
     out = _guarded_at_the_call(out, lines_of, engine, cache)
     out += _components(configs, linker, engine, occurrences, config)
     out += _container_builds(builds, table, rules, occurrences, config)
@@ -130,6 +135,28 @@ def _guarded_at_the_call(findings: list, lines_of: dict, engine, cache=None) -> 
                 f = replace(f, guarded=True, guarded_by="neuron-guarded")
         out.append(f)
     return out
+
+
+def _with_calls(f, imports: list, text: str, lines: list, trees: dict):
+    """The finding at a kernel module's import, with each call of what the file imported from it as a place."""
+    import ast
+    from dataclasses import replace
+
+    from .kernel_calls import call_places
+
+    if f.path not in trees:
+        try:
+            trees[f.path] = ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            trees[f.path] = None
+    tree = trees[f.path]
+    if tree is None:
+        return f
+    # the summary's import columns are the parser's (UTF-8 byte) offsets; this parse gives the same ones
+    places = call_places(tree, [(ln, col, mod, name) for ln, col, mod, name in imports])
+    more = [(ln, _column(lines[ln - 1], col) if 0 < ln <= len(lines) else col + 1, f.rule)
+            for ln, col in places if not f.line <= ln <= f.end_line]
+    return replace(f, occurrences=tuple(more)) if more else f
 
 
 def _unpack(rel, s):

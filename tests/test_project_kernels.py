@@ -38,7 +38,8 @@ def test_calls_of_the_imported_kernel_wrappers_are_places_of_the_import_finding(
                    "--show-guarded")
     places = {(f["path"], f["line"]): [(o["line"], o["column"]) for o in f.get("occurrences", ())]
               for f in json.loads(proc.stdout)["findings"] if "(via" in f["message"]}
-    # model.py: `scale`, `scale2` (the same module through the package) and `kern.triton_ops.scale` are calls of
+    # model.py: `soft_fused`, the last name of the import statement, is never called, `fused_gelu` is: every name counts;
+    # `scale`, `scale2` (the same module through the package) and `kern.triton_ops.scale` are calls of
     # kern/triton_ops.py; `fused_gelu` under `impl == "fused"` (a parameter: either arm may run) is a place, the
     # two under `elif GELU_IMPL in ("fused", "cuda")` / `else` are not (GELU_IMPL is "eager" at module level),
     # nor are the calls of soft_gelu and pad (no kernel module).

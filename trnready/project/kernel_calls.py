@@ -96,13 +96,15 @@ def call_places(tree: ast.Module, imports: list) -> list:
     """[(line, UTF-8 byte offset)] of the calls of what `imports` ([(line, col, module, name or None)], the import
     statements of one kernel module in this file) bind, outside arms the module constants rule out."""
     names, prefixes = set(), set()
-    wanted = {(line, col): (mod, name) for line, col, mod, name in imports}
+    wanted: dict = {}  # (line, col) -> what the statement imports (`from kernel import a, b`: two entries)
+    for line, col, mod, name in imports:
+        wanted.setdefault((line, col), []).append((mod, name))
     for node in ast.walk(tree):
         if isinstance(node, (ast.Import, ast.ImportFrom)) and (node.lineno, node.col_offset) in wanted:
-            mod, name = wanted[(node.lineno, node.col_offset)]
-            n, p = _bound(node, name, mod)
-            names |= n
-            prefixes |= p
+            for mod, name in wanted[(node.lineno, node.col_offset)]:
+                n, p = _bound(node, name, mod)
+                names |= n
+                prefixes |= p
     if not names and not prefixes:
         return []
     consts = _constants(tree)

@@ -5,8 +5,8 @@ File steps run right after a file's reader, in the process that read it, and see
 the result cache stores. Report steps run in the main process once every file is in, because they
 depend on the configuration (per-file ignores) or on other files (repository-level rules).
 
-    file:   suppressions (+ TRN901/TRN902) -> de-duplication -> one finding per thing -> wrapped-reference calls
-            -> self-check blocks -> notebook file lines -> sort
+    file:   suppressions (+ TRN901/TRN902) -> de-duplication -> one finding per thing -> self-check blocks
+            -> notebook file lines -> sort
     report: per-file ignores (per file) -> repository-level rules -> CUDA helpers into their kernels -> vendored
             -> scope of each finding -> sort
 
@@ -27,9 +27,8 @@ from .scope import classify
 # (2: suppressions honoured in every file kind with comments; 3: one finding per thing, occurrences;
 # 4: uses fold into the same rule's import finding; self-check blocks of package modules are examples;
 # 5: one finding per rule per training-config file; 6: a branch's finding folds into the reported check above
-# it; 10: one per rule per function for more categories of [context.values]; 12: calls of a module-level name
-# bound to a wrapped flagged function are places of its finding).
-VERSION = 12
+# it; 10: one per rule per function for more categories of [context.values]).
+VERSION = 11
 
 
 # ---------------------------------------------------------------- file steps
@@ -350,49 +349,6 @@ def self_check_blocks(findings: list, ctx, result) -> list:
             for f in findings]
 
 
-def wrapped_reference_calls(findings: list, ctx, result) -> list:
-    """`flex = torch.compile(flex_attention)` at module level, then `flex(q, k, v, block_mask=m)` in a method: the
-    finding is the reference to the flagged function, handed whole to a call that wraps it (torch.compile,
-    functools.partial, ...) and bound once to a module-level name. Each call of that name runs the flagged
-    function, so it is a place of the finding (an occurrence), as the uses of a library are places of its import.
-    A wrapped object that is not a function reference (`model = torch.compile(model)`) is not followed."""
-    if not findings or ctx.kind not in ("python", "notebook"):
-        return findings
-    out = list(findings)
-    index = {(f.path, f.cell, f.line, f.column): i for i, f in enumerate(out)}
-    for tree, mine, cell in _trees(findings, ctx, result):
-        if not isinstance(tree, ast.Module) or not mine:
-            continue
-        names: dict = {}  # name -> index of the finding at its wrapped reference
-        bound: dict = {}
-        for st in tree.body:
-            for t in (st.targets if isinstance(st, ast.Assign) else ()):
-                if isinstance(t, ast.Name):
-                    bound[t.id] = bound.get(t.id, 0) + 1
-            if not (isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name)
-                    and isinstance(st.value, ast.Call) and st.value.args):
-                continue
-            ref = st.value.args[0]
-            if not isinstance(ref, (ast.Name, ast.Attribute)):
-                continue
-            i = index.get((ctx.rel, cell, ref.lineno, ref.col_offset + 1))
-            if i is not None:
-                names[st.targets[0].id] = (i, st.lineno, st.end_lineno or st.lineno)
-        names = {n: v for n, v in names.items() if bound.get(n) == 1}
-        if not names:
-            continue
-        places: dict = {}
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in names:
-                i, first, last = names[node.func.id]
-                if not first <= node.lineno <= last:
-                    places.setdefault(i, []).append((node.lineno, node.col_offset + 1, out[i].rule))
-        for i, more in places.items():
-            occ = sorted(set(out[i].occurrences) | set(more))[:MAX_OCCURRENCES]
-            out[i] = replace(out[i], occurrences=tuple(occ))
-    return out
-
-
 def _is_main_guard(st) -> bool:
     t = getattr(st, "test", None) if type(st) is ast.If else None
     if type(t) is not ast.Compare or len(t.ops) != 1 or type(t.ops[0]) is not ast.Eq:
@@ -417,8 +373,7 @@ def sort(findings: list, *_) -> list:
     return sorted(findings, key=lambda f: f.sort_key())
 
 
-FILE_STEPS = (suppressions, dedupe, one_per_thing, wrapped_reference_calls, self_check_blocks, notebook_file_lines,
-              sort)
+FILE_STEPS = (suppressions, dedupe, one_per_thing, self_check_blocks, notebook_file_lines, sort)
 
 
 def file_findings(ctx, result) -> list:

@@ -109,7 +109,7 @@ def call_places(tree: ast.Module, imports: list) -> list:
         return []
     consts = _constants(tree)
     out: list = []
-    stack = [tree]
+    stack: list[ast.AST] = [tree]
     while stack and len(out) < MAX_PLACES:
         node = stack.pop()
         if isinstance(node, ast.If):

@@ -126,3 +126,34 @@ def call_places(tree: ast.Module, imports: list) -> list:
                 out.append((node.lineno, node.col_offset))
         stack.extend(ast.iter_child_nodes(node))
     return sorted(out)
+
+
+_BINDINGS = (ast.Assign, ast.AnnAssign, ast.Import, ast.ImportFrom, ast.FunctionDef, ast.ClassDef)
+_IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
+
+
+def falls_back(tree: ast.Module, line: int) -> bool:
+    """The import statement on `line` sits in the body of a `try` one of whose handlers catches a failed import
+    (`except ImportError:`, `ModuleNotFoundError`, `Exception`, a bare `except:`) and binds a fallback (an
+    assignment, a definition, another import, or a returned value) without raising, as optional-gpu-import asks."""
+    best = None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Try) and node.body and node.body[0].lineno <= line <= (node.body[-1].end_lineno or 0):
+            if best is None or node.lineno > best.lineno:
+                best = node  # the innermost try around the import
+    if best is None:
+        return False
+    for h in best.handlers:
+        caught = [h.type] if not isinstance(h.type, ast.Tuple) else list(h.type.elts)
+        if h.type is not None and not any(_dotted(c) in _IMPORT_ERRORS for c in caught):
+            continue
+        binds = False
+        for n in ast.walk(h):
+            if isinstance(n, ast.Raise):
+                binds = False
+                break
+            if isinstance(n, _BINDINGS) or (isinstance(n, ast.Return) and n.value is not None):
+                binds = True
+        if binds:
+            return True
+    return False

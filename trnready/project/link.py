@@ -542,8 +542,11 @@ class Linker(ModuleMap):
                 continue
             _n, kline, _c, ksrc, rule, confidence, message = kernel_mods[target]
             text = f"from {'.' * level}{mod} import {name}" if name is not None else f"import {mod}"
-            # the eighth field: the file's imports of this kernel module, whose calls become places of the finding
-            use = [line, col, end_line, end_col, text, [], False, [[line, col, mod, name]]]
+            # the eighth field: the file's imports of this kernel module, whose calls become places of the finding;
+            # the ninth: the packages the kernel module imports at module level (triton: the import fails where
+            # they are missing, so an importer's `except ImportError:` fallback is taken there)
+            roots = sorted({m.split(".", 1)[0] for m, lv, _i in self.summaries[target]["imports"].values() if not lv})
+            use = [line, col, end_line, end_col, text, [], False, [[line, col, mod, name]], roots]
             done[(rel, target)] = use
             out.append((rel, use, rule, message, confidence, False, [(target, kline, ksrc)]))
         return out

@@ -78,7 +78,8 @@ def _link_findings(files, summaries, engine, cache, config, scan_bytes, digests,
             end_line=end_line, end_column=_column(end_text, end_col), snippet=text,
             message=f"{message} (via {via})", code=src, context=_context(lines, line), guarded=guarded))
         if len(use) > 7 and use[7]:  # an import of a kernel module (link step 10): its calls are its places
-            out[-1] = _with_calls(out[-1], use[7], text_of[rel], lines, trees)
+            out[-1] = _with_calls(out[-1], use[7], text_of[rel], lines, trees,
+                                  set(use[8]) & set(_values(engine).get("cuda-only-packages", ())))
     out = _guarded_at_the_call(out, lines_of, engine, cache)
     out += _components(configs, linker, engine, occurrences, config)
     out += _container_builds(builds, table, rules, occurrences, config)
@@ -137,12 +138,19 @@ def _guarded_at_the_call(findings: list, lines_of: dict, engine, cache=None) -> 
     return out
 
 
-def _with_calls(f, imports: list, text: str, lines: list, trees: dict):
-    """The finding at a kernel module's import, with each call of what the file imported from it as a place."""
+def _values(engine) -> dict:
+    return getattr(getattr(engine, "catalogue", None), "context_values", None) or {}
+
+
+def _with_calls(f, imports: list, text: str, lines: list, trees: dict, missing: set):
+    """The finding at a kernel module's import, with each call of what the file imported from it as a place.
+    `missing`: the CUDA-only packages the kernel module imports at module level; when there are any and the
+    import sits in a `try` whose `except ImportError:` binds a fallback, the import fails on a Trainium host and
+    the fallback runs (guarded, as optional-gpu-import guards such an import of the package itself)."""
     import ast
     from dataclasses import replace
 
-    from .kernel_calls import call_places
+    from .kernel_calls import call_places, falls_back
 
     if f.path not in trees:
         try:
@@ -153,6 +161,8 @@ def _with_calls(f, imports: list, text: str, lines: list, trees: dict):
     if tree is None:
         return f
     # the summary's import columns are the parser's (UTF-8 byte) offsets; this parse gives the same ones
+    if missing and all(falls_back(tree, ln) for ln, _c, _m, _n in imports):  # every import of it in the file
+        return replace(f, guarded=True, guarded_by="optional-gpu-import")
     places = call_places(tree, [(ln, col, mod, name) for ln, col, mod, name in imports])
     more = [(ln, _column(lines[ln - 1], col) if 0 < ln <= len(lines) else col + 1, f.rule)
             for ln, col in places if not f.line <= ln <= f.end_line]

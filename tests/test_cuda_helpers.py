@@ -69,3 +69,35 @@ def test_a_header_only_kernel_library_and_its_launcher_stay_reported(tmp_path):
     got = findings(tmp_path)
     assert [(p, ln) for p, ln, _, _ in got] == [("lib/launch.cu", 1), ("lib/scale.cuh", 2), ("other/lone.cuh", 1)]
     assert not any("helper file" in m for _, _, _, m in got)
+
+
+TWO_KERNELS = '''#include <cuda_runtime.h>
+__global__ void fwd_kernel(float* x);
+template <int N>
+__global__ void fwd_kernel(float* x) {
+  x[0] = N;
+}
+
+__global__ void bwd_kernel(float* x, float* g) {
+  g[0] = x[0];
+}
+void launch(float* x) { fwd_kernel<4><<<1, 32>>>(x); }
+'''
+
+
+def test_every_kernel_of_a_file_is_an_occurrence_of_its_one_finding(tmp_path):
+    # Hit: the second definition is a place of the file's finding. Look-alikes: the prototype on line 2 and
+    # the launch on line 11 are not definitions, so they are neither the finding's line nor an occurrence.
+    write(tmp_path, {"csrc/ops.cu": TWO_KERNELS})
+    proc = run_cli("scan", ".", "--format", "json", "--no-cache", cwd=tmp_path)
+    got = [f for f in json.loads(proc.stdout)["findings"] if f["rule"] == "TRN601"]
+    assert [(f["line"], f["message"]) for f in got] == [
+        (4, "CUDA source file: 2 __global__ kernels to port to NKI (fwd_kernel, bwd_kernel)")]
+    assert got[0]["occurrences"] == [{"line": 8, "column": 1, "rule": "TRN601"}]
+
+
+def test_a_file_with_one_kernel_has_no_occurrences(tmp_path):
+    write(tmp_path, {"csrc/one.cu": KERNEL.replace('#include "../utils/reduce.cuh"\n', "")})
+    proc = run_cli("scan", ".", "--format", "json", "--no-cache", cwd=tmp_path)
+    got = [f for f in json.loads(proc.stdout)["findings"] if f["rule"] == "TRN601"]
+    assert [(f["line"], f.get("occurrences")) for f in got] == [(2, None)]

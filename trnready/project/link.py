@@ -486,6 +486,7 @@ class Linker(ModuleMap):
         each summary that has any, when the caller noted them aside (then no summary is unpacked for them)."""
         out = []
         built: dict = {}
+        kernel_mods: dict = {}  # rel -> its exts entry for the kernels it defines
         imported: list = []
         for rel in sorted(self.summaries):
             if noted is None:
@@ -494,7 +495,10 @@ class Linker(ModuleMap):
             else:
                 exts, imps = noted.get(rel, ((), ()))
             for e in exts:
-                built.setdefault(e[0], (rel, e))
+                if e[0]:
+                    built.setdefault(e[0], (rel, e))
+                else:
+                    kernel_mods[rel] = e
             imported += [(rel, i) for i in imps]
             # Stored links are asked for first: they exist only for a file that had something to link
             # and are valid only while its content (so its summary) is unchanged, and answering from
@@ -520,7 +524,67 @@ class Linker(ModuleMap):
             out.extend(got)
         if built:
             out += self._built_imports(built, imported)
+        if kernel_mods:
+            out += self._kernel_imports(kernel_mods, imported)
         return out
+
+    # ---------------------------------------------------------------- modules that define kernels
+    def _kernel_imports(self, kernel_mods: dict, imported: list) -> list:
+        """`from kernel import act_quant` where the project's kernel.py defines Triton kernels (or CUDA-only
+        custom ops, CuPy/NVRTC kernels): the importing module runs them, so the import is reported with the
+        kernel's rule and the kernel in the chain. One finding per importing file and kernel module (its first
+        import of it); a file that defines kernels itself is left out (its own kernels are its items), and so
+        are imports the project does not hold. Recomputed on every run, like _built_imports."""
+        out = []
+        done: dict = {}  # (importing file, kernel module) -> its use
+        for rel, (line, col, end_line, end_col, mod, level, name) in imported:
+            if rel in kernel_mods:
+                continue
+            base = self.absolute(rel, mod, level)
+            if base is None:
+                continue
+            target = self._defining_module(base, name)
+            if target is None or target not in kernel_mods:
+                continue
+            if (rel, target) in done:  # a further import of the same kernel module: its calls count too
+                done[(rel, target)][7].append([line, col, mod, name])
+                continue
+            _n, kline, _c, ksrc, rule, confidence, message = kernel_mods[target]
+            text = f"from {'.' * level}{mod} import {name}" if name is not None else f"import {mod}"
+            # the eighth field: the file's imports of this kernel module, whose calls become places of the finding;
+            # the ninth: the packages the kernel module imports at module level (triton: the import fails where
+            # they are missing, so an importer's `except ImportError:` fallback is taken there)
+            roots = sorted({m.split(".", 1)[0] for m, lv, _i in self.summaries[target]["imports"].values() if not lv})
+            use = [line, col, end_line, end_col, text, [], False, [[line, col, mod, name]], roots]
+            done[(rel, target)] = use
+            out.append((rel, use, rule, message, confidence, False, [(target, kline, ksrc)]))
+        return out
+
+    def _defining_module(self, base: str, name: str | None) -> str | None:
+        """The project file an import reaches: the module itself (`import pkg.kernels`, `from pkg import
+        kernels`) or the one defining `name`, through `__init__` re-exports (at most MAX_HOPS, cycles end)."""
+        if name is None:
+            return self.mods.get(base)
+        seen: set = set()
+        while len(seen) <= MAX_HOPS:
+            sub = f"{base}.{name}" if base else name
+            rel = self.mods.get(base)
+            if rel is None:
+                return self.mods.get(sub)
+            if (rel, name) in seen:
+                return None
+            seen.add((rel, name))
+            imp = self.summaries[rel]["imports"].get(name)
+            if imp is None:  # bound in that module itself (or a submodule of that name)
+                return self.mods.get(sub, rel) if rel.endswith("__init__.py") else rel
+            mod, level, imported = imp
+            nxt = self.absolute(rel, mod, level)
+            if nxt is None:
+                return None
+            if imported is None:
+                return self.mods.get(nxt)
+            base, name = nxt, imported
+        return None
 
     # ---------------------------------------------------------------- modules the project builds
     def _built_imports(self, built: dict, imported: list) -> list:

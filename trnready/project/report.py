@@ -50,6 +50,8 @@ def _link_findings(files, summaries, engine, cache, config, scan_bytes, digests,
     occurrences = Occurrences()
     seen = set()
     notes = []
+    trees: dict = {}  # rel -> syntax tree, parsed only for files importing a kernel module
+    text_of: dict = {}
     for rel, use, rule_id, message, confidence, guarded, chain in linker.link(stored, store, noted):
         if not message:  # a default the per-file pass reported at the call that uses it
             notes.append((rel, use[0], rule_id, use[1], use[2], use[4]))
@@ -61,7 +63,8 @@ def _link_findings(files, summaries, engine, cache, config, scan_bytes, digests,
         seen.add((rule_id, rel, line, col))
         if rel not in lines_of:
             data, diag = read_bytes(py[rel].path, rel, config.max_file_size)
-            lines_of[rel] = data.decode("utf-8", "replace").splitlines() if diag is None and data is not None else []
+            text_of[rel] = data.decode("utf-8", "replace") if diag is None and data is not None else ""
+            lines_of[rel] = text_of[rel].splitlines()
         lines = lines_of[rel]
         text = lines[line - 1] if 0 < line <= len(lines) else ""
         end_text = lines[end_line - 1] if 0 < end_line <= len(lines) else ""
@@ -74,6 +77,9 @@ def _link_findings(files, summaries, engine, cache, config, scan_bytes, digests,
             rule, occurrences, confidence=confidence, path=rel, line=line, column=_column(text, col) ,
             end_line=end_line, end_column=_column(end_text, end_col), snippet=text,
             message=f"{message} (via {via})", code=src, context=_context(lines, line), guarded=guarded))
+        if len(use) > 7 and use[7]:  # an import of a kernel module (link step 10): its calls are its places
+            out[-1] = _with_calls(out[-1], use[7], text_of[rel], lines, trees,
+                                  set(use[8]) & set(_values(engine).get("cuda-only-packages", ())))
     out = _guarded_at_the_call(out, lines_of, engine, cache)
     out += _components(configs, linker, engine, occurrences, config)
     out += _container_builds(builds, table, rules, occurrences, config)
@@ -130,6 +136,37 @@ def _guarded_at_the_call(findings: list, lines_of: dict, engine, cache=None) -> 
             verdicts[i] = guarded
     return [replace(f, guarded=True, guarded_by="neuron-guarded") if verdicts.get(i) else f
             for i, f in enumerate(findings)]
+
+
+def _values(engine) -> dict:
+    return getattr(getattr(engine, "catalogue", None), "context_values", None) or {}
+
+
+def _with_calls(f, imports: list, text: str, lines: list, trees: dict, missing: set):
+    """The finding at a kernel module's import, with each call of what the file imported from it as a place.
+    `missing`: the CUDA-only packages the kernel module imports at module level; when there are any and the
+    import sits in a `try` whose `except ImportError:` binds a fallback, the import fails on a Trainium host and
+    the fallback runs (guarded, as optional-gpu-import guards such an import of the package itself)."""
+    import ast
+    from dataclasses import replace
+
+    from .kernel_calls import call_places, falls_back
+
+    if f.path not in trees:
+        try:
+            trees[f.path] = ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            trees[f.path] = None
+    tree = trees[f.path]
+    if tree is None:
+        return f
+    # the summary's import columns are the parser's (UTF-8 byte) offsets; this parse gives the same ones
+    if missing and all(falls_back(tree, ln) for ln, _c, _m, _n in imports):  # every import of it in the file
+        return replace(f, guarded=True, guarded_by="optional-gpu-import")
+    places = call_places(tree, [(ln, col, mod, name) for ln, col, mod, name in imports])
+    more = [(ln, _column(lines[ln - 1], col) if 0 < ln <= len(lines) else col + 1, f.rule)
+            for ln, col in places if not f.line <= ln <= f.end_line]
+    return replace(f, occurrences=tuple(more)) if more else f
 
 
 def _unpack(rel, s):
@@ -205,7 +242,7 @@ def _container_builds(builds: dict, table, rules: dict, occurrences, config) -> 
                     break
             else:
                 continue
-            exts = table[setup].get("exts") or []
+            exts = [e for e in table[setup].get("exts") or [] if e[0]]  # "" is the file's own kernels
             if not exts:
                 continue
             name, bline, _c, bsrc, rule_id, confidence, message = exts[0]

@@ -20,7 +20,9 @@ only what another module can see or what can carry a value across a module bound
     flags    module-level names assigned only from never-on-Neuron checks (`_SUPPORTS_FLEX = torch.cuda...`)
     guards   blocks run only when an imported project name is true -> [first line, last line, name, choice]
     exts     modules this file builds from CUDA sources (a build call a custom-cuda-kernel rule reported, with a
-             literal name) -> [name, line, col, call source, rule, confidence, message]
+             literal name) -> [name, line, col, call source, rule, confidence, message]; name "" stands for
+             the file itself when it defines kernels (a finding of a rule in `kernel-definition-rules`, neither
+             guarded nor suppressed): one entry, for its first kernel, the source naming how many there are
     imported every import statement outside the well-known libraries, at any depth
              -> [line, col, end_line, end_col, module, level, name or None]
 """
@@ -30,7 +32,7 @@ import ast
 import bisect
 import sys
 
-VERSION = 7
+VERSION = 8
 MAX_TEMPLATE = 400  # a call longer than this is not carried (generated code, data tables)
 MAX_ITEMS = 400  # per list: memory stays flat however large the module
 
@@ -230,7 +232,35 @@ def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | Non
     guards = guards_of(tree, project_names) if project_names else []
     return {"v": VERSION, "imports": imports, "consts": consts, "classes": classes, "aliases": aliases,
             "funcs": funcs, "uses": uses, "stars": stars, "stores": stores, "reads": reads, "flags": flags,
-            "guards": guards, "exts": _built(calls, built) if built else [], "imported": _imported(tree, import_nodes)}
+            "guards": guards, "exts": (_built(calls, built) + _kernels(tree, built, values or {})) if built else [],
+            "imported": _imported(tree, import_nodes)}
+
+
+def _kernels(tree: ast.Module, built: dict, values: dict) -> list:
+    """[["", line, col, source, rule, confidence, message]] when the file defines kernels of its own (an
+    unguarded finding of a rule in `kernel-definition-rules`: a Triton kernel, a CUDA-only custom op, a
+    CuPy/NVRTC kernel): another module importing from it runs them. The first kernel stands for the file."""
+    rules = set(values.get("kernel-definition-rules", ()))
+    found = sorted((line, col, v) for (line, col), v in built.items() if v[0] in rules and not v[3])
+    if not found:
+        return []
+    lines = {ln for ln, _c, _v in found}
+    defs = [node for node in ast.walk(tree)
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+            and any(d.lineno in lines for d in node.decorator_list)]
+    # a decorator stack (`@triton.autotune` over `@triton.jit`) is one kernel
+    decorated = {d.lineno for node in defs for d in node.decorator_list}
+    count = len(defs) + len(lines - decorated)
+    line, col, (rule, confidence, message, _g) = found[0]
+    src = ""
+    for node in defs:
+        deco = next((d for d in node.decorator_list if d.lineno == line), None)
+        if deco is not None:
+            src = f"@{dotted(deco.func if isinstance(deco, ast.Call) else deco) or '...'} {node.name}"
+            break
+    if count > 1:
+        src = f"{src} and {count - 1} more" if src else f"{count} kernels"
+    return [["", line, col - 1, src, rule, confidence, message]]
 
 
 def _built(calls: list, built: dict) -> list:
@@ -245,7 +275,7 @@ def _built(calls: list, built: dict) -> list:
         if named and isinstance(named[0], ast.Constant) and isinstance(named[0].value, str) \
                 and all(p.isidentifier() for p in named[0].value.split(".")):
             src = ast.unparse(node.func)
-            out.append([named[0].value, node.lineno, node.col_offset, src, *found])
+            out.append([named[0].value, node.lineno, node.col_offset, src, *found[:3]])
     return out
 
 

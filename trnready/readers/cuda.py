@@ -7,6 +7,7 @@ own to port: the kernels are the header's finding, so it gets none.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from .context import FileContext, ReadResult, Source
 from .emit import Emitter, msg
@@ -14,6 +15,7 @@ from .lines import emit_lines
 from ..filekinds import comments
 
 _CUDA_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/|\"(?:\\.|[^\"\\\n])*\"", re.S)
+_MAX_KERNEL_PLACES = 100  # as postprocess.MAX_OCCURRENCES: a generated file with thousands of kernels stays small
 _GLOBAL = re.compile(r"\b__global__\b")
 _IDENT_PAREN = re.compile(r"(?<!\w)([A-Za-z_]\w*)\s*(?:<[^<>;{}()]*>\s*)?\(")
 
@@ -97,6 +99,11 @@ def scan_cuda(text: str, lines, engine, em: Emitter, kind: str):
             text = msg(rule, m, em.rel, count=len(kernels), names=names or "none")
         snippet = lines[line - 1] if 0 < line <= len(lines) else ""
         em.add(rule, m, line, 1, len(snippet) + 1, snippet, text, f"{kind}:{names}")
+        if len(kernels) > 1 and em.out and em.out[-1].line == line and em.out[-1].rule == rule.id:
+            # Every kernel is a line of work: the others are folded into the file's one finding as occurrences,
+            # so a checklist or an annotation lists each `__global__` definition, not only the first.
+            more = sorted({ln for _, ln in kernels[1:] if ln != line})[:_MAX_KERNEL_PLACES]
+            em.out[-1] = replace(em.out[-1], occurrences=tuple((ln, 1, rule.id) for ln in more))
 
 
 def read(ctx: FileContext) -> ReadResult:

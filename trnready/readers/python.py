@@ -185,7 +185,7 @@ def kernel_builds(findings) -> dict:
         if f.category == "custom-cuda-kernel" and f.cell is None:
             # more build calls of the file folded into this finding (one finding per thing) count too
             for line, column, _rule in ((f.line, f.column, f.rule), *f.occurrences):
-                out.setdefault((line, column), [f.rule, f.confidence, f.message])
+                out.setdefault((line, column), [f.rule, f.confidence, f.message, f.guarded or f.suppressed])
     return out
 
 

@@ -1,0 +1,66 @@
+"""Imports of the project's own kernel modules (link step: the kernel's rule at the importing module's import)."""
+from conftest import FIXTURES, scan_findings
+
+TRITON = "Triton kernel (@triton.jit / @triton.autotune): `triton.autotune`"
+OP = "torch.library operator with a kernel registered for CUDA only: `torch.library.custom_op`"
+
+
+def test_imports_of_modules_defining_kernels_and_not_their_look_alikes():
+    got = [f for f in scan_findings(FIXTURES / "project_kernels", "--no-config", "--show-guarded")
+           if f[3] in ("TRN301", "TRN304")]
+    # Not reported: model.py's second and third imports of kern/triton_ops.py (`from kern import scale as scale2`
+    # through the package's re-export, `import kern.triton_ops`: one finding per importing file and kernel
+    # module), `from kern.ops_any import soft_gelu` (a custom op for every device), `from kern import pad` (the
+    # package re-exports it from kern/helpers.py, which defines no kernel), and triton_ops.py's own import of
+    # ops_cuda (a kernel module's kernels are its items already). train.py imports the op only when CUDA is
+    # there: listed as guarded.
+    # fallback.py imports kern/triton_ops.py (which needs triton, never on a Trainium host) in a `try` whose
+    # `except ImportError:` defines a fallback: guarded. Its import of kern/ops_cuda.py (torch only, so the import
+    # succeeds there) stays; so do noisy.py (the handler only prints) and mixed.py (a second, plain import).
+    assert got == [
+        ("fallback.py", 4, 5, "TRN301", TRITON + " (via fallback.py:4 from kern.triton_ops import scale → "
+         "kern/triton_ops.py:8 @triton.autotune scale_kernel and 1 more)", True),
+        ("fallback.py", 10, 5, "TRN304", OP + " (via fallback.py:10 from kern.ops_cuda import fused_gelu → "
+         "kern/ops_cuda.py:4 @torch.library.custom_op fused_gelu)", False),
+        ("kern/__init__.py", 1, 1, "TRN301", TRITON + " (via kern/__init__.py:1 from .triton_ops import scale → "
+         "kern/triton_ops.py:8 @triton.autotune scale_kernel and 1 more)", False),
+        ("kern/ops_cuda.py", 4, 2, "TRN304", OP, False),
+        ("kern/triton_ops.py", 8, 2, "TRN301", TRITON, False),
+        ("kern/triton_ops.py", 14, 2, "TRN301", "Triton kernel (@triton.jit / @triton.autotune): `triton.jit`", False),
+        ("mixed.py", 2, 5, "TRN301", TRITON + " (via mixed.py:2 from kern.triton_ops import scale → "
+         "kern/triton_ops.py:8 @triton.autotune scale_kernel and 1 more)", False),
+        ("model.py", 3, 1, "TRN301", TRITON + " (via model.py:3 from kern.triton_ops import scale → "
+         "kern/triton_ops.py:8 @triton.autotune scale_kernel and 1 more)", False),
+        ("model.py", 6, 1, "TRN304", OP + " (via model.py:6 from kern.ops_cuda import fused_gelu → "
+         "kern/ops_cuda.py:4 @torch.library.custom_op fused_gelu)", False),
+        ("noisy.py", 2, 5, "TRN301", TRITON + " (via noisy.py:2 from kern.triton_ops import scale → "
+         "kern/triton_ops.py:8 @triton.autotune scale_kernel and 1 more)", False),
+        ("train.py", 4, 5, "TRN304", OP + " (via train.py:4 from kern.ops_cuda import fused_gelu → "
+         "kern/ops_cuda.py:4 @torch.library.custom_op fused_gelu)", True),
+    ]
+
+
+def test_calls_of_the_imported_kernel_wrappers_are_places_of_the_import_finding():
+    import json
+
+    from conftest import run_cli
+
+    proc = run_cli("scan", FIXTURES / "project_kernels", "--format", "json", "--no-cache", "--no-config",
+                   "--show-guarded")
+    places = {(f["path"], f["line"]): [(o["line"], o["column"]) for o in f.get("occurrences", ())]
+              for f in json.loads(proc.stdout)["findings"] if "(via" in f["message"]}
+    # model.py: `soft_fused`, the last name of the import statement, is never called, `fused_gelu` is: every name counts;
+    # `scale`, `scale2` (the same module through the package) and `kern.triton_ops.scale` are calls of
+    # kern/triton_ops.py; `fused_gelu` under `impl == "fused"` (a parameter: either arm may run) is a place, the
+    # two under `elif GELU_IMPL in ("fused", "cuda")` / `else` are not (GELU_IMPL is "eager" at module level),
+    # nor are the calls of soft_gelu and pad (no kernel module).
+    assert places == {
+        ("fallback.py", 4): [],  # guarded: its calls are not listed
+        ("fallback.py", 10): [(16, 23)],
+        ("kern/__init__.py", 1): [],
+        ("mixed.py", 2): [],
+        ("noisy.py", 2): [],
+        ("model.py", 3): [(14, 23), (15, 12), (15, 34)],
+        ("model.py", 6): [(30, 16)],
+        ("train.py", 4): [(10, 12)],
+    }

@@ -534,17 +534,24 @@ class Linker(ModuleMap):
         custom ops, CuPy/NVRTC kernels): the importing module runs them, so the import is reported with the
         kernel's rule and the kernel in the chain. One finding per importing file and kernel module (its first
         import of it); a file that defines kernels itself is left out (its own kernels are its items), and so
-        are imports the project does not hold. Recomputed on every run, like _built_imports."""
+        are imports the project does not hold. Recomputed on every run, like _built_imports.
+
+        Left out as well, since the kernel's own finding is already the item (readers called these duplicates):
+        a file of the kernel's own package (a sibling module, or an `__init__.py` re-exporting from below it), and
+        a test or benchmark of the kernel (scope test or benchmark). A file importing several kernel modules is
+        one item: report.py folds the later modules' imports into the first one's finding once guards are known."""
+        from ..scope import classify
+
         out = []
         done: dict = {}  # (importing file, kernel module) -> its use
         for rel, (line, col, end_line, end_col, mod, level, name) in imported:
-            if rel in kernel_mods:
+            if rel in kernel_mods or classify(rel) in ("test", "benchmark"):
                 continue
             base = self.absolute(rel, mod, level)
             if base is None:
                 continue
             target = self._defining_module(base, name)
-            if target is None or target not in kernel_mods:
+            if target is None or target not in kernel_mods or _same_package(rel, target):
                 continue
             if (rel, target) in done:  # a further import of the same kernel module: its calls count too
                 done[(rel, target)][7].append([line, col, mod, name])
@@ -808,3 +815,12 @@ def _is_project(node, linker, rel) -> bool:
 
 def summary_json(summary) -> str:
     return json.dumps(summary, separators=(",", ":"))
+
+
+def _same_package(importer: str, kernel: str) -> bool:
+    """The importer is part of the kernel's own package: a module in the kernel module's folder, or an
+    `__init__.py` of that folder or of a folder above it (a re-export)."""
+    idir, kdir = PurePosixPath(importer).parent, PurePosixPath(kernel).parent
+    if idir == kdir:
+        return True
+    return PurePosixPath(importer).name == "__init__.py" and idir in kdir.parents

@@ -51,6 +51,7 @@ def _link_findings(files, summaries, engine, cache, config, scan_bytes, digests,
     seen = set()
     notes = []
     trees: dict = {}  # rel -> syntax tree, parsed only for files importing a kernel module
+    kernel_imports: set = set()  # indices into out of the findings at imports of kernel modules (link step 10)
     text_of: dict = {}
     for rel, use, rule_id, message, confidence, guarded, chain in linker.link(stored, store, noted):
         if not message:  # a default the per-file pass reported at the call that uses it
@@ -80,12 +81,36 @@ def _link_findings(files, summaries, engine, cache, config, scan_bytes, digests,
         if len(use) > 7 and use[7]:  # an import of a kernel module (link step 10): its calls are its places
             out[-1] = _with_calls(out[-1], use[7], text_of[rel], lines, trees,
                                   set(use[8]) & set(_values(engine).get("cuda-only-packages", ())))
-    out = _guarded_at_the_call(out, lines_of, engine, cache)
+            kernel_imports.add(len(out) - 1)
+    out = _one_kernel_import_per_file(_guarded_at_the_call(out, lines_of, engine, cache), kernel_imports)
     out += _components(configs, linker, engine, occurrences, config)
     out += _container_builds(builds, table, rules, occurrences, config)
     for sf, _ in (*configs.values(), *builds.values()):
         lines_of.setdefault(sf.rel, _lines(sf, config))
     return _suppressed(out, lines_of, engine), notes
+
+
+def _one_kernel_import_per_file(findings: list, kernel_imports: set) -> list:
+    """A file importing several of the project's kernel modules is one item (it runs the project's custom
+    kernels): its later imports, and their calls, are places of the first one of the same standing. Folded after
+    the guards were decided, so an import with a working fallback never hides one without."""
+    from dataclasses import replace
+
+    kept: dict = {}  # (path, guarded) -> index into out
+    out: list = []
+    for i, f in enumerate(findings):
+        if i not in kernel_imports:
+            out.append(f)
+            continue
+        key = (f.path, f.guarded)
+        if key not in kept:
+            kept[key] = len(out)
+            out.append(f)
+            continue
+        first = out[kept[key]]
+        more = tuple(sorted({*first.occurrences, (f.line, f.column, f.rule), *f.occurrences}))
+        out[kept[key]] = replace(first, occurrences=more)
+    return out
 
 
 def _guarded_at_the_call(findings: list, lines_of: dict, engine, cache=None) -> list:

@@ -33,6 +33,11 @@ def test_imports_of_modules_defining_kernels_and_not_their_look_alikes():
          "kern/triton_ops.py:8 @triton.autotune scale_kernel and 1 more)", False),
         ("noisy.py", 2, 5, "TRN301", TRITON + " (via noisy.py:2 from kern.triton_ops import scale → "
          "kern/triton_ops.py:8 @triton.autotune scale_kernel and 1 more)", False),
+        ("tools/fused_norm.py", 6, 2, "TRN301", "Triton kernel (@triton.jit / @triton.autotune): `triton.jit`", False),
+        # a script beside its kernels file in a plain folder (no __init__.py) is no part of a kernel package
+        ("tools/train_tool.py", 2, 1, "TRN301", "Triton kernel (@triton.jit / @triton.autotune): `triton.jit` (via "
+         "tools/train_tool.py:2 from fused_norm import fused_norm → tools/fused_norm.py:6 @triton.jit norm_kernel)",
+         False),
         ("train.py", 4, 5, "TRN304", OP + " (via train.py:4 from kern.ops_cuda import fused_gelu → "
          "kern/ops_cuda.py:4 @torch.library.custom_op fused_gelu)", True),
     ]
@@ -58,5 +63,6 @@ def test_calls_of_the_imported_kernel_wrappers_are_places_of_the_import_finding(
         ("mixed.py", 2): [],
         ("noisy.py", 2): [],
         ("model.py", 3): [(6, 1), (14, 23), (15, 12), (15, 34), (30, 16)],  # line 6: its import of kern/ops_cuda.py
+        ("tools/train_tool.py", 2): [(6, 12)],
         ("train.py", 4): [(10, 12)],
     }

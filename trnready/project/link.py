@@ -551,7 +551,7 @@ class Linker(ModuleMap):
             if base is None:
                 continue
             target = self._defining_module(base, name)
-            if target is None or target not in kernel_mods or _same_package(rel, target):
+            if target is None or target not in kernel_mods or _same_package(rel, target, self.summaries):
                 continue
             if (rel, target) in done:  # a further import of the same kernel module: its calls count too
                 done[(rel, target)][7].append([line, col, mod, name])
@@ -817,10 +817,12 @@ def summary_json(summary) -> str:
     return json.dumps(summary, separators=(",", ":"))
 
 
-def _same_package(importer: str, kernel: str) -> bool:
-    """The importer is part of the kernel's own package: a module in the kernel module's folder, or an
-    `__init__.py` of that folder or of a folder above it (a re-export)."""
+def _same_package(importer: str, kernel: str, files) -> bool:
+    """The importer is part of the kernel's own package: a module in the kernel module's folder when that folder
+    is a package (it has an `__init__.py`; scripts side by side in a plain folder, such as a training script
+    next to its kernels file, stay apart), or an `__init__.py` of that folder or of a folder above it (a
+    re-export)."""
     idir, kdir = PurePosixPath(importer).parent, PurePosixPath(kernel).parent
     if idir == kdir:
-        return True
+        return str(kdir) != "." and f"{kdir}/__init__.py" in files
     return PurePosixPath(importer).name == "__init__.py" and idir in kdir.parents

@@ -149,3 +149,35 @@ def test_counting_stops_at_a_budget_and_says_so(tmp_path, monkeypatch):
     disc = Discoverer(tmp_path)
     assert list(disc.files([tmp_path])) == []
     assert [d.message.split(" not scanned")[0] for d in disc.diagnostics] == ["at least 5 Python files"]
+
+
+SUBPACKAGE = {
+    ".gitignore": "datasets\noutputs/\n",
+    "pkg/__init__.py": "",
+    "pkg/datasets/__init__.py": "",
+    "pkg/datasets/loader.py": BLOCKER,
+    "pkg/datasets/outputs/copy.py": BLOCKER,  # another pattern of the same file: lost below the subpackage
+    "pkg/datasets/sub/.gitignore": "gen.py\n",  # a .gitignore below it still counts
+    "pkg/datasets/sub/gen.py": BLOCKER,
+    "pkg/outputs/run.py": BLOCKER,  # no __init__.py: not a subpackage
+    "datasets/__init__.py": "",  # a top-level package: no parent package imports it
+    "datasets/prep.py": BLOCKER,
+}
+
+
+def test_a_plain_copy_scans_an_ignored_subpackage_of_a_package(tmp_path):
+    write(tmp_path, SUBPACKAGE)
+    _, paths, diags = scan(tmp_path)
+    assert paths == ["pkg/datasets/loader.py", "pkg/datasets/outputs/copy.py"]
+    assert [(d["path"], d["message"].split(" not")[0]) for d in diags] == [
+        ("datasets", "2 Python files"), ("pkg/datasets/sub", "1 Python file"), ("pkg/outputs", "1 Python file")]
+
+
+@needs_git
+def test_in_a_git_repository_an_untracked_ignored_subpackage_is_not_scanned(tmp_path):
+    git(tmp_path, "init", "-q")
+    write(tmp_path, {**SUBPACKAGE, "main.py": BLOCKER})
+    git(tmp_path, "add", ".")
+    git(tmp_path, "commit", "-q", "-m", "base")
+    _, paths, diags = scan(tmp_path)
+    assert paths == ["main.py"] and diags == []

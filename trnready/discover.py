@@ -4,8 +4,9 @@ Never follows a directory symlink into a loop, skips virtualenvs, build
 outputs and VCS folders, and honours every .gitignore on the way down, as git
 does: a file git tracks is scanned whatever a pattern says (tracked.py asks
 git). Without git to ask (a plain copy of a repository), a .gitignore may hide
-code the repository ships: each ignored directory holding Python files is
-then named in a `gitignored-source` diagnostic, so the skip is never silent.
+code the repository ships: an ignored subpackage of a package is scanned, and
+every other ignored directory holding Python files is named in a
+`gitignored-source` diagnostic, so the skip is never silent.
 """
 from __future__ import annotations
 
@@ -33,6 +34,11 @@ _SOURCE_WHEN_PACKAGE = frozenset({"build", "dist"})
 # git answers for: a dataset folder of millions of files must not stall the scan.
 _COUNT_BUDGET = 20_000
 _PYTHON_KINDS = ("python", "notebook")
+# Without a git answer, an ignored folder that is a subpackage (it and its parent hold `__init__.py`) is
+# scanned: the package imports it as `pkg.sub`, so its code runs with the package's, and a pattern written
+# for data (`data`, `datasets`) that also names a subpackage caught it by accident. Inside it, the
+# .gitignore files that matched the folder no longer apply (their other patterns are lost for that subtree).
+_SUBPACKAGE = "subpackage"
 
 
 @dataclass(frozen=True)
@@ -222,11 +228,16 @@ class Discoverer:
                     continue  # reached under its own path: scanning it twice would report every finding twice
                 if os.path.exists(os.path.join(entry.path, "pyvenv.cfg")):  # a virtualenv under any name
                     continue
-                if ignored_by is not None and not self._kept(path, True, rel, dir_rel, ignored_by):
-                    continue
+                below = ignores
+                if ignored_by is not None:
+                    kept = self._kept(path, True, rel, dir_rel, ignored_by)
+                    if not kept:
+                        continue
+                    if kept is _SUBPACKAGE:  # its files are the package's, whatever matched the folder
+                        below = [(b, sp) for b, sp in ignores if self._ignored(path, True, [(b, sp)]) is None]
                 # Outside the root (a baseline's root below the scanned folder), each folder's path is
                 # worked out afresh: the root may lie below it.
-                yield from self._walk(path, ignores, ancestors, seen, None if os.path.isabs(rel) else rel)
+                yield from self._walk(path, below, ancestors, seen, None if os.path.isabs(rel) else rel)
                 continue
             kind = self.kind_of(entry.name) or dir_kind(directory.name, entry.name)
             if kind is None:
@@ -255,11 +266,14 @@ class Discoverer:
 
     def _kept(self, path: Path, is_dir: bool, rel: str, dir_rel: str, base: Path, kind: str | None = None) -> bool:
         """Whether a path a .gitignore matches is walked all the same: git tracks it (or, for a directory,
-        files below it). Without a git answer it is left out, and any Python files it holds are noted for
-        the `gitignored-source` diagnostic."""
+        files below it). Without a git answer a subpackage is walked (_SUBPACKAGE); anything else is left
+        out, and the Python files it holds are noted for the `gitignored-source` diagnostic."""
         state = self._tracked.tracked(path)
         if state is not None:
             return state
+        if is_dir and os.path.exists(os.path.join(path, "__init__.py")) and os.path.exists(
+                os.path.join(os.path.dirname(path), "__init__.py")):
+            return _SUBPACKAGE
         gitignore = _rel(base.absolute() / ".gitignore", self.root.absolute())
         if is_dir:
             count, more = self._python_below(path)

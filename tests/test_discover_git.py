@@ -136,8 +136,9 @@ def test_a_plain_copy_names_each_ignored_directory_holding_python_files(tmp_path
 
 
 def test_a_nested_gitignore_is_named_in_the_diagnostic(tmp_path):
-    write(tmp_path, {"lib/.gitignore": "gen/\n", "lib/ok.py": "x = 1\n", "lib/gen/a.py": BLOCKER, "lib/gen/venv/pyvenv.cfg": "",
-                     "lib/gen/venv/site.py": BLOCKER, "lib/gen/__pycache__/a.py": BLOCKER})
+    write(tmp_path, {"lib/.gitignore": "gen/\n", "lib/ok.py": "x = 1\n", "lib/gen/a.py": BLOCKER,
+                     "lib/gen/venv/pyvenv.cfg": "", "lib/gen/venv/site.py": BLOCKER,
+                     "lib/gen/__pycache__/a.py": BLOCKER})
     _, _, diags = scan(tmp_path)
     assert [(d["path"], d["message"].split(":")[0], d["message"].split(": ")[1].split(" ignores")[0])
             for d in diags] == [("lib/gen", "1 Python file not scanned", "lib/.gitignore")]

@@ -264,7 +264,8 @@ class Discoverer:
             seen.add(rel)
             yield self._source(path, rel, kind)
 
-    def _kept(self, path: Path, is_dir: bool, rel: str, dir_rel: str, base: Path, kind: str | None = None) -> bool:
+    def _kept(self, path: Path, is_dir: bool, rel: str, dir_rel: str, base: Path,
+              kind: str | None = None) -> bool | str:
         """Whether a path a .gitignore matches is walked all the same: git tracks it (or, for a directory,
         files below it). Without a git answer a subpackage is walked (_SUBPACKAGE); anything else is left
         out, and the Python files it holds are noted for the `gitignored-source` diagnostic."""

@@ -21,6 +21,7 @@ class TrackedPaths:
 
     def _top_of(self, directory: str) -> str | None:
         chain = []
+        top: str | None
         d = directory
         while d not in self._top:
             chain.append(d)

@@ -1,7 +1,12 @@
 """Paths on the command line -> the files to scan, each with its kind (from filekinds.py).
 
 Never follows a directory symlink into a loop, skips virtualenvs, build
-outputs and VCS folders, and honours every .gitignore on the way down.
+outputs and VCS folders, and honours every .gitignore on the way down, as git
+does: a file git tracks is scanned whatever a pattern says (tracked.py asks
+git). Without git to ask (a plain copy of a repository), a .gitignore may hide
+code the repository ships: an ignored subpackage of a package is scanned, and
+every other ignored directory holding Python files is named in a
+`gitignored-source` diagnostic, so the skip is never silent.
 """
 from __future__ import annotations
 
@@ -15,6 +20,7 @@ from pathlib import Path
 
 from .filekinds import BY_KIND, dir_kind, kind_of
 from .model import Diagnostic
+from .tracked import TrackedPaths
 
 SKIP_DIRS = frozenset({
     ".git", ".hg", ".svn", ".bzr", "__pycache__", "node_modules", "site-packages", "dist-packages",
@@ -24,6 +30,15 @@ SKIP_DIRS = frozenset({
 # Build outputs by name, but a Python package when they hold an __init__.py (`mmengine/dist/`,
 # `mylib/build/`): then they are source and scanned.
 _SOURCE_WHEN_PACKAGE = frozenset({"build", "dist"})
+# Directory entries looked at, per scan, to count the Python files under ignored directories that no
+# git answers for: a dataset folder of millions of files must not stall the scan.
+_COUNT_BUDGET = 20_000
+_PYTHON_KINDS = ("python", "notebook")
+# Without a git answer, an ignored folder that is a subpackage (it and its parent hold `__init__.py`) is
+# scanned: the package imports it as `pkg.sub`, so its code runs with the package's, and a pattern written
+# for data (`data`, `datasets`) that also names a subpackage caught it by accident. Inside it, the
+# .gitignore files that matched the folder no longer apply (their other patterns are lost for that subtree).
+_SUBPACKAGE = "subpackage"
 
 
 @dataclass(frozen=True)
@@ -101,6 +116,10 @@ class Discoverer:
         self.use_gitignore = use_gitignore
         self.kind_of = kind_of
         self.diagnostics: list[Diagnostic] = []
+        self._tracked = TrackedPaths()
+        # directory rel -> [Python files, whether the count is a lower bound, the .gitignore that hid them]
+        self._hidden: dict[str, list] = {}
+        self._budget = _COUNT_BUDGET
 
     def _diag(self, diag: Diagnostic) -> None:
         self.diagnostics.append(Diagnostic(printable_path(diag.path), diag.kind, diag.message))
@@ -145,6 +164,12 @@ class Discoverer:
                 if rel not in seen:
                     seen.add(rel)
                     yield self._source(p, rel, kind)
+        for rel, (count, more, gitignore) in sorted(self._hidden.items()):
+            if count:
+                self._diag(Diagnostic(rel or ".", "gitignored-source",
+                                      f"{'at least ' if more else ''}{count} Python file{'s' if count != 1 else ''} "
+                                      f"not scanned: {gitignore} ignores them, and no git repository says "
+                                      "whether they are tracked (--no-gitignore scans them)"))
 
     def _inside_walked(self, link: Path) -> bool:
         try:
@@ -191,8 +216,10 @@ class Discoverer:
                 is_dir = entry.is_dir(follow_symlinks=True)
             except OSError:
                 is_link, is_dir = True, False
-            if self._excluded(rel, entry.name) or self._ignored(path, is_dir, ignores):
+            if self._excluded(rel, entry.name):
                 continue
+            # Decided last (after the cheaper skips): a path a pattern matches costs a git call.
+            ignored_by = self._ignored(path, is_dir, ignores)
             if is_dir:
                 if entry.name in SKIP_DIRS and not (entry.name in _SOURCE_WHEN_PACKAGE and os.path.exists(
                         os.path.join(entry.path, "__init__.py"))) or entry.name.endswith(".egg-info"):
@@ -201,12 +228,21 @@ class Discoverer:
                     continue  # reached under its own path: scanning it twice would report every finding twice
                 if os.path.exists(os.path.join(entry.path, "pyvenv.cfg")):  # a virtualenv under any name
                     continue
+                below = ignores
+                if ignored_by is not None:
+                    kept = self._kept(path, True, rel, dir_rel, ignored_by)
+                    if not kept:
+                        continue
+                    if kept is _SUBPACKAGE:  # its files are the package's, whatever matched the folder
+                        below = [(b, sp) for b, sp in ignores if self._ignored(path, True, [(b, sp)]) is None]
                 # Outside the root (a baseline's root below the scanned folder), each folder's path is
                 # worked out afresh: the root may lie below it.
-                yield from self._walk(path, ignores, ancestors, seen, None if os.path.isabs(rel) else rel)
+                yield from self._walk(path, below, ancestors, seen, None if os.path.isabs(rel) else rel)
                 continue
             kind = self.kind_of(entry.name) or dir_kind(directory.name, entry.name)
             if kind is None:
+                continue
+            if ignored_by is not None and not self._kept(path, False, rel, dir_rel, ignored_by, kind):
                 continue
             if is_link and not os.path.exists(path):
                 self._diag(Diagnostic(rel, "broken-symlink", "symlink target does not exist"))
@@ -228,13 +264,62 @@ class Discoverer:
             seen.add(rel)
             yield self._source(path, rel, kind)
 
+    def _kept(self, path: Path, is_dir: bool, rel: str, dir_rel: str, base: Path,
+              kind: str | None = None) -> bool | str:
+        """Whether a path a .gitignore matches is walked all the same: git tracks it (or, for a directory,
+        files below it). Without a git answer a subpackage is walked (_SUBPACKAGE); anything else is left
+        out, and the Python files it holds are noted for the `gitignored-source` diagnostic."""
+        state = self._tracked.tracked(path)
+        if state is not None:
+            return state
+        if is_dir and os.path.exists(os.path.join(path, "__init__.py")) and os.path.exists(
+                os.path.join(os.path.dirname(path), "__init__.py")):
+            return _SUBPACKAGE
+        gitignore = _rel(base.absolute() / ".gitignore", self.root.absolute())
+        if is_dir:
+            count, more = self._python_below(path)
+            if count:
+                self._hidden[rel] = [count, more, gitignore]
+        elif kind in _PYTHON_KINDS:
+            entry = self._hidden.setdefault(dir_rel, [0, False, gitignore])
+            entry[0] += 1
+        return False
+
+    def _python_below(self, directory: Path) -> tuple[int, bool]:
+        """Python files under `directory` (not in skipped folders, symlinks not followed), and whether the
+        scan's budget ran out before all were counted."""
+        count = 0
+        stack = [str(directory)]
+        while stack:
+            d = stack.pop()
+            try:
+                it = os.scandir(d)
+            except OSError:
+                continue
+            with it:
+                for e in it:
+                    if self._budget <= 0:
+                        return count, True
+                    self._budget -= 1
+                    try:
+                        if e.is_dir(follow_symlinks=False):
+                            if not (e.name in SKIP_DIRS or e.name.endswith(".egg-info")
+                                    or os.path.exists(os.path.join(e.path, "pyvenv.cfg"))):
+                                stack.append(e.path)
+                        elif kind_of(e.name) in _PYTHON_KINDS:
+                            count += 1
+                    except OSError:
+                        continue
+        return count, False
+
     @staticmethod
-    def _ignored(path: Path, is_dir: bool, ignores: list) -> bool:
+    def _ignored(path: Path, is_dir: bool, ignores: list) -> Path | None:
+        """The folder of the first .gitignore whose patterns match `path`, or None."""
         for base, spec in ignores:
             try:
                 rel = path.relative_to(base).as_posix()
             except ValueError:
                 continue
             if spec.match_file(rel + ("/" if is_dir else "")):
-                return True
-        return False
+                return base
+        return None

@@ -11,6 +11,9 @@ diff.external, textconv, pagers, hooks, ssh and credential helpers on a lazy
 fetch). Every git call here overrides each of them on the command line,
 which wins over every config file; filter drivers have free names, so the
 configured ones are listed first and each is emptied by name.
+
+`tracked_files` (for discovery) lists the files git tracks under a work
+tree, the same way.
 """
 from __future__ import annotations
 
@@ -36,20 +39,23 @@ _SAFE = ("core.fsmonitor=false", "core.hooksPath=/dev/null", "core.pager=cat", "
 _UNSAFE_ENV = ("GIT_EXTERNAL_DIFF", "GIT_SSH", "GIT_SSH_COMMAND", "GIT_ASKPASS", "SSH_ASKPASS", "GIT_EDITOR",
                "GIT_PROXY_COMMAND", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT")
 _FILTER_KEYS = (".clean", ".smudge", ".process")
+# Variables that point git at another repository or index than the one found from the path (a git hook
+# sets some of them): discovery asks about the work tree its `.git` was found in.
+_REPO_ENV = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR")
 
 
-def _env() -> dict:
-    env = {k: v for k, v in os.environ.items() if k not in _UNSAFE_ENV}
+def _env(drop=()) -> dict:
+    env = {k: v for k, v in os.environ.items() if k not in _UNSAFE_ENV and k not in drop}
     env.update(GIT_PAGER="cat", PAGER="cat", GIT_TERMINAL_PROMPT="0", LC_ALL="C", GIT_CONFIG_NOSYSTEM="1")
     return env
 
 
-def _run(cwd: Path, settings, args) -> subprocess.CompletedProcess:
+def _run(cwd: Path, settings, args, drop_env=()) -> subprocess.CompletedProcess:
     cmd = ["git", "--no-optional-locks", "--no-replace-objects", "-C", str(cwd)]
     for s in settings:
         cmd += ["-c", s]
     try:
-        return subprocess.run([*cmd, *args], capture_output=True, env=_env(), timeout=120,
+        return subprocess.run([*cmd, *args], capture_output=True, env=_env(drop_env), timeout=120,
                               stdin=subprocess.DEVNULL)
     except FileNotFoundError:
         raise NotAGitRepo("git is not installed") from None
@@ -112,3 +118,17 @@ def changed_files(paths: list[Path], ref: str) -> frozenset[str]:
             if f.exists():
                 out.add(str(f.resolve()))
     return frozenset(out)
+
+
+def tracked_files(top) -> list[str] | None:
+    """The files git tracks under the directory `top` (paths relative to it, sorted), or None when git
+    cannot say (not installed, not a repository, a repository git refuses to read).
+
+    Reads the index only (`ls-files` runs no filter, hook or diff program)."""
+    try:
+        proc = _run(Path(top), _SAFE, ["ls-files", "-z", "--cached"], drop_env=_REPO_ENV)
+    except NotAGitRepo:
+        return None
+    if proc.returncode != 0:
+        return None
+    return sorted(os.fsdecode(raw) for raw in proc.stdout.split(b"\0") if raw)

@@ -1,0 +1,184 @@
+""".gitignore as git reads it: a tracked file is scanned whatever a pattern says; without git to ask,
+the ignored Python files are named in a `gitignored-source` diagnostic (never skipped silently)."""
+import json
+import shutil
+import subprocess
+
+import pytest
+
+from conftest import run_cli
+from trnready import discover
+from trnready.discover import Discoverer
+
+needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+BLOCKER = "import flash_attn\n"
+
+
+def git(cwd, *args):
+    subprocess.run(["git", "-c", "user.email=t@example.com", "-c", "user.name=t", "-c", "commit.gpgsign=false",
+                    "-c", "core.hooksPath=/dev/null", *args], cwd=cwd, check=True, capture_output=True)
+
+
+def write(root, files):
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+
+
+def scan(*args, env=None):
+    proc = run_cli("scan", "--format", "json", "--no-config", "--no-cache", *args, env=env)
+    assert proc.returncode in (0, 1), proc.stderr
+    data = json.loads(proc.stdout)
+    return proc, sorted({f["path"] for f in data["findings"]}), data["diagnostics"]
+
+
+# The CogVideo layout: `**/sat` and `test*` in .gitignore, yet the training code under sat/ is committed.
+LAYOUT = {
+    ".gitignore": "**/sat\ntest*\noutputs/\n",
+    "main.py": BLOCKER,
+    "sat/train.py": BLOCKER,
+    "sat/sgm/model.py": BLOCKER,
+    "sat/configs/train.yaml": "backend: nccl\n",
+    "test_pipeline.py": BLOCKER,
+}
+LOCAL = {  # written after the commit: files of this clone only
+    "sat/scratch.py": BLOCKER,
+    "outputs/run1/code.py": BLOCKER,
+    "test_local.py": BLOCKER,
+}
+
+
+@pytest.fixture
+def repo(tmp_path):
+    root = tmp_path / "repo"
+    root.mkdir()
+    git(root, "init", "-q")
+    write(root, LAYOUT)
+    git(root, "add", "-f", "-A")
+    git(root, "commit", "-q", "-m", "base")
+    write(root, LOCAL)
+    return root
+
+
+@needs_git
+def test_tracked_files_under_ignored_patterns_are_scanned_and_untracked_ones_are_not(repo):
+    before = subprocess.run(["git", "status", "--porcelain", "--ignored"], cwd=repo, capture_output=True).stdout
+    proc, paths, diags = scan(repo)
+    assert paths == ["main.py", "sat/sgm/model.py", "sat/train.py", "test_pipeline.py"]
+    assert diags == [] and proc.stderr == ""
+    after = subprocess.run(["git", "status", "--porcelain", "--ignored"], cwd=repo, capture_output=True).stdout
+    assert after == before  # read-only
+
+
+@needs_git
+def test_excludes_and_built_in_skips_still_apply_to_tracked_files(repo):
+    write(repo, {"build/gen.py": BLOCKER, "tools/venv/x.py": BLOCKER})
+    git(repo, "add", "-f", "build", "tools")
+    git(repo, "commit", "-q", "-m", "more")
+    _, paths, _ = scan(repo, "--exclude", "sat/sgm")
+    assert paths == ["main.py", "sat/train.py", "test_pipeline.py"]
+
+
+@needs_git
+def test_a_scan_below_the_top_of_the_work_tree_asks_the_repository_above(repo):
+    write(repo, {"pkg/.gitignore": "gen/\n", "pkg/gen/tracked.py": BLOCKER, "pkg/ok.py": BLOCKER})
+    git(repo, "add", "-f", "pkg")
+    git(repo, "commit", "-q", "-m", "pkg")
+    write(repo, {"pkg/gen/local.py": BLOCKER})
+    _, paths, diags = scan(repo / "pkg")
+    assert paths == ["gen/tracked.py", "ok.py"] and diags == []
+
+
+@needs_git
+def test_git_runs_no_program_the_repository_configures(repo, tmp_path):
+    marker = tmp_path / "marker"
+    hook = tmp_path / "hook.sh"
+    hook.write_text(f'#!/bin/sh\necho "$0 $*" >> {marker}\n')
+    hook.chmod(0o755)
+    for key in ("core.fsmonitor", "core.pager", "core.sshCommand", "credential.helper"):
+        git(repo, "config", key, str(hook))
+    _, paths, _ = scan(repo)
+    assert "sat/train.py" in paths
+    assert not marker.exists(), marker.read_text()
+
+
+@needs_git
+def test_without_a_working_git_the_scan_falls_back_quietly_and_names_what_it_skipped(repo, tmp_path):
+    empty = tmp_path / "no-git-here"
+    empty.mkdir()
+    proc, paths, diags = scan(repo, env={"PATH": str(empty)})
+    assert proc.stderr == ""
+    assert paths == ["main.py"]
+    assert [(d["path"], d["kind"]) for d in diags] == [(p, "gitignored-source") for p in (".", "outputs", "sat")]
+
+
+def test_a_plain_copy_names_each_ignored_directory_holding_python_files(tmp_path):
+    write(tmp_path, {**LAYOUT, **LOCAL, "data/images/a.json": "{}", "checkpoints/x.bin": ""})
+    (tmp_path / ".gitignore").write_text("**/sat\ntest*\noutputs/\ndata/\ncheckpoints/\n")
+    proc, paths, diags = scan(tmp_path)
+    assert paths == ["main.py"]
+    assert diags == [
+        {"path": ".", "kind": "gitignored-source",
+         "message": "2 Python files not scanned: .gitignore ignores them, and no git repository says whether "
+                    "they are tracked (--no-gitignore scans them)"},
+        {"path": "outputs", "kind": "gitignored-source",
+         "message": "1 Python file not scanned: .gitignore ignores them, and no git repository says whether "
+                    "they are tracked (--no-gitignore scans them)"},
+        {"path": "sat", "kind": "gitignored-source",
+         "message": "3 Python files not scanned: .gitignore ignores them, and no git repository says whether "
+                    "they are tracked (--no-gitignore scans them)"},
+    ]  # data/ and checkpoints/ hold no Python: nothing to say
+    proc = run_cli("scan", "--no-config", "--no-cache", tmp_path)
+    assert "sat: gitignored-source: 3 Python files not scanned" in proc.stdout
+    assert run_cli("scan", "--no-config", "--no-cache", "--strict", tmp_path).returncode == 2  # gate never silent
+    _, paths, diags = scan(tmp_path, "--no-gitignore")
+    assert "sat/sgm/model.py" in paths and "outputs/run1/code.py" in paths and diags == []
+
+
+def test_a_nested_gitignore_is_named_in_the_diagnostic(tmp_path):
+    write(tmp_path, {"lib/.gitignore": "gen/\n", "lib/ok.py": "x = 1\n", "lib/gen/a.py": BLOCKER,
+                     "lib/gen/venv/pyvenv.cfg": "", "lib/gen/venv/site.py": BLOCKER,
+                     "lib/gen/__pycache__/a.py": BLOCKER})
+    _, _, diags = scan(tmp_path)
+    assert [(d["path"], d["message"].split(":")[0], d["message"].split(": ")[1].split(" ignores")[0])
+            for d in diags] == [("lib/gen", "1 Python file not scanned", "lib/.gitignore")]
+
+
+def test_counting_stops_at_a_budget_and_says_so(tmp_path, monkeypatch):
+    write(tmp_path, {".gitignore": "gen/\n", **{f"gen/m{i}.py": "" for i in range(12)}})
+    monkeypatch.setattr(discover, "_COUNT_BUDGET", 5)
+    disc = Discoverer(tmp_path)
+    assert list(disc.files([tmp_path])) == []
+    assert [d.message.split(" not scanned")[0] for d in disc.diagnostics] == ["at least 5 Python files"]
+
+
+SUBPACKAGE = {
+    ".gitignore": "datasets\noutputs/\n",
+    "pkg/__init__.py": "",
+    "pkg/datasets/__init__.py": "",
+    "pkg/datasets/loader.py": BLOCKER,
+    "pkg/datasets/outputs/copy.py": BLOCKER,  # another pattern of the same file: lost below the subpackage
+    "pkg/datasets/sub/.gitignore": "gen.py\n",  # a .gitignore below it still counts
+    "pkg/datasets/sub/gen.py": BLOCKER,
+    "pkg/outputs/run.py": BLOCKER,  # no __init__.py: not a subpackage
+    "datasets/__init__.py": "",  # a top-level package: no parent package imports it
+    "datasets/prep.py": BLOCKER,
+}
+
+
+def test_a_plain_copy_scans_an_ignored_subpackage_of_a_package(tmp_path):
+    write(tmp_path, SUBPACKAGE)
+    _, paths, diags = scan(tmp_path)
+    assert paths == ["pkg/datasets/loader.py", "pkg/datasets/outputs/copy.py"]
+    assert [(d["path"], d["message"].split(" not")[0]) for d in diags] == [
+        ("datasets", "2 Python files"), ("pkg/datasets/sub", "1 Python file"), ("pkg/outputs", "1 Python file")]
+
+
+@needs_git
+def test_in_a_git_repository_an_untracked_ignored_subpackage_is_not_scanned(tmp_path):
+    git(tmp_path, "init", "-q")
+    write(tmp_path, {**SUBPACKAGE, "main.py": BLOCKER})
+    git(tmp_path, "add", ".")
+    git(tmp_path, "commit", "-q", "-m", "base")
+    _, paths, diags = scan(tmp_path)
+    assert paths == ["main.py"] and diags == []

@@ -27,6 +27,10 @@ def test_modules_with_a_stand_in_are_guarded_real_device_tests_are_not():
         # reads sys.modules["torch"], installs nothing: a real GPU test
         ("proj/tests/test_real_gpu.py", 7, 9, "TRN241", ".cuda() moves a tensor or module to a GPU: `cuda`", False),
         ("proj/tests/test_real_gpu.py", 9, 35, "TRN242", CUDA, False),
+        # a test that answers for torch.cuda itself: that test alone, not its real-device neighbours
+        ("proj/tests/test_real_gpu.py", 14, 12, "TRN243",
+         "torch.cuda device, memory, stream or RNG API: `torch.cuda.get_device_capability`", True),
+        ("proj/tests/test_real_gpu.py", 18, 9, "TRN241", ".cuda() moves a tensor or module to a GPU: `cuda`", False),
         # a docstring saying "hermetic, CPU-only" is no stand-in
         ("proj/tests/test_torch_docstring.py", 6, 38, "TRN242", CUDA, False),
     ]

@@ -50,7 +50,8 @@ def _scope_of(ctx, node):
 def _stand_ins(ctx) -> tuple:
     """(a module stand-in anywhere: the whole file, the functions that answer for torch.cuda themselves)."""
     def compute(c) -> tuple:
-        whole, functions = False, []
+        whole: bool = False
+        functions: list = []
         if c.tree is None:
             return whole, functions
 

@@ -11,6 +11,7 @@ from .. import requirements as rq
 from .context import FileContext, ReadResult, Source
 from .emit import Emitter, emit_deps, emit_pyreqs, mentioned, msg, uncommented
 from ..filekinds import BY_KIND, comments
+from ..scope import classify
 
 LINE_DEFAULT_KINDS = ("shell", "yaml", "dockerfile", "env")
 # Kinds whose text may hold `pip install` commands.
@@ -29,12 +30,26 @@ def quiet_echo(text: str) -> str:
     return _ECHO.sub(lambda m: m.group(0)[: m.start("args") - m.start()] + " " * len(m.group("args")), text)
 
 
+# In a shell test (scope `test`), the arguments of an assertion command (`assert_eq "name" "expected" "$got"`,
+# `assertEquals`, `assert_contains`) are expected values the test compares with what the script under test printed:
+# a CUDA wheel URL there is a string, not an install.
+_ASSERT = re.compile(r"(?<![\w-])assert\w*(?P<args>[^;&|\n]*)(?=$|;|&|\|)")
+
+
+def quiet_asserts(text: str) -> str:
+    """Blank the arguments of assertion commands (same length: columns stay put)."""
+    if "assert" not in text:
+        return text
+    return _ASSERT.sub(lambda m: m.group(0)[: m.start("args") - m.start()] + " " * len(m.group("args")), text)
+
+
 _SLASH_COMMENT = re.compile(r"(?:^|(?<=\s))//.*$")
 
 
 def emit_lines(kind: str, lines: list[str], engine, em: Emitter, mention_text: str, cell=None,
-               only: set | None = None):
-    """Line matchers for `kind`; `only` restricts to some 1-based line numbers (notebook shell lines)."""
+               only: set | None = None, test: bool = False):
+    """Line matchers for `kind`; `only` restricts to some 1-based line numbers (notebook shell lines); `test`: a
+    shell script of the test scope, whose assertion arguments are expected values."""
     matchers = [(r, m) for r, m in engine.lines if kind in (m.files or LINE_DEFAULT_KINDS)]
     if not matchers:
         return
@@ -49,6 +64,8 @@ def emit_lines(kind: str, lines: list[str], engine, em: Emitter, mention_text: s
             body = _SLASH_COMMENT.sub("", body)
         elif kind in SHELL_LIKE:
             body = quiet_echo(body)
+            if test and kind == "shell":
+                body = quiet_asserts(body)
         if not body.strip():
             continue
         # Matched without its indentation (columns shifted back below): `^\s*-?\s*` over a long run of
@@ -110,5 +127,5 @@ def read(ctx: FileContext) -> ReadResult:
             man.pyreqs += conda.pyreqs
         emit_deps(man.deps, lines, ctx.engine, em, mention)
         emit_pyreqs(man.pyreqs, lines, ctx.engine, em, mention)
-    emit_lines(kind, lines, ctx.engine, em, mention)
+    emit_lines(kind, lines, ctx.engine, em, mention, test=kind == "shell" and classify(ctx.rel) == "test")
     return ReadResult(em.out, None, [Source(text, comments(kind))])

@@ -22,7 +22,7 @@ def test_inputs_of_unit_tests_are_guarded_device_work_is_not():
         (T, 36, 55, "TRN286", BNB, True),  # self.subTest(load_in_4bit=True): a label
         # the test makes a tensor on the device
         (T, 41, 30, "TRN242", CUDA, False),
-        (T, 42, 54, "TRN242", CUDA, False),
+        # (line 42, the next statement, is an occurrence of line 41's finding: one run)
         (T, 47, 68, "TRN286", BNB, False),  # a library loader, even in a test that mocks
         (T, 52, 26, "TRN242", CUDA, False),  # a dict spread into the loader
         (T, 52, 50, "TRN286", BNB, False),

@@ -121,7 +121,7 @@ _TORCH_DTYPES = frozenset(f"torch.{d}" for d in (
 
 # Calls whose result is a tensor of integer positions, never a mask: a name bound to one is not read as a mask
 # whatever it is called (`keep = torch.argsort(s)[:k]`).
-_INDEX_MAKERS = frozenset({"arange", "randperm", "argsort", "nonzero", "argwhere", "topk", "multinomial", "randint",
+INDEX_MAKERS = _INDEX_MAKERS = frozenset({"arange", "randperm", "argsort", "nonzero", "argwhere", "topk", "multinomial", "randint",
                            "long", "int", "tolist", "item", "where", "unique", "searchsorted", "bucketize", "argmax",
                            "argmin", "range", "len"})
 
@@ -148,6 +148,8 @@ def named_mask(expr: ast.expr, scope: Scope, resolver, words: frozenset, not_wor
             node = node.value
         if type(node) is ast.Call and _tail(node.func) in _INDEX_MAKERS:
             return False
+        if type(node) is ast.Name and name_words(node.id) & not_words:
+            return False  # `mask_train = idx_train`: another name for integer positions
     return True
 
 

@@ -21,4 +21,6 @@ def test_exit_puts_back_what_enter_saved():
         ("context.py", 12, 9, "TRN261", FLAG.format("benchmark"), False),  # __enter__ sets the chosen value
         # line 15: __exit__ writes back self._cudnn_benchmark, read from the flag in __enter__
         ("context.py", 30, 5, "TRN261", FLAG.format("deterministic"), False),  # a reset with no setter
+        ("context.py", 34, 5, "TRN261", FLAG.format("allow_tf32"), False),
+        ("context.py", 38, 5, "TRN261", FLAG.format("allow_tf32"), False),  # the name does not start with a reset word
     ]

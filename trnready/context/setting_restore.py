@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 import ast
+import re
 
-from ..masks import name_words
 from .base import dotted, enclosing_function, parent_of, predicate, stored_target
 
 
@@ -30,11 +30,14 @@ def _writers(ctx) -> dict:
 
 
 def _paired_reset(ctx, stmt, target: str) -> bool:
-    """The write sits in a function named as a reset (`_reset_inductor_flags`, `__exit__`, `restore_defaults`)
-    and another function of the file writes the same setting: the pair sets and puts back."""
+    """A literal written by a function whose name starts with a reset word (`_reset_inductor_flags`, `__exit__`,
+    `restore_defaults`) while another function of the file writes the same setting: the pair sets and puts back."""
     fn = enclosing_function(ctx, stmt)
-    if fn is None or not name_words(fn.name) & frozenset(ctx.values.get("restore-function-words", ())):
+    if fn is None or type(stmt.value) is not ast.Constant:
         return False
+    first = re.match(r"[a-z]+|[A-Z][a-z]*", fn.name.strip("_"))
+    if first is None or first.group().lower() not in ctx.values.get("restore-function-words", ()):
+        return False  # `save_and_restore` changes a setting itself before it puts it back
     return bool(_writers(ctx).get(target, set()) - {id(fn)})
 
 
@@ -43,8 +46,9 @@ def setting_restore(ctx, hit) -> bool:
     """An assignment that puts a setting back. Either the value is a name or `self.x` saved from the same
     setting earlier in the file (`old = torch._inductor.config.x` ... `finally: torch._inductor.config.x = old`;
     `self._saved = torch.backends.cudnn.benchmark` in `__enter__`, written back in `__exit__`), or the write
-    sits in a function whose name says it resets (`[context.values] restore-function-words`: `_reset_flags`,
-    `__exit__`, `restore_defaults`) while another function of the file writes the same setting (the pair
+    is a literal written by a function whose name starts with a reset word (`[context.values]
+    restore-function-words`: `_reset_flags`, `__exit__`, `restore_defaults`) while another function of the file
+    writes the same setting (the pair
     `_set_inductor_flags` / `_reset_inductor_flags`). The change being undone is reported where it is made;
     the restore changes nothing of its own. Any other value, or a reset function with no setter, still matches."""
     target = stored_target(ctx, hit.node)

@@ -28,3 +28,11 @@ def reset_flags():
 
 def reset_backend():
     torch.backends.cudnn.deterministic = True
+
+
+def configure():
+    torch.backends.cudnn.allow_tf32 = True
+
+
+def save_and_restore():
+    torch.backends.cudnn.allow_tf32 = False

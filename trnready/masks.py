@@ -121,9 +121,10 @@ _TORCH_DTYPES = frozenset(f"torch.{d}" for d in (
 
 # Calls whose result is a tensor of integer positions, never a mask: a name bound to one is not read as a mask
 # whatever it is called (`keep = torch.argsort(s)[:k]`).
-INDEX_MAKERS = _INDEX_MAKERS = frozenset({"arange", "randperm", "argsort", "nonzero", "argwhere", "topk", "multinomial", "randint",
+_INDEX_MAKERS = frozenset({"arange", "randperm", "argsort", "nonzero", "argwhere", "topk", "multinomial", "randint",
                            "long", "int", "tolist", "item", "where", "unique", "searchsorted", "bucketize", "argmax",
                            "argmin", "range", "len"})
+INDEX_MAKERS = _INDEX_MAKERS  # read by context/index_argument.py
 
 
 def named_mask(expr: ast.expr, scope: Scope, resolver, words: frozenset, not_words: frozenset) -> bool:

@@ -51,11 +51,12 @@ def _all_true(expr, scope, ctx, depth=0) -> bool:
 def _changed_in_place(ctx) -> set:
     """Names the file writes into (`m[:, k:] = False`, `m.masked_fill_(...)`, `m.tril_()`): any of them may
     mask something after all."""
-    found = ctx.memo.get("all-true-mask:changed")
+    found: set | None = ctx.memo.get("all-true-mask:changed")
     if found is None:
-        found = ctx.memo["all-true-mask:changed"] = set()
+        found = set()
+        ctx.memo["all-true-mask:changed"] = found
         for st in ctx.nodes(ast.Assign) + ctx.nodes(ast.AugAssign):
-            for t in getattr(st, "targets", None) or [st.target]:
+            for t in getattr(st, "targets", None) or [getattr(st, "target", None)]:
                 if type(t) is ast.Subscript and type(t.value) is ast.Name:
                     found.add(t.value.id)
         for call in ctx.calls():

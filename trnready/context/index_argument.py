@@ -63,7 +63,7 @@ def _assigned(fn, name: str) -> list:
     found = []
     for st in ast.walk(fn):
         if type(st) in (ast.Assign, ast.AugAssign, ast.AnnAssign):
-            for t in getattr(st, "targets", None) or [st.target]:
+            for t in getattr(st, "targets", None) or [getattr(st, "target", None)]:
                 if type(t) is ast.Name and t.id == name:
                     found.append(st.value if type(st) is ast.Assign else None)
                 elif any(type(e) is ast.Name and e.id == name for e in ast.walk(t)):
@@ -92,7 +92,7 @@ def _index_param(ctx, name_node, words, not_words, depth) -> bool:
         return False
     if any(type(t) is ast.Name and t.id == name_node.id for st in ast.walk(fn)
            if type(st) in (ast.Assign, ast.AugAssign, ast.AnnAssign)
-           for t in (getattr(st, "targets", None) or [st.target])):
+           for t in (getattr(st, "targets", None) or [getattr(st, "target", None)])):
         return False  # rebound in the function: the caller's value is not the one indexed with
     callers = _callers(ctx, fn)
     if not callers:

@@ -10,7 +10,7 @@ from .base import dotted, enclosing_function, parent_of, predicate, stored_targe
 def _saved_names(ctx, setting: str) -> set:
     """Names and `self.x` attributes assigned straight from a read of the setting (`old = torch._inductor.config.x`,
     `self._benchmark = torch.backends.cudnn.benchmark`), spelled as written."""
-    found = ctx.memo.setdefault("setting-restore:saved", {})
+    found: dict = ctx.memo.setdefault("setting-restore:saved", {})
     if setting not in found:
         found[setting] = {dotted(t) for st in ctx.nodes(ast.Assign) if dotted(st.value) == setting
                           for t in st.targets if dotted(t)}
@@ -21,7 +21,8 @@ def _writers(ctx) -> dict:
     """Setting as written (`ic.epilogue_fusion`) -> the functions assigning it (None at module level)."""
     found = ctx.memo.get("setting-restore:writers")
     if found is None:
-        found = ctx.memo["setting-restore:writers"] = {}
+        found = {}
+        ctx.memo["setting-restore:writers"] = found
         for st in ctx.nodes(ast.Assign):
             for t in st.targets:
                 if type(t) is ast.Attribute and dotted(t):

@@ -9,5 +9,5 @@ def test_reads_are_silent_writes_and_calls_are_reported():
         # line 5 `saved = ...benchmark` and line 6 `if ...allow_tf32:` are reads
         ("flags.py", 8, 5, "TRN261", FLAG.format("benchmark"), False),
         ("flags.py", 9, 10, "TRN261", FLAG.format("flags"), False),
-        # flags.py:11:5 TRN261 folds into line 8 (a run of neighbouring statements)
+        # line 11 writes back the value saved on line 5: setting-restore drops it
     ]

@@ -1,12 +1,26 @@
-"""setting-restore: putting a saved setting back in `finally:` is not a new setting."""
+"""setting-restore: putting a saved setting back, or a reset paired with a setter, is not a new setting."""
 from conftest import CONTEXT_FIXTURES, scan_findings
 
 MSG = "Inductor or Triton compiler options: `torch._inductor.config`"
+FLAG = "cuDNN / CUDA backend flag: `torch.backends.cudnn.{}`"
 
 
 def test_restores_are_silent_other_writes_in_finally_are_reported():
     assert scan_findings(CONTEXT_FIXTURES / "setting_restore", "--select", "TRN113") == [
+        # context.py: lines 24-25 reset what set_flags (19-20) sets; line 26 has no setter
+        ("context.py", 19, 5, "TRN113", MSG, False),
+        ("context.py", 26, 5, "TRN113", MSG, False),
         # lines 5 and 14 read the setting; line 10 restores the saved value
         ("tuning.py", 6, 5, "TRN113", MSG, False),
         ("tuning.py", 18, 9, "TRN113", MSG, False),  # a new value, not the saved one
+    ]
+
+
+def test_exit_puts_back_what_enter_saved():
+    assert scan_findings(CONTEXT_FIXTURES / "setting_restore", "--select", "TRN261") == [
+        ("context.py", 12, 9, "TRN261", FLAG.format("benchmark"), False),  # __enter__ sets the chosen value
+        # line 15: __exit__ writes back self._cudnn_benchmark, read from the flag in __enter__
+        ("context.py", 30, 5, "TRN261", FLAG.format("deterministic"), False),  # a reset with no setter
+        ("context.py", 34, 5, "TRN261", FLAG.format("allow_tf32"), False),
+        ("context.py", 38, 5, "TRN261", FLAG.format("allow_tf32"), False),  # the name does not start with a reset word
     ]

@@ -124,6 +124,7 @@ _TORCH_DTYPES = frozenset(f"torch.{d}" for d in (
 _INDEX_MAKERS = frozenset({"arange", "randperm", "argsort", "nonzero", "argwhere", "topk", "multinomial", "randint",
                            "long", "int", "tolist", "item", "where", "unique", "searchsorted", "bucketize", "argmax",
                            "argmin", "range", "len"})
+INDEX_MAKERS = _INDEX_MAKERS  # read by context/index_argument.py
 
 
 def named_mask(expr: ast.expr, scope: Scope, resolver, words: frozenset, not_words: frozenset) -> bool:
@@ -148,6 +149,8 @@ def named_mask(expr: ast.expr, scope: Scope, resolver, words: frozenset, not_wor
             node = node.value
         if type(node) is ast.Call and _tail(node.func) in _INDEX_MAKERS:
             return False
+        if type(node) is ast.Name and name_words(node.id) & not_words:
+            return False  # `mask_train = idx_train`: another name for integer positions
     return True
 
 

@@ -424,3 +424,16 @@ def dotted(node) -> str:
         return ""
     parts.append(node.id)
     return ".".join(reversed(parts))
+
+
+def stored_target(ctx: "FileContext", node):
+    """The assignment target `node` is, or is the object of (`torch.cuda.memory` in
+    `torch.cuda.memory.mem_get_info = f`): the outermost attribute of its chain when that is written or
+    deleted, else None. `x.y.z = v` writes x.y.z; x and x.y are only read to find the object."""
+    top = node
+    up = parent_of(ctx, top)
+    while type(up) is ast.Attribute and up.value is top:
+        top, up = up, parent_of(ctx, up)
+    if type(top) in (ast.Attribute, ast.Name) and type(top.ctx) in (ast.Store, ast.Del):
+        return top
+    return None

@@ -1,0 +1,12 @@
+import torch
+from torch.cuda.amp import GradScaler
+
+
+def train(use_amp):
+    off = GradScaler(enabled=False)
+    also_off = torch.amp.GradScaler(enabled=False)
+    maybe = GradScaler(enabled=use_amp)
+    on = torch.amp.GradScaler()
+    with torch.cuda.amp.autocast(enabled=False):
+        pass
+    return off, also_off, maybe, on

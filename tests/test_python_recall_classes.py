@@ -300,6 +300,31 @@ def test_a_module_import_is_not_listed_with_attribute_uses(tmp_path):
     assert [(f["line"], f["rule"], f.get("occurrences")) for f in report["findings"]] == [(3, "TRN251", None)]
 
 
+MODULE_ALIASES = '''import torch
+import torch.cuda.amp as amp
+import torch.nn.functional as F
+from torch.cuda import amp as cuda_amp
+
+
+@amp.autocast(enabled=False)
+def rope(x):
+    with cuda_amp.autocast(dtype=torch.float32):
+        return F.interpolate(x, scale_factor=2, mode="bicubic")
+'''
+
+
+def test_an_import_binding_the_flagged_module_to_a_name_is_listed_with_its_use(tmp_path):
+    (tmp_path / "model.py").write_text(MODULE_ALIASES)
+    report = json.loads(run_cli("scan", tmp_path, "--format", "json", "--no-cache").stdout)
+    found = [(f["line"], f["rule"], f.get("occurrences")) for f in report["findings"]]
+    # `import torch.cuda.amp as amp` and `from torch.cuda import amp as cuda_amp` bind torch.cuda.amp itself:
+    # each is a place of the use through its name; `import torch.nn.functional as F` binds a module the
+    # interpolate rule does not name (it names the function), so it is not listed with F.interpolate
+    assert found == [(7, "TRN251", [{"line": 2, "column": 1, "rule": "TRN251"}]),
+                     (9, "TRN251", [{"line": 4, "column": 1, "rule": "TRN251"}]),
+                     (10, "TRN191", None)]
+
+
 def test_a_flag_asserted_only_under_a_further_condition_keeps_the_import_guarded(tmp_path):
     (tmp_path / "model.py").write_text('''import torch
 

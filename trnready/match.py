@@ -229,6 +229,16 @@ class Engine:
                                 mod = canon(imp.module or "") if imp is not None else ""
                                 if mod == prefix or mod.startswith(prefix + "."):
                                     also = (imp,)
+                            elif type(node) is ast.Attribute and not also:
+                                # `import torch.cuda.amp as amp` (or `from torch.cuda import amp`) then
+                                # `amp.autocast(...)`: the import binds the flagged module itself to a name,
+                                # so its line is a place of the use too (`import torch` names no module
+                                # of the rule: not listed)
+                                if from_imports is None:
+                                    from_imports = _from_imports(index)
+                                imp, mod = _module_alias(node, q, from_imports)
+                                if imp is not None and (mod == prefix or mod.startswith(prefix + ".")):
+                                    also = (imp,)
                             emit(ctx, hits, Hit(rule, m, node, prefix, q, also=also))
         # decorators
         if self.decorators:
@@ -527,12 +537,38 @@ def _fixed(p, call: ast.Call) -> bool:
 
 
 def _from_imports(index) -> dict:
-    """Full dotted name -> the `from X import name` statement that binds it (`torch.cuda.amp.custom_fwd`)."""
-    out = {}
+    """Full dotted name -> the `from X import name` statement that binds it (`torch.cuda.amp.custom_fwd`); and
+    ("as", local name, module) -> the import statement binding a submodule to that name (`import
+    torch.cuda.amp as amp`, `from torch.cuda import amp`)."""
+    out: dict = {}
     for node, cands in index.imports:
         if type(node) is ast.ImportFrom and len(cands) == 2:
             out.setdefault(cands[1], node)
+            local = next((a.asname or a.name for a in node.names if cands[1].endswith("." + a.name)), None)
+            if local is not None:
+                out.setdefault(("as", local, cands[1]), node)
+        elif type(node) is ast.Import:
+            for a in node.names:
+                if a.asname and a.name == cands[0] and "." in a.name:
+                    out.setdefault(("as", a.asname, a.name), node)
     return out
+
+
+def _module_alias(node: ast.Attribute, q: str, from_imports: dict):
+    """The import statement that bound the root name of `amp.autocast` to a submodule (`import torch.cuda.amp
+    as amp`, `from torch.cuda import amp`) and that module, given the chain's full name `q`; (None, "") for a
+    top-level package (`import torch`) or a name bound otherwise."""
+    depth = 0
+    root = node
+    while type(root) is ast.Attribute:
+        root = root.value
+        depth += 1
+    if type(root) is not ast.Name or q.count(".") < depth:
+        return None, ""
+    module = q.rsplit(".", depth)[0]
+    if "." not in module:
+        return None, ""
+    return from_imports.get(("as", root.id, module)), module
 
 
 def _conditional_literal(bindings) -> bool:

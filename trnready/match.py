@@ -15,7 +15,7 @@ from .context import FileContext, ProjectFacts
 from .index import FileIndex, Interest, device_like
 from .model import ArgPredicate, Matcher, Rule
 from .resolve import FOLLOWED_KINDS, LIST, Resolver, env_default
-from .values import UNKNOWN, same
+from .values import UNKNOWN, Drawn, same
 
 _KWARGS_UNKNOWN = object()
 
@@ -474,6 +474,16 @@ class Engine:
             expr = _arg_expr(p, call)
             if type(expr) is not ast.Name:
                 continue
+            first, last = call.lineno, call.end_lineno or call.lineno
+            draws = [(v, o) for v, o in ctx.resolver.values(expr, scope) if type(v) is Drawn and _holds(p, True, [v])]
+            if draws:
+                # seed = random.randint(0, sys.maxsize), then g.manual_seed(seed): the finding stays at the call
+                # and the draw, the line that sets the range, is listed among its places
+                places = tuple(o for _, o in draws if not first <= getattr(o, "lineno", first) <= last)
+                high = max(v.high for v, _ in draws)
+                hits[-1] = replace(hits[-1], also=hits[-1].also + places,
+                                   note=hits[-1].note + f" (a host random draw of up to {_power_of_two(high)})")
+                return
             bindings = ctx.resolver.lookup(scope, expr.id)
             if _conditional_literal(bindings):
                 # backend = "gloo" if os.name == "nt" else "nccl": the finding stays at the call, which reads
@@ -534,6 +544,16 @@ def _fixed(p, call: ast.Call) -> bool:
         return True
     return p.position is not None and p.position < len(call.args) \
         and not any(type(a) is ast.Starred for a in call.args[:p.position + 1])
+
+
+def _power_of_two(n: int) -> str:
+    """4294967295 -> "2**32-1", 2**40 -> "2**40", other numbers as written."""
+    for k in range(1, 513):
+        if n == 1 << k:
+            return f"2**{k}"
+        if n == (1 << k) - 1:
+            return f"2**{k}-1"
+    return str(n)
 
 
 def _from_imports(index) -> dict:
@@ -629,10 +649,12 @@ def _holds(p: ArgPredicate, passed, values) -> bool:
         # (a variable, an attribute) may be anything else, so it counts.
         return not values or not all(same(e, v) for v in values for e in p.values)
     if op == "not-in":
-        known = [v for v in values if v is not UNKNOWN and v is not LIST]
+        known = [v for v in values if v is not UNKNOWN and v is not LIST and type(v) is not Drawn]
         return any(not any(same(e, v) for e in p.values) for v in known)
     if op == "at-least":  # an integer known to be this large (2**40, 1 << 33, a constant bound to one)
-        return any(type(v) is int and v >= p.values[0] for v in values)
+        # or a host random draw that can reach it (a seed from random.randint(0, sys.maxsize))
+        return any((type(v) is int and v >= p.values[0]) or (type(v) is Drawn and v.high >= p.values[0])
+                   for v in values)
     if op == "matches":
         rx = p.values[0]
         return any(isinstance(v, str) and rx.search(v) for v in values)

@@ -230,8 +230,8 @@ class Engine:
                                 if mod == prefix or mod.startswith(prefix + "."):
                                     also = (imp,)
                             elif type(node) is ast.Attribute and not also:
-                                # `import torch.cuda.amp as amp` (or `from torch.cuda import amp`) then
-                                # `amp.autocast(...)`: the import binds the flagged module itself to a name,
+                                # `import torch.cuda.amp as amp` then `amp.autocast(...)`: the import binds
+                                # the flagged module itself to a name,
                                 # so its line is a place of the use too (`import torch` names no module
                                 # of the rule: not listed)
                                 if from_imports is None:
@@ -558,15 +558,12 @@ def _power_of_two(n: int) -> str:
 
 def _from_imports(index) -> dict:
     """Full dotted name -> the `from X import name` statement that binds it (`torch.cuda.amp.custom_fwd`); and
-    ("as", local name, module) -> the import statement binding a submodule to that name (`import
-    torch.cuda.amp as amp`, `from torch.cuda import amp`)."""
+    ("as", local name, module) -> the `import X.Y as name` statement binding a submodule to that name (a `from`
+    import may bind a class as well as a module, so it is not taken for one)."""
     out: dict = {}
     for node, cands in index.imports:
         if type(node) is ast.ImportFrom and len(cands) == 2:
             out.setdefault(cands[1], node)
-            local = next((a.asname or a.name for a in node.names if cands[1].endswith("." + a.name)), None)
-            if local is not None:
-                out.setdefault(("as", local, cands[1]), node)
         elif type(node) is ast.Import:
             for a in node.names:
                 if a.asname and a.name == cands[0] and "." in a.name:
@@ -576,7 +573,7 @@ def _from_imports(index) -> dict:
 
 def _module_alias(node: ast.Attribute, q: str, from_imports: dict):
     """The import statement that bound the root name of `amp.autocast` to a submodule (`import torch.cuda.amp
-    as amp`, `from torch.cuda import amp`) and that module, given the chain's full name `q`; (None, "") for a
+    as amp`) and that module, given the chain's full name `q`; (None, "") for a
     top-level package (`import torch`) or a name bound otherwise."""
     depth = 0
     root = node

@@ -383,6 +383,42 @@ def test_gpu_items_of_a_matrix_and_gpu_containers(tmp_path):
                      (17, "TRN603", True), (18, "TRN610", False)]
 
 
+def test_a_runner_read_from_a_matrix_key(tmp_path):
+    """`runs-on: ${{ matrix.os }}` runs the job on the matrix's `os` values: a GPU machine named there is the
+    runner finding (at the value), and the job is a GPU leg whose other findings are guarded. A matrix of
+    ordinary machines read the same way stays unreported."""
+    write(tmp_path, ".github/workflows/tests_cuda.yml", """
+        jobs:
+          tests:
+            strategy:
+              matrix:
+                python:
+                  - "3.11"
+                os:
+                  - "linux-x86_64-gpu-2"
+            runs-on: ${{ matrix.os }}
+            steps:
+              - run: pip install torch --index-url https://download.pytorch.org/whl/cu124
+              - run: make test
+        """)
+    write(tmp_path, ".github/workflows/tests.yml", """
+        jobs:
+          tests:
+            strategy:
+              matrix:
+                python: ["3.12"]
+                os: [ubuntu-latest, macos-latest]
+            runs-on: ${{ matrix.os }}
+            steps:
+              - run: pip install torch --index-url https://download.pytorch.org/whl/cu124
+              - run: make test
+        """)
+    shown = [(f["path"], f["line"], f["rule"], f["guarded"]) for f in scan(tmp_path, "--show-guarded")["findings"]]
+    assert shown == [(".github/workflows/tests.yml", 9, "TRN505", False),
+                     (".github/workflows/tests_cuda.yml", 8, "TRN610", False),
+                     (".github/workflows/tests_cuda.yml", 11, "TRN505", True)]
+
+
 def test_ci_job_python_from_a_conda_command(tmp_path):
     """`conda create -n env python=3.10` in a test job is that job's Python: reported as the project's
     requirement only when no other test job runs on 3.12+ (and never for a GPU leg)."""

@@ -117,13 +117,17 @@ def _value_in(value: str, globs) -> bool:
     return any(fnmatch.fnmatchcase(v, g) for g in globs)
 
 
-def setting_findings(entries: list[Entry], role: str, lines: list[str], engine, em: Emitter) -> None:
+def setting_findings(entries: list[Entry], role: str, lines: list[str], engine, em: Emitter, rel: str = "") -> None:
     """The catalogue's `setting` matchers of this role against the file's scalars."""
     matchers = [(r, m) for r, m in engine.surface.get("setting", ()) if m.role == role]
     if not matchers:
         return
     scalars = [e for e in entries if e.value is not None and e.keys]
     if role == "ci":
+        from .ci import matrix_runners
+
+        # `runs-on: ${{ matrix.os }}`: the machines are the matrix values, read where they are written
+        scalars += matrix_runners(rel, entries)
         # The inputs of a step's action (`uses: docker/build-push-action` + `with: tags: org/x-gpu`) are not
         # the job's settings: a runner is chosen by the job, not by what one step passes to an action.
         # Nor is a workflow's trigger (`on: push: tags: [ciflow/rocm/*]`): it says when a workflow runs, not where.
@@ -260,7 +264,7 @@ def read(ctx: FileContext) -> ReadResult:
         base.findings = [f for f in base.findings if f.rule not in python_rules]
     em.seen = {(f.path, f.cell, f.rule, f.line) for f in base.findings}  # one finding per rule and line
     lines = ctx.text.splitlines()
-    setting_findings(entries, role, lines, ctx.engine, em)
+    setting_findings(entries, role, lines, ctx.engine, em, ctx.rel)
     summary = None
     if role == "container":
         return ReadResult(base.findings + em.out, base.diag, base.sources, summary)

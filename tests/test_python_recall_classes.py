@@ -413,3 +413,29 @@ def start(launcher, backend="nccl"):
     # the second default reaches only a call the project makes: the link step follows it when it ends in
     # a catalogue API (tests/test_project_link.py); here it does not
     assert [f for f in scan_findings(tmp_path) if f[3] == "TRN271"] == []
+
+
+DEVICE_PICK_BY_COMPARISON = '''import torch
+
+
+class DDIMSampler:
+    def register_buffer(self, name, attr):
+        if type(attr) == torch.Tensor:
+            if attr.device != torch.device("cuda"):
+                attr = attr.to(torch.device("cuda"))
+        setattr(self, name, attr)
+
+    def keep_precision(self, x):
+        if x.device == torch.device("cuda"):
+            return x.half()
+        return x
+'''
+
+
+def test_a_device_comparison_whose_arm_moves_the_value_there_is_the_device_pick(tmp_path):
+    (tmp_path / "ddim.py").write_text(DEVICE_PICK_BY_COMPARISON)
+    report = json.loads(run_cli("scan", tmp_path, "--format", "json", "--no-cache").stdout)
+    found = [(f["line"], f["rule"], f.get("occurrences")) for f in report["findings"]]
+    # the check is the line to change; the move in its arm folds into it. A comparison whose arm moves nothing
+    # (keep_precision) only reads where the tensor is and stays unreported.
+    assert found == [(7, "TRN242", [{"line": 8, "column": 45, "rule": "TRN242"}])]

@@ -230,14 +230,16 @@ class Engine:
                                 if mod == prefix or mod.startswith(prefix + "."):
                                     also = (imp,)
                             elif type(node) is ast.Attribute and not also:
-                                # `import torch.cuda.amp as amp` then `amp.autocast(...)`: the import binds
-                                # the flagged module itself to a name,
-                                # so its line is a place of the use too (`import torch` names no module
-                                # of the rule: not listed)
+                                # `import torch.cuda.amp as amp` then `amp.autocast(...)`: the import binds the
+                                # flagged module itself to a name, so its line is a place of the use too
+                                # (`import torch` names no module of the rule: not listed). A rule that reports
+                                # the import by itself (`import torch_xla...as xm`) keeps it its own finding,
+                                # which may be suppressed apart from the uses.
                                 if from_imports is None:
                                     from_imports = _from_imports(index)
                                 imp, mod = _module_alias(node, q, from_imports)
-                                if imp is not None and (mod == prefix or mod.startswith(prefix + ".")):
+                                if imp is not None and (mod == prefix or mod.startswith(prefix + ".")) \
+                                        and not self._imports_rule(mod, rule):
                                     also = (imp,)
                             emit(ctx, hits, Hit(rule, m, node, prefix, q, also=also))
         # decorators
@@ -461,6 +463,10 @@ class Engine:
         if pred.has_default:
             return False, [pred.default]
         return False, []
+
+    def _imports_rule(self, module: str, rule) -> bool:
+        """Does `rule` have an import matcher for this module (or a package above it)?"""
+        return any(r is rule for p in _prefixes(module) for r, _ in self.imports.get(p, ()))
 
     def _at_entry(self, ctx: FileContext, m, call: ast.Call, scope, hits: list, name: str) -> None:
         """Move the hit just emitted for `call` to where its flagged value enters the file, when that value

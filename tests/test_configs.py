@@ -105,6 +105,8 @@ def findings(root):
     ("docs/conf.yaml", "learning_rate: 1\nbatch_size: 2\n", None),
     (".github/dependabot.yml", "version: 2\nupdates: []\n", None),
     ("mkdocs.yml", "site_name: x\nnav: []\n", None),
+    ("tools/replicate/cog.yaml", "build:\n  gpu: true\npredict: p.py:P\n", "container"),
+    ("cog.yaml", "predict: p.py:P\n", None),  # no build section: nothing the image holds
 ])
 def test_role_of(rel, text, role):
     assert role_of(rel, outline(text)) == role
@@ -381,6 +383,42 @@ def test_gpu_items_of_a_matrix_and_gpu_containers(tmp_path):
                      (17, "TRN603", True), (18, "TRN610", False)]
 
 
+def test_a_runner_read_from_a_matrix_key(tmp_path):
+    """`runs-on: ${{ matrix.os }}` runs the job on the matrix's `os` values: a GPU machine named there is the
+    runner finding (at the value), and the job is a GPU leg whose other findings are guarded. A matrix of
+    ordinary machines read the same way stays unreported."""
+    write(tmp_path, ".github/workflows/tests_cuda.yml", """
+        jobs:
+          tests:
+            strategy:
+              matrix:
+                python:
+                  - "3.11"
+                os:
+                  - "linux-x86_64-gpu-2"
+            runs-on: ${{ matrix.os }}
+            steps:
+              - run: pip install torch --index-url https://download.pytorch.org/whl/cu124
+              - run: make test
+        """)
+    write(tmp_path, ".github/workflows/tests.yml", """
+        jobs:
+          tests:
+            strategy:
+              matrix:
+                python: ["3.12"]
+                os: [ubuntu-latest, macos-latest]
+            runs-on: ${{ matrix.os }}
+            steps:
+              - run: pip install torch --index-url https://download.pytorch.org/whl/cu124
+              - run: make test
+        """)
+    shown = [(f["path"], f["line"], f["rule"], f["guarded"]) for f in scan(tmp_path, "--show-guarded")["findings"]]
+    assert shown == [(".github/workflows/tests.yml", 9, "TRN505", False),
+                     (".github/workflows/tests_cuda.yml", 8, "TRN610", False),
+                     (".github/workflows/tests_cuda.yml", 11, "TRN505", True)]
+
+
 def test_ci_job_python_from_a_conda_command(tmp_path):
     """`conda create -n env python=3.10` in a test job is that job's Python: reported as the project's
     requirement only when no other test job runs on 3.12+ (and never for a GPU leg)."""
@@ -431,3 +469,80 @@ def test_dockerfile_of_another_accelerators_image_variant(tmp_path, rel, sibling
         write(tmp_path, sibling, "FROM python:3.12-slim\n")
     got = [(f["line"], f["rule"], f["guarded"]) for f in scan(tmp_path, "--show-guarded")["findings"]]
     assert got == [(1, "TRN603", False), (3, "TRN502", guarded), (3, "TRN507", guarded), (4, "TRN605", guarded)]
+
+
+def test_container_build_definitions_and_their_look_alikes(tmp_path):
+    write(tmp_path, "tools/replicate/cog.yaml", """
+        build:
+          gpu: true
+          system_packages:
+            - "libgl1-mesa-glx"
+          python_version: "3.11"
+        predict: "predict_t2v.py:Predictor"
+        """)
+    # the same keys in a training config and in a CPU-only cog build stay unreported
+    write(tmp_path, "configs/train.yaml", """
+        build:
+          gpu: true
+          python_version: "3.11"
+        model: resnet50
+        optimizer: adamw
+        """)
+    write(tmp_path, "cpu/cog.yaml", """
+        build:
+          gpu: false
+          python_version: "3.12"
+        predict: "predict.py:Predictor"
+        """)
+    assert findings(tmp_path) == [("tools/replicate/cog.yaml", 2, 8, "TRN610"),
+                                  ("tools/replicate/cog.yaml", 5, 19, "TRN604")]
+
+
+def test_training_config_names_of_cuda_only_implementations(tmp_path):
+    write(tmp_path, "examples/mod/llama3_full_sft.yaml", """
+        model_name_or_path: meta-llama/Meta-Llama-3-8B-Instruct
+        learning_rate: 1.0e-5
+        optim: paged_adamw_8bit
+        flash_attn: fa2
+        """)
+    write(tmp_path, "examples/qlora/llama3_lora_sft.yaml", """
+        model_name_or_path: meta-llama/Meta-Llama-3-8B-Instruct
+        quantization_bit: 4
+        learning_rate: 1.0e-4
+        """)
+    write(tmp_path, "examples/fp8/llama3_fp8_sft.yaml", """
+        model_name_or_path: meta-llama/Meta-Llama-3-8B-Instruct
+        learning_rate: 1.0e-5
+        fp8_backend: torchao
+        """)
+    write(tmp_path, "finetune/accelerate_config.yaml", """
+        compute_environment: LOCAL_MACHINE
+        gpu_ids: "0,1,2,3"
+        distributed_type: MULTI_GPU
+        """)
+    # look-alikes: a torch optimizer, SDPA, another quantization method, all devices, a lint config
+    write(tmp_path, "examples/full/llama3.yaml", """
+        model_name_or_path: meta-llama/Meta-Llama-3-8B-Instruct
+        learning_rate: 1.0e-5
+        optim: adamw_torch
+        flash_attn: sdpa
+        quantization_bit: 4
+        quantization_method: hqq
+        """)
+    write(tmp_path, "examples/accelerate/ddp.yaml", """
+        compute_environment: LOCAL_MACHINE
+        gpu_ids: all
+        distributed_type: MULTI_GPU
+        """)
+    write(tmp_path, ".pre-commit-config.yaml", """
+        repos:
+          - repo: local
+            optim: paged_adamw_8bit
+        """)
+    assert findings(tmp_path) == [
+        ("examples/fp8/llama3_fp8_sft.yaml", 3, 14, "TRN201"),
+        ("examples/mod/llama3_full_sft.yaml", 3, 8, "TRN285"),
+        ("examples/mod/llama3_full_sft.yaml", 4, 13, "TRN282"),
+        ("examples/qlora/llama3_lora_sft.yaml", 2, 19, "TRN286"),
+        ("finetune/accelerate_config.yaml", 2, 10, "TRN610"),
+    ]

@@ -87,7 +87,7 @@ def test_data_dependent_shape_lookalikes():
 def test_int64_that_needs_the_full_range():
     assert findings("int64_hit.py") == {
         (None, 6, 1, "TRN131", "high",
-         "Seed larger than 2**31: the generator state needs the full int64 range: `torch.manual_seed`"),
+         "Seed that can exceed 2**31: the generator state needs the full int64 range: `torch.manual_seed`"),
         # (line 7, torch.randint above 2**31, is the next statement: an occurrence of line 6's finding)
         (None, 8, 23, "TRN132", "high",
          "Nanosecond timestamp written into a tensor: the value needs the full int64 range: `time.time_ns`"),
@@ -97,3 +97,67 @@ def test_int64_that_needs_the_full_range():
 def test_int64_lookalikes():
     # small seeds and bounds, token-id tensors, timestamps kept in Python
     assert findings("int64_lookalike.py") == set()
+
+
+SEED_DRAWS = '''import random
+import sys
+
+import torch
+
+
+class Pipeline:
+    def generate(self, seed=-1):
+        seed = seed if seed >= 0 else random.randint(0, sys.maxsize)
+        seed_g = torch.Generator(device=self.device)
+        seed_g.manual_seed(seed)
+        return seed_g
+
+
+def sample(seed=None):
+    if seed is None:
+        seed = random.randint(0, 2**32 - 1)
+    torch.manual_seed(seed)
+'''
+
+SEED_DRAW_LOOKALIKES = '''import random
+import sys
+
+import numpy as np
+import torch
+
+
+def host_only():
+    seed = random.randint(0, sys.maxsize)
+    random.seed(seed)
+    np.random.seed(seed % 2**32)
+
+
+def small(seed=None):
+    if seed is None:
+        seed = random.randint(0, 2**31 - 1)
+    torch.manual_seed(seed)
+
+
+def passed_in(seed):
+    torch.manual_seed(seed)
+'''
+
+
+def test_a_host_random_draw_above_2_31_handed_to_a_generator(tmp_path):
+    (tmp_path / "pipe.py").write_text(SEED_DRAWS)
+    report = json.loads(run_cli("scan", tmp_path, "--format", "json", "--no-cache").stdout)
+    found = [(f["line"], f["rule"], f["message"], [o["line"] for o in f.get("occurrences") or []])
+             for f in report["findings"] if f["category"] == "int64"]
+    # the finding stays at the generator call; the draw that sets the range is listed among its places
+    assert found == [
+        (11, "TRN131", "Seed that can exceed 2**31: the generator state needs the full int64 range: `manual_seed` "
+                       "(a host random draw of up to 2**63-1)", [9]),
+        (18, "TRN131", "Seed that can exceed 2**31: the generator state needs the full int64 range: "
+                       "`torch.manual_seed` (a host random draw of up to 2**32-1)", [17]),
+    ]
+
+
+def test_host_only_seeds_and_draws_within_31_bits_are_not_reported(tmp_path):
+    (tmp_path / "seeds.py").write_text(SEED_DRAW_LOOKALIKES)
+    report = json.loads(run_cli("scan", tmp_path, "--format", "json", "--no-cache").stdout)
+    assert [f for f in report["findings"] if f["category"] == "int64"] == []

@@ -300,6 +300,32 @@ def test_a_module_import_is_not_listed_with_attribute_uses(tmp_path):
     assert [(f["line"], f["rule"], f.get("occurrences")) for f in report["findings"]] == [(3, "TRN251", None)]
 
 
+MODULE_ALIASES = '''import torch
+import torch.cuda.amp as amp
+import torch.nn.functional as F
+from torch.cuda import amp as cuda_amp
+
+
+@amp.autocast(enabled=False)
+def rope(x):
+    with cuda_amp.autocast(dtype=torch.float32):
+        return F.interpolate(x, scale_factor=2, mode="bicubic")
+'''
+
+
+def test_an_import_binding_the_flagged_module_to_a_name_is_listed_with_its_use(tmp_path):
+    (tmp_path / "model.py").write_text(MODULE_ALIASES)
+    report = json.loads(run_cli("scan", tmp_path, "--format", "json", "--no-cache").stdout)
+    found = [(f["line"], f["rule"], f.get("occurrences")) for f in report["findings"]]
+    # `import torch.cuda.amp as amp` binds torch.cuda.amp itself: a place of the use through its name. A `from`
+    # import may bind a class as well as a module (`from torch.ao.quantization import FakeQuantize`), so it is
+    # not listed with attribute uses; `import torch.nn.functional as F` binds a module the interpolate rule does
+    # not name (it names the function), so it is not listed with F.interpolate
+    assert found == [(7, "TRN251", [{"line": 2, "column": 1, "rule": "TRN251"}]),
+                     (9, "TRN251", None),
+                     (10, "TRN191", None)]
+
+
 def test_a_flag_asserted_only_under_a_further_condition_keeps_the_import_guarded(tmp_path):
     (tmp_path / "model.py").write_text('''import torch
 
@@ -387,3 +413,29 @@ def start(launcher, backend="nccl"):
     # the second default reaches only a call the project makes: the link step follows it when it ends in
     # a catalogue API (tests/test_project_link.py); here it does not
     assert [f for f in scan_findings(tmp_path) if f[3] == "TRN271"] == []
+
+
+DEVICE_PICK_BY_COMPARISON = '''import torch
+
+
+class DDIMSampler:
+    def register_buffer(self, name, attr):
+        if type(attr) == torch.Tensor:
+            if attr.device != torch.device("cuda"):
+                attr = attr.to(torch.device("cuda"))
+        setattr(self, name, attr)
+
+    def keep_precision(self, x):
+        if x.device == torch.device("cuda"):
+            return x.half()
+        return x
+'''
+
+
+def test_a_device_comparison_whose_arm_moves_the_value_there_is_the_device_pick(tmp_path):
+    (tmp_path / "ddim.py").write_text(DEVICE_PICK_BY_COMPARISON)
+    report = json.loads(run_cli("scan", tmp_path, "--format", "json", "--no-cache").stdout)
+    found = [(f["line"], f["rule"], f.get("occurrences")) for f in report["findings"]]
+    # the check is the line to change; the move in its arm folds into it. A comparison whose arm moves nothing
+    # (keep_precision) only reads where the tensor is and stays unreported.
+    assert found == [(7, "TRN242", [{"line": 8, "column": 45, "rule": "TRN242"}])]

@@ -225,6 +225,7 @@ class Indexer:
         self.index: FileIndex | None = None
         self.guard = 0  # > 0 while inside an optional-import guard
         self.type_checking = 0  # > 0 inside `if TYPE_CHECKING:`
+        self.device_pick_test = 0  # > 0 inside the test of an `if` whose arm moves a value to a device
         self.call_stack: list = []  # (func, Scope) of the calls whose arguments are being walked
         self.functions: list[tuple[str, Scope]] = []  # enclosing function definitions (name, inner scope)
         self.branch: tuple = ()  # the if/else arms being walked (see Binding.branch)
@@ -352,7 +353,12 @@ class Indexer:
             for name, value in _compared_settings(node.test):
                 if name in self.interest.keywords:
                     self.index.keyword_compares.append((name, value, scope))
+        # `if attr.device != torch.device("cuda"): attr = attr.to(torch.device("cuda"))`: a check of where a
+        # tensor is, whose arm moves it there, is the device pick itself (its arm folds into it)
+        picks = type(node.test) is ast.Compare and _moves_to_device(node.body)
+        self.device_pick_test += picks
         self.visit(node.test, scope)
+        self.device_pick_test -= picks
         optional = _is_availability_test(node.test)
         if _tail(node.test) == "TYPE_CHECKING":
             # `if TYPE_CHECKING: from torchao.float8 import Float8LinearConfig` never runs: names are bound
@@ -721,7 +727,7 @@ class Indexer:
             if t in (ast.Name, ast.Attribute):
                 self._visit_unrecorded(operand, scope)
             elif (t is ast.Call and _tail(operand.func) == "device" and not operand.keywords
-                  and all(type(a) is ast.Constant for a in operand.args)):
+                  and all(type(a) is ast.Constant for a in operand.args) and not self.device_pick_test):
                 # x.device == torch.device("cuda", 0): a check of where a tensor is, like x.device.type == "cuda"
                 continue
             elif t in (ast.Tuple, ast.List, ast.Set):
@@ -871,6 +877,17 @@ if hasattr(ast, "TryStar"):
 
 _HALF_DTYPES = frozenset({"float16", "half", "bfloat16"})
 _FULL_DTYPES = frozenset({"float32", "float"})
+
+
+def _moves_to_device(stmts) -> bool:
+    """An `if` arm that moves a value to a device: `.cuda()`, or `.to(x)` with anything but "cpu"."""
+    for top in stmts:
+        for n in ast.walk(top):
+            if type(n) is ast.Call and type(n.func) is ast.Attribute and n.func.attr in ("cuda", "to"):
+                if n.func.attr == "cuda" or (n.args and not (type(n.args[0]) is ast.Constant
+                                                             and n.args[0].value == "cpu")):
+                    return True
+    return False
 
 
 def _device_type_literals(test: ast.expr) -> list:

@@ -15,7 +15,7 @@ from .context import FileContext, ProjectFacts
 from .index import FileIndex, Interest, device_like
 from .model import ArgPredicate, Matcher, Rule
 from .resolve import FOLLOWED_KINDS, LIST, Resolver, env_default
-from .values import UNKNOWN, same
+from .values import UNKNOWN, Drawn, same
 
 _KWARGS_UNKNOWN = object()
 
@@ -228,6 +228,18 @@ class Engine:
                                 imp = from_imports.get(q)
                                 mod = canon(imp.module or "") if imp is not None else ""
                                 if mod == prefix or mod.startswith(prefix + "."):
+                                    also = (imp,)
+                            elif type(node) is ast.Attribute and not also:
+                                # `import torch.cuda.amp as amp` then `amp.autocast(...)`: the import binds the
+                                # flagged module itself to a name, so its line is a place of the use too
+                                # (`import torch` names no module of the rule: not listed). A rule that reports
+                                # the import by itself (`import torch_xla...as xm`) keeps it its own finding,
+                                # which may be suppressed apart from the uses.
+                                if from_imports is None:
+                                    from_imports = _from_imports(index)
+                                imp, mod = _module_alias(node, q, from_imports)
+                                if imp is not None and (mod == prefix or mod.startswith(prefix + ".")) \
+                                        and not self._imports_rule(mod, rule):
                                     also = (imp,)
                             emit(ctx, hits, Hit(rule, m, node, prefix, q, also=also))
         # decorators
@@ -452,6 +464,10 @@ class Engine:
             return False, [pred.default]
         return False, []
 
+    def _imports_rule(self, module: str, rule) -> bool:
+        """Does `rule` have an import matcher for this module (or a package above it)?"""
+        return any(r is rule for p in _prefixes(module) for r, _ in self.imports.get(p, ()))
+
     def _at_entry(self, ctx: FileContext, m, call: ast.Call, scope, hits: list, name: str) -> None:
         """Move the hit just emitted for `call` to where its flagged value enters the file, when that value
         is one of several the argument may hold and is written in another statement (`backend = "nccl"` in
@@ -464,6 +480,16 @@ class Engine:
             expr = _arg_expr(p, call)
             if type(expr) is not ast.Name:
                 continue
+            first, last = call.lineno, call.end_lineno or call.lineno
+            draws = [(v, o) for v, o in ctx.resolver.values(expr, scope) if type(v) is Drawn and _holds(p, True, [v])]
+            if draws:
+                # seed = random.randint(0, sys.maxsize), then g.manual_seed(seed): the finding stays at the call
+                # and the draw, the line that sets the range, is listed among its places
+                places = tuple(o for _, o in draws if not first <= getattr(o, "lineno", first) <= last)
+                high = max(v.high for v, _ in draws)
+                hits[-1] = replace(hits[-1], also=hits[-1].also + places,
+                                   note=hits[-1].note + f" (a host random draw of up to {_power_of_two(high)})")
+                return
             bindings = ctx.resolver.lookup(scope, expr.id)
             if _conditional_literal(bindings):
                 # backend = "gloo" if os.name == "nt" else "nccl": the finding stays at the call, which reads
@@ -526,13 +552,46 @@ def _fixed(p, call: ast.Call) -> bool:
         and not any(type(a) is ast.Starred for a in call.args[:p.position + 1])
 
 
+def _power_of_two(n: int) -> str:
+    """4294967295 -> "2**32-1", 2**40 -> "2**40", other numbers as written."""
+    for k in range(1, 513):
+        if n == 1 << k:
+            return f"2**{k}"
+        if n == (1 << k) - 1:
+            return f"2**{k}-1"
+    return str(n)
+
+
 def _from_imports(index) -> dict:
-    """Full dotted name -> the `from X import name` statement that binds it (`torch.cuda.amp.custom_fwd`)."""
-    out = {}
+    """Full dotted name -> the `from X import name` statement that binds it (`torch.cuda.amp.custom_fwd`); and
+    ("as", local name, module) -> the `import X.Y as name` statement binding a submodule to that name (a `from`
+    import may bind a class as well as a module, so it is not taken for one)."""
+    out: dict = {}
     for node, cands in index.imports:
         if type(node) is ast.ImportFrom and len(cands) == 2:
             out.setdefault(cands[1], node)
+        elif type(node) is ast.Import:
+            for a in node.names:
+                if a.asname and a.name == cands[0] and "." in a.name:
+                    out.setdefault(("as", a.asname, a.name), node)
     return out
+
+
+def _module_alias(node: ast.Attribute, q: str, from_imports: dict):
+    """The import statement that bound the root name of `amp.autocast` to a submodule (`import torch.cuda.amp
+    as amp`) and that module, given the chain's full name `q`; (None, "") for a
+    top-level package (`import torch`) or a name bound otherwise."""
+    depth = 0
+    root = node
+    while type(root) is ast.Attribute:
+        root = root.value
+        depth += 1
+    if type(root) is not ast.Name or q.count(".") < depth:
+        return None, ""
+    module = q.rsplit(".", depth)[0]
+    if "." not in module:
+        return None, ""
+    return from_imports.get(("as", root.id, module)), module
 
 
 def _conditional_literal(bindings) -> bool:
@@ -593,10 +652,12 @@ def _holds(p: ArgPredicate, passed, values) -> bool:
         # (a variable, an attribute) may be anything else, so it counts.
         return not values or not all(same(e, v) for v in values for e in p.values)
     if op == "not-in":
-        known = [v for v in values if v is not UNKNOWN and v is not LIST]
+        known = [v for v in values if v is not UNKNOWN and v is not LIST and type(v) is not Drawn]
         return any(not any(same(e, v) for e in p.values) for v in known)
     if op == "at-least":  # an integer known to be this large (2**40, 1 << 33, a constant bound to one)
-        return any(type(v) is int and v >= p.values[0] for v in values)
+        # or a host random draw that can reach it (a seed from random.randint(0, sys.maxsize))
+        return any((type(v) is int and v >= p.values[0]) or (type(v) is Drawn and v.high >= p.values[0])
+                   for v in values)
     if op == "matches":
         rx = p.values[0]
         return any(isinstance(v, str) and rx.search(v) for v in values)

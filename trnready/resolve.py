@@ -12,12 +12,18 @@ import ast
 import re
 
 from .index import CONTAINER_TAILS, Binding, Scope, _tail
-from .values import UNKNOWN, QName
+from .values import UNKNOWN, Drawn, QName
 
 _MAX_DEPTH = 12
 _INT_OPS = {ast.Pow: lambda a, b: a ** b, ast.LShift: lambda a, b: a << b, ast.Mult: lambda a, b: a * b,
             ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b}
 FOLLOWED_KINDS = frozenset({"expr", "call", "local", "instance"})
+# Host random draws of an integer: whether the upper bound (the second argument, or the only one) is exclusive;
+# None for a count of bits. The draw can be as large as that bound (a seed from random.randint(0, sys.maxsize)).
+_DRAWS = {"random.randint": False, "random.randrange": True, "numpy.random.randint": True,
+          "random.getrandbits": None}
+# Integer constants of the standard library that bound such draws.
+_INT_CONSTANTS = {"sys.maxsize": (1 << 63) - 1}
 
 
 def env_default(call: ast.Call):
@@ -409,6 +415,10 @@ class Resolver:
         if t is ast.Call and env_default(expr) is not None:
             # os.environ.get("TORCH_COMPILE_BACKEND", "inductor"): the default when the variable is unset
             return self.values(env_default(expr), scope, depth + 1) + [(UNKNOWN, expr)]
+        if t is ast.Call and expr.args and not expr.keywords and type(expr.func) in (ast.Attribute, ast.Name):
+            drawn = self._drawn(expr, scope, depth)
+            if drawn is not None:
+                return [(drawn, expr)]
         if t is ast.UnaryOp and type(expr.op) is ast.USub and type(expr.operand) is ast.Constant:
             v = expr.operand.value
             if isinstance(v, (int, float)) and not isinstance(v, bool):
@@ -443,6 +453,10 @@ class Resolver:
             b = bindings[0]
             if b.kind == "expr" or (b.kind == "call" and env_default(b.value) is not None):
                 return self.values(b.value, b.scope, depth + 1)
+            if b.kind == "call" and type(b.value) is ast.Call:
+                drawn = self._drawn(b.value, b.scope, depth + 1)  # seed = random.randint(0, sys.maxsize)
+                if drawn is not None:
+                    return [(drawn, b.value)]
             if b.kind == "param":
                 # Callers may pass anything; the literal default is one of the values
                 # (so `def f(x, mode="bilinear")` still counts as bilinear).
@@ -461,10 +475,45 @@ class Resolver:
                     else:
                         out.append((UNKNOWN, expr))
                 return out
+        drawn = self._drawn_assignments(bindings, expr, scope, depth)
+        if drawn:
+            return drawn
         names = self._name_qualnames(expr.id, scope, depth)
         if names:
             return [(QName(self.canonical(n)), expr) for n in names]
         return [(UNKNOWN, expr)]
+
+    def _drawn_assignments(self, bindings: list, expr: ast.Name, scope: Scope, depth: int) -> list:
+        """A parameter reassigned from a host random draw when the caller passed none (`seed = seed if seed >= 0
+        else random.randint(0, sys.maxsize)`, `if seed is None: seed = random.randint(...)`): the draws that
+        reach the use, with the caller's value unknown. Other values of such a name stay unknown."""
+        if not any(b.kind == "param" for b in bindings) or not all(
+                b.kind == "param" or (b.kind in FOLLOWED_KINDS and b.branch is not None) for b in bindings):
+            return []
+        live = _reaching([b for b in bindings if b.kind != "param"], expr, scope)
+        out = [(v, o) for b in live if b.kind in ("expr", "call") and b.scope is scope
+               for v, o in self.values(b.value, b.scope, depth + 1) if type(v) is Drawn]
+        return out + [(UNKNOWN, expr)] if out else []
+
+    def _drawn(self, call: ast.Call, scope: Scope, depth: int):
+        """`random.randint(0, sys.maxsize)`, `random.randrange(2**32)`, `random.getrandbits(64)`: a Drawn value
+        up to the bound, when the bound is one known integer; else None."""
+        names = [self.canonical(n) for n in self.qualnames(call.func, scope, depth + 1)]
+        known = [n for n in names if n in _DRAWS]
+        if not known or any(type(a) is ast.Starred for a in call.args):
+            return None
+        exclusive = _DRAWS[known[0]]
+        bound = self.values(call.args[min(1, len(call.args) - 1)], scope, depth + 1)
+        if len(bound) != 1:
+            return None
+        high = bound[0][0]
+        if isinstance(high, QName):
+            high = _INT_CONSTANTS.get(str(high))
+        if type(high) is not int:
+            return None
+        if exclusive is None:  # getrandbits(k): below 2**k
+            return Drawn((1 << high) - 1) if 0 <= high <= 512 else None
+        return Drawn(high - 1 if exclusive else high)
 
     def _int_value(self, expr: ast.BinOp, scope: Scope, depth: int):
         """2**40, 1 << 33, 4 * 2**30 + 1: the integer, when both operands are single known ints (bounded)."""

@@ -24,6 +24,19 @@ class _Unknown:
 
 
 UNKNOWN = _Unknown()
+
+
+class Drawn:
+    """A random integer drawn by the host (`random.randint(0, sys.maxsize)`): not one known value, but one that
+    can be as large as `high`. Only the at-least predicate reads it; to every other test it is unknown."""
+
+    __slots__ = ("high",)
+
+    def __init__(self, high: int):
+        self.high = high
+
+    def __repr__(self) -> str:  # pragma: no cover - debugging aid
+        return f"Drawn(<= {self.high})"
 ABSENT = ("<absent>",)  # marker tuple: the argument was not passed and has no default
 
 
@@ -33,7 +46,7 @@ def same(expected, actual) -> bool:
     A catalogue string matches a string literal or a resolved qualified name of
     the same text; True stays apart from 1, and numbers never equal strings.
     """
-    if actual is UNKNOWN:
+    if actual is UNKNOWN or type(actual) is Drawn:
         return False
     if isinstance(expected, bool) or isinstance(actual, bool):
         return type(expected) is type(actual) and expected == actual

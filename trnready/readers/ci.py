@@ -122,6 +122,34 @@ def names_accelerator(value: str, labels) -> bool:
     return any(fnmatch.fnmatchcase(t, pat) for t in tokens for pat in labels)
 
 
+_MATRIX_RUNNER = re.compile(r"^\$\{\{\s*matrix\.([\w-]+)\s*\}\}$")
+
+
+def matrix_runners(rel: str, entries: list[Entry]) -> list[Entry]:
+    """The matrix values a job's runner reads (`runs-on: ${{ matrix.os }}` with `matrix: os: [linux-gpu-2]`),
+    as entries under the runner key at the place of each value: the machines the job runs on."""
+    refs: dict = {}  # (job, matrix key) -> the runner entry reading it
+    for e in entries:
+        if e.value is None or e.key.lower() not in _RUNNER_KEYS:
+            continue
+        m = _MATRIX_RUNNER.match(e.value.strip())
+        job = _job_of(rel, e)
+        if m and job is not None and "matrix" not in e.keys:
+            refs.setdefault((tuple(job), m.group(1).lower()), e)
+    if not refs:
+        return []
+    out = []
+    for e in entries:
+        if e.value is None or "matrix" not in e.keys or "${{" in e.value:
+            continue
+        job = _job_of(rel, e)
+        runner = refs.get((tuple(job), e.key.lower())) if job is not None else None
+        if runner is not None:
+            out.append(Entry(path=runner.path, value=e.value, line=e.line, col=e.col, end_col=e.end_col,
+                             item=e.item, key_line=e.key_line, in_list=e.in_list))
+    return out
+
+
 def accelerator_legs(rel: str, entries: list[Entry], values: dict) -> list[Leg]:
     """The jobs and matrix items of one CI file that run on another accelerator's machines."""
     labels = tuple(v.lower() for v in values.get("other-accelerator-labels", ()))
@@ -133,6 +161,10 @@ def accelerator_legs(rel: str, entries: list[Entry], values: dict) -> list[Leg]:
         job = _job_of(rel, e)
         if job is not None:
             jobs.setdefault(tuple(job), []).append(e)
+    # matrix keys a runner reads (`runs-on: ${{ matrix.os }}`): their values are the job's machines
+    read_keys = {(tuple(job), m.group(1).lower()) for e in entries if e.value and e.key.lower() in _RUNNER_KEYS
+                 for m in [_MATRIX_RUNNER.match(e.value.strip())] if m
+                 for job in [_job_of(rel, e)] if job is not None}
     out: list[Leg] = []
     for job, items in jobs.items():
         depth = sum(isinstance(j, str) for j in job)  # Buildkite's ("steps", item line): one key deep
@@ -149,7 +181,7 @@ def accelerator_legs(rel: str, entries: list[Entry], values: dict) -> list[Leg]:
             if not rest:
                 continue
             runner = any(k.lower() in _RUNNER_KEYS for k in rest[:1]) or (
-                "matrix" in rest and rest[-1].lower() in _RUNNER_KEYS)
+                "matrix" in rest and (rest[-1].lower() in _RUNNER_KEYS or (job, rest[-1].lower()) in read_keys))
             if runner and "${{" not in e.value:
                 hit = (e, names_accelerator(e.value, labels))
                 if "include" in rest and e.item:

@@ -8,6 +8,8 @@ its role decides what more is read from its outline (readers/outline.py):
 - **config** (a training config: Hydra, torchtune, Lightning CLI, Hugging Face / TRL / axolotl recipes,
   Accelerate and DeepSpeed configs): the `setting` matchers with role = "config", and every dotted path under
   `_component_`, `_target_` or `class_path`, resolved through the same catalogue tables as a Python import;
+- **container** (a container build definition read by its keys: Replicate's `cog.yaml`): the `setting`
+  matchers with role = "container" (`build.gpu: true`, `build.python_version`);
 - anything else (data, docs, issue forms, dependabot, Kubernetes manifests, compose files): lines only.
 
 A file is a config by its keys: a Hydra/torchtune component key anywhere, or at least two top-level keys
@@ -56,16 +58,20 @@ _CI_PATHS = ("/.github/workflows/*.y*ml", "/.gitlab-ci.yml", "/*.gitlab-ci.yml",
              "/.gitlab/*.gitlab-ci.yml", "/.circleci/*.y*ml", "/.buildkite/*.y*ml", "/buildkite.y*ml",
              "/azure-pipelines.y*ml", "/.azure-pipelines/*.y*ml", "/.azure/*.y*ml",
              "/.github/actions/*/action.y*ml")  # local composite actions: steps of the workflows' jobs
+# Container build definitions whose keys say what the image holds (Replicate Cog: build.gpu, build.python_version).
+_CONTAINER_NAMES = frozenset({"cog.yaml", "cog.yml"})
 _DOTTED = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$")
 
 
 def role_of(rel: str, entries: list[Entry]) -> str | None:
-    """"ci", "config" or None (read line by line only)."""
+    """"ci", "config", "container" or None (read line by line only)."""
     path = "/" + rel.lower()
     if any(fnmatch.fnmatchcase(path, "*" + p) for p in _CI_PATHS):
         return "ci"
     parts = path.split("/")[1:]
     name = parts[-1]
+    if name in _CONTAINER_NAMES and "build" in top_keys(entries):
+        return "container"
     if name in _NOT_CONFIG_NAMES or any(p in _NOT_CONFIG_DIRS for p in parts[:-1]):
         return None
     top = top_keys(entries)
@@ -111,13 +117,17 @@ def _value_in(value: str, globs) -> bool:
     return any(fnmatch.fnmatchcase(v, g) for g in globs)
 
 
-def setting_findings(entries: list[Entry], role: str, lines: list[str], engine, em: Emitter) -> None:
+def setting_findings(entries: list[Entry], role: str, lines: list[str], engine, em: Emitter, rel: str = "") -> None:
     """The catalogue's `setting` matchers of this role against the file's scalars."""
     matchers = [(r, m) for r, m in engine.surface.get("setting", ()) if m.role == role]
     if not matchers:
         return
     scalars = [e for e in entries if e.value is not None and e.keys]
     if role == "ci":
+        from .ci import matrix_runners
+
+        # `runs-on: ${{ matrix.os }}`: the machines are the matrix values, read where they are written
+        scalars += matrix_runners(rel, entries)
         # The inputs of a step's action (`uses: docker/build-push-action` + `with: tags: org/x-gpu`) are not
         # the job's settings: a runner is chosen by the job, not by what one step passes to an action.
         # Nor is a workflow's trigger (`on: push: tags: [ciflow/rocm/*]`): it says when a workflow runs, not where.
@@ -254,8 +264,10 @@ def read(ctx: FileContext) -> ReadResult:
         base.findings = [f for f in base.findings if f.rule not in python_rules]
     em.seen = {(f.path, f.cell, f.rule, f.line) for f in base.findings}  # one finding per rule and line
     lines = ctx.text.splitlines()
-    setting_findings(entries, role, lines, ctx.engine, em)
+    setting_findings(entries, role, lines, ctx.engine, em, ctx.rel)
     summary = None
+    if role == "container":
+        return ReadResult(base.findings + em.out, base.diag, base.sources, summary)
     if role == "config":
         unresolved: list | None = [] if getattr(ctx.engine, "link", False) else None
         component_findings(entries, lines, ctx.engine, em, unresolved)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from . import context, masks, shifts
 from .catalogue import Catalogue
 from .context import FileContext, ProjectFacts
+from .context.base import argument_of
 from .index import FileIndex, Interest, device_like
 from .model import ArgPredicate, Matcher, Rule
 from .resolve import FOLLOWED_KINDS, LIST, Resolver, env_default
@@ -477,7 +478,7 @@ class Engine:
         for p in m.args:
             if p.op in ("present", "absent", "is-none", "is-not-none"):
                 continue
-            expr = _arg_expr(p, call)
+            expr = argument_of(p, call)
             if type(expr) is not ast.Name:
                 continue
             first, last = call.lineno, call.end_lineno or call.lineno
@@ -609,18 +610,6 @@ def _several_or_env(bindings) -> bool:
         b = bindings[0]
         return b.kind == "call" and env_default(b.value) is not None
     return all(b.kind in FOLLOWED_KINDS and b.branch is not None for b in bindings)
-
-
-def _arg_expr(p: ArgPredicate, call: ast.Call):
-    """The expression passed for the predicate's argument (keyword first, then position), else None."""
-    if p.name is not None:
-        for kw in call.keywords:
-            if kw.arg == p.name:
-                return kw.value
-    if p.position is not None and p.position < len(call.args) \
-            and not any(type(a) is ast.Starred for a in call.args[:p.position + 1]):
-        return call.args[p.position]
-    return None
 
 
 def _imports_torch(ctx: FileContext) -> bool:

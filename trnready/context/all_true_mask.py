@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 
 from ..masks import tail_of
-from .base import call_scope, predicate
+from .base import argument_of, call_scope, predicate
 
 _ONES = frozenset({"ones", "ones_like", "new_ones"})
 _FULL = frozenset({"full", "full_like", "new_full"})
@@ -67,16 +67,6 @@ def _changed_in_place(ctx) -> set:
     return found
 
 
-def _argument(call, p):
-    for kw in call.keywords:
-        if kw.arg == p.name:
-            return kw.value
-    if p.position is not None and p.position < len(call.args) \
-            and not any(type(a) is ast.Starred for a in call.args[:p.position + 1]):
-        return call.args[p.position]
-    return None
-
-
 @predicate("all-true-mask", kinds=("call",))
 def all_true_mask(ctx, hit) -> bool:
     """Every mask argument the matcher asks for (`attn_mask`, `key_padding_mask`) is all True: built in
@@ -95,7 +85,7 @@ def all_true_mask(ctx, hit) -> bool:
     scope = call_scope(ctx, call)
     found = False
     for p in wanted:
-        arg = _argument(call, p)
+        arg = argument_of(p, call)
         if arg is None or (type(arg) is ast.Constant and arg.value is None):
             continue
         if not _all_true(arg, scope, ctx):

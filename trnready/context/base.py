@@ -437,3 +437,16 @@ def stored_target(ctx: "FileContext", node):
     if type(top) in (ast.Attribute, ast.Name) and type(top.ctx) in (ast.Store, ast.Del):
         return top
     return None
+
+
+def argument_of(p, call: ast.Call):
+    """The expression a call passes for an argument predicate's argument (`p.name` by keyword first, then
+    `p.position`, unless a `*args` comes before it), else None."""
+    if p.name is not None:
+        for kw in call.keywords:
+            if kw.arg == p.name:
+                return kw.value
+    if p.position is not None and p.position < len(call.args) \
+            and not any(type(a) is ast.Starred for a in call.args[:p.position + 1]):
+        return call.args[p.position]
+    return None

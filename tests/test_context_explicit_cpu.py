@@ -5,6 +5,8 @@ from conftest import CONTEXT_FIXTURES, run_cli
 from trnready import context
 
 F64 = "float64 or complex128 dtype: `torch.float64`"
+UP = "Bilinear or bicubic interpolation: `torch.nn.functional.interpolate`"
+CUDA = ".cuda() moves a tensor or module to a GPU: `cuda`"
 
 
 def test_values_created_on_the_cpu_are_guarded():
@@ -18,6 +20,13 @@ def test_values_created_on_the_cpu_are_guarded():
         ("optim.py", 9, 51, "TRN121", F64, True, [10]),
         # .cpu() afterwards: created on the default device; line 12: created on the weights' device
         ("optim.py", 11, 34, "TRN121", F64, False, [12]),
+        # resize.py: an input taken to the host in the call itself (lines 7 and 9) ...
+        ("resize.py", 7, 9, "TRN191", UP, True, []),
+        ("resize.py", 9, 13, "TRN191", UP, True, []),
+        # ... but not a .cpu() of the result, nor an input taken to the GPU
+        ("resize.py", 11, 10, "TRN191", UP, False, []),
+        ("resize.py", 14, 15, "TRN191", UP, False, []),
+        ("resize.py", 14, 29, "TRN241", CUDA, False, []),
     ]
 
 

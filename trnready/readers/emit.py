@@ -86,8 +86,11 @@ def platform_extra(engine, extra: str) -> bool:
     of them, or begins with one of four or more letters (`intelgputorch291`)."""
     if not extra:
         return False
-    values = getattr(getattr(engine, "catalogue", None), "context_values", {})
-    words = frozenset(values.get("platform-extra-words", ())) | frozenset(values.get("other-accelerator-words", ()))
+    words = getattr(engine, "_platform_extra_words", None)
+    if words is None:  # built once per engine, like the requirement index
+        values = getattr(getattr(engine, "catalogue", None), "context_values", {})
+        words = frozenset(values.get("platform-extra-words", ())) | frozenset(values.get("other-accelerator-words", ()))
+        engine._platform_extra_words = words
     for token in re.findall(r"[a-z]+", extra.lower()):
         if token in words or any(len(w) >= 4 and token.startswith(w) for w in words):
             return True
@@ -98,7 +101,7 @@ def emit_deps(deps, lines: list[str], engine, em: Emitter, mention_text: str, ce
     for d in deps:
         if own_distribution(engine, d.name):
             continue
-        guard = "platform-extra" if platform_extra(engine, getattr(d, "extra", "")) else ""
+        guard = None  # decided at the first rule that matches the dependency
         for rule, m in _matching_requirement_rules(engine, d.name):
             if m.version is not None and not (d.alternatives and all(rq.ceiling_in(s, m.version)
                                                                      for s in d.alternatives)):
@@ -108,6 +111,8 @@ def emit_deps(deps, lines: list[str], engine, em: Emitter, mention_text: str, ce
             if m.unless_mentioned and mentioned(m, mention_text):
                 continue
             snippet = lines[d.line - 1] if 0 < d.line <= len(lines) else d.raw
+            if guard is None:
+                guard = "platform-extra" if platform_extra(engine, d.extra) else ""
             em.add(rule, m, d.line, d.column, d.end_column, snippet, msg(rule, m, d.raw), d.raw, cell=cell, rel=rel,
                    guarded_by=guard)
 

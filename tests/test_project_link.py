@@ -245,3 +245,21 @@ def test_a_device_handed_to_a_wrapper_that_moves_or_allocates_with_it_is_reporte
         ("pkg/train.py", 5, 5, "TRN242", cuda.format("cuda", "5 state_dict_to_device('cuda')", "8 tensor.to"), False),
         ("pkg/train.py", 7, 11, "TRN242", cuda.format("cuda:0", "7 zeros_on('cuda:0')", "13 torch.zeros"), False),
     ]
+
+
+def test_default_an_init_keeps_on_self_is_a_place_to_change():
+    findings = scan_findings(ROOT / "stored_default")
+    assert findings == [
+        # a library call in a method reading self.mode: reported there, the default named and listed
+        ("vae/layers.py", 15, 16, "TRN191", f"{INTERP} (`mode` defaults to it at line 10)", False),
+        # through a project wrapper: reported at the default, which every construction without `mode` runs with
+        ("vae/layers.py", 19, 29, "TRN191",
+         f"{INTERP} (via vae/layers.py:19 UpSampleLayer(mode='bicubic') → vae/layers.py:25 resize → "
+         "vae/ops.py:5 F.interpolate)", False),
+        # partial(F.interpolate, mode=method) in __init__ itself: the default is noted at the partial
+        ("vae/layers.py", 31, 29, "TRN191", f"{INTERP} (`method` defaults to it at line 29)", False)]
+    # NearestUp ("nearest") and Logged (kept but never passed to a call): nothing
+    proc = run_cli("scan", ROOT / "stored_default", "--format", "json", "--no-cache")
+    occ = {f["line"]: f.get("occurrences") for f in json.loads(proc.stdout)["findings"]}
+    assert occ[15] == [{"line": 10, "column": 47, "rule": "TRN191"}]
+    assert occ[31] == [{"line": 29, "column": 43, "rule": "TRN191"}]

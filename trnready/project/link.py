@@ -506,7 +506,8 @@ class Linker(ModuleMap):
             got = stored(rel) if stored else None
             if got is None:
                 s = self.summaries[rel]
-                if not s["uses"] and not s["reads"] and not self._flagged_defaults(s):
+                if not s["uses"] and not s["reads"] and not self._flagged_defaults(s) \
+                        and not self._stored_defaults(s):
                     if store:  # nothing to link, recorded too: the next run need not unpack the summary
                         store(rel, {rel}, [])
                     continue
@@ -518,6 +519,7 @@ class Linker(ModuleMap):
                     for r, m, c, g, chain in self.evaluate(rel, use[4], {}, {}, False, 0, frozenset()):
                         got.append((rel, use, r, m, c, g, chain))
                 got += self._defaults(rel)
+                got += self._kept_defaults(rel)
                 got += self._reads(rel)
                 if store:
                     store(rel, self.touched, got)
@@ -669,6 +671,54 @@ class Linker(ModuleMap):
                         out.append((rel, use, r, m, c, g, steps))
                     else:  # a note for the per-file finding at that call (empty message)
                         out.append((rel, [cline, line, col, end_line, p, [], False], r, "", c, g, steps))
+        return out
+
+    def _stored_defaults(self, s) -> list:
+        """(class, parameter, attributes) for an `__init__` parameter whose literal default is a value some
+        rule looks for and which __init__ keeps on self under those attribute names."""
+        out = []
+        for cls, kept in s["stores"].items():
+            init = s["funcs"].get(f"{cls}.__init__")
+            if init is None:
+                continue
+            defaults, places = init[2], init[4]
+            for p, v in defaults.items():
+                attrs = sorted(a for a, (kind, value) in kept.items() if kind == "param" and value == p)
+                if attrs and p in places and _needle(v, self.needles):
+                    out.append((cls, p, attrs))
+        return out
+
+    def _kept_defaults(self, rel: str) -> list:
+        """`def __init__(self, mode="bilinear"): self.mode = mode` and a method calling
+        `F.interpolate(x, mode=self.mode)` (or a project wrapper given `self.mode`): every construction
+        that leaves the argument out runs with the default, so the default is a place to change. Through
+        a project wrapper it is reported at the default; a library call in the method is reported there
+        by the per-file pass, and the default is only noted (listed as an occurrence)."""
+        s = self.summaries[rel]
+        out = []
+        for cls, p, attrs in self._stored_defaults(s):
+            _l, _params, defaults, _calls, places = s["funcs"][f"{cls}.__init__"]
+            line, col, end_line, end_col = places[p]
+            use = [line, col, end_line, end_col, f"{cls}({p}={defaults[p]})", [], True]
+            for name, (_ml, mparams, _d, calls, _p) in s["funcs"].items():
+                if not name.startswith(cls + ".") or name.endswith(".__init__") or not mparams:
+                    continue
+                full = {f"{mparams[0]}.{a}": defaults[p] for a in attrs}
+                for cline, _c, csrc in calls:
+                    if not any(k in csrc for k in full):
+                        continue
+                    try:
+                        head = dotted(ast.parse(csrc, mode="eval").body.func)
+                    except (SyntaxError, ValueError, AttributeError, RecursionError):
+                        continue
+                    wrapper = isinstance(self.expr(rel, head, 0), (Func, Class)) if head else False
+                    for r, m, c, g, chain in self.evaluate(rel, csrc, full, {}, True, 0,
+                                                           frozenset({(rel, name)})):
+                        steps = [(rel, cline, _callee_text(csrc)), *chain]
+                        if wrapper:
+                            out.append((rel, use, r, m, c, g, steps))
+                        else:
+                            out.append((rel, [cline, line, col, end_line, p, [], False], r, "", c, g, steps))
         return out
 
     # ---------------------------------------------------------------- attributes read through an object

@@ -32,7 +32,7 @@ import ast
 import bisect
 import sys
 
-VERSION = 8
+VERSION = 9
 MAX_TEMPLATE = 400  # a call longer than this is not carried (generated code, data tables)
 MAX_ITEMS = 400  # per list: memory stays flat however large the module
 
@@ -449,6 +449,15 @@ def _function_calls(funcs: dict, calls: list, stores: dict, callees=frozenset(),
     return spans
 
 
+def _partial_of_api(node: ast.Call, callee: str, apis) -> bool:
+    """`partial(F.interpolate, mode=method)`: every later call of the result calls the library API with
+    that argument, so the partial is a sink of the parameter like the API itself."""
+    if callee.rsplit(".", 1)[-1] != "partial" or not node.args:
+        return False
+    target = dotted(node.args[0])
+    return target is not None and target.rsplit(".", 1)[-1] in apis
+
+
 def _as_own(node: ast.Call, callee: str) -> str:
     """The call's source with `self.helper` written as `Class.helper`."""
     return ast.unparse(ast.Call(func=ast.parse(callee, mode="eval").body, args=node.args, keywords=node.keywords))
@@ -483,7 +492,8 @@ def _function(fn, calls_in: list, kept: dict, callees=frozenset(), apis=frozense
         if len(calls) < MAX_ITEMS:
             if callee is None or not (callee.split(".", 1)[0] in callees or callee.rsplit(".", 1)[-1] in apis
                                       or callee in mine or own and callee in own
-                                      or any(k.arg in apis for k in node.keywords)):
+                                      or any(k.arg in apis for k in node.keywords)
+                                      or _partial_of_api(node, callee, apis)):
                 continue  # (a keyword some rule reads, `torch.zeros(n, device=device)`, is a sink too)
             roots = {r for r in _roots(node, callee) if r}
             used = roots - {callee}

@@ -37,3 +37,35 @@ def run():
 ''')
     # a two-entry list, and a list built inside a function, are what the code runs with
     assert [f[1:3] for f in scan_findings(tmp_path)] == [(10, 26), (14, 30)]
+
+
+def test_the_limits_of_a_dtype_are_host_numbers(tmp_path):
+    (tmp_path / "quant.py").write_text('''import torch
+from torch import finfo
+
+FP8_MAX = torch.finfo(torch.float8_e4m3fn).max
+EPS = finfo(torch.float64).eps
+
+
+def quantize(x):
+    scale = FP8_MAX / x.abs().max().clamp(min=EPS)
+    return (x * scale).to(torch.float8_e4m3fn), scale
+
+
+def upcast(x):
+    return x.to(torch.finfo(x.dtype).dtype if x.is_floating_point() else torch.float64)
+''')
+    # the casts are the uses; finfo of a dtype gives Python numbers (lines 4 and 5 silent)
+    assert [(f[1], f[2], f[3]) for f in scan_findings(tmp_path)] == [(10, 27, "TRN202"), (14, 74, "TRN121")]
+
+
+def test_the_limits_in_a_function_that_casts_to_the_dtype_are_its_first_place(tmp_path):
+    (tmp_path / "fp8.py").write_text('''import torch
+
+
+def scale(t, amax):
+    max_v = torch.finfo(torch.float8_e4m3fn).max
+    s = amax.float() / max_v
+    return (t / s).to(torch.float8_e4m3fn)
+''')
+    assert [(f[1], f[2], f[3]) for f in scan_findings(tmp_path)] == [(5, 25, "TRN202")]

@@ -47,6 +47,9 @@ def test_file_name_words_input_devices_and_host_functions():
         # a transform that follows its input's device moves nothing to a device
         ("lab/transforms/blur.py", 5, 70, "TRN121", f64, True),
         ("lab/transforms/blur.py", 6, 12, "TRN104", mask, True),
+        # `targets.device` follows a tensor: "arg" inside a word is not `args`
+        ("lab/transforms/boxes.py", 6, 82, "TRN121", f64, True),
+        ("lab/transforms/boxes.py", 7, 12, "TRN191", INTERP, True),
         # self.device is a device the code chose
         ("lab/transforms/gpu_blur.py", 6, 75, "TRN121", f64, False),
         ("lab/transforms/gpu_blur.py", 7, 16, "TRN104", mask, False),

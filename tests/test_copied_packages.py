@@ -90,3 +90,36 @@ def test_a_warm_rescan_keeps_the_copy_guarded(tmp_path):
     cold = scan()
     assert ("lavis/common/annotator/uniformer/mmcv/cnn.py", 6, "vendored") in cold
     assert scan() == cold
+
+
+def test_a_framework_pasted_below_the_top_level_is_vendored(tmp_path):
+    # ControlNet-style: mmcv and mmseg pasted under annotator/uniformer/ and imported by their full path
+    _write(tmp_path, "annotator/uniformer/mmcv/ops/nms.py", CUDA_CODE)
+    _write(tmp_path, "annotator/uniformer/mmseg/inference.py", CUDA_CODE)
+    _write(tmp_path, "app.py", "from annotator.uniformer.mmseg.inference import run\n" + CUDA_CODE)
+    # look-alikes that stay the project's own: a folder only starting with the name, a module named like it,
+    # and the framework at the top level of the repository (a project that is mmcv, or vendors nothing)
+    _write(tmp_path, "annotator/mmcv_custom/checkpoint.py", CUDA_CODE)
+    _write(tmp_path, "models/mmcv.py", CUDA_CODE)
+    _write(tmp_path, "mmseg/apis.py", CUDA_CODE)
+    assert _findings(tmp_path) == [
+        ("annotator/mmcv_custom/checkpoint.py", 5, 12, "TRN241", False, None),
+        ("annotator/uniformer/mmcv/ops/nms.py", 5, 12, "TRN241", True, "vendored"),
+        ("annotator/uniformer/mmseg/inference.py", 5, 12, "TRN241", True, "vendored"),
+        ("app.py", 6, 12, "TRN241", False, None),
+        ("mmseg/apis.py", 5, 12, "TRN241", False, None),
+        ("models/mmcv.py", 5, 12, "TRN241", False, None)]
+
+
+def test_a_framework_that_is_the_project_itself_is_not_vendored(tmp_path):
+    # the repository of a framework keeps its package under src/ or a second level: still its own code
+    _write(tmp_path, "pyproject.toml", '[project]\nname = "mmcv"\n')
+    _write(tmp_path, "src/mmcv/__init__.py", "")
+    _write(tmp_path, "src/mmcv/ops/nms.py", CUDA_CODE)
+    assert _findings(tmp_path) == [("src/mmcv/ops/nms.py", 5, 12, "TRN241", False, None)]
+
+
+def test_a_scopes_glob_claims_a_pasted_framework_back(tmp_path):
+    _write(tmp_path, "annotator/uniformer/mmseg/inference.py", CUDA_CODE)
+    _write(tmp_path, "trnready.toml", "[scopes]\n\"annotator/uniformer/mmseg/**\" = \"source\"\n")
+    assert _findings(tmp_path) == [("annotator/uniformer/mmseg/inference.py", 5, 12, "TRN241", False, None)]

@@ -317,12 +317,12 @@ def test_an_import_binding_the_flagged_module_to_a_name_is_listed_with_its_use(t
     (tmp_path / "model.py").write_text(MODULE_ALIASES)
     report = json.loads(run_cli("scan", tmp_path, "--format", "json", "--no-cache").stdout)
     found = [(f["line"], f["rule"], f.get("occurrences")) for f in report["findings"]]
-    # `import torch.cuda.amp as amp` binds torch.cuda.amp itself: a place of the use through its name. A `from`
-    # import may bind a class as well as a module (`from torch.ao.quantization import FakeQuantize`), so it is
-    # not listed with attribute uses; `import torch.nn.functional as F` binds a module the interpolate rule does
-    # not name (it names the function), so it is not listed with F.interpolate
+    # `import torch.cuda.amp as amp` and `from torch.cuda import amp as cuda_amp` bind torch.cuda.amp itself: a
+    # place of the use through that name (the blind labels of yolov5 mark `from torch.cuda import amp`);
+    # `import torch.nn.functional as F` binds a module the interpolate rule does not name (it names the
+    # function), so it is not listed with F.interpolate
     assert found == [(7, "TRN251", [{"line": 2, "column": 1, "rule": "TRN251"}]),
-                     (9, "TRN251", None),
+                     (9, "TRN251", [{"line": 4, "column": 1, "rule": "TRN251"}]),
                      (10, "TRN191", None)]
 
 
@@ -439,3 +439,54 @@ def test_a_device_comparison_whose_arm_moves_the_value_there_is_the_device_pick(
     # the check is the line to change; the move in its arm folds into it. A comparison whose arm moves nothing
     # (keep_precision) only reads where the tensor is and stays unreported.
     assert found == [(7, "TRN242", [{"line": 8, "column": 45, "rule": "TRN242"}])]
+
+
+def _places(tmp_path, name, text):
+    (tmp_path / name).write_text(text)
+    proc = run_cli("scan", tmp_path / name, "--format", "json", "--no-cache")
+    return [(f["line"], f["column"], f["rule"], [(o["line"], o["rule"]) for o in f.get("occurrences", ())])
+            for f in json.loads(proc.stdout)["findings"]]
+
+
+def test_the_import_line_of_a_library_the_port_drops_is_a_place_of_its_uses(tmp_path):
+    # `import deepspeed` names nothing flagged by itself; the uses do, and the port deletes the import with them
+    assert _places(tmp_path, "engine.py", '''import deepspeed
+import torch
+from deepspeed.runtime.engine import DeepSpeedEngine
+
+
+def build(model, cfg):
+    return deepspeed.initialize(model=model, config=cfg)
+''') == [(3, 1, "TRN287", [(1, "TRN287"), (7, "TRN287")])]
+    # `import torch` is never a place of a torch API's use: torch stays
+    assert _places(tmp_path, "dev.py", '''import torch
+
+
+def move(x):
+    return x.to(torch.device("cuda"))
+''') == [(5, 30, "TRN242", [])]
+
+
+def test_a_from_import_binding_the_flagged_module_is_a_place_of_its_uses(tmp_path):
+    assert _places(tmp_path, "amp_train.py", '''from torch.cuda import amp
+
+
+def step(model, x, opt):
+    scaler = amp.GradScaler()
+    return scaler
+''') == [(5, 14, "TRN251", [(1, "TRN251")])]
+    # `from torch import cuda` binds a package the rule does not name by itself: no place
+    assert _places(tmp_path, "sync.py", '''from torch import cuda
+
+
+def wait():
+    cuda.synchronize()
+''') == [(5, 5, "TRN243", [])]
+
+
+def test_compiled_extensions_of_apex_and_flash_attn_are_imports_of_those_libraries(tmp_path):
+    assert _places(tmp_path, "fused.py", '''import xentropy_cuda_lib
+import rotary_emb
+import fused_layer_norm_cuda
+import rotary
+''') == [(1, 1, "TRN281", [(2, "TRN281")]), (3, 1, "TRN283", [])]

@@ -242,6 +242,14 @@ class Engine:
                                 if imp is not None and (mod == prefix or mod.startswith(prefix + ".")) \
                                         and not self._imports_rule(mod, rule):
                                     also = (imp,)
+                                elif rule.category in _LIBRARY_CATEGORIES:
+                                    # `import deepspeed` then `deepspeed.initialize(...)`: the port drops the
+                                    # library, so its import line is a place of the use (torch stays)
+                                    top = prefix.split(".", 1)[0]
+                                    imp = from_imports.get(("plain", top))
+                                    if imp is not None and top != "torch" and _root_id(node) == top \
+                                            and not self._imports_rule(top, rule):
+                                        also = (imp,)
                             emit(ctx, hits, Hit(rule, m, node, prefix, q, also=also))
         # decorators
         if self.decorators:
@@ -565,17 +573,37 @@ def _power_of_two(n: int) -> str:
 
 def _from_imports(index) -> dict:
     """Full dotted name -> the `from X import name` statement that binds it (`torch.cuda.amp.custom_fwd`); and
-    ("as", local name, module) -> the `import X.Y as name` statement binding a submodule to that name (a `from`
-    import may bind a class as well as a module, so it is not taken for one)."""
+    ("as", local name, module) -> the statement binding a submodule to that name: `import X.Y as name`, or
+    `from torch.cuda import amp` (the name's uses are attribute chains of it, `amp.GradScaler()`, so it is
+    a module there; a class imported so is used by calling it, which this table is not asked about)."""
     out: dict = {}
     for node, cands in index.imports:
         if type(node) is ast.ImportFrom and len(cands) == 2:
             out.setdefault(cands[1], node)
+            if node.level == 0 and node.module and "." in node.module:
+                for a in node.names:
+                    # a lower-case name is a module (`amp`); `FakeQuantize.with_args(...)` uses a class, and
+                    # the import of a flagged object is not listed with its uses (as for `from torch import float64`)
+                    if cands[1] == f"{node.module}.{a.name}" and a.name[:1].islower():
+                        out.setdefault(("as", a.asname or a.name, cands[1]), node)
         elif type(node) is ast.Import:
             for a in node.names:
                 if a.asname and a.name == cands[0] and "." in a.name:
                     out.setdefault(("as", a.asname, a.name), node)
+                elif not a.asname and a.name == cands[0] and "." not in a.name:
+                    out.setdefault(("plain", a.name), node)
     return out
+
+
+# Categories whose rules name a library the port replaces: its plain `import X` is a place of its uses.
+# (Not legacy-neuron: `import torch_neuronx` is also how the native backend is imported.)
+_LIBRARY_CATEGORIES = frozenset({"cuda-library", "custom-cuda-kernel", "fp8-torchao"})
+
+
+def _root_id(node) -> str | None:
+    while type(node) is ast.Attribute:
+        node = node.value
+    return node.id if type(node) is ast.Name else None
 
 
 def _module_alias(node: ast.Attribute, q: str, from_imports: dict):

@@ -428,13 +428,19 @@ def report_findings(findings: list, engine, mentioned, root=None, config=None) -
 def vendored(findings: list, engine, root=None, config=None) -> list:
     """Findings in a copy of another project kept in the tree are guarded (`guarded_by` "vendored"): a
     folder inside a directory named in `vendored-dirs` (`third_party/<project>/`, `dependencies/<project>/`).
-    The project does not port that code; its own uses of the library are reported where they are. A
-    `[scopes]` glob of the config naming the file claims it as the project's own and keeps it reported."""
+    The project does not port that code; its own uses of the library are reported where they are. A folder named
+    after one of the `copied-frameworks` below the top level of the repository is such a copy too
+    (`annotator/uniformer/mmcv/`): a project pastes a whole framework to use one model of it, and a port
+    changes that model, not the framework's training runner, ops and heads (which the project would list in
+    `[scopes]` if it did own them). A `[scopes]` glob of the config naming the file claims it as the project's
+    own and keeps it reported."""
     from .config import Config
 
-    names = frozenset(n.lower() for n in getattr(getattr(engine, "catalogue", None), "context_values", {}).get(
-        "vendored-dirs", ()))
-    if not names:
+    values = getattr(getattr(engine, "catalogue", None), "context_values", {})
+    names = frozenset(n.lower() for n in values.get("vendored-dirs", ()))
+    own: frozenset = getattr(getattr(engine, "project", None), "own_packages", frozenset())
+    frameworks = frozenset(n for n in values.get("copied-frameworks", ()) if n not in own)
+    if not names and not frameworks:
         return findings
     config = config or Config()
     memo: dict = {}
@@ -445,7 +451,8 @@ def vendored(findings: list, engine, root=None, config=None) -> list:
             # `third_party/<project>/...`: the named directory holds other projects, each in its own folder;
             # a file right inside it (`deps/requirements.txt`) is the project's own.
             dirs = f.path.split("/")[:-1]
-            hit = memo[f.path] = any(seg.lower() in names for seg in dirs[:-1]) and \
+            hit = memo[f.path] = (any(seg.lower() in names for seg in dirs[:-1])
+                                  or any(seg in frameworks for seg in dirs[1:])) and \
                 not _scope_glob_matches(f.path, root, config)
         out.append(replace(f, guarded=True, guarded_by="vendored") if hit and not f.guarded else f)
     return out

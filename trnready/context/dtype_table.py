@@ -85,12 +85,16 @@ def dtype_table(ctx, hit) -> bool:
     names of dtypes and creates nothing, so its entries are not uses of float64 (or int64, float8, ...); the place
     that creates a tensor of the dtype is. Likewise a module or class
     constant that lists four or more dtypes by position (`ID_TO_DTYPE = [torch.float32, torch.float64, ...]`, an
-    encoding for metadata sent between ranks). The dtype names are data: `dtype-names` in [context.values]."""
+    encoding for metadata sent between ranks). Also the argument of `torch.finfo` / `torch.iinfo`
+    (`torch.finfo(torch.float8_e4m3fn).max`) where the function names the dtype nowhere else: the limits of
+    the dtype as Python numbers, computed on the host.
+    The dtype names are data: `dtype-names` in [context.values]."""
     node = hit.node
     names = ctx.values.get("dtype-names", ())
     if type(node) is not ast.Attribute or node.attr not in names or ctx.tree is None:
         return False
-    if _mapping_function(ctx, node, names) or _membership_list(ctx, node, names) or _table_entry(ctx, node, names):
+    if _mapping_function(ctx, node, names) or _membership_list(ctx, node, names) or _table_entry(ctx, node, names) \
+            or _limits_of(ctx, node):
         return True
     stmt = ctx.statement_at((node.lineno, node.col_offset))  # a table is written within one statement
     if stmt is None:
@@ -105,6 +109,28 @@ def dtype_table(ctx, hit) -> bool:
         return False
     return any(e is node for e in value.elts) and len(value.elts) >= _MIN_LISTED \
         and _all_dtypes(value.elts, names) and _constant_level(ctx, stmt)
+
+
+def _limits_call(ctx, node) -> bool:
+    call = parent_of(ctx, node)
+    if type(call) is not ast.Call or not call.args or call.args[0] is not node:
+        return False
+    f = call.func
+    name = f.attr if type(f) is ast.Attribute else f.id if type(f) is ast.Name else ""
+    return name in ("finfo", "iinfo")
+
+
+def _limits_of(ctx, node) -> bool:
+    """`torch.finfo(torch.float8_e4m3fn).max`, `torch.finfo(torch.float64).eps`: the dtype is asked for its
+    limits, Python numbers computed on the host; no tensor of that dtype is made there. Where the same function
+    (or module level) also names the dtype otherwise (`x.to(torch.float8_e4m3fn)`), the limits belong to that
+    use and stay its first place."""
+    if not _limits_call(ctx, node):
+        return False
+    fn = enclosing_function(ctx, node)
+    return not any(n is not node and n.attr == node.attr and type(n.value) is ast.Name
+                   and enclosing_function(ctx, n) is fn and not _limits_call(ctx, n)
+                   for n in ctx.nodes(ast.Attribute))
 
 
 # Entries a positional dtype list needs before it reads as an encoding table.

@@ -7,8 +7,11 @@ import re
 from .base import enclosing_function, host_or_dtype, name_globs, placements, places_on_device, predicate
 
 
-# Receivers whose `.device` is a configured choice rather than where an input tensor lies.
-_CONFIGURED = re.compile(r"^(self|cls)$|arg|cfg|conf|opt|param|setting|model|module|trainer|accelerator", re.I)
+# Receivers whose `.device` is a configured choice rather than where an input tensor lies: `self`, `args`,
+# `train_cfg`, `opts`, `model`. Matched at the start of a word of the name (`targets`, `margin` hold "arg" inside
+# a word and are tensors).
+_CONFIGURED = re.compile(r"^(self|cls)$|(^|_)(arg|cfg|conf|opt|param|setting|model|module|trainer|accelerator)",
+                         re.I)
 
 
 def _input_devices(ctx) -> frozenset:

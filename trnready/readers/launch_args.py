@@ -1,0 +1,51 @@
+"""Flags of launch commands in shell scripts, read as training-config settings.
+
+`python train.py --deepspeed ds_z3.json --load_in_8bit --attn_implementation flash_attention_2` sets the same
+training arguments a YAML config would (`deepspeed: ds_z3.json`, `load_in_8bit: true`): each `--key value`,
+`--key=value` or bare `--flag` (value `true`) of a command that runs a training program is an entry for the
+catalogue's `setting` matchers of role `config`. A dotted flag (`--model.compile true`, jsonargparse and
+OLMo-core style) is a nested key. Only commands that run Python or a launcher are read (a line naming one of
+`LAUNCH_WORDS` or a `.py` script, with its `\\` continuation lines), so `pip install --index-url`, `docker
+run --gpus` and `git clone --depth` are not training settings.
+"""
+from __future__ import annotations
+
+import re
+
+from .outline import Entry
+
+# Commands that run a training or inference program (their flags are the program's arguments).
+LAUNCH_WORDS = frozenset({"python", "python3", "torchrun", "accelerate", "deepspeed", "lightning", "composer",
+                          "tune", "llamafactory-cli", "axolotl", "trl", "srun", "mpirun", "uv"})
+# `--key value`, `--key=value` or a bare `--flag`; a value never starts with `-` (that is the next flag).
+_FLAG = re.compile(r"(?<![\w-])--(?P<key>[A-Za-z][\w.-]*)"
+                   r"(?:(?:=|[ \t]+)(?P<value>\"[^\"]*\"|'[^']*'|[^\s\\\-][^\s\\;|&]*))?")
+_COMMENT = re.compile(r"(?:^|\s)#.*$")
+
+
+def _runs_program(line: str) -> bool:
+    words = [w.rsplit("/", 1)[-1] for w in line.split()[:12]]
+    return any(w in LAUNCH_WORDS or w.endswith(".py") or re.fullmatch(r"python3\.\d+", w) for w in words)
+
+
+def launch_entries(lines: list[str]) -> list[Entry]:
+    """One Entry per flag of a launch command (key path from the flag name, value as written or `true`)."""
+    out: list[Entry] = []
+    in_command = False
+    for i, raw in enumerate(lines, 1):
+        line = _COMMENT.sub("", raw) if "#" in raw else raw
+        stripped = line.strip()
+        if not in_command:
+            in_command = _runs_program(stripped)
+        if in_command:
+            for m in _FLAG.finditer(line):
+                value = m.group("value")
+                if value is None:
+                    value, col, end = "true", m.start() + 1, m.end() + 1
+                else:
+                    col, end = m.start("value") + 1, m.end("value") + 1
+                    value = value.strip("\"'")
+                keys = tuple(k for k in m.group("key").split(".") if k)
+                out.append(Entry(path=keys, value=value, line=i, col=col, end_col=end, key_line=i))
+        in_command = in_command and stripped.endswith("\\")
+    return out

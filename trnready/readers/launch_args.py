@@ -40,6 +40,8 @@ def launch_entries(lines: list[str]) -> list[Entry]:
         if in_command:
             for m in _FLAG.finditer(line):
                 value = m.group("value")
+                if value is not None and value.endswith((".py", ".sh")):
+                    value = None  # `--use_deepspeed train.py`: a bare flag before the script it launches
                 if value is None:
                     value, col, end = "true", m.start() + 1, m.end() + 1
                 else:

@@ -11,9 +11,21 @@ from .base import call_scope, predicate
 def no_tensor_evidence(ctx, hit) -> bool:
     """The method's receiver shows no sign of being a torch tensor in the file: it was not made by a
     torch function (`torch.cat(...).unique()`, `ids = torch.tensor(x)` then `ids.unique()`), directly
-    or through a method chain. Names such as `unique` are common on pandas and NumPy values, so the
-    method alone is not evidence."""
+    or through a method chain; or a slice over several axes (`det[:, 5].unique()`), which pandas takes only
+    through `.loc` / `.iloc` and NumPy arrays have no `.unique()` method for. Names such as `unique` are common
+    on pandas and NumPy values, so the method alone is not evidence."""
     call = hit.node
     if type(call) is not ast.Call or type(call.func) is not ast.Attribute:
         return True
-    return not masks.is_tensor(call.func.value, call_scope(ctx, call), ctx.resolver)
+    receiver = call.func.value
+    return not (masks.is_tensor(receiver, call_scope(ctx, call), ctx.resolver) or _multi_axis_slice(receiver))
+
+
+def _multi_axis_slice(e) -> bool:
+    """`det[:, 5].unique()`, `x[..., 0].unique()`: a slice over several axes, which a pandas Series or Index
+    does not take without `.loc` / `.iloc` (and a NumPy array has no `.unique()` method): a tensor."""
+    if type(e) is not ast.Subscript or type(e.slice) is not ast.Tuple:
+        return False
+    if type(e.value) is ast.Attribute and e.value.attr in ("loc", "iloc", "at", "iat", "ix"):
+        return False
+    return any(type(s) is ast.Slice or (type(s) is ast.Constant and s.value is Ellipsis) for s in e.slice.elts)

@@ -1,7 +1,9 @@
 """neuron-guarded, test skips a Neuron machine always takes: GPU requirements read from decorator, marker and check
 names (catalogue vocabulary), GPU counts by keyword, pytest.param marks, the file's own skip definitions, skipping
 helpers and fixtures, and test-module helpers used only by such tests. Each rule has look-alikes that stay reported."""
-from conftest import CONTEXT_FIXTURES, scan_findings
+import json
+
+from conftest import CONTEXT_FIXTURES, run_cli, scan_findings
 from trnready.catalogue import load_catalogue
 from trnready.context._test_skips import SkipNames, words
 
@@ -164,3 +166,31 @@ SWITCHES = [
 ]
 
 EXPECTED += CLASSES + SWITCHES  # the two tests above scan the whole fixture directory
+
+
+def test_a_test_generated_for_cuda_devices_only_is_guarded(tmp_path):
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_rng.py").write_text('''import torch
+from thunder.tests.framework import instantiate
+from thunder import devices
+
+
+@instantiate(dtypes=(torch.float32,), devicetypes=(devices.DeviceType.CUDA,))
+def test_uniform_philox(executor, device, dtype):
+    torch.cuda.manual_seed(0)
+
+
+@instantiate(only_for=("cuda",))
+def test_only_cuda(device):
+    torch.cuda.synchronize()
+
+
+@instantiate(devicetypes=(devices.DeviceType.CPU, devices.DeviceType.CUDA))
+def test_both(device):
+    torch.cuda.synchronize()
+''')
+    proc = run_cli("scan", tmp_path, "--format", "json", "--no-cache", "--show-guarded")
+    found = [(f["line"], f["guarded"], f.get("guarded_by")) for f in json.loads(proc.stdout)["findings"]]
+    # made for CUDA only: no variant on a Neuron host; a CPU-and-CUDA generator runs the CPU variant there,
+    # and the CUDA call in it stays reported
+    assert found == [(8, True, "neuron-guarded"), (13, True, "neuron-guarded"), (18, False, None)]

@@ -601,7 +601,8 @@ class _Spans:
                 self.block(s.body)
                 self.block(s.orelse)
             elif k in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
-                if any(self._skip_decorator(d) for d in s.decorator_list) or (
+                if any(self._skip_decorator(d) or (s.name.lower().startswith("test") and _cuda_variants_only(d))
+                       for d in s.decorator_list) or (
                         k is ast.ClassDef and (self._setup_skips(s) or self._autouse_skips(s.body))) or (
                         k is not ast.ClassDef and self._takes_skipping_fixture(s)):
                     self.add(s, s)
@@ -846,3 +847,23 @@ def neuron_guarded(ctx, hit) -> bool:
     node = hit.node
     return guarded_at(ctx, (getattr(node, "lineno", 0), getattr(node, "col_offset", 0)), hit.rule.category,
                       (hit.matcher.kind,))
+
+
+# Keywords of device-type test generators naming the devices a test is made for (torch's only_for, thunder's
+# devicetypes): a test made for CUDA only has no variant on a host without CUDA.
+_DEVICE_TYPES_KEYWORD = re.compile(r"only_for|device_?types?", re.I)
+
+
+def _cuda_variants_only(d) -> bool:
+    """A device-type test generator told to make CUDA variants only (`@instantiate(devicetypes=(DeviceType.CUDA,))`,
+    `only_for=("cuda",)`): no variant of the test exists on a host without CUDA. Asked of a test's decorators
+    only: `@torch.autocast(device_type="cuda")` or a custom op's `device_types="cuda"` decorate code that runs."""
+    return type(d) is ast.Call and any(
+        k.arg and _DEVICE_TYPES_KEYWORD.fullmatch(k.arg) and _only_cuda(k.value) for k in d.keywords)
+
+
+def _only_cuda(v) -> bool:
+    items = v.elts if type(v) in (ast.Tuple, ast.List, ast.Set) else [v]
+    return bool(items) and all(
+        (type(e) is ast.Constant and isinstance(e.value, str) and e.value.lower().split(":")[0] in ("cuda", "gpu"))
+        or (type(e) is ast.Attribute and e.attr.lower() in ("cuda", "gpu")) for e in items)

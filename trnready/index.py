@@ -355,7 +355,9 @@ class Indexer:
                     self.index.keyword_compares.append((name, value, scope))
         # `if attr.device != torch.device("cuda"): attr = attr.to(torch.device("cuda"))`: a check of where a
         # tensor is, whose arm moves it there, is the device pick itself (its arm folds into it)
-        picks = type(node.test) is ast.Compare and _moves_to_device(node.body)
+        # The flag is read only for a `device(...)` call in the test (`_compare_operands`): the arm, often
+        # long and nested, is searched only when the small test holds one.
+        picks = type(node.test) is ast.Compare and _calls_device(node.test) and _moves_to_device(node.body)
         self.device_pick_test += picks
         self.visit(node.test, scope)
         self.device_pick_test -= picks
@@ -888,6 +890,11 @@ def _moves_to_device(stmts) -> bool:
                                                              and n.args[0].value == "cpu")):
                     return True
     return False
+
+
+def _calls_device(test: ast.expr) -> bool:
+    """The expression holds a call of something named `device` (`torch.device("cuda")`)."""
+    return any(type(n) is ast.Call and _tail(n.func) == "device" for n in ast.walk(test))
 
 
 def _device_type_literals(test: ast.expr) -> list:

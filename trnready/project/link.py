@@ -21,7 +21,7 @@ import json
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from .summary import dotted, literal_source
+from .summary import dotted, head_of, literal_source
 
 MAX_DEPTH = 3
 MAX_HOPS = 8
@@ -144,10 +144,11 @@ class Linker(ModuleMap):
 
     def _project_tables(self) -> tuple[dict, dict]:
         """The attribute-alias table and the class-attribute owners, built in one pass over every summary
-        (each one unpacked once for both) when either is first needed."""
+        (only the fields they read decoded, `head_of`) when either is first needed."""
         aliases: dict = {}
         owners: dict = {}
-        for other, s in self.summaries.items():
+        for other in self.summaries:
+            s = head_of(self.summaries, other)
             for target, (line, value) in s["aliases"].items():
                 if "." in target:
                     aliases.setdefault(target.rsplit(".", 1)[1], []).append((other, target, line, value))

@@ -451,7 +451,19 @@ def _function_calls(funcs: dict, calls: list, stores: dict, callees=frozenset(),
 
 def _as_own(node: ast.Call, callee: str) -> str:
     """The call's source with `self.helper` written as `Class.helper`."""
-    return ast.unparse(ast.Call(func=ast.parse(callee, mode="eval").body, args=node.args, keywords=node.keywords))
+    return ast.unparse(ast.Call(func=_dotted_expr(callee), args=node.args, keywords=node.keywords))
+
+
+def _dotted_expr(name: str) -> ast.expr:
+    """`Class.helper` as the expression ast.parse would give (built directly: parsing it took longer than the
+    rest of a function's summary)."""
+    parts = name.split(".")
+    if not all(p.isidentifier() for p in parts):
+        return ast.parse(name, mode="eval").body
+    expr: ast.expr = ast.Name(id=parts[0], ctx=ast.Load())
+    for attr in parts[1:]:
+        expr = ast.Attribute(value=expr, attr=attr, ctx=ast.Load())
+    return expr
 
 
 def _function(fn, calls_in: list, kept: dict, callees=frozenset(), apis=frozenset(), own=None) -> list:

@@ -21,7 +21,7 @@ import json
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from .summary import dotted, head_of, literal_source
+from .summary import dotted, head_of, literal_source, unpack_list
 
 MAX_DEPTH = 3
 MAX_HOPS = 8
@@ -500,7 +500,8 @@ class Linker(ModuleMap):
                     built.setdefault(e[0], (rel, e))
                 else:
                     kernel_mods[rel] = e
-            imported += [(rel, i) for i in imps]
+            if imps:
+                imported.append((rel, imps))
             # Stored links are asked for first: they exist only for a file that had something to link
             # and are valid only while its content (so its summary) is unchanged, and answering from
             # them needs no summary unpacked.
@@ -523,6 +524,8 @@ class Linker(ModuleMap):
                 if store:
                     store(rel, self.touched, got)
             out.extend(got)
+        if built or kernel_mods:  # only then are the imports of every file read
+            imported = [(rel, i) for rel, imps in imported for i in unpack_list(imps)]
         if built:
             out += self._built_imports(built, imported)
         if kernel_mods:

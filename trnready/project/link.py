@@ -21,7 +21,7 @@ import json
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from .summary import dotted, head_of, literal_source, unpack_list
+from .summary import Compacted, dotted, head_of, literal_source, unpack_list
 
 MAX_DEPTH = 3
 MAX_HOPS = 8
@@ -133,6 +133,14 @@ class Linker(ModuleMap):
         self._resolved: dict = {}  # (rel, dotted name) -> (what it resolves to, files consulted)
         self.touched: set = set()  # files whose summaries the current file's links consulted
         self._attr_aliases: dict | None = None
+
+    def forget(self) -> None:
+        """Drop what only spares work while linking (resolutions, the snippets' verdicts, decoded summaries):
+        the steps after the link ask the linker little, and the next one parses whole files."""
+        self._resolved = {}
+        self._engine_cache = {}
+        if isinstance(self.summaries, Compacted):
+            self.summaries.forget()
 
     @property
     def attr_aliases(self) -> dict:

@@ -585,6 +585,9 @@ class Compacted:
             del self._recent[next(iter(self._recent))]
         return got
 
+    def forget(self) -> None:
+        self._recent = {}
+
     def head(self, rel):
         """The summary's HEAD fields only (a whole summary when one is at hand): for steps that read nothing
         else, which then decode a quarter of each summary. Not kept: each such step reads a file once."""

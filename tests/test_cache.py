@@ -103,16 +103,15 @@ def test_malformed_cached_summary_is_a_miss_found_when_unpacked(tmp_path):
     import base64
     import shutil
     import sqlite3
-    import zlib
 
     from conftest import FIXTURES
-    from trnready.project.summary import VERSION
+    from trnready.project.summary import VERSION, compact
 
     tree, cache = tmp_path / "tree", tmp_path / "cache"
     shutil.copytree(FIXTURES / "project" / "wrapper", tree)
     _, cold = _scan(tree, cache)
     assert any("via models/head.py:6" in f["message"] for f in cold["findings"])
-    bad = base64.b64encode(zlib.compress(json.dumps({"v": VERSION, "imports": 5}).encode())).decode()
+    bad = base64.b64encode(bytes(compact({"v": VERSION, "imports": 5}))).decode()
     db = sqlite3.connect(str(cache / "results-v1.sqlite"))
     rows = [(k, json.loads(d)) for k, d in db.execute("SELECT key, data FROM results")]
     tampered = 0
@@ -170,9 +169,11 @@ def test_a_summary_packed_by_this_run_is_trusted_one_read_back_is_checked():
     assert Compacted({"a.py": packed}, {})["a.py"]["imports"] == 5
     with pytest.raises(StaleSummary):
         Compacted({"a.py": bytes(packed)}, {})["a.py"]
-    plain = zlib.compress(json.dumps({"v": VERSION, "imports": 5}).encode())
+    plain = zlib.compress(json.dumps({"v": VERSION, "imports": 5}).encode())  # not even packed in two parts
     with pytest.raises(StaleSummary):
         Compacted({"a.py": plain}, {})["a.py"]
+    with pytest.raises(StaleSummary):
+        Compacted({"a.py": bytes(packed)}, {}).head("a.py")
 
 
 def test_waiting_writes_are_flushed_in_batches_so_memory_does_not_grow_with_the_project(tmp_path):

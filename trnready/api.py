@@ -28,6 +28,7 @@ from .discover import Discoverer, common_root, printable_path
 from .filekinds import kind_of
 from .context.own_package import project_facts
 from .limits import bound
+from .project.summary import pack_list
 from .match import Engine
 from .model import PARTIAL_KINDS, Diagnostic, Report
 from .read import decode_python, read_bytes
@@ -441,7 +442,9 @@ def _note(notes: tuple, i: int, aside) -> None:
         if guards:
             notes[0][i] = guards
         if exts or imported:
-            notes[1][i] = (exts, imported)
+            # `imported` (every import of a project module, at any depth) is read only in a project that
+            # builds or defines kernels, and as lists it was the largest thing held per file: kept packed
+            notes[1][i] = (exts, pack_list(imported) if imported else ())
 
 
 def _store(cache, key, findings, diag, summary=None, packed=None, aside=None) -> None:

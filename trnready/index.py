@@ -225,7 +225,10 @@ class Indexer:
         self.index: FileIndex | None = None
         self.guard = 0  # > 0 while inside an optional-import guard
         self.type_checking = 0  # > 0 inside `if TYPE_CHECKING:`
-        self.device_pick_test = 0  # > 0 inside the test of an `if` whose arm moves a value to a device
+        # While the test of an `if` comparing something is walked: its arm, and whether that arm moves a value
+        # to a device (None: not asked yet; see _test_picks_device)
+        self.pick_arm: list | None = None
+        self.picks: bool | None = None
         self.call_stack: list = []  # (func, Scope) of the calls whose arguments are being walked
         self.functions: list[tuple[str, Scope]] = []  # enclosing function definitions (name, inner scope)
         self.branch: tuple = ()  # the if/else arms being walked (see Binding.branch)
@@ -355,10 +358,9 @@ class Indexer:
                     self.index.keyword_compares.append((name, value, scope))
         # `if attr.device != torch.device("cuda"): attr = attr.to(torch.device("cuda"))`: a check of where a
         # tensor is, whose arm moves it there, is the device pick itself (its arm folds into it)
-        picks = type(node.test) is ast.Compare and _moves_to_device(node.body)
-        self.device_pick_test += picks
+        self.pick_arm, self.picks = (node.body if type(node.test) is ast.Compare else None), None
         self.visit(node.test, scope)
-        self.device_pick_test -= picks
+        self.pick_arm = None
         optional = _is_availability_test(node.test)
         if _tail(node.test) == "TYPE_CHECKING":
             # `if TYPE_CHECKING: from torchao.float8 import Float8LinearConfig` never runs: names are bound
@@ -727,7 +729,7 @@ class Indexer:
             if t in (ast.Name, ast.Attribute):
                 self._visit_unrecorded(operand, scope)
             elif (t is ast.Call and _tail(operand.func) == "device" and not operand.keywords
-                  and all(type(a) is ast.Constant for a in operand.args) and not self.device_pick_test):
+                  and all(type(a) is ast.Constant for a in operand.args) and not self._test_picks_device()):
                 # x.device == torch.device("cuda", 0): a check of where a tensor is, like x.device.type == "cuda"
                 continue
             elif t in (ast.Tuple, ast.List, ast.Set):
@@ -738,6 +740,15 @@ class Indexer:
                         self.visit(elt, scope)
             else:
                 self.visit(operand, scope)
+
+    def _test_picks_device(self) -> bool:
+        """Whether the `if` whose test is being walked moves a value to a device in its arm. Asked only for a
+        `device(...)` call compared in the test, so the arm, often long and nested, is searched for few `if`s."""
+        if self.pick_arm is None:
+            return False
+        if self.picks is None:
+            self.picks = _moves_to_device(self.pick_arm)
+        return self.picks
 
     def v_assert(self, node: ast.Assert, scope: Scope) -> None:
         # assert x.device.type == "cuda": the string is the device the code insists on; on Neuron the assert fails

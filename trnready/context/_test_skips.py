@@ -46,9 +46,14 @@ def _segment(ws: tuple, targets: frozenset, fillers: frozenset) -> bool:
     return reach.get(len(ws), False)
 
 
-def _strip(ws: tuple, affixes, at_start: bool):
-    """ws without the first matching affix at its start (or end), or None when none matches."""
-    for a in sorted(affixes, key=len, reverse=True):
+def _longest_first(affixes: frozenset) -> tuple:
+    return tuple(sorted(affixes, key=len, reverse=True))
+
+
+def _strip(ws: tuple, affixes: tuple, at_start: bool):
+    """ws without the first matching affix at its start (or end), or None when none matches. `affixes`: longest
+    first (`_longest_first`)."""
+    for a in affixes:
         if at_start and ws[:len(a)] == a:
             return ws[len(a):]
         if not at_start and len(ws) > len(a) and ws[-len(a):] == a:
@@ -72,12 +77,30 @@ class SkipNames:
         self.hardware = self.gpu | self.accelerators
         self.anything = self.hardware | self.packages
         self.neuron = _phrases(values.get("neuron-words", ()))
+        self._heads_first = _longest_first(self.heads)
+        self._tails_first = _longest_first(self.tails)
+        self._prefixes_first = _longest_first(self.check_prefixes)
+        self._suffixes_first = _longest_first(self.check_suffixes)
+        # (question, name) -> answer: a project asks about the same few names in every file
+        self._answers: dict = {}
+
+    def _memo(self, question, name: str) -> bool:
+        key = (question, name)
+        known = self._answers.get(key)
+        if known is None:
+            known = question(self, name)
+            if len(self._answers) < 100_000:
+                self._answers[key] = known
+        return known
 
     def requirement(self, name: str) -> bool:
         """A decorator named for what the test needs: `require_bitsandbytes`, `_requires_cuda`, `cuda_only`,
         `requires_cuda_and_triton`, `sm80_or_better_only`."""
+        return self._memo(SkipNames._requirement, name)
+
+    def _requirement(self, name: str) -> bool:
         ws = words(name)
-        for body in (_strip(ws, self.heads, True), _strip(ws, self.tails, False)):
+        for body in (_strip(ws, self._heads_first, True), _strip(ws, self._tails_first, False)):
             if body and _segment(body, self.anything, self.fillers):
                 return True
         return False
@@ -85,24 +108,33 @@ class SkipNames:
     def marker(self, name: str) -> bool:
         """A pytest marker that labels a GPU test: `gpu`, `multi_gpu_tests`, `single_gpu_tests` (not a package name:
         `@pytest.mark.bitsandbytes` labels a topic, not a device)."""
+        return self._memo(SkipNames._marker, name)
+
+    def _marker(self, name: str) -> bool:
         return _segment(words(name), self.hardware, self.fillers)
 
     def check(self, name: str) -> bool:
         """An availability check of something a Neuron host never has: `has_triton`, `is_xpu_available`, `TEST_CUDA`,
         `is_sm_at_least_90`, `_is_hopper`, `_has_cusparseLt`; a prefix or a suffix is required (`cuda` alone is not)."""
+        return self._memo(SkipNames._check_anything, name)
+
+    def _check_anything(self, name: str) -> bool:
         return self._check(name, self.anything)
 
     def neuron_check(self, name: str) -> bool:
         """An availability check of Neuron itself: `is_neuron_available`, `is_torch_neuronx_available`; true on every
         Trainium host the port targets."""
-        return bool(self.neuron) and self._check(name, self.neuron)
+        return bool(self.neuron) and self._memo(SkipNames._check_neuron, name)
+
+    def _check_neuron(self, name: str) -> bool:
+        return self._check(name, self.neuron)
 
     def _check(self, name: str, targets: frozenset) -> bool:
         ws = words(name)
-        for body in (_strip(ws, self.check_prefixes, True), ws):
+        for body in (_strip(ws, self._prefixes_first, True), ws):
             if not body:
                 continue
-            rest = _strip(body, self.check_suffixes, False)
+            rest = _strip(body, self._suffixes_first, False)
             if body is not ws and _segment(body, targets, self.fillers):
                 return True
             if rest and _segment(rest, targets, self.fillers):
@@ -118,6 +150,17 @@ class SkipNames:
             return False
         return any(k.arg in self.count_keywords and type(k.value) is ast.Constant and type(k.value.value) is int
                    and k.value.value >= 1 for k in call.keywords)
+
+
+_SHARED: list = [None, None]  # the catalogue values last asked about and their SkipNames
+
+
+def skip_names(values: dict) -> SkipNames:
+    """The vocabulary of one catalogue ([context.values]), built once: every file with a finding asks for it
+    (twice with its project summary), and building its phrase tables cost more than judging most files."""
+    if _SHARED[0] is not values:
+        _SHARED[:] = [values, SkipNames(values)]
+    return _SHARED[1]
 
 
 _TEST_MODULE = re.compile(r"^(test_.*|.*_test)\.py$")

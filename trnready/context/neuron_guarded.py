@@ -5,7 +5,7 @@ import ast
 import re
 
 from ..scope import classify
-from ._test_skips import SkipNames, helper_spans, is_test_module, skipped_classes
+from ._test_skips import SkipNames, helper_spans, is_test_module, skip_names, skipped_classes
 from .base import blocks_of, expressions, predicate
 
 # is_torch_xla_available(), is_xla_installed(), is_torch_tpu_available(), _XLA_AVAILABLE: TPU paths.
@@ -290,7 +290,7 @@ def module_flags(tree, values) -> list:
             for inner in _statements([st], []):
                 if isinstance(inner, ast.Assign):
                     top |= {t.id for t in inner.targets if isinstance(t, ast.Name)}
-    conds = _Conditions(set(), frozenset(values.get("other-accelerators", ())), neuron=SkipNames(values))
+    conds = _Conditions(set(), frozenset(values.get("other-accelerators", ())), neuron=skip_names(values))
     conds.words = accelerator_words(values)
     flags = {n for n in _flags(statements_of(tree), conds, top) if n in top} if top else set()
     conds.flags = flags
@@ -493,7 +493,7 @@ def _kept(choice, pick: str) -> bool:
 class _Spans:
     def __init__(self, ctx):
         self.ctx = ctx
-        self.names = SkipNames(ctx.values)
+        self.names = skip_names(ctx.values)
         # A check by name (`has_triton()`) is trusted in tests only: in library code the branch it guards may be the
         # only implementation there is, which a migration must replace rather than skip.
         self.conds = _Conditions(set(), frozenset(ctx.values.get("other-accelerators", ())),

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from .summary import head_of
+
 MAX_HOPS = 4  # re-exports followed: `from .utils import FLAG` where utils re-exports it from _guard
 
 
@@ -16,7 +18,7 @@ def _flag_at(modules, rel: str, name: str, hops: int) -> bool:
         return False
     if rel not in modules.summaries:
         return False
-    s = modules.summaries[rel]
+    s = head_of(modules.summaries, rel)
     if name in s["flags"]:
         return True
     if name in s["imports"]:

@@ -21,7 +21,7 @@ import json
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from .summary import dotted, literal_source
+from .summary import Compacted, dotted, head_of, literal_source, unpack_list
 
 MAX_DEPTH = 3
 MAX_HOPS = 8
@@ -134,6 +134,14 @@ class Linker(ModuleMap):
         self.touched: set = set()  # files whose summaries the current file's links consulted
         self._attr_aliases: dict | None = None
 
+    def forget(self) -> None:
+        """Drop what only spares work while linking (resolutions, the snippets' verdicts, decoded summaries):
+        the steps after the link ask the linker little, and the next one parses whole files."""
+        self._resolved = {}
+        self._engine_cache = {}
+        if isinstance(self.summaries, Compacted):
+            self.summaries.forget()
+
     @property
     def attr_aliases(self) -> dict:
         """`pkg.attr = a.b` assignments by attribute name: looked up when a module lacks a name. Built on
@@ -144,10 +152,11 @@ class Linker(ModuleMap):
 
     def _project_tables(self) -> tuple[dict, dict]:
         """The attribute-alias table and the class-attribute owners, built in one pass over every summary
-        (each one unpacked once for both) when either is first needed."""
+        (only the fields they read decoded, `head_of`) when either is first needed."""
         aliases: dict = {}
         owners: dict = {}
-        for other, s in self.summaries.items():
+        for other in self.summaries:
+            s = head_of(self.summaries, other)
             for target, (line, value) in s["aliases"].items():
                 if "." in target:
                     aliases.setdefault(target.rsplit(".", 1)[1], []).append((other, target, line, value))
@@ -499,7 +508,8 @@ class Linker(ModuleMap):
                     built.setdefault(e[0], (rel, e))
                 else:
                     kernel_mods[rel] = e
-            imported += [(rel, i) for i in imps]
+            if imps:
+                imported.append((rel, imps))
             # Stored links are asked for first: they exist only for a file that had something to link
             # and are valid only while its content (so its summary) is unchanged, and answering from
             # them needs no summary unpacked.
@@ -524,6 +534,8 @@ class Linker(ModuleMap):
                 if store:
                     store(rel, self.touched, got)
             out.extend(got)
+        if built or kernel_mods:  # only then are the imports of every file read
+            imported = [(rel, i) for rel, imps in imported for i in unpack_list(imps)]
         if built:
             out += self._built_imports(built, imported)
         if kernel_mods:

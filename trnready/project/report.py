@@ -82,6 +82,7 @@ def _link_findings(files, summaries, engine, cache, config, scan_bytes, digests,
             out[-1] = _with_calls(out[-1], use[7], text_of[rel], lines, trees,
                                   set(use[8]) & set(_values(engine).get("cuda-only-packages", ())))
             kernel_imports.add(len(out) - 1)
+    linker.forget()
     out = _one_kernel_import_per_file(_guarded_at_the_call(out, lines_of, engine, cache), kernel_imports)
     out += _components(configs, linker, engine, occurrences, config)
     out += _container_builds(builds, table, rules, occurrences, config)
@@ -159,6 +160,8 @@ def _guarded_at_the_call(findings: list, lines_of: dict, engine, cache=None) -> 
                 if memo is not None and key:
                     memo.queue(key, json.dumps(guarded))
             verdicts[i] = guarded
+    if held is not None and held[3] is not None:
+        held[3].memo.clear()  # the last file's tree too is freed now, not whenever the cyclic GC next runs
     return [replace(f, guarded=True, guarded_by="neuron-guarded") if verdicts.get(i) else f
             for i, f in enumerate(findings)]
 

@@ -460,7 +460,19 @@ def _partial_of_api(node: ast.Call, callee: str, apis) -> bool:
 
 def _as_own(node: ast.Call, callee: str) -> str:
     """The call's source with `self.helper` written as `Class.helper`."""
-    return ast.unparse(ast.Call(func=ast.parse(callee, mode="eval").body, args=node.args, keywords=node.keywords))
+    return ast.unparse(ast.Call(func=_dotted_expr(callee), args=node.args, keywords=node.keywords))
+
+
+def _dotted_expr(name: str) -> ast.expr:
+    """`Class.helper` as the expression ast.parse would give (built directly: parsing it took longer than the
+    rest of a function's summary)."""
+    parts = name.split(".")
+    if not all(p.isidentifier() for p in parts):
+        return ast.parse(name, mode="eval").body
+    expr: ast.expr = ast.Name(id=parts[0], ctx=ast.Load())
+    for attr in parts[1:]:
+        expr = ast.Attribute(value=expr, attr=attr, ctx=ast.Load())
+    return expr
 
 
 def _function(fn, calls_in: list, kept: dict, callees=frozenset(), apis=frozenset(), own=None) -> list:
@@ -504,15 +516,49 @@ def _function(fn, calls_in: list, kept: dict, callees=frozenset(), apis=frozense
     return [fn.lineno, params, defaults, calls, places]
 
 
+# The fields that name resolution across modules reads (what a module-level name is) and the project-wide
+# tables built from every file (class attributes, `pkg.attr = ...` aliases, flags, absolute imports): packed apart
+# from the rest (function bodies, uses), about three quarters of a summary, so that the steps reading only these
+# decode a quarter of it (`Compacted.head`). Order: as summarize() writes the fields, kept through a round trip.
+HEAD = ("v", "imports", "consts", "classes", "aliases", "stores", "stars", "flags")
+_ORDER = ("v", "imports", "consts", "classes", "aliases", "funcs", "uses", "stars", "stores", "reads", "flags",
+          "guards", "exts", "imported")
+
+
 def compact(summary):
-    """A summary as the main process keeps it until the link step: zlib-compressed JSON, about a
-    twentieth of the dict's memory (all of a project's summaries are held at once). None stays None."""
+    """A summary as the main process keeps it until the link step: its HEAD fields and the rest as two
+    zlib-compressed JSON parts (4-byte length of the first, the first, the second), about a twentieth of the
+    dict's memory (all of a project's summaries are held at once). None stays None."""
     if summary is None:
         return None
+    head = {k: summary[k] for k in HEAD if k in summary}
+    rest = {k: v for k, v in summary.items() if k not in head}
+    first, second = _deflate(head), _deflate(rest)
+    return Fresh(len(first).to_bytes(4, "big") + first + second)
+
+
+def _deflate(part: dict) -> bytes:
     import json
     import zlib
 
-    return Fresh(zlib.compress(json.dumps(summary, separators=(",", ":")).encode("utf-8", "surrogatepass"), 1))
+    return zlib.compress(json.dumps(part, separators=(",", ":")).encode("utf-8", "surrogatepass"), 1)
+
+
+def pack_list(items: list) -> bytes:
+    """A list noted aside from a summary (api._note), held packed in memory until the link step: a tenth of
+    the lists' size. Pickled: never written anywhere, and unpickled only by this process (unpack_list)."""
+    import pickle
+
+    return pickle.dumps(items, pickle.HIGHEST_PROTOCOL)
+
+
+def unpack_list(packed) -> list:
+    """pack_list() bytes -> the list (a list is returned as it is)."""
+    if not isinstance(packed, (bytes, bytearray)):
+        return packed
+    import pickle
+
+    return pickle.loads(packed)
 
 
 class Fresh(bytes):
@@ -549,6 +595,20 @@ class Compacted:
             del self._recent[next(iter(self._recent))]
         return got
 
+    def forget(self) -> None:
+        self._recent = {}
+
+    def head(self, rel):
+        """The summary's HEAD fields only (a whole summary when one is at hand): for steps that read nothing
+        else, which then decode a quarter of each summary. Not kept: each such step reads a file once."""
+        got = self._recent.get(rel)
+        if got is not None:
+            return got
+        data = self._packed[rel]
+        if data is None:
+            return self._empty
+        return unpack_head(rel, data, rel not in self._checked and type(data) is not Fresh)
+
     def __contains__(self, rel):
         return rel in self._packed
 
@@ -566,6 +626,12 @@ class Compacted:
 
     def items(self):
         return ((r, self[r]) for r in self._packed)
+
+
+def head_of(summaries, rel: str) -> dict:
+    """rel's summary for reading its HEAD fields only: decoded alone from a Compacted table (any other
+    mapping of summaries is read as it is)."""
+    return summaries.head(rel) if isinstance(summaries, Compacted) else summaries[rel]
 
 
 def config_summary(components: list) -> dict:
@@ -594,27 +660,36 @@ def valid(summary) -> bool:
         return set(summary) == {"v", "components"} and isinstance(summary["components"], list) and all(
             isinstance(c, list) and len(c) == 4 and all(isinstance(x, int) for x in c[:3]) and isinstance(c[3], str)
             for c in summary["components"])
+    return _head_valid(summary) and _rest_valid(summary)
+
+
+def _head_valid(summary: dict) -> bool:
     try:
         ok = all(isinstance(k, str) and isinstance(m, str) and isinstance(lv, int) and (n is None or isinstance(n, str))
                  for k, (m, lv, n) in summary["imports"].items())
         ok = ok and all(isinstance(line, int) and isinstance(s, str)
                         for d in (summary["consts"], summary["aliases"], *summary["classes"].values())
                         for line, s in d.values())
-        ok = ok and all(isinstance(line, int) and isinstance(ps, list) and isinstance(ds, dict)
-                        and all(isinstance(c[0], int) and isinstance(c[1], int) and isinstance(c[2], str) for c in cs)
-                        and all(len(v) == 4 and all(isinstance(x, int) for x in v) for v in pl.values())
-                        for line, ps, ds, cs, pl in summary["funcs"].values())
         ok = ok and all(isinstance(k, str) and v[0] in ("param", "alias") and isinstance(v[1], str)
                         for d in summary["stores"].values() for k, v in d.items())
+        ok = ok and all(isinstance(m, str) and isinstance(lv, int) for m, lv in summary["stars"])
+        return ok and all(isinstance(n, str) for n in summary["flags"])
+    except (TypeError, ValueError, KeyError, AttributeError):
+        return False
+
+
+def _rest_valid(summary: dict) -> bool:
+    try:
+        ok = all(isinstance(line, int) and isinstance(ps, list) and isinstance(ds, dict)
+                 and all(isinstance(c[0], int) and isinstance(c[1], int) and isinstance(c[2], str) for c in cs)
+                 and all(len(v) == 4 and all(isinstance(x, int) for x in v) for v in pl.values())
+                 for line, ps, ds, cs, pl in summary["funcs"].values())
         ok = ok and all(len(r) == 6 and all(isinstance(x, int) for x in r[:4]) and isinstance(r[4], str)
                         and isinstance(r[5], str) for r in summary["reads"])
-        ok = ok and all(isinstance(m, str) and isinstance(lv, int) for m, lv in summary["stars"])
-        ok = ok and all(isinstance(n, str) for n in summary["flags"])
         ok = ok and aside_valid((summary["guards"], summary["exts"], summary["imported"]))
-        ok = ok and all(len(u) == 7 and all(isinstance(x, int) for x in u[:4]) and isinstance(u[4], str)
-                        and isinstance(u[5], list) and all(isinstance(n, str) for n in u[5])
-                        and isinstance(u[6], bool) for u in summary["uses"])
-        return ok
+        return ok and all(len(u) == 7 and all(isinstance(x, int) for x in u[:4]) and isinstance(u[4], str)
+                          and isinstance(u[5], list) and all(isinstance(n, str) for n in u[5])
+                          and isinstance(u[6], bool) for u in summary["uses"])
     except (TypeError, ValueError, KeyError, AttributeError):
         return False
 
@@ -645,13 +720,41 @@ class StaleSummary(Exception):
 def unpack(rel: str, data, check: bool = True):
     """compact() bytes -> the summary dict, checked unless `check` is false (StaleSummary when it is not
     of the right shape)."""
+    head, rest = _parts(rel, data)
+    got = {**_inflate(rel, head), **_inflate(rel, rest)}
+    got = {k: got[k] for k in sorted(got, key=_rank)}
+    if check and not valid(got):
+        raise StaleSummary(rel)
+    return got
+
+
+def unpack_head(rel: str, data, check: bool = True) -> dict:
+    """compact() bytes -> the HEAD fields of the summary, checked unless `check` is false."""
+    got = _inflate(rel, _parts(rel, data)[0])
+    if check and not (got.get("v") == VERSION and _head_valid(got)):
+        raise StaleSummary(rel)
+    return got
+
+
+def _parts(rel: str, data) -> tuple:
+    size = int.from_bytes(data[:4], "big")
+    if len(data) < 4 or 4 + size > len(data):
+        raise StaleSummary(rel)
+    return data[4:4 + size], data[4 + size:]
+
+
+def _inflate(rel: str, part) -> dict:
     import json
     import zlib
 
     try:
-        got = json.loads(zlib.decompress(data))
+        got = json.loads(zlib.decompress(part))
     except (ValueError, zlib.error):
         raise StaleSummary(rel) from None
-    if check and (got is None or not valid(got)):
+    if not isinstance(got, dict):
         raise StaleSummary(rel)
     return got
+
+
+def _rank(key: str) -> int:
+    return _ORDER.index(key) if key in _ORDER else len(_ORDER)

@@ -52,13 +52,13 @@ def copied_roots(py_files, full_imports, modules: set, inits: set) -> set:
 
 
 class _OneAtATime:
-    """`.items()` over some files' summaries, each decoded when reached and not kept."""
+    """`.items()` over some files' summaries (their HEAD fields), each decoded when reached and not kept."""
 
     def __init__(self, table, rels):
         self._table, self._rels = table, sorted(rels)
 
     def items(self):
-        return ((rel, self._table[rel]) for rel in self._rels)
+        return ((rel, self._table.head(rel)) for rel in self._rels)  # copied_roots reads `imports` only
 
 
 def guard_copied_packages(findings: list, files, summaries, cache=None, digests=()) -> list:

@@ -371,3 +371,29 @@ def g(x):
 def test_neighbouring_definitions_never_join_a_run(tmp_path):
     (tmp_path / "defs.py").write_text(ADJACENT_DEFS)
     assert [(f[1], f[3]) for f in rows(scan(tmp_path)) if f[3] == "TRN112"] == [(4, "TRN112"), (9, "TRN112")]
+
+
+FP8 = '''import torch
+
+
+def quantize_weight(w):
+    amax = w.abs().max()
+    scale = torch.finfo(torch.float8_e4m3fn).max / amax
+    w = w * scale
+    w = w.clamp(-448, 448)
+    q = w.to(torch.float8_e4m3fn)
+    return q, scale
+
+
+def dequantize(q, scale):
+    x = q.to(torch.float64).cuda()
+    return x / scale
+'''
+
+
+def test_one_fp8_recipe_per_function_and_other_categories_on_its_lines_stay_apart(tmp_path):
+    (tmp_path / "fp8.py").write_text(FP8)
+    got = [(r[1], r[3], [o["line"] for o in r[5] or ()]) for r in rows(scan(tmp_path))]
+    # the finfo limit, the scale and the cast of one function are one fp8 change (lines 6 and 9); the float64
+    # cast and the .cuda() move on line 14 are other categories, each its own finding
+    assert got == [(6, "TRN202", [9]), (14, "TRN241", []), (14, "TRN121", [])]

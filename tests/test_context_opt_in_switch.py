@@ -17,8 +17,8 @@ def _findings():
 def test_switched_features_are_advisories_naming_the_switch():
     fp8 = "float8 / float4 dtypes or scaled matmul: `torch.float8_e4m3fn`"
     assert _findings() == [
-        (5, 16, "TRN202", "advisory", "medium", fp8 + NOTE.format("args.fp8_vl")),  # x if args.fp8_vl else y
-        (7, 24, "TRN202", "advisory", "medium", fp8 + NOTE.format("args.fp8")),  # elif args.fp8:
+        # x if args.fp8_vl else y; `elif args.fp8:` at line 7 is the same function's fp8 recipe (one per function)
+        (5, 16, "TRN202", "advisory", "medium", fp8 + NOTE.format("args.fp8_vl")),
         (9, 9, "TRN284", "advisory", "medium", "xFormers: `xformers.ops`" + NOTE.format("xformers")),
         # `flash=True` by default: the feature is the default path
         (11, 9, "TRN281", "blocker", "high", "flash-attn (CUDA-only kernels): `flash_attn`"),

@@ -52,7 +52,7 @@ KINDS: tuple[FileKind, ...] = (
              tuple(f"{stem}.{ext}" for stem in ("environment", "environment-*", "environment_*", "environment.*",
                                                 "conda*") for ext in ("yml", "yaml")), HASH),
     FileKind("yaml", "shell/yaml", "configs", ("*.yml", "*.yaml"), HASH),  # lines, then training configs / CI
-    FileKind("shell", "shell/yaml", "lines", ("*.sh", "*.bash", "*.sbatch", "*.slurm"), HASH),
+    FileKind("shell", "shell/yaml", "launch_args", ("*.sh", "*.bash", "*.sbatch", "*.slurm"), HASH),
     FileKind("env", "shell/yaml", "lines", (".env", ".envrc", "*.env", ".env.*"), HASH),
     FileKind("terraform", "shell/yaml", "lines", ("*.tf", "*.tfvars", "*.hcl"), ("#", "//", "/*")),  # Terraform / Packer
     # Job definitions (AWS Batch / ECS / SageMaker / CloudFormation): line matchers only; JSONC `//` comments.

@@ -132,8 +132,9 @@ def one_per_thing(findings: list, ctx, result) -> list:
         # Beside its statement, a finding may belong to a larger thing: the boolean mask it indexes with, or the
         # function of a category ported a function at a time (one finding per rule per function).
         mask = masks.get((f.path, f.cell, f.line, f.column))
-        # (the line may also hold a finding of another category, which stays a thing of its own)
-        func = functions.get((f.path, f.cell, f.line)) if f.category in per_function else None
+        # (keyed by line: a finding sharing its line with a per-function category's one folds with it too, as
+        # torch.compile's mode="reduce-overhead" (TRN263) does with the compile call of the same line)
+        func = functions.get((f.path, f.cell, f.line))
         thing = (stand, f.rule, "function", func) if func is not None else \
             (stand, f.rule, "mask", mask) if mask is not None else None
         if thing in kept:

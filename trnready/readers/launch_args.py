@@ -1,4 +1,5 @@
-"""Flags of launch commands in shell scripts, read as training-config settings.
+"""Shell scripts: the line matchers (readers/lines.py), then the flags of launch commands read as
+training-config settings.
 
 `python train.py --deepspeed ds_z3.json --load_in_8bit --attn_implementation flash_attention_2` sets the same
 training arguments a YAML config would (`deepspeed: ds_z3.json`, `load_in_8bit: true`): each `--key value`,
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from .context import FileContext, ReadResult
 from .outline import Entry
 
 # Commands that run a training or inference program (their flags are the program's arguments).
@@ -51,3 +53,34 @@ def launch_entries(lines: list[str]) -> list[Entry]:
                 out.append(Entry(path=keys, value=value, line=i, col=col, end_col=end, key_line=i))
         in_command = in_command and stripped.endswith("\\")
     return out
+
+
+def read(ctx: FileContext) -> ReadResult:
+    from . import lines as line_reader
+    from .configs import setting_findings
+    from .emit import Emitter
+
+    result = line_reader.read(ctx)
+    if "--" not in ctx.text or not result.sources:
+        return result
+    entries = launch_entries(line_reader.quiet_echo(ctx.text).splitlines())
+    if not entries:
+        return result
+    em = Emitter(ctx.rel)
+    setting_findings(entries, "config", ctx.text.splitlines(), ctx.engine, em, ctx.rel)
+    return ReadResult([*result.findings, *_one_per_rule(em.out)], result.diag, result.sources)
+
+
+def _one_per_rule(findings: list) -> list:
+    """A script launching the same recipe several times (`--use_deepspeed` in five commands) sets one thing:
+    one finding per rule, the later flags its occurrences (as one training-config file gives one)."""
+    from dataclasses import replace
+
+    kept: dict = {}
+    for f in sorted(findings, key=lambda f: (f.line, f.column)):
+        if f.rule in kept:
+            k = kept[f.rule]
+            kept[f.rule] = replace(k, occurrences=(*k.occurrences, (f.line, f.column, f.rule)))
+        else:
+            kept[f.rule] = f
+    return sorted(kept.values(), key=lambda f: (f.line, f.column))

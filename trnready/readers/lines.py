@@ -109,21 +109,6 @@ def shell_pyreqs(lines: list[str], only: set | None = None) -> list:
     return out
 
 
-def _one_per_rule(findings: list) -> list:
-    """A script launching the same recipe several times (`--use_deepspeed` in five commands) sets one thing:
-    one finding per rule, the later flags its occurrences (as one training-config file gives one)."""
-    from dataclasses import replace
-
-    kept: dict = {}
-    for f in sorted(findings, key=lambda f: (f.line, f.column)):
-        if f.rule in kept:
-            k = kept[f.rule]
-            kept[f.rule] = replace(k, occurrences=(*k.occurrences, (f.line, f.column, f.rule)))
-        else:
-            kept[f.rule] = f
-    return sorted(kept.values(), key=lambda f: (f.line, f.column))
-
-
 def read(ctx: FileContext) -> ReadResult:
     kind, text = ctx.kind, ctx.text
     if kind == "yaml" and "/ISSUE_TEMPLATE/" in f"/{ctx.rel}":
@@ -143,14 +128,4 @@ def read(ctx: FileContext) -> ReadResult:
         emit_deps(man.deps, lines, ctx.engine, em, mention)
         emit_pyreqs(man.pyreqs, lines, ctx.engine, em, mention)
     emit_lines(kind, lines, ctx.engine, em, mention, test=kind == "shell" and classify(ctx.rel) == "test")
-    if kind == "shell" and "--" in text:
-        # the flags of a launch command are training settings, as in a YAML config (readers/launch_args.py)
-        from .configs import setting_findings
-        from .launch_args import launch_entries
-
-        entries = launch_entries(quiet_echo(text).splitlines())
-        if entries:
-            start = len(em.out)
-            setting_findings(entries, "config", lines, ctx.engine, em, ctx.rel)
-            em.out[start:] = _one_per_rule(em.out[start:])
     return ReadResult(em.out, None, [Source(text, comments(kind))])

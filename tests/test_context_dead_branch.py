@@ -56,12 +56,13 @@ def test_module_flags_only_ever_false_guard_their_branches():
     ("set_true.py", [(16, 5, "TRN243", API.format("synchronize"), ""),
                      (19, 5, "TRN243", API.format("empty_cache"), "")]),
     # `global PROFILE` then `PROFILE = True`, a parameter VERBOSE, a flag imported from another module,
-    # a loop target, `del`
+    # a loop target, `del`, `globals()["BY_NAME"] = True`
     ("rebound.py", [(18, 9, "TRN243", API.format("synchronize"), ""),
                     (20, 9, "TRN243", API.format("empty_cache"), ""),
                     (22, 9, "TRN243", API.format("ipc_collect"), ""),
                     (30, 5, "TRN243", API.format("synchronize"), ""),
-                    (33, 5, "TRN243", API.format("empty_cache"), "")]),
+                    (33, 5, "TRN243", API.format("empty_cache"), ""),
+                    (43, 5, "TRN243", API.format("ipc_collect"), "")]),
     ("star.py", [(8, 5, "TRN243", API.format("synchronize"), "")]),  # `from settings import *` may bind it
     ("imported_twice.py", [(10, 5, "TRN243", API.format("synchronize"), "")]),  # also imported under its name
 ])

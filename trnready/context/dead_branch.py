@@ -42,7 +42,8 @@ def _module_assignments(stmts, found: dict, targets: set) -> None:
 def _bound_elsewhere(ctx, names: set, allowed: set) -> set:
     """Those of `names` the file binds any other way, in any scope: another assignment (also in a function, a
     class body, a loop, a `with ... as`, a walrus, a comprehension), `del`, `global`/`nonlocal`, an import, a
-    parameter, a def or class name, an `except ... as`, a match capture. A star import may bind any of them."""
+    parameter, a def or class name, an `except ... as`, a match capture, a string naming it (`globals()["FLAG"]`,
+    `setattr(module, "FLAG", v)`). A star import may bind any of them."""
     out = set()
     for n in ctx.nodes(ast.Name):
         if n.id in names and type(n.ctx) is not ast.Load and id(n) not in allowed:
@@ -52,16 +53,17 @@ def _bound_elsewhere(ctx, names: set, allowed: set) -> set:
             if a.name == "*":
                 return set(names)
             out.add(a.asname or a.name.split(".", 1)[0])
-    for kind in (ast.Global, ast.Nonlocal):
-        for st in ctx.nodes(kind):
-            out.update(st.names)
-    for kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
-        out.update(d.name for d in ctx.nodes(kind))
+    for scoped in ctx.nodes(ast.Global) + ctx.nodes(ast.Nonlocal):
+        out.update(scoped.names)
+    for defs in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+        out.update(d.name for d in ctx.nodes(defs))
     out.update(a.arg for a in ctx.nodes(ast.arg))
     out.update(h.name for h in ctx.nodes(ast.ExceptHandler) if h.name)
-    for kind in (ast.MatchAs, ast.MatchStar):
-        out.update(m.name for m in ctx.nodes(kind) if m.name)
+    for capture in (ast.MatchAs, ast.MatchStar):
+        out.update(m.name for m in ctx.nodes(capture) if m.name)
     out.update(m.rest for m in ctx.nodes(ast.MatchMapping) if m.rest)
+    # `globals()["FLAG"] = True`, `setattr(sys.modules[__name__], "FLAG", True)`: written by its name
+    out.update(c.value for c in ctx.nodes(ast.Constant) if type(c.value) is str and c.value in names)
     return out & names
 
 
@@ -130,9 +132,9 @@ def dead_branch(ctx, hit) -> bool:
     (or None or 0), also one in each branch of a module-level try/except or if/else: then `if FLAG:` never runs
     its body and `if not FLAG:` never runs its `else`. Any other binding of the name anywhere in the file (a
     `FLAG = True` in some branch, `global FLAG` in a function, an import, a parameter, a loop target, `del`, a
-    star import) leaves the flag undecided. Comparisons (`FLAG is False`, `DEBUG > 1`) decide nothing, and
-    flags imported from another module are not followed. Such code is switched off in the source itself;
-    nothing in it runs on any machine, Neuron included."""
+    star import, `globals()["FLAG"]`) leaves the flag undecided. Comparisons (`FLAG is False`, `DEBUG > 1`)
+    decide nothing, and flags imported from another module are not followed. Such code is switched off in the
+    source itself; nothing in it runs on any machine, Neuron included."""
     child = hit.node
     p = ctx.parent(child)
     while p is not None:

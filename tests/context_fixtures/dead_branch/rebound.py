@@ -31,3 +31,13 @@ if SHADOWED:
 print("a")
 if DELETED:
     torch.cuda.empty_cache()
+print("b")
+BY_NAME = False
+
+
+def turn_on():
+    globals()["BY_NAME"] = True
+
+
+if BY_NAME:
+    torch.cuda.ipc_collect()

@@ -65,6 +65,9 @@ def test_module_flags_only_ever_false_guard_their_branches():
                     (43, 5, "TRN243", API.format("ipc_collect"), "")]),
     ("star.py", [(8, 5, "TRN243", API.format("synchronize"), "")]),  # `from settings import *` may bind it
     ("imported_twice.py", [(10, 5, "TRN243", API.format("synchronize"), "")]),  # also imported under its name
+    # nanoGPT-style `exec(open("configurator.py").read())` overrides the defaults from the command line
+    ("configured.py", [(8, 5, "TRN243", API.format("synchronize"), "")]),
+    ("namespace.py", [(12, 9, "TRN243", API.format("synchronize"), "")]),  # globals().update(cfg)
 ])
 def test_flags_bound_any_other_way_stay_undecided(name, expected):
     assert _findings(name) == expected

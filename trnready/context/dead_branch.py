@@ -7,6 +7,10 @@ from .base import predicate
 
 _BLOCKS = ("body", "orelse", "finalbody")
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+# Builtins that can write any module-level name without spelling it: nanoGPT-style scripts run
+# `exec(open("configurator.py").read())` to override their defaults from the command line, others call
+# `globals().update(cfg)`. A file using one of them (or a `__dict__`) has no constant flag.
+_DYNAMIC = frozenset({"exec", "eval", "globals", "vars", "locals"})
 
 
 def _false_literal(e) -> bool:
@@ -42,12 +46,17 @@ def _module_assignments(stmts, found: dict, targets: set) -> None:
 def _bound_elsewhere(ctx, names: set, allowed: set) -> set:
     """Those of `names` the file binds any other way, in any scope: another assignment (also in a function, a
     class body, a loop, a `with ... as`, a walrus, a comprehension), `del`, `global`/`nonlocal`, an import, a
-    parameter, a def or class name, an `except ... as`, a match capture, a string naming it (`globals()["FLAG"]`,
-    `setattr(module, "FLAG", v)`). A star import may bind any of them."""
+    parameter, a def or class name, an `except ... as`, a match capture, a string naming it (`setattr(module,
+    "FLAG", v)`). A star import, `exec`, `eval`, `globals()`, `vars()`, `locals()` or a `__dict__` may bind any
+    of them."""
     out = set()
     for n in ctx.nodes(ast.Name):
+        if n.id in _DYNAMIC and type(n.ctx) is ast.Load:
+            return set(names)
         if n.id in names and type(n.ctx) is not ast.Load and id(n) not in allowed:
             out.add(n.id)
+    if any(a.attr == "__dict__" for a in ctx.nodes(ast.Attribute)):
+        return set(names)
     for imp in ctx.nodes(ast.Import) + ctx.nodes(ast.ImportFrom):
         for a in imp.names:
             if a.name == "*":
@@ -132,9 +141,10 @@ def dead_branch(ctx, hit) -> bool:
     (or None or 0), also one in each branch of a module-level try/except or if/else: then `if FLAG:` never runs
     its body and `if not FLAG:` never runs its `else`. Any other binding of the name anywhere in the file (a
     `FLAG = True` in some branch, `global FLAG` in a function, an import, a parameter, a loop target, `del`, a
-    star import, `globals()["FLAG"]`) leaves the flag undecided. Comparisons (`FLAG is False`, `DEBUG > 1`)
-    decide nothing, and flags imported from another module are not followed. Such code is switched off in the
-    source itself; nothing in it runs on any machine, Neuron included."""
+    star import, `exec(...)` or `globals()` anywhere in the file, as nanoGPT's configurator overrides defaults)
+    leaves the flag undecided. Comparisons (`FLAG is False`, `DEBUG > 1`) decide nothing, and flags imported
+    from another module are not followed. Such code is switched off in the source itself; nothing in it runs
+    on any machine, Neuron included."""
     child = hit.node
     p = ctx.parent(child)
     while p is not None:

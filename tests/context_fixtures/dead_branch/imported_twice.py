@@ -1,0 +1,10 @@
+import torch
+
+AMP = False
+try:
+    from settings import AMP
+except ImportError:
+    pass
+
+if AMP:
+    torch.cuda.synchronize()

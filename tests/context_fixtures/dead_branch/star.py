@@ -1,0 +1,8 @@
+import torch
+
+from settings import *
+
+FAST = False
+
+if FAST:
+    torch.cuda.synchronize()

@@ -82,7 +82,10 @@ def _candidates(ctx) -> tuple:
     targets: set = set()
     if ctx.tree is not None and type(ctx.tree) is ast.Module:
         _module_assignments(ctx.tree.body, found, targets)
-    return frozenset(found), targets
+    # One `SAVE_PROFILES = False` is a switch a user edits before a run (a benchmark's knob): not dead. A flag
+    # written False in every arm that binds it (`try: ... HAS_FLEX = False` / `except: HAS_FLEX = False`) was
+    # switched off on purpose.
+    return frozenset(n for n, count in found.items() if count >= 2), targets
 
 
 def _false_flags(ctx) -> frozenset:

@@ -369,10 +369,6 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
             from .project.vendored import guard_copied_packages
 
             report.findings = guard_copied_packages(report.findings, files, summaries, cache, digests)
-            # Defaults no call of the project uses (`def track(device="cuda")`, every caller passing a device).
-            from .project.overridden import note_overridden_defaults
-
-            report.findings = note_overridden_defaults(report.findings, files, _reader(files), cache, digests)
         except StaleSummary as e:
             # A cached summary of the wrong shape, found when first unpacked: as a bad entry is a miss
             # anywhere else, its entry is dropped (with this run's pending writes) and the scan starts again.
@@ -397,21 +393,6 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
     report.findings.sort(key=lambda f: f.sort_key())
     report.diagnostics.sort(key=lambda d: (d.path, d.kind))
     return report
-
-
-def _reader(files):
-    """rel -> the text of a scanned Python file (read again, within the size limit), or None."""
-    from .read import decode_python, read_bytes
-
-    paths = {sf.rel: sf.path for sf in files if sf.kind == "python"}
-
-    def read_text(rel: str) -> str | None:
-        path = paths.get(rel)
-        if path is None:
-            return None
-        data, _ = read_bytes(path, rel)
-        return decode_python(data, rel)[0] if data is not None else None
-    return read_text
 
 
 def _malformed(rel: str, packed) -> bool:

@@ -668,21 +668,25 @@ class Linker(ModuleMap):
             base = {k: v for k, v in defaults.items() if k != p}
             line, col, end_line, end_col = places[p]
             use = [line, col, end_line, end_col, f"{fname.rsplit('.', 1)[-1]}({p}={defaults[p]})", [], True]
+            note = [line, col, end_line, p, [], False]
             for cline, _c, csrc in calls:
-                if p not in csrc:
-                    continue
-                try:
-                    head = dotted(ast.parse(csrc, mode="eval").body.func)
-                except (SyntaxError, ValueError, AttributeError, RecursionError):
-                    continue
-                wrapper = isinstance(self.expr(rel, head, 0), (Func, Class)) if head else False
-                for r, m, c, g, chain in self.evaluate(rel, csrc, defaults, base, True, 0,
-                                                       frozenset({(rel, fname)})):
-                    steps = [(rel, cline, _callee_text(csrc)), *chain]
-                    if wrapper:
-                        out.append((rel, use, r, m, c, g, steps))
-                    else:  # a note for the per-file finding at that call (empty message)
-                        out.append((rel, [cline, line, col, end_line, p, [], False], r, "", c, g, steps))
+                if p in csrc:
+                    out += self._default_links(rel, fname, cline, csrc, defaults, base, use, note)
+        return out
+
+    def _default_links(self, rel, fname, cline, csrc, values, base, use, note) -> list:
+        """What the call `csrc` (line cline of function fname) gains from a default: reported at the default
+        (`use`) when the call enters a project wrapper; otherwise a note for the per-file finding at the call
+        (empty message), naming the default's place (`note`: line, col, end_line, parameter, ...)."""
+        try:
+            head = dotted(ast.parse(csrc, mode="eval").body.func)
+        except (SyntaxError, ValueError, AttributeError, RecursionError):
+            return []
+        wrapper = isinstance(self.expr(rel, head, 0), (Func, Class)) if head else False
+        out = []
+        for r, m, c, g, chain in self.evaluate(rel, csrc, values, base, True, 0, frozenset({(rel, fname)})):
+            steps = [(rel, cline, _callee_text(csrc)), *chain]
+            out.append((rel, use, r, m, c, g, steps) if wrapper else (rel, [cline, *note], r, "", c, g, steps))
         return out
 
     def _stored_defaults(self, s) -> list:
@@ -712,25 +716,14 @@ class Linker(ModuleMap):
             _l, _params, defaults, _calls, places = s["funcs"][f"{cls}.__init__"]
             line, col, end_line, end_col = places[p]
             use = [line, col, end_line, end_col, f"{cls}({p}={defaults[p]})", [], True]
+            note = [line, col, end_line, p, [], False]
             for name, (_ml, mparams, _d, calls, _p) in s["funcs"].items():
                 if not name.startswith(cls + ".") or name.endswith(".__init__") or not mparams:
                     continue
                 full = {f"{mparams[0]}.{a}": defaults[p] for a in attrs}
                 for cline, _c, csrc in calls:
-                    if not any(k in csrc for k in full):
-                        continue
-                    try:
-                        head = dotted(ast.parse(csrc, mode="eval").body.func)
-                    except (SyntaxError, ValueError, AttributeError, RecursionError):
-                        continue
-                    wrapper = isinstance(self.expr(rel, head, 0), (Func, Class)) if head else False
-                    for r, m, c, g, chain in self.evaluate(rel, csrc, full, {}, True, 0,
-                                                           frozenset({(rel, name)})):
-                        steps = [(rel, cline, _callee_text(csrc)), *chain]
-                        if wrapper:
-                            out.append((rel, use, r, m, c, g, steps))
-                        else:
-                            out.append((rel, [cline, line, col, end_line, p, [], False], r, "", c, g, steps))
+                    if any(k in csrc for k in full):
+                        out += self._default_links(rel, name, cline, csrc, full, {}, use, note)
         return out
 
     # ---------------------------------------------------------------- attributes read through an object

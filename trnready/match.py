@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from . import context, masks, shifts
 from .catalogue import Catalogue
 from .context import FileContext, ProjectFacts
-from .context.base import argument_of
+from .context.base import argument_of, root_name
 from .index import FileIndex, Interest, device_like
 from .model import ArgPredicate, Matcher, Rule
 from .resolve import FOLLOWED_KINDS, LIST, Resolver, env_default
@@ -52,6 +52,7 @@ class Engine:
         # `x[mask_k]`: words of an index name that say it is a boolean mask, and words that say it holds positions
         self._mask_words = frozenset(catalogue.context_values.get("mask-words", ()))
         self._mask_not_words = frozenset(catalogue.context_values.get("mask-not-words", ()))
+        self._library_categories = frozenset(catalogue.context_values.get("library-import-categories", ()))
         self.project = ProjectFacts()  # set per scan by the caller (own packages of the scanned project)
         self.link = False  # set per scan: Python readers also summarise each file for project/link.py
         self._predicates: dict = {}  # id(matcher) -> (drop predicates, guard predicates)
@@ -242,12 +243,12 @@ class Engine:
                                 if imp is not None and (mod == prefix or mod.startswith(prefix + ".")) \
                                         and not self._imports_rule(mod, rule):
                                     also = (imp,)
-                                elif rule.category in _LIBRARY_CATEGORIES:
+                                elif rule.category in self._library_categories:
                                     # `import deepspeed` then `deepspeed.initialize(...)`: the port drops the
                                     # library, so its import line is a place of the use (torch stays)
                                     top = prefix.split(".", 1)[0]
                                     imp = from_imports.get(("plain", top))
-                                    if imp is not None and top != "torch" and _root_id(node) == top \
+                                    if imp is not None and top != "torch" and root_name(node) == top \
                                             and not self._imports_rule(top, rule):
                                         also = (imp,)
                             emit(ctx, hits, Hit(rule, m, node, prefix, q, also=also))
@@ -594,16 +595,6 @@ def _from_imports(index) -> dict:
                     out.setdefault(("plain", a.name), node)
     return out
 
-
-# Categories whose rules name a library the port replaces: its plain `import X` is a place of its uses.
-# (Not legacy-neuron: `import torch_neuronx` is also how the native backend is imported.)
-_LIBRARY_CATEGORIES = frozenset({"cuda-library", "custom-cuda-kernel", "fp8-torchao"})
-
-
-def _root_id(node) -> str | None:
-    while type(node) is ast.Attribute:
-        node = node.value
-    return node.id if type(node) is ast.Name else None
 
 
 def _module_alias(node: ast.Attribute, q: str, from_imports: dict):

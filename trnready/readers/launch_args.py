@@ -12,8 +12,12 @@ run --gpus` and `git clone --depth` are not training settings.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
+from . import lines as line_reader
+from .configs import setting_findings
 from .context import FileContext, ReadResult
+from .emit import Emitter
 from .outline import Entry
 
 # Commands that run a training or inference program (their flags are the program's arguments).
@@ -23,11 +27,12 @@ LAUNCH_WORDS = frozenset({"python", "python3", "torchrun", "accelerate", "deepsp
 _FLAG = re.compile(r"(?<![\w-])--(?P<key>[A-Za-z][\w.-]*)"
                    r"(?:(?:=|[ \t]+)(?P<value>\"[^\"]*\"|'[^']*'|[^\s\\\-][^\s\\;|&]*))?")
 _COMMENT = re.compile(r"(?:^|\s)#.*$")
+_VERSIONED_PYTHON = re.compile(r"python3\.\d+")
 
 
 def _runs_program(line: str) -> bool:
     words = [w.rsplit("/", 1)[-1] for w in line.split()[:12]]
-    return any(w in LAUNCH_WORDS or w.endswith(".py") or re.fullmatch(r"python3\.\d+", w) for w in words)
+    return any(w in LAUNCH_WORDS or w.endswith(".py") or _VERSIONED_PYTHON.fullmatch(w) for w in words)
 
 
 def launch_entries(lines: list[str]) -> list[Entry]:
@@ -56,10 +61,6 @@ def launch_entries(lines: list[str]) -> list[Entry]:
 
 
 def read(ctx: FileContext) -> ReadResult:
-    from . import lines as line_reader
-    from .configs import setting_findings
-    from .emit import Emitter
-
     result = line_reader.read(ctx)
     if "--" not in ctx.text or not result.sources:
         return result
@@ -74,8 +75,6 @@ def read(ctx: FileContext) -> ReadResult:
 def _one_per_rule(findings: list) -> list:
     """A script launching the same recipe several times (`--use_deepspeed` in five commands) sets one thing:
     one finding per rule, the later flags its occurrences (as one training-config file gives one)."""
-    from dataclasses import replace
-
     kept: dict = {}
     for f in sorted(findings, key=lambda f: (f.line, f.column)):
         if f.rule in kept:

@@ -490,3 +490,32 @@ import rotary_emb
 import fused_layer_norm_cuda
 import rotary
 ''') == [(1, 1, "TRN281", [(2, "TRN281")]), (3, 1, "TRN283", [])]
+
+
+def test_the_uses_of_a_cuda_only_librarys_imported_names_are_places_of_its_import(tmp_path):
+    # every call the port rewrites is listed with the import finding (one finding per library per file)
+    assert _places(tmp_path, "attn.py", '''import torch
+from flash_attn.flash_attn_interface import flash_attn_func
+import flash_attn.layers.rotary as rot
+
+
+def attend(q, k, v):
+    q = rot.apply_rotary_emb(q, None, None)
+    return flash_attn_func(q, k, v, causal=True)
+
+
+def local(q, k, v):
+    flash_attn_func = torch.nn.functional.scaled_dot_product_attention
+    return flash_attn_func(q, k, v)
+
+
+def is_rotary(m):
+    return isinstance(m, (rot.RotaryEmbedding, torch.nn.Module))
+''') == [(2, 1, "TRN281", [(3, "TRN281"), (7, "TRN281"), (8, "TRN281")])]
+    # a project module of the same short name is not the library: nothing reported, nothing listed
+    assert _places(tmp_path, "mine.py", '''from .flash_attn import local_attention
+
+
+def attend(q, k, v):
+    return local_attention(q, k, v)
+''') == []

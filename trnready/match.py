@@ -53,6 +53,7 @@ class Engine:
         self._mask_words = frozenset(catalogue.context_values.get("mask-words", ()))
         self._mask_not_words = frozenset(catalogue.context_values.get("mask-not-words", ()))
         self._library_categories = frozenset(catalogue.context_values.get("library-import-categories", ()))
+        self._import_use_categories = frozenset(catalogue.context_values.get("import-use-categories", ()))
         self.project = ProjectFacts()  # set per scan by the caller (own packages of the scanned project)
         self.link = False  # set per scan: Python readers also summarise each file for project/link.py
         self._predicates: dict = {}  # id(matcher) -> (drop predicates, guard predicates)
@@ -199,19 +200,29 @@ class Engine:
         emit = self._emit
         # imports
         if self.imports:
+            uses: dict | None = None
             for node, candidates in index.imports:
                 for cand in candidates:
                     cand = canon(cand)
                     for prefix in _prefixes(cand):
                         for rule, m in self.imports.get(prefix, ()):
+                            also = ()
+                            if rule.category in self._import_use_categories:
+                                # `from flash_attn import flash_attn_func` then `flash_attn_func(q, k, v)`: the
+                                # port replaces each use, so the lines using the imported names are places of
+                                # the import's finding (a checklist shows every call to rewrite)
+                                if uses is None:
+                                    uses = _refs_by_root(index)
+                                also = _uses_of_import(ctx, node, prefix, uses)
                             if node in index.guarded:
                                 # The program has a path without the package (the handler did not raise), so
                                 # the import alone blocks nothing: a blocker becomes a change (check that path).
                                 emit(ctx, hits, Hit(rule, m, node, cand, confidence="medium",
                                                     note=" (optional import: guarded by try/except or an availability check)",
-                                                    severity="change" if rule.severity == "blocker" else None))
+                                                    severity="change" if rule.severity == "blocker" else None,
+                                                    also=also))
                             else:
-                                emit(ctx, hits, Hit(rule, m, node, cand))
+                                emit(ctx, hits, Hit(rule, m, node, cand, also=also))
         # references (outermost attribute chains and imported names)
         if self.refs:
             from_imports = None
@@ -685,6 +696,86 @@ def _glob_re(name: str):
             return r"(?:\w+\.)*" + r"\w*".join(re.escape(x) for x in p.split("*"))
         return re.escape(p)
     return re.compile(r"\.".join(part(p) for p in name.split(".")))
+
+
+# At most this many uses of a library's imported names are listed with its import finding.
+MAX_IMPORT_USES = 40
+
+
+def _refs_by_root(index) -> dict:
+    """Root name -> the recorded references (imported names and attribute chains) rooted at it, in file order."""
+    out: dict = {}
+    for ref, scope in index.refs:
+        root = ref
+        while type(root) is ast.Attribute:
+            root = root.value
+        if type(root) is ast.Name:
+            out.setdefault(root.id, []).append((ref, scope))
+    return out
+
+
+def _uses_of_import(ctx: FileContext, node, prefix: str, uses: dict) -> tuple:
+    """The references that use a name this import statement binds and resolve into the module `prefix`
+    (`flash_attn_func(...)` after `from flash_attn import flash_attn_func`; `rot.apply_rotary(...)` after
+    `import flash_attn.layers.rotary as rot`). A name rebound in a function resolves to something else there
+    and is not listed."""
+    bound = [a.asname or (a.name if type(node) is ast.ImportFrom else a.name.split(".", 1)[0]) for a in node.names
+             if a.name != "*"]
+    out: list = []
+    canon = ctx.resolver.canonical
+    for name in bound:
+        for ref, scope in uses.get(name, ()):
+            if ref.lineno == node.lineno or _type_test(ctx, ref) or _in_kernel(ctx, ref, _library_names(ctx, prefix)):
+                continue
+            if any((q := canon(q0)) == prefix or q.startswith(prefix + ".")
+                   for q0 in ctx.resolver.qualnames(ref, scope)):
+                out.append(ref)
+                if len(out) >= MAX_IMPORT_USES:
+                    return tuple(out)
+    return tuple(out)
+
+
+def _library_names(ctx: FileContext, prefix: str) -> frozenset:
+    """The names the file's imports of `prefix`'s top-level package bind (`triton` and `tl` for Triton)."""
+    top = prefix.split(".", 1)[0]
+    key = ("_library_names", top)
+    names = ctx.memo.get(key)
+    if names is None:
+        out = set()
+        for node, cands in ctx.index.imports:
+            if any(c == top or c.startswith(top + ".") for c in cands):
+                out.update(a.asname or (a.name if type(node) is ast.ImportFrom else a.name.split(".", 1)[0])
+                           for a in node.names if a.name != "*")
+        names = ctx.memo[key] = frozenset(out)
+    return names
+
+
+def _in_kernel(ctx: FileContext, ref, bound) -> bool:
+    """A decorator naming the library (`@triton.jit`, `@cuda.jit`) or a use inside the function it decorates:
+    that kernel is reported where it is defined, not at each `tl.load` in its body."""
+    cur, up = ref, ctx.parent(ref)
+    while up is not None:
+        if type(up) in (ast.FunctionDef, ast.AsyncFunctionDef):
+            if cur in up.decorator_list:
+                return True
+            for d in up.decorator_list:
+                root = d.func if type(d) is ast.Call else d
+                while type(root) is ast.Attribute:
+                    root = root.value
+                if type(root) is ast.Name and root.id in bound:
+                    return True
+        cur, up = up, ctx.parent(up)
+    return False
+
+
+def _type_test(ctx: FileContext, ref) -> bool:
+    """`isinstance(m, bnb.nn.Linear4bit)`: a class named only to test a type (issue 13 counts a library used so
+    apart from its calls; without the library the test is simply dropped)."""
+    up = ctx.parent(ref)
+    if type(up) is ast.Tuple:
+        up = ctx.parent(up)
+    return type(up) is ast.Call and type(up.func) is ast.Name and up.func.id in ("isinstance", "issubclass") \
+        and ref is not up.func and (len(up.args) < 1 or ref is not up.args[0])
 
 
 def _prefixes(dotted: str):

@@ -208,3 +208,131 @@ def other(model):
     assert got == [(7, "torch.cuda.get_rng_state", True), (7, "torch.cuda.is_available", False),
                    (12, "torch.cuda.set_rng_state", True), (17, "torch.cuda.is_available", False),
                    (19, "torch.cuda.synchronize", False)]
+
+
+def _project_findings(tmp_path, files: dict) -> list:
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    proc = run_cli("scan", tmp_path, "--format", "json", "--no-cache", "--show-guarded")
+    return [(f["path"], f["line"], f["rule"], f["guarded"]) for f in json.loads(proc.stdout)["findings"]]
+
+
+def test_a_flag_set_after_a_cuda_only_import_in_a_try_is_false_on_neuron(tmp_path):
+    # The import raises on a Trainium host before `HAVE_FLA = True` runs: only the handler binds the flag, in this
+    # module and in the tests that import it.
+    found = _project_findings(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/ops.py": '''import torch
+
+try:
+    from fla.ops import chunk_rule
+    HAVE_FLA = True
+except ImportError:
+    chunk_rule = None
+    HAVE_FLA = False
+
+
+def step(x):
+    if HAVE_FLA:
+        torch.cuda.synchronize()
+    return x
+''',
+        # a package the module requires (it raises without it): the block its flag gates stays a finding
+        "pkg/kernel.py": '''import torch
+
+try:
+    from cupy.cuda import function
+    HAVE_CUPY = True
+except ImportError:
+    HAVE_CUPY = False
+
+if HAVE_CUPY:
+    torch.cuda.synchronize()
+
+
+def build():
+    if not HAVE_CUPY:
+        raise ImportError("this model needs cupy")
+''',
+        # a gate that fails without the package: what follows is the only path, which the port must make work
+        "pkg/gated.py": '''import torch
+from pkg.ops import HAVE_FLA
+
+
+def run(x):
+    if not HAVE_FLA:
+        raise ValueError("needs FLA")
+    return x.cuda()
+''',
+        "tests/test_ops.py": '''import pytest
+import torch
+from pkg.ops import HAVE_FLA
+
+
+@pytest.mark.skipif(not HAVE_FLA, reason="FLA is not installed")
+def test_rule():
+    x = torch.ones(2).cuda()
+    assert x.sum() == 2
+''',
+        "tests/test_module_skip.py": '''import pytest
+import torch
+from pkg.ops import HAVE_FLA
+
+if not HAVE_FLA:
+    pytest.skip("FLA is not installed", allow_module_level=True)
+
+
+def test_rule():
+    torch.cuda.synchronize()
+''',
+        "tests/test_marked.py": '''import unittest
+import pytest
+import torch
+from pkg.ops import HAVE_FLA
+
+pytestmark = [pytest.mark.internal, pytest.mark.skipif(not HAVE_FLA, reason="needs FLA")]
+
+
+def test_rule():
+    torch.cuda.synchronize()
+''',
+        "tests/test_unless.py": '''import unittest
+import torch
+from pkg.ops import HAVE_FLA
+
+
+@unittest.skipUnless(HAVE_FLA, "needs FLA")
+class TestRule(unittest.TestCase):
+    def test_rule(self):
+        torch.cuda.synchronize()
+
+
+def test_unguarded():
+    torch.cuda.synchronize()
+''',
+        # a package that installs on a Trainium host: its flag says nothing about the device
+        "pkg/fit.py": '''import torch
+
+try:
+    import scipy
+    HAVE_SCIPY = True
+except ImportError:
+    HAVE_SCIPY = False
+
+
+def fit(x):
+    if HAVE_SCIPY:
+        torch.cuda.synchronize()
+    return x
+''',
+    })
+    assert ("pkg/ops.py", 13, "TRN243", True) in found
+    assert ("tests/test_ops.py", 8, "TRN241", True) in found
+    assert ("pkg/fit.py", 12, "TRN243", False) in found
+    assert ("tests/test_module_skip.py", 10, "TRN243", True) in found
+    assert ("tests/test_marked.py", 10, "TRN243", True) in found
+    assert ("tests/test_unless.py", 9, "TRN243", True) in found
+    assert ("tests/test_unless.py", 13, "TRN243", False) in found
+    assert ("pkg/gated.py", 8, "TRN241", False) in found
+    assert ("pkg/kernel.py", 10, "TRN243", False) in found

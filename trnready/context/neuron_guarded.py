@@ -86,6 +86,9 @@ class _Conditions:
         # Module names of CUDA-only packages imported optionally (`try: import bitsandbytes as bnb` / `except:
         # bnb = None`): None on a Trainium host, where the package is never installed.
         self.absent: frozenset = frozenset()
+        # ids of module-level assignments that follow a CUDA-only package's import in a `try:` body: the import
+        # raises on a Trainium host, so they never run there (`HAVE_FLA = True` after `from fla.ops import ...`).
+        self.unreached: frozenset = frozenset()
         self.func_defs: dict = {}  # name -> defs of the file's module-level functions (judged by body, not name)
         self.memo: dict = {}
         self._never_funcs: dict = {}  # name -> returns a false value on every Neuron machine (computed on demand)
@@ -225,6 +228,40 @@ class _Conditions:
 
 
 _REBOUND = object()  # a name bound some other way (augmented assignment, loop target, walrus)
+_UNREACHED = ast.Constant(value=False)  # an assignment that never runs on Neuron (conds.unreached)
+
+
+def unreached_assigns(body, packages: frozenset, stmts=()) -> frozenset:
+    """ids of the assignments of a module-level `try:` body that come after an import of a CUDA-only package
+    (`try: from fla.ops import chunk; HAVE_FLA = True` / `except ImportError: HAVE_FLA = False`). On a Trainium
+    host the package is not installed, so the import raises first and only the handlers' values bind the name:
+    HAVE_FLA is a never-on-Neuron flag, here and in the modules that import it. A flag the file turns into an
+    error (`if not HAVE_FLA: raise ImportError(...)`, among `stmts`) marks a required package, not an optional
+    one: its assignments are left as they are, so the code it gates stays a finding."""
+    out: set = set()
+    names: dict = {}
+    for st in body:
+        if type(st).__name__ not in ("Try", "TryStar") or not st.handlers:
+            continue
+        for i, imp in enumerate(st.body):
+            k = type(imp)
+            if (k is ast.Import and any(a.name.split(".")[0] in packages for a in imp.names)) or \
+                    (k is ast.ImportFrom and not imp.level and imp.module and imp.module.split(".")[0] in packages):
+                for later in st.body[i + 1:]:
+                    for n in ast.walk(later):
+                        if type(n) is ast.Assign:
+                            for t in n.targets:
+                                if type(t) is ast.Name:
+                                    names.setdefault(t.id, []).append(id(n))
+                break
+    if names:
+        for st in stmts:
+            if type(st) is ast.If and type(st.test) is ast.UnaryOp and type(st.test.op) is ast.Not \
+                    and type(st.test.operand) is ast.Name and st.test.operand.id in names and st.body \
+                    and _exits(st.body) == "exit" and type(st.body[-1]) is ast.Raise:
+                names.pop(st.test.operand.id)
+        out.update(i for ids in names.values() for i in ids)
+    return frozenset(out)
 
 
 def _flags(stmts, conds: _Conditions, wanted: set | None = None) -> set:
@@ -236,10 +273,12 @@ def _flags(stmts, conds: _Conditions, wanted: set | None = None) -> set:
     for node in stmts:
         k = type(node)
         if k is ast.Assign:
+            unreached = id(node) in conds.unreached
             for t in node.targets:
                 key = t.id if type(t) is ast.Name else _self_attr(t)
                 if key:
-                    assigns.setdefault(key, []).append(node.value if len(node.targets) == 1 else _REBOUND)
+                    assigns.setdefault(key, []).append(
+                        _UNREACHED if unreached else node.value if len(node.targets) == 1 else _REBOUND)
         elif k is ast.AnnAssign:
             if type(node.target) is ast.Name and node.value is not None:
                 assigns.setdefault(node.target.id, []).append(node.value)
@@ -261,7 +300,7 @@ def _flags(stmts, conds: _Conditions, wanted: set | None = None) -> set:
         flags = {n for n, vals in names.items()
                  if _REBOUND not in vals
                  and all((type(v) is ast.Constant and v.value in (False, None)) or conds.never(v) for v in vals)
-                 and any(conds.never(v) for v in vals)}
+                 and any(v is _UNREACHED or conds.never(v) for v in vals)}
         if not flags:
             # No flag after the first round: the second would judge the same values with the same (empty)
             # flags, and the functions' verdicts are kept from the first, so it could find none either.
@@ -292,7 +331,9 @@ def module_flags(tree, values) -> list:
                     top |= {t.id for t in inner.targets if isinstance(t, ast.Name)}
     conds = _Conditions(set(), frozenset(values.get("other-accelerators", ())), neuron=skip_names(values))
     conds.words = accelerator_words(values)
-    flags = {n for n in _flags(statements_of(tree), conds, top) if n in top} if top else set()
+    stmts = statements_of(tree)
+    conds.unreached = unreached_assigns(tree.body, frozenset(values.get("cuda-only-packages", ())), stmts)
+    flags = {n for n in _flags(stmts, conds, top) if n in top} if top else set()
     conds.flags = flags
     # Functions that answer False on every Neuron machine (`def is_cuda_available(): return torch.cuda.is_available()`)
     # are flags too: `if is_cuda_available():` in another module guards its block the same way.
@@ -518,6 +559,7 @@ class _Spans:
         defs = _module_defs(tree.body)
         self.conds.imported = _imported(self.ctx)
         self.conds.absent = _absent_modules(tree.body, self.packages)
+        self.conds.unreached = unreached_assigns(tree.body, self.packages, self.ctx.statements())
         for d in defs:  # a name defined twice (if/else) is known only when every definition agrees
             if type(d) is not ast.ClassDef:
                 self.conds.func_defs.setdefault(d.name, []).append(d)

@@ -310,34 +310,91 @@ MAX_GUARDS = 200  # blocks per module: the summary stays small however large the
 
 def guards_of(tree: ast.Module, imported: set) -> list:
     """[[first line, last line, name, choice]] for every block that runs only when an imported name is
-    true: the body of `if NAME:` / `if NAME and ...:`, the `else` of `if not NAME:`. `choice` says the
-    statement has another branch (a device picked in either arm stays a finding)."""
+    true: the body of `if NAME:` / `if NAME and ...:`, the `else` of `if not NAME:`, the statements after
+    `if not NAME: pytest.skip(...)` / `return` in the same block, a test skipped unless NAME
+    (`@pytest.mark.skipif(not NAME, ...)`, `@unittest.skipUnless(NAME, ...)`), and a whole test module marked
+    so (`pytestmark = pytest.mark.skipif(not NAME, ...)`). `choice` says the statement has another branch (a
+    device picked in either arm stays a finding)."""
     out: list = []
     # Statements only: an `if` never sits inside an expression, and walking every expression node of a
     # large module cost more than the rest of its summary.
     from ..context.base import blocks_of
 
-    stack = list(tree.body)
+    body = tree.body
+    for st in body:
+        if type(st) is ast.Assign and any(type(t) is ast.Name and t.id == "pytestmark" for t in st.targets):
+            marks = st.value.elts if type(st.value) in (ast.List, ast.Tuple) else [st.value]
+            name = next((n for m in marks if (n := _skipped_unless(m, imported))), None)
+            if name:
+                out.append([body[0].lineno, _end(body), name, False])
+    stack = [body]
     while stack and len(out) < MAX_GUARDS:
-        node = stack.pop()
-        for name in blocks_of(type(node)):
-            inner = getattr(node, name, None)
-            if inner:
-                stack.extend(inner)
-        if type(node) is not ast.If:
-            continue
-        test = node.test
-        parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
-        for p in parts:
-            if isinstance(p, ast.Call) and isinstance(p.func, ast.Name):
-                p = p.func  # `if is_cuda_available():`, a check function of another module
-            if isinstance(p, ast.Name) and p.id in imported and node.body:
-                out.append([node.body[0].lineno, _end(node.body), p.id, bool(node.orelse)])
-                break
-        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) and isinstance(test.operand, ast.Name) \
-                and test.operand.id in imported and node.orelse:
-            out.append([node.orelse[0].lineno, _end(node.orelse), test.operand.id, True])
+        block = stack.pop()
+        for i, node in enumerate(block):
+            kind = type(node)
+            for name in blocks_of(kind):
+                inner = getattr(node, name, None)
+                if inner:
+                    stack.append(inner)
+            if kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+                name = next((n for d in node.decorator_list if (n := _skipped_unless(d, imported))), None)
+                if name:
+                    out.append([node.decorator_list[0].lineno, _end([node]), name, False])
+                continue
+            if kind is not ast.If:
+                continue
+            test = node.test
+            parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
+            for p in parts:
+                if isinstance(p, ast.Call) and isinstance(p.func, ast.Name):
+                    p = p.func  # `if is_cuda_available():`, a check function of another module
+                if isinstance(p, ast.Name) and p.id in imported and node.body:
+                    out.append([node.body[0].lineno, _end(node.body), p.id, bool(node.orelse)])
+                    break
+            if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) and isinstance(test.operand, ast.Name) \
+                    and test.operand.id in imported:
+                if node.orelse:
+                    out.append([node.orelse[0].lineno, _end(node.orelse), test.operand.id, True])
+                elif _leaves(node.body) and i + 1 < len(block):
+                    # `if not HAVE_TE: pytest.skip(...)`: what follows runs only when the flag is true
+                    out.append([block[i + 1].lineno, _end(block), test.operand.id, False])
     return out
+
+
+_SKIP_TAILS = frozenset({"skip", "skipTest", "SkipTest"})
+
+
+def _leaves(stmts) -> bool:
+    """The block ends by skipping the test: `pytest.skip(...)` (also `allow_module_level=True`), `self.skipTest(...)`,
+    `raise SkipTest(...)`. A `raise ValueError(...)` or a `return` is not a skip: on Neuron the program fails or
+    loses the feature there, and what follows is the path the port must make work."""
+    last = stmts[-1] if stmts else None
+    if type(last) is ast.Raise and last.exc is not None:
+        exc = last.exc.func if type(last.exc) is ast.Call else last.exc
+        return (dotted(exc) or "").rsplit(".", 1)[-1] in _SKIP_TAILS
+    return type(last) is ast.Expr and type(last.value) is ast.Call and \
+        (dotted(last.value.func) or "").rsplit(".", 1)[-1] in _SKIP_TAILS
+
+
+def _skipped_unless(mark, imported: set) -> str | None:
+    """NAME when `mark` skips a test unless the imported NAME is true: `pytest.mark.skipif(not NAME, ...)`
+    (also `not NAME or ...`), `unittest.skipIf(not NAME, ...)`, `unittest.skipUnless(NAME, ...)`."""
+    if type(mark) is not ast.Call or not mark.args:
+        return None
+    tail = (dotted(mark.func) or "").rsplit(".", 1)[-1]
+    cond = mark.args[0]
+    if tail in ("skipif", "skipIf"):
+        parts = cond.values if type(cond) is ast.BoolOp and type(cond.op) is ast.Or else [cond]
+        for p in parts:
+            if type(p) is ast.UnaryOp and type(p.op) is ast.Not and type(p.operand) is ast.Name \
+                    and p.operand.id in imported:
+                return p.operand.id
+    elif tail == "skipUnless":
+        parts = cond.values if type(cond) is ast.BoolOp and type(cond.op) is ast.And else [cond]
+        for p in parts:
+            if type(p) is ast.Name and p.id in imported:
+                return p.id
+    return None
 
 
 def _end(stmts) -> int:

@@ -1,4 +1,4 @@
-"""The Python a Dockerfile gets from its distribution: `FROM ubuntu:22.04` + `apt-get install python3-pip` is Python 3.10.
+"""The Python a Dockerfile gets from its distribution: `FROM ubuntu:22.04` + `apt-get install python3-pip` is 3.10.
 
 An image that starts from a plain distribution (or from an image whose tag names one, such as
 `nvidia/cuda:12.1.0-devel-ubuntu22.04`) and installs `python3` or any `python3-*` package with apt runs the

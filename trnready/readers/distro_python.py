@@ -6,7 +6,8 @@ distribution's default python3, whose version is fixed per release ([context.val
 is the image's Python requirement, reported at the first apt package that pulls it in. An explicit
 `python3.11` package names its own version. A stage that also installs another Python (deadsnakes, conda, pyenv,
 uv, files copied from a python image: [context.values] distro-python3-providers) says nothing about the
-interpreter that runs the code, and neither does a release missing from the table (`ubuntu:latest`).
+interpreter that runs the code, and neither does a release missing from the table (`ubuntu:latest`); a stage that
+chooses its Python elsewhere (`python3.10 -m venv`, `ARG PYTHON_VERSION=3.10`) is reported there only.
 """
 from __future__ import annotations
 
@@ -44,8 +45,10 @@ def release_of(image: str, images: tuple) -> str | None:
     return f"{m.group(1).lower()}{m.group(2)}" if m else None
 
 
-def distro_pyreqs(lines: list[str], expanded, values: dict) -> list:
-    """Python requirements of the stages that take python3 from apt (one per stage, at its first python3 package)."""
+def distro_pyreqs(lines: list[str], expanded, values: dict, chosen: tuple = ()) -> list:
+    """Python requirements of the stages that take python3 from apt (one per stage, at its first python3 package).
+    `chosen`: lines where the file already chooses a Python (`python3.10 -m venv`, `ARG PYTHON_VERSION`); a stage
+    holding one is left to that finding."""
     table = _table(values)
     images = tuple(v.lower() for v in values.get("distro-python3-images", ()))
     providers = tuple(v.lower() for v in values.get("distro-python3-providers", ()))
@@ -61,7 +64,7 @@ def distro_pyreqs(lines: list[str], expanded, values: dict) -> list:
     out = []
     for release, first, last in stages:
         version = table.get(release or "")
-        if version is None:
+        if version is None or any(first <= n <= last for n in chosen):
             continue
         body = "\n".join(rq.strip_comment(ln) for ln in lines[first - 1: last]).lower()
         if any(p in body for p in providers):

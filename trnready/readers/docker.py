@@ -189,7 +189,7 @@ def read(ctx: FileContext) -> ReadResult:
     refs = _references(lines)
     emit_deps(_deps(expanded, alts, lines) + _torch_args(defs, refs), lines, engine, em, mention)
     pyreqs = shell_pyreqs(lines) + _python_args(defs, refs)
-    pyreqs += distro_pyreqs(lines, expanded, engine.catalogue.context_values)
+    pyreqs += distro_pyreqs(lines, expanded, engine.catalogue.context_values, tuple(r.line for r in pyreqs))
     emit_pyreqs(pyreqs, lines, engine, em, mention)
     found = em.out
     if _is_variant(ctx, engine.catalogue.context_values):

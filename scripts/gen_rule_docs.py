@@ -26,7 +26,8 @@ HEADER = f"<!-- Generated from blockers.toml by `{REGENERATE}`: edit the catalog
 
 _LANG = {".py": "python", ".pyw": "python", ".ipynb": "json", ".json": "json", ".toml": "toml", ".cfg": "ini",
          ".yml": "yaml", ".yaml": "yaml", ".sh": "sh", ".bash": "sh", ".sbatch": "sh", ".slurm": "sh",
-         ".env": "sh", ".envrc": "sh", ".cu": "cuda", ".cuh": "cuda", ".tf": "hcl", ".tfvars": "hcl", ".hcl": "hcl",
+         ".pbs": "sh", ".lsf": "sh", ".env": "sh", ".envrc": "sh", ".cu": "cuda", ".cuh": "cuda", ".tf": "hcl",
+         ".tfvars": "hcl", ".hcl": "hcl",
          ".cpp": "cpp", ".cc": "cpp", ".h": "cpp", ".txt": "text", ".in": "text"}
 _OPS = {"equals": "is {v}", "not-equals": "is not literally {v}", "in": "is one of {v}", "not-in": "is none of {v}",
         "is-none": "is None", "is-not-none": "is not None", "present": "is passed", "absent": "is not passed",

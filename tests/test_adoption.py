@@ -118,6 +118,7 @@ STAGED = {
     "deps/requirements/base.in": True, "requirements/cuda.txt": True, "constraints.txt": True,
     "pyproject.toml": True, "setup.cfg": True, "Pipfile": True, ".python-version": True, "Dockerfile": True,
     "docker/Dockerfile.cuda": True, "train.dockerfile": True, "scripts/launch.sh": True, "job.sbatch": True,
+    "jobs/train.pbs": True, "jobs/train.lsf": True,
     ".github/workflows/ci.yml": True, "environment.yaml": True, "k8s/job.yaml": True, "kernels/add.cu": True,
     "infra/main.tf": True, ".env": True, "README.md": False, "notes.txt": False, "trnready-baseline.json": False,
     "report.json": False, "Makefile": False, "src/kernel.cpp": False, "LICENSE": False,

@@ -52,7 +52,8 @@ KINDS: tuple[FileKind, ...] = (
              tuple(f"{stem}.{ext}" for stem in ("environment", "environment-*", "environment_*", "environment.*",
                                                 "conda*") for ext in ("yml", "yaml")), HASH),
     FileKind("yaml", "shell/yaml", "configs", ("*.yml", "*.yaml"), HASH),  # lines, then training configs / CI
-    FileKind("shell", "shell/yaml", "launch_args", ("*.sh", "*.bash", "*.sbatch", "*.slurm"), HASH),
+    # Batch job scripts are shell scripts whatever the scheduler: Slurm (.sbatch / .slurm), PBS / Torque (.pbs), LSF (.lsf)
+    FileKind("shell", "shell/yaml", "launch_args", ("*.sh", "*.bash", "*.sbatch", "*.slurm", "*.pbs", "*.lsf"), HASH),
     FileKind("env", "shell/yaml", "lines", (".env", ".envrc", "*.env", ".env.*"), HASH),
     FileKind("terraform", "shell/yaml", "lines", ("*.tf", "*.tfvars", "*.hcl"), ("#", "//", "/*")),  # Terraform / Packer
     # Job definitions (AWS Batch / ECS / SageMaker / CloudFormation): line matchers only; JSONC `//` comments.

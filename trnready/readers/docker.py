@@ -28,6 +28,7 @@ from .. import requirements as rq
 from ..filekinds import comments
 from .context import FileContext, ReadResult, Source
 from .emit import Emitter, emit_deps, emit_pyreqs, mentioned, msg, uncommented
+from .distro_python import distro_pyreqs
 from .lines import quiet_echo, shell_pyreqs
 
 _MAX_VALUE = 512  # longer expansions are not image names, URLs or versions; keeps chained ARGs linear
@@ -188,6 +189,7 @@ def read(ctx: FileContext) -> ReadResult:
     refs = _references(lines)
     emit_deps(_deps(expanded, alts, lines) + _torch_args(defs, refs), lines, engine, em, mention)
     pyreqs = shell_pyreqs(lines) + _python_args(defs, refs)
+    pyreqs += distro_pyreqs(lines, expanded, engine.catalogue.context_values, tuple(r.line for r in pyreqs))
     emit_pyreqs(pyreqs, lines, engine, em, mention)
     found = em.out
     if _is_variant(ctx, engine.catalogue.context_values):

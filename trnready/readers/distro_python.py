@@ -1,0 +1,99 @@
+"""The Python a Dockerfile gets from its distribution: `FROM ubuntu:22.04` + `apt-get install python3-pip` is 3.10.
+
+An image that starts from a plain distribution (or from an image whose tag names one, such as
+`nvidia/cuda:12.1.0-devel-ubuntu22.04`) and installs `python3` or any `python3-*` package with apt runs the
+distribution's default python3, whose version is fixed per release ([context.values] distro-python3). That version
+is the image's Python requirement, reported at the first apt package that pulls it in. An explicit
+`python3.11` package names its own version. A stage that also installs another Python (deadsnakes, conda, pyenv,
+uv, files copied from a python image: [context.values] distro-python3-providers) says nothing about the
+interpreter that runs the code, and neither does a release missing from the table (`ubuntu:latest`); a stage that
+chooses its Python elsewhere (`python3.10 -m venv`, `ARG PYTHON_VERSION=3.10`) is reported there only.
+"""
+from __future__ import annotations
+
+import re
+
+from .. import requirements as rq
+
+_FROM = re.compile(r"(?i)^\s*FROM\s+(?:--platform=\S+\s+)?(?P<image>\S+)")
+_APT = re.compile(r"(?<![\w-])apt(?:-get)?\s+(?:-\S+\s+)*install\b(?P<args>[^;&|]*)")
+_PKG = re.compile(r"(?<![^\s\"'])(?P<name>python3(?:\.(?P<minor>\d{1,2}))?(?:-[\w.+-]+)?)(?:=\S*)?(?=[\s\"']|$)")
+_RELEASE = re.compile(r"(?i)(ubuntu|debian)[-_]?(\d{2}\.\d{2}|\d{1,2})(?![\d.])")
+
+
+def _table(values: dict) -> dict:
+    out = {}
+    for entry in values.get("distro-python3", ()):
+        key, _, version = str(entry).partition("=")
+        if key and version:
+            out[key.strip().lower()] = version.strip()
+    return out
+
+
+def release_of(image: str, images: tuple) -> str | None:
+    """`ubuntu:22.04` -> ubuntu22.04, `debian:bookworm-slim` -> bookworm, `nvidia/cuda:12.1-devel-ubuntu22.04` ->
+    ubuntu22.04; None for an image that is not a plain distribution or names no release (a tag word such as
+    `latest` is returned as written and is in no table)."""
+    name, _, tag = image.lower().rpartition(":") if ":" in image.rsplit("/", 1)[-1] else (image.lower(), "", "")
+    base = name.rsplit("/", 1)[-1]
+    if base not in images:
+        return None
+    if base in ("ubuntu", "debian"):
+        head = re.split(r"[-_]", tag, maxsplit=1)[0] if tag else ""
+        return f"{base}{head}" if re.fullmatch(r"\d[\d.]*", head) else head or None
+    m = _RELEASE.search(tag)
+    return f"{m.group(1).lower()}{m.group(2)}" if m else None
+
+
+def distro_pyreqs(lines: list[str], expanded, values: dict, chosen: tuple = ()) -> list:
+    """Python requirements of the stages that take python3 from apt (one per stage, at its first python3 package).
+    `chosen`: lines where the file already chooses a Python (`python3.10 -m venv`, `ARG PYTHON_VERSION`); a stage
+    holding one is left to that finding."""
+    table = _table(values)
+    images = tuple(v.lower() for v in values.get("distro-python3-images", ()))
+    providers = tuple(v.lower() for v in values.get("distro-python3-providers", ()))
+    if not table or not images:
+        return []
+    stages: list = []  # [release, first line, last line]
+    for n, (text, _) in enumerate(expanded, 1):
+        m = _FROM.match(rq.strip_comment(text))
+        if m:
+            if stages:
+                stages[-1][2] = n - 1
+            stages.append([release_of(m.group("image"), images), n, len(lines)])
+    out = []
+    for release, first, last in stages:
+        version = table.get(release or "")
+        if version is None or any(first <= n <= last for n in chosen):
+            continue
+        body = "\n".join(rq.strip_comment(ln) for ln in lines[first - 1: last]).lower()
+        if any(p in body for p in providers):
+            continue
+        req = _stage_req(lines[first - 1: last], first, release, version)
+        if req is not None:
+            out.append(req)
+    return out
+
+
+def _stage_req(lines: list[str], offset: int, release: str, default: str):
+    """The stage's first python3 package; an explicit `python3.11` wins over the default python3."""
+    found = []  # (explicit?, line, column, end, package, version)
+    for text, pos in rq.logical_lines(lines):
+        if not text or text.lstrip().startswith("#"):
+            continue
+        for apt in _APT.finditer(rq.strip_comment(text)):
+            for pkg in _PKG.finditer(apt.group("args")):
+                at = apt.start("args") + pkg.start("name")
+                if at >= len(pos):
+                    continue
+                line, col = pos[at]
+                minor = pkg.group("minor")
+                found.append((minor is not None, line + offset - 1, col + 1, col + 1 + len(pkg.group("name")),
+                              pkg.group("name"), f"3.{minor}" if minor else default))
+    if not found:
+        return None
+    explicit, line, col, end, name, version = next((f for f in found if f[0]), found[0])
+    req = rq.pyreq_from(f"=={version}.*", line, col, end_column=end)
+    if req is not None:
+        req.raw = f"{name} (" + ("" if explicit else f"{release} apt: ") + f"Python {version})"
+    return req

@@ -100,6 +100,15 @@ def _positions(value: ast.expr) -> bool:
 _ROWS_FLATTENED = frozenset({"view", "reshape", "flatten"})
 
 
+def rows_written(value: ast.expr | None, scope: Scope, resolver, attrs: dict | None = None) -> bool:
+    """A write through a mask (`x[m] = v`) worth its own finding: the value is sized by the mask but reads
+    nothing through a mask itself (`x[m] = y[m]` is reported at the read `y[m]`)."""
+    if value is None or any(type(n) is ast.Subscript and is_mask(n.slice, scope, resolver, 0, None, attrs)
+                            for n in ast.walk(value)):
+        return False
+    return sized_by_mask(value, scope, resolver, attrs)
+
+
 def sized_by_mask(value: ast.expr | None, scope: Scope, resolver, attrs: dict | None = None,
                   depth: int = 0) -> bool:
     """True when the value written through a mask (`x[m] = v`) has, by local evidence, one row per True value
@@ -179,7 +188,10 @@ def _names_bool(expr: ast.expr, scope: Scope, resolver) -> bool:
 
 
 def foreign(expr: ast.expr, scope: Scope, resolver, not_on) -> bool:
-    """True when the value was made by one of the `not_on` libraries (np.isnan(a), arr = np.load(f))."""
+    """True when the value was made by one of the `not_on` libraries (np.isnan(a), arr = np.load(f)); for a
+    tuple index (`p[:, i]`), when one of its parts was."""
+    if type(expr) is ast.Tuple:
+        return any(foreign(e, scope, resolver, not_on) for e in expr.elts)
     for origin in resolver.origins(expr, scope):
         origin = resolver.canonical(origin)
         if any(origin == lib or origin.startswith(lib + ".") for lib in not_on):

@@ -378,8 +378,8 @@ class Engine:
             return
         attrs = ctx.index.mask_attrs
         if masks.is_mask(node.slice, scope, resolver, negated=ctx.index.negated, attrs=attrs):
-            if type(node.ctx) is ast.Store and not masks.sized_by_mask(ctx.index.stored.get(id(node)), scope,
-                                                                        resolver, attrs):
+            if type(node.ctx) is ast.Store and not masks.rows_written(ctx.index.stored.get(id(node)), scope,
+                                                                       resolver, attrs):
                 return  # x[m] = 0 fills in place; x[m] = rows needs one row per True value
             shape = "mask-write" if type(node.ctx) is ast.Store else "boolean-mask"
         elif type(node.ctx) is ast.Store:

@@ -140,7 +140,7 @@ def _maybe_mask_index(index: ast.expr) -> bool:
 
 
 def _literal_scalar(value: ast.expr) -> bool:
-    """`0`, `-1`, `-math.inf`, `float("-inf")`: one value broadcast to every selected element."""
+    """`0`, `-1`, `-1e9`, `float("-inf")`: one value broadcast to every selected element."""
     while type(value) is ast.UnaryOp:
         value = value.operand
     if type(value) is ast.Constant:
@@ -548,7 +548,7 @@ class Indexer:
         if self.interest.subscripts and value is not None:
             t = node.targets[0]
             if type(t) is ast.Subscript and _maybe_mask_index(t.slice) and not _literal_scalar(value):
-                # x[m] = rows: a write through a mask whose value has one row per True value (masks.sized_by_mask)
+                # x[m] = rows: a write through a mask whose value has one row per True value (masks.rows_written)
                 self.index.subscripts.append((t, scope))
                 self.index.stored[id(t)] = value
             elif type(t) is ast.Attribute:

@@ -36,7 +36,7 @@ def is_mask(expr: ast.expr, scope: Scope, resolver, depth: int = 0, negated: dic
         return any(type(e) not in _NOT_MASK_PARTS and is_mask(e, scope, resolver, depth + 1, negated, attrs)
                    for e in expr.elts)
     if t is ast.Attribute:
-        return bool(attrs) and _stored_mask(expr.attr, resolver, depth, attrs)
+        return attrs is not None and _stored_mask(expr.attr, resolver, depth, attrs)
     if t is ast.Compare:
         if any(isinstance(op, _NOT_MASK_CMP) for op in expr.ops):
             return False

@@ -157,6 +157,19 @@ def _module_output(func: ast.expr, scope: Scope) -> bool:
     return False
 
 
+# Methods of a tensor that answer from its shape, not its values: `int(0.7 * x.numel())` is known before the data.
+_SHAPE_METHODS = frozenset({"numel", "nelement", "size", "dim", "ndimension", "element_size", "stride"})
+
+
+def _tensor_value(expr: ast.expr, scope: Scope, resolver) -> bool:
+    """`ks.max()`, `counts[i]`: a torch tensor's values, not arithmetic on its shape."""
+    if type(expr) is ast.BinOp or any(type(n) is ast.Call and _tail(n.func) in _SHAPE_METHODS
+                                      or type(n) is ast.Attribute and n.attr in ("shape", "ndim")
+                                      for n in ast.walk(expr)):
+        return False
+    return is_tensor(expr, scope, resolver)
+
+
 def from_tensor_data(expr: ast.expr, scope: Scope, resolver, depth: int = 0) -> bool:
     """True when an int argument is read out of tensor data: `.item()`, `.tolist()`, `int(t)` of a torch
     tensor, a part of one (`ks.tolist()[i]`), arithmetic on one, or a name bound to one."""
@@ -169,7 +182,7 @@ def from_tensor_data(expr: ast.expr, scope: Scope, resolver, depth: int = 0) -> 
             return True
         if type(func) is ast.Name and func.id in ("int", "min", "max") and expr.args:
             return any(from_tensor_data(a, scope, resolver, depth + 1)
-                       or (func.id == "int" and is_tensor(a, scope, resolver)) for a in expr.args)
+                       or (func.id == "int" and _tensor_value(a, scope, resolver)) for a in expr.args)
         return False
     if t is ast.Subscript:
         return from_tensor_data(expr.value, scope, resolver, depth + 1)

@@ -11,3 +11,9 @@ def assign(cost, ious, k_max, n):
     _, e = cost.topk(k=5, dim=1)
     _, f = cost.topk(min(n, 10))
     return a, b, c, d, e, f
+
+
+def hardest(losses, fraction):
+    flat = torch.cat(losses).view(-1)
+    top, _ = torch.topk(flat, int(fraction * flat.numel()))
+    return top

@@ -7,6 +7,9 @@ MASK = "Indexing with a boolean mask: the result has one row per True value, a s
 
 def test_evaluation_code_is_guarded_training_and_compiled_code_are_reported():
     assert scan_findings(CONTEXT_FIXTURES / "evaluation_code", "--show-guarded") == [
+        # on_evaluate: inside the loop over the data loader it runs for every batch; after it, once
+        ("proj/callbacks.py", 9, 25, "TRN104", MASK, False),
+        ("proj/callbacks.py", 11, 16, "TRN104", MASK, True),
         # the file compiles its function: it may be traced
         ("proj/compiled/metrics/fast.py", 6, 12, "TRN104",
          "Operation whose output shape depends on the data: `torch.unique`", False),

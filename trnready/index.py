@@ -97,6 +97,10 @@ class FileIndex:
     called_refs: set = field(default_factory=set)  # ids of attribute chains that are called (x.f(...))
     subscripts: list = field(default_factory=list)  # (Subscript node, Scope): loads indexed by a non-literal
     negated: dict = field(default_factory=dict)  # id(Scope) -> names negated with `~name` there (mask evidence)
+    stored: dict = field(default_factory=dict)  # id(Subscript target) -> value of `x[m] = value` (in subscripts)
+    # attribute name -> [(value, Scope)]: `obj.name = value` anywhere in the file, and `Cls(name=value)` for a
+    # class the file defines (a dataclass field): what `meta.name` may hold (mask evidence, trnready/masks.py)
+    mask_attrs: dict = field(default_factory=dict)
     shifts: list = field(default_factory=list)  # (BinOp node, Scope): `<<` / `>>` by a non-negative constant
     tree: object = None  # the module walked, for context predicates that look further (trnready/context/)
     every_call: list = field(default_factory=list)  # every Call node, in walk order
@@ -112,6 +116,8 @@ class FileIndex:
             s.self_attrs = {}
             s.cls = None
         self.scopes = []
+        self.mask_attrs = {}
+        self.stored = {}
 
 
 # Containers of modules: `nn.ModuleList([nn.MultiheadAttention(...) for _ in range(n)])`.
@@ -121,6 +127,26 @@ _SEQ_VALUE = (ast.List, ast.Tuple, ast.ListComp, ast.GeneratorExp)
 _SIMPLE_VALUE = (ast.Constant, ast.IfExp, ast.JoinedStr, ast.Name, ast.Attribute, ast.BinOp,
                  ast.List, ast.Tuple, ast.UnaryOp, ast.Dict, ast.Subscript, ast.Compare)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+_MASK_INDEX = (ast.Name, ast.UnaryOp, ast.Compare, ast.Call, ast.BinOp, ast.Subscript, ast.Attribute)
+
+
+def _maybe_mask_index(index: ast.expr) -> bool:
+    """An index that may be a mask: not a literal or a slice (`x[0]`, `x[:, 1:]`), or a tuple with such a part."""
+    if type(index) is ast.Tuple:
+        return any(type(e) in _MASK_INDEX for e in index.elts)
+    return type(index) in _MASK_INDEX
+
+
+def _literal_scalar(value: ast.expr) -> bool:
+    """`0`, `-1`, `-1e9`, `float("-inf")`: one value broadcast to every selected element."""
+    while type(value) is ast.UnaryOp:
+        value = value.operand
+    if type(value) is ast.Constant:
+        return True
+    return type(value) is ast.Call and type(value.func) is ast.Name and value.func.id in ("float", "int", "bool") \
+        and all(type(a) is ast.Constant for a in value.args)
 
 
 def _declared_scope(scope: Scope, name: str) -> Scope:
@@ -232,12 +258,20 @@ class Indexer:
         self.call_stack: list = []  # (func, Scope) of the calls whose arguments are being walked
         self.functions: list[tuple[str, Scope]] = []  # enclosing function definitions (name, inner scope)
         self.branch: tuple = ()  # the if/else arms being walked (see Binding.branch)
+        self.attr_values: dict = {}  # attribute name -> [(value, Scope, class called or None)] (mask evidence)
+        self.class_names: set[str] = set()
 
     # -- entry -------------------------------------------------------------
     def run(self, tree: ast.Module) -> FileIndex:
         module = Scope("module", None)
         self.index = FileIndex(module, tree=tree, scopes=[module])
         self._body(tree.body, module)
+        if self.attr_values:
+            classes = self.class_names
+            for name, stored in self.attr_values.items():
+                kept = [(v, sc) for v, sc, cls in stored if cls is None or cls in classes]
+                if kept:
+                    self.index.mask_attrs[name] = kept
         return self.index
 
     def _scope(self, kind: str, parent: Scope) -> Scope:
@@ -499,6 +533,7 @@ class Indexer:
         for k in node.keywords:
             self.visit(k.value, scope)
         scope.bind(node.name, Binding("local", None, scope))
+        self.class_names.add(node.name)
         inner = self._scope("class", scope)
         self._body(node.body, inner)
 
@@ -510,6 +545,14 @@ class Indexer:
                     self.index.env_values[id(key)] = (node.value.value,)
         self.visit(node.value, scope)
         value = node.value if len(node.targets) == 1 else None
+        if self.interest.subscripts and value is not None:
+            t = node.targets[0]
+            if type(t) is ast.Subscript and _maybe_mask_index(t.slice) and not _literal_scalar(value):
+                # x[m] = rows: a write through a mask whose value has one row per True value (masks.rows_written)
+                self.index.subscripts.append((t, scope))
+                self.index.stored[id(t)] = value
+            elif type(t) is ast.Attribute:
+                self.attr_values.setdefault(t.attr, []).append((value, scope, None))
         for t in node.targets:
             self._bind_target(t, scope, value)
         if self.interest.device_keywords:
@@ -676,6 +719,10 @@ class Indexer:
             # functools.partial(f, ...) calls f whenever its result is called
             if tail == "partial" and node.args and type(node.args[0]) in (ast.Attribute, ast.Name):
                 self.index.called_refs.add(id(node.args[0]))
+        if interest.subscripts and ft is ast.Name and node.keywords:
+            for kw in node.keywords:  # Meta(keep=keep): kept when the file defines class Meta (see run)
+                if kw.arg:
+                    self.attr_values.setdefault(kw.arg, []).append((kw.value, scope, func.id))
         if node.keywords and (interest.device_keywords or interest.keywords or interest.env_names):
             for kw in node.keywords:
                 arg = kw.arg
@@ -817,8 +864,7 @@ class Indexer:
                 self.index.env.append((node, name))
 
     def v_subscript(self, node: ast.Subscript, scope: Scope) -> None:
-        if self.interest.subscripts and type(node.ctx) is ast.Load \
-                and type(node.slice) in (ast.Name, ast.UnaryOp, ast.Compare, ast.Call, ast.BinOp):
+        if self.interest.subscripts and type(node.ctx) is ast.Load and _maybe_mask_index(node.slice):
             self.index.subscripts.append((node, scope))
         self.visit(node.value, scope)
         self.visit(node.slice, scope)

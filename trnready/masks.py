@@ -1,8 +1,9 @@
 """Local evidence that a value is a boolean mask or a torch tensor (docs/values.md).
 
-Used by the `subscript = ["boolean-mask"]` matcher kind (`x[mask]`) and by the tensor-receiver
-context predicates. Only what the same function (or module) shows counts: a comparison, `~m`,
-isfinite/isnan & co, `.bool()`, a `dtype=torch.bool` tensor, or a name bound to one of those.
+Used by the `subscript = ["boolean-mask"]` matcher kind (`x[mask]`, `x[mask, 1:]`, `x[mask] = rows`) and by
+the tensor-receiver context predicates. Only what the same function (or module) shows counts: a comparison, `~m`,
+isfinite/isnan & co, `.bool()`, a `dtype=torch.bool` tensor, a name bound to one of those, a part of one
+(`xc[i]`), or an attribute the same file stores one under (`meta.keep = keep`, `Meta(keep=keep)`).
 A value made by a library listed in [methods] not-on (NumPy, pandas...) is never a torch mask.
 """
 from __future__ import annotations
@@ -23,12 +24,19 @@ _BOOL_DTYPES = frozenset({"torch.bool"})
 _MAX_DEPTH = 4
 
 
-def is_mask(expr: ast.expr, scope: Scope, resolver, depth: int = 0, negated: dict | None = None) -> bool:
+def is_mask(expr: ast.expr, scope: Scope, resolver, depth: int = 0, negated: dict | None = None,
+            attrs: dict | None = None) -> bool:
     """True when the index expression is, by local evidence, a boolean tensor. `negated`: id(scope) -> names
-    written `~name` in that scope (a name negated elsewhere in the function is used as a mask there too)."""
+    written `~name` in that scope (a name negated elsewhere in the function is used as a mask there too).
+    `attrs`: attribute name -> [(value, Scope)] stored under it in the file (FileIndex.mask_attrs)."""
     if depth > _MAX_DEPTH:
         return False
     t = type(expr)
+    if t is ast.Tuple:  # x[m, 1:] / x[:, m]: a mask on one axis of a multi-axis index keeps one row per True
+        return any(type(e) not in _NOT_MASK_PARTS and is_mask(e, scope, resolver, depth + 1, negated, attrs)
+                   for e in expr.elts)
+    if t is ast.Attribute:
+        return attrs is not None and _stored_mask(expr.attr, resolver, depth, attrs)
     if t is ast.Compare:
         if any(isinstance(op, _NOT_MASK_CMP) for op in expr.ops):
             return False
@@ -48,15 +56,15 @@ def is_mask(expr: ast.expr, scope: Scope, resolver, depth: int = 0, negated: dic
         if tail in _MASK_KEEPING and type(expr.func) is ast.Attribute:
             if tail in ("any", "all") and not expr.args and not expr.keywords:
                 return False  # `m.any()` is one truth value, not a mask to index with
-            return is_mask(expr.func.value, scope, resolver, depth + 1)
+            return is_mask(expr.func.value, scope, resolver, depth + 1, negated, attrs)
         for kw in expr.keywords:
             if kw.arg == "dtype" and _names_bool(kw.value, scope, resolver):
                 return True
         if tail == "to" and expr.args and _names_bool(expr.args[0], scope, resolver):
             return True
         return False
-    if t is ast.Subscript and type(expr.slice) in (ast.Tuple, ast.Slice):  # mask[:, k]: a slice of a mask
-        return is_mask(expr.value, scope, resolver, depth + 1)
+    if t is ast.Subscript:  # mask[:, k], xc[i]: a slice or a row of a mask is a mask
+        return is_mask(expr.value, scope, resolver, depth + 1, negated, attrs)
     if t is ast.Name:
         if negated and expr.id in negated.get(id(scope), ()):
             return True  # `h, mask = to_dense_batch(x)` ... `~mask` ... `h[mask]`
@@ -64,7 +72,127 @@ def is_mask(expr: ast.expr, scope: Scope, resolver, depth: int = 0, negated: dic
         if not bindings:
             return False
         return any(b.kind in ("expr", "call") and isinstance(b.value, ast.expr)
-                   and is_mask(b.value, b.scope, resolver, depth + 1) for b in bindings)
+                   and is_mask(b.value, b.scope, resolver, depth + 1, negated, attrs) for b in bindings)
+    return False
+
+
+_NOT_MASK_PARTS = (ast.Slice, ast.Constant, ast.Starred)
+
+
+def _stored_mask(attr: str, resolver, depth: int, attrs: dict) -> bool:
+    """`meta.to_cache_mask`: some value the file stores under that attribute name is a mask, and none is a
+    tensor of integer positions (`self.keep = torch.nonzero(m)` elsewhere makes the name ambiguous)."""
+    stored = attrs.get(attr)
+    if not stored:
+        return False
+    if any(_positions(v) for v, _ in stored):
+        return False
+    return any(is_mask(v, s, resolver, depth + 1, None, attrs) for v, s in stored)
+
+
+def _positions(value: ast.expr) -> bool:
+    node = value
+    while type(node) is ast.Subscript:
+        node = node.value
+    return type(node) is ast.Call and _tail(node.func) in _INDEX_MAKERS
+
+
+_ROWS_FLATTENED = frozenset({"view", "reshape", "flatten"})
+
+
+def rows_written(value: ast.expr | None, scope: Scope, resolver, attrs: dict | None = None) -> bool:
+    """A write through a mask (`x[m] = v`) worth its own finding: the value is sized by the mask but reads
+    nothing through a mask itself (`x[m] = y[m]` is reported at the read `y[m]`)."""
+    if value is None or any(type(n) is ast.Subscript and is_mask(n.slice, scope, resolver, 0, None, attrs)
+                            for n in ast.walk(value)):
+        return False
+    return sized_by_mask(value, scope, resolver, attrs)
+
+
+def sized_by_mask(value: ast.expr | None, scope: Scope, resolver, attrs: dict | None = None,
+                  depth: int = 0) -> bool:
+    """True when the value written through a mask (`x[m] = v`) has, by local evidence, one row per True value
+    (a scalar `x[m] = 0` keeps every shape): it reads something through a mask (`y[m]`, `f(y[m])`), flattens
+    rows (`emb.view(-1, d)`), is the output of a module the class builds (`self.proj(h)`), or is a name
+    bound in reach to one of those."""
+    if value is None or depth > _MAX_DEPTH:
+        return False
+    for node in ast.walk(value):
+        t = type(node)
+        if t is ast.Lambda:
+            return False
+        if t is ast.Subscript and is_mask(node.slice, scope, resolver, 0, None, attrs):
+            return True
+        if t is ast.Call and type(node.func) is ast.Attribute and node.func.attr in _ROWS_FLATTENED \
+                and node.args and _minus_one(node.args[0]):
+            return True
+    t = type(value)
+    if t is ast.Call and _module_output(value.func, scope):
+        return True
+    if t is ast.Name:
+        return any(b.kind in ("expr", "call") and isinstance(b.value, ast.expr)
+                   and sized_by_mask(b.value, b.scope, resolver, attrs, depth + 1)
+                   for b in resolver.lookup(scope, value.id) or ())
+    return False
+
+
+def _minus_one(expr: ast.expr) -> bool:
+    return type(expr) is ast.UnaryOp and type(expr.op) is ast.USub and type(expr.operand) is ast.Constant \
+        and expr.operand.value == 1
+
+
+def _module_output(func: ast.expr, scope: Scope) -> bool:
+    """`self.proj(...)` where the class stores an instance of a class under `proj` (`self.proj = Linear(...)`):
+    a module's forward returns a tensor with a batch of rows, never one scalar."""
+    if type(func) is not ast.Attribute or type(func.value) is not ast.Name:
+        return False
+    cls = scope.cls
+    if cls is None or func.value.id != scope.self_name:
+        return False
+    for b in cls.self_attrs.get(func.attr, ()):
+        callee = b.value if b.kind == "instance" else b.value.func if b.kind == "call" else None
+        tail = _tail(callee) if callee is not None else None
+        if tail and tail[0].isupper():
+            return True
+    return False
+
+
+# Methods of a tensor that answer from its shape, not its values: `int(0.7 * x.numel())` is known before the data.
+_SHAPE_METHODS = frozenset({"numel", "nelement", "size", "dim", "ndimension", "element_size", "stride"})
+
+
+def _tensor_value(expr: ast.expr, scope: Scope, resolver) -> bool:
+    """`ks.max()`, `counts[i]`: a torch tensor's values, not arithmetic on its shape."""
+    if type(expr) is ast.BinOp or any(type(n) is ast.Call and _tail(n.func) in _SHAPE_METHODS
+                                      or type(n) is ast.Attribute and n.attr in ("shape", "ndim")
+                                      for n in ast.walk(expr)):
+        return False
+    return is_tensor(expr, scope, resolver)
+
+
+def from_tensor_data(expr: ast.expr, scope: Scope, resolver, depth: int = 0) -> bool:
+    """True when an int argument is read out of tensor data: `.item()`, `.tolist()`, `int(t)` of a torch
+    tensor, a part of one (`ks.tolist()[i]`), arithmetic on one, or a name bound to one."""
+    if depth > _MAX_DEPTH:
+        return False
+    t = type(expr)
+    if t is ast.Call:
+        func = expr.func
+        if type(func) is ast.Attribute and func.attr in ("item", "tolist") and not expr.args:
+            return True
+        if type(func) is ast.Name and func.id in ("int", "min", "max") and expr.args:
+            return any(from_tensor_data(a, scope, resolver, depth + 1)
+                       or (func.id == "int" and _tensor_value(a, scope, resolver)) for a in expr.args)
+        return False
+    if t is ast.Subscript:
+        return from_tensor_data(expr.value, scope, resolver, depth + 1)
+    if t is ast.BinOp:
+        return from_tensor_data(expr.left, scope, resolver, depth + 1) \
+            or from_tensor_data(expr.right, scope, resolver, depth + 1)
+    if t is ast.Name:
+        return any(b.kind in ("expr", "call") and isinstance(b.value, ast.expr)
+                   and from_tensor_data(b.value, b.scope, resolver, depth + 1)
+                   for b in resolver.lookup(scope, expr.id) or ())
     return False
 
 
@@ -73,7 +201,10 @@ def _names_bool(expr: ast.expr, scope: Scope, resolver) -> bool:
 
 
 def foreign(expr: ast.expr, scope: Scope, resolver, not_on) -> bool:
-    """True when the value was made by one of the `not_on` libraries (np.isnan(a), arr = np.load(f))."""
+    """True when the value was made by one of the `not_on` libraries (np.isnan(a), arr = np.load(f)); for a
+    tuple index (`p[:, i]`), when one of its parts was."""
+    if type(expr) is ast.Tuple:
+        return any(foreign(e, scope, resolver, not_on) for e in expr.elts)
     for origin in resolver.origins(expr, scope):
         origin = resolver.canonical(origin)
         if any(origin == lib or origin.startswith(lib + ".") for lib in not_on):

@@ -387,8 +387,14 @@ class Engine:
         resolver = ctx.resolver
         if not _imports_torch(ctx):
             return
-        if masks.is_mask(node.slice, scope, resolver, negated=ctx.index.negated):
-            shape = "boolean-mask"
+        attrs = ctx.index.mask_attrs
+        if masks.is_mask(node.slice, scope, resolver, negated=ctx.index.negated, attrs=attrs):
+            if type(node.ctx) is ast.Store and not masks.rows_written(ctx.index.stored.get(id(node)), scope,
+                                                                       resolver, attrs):
+                return  # x[m] = 0 fills in place; x[m] = rows needs one row per True value
+            shape = "mask-write" if type(node.ctx) is ast.Store else "boolean-mask"
+        elif type(node.ctx) is ast.Store:
+            return
         elif any("mask-named" in m.names for _, m in self.subscripts) \
                 and masks.named_mask(node.slice, scope, resolver, self._mask_words, self._mask_not_words):
             shape = "mask-named"

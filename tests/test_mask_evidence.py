@@ -1,0 +1,36 @@
+"""Classes of data-dependent shapes found by the session-7 blind recall labels: a row of a mask (`x[xc[i]]`), a
+mask on one axis of a tuple index (`t[t[:, 0] == i, 1:]`), an attribute the file stores a bool tensor under
+(`xk[self.meta.keep]`), rows written through a mask (`h[m] = feats`), torchvision NMS and topk with a k read out
+of tensor data. Each hit has look-alikes that must stay unreported: integer positions under an attribute or a
+name, scalar fills, values of unknown size, NumPy and host masks, a k from an argument or a literal."""
+from pathlib import Path
+
+from conftest import scan_findings
+
+FIXTURES = Path(__file__).parent / "fixtures" / "mask_evidence"
+MASK = "Indexing with a boolean mask: the result has one row per True value, a size known only at run time"
+WRITE = "Writing rows through a boolean mask: the value must have one row per True value, a size known only at run time"
+NMS = "Non-maximum suppression: the number of boxes kept depends on the scores, a size known only at run time"
+TOPK = "topk with k read out of tensor data: the number of values kept changes with the data"
+
+
+
+def test_mask_evidence_through_parts_tuples_attributes_and_writes(tmp_path):
+    import shutil
+    shutil.copy(FIXTURES / "hits.py", tmp_path / "hits.py")
+    found = [f[1:5] for f in scan_findings(tmp_path, "--show-guarded")]
+    assert found == [
+        (20, 16, "TRN104", MASK),   # xk[self.meta.keep]: Meta(keep=<dtype=torch.bool tensor>) in build()
+        (24, 9, "TRN104", WRITE),   # embeds[ids == image_id, :] = feats, feats = self.proj(images)
+        (31, 13, "TRN104", MASK),   # x[xc[i]]: a row of a comparison
+        (32, 14, "TRN104", MASK),   # targets[targets[:, 0] == si, 1:]
+        (33, 12, "TRN104", NMS),
+        (38, 14, "TRN104", TOPK),   # k=ks[0].item()
+        (40, 5, "TRN104", WRITE),   # cost[ks > 0] = flat, flat = cost.view(-1, 4)
+    ]
+
+
+def test_positions_scalar_fills_unknown_values_host_masks_and_fixed_k_are_not_reported(tmp_path):
+    import shutil
+    shutil.copy(FIXTURES / "lookalikes.py", tmp_path / "lookalikes.py")
+    assert scan_findings(tmp_path, "--show-guarded") == []

@@ -32,7 +32,7 @@ import ast
 import bisect
 import sys
 
-VERSION = 9
+VERSION = 10
 MAX_TEMPLATE = 400  # a call longer than this is not carried (generated code, data tables)
 MAX_ITEMS = 400  # per list: memory stays flat however large the module
 
@@ -83,13 +83,37 @@ _Name, _Attribute = ast.Name, ast.Attribute
 
 
 def _roots(call: ast.Call, callee=0):
-    """Root names of the dotted expressions a call mentions (callee and arguments, not nested calls).
-    `callee`: dotted(call.func) when the caller already has it."""
+    """Root names of the dotted expressions a call mentions (callee and arguments, not nested calls; an
+    argument `a if cond else b` stands for its two arms). `callee`: dotted(call.func) when the caller already
+    has it."""
     yield dotted(call.func) if callee == 0 else callee
     for a in call.args:
-        yield dotted(a.value if isinstance(a, ast.Starred) else a)
+        a = a.value if isinstance(a, ast.Starred) else a
+        if type(a) is _IfExp:
+            yield from map(dotted, arms(a))
+        else:
+            yield dotted(a)
     for k in call.keywords:
-        yield dotted(k.value)
+        if type(k.value) is _IfExp:
+            yield from map(dotted, arms(k.value))
+        else:
+            yield dotted(k.value)
+
+
+_IfExp = ast.IfExp
+
+
+def arms(node) -> list:
+    """The values a conditional expression may take (`a if c else (b if d else e)` -> a, b, e); the test is not
+    one of them."""
+    out, stack = [], [node]
+    while stack:
+        n = stack.pop()
+        if type(n) is _IfExp:
+            stack += (n.orelse, n.body)
+        else:
+            out.append(n)
+    return out
 
 
 def value_needles(engine) -> tuple:

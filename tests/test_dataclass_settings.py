@@ -13,7 +13,8 @@ def test_field_defaults_of_a_training_arguments_dataclass_are_settings():
         # load_in_4bit elsewhere is not followed)
         ("qlora_args.py", 9, 40, "TRN286", f"{LOAD}: `load_in_4bit: true`", False),
         ("qlora_args.py", 10, 32, "TRN285", f"{BNB}: `optim: paged_adamw_32bit`", False),
-        # no base class, but two keys only training configs use (output_dir, learning_rate); tf32 = False: nothing
+        # no base class, but two keys only training configs use (output_dir, learning_rate); tf32 = False and
+        # te_fp8_wgrad (a setting named by the glob `te_*` only): nothing
         ("qlora_args.py", 19, 22, "TRN285", f"{BNB}: `optimizer: adamw_8bit`", False),
         # adamw_torch_fused, a one-field dataclass that is no training config, a plain class's attributes and a
         # function's parameter default: nothing

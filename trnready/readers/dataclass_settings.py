@@ -6,7 +6,9 @@ paged_adamw_32bit`: `HfArgumentParser` turns every field into a command-line fla
 default, so a run that does not pass the flag uses it. Each field of such a class with a literal default (written
 `name: T = value` or `name: T = field(default=value)`) is an entry for the catalogue's `setting` matchers of role
 `config`, exactly as a config file's key would be; `with-setting` / `without-setting` look at the other fields
-of the same class.
+of the same class. A dataclass lists every option with its default, where a config file holds what its author
+chose, so only settings named in full count: a glob (`te_*`, `*_backend`) would also take the sub-options of a
+feature that is off (`te_fp8_wgrad: bool = True` next to `te_mha: bool = False`).
 
 A class counts when it is a dataclass (`@dataclass`, `@dataclasses.dataclass(...)`) and either subclasses a
 `...TrainingArguments` class or has at least two fields named like the top-level keys only training configs use
@@ -78,9 +80,12 @@ def _entries(cls: ast.ClassDef, lines: list, engine) -> list:
     from ..index import device_like
 
     devices = engine.interest.device_keywords
+    exact = _exact_names(engine)
     out = []
     for name, node in fields:
         key = name.lstrip("_") or name
+        if key.lower() not in exact:
+            continue  # only a setting named in full (a glob such as `te_*` also takes sub-options left at their default)
         if any(m.defaults for _r, m in engine.keywords.get(key, ())) or (devices and device_like(key, devices)):
             continue  # the Python pass reads this field as a default (keyword matchers with `defaults`, devices)
         text = _text(node.value)
@@ -91,6 +96,16 @@ def _entries(cls: ast.ClassDef, lines: list, engine) -> list:
         end = _column(line, node.end_col_offset) if node.end_lineno == node.lineno else len(line) + 1
         out.append(Entry((name,), text, node.lineno, col, end, key_line=node.lineno))
     return out
+
+
+def _exact_names(engine) -> frozenset:
+    """Setting names of role `config` written without a glob and without a dot (`optim`, `load_in_4bit`)."""
+    found = getattr(engine, "_dataclass_setting_names", None)
+    if found is None:
+        found = engine._dataclass_setting_names = frozenset(
+            n.lower().replace("-", "_") for _r, m in engine.surface.get("setting", ()) if m.role == "config"
+            for n in m.names if "." not in n and not any(c in n for c in "*?["))
+    return found
 
 
 def _default(value):

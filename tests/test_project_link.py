@@ -283,3 +283,13 @@ def test_default_reaching_a_call_through_a_conditional_arm_is_a_place_to_change(
     assert occ[("trainers/amp.py", 7)] == [{"line": 5, "column": 63, "rule": "TRN254"}]
     assert occ[("trainers/amp.py", 22)] is None
     assert occ[("trainers/resize.py", 6)] == [{"line": 4, "column": 44, "rule": "TRN191"}]
+
+
+def test_a_dataclass_field_default_written_with_field_is_followed_like_a_literal_field():
+    # `dist_backend: str = field(default="nccl")` read through `args.dist_backend`: reported at the field, with the
+    # read in the chain; the per-file finding of the field's own line (a keyword default) says the same and is not
+    # repeated. A default_factory is built at run time: not followed.
+    assert scan_findings(ROOT / "field_default") == [
+        ("app/settings.py", 6, 5, "TRN271",
+         f"{NCCL} (via app/settings.py:6 DistArgs.dist_backend = 'nccl' → "
+         "app/launch.py:7 dist.init_process_group(backend=args.dist_backend))", False)]

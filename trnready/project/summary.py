@@ -200,7 +200,7 @@ def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | Non
                     if lit is not None:
                         attrs[s.targets[0].id] = [s.lineno, lit]
                 elif isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name) and s.value is not None:
-                    lit = literal_source(s.value)
+                    lit = literal_source(_field_default(s.value))
                     if lit is not None:
                         attrs[s.target.id] = [s.lineno, lit]
             if attrs:
@@ -416,6 +416,13 @@ def _attribute_reads(calls, imports, apis, spans, reads, heads=None) -> None:
         owner = spans[i][2] if i >= 0 and spans[i][0] <= node.lineno <= spans[i][1] else ""
         reads.append([node.lineno, node.col_offset, node.end_lineno, node.end_col_offset, src,
                       owner.split(".", 1)[0] if "." in owner else ""])
+
+
+def _field_default(value):
+    """A dataclass field's value: `x: str = field(default="nccl", ...)` -> the default; anything else as it is."""
+    if type(value) is ast.Call and dotted(value.func) in ("field", "dataclasses.field", "Field", "pydantic.Field"):
+        return next((k.value for k in value.keywords if k.arg == "default"), value)
+    return value
 
 
 def _top_statements(body):

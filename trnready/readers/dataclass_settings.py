@@ -85,7 +85,8 @@ def _entries(cls: ast.ClassDef, lines: list, engine) -> list:
     for name, node in fields:
         key = name.lstrip("_") or name
         if key.lower() not in exact:
-            continue  # only a setting named in full (a glob such as `te_*` also takes sub-options left at their default)
+            # only settings named in full: a glob such as `te_*` also takes sub-options left at their default
+            continue
         if any(m.defaults for _r, m in engine.keywords.get(key, ())) or (devices and device_like(key, devices)):
             continue  # the Python pass reads this field as a default (keyword matchers with `defaults`, devices)
         text = _text(node.value)

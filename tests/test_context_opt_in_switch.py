@@ -31,3 +31,23 @@ def test_switched_features_are_advisories_naming_the_switch():
 
 def test_registered_with_the_advisory_effect():
     assert context.get("opt-in-switch").effect == "advisory"
+
+
+def test_a_switch_that_is_on_by_default_is_no_opt_in():
+    proc = run_cli("scan", CONTEXT_FIXTURES / "opt_in_switch_defaults", "--format", "json", "--no-cache")
+    assert proc.returncode in (0, 1), proc.stderr
+    found = sorted((f["path"], f["line"], f["column"], f["rule"], f["severity"], f["confidence"], f["message"])
+                   for f in json.loads(proc.stdout)["findings"])
+    assert found == [
+        # picotron's `os.getenv("FLASH_ATTEN", "1") == "1"`: a comparison the default satisfies
+        ("env_compare.py", 7, 9, "TRN281", "blocker", "high", "flash-attn (CUDA-only kernels): `flash_attn`"),
+        # getattr(args, "use_flash_attn", True): on unless turned off
+        ("load.py", 6, 9, "TRN281", "blocker", "high", "flash-attn (CUDA-only kernels): `flash_attn`"),
+        # a dict getter and an environment variable with no default (or a false one): off unless the user asks
+        ("load.py", 8, 9, "TRN284", "advisory", "medium",
+         "xFormers: `xformers.ops`" + NOTE.format("cfg.get('use_xformers', False)")),
+        ("load.py", 10, 9, "TRN285", "advisory", "medium",
+         "bitsandbytes (8-bit / 4-bit CUDA kernels): `bitsandbytes`" + NOTE.format("os.getenv('USE_BNB')")),
+        # os.environ.get("USE_APEX", "1"): a non-empty string default is true, the feature is the default path
+        ("load.py", 17, 9, "TRN283", "blocker", "high", "NVIDIA Apex: `apex`"),
+    ]

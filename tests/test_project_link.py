@@ -263,3 +263,33 @@ def test_default_an_init_keeps_on_self_is_a_place_to_change():
     occ = {f["line"]: f.get("occurrences") for f in json.loads(proc.stdout)["findings"]}
     assert occ[15] == [{"line": 10, "column": 47, "rule": "TRN191"}]
     assert occ[31] == [{"line": 29, "column": 43, "rule": "TRN191"}]
+
+
+def test_default_reaching_a_call_through_a_conditional_arm_is_a_place_to_change():
+    # `mixed_precision=mixed_precision_type if amp else "no"`: the parameter's default is one arm of the value the
+    # call passes, so the default is named and listed as an occurrence of the finding at the call
+    amp = "Hugging Face / Accelerate float16 mixed precision: `accelerate.Accelerator` (`mixed_precision` may be " \
+          "'fp16' or 'no')"
+    assert scan_findings(ROOT / "conditional_default") == [
+        ("trainers/amp.py", 7, 28, "TRN254", f"{amp} (`mixed_precision_type` defaults to it at line 5)", False),
+        # BfloatTrainer (a bf16 default behind the same switch): nothing; ChosenTrainer writes fp16 in the call
+        # itself, which is the place to change: no default to name
+        ("trainers/amp.py", 22, 28, "TRN254", amp, False),
+        # a nested conditional: the default is an arm of the inner one; downsample's "nearest" default: nothing
+        ("trainers/resize.py", 6, 12, "TRN191",
+         f"{INTERP} (`mode` may be 'bilinear' or 'nearest') (`method` defaults to it at line 4)", False)]
+    proc = run_cli("scan", ROOT / "conditional_default", "--format", "json", "--no-cache")
+    occ = {(f["path"], f["line"]): f.get("occurrences") for f in json.loads(proc.stdout)["findings"]}
+    assert occ[("trainers/amp.py", 7)] == [{"line": 5, "column": 63, "rule": "TRN254"}]
+    assert occ[("trainers/amp.py", 22)] is None
+    assert occ[("trainers/resize.py", 6)] == [{"line": 4, "column": 44, "rule": "TRN191"}]
+
+
+def test_a_dataclass_field_default_written_with_field_is_followed_like_a_literal_field():
+    # `dist_backend: str = field(default="nccl")` read through `args.dist_backend`: reported at the field, with the
+    # read in the chain; the per-file finding of the field's own line (a keyword default) says the same and is not
+    # repeated. A default_factory is built at run time: not followed.
+    assert scan_findings(ROOT / "field_default") == [
+        ("app/settings.py", 6, 5, "TRN271",
+         f"{NCCL} (via app/settings.py:6 DistArgs.dist_backend = 'nccl' → "
+         "app/launch.py:7 dist.init_process_group(backend=args.dist_backend))", False)]

@@ -351,7 +351,7 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
             report.files_by_kind[sf.kind] = report.files_by_kind.get(sf.kind, 0) + 1
         report.diagnostics.extend(disc.diagnostics)
         # Across modules: values, wrappers and re-exports the per-file pass could not see.
-        from .project.report import drop_answered_unused, link_findings, note_defaults
+        from .project.report import drop_answered_unused, drop_restated, link_findings, note_defaults
 
         from .project.summary import StaleSummary
 
@@ -359,7 +359,8 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
             exts = {files[i].rel: v for i, v in link_notes.items()}
             linked, notes = link_findings(files, summaries, engine, cache, config, scan_bytes, digests, exts)
             linked = postprocess.per_file_ignores(linked, root, config)
-            report.findings = drop_answered_unused(note_defaults(report.findings, notes), linked) + linked
+            report.findings = drop_restated(drop_answered_unused(note_defaults(report.findings, notes), linked),
+                                            linked) + linked
             # Blocks guarded by a never-on-Neuron flag imported from another module (`if _SUPPORTS_FLEX:`).
             from .project.flags import guard_imported_flags
 

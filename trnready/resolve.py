@@ -41,6 +41,15 @@ def env_default(call: ast.Call):
     return None
 
 
+def _field_default(call: ast.Call):
+    """The `default=` of dataclasses.field(...) / pydantic's Field(...) (not default_factory: a call at run time)."""
+    func = call.func
+    name = func.attr if type(func) is ast.Attribute else func.id if type(func) is ast.Name else None
+    if name not in ("field", "Field"):
+        return None
+    return next((k.value for k in call.keywords if k.arg == "default"), None)
+
+
 def _followed(b: Binding) -> bool:
     return b.kind == "expr" or (b.kind == "call" and env_default(b.value) is not None)
 
@@ -412,6 +421,9 @@ class Resolver:
                 and type(expr.left.value) is str):
             # "cuda:%d" % rank -> "cuda:*"
             return [(re.sub(r"%[-#0 +]*\d*(\.\d+)?[sdifr]", "*", expr.left.value), expr)]
+        if t is ast.Call and _field_default(expr) is not None:
+            # a dataclass field `load_in_4bit: bool = field(default=True)`: the constructor's default
+            return self.values(_field_default(expr), scope, depth + 1)
         if t is ast.Call and env_default(expr) is not None:
             # os.environ.get("TORCH_COMPILE_BACKEND", "inductor"): the default when the variable is unset
             return self.values(env_default(expr), scope, depth + 1) + [(UNKNOWN, expr)]

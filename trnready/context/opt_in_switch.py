@@ -17,8 +17,9 @@ def _words(name: str) -> set:
 
 
 def _switch_name(e) -> str | None:
-    """`args.xformers`, `use_fp8`, `cfg["use_bnb"]`, `getattr(args, "fp8_vl", False)`: a named switch read for its
-    truth; None for anything else (a comparison, a call other than getattr)."""
+    """`args.xformers`, `use_fp8`, `cfg["use_bnb"]`, `getattr(args, "fp8_vl", False)`, `cfg.get("use_xformers")`,
+    `os.getenv("USE_BNB")`: a named switch read for its truth; None for anything else (a comparison, another call,
+    a getter whose default is on or unknown: the feature is then the default path)."""
     k = type(e)
     if k is ast.Name:
         return e.id
@@ -26,10 +27,21 @@ def _switch_name(e) -> str | None:
         return e.attr
     if k is ast.Subscript and type(e.slice) is ast.Constant and isinstance(e.slice.value, str):
         return e.slice.value
-    if k is ast.Call and type(e.func) is ast.Name and e.func.id == "getattr" and len(e.args) >= 2 \
-            and type(e.args[1]) is ast.Constant and isinstance(e.args[1].value, str):
-        return e.args[1].value
-    return None
+    if k is not ast.Call or e.keywords:
+        return None
+    f = e.func
+    if type(f) is ast.Name and f.id == "getattr":
+        key, rest = e.args[1:2], e.args[2:]
+    elif (type(f) is ast.Attribute and f.attr in ("get", "getenv")) or (type(f) is ast.Name and f.id == "getenv"):
+        key, rest = e.args[:1], e.args[1:]
+    else:
+        return None
+    if len(key) != 1 or type(key[0]) is not ast.Constant or not isinstance(key[0].value, str) or len(rest) > 1:
+        return None
+    if rest and not (type(rest[0]) is ast.Constant and not rest[0].value):
+        # getattr(args, "use_flash_attn", True), os.getenv("USE_APEX", "1"): on unless the user turns it off
+        return None
+    return key[0].value
 
 
 def _defaults_true(fn, name: str) -> bool:
@@ -56,13 +68,14 @@ def _switch(test, words: frozenset, fn) -> str | None:
 def opt_in_switch(ctx, hit) -> bool | str:
     """A match of a category in `opt-in-categories` (CUDA-only libraries, FP8, custom kernels) in the body of an
     `if` (or the first arm of `x if c else y`) whose test is a switch named for the feature: a flag, attribute,
-    config key or `getattr(args, "...")` holding a word of `opt-in-words` (`if args.xformers:`, `elif args.fp8:`,
-    `torch.float8_e4m3fn if args.fp8_vl else torch.bfloat16`, `if self.use_bnb and ...:`). The user asks for
-    the feature; without the switch the program takes its default path, which does not need it. The finding
-    stays, as an advisory of medium confidence naming the switch: leave it off on Trainium. Not when the switch
-    is a parameter whose default is True (the feature is then the default), nor for comparisons
-    (`attn_mode == "xformers"` may be the configured default) or availability checks (`neuron-guarded` and the
-    optional-import rule treat those)."""
+    config key, `getattr(args, "...")`, `cfg.get("...")` or `os.getenv("...")` holding a word of `opt-in-words`
+    (`if args.xformers:`, `elif args.fp8:`, `torch.float8_e4m3fn if args.fp8_vl else torch.bfloat16`, `if
+    self.use_bnb and ...:`). The user asks for the feature; without the switch the program takes its default path,
+    which does not need it. The finding stays, as an advisory of medium confidence naming the switch: leave it off
+    on Trainium. A switch that is on by default is no opt-in: not a parameter whose default is True, nor a getter
+    whose default is truthy or not a constant (`getattr(args, "use_flash_attn", True)`, `os.getenv("USE_APEX",
+    "1")`). Nor comparisons (`attn_mode == "xformers"` may be the configured default, `os.getenv("FLASH_ATTEN",
+    "1") == "1"` is), or availability checks (`neuron-guarded` and the optional-import rule treat those)."""
     category = hit.rule.category
     if category not in ctx.fact("opt-in-switch:categories", lambda c: frozenset(c.values.get("opt-in-categories", ()))):
         return False

@@ -282,6 +282,10 @@ class Linker(ModuleMap):
 
         def repl(node):
             nonlocal changed
+            if type(node) is ast.IfExp:
+                # `mixed_precision_type if amp else "no"`: either arm may be passed; the test stays as written
+                node.body, node.orelse = repl(node.body), repl(node.orelse)
+                return node
             d = dotted(node)
             if d is None:
                 return node

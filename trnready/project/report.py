@@ -393,3 +393,16 @@ def drop_answered_unused(findings: list, linked: list) -> list:
             f.path == m.path and f.line == m.line and selector_matches_id(sel, f.rule, f.category) for f in used)
 
     return [m for m in findings if not answered(m)]
+
+
+def drop_restated(findings: list, linked: list) -> list:
+    """A per-file finding of the same rule on the line of a linked one says the same with less (`compile_mode:
+    max-autotune`, a training-argument field read as a setting, and the link step's finding at that field, which
+    names the torch.compile it reaches): the linked one is kept. A per-file finding holding other places of the
+    same thing (occurrences) stays, and so does one judged otherwise (guarded or suppressed where the linked one is
+    not: the two then say different things about the line)."""
+    at = {(f.path, f.line, f.rule, f.guarded, f.suppressed) for f in linked if f.cell is None}
+    if not at:
+        return findings
+    return [f for f in findings
+            if f.occurrences or f.cell is not None or (f.path, f.line, f.rule, f.guarded, f.suppressed) not in at]

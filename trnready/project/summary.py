@@ -32,7 +32,7 @@ import ast
 import bisect
 import sys
 
-VERSION = 9
+VERSION = 10
 MAX_TEMPLATE = 400  # a call longer than this is not carried (generated code, data tables)
 MAX_ITEMS = 400  # per list: memory stays flat however large the module
 
@@ -83,13 +83,37 @@ _Name, _Attribute = ast.Name, ast.Attribute
 
 
 def _roots(call: ast.Call, callee=0):
-    """Root names of the dotted expressions a call mentions (callee and arguments, not nested calls).
-    `callee`: dotted(call.func) when the caller already has it."""
+    """Root names of the dotted expressions a call mentions (callee and arguments, not nested calls; an
+    argument `a if cond else b` stands for its two arms). `callee`: dotted(call.func) when the caller already
+    has it."""
     yield dotted(call.func) if callee == 0 else callee
     for a in call.args:
-        yield dotted(a.value if isinstance(a, ast.Starred) else a)
+        a = a.value if isinstance(a, ast.Starred) else a
+        if type(a) is _IfExp:
+            yield from map(dotted, arms(a))
+        else:
+            yield dotted(a)
     for k in call.keywords:
-        yield dotted(k.value)
+        if type(k.value) is _IfExp:
+            yield from map(dotted, arms(k.value))
+        else:
+            yield dotted(k.value)
+
+
+_IfExp = ast.IfExp
+
+
+def arms(node) -> list:
+    """The values a conditional expression may take (`a if c else (b if d else e)` -> a, b, e); the test is not
+    one of them."""
+    out, stack = [], [node]
+    while stack:
+        n = stack.pop()
+        if type(n) is _IfExp:
+            stack += (n.orelse, n.body)
+        else:
+            out.append(n)
+    return out
 
 
 def value_needles(engine) -> tuple:
@@ -176,7 +200,7 @@ def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | Non
                     if lit is not None:
                         attrs[s.targets[0].id] = [s.lineno, lit]
                 elif isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name) and s.value is not None:
-                    lit = literal_source(s.value)
+                    lit = literal_source(_field_default(s.value))
                     if lit is not None:
                         attrs[s.target.id] = [s.lineno, lit]
             if attrs:
@@ -449,6 +473,13 @@ def _attribute_reads(calls, imports, apis, spans, reads, heads=None) -> None:
         owner = spans[i][2] if i >= 0 and spans[i][0] <= node.lineno <= spans[i][1] else ""
         reads.append([node.lineno, node.col_offset, node.end_lineno, node.end_col_offset, src,
                       owner.split(".", 1)[0] if "." in owner else ""])
+
+
+def _field_default(value):
+    """A dataclass field's value: `x: str = field(default="nccl", ...)` -> the default; anything else as it is."""
+    if type(value) is ast.Call and dotted(value.func) in ("field", "dataclasses.field", "Field", "pydantic.Field"):
+        return next((k.value for k in value.keywords if k.arg == "default"), value)
+    return value
 
 
 def _top_statements(body):

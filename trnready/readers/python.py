@@ -139,6 +139,9 @@ def read(ctx: FileContext) -> ReadResult:
         from .job_scripts import job_script_findings
 
         findings = findings + job_script_findings(ctx, tree)
+        from .dataclass_settings import dataclass_setting_findings
+
+        findings = findings + dataclass_setting_findings(ctx, tree)
     elif not setup_py:
         # Nothing any rule looks for occurs in the text, but the file may still hand a value or a
         # re-export to another module: only its summary is wanted.

@@ -528,6 +528,14 @@ class Engine:
                     hits[-1] = replace(hits[-1], also=hits[-1].also + (literal,))
                 return
             if not _several_or_env(bindings):
+                # backend = "nccl", then init_process_group(backend=backend): the call keeps the finding and the
+                # statement that writes the flagged literal is listed among its places (the line a reader edits)
+                literal = next((o for v, o in ctx.resolver.values(expr, scope)
+                                if v is not UNKNOWN and v is not LIST and _holds(p, True, [v])
+                                and type(o) is ast.Constant and not first <= o.lineno <= last
+                                and _assigned(ctx, o)), None)
+                if literal is not None:
+                    hits[-1] = replace(hits[-1], also=hits[-1].also + (literal,))
                 continue
             pairs = ctx.resolver.values(expr, scope)
             first, last = call.lineno, call.end_lineno or call.lineno
@@ -569,6 +577,15 @@ class Engine:
             if not _holds(p, passed, values):
                 return False
         return True
+
+
+def _assigned(ctx: FileContext, literal) -> bool:
+    """The literal is the value (or an element of the value) of an assignment statement, not a parameter
+    default: a default reached through a call is the link step's to place and describe."""
+    up = ctx.parent(literal)
+    if type(up) in (ast.List, ast.Tuple):
+        up = ctx.parent(up)
+    return type(up) in (ast.Assign, ast.AnnAssign)
 
 
 def _fixed(p, call: ast.Call) -> bool:

@@ -583,7 +583,7 @@ def _assigned(ctx: FileContext, literal) -> bool:
     """The literal is the value (or an element of the value) of an assignment statement, not a parameter
     default: a default reached through a call is the link step's to place and describe."""
     up = ctx.parent(literal)
-    if type(up) in (ast.List, ast.Tuple):
+    if type(up) in (ast.List, ast.Tuple, ast.Dict):
         up = ctx.parent(up)
     return type(up) in (ast.Assign, ast.AnnAssign)
 

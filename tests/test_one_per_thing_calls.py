@@ -144,3 +144,59 @@ def test_masked_selections_with_one_mask_are_one_finding(tmp_path):
         # the same mask name in another function: its own item
         (13, 12, "TRN104", []),
     ]
+
+
+ARMS = '''import torch
+
+
+def next_batch(rank, it):
+    if rank == 0:
+        try:
+            data = next(it)
+            has_data = torch.tensor([1], dtype=torch.uint8, device="cuda")
+        except StopIteration:
+            has_data = torch.tensor([0], dtype=torch.uint8, device="cuda")
+            data = None
+    else:
+        has_data = torch.empty(1, dtype=torch.uint8, device="cuda")
+        data = None
+    return data, has_data
+
+
+def two_tensors(rank):
+    if rank == 0:
+        flags = torch.ones(1, device="cuda")
+    else:
+        sizes = torch.zeros(1, device="cuda")
+    return flags, sizes
+'''
+
+CUDA_STRING = '"cuda" device string: `cuda`'
+
+
+def test_one_variable_in_the_arms_of_one_branch_is_one_finding(tmp_path):
+    assert scan(tmp_path, "train.py", ARMS) == [
+        (8, 68, "TRN242", CUDA_STRING, [(10, 68, "TRN242"), (13, 61, "TRN242")]),
+        # two variables in the arms of a branch are two tensors to place
+        (20, 38, "TRN242", CUDA_STRING, []),
+        (22, 39, "TRN242", CUDA_STRING, []),
+    ]
+
+
+def test_one_variable_twice_in_one_arm_stays_two(tmp_path):
+    text = '''import torch
+
+
+def build(rank, a, b, c):
+    if rank == 0:
+        buf = torch.ones(1, device="cuda")
+        a.reset()
+        b.reset()
+        c.reset()
+        buf = torch.zeros(2, device="cuda")
+    return buf
+'''
+    assert [(line, rule, occ) for line, _, rule, _, occ in scan(tmp_path, "build.py", text)] == [
+        (6, "TRN242", []),
+        (10, "TRN242", []),
+    ]

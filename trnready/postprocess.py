@@ -89,6 +89,8 @@ def one_per_thing(findings: list, ctx, result) -> list:
       over two lines): the most severe, then the first by position;
     - one per rule, function and API for the rules in `one-per-function-call-rules` (six `torch.cuda.synchronize()`
       in one timing loop), except the device-picking queries of `one-per-function-call-not`;
+    - one per rule and value per variable assigned in the arms of one `if` / `try` (the same `device='cuda'` for
+      one tensor in a try, its except and the else around it);
     - one per boolean mask per function: `x[mask]`, then `y[mask]`, `z[~mask]` and `t.masked_select(mask[:, None])`
       fold into the first;
     - one per rule per function for the categories in `one-per-function-categories` (sparse: the port rewrites a
@@ -113,6 +115,7 @@ def one_per_thing(findings: list, ctx, result) -> list:
     call_rules = frozenset(values.get("one-per-function-call-rules", ()))
     not_calls = frozenset(values.get("one-per-function-call-not", ()))
     calls = _function_keys(findings, ctx, result, call_rules, by="rule") if call_rules else {}
+    arms = _arm_assignments(findings, ctx, result)
     kept: dict = {}  # key -> index into out
     out: list = []
     extra: dict = {}  # index into out -> [(line, column), ...]
@@ -124,6 +127,7 @@ def one_per_thing(findings: list, ctx, result) -> list:
     config = ctx.kind in CONFIG_KINDS and not ci
     picks = _checked_branches(findings, ctx, result)
     at_line: dict = {}  # (stand, category, line) -> index into out of the first finding there
+    chosen: dict = {}  # (stand, rule, "arms", branch, target, message) -> (index into out, arms seen)
     runs: dict = {}  # (stand, rule, block) -> (index into out, position of the run's last statement)
     for f in findings:
         stand = (f.path, f.cell, f.suppressed, f.guarded)
@@ -151,6 +155,21 @@ def one_per_thing(findings: list, ctx, result) -> list:
         thing = (stand, f.rule, "function", func) if func is not None else \
             (stand, f.rule, "mask", mask) if mask is not None else \
             (stand, f.rule, "call", call, f.message) if call is not None else None
+        # One variable given the same value in the alternative arms of one branch (`has_data = torch.tensor([1],
+        # device='cuda')` in a try, `[0]` in its except, `torch.empty(1, device='cuda')` in the else of the `if`
+        # around it): one choice to change. Another variable, or another branch, stays its own item.
+        # (Two assignments in one arm are two statements of one path, each its own item.)
+        arm = arms.get((f.path, f.cell, f.line)) if thing is None and f.category not in _MASK_CATEGORIES else None
+        if arm is not None:
+            branch, target, which = arm
+            choice = (stand, f.rule, "arms", branch, target, f.message)
+            if choice in chosen and which not in chosen[choice][1]:
+                chosen[choice][1].add(which)
+                fold(chosen[choice][0], f)
+                continue
+            new_choice = None if choice in chosen else (choice, which)
+        else:
+            new_choice = None
         if thing in kept:
             fold(kept[thing], f)
             continue
@@ -188,6 +207,8 @@ def one_per_thing(findings: list, ctx, result) -> list:
             kept[key] = len(out)
         if thing is not None:
             kept[thing] = len(out)
+        if new_choice is not None:
+            chosen[new_choice[0]] = (len(out), {new_choice[1]})
         at_line.setdefault((stand, f.category, f.line), len(out))
         out.append(f)
     # Never two findings of one category on one line, in any file kind: `torch==2.1.2+cu121` is one thing to
@@ -278,6 +299,37 @@ def _mask_operand(node):
     if isinstance(sl, (ast.Name, ast.Attribute)):
         return ast.unparse(sl)
     return None
+
+
+def _arm_assignments(findings: list, ctx, result) -> dict:
+    """(path, cell, line) -> (outermost branch, assigned target, arm) for the lines of single-target assignments in an
+    arm of an `if` / `try` (body, else, except handlers), when the file has two findings of one rule. Branches
+    nested in an arm share the outer branch; a loop, `with`, def or class (and a `finally`) starts afresh."""
+    out: dict = {}
+    for tree, mine, cell in _trees(findings, ctx, result):
+        rules = [f.rule for f in mine]
+        if len(rules) == len(set(rules)):
+            continue
+        lines = {f.line for f in mine}
+        stack: list = [(getattr(tree, "body", []), None)]
+        while stack:
+            body, root = stack.pop()
+            arm = id(body)
+            for st in body:
+                if isinstance(st, ast.If) or type(st).__name__ in ("Try", "TryStar"):
+                    here = root or (st.lineno, st.col_offset)
+                    stack += [(b, here) for b in (st.body, st.orelse, *(h.body for h in getattr(st, "handlers", ())))]
+                    stack.append((getattr(st, "finalbody", []), None))
+                elif hasattr(st, "body") or isinstance(st, ast.Match):
+                    stack += [(b, None) for b in (getattr(st, "body", []), getattr(st, "orelse", []))]
+                    stack += [(c.body, None) for c in getattr(st, "cases", ())]
+                elif root is not None and isinstance(st, ast.Assign) and len(st.targets) == 1 and \
+                        isinstance(st.targets[0], (ast.Name, ast.Attribute)):
+                    target = ast.unparse(st.targets[0])
+                    for ln in range(st.lineno, (st.end_lineno or st.lineno) + 1):
+                        if ln in lines:
+                            out[(ctx.rel, cell, ln)] = (root, target, arm)
+    return out
 
 
 def _masked_select_mask(node):

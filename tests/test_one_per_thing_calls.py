@@ -72,7 +72,15 @@ def pick(a, b):
     a.train()
     b.close()
     world = torch.cuda.device_count()
-    return a, b, n, world
+    a.reset()
+    a.eval()
+    a.train()
+    ids = torch.tensor(a.ids, device=torch.cuda.current_device())
+    b.close()
+    b.eval()
+    b.train()
+    pos = torch.tensor(b.pos, device=torch.cuda.current_device())
+    return a, b, n, world, ids, pos
 '''
 
 
@@ -84,6 +92,8 @@ def test_device_pick_queries_stay_one_per_pick(tmp_path):
         (11, 8, "TRN243", "`torch.cuda.is_available`", []),
         (13, 9, "TRN243", "`torch.cuda.device_count`", []),
         (18, 13, "TRN243", "`torch.cuda.device_count`", []),
+        (22, 38, "TRN243", "`torch.cuda.current_device`", []),
+        (26, 38, "TRN243", "`torch.cuda.current_device`", []),
     ]
 
 

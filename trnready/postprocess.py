@@ -27,8 +27,9 @@ from .scope import classify
 # (2: suppressions honoured in every file kind with comments; 3: one finding per thing, occurrences;
 # 4: uses fold into the same rule's import finding; self-check blocks of package modules are examples;
 # 5: one finding per rule per training-config file; 6: a branch's finding folds into the reported check above
-# it; 10: one per rule per function for more categories of [context.values]).
-VERSION = 12
+# it; 10: one per rule per function for more categories of [context.values]; 13: one per category per statement,
+# per API per function, masked_select by mask).
+VERSION = 13
 
 
 # ---------------------------------------------------------------- file steps
@@ -83,9 +84,15 @@ def one_per_thing(findings: list, ctx, result) -> list:
       and `liger_fused_linear_cross_entropy` switch on one plugin, `fp16: true` in two sections is one switch;
     - one per rule and value in a CI file: a build matrix naming `pytorch/conda-builder:cuda118` in 40 entries
       is one item (each other image, runner or Python version stays its own);
-    - one per category per line, in every file kind (`torch.nested` + `torch.jagged`, `torch==2.1.2+cu121`): the
-      most severe, then the first by column;
-    - one per boolean mask per function: `x[mask]`, then `y[mask]` and `z[~mask]` fold into the first;
+    - one per category per line, in every file kind (`torch.nested` + `torch.jagged`, `torch==2.1.2+cu121`), and
+      per statement where there is a syntax tree (`autocast(enabled=..., dtype=torch.get_autocast_gpu_dtype())`
+      over two lines): the most severe, then the first by position;
+    - one per rule, function and API for the rules in `one-per-function-call-rules` (six `torch.cuda.synchronize()`
+      in one timing loop), except the device-picking queries of `one-per-function-call-not`;
+    - one per rule and value per variable assigned in the arms of one `if` / `try` (the same `device='cuda'` for
+      one tensor in a try, its except and the else around it);
+    - one per boolean mask per function: `x[mask]`, then `y[mask]`, `z[~mask]` and `t.masked_select(mask[:, None])`
+      fold into the first;
     - one per rule per function for the categories in `one-per-function-categories` (sparse: the port rewrites a
       function's sparse algebra as a whole, not each `torch.sparse.*` call);
     - a finding in either branch of an `if` / `elif` whose test carries a finding of the same category folds
@@ -103,6 +110,12 @@ def one_per_thing(findings: list, ctx, result) -> list:
     values = getattr(getattr(ctx.engine, "catalogue", None), "context_values", {})
     per_function = frozenset(values.get("one-per-function-categories", ()))
     functions = _function_keys(findings, ctx, result, per_function) if per_function else {}
+    # The same call of an API rule repeated in one function (six `torch.cuda.synchronize()` around the steps
+    # of one timing loop, `torch.cuda.memory_stats()` at the start and end of one log): one edit of that function.
+    call_rules = frozenset(values.get("one-per-function-call-rules", ()))
+    not_calls = frozenset(values.get("one-per-function-call-not", ()))
+    calls = _function_keys(findings, ctx, result, call_rules, by="rule") if call_rules else {}
+    arms = _arm_assignments(findings, ctx, result)
     kept: dict = {}  # key -> index into out
     out: list = []
     extra: dict = {}  # index into out -> [(line, column), ...]
@@ -114,6 +127,7 @@ def one_per_thing(findings: list, ctx, result) -> list:
     config = ctx.kind in CONFIG_KINDS and not ci
     picks = _checked_branches(findings, ctx, result)
     at_line: dict = {}  # (stand, category, line) -> index into out of the first finding there
+    chosen: dict = {}  # (stand, rule, "arms", branch, target, message) -> (index into out, arms seen)
     runs: dict = {}  # (stand, rule, block) -> (index into out, position of the run's last statement)
     for f in findings:
         stand = (f.path, f.cell, f.suppressed, f.guarded)
@@ -135,8 +149,27 @@ def one_per_thing(findings: list, ctx, result) -> list:
         # (keyed by line: a finding sharing its line with a per-function category's one folds with it too, as
         # torch.compile's mode="reduce-overhead" (TRN263) does with the compile call of the same line)
         func = functions.get((f.path, f.cell, f.line))
+        call = calls.get((f.path, f.cell, f.line)) if f.rule in call_rules else None
+        if call is not None and _called_name(f.message) in not_calls:
+            call = None
         thing = (stand, f.rule, "function", func) if func is not None else \
-            (stand, f.rule, "mask", mask) if mask is not None else None
+            (stand, f.rule, "mask", mask) if mask is not None else \
+            (stand, f.rule, "call", call, f.message) if call is not None else None
+        # One variable given the same value in the alternative arms of one branch (`has_data = torch.tensor([1],
+        # device='cuda')` in a try, `[0]` in its except, `torch.empty(1, device='cuda')` in the else of the `if`
+        # around it): one choice to change. Another variable, or another branch, stays its own item.
+        # (Two assignments in one arm are two statements of one path, each its own item.)
+        arm = arms.get((f.path, f.cell, f.line)) if thing is None and f.category not in _MASK_CATEGORIES else None
+        if arm is not None:
+            branch, target, which = arm
+            choice = (stand, f.rule, "arms", branch, target, f.message)
+            if choice in chosen and which not in chosen[choice][1]:
+                chosen[choice][1].add(which)
+                fold(chosen[choice][0], f)
+                continue
+            new_choice = None if choice in chosen else (choice, which)
+        else:
+            new_choice = None
         if thing in kept:
             fold(kept[thing], f)
             continue
@@ -174,21 +207,27 @@ def one_per_thing(findings: list, ctx, result) -> list:
             kept[key] = len(out)
         if thing is not None:
             kept[thing] = len(out)
+        if new_choice is not None:
+            chosen[new_choice[0]] = (len(out), {new_choice[1]})
         at_line.setdefault((stand, f.category, f.line), len(out))
         out.append(f)
     # Never two findings of one category on one line, in any file kind: `torch==2.1.2+cu121` is one thing to
     # change (a CUDA build and an old pin are both environment findings); a requirement that is both a kernel
     # library and a CUDA wheel index names two categories and stays two findings.
+    # Likewise one of a category per statement: `with torch.cuda.amp.autocast(enabled=True,` over two lines with
+    # `dtype=torch.get_autocast_gpu_dtype())` is one call to change, whichever rules name its parts.
     by_line: dict = {}
     for i, f in enumerate(out):
         if f.rule in META_RULES:
             continue
-        by_line.setdefault((f.path, f.cell, f.suppressed, f.guarded, f.category, f.line), []).append(i)
+        where = statements.get((f.path, f.cell, f.line))
+        place = ("stmt", where[1]) if where is not None else ("line", f.line)
+        by_line.setdefault((f.path, f.cell, f.suppressed, f.guarded, f.category, place), []).append(i)
     drop: set = set()
     for group in by_line.values():
         if len(group) < 2:
             continue
-        best = max(group, key=lambda i: (SEVERITY_RANK[out[i].severity], -out[i].column))
+        best = max(group, key=lambda i: (SEVERITY_RANK[out[i].severity], -out[i].line, -out[i].column))
         for i in group:
             if i != best:
                 drop.add(i)
@@ -262,12 +301,68 @@ def _mask_operand(node):
     return None
 
 
-def _function_keys(findings: list, ctx, result, categories) -> dict:
-    """(path, cell, line) -> the innermost function holding the line, for findings of `categories`
-    ([context.values] one-per-function-categories). Only files with two or more such findings are walked."""
+def _arm_assignments(findings: list, ctx, result) -> dict:
+    """(path, cell, line) -> (outermost branch, assigned target, arm) for the lines of single-target assignments in an
+    arm of an `if` / `try` (body, else, except handlers), when the file has two findings of one rule. Branches
+    nested in an arm share the outer branch; a loop, `with`, def or class (and a `finally`) starts afresh."""
     out: dict = {}
     for tree, mine, cell in _trees(findings, ctx, result):
-        lines = sorted({f.line for f in mine if f.category in categories})
+        rules = [f.rule for f in mine]
+        if len(rules) == len(set(rules)):
+            continue
+        lines = {f.line for f in mine}
+        stack: list = [(getattr(tree, "body", []), None)]
+        while stack:
+            body, root = stack.pop()
+            arm = id(body)
+            for st in body:
+                if isinstance(st, ast.If) or type(st).__name__ in ("Try", "TryStar"):
+                    here = root or (st.lineno, st.col_offset)
+                    stack += [(b, here) for b in (st.body, st.orelse, *(h.body for h in getattr(st, "handlers", ())))]
+                    stack.append((getattr(st, "finalbody", []), None))
+                elif hasattr(st, "body") or isinstance(st, ast.Match):
+                    stack += [(b, None) for b in (getattr(st, "body", []), getattr(st, "orelse", []))]
+                    stack += [(c.body, None) for c in getattr(st, "cases", ())]
+                elif root is not None and isinstance(st, ast.Assign) and len(st.targets) == 1 and \
+                        isinstance(st.targets[0], (ast.Name, ast.Attribute)):
+                    target = ast.unparse(st.targets[0])
+                    for ln in range(st.lineno, (st.end_lineno or st.lineno) + 1):
+                        if ln in lines:
+                            out[(ctx.rel, cell, ln)] = (root, target, arm)
+    return out
+
+
+def _masked_select_mask(node):
+    """The mask of `x.masked_select(mask)` / `torch.masked_select(x, mask)` as text, or None. A view of the mask
+    (`mask[:, None]`, `mask.unsqueeze(-1)`) selects with the same mask: `out.masked_select(mask[:, None])` then
+    `target.masked_select(mask[:, None])` is one masked rewrite."""
+    fn = node.func
+    if not isinstance(fn, ast.Attribute) or fn.attr != "masked_select":
+        return None
+    args = node.args
+    arg = args[0] if len(args) == 1 else args[1] if len(args) == 2 and isinstance(fn.value, ast.Name) else None
+    while isinstance(arg, (ast.Subscript, ast.Call)):
+        if isinstance(arg, ast.Call) and not isinstance(arg.func, ast.Attribute):
+            return None
+        arg = arg.value if isinstance(arg, ast.Subscript) else arg.func.value
+    if isinstance(arg, ast.UnaryOp) and isinstance(arg.op, (ast.Invert, ast.Not)):
+        arg = arg.operand
+    return ast.unparse(arg) if isinstance(arg, (ast.Name, ast.Attribute)) else None
+
+
+def _called_name(message: str) -> str:
+    """The API a message names last in backquotes (`... API: `torch.cuda.is_available``), or ""."""
+    parts = message.split("`")
+    return parts[-2] if len(parts) >= 3 else ""
+
+
+def _function_keys(findings: list, ctx, result, names, by: str = "category") -> dict:
+    """(path, cell, line) -> the innermost function holding the line, for findings whose category (or rule, with
+    by="rule") is in `names` ([context.values] one-per-function-categories, one-per-function-call-rules). Only
+    files with two or more such findings are walked."""
+    out: dict = {}
+    for tree, mine, cell in _trees(findings, ctx, result):
+        lines = sorted({f.line for f in mine if getattr(f, by) in names})
         if len(lines) < 2:
             continue
         stack: list = [tree]
@@ -306,8 +401,8 @@ def _mask_keys(findings: list, ctx, result) -> dict:
                 here = func
                 if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
                     here = (child.lineno, child.col_offset)
-                elif isinstance(child, ast.Subscript) and (child.lineno, child.col_offset + 1) in want:
-                    text = _mask_operand(child)
+                elif isinstance(child, (ast.Subscript, ast.Call)) and (child.lineno, child.col_offset + 1) in want:
+                    text = _mask_operand(child) if isinstance(child, ast.Subscript) else _masked_select_mask(child)
                     if text is not None and func is not None:
                         out[(ctx.rel, cell, child.lineno, child.col_offset + 1)] = (func, text)
                 stack.append((child, here))

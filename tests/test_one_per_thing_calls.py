@@ -1,0 +1,212 @@
+"""One finding per thing, three more folds: the same torch.cuda API repeated in one function, one call reported by
+two rules of a category over the lines of one statement, and masked selections with one mask. Each fold keeps the
+other places as occurrences; its look-alike (another API or function, another category, another mask) stays apart."""
+import json
+
+from conftest import run_cli
+
+
+def scan(tmp_path, name, text):
+    (tmp_path / name).write_text(text)
+    proc = run_cli("scan", ".", "--format", "json", "--no-cache", cwd=tmp_path)
+    assert proc.returncode in (0, 1), proc.stderr
+    return [(f["line"], f["column"], f["rule"], f["message"],
+             [(o["line"], o["column"], o["rule"]) for o in f.get("occurrences", ())])
+            for f in json.loads(proc.stdout)["findings"]]
+
+
+SYNC = "torch.cuda device, memory, stream or RNG API: `torch.cuda.synchronize`"
+STATS = "torch.cuda device, memory, stream or RNG API: `torch.cuda.memory_stats`"
+
+TIMING = '''import torch
+
+
+def measure(model, x, steps):
+    torch.cuda.synchronize()
+    for _ in range(steps):
+        torch.cuda.synchronize()
+        y = model(x)
+        z = y * 2
+        w = z + 1
+        torch.cuda.synchronize()
+    model.reset()
+    model.eval()
+    model.train()
+    before = torch.cuda.memory_stats()
+    if steps:
+        log(before, torch.cuda.memory_stats())
+    return w
+
+
+def other(model):
+    torch.cuda.synchronize()
+    return model
+'''
+
+
+def test_same_cuda_api_in_one_function_is_one_finding(tmp_path):
+    assert scan(tmp_path, "timing.py", TIMING) == [
+        (5, 5, "TRN243", SYNC, [(7, 9, "TRN243"), (11, 9, "TRN243")]),
+        # another API of the same rule in the function: its own finding, with its own repeat
+        (15, 14, "TRN243", STATS, [(17, 21, "TRN243")]),
+        # the same API in another function: another edit
+        (22, 5, "TRN243", SYNC, []),
+    ]
+
+
+PICKS = '''import torch
+
+
+def pick(a, b):
+    if torch.cuda.is_available():
+        a = a.to("cuda")
+    a.reset()
+    a.eval()
+    a.train()
+    b.close()
+    if torch.cuda.is_available():
+        b = b.to("cuda")
+    n = torch.cuda.device_count()
+    a.reset()
+    a.eval()
+    a.train()
+    b.close()
+    world = torch.cuda.device_count()
+    a.reset()
+    a.eval()
+    a.train()
+    ids = torch.tensor(a.ids, device=torch.cuda.current_device())
+    b.close()
+    b.eval()
+    b.train()
+    pos = torch.tensor(b.pos, device=torch.cuda.current_device())
+    return a, b, n, world, ids, pos
+'''
+
+
+def test_device_pick_queries_stay_one_per_pick(tmp_path):
+    text = PICKS
+    assert [(line, column, rule, msg.split(": ")[1], occ) for line, column, rule, msg, occ in
+            scan(tmp_path, "pick.py", text)] == [
+        (5, 8, "TRN243", "`torch.cuda.is_available`", []),  # the "cuda" string below folds into its check
+        (11, 8, "TRN243", "`torch.cuda.is_available`", []),
+        (13, 9, "TRN243", "`torch.cuda.device_count`", []),
+        (18, 13, "TRN243", "`torch.cuda.device_count`", []),
+        (22, 38, "TRN243", "`torch.cuda.current_device`", []),
+        (26, 38, "TRN243", "`torch.cuda.current_device`", []),
+    ]
+
+
+AUTOCAST = '''import torch
+
+
+def do_autocast(fn):
+    def wrap(*args, **kwargs):
+        with torch.cuda.amp.autocast(enabled=True,
+                                     dtype=torch.get_autocast_gpu_dtype(),
+                                     cache_enabled=torch.is_autocast_cache_enabled()):
+            return fn(*args, **kwargs)
+    return wrap
+'''
+
+
+def test_one_category_per_statement_over_its_lines(tmp_path):
+    assert scan(tmp_path, "util.py", AUTOCAST) == [
+        (6, 14, "TRN251", "torch.cuda.amp autocast or GradScaler: `torch.cuda.amp`", [(7, 44, "TRN255")]),
+    ]
+
+
+def test_two_statements_of_one_category_stay_two(tmp_path):
+    text = AUTOCAST.replace("""        with torch.cuda.amp.autocast(enabled=True,
+                                     dtype=torch.get_autocast_gpu_dtype(),
+                                     cache_enabled=torch.is_autocast_cache_enabled()):
+""", """        dtype = torch.get_autocast_gpu_dtype()
+
+        with torch.cuda.amp.autocast(enabled=True, dtype=dtype):
+""")
+    assert [(line, rule, occ) for line, _, rule, _, occ in scan(tmp_path, "util.py", text)] == [
+        (6, "TRN255", []),
+        (8, "TRN251", []),
+    ]
+
+
+MASKED = '''import torch
+
+
+def loss(mel_out, mel_target, pitch_out, pitch_target, mel_mask, src_mask):
+    mel_pred = mel_out.masked_select(mel_mask[:, None])
+    mel_true = mel_target.masked_select(mel_mask[:, None])
+    pitch_pred = pitch_out.masked_select(src_mask.unsqueeze(-1))
+    pitch_true = torch.masked_select(pitch_target, src_mask)
+    return mel_pred, mel_true, pitch_pred, pitch_true
+
+
+def other(x, mel_mask):
+    return x.masked_select(mel_mask)
+'''
+
+
+def test_masked_selections_with_one_mask_are_one_finding(tmp_path):
+    assert [(line, column, rule, occ) for line, column, rule, _, occ in scan(tmp_path, "loss.py", MASKED)] == [
+        (5, 16, "TRN104", [(6, 16, "TRN104")]),
+        # another mask (a view of it, or passed to torch.masked_select) is another rewrite
+        (7, 18, "TRN104", [(8, 18, "TRN104")]),
+        # the same mask name in another function: its own item
+        (13, 12, "TRN104", []),
+    ]
+
+
+ARMS = '''import torch
+
+
+def next_batch(rank, it):
+    if rank == 0:
+        try:
+            data = next(it)
+            has_data = torch.tensor([1], dtype=torch.uint8, device="cuda")
+        except StopIteration:
+            has_data = torch.tensor([0], dtype=torch.uint8, device="cuda")
+            data = None
+    else:
+        has_data = torch.empty(1, dtype=torch.uint8, device="cuda")
+        data = None
+    return data, has_data
+
+
+def two_tensors(rank):
+    if rank == 0:
+        flags = torch.ones(1, device="cuda")
+    else:
+        sizes = torch.zeros(1, device="cuda")
+    return flags, sizes
+'''
+
+CUDA_STRING = '"cuda" device string: `cuda`'
+
+
+def test_one_variable_in_the_arms_of_one_branch_is_one_finding(tmp_path):
+    assert scan(tmp_path, "train.py", ARMS) == [
+        (8, 68, "TRN242", CUDA_STRING, [(10, 68, "TRN242"), (13, 61, "TRN242")]),
+        # two variables in the arms of a branch are two tensors to place
+        (20, 38, "TRN242", CUDA_STRING, []),
+        (22, 39, "TRN242", CUDA_STRING, []),
+    ]
+
+
+def test_one_variable_twice_in_one_arm_stays_two(tmp_path):
+    text = '''import torch
+
+
+def build(rank, a, b, c):
+    if rank == 0:
+        buf = torch.ones(1, device="cuda")
+        a.reset()
+        b.reset()
+        c.reset()
+        buf = torch.zeros(2, device="cuda")
+    return buf
+'''
+    assert [(line, rule, occ) for line, _, rule, _, occ in scan(tmp_path, "build.py", text)] == [
+        (6, "TRN242", []),
+        (10, "TRN242", []),
+    ]

@@ -604,12 +604,16 @@ def host_built_value(ctx, hit) -> bool:
     `torch.unique(keys)`, `expected = torch.tensor([1], dtype=torch.double)` compared in a test. The value is
     followed through the function's assignments (and those of the functions around it): factories without a
     `device=` argument, `torch.from_numpy`, `.cpu()`, torch functions and methods of such tensors, Python and NumPy
-    values mixed in. A parameter, an attribute (`self.x`), a module name or a `.to(device)` / `.cuda()` on the way
-    makes it unknown, and unknown is never guarded. A result the function then hands to a library of
+    values mixed in. An attribute `self.x` is host in every method when every assignment the file makes to it is a
+    host tensor and nothing in the file moves it (`self.ids = torch.full(..., device="cpu", pin_memory=True)`). A
+    parameter, another object's attribute, a module name or a `.to(device)` / `.cuda()` on the way makes it
+    unknown, and unknown is never guarded. A result the function then hands to a library of
     `host-libraries` (scikit-learn, SciPy, NumPy, pandas take host arrays only) is host data too. For rules of the
     categories in `host-built-categories`; for those in `host-kept-categories` (a float64 or sparse value that could
     reach the device later) nothing in the file may move anything to a device either, and the value may not leave
-    its function (returned, stored in an attribute or a buffer, handed to a function that is not torch's). A file
+    its function (returned, stored in an attribute or a buffer, handed to a function that is not torch's) unless
+    cast away on its way out (`.numpy()`, `.to(torch.float32)`); a file moving tensors elsewhere is then allowed
+    when the function itself names no device. A file
     that sets a default device (`torch.set_default_device`, `with torch.device(...)`) builds its tensors there and
     is never guarded, nor is a match in a `forward` or in a file that calls `torch.compile`: compiled code breaks
     its graph on a host tensor's data-dependent shape too."""

@@ -146,6 +146,7 @@ class _Kinds:
             p = parent_of(ctx, p)
         self.busy: dict = {}  # (function, name) being followed -> the kind assumed for it meanwhile
         self.retries = 0
+        self.assuming = 0  # inside a second look that assumes a loop-carried name is a host tensor
 
     def _comp_target(self, target, it) -> None:
         if type(target) is ast.Name:
@@ -223,6 +224,8 @@ class _Kinds:
             return self.of(self.comprehensions[name], depth + 1)
         for fn in self.functions:
             if name in fn.bound:
+                if self.assuming and name in fn.params:
+                    return None  # a re-bound parameter: what the caller passed may be anything
                 key = (id(fn), name)
                 if key in self.busy:
                     return self.busy[key]  # a loop-carried name: its other assignments decide
@@ -243,8 +246,12 @@ class _Kinds:
                     type(n) is ast.Name and n.id == key[1] for v in values if v is not None for n in ast.walk(v)):
                 self.retries += 1
                 self.busy[key] = HOST
-                if self._combine([self.of(v, depth + 1) for v in values], PY) == HOST:
-                    found = HOST
+                self.assuming += 1
+                try:
+                    if self._combine([self.of(v, depth + 1) for v in values], PY) == HOST:
+                        found = HOST
+                finally:
+                    self.assuming -= 1
             return found
         finally:
             del self.busy[key]

@@ -32,3 +32,11 @@ def filter_moved_back(outputs, threshold, device):
     scores = scores.to(device)
     scores = scores[scores > threshold]
     return scores
+
+
+def resize_grid(posemb, size):
+    tok, grid = (posemb[:, :1], posemb[0, 1:])
+    grid = grid.reshape(1, 4, 4, -1)
+    grid = torch.nn.functional.interpolate(grid, size=size, mode="bilinear")
+    posemb = torch.cat([tok, grid], dim=1)
+    return posemb

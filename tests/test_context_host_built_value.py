@@ -38,6 +38,7 @@ def test_host_built_values_are_guarded_and_look_alikes_stay():
         ("host_names.py", 33, 14, "TRN104", MASK, False),  # taken back to a device before the filter
         ("host_names.py", 40, 12, "TRN191", "Bilinear or bicubic interpolation: `torch.nn.functional.interpolate`",
          False),  # narrowed from a parameter that is re-bound later: still the caller's tensor
+        ("host_names.py", 49, 13, "TRN104", MASK, False),  # narrowed in a loop over enumerate(a parameter)
         ("kept.py", 5, 40, "TRN121", F64 % "torch.double", True),  # an expected value compared in place
         ("kept.py", 13, 43, "TRN121", F64 % "torch.float64", False),  # returned: the caller may move it
         ("kept.py", 20, 62, "TRN121", F64 % "torch.float64", False),  # a module buffer moves with the module

@@ -237,8 +237,9 @@ class _Kinds:
     def _bound_kind(self, key, values, depth: int):
         """The kind of a name from all its assignments. A name assigned from itself (`x = x[x.max(1)[0] > t]`, a
         filter that narrows a host tensor) is first followed as a Python value; when that leaves it unknown it is
-        followed again as a host tensor, and kept as one if every assignment then agrees (the only consistent
-        answer: a device tensor would make the first assignment unknown, not a host tensor)."""
+        followed again as a host tensor, and kept as one if every assignment then is one (the only consistent
+        answer: a device tensor would make the first assignment unknown, not a host tensor). A loop over
+        `enumerate(batch)` binds Python values by this reading, so it never agrees."""
         self.busy[key] = PY
         try:
             found = self._combine([self.of(v, depth + 1) for v in values], PY)
@@ -248,7 +249,7 @@ class _Kinds:
                 self.busy[key] = HOST
                 self.assuming += 1
                 try:
-                    if self._combine([self.of(v, depth + 1) for v in values], PY) == HOST:
+                    if all(self.of(v, depth + 1) == HOST for v in values):
                         found = HOST
                 finally:
                     self.assuming -= 1

@@ -40,3 +40,12 @@ def resize_grid(posemb, size):
     grid = torch.nn.functional.interpolate(grid, size=size, mode="bilinear")
     posemb = torch.cat([tok, grid], dim=1)
     return posemb
+
+
+def keep_confident(prediction, threshold):
+    candidates = prediction[..., 4] > threshold
+    kept = []
+    for i, x in enumerate(prediction):
+        x = x[candidates[i]]
+        kept.append(x)
+    return kept

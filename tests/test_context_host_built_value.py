@@ -15,6 +15,8 @@ def test_host_built_values_are_guarded_and_look_alikes_stay():
         ("attributes.py", 31, 17, "TRN104", SHAPE % "torch.nonzero", False),  # self.sent.to(device) in send()
         ("attributes.py", 32, 18, "TRN104", SHAPE % "torch.nonzero", False),  # allocated on "cuda"
         ("attributes.py", 33, 17, "TRN104", SHAPE % "torch.nonzero", False),  # assigned a parameter
+        ("attributes.py", 44, 16, "TRN191", "Bilinear or bicubic interpolation: `torch.nn.functional.interpolate`",
+         False),  # an nn.Parameter moves with its module
         ("cast_on_leaving.py", 6, 63, "TRN121", F64 % "torch.float64", True),  # leaves as np.clip(...).numpy()
         ("cast_on_leaving.py", 16, 47, "TRN121", F64 % "torch.float64", True),  # returned cast to float32
         ("cast_on_leaving.py", 26, 42, "TRN121", F64 % "torch.float64", False),  # returned in float64

@@ -262,8 +262,8 @@ class _Kinds:
         return list(call.args) + [kw.value for kw in call.keywords if kw.arg not in ("dtype", "out")]
 
     def _call(self, call, depth: int):
-        if any(kw.arg == "device" and not is_cpu(kw.value) for kw in call.keywords):
-            return None
+        if any(kw.arg is None or kw.arg == "device" and not is_cpu(kw.value) for kw in call.keywords):
+            return None  # `**factory_kwargs` may carry a device
         f = call.func
         if type(f) is ast.Name and f.id in _PY_CALLS and not _torch_name(self.ctx, f):
             return PY
@@ -360,6 +360,11 @@ def _attribute_bindings(ctx) -> dict:
     return ctx.fact("host-built-value:attributes", compute)
 
 
+def _module_state(value) -> bool:
+    """`nn.Parameter(...)`, `nn.Buffer(...)`: state that moves with its module."""
+    return type(value) is ast.Call and dotted(value.func).rsplit(".", 1)[-1] in ("Parameter", "Buffer")
+
+
 def _attribute_kind(ctx, name: str):
     """The kind of `self.<name>` in every method: the kinds of all values the file assigns to it, each followed in
     its own function (`self.ids = torch.full((n,), -1, device="cpu", pin_memory=True)` in `__init__`,
@@ -372,7 +377,7 @@ def _attribute_kind(ctx, name: str):
     ctx.memo[key] = None  # an attribute assigned from itself stays unknown
     values = _attribute_bindings(ctx).get(name)
     kind = None
-    if values and all(v is not None for v in values):
+    if values and all(v is not None and not _module_state(v) for v in values):
         kind = _Kinds._combine([_Kinds(ctx, v).of(v) for v in values], PY)
     ctx.memo[key] = kind
     return kind

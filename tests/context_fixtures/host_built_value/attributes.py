@@ -32,3 +32,13 @@ class Lookalikes(Bookkeeping):
         device = torch.nonzero(self.on_gpu)
         given = torch.nonzero(self.given)
         return moved, device, given
+
+
+class Embedding(torch.nn.Module):
+    def __init__(self, h, w, dim, dd):
+        super().__init__()
+        self.table = torch.nn.Parameter(torch.empty(1, h, w, dim, **dd))
+
+    def resized(self, size):
+        grid = self.table.permute(0, 3, 1, 2)
+        return torch.nn.functional.interpolate(grid, size=size, mode="bilinear")

@@ -9,6 +9,19 @@ MASK = "Indexing with a boolean mask: the result has one row per True value, a s
 
 def test_host_built_values_are_guarded_and_look_alikes_stay():
     assert scan_findings(CONTEXT_FIXTURES / "host_built_value", "--show-guarded") == [
+        ("attributes.py", 10, 64, "TRN242", '"cuda" device string: `cuda`', False),
+        ("attributes.py", 15, 16, "TRN104", SHAPE % "torch.nonzero", True),  # self.offsets: device="cpu", pinned
+        ("attributes.py", 16, 17, "TRN104", SHAPE % "nonzero", True),  # self.grid: an arange never moved
+        ("attributes.py", 31, 17, "TRN104", SHAPE % "torch.nonzero", False),  # self.sent.to(device) in send()
+        ("attributes.py", 32, 18, "TRN104", SHAPE % "torch.nonzero", False),  # allocated on "cuda"
+        ("attributes.py", 33, 17, "TRN104", SHAPE % "torch.nonzero", False),  # assigned a parameter
+        ("attributes.py", 44, 16, "TRN191", "Bilinear or bicubic interpolation: `torch.nn.functional.interpolate`",
+         False),  # an nn.Parameter moves with its module
+        ("cast_on_leaving.py", 6, 63, "TRN121", F64 % "torch.float64", True),  # leaves as np.clip(...).numpy()
+        ("cast_on_leaving.py", 16, 47, "TRN121", F64 % "torch.float64", True),  # returned cast to float32
+        ("cast_on_leaving.py", 26, 42, "TRN121", F64 % "torch.float64", False),  # returned in float64
+        ("cast_on_leaving.py", 38, 42, "TRN121", F64 % "torch.float64", False),  # a helper keeps it in a dict
+        ("cast_on_leaving.py", 44, 35, "TRN121", F64 % "torch.float64", False),  # the function names a device
         ("decode.py", 9, 19, "TRN104", SHAPE % "nonzero", True),  # torch.tensor(Python tokens), then a mask of it
         ("decode.py", 16, 23, "TRN104", SHAPE % "torch.unique", True),  # arange of a parameter's size
         ("decode.py", 22, 12, "TRN191", "Bilinear or bicubic interpolation: `torch.nn.functional.interpolate`",
@@ -21,6 +34,13 @@ def test_host_built_values_are_guarded_and_look_alikes_stay():
         ("decode.py", 58, 12, "TRN104", MASK, False),  # look-alike: parameters, kept in torch
         ("default_device.py", 3, 26, "TRN242", '"cuda" device string: `cuda`', False),
         ("default_device.py", 7, 12, "TRN104", SHAPE % "nonzero", False),  # factories build on the default device
+        ("host_names.py", 10, 19, "TRN104", MASK, True),  # x = x[mask] after x = logits.cpu().clone()
+        ("host_names.py", 17, 12, "TRN104", SHAPE % "torch.unique", True),  # as_tensor of a `.numpy()` result
+        ("host_names.py", 26, 19, "TRN104", MASK, False),  # no `.cpu()` on the way
+        ("host_names.py", 33, 14, "TRN104", MASK, False),  # taken back to a device before the filter
+        ("host_names.py", 40, 12, "TRN191", "Bilinear or bicubic interpolation: `torch.nn.functional.interpolate`",
+         False),  # narrowed from a parameter that is re-bound later: still the caller's tensor
+        ("host_names.py", 49, 13, "TRN104", MASK, False),  # narrowed in a loop over enumerate(a parameter)
         ("kept.py", 5, 40, "TRN121", F64 % "torch.double", True),  # an expected value compared in place
         ("kept.py", 13, 43, "TRN121", F64 % "torch.float64", False),  # returned: the caller may move it
         ("kept.py", 20, 62, "TRN121", F64 % "torch.float64", False),  # a module buffer moves with the module

@@ -17,6 +17,14 @@ _LITERAL_DATA = (ast.List, ast.Tuple, ast.ListComp, ast.Constant)
 _TO_PYTHON = frozenset({"item", "tolist", "numpy", "numel", "size", "dim", "ndimension", "element_size",
                         "data_ptr", "stride", "nelement"})
 # Attributes that are Python values whatever the tensor: shapes, dtypes, counts.
+# Methods whose result is a host value whatever is known of the receiver: a device tensor has no `.numpy()`.
+_LEAVES_TORCH = frozenset({"numpy", "tolist", "item"})
+# Casts that leave float64 (and sparse) storage behind: by method name, and by the dtype given to `.to` / `.type`.
+_CAST_AWAY = frozenset({"numpy", "float", "half", "bfloat16", "int", "bool", "tolist", "item", "to_dense"})
+_NARROW = frozenset({"float32", "float", "float16", "half", "bfloat16", "int32", "int", "int16", "int8", "uint8",
+                     "bool"})
+# How often one expression may be followed again under the assumption that a loop-carried name is a host tensor.
+_RETRIES = 8
 _PY_ATTRS = frozenset({"shape", "ndim", "dtype", "layout", "is_sparse", "is_nested", "requires_grad"})
 # Builtins and modules whose results are Python or NumPy values.
 _PY_CALLS = frozenset({"len", "int", "float", "bool", "round", "range", "enumerate", "zip", "list", "tuple",
@@ -136,7 +144,9 @@ class _Kinds:
                 for gen in p.generators:
                     self._comp_target(gen.target, gen.iter)
             p = parent_of(ctx, p)
-        self.busy: set = set()
+        self.busy: dict = {}  # (function, name) being followed -> the kind assumed for it meanwhile
+        self.retries = 0
+        self.assuming = 0  # inside a second look that assumes a loop-carried name is a host tensor
 
     def _comp_target(self, target, it) -> None:
         if type(target) is ast.Name:
@@ -166,6 +176,8 @@ class _Kinds:
                 return PY  # torch.float64, torch.int32: a dtype
             if e.attr in ("T", "mT", "H", "real", "imag", "data", "grad"):
                 return self.of(e.value, depth + 1)
+            if type(e.value) is ast.Name and e.value.id == "self":
+                return _attribute_kind(self.ctx, e.attr)
             return None
         if k is ast.Subscript:
             base = self.of(e.value, depth + 1)
@@ -192,10 +204,11 @@ class _Kinds:
 
     def _mix(self, operands, depth: int):
         """The operands of one operation: a host tensor among them makes the result a host tensor, whatever the
-        other names, attributes and items are (a tensor on a device next to it would not run; 0-dim host tensors
-        are Python values here). The result of a call nobody can see into (`make(n) + host`) stays unknown."""
+        other names, attributes, items and arithmetic of those are (`host >= self.size - 1`: a tensor on a device
+        next to it would not run; 0-dim host tensors are Python values here). The result of a call nobody can see
+        into (`make(n) + host`) stays unknown."""
         kinds = [self.of(x, depth + 1) for x in operands]
-        if HOST in kinds and all(k is not None or type(x) in (ast.Name, ast.Attribute, ast.Subscript, ast.Starred)
+        if HOST in kinds and all(k is not None or not any(type(n) is ast.Call for n in ast.walk(x))
                                  for k, x in zip(kinds, operands)):
             return HOST
         return None if None in kinds else PY
@@ -211,25 +224,46 @@ class _Kinds:
             return self.of(self.comprehensions[name], depth + 1)
         for fn in self.functions:
             if name in fn.bound:
+                if self.assuming and name in fn.params:
+                    return None  # a re-bound parameter: what the caller passed may be anything
                 key = (id(fn), name)
                 if key in self.busy:
-                    return PY  # a loop-carried name: its other assignments decide
-                self.busy.add(key)
-                try:
-                    return self._combine([self.of(v, depth + 1) for v in fn.bound[name]], PY)
-                finally:
-                    self.busy.discard(key)
+                    return self.busy[key]  # a loop-carried name: its other assignments decide
+                return self._bound_kind(key, fn.bound[name], depth)
             if name in fn.params:
                 return None
         return None
+
+    def _bound_kind(self, key, values, depth: int):
+        """The kind of a name from all its assignments. A name assigned from itself (`x = x[x.max(1)[0] > t]`, a
+        filter that narrows a host tensor) is first followed as a Python value; when that leaves it unknown it is
+        followed again as a host tensor, and kept as one if every assignment then is one (the only consistent
+        answer: a device tensor would make the first assignment unknown, not a host tensor). A loop over
+        `enumerate(batch)` binds Python values by this reading, so it never agrees."""
+        self.busy[key] = PY
+        try:
+            found = self._combine([self.of(v, depth + 1) for v in values], PY)
+            if found is None and self.retries < _RETRIES and any(
+                    type(n) is ast.Name and n.id == key[1] for v in values if v is not None for n in ast.walk(v)):
+                self.retries += 1
+                self.busy[key] = HOST
+                self.assuming += 1
+                try:
+                    if all(self.of(v, depth + 1) == HOST for v in values):
+                        found = HOST
+                finally:
+                    self.assuming -= 1
+            return found
+        finally:
+            del self.busy[key]
 
     @staticmethod
     def _arg_nodes(call):
         return list(call.args) + [kw.value for kw in call.keywords if kw.arg not in ("dtype", "out")]
 
     def _call(self, call, depth: int):
-        if any(kw.arg == "device" and not is_cpu(kw.value) for kw in call.keywords):
-            return None
+        if any(kw.arg is None or kw.arg == "device" and not is_cpu(kw.value) for kw in call.keywords):
+            return None  # `**factory_kwargs` may carry a device
         f = call.func
         if type(f) is ast.Name and f.id in _PY_CALLS and not _torch_name(self.ctx, f):
             return PY
@@ -244,7 +278,9 @@ class _Kinds:
             if tail in ("device", "cuda", "get_default_device"):
                 return None
             if tail == "as_tensor":
-                return HOST if call.args and type(call.args[0]) in _LITERAL_DATA else None
+                # literal data, or a NumPy / Python value (`torch.as_tensor(labels.numpy())`): built on the host
+                return HOST if call.args and (type(call.args[0]) in _LITERAL_DATA
+                                              or self.of(call.args[0], depth + 1) == PY) else None
             if tail == "scalar_tensor" or tail == "tensor" and call.args and type(call.args[0]) is ast.Constant:
                 return PY  # a 0-dim tensor goes to the device of the tensors it meets
             if tail in _FACTORIES:
@@ -259,6 +295,8 @@ class _Kinds:
                 return None
             if f.attr == "cpu":
                 return HOST
+            if f.attr in _LEAVES_TORCH and not call.args:
+                return PY  # only a host tensor has them; the result is a NumPy array or Python values
             receiver = self.of(f.value, depth + 1)
             if receiver is None:
                 return None
@@ -276,7 +314,147 @@ def _function(ctx, fn) -> _Function:
     return found
 
 
-def _escapes(ctx, subject) -> bool:
+def _self_attribute(e) -> str:
+    return e.attr if type(e) is ast.Attribute and type(e.value) is ast.Name and e.value.id == "self" else ""
+
+
+def _attribute_bindings(ctx) -> dict:
+    """`self.<name>` -> every value the file assigns to it (None: one nobody can follow), and None for a name
+    that something in the file may put on a device: a placement of `self.x` itself (`self.x.to(device)`,
+    `self.x.cuda()`), or the name handed to `register_buffer` / `setattr` (a buffer moves with its module)."""
+    def compute(c) -> dict:
+        found: dict = {}
+        lost: set = set()
+
+        def bind(target, value) -> None:
+            if type(target) in (ast.Tuple, ast.List):
+                paired = type(value) in (ast.Tuple, ast.List) and len(value.elts) == len(target.elts)
+                for i, elt in enumerate(target.elts):
+                    bind(elt, value.elts[i] if paired else None)
+            elif type(target) is ast.Starred:
+                bind(target.value, None)
+            elif _self_attribute(target):
+                found.setdefault(target.attr, []).append(value)
+
+        for st in c.statements():
+            k = type(st)
+            if k is ast.Assign:
+                for t in st.targets:
+                    bind(t, st.value)
+            elif k in (ast.AnnAssign, ast.AugAssign) and st.value is not None:
+                bind(st.target, st.value)
+            elif k in (ast.For, ast.AsyncFor):
+                bind(st.target, None)
+            elif k in (ast.With, ast.AsyncWith):
+                for item in st.items:
+                    if item.optional_vars is not None:
+                        bind(item.optional_vars, None)
+        for call in c.calls():
+            f = call.func
+            if type(f) is ast.Attribute and _self_attribute(f.value) and places_on_device(call):
+                lost.add(f.value.attr)
+            tail = f.attr if type(f) is ast.Attribute else f.id if type(f) is ast.Name else ""
+            if tail in ("register_buffer", "setattr", "register_parameter"):
+                lost.update(a.value for a in call.args[:2] if type(a) is ast.Constant and type(a.value) is str)
+        return {name: None if name in lost else values for name, values in found.items()}
+    return ctx.fact("host-built-value:attributes", compute)
+
+
+def _module_state(value) -> bool:
+    """`nn.Parameter(...)`, `nn.Buffer(...)`: state that moves with its module."""
+    return type(value) is ast.Call and dotted(value.func).rsplit(".", 1)[-1] in ("Parameter", "Buffer")
+
+
+def _attribute_kind(ctx, name: str):
+    """The kind of `self.<name>` in every method: the kinds of all values the file assigns to it, each followed in
+    its own function (`self.ids = torch.full((n,), -1, device="cpu", pin_memory=True)` in `__init__`,
+    `self.grid = torch.arange(world).view(dp, tp)`), unknown when one of them is, when nothing assigns it here (a
+    base class may), or when the file may move it to a device. A plain tensor attribute is not a module's buffer:
+    `model.to(device)` leaves it where it is."""
+    key = "host-built-value:attr:" + name
+    if key in ctx.memo:
+        return ctx.memo[key]
+    ctx.memo[key] = None  # an attribute assigned from itself stays unknown
+    values = _attribute_bindings(ctx).get(name)
+    kind = None
+    if values and all(v is not None and not _module_state(v) for v in values):
+        kind = _Kinds._combine([_Kinds(ctx, v).of(v) for v in values], PY)
+    ctx.memo[key] = kind
+    return kind
+
+
+def _casts_away(call) -> bool:
+    """A method that turns a tensor into a value without float64 or sparse storage: `.numpy()` (the caller
+    decides again what to make of the array), `.float()`, `.to(torch.float32)`, `.to(dtype=torch.float16)`."""
+    f = call.func
+    if type(f) is not ast.Attribute:
+        return False
+    if f.attr in _CAST_AWAY and not call.args and not call.keywords:
+        return True
+    if f.attr in ("to", "type"):
+        given = [a for a in call.args[:1]] + [k.value for k in call.keywords if k.arg == "dtype"]
+        return bool(given) and all(dotted(a).startswith("torch.") and dotted(a).rsplit(".", 1)[-1] in _NARROW
+                                   for a in given)
+    return False
+
+
+def _cast_away(ctx, n, top) -> bool:
+    """`n` reaches `top` only through a cast away (`weights.to(dtype=torch.float32).unsqueeze(0)`,
+    `(betas * 2).numpy()`, `np.clip(betas, 0, 1)`), followed up through operators, indexing and receivers of
+    methods; an argument of any other call is where the chain stops."""
+    e = n
+    while e is not top:
+        up = parent_of(ctx, e)
+        if up is None:
+            return False
+        if type(up) is ast.Attribute and up.value is e:
+            call = parent_of(ctx, up)
+            if type(call) is ast.Call and call.func is up:
+                if _casts_away(call):
+                    return True
+                e = call
+                continue
+            e = up
+            continue
+        if type(up) in (ast.BinOp, ast.UnaryOp) or type(up) is ast.Subscript and up.value is e:
+            e = up
+            continue
+        if type(up) is ast.keyword:
+            up = parent_of(ctx, up)
+        return type(up) is ast.Call and up.func is not e and _host_library_call(ctx, up)
+    return False
+
+
+def _host_library_call(ctx, call) -> bool:
+    """A call into a library of `host-libraries` (`np.clip(betas, 0, 0.999)`): it returns a host array."""
+    return _library_root(ctx, call.func) in frozenset(ctx.values.get("host-libraries", ()))
+
+
+def _keeps_nothing(ctx, name: str) -> bool:
+    """`name` is a function the module defines at its top level (once) that stores nothing: no attribute or item
+    assignment, no `global`, no yield. A value handed to it leaves only through what it returns."""
+    def compute(c) -> frozenset:
+        found: dict = {}
+        for st in c.tree.body if c.tree is not None else ():
+            if type(st) in (ast.FunctionDef, ast.AsyncFunctionDef):
+                found[st.name] = None if st.name in found else st
+        pure = set()
+        for fname, fn in found.items():
+            if fn is None:
+                continue
+            stores = False
+            for n in ast.walk(fn):
+                if type(n) in (ast.Global, ast.Nonlocal, ast.Yield, ast.YieldFrom) or \
+                        type(n) in (ast.Attribute, ast.Subscript) and type(n.ctx) is ast.Store:
+                    stores = True
+                    break
+            if not stores:
+                pure.add(fname)
+        return frozenset(pure)
+    return name in ctx.fact("host-built-value:keeps-nothing", compute)
+
+
+def _escapes(ctx, subject, exits: list | None = None) -> bool:
     """The value built at `subject` may leave its function: it, or a name bound from it (followed through the
     function's later assignments), is returned, yielded, stored in an attribute or a container
     (`self.freqs = ...`, `register_buffer`), or handed to a function that is not torch's (`solve(memory)`). A
@@ -289,8 +467,11 @@ def _escapes(ctx, subject) -> bool:
         return True
     tainted: set = set()
 
+    def held(e) -> list:
+        return [n for n in ast.walk(e) if n is subject or type(n) is ast.Name and n.id in tainted]
+
     def holds(e) -> bool:
-        return any(n is subject or type(n) is ast.Name and n.id in tainted for n in ast.walk(e))
+        return any(not _cast_away(ctx, n, e) for n in held(e))
 
     def handed_over(e) -> bool:
         for n in ast.walk(e):
@@ -298,6 +479,10 @@ def _escapes(ctx, subject) -> bool:
                 f = n.func
                 if _torch_name(ctx, f).startswith("torch.") or type(f) is ast.Name and f.id in _PY_CALLS:
                     continue
+                if type(f) is ast.Name and _keeps_nothing(ctx, f.id):
+                    continue  # a helper of the file that only computes: what it returns is followed here
+                if _host_library_call(ctx, n):
+                    continue  # NumPy, SciPy: the result is a host array, never a device tensor
                 if type(f) is ast.Attribute and holds(f.value):
                     continue  # a method of the value itself (`x.masked_fill_(m, 0)`)
                 if type(f) is ast.Attribute and type(f.value) is ast.Name and f.value.id in tainted | {"math"}:
@@ -322,6 +507,9 @@ def _escapes(ctx, subject) -> bool:
         exprs = [p for p in parts if isinstance(p, ast.AST)] + [x for p in parts if type(p) is list for x in p
                                                                   if isinstance(x, ast.AST)]
         if not any(holds(e) for e in exprs):
+            if exits is not None and (k is ast.Return or k in (ast.Assign, ast.AnnAssign, ast.AugAssign)) and \
+                    any(held(e) for e in exprs):
+                exits.append(st)  # the value leaves or is kept here, cast away
             continue
         if k is ast.Return or any(type(n) in (ast.Yield, ast.YieldFrom) for e in exprs for n in ast.walk(e)):
             return True
@@ -337,6 +525,25 @@ def _escapes(ctx, subject) -> bool:
                         return True  # self.x = value, cache[k] = value
                     tainted.update(n.id for n in names)
     return False
+
+
+def _outermost_function(ctx, node):
+    fn = enclosing_function(ctx, node)
+    while fn is not None:
+        up = enclosing_function(ctx, fn)
+        if up is None:
+            return fn
+        fn = up
+    return None
+
+
+def _names_device(fn) -> bool:
+    """The function places something on a device, reads a `.device`, or takes a `device` parameter."""
+    a = fn.args
+    if any("device" in p.arg for p in a.posonlyargs + a.args + a.kwonlyargs):
+        return True
+    return any(type(n) is ast.Call and places_on_device(n) or type(n) is ast.Attribute and n.attr == "device"
+               for n in ast.walk(fn))
 
 
 def _compiled(ctx, node) -> bool:
@@ -410,12 +617,16 @@ def host_built_value(ctx, hit) -> bool:
     `torch.unique(keys)`, `expected = torch.tensor([1], dtype=torch.double)` compared in a test. The value is
     followed through the function's assignments (and those of the functions around it): factories without a
     `device=` argument, `torch.from_numpy`, `.cpu()`, torch functions and methods of such tensors, Python and NumPy
-    values mixed in. A parameter, an attribute (`self.x`), a module name or a `.to(device)` / `.cuda()` on the way
-    makes it unknown, and unknown is never guarded. A result the function then hands to a library of
+    values mixed in. An attribute `self.x` is host in every method when every assignment the file makes to it is a
+    host tensor and nothing in the file moves it (`self.ids = torch.full(..., device="cpu", pin_memory=True)`). A
+    parameter, another object's attribute, a module name or a `.to(device)` / `.cuda()` on the way makes it
+    unknown, and unknown is never guarded. A result the function then hands to a library of
     `host-libraries` (scikit-learn, SciPy, NumPy, pandas take host arrays only) is host data too. For rules of the
     categories in `host-built-categories`; for those in `host-kept-categories` (a float64 or sparse value that could
     reach the device later) nothing in the file may move anything to a device either, and the value may not leave
-    its function (returned, stored in an attribute or a buffer, handed to a function that is not torch's). A file
+    its function (returned, stored in an attribute or a buffer, handed to a function that is not torch's) unless
+    cast away on its way out (`.numpy()`, `.to(torch.float32)`); a file moving tensors elsewhere is then allowed
+    when the function itself names no device. A file
     that sets a default device (`torch.set_default_device`, `with torch.device(...)`) builds its tensors there and
     is never guarded, nor is a match in a `forward` or in a file that calls `torch.compile`: compiled code breaks
     its graph on a host tensor's data-dependent shape too."""
@@ -430,5 +641,10 @@ def host_built_value(ctx, hit) -> bool:
     if _Kinds(ctx, subject).of(subject) != HOST and not _handed_to_host_library(ctx, subject):
         return False
     if category in ctx.values.get("host-kept-categories", ()):
-        return not _moves_to_device(ctx) and not _escapes(ctx, subject)
+        exits: list = []
+        if _escapes(ctx, subject, exits):
+            return False
+        # In a file that moves tensors to a device the value must leave its function only cast away (returned
+        # as `.numpy()`, stored as float32), from a function that names no device itself.
+        return not _moves_to_device(ctx) or bool(exits) and not _names_device(_outermost_function(ctx, subject))
     return True

@@ -126,3 +126,21 @@ def test_a_warm_scan_answers_from_the_cached_summaries_alike(tmp_path):
     again = json.loads(run_cli(*args, cwd=tmp_path).stdout)["findings"]
     assert [(f["line"], f.get("guarded_by")) for f in again if f["path"].endswith(".json")] == \
         [(3, None), (7, "config-key-unread")]
+
+
+def test_a_recipe_of_a_tool_outside_the_project_stays(tmp_path):
+    # an axolotl-style recipe beside an unrelated script: none of its top-level keys is named by the code
+    (tmp_path / "examples").mkdir()
+    (tmp_path / "examples" / "qlora.yml").write_text(
+        "base_model: meta-llama/Llama-3.2-3B\nadapter: lora\nsequence_len: 4096\nflash_attention: true\n")
+    (tmp_path / "prepare.py").write_text("import json\n\ndef shard(rows, parts):\n    return rows[::parts]\n")
+    assert _scan(tmp_path) == [("examples/qlora.yml", 4, "TRN282", False, None)]
+
+
+def test_a_recipe_naming_the_classes_it_builds_stays(tmp_path):
+    # Hydra `_target_` nodes: their keys are the built classes' arguments, read wherever those classes live
+    (tmp_path / "configs").mkdir()
+    (tmp_path / "configs" / "train.yaml").write_text(
+        "model:\n  hidden: 4\ntrainer:\n  _target_: training.trainer.Trainer\n  distributed:\n    backend: nccl\n")
+    (tmp_path / "run.py").write_text("def main(cfg):\n    return cfg.model.hidden\n")
+    assert _scan(tmp_path) == [("configs/train.yaml", 6, "TRN271", False, None)]

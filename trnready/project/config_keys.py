@@ -8,7 +8,10 @@ library-read-settings). This step collects the project's key vocabulary from its
 (`--show-guarded`, guarded_by "config-key-unread") a finding one of whose keys the code never names as
 a string literal (other than a subscript store), as an attribute of something that is not an imported
 module, as a function parameter or as an annotated class field (dataclass / Pydantic / Coqpit configs).
-A project with no Python file keeps everything: its configs are read by tools this scan does not see.
+Kept as they are: every setting of a project with no Python file, of a config none of whose top-level keys
+the code names (a recipe run by a tool outside the project: axolotl, Accelerate), and of a recipe whose nodes
+name the classes they build (`_target_`, `_component_`, `class_path`: the framework hands those keys to them;
+readers/configs.py records no setting for such a file).
 
 Cheap: nothing runs unless some config holds such a finding; then each Python file's text is scanned with
 a few regular expressions (never parsed), and only for the handful of keys in question.
@@ -113,18 +116,20 @@ def guard_unread_settings(findings: list, files: list, summaries: list, read_tex
     from .summary import unpack
 
     questions: dict = {}  # (rel, line, rule) -> needed keys
+    tops: dict = {}  # rel -> the file's top-level keys
     for sf, packed in zip(files, summaries):
         if packed is None or sf.kind in ("python", "notebook"):
             continue
         s = unpack(sf.rel, packed) if isinstance(packed, (bytes, bytearray)) else packed
         for line, rule, keys in (s or {}).get("settings") or ():
             questions[(sf.rel, line, rule)] = keys
+            tops[sf.rel] = (s or {}).get("tops") or []
     if not questions:
         return findings
     sources = [sf for sf in files if sf.kind == "python"]
     if not sources:  # no Python at all: the configs are read by something this scan does not see
         return findings
-    wanted = {k for keys in questions.values() for k in keys}
+    wanted = {k for keys in questions.values() for k in keys} | {k for t in tops.values() for k in t}
     named: set = set()
     for sf in sources:
         text = read_text(sf)
@@ -135,7 +140,9 @@ def guard_unread_settings(findings: list, files: list, summaries: list, read_tex
     out = []
     for f in findings:
         keys = questions.get((f.path, f.line, f.rule)) if f.cell is None else None
-        if keys and not f.guarded and not set(keys) <= named:
+        # A config none of whose top-level keys the code names is read by a tool outside the project (an
+        # axolotl or Accelerate recipe kept beside a few scripts): nothing to judge it by.
+        if keys and not f.guarded and named & set(tops.get(f.path, ())) and not set(keys) <= named:
             f = replace(f, guarded=True, guarded_by=GUARD)
         out.append(f)
     return out

@@ -274,7 +274,10 @@ def read(ctx: FileContext) -> ReadResult:
     em.seen = {(f.path, f.cell, f.rule, f.line) for f in base.findings}  # one finding per rule and line
     lines = ctx.text.splitlines()
     link = getattr(ctx.engine, "link", False)
-    settings: list | None = [] if link and role == "config" else None
+    # A recipe whose nodes name the classes they build (`_target_`, `_component_`, `class_path`) is handed to
+    # those classes by a framework: its keys are theirs to read, whoever wrote the classes.
+    settings: list | None = [] if link and role == "config" and not any(
+        e.value is None and e.path and e.path[-1] in COMPONENT_KEYS for e in entries) else None
     setting_findings(entries, role, lines, ctx.engine, em, ctx.rel, settings)
     summary = None
     if role == "container":
@@ -286,7 +289,10 @@ def read(ctx: FileContext) -> ReadResult:
         if unresolved or settings:
             from ..project.summary import config_summary
 
-            summary = config_summary(unresolved or [], settings or [])
+            from ..project.config_keys import norm
+
+            tops = sorted({norm(k) for k in top_keys(entries) if norm(k).isidentifier()})[:200] if settings else []
+            summary = config_summary(unresolved or [], settings or [], tops)
     else:
         from .ci import ci_findings
         from .deps import is_action, is_workflow

@@ -47,7 +47,13 @@ def needed_keys(keys: tuple, library_suffixes) -> list[str]:
     cut = len(low)
     for suffix in library_suffixes:
         parts = [norm(p) for p in suffix.split(".")]
-        if len(parts) <= len(low) and all(fnmatch.fnmatchcase(k, p) for k, p in zip(low[len(low) - len(parts):], parts)):
+        if parts[-1] == "**":  # `hydra.**`: the node and everything below it, wherever it sits
+            at = [i for i, k in enumerate(low[:-1]) if fnmatch.fnmatchcase(k, parts[0])]
+            if at:
+                cut = min(cut, at[0])
+            continue
+        tail = low[len(low) - len(parts):]
+        if len(parts) <= len(low) and all(fnmatch.fnmatchcase(k, p) for k, p in zip(tail, parts)):
             cut = min(cut, len(low) - len(parts))
     return [k for k in low[:cut] if k.isidentifier()]
 
@@ -107,8 +113,9 @@ def _params(text: str, start: int):
             i = j if j > 0 else end
         elif expect and depth == 1 and (c.isalpha() or c == "_"):
             m = _WORD.match(text, i)
-            yield norm(m.group(0))
-            i = m.end() - 1
+            if m is not None:
+                yield norm(m.group(0))
+                i = m.end() - 1
             expect = False
         elif not c.isspace() and c not in "*/":
             expect = False if depth == 1 and c not in "*" else expect

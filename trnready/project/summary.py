@@ -751,7 +751,8 @@ def valid(summary) -> bool:
             isinstance(b, list) and len(b) == 5 and all(isinstance(x, int) for x in b[:3])
             and isinstance(b[3], str) and isinstance(b[4], str) for b in summary["builds"])
     if "components" in summary:
-        return set(summary) <= {"v", "components", "settings", "tops"} and isinstance(summary["components"], list) and all(
+        keys = {"v", "components", "settings", "tops"}
+        return set(summary) <= keys and isinstance(summary["components"], list) and all(
             isinstance(c, list) and len(c) == 4 and all(isinstance(x, int) for x in c[:3]) and isinstance(c[3], str)
             for c in summary["components"]) and isinstance(summary.get("settings", []), list) and all(
             isinstance(s, list) and len(s) == 3 and isinstance(s[0], int) and isinstance(s[1], str)

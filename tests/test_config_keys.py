@@ -144,3 +144,11 @@ def test_a_recipe_naming_the_classes_it_builds_stays(tmp_path):
         "model:\n  hidden: 4\ntrainer:\n  _target_: training.trainer.Trainer\n  distributed:\n    backend: nccl\n")
     (tmp_path / "run.py").write_text("def main(cfg):\n    return cfg.model.hidden\n")
     assert _scan(tmp_path) == [("configs/train.yaml", 6, "TRN271", False, None)]
+
+
+def test_a_launcher_node_is_read_by_the_launcher(tmp_path):
+    (tmp_path / "configs").mkdir()
+    (tmp_path / "configs" / "run.yaml").write_text(
+        "model:\n  hidden: 4\nhydra:\n  launcher:\n    gpus_per_node: 8\n")
+    (tmp_path / "run.py").write_text("def main(cfg):\n    return cfg.model.hidden\n")
+    assert _scan(tmp_path) == [("configs/run.yaml", 5, "TRN610", False, None)]

@@ -370,6 +370,10 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
             from .project.vendored import guard_copied_packages
 
             report.findings = guard_copied_packages(report.findings, files, summaries, cache, digests)
+            # Training-config settings whose keys no Python of the project names (and no library reads).
+            from .project.config_keys import guard_unread_settings
+
+            report.findings = guard_unread_settings(report.findings, files, summaries, _python_text)
         except StaleSummary as e:
             # A cached summary of the wrong shape, found when first unpacked: as a bad entry is a miss
             # anywhere else, its entry is dropped (with this run's pending writes) and the scan starts again.
@@ -394,6 +398,14 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
     report.findings.sort(key=lambda f: f.sort_key())
     report.diagnostics.sort(key=lambda d: (d.path, d.kind))
     return report
+
+
+def _python_text(sf) -> str | None:
+    try:
+        with open(sf.path, "rb") as fh:
+            return fh.read().decode("utf-8", "replace")
+    except OSError:
+        return None
 
 
 def _malformed(rel: str, packed) -> bool:

@@ -722,10 +722,16 @@ def head_of(summaries, rel: str) -> dict:
     return summaries.head(rel) if isinstance(summaries, Compacted) else summaries[rel]
 
 
-def config_summary(components: list) -> dict:
+def config_summary(components: list, settings: list | None = None, tops: list | None = None) -> dict:
     """A training config's summary: the `_component_` / `_target_` paths no rule knows, which may
-    name a project module that re-exports a library ([line, col, end_col, dotted path])."""
-    return {"v": VERSION, "components": components}
+    name a project module that re-exports a library ([line, col, end_col, dotted path]); and its setting
+    findings with the keys the project's code must name for them to matter ([line, rule, [key, ...]],
+    project/config_keys.py) and the file's top-level keys ("tops")."""
+    out = {"v": VERSION, "components": components}
+    if settings:
+        out["settings"] = settings
+        out["tops"] = tops or []
+    return out
 
 
 def build_summary(steps: list) -> dict:
@@ -745,9 +751,13 @@ def valid(summary) -> bool:
             isinstance(b, list) and len(b) == 5 and all(isinstance(x, int) for x in b[:3])
             and isinstance(b[3], str) and isinstance(b[4], str) for b in summary["builds"])
     if "components" in summary:
-        return set(summary) == {"v", "components"} and isinstance(summary["components"], list) and all(
+        keys = {"v", "components", "settings", "tops"}
+        return set(summary) <= keys and isinstance(summary["components"], list) and all(
             isinstance(c, list) and len(c) == 4 and all(isinstance(x, int) for x in c[:3]) and isinstance(c[3], str)
-            for c in summary["components"])
+            for c in summary["components"]) and isinstance(summary.get("settings", []), list) and all(
+            isinstance(s, list) and len(s) == 3 and isinstance(s[0], int) and isinstance(s[1], str)
+            and isinstance(s[2], list) and all(isinstance(k, str) for k in s[2]) for s in summary.get("settings", [])) \
+            and isinstance(summary.get("tops", []), list) and all(isinstance(k, str) for k in summary.get("tops", []))
     return _head_valid(summary) and _rest_valid(summary)
 
 

@@ -117,8 +117,10 @@ def _value_in(value: str, globs) -> bool:
     return any(fnmatch.fnmatchcase(v, g) for g in globs)
 
 
-def setting_findings(entries: list[Entry], role: str, lines: list[str], engine, em: Emitter, rel: str = "") -> None:
-    """The catalogue's `setting` matchers of this role against the file's scalars."""
+def setting_findings(entries: list[Entry], role: str, lines: list[str], engine, em: Emitter, rel: str = "",
+                     notes: list | None = None) -> None:
+    """The catalogue's `setting` matchers of this role against the file's scalars. `notes`: a list to receive
+    [line, rule, keys the project's code must name] of each finding (project/config_keys.py)."""
     matchers = [(r, m) for r, m in engine.surface.get("setting", ()) if m.role == role]
     if not matchers:
         return
@@ -158,7 +160,14 @@ def setting_findings(entries: list[Entry], role: str, lines: list[str], engine, 
                 continue
             snippet = lines[e.line - 1] if 0 < e.line <= len(lines) else ""
             shown = _shown(e, len(pat), snippet)
+            before = len(em.out)
             em.add(rule, m, e.line, e.col, e.end_col, snippet, msg(rule, m, shown), shown)
+            if notes is not None and len(em.out) > before and len(notes) < 400:
+                from ..project.config_keys import needed_keys
+
+                keys = needed_keys(e.keys, engine.catalogue.context_values.get("library-read-settings", ()))
+                if keys:
+                    notes.append([e.line, rule.id, keys])
 
 
 def _step_input(keys: tuple[str, ...]) -> bool:
@@ -264,18 +273,26 @@ def read(ctx: FileContext) -> ReadResult:
         base.findings = [f for f in base.findings if f.rule not in python_rules]
     em.seen = {(f.path, f.cell, f.rule, f.line) for f in base.findings}  # one finding per rule and line
     lines = ctx.text.splitlines()
-    setting_findings(entries, role, lines, ctx.engine, em, ctx.rel)
+    link = getattr(ctx.engine, "link", False)
+    # A recipe whose nodes name the classes they build (`_target_`, `_component_`, `class_path`) is handed to
+    # those classes by a framework: its keys are theirs to read, whoever wrote the classes.
+    settings: list | None = [] if link and role == "config" and not any(
+        e.value is None and e.path and e.path[-1] in COMPONENT_KEYS for e in entries) else None
+    setting_findings(entries, role, lines, ctx.engine, em, ctx.rel, settings)
     summary = None
     if role == "container":
         return ReadResult(base.findings + em.out, base.diag, base.sources, summary)
     if role == "config":
-        unresolved: list | None = [] if getattr(ctx.engine, "link", False) else None
+        unresolved: list | None = [] if link else None
         component_findings(entries, lines, ctx.engine, em, unresolved)
         package_value_findings(entries, lines, ctx.engine, em)
-        if unresolved:
+        if unresolved or settings:
             from ..project.summary import config_summary
 
-            summary = config_summary(unresolved)
+            from ..project.config_keys import norm
+
+            tops = sorted({norm(k) for k in top_keys(entries) if norm(k).isidentifier()})[:200] if settings else []
+            summary = config_summary(unresolved or [], settings or [], tops)
     else:
         from .ci import ci_findings
         from .deps import is_action, is_workflow

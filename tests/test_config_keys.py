@@ -1,0 +1,154 @@
+"""Training-config settings no code of the project reads are guarded (guarded_by "config-key-unread")."""
+import json
+
+from conftest import run_cli
+
+CONFIG = """{
+    "distributed": {
+        "backend": "nccl",
+        "world_size": 2
+    },
+    "model": {
+        "use_flash_attention": true,
+        "hidden": 16
+    }
+}
+"""
+
+TRAIN_READS = """import json
+import torch.distributed as dist
+
+cfg = json.load(open("configs/run.json"))
+dist.init_process_group(backend=cfg["distributed"]["backend"])
+model = build(cfg["model"]["hidden"])
+"""
+
+# Look-alike: `backend` only as a keyword of a library call, a local variable and a written config key;
+# `distributed` only as torch's module.
+TRAIN_IGNORES = """import json
+import torch
+import torch.distributed as dist
+
+cfg = json.load(open("configs/run.json"))
+backend = "gloo" if cfg["model"]["hidden"] < 8 else "nccl"
+dist.init_process_group(backend=backend)
+cfg["distributed"]["backend"] = backend
+torch.distributed.barrier()
+"""
+
+DEEPSPEED = """{
+    "train_micro_batch_size_per_gpu": 4,
+    "fp16": {"enabled": true},
+    "zero_optimization": {"stage": 2}
+}
+"""
+
+
+def _scan(root, *args):
+    proc = run_cli("scan", ".", "--format", "json", "--no-cache", "--show-guarded", *args, cwd=root)
+    assert proc.returncode in (0, 1), proc.stderr
+    return [(f["path"], f["line"], f["rule"], f["guarded"], f.get("guarded_by"))
+            for f in json.loads(proc.stdout)["findings"] if not f["path"].endswith(".py")]
+
+
+def _tree(root, train: str):
+    (root / "configs").mkdir()
+    (root / "configs" / "run.json").write_text(CONFIG)
+    (root / "train.py").write_text(train)
+
+
+def test_a_key_the_code_reads_stays_reported(tmp_path):
+    _tree(tmp_path, TRAIN_READS)
+    assert _scan(tmp_path) == [
+        ("configs/run.json", 3, "TRN271", False, None),
+        # `use_flash_attention` is named nowhere in the code: nobody reads it
+        ("configs/run.json", 7, "TRN282", True, "config-key-unread"),
+    ]
+
+
+def test_a_key_named_only_by_writes_library_keywords_and_modules_is_unread(tmp_path):
+    _tree(tmp_path, TRAIN_IGNORES)
+    assert _scan(tmp_path) == [
+        ("configs/run.json", 3, "TRN271", True, "config-key-unread"),
+        ("configs/run.json", 7, "TRN282", True, "config-key-unread"),
+    ]
+    # hidden without --show-guarded, and counted as guarded
+    proc = run_cli("scan", ".", "--format", "json", "--no-cache", cwd=tmp_path)
+    assert [f for f in json.loads(proc.stdout)["findings"] if f["path"].endswith(".json")] == []
+
+
+def test_a_parameter_or_config_field_reads_the_key(tmp_path):
+    _tree(tmp_path, "from dataclasses import dataclass\n\n\n@dataclass\nclass Distributed:\n"
+                    "    backend: str = 'gloo'\n\n\ndef run(distributed=None, model=None, *, use_flash_attention=False, **kw):\n"
+                    "    return distributed, use_flash_attention\n")
+    assert _scan(tmp_path) == [
+        ("configs/run.json", 3, "TRN271", False, None),
+        ("configs/run.json", 7, "TRN282", False, None),
+    ]
+
+
+def test_a_deepspeed_config_handed_to_deepspeed_stays(tmp_path):
+    (tmp_path / "ds_config.json").write_text(DEEPSPEED)
+    (tmp_path / "train.py").write_text("import deepspeed\n\nengine = deepspeed.initialize(config='ds_config.json')\n")
+    assert _scan(tmp_path) == [("ds_config.json", 3, "TRN254", False, None)]
+
+
+def test_a_project_without_python_keeps_every_setting(tmp_path):
+    (tmp_path / "configs").mkdir()
+    (tmp_path / "configs" / "run.json").write_text(CONFIG)
+    assert _scan(tmp_path) == [
+        ("configs/run.json", 3, "TRN271", False, None),
+        ("configs/run.json", 7, "TRN282", False, None),
+    ]
+
+
+def test_a_library_section_under_a_project_key_needs_that_key_read(tmp_path):
+    (tmp_path / "configs").mkdir()
+    (tmp_path / "configs" / "train.yaml").write_text(
+        "model:\n  base_learning_rate: 1.0e-4\nlightning:\n  trainer:\n    benchmark: True\n")
+    (tmp_path / "sample.py").write_text("from omegaconf import OmegaConf\n\ncfg = OmegaConf.load('x')\n"
+                                        "print(cfg.model.base_learning_rate)\n")
+    assert _scan(tmp_path) == [("configs/train.yaml", 5, "TRN261", True, "config-key-unread")]
+    (tmp_path / "main.py").write_text("lightning_config = config.pop('lightning')\n")
+    assert _scan(tmp_path) == [("configs/train.yaml", 5, "TRN261", False, None)]
+
+
+def test_a_warm_scan_answers_from_the_cached_summaries_alike(tmp_path):
+    _tree(tmp_path, TRAIN_IGNORES)
+    cache = tmp_path.parent / (tmp_path.name + "-cache")
+    args = ("scan", ".", "--format", "json", "--show-guarded", "--cache-dir", cache)
+    cold, warm = (json.loads(run_cli(*args, cwd=tmp_path).stdout)["findings"] for _ in range(2))
+    assert [(f["line"], f["guarded_by"]) for f in warm if f["path"].endswith(".json")] == \
+        [(3, "config-key-unread"), (7, "config-key-unread")] == \
+        [(f["line"], f["guarded_by"]) for f in cold if f["path"].endswith(".json")]
+    # the code starts reading the key: the config's cached result is reused, the verdict follows the code
+    (tmp_path / "train.py").write_text(TRAIN_READS)
+    again = json.loads(run_cli(*args, cwd=tmp_path).stdout)["findings"]
+    assert [(f["line"], f.get("guarded_by")) for f in again if f["path"].endswith(".json")] == \
+        [(3, None), (7, "config-key-unread")]
+
+
+def test_a_recipe_of_a_tool_outside_the_project_stays(tmp_path):
+    # an axolotl-style recipe beside an unrelated script: none of its top-level keys is named by the code
+    (tmp_path / "examples").mkdir()
+    (tmp_path / "examples" / "qlora.yml").write_text(
+        "base_model: meta-llama/Llama-3.2-3B\nadapter: lora\nsequence_len: 4096\nflash_attention: true\n")
+    (tmp_path / "prepare.py").write_text("import json\n\ndef shard(rows, parts):\n    return rows[::parts]\n")
+    assert _scan(tmp_path) == [("examples/qlora.yml", 4, "TRN282", False, None)]
+
+
+def test_a_recipe_naming_the_classes_it_builds_stays(tmp_path):
+    # Hydra `_target_` nodes: their keys are the built classes' arguments, read wherever those classes live
+    (tmp_path / "configs").mkdir()
+    (tmp_path / "configs" / "train.yaml").write_text(
+        "model:\n  hidden: 4\ntrainer:\n  _target_: training.trainer.Trainer\n  distributed:\n    backend: nccl\n")
+    (tmp_path / "run.py").write_text("def main(cfg):\n    return cfg.model.hidden\n")
+    assert _scan(tmp_path) == [("configs/train.yaml", 6, "TRN271", False, None)]
+
+
+def test_a_launcher_node_is_read_by_the_launcher(tmp_path):
+    (tmp_path / "configs").mkdir()
+    (tmp_path / "configs" / "run.yaml").write_text(
+        "model:\n  hidden: 4\nhydra:\n  launcher:\n    gpus_per_node: 8\n")
+    (tmp_path / "run.py").write_text("def main(cfg):\n    return cfg.model.hidden\n")
+    assert _scan(tmp_path) == [("configs/run.yaml", 5, "TRN610", False, None)]

@@ -1,0 +1,160 @@
+"""Training-config settings no code of the project reads: guarded after the scan.
+
+A `setting` finding in a YAML/JSON training config (readers/configs.py) matters only when something reads
+that key: the project's own Python, or a library the config is handed to. The config reader notes, in the
+file's summary, the keys of each setting finding's path that the project itself would have to name
+(every key of the path except a suffix that a library reads by itself, [context.values]
+library-read-settings). This step collects the project's key vocabulary from its Python text and guards
+(`--show-guarded`, guarded_by "config-key-unread") a finding one of whose keys the code never names as
+a string literal (other than a subscript store), as an attribute of something that is not an imported
+module, as a function parameter or as an annotated class field (dataclass / Pydantic / Coqpit configs).
+Kept as they are: every setting of a project with no Python file, of a config none of whose top-level keys
+the code names (a recipe run by a tool outside the project: axolotl, Accelerate), and of a recipe whose nodes
+name the classes they build (`_target_`, `_component_`, `class_path`: the framework hands those keys to them;
+readers/configs.py records no setting for such a file).
+
+Cheap: nothing runs unless some config holds such a finding; then each Python file's text is scanned with
+a few regular expressions (never parsed), and only for the handful of keys in question.
+"""
+from __future__ import annotations
+
+import fnmatch
+import keyword
+import re
+from dataclasses import replace
+
+GUARD = "config-key-unread"
+
+_STRING = re.compile(r"""(["'])-{0,2}([A-Za-z_][\w\-]*)\1(\s*\]\s*=(?!=))?""")
+_CHAIN = re.compile(r"(?<![\w.])([A-Za-z_]\w*)((?:\s*\.\s*[A-Za-z_]\w*)+)")
+_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+[\w.]+[ \t]+)?import[ \t]+\(?([^\n#]+)", re.M)
+_DEF = re.compile(r"\bdef[ \t]+\w+[ \t]*\(")
+_FIELD = re.compile(r"^[ \t]+([A-Za-z_]\w*)[ \t]*:(?!=)[ \t]*[^\s#]", re.M)
+_WORD = re.compile(r"[A-Za-z_]\w*")
+
+
+def norm(key: str) -> str:
+    """`--dist-backend`, `dist_backend` and `_dist_backend` name one key."""
+    k = key.lower().replace("-", "_").lstrip("_")
+    return k or key.lower()
+
+
+def needed_keys(keys: tuple, library_suffixes) -> list[str]:
+    """The keys of a setting's path the project's own code must name: all of them but the longest suffix a
+    library reads by itself (`trainer.benchmark` under `lightning:` leaves `lightning`); keys that are not
+    names (list indices, `*`, paths) are skipped."""
+    low = [norm(k) for k in keys]
+    cut = len(low)
+    for suffix in library_suffixes:
+        parts = [norm(p) for p in suffix.split(".")]
+        if parts[-1] == "**":  # `hydra.**`: the node and everything below it, wherever it sits
+            at = [i for i, k in enumerate(low[:-1]) if fnmatch.fnmatchcase(k, parts[0])]
+            if at:
+                cut = min(cut, at[0])
+            continue
+        tail = low[len(low) - len(parts):]
+        if len(parts) <= len(low) and all(fnmatch.fnmatchcase(k, p) for k, p in zip(tail, parts)):
+            cut = min(cut, len(low) - len(parts))
+    return [k for k in low[:cut] if k.isidentifier()]
+
+
+def vocabulary(text: str, wanted: set) -> set:
+    """The keys of `wanted` that this Python text names in a way that can read a config key."""
+    found: set = set()
+    low = text.lower()
+    # Most files name none of the keys at all: a substring test spares them the regular expressions.
+    wanted = {k for k in wanted if k in low or k.replace("_", "-") in low}
+    if not wanted:
+        return found
+    for m in _STRING.finditer(text):
+        if not m.group(3):  # `cfg["backend"] = "gloo"` writes a config, it does not read one
+            k = norm(m.group(2))
+            if k in wanted:
+                found.add(k)
+    imported: set = set()
+    for m in _IMPORT.finditer(text):
+        for part in m.group(1).split(","):
+            words = part.split()
+            if words:
+                imported.add(words[-1].strip("()").split(".")[0])
+    for m in _CHAIN.finditer(text):
+        if m.group(1) in imported:  # `torch.distributed`: a module's attribute, not a config's
+            continue
+        for a in re.split(r"\s*\.\s*", m.group(2))[1:]:
+            k = norm(a)
+            if k in wanted:
+                found.add(k)
+    for m in _DEF.finditer(text):
+        found.update(k for k in _params(text, m.end()) if k in wanted)
+    for m in _FIELD.finditer(text):
+        k = norm(m.group(1))
+        if k in wanted and not keyword.iskeyword(m.group(1)):
+            found.add(k)
+    return found
+
+
+def _params(text: str, start: int):
+    """Parameter names of the `def` whose `(` ends at start (names at depth 1 after `(`, `,` or `*`)."""
+    depth, i, expect = 1, start, True
+    end = min(len(text), start + 4000)
+    while i < end and depth:
+        c = text[i]
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        elif c in "\"'":
+            j = text.find(c, i + 1)
+            i = j if j > 0 else end
+        elif c == "," and depth == 1:
+            expect = True
+        elif c == "#":
+            j = text.find("\n", i)
+            i = j if j > 0 else end
+        elif expect and depth == 1 and (c.isalpha() or c == "_"):
+            m = _WORD.match(text, i)
+            if m is not None:
+                yield norm(m.group(0))
+                i = m.end() - 1
+            expect = False
+        elif not c.isspace() and c not in "*/":
+            expect = False if depth == 1 and c not in "*" else expect
+        i += 1
+
+
+def guard_unread_settings(findings: list, files: list, summaries: list, read_text) -> list:
+    """findings with the config settings no Python file of the project reads marked guarded.
+    `read_text(source file) -> str or None` reads a Python file (only called when a setting is in question)."""
+    from .summary import unpack
+
+    questions: dict = {}  # (rel, line, rule) -> needed keys
+    tops: dict = {}  # rel -> the file's top-level keys
+    for sf, packed in zip(files, summaries):
+        if packed is None or sf.kind in ("python", "notebook"):
+            continue
+        s = unpack(sf.rel, packed) if isinstance(packed, (bytes, bytearray)) else packed
+        for line, rule, keys in (s or {}).get("settings") or ():
+            questions[(sf.rel, line, rule)] = keys
+            tops[sf.rel] = (s or {}).get("tops") or []
+    if not questions:
+        return findings
+    sources = [sf for sf in files if sf.kind == "python"]
+    if not sources:  # no Python at all: the configs are read by something this scan does not see
+        return findings
+    wanted = {k for keys in questions.values() for k in keys} | {k for t in tops.values() for k in t}
+    named: set = set()
+    for sf in sources:
+        text = read_text(sf)
+        if text:
+            named |= vocabulary(text, wanted - named)
+        if named >= wanted:
+            break
+    out = []
+    for f in findings:
+        keys = questions.get((f.path, f.line, f.rule)) if f.cell is None else None
+        # A config none of whose top-level keys the code names is read by a tool outside the project (an
+        # axolotl or Accelerate recipe kept beside a few scripts): nothing to judge it by.
+        if keys and not f.guarded and named & set(tops.get(f.path, ())) and not set(keys) <= named:
+            f = replace(f, guarded=True, guarded_by=GUARD)
+        out.append(f)
+    return out

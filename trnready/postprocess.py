@@ -342,9 +342,12 @@ def _masked_select_mask(node):
     args = node.args
     arg = args[0] if len(args) == 1 else args[1] if len(args) == 2 and isinstance(fn.value, ast.Name) else None
     while isinstance(arg, (ast.Subscript, ast.Call)):
-        if isinstance(arg, ast.Call) and not isinstance(arg.func, ast.Attribute):
+        if isinstance(arg, ast.Subscript):
+            arg = arg.value
+        elif isinstance(arg.func, ast.Attribute):
+            arg = arg.func.value
+        else:
             return None
-        arg = arg.value if isinstance(arg, ast.Subscript) else arg.func.value
     if isinstance(arg, ast.UnaryOp) and isinstance(arg.op, (ast.Invert, ast.Not)):
         arg = arg.operand
     return ast.unparse(arg) if isinstance(arg, (ast.Name, ast.Attribute)) else None

@@ -351,7 +351,8 @@ def _attribute_bindings(ctx) -> dict:
                         bind(item.optional_vars, None)
         for call in c.calls():
             f = call.func
-            if type(f) is ast.Attribute and _self_attribute(f.value) and places_on_device(call):
+            if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Attribute) and _self_attribute(f.value) \
+                    and places_on_device(call):
                 lost.add(f.value.attr)
             tail = f.attr if type(f) is ast.Attribute else f.id if type(f) is ast.Name else ""
             if tail in ("register_buffer", "setattr", "register_parameter"):
@@ -445,7 +446,7 @@ def _keeps_nothing(ctx, name: str) -> bool:
             stores = False
             for n in ast.walk(fn):
                 if type(n) in (ast.Global, ast.Nonlocal, ast.Yield, ast.YieldFrom) or \
-                        type(n) in (ast.Attribute, ast.Subscript) and type(n.ctx) is ast.Store:
+                        isinstance(n, (ast.Attribute, ast.Subscript)) and isinstance(n.ctx, ast.Store):
                     stores = True
                     break
             if not stores:

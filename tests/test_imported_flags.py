@@ -162,3 +162,99 @@ def test_a_check_whose_last_value_is_false_on_neuron_guards_its_callers(tmp_path
     got = [(f["line"], f["rule"], f["guarded"]) for f in json.loads(proc.stdout)["findings"]
            if f["path"] == "pkg/heads.py"]
     assert got == [(7, "TRN251", True), (10, "TRN251", False)]
+
+
+GTP = '''try:
+    import transformer_engine.pytorch as te
+
+    HAVE_TE = True
+except ImportError:
+    HAVE_TE = False
+USE_TE_LAYERS = True
+'''
+API = '''try:
+    from pkg.gtp import HAVE_TE, USE_TE_LAYERS
+
+    HAVE_GTP = HAVE_TE
+    HAVE_LAYERS = USE_TE_LAYERS
+except ImportError:
+    HAVE_GTP = False
+    HAVE_LAYERS = False
+HAVE_BOTH = HAVE_GTP
+'''
+LOOP = '''try:
+    from pkg.loop2 import LOOP_B
+
+    LOOP_A = LOOP_B
+except ImportError:
+    LOOP_A = False
+'''
+LOOP2 = '''try:
+    from pkg.loop import LOOP_A
+
+    LOOP_B = LOOP_A
+except ImportError:
+    LOOP_B = False
+'''
+TEST_GTP = '''import pytest
+import torch
+
+from pkg.api import HAVE_GTP
+
+if not HAVE_GTP:
+    pytest.skip("needs TransformerEngine", allow_module_level=True)
+
+
+def test_fused():
+    x = torch.ones(2).cuda()
+'''
+TEST_LAYERS = '''import pytest
+import torch
+
+from pkg.api import HAVE_LAYERS, HAVE_BOTH
+from pkg.loop import LOOP_A
+
+
+@pytest.mark.skipif(not HAVE_LAYERS, reason="layers off")
+def test_layers():
+    x = torch.ones(2).cuda()
+
+
+@pytest.mark.skipif(not HAVE_BOTH, reason="no TE")
+def test_both():
+    y = torch.ones(2).cuda()
+
+
+@pytest.mark.skipif(not LOOP_A, reason="never set")
+def test_loop():
+    z = torch.ones(2).cuda()
+'''
+
+
+def test_a_flag_set_from_an_imported_flag_or_false_is_a_flag(tmp_path):
+    """Megatron's gtp_api: `try: from .gtp import HAVE_TE; HAVE_GTP = HAVE_TE` / `except ImportError: HAVE_GTP =
+    False`. HAVE_TE is set after a transformer_engine import, so on Neuron both values of HAVE_GTP are False and a
+    test module skipped unless HAVE_GTP never runs there; the same chain through `HAVE_BOTH = HAVE_GTP`. A name
+    copied from a plain switch (USE_TE_LAYERS = True) is no flag, nor are two names set from each other only."""
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "gtp.py").write_text(GTP)
+    (pkg / "api.py").write_text(API)
+    (pkg / "loop.py").write_text(LOOP)
+    (pkg / "loop2.py").write_text(LOOP2)
+    tests = tmp_path / "tests"
+    tests.mkdir()
+    (tests / "test_gtp.py").write_text(TEST_GTP)
+    (tests / "test_layers.py").write_text(TEST_LAYERS)
+    proc = run_cli("scan", ".", "--format", "json", "--no-cache", "--show-guarded", cwd=tmp_path)
+    assert proc.returncode in (0, 1), proc.stderr
+    got = [(f["path"], f["line"], f["column"], f["rule"], f["message"], f["guarded"])
+           for f in json.loads(proc.stdout)["findings"] if f["path"].startswith("tests/")]
+    cuda = ".cuda() moves a tensor or module to a GPU: `cuda`"
+    assert got == [
+        ("tests/test_gtp.py", 11, 9, "TRN241", cuda, True),
+        ("tests/test_layers.py", 10, 9, "TRN241", cuda, False),  # USE_TE_LAYERS = True: a plain switch
+        ("tests/test_layers.py", 15, 9, "TRN241", cuda, True),
+        ("tests/test_layers.py", 20, 9, "TRN241", cuda, False),  # LOOP_A / LOOP_B only set from each other
+    ]

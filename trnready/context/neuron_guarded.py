@@ -318,7 +318,8 @@ def _none_on_neuron(v, conds: _Conditions) -> bool:
 
 def module_flags(tree, values) -> list:
     """Module-level names of the file that are never-on-Neuron flags (every assignment in the file a check
-    that is false on Neuron, or False/None), for other modules that import them (project/flags.py)."""
+    that is false on Neuron, or False/None), for other modules that import them (project/flags.py); then
+    the linked flags, [NAME, dep, ...] (`_linked_flags`), which are flags when their deps are."""
     from .base import _statements, statements_of
 
     top = {t.id for st in tree.body if isinstance(st, (ast.Assign, ast.AnnAssign))
@@ -342,7 +343,69 @@ def module_flags(tree, values) -> list:
         if type(d) is ast.FunctionDef and (d.end_lineno or d.lineno) - d.lineno <= 20:
             conds.func_defs.setdefault(d.name, []).append(d)
     flags |= {n for n in conds.func_defs if conds._never_func(n)}
-    return sorted(flags)
+    return sorted(flags) + _linked_flags(tree, stmts, conds.unreached, top, flags)
+
+
+MAX_LINKED = 8  # names a linked flag may wait on (`HAVE_GTP = HAVE_TE` has one)
+
+
+def _linked_flags(tree, stmts, unreached: frozenset, top: set, flags: set) -> list:
+    """[[NAME, dep, ...]] for module-level names whose every value is False/None or another name, at least one
+    being a name this pass cannot judge: one imported from a module of the project, or another such name of
+    the file (`try: from .gtp import HAVE_TE; HAVE_GTP = HAVE_TE` / `except ImportError: HAVE_GTP = False`).
+    NAME is a never-on-Neuron flag when every dep is one; only the link step, which sees the other modules'
+    summaries, can tell (project/flags.py)."""
+    imported: set = set()
+    for st in tree.body:
+        for inner in _module_level([st]):
+            if type(inner) is ast.ImportFrom:
+                imported.update(a.asname or a.name for a in inner.names if a.name != "*")
+            elif type(inner) is ast.Import:
+                imported.update(a.asname or a.name.split(".")[0] for a in inner.names)
+    if not imported:
+        return []
+    values: dict = {}
+    for node in stmts:
+        k = type(node)
+        if k is ast.Assign:
+            for t in node.targets:
+                if type(t) is ast.Name and t.id in top and t.id not in flags:
+                    values.setdefault(t.id, []).append(
+                        _UNREACHED if id(node) in unreached else node.value if len(node.targets) == 1 else _REBOUND)
+        elif k in (ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor) and type(node.target) is ast.Name:
+            values.setdefault(node.target.id, []).append(
+                node.value if k is ast.AnnAssign and node.value is not None else _REBOUND)
+    out = []
+    for name, vals in values.items():
+        if name not in top or name in flags or _REBOUND in vals:
+            continue
+        deps: list = []
+        for v in vals:
+            if type(v) is ast.Constant and v.value in (False, None):
+                continue
+            if type(v) is ast.Name and v.id != name and (v.id in imported or v.id in values):
+                if v.id not in flags and v.id not in deps:
+                    deps.append(v.id)
+                continue
+            break
+        else:
+            if deps and len(deps) <= MAX_LINKED:
+                out.append([name, *deps])
+    return sorted(out)
+
+
+def _module_level(stmts) -> list:
+    """The statements run when the module is imported: the top level and the arms of its if/try, not the
+    bodies of functions and classes."""
+    out = []
+    for s in stmts:
+        out.append(s)
+        k = type(s)
+        if k is ast.If or k.__name__ in ("Try", "TryStar"):
+            out += _module_level(s.body + s.orelse + (getattr(s, "finalbody", None) or []))
+            for h in getattr(s, "handlers", None) or []:
+                out += _module_level(h.body)
+    return out
 
 
 def _exits(stmts) -> str:

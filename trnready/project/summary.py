@@ -17,7 +17,8 @@ only what another module can see or what can carry a value across a module bound
     stars    `from module import *` -> [module, level]
     uses     calls that name an import or a module function
              -> [line, col, end_line, end_col, call source, dotted names, passes a literal]
-    flags    module-level names assigned only from never-on-Neuron checks (`_SUPPORTS_FLEX = torch.cuda...`)
+    flags    module-level names assigned only from never-on-Neuron checks (`_SUPPORTS_FLEX = torch.cuda...`); an
+             entry [NAME, dep, ...] is a flag when every dep (a name the module imports or binds) is one
     guards   blocks run only when an imported project name is true -> [first line, last line, name, choice]
     exts     modules this file builds from CUDA sources (a build call a custom-cuda-kernel rule reported, with a
              literal name) -> [name, line, col, call source, rule, confidence, message]; name "" stands for
@@ -32,7 +33,7 @@ import ast
 import bisect
 import sys
 
-VERSION = 10
+VERSION = 11
 MAX_TEMPLATE = 400  # a call longer than this is not carried (generated code, data tables)
 MAX_ITEMS = 400  # per list: memory stays flat however large the module
 
@@ -128,8 +129,10 @@ def value_needles(engine) -> tuple:
 
 
 def worth_parsing(text: str, name: str, engine) -> bool:
-    """For a file nothing matched in: whether its summary could matter to another module."""
-    return name == "__init__.py" or any(v in text for v in value_needles(engine))
+    """For a file nothing matched in: whether its summary could matter to another module. `= False`: it may
+    set a linked flag (`try: from .te import HAVE_TE; HAVE_GTP = HAVE_TE` / `except ImportError: HAVE_GTP = False`),
+    a flag only the link step can judge, for the modules importing it (project/flags.py)."""
+    return name == "__init__.py" or "= False" in text or any(v in text for v in value_needles(engine))
 
 
 def api_names(engine) -> frozenset:
@@ -761,7 +764,8 @@ def _head_valid(summary: dict) -> bool:
         ok = ok and all(isinstance(k, str) and v[0] in ("param", "alias") and isinstance(v[1], str)
                         for d in summary["stores"].values() for k, v in d.items())
         ok = ok and all(isinstance(m, str) and isinstance(lv, int) for m, lv in summary["stars"])
-        return ok and all(isinstance(n, str) for n in summary["flags"])
+        return ok and all(isinstance(n, str) or (isinstance(n, list) and len(n) > 1 and all(isinstance(x, str) for x in n))
+                          for n in summary["flags"])
     except (TypeError, ValueError, KeyError, AttributeError):
         return False
 

@@ -351,8 +351,7 @@ def guards_of(tree: ast.Module, imported: set) -> list:
     for st in body:
         if type(st) is ast.Assign and any(type(t) is ast.Name and t.id == "pytestmark" for t in st.targets):
             marks = st.value.elts if type(st.value) in (ast.List, ast.Tuple) else [st.value]
-            name = next((n for m in marks if (n := _skipped_unless(m, imported))), None)
-            if name:
+            for name in dict.fromkeys(n for m in marks for n in _skipped_unless(m, imported)):
                 out.append([body[0].lineno, _end(body), name, False])
     stack = [body]
     while stack and len(out) < MAX_GUARDS:
@@ -364,8 +363,7 @@ def guards_of(tree: ast.Module, imported: set) -> list:
                 if inner:
                     stack.append(inner)
             if kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
-                name = next((n for d in node.decorator_list if (n := _skipped_unless(d, imported))), None)
-                if name:
+                for name in dict.fromkeys(n for d in node.decorator_list for n in _skipped_unless(d, imported)):
                     out.append([node.decorator_list[0].lineno, _end([node]), name, False])
                 continue
             if kind is not ast.If:
@@ -403,25 +401,33 @@ def _leaves(stmts) -> bool:
         (dotted(last.value.func) or "").rsplit(".", 1)[-1] in _SKIP_TAILS
 
 
-def _skipped_unless(mark, imported: set) -> str | None:
-    """NAME when `mark` skips a test unless the imported NAME is true: `pytest.mark.skipif(not NAME, ...)`
-    (also `not NAME or ...`), `unittest.skipIf(not NAME, ...)`, `unittest.skipUnless(NAME, ...)`."""
+def _skipped_unless(mark, imported: set) -> list:
+    """The imported NAMEs `mark` skips a test unless true: `pytest.mark.skipif(not NAME, ...)` (also
+    `not NAME or ...`, `not NAME()`, `not (NAME and other)`: any of the `and` is enough), `unittest.skipIf(not
+    NAME, ...)`, `unittest.skipUnless(NAME, ...)`."""
     if type(mark) is not ast.Call or not mark.args:
-        return None
+        return []
     tail = (dotted(mark.func) or "").rsplit(".", 1)[-1]
     cond = mark.args[0]
     if tail in ("skipif", "skipIf"):
         parts = cond.values if type(cond) is ast.BoolOp and type(cond.op) is ast.Or else [cond]
-        for p in parts:
-            if type(p) is ast.UnaryOp and type(p.op) is ast.Not and type(p.operand) is ast.Name \
-                    and p.operand.id in imported:
-                return p.operand.id
-    elif tail == "skipUnless":
-        parts = cond.values if type(cond) is ast.BoolOp and type(cond.op) is ast.And else [cond]
-        for p in parts:
-            if type(p) is ast.Name and p.id in imported:
-                return p.id
-    return None
+        return [n for p in parts if type(p) is ast.UnaryOp and type(p.op) is ast.Not
+                for n in _needed(p.operand, imported)]
+    if tail == "skipUnless":
+        return _needed(cond, imported)
+    return []
+
+
+def _needed(cond, imported: set) -> list:
+    """Imported names any of which, when false, makes `cond` false: `NAME`, `NAME(...)`, the parts of an `and`."""
+    parts = cond.values if type(cond) is ast.BoolOp and type(cond.op) is ast.And else [cond]
+    out = []
+    for p in parts:
+        if type(p) is ast.Call:
+            p = p.func  # `is_fa_min_version("2.7.3")`, a check function of another module
+        if type(p) is ast.Name and p.id in imported and p.id not in out:
+            out.append(p.id)
+    return out
 
 
 def _end(stmts) -> int:

@@ -25,5 +25,18 @@ def test_checks_that_place_nothing_are_guarded_device_picks_stay():
     ]
 
 
+def test_a_module_flag_of_a_test_module_read_nowhere_is_guarded():
+    # TTS test_glow_tts.py: `use_cuda = torch.cuda.is_available()` at module level, never read. No module imports a
+    # test module, so the name is read nowhere; in helpers.py (importable) and with a read (on_gpu) or a name in
+    # a string (`__all__`) the check stays a finding.
+    assert scan_findings(CONTEXT_FIXTURES / "check_without_placement_tests", "--show-guarded") == [
+        ("helpers.py", 3, 12, "TRN243", API.format("is_available"), False),
+        ("test_glow.py", 3, 12, "TRN243", API.format("is_available"), True),
+        ("test_glow.py", 4, 10, "TRN243", API.format("is_available"), False),
+        ("test_glow.py", 8, 14, "TRN242", '"cuda" device string: `cuda`', False),
+        ("test_named.py", 3, 9, "TRN243", API.format("is_available"), False),
+    ]
+
+
 def test_registered_as_a_guard():
     assert context.get("check-without-placement").effect == "guard"

@@ -162,3 +162,197 @@ def test_a_check_whose_last_value_is_false_on_neuron_guards_its_callers(tmp_path
     got = [(f["line"], f["rule"], f["guarded"]) for f in json.loads(proc.stdout)["findings"]
            if f["path"] == "pkg/heads.py"]
     assert got == [(7, "TRN251", True), (10, "TRN251", False)]
+
+
+GTP = '''try:
+    import transformer_engine.pytorch as te
+
+    HAVE_TE = True
+except ImportError:
+    HAVE_TE = False
+USE_TE_LAYERS = True
+'''
+API = '''try:
+    from pkg.gtp import HAVE_TE, USE_TE_LAYERS
+
+    HAVE_GTP = HAVE_TE
+    HAVE_LAYERS = USE_TE_LAYERS
+except ImportError:
+    HAVE_GTP = False
+    HAVE_LAYERS = False
+HAVE_BOTH = HAVE_GTP
+'''
+LOOP = '''try:
+    from pkg.loop2 import LOOP_B
+
+    LOOP_A = LOOP_B
+except ImportError:
+    LOOP_A = False
+'''
+LOOP2 = '''try:
+    from pkg.loop import LOOP_A
+
+    LOOP_B = LOOP_A
+except ImportError:
+    LOOP_B = False
+'''
+TEST_GTP = '''import pytest
+import torch
+
+from pkg.api import HAVE_GTP
+
+if not HAVE_GTP:
+    pytest.skip("needs TransformerEngine", allow_module_level=True)
+
+
+def test_fused():
+    x = torch.ones(2).cuda()
+'''
+TEST_LAYERS = '''import pytest
+import torch
+
+from pkg.api import HAVE_LAYERS, HAVE_BOTH
+from pkg.loop import LOOP_A
+
+
+@pytest.mark.skipif(not HAVE_LAYERS, reason="layers off")
+def test_layers():
+    x = torch.ones(2).cuda()
+
+
+@pytest.mark.skipif(not HAVE_BOTH, reason="no TE")
+def test_both():
+    y = torch.ones(2).cuda()
+
+
+@pytest.mark.skipif(not LOOP_A, reason="never set")
+def test_loop():
+    z = torch.ones(2).cuda()
+'''
+
+
+def test_a_flag_set_from_an_imported_flag_or_false_is_a_flag(tmp_path):
+    """Megatron's gtp_api: `try: from .gtp import HAVE_TE; HAVE_GTP = HAVE_TE` / `except ImportError: HAVE_GTP =
+    False`. HAVE_TE is set after a transformer_engine import, so on Neuron both values of HAVE_GTP are False and a
+    test module skipped unless HAVE_GTP never runs there; the same chain through `HAVE_BOTH = HAVE_GTP`. A name
+    copied from a plain switch (USE_TE_LAYERS = True) is no flag, nor are two names set from each other only."""
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "gtp.py").write_text(GTP)
+    (pkg / "api.py").write_text(API)
+    (pkg / "loop.py").write_text(LOOP)
+    (pkg / "loop2.py").write_text(LOOP2)
+    tests = tmp_path / "tests"
+    tests.mkdir()
+    (tests / "test_gtp.py").write_text(TEST_GTP)
+    (tests / "test_layers.py").write_text(TEST_LAYERS)
+    proc = run_cli("scan", ".", "--format", "json", "--no-cache", "--show-guarded", cwd=tmp_path)
+    assert proc.returncode in (0, 1), proc.stderr
+    got = [(f["path"], f["line"], f["column"], f["rule"], f["message"], f["guarded"])
+           for f in json.loads(proc.stdout)["findings"] if f["path"].startswith("tests/")]
+    cuda = ".cuda() moves a tensor or module to a GPU: `cuda`"
+    assert got == [
+        ("tests/test_gtp.py", 11, 9, "TRN241", cuda, True),
+        ("tests/test_layers.py", 10, 9, "TRN241", cuda, False),  # USE_TE_LAYERS = True: a plain switch
+        ("tests/test_layers.py", 15, 9, "TRN241", cuda, True),
+        ("tests/test_layers.py", 20, 9, "TRN241", cuda, False),  # LOOP_A / LOOP_B only set from each other
+    ]
+
+
+UTILS = '''from importlib.metadata import version
+
+from packaging.version import Version as PkgVersion
+
+_te_version = None
+
+
+def get_te_version():
+    global _te_version
+    try:
+        import transformer_engine as te
+
+        have_te = True
+    except ImportError:
+        have_te = False
+    if _te_version is None:
+        if have_te:
+            _te_version = PkgVersion(getattr(te, "__version__", None) or version("transformer-engine"))
+        else:
+            _te_version = PkgVersion("0.0.0")
+    return _te_version
+
+
+def is_te_min_version(v, check_equality=True):
+    if check_equality:
+        return get_te_version() >= PkgVersion(v)
+    return get_te_version() > PkgVersion(v)
+
+
+def is_te_older_than(v):
+    return get_te_version() < PkgVersion(v)
+
+
+def get_fa_version():
+    try:
+        import flash_attn
+
+        return PkgVersion(flash_attn.__version__)
+    except ImportError:
+        return PkgVersion("2.9.0")
+
+
+def is_fa_min_version(v):
+    return get_fa_version() >= PkgVersion(v)
+'''
+TEST_VERSIONS = '''import pytest
+import torch
+
+from pkg.utils import is_fa_min_version, is_te_min_version, is_te_older_than
+
+
+@pytest.mark.skipif(not is_te_min_version("1.5.0"), reason="TE too old")
+def test_new_te():
+    x = torch.ones(2).cuda()
+
+
+def test_layers():
+    if is_te_min_version("1.10.0"):
+        y = torch.ones(2).cuda()
+
+
+@pytest.mark.skipif(not is_te_older_than("2.0"), reason="old TE only")
+def test_old_te():
+    z = torch.ones(2).cuda()
+
+
+@pytest.mark.skipif(not is_fa_min_version("2.7.3"), reason="flash-attn too old")
+def test_fa():
+    w = torch.ones(2).cuda()
+'''
+
+
+def test_a_minimum_version_check_of_a_cuda_only_package_is_a_flag(tmp_path):
+    """Megatron's is_te_min_version: `get_te_version() >= PkgVersion(v)`, where get_te_version imports
+    transformer_engine and answers PkgVersion("0.0.0") without it. On Neuron the package is never installed, so
+    a minimum-version check is False there and the test it skips never runs. `<` (is_te_older_than) is True with
+    a zero version, and a getter answering another version when the package is missing (get_fa_version's
+    "2.9.0") says nothing about the machine: those stay findings."""
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "utils.py").write_text(UTILS)
+    tests = tmp_path / "tests"
+    tests.mkdir()
+    (tests / "test_versions.py").write_text(TEST_VERSIONS)
+    proc = run_cli("scan", ".", "--format", "json", "--no-cache", "--show-guarded", cwd=tmp_path)
+    assert proc.returncode in (0, 1), proc.stderr
+    got = [(f["path"], f["line"], f["column"], f["rule"], f["message"], f["guarded"])
+           for f in json.loads(proc.stdout)["findings"] if f["path"].startswith("tests/")]
+    cuda = ".cuda() moves a tensor or module to a GPU: `cuda`"
+    assert got == [
+        ("tests/test_versions.py", 9, 9, "TRN241", cuda, True),
+        ("tests/test_versions.py", 14, 13, "TRN241", cuda, True),
+        ("tests/test_versions.py", 19, 9, "TRN241", cuda, False),
+        ("tests/test_versions.py", 24, 9, "TRN241", cuda, False),
+    ]

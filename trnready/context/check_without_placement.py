@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import ast
 
+from ._test_skips import is_test_module
 from .base import dotted, enclosing_function, is_cpu, parent_of, places_on_device, predicate
 
 # The queries that answer "is there a CUDA device (of this kind)?" rather than act on one.
@@ -86,15 +87,22 @@ def _only_shown(ctx, cur, up) -> bool:
 
 
 def _never_read(ctx, target) -> bool:
-    """The flag the query is stored in is read nowhere: a local name of a function never loaded in it, or
-    `self.x` whose attribute name is never loaded in the file. (A module-level name may be imported elsewhere.)"""
+    """The flag the query is stored in is read nowhere: a local name of a function never loaded in it,
+    `self.x` whose attribute name is never loaded in the file, or a module-level name of a test module never
+    loaded in it. (A module-level name of another module may be imported elsewhere.)"""
     if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self":
         return not any(a.attr == target.attr and isinstance(a.ctx, ast.Load) for a in ctx.nodes(ast.Attribute)) \
             and not any(isinstance(c, ast.Constant) and c.value == target.attr for c in ctx.nodes(ast.Constant))
     if isinstance(target, ast.Name):
         fn = enclosing_function(ctx, target)
         if fn is None:
-            return False
+            # A module-level name may be imported by another module, except in a test module: pytest collects
+            # it and no module imports it, so a name the file never loads (nor names in a string, as
+            # `__all__` or `getattr` would) is read nowhere.
+            if not is_test_module(ctx.path):
+                return False
+            return not any(n.id == target.id and isinstance(n.ctx, ast.Load) for n in ctx.nodes(ast.Name)) \
+                and not any(isinstance(c, ast.Constant) and c.value == target.id for c in ctx.nodes(ast.Constant))
         return not any(n.id == target.id and isinstance(n.ctx, ast.Load) for n in ast.walk(fn)
                        if isinstance(n, ast.Name))
     return False

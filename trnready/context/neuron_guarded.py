@@ -90,6 +90,9 @@ class _Conditions:
         # raises on a Trainium host, so they never run there (`HAVE_FLA = True` after `from fla.ops import ...`).
         self.unreached: frozenset = frozenset()
         self.func_defs: dict = {}  # name -> defs of the file's module-level functions (judged by body, not name)
+        self.packages: frozenset = frozenset()  # cuda-only-packages (for the version getters of `_min_version`)
+        self.version_getters: dict | None = None  # name -> whether it is one (computed on demand)
+        self.module_body: list = []  # the module's top statements, where a version getter is looked up
         self.memo: dict = {}
         self._never_funcs: dict = {}  # name -> returns a false value on every Neuron machine (computed on demand)
 
@@ -102,6 +105,19 @@ class _Conditions:
             self._never_funcs[name] = False  # a function calling itself is not known to return False
             known = self._never_funcs[name] = all(_returns_false(d, self, self.memo) for d in self.func_defs[name])
         return known
+
+    def _absent_version(self, e) -> bool:
+        """A call of a module function that answers the installed version of a CUDA-only package
+        (`get_te_version()`, `get_fa_version()`): see `_version_getter`."""
+        if type(e) is not ast.Call or type(e.func) is not ast.Name or not self.packages:
+            return False
+        if self.version_getters is None:
+            self.version_getters = {}
+        name = e.func.id
+        if name not in self.version_getters:
+            defs = [d for d in self.module_body if type(d) is ast.FunctionDef and d.name == name]
+            self.version_getters[name] = bool(defs) and all(_version_getter(d, self.packages) for d in defs)
+        return self.version_getters[name]
 
     def _named_check(self, name: str) -> bool:
         return self.names is not None and self.names.check(name)
@@ -158,6 +174,8 @@ class _Conditions:
             return False
         if k is ast.Compare and len(t.ops) == 1:
             op, left, right = type(t.ops[0]), t.left, t.comparators[0]
+            if op in (ast.GtE, ast.Gt) and self._absent_version(left):
+                return True  # `get_te_version() >= PkgVersion(v)`: TransformerEngine is never installed on Neuron
             if op is ast.IsNot and self._absent_vs_none(left, right):
                 return True  # `bnb is not None` for a CUDA-only package imported optionally
             if op is ast.IsNot and any(type(a) is ast.Name and a.id in self.none_flags and type(b) is ast.Constant
@@ -318,7 +336,8 @@ def _none_on_neuron(v, conds: _Conditions) -> bool:
 
 def module_flags(tree, values) -> list:
     """Module-level names of the file that are never-on-Neuron flags (every assignment in the file a check
-    that is false on Neuron, or False/None), for other modules that import them (project/flags.py)."""
+    that is false on Neuron, or False/None), for other modules that import them (project/flags.py); then
+    the linked flags, [NAME, dep, ...] (`_linked_flags`), which are flags when their deps are."""
     from .base import _statements, statements_of
 
     top = {t.id for st in tree.body if isinstance(st, (ast.Assign, ast.AnnAssign))
@@ -332,7 +351,9 @@ def module_flags(tree, values) -> list:
     conds = _Conditions(set(), frozenset(values.get("other-accelerators", ())), neuron=skip_names(values))
     conds.words = accelerator_words(values)
     stmts = statements_of(tree)
-    conds.unreached = unreached_assigns(tree.body, frozenset(values.get("cuda-only-packages", ())), stmts)
+    conds.packages = frozenset(values.get("cuda-only-packages", ()))
+    conds.module_body = tree.body
+    conds.unreached = unreached_assigns(tree.body, conds.packages, stmts)
     flags = {n for n in _flags(stmts, conds, top) if n in top} if top else set()
     conds.flags = flags
     # Functions that answer False on every Neuron machine (`def is_cuda_available(): return torch.cuda.is_available()`)
@@ -342,7 +363,69 @@ def module_flags(tree, values) -> list:
         if type(d) is ast.FunctionDef and (d.end_lineno or d.lineno) - d.lineno <= 20:
             conds.func_defs.setdefault(d.name, []).append(d)
     flags |= {n for n in conds.func_defs if conds._never_func(n)}
-    return sorted(flags)
+    return sorted(flags) + _linked_flags(tree, stmts, conds.unreached, top, flags)
+
+
+MAX_LINKED = 8  # names a linked flag may wait on (`HAVE_GTP = HAVE_TE` has one)
+
+
+def _linked_flags(tree, stmts, unreached: frozenset, top: set, flags: set) -> list:
+    """[[NAME, dep, ...]] for module-level names whose every value is False/None or another name, at least one
+    being a name this pass cannot judge: one imported from a module of the project, or another such name of
+    the file (`try: from .gtp import HAVE_TE; HAVE_GTP = HAVE_TE` / `except ImportError: HAVE_GTP = False`).
+    NAME is a never-on-Neuron flag when every dep is one; only the link step, which sees the other modules'
+    summaries, can tell (project/flags.py)."""
+    imported: set = set()
+    for st in tree.body:
+        for inner in _module_level([st]):
+            if type(inner) is ast.ImportFrom:
+                imported.update(a.asname or a.name for a in inner.names if a.name != "*")
+            elif type(inner) is ast.Import:
+                imported.update(a.asname or a.name.split(".")[0] for a in inner.names)
+    if not imported:
+        return []
+    values: dict = {}
+    for node in stmts:
+        k = type(node)
+        if k is ast.Assign:
+            for t in node.targets:
+                if type(t) is ast.Name and t.id in top and t.id not in flags:
+                    values.setdefault(t.id, []).append(
+                        _UNREACHED if id(node) in unreached else node.value if len(node.targets) == 1 else _REBOUND)
+        elif k in (ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor) and type(node.target) is ast.Name:
+            values.setdefault(node.target.id, []).append(
+                node.value if k is ast.AnnAssign and node.value is not None else _REBOUND)
+    out = []
+    for name, vals in values.items():
+        if name not in top or name in flags or _REBOUND in vals:
+            continue
+        deps: list = []
+        for v in vals:
+            if type(v) is ast.Constant and v.value in (False, None):
+                continue
+            if type(v) is ast.Name and v.id != name and (v.id in imported or v.id in values):
+                if v.id not in flags and v.id not in deps:
+                    deps.append(v.id)
+                continue
+            break
+        else:
+            if deps and len(deps) <= MAX_LINKED:
+                out.append([name, *deps])
+    return sorted(out)
+
+
+def _module_level(stmts) -> list:
+    """The statements run when the module is imported: the top level and the arms of its if/try, not the
+    bodies of functions and classes."""
+    out = []
+    for s in stmts:
+        out.append(s)
+        k = type(s)
+        if k is ast.If or k.__name__ in ("Try", "TryStar"):
+            out += _module_level(s.body + s.orelse + (getattr(s, "finalbody", None) or []))
+            for h in getattr(s, "handlers", None) or []:
+                out += _module_level(h.body)
+    return out
 
 
 def _exits(stmts) -> str:
@@ -456,6 +539,35 @@ def _local_flags(fn, conds: _Conditions) -> set:
         conds.flags, conds.none_flags = saved, saved_none
 
 
+_VERSION = re.compile(r"^\d+(\.\d+)*$")
+_ZERO_VERSION = re.compile(r"^0+(\.0+)*$")
+
+
+def _version_getter(fn, packages: frozenset) -> bool:
+    """A function answering the version of a CUDA-only package: it (or a function inside it) imports the package
+    (`import transformer_engine as te` ... `te.__version__`), reads a `__version__` or asks the installed
+    distributions (`version("flash-attn")`), and every version literal in it is zero (`PkgVersion("0.0.0")`,
+    the answer when the package is missing). On a Trainium host the package is never installed: the function
+    raises ImportError (or PackageNotFoundError) or answers a zero version, so `getter() >= minimum` and
+    `getter() > minimum` are never true there (their callers' blocks never run). A getter with any other
+    literal (`return "99.0"`), a `<` / `<=` comparison (True with a zero version) or a package that is not
+    CUDA-only is not judged so."""
+    imports = asks = False
+    for n in ast.walk(fn):
+        k = type(n)
+        if k is ast.Import:
+            imports = imports or any(a.name.split(".")[0] in packages for a in n.names)
+        elif k is ast.ImportFrom:
+            imports = imports or bool(n.module and not n.level and n.module.split(".")[0] in packages)
+        elif k is ast.Attribute and n.attr == "__version__":
+            asks = True
+        elif k is ast.Call and _tail(n.func) == "version":
+            asks = True
+        elif k is ast.Constant and type(n.value) is str and _VERSION.match(n.value) and not _ZERO_VERSION.match(n.value):
+            return False
+    return imports and asks
+
+
 def _returns_false(fn, conds: _Conditions, memo: dict) -> bool:
     """A function of the file that answers a false value on every Neuron machine: every `return` gives False, None
     or a never-true check (`return torch.cuda.is_available() and capability >= (9, 0)`), or it first returns a
@@ -560,6 +672,7 @@ class _Spans:
         self.conds.imported = _imported(self.ctx)
         self.conds.absent = _absent_modules(tree.body, self.packages)
         self.conds.unreached = unreached_assigns(tree.body, self.packages, self.ctx.statements())
+        self.conds.packages, self.conds.module_body = self.packages, tree.body
         for d in defs:  # a name defined twice (if/else) is known only when every definition agrees
             if type(d) is not ast.ClassDef:
                 self.conds.func_defs.setdefault(d.name, []).append(d)

@@ -9,25 +9,36 @@ from dataclasses import replace
 
 from .summary import head_of
 
-MAX_HOPS = 4  # re-exports followed: `from .utils import FLAG` where utils re-exports it from _guard
+MAX_HOPS = 8  # links followed: re-exports (`from .utils import FLAG`) and linked flags (`HAVE_GTP = HAVE_TE`)
 
 
-def _flag_at(modules, rel: str, name: str, hops: int) -> bool:
-    """Whether `name` in module `rel` is (or re-exports) a flag some module of the project defines."""
-    if hops > MAX_HOPS:
+def _flag_at(modules, rel: str, name: str, hops: int, memo: dict | None = None) -> bool:
+    """Whether `name` in module `rel` is (or re-exports) a flag some module of the project defines, or a
+    linked flag ([NAME, dep, ...] in the summary: every value False or another name) whose deps all are.
+    `memo`: (module, name) -> answer, None while it is being worked out, so a cycle (`A = B` in one module,
+    `B = A` in the other) is no flag and a name several links lead to is judged once."""
+    if hops > MAX_HOPS or rel not in modules.summaries:
         return False
-    if rel not in modules.summaries:
-        return False
+    memo = {} if memo is None else memo
+    key = (rel, name)
+    if key in memo:
+        return bool(memo[key])
     s = head_of(modules.summaries, rel)
-    if name in s["flags"]:
+    flags = s["flags"]
+    if name in flags:
         return True
-    if name in s["imports"]:
+    memo[key] = None
+    found = False
+    entry = next((e for e in flags if type(e) is list and e[0] == name), None)
+    if entry is not None:
+        found = all(_flag_at(modules, rel, dep, hops + 1, memo) for dep in entry[1:])
+    elif name in s["imports"]:
         mod, level, imported = s["imports"][name]
         target = modules.absolute(rel, mod, level)
-        if imported is None or target not in modules.mods:
-            return False
-        return _flag_at(modules, modules.mods[target], imported, hops + 1)
-    return False
+        if imported is not None and target in modules.mods:
+            found = _flag_at(modules, modules.mods[target], imported, hops + 1, memo)
+    memo[key] = found
+    return found
 
 
 def guard_imported_flags(findings: list, files, summaries, guard_blocks: dict, cache=None, digests=()) -> list:

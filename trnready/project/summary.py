@@ -17,7 +17,8 @@ only what another module can see or what can carry a value across a module bound
     stars    `from module import *` -> [module, level]
     uses     calls that name an import or a module function
              -> [line, col, end_line, end_col, call source, dotted names, passes a literal]
-    flags    module-level names assigned only from never-on-Neuron checks (`_SUPPORTS_FLEX = torch.cuda...`)
+    flags    module-level names assigned only from never-on-Neuron checks (`_SUPPORTS_FLEX = torch.cuda...`); an
+             entry [NAME, dep, ...] is a flag when every dep (a name the module imports or binds) is one
     guards   blocks run only when an imported project name is true -> [first line, last line, name, choice]
     exts     modules this file builds from CUDA sources (a build call a custom-cuda-kernel rule reported, with a
              literal name) -> [name, line, col, call source, rule, confidence, message]; name "" stands for
@@ -32,7 +33,7 @@ import ast
 import bisect
 import sys
 
-VERSION = 10
+VERSION = 11
 MAX_TEMPLATE = 400  # a call longer than this is not carried (generated code, data tables)
 MAX_ITEMS = 400  # per list: memory stays flat however large the module
 
@@ -128,8 +129,10 @@ def value_needles(engine) -> tuple:
 
 
 def worth_parsing(text: str, name: str, engine) -> bool:
-    """For a file nothing matched in: whether its summary could matter to another module."""
-    return name == "__init__.py" or any(v in text for v in value_needles(engine))
+    """For a file nothing matched in: whether its summary could matter to another module. `= False`: it may
+    set a linked flag (`try: from .te import HAVE_TE; HAVE_GTP = HAVE_TE` / `except ImportError: HAVE_GTP = False`),
+    a flag only the link step can judge, for the modules importing it (project/flags.py)."""
+    return name == "__init__.py" or "= False" in text or any(v in text for v in value_needles(engine))
 
 
 def api_names(engine) -> frozenset:
@@ -348,8 +351,7 @@ def guards_of(tree: ast.Module, imported: set) -> list:
     for st in body:
         if type(st) is ast.Assign and any(type(t) is ast.Name and t.id == "pytestmark" for t in st.targets):
             marks = st.value.elts if type(st.value) in (ast.List, ast.Tuple) else [st.value]
-            name = next((n for m in marks if (n := _skipped_unless(m, imported))), None)
-            if name:
+            for name in dict.fromkeys(n for m in marks for n in _skipped_unless(m, imported)):
                 out.append([body[0].lineno, _end(body), name, False])
     stack = [body]
     while stack and len(out) < MAX_GUARDS:
@@ -361,8 +363,7 @@ def guards_of(tree: ast.Module, imported: set) -> list:
                 if inner:
                     stack.append(inner)
             if kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
-                name = next((n for d in node.decorator_list if (n := _skipped_unless(d, imported))), None)
-                if name:
+                for name in dict.fromkeys(n for d in node.decorator_list for n in _skipped_unless(d, imported)):
                     out.append([node.decorator_list[0].lineno, _end([node]), name, False])
                 continue
             if kind is not ast.If:
@@ -400,25 +401,33 @@ def _leaves(stmts) -> bool:
         (dotted(last.value.func) or "").rsplit(".", 1)[-1] in _SKIP_TAILS
 
 
-def _skipped_unless(mark, imported: set) -> str | None:
-    """NAME when `mark` skips a test unless the imported NAME is true: `pytest.mark.skipif(not NAME, ...)`
-    (also `not NAME or ...`), `unittest.skipIf(not NAME, ...)`, `unittest.skipUnless(NAME, ...)`."""
+def _skipped_unless(mark, imported: set) -> list:
+    """The imported NAMEs `mark` skips a test unless true: `pytest.mark.skipif(not NAME, ...)` (also
+    `not NAME or ...`, `not NAME()`, `not (NAME and other)`: any of the `and` is enough), `unittest.skipIf(not
+    NAME, ...)`, `unittest.skipUnless(NAME, ...)`."""
     if type(mark) is not ast.Call or not mark.args:
-        return None
+        return []
     tail = (dotted(mark.func) or "").rsplit(".", 1)[-1]
     cond = mark.args[0]
     if tail in ("skipif", "skipIf"):
         parts = cond.values if type(cond) is ast.BoolOp and type(cond.op) is ast.Or else [cond]
-        for p in parts:
-            if type(p) is ast.UnaryOp and type(p.op) is ast.Not and type(p.operand) is ast.Name \
-                    and p.operand.id in imported:
-                return p.operand.id
-    elif tail == "skipUnless":
-        parts = cond.values if type(cond) is ast.BoolOp and type(cond.op) is ast.And else [cond]
-        for p in parts:
-            if type(p) is ast.Name and p.id in imported:
-                return p.id
-    return None
+        return [n for p in parts if type(p) is ast.UnaryOp and type(p.op) is ast.Not
+                for n in _needed(p.operand, imported)]
+    if tail == "skipUnless":
+        return _needed(cond, imported)
+    return []
+
+
+def _needed(cond, imported: set) -> list:
+    """Imported names any of which, when false, makes `cond` false: `NAME`, `NAME(...)`, the parts of an `and`."""
+    parts = cond.values if type(cond) is ast.BoolOp and type(cond.op) is ast.And else [cond]
+    out = []
+    for p in parts:
+        if type(p) is ast.Call:
+            p = p.func  # `is_fa_min_version("2.7.3")`, a check function of another module
+        if type(p) is ast.Name and p.id in imported and p.id not in out:
+            out.append(p.id)
+    return out
 
 
 def _end(stmts) -> int:
@@ -771,7 +780,8 @@ def _head_valid(summary: dict) -> bool:
         ok = ok and all(isinstance(k, str) and v[0] in ("param", "alias") and isinstance(v[1], str)
                         for d in summary["stores"].values() for k, v in d.items())
         ok = ok and all(isinstance(m, str) and isinstance(lv, int) for m, lv in summary["stars"])
-        return ok and all(isinstance(n, str) for n in summary["flags"])
+        return ok and all(isinstance(n, str) or (isinstance(n, list) and len(n) > 1 and all(isinstance(x, str) for x in n))
+                          for n in summary["flags"])
     except (TypeError, ValueError, KeyError, AttributeError):
         return False
 

@@ -1,0 +1,3 @@
+import torch
+
+use_cuda = torch.cuda.is_available()

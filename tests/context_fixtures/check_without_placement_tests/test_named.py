@@ -1,0 +1,4 @@
+import torch
+
+named = torch.cuda.is_available()
+__all__ = ["named"]

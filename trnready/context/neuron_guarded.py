@@ -563,7 +563,8 @@ def _version_getter(fn, packages: frozenset) -> bool:
             asks = True
         elif k is ast.Call and _tail(n.func) == "version":
             asks = True
-        elif k is ast.Constant and type(n.value) is str and _VERSION.match(n.value) and not _ZERO_VERSION.match(n.value):
+        elif k is ast.Constant and type(n.value) is str and _VERSION.match(n.value) \
+                and not _ZERO_VERSION.match(n.value):
             return False
     return imports and asks
 

@@ -780,7 +780,8 @@ def _head_valid(summary: dict) -> bool:
         ok = ok and all(isinstance(k, str) and v[0] in ("param", "alias") and isinstance(v[1], str)
                         for d in summary["stores"].values() for k, v in d.items())
         ok = ok and all(isinstance(m, str) and isinstance(lv, int) for m, lv in summary["stars"])
-        return ok and all(isinstance(n, str) or (isinstance(n, list) and len(n) > 1 and all(isinstance(x, str) for x in n))
+        return ok and all(isinstance(n, str)
+                          or (isinstance(n, list) and len(n) > 1 and all(isinstance(x, str) for x in n))
                           for n in summary["flags"])
     except (TypeError, ValueError, KeyError, AttributeError):
         return False

@@ -247,10 +247,7 @@ def test_a_flag_set_from_an_imported_flag_or_false_is_a_flag(tmp_path):
     tests.mkdir()
     (tests / "test_gtp.py").write_text(TEST_GTP)
     (tests / "test_layers.py").write_text(TEST_LAYERS)
-    proc = run_cli("scan", ".", "--format", "json", "--no-cache", "--show-guarded", cwd=tmp_path)
-    assert proc.returncode in (0, 1), proc.stderr
-    got = [(f["path"], f["line"], f["column"], f["rule"], f["message"], f["guarded"])
-           for f in json.loads(proc.stdout)["findings"] if f["path"].startswith("tests/")]
+    got = _test_findings(tmp_path)
     cuda = ".cuda() moves a tensor or module to a GPU: `cuda`"
     assert got == [
         ("tests/test_gtp.py", 11, 9, "TRN241", cuda, True),
@@ -345,10 +342,7 @@ def test_a_minimum_version_check_of_a_cuda_only_package_is_a_flag(tmp_path):
     tests = tmp_path / "tests"
     tests.mkdir()
     (tests / "test_versions.py").write_text(TEST_VERSIONS)
-    proc = run_cli("scan", ".", "--format", "json", "--no-cache", "--show-guarded", cwd=tmp_path)
-    assert proc.returncode in (0, 1), proc.stderr
-    got = [(f["path"], f["line"], f["column"], f["rule"], f["message"], f["guarded"])
-           for f in json.loads(proc.stdout)["findings"] if f["path"].startswith("tests/")]
+    got = _test_findings(tmp_path)
     cuda = ".cuda() moves a tensor or module to a GPU: `cuda`"
     assert got == [
         ("tests/test_versions.py", 9, 9, "TRN241", cuda, True),
@@ -356,3 +350,11 @@ def test_a_minimum_version_check_of_a_cuda_only_package_is_a_flag(tmp_path):
         ("tests/test_versions.py", 19, 9, "TRN241", cuda, False),
         ("tests/test_versions.py", 24, 9, "TRN241", cuda, False),
     ]
+
+
+def _test_findings(root) -> list:
+    """(path, line, column, rule, message, guarded) of the findings under tests/ of a scan of root."""
+    proc = run_cli("scan", ".", "--format", "json", "--no-cache", "--show-guarded", cwd=root)
+    assert proc.returncode in (0, 1), proc.stderr
+    return [(f["path"], f["line"], f["column"], f["rule"], f["message"], f["guarded"])
+            for f in json.loads(proc.stdout)["findings"] if f["path"].startswith("tests/")]

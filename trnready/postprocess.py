@@ -150,8 +150,8 @@ def one_per_thing(findings: list, ctx, result) -> list:
         # torch.compile's mode="reduce-overhead" (TRN263) does with the compile call of the same line)
         func = functions.get((f.path, f.cell, f.line))
         call = calls.get((f.path, f.cell, f.line)) if f.rule in call_rules else None
-        if call is not None and _called_name(f.message) in not_calls:
-            call = None
+        if call is not None and (f.guarded or _called_name(f.message) in not_calls):
+            call = None  # (guarded findings are listed on request only, each with the guard that holds there)
         thing = (stand, f.rule, "function", func) if func is not None else \
             (stand, f.rule, "mask", mask) if mask is not None else \
             (stand, f.rule, "call", call, f.message) if call is not None else None
@@ -217,10 +217,13 @@ def one_per_thing(findings: list, ctx, result) -> list:
     # Likewise one of a category per statement: `with torch.cuda.amp.autocast(enabled=True,` over two lines with
     # `dtype=torch.get_autocast_gpu_dtype())` is one call to change, whichever rules name its parts.
     by_line: dict = {}
+    manifest = _manifest_rules(ctx)
     for i, f in enumerate(out):
         if f.rule in META_RULES:
             continue
-        where = statements.get((f.path, f.cell, f.line))
+        # A requirement in setup.py is a line of a manifest, whatever call holds it: `setup(python_requires=...,
+        # extras_require=...)` declares several things, each its own item.
+        where = statements.get((f.path, f.cell, f.line)) if f.rule not in manifest else None
         place = ("stmt", where[1]) if where is not None else ("line", f.line)
         by_line.setdefault((f.path, f.cell, f.suppressed, f.guarded, f.category, place), []).append(i)
     drop: set = set()
@@ -410,6 +413,26 @@ def _mask_keys(findings: list, ctx, result) -> dict:
                         out[(ctx.rel, cell, child.lineno, child.col_offset + 1)] = (func, text)
                 stack.append((child, here))
     return out
+
+
+_NON_CODE_KINDS = frozenset({"requirement", "python", "line", "file", "setting"})
+
+
+def _manifest_rules(ctx) -> frozenset:
+    """Ids of the rules that match no Python code (requirements, Python versions, lines, settings): their findings
+    in a Python file (setup.py) are manifest entries, grouped by line, not by the statement holding them."""
+    catalogue = getattr(ctx.engine, "catalogue", None)
+    if catalogue is None:
+        return frozenset()
+    found = getattr(catalogue, "_manifest_rules", None)
+    if found is None:
+        found = frozenset(r.id for r in catalogue.rules if r.matchers
+                          and all(m.kind in _NON_CODE_KINDS for m in r.matchers))
+        try:
+            catalogue._manifest_rules = found
+        except AttributeError:  # a frozen catalogue: computed each time (a set over the rules, cheap)
+            pass
+    return found
 
 
 def _statement_keys(findings: list, ctx, result) -> dict:

@@ -439,6 +439,18 @@ def stored_target(ctx: "FileContext", node):
     return None
 
 
+def size_argument(hit, name: str):
+    """The argument `name` of a `torch.f(x, name)` / `x.f(name)` match (the hit's call), by keyword first, then by
+    position (1 for a function, 0 for a method); None when absent or passed through `*args`. For predicates that
+    judge a size argument (`k` of topk, `repeats` of repeat_interleave)."""
+    call = hit.node
+    position = 0 if hit.matcher.kind == "method" else 1
+    value = next((kw.value for kw in call.keywords if kw.arg == name), None)
+    if value is None and len(call.args) > position:
+        value = call.args[position]
+    return None if value is None or type(value) is ast.Starred else value
+
+
 def argument_of(p, call: ast.Call):
     """The expression a call passes for an argument predicate's argument (`p.name` by keyword first, then
     `p.position`, unless a `*args` comes before it), else None."""

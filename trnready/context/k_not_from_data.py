@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 
 from .. import masks
-from .base import call_scope, predicate
+from .base import call_scope, predicate, size_argument
 
 
 @predicate("k-not-from-data", kinds=("call", "method"))
@@ -15,10 +15,7 @@ def k_not_from_data(ctx, hit) -> bool:
     call = hit.node
     if type(call) is not ast.Call:
         return True
-    position = 0 if hit.matcher.kind == "method" else 1
-    k = next((kw.value for kw in call.keywords if kw.arg == "k"), None)
-    if k is None and len(call.args) > position:
-        k = call.args[position]
-    if k is None or type(k) is ast.Starred:
+    k = size_argument(hit, "k")
+    if k is None:
         return True
     return not masks.from_tensor_data(k, call_scope(ctx, call), ctx.resolver)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 
 from .. import masks
-from .base import call_scope, predicate
+from .base import call_scope, predicate, size_argument
 
 
 @predicate("repeats-not-tensor", kinds=("call", "method"))
@@ -14,10 +14,7 @@ def repeats_not_tensor(ctx, hit) -> bool:
     call = hit.node
     if type(call) is not ast.Call:
         return True
-    position = 0 if hit.matcher.kind == "method" else 1
-    repeats = next((kw.value for kw in call.keywords if kw.arg == "repeats"), None)
-    if repeats is None and len(call.args) > position:
-        repeats = call.args[position]
-    if repeats is None or type(repeats) is ast.Starred:
+    repeats = size_argument(hit, "repeats")
+    if repeats is None:
         return True
     return not masks.is_tensor(repeats, call_scope(ctx, call), ctx.resolver)

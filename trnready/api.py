@@ -373,7 +373,8 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
             # Training-config settings whose keys no Python of the project names (and no library reads).
             from .project.config_keys import guard_unread_settings
 
-            report.findings = guard_unread_settings(report.findings, files, summaries, _python_text)
+            report.findings = guard_unread_settings(report.findings, files, summaries,
+                                                    _python_reader(config.max_file_size))
         except StaleSummary as e:
             # A cached summary of the wrong shape, found when first unpacked: as a bad entry is a miss
             # anywhere else, its entry is dropped (with this run's pending writes) and the scan starts again.
@@ -400,12 +401,15 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
     return report
 
 
-def _python_text(sf) -> str | None:
-    try:
-        with open(sf.path, "rb") as fh:
-            return fh.read().decode("utf-8", "replace")
-    except OSError:
-        return None
+def _python_reader(max_bytes: int):
+    """A scanned Python file's text, read again the way the scan read it (regular files only, within the size
+    limit, decoded as Python decodes source), or None."""
+    from .read import decode_python, read_bytes
+
+    def read_text(sf) -> str | None:
+        data, _ = read_bytes(sf.path, sf.rel, max_bytes)
+        return decode_python(data, sf.rel)[0] if data is not None else None
+    return read_text
 
 
 def _malformed(rel: str, packed) -> bool:

@@ -11,6 +11,7 @@ import re
 import sys
 import warnings
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Callable, NoReturn
 
@@ -36,6 +37,7 @@ META_CHECKS = ("suppression-without-reason", "unused-suppression")
 PREDICATE_OPS = ("equals", "not-equals", "in", "not-in", "is-none", "is-not-none", "present", "absent", "matches",
                  "at-least")
 # File kinds a non-Python example or a line matcher may name.
+NON_CODE_KINDS = frozenset({"requirement", "python", "line", "file", "setting"})  # matchers of non-Python inputs
 FILE_KINDS = KIND_NAMES  # the table is trnready/filekinds.py
 
 _RULE_KEYS = {"id", "name", "category", "severity", "title", "why", "fix", "source", "docs",
@@ -91,6 +93,12 @@ class Catalogue:
 
     def by_id(self) -> dict[str, Rule]:
         return {r.id: r for r in self.rules}
+
+    @cached_property
+    def manifest_rules(self) -> frozenset:
+        """Ids of the rules none of whose matchers reads Python code (requirements, Python versions, lines,
+        settings): in a Python file (setup.py) their findings are manifest entries, one per line."""
+        return frozenset(r.id for r in self.rules if r.matchers and all(m.kind in NON_CODE_KINDS for m in r.matchers))
 
 
 def default_catalogue_path() -> Path:

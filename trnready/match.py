@@ -630,7 +630,6 @@ def _from_imports(index) -> dict:
     return out
 
 
-
 def _module_alias(node: ast.Attribute, q: str, from_imports: dict):
     """The import statement that bound the root name of `amp.autocast` to a submodule (`import torch.cuda.amp
     as amp`) and that module, given the chain's full name `q`; (None, "") for a
@@ -729,12 +728,17 @@ def _refs_by_root(index) -> dict:
     """Root name -> the recorded references (imported names and attribute chains) rooted at it, in file order."""
     out: dict = {}
     for ref, scope in index.refs:
-        root = ref
-        while type(root) is ast.Attribute:
-            root = root.value
-        if type(root) is ast.Name:
-            out.setdefault(root.id, []).append((ref, scope))
+        root = root_name(ref)
+        if root is not None:
+            out.setdefault(root, []).append((ref, scope))
     return out
+
+
+def _bound_names(node) -> list:
+    """The names an import statement binds: `import a.b` binds `a`, `import a.b as c` and `from a import b as c`
+    bind `c`."""
+    return [a.asname or (a.name if type(node) is ast.ImportFrom else a.name.split(".", 1)[0]) for a in node.names
+            if a.name != "*"]
 
 
 def _uses_of_import(ctx: FileContext, node, prefix: str, uses: dict) -> tuple:
@@ -742,16 +746,14 @@ def _uses_of_import(ctx: FileContext, node, prefix: str, uses: dict) -> tuple:
     (`flash_attn_func(...)` after `from flash_attn import flash_attn_func`; `rot.apply_rotary(...)` after
     `import flash_attn.layers.rotary as rot`). A name rebound in a function resolves to something else there
     and is not listed."""
-    bound = [a.asname or (a.name if type(node) is ast.ImportFrom else a.name.split(".", 1)[0]) for a in node.names
-             if a.name != "*"]
     out: list = []
     canon = ctx.resolver.canonical
-    for name in bound:
+    for name in _bound_names(node):
         for ref, scope in uses.get(name, ()):
-            if ref.lineno == node.lineno or _type_test(ctx, ref) or _in_kernel(ctx, ref, _library_names(ctx, prefix)):
+            if ref.lineno == node.lineno or not any((q := canon(q0)) == prefix or q.startswith(prefix + ".")
+                                                    for q0 in ctx.resolver.qualnames(ref, scope)):
                 continue
-            if any((q := canon(q0)) == prefix or q.startswith(prefix + ".")
-                   for q0 in ctx.resolver.qualnames(ref, scope)):
+            if not _type_test(ctx, ref) and not _in_kernel(ctx, ref, _library_names(ctx, prefix)):
                 out.append(ref)
                 if len(out) >= MAX_IMPORT_USES:
                     return tuple(out)
@@ -767,8 +769,7 @@ def _library_names(ctx: FileContext, prefix: str) -> frozenset:
         out = set()
         for node, cands in ctx.index.imports:
             if any(c == top or c.startswith(top + ".") for c in cands):
-                out.update(a.asname or (a.name if type(node) is ast.ImportFrom else a.name.split(".", 1)[0])
-                           for a in node.names if a.name != "*")
+                out.update(_bound_names(node))
         names = ctx.memo[key] = frozenset(out)
     return names
 
@@ -781,12 +782,8 @@ def _in_kernel(ctx: FileContext, ref, bound) -> bool:
         if type(up) in (ast.FunctionDef, ast.AsyncFunctionDef):
             if cur in up.decorator_list:
                 return True
-            for d in up.decorator_list:
-                root = d.func if type(d) is ast.Call else d
-                while type(root) is ast.Attribute:
-                    root = root.value
-                if type(root) is ast.Name and root.id in bound:
-                    return True
+            if any(root_name(d.func if type(d) is ast.Call else d) in bound for d in up.decorator_list):
+                return True
         cur, up = up, ctx.parent(up)
     return False
 

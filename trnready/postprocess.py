@@ -217,7 +217,8 @@ def one_per_thing(findings: list, ctx, result) -> list:
     # Likewise one of a category per statement: `with torch.cuda.amp.autocast(enabled=True,` over two lines with
     # `dtype=torch.get_autocast_gpu_dtype())` is one call to change, whichever rules name its parts.
     by_line: dict = {}
-    manifest = _manifest_rules(ctx)
+    catalogue = getattr(ctx.engine, "catalogue", None)
+    manifest = catalogue.manifest_rules if catalogue is not None else frozenset()
     for i, f in enumerate(out):
         if f.rule in META_RULES:
             continue
@@ -328,9 +329,10 @@ def _arm_assignments(findings: list, ctx, result) -> dict:
                     stack += [(c.body, None) for c in getattr(st, "cases", ())]
                 elif root is not None and isinstance(st, ast.Assign) and len(st.targets) == 1 and \
                         isinstance(st.targets[0], (ast.Name, ast.Attribute)):
-                    target = ast.unparse(st.targets[0])
-                    for ln in range(st.lineno, (st.end_lineno or st.lineno) + 1):
-                        if ln in lines:
+                    held = [ln for ln in range(st.lineno, (st.end_lineno or st.lineno) + 1) if ln in lines]
+                    if held:
+                        target = ast.unparse(st.targets[0])
+                        for ln in held:
                             out[(ctx.rel, cell, ln)] = (root, target, arm)
     return out
 
@@ -413,26 +415,6 @@ def _mask_keys(findings: list, ctx, result) -> dict:
                         out[(ctx.rel, cell, child.lineno, child.col_offset + 1)] = (func, text)
                 stack.append((child, here))
     return out
-
-
-_NON_CODE_KINDS = frozenset({"requirement", "python", "line", "file", "setting"})
-
-
-def _manifest_rules(ctx) -> frozenset:
-    """Ids of the rules that match no Python code (requirements, Python versions, lines, settings): their findings
-    in a Python file (setup.py) are manifest entries, grouped by line, not by the statement holding them."""
-    catalogue = getattr(ctx.engine, "catalogue", None)
-    if catalogue is None:
-        return frozenset()
-    found = getattr(catalogue, "_manifest_rules", None)
-    if found is None:
-        found = frozenset(r.id for r in catalogue.rules if r.matchers
-                          and all(m.kind in _NON_CODE_KINDS for m in r.matchers))
-        try:
-            catalogue._manifest_rules = found
-        except AttributeError:  # a frozen catalogue: computed each time (a set over the rules, cheap)
-            pass
-    return found
 
 
 def _statement_keys(findings: list, ctx, result) -> dict:

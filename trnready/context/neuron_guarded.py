@@ -249,6 +249,13 @@ _REBOUND = object()  # a name bound some other way (augmented assignment, loop t
 _UNREACHED = ast.Constant(value=False)  # an assignment that never runs on Neuron (conds.unreached)
 
 
+def _imports_package(node, packages: frozenset) -> bool:
+    """An `import` / absolute `from ... import` statement of one of `packages` (by top-level name)."""
+    if type(node) is ast.Import:
+        return any(a.name.split(".")[0] in packages for a in node.names)
+    return type(node) is ast.ImportFrom and not node.level and (node.module or "").split(".")[0] in packages
+
+
 def unreached_assigns(body, packages: frozenset, stmts=()) -> frozenset:
     """ids of the assignments of a module-level `try:` body that come after an import of a CUDA-only package
     (`try: from fla.ops import chunk; HAVE_FLA = True` / `except ImportError: HAVE_FLA = False`). On a Trainium
@@ -262,9 +269,7 @@ def unreached_assigns(body, packages: frozenset, stmts=()) -> frozenset:
         if type(st).__name__ not in ("Try", "TryStar") or not st.handlers:
             continue
         for i, imp in enumerate(st.body):
-            k = type(imp)
-            if (k is ast.Import and any(a.name.split(".")[0] in packages for a in imp.names)) or \
-                    (k is ast.ImportFrom and not imp.level and imp.module and imp.module.split(".")[0] in packages):
+            if _imports_package(imp, packages):
                 for later in st.body[i + 1:]:
                     for n in ast.walk(later):
                         if type(n) is ast.Assign:
@@ -452,17 +457,7 @@ def _goes_on(stmts) -> bool:
 
 def _module_defs(body) -> list:
     """Functions and classes bound at module level, also under a module-level if/try (`if is_x_available(): def f`)."""
-    out = []
-    for s in body:
-        k = type(s)
-        if k in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
-            out.append(s)
-        elif k is ast.If or k.__name__ in ("Try", "TryStar"):
-            for name in ("body", "orelse", "finalbody"):
-                out += _module_defs(getattr(s, name, None) or [])
-            for h in getattr(s, "handlers", None) or []:
-                out += _module_defs(h.body)
-    return out
+    return [s for s in _module_level(body) if type(s) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)]
 
 
 def _absent_modules(body, packages: frozenset) -> frozenset:
@@ -555,10 +550,8 @@ def _version_getter(fn, packages: frozenset) -> bool:
     imports = asks = False
     for n in ast.walk(fn):
         k = type(n)
-        if k is ast.Import:
-            imports = imports or any(a.name.split(".")[0] in packages for a in n.names)
-        elif k is ast.ImportFrom:
-            imports = imports or bool(n.module and not n.level and n.module.split(".")[0] in packages)
+        if k is ast.Import or k is ast.ImportFrom:
+            imports = imports or _imports_package(n, packages)
         elif k is ast.Attribute and n.attr == "__version__":
             asks = True
         elif k is ast.Call and _tail(n.func) == "version":

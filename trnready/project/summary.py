@@ -338,14 +338,15 @@ MAX_GUARDS = 200  # blocks per module: the summary stays small however large the
 def guards_of(tree: ast.Module, imported: set) -> list:
     """[[first line, last line, name, choice]] for every block that runs only when an imported name is
     true: the body of `if NAME:` / `if NAME and ...:`, the `else` of `if not NAME:`, the statements after
-    `if not NAME: pytest.skip(...)` / `return` in the same block, a test skipped unless NAME
-    (`@pytest.mark.skipif(not NAME, ...)`, `@unittest.skipUnless(NAME, ...)`), and a whole test module marked
-    so (`pytestmark = pytest.mark.skipif(not NAME, ...)`). `choice` says the statement has another branch (a
-    device picked in either arm stays a finding)."""
+    `if not NAME: pytest.skip(...)` in the same block (not after a `raise ValueError` or `return`), a test
+    skipped unless NAME (`@pytest.mark.skipif(not NAME, ...)`, `@unittest.skipUnless(NAME, ...)`), and a whole
+    test module marked so (`pytestmark = pytest.mark.skipif(not NAME, ...)`). `choice` says the statement has
+    another branch (a device picked in either arm stays a finding)."""
     out: list = []
     # Statements only: an `if` never sits inside an expression, and walking every expression node of a
     # large module cost more than the rest of its summary.
     from ..context.base import blocks_of
+    from ..context.neuron_guarded import _exits
 
     body = tree.body
     for st in body:
@@ -380,25 +381,10 @@ def guards_of(tree: ast.Module, imported: set) -> list:
                     and test.operand.id in imported:
                 if node.orelse:
                     out.append([node.orelse[0].lineno, _end(node.orelse), test.operand.id, True])
-                elif _leaves(node.body) and i + 1 < len(block):
+                elif i + 1 < len(block) and _exits(node.body) == "skip":
                     # `if not HAVE_TE: pytest.skip(...)`: what follows runs only when the flag is true
                     out.append([block[i + 1].lineno, _end(block), test.operand.id, False])
     return out
-
-
-_SKIP_TAILS = frozenset({"skip", "skipTest", "SkipTest"})
-
-
-def _leaves(stmts) -> bool:
-    """The block ends by skipping the test: `pytest.skip(...)` (also `allow_module_level=True`), `self.skipTest(...)`,
-    `raise SkipTest(...)`. A `raise ValueError(...)` or a `return` is not a skip: on Neuron the program fails or
-    loses the feature there, and what follows is the path the port must make work."""
-    last = stmts[-1] if stmts else None
-    if type(last) is ast.Raise and last.exc is not None:
-        exc = last.exc.func if type(last.exc) is ast.Call else last.exc
-        return (dotted(exc) or "").rsplit(".", 1)[-1] in _SKIP_TAILS
-    return type(last) is ast.Expr and type(last.value) is ast.Call and \
-        (dotted(last.value.func) or "").rsplit(".", 1)[-1] in _SKIP_TAILS
 
 
 def _skipped_unless(mark, imported: set) -> list:

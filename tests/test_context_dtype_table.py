@@ -69,3 +69,18 @@ def scale(t, amax):
     return (t / s).to(torch.float8_e4m3fn)
 ''')
     assert [(f[1], f[2], f[3]) for f in scan_findings(tmp_path)] == [(5, 25, "TRN202")]
+
+
+def test_a_comprehension_that_only_compares_its_elements_is_a_membership_test(tmp_path):
+    (tmp_path / "checks.py").write_text('''import torch
+
+
+def is_float_dtype(dtype):
+    return any(dtype == d for d in (torch.float64, torch.float32, torch.float16))
+
+
+def upcast_all(tensors):
+    return [t.to(d) for d in (torch.float64, torch.float32) for t in tensors]
+''')
+    # line 5 compares each element with a dtype: nothing is made float64; line 9 converts tensors to each one
+    assert [f[1:4] for f in scan_findings(tmp_path)] == [(9, 31, "TRN121")]

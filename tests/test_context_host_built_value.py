@@ -49,3 +49,14 @@ def test_host_built_values_are_guarded_and_look_alikes_stay():
 
 def test_registered_as_a_guard():
     assert context.get("host-built-value").effect == "guard"
+
+
+def test_a_schedule_returned_to_callers_that_store_it_cast_is_host_data():
+    # the callers of a schedule helper keep its float64 result only through a lambda that casts it to float32
+    # (also when the helper is picked into a local name first); a lambda that stores it as is keeps the finding
+    assert scan_findings(CONTEXT_FIXTURES / "host_built_schedules", "--show-guarded") == [
+        ("schedules.py", 6, 51, "TRN121", F64 % "torch.float64", True),
+        ("schedules.py", 11, 52, "TRN121", F64 % "torch.float64", True),
+        ("schedules.py", 15, 52, "TRN121", F64 % "torch.float64", False),
+        ("schedules.py", 39, 17, "TRN242", '"cuda" device string: `cuda`', False),
+    ]

@@ -59,6 +59,8 @@ def _membership_list(ctx, node, names) -> bool:
     up = parent_of(ctx, lit)
     if type(up) is ast.Compare:
         return any(c is lit and type(op) in (ast.In, ast.NotIn) for op, c in zip(up.ops, up.comparators))
+    if type(up) is ast.comprehension and up.iter is lit and type(up.target) is ast.Name:
+        return _only_compared(ctx, parent_of(ctx, up), up.target.id)
     if type(up) is ast.Assign and len(up.targets) == 1 and type(up.targets[0]) is ast.Name:
         name = up.targets[0].id
         reads = [n for n in ctx.nodes(ast.Name) if n.id == name and type(n.ctx) is ast.Load]
@@ -73,6 +75,22 @@ def _membership_list(ctx, node, names) -> bool:
     return False
 
 
+def _only_compared(ctx, comp, name: str) -> bool:
+    """Every read of the comprehension's variable is one side of `==` / `!=` / `is` (`any(dtype == d for d in
+    (torch.float64, torch.float32))`): the literal is a membership test written out."""
+    if comp is None:
+        return False
+    reads = [n for n in ast.walk(comp) if type(n) is ast.Name and n.id == name and type(n.ctx) is ast.Load]
+    if not reads:
+        return False
+    for r in reads:
+        cmp = parent_of(ctx, r)
+        if type(cmp) is not ast.Compare or len(cmp.ops) != 1 or \
+                type(cmp.ops[0]) not in (ast.Eq, ast.NotEq, ast.Is, ast.IsNot):
+            return False
+    return True
+
+
 @predicate("dtype-table", kinds=("reference",))
 def dtype_table(ctx, hit) -> bool:
     """A dtype that is one value of a dictionary whose values are all dtypes:
@@ -81,7 +99,8 @@ def dtype_table(ctx, hit) -> bool:
     default): if name is None: return default ... return torch.float8_e4m3fn`); an entry added to such a dictionary
     (`dtype_map["F8_E5M2"] = torch.float8_e5m2` after `dtype_map = {"F32": torch.float32, ...}`); or an element of
     a literal of dtypes tested for membership (`x.dtype in (torch.float32,
-    torch.float64)`, or a name holding that literal read only on the right of `in`). Such code translates or checks
+    torch.float64)`, a name holding that literal read only on the right of `in`, or a comprehension over it that
+    only compares each element: `any(dtype == d for d in (torch.float64, torch.float32))`). Such code translates or checks
     names of dtypes and creates nothing, so its entries are not uses of float64 (or int64, float8, ...); the place
     that creates a tensor of the dtype is. Likewise a module or class
     constant that lists four or more dtypes by position (`ID_TO_DTYPE = [torch.float32, torch.float64, ...]`, an

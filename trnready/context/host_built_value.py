@@ -29,6 +29,8 @@ _PY_ATTRS = frozenset({"shape", "ndim", "dtype", "layout", "is_sparse", "is_nest
 # Builtins and modules whose results are Python or NumPy values.
 _PY_CALLS = frozenset({"len", "int", "float", "bool", "round", "range", "enumerate", "zip", "list", "tuple",
                        "sorted", "reversed", "abs", "min", "max", "sum", "divmod", "pow", "str", "set", "dict"})
+# Builtins whose argument is turned into a Python value (`self.num_timesteps = int(timesteps)`).
+_TO_PYTHON_CALLS = frozenset({"int", "float", "bool", "len", "round", "str"})
 _PY_MODULES = ("math.", "np.", "numpy.", "random.", "itertools.")
 # Anything in the file that makes factories build on a device: a default device, a device context.
 _DEFAULT_DEVICE = frozenset({"set_default_device", "set_default_tensor_type", "set_default_dtype_and_device"})
@@ -409,6 +411,8 @@ def _cast_away(ctx, n, top) -> bool:
         if up is None:
             return False
         if type(up) is ast.Attribute and up.value is e:
+            if up.attr in _PY_ATTRS:
+                return True  # `steps, = betas.shape`: a Python value
             call = parent_of(ctx, up)
             if type(call) is ast.Call and call.func is up:
                 if _casts_away(call):
@@ -422,8 +426,60 @@ def _cast_away(ctx, n, top) -> bool:
             continue
         if type(up) is ast.keyword:
             up = parent_of(ctx, up)
+        if type(up) is ast.Call and type(up.func) is ast.Name and up.func.id in _TO_PYTHON_CALLS:
+            return True  # int(steps), len(betas): a Python value
         return type(up) is ast.Call and up.func is not e and _host_library_call(ctx, up)
     return False
+
+
+def _casting_helper(ctx, fn, call, holds) -> bool:
+    """`call` goes to a lambda the function binds once (`register_buffer = lambda name, val:
+    self.register_buffer(name, val.to(torch.float32))`) and every argument holding the value lands on a parameter
+    the lambda only uses cast away: the value is stored as float32."""
+    f = call.func
+    if type(f) is not ast.Name or call.keywords:
+        return False
+    lam = None
+    for n in ast.walk(fn):
+        if type(n) is ast.Assign and any(type(t) is ast.Name and t.id == f.id for t in n.targets):
+            if lam is not None or type(n.value) is not ast.Lambda:
+                return False
+            lam = n.value
+    if lam is None or lam.args.vararg is not None or len(call.args) != len(lam.args.args):
+        return False
+    for arg, param in zip(call.args, lam.args.args):
+        if not holds(arg):
+            continue
+        uses = [n for n in ast.walk(lam.body) if type(n) is ast.Name and n.id == param.arg]
+        if not uses or not all(_cast_away(ctx, n, lam.body) for n in uses):
+            return False
+    return True
+
+
+def _callers(ctx, fn) -> list:
+    """The calls of a top-level function of the file, when the file defines that name once: by its name, and
+    through a local name it is assigned to (`schedule_fn = cosine_beta_schedule` ... `schedule_fn(steps)`). Any
+    other use of the name (handed over, stored, exported in a table) leaves the callers unknown: []."""
+    tree = ctx.tree
+    if tree is None or fn not in tree.body or \
+            sum(1 for st in tree.body if type(st) in (ast.FunctionDef, ast.AsyncFunctionDef) and st.name == fn.name) != 1:
+        return []
+    calls = ctx.calls()
+    direct = {id(c.func) for c in calls if type(c.func) is ast.Name and c.func.id == fn.name}
+    found = [c for c in calls if id(c.func) in direct]
+    for n in ctx.nodes(ast.Name):
+        if n.id != fn.name or id(n) in direct or type(n.ctx) is not ast.Load:
+            continue
+        up = parent_of(ctx, n)
+        if type(up) is not ast.Assign or len(up.targets) != 1 or type(up.targets[0]) is not ast.Name:
+            return []
+        holder = enclosing_function(ctx, up)
+        if holder is None:
+            return []
+        alias = up.targets[0].id
+        found += [c for c in calls if type(c.func) is ast.Name and c.func.id == alias
+                  and enclosing_function(ctx, c) is holder]
+    return found
 
 
 def _host_library_call(ctx, call) -> bool:
@@ -455,7 +511,7 @@ def _keeps_nothing(ctx, name: str) -> bool:
     return name in ctx.fact("host-built-value:keeps-nothing", compute)
 
 
-def _escapes(ctx, subject, exits: list | None = None) -> bool:
+def _escapes(ctx, subject, exits: list | None = None, depth: int = 0) -> bool:
     """The value built at `subject` may leave its function: it, or a name bound from it (followed through the
     function's later assignments), is returned, yielded, stored in an attribute or a container
     (`self.freqs = ...`, `register_buffer`), or handed to a function that is not torch's (`solve(memory)`). A
@@ -512,8 +568,21 @@ def _escapes(ctx, subject, exits: list | None = None) -> bool:
                     any(held(e) for e in exprs):
                 exits.append(st)  # the value leaves or is kept here, cast away
             continue
-        if k is ast.Return or any(type(n) in (ast.Yield, ast.YieldFrom) for e in exprs for n in ast.walk(e)):
+        if any(type(n) in (ast.Yield, ast.YieldFrom) for e in exprs for n in ast.walk(e)):
             return True
+        if k is ast.Return:
+            # A schedule helper returning its float64 tensor: followed into the file's calls of it, each of which
+            # must keep the value as only a cast away copy (one level deep).
+            callers = _callers(ctx, fn) if depth == 0 and exits is not None else []
+            if callers and all(enclosing_function(ctx, c) is not None and not _escapes(ctx, c, exits, depth + 1)
+                               for c in callers):
+                exits.append(st)
+                continue
+            return True
+        cast = [n for e in exprs for n in ast.walk(e) if type(n) is ast.Call and _casting_helper(ctx, fn, n, holds)]
+        if cast and exits is not None:
+            exits.append(st)  # stored through a helper that casts it away
+            continue
         if any(handed_over(e) for e in exprs):
             return True
         if k in (ast.Assign, ast.AnnAssign, ast.AugAssign):

@@ -461,8 +461,9 @@ def _callers(ctx, fn) -> list:
     through a local name it is assigned to (`schedule_fn = cosine_beta_schedule` ... `schedule_fn(steps)`). Any
     other use of the name (handed over, stored, exported in a table) leaves the callers unknown: []."""
     tree = ctx.tree
-    if tree is None or fn not in tree.body or \
-            sum(1 for st in tree.body if type(st) in (ast.FunctionDef, ast.AsyncFunctionDef) and st.name == fn.name) != 1:
+    if tree is None or fn not in tree.body:
+        return []
+    if sum(1 for st in tree.body if type(st) in (ast.FunctionDef, ast.AsyncFunctionDef) and st.name == fn.name) != 1:
         return []
     calls = ctx.calls()
     direct = {id(c.func) for c in calls if type(c.func) is ast.Name and c.func.id == fn.name}
@@ -573,8 +574,8 @@ def _escapes(ctx, subject, exits: list | None = None, depth: int = 0) -> bool:
         if k is ast.Return:
             # A schedule helper returning its float64 tensor: followed into the file's calls of it, each of which
             # must keep the value as only a cast away copy (one level deep).
-            callers = _callers(ctx, fn) if depth == 0 and exits is not None else []
-            if callers and all(enclosing_function(ctx, c) is not None and not _escapes(ctx, c, exits, depth + 1)
+            callers = _callers(ctx, fn) if depth == 0 else []
+            if exits is not None and callers and all(enclosing_function(ctx, c) is not None and not _escapes(ctx, c, exits, depth + 1)
                                for c in callers):
                 exits.append(st)
                 continue

@@ -100,8 +100,9 @@ def dtype_table(ctx, hit) -> bool:
     (`dtype_map["F8_E5M2"] = torch.float8_e5m2` after `dtype_map = {"F32": torch.float32, ...}`); or an element of
     a literal of dtypes tested for membership (`x.dtype in (torch.float32,
     torch.float64)`, a name holding that literal read only on the right of `in`, or a comprehension over it that
-    only compares each element: `any(dtype == d for d in (torch.float64, torch.float32))`). Such code translates
-    or checks names of dtypes and creates nothing, so its entries are not uses of float64 (or int64, float8, ...); the place
+    only compares each element: `any(dtype == d for d in (torch.float64, torch.float32))`). Such code
+    translates or checks names of dtypes and creates nothing, so its entries are not uses of float64 (or int64,
+    float8, ...); the place
     that creates a tensor of the dtype is. Likewise a module or class
     constant that lists four or more dtypes by position (`ID_TO_DTYPE = [torch.float32, torch.float64, ...]`, an
     encoding for metadata sent between ranks). Also the argument of `torch.finfo` / `torch.iinfo`

@@ -575,8 +575,9 @@ def _escapes(ctx, subject, exits: list | None = None, depth: int = 0) -> bool:
             # A schedule helper returning its float64 tensor: followed into the file's calls of it, each of which
             # must keep the value as only a cast away copy (one level deep).
             callers = _callers(ctx, fn) if depth == 0 else []
-            if exits is not None and callers and all(enclosing_function(ctx, c) is not None and not _escapes(ctx, c, exits, depth + 1)
-                               for c in callers):
+            kept = exits is not None and callers and all(
+                enclosing_function(ctx, c) is not None and not _escapes(ctx, c, exits, depth + 1) for c in callers)
+            if kept and exits is not None:
                 exits.append(st)
                 continue
             return True

@@ -40,3 +40,21 @@ def test_a_module_flag_of_a_test_module_read_nowhere_is_guarded():
 
 def test_registered_as_a_guard():
     assert context.get("check-without-placement").effect == "guard"
+
+
+def test_a_check_that_turns_on_model_parallelism_is_a_pick(tmp_path):
+    (tmp_path / "finetune.py").write_text('''import torch
+
+
+def train(model, ddp):
+    if not ddp and torch.cuda.device_count() > 1:
+        model.is_parallelizable = True
+        model.model_parallel = True
+    if torch.cuda.device_count() > 1:
+        model.note = "several GPUs"
+        print("several GPUs")
+''')
+    # with one GPU counted on Neuron (zero), the model is silently never split: the check stays; a branch that
+    # only logs is guarded
+    assert [(f[1], f[2], f[5]) for f in scan_findings(tmp_path, "--show-guarded")] == [
+        (5, 20, False), (8, 8, True)]

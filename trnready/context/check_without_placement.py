@@ -38,8 +38,8 @@ def _places(nodes) -> bool:
                     return True
             elif isinstance(n, (ast.Name, ast.Attribute)) and isinstance(n.ctx, ast.Store):
                 target = n.id if isinstance(n, ast.Name) else n.attr
-                if "device" in target.lower() or "backend" in target.lower():
-                    return True
+                if any(word in target.lower() for word in ("device", "backend", "parallel")):
+                    return True  # `model.model_parallel = True`: the query picks how the model is spread
     return False
 
 

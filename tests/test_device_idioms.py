@@ -8,7 +8,17 @@ FIXTURES = Path(__file__).parent / "fixtures" / "device_idioms"
 
 
 def test_hits_are_reported_and_look_alikes_are_silent():
-    assert scan_findings(FIXTURES) == [
+    assert scan_findings(FIXTURES, "--show-guarded") == [
+        # DDP with device_ids only in the CUDA arm never runs on Neuron (guarded); a backend picked in the arm
+        # stays reported, since the process group still starts with the other arm's value
+        ("guarded.py", 7, 8, "TRN243", "torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`", True),
+        ("guarded.py", 8, 15, "TRN273", "DistributedDataParallel / barrier with per-GPU device_ids: "
+         "`torch.nn.parallel.DistributedDataParallel`", True),
+        ("guarded.py", 15, 8, "TRN243", "torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`",
+         False),
+        ("guarded.py", 16, 19, "TRN271", "Distributed process group on NCCL: `torch.distributed.init_process_group` "
+         "(`backend` may be 'nccl' or 'gloo') (the value is passed to `torch.distributed.init_process_group` later)",
+         False),
         ("hits.py", 7, 18, "TRN353",
          'Device list names "cuda" but not "neuron": a device checked against it cannot be neuron', False),
         ("hits.py", 12, 60, "TRN353", 'Device choices list "cuda" but not "neuron": `--device neuron` is rejected',

@@ -35,7 +35,7 @@ OPERATOR_SHAPES = ("int64-wide-shift",)
 # `meta = [CHECK]`: trnready's own checks (TRN9xx), produced by trnready/suppress.py, not by the matcher engine.
 META_CHECKS = ("suppression-without-reason", "unused-suppression")
 PREDICATE_OPS = ("equals", "not-equals", "in", "not-in", "is-none", "is-not-none", "present", "absent", "matches",
-                 "at-least")
+                 "at-least", "lacks")
 # File kinds a non-Python example or a line matcher may name.
 NON_CODE_KINDS = frozenset({"requirement", "python", "line", "file", "setting"})  # matchers of non-Python inputs
 FILE_KINDS = KIND_NAMES  # the table is trnready/filekinds.py
@@ -593,7 +593,7 @@ def _parse_pred(a, rid, err) -> ArgPredicate:
         if val is not True:
             err("must be true", entry=rid, key=f"match.args.{op}")
         values: tuple = ()
-    elif op in ("in", "not-in"):
+    elif op in ("in", "not-in", "lacks"):
         if not isinstance(val, list) or not val:
             err("must be a non-empty list", entry=rid, key=f"match.args.{op}")
         values = tuple(val)

@@ -580,6 +580,9 @@ class Indexer:
             name = target.attr.lstrip("_")
         elif t is ast.Subscript and type(target.slice) is ast.Constant and type(target.slice.value) is str:
             name = target.slice.value
+        elif t is ast.Name and scope.kind != "function" and type(value) in (ast.List, ast.Tuple, ast.Set):
+            # a module or class constant holding a vocabulary: _VALID_DEVICES = ["cpu", "cuda"]
+            name = target.id.lstrip("_").lower()
         else:
             return
         if name in self.interest.keywords:

@@ -699,6 +699,15 @@ def _holds(p: ArgPredicate, passed, values) -> bool:
         # or a host random draw that can reach it (a seed from random.randint(0, sys.maxsize))
         return any((type(v) is int and v >= p.values[0]) or (type(v) is Drawn and v.high >= p.values[0])
                    for v in values)
+    if op == "lacks":
+        # a list, tuple or set whose every element is known and none is listed: choices=["cpu", "cuda"] lacks
+        # "neuron" (a single string lacks nothing: it is no collection);
+        # an element that is not a literal (`["cpu", *extra]`, a variable) may be the missing one
+        if not any(v is LIST for v in values):
+            return False
+        known = [v for v in values if v is not LIST]
+        return bool(known) and all(v is not UNKNOWN and type(v) is not Drawn for v in known) \
+            and not any(same(e, v) for v in known for e in p.values)
     if op == "matches":
         rx = p.values[0]
         return any(isinstance(v, str) and rx.search(v) for v in values)

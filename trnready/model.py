@@ -34,7 +34,7 @@ class ArgPredicate:
 
     name: Optional[str]
     position: Optional[int]
-    op: str  # equals | in | not-in | is-none | is-not-none | present | absent
+    op: str  # equals | in | not-in | is-none | is-not-none | present | absent | matches | at-least | lacks
     values: tuple = ()
     default: Any = None
     has_default: bool = False

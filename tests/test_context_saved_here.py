@@ -1,0 +1,15 @@
+"""saved-here: torch.load of a file the same function (or module top level) wrote with torch.save earlier."""
+from conftest import CONTEXT_FIXTURES, scan_findings
+
+LOAD = "torch.load without map_location: tensors saved from CUDA are restored to CUDA, which Trainium lacks"
+
+
+def test_round_trips_are_silent_loads_of_files_made_elsewhere_are_reported():
+    assert scan_findings(CONTEXT_FIXTURES / "saved_here") == [
+        # roundtrip() saves before it loads (line 6): silent
+        ("ckpt_io.py", 10, 12, "TRN351", LOAD, False),  # restore(): nothing saved here
+        ("ckpt_io.py", 14, 13, "TRN351", LOAD, False),  # the save comes after the load
+        # writer() saves, but a module-level load does not follow a save inside some function
+        ("ckpt_io.py", 23, 8, "TRN351", LOAD, False),
+        # tests/test_roundtrip.py: the test writes the file it loads
+    ]

@@ -35,6 +35,13 @@ def _runs_program(line: str) -> bool:
     return any(w in LAUNCH_WORDS or w.endswith(".py") or _VERSIONED_PYTHON.fullmatch(w) for w in words)
 
 
+# The program a command starts with (`deepspeed train.py`, `NCCL_DEBUG=INFO torchrun ...`, `!accelerate launch`):
+# the first word of a command, after variable assignments and `sudo` / `nohup` / `exec` / `time`; not
+# `pip install deepspeed`, `--deepspeed` or a path segment of a script.
+_LAUNCHER = re.compile(r"(?:^|[;&|(!])\s*(?:[A-Za-z_]\w*=\S*\s+)*(?:(?:sudo|nohup|exec|time)\s+)*"
+                       r"(?:[\w./-]*/)?(?P<word>" + "|".join(sorted(LAUNCH_WORDS - {"uv"}, reverse=True)) + r")(?=\s|$)")
+
+
 def launch_entries(lines: list[str]) -> list[Entry]:
     """One Entry per flag of a launch command (key path from the flag name, value as written or `true`)."""
     out: list[Entry] = []
@@ -44,6 +51,11 @@ def launch_entries(lines: list[str]) -> list[Entry]:
         stripped = line.strip()
         if not in_command:
             in_command = _runs_program(stripped)
+            # the launcher itself is a setting (`launcher: deepspeed`): `deepspeed train.py` runs under DeepSpeed
+            first = _LAUNCHER.search(line) if in_command else None
+            if first is not None:
+                out.append(Entry(path=("launcher",), value=first.group("word"), line=i, col=first.start("word") + 1,
+                                 end_col=first.end("word") + 1, key_line=i))
         if in_command:
             for m in _FLAG.finditer(line):
                 value = m.group("value")
@@ -62,7 +74,13 @@ def launch_entries(lines: list[str]) -> list[Entry]:
 
 def read(ctx: FileContext) -> ReadResult:
     result = line_reader.read(ctx)
-    if "--" not in ctx.text or not result.sources:
+    if not result.sources:
+        return result
+    if "-c" in ctx.text and "python" in ctx.text:  # `python -c '...'`: Python run by the script
+        from .inline_python import inline_python_findings
+
+        result.findings = [*result.findings, *inline_python_findings(ctx.text.splitlines(), ctx.rel, ctx.engine)]
+    if "--" not in ctx.text:
         return result
     entries = launch_entries(line_reader.quiet_echo(ctx.text).splitlines())
     if not entries:

@@ -51,12 +51,14 @@ def inline_python_findings(lines: list[str], rel: str, engine, only: set | None 
                            prefix: str = "") -> list:
     """Findings of the Python programs passed with -c on `lines` (1-based numbers in `only` when given);
     `prefix`: characters that start a shell line of the file (`!` in a notebook cell)."""
+    from .lines import quiet_echo
     from .python import scan_python
 
     out = []
-    for n, ln in enumerate(lines, 1):
-        if (only is not None and n not in only) or "-c" not in ln or "python" not in ln:
+    for n, raw in enumerate(lines, 1):
+        if (only is not None and n not in only) or "-c" not in raw or "python" not in raw:
             continue
+        ln = quiet_echo(raw)  # `echo "python -c '...'"` prints a hint (same length: columns stay)
         body = ln.lstrip()
         if body.startswith("#") and not (prefix and body.startswith(prefix)):
             continue
@@ -80,7 +82,7 @@ def inline_python_findings(lines: list[str], rel: str, engine, only: set | None 
                 a = cols[min(max(f.column - 1, 0), len(cols) - 1)]
                 b = cols[min(max(f.end_column - 2, 0), len(cols) - 1)] + 1
                 guarded = f.guarded and not (used and f.guarded_by in _UNUSED_VALUE_GUARDS)
-                out.append(replace(f, line=n, end_line=n, column=a + 1, end_column=b + 1, snippet=ln.strip(),
+                out.append(replace(f, line=n, end_line=n, column=a + 1, end_column=b + 1, snippet=raw.strip(),
                                    cell=cell, fixable=False, context=(), occurrences=(), guarded=guarded,
                                    guarded_by=f.guarded_by if guarded else ""))
     return out

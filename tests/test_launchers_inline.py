@@ -20,8 +20,8 @@ def found(path):
 
 def test_each_class_is_reported_where_it_is_written():
     assert found(BASE / "hit") == [
-        # compose device reservation: at the `capabilities` every device entry holds (one finding per device)
-        ("docker-compose.yml", 10, 15, "TRN610", f"{GPU}: `capabilities: [ gpu ]`"),
+        # compose device reservation: its NVIDIA driver (the `capabilities: [ gpu ]` line folded into it)
+        ("docker-compose.yml", 8, 13, "TRN610", f"{GPU}: `- driver: nvidia`"),
         # deadsnakes' python3.10, run by the image (`| python3.10`, ENTRYPOINT)
         ("docker/Dockerfile", 4, 23, "TRN522", "Python requirement excludes 3.12-3.14: `python3.10 (Python 3.10)`"),
         # flash-attention cloned to be built in place
@@ -43,10 +43,12 @@ def test_each_class_is_reported_where_it_is_written():
         ("finetune/finetune_ds.sh", 7, 17, "TRN287", "DeepSpeed: `deepspeed: ${DS_CONFIG_PATH}`"),
         # the deepspeed launcher itself, after a variable assignment
         ("launch/train.sh", 2, 17, "TRN287", "DeepSpeed: `launcher: deepspeed`"),
-        # notebook `!` lines: a CUDA-only package, a kernel clone, `python -c` and a launch command's flags
+        # notebook `!` lines: a CUDA-only package, a kernel clone and its build, `python -c` and a launch command's
+        # flags
         ("notebooks/finetune.ipynb", 1, 27, "TRN501", f"{KERNEL}: `cpm_kernels==1.0.11`"),
         ("notebooks/finetune.ipynb", 2, 12, "TRN501", f"{KERNEL}: `{FLASH}`"),
-        ("notebooks/finetune.ipynb", 3, 27, "TRN241", ".cuda() moves a tensor or module to a GPU: `cuda`"),
+        ("notebooks/finetune.ipynb", 3, 24, "TRN501", f"{KERNEL}: `pip install .`"),
+        ("notebooks/finetune.ipynb", 4, 27, "TRN241", ".cuda() moves a tensor or module to a GPU: `cuda`"),
         ("notebooks/finetune.ipynb", 3, 17, "TRN287", "DeepSpeed: `deepspeed: ../../finetune/ds_config_zero2.json`"),
         # Python strings a test runs or imports: a container command and CUDA image names
         ("tests/test_serve.py", 6, 31, "TRN610", f"{GPU}: `--gpus all`"),
@@ -67,6 +69,7 @@ def test_places_folded_into_one_finding():
     by = {(f["path"], f["line"], f["rule"]): [(o["line"], o["rule"]) for o in f.get("occurrences", ())]
           for f in json.loads(proc.stdout)["findings"]}
     assert by[("tests/ut_config.py", 3, "TRN603")] == [(4, "TRN603")]  # the second CUDA image constant
+    assert by[("docker-compose.yml", 8, "TRN610")] == [(10, "TRN610")]  # one device entry: driver and capability
 
 
 def test_uncaptured_inline_check_stays_guarded(tmp_path):

@@ -87,10 +87,10 @@ def read(ctx: FileContext) -> ReadResult:
         return result
     em = Emitter(ctx.rel)
     setting_findings(entries, "config", ctx.text.splitlines(), ctx.engine, em, ctx.rel)
-    return ReadResult([*result.findings, *_one_per_rule(em.out)], result.diag, result.sources)
+    return ReadResult([*result.findings, *one_per_rule(em.out)], result.diag, result.sources)
 
 
-def _one_per_rule(findings: list) -> list:
+def one_per_rule(findings: list) -> list:
     """A script launching the same recipe several times (`--use_deepspeed` in five commands) sets one thing:
     one finding per rule, the later flags its occurrences (as one training-config file gives one)."""
     kept: dict = {}

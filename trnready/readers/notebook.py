@@ -201,7 +201,7 @@ def _shell_program_findings(lines: list[str], shell: set, rel: str, engine, cell
     launch commands (`!python finetune.py --deepspeed ds.json`, readers/launch_args.py), as in a shell script."""
     from .configs import setting_findings
     from .inline_python import inline_python_findings
-    from .launch_args import _one_per_rule, launch_entries
+    from .launch_args import one_per_rule, launch_entries
     from .lines import quiet_echo
 
     out = inline_python_findings(lines, rel, engine, only=shell, cell=cell, prefix="!")
@@ -213,7 +213,7 @@ def _shell_program_findings(lines: list[str], shell: set, rel: str, engine, cell
     if entries:
         em = Emitter(rel)
         setting_findings(entries, "config", lines, engine, em, rel)
-        out += [replace(f, cell=cell) for f in _one_per_rule(em.out)]
+        out += [replace(f, cell=cell) for f in one_per_rule(em.out)]
     return out
 
 

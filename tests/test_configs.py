@@ -240,6 +240,9 @@ def test_from_arg_reported_at_the_arg_and_torch_version_from_arg(tmp_path):
     ('setting = ["precision"]\nvalues = ["16"]\nwithout-setting = ["accelerator"]\n', "without-setting"),
     ('setting = ["runs-on"]\nvalue-words = "no such list!"\nrole = "ci"\n', "value-words"),
     ('call = ["f"]\nvalue-words = "gpu-words"\n', "value-words applies to setting matchers only"),
+    ('setting = ["zero_optimization"]\npresent = true\nvalues = ["*"]\n', "present"),
+    ('setting = ["zero_optimization"]\npresent = "yes"\n', "must be true or false"),
+    ('call = ["f"]\npresent = true\n', "present applies to setting matchers only"),
 ])
 def test_bad_setting_matcher_is_one_clear_error(tmp_path, match, needle):
     cat = tmp_path / "c.toml"

@@ -90,7 +90,9 @@ def test_a_parameter_or_config_field_reads_the_key(tmp_path):
 def test_a_deepspeed_config_handed_to_deepspeed_stays(tmp_path):
     (tmp_path / "ds_config.json").write_text(DEEPSPEED)
     (tmp_path / "train.py").write_text("import deepspeed\n\nengine = deepspeed.initialize(config='ds_config.json')\n")
-    assert _scan(tmp_path) == [("ds_config.json", 3, "TRN254", False, None)]
+    # the config itself is DeepSpeed's (TRN287 at its ZeRO section) and its fp16 block stays reported
+    assert _scan(tmp_path) == [("ds_config.json", 3, "TRN254", False, None),
+                               ("ds_config.json", 4, "TRN287", False, None)]
 
 
 def test_a_project_without_python_keeps_every_setting(tmp_path):

@@ -39,7 +39,9 @@ SNAPSHOT = [
     ('docker/Dockerfile-cuda-base', 9, 22, 'TRN506', 'PyTorch pinned below 2.13: `torch==2.4.0`'),
     ('docker/Dockerfile-cuda-base', 14, 9, 'TRN507', 'TorchAO declared as a dependency: `torchao`'),
     ('docker/Dockerfile-cuda-base', 19, 20, 'TRN501', 'CUDA-only kernel library declared as a dependency: `https://github.com/Dao-AILab/flash-attention/releases/download/v2.6.3/flash_attn-2.6.3+cu123torch2.4cxx11abiFALSE-cp310-cp310-linux_x86_64.whl`'),
+    ('ds_configs/zero2_auto.json', 2, 4, 'TRN287', 'DeepSpeed config file: `zero_optimization` (read by the DeepSpeed engine)'),
     ('ds_configs/zero2_compile.json', 4, 16, 'TRN111', 'torch.compile with a backend other than neuron: `compile.backend: inductor`'),
+    ('ds_configs/zero2_compile.json', 6, 4, 'TRN287', 'DeepSpeed config file: `zero_optimization` (read by the DeepSpeed engine)'),
     ('ds_configs/zero2_compile.json', 11, 16, 'TRN254', 'Hugging Face / Accelerate float16 mixed precision: `fp16.enabled: true`'),
     ('examples/axolotl/qlora-fp8.yml', 8, 18, 'TRN282', 'Hugging Face model loaded with FlashAttention 2/3: `flash_attention: true`'),
     ('examples/axolotl/qlora-fp8.yml', 9, 17, 'TRN292', 'Kernel libraries for model layers (mamba-ssm, causal-conv1d, Liger, FlashInfer, Unsloth, MegaBlocks): `liger_rms_norm: true`'),
@@ -238,6 +240,9 @@ def test_from_arg_reported_at_the_arg_and_torch_version_from_arg(tmp_path):
     ('setting = ["precision"]\nvalues = ["16"]\nwithout-setting = ["accelerator"]\n', "without-setting"),
     ('setting = ["runs-on"]\nvalue-words = "no such list!"\nrole = "ci"\n', "value-words"),
     ('call = ["f"]\nvalue-words = "gpu-words"\n', "value-words applies to setting matchers only"),
+    ('setting = ["zero_optimization"]\npresent = true\nvalues = ["*"]\n', "present"),
+    ('setting = ["zero_optimization"]\npresent = "yes"\n', "must be true or false"),
+    ('call = ["f"]\npresent = true\n', "present applies to setting matchers only"),
 ])
 def test_bad_setting_matcher_is_one_clear_error(tmp_path, match, needle):
     cat = tmp_path / "c.toml"

@@ -32,8 +32,9 @@ def _findings(tmp_path, text):
 
 def test_flags_of_launch_commands_are_read_as_training_settings(tmp_path):
     assert _findings(tmp_path, SCRIPT) == [
-        # --deepspeed with a JSON config here, --use_deepspeed and the last command: one setting, three places
-        (7, 17, "TRN287", "DeepSpeed: `deepspeed: ./scripts/zero3.json`", [(13, "TRN287"), (16, "TRN287")]),
+        # the deepspeed launcher, --deepspeed with a JSON config, --use_deepspeed and the last command: one setting,
+        # four places, reported at the launcher
+        (5, 1, "TRN287", "DeepSpeed: `launcher: deepspeed`", [(7, "TRN287"), (13, "TRN287"), (16, "TRN287")]),
         # a bare flag is `true`
         (8, 5, "TRN286", "Hugging Face 8-bit / 4-bit loading (load_in_8bit, load_in_4bit, BitsAndBytesConfig): "
                          "`load_in_8bit: true`", [(13, "TRN286")]),  # --use_qlora: QLoRA loads in 4 bits

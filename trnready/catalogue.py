@@ -50,7 +50,7 @@ DEPRECATED_KEYS = {"unless-parameter": "own-parameter", "writes-only": "read-not
                    "unless-value": "other-platform-value"}
 _MATCH_KEYS = set(MATCH_KINDS) | {"args", "confidence", "message", "files", "version", "version-shape",
                                   "unless-mentioned", "mentioned-in", "scope", "stores", "defaults", "compared", "unless",
-                                  "values", "value-words", "with-setting", "without-setting", "role"} | set(DEPRECATED_KEYS)
+                                  "values", "value-words", "with-setting", "without-setting", "role", "present"} | set(DEPRECATED_KEYS)
 _PRED_KEYS = {"name", "position", "default"} | set(PREDICATE_OPS)
 _TOP_KEYS = {"catalogue", "aliases", "device", "methods", "categories", "context", "rule", "plan"}
 _CONTEXT_KEYS = {"everywhere", "values"}

@@ -76,7 +76,8 @@ def parse_surface_keys(kind: str, m: dict, err: Callable[[str, str], NoReturn]) 
             err("role of a python matcher must be \"requirement\" (declared requirements, the default) or \"ci\" "
                 "(the versions CI test jobs run on)", "match.role")
         out["role"] = role
-    for key in ("values", "value-words", "with-setting", "without-setting") + (("role",) if kind != "python" else ()):
+    for key in ("values", "value-words", "with-setting", "without-setting", "present") + (
+            ("role",) if kind != "python" else ()):
         if key in m and kind != "setting":
             err(f"{key} applies to setting matchers only", f"match.{key}")
     if kind == "setting":
@@ -85,8 +86,16 @@ def parse_surface_keys(kind: str, m: dict, err: Callable[[str, str], NoReturn]) 
             err("must name a [context.values] list (its words are compared with the value's words)",
                 "match.value-words")
         out["value_words"] = words
-        vals = m.get("values", [] if words else None)
-        if not isinstance(vals, list) or not (vals or words) or not all(isinstance(v, str) and v for v in vals):
+        present = m.get("present", False)
+        if not isinstance(present, bool):
+            err("must be true or false", "match.present")
+        out["present"] = present
+        if present and ("values" in m or words or "with-setting" in m or "without-setting" in m):
+            err("a `present` matcher reports the key whatever it holds: it takes no values or other settings",
+                "match.present")
+        vals = m.get("values", [] if words or present else None)
+        if not isinstance(vals, list) or not (vals or words or present) or not all(
+                isinstance(v, str) and v for v in vals):
             err("a setting matcher needs values = [globs of the values that are findings]", "match.values")
         out["values"] = tuple(v.lower() for v in vals)
         ws = m.get("with-setting", {})

@@ -75,6 +75,9 @@ class Matcher:
     # its globs is a finding too (`aws-g4dn-metal` -> aws, g4dn, metal).
     value_words: str = ""
     role: str = "config"
+    # A setting matcher whose keys are findings by their presence, whatever they hold (DeepSpeed's
+    # `zero_optimization` table): once per file, at the first of the names the file has.
+    present: bool = False
 
 
 @dataclass(frozen=True)

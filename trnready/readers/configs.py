@@ -122,6 +122,10 @@ def setting_findings(entries: list[Entry], role: str, lines: list[str], engine, 
     """The catalogue's `setting` matchers of this role against the file's scalars. `notes`: a list to receive
     [line, rule, keys the project's code must name] of each finding (project/config_keys.py)."""
     matchers = [(r, m) for r, m in engine.surface.get("setting", ()) if m.role == role]
+    present = [(r, m) for r, m in matchers if m.present]
+    if present:
+        _present_findings(entries, present, lines, em)
+        matchers = [(r, m) for r, m in matchers if not m.present]
     if not matchers:
         return
     scalars = [e for e in entries if e.value is not None and e.keys]
@@ -168,6 +172,26 @@ def setting_findings(entries: list[Entry], role: str, lines: list[str], engine, 
                 keys = needed_keys(e.keys, engine.catalogue.context_values.get("library-read-settings", ()))
                 if keys:
                     notes.append([e.line, rule.id, keys])
+
+
+def _present_findings(entries: list[Entry], matchers, lines: list[str], em: Emitter) -> None:
+    """`present` matchers: a key whose presence makes the file what the rule is about, whatever it holds
+    (`"zero_optimization": {...}` makes a DeepSpeed config). One finding per file and matcher, at the key of the
+    first of its names (in the catalogue's order) the file has."""
+    keyed = [e for e in entries if e.keys and not e.in_list]
+    for rule, m in matchers:
+        for name in m.names:
+            pat = tuple(name.split("."))
+            e = next((e for e in keyed if _suffix(e.keys, pat)), None)
+            if e is None:
+                continue
+            line = e.line if e.value is None else (e.key_line or e.line)
+            snippet = lines[line - 1] if 0 < line <= len(lines) else ""
+            key = e.keys[-1]
+            col = snippet.find(key) + 1 if key in snippet else (e.col if e.value is None else 1)
+            shown = ".".join(e.keys[-len(pat):])
+            em.add(rule, m, line, col, col + len(key), snippet, msg(rule, m, shown), shown)
+            break
 
 
 def _step_input(keys: tuple[str, ...]) -> bool:

@@ -67,16 +67,24 @@ def distro_pyreqs(lines: list[str], expanded, values: dict, chosen: tuple = ()) 
         if version is None or any(first <= n <= last for n in chosen):
             continue
         body = "\n".join(rq.strip_comment(ln) for ln in lines[first - 1: last]).lower()
-        if any(p in body for p in providers):
-            continue
-        req = _stage_req(lines[first - 1: last], first, release, version)
+        # Another Python in the stage (deadsnakes, conda, pyenv) may be the one that runs the code; an explicit
+        # `python3.10` package still is when the stage then runs that very interpreter (`python3.10 -m pip`,
+        # `ENTRYPOINT ["python3.10"]`): deadsnakes provides exactly such packages.
+        req = _stage_req(lines[first - 1: last], first, release, version,
+                         run_by=body if any(p in body for p in providers) else None)
         if req is not None:
             out.append(req)
     return out
 
 
-def _stage_req(lines: list[str], offset: int, release: str, default: str):
-    """The stage's first python3 package; an explicit `python3.11` wins over the default python3."""
+def _runs(body: str, name: str, installs: int) -> bool:
+    """`name` (python3.10) occurs in the stage's text more often than in its apt install commands: it is run."""
+    return len(re.findall(rf"(?<![\w.-]){re.escape(name)}(?![\w.-])", body)) > installs
+
+
+def _stage_req(lines: list[str], offset: int, release: str, default: str, run_by: str | None = None):
+    """The stage's first python3 package; an explicit `python3.11` wins over the default python3. `run_by`: the
+    stage's text when it also installs another Python; then only an explicit package the stage runs counts."""
     found = []  # (explicit?, line, column, end, package, version)
     for text, pos in rq.logical_lines(lines):
         if not text or text.lstrip().startswith("#"):
@@ -90,6 +98,8 @@ def _stage_req(lines: list[str], offset: int, release: str, default: str):
                 minor = pkg.group("minor")
                 found.append((minor is not None, line + offset - 1, col + 1, col + 1 + len(pkg.group("name")),
                               pkg.group("name"), f"3.{minor}" if minor else default))
+    if run_by is not None:
+        found = [f for f in found if f[0] and _runs(run_by, f[4], sum(1 for g in found if g[4] == f[4]))]
     if not found:
         return None
     explicit, line, col, end, name, version = next((f for f in found if f[0]), found[0])

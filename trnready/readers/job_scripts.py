@@ -58,10 +58,45 @@ def script_lines(tree: ast.Module) -> set:
     return only
 
 
+# One-line strings that are shell text a program hands to the system: a container command (`docker run --gpus all
+# ...` passed to subprocess / os.system by a test or a launcher) or the name of a CUDA image (`"qwenllm/qwen:cu117"`,
+# `"nvidia/cuda:12.1.0-devel-ubuntu22.04"`) a launcher runs. Their source line is read by the shell line matchers.
+_CONTAINER_COMMAND = re.compile(r"^\s*(?:sudo\s+)?(?:docker|podman|nerdctl)\s+(?:container\s+)?(?:run|create)\s")
+_CUDA_IMAGE = re.compile(r"^(?:[\w.-]+/)+[\w.-]+:(?:[\w.-]*[-_])?(?:cuda[-_]?\d|cu1\d\d(?![\d]))[\w.-]*$"
+                         r"|^(?:[\w.-]+/)*(?:nvidia/cuda|nvidia/pytorch):[\w.-]+$", re.I)
+
+
+def command_string_lines(tree: ast.Module) -> set:
+    """1-based source lines of one-line strings holding a container command or a CUDA image name."""
+    docs = None
+    out: set = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, (ast.Constant, ast.JoinedStr)) or node.end_lineno != node.lineno:
+            continue
+        text = _text(node)
+        if not text or len(text) > 2000 or not (_CONTAINER_COMMAND.match(text) or _CUDA_IMAGE.match(text.strip())):
+            continue
+        if docs is None:
+            docs = _docstrings(tree)
+        if id(node) not in docs:
+            out.add(node.lineno)
+    return out
+
+
+_SHELL_TEXT_HINT = re.compile(r"#SBATCH|#!|docker|podman|nerdctl|:cu(?:da)?[-_]?\d|[-_]cu(?:da)?[-_]?\d")
+
+
+def may_hold_shell_text(text: str) -> bool:
+    """A cheap test before parsing: the file may hold a job script, a container command or a CUDA image name."""
+    return _SHELL_TEXT_HINT.search(text) is not None
+
+
 def job_script_findings(ctx, tree: ast.Module) -> list:
-    if "#SBATCH" not in ctx.text and "#!" not in ctx.text:
-        return []
-    only = script_lines(tree)
+    only: set = set()
+    if "#SBATCH" in ctx.text or "#!" in ctx.text:
+        only = script_lines(tree)
+    if may_hold_shell_text(ctx.text):
+        only |= command_string_lines(tree)
     if not only:
         return []
     em = Emitter(ctx.rel)

@@ -35,6 +35,13 @@ def _runs_program(line: str) -> bool:
     return any(w in LAUNCH_WORDS or w.endswith(".py") or _VERSIONED_PYTHON.fullmatch(w) for w in words)
 
 
+# The program a command starts with (`deepspeed train.py`, `NCCL_DEBUG=INFO torchrun ...`, `!accelerate launch`):
+# the first word of a command, after variable assignments and `sudo` / `nohup` / `exec` / `time`; not
+# `pip install deepspeed`, `--deepspeed` or a path segment of a script.
+_LAUNCHER = re.compile(r"(?:^|[;&|(!])\s*(?:[A-Za-z_]\w*=\S*\s+)*(?:(?:sudo|nohup|exec|time)\s+)*"
+                       r"(?:[\w./-]*/)?(?P<word>" + "|".join(sorted(LAUNCH_WORDS - {"uv"}, reverse=True)) + r")(?=\s|$)")
+
+
 def launch_entries(lines: list[str]) -> list[Entry]:
     """One Entry per flag of a launch command (key path from the flag name, value as written or `true`)."""
     out: list[Entry] = []
@@ -44,6 +51,11 @@ def launch_entries(lines: list[str]) -> list[Entry]:
         stripped = line.strip()
         if not in_command:
             in_command = _runs_program(stripped)
+            # the launcher itself is a setting (`launcher: deepspeed`): `deepspeed train.py` runs under DeepSpeed
+            first = _LAUNCHER.search(line) if in_command else None
+            if first is not None:
+                out.append(Entry(path=("launcher",), value=first.group("word"), line=i, col=first.start("word") + 1,
+                                 end_col=first.end("word") + 1, key_line=i))
         if in_command:
             for m in _FLAG.finditer(line):
                 value = m.group("value")
@@ -62,17 +74,23 @@ def launch_entries(lines: list[str]) -> list[Entry]:
 
 def read(ctx: FileContext) -> ReadResult:
     result = line_reader.read(ctx)
-    if "--" not in ctx.text or not result.sources:
+    if not result.sources:
+        return result
+    if "-c" in ctx.text and "python" in ctx.text:  # `python -c '...'`: Python run by the script
+        from .inline_python import inline_python_findings
+
+        result.findings = [*result.findings, *inline_python_findings(ctx.text.splitlines(), ctx.rel, ctx.engine)]
+    if "--" not in ctx.text:
         return result
     entries = launch_entries(line_reader.quiet_echo(ctx.text).splitlines())
     if not entries:
         return result
     em = Emitter(ctx.rel)
     setting_findings(entries, "config", ctx.text.splitlines(), ctx.engine, em, ctx.rel)
-    return ReadResult([*result.findings, *_one_per_rule(em.out)], result.diag, result.sources)
+    return ReadResult([*result.findings, *one_per_rule(em.out)], result.diag, result.sources)
 
 
-def _one_per_rule(findings: list) -> list:
+def one_per_rule(findings: list) -> list:
     """A script launching the same recipe several times (`--use_deepspeed` in five commands) sets one thing:
     one finding per rule, the later flags its occurrences (as one training-config file gives one)."""
     kept: dict = {}

@@ -163,6 +163,7 @@ def _read_cells(ctx: FileContext, cells) -> ReadResult:
             emit_lines("shell", lines, engine, em, mention, cell=i, only=shell)
             emit_deps(shell_deps(lines, only=shell), lines, engine, em, mention, cell=i)
             emit_pyreqs(shell_pyreqs(lines, only=shell), lines, engine, em, mention, cell=i)
+            em.out.extend(_shell_program_findings(lines, shell, rel, engine, i))
             sources.append(Source(_only(lines, shell), comments("shell"), cell=i))
         if mode != "python":
             parsed += 1
@@ -193,6 +194,27 @@ def _read_cells(ctx: FileContext, cells) -> ReadResult:
                           f"the other cells were scanned")
     # shell lines (`!pip install ...`) are read even when no cell parses as Python (a Python 2 notebook)
     return ReadResult(em.out, diag, sources)
+
+
+def _shell_program_findings(lines: list[str], shell: set, rel: str, engine, cell: int) -> list:
+    """What the shell lines of a cell run: `!python -c '...'` programs (readers/inline_python.py) and the flags of
+    launch commands (`!python finetune.py --deepspeed ds.json`, readers/launch_args.py), as in a shell script."""
+    from .configs import setting_findings
+    from .inline_python import inline_python_findings
+    from .launch_args import one_per_rule, launch_entries
+    from .lines import quiet_echo
+
+    out = inline_python_findings(lines, rel, engine, only=shell, cell=cell, prefix="!")
+    # the shell lines only, `!` turned into a space (same columns), the rest blanked (same line numbers)
+    text = [re.sub(r"^(\s*)!", r"\1 ", ln) if n in shell else "" for n, ln in enumerate(lines, 1)]
+    if not any(ln.strip() for ln in text):
+        return out
+    entries = launch_entries(quiet_echo("\n".join(text)).splitlines())
+    if entries:
+        em = Emitter(rel)
+        setting_findings(entries, "config", lines, engine, em, rel)
+        out += [replace(f, cell=cell) for f in one_per_rule(em.out)]
+    return out
 
 
 def _scan_namespace(python_cells, rel: str, engine):

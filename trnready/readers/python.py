@@ -144,7 +144,19 @@ def read(ctx: FileContext) -> ReadResult:
         findings = findings + dataclass_setting_findings(ctx, tree)
     elif not setup_py:
         # Nothing any rule looks for occurs in the text, but the file may still hand a value or a
-        # re-export to another module: only its summary is wanted.
+        # re-export to another module: only its summary is wanted; and strings holding shell text
+        # (`"qwenllm/qwen:cu117"`, `"docker run --gpus all ..."`) are read by the shell line matchers.
+        from .job_scripts import may_hold_shell_text
+
+        if may_hold_shell_text(ctx.text):
+            tree, diag = parse(ctx.text, ctx.rel)
+            if diag is None:
+                from .job_scripts import job_script_findings
+
+                found = job_script_findings(ctx, tree)
+                if found:
+                    return ReadResult(found, None, [Source(ctx.text, ("python",), tree=tree)],
+                                      summary=project_summary(ctx, None))
         return ReadResult(summary=project_summary(ctx, None))
     if setup_py:  # install_requires & co, read from the same syntax tree (parsed once)
         if tree is None:

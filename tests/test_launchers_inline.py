@@ -1,0 +1,91 @@
+"""Launchers, containers, notebooks and configs (issue 14): Python run with `python -c`, DeepSpeed as the launcher
+and as a config file, GPU requests and CUDA images outside `docker run` lines, and the CUDA-only builds of
+Dockerfiles and notebook cells. Every class has a hit that must stay reported and a look-alike that must not be."""
+import json
+
+from conftest import FIXTURES, run_cli, scan_findings
+
+BASE = FIXTURES / "launchers_inline"
+IMAGE = "CUDA container base image"
+GPU = "GPU resource request in a job, container or cluster definition"
+KERNEL = "CUDA-only kernel library declared as a dependency"
+CUDA_BUILD = "CUDA build of PyTorch (+cuXXX wheel or CUDA wheel index)"
+FLASH = "https://github.com/Dao-AILab/flash-attention"
+
+
+def found(path):
+    return [(p, line, col, rule, message) for p, line, col, rule, message, guarded in
+            scan_findings(path, "--no-config") if not guarded]
+
+
+def test_each_class_is_reported_where_it_is_written():
+    assert found(BASE / "hit") == [
+        # compose device reservation: its NVIDIA driver (the `capabilities: [ gpu ]` line folded into it)
+        ("docker-compose.yml", 8, 13, "TRN610", f"{GPU}: `- driver: nvidia`"),
+        # deadsnakes' python3.10, run by the image (`| python3.10`, ENTRYPOINT)
+        ("docker/Dockerfile", 4, 23, "TRN522", "Python requirement excludes 3.12-3.14: `python3.10 (Python 3.10)`"),
+        # flash-attention cloned to be built in place
+        ("docker/Dockerfile", 7, 25, "TRN501", f"{KERNEL}: `{FLASH}`"),
+        ("docker/Dockerfile", 9, 17, "TRN502", "CUDA-only quantization, inference or training stack declared as a "
+                                               "dependency: `tensorrt_llm==0.8.0`"),
+        # the nvidia channel's CUDA meta-package
+        ("docker/Dockerfile", 10, 49, "TRN505", f"{CUDA_BUILD}: `cuda`"),
+        # an image held in a variable for a later `docker run ${IMAGE_NAME}`
+        ("docker/run_demo.sh", 2, 12, "TRN603", f"{IMAGE}: `qwenllm/qwen:cu117`"),
+        ("environment.yaml", 7, 5, "TRN505", f"{CUDA_BUILD}: `cuda-runtime=11.8.0=0`"),
+        # a DeepSpeed config, once, at its ZeRO section (the micro-batch key comes first in the file)
+        ("finetune/ds_config_zero2.json", 6, 6, "TRN287",
+         "DeepSpeed config file: `zero_optimization` (read by the DeepSpeed engine)"),
+        # Python inline in the script, its output captured for --nproc_per_node
+        ("finetune/finetune_ds.sh", 3, 48, "TRN243",
+         "torch.cuda device, memory, stream or RNG API: `torch.cuda.device_count`"),
+        # the config path in a variable
+        ("finetune/finetune_ds.sh", 7, 17, "TRN287", "DeepSpeed: `deepspeed: ${DS_CONFIG_PATH}`"),
+        # the deepspeed launcher itself, after a variable assignment
+        ("launch/train.sh", 2, 17, "TRN287", "DeepSpeed: `launcher: deepspeed`"),
+        # notebook `!` lines: a CUDA-only package, a kernel clone and its build, `python -c` and a launch command's
+        # flags
+        ("notebooks/finetune.ipynb", 1, 27, "TRN501", f"{KERNEL}: `cpm_kernels==1.0.11`"),
+        ("notebooks/finetune.ipynb", 2, 12, "TRN501", f"{KERNEL}: `{FLASH}`"),
+        ("notebooks/finetune.ipynb", 3, 24, "TRN501", f"{KERNEL}: `pip install .`"),
+        ("notebooks/finetune.ipynb", 4, 27, "TRN241", ".cuda() moves a tensor or module to a GPU: `cuda`"),
+        ("notebooks/finetune.ipynb", 3, 17, "TRN287", "DeepSpeed: `deepspeed: ../../finetune/ds_config_zero2.json`"),
+        # Python strings a test runs or imports: a container command and CUDA image names
+        ("tests/test_serve.py", 6, 31, "TRN610", f"{GPU}: `--gpus all`"),
+        ("tests/ut_config.py", 3, 25, "TRN603", f"{IMAGE}: `qwenllm/qwen:cu117`"),
+    ]
+
+
+def test_look_alikes_are_not_reported():
+    # `python -c` printing a constant or the CPU count, commented or echoed; a launch without DeepSpeed; a CPU image
+    # tag and a path naming cu117; a JSON config without DeepSpeed keys; compose without GPUs; Python strings that
+    # are not a command or a CUDA image; deadsnakes' python3.10 installed but never run; a commented clone; a
+    # conda package of another kind; a markdown cell
+    assert found(BASE / "lookalike") == []
+
+
+def test_places_folded_into_one_finding():
+    proc = run_cli("scan", BASE / "hit", "--format", "json", "--no-cache", "--no-config")
+    by = {(f["path"], f["line"], f["rule"]): [(o["line"], o["rule"]) for o in f.get("occurrences", ())]
+          for f in json.loads(proc.stdout)["findings"]}
+    assert by[("tests/ut_config.py", 3, "TRN603")] == [(4, "TRN603")]  # the second CUDA image constant
+    assert by[("docker-compose.yml", 8, "TRN610")] == [(10, "TRN610")]  # one device entry: driver and capability
+
+
+def test_uncaptured_inline_check_stays_guarded(tmp_path):
+    # printed to the terminal, not captured: a check whose answer nothing uses (check-without-placement)
+    (tmp_path / "env.sh").write_text("python -c 'import torch; print(torch.cuda.is_available())'\n"
+                                     "OK=$(python3 -c \"import torch; print(torch.cuda.is_available())\")\n")
+    got = [(line, col, rule, guarded) for _, line, col, rule, _, guarded in scan_findings(tmp_path, "--show-guarded")]
+    assert got == [(1, 32, "TRN243", True), (2, 38, "TRN243", False)]
+
+
+def test_inline_python_positions_and_escapes():
+    from trnready.readers.inline_python import _code
+
+    line = 'X=$(python -c "import os; print(\\"a\\")")'
+    start = line.index('"') + 1
+    code, cols = _code(line, start, '"')
+    assert code == 'import os; print("a")'
+    assert [line[c] for c in cols] == list(code)  # each character maps back to its place in the shell line
+    assert _code("python -c 'unterminated", 11, "'") is None

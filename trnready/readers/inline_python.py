@@ -1,0 +1,88 @@
+"""Python run inline by a shell command: `python -c '...'` / `python3 -c "..."` in a shell script or a notebook `!` line.
+
+`GPUS_PER_NODE=$(python -c 'import torch; print(torch.cuda.device_count())')` is Python: its code is read by
+the Python reader and each finding is reported at the shell line, at the columns the code has there. Only code
+that starts and ends on one line is read (a quoted program spanning lines is rare and cannot be told apart
+from an unclosed quote); code that does not parse (a `$VAR` the shell substitutes first, Python 2) is left
+alone without a diagnostic: the file is a shell script, not Python.
+
+When the shell captures the program's output (`$(python -c ...)`, backquotes), what it prints is a value the
+script goes on to use (`torchrun --nproc_per_node $GPUS_PER_NODE`). A CUDA query such a program prints is
+therefore used, whatever the Python context says about a query that is only printed: findings guarded by
+`check-without-placement` are reported.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+# `python`, `python3`, `python3.10`, `/usr/bin/env python3`, with options before `-c` (`-u`, `-W ignore`).
+_INLINE = re.compile(r"(?<![\w.-])(?:[\w./-]*/)?python(?:\d+(?:\.\d+)?)?[ \t]+(?:-[A-Za-z]+[ \t]+)*?-c[ \t]*(?P<q>[\"'])")
+# Guards that argue from the value not being used: the shell capturing the output uses it.
+_UNUSED_VALUE_GUARDS = frozenset({"check-without-placement"})
+_DQ_ESCAPES = frozenset('"\\$`')
+
+
+def _code(line: str, start: int, quote: str):
+    """The quoted program starting after `start` -> (code, column in `line` of each code character), or None
+    when the quote does not close on this line."""
+    chars: list[str] = []
+    cols: list[int] = []
+    i = start
+    while i < len(line):
+        ch = line[i]
+        if ch == quote:
+            return "".join(chars), cols
+        if quote == '"' and ch == "\\" and i + 1 < len(line) and line[i + 1] in _DQ_ESCAPES:
+            i += 1  # `\"` inside double quotes is one `"` for Python
+            ch = line[i]
+        chars.append(ch)
+        cols.append(i)
+        i += 1
+    return None
+
+
+def _captured(line: str, at: int) -> bool:
+    before = line[:at].rstrip()
+    return before.endswith("$(") or before.endswith("`")
+
+
+def inline_python_findings(lines: list[str], rel: str, engine, only: set | None = None, cell=None,
+                           prefix: str = "") -> list:
+    """Findings of the Python programs passed with -c on `lines` (1-based numbers in `only` when given);
+    `prefix`: characters that start a shell line of the file (`!` in a notebook cell)."""
+    from .lines import quiet_echo
+    from .python import scan_python
+
+    out = []
+    for n, raw in enumerate(lines, 1):
+        if (only is not None and n not in only) or "-c" not in raw or "python" not in raw:
+            continue
+        ln = quiet_echo(raw)  # `echo "python -c '...'"` prints a hint (same length: columns stay)
+        body = ln.lstrip()
+        if body.startswith("#") and not (prefix and body.startswith(prefix)):
+            continue
+        for m in _INLINE.finditer(ln):
+            hash_at = ln.find(" #")
+            if 0 <= hash_at < m.start():
+                break  # the rest of the line is a comment
+            got = _code(ln, m.end(), m.group("q"))
+            if got is None:
+                continue
+            code, cols = got
+            if not code.strip() or "\n" in code:
+                continue
+            found, diag, _ = scan_python(code, rel, engine, cell=cell)
+            if diag is not None:
+                continue
+            used = _captured(ln, m.start())
+            for f in found:
+                if f.line != 1 or not cols:
+                    continue
+                a = cols[min(max(f.column - 1, 0), len(cols) - 1)]
+                b = cols[min(max(f.end_column - 2, 0), len(cols) - 1)] + 1
+                guarded = f.guarded and not (used and f.guarded_by in _UNUSED_VALUE_GUARDS)
+                out.append(replace(f, line=n, end_line=n, column=a + 1, end_column=b + 1, snippet=raw.strip(),
+                                   cell=cell, fixable=False, context=(), occurrences=(), guarded=guarded,
+                                   guarded_by=f.guarded_by if guarded else ""))
+    return out

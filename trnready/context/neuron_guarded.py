@@ -1003,6 +1003,7 @@ def guarded_at(ctx, pos: tuple, category: str, kinds) -> bool:
 def neuron_guarded(ctx, hit) -> bool:
     """Code that runs only when a condition is false on a Neuron machine: the body of
     `if torch.cuda.is_available():`, `if x.device.type == "cuda":`, `if x.is_cuda:`, `if torch.version.hip:`,
+    `if CUDA_HOME is not None:` (torch.utils.cpp_extension's, in a setup.py),
     optional TPU paths (`if is_torch_xla_available():`), flags assigned from such checks
     (`_SUPPORTS_FLEX = torch.cuda.is_available() and ...` then `if _SUPPORTS_FLEX:`), everything after
     `if not torch.cuda.is_available(): return` (or raise, or a test skip), and tests that skip without

@@ -207,6 +207,20 @@ def test_an_import_that_goes_on_without_a_guarded_build_is_guarded(tmp_path):
         ("ops/functions/attn.py", 6, False), ("ops/setup.py", 10, True)]
 
 
+def test_an_import_of_a_module_that_needs_a_guarded_build_goes_on_in_a_try(tmp_path):
+    # attn_func.py imports the extension with no fallback (the finding); model.py imports attn_func in a try
+    # whose handler binds a fallback: attn_func fails to import on Neuron, so the fallback runs (guarded)
+    write(tmp_path, {**_ops(GUARDED_SETUP), "ops/modules/attn.py": "", "model.py":
+                     "try:\n    from ops.functions import AttnFunction\nexcept ImportError:\n    AttnFunction = None\n"})
+    proc = run_cli("scan", ".", "--format", "json", "--no-cache", "--show-guarded", "--no-config", cwd=tmp_path)
+    found = [f for f in json.loads(proc.stdout)["findings"] if f["rule"] == "TRN302"]
+    assert [(f["path"], f["line"], f["guarded"], f.get("guarded_by"), f.get("elsewhere")) for f in found] == [
+        ("model.py", 2, True, "optional-extension", None),
+        ("ops/functions/attn_func.py", 2, False, None, None),
+        ("ops/setup.py", 10, True, "neuron-guarded", None),
+    ]
+
+
 def test_cuda_home_tests_guard_the_build_and_a_project_variable_of_that_name_does_not(tmp_path):
     setup = '''import os
 from setuptools import setup

@@ -80,10 +80,27 @@ def _tried_lines(tree) -> set:
     return out
 
 
+def _build_guarded(findings: list, at: dict, i: int) -> bool:
+    """Whether the chain of imports from finding i ends at a build reported only as guarded (`from .cauchy import
+    mult`, where cauchy.py imports the module a setup.py builds under `if torch.cuda.is_available():`)."""
+    seen = {i}
+    target = findings[i].link_target
+    while target is not None:
+        here = [k for k in at.get(tuple(target), ()) if k not in seen]
+        if not here:
+            return False
+        nxt = [k for k in here if findings[k].link_target]
+        if len(nxt) != len(here):  # the build itself
+            return all(findings[k].guarded for k in here if not findings[k].link_target)
+        seen.update(here)
+        target = findings[nxt[0]].link_target
+    return False
+
+
 def _optional(findings: list, at: dict, root) -> list:
     """An import of a built extension whose build is reported only as guarded (built only where CUDA is: never on
-    a Trainium host), inside a `try:` that goes on without it, takes its fallback there: guarded
-    (`optional-extension`). Unguarded, a missing build fails the import."""
+    a Trainium host), directly or through the project module importing it, inside a `try:` that goes on without
+    it, takes its fallback there: guarded (`optional-extension`). Unguarded, a missing build fails the import."""
     if root is None:
         return findings
     trees: dict = {}
@@ -91,8 +108,7 @@ def _optional(findings: list, at: dict, root) -> list:
     for i, f in enumerate(findings):
         if not f.link_target or f.guarded or f.suppressed or f.category != _CATEGORY:
             continue
-        builds = [findings[k] for k in at.get(tuple(f.link_target), ())]
-        if not builds or any(not b.guarded for b in builds):
+        if not _build_guarded(findings, at, i):
             continue
         if f.path not in trees:
             data, _ = read_bytes(Path(root) / f.path, f.path, MAX_BYTES)

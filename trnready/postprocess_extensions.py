@@ -75,7 +75,7 @@ def _tried_lines(tree) -> set:
         if type(node) is ast.Try and node.handlers and all(_catches(h) for h in node.handlers):
             for st in node.body:
                 for inner in ast.walk(st):
-                    if type(inner) in (ast.Import, ast.ImportFrom):
+                    if isinstance(inner, (ast.Import, ast.ImportFrom)):
                         out.add(inner.lineno)
     return out
 

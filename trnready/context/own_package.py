@@ -134,7 +134,9 @@ def _from_setup_py(path: Path) -> set[str]:
         return set()
     out: set[str] = set()
     for node in ast.walk(tree):
-        callee = (getattr(node.func, "id", None) or getattr(node.func, "attr", None)) if type(node) is ast.Call else None
+        if not isinstance(node, ast.Call):
+            continue
+        callee = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
         if callee and callee.endswith("Extension") and callee != "BuildExtension":
             built = _built_name(node)
             if built:

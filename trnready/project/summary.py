@@ -259,7 +259,8 @@ def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | Non
     guards = guards_of(tree, project_names) if project_names else []
     return {"v": VERSION, "imports": imports, "consts": consts, "classes": classes, "aliases": aliases,
             "funcs": funcs, "uses": uses, "stars": stars, "stores": stores, "reads": reads, "flags": flags,
-            "guards": guards, "exts": (_built(calls, built, tree) + _kernels(tree, built, values or {})) if built else [],
+            "guards": guards,
+            "exts": (_built(calls, built, tree) + _kernels(tree, built, values or {})) if built else [],
             "imported": _imported(tree, import_nodes)}
 
 

@@ -123,6 +123,8 @@ class Index:
             self.by_line[f["path"], f["line"]].append(f)
             for o in f.get("occurrences") or ():
                 self.folded.add((f["path"], o["line"], o["rule"]))
+            for o in f.get("elsewhere") or ():  # places in other files folded into it (schema 1.4)
+                self.folded.add((o["path"], o["line"], o["rule"]))
 
     def kept(self, v: dict, repo_rules: frozenset) -> bool:
         """Whether a recorded tp is still on the report (see the module docstring)."""

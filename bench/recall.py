@@ -64,6 +64,8 @@ def spans_by_location(report: dict, guarded: bool = False) -> dict:
         if f.get("cell") is None:  # places folded into this finding (one finding per thing) are found too
             for occ in f.get("occurrences", ()):
                 spans[(f["path"], f["category"])].append((occ["line"], occ["line"], occ["rule"]))
+        for occ in f.get("elsewhere", ()):  # places of the same thing in other files (schema 1.4)
+            spans[(occ["path"], f["category"])].append((occ["line"], occ["line"], occ["rule"]))
     return spans
 
 

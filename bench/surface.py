@@ -106,6 +106,8 @@ def run(root: Path):
     found = {(f.path, f.line, f.cell, f.rule) for f in report.findings if not f.suppressed}
     # Places folded into a finding (one finding per thing) are found too: they are its occurrences.
     found |= {(f.path, ln, f.cell, rule) for f in report.findings if not f.suppressed for ln, _, rule in f.occurrences}
+    # and so are its places in other files (the launcher of a kernel header, the imports of a built extension)
+    found |= {(p, ln, None, rule) for f in report.findings if not f.suppressed for p, ln, _, rule in f.elsewhere}
     return report, found
 
 

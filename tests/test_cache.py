@@ -87,13 +87,19 @@ def test_findings_with_folded_occurrences_come_back_from_the_cache(tmp_path):
     f = Finding(rule="TRN122", category="float64", severity="advisory", confidence="medium", path="a.py", line=3,
                 column=5, end_line=3, end_column=9, snippet="x", message="m", fix="", docs="", source="",
                 fingerprint="f", title="t", occurrences=((3, 20, "TRN122"),))
+    # places in other files and a link target (set by report steps) come back as tuples too
+    g = Finding(rule="TRN302", category="custom-cuda-kernel", severity="blocker", confidence="high", path="b.py",
+                line=1, column=1, end_line=1, end_column=9, snippet="x", message="m", fix="", docs="", source="",
+                fingerprint="g", title="t", elsewhere=(("c.py", 2, 1, "TRN302"),), link_target=("setup.py", 7))
     cache = ResultCache(tmp_path / "cache", "salt")
     cache.put("k", [f], None)
+    cache.put("k2", [g], None)
     cache.close()
     again = ResultCache(tmp_path / "cache", "salt")
-    hit = again.get("k")
+    hit, other = again.get("k"), again.get("k2")
     again.close()
     assert hit is not None and hit[0] == [f]
+    assert other is not None and other[0] == [g] and other[0][0].link_target == ("setup.py", 7)
 
 
 def test_malformed_cached_summary_is_a_miss_found_when_unpacked(tmp_path):

@@ -30,3 +30,16 @@ def test_package_sources():
     assert own_packages(ROOT / "user_repo") == {"myproj"}  # setup.cfg name, and src/myproj/__init__.py
     # scanning a sub-directory still knows the project it sits in
     assert project_facts(ROOT / "torchao_repo" / "torchao" / "float8").own_packages == {"torchao"}
+
+
+def test_extension_modules_built_by_setup_py_are_the_projects_own(tmp_path):
+    # hit: the names setup.py builds (keyword or first positional string, dotted names by their top level);
+    # look-alikes: BuildExtension is the build command, not a module; a name read from a variable is not known
+    (tmp_path / "setup.py").write_text(
+        'from setuptools import setup\n'
+        'from torch.utils.cpp_extension import BuildExtension, CppExtension, CUDAExtension\n'
+        'NAME = "from_variable"\n'
+        'setup(name="fusedopt", ext_modules=[CUDAExtension(name="amp_C", sources=["a.cu"]),\n'
+        '      CppExtension("apex_C", ["b.cpp"]), CUDAExtension("pkg._C", ["c.cu"]), CUDAExtension(NAME, ["d.cu"])],\n'
+        '      cmdclass={"build_ext": BuildExtension})\n')
+    assert own_packages(tmp_path) == {"fusedopt", "amp_C", "apex_C", "pkg"}

@@ -60,14 +60,15 @@ def test_include_resolved_against_an_include_directory(tmp_path):
     assert got[0][3].endswith("define no kernel: csrc/utils/math.cuh, csrc/utils/reduce.cuh")
 
 
-def test_a_header_only_kernel_library_and_its_launcher_stay_reported(tmp_path):
+def test_a_header_only_kernel_library_stays_reported_and_its_launcher_is_a_place_of_it(tmp_path):
     # look-alikes: a header that defines kernels is a port item even when included; a lone helper header with
-    # nothing else reported is the only evidence of CUDA code and stays; a launcher including a kernel header
-    # has host code of its own and stays too (the include points the other way)
+    # nothing else reported is the only evidence of CUDA code and stays. A launcher including a kernel header
+    # defines no kernel: it is a place of the header's finding (report step postprocess_extensions,
+    # tests/test_extension_places.py), not an item of its own
     write(tmp_path, {"lib/scale.cuh": LIBRARY, "other/lone.cuh": LONE,
                      "lib/launch.cu": '#include "scale.cuh"\nvoid launch(float* x) { scale_kernel<<<1, 32>>>(x, 2.f); }\n'})
     got = findings(tmp_path)
-    assert [(p, ln) for p, ln, _, _ in got] == [("lib/launch.cu", 1), ("lib/scale.cuh", 2), ("other/lone.cuh", 1)]
+    assert [(p, ln) for p, ln, _, _ in got] == [("lib/scale.cuh", 2), ("other/lone.cuh", 1)]
     assert not any("helper file" in m for _, _, _, m in got)
 
 

@@ -37,6 +37,11 @@ _CHECKS = {
     "tuple[tuple[int, int, str], ...]": lambda v: isinstance(v, tuple) and all(
         isinstance(o, tuple) and len(o) == 3 and isinstance(o[0], int) and isinstance(o[1], int)
         and isinstance(o[2], str) for o in v),
+    "tuple[tuple[str, int, int, str], ...]": lambda v: isinstance(v, tuple) and all(
+        isinstance(o, tuple) and len(o) == 4 and isinstance(o[0], str) and isinstance(o[1], int)
+        and isinstance(o[2], int) and isinstance(o[3], str) for o in v),
+    "Optional[tuple[str, int]]": lambda v: v is None or (isinstance(v, tuple) and len(v) == 2
+                                                          and isinstance(v[0], str) and isinstance(v[1], int)),
 }
 
 
@@ -161,6 +166,10 @@ class ResultCache:
                     f["context"] = tuple((n, t) for n, t in f["context"])
                 if isinstance(f.get("occurrences"), list):
                     f["occurrences"] = tuple(tuple(o) if isinstance(o, list) else o for o in f["occurrences"])
+                if isinstance(f.get("elsewhere"), list):
+                    f["elsewhere"] = tuple(tuple(o) if isinstance(o, list) else o for o in f["elsewhere"])
+                if isinstance(f.get("link_target"), list):
+                    f["link_target"] = tuple(f["link_target"])
                 findings.append(Finding(**f))
             diag = Diagnostic(**data["diag"]) if data.get("diag") else None
             packed = aside = None

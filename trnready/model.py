@@ -160,6 +160,13 @@ class Finding:
     # Further places of the same thing folded into this finding by de-duplication (a decorator stack, more
     # imports of one library in the file, a second match of the category on the line): ((line, column, rule), ...).
     occurrences: tuple[tuple[int, int, str], ...] = ()
+    # Places of the same thing in other files folded into this finding: the imports of an extension the project
+    # builds (one finding, at its build), a CUDA launcher of the kernels a header defines. ((path, line, column,
+    # rule), ...)
+    elsewhere: tuple[tuple[str, int, int, str], ...] = ()
+    # On a linked import of a module the project builds: (path, line) of the build call. Not part of the JSON
+    # report; the report step folds the import into the build's finding (postprocess_extensions).
+    link_target: Optional[tuple[str, int]] = field(default=None, compare=False, repr=False)
 
     def places(self):
         """(line, rule) of this finding and of every occurrence folded into it."""
@@ -195,6 +202,9 @@ class Finding:
             out["guarded_by"] = self.guarded_by
         if self.occurrences:
             out["occurrences"] = [{"line": ln, "column": col, "rule": rule} for ln, col, rule in self.occurrences]
+        if self.elsewhere:
+            out["elsewhere"] = [{"path": p, "line": ln, "column": col, "rule": rule}
+                                for p, ln, col, rule in self.elsewhere]
         if self.cell is not None:
             out["cell"] = self.cell
             if self.file_line is not None:

@@ -523,11 +523,13 @@ def report_findings(findings: list, engine, mentioned, root=None, config=None) -
     """Repository-level rules (one finding per repository unless mentioned anywhere), vendored code, the
     scope of every finding (`[scopes]` of the config, then path conventions), then report order."""
     from .postprocess_cuda import cuda_helpers
+    from .postprocess_extensions import extension_places
     from .postprocess_kernel_tests import kernel_tests
     from .repo_rules import collapse
 
     findings = cuda_helpers(collapse(findings, engine, mentioned), engine, root)
-    return sort(kernel_tests(scopes(vendored(findings, engine, root, config), root, config), engine))
+    return sort(extension_places(kernel_tests(scopes(vendored(findings, engine, root, config), root, config), engine),
+                                 engine, root))
 
 
 def vendored(findings: list, engine, root=None, config=None) -> list:

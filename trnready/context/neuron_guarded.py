@@ -61,6 +61,14 @@ def _nccl_name(e) -> bool:
     return type(e) is ast.Attribute and e.attr == "NCCL" and _tail(e.value) == "Backend"
 
 
+_TOOLKIT_HOMES = frozenset({"CUDA_HOME", "CUDNN_HOME"})
+
+
+def _toolkit_variable(left, right) -> bool:
+    """`"CUDA_HOME" in os.environ`: the variable is set where a CUDA toolkit is installed, never on Trainium."""
+    return type(left) is ast.Constant and left.value in _TOOLKIT_HOMES and _tail(right) == "environ"
+
+
 def _tail(e) -> str:
     if type(e) is ast.Attribute:
         return e.attr
@@ -178,6 +186,10 @@ class _Conditions:
                 return True  # `get_te_version() >= PkgVersion(v)`: TransformerEngine is never installed on Neuron
             if op is ast.IsNot and self._absent_vs_none(left, right):
                 return True  # `bnb is not None` for a CUDA-only package imported optionally
+            if op in (ast.IsNot, ast.NotEq) and self._toolkit_vs_none(left, right):
+                return True  # `CUDA_HOME is not None`: no CUDA toolkit on a Trainium host
+            if op is ast.In and _toolkit_variable(left, right):
+                return True  # `"CUDA_HOME" in os.environ`
             if op is ast.IsNot and any(type(a) is ast.Name and a.id in self.none_flags and type(b) is ast.Constant
                                        and b.value is None for a, b in ((left, right), (right, left))):
                 return True  # `state = torch.cuda.get_rng_state() if torch.cuda.is_available() else None`
@@ -228,7 +240,20 @@ class _Conditions:
                 return True
             if op is ast.Is and self._absent_vs_none(left, right):
                 return True  # `bnb is None`
+            if op in (ast.Is, ast.Eq) and self._toolkit_vs_none(left, right):
+                return True  # `CUDA_HOME is None`
+            if op is ast.NotIn and _toolkit_variable(left, right):
+                return True
         return False
+
+    def _toolkit_vs_none(self, left, right) -> bool:
+        """torch.utils.cpp_extension's CUDA_HOME (imported, or read as `cpp_extension.CUDA_HOME`) against None: it
+        is None where no CUDA toolkit is installed, a Trainium host included. A project variable of that name
+        (`CUDA_HOME = os.environ.get(...)`) is not it."""
+        return any(type(b) is ast.Constant and b.value is None and (
+            (type(a) is ast.Name and a.id in _TOOLKIT_HOMES and a.id in self.imported)
+            or (type(a) is ast.Attribute and a.attr in _TOOLKIT_HOMES and _tail(a.value) == "cpp_extension"))
+            for a, b in ((left, right), (right, left)))
 
     def _absent_vs_none(self, left, right) -> bool:
         return any(type(a) is ast.Name and a.id in self.absent and type(b) is ast.Constant and b.value is None
@@ -978,6 +1003,7 @@ def guarded_at(ctx, pos: tuple, category: str, kinds) -> bool:
 def neuron_guarded(ctx, hit) -> bool:
     """Code that runs only when a condition is false on a Neuron machine: the body of
     `if torch.cuda.is_available():`, `if x.device.type == "cuda":`, `if x.is_cuda:`, `if torch.version.hip:`,
+    `if CUDA_HOME is not None:` (torch.utils.cpp_extension's, in a setup.py),
     optional TPU paths (`if is_torch_xla_available():`), flags assigned from such checks
     (`_SUPPORTS_FLEX = torch.cuda.is_available() and ...` then `if _SUPPORTS_FLEX:`), everything after
     `if not torch.cuda.is_available(): return` (or raise, or a test skip), and tests that skip without

@@ -115,15 +115,33 @@ def _from_setup_cfg(path: Path) -> set[str]:
     return out
 
 
+def _built_name(node: ast.Call) -> str | None:
+    """The module an extension class call builds (`CUDAExtension(name="amp_C", ...)`, `CppExtension("apex_C",
+    [...])`): the `name` keyword or the first positional string."""
+    named = [k.value for k in node.keywords if k.arg == "name"] or node.args[:1]
+    if named and type(named[0]) is ast.Constant and isinstance(named[0].value, str):
+        return named[0].value
+    return None
+
+
 def _from_setup_py(path: Path) -> set[str]:
-    """name="..." and packages=[...] literals of the setup() call (the file is parsed, never run)."""
+    """name="..." and packages=[...] literals of the setup() call (the file is parsed, never run), and the
+    top-level names of the extension modules it builds (`CUDAExtension(name="amp_C", ...)`): `import amp_C` in
+    apex imports apex's own compiled code, not a third-party library."""
     try:
         tree = ast.parse(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
         return set()
     out: set[str] = set()
     for node in ast.walk(tree):
-        if type(node) is ast.Call and (getattr(node.func, "id", None) or getattr(node.func, "attr", None)) == "setup":
+        if not isinstance(node, ast.Call):
+            continue
+        callee = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+        if callee and callee.endswith("Extension") and callee != "BuildExtension":
+            built = _built_name(node)
+            if built:
+                out.add(built.split(".", 1)[0])
+        if callee == "setup":
             for kw in node.keywords:
                 if kw.arg == "name" and type(kw.value) is ast.Constant and isinstance(kw.value.value, str):
                     out.add(_dist_to_import(kw.value.value))

@@ -70,12 +70,15 @@ def _truth(test, consts: dict):
 
 
 def _bound(st, name: str | None, module: str) -> tuple[set, set]:
-    """(plain names, dotted prefixes) the import statement binds for the imported module or name."""
+    """(plain names, dotted prefixes) the import statement binds for the imported module or name. A name from a
+    `from` import may be a module or a class (`from ..functions import MSDeformAttnFunction`): calls under it
+    (`MSDeformAttnFunction.apply(...)`, `ops.fused(...)`) run it too."""
     names, prefixes = set(), set()
     for a in st.names:
         if isinstance(st, ast.ImportFrom):
             if a.name == name:
                 names.add(a.asname or a.name)
+                prefixes.add((a.asname or a.name) + ".")
         elif a.name == module:
             prefixes.add((a.asname or a.name) + ".")
     return names, prefixes

@@ -541,7 +541,13 @@ class Linker(ModuleMap):
         if built or kernel_mods:  # only then are the imports of every file read
             imported = [(rel, i) for rel, imps in imported for i in unpack_list(imps)]
         if built:
-            out += self._built_imports(built, imported)
+            found = self._built_imports(built, imported)
+            out += found
+            # A module importing a built extension at its top runs that extension's kernels, and so does a
+            # module importing it: it is a kernel module too (its first such import stands for it).
+            for rel, use, rule, message, confidence, _g, _chain in found:
+                if use[1] == 0 and rel not in kernel_mods:
+                    kernel_mods[rel] = ["", use[0], use[1], use[4], rule, confidence, message]
         if kernel_mods:
             out += self._kernel_imports(kernel_mods, imported)
         return out
@@ -631,7 +637,8 @@ class Linker(ModuleMap):
                     if brel == rel:
                         continue  # the build script itself (an import check next to the build call)
                     text = f"from {'.' * level}{mod} import {name}" if name is not None else f"import {mod}"
-                    use = [line, col, end_line, end_col, text, [], False]
+                    # the tenth field: the build's place, where the report step folds this import
+                    use = [line, col, end_line, end_col, text, [], False, [], [], [brel, bline]]
                     out.append((rel, use, rule, message, confidence, False, [(brel, bline, f"{bsrc}(name={cand!r})")]))
                     break
         return out

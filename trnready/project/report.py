@@ -1,6 +1,8 @@
 """The link step's report side: linked hits -> findings at the call where the value enters."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..model import Occurrences, make_finding
 from ..read import read_bytes
 from .summary import VERSION
@@ -52,6 +54,7 @@ def _link_findings(files, summaries, engine, cache, config, scan_bytes, digests,
     notes = []
     trees: dict = {}  # rel -> syntax tree, parsed only for files importing a kernel module
     kernel_imports: set = set()  # indices into out of the findings at imports of kernel modules (link step 10)
+    kernel_rules = frozenset(_values(engine).get("kernel-definition-rules", ()))
     text_of: dict = {}
     for rel, use, rule_id, message, confidence, guarded, chain in linker.link(stored, store, noted):
         if not message:  # a default the per-file pass reported at the call that uses it
@@ -82,6 +85,10 @@ def _link_findings(files, summaries, engine, cache, config, scan_bytes, digests,
             out[-1] = _with_calls(out[-1], use[7], text_of[rel], lines, trees,
                                   set(use[8]) & set(_values(engine).get("cuda-only-packages", ())))
             kernel_imports.add(len(out) - 1)
+            if rule_id not in kernel_rules and chain:  # a module building (or importing) a CUDA extension at its
+                out[-1] = replace(out[-1], link_target=(chain[0][0], chain[0][1]))  # top: a place of that finding
+        if len(use) > 9 and use[9]:  # an import of a module the project builds: a place of the build's finding
+            out[-1] = replace(out[-1], link_target=(use[9][0], use[9][1]))
     linker.forget()
     out = _one_kernel_import_per_file(_guarded_at_the_call(out, lines_of, engine, cache), kernel_imports)
     out += _components(configs, linker, engine, occurrences, config)

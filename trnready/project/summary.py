@@ -259,7 +259,8 @@ def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | Non
     guards = guards_of(tree, project_names) if project_names else []
     return {"v": VERSION, "imports": imports, "consts": consts, "classes": classes, "aliases": aliases,
             "funcs": funcs, "uses": uses, "stars": stars, "stores": stores, "reads": reads, "flags": flags,
-            "guards": guards, "exts": (_built(calls, built) + _kernels(tree, built, values or {})) if built else [],
+            "guards": guards,
+            "exts": (_built(calls, built, tree) + _kernels(tree, built, values or {})) if built else [],
             "imported": _imported(tree, import_nodes)}
 
 
@@ -270,7 +271,7 @@ def _kernels(tree: ast.Module, built: dict, values: dict) -> list:
     rules = set(values.get("kernel-definition-rules", ()))
     found = sorted((line, col, v) for (line, col), v in built.items() if v[0] in rules and not v[3])
     if not found:
-        return []
+        return _built_at_import(tree, built)
     lines = {ln for ln, _c, _v in found}
     defs = [node for node in ast.walk(tree)
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
@@ -290,19 +291,50 @@ def _kernels(tree: ast.Module, built: dict, values: dict) -> list:
     return [["", line, col - 1, src, rule, confidence, message]]
 
 
-def _built(calls: list, built: dict) -> list:
+def _picked_builds(tree: ast.Module, built: dict) -> dict:
+    """Names bound to a flagged build class (`extension = CUDAExtension`, the finding on the value): name ->
+    (its line, its column, the finding)."""
+    out: dict = {}
+    for node in ast.walk(tree):
+        if type(node) is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name:
+            found = built.get((node.value.lineno, node.value.col_offset + 1))
+            if found is not None:
+                out.setdefault(node.targets[0].id, (node.value.lineno, node.value.col_offset, found))
+    return out
+
+
+def _built_at_import(tree: ast.Module, built: dict) -> list:
+    """[["", line, col, source, rule, confidence, message]] when a statement at the module's top level builds a
+    CUDA extension (an unguarded `fused = load("fused", sources=[... .cu])`): importing the module compiles and
+    loads the kernels, so a module importing it runs them."""
+    tops = [(st.lineno, st.end_lineno or st.lineno) for st in tree.body
+            if type(st) in (ast.Assign, ast.AnnAssign, ast.Expr)]
+    for (line, col), v in sorted(built.items()):
+        if not v[3] and any(a <= line <= b for a, b in tops):
+            return [["", line, col - 1, "", v[0], v[1], v[2]]]
+    return []
+
+
+def _built(calls: list, built: dict, tree: ast.Module | None = None) -> list:
     """Build calls among the file's kernel findings that name the module they produce: the `name` keyword
-    or a first positional string (CUDAExtension, cpp_extension.load and load_inline all take it first)."""
+    or a first positional string (CUDAExtension, cpp_extension.load and load_inline all take it first). A call
+    of a name the build class was put in (`extension("pkg._C", sources)`) is reported where the class was picked."""
     out: list = []
+    picked = _picked_builds(tree, built) if tree is not None and any(
+        type(n.func) is ast.Name for n in calls) else {}
     for node in calls:
         found = built.get((node.lineno, node.col_offset + 1))
+        place = (node.lineno, node.col_offset)
+        if found is None and type(node.func) is ast.Name and node.func.id in picked:
+            pline, pcol, found = picked[node.func.id]
+            place = (pline, pcol)
         if found is None or len(out) >= MAX_ITEMS:
             continue
         named = [k.value for k in node.keywords if k.arg == "name"] or node.args[:1]
         if named and isinstance(named[0], ast.Constant) and isinstance(named[0].value, str) \
                 and all(p.isidentifier() for p in named[0].value.split(".")):
             src = ast.unparse(node.func)
-            out.append([named[0].value, node.lineno, node.col_offset, src, *found[:3]])
+            out.append([named[0].value, *place, src, *found[:3]])
     return out
 
 

@@ -186,10 +186,10 @@ def _plain_method(m) -> bool:
 
 def _candidates(tree) -> list:
     """(node, name, by_attribute): module-level helpers (functions and classes not named as tests, also under a
-    module-level if/try) and the private methods (`_check`, not dunder) of test classes (`Test*`, `*Test`)."""
+    module-level if/try; values assigned to one name at the top level) and the private methods (`_check`, not dunder) of test classes (`Test*`, `*Test`)."""
     out = []
 
-    def walk(body):
+    def walk(body, top=False):
         for s in body:
             k = type(s)
             if k in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
@@ -201,12 +201,17 @@ def _candidates(tree) -> list:
                         if type(m) in (ast.FunctionDef, ast.AsyncFunctionDef) and m.name.startswith("_") \
                                 and not m.name.startswith("__") and _plain_method(m):
                             out.append((m, m.name, True))
+            elif k is ast.Assign and top and len(s.targets) == 1 and type(s.targets[0]) is ast.Name \
+                    and not _RUNNER_HOOKS.match(s.targets[0].id) and s.targets[0].id != "pytestmark":
+                # a module-level value (`autocast_dtypes = ... if torch.cuda.is_bf16_supported() else ...`) read
+                # only by tests that never run there is computed for nobody
+                out.append((s, s.targets[0].id, False))
             elif k is ast.If or k.__name__ in ("Try", "TryStar"):
                 for name in ("body", "orelse", "finalbody"):
                     walk(getattr(s, name, None) or [])
                 for h in getattr(s, "handlers", None) or []:
                     walk(h.body)
-    walk(tree.body)
+    walk(tree.body, True)
     return out
 
 
@@ -235,7 +240,8 @@ def helper_spans(ctx, tree, held, rounds: int = 4) -> list:
         for node, name, attr in cands:
             if id(node) in done:
                 continue
-            start = min([(node.lineno, node.col_offset)] + [(d.lineno, d.col_offset - 1) for d in node.decorator_list])
+            start = min([(node.lineno, node.col_offset)] + [(d.lineno, d.col_offset - 1)
+                                                             for d in getattr(node, "decorator_list", ())])
             end = (node.end_lineno, node.end_col_offset)
             refs = [p for p in by_name.get((name, attr), ()) if not start <= p < end]
             if refs and all(held(p) or any(s <= p < e for s, e, _ in added) for p in refs):

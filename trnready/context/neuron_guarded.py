@@ -680,6 +680,7 @@ class _Spans:
         if self._module_skipped(tree.body):
             self.add(tree.body[0], tree.body[-1])
         self.block(tree.body)
+        self._cuda_only_classes(tree.body)
         self._param_marks()
         self._skipped_switches()
         self.statement_spans, self.spans = self.spans, []
@@ -797,6 +798,24 @@ class _Spans:
             return any(type(a) is ast.Constant and isinstance(a.value, str)
                        and a.value.split(">")[0].split("=")[0].strip() in self.packages for a in d.args)
         return False
+
+    def _cuda_only_classes(self, body) -> None:
+        """`instantiate_device_type_tests(TestX, globals(), only_for=("cuda",))`: the test classes made for CUDA
+        devices only. The generator makes no variant of them where CUDA is missing, so their bodies run for nobody
+        there. A class handed to another generator call without that restriction, or that another class of the
+        file derives from, is left out."""
+        made: dict = {}
+        for st in body:
+            call = st.value if type(st) is ast.Expr else None
+            if type(call) is ast.Call and call.args and type(call.args[0]) is ast.Name \
+                    and "instantiate" in _tail(call.func).lower():
+                made.setdefault(call.args[0].id, []).append(_cuda_variants_only(call))
+        if not made:
+            return
+        bases = {_tail(b) for st in body if type(st) is ast.ClassDef for b in st.bases}
+        for st in body:
+            if type(st) is ast.ClassDef and st.name not in bases and all(made.get(st.name) or [False]):
+                self.add(st, st)
 
     def _local_skips(self, body) -> frozenset:
         """Module names every assignment of which is a skip decorator: `requires_sm80 = pytest.mark.skipif(...)`."""

@@ -1,0 +1,386 @@
+"""Tests, examples and benchmarks that never run without the project's CUDA build (guarded_by "cuda-build-only").
+
+A module "needs the CUDA build" when importing it fails wherever that build is missing, a Trainium host included:
+an extension the project compiles from CUDA sources (`CUDAExtension(name="syncbn", ...)`, `load(name=...)`: the
+`exts` of the summaries), a package of `cuda-only-packages` that is not one of the project's own modules, or a
+module of the project importing one of those at its top level with no fallback (followed through package
+`__init__` files and re-exports, at most MAX_DEPTH modules deep). Two kinds of test code then run for nobody:
+
+- a test, example or benchmark module that itself imports such a module at its top level (apex's
+  `import syncbn`, a kernel package's `test.py` importing `functions/` next to it): every finding of the file
+  but the import, which stays reported (the kernel is the port item, reported where it is built and imported);
+- a test skipped on a flag that an import failure sets: `try: from pkg.xentropy import Loss` /
+  `except ImportError as e: SKIP_TEST = e` then `@unittest.skipIf(SKIP_TEST, ...)` (or `HAS_X = False` in the
+  handler and `@skipIf(not HAS_X, ...)`), when the import needs the CUDA build.
+
+The files are parsed again here, only those that still have a finding to guard and the modules they lead to.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import replace
+from pathlib import PurePosixPath
+
+from ..scope import classify
+
+MAX_DEPTH = 6  # project modules followed from a test's import
+MAX_PARSED = 600  # modules parsed per scan for this step
+_SCOPES = ("test", "example", "benchmark")
+_IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException", "OSError"})
+
+
+def _catches_import_error(h: ast.ExceptHandler) -> bool:
+    t = h.type
+    if t is None:
+        return True
+    items = t.elts if type(t) is ast.Tuple else [t]
+    return any((x.attr if type(x) is ast.Attribute else getattr(x, "id", "")) in _IMPORT_ERRORS for x in items)
+
+
+def _reraises(h: ast.ExceptHandler) -> bool:
+    return bool(h.body) and type(h.body[-1]) is ast.Raise
+
+
+def top_imports(tree: ast.Module) -> list:
+    """[(statement, module, level, name or None)] of the imports run unconditionally when the module is imported:
+    the module's own statements, and the body of a `try:` every handler of which raises again (Mask2Former's
+    `try: import MultiScaleDeformableAttention` / `except ModuleNotFoundError: raise ModuleNotFoundError(hint)`)."""
+    out: list = []
+
+    def add(st) -> None:
+        if type(st) is ast.Import:
+            out.extend((st, a.name, 0, None) for a in st.names)
+        elif type(st) is ast.ImportFrom:
+            out.extend((st, st.module or "", st.level, a.name) for a in st.names)
+
+    body = list(tree.body)
+    while body:
+        st = body.pop(0)
+        if type(st) is ast.If and type(st.test) is ast.Constant:  # `if True: import syncbn` / `else: load(...)`
+            body[:0] = st.body if st.test.value else st.orelse
+            continue
+        if type(st).__name__ in ("Try", "TryStar"):
+            if st.handlers and all(_reraises(h) for h in st.handlers):
+                for inner in st.body:
+                    add(inner)
+        else:
+            add(st)
+    return out
+
+
+class _Project:
+    """Which modules of the project need the CUDA build, worked out on demand and remembered."""
+
+    def __init__(self, modules, built: set, packages: set, text_of):
+        self.modules = modules  # ModuleMap over every Python file of the scan
+        self.built = built  # module names the project compiles from CUDA sources
+        self.packages = packages  # cuda-only-packages
+        self.text_of = text_of  # rel -> source text or None
+        self.rels = set(modules.summaries)
+        self.memo: dict = {}  # rel -> needs the build (None while being worked out)
+        self.trees: dict = {}
+        self.parsed = 0
+
+    def tree(self, rel: str):
+        if rel in self.trees:
+            return self.trees[rel]
+        tree = None
+        if self.parsed < MAX_PARSED:
+            self.parsed += 1
+            text = self.text_of(rel)
+            if text is not None:
+                try:
+                    tree = ast.parse(text)
+                except (SyntaxError, ValueError, RecursionError, MemoryError):
+                    tree = None
+        self.trees[rel] = tree
+        return tree
+
+    def _file(self, dotted: str, here: str, level: int):
+        """The project file an import names from module `here`, with the package `__init__` files importing it
+        runs: for an absolute import next to `here` first (the directory of a script is the first entry of its
+        import path: `from functions.dcnv3_func import ...` beside ops/test.py), then by the project's module
+        names. (rel, inits, found beside `here`) or None."""
+        parts = dotted.split(".")
+        if not level:
+            base = PurePosixPath(here).parent
+            for cand in (base.joinpath(*parts).with_suffix(".py"), base.joinpath(*parts, "__init__.py")):
+                rel = str(cand)
+                if rel in self.rels:
+                    inits = [str(base.joinpath(*parts[:i], "__init__.py")) for i in range(1, len(parts))]
+                    return rel, [r for r in inits if r in self.rels], True
+        rel = self.modules.mods.get(dotted)
+        if rel is None:
+            return None
+        inits = [self.modules.mods.get(".".join(parts[:i])) for i in range(1, len(parts))]
+        return rel, [r for r in inits if r], False
+
+    def target(self, here: str, module: str, level: int, name):
+        """What an import names: ("build", None) for a module the CUDA build makes or a CUDA-only package,
+        ("file", (rel, inits, beside)) for a module of the project, or None."""
+        base = self.modules.absolute(here, module, level) if level else module
+        if base is None:
+            return None
+        names = ([f"{base}.{name}" if base else name] if name not in (None, "*") else []) + ([base] if base else [])
+        for dotted in names:
+            if dotted in self.built or any(dotted.startswith(b + ".") for b in self.built):
+                return "build", None
+            found = self._file(dotted, here, level)
+            if found is not None:
+                return "file", found
+        top = base.split(".", 1)[0]
+        if not level and top in self.packages and top not in self.modules.mods \
+                and self._file(top, here, 0) is None:  # `apex` scanned as apex is followed, not taken as CUDA-only
+            return "build", None
+        return None
+
+    def needs(self, here: str, module: str, level: int, name, depth: int) -> bool:
+        """Whether `from <level dots><module> import name` (or `import module`) in `here` needs the CUDA build."""
+        got = self.target(here, module, level, name)
+        if got is None:
+            return False
+        if got[0] == "build":
+            return True
+        rel, inits, _beside = got[1]
+        return any(self.module_needs(r, depth + 1) for r in (*inits, rel) if r != here)
+
+    def imports_build(self, rel: str) -> bool:
+        """Whether the module itself imports a module of the CUDA build at its top (no module followed further)."""
+        tree = self.tree(rel)
+        return tree is not None and any(
+            (self.target(rel, m, lv, n) or ("",))[0] == "build" for _st, m, lv, n in top_imports(tree))
+
+    def module_needs(self, rel: str, depth: int) -> bool:
+        if rel in self.memo:
+            return bool(self.memo[rel])
+        if depth > MAX_DEPTH:
+            return False
+        self.memo[rel] = None  # an import cycle needs nothing by itself
+        tree = self.tree(rel)
+        found = tree is not None and any(self.needs(rel, m, lv, n, depth) for _st, m, lv, n in top_imports(tree))
+        self.memo[rel] = found
+        return found
+
+
+def _value_on_failure(v, handler: ast.ExceptHandler):
+    """The truth of a value a handler binds: the caught exception (`SKIP_TEST = e`), a constant; None if unknown."""
+    if type(v) is ast.Name and v.id == handler.name:
+        return True
+    if type(v) is ast.Constant:
+        return bool(v.value)
+    return None
+
+
+def _failure_flags(tree: ast.Module, fails) -> dict:
+    """Module-level names whose value is known when the import of a module-level `try:` fails (`fails(try)`):
+    every handler catching ImportError binds them last to the caught exception or a constant, and no later
+    top-level statement binds them again. name -> truth on a host without the CUDA build."""
+    out: dict = {}
+    body = tree.body
+    for i, st in enumerate(body):
+        if type(st).__name__ not in ("Try", "TryStar") or not st.handlers:
+            continue
+        if not all(_catches_import_error(h) for h in st.handlers) or not fails(st):
+            continue
+        values: dict = {}
+        for h in st.handlers:
+            seen: dict = {}
+            for s in h.body:
+                if type(s) is ast.Assign and len(s.targets) == 1 and type(s.targets[0]) is ast.Name:
+                    seen[s.targets[0].id] = _value_on_failure(s.value, h)
+            for name, v in seen.items():
+                values.setdefault(name, []).append(v)
+        for name, vs in values.items():
+            if len(vs) != len(st.handlers) or None in vs or len(set(vs)) != 1:
+                continue
+            later = any(type(t) is ast.Name and t.id == name for s in body[i + 1:]
+                        for n in ast.walk(s) if type(n) in (ast.Assign, ast.AugAssign, ast.AnnAssign)
+                        for t in (n.targets if type(n) is ast.Assign else [n.target]))
+            if not later:
+                out[name] = vs[0]
+    return out
+
+
+def _truth(e, flags: dict):
+    """The value of a skip condition on such a host: True, False or None (unknown)."""
+    k = type(e)
+    if k is ast.Name:
+        return flags.get(e.id)
+    if k is ast.UnaryOp and type(e.op) is ast.Not:
+        v = _truth(e.operand, flags)
+        return None if v is None else not v
+    if k is ast.BoolOp:
+        vs = [_truth(v, flags) for v in e.values]
+        if type(e.op) is ast.Or:
+            return True if True in vs else (False if all(v is False for v in vs) else None)
+        return False if False in vs else (True if all(v is True for v in vs) else None)
+    return None
+
+
+def _skipped(d, flags: dict) -> bool:
+    """`@unittest.skipIf(SKIP_TEST, ...)`, `@pytest.mark.skipif(not HAS_X, ...)`, `@unittest.skipUnless(HAS_X, ...)`
+    skipping on such a host."""
+    if type(d) is not ast.Call or not d.args:
+        return False
+    f = d.func
+    tail = f.attr if type(f) is ast.Attribute else getattr(f, "id", "")
+    cond = d.args[0]
+    if tail in ("skipIf", "skipif"):
+        return _truth(cond, flags) is True
+    if tail == "skipUnless":
+        return _truth(cond, flags) is False
+    return False
+
+
+def skipped_spans(tree: ast.Module, flags: dict) -> list:
+    """[(first line, last line)] of the classes, functions and methods skipped by a failure flag, or the whole
+    module for `pytestmark = pytest.mark.skipif(...)`."""
+    out: list = []
+    for st in tree.body:
+        if type(st) is ast.Assign and any(type(t) is ast.Name and t.id == "pytestmark" for t in st.targets):
+            marks = st.value.elts if type(st.value) in (ast.List, ast.Tuple) else [st.value]
+            if any(_skipped(m, flags) for m in marks):
+                return [(1, max(getattr(s, "end_lineno", s.lineno) or s.lineno for s in tree.body))]
+    for st in tree.body:
+        if type(st) not in (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef):
+            continue
+        if any(_skipped(d, flags) for d in st.decorator_list):
+            out.append((st.decorator_list[0].lineno, st.end_lineno or st.lineno))
+        elif type(st) is ast.ClassDef:
+            for m in st.body:
+                if type(m) in (ast.FunctionDef, ast.AsyncFunctionDef) and any(_skipped(d, flags)
+                                                                              for d in m.decorator_list):
+                    out.append((m.decorator_list[0].lineno, m.end_lineno or m.lineno))
+    return out
+
+
+def setup_extensions(tree: ast.Module) -> set:
+    """Module names a setup script builds from CUDA sources: `CUDAExtension("pkg._C", ...)`,
+    `CUDAExtension(name="syncbn", ...)`, and the same through a name bound to the class (`extension =
+    CUDAExtension` ... `extension("DCNv3", sources, ...)`, the fallback to CppExtension raising without CUDA)."""
+    aliases = {"CUDAExtension"}
+    for n in ast.walk(tree):
+        if type(n) is ast.Assign and type(n.value) in (ast.Name, ast.Attribute) \
+                and (n.value.attr if type(n.value) is ast.Attribute else n.value.id) == "CUDAExtension":
+            aliases.update(t.id for t in n.targets if type(t) is ast.Name)
+    out: set = set()
+    for n in ast.walk(tree):
+        if type(n) is not ast.Call:
+            continue
+        f = n.func
+        if (f.attr if type(f) is ast.Attribute else getattr(f, "id", "")) not in aliases:
+            continue
+        named = [k.value for k in n.keywords if k.arg == "name"] or n.args[:1]
+        if named and type(named[0]) is ast.Constant and isinstance(named[0].value, str) \
+                and all(p.isidentifier() for p in named[0].value.split(".")):
+            out.add(named[0].value)
+    return out
+
+
+def helper_spans(tree: ast.Module, spans: list, rounds: int = 3) -> list:
+    """Module-level helpers (functions, classes not named as tests, values bound to one name) every reference to
+    which lies in the skipped spans: computed or called for nobody (apex's `label_smoothing_raw`, used only by
+    the skipped LabelSmoothingTest)."""
+    from ..context._test_skips import is_test_class
+
+    cands = []
+    for st in tree.body:
+        if type(st) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+            if not st.name.lower().startswith("test") and not is_test_class(st.name) and not st.name.startswith("__"):
+                cands.append((st, st.name))
+        elif type(st) is ast.Assign and len(st.targets) == 1 and type(st.targets[0]) is ast.Name:
+            cands.append((st, st.targets[0].id))
+    if not cands:
+        return []
+    wanted = {name for _, name in cands}
+    refs: dict = {}
+    for n in ast.walk(tree):
+        if type(n) is ast.Name and type(n.ctx) is ast.Load and n.id in wanted:
+            refs.setdefault(n.id, []).append(n.lineno)
+    held = list(spans)
+    added: list = []
+    for _ in range(rounds):
+        grew = False
+        for st, name in cands:
+            first = min([st.lineno] + [d.lineno for d in getattr(st, "decorator_list", ())])
+            last = st.end_lineno or st.lineno
+            if (first, last) in added:
+                continue
+            outside = [ln for ln in refs.get(name, ()) if not first <= ln <= last]
+            if outside and all(any(a <= ln <= b for a, b in held) for ln in outside):
+                added.append((first, last))
+                held.append((first, last))
+                grew = True
+        if not grew:
+            break
+    return added
+
+
+def _test_like(rel: str) -> bool:
+    return classify(rel) in _SCOPES
+
+
+def guard_cuda_build_tests(findings: list, files, exts: dict, values: dict, text_of) -> list:
+    """Mark guarded ("cuda-build-only") the findings of test code that never runs without the CUDA build (see the
+    module docstring). `exts`: rel -> (exts, imported) noted from the summaries; `text_of`: rel -> source or None."""
+    from .link import ModuleMap
+
+    open_by_file: dict = {}
+    for f in findings:
+        if not f.guarded and not f.suppressed and f.cell is None and f.path.endswith(".py"):
+            open_by_file.setdefault(f.path, []).append(f)
+    candidates = [rel for rel in open_by_file if _test_like(rel) or PurePosixPath(rel).name == "test.py"]
+    if not candidates:
+        return findings
+    built = {e[0] for v in exts.values() for e in (v[0] if v else ()) if e and e[0]}
+    py = {sf.rel: None for sf in files if sf.kind == "python"}
+    project = _Project(ModuleMap(py), built, set(values.get("cuda-only-packages", ())), text_of)
+    for rel in py:
+        if PurePosixPath(rel).name == "setup.py":
+            tree = project.tree(rel)
+            if tree is not None:
+                built |= setup_extensions(tree)
+    spans: dict = {}  # rel -> [(first, last)]
+    kept_lines: dict = {}  # rel -> lines of the imports that stay reported
+    for rel in candidates:
+        tree = project.tree(rel)
+        if tree is None:
+            continue
+        test_like = _test_like(rel)
+        if test_like:
+            needed = [st for st, m, lv, n in top_imports(tree) if project.needs(rel, m, lv, n, 0)]
+        else:
+            # a kernel package's check script (`ops/test.py`, source by its path) importing the kernel module
+            # beside it, a module that itself imports the build: test code too. One hop only, so an entry point
+            # named test.py that reaches a kernel through the model's packages stays the project's code.
+            needed = []
+            for st, m, lv, n in top_imports(tree):
+                got = project.target(rel, m, lv, n)
+                if got and got[0] == "file" and got[1][2] and any(
+                        project.imports_build(r) for r in (*got[1][1], got[1][0])):
+                    needed.append(st)
+        if needed:
+            spans[rel] = [(1, 1 << 30)]
+            kept_lines[rel] = {ln for st in needed for ln in range(st.lineno, (st.end_lineno or st.lineno) + 1)}
+            continue
+        if not test_like:
+            continue
+
+        def fails(t, rel=rel) -> bool:
+            return any(project.needs(rel, m, lv, n, 0)
+                       for _st, m, lv, n in top_imports(ast.Module(body=t.body, type_ignores=[])))
+        flags = _failure_flags(tree, fails)
+        if flags:
+            got = skipped_spans(tree, flags)
+            if got:
+                spans[rel] = got + helper_spans(tree, got)
+    if not spans:
+        return findings
+    out = []
+    for f in findings:
+        if not f.guarded and not f.suppressed and f.cell is None and f.path in spans \
+                and f.line not in kept_lines.get(f.path, ()) \
+                and any(first <= f.line <= last for first, last in spans[f.path]):
+            f = replace(f, guarded=True, guarded_by="cuda-build-only")
+        out.append(f)
+    return out

@@ -1,17 +1,21 @@
-"""Tests, examples and benchmarks that never run without the project's CUDA build (guarded_by "cuda-build-only").
+"""Test code that never runs without the project's CUDA build (guarded_by "cuda-kernel-test" / "cuda-build-only").
 
 A module "needs the CUDA build" when importing it fails wherever that build is missing, a Trainium host included:
-an extension the project compiles from CUDA sources (`CUDAExtension(name="syncbn", ...)`, `load(name=...)`: the
-`exts` of the summaries), a package of `cuda-only-packages` that is not one of the project's own modules, or a
-module of the project importing one of those at its top level with no fallback (followed through package
-`__init__` files and re-exports, at most MAX_DEPTH modules deep). Two kinds of test code then run for nobody:
+an extension the project compiles from CUDA sources (`CUDAExtension(name="syncbn", ...)` in a setup script, or a
+build call the `exts` of the summaries name), or a module of the project importing one at its top level with no
+fallback (followed through package `__init__` files and re-exports, at most MAX_DEPTH modules deep). For a skip
+flag, a package of `cuda-only-packages` that is not one of the project's own modules counts too. Two kinds of test
+code then run for nobody:
 
-- a test, example or benchmark module that itself imports such a module at its top level (apex's
-  `import syncbn`, a kernel package's `test.py` importing `functions/` next to it): every finding of the file
-  but the import, which stays reported (the kernel is the port item, reported where it is built and imported);
+- a test, example or benchmark module that itself imports the project's build at its top level (apex's
+  `import syncbn`, a kernel package's `test.py` importing `functions/` beside it): every finding of the file but
+  the import, which stays reported (the kernel is the port item, reported where it is built and imported). A
+  module importing only a CUDA-only package stays reported (neuron-guarded: porting its tests starts there).
+  Named "cuda-kernel-test", as the report step of postprocess_kernel_tests.py, which sees only direct imports;
 - a test skipped on a flag that an import failure sets: `try: from pkg.xentropy import Loss` /
   `except ImportError as e: SKIP_TEST = e` then `@unittest.skipIf(SKIP_TEST, ...)` (or `HAS_X = False` in the
-  handler and `@skipIf(not HAS_X, ...)`), when the import needs the CUDA build.
+  handler and `@skipIf(not HAS_X, ...)`), when the import needs the CUDA build; with the module's helpers and
+  values only such tests use.
 
 The files are parsed again here, only those that still have a finding to guard and the modules they lead to.
 """
@@ -334,13 +338,20 @@ def guard_cuda_build_tests(findings: list, files, exts: dict, values: dict, text
         return findings
     built = {e[0] for v in exts.values() for e in (v[0] if v else ()) if e and e[0]}
     py = {sf.rel: None for sf in files if sf.kind == "python"}
-    project = _Project(ModuleMap(py), built, set(values.get("cuda-only-packages", ())), text_of)
+    modules = ModuleMap(py)
+    project = _Project(modules, built, set(values.get("cuda-only-packages", ())), text_of)
+    # A module that merely imports a CUDA-only package (Triton, flash-attn) at its top fails on Neuron too, but
+    # nothing in it says its tests are for GPUs only: porting them starts at that import (docs/predicates.md,
+    # neuron-guarded). Only the project's own build, which the port replaces, makes a whole module test code.
+    own_build = _Project(modules, built, set(), text_of)
+    own_build.trees = project.trees
     for rel in py:
         if PurePosixPath(rel).name == "setup.py":
             tree = project.tree(rel)
             if tree is not None:
                 built |= setup_extensions(tree)
     spans: dict = {}  # rel -> [(first, last)]
+    whole: set = set()  # modules guarded whole (cuda-kernel-test)
     kept_lines: dict = {}  # rel -> lines of the imports that stay reported
     for rel in candidates:
         tree = project.tree(rel)
@@ -348,19 +359,20 @@ def guard_cuda_build_tests(findings: list, files, exts: dict, values: dict, text
             continue
         test_like = _test_like(rel)
         if test_like:
-            needed = [st for st, m, lv, n in top_imports(tree) if project.needs(rel, m, lv, n, 0)]
+            needed = [st for st, m, lv, n in top_imports(tree) if own_build.needs(rel, m, lv, n, 0)]
         else:
             # a kernel package's check script (`ops/test.py`, source by its path) importing the kernel module
             # beside it, a module that itself imports the build: test code too. One hop only, so an entry point
             # named test.py that reaches a kernel through the model's packages stays the project's code.
             needed = []
             for st, m, lv, n in top_imports(tree):
-                got = project.target(rel, m, lv, n)
+                got = own_build.target(rel, m, lv, n)
                 if got and got[0] == "file" and got[1][2] and any(
-                        project.imports_build(r) for r in (*got[1][1], got[1][0])):
+                        own_build.imports_build(r) for r in (*got[1][1], got[1][0])):
                     needed.append(st)
         if needed:
             spans[rel] = [(1, 1 << 30)]
+            whole.add(rel)
             kept_lines[rel] = {ln for st in needed for ln in range(st.lineno, (st.end_lineno or st.lineno) + 1)}
             continue
         if not test_like:
@@ -381,6 +393,6 @@ def guard_cuda_build_tests(findings: list, files, exts: dict, values: dict, text
         if not f.guarded and not f.suppressed and f.cell is None and f.path in spans \
                 and f.line not in kept_lines.get(f.path, ()) \
                 and any(first <= f.line <= last for first, last in spans[f.path]):
-            f = replace(f, guarded=True, guarded_by="cuda-build-only")
+            f = replace(f, guarded=True, guarded_by="cuda-kernel-test" if f.path in whole else "cuda-build-only")
         out.append(f)
     return out

@@ -1,0 +1,77 @@
+"""Link step cuda-build-only (trnready/project/cuda_build.py): test code that never runs without the project's CUDA
+build. A test skipped on a flag its import failure sets, and a test, example or benchmark module importing the build
+at its top, are guarded; the same shapes around a module that imports without the build (pure Python, or with a
+fallback) stay reported, and so does library code importing the build (it is the port)."""
+import ast
+import json
+
+from conftest import FIXTURES, run_cli
+from trnready.project.cuda_build import _failure_flags, setup_extensions, skipped_spans, top_imports
+
+PROJ = FIXTURES / "cuda_build"
+
+
+def _scan():
+    proc = run_cli("scan", PROJ, "--format", "json", "--no-cache", "--show-guarded")
+    assert proc.returncode in (0, 1), proc.stderr
+    return [(f["path"].removeprefix("proj/"), f["line"], f["rule"], f.get("guarded_by"))
+            for f in json.loads(proc.stdout)["findings"]]
+
+
+def test_test_code_that_needs_the_cuda_build_is_guarded_and_its_look_alikes_stay():
+    assert _scan() == [
+        # an example importing a package module that imports the built extension (two modules down)
+        ("examples/run_norm.py", 5, "TRN241", "cuda-kernel-test"),
+        ("examples/run_norm.py", 6, "TRN243", "cuda-kernel-test"),
+        ("examples/run_plain.py", 5, "TRN241", None),  # imports only pure Python
+        # a kernel package's check script (source by its path) importing the kernel module beside it, which
+        # imports the extension in a try that raises again
+        ("mypkg/kops/test.py", 7, "TRN122", "cuda-kernel-test"),
+        ("mypkg/kops/test.py", 7, "TRN241", "cuda-kernel-test"),
+        ("mypkg/train.py", 7, "TRN241", None),  # library code importing the build: the port item
+        ("setup.py", 11, "TRN302", None),
+        # an entry point named test.py reaching the kernel only through the model's packages: the project's code
+        ("test.py", 7, "TRN241", None),
+        ("test.py", 8, "TRN261", None),
+        ("tests/test_flag_unused.py", 14, "TRN241", None),  # the flag is set but no test is skipped on it
+        ("tests/test_has_flag.py", 17, "TRN241", "cuda-build-only"),  # skipIf(not HAS_NORM), False in the handler
+        ("tests/test_optional_ext.py", 4, "TRN302", None),
+        ("tests/test_optional_ext.py", 10, "TRN241", None),  # the extension is imported with a fallback
+        ("tests/test_optional_flag.py", 15, "TRN241", None),  # mypkg.optional imports the build with a fallback
+        ("tests/test_package_flag.py", 5, "TRN281", "optional-gpu-import"),
+        ("tests/test_package_flag.py", 13, "TRN241", "cuda-build-only"),  # a CUDA-only package of the catalogue
+        ("tests/test_plain_flag.py", 15, "TRN241", None),  # the flag's import is pure Python: the test runs
+        # the helper only the skipped class uses is guarded with it
+        ("tests/test_skip_flag.py", 13, "TRN122", "cuda-build-only"),
+        ("tests/test_skip_flag.py", 19, "TRN241", "cuda-build-only"),
+        ("tests/test_syncbn_ext.py", 2, "TRN302", None),  # the import of the extension stays the item
+        ("tests/test_syncbn_ext.py", 6, "TRN241", "cuda-kernel-test"),
+        ("tests/test_syncbn_ext.py", 8, "TRN122", "cuda-kernel-test"),
+    ]
+
+
+def test_setup_extensions_reads_the_class_and_a_name_bound_to_it():
+    tree = ast.parse((PROJ / "proj" / "setup.py").read_text())
+    assert setup_extensions(tree) == {"fused_norm_cuda", "syncbn_ext"}
+    assert setup_extensions(ast.parse('CppExtension("cpu_only", ["a.cpp"])\n')) == set()
+
+
+def test_top_imports_are_those_run_unconditionally():
+    tree = ast.parse("import a\nif True:\n    import b\nelse:\n    import c\n"
+                     "try:\n    import d\nexcept ImportError:\n    raise RuntimeError('build d')\n"
+                     "try:\n    import e\nexcept ImportError:\n    e = None\n"
+                     "def f():\n    import g\n")
+    assert [m for _st, m, _lv, _n in top_imports(tree)] == ["a", "b", "d"]
+
+
+def test_failure_flags_and_the_tests_they_skip():
+    src = ("X = None\ntry:\n    import k\nexcept ImportError as err:\n    X = err\n"
+           "try:\n    import k2\nexcept ImportError:\n    Y = False\nelse:\n    Y = True\n"
+           "try:\n    import k3\nexcept ImportError as err:\n    Z = err\nZ = None\n"
+           "@skipIf(X, 'x')\nclass A: pass\n@skipUnless(Y, 'y')\nclass B: pass\n@skipIf(not Y, 'y')\nclass C: pass\n"
+           "@skipIf(Y, 'y')\nclass D: pass\n@skipIf(Z, 'z')\nclass E: pass\n")
+    tree = ast.parse(src)
+    flags = _failure_flags(tree, lambda t: True)
+    assert flags == {"X": True, "Y": False}  # Z is bound again after its try
+    assert skipped_spans(tree, flags) == [(17, 18), (19, 20), (21, 22)]
+    assert _failure_flags(tree, lambda t: False) == {}  # imports that work set no flag

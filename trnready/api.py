@@ -370,7 +370,7 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
             from .project.cuda_build import guard_cuda_build_tests
 
             report.findings = guard_cuda_build_tests(report.findings, files, exts, _values_of(engine),
-                                                     _text_by_rel(files, config.max_file_size))
+                                                     _text_by_rel(files, config.max_file_size), cache, digests)
             # Copies of other projects nested in a package, recognised by their own absolute imports.
             from .project.vendored import guard_copied_packages
 

@@ -186,7 +186,8 @@ def _plain_method(m) -> bool:
 
 def _candidates(tree) -> list:
     """(node, name, by_attribute): module-level helpers (functions and classes not named as tests, also under a
-    module-level if/try; values assigned to one name at the top level) and the private methods (`_check`, not dunder) of test classes (`Test*`, `*Test`)."""
+    module-level if/try; values assigned to one name at the top level) and the private methods (`_check`, not
+    dunder) of test classes (`Test*`, `*Test`)."""
     out = []
 
     def walk(body, top=False):

@@ -22,14 +22,21 @@ The files are parsed again here, only those that still have a finding to guard a
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import replace
 from pathlib import PurePosixPath
+from typing import Any
 
 from ..scope import classify
 
 MAX_DEPTH = 6  # project modules followed from a test's import
 MAX_PARSED = 600  # modules parsed per scan for this step
 _SCOPES = ("test", "example", "benchmark")
+# Import statements read from the text before anything is parsed: a module none of whose imports can lead to the
+# build is never parsed (most of a project's modules, all of them in a project with no build). Module-level imports
+# sit at most one block deep (`try:`, `if True:`); deeper ones are inside functions and not run on import.
+_FROM_RE = re.compile(r"^[ \t]{0,4}from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^#\n]*)", re.M)
+_IMPORT_RE = re.compile(r"^[ \t]{0,4}import[ \t]+([^#\n]*)", re.M)
 _IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException", "OSError"})
 
 
@@ -57,7 +64,7 @@ def top_imports(tree: ast.Module) -> list:
         elif type(st) is ast.ImportFrom:
             out.extend((st, st.module or "", st.level, a.name) for a in st.names)
 
-    body = list(tree.body)
+    body: list[Any] = list(tree.body)
     while body:
         st = body.pop(0)
         if type(st) is ast.If and type(st.test) is ast.Constant:  # `if True: import syncbn` / `else: load(...)`
@@ -72,18 +79,69 @@ def top_imports(tree: ast.Module) -> list:
     return out
 
 
+def _text_imports(text: str) -> list:
+    """[(module, level, name or None)] of every import statement the text holds (over-reading is harmless: it
+    only decides which modules are worth parsing)."""
+    out: list = []
+    for m in _FROM_RE.finditer(text):
+        names = [n.strip().split(" as ")[0].strip() for n in m.group(3).strip("()").replace("\\", " ").split(",")]
+        out += [(m.group(2), len(m.group(1)), n or None) for n in names if n.isidentifier() or n == "*"]
+        out.append((m.group(2), len(m.group(1)), None))
+    for m in _IMPORT_RE.finditer(text):
+        out += [(n.strip().split(" as ")[0].strip(), 0, None) for n in m.group(1).split(",")
+                if n.strip().split(" as ")[0].strip()]
+    return out
+
+
 class _Project:
     """Which modules of the project need the CUDA build, worked out on demand and remembered."""
 
-    def __init__(self, modules, built: set, packages: set, text_of):
+    def __init__(self, modules, built: set, packages: set, text_of, shared: "_Project | None" = None):
         self.modules = modules  # ModuleMap over every Python file of the scan
         self.built = built  # module names the project compiles from CUDA sources
         self.packages = packages  # cuda-only-packages
         self.text_of = text_of  # rel -> source text or None
         self.rels = set(modules.summaries)
         self.memo: dict = {}  # rel -> needs the build (None while being worked out)
-        self.trees: dict = {}
+        self.could_memo: dict = {}  # rel -> its imports may lead to the build (read from its text)
+        self.targets: dict = {}
+        # parsed trees and text-read imports are the same for every _Project of the scan
+        self.trees: dict = shared.trees if shared else {}
+        self.texts: dict = shared.texts if shared else {}  # rel -> (imports, may skip on a flag)
         self.parsed = 0
+
+    def text_facts(self, rel: str) -> tuple:
+        got = self.texts.get(rel)
+        if got is None:
+            text = self.text_of(rel)
+            # a test skipped on the flag of a failed import has both words in its text
+            may_skip = text is not None and "except" in text and (
+                "skipIf" in text or "skipif" in text or "skipUnless" in text)
+            got = self.texts[rel] = (_text_imports(text) if text is not None else [], may_skip)
+        return got
+
+    def could(self, rel: str, depth: int = 0) -> bool:
+        """Whether some import of the module, read from its text, may lead to the build (no parse)."""
+        if rel in self.could_memo:
+            return bool(self.could_memo[rel])
+        if depth > MAX_DEPTH:
+            return False
+        self.could_memo[rel] = None
+        found = self.could_imports(rel, self.text_facts(rel)[0], depth)
+        self.could_memo[rel] = found
+        return found
+
+    def could_imports(self, here: str, imports: list, depth: int) -> bool:
+        for m, lv, n in imports:
+            got = self.target(here, m, lv, n)
+            if got is None:
+                continue
+            if got[0] == "build":
+                return True
+            rel, inits, _beside = got[1]
+            if any(self.could(r, depth + 1) for r in (*inits, rel) if r != here):
+                return True
+        return False
 
     def tree(self, rel: str):
         if rel in self.trees:
@@ -107,11 +165,11 @@ class _Project:
         names. (rel, inits, found beside `here`) or None."""
         parts = dotted.split(".")
         if not level:
-            base = PurePosixPath(here).parent
-            for cand in (base.joinpath(*parts).with_suffix(".py"), base.joinpath(*parts, "__init__.py")):
-                rel = str(cand)
+            base = here.rsplit("/", 1)[0] + "/" if "/" in here else ""
+            path = base + "/".join(parts)
+            for rel in (path + ".py", path + "/__init__.py"):
                 if rel in self.rels:
-                    inits = [str(base.joinpath(*parts[:i], "__init__.py")) for i in range(1, len(parts))]
+                    inits = [base + "/".join(parts[:i]) + "/__init__.py" for i in range(1, len(parts))]
                     return rel, [r for r in inits if r in self.rels], True
         rel = self.modules.mods.get(dotted)
         if rel is None:
@@ -122,6 +180,12 @@ class _Project:
     def target(self, here: str, module: str, level: int, name):
         """What an import names: ("build", None) for a module the CUDA build makes or a CUDA-only package,
         ("file", (rel, inits, beside)) for a module of the project, or None."""
+        key = (here if level else here.rsplit("/", 1)[0], module, level, name)
+        if key not in self.targets:
+            self.targets[key] = self._target(here, module, level, name)
+        return self.targets[key]
+
+    def _target(self, here: str, module: str, level: int, name):
         base = self.modules.absolute(here, module, level) if level else module
         if base is None:
             return None
@@ -159,6 +223,9 @@ class _Project:
             return bool(self.memo[rel])
         if depth > MAX_DEPTH:
             return False
+        if not self.could(rel, depth):
+            self.memo[rel] = False
+            return False
         self.memo[rel] = None  # an import cycle needs nothing by itself
         tree = self.tree(rel)
         found = tree is not None and any(self.needs(rel, m, lv, n, depth) for _st, m, lv, n in top_imports(tree))
@@ -180,7 +247,7 @@ def _failure_flags(tree: ast.Module, fails) -> dict:
     every handler catching ImportError binds them last to the caught exception or a constant, and no later
     top-level statement binds them again. name -> truth on a host without the CUDA build."""
     out: dict = {}
-    body = tree.body
+    body: list[Any] = list(tree.body)
     for i, st in enumerate(body):
         if type(st).__name__ not in ("Try", "TryStar") or not st.handlers:
             continue
@@ -194,14 +261,29 @@ def _failure_flags(tree: ast.Module, fails) -> dict:
                     seen[s.targets[0].id] = _value_on_failure(s.value, h)
             for name, v in seen.items():
                 values.setdefault(name, []).append(v)
+        later = _bound_at_module_level(body[i + 1:]) if values else set()
         for name, vs in values.items():
-            if len(vs) != len(st.handlers) or None in vs or len(set(vs)) != 1:
-                continue
-            later = any(type(t) is ast.Name and t.id == name for s in body[i + 1:]
-                        for n in ast.walk(s) if type(n) in (ast.Assign, ast.AugAssign, ast.AnnAssign)
-                        for t in (n.targets if type(n) is ast.Assign else [n.target]))
-            if not later:
+            if len(vs) == len(st.handlers) and None not in vs and len(set(vs)) == 1 and name not in later:
                 out[name] = vs[0]
+    return out
+
+
+def _bound_at_module_level(stmts: list) -> set:
+    """Names the statements bind when the module runs (their if/try/with/for blocks too, not function bodies)."""
+    out: set = set()
+    stack: list[Any] = list(stmts)
+    while stack:
+        st = stack.pop()
+        k = type(st)
+        if k in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+            out.add(st.name)
+            continue
+        targets = st.targets if k is ast.Assign else [st.target] if k in (ast.AugAssign, ast.AnnAssign, ast.For) \
+            else []
+        for t in targets:
+            out.update(n.id for n in ast.walk(t) if type(n) is ast.Name)
+        for name in ("body", "orelse", "finalbody", "handlers"):
+            stack.extend(getattr(st, name, None) or [])
     return out
 
 
@@ -240,18 +322,21 @@ def skipped_spans(tree: ast.Module, flags: dict) -> list:
     """[(first line, last line)] of the classes, functions and methods skipped by a failure flag, or the whole
     module for `pytestmark = pytest.mark.skipif(...)`."""
     out: list = []
-    for st in tree.body:
+    top: list[Any] = list(tree.body)
+    for st in top:
         if type(st) is ast.Assign and any(type(t) is ast.Name and t.id == "pytestmark" for t in st.targets):
-            marks = st.value.elts if type(st.value) in (ast.List, ast.Tuple) else [st.value]
+            value: Any = st.value
+            marks = value.elts if type(value) in (ast.List, ast.Tuple) else [value]
             if any(_skipped(m, flags) for m in marks):
                 return [(1, max(getattr(s, "end_lineno", s.lineno) or s.lineno for s in tree.body))]
-    for st in tree.body:
+    for st in top:
         if type(st) not in (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef):
             continue
         if any(_skipped(d, flags) for d in st.decorator_list):
             out.append((st.decorator_list[0].lineno, st.end_lineno or st.lineno))
         elif type(st) is ast.ClassDef:
-            for m in st.body:
+            methods: list[Any] = list(st.body)
+            for m in methods:
                 if type(m) in (ast.FunctionDef, ast.AsyncFunctionDef) and any(_skipped(d, flags)
                                                                               for d in m.decorator_list):
                     out.append((m.decorator_list[0].lineno, m.end_lineno or m.lineno))
@@ -264,8 +349,9 @@ def setup_extensions(tree: ast.Module) -> set:
     CUDAExtension` ... `extension("DCNv3", sources, ...)`, the fallback to CppExtension raising without CUDA)."""
     aliases = {"CUDAExtension"}
     for n in ast.walk(tree):
-        if type(n) is ast.Assign and type(n.value) in (ast.Name, ast.Attribute) \
-                and (n.value.attr if type(n.value) is ast.Attribute else n.value.id) == "CUDAExtension":
+        v: Any = getattr(n, "value", None)
+        if type(n) is ast.Assign and type(v) in (ast.Name, ast.Attribute) \
+                and (v.attr if type(v) is ast.Attribute else v.id) == "CUDAExtension":
             aliases.update(t.id for t in n.targets if type(t) is ast.Name)
     out: set = set()
     for n in ast.walk(tree):
@@ -288,7 +374,8 @@ def helper_spans(tree: ast.Module, spans: list, rounds: int = 3) -> list:
     from ..context._test_skips import is_test_class
 
     cands = []
-    for st in tree.body:
+    top: list[Any] = list(tree.body)
+    for st in top:
         if type(st) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
             if not st.name.lower().startswith("test") and not is_test_class(st.name) and not st.name.startswith("__"):
                 cands.append((st, st.name))
@@ -324,18 +411,70 @@ def _test_like(rel: str) -> bool:
     return classify(rel) in _SCOPES
 
 
-def guard_cuda_build_tests(findings: list, files, exts: dict, values: dict, text_of) -> list:
-    """Mark guarded ("cuda-build-only") the findings of test code that never runs without the CUDA build (see the
-    module docstring). `exts`: rel -> (exts, imported) noted from the summaries; `text_of`: rel -> source or None."""
-    from .link import ModuleMap
+def guard_cuda_build_tests(findings: list, files, exts: dict, values: dict, text_of, cache=None,
+                           digests=()) -> list:
+    """Mark guarded ("cuda-kernel-test", "cuda-build-only") the findings of test code that never runs without the
+    CUDA build (see the module docstring). `exts`: rel -> (exts, imported) noted from the summaries; `text_of`:
+    rel -> source or None. What was found is kept in the result cache under the digests of every Python file
+    (and the files asked about), so a warm re-scan of an unchanged tree reads and parses nothing here."""
+    import hashlib
+
+    from ..cache import StepMemo
 
     open_by_file: dict = {}
     for f in findings:
         if not f.guarded and not f.suppressed and f.cell is None and f.path.endswith(".py"):
             open_by_file.setdefault(f.path, []).append(f)
-    candidates = [rel for rel in open_by_file if _test_like(rel) or PurePosixPath(rel).name == "test.py"]
+    candidates = sorted(rel for rel in open_by_file if _test_like(rel) or PurePosixPath(rel).name == "test.py")
     if not candidates:
         return findings
+    memo = StepMemo(cache, "cuda-build-tests")
+    key = memo.key(files, digests)
+    if key is not None:
+        key = hashlib.sha256("\0".join([key, *candidates]).encode("utf-8", "surrogatepass")).hexdigest()
+    found = _stored(memo.get(key))
+    if found is None:
+        found = _find(candidates, files, exts, values, text_of)
+        memo.put(key, {"spans": {rel: [list(s) for s in got] for rel, got in found[0].items()},
+                       "whole": sorted(found[1]), "kept": {rel: sorted(ls) for rel, ls in found[2].items()}})
+    spans, whole, kept_lines = found
+    if not spans:
+        return findings
+    out = []
+    for f in findings:
+        if not f.guarded and not f.suppressed and f.cell is None and f.path in spans \
+                and f.line not in kept_lines.get(f.path, ()) \
+                and any(first <= f.line <= last for first, last in spans[f.path]):
+            f = replace(f, guarded=True, guarded_by="cuda-kernel-test" if f.path in whole else "cuda-build-only")
+        out.append(f)
+    return out
+
+
+def _stored(got):
+    """(spans, whole, kept lines) kept by an earlier run, or None when missing or of the wrong shape."""
+    if not isinstance(got, dict) or not isinstance(got.get("spans"), dict) or not isinstance(got.get("whole"), list) \
+            or not isinstance(got.get("kept"), dict):
+        return None
+    spans = {}
+    for rel, ss in got["spans"].items():
+        if not isinstance(ss, list) or not all(isinstance(x, list) and len(x) == 2 and all(type(v) is int for v in x)
+                                               for x in ss):
+            return None
+        spans[rel] = [tuple(x) for x in ss]
+    kept = {}
+    for rel, ls in got["kept"].items():
+        if not isinstance(ls, list) or not all(type(v) is int for v in ls):
+            return None
+        kept[rel] = set(ls)
+    if not all(isinstance(r, str) for r in got["whole"]):
+        return None
+    return spans, set(got["whole"]), kept
+
+
+def _find(candidates: list, files, exts: dict, values: dict, text_of) -> tuple:
+    """(rel -> [(first, last)] guarded, modules guarded whole, rel -> lines of the imports that stay reported)."""
+    from .link import ModuleMap
+
     built = {e[0] for v in exts.values() for e in (v[0] if v else ()) if e and e[0]}
     py = {sf.rel: None for sf in files if sf.kind == "python"}
     modules = ModuleMap(py)
@@ -343,21 +482,24 @@ def guard_cuda_build_tests(findings: list, files, exts: dict, values: dict, text
     # A module that merely imports a CUDA-only package (Triton, flash-attn) at its top fails on Neuron too, but
     # nothing in it says its tests are for GPUs only: porting them starts at that import (docs/predicates.md,
     # neuron-guarded). Only the project's own build, which the port replaces, makes a whole module test code.
-    own_build = _Project(modules, built, set(), text_of)
-    own_build.trees = project.trees
+    own_build = _Project(modules, built, set(), text_of, shared=project)
     for rel in py:
-        if PurePosixPath(rel).name == "setup.py":
-            tree = project.tree(rel)
+        if rel.endswith("setup.py") and PurePosixPath(rel).name == "setup.py":
+            text = text_of(rel)
+            tree = project.tree(rel) if text is not None and "CUDAExtension" in text else None
             if tree is not None:
                 built |= setup_extensions(tree)
     spans: dict = {}  # rel -> [(first, last)]
     whole: set = set()  # modules guarded whole (cuda-kernel-test)
     kept_lines: dict = {}  # rel -> lines of the imports that stay reported
     for rel in candidates:
+        test_like = _test_like(rel)
+        imports, may_skip = project.text_facts(rel)
+        if not (built and own_build.could_imports(rel, imports, 0)) and not (test_like and may_skip):
+            continue  # nothing in its text can lead to the build, nor skip a test on a failed import
         tree = project.tree(rel)
         if tree is None:
             continue
-        test_like = _test_like(rel)
         if test_like:
             needed = [st for st, m, lv, n in top_imports(tree) if own_build.needs(rel, m, lv, n, 0)]
         else:
@@ -386,13 +528,4 @@ def guard_cuda_build_tests(findings: list, files, exts: dict, values: dict, text
             got = skipped_spans(tree, flags)
             if got:
                 spans[rel] = got + helper_spans(tree, got)
-    if not spans:
-        return findings
-    out = []
-    for f in findings:
-        if not f.guarded and not f.suppressed and f.cell is None and f.path in spans \
-                and f.line not in kept_lines.get(f.path, ()) \
-                and any(first <= f.line <= last for first, last in spans[f.path]):
-            f = replace(f, guarded=True, guarded_by="cuda-kernel-test" if f.path in whole else "cuda-build-only")
-        out.append(f)
-    return out
+    return spans, whole, kept_lines

@@ -29,10 +29,13 @@ def test_test_code_that_needs_the_cuda_build_is_guarded_and_its_look_alikes_stay
         ("mypkg/kops/test.py", 7, "TRN122", "cuda-kernel-test"),
         ("mypkg/kops/test.py", 7, "TRN241", "cuda-kernel-test"),
         ("mypkg/train.py", 7, "TRN241", None),  # library code importing the build: the port item
-        ("setup.py", 11, "TRN302", None),
+        ("plugins/setup.py", 6, "TRN243", "check-without-placement"),
+        ("setup.py", 13, "TRN302", None),
         # an entry point named test.py reaching the kernel only through the model's packages: the project's code
         ("test.py", 7, "TRN241", None),
         ("test.py", 8, "TRN261", None),
+        # dual_ext falls back to CppExtension when CUDA is missing: it imports on the CPU, the test may run
+        ("tests/test_dual_ext.py", 6, "TRN241", None),
         ("tests/test_flag_unused.py", 14, "TRN241", None),  # the flag is set but no test is skipped on it
         ("tests/test_has_flag.py", 17, "TRN241", "cuda-build-only"),  # skipIf(not HAS_NORM), False in the handler
         ("tests/test_optional_ext.py", 4, "TRN302", None),
@@ -54,6 +57,10 @@ def test_setup_extensions_reads_the_class_and_a_name_bound_to_it():
     tree = ast.parse((PROJ / "proj" / "setup.py").read_text())
     assert setup_extensions(tree) == {"fused_norm_cuda", "syncbn_ext"}
     assert setup_extensions(ast.parse('CppExtension("cpu_only", ["a.cpp"])\n')) == set()
+    # a build that keeps CppExtension when CUDA is missing makes a module that imports on the CPU
+    assert setup_extensions(ast.parse((PROJ / "proj" / "plugins" / "setup.py").read_text())) == set()
+    assert setup_extensions(ast.parse("if cuda:\n    CUDAExtension('a', [])\nelse:\n    CppExtension('a', [])\n"
+                                      "if cuda:\n    CUDAExtension('b', [])\nelse:\n    raise SystemExit('CUDA')\n")) == {"b"}
 
 
 def test_top_imports_are_those_run_unconditionally():
@@ -75,3 +82,28 @@ def test_failure_flags_and_the_tests_they_skip():
     assert flags == {"X": True, "Y": False}  # Z is bound again after its try
     assert skipped_spans(tree, flags) == [(17, 18), (19, 20), (21, 22)]
     assert _failure_flags(tree, lambda t: False) == {}  # imports that work set no flag
+
+
+def test_the_answer_kept_in_the_cache_follows_an_edit_of_the_imported_module(tmp_path):
+    # A warm re-scan answers this step from the result cache; giving the package module a fallback (not an
+    # edit of the test) must change the answer.
+    import shutil
+
+    proj, cache = tmp_path / "proj", tmp_path / "cache"
+    shutil.copytree(PROJ / "proj", proj)
+
+    def skipped_test() -> list:
+        proc = run_cli("scan", ".", "--format", "json", "--show-guarded", cwd=proj,
+                       env={"TRNREADY_CACHE_DIR": str(cache)})
+        assert proc.returncode in (0, 1), proc.stderr
+        return [(f["line"], f.get("guarded_by")) for f in json.loads(proc.stdout)["findings"]
+                if f["path"] == "tests/test_skip_flag.py"]
+
+    guarded = [(13, "cuda-build-only"), (19, "cuda-build-only")]
+    assert skipped_test() == guarded  # cold
+    assert skipped_test() == guarded  # warm, from the cache
+    norm = proj / "mypkg" / "norm.py"
+    norm.write_text(norm.read_text().replace("import fused_norm_cuda\n",
+                                             "try:\n    import fused_norm_cuda\nexcept ImportError:\n"
+                                             "    fused_norm_cuda = None\n"))
+    assert skipped_test() == [(13, None), (19, None)]

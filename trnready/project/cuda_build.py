@@ -343,18 +343,49 @@ def skipped_spans(tree: ast.Module, flags: dict) -> list:
     return out
 
 
+def _raises(stmts: list) -> bool:
+    """The block ends by raising, in every arm of a closing if/else (`else: raise NotImplementedError(...)`)."""
+    if not stmts:
+        return False
+    last = stmts[-1]
+    if type(last) is ast.Raise:
+        return True
+    return type(last) is ast.If and _raises(last.body) and _raises(last.orelse)
+
+
+def _unconditional(tree: ast.Module) -> list:
+    """The nodes of the tree outside any `if` arm whose other arm goes on without raising: code a build reaches
+    whatever the machine (`if cuda: extension = CUDAExtension` / `else: raise ...`), not one choice of two
+    (`if cuda: extension = CUDAExtension` with CppExtension kept otherwise builds on the CPU too)."""
+    out: list = []
+    stack: list[Any] = [tree]
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        if type(node) is ast.If:
+            if _raises(node.orelse):
+                stack.extend(node.body)
+            if _raises(node.body):
+                stack.extend(node.orelse)
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+    return out
+
+
 def setup_extensions(tree: ast.Module) -> set:
-    """Module names a setup script builds from CUDA sources: `CUDAExtension("pkg._C", ...)`,
+    """Module names a setup script builds from CUDA sources whatever the machine: `CUDAExtension("pkg._C", ...)`,
     `CUDAExtension(name="syncbn", ...)`, and the same through a name bound to the class (`extension =
-    CUDAExtension` ... `extension("DCNv3", sources, ...)`, the fallback to CppExtension raising without CUDA)."""
+    CUDAExtension` ... `extension("DCNv3", sources, ...)`) when the other arm raises. A build that falls back to
+    CppExtension makes a module that imports without CUDA."""
+    nodes = _unconditional(tree)
     aliases = {"CUDAExtension"}
-    for n in ast.walk(tree):
+    for n in nodes:
         v: Any = getattr(n, "value", None)
         if type(n) is ast.Assign and type(v) in (ast.Name, ast.Attribute) \
                 and (v.attr if type(v) is ast.Attribute else v.id) == "CUDAExtension":
             aliases.update(t.id for t in n.targets if type(t) is ast.Name)
     out: set = set()
-    for n in ast.walk(tree):
+    for n in nodes:
         if type(n) is not ast.Call:
             continue
         f = n.func

@@ -271,3 +271,16 @@ def skipped_classes(statements, held) -> list:
             start = min([(c.lineno, c.col_offset)] + [(d.lineno, d.col_offset - 1) for d in c.decorator_list])
             out.append((start, (c.end_lineno, c.end_col_offset), False))
     return out
+
+
+def uncalled_main(ctx, tree) -> list:
+    """Span of a test module's `def main():` that nothing in the file names: the test runner imports the module
+    (its `__main__` block runs the tests, `common_utils.run_tests()`), and no other module imports a test module,
+    so such a leftover entry point runs for nobody. Only `main`, undecorated, named nowhere in the file (not
+    even as `.main`)."""
+    mains = [s for s in tree.body if type(s) in (ast.FunctionDef, ast.AsyncFunctionDef) and s.name == "main"
+             and not s.decorator_list]
+    if not mains or any(n.id == "main" for n in ctx.nodes(ast.Name)) or any(
+            a.attr == "main" for a in ctx.nodes(ast.Attribute)):
+        return []
+    return [((m.lineno, m.col_offset), (m.end_lineno, m.end_col_offset), False) for m in mains]

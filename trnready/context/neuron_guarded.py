@@ -5,7 +5,7 @@ import ast
 import re
 
 from ..scope import classify
-from ._test_skips import SkipNames, helper_spans, is_test_module, skip_names, skipped_classes
+from ._test_skips import SkipNames, helper_spans, is_test_module, skip_names, skipped_classes, uncalled_main
 from .base import blocks_of, expressions, predicate
 
 # is_torch_xla_available(), is_xla_installed(), is_torch_tpu_available(), _XLA_AVAILABLE: TPU paths.
@@ -705,12 +705,14 @@ class _Spans:
         if self._module_skipped(tree.body):
             self.add(tree.body[0], tree.body[-1])
         self.block(tree.body)
+        self._cuda_only_classes(tree.body)
         self._param_marks()
         self._skipped_switches()
         self.statement_spans, self.spans = self.spans, []
         self.by_statement: dict = {}
         self.statement_spans += skipped_classes(self.ctx.statements(), lambda pos: self.holds(pos, ""))
         if is_test_module(self.ctx.path):
+            self.statement_spans += uncalled_main(self.ctx, tree)  # before the helpers: those only it calls follow
             self.statement_spans += helper_spans(self.ctx, tree, lambda pos: self.holds(pos, ""))
         return self
 
@@ -822,6 +824,24 @@ class _Spans:
             return any(type(a) is ast.Constant and isinstance(a.value, str)
                        and a.value.split(">")[0].split("=")[0].strip() in self.packages for a in d.args)
         return False
+
+    def _cuda_only_classes(self, body) -> None:
+        """`instantiate_device_type_tests(TestX, globals(), only_for=("cuda",))`: the test classes made for CUDA
+        devices only. The generator makes no variant of them where CUDA is missing, so their bodies run for nobody
+        there. A class handed to another generator call without that restriction, or that another class of the
+        file derives from, is left out."""
+        made: dict = {}
+        for st in body:
+            call = st.value if type(st) is ast.Expr else None
+            if type(call) is ast.Call and call.args and type(call.args[0]) is ast.Name \
+                    and "instantiate" in _tail(call.func).lower():
+                made.setdefault(call.args[0].id, []).append(_cuda_variants_only(call))
+        if not made:
+            return
+        bases = {_tail(b) for st in body if type(st) is ast.ClassDef for b in st.bases}
+        for st in body:
+            if type(st) is ast.ClassDef and st.name not in bases and all(made.get(st.name) or [False]):
+                self.add(st, st)
 
     def _local_skips(self, body) -> frozenset:
         """Module names every assignment of which is a skip decorator: `requires_sm80 = pytest.mark.skipif(...)`."""

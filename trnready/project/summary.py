@@ -717,15 +717,19 @@ def head_of(summaries, rel: str) -> dict:
     return summaries.head(rel) if isinstance(summaries, Compacted) else summaries[rel]
 
 
-def config_summary(components: list, settings: list | None = None, tops: list | None = None) -> dict:
+def config_summary(components: list, settings: list | None = None, tops: list | None = None,
+                   switches: list | None = None) -> dict:
     """A training config's summary: the `_component_` / `_target_` paths no rule knows, which may
     name a project module that re-exports a library ([line, col, end_col, dotted path]); and its setting
     findings with the keys the project's code must name for them to matter ([line, rule, [key, ...]],
-    project/config_keys.py) and the file's top-level keys ("tops")."""
+    project/config_keys.py) and the file's top-level keys ("tops"); its keys set true ("switches",
+    project/config_switches.py)."""
     out = {"v": VERSION, "components": components}
     if settings:
         out["settings"] = settings
         out["tops"] = tops or []
+    if switches:
+        out["switches"] = switches
     return out
 
 
@@ -746,8 +750,10 @@ def valid(summary) -> bool:
             isinstance(b, list) and len(b) == 5 and all(isinstance(x, int) for x in b[:3])
             and isinstance(b[3], str) and isinstance(b[4], str) for b in summary["builds"])
     if "components" in summary:
-        keys = {"v", "components", "settings", "tops"}
-        return set(summary) <= keys and isinstance(summary["components"], list) and all(
+        from .config_switches import valid_config_switches
+
+        keys = {"v", "components", "settings", "tops", "switches"}
+        return set(summary) <= keys and valid_config_switches(summary.get("switches", [])) and isinstance(summary["components"], list) and all(
             isinstance(c, list) and len(c) == 4 and all(isinstance(x, int) for x in c[:3]) and isinstance(c[3], str)
             for c in summary["components"]) and isinstance(summary.get("settings", []), list) and all(
             isinstance(s, list) and len(s) == 3 and isinstance(s[0], int) and isinstance(s[1], str)

@@ -185,3 +185,34 @@ def test_a_config_edit_rejoins_from_cached_python_summaries(tmp_path, monkeypatc
     # the runner stops reading the key: its file alone is parsed again, and the switch is gone
     (tmp_path / "runner.py").write_text(RUNNER.replace('get("amp", False)', 'get("loss_scale", False)'))
     assert lines() == [3, 7] and calls["parsed"] == 1
+
+
+PROFILED = """import torch
+from vllm import LLM
+
+
+def setup(cfg, model):
+    if cfg.get("quantize_experts"):
+        torch.cuda.empty_cache()
+    if cfg.get("use_cuda"):
+        model = model.cuda()
+    if cfg.profiler.cuda:
+        acts = [torch.profiler.ProfilerActivity.CUDA]
+    llm = LLM("tiny", trust_remote_code=cfg.trust_remote_code)
+    return model, llm
+"""
+
+
+def test_a_key_turns_on_a_feature_not_whatever_sits_in_its_block(tmp_path):
+    (tmp_path / "configs").mkdir()
+    (tmp_path / "configs" / "run.yaml").write_text(
+        "model: tiny\nbatch_size: 8\nquantize_experts: true\nuse_cuda: true\ntrust_remote_code: true\n"
+        "profiler:\n  enabled: False\n  cuda: True\n")
+    (tmp_path / "train.py").write_text(PROFILED)
+    # quantize_experts: a device call that merely sits in the block (not a feature the key selects);
+    # profiler.cuda: the profiler node is switched off; trust_remote_code: a keyword the vLLM finding does not
+    # name. use_cuda names the device: the `.cuda()` it guards is its place.
+    assert [(f[1], f[3], f[4]) for f in _configs(tmp_path, "--no-cache")] == [(4, "TRN241", "cuda-device")]
+    (tmp_path / "configs" / "run.yaml").write_text(
+        "model: tiny\nbatch_size: 8\nprofiler:\n  enabled: True\n  cuda: True\n")
+    assert [(f[1], f[4]) for f in _configs(tmp_path, "--no-cache")] == [(5, "cuda-device")]

@@ -30,6 +30,7 @@ from .config_keys import norm
 
 MAX_SWITCHES = 200
 TRUE = frozenset({"true", "yes", "on"})
+FALSE = frozenset({"false", "no", "off", "0", "null", "~", ""})
 _ENV = ("environ", "env")  # `os.environ.get("K")`, `os.environ["K"]`: a process variable, not a config key
 # `.get("K"`, `getattr(x, "K"`, `["K"]` not followed by `=` (a store): the key names a config read by name.
 _READ = re.compile(r"""(?:\.get\(\s*|getattr\(\s*[\w.\[\]"']+\s*,\s*|\[\s*)(["'])([A-Za-z_][\w\-]*)\1"""
@@ -148,13 +149,13 @@ class _Switches:
             return self.keys(test.operand, params, local, attrs)
         return set()
 
-    def note(self, keys: set, first: int, last: int, cond) -> None:
+    def note(self, keys: set, first: int, last: int, cond, keyword: str = "") -> None:
         if not keys or not self.holds(first, last) or len(self.out) >= MAX_SWITCHES:
             return
         src = _source(cond)
         for k, how in sorted(keys):
             if k.isidentifier():
-                self.out.append([k, first, last, how, cond.lineno, src])
+                self.out.append([k, first, last, how, cond.lineno, src, keyword])
 
     # walking statements ------------------------------------------------------
     def block(self, body, params, local, attrs) -> None:
@@ -226,7 +227,7 @@ class _Switches:
                 for k in n.keywords:
                     if k.arg and not isinstance(k.value, ast.IfExp):
                         self.note(self.keys(k.value, params, local, attrs), n.lineno, n.end_lineno or n.lineno,
-                                  k.value)
+                                  k.value, k.arg)
 
     def class_attrs(self, cls: ast.ClassDef) -> dict:
         """`self.use_amp = cfg.get("amp")` in any method: `self.use_amp` stands for the key in the class."""
@@ -275,9 +276,14 @@ def config_switches(entries, values: dict) -> list:
     """[[line, col, end col, key, shown]] of a training config's scalars set to a boolean true, keys that say
     what they switch (not the generic ones of [context.values] config-switch-generic-keys)."""
     generic = {norm(k) for k in values.get("config-switch-generic-keys", ())}
+    # `profiler: {enabled: False, cuda: True}`: the node is off, and nothing under it switches anything on
+    off = [e.keys[:-1] for e in entries if e.value is not None and not e.in_list and e.keys
+           and norm(e.key) in ("enabled", "enable") and e.value.strip().lower() in FALSE]
     out = []
     for e in entries:
         if e.value is None or e.in_list or not e.keys or e.value.strip().lower() not in TRUE:
+            continue
+        if any(e.keys[:len(node)] == node for node in off):
             continue
         k = norm(e.key)
         if not k.isidentifier() or k in generic:
@@ -298,8 +304,9 @@ def _valid_python(s: dict) -> tuple[list, list]:
     sw = s.get("switches") or []
     reads = s.get("cfgreads") or []
     ok = isinstance(sw, list) and all(
-        isinstance(x, list) and len(x) == 6 and isinstance(x[0], str) and all(type(v) is int for v in x[1:3])
-        and x[3] in ("read", "param") and type(x[4]) is int and isinstance(x[5], str) for x in sw)
+        isinstance(x, list) and len(x) == 7 and isinstance(x[0], str) and all(type(v) is int for v in x[1:3])
+        and x[3] in ("read", "param") and type(x[4]) is int and isinstance(x[5], str) and isinstance(x[6], str)
+        for x in sw)
     ok = ok and isinstance(reads, list) and all(isinstance(k, str) for k in reads)
     return (sw, reads) if ok else ([], [])
 
@@ -334,6 +341,9 @@ def switched_findings(findings: list, files: list, summaries: list, engine, cach
         if f.cell is None and not f.guarded and not f.suppressed and f.path in switches:
             by_path.setdefault(f.path, []).append(f)
     rules = {r.id: r for r in engine.rules}
+    values = engine.catalogue.context_values
+    categories = set(values.get("config-switch-categories", ()))
+    any_words = set(values.get("config-switch-any-category-words", ()))
     # (config rel, line) -> the categories already reported on that line: one finding per category per line
     present: dict = {}
     for f in findings:
@@ -341,10 +351,19 @@ def switched_findings(findings: list, files: list, summaries: list, engine, cach
             present.setdefault((f.path, f.line), set()).add(f.category)
     hits: dict = {}  # (config rel, line, category) -> [(python finding, switch), ...]
     for rel, items in switches.items():
-        for key, first, last, how, cond_line, cond in items:
+        for key, first, last, how, cond_line, cond, keyword in items:
             if key not in toggles or (how == "param" and key not in reads):
                 continue
+            # A key turns on a feature (AMP, a CUDA library or kernel, compile, backend flags): a device call or a
+            # shape that merely sits in the block is the code's own, unless the key itself names the device.
+            every = bool(any_words & set(key.split("_")))
             for f in by_path.get(rel, ()):
+                if f.category not in categories and not every:
+                    continue
+                # `LLM(model, trust_remote_code=cfg.trust_remote_code)`: a keyword switches on what the finding
+                # names (`autocast(enabled=...)`, `load_in_8bit=...`), not the call it is passed to
+                if keyword and keyword not in ("enabled", "enable") and keyword not in f.message:
+                    continue
                 if not any(first <= ln <= last for ln, _ in f.places()):
                     continue
                 for sf, line, col, end_col, shown in toggles[key]:

@@ -155,12 +155,12 @@ def test_a_guarded_or_suppressed_finding_switches_nothing_on(tmp_path):
 def test_a_config_edit_rejoins_from_cached_python_summaries(tmp_path, monkeypatch):
     from trnready.api import scan
     from trnready.config import Config
-    from trnready.project import config_switches, report
+    from trnready.project import report, switch_conditions
 
     _tree(tmp_path, train=TRAIN_YAML.replace("  amp: True\n", "  amp: False\n"))
     cfg = Config(cache_dir=str(tmp_path.parent / (tmp_path.name + "-cache")))
     calls = {"parsed": 0, "python summaries": 0}
-    run, unpack = config_switches._Switches.run, report._unpack
+    run, unpack = switch_conditions._Switches.run, report._unpack
 
     def counted_run(self):
         calls["parsed"] += 1
@@ -170,7 +170,7 @@ def test_a_config_edit_rejoins_from_cached_python_summaries(tmp_path, monkeypatc
         calls["python summaries"] += rel.endswith(".py")
         return unpack(rel, s)
 
-    monkeypatch.setattr(config_switches._Switches, "run", counted_run)
+    monkeypatch.setattr(switch_conditions._Switches, "run", counted_run)
     monkeypatch.setattr(report, "_unpack", counted_unpack)
 
     def lines():

@@ -750,16 +750,22 @@ def valid(summary) -> bool:
             isinstance(b, list) and len(b) == 5 and all(isinstance(x, int) for x in b[:3])
             and isinstance(b[3], str) and isinstance(b[4], str) for b in summary["builds"])
     if "components" in summary:
-        from .config_switches import valid_config_switches
-
         keys = {"v", "components", "settings", "tops", "switches"}
-        return set(summary) <= keys and valid_config_switches(summary.get("switches", [])) and isinstance(summary["components"], list) and all(
+        return set(summary) <= keys and config_switches_valid(summary.get("switches", [])) and isinstance(
+            summary["components"], list) and all(
             isinstance(c, list) and len(c) == 4 and all(isinstance(x, int) for x in c[:3]) and isinstance(c[3], str)
             for c in summary["components"]) and isinstance(summary.get("settings", []), list) and all(
             isinstance(s, list) and len(s) == 3 and isinstance(s[0], int) and isinstance(s[1], str)
             and isinstance(s[2], list) and all(isinstance(k, str) for k in s[2]) for s in summary.get("settings", [])) \
             and isinstance(summary.get("tops", []), list) and all(isinstance(k, str) for k in summary.get("tops", []))
     return _head_valid(summary) and _rest_valid(summary)
+
+
+def config_switches_valid(items) -> bool:
+    """A config summary's `switches` ([line, col, end col, key, shown]; project/config_switches.py)."""
+    return isinstance(items, list) and all(
+        isinstance(s, list) and len(s) == 5 and all(type(x) is int for x in s[:3]) and isinstance(s[3], str)
+        and isinstance(s[4], str) for s in items)
 
 
 def _head_valid(summary: dict) -> bool:

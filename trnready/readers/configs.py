@@ -288,9 +288,9 @@ def read(ctx: FileContext) -> ReadResult:
         package_value_findings(entries, lines, ctx.engine, em)
         switches: list = []
         if link:
-            from ..project.config_switches import config_switches
+            from ..project.config_keys import true_switches
 
-            switches = config_switches(entries, ctx.engine.catalogue.context_values)
+            switches = true_switches(entries, ctx.engine.catalogue.context_values)
         if unresolved or settings or switches:
             from ..project.summary import config_summary
 

@@ -178,7 +178,7 @@ def project_summary(ctx: FileContext, tree, calls: list | None = None, findings=
                             built=kernel_builds(findings), import_nodes=getattr(tree, "trnready_imports", None))
     except RecursionError:
         return None
-    from ..project.config_switches import add_switches
+    from ..project.switch_conditions import add_switches
 
     add_switches(summary, tree, ctx.text, findings)  # blocks of findings under config-key conditions
     return summary

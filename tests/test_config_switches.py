@@ -216,3 +216,25 @@ def test_a_key_turns_on_a_feature_not_whatever_sits_in_its_block(tmp_path):
     (tmp_path / "configs" / "run.yaml").write_text(
         "model: tiny\nbatch_size: 8\nprofiler:\n  enabled: True\n  cuda: True\n")
     assert [(f[1], f[4]) for f in _configs(tmp_path, "--no-cache")] == [(5, "cuda-device")]
+
+
+def test_keys_of_one_config_turning_on_one_feature_are_one_finding(tmp_path):
+    (tmp_path / "configs").mkdir()
+    (tmp_path / "configs" / "run.yaml").write_text(
+        "model: tiny\nbatch_size: 8\nliger_rms_norm: true\nliger_rope: true\nfused_norm: true\nfused_rope: true\n")
+    (tmp_path / "plugin.py").write_text(
+        "def patch(cfg, mod):\n"
+        "    if cfg.liger_rms_norm or cfg.fused_norm:\n"
+        "        from liger_kernel.transformers import LigerRMSNorm\n"
+        "        mod.RMSNorm = LigerRMSNorm\n"
+        "    if cfg.liger_rope or cfg.fused_rope:\n"
+        "        from liger_kernel.transformers import liger_rotary_pos_emb\n"
+        "        mod.apply_rotary_pos_emb = liger_rotary_pos_emb\n")
+    proc = run_cli("scan", ".", "--format", "json", "--no-cache", cwd=tmp_path)
+    found = [f for f in json.loads(proc.stdout)["findings"] if f["path"].endswith(".yaml")]
+    # lines 3-4: the catalogue's own Liger settings (one finding, line 4 folded into it), no second finding
+    # there; lines 5-6: the switches this step found, one finding with line 6 as its occurrence
+    assert [(f["line"], f["rule"], [o["line"] for o in f.get("occurrences", ())]) for f in found] == \
+        [(3, "TRN292", [4]), (5, "TRN292", [6])]
+    assert found[1]["message"].startswith("`fused_norm: true` turns on plugin.py:3 ")
+    assert found[1]["message"].endswith("(also switched on at line 6)")

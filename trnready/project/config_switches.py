@@ -76,7 +76,8 @@ def switched_findings(findings: list, files: list, summaries: list, engine, cach
     present: dict = {}
     for f in findings:
         if f.cell is None and not f.suppressed:
-            present.setdefault((f.path, f.line), set()).add(f.category)
+            for ln, _rule in f.places():  # a line folded into a finding of the category holds it too
+                present.setdefault((f.path, ln), set()).add(f.category)
     hits: dict = {}  # (config rel, line, category) -> [(python finding, switch), ...]
     for rel, items in switches.items():
         for key, first, last, how, cond_line, cond, keyword in items:
@@ -122,7 +123,34 @@ def switched_findings(findings: list, files: list, summaries: list, engine, cach
                                 code=text.strip(), context=_context(lines, line)))
     from .report import _suppressed
 
-    return _suppressed(out, lines_of, engine)
+    return _one_per_rule(_suppressed(out, lines_of, engine))
+
+
+def _one_per_rule(findings: list) -> list:
+    """One finding per config file and rule (one per thing: the feature its keys turn on); the other keys that
+    turn it on in that file are its occurrences. Suppressed findings stay apart, as they are."""
+    from dataclasses import replace
+
+    out: list = []
+    first: dict = {}
+    for f in sorted(findings, key=lambda f: (f.path, f.line, f.rule)):
+        k = (f.path, f.rule)
+        if f.suppressed or k not in first:
+            if not f.suppressed:
+                first[k] = len(out)
+            out.append(f)
+            continue
+        head = out[first[k]]
+        lines = [ln for ln, _, _ in head.occurrences] + [f.line]
+        out[first[k]] = replace(head, occurrences=(*head.occurrences, (f.line, f.column, f.rule)),
+                                message=_also(head.message, lines))
+    return out
+
+
+def _also(message: str, lines: list) -> str:
+    base = message.split(" (also switched on at line", 1)[0]
+    s = "s" if len(lines) > 1 else ""
+    return f"{base} (also switched on at line{s} {', '.join(map(str, lines))})"
 
 
 def _python_table(files, summaries, cache, digests):

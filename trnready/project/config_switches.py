@@ -5,18 +5,18 @@ The positive direction of project/config_keys.py (which guards settings nothing 
 
 - per Python file, in the per-file pass (project/switch_conditions.py, with the syntax tree in hand, cached with
   the file's summary): the blocks holding one of the file's findings whose condition reads a config key K, as
-  `switches` [[K, first line, last line, how, condition line, condition source, keyword or ""]]. A condition reads K when its test (an
-  `if`, a conditional expression, or a keyword value such as `autocast(enabled=...)`) is, or is an `and`/`or`
-  of, `x.get("K")`, `x["K"]`, `getattr(x, "K")`, `x.K` (x not an imported module, not `self`), a local
-  assigned from one of those, or an attribute `self.V` the class assigns from one ("read"). A parameter named
-  K or `self.K` is "param": it counts only when the project reads K from a config by name somewhere
+  `switches` [[K, first line, last line, how, condition line, condition source, keyword or ""]]. A condition
+  reads K when its test (an `if`, a conditional expression, or a keyword value such as `autocast(enabled=...)`)
+  is, or is an `and`/`or` of, `x.get("K")`, `x["K"]`, `getattr(x, "K")`, `x.K` (x not an imported module, not
+  `self`), a local assigned from one of those, or an attribute `self.V` the class assigns from one ("read"). A
+  parameter named K or `self.K` is "param": it counts only when the project reads K from a config by name somewhere
   (`cfg.get("low_resource")` handed on as `low_resource=`); the file's such reads are `cfgreads`. `not K`
   turns the `else` arm on; a comparison (`== "fp16"`) is a value, not a switch, and is never followed.
 - per training config (readers/configs.py, config_keys.true_switches): its scalars set to a boolean true whose
   key is specific (not in [context.values] config-switch-generic-keys), as `switches`
   [[line, col, end col, key, shown]].
 - this step: each such setting is reported in the config file with the rule of an unguarded, unsuppressed
-  finding its key turns on (one per category per setting line), at medium confidence (the key is matched by
+  finding its key turns on (one per config file and rule, the other keys its occurrences), at medium confidence (the key is matched by
   name), naming the Python place, for the categories of [context.values] config-switch-categories (any category
   when a word of the key names the device). False, 0, null and strings never switch anything on.
 

@@ -150,7 +150,7 @@ class _Switches:
             return
         if t is ast.ClassDef:
             if self.holds(st.lineno, st.end_lineno or st.lineno):
-                self.block(st.body, set(), {}, self.class_attrs(st))
+                self.block(st.body, set(), {}, _ClassAttrs(self, st))
             return
         last = st.end_lineno or st.lineno
         if not self.holds(st.lineno, last):
@@ -209,17 +209,51 @@ class _Switches:
     def class_attrs(self, cls: ast.ClassDef) -> dict:
         """`self.use_amp = cfg.get("amp")` in any method: `self.use_amp` stands for the key in the class."""
         out: dict = {}
-        for fn in cls.body:
-            if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                continue
-            for n in ast.walk(fn):
-                if isinstance(n, ast.Assign) and len(n.targets) == 1:
-                    t = n.targets[0]
-                    if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self":
+        # statements only (an assignment is one): walking every expression of a large class costs
+        stack = [st for fn in cls.body if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) for st in fn.body]
+        while stack:
+            n = stack.pop()
+            t = type(n)
+            if t is ast.Assign:
+                if len(n.targets) == 1:
+                    tg = n.targets[0]
+                    if type(tg) is ast.Attribute and type(tg.value) is ast.Name and tg.value.id == "self":
                         got = {kh for kh in self.keys(n.value, set(), {}, {}) if kh[1] == "read"}
                         if got:
-                            out[t.attr] = got
+                            out[tg.attr] = got
+                continue
+            if t in _LEAVES:
+                continue
+            for field in ("body", "orelse", "finalbody"):
+                sub = getattr(n, field, None)
+                if sub:
+                    stack.extend(sub)
+            for h in getattr(n, "handlers", None) or ():
+                stack.extend(h.body)
         return out
+
+
+_LEAVES = (ast.Expr, ast.Return, ast.AugAssign, ast.AnnAssign, ast.Raise, ast.Assert, ast.Pass, ast.Break,
+           ast.Continue, ast.Import, ast.ImportFrom, ast.Delete, ast.Global, ast.Nonlocal)
+
+
+class _ClassAttrs:
+    """`self.V` -> keys, of one class: worked out on the first `self.V` a condition tests (most classes holding
+    a finding test none, and walking every method of a large class costs)."""
+
+    def __init__(self, finder: _Switches, cls: ast.ClassDef):
+        self.finder, self.cls, self.table = finder, cls, None
+
+    def _get(self) -> dict:
+        if self.table is None:
+            self.table = self.finder.class_attrs(self.cls)
+        return self.table
+
+    def __contains__(self, name) -> bool:
+        return name in self._get()
+
+    def __getitem__(self, name):
+        return self._get()[name]
 
 
 def _string_arg(call: ast.Call) -> str | None:

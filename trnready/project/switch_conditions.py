@@ -214,7 +214,7 @@ class _Switches:
         while stack:
             n = stack.pop()
             t = type(n)
-            if t is ast.Assign:
+            if isinstance(n, ast.Assign):
                 if len(n.targets) == 1:
                     tg = n.targets[0]
                     if type(tg) is ast.Attribute and type(tg.value) is ast.Name and tg.value.id == "self":
@@ -242,7 +242,8 @@ class _ClassAttrs:
     a finding test none, and walking every method of a large class costs)."""
 
     def __init__(self, finder: _Switches, cls: ast.ClassDef):
-        self.finder, self.cls, self.table = finder, cls, None
+        self.finder, self.cls = finder, cls
+        self.table: dict | None = None
 
     def _get(self) -> dict:
         if self.table is None:

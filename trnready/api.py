@@ -380,6 +380,14 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
 
             report.findings = guard_unread_settings(report.findings, files, summaries,
                                                     _python_reader(config.max_file_size))
+            # Training-config keys set true that the project reads into a condition guarding a finding.
+            from .project.config_switches import switched_findings
+            from .project.report import _lines
+
+            switched = postprocess.per_file_ignores(
+                switched_findings(report.findings, files, summaries, engine, cache, digests,
+                                  lambda sf: _lines(sf, config)), root, config)
+            report.findings = drop_answered_unused(report.findings, switched) + switched
         except StaleSummary as e:
             # A cached summary of the wrong shape, found when first unpacked: as a bad entry is a miss
             # anywhere else, its entry is dropped (with this run's pending writes) and the scan starts again.

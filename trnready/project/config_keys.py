@@ -31,6 +31,8 @@ _IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+[\w.]+[ \t]+)?import[ \t]+\(?([^\n#]+
 _DEF = re.compile(r"\bdef[ \t]+\w+[ \t]*\(")
 _FIELD = re.compile(r"^[ \t]+([A-Za-z_]\w*)[ \t]*:(?!=)[ \t]*[^\s#]", re.M)
 _WORD = re.compile(r"[A-Za-z_]\w*")
+TRUE = frozenset({"true", "yes", "on"})
+FALSE = frozenset({"false", "no", "off", "0", "null", "~", ""})
 
 
 def norm(key: str) -> str:
@@ -157,4 +159,27 @@ def guard_unread_settings(findings: list, files: list, summaries: list, read_tex
         if keys and not f.guarded and named & set(tops.get(f.path, ())) and not set(keys) <= named:
             f = replace(f, guarded=True, guarded_by=GUARD)
         out.append(f)
+    return out
+
+
+def true_switches(entries, values: dict) -> list:
+    """[[line, col, end col, key, shown]] of a training config's scalars set to a boolean true, keys that say
+    what they switch (not the generic ones of [context.values] config-switch-generic-keys); the config's half of
+    project/config_switches.py, kept here so that the config reader imports no project step."""
+    generic = {norm(k) for k in values.get("config-switch-generic-keys", ())}
+    # `profiler: {enabled: False, cuda: True}`: the node is off, and nothing under it switches anything on
+    off = [e.keys[:-1] for e in entries if e.value is not None and not e.in_list and e.keys
+           and norm(e.key) in ("enabled", "enable") and e.value.strip().lower() in FALSE]
+    out = []
+    for e in entries:
+        if e.value is None or e.in_list or not e.keys or e.value.strip().lower() not in TRUE:
+            continue
+        if any(e.keys[:len(node)] == node for node in off):
+            continue
+        k = norm(e.key)
+        if not k.isidentifier() or k in generic:
+            continue
+        out.append([e.line, e.col, e.end_col, k, f"{e.key}: {e.value.strip()}"])
+        if len(out) >= 200:
+            break
     return out

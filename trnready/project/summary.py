@@ -749,15 +749,19 @@ def head_of(summaries, rel: str) -> dict:
     return summaries.head(rel) if isinstance(summaries, Compacted) else summaries[rel]
 
 
-def config_summary(components: list, settings: list | None = None, tops: list | None = None) -> dict:
+def config_summary(components: list, settings: list | None = None, tops: list | None = None,
+                   switches: list | None = None) -> dict:
     """A training config's summary: the `_component_` / `_target_` paths no rule knows, which may
     name a project module that re-exports a library ([line, col, end_col, dotted path]); and its setting
     findings with the keys the project's code must name for them to matter ([line, rule, [key, ...]],
-    project/config_keys.py) and the file's top-level keys ("tops")."""
+    project/config_keys.py) and the file's top-level keys ("tops"); its keys set true ("switches",
+    project/config_switches.py)."""
     out = {"v": VERSION, "components": components}
     if settings:
         out["settings"] = settings
         out["tops"] = tops or []
+    if switches:
+        out["switches"] = switches
     return out
 
 
@@ -778,14 +782,22 @@ def valid(summary) -> bool:
             isinstance(b, list) and len(b) == 5 and all(isinstance(x, int) for x in b[:3])
             and isinstance(b[3], str) and isinstance(b[4], str) for b in summary["builds"])
     if "components" in summary:
-        keys = {"v", "components", "settings", "tops"}
-        return set(summary) <= keys and isinstance(summary["components"], list) and all(
+        keys = {"v", "components", "settings", "tops", "switches"}
+        return set(summary) <= keys and config_switches_valid(summary.get("switches", [])) and isinstance(
+            summary["components"], list) and all(
             isinstance(c, list) and len(c) == 4 and all(isinstance(x, int) for x in c[:3]) and isinstance(c[3], str)
             for c in summary["components"]) and isinstance(summary.get("settings", []), list) and all(
             isinstance(s, list) and len(s) == 3 and isinstance(s[0], int) and isinstance(s[1], str)
             and isinstance(s[2], list) and all(isinstance(k, str) for k in s[2]) for s in summary.get("settings", [])) \
             and isinstance(summary.get("tops", []), list) and all(isinstance(k, str) for k in summary.get("tops", []))
     return _head_valid(summary) and _rest_valid(summary)
+
+
+def config_switches_valid(items) -> bool:
+    """A config summary's `switches` ([line, col, end col, key, shown]; project/config_switches.py)."""
+    return isinstance(items, list) and all(
+        isinstance(s, list) and len(s) == 5 and all(type(x) is int for x in s[:3]) and isinstance(s[3], str)
+        and isinstance(s[4], str) for s in items)
 
 
 def _head_valid(summary: dict) -> bool:

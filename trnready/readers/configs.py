@@ -310,13 +310,18 @@ def read(ctx: FileContext) -> ReadResult:
         unresolved: list | None = [] if link else None
         component_findings(entries, lines, ctx.engine, em, unresolved)
         package_value_findings(entries, lines, ctx.engine, em)
-        if unresolved or settings:
+        switches: list = []
+        if link:
+            from ..project.config_keys import true_switches
+
+            switches = true_switches(entries, ctx.engine.catalogue.context_values)
+        if unresolved or settings or switches:
             from ..project.summary import config_summary
 
             from ..project.config_keys import norm
 
             tops = sorted({norm(k) for k in top_keys(entries) if norm(k).isidentifier()})[:200] if settings else []
-            summary = config_summary(unresolved or [], settings or [], tops)
+            summary = config_summary(unresolved or [], settings or [], tops, switches)
     else:
         from .ci import ci_findings
         from .deps import is_action, is_workflow

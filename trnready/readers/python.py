@@ -185,11 +185,15 @@ def project_summary(ctx: FileContext, tree, calls: list | None = None, findings=
     from ..project.summary import api_names, summarize
 
     try:
-        return summarize(tree, api_names(ctx.engine), calls,
-                         getattr(getattr(ctx.engine, "catalogue", None), "context_values", None),
-                         built=kernel_builds(findings), import_nodes=getattr(tree, "trnready_imports", None))
+        summary = summarize(tree, api_names(ctx.engine), calls,
+                            getattr(getattr(ctx.engine, "catalogue", None), "context_values", None),
+                            built=kernel_builds(findings), import_nodes=getattr(tree, "trnready_imports", None))
     except RecursionError:
         return None
+    from ..project.switch_conditions import add_switches
+
+    add_switches(summary, tree, ctx.text, findings)  # blocks of findings under config-key conditions
+    return summary
 
 
 def kernel_builds(findings) -> dict:

@@ -1,0 +1,240 @@
+"""A training-config key set true that the project's Python reads into the condition guarding a finding is a
+place of that finding: reported in the config with the finding's rule (project/config_switches.py)."""
+import json
+
+from conftest import run_cli
+
+TRAIN_YAML = """model:
+  arch: tiny
+  low_resource: True
+run:
+  max_epoch: 4
+  amp: True
+  use_fused_adam: true
+  fused_norm: True
+  enabled: True
+  keep_fp32: True
+"""
+
+# The same keys switched off: a config of the project that turns nothing on.
+EVAL_YAML = """model:
+  arch: tiny
+  low_resource: False
+run:
+  max_epoch: 1
+  amp: false
+  use_fused_adam: 0
+  fused_norm: null
+"""
+
+RUNNER = """import torch
+
+
+class Runner:
+    def __init__(self, cfg):
+        self.cfg = cfg
+        self._scaler = None
+
+    @property
+    def scaler(self):
+        amp = self.cfg.run.get("amp", False)
+        if amp:
+            if self._scaler is None:
+                self._scaler = torch.cuda.amp.GradScaler()
+        return self._scaler
+
+    def optimizer(self, params):
+        if not self.cfg.run.get("use_fused_adam"):
+            return torch.optim.AdamW(params)
+        else:
+            from apex.optimizers import FusedAdam
+            return FusedAdam(params)
+
+    def step(self, batch):
+        if self.cfg.run.enabled:
+            torch.cuda.synchronize()
+        if self.cfg.run.get("keep_fp32") == "never":
+            torch.cuda.empty_cache()
+        return batch
+"""
+
+MODEL = """from transformers import AutoModelForCausalLM
+
+
+class Tiny:
+    @classmethod
+    def from_config(cls, cfg):
+        low_resource = cfg.get("low_resource", False)
+        return cls(low_resource=low_resource)
+
+    def __init__(self, low_resource=False, fused_norm=False):
+        self.llm = load_llm(low_resource)
+        if fused_norm:
+            from apex.normalization import FusedLayerNorm
+            self.norm = FusedLayerNorm(8)
+
+
+def load_llm(low_resource):
+    if low_resource:
+        return AutoModelForCausalLM.from_pretrained("tiny", load_in_8bit=True)
+    return AutoModelForCausalLM.from_pretrained("tiny")
+"""
+
+
+def _tree(root, runner=RUNNER, train=TRAIN_YAML):
+    (root / "train_configs").mkdir()
+    (root / "train_configs" / "tiny_train.yaml").write_text(train)
+    (root / "eval_configs").mkdir()
+    (root / "eval_configs" / "tiny_eval.yaml").write_text(EVAL_YAML)
+    (root / "runner.py").write_text(runner)
+    (root / "model.py").write_text(MODEL)
+
+
+def _configs(root, *args):
+    proc = run_cli("scan", ".", "--format", "json", *args, cwd=root)
+    assert proc.returncode in (0, 1), proc.stderr
+    return [(f["path"], f["line"], f["column"], f["rule"], f["category"], f["confidence"], f["message"])
+            for f in json.loads(proc.stdout)["findings"] if f["path"].endswith((".yaml", ".json"))]
+
+
+def test_keys_set_true_that_guard_findings_are_reported_in_the_config(tmp_path):
+    _tree(tmp_path)
+    assert _configs(tmp_path, "--no-cache") == [
+        # a parameter named as the key, handed on from `cfg.get("low_resource")`
+        ("train_configs/tiny_train.yaml", 3, 17, "TRN286", "cuda-library", "medium",
+         "`low_resource: True` turns on model.py:19 (read in `low_resource` at model.py:18): Hugging Face 8-bit / "
+         "4-bit loading (load_in_8bit, load_in_4bit, BitsAndBytesConfig): `load_in_8bit`"),
+        # a local assigned from the config read
+        ("train_configs/tiny_train.yaml", 6, 8, "TRN251", "cuda-amp", "medium",
+         "`amp: True` turns on runner.py:14 (read in `amp` at runner.py:12): torch.cuda.amp autocast or "
+         "GradScaler: `torch.cuda.amp`"),
+        # `if not key:` ... `else:` -- the else arm is what the true value turns on
+        ("train_configs/tiny_train.yaml", 7, 19, "TRN283", "cuda-library", "medium",
+         "`use_fused_adam: true` turns on runner.py:21 (read in `not self.cfg.run.get('use_fused_adam')` at "
+         "runner.py:18): NVIDIA Apex: `apex.optimizers`"),
+    ]
+
+
+def test_false_values_generic_keys_comparisons_and_unread_names_stay_silent(tmp_path):
+    # the eval config sets every key off; `enabled` is generic; `keep_fp32` is compared with a value, not
+    # tested for truth; `fused_norm` is only a parameter's name, a key the project never reads by name
+    _tree(tmp_path)
+    found = _configs(tmp_path, "--no-cache")
+    assert not [f for f in found if f[0].startswith("eval_configs/")]
+    assert {f[1] for f in found} == {3, 6, 7}
+    # the Python findings under those conditions are reported where they are, as before
+    proc = run_cli("scan", ".", "--format", "json", "--no-cache", cwd=tmp_path)
+    py = {(f["path"], f["line"]) for f in json.loads(proc.stdout)["findings"] if f["path"].endswith(".py")}
+    assert {("runner.py", 26), ("model.py", 13)} <= py
+
+
+def test_a_keyword_value_read_from_the_config_is_a_switch(tmp_path):
+    (tmp_path / "configs").mkdir()
+    (tmp_path / "configs" / "run.yaml").write_text("model: tiny\nbatch_size: 8\nuse_amp: true\n")
+    (tmp_path / "train.py").write_text(
+        "import torch\n\n\ndef step(cfg, model, x):\n"
+        "    with torch.autocast('cuda', enabled=cfg.use_amp):\n        return model(x)\n")
+    found = _configs(tmp_path, "--no-cache")
+    assert [(f[1], f[3], f[4]) for f in found] == [(3, "TRN253", "cuda-amp")]
+    assert found[0][6].startswith("`use_amp: true` turns on train.py:5 (read in `cfg.use_amp` at train.py:5)")
+
+
+def test_a_guarded_or_suppressed_finding_switches_nothing_on(tmp_path):
+    runner = RUNNER.replace("        if amp:\n", "        if amp and torch.cuda.is_available():\n")
+    _tree(tmp_path, runner=runner)
+    assert 6 not in {f[1] for f in _configs(tmp_path, "--no-cache")}
+    # a suppression comment on the config line silences it like any other finding
+    suppressed = TRAIN_YAML.replace("  amp: True\n", "  amp: True  # trnready: ignore[TRN251] amp is bf16 here\n")
+    (tmp_path / "runner.py").write_text(RUNNER)
+    (tmp_path / "train_configs" / "tiny_train.yaml").write_text(suppressed)
+    proc = run_cli("scan", ".", "--format", "json", "--no-cache", cwd=tmp_path)
+    assert [(f["line"], f["rule"], f["suppressed"]) for f in json.loads(proc.stdout)["findings"]
+            if f["path"].endswith(".yaml") and f["line"] == 6] == [(6, "TRN251", True)]
+
+
+def test_a_config_edit_rejoins_from_cached_python_summaries(tmp_path, monkeypatch):
+    from trnready.api import scan
+    from trnready.config import Config
+    from trnready.project import report, switch_conditions
+
+    _tree(tmp_path, train=TRAIN_YAML.replace("  amp: True\n", "  amp: False\n"))
+    cfg = Config(cache_dir=str(tmp_path.parent / (tmp_path.name + "-cache")))
+    calls = {"parsed": 0, "python summaries": 0}
+    run, unpack = switch_conditions._Switches.run, report._unpack
+
+    def counted_run(self):
+        calls["parsed"] += 1
+        return run(self)
+
+    def counted_unpack(rel, s):
+        calls["python summaries"] += rel.endswith(".py")
+        return unpack(rel, s)
+
+    monkeypatch.setattr(switch_conditions._Switches, "run", counted_run)
+    monkeypatch.setattr(report, "_unpack", counted_unpack)
+
+    def lines():
+        return sorted(f.line for f in scan([tmp_path], cfg, root=tmp_path).findings
+                      if f.path == "train_configs/tiny_train.yaml")
+
+    assert lines() == [3, 7] and calls["parsed"] == 2  # runner.py and model.py hold findings
+    calls.update({"parsed": 0, "python summaries": 0})
+    (tmp_path / "train_configs" / "tiny_train.yaml").write_text(TRAIN_YAML)
+    # the config alone is read again; the Python side comes from the cache
+    assert lines() == [3, 6, 7] and calls == {"parsed": 0, "python summaries": 0}
+    # the runner stops reading the key: its file alone is parsed again, and the switch is gone
+    (tmp_path / "runner.py").write_text(RUNNER.replace('get("amp", False)', 'get("loss_scale", False)'))
+    assert lines() == [3, 7] and calls["parsed"] == 1
+
+
+PROFILED = """import torch
+from vllm import LLM
+
+
+def setup(cfg, model):
+    if cfg.get("quantize_experts"):
+        torch.cuda.empty_cache()
+    if cfg.get("use_cuda"):
+        model = model.cuda()
+    if cfg.profiler.cuda:
+        acts = [torch.profiler.ProfilerActivity.CUDA]
+    llm = LLM("tiny", trust_remote_code=cfg.trust_remote_code)
+    return model, llm
+"""
+
+
+def test_a_key_turns_on_a_feature_not_whatever_sits_in_its_block(tmp_path):
+    (tmp_path / "configs").mkdir()
+    (tmp_path / "configs" / "run.yaml").write_text(
+        "model: tiny\nbatch_size: 8\nquantize_experts: true\nuse_cuda: true\ntrust_remote_code: true\n"
+        "profiler:\n  enabled: False\n  cuda: True\n")
+    (tmp_path / "train.py").write_text(PROFILED)
+    # quantize_experts: a device call that merely sits in the block (not a feature the key selects);
+    # profiler.cuda: the profiler node is switched off; trust_remote_code: a keyword the vLLM finding does not
+    # name. use_cuda names the device: the `.cuda()` it guards is its place.
+    assert [(f[1], f[3], f[4]) for f in _configs(tmp_path, "--no-cache")] == [(4, "TRN241", "cuda-device")]
+    (tmp_path / "configs" / "run.yaml").write_text(
+        "model: tiny\nbatch_size: 8\nprofiler:\n  enabled: True\n  cuda: True\n")
+    assert [(f[1], f[4]) for f in _configs(tmp_path, "--no-cache")] == [(5, "cuda-device")]
+
+
+def test_keys_of_one_config_turning_on_one_feature_are_one_finding(tmp_path):
+    (tmp_path / "configs").mkdir()
+    (tmp_path / "configs" / "run.yaml").write_text(
+        "model: tiny\nbatch_size: 8\nliger_rms_norm: true\nliger_rope: true\nfused_norm: true\nfused_rope: true\n")
+    (tmp_path / "plugin.py").write_text(
+        "def patch(cfg, mod):\n"
+        "    if cfg.liger_rms_norm or cfg.fused_norm:\n"
+        "        from liger_kernel.transformers import LigerRMSNorm\n"
+        "        mod.RMSNorm = LigerRMSNorm\n"
+        "    if cfg.liger_rope or cfg.fused_rope:\n"
+        "        from liger_kernel.transformers import liger_rotary_pos_emb\n"
+        "        mod.apply_rotary_pos_emb = liger_rotary_pos_emb\n")
+    proc = run_cli("scan", ".", "--format", "json", "--no-cache", cwd=tmp_path)
+    found = [f for f in json.loads(proc.stdout)["findings"] if f["path"].endswith(".yaml")]
+    # lines 3-4: the catalogue's own Liger settings (one finding, line 4 folded into it), no second finding
+    # there; lines 5-6: the switches this step found, one finding with line 6 as its occurrence
+    assert [(f["line"], f["rule"], [o["line"] for o in f.get("occurrences", ())]) for f in found] == \
+        [(3, "TRN292", [4]), (5, "TRN292", [6])]
+    assert found[1]["message"].startswith("`fused_norm: true` turns on plugin.py:3 ")
+    assert found[1]["message"].endswith("(also switched on at line 6)")

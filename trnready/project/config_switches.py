@@ -1,0 +1,183 @@
+"""Training-config switches: a config key set true that the project's Python reads into a condition guarding a
+finding (`amp: True` in a recipe, `if self.config.run_cfg.get("amp"): GradScaler()` in the runner).
+
+The positive direction of project/config_keys.py (which guards settings nothing reads). Three parts:
+
+- per Python file, in the per-file pass (project/switch_conditions.py, with the syntax tree in hand, cached with
+  the file's summary): the blocks holding one of the file's findings whose condition reads a config key K, as
+  `switches` [[K, first line, last line, how, condition line, condition source, keyword or ""]]. A condition
+  reads K when its test (an `if`, a conditional expression, or a keyword value such as `autocast(enabled=...)`)
+  is, or is an `and`/`or` of, `x.get("K")`, `x["K"]`, `getattr(x, "K")`, `x.K` (x not an imported module, not
+  `self`), a local assigned from one of those, or an attribute `self.V` the class assigns from one ("read"). A
+  parameter named K or `self.K` is "param": it counts only when the project reads K from a config by name somewhere
+  (`cfg.get("low_resource")` handed on as `low_resource=`); the file's such reads are `cfgreads`. `not K`
+  turns the `else` arm on; a comparison (`== "fp16"`) is a value, not a switch, and is never followed.
+- per training config (readers/configs.py, config_keys.true_switches): its scalars set to a boolean true whose
+  key is specific (not in [context.values] config-switch-generic-keys), as `switches`
+  [[line, col, end col, key, shown]].
+- this step: each such setting is reported in the config file with the rule of an unguarded, unsuppressed
+  finding its key turns on (one per config file and rule, the other keys its occurrences), at medium
+  confidence (the key is matched by name), naming the Python place, for the categories of [context.values]
+  config-switch-categories (any category when a word of the key names the device). False, 0, null and strings
+  never switch anything on.
+
+Incremental: the Python side comes from summaries cached with each file; the join is kept in the result cache
+under the Python files' digests, so editing a config re-reads that config alone and re-joins.
+"""
+from __future__ import annotations
+
+from .summary import config_switches_valid
+
+
+def _valid_python(s: dict) -> tuple[list, list]:
+    sw = s.get("switches") or []
+    reads = s.get("cfgreads") or []
+    ok = isinstance(sw, list) and all(
+        isinstance(x, list) and len(x) == 7 and isinstance(x[0], str) and all(type(v) is int for v in x[1:3])
+        and x[3] in ("read", "param") and type(x[4]) is int and isinstance(x[5], str) and isinstance(x[6], str)
+        for x in sw)
+    ok = ok and isinstance(reads, list) and all(isinstance(k, str) for k in reads)
+    return (sw, reads) if ok else ([], [])
+
+
+# ------------------------------------------------------------------ the step
+def switched_findings(findings: list, files: list, summaries: list, engine, cache=None, digests=(),
+                      read_lines=None) -> list:
+    """The new findings at the config lines that switch a Python finding on (the findings given are not
+    changed or returned). `read_lines(source file) -> [str]`."""
+    from ..model import Occurrences, make_finding
+    from .report import _context, _unpack
+
+    toggles: dict = {}  # key -> [(config file, line, col, end col, shown)]
+    for sf, packed in zip(files, summaries):
+        if packed is None or sf.kind in ("python", "notebook"):
+            continue
+        s = _unpack(sf.rel, packed)
+        items = (s or {}).get("switches") or []
+        if not config_switches_valid(items):
+            continue
+        for line, col, end_col, key, shown in items:
+            toggles.setdefault(key, []).append((sf, line, col, end_col, shown))
+    if not toggles:
+        return []
+    table = _python_table(files, summaries, cache, digests)
+    if not table:
+        return []
+    switches, reads = table
+    # Python findings that count: unguarded, unsuppressed, not in a notebook cell.
+    by_path: dict = {}
+    for f in findings:
+        if f.cell is None and not f.guarded and not f.suppressed and f.path in switches:
+            by_path.setdefault(f.path, []).append(f)
+    rules = {r.id: r for r in engine.rules}
+    values = engine.catalogue.context_values
+    categories = set(values.get("config-switch-categories", ()))
+    any_words = set(values.get("config-switch-any-category-words", ()))
+    # (config rel, line) -> the categories already reported on that line: one finding per category per line
+    present: dict = {}
+    for f in findings:
+        if f.cell is None and not f.suppressed:
+            for ln, _rule in f.places():  # a line folded into a finding of the category holds it too
+                present.setdefault((f.path, ln), set()).add(f.category)
+    hits: dict = {}  # (config rel, line, category) -> [(python finding, switch), ...]
+    for rel, items in switches.items():
+        for key, first, last, how, cond_line, cond, keyword in items:
+            if key not in toggles or (how == "param" and key not in reads):
+                continue
+            # A key turns on a feature (AMP, a CUDA library or kernel, compile, backend flags): a device call or a
+            # shape that merely sits in the block is the code's own, unless the key itself names the device.
+            every = bool(any_words & set(key.split("_")))
+            for f in by_path.get(rel, ()):
+                if f.category not in categories and not every:
+                    continue
+                # `LLM(model, trust_remote_code=cfg.trust_remote_code)`: a keyword switches on what the finding
+                # names (`autocast(enabled=...)`, `load_in_8bit=...`), not the call it is passed to
+                if keyword and keyword not in ("enabled", "enable") and keyword not in f.message:
+                    continue
+                if not any(first <= ln <= last for ln, _ in f.places()):
+                    continue
+                for sf, line, col, end_col, shown in toggles[key]:
+                    if f.category in present.get((sf.rel, line), ()):
+                        continue
+                    hits.setdefault((sf.rel, line, f.category), []).append(
+                        (f, (sf, col, end_col, shown, rel, cond_line, cond)))
+    if not hits:
+        return []
+    occurrences = Occurrences()
+    out = []
+    lines_of: dict = {}
+    for (crel, line, _cat), got in sorted(hits.items(), key=lambda kv: kv[0]):
+        got.sort(key=lambda g: (g[0].path, g[0].line, g[0].rule))
+        f, (sf, col, end_col, shown, rel, cond_line, cond) = got[0]
+        rule = rules.get(f.rule)
+        if rule is None:
+            continue
+        if crel not in lines_of:
+            lines_of[crel] = read_lines(sf) if read_lines else []
+        lines = lines_of[crel]
+        text = lines[line - 1] if 0 < line <= len(lines) else ""
+        more = len({(g[0].path, g[0].line) for g in got}) - 1
+        extra = f" and {more} more place{'s' if more > 1 else ''}" if more else ""
+        message = f"`{shown}` turns on {f.path}:{f.line}{extra} (read in `{cond}` at {rel}:{cond_line}): {f.message}"
+        out.append(make_finding(rule, occurrences, confidence="medium", path=crel, line=line, column=col,
+                                end_line=line, end_column=end_col, snippet=text, message=message,
+                                code=text.strip(), context=_context(lines, line)))
+    from .report import _suppressed
+
+    return _one_per_rule(_suppressed(out, lines_of, engine))
+
+
+def _one_per_rule(findings: list) -> list:
+    """One finding per config file and rule (one per thing: the feature its keys turn on); the other keys that
+    turn it on in that file are its occurrences. Suppressed findings stay apart, as they are."""
+    from dataclasses import replace
+
+    out: list = []
+    first: dict = {}
+    for f in sorted(findings, key=lambda f: (f.path, f.line, f.rule)):
+        k = (f.path, f.rule)
+        if f.suppressed or k not in first:
+            if not f.suppressed:
+                first[k] = len(out)
+            out.append(f)
+            continue
+        head = out[first[k]]
+        lines = [ln for ln, _, _ in head.occurrences] + [f.line]
+        out[first[k]] = replace(head, occurrences=(*head.occurrences, (f.line, f.column, f.rule)),
+                                message=_also(head.message, lines))
+    return out
+
+
+def _also(message: str, lines: list) -> str:
+    base = message.split(" (also switched on at line", 1)[0]
+    s = "s" if len(lines) > 1 else ""
+    return f"{base} (also switched on at line{s} {', '.join(map(str, lines))})"
+
+
+def _python_table(files, summaries, cache, digests):
+    """({rel: switches}, keys the project reads from a config by name), from the Python summaries; kept in the
+    result cache under the Python files' digests (a config edit re-joins without unpacking any)."""
+    from ..cache import StepMemo
+    from .report import _unpack
+
+    memo = StepMemo(cache, "config-switches")
+    key = memo.key(files, digests)
+    stored = memo.get(key)
+    if isinstance(stored, dict) and isinstance(stored.get("switches"), dict) and isinstance(stored.get("reads"), list):
+        sw, reads = {}, set()
+        for rel, items in stored["switches"].items():
+            got, _ = _valid_python({"switches": items})
+            sw[rel] = [tuple(x) for x in got]
+        reads = {k for k in stored["reads"] if isinstance(k, str)}
+        return sw, reads
+    sw, reads = {}, set()
+    for sf, packed in zip(files, summaries):
+        if packed is None or sf.kind != "python":
+            continue
+        s = _unpack(sf.rel, packed) or {}
+        items, keys = _valid_python(s)
+        if items:
+            sw[sf.rel] = [tuple(x) for x in items]
+        reads.update(keys)
+    memo.put(key, {"switches": {r: [list(x) for x in v] for r, v in sw.items()}, "reads": sorted(reads)})
+    return sw, reads

@@ -1,4 +1,5 @@
-"""Python run inline by a shell command: `python -c '...'` / `python3 -c "..."` in a shell script or a notebook `!` line.
+"""Python run inline by a shell command: `python -c '...'` / `python3 -c "..."` in a shell script or a notebook
+`!` line.
 
 `GPUS_PER_NODE=$(python -c 'import torch; print(torch.cuda.device_count())')` is Python: its code is read by
 the Python reader and each finding is reported at the shell line, at the columns the code has there. Only code
@@ -17,7 +18,8 @@ import re
 from dataclasses import replace
 
 # `python`, `python3`, `python3.10`, `/usr/bin/env python3`, with options before `-c` (`-u`, `-W ignore`).
-_INLINE = re.compile(r"(?<![\w.-])(?:[\w./-]*/)?python(?:\d+(?:\.\d+)?)?[ \t]+(?:-[A-Za-z]+[ \t]+)*?-c[ \t]*(?P<q>[\"'])")
+_INLINE = re.compile(r"(?<![\w.-])(?:[\w./-]*/)?python(?:\d+(?:\.\d+)?)?[ \t]+"
+                     r"(?:-[A-Za-z]+[ \t]+)*?-c[ \t]*(?P<q>[\"'])")
 # Guards that argue from the value not being used: the shell capturing the output uses it.
 _UNUSED_VALUE_GUARDS = frozenset({"check-without-placement"})
 _DQ_ESCAPES = frozenset('"\\$`')

@@ -39,7 +39,8 @@ def _runs_program(line: str) -> bool:
 # the first word of a command, after variable assignments and `sudo` / `nohup` / `exec` / `time`; not
 # `pip install deepspeed`, `--deepspeed` or a path segment of a script.
 _LAUNCHER = re.compile(r"(?:^|[;&|(!])\s*(?:[A-Za-z_]\w*=\S*\s+)*(?:(?:sudo|nohup|exec|time)\s+)*"
-                       r"(?:[\w./-]*/)?(?P<word>" + "|".join(sorted(LAUNCH_WORDS - {"uv"}, reverse=True)) + r")(?=\s|$)")
+                       r"(?:[\w./-]*/)?(?P<word>" + "|".join(sorted(LAUNCH_WORDS - {"uv"}, reverse=True))
+                       + r")(?=\s|$)")
 
 
 def launch_entries(lines: list[str]) -> list[Entry]:

@@ -361,7 +361,8 @@ def _file_links(cache, digest_of: dict):
 
 
 _EMPTY = {"v": VERSION, "imports": {}, "consts": {}, "classes": {}, "aliases": {}, "funcs": {}, "uses": [], "stars": [],
-          "stores": {}, "reads": [], "flags": [], "guards": [], "exts": [], "imported": []}
+          "stores": {}, "reads": [], "flags": [], "guards": [], "exts": [], "imported": [],
+          "callers": None}
 
 
 def _column(line: str, byte_offset: int) -> int:

@@ -26,6 +26,8 @@ only what another module can see or what can carry a value across a module bound
              guarded nor suppressed): one entry, for its first kernel, the source naming how many there are
     imported every import statement outside the well-known libraries, at any depth
              -> [line, col, end_line, end_col, module, level, name or None]
+    callers  the call sites of project functions with what they pass, signatures, instances kept on self
+             (None in a module without functions): see project/callers.py
 """
 from __future__ import annotations
 
@@ -33,7 +35,7 @@ import ast
 import bisect
 import sys
 
-VERSION = 11
+VERSION = 12
 MAX_TEMPLATE = 400  # a call longer than this is not carried (generated code, data tables)
 MAX_ITEMS = 400  # per list: memory stays flat however large the module
 
@@ -218,6 +220,8 @@ def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | Non
     callees = interesting | set(aliases) | {a.split(".", 1)[0] for a in aliases}
     # Each call's dotted callee, computed once for the three passes below (None: not a dotted name).
     heads = [dotted(n.func) for n in calls]
+    from .callers import record
+    callers = record(list(_top_statements(body)), funcs, calls, heads, interesting) if funcs else None
     spans = _function_calls(funcs, calls, stores, callees, apis, uses, heads) if funcs else []
     interesting = {n for n in interesting if n in imports or n in funcs or n in classes or n in stores}
     if apis:
@@ -260,7 +264,7 @@ def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | Non
     return {"v": VERSION, "imports": imports, "consts": consts, "classes": classes, "aliases": aliases,
             "funcs": funcs, "uses": uses, "stars": stars, "stores": stores, "reads": reads, "flags": flags,
             "guards": guards, "exts": (_built(calls, built) + _kernels(tree, built, values or {})) if built else [],
-            "imported": _imported(tree, import_nodes)}
+            "imported": _imported(tree, import_nodes), "callers": callers}
 
 
 def _kernels(tree: ast.Module, built: dict, values: dict) -> list:
@@ -605,7 +609,7 @@ def _function(fn, calls_in: list, kept: dict, callees=frozenset(), apis=frozense
 # decode a quarter of it (`Compacted.head`). Order: as summarize() writes the fields, kept through a round trip.
 HEAD = ("v", "imports", "consts", "classes", "aliases", "stores", "stars", "flags")
 _ORDER = ("v", "imports", "consts", "classes", "aliases", "funcs", "uses", "stars", "stores", "reads", "flags",
-          "guards", "exts", "imported")
+          "guards", "exts", "imported", "callers")
 
 
 def compact(summary):
@@ -782,6 +786,9 @@ def _rest_valid(summary: dict) -> bool:
         ok = ok and all(len(r) == 6 and all(isinstance(x, int) for x in r[:4]) and isinstance(r[4], str)
                         and isinstance(r[5], str) for r in summary["reads"])
         ok = ok and aside_valid((summary["guards"], summary["exts"], summary["imported"]))
+        from .callers import valid as callers_valid
+
+        ok = ok and (summary["callers"] is None or callers_valid(summary["callers"]))
         return ok and all(len(u) == 7 and all(isinstance(x, int) for x in u[:4]) and isinstance(u[4], str)
                           and isinstance(u[5], list) and all(isinstance(n, str) for n in u[5])
                           and isinstance(u[6], bool) for u in summary["uses"])

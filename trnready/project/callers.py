@@ -1,0 +1,628 @@
+"""What the project's own callers pass: the call sites of a project function decide about its parameters.
+
+Per file (summary field `callers`, computed with the rest of the summary):
+
+    sigs   function or `Class.method` -> [first line, last line, parameters, {parameter: default literal or "?"}]
+           (parameters in order; `*name` and `**name` mark the catch-alls)
+    calls  [line, col, end_line, end_col, callee, enclosing function or "", arguments, keywords] for each call
+           of a project name, of a method through `self` (`Class.method`), of an instance kept on `self`
+           (`Class@attr`) or of an element of a list of them (`Class@attr[]`: `self.layers[i](x)`, `for layer in
+           self.layers: layer(x)`). An argument is a literal's source, `=p` for the enclosing function's own
+           parameter p passed on as it is, `*` for a spread, `?` for anything else.
+    insts  class -> {attr: [callee as written, "one" | "many"]}: `self.attr = Thing(...)`, or a list of them
+           (`self.attr.append(Thing(...))`, `nn.ModuleList([Thing(...) for ...])`), where Thing is a project name
+           and the attribute is used in no other way than by being called, indexed and called, or looped over.
+
+A function's callers are known only when every mention of its name in the scanned files is its definition, an
+import of it, or a call the link step resolved to a project function (`uses.count_mentions`): a reference as a
+value (a callback, a registry), a call through an object of unknown type, a string or a comment naming it
+leaves the callers unknown and the finding stands. For `forward`, reached by calling an instance, the mentions
+counted are those of the class: its definition, its imports and the constructions kept in `insts`.
+"""
+from __future__ import annotations
+
+import ast
+import bisect
+
+from .summary import MAX_ITEMS, dotted, literal_source
+
+MAX_CHAIN = 4  # parameters passed on from caller to callee, followed at most this deep
+_LISTS = frozenset({"ModuleList", "list"})
+
+
+def record(body: list, funcs: dict, calls: list, heads: list, interesting: set) -> dict:
+    """The `callers` field of a summary. `body`: the module's top statements; `funcs`: name -> def node
+    (module-level functions and methods)."""
+    sigs: dict = {}
+    deco: list = []  # decorated functions and classes: a decorator may register them (callers unknown)
+    bases: dict = {}  # class -> last names of its bases (a method call through self may reach a subclass's)
+    for st in body:
+        if type(st) is ast.ClassDef:
+            bases[st.name] = [(dotted(b) or "?").rsplit(".", 1)[-1] for b in st.bases][:8]
+            if st.decorator_list:
+                deco.append(st.name)
+            deco += [f"{st.name}.{m.name}" for m in st.body if type(m) in (ast.FunctionDef, ast.AsyncFunctionDef)
+                     and any(dotted(d) not in ("staticmethod", "classmethod") for d in m.decorator_list)]
+        elif type(st) in (ast.FunctionDef, ast.AsyncFunctionDef) and st.decorator_list:
+            deco.append(st.name)
+    spans = []
+    for name, fn in funcs.items():
+        if len(sigs) >= MAX_ITEMS:
+            break
+        sigs[name] = _sig(fn)
+        spans.append((fn.lineno, fn.end_lineno or fn.lineno, name))
+    spans.sort()
+    starts = [s for s, _, _ in spans]
+    selfs = {name: fn.args.args[0].arg for name, fn in funcs.items() if "." in name and fn.args.args}
+    methods: dict = {}
+    for name in funcs:
+        if "." in name:
+            cls, _, m = name.partition(".")
+            methods.setdefault(cls, set()).add(m)
+    loops = _loop_vars(funcs, selfs)
+    insts = _instances(funcs, selfs, interesting)
+    out_calls: list = []
+    for node, head in zip(calls, heads):
+        if len(out_calls) >= MAX_ITEMS:
+            break
+        i = bisect.bisect_right(starts, node.lineno) - 1
+        encl = spans[i][2] if i >= 0 and node.lineno <= spans[i][1] else ""
+        callee = _callee(node, head, encl, selfs, methods, loops, interesting)
+        if callee is None or "@" in callee and callee.split("@", 1)[1].rstrip("[]") not in insts.get(
+                callee.split("@", 1)[0], ()):
+            continue  # (a call of an attribute holding something else: a library layer, a callable)
+        params = set(sigs[encl][2]) if encl in sigs else set()
+        args = [_arg(a, params) for a in node.args]
+        kws = {(k.arg or "**"): _arg(k.value, params) for k in node.keywords}
+        out_calls.append([node.lineno, node.col_offset, node.end_lineno or node.lineno, node.end_col_offset or 0,
+                          callee, encl, args, kws])
+    return {"sigs": sigs, "calls": out_calls, "insts": insts, "deco": deco[:MAX_ITEMS],
+            "bases": dict(list(bases.items())[:MAX_ITEMS])}
+
+
+def valid(rec) -> bool:
+    try:
+        return isinstance(rec, dict) and set(rec) == {"sigs", "calls", "insts", "deco", "bases"} and all(
+            isinstance(d, str) for d in rec["deco"]) and all(
+            isinstance(k, str) and all(isinstance(b, str) for b in v) for k, v in rec["bases"].items()) and all(
+            isinstance(k, str) and len(v) == 4 and isinstance(v[0], int) and isinstance(v[1], int)
+            and all(isinstance(p, str) for p in v[2]) and all(
+                len(d) == 3 and isinstance(d[0], str) and isinstance(d[1], int) and isinstance(d[2], int)
+                for d in v[3].values())
+            for k, v in rec["sigs"].items()) and all(
+            len(c) == 8 and all(isinstance(x, int) for x in c[:4]) and isinstance(c[4], str) and isinstance(c[5], str)
+            and all(isinstance(a, str) for a in c[6]) and all(isinstance(a, str) for a in c[7].values())
+            for c in rec["calls"]) and all(
+            isinstance(a, str) and len(v) == 4 and isinstance(v[0], str) and v[1] in ("one", "many")
+            and isinstance(v[2], int) and isinstance(v[3], int)
+            for d in rec["insts"].values() for a, v in d.items())
+    except (TypeError, ValueError, KeyError, AttributeError):
+        return False
+
+
+def _sig(fn) -> list:
+    a = fn.args
+    positional = [p.arg for p in (*a.posonlyargs, *a.args)]
+    params = list(positional)
+    if a.vararg is not None or a.kwonlyargs:
+        params.append("*" + (a.vararg.arg if a.vararg is not None else ""))
+    params += [p.arg for p in a.kwonlyargs]
+    if a.kwarg is not None:
+        params.append("**" + a.kwarg.arg)
+    defaults = {}
+    pairs = [*zip(positional[len(positional) - len(a.defaults):], a.defaults),
+             *((p.arg, d) for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None)]
+    for p, d in pairs:
+        lit = literal_source(d)
+        defaults[p] = [lit if lit is not None and len(lit) <= 80 else "?", d.lineno, d.col_offset]
+    return [fn.lineno, fn.end_lineno or fn.lineno, params, defaults]
+
+
+def _arg(a, params: set) -> str:
+    if type(a) is ast.Starred:
+        return "*"
+    lit = literal_source(a)
+    if lit is not None and len(lit) <= 80:
+        return lit
+    if type(a) is ast.Name and a.id in params:
+        return "=" + a.id
+    return "?"
+
+
+def _callee(node: ast.Call, head, encl: str, selfs: dict, methods: dict, loops: dict, interesting: set):
+    me = selfs.get(encl)
+    cls = encl.split(".", 1)[0] if "." in encl else None
+    func = node.func
+    if head is not None and me is not None:
+        parts = head.split(".")
+        if parts[0] == me and len(parts) == 2:
+            return f"{cls}.{parts[1]}" if parts[1] in methods.get(cls, ()) else f"{cls}@{parts[1]}"
+        if len(parts) == 1 and (encl, parts[0], node.lineno) in loops:
+            return f"{cls}@{loops[(encl, parts[0], node.lineno)]}[]"
+    if type(func) is ast.Subscript and me is not None:
+        d = dotted(func.value)
+        if d is not None and d.startswith(me + ".") and d.count(".") == 1:
+            return f"{cls}@{d.split('.', 1)[1]}[]"
+    if head is not None and head.split(".", 1)[0] in interesting:
+        return head
+    return None
+
+
+def _loop_vars(funcs: dict, selfs: dict) -> dict:
+    """(method, name, line) -> attr for each line of `for name in self.attr:` bodies (the calls of `name` there)."""
+    out: dict = {}
+    for name, fn in funcs.items():
+        me = selfs.get(name)
+        if me is None:
+            continue
+        for node in ast.walk(fn):
+            if type(node) in (ast.For, ast.AsyncFor) and type(node.target) is ast.Name:
+                d = dotted(node.iter)
+                if d is not None and d.startswith(me + ".") and d.count(".") == 1 and node.body:
+                    for line in range(node.body[0].lineno, (node.end_lineno or node.lineno) + 1):
+                        out[(name, node.target.id, line)] = d.split(".", 1)[1]
+    return out
+
+
+def _instances(funcs: dict, selfs: dict, interesting: set) -> dict:
+    """class -> {attr: [callee, "one" | "many", construction sites, mentions of self.attr]} for instances of
+    project classes kept on self and otherwise only called (directly, indexed, or as a loop variable that is only
+    called) or counted (`len`)."""
+    made: dict = {}  # (cls, attr) -> [set of (callee, kind), sites, mentions]; None once used or set otherwise
+    for name, fn in funcs.items():
+        me = selfs.get(name)
+        if me is None:
+            continue
+        cls = name.split(".", 1)[0]
+        parents = {}
+        for node in ast.walk(fn):
+            for child in ast.iter_child_nodes(node):
+                parents[id(child)] = node
+        for node in ast.walk(fn):
+            if type(node) is not ast.Attribute or type(node.value) is not ast.Name or node.value.id != me:
+                continue
+            key = (cls, node.attr)
+            if key in made and made[key] is None:
+                continue
+            up = parents.get(id(node))
+            got = _made(node, up, parents, interesting)
+            if got is None and not _only_called(node, up, parents):
+                made[key] = None
+                continue
+            entry = made.setdefault(key, [set(), 0, 0])
+            entry[2] += 1
+            if got:
+                entry[0].add(got)
+                entry[1] += 1
+    out: dict = {}
+    for (cls, attr), got in made.items():
+        if got is not None and len(got[0]) == 1 and len(out.get(cls, ())) < 64:
+            callee, kind = next(iter(got[0]))
+            if callee != "?":
+                out.setdefault(cls, {})[attr] = [callee, kind, got[1], got[2]]
+    return out
+
+
+_POISON = ("?", "?")
+
+
+def _made(node, up, parents, interesting):
+    """What storing through `self.attr` here makes: (callee, kind); () for an empty list (appended to later);
+    _POISON for any other store; None when the attribute is only read here."""
+    if type(node.ctx) is not ast.Load:
+        if type(up) is not ast.Assign or len(up.targets) != 1 or type(node.ctx) is not ast.Store:
+            return _POISON
+        v = up.value
+        if type(v) is ast.List and not v.elts:
+            return ()
+        if type(v) is ast.Call:
+            d = dotted(v.func)
+            if d is not None and d.split(".", 1)[0] in interesting:
+                return (d, "one")
+            if d is not None and d.rsplit(".", 1)[-1] in _LISTS:
+                if not v.args and not v.keywords:
+                    return ()
+                if len(v.args) == 1 and not v.keywords:
+                    inner = v.args[0]
+                    elts = inner.elts if type(inner) is ast.List else [inner.elt] if type(inner) is ast.ListComp \
+                        else [None]
+                    kinds = {dotted(e.func) if type(e) is ast.Call else None for e in elts}
+                    if len(kinds) == 1 and None not in kinds and next(iter(kinds)).split(".", 1)[0] in interesting:
+                        return (next(iter(kinds)), "many")
+        return _POISON
+    if type(up) is ast.Attribute and up.value is node and up.attr == "append":
+        call = parents.get(id(up))
+        if type(call) is ast.Call and call.func is up and len(call.args) == 1 and type(call.args[0]) is ast.Call \
+                and type(parents.get(id(call))) is ast.Expr:
+            d = dotted(call.args[0].func)
+            if d is not None and d.split(".", 1)[0] in interesting:
+                return (d, "many")
+        return _POISON
+    return None
+
+
+def _only_called(node, up, parents) -> bool:
+    """`self.attr(...)`, `self.attr[i](...)`, `for x in self.attr:` with x only called in the loop, `len(self.attr)`."""
+    if type(up) is ast.Call and up.func is node:
+        return True
+    if type(up) is ast.Subscript and up.value is node:
+        top = parents.get(id(up))
+        return type(top) is ast.Call and top.func is up
+    if type(up) in (ast.For, ast.AsyncFor) and up.iter is node:
+        if type(up.target) is not ast.Name:
+            return False
+        var = up.target.id
+        for st in (*up.body, *up.orelse):
+            for n in ast.walk(st):
+                if type(n) is ast.Name and n.id == var:
+                    p = parents.get(id(n))
+                    if type(n.ctx) is not ast.Load or not (type(p) is ast.Call and p.func is n):
+                        return False
+        return True
+    return type(up) is ast.Call and type(up.func) is ast.Name and up.func.id == "len" and up.args == [node]
+
+
+# ---------------------------------------------------------------- the link side
+class Callers:
+    """The project's calls resolved to the functions they reach, and what can be concluded about a parameter
+    from all of them. `linker`: a Linker over the summaries (its name resolution only); `mentions(name)`: how
+    often the word occurs in the scanned files' text (asked only for the few names a finding needs)."""
+
+    def __init__(self, linker, mentions):
+        self.linker = linker
+        self.mentions = mentions
+        self.by_target: dict = {}  # (rel, function) -> [(caller rel, call record)]
+        self.written: dict = {}  # last name as written at a resolved call -> how many
+        self.defs: dict = {}  # last name of a function or method -> definitions
+        self.classes: dict = {}  # class name -> definitions
+        self.children: dict = {}  # base last name -> [(rel, class)]
+        self.imports: dict = {}  # imported name -> import statements naming it
+        self.deco: set = set()  # (rel, name) decorated
+        self.inst_mentions: dict = {}  # attribute name -> mentions of self.attr the kept instances account for
+        self.constructions: dict = {}  # (rel, class) -> resolved calls constructing it
+        self._memo: dict = {}
+        recs = {}
+        for rel in linker.summaries:
+            s = linker.summaries[rel]
+            rec = s.get("callers")
+            for imp in s.get("imported", ()):
+                if imp[6]:
+                    self.imports[imp[6]] = self.imports.get(imp[6], 0) + 1
+            if not rec:
+                continue
+            recs[rel] = rec
+            for name in rec["sigs"]:
+                last = name.rsplit(".", 1)[-1]
+                self.defs[last] = self.defs.get(last, 0) + 1
+            for cls, bs in rec["bases"].items():
+                self.classes[cls] = self.classes.get(cls, 0) + 1
+                for b in bs:
+                    self.children.setdefault(b, []).append((rel, cls))
+            self.deco.update((rel, d) for d in rec["deco"])
+            for cls, attrs in rec["insts"].items():
+                for attr, (_callee, _kind, _sites, n) in attrs.items():
+                    self.inst_mentions[attr] = self.inst_mentions.get(attr, 0) + n
+        self.recs = recs
+        for rel, rec in recs.items():
+            for call in rec["calls"]:
+                for target in self._targets(rel, rec, call[4]):
+                    self.by_target.setdefault(target, []).append((rel, call))
+
+    def _targets(self, rel: str, rec: dict, callee: str) -> list:
+        if "@" in callee:
+            cls, _, attr = callee.partition("@")
+            many = attr.endswith("[]")
+            inst = rec["insts"].get(cls, {}).get(attr.rstrip("[]"))
+            if inst is None or (inst[1] == "many") != many:
+                return []
+            made = self._class_of(rel, inst[0])
+            if made is None:
+                return []
+            return [(made[0], f"{made[1]}.forward")]
+        from .link import Class, Func
+
+        if callee.count(".") == 1 and callee in rec["sigs"]:
+            # `self.helper(...)`, written Class.helper: also a subclass's override of helper
+            cls, _, meth = callee.partition(".")
+            self.written[meth] = self.written.get(meth, 0) + 1
+            return [(rel, callee), *self._overrides(cls, meth)]
+        r = self.linker.expr(rel, callee, 0)
+        last = callee.rsplit(".", 1)[-1]
+        if isinstance(r, Func):
+            self.written[last] = self.written.get(last, 0) + 1
+            return [(r.module, r.name)]
+        if isinstance(r, Class):
+            self.written[last] = self.written.get(last, 0) + 1
+            key = (r.module, r.name)
+            self.constructions[key] = self.constructions.get(key, 0) + 1
+        return []
+
+    def _class_of(self, rel: str, callee: str):
+        from .link import Class
+
+        r = self.linker.expr(rel, callee, 0)
+        return (r.module, r.name) if isinstance(r, Class) else None
+
+    def _overrides(self, cls: str, meth: str, depth: int = 0) -> list:
+        out = []
+        for crel, child in self.children.get(cls, ()):
+            if depth < 8:
+                if f"{child}.{meth}" in self.recs[crel]["sigs"]:
+                    out.append((crel, f"{child}.{meth}"))
+                out += self._overrides(child, meth, depth + 1)
+        return out
+
+    # -------------------------------------------------------------- what is known
+    def known(self, rel: str, fname: str) -> bool:
+        """Every caller of the function is among the resolved calls (see the module's docstring)."""
+        key = ("known", rel, fname)
+        if key not in self._memo:
+            self._memo[key] = self._known(rel, fname)
+        return self._memo[key]
+
+    def _known(self, rel: str, fname: str) -> bool:
+        if (rel, fname) in self.deco or rel not in self.recs or fname not in self.recs[rel]["sigs"]:
+            return False
+        last = fname.rsplit(".", 1)[-1]
+        if last in ("forward", "__call__"):
+            return "." in fname and last == "forward" and self._instances_known(rel, fname.split(".", 1)[0])
+        if last.startswith("__"):
+            return False  # dunders are called by the language
+        accounted = self.defs.get(last, 0) + self.written.get(last, 0) + self.imports.get(last, 0) \
+            + self.classes.get(last, 0)
+        return self.mentions(last) == accounted
+
+    def _instances_known(self, rel: str, cls: str) -> bool:
+        """Every instance of the class is kept on self by a project class and only called there."""
+        if (rel, cls) in self.deco:
+            return False
+        sites = 0
+        attrs = set()
+        for hrel, rec in self.recs.items():
+            for _holder, kept in rec["insts"].items():
+                for attr, (callee, _kind, n, _m) in kept.items():
+                    if self._class_of(hrel, callee) == (rel, cls):
+                        sites += n
+                        attrs.add(attr)
+        made = self.constructions.get((rel, cls), 0)
+        if not sites or made != sites:
+            return False  # a construction whose instance goes somewhere else
+        if self.mentions(cls) != self.classes.get(cls, 0) + self.imports.get(cls, 0) + self.written.get(cls, 0):
+            return False
+        return all(self.mentions(a) == self.inst_mentions.get(a, 0) for a in attrs)
+
+    def callers(self, rel: str, fname: str) -> list:
+        return self.by_target.get((rel, fname), [])
+
+    def passed(self, rel: str, fname: str, call: list, param: str):
+        """What the call passes for the parameter: a literal's source, `=p`, `?`, or None when it leaves it out;
+        "*" when a spread may hold it."""
+        params = self.recs[rel]["sigs"][fname][2]
+        if "." in fname and params:
+            params = params[1:]  # the instance (or class) is not passed
+        if param not in params:
+            return "*"
+        i = params.index(param)
+        star = next((j for j, p in enumerate(params) if p.startswith("*") and not p.startswith("**")), len(params))
+        args, kws = call[6], call[7]
+        if "*" in args[:i + 1] or "**" in kws:
+            return "*"
+        if i < star and i < len(args):
+            return args[i]
+        return kws.get(param)
+
+    def always_none(self, rel: str, fname: str, param: str, depth: int = 0) -> bool:
+        """Every caller passes None for the parameter or leaves it out while its default is None; a caller handing
+        on a parameter of its own counts when the same holds for that one (at most MAX_CHAIN deep)."""
+        key = ("none", rel, fname, param)
+        if key in self._memo:
+            return bool(self._memo[key])
+        if depth > MAX_CHAIN:
+            return False
+        self._memo[key] = None  # a cycle is not None-only
+        ok = self._always_none(rel, fname, param, depth)
+        self._memo[key] = ok
+        return ok
+
+    def _always_none(self, rel, fname, param, depth) -> bool:
+        sig = self.recs.get(rel, {}).get("sigs", {}).get(fname)
+        callers = self.callers(rel, fname)
+        if sig is None or not callers or not self.known(rel, fname):
+            return False
+        default = sig[3].get(param)
+        for crel, call in callers:
+            v = self.passed(rel, fname, call, param)
+            if v is None:
+                if default is None or default[0] != "None":
+                    return False
+            elif v.startswith("="):
+                if not call[5] or not self.always_none(crel, call[5], v[1:], depth + 1):
+                    return False
+            elif v != "None":
+                return False
+        return True
+
+    def always_passed(self, rel: str, fname: str, param: str) -> bool:
+        """Every caller passes the parameter explicitly: its default never applies in the project."""
+        callers = self.callers(rel, fname)
+        if not callers or not self.known(rel, fname):
+            return False
+        return all(self.passed(rel, fname, call, param) not in (None, "*") for _crel, call in callers)
+
+    def leaving_out(self, rel: str, fname: str, param: str) -> list:
+        """The resolved calls that leave the parameter out (its default applies there)."""
+        return [(crel, call) for crel, call in self.callers(rel, fname)
+                if self.passed(rel, fname, call, param) is None]
+
+
+# ---------------------------------------------------------------- findings the callers decide
+PASS_NONE = "callers-pass-none"
+OVERRIDE = "callers-override-default"
+
+
+def guard_by_callers(findings: list, files, summaries, engine, cache=None, config=None, digests=()) -> list:
+    """Findings no run of the project can reach as written, given every resolved caller:
+
+    - an argument some rule requires to be not None (an attention or padding mask) that is a parameter of the
+      enclosing function which every caller passes as None or leaves at its default None, also through callers
+      handing on a parameter of their own (`TransformerDecoder` -> `layer(...)` -> `forward_post`);
+    - a flagged parameter default (`device="cuda"`) that every caller overrides.
+
+    Marked guarded (`callers-pass-none`, `callers-override-default`). A function with no resolved caller, one
+    referenced otherwise than by a resolved call, or a caller passing anything else keeps the finding."""
+    from ..cache import StepMemo
+
+    cands = _candidates(findings, files, summaries, engine)
+    if not cands:
+        return findings
+    memo = StepMemo(cache, "callers")
+    key = _key(memo, files, digests)
+    got = memo.get(key)
+    if not (isinstance(got, list) and all(isinstance(g, list) and len(g) == 5 for g in got)):
+        got = _decide(cands, files, summaries, engine, config)
+        memo.put(key, got)
+    if not got:
+        return findings
+    from dataclasses import replace
+
+    verdict = {(p, ln, c, r): why for p, ln, c, r, why in got}
+    out = []
+    for f in findings:
+        why = verdict.get((f.path, f.line, f.column, f.rule)) if not f.guarded and f.cell is None else None
+        out.append(replace(f, guarded=True, guarded_by=why) if why else f)
+    return out
+
+
+def _key(memo, files, digests):
+    import hashlib
+
+    if memo.cache is None or len(digests) != len(files) or not all(digests):
+        return None
+    h = hashlib.sha256(f"{memo.cache.salt}\0{memo.step}".encode())
+    for sf, digest in zip(files, digests):  # every file: a config or notebook may name a function too
+        h.update(f"\0{sf.rel}\0{digest}".encode("utf-8", "surrogatepass"))
+    return h.hexdigest()
+
+
+def _none_rules(engine) -> dict:
+    """rule id -> its matchers' argument predicates, for the rules whose matchers require an argument not None."""
+    out = {}
+    for r in engine.rules:
+        if any(a.op == "is-not-none" for m in r.matchers for a in m.args):
+            out[r.id] = r
+    return out
+
+
+def _candidates(findings, files, summaries, engine) -> list:
+    """(finding, rel, function, kind, parameter or None) for findings inside a project function that callers
+    could decide: at a parameter default (kind "default"), or of a rule requiring an argument not None ("none")."""
+    from .report import _unpack
+
+    none_rules = _none_rules(engine)
+    py = {sf.rel: s for sf, s in zip(files, summaries) if sf.kind == "python"}
+    out = []
+    by_file: dict = {}
+    for f in findings:
+        if f.guarded or f.suppressed or f.cell is not None or f.path not in py or py[f.path] is None:
+            continue
+        by_file.setdefault(f.path, []).append(f)
+    for rel, fs in by_file.items():
+        rec = _unpack(rel, py[rel]).get("callers")
+        if not rec:
+            continue
+        for f in fs:
+            inner = [(a, b, n) for n, (a, b, _ps, _ds) in rec["sigs"].items() if a <= f.line <= b]
+            if not inner:
+                continue
+            _a, _b, fname = max(inner)  # the innermost recorded (a method inside its class)
+            sig = rec["sigs"][fname]
+            for p, (_lit, line, col) in sig[3].items():
+                if (line, col + 1) == (f.line, f.column):
+                    out.append((f, rel, fname, "default", p))
+            if f.rule in none_rules:
+                out.append((f, rel, fname, "none", None))
+    return out
+
+
+def _decide(cands, files, summaries, engine, config) -> list:
+    from ..read import read_bytes
+    from .link import Linker
+    from .report import _EMPTY, _packed
+    from .summary import Compacted
+
+    py = {sf.rel: s for sf, s in zip(files, summaries) if sf.kind == "python"}
+    linker = Linker(Compacted({rel: _packed(s) for rel, s in py.items()}, _EMPTY), None)
+    texts: dict = {}
+    limit = getattr(config, "max_file_size", None)
+
+    def text_of(sf) -> str:
+        if sf.rel not in texts:
+            data, diag = read_bytes(sf.path, sf.rel, limit) if limit else read_bytes(sf.path, sf.rel)
+            texts[sf.rel] = data.decode("utf-8", "replace") if diag is None and data is not None else ""
+        return texts[sf.rel]
+
+    counted: dict = {}
+
+    def mentions(word: str) -> int:
+        if word not in counted:
+            import re
+
+            pattern = re.compile(rf"(?<![\w]){re.escape(word)}(?![\w])")
+            counted[word] = sum(len(pattern.findall(text_of(sf))) for sf in files if word in text_of(sf))
+        return counted[word]
+
+    callers = Callers(linker, mentions)
+    rules = _none_rules(engine)
+    out = []
+    trees: dict = {}
+    for f, rel, fname, kind, p in cands:
+        if kind == "default":
+            if callers.always_passed(rel, fname, p):
+                out.append([f.path, f.line, f.column, f.rule, OVERRIDE])
+            continue
+        args = _required_not_none(f, rules[f.rule], trees, text_of, files)
+        if args is None:
+            continue
+        params = set(callers.recs.get(rel, {}).get("sigs", {}).get(fname, [0, 0, []])[2])
+        if all(a is None or a in params and callers.always_none(rel, fname, a) for a in args):
+            out.append([f.path, f.line, f.column, f.rule, PASS_NONE])
+    return out
+
+
+def _required_not_none(f, rule, trees: dict, text_of, files):
+    """Per matcher of the rule, the parameter name its not-None argument is at the finding's call (None when that
+    argument is left out or written None): the rule cannot fire when each matcher has one such argument that is
+    None. None (the whole answer) when a matcher has none of its not-None arguments written as a plain name."""
+    from ..context.base import argument_of
+
+    if f.path not in trees:
+        sf = next((s for s in files if s.rel == f.path), None)
+        try:
+            trees[f.path] = ast.parse(text_of(sf)) if sf is not None else None
+        except (SyntaxError, ValueError, RecursionError):
+            trees[f.path] = None
+    tree = trees[f.path]
+    if tree is None:
+        return None
+    call = next((n for n in ast.walk(tree) if type(n) is ast.Call and n.lineno == f.line
+                 and n.col_offset + 1 == f.column), None)
+    if call is None or any(k.arg is None for k in call.keywords):
+        return None  # (a `**kwargs` spread may hold the mask)
+    names = []
+    for m in rule.matchers:
+        found = False
+        for a in m.args:
+            if a.op != "is-not-none":
+                continue
+            expr = argument_of(a, call)
+            if expr is None or type(expr) is ast.Constant and expr.value is None:
+                names.append(None)
+                found = True
+                break
+            if type(expr) is ast.Name:
+                names.append(expr.id)
+                found = True
+                break
+        if not found:
+            return None
+    return names

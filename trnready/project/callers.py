@@ -263,6 +263,23 @@ def _only_called(node, up, parents) -> bool:
 
 
 # ---------------------------------------------------------------- the link side
+def passed(params: list, fname: str, call: list, param: str):
+    """What a recorded call passes for a parameter of the function (`params` as in its signature): a literal's
+    source, `=p`, `?`, or None when it leaves it out; "*" when a spread may hold it."""
+    if "." in fname and params:
+        params = params[1:]  # the instance (or class) is not passed
+    if param not in params:
+        return "*"
+    i = params.index(param)
+    star = next((j for j, p in enumerate(params) if p.startswith("*") and not p.startswith("**")), len(params))
+    args, kws = call[6], call[7]
+    if "*" in args[:min(i, star) + 1] or "**" in kws:
+        return "*"
+    if i < star and i < len(args):
+        return args[i]
+    return kws.get(param)
+
+
 class Callers:
     """The project's calls resolved to the functions they reach, and what can be concluded about a parameter
     from all of them. `linker`: a Linker over the summaries (its name resolution only); `mentions(name)`: how
@@ -395,21 +412,7 @@ class Callers:
         return self.by_target.get((rel, fname), [])
 
     def passed(self, rel: str, fname: str, call: list, param: str):
-        """What the call passes for the parameter: a literal's source, `=p`, `?`, or None when it leaves it out;
-        "*" when a spread may hold it."""
-        params = self.recs[rel]["sigs"][fname][2]
-        if "." in fname and params:
-            params = params[1:]  # the instance (or class) is not passed
-        if param not in params:
-            return "*"
-        i = params.index(param)
-        star = next((j for j, p in enumerate(params) if p.startswith("*") and not p.startswith("**")), len(params))
-        args, kws = call[6], call[7]
-        if "*" in args[:i + 1] or "**" in kws:
-            return "*"
-        if i < star and i < len(args):
-            return args[i]
-        return kws.get(param)
+        return passed(self.recs[rel]["sigs"][fname][2], fname, call, param)
 
     def always_none(self, rel: str, fname: str, param: str, depth: int = 0) -> bool:
         """Every caller passes None for the parameter or leaves it out while its default is None; a caller handing

@@ -25,6 +25,7 @@ from .summary import Compacted, dotted, head_of, literal_source, unpack_list
 
 MAX_DEPTH = 3
 MAX_HOPS = 8
+_NO_CALLERS = {"sigs": {}}
 
 
 @dataclass(frozen=True)
@@ -176,9 +177,11 @@ class Linker(ModuleMap):
         if name in s["consts"]:
             line, src = s["consts"][name]
             return Const(src, ((rel, line, f"{name} = {src}"),))
-        if name in s["funcs"]:
+        if name in s["funcs"] or name in (s.get("callers") or _NO_CALLERS)["sigs"]:
+            # (a function that passes nothing on has no `funcs` entry; its signature says it is one)
             return Func(rel, name)
-        if name in s["classes"] or name in s["stores"] or any(k.startswith(name + ".") for k in s["funcs"]):
+        if name in s["classes"] or name in s["stores"] or any(k.startswith(name + ".") for k in s["funcs"]) \
+                or name in (s.get("callers") or _NO_CALLERS).get("bases", ()):
             return Class(rel, name)
         if name in s["aliases"]:
             line, target = s["aliases"][name]
@@ -465,6 +468,8 @@ class Linker(ModuleMap):
         if depth >= MAX_DEPTH or (fn.module, fn.name) in stack:
             return []
         self.touched.add(fn.module)
+        if fn.name not in self.summaries[fn.module]["funcs"]:
+            return []  # it passes nothing on
         line, params, defaults, calls, _places = self.summaries[fn.module]["funcs"][fn.name]
         # a method (`Class.helper(...)`, also how `self.helper(...)` is recorded) takes self or cls first
         bound = self._bind(rel, call, params[1:] if "." in fn.name else params, values)
@@ -521,7 +526,7 @@ class Linker(ModuleMap):
             if got is None:
                 s = self.summaries[rel]
                 if not s["uses"] and not s["reads"] and not self._flagged_defaults(s) \
-                        and not self._stored_defaults(s):
+                        and not self._stored_defaults(s) and not (s.get("callers") or {}).get("calls"):
                     if store:  # nothing to link, recorded too: the next run need not unpack the summary
                         store(rel, {rel}, [])
                     continue
@@ -535,6 +540,7 @@ class Linker(ModuleMap):
                 got += self._defaults(rel)
                 got += self._kept_defaults(rel)
                 got += self._reads(rel)
+                got += self._left_out(rel)
                 if store:
                     store(rel, self.touched, got)
             out.extend(got)
@@ -728,6 +734,61 @@ class Linker(ModuleMap):
                 for cline, _c, csrc in calls:
                     if any(k in csrc for k in full):
                         out += self._default_links(rel, name, cline, csrc, full, {}, use, note)
+        return out
+
+    # ---------------------------------------------------------------- calls leaving a flagged default out
+    def _left_out(self, rel: str) -> list:
+        """`predict(model, image, caption, 0.35, 0.25)` where `def predict(..., device="cuda")` hands `device` to
+        `model.to(device)`: the call runs with the default, so it is a place of the default's finding. In another
+        module it is reported at the call (one finding per file, function and parameter; the file's further such
+        calls are its places); in the module of the function, it is listed among the places of the per-file
+        finding (a note, as for the default itself)."""
+        from .callers import passed
+
+        rec = self.summaries[rel].get("callers")
+        if not rec:
+            return []
+        out = []
+        first: dict = {}  # (function, parameter, rule) -> index into out
+        for call in rec["calls"]:
+            callee = call[4]
+            if "@" in callee:
+                continue
+            fn = Func(rel, callee) if callee in rec["sigs"] and "." in callee else self.expr(rel, callee, 0)
+            if not isinstance(fn, Func):
+                continue
+            fs = self.summaries[fn.module]
+            frec = fs.get("callers")
+            if not frec or fn.name not in frec["sigs"] or fn.name not in fs["funcs"]:
+                continue
+            self.touched.add(fn.module)
+            _l, _params, defaults, calls, places = fs["funcs"][fn.name]
+            for p in [p for f, p in self._flagged_defaults(fs) if f == fn.name]:
+                if passed(frec["sigs"][fn.name][2], fn.name, call, p) is not None:
+                    continue
+                base = {k: v for k, v in defaults.items() if k != p}
+                short = f"{fn.name.rsplit('.', 1)[-1]}({p}={defaults[p]})"
+                for cline, _c, csrc in calls:
+                    if p not in csrc:
+                        continue
+                    for r, m, c, g, chain in self.evaluate(fn.module, csrc, defaults, base, True, 0,
+                                                           frozenset({(fn.module, fn.name)})):
+                        if fn.module == rel:
+                            # the per-file finding sits at the library call or at the default: either way this
+                            # call is one more of its places
+                            for key in (cline, places[p][0]):
+                                out.append((rel, [key, call[0], call[1], call[2], "", [], False], r, "", c, g, []))
+                            continue
+                        k = (fn.module, fn.name, p, r)
+                        if k in first:
+                            use = out[first[k]][1]
+                            if [call[0], call[1]] not in use[5] and use[:2] != call[:2]:
+                                use[5].append([call[0], call[1]])
+                            continue
+                        first[k] = len(out)
+                        use = [call[0], call[1], call[2], call[3], f"{callee}()", [], False]
+                        steps = [(fn.module, places[p][0], short), (fn.module, cline, _callee_text(csrc)), *chain]
+                        out.append((rel, use, r, m, c, g, steps))
         return out
 
     # ---------------------------------------------------------------- attributes read through an object

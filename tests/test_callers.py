@@ -1,0 +1,64 @@
+"""What the project's own callers pass (trnready/project/callers.py), through the real CLI on small projects."""
+import json
+
+from conftest import FIXTURES, run_cli
+
+ROOT = FIXTURES / "callers"
+MHA = "nn.MultiheadAttention called with a padding mask or a non-causal attention mask: " \
+      "`torch.nn.MultiheadAttention.__call__`"
+CUDA = '"cuda" device string: `cuda`'
+
+
+def findings(name):
+    proc = run_cli("scan", ROOT / name, "--format", "json", "--no-cache", "--show-guarded")
+    assert proc.returncode in (0, 1), proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["diagnostics"] == []
+    return [(f["path"], f["line"], f["column"], f["rule"], f.get("guarded_by", ""),
+             [(o["line"], o["column"]) for o in f.get("occurrences", ())], f["message"])
+            for f in report["findings"] if f["rule"] != "TRN114"]
+
+
+def test_masks_every_caller_passes_as_none_are_guarded():
+    # Decoder.forward -> self.blocks[i](x, mask=None, padding=None) -> SelfAttention.forward -> forward_post;
+    # Decoder.forward -> run(x) (mask left at its default None) -> attend(x, mask)
+    assert findings("masks_none") == [
+        ("layers.py", 10, 16, "TRN172", "callers-pass-none", [], MHA),
+        ("layers.py", 20, 12, "TRN172", "callers-pass-none", [], MHA),
+    ]
+
+
+def test_a_caller_passing_a_mask_keeps_the_finding():
+    # `block(x, padding=padding)` in a loop over the kept layers, `run(x, padding)` next to `run(x, mask=None)`
+    assert findings("masks_passed") == [
+        ("layers.py", 10, 16, "TRN172", "", [], MHA),
+        ("layers.py", 20, 12, "TRN172", "", [], MHA),
+    ]
+
+
+def test_unknown_callers_keep_the_finding():
+    # attend is also held in a dict (a callback: who calls it is unknown); an instance of SelfAttention is
+    # returned by build(), so its calls are not all seen
+    assert findings("masks_callback") == [
+        ("layers.py", 10, 16, "TRN172", "", [], MHA),
+        ("layers.py", 20, 12, "TRN172", "", [], MHA),
+    ]
+
+
+def test_default_every_caller_overrides_is_guarded():
+    # place(x, "cpu") and place(y, device=dev): "cuda" never applies; place_all has no caller in the
+    # project (a library function) and keeps its finding
+    assert findings("default_overridden") == [
+        ("ops.py", 1, 21, "TRN242", "callers-override-default", [], CUDA),
+        ("ops.py", 5, 26, "TRN242", "", [], CUDA),
+    ]
+
+
+def test_calls_leaving_a_flagged_default_out_are_its_places():
+    # in another module: reported at the first such call, the file's others are its places; in the function's
+    # own module: a place of the default's finding (the outer call of place(place(x, "cpu")))
+    assert findings("default_left_out") == [
+        ("main.py", 6, 9, "TRN242", "", [(7, 9)],
+         f"{CUDA} (via main.py:6 place() → ops.py:1 place(device='cuda') → ops.py:2 x.to)"),
+        ("ops.py", 1, 21, "TRN242", "", [(6, 12)], CUDA),
+    ]

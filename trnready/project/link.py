@@ -134,12 +134,14 @@ class Linker(ModuleMap):
         self._resolved: dict = {}  # (rel, dotted name) -> (what it resolves to, files consulted)
         self.touched: set = set()  # files whose summaries the current file's links consulted
         self._attr_aliases: dict | None = None
+        self._flagged_of: dict = {}  # module -> its (function, parameter) with flagged defaults (link._left_out)
 
     def forget(self) -> None:
         """Drop what only spares work while linking (resolutions, the snippets' verdicts, decoded summaries):
         the steps after the link ask the linker little, and the next one parses whole files."""
         self._resolved = {}
         self._engine_cache = {}
+        self._flagged_of = {}
         if isinstance(self.summaries, Compacted):
             self.summaries.forget()
 
@@ -757,13 +759,18 @@ class Linker(ModuleMap):
             fn = Func(rel, callee) if callee in rec["sigs"] and "." in callee else self.expr(rel, callee, 0)
             if not isinstance(fn, Func):
                 continue
+            self.touched.add(fn.module)
+            if fn.module not in self._flagged_of:
+                self._flagged_of[fn.module] = self._flagged_defaults(self.summaries[fn.module])
+            flagged = [p for f, p in self._flagged_of[fn.module] if f == fn.name]
+            if not flagged:
+                continue
             fs = self.summaries[fn.module]
             frec = fs.get("callers")
-            if not frec or fn.name not in frec["sigs"] or fn.name not in fs["funcs"]:
+            if not frec or fn.name not in frec["sigs"]:
                 continue
-            self.touched.add(fn.module)
             _l, _params, defaults, calls, places = fs["funcs"][fn.name]
-            for p in [p for f, p in self._flagged_defaults(fs) if f == fn.name]:
+            for p in flagged:
                 if passed(frec["sigs"][fn.name][2], fn.name, call, p) is not None:
                     continue
                 base = {k: v for k, v in defaults.items() if k != p}

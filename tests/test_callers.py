@@ -62,3 +62,34 @@ def test_calls_leaving_a_flagged_default_out_are_its_places():
          f"{CUDA} (via main.py:6 place() → ops.py:1 place(device='cuda') → ops.py:2 x.to)"),
         ("ops.py", 1, 21, "TRN242", "", [(6, 12)], CUDA),
     ]
+
+
+def _state(path, cache):
+    proc = run_cli("scan", path, "--format", "json", "--cache-dir", cache, "--show-guarded")
+    assert proc.returncode in (0, 1), proc.stderr
+    return [(f["path"], f["line"], f["rule"], f.get("guarded_by", ""), f["message"])
+            for f in json.loads(proc.stdout)["findings"] if f["rule"] != "TRN114"]
+
+
+def test_warm_rescan_answers_from_the_cache_and_follows_an_edited_caller(tmp_path):
+    import shutil
+
+    proj = tmp_path / "proj"
+    shutil.copytree(ROOT / "masks_none", proj)
+    (proj / "main.py").write_text("from ops import place\n\n\ndef main(x):\n    return place(x, 'cpu')\n")
+    (proj / "ops.py").write_text('def place(x, device="cuda"):\n    return x.to(device)\n')
+    cache = tmp_path / "cache"
+    cold = _state(proj, cache)
+    assert [f[3] for f in cold] == ["callers-pass-none", "callers-pass-none", "callers-override-default"]
+    assert _state(proj, cache) == cold
+    # a caller now passes a mask, another call leaves the device out: both findings stand again, and the new
+    # call is reported where it leaves the default out
+    (proj / "decoder.py").write_text((proj / "decoder.py").read_text().replace("mask=None, padding=None",
+                                                                               "mask=x, padding=None"))
+    (proj / "main.py").write_text("from ops import place\n\n\ndef main(x):\n    return place(x)\n")
+    assert _state(proj, cache) == [
+        ("layers.py", 10, "TRN172", "", MHA),
+        ("layers.py", 20, "TRN172", "callers-pass-none", MHA),
+        ("main.py", 5, "TRN242", "", f"{CUDA} (via main.py:5 place() → ops.py:1 place(device='cuda') → ops.py:2 x.to)"),
+        ("ops.py", 1, "TRN242", "", CUDA),
+    ]

@@ -144,7 +144,9 @@ def _callee(node: ast.Call, head, encl: str, selfs: dict, methods: dict, loops: 
         if d is not None and d.startswith(me + ".") and d.count(".") == 1:
             return f"{cls}@{d.split('.', 1)[1]}[]"
     if head is not None and head.split(".", 1)[0] in interesting:
-        return head
+        # `Class.method(obj, ...)` written out passes the instance itself: not recorded (its mention then leaves
+        # the method's callers unknown), so that `Class.method` always stands for a call through self
+        return None if head.count(".") == 1 and head.split(".", 1)[0] in methods else head
     return None
 
 
@@ -296,6 +298,7 @@ class Callers:
         self.imports: dict = {}  # imported name -> import statements naming it
         self.deco: set = set()  # (rel, name) decorated
         self.inst_mentions: dict = {}  # attribute name -> mentions of self.attr the kept instances account for
+        self.holders: dict = {}  # attribute name -> classes keeping instances under it
         self.constructions: dict = {}  # (rel, class) -> resolved calls constructing it
         self._memo: dict = {}
         recs = {}
@@ -319,6 +322,7 @@ class Callers:
             for cls, attrs in rec["insts"].items():
                 for attr, (_callee, _kind, _sites, n) in attrs.items():
                     self.inst_mentions[attr] = self.inst_mentions.get(attr, 0) + n
+                    self.holders[attr] = self.holders.get(attr, 0) + 1
         self.recs = recs
         for rel, rec in recs.items():
             for call in rec["calls"]:
@@ -406,7 +410,9 @@ class Callers:
             return False  # a construction whose instance goes somewhere else
         if self.mentions(cls) != self.classes.get(cls, 0) + self.imports.get(cls, 0) + self.written.get(cls, 0):
             return False
-        return all(self.mentions(a) == self.inst_mentions.get(a, 0) for a in attrs)
+        # (one holder per attribute name: a subclass of the holder keeping something else under the same name
+        # would make the holder's calls reach that instead)
+        return all(self.holders.get(a) == 1 and self.mentions(a) == self.inst_mentions.get(a, 0) for a in attrs)
 
     def callers(self, rel: str, fname: str) -> list:
         return self.by_target.get((rel, fname), [])
@@ -475,14 +481,12 @@ def guard_by_callers(findings: list, files, summaries, engine, cache=None, confi
     referenced otherwise than by a resolved call, or a caller passing anything else keeps the finding."""
     from ..cache import StepMemo
 
-    cands = _candidates(findings, files, summaries, engine)
-    if not cands:
-        return findings
     memo = StepMemo(cache, "callers")
     key = _key(memo, files, digests)
     got = memo.get(key)
     if not (isinstance(got, list) and all(isinstance(g, list) and len(g) == 5 for g in got)):
-        got = _decide(cands, files, summaries, engine, config)
+        cands = _candidates(findings, files, summaries, engine)
+        got = _decide(cands, files, summaries, engine, config) if cands else []
         memo.put(key, got)
     if not got:
         return findings
@@ -528,6 +532,8 @@ def _candidates(findings, files, summaries, engine) -> list:
     for f in findings:
         if f.guarded or f.suppressed or f.cell is not None or f.path not in py or py[f.path] is None:
             continue
+        if f.rule not in none_rules and not (f.snippet or "")[:max(f.column - 1, 0)].rstrip().endswith("="):
+            continue  # neither a not-None argument nor a value written after `=` (a default)
         by_file.setdefault(f.path, []).append(f)
     for rel, fs in by_file.items():
         rec = _unpack(rel, py[rel]).get("callers")

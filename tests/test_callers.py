@@ -93,3 +93,12 @@ def test_warm_rescan_answers_from_the_cache_and_follows_an_edited_caller(tmp_pat
         ("main.py", 5, "TRN242", "", f"{CUDA} (via main.py:5 place() → ops.py:1 place(device='cuda') → ops.py:2 x.to)"),
         ("ops.py", 1, "TRN242", "", CUDA),
     ]
+
+
+def test_a_mask_the_function_assigns_again_keeps_the_finding():
+    # forward_post replaces a None mask with one of its own; forward hands on what widen() returned, not its
+    # parameter; in mix, the mask at the call is the nested step()'s own parameter, not mix's (always None)
+    assert findings("masks_rebound") == [
+        ("layers.py", 13, 16, "TRN172", "", [], MHA),
+        ("layers.py", 31, 20, "TRN172", "", [], MHA),
+    ]

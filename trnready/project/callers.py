@@ -62,6 +62,7 @@ def record(body: list, funcs: dict, calls: list, heads: list, interesting: set) 
     loops = _loop_vars(funcs, selfs)
     insts = _instances(funcs, selfs, interesting)
     out_calls: list = []
+    fixed: dict = {}  # function -> its parameters never assigned in its body
     for node, head in zip(calls, heads):
         if len(out_calls) >= MAX_ITEMS:
             break
@@ -71,13 +72,36 @@ def record(body: list, funcs: dict, calls: list, heads: list, interesting: set) 
         if callee is None or "@" in callee and callee.split("@", 1)[1].rstrip("[]") not in insts.get(
                 callee.split("@", 1)[0], ()):
             continue  # (a call of an attribute holding something else: a library layer, a callable)
-        params = set(sigs[encl][2]) if encl in sigs else set()
+        if encl not in fixed and encl in funcs:
+            fixed[encl] = set(sigs[encl][2]) - rebound(funcs[encl]) if encl in sigs else set()
+        params = fixed.get(encl, set())  # (a parameter assigned again in the body is not what the caller passed)
         args = [_arg(a, params) for a in node.args]
         kws = {(k.arg or "**"): _arg(k.value, params) for k in node.keywords}
         out_calls.append([node.lineno, node.col_offset, node.end_lineno or node.lineno, node.end_col_offset or 0,
                           callee, encl, args, kws])
     return {"sigs": sigs, "calls": out_calls, "insts": insts, "deco": deco[:MAX_ITEMS],
             "bases": dict(list(bases.items())[:MAX_ITEMS])}
+
+
+def rebound(fn) -> set:
+    """Names the function's body (nested functions and comprehensions included) binds or deletes."""
+    out = set()
+    for st in fn.body:
+        for node in ast.walk(st):
+            t = type(node)
+            if t is ast.Name and type(node.ctx) is not ast.Load:
+                out.add(node.id)
+            elif t in (ast.Global, ast.Nonlocal):
+                out.update(node.names)
+            elif t is ast.arg:
+                out.add(node.arg)  # a nested function's or lambda's parameter of the same name
+            elif t in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+                out.add(node.name)
+            elif t in (ast.Import, ast.ImportFrom):
+                out.update((a.asname or a.name).split(".", 1)[0] for a in node.names)
+            elif t is ast.ExceptHandler and node.name:
+                out.add(node.name)
+    return out
 
 
 def valid(rec) -> bool:
@@ -589,7 +613,10 @@ def _decide(cands, files, summaries, engine, config) -> list:
             if callers.always_passed(rel, fname, p):
                 out.append([f.path, f.line, f.column, f.rule, OVERRIDE])
             continue
-        args = _required_not_none(f, rules[f.rule], trees, text_of, files)
+        sig = callers.recs.get(rel, {}).get("sigs", {}).get(fname)
+        if sig is None:
+            continue
+        args = _required_not_none(f, rules[f.rule], trees, text_of, files, sig[0])
         if args is None:
             continue
         params = set(callers.recs.get(rel, {}).get("sigs", {}).get(fname, [0, 0, []])[2])
@@ -598,7 +625,7 @@ def _decide(cands, files, summaries, engine, config) -> list:
     return out
 
 
-def _required_not_none(f, rule, trees: dict, text_of, files):
+def _required_not_none(f, rule, trees: dict, text_of, files, def_line: int):
     """Per matcher of the rule, the parameter name its not-None argument is at the finding's call (None when that
     argument is left out or written None): the rule cannot fire when each matcher has one such argument that is
     None. None (the whole answer) when a matcher has none of its not-None arguments written as a plain name."""
@@ -617,6 +644,12 @@ def _required_not_none(f, rule, trees: dict, text_of, files):
                  and n.col_offset + 1 == f.column), None)
     if call is None or any(k.arg is None for k in call.keywords):
         return None  # (a `**kwargs` spread may hold the mask)
+    defs = [n for n in ast.walk(tree) if type(n) in (ast.FunctionDef, ast.AsyncFunctionDef)
+            and n.lineno <= call.lineno <= (n.end_lineno or n.lineno)]
+    fn = max(defs, key=lambda n: n.lineno, default=None)
+    if fn is None or fn.lineno != def_line:
+        return None  # in a nested function: its own parameters, not the recorded function's
+    again = rebound(fn)
     names = []
     for m in rule.matchers:
         found = False
@@ -628,7 +661,7 @@ def _required_not_none(f, rule, trees: dict, text_of, files):
                 names.append(None)
                 found = True
                 break
-            if type(expr) is ast.Name:
+            if type(expr) is ast.Name and expr.id not in again:
                 names.append(expr.id)
                 found = True
                 break

@@ -14,7 +14,7 @@ Per file (summary field `callers`, computed with the rest of the summary):
            and the attribute is used in no other way than by being called, indexed and called, or looped over.
 
 A function's callers are known only when every mention of its name in the scanned files is its definition, an
-import of it, or a call the link step resolved to a project function (`uses.count_mentions`): a reference as a
+import of it, or a call the link step resolved to a project function: a reference as a
 value (a callback, a registry), a call through an object of unknown type, a string or a comment naming it
 leaves the callers unknown and the finding stands. For `forward`, reached by calling an instance, the mentions
 counted are those of the class: its definition, its imports and the constructions kept in `insts`.
@@ -322,7 +322,7 @@ class Callers:
         self.imports: dict = {}  # imported name -> import statements naming it
         self.deco: set = set()  # (rel, name) decorated
         self.inst_mentions: dict = {}  # attribute name -> mentions of self.attr the kept instances account for
-        self.holders: dict = {}  # attribute name -> classes keeping instances under it
+        self.holders: dict = {}  # attribute name -> names of the classes keeping instances under it
         self.constructions: dict = {}  # (rel, class) -> resolved calls constructing it
         self._memo: dict = {}
         recs = {}
@@ -346,7 +346,7 @@ class Callers:
             for cls, attrs in rec["insts"].items():
                 for attr, (_callee, _kind, _sites, n) in attrs.items():
                     self.inst_mentions[attr] = self.inst_mentions.get(attr, 0) + n
-                    self.holders[attr] = self.holders.get(attr, 0) + 1
+                    self.holders.setdefault(attr, []).append(cls)
         self.recs = recs
         for rel, rec in recs.items():
             for call in rec["calls"]:
@@ -434,9 +434,20 @@ class Callers:
             return False  # a construction whose instance goes somewhere else
         if self.mentions(cls) != self.classes.get(cls, 0) + self.imports.get(cls, 0) + self.written.get(cls, 0):
             return False
-        # (one holder per attribute name: a subclass of the holder keeping something else under the same name
-        # would make the holder's calls reach that instead)
-        return all(self.holders.get(a) == 1 and self.mentions(a) == self.inst_mentions.get(a, 0) for a in attrs)
+        # (a subclass of the holder keeping something else under the same name would make the holder's calls
+        # reach that instead: holders of one attribute name must not descend from one another)
+        return all(self.mentions("." + a) == self.inst_mentions.get(a, 0) and not any(
+            h in self._descendants(g) for g in self.holders.get(a, ()) for h in self.holders.get(a, ())) for a in attrs)
+
+    def _descendants(self, cls: str) -> set:
+        out: set = set()
+        todo = [cls]
+        while todo and len(out) < 256:
+            for _crel, child in self.children.get(todo.pop(), ()):
+                if child not in out:
+                    out.add(child)
+                    todo.append(child)
+        return out
 
     def callers(self, rel: str, fname: str) -> list:
         return self.by_target.get((rel, fname), [])
@@ -597,11 +608,17 @@ def _decide(cands, files, summaries, engine, config) -> list:
     counted: dict = {}
 
     def mentions(word: str) -> int:
+        """Occurrences of the word; for ".attr", of the attribute (`x.attr`, also spelled `x . attr`) and of the
+        name in quotes (`getattr(self, "attr")`): a local variable of that name is another thing."""
         if word not in counted:
             import re
 
-            pattern = re.compile(rf"(?<![\w]){re.escape(word)}(?![\w])")
-            counted[word] = sum(len(pattern.findall(text_of(sf))) for sf in files if word in text_of(sf))
+            bare = word.lstrip(".")
+            if word.startswith("."):
+                pattern = re.compile(rf"\.\s*{re.escape(bare)}(?![\w])|['\"]{re.escape(bare)}['\"]")
+            else:
+                pattern = re.compile(rf"(?<![\w]){re.escape(bare)}(?![\w])")
+            counted[word] = sum(len(pattern.findall(text_of(sf))) for sf in files if bare in text_of(sf))
         return counted[word]
 
     callers = Callers(linker, mentions)

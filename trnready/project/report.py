@@ -82,7 +82,8 @@ def _link_findings(files, summaries, engine, cache, config, scan_bytes, digests,
         if more:  # further calls of the file leaving the same default out (link._left_out): its places
             from dataclasses import replace as _replace
 
-            occ = tuple((ln, _column(lines[ln - 1] if 0 < ln <= len(lines) else "", c), rule_id) for ln, c in more)
+            occ = tuple((ln, _column(lines[ln - 1] if 0 < ln <= len(lines) else "", c), rule_id)
+                        for ln, c in sorted(more))
             out[-1] = _replace(out[-1], occurrences=occ)
         if len(use) > 7 and use[7]:  # an import of a kernel module (link step 10): its calls are its places
             out[-1] = _with_calls(out[-1], use[7], text_of[rel], lines, trees,

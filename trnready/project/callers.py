@@ -59,22 +59,36 @@ def record(body: list, funcs: dict, calls: list, heads: list, interesting: set) 
         if "." in name:
             cls, _, m = name.partition(".")
             methods.setdefault(cls, set()).add(m)
-    loops = _loop_vars(funcs, selfs)
-    insts = _instances(funcs, selfs, interesting)
-    out_calls: list = []
-    fixed: dict = {}  # function -> its parameters never assigned in its body
+    # Each call's enclosing function, found once; a class constructing no project name keeps no instance of one.
+    encls = []
+    builders: set = set()
     for node, head in zip(calls, heads):
-        if len(out_calls) >= MAX_ITEMS:
-            break
         i = bisect.bisect_right(starts, node.lineno) - 1
         encl = spans[i][2] if i >= 0 and node.lineno <= spans[i][1] else ""
+        encls.append(encl)
+        if head is not None and "." in encl and head.split(".", 1)[0] in interesting:
+            builders.add(encl.split(".", 1)[0])
+    builders = {c for c in builders if _keeps_a_construction(
+        [f for n, f in funcs.items() if n.split(".", 1)[0] == c and "." in n], selfs, c, interesting)}
+    insts = _instances({n: f for n, f in funcs.items() if n.split(".", 1)[0] in builders and "." in n}, selfs,
+                       interesting) if builders else {}
+    loops = _loop_vars({n: f for n, f in funcs.items() if n.split(".", 1)[0] in insts and "." in n}, selfs) \
+        if insts else {}
+    out_calls: list = []
+    fixed: dict = {}  # function -> its parameters never assigned in its body (worked out when one is passed on)
+    for node, head, encl in zip(calls, heads, encls):
+        if len(out_calls) >= MAX_ITEMS:
+            break
         callee = _callee(node, head, encl, selfs, methods, loops, interesting)
         if callee is None or "@" in callee and callee.split("@", 1)[1].rstrip("[]") not in insts.get(
                 callee.split("@", 1)[0], ()):
             continue  # (a call of an attribute holding something else: a library layer, a callable)
-        if encl not in fixed and encl in funcs:
-            fixed[encl] = set(sigs[encl][2]) - rebound(funcs[encl]) if encl in sigs else set()
-        params = fixed.get(encl, set())  # (a parameter assigned again in the body is not what the caller passed)
+        params = set(sigs[encl][2]) if encl in sigs else set()
+        if params and any(type(a) is ast.Name and a.id in params
+                          for a in (*node.args, *(k.value for k in node.keywords))):
+            if encl not in fixed:
+                fixed[encl] = params - rebound(funcs[encl])
+            params = fixed[encl]  # (a parameter assigned again in the body is not what the caller passed)
         args = [_arg(a, params) for a in node.args]
         kws = {(k.arg or "**"): _arg(k.value, params) for k in node.keywords}
         out_calls.append([node.lineno, node.col_offset, node.end_lineno or node.lineno, node.end_col_offset or 0,
@@ -174,6 +188,37 @@ def _callee(node: ast.Call, head, encl: str, selfs: dict, methods: dict, loops: 
     return None
 
 
+def _statements(fn):
+    """The function's statements at any depth (not the expressions in them)."""
+    stack = list(fn.body)
+    while stack:
+        st = stack.pop()
+        yield st
+        for field in ("body", "orelse", "finalbody"):
+            inner = getattr(st, field, None)
+            if isinstance(inner, list):
+                stack.extend(inner)
+        for h in getattr(st, "handlers", ()) or ():
+            stack.extend(h.body)
+        for c in getattr(st, "cases", ()) or ():
+            stack.extend(c.body)
+
+
+def _keeps_a_construction(methods: list, selfs: dict, cls: str, interesting: set) -> bool:
+    """Some statement of the class's methods keeps a construction of a project name on self (`self.x = X(...)`,
+    `self.xs.append(X(...))`, a list of them): a look at the statements only, before the walk of every node."""
+    for fn in methods:
+        me = fn.args.args[0].arg if fn.args.args else None
+        for st in _statements(fn):
+            if type(st) is ast.Assign and len(st.targets) == 1 and _is_self_attr(st.targets[0], me) \
+                    and _stored(st.value, interesting) not in ((), _POISON):
+                return True
+            if type(st) is ast.Expr and type(st.value) is ast.Call and type(st.value.func) is ast.Attribute \
+                    and st.value.func.attr == "append" and _is_self_attr(st.value.func.value, me):
+                return True
+    return False
+
+
 def _loop_vars(funcs: dict, selfs: dict) -> dict:
     """(method, name, line) -> attr for each line of `for name in self.attr:` bodies (the calls of `name` there)."""
     out: dict = {}
@@ -181,7 +226,7 @@ def _loop_vars(funcs: dict, selfs: dict) -> dict:
         me = selfs.get(name)
         if me is None:
             continue
-        for node in ast.walk(fn):
+        for node in _statements(fn):
             if type(node) in (ast.For, ast.AsyncFor) and type(node.target) is ast.Name:
                 d = dotted(node.iter)
                 if d is not None and d.startswith(me + ".") and d.count(".") == 1 and node.body:
@@ -200,92 +245,101 @@ def _instances(funcs: dict, selfs: dict, interesting: set) -> dict:
         if me is None:
             continue
         cls = name.split(".", 1)[0]
-        parents = {}
+        # One walk: each use of `self.attr` is judged from the node holding it, seen before the attribute itself
+        # (ast.walk goes breadth first), so a holder marks the attributes it uses well.
+        fine: dict = {}  # id(Attribute) -> what storing there makes ((callee, kind), () or _POISON), or None: a call
         for node in ast.walk(fn):
-            for child in ast.iter_child_nodes(node):
-                parents[id(child)] = node
-        for node in ast.walk(fn):
-            if type(node) is not ast.Attribute or type(node.value) is not ast.Name or node.value.id != me:
-                continue
-            key = (cls, node.attr)
-            if key in made and made[key] is None:
-                continue
-            up = parents.get(id(node))
-            got = _made(node, up, parents, interesting)
-            if got is None and not _only_called(node, up, parents):
-                made[key] = None
-                continue
-            entry = made.setdefault(key, [set(), 0, 0])
-            entry[2] += 1
-            if got:
-                entry[0].add(got)
-                entry[1] += 1
+            t = type(node)
+            if t is ast.Call:
+                func = node.func
+                tf = type(func)
+                if _is_self_attr(func, me):
+                    fine[id(func)] = None
+                elif tf is ast.Subscript and _is_self_attr(func.value, me):
+                    fine[id(func.value)] = None
+                elif tf is ast.Name and func.id == "len" and len(node.args) == 1 and _is_self_attr(node.args[0], me):
+                    fine[id(node.args[0])] = None
+            elif t is ast.Expr and type(node.value) is ast.Call and type(node.value.func) is ast.Attribute \
+                    and node.value.func.attr == "append" and _is_self_attr(node.value.func.value, me):
+                call = node.value
+                d = dotted(call.args[0].func) if len(call.args) == 1 and not call.keywords \
+                    and type(call.args[0]) is ast.Call else None
+                fine[id(call.func.value)] = (d, "many") if d is not None and d.split(".", 1)[0] in interesting \
+                    else _POISON
+            elif t is ast.Assign and len(node.targets) == 1 and _is_self_attr(node.targets[0], me):
+                fine[id(node.targets[0])] = _stored(node.value, interesting)
+            elif t in (ast.For, ast.AsyncFor) and _is_self_attr(node.iter, me):
+                if _only_called_in(node):
+                    fine[id(node.iter)] = None
+            elif t is ast.Attribute and _is_self_attr(node, me):
+                key = (cls, node.attr)
+                if key in made and made[key] is None:
+                    continue
+                if id(node) not in fine:
+                    made[key] = None  # read or written some other way
+                    continue
+                got = fine[id(node)]
+                if got == _POISON:
+                    made[key] = None
+                    continue
+                entry = made.setdefault(key, [set(), 0, 0])
+                entry[2] += 1
+                if got:
+                    entry[0].add(got)
+                    entry[1] += 1
     out: dict = {}
     for (cls, attr), got in made.items():
         if got is not None and len(got[0]) == 1 and len(out.get(cls, ())) < 64:
             callee, kind = next(iter(got[0]))
-            if callee != "?":
-                out.setdefault(cls, {})[attr] = [callee, kind, got[1], got[2]]
+            out.setdefault(cls, {})[attr] = [callee, kind, got[1], got[2]]
     return out
 
 
-_POISON = ("?", "?")
+def _is_self_attr(node, me: str) -> bool:
+    return type(node) is ast.Attribute and type(node.value) is ast.Name and node.value.id == me
 
 
-def _made(node, up, parents, interesting):
-    """What storing through `self.attr` here makes: (callee, kind); () for an empty list (appended to later);
-    _POISON for any other store; None when the attribute is only read here."""
-    if type(node.ctx) is not ast.Load:
-        if type(up) is not ast.Assign or len(up.targets) != 1 or type(node.ctx) is not ast.Store:
-            return _POISON
-        v = up.value
-        if type(v) is ast.List and not v.elts:
+def _stored(v, interesting: set):
+    """What `self.attr = v` keeps: (callee, "one"), (callee, "many") for a list of constructions, () for an empty
+    list (appended to later), _POISON for anything else."""
+    if type(v) is ast.List and not v.elts:
+        return ()
+    if type(v) is not ast.Call:
+        return _POISON
+    d = dotted(v.func)
+    if d is not None and d.split(".", 1)[0] in interesting:
+        return (d, "one")
+    if d is not None and d.rsplit(".", 1)[-1] in _LISTS:
+        if not v.args and not v.keywords:
             return ()
-        if type(v) is ast.Call:
-            d = dotted(v.func)
-            if d is not None and d.split(".", 1)[0] in interesting:
-                return (d, "one")
-            if d is not None and d.rsplit(".", 1)[-1] in _LISTS:
-                if not v.args and not v.keywords:
-                    return ()
-                if len(v.args) == 1 and not v.keywords:
-                    inner = v.args[0]
-                    elts = inner.elts if type(inner) is ast.List else [inner.elt] if type(inner) is ast.ListComp \
-                        else [None]
-                    kinds = {dotted(e.func) if type(e) is ast.Call else None for e in elts}
-                    if len(kinds) == 1 and None not in kinds and next(iter(kinds)).split(".", 1)[0] in interesting:
-                        return (next(iter(kinds)), "many")
-        return _POISON
-    if type(up) is ast.Attribute and up.value is node and up.attr == "append":
-        call = parents.get(id(up))
-        if type(call) is ast.Call and call.func is up and len(call.args) == 1 and type(call.args[0]) is ast.Call \
-                and type(parents.get(id(call))) is ast.Expr:
-            d = dotted(call.args[0].func)
-            if d is not None and d.split(".", 1)[0] in interesting:
-                return (d, "many")
-        return _POISON
-    return None
+        if len(v.args) == 1 and not v.keywords:
+            inner = v.args[0]
+            elts = inner.elts if type(inner) is ast.List else [inner.elt] if type(inner) is ast.ListComp else [None]
+            kinds = {dotted(e.func) if type(e) is ast.Call else None for e in elts}
+            if len(kinds) == 1 and None not in kinds and next(iter(kinds)).split(".", 1)[0] in interesting:
+                return (next(iter(kinds)), "many")
+    return _POISON
 
 
-def _only_called(node, up, parents) -> bool:
-    """`self.attr(...)`, `self.attr[i](...)`, `for x in self.attr:` with x only called in the loop, `len(self.attr)`."""
-    if type(up) is ast.Call and up.func is node:
-        return True
-    if type(up) is ast.Subscript and up.value is node:
-        top = parents.get(id(up))
-        return type(top) is ast.Call and top.func is up
-    if type(up) in (ast.For, ast.AsyncFor) and up.iter is node:
-        if type(up.target) is not ast.Name:
-            return False
-        var = up.target.id
-        for st in (*up.body, *up.orelse):
-            for n in ast.walk(st):
-                if type(n) is ast.Name and n.id == var:
-                    p = parents.get(id(n))
-                    if type(n.ctx) is not ast.Load or not (type(p) is ast.Call and p.func is n):
-                        return False
-        return True
-    return type(up) is ast.Call and type(up.func) is ast.Name and up.func.id == "len" and up.args == [node]
+def _only_called_in(loop) -> bool:
+    """The loop variable of `for x in self.attr:` is a plain name used in the loop only by calling it."""
+    if type(loop.target) is not ast.Name:
+        return False
+    var = loop.target.id
+    calls = set()
+    names = []
+    for st in (*loop.body, *loop.orelse):
+        for n in ast.walk(st):
+            if type(n) is ast.Call and type(n.func) is ast.Name and n.func.id == var:
+                calls.add(id(n.func))
+            elif type(n) is ast.Name and n.id == var:
+                names.append(n)
+            elif type(n) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda):
+                return False  # (a closure may keep it)
+    return all(id(n) in calls and type(n.ctx) is ast.Load for n in names)
+
+
+_POISON = ("?", "?")
 
 
 # ---------------------------------------------------------------- the link side
@@ -388,13 +442,30 @@ class Callers:
         r = self.linker.expr(rel, callee, 0)
         return (r.module, r.name) if isinstance(r, Class) else None
 
-    def _overrides(self, cls: str, meth: str, depth: int = 0) -> list:
-        out = []
-        for crel, child in self.children.get(cls, ()):
-            if depth < 8:
+    def _overrides(self, cls: str, meth: str) -> list:
+        """The overrides of the method in the classes below cls (by base name; each class once, so a cycle of
+        names such as `class Linear(nn.Linear)` ends)."""
+        key = ("overrides", cls, meth)
+        if key not in self._memo:
+            out = []
+            for crel, child in sorted(self._below(cls)):
                 if f"{child}.{meth}" in self.recs[crel]["sigs"]:
                     out.append((crel, f"{child}.{meth}"))
-                out += self._overrides(child, meth, depth + 1)
+            self._memo[key] = out
+        return self._memo[key]
+
+    def _below(self, cls: str) -> set:
+        """(file, class) of every class below cls, by base name."""
+        out: set = set()
+        todo = [cls]
+        named: set = {cls}
+        while todo and len(out) < 4096:
+            for crel, child in self.children.get(todo.pop(), ()):
+                if (crel, child) not in out:
+                    out.add((crel, child))
+                    if child not in named:
+                        named.add(child)
+                        todo.append(child)
         return out
 
     # -------------------------------------------------------------- what is known
@@ -440,14 +511,7 @@ class Callers:
             h in self._descendants(g) for g in self.holders.get(a, ()) for h in self.holders.get(a, ())) for a in attrs)
 
     def _descendants(self, cls: str) -> set:
-        out: set = set()
-        todo = [cls]
-        while todo and len(out) < 256:
-            for _crel, child in self.children.get(todo.pop(), ()):
-                if child not in out:
-                    out.add(child)
-                    todo.append(child)
-        return out
+        return {child for _crel, child in self._below(cls)}
 
     def callers(self, rel: str, fname: str) -> list:
         return self.by_target.get((rel, fname), [])

@@ -46,11 +46,12 @@ def test_unknown_callers_keep_the_finding():
 
 
 def test_default_every_caller_overrides_is_guarded():
-    # place(x, "cpu") and place(y, device=dev): "cuda" never applies; place_all has no caller in the
-    # project (a library function) and keeps its finding
+    # _place(x, "cpu") and _place(y, device=dev): "cuda" never applies; place() is public, so users of the
+    # library get its default whatever the project passes; place_all has no caller in the project
     assert findings("default_overridden") == [
-        ("ops.py", 1, 21, "TRN242", "callers-override-default", [], CUDA),
-        ("ops.py", 5, 26, "TRN242", "", [], CUDA),
+        ("ops.py", 1, 22, "TRN242", "callers-override-default", [], CUDA),
+        ("ops.py", 5, 21, "TRN242", "", [], CUDA),
+        ("ops.py", 9, 26, "TRN242", "", [], CUDA),
     ]
 
 
@@ -76,8 +77,8 @@ def test_warm_rescan_answers_from_the_cache_and_follows_an_edited_caller(tmp_pat
 
     proj = tmp_path / "proj"
     shutil.copytree(ROOT / "masks_none", proj)
-    (proj / "main.py").write_text("from ops import place\n\n\ndef main(x):\n    return place(x, 'cpu')\n")
-    (proj / "ops.py").write_text('def place(x, device="cuda"):\n    return x.to(device)\n')
+    (proj / "main.py").write_text("from ops import _place\n\n\ndef main(x):\n    return _place(x, 'cpu')\n")
+    (proj / "ops.py").write_text('def _place(x, device="cuda"):\n    return x.to(device)\n')
     cache = tmp_path / "cache"
     cold = _state(proj, cache)
     assert [f[3] for f in cold] == ["callers-pass-none", "callers-pass-none", "callers-override-default"]
@@ -86,11 +87,12 @@ def test_warm_rescan_answers_from_the_cache_and_follows_an_edited_caller(tmp_pat
     # call is reported where it leaves the default out
     (proj / "decoder.py").write_text((proj / "decoder.py").read_text().replace("mask=None, padding=None",
                                                                                "mask=x, padding=None"))
-    (proj / "main.py").write_text("from ops import place\n\n\ndef main(x):\n    return place(x)\n")
+    (proj / "main.py").write_text("from ops import _place\n\n\ndef main(x):\n    return _place(x)\n")
     assert _state(proj, cache) == [
         ("layers.py", 10, "TRN172", "", MHA),
         ("layers.py", 20, "TRN172", "callers-pass-none", MHA),
-        ("main.py", 5, "TRN242", "", f"{CUDA} (via main.py:5 place() → ops.py:1 place(device='cuda') → ops.py:2 x.to)"),
+        ("main.py", 5, "TRN242", "",
+         f"{CUDA} (via main.py:5 _place() → ops.py:1 _place(device='cuda') → ops.py:2 x.to)"),
         ("ops.py", 1, "TRN242", "", CUDA),
     ]
 

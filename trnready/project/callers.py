@@ -574,7 +574,7 @@ def guard_by_callers(findings: list, files, summaries, engine, cache=None, confi
     - an argument some rule requires to be not None (an attention or padding mask) that is a parameter of the
       enclosing function which every caller passes as None or leaves at its default None, also through callers
       handing on a parameter of their own (`TransformerDecoder` -> `layer(...)` -> `forward_post`);
-    - a flagged parameter default (`device="cuda"`) that every caller overrides.
+    - a flagged parameter default (`device="cuda"`) of a private function or method that every caller overrides.
 
     Marked guarded (`callers-pass-none`, `callers-override-default`). A function with no resolved caller, one
     referenced otherwise than by a resolved call, or a caller passing anything else keeps the finding."""
@@ -597,6 +597,13 @@ def guard_by_callers(findings: list, files, summaries, engine, cache=None, confi
         why = verdict.get((f.path, f.line, f.column, f.rule)) if not f.guarded and f.cell is None else None
         out.append(replace(f, guarded=True, guarded_by=why) if why else f)
     return out
+
+
+def _private(fname: str) -> bool:
+    """`_helper`, `Model._helper`, `_Impl.method`: no code outside the project calls it, so the project's callers
+    are all of them. A public function's default is what every user of the library gets, whatever the project's
+    own calls pass (readers count `def load_model(..., device="cuda")` a place to change even then)."""
+    return any(part.startswith("_") and not part.endswith("__") for part in fname.split("."))
 
 
 def _key(memo, files, digests):
@@ -645,7 +652,7 @@ def _candidates(findings, files, summaries, engine) -> list:
             _a, _b, fname = max(inner)  # the innermost recorded (a method inside its class)
             sig = rec["sigs"][fname]
             for p, (_lit, line, col) in sig[3].items():
-                if (line, col + 1) == (f.line, f.column):
+                if (line, col + 1) == (f.line, f.column) and _private(fname):
                     out.append((f, rel, fname, "default", p))
             if f.rule in none_rules:
                 out.append((f, rel, fname, "none", None))

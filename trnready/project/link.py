@@ -179,11 +179,9 @@ class Linker(ModuleMap):
         if name in s["consts"]:
             line, src = s["consts"][name]
             return Const(src, ((rel, line, f"{name} = {src}"),))
-        if name in s["funcs"] or name in (s.get("callers") or _NO_CALLERS)["sigs"]:
-            # (a function that passes nothing on has no `funcs` entry; its signature says it is one)
+        if name in s["funcs"]:
             return Func(rel, name)
-        if name in s["classes"] or name in s["stores"] or any(k.startswith(name + ".") for k in s["funcs"]) \
-                or name in (s.get("callers") or _NO_CALLERS).get("bases", ()):
+        if name in s["classes"] or name in s["stores"] or any(k.startswith(name + ".") for k in s["funcs"]):
             return Class(rel, name)
         if name in s["aliases"]:
             line, target = s["aliases"][name]
@@ -215,7 +213,16 @@ class Linker(ModuleMap):
                 if r is not None:
                     return r
         # `pkg.attr = torch.x` assigned in some other module of the project
-        return self._assigned_attr(rel, name, hops, seen)
+        found = self._assigned_attr(rel, name, hops, seen)
+        if found is None:
+            # a function that passes nothing on (no `funcs` entry) or a class without methods that do: known from
+            # the callers record, and only when nothing else binds the name (an import, an alias)
+            rec = s.get("callers") or _NO_CALLERS
+            if name in rec["sigs"]:
+                return Func(rel, name)
+            if name in rec.get("bases", ()):
+                return Class(rel, name)
+        return found
 
     def _assigned_attr(self, rel, name, hops, seen):
         for other, target, line, value in self.attr_aliases.get(name, ()):

@@ -29,10 +29,12 @@ def test_masks_every_caller_passes_as_none_are_guarded():
 
 
 def test_a_caller_passing_a_mask_keeps_the_finding():
-    # `block(x, padding=padding)` in a loop over the kept layers, `run(x, padding)` next to `run(x, mask=None)`
+    # `block(x, padding=padding)` in a loop over the kept layers, `run(x, padding)` next to `run(x, mask=None)`;
+    # `SHARED(...)[0].transpose(0, 1)`: the call judged is the attention's, not the outer one starting there
     assert findings("masks_passed") == [
         ("layers.py", 10, 16, "TRN172", "", [], MHA),
         ("layers.py", 20, 12, "TRN172", "", [], MHA),
+        ("layers.py", 28, 12, "TRN172", "", [], MHA),
     ]
 
 

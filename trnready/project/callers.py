@@ -93,6 +93,10 @@ def record(body: list, funcs: dict, calls: list, heads: list, interesting: set) 
         kws = {(k.arg or "**"): _arg(k.value, params) for k in node.keywords}
         out_calls.append([node.lineno, node.col_offset, node.end_lineno or node.lineno, node.end_col_offset or 0,
                           callee, encl, args, kws])
+    if len(out_calls) >= MAX_ITEMS:
+        # Calls were left out: a kept instance's calls may be among them, and its attribute's mentions would still
+        # add up. No instance is kept then (a named function's left-out calls leave its mentions short anyway).
+        insts = {}
     return {"sigs": sigs, "calls": out_calls, "insts": insts, "deco": deco[:MAX_ITEMS],
             "bases": dict(list(bases.items())[:MAX_ITEMS])}
 
@@ -728,8 +732,11 @@ def _required_not_none(f, rule, trees: dict, text_of, files, def_line: int):
     tree = trees[f.path]
     if tree is None:
         return None
-    call = next((n for n in ast.walk(tree) if type(n) is ast.Call and n.lineno == f.line
-                 and n.col_offset + 1 == f.column), None)
+    # `F.sdpa(q, k, v, attn_mask=m).transpose(1, 2)`: the outer call starts at the same place; the finding's call
+    # is the innermost one starting there
+    call = min((n for n in ast.walk(tree) if type(n) is ast.Call and n.lineno == f.line
+                and n.col_offset + 1 == f.column), key=lambda n: (n.end_lineno or 0, n.end_col_offset or 0),
+               default=None)
     if call is None or any(k.arg is None for k in call.keywords):
         return None  # (a `**kwargs` spread may hold the mask)
     defs = [n for n in ast.walk(tree) if type(n) in (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -745,6 +752,8 @@ def _required_not_none(f, rule, trees: dict, text_of, files, def_line: int):
             if a.op != "is-not-none":
                 continue
             expr = argument_of(a, call)
+            if expr is None and any(type(x) is ast.Starred for x in call.args):
+                return None  # (a `*args` spread may hold it)
             if expr is None or type(expr) is ast.Constant and expr.value is None:
                 names.append(None)
                 found = True

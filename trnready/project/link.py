@@ -752,7 +752,7 @@ class Linker(ModuleMap):
         module it is reported at the call (one finding per file, function and parameter; the file's further such
         calls are its places); in the module of the function, it is listed among the places of the per-file
         finding (a note, as for the default itself)."""
-        from .callers import passed
+        from .call_sites import passed
 
         rec = self.summaries[rel].get("callers")
         if not rec:

@@ -193,7 +193,7 @@ def _keeps_a_construction(methods: list, selfs: dict, cls: str, interesting: set
     """Some statement of the class's methods keeps a construction of a project name on self (`self.x = X(...)`,
     `self.xs.append(X(...))`, a list of them): a look at the statements only, before the walk of every node."""
     for fn in methods:
-        me = fn.args.args[0].arg if fn.args.args else None
+        me = fn.args.args[0].arg if fn.args.args else ""
         for st in _statements(fn):
             if type(st) is ast.Assign and len(st.targets) == 1 and _is_self_attr(st.targets[0], me) \
                     and _stored(st.value, interesting) not in ((), _POISON):

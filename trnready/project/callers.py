@@ -410,7 +410,7 @@ def _required_not_none(f, rule, trees: dict, text_of, files, def_line: int):
     if fn is None or fn.lineno != def_line:
         return None  # in a nested function: its own parameters, not the recorded function's
     again = rebound(fn)
-    names = []
+    names: list = []
     for m in rule.matchers:
         found = False
         for a in m.args:

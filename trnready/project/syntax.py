@@ -16,7 +16,8 @@ def literal_source(node) -> str | None:
     if isinstance(node, (ast.Tuple, ast.List)) and len(node.elts) <= 16:
         parts = [literal_source(e) for e in node.elts]
         if all(p is not None for p in parts):
-            inner = ", ".join(p for p in parts if p is not None) + ("," if len(parts) == 1 and isinstance(node, ast.Tuple) else "")
+            inner = ", ".join(p for p in parts if p is not None) \
+                + ("," if len(parts) == 1 and isinstance(node, ast.Tuple) else "")
             return f"({inner})" if isinstance(node, ast.Tuple) else f"[{inner}]"
     return None
 

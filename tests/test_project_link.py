@@ -27,6 +27,11 @@ def test_wrapper_in_another_module_is_reported_where_the_value_enters():
         # itself is reported at the wrapper by the per-file pass; "nearest" and no argument: nothing
         ("models/head.py", 8, 13, "TRN191",
          f"{INTERP} (via models/head.py:8 smooth(mode='bilinear') → models/ops.py:9 F.interpolate)", False),
+        # smooth(x, size) leaves `mode` out, so it runs with the default "bilinear": a place of that default
+        # (trnready/project/callers.py, step 3)
+        ("models/head.py", 8, 82, "TRN191",
+         f"{INTERP} (via models/head.py:8 smooth() → models/ops.py:8 smooth(mode='bilinear') → "
+         "models/ops.py:9 F.interpolate)", False),
         # positional argument bound to the `mode` parameter; the call without one keeps the default
         ("models/head.py", 9, 16, "TRN191",
          f"{INTERP} (via models/head.py:9 resize('bicubic') → models/ops.py:5 F.interpolate)", False),
@@ -38,10 +43,13 @@ def test_default_forwarded_through_another_function_is_reported_at_the_default()
     assert scan_findings(ROOT / "defaults") == [
         # init_dist(backend="nccl") -> _init_pytorch(backend) -> init_process_group(backend=backend);
         # "gloo" forwarded the same way and a "nccl" default only printed: nothing
-        # a wrapper of a wrapper: the default is reported, the call relying on it (use.py) is not
+        # a wrapper of a wrapper: the default is reported, and so is the call in another module relying on it
         ("launch/resize.py", 4, 29, "TRN191",
          f"{INTERP} (via launch/resize.py:4 rescale(mode='bilinear') → launch/resize.py:5 resize → "
          "launch/resize.py:9 F.interpolate)", False),
+        ("launch/use.py", 6, 12, "TRN191",
+         f"{INTERP} (via launch/use.py:6 rescale() → launch/resize.py:4 rescale(mode='bilinear') → "
+         "launch/resize.py:5 resize → launch/resize.py:9 F.interpolate)", False),
         ("launch/utils.py", 5, 33, "TRN271",
          f"{NCCL} (via launch/utils.py:5 init_dist(backend='nccl') → launch/utils.py:7 _init_pytorch → "
          "launch/utils.py:19 dist.init_process_group)", False),

@@ -361,6 +361,10 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
             linked = postprocess.per_file_ignores(linked, root, config)
             report.findings = drop_restated(drop_answered_unused(note_defaults(report.findings, notes), linked),
                                             linked) + linked
+            # What every caller in the project passes: a mask always None, a default always overridden.
+            from .project.callers import guard_by_callers
+
+            report.findings = guard_by_callers(report.findings, files, summaries, engine, cache, config, digests)
             # Blocks guarded by a never-on-Neuron flag imported from another module (`if _SUPPORTS_FLEX:`).
             from .project.flags import guard_imported_flags
 

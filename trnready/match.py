@@ -14,6 +14,7 @@ from .catalogue import Catalogue
 from .context import FileContext, ProjectFacts
 from .context.base import argument_of, root_name
 from .index import FileIndex, Interest, device_like
+from .local_attrs import assigned_value
 from .model import ArgPredicate, Matcher, Rule
 from .resolve import FOLLOWED_KINDS, LIST, Resolver, env_default
 from .values import UNKNOWN, Drawn, same
@@ -462,13 +463,13 @@ class Engine:
         if pred.name is not None:
             for kw in call.keywords:
                 if kw.arg == pred.name:
-                    return True, [v for v, _ in ctx.resolver.values(kw.value, scope)]
+                    return True, [v for v, _ in _argument_values(ctx, kw.value, scope, call)]
         if pred.position is not None:
             for i, a in enumerate(call.args):
                 if type(a) is ast.Starred:
                     return None, [UNKNOWN]
                 if i == pred.position:
-                    return True, [v for v, _ in ctx.resolver.values(a, scope)]
+                    return True, [v for v, _ in _argument_values(ctx, a, scope, call)]
         if any(kw.arg is None for kw in call.keywords):
             if pred.name is None:
                 return None, [UNKNOWN]
@@ -505,9 +506,18 @@ class Engine:
             if p.op in ("present", "absent", "is-none", "is-not-none"):
                 continue
             expr = argument_of(p, call)
+            first, last = call.lineno, call.end_lineno or call.lineno
+            if type(expr) is ast.Attribute:
+                # args.dist_backend = "nccl" just above the call: that statement is where the value is written
+                literal = next((o for v, o in _local_attribute(ctx, expr, scope, call)
+                                if v is not UNKNOWN and v is not LIST and _holds(p, True, [v])
+                                and type(o) is ast.Constant and not first <= o.lineno <= last
+                                and _assigned(ctx, o)), None)
+                if literal is not None:
+                    hits[-1] = replace(hits[-1], also=hits[-1].also + (literal,))
+                continue
             if type(expr) is not ast.Name:
                 continue
-            first, last = call.lineno, call.end_lineno or call.lineno
             draws = [(v, o) for v, o in ctx.resolver.values(expr, scope) if type(v) is Drawn and _holds(p, True, [v])]
             if draws:
                 # seed = random.randint(0, sys.maxsize), then g.manual_seed(seed): the finding stays at the call
@@ -577,6 +587,22 @@ class Engine:
             if not _holds(p, passed, values):
                 return False
         return True
+
+
+def _argument_values(ctx: FileContext, expr, scope, call: ast.Call) -> list:
+    """(value, origin) pairs of an argument: the resolver's, and for `obj.attr` it cannot know, the value the
+    same function assigned to `obj.attr` just before the call (trnready/local_attrs.py)."""
+    pairs = ctx.resolver.values(expr, scope)
+    if type(expr) is ast.Attribute and len(pairs) == 1 and pairs[0][0] is UNKNOWN:
+        return _local_attribute(ctx, expr, scope, call) or pairs
+    return pairs
+
+
+def _local_attribute(ctx: FileContext, expr: ast.Attribute, scope, call: ast.Call) -> list:
+    if ctx.resolver.values(expr, scope)[0][0] is not UNKNOWN or ctx.tree is None:
+        return []
+    value = assigned_value(ctx, expr, call)
+    return ctx.resolver.values(value, scope) if value is not None else []
 
 
 def _assigned(ctx: FileContext, literal) -> bool:

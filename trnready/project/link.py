@@ -25,6 +25,7 @@ from .summary import Compacted, dotted, head_of, literal_source, unpack_list
 
 MAX_DEPTH = 3
 MAX_HOPS = 8
+_NO_CALLERS = {"sigs": {}}
 
 
 @dataclass(frozen=True)
@@ -133,12 +134,14 @@ class Linker(ModuleMap):
         self._resolved: dict = {}  # (rel, dotted name) -> (what it resolves to, files consulted)
         self.touched: set = set()  # files whose summaries the current file's links consulted
         self._attr_aliases: dict | None = None
+        self._flagged_of: dict = {}  # module -> its (function, parameter) with flagged defaults (link._left_out)
 
     def forget(self) -> None:
         """Drop what only spares work while linking (resolutions, the snippets' verdicts, decoded summaries):
         the steps after the link ask the linker little, and the next one parses whole files."""
         self._resolved = {}
         self._engine_cache = {}
+        self._flagged_of = {}
         if isinstance(self.summaries, Compacted):
             self.summaries.forget()
 
@@ -210,7 +213,16 @@ class Linker(ModuleMap):
                 if r is not None:
                     return r
         # `pkg.attr = torch.x` assigned in some other module of the project
-        return self._assigned_attr(rel, name, hops, seen)
+        found = self._assigned_attr(rel, name, hops, seen)
+        if found is None:
+            # a function that passes nothing on (no `funcs` entry) or a class without methods that do: known from
+            # the callers record, and only when nothing else binds the name (an import, an alias)
+            rec = s.get("callers") or _NO_CALLERS
+            if name in rec["sigs"]:
+                return Func(rel, name)
+            if name in rec.get("bases", ()):
+                return Class(rel, name)
+        return found
 
     def _assigned_attr(self, rel, name, hops, seen):
         for other, target, line, value in self.attr_aliases.get(name, ()):
@@ -465,6 +477,8 @@ class Linker(ModuleMap):
         if depth >= MAX_DEPTH or (fn.module, fn.name) in stack:
             return []
         self.touched.add(fn.module)
+        if fn.name not in self.summaries[fn.module]["funcs"]:
+            return []  # it passes nothing on
         line, params, defaults, calls, _places = self.summaries[fn.module]["funcs"][fn.name]
         # a method (`Class.helper(...)`, also how `self.helper(...)` is recorded) takes self or cls first
         bound = self._bind(rel, call, params[1:] if "." in fn.name else params, values)
@@ -521,7 +535,7 @@ class Linker(ModuleMap):
             if got is None:
                 s = self.summaries[rel]
                 if not s["uses"] and not s["reads"] and not self._flagged_defaults(s) \
-                        and not self._stored_defaults(s):
+                        and not self._stored_defaults(s) and not (s.get("callers") or {}).get("calls"):
                     if store:  # nothing to link, recorded too: the next run need not unpack the summary
                         store(rel, {rel}, [])
                     continue
@@ -535,6 +549,7 @@ class Linker(ModuleMap):
                 got += self._defaults(rel)
                 got += self._kept_defaults(rel)
                 got += self._reads(rel)
+                got += self._left_out(rel)
                 if store:
                     store(rel, self.touched, got)
             out.extend(got)
@@ -735,6 +750,66 @@ class Linker(ModuleMap):
                 for cline, _c, csrc in calls:
                     if any(k in csrc for k in full):
                         out += self._default_links(rel, name, cline, csrc, full, {}, use, note)
+        return out
+
+    # ---------------------------------------------------------------- calls leaving a flagged default out
+    def _left_out(self, rel: str) -> list:
+        """`predict(model, image, caption, 0.35, 0.25)` where `def predict(..., device="cuda")` hands `device` to
+        `model.to(device)`: the call runs with the default, so it is a place of the default's finding. In another
+        module it is reported at the call (one finding per file, function and parameter; the file's further such
+        calls are its places); in the module of the function, it is listed among the places of the per-file
+        finding (a note, as for the default itself)."""
+        from .call_sites import passed
+
+        rec = self.summaries[rel].get("callers")
+        if not rec:
+            return []
+        out = []
+        first: dict = {}  # (function, parameter, rule) -> index into out
+        for call in rec["calls"]:
+            callee = call[4]
+            if "@" in callee:
+                continue
+            fn = Func(rel, callee) if callee in rec["sigs"] and "." in callee else self.expr(rel, callee, 0)
+            if not isinstance(fn, Func):
+                continue
+            self.touched.add(fn.module)
+            if fn.module not in self._flagged_of:
+                self._flagged_of[fn.module] = self._flagged_defaults(self.summaries[fn.module])
+            flagged = [p for f, p in self._flagged_of[fn.module] if f == fn.name]
+            if not flagged:
+                continue
+            fs = self.summaries[fn.module]
+            frec = fs.get("callers")
+            if not frec or fn.name not in frec["sigs"]:
+                continue
+            _l, _params, defaults, calls, places = fs["funcs"][fn.name]
+            for p in flagged:
+                if passed(frec["sigs"][fn.name][2], fn.name, call, p) is not None:
+                    continue
+                base = {k: v for k, v in defaults.items() if k != p}
+                short = f"{fn.name.rsplit('.', 1)[-1]}({p}={defaults[p]})"
+                for cline, _c, csrc in calls:
+                    if p not in csrc:
+                        continue
+                    for r, m, c, g, chain in self.evaluate(fn.module, csrc, defaults, base, True, 0,
+                                                           frozenset({(fn.module, fn.name)})):
+                        if fn.module == rel:
+                            # the per-file finding sits at the library call or at the default: either way this
+                            # call is one more of its places
+                            for key in (cline, places[p][0]):
+                                out.append((rel, [key, call[0], call[1], call[2], "", [], False], r, "", c, g, []))
+                            continue
+                        k = (fn.module, fn.name, p, r)
+                        if k in first:
+                            use = out[first[k]][1]
+                            if [call[0], call[1]] not in use[5] and use[:2] != call[:2]:
+                                use[5].append([call[0], call[1]])
+                            continue
+                        first[k] = len(out)
+                        use = [call[0], call[1], call[2], call[3], f"{callee}()", [], False]
+                        steps = [(fn.module, places[p][0], short), (fn.module, cline, _callee_text(csrc)), *chain]
+                        out.append((rel, use, r, m, c, g, steps))
         return out
 
     # ---------------------------------------------------------------- attributes read through an object

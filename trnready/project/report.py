@@ -81,6 +81,13 @@ def _link_findings(files, summaries, engine, cache, config, scan_bytes, digests,
             rule, occurrences, confidence=confidence, path=rel, line=line, column=_column(text, col) ,
             end_line=end_line, end_column=_column(end_text, end_col), snippet=text,
             message=f"{message} (via {via})", code=src, context=_context(lines, line), guarded=guarded))
+        more = [p for p in use[5] if isinstance(p, list) and len(p) == 2] if len(use) > 5 else []
+        if more:  # further calls of the file leaving the same default out (link._left_out): its places
+            from dataclasses import replace as _replace
+
+            occ = tuple((ln, _column(lines[ln - 1] if 0 < ln <= len(lines) else "", c), rule_id)
+                        for ln, c in sorted(more))
+            out[-1] = _replace(out[-1], occurrences=occ)
         if len(use) > 7 and use[7]:  # an import of a kernel module (link step 10): its calls are its places
             out[-1] = _with_calls(out[-1], use[7], text_of[rel], lines, trees,
                                   set(use[8]) & set(_values(engine).get("cuda-only-packages", ())))
@@ -304,10 +311,21 @@ def note_defaults(findings: list, notes: list) -> list:
     from dataclasses import replace
 
     at: dict = {}
+    calls: dict = {}  # (rel, line of the finding or of one of its places, rule) -> calls leaving the default out
     for rel, call_line, rule, line, col, param in notes:
-        at.setdefault((rel, call_line, rule), (line, col, param))
+        if param:
+            at.setdefault((rel, call_line, rule), (line, col, param))
+        else:
+            calls.setdefault((rel, call_line, rule), []).append((line, col))
     out = []
     for f in findings:
+        if calls and f.cell is None:
+            places = {(f.path, ln, rule) for ln, _, rule in ((f.line, f.column, f.rule), *f.occurrences)}
+            more = sorted({c for k in places if k in calls for c in calls[k]} - {(f.line, f.column - 1)})
+            have = {ln for ln, _c, _r in f.occurrences} | {f.line}
+            add = tuple((ln, col + 1, f.rule) for ln, col in more if ln not in have)
+            if add:
+                f = replace(f, occurrences=(*f.occurrences, *add))
         # The call may be an occurrence of a finding that holds a run of such calls (one finding per thing).
         hit = next((at[k] for k in ((f.path, ln, rule) for ln, _, rule in ((f.line, f.column, f.rule),
                                                                            *f.occurrences)) if k in at),
@@ -368,7 +386,8 @@ def _file_links(cache, digest_of: dict):
 
 
 _EMPTY = {"v": VERSION, "imports": {}, "consts": {}, "classes": {}, "aliases": {}, "funcs": {}, "uses": [], "stars": [],
-          "stores": {}, "reads": [], "flags": [], "guards": [], "exts": [], "imported": []}
+          "stores": {}, "reads": [], "flags": [], "guards": [], "exts": [], "imported": [],
+          "callers": None}
 
 
 def _column(line: str, byte_offset: int) -> int:

@@ -26,6 +26,8 @@ only what another module can see or what can carry a value across a module bound
              guarded nor suppressed): one entry, for its first kernel, the source naming how many there are
     imported every import statement outside the well-known libraries, at any depth
              -> [line, col, end_line, end_col, module, level, name or None]
+    callers  the call sites of project functions with what they pass, signatures, instances kept on self
+             (None in a module without functions): see project/callers.py
 """
 from __future__ import annotations
 
@@ -33,9 +35,10 @@ import ast
 import bisect
 import sys
 
-VERSION = 11
+from .syntax import MAX_ITEMS, _Attribute, _Name, dotted, literal_source  # noqa: F401 (imported from here too)
+
+VERSION = 12
 MAX_TEMPLATE = 400  # a call longer than this is not carried (generated code, data tables)
-MAX_ITEMS = 400  # per list: memory stays flat however large the module
 
 # Imports from these never lead into the project: calls naming only them need no summary entry.
 # (An optimisation only: the link step decides what is the project's from the files it has.)
@@ -44,43 +47,6 @@ _EXTERNAL = frozenset(sys.stdlib_module_names) | {
     "triton", "apex", "deepspeed", "accelerate", "einops", "timm", "__future__"}
 
 _LITERALS = (ast.Constant,)
-
-
-def literal_source(node) -> str | None:
-    """Source of a literal value (str, number, bool, None, or a tuple/list of them), else None."""
-    if isinstance(node, ast.Constant) and not isinstance(node.value, bytes):
-        return repr(node.value)
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant) \
-            and isinstance(node.operand.value, (int, float)) and not isinstance(node.operand.value, bool):
-        return repr(-node.operand.value)
-    if isinstance(node, (ast.Tuple, ast.List)) and len(node.elts) <= 16:
-        parts = [literal_source(e) for e in node.elts]
-        if all(p is not None for p in parts):
-            inner = ", ".join(parts) + ("," if len(parts) == 1 and isinstance(node, ast.Tuple) else "")
-            return f"({inner})" if isinstance(node, ast.Tuple) else f"[{inner}]"
-    return None
-
-
-def dotted(node) -> str | None:
-    # Runs for the callee and every argument of every call in the project: exact type tests, and a
-    # plain name (the commonest argument) answered without building a list.
-    t = type(node)
-    if t is _Name:
-        return node.id
-    if t is not _Attribute:
-        return None
-    parts = []
-    while t is _Attribute:
-        parts.append(node.attr)
-        node = node.value
-        t = type(node)
-    if t is _Name:
-        parts.append(node.id)
-        return ".".join(reversed(parts))
-    return None
-
-
-_Name, _Attribute = ast.Name, ast.Attribute
 
 
 def _roots(call: ast.Call, callee=0):
@@ -218,6 +184,8 @@ def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | Non
     callees = interesting | set(aliases) | {a.split(".", 1)[0] for a in aliases}
     # Each call's dotted callee, computed once for the three passes below (None: not a dotted name).
     heads = [dotted(n.func) for n in calls]
+    from .call_sites import record
+    callers = record(list(_top_statements(body)), funcs, calls, heads, interesting) if funcs else None
     spans = _function_calls(funcs, calls, stores, callees, apis, uses, heads) if funcs else []
     interesting = {n for n in interesting if n in imports or n in funcs or n in classes or n in stores}
     if apis:
@@ -261,7 +229,7 @@ def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | Non
             "funcs": funcs, "uses": uses, "stars": stars, "stores": stores, "reads": reads, "flags": flags,
             "guards": guards,
             "exts": (_built(calls, built, tree) + _kernels(tree, built, values or {})) if built else [],
-            "imported": _imported(tree, import_nodes)}
+            "imported": _imported(tree, import_nodes), "callers": callers}
 
 
 def _kernels(tree: ast.Module, built: dict, values: dict) -> list:
@@ -637,7 +605,7 @@ def _function(fn, calls_in: list, kept: dict, callees=frozenset(), apis=frozense
 # decode a quarter of it (`Compacted.head`). Order: as summarize() writes the fields, kept through a round trip.
 HEAD = ("v", "imports", "consts", "classes", "aliases", "stores", "stars", "flags")
 _ORDER = ("v", "imports", "consts", "classes", "aliases", "funcs", "uses", "stars", "stores", "reads", "flags",
-          "guards", "exts", "imported")
+          "guards", "exts", "imported", "callers")
 
 
 def compact(summary):
@@ -826,6 +794,9 @@ def _rest_valid(summary: dict) -> bool:
         ok = ok and all(len(r) == 6 and all(isinstance(x, int) for x in r[:4]) and isinstance(r[4], str)
                         and isinstance(r[5], str) for r in summary["reads"])
         ok = ok and aside_valid((summary["guards"], summary["exts"], summary["imported"]))
+        from .call_sites import valid as callers_valid
+
+        ok = ok and (summary["callers"] is None or callers_valid(summary["callers"]))
         return ok and all(len(u) == 7 and all(isinstance(x, int) for x in u[:4]) and isinstance(u[4], str)
                           and isinstance(u[5], list) and all(isinstance(n, str) for n in u[5])
                           and isinstance(u[6], bool) for u in summary["uses"])

@@ -1,0 +1,108 @@
+"""What the project's own callers pass (trnready/project/callers.py), through the real CLI on small projects."""
+import json
+
+from conftest import FIXTURES, run_cli
+
+ROOT = FIXTURES / "callers"
+MHA = "nn.MultiheadAttention called with a padding mask or a non-causal attention mask: " \
+      "`torch.nn.MultiheadAttention.__call__`"
+CUDA = '"cuda" device string: `cuda`'
+
+
+def findings(name):
+    proc = run_cli("scan", ROOT / name, "--format", "json", "--no-cache", "--show-guarded")
+    assert proc.returncode in (0, 1), proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["diagnostics"] == []
+    return [(f["path"], f["line"], f["column"], f["rule"], f.get("guarded_by", ""),
+             [(o["line"], o["column"]) for o in f.get("occurrences", ())], f["message"])
+            for f in report["findings"] if f["rule"] != "TRN114"]
+
+
+def test_masks_every_caller_passes_as_none_are_guarded():
+    # Decoder.forward -> self.blocks[i](x, mask=None, padding=None) -> SelfAttention.forward -> forward_post;
+    # Decoder.forward -> run(x) (mask left at its default None) -> attend(x, mask)
+    assert findings("masks_none") == [
+        ("layers.py", 10, 16, "TRN172", "callers-pass-none", [], MHA),
+        ("layers.py", 20, 12, "TRN172", "callers-pass-none", [], MHA),
+    ]
+
+
+def test_a_caller_passing_a_mask_keeps_the_finding():
+    # `block(x, padding=padding)` in a loop over the kept layers, `run(x, padding)` next to `run(x, mask=None)`;
+    # `SHARED(...)[0].transpose(0, 1)`: the call judged is the attention's, not the outer one starting there
+    assert findings("masks_passed") == [
+        ("layers.py", 10, 16, "TRN172", "", [], MHA),
+        ("layers.py", 20, 12, "TRN172", "", [], MHA),
+        ("layers.py", 28, 12, "TRN172", "", [], MHA),
+    ]
+
+
+def test_unknown_callers_keep_the_finding():
+    # attend is also held in a dict (a callback: who calls it is unknown); an instance of SelfAttention is
+    # returned by build(), so its calls are not all seen
+    assert findings("masks_callback") == [
+        ("layers.py", 10, 16, "TRN172", "", [], MHA),
+        ("layers.py", 20, 12, "TRN172", "", [], MHA),
+    ]
+
+
+def test_default_every_caller_overrides_is_guarded():
+    # _place(x, "cpu") and _place(y, device=dev): "cuda" never applies; place() is public, so users of the
+    # library get its default whatever the project passes; place_all has no caller in the project
+    assert findings("default_overridden") == [
+        ("ops.py", 1, 22, "TRN242", "callers-override-default", [], CUDA),
+        ("ops.py", 5, 21, "TRN242", "", [], CUDA),
+        ("ops.py", 9, 26, "TRN242", "", [], CUDA),
+    ]
+
+
+def test_calls_leaving_a_flagged_default_out_are_its_places():
+    # in another module: reported at the first such call, the file's others are its places; in the function's
+    # own module: a place of the default's finding (the outer call of place(place(x, "cpu")))
+    assert findings("default_left_out") == [
+        ("main.py", 6, 9, "TRN242", "", [(7, 9)],
+         f"{CUDA} (via main.py:6 place() → ops.py:1 place(device='cuda') → ops.py:2 x.to)"),
+        ("ops.py", 1, 21, "TRN242", "", [(6, 12)], CUDA),
+    ]
+
+
+def _state(path, cache):
+    proc = run_cli("scan", path, "--format", "json", "--cache-dir", cache, "--show-guarded")
+    assert proc.returncode in (0, 1), proc.stderr
+    return [(f["path"], f["line"], f["rule"], f.get("guarded_by", ""), f["message"])
+            for f in json.loads(proc.stdout)["findings"] if f["rule"] != "TRN114"]
+
+
+def test_warm_rescan_answers_from_the_cache_and_follows_an_edited_caller(tmp_path):
+    import shutil
+
+    proj = tmp_path / "proj"
+    shutil.copytree(ROOT / "masks_none", proj)
+    (proj / "main.py").write_text("from ops import _place\n\n\ndef main(x):\n    return _place(x, 'cpu')\n")
+    (proj / "ops.py").write_text('def _place(x, device="cuda"):\n    return x.to(device)\n')
+    cache = tmp_path / "cache"
+    cold = _state(proj, cache)
+    assert [f[3] for f in cold] == ["callers-pass-none", "callers-pass-none", "callers-override-default"]
+    assert _state(proj, cache) == cold
+    # a caller now passes a mask, another call leaves the device out: both findings stand again, and the new
+    # call is reported where it leaves the default out
+    (proj / "decoder.py").write_text((proj / "decoder.py").read_text().replace("mask=None, padding=None",
+                                                                               "mask=x, padding=None"))
+    (proj / "main.py").write_text("from ops import _place\n\n\ndef main(x):\n    return _place(x)\n")
+    assert _state(proj, cache) == [
+        ("layers.py", 10, "TRN172", "", MHA),
+        ("layers.py", 20, "TRN172", "callers-pass-none", MHA),
+        ("main.py", 5, "TRN242", "",
+         f"{CUDA} (via main.py:5 _place() → ops.py:1 _place(device='cuda') → ops.py:2 x.to)"),
+        ("ops.py", 1, "TRN242", "", CUDA),
+    ]
+
+
+def test_a_mask_the_function_assigns_again_keeps_the_finding():
+    # forward_post replaces a None mask with one of its own; forward hands on what widen() returned, not its
+    # parameter; in mix, the mask at the call is the nested step()'s own parameter, not mix's (always None)
+    assert findings("masks_rebound") == [
+        ("layers.py", 13, 16, "TRN172", "", [], MHA),
+        ("layers.py", 31, 20, "TRN172", "", [], MHA),
+    ]

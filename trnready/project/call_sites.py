@@ -1,0 +1,344 @@
+"""The `callers` field of a summary: a module's functions, the calls it makes of project names with what each
+passes, and the instances of project classes its classes keep on self. See project/callers.py for what the link
+side concludes from them, and docs/project-analysis.md."""
+from __future__ import annotations
+
+import ast
+import bisect
+
+from .syntax import MAX_ITEMS, dotted, literal_source
+
+_LISTS = frozenset({"ModuleList", "list"})
+
+
+def record(body: list, funcs: dict, calls: list, heads: list, interesting: set) -> dict:
+    """The `callers` field of a summary. `body`: the module's top statements; `funcs`: name -> def node
+    (module-level functions and methods)."""
+    sigs: dict = {}
+    deco: list = []  # decorated functions and classes: a decorator may register them (callers unknown)
+    bases: dict = {}  # class -> last names of its bases (a method call through self may reach a subclass's)
+    for st in body:
+        if type(st) is ast.ClassDef:
+            bases[st.name] = [(dotted(b) or "?").rsplit(".", 1)[-1] for b in st.bases][:8]
+            if st.decorator_list:
+                deco.append(st.name)
+            deco += [f"{st.name}.{m.name}" for m in st.body if type(m) in (ast.FunctionDef, ast.AsyncFunctionDef)
+                     and any(dotted(d) not in ("staticmethod", "classmethod") for d in m.decorator_list)]
+        elif type(st) in (ast.FunctionDef, ast.AsyncFunctionDef) and st.decorator_list:
+            deco.append(st.name)
+    spans = []
+    for name, fn in funcs.items():
+        if len(sigs) >= MAX_ITEMS:
+            break
+        sigs[name] = _sig(fn)
+        spans.append((fn.lineno, fn.end_lineno or fn.lineno, name))
+    spans.sort()
+    starts = [s for s, _, _ in spans]
+    selfs = {name: fn.args.args[0].arg for name, fn in funcs.items() if "." in name and fn.args.args}
+    methods: dict = {}
+    for name in funcs:
+        if "." in name:
+            cls, _, m = name.partition(".")
+            methods.setdefault(cls, set()).add(m)
+    # Each call's enclosing function, found once; a class constructing no project name keeps no instance of one.
+    encls = []
+    builders: set = set()
+    for node, head in zip(calls, heads):
+        i = bisect.bisect_right(starts, node.lineno) - 1
+        encl = spans[i][2] if i >= 0 and node.lineno <= spans[i][1] else ""
+        encls.append(encl)
+        if head is not None and "." in encl and head.split(".", 1)[0] in interesting:
+            builders.add(encl.split(".", 1)[0])
+    builders = {c for c in builders if _keeps_a_construction(
+        [f for n, f in funcs.items() if n.split(".", 1)[0] == c and "." in n], selfs, c, interesting)}
+    insts = _instances({n: f for n, f in funcs.items() if n.split(".", 1)[0] in builders and "." in n}, selfs,
+                       interesting) if builders else {}
+    loops = _loop_vars({n: f for n, f in funcs.items() if n.split(".", 1)[0] in insts and "." in n}, selfs) \
+        if insts else {}
+    out_calls: list = []
+    fixed: dict = {}  # function -> its parameters never assigned in its body (worked out when one is passed on)
+    for node, head, encl in zip(calls, heads, encls):
+        if len(out_calls) >= MAX_ITEMS:
+            break
+        callee = _callee(node, head, encl, selfs, methods, loops, interesting)
+        if callee is None or "@" in callee and callee.split("@", 1)[1].rstrip("[]") not in insts.get(
+                callee.split("@", 1)[0], ()):
+            continue  # (a call of an attribute holding something else: a library layer, a callable)
+        params = set(sigs[encl][2]) if encl in sigs else set()
+        if params and any(type(a) is ast.Name and a.id in params
+                          for a in (*node.args, *(k.value for k in node.keywords))):
+            if encl not in fixed:
+                fixed[encl] = params - rebound(funcs[encl])
+            params = fixed[encl]  # (a parameter assigned again in the body is not what the caller passed)
+        args = [_arg(a, params) for a in node.args]
+        kws = {(k.arg or "**"): _arg(k.value, params) for k in node.keywords}
+        out_calls.append([node.lineno, node.col_offset, node.end_lineno or node.lineno, node.end_col_offset or 0,
+                          callee, encl, args, kws])
+    if len(out_calls) >= MAX_ITEMS:
+        # Calls were left out: a kept instance's calls may be among them, and its attribute's mentions would still
+        # add up. No instance is kept then (a named function's left-out calls leave its mentions short anyway).
+        insts = {}
+    return {"sigs": sigs, "calls": out_calls, "insts": insts, "deco": deco[:MAX_ITEMS],
+            "bases": dict(list(bases.items())[:MAX_ITEMS])}
+
+
+def rebound(fn) -> set:
+    """Names the function's body (nested functions and comprehensions included) binds or deletes."""
+    out = set()
+    for st in fn.body:
+        for node in ast.walk(st):
+            t = type(node)
+            if t is ast.Name and type(node.ctx) is not ast.Load:
+                out.add(node.id)
+            elif t in (ast.Global, ast.Nonlocal):
+                out.update(node.names)
+            elif t is ast.arg:
+                out.add(node.arg)  # a nested function's or lambda's parameter of the same name
+            elif t in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+                out.add(node.name)
+            elif t in (ast.Import, ast.ImportFrom):
+                out.update((a.asname or a.name).split(".", 1)[0] for a in node.names)
+            elif t is ast.ExceptHandler and node.name:
+                out.add(node.name)
+    return out
+
+
+def valid(rec) -> bool:
+    try:
+        return isinstance(rec, dict) and set(rec) == {"sigs", "calls", "insts", "deco", "bases"} and all(
+            isinstance(d, str) for d in rec["deco"]) and all(
+            isinstance(k, str) and all(isinstance(b, str) for b in v) for k, v in rec["bases"].items()) and all(
+            isinstance(k, str) and len(v) == 4 and isinstance(v[0], int) and isinstance(v[1], int)
+            and all(isinstance(p, str) for p in v[2]) and all(
+                len(d) == 3 and isinstance(d[0], str) and isinstance(d[1], int) and isinstance(d[2], int)
+                for d in v[3].values())
+            for k, v in rec["sigs"].items()) and all(
+            len(c) == 8 and all(isinstance(x, int) for x in c[:4]) and isinstance(c[4], str) and isinstance(c[5], str)
+            and all(isinstance(a, str) for a in c[6]) and all(isinstance(a, str) for a in c[7].values())
+            for c in rec["calls"]) and all(
+            isinstance(a, str) and len(v) == 4 and isinstance(v[0], str) and v[1] in ("one", "many")
+            and isinstance(v[2], int) and isinstance(v[3], int)
+            for d in rec["insts"].values() for a, v in d.items())
+    except (TypeError, ValueError, KeyError, AttributeError):
+        return False
+
+
+def _sig(fn) -> list:
+    a = fn.args
+    positional = [p.arg for p in (*a.posonlyargs, *a.args)]
+    params = list(positional)
+    if a.vararg is not None or a.kwonlyargs:
+        params.append("*" + (a.vararg.arg if a.vararg is not None else ""))
+    params += [p.arg for p in a.kwonlyargs]
+    if a.kwarg is not None:
+        params.append("**" + a.kwarg.arg)
+    defaults = {}
+    pairs = [*zip(positional[len(positional) - len(a.defaults):], a.defaults),
+             *((p.arg, d) for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None)]
+    for p, d in pairs:
+        lit = literal_source(d)
+        defaults[p] = [lit if lit is not None and len(lit) <= 80 else "?", d.lineno, d.col_offset]
+    return [fn.lineno, fn.end_lineno or fn.lineno, params, defaults]
+
+
+def _arg(a, params: set) -> str:
+    if type(a) is ast.Starred:
+        return "*"
+    lit = literal_source(a)
+    if lit is not None and len(lit) <= 80:
+        return lit
+    if type(a) is ast.Name and a.id in params:
+        return "=" + a.id
+    return "?"
+
+
+def _callee(node: ast.Call, head, encl: str, selfs: dict, methods: dict, loops: dict, interesting: set):
+    me = selfs.get(encl)
+    cls = encl.split(".", 1)[0] if "." in encl else None
+    func = node.func
+    if head is not None and me is not None:
+        parts = head.split(".")
+        if parts[0] == me and len(parts) == 2:
+            return f"{cls}.{parts[1]}" if parts[1] in methods.get(cls, ()) else f"{cls}@{parts[1]}"
+        if len(parts) == 1 and (encl, parts[0], node.lineno) in loops:
+            return f"{cls}@{loops[(encl, parts[0], node.lineno)]}[]"
+    if type(func) is ast.Subscript and me is not None:
+        d = dotted(func.value)
+        if d is not None and d.startswith(me + ".") and d.count(".") == 1:
+            return f"{cls}@{d.split('.', 1)[1]}[]"
+    if head is not None and head.split(".", 1)[0] in interesting:
+        # `Class.method(obj, ...)` written out passes the instance itself: not recorded (its mention then leaves
+        # the method's callers unknown), so that `Class.method` always stands for a call through self
+        return None if head.count(".") == 1 and head.split(".", 1)[0] in methods else head
+    return None
+
+
+def _statements(fn):
+    """The function's statements at any depth (not the expressions in them)."""
+    stack = list(fn.body)
+    while stack:
+        st = stack.pop()
+        yield st
+        for field in ("body", "orelse", "finalbody"):
+            inner = getattr(st, field, None)
+            if isinstance(inner, list):
+                stack.extend(inner)
+        for h in getattr(st, "handlers", ()) or ():
+            stack.extend(h.body)
+        for c in getattr(st, "cases", ()) or ():
+            stack.extend(c.body)
+
+
+def _keeps_a_construction(methods: list, selfs: dict, cls: str, interesting: set) -> bool:
+    """Some statement of the class's methods keeps a construction of a project name on self (`self.x = X(...)`,
+    `self.xs.append(X(...))`, a list of them): a look at the statements only, before the walk of every node."""
+    for fn in methods:
+        me = fn.args.args[0].arg if fn.args.args else ""
+        for st in _statements(fn):
+            if type(st) is ast.Assign and len(st.targets) == 1 and _is_self_attr(st.targets[0], me) \
+                    and _stored(st.value, interesting) not in ((), _POISON):
+                return True
+            if type(st) is ast.Expr and type(st.value) is ast.Call and type(st.value.func) is ast.Attribute \
+                    and st.value.func.attr == "append" and _is_self_attr(st.value.func.value, me):
+                return True
+    return False
+
+
+def _loop_vars(funcs: dict, selfs: dict) -> dict:
+    """(method, name, line) -> attr for each line of `for name in self.attr:` bodies (the calls of `name` there)."""
+    out: dict = {}
+    for name, fn in funcs.items():
+        me = selfs.get(name)
+        if me is None:
+            continue
+        for node in _statements(fn):
+            if type(node) in (ast.For, ast.AsyncFor) and type(node.target) is ast.Name:
+                d = dotted(node.iter)
+                if d is not None and d.startswith(me + ".") and d.count(".") == 1 and node.body:
+                    for line in range(node.body[0].lineno, (node.end_lineno or node.lineno) + 1):
+                        out[(name, node.target.id, line)] = d.split(".", 1)[1]
+    return out
+
+
+def _instances(funcs: dict, selfs: dict, interesting: set) -> dict:
+    """class -> {attr: [callee, "one" | "many", construction sites, mentions of self.attr]} for instances of
+    project classes kept on self and otherwise only called (directly, indexed, or as a loop variable that is only
+    called) or counted (`len`)."""
+    made: dict = {}  # (cls, attr) -> [set of (callee, kind), sites, mentions]; None once used or set otherwise
+    for name, fn in funcs.items():
+        me = selfs.get(name)
+        if me is None:
+            continue
+        cls = name.split(".", 1)[0]
+        # One walk: each use of `self.attr` is judged from the node holding it, seen before the attribute itself
+        # (ast.walk goes breadth first), so a holder marks the attributes it uses well.
+        fine: dict = {}  # id(Attribute) -> what storing there makes ((callee, kind), () or _POISON), or None: a call
+        for node in ast.walk(fn):
+            t = type(node)
+            if t is ast.Call:
+                func = node.func
+                tf = type(func)
+                if _is_self_attr(func, me):
+                    fine[id(func)] = None
+                elif tf is ast.Subscript and _is_self_attr(func.value, me):
+                    fine[id(func.value)] = None
+                elif tf is ast.Name and func.id == "len" and len(node.args) == 1 and _is_self_attr(node.args[0], me):
+                    fine[id(node.args[0])] = None
+            elif t is ast.Expr and type(node.value) is ast.Call and type(node.value.func) is ast.Attribute \
+                    and node.value.func.attr == "append" and _is_self_attr(node.value.func.value, me):
+                call = node.value
+                d = dotted(call.args[0].func) if len(call.args) == 1 and not call.keywords \
+                    and type(call.args[0]) is ast.Call else None
+                fine[id(call.func.value)] = (d, "many") if d is not None and d.split(".", 1)[0] in interesting \
+                    else _POISON
+            elif t is ast.Assign and len(node.targets) == 1 and _is_self_attr(node.targets[0], me):
+                fine[id(node.targets[0])] = _stored(node.value, interesting)
+            elif t in (ast.For, ast.AsyncFor) and _is_self_attr(node.iter, me):
+                if _only_called_in(node):
+                    fine[id(node.iter)] = None
+            elif t is ast.Attribute and _is_self_attr(node, me):
+                key = (cls, node.attr)
+                if key in made and made[key] is None:
+                    continue
+                if id(node) not in fine:
+                    made[key] = None  # read or written some other way
+                    continue
+                got = fine[id(node)]
+                if got == _POISON:
+                    made[key] = None
+                    continue
+                entry = made.setdefault(key, [set(), 0, 0])
+                entry[2] += 1
+                if got:
+                    entry[0].add(got)
+                    entry[1] += 1
+    out: dict = {}
+    for (cls, attr), got in made.items():
+        if got is not None and len(got[0]) == 1 and len(out.get(cls, ())) < 64:
+            callee, kind = next(iter(got[0]))
+            out.setdefault(cls, {})[attr] = [callee, kind, got[1], got[2]]
+    return out
+
+
+def _is_self_attr(node, me: str) -> bool:
+    return type(node) is ast.Attribute and type(node.value) is ast.Name and node.value.id == me
+
+
+def _stored(v, interesting: set):
+    """What `self.attr = v` keeps: (callee, "one"), (callee, "many") for a list of constructions, () for an empty
+    list (appended to later), _POISON for anything else."""
+    if type(v) is ast.List and not v.elts:
+        return ()
+    if type(v) is not ast.Call:
+        return _POISON
+    d = dotted(v.func)
+    if d is not None and d.split(".", 1)[0] in interesting:
+        return (d, "one")
+    if d is not None and d.rsplit(".", 1)[-1] in _LISTS:
+        if not v.args and not v.keywords:
+            return ()
+        if len(v.args) == 1 and not v.keywords:
+            inner = v.args[0]
+            elts = inner.elts if type(inner) is ast.List else [inner.elt] if type(inner) is ast.ListComp else [None]
+            kinds = {dotted(e.func) if type(e) is ast.Call else None for e in elts}
+            if len(kinds) == 1 and None not in kinds and next(iter(kinds)).split(".", 1)[0] in interesting:
+                return (next(iter(kinds)), "many")
+    return _POISON
+
+
+def _only_called_in(loop) -> bool:
+    """The loop variable of `for x in self.attr:` is a plain name used in the loop only by calling it."""
+    if type(loop.target) is not ast.Name:
+        return False
+    var = loop.target.id
+    calls = set()
+    names = []
+    for st in (*loop.body, *loop.orelse):
+        for n in ast.walk(st):
+            if type(n) is ast.Call and type(n.func) is ast.Name and n.func.id == var:
+                calls.add(id(n.func))
+            elif type(n) is ast.Name and n.id == var:
+                names.append(n)
+            elif type(n) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda):
+                return False  # (a closure may keep it)
+    return all(id(n) in calls and type(n.ctx) is ast.Load for n in names)
+
+
+_POISON = ("?", "?")
+
+
+def passed(params: list, fname: str, call: list, param: str):
+    """What a recorded call passes for a parameter of the function (`params` as in its signature): a literal's
+    source, `=p`, `?`, or None when it leaves it out; "*" when a spread may hold it."""
+    if "." in fname and params:
+        params = params[1:]  # the instance (or class) is not passed
+    if param not in params:
+        return "*"
+    i = params.index(param)
+    star = next((j for j, p in enumerate(params) if p.startswith("*") and not p.startswith("**")), len(params))
+    args, kws = call[6], call[7]
+    if "*" in args[:min(i, star) + 1] or "**" in kws:
+        return "*"
+    if i < star and i < len(args):
+        return args[i]
+    return kws.get(param)

@@ -1,0 +1,432 @@
+"""What the project's own callers pass: the call sites of a project function decide about its parameters.
+
+Per file (summary field `callers`, computed with the rest of the summary):
+
+    sigs   function or `Class.method` -> [first line, last line, parameters, {parameter: default literal or "?"}]
+           (parameters in order; `*name` and `**name` mark the catch-alls)
+    calls  [line, col, end_line, end_col, callee, enclosing function or "", arguments, keywords] for each call
+           of a project name, of a method through `self` (`Class.method`), of an instance kept on `self`
+           (`Class@attr`) or of an element of a list of them (`Class@attr[]`: `self.layers[i](x)`, `for layer in
+           self.layers: layer(x)`). An argument is a literal's source, `=p` for the enclosing function's own
+           parameter p passed on as it is, `*` for a spread, `?` for anything else.
+    insts  class -> {attr: [callee as written, "one" | "many"]}: `self.attr = Thing(...)`, or a list of them
+           (`self.attr.append(Thing(...))`, `nn.ModuleList([Thing(...) for ...])`), where Thing is a project name
+           and the attribute is used in no other way than by being called, indexed and called, or looped over.
+
+A function's callers are known only when every mention of its name in the scanned files is its definition, an
+import of it, or a call the link step resolved to a project function: a reference as a
+value (a callback, a registry), a call through an object of unknown type, a string or a comment naming it
+leaves the callers unknown and the finding stands. For `forward`, reached by calling an instance, the mentions
+counted are those of the class: its definition, its imports and the constructions kept in `insts`.
+"""
+from __future__ import annotations
+
+import ast
+
+from .call_sites import passed, rebound
+
+MAX_CHAIN = 4  # parameters passed on from caller to callee, followed at most this deep
+
+
+# ---------------------------------------------------------------- the link side
+class Callers:
+    """The project's calls resolved to the functions they reach, and what can be concluded about a parameter
+    from all of them. `linker`: a Linker over the summaries (its name resolution only); `mentions(name)`: how
+    often the word occurs in the scanned files' text (asked only for the few names a finding needs)."""
+
+    def __init__(self, linker, mentions):
+        self.linker = linker
+        self.mentions = mentions
+        self.by_target: dict = {}  # (rel, function) -> [(caller rel, call record)]
+        self.written: dict = {}  # last name as written at a resolved call -> how many
+        self.defs: dict = {}  # last name of a function or method -> definitions
+        self.classes: dict = {}  # class name -> definitions
+        self.children: dict = {}  # base last name -> [(rel, class)]
+        self.imports: dict = {}  # imported name -> import statements naming it
+        self.deco: set = set()  # (rel, name) decorated
+        self.inst_mentions: dict = {}  # attribute name -> mentions of self.attr the kept instances account for
+        self.holders: dict = {}  # attribute name -> names of the classes keeping instances under it
+        self.constructions: dict = {}  # (rel, class) -> resolved calls constructing it
+        self._memo: dict = {}
+        recs = {}
+        for rel in linker.summaries:
+            s = linker.summaries[rel]
+            rec = s.get("callers")
+            for imp in s.get("imported", ()):
+                if imp[6]:
+                    self.imports[imp[6]] = self.imports.get(imp[6], 0) + 1
+            if not rec:
+                continue
+            recs[rel] = rec
+            for name in rec["sigs"]:
+                last = name.rsplit(".", 1)[-1]
+                self.defs[last] = self.defs.get(last, 0) + 1
+            for cls, bs in rec["bases"].items():
+                self.classes[cls] = self.classes.get(cls, 0) + 1
+                for b in bs:
+                    self.children.setdefault(b, []).append((rel, cls))
+            self.deco.update((rel, d) for d in rec["deco"])
+            for cls, attrs in rec["insts"].items():
+                for attr, (_callee, _kind, _sites, n) in attrs.items():
+                    self.inst_mentions[attr] = self.inst_mentions.get(attr, 0) + n
+                    self.holders.setdefault(attr, []).append(cls)
+        self.recs = recs
+        for rel, rec in recs.items():
+            for call in rec["calls"]:
+                for target in self._targets(rel, rec, call[4]):
+                    self.by_target.setdefault(target, []).append((rel, call))
+
+    def _targets(self, rel: str, rec: dict, callee: str) -> list:
+        if "@" in callee:
+            cls, _, attr = callee.partition("@")
+            many = attr.endswith("[]")
+            inst = rec["insts"].get(cls, {}).get(attr.rstrip("[]"))
+            if inst is None or (inst[1] == "many") != many:
+                return []
+            made = self._class_of(rel, inst[0])
+            if made is None:
+                return []
+            return [(made[0], f"{made[1]}.forward")]
+        from .link import Class, Func
+
+        if callee.count(".") == 1 and callee in rec["sigs"]:
+            # `self.helper(...)`, written Class.helper: also a subclass's override of helper
+            cls, _, meth = callee.partition(".")
+            self.written[meth] = self.written.get(meth, 0) + 1
+            return [(rel, callee), *self._overrides(cls, meth)]
+        r = self.linker.expr(rel, callee, 0)
+        last = callee.rsplit(".", 1)[-1]
+        if isinstance(r, Func):
+            self.written[last] = self.written.get(last, 0) + 1
+            return [(r.module, r.name)]
+        if isinstance(r, Class):
+            self.written[last] = self.written.get(last, 0) + 1
+            key = (r.module, r.name)
+            self.constructions[key] = self.constructions.get(key, 0) + 1
+        return []
+
+    def _class_of(self, rel: str, callee: str):
+        from .link import Class
+
+        r = self.linker.expr(rel, callee, 0)
+        return (r.module, r.name) if isinstance(r, Class) else None
+
+    def _overrides(self, cls: str, meth: str) -> list:
+        """The overrides of the method in the classes below cls (by base name; each class once, so a cycle of
+        names such as `class Linear(nn.Linear)` ends)."""
+        key = ("overrides", cls, meth)
+        if key not in self._memo:
+            out = []
+            for crel, child in sorted(self._below(cls)):
+                if f"{child}.{meth}" in self.recs[crel]["sigs"]:
+                    out.append((crel, f"{child}.{meth}"))
+            self._memo[key] = out
+        return self._memo[key]
+
+    def _below(self, cls: str) -> set:
+        """(file, class) of every class below cls, by base name."""
+        out: set = set()
+        todo = [cls]
+        named: set = {cls}
+        while todo and len(out) < 4096:
+            for crel, child in self.children.get(todo.pop(), ()):
+                if (crel, child) not in out:
+                    out.add((crel, child))
+                    if child not in named:
+                        named.add(child)
+                        todo.append(child)
+        return out
+
+    # -------------------------------------------------------------- what is known
+    def known(self, rel: str, fname: str) -> bool:
+        """Every caller of the function is among the resolved calls (see the module's docstring)."""
+        key = ("known", rel, fname)
+        if key not in self._memo:
+            self._memo[key] = self._known(rel, fname)
+        return self._memo[key]
+
+    def _known(self, rel: str, fname: str) -> bool:
+        if (rel, fname) in self.deco or rel not in self.recs or fname not in self.recs[rel]["sigs"]:
+            return False
+        last = fname.rsplit(".", 1)[-1]
+        if last in ("forward", "__call__"):
+            return "." in fname and last == "forward" and self._instances_known(rel, fname.split(".", 1)[0])
+        if last.startswith("__"):
+            return False  # dunders are called by the language
+        accounted = self.defs.get(last, 0) + self.written.get(last, 0) + self.imports.get(last, 0) \
+            + self.classes.get(last, 0)
+        return self.mentions(last) == accounted
+
+    def _instances_known(self, rel: str, cls: str) -> bool:
+        """Every instance of the class is kept on self by a project class and only called there."""
+        if (rel, cls) in self.deco:
+            return False
+        sites = 0
+        attrs = set()
+        for hrel, rec in self.recs.items():
+            for _holder, kept in rec["insts"].items():
+                for attr, (callee, _kind, n, _m) in kept.items():
+                    if self._class_of(hrel, callee) == (rel, cls):
+                        sites += n
+                        attrs.add(attr)
+        made = self.constructions.get((rel, cls), 0)
+        if not sites or made != sites:
+            return False  # a construction whose instance goes somewhere else
+        if self.mentions(cls) != self.classes.get(cls, 0) + self.imports.get(cls, 0) + self.written.get(cls, 0):
+            return False
+        # (a subclass of the holder keeping something else under the same name would make the holder's calls
+        # reach that instead: holders of one attribute name must not descend from one another)
+        return all(self.mentions("." + a) == self.inst_mentions.get(a, 0) and not any(
+            h in self._descendants(g) for g in self.holders.get(a, ()) for h in self.holders.get(a, ())) for a in attrs)
+
+    def _descendants(self, cls: str) -> set:
+        return {child for _crel, child in self._below(cls)}
+
+    def callers(self, rel: str, fname: str) -> list:
+        return self.by_target.get((rel, fname), [])
+
+    def passed(self, rel: str, fname: str, call: list, param: str):
+        return passed(self.recs[rel]["sigs"][fname][2], fname, call, param)
+
+    def always_none(self, rel: str, fname: str, param: str, depth: int = 0) -> bool:
+        """Every caller passes None for the parameter or leaves it out while its default is None; a caller handing
+        on a parameter of its own counts when the same holds for that one (at most MAX_CHAIN deep)."""
+        key = ("none", rel, fname, param)
+        if key in self._memo:
+            return bool(self._memo[key])
+        if depth > MAX_CHAIN:
+            return False
+        self._memo[key] = None  # a cycle is not None-only
+        ok = self._always_none(rel, fname, param, depth)
+        self._memo[key] = ok
+        return ok
+
+    def _always_none(self, rel, fname, param, depth) -> bool:
+        sig = self.recs.get(rel, {}).get("sigs", {}).get(fname)
+        callers = self.callers(rel, fname)
+        if sig is None or not callers or not self.known(rel, fname):
+            return False
+        default = sig[3].get(param)
+        for crel, call in callers:
+            v = self.passed(rel, fname, call, param)
+            if v is None:
+                if default is None or default[0] != "None":
+                    return False
+            elif v.startswith("="):
+                if not call[5] or not self.always_none(crel, call[5], v[1:], depth + 1):
+                    return False
+            elif v != "None":
+                return False
+        return True
+
+    def always_passed(self, rel: str, fname: str, param: str) -> bool:
+        """Every caller passes the parameter explicitly: its default never applies in the project."""
+        callers = self.callers(rel, fname)
+        if not callers or not self.known(rel, fname):
+            return False
+        return all(self.passed(rel, fname, call, param) not in (None, "*") for _crel, call in callers)
+
+    def leaving_out(self, rel: str, fname: str, param: str) -> list:
+        """The resolved calls that leave the parameter out (its default applies there)."""
+        return [(crel, call) for crel, call in self.callers(rel, fname)
+                if self.passed(rel, fname, call, param) is None]
+
+
+# ---------------------------------------------------------------- findings the callers decide
+PASS_NONE = "callers-pass-none"
+OVERRIDE = "callers-override-default"
+
+
+def guard_by_callers(findings: list, files, summaries, engine, cache=None, config=None, digests=()) -> list:
+    """Findings no run of the project can reach as written, given every resolved caller:
+
+    - an argument some rule requires to be not None (an attention or padding mask) that is a parameter of the
+      enclosing function which every caller passes as None or leaves at its default None, also through callers
+      handing on a parameter of their own (`TransformerDecoder` -> `layer(...)` -> `forward_post`);
+    - a flagged parameter default (`device="cuda"`) of a private function or method that every caller overrides.
+
+    Marked guarded (`callers-pass-none`, `callers-override-default`). A function with no resolved caller, one
+    referenced otherwise than by a resolved call, or a caller passing anything else keeps the finding."""
+    from ..cache import StepMemo
+
+    memo = StepMemo(cache, "callers")
+    key = _key(memo, files, digests)
+    got = memo.get(key)
+    if not (isinstance(got, list) and all(isinstance(g, list) and len(g) == 5 for g in got)):
+        cands = _candidates(findings, files, summaries, engine)
+        got = _decide(cands, files, summaries, engine, config) if cands else []
+        memo.put(key, got)
+    if not got:
+        return findings
+    from dataclasses import replace
+
+    verdict = {(p, ln, c, r): why for p, ln, c, r, why in got}
+    out = []
+    for f in findings:
+        why = verdict.get((f.path, f.line, f.column, f.rule)) if not f.guarded and f.cell is None else None
+        out.append(replace(f, guarded=True, guarded_by=why) if why else f)
+    return out
+
+
+def _private(fname: str) -> bool:
+    """`_helper`, `Model._helper`, `_Impl.method`: no code outside the project calls it, so the project's callers
+    are all of them. A public function's default is what every user of the library gets, whatever the project's
+    own calls pass (readers count `def load_model(..., device="cuda")` a place to change even then)."""
+    return any(part.startswith("_") and not part.endswith("__") for part in fname.split("."))
+
+
+def _key(memo, files, digests):
+    import hashlib
+
+    if memo.cache is None or len(digests) != len(files) or not all(digests):
+        return None
+    h = hashlib.sha256(f"{memo.cache.salt}\0{memo.step}".encode())
+    for sf, digest in zip(files, digests):  # every file: a config or notebook may name a function too
+        h.update(f"\0{sf.rel}\0{digest}".encode("utf-8", "surrogatepass"))
+    return h.hexdigest()
+
+
+def _none_rules(engine) -> dict:
+    """rule id -> its matchers' argument predicates, for the rules whose matchers require an argument not None."""
+    out = {}
+    for r in engine.rules:
+        if any(a.op == "is-not-none" for m in r.matchers for a in m.args):
+            out[r.id] = r
+    return out
+
+
+def _candidates(findings, files, summaries, engine) -> list:
+    """(finding, rel, function, kind, parameter or None) for findings inside a project function that callers
+    could decide: at a parameter default (kind "default"), or of a rule requiring an argument not None ("none")."""
+    from .report import _unpack
+
+    none_rules = _none_rules(engine)
+    py = {sf.rel: s for sf, s in zip(files, summaries) if sf.kind == "python"}
+    out = []
+    by_file: dict = {}
+    for f in findings:
+        if f.guarded or f.suppressed or f.cell is not None or f.path not in py or py[f.path] is None:
+            continue
+        if f.rule not in none_rules and not (f.snippet or "")[:max(f.column - 1, 0)].rstrip().endswith("="):
+            continue  # neither a not-None argument nor a value written after `=` (a default)
+        by_file.setdefault(f.path, []).append(f)
+    for rel, fs in by_file.items():
+        rec = _unpack(rel, py[rel]).get("callers")
+        if not rec:
+            continue
+        for f in fs:
+            inner = [(a, b, n) for n, (a, b, _ps, _ds) in rec["sigs"].items() if a <= f.line <= b]
+            if not inner:
+                continue
+            _a, _b, fname = max(inner)  # the innermost recorded (a method inside its class)
+            sig = rec["sigs"][fname]
+            for p, (_lit, line, col) in sig[3].items():
+                if (line, col + 1) == (f.line, f.column) and _private(fname):
+                    out.append((f, rel, fname, "default", p))
+            if f.rule in none_rules:
+                out.append((f, rel, fname, "none", None))
+    return out
+
+
+def _decide(cands, files, summaries, engine, config) -> list:
+    from ..read import read_bytes
+    from .link import Linker
+    from .report import _EMPTY, _packed
+    from .summary import Compacted
+
+    py = {sf.rel: s for sf, s in zip(files, summaries) if sf.kind == "python"}
+    linker = Linker(Compacted({rel: _packed(s) for rel, s in py.items()}, _EMPTY), None)
+    texts: dict = {}
+    limit = getattr(config, "max_file_size", None)
+
+    def text_of(sf) -> str:
+        if sf.rel not in texts:
+            data, diag = read_bytes(sf.path, sf.rel, limit) if limit else read_bytes(sf.path, sf.rel)
+            texts[sf.rel] = data.decode("utf-8", "replace") if diag is None and data is not None else ""
+        return texts[sf.rel]
+
+    counted: dict = {}
+
+    def mentions(word: str) -> int:
+        """Occurrences of the word; for ".attr", of the attribute (`x.attr`, also spelled `x . attr`) and of the
+        name in quotes (`getattr(self, "attr")`): a local variable of that name is another thing."""
+        if word not in counted:
+            import re
+
+            bare = word.lstrip(".")
+            if word.startswith("."):
+                pattern = re.compile(rf"\.\s*{re.escape(bare)}(?![\w])|['\"]{re.escape(bare)}['\"]")
+            else:
+                pattern = re.compile(rf"(?<![\w]){re.escape(bare)}(?![\w])")
+            counted[word] = sum(len(pattern.findall(text_of(sf))) for sf in files if bare in text_of(sf))
+        return counted[word]
+
+    callers = Callers(linker, mentions)
+    rules = _none_rules(engine)
+    out = []
+    trees: dict = {}
+    for f, rel, fname, kind, p in cands:
+        if kind == "default":
+            if callers.always_passed(rel, fname, p):
+                out.append([f.path, f.line, f.column, f.rule, OVERRIDE])
+            continue
+        sig = callers.recs.get(rel, {}).get("sigs", {}).get(fname)
+        if sig is None:
+            continue
+        args = _required_not_none(f, rules[f.rule], trees, text_of, files, sig[0])
+        if args is None:
+            continue
+        params = set(callers.recs.get(rel, {}).get("sigs", {}).get(fname, [0, 0, []])[2])
+        if all(a is None or a in params and callers.always_none(rel, fname, a) for a in args):
+            out.append([f.path, f.line, f.column, f.rule, PASS_NONE])
+    return out
+
+
+def _required_not_none(f, rule, trees: dict, text_of, files, def_line: int):
+    """Per matcher of the rule, the parameter name its not-None argument is at the finding's call (None when that
+    argument is left out or written None): the rule cannot fire when each matcher has one such argument that is
+    None. None (the whole answer) when a matcher has none of its not-None arguments written as a plain name."""
+    from ..context.base import argument_of
+
+    if f.path not in trees:
+        sf = next((s for s in files if s.rel == f.path), None)
+        try:
+            trees[f.path] = ast.parse(text_of(sf)) if sf is not None else None
+        except (SyntaxError, ValueError, RecursionError):
+            trees[f.path] = None
+    tree = trees[f.path]
+    if tree is None:
+        return None
+    # `F.sdpa(q, k, v, attn_mask=m).transpose(1, 2)`: the outer call starts at the same place; the finding's call
+    # is the innermost one starting there
+    call = min((n for n in ast.walk(tree) if type(n) is ast.Call and n.lineno == f.line
+                and n.col_offset + 1 == f.column), key=lambda n: (n.end_lineno or 0, n.end_col_offset or 0),
+               default=None)
+    if call is None or any(k.arg is None for k in call.keywords):
+        return None  # (a `**kwargs` spread may hold the mask)
+    defs = [n for n in ast.walk(tree) if type(n) in (ast.FunctionDef, ast.AsyncFunctionDef)
+            and n.lineno <= call.lineno <= (n.end_lineno or n.lineno)]
+    fn = max(defs, key=lambda n: n.lineno, default=None)
+    if fn is None or fn.lineno != def_line:
+        return None  # in a nested function: its own parameters, not the recorded function's
+    again = rebound(fn)
+    names: list = []
+    for m in rule.matchers:
+        found = False
+        for a in m.args:
+            if a.op != "is-not-none":
+                continue
+            expr = argument_of(a, call)
+            if expr is None and any(type(x) is ast.Starred for x in call.args):
+                return None  # (a `*args` spread may hold it)
+            if expr is None or type(expr) is ast.Constant and expr.value is None:
+                names.append(None)
+                found = True
+                break
+            if type(expr) is ast.Name and expr.id not in again:
+                names.append(expr.id)
+                found = True
+                break
+        if not found:
+            return None
+    return names

@@ -1,0 +1,44 @@
+"""Small readings of syntax shared by the summary and the callers record (no import of either)."""
+from __future__ import annotations
+
+import ast
+
+MAX_ITEMS = 400  # per list of a summary: memory stays flat however large the module
+
+
+def literal_source(node) -> str | None:
+    """Source of a literal value (str, number, bool, None, or a tuple/list of them), else None."""
+    if isinstance(node, ast.Constant) and not isinstance(node.value, bytes):
+        return repr(node.value)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant) \
+            and isinstance(node.operand.value, (int, float)) and not isinstance(node.operand.value, bool):
+        return repr(-node.operand.value)
+    if isinstance(node, (ast.Tuple, ast.List)) and len(node.elts) <= 16:
+        parts = [literal_source(e) for e in node.elts]
+        if all(p is not None for p in parts):
+            inner = ", ".join(p for p in parts if p is not None) \
+                + ("," if len(parts) == 1 and isinstance(node, ast.Tuple) else "")
+            return f"({inner})" if isinstance(node, ast.Tuple) else f"[{inner}]"
+    return None
+
+
+def dotted(node) -> str | None:
+    # Runs for the callee and every argument of every call in the project: exact type tests, and a
+    # plain name (the commonest argument) answered without building a list.
+    t = type(node)
+    if t is _Name:
+        return node.id
+    if t is not _Attribute:
+        return None
+    parts = []
+    while t is _Attribute:
+        parts.append(node.attr)
+        node = node.value
+        t = type(node)
+    if t is _Name:
+        parts.append(node.id)
+        return ".".join(reversed(parts))
+    return None
+
+
+_Name, _Attribute = ast.Name, ast.Attribute

@@ -30,6 +30,9 @@ def test_test_code_that_needs_the_cuda_build_is_guarded_and_its_look_alikes_stay
         ("mypkg/kops/test.py", 7, "TRN241", None),
         ("mypkg/train.py", 7, "TRN241", None),  # library code importing the build: the port item
         ("plugins/setup.py", 6, "TRN243", "check-without-placement"),
+        ("plugins/setup.py", 7, "TRN302", "neuron-guarded"),  # the CUDA pick, only where CUDA is
+        # the two builds; the imports of their modules are places of these findings (elsewhere)
+        ("setup.py", 8, "TRN302", None),
         ("setup.py", 13, "TRN302", None),
         # an entry point named test.py reaching the kernel only through the model's packages: the project's code
         ("test.py", 7, "TRN241", None),
@@ -38,7 +41,6 @@ def test_test_code_that_needs_the_cuda_build_is_guarded_and_its_look_alikes_stay
         ("tests/test_dual_ext.py", 6, "TRN241", None),
         ("tests/test_flag_unused.py", 14, "TRN241", None),  # the flag is set but no test is skipped on it
         ("tests/test_has_flag.py", 17, "TRN241", "cuda-build-only"),  # skipIf(not HAS_NORM), False in the handler
-        ("tests/test_optional_ext.py", 4, "TRN302", None),
         ("tests/test_optional_ext.py", 10, "TRN241", None),  # the extension is imported with a fallback
         ("tests/test_optional_flag.py", 15, "TRN241", None),  # mypkg.optional imports the build with a fallback
         ("tests/test_package_flag.py", 5, "TRN281", "optional-gpu-import"),
@@ -47,7 +49,6 @@ def test_test_code_that_needs_the_cuda_build_is_guarded_and_its_look_alikes_stay
         # the helper only the skipped class uses is guarded with it
         ("tests/test_skip_flag.py", 13, "TRN122", "cuda-build-only"),
         ("tests/test_skip_flag.py", 19, "TRN241", "cuda-build-only"),
-        ("tests/test_syncbn_ext.py", 2, "TRN302", None),  # the import of the extension stays the item
         ("tests/test_syncbn_ext.py", 6, "TRN241", "cuda-kernel-test"),
         ("tests/test_syncbn_ext.py", 8, "TRN122", "cuda-kernel-test"),
     ]

@@ -28,6 +28,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from ..scope import classify
+from .syntax import unconditional_nodes as _unconditional
 
 MAX_DEPTH = 6  # project modules followed from a test's import
 MAX_PARSED = 600  # modules parsed per scan for this step
@@ -334,35 +335,6 @@ def skipped_spans(tree: ast.Module, flags: dict) -> list:
                 if type(m) in (ast.FunctionDef, ast.AsyncFunctionDef) and any(_skipped(d, flags)
                                                                               for d in m.decorator_list):
                     out.append((m.decorator_list[0].lineno, m.end_lineno or m.lineno))
-    return out
-
-
-def _raises(stmts: list) -> bool:
-    """The block ends by raising, in every arm of a closing if/else (`else: raise NotImplementedError(...)`)."""
-    if not stmts:
-        return False
-    last = stmts[-1]
-    if type(last) is ast.Raise:
-        return True
-    return type(last) is ast.If and _raises(last.body) and _raises(last.orelse)
-
-
-def _unconditional(tree: ast.Module) -> list:
-    """The nodes of the tree outside any `if` arm whose other arm goes on without raising: code a build reaches
-    whatever the machine (`if cuda: extension = CUDAExtension` / `else: raise ...`), not one choice of two
-    (`if cuda: extension = CUDAExtension` with CppExtension kept otherwise builds on the CPU too)."""
-    out: list = []
-    stack: list[Any] = [tree]
-    while stack:
-        node = stack.pop()
-        out.append(node)
-        if type(node) is ast.If:
-            if _raises(node.orelse):
-                stack.extend(node.body)
-            if _raises(node.body):
-                stack.extend(node.orelse)
-            continue
-        stack.extend(ast.iter_child_nodes(node))
     return out
 
 

@@ -35,7 +35,7 @@ import ast
 import bisect
 import sys
 
-from .syntax import MAX_ITEMS, _Attribute, _Name, dotted, literal_source  # noqa: F401 (imported from here too)
+from .syntax import MAX_ITEMS, _Attribute, _Name, dotted, literal_source, unconditional_nodes  # noqa: F401 (imported from here too)
 
 VERSION = 12
 MAX_TEMPLATE = 400  # a call longer than this is not carried (generated code, data tables)
@@ -263,8 +263,17 @@ def _picked_builds(tree: ast.Module, built: dict) -> dict:
     """Names bound to a flagged build class (`extension = CUDAExtension`, the finding on the value): name ->
     (its line, its column, the finding)."""
     out: dict = {}
+    # a pick the machine decides with a C++ build kept otherwise (`extension = CppExtension`, then `if cuda:
+    # extension = CUDAExtension` and nothing else) builds on the CPU too: that module imports without CUDA
+    every_run = {id(n) for n in unconditional_nodes(tree)}
+    cpp = {t.id for n in ast.walk(tree) if type(n) is ast.Assign and (dotted(n.value) or "").endswith("CppExtension")
+           for t in n.targets if type(t) is ast.Name}
+    ends = {id(s) for n in ast.walk(tree) if type(n) is ast.If and n.orelse
+            and type(n.orelse[-1]) in (ast.Return, ast.Raise) for s in n.body}
     for node in ast.walk(tree):
         if type(node) is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name:
+            if node.targets[0].id in cpp and id(node) not in every_run and id(node) not in ends:
+                continue
             found = built.get((node.value.lineno, node.value.col_offset + 1))
             if found is not None:
                 out.setdefault(node.targets[0].id, (node.value.lineno, node.value.col_offset, found))

@@ -42,3 +42,32 @@ def dotted(node) -> str | None:
 
 
 _Name, _Attribute = ast.Name, ast.Attribute
+
+
+def _raises(stmts: list) -> bool:
+    """The block ends by raising, in every arm of a closing if/else (`else: raise NotImplementedError(...)`)."""
+    if not stmts:
+        return False
+    last = stmts[-1]
+    if type(last) is ast.Raise:
+        return True
+    return type(last) is ast.If and _raises(last.body) and _raises(last.orelse)
+
+
+def unconditional_nodes(tree: ast.Module) -> list:
+    """The nodes of the tree outside any `if` arm whose other arm goes on without raising: code a build reaches
+    whatever the machine (`if cuda: extension = CUDAExtension` / `else: raise ...`), not one choice of two
+    (`if cuda: extension = CUDAExtension` with CppExtension kept otherwise builds on the CPU too)."""
+    out: list = []
+    stack: list = [tree]
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        if type(node) is ast.If:
+            if _raises(node.orelse):
+                stack.extend(node.body)
+            if _raises(node.body):
+                stack.extend(node.orelse)
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+    return out

@@ -254,3 +254,25 @@ def test_uses_of_a_reported_alias_are_its_places(tmp_path):
         # a function binding the name to another API: its uses are that alias's places
         ("unit.py", 22, 19, "TRN243", HALF, [(23, 12, "TRN243")]),
     ]
+
+
+HELPERS = '''import torch
+
+
+def step(state, scaler, log):
+    OptState = torch.cuda.amp.grad_scaler.OptState
+    if state is OptState.READY:
+        return scaler
+    log.info(state)
+    log.info(scaler)
+    log.info(scaler.scale)
+    state = OptState.UNSCALED
+    return state
+'''
+
+
+def test_alias_of_one_function(tmp_path):
+    # the module binds no alias; the function does, and its later use is a place of that finding
+    assert scan(tmp_path, {"helpers.py": HELPERS}) == [
+        ("helpers.py", 5, 16, "TRN251", AMP, [(11, 13, "TRN251")]),
+    ]

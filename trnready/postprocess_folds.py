@@ -47,18 +47,49 @@ def shell_assignments(findings: list, ctx, result) -> dict:
 
 def _chains(tree, want: set) -> dict:
     """(line, column) -> the longest dotted name (`torch.cuda.amp.autocast`, `custom_fwd`) starting there, for
-    the positions in `want`."""
+    the positions in `want`. Only the statements holding those lines are looked into."""
     out: dict = {}
-    for node in ast.walk(tree):
-        if type(node) not in (ast.Attribute, ast.Name):
-            continue
-        pos = (node.lineno, node.col_offset + 1)
-        if pos not in want:
-            continue
-        text = _dotted(node)
-        if text is not None and len(text) > len(out.get(pos, "")):
-            out[pos] = text
+    for st in _holding(tree, sorted({ln for ln, _ in want})):
+        for node in _own_expressions(st):
+            if type(node) not in (ast.Attribute, ast.Name):
+                continue
+            pos = (node.lineno, node.col_offset + 1)
+            if pos not in want:
+                continue
+            text = _dotted(node)
+            if text is not None and len(text) > len(out.get(pos, "")):
+                out[pos] = text
     return out
+
+
+def _holding(tree, lines: list):
+    """Every statement (at any depth) whose lines hold one of the sorted `lines`; no other one is entered."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.expr):
+                continue
+            if isinstance(child, ast.stmt):
+                start = min([child.lineno, *(d.lineno for d in getattr(child, "decorator_list", ()))])
+                end = getattr(child, "end_lineno", None) or child.lineno
+                if bisect.bisect_left(lines, start) == bisect.bisect_right(lines, end):
+                    continue
+                yield child
+            stack.append(child)
+
+
+def _own_expressions(st):
+    """The expression nodes of a statement outside the statements nested in it (decorators, tests, `with`
+    items, arguments' defaults included)."""
+    stack = [st]
+    while stack:
+        node = stack.pop()
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.expr):
+                yield from ast.walk(child)
+            elif not isinstance(child, ast.stmt):
+                stack.append(child)
 
 
 def _dotted(node) -> str | None:
@@ -89,7 +120,7 @@ def class_decorators(tree, mine: list, categories: frozenset) -> dict:
     if len(lines) < 2:
         return {}
     out: dict = {}
-    for node in ast.walk(tree):
+    for node in _holding(tree, sorted(lines)):
         if type(node) is not ast.ClassDef:
             continue
         for st in node.body:
@@ -165,34 +196,26 @@ def _is_alias(st) -> bool:
 
 
 def _statements_at(tree, lines: list):
-    """The statements starting on one of the (sorted) lines; only statements holding such a line are entered."""
-    stack = [tree]
-    while stack:
-        node = stack.pop()
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.expr):
-                continue
-            if isinstance(child, ast.stmt):
-                end = getattr(child, "end_lineno", None) or child.lineno
-                lo = bisect.bisect_left(lines, child.lineno)
-                if lo == bisect.bisect_right(lines, end):
-                    continue
-                if lines[lo] == child.lineno:
-                    yield child
-            stack.append(child)
+    """The statements starting on one of the (sorted) lines."""
+    at = set(lines)
+    return (st for st in _holding(tree, lines) if st.lineno in at)
 
 
-def _imported_names(tree) -> set:
-    """The names the module's import statements bind, at any depth of statements."""
+def _project_names(tree) -> set:
+    """Names bound by `from X import NAME` of a module that is not a well-known library (at any depth of
+    statements): the names project/summary.py looks for flags among."""
+    from .project.summary import _EXTERNAL
+
     out: set = set()
-    stack = [tree]
+    stack = list(tree.body)
     while stack:
-        node = stack.pop()
-        for child in ast.iter_child_nodes(node):
-            if type(child) in (ast.Import, ast.ImportFrom):
-                out.update(a.asname or a.name.split(".", 1)[0] for a in child.names)
-            elif not isinstance(child, ast.expr):
-                stack.append(child)
+        st = stack.pop()
+        if type(st) is ast.ImportFrom and (st.level or (st.module or "").split(".", 1)[0] not in _EXTERNAL):
+            out.update(a.asname or a.name for a in st.names if a.name != "*")
+        for name in ("body", "orelse", "finalbody", "handlers", "cases"):
+            inner = getattr(st, name, None)
+            if inner:
+                stack.extend(inner)
     return out
 
 
@@ -205,25 +228,25 @@ def alias_uses(tree, mine: list) -> dict:
     if len(at) < 2 or not any(_is_alias(st) for st in _statements_at(tree, sorted(lines))):
         return {}
     out: dict = {}
+    shared: set = set()  # names some function declares global: they may be rebound anywhere in the module
     stack = [(tree, {})]
     while stack:
         scope, seen = stack.pop()
         nodes, nested = _own_nodes(scope)
         bound = _bound_names(scope, nodes, nested)
+        shared.update(n for node in nodes if type(node) is ast.Global for n in node.names)
         aliases = {k: v for k, v in seen.items() if k not in bound}
         for node in nodes:
             if type(node) is ast.Assign and node.lineno in lines and _is_alias(node) and \
                     bound.get(node.targets[0].id) == 1:
                 aliases[node.targets[0].id] = node.lineno
-        if not aliases:
-            continue
         for node in nodes:
             if type(node) is ast.Name and type(node.ctx) is ast.Load and node.id in aliases and \
                     (node.lineno, node.col_offset + 1) in at:
-                out[(node.lineno, node.col_offset + 1)] = aliases[node.id]
+                out[(node.lineno, node.col_offset + 1)] = (node.id, aliases[node.id])
         inherited = {} if type(scope) is ast.ClassDef else aliases  # a class body's names are not the methods'
         stack += [(n, inherited) for n in nested]
-    return out
+    return {pos: line for pos, (name, line) in out.items() if name not in shared}
 
 
 def _same_call(call) -> str:
@@ -297,7 +320,7 @@ def guard_blocks(tree) -> list:
     project step may guard, project/summary.py guards_of)."""
     from .project.summary import guards_of
 
-    imported = _imported_names(tree)
+    imported = _project_names(tree)
     return [(g[0], g[1]) for g in guards_of(tree, imported)] if imported else []
 
 
@@ -312,14 +335,17 @@ class Joins:
         self.aliases: dict = {}  # (cell, line, column) -> line of the alias assignment
         self.alias_lines: set = set()  # (cell, line)
         self.arms: dict = {}  # (cell, line, column) -> [(branch, text, arm path), ...]
-        self.guards: dict = {}  # cell -> [(first, last)] blocks a project step may guard
+        self.trees: dict = {}  # cell -> syntax tree
+        self.guards: dict = {}  # cell -> [(first, last)] blocks a project step may guard, worked out when asked
 
     def __bool__(self) -> bool:
         return bool(self.shell or self.apis or self.classes or self.aliases or self.arms)
 
     def guard(self, cell, line: int):
         """The innermost block holding the line that runs only when an imported name is true, or None."""
-        spans = [s for s in self.guards.get(cell, ()) if s[0] <= line <= s[1]]
+        if cell not in self.guards:
+            self.guards[cell] = guard_blocks(self.trees[cell]) if cell in self.trees else []
+        spans = [s for s in self.guards[cell] if s[0] <= line <= s[1]]
         return max(spans) if spans else None
 
     def keys_of(self, f, stand) -> tuple:
@@ -331,16 +357,19 @@ class Joins:
         value = self.shell.get((f.line, f.column)) if f.cell is None else None
         if value is not None:
             own.append((stand, f.rule, "assign", value))
-        guard = self.guard(f.cell, f.line) if (self.apis or self.aliases or self.classes) else None
         api = self.apis.get(here)
+        cls = self.classes.get((f.cell, f.line))
+        line = self.aliases.get(here)
+        alias = (f.cell, f.line) in self.alias_lines
+        if api is None and cls is None and line is None and not alias:
+            return tuple(own), ()
+        guard = self.guard(f.cell, f.line)
         if api is not None:
             own.append((stand, f.rule, "api", api, guard))
-        cls = self.classes.get((f.cell, f.line))
         if cls is not None:
             own.append((stand, f.rule, "class", cls, guard))
-        if (f.cell, f.line) in self.alias_lines:
+        if alias:
             own.append((stand, f.rule, "line", f.line, guard))
-        line = self.aliases.get(here)
         if line is not None:
             ask.append((stand, f.rule, "line", line, guard))
         return tuple(own), tuple(ask)
@@ -370,6 +399,5 @@ def joins(findings: list, ctx, result, api_categories: frozenset) -> Joins:
         out.aliases.update(((cell, *pos), ln) for pos, ln in uses.items())
         out.alias_lines.update((cell, ln) for ln in uses.values())
         out.arms.update(((cell, *pos), v) for pos, v in arm_statements(tree, mine).items())
-        if out.apis or out.aliases or out.classes or out.arms:
-            out.guards[cell] = guard_blocks(tree)
+        out.trees[cell] = tree
     return out

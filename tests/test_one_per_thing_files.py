@@ -276,3 +276,44 @@ def test_alias_of_one_function(tmp_path):
     assert scan(tmp_path, {"helpers.py": HELPERS}) == [
         ("helpers.py", 5, 16, "TRN251", AMP, [(11, 13, "TRN251")]),
     ]
+
+
+MOVE = ".cuda() moves a tensor or module to a GPU: `cuda`"
+CURRENT_DEVICE = "torch.cuda device, memory, stream or RNG API: `torch.cuda.current_device`"
+
+PLACE = '''import torch
+
+
+def place(x, y, flag):
+    if flag:
+        a = x.cuda()
+        b = y.cuda()
+    else:
+        a = x.cuda()
+        b = y.cuda()
+    return a, b
+
+
+def picks(flag, log):
+    if flag:
+        first = torch.zeros(3, device=torch.cuda.current_device())
+    else:
+        second = torch.ones(4, device=torch.cuda.current_device())
+    if flag:
+        noise = torch.randn(2, 32).cuda()
+    else:
+        grads = torch.randn(2, 8).cuda()
+    return first, second, noise, grads
+'''
+
+
+def test_a_run_follows_its_first_statement_into_another_arm(tmp_path):
+    assert scan(tmp_path, {"place.py": PLACE}) == [
+        # `a` of the else folds into the `if`'s item, and `b` after it follows (no item of its own at line 10)
+        ("place.py", 6, 13, "TRN241", MOVE, [(7, 13, "TRN241"), (9, 13, "TRN241"), (10, 13, "TRN241")]),
+        # a call with no operand, or a literal one, in two arms: two tensors, two items
+        ("place.py", 16, 39, "TRN243", CURRENT_DEVICE, []),
+        ("place.py", 18, 39, "TRN243", CURRENT_DEVICE, []),
+        ("place.py", 20, 17, "TRN241", MOVE, []),
+        ("place.py", 22, 17, "TRN241", MOVE, []),
+    ]

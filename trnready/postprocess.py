@@ -134,6 +134,17 @@ def one_per_thing(findings: list, ctx, result) -> list:
         for k in own:
             joined.setdefault(k, i)
 
+    def carry_run(i: int, f, stand) -> None:
+        # A simple statement folded into a finding elsewhere (another arm, a use of its alias) takes the run it
+        # would start along: `b = y.cuda()` after `a = x.cuda()` in the `else` joins where `a` went, as `b` did
+        # in the `if`, rather than starting an item of its own at another position.
+        where = statements.get((f.path, f.cell, f.line))
+        if where is None or where[0] == "import" or not where[2][2] or f.category in _MASK_CATEGORIES:
+            return
+        run, pos = (stand, f.rule, where[2][0]), where[2][1]
+        if run not in runs or pos - runs[run][1] > RUN_GAP + 1:
+            runs[run] = (i, pos)
+
     ci = classify(ctx.rel) == "ci"
     config = ctx.kind in CONFIG_KINDS and not ci
     picks = _checked_branches(findings, ctx, result)
@@ -161,6 +172,7 @@ def one_per_thing(findings: list, ctx, result) -> list:
         join = next((joined[k] for k in (*own, *ask) if k in joined), None)
         if join is not None:
             fold(join, f)
+            carry_run(join, f, stand)
             continue
         where = statements.get((f.path, f.cell, f.line))
         key: tuple | None = None
@@ -197,6 +209,7 @@ def one_per_thing(findings: list, ctx, result) -> list:
         if hit is not None:
             chosen[hit[0]][1].add(hit[1])
             fold(chosen[hit[0]][0], f)
+            carry_run(chosen[hit[0]][0], f, stand)
             continue
         new_choices = [(c, w) for c, w in choices if c not in chosen]
         if thing in kept:

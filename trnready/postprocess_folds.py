@@ -249,10 +249,14 @@ def alias_uses(tree, mine: list) -> dict:
     return {pos: line for pos, (name, line) in out.items() if name not in shared}
 
 
-def _same_call(call) -> str:
+def _same_call(call) -> str | None:
     """The callee, its first operand and its keywords: the same call of one API on one tensor, whatever its other
-    positional arguments (`F.interpolate(x, (32, 32), mode="bilinear")` or `(256, 256)`)."""
+    positional arguments (`F.interpolate(x, (32, 32), mode="bilinear")` or `(256, 256)`). None for a call with no
+    operand, or a literal one (`torch.cuda.current_device()`, `torch.randn(2, 8)`): such a call in two arms builds
+    or picks two things."""
     first = call.args[:1]
+    if not first or isinstance(first[0], (ast.Constant, ast.Starred)):
+        return None
     return ast.dump(ast.Call(func=call.func, args=first, keywords=call.keywords))
 
 
@@ -294,14 +298,14 @@ def arm_statements(tree, mine: list) -> dict:
                 stack += [(c.body, None, None, ()) for c in getattr(st, "cases", ())]
             elif block is not None:
                 whole = ("block", block), ast.dump(st), path
-                for node in ast.walk(st):
+                for node in ast.walk(st):  # outer calls first: `torch.randn(2).cuda()` is the call at its column
                     if type(node) is ast.Call and node.lineno in want:
-                        calls[(node.lineno, node.col_offset + 1)] = node
+                        calls.setdefault((node.lineno, node.col_offset + 1), node)
                 for ln in held:
                     for col in want[ln]:
                         call = calls.get((ln, col))
-                        out[(ln, col)] = [whole] if call is None else \
-                            [whole, (("branch", branch), _same_call(call), path)]
+                        text = _same_call(call) if call is not None else None
+                        out[(ln, col)] = [whole] if text is None else [whole, (("branch", branch), text, path)]
     return out
 
 
@@ -375,7 +379,7 @@ class Joins:
         return tuple(own), tuple(ask)
 
     def same_in_arms(self, f) -> list:
-        """[(branch, text, arm, guard), ...] of a finding in an arm of a branch (arm_statements)."""
+        """[(branch, text, arm path, guard), ...] of a finding in an arm of a branch (arm_statements)."""
         got = self.arms.get((f.cell, f.line, f.column), ()) if f.path == self.rel else ()
         guard = self.guard(f.cell, f.line) if got else None
         return [(*g, guard) for g in got]

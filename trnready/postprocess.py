@@ -195,13 +195,14 @@ def one_per_thing(findings: list, ctx, result) -> list:
         # Likewise the same statement, or the same call of one API on one operand, in alternative arms of the
         # branches of one block (`assert torch.cuda.device_count() > rank` in each arm of a dispatch on a value):
         # one edit, whichever arm runs. Another statement, or the same one twice in one arm, stays apart.
-        choices = []
+        choices: list = []
         if thing is None and f.category not in _MASK_CATEGORIES:
             arm = arms.get((f.path, f.cell, f.line))
             if arm is not None:
                 branch, target, which = arm
                 choices.append(((stand, f.rule, "arms", branch, target, f.message), which))
-            for branch, text, which, guard in (joins.same_in_arms(f) if joins else ()):
+            # (not guarded findings: --show-guarded lists each code path a check guards)
+            for branch, text, which, guard in (joins.same_in_arms(f) if joins and not f.guarded else ()):
                 choices.append(((stand, f.rule, "same", branch, text, f.message, guard), which))
         hit = next(((c, w) for c, w in choices if c in chosen and (
             all(apart(c[3][0], w, seen) for seen in chosen[c][1]) if c[2] == "same" else w not in chosen[c][1])),

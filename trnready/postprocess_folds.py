@@ -21,6 +21,7 @@ from __future__ import annotations
 import ast
 import bisect
 import re
+from typing import Any
 
 # `NAME=value` in a shell line: the value as written (quoted, or up to a blank or a command separator).
 _SHELL_VALUE = re.compile(r"""=("[^"]*"|'[^']*'|[^\s;&|)]*)""")
@@ -126,7 +127,7 @@ def class_decorators(tree, mine: list, categories: frozenset) -> dict:
         for st in node.body:
             if type(st) not in (ast.FunctionDef, ast.AsyncFunctionDef):
                 continue
-            for d in st.decorator_list:
+            for d in getattr(st, "decorator_list", ()):
                 for ln in range(d.lineno, (d.end_lineno or d.lineno) + 1):
                     if ln in lines:
                         out[ln] = (node.lineno, node.col_offset)
@@ -139,8 +140,10 @@ _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 def _own_nodes(scope):
     """The nodes of one scope, without those of the functions, lambdas and classes nested in it (their
     decorators, defaults and bases belong to it), and the nested scopes."""
-    nodes, nested = [], []
-    stack = [scope.body] if type(scope) is ast.Lambda else list(scope.body) if isinstance(scope, _SCOPES) else \
+    nodes: list = []
+    nested: list = []
+    body: Any = getattr(scope, "body", None)
+    stack: list = [body] if type(scope) is ast.Lambda else list(body) if isinstance(scope, _SCOPES) else \
         list(ast.iter_child_nodes(scope))
     while stack:
         node = stack.pop()
@@ -189,6 +192,10 @@ def _bound_names(scope, nodes, nested) -> dict:
     return count
 
 
+def _target_name(st) -> str:
+    return getattr(st.targets[0], "id", "")
+
+
 def _is_alias(st) -> bool:
     """`NAME = dotted.api`"""
     return type(st) is ast.Assign and len(st.targets) == 1 and type(st.targets[0]) is ast.Name and \
@@ -229,7 +236,7 @@ def alias_uses(tree, mine: list) -> dict:
         return {}
     out: dict = {}
     shared: set = set()  # names some function declares global: they may be rebound anywhere in the module
-    stack = [(tree, {})]
+    stack: list = [(tree, {})]
     while stack:
         scope, seen = stack.pop()
         nodes, nested = _own_nodes(scope)
@@ -238,8 +245,8 @@ def alias_uses(tree, mine: list) -> dict:
         aliases = {k: v for k, v in seen.items() if k not in bound}
         for node in nodes:
             if type(node) is ast.Assign and node.lineno in lines and _is_alias(node) and \
-                    bound.get(node.targets[0].id) == 1:
-                aliases[node.targets[0].id] = node.lineno
+                    bound.get(_target_name(node)) == 1:
+                aliases[_target_name(node)] = node.lineno
         for node in nodes:
             if type(node) is ast.Name and type(node.ctx) is ast.Load and node.id in aliases and \
                     (node.lineno, node.col_offset + 1) in at:
@@ -280,22 +287,27 @@ def arm_statements(tree, mine: list) -> dict:
     lines = sorted(want)
     calls: dict = {}
     out: dict = {}
-    stack: list = [(getattr(tree, "body", []), None, None, ())]
+    # Module-level code is left alone: a project step after the file steps may guard one of its blocks (a flag
+    # only ever False), and a fold would hide the other, reachable one. `in_def`: inside a function.
+    stack: list = [(getattr(tree, "body", []), None, None, (), False)]
     while stack:
-        body, block, branch, path = stack.pop()
+        body, block, branch, path, in_def = stack.pop()
         for st in body:
             end = getattr(st, "end_lineno", None) or st.lineno
             held = lines[bisect.bisect_left(lines, st.lineno):bisect.bisect_right(lines, end)]
             if not held:
                 continue
-            if isinstance(st, ast.If) or type(st).__name__ in ("Try", "TryStar"):
+            if in_def and (isinstance(st, ast.If) or type(st).__name__ in ("Try", "TryStar")):
                 outer = (block, branch) if block is not None else (id(body), (st.lineno, st.col_offset))
                 arms = (st.body, st.orelse, *(h.body for h in getattr(st, "handlers", ())))
-                stack += [(b, *outer, (*path, (st.lineno, st.col_offset, i))) for i, b in enumerate(arms)]
-                stack.append((getattr(st, "finalbody", []), None, None, ()))
+                stack += [(b, *outer, (*path, (st.lineno, st.col_offset, i)), True) for i, b in enumerate(arms)]
+                stack.append((getattr(st, "finalbody", []), None, None, (), True))
             elif hasattr(st, "body") or isinstance(st, ast.Match):
-                stack += [(b, None, None, ()) for b in (getattr(st, "body", []), getattr(st, "orelse", []))]
-                stack += [(c.body, None, None, ()) for c in getattr(st, "cases", ())]
+                inner = in_def or isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef))
+                stack += [(b, None, None, (), inner) for b in (getattr(st, "body", []), getattr(st, "orelse", []))]
+                stack += [(b, None, None, (), inner)
+                          for b in (*(h.body for h in getattr(st, "handlers", ())), getattr(st, "finalbody", []))]
+                stack += [(c.body, None, None, (), inner) for c in getattr(st, "cases", ())]
             elif block is not None:
                 whole = ("block", block), ast.dump(st), path
                 for node in ast.walk(st):  # outer calls first: `torch.randn(2).cuda()` is the call at its column
@@ -356,7 +368,8 @@ class Joins:
         """(keys the finding joins under, keys it only looks up), each led by its standing and rule."""
         if f.path != self.rel:
             return (), ()
-        own, ask = [], []
+        own: list = []
+        ask: list = []
         here = (f.cell, f.line, f.column)
         value = self.shell.get((f.line, f.column)) if f.cell is None else None
         if value is not None:

@@ -17,8 +17,10 @@ SOURCE = 'import torch\nimport flash_attn\nd = torch.device("cuda")\nx = torch.z
 
 def test_markdown_report_has_a_summary_table_and_the_top_findings(tmp_path):
     (tmp_path / "a.py").write_text(SOURCE)
-    # 25 device picks, each in a block of its own (a run of neighbouring statements would be one finding)
-    (tmp_path / "b.py").write_text('import torch\n' + 'if n:\n    y = torch.device("cuda")\n' * 25)
+    # 25 device picks, each in a block of its own (a run of neighbouring statements would be one finding) and
+    # each of another variable (one statement repeated in sibling branches would be one finding too)
+    (tmp_path / "b.py").write_text('import torch\n' + "".join(f'if n:\n    y{i} = torch.device("cuda")\n'
+                                                                for i in range(25)))
     (tmp_path / "odd|name.py").write_text("import flash_attn  # <b>|</b>\n")
     proc = run_cli("scan", tmp_path, "--format", "markdown")
     assert proc.returncode == 1

@@ -21,6 +21,7 @@ from dataclasses import replace
 from . import suppress
 from .config import drop_per_file_ignores
 from .model import SEVERITY_RANK
+from .postprocess_folds import apart, joins as file_joins
 from .scope import classify
 
 # Part of the result cache's key: raise it when a file step changes what a file's findings look like
@@ -28,8 +29,9 @@ from .scope import classify
 # 4: uses fold into the same rule's import finding; self-check blocks of package modules are examples;
 # 5: one finding per rule per training-config file; 6: a branch's finding folds into the reported check above
 # it; 10: one per rule per function for more categories of [context.values]; 13: one per category per statement,
-# per API per function, masked_select by mask).
-VERSION = 13
+# per API per function, masked_select by mask; 14: one per shell assignment value, per cuda-amp API per file and
+# per class, per statement in alternative arms, alias uses into the alias).
+VERSION = 14
 
 
 # ---------------------------------------------------------------- file steps
@@ -96,7 +98,11 @@ def one_per_thing(findings: list, ctx, result) -> list:
     - one per rule per function for the categories in `one-per-function-categories` (sparse: the port rewrites a
       function's sparse algebra as a whole, not each `torch.sparse.*` call);
     - a finding in either branch of an `if` / `elif` whose test carries a finding of the same category folds
-      into that one: `if torch.cuda.is_available():` then `device = torch.device("cuda")` is one device pick.
+      into that one: `if torch.cuda.is_available():` then `device = torch.device("cuda")` is one device pick;
+    - the folds of postprocess_folds.py: one per rule and `NAME=value` in a shell script (`CUDA_VISIBLE_DEVICES=2`
+      before each command), one per rule and API per file for `one-per-file-api-categories` (and one per class for
+      their decorators: custom_fwd and custom_bwd of one autograd Function), the same statement (or the same call
+      on one operand) in alternative arms, and the uses of a reported alias (`t = torch.cuda.FloatTensor`).
 
     The kept finding is the first by position, so its fingerprint does not change. Suppressed and
     guarded findings are folded only with findings of the same standing. Statements come from the
@@ -116,12 +122,28 @@ def one_per_thing(findings: list, ctx, result) -> list:
     not_calls = frozenset(values.get("one-per-function-call-not", ()))
     calls = _function_keys(findings, ctx, result, call_rules, by="rule") if call_rules else {}
     arms = _arm_assignments(findings, ctx, result)
+    joins = file_joins(findings, ctx, result, frozenset(values.get("one-per-file-api-categories", ())))
     kept: dict = {}  # key -> index into out
     out: list = []
     extra: dict = {}  # index into out -> [(line, column), ...]
+    joined: dict = {}  # (stand, rule, *key of postprocess_folds) -> index into out
+    own: tuple = ()  # the join keys of the finding at hand
 
     def fold(i: int, f) -> None:
         extra.setdefault(i, []).extend([(f.line, f.column, f.rule), *f.occurrences])
+        for k in own:
+            joined.setdefault(k, i)
+
+    def carry_run(i: int, f, stand) -> None:
+        # A simple statement folded into a finding elsewhere (another arm, a use of its alias) takes the run it
+        # would start along: `b = y.cuda()` after `a = x.cuda()` in the `else` joins where `a` went, as `b` did
+        # in the `if`, rather than starting an item of its own at another position.
+        where = statements.get((f.path, f.cell, f.line))
+        if where is None or where[0] == "import" or not where[2][2] or f.category in _MASK_CATEGORIES:
+            return
+        run, pos = (stand, f.rule, where[2][0]), where[2][1]
+        if run not in runs or pos - runs[run][1] > RUN_GAP + 1:
+            runs[run] = (i, pos)
 
     ci = classify(ctx.rel) == "ci"
     config = ctx.kind in CONFIG_KINDS and not ci
@@ -131,6 +153,9 @@ def one_per_thing(findings: list, ctx, result) -> list:
     runs: dict = {}  # (stand, rule, block) -> (index into out, position of the run's last statement)
     for f in findings:
         stand = (f.path, f.cell, f.suppressed, f.guarded)
+        own, ask = (), ()
+        if joins:
+            own, ask = joins.keys_of(f, stand)
         # The device string of a branch under a reported check (`if torch.cuda.is_available():` then
         # `device = torch.device("cuda")`): one device pick, reported at its check. A process-group backend picked
         # with it (`backend = "nccl"`) is another category and stays its own item: the port changes it apart.
@@ -140,6 +165,14 @@ def one_per_thing(findings: list, ctx, result) -> list:
              for k in ((stand, f.category, ln) for ln in lines) if k in at_line), None)
         if check is not None:
             fold(check, f)
+            continue
+        # A place far from the first of its thing in the file (postprocess_folds.py): the same `NAME=value` prefix
+        # on another line of a shell script, another use of one cuda-amp API or the other decorator of one
+        # autograd Function, a use of an alias whose assignment is reported.
+        join = next((joined[k] for k in (*own, *ask) if k in joined), None)
+        if join is not None:
+            fold(join, f)
+            carry_run(join, f, stand)
             continue
         where = statements.get((f.path, f.cell, f.line))
         key: tuple | None = None
@@ -159,17 +192,27 @@ def one_per_thing(findings: list, ctx, result) -> list:
         # device='cuda')` in a try, `[0]` in its except, `torch.empty(1, device='cuda')` in the else of the `if`
         # around it): one choice to change. Another variable, or another branch, stays its own item.
         # (Two assignments in one arm are two statements of one path, each its own item.)
-        arm = arms.get((f.path, f.cell, f.line)) if thing is None and f.category not in _MASK_CATEGORIES else None
-        if arm is not None:
-            branch, target, which = arm
-            choice = (stand, f.rule, "arms", branch, target, f.message)
-            if choice in chosen and which not in chosen[choice][1]:
-                chosen[choice][1].add(which)
-                fold(chosen[choice][0], f)
-                continue
-            new_choice = None if choice in chosen else (choice, which)
-        else:
-            new_choice = None
+        # Likewise the same statement, or the same call of one API on one operand, in alternative arms of the
+        # branches of one block (`assert torch.cuda.device_count() > rank` in each arm of a dispatch on a value):
+        # one edit, whichever arm runs. Another statement, or the same one twice in one arm, stays apart.
+        choices: list = []
+        if thing is None and f.category not in _MASK_CATEGORIES:
+            arm = arms.get((f.path, f.cell, f.line))
+            if arm is not None:
+                branch, target, which = arm
+                choices.append(((stand, f.rule, "arms", branch, target, f.message), which))
+            # (not guarded findings: --show-guarded lists each code path a check guards)
+            for branch, text, which, guard in (joins.same_in_arms(f) if joins and not f.guarded else ()):
+                choices.append(((stand, f.rule, "same", branch, text, f.message, guard), which))
+        hit = next(((c, w) for c, w in choices if c in chosen and (
+            all(apart(c[3][0], w, seen) for seen in chosen[c][1]) if c[2] == "same" else w not in chosen[c][1])),
+            None)
+        if hit is not None:
+            chosen[hit[0]][1].add(hit[1])
+            fold(chosen[hit[0]][0], f)
+            carry_run(chosen[hit[0]][0], f, stand)
+            continue
+        new_choices = [(c, w) for c, w in choices if c not in chosen]
         if thing in kept:
             fold(kept[thing], f)
             continue
@@ -207,8 +250,10 @@ def one_per_thing(findings: list, ctx, result) -> list:
             kept[key] = len(out)
         if thing is not None:
             kept[thing] = len(out)
-        if new_choice is not None:
-            chosen[new_choice[0]] = (len(out), {new_choice[1]})
+        for c, w in new_choices:
+            chosen[c] = (len(out), {w})
+        for k in own:
+            joined.setdefault(k, len(out))
         at_line.setdefault((stand, f.category, f.line), len(out))
         out.append(f)
     # Never two findings of one category on one line, in any file kind: `torch==2.1.2+cu121` is one thing to

@@ -33,6 +33,8 @@ import ast
 import bisect
 import sys
 
+from .call_text import call_text
+
 VERSION = 11
 MAX_TEMPLATE = 400  # a call longer than this is not carried (generated code, data tables)
 MAX_ITEMS = 400  # per list: memory stays flat however large the module
@@ -246,7 +248,7 @@ def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | Non
                 else:
                     keep = project_arg and callee is not None and callee.rsplit(".", 1)[-1] in apis
                 if keep:
-                    src = ast.unparse(node)
+                    src = call_text(node)
                     if len(src) <= MAX_TEMPLATE:
                         # the dotted names and whether a literal is passed let the link step skip
                         # most calls without parsing them again
@@ -461,7 +463,7 @@ def _attribute_reads(calls, imports, apis, spans, reads, heads=None) -> None:
         if not any(isinstance(v, ast.Attribute) and isinstance(v.value, ast.Name) and v.value.id not in imports
                    for v in vals):
             continue
-        src = ast.unparse(node)
+        src = call_text(node)
         if len(src) > MAX_TEMPLATE:
             continue
         i = bisect.bisect_right(starts, node.lineno) - 1
@@ -543,7 +545,7 @@ def _partial_of_api(node: ast.Call, callee: str, apis) -> bool:
 
 def _as_own(node: ast.Call, callee: str) -> str:
     """The call's source with `self.helper` written as `Class.helper`."""
-    return ast.unparse(ast.Call(func=_dotted_expr(callee), args=node.args, keywords=node.keywords))
+    return call_text(ast.Call(func=_dotted_expr(callee), args=node.args, keywords=node.keywords))
 
 
 def _dotted_expr(name: str) -> ast.expr:
@@ -593,7 +595,7 @@ def _function(fn, calls_in: list, kept: dict, callees=frozenset(), apis=frozense
             roots = {r for r in _roots(node, callee) if r}
             used = roots - {callee}
             if used & names or roots & mine:
-                src = _as_own(node, own[callee]) if own and callee in own else ast.unparse(node)
+                src = _as_own(node, own[callee]) if own and callee in own else call_text(node)
                 if len(src) <= MAX_TEMPLATE:
                     calls.append([node.lineno, node.col_offset, src])
     return [fn.lineno, params, defaults, calls, places]

@@ -292,31 +292,18 @@ def _flags(stmts, conds: _Conditions, wanted: set | None = None) -> set:
     being a check: `_SUPPORTS_FLEX = torch.cuda.is_available() and ...`, then `if _SUPPORTS_FLEX:`.
     `wanted`: only these names are asked about (the answer is the same for them; the others are not
     judged, except the flags their values read)."""
-    assigns: dict = {}
-    for node in stmts:
-        k = type(node)
-        if k is ast.Assign:
-            unreached = id(node) in conds.unreached
-            for t in node.targets:
-                key = t.id if type(t) is ast.Name else _self_attr(t)
-                if key:
-                    assigns.setdefault(key, []).append(
-                        _UNREACHED if unreached else node.value if len(node.targets) == 1 else _REBOUND)
-        elif k is ast.AnnAssign:
-            if type(node.target) is ast.Name and node.value is not None:
-                assigns.setdefault(node.target.id, []).append(node.value)
-        elif k in (ast.AugAssign, ast.For, ast.AsyncFor) and (type(node.target) is ast.Name or _self_attr(node.target)):
-            assigns.setdefault(_self_attr(node.target) or node.target.id, []).append(_REBOUND)
-    if not assigns:
+    assigns, any_assigned = _assignments(stmts, conds, wanted)
+    if not any_assigned:
         return set()
     rounds = (assigns, assigns)
     if wanted is not None:
         # A name's answer reads the flags of the names and `self.x` in its own values only (the first
-        # round judges each name alone), so those are all the first round needs.
-        asked = {n: assigns[n] for n in assigns if n in wanted}
+        # round judges each name alone), so those are all the first round needs. (The values of the
+        # other names are not gathered at all: in a module's own pass most assignments are in functions.)
+        asked = assigns
         read = {x.id if type(x) is ast.Name else _self_attr(x) for vals in asked.values() for v in vals
                 if v is not _REBOUND for x in _names_in(v)}
-        rounds = ({n: vals for n, vals in assigns.items() if n in wanted or n in read}, asked)
+        rounds = (_assignments(stmts, conds, wanted | read)[0] if read - wanted else asked, asked)
     flags: set = set()
     for names in rounds:  # a flag derived from another flag: USE_FLEX = _SUPPORTS_FLEX and cfg.flex
         conds.flags = flags
@@ -331,6 +318,35 @@ def _flags(stmts, conds: _Conditions, wanted: set | None = None) -> set:
     # Those whose value on Neuron is None itself, so `x is not None` is false there too (a False flag is not None).
     conds.none_flags = {n for n in flags if all(_none_on_neuron(v, conds) for v in names.get(n, ()))}
     return flags
+
+
+def _assignments(stmts, conds: _Conditions, keep: set | None = None) -> tuple[dict, bool]:
+    """(name or `self.x` -> the values assigned to it, in the order first assigned; whether anything is assigned
+    at all). keep: only these names are gathered (None: every name)."""
+    assigns: dict = {}
+    found = False
+    for node in stmts:
+        k = type(node)
+        if k is ast.Assign:
+            unreached = id(node) in conds.unreached
+            for t in node.targets:
+                key = t.id if type(t) is ast.Name else _self_attr(t)
+                if key:
+                    found = True
+                    if keep is None or key in keep:
+                        assigns.setdefault(key, []).append(
+                            _UNREACHED if unreached else node.value if len(node.targets) == 1 else _REBOUND)
+        elif k is ast.AnnAssign:
+            if type(node.target) is ast.Name and node.value is not None:
+                found = True
+                if keep is None or node.target.id in keep:
+                    assigns.setdefault(node.target.id, []).append(node.value)
+        elif k in (ast.AugAssign, ast.For, ast.AsyncFor) and (type(node.target) is ast.Name or _self_attr(node.target)):
+            found = True
+            key = _self_attr(node.target) or node.target.id
+            if keep is None or key in keep:
+                assigns.setdefault(key, []).append(_REBOUND)
+    return assigns, found
 
 
 def _names_in(node) -> list:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from trnready.project.call_text import call_text  # noqa: E402
+from trnready.project.call_text import call_text
 
 
 def compare(root: Path) -> tuple[int, list, float, float]:

@@ -25,6 +25,8 @@ from .summary import Compacted, dotted, head_of, literal_source, unpack_list
 
 MAX_DEPTH = 3
 MAX_HOPS = 8
+TREES = 256  # parsed expressions the link step keeps (Linker.tree)
+EVALUATED = 512  # evaluate() answers it keeps
 
 
 @dataclass(frozen=True)
@@ -133,24 +135,18 @@ class Linker(ModuleMap):
         self._resolved: dict = {}  # (rel, dotted name) -> (what it resolves to, files consulted)
         self.touched: set = set()  # files whose summaries the current file's links consulted
         self._attr_aliases: dict | None = None
-        # expression text -> its syntax tree: the same call sources are evaluated again and again (10,464 times,
-        # 2,823 texts on diffusers/src). Shared, so never changed in place (substitute builds new nodes).
-        self._trees: dict = {}
+        # expression text -> its syntax tree: the same call sources are evaluated again and again (18,192 parses of
+        # 3,400 texts on diffusers/src), a wrapper's body once per caller. Shared, so never changed in place
+        # (substitute builds new nodes); the last TREES only, as keeping every tree doubled the step's peak memory.
+        self.tree = functools.lru_cache(maxsize=TREES)(_parse)
         self._evaluated: dict = {}  # evaluate()'s arguments -> (its answer, files consulted)
-
-    def tree(self, src: str):
-        """The expression `src` parsed (raises SyntaxError & co as ast.parse does; a failure is not kept)."""
-        found = self._trees.get(src)
-        if found is None:
-            found = self._trees[src] = ast.parse(src, mode="eval").body
-        return found
 
     def forget(self) -> None:
         """Drop what only spares work while linking (resolutions, the snippets' verdicts, decoded summaries):
         the steps after the link ask the linker little, and the next one parses whole files."""
         self._resolved = {}
         self._engine_cache = {}
-        self._trees = {}
+        self.tree.cache_clear()
         self._evaluated = {}
         if isinstance(self.summaries, Compacted):
             self.summaries.forget()
@@ -371,10 +367,12 @@ class Linker(ModuleMap):
         if found is None:
             outer, self.touched = self.touched, set()
             try:
-                found = self._evaluated[key] = (self._evaluate(rel, src, values, defaults, inner, depth, stack),
-                                                self.touched)
+                found = (self._evaluate(rel, src, values, defaults, inner, depth, stack), self.touched)
             finally:
                 self.touched = outer | self.touched
+            if len(self._evaluated) >= EVALUATED:
+                del self._evaluated[next(iter(self._evaluated))]  # the oldest: memory stays flat
+            self._evaluated[key] = found
         else:
             self.touched |= found[1]
         return list(found[0])
@@ -867,6 +865,11 @@ def _value(node, values, rel, linker) -> str | None:
         return values[d]
     r = linker.expr(rel, d, 0)
     return r.source if isinstance(r, Const) else None
+
+
+def _parse(src: str):
+    """The expression `src` parsed (raises SyntaxError & co as ast.parse does; a failure is not kept)."""
+    return ast.parse(src, mode="eval").body
 
 
 def _callee_text(src: str) -> str:

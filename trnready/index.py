@@ -1018,8 +1018,8 @@ class _ParamReads:
 
 
 def _push_children(node, stack: list, AST) -> None:
-    for field in node._fields:
-        value = getattr(node, field, None)
+    for name in node._fields:
+        value = getattr(node, name, None)
         if type(value) is list:
             stack.extend(v for v in value if isinstance(v, AST))
         elif isinstance(value, AST):

@@ -472,9 +472,13 @@ class Indexer:
             positional = args.posonlyargs + args.args
             pairs = list(zip(positional[len(positional) - len(args.defaults):], args.defaults))
             pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None]
+            decides = None  # the function's parameter reads, gathered in one walk when first asked
             for a, d in pairs:
-                if a.arg in self.interest.keywords and _default_decides(node, a.arg):
-                    self.index.keyword_defaults.append((a.arg, d, scope))
+                if a.arg in self.interest.keywords:
+                    if decides is None:
+                        decides = _ParamReads(node)
+                    if decides(a.arg):
+                        self.index.keyword_defaults.append((a.arg, d, scope))
                 if type(d) is ast.Constant and self.interest.device_keywords \
                         and device_like(a.arg, self.interest.device_keywords):
                     self.index.device_values.append((d, scope))
@@ -967,26 +971,62 @@ def _device_type_literals(test: ast.expr) -> list:
     return out
 
 
-def _default_decides(fn, name: str) -> bool:
-    """The function itself acts on the parameter (`assert backend == "nccl"`, `self.backend = backend`): it is
-    read, never handed on as a call argument (the link step follows forwarded defaults to the API they reach)
-    and not only formatted into text (`print(f"backend: {backend}")`)."""
-    reads, text_only = 0, True
-    for node in ast.walk(fn):
-        if type(node) is ast.Call:
-            for arg in [*node.args, *(k.value for k in node.keywords)]:
-                if type(arg) is ast.Starred:
-                    arg = arg.value
-                if type(arg) is ast.Name and arg.id == name:
-                    return False
-        elif type(node) is ast.JoinedStr:
-            continue
-        elif type(node) is ast.Name and node.id == name and type(node.ctx) is ast.Load:
-            reads += 1
-    formatted = sum(1 for node in ast.walk(fn) if type(node) is ast.FormattedValue
-                    for n in ast.walk(node.value) if type(n) is ast.Name and n.id == name)
-    text_only = reads <= formatted
-    return reads > 0 and not text_only
+class _ParamReads:
+    """Whether the function itself acts on a parameter (`assert backend == "nccl"`, `self.backend = backend`):
+    it is read, never handed on as a call argument (the link step follows forwarded defaults to the API they
+    reach) and not only formatted into text (`print(f"backend: {backend}")`). One walk of the function answers
+    for all its parameters (a function often has several a rule reads)."""
+
+    __slots__ = ("passed", "reads", "formatted")
+
+    def __init__(self, fn):
+        passed: set = set()
+        reads: dict = {}
+        formatted: dict = {}
+        AST, Call, Name, Starred, FormattedValue, Load = ast.AST, ast.Call, ast.Name, ast.Starred, \
+            ast.FormattedValue, ast.Load
+        stack = [fn]
+        while stack:
+            node = stack.pop()
+            k = type(node)
+            if k is Call:
+                for arg in node.args:
+                    if type(arg) is Starred:
+                        arg = arg.value
+                    if type(arg) is Name:
+                        passed.add(arg.id)
+                for kw in node.keywords:
+                    arg = kw.value
+                    if type(arg) is Name:
+                        passed.add(arg.id)
+            elif k is Name:
+                if type(node.ctx) is Load:
+                    reads[node.id] = reads.get(node.id, 0) + 1
+            elif k is FormattedValue:
+                # every name under the formatted value (a nested f-string's names count once per level)
+                inner = [node.value]
+                while inner:
+                    n = inner.pop()
+                    if type(n) is Name:
+                        formatted[n.id] = formatted.get(n.id, 0) + 1
+                    _push_children(n, inner, AST)
+            _push_children(node, stack, AST)
+        self.passed, self.reads, self.formatted = passed, reads, formatted
+
+    def __call__(self, name: str) -> bool:
+        if name in self.passed:
+            return False
+        reads = self.reads.get(name, 0)
+        return reads > 0 and reads > self.formatted.get(name, 0)
+
+
+def _push_children(node, stack: list, AST) -> None:
+    for name in node._fields:
+        value = getattr(node, name, None)
+        if type(value) is list:
+            stack.extend(v for v in value if isinstance(v, AST))
+        elif isinstance(value, AST):
+            stack.append(value)
 
 
 def _asserted_settings(test: ast.expr) -> list:

@@ -317,31 +317,18 @@ def _flags(stmts, conds: _Conditions, wanted: set | None = None) -> set:
     being a check: `_SUPPORTS_FLEX = torch.cuda.is_available() and ...`, then `if _SUPPORTS_FLEX:`.
     `wanted`: only these names are asked about (the answer is the same for them; the others are not
     judged, except the flags their values read)."""
-    assigns: dict = {}
-    for node in stmts:
-        k = type(node)
-        if k is ast.Assign:
-            unreached = id(node) in conds.unreached
-            for t in node.targets:
-                key = t.id if type(t) is ast.Name else _self_attr(t)
-                if key:
-                    assigns.setdefault(key, []).append(
-                        _UNREACHED if unreached else node.value if len(node.targets) == 1 else _REBOUND)
-        elif k is ast.AnnAssign:
-            if type(node.target) is ast.Name and node.value is not None:
-                assigns.setdefault(node.target.id, []).append(node.value)
-        elif k in (ast.AugAssign, ast.For, ast.AsyncFor) and (type(node.target) is ast.Name or _self_attr(node.target)):
-            assigns.setdefault(_self_attr(node.target) or node.target.id, []).append(_REBOUND)
-    if not assigns:
+    assigns, any_assigned = _assignments(stmts, conds, wanted)
+    if not any_assigned:
         return set()
     rounds = (assigns, assigns)
     if wanted is not None:
         # A name's answer reads the flags of the names and `self.x` in its own values only (the first
-        # round judges each name alone), so those are all the first round needs.
-        asked = {n: assigns[n] for n in assigns if n in wanted}
+        # round judges each name alone), so those are all the first round needs. (The values of the
+        # other names are not gathered at all: in a module's own pass most assignments are in functions.)
+        asked = assigns
         read = {x.id if type(x) is ast.Name else _self_attr(x) for vals in asked.values() for v in vals
-                if v is not _REBOUND for x in ast.walk(v) if type(x) in (ast.Name, ast.Attribute)}
-        rounds = ({n: vals for n, vals in assigns.items() if n in wanted or n in read}, asked)
+                if v is not _REBOUND for x in _names_in(v)}
+        rounds = (_assignments(stmts, conds, wanted | read)[0] if read - wanted else asked, asked)
     flags: set = set()
     for names in rounds:  # a flag derived from another flag: USE_FLEX = _SUPPORTS_FLEX and cfg.flex
         conds.flags = flags
@@ -356,6 +343,53 @@ def _flags(stmts, conds: _Conditions, wanted: set | None = None) -> set:
     # Those whose value on Neuron is None itself, so `x is not None` is false there too (a False flag is not None).
     conds.none_flags = {n for n in flags if all(_none_on_neuron(v, conds) for v in names.get(n, ()))}
     return flags
+
+
+def _assignments(stmts, conds: _Conditions, keep: set | None = None) -> tuple[dict, bool]:
+    """(name or `self.x` -> the values assigned to it, in the order first assigned; whether anything is assigned
+    at all). keep: only these names are gathered (None: every name)."""
+    assigns: dict = {}
+    found = False
+    for node in stmts:
+        k = type(node)
+        if k is ast.Assign:
+            unreached = id(node) in conds.unreached
+            for t in node.targets:
+                key = t.id if type(t) is ast.Name else _self_attr(t)
+                if key:
+                    found = True
+                    if keep is None or key in keep:
+                        assigns.setdefault(key, []).append(
+                            _UNREACHED if unreached else node.value if len(node.targets) == 1 else _REBOUND)
+        elif k is ast.AnnAssign:
+            if type(node.target) is ast.Name and node.value is not None:
+                found = True
+                if keep is None or node.target.id in keep:
+                    assigns.setdefault(node.target.id, []).append(node.value)
+        elif k in (ast.AugAssign, ast.For, ast.AsyncFor) and (type(node.target) is ast.Name or _self_attr(node.target)):
+            found = True
+            key = _self_attr(node.target) or node.target.id
+            if keep is None or key in keep:
+                assigns.setdefault(key, []).append(_REBOUND)
+    return assigns, found
+
+
+def _names_in(node) -> list:
+    """The Name and Attribute nodes under node (itself included), in no particular order: a plain stack, several
+    times faster than ast.walk."""
+    out, stack, AST, Name, Attribute = [], [node], ast.AST, ast.Name, ast.Attribute
+    while stack:
+        n = stack.pop()
+        k = type(n)
+        if k is Name or k is Attribute:
+            out.append(n)
+        for field in n._fields:
+            v = getattr(n, field, None)
+            if type(v) is list:
+                stack.extend(c for c in v if isinstance(c, AST))
+            elif isinstance(v, AST):
+                stack.append(v)
+    return out
 
 
 def _none_on_neuron(v, conds: _Conditions) -> bool:
@@ -536,7 +570,12 @@ def _returns(fn, memo: dict) -> tuple:
                     first = min(first, i)
                 elif k is ast.Yield or k is ast.YieldFrom:
                     generator = True
-                stack.extend(c for c in ast.iter_child_nodes(node) if type(c) not in _NESTED)
+                for field in node._fields:  # ast.iter_child_nodes inlined (this walk covers every function)
+                    v = getattr(node, field, None)
+                    if type(v) is list:
+                        stack.extend(c for c in v if isinstance(c, ast.AST) and type(c) not in _NESTED)
+                    elif isinstance(v, ast.AST) and type(v) not in _NESTED:
+                        stack.append(v)
         found = memo[id(fn)] = (first, values, generator)
     return found
 

@@ -26,6 +26,8 @@ from .summary import Compacted, dotted, head_of, literal_source, unpack_list
 MAX_DEPTH = 3
 MAX_HOPS = 8
 _NO_CALLERS = {"sigs": {}}
+TREES = 256  # parsed expressions the link step keeps (Linker.tree)
+EVALUATED = 512  # evaluate() answers it keeps
 
 
 @dataclass(frozen=True)
@@ -135,6 +137,11 @@ class Linker(ModuleMap):
         self.touched: set = set()  # files whose summaries the current file's links consulted
         self._attr_aliases: dict | None = None
         self._flagged_of: dict = {}  # module -> its (function, parameter) with flagged defaults (link._left_out)
+        # expression text -> its syntax tree: the same call sources are evaluated again and again (18,192 parses of
+        # 3,400 texts on diffusers/src), a wrapper's body once per caller. Shared, so never changed in place
+        # (substitute builds new nodes); the last TREES only, as keeping every tree doubled the step's peak memory.
+        self.tree = functools.lru_cache(maxsize=TREES)(_parse)
+        self._evaluated: dict = {}  # evaluate()'s arguments -> (its answer, files consulted)
 
     def forget(self) -> None:
         """Drop what only spares work while linking (resolutions, the snippets' verdicts, decoded summaries):
@@ -142,6 +149,8 @@ class Linker(ModuleMap):
         self._resolved = {}
         self._engine_cache = {}
         self._flagged_of = {}
+        self.tree.cache_clear()
+        self._evaluated = {}
         if isinstance(self.summaries, Compacted):
             self.summaries.forget()
 
@@ -285,9 +294,10 @@ class Linker(ModuleMap):
                 out.append(f"from {mod} import {name} as {local}" if local != name else f"from {mod} import {name}")
         return out
 
-    def substitute(self, rel: str, call: ast.Call, values: dict, resolve: bool, chain: list) -> bool:
+    def substitute(self, rel: str, call: ast.Call, values: dict, resolve: bool, chain: list):
         """Replace parameter names (values) and, when resolve, project names by what they stand for.
-        Returns whether anything was replaced; steps of resolved project names go into chain."""
+        Returns (the call with them replaced, whether anything was), a new node: `call` is left as it is (a
+        shared tree of self.tree); steps of resolved project names go into chain."""
         changed = False
         imports_needed = []
         qualnames = []
@@ -296,44 +306,41 @@ class Linker(ModuleMap):
             nonlocal changed
             if type(node) is ast.IfExp:
                 # `mixed_precision_type if amp else "no"`: either arm may be passed; the test stays as written
-                node.body, node.orelse = repl(node.body), repl(node.orelse)
-                return node
+                return ast.IfExp(test=node.test, body=repl(node.body), orelse=repl(node.orelse))
             d = dotted(node)
             if d is None:
                 return node
             if d in values:
                 changed = True
-                return _parse_expr(values[d])
+                return self.tree(values[d])
             if not resolve:
                 return node
             r = self.expr(rel, d, 0)
             if isinstance(r, Const):
                 changed = True
                 chain.extend(r.chain)
-                return _parse_expr(r.source)
+                return self.tree(r.source)
             if isinstance(r, External) and r.qualname != self._plain(rel, d):
                 changed = True
                 chain.extend(r.chain)
                 mod = r.qualname.rsplit(".", 1)[0] if "." in r.qualname else r.qualname
                 imports_needed.append(mod)
                 qualnames.append(r.qualname)
-                return _parse_expr(r.qualname)
+                return self.tree(r.qualname)
             return node
 
-        call.func = repl(call.func)
-        call.args = [ast.Starred(repl(a.value), a.ctx) if isinstance(a, ast.Starred) else repl(a) for a in call.args]
+        func = repl(call.func)
+        args = [ast.Starred(repl(a.value), a.ctx) if isinstance(a, ast.Starred) else repl(a) for a in call.args]
         spread = []
         for k in call.keywords:
             d = dotted(k.value) if k.arg is None else None
             if d is not None and f"**{d}" in values:  # `**kwargs` of a wrapper: the caller's keywords
                 changed = True
-                spread += _parse_expr(values[f"**{d}"]).keywords
+                spread += self.tree(values[f"**{d}"]).keywords
                 continue
-            k.value = repl(k.value)
-            spread.append(k)
-        call.keywords = spread
+            spread.append(ast.keyword(arg=k.arg, value=repl(k.value)))
         self._imports_needed, self._qualnames = imports_needed, qualnames
-        return changed
+        return ast.Call(func=func, args=args, keywords=spread), changed
 
     def _plain(self, rel: str, d: str) -> str | None:
         """The external name `d` stands for through the file's own import alone (no project step)."""
@@ -364,9 +371,28 @@ class Linker(ModuleMap):
 
     def evaluate(self, rel: str, src: str, values: dict, defaults: dict, inner: bool, depth: int,
                  stack: frozenset) -> list:
-        """[(rule, message, confidence, guarded, chain)] a call in file rel gains from values."""
+        """[(rule, message, confidence, guarded, chain)] a call in file rel gains from values. Half the calls
+        of a project repeat an earlier one (a wrapper's body evaluated for every caller passing the same
+        value): answered from a memo, with the files the first evaluation consulted (`touched`)."""
+        key = (rel, src, frozenset(values.items()), frozenset(defaults.items()), inner, depth, stack)
+        found = self._evaluated.get(key)
+        if found is None:
+            outer, self.touched = self.touched, set()
+            try:
+                found = (self._evaluate(rel, src, values, defaults, inner, depth, stack), self.touched)
+            finally:
+                self.touched = outer | self.touched
+            if len(self._evaluated) >= EVALUATED:
+                del self._evaluated[next(iter(self._evaluated))]  # the oldest: memory stays flat
+            self._evaluated[key] = found
+        else:
+            self.touched |= found[1]
+        return list(found[0])
+
+    def _evaluate(self, rel: str, src: str, values: dict, defaults: dict, inner: bool, depth: int,
+                  stack: frozenset) -> list:
         try:
-            call = ast.parse(src, mode="eval").body
+            call = self.tree(src)
         except (SyntaxError, ValueError, RecursionError):
             return []
         if not isinstance(call, ast.Call):
@@ -387,15 +413,14 @@ class Linker(ModuleMap):
                 return got
             # Inside a wrapper: what the wrapper's own defaults cause is not the caller's doing. The
             # same call with only the baseline values (the caller's arguments unknown) tells which is.
-            before = {r for r, *_ in go(rel, ast.parse(src, mode="eval").body, callee, defaults, depth, stack)}
+            before = {r for r, *_ in go(rel, self.tree(src), callee, defaults, depth, stack)}
             return [g for g in got if g[0] not in before]
         chain: list = []
-        full = call
-        if not self.substitute(rel, full, values, True, chain):
+        full, changed = self.substitute(rel, call, values, True, chain)
+        if not changed:
             return []
         needed, qualnames = self._imports_needed, self._qualnames
-        base = ast.parse(src, mode="eval").body
-        self.substitute(rel, base, defaults, inner, [])
+        base, _ = self.substitute(rel, self.tree(src), defaults, inner, [])
         imports = self.external_imports(rel) + [f"import {m}" for m in needed]
         head = "\n".join(imports)
         got = self.rules_for(f"{head}\n{ast.unparse(full)}")
@@ -705,7 +730,7 @@ class Linker(ModuleMap):
         (`use`) when the call enters a project wrapper; otherwise a note for the per-file finding at the call
         (empty message), naming the default's place (`note`: line, col, end_line, parameter, ...)."""
         try:
-            head = dotted(ast.parse(csrc, mode="eval").body.func)
+            head = dotted(self.tree(csrc).func)
         except (SyntaxError, ValueError, AttributeError, RecursionError):
             return []
         wrapper = isinstance(self.expr(rel, head, 0), (Func, Class)) if head else False
@@ -828,7 +853,7 @@ class Linker(ModuleMap):
             self.touched.update(r for v in seen for r in self._under(v))
         for read in s["reads"]:
             try:
-                call = ast.parse(read[4], mode="eval").body
+                call = self.tree(read[4])
             except (SyntaxError, ValueError, RecursionError):
                 continue
             vals = [(None, a) for a in call.args if not isinstance(a, ast.Starred)] + \
@@ -924,7 +949,8 @@ def _value(node, values, rel, linker) -> str | None:
     return r.source if isinstance(r, Const) else None
 
 
-def _parse_expr(src: str):
+def _parse(src: str):
+    """The expression `src` parsed (raises SyntaxError & co as ast.parse does; a failure is not kept)."""
     return ast.parse(src, mode="eval").body
 
 

@@ -35,9 +35,10 @@ import ast
 import bisect
 import sys
 
+from .call_text import call_text
 from .syntax import MAX_ITEMS, _Attribute, _Name, dotted, literal_source, unconditional_nodes  # noqa: F401 (imported from here too)
 
-VERSION = 12
+VERSION = 13
 MAX_TEMPLATE = 400  # a call longer than this is not carried (generated code, data tables)
 
 # Imports from these never lead into the project: calls naming only them need no summary entry.
@@ -214,7 +215,7 @@ def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | Non
                 else:
                     keep = project_arg and callee is not None and callee.rsplit(".", 1)[-1] in apis
                 if keep:
-                    src = ast.unparse(node)
+                    src = call_text(node)
                     if len(src) <= MAX_TEMPLATE:
                         # the dotted names and whether a literal is passed let the link step skip
                         # most calls without parsing them again
@@ -470,7 +471,7 @@ def _attribute_reads(calls, imports, apis, spans, reads, heads=None) -> None:
         if not any(isinstance(v, ast.Attribute) and isinstance(v.value, ast.Name) and v.value.id not in imports
                    for v in vals):
             continue
-        src = ast.unparse(node)
+        src = call_text(node)
         if len(src) > MAX_TEMPLATE:
             continue
         i = bisect.bisect_right(starts, node.lineno) - 1
@@ -514,7 +515,19 @@ def _function_calls(funcs: dict, calls: list, stores: dict, callees=frozenset(),
         line = node.lineno
         i = bisect_right(starts, line) - 1
         if i >= 0 and line <= spans[i][1]:  # spans[i][0] <= line by the bisection
-            inside[spans[i][2]].append((node, head))
+            # whether the call can lead somewhere whatever the function holding it (see _function), asked
+            # once here: most calls cannot
+            lead = False
+            if head is not None:
+                last = head.rpartition(".")[2]
+                lead = head.partition(".")[0] in callees or last in apis or (
+                    last == "partial" and _partial_of_api(node, head, apis))
+                if not lead:
+                    for k in node.keywords:
+                        if k.arg in apis:
+                            lead = True
+                            break
+            inside[spans[i][2]].append((node, head, lead))
     methods: dict = {}
     for name in funcs:
         if "." in name:
@@ -527,7 +540,7 @@ def _function_calls(funcs: dict, calls: list, stores: dict, callees=frozenset(),
         own = {f"{fn.args.args[0].arg}.{m}": f"{cls}.{m}" for m in methods.get(cls, ())} if cls else {}
         funcs[name] = _function(fn, inside[name], kept, callees, apis, own)
         if own:
-            for node, d in inside[name]:
+            for node, d, _lead in inside[name]:
                 if d in own and len(uses) < MAX_ITEMS and any(
                         literal_source(a) is not None for a in (*node.args, *(k.value for k in node.keywords))):
                     src = _as_own(node, own[d])
@@ -552,7 +565,7 @@ def _partial_of_api(node: ast.Call, callee: str, apis) -> bool:
 
 def _as_own(node: ast.Call, callee: str) -> str:
     """The call's source with `self.helper` written as `Class.helper`."""
-    return ast.unparse(ast.Call(func=_dotted_expr(callee), args=node.args, keywords=node.keywords))
+    return call_text(ast.Call(func=_dotted_expr(callee), args=node.args, keywords=node.keywords))
 
 
 def _dotted_expr(name: str) -> ast.expr:
@@ -570,7 +583,7 @@ def _dotted_expr(name: str) -> ast.expr:
 def _function(fn, calls_in: list, kept: dict, callees=frozenset(), apis=frozenset(), own=None) -> list:
     """Only calls that can lead somewhere are kept: a library API (by its last name), a project name
     (import, function, class, alias) or an attribute __init__ keeps on self. `calls_in`: (call, its
-    dotted callee) pairs."""
+    dotted callee, whether it leads somewhere in any function) triples."""
     a = fn.args
     positional = [p.arg for p in (*a.posonlyargs, *a.args)]
     params = positional + [p.arg for p in a.kwonlyargs]
@@ -592,17 +605,16 @@ def _function(fn, calls_in: list, kept: dict, callees=frozenset(), apis=frozense
     # in a method, `self.x` the class's __init__ keeps (a parameter or a library name) counts too
     mine = {f"{positional[0]}.{k}" for k in kept} if kept and positional else set()
     calls = []
-    for node, callee in calls_in:
+    for node, callee, lead in calls_in:
         if len(calls) < MAX_ITEMS:
-            if callee is None or not (callee.split(".", 1)[0] in callees or callee.rsplit(".", 1)[-1] in apis
-                                      or callee in mine or own and callee in own
-                                      or any(k.arg in apis for k in node.keywords)
-                                      or _partial_of_api(node, callee, apis)):
-                continue  # (a keyword some rule reads, `torch.zeros(n, device=device)`, is a sink too)
+            # lead: a project name, a library API, a keyword some rule reads (`torch.zeros(n, device=device)`
+            # is a sink too) or a partial of an API
+            if callee is None or not (lead or callee in mine or own and callee in own):
+                continue
             roots = {r for r in _roots(node, callee) if r}
             used = roots - {callee}
             if used & names or roots & mine:
-                src = _as_own(node, own[callee]) if own and callee in own else ast.unparse(node)
+                src = _as_own(node, own[callee]) if own and callee in own else call_text(node)
                 if len(src) <= MAX_TEMPLATE:
                     calls.append([node.lineno, node.col_offset, src])
     return [fn.lineno, params, defaults, calls, places]

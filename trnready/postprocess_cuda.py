@@ -23,16 +23,9 @@ MAX_NAMED = 5  # helper paths named in the kernel finding's message
 def _resolve(target: str, includer: str, paths: set) -> str | None:
     """The scanned path an include names: relative to the including file's folder, else the one scanned path
     ending in it (`#include "utils/mink.cuh"` resolved against an include directory such as csrc/)."""
-    here = PurePosixPath(includer).parent
-    parts: list = []
-    for part in (here / target).parts:
-        if part == "..":
-            if not parts:
-                return None
-            parts.pop()
-        elif part != ".":
-            parts.append(part)
-    direct = "/".join(parts)
+    direct = joined_path(PurePosixPath(includer).parent, target)
+    if direct is None:
+        return None
     if direct in paths:
         return direct
     tail = target.lstrip("./")
@@ -99,3 +92,16 @@ def cuda_helpers(findings: list, engine, root=None) -> list:
                                    f"it includes, which define no kernel: {shown}")
         out.append(f)
     return out
+
+
+def joined_path(folder: PurePosixPath, target: str) -> str | None:
+    """`folder/target` with `.` and `..` worked out; None when `..` climbs above the scanned root."""
+    parts: list = []
+    for part in (folder / target).parts:
+        if part == "..":
+            if not parts:
+                return None
+            parts.pop()
+        elif part != ".":
+            parts.append(part)
+    return "/".join(parts)

@@ -21,6 +21,7 @@ from dataclasses import replace
 from pathlib import Path, PurePosixPath
 
 from .filekinds import kind_of
+from .postprocess_cuda import joined_path as _joined
 from .read import read_bytes
 from .readers.cuda import cuda_kernels, local_includes
 
@@ -153,18 +154,6 @@ def built_imports(findings: list, root=None) -> list:
         named.setdefault(root_i, []).append(f"{f.path}:{f.line}")
         drop.add(i)
     return [_named(f, _IMPORTED, named.get(i, [])) for i, f in enumerate(out) if i not in drop]
-
-
-def _joined(folder: PurePosixPath, target: str) -> str | None:
-    parts: list = []
-    for part in (folder / target).parts:
-        if part == "..":
-            if not parts:
-                return None
-            parts.pop()
-        elif part != ".":
-            parts.append(part)
-    return "/".join(parts)
 
 
 def _resolve(target: str, includer: str, paths: set) -> str | None:

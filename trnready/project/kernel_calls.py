@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import ast
 
+from .syntax import dotted as _dotted
+
 MAX_PLACES = 100  # as postprocess.MAX_OCCURRENCES
 
 
@@ -82,17 +84,6 @@ def _bound(st, name: str | None, module: str) -> tuple[set, set]:
         elif a.name == module:
             prefixes.add((a.asname or a.name) + ".")
     return names, prefixes
-
-
-def _dotted(node) -> str | None:
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-        return ".".join(reversed(parts))
-    return None
 
 
 def call_places(tree: ast.Module, imports: list) -> list:

@@ -7,6 +7,7 @@ import ast
 import re
 
 from .config_keys import norm
+from .syntax import dotted as _dotted
 
 MAX_SWITCHES = 200
 _ENV = ("environ", "env")  # `os.environ.get("K")`, `os.environ["K"]`: a process variable, not a config key
@@ -45,17 +46,6 @@ def _env_before(text: str, at: int) -> bool:
 def _receiver_env(node) -> bool:
     d = _dotted(node)
     return d is not None and d.rsplit(".", 1)[-1] in _ENV
-
-
-def _dotted(node) -> str | None:
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-        return ".".join(reversed(parts))
-    return None
 
 
 class _Switches:

@@ -509,10 +509,7 @@ class Engine:
             first, last = call.lineno, call.end_lineno or call.lineno
             if type(expr) is ast.Attribute:
                 # args.dist_backend = "nccl" just above the call: that statement is where the value is written
-                literal = next((o for v, o in _local_attribute(ctx, expr, scope, call)
-                                if v is not UNKNOWN and v is not LIST and _holds(p, True, [v])
-                                and type(o) is ast.Constant and not first <= o.lineno <= last
-                                and _assigned(ctx, o)), None)
+                literal = _written_literal(ctx, p, _local_attribute(ctx, expr, scope, call), first, last)
                 if literal is not None:
                     hits[-1] = replace(hits[-1], also=hits[-1].also + (literal,))
                 continue
@@ -540,10 +537,7 @@ class Engine:
             if not _several_or_env(bindings):
                 # backend = "nccl", then init_process_group(backend=backend): the call keeps the finding and the
                 # statement that writes the flagged literal is listed among its places (the line a reader edits)
-                literal = next((o for v, o in ctx.resolver.values(expr, scope)
-                                if v is not UNKNOWN and v is not LIST and _holds(p, True, [v])
-                                and type(o) is ast.Constant and not first <= o.lineno <= last
-                                and _assigned(ctx, o)), None)
+                literal = _written_literal(ctx, p, ctx.resolver.values(expr, scope), first, last)
                 if literal is not None:
                     hits[-1] = replace(hits[-1], also=hits[-1].also + (literal,))
                 continue
@@ -603,6 +597,13 @@ def _local_attribute(ctx: FileContext, expr: ast.Attribute, scope, call: ast.Cal
         return []
     value = assigned_value(ctx, expr, call)
     return ctx.resolver.values(value, scope) if value is not None else []
+
+
+def _written_literal(ctx, p, pairs, first: int, last: int):
+    """The flagged literal among (value, origin) pairs that another statement of the function writes
+    (`backend = "nccl"`, `args.dist_backend = "nccl"` above the call): the place a reader edits, or None."""
+    return next((o for v, o in pairs if v is not UNKNOWN and v is not LIST and _holds(p, True, [v])
+                 and type(o) is ast.Constant and not first <= o.lineno <= last and _assigned(ctx, o)), None)
 
 
 def _assigned(ctx: FileContext, literal) -> bool:

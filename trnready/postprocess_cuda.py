@@ -33,20 +33,32 @@ def _resolve(target: str, includer: str, paths: set) -> str | None:
     return found[0] if len(found) == 1 else None
 
 
-def cuda_helpers(findings: list, engine, root=None) -> list:
-    """Fold the finding of each CUDA helper file (no `__global__` kernel) into the finding of the first
-    reported kernel file that includes it, for the catalogue's whole-file CUDA rules (`file = ["cuda"]`)."""
+def whole_file_cuda(findings: list, engine, root) -> list:
+    """Indices of the findings of the catalogue's whole-file CUDA rules (`file = ["cuda"]`) on CUDA files; []
+    without a scan root (nothing to read) or without such rules."""
     rules = {rule.id for rule, m in getattr(engine, "surface", {}).get("file", ()) if "cuda" in m.names}
     if root is None or not rules:
-        return findings
-    cuda = [i for i, f in enumerate(findings) if f.rule in rules and kind_of(PurePosixPath(f.path).name) == "cuda"]
-    if len(cuda) < 2:
-        return findings
-    paths = {findings[i].path for i in cuda}
+        return []
+    return [i for i, f in enumerate(findings) if f.rule in rules and kind_of(PurePosixPath(f.path).name) == "cuda"]
+
+
+def cuda_texts(root, paths) -> dict:
+    """path -> the file's text (None when it cannot be read), within the size limit of the CUDA reader."""
     texts: dict = {}
     for rel in paths:
         data, _ = read_bytes(Path(root) / rel, rel, MAX_BYTES)
         texts[rel] = data.decode("utf-8", "replace") if data is not None else None
+    return texts
+
+
+def cuda_helpers(findings: list, engine, root=None) -> list:
+    """Fold the finding of each CUDA helper file (no `__global__` kernel) into the finding of the first
+    reported kernel file that includes it, for the catalogue's whole-file CUDA rules (`file = ["cuda"]`)."""
+    cuda = whole_file_cuda(findings, engine, root)
+    if len(cuda) < 2:
+        return findings
+    paths = {findings[i].path for i in cuda}
+    texts = cuda_texts(root, paths)
     kernel_files = {rel for rel, t in texts.items() if t is not None and cuda_kernels(t)}
     helpers = {rel for rel, t in texts.items() if t is not None and rel not in kernel_files}
     if not kernel_files or not helpers:

@@ -21,7 +21,7 @@ from dataclasses import replace
 from pathlib import Path, PurePosixPath
 
 from .filekinds import kind_of
-from .postprocess_cuda import joined_path as _joined
+from .postprocess_cuda import cuda_texts, joined_path as _joined, whole_file_cuda
 from .read import read_bytes
 from .readers.cuda import cuda_kernels, local_includes
 
@@ -172,17 +172,10 @@ def _resolve(target: str, includer: str, paths: set) -> str | None:
 def cuda_launchers(findings: list, engine, root=None) -> list:
     """Fold the finding of a CUDA file with no `__global__` kernel into the finding of the first reported kernel
     file it includes (directly or through other scanned CUDA files)."""
-    rules = {rule.id for rule, m in getattr(engine, "surface", {}).get("file", ()) if "cuda" in m.names}
-    if root is None or not rules:
-        return findings
-    cuda = [i for i, f in enumerate(findings) if f.rule in rules and kind_of(PurePosixPath(f.path).name) == "cuda"]
+    cuda = whole_file_cuda(findings, engine, root)
     if len(cuda) < 2:
         return findings
-    texts: dict = {}
-    for f in findings:
-        if kind_of(PurePosixPath(f.path).name) == "cuda" and f.path not in texts:
-            data, _ = read_bytes(Path(root) / f.path, f.path, MAX_BYTES)
-            texts[f.path] = data.decode("utf-8", "replace") if data is not None else None
+    texts = cuda_texts(root, {f.path for f in findings if kind_of(PurePosixPath(f.path).name) == "cuda"})
     kernel_files = {rel for rel, t in texts.items() if t is not None and cuda_kernels(t)}
     launchers = {findings[i].path for i in cuda if texts.get(findings[i].path) is not None} - kernel_files
     if not kernel_files or not launchers:

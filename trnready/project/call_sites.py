@@ -11,9 +11,14 @@ from .syntax import MAX_ITEMS, dotted, literal_source
 _LISTS = frozenset({"ModuleList", "list"})
 
 
-def record(body: list, funcs: dict, calls: list, heads: list, interesting: set) -> dict:
+def record(body: list, funcs: dict, calls: list, heads: list, interesting: set, full: bool = False) -> dict:
     """The `callers` field of a summary. `body`: the module's top statements; `funcs`: name -> def node
-    (module-level functions and methods)."""
+    (module-level functions and methods).
+
+    The per-file pass records the cheap part only (`full` False): no instances kept on self (so no calls through
+    them), and a parameter passed on is `=p` even when the body assigns it again. The link step asks for the full
+    record of the few files a decision needs (project/callers.py `Callers.full`): walking every method of every
+    class for its instances, and every function for its rebound names, was a third of the per-file pass."""
     sigs: dict = {}
     deco: list = []  # decorated functions and classes: a decorator may register them (callers unknown)
     bases: dict = {}  # class -> last names of its bases (a method call through self may reach a subclass's)
@@ -49,6 +54,8 @@ def record(body: list, funcs: dict, calls: list, heads: list, interesting: set) 
         encls.append(encl)
         if head is not None and "." in encl and head.split(".", 1)[0] in interesting:
             builders.add(encl.split(".", 1)[0])
+    if not full:
+        builders = set()
     builders = {c for c in builders if _keeps_a_construction(
         [f for n, f in funcs.items() if n.split(".", 1)[0] == c and "." in n], selfs, c, interesting)}
     insts = _instances({n: f for n, f in funcs.items() if n.split(".", 1)[0] in builders and "." in n}, selfs,
@@ -65,8 +72,8 @@ def record(body: list, funcs: dict, calls: list, heads: list, interesting: set) 
                 callee.split("@", 1)[0], ()):
             continue  # (a call of an attribute holding something else: a library layer, a callable)
         params = set(sigs[encl][2]) if encl in sigs else set()
-        if params and any(type(a) is ast.Name and a.id in params
-                          for a in (*node.args, *(k.value for k in node.keywords))):
+        if full and params and any(type(a) is ast.Name and a.id in params
+                                   for a in (*node.args, *(k.value for k in node.keywords))):
             if encl not in fixed:
                 fixed[encl] = params - rebound(funcs[encl])
             params = fixed[encl]  # (a parameter assigned again in the body is not what the caller passed)

@@ -26,6 +26,8 @@ import ast
 from .call_sites import passed, rebound
 
 MAX_CHAIN = 4  # parameters passed on from caller to callee, followed at most this deep
+KEEP_TREES = 2  # syntax trees kept while deciding (candidates are taken file by file)
+MAX_ATTR_FILES = 16  # files naming an instance attribute read whole to account for its mentions, at most
 
 
 # ---------------------------------------------------------------- the link side
@@ -34,9 +36,13 @@ class Callers:
     from all of them. `linker`: a Linker over the summaries (its name resolution only); `mentions(name)`: how
     often the word occurs in the scanned files' text (asked only for the few names a finding needs)."""
 
-    def __init__(self, linker, mentions):
+    def __init__(self, linker, mentions, full=None, naming=None, wanted=()):
         self.linker = linker
         self.mentions = mentions
+        # The summaries hold the cheap record (call_sites.record); `full(rel)` gives a file's whole record (the
+        # instances its classes keep, parameters passed on as they are), asked for the few files a decision needs.
+        self.full = full or (lambda rel: None)
+        self.naming = naming or (lambda word: ())  # the Python files whose text holds the word
         self.by_target: dict = {}  # (rel, function) -> [(caller rel, call record)]
         self.written: dict = {}  # last name as written at a resolved call -> how many
         self.defs: dict = {}  # last name of a function or method -> definitions
@@ -44,37 +50,80 @@ class Callers:
         self.children: dict = {}  # base last name -> [(rel, class)]
         self.imports: dict = {}  # imported name -> import statements naming it
         self.deco: set = set()  # (rel, name) decorated
-        self.inst_mentions: dict = {}  # attribute name -> mentions of self.attr the kept instances account for
-        self.holders: dict = {}  # attribute name -> names of the classes keeping instances under it
         self.constructions: dict = {}  # (rel, class) -> resolved calls constructing it
+        self.built_in: dict = {}  # (rel, class) -> the files holding those calls
+        self.names: dict = {}  # rel -> the functions and methods it defines
+        self.sigs: dict = {}  # rel -> {function: signature}, for the functions of the names indexed
         self._memo: dict = {}
-        recs = {}
-        for rel in linker.summaries:
-            s = linker.summaries[rel]
+        self._indexed: set = set()
+        self._passes = 0
+        self.index(set(wanted))
+
+    def index(self, names: set) -> None:
+        """Make the calls of the functions and classes with these last names known (by_target, written,
+        constructions), with the calls handing a parameter on to them followed MAX_CHAIN deep: one pass over every
+        summary per level. Only those calls and signatures are kept: resolving and keeping every call of the
+        project, when a scan asks about a few functions, was most of the scan's peak memory."""
+        names = set(names) - self._indexed
+        for _ in range(MAX_CHAIN + 1):
+            if not names and self._passes:
+                return
+            self._indexed |= names
+            kept = self._pass(names)
+            # the functions whose own parameter reaches one of these calls: their callers decide too
+            names = {call[5].rsplit(".", 1)[-1] for _rel, call in kept if call[5] and any(
+                a.startswith("=") for a in (*call[6], *call[7].values()))} - self._indexed
+
+    def _pass(self, names: set) -> list:
+        first = not self._passes
+        self._passes += 1
+        kept = []
+        through_self = []  # (rel, call) of `self.method(...)`: a subclass's override is a target too
+        for rel in self.linker.summaries:
+            s = self.linker.summaries[rel]
             rec = s.get("callers")
-            for imp in s.get("imported", ()):
-                if imp[6]:
-                    self.imports[imp[6]] = self.imports.get(imp[6], 0) + 1
+            if first:
+                for imp in s.get("imported", ()):
+                    if imp[6]:
+                        self.imports[imp[6]] = self.imports.get(imp[6], 0) + 1
             if not rec:
                 continue
-            recs[rel] = rec
-            for name in rec["sigs"]:
-                last = name.rsplit(".", 1)[-1]
-                self.defs[last] = self.defs.get(last, 0) + 1
-            for cls, bs in rec["bases"].items():
-                self.classes[cls] = self.classes.get(cls, 0) + 1
-                for b in bs:
-                    self.children.setdefault(b, []).append((rel, cls))
-            self.deco.update((rel, d) for d in rec["deco"])
-            for cls, attrs in rec["insts"].items():
-                for attr, (_callee, _kind, _sites, n) in attrs.items():
-                    self.inst_mentions[attr] = self.inst_mentions.get(attr, 0) + n
-                    self.holders.setdefault(attr, []).append(cls)
-        self.recs = recs
-        for rel, rec in recs.items():
+            if first:
+                self.names[rel] = frozenset(rec["sigs"])
+                for name in rec["sigs"]:
+                    last = name.rsplit(".", 1)[-1]
+                    self.defs[last] = self.defs.get(last, 0) + 1
+                for cls, bs in rec["bases"].items():
+                    self.classes[cls] = self.classes.get(cls, 0) + 1
+                    for b in bs:
+                        self.children.setdefault(b, []).append((rel, cls))
+                self.deco.update((rel, d) for d in rec["deco"])
+            if not names:
+                continue
+            sigs = {n: v for n, v in rec["sigs"].items() if n.rsplit(".", 1)[-1] in names}
+            if sigs:
+                self.sigs.setdefault(rel, {}).update(sigs)
+            # a name imported under another one (`from .ops import attend as att`) is called by that one
+            local = names | {k for k, (_m, _l, orig) in s.get("imports", {}).items() if orig in names}
             for call in rec["calls"]:
-                for target in self._targets(rel, rec, call[4]):
+                callee = call[4]
+                if callee.rsplit(".", 1)[-1] not in local:
+                    continue
+                if callee.count(".") == 1 and callee in rec["sigs"]:
+                    through_self.append((rel, call))
+                for target in self._targets(rel, rec, callee):
                     self.by_target.setdefault(target, []).append((rel, call))
+                    kept.append((rel, call))
+        for rel, call in through_self:
+            cls, _, meth = call[4].partition(".")
+            for target in self._overrides(cls, meth):
+                self.by_target.setdefault(target, []).append((rel, call))
+                kept.append((rel, call))
+        return kept
+
+    def sig(self, rel: str, fname: str):
+        self.index({fname.rsplit(".", 1)[-1]})
+        return self.sigs.get(rel, {}).get(fname)
 
     def _targets(self, rel: str, rec: dict, callee: str) -> list:
         if "@" in callee:
@@ -90,10 +139,11 @@ class Callers:
         from .link import Class, Func
 
         if callee.count(".") == 1 and callee in rec["sigs"]:
-            # `self.helper(...)`, written Class.helper: also a subclass's override of helper
+            # `self.helper(...)`, written Class.helper (a subclass's override of helper is a target too: added once
+            # every class is known, in __init__)
             cls, _, meth = callee.partition(".")
             self.written[meth] = self.written.get(meth, 0) + 1
-            return [(rel, callee), *self._overrides(cls, meth)]
+            return [(rel, callee)]
         r = self.linker.expr(rel, callee, 0)
         last = callee.rsplit(".", 1)[-1]
         if isinstance(r, Func):
@@ -103,6 +153,7 @@ class Callers:
             self.written[last] = self.written.get(last, 0) + 1
             key = (r.module, r.name)
             self.constructions[key] = self.constructions.get(key, 0) + 1
+            self.built_in.setdefault(key, set()).add(rel)
         return []
 
     def _class_of(self, rel: str, callee: str):
@@ -118,7 +169,7 @@ class Callers:
         if key not in self._memo:
             out = []
             for crel, child in sorted(self._below(cls)):
-                if f"{child}.{meth}" in self.recs[crel]["sigs"]:
+                if f"{child}.{meth}" in self.names.get(crel, ()):
                     out.append((crel, f"{child}.{meth}"))
             self._memo[key] = out
         return self._memo[key]
@@ -146,9 +197,10 @@ class Callers:
         return self._memo[key]
 
     def _known(self, rel: str, fname: str) -> bool:
-        if (rel, fname) in self.deco or rel not in self.recs or fname not in self.recs[rel]["sigs"]:
+        if (rel, fname) in self.deco or fname not in self.names.get(rel, ()):
             return False
         last = fname.rsplit(".", 1)[-1]
+        self.index({last})
         if last in ("forward", "__call__"):
             return "." in fname and last == "forward" and self._instances_known(rel, fname.split(".", 1)[0])
         if last.startswith("__"):
@@ -161,9 +213,10 @@ class Callers:
         """Every instance of the class is kept on self by a project class and only called there."""
         if (rel, cls) in self.deco:
             return False
+        self.index({cls})  # its constructions
         sites = 0
         attrs = set()
-        for hrel, rec in self.recs.items():
+        for hrel, rec in self._holder_records(rel, cls):
             for _holder, kept in rec["insts"].items():
                 for attr, (callee, _kind, n, _m) in kept.items():
                     if self._class_of(hrel, callee) == (rel, cls):
@@ -176,17 +229,78 @@ class Callers:
             return False
         # (a subclass of the holder keeping something else under the same name would make the holder's calls
         # reach that instead: holders of one attribute name must not descend from one another)
-        return all(self.mentions("." + a) == self.inst_mentions.get(a, 0) and not any(
-            h in self._descendants(g) for g in self.holders.get(a, ()) for h in self.holders.get(a, ())) for a in attrs)
+        for a in attrs:
+            kept = self._kept_under(a)
+            if kept is None:
+                return False
+            inst_mentions, holders = kept
+            if self.mentions("." + a) != inst_mentions or any(
+                    h in self._descendants(g) for g in holders for h in holders):
+                return False
+        return True
+
+    def _kept_under(self, attr: str):
+        """(mentions of `.attr` that instances kept under that name account for, the classes keeping them), over
+        the files naming the attribute (whole records: a copied module may keep other instances under the same
+        name); None when too many files name it to read them all (the answer is then "unknown")."""
+        key = ("kept", attr)
+        if key not in self._memo:
+            files = self.naming(attr)
+            if len(files) > MAX_ATTR_FILES:
+                self._memo[key] = None
+            else:
+                n = 0
+                holders = []
+                for hrel in sorted(files):
+                    for holder, kept in (self.full(hrel) or {}).get("insts", {}).items():
+                        if attr in kept:
+                            n += kept[attr][3]
+                            holders.append(holder)
+                self._memo[key] = (n, holders)
+        return self._memo[key]
+
+    def _holder_records(self, rel: str, cls: str) -> list:
+        """(file, full record) of the files constructing the class: the ones whose classes can keep its instances."""
+        key = ("holders", rel, cls)
+        if key not in self._memo:
+            out = []
+            for hrel in sorted(self.built_in.get((rel, cls), ())):
+                rec = self.full(hrel)
+                if rec and rec["insts"]:
+                    out.append((hrel, rec))
+            self._memo[key] = out
+        return self._memo[key]
 
     def _descendants(self, cls: str) -> set:
         return {child for _crel, child in self._below(cls)}
 
     def callers(self, rel: str, fname: str) -> list:
-        return self.by_target.get((rel, fname), [])
+        self.index({fname.rsplit(".", 1)[-1]})
+        found = self.by_target.get((rel, fname), [])
+        if not fname.endswith(".forward"):
+            return found
+        self.index({fname.split(".", 1)[0]})  # the constructions of the class: where its instances are kept
+        key = ("forward", rel, fname)
+        if key not in self._memo:
+            # calls through kept instances are in the full records of the files naming the class only
+            extra = []
+            for hrel, rec in self._holder_records(rel, fname.split(".", 1)[0]):
+                for call in rec["calls"]:
+                    if "@" in call[4] and (rel, fname) in self._targets(hrel, rec, call[4]):
+                        extra.append((hrel, call))
+            self._memo[key] = found + extra
+        return self._memo[key]
+
+    def _passed_on(self, crel: str, call: list, param: str) -> bool:
+        """The caller's parameter reaches the call as the caller got it (not assigned again in its body)."""
+        rec = self.full(crel)
+        if not rec:
+            return False
+        same = next((c for c in rec["calls"] if c[:6] == call[:6]), None)
+        return same is not None and same[6] == call[6] and same[7] == call[7]
 
     def passed(self, rel: str, fname: str, call: list, param: str):
-        return passed(self.recs[rel]["sigs"][fname][2], fname, call, param)
+        return passed(self.sig(rel, fname)[2], fname, call, param)
 
     def always_none(self, rel: str, fname: str, param: str, depth: int = 0) -> bool:
         """Every caller passes None for the parameter or leaves it out while its default is None; a caller handing
@@ -202,7 +316,7 @@ class Callers:
         return ok
 
     def _always_none(self, rel, fname, param, depth) -> bool:
-        sig = self.recs.get(rel, {}).get("sigs", {}).get(fname)
+        sig = self.sig(rel, fname)
         callers = self.callers(rel, fname)
         if sig is None or not callers or not self.known(rel, fname):
             return False
@@ -213,7 +327,8 @@ class Callers:
                 if default is None or default[0] != "None":
                     return False
             elif v.startswith("="):
-                if not call[5] or not self.always_none(crel, call[5], v[1:], depth + 1):
+                if not call[5] or not self._passed_on(crel, call, param) \
+                        or not self.always_none(crel, call[5], v[1:], depth + 1):
                     return False
             elif v != "None":
                 return False
@@ -361,22 +476,48 @@ def _decide(cands, files, summaries, engine, config) -> list:
             counted[word] = sum(len(pattern.findall(text_of(sf))) for sf in files if bare in text_of(sf))
         return counted[word]
 
-    callers = Callers(linker, mentions)
+    py_files = [sf for sf in files if sf.kind == "python"]
+    by_rel = {sf.rel: sf for sf in py_files}
+    fulls: dict = {}
+
+    def full(rel: str):
+        """The file's whole callers record, summarised again from its text (call_sites.record, `full`)."""
+        if rel not in fulls:
+            fulls[rel] = None
+            tree = _tree(by_rel.get(rel), trees, text_of)
+            if tree is not None:
+                from .summary import summarize
+
+                try:
+                    fulls[rel] = summarize(tree, full_callers=True)["callers"]
+                except RecursionError:
+                    pass
+        return fulls[rel]
+
+    def naming(word: str) -> list:
+        return [sf.rel for sf in py_files if word in text_of(sf)]
+
+    # the names the decisions start from: the functions holding the findings, and for a `forward` its class
+    wanted = {c[2].rsplit(".", 1)[-1] for c in cands} | {c[2].split(".", 1)[0] for c in cands
+                                                         if c[2].endswith(".forward")}
+    callers = Callers(linker, mentions, full, naming, wanted)
     rules = _none_rules(engine)
     out = []
     trees: dict = {}
-    for f, rel, fname, kind, p in cands:
+    for f, rel, fname, kind, p in sorted(cands, key=lambda c: (c[0].path, c[0].line, c[0].column)):
+        if not callers.callers(rel, fname):
+            continue  # no resolved caller decides anything (and the file need not be parsed again)
         if kind == "default":
             if callers.always_passed(rel, fname, p):
                 out.append([f.path, f.line, f.column, f.rule, OVERRIDE])
             continue
-        sig = callers.recs.get(rel, {}).get("sigs", {}).get(fname)
+        sig = callers.sig(rel, fname)
         if sig is None:
             continue
         args = _required_not_none(f, rules[f.rule], trees, text_of, files, sig[0])
         if args is None:
             continue
-        params = set(callers.recs.get(rel, {}).get("sigs", {}).get(fname, [0, 0, []])[2])
+        params = set(sig[2])
         if all(a is None or a in params and callers.always_none(rel, fname, a) for a in args):
             out.append([f.path, f.line, f.column, f.rule, PASS_NONE])
     return out
@@ -388,24 +529,18 @@ def _required_not_none(f, rule, trees: dict, text_of, files, def_line: int):
     None. None (the whole answer) when a matcher has none of its not-None arguments written as a plain name."""
     from ..context.base import argument_of
 
-    if f.path not in trees:
-        sf = next((s for s in files if s.rel == f.path), None)
-        try:
-            trees[f.path] = ast.parse(text_of(sf)) if sf is not None else None
-        except (SyntaxError, ValueError, RecursionError):
-            trees[f.path] = None
-    tree = trees[f.path]
+    sf = next((s for s in files if s.rel == f.path), None)
+    tree = _tree(sf, trees, text_of)
     if tree is None:
         return None
+    calls, fdefs = _nodes(tree)
     # `F.sdpa(q, k, v, attn_mask=m).transpose(1, 2)`: the outer call starts at the same place; the finding's call
     # is the innermost one starting there
-    call = min((n for n in ast.walk(tree) if type(n) is ast.Call and n.lineno == f.line
-                and n.col_offset + 1 == f.column), key=lambda n: (n.end_lineno or 0, n.end_col_offset or 0),
+    call = min(calls.get((f.line, f.column - 1), ()), key=lambda n: (n.end_lineno or 0, n.end_col_offset or 0),
                default=None)
     if call is None or any(k.arg is None for k in call.keywords):
         return None  # (a `**kwargs` spread may hold the mask)
-    defs = [n for n in ast.walk(tree) if type(n) in (ast.FunctionDef, ast.AsyncFunctionDef)
-            and n.lineno <= call.lineno <= (n.end_lineno or n.lineno)]
+    defs = [n for n in fdefs if n.lineno <= call.lineno <= (n.end_lineno or n.lineno)]
     fn = max(defs, key=lambda n: n.lineno, default=None)
     if fn is None or fn.lineno != def_line:
         return None  # in a nested function: its own parameters, not the recorded function's
@@ -430,3 +565,33 @@ def _required_not_none(f, rule, trees: dict, text_of, files, def_line: int):
         if not found:
             return None
     return names
+
+
+def _tree(sf, trees: dict, text_of):
+    """The file's syntax tree, parsed once per step (None when it does not parse)."""
+    if sf is None:
+        return None
+    if sf.rel not in trees:
+        while len(trees) >= KEEP_TREES:  # a whole module's tree is ten times its text: keep the last few only
+            del trees[next(iter(trees))]
+        try:
+            trees[sf.rel] = ast.parse(text_of(sf))
+        except (SyntaxError, ValueError, RecursionError):
+            trees[sf.rel] = None
+    return trees[sf.rel]
+
+
+def _nodes(tree) -> tuple:
+    """(line, column) -> the calls starting there, and the function definitions, of a tree (one walk, kept on it)."""
+    got = getattr(tree, "trnready_callers_nodes", None)
+    if got is None:
+        calls: dict = {}
+        defs = []
+        for n in ast.walk(tree):
+            t = type(n)
+            if t is ast.Call:
+                calls.setdefault((n.lineno, n.col_offset), []).append(n)
+            elif t in (ast.FunctionDef, ast.AsyncFunctionDef):
+                defs.append(n)
+        got = tree.trnready_callers_nodes = (calls, defs)
+    return got

@@ -38,7 +38,7 @@ import sys
 from .call_text import call_text
 from .syntax import MAX_ITEMS, _Attribute, _Name, dotted, literal_source, unconditional_nodes  # noqa: F401 (imported from here too)
 
-VERSION = 13
+VERSION = 14
 MAX_TEMPLATE = 400  # a call longer than this is not carried (generated code, data tables)
 
 # Imports from these never lead into the project: calls naming only them need no summary entry.
@@ -113,7 +113,8 @@ def api_names(engine) -> frozenset:
 
 
 def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | None = None,
-              values: dict | None = None, built: dict | None = None, import_nodes: list | None = None) -> dict:
+              values: dict | None = None, built: dict | None = None, import_nodes: list | None = None,
+              full_callers: bool = False) -> dict:
     """`calls`: every Call node of the tree when the caller already walked it (else walked here);
     `values`: the catalogue's [context.values] (for the never-on-Neuron flags); `built`: (line, column) ->
     [rule, confidence, message] of the file's custom-cuda-kernel findings; `import_nodes`: every Import and
@@ -186,7 +187,7 @@ def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | Non
     # Each call's dotted callee, computed once for the three passes below (None: not a dotted name).
     heads = [dotted(n.func) for n in calls]
     from .call_sites import record
-    callers = record(list(_top_statements(body)), funcs, calls, heads, interesting) if funcs else None
+    callers = record(list(_top_statements(body)), funcs, calls, heads, interesting, full_callers) if funcs else None
     spans = _function_calls(funcs, calls, stores, callees, apis, uses, heads) if funcs else []
     interesting = {n for n in interesting if n in imports or n in funcs or n in classes or n in stores}
     if apis:

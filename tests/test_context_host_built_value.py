@@ -60,3 +60,16 @@ def test_a_schedule_returned_to_callers_that_store_it_cast_is_host_data():
         ("schedules.py", 15, 52, "TRN121", F64 % "torch.float64", False),
         ("schedules.py", 39, 17, "TRN242", '"cuda" device string: `cuda`', False),
     ]
+
+
+def test_weights_of_a_checkpoint_loaded_onto_the_cpu_are_host_tensors():
+    # a position-embedding resize of weights loaded with map_location="cpu" (torch.load or the hub loader) runs on
+    # the host while the checkpoint loads; loaded onto "cuda", moved to a device, or loaded where it was saved: kept
+    interp = "Bilinear or bicubic interpolation: `torch.nn.functional.interpolate`"
+    found = scan_findings(CONTEXT_FIXTURES / "host_built_checkpoints", "--show-guarded")
+    assert [f for f in found if f[3] == "TRN191"] == [
+        ("finetune.py", 12, 11, "TRN191", interp, True),
+        ("finetune.py", 20, 12, "TRN191", interp, False),
+        ("finetune.py", 26, 12, "TRN191", interp, False),
+        ("finetune.py", 31, 12, "TRN191", interp, False),
+    ]

@@ -283,6 +283,12 @@ class _Kinds:
                 # literal data, or a NumPy / Python value (`torch.as_tensor(labels.numpy())`): built on the host
                 return HOST if call.args and (type(call.args[0]) in _LITERAL_DATA
                                               or self.of(call.args[0], depth + 1) == PY) else None
+            if tail in ("load", "load_state_dict_from_url"):
+                # a checkpoint loaded onto the CPU (`torch.load(path, map_location="cpu")`): its tensors stay there
+                # until something moves them (weights reshaped while loading: a position-embedding resize)
+                where = next((kw.value for kw in call.keywords if kw.arg == "map_location"),
+                             call.args[1] if len(call.args) > 1 else None)
+                return HOST if where is not None and is_cpu(where) else None
             if tail == "scalar_tensor" or tail == "tensor" and call.args and type(call.args[0]) is ast.Constant:
                 return PY  # a 0-dim tensor goes to the device of the tensors it meets
             if tail in _FACTORIES:

@@ -397,3 +397,26 @@ def test_one_fp8_recipe_per_function_and_other_categories_on_its_lines_stay_apar
     # the finfo limit, the scale and the cast of one function are one fp8 change (lines 6 and 9); the float64
     # cast and the .cuda() move on line 14 are other categories, each its own finding
     assert got == [(6, "TRN202", [9]), (14, "TRN241", []), (14, "TRN121", [])]
+
+
+OPT_IN_FIRST = '''import deepspeed
+
+
+def setup(args):
+    if args.deepspeed:
+        from deepspeed.runtime.data_pipeline.curriculum_scheduler import CurriculumScheduler
+        args.sched = CurriculumScheduler(1)
+    model, opt, _, _ = deepspeed.initialize(model=args.model)
+    return model
+'''
+
+
+def test_a_fold_is_as_severe_as_its_most_severe_place(tmp_path):
+    """An opt-in import (only under `if args.deepspeed:`, an advisory) comes first, but the library is also
+    imported and used unconditionally: the one finding for the library is a blocker, kept at the unconditional
+    use, with the opt-in import among its places."""
+    (tmp_path / "training.py").write_text(OPT_IN_FIRST)
+    got = [(f["line"], f["rule"], f["severity"], f.get("occurrences")) for f in scan(tmp_path)["findings"]]
+    assert got == [(8, "TRN287", "blocker", [{"line": 1, "column": 1, "rule": "TRN287"},
+                                             {"line": 6, "column": 9, "rule": "TRN287"},
+                                             {"line": 7, "column": 22, "rule": "TRN287"}])]

@@ -42,6 +42,9 @@ TRAINING_KEYS = frozenset({
     # Megatron / GPT-NeoX: model-parallel training configs that split model and training settings over files
     "pipe_parallel_size", "model_parallel_size", "tensor_model_parallel_size", "pipeline_model_parallel_size",
     "train_iters", "attention_config",
+    # BasicSR and the restoration projects built on it (Real-ESRGAN, GFPGAN, ...): `num_gpu`, `manual_seed`,
+    # `dist_params` sit at the top of every train and test option file
+    "num_gpu", "num_gpus", "manual_seed", "dist_params",
 })
 CONFIG_DIRS = frozenset({"configs", "config", "conf", "recipes", "recipe", "hparams", "experiments", "exps",
                          "accelerate_configs", "deepspeed_configs", "ds_configs", "training_configs"})

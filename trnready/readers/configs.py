@@ -85,14 +85,23 @@ def role_of(rel: str, entries: list[Entry]) -> str | None:
     if any(e.value is None and e.path and e.path[-1] in COMPONENT_KEYS for e in entries):
         return "config"
     known = len({k.lower() for k in top} & TRAINING_KEYS)
-    in_config_dir = any(p in CONFIG_DIRS or "config" in p for p in parts[:-1])  # configs/, config_hub/, ds_configs/
-    if known >= 2 or (known and in_config_dir):
+    config_dir = in_config_dir_parts(parts)
+    if known >= 2 or (known and config_dir):
         return "config"
-    if "defaults" in top and in_config_dir:
+    if "defaults" in top and config_dir:
         return "config"  # a Hydra config group file
     if "hydra" in top:
         return "config"  # Hydra's own node (launcher, sweeps): a run-config overlay holding only `hydra.launcher`
     return None
+
+
+def in_config_dir(rel: str) -> bool:
+    """The file sits in a folder named like a config folder (configs/, config_hub/, ds_configs/, ...)."""
+    return in_config_dir_parts(rel.lower().split("/"))
+
+
+def in_config_dir_parts(parts: list) -> bool:
+    return any(p in CONFIG_DIRS or "config" in p for p in parts[:-1])
 
 
 def _suffix(keys: tuple[str, ...], pattern: tuple[str, ...]) -> bool:

@@ -57,7 +57,7 @@ def config_module_findings(ctx, tree: ast.Module, found=()) -> tuple[list, list,
         return [], [], []
     em = Emitter(ctx.rel)
     em.seen = {(f.path, f.cell, f.rule, f.line) for f in found}  # one finding per rule and line
-    notes: list = [] if getattr(engine, "link", False) else None  # type: ignore[assignment]
+    notes: list | None = [] if getattr(engine, "link", False) else None
     setting_findings(entries, "config", lines, engine, em, ctx.rel, notes)
     from ..project.config_keys import norm
 
@@ -67,7 +67,7 @@ def config_module_findings(ctx, tree: ast.Module, found=()) -> tuple[list, list,
 
 def _tops(tree: ast.Module) -> list | None:
     """The module's top-level assigned names, or None when it does more than assign (a def, a class, a loop)."""
-    names = []
+    names: list = []
     for st in tree.body:
         if not isinstance(st, _ALLOWED):
             return None

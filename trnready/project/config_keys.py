@@ -131,7 +131,7 @@ def guard_unread_settings(findings: list, files: list, summaries: list, read_tex
 
     questions: dict = {}  # (rel, line, rule) -> needed keys
     tops: dict = {}  # rel -> the file's top-level keys
-    from ..readers.configs import in_config_dir
+    from ..readers.config_dirs import in_config_dir
 
     for sf, packed in zip(files, summaries):
         # Python files: only config modules (readers/python_configs.py, in a config folder) note settings

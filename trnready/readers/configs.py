@@ -22,6 +22,7 @@ import re
 from dataclasses import replace
 
 from . import lines as line_reader
+from .config_dirs import in_config_dir_parts
 from .context import FileContext, ReadResult
 from .emit import Emitter, msg
 from .outline import Entry, outline, top_keys
@@ -46,8 +47,6 @@ TRAINING_KEYS = frozenset({
     # `dist_params` sit at the top of every train and test option file
     "num_gpu", "num_gpus", "manual_seed", "dist_params",
 })
-CONFIG_DIRS = frozenset({"configs", "config", "conf", "recipes", "recipe", "hparams", "experiments", "exps",
-                         "accelerate_configs", "deepspeed_configs", "ds_configs", "training_configs"})
 # Never configs: repository metadata, docs sites, linters, deployment and compose files.
 _NOT_CONFIG_NAMES = frozenset({
     ".pre-commit-config.yaml", ".pre-commit-hooks.yaml", "mkdocs.yml", "mkdocs.yaml", ".readthedocs.yml",
@@ -93,15 +92,6 @@ def role_of(rel: str, entries: list[Entry]) -> str | None:
     if "hydra" in top:
         return "config"  # Hydra's own node (launcher, sweeps): a run-config overlay holding only `hydra.launcher`
     return None
-
-
-def in_config_dir(rel: str) -> bool:
-    """The file sits in a folder named like a config folder (configs/, config_hub/, ds_configs/, ...)."""
-    return in_config_dir_parts(rel.lower().split("/"))
-
-
-def in_config_dir_parts(parts: list) -> bool:
-    return any(p in CONFIG_DIRS or "config" in p for p in parts[:-1])
 
 
 def _suffix(keys: tuple[str, ...], pattern: tuple[str, ...]) -> bool:

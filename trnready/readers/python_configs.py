@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import ast
 
-from .configs import TRAINING_KEYS, in_config_dir, setting_findings
+from .config_dirs import in_config_dir
+from .configs import TRAINING_KEYS, setting_findings
 from .emit import Emitter
 from .outline import Entry
 

@@ -274,6 +274,16 @@ def other(fast=False):
         torch.backends.cudnn.benchmark = True
 
 
+def built(bench):
+    kw = {"bench_kernels": bench}
+    return third(**kw)
+
+
+def third(bench_kernels=False):
+    if bench_kernels:
+        torch.backends.cudnn.benchmark = True
+
+
 if __name__ == "__main__":
     config = OmegaConf.load("configs/train.yaml")
     main(name="run", **config)
@@ -282,12 +292,12 @@ if __name__ == "__main__":
 
 def test_parameters_filled_from_a_splatted_config_are_read_by_name(tmp_path):
     # `main(**config)` hands each key to the parameter of that name: `use_xformers` and `use_amp` set true turn
-    # on what their conditions guard. `fused_norm` is set false; `cudnn_bench` and `fast` are parameters filled
-    # only from the caller's own **kwargs and from a dict display, not from a config.
+    # on what their conditions guard. `fused_norm` is set false; `cudnn_bench`, `fast` and `bench_kernels` are parameters filled
+    # only from the caller's own **kwargs, from a dict display and from a local built as one, not from a config.
     (tmp_path / "configs").mkdir()
     (tmp_path / "configs" / "train.yaml").write_text(
         "learning_rate: 1.0e-4\nbatch_size: 4\nuse_amp: true\nuse_xformers: True\nfused_norm: false\n"
-        "cudnn_bench: true\nfast: true\n")
+        "cudnn_bench: true\nfast: true\nbench_kernels: true\n")
     (tmp_path / "train.py").write_text(SPLAT_TRAIN)
     found = _configs(tmp_path, "--no-cache")
     assert [(f[1], f[3], f[4]) for f in found] == [(3, "TRN251", "cuda-amp"), (4, "TRN284", "cuda-library")]

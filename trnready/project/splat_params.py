@@ -3,8 +3,9 @@
 (AnimateDiff's `main(..., **OmegaConf.load(args.config))` with `if mixed_precision_training:` inside `main`).
 
 Only functions and classes the same file defines at module level are followed (a call `name(**x)` names them
-directly); forwarding one's own `**kwargs` (`def wrap(**kw): return f(**kw)`) and a dict display
-(`f(**{"a": 1})`) hand on no config. Used by project/switch_conditions.py for "param" switches."""
+directly); forwarding one's own `**kwargs` (`def wrap(**kw): return f(**kw)`), a dict display (`f(**{"a": 1})`)
+and a name the same scope assigns from one (`kw = {"memory_efficient": memory_efficient}`; `f(**kw)`) hand on no
+config. Used by project/switch_conditions.py for "param" switches."""
 from __future__ import annotations
 
 import ast
@@ -30,7 +31,7 @@ def splat_params(tree: ast.Module) -> set[str]:
         f = call.func
         if not isinstance(f, ast.Name) or f.id not in defs or f.id in done:
             continue
-        if any(k.arg is None and _from_config(k.value, fn) for k in call.keywords):
+        if any(k.arg is None and _from_config(k.value, fn, tree) for k in call.keywords):
             done.add(f.id)
             a = defs[f.id].args
             out.update(x.arg for x in (*a.posonlyargs, *a.args, *a.kwonlyargs) if x.arg not in ("self", "cls"))
@@ -51,10 +52,22 @@ def _calls(tree: ast.Module):
             stack.append((fn, child))
 
 
-def _from_config(value, fn) -> bool:
-    if isinstance(value, (ast.Dict, ast.DictComp)):
+def _from_config(value, fn, tree) -> bool:
+    if _built_here(value):
         return False
-    if fn is not None and isinstance(value, ast.Name):
-        own = {a.arg for a in (fn.args.vararg, fn.args.kwarg) if a is not None}
-        return value.id not in own
+    if isinstance(value, ast.Name):
+        if fn is not None and value.id in {a.arg for a in (fn.args.vararg, fn.args.kwarg) if a is not None}:
+            return False
+        # `attn_kwargs = {'memory_efficient': memory_efficient, ...}` then `Attention(**attn_kwargs)`: the code
+        # builds the mapping from its own names, no config
+        scope = fn if fn is not None else tree
+        return not any(isinstance(n, ast.Assign) and _built_here(n.value)
+                       and any(isinstance(t, ast.Name) and t.id == value.id for t in n.targets)
+                       for n in ast.walk(scope))
     return True
+
+
+def _built_here(value) -> bool:
+    """A dict display, comprehension or `dict(...)` call: keys the code writes itself."""
+    return isinstance(value, (ast.Dict, ast.DictComp)) or (
+        isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "dict")

@@ -275,7 +275,7 @@ def other(fast=False):
 
 
 def built(bench):
-    kw = {"bench_kernels": bench}
+    kw: dict = {"bench_kernels": bench}
     return third(**kw)
 
 

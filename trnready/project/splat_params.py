@@ -61,9 +61,9 @@ def _from_config(value, fn, tree) -> bool:
         # `attn_kwargs = {'memory_efficient': memory_efficient, ...}` then `Attention(**attn_kwargs)`: the code
         # builds the mapping from its own names, no config
         scope = fn if fn is not None else tree
-        return not any(isinstance(n, ast.Assign) and _built_here(n.value)
-                       and any(isinstance(t, ast.Name) and t.id == value.id for t in n.targets)
-                       for n in ast.walk(scope))
+        return not any(_built_here(n.value) and any(isinstance(t, ast.Name) and t.id == value.id for t in (
+            n.targets if isinstance(n, ast.Assign) else [n.target])) for n in ast.walk(scope)
+            if isinstance(n, (ast.Assign, ast.AnnAssign)) and n.value is not None)
     return True
 
 

@@ -45,7 +45,7 @@ TRAINING_KEYS = frozenset({
     "train_iters", "attention_config",
     # BasicSR and the restoration projects built on it (Real-ESRGAN, GFPGAN, ...): `num_gpu`, `manual_seed`,
     # `dist_params` sit at the top of every train and test option file
-    "num_gpu", "num_gpus", "manual_seed", "dist_params",
+    "num_gpu", "manual_seed", "dist_params",
 })
 # Never configs: repository metadata, docs sites, linters, deployment and compose files.
 _NOT_CONFIG_NAMES = frozenset({

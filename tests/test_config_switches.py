@@ -241,3 +241,67 @@ def test_keys_of_one_config_turning_on_one_feature_are_one_finding(tmp_path):
         [(3, "TRN292", [4]), (5, "TRN292", [6])]
     assert found[1]["message"].startswith("`fused_norm: true` turns on plugin.py:3 ")
     assert found[1]["message"].endswith("(also switched on at line 6)")
+
+
+SPLAT_TRAIN = """import torch
+from omegaconf import OmegaConf
+
+
+def main(name, use_amp: bool = True, use_xformers: bool = True, fused_norm: bool = False):
+    if use_xformers:
+        unet.enable_xformers_memory_efficient_attention()
+    scaler = torch.cuda.amp.GradScaler() if use_amp else None
+    if fused_norm:
+        from apex.normalization import FusedLayerNorm
+    return scaler
+
+
+def wrapped(**kwargs):
+    return helper(**kwargs)
+
+
+def helper(cudnn_bench=False):
+    if cudnn_bench:
+        torch.backends.cudnn.benchmark = True
+
+
+def literal():
+    return other(**{"fast": True})
+
+
+def other(fast=False):
+    if fast:
+        torch.backends.cudnn.benchmark = True
+
+
+def built(bench):
+    kw: dict = {"bench_kernels": bench}
+    return third(**kw)
+
+
+def third(bench_kernels=False):
+    if bench_kernels:
+        torch.backends.cudnn.benchmark = True
+
+
+if __name__ == "__main__":
+    config = OmegaConf.load("configs/train.yaml")
+    main(name="run", **config)
+"""
+
+
+def test_parameters_filled_from_a_splatted_config_are_read_by_name(tmp_path):
+    # `main(**config)` hands each key to the parameter of that name: `use_xformers` and `use_amp` set true turn
+    # on what their conditions guard. `fused_norm` is set false; `cudnn_bench`, `fast` and `bench_kernels` are parameters filled
+    # only from the caller's own **kwargs, from a dict display and from a local built as one, not from a config.
+    (tmp_path / "configs").mkdir()
+    (tmp_path / "configs" / "train.yaml").write_text(
+        "learning_rate: 1.0e-4\nbatch_size: 4\nuse_amp: true\nuse_xformers: True\nfused_norm: false\n"
+        "cudnn_bench: true\nfast: true\nbench_kernels: true\n")
+    (tmp_path / "train.py").write_text(SPLAT_TRAIN)
+    found = _configs(tmp_path, "--no-cache")
+    assert [(f[1], f[3], f[4]) for f in found] == [(3, "TRN251", "cuda-amp"), (4, "TRN284", "cuda-library")]
+    assert found[0][6].startswith("`use_amp: true` turns on train.py:8 (read in `use_amp` at train.py:8)")
+    # without the splat call nothing reads the keys by name: the parameters alone switch nothing on
+    (tmp_path / "train.py").write_text(SPLAT_TRAIN.replace('main(name="run", **config)', 'main(name="run")'))
+    assert _configs(tmp_path, "--no-cache") == []

@@ -31,6 +31,8 @@ SNAPSHOT = [
     ('configs/lightning/trainer.yaml', 4, 16, 'TRN242', '"cuda" device string: `accelerator: gpu`'),
     ('configs/lightning/trainer.yaml', 5, 13, 'TRN610', 'GPU resource request in a job, container or cluster definition: `devices: [0, 1]`'),
     ('configs/lightning/trainer.yaml', 6, 14, 'TRN254', 'Hugging Face / Accelerate float16 mixed precision: `precision: 16-mixed`'),
+    ('configs/pixart/base_fp16.py', 7, 19, 'TRN254', 'Hugging Face / Accelerate float16 mixed precision: `mixed_precision: fp16`'),
+    ('configs/pixart/base_fp16.py', 8, 28, 'TRN271', 'Distributed process group on NCCL: `backend`'),
     ('configs/torchtune/llama3_2_1b_lora.yaml', 8, 16, 'TRN285', 'bitsandbytes (8-bit / 4-bit CUDA kernels): `_component_: bitsandbytes.optim.PagedAdamW8bit`'),
     ('configs/torchtune/llama3_2_1b_lora.yaml', 16, 9, 'TRN242', '"cuda" device string: `device: cuda`'),
     ('docker-compose.yaml', 8, 13, 'TRN610', 'GPU resource request in a job, container or cluster definition: `- driver: nvidia`'),

@@ -131,16 +131,20 @@ def guard_unread_settings(findings: list, files: list, summaries: list, read_tex
 
     questions: dict = {}  # (rel, line, rule) -> needed keys
     tops: dict = {}  # rel -> the file's top-level keys
+    from ..readers.config_dirs import in_config_dir
+
     for sf, packed in zip(files, summaries):
-        if packed is None or sf.kind in ("python", "notebook"):
+        # Python files: only config modules (readers/python_configs.py, in a config folder) note settings
+        if packed is None or sf.kind == "notebook" or (sf.kind == "python" and not in_config_dir(sf.rel)):
             continue
         s = unpack(sf.rel, packed) if isinstance(packed, (bytes, bytearray)) else packed
-        for line, rule, keys in (s or {}).get("settings") or ():
+        for line, rule, keys in _settings(s):
             questions[(sf.rel, line, rule)] = keys
             tops[sf.rel] = (s or {}).get("tops") or []
     if not questions:
         return findings
-    sources = [sf for sf in files if sf.kind == "python"]
+    # a config module's own keys (`{"backend": "nccl"}`) are the config, not code reading it
+    sources = [sf for sf in files if sf.kind == "python" and sf.rel not in tops]
     if not sources:  # no Python at all: the configs are read by something this scan does not see
         return findings
     wanted = {k for keys in questions.values() for k in keys} | {k for t in tops.values() for k in t}
@@ -160,6 +164,16 @@ def guard_unread_settings(findings: list, files: list, summaries: list, read_tex
             f = replace(f, guarded=True, guarded_by=GUARD)
         out.append(f)
     return out
+
+
+def _settings(s) -> list:
+    """A summary's setting notes [line, rule, keys], when of that shape (a Python summary is checked by its own
+    fields only)."""
+    got = (s or {}).get("settings") or []
+    if isinstance(got, list) and all(isinstance(x, list) and len(x) == 3 and isinstance(x[0], int)
+                                     and isinstance(x[1], str) and isinstance(x[2], list) for x in got):
+        return got
+    return []
 
 
 def true_switches(entries, values: dict) -> list:

@@ -10,7 +10,8 @@ The positive direction of project/config_keys.py (which guards settings nothing 
   is, or is an `and`/`or` of, `x.get("K")`, `x["K"]`, `getattr(x, "K")`, `x.K` (x not an imported module, not
   `self`), a local assigned from one of those, or an attribute `self.V` the class assigns from one ("read"). A
   parameter named K or `self.K` is "param": it counts only when the project reads K from a config by name somewhere
-  (`cfg.get("low_resource")` handed on as `low_resource=`); the file's such reads are `cfgreads`. `not K`
+  (`cfg.get("low_resource")` handed on as `low_resource=`, or `main(**config)` filling the parameters of `main` by
+  name: project/splat_params.py); the file's such reads are `cfgreads`. `not K`
   turns the `else` arm on; a comparison (`== "fp16"`) is a value, not a switch, and is never followed.
 - per training config (readers/configs.py, config_keys.true_switches): its scalars set to a boolean true whose
   key is specific (not in [context.values] config-switch-generic-keys), as `switches`

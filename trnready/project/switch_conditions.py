@@ -7,6 +7,7 @@ import ast
 import re
 
 from .config_keys import norm
+from .splat_params import splat_params
 from .syntax import dotted as _dotted
 
 MAX_SWITCHES = 200
@@ -32,10 +33,15 @@ def add_switches(summary: dict | None, tree, text: str, findings) -> None:
         return
     try:
         found = _Switches(tree, lines).run()
+        # `main(**config)`: main's parameters are read from the config by name (project/splat_params.py); only
+        # worked out when a parameter guards a finding here, since it walks the whole tree
+        splat = splat_params(tree) if any(x[3] == "param" for x in found) else set()
     except RecursionError:
         return
     if found:
         summary["switches"] = found[:MAX_SWITCHES]
+    if splat:
+        summary["cfgreads"] = sorted(set(summary.get("cfgreads", ())) | {norm(k) for k in splat})[:400]
 
 
 def _env_before(text: str, at: int) -> bool:

@@ -22,6 +22,7 @@ import re
 from dataclasses import replace
 
 from . import lines as line_reader
+from .config_dirs import in_config_dir_parts
 from .context import FileContext, ReadResult
 from .emit import Emitter, msg
 from .outline import Entry, outline, top_keys
@@ -42,9 +43,10 @@ TRAINING_KEYS = frozenset({
     # Megatron / GPT-NeoX: model-parallel training configs that split model and training settings over files
     "pipe_parallel_size", "model_parallel_size", "tensor_model_parallel_size", "pipeline_model_parallel_size",
     "train_iters", "attention_config",
+    # BasicSR and the restoration projects built on it (Real-ESRGAN, GFPGAN, ...): `num_gpu`, `manual_seed`,
+    # `dist_params` sit at the top of every train and test option file
+    "num_gpu", "manual_seed", "dist_params",
 })
-CONFIG_DIRS = frozenset({"configs", "config", "conf", "recipes", "recipe", "hparams", "experiments", "exps",
-                         "accelerate_configs", "deepspeed_configs", "ds_configs", "training_configs"})
 # Never configs: repository metadata, docs sites, linters, deployment and compose files.
 _NOT_CONFIG_NAMES = frozenset({
     ".pre-commit-config.yaml", ".pre-commit-hooks.yaml", "mkdocs.yml", "mkdocs.yaml", ".readthedocs.yml",
@@ -82,10 +84,10 @@ def role_of(rel: str, entries: list[Entry]) -> str | None:
     if any(e.value is None and e.path and e.path[-1] in COMPONENT_KEYS for e in entries):
         return "config"
     known = len({k.lower() for k in top} & TRAINING_KEYS)
-    in_config_dir = any(p in CONFIG_DIRS or "config" in p for p in parts[:-1])  # configs/, config_hub/, ds_configs/
-    if known >= 2 or (known and in_config_dir):
+    config_dir = in_config_dir_parts(parts)
+    if known >= 2 or (known and config_dir):
         return "config"
-    if "defaults" in top and in_config_dir:
+    if "defaults" in top and config_dir:
         return "config"  # a Hydra config group file
     if "hydra" in top:
         return "config"  # Hydra's own node (launcher, sweeps): a run-config overlay holding only `hydra.launcher`

@@ -126,9 +126,13 @@ def scan_python(text: str, rel: str, engine: Engine, cell: int | None = None, tr
 
 
 def read(ctx: FileContext) -> ReadResult:
+    from .python_configs import config_module_findings, may_be_config_module
+
     setup_py = ctx.name == "setup.py"
     tree = None
     findings: list = []
+    notes: list = []
+    tops: list = []
     if not (ctx.prefilter and not ctx.engine.may_match(ctx.text)):
         tree, diag = parse(ctx.text, ctx.rel)
         if diag is not None:
@@ -142,12 +146,20 @@ def read(ctx: FileContext) -> ReadResult:
         from .dataclass_settings import dataclass_setting_findings
 
         findings = findings + dataclass_setting_findings(ctx, tree)
+        cfg_found, notes, tops = config_module_findings(ctx, tree, findings)
+        findings = findings + cfg_found
     elif not setup_py:
         # Nothing any rule looks for occurs in the text, but the file may still hand a value or a
         # re-export to another module: only its summary is wanted; and strings holding shell text
         # (`"qwenllm/qwen:cu117"`, `"docker run --gpus all ..."`) are read by the shell line matchers.
         from .job_scripts import may_hold_shell_text
 
+        if may_be_config_module(ctx.rel, ctx.text):  # `mixed_precision = 'fp16'` in configs/: no rule's token
+            tree, diag = parse(ctx.text, ctx.rel)
+            cfg_found, notes, tops = config_module_findings(ctx, tree) if diag is None else ([], [], [])
+            if cfg_found:
+                return ReadResult(cfg_found, None, [Source(ctx.text, ("python",), tree=tree)],
+                                  summary=_with_settings(project_summary(ctx, tree), notes, tops))
         if may_hold_shell_text(ctx.text):
             tree, diag = parse(ctx.text, ctx.rel)
             if diag is None:
@@ -164,7 +176,16 @@ def read(ctx: FileContext) -> ReadResult:
         if tree is not None:
             findings = findings + setup_py_findings(ctx, tree)
     return ReadResult(findings, None, [Source(ctx.text, ("python",), tree=tree)],
-                      summary=project_summary(ctx, tree, getattr(tree, "trnready_calls", None), findings))
+                      summary=_with_settings(project_summary(ctx, tree, getattr(tree, "trnready_calls", None),
+                                                             findings), notes, tops))
+
+
+def _with_settings(summary: dict | None, notes: list, tops: list) -> dict | None:
+    """A config module's setting notes, as a YAML config's summary holds them (project/config_keys.py)."""
+    if summary is not None and notes:
+        summary["settings"] = notes
+        summary["tops"] = tops
+    return summary
 
 
 def project_summary(ctx: FileContext, tree, calls: list | None = None, findings=()) -> dict | None:

@@ -31,7 +31,8 @@ EXPECTED = [
     ('early_exit.py', 7, 5, 'TRN261', 'cuDNN / CUDA backend flag: `torch.backends.cuda.matmul`', True),
     # early_exit.py:8:5 TRN261 folds into line 7 (a run of neighbouring statements)
     ('early_exit.py', 12, 12, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`', False),
-    ('early_exit.py', 14, 5, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.set_device`', True),
+    # after `if not torch.cuda.is_available(): raise RuntimeError(...)` the program has no other path: a finding
+    ('early_exit.py', 14, 5, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.set_device`', False),
     ('early_exit.py', 20, 5, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.set_device`', False),
     # flags.py
     ('flags.py', 3, 18, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`', False),

@@ -754,6 +754,7 @@ class _Spans:
         self.skip_funcs: set = set()  # functions of the file that skip the calling test on a Neuron machine
         self.skip_fixtures: set = set()  # fixtures of the file that do
         self.spans: list = []  # (start, end, choice): choice = a branch that picks between devices
+        self.caught = 0  # how many try bodies with handlers hold the block being walked
 
     def add(self, first, last, choice=False) -> None:
         start = (first.lineno, first.col_offset)
@@ -840,7 +841,7 @@ class _Spans:
                 # `if torch.cuda.is_available(): device = "cuda"` / `else: raise RuntimeError("GPU is required")`,
                 # `if not torch.cuda.is_available(): sys.exit(...)`: the program stops on Neuron, so the CUDA arm
                 # and what follows are its only path and stay findings (a `return` or a test skip still guards).
-                mandatory = (never and _fails(s.orelse) or always and _fails(s.body)) \
+                mandatory = (never and _fails(s.orelse) or always and _fails(s.body)) and not self.caught \
                     and _cuda_test(s.test, self.conds.words)
                 if never and s.body and not mandatory:
                     self.add(s.body[0], s.body[-1], choice="backend" if _goes_on(s.orelse) else False)
@@ -868,7 +869,12 @@ class _Spans:
                 self.block(s.body)
                 self.block(getattr(s, "orelse", []))
             elif blocks_of(k):  # try / try* / match: every nested block (handlers and match cases hold statements)
-                for name in ("body", "orelse", "finalbody"):
+                # a `raise` in a try body with handlers may be caught there: the function goes on (see `mandatory`)
+                caught = bool(getattr(s, "handlers", None))
+                self.caught += caught
+                self.block(getattr(s, "body", None) or [])
+                self.caught -= caught
+                for name in ("orelse", "finalbody"):
                     self.block(getattr(s, name, None) or [])
                 for h in (getattr(s, "handlers", None) or []) + (getattr(s, "cases", None) or []):
                     self.block(h.body)

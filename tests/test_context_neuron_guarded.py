@@ -31,7 +31,8 @@ EXPECTED = [
     ('early_exit.py', 7, 5, 'TRN261', 'cuDNN / CUDA backend flag: `torch.backends.cuda.matmul`', True),
     # early_exit.py:8:5 TRN261 folds into line 7 (a run of neighbouring statements)
     ('early_exit.py', 12, 12, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`', False),
-    ('early_exit.py', 14, 5, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.set_device`', True),
+    # after `if not torch.cuda.is_available(): raise RuntimeError(...)` the program has no other path: a finding
+    ('early_exit.py', 14, 5, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.set_device`', False),
     ('early_exit.py', 20, 5, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.set_device`', False),
     # flags.py
     ('flags.py', 3, 18, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`', False),
@@ -336,3 +337,32 @@ def fit(x):
     assert ("tests/test_unless.py", 13, "TRN243", False) in found
     assert ("pkg/gated.py", 8, "TRN241", False) in found
     assert ("pkg/kernel.py", 10, "TRN243", False) in found
+
+
+def test_which_arms_end_the_program():
+    # a raise or an exit ends the program; a return, a test skip or an ImportError lets something go on
+    import ast
+
+    from trnready.context.neuron_guarded import _TPU, _cuda_test, _fails
+
+    def arm(src):
+        return ast.parse(src).body
+
+    assert _fails(arm('raise RuntimeError("GPU is required")'))
+    assert _fails(arm("raise NotImplementedError"))
+    assert _fails(arm('print("no GPU")\nsys.exit(1)'))
+    assert _fails(arm("exit()")) and _fails(arm("os._exit(1)")) and _fails(arm("quit()"))
+    assert not _fails(arm("return"))
+    assert not _fails(arm("raise unittest.SkipTest('needs CUDA')"))
+    assert not _fails(arm("pytest.skip('needs CUDA')"))
+    assert not _fails(arm("raise ImportError('needs CUDA')"))
+    assert not _fails(arm("raise"))  # a re-raise in a handler
+    assert not _fails([])
+
+    def test(src):
+        return _cuda_test(ast.parse(src, mode="eval").body, _TPU | {"mps"})
+
+    assert test("torch.cuda.is_available()") and test("torch.cuda.is_available() and CUDA_HOME is not None")
+    assert test("not args.use_gpu") and test('device.type == "cuda"') and test('backend == "nccl"')
+    assert not test("torch.backends.mps.is_available()") and not test("is_torch_xla_available()")
+    assert not test("_SUPPORTS_FLEX")

@@ -358,3 +358,52 @@ def _test_findings(root) -> list:
     assert proc.returncode in (0, 1), proc.stderr
     return [(f["path"], f["line"], f["column"], f["rule"], f["message"], f["guarded"])
             for f in json.loads(proc.stdout)["findings"] if f["path"].startswith("tests/")]
+
+
+CHECKS = '''import torch
+
+
+def is_cuda_available():
+    return torch.cuda.is_available()
+'''
+DEMO = '''import sys
+
+import torch
+from .checks import is_cuda_available
+
+
+def demo():
+    if is_cuda_available():
+        torch.cuda.set_device(0)
+    else:
+        raise RuntimeError("GPU is required to run this demo.")
+
+
+def optional():
+    if is_cuda_available():
+        torch.cuda.set_device(0)
+    else:
+        return None
+
+
+def train():
+    if not is_cuda_available():
+        sys.exit("needs a GPU")
+    else:
+        torch.cuda.set_device(0)
+'''
+
+
+def test_an_imported_cuda_check_whose_other_arm_stops_the_program_guards_nothing(tmp_path):
+    # The program raises or exits on Neuron: the CUDA arm is its only path and stays a finding; a `return` lets
+    # the caller go on without it, which is a guard (the same rule as neuron-guarded's, across modules).
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "checks.py").write_text(CHECKS)
+    (pkg / "demo.py").write_text(DEMO)
+    proc = run_cli("scan", ".", "--format", "json", "--no-cache", "--show-guarded", cwd=tmp_path)
+    assert proc.returncode in (0, 1), proc.stderr
+    got = [(f["line"], f["rule"], f["guarded"]) for f in json.loads(proc.stdout)["findings"]
+           if f["path"] == "pkg/demo.py"]
+    assert got == [(9, "TRN243", False), (16, "TRN243", True), (25, "TRN243", False)]

@@ -509,6 +509,43 @@ def _exits(stmts) -> str:
     return ""
 
 
+# Exceptions an optional module raises to say "not here" (`if not torch.cuda.is_available(): raise ImportError`):
+# its importer catches them and goes on without it, so they stay guards.
+_OPTIONAL_ERRORS = frozenset({"ImportError", "ModuleNotFoundError"})
+_EXIT_CALLS = frozenset({"exit", "_exit", "quit"})
+
+
+def _fails(stmts) -> bool:
+    """The block ends the program: `raise RuntimeError("GPU is required")`, `sys.exit(1)`, `exit()`. Unlike a
+    `return` (the caller goes on without the code after it) or a test skip, a CUDA check with such an arm leaves
+    no path on a Neuron machine but the CUDA one: the code it protects is what the port must change."""
+    if not stmts:
+        return False
+    last = stmts[-1]
+    if type(last) is ast.Raise and last.exc is not None:
+        exc = last.exc.func if type(last.exc) is ast.Call else last.exc
+        return _tail(exc) not in _SKIP_CALLS and _tail(exc) not in _OPTIONAL_ERRORS
+    return type(last) is ast.Expr and type(last.value) is ast.Call and _tail(last.value.func) in _EXIT_CALLS
+
+
+_CUDA_WORD = re.compile(r"(^|_)(cuda|gpu|gpus|nccl)($|_)", re.I)
+
+
+def _cuda_test(t, words: frozenset) -> bool:
+    """The test names CUDA (`torch.cuda.is_available()`, `CUDA_HOME is not None`, `args.use_gpu`,
+    `device == "cuda"`) and no accelerator a Trainium host never has (a TPU or MPS script that stops elsewhere is
+    another platform's program, not the CUDA path of this one)."""
+    names = []
+    for n in ast.walk(t):
+        if type(n) is ast.Name:
+            names.append(n.id)
+        elif type(n) is ast.Attribute:
+            names.append(n.attr)
+        elif type(n) is ast.Constant and isinstance(n.value, str):
+            names.append(n.value.split(":")[0])
+    return any(_CUDA_WORD.search(x) for x in names) and not any(_has_tpu_word(x, words) for x in names)
+
+
 def _goes_on(stmts) -> bool:
     """A non-empty arm that does not leave (no top-level return, raise or exit): the program goes on with it."""
     return bool(stmts) and not any(_exits([st]) for st in stmts)
@@ -717,6 +754,7 @@ class _Spans:
         self.skip_funcs: set = set()  # functions of the file that skip the calling test on a Neuron machine
         self.skip_fixtures: set = set()  # fixtures of the file that do
         self.spans: list = []  # (start, end, choice): choice = a branch that picks between devices
+        self.caught = 0  # how many try bodies with handlers hold the block being walked
 
     def add(self, first, last, choice=False) -> None:
         start = (first.lineno, first.col_offset)
@@ -800,14 +838,19 @@ class _Spans:
                 # strings included (the one-expression form, `"cuda" if ... else "cpu"`, keeps its string). A
                 # backend set in that arm stays when the other arm sets another one: the process group still starts
                 # on Neuron, with the other arm's backend (a finding of its own category, not the check's).
-                if never and s.body:
+                # `if torch.cuda.is_available(): device = "cuda"` / `else: raise RuntimeError("GPU is required")`,
+                # `if not torch.cuda.is_available(): sys.exit(...)`: the program stops on Neuron, so the CUDA arm
+                # and what follows are its only path and stay findings (a `return` or a test skip still guards).
+                mandatory = (never and _fails(s.orelse) or always and _fails(s.body)) and not self.caught \
+                    and _cuda_test(s.test, self.conds.words)
+                if never and s.body and not mandatory:
                     self.add(s.body[0], s.body[-1], choice="backend" if _goes_on(s.orelse) else False)
                     if s.orelse and not _goes_on(s.orelse) and i + 1 < len(stmts):
-                        self.add(stmts[i + 1], stmts[-1])  # `if torch.cuda.is_available(): ... else: raise`
-                if always and s.orelse:
+                        self.add(stmts[i + 1], stmts[-1])  # `if torch.cuda.is_available(): ... else: return`
+                if always and s.orelse and not mandatory:
                     other = _goes_on(s.body) and not self.conds.on_neuron(s.test)
                     self.add(s.orelse[0], s.orelse[-1], choice="backend" if other else False)
-                if always and not s.orelse:
+                if always and not s.orelse and not mandatory:
                     how = _exits(s.body)
                     if how and i + 1 < len(stmts):
                         self.add(stmts[i + 1], stmts[-1])  # `if not torch.cuda.is_available(): return`
@@ -826,7 +869,12 @@ class _Spans:
                 self.block(s.body)
                 self.block(getattr(s, "orelse", []))
             elif blocks_of(k):  # try / try* / match: every nested block (handlers and match cases hold statements)
-                for name in ("body", "orelse", "finalbody"):
+                # a `raise` in a try body with handlers may be caught there: the function goes on (see `mandatory`)
+                caught = bool(getattr(s, "handlers", None))
+                self.caught += caught
+                self.block(getattr(s, "body", None) or [])
+                self.caught -= caught
+                for name in ("orelse", "finalbody"):
                     self.block(getattr(s, name, None) or [])
                 for h in (getattr(s, "handlers", None) or []) + (getattr(s, "cases", None) or []):
                     self.block(h.body)
@@ -1065,7 +1113,8 @@ def neuron_guarded(ctx, hit) -> bool:
     `if CUDA_HOME is not None:` (torch.utils.cpp_extension's, in a setup.py),
     optional TPU paths (`if is_torch_xla_available():`), flags assigned from such checks
     (`_SUPPORTS_FLEX = torch.cuda.is_available() and ...` then `if _SUPPORTS_FLEX:`), everything after
-    `if not torch.cuda.is_available(): return` (or raise, or a test skip), and tests that skip without
+    `if not torch.cuda.is_available(): return` (or a test skip, or `raise ImportError`; a program that raises or
+    exits without CUDA has no other path, and its CUDA code stays a finding), and tests that skip without
     CUDA (`@unittest.skipIf(not torch.cuda.is_available(), ...)`, `@pytest.mark.skipif(...)`, a module
     `pytestmark`, a `setUp` that calls skipTest, project decorators listed in `cuda-test-decorators`,
     `@withPackage("cudf")` for packages in `cuda-only-packages`), project skips read by name from the catalogue

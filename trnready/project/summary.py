@@ -357,7 +357,7 @@ def guards_of(tree: ast.Module, imported: set) -> list:
     # Statements only: an `if` never sits inside an expression, and walking every expression node of a
     # large module cost more than the rest of its summary.
     from ..context.base import blocks_of
-    from ..context.neuron_guarded import _exits
+    from ..context.neuron_guarded import _TPU, _cuda_test, _exits, _fails
 
     body = tree.body
     for st in body:
@@ -381,6 +381,8 @@ def guards_of(tree: ast.Module, imported: set) -> list:
             if kind is not ast.If:
                 continue
             test = node.test
+            if _cuda_test(test, _TPU) and (_fails(node.orelse) or _fails(node.body)):
+                continue  # `if is_cuda_available(): ... else: raise RuntimeError(...)`: the only path (neuron-guarded)
             parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
             for p in parts:
                 if isinstance(p, ast.Call) and isinstance(p.func, ast.Name):

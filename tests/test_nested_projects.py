@@ -95,3 +95,11 @@ def test_a_folder_named_only_by_documentation_or_prose_is_unused(tmp_path):
     # a launcher naming its path makes it used
     _write(tmp_path, "det/run.sh", "python projects/Pose/train.py\n")
     assert _findings(tmp_path) == {("det/projects/Pose/train.py", 5, "TRN241", None)}
+
+
+def test_a_hub_copy_a_launcher_names_keeps_its_packages(tmp_path):
+    # a shell script naming the copy may install it or run its training: nothing of it is guarded
+    _hub_copy(tmp_path)
+    _write(tmp_path, "hub/lib_main/hubconf.py", "def net():\n    return None\n")
+    _write(tmp_path, "train.sh", "cd hub/lib_main && python -m lib.train.loop\n")
+    assert _findings(tmp_path) == {("hub/lib_main/lib/train/loop.py", 5, "TRN241", None)}

@@ -9,18 +9,20 @@ changes what the repository runs, not these. Three rules, each a named reason of
   scan root. GitHub, CircleCI, GitLab and Travis read these only at the root of a repository, so they are the
   copied project's CI, not this one's. A folder holding a `.git` directory is a repository root of its own (a scan
   of several clones), and a path some file outside the folder names (`uses: ./sub/.github/actions/x`) is kept.
-- `unused-nested-project`: a folder at least two levels below a repository root that is a project of its own
-  (its own setup.py, pyproject.toml, setup.cfg, requirements*.txt, environment.yml, conda.yaml or hubconf.py),
-  or, inside such a nested project, a folder without packaging that holds an entry script and a package of its
-  own (detectron2's `projects/TridentNet/`: train_net.py beside `tridentnet/`), when no scanned file outside it
-  imports any of its modules or packages and none names its path (`projects/DensePose`, a string naming the
-  folder, `python -m densepose.x`). Top-level folders are never such a project: they are the repository's parts
-  (Vim's `vim/`, `seg/` and `det/`). Files inside folders already found unused do not count as users, so two
-  unused sibling projects naming each other stay unused.
-- `unused-nested-package` and `nested-copy-manifest` (`nested_live.py`): inside a used nested project that the
-  rest of the repository reaches only by its path, never by importing it (Depth-Anything loads its DINOv2 copy
-  with `torch.hub.load("torchhub/facebookresearch_dinov2_main", ..., source="local")`), the packages no module
-  it runs imports, and its own dependency manifests.
+- `unused-nested-project`: a folder at least two levels below a repository root, inside a nested project that is
+  installable (`det/`, with its own setup.py: a copy of detectron2), that is a project of its own (its own
+  setup.py, pyproject.toml, setup.cfg, requirements*.txt, environment.yml, conda.yaml or hubconf.py), or a folder
+  without packaging that holds an entry script (`if __name__ == "__main__":`) and a package of its own
+  (detectron2's `projects/TridentNet/`: train_net.py beside `tridentnet/`), when no scanned file outside it imports
+  any of its modules or packages and none names its path (`projects/DensePose`, a string naming the folder,
+  `python -m densepose.x`, a setup.py mapping it into a distribution). A folder of the root project itself is
+  never such a project (`examples/dreambooth/` with its requirements.txt is the repository's own example), nor is a
+  top-level folder (Vim's `vim/`, `seg/` and `det/` are the repository's parts). Files inside folders already
+  found unused do not count as users, so two unused sibling projects naming each other stay unused.
+- `unused-nested-package` and `nested-copy-manifest` (`nested_live.py`): inside a used nested copy served through
+  torch.hub that the rest of the repository reaches only by its path, never by importing it (Depth-Anything loads
+  its DINOv2 copy with `torch.hub.load("torchhub/facebookresearch_dinov2_main", ..., source="local")`), the
+  packages no module it runs imports, and its own dependency manifests.
 
 Documentation (Markdown, reStructuredText) is not scanned and names nothing: a README listing the sub-projects
 does not make them run. The root project's own folders and packages are never guarded here."""

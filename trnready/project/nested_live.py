@@ -5,29 +5,33 @@ conda.yaml) and loads it with `torch.hub.load("torchhub/facebookresearch_dinov2_
 hub runs `hubconf.py`, which imports `vision_transformer.py`, which imports `dinov2.layers`. DINOv2's training,
 evaluation, distributed and FSDP packages (`dinov2/train/`, `dinov2/eval/`, ...) are never imported, and its
 requirements and conda files are never installed. So, for a used nested project (two levels or more below a
-repository root, with packaging of its own) that the rest of the repository reaches only by its path:
+repository root, with packaging of its own) served through torch.hub (its own `hubconf.py`, and a package of its
+own) that the rest of the repository reaches only by its path:
 
 1. no file outside it imports any of its modules (an absolute import whose first name is one of its top-level
-   modules or packages, unless the importing file's own folder holds a module of that name); otherwise the
-   project is a library the repository imports and every package of it stays;
-2. the modules it runs are its scripts (every Python file outside its packages: `hubconf.py`, `train.py`, ...) and,
-   repeatedly, what they import (absolute imports resolved against the project's folder and its `src/`, and the
+   modules or packages, unless the importing file's own folder holds a module of that name; a relative import
+   resolving into it); otherwise the copy is a library the repository imports and every package of it stays;
+2. only Python code outside it names its path (a string: the torch.hub.load call). A launcher, CI job, Dockerfile
+   or config naming it may install it or run any of its scripts, and a packaging file naming it (`package_dir`)
+   installs its packages as API: then nothing is guarded;
+3. the modules it runs are its scripts (every Python file outside its packages: `hubconf.py`, `train.py`, ...) and,
+   repeatedly, what they import (absolute imports resolved against the copy's folder and its `src/`, and the
    importing file's own folder; relative imports; `from pkg import sub` also as the module `pkg.sub`; a package's
-   `__init__.py` runs with any module of it), plus any module of the project a string in them spells as a dotted
-   name (`"dinov2.models.vision_transformer"`: registries, `importlib`). A call of `importlib.import_module`,
-   `__import__`, `pkgutil`'s walkers or `runpy` whose argument is not a literal makes every module reachable;
-3. a package of the project (a folder with `__init__.py`) none of whose modules is reached: its findings are
-   guarded (`unused-nested-package`), whatever their file kind (its YAML configs too);
-4. the project's dependency manifests (requirements*.txt, conda/environment files, pyproject.toml, setup.cfg,
-   Pipfile; never setup.py) that no file outside the project names by path (`pip install -r .../requirements.txt`):
-   the copy runs from source, so what it declares is never installed (`nested-copy-manifest`).
+   `__init__.py` runs with any module of it), plus any module of the copy a string in them spells as a dotted
+   name (`"dinov2.models.vision_transformer"`: registries). A call of `importlib.import_module`, `__import__`,
+   `pkgutil`'s walkers or `runpy` whose argument is not a literal makes every module reachable (nothing guarded);
+4. a package of the copy (a folder with `__init__.py`, or any folder inside one) none of whose modules is reached:
+   its findings are guarded (`unused-nested-package`), whatever their file kind (its YAML configs too);
+5. the copy's dependency manifests (requirements*.txt, conda/environment files, pyproject.toml, setup.cfg,
+   Pipfile; never setup.py) that no file outside it names by path (`pip install -r .../requirements.txt`): the
+   copy runs from source, so what it declares is never installed (`nested-copy-manifest`).
 
 The root project's own packages are never guarded this way: a library's modules are its public API."""
 from __future__ import annotations
 
 from pathlib import PurePosixPath
 
-_LIBRARY = frozenset({"setup.py", "pyproject.toml", "setup.cfg", "hubconf.py"})
+_PACKAGING = frozenset({"setup.py", "pyproject.toml", "setup.cfg"})
 _MANIFESTS = frozenset({"pyproject.toml", "setup.cfg", "Pipfile", "conda.yaml", "conda.yml", "environment.yml",
                         "environment.yaml"})
 
@@ -63,22 +67,23 @@ def unreached(layout, namers, unused: set, paths) -> dict:
 
 
 def _library(layout, d: str) -> bool:
-    """A copy of a library: packaging that installs or serves it (setup.py, pyproject.toml, setup.cfg, hubconf.py;
-    a requirements file alone is how an example folder lists what it needs) and a package of its own."""
+    """A copy served through torch.hub (its own `hubconf.py`) with a package of its own. A nested library without
+    one (torchrec's `contrib/dynamic_embedding/`, built by its CI) is installed: all its packages are its API."""
     names = layout.children.get(d, set())
-    return bool(names & _LIBRARY) and any(p.startswith(d + "/") and p.count("/") - d.count("/") in (1, 2)
-                                          for p in layout.packages)
+    return "hubconf.py" in names and any(p.startswith(d + "/") and p.count("/") - d.count("/") in (1, 2)
+                                         for p in layout.packages)
 
 
 def _path_named(layout, namers, d: str) -> bool:
-    """Some file outside `d` names it by its path, and no packaging does: a setup.py mapping the folder into its
-    distribution (`package_dir={"detectron2.projects.x": "projects/X/x"}`) installs its packages as API."""
+    """Some Python file outside `d` names it by its path (`torch.hub.load("torchhub/dinov2_main", ...,
+    source="local")`), and nothing else does: a setup.py mapping the folder into its distribution installs its
+    packages as API, and a launcher, CI job or Dockerfile may install the copy or run any of its scripts."""
     named = False
     for sf in layout.files:
         if layout.under(sf.rel, d) or not namers.names(sf, d, set()):
             continue
-        if PurePosixPath(sf.rel).name in _LIBRARY:
-            return False
+        if sf.kind != "python" or PurePosixPath(sf.rel).name in _PACKAGING:
+            return False  # a launcher, CI job or Dockerfile may install it or run any of its scripts
         named = True
     return named
 

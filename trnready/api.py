@@ -379,6 +379,11 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
             from .project.vendored import guard_copied_packages
 
             report.findings = guard_copied_packages(report.findings, files, summaries, cache, digests)
+            # Copies of other projects nested in the tree that the repository never runs: their CI, unused
+            # sub-projects, the packages of a copy that nothing it runs imports (project/nested.py).
+            from .project.nested import guard_nested
+
+            report.findings = guard_nested(report.findings, files, root, config.max_file_size)
             # Training-config settings whose keys no Python of the project names (and no library reads).
             from .project.config_keys import guard_unread_settings
 

@@ -1,0 +1,105 @@
+"""Copies of other projects nested in the tree that the repository never runs (trnready/project/nested.py,
+nested_live.py): CI below the root, unused nested projects, unreached packages and manifests of a copy reached by
+its path. Fixtures: tests/fixtures/nested_projects/<repo>/, annotated inline: `# expect: TRNxxx` must be reported,
+`# guarded: REASON TRNxxx` must be guarded with that reason; every other finding is a failure."""
+import json
+import re
+
+import pytest
+from conftest import FIXTURES, run_cli
+
+ROOT = FIXTURES / "nested_projects"
+_EXPECT = re.compile(r"#\s*expect:\s*(TRN\d+)")
+_GUARDED = re.compile(r"#\s*guarded:\s*([a-z-]+)\s+(TRN\d+)")
+CUDA_CODE = "import torch\n\n\ndef run(x):\n    return x.cuda()\n"
+
+
+def _annotations(root):
+    out = set()
+    for path in sorted(root.rglob("*")):
+        if not path.is_file() or path.suffix == ".md":
+            continue
+        rel = path.relative_to(root).as_posix()
+        for n, line in enumerate(path.read_text().splitlines(), 1):
+            if m := _EXPECT.search(line):
+                out.add((rel, n, m.group(1), None))
+            elif m := _GUARDED.search(line):
+                out.add((rel, n, m.group(2), m.group(1)))
+    return out
+
+
+def _findings(root):
+    proc = run_cli("scan", root, "--format", "json", "--no-cache", "--no-config", "--show-guarded")
+    assert proc.returncode in (0, 1), proc.stderr
+    return {(f["path"], f["line"], f["rule"], f.get("guarded_by")) for f in json.loads(proc.stdout)["findings"]
+            if not f.get("suppressed")}
+
+
+@pytest.mark.parametrize("repo", ["ci", "unused", "hubcopy", "hubimported"])
+def test_fixture_repositories(repo):
+    assert _findings(ROOT / repo) == _annotations(ROOT / repo)
+
+
+def _write(root, rel, text):
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+
+
+def test_a_clone_of_its_own_keeps_its_ci(tmp_path):
+    # a scan of a folder holding several clones: each `.git` directory is a repository root, its CI runs
+    wf = ("on: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n"
+          "      - run: pip install torch --index-url https://download.pytorch.org/whl/cu121\n")
+    _write(tmp_path, "clone/.github/workflows/t.yml", wf)
+    (tmp_path / "clone" / ".git").mkdir()
+    _write(tmp_path, "copy/.github/workflows/t.yml", wf)
+    assert _findings(tmp_path) == {("clone/.github/workflows/t.yml", 6, "TRN505", None),
+                                   ("copy/.github/workflows/t.yml", 6, "TRN505", "nested-ci")}
+
+
+def _hub_copy(root):
+    _write(root, "model.py", "import torch\n\n\ndef load():\n    return torch.hub.load('hub/lib_main', 'net', "
+                             "source='local')\n")
+    _write(root, "hub/lib_main/setup.py", "from setuptools import setup\n\nsetup(name='lib')\n")
+    _write(root, "hub/lib_main/lib/__init__.py", "")
+    _write(root, "hub/lib_main/lib/train/__init__.py", "")
+    _write(root, "hub/lib_main/lib/train/loop.py", CUDA_CODE)
+
+
+def test_a_computed_import_in_a_reached_module_keeps_every_package(tmp_path):
+    _hub_copy(tmp_path)
+    _write(tmp_path, "hub/lib_main/hubconf.py", "import importlib\n\n\ndef net(kind='vit'):\n"
+                                                "    return importlib.import_module('lib.' + kind).Net()\n")
+    assert _findings(tmp_path) == {("hub/lib_main/lib/train/loop.py", 5, "TRN241", None)}
+    # the same copy whose scripts import nothing of `lib`: its training package is never reached
+    _write(tmp_path, "hub/lib_main/hubconf.py", "def net():\n    return None\n")
+    assert _findings(tmp_path) == {("hub/lib_main/lib/train/loop.py", 5, "TRN241", "unused-nested-package")}
+
+
+def test_a_copy_installed_by_a_setup_script_keeps_its_packages(tmp_path):
+    # a packaging file naming the folder maps it into a distribution: its packages are that distribution's API
+    _hub_copy(tmp_path)
+    _write(tmp_path, "hub/lib_main/hubconf.py", "def net():\n    return None\n")
+    _write(tmp_path, "setup.py", "from setuptools import setup\n\nsetup(name='x', package_dir={'lib': "
+                                 "'hub/lib_main/lib'})\n")
+    assert _findings(tmp_path) == {("hub/lib_main/lib/train/loop.py", 5, "TRN241", None)}
+
+
+def test_a_folder_named_only_by_documentation_or_prose_is_unused(tmp_path):
+    _write(tmp_path, "det/setup.py", "from setuptools import setup\n\nsetup(name='det')\n")
+    _write(tmp_path, "det/core/__init__.py", '"""Shared by the Pose project."""\nNOTE = "see Pose for keypoints"\n')
+    _write(tmp_path, "det/README.md", "Run `python projects/Pose/train.py`.\n")
+    _write(tmp_path, "det/projects/Pose/setup.py", "from setuptools import setup\n\nsetup(name='pose')\n")
+    _write(tmp_path, "det/projects/Pose/train.py", CUDA_CODE)
+    assert _findings(tmp_path) == {("det/projects/Pose/train.py", 5, "TRN241", "unused-nested-project")}
+    # a launcher naming its path makes it used
+    _write(tmp_path, "det/run.sh", "python projects/Pose/train.py\n")
+    assert _findings(tmp_path) == {("det/projects/Pose/train.py", 5, "TRN241", None)}
+
+
+def test_a_hub_copy_a_launcher_names_keeps_its_packages(tmp_path):
+    # a shell script naming the copy may install it or run its training: nothing of it is guarded
+    _hub_copy(tmp_path)
+    _write(tmp_path, "hub/lib_main/hubconf.py", "def net():\n    return None\n")
+    _write(tmp_path, "train.sh", "cd hub/lib_main && python -m lib.train.loop\n")
+    assert _findings(tmp_path) == {("hub/lib_main/lib/train/loop.py", 5, "TRN241", None)}

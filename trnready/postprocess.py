@@ -578,9 +578,11 @@ def report_findings(findings: list, engine, mentioned, root=None, config=None) -
     from .postprocess_kernel_tests import kernel_tests
     from .repo_rules import collapse
 
+    from .project.build_commands import build_commands
+
     findings = cuda_helpers(collapse(findings, engine, mentioned), engine, root)
-    return sort(extension_places(kernel_tests(scopes(vendored(findings, engine, root, config), root, config), engine),
-                                 engine, root))
+    return sort(build_commands(extension_places(kernel_tests(scopes(vendored(findings, engine, root, config), root,
+                                                                    config), engine), engine, root), root))
 
 
 def vendored(findings: list, engine, root=None, config=None) -> list:

@@ -65,6 +65,9 @@ def test_commands_that_build_no_cuda_extension_are_dropped(tmp_path):
     (["cd", "python setup.py install"], 2, 1, None),
     (["# cd elsewhere", "python setup.py install"], 2, 1, ""),
     (["cd ../..", "pip install ."], 2, 1, None),
+    (["cd ops && pip install . && cd -", "cd other && cd - && python setup.py install"], 2, 24, ""),
+    (["cd a", "cd b && cd -", "python setup.py install"], 3, 1, "a"),
+    (["cd a/..", "python setup.py install"], 2, 1, ""),
 ])
 def test_folder_a_command_runs_in(script, line, column, expected):
     assert _folder(script, line, column) == expected

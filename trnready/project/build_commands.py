@@ -4,7 +4,7 @@ install`, `pip install -e .`) is a place of the CUDA extension that setup.py bui
 The catalogue's line matcher (TRN302) finds the command in a shell script; only this step knows what it builds.
 The setup.py is the one in the folder the command runs in: the script's folder, or the repository root (scripts
 are run from either), after any `cd DIR` the script runs before it (a literal relative path; after a `cd` to a
-variable, an absolute path or `-`, the folder is unknown and the command is dropped). Then:
+variable or an absolute path the folder is unknown and the command is dropped; `cd -` goes back). Then:
 
 - the setup.py has no custom-cuda-kernel finding (it builds no CUDA extension, was not scanned, or its rule is
   not selected): the command builds nothing to port and is dropped;
@@ -28,26 +28,29 @@ MAX_BYTES = 1024 * 1024
 MAX_NAMED = 5
 # What the catalogue's build-command matcher reports (the `at` group of its pattern): told apart from the other
 # custom-kernel line matchers of shell scripts (`TORCH_CUDA_ARCH_LIST=`, `--cuda_ext`) by naming what it builds.
-_BUILD = re.compile(r"(?:^|\s)(?:\./)?setup\.py\s|\binstall\s+(?:-\S+\s+)*\.(?:\s|$)")
+_BUILD = re.compile(r"(?:^|\s)(?:\./)?setup\.py\s|\binstall\s+(?:-\S+\s+)*\.(?:\[[^\]]*\])?(?:\s|$)")
 _CD = re.compile(r"(?:^|[;&|(])\s*cd(?=[\s;&|)]|$)(?:[ \t]+(?P<dir>[^\s;&|)]+))?")
 
 
 def _folder(lines: list[str], upto: int, column: int) -> str | None:
     """The folder (relative, "" for where the script starts) a command at line `upto`, column `column` runs in,
     after the `cd`s before it; None when one of them goes somewhere not written in the script."""
-    cur = ""
+    cur = before = ""
     for n, raw in enumerate(lines[:upto], 1):
         text = raw if n < upto else raw[:max(column - 1, 0)]
         if text.lstrip().startswith("#") or "cd" not in text:
             continue
         for m in _CD.finditer(text):
             d = (m.group("dir") or "").strip("\"'")
+            if d == "-":  # back to the folder before the last cd
+                cur, before = before, cur
+                continue
             if not d or d.startswith(("/", "~", "-")) or "$" in d or "`" in d:
                 return None
-            cur = posixpath.normpath(posixpath.join(cur, d))
+            cur, before = posixpath.normpath(posixpath.join(cur, d)), cur
             if cur.startswith(".."):
                 return None
-    return cur
+    return "" if cur == "." else cur
 
 
 def _candidates(script: str, folder: str) -> list[str]:

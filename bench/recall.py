@@ -61,9 +61,12 @@ def spans_by_location(report: dict, guarded: bool = False) -> dict:
         first = f.get("file_line") or f["line"]
         last = first + max(0, (f.get("end_line") or f["line"]) - f["line"])
         spans[(f["path"], f["category"])].append((first, last, f["rule"]))
-        if f.get("cell") is None:  # places folded into this finding (one finding per thing) are found too
-            for occ in f.get("occurrences", ()):
-                spans[(f["path"], f["category"])].append((occ["line"], occ["line"], occ["rule"]))
+        # Places folded into this finding (one finding per thing) are found too; in a notebook, by the line in the
+        # .ipynb text the report gives each of them (schema 1.5; older reports have only the cell's line).
+        for occ in f.get("occurrences", ()):
+            at = occ.get("file_line") if f.get("cell") is not None else occ["line"]
+            if at is not None:
+                spans[(f["path"], f["category"])].append((at, at, occ["rule"]))
         for occ in f.get("elsewhere", ()):  # places of the same thing in other files (schema 1.4)
             spans[(occ["path"], f["category"])].append((occ["line"], occ["line"], occ["rule"]))
     return spans

@@ -51,6 +51,8 @@ SNAPSHOT = [
     ('examples/axolotl/qlora-fp8.yml', 11, 6, 'TRN201', 'TorchAO (quantization and float8 training): `fp8: true`'),
     ('examples/axolotl/qlora-fp8.yml', 13, 21, 'TRN112', 'torch.compile mode other than default: `torch_compile_mode: max-autotune`'),
     ('examples/axolotl/qlora-fp8.yml', 14, 12, 'TRN287', 'DeepSpeed: `deepspeed: deepspeed_configs/zero2.json`'),
+    ('launch/lightning_ddp.sh', 8, 5, 'TRN610', 'GPU resource request in a job, container or cluster definition: `--gpus=${n_gpus_per_node}`'),
+    ('launch/lightning_ddp.sh', 10, 17, 'TRN261', 'cuDNN / CUDA backend flag: `benchmark: True`'),
     ('launch/multinode.slurm', 5, 9, 'TRN610', 'GPU resource request in a job, container or cluster definition: `--gpus-per-task=8`'),
     ('launch/submit.py', 7, 32, 'TRN610', 'GPU resource request in a job, container or cluster definition: `gpus_per_node`'),
     ('launch/train_ppo_ray.sh', 6, 4, 'TRN610', 'GPU resource request in a job, container or cluster definition: `--ref.num_gpus_per_node 8`'),

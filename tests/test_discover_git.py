@@ -135,6 +135,19 @@ def test_a_plain_copy_names_each_ignored_directory_holding_python_files(tmp_path
     assert "sat/sgm/model.py" in paths and "outputs/run1/code.py" in paths and diags == []
 
 
+def test_ignored_notebooks_and_shell_launchers_are_named_too(tmp_path):
+    # DINO's .gitignore names `scripts/` (its launchers) and `*.ipynb` (its demo notebook), both committed; run
+    # outputs (YAML, JSON, logs) under an ignored folder are not code and not counted
+    write(tmp_path, {".gitignore": "scripts/\n*.ipynb\nlogs/\n", "main.py": BLOCKER, "demo.ipynb": "{}",
+                     "scripts/train.sh": "python main.py\n", "scripts/eval.sh": "python main.py --eval\n",
+                     "scripts/launch.py": "x = 1\n", "scripts/nb.ipynb": "{}", "logs/run1/config.yaml": "a: 1\n",
+                     "logs/run1/out.json": "{}"})
+    _, paths, diags = scan(tmp_path)
+    assert paths == ["main.py"]
+    assert [(d["path"], d["message"].split(" not scanned")[0]) for d in diags] == [
+        (".", "1 notebook"), ("scripts", "1 Python file, 1 notebook and 2 shell scripts")]
+
+
 def test_a_nested_gitignore_is_named_in_the_diagnostic(tmp_path):
     write(tmp_path, {"lib/.gitignore": "gen/\n", "lib/ok.py": "x = 1\n", "lib/gen/a.py": BLOCKER,
                      "lib/gen/venv/pyvenv.cfg": "", "lib/gen/venv/site.py": BLOCKER,

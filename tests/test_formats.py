@@ -214,3 +214,6 @@ def test_notebook_findings_point_at_the_ipynb_line_in_sarif_and_github(tmp_path)
     data = json.loads(run(tmp_path, "--format", "json").stdout)
     # (the move on .ipynb line 31 is the next statement of the cell: an occurrence of the finding on line 30)
     assert {f["file_line"] for f in data["findings"]} == {17, 30}
+    # ... and that place carries its own .ipynb line (schema 1.5), as the finding does
+    folded = [o for f in data["findings"] for o in f.get("occurrences", ())]
+    assert folded and {o["file_line"] for o in folded} == {31} and "cuda" in lines[30]

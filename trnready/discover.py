@@ -5,8 +5,8 @@ outputs and VCS folders, and honours every .gitignore on the way down, as git
 does: a file git tracks is scanned whatever a pattern says (tracked.py asks
 git). Without git to ask (a plain copy of a repository), a .gitignore may hide
 code the repository ships: an ignored subpackage of a package is scanned, and
-every other ignored directory holding Python files is named in a
-`gitignored-source` diagnostic, so the skip is never silent.
+every other ignored directory holding code (Python files, notebooks, shell
+scripts) is named in a `gitignored-source` diagnostic, so the skip is never silent.
 """
 from __future__ import annotations
 
@@ -33,7 +33,10 @@ _SOURCE_WHEN_PACKAGE = frozenset({"build", "dist"})
 # Directory entries looked at, per scan, to count the Python files under ignored directories that no
 # git answers for: a dataset folder of millions of files must not stall the scan.
 _COUNT_BUDGET = 20_000
-_PYTHON_KINDS = ("python", "notebook")
+# The kinds of code counted there, with the words the diagnostic names them by: source and launchers, not the
+# YAML/JSON outputs that ignored run folders are full of.
+_CODE_KINDS = {"python": ("Python file", "Python files"), "notebook": ("notebook", "notebooks"),
+               "shell": ("shell script", "shell scripts")}
 # Without a git answer, an ignored folder that is a subpackage (it and its parent hold `__init__.py`) is
 # scanned: the package imports it as `pkg.sub`, so its code runs with the package's, and a pattern written
 # for data (`data`, `datasets`) that also names a subpackage caught it by accident. Inside it, the
@@ -117,7 +120,7 @@ class Discoverer:
         self.kind_of = kind_of
         self.diagnostics: list[Diagnostic] = []
         self._tracked = TrackedPaths()
-        # directory rel -> [Python files, whether the count is a lower bound, the .gitignore that hid them]
+        # directory rel -> [{kind: files}, whether the count is a lower bound, the .gitignore that hid them]
         self._hidden: dict[str, list] = {}
         self._budget = _COUNT_BUDGET
 
@@ -164,10 +167,10 @@ class Discoverer:
                 if rel not in seen:
                     seen.add(rel)
                     yield self._source(p, rel, kind)
-        for rel, (count, more, gitignore) in sorted(self._hidden.items()):
-            if count:
+        for rel, (counts, more, gitignore) in sorted(self._hidden.items()):
+            if any(counts.values()):
                 self._diag(Diagnostic(rel or ".", "gitignored-source",
-                                      f"{'at least ' if more else ''}{count} Python file{'s' if count != 1 else ''} "
+                                      f"{'at least ' if more else ''}{_counted(counts)} "
                                       f"not scanned: {gitignore} ignores them, and no git repository says "
                                       "whether they are tracked (--no-gitignore scans them)"))
 
@@ -268,7 +271,7 @@ class Discoverer:
               kind: str | None = None) -> bool | str:
         """Whether a path a .gitignore matches is walked all the same: git tracks it (or, for a directory,
         files below it). Without a git answer a subpackage is walked (_SUBPACKAGE); anything else is left
-        out, and the Python files it holds are noted for the `gitignored-source` diagnostic."""
+        out, and the code files it holds are noted for the `gitignored-source` diagnostic."""
         state = self._tracked.tracked(path)
         if state is not None:
             return state
@@ -277,18 +280,18 @@ class Discoverer:
             return _SUBPACKAGE
         gitignore = _rel(base.absolute() / ".gitignore", self.root.absolute())
         if is_dir:
-            count, more = self._python_below(path)
-            if count:
-                self._hidden[rel] = [count, more, gitignore]
-        elif kind in _PYTHON_KINDS:
-            entry = self._hidden.setdefault(dir_rel, [0, False, gitignore])
-            entry[0] += 1
+            counts, more = self._code_below(path)
+            if counts:
+                self._hidden[rel] = [counts, more, gitignore]
+        elif kind in _CODE_KINDS:
+            entry = self._hidden.setdefault(dir_rel, [{}, False, gitignore])
+            entry[0][kind] = entry[0].get(kind, 0) + 1
         return False
 
-    def _python_below(self, directory: Path) -> tuple[int, bool]:
-        """Python files under `directory` (not in skipped folders, symlinks not followed), and whether the
-        scan's budget ran out before all were counted."""
-        count = 0
+    def _code_below(self, directory: Path) -> tuple[dict, bool]:
+        """{kind: files} of the code under `directory` (not in skipped folders, symlinks not followed), and
+        whether the scan's budget ran out before all were counted."""
+        counts: dict = {}
         stack = [str(directory)]
         while stack:
             d = stack.pop()
@@ -299,18 +302,18 @@ class Discoverer:
             with it:
                 for e in it:
                     if self._budget <= 0:
-                        return count, True
+                        return counts, True
                     self._budget -= 1
                     try:
                         if e.is_dir(follow_symlinks=False):
                             if not (e.name in SKIP_DIRS or e.name.endswith(".egg-info")
                                     or os.path.exists(os.path.join(e.path, "pyvenv.cfg"))):
                                 stack.append(e.path)
-                        elif kind_of(e.name) in _PYTHON_KINDS:
-                            count += 1
+                        elif (k := kind_of(e.name)) in _CODE_KINDS:
+                            counts[k] = counts.get(k, 0) + 1
                     except OSError:
                         continue
-        return count, False
+        return counts, False
 
     @staticmethod
     def _ignored(path: Path, is_dir: bool, ignores: list) -> Path | None:
@@ -323,3 +326,9 @@ class Discoverer:
             if spec.match_file(rel + ("/" if is_dir else "")):
                 return base
         return None
+
+
+def _counted(counts: dict) -> str:
+    """`2 Python files, 1 notebook and 12 shell scripts`, in the order of _CODE_KINDS."""
+    parts = [f"{n} {_CODE_KINDS[k][n != 1]}" for k in _CODE_KINDS if (n := counts.get(k, 0))]
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]

@@ -160,6 +160,9 @@ class Finding:
     # Further places of the same thing folded into this finding by de-duplication (a decorator stack, more
     # imports of one library in the file, a second match of the category on the line): ((line, column, rule), ...).
     occurrences: tuple[tuple[int, int, str], ...] = ()
+    # Notebooks: (cell line, line in the .ipynb text) of each occurrence, so that a place folded into a finding can
+    # be found on disk like the finding itself (JSON `occurrences[].file_line`, schema 1.5).
+    occurrence_file_lines: tuple[tuple[int, int], ...] = ()
     # Places of the same thing in other files folded into this finding: the imports of an extension the project
     # builds (one finding, at its build), a CUDA launcher of the kernels a header defines. ((path, line, column,
     # rule), ...)
@@ -201,7 +204,10 @@ class Finding:
         if self.guarded and self.guarded_by:
             out["guarded_by"] = self.guarded_by
         if self.occurrences:
-            out["occurrences"] = [{"line": ln, "column": col, "rule": rule} for ln, col, rule in self.occurrences]
+            on_disk = dict(self.occurrence_file_lines)
+            out["occurrences"] = [{"line": ln, "column": col, "rule": rule,
+                                   **({"file_line": on_disk[ln]} if ln in on_disk else {})}
+                                  for ln, col, rule in self.occurrences]
         if self.elsewhere:
             out["elsewhere"] = [{"path": p, "line": ln, "column": col, "rule": rule}
                                 for p, ln, col, rule in self.elsewhere]

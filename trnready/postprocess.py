@@ -546,8 +546,14 @@ def notebook_file_lines(findings: list, ctx, result) -> list:
     from .nblines import file_line, source_lines
 
     mapping = source_lines(ctx.text)
-    return [replace(f, file_line=file_line(mapping, f.cell, f.line)) if f.cell is not None else f
-            for f in findings]
+    return [_on_disk(f, mapping, file_line) if f.cell is not None else f for f in findings]
+
+
+def _on_disk(f, mapping, file_line):
+    """The finding's line and those of the places folded into it (same cell) in the .ipynb text."""
+    places = tuple((ln, at) for ln in sorted({ln for ln, _c, _r in f.occurrences})
+                   if (at := file_line(mapping, f.cell, ln)) is not None)
+    return replace(f, file_line=file_line(mapping, f.cell, f.line), occurrence_file_lines=places)
 
 
 def sort(findings: list, *_) -> list:
@@ -581,9 +587,11 @@ def report_findings(findings: list, engine, mentioned, root=None, config=None) -
     from .postprocess_kernel_tests import kernel_tests
     from .repo_rules import collapse
 
+    from .project.build_commands import build_commands
+
     findings = cuda_helpers(collapse(findings, engine, mentioned), engine, root)
-    return sort(extension_places(kernel_tests(scopes(vendored(findings, engine, root, config), root, config), engine),
-                                 engine, root))
+    return sort(build_commands(extension_places(kernel_tests(scopes(vendored(findings, engine, root, config), root,
+                                                                    config), engine), engine, root), root))
 
 
 def vendored(findings: list, engine, root=None, config=None) -> list:

@@ -143,16 +143,18 @@ def setting_findings(entries: list[Entry], role: str, lines: list[str], engine, 
     compiled = [(r, m, [tuple(n.split(".")) for n in m.names]) for r, m in matchers]
     satisfied: dict = {}
 
-    def is_set(key: str, globs) -> bool:
-        k = (key, globs)
+    def is_set(key: str, globs, command: int) -> bool:
+        """Some scalar of the file (of the same launch command, for a shell flag) sets `key` to one of `globs`."""
+        k = (key, globs, command)
         if k not in satisfied:
             pat = tuple(key.split("."))
-            satisfied[k] = any(_suffix(e.keys, pat) and _value_in(e.value, globs) for e in scalars)
+            satisfied[k] = any(_suffix(o.keys, pat) and _value_in(o.value, globs) for o in scalars
+                               if o.command == command)
         return satisfied[k]
 
-    def with_ok(m) -> bool:
-        return all(is_set(key, globs) for key, globs in m.with_setting) and not any(
-            is_set(key, globs) for key, globs in m.without_setting)
+    def with_ok(m, command: int) -> bool:
+        return all(is_set(key, globs, command) for key, globs in m.with_setting) and not any(
+            is_set(key, globs, command) for key, globs in m.without_setting)
 
     words = {m.value_words: tuple(w.lower() for w in engine.catalogue.context_values.get(m.value_words, ()))
              for _, m in matchers if m.value_words}
@@ -162,7 +164,7 @@ def setting_findings(entries: list[Entry], role: str, lines: list[str], engine, 
             if pat is None or not (_value_in(e.value, m.values) or (m.value_words and "${{" not in e.value
                                                                      and _has_word(e.value, words[m.value_words]))):
                 continue
-            if (m.with_setting or m.without_setting) and not with_ok(m):
+            if (m.with_setting or m.without_setting) and not with_ok(m, e.command):
                 continue
             snippet = lines[e.line - 1] if 0 < e.line <= len(lines) else ""
             shown = _shown(e, len(pat), snippet)

@@ -47,16 +47,18 @@ def launch_entries(lines: list[str]) -> list[Entry]:
     """One Entry per flag of a launch command (key path from the flag name, value as written or `true`)."""
     out: list[Entry] = []
     in_command = False
+    command = 0
     for i, raw in enumerate(lines, 1):
         line = _COMMENT.sub("", raw) if "#" in raw else raw
         stripped = line.strip()
         if not in_command:
             in_command = _runs_program(stripped)
+            command += in_command
             # the launcher itself is a setting (`launcher: deepspeed`): `deepspeed train.py` runs under DeepSpeed
             first = _LAUNCHER.search(line) if in_command else None
             if first is not None:
                 out.append(Entry(path=("launcher",), value=first.group("word"), line=i, col=first.start("word") + 1,
-                                 end_col=first.end("word") + 1, key_line=i))
+                                 end_col=first.end("word") + 1, key_line=i, command=command))
         if in_command:
             for m in _FLAG.finditer(line):
                 value = m.group("value")
@@ -68,7 +70,7 @@ def launch_entries(lines: list[str]) -> list[Entry]:
                     col, end = m.start("value") + 1, m.end("value") + 1
                     value = value.strip("\"'")
                 keys = tuple(k for k in m.group("key").split(".") if k)
-                out.append(Entry(path=keys, value=value, line=i, col=col, end_col=end, key_line=i))
+                out.append(Entry(path=keys, value=value, line=i, col=col, end_col=end, key_line=i, command=command))
         in_command = in_command and stripped.endswith("\\")
     return out
 

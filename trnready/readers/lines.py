@@ -6,6 +6,7 @@ commands inside shell-like text are read as dependency declarations.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from .. import requirements as rq
 from .context import FileContext, ReadResult, Source
@@ -44,6 +45,28 @@ def quiet_asserts(text: str) -> str:
 
 
 _SLASH_COMMENT = re.compile(r"(?:^|(?<=\s))//.*$")
+# A shell variable a matched flag reads (`--gpus=${n_gpus_per_node}`, `--gres=gpu:$GPUS`), and a line that
+# assigns one (`n_gpus_per_node=4`, `export GPUS=${GPUS:-8}`): the value to change is written there.
+_VAR_REF = re.compile(r"\$\{?(?P<name>[A-Za-z_]\w*)")
+_SHELL_ASSIGN = re.compile(r"^\s*(?:(?:export|readonly|local|declare(?:\s+-\w+)*)\s+)?(?P<name>[A-Za-z_]\w*)=(?!=)")
+
+
+def shell_variable_lines(lines: list[str]) -> dict:
+    """name -> [(line, column)] of every uncommented `NAME=value` assignment of a shell script."""
+    out: dict = {}
+    for n, ln in enumerate(lines, 1):
+        m = _SHELL_ASSIGN.match(ln)
+        if m:
+            out.setdefault(m.group("name"), []).append((n, m.start("name") + 1))
+    return out
+
+
+def _with_assignments(f, text: str, assigned: dict):
+    """The finding of a flag that reads shell variables, with the lines assigning them as its places (the
+    value is written there, and that is the line to change); unchanged when the script assigns none."""
+    more = [(ln, col, f.rule) for name in dict.fromkeys(m.group("name") for m in _VAR_REF.finditer(text))
+            for ln, col in assigned.get(name, ()) if ln != f.line]
+    return replace(f, occurrences=tuple(sorted({*f.occurrences, *more}))) if more else f
 
 
 def emit_lines(kind: str, lines: list[str], engine, em: Emitter, mention_text: str, cell=None,
@@ -53,6 +76,7 @@ def emit_lines(kind: str, lines: list[str], engine, em: Emitter, mention_text: s
     matchers = [(r, m) for r, m in engine.lines if kind in (m.files or LINE_DEFAULT_KINDS)]
     if not matchers:
         return
+    assigned = shell_variable_lines(lines) if kind == "shell" else {}
     for n, ln in enumerate(lines, 1):
         if only is not None and n not in only:
             continue
@@ -80,8 +104,11 @@ def emit_lines(kind: str, lines: list[str], engine, em: Emitter, mention_text: s
             g = at if at is not None and hit.group(at) is not None else 0
             text = hit.group(g)  # a group named `at` marks the part to report (the rest is context)
             start = indent + hit.start(g) + len(text) - len(text.lstrip())
+            added = len(em.out)
             em.add(rule, m, n, start + 1, indent + hit.end(g) + 1, ln, msg(rule, m, text.strip()), ln.strip(),
                    cell=cell)
+            if assigned and "$" in text and len(em.out) > added:
+                em.out[-1] = _with_assignments(em.out[-1], text, assigned)
 
 
 def _shell_commands(lines: list[str], only: set | None):

@@ -33,6 +33,9 @@ class Entry:
     item: int = 0  # line of the nearest enclosing sequence item ("-"), 0 outside sequences
     key_line: int = 0  # line of the key the value belongs to
     in_list: bool = False  # one item of a sequence (flow or block)
+    # The command line a flag belongs to (flags of shell launch commands, numbered from 1; 0 in a config file):
+    # `with-setting` looks at the flags of the same command only.
+    command: int = 0
 
     @property
     def keys(self) -> tuple[str, ...]:

@@ -12,7 +12,7 @@ from ..plan import build_plan, finding_effort, finding_phase
 # 1.3 (additive): `guarded_by` on guarded findings (the predicate or step that decided: neuron-guarded,
 # cpu-unit-test, vendored, ...).
 # Readers of 1.0 keep working.
-SCHEMA_VERSION = "1.4"
+SCHEMA_VERSION = "1.5"
 
 
 def _finding(f, report: Report) -> dict:

@@ -379,6 +379,11 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
             from .project.vendored import guard_copied_packages
 
             report.findings = guard_copied_packages(report.findings, files, summaries, cache, digests)
+            # Module-level functions and classes no scanned file names outside their own lines.
+            from .project.unreferenced import guard_unreferenced
+
+            report.findings = guard_unreferenced(report.findings, files, root, _values_of(engine),
+                                                 config.max_file_size, cache, digests)
             # Training-config settings whose keys no Python of the project names (and no library reads).
             from .project.config_keys import guard_unread_settings
 

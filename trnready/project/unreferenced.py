@@ -186,15 +186,18 @@ def _decide(todo, files, packages, values, read_text, classify) -> list:
     entry = frozenset(str(e).lower() for e in values.get("entry-function-names", ()))
     words = [str(w) for w in values.get("dynamic-lookup-words", ())]
     py = {sf.rel: sf for sf in files if sf.kind == "python"}
-    texts: dict = {}
+    texts: dict = {}  # the files holding candidates (read twice); any other file is read once and not kept
 
     def text_of(sf) -> str:
-        if sf.rel not in texts:
+        text = texts.get(sf.rel)
+        if text is None:
             try:
-                texts[sf.rel] = read_text(sf) or ""
+                text = read_text(sf) or ""
             except (OSError, ValueError):
-                texts[sf.rel] = ""
-        return texts[sf.rel]
+                text = ""
+            if sf.rel in by_file:
+                texts[sf.rel] = text
+        return text
 
     def looks_up(text: str) -> bool:
         """The text holds a word of `dynamic-lookup-words`, not after a name character or a dot."""
@@ -230,11 +233,7 @@ def _decide(todo, files, packages, values, read_text, classify) -> list:
                 places.setdefault(name, set()).add(place)
     if not held:
         return []
-    used = _mentioned(places, files, text_of, py)
-    names: set = set()
-    starred: set = set()
-    if any(name not in used for _f, name, _p in held):
-        names, starred = _looked_up(files, text_of, looks_up)
+    used, names, starred = _mentioned(places, files, text_of, py, looks_up)
     out = []
     for f, name, place in held:
         if name in used:
@@ -246,11 +245,12 @@ def _decide(todo, files, packages, values, read_text, classify) -> list:
     return out
 
 
-def _mentioned(places: dict, files, text_of, py: dict) -> set:
-    """The names some scanned file mentions outside their definitions' own lines. A name defined in two places
-    mentions itself; each other name is looked for in its own module first, then in every other file until found
-    (a substring test, confirmed as a whole word): a name used nearby costs little, and only the names no file
-    mentions are looked for in every text."""
+def _mentioned(places: dict, files, text_of, py: dict, looks_up) -> tuple:
+    """The names some scanned file mentions outside their definitions' own lines, and where files look names up
+    (`_lookups`; complete whenever some name is left unmentioned). A name defined in two places mentions itself;
+    each other name is looked for in its own module first, then in the other files, one pass that ends once every
+    name is found (a substring test, confirmed as a whole word): a name used nearby costs little, and only when
+    some name is mentioned nowhere is every text read."""
     used = {n for n, ps in places.items() if len(ps) > 1}
     left: dict = {}
     for name, ps in places.items():
@@ -262,18 +262,21 @@ def _mentioned(places: dict, files, text_of, py: dict) -> set:
             used.add(name)
         else:
             left[name] = rel
-    if left:
-        for sf in files:
-            text = text_of(sf)
-            if not text:
-                continue
-            for name in [n for n, rel in left.items() if n in text and rel != sf.rel]:
-                if _word_at(text, name, 0, len(text)):
-                    used.add(name)
-                    del left[name]
-            if not left:
-                break
-    return used
+    names: set = set()
+    starred: set = set()
+    for sf in files:
+        if not left:
+            break
+        text = text_of(sf)
+        if not text:
+            continue
+        for name in [n for n, rel in left.items() if n in text and rel != sf.rel]:
+            if _word_at(text, name, 0, len(text)):
+                used.add(name)
+                del left[name]
+        if sf.kind == "python":
+            _lookups(sf.rel, text, looks_up, names, starred)
+    return used, names, starred
 
 
 def _word_at(text: str, name: str, start: int, end: int) -> bool:
@@ -288,30 +291,23 @@ def _word_at(text: str, name: str, start: int, end: int) -> bool:
     return False
 
 
-def _looked_up(files, text_of, looks_up) -> tuple:
-    """Where some Python file looks names up by a computed value: `getattr(models, name)` and
-    `models.__dict__[name]` (the last names of the modules looked up in), and star imports (`from .losses import
-    *`) into a file that looks names up at run time (the module paths, `/a/b/losses`, matched as path suffixes).
-    A function of such a module may be reached without its name being written anywhere."""
-    names: set = set()
-    out: set = set()
-    for sf in files:
-        if sf.kind != "python":
-            continue
-        text = text_of(sf)
-        if "getattr(" in text:
-            names.update(g.rsplit(".", 1)[-1] for g in _GETATTR.findall(text))
-        if "__dict__[" in text:
-            for m in _DICT.finditer(text):
-                k = m.start()
-                while k > 0 and (text[k - 1].isalnum() or text[k - 1] == "_"):
-                    k -= 1
-                names.add(text[k:m.start()])
-        if "import *" in text and looks_up(text):
-            here = sf.rel.split("/")[:-1]
-            for dots, mod in _STAR.findall(text):
-                # `from .utils import *` in a/b/x.py is a/b/utils; `from diffusion.utils import *` is any
-                # module path ending in diffusion/utils
-                base = here[:len(here) - len(dots) + 1] if dots else []
-                out.add("/" + "/".join(base + [p for p in mod.split(".") if p]))
-    return names, out
+def _lookups(rel: str, text: str, looks_up, names: set, starred: set) -> None:
+    """Where a Python file looks names up by a computed value: `getattr(models, name)` and `models.__dict__[name]`
+    (the last names of the modules looked up in, into `names`), and star imports (`from .losses import *`) into a
+    file that looks names up at run time (the module paths, `/a/b/losses`, matched as path suffixes, into
+    `starred`). A function of such a module may be reached without its name being written anywhere."""
+    if "getattr(" in text:
+        names.update(g.rsplit(".", 1)[-1] for g in _GETATTR.findall(text))
+    if "__dict__[" in text:
+        for m in _DICT.finditer(text):
+            k = m.start()
+            while k > 0 and (text[k - 1].isalnum() or text[k - 1] == "_"):
+                k -= 1
+            names.add(text[k:m.start()])
+    if "import *" in text and looks_up(text):
+        here = rel.split("/")[:-1]
+        for dots, mod in _STAR.findall(text):
+            # `from .utils import *` in a/b/x.py is a/b/utils; `from diffusion.utils import *` is any module path
+            # ending in diffusion/utils
+            base = here[:len(here) - len(dots) + 1] if dots else []
+            starred.add("/" + "/".join(base + [p for p in mod.split(".") if p]))

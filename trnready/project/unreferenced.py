@@ -14,6 +14,9 @@ The check errs on the side of keeping a finding. A definition is left alone when
   of another function, a string (`getattr(mod, "name")`, `_import_structure`), a config, a shell script; the
   text of every scanned file counts, whatever its kind. Mentions inside its own lines (recursion,
   `super(Name, self)`) do not;
+- no other file names its module (`devutil` is imported by nothing: a tool imported by hand, or a script), or
+  some file names a longer dotted name inside the module (`target: ldm.modules.encoders.modules.BERTEmbedder` in
+  a config: configs pick the module's classes by path, so a config the scan does not see may pick another);
 - its module is an `__init__.py` (a package's re-exports), a `hubconf.py`, a `setup.py`, `conftest.py` or
   `__main__.py`, or looks names up at run time (`[context.values] dynamic-lookup-words`: `globals()`, `eval(`,
   `fire.Fire()` exposing every function); or some file looks names up in a module or folder of its name
@@ -264,6 +267,8 @@ def _mentioned(places: dict, files, text_of, py: dict, looks_up) -> tuple:
             left[name] = rel
     names: set = set()
     starred: set = set()
+    modules = {rel: _module_names(rel) for rel in set(left.values())}
+    imported: set = set()  # modules some other file names by their file name (`import devutil` or not at all)
     for sf in files:
         if not left:
             break
@@ -274,9 +279,45 @@ def _mentioned(places: dict, files, text_of, py: dict, looks_up) -> tuple:
             if _word_at(text, name, 0, len(text)):
                 used.add(name)
                 del left[name]
+        for rel, (stem, paths) in modules.items():
+            if rel == sf.rel:
+                continue
+            if rel not in imported and stem in text and _word_at(text, stem, 0, len(text)):
+                imported.add(rel)
+            if any(p in text for p in paths) and _names_in_module(text, paths):
+                # `target: ldm.modules.encoders.modules.BERTEmbedder`: a config picks classes of this module by
+                # their dotted path, so any of them may be picked by a config the scan does not see
+                used.update(n for n, r in left.items() if r == rel)
+                for n in [n for n, r in left.items() if r == rel]:
+                    del left[n]
         if sf.kind == "python":
             _lookups(sf.rel, text, looks_up, names, starred)
+    # A module no other file names is a tool or a script nothing imports: its functions are called by hand
+    used.update(n for n, rel in left.items() if rel not in imported)
     return used, names, starred
+
+
+def _module_names(rel: str) -> tuple:
+    """The file name of a module and its dotted paths followed by a dot (`ldm.modules.encoders.modules.`, also
+    without a leading `src.`)."""
+    parts = rel[:-3].split("/")
+    paths = [".".join(parts) + "."]
+    if parts[0] == "src" and len(parts) > 2:
+        paths.append(".".join(parts[1:]) + ".")
+    return parts[-1], paths
+
+
+def _names_in_module(text: str, paths: list) -> bool:
+    """Some dotted path in `paths` occurs in the text as the start of a longer dotted name."""
+    for p in paths:
+        i = text.find(p)
+        while i >= 0:
+            j = i + len(p)
+            if (i == 0 or not (text[i - 1].isalnum() or text[i - 1] in "_.")) and j < len(text) and (
+                    text[j].isalpha() or text[j] == "_"):
+                return True
+            i = text.find(p, i + 1)
+    return False
 
 
 def _word_at(text: str, name: str, start: int, end: int) -> bool:

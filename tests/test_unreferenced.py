@@ -36,6 +36,8 @@ def test_functions_and_classes_no_file_names_are_guarded(tmp_path):
         # a config picks UsedEncoder by its dotted path: it may pick OtherEncoder too
         ("models/encoders.py", 3, "TRN241", ""),
         ("models/encoders.py", 8, "TRN241", ""),
+        ("models/ops.py", 7, "TRN241", ""),  # a custom autograd Function: a custom op to port
+        ("models/ops.py", 11, "TRN241", ""),  # named in README.md
         ("models/utils.py", 16, "TRN121", DEAD),  # count_flops_attn: named nowhere
         ("models/utils.py", 20, "TRN241", ""),  # used_helper: imported and called by train.py
         ("models/utils.py", 26, "TRN241", DEAD),  # countdown: named only by its own recursion

@@ -12,8 +12,11 @@ The check errs on the side of keeping a finding. A definition is left alone when
   test (`test*`, `Test*`, or a file in test scope);
 - its name is mentioned anywhere outside its own lines: in `__all__`, a call, an import, a docstring or comment
   of another function, a string (`getattr(mod, "name")`, `_import_structure`), a config, a shell script; the
-  text of every scanned file counts, whatever its kind. Mentions inside its own lines (recursion,
+  text of every scanned file counts, whatever its kind, and so do the Markdown and reStructuredText files in the
+  folders of the scanned files (a README showing how to call it). Mentions inside its own lines (recursion,
   `super(Name, self)`) do not;
+- it is a class deriving from an autograd `Function`: a custom operator, which the port rewrites whether or not
+  the project calls it today;
 - no other file names its module (`devutil` is imported by nothing: a tool imported by hand, or a script), or
   some file names a longer dotted name inside the module (`target: ldm.modules.encoders.modules.BERTEmbedder` in
   a config: configs pick the module's classes by path, so a config the scan does not see may pick another);
@@ -33,6 +36,7 @@ files' text. The answer is kept in the result cache under the digests of every s
 """
 from __future__ import annotations
 
+import os
 import re
 from bisect import bisect_right
 from dataclasses import replace
@@ -42,6 +46,8 @@ REASON = "never-referenced"
 _TOP = re.compile(r"(?:async[ \t]+def|def|class)[ \t]+([A-Za-z_]\w*)")
 # A line starting in column 0 with something that is not a blank, a comment or a closing bracket: a statement
 _COL0 = re.compile(r"\n(?=[^ \t\r\n\f#)\]}])")
+_BASES = re.compile(r"class[ \t]+\w+[ \t]*\(([^)]*)\)")
+_DOCS = (".md", ".rst")
 _STAR = re.compile(r"^[ \t]*from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+\*", re.M)
 _GETATTR = re.compile(r"getattr\(\s*([\w.]+)\s*,\s*(?![\s'\"])")
 _DICT = re.compile(r"\.__dict__\[")
@@ -96,6 +102,14 @@ def _closed(cur: list, text: str, end: int, line: int) -> tuple:
             break
         ln, stop = ln - 1, j
     return (cur[0], cur[1], ln, cur[3], cur[4], stop)
+
+
+def _custom_op(text: str, start: int) -> bool:
+    """The definition at `start` is a class deriving from an autograd `Function` (`class RankSort(torch.autograd.
+    Function):`): a custom operator with its own forward and backward, which the blind recall labels count as a
+    place to port whether or not the project calls it today."""
+    m = _BASES.match(text, start)
+    return m is not None and re.search(r"(?<![\w])Function(?![\w])", m.group(1)) is not None
 
 
 def _declared_packages(root: Path) -> frozenset:
@@ -230,7 +244,8 @@ def _decide(todo, files, packages, values, read_text, classify) -> list:
             if i < 0:
                 continue
             name, first, last, deco, a, b = defs[i]
-            if f.line <= last and not deco and _judged(name, entry) and not _in_library(rel, name, packages):
+            if f.line <= last and not deco and _judged(name, entry) and not _in_library(rel, name, packages) \
+                    and not _custom_op(text, a):
                 place = (rel, first, last, a, b)
                 held.append((f, name, place))
                 places.setdefault(name, set()).add(place)
@@ -294,7 +309,35 @@ def _mentioned(places: dict, files, text_of, py: dict, looks_up) -> tuple:
             _lookups(sf.rel, text, looks_up, names, starred)
     # A module no other file names is a tool or a script nothing imports: its functions are called by hand
     used.update(n for n, rel in left.items() if rel not in imported)
+    left = {n: rel for n, rel in left.items() if n not in used}
+    if left:
+        used.update(_documented(left, files))
     return used, names, starred
+
+
+def _documented(left: dict, files) -> set:
+    """The names a Markdown or reStructuredText file beside the scanned files mentions (a README showing `from utils
+    import load_model_on_gpus`): documented for users to call. Read only when some name is left, from the folders
+    that hold scanned files."""
+    found: set = set()
+    dirs = sorted({str(Path(sf.path).parent) for sf in files})
+    for d in dirs:
+        try:
+            entries = [e for e in os.scandir(d) if e.name.lower().endswith(_DOCS) and e.is_file()]
+        except OSError:
+            continue
+        for e in entries:
+            try:
+                with open(e.path, encoding="utf-8", errors="replace") as fh:
+                    text = fh.read(4_000_000)
+            except OSError:
+                continue
+            for name in [n for n in left if n in text and n not in found]:
+                if _word_at(text, name, 0, len(text)):
+                    found.add(name)
+            if len(found) == len(left):
+                return found
+    return found
 
 
 def _module_names(rel: str) -> tuple:

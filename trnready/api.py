@@ -384,6 +384,11 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
             from .project.nested import guard_nested
 
             report.findings = guard_nested(report.findings, files, root, config.max_file_size)
+            # Module-level functions and classes no scanned file names outside their own lines.
+            from .project.unreferenced import guard_unreferenced
+
+            report.findings = guard_unreferenced(report.findings, files, root, _values_of(engine),
+                                                 config.max_file_size, cache, digests)
             # Training-config settings whose keys no Python of the project names (and no library reads).
             from .project.config_keys import guard_unread_settings
 

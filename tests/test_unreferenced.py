@@ -1,0 +1,103 @@
+"""Code nothing in the project names (trnready/project/unreferenced.py), through the real CLI on small projects.
+
+The fixtures are copied out of this repository first: a scan whose root lies inside a project (a folder above it
+holds .git or packaging) sees part of it only, and the step then judges nothing."""
+import json
+import shutil
+
+from conftest import FIXTURES, run_cli
+
+from trnready.project.unreferenced import top_definitions
+
+ROOT = FIXTURES / "unreferenced"
+DEAD = "never-referenced"
+
+
+def findings(path):
+    proc = run_cli("scan", path, "--format", "json", "--no-cache", "--show-guarded")
+    assert proc.returncode in (0, 1), proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["diagnostics"] == []
+    return [(f["path"], f["line"], f["rule"], f.get("guarded_by", "")) for f in report["findings"]]
+
+
+def _copy(tmp_path, name):
+    dest = tmp_path / name
+    shutil.copytree(ROOT / name, dest)
+    return dest
+
+
+def test_functions_and_classes_no_file_names_are_guarded(tmp_path):
+    assert findings(_copy(tmp_path, "dead")) == [
+        ("devtools.py", 3, "TRN241", ""),  # a module no file names: a tool imported by hand
+        # a module whose name getattr() looks up with a computed name, a module that calls eval()
+        ("lookup/blocks.py", 2, "TRN241", ""),
+        ("lookup/evaluated.py", 2, "TRN241", ""),
+        # a config picks UsedEncoder by its dotted path: it may pick OtherEncoder too
+        ("models/encoders.py", 3, "TRN241", ""),
+        ("models/encoders.py", 8, "TRN241", ""),
+        ("models/ops.py", 7, "TRN241", ""),  # a custom autograd Function: a custom op to port
+        ("models/ops.py", 11, "TRN241", ""),  # named in README.md
+        ("models/utils.py", 16, "TRN121", DEAD),  # count_flops_attn: named nowhere
+        ("models/utils.py", 20, "TRN241", ""),  # used_helper: imported and called by train.py
+        ("models/utils.py", 26, "TRN241", DEAD),  # countdown: named only by its own recursion
+        ("models/utils.py", 34, "TRN241", DEAD),  # DeadLoss: named only in its own super() call
+        ("models/utils.py", 39, "TRN241", ""),  # a method of a used class: methods are not judged
+        ("models/utils.py", 44, "TRN241", ""),  # decorated (a registry)
+        ("models/utils.py", 48, "TRN241", ""),  # listed in __all__
+        ("models/utils.py", 52, "TRN241", ""),  # named in configs/run.yaml
+        ("models/utils.py", 56, "TRN241", ""),  # named in scripts/launch.sh
+        ("models/utils.py", 60, "TRN241", ""),  # named in a string (getattr(module, "named_in_string"))
+        ("models/utils.py", 64, "TRN241", ""),  # named in a comment of another file
+        ("models/utils.py", 68, "TRN241", ""),  # main: an entry point
+        ("models/utils.py", 72, "TRN241", DEAD),  # _private_dead
+        ("tests/test_utils.py", 2, "TRN241", ""),  # test code: pytest finds it by its file
+    ]
+
+
+def test_public_names_of_a_declared_package_are_library_api(tmp_path):
+    # setup.py declares mylib: its public functions are called by the library's users; a private one, and a
+    # script outside the package (run by scripts/convert.sh), are judged
+    assert findings(_copy(tmp_path, "library")) == [
+        ("mylib/ops.py", 2, "TRN241", ""),
+        ("mylib/ops.py", 6, "TRN241", DEAD),
+        ("scripts/convert.py", 2, "TRN241", DEAD),
+    ]
+
+
+def test_a_scan_of_part_of_a_project_judges_nothing(tmp_path):
+    # the folder above holds setup.py: the rest of the project may call anything here
+    assert findings(_copy(tmp_path, "library") / "mylib") == [
+        ("ops.py", 2, "TRN241", ""),
+        ("ops.py", 6, "TRN241", ""),
+    ]
+
+
+def _state(path, cache):
+    proc = run_cli("scan", path, "--format", "json", "--cache-dir", cache, "--show-guarded")
+    assert proc.returncode in (0, 1), proc.stderr
+    return [(f["path"], f["line"], f.get("guarded_by", "")) for f in json.loads(proc.stdout)["findings"]
+            if f["path"] == "models/utils.py" and f["line"] in (16, 72)]
+
+
+def test_warm_rescan_follows_a_new_mention_in_another_file(tmp_path):
+    proj = _copy(tmp_path, "dead")
+    cache = tmp_path / "cache"
+    cold = _state(proj, cache)
+    assert cold == [("models/utils.py", 16, DEAD), ("models/utils.py", 72, DEAD)]
+    assert _state(proj, cache) == cold
+    (proj / "configs" / "run.yaml").write_text("model:\n  hook: _private_dead\n")
+    assert _state(proj, cache) == [("models/utils.py", 16, DEAD), ("models/utils.py", 72, "")]
+
+
+def test_top_definitions_read_from_the_text():
+    src = ("import x\n\n@reg\n@other(\n  a=1,\n)\ndef f(a,\n):\n    return 1\n    # c\n\n# comment\nX = 1\n"
+           "class C(B):\n    y = 2\n\n    def m(self):\n        pass\n\n\nif __name__ == '__main__':\n    f()\n"
+           "async def g():\n    pass")
+    assert [d[:4] for d in top_definitions(src)] == [("f", 3, 9, True), ("C", 14, 18, False), ("g", 23, 24, False)]
+    assert [d[:4] for d in top_definitions(src + "\n\n")] == [d[:4] for d in top_definitions(src)]
+    # the text of a definition ends with its last line of code
+    d = top_definitions(src)[0]
+    assert src[d[4]:d[5]].startswith("@reg") and src[d[4]:d[5]].endswith("return 1")
+    # a file with lone carriage returns is not read
+    assert top_definitions("def f():\r    pass\r") == []

@@ -1,0 +1,397 @@
+"""Code nothing in the project refers to: a module-level function or class whose name no scanned file mentions.
+
+A finding inside `def count_flops_attn(...)` or `class DiscreteNLLLoss(nn.Module)` that no other line of the
+project names (no call, import, string, config key, shell script or notebook cell) is in code that never runs:
+nothing can reach it. Such findings are guarded (`guarded_by` "never-referenced").
+
+The check errs on the side of keeping a finding. A definition is left alone when:
+
+- it is not at the top of its module (a method: only whole classes and module-level functions are judged);
+- it is decorated (a registry, `@triton.jit`, `@pytest.fixture`, `@app.command` may call it), a dunder,
+  `forward`, an entry point or hook name (`[context.values] entry-function-names`: `main`, `pytest_*`, ...), or a
+  test (`test*`, `Test*`, or a file in test scope);
+- its name is mentioned anywhere outside its own lines: in `__all__`, a call, an import, a docstring or comment
+  of another function, a string (`getattr(mod, "name")`, `_import_structure`), a config, a shell script; the
+  text of every scanned file counts, whatever its kind, and so do the Markdown and reStructuredText files in the
+  folders of the scanned files (a README showing how to call it). Mentions inside its own lines (recursion,
+  `super(Name, self)`) do not;
+- it is a class deriving from an autograd `Function`: a custom operator, which the port rewrites whether or not
+  the project calls it today;
+- no other file names its module (`devutil` is imported by nothing: a tool imported by hand, or a script), or
+  some file names a longer dotted name inside the module (`target: ldm.modules.encoders.modules.BERTEmbedder` in
+  a config: configs pick the module's classes by path, so a config the scan does not see may pick another);
+- its module is an `__init__.py` (a package's re-exports), a `hubconf.py`, a `setup.py`, `conftest.py` or
+  `__main__.py`, or looks names up at run time (`[context.values] dynamic-lookup-words`: `globals()`, `eval(`,
+  `fire.Fire()` exposing every function); or some file looks names up in a module or folder of its name
+  (`getattr(models, name)`, `models.__dict__[name]`, a star import of it into a file that looks names up);
+- it is public API of a library: a public name in a package declared by the root packaging (setup.py,
+  setup.cfg or a pyproject.toml with [project], [tool.poetry] or [build-system] at the scan root), which users
+  call from outside the repository;
+- the scan covers only part of a project (a folder above the scan root holds `.git` or packaging): the rest of
+  the project may use it.
+
+Cheap by construction: the definitions come from the text of the files holding candidate findings (no second
+parse), and the mentions of the few candidate names are counted in one regular-expression pass over the scanned
+files' text. The answer is kept in the result cache under the digests of every scanned file.
+"""
+from __future__ import annotations
+
+import os
+import re
+from bisect import bisect_right
+from dataclasses import replace
+from pathlib import Path
+
+REASON = "never-referenced"
+_TOP = re.compile(r"(?:async[ \t]+def|def|class)[ \t]+([A-Za-z_]\w*)")
+# A line starting in column 0 with something that is not a blank, a comment or a closing bracket: a statement
+_COL0 = re.compile(r"\n(?=[^ \t\r\n\f#)\]}])")
+_BASES = re.compile(r"class[ \t]+\w+[ \t]*\(([^)]*)\)")
+_DOCS = (".md", ".rst")
+_STAR = re.compile(r"^[ \t]*from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+\*", re.M)
+_GETATTR = re.compile(r"getattr\(\s*([\w.]+)\s*,\s*(?![\s'\"])")
+_DICT = re.compile(r"\.__dict__\[")
+_MANIFESTS = ("setup.py", "setup.cfg", "pyproject.toml")
+_SKIP_FILES = frozenset({"__init__.py", "hubconf.py", "setup.py", "conftest.py", "__main__.py"})
+
+
+def top_definitions(text: str) -> list:
+    """[(name, first line, last line, decorated, start offset, end offset)] of the module-level `def`/`class`
+    statements, read from the text: a definition starts at its first decorator and ends before the next line
+    starting in column 0 (a statement of the module; closing brackets of a signature written over several lines
+    continue it), without the blank and comment lines before that. A string spanning lines with text in column 0
+    ends a definition early, which only leaves findings unjudged. Lines end with `\\n` (a file with lone `\\r`
+    line ends is not read: empty answer)."""
+    if "\r" in text and text.count("\r") != text.count("\r\n"):
+        return []
+    out: list = []
+    cur: list | None = None  # [name, first line, line, decorated, start offset]
+    deco = None  # (line, offset) of a pending decorator
+    line, last = 1, 0
+    starts = [0] if text and text[0] not in " \t\r\n\f#)]}" else []
+    starts += [m.end() for m in _COL0.finditer(text)]
+    for p in starts:
+        line += text.count("\n", last, p)
+        last = p
+        if cur is not None:
+            out.append(_closed(cur, text, p, line))
+            cur = None
+        ch = text[p]
+        if ch == "@":
+            deco = deco or (line, p)
+            continue
+        m = _TOP.match(text, p) if ch in "dac" else None
+        if m:
+            cur = [m.group(1), deco[0] if deco else line, line, deco is not None, deco[1] if deco else p]
+        deco = None
+    if cur is not None:
+        # the end of the text as if a statement followed it on the next line
+        end = len(text) if text.endswith("\n") else len(text) + 1
+        out.append(_closed(cur, text, end, line + text.count("\n", last) + (end > len(text))))
+    return out
+
+
+def _closed(cur: list, text: str, end: int, line: int) -> tuple:
+    """The definition `cur` ended by the statement starting at offset `end`, on `line`: its last line is the last
+    one before that holding code (not blank, not a comment); its end offset is where that line ends."""
+    ln, stop = line - 1, end - 1
+    while ln > cur[2]:
+        j = text.rfind("\n", 0, stop)
+        row = text[j + 1:stop].strip()
+        if row and not row.startswith("#"):
+            break
+        ln, stop = ln - 1, j
+    return (cur[0], cur[1], ln, cur[3], cur[4], stop)
+
+
+def _custom_op(text: str, start: int) -> bool:
+    """The definition at `start` is a class deriving from an autograd `Function` (`class RankSort(torch.autograd.
+    Function):`): a custom operator with its own forward and backward, which the blind recall labels count as a
+    place to port whether or not the project calls it today."""
+    m = _BASES.match(text, start)
+    return m is not None and re.search(r"(?<![\w])Function(?![\w])", m.group(1)) is not None
+
+
+def _declared_packages(root: Path) -> frozenset:
+    """The packages the root packaging declares (empty when the root has none): their public names are a
+    library's API."""
+    from ..context.own_package import own_packages
+
+    def is_packaging(p: Path) -> bool:
+        try:
+            if not p.is_file():
+                return False
+            if p.name != "pyproject.toml":
+                return True
+            text = p.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return False
+        return bool(re.search(r"^\[(project|tool\.poetry|build-system)\]", text, re.M))
+
+    if not any(is_packaging(root / m) for m in _MANIFESTS):
+        return frozenset()
+    return own_packages(root)
+
+
+def _partial_scan(root: Path) -> bool:
+    """A folder above the scan root holds `.git` or packaging: the scan sees part of a project only."""
+    for d in root.parents:
+        try:
+            if (d / ".git").exists() or any((d / m).is_file() for m in _MANIFESTS):
+                return True
+        except OSError:
+            return True
+    return False
+
+
+def _in_library(rel: str, name: str, packages: frozenset) -> bool:
+    if not packages or name.startswith("_"):
+        return False
+    parts = rel.split("/")
+    if parts[0] == "src" and len(parts) > 2:
+        parts = parts[1:]
+    return len(parts) > 1 and parts[0] in packages
+
+
+def _judged(name: str, entry: frozenset) -> bool:
+    """A name this step may judge: not a dunder, `forward`, an entry point or hook, or a test."""
+    low = name.lower()
+    if name.startswith("__") or low == "forward" or low.startswith("test") or low.endswith("test") \
+            or low.endswith("tests"):
+        return False
+    return not any(low == e or e.endswith("*") and low.startswith(e[:-1]) for e in entry)
+
+
+def guard_unreferenced(findings: list, files, root, values: dict, max_bytes=None, cache=None, digests=()) -> list:
+    """Mark guarded (`never-referenced`) the findings inside a module-level function or class no scanned file
+    names outside its own lines (see the module's docstring). `values`: the catalogue's [context.values];
+    `max_bytes`: the scan's file size limit (a larger file is read as empty, as the scan skipped it)."""
+    from ..cache import StepMemo
+    from ..scope import classify
+    from .callers import _key
+
+    todo = [f for f in findings if not f.guarded and not f.suppressed and f.cell is None]
+    if not todo:
+        return findings
+    root = Path(root)
+    if _partial_scan(root):
+        return findings
+    packages = _declared_packages(root)
+    memo = StepMemo(cache, f"{REASON}\0{','.join(sorted(packages))}")
+    key = _key(memo, files, digests)
+    got = memo.get(key)
+    if not (isinstance(got, list) and all(isinstance(g, list) and len(g) == 4 for g in got)):
+        got = _decide(todo, files, packages, values, _reader(max_bytes), classify)
+        memo.put(key, got)
+    if not got:
+        return findings
+    dead = {tuple(g) for g in got}
+    return [replace(f, guarded=True, guarded_by=REASON)
+            if not f.guarded and (f.path, f.line, f.column, f.rule) in dead else f for f in findings]
+
+
+def _reader(max_bytes):
+    from ..read import read_bytes
+
+    def read_text(sf) -> str:
+        data, diag = read_bytes(sf.path, sf.rel, max_bytes) if max_bytes else read_bytes(sf.path, sf.rel)
+        return data.decode("utf-8", "replace") if diag is None and data is not None else ""
+    return read_text
+
+
+def _decide(todo, files, packages, values, read_text, classify) -> list:
+    entry = frozenset(str(e).lower() for e in values.get("entry-function-names", ()))
+    words = [str(w) for w in values.get("dynamic-lookup-words", ())]
+    py = {sf.rel: sf for sf in files if sf.kind == "python"}
+    texts: dict = {}  # the files holding candidates (read twice); any other file is read once and not kept
+
+    def text_of(sf) -> str:
+        text = texts.get(sf.rel)
+        if text is None:
+            try:
+                text = read_text(sf) or ""
+            except (OSError, ValueError):
+                text = ""
+            if sf.rel in by_file:
+                texts[sf.rel] = text
+        return text
+
+    def looks_up(text: str) -> bool:
+        """The text holds a word of `dynamic-lookup-words`, not after a name character or a dot."""
+        for w in words:
+            i = text.find(w)
+            while i >= 0:
+                if i == 0 or not (text[i - 1].isalnum() or text[i - 1] in "_."):
+                    return True
+                i = text.find(w, i + 1)
+        return False
+
+    # Candidates: the module-level definition around each finding, in files that may hold dead code.
+    by_file: dict = {}
+    for f in todo:
+        if f.path in py and f.path.rsplit("/", 1)[-1] not in _SKIP_FILES and classify(f.path) != "test":
+            by_file.setdefault(f.path, []).append(f)
+    places: dict = {}  # name -> {(rel, first line, last line, start offset, end offset)}
+    held: list = []  # (finding, name, place)
+    for rel, fs in by_file.items():
+        text = text_of(py[rel])
+        if not text or looks_up(text):
+            continue
+        defs = top_definitions(text)
+        starts = [d[1] for d in defs]
+        for f in fs:
+            i = bisect_right(starts, f.line) - 1
+            if i < 0:
+                continue
+            name, first, last, deco, a, b = defs[i]
+            if f.line <= last and not deco and _judged(name, entry) and not _in_library(rel, name, packages) \
+                    and not _custom_op(text, a):
+                place = (rel, first, last, a, b)
+                held.append((f, name, place))
+                places.setdefault(name, set()).add(place)
+    if not held:
+        return []
+    used, names, starred = _mentioned(places, files, text_of, py, looks_up)
+    out = []
+    for f, name, place in held:
+        if name in used:
+            continue
+        parts = place[0][:-3].split("/")
+        paths = ("/" + "/".join(parts), "/" + "/".join(parts[:-1]))
+        if not names.intersection(parts[-2:]) and not any(p.endswith(m) for p in paths for m in starred):
+            out.append([f.path, f.line, f.column, f.rule])
+    return out
+
+
+def _mentioned(places: dict, files, text_of, py: dict, looks_up) -> tuple:
+    """The names some scanned file mentions outside their definitions' own lines, and where files look names up
+    (`_lookups`; complete whenever some name is left unmentioned). A name defined in two places mentions itself;
+    each other name is looked for in its own module first, then in the other files, one pass that ends once every
+    name is found (a substring test, confirmed as a whole word): a name used nearby costs little, and only when
+    some name is mentioned nowhere is every text read."""
+    used = {n for n, ps in places.items() if len(ps) > 1}
+    left: dict = {}
+    for name, ps in places.items():
+        if name in used:
+            continue
+        rel, _first, _last, a, b = next(iter(ps))
+        text = text_of(py[rel])
+        if _word_at(text, name, 0, a) or _word_at(text, name, b, len(text)):
+            used.add(name)
+        else:
+            left[name] = rel
+    names: set = set()
+    starred: set = set()
+    modules = {rel: _module_names(rel) for rel in set(left.values())}
+    imported: set = set()  # modules some other file names by their file name (`import devutil` or not at all)
+    for sf in files:
+        if not left:
+            break
+        text = text_of(sf)
+        if not text:
+            continue
+        for name in [n for n, rel in left.items() if n in text and rel != sf.rel]:
+            if _word_at(text, name, 0, len(text)):
+                used.add(name)
+                del left[name]
+        for rel, (stem, paths) in modules.items():
+            if rel == sf.rel:
+                continue
+            if rel not in imported and stem in text and _word_at(text, stem, 0, len(text)):
+                imported.add(rel)
+            if any(p in text for p in paths) and _names_in_module(text, paths):
+                # `target: ldm.modules.encoders.modules.BERTEmbedder`: a config picks classes of this module by
+                # their dotted path, so any of them may be picked by a config the scan does not see
+                used.update(n for n, r in left.items() if r == rel)
+                for n in [n for n, r in left.items() if r == rel]:
+                    del left[n]
+        if sf.kind == "python":
+            _lookups(sf.rel, text, looks_up, names, starred)
+    # A module no other file names is a tool or a script nothing imports: its functions are called by hand
+    used.update(n for n, rel in left.items() if rel not in imported)
+    left = {n: rel for n, rel in left.items() if n not in used}
+    if left:
+        used.update(_documented(left, files))
+    return used, names, starred
+
+
+def _documented(left: dict, files) -> set:
+    """The names a Markdown or reStructuredText file beside the scanned files mentions (a README showing `from utils
+    import load_model_on_gpus`): documented for users to call. Read only when some name is left, from the folders
+    that hold scanned files."""
+    found: set = set()
+    dirs = sorted({str(Path(sf.path).parent) for sf in files})
+    for d in dirs:
+        try:
+            entries = [e for e in os.scandir(d) if e.name.lower().endswith(_DOCS) and e.is_file()]
+        except OSError:
+            continue
+        for e in entries:
+            try:
+                with open(e.path, encoding="utf-8", errors="replace") as fh:
+                    text = fh.read(4_000_000)
+            except OSError:
+                continue
+            for name in [n for n in left if n in text and n not in found]:
+                if _word_at(text, name, 0, len(text)):
+                    found.add(name)
+            if len(found) == len(left):
+                return found
+    return found
+
+
+def _module_names(rel: str) -> tuple:
+    """The file name of a module and its dotted paths followed by a dot (`ldm.modules.encoders.modules.`, also
+    without a leading `src.`)."""
+    parts = rel[:-3].split("/")
+    paths = [".".join(parts) + "."]
+    if parts[0] == "src" and len(parts) > 2:
+        paths.append(".".join(parts[1:]) + ".")
+    return parts[-1], paths
+
+
+def _names_in_module(text: str, paths: list) -> bool:
+    """Some dotted path in `paths` occurs in the text as the start of a longer dotted name."""
+    for p in paths:
+        i = text.find(p)
+        while i >= 0:
+            j = i + len(p)
+            if (i == 0 or not (text[i - 1].isalnum() or text[i - 1] in "_.")) and j < len(text) and (
+                    text[j].isalpha() or text[j] == "_"):
+                return True
+            i = text.find(p, i + 1)
+    return False
+
+
+def _word_at(text: str, name: str, start: int, end: int) -> bool:
+    """The name occurs in text[start:end] as a whole word."""
+    i = text.find(name, start, end)
+    while i >= 0:
+        j = i + len(name)
+        if (i == 0 or not (text[i - 1].isalnum() or text[i - 1] == "_")) and \
+                (j >= len(text) or not (text[j].isalnum() or text[j] == "_")):
+            return True
+        i = text.find(name, j, end)
+    return False
+
+
+def _lookups(rel: str, text: str, looks_up, names: set, starred: set) -> None:
+    """Where a Python file looks names up by a computed value: `getattr(models, name)` and `models.__dict__[name]`
+    (the last names of the modules looked up in, into `names`), and star imports (`from .losses import *`) into a
+    file that looks names up at run time (the module paths, `/a/b/losses`, matched as path suffixes, into
+    `starred`). A function of such a module may be reached without its name being written anywhere."""
+    if "getattr(" in text:
+        names.update(g.rsplit(".", 1)[-1] for g in _GETATTR.findall(text))
+    if "__dict__[" in text:
+        for m in _DICT.finditer(text):
+            k = m.start()
+            while k > 0 and (text[k - 1].isalnum() or text[k - 1] == "_"):
+                k -= 1
+            names.add(text[k:m.start()])
+    if "import *" in text and looks_up(text):
+        here = rel.split("/")[:-1]
+        for dots, mod in _STAR.findall(text):
+            # `from .utils import *` in a/b/x.py is a/b/utils; `from diffusion.utils import *` is any module path
+            # ending in diffusion/utils
+            base = here[:len(here) - len(dots) + 1] if dots else []
+            starred.add("/" + "/".join(base + [p for p in mod.split(".") if p]))

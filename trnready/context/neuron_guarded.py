@@ -546,6 +546,11 @@ def _cuda_test(t, words: frozenset) -> bool:
     return any(_CUDA_WORD.search(x) for x in names) and not any(_has_tpu_word(x, words) for x in names)
 
 
+def _is_main_test(t) -> bool:
+    """`__name__ == "__main__"`."""
+    return type(t) is ast.Compare and type(t.left) is ast.Name and t.left.id == "__name__"
+
+
 def _goes_on(stmts) -> bool:
     """A non-empty arm that does not leave (no top-level return, raise or exit): the program goes on with it."""
     return bool(stmts) and not any(_exits([st]) for st in stmts)
@@ -755,6 +760,9 @@ class _Spans:
         self.skip_fixtures: set = set()  # fixtures of the file that do
         self.spans: list = []  # (start, end, choice): choice = a branch that picks between devices
         self.caught = 0  # how many try bodies with handlers hold the block being walked
+        # how many arms of other conditions hold it, in its function: a CUDA requirement met only when a switch is
+        # on (`if use_xformers: ... elif not torch.cuda.is_available(): raise ...`) belongs to that opt-in path
+        self.branch = 0
 
     def add(self, first, last, choice=False) -> None:
         start = (first.lineno, first.col_offset)
@@ -842,7 +850,7 @@ class _Spans:
                 # `if not torch.cuda.is_available(): sys.exit(...)`: the program stops on Neuron, so the CUDA arm
                 # and what follows are its only path and stay findings (a `return` or a test skip still guards).
                 mandatory = (never and _fails(s.orelse) or always and _fails(s.body)) and not self.caught \
-                    and _cuda_test(s.test, self.conds.words)
+                    and not self.branch and _cuda_test(s.test, self.conds.words)
                 if never and s.body and not mandatory:
                     self.add(s.body[0], s.body[-1], choice="backend" if _goes_on(s.orelse) else False)
                     if s.orelse and not _goes_on(s.orelse) and i + 1 < len(stmts):
@@ -856,15 +864,20 @@ class _Spans:
                         self.add(stmts[i + 1], stmts[-1])  # `if not torch.cuda.is_available(): return`
                     if how == "skip":
                         self.add(s, s)  # the skip guard of a test is part of the test
+                nests = not _is_main_test(s.test)  # (`if __name__ == "__main__":` is the script itself)
+                self.branch += nests
                 self.block(s.body)
                 self.block(s.orelse)
+                self.branch -= nests
             elif k in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
                 if any(self._skip_decorator(d) or (s.name.lower().startswith("test") and _cuda_variants_only(d))
                        for d in s.decorator_list) or (
                         k is ast.ClassDef and (self._setup_skips(s) or self._autouse_skips(s.body))) or (
                         k is not ast.ClassDef and self._takes_skipping_fixture(s)):
                     self.add(s, s)
+                outer, self.branch = self.branch, 0  # a function's body is judged from its own top
                 self.block(s.body)
+                self.branch = outer
             elif k in (ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith):
                 self.block(s.body)
                 self.block(getattr(s, "orelse", []))

@@ -20,6 +20,7 @@ import ast
 
 from .config_dirs import in_config_dir
 from .configs import TRAINING_KEYS, setting_findings
+from .dataclass_settings import _text  # the value as a config file writes it
 from .emit import Emitter
 from .outline import Entry
 
@@ -109,15 +110,6 @@ def _mapping(node):
     if isinstance(node, ast.Dict):
         return [(k.value, v) for k, v in zip(node.keys, node.values)
                 if isinstance(k, ast.Constant) and isinstance(k.value, str) and k.value]
-    return None
-
-
-def _text(v) -> str | None:
-    """The value as a YAML file would write it (`true`, `4`, `fp16`); None for None and bytes."""
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, (int, float, str)):
-        return str(v)
     return None
 
 

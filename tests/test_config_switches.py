@@ -123,8 +123,9 @@ def test_false_values_generic_keys_comparisons_and_unread_names_stay_silent(tmp_
     found = _configs(tmp_path, "--no-cache")
     assert not [f for f in found if f[0].startswith("eval_configs/")]
     assert {f[1] for f in found} == {3, 6, 7}
-    # the Python findings under those conditions are reported where they are, as before
-    proc = run_cli("scan", ".", "--format", "json", "--no-cache", cwd=tmp_path)
+    # the Python findings under those conditions are found where they are, as before (model.py's function is
+    # called by nothing in this small tree, so its finding is listed as guarded: never-referenced)
+    proc = run_cli("scan", ".", "--format", "json", "--no-cache", "--show-guarded", cwd=tmp_path)
     py = {(f["path"], f["line"]) for f in json.loads(proc.stdout)["findings"] if f["path"].endswith(".py")}
     assert {("runner.py", 26), ("model.py", 13)} <= py
 

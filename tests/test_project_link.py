@@ -207,13 +207,16 @@ def test_config_component_naming_a_project_reexport_of_a_library_class():
 def test_warm_rescan_follows_a_class_attribute_edited_in_an_imported_module(tmp_path):
     proj = tmp_path / "proj"
     shutil.copytree(ROOT / "instance_attr", proj)
+    # (the device classes are named somewhere, as a registry would: a class nothing names is never-referenced)
+    (proj / "app" / "registry.py").write_text("from app.devices import DeviceGPU\n\nKNOWN = [DeviceGPU]\n")
     cache = tmp_path / "cache"
     cold = _messages(proj, cache)
     assert ("app/devices.py", 2) in [(p, n) for p, n, _ in cold]
     # another module of the imported package gains a class with the attribute: dist.py, which reads
     # device_obj.dist_backend, is linked again although it never consulted that module before
     (proj / "app" / "other_settings.py").write_text('class Resample:\n    mode = "bilinear"\n\n\n'
-                                                    'class DeviceTPU:\n    dist_backend = "nccl"\n')
+                                                    'class DeviceTPU:\n    dist_backend = "nccl"\n\n\n'
+                                                    'KNOWN = [DeviceTPU]\n')
     assert [(p, n) for p, n, _ in _messages(proj, cache)] == [
         ("app/devices.py", 2), ("app/other_settings.py", 6), ("app/pipeline.py", 9)]
 

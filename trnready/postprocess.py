@@ -104,8 +104,7 @@ def one_per_thing(findings: list, ctx, result) -> list:
       their decorators: custom_fwd and custom_bwd of one autograd Function), the same statement (or the same call
       on one operand) in alternative arms, and the uses of a reported alias (`t = torch.cuda.FloatTensor`).
 
-    The kept finding is the first by position, so its fingerprint does not change, unless a later place of the
-    thing is more severe (an unconditional use after an opt-in one): that place is kept instead. Suppressed and
+    The kept finding is the first by position, so its fingerprint does not change. Suppressed and
     guarded findings are folded only with findings of the same standing. Statements come from the
     syntax tree the Python and notebook readers report; other file kinds get the per-line step only.
     """
@@ -131,15 +130,7 @@ def one_per_thing(findings: list, ctx, result) -> list:
     own: tuple = ()  # the join keys of the finding at hand
 
     def fold(i: int, f) -> None:
-        rep = out[i]
-        if SEVERITY_RANK[f.severity] > SEVERITY_RANK[rep.severity] and not f.suppressed and not f.guarded:
-            # A thing is as severe as its most severe place: an unconditional `import deepspeed` folded into the
-            # opt-in import under `if args.deepspeed:` that comes first is still a blocker, so that place stands
-            # for the thing (the earlier one becomes a place of it).
-            extra.setdefault(i, []).extend([(rep.line, rep.column, rep.rule), *rep.occurrences])
-            out[i] = f
-        else:
-            extra.setdefault(i, []).extend([(f.line, f.column, f.rule), *f.occurrences])
+        extra.setdefault(i, []).extend([(f.line, f.column, f.rule), *f.occurrences])
         for k in own:
             joined.setdefault(k, i)
 

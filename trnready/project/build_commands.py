@@ -65,7 +65,8 @@ def _candidates(script: str, folder: str) -> list[str]:
 
 def _is_command(f) -> bool:
     """The finding of the build-command matcher: what it reports (from its column to its end) runs setup.py."""
-    return f.category == _CATEGORY and kind_of(PurePosixPath(f.path).name) == "shell" and bool(
+    # (a notebook's `!pip install .` too: its folder is not known from the notebook, so it is dropped)
+    return f.category == _CATEGORY and kind_of(PurePosixPath(f.path).name) in ("shell", "notebook") and bool(
         _BUILD.search(f.snippet[max(f.column - 1, 0):max(f.end_column - 1, 0)] + " "))
 
 
@@ -88,7 +89,8 @@ def build_commands(findings: list, root=None) -> list:
             if f.path not in texts:
                 data, _ = read_bytes(Path(root) / f.path, f.path, MAX_BYTES)
                 texts[f.path] = data.decode("utf-8", "replace").splitlines() if data is not None else None
-            folder = _folder(texts[f.path], f.line, f.column) if texts[f.path] is not None else None
+            folder = _folder(texts[f.path], f.line, f.column) if texts[f.path] is not None \
+                and f.cell is None else None
             setup = next((p for p in _candidates(f.path, folder) if p in builds), None) if folder is not None else None
             if setup is not None:
                 target = _target(findings, builds[setup], setup)

@@ -8,7 +8,9 @@ Per file (summary field `callers`, computed with the rest of the summary):
            of a project name, of a method through `self` (`Class.method`), of an instance kept on `self`
            (`Class@attr`) or of an element of a list of them (`Class@attr[]`: `self.layers[i](x)`, `for layer in
            self.layers: layer(x)`). An argument is a literal's source, `=p` for the enclosing function's own
-           parameter p passed on as it is, `*` for a spread, `?` for anything else.
+           parameter p passed on as it is, `*` for a spread, `?` for anything else. (The per-file summary holds
+           the cheap record: no instance calls, and `=p` even when the body assigns p again; `Callers.full` gives
+           the whole record of a file when a decision needs it.)
     insts  class -> {attr: [callee as written, "one" | "many"]}: `self.attr = Thing(...)`, or a list of them
            (`self.attr.append(Thing(...))`, `nn.ModuleList([Thing(...) for ...])`), where Thing is a project name
            and the attribute is used in no other way than by being called, indexed and called, or looped over.

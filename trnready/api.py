@@ -383,7 +383,7 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
             # sub-projects, the packages of a copy that nothing it runs imports (project/nested.py).
             from .project.nested import guard_nested
 
-            report.findings = guard_nested(report.findings, files, root, config.max_file_size)
+            report.findings = guard_nested(report.findings, files, root, config.max_file_size, _values_of(engine))
             # Module-level functions and classes no scanned file names outside their own lines.
             from .project.unreferenced import guard_unreferenced
 

@@ -3,7 +3,7 @@
 A repository often carries a whole other project: Vim keeps detectron2 in `det/`, and detectron2 brings its own
 sub-projects (`det/projects/DensePose/`, with its own setup.py, train_net.py and CUDA kernels), its Dockerfile and
 release scripts; mamba's copy keeps its wheel-publishing workflow in `mamba-1p1p1/.github/workflows/`. The port
-changes what the repository runs, not these. Three rules, each a named reason of the guarded findings:
+changes what the repository runs, not these. Four rules, each a named reason of the guarded findings:
 
 - `nested-ci`: a file under a `.github/` or `.circleci/` folder (or a `.gitlab-ci.yml` / `.travis.yml`) below the
   scan root. GitHub, CircleCI, GitLab and Travis read these only at the root of a repository, so they are the
@@ -19,6 +19,8 @@ changes what the repository runs, not these. Three rules, each a named reason of
   never such a project (`examples/dreambooth/` with its requirements.txt is the repository's own example), nor is a
   top-level folder (Vim's `vim/`, `seg/` and `det/` are the repository's parts). Files inside folders already
   found unused do not count as users, so two unused sibling projects naming each other stay unused.
+- `unused-copy-folder` (`copy_folders.py`): the upstream folders (docker, docs, notebooks, tests, `examples/<x>`)
+  of a nested repository copy (packaging, a licence, a CONTRIBUTING.md or the like) nothing outside them names.
 - `unused-nested-package` and `nested-copy-manifest` (`nested_live.py`): inside a used nested copy served through
   torch.hub that the rest of the repository reaches only by its path, never by importing it (Depth-Anything loads
   its DINOv2 copy with `torch.hub.load("torchhub/facebookresearch_dinov2_main", ..., source="local")`), the
@@ -238,6 +240,12 @@ def unused_projects(layout: Layout, namers: Namers) -> set:
     candidates |= _unpackaged(layout, namers)
     if not candidates:
         return set()
+    return largest_unused(layout, namers, candidates)
+
+
+def largest_unused(layout: Layout, namers: Namers, candidates: set) -> set:
+    """The candidate folders no file outside them names, files inside folders found unused counting as no user;
+    those inside another unused one are left out (guarded with it)."""
     modules = {d: layout.modules(d) for d in candidates}
     unused = set(candidates)
     changed = True
@@ -297,9 +305,10 @@ def nested_ci(layout: Layout, namers: Namers, paths) -> dict:
     return {rel: ci for rel, ci in out.items() if ci not in used}
 
 
-def guard_nested(findings: list, files, root, max_bytes: int) -> list:
-    """Mark guarded the findings in nested CI, in unused nested projects and in the unused packages of a nested
-    copy reached by its path (module docstring)."""
+def guard_nested(findings: list, files, root, max_bytes: int, values=None) -> list:
+    """Mark guarded the findings in nested CI, in unused nested projects, in the unused upstream folders of a
+    repository copy (copy_folders.py) and in the unused packages of a nested copy reached by its path (module
+    docstring)."""
     paths = {f.path for f in findings if not f.guarded and f.path.count("/") >= 1}
     if not paths:
         return findings
@@ -308,6 +317,14 @@ def guard_nested(findings: list, files, root, max_bytes: int) -> list:
     reasons: dict = {}  # path -> reason
     for rel in nested_ci(layout, namers, paths):
         reasons[rel] = "nested-ci"
+    copied = [p for p in paths if p not in reasons and p.count("/") >= 2]
+    if copied and values:
+        from .copy_folders import unused_copy_folders
+
+        folders = unused_copy_folders(layout, namers, values)
+        for rel in copied:
+            if any(layout.under(rel, d) for d in folders):
+                reasons[rel] = "unused-copy-folder"
     deep = [p for p in paths if p not in reasons and p.count("/") >= 2]
     if deep:
         unused = unused_projects(layout, namers)

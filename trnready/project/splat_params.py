@@ -25,6 +25,10 @@ def splat_params(tree: ast.Module) -> set[str]:
                 defs[st.name] = init
     if not defs:
         return set()
+    calls = getattr(tree, "trnready_calls", None)  # the indexer's list of every call: no walk when none can fill
+    if calls is not None and not any(type(c.func) is ast.Name and c.func.id in defs
+                                     and any(k.arg is None for k in c.keywords) for c in calls):
+        return set()
     out: set = set()
     done: set = set()
     for fn, call in _calls(tree):

@@ -381,7 +381,7 @@ def guards_of(tree: ast.Module, imported: set) -> list:
             if kind is not ast.If:
                 continue
             test = node.test
-            if _cuda_test(test, _TPU) and (_fails(node.orelse) or _fails(node.body)):
+            if (_fails(node.orelse) or _fails(node.body)) and _cuda_test(test, _TPU):  # cheap test first
                 continue  # `if is_cuda_available(): ... else: raise RuntimeError(...)`: the only path (neuron-guarded)
             parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
             for p in parts:

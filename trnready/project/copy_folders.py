@@ -1,0 +1,111 @@
+"""The upstream folders of a repository copy nested in the tree (rule `unused-copy-folder`, part of the nested step).
+
+A repository often carries a whole other repository, forked to change a few files: LoRA keeps Hugging Face
+transformers 4.4 in `examples/NLU/` (its own setup.py, LICENSE, CONTRIBUTING.md, Makefile) and adds launchers at
+its root (`roberta_base_mnli.sh` runs `examples/text-classification/run_glue.py`); Vim keeps detectron2 in `det/`
+(its own setup.py, LICENSE, `.circleci/`). The upstream project's Dockerfiles, notebooks, tests, research
+projects and legacy examples came along with the copy; the port changes what the repository runs, not these.
+
+- A **repository copy** is a folder below the scan root with installable packaging of its own (setup.py,
+  pyproject.toml or setup.cfg) and the files of a repository root: a licence (LICENSE*, COPYING*) and one of
+  `[context.values] copy-root-files` (CONTRIBUTING*, CODE_OF_CONDUCT*, MANIFEST.in, Makefile, `.github/`,
+  `.circleci/`, ...). A folder holding `.git` is a clone of its own, not a copy inside another repository.
+- Its **candidate folders** are its direct sub-folders named in `copy-infrastructure-dirs` (docker, docs,
+  notebooks, tests, templates, utils, ...) and every folder directly inside its sub-folders named in
+  `copy-collection-dirs` (`examples/legacy`, `examples/research_projects`, `projects/DensePose`). A package (a
+  folder with `__init__.py`) is never a candidate: it is what the repository imports. `scripts/` and `tools/`
+  are not listed: a repository keeps its own launchers there (VimDet's `det/scripts/`).
+- A candidate is **unused** when no scanned file outside it names it (a path or folder name in a launcher,
+  config or Python string; an import of one of its modules; a dotted module name), the test of
+  `unused-nested-project` (nested.py `Namers`); files inside candidates found unused count as no user, so
+  two unused folders naming each other stay unused. LoRA's launchers name `examples/text-classification`, which
+  stays; nothing names `examples/research_projects`.
+
+The root project's own folders are never candidates (the scan root is no copy), nor is anything in a copy that
+lacks the repository-root files (a sub-project of the repository with only a setup.py is its own work)."""
+from __future__ import annotations
+
+import os
+import re
+
+_INSTALLABLE = frozenset({"setup.py", "pyproject.toml", "setup.cfg"})
+_LICENCES = ("license", "licence", "copying")
+
+
+def repository_copies(layout, root_files) -> list:
+    """Folders below the scan root that are copies of another repository (module docstring)."""
+    if layout._root is None:
+        return []
+    marks = tuple(m.lower() for m in root_files)
+    out = []
+    for d in sorted(layout.projects):
+        if layout.is_root(d) or not layout.children.get(d, set()) & _INSTALLABLE:
+            continue
+        try:
+            names = [n.lower() for n in os.listdir(layout._root / d)]
+        except OSError:
+            continue
+        if any(n.startswith(_LICENCES) for n in names) and any(n == m or n.startswith(m) for n in names
+                                                                for m in marks):
+            out.append(d)
+    return out
+
+
+def candidate_folders(layout, copies, infrastructure, collections) -> set:
+    out = set()
+    for c in copies:
+        for sub in _subfolders(layout, c):
+            name = sub.rsplit("/", 1)[-1]
+            if sub in layout.packages:
+                continue
+            if name in infrastructure:
+                out.add(sub)
+            elif name in collections:
+                out.update(s for s in _subfolders(layout, sub) if s not in layout.packages)
+    return out
+
+
+def _subfolders(layout, d: str) -> list:
+    prefix = d + "/"
+    return sorted(x for x in layout.dirs if x.startswith(prefix) and "/" not in x[len(prefix):])
+
+
+def unused_copy_folders(layout, namers, values) -> set:
+    """The candidate folders of every repository copy that no file outside them names."""
+    copies = repository_copies(layout, values.get("copy-root-files", ()))
+    if not copies:
+        return set()
+    candidates = candidate_folders(layout, copies, frozenset(values.get("copy-infrastructure-dirs", ())),
+                                   frozenset(values.get("copy-collection-dirs", ())))
+    if not candidates:
+        return set()
+    patterns = {d: _path_pattern(d) for d in candidates}
+    unused = set(candidates)
+    changed = True
+    while changed:  # a file inside a folder found unused is no user: the largest set that holds
+        changed = False
+        for d in sorted(unused):
+            name = d.rsplit("/", 1)[-1]
+            for sf in layout.files:
+                if layout.under(sf.rel, d) or any(layout.under(sf.rel, u) for u in unused if u != d):
+                    continue
+                text = namers.text(sf)
+                if name in text and patterns[d].search(text):
+                    unused.discard(d)
+                    changed = True
+                    break
+    return {d for d in unused if not any(layout.under(d, u) for u in unused if u != d)}
+
+
+def _path_pattern(d: str):
+    """The folder named with its parent at least (`examples/legacy`, `research_projects/rag`,
+    `examples.research_projects.rag`), as whole path segments. Unlike a nested project's, a copy's folder is not
+    taken as named by its bare name or by the names of its modules: an upstream repository's examples share
+    script names (`run_glue.py` is in `text-classification/` and in `legacy/pytorch-lightning/`) and its
+    folders are ordinary words (`docs`, `utils`, `rag` is also a model the library's own package names)."""
+    parts = d.split("/")
+    tails = ["/".join(parts[i:]) for i in range(len(parts) - 1)]
+    dotted = [".".join(parts[i:]) for i in range(len(parts) - 1)
+              if all(p.isidentifier() for p in parts[i:])]
+    alts = "|".join(re.escape(t) for t in sorted(set(tails + dotted), key=len, reverse=True))
+    return re.compile(rf"(?<![\w-])(?:{alts})(?![\w-])")

@@ -106,3 +106,12 @@ def test_a_mask_the_function_assigns_again_keeps_the_finding():
         ("layers.py", 13, 16, "TRN172", "", [], MHA),
         ("layers.py", 31, 20, "TRN172", "", [], MHA),
     ]
+
+
+def test_layers_of_the_same_file_kept_in_a_sequential_stack():
+    # `nn.Sequential(*[Layer(d) ...])` of a class defined in the same file, looped over and called without a mask:
+    # guarded; the ModuleList of Padded passes a padding mask: kept
+    assert findings("stack_same_file") == [
+        ("model.py", 10, 16, "TRN172", "callers-pass-none", [], MHA),
+        ("model.py", 19, 16, "TRN172", "", [], MHA),
+    ]

@@ -9,6 +9,7 @@ import bisect
 from .syntax import MAX_ITEMS, dotted, literal_source
 
 _LISTS = frozenset({"ModuleList", "list"})
+_SEQUENCES = frozenset({"Sequential"})
 
 
 def record(body: list, funcs: dict, calls: list, heads: list, interesting: set, full: bool = False) -> dict:
@@ -301,15 +302,29 @@ def _stored(v, interesting: set):
     d = dotted(v.func)
     if d is not None and d.split(".", 1)[0] in interesting:
         return (d, "one")
-    if d is not None and d.rsplit(".", 1)[-1] in _LISTS:
+    last = d.rsplit(".", 1)[-1] if d is not None else None
+    if last in _LISTS:
         if not v.args and not v.keywords:
             return ()
         if len(v.args) == 1 and not v.keywords:
-            inner = v.args[0]
-            elts = inner.elts if type(inner) is ast.List else [inner.elt] if type(inner) is ast.ListComp else [None]
-            kinds = {dotted(e.func) if type(e) is ast.Call else None for e in elts}
-            if len(kinds) == 1 and None not in kinds and next(iter(kinds)).split(".", 1)[0] in interesting:
-                return (next(iter(kinds)), "many")
+            return _many(_elements(v.args[0]), interesting)
+    elif last in _SEQUENCES and v.args and not v.keywords:
+        # nn.Sequential(*[Layer(...) for _ in range(n)]) or nn.Sequential(Layer(...), Layer(...)): a stack of
+        # layers looped over (`for layer in self.layers: x = layer(x)`) like a ModuleList
+        return _many([e for a in v.args for e in (_elements(a.value) if type(a) is ast.Starred else [a])],
+                     interesting)
+    return _POISON
+
+
+def _elements(inner) -> list:
+    """The constructions a list display or comprehension holds ([None] for anything else)."""
+    return inner.elts if type(inner) is ast.List else [inner.elt] if type(inner) is ast.ListComp else [None]
+
+
+def _many(elts: list, interesting: set):
+    kinds = {dotted(e.func) if type(e) is ast.Call else None for e in elts}
+    if len(kinds) == 1 and None not in kinds and next(iter(kinds)).split(".", 1)[0] in interesting:
+        return (next(iter(kinds)), "many")
     return _POISON
 
 

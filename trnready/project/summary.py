@@ -38,7 +38,7 @@ import sys
 from .call_text import call_text
 from .syntax import MAX_ITEMS, _Attribute, _Name, dotted, literal_source, unconditional_nodes  # noqa: F401 (imported from here too)
 
-VERSION = 15
+VERSION = 16
 MAX_TEMPLATE = 400  # a call longer than this is not carried (generated code, data tables)
 
 # Imports from these never lead into the project: calls naming only them need no summary entry.
@@ -187,7 +187,11 @@ def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | Non
     # Each call's dotted callee, computed once for the three passes below (None: not a dotted name).
     heads = [dotted(n.func) for n in calls]
     from .call_sites import record
-    callers = record(list(_top_statements(body)), funcs, calls, heads, interesting, full_callers) if funcs else None
+    # The file's own classes construct instances too (`self.layers = nn.ModuleList([Block(d) ...])` beside `class
+    # Block`): their names are project names for the callers record, as imported ones are.
+    own_classes = {f.split(".", 1)[0] for f in funcs if "." in f}
+    callers = record(list(_top_statements(body)), funcs, calls, heads, interesting | own_classes,
+                     full_callers) if funcs else None
     spans = _function_calls(funcs, calls, stores, callees, apis, uses, heads) if funcs else []
     interesting = {n for n in interesting if n in imports or n in funcs or n in classes or n in stores}
     if apis:

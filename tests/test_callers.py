@@ -115,3 +115,23 @@ def test_layers_of_the_same_file_kept_in_a_sequential_stack():
         ("model.py", 10, 16, "TRN172", "callers-pass-none", [], MHA),
         ("model.py", 19, 16, "TRN172", "", [], MHA),
     ]
+
+
+UPSAMPLE = "Bilinear or bicubic interpolation: `torch.nn.functional.interpolate`"
+
+
+def test_a_branch_every_caller_switches_off_is_guarded():
+    # BiSeNet.forward: `if return_feat:` (default False) and `if mode == "image":` (default "batch") are never
+    # taken, the one caller passing neither; the `elif mode in ("batch", "none")` arm is taken and stays.
+    # Head.forward: one call passes upsample=True, another passes a value the scanner cannot see (kind=self.kind);
+    # resize assigns `fast` again before testing it: all kept.
+    got = findings("switch_off")
+    assert [(p, ln, c, r, g) for p, ln, c, r, g, _o, _m in got] == [
+        ("parse.py", 13, 20, "TRN191", "callers-switch-off"),
+        ("parse.py", 16, 20, "TRN104", "callers-switch-off"),
+        ("parse.py", 18, 20, "TRN191", ""),
+        ("parse.py", 29, 17, "TRN191", ""),
+        ("parse.py", 31, 17, "TRN104", ""),
+        ("parse.py", 38, 16, "TRN191", ""),
+    ]
+    assert got[0][6] == UPSAMPLE

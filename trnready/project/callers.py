@@ -27,6 +27,7 @@ from __future__ import annotations
 import ast
 
 from .call_sites import passed, rebound
+from .switch_params import SWITCH_OFF, switched_off
 
 MAX_CHAIN = 4  # parameters passed on from caller to callee, followed at most this deep
 KEEP_TREES = 2  # syntax trees kept while deciding (candidates are taken file by file)
@@ -425,8 +426,6 @@ def _candidates(findings, files, summaries, engine) -> list:
     for f in findings:
         if f.guarded or f.suppressed or f.cell is not None or f.path not in py or py[f.path] is None:
             continue
-        if f.rule not in none_rules and not (f.snippet or "")[:max(f.column - 1, 0)].rstrip().endswith("="):
-            continue  # neither a not-None argument nor a value written after `=` (a default)
         by_file.setdefault(f.path, []).append(f)
     for rel, fs in by_file.items():
         rec = _unpack(rel, py[rel]).get("callers")
@@ -438,11 +437,14 @@ def _candidates(findings, files, summaries, engine) -> list:
                 continue
             _a, _b, fname = max(inner)  # the innermost recorded (a method inside its class)
             sig = rec["sigs"][fname]
+            written_default = (f.snippet or "")[:max(f.column - 1, 0)].rstrip().endswith("=")
             for p, (_lit, line, col) in sig[3].items():
-                if (line, col + 1) == (f.line, f.column) and _private(fname):
+                if written_default and (line, col + 1) == (f.line, f.column) and _private(fname):
                     out.append((f, rel, fname, "default", p))
             if f.rule in none_rules:
                 out.append((f, rel, fname, "none", None))
+            elif f.line > _a and any(d[0] != "?" for d in sig[3].values()):
+                out.append((f, rel, fname, "switch", None))  # in a branch a parameter may switch off
     return out
 
 
@@ -507,9 +509,18 @@ def _decide(cands, files, summaries, engine, config) -> list:
     rules = _none_rules(engine)
     out = []
     trees: dict = {}
+    lines_of: dict = {}
     for f, rel, fname, kind, p in sorted(cands, key=lambda c: (c[0].path, c[0].line, c[0].column)):
         if not callers.callers(rel, fname):
             continue  # no resolved caller decides anything (and the file need not be parsed again)
+        if kind == "switch":
+            sf = by_rel.get(rel)
+            if sf is not None and rel not in lines_of:
+                lines_of.clear()  # candidates come file by file: keep one file's lines
+                lines_of[rel] = text_of(sf).splitlines()
+            if sf is not None and switched_off(f, rel, fname, callers, _LazyTree(sf, trees, text_of), lines_of[rel]):
+                out.append([f.path, f.line, f.column, f.rule, SWITCH_OFF])
+            continue
         if kind == "default":
             if callers.always_passed(rel, fname, p):
                 out.append([f.path, f.line, f.column, f.rule, OVERRIDE])
@@ -568,6 +579,16 @@ def _required_not_none(f, rule, trees: dict, text_of, files, def_line: int):
         if not found:
             return None
     return names
+
+
+class _LazyTree:
+    """The file's tree, parsed only when a decision gets past its cheap textual look."""
+
+    def __init__(self, sf, trees: dict, text_of):
+        self.sf, self.trees, self.text_of = sf, trees, text_of
+
+    def get(self):
+        return _tree(self.sf, self.trees, self.text_of)
 
 
 def _tree(sf, trees: dict, text_of):

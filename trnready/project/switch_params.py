@@ -1,0 +1,150 @@
+"""Findings in a branch that a parameter switches off in every run of the project (`callers-switch-off`).
+
+CodeFormer's `BiSeNet.forward(self, x, return_feat=False)` interpolates bilinearly only under `if return_feat:`,
+and its one caller never passes `return_feat`; nerfstudio's loss helper takes a `nonzero()` path only under
+`if reduction_type == "image":` while every loss leaves `reduction_type` at its default "batch". The branch never
+runs, so what it holds is not part of the port.
+
+A finding is guarded when it lies inside an arm of an `if` / `elif` of its own function whose test, given each
+caller's value of the parameters it reads, picks the other arm, for every resolved caller of the function (the
+callers step's rule for knowing them all: project/callers.py). A caller's value is what it passes as a literal,
+or the parameter's literal default when it leaves it out; a caller handing on anything else (a variable, a
+parameter of its own, a spread) makes the answer unknown, and unknown never guards. Tests read: a parameter
+alone, `not p`, `p is None` / `p is not None`, `p == literal`, `p != literal`, `p in (literals)`, `p not in
+(...)`, and `and` / `or` of those (`x and p` is false when p is). A parameter the function assigns again is not
+read. A finding with places folded into it elsewhere (occurrences) is left alone."""
+from __future__ import annotations
+
+import ast
+import re
+
+from .call_sites import rebound
+
+SWITCH_OFF = "callers-switch-off"
+_UNKNOWN = object()
+
+
+def switched_off(f, rel: str, fname: str, callers, tree, lines: list) -> bool:
+    """Whether finding `f` (in function `fname` of file `rel`) sits in an arm no resolved caller can reach.
+    `tree`: an object whose `get()` gives the file's syntax tree (parsed only when needed)."""
+    if f.occurrences:
+        return False
+    sig = callers.sig(rel, fname)
+    if sig is None:
+        return False
+    literals = {p: d[0] for p, d in sig[3].items() if d and d[0] != "?"}
+    if not literals:
+        return False
+    # A cheap look first: an `if` between the definition and the finding that names a parameter with a default.
+    words = re.compile(r"\b(?:if|elif)\b.*\b(?:%s)\b" % "|".join(re.escape(p) for p in literals))
+    if not any(words.search(line) for line in lines[max(sig[0] - 1, 0):f.line]):
+        return False
+    fn = _function_at(tree.get(), sig[0], f.line)
+    if fn is None:
+        return False
+    read = set(literals) - rebound(fn)
+    arms = _arms(fn.body, f.line, read)
+    if not arms:
+        return False
+    found = callers.callers(rel, fname)
+    if not found or not callers.known(rel, fname):
+        return False
+    for _crel, call in found:
+        values = {}
+        for p in read:
+            v = callers.passed(rel, fname, call, p)
+            src = literals[p] if v is None else v
+            values[p] = _literal(src)
+        if not any(_truth(test, values) is (not in_body) for test, in_body in arms):
+            return False
+    return True
+
+
+def _literal(src: str):
+    if src.startswith(("=", "?", "*")):
+        return _UNKNOWN
+    try:
+        return ast.literal_eval(src)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return _UNKNOWN
+
+
+def _function_at(tree, def_line: int, line: int):
+    """The function defined at `def_line` (the recorded one), when it holds `line`."""
+    if tree is None:
+        return None
+    for n in ast.walk(tree):
+        if type(n) in (ast.FunctionDef, ast.AsyncFunctionDef) and n.lineno == def_line \
+                and n.lineno <= line <= (n.end_lineno or n.lineno):
+            return n
+    return None
+
+
+def _arms(stmts, line: int, params: set) -> list:
+    """[(test, in body)] for the `if` statements of the function (not of a nested definition) whose body or else
+    arm holds `line` and whose test reads one of `params`."""
+    out: list = []
+    for st in stmts:
+        if not (st.lineno <= line <= (st.end_lineno or st.lineno)):
+            continue
+        if type(st) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda):
+            return out  # another scope: its own parameters
+        if type(st) is ast.If:
+            in_body = bool(st.body) and st.body[0].lineno <= line <= (st.body[-1].end_lineno or st.lineno)
+            in_else = bool(st.orelse) and st.orelse[0].lineno <= line <= (st.orelse[-1].end_lineno or st.lineno)
+            if (in_body or in_else) and any(type(n) is ast.Name and n.id in params for n in ast.walk(st.test)):
+                out.append((st.test, in_body))
+            out += _arms(st.body if in_body else st.orelse if in_else else [], line, params)
+        else:  # loops, with, try, match: the one block holding the line
+            for name in ("body", "orelse", "finalbody"):
+                out += _arms(getattr(st, name, None) or [], line, params)
+            for h in (getattr(st, "handlers", None) or []) + (getattr(st, "cases", None) or []):
+                out += _arms(h.body, line, params)
+        break
+    return out
+
+
+def _truth(test, values: dict):
+    """True / False when the test's value is fixed by the parameters' values, None when it is not."""
+    k = type(test)
+    if k is ast.Name:
+        v = values.get(test.id, _UNKNOWN)
+        return None if v is _UNKNOWN else bool(v)
+    if k is ast.UnaryOp and type(test.op) is ast.Not:
+        v = _truth(test.operand, values)
+        return None if v is None else not v
+    if k is ast.BoolOp:
+        decides = type(test.op) is ast.Or  # `a or b` is true once one part is; `a and b` false once one is
+        unknown = False
+        for part in test.values:
+            v = _truth(part, values)
+            if v is decides:
+                return decides
+            if v is None:
+                unknown = True
+        return None if unknown else not decides
+    if k is ast.Compare and len(test.ops) == 1 and type(test.left) is ast.Name:
+        v = values.get(test.left.id, _UNKNOWN)
+        if v is _UNKNOWN:
+            return None
+        try:
+            other = ast.literal_eval(test.comparators[0])
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            return None
+        op = type(test.ops[0])
+        try:
+            if op is ast.Eq:
+                return v == other
+            if op is ast.NotEq:
+                return v != other
+            if op is ast.Is and other is None:
+                return v is None
+            if op is ast.IsNot and other is None:
+                return v is not None
+            if op is ast.In and isinstance(other, (tuple, list, set, frozenset)):
+                return v in other
+            if op is ast.NotIn and isinstance(other, (tuple, list, set, frozenset)):
+                return v not in other
+        except TypeError:
+            return None
+    return None

@@ -519,3 +519,44 @@ def is_rotary(m):
 def attend(q, k, v):
     return local_attention(q, k, v)
 ''') == []
+
+
+TWO_FUNCTIONS = '''import torch
+from torch.cuda.amp import custom_bwd, custom_fwd
+
+
+class TruncExp(torch.autograd.Function):
+    @staticmethod
+    @custom_fwd(cast_inputs=torch.float32)
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return torch.exp(x)
+
+    @staticmethod
+    @custom_bwd
+    def backward(ctx, g):
+        x, = ctx.saved_tensors
+        return g * torch.exp(x.clamp(-15, 15))
+
+
+class Scale(torch.autograd.Function):
+    @staticmethod
+    @custom_fwd
+    def forward(ctx, x):
+        return x * 2
+
+    @staticmethod
+    @custom_bwd
+    def backward(ctx, g):
+        return g * 2
+'''
+
+
+def test_the_amp_decorators_of_one_autograd_function_are_one_finding(tmp_path):
+    # `one-per-class-decorator-categories`: custom_fwd and custom_bwd of one class are one Function to change; the
+    # other class stays its own finding (the shared import is a place of each)
+    (tmp_path / "ops.py").write_text(TWO_FUNCTIONS)
+    report = json.loads(run_cli("scan", tmp_path, "--format", "json", "--no-cache").stdout)
+    found = [(f["line"], f["column"], f["rule"], [(o["line"], o["column"]) for o in f.get("occurrences", ())])
+             for f in report["findings"]]
+    assert found == [(7, 6, "TRN251", [(2, 1), (13, 6)]), (21, 6, "TRN251", [(2, 1), (26, 6)])]

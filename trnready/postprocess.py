@@ -122,7 +122,8 @@ def one_per_thing(findings: list, ctx, result) -> list:
     not_calls = frozenset(values.get("one-per-function-call-not", ()))
     calls = _function_keys(findings, ctx, result, call_rules, by="rule") if call_rules else {}
     arms = _arm_assignments(findings, ctx, result)
-    joins = file_joins(findings, ctx, result, frozenset(values.get("one-per-file-api-categories", ())))
+    joins = file_joins(findings, ctx, result, frozenset(values.get("one-per-file-api-categories", ())),
+                       frozenset(values.get("one-per-class-decorator-categories", ())))
     kept: dict = {}  # key -> index into out
     out: list = []
     extra: dict = {}  # index into out -> [(line, column), ...]

@@ -398,7 +398,7 @@ class Joins:
         return [(*g, guard) for g in got]
 
 
-def joins(findings: list, ctx, result, api_categories: frozenset) -> Joins:
+def joins(findings: list, ctx, result, api_categories: frozenset, class_categories: frozenset = frozenset()) -> Joins:
     out = Joins(ctx.rel)
     out.shell = shell_assignments(findings, ctx, result)
     for src in result.sources or ():
@@ -411,7 +411,9 @@ def joins(findings: list, ctx, result, api_categories: frozenset) -> Joins:
             continue
         if api_categories:
             out.apis.update(((cell, *pos), api) for pos, api in file_apis(tree, mine, api_categories).items())
-            out.classes.update(((cell, ln), c) for ln, c in class_decorators(tree, mine, api_categories).items())
+        if api_categories | class_categories:
+            out.classes.update(((cell, ln), c) for ln, c in
+                               class_decorators(tree, mine, api_categories | class_categories).items())
         uses = alias_uses(tree, mine)
         out.aliases.update(((cell, *pos), ln) for pos, ln in uses.items())
         out.alias_lines.update((cell, ln) for ln in uses.values())

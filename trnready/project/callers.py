@@ -27,7 +27,7 @@ from __future__ import annotations
 import ast
 
 from .call_sites import passed, rebound
-from .switch_params import SWITCH_OFF, switched_off
+from .switch_params import SWITCH_OFF, may_switch, switched_off
 
 MAX_CHAIN = 4  # parameters passed on from caller to callee, followed at most this deep
 KEEP_TREES = 2  # syntax trees kept while deciding (candidates are taken file by file)
@@ -444,7 +444,8 @@ def _candidates(findings, files, summaries, engine) -> list:
             if f.rule in none_rules:
                 out.append((f, rel, fname, "none", None))
             elif f.line > _a and any(d[0] != "?" for d in sig[3].values()):
-                out.append((f, rel, fname, "switch", None))  # in a branch a parameter may switch off
+                # in a branch a parameter may switch off: (definition line, parameters with a literal default)
+                out.append((f, rel, fname, "switch", (_a, tuple(p for p, d in sig[3].items() if d[0] != "?"))))
     return out
 
 
@@ -499,9 +500,21 @@ def _decide(cands, files, summaries, engine, config) -> list:
                     pass
         return fulls[rel]
 
+    split: dict = {}
+
+    def lines_of(sf) -> list:
+        if sf.rel not in split:
+            split.clear()  # candidates come file by file: one file's lines at a time
+            split[sf.rel] = text_of(sf).splitlines()
+        return split[sf.rel]
+
     def naming(word: str) -> list:
         return [sf.rel for sf in py_files if word in text_of(sf)]
 
+    # A branch switch needs an `if` naming one of the parameters between the definition and the finding: most
+    # candidates fail this look at the text, and are dropped before their callers are indexed.
+    cands = [c for c in cands if c[3] != "switch" or by_rel.get(c[1]) is not None and may_switch(
+        c[0].line, *c[4], lines_of(by_rel[c[1]]))]
     # the names the decisions start from: the functions holding the findings, and for a `forward` its class
     wanted = {c[2].rsplit(".", 1)[-1] for c in cands} | {c[2].split(".", 1)[0] for c in cands
                                                          if c[2].endswith(".forward")}
@@ -509,16 +522,12 @@ def _decide(cands, files, summaries, engine, config) -> list:
     rules = _none_rules(engine)
     out = []
     trees: dict = {}
-    lines_of: dict = {}
     for f, rel, fname, kind, p in sorted(cands, key=lambda c: (c[0].path, c[0].line, c[0].column)):
         if not callers.callers(rel, fname):
             continue  # no resolved caller decides anything (and the file need not be parsed again)
         if kind == "switch":
             sf = by_rel.get(rel)
-            if sf is not None and rel not in lines_of:
-                lines_of.clear()  # candidates come file by file: keep one file's lines
-                lines_of[rel] = text_of(sf).splitlines()
-            if sf is not None and switched_off(f, rel, fname, callers, _LazyTree(sf, trees, text_of), lines_of[rel]):
+            if sf is not None and switched_off(f, rel, fname, callers, _LazyTree(sf, trees, text_of)):
                 out.append([f.path, f.line, f.column, f.rule, SWITCH_OFF])
             continue
         if kind == "default":

@@ -24,7 +24,40 @@ SWITCH_OFF = "callers-switch-off"
 _UNKNOWN = object()
 
 
-def switched_off(f, rel: str, fname: str, callers, tree, lines: list) -> bool:
+def may_switch(line: int, def_line: int, params: tuple, lines: list) -> bool:
+    """The cheap look, before any caller is indexed: an `if` / `elif` between the definition and the finding's
+    line names one of the parameters that have a literal default."""
+    if not params or not 0 < line <= len(lines):
+        return False
+    words = re.compile(r"\b(?:if|elif)\b.*\b(?:%s)\b" % "|".join(re.escape(p) for p in params))
+    depth = _indent(lines[line - 1])
+    for k in range(max(def_line - 1, 0), line - 1):
+        if not words.search(lines[k]):
+            continue
+        at = _indent(lines[k])
+        if depth <= at:
+            continue
+        # the finding's line is inside the block the `if` opens: no line between them leaves it (an `elif` /
+        # `else` of the same `if` does not)
+        inside = True
+        for text in lines[k + 1:line - 1]:
+            stripped = text.lstrip()
+            if not stripped or stripped.startswith("#"):
+                continue
+            ind = len(text) - len(stripped)
+            if ind < at or ind == at and not stripped.startswith(("elif", "else")):
+                inside = False
+                break
+        if inside:
+            return True
+    return False
+
+
+def _indent(text: str) -> int:
+    return len(text) - len(text.lstrip())
+
+
+def switched_off(f, rel: str, fname: str, callers, tree) -> bool:
     """Whether finding `f` (in function `fname` of file `rel`) sits in an arm no resolved caller can reach.
     `tree`: an object whose `get()` gives the file's syntax tree (parsed only when needed)."""
     if f.occurrences:
@@ -35,19 +68,15 @@ def switched_off(f, rel: str, fname: str, callers, tree, lines: list) -> bool:
     literals = {p: d[0] for p, d in sig[3].items() if d and d[0] != "?"}
     if not literals:
         return False
-    # A cheap look first: an `if` between the definition and the finding that names a parameter with a default.
-    words = re.compile(r"\b(?:if|elif)\b.*\b(?:%s)\b" % "|".join(re.escape(p) for p in literals))
-    if not any(words.search(line) for line in lines[max(sig[0] - 1, 0):f.line]):
-        return False
+    found = callers.callers(rel, fname)
+    if not found or not callers.known(rel, fname):
+        return False  # (decided before the file is parsed again)
     fn = _function_at(tree.get(), sig[0], f.line)
     if fn is None:
         return False
     read = set(literals) - rebound(fn)
     arms = _arms(fn.body, f.line, read)
     if not arms:
-        return False
-    found = callers.callers(rel, fname)
-    if not found or not callers.known(rel, fname):
         return False
     for _crel, call in found:
         values = {}

@@ -514,7 +514,7 @@ def _decide(cands, files, summaries, engine, config) -> list:
     # A branch switch needs an `if` naming one of the parameters between the definition and the finding: most
     # candidates fail this look at the text, and are dropped before their callers are indexed.
     cands = [c for c in cands if c[3] != "switch" or by_rel.get(c[1]) is not None and may_switch(
-        c[0].line, *c[4], lines_of(by_rel[c[1]]))]
+        c[0].line, c[4][0], c[4][1], lines_of(by_rel[c[1]]))]
     # the names the decisions start from: the functions holding the findings, and for a `forward` its class
     wanted = {c[2].rsplit(".", 1)[-1] for c in cands} | {c[2].split(".", 1)[0] for c in cands
                                                          if c[2].endswith(".forward")}

@@ -103,7 +103,7 @@ def _function_at(tree, def_line: int, line: int):
     if tree is None:
         return None
     for n in ast.walk(tree):
-        if type(n) in (ast.FunctionDef, ast.AsyncFunctionDef) and n.lineno == def_line \
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.lineno == def_line \
                 and n.lineno <= line <= (n.end_lineno or n.lineno):
             return n
     return None

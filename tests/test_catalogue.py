@@ -88,6 +88,7 @@ def test_severities_follow_the_category_defaults():
         "TRN261": "advisory", "TRN263": "advisory",  # cuDNN/TF32 flags, reduce-overhead: no effect off CUDA
         "TRN273": "advisory",  # DDP device_ids: works when the ids count NeuronCores; review where they come from
         "TRN291": "change",  # vLLM: same API through the vllm-neuron plugin
+        "TRN299": "advisory",  # CTranslate2 / faster-whisper: still runs, on the host CPU
     }
     for r in CATALOGUE.rules:
         # Only the Python-API entries (TRN1xx-TRN4xx); the non-Python inputs (TRN5xx-TRN7xx) and the meta

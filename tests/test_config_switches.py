@@ -306,3 +306,51 @@ def test_parameters_filled_from_a_splatted_config_are_read_by_name(tmp_path):
     # without the splat call nothing reads the keys by name: the parameters alone switch nothing on
     (tmp_path / "train.py").write_text(SPLAT_TRAIN.replace('main(name="run", **config)', 'main(name="run")'))
     assert _configs(tmp_path, "--no-cache") == []
+
+
+RENDERER = """import nerfacc
+
+
+class Renderer:
+    def __init__(self, cfg):
+        self.cfg = cfg
+
+    def forward(self, weights, ray_indices, n_rays, normal):
+        opacity = nerfacc.accumulate_along_rays(weights, values=None, ray_indices=ray_indices, n_rays=n_rays)
+        if self.cfg.return_comp_normal:
+            normal = nerfacc.accumulate_along_rays(weights, values=normal, ray_indices=ray_indices, n_rays=n_rays)
+        if self.cfg.packed_depth:
+            opacity = opacity + 1
+        return opacity, normal
+"""
+
+PACKED = """import nerfacc
+
+
+class Packed:
+    def __init__(self, cfg):
+        self.cfg = cfg
+
+    def forward(self, weights, ray_indices, n_rays):
+        if self.cfg.packed_depth:
+            return nerfacc.accumulate_along_rays(weights, values=None, ray_indices=ray_indices, n_rays=n_rays)
+        return weights.sum(-1)
+"""
+
+
+def test_a_key_guarding_one_more_use_of_a_library_used_anyway_turns_nothing_on(tmp_path):
+    # renderer.py uses nerfacc outside any switched block: `return_comp_normal: true` guards one more use of a
+    # library the code needs anyway; packed.py uses it only under `packed_depth`, which does turn it on
+    (tmp_path / "configs").mkdir()
+    (tmp_path / "configs" / "run.yaml").write_text(
+        "name: demo\nseed: 0\nsystem:\n  renderer:\n    return_comp_normal: true\n    packed_depth: true\n"
+        "trainer:\n  max_steps: 10\n")
+    (tmp_path / "renderer.py").write_text(RENDERER)
+    proc = run_cli("scan", ".", "--format", "json", "--no-cache", cwd=tmp_path)
+    found = [f for f in json.loads(proc.stdout)["findings"] if f["path"].endswith(".yaml")]
+    assert found == []
+    (tmp_path / "packed.py").write_text(PACKED)
+    proc = run_cli("scan", ".", "--format", "json", "--no-cache", cwd=tmp_path)
+    found = [f for f in json.loads(proc.stdout)["findings"] if f["path"].endswith(".yaml")]
+    assert [(f["line"], f["rule"]) for f in found] == [(6, "TRN298")]
+    assert found[0]["message"].startswith("`packed_depth: true` turns on packed.py:1 ")

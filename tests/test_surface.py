@@ -255,6 +255,18 @@ def test_pip_commands_in_shell_lines():
     assert [d.name for d in deps] == ["pytorch-cuda", "torch"]
 
 
+def test_urls_and_conda_names_that_name_another_distribution():
+    # tiny-cuda-nn's repository builds its PyTorch binding, the distribution tinycudann, from bindings/torch
+    url = "git+https://github.com/NVlabs/tiny-cuda-nn/#subdirectory=bindings/torch"
+    assert rq.dep_from_url(url, 1, 1).name == "tinycudann"
+    assert rq.dep_from_url("git+https://github.com/KAIR-BAIR/nerfacc.git@v0.5.2", 1, 1).name == "nerfacc"
+    wheel = "https://github.com/unlimblue/KNN_CUDA/releases/download/0.2/KNN_CUDA-0.2-py3-none-any.whl"
+    assert rq.dep_from_url(wheel, 1, 1).name == "knn-cuda"
+    # conda's torchtriton (pytorch channel) is Triton; a package whose name merely holds the word is not
+    assert [rq.conda_dep(s, 1, 1).name for s in ("torchtriton=2.0.0=py310", "pytorch::torchtriton",
+                                                   "torchtriton-docs=1.0")] == ["triton", "triton", "torchtriton-docs"]
+
+
 def test_split_cell_blanks_magics():
     py, shell, mode = split_cell("%%bash\nexport A=1\n")
     assert mode == "shell" and shell == {2}

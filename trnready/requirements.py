@@ -154,6 +154,7 @@ _REPO_DISTS = {
     "openai/triton": "triton", "triton-lang/triton": "triton", "pytorch/xla": "torch-xla",
     "pytorch/tensorrt": "torch-tensorrt", "nvidia/tensorrt-model-optimizer": "nvidia-modelopt",
     "nvidia/dali": "nvidia-dali-cuda120", "timdettmers/bitsandbytes": "bitsandbytes",
+    "nvlabs/tiny-cuda-nn": "tinycudann",  # `#subdirectory=bindings/torch`: the PyTorch binding's distribution
 }
 _WHEEL = re.compile(r"^(?P<name>[A-Za-z0-9][A-Za-z0-9_.]*?)-(?P<ver>\d[^-]*)(?:-\d[^-]*)?-[^-]+-[^-]+-[^-]+\.whl$")
 _SDIST = re.compile(r"^(?P<name>[A-Za-z0-9][A-Za-z0-9_.\-]*?)-(?P<ver>\d[\w.+!]*)\.(?:tar\.gz|tar\.bz2|zip|tgz)$")
@@ -249,8 +250,9 @@ def poetry_specs(constraint: str) -> list:
     return out
 
 
-# conda package names whose PyPI distribution is called differently
-_CONDA_NAMES = {"pytorch": "torch", "pytorch-gpu": "torch", "pytorch-cpu": "torch"}
+# conda package names whose PyPI distribution is called differently (`torchtriton` is the pytorch channel's
+# build of Triton, installed with its CUDA builds of PyTorch)
+_CONDA_NAMES = {"pytorch": "torch", "pytorch-gpu": "torch", "pytorch-cpu": "torch", "torchtriton": "triton"}
 
 
 def conda_dep(spec: str, line: int, column: int) -> Dep | None:

@@ -82,6 +82,9 @@ def switched_findings(findings: list, files: list, summaries: list, engine, cach
                 present.setdefault((f.path, ln), set()).add(f.category)
     hits: dict = {}  # (config rel, line, category) -> [(python finding, switch), ...]
     for rel, items in switches.items():
+        # the places of findings under a condition that reads a config key (keyword values are no blocks)
+        blocks = [(first, last) for key, first, last, how, _, _, keyword in items
+                  if not keyword and (how == "read" or key in reads)]
         for key, first, last, how, cond_line, cond, keyword in items:
             if key not in toggles or (how == "param" and key not in reads):
                 continue
@@ -96,6 +99,8 @@ def switched_findings(findings: list, files: list, summaries: list, engine, cach
                 if keyword and keyword not in ("enabled", "enable") and keyword not in f.message:
                     continue
                 if not any(first <= ln <= last for ln, _ in f.places()):
+                    continue
+                if _used_anyway(f, blocks):
                     continue
                 for sf, line, col, end_col, shown in toggles[key]:
                     if f.category in present.get((sf.rel, line), ()):
@@ -126,6 +131,17 @@ def switched_findings(findings: list, files: list, summaries: list, engine, cach
     from .report import _suppressed
 
     return _one_per_rule(_suppressed(out, lines_of, engine))
+
+
+def _used_anyway(f, blocks: list) -> bool:
+    """The finding's own line and one of its other places (the folded uses of an import: `nerfacc.f(...)` all
+    over a renderer) lie outside every config-guarded block (`blocks`: the places of the file's findings under
+    such a condition): the code needs the feature whatever the config says, so one more use under
+    `if cfg.return_comp_normal:` is no switch that turns it on. (Places under other keys' conditions are
+    switched too: two Liger imports under two keys, folded into one finding.)"""
+    def inside(ln: int) -> bool:
+        return any(a <= ln <= b for a, b in blocks)
+    return not inside(f.line) and any(not inside(ln) for ln, _ in f.places() if ln != f.line)
 
 
 def _one_per_rule(findings: list) -> list:

@@ -1,0 +1,299 @@
+"""Link step: code the project runs only for CUDA tensors, beside a PyTorch path that runs everywhere else.
+
+NVIDIA's StyleGAN family (stylegan2-ada-pytorch, stylegan3, eg3d) wraps each custom CUDA op in Python that picks
+the kernel only for a tensor on a CUDA device and otherwise computes the same thing with stock PyTorch:
+
+    def bias_act(x, b=None, impl="cuda"):
+        if impl == "cuda" and x.device.type == "cuda" and _init():   # _init() builds the plugin (load(...))
+            return _bias_act_cuda(...).apply(x, b)
+        return _bias_act_ref(x, b)                                     # what runs on Neuron
+
+A module-level function or class is *CUDA-only* when every mention of its name in the scanned Python is a call
+that sits in an arm of an `if` that never runs on a Neuron machine (neuron-guarded: `x.device.type == "cuda"`,
+`x.is_cuda`, a conjunct after such a test, a local check returning False off CUDA) whose other path runs there and
+goes on: the `else`, or, when that arm returns, the statements after the `if`, not ending in `raise` or exit. A
+call inside another CUDA-only definition counts too (`get_plugin()` called only from `_init()`), up to MAX_DEPTH
+definitions deep. A mention that is no such call (a callback, a comment, a string, an import under another name),
+a decorated definition, or a name with no call at all leaves the definition undecided.
+
+Findings inside a CUDA-only definition:
+
+- of the custom-kernel category (the extension's build, `load(...)` or the call of the project's wrapper around
+  it): kept, lowered to an advisory: on Neuron the reference path runs, so porting the kernel to NKI is a
+  performance item, not a blocker. The CUDA files the build names (a literal source or header ending in `.cu` /
+  `.cuh`, and what they include) are lowered with it, unless another reported build compiles them or a build whose
+  sources are unknown sits in their folder or above;
+- of any other category (`torch.cuda.current_stream()`, `torch.cuda.get_device_capability()` used by the kernel
+  path): guarded (`guarded_by` "cuda-only-path"): that code never runs on Neuron.
+
+A wrapper without such a path (`if x.is_cuda: return op(x)` then `raise NotImplementedError`, the kernel called on
+every device, the build at module level) keeps its findings as they are.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import replace
+from pathlib import PurePosixPath
+
+from ..filekinds import kind_of
+from .cuda_sources import build_sources, included, instantiation_places
+
+REASON = "cuda-only-path"
+_CATEGORY = "custom-cuda-kernel"
+MAX_DEPTH = 6  # CUDA-only definitions calling each other, followed at most this deep
+MAX_FILES = 24  # files mentioning a name, read to judge it; a name used more widely is left undecided
+MAX_SEARCHES = 2000  # definitions judged per scan; the rest are left undecided
+LOWERED = ("; every use of this extension sits on a path taken only for CUDA tensors, beside a PyTorch path that "
+           "computes the same: on Neuron the reference path runs, so the kernel is a performance item (porting it "
+           "to NKI is optional)")
+LOWERED_SOURCE = ("; compiled only by {build}, which the project uses only for CUDA tensors beside a PyTorch "
+                  "reference path: on Neuron the reference path runs, so porting this kernel to NKI is optional")
+
+
+class _File:
+    """One Python file read for the step: its tree, parents, top-level definitions and neuron-guarded spans."""
+
+    def __init__(self, rel: str, text: str, values: dict):
+        self.rel, self.text = rel, text
+        self.tree = ast.parse(text)
+        self.parent: dict = {}
+        for node in ast.walk(self.tree):
+            for child in ast.iter_child_nodes(node):
+                self.parent[id(child)] = node
+        self.tops: dict = {}  # name -> (first line, last line, decorated)
+        for st in self.tree.body:
+            if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                first = min([st.lineno, *(d.lineno for d in st.decorator_list)])
+                self.tops[st.name] = (first, st.end_lineno or st.lineno, bool(st.decorator_list))
+        from ..context.base import FileContext
+
+        self.ctx = FileContext(index=None, tree=self.tree, resolver=None, values=values, path=rel)
+
+    def top_at(self, line: int) -> str | None:
+        return next((n for n, (a, b, _d) in self.tops.items() if a <= line <= b), None)
+
+    def guarded(self, node) -> bool:
+        from ..context.neuron_guarded import guarded_at
+
+        return guarded_at(self.ctx, (node.lineno, node.col_offset), "", ("call",))
+
+
+def _fails_or_empty(stmts) -> bool:
+    from ..context.neuron_guarded import _fails
+
+    return not stmts or _fails(stmts)
+
+
+def _other_path(f: _File, node) -> bool:
+    """Whether the guarded call `node` has a path beside it that runs on Neuron and goes on: the innermost `if` (or
+    conditional expression) around it whose arm holding it is guarded and whose other path is not, that other
+    path being its `else`, or the statements after the `if` when the arm returns."""
+    child, cur = node, f.parent.get(id(node))
+    while cur is not None and not isinstance(cur, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.Module)):
+        if type(cur) is ast.IfExp and child is not cur.orelse:
+            return not f.guarded(cur.orelse)
+        if type(cur) is ast.If and child not in cur.orelse:
+            if cur.orelse:
+                if not f.guarded(cur.orelse[0]):
+                    return not _fails_or_empty(cur.orelse)
+            else:
+                block = _block_of(f, cur)
+                after = block[block.index(cur) + 1:] if block is not None else []
+                ends = cur.body and type(cur.body[-1]) is ast.Return
+                if ends and after and not f.guarded(after[0]):
+                    return not _fails_or_empty(after)
+        child, cur = cur, f.parent.get(id(cur))
+    return False
+
+
+def _block_of(f: _File, st):
+    """The statement list holding st."""
+    parent = f.parent.get(id(st))
+    for field in ("body", "orelse", "finalbody", "handlers"):
+        stmts = getattr(parent, field, None)
+        if isinstance(stmts, list) and any(s is st for s in stmts):
+            return stmts
+    return None
+
+
+class Judge:
+    """Which module-level definitions of the project run only on a CUDA-only path (memoised)."""
+
+    def __init__(self, texts: dict, values: dict):
+        self.texts = texts  # rel -> text of each scanned Python file (None when unreadable)
+        self.values = values
+        self.files: dict = {}
+        self.memo: dict = {}
+        self.named: dict = {}  # word -> files naming it
+        self.searched = 0
+
+    def file(self, rel: str) -> _File | None:
+        if rel not in self.files:
+            text = self.texts.get(rel)
+            try:
+                self.files[rel] = _File(rel, text, self.values) if text is not None else None
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                self.files[rel] = None
+        return self.files[rel]
+
+    def cuda_only(self, rel: str, name: str, depth: int = 0, stack: frozenset = frozenset()) -> bool:
+        key = (rel, name)
+        if key in self.memo:
+            return self.memo[key]
+        if depth > MAX_DEPTH or key in stack:
+            return False
+        got = self._decide(rel, name, depth, stack | {key})
+        if depth == 0 or got:
+            self.memo[key] = got
+        return got
+
+    def naming(self, name: str) -> list:
+        """The scanned Python files whose text holds the word (one search per name, kept)."""
+        if name not in self.named:
+            self.prime({name})
+        return self.named[name]
+
+    def prime(self, names: set) -> None:
+        """Find the files naming each of these words in one pass over the texts."""
+        names = {n for n in names if n not in self.named}
+        if not names:
+            return
+        for n in names:
+            self.named[n] = []
+        pattern = re.compile(r"(?<!\w)(?:" + "|".join(sorted(map(re.escape, names), key=len, reverse=True))
+                             + r")(?!\w)")
+        for rel, text in self.texts.items():
+            if text is not None:
+                for word in set(pattern.findall(text)):
+                    self.named[word].append(rel)
+
+    def _decide(self, rel: str, name: str, depth: int, stack: frozenset) -> bool:
+        own = self.file(rel)
+        if own is None or name not in own.tops or own.tops[name][2] or name.startswith("__"):
+            return False
+        if self.searched >= MAX_SEARCHES:
+            return False
+        self.searched += 1
+        word = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
+        # The definition's own file first: most names fail there, before any other file is read.
+        calls = self._mentions(own, name, word, depth, stack)
+        if calls is None:
+            return False
+        module = PurePosixPath(rel).parent.name if rel.endswith("__init__.py") else PurePosixPath(rel).stem
+        module_word = re.compile(rf"(?<!\w){re.escape(module)}(?!\w)")
+        naming = [r for r in self.naming(name) if r != rel]
+        if len(naming) > MAX_FILES:
+            return False
+        for other in naming:
+            f = self.file(other)
+            if f is None:
+                return False
+            if name in f.tops and not module_word.search(f.text):
+                continue  # its own definition of that name: another function
+            got = self._mentions(f, name, word, depth, stack)
+            if got is None:
+                return False
+            calls += got
+        return calls > 0
+
+    def _mentions(self, f: _File, name: str, word, depth: int, stack: frozenset) -> int | None:
+        """How many CUDA-only calls of `name` the file makes, or None when some mention is anything else. The
+        file's own definition of that name (the one judged, or another module's namesake) is left out."""
+        skip = f.tops.get(name)
+        first, last = (skip[0], skip[1]) if skip else (0, -1)
+        lines = f.text.splitlines()
+        written = sum(len(word.findall(ln)) for i, ln in enumerate(lines, 1) if not first <= i <= last)
+        seen, calls = 0, 0
+        for node in ast.walk(f.tree):
+            line = getattr(node, "lineno", 0)
+            if skip and first <= line <= last:
+                continue
+            k = type(node)
+            if k is ast.alias:
+                if name in node.name.split(".") or node.asname == name:
+                    if node.asname not in (None, name):
+                        return None  # imported under another name: its uses are not counted here
+                    seen += node.name.split(".").count(name) + (node.asname == name)
+                continue
+            if not ((k is ast.Name and node.id == name) or (k is ast.Attribute and node.attr == name)):
+                continue
+            seen += 1
+            call = f.parent.get(id(node))
+            if type(call) is not ast.Call or call.func is not node or type(getattr(node, "ctx", None)) is not ast.Load:
+                return None
+            if f.guarded(call) and _other_path(f, call):
+                calls += 1
+                continue
+            outer = f.top_at(line)
+            if outer is None or outer == name or not self.cuda_only(f.rel, outer, depth + 1, stack):
+                return None
+            calls += 1
+        return calls if seen == written else None
+
+
+def cuda_only_paths(findings: list, files, engine, read_text, root) -> list:
+    """Lower the custom-kernel findings, and guard the others, inside definitions the project runs only for CUDA
+    tensors beside a PyTorch path (module docstring). `read_text(sf)`: a scanned Python file's text or None."""
+    values = getattr(getattr(engine, "catalogue", None), "context_values", None) or {}
+    py = {sf.rel: sf for sf in files if sf.kind == "python"}
+    todo = [i for i, f in enumerate(findings) if f.path in py and f.cell is None and not f.guarded
+            and not f.suppressed]
+    if not todo:
+        return findings
+    texts = {rel: read_text(sf) for rel, sf in py.items()}
+    judge = Judge(texts, values)
+    out = list(findings)
+    lowered_builds: list = []
+    for i in todo:
+        f = findings[i]
+        own = judge.file(f.path)
+        top = own.top_at(f.line) if own is not None else None
+        if top is None or not judge.cuda_only(f.path, top):
+            continue
+        if f.category == _CATEGORY:
+            out[i] = replace(f, severity="advisory", message=f.message + LOWERED)
+            lowered_builds.append(i)
+        else:
+            out[i] = replace(f, guarded=True, guarded_by=REASON)
+    build_rules = set(values.get("extension-build-rules", ()))
+    builds = [i for i in todo if out[i].rule in build_rules and out[i].path.endswith(".py")]
+    cuda_paths = {sf.rel for sf in files if kind_of(PurePosixPath(sf.rel).name) == "cuda"}
+    if not builds or not cuda_paths or root is None:
+        return out
+    from ..postprocess_cuda import cuda_texts
+
+    cuda = cuda_texts(root, cuda_paths)
+    if lowered_builds:
+        out = _lower_sources(out, [i for i in lowered_builds if i in builds], builds, judge, cuda, cuda_paths)
+    return instantiation_places(out, builds, judge, cuda, cuda_paths)
+
+
+def _lower_sources(out: list, lowered: list, builds: list, judge: Judge, texts: dict, cuda_paths: set) -> list:
+    """The CUDA files only lowered builds compile are lowered with them."""
+    low: dict = {}  # CUDA path -> the lowered build naming it first
+    for i in lowered:
+        f = out[i]
+        named = build_sources(judge.file(f.path), f, cuda_paths)
+        for p in sorted(included(named, texts, cuda_paths)) if named else ():
+            low.setdefault(p, f)
+    if not low:
+        return out
+    for i in builds:  # another reported build compiling them keeps them blockers
+        f = out[i]
+        if i in lowered:
+            continue
+        named = build_sources(judge.file(f.path), f, cuda_paths)
+        if named is None:
+            for p in [p for p in low if _under(f.path, p)]:
+                del low[p]
+        else:
+            for p in included(named, texts, cuda_paths):
+                low.pop(p, None)
+    for i, f in enumerate(out):
+        build = low.get(f.path)
+        if build is None or f.category != _CATEGORY or f.guarded or f.suppressed or f.severity == "advisory":
+            continue
+        out[i] = replace(f, severity="advisory",
+                         message=f.message + LOWERED_SOURCE.format(build=f"{build.path}:{build.line}"))
+    return out

@@ -209,14 +209,14 @@ class Judge:
             line = getattr(node, "lineno", 0)
             if skip and first <= line <= last:
                 continue
-            k = type(node)
-            if k is ast.alias:
+            if isinstance(node, ast.alias):
                 if name in node.name.split(".") or node.asname == name:
                     if node.asname not in (None, name):
                         return None  # imported under another name: its uses are not counted here
                     seen += node.name.split(".").count(name) + (node.asname == name)
                 continue
-            if not ((k is ast.Name and node.id == name) or (k is ast.Attribute and node.attr == name)):
+            if not ((isinstance(node, ast.Name) and node.id == name)
+                    or (isinstance(node, ast.Attribute) and node.attr == name)):
                 continue
             seen += 1
             call = f.parent.get(id(node))
@@ -230,6 +230,11 @@ class Judge:
                 return None
             calls += 1
         return calls if seen == written else None
+
+
+def _under(build_path: str, cuda_path: str) -> bool:
+    folder = str(PurePosixPath(build_path).parent)
+    return folder in ("", ".") or cuda_path.startswith(folder + "/")
 
 
 def cuda_only_paths(findings: list, files, engine, read_text, root) -> list:

@@ -40,8 +40,8 @@ def build_sources(f, finding, cuda_paths: set) -> set | None:
     if not names:  # `sources = ['bias_act.cpp', 'bias_act.cu']` bound before the call, in the function building
         top = f.top_at(finding.line)
         names = _source_names(next(st for st in f.tree.body if getattr(st, "name", None) == top)) if top else []
-    if not names:
-        return None
+    if not names or any(ch in name for name in names for ch in "*?["):
+        return None  # none named, or a pattern globbed at build time (`glob.glob("ops/*.cu")`): unknown
     from ..postprocess_cuda import joined_path
 
     folder = PurePosixPath(finding.path).parent
@@ -72,11 +72,6 @@ def included(paths: set, texts: dict, cuda_paths: set) -> set:
                 seen.add(hit)
                 todo.append(hit)
     return seen
-
-
-def _under(build_path: str, cuda_path: str) -> bool:
-    folder = str(PurePosixPath(build_path).parent)
-    return folder in ("", ".") or cuda_path.startswith(folder + "/")
 
 
 def instantiation_places(findings: list, builds: list, judge, texts: dict, cuda_paths: set) -> list:

@@ -11,7 +11,9 @@ the kernel only for a tensor on a CUDA device and otherwise computes the same th
 A module-level function or class is *CUDA-only* when every mention of its name in the scanned Python is a call
 that sits in an arm of an `if` that never runs on a Neuron machine (neuron-guarded: `x.device.type == "cuda"`,
 `x.is_cuda`, a conjunct after such a test, a local check returning False off CUDA) whose other path runs there and
-goes on: the `else`, or, when that arm returns, the statements after the `if`, not ending in `raise` or exit. A
+goes on: the `else`, or, when that arm returns, the statements after the `if`, not ending in `raise` or exit. The
+test must ask where a tensor is: `torch.cuda.is_available()` becomes an accelerator check in the port, true on
+Neuron, and its CUDA arm then runs there. A
 call inside another CUDA-only definition counts too (`get_plugin()` called only from `_init()`), up to MAX_DEPTH
 definitions deep. A mention that is no such call (a callback, a comment, a string, an import under another name),
 a decorated definition, or a name with no call at all leaves the definition undecided.
@@ -88,23 +90,42 @@ def _fails_or_empty(stmts) -> bool:
 def _other_path(f: _File, node) -> bool:
     """Whether the guarded call `node` has a path beside it that runs on Neuron and goes on: the innermost `if` (or
     conditional expression) around it whose arm holding it is guarded and whose other path is not, that other
-    path being its `else`, or the statements after the `if` when the arm returns."""
+    path being its `else`, or the statements after the `if` when the arm returns; its test asks where a tensor is
+    (`_device_test`)."""
     child, cur = node, f.parent.get(id(node))
     while cur is not None and not isinstance(cur, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.Module)):
-        if type(cur) is ast.IfExp and child is not cur.orelse:
-            return not f.guarded(cur.orelse)
+        if type(cur) is ast.IfExp and child is not cur.orelse and not f.guarded(cur.orelse):
+            return _device_test(f, cur.test)
         if type(cur) is ast.If and child not in cur.orelse:
             if cur.orelse:
                 if not f.guarded(cur.orelse[0]):
-                    return not _fails_or_empty(cur.orelse)
+                    return not _fails_or_empty(cur.orelse) and _device_test(f, cur.test)
             else:
                 block = _block_of(f, cur)
                 after = block[block.index(cur) + 1:] if block is not None else []
                 ends = cur.body and type(cur.body[-1]) is ast.Return
                 if ends and after and not f.guarded(after[0]):
-                    return not _fails_or_empty(after)
+                    return not _fails_or_empty(after) and _device_test(f, cur.test)
         child, cur = cur, f.parent.get(id(cur))
     return False
+
+
+def _asks_device(node) -> bool:
+    """`x.is_cuda`, `x.device.type` somewhere in the expression or statements."""
+    return any(isinstance(n, ast.Attribute) and (n.attr == "is_cuda" or (
+        n.attr == "type" and isinstance(n.value, ast.Attribute) and n.value.attr == "device")) for n in ast.walk(node))
+
+
+def _device_test(f: _File, test) -> bool:
+    """The test asks on which device a tensor is (`x.device.type == "cuda"`, `x.is_cuda`), itself or through a
+    function of the file it calls (`_should_use_custom_op(input)`). A check of the machine
+    (`torch.cuda.is_available()`) does not count: the port turns it into an accelerator check that holds on Neuron,
+    and its CUDA arm then runs there."""
+    if _asks_device(test):
+        return True
+    named = {n.func.id for n in ast.walk(test) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+    return any(isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)) and st.name in named and _asks_device(st)
+               for st in f.tree.body)
 
 
 def _block_of(f: _File, st):

@@ -29,3 +29,15 @@ def _fused_cuda(x):
 
 def scale(x):
     return _fused_cuda(x) * 2  # called on every device
+
+
+def _sync_all():
+    torch.cuda.synchronize()  # expect: TRN243
+
+
+def step(x):
+    # a check of the machine, not of a tensor: the port turns it into an accelerator check that holds on Neuron
+    if torch.cuda.is_available():  # expect: TRN243
+        _sync_all()
+        return x
+    return x * 1

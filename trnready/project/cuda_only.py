@@ -59,10 +59,37 @@ class _File:
     def __init__(self, rel: str, text: str, values: dict):
         self.rel, self.text = rel, text
         self.tree = ast.parse(text)
+        # One walk: each node's parent, the nodes naming each identifier (a name, an attribute, an imported name),
+        # the branches and the calls.
         self.parent: dict = {}
-        for node in ast.walk(self.tree):
-            for child in ast.iter_child_nodes(node):
-                self.parent[id(child)] = node
+        self.named: dict = {}  # identifier -> [Name / Attribute / alias nodes]
+        self.branches: list = []  # If and IfExp nodes
+        self.calls: list = []
+        stack: list = [self.tree]
+        while stack:
+            node = stack.pop()
+            k = type(node)
+            if k is ast.Name:
+                self.named.setdefault(node.id, []).append(node)
+            elif k is ast.Attribute:
+                self.named.setdefault(node.attr, []).append(node)
+            elif k is ast.alias:
+                for part in {*node.name.split("."), node.asname or ""} - {""}:
+                    self.named.setdefault(part, []).append(node)
+            elif k is ast.Call:
+                self.calls.append(node)
+            elif k is ast.If or k is ast.IfExp:
+                self.branches.append(node)
+            for field in node._fields:  # ast.iter_child_nodes inlined: this walk covers every file judged
+                v = getattr(node, field, None)
+                if type(v) is list:
+                    for c in v:
+                        if isinstance(c, ast.AST):
+                            self.parent[id(c)] = node
+                            stack.append(c)
+                elif isinstance(v, ast.AST):
+                    self.parent[id(v)] = node
+                    stack.append(v)
         self.tops: dict = {}  # name -> (first line, last line, decorated)
         for st in self.tree.body:
             if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
@@ -128,6 +155,45 @@ def _device_test(f: _File, test) -> bool:
                for st in f.tree.body)
 
 
+_DEVICE_TEXT = re.compile(r"\.is_cuda\b|device\.type\s*(?:[!=]=|in|not\s+in)\s*[\[(]?\s*['\"]cuda")
+
+
+def _has_word(text: str, word: str) -> bool:
+    """The word occurs in the text with no identifier character either side (str.find: a regular expression
+    with look-arounds is slow over a large project)."""
+    i = text.find(word)
+    while i >= 0:
+        j = i + len(word)
+        if (i == 0 or not (text[i - 1].isalnum() or text[i - 1] == "_")) and \
+                (j == len(text) or not (text[j].isalnum() or text[j] == "_")):
+            return True
+        i = text.find(word, j)
+    return False
+
+
+_HEADS = ("def ", "class ", "async def ")
+
+
+def _top_names(text: str) -> list:
+    """Names of the `def` / `class` statements starting in column 0."""
+    out = []
+    for head in _HEADS:
+        i = 0 if text.startswith(head) else text.find("\n" + head)
+        while i >= 0:
+            j = k = i + len(head) + (text[i] == "\n")
+            while k < len(text) and (text[k].isalnum() or text[k] == "_"):
+                k += 1
+            if k > j:
+                out.append(text[j:k])
+            i = text.find("\n" + head, k)
+    return out
+
+
+def _callee(func) -> str | None:
+    """The last name of a called expression (`_init`, `custom_ops.get_plugin` -> `get_plugin`)."""
+    return func.id if type(func) is ast.Name else func.attr if type(func) is ast.Attribute else None
+
+
 def _block_of(f: _File, st):
     """The statement list holding st."""
     parent = f.parent.get(id(st))
@@ -169,25 +235,56 @@ class Judge:
             self.memo[key] = got
         return got
 
+    def reachable(self) -> set:
+        """Names a CUDA-only definition can have: the callees of the calls on a path taken only for CUDA tensors in
+        the files testing a tensor's device, and the callees of the project's definitions of those names,
+        MAX_DEPTH deep. Only the files testing a device and those defining such names are parsed; a finding
+        elsewhere is never judged."""
+        names: set = set()
+        for rel, text in self.texts.items():
+            if text is None or not ("is_cuda" in text or "device.type" in text) or not _DEVICE_TEXT.search(text):
+                continue
+            f = self.file(rel)
+            if f is None:
+                continue
+            for node in f.branches:
+                if not _device_test(f, node.test):
+                    continue
+                arm = [node.test, *(node.body if type(node) is ast.If else [node.body])]
+                for call in (n for part in arm for n in ast.walk(part) if type(n) is ast.Call):
+                    callee = _callee(call.func)
+                    if callee and callee not in names and f.guarded(call) and _other_path(f, call):
+                        names.add(callee)
+        defined = self.defined()
+        frontier = names & defined.keys()
+        for _ in range(MAX_DEPTH):
+            more: set = set()
+            for name in frontier:
+                for rel in defined[name][:MAX_FILES]:
+                    f = self.file(rel)
+                    st = next((st for st in f.tree.body if getattr(st, "name", None) == name), None) if f else None
+                    if st is not None:
+                        more |= {c for n in ast.walk(st) if type(n) is ast.Call and (c := _callee(n.func))}
+            frontier = (more - names) & defined.keys()
+            names |= more
+            if not frontier:
+                break
+        return names
+
+    def defined(self) -> dict:
+        """name -> the files defining it at module level (`def name` / `class name` in column 0), found with
+        substring searches (a multi-line regular expression over a large project costs seconds)."""
+        out: dict = {}
+        for rel, text in self.texts.items():
+            for name in _top_names(text or ""):
+                out.setdefault(name, []).append(rel)
+        return out
+
     def naming(self, name: str) -> list:
         """The scanned Python files whose text holds the word (one search per name, kept)."""
         if name not in self.named:
-            self.prime({name})
+            self.named[name] = [rel for rel, text in self.texts.items() if text is not None and _has_word(text, name)]
         return self.named[name]
-
-    def prime(self, names: set) -> None:
-        """Find the files naming each of these words in one pass over the texts."""
-        names = {n for n in names if n not in self.named}
-        if not names:
-            return
-        for n in names:
-            self.named[n] = []
-        pattern = re.compile(r"(?<!\w)(?:" + "|".join(sorted(map(re.escape, names), key=len, reverse=True))
-                             + r")(?!\w)")
-        for rel, text in self.texts.items():
-            if text is not None:
-                for word in set(pattern.findall(text)):
-                    self.named[word].append(rel)
 
     def _decide(self, rel: str, name: str, depth: int, stack: frozenset) -> bool:
         own = self.file(rel)
@@ -226,7 +323,7 @@ class Judge:
         lines = f.text.splitlines()
         written = sum(len(word.findall(ln)) for i, ln in enumerate(lines, 1) if not first <= i <= last)
         seen, calls = 0, 0
-        for node in ast.walk(f.tree):
+        for node in f.named.get(name, ()):
             line = getattr(node, "lineno", 0)
             if skip and first <= line <= last:
                 continue
@@ -269,13 +366,18 @@ def cuda_only_paths(findings: list, files, engine, read_text, root) -> list:
         return findings
     texts = {rel: read_text(sf) for rel, sf in py.items()}
     judge = Judge(texts, values)
+    reached = judge.reachable()
     out = list(findings)
     lowered_builds: list = []
+    tops: dict = {}  # rel -> module-level definitions read from the text (no parse for files never judged)
     for i in todo:
         f = findings[i]
-        own = judge.file(f.path)
-        top = own.top_at(f.line) if own is not None else None
-        if top is None or not judge.cuda_only(f.path, top):
+        if f.path not in tops:
+            from .unreferenced import top_definitions
+
+            tops[f.path] = top_definitions(texts.get(f.path) or "")
+        top = next((d[0] for d in tops[f.path] if d[1] <= f.line <= d[2]), None)
+        if top is None or top not in reached or not judge.cuda_only(f.path, top):
             continue
         if f.category == _CATEGORY:
             out[i] = replace(f, severity="advisory", message=f.message + LOWERED)

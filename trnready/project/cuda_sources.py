@@ -32,7 +32,7 @@ def build_sources(f, finding, cuda_paths: set) -> set | None:
     the call, those of the module-level function holding it), or None when it names none (unknown)."""
     if f is None:
         return None
-    calls = [n for n in ast.walk(f.tree) if type(n) is ast.Call and n.lineno == finding.line]
+    calls = [n for n in f.calls if n.lineno == finding.line]
     if not calls:
         return None
     call = max(calls, key=lambda n: ((n.end_lineno or n.lineno) - n.lineno, -(n.col_offset)))

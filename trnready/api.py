@@ -394,7 +394,7 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
             from .project.cuda_only import cuda_only_paths
 
             report.findings = cuda_only_paths(report.findings, files, engine, _python_reader(config.max_file_size),
-                                              root)
+                                              root, cache, digests)
             # Training-config settings whose keys no Python of the project names (and no library reads).
             from .project.config_keys import guard_unread_settings
 

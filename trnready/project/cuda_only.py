@@ -13,9 +13,8 @@ that sits in an arm of an `if` that never runs on a Neuron machine (neuron-guard
 `x.is_cuda`, a conjunct after such a test, a local check returning False off CUDA) whose other path runs there and
 goes on: the `else`, or, when that arm returns, the statements after the `if`, not ending in `raise` or exit. The
 test must ask where a tensor is: `torch.cuda.is_available()` becomes an accelerator check in the port, true on
-Neuron, and its CUDA arm then runs there. A
-call inside another CUDA-only definition counts too (`get_plugin()` called only from `_init()`), up to MAX_DEPTH
-definitions deep. A mention that is no such call (a callback, a comment, a string, an import under another name),
+Neuron, and its CUDA arm then runs there. A call inside another CUDA-only definition counts too (`get_plugin()`
+called only from `_init()`), up to MAX_DEPTH definitions deep. A mention that is no such call (a callback, a comment, a string, an import under another name),
 a decorated definition, or a name with no call at all leaves the definition undecided.
 
 Findings inside a CUDA-only definition:

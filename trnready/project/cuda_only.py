@@ -14,8 +14,10 @@ that sits in an arm of an `if` that never runs on a Neuron machine (neuron-guard
 goes on: the `else`, or, when that arm returns, the statements after the `if`, not ending in `raise` or exit. The
 test must ask where a tensor is: `torch.cuda.is_available()` becomes an accelerator check in the port, true on
 Neuron, and its CUDA arm then runs there. A call inside another CUDA-only definition counts too (`get_plugin()`
-called only from `_init()`), up to MAX_DEPTH definitions deep. A mention that is no such call (a callback, a comment, a string, an import under another name),
-a decorated definition, or a name with no call at all leaves the definition undecided.
+called only from `_init()`), up to MAX_DEPTH definitions deep. A test holding a finding still reported (a device
+pick the report asks to change) does not count. A mention that is no such call (a callback, a comment, a string,
+an import under another name), a decorated definition, or a name with no call at all leaves the definition
+undecided.
 
 Findings inside a CUDA-only definition:
 
@@ -55,8 +57,9 @@ LOWERED_SOURCE = ("; compiled only by {build}, which the project uses only for C
 class _File:
     """One Python file read for the step: its tree, parents, top-level definitions and neuron-guarded spans."""
 
-    def __init__(self, rel: str, text: str, values: dict):
+    def __init__(self, rel: str, text: str, values: dict, reported: frozenset = frozenset()):
         self.rel, self.text = rel, text
+        self.reported = reported  # lines holding a finding still reported (the device test may be one)
         self.tree = ast.parse(text)
         # One walk: each node's parent, the nodes naming each identifier (a name, an attribute, an imported name),
         # the branches and the calls.
@@ -121,19 +124,27 @@ def _other_path(f: _File, node) -> bool:
     child, cur = node, f.parent.get(id(node))
     while cur is not None and not isinstance(cur, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.Module)):
         if type(cur) is ast.IfExp and child is not cur.orelse and not f.guarded(cur.orelse):
-            return _device_test(f, cur.test)
+            return _kept_test(f, cur.test)
         if type(cur) is ast.If and child not in cur.orelse:
             if cur.orelse:
                 if not f.guarded(cur.orelse[0]):
-                    return not _fails_or_empty(cur.orelse) and _device_test(f, cur.test)
+                    return not _fails_or_empty(cur.orelse) and _kept_test(f, cur.test)
             else:
                 block = _block_of(f, cur)
                 after = block[block.index(cur) + 1:] if block is not None else []
                 ends = cur.body and type(cur.body[-1]) is ast.Return
                 if ends and after and not f.guarded(after[0]):
-                    return not _fails_or_empty(after) and _device_test(f, cur.test)
+                    return not _fails_or_empty(after) and _kept_test(f, cur.test)
         child, cur = cur, f.parent.get(id(cur))
     return False
+
+
+def _kept_test(f: _File, test) -> bool:
+    """A device test the port keeps as it is: it asks where a tensor is, and no finding still reported sits on its
+    lines (a test the report asks to change, `x.device.type == "cuda"` in a reported device pick, may come to hold
+    on Neuron once changed)."""
+    lines = range(test.lineno, (test.end_lineno or test.lineno) + 1)
+    return _device_test(f, test) and not any(ln in f.reported for ln in lines)
 
 
 def _asks_device(node) -> bool:
@@ -206,8 +217,9 @@ def _block_of(f: _File, st):
 class Judge:
     """Which module-level definitions of the project run only on a CUDA-only path (memoised)."""
 
-    def __init__(self, texts: dict, values: dict):
+    def __init__(self, texts: dict, values: dict, reported: dict | None = None):
         self.texts = texts  # rel -> text of each scanned Python file (None when unreadable)
+        self.reported = reported or {}  # rel -> lines holding a finding still reported
         self.values = values
         self.files: dict = {}
         self.memo: dict = {}
@@ -218,7 +230,8 @@ class Judge:
         if rel not in self.files:
             text = self.texts.get(rel)
             try:
-                self.files[rel] = _File(rel, text, self.values) if text is not None else None
+                self.files[rel] = _File(rel, text, self.values, self.reported.get(rel, frozenset())) \
+                    if text is not None else None
             except (SyntaxError, ValueError, RecursionError, MemoryError):
                 self.files[rel] = None
         return self.files[rel]
@@ -405,7 +418,11 @@ def _decide(findings: list, files, engine, read_text, root) -> list:
     if not todo:
         return findings
     texts = {rel: read_text(sf) for rel, sf in py.items()}
-    judge = Judge(texts, values)
+    reported: dict = {}
+    for f in findings:
+        if not f.guarded and not f.suppressed and f.cell is None:
+            reported.setdefault(f.path, set()).update(range(f.line, f.end_line + 1))
+    judge = Judge(texts, values, {rel: frozenset(lines) for rel, lines in reported.items()})
     reached = judge.reachable()
     out = list(findings)
     lowered_builds: list = []

@@ -389,6 +389,12 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
 
             report.findings = guard_unreferenced(report.findings, files, root, _values_of(engine),
                                                  config.max_file_size, cache, digests)
+            # Code run only for CUDA tensors beside a PyTorch path (StyleGAN's custom ops): its extension builds and
+            # kernels are a performance item, its other CUDA calls never run on Neuron (project/cuda_only.py).
+            from .project.cuda_only import cuda_only_paths
+
+            report.findings = cuda_only_paths(report.findings, files, engine, _python_reader(config.max_file_size),
+                                              root, cache, digests)
             # Training-config settings whose keys no Python of the project names (and no library reads).
             from .project.config_keys import guard_unread_settings
 

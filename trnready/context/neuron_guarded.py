@@ -677,10 +677,17 @@ def _returns_false(fn, conds: _Conditions, memo: dict) -> bool:
     first, values, generator = _returns(fn, memo)
     if generator or not values:
         return False
-    st = fn.body[first]
-    if type(st) is ast.If and conds.always(st.test) and type(st.body[-1]) is ast.Return \
-            and _falsy(st.body[-1].value, conds) and _returns(st, memo)[0] == len(st.body) - 1:
-        return True
+    # Early exits: `if not enabled: return False` then `if x.device.type != "cuda": return False` (StyleGAN's
+    # `_should_use_custom_op`): each a check whose only return gives a false value; once one of them is always
+    # true on Neuron, every path there has returned false before any other value.
+    for st in fn.body[first:]:
+        if type(st) is not ast.If or type(st.body[-1]) is not ast.Return \
+                or not _falsy(st.body[-1].value, conds) or _returns(st, memo)[0] != len(st.body) - 1:
+            break
+        if conds.always(st.test):
+            return True
+        if st.orelse:  # the other arm runs where the check is false: it may return anything
+            break
     if _last_value_never(fn, conds):
         return True
     local = _local_flags(fn, conds) if any(type(v) is ast.Name for v in values) else None

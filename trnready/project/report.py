@@ -81,6 +81,8 @@ def _link_findings(files, summaries, engine, cache, config, scan_bytes, digests,
             rule, occurrences, confidence=confidence, path=rel, line=line, column=_column(text, col) ,
             end_line=end_line, end_column=_column(end_text, end_col), snippet=text,
             message=f"{message} (via {via})", code=src, context=_context(lines, line), guarded=guarded))
+        if rule.category == _BUILD_CATEGORY and chain and not any(len(use) > k and use[k] for k in (7, 9)):
+            out[-1] = _with_wrapped_build(out[-1], chain[-1], py, lines_of, config)
         more = [p for p in use[5] if isinstance(p, list) and len(p) == 2] if len(use) > 5 else []
         if more:  # further calls of the file leaving the same default out (link._left_out): its places
             from dataclasses import replace as _replace
@@ -178,6 +180,49 @@ def _guarded_at_the_call(findings: list, lines_of: dict, engine, cache=None) -> 
         held[3].memo.clear()  # the last file's tree too is freed now, not whenever the cyclic GC next runs
     return [replace(f, guarded=True, guarded_by="neuron-guarded") if verdicts.get(i) else f
             for i, f in enumerate(findings)]
+
+
+_BUILD_CATEGORY = "custom-cuda-kernel"
+
+
+def _with_wrapped_build(f, step, py: dict, lines_of: dict, config):
+    """A build reached through the project's own wrapper (`custom_ops.get_plugin(sources=[... .cu])` calling
+    `torch.utils.cpp_extension.load(...)` with its parameters): the wrapper's build calls, the one the chain ends at
+    and the other calls of the same callee in that function (`load(...)` from a cached build folder, else from the
+    sources), are places of the finding at the call (`elsewhere`), not reported on their own (their sources are
+    parameters there)."""
+    import ast
+
+    rel, line, text = step
+    if not line or rel not in py or (rel, line) == (f.path, f.line):
+        return f
+    if rel not in lines_of:
+        data, diag = read_bytes(py[rel].path, rel, config.max_file_size)
+        lines_of[rel] = data.decode("utf-8", "replace").splitlines() if diag is None and data is not None else []
+    places = [(line, 0)]
+    try:
+        tree = ast.parse("\n".join(lines_of[rel]))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        tree = None
+    if tree is not None:
+        funcs = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                 and n.lineno <= line <= (n.end_lineno or n.lineno)]
+        if funcs:
+            fn = max(funcs, key=lambda n: n.lineno)
+            places = sorted({(n.lineno, n.col_offset + 1) for n in ast.walk(fn) if type(n) is ast.Call
+                             and ast.unparse(n.func) == text} | {(line, 0)})
+    lines = lines_of[rel]
+    more = []
+    for ln, col in places:
+        if col == 0 and any(p[0] == ln and p[1] for p in places):
+            continue  # the chain's own line, found again with its column
+        if col == 0:
+            src = lines[ln - 1] if 0 < ln <= len(lines) else ""
+            col = _column(src, len(src[:max(src.find(text), 0)].encode())) if text in src else 1
+        else:
+            col = _column(lines[ln - 1], col - 1) if 0 < ln <= len(lines) else col
+        more.append((rel, ln, col, f.rule))
+    return replace(f, elsewhere=tuple(dict.fromkeys((*f.elsewhere, *more))))
 
 
 def _values(engine) -> dict:

@@ -57,8 +57,8 @@ def test_a_cuda_path_with_no_other_path_keeps_its_findings():
         # called only under torch.cuda.is_available(): a machine check the port turns into one true on Neuron
         ("ops/fused.py", 35, "TRN243", "change", None, []),
         ("ops/fused.py", 40, "TRN243", "change", None, []),
-        # called only from a device pick written as one conditional expression
-        ("ops/fused.py", 47, "TRN243", "change", None, []),
+        # contrast: called only in the CUDA arm of a conditional expression whose other arm runs on Neuron
+        ("ops/fused.py", 47, "TRN243", "change", "cuda-only-path", []),
     ]
 
 

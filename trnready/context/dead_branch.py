@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import ast
 
+from ..truth import truth
 from .base import predicate
 
 _BLOCKS = ("body", "orelse", "finalbody")
@@ -107,20 +108,8 @@ def _value(e, ctx):
         return bool(e.value)
     if k is ast.Name:
         return False if _is_flag(ctx, e.id) else None
-    if k is ast.UnaryOp and type(e.op) is ast.Not:
-        v = _value(e.operand, ctx)
-        return None if v is None else not v
-    if k is ast.BoolOp:
-        # `x and False` is falsy whatever x is; `x or True` truthy
-        decides = type(e.op) is ast.Or
-        seen_unknown = False
-        for part in e.values:
-            v = _value(part, ctx)
-            if v is decides:
-                return decides
-            if v is None:
-                seen_unknown = True
-        return None if seen_unknown else not decides
+    if k is ast.BoolOp or k is ast.UnaryOp and type(e.op) is ast.Not:
+        return truth(e, lambda x: _value(x, ctx))
     return None
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import ast
 import re
 
+from ..truth import truth
 from .call_sites import rebound
 
 SWITCH_OFF = "callers-switch-off"
@@ -135,23 +136,14 @@ def _arms(stmts, line: int, params: set) -> list:
 
 def _truth(test, values: dict):
     """True / False when the test's value is fixed by the parameters' values, None when it is not."""
+    return truth(test, lambda node: _leaf(node, values))
+
+
+def _leaf(test, values: dict):
     k = type(test)
     if k is ast.Name:
         v = values.get(test.id, _UNKNOWN)
         return None if v is _UNKNOWN else bool(v)
-    if k is ast.UnaryOp and type(test.op) is ast.Not:
-        v = _truth(test.operand, values)
-        return None if v is None else not v
-    if k is ast.BoolOp:
-        decides = type(test.op) is ast.Or  # `a or b` is true once one part is; `a and b` false once one is
-        unknown = False
-        for part in test.values:
-            v = _truth(part, values)
-            if v is decides:
-                return decides
-            if v is None:
-                unknown = True
-        return None if unknown else not decides
     if k is ast.Compare and len(test.ops) == 1 and type(test.left) is ast.Name:
         v = values.get(test.left.id, _UNKNOWN)
         if v is _UNKNOWN:

@@ -110,6 +110,25 @@ class _File:
         return guarded_at(self.ctx, (node.lineno, node.col_offset), "", ("call",))
 
 
+class _Texts:
+    """rel -> the text of each scanned Python file, read again on every look rather than kept: holding the text
+    of a whole repository for the step doubled a cold scan's peak memory (35 MiB on diffusers/src), and the
+    step reads each file a few times at most (the operating system's cache serves the rereads)."""
+
+    def __init__(self, py: dict, read_text):
+        self.py, self.read = py, read_text
+
+    def get(self, rel: str):
+        sf = self.py.get(rel)
+        return self.read(sf) if sf is not None else None
+
+    def items(self):
+        return ((rel, self.read(sf)) for rel, sf in self.py.items())
+
+
+KEEP_FILES = 8  # parsed files kept while judging (verdicts are memoised apart, so an evicted file is parsed again)
+
+
 def _fails_or_empty(stmts) -> bool:
     from ..context.neuron_guarded import _fails
 
@@ -217,7 +236,7 @@ def _block_of(f: _File, st):
 class Judge:
     """Which module-level definitions of the project run only on a CUDA-only path (memoised)."""
 
-    def __init__(self, texts: dict, values: dict, reported: dict | None = None):
+    def __init__(self, texts, values: dict, reported: dict | None = None):
         self.texts = texts  # rel -> text of each scanned Python file (None when unreadable)
         self.reported = reported or {}  # rel -> lines holding a finding still reported
         self.values = values
@@ -227,7 +246,11 @@ class Judge:
         self.searched = 0
 
     def file(self, rel: str) -> _File | None:
-        if rel not in self.files:
+        if rel in self.files:
+            self.files[rel] = self.files.pop(rel)  # most recently used last
+        else:
+            while len(self.files) >= KEEP_FILES:  # a parsed module is ten times its text: keep the last few
+                del self.files[next(iter(self.files))]
             text = self.texts.get(rel)
             try:
                 self.files[rel] = _File(rel, text, self.values, self.reported.get(rel, frozenset())) \
@@ -417,7 +440,7 @@ def _decide(findings: list, files, engine, read_text, root) -> list:
             and not f.suppressed]
     if not todo:
         return findings
-    texts = {rel: read_text(sf) for rel, sf in py.items()}
+    texts = _Texts(py, read_text)
     reported: dict = {}
     for f in findings:
         if not f.guarded and not f.suppressed and f.cell is None:

@@ -192,30 +192,35 @@ def cuda_launchers(findings: list, engine, root=None) -> list:
         f = findings[i]
         if f.path not in launchers:
             continue
-        # breadth-first over the includes, so the nearest kernel file (the header the launcher names) wins
-        seen, todo, owner = {f.path}, [f.path], None
-        while todo and owner is None:
-            nxt = []
-            for cur in todo:
-                for target in local_includes(texts.get(cur) or ""):
-                    hit = _resolve(target, cur, paths)
-                    if hit is None or hit in seen:
-                        continue
-                    seen.add(hit)
-                    k = next((k for k in kept.get((hit, f.rule), ()) if _keeps(out[k], f)), None)
-                    if k is not None:
-                        owner = k
-                        break
-                    nxt.append(hit)
-                if owner is not None:
-                    break
-            todo = nxt
+        # the nearest kernel file (the header the launcher names) wins
+        owner = nearest_included(f.path, texts, paths, lambda hit, f=f: next(
+            (k for k in kept.get((hit, f.rule), ()) if _keeps(out[k], f)), None))
         if owner is None:
             continue
         out[owner] = _fold(out[owner], f)
         named.setdefault(owner, []).append(f.path)
         drop.add(i)
     return [_named(f, _LAUNCHED, sorted(named.get(i, []))) for i, f in enumerate(out) if i not in drop]
+
+
+def nearest_included(start: str, texts: dict, paths: set, accept):
+    """Breadth-first over the local includes of `start` among `paths` (directly, then through other included
+    files): the first value `accept(path)` gives that is not None, for the nearest such file; None when none."""
+    seen, todo = {start}, [start]
+    while todo:
+        nxt = []
+        for cur in todo:
+            for target in local_includes(texts.get(cur) or ""):
+                hit = _resolve(target, cur, paths)
+                if hit is None or hit in seen:
+                    continue
+                seen.add(hit)
+                got = accept(hit)
+                if got is not None:
+                    return got
+                nxt.append(hit)
+        todo = nxt
+    return None
 
 
 def extension_places(findings: list, engine, root=None) -> list:

@@ -25,7 +25,6 @@ counted are those of the class: its definition, its imports and the construction
 from __future__ import annotations
 
 import ast
-import warnings
 
 from .call_sites import passed, rebound
 from .switch_params import SWITCH_OFF, may_switch, switched_off
@@ -620,12 +619,9 @@ def _tree(sf, trees: dict, text_of):
     if sf.rel not in trees:
         while len(trees) >= KEEP_TREES:  # a whole module's tree is ten times its text: keep the last few only
             del trees[next(iter(trees))]
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")  # invalid escapes, `f()` of a literal: the scanned code's business
-                trees[sf.rel] = ast.parse(text_of(sf))
-        except (SyntaxError, ValueError, RecursionError):
-            trees[sf.rel] = None
+        from ..readers.python import parse  # the readers' parse: the scanned code's warnings stay silent
+
+        trees[sf.rel] = parse(text_of(sf), sf.rel)[0]
     return trees[sf.rel]
 
 

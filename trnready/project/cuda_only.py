@@ -35,7 +35,6 @@ every device, the build at module level) keeps its findings as they are.
 from __future__ import annotations
 
 import ast
-import warnings
 import re
 from dataclasses import replace
 from pathlib import PurePosixPath
@@ -61,9 +60,12 @@ class _File:
     def __init__(self, rel: str, text: str, values: dict, reported: frozenset = frozenset()):
         self.rel, self.text = rel, text
         self.reported = reported  # lines holding a finding still reported (the device test may be one)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # invalid escapes, `f()` of a literal: the scanned code's business
-            self.tree = ast.parse(text)
+        from ..readers.python import parse  # the readers' parse: the scanned code's warnings stay silent
+
+        tree, diag = parse(text, rel)
+        if tree is None:
+            raise ValueError(diag)  # (Judge.file records the file as unreadable)
+        self.tree = tree
         # One walk: each node's parent, the nodes naming each identifier (a name, an attribute, an imported name),
         # the branches and the calls.
         self.parent: dict = {}

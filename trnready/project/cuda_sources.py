@@ -104,22 +104,8 @@ def instantiation_places(findings: list, builds: list, judge, texts: dict, cuda_
 
 def _kernel_finding(findings: list, rel: str, texts: dict, cuda_paths: set) -> int | None:
     """The finding of the nearest file rel includes (breadth-first) that has an active custom-kernel finding."""
-    from ..postprocess_extensions import _resolve
-    from ..readers.cuda import local_includes
+    from ..postprocess_extensions import nearest_included
 
-    seen, todo = {rel}, [rel]
-    while todo:
-        nxt = []
-        for cur in todo:
-            for target in local_includes(texts.get(cur) or ""):
-                hit = _resolve(target, cur, cuda_paths)
-                if hit is None or hit in seen:
-                    continue
-                seen.add(hit)
-                k = next((k for k, f in enumerate(findings) if f.path == hit and f.category == _CATEGORY
-                          and not f.guarded and not f.suppressed), None)
-                if k is not None:
-                    return k
-                nxt.append(hit)
-        todo = nxt
-    return None
+    return nearest_included(rel, texts, cuda_paths, lambda hit: next(
+        (k for k, f in enumerate(findings) if f.path == hit and f.category == _CATEGORY
+         and not f.guarded and not f.suppressed), None))

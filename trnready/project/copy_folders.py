@@ -25,7 +25,6 @@ The root project's own folders are never candidates (the scan root is no copy), 
 lacks the repository-root files (a sub-project of the repository with only a setup.py is its own work)."""
 from __future__ import annotations
 
-import os
 import re
 
 _INSTALLABLE = frozenset({"setup.py", "pyproject.toml", "setup.cfg"})
@@ -34,17 +33,12 @@ _LICENCES = ("license", "licence", "copying")
 
 def repository_copies(layout, root_files) -> list:
     """Folders below the scan root that are copies of another repository (module docstring)."""
-    if layout._root is None:
-        return []
     marks = tuple(m.lower() for m in root_files)
     out = []
     for d in sorted(layout.projects):
         if layout.is_root(d) or not layout.children.get(d, set()) & _INSTALLABLE:
             continue
-        try:
-            names = [n.lower() for n in os.listdir(layout._root / d)]
-        except OSError:
-            continue
+        names = [n.lower() for n in layout.listing(d)]
         if any(n.startswith(_LICENCES) for n in names) and any(n == m or n.startswith(m) for n in names
                                                                 for m in marks):
             out.append(d)

@@ -75,6 +75,15 @@ class Layout:
         self._root = Path(root) if root is not None else None
         self._roots: dict = {}
 
+    def listing(self, d: str) -> list:
+        """Every name in folder `d` on disk, scanned or not (LICENSE, CONTRIBUTING.md, `.github/`); [] when unknown."""
+        if self._root is None:
+            return []
+        try:
+            return os.listdir(self._root / d)
+        except OSError:
+            return []
+
     def is_root(self, d: str) -> bool:
         """The scan root, or a folder holding a `.git` directory (a clone of its own; a submodule's `.git` is a
         file, and GitHub runs no workflow of a submodule either)."""

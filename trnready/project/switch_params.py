@@ -117,7 +117,7 @@ def _arms(stmts, line: int, params: set) -> list:
     for st in stmts:
         if not (st.lineno <= line <= (st.end_lineno or st.lineno)):
             continue
-        if type(st) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda):
+        if type(st) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
             return out  # another scope: its own parameters
         if type(st) is ast.If:
             in_body = bool(st.body) and st.body[0].lineno <= line <= (st.body[-1].end_lineno or st.lineno)

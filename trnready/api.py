@@ -389,6 +389,11 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
 
             report.findings = guard_unreferenced(report.findings, files, root, _values_of(engine),
                                                  config.max_file_size, cache, digests)
+            # Modules of a package that only define things and that no file imports.
+            from .project.unimported import guard_unimported
+
+            report.findings = guard_unimported(report.findings, files, root, _values_of(engine),
+                                               config.max_file_size, cache, digests)
             # Code run only for CUDA tensors beside a PyTorch path (StyleGAN's custom ops): its extension builds and
             # kernels are a performance item, its other CUDA calls never run on Neuron (project/cuda_only.py).
             from .project.cuda_only import cuda_only_paths

@@ -1,0 +1,53 @@
+"""Library modules nothing imports (trnready/project/unimported.py), through the real CLI on small projects.
+
+The fixtures are copied out of this repository first: a scan whose root lies inside a project (a folder above it
+holds .git or packaging) sees part of it only, and the step then judges nothing."""
+import json
+import shutil
+
+from conftest import FIXTURES, run_cli
+
+ROOT = FIXTURES / "unimported"
+DEAD = "never-imported"
+
+
+def findings(path):
+    proc = run_cli("scan", path, "--format", "json", "--no-cache", "--show-guarded")
+    assert proc.returncode in (0, 1), proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["diagnostics"] == []
+    return sorted((f["path"], f["line"], f["rule"], f.get("guarded_by", "")) for f in report["findings"])
+
+
+def _copy(tmp_path, name):
+    dest = tmp_path / name
+    shutil.copytree(ROOT / name, dest)
+    return dest
+
+
+def test_package_modules_nothing_imports_are_guarded(tmp_path):
+    assert findings(_copy(tmp_path, "app")) == [
+        ("nspkg/nsdead.py", 2, "TRN241", DEAD),  # a namespace package run.py imports from; this module: nobody
+        ("pkg/config_named.py", 6, "TRN241", ""),  # a config names it by its dotted path
+        ("pkg/dead.py", 13, "TRN241", DEAD),  # only defines, assigns and sets up logging; nobody imports it
+        ("pkg/dead.py", 18, "TRN243", DEAD),
+        ("pkg/documented.py", 2, "TRN241", ""),  # the README beside it shows how to call it
+        ("pkg/only_dead_imports.py", 2, "TRN242", DEAD),  # only a dead module imports it
+        ("pkg/script_like.py", 5, "TRN241", ""),  # calls main() at its top level: a script
+        ("pkg/tool.py", 5, "TRN243", ""),  # has a __main__ block: a script
+        ("pkg/used.py", 2, "TRN241", ""),  # imported by run.py
+        ("pkg2/auto.py", 2, "TRN241", ""),  # its package's __init__ imports every module by a walk
+        ("plugins/plugin_a.py", 2, "TRN241", ""),  # loaded by a computed name on a line naming its folder
+        ("tests/test_dead.py", 2, "TRN241", ""),  # a test: pytest runs it
+        ("top.py", 3, "TRN241", ""),  # a module at the root: a tool imported by hand
+    ]
+
+
+def test_a_declared_library_keeps_every_module(tmp_path):
+    # setup.py declares pkg: its modules are the users' API even when nothing in the repository imports them
+    assert findings(_copy(tmp_path, "lib")) == [("pkg/api.py", 3, "TRN241", "")]
+
+
+def test_a_partial_scan_judges_nothing():
+    # scanned in place, the fixture lies inside this repository: the rest of the project may import anything
+    assert all(g != DEAD for *_, g in findings(ROOT / "app"))

@@ -1,0 +1,266 @@
+"""Library modules nothing imports: every finding in them is guarded after the scan.
+
+`never-referenced` (unreferenced.py) judges one function or class at a time and leaves alone a module that no
+other file names, taking it for a tool or a script someone runs by hand. That reading is wrong for a module of a
+package that only defines things: `ldm_patched/contrib/external_mask.py` (a copied node library whose siblings the
+application imports, but not this one) has nothing to run and nobody imports it, so none of its code runs. Its
+findings are guarded (`guarded_by` "never-imported").
+
+A module is judged only when all of these hold, so the step errs on the side of keeping a finding:
+
+- it sits in a folder below the scan root that is used as a package (the folder holds an `__init__.py`, or some
+  other file names the folder's dotted path, `ldm_patched.contrib.`), not at the root of the scan;
+- it is not a test (scope), an `__init__.py`, `setup.py`, `conftest.py`, `__main__.py` or `hubconf.py`, and not in
+  a package the root packaging declares (a library's modules are its users' API);
+- it is not a script: its top level only imports, defines, assigns, and calls the set-up functions of
+  `[context.values] module-setup-calls` (`warnings.filterwarnings`, `logging.basicConfig`, a registry's
+  `register`); a `__main__` check, `sys.argv`, `argparse`, or any other call or loop at the top level makes it one;
+- no file of the scan (Python, shell, config, notebook, Dockerfile) and no Markdown or reStructuredText file in a
+  scanned folder names the module's file name as a word (`import external_mask`, `from .external_mask import`,
+  `python -m pkg.external_mask`, a config's dotted path), except files that are themselves judged unimported
+  by this step (a module only a dead module imports is dead too; three rounds at most);
+- the scan covers the whole project (no folder above the root holds `.git` or packaging).
+
+Cheap: nothing runs unless a finding sits in such a module; the names are searched as substrings first and
+confirmed as words, and the search stops as soon as every candidate is named somewhere. Kept in the result cache
+under the digests of every scanned file.
+"""
+from __future__ import annotations
+
+import ast
+import os
+import re
+from dataclasses import replace
+from pathlib import Path
+
+from .unreferenced import _DOCS, _SKIP_FILES, _declared_packages, _partial_scan, _reader, _word_at
+
+REASON = "never-imported"
+_ROUNDS = 3
+_RELATIVE = re.compile(r"^[ \t]*from[ \t]+(\.+)([\w.]*)[ \t]+import", re.M)
+
+
+def guard_unimported(findings: list, files, root, values: dict, max_bytes=None, cache=None, digests=()) -> list:
+    """Mark guarded (`never-imported`) the findings in a package module nothing imports (see the docstring)."""
+    from ..cache import StepMemo
+    from ..scope import classify
+    from .callers import _key
+
+    todo = [f for f in findings if not f.guarded and not f.suppressed and f.cell is None]
+    if not todo:
+        return findings
+    root = Path(root)
+    if _partial_scan(root):
+        return findings
+    packages = _declared_packages(root)
+    py = {sf.rel: sf for sf in files if sf.kind == "python"}
+    candidates = sorted({f.path for f in todo if f.path in py and _eligible(f.path, packages, classify)})
+    if not candidates:
+        return findings
+    memo = StepMemo(cache, f"{REASON}\0{','.join(sorted(packages))}")
+    key = _key(memo, files, digests)
+    got = memo.get(key)
+    if not (isinstance(got, list) and all(isinstance(g, str) for g in got)):
+        got = sorted(_dead_modules(candidates, files, py, packages, values, _reader(max_bytes), classify))
+        memo.put(key, got)
+    if not got:
+        return findings
+    dead = set(got)
+    return [replace(f, guarded=True, guarded_by=REASON)
+            if not f.guarded and not f.suppressed and f.cell is None and f.path in dead else f for f in findings]
+
+
+def _eligible(rel: str, packages: frozenset, classify) -> bool:
+    parts = rel.split("/")
+    if len(parts) < 2 or parts[-1] in _SKIP_FILES or classify(rel) == "test":
+        return False
+    lib = parts[1:] if parts[0] == "src" and len(parts) > 2 else parts
+    return not (packages and len(lib) > 1 and lib[0] in packages)
+
+
+def _dead_modules(candidates, files, py, packages, values, read_text, classify) -> set:
+    setup = frozenset(str(c) for c in values.get("module-setup-calls", ()))
+    texts: dict = {}
+
+    def text_of(sf) -> str:
+        got = texts.get(sf.rel)
+        if got is None:
+            try:
+                got = read_text(sf) or ""
+            except (OSError, ValueError):
+                got = ""
+            if sf.rel in judged:
+                texts[sf.rel] = got
+        return got
+
+    judged: set = set()  # modules whose text is kept: candidates and the modules that name them
+    verdict: dict = {}  # rel -> True (may be dead) / False (alive)
+    mentioners: dict = {}  # rel -> {rels of eligible modules naming it}
+    todo = list(candidates)
+    for _ in range(_ROUNDS):
+        fresh = [r for r in todo if r not in verdict]
+        if not fresh:
+            break
+        judged.update(fresh)
+        for rel in fresh:
+            verdict[rel] = _library_module(text_of(py[rel]), setup) and _used_as_package(rel, files, text_of) \
+                and not _loaded_by_name(rel, files, text_of)
+        open_ = [r for r in fresh if verdict[r]]
+        named = _named_by(open_, files, text_of, lambda r: _eligible(r, packages, classify))
+        nxt: list = []
+        for rel in open_:
+            who = named.get(rel, set())
+            if None in who:  # named by a file that is not a package module: a script, a config, a test
+                verdict[rel] = False
+                continue
+            mentioners[rel] = who
+            nxt.extend(w for w in who if w not in verdict)
+        todo = nxt
+    # a module is dead when it may be and every module naming it is dead (a fixpoint over the rounds run)
+    dead = {r for r, v in verdict.items() if v and r in mentioners}
+    changed = True
+    while changed:
+        changed = False
+        for r in list(dead):
+            if any(w not in dead for w in mentioners[r]):
+                dead.discard(r)
+                changed = True
+    dead = {r for r in dead if r in candidates}
+    if dead:
+        dead -= _documented(dead, files)
+    return dead
+
+
+def _stem(rel: str) -> str:
+    return rel.rsplit("/", 1)[-1][:-3]
+
+
+def _named_by(rels: list, files, text_of, eligible) -> dict:
+    """rel -> the files naming the module's file name as a word: the rel of a module this step may judge, or None
+    for any other file (a script at the root, a test, a config, a notebook), which settles the module as used."""
+    out: dict = {r: set() for r in rels}
+    stems = {r: _stem(r) for r in rels}
+    for sf in files:
+        left = [r for r in rels if None not in out[r]]
+        if not left:
+            break
+        text = text_of(sf)
+        if not text:
+            continue
+        for r in left:
+            if r == sf.rel:
+                continue
+            s = stems[r]
+            if s in text and _word_at(text, s, 0, len(text)):
+                out[r].add(sf.rel if sf.kind == "python" and eligible(sf.rel) else None)
+    return out
+
+
+def _used_as_package(rel: str, files, text_of) -> bool:
+    """The module's folder holds an `__init__.py` among the scanned files, or some other file imports from it by
+    its dotted path (a namespace package: `from ldm_patched.contrib.external import ...`, or relatively:
+    `from .architecture.face.codeformer import ...`)."""
+    folder = rel.rsplit("/", 1)[0]
+    rels = {sf.rel for sf in files}
+    if f"{folder}/__init__.py" in rels:
+        return True
+    parts = folder.split("/")
+    dotted = [".".join(parts) + "."]
+    if parts[0] == "src" and len(parts) > 1:
+        dotted.append(".".join(parts[1:]) + ".")
+    for sf in files:
+        if sf.rel == rel or sf.kind != "python":
+            continue
+        text = text_of(sf)
+        if any(d in text for d in dotted):
+            return True
+        if "from ." in text:
+            here = sf.rel.split("/")[:-1]
+            for dots, mod in _RELATIVE.findall(text):
+                base = here[:len(here) - len(dots) + 1] if len(dots) <= len(here) + 1 else []
+                target = base + [p for p in mod.split(".") if p]
+                if target[:len(parts)] == parts and len(target) > len(parts) - (0 if mod else 1):
+                    return True
+    return False
+
+
+_LOADERS = ("import_module(", "__import__(", "spec_from_file_location(", "SourceFileLoader(", "run_path(",
+            "run_module(", "load_source(")
+_WALKERS = ("iter_modules(", "walk_packages(")
+
+
+def _loaded_by_name(rel: str, files, text_of) -> bool:
+    """Some Python file loads modules by a computed name on a line that names the module's folder
+    (`importlib.import_module(f"plugins.{name}")`), or walks the packages at or above the module's folder
+    (`pkgutil.walk_packages(package.__path__)` in a package's `__init__.py`): the folder's modules may be loaded
+    without their names being written anywhere."""
+    parts = rel.split("/")[:-1]
+    folder = parts[-1]
+    for sf in files:
+        if sf.kind != "python" or sf.rel == rel:
+            continue
+        text = text_of(sf)
+        if any(w in text for w in _WALKERS):
+            here = sf.rel.split("/")[:-1]
+            if parts[:len(here)] == here:
+                return True
+        if folder not in text or not any(w in text for w in _LOADERS):
+            continue
+        for line in text.splitlines():
+            if folder in line and any(w in line for w in _LOADERS) and _word_at(line, folder, 0, len(line)):
+                return True
+    return False
+
+
+def _library_module(text: str, setup: frozenset) -> bool:
+    """The module's top level only imports, defines, assigns and calls set-up functions: nothing to run."""
+    if not text or "__main__" in text or "sys.argv" in text or "argparse" in text:
+        return False
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return all(_definition_only(st, setup) for st in tree.body)
+
+
+def _definition_only(st, setup: frozenset) -> bool:
+    if isinstance(st, (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
+                       ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Pass)):
+        return True
+    if isinstance(st, ast.Expr):
+        if isinstance(st.value, ast.Constant):  # a docstring
+            return True
+        if isinstance(st.value, ast.Call):
+            f = st.value.func
+            name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+            return name in setup
+        return False
+    if isinstance(st, ast.If):  # `if TYPE_CHECKING:`, `if is_x_available(): import x`
+        return all(_definition_only(s, setup) for s in [*st.body, *st.orelse])
+    if isinstance(st, ast.Try):  # optional imports
+        return all(_definition_only(s, setup) for s in [*st.body, *st.orelse, *st.finalbody,
+                                                         *(s for h in st.handlers for s in h.body)])
+    return False
+
+
+def _documented(rels: set, files) -> set:
+    """The modules whose file name a Markdown or reStructuredText file in a scanned folder names."""
+    found: set = set()
+    stems = {r: _stem(r) for r in rels}
+    for d in sorted({str(Path(sf.path).parent) for sf in files}):
+        try:
+            entries = [e for e in os.scandir(d) if e.name.lower().endswith(_DOCS) and e.is_file()]
+        except OSError:
+            continue
+        for e in entries:
+            try:
+                with open(e.path, encoding="utf-8", errors="replace") as fh:
+                    text = fh.read(4_000_000)
+            except OSError:
+                continue
+            for r, s in stems.items():
+                if r not in found and s in text and _word_at(text, s, 0, len(text)):
+                    found.add(r)
+            if len(found) == len(rels):
+                return found
+    return found

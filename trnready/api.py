@@ -389,6 +389,11 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
 
             report.findings = guard_unreferenced(report.findings, files, root, _values_of(engine),
                                                  config.max_file_size, cache, digests)
+            # Modules whose top-level import of the project's own code names a module that is not there.
+            from .project.broken_imports import guard_broken_imports
+
+            report.findings = guard_broken_imports(report.findings, root, _values_of(engine),
+                                                   _text_by_rel(files, config.max_file_size))
             # Modules of a package that only define things and that no file imports.
             from .project.unimported import guard_unimported
 

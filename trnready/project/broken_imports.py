@@ -1,0 +1,114 @@
+"""Modules that cannot be imported: a top-level import of the project's own code names a module that is not there.
+
+FunASR keeps `funasr/models/xvector/e2e_sv.py`, whose first lines import `funasr.models.base_model`, a module the
+project deleted long ago. Importing the file raises, so none of its code runs anywhere (FunASR's package walk
+catches the error and skips the module); its findings are guarded (`guarded_by` "broken-import").
+
+An import counts only when it cannot fail softly: a statement in column 0 (not under `try`, `if` or a function),
+`import a.b.c` or `from a.b.c import name` (or relative, `from .missing import name`), whose first part is a
+top-level package of the scanned tree (a folder at the scan root, or under `src/`, holding an `__init__.py`).
+The module is missing when none of `a/b/c.py`, `a/b/c/` (a package or a namespace folder), or a compiled or stub
+form (`.pyx`, `.pyi`, `.so`, `.pyd`, `.c`, `.cpp`, `.cu`) exists on disk, and the name is not one a build writes
+(`[context.values] generated-module-names`: `version`, `_C`, `*_pb2`, ...). `from a.b import c` is missing only
+when `a/b` itself is missing (`c` may be a name defined in `a/b/__init__.py`).
+
+Cheap: only the files holding findings are read again (their text, not a parse), and only their column-0 import
+lines are looked at.
+"""
+from __future__ import annotations
+
+import fnmatch
+import re
+from dataclasses import replace
+from pathlib import Path
+
+REASON = "broken-import"
+_FROM = re.compile(r"^from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]", re.M)
+_IMPORT = re.compile(r"^import[ \t]+([\w.]+(?:[ \t]*,[ \t]*[\w.]+)*)[ \t]*(?:#.*)?$", re.M)
+_DOCSTRING = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'')
+_FORMS = (".py", ".pyx", ".pyi", ".so", ".pyd", ".c", ".cpp", ".cu")
+
+
+def guard_broken_imports(findings: list, root, values: dict, read_text) -> list:
+    """Mark guarded (`broken-import`) the findings of a module whose top-level import of the project's own code
+    names a module that does not exist (see the docstring). `read_text(rel)` returns a scanned file's text."""
+    todo = sorted({f.path for f in findings if not f.guarded and not f.suppressed and f.path.endswith(".py")})
+    if not todo:
+        return findings
+    root = Path(root)
+    own = _own_packages(root)
+    if not own:
+        return findings
+    generated = tuple(str(g) for g in values.get("generated-module-names", ()))
+    broken = {rel for rel in todo if _missing_import(rel, read_text(rel) or "", root, own, generated)}
+    if not broken:
+        return findings
+    return [replace(f, guarded=True, guarded_by=REASON)
+            if f.path in broken and not f.guarded and not f.suppressed else f for f in findings]
+
+
+def _own_packages(root: Path) -> dict:
+    """name -> folder of the top-level packages of the tree (at the root or under `src/`)."""
+    out: dict = {}
+    for base in (root, root / "src"):
+        try:
+            entries = list(base.iterdir())
+        except OSError:
+            continue
+        for e in entries:
+            if e.is_dir() and (e / "__init__.py").is_file() and e.name.isidentifier():
+                out.setdefault(e.name, e)
+    return out
+
+
+def _exists(base: Path, parts: list) -> bool:
+    target = base.joinpath(*parts)
+    if target.is_dir():
+        return True
+    return any(target.with_name(target.name + form).exists() for form in _FORMS) or any(
+        p.name.startswith(target.name + ".") and p.suffix in (".so", ".pyd") for p in _siblings(target))
+
+
+def _siblings(target: Path) -> list:
+    try:
+        return [p for p in target.parent.iterdir() if p.is_file()]
+    except OSError:
+        return []
+
+
+def _missing_import(rel: str, text: str, root: Path, own: dict, generated: tuple) -> bool:
+    if "import" not in text:
+        return False
+    text = _DOCSTRING.sub("", text)  # a usage example in a docstring is not an import
+    for dots, mod in _FROM.findall(text):
+        parts = [p for p in mod.split(".") if p]
+        if dots:
+            here = rel.split("/")[:-1]
+            if len(dots) - 1 > len(here):
+                continue
+            base_parts = here[:len(here) - len(dots) + 1]
+            if not parts:
+                continue  # `from . import x`: x may be a name of the package
+            if _gone(root, base_parts, parts, generated):
+                return True
+        elif parts and parts[0] in own and len(parts) > 1:
+            if _gone(own[parts[0]].parent, [], parts, generated):
+                return True
+    for m in _IMPORT.finditer(text):
+        for name in m.group(1).split(","):
+            parts = [p for p in name.strip().split(".") if p]
+            if len(parts) > 1 and parts[0] in own and _gone(own[parts[0]].parent, [], parts, generated):
+                return True
+    return False
+
+
+def _gone(base: Path, prefix: list, parts: list, generated: tuple) -> bool:
+    """The module `prefix + parts` does not exist below `base` (a missing module under a missing package counts
+    at its first missing part) and no part is a name a build writes."""
+    if any(fnmatch.fnmatchcase(p, g) for p in parts for g in generated):
+        return False
+    where = base.joinpath(*prefix) if prefix else base
+    for i in range(1, len(parts) + 1):
+        if not _exists(where, parts[:i]):
+            return True
+    return False

@@ -89,6 +89,9 @@ def _missing_import(rel: str, text: str, root: Path, own: dict, generated: tuple
             base_parts = here[:len(here) - len(dots) + 1]
             if not parts:
                 continue  # `from . import x`: x may be a name of the package
+            top = base_parts[1:] if base_parts[:1] == ["src"] else base_parts
+            if not top or top[0] not in own:
+                continue  # climbs out of the project's packages: the scan may see part of the tree only
             if _gone(root, base_parts, parts, generated):
                 return True
         elif parts and parts[0] in own and len(parts) > 1:

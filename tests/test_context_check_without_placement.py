@@ -58,3 +58,21 @@ def train(model, ddp):
     # only logs is guarded
     assert [(f[1], f[2], f[5]) for f in scan_findings(tmp_path, "--show-guarded")] == [
         (5, 20, False), (8, 8, True)]
+
+
+def test_a_check_that_picks_the_precision_is_a_pick(tmp_path):
+    (tmp_path / "serve.py").write_text('''import torch
+
+if torch.cuda.is_available() and torch.cuda.get_device_capability()[0] >= 8:
+    torch_type = torch.bfloat16
+else:
+    torch_type = torch.float16
+
+if torch.cuda.is_available():
+    stats = torch.float32
+''')
+    # CogVLM: on Neuron the query answers False and float16 is silently used where bfloat16 was meant (the capability
+    # query after `and` never runs there); a branch that only names float32 picks no half precision
+    got = scan_findings(tmp_path, "--show-guarded")
+    assert [(line, col, rule, guarded) for _p, line, col, rule, _m, guarded in got] == [
+        (3, 4, "TRN243", False), (3, 34, "TRN243", True), (8, 4, "TRN243", True)]

@@ -13,6 +13,9 @@ _QUERIES = frozenset({"is_available", "device_count", "is_bf16_supported", "get_
 # places_on_device knows): a branch that makes one picks the device.
 _PLACING = frozenset({"set_device", "device", "init_process_group", "DataParallel", "DistributedDataParallel",
                       "autocast", "GradScaler"})
+# Precisions a branch may choose (`torch_type = torch.bfloat16` if the GPU supports it, else float16): on Neuron
+# the query answers False and the other branch's precision is silently used.
+_DTYPES = frozenset({"bfloat16", "float16", "half", "bf16", "fp16", "16-mixed", "bf16-mixed"})
 
 
 def _places(nodes) -> bool:
@@ -36,11 +39,19 @@ def _places(nodes) -> bool:
                 low = n.value.lower()
                 if low in ("cuda", "gpu", "nccl") or low.startswith("cuda:"):
                     return True
+            elif isinstance(n, ast.Assign) and _dtype_value(n.value):
+                return True  # `torch_type = torch.bfloat16`: the query picks the precision
             elif isinstance(n, (ast.Name, ast.Attribute)) and isinstance(n.ctx, ast.Store):
                 target = n.id if isinstance(n, ast.Name) else n.attr
                 if any(word in target.lower() for word in ("device", "backend", "parallel")):
                     return True  # `model.model_parallel = True`: the query picks how the model is spread
     return False
+
+
+def _dtype_value(v) -> bool:
+    if isinstance(v, ast.Attribute) and isinstance(v.value, ast.Name) and v.value.id == "torch":
+        return v.attr in _DTYPES
+    return isinstance(v, ast.Constant) and isinstance(v.value, str) and v.value.lower() in _DTYPES
 
 
 @predicate("check-without-placement", kinds=("reference",), effect="guard")
@@ -50,7 +61,8 @@ def check_without_placement(ctx, hit) -> bool:
     place nothing: they only read memory statistics, log, check NVLink or fingerprint a cache. On Neuron
     the query answers False, the CUDA-only branch is skipped (and guarded by `neuron-guarded`), and nothing
     silently stays on the CPU. The check stays a finding when a branch moves or creates something on a
-    device (`.cuda()`, `.to(device)`, `device=`), assigns a device or backend, starts the process group,
+    device (`.cuda()`, `.to(device)`, `device=`), assigns a device, backend or half precision
+    (`torch_type = torch.bfloat16`: on Neuron the other branch's precision is used), starts the process group,
     returns or raises (a gate that stops the program on Neuron), and when the query is a value
     (`x if torch.cuda.is_available() else y`, a flag, an argument): that is a device pick. A flag nobody reads
     (`self.sync_cuda = torch.cuda.is_available()` with no `.sync_cuda` read in the file, a local never loaded)

@@ -76,3 +76,29 @@ if torch.cuda.is_available():
     got = scan_findings(tmp_path, "--show-guarded")
     assert [(line, col, rule, guarded) for _p, line, col, rule, _m, guarded in got] == [
         (3, 4, "TRN243", False), (3, 34, "TRN243", True), (8, 4, "TRN243", True)]
+
+
+def test_a_check_that_gates_or_switches_a_feature_off_stays(tmp_path):
+    (tmp_path / "infer.py").write_text('''import torch
+
+
+def build(cfg, args):
+    if torch.cuda.is_available():
+        assert cfg.NUM_GPUS <= 8
+    else:
+        assert cfg.NUM_GPUS == 0, "set NUM_GPUS: 0 to run on CPUs"
+    if not torch.cuda.is_available():
+        upsampler = None
+    else:
+        upsampler = make(args)
+    if torch.cuda.is_available():
+        upsampler = make(args)
+    else:
+        note = "slow"
+    return upsampler
+''')
+    # SlowFast asserts NUM_GPUS == 0 without CUDA (the program stops on Neuron); GFPGAN sets its background upsampler
+    # to None without CUDA (a feature silently off on Neuron); an else arm that sets something else is no switch
+    got = scan_findings(tmp_path, "--show-guarded")
+    assert [(line, col, guarded) for _p, line, col, _r, _m, guarded in got] == [
+        (5, 8, False), (9, 12, False), (13, 8, True)]

@@ -23,7 +23,7 @@ def _places(nodes) -> bool:
     (`return "cuda"`, `raise`, `sys.exit`: a gate that stops the program on Neuron)."""
     for top in nodes:
         for n in ast.walk(top):
-            if isinstance(n, (ast.Return, ast.Raise)):
+            if isinstance(n, (ast.Return, ast.Raise, ast.Assert)):
                 return True
             if isinstance(n, ast.Call):
                 f = n.func
@@ -63,7 +63,8 @@ def check_without_placement(ctx, hit) -> bool:
     silently stays on the CPU. The check stays a finding when a branch moves or creates something on a
     device (`.cuda()`, `.to(device)`, `device=`), assigns a device, backend or half precision
     (`torch_type = torch.bfloat16`: on Neuron the other branch's precision is used), starts the process group,
-    returns or raises (a gate that stops the program on Neuron), and when the query is a value
+    returns, raises or asserts (a gate that stops the program on Neuron), when the arm Neuron takes sets a name
+    to None or False (`bg_upsampler = None`: a feature switched off without CUDA), and when the query is a value
     (`x if torch.cuda.is_available() else y`, a flag, an argument): that is a device pick. A flag nobody reads
     (`self.sync_cuda = torch.cuda.is_available()` with no `.sync_cuda` read in the file, a local never loaded)
     picks nothing either and is guarded, and so is a query whose answer is only printed or logged
@@ -82,7 +83,19 @@ def check_without_placement(ctx, hit) -> bool:
         return True
     if not (isinstance(up, ast.If) and up.test is cur):
         return False
-    return not _places(up.body + up.orelse)
+    return not _places(up.body + up.orelse) and not _switches_off(up, cur)
+
+
+def _switches_off(branch: ast.If, test) -> bool:
+    """The arm Neuron takes (the body of `if not torch.cuda.is_available():`, else the `else` arm) sets a name to
+    None or False (`bg_upsampler = None`): the check turns a feature off wherever CUDA is missing."""
+    neuron_arm = branch.body if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) else branch.orelse
+    for top in neuron_arm:
+        for n in ast.walk(top):
+            if isinstance(n, ast.Assign) and isinstance(n.value, ast.Constant) \
+                    and (n.value.value is None or n.value.value is False):
+                return True
+    return False
 
 
 def _only_shown(ctx, cur, up) -> bool:

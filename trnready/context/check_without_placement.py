@@ -86,6 +86,13 @@ def check_without_placement(ctx, hit) -> bool:
     return not _places(up.body + up.orelse) and not _switches_off(up, cur)
 
 
+def _own_name(t) -> bool:
+    """A variable or an attribute of `self` (a setting of a library, `torch.backends.cudnn.enabled`, is no
+    feature of the program)."""
+    return isinstance(t, ast.Name) or isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) \
+        and t.value.id == "self"
+
+
 def _switches_off(branch: ast.If, test) -> bool:
     """The arm Neuron takes (the body of `if not torch.cuda.is_available():`, else the `else` arm) sets a name to
     None or False (`bg_upsampler = None`): the check turns a feature off wherever CUDA is missing."""
@@ -93,7 +100,7 @@ def _switches_off(branch: ast.If, test) -> bool:
     for top in neuron_arm:
         for n in ast.walk(top):
             if isinstance(n, ast.Assign) and isinstance(n.value, ast.Constant) \
-                    and (n.value.value is None or n.value.value is False):
+                    and (n.value.value is None or n.value.value is False) and any(map(_own_name, n.targets)):
                 return True
     return False
 

@@ -110,9 +110,11 @@ def _old_torch_fallback(test: ast.expr) -> bool:
 
 
 class Resolver:
-    def __init__(self, aliases: dict[str, str] | None = None, cuda_only_packages=()):
+    def __init__(self, aliases: dict[str, str] | None = None, cuda_only_packages=(), star_names=None):
         # Longest prefix first so "torch.cuda.amp" wins over "torch.cuda".
         self.aliases = sorted((aliases or {}).items(), key=lambda kv: -len(kv[0]))
+        # conventional import names (`torch`, `F`, `nn`) a star import of a project module brings with it
+        self.star_names = dict(star_names or {})
         self._canonical: dict[str, str] = {}
         self._cuda_only = _availability_pattern(cuda_only_packages)
         self.factories: dict = {}  # one file's helpers (function name -> [(returned expr, Scope)]); see for_file
@@ -121,6 +123,7 @@ class Resolver:
         """A view for one file: its own helper table, the shared alias table and name cache."""
         view = object.__new__(Resolver)
         view.aliases, view._canonical, view._cuda_only = self.aliases, self._canonical, self._cuda_only
+        view.star_names = self.star_names
         view.factories = factories
         return view
 
@@ -177,7 +180,12 @@ class Resolver:
         bindings = self.lookup(scope, name)
         if bindings is None:
             stars = scope.module().stars
-            return tuple(f"{m}.{name}" for m in stars)
+            if not stars:
+                return ()
+            # `from nerf.utils import *` then `torch.cuda.amp.autocast(...)`: the star brought the module's own
+            # `import torch`; a name the file never binds that is a conventional import name means that library
+            known = self.star_names.get(name)
+            return ((known,) if known else ()) + tuple(f"{m}.{name}" for m in stars)
         imports = None
         for b in bindings:
             if b.kind == "param":

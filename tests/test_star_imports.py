@@ -1,0 +1,14 @@
+"""Conventional import names a star import of a project module brings (`[context.values] star-import-names`)."""
+import json
+
+from conftest import FIXTURES, run_cli
+
+
+def test_a_star_import_of_a_project_module_brings_torch():
+    proc = run_cli("scan", FIXTURES / "star_imports", "--format", "json", "--no-cache")
+    assert proc.returncode in (0, 1), proc.stderr
+    got = [(f["path"], f["line"], f["column"], f["rule"], f["message"]) for f in json.loads(proc.stdout)["findings"]]
+    assert got == [
+        ("trainer.py", 5, 10, "TRN251", "torch.cuda.amp autocast or GradScaler: `torch.cuda.amp`"),
+        ("trainer.py", 7, 12, "TRN191", "Bilinear or bicubic interpolation: `torch.nn.functional.interpolate`"),
+    ]

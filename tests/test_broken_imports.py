@@ -25,3 +25,10 @@ def test_modules_importing_missing_project_modules_are_guarded():
         ("pkg/soft.py", 8, "TRN241", ""),  # under try: the import fails softly
         ("pkg/sub/deep.py", 5, "TRN241", ""),  # climbs out of the project's packages: not judged
     ]
+
+
+def test_a_package_dir_alias_of_the_root_packaging_is_no_missing_module():
+    proc = run_cli("scan", FIXTURES / "broken_imports_aliased", "--format", "json", "--no-cache", "--show-guarded")
+    assert proc.returncode in (0, 1), proc.stderr
+    got = [(f["path"], f["line"], f["rule"], f.get("guarded_by", "")) for f in json.loads(proc.stdout)["findings"]]
+    assert got == [("lib/ext/head.py", 5, "TRN241", "")]

@@ -40,11 +40,24 @@ def guard_broken_imports(findings: list, root, values: dict, read_text) -> list:
     if not own:
         return findings
     generated = tuple(str(g) for g in values.get("generated-module-names", ()))
-    broken = {rel for rel in todo if _missing_import(rel, read_text(rel) or "", root, own, generated)}
+    packaging = _packaging_text(root)
+    broken = {rel for rel in todo if _missing_import(rel, read_text(rel) or "", root, own, generated, packaging)}
     if not broken:
         return findings
     return [replace(f, guarded=True, guarded_by=REASON)
             if f.path in broken and not f.guarded and not f.suppressed else f for f in findings]
+
+
+def _packaging_text(root: Path) -> str:
+    """The root packaging's text: a `package_dir` there maps dotted names to other folders
+    (detectron2 installs `projects/` as `detectron2.projects`)."""
+    out = []
+    for name in ("setup.py", "setup.cfg", "pyproject.toml"):
+        try:
+            out.append((root / name).read_text(encoding="utf-8", errors="replace")[:1_000_000])
+        except OSError:
+            continue
+    return "\n".join(out)
 
 
 def _own_packages(root: Path) -> dict:
@@ -76,7 +89,7 @@ def _siblings(target: Path) -> list:
         return []
 
 
-def _missing_import(rel: str, text: str, root: Path, own: dict, generated: tuple) -> bool:
+def _missing_import(rel: str, text: str, root: Path, own: dict, generated: tuple, packaging: str = "") -> bool:
     if "import" not in text:
         return False
     text = _DOCSTRING.sub("", text)  # a usage example in a docstring is not an import
@@ -92,26 +105,27 @@ def _missing_import(rel: str, text: str, root: Path, own: dict, generated: tuple
             top = base_parts[1:] if base_parts[:1] == ["src"] else base_parts
             if not top or top[0] not in own:
                 continue  # climbs out of the project's packages: the scan may see part of the tree only
-            if _gone(root, base_parts, parts, generated):
+            if _gone(root, base_parts, parts, generated, packaging):
                 return True
         elif parts and parts[0] in own and len(parts) > 1:
-            if _gone(own[parts[0]].parent, [], parts, generated):
+            if _gone(own[parts[0]].parent, [], parts, generated, packaging):
                 return True
     for m in _IMPORT.finditer(text):
         for name in m.group(1).split(","):
             parts = [p for p in name.strip().split(".") if p]
-            if len(parts) > 1 and parts[0] in own and _gone(own[parts[0]].parent, [], parts, generated):
+            if len(parts) > 1 and parts[0] in own and _gone(own[parts[0]].parent, [], parts, generated, packaging):
                 return True
     return False
 
 
-def _gone(base: Path, prefix: list, parts: list, generated: tuple) -> bool:
+def _gone(base: Path, prefix: list, parts: list, generated: tuple, packaging: str = "") -> bool:
     """The module `prefix + parts` does not exist below `base` (a missing module under a missing package counts
-    at its first missing part) and no part is a name a build writes."""
+    at its first missing part), no part is a name a build writes, and the root packaging does not name the first
+    missing dotted path (a `package_dir` alias)."""
     if any(fnmatch.fnmatchcase(p, g) for p in parts for g in generated):
         return False
     where = base.joinpath(*prefix) if prefix else base
     for i in range(1, len(parts) + 1):
         if not _exists(where, parts[:i]):
-            return True
+            return bool(prefix) or ".".join(parts[:i]) not in packaging
     return False

@@ -9,6 +9,12 @@ def test_optional_imports_of_cuda_only_packages_are_guarded():
     assert scan_findings(CONTEXT_FIXTURES / "optional_gpu_import", "--show-guarded") == [
         # optional, but `assert flash_attn_with_kvcache is not None` on the decoding path: a change to check
         ("decode.py", 3, 5, "TRN281", "flash-attn (CUDA-only kernels): `flash_attn`" + OPTIONAL, False),
+        # an availability `if` with an `else` that binds the name again: the fallback
+        ("else_fallback.py", 6, 5, "TRN283", "NVIDIA Apex: `apex.normalization`" + OPTIONAL, True),
+        # the use is under a flag the `if` sets with the import
+        ("flagged_use.py", 6, 5, "TRN281", "flash-attn (CUDA-only kernels): `flash_attn`" + OPTIONAL, True),
+        # the use is in a class named for the package (chosen by the attention implementation)
+        ("flash_class.py", 5, 5, "TRN281", "flash-attn (CUDA-only kernels): `flash_attn`" + OPTIONAL, True),
         ("layers.py", 4, 5, "TRN283", "NVIDIA Apex: `apex.normalization`" + OPTIONAL, True),  # torch fallback
         ("layers.py", 9, 5, "TRN284", "xFormers: `xformers.ops`", False),  # the handler re-raises: required
         # TorchAO is installable on a Trainium host: its optional import stays a change to check
@@ -20,6 +26,11 @@ def test_optional_imports_of_cuda_only_packages_are_guarded():
         # the fallback is another CUDA-only package
         ("layers.py", 26, 5, "TRN283", "NVIDIA Apex: `apex.optimizers`" + OPTIONAL, False),
         ("layers.py", 28, 5, "TRN287", "DeepSpeed: `deepspeed.ops.adam`", False),
+        # the use is in a class the file chooses under the same availability test
+        ("selected_class.py", 6, 5, "TRN283", "NVIDIA Apex: `apex.normalization`" + OPTIONAL, True),
+        # `if find_spec("deepspeed"):` with no `else`, then `return FusedAdam(...)` unchecked: NameError without
+        # the package, so the import is not optional (issue 13)
+        ("unchecked_optimizer.py", 6, 5, "TRN287", "DeepSpeed: `deepspeed.ops.adam`" + OPTIONAL, False),
     ]
 
 

@@ -25,7 +25,7 @@ from .catalogue import Catalogue, load_catalogue
 from .config import Config, error_at, select_rules
 from . import postprocess, readers
 from .discover import Discoverer, common_root, printable_path
-from .filekinds import kind_of
+from .filekinds import kind_in
 from .context.own_package import project_facts
 from .limits import bound
 from .project.summary import pack_list
@@ -110,7 +110,8 @@ def scan_file(path: Path, rel: str, kind: str, engine: Engine, config: Config):
 
 def scan_text(text: str, filename: str, engine: Engine):
     """Scan one in-memory snippet as if it were a file of that name (used for catalogue examples)."""
-    kind = kind_of(Path(filename).name)
+    # the folder rule too, as discovery applies it: `requirements/segmentation.txt` is a requirements file
+    kind = kind_in(Path(filename).parent.name, Path(filename).name)
     if kind is None:
         if "." in Path(filename).name:
             return [], None  # a file kind trnready does not read (kernels/add.cpp, notes.txt)

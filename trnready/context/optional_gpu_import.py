@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import ast
 
+from ._unchecked_use import used_unchecked
 from .base import parent_of, predicate
 
 
@@ -78,7 +79,10 @@ def optional_gpu_import(ctx, hit) -> bool:
     names stay unbound and their first use fails), nor is one that imports another CUDA-only package
     (Apex missing, so DeepSpeed's CUDA FusedAdam): both stay changes. So does an optional import one of
     whose names the file insists on somewhere (`assert fn is not None`, `if fn is None: raise ...`):
-    that path needs the package."""
+    that path needs the package. So does an import under an availability `if` (no `try`) with no `else`
+    that binds its names again, one of whose names the file uses outside every `if`/`try` that tests
+    availability, a flag set with the import, or the name itself, and outside defs and classes named for
+    the package or chosen under such a test: without the package that use raises NameError."""
     if hit.node not in ctx.index.guarded:
         return False
     top = hit.name.split(".", 1)[0]
@@ -86,6 +90,10 @@ def optional_gpu_import(ctx, hit) -> bool:
     if top not in cuda_only:
         return False
     if not _handler_falls_back(ctx, hit.node, cuda_only):
+        return False
+    # `if find_spec("deepspeed"): from deepspeed.ops.adam import FusedAdam` with no `else`, then `return
+    # FusedAdam(...)` with no test around it: without the package that use raises NameError (issue 13)
+    if used_unchecked(ctx, hit.node):
         return False
     # `assert flash_attn_with_kvcache is not None` (or `if X is None: raise`) somewhere in the file: one path
     # needs the package after all, so the import stays a change to check.

@@ -133,9 +133,12 @@ def guard_unread_settings(findings: list, files: list, summaries: list, read_tex
     tops: dict = {}  # rel -> the file's top-level keys
     from ..readers.config_dirs import in_config_dir
 
+    # Python files note settings only as config modules: mmcv style in a config folder (readers/python_configs.py)
+    # or yacs defaults anywhere (readers/yacs_configs.py); the latter hold a finding, so only those are unpacked.
+    with_findings = {f.path for f in findings if f.cell is None}
     for sf, packed in zip(files, summaries):
-        # Python files: only config modules (readers/python_configs.py, in a config folder) note settings
-        if packed is None or sf.kind == "notebook" or (sf.kind == "python" and not in_config_dir(sf.rel)):
+        if packed is None or sf.kind == "notebook" or (
+                sf.kind == "python" and not in_config_dir(sf.rel) and sf.rel not in with_findings):
             continue
         s = unpack(sf.rel, packed) if isinstance(packed, (bytes, bytearray)) else packed
         for line, rule, keys in _settings(s):

@@ -1,6 +1,7 @@
 """Training-config settings no code of the project reads: guarded after the scan.
 
-A `setting` finding in a YAML/JSON training config (readers/configs.py) matters only when something reads
+A `setting` finding in a YAML/JSON training config (readers/configs.py), an mmcv-style Python config module
+(readers/python_configs.py) or yacs defaults (readers/yacs_configs.py) matters only when something reads
 that key: the project's own Python, or a library the config is handed to. The config reader notes, in the
 file's summary, the keys of each setting finding's path that the project itself would have to name
 (every key of the path except a suffix that a library reads by itself, [context.values]

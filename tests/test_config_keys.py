@@ -154,3 +154,21 @@ def test_a_launcher_node_is_read_by_the_launcher(tmp_path):
         "model:\n  hidden: 4\nhydra:\n  launcher:\n    gpus_per_node: 8\n")
     (tmp_path / "run.py").write_text("def main(cfg):\n    return cfg.model.hidden\n")
     assert _scan(tmp_path) == [("configs/run.yaml", 5, "TRN610", False, None)]
+
+
+def test_keys_the_basicsr_library_reads_stay(tmp_path):
+    # BasicSR option files are handed whole to basicsr.train.train_pipeline: basicsr reads `num_gpu` and passes
+    # `dist_params` to init_dist; the project names the file's other keys (`train`) but never these two.
+    (tmp_path / "options").mkdir()
+    (tmp_path / "options" / "train_x.yml").write_text(
+        "name: train_x\nnum_gpu: auto\nmanual_seed: 0\ntrain:\n  total_iter: 10\n  use_flash_attention: true\n"
+        "dist_params:\n  backend: nccl\n  port: 29500\n")
+    (tmp_path / "train.py").write_text(
+        "from basicsr.train import train_pipeline\n\n\ndef main(opt):\n    return opt['train']['total_iter']\n\n\n"
+        "train_pipeline('.')\n")
+    assert _scan(tmp_path) == [
+        ("options/train_x.yml", 2, "TRN610", False, None),
+        # a key of the project's own (no library reads it) and named nowhere in the code stays guarded
+        ("options/train_x.yml", 6, "TRN282", True, "config-key-unread"),
+        ("options/train_x.yml", 8, "TRN271", False, None),
+    ]

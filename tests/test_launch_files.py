@@ -34,6 +34,8 @@ def test_launch_and_container_files_report_each_class():
          "CUDA-only quantization, inference or training stack declared as a dependency: `nvidia-tensorrt==8.4.1.5`"),
         ("scripts/userdata.sh", 3, 18, "TRN603", f"{IMAGE}: `nvcr.io/nvidia/pytorch:21.08-py3`"),
         ("scripts/userdata.sh", 4, 41, "TRN603", f"{IMAGE}: `nvidia/cuda:12.1.0-base-ubuntu22.04`"),
+        # the container's smoke test runs NVIDIA's device query tool (neuron-ls on Trainium)
+        ("scripts/userdata.sh", 4, 77, "TRN612", "nvidia-smi run by a script or a notebook cell: `nvidia-smi`"),
     ]
 
 

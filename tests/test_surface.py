@@ -39,6 +39,7 @@ EXPECTED = {
     ("environment.yml", None, 10, "TRN512"),
     ("notebooks/demo.ipynb", 1, 1, "TRN501"),
     ("notebooks/demo.ipynb", 1, 2, "TRN502"),
+    ("notebooks/demo.ipynb", 1, 6, "TRN612"),  # `!nvidia-smi` inside an `if` block
     ("notebooks/demo.ipynb", 1, 7, "TRN241"),
     ("notebooks/demo.ipynb", 2, 2, "TRN605"),
     ("notebooks/demo.ipynb", 2, 3, "TRN502"),

@@ -1,6 +1,7 @@
 """Training-config settings no code of the project reads: guarded after the scan.
 
-A `setting` finding in a YAML/JSON training config (readers/configs.py) matters only when something reads
+A `setting` finding in a YAML/JSON training config (readers/configs.py), an mmcv-style Python config module
+(readers/python_configs.py) or yacs defaults (readers/yacs_configs.py) matters only when something reads
 that key: the project's own Python, or a library the config is handed to. The config reader notes, in the
 file's summary, the keys of each setting finding's path that the project itself would have to name
 (every key of the path except a suffix that a library reads by itself, [context.values]
@@ -133,9 +134,12 @@ def guard_unread_settings(findings: list, files: list, summaries: list, read_tex
     tops: dict = {}  # rel -> the file's top-level keys
     from ..readers.config_dirs import in_config_dir
 
+    # Python files note settings only as config modules: mmcv style in a config folder (readers/python_configs.py)
+    # or yacs defaults anywhere (readers/yacs_configs.py); the latter hold a finding, so only those are unpacked.
+    with_findings = {f.path for f in findings if f.cell is None}
     for sf, packed in zip(files, summaries):
-        # Python files: only config modules (readers/python_configs.py, in a config folder) note settings
-        if packed is None or sf.kind == "notebook" or (sf.kind == "python" and not in_config_dir(sf.rel)):
+        if packed is None or sf.kind == "notebook" or (
+                sf.kind == "python" and not in_config_dir(sf.rel) and sf.rel not in with_findings):
             continue
         s = unpack(sf.rel, packed) if isinstance(packed, (bytes, bytearray)) else packed
         for line, rule, keys in _settings(s):

@@ -77,6 +77,7 @@ def emit_lines(kind: str, lines: list[str], engine, em: Emitter, mention_text: s
     if not matchers:
         return
     assigned = shell_variable_lines(lines) if kind == "shell" else {}
+    first = len(em.out)
     for n, ln in enumerate(lines, 1):
         if only is not None and n not in only:
             continue
@@ -109,6 +110,15 @@ def emit_lines(kind: str, lines: list[str], engine, em: Emitter, mention_text: s
                    cell=cell)
             if assigned and "$" in text and len(em.out) > added:
                 em.out[-1] = _with_assignments(em.out[-1], text, assigned)
+    if assigned and len(em.out) > first:
+        em.out[first:] = _fold_placed(em.out[first:])
+
+
+def _fold_placed(found: list) -> list:
+    """One finding per thing: an assignment a rule matches by itself (`n_gpus_per_node=4`) that is already a
+    place of the same rule's finding at the flag reading it (`--gpus=${n_gpus_per_node}`) is left to that one."""
+    placed = {(o[0], o[2]) for f in found for o in f.occurrences}
+    return [f for f in found if (f.line, f.rule) not in placed or f.occurrences]
 
 
 def _shell_commands(lines: list[str], only: set | None):

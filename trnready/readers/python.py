@@ -127,6 +127,7 @@ def scan_python(text: str, rel: str, engine: Engine, cell: int | None = None, tr
 
 def read(ctx: FileContext) -> ReadResult:
     from .python_configs import config_module_findings, may_be_config_module
+    from .yacs_configs import may_be_yacs_defaults, yacs_findings
 
     setup_py = ctx.name == "setup.py"
     tree = None
@@ -147,6 +148,8 @@ def read(ctx: FileContext) -> ReadResult:
 
         findings = findings + dataclass_setting_findings(ctx, tree)
         cfg_found, notes, tops = config_module_findings(ctx, tree, findings)
+        if not tops:  # not an mmcv-style module: perhaps yacs defaults (`_C.DIST_BACKEND = "nccl"`)
+            cfg_found, notes, tops = yacs_findings(ctx, tree, findings)
         findings = findings + cfg_found
     elif not setup_py:
         # Nothing any rule looks for occurs in the text, but the file may still hand a value or a
@@ -154,9 +157,12 @@ def read(ctx: FileContext) -> ReadResult:
         # (`"qwenllm/qwen:cu117"`, `"docker run --gpus all ..."`) are read by the shell line matchers.
         from .job_scripts import may_hold_shell_text
 
-        if may_be_config_module(ctx.rel, ctx.text):  # `mixed_precision = 'fp16'` in configs/: no rule's token
+        yacs = may_be_yacs_defaults(ctx.text)  # `_C.AMP_TYPE = 'float16'`: no rule's token either
+        if may_be_config_module(ctx.rel, ctx.text) or yacs:  # `mixed_precision = 'fp16'` in configs/: no token
             tree, diag = parse(ctx.text, ctx.rel)
             cfg_found, notes, tops = config_module_findings(ctx, tree) if diag is None else ([], [], [])
+            if not tops and yacs and diag is None:
+                cfg_found, notes, tops = yacs_findings(ctx, tree)
             if cfg_found:
                 return ReadResult(cfg_found, None, [Source(ctx.text, ("python",), tree=tree)],
                                   summary=_with_settings(project_summary(ctx, tree), notes, tops))

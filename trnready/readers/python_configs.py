@@ -9,10 +9,12 @@ the same notes for project/config_keys.py: a key no Python of the project names 
 
 A module counts when it sits in a config folder (the folders readers/configs.py accepts: `configs/`, `config/`,
 ...), its top level holds only imports, assignments and docstrings (no `def`, no `class`, no calls other than
-inside an assigned value), and it either names a base config (`_base_ = [...]`) or assigns two of the top-level
-keys only training configs use (`readers.configs.TRAINING_KEYS`). Values are read when literal: constants, and
+inside an assigned value), and it either names a base config (`_base_ = [...]`), is one (it sits in a `_base_`
+folder: `configs/_base_/default_runtime.py`, which other configs list in their `_base_`), or assigns two of the
+top-level keys only training configs use (`readers.configs.TRAINING_KEYS`). Values are read when literal: constants, and
 `dict(k=v)` calls and `{"k": v}` displays nested to any depth; lists are not followed (a list of transforms or
-of stages is no setting). An assignment to an attribute (`cfg.TRAINER.SEED = 1`, a yacs override) is not a key.
+of stages is no setting). An assignment to an attribute (`cfg.TRAINER.SEED = 1`) is not a key here: yacs
+defaults (`_C.X = ...` on a `CfgNode()`) are read by readers/yacs_configs.py.
 """
 from __future__ import annotations
 
@@ -44,7 +46,8 @@ def config_module_findings(ctx, tree: ast.Module, found=()) -> tuple[list, list,
     if not any(m.role == "config" for _r, m in engine.surface.get("setting", ())):
         return [], [], []
     tops = _tops(tree)
-    if tops is None or not ("_base_" in tops or len({t.lower() for t in tops} & TRAINING_KEYS) >= 2):
+    if tops is None or not ("_base_" in tops or "_base_" in ctx.rel.split("/")[:-1]
+                            or len({t.lower() for t in tops} & TRAINING_KEYS) >= 2):
         return [], [], []
     lines = ctx.text.splitlines()
     entries: list = []

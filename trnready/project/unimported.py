@@ -28,12 +28,12 @@ under the digests of every scanned file.
 from __future__ import annotations
 
 import ast
-import os
 import re
 from dataclasses import replace
 from pathlib import Path
 
-from .unreferenced import _DOCS, _SKIP_FILES, _declared_packages, _partial_scan, _reader, _word_at
+from .unreferenced import _SKIP_FILES, _declared_packages, _partial_scan, _reader, _word_at, keeping_reader
+from .unreferenced import _documented as _documented_names
 
 REASON = "never-imported"
 _ROUNDS = 3
@@ -80,20 +80,8 @@ def _eligible(rel: str, packages: frozenset, classify) -> bool:
 
 def _dead_modules(candidates, files, py, packages, values, read_text, classify) -> set:
     setup = frozenset(str(c) for c in values.get("module-setup-calls", ()))
-    texts: dict = {}
-
-    def text_of(sf) -> str:
-        got = texts.get(sf.rel)
-        if got is None:
-            try:
-                got = read_text(sf) or ""
-            except (OSError, ValueError):
-                got = ""
-            if sf.rel in judged:
-                texts[sf.rel] = got
-        return got
-
     judged: set = set()  # modules whose text is kept: candidates and the modules that name them
+    text_of = keeping_reader(read_text, judged.__contains__)
     verdict: dict = {}  # rel -> True (may be dead) / False (alive)
     mentioners: dict = {}  # rel -> {rels of eligible modules naming it}
     todo = list(candidates)
@@ -245,22 +233,7 @@ def _definition_only(st, setup: frozenset) -> bool:
 
 def _documented(rels: set, files) -> set:
     """The modules whose file name a Markdown or reStructuredText file in a scanned folder names."""
-    found: set = set()
-    stems = {r: _stem(r) for r in rels}
-    for d in sorted({str(Path(sf.path).parent) for sf in files}):
-        try:
-            entries = [e for e in os.scandir(d) if e.name.lower().endswith(_DOCS) and e.is_file()]
-        except OSError:
-            continue
-        for e in entries:
-            try:
-                with open(e.path, encoding="utf-8", errors="replace") as fh:
-                    text = fh.read(4_000_000)
-            except OSError:
-                continue
-            for r, s in stems.items():
-                if r not in found and s in text and _word_at(text, s, 0, len(text)):
-                    found.add(r)
-            if len(found) == len(rels):
-                return found
-    return found
+    by_stem: dict = {}
+    for r in rels:
+        by_stem.setdefault(_stem(r), set()).add(r)
+    return {r for stem in _documented_names(by_stem, files) for r in by_stem[stem]}

@@ -190,6 +190,24 @@ def guard_unreferenced(findings: list, files, root, values: dict, max_bytes=None
             if not f.guarded and (f.path, f.line, f.column, f.rule) in dead else f for f in findings]
 
 
+def keeping_reader(read_text, keep):
+    """`text_of(sf)`: a scanned file's text ("" when unreadable), kept in memory only for the files `keep(rel)`
+    says are read again."""
+    texts: dict = {}
+
+    def text_of(sf) -> str:
+        text = texts.get(sf.rel)
+        if text is None:
+            try:
+                text = read_text(sf) or ""
+            except (OSError, ValueError):
+                text = ""
+            if keep(sf.rel):
+                texts[sf.rel] = text
+        return text
+    return text_of
+
+
 def _reader(max_bytes):
     from ..read import read_bytes
 
@@ -203,18 +221,8 @@ def _decide(todo, files, packages, values, read_text, classify) -> list:
     entry = frozenset(str(e).lower() for e in values.get("entry-function-names", ()))
     words = [str(w) for w in values.get("dynamic-lookup-words", ())]
     py = {sf.rel: sf for sf in files if sf.kind == "python"}
-    texts: dict = {}  # the files holding candidates (read twice); any other file is read once and not kept
-
-    def text_of(sf) -> str:
-        text = texts.get(sf.rel)
-        if text is None:
-            try:
-                text = read_text(sf) or ""
-            except (OSError, ValueError):
-                text = ""
-            if sf.rel in by_file:
-                texts[sf.rel] = text
-        return text
+    # the files holding candidates are read twice and kept; any other file is read once and not kept
+    text_of = keeping_reader(read_text, lambda rel: rel in by_file)
 
     def looks_up(text: str) -> bool:
         """The text holds a word of `dynamic-lookup-words`, not after a name character or a dot."""

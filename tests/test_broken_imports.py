@@ -24,6 +24,8 @@ def test_modules_importing_missing_project_modules_are_guarded():
         ("pkg/rel_broken.py", 5, "TRN241", BROKEN),  # relative: pkg/layers/ does not exist
         ("pkg/soft.py", 8, "TRN241", ""),  # under try: the import fails softly
         ("pkg/sub/deep.py", 5, "TRN241", ""),  # climbs out of the project's packages: not judged
+        # `from llama.adapter import ...`: the root's llama/ has no adapter, the script's own folder's does
+        ("subproject/finetune.py", 6, "TRN241", ""),
     ]
 
 

@@ -27,6 +27,9 @@ def _copy(tmp_path, name):
 
 def test_package_modules_nothing_imports_are_guarded(tmp_path):
     assert findings(_copy(tmp_path, "app")) == [
+        # a README above the module names it (a --user-dir task); its sibling nobody names is dead
+        ("examples/head_selection/src/other_task.py", 2, "TRN241", DEAD),
+        ("examples/head_selection/src/speech_head_selection.py", 2, "TRN241", ""),
         ("nspkg/nsdead.py", 2, "TRN241", DEAD),  # a namespace package run.py imports from; this module: nobody
         ("pkg/config_named.py", 6, "TRN241", ""),  # a config names it by its dotted path
         ("pkg/dead.py", 13, "TRN241", DEAD),  # only defines, assigns and sets up logging; nobody imports it
@@ -40,6 +43,8 @@ def test_package_modules_nothing_imports_are_guarded(tmp_path):
         ("plugins/plugin_a.py", 2, "TRN241", ""),  # loaded by a computed name on a line naming its folder
         ("tests/test_dead.py", 2, "TRN241", ""),  # a test: pytest runs it
         ("top.py", 3, "TRN241", ""),  # a module at the root: a tool imported by hand
+        # loaded by import_module(f"trainers.{name}_trainer") with the argument on the next line
+        ("trainers/zoe_trainer.py", 6, "TRN251", ""),
     ]
 
 

@@ -108,14 +108,29 @@ def _missing_import(rel: str, text: str, root: Path, own: dict, generated: tuple
             if _gone(root, base_parts, parts, generated, packaging):
                 return True
         elif parts and parts[0] in own and len(parts) > 1:
-            if _gone(own[parts[0]].parent, [], parts, generated, packaging):
+            if _gone_everywhere(rel, root, own, parts, generated, packaging):
                 return True
     for m in _IMPORT.finditer(text):
         for name in m.group(1).split(","):
             parts = [p for p in name.strip().split(".") if p]
-            if len(parts) > 1 and parts[0] in own and _gone(own[parts[0]].parent, [], parts, generated, packaging):
+            if len(parts) > 1 and parts[0] in own and _gone_everywhere(rel, root, own, parts, generated, packaging):
                 return True
     return False
+
+
+def _gone_everywhere(rel: str, root: Path, own: dict, parts: list, generated: tuple, packaging: str) -> bool:
+    """Missing under the project's package and under every folder from the file's own up to the root: a script
+    run from its sub-project's folder imports that folder's `llama/` first (LLaMA-Adapter's sub-projects each
+    keep a `llama` package beside their scripts, and the root has another)."""
+    if not _gone(own[parts[0]].parent, [], parts, generated, packaging):
+        return False
+    here = rel.split("/")[:-1]
+    while here:
+        base = root.joinpath(*here)
+        if _exists(base, parts[:1]) and not _gone(base, [], parts, generated, packaging):
+            return False
+        here = here[:-1]
+    return True
 
 
 def _gone(base: Path, prefix: list, parts: list, generated: tuple, packaging: str = "") -> bool:

@@ -178,8 +178,8 @@ _WALKERS = ("iter_modules(", "walk_packages(")
 
 
 def _loaded_by_name(rel: str, files, text_of) -> bool:
-    """Some Python file loads modules by a computed name on a line that names the module's folder
-    (`importlib.import_module(f"plugins.{name}")`), or walks the packages at or above the module's folder
+    """Some Python file loads modules by a computed name whose call names the module's folder
+    (`importlib.import_module(f"plugins.{name}")`, also with the argument on the next line), or walks the packages at or above the module's folder
     (`pkgutil.walk_packages(package.__path__)` in a package's `__init__.py`): the folder's modules may be loaded
     without their names being written anywhere."""
     parts = rel.split("/")[:-1]
@@ -194,9 +194,13 @@ def _loaded_by_name(rel: str, files, text_of) -> bool:
                 return True
         if folder not in text or not any(w in text for w in _LOADERS):
             continue
-        for line in text.splitlines():
-            if folder in line and any(w in line for w in _LOADERS) and _word_at(line, folder, 0, len(line)):
-                return True
+        for w in _LOADERS:  # the call and what follows it (an argument written on the next line)
+            i = text.find(w)
+            while i >= 0:
+                window = text[i:i + 240]
+                if folder in window and _word_at(window, folder, 0, len(window)):
+                    return True
+                i = text.find(w, i + 1)
     return False
 
 
@@ -232,8 +236,17 @@ def _definition_only(st, setup: frozenset) -> bool:
 
 
 def _documented(rels: set, files) -> set:
-    """The modules whose file name a Markdown or reStructuredText file in a scanned folder names."""
+    """The modules whose file name a Markdown or reStructuredText file names, in a scanned folder or in a folder
+    above the module (fairseq's `examples/attention_head_selection/README.md` passes `--task
+    speech_to_text_head_selection` with `--user-dir .../src`)."""
     by_stem: dict = {}
     for r in rels:
         by_stem.setdefault(_stem(r), set()).add(r)
-    return {r for stem in _documented_names(by_stem, files) for r in by_stem[stem]}
+    by_rel = {sf.rel: sf for sf in files}
+    dirs = {str(Path(sf.path).parent) for sf in files}
+    for r in rels:
+        here = Path(by_rel[r].path).parent
+        for _ in range(r.count("/")):
+            here = here.parent
+            dirs.add(str(here))
+    return {r for stem in _documented_names(by_stem, files, sorted(dirs)) for r in by_stem[stem]}

@@ -323,12 +323,12 @@ def _mentioned(places: dict, files, text_of, py: dict, looks_up) -> tuple:
     return used, names, starred
 
 
-def _documented(left: dict, files) -> set:
+def _documented(left: dict, files, dirs=None) -> set:
     """The names a Markdown or reStructuredText file beside the scanned files mentions (a README showing `from utils
     import load_model_on_gpus`): documented for users to call. Read only when some name is left, from the folders
-    that hold scanned files."""
+    that hold scanned files (or the folders given)."""
     found: set = set()
-    dirs = sorted({str(Path(sf.path).parent) for sf in files})
+    dirs = sorted({str(Path(sf.path).parent) for sf in files}) if dirs is None else dirs
     for d in dirs:
         try:
             entries = [e for e in os.scandir(d) if e.name.lower().endswith(_DOCS) and e.is_file()]

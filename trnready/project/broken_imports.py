@@ -26,6 +26,11 @@ REASON = "broken-import"
 _FROM = re.compile(r"^from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]", re.M)
 _IMPORT = re.compile(r"^import[ \t]+([\w.]+(?:[ \t]*,[ \t]*[\w.]+)*)[ \t]*(?:#.*)?$", re.M)
 _DOCSTRING = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'')
+# A statement in column 0 that calls something (`install_dependencies()`, `sys.path.insert(0, ...)`): an import
+# after it may depend on what the call did, so only the imports before the first one are judged.
+_FIRST_CALL = re.compile(r"^(?!(?:from|import|def|class|async|return|assert|raise|if|elif|else|try|except|with|for|"
+                         r"while)\b)[A-Za-z_][\w.]*(?:\[[^\]\n]*\])?\s*(?:\(|\.(?:append|insert|extend)\b)",
+                         re.M)
 _FORMS = (".py", ".pyx", ".pyi", ".so", ".pyd", ".c", ".cpp", ".cu")
 
 
@@ -93,6 +98,9 @@ def _missing_import(rel: str, text: str, root: Path, own: dict, generated: tuple
     if "import" not in text:
         return False
     text = _DOCSTRING.sub("", text)  # a usage example in a docstring is not an import
+    first_call = _FIRST_CALL.search(text)
+    if first_call:
+        text = text[:first_call.start()]
     for dots, mod in _FROM.findall(text):
         parts = [p for p in mod.split(".") if p]
         if dots:

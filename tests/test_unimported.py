@@ -27,14 +27,14 @@ def _copy(tmp_path, name):
 
 def test_package_modules_nothing_imports_are_guarded(tmp_path):
     assert findings(_copy(tmp_path, "app")) == [
-        # a README above the module names it (a --user-dir task); its sibling nobody names is dead
-        ("examples/head_selection/src/other_task.py", 2, "TRN241", DEAD),
-        ("examples/head_selection/src/speech_head_selection.py", 2, "TRN241", ""),
         ("nspkg/nsdead.py", 2, "TRN241", DEAD),  # a namespace package run.py imports from; this module: nobody
         ("pkg/config_named.py", 6, "TRN241", ""),  # a config names it by its dotted path
         ("pkg/dead.py", 13, "TRN241", DEAD),  # only defines, assigns and sets up logging; nobody imports it
         ("pkg/dead.py", 18, "TRN243", DEAD),
         ("pkg/documented.py", 2, "TRN241", ""),  # the README beside it shows how to call it
+        # a README above the module names it (a --user-dir task); its sibling nobody names is dead
+        ("pkg/head_selection/src/other_task.py", 2, "TRN241", DEAD),
+        ("pkg/head_selection/src/speech_head_selection.py", 2, "TRN241", ""),
         ("pkg/only_dead_imports.py", 2, "TRN242", DEAD),  # only a dead module imports it
         ("pkg/script_like.py", 5, "TRN241", ""),  # calls main() at its top level: a script
         ("pkg/tool.py", 5, "TRN243", ""),  # has a __main__ block: a script
@@ -43,9 +43,16 @@ def test_package_modules_nothing_imports_are_guarded(tmp_path):
         ("plugins/plugin_a.py", 2, "TRN241", ""),  # loaded by a computed name on a line naming its folder
         ("tests/test_dead.py", 2, "TRN241", ""),  # a test: pytest runs it
         ("top.py", 3, "TRN241", ""),  # a module at the root: a tool imported by hand
-        # loaded by import_module(f"trainers.{name}_trainer") with the argument on the next line
-        ("trainers/zoe_trainer.py", 6, "TRN251", ""),
+        # loaded by import_module(f"zoo.trainers.{name}_trainer") with the argument on the next line
+        ("zoo/trainers/zoe_trainer.py", 6, "TRN251", ""),
     ]
+
+
+def test_a_package_nothing_outside_it_imports_keeps_every_module(tmp_path):
+    # only models/ is scanned: nothing outside the package names it, so it is a library whose users import it
+    tree = tmp_path / "tree"
+    shutil.copytree(FIXTURES / "project" / "wrapper", tree)
+    assert all(g != DEAD for *_, g in findings(tree))
 
 
 def test_a_declared_library_keeps_every_module(tmp_path):

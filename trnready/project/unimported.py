@@ -10,6 +10,8 @@ A module is judged only when all of these hold, so the step errs on the side of 
 
 - it sits in a folder below the scan root that is used as a package (the folder holds an `__init__.py`, or some
   other file names the folder's dotted path, `ldm_patched.contrib.`), not at the root of the scan;
+- its top-level folder is named by a file outside it (an application's internal library; a package nothing
+  outside names is a library for other projects, whose users import any module);
 - it is not a test (scope), an `__init__.py`, `setup.py`, `conftest.py`, `__main__.py` or `hubconf.py`, and not in
   a package the root packaging declares (a library's modules are its users' API);
 - it is not a script: its top level only imports, defines, assigns, and calls the set-up functions of
@@ -92,7 +94,7 @@ def _dead_modules(candidates, files, py, packages, values, read_text, classify) 
         judged.update(fresh)
         for rel in fresh:
             verdict[rel] = _library_module(text_of(py[rel]), setup) and _used_as_package(rel, files, text_of) \
-                and not _loaded_by_name(rel, files, text_of)
+                and _imported_from_outside(rel, files, text_of) and not _loaded_by_name(rel, files, text_of)
         open_ = [r for r in fresh if verdict[r]]
         named = _named_by(open_, files, text_of, lambda r: _eligible(r, packages, classify))
         nxt: list = []
@@ -169,6 +171,22 @@ def _used_as_package(rel: str, files, text_of) -> bool:
                 target = base + [p for p in mod.split(".") if p]
                 if target[:len(parts)] == parts and len(target) > len(parts) - (0 if mod else 1):
                     return True
+    return False
+
+
+def _imported_from_outside(rel: str, files, text_of) -> bool:
+    """The module's top-level folder is named by a file outside it (`from ldm_patched.contrib.external import ...`
+    in `modules/core.py`): an internal library of an application that runs from elsewhere. A package nothing
+    outside it names is a library for other projects (or a tree the scan sees alone), whose modules users import."""
+    parts = rel.split("/")
+    top = parts[1] if parts[0] == "src" and len(parts) > 2 else parts[0]
+    prefix = rel[:rel.index(top) + len(top) + 1]
+    for sf in files:
+        if sf.rel.startswith(prefix):
+            continue
+        text = text_of(sf)
+        if top in text and _word_at(text, top, 0, len(text)):
+            return True
     return False
 
 

@@ -197,7 +197,8 @@ _WALKERS = ("iter_modules(", "walk_packages(")
 
 def _loaded_by_name(rel: str, files, text_of) -> bool:
     """Some Python file loads modules by a computed name whose call names the module's folder
-    (`importlib.import_module(f"plugins.{name}")`, also with the argument on the next line), or walks the packages at or above the module's folder
+    (`importlib.import_module(f"plugins.{name}")`, also with the argument on the next line), or walks the packages
+    at or above the module's folder
     (`pkgutil.walk_packages(package.__path__)` in a package's `__init__.py`): the folder's modules may be loaded
     without their names being written anywhere."""
     parts = rel.split("/")[:-1]

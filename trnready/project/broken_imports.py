@@ -41,6 +41,10 @@ def guard_broken_imports(findings: list, root, values: dict, read_text) -> list:
     if not todo:
         return findings
     root = Path(root)
+    from .unreferenced import _partial_scan
+
+    if _partial_scan(root):
+        return findings  # part of a project: what it imports may sit outside the scanned folder
     own = _own_packages(root)
     if not own:
         return findings

@@ -162,7 +162,7 @@ def _used_as_package(rel: str, files, text_of) -> bool:
         if sf.rel == rel or sf.kind != "python":
             continue
         text = text_of(sf)
-        if any(d in text for d in dotted):
+        if any(d in text and _head_word(text, d[:-1]) for d in dotted):
             return True
         if "from ." in text:
             here = sf.rel.split("/")[:-1]
@@ -178,15 +178,31 @@ def _imported_from_outside(rel: str, files, text_of) -> bool:
     """The module's top-level folder is named by a file outside it (`from ldm_patched.contrib.external import ...`
     in `modules/core.py`): an internal library of an application that runs from elsewhere. A package nothing
     outside it names is a library for other projects (or a tree the scan sees alone), whose modules users import."""
+    from ..scope import classify
+
     parts = rel.split("/")
     top = parts[1] if parts[0] == "src" and len(parts) > 2 else parts[0]
     prefix = rel[:rel.index(top) + len(top) + 1]
     for sf in files:
-        if sf.rel.startswith(prefix):
+        # a test importing the package says it is a library under test, not an application's internal code
+        if sf.rel.startswith(prefix) or classify(sf.rel) == "test":
             continue
         text = text_of(sf)
-        if top in text and _word_at(text, top, 0, len(text)):
+        if top in text and _head_word(text, top):
             return True
+    return False
+
+
+def _head_word(text: str, name: str) -> bool:
+    """`name` occurs as a word that does not follow a dot (`from mmseg.apis import`, not
+    `annotator.uniformer.mmseg`)."""
+    i = text.find(name)
+    while i >= 0:
+        j = i + len(name)
+        if (i == 0 or not (text[i - 1].isalnum() or text[i - 1] in "_.")) and \
+                (j >= len(text) or not (text[j].isalnum() or text[j] == "_")):
+            return True
+        i = text.find(name, j)
     return False
 
 

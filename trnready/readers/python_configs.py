@@ -58,6 +58,12 @@ def config_module_findings(ctx, tree: ast.Module, found=()) -> tuple[list, list,
                     _entries((t.id,), st.value, lines, entries)
         elif isinstance(st, ast.AnnAssign) and isinstance(st.target, ast.Name) and st.value is not None:
             _entries((st.target.id,), st.value, lines, entries)
+    return emit_settings(ctx, engine, entries, tops, lines, found)
+
+
+def emit_settings(ctx, engine, entries: list, tops, lines: list, found=()) -> tuple[list, list, list]:
+    """(findings, setting notes, top-level key names) of a Python module's config entries, through the `setting`
+    rules; a line already holding a finding of a rule from the Python pass keeps it alone."""
     if not entries:
         return [], [], []
     em = Emitter(ctx.rel)

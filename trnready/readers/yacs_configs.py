@@ -19,11 +19,9 @@ from __future__ import annotations
 
 import ast
 
-from .configs import setting_findings
 from .dataclass_settings import _text  # the value as a config file writes it
-from .emit import Emitter
 from .outline import Entry
-from .python_configs import _col
+from .python_configs import _col, emit_settings
 
 # modules whose `CfgNode` class builds a yacs config node (fvcore and detectron2 subclass yacs' own)
 NODE_MODULES = frozenset({"yacs.config", "fvcore.common.config", "detectron2.config", "detectron2.config.config"})
@@ -66,16 +64,7 @@ def yacs_findings(ctx, tree: ast.Module, found=()) -> tuple[list, list, list]:
         col = _col(lines, line, v.col_offset)
         end = _col(lines, line, v.end_col_offset) if v.end_lineno == line and v.end_col_offset else col + 1
         entries.append(Entry(keys, text, line, col, end, key_line=st.lineno))
-    if not entries:
-        return [], [], []
-    em = Emitter(ctx.rel)
-    em.seen = {(f.path, f.cell, f.rule, f.line) for f in found}  # one finding per rule and line
-    notes: list | None = [] if getattr(engine, "link", False) else None
-    setting_findings(entries, "config", lines, engine, em, ctx.rel, notes)
-    from ..project.config_keys import norm
-
-    names = sorted({norm(k) for k in tops if norm(k).isidentifier()})[:200]
-    return em.out, notes or [], names
+    return emit_settings(ctx, engine, entries, tops, lines, found)
 
 
 def node_roots(tree: ast.Module) -> set:

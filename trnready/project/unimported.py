@@ -34,6 +34,7 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
+from .broken_imports import _packaging_text
 from .unreferenced import _SKIP_FILES, _declared_packages, _partial_scan, _reader, _word_at, keeping_reader
 from .unreferenced import _documented as _documented_names
 
@@ -56,7 +57,9 @@ def guard_unimported(findings: list, files, root, values: dict, max_bytes=None, 
         return findings
     packages = _declared_packages(root)
     py = {sf.rel: sf for sf in files if sf.kind == "python"}
-    candidates = sorted({f.path for f in todo if f.path in py and _eligible(f.path, packages, classify)})
+    packaging = _packaging_text(root)
+    candidates = sorted({f.path for f in todo if f.path in py and _eligible(f.path, packages, classify)
+                         and not _packaged(f.path, packaging)})
     if not candidates:
         return findings
     memo = StepMemo(cache, f"{REASON}\0{','.join(sorted(packages))}")
@@ -70,6 +73,13 @@ def guard_unimported(findings: list, files, root, values: dict, max_bytes=None, 
     dead = set(got)
     return [replace(f, guarded=True, guarded_by=REASON)
             if not f.guarded and not f.suppressed and f.cell is None and f.path in dead else f for f in findings]
+
+
+def _packaged(rel: str, packaging: str) -> bool:
+    """The root packaging names a folder holding the module (`package_dir={'lib': 'hub/lib_main/lib'}`): its
+    modules are a distribution's API."""
+    parts = rel.split("/")[:-1]
+    return any("/".join(parts[:i]) in packaging for i in range(len(parts), 1, -1))
 
 
 def _eligible(rel: str, packages: frozenset, classify) -> bool:
@@ -218,7 +228,7 @@ def _loaded_by_name(rel: str, files, text_of) -> bool:
     (`pkgutil.walk_packages(package.__path__)` in a package's `__init__.py`): the folder's modules may be loaded
     without their names being written anywhere."""
     parts = rel.split("/")[:-1]
-    folder = parts[-1]
+    folders = [p for p in parts if p != "src"]  # `lib.` + name in a computed import may reach lib/train/loop.py
     for sf in files:
         if sf.kind != "python" or sf.rel == rel:
             continue
@@ -227,13 +237,13 @@ def _loaded_by_name(rel: str, files, text_of) -> bool:
             here = sf.rel.split("/")[:-1]
             if parts[:len(here)] == here:
                 return True
-        if folder not in text or not any(w in text for w in _LOADERS):
+        if not any(f in text for f in folders) or not any(w in text for w in _LOADERS):
             continue
         for w in _LOADERS:  # the call and what follows it (an argument written on the next line)
             i = text.find(w)
             while i >= 0:
                 window = text[i:i + 240]
-                if folder in window and _word_at(window, folder, 0, len(window)):
+                if any(f in window and _word_at(window, f, 0, len(window)) for f in folders):
                     return True
                 i = text.find(w, i + 1)
     return False

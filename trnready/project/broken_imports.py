@@ -78,17 +78,24 @@ def _own_packages(root: Path) -> dict:
         except OSError:
             continue
         for e in entries:
-            if e.is_dir() and (e / "__init__.py").is_file() and e.name.isidentifier():
-                out.setdefault(e.name, e)
+            try:
+                if e.is_dir() and (e / "__init__.py").is_file() and e.name.isidentifier():
+                    out.setdefault(e.name, e)
+            except OSError:  # an unreadable folder (permissions): not judged
+                continue
     return out
 
 
 def _exists(base: Path, parts: list) -> bool:
+    """The module is on disk; an unreadable place (permissions) counts as present: nothing is guessed."""
     target = base.joinpath(*parts)
-    if target.is_dir():
+    try:
+        if target.is_dir():
+            return True
+        return any(target.with_name(target.name + form).exists() for form in _FORMS) or any(
+            p.name.startswith(target.name + ".") and p.suffix in (".so", ".pyd") for p in _siblings(target))
+    except OSError:
         return True
-    return any(target.with_name(target.name + form).exists() for form in _FORMS) or any(
-        p.name.startswith(target.name + ".") and p.suffix in (".so", ".pyd") for p in _siblings(target))
 
 
 def _siblings(target: Path) -> list:

@@ -103,14 +103,19 @@ def _dead_modules(candidates, files, py, packages, values, read_text, classify) 
             break
         judged.update(fresh)
         for rel in fresh:
-            verdict[rel] = _library_module(text_of(py[rel]), setup) and _used_as_package(rel, files, text_of) \
-                and _imported_from_outside(rel, files, text_of) and not _loaded_by_name(rel, files, text_of)
+            verdict[rel] = _library_module(text_of(py[rel]), setup)
+        # the mention search first: it settles most modules as used, so the checks below, which each read every
+        # file's text, run only for the few modules nothing but package modules name
         open_ = [r for r in fresh if verdict[r]]
         named = _named_by(open_, files, text_of, lambda r: _eligible(r, packages, classify))
         nxt: list = []
         for rel in open_:
             who = named.get(rel, set())
             if None in who:  # named by a file that is not a package module: a script, a config, a test
+                verdict[rel] = False
+                continue
+            if not (_used_as_package(rel, files, text_of) and _imported_from_outside(rel, files, text_of)
+                    and not _loaded_by_name(rel, files, text_of)):
                 verdict[rel] = False
                 continue
             mentioners[rel] = who

@@ -28,6 +28,9 @@ only what another module can see or what can carry a value across a module bound
              -> [line, col, end_line, end_col, module, level, name or None]
     callers  the call sites of project functions with what they pass, signatures, instances kept on self
              (None in a module without functions): see project/callers.py
+    defs     the names of the calls the module's top level makes as statements (`warnings.filterwarnings(...)`
+             -> "filterwarnings"), or None when its top level does anything else than import, define, assign and
+             test availability (a loop, a `with`, another expression: a script); project/unimported.py
 """
 from __future__ import annotations
 
@@ -38,7 +41,7 @@ import sys
 from .call_text import call_text
 from .syntax import MAX_ITEMS, _Attribute, _Name, dotted, literal_source, unconditional_nodes  # noqa: F401 (imported from here too)
 
-VERSION = 17
+VERSION = 18
 MAX_TEMPLATE = 400  # a call longer than this is not carried (generated code, data tables)
 
 # Imports from these never lead into the project: calls naming only them need no summary entry.
@@ -235,7 +238,43 @@ def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | Non
             "funcs": funcs, "uses": uses, "stars": stars, "stores": stores, "reads": reads, "flags": flags,
             "guards": guards,
             "exts": (_built(calls, built, tree) + _kernels(tree, built, values or {})) if built else [],
-            "imported": _imported(tree, import_nodes), "callers": callers}
+            "imported": _imported(tree, import_nodes), "callers": callers, "defs": top_calls(body)}
+
+
+_DEFINING = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Assign, ast.AnnAssign,
+             ast.AugAssign, ast.Pass)
+
+
+def top_calls(body: list, limit: int = 64):
+    """The names of the calls a module's top level makes as statements, or None when it does anything else than
+    import, define, assign, or call (a docstring, `if TYPE_CHECKING:` / `if is_x_available(): import x` and
+    optional-import `try` blocks are looked into): a loop, a `with`, any other expression makes it a script."""
+    names: list = []
+    stack = list(body)
+    while stack:
+        st = stack.pop()
+        k = type(st)
+        if k in _DEFINING:
+            continue
+        if k is ast.Expr:
+            v = st.value
+            if type(v) is ast.Constant:
+                continue
+            if type(v) is not ast.Call:
+                return None
+            f = v.func
+            name = f.attr if type(f) is ast.Attribute else f.id if type(f) is ast.Name else ""
+            if name not in names:
+                if len(names) >= limit:
+                    return None
+                names.append(name)
+        elif k is ast.If:
+            stack += st.body + st.orelse
+        elif k is ast.Try or k.__name__ == "TryStar":
+            stack += st.body + st.orelse + st.finalbody + [s for h in st.handlers for s in h.body]
+        else:
+            return None
+    return sorted(names)
 
 
 def _kernels(tree: ast.Module, built: dict, values: dict) -> list:
@@ -631,9 +670,9 @@ def _function(fn, calls_in: list, kept: dict, callees=frozenset(), apis=frozense
 # tables built from every file (class attributes, `pkg.attr = ...` aliases, flags, absolute imports): packed apart
 # from the rest (function bodies, uses), about three quarters of a summary, so that the steps reading only these
 # decode a quarter of it (`Compacted.head`). Order: as summarize() writes the fields, kept through a round trip.
-HEAD = ("v", "imports", "consts", "classes", "aliases", "stores", "stars", "flags")
+HEAD = ("v", "imports", "consts", "classes", "aliases", "stores", "stars", "flags", "defs")
 _ORDER = ("v", "imports", "consts", "classes", "aliases", "funcs", "uses", "stars", "stores", "reads", "flags",
-          "guards", "exts", "imported", "callers")
+          "guards", "exts", "imported", "callers", "defs")
 
 
 def compact(summary):
@@ -806,6 +845,8 @@ def _head_valid(summary: dict) -> bool:
         ok = ok and all(isinstance(k, str) and v[0] in ("param", "alias") and isinstance(v[1], str)
                         for d in summary["stores"].values() for k, v in d.items())
         ok = ok and all(isinstance(m, str) and isinstance(lv, int) for m, lv in summary["stars"])
+        defs = summary.get("defs")
+        ok = ok and (defs is None or isinstance(defs, list) and all(isinstance(n, str) for n in defs))
         return ok and all(isinstance(n, str)
                           or (isinstance(n, list) and len(n) > 1 and all(isinstance(x, str) for x in n))
                           for n in summary["flags"])

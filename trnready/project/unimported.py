@@ -43,8 +43,11 @@ _ROUNDS = 3
 _RELATIVE = re.compile(r"^[ \t]*from[ \t]+(\.+)([\w.]*)[ \t]+import", re.M)
 
 
-def guard_unimported(findings: list, files, root, values: dict, max_bytes=None, cache=None, digests=()) -> list:
-    """Mark guarded (`never-imported`) the findings in a package module nothing imports (see the docstring)."""
+def guard_unimported(findings: list, files, root, values: dict, max_bytes=None, cache=None, digests=(),
+                     summaries=None) -> list:
+    """Mark guarded (`never-imported`) the findings in a package module nothing imports (see the docstring).
+    `summaries` (aligned with `files`): the per-file summaries, whose `defs` say what a module's top level calls
+    without parsing it again (a module without one is parsed here)."""
     from ..cache import StepMemo
     from ..scope import classify
     from .callers import _key
@@ -66,7 +69,8 @@ def guard_unimported(findings: list, files, root, values: dict, max_bytes=None, 
     key = _key(memo, files, digests)
     got = memo.get(key)
     if not (isinstance(got, list) and all(isinstance(g, str) for g in got)):
-        got = sorted(_dead_modules(candidates, files, py, packages, values, _reader(max_bytes), classify))
+        tops = _top_calls_by_rel(files, summaries) if summaries is not None else {}
+        got = sorted(_dead_modules(candidates, files, py, packages, values, _reader(max_bytes), classify, tops))
         memo.put(key, got)
     if not got:
         return findings
@@ -90,7 +94,33 @@ def _eligible(rel: str, packages: frozenset, classify) -> bool:
     return not (packages and len(lib) > 1 and lib[0] in packages)
 
 
-def _dead_modules(candidates, files, py, packages, values, read_text, classify) -> set:
+def _top_calls_by_rel(files, summaries) -> dict:
+    """rel -> a lookup of the `defs` of its summary (None: a script; absent: no summary, parse the text)."""
+    from .summary import Fresh, StaleSummary, unpack_head
+
+    index = {sf.rel: s for sf, s in zip(files, summaries) if s is not None and sf.kind == "python"}
+
+    class _Lookup(dict):
+        def __missing__(self, rel):
+            s = index.get(rel)
+            got: object = _UNKNOWN
+            if isinstance(s, dict):
+                got = s.get("defs", _UNKNOWN)
+            elif isinstance(s, (bytes, bytearray)):
+                try:
+                    got = unpack_head(rel, s, check=type(s) is not Fresh).get("defs", _UNKNOWN)
+                except StaleSummary:
+                    got = _UNKNOWN
+            self[rel] = got
+            return got
+
+    return _Lookup()
+
+
+_UNKNOWN = object()
+
+
+def _dead_modules(candidates, files, py, packages, values, read_text, classify, tops=None) -> set:
     setup = frozenset(str(c) for c in values.get("module-setup-calls", ()))
     judged: set = set()  # modules whose text is kept: candidates and the modules that name them
     text_of = keeping_reader(read_text, judged.__contains__)
@@ -103,7 +133,7 @@ def _dead_modules(candidates, files, py, packages, values, read_text, classify) 
             break
         judged.update(fresh)
         for rel in fresh:
-            verdict[rel] = _library_module(text_of(py[rel]), setup)
+            verdict[rel] = _library_module(text_of(py[rel]), setup, tops[rel] if tops is not None else _UNKNOWN)
         # the mention search first: it settles most modules as used, so the checks below, which each read every
         # file's text, run only for the few modules nothing but package modules name
         open_ = [r for r in fresh if verdict[r]]
@@ -254,10 +284,13 @@ def _loaded_by_name(rel: str, files, text_of) -> bool:
     return False
 
 
-def _library_module(text: str, setup: frozenset) -> bool:
-    """The module's top level only imports, defines, assigns and calls set-up functions: nothing to run."""
+def _library_module(text: str, setup: frozenset, calls=_UNKNOWN) -> bool:
+    """The module's top level only imports, defines, assigns and calls set-up functions: nothing to run.
+    `calls`: its summary's `defs` when known (the names of its top-level calls, None for a script)."""
     if not text or "__main__" in text or "sys.argv" in text or "argparse" in text:
         return False
+    if calls is not _UNKNOWN:
+        return calls is not None and all(c in setup for c in calls)
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):

@@ -424,7 +424,10 @@ def guards_of(tree: ast.Module, imported: set) -> list:
             if kind is not ast.If:
                 continue
             test = node.test
-            if (_fails(node.orelse) or _fails(node.body)) and _cuda_test(test, _TPU):  # cheap test first
+            # every block below is keyed on an imported name in the test: most tests name none (cheap test first)
+            if not _names_one(test, imported):
+                continue
+            if (_fails(node.orelse) or _fails(node.body)) and _cuda_test(test, _TPU):
                 continue  # `if is_cuda_available(): ... else: raise RuntimeError(...)`: the only path (neuron-guarded)
             parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
             for p in parts:
@@ -441,6 +444,19 @@ def guards_of(tree: ast.Module, imported: set) -> list:
                     # `if not HAVE_TE: pytest.skip(...)`: what follows runs only when the flag is true
                     out.append([block[i + 1].lineno, _end(block), test.operand.id, False])
     return out
+
+
+def _names_one(test, imported: set) -> bool:
+    """The test (`NAME`, `NAME()`, `not NAME`, `NAME and ...`) names one of the imported names at its top."""
+    parts = test.values if type(test) is ast.BoolOp and type(test.op) is ast.And else [test]
+    for p in parts:
+        if type(p) is ast.UnaryOp and type(p.op) is ast.Not:
+            p = p.operand
+        if type(p) is ast.Call:
+            p = p.func
+        if type(p) is ast.Name and p.id in imported:
+            return True
+    return False
 
 
 def _skipped_unless(mark, imported: set) -> list:

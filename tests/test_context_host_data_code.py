@@ -8,6 +8,8 @@ INTERP = "Bilinear or bicubic interpolation: `torch.nn.functional.interpolate`"
 
 def test_host_data_preparation_is_guarded_device_code_is_reported():
     assert scan_findings(CONTEXT_FIXTURES / "host_data_code", "--show-guarded") == [
+        # a data_provider/ module (a transform of the loader) that moves nothing to a device
+        ("shop/data_provider/resize.py", 6, 16, "TRN191", INTERP, True),
         # datasets/ module that moves its result to a device: may run there, stays a finding
         ("shop/datasets/features.py", 5, 11, "TRN104", UNIQUE, False),
         # datasets/ module that only reads files into CPU tensors
@@ -21,6 +23,8 @@ def test_host_data_preparation_is_guarded_device_code_is_reported():
         ("shop/model.py", 17, 12, "TRN151", "NestedTensor (torch.nested, layout=torch.jagged): `torch.nested`",
          True),  # a collate function
         ("shop/model.py", 21, 12, "TRN104", UNIQUE, False),  # model code in the same file
+        # the __getitem__ of a tensor type (it defines __add__): indexes device data, no dataset's sample
+        ("shop/sparse.py", 13, 19, "TRN104", "Operation whose output shape depends on the data: `nonzero`", False),
         # called only from a checkpoint filter: weights reshaped once while loading
         ("shop/vit.py", 5, 12, "TRN191", INTERP, True),
         ("shop/vit.py", 18, 16, "TRN191", INTERP, True),  # called only from a state-dict load hook
@@ -31,7 +35,8 @@ def test_host_data_preparation_is_guarded_device_code_is_reported():
 def test_guarded_host_code_is_left_out_of_the_default_report():
     found = scan_findings(CONTEXT_FIXTURES / "host_data_code")
     assert [(f[0], f[1]) for f in found] == [
-        ("shop/datasets/features.py", 5), ("shop/datasets/warm.py", 5), ("shop/model.py", 21), ("shop/vit.py", 21)]
+        ("shop/datasets/features.py", 5), ("shop/datasets/warm.py", 5), ("shop/model.py", 21), ("shop/sparse.py", 13),
+        ("shop/vit.py", 21)]
 
 
 def test_file_name_words_input_devices_and_host_functions():

@@ -20,11 +20,21 @@ def device_schedule(n, device):
 def used_schedule(n):
     betas = torch.linspace(0.0, 1.0, n, dtype=torch.float64)
     return betas.numpy(), betas * 2
+
+
+def chained_schedule(n):
+    return (torch.linspace(0.0, 1.0, n, dtype=torch.float64) ** 2).numpy()
+
+
+def chained_to_device(n, device):
+    return (torch.linspace(0.0, 1.0, n, dtype=torch.float64) ** 2).to(device)
 '''
 
 
 def test_a_float64_tensor_only_turned_into_numpy_is_guarded(tmp_path):
     (tmp_path / "util.py").write_text(SRC)
     found = [(f[1], f[3], f[5]) for f in scan_findings(tmp_path, "--show-guarded") if f[3] == "TRN121"]
-    # line 6: made on the CPU and returned as NumPy; 13 names a device; 18 is also used as a tensor
-    assert found == [(6, "TRN121", True), (13, "TRN121", False), (18, "TRN121", False)]
+    # line 6: made on the CPU and returned as NumPy; 13 names a device; 18 is also used as a tensor; 23 is
+    # converted to NumPy as it is made; 27 goes to a device
+    assert found == [(6, "TRN121", True), (13, "TRN121", False), (18, "TRN121", False), (23, "TRN121", True),
+                     (27, "TRN121", False)]

@@ -115,10 +115,24 @@ def _takes_checkpoint(ctx, func) -> bool:
                for p in a.posonlyargs + a.args + a.kwonlyargs)
 
 
+# Operator methods: a class defining them is a tensor type of the project (a sparse tensor, a batch of boxes), and
+# its `__getitem__` indexes device data, not a dataset's samples.
+_OPERATORS = frozenset({"__add__", "__sub__", "__mul__", "__matmul__", "__truediv__", "__radd__", "__rmul__",
+                        "__rtruediv__", "__neg__", "__iadd__", "__torch_function__"})
+
+
+def _tensor_type(ctx, func) -> bool:
+    cls = ctx.parent(func)
+    return isinstance(cls, ast.ClassDef) and any(
+        isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name in _OPERATORS for s in cls.body)
+
+
 def _is_host(ctx, func, depth: int) -> bool:
     pat = name_globs(ctx, "host-data-functions")
     while func is not None:
-        if pat is not None and pat.match(func.name) or _takes_checkpoint(ctx, func):
+        if pat is not None and pat.match(func.name) and not (func.name.startswith("__getitem")
+                                                               and _tensor_type(ctx, func)) \
+                or _takes_checkpoint(ctx, func):
             return True
         if depth > 0:
             # A helper every caller of which in this file is host code (a position-embedding resize called
@@ -152,7 +166,8 @@ def host_data_code(ctx, hit) -> bool:
     input's device (`device=x.device`, `.to(labels.device)`; not `self.device` or `args.device`, which are
     chosen) is not a move, and a file name counts by its words (`scheduled_sampler.py`). A function taking
     checkpoint weights (`checkpoint-parameters`: `resize_pos_embed(state_dict, model)`) is load-time work
-    wherever it is called from."""
+    wherever it is called from. The `__getitem__` of a class defining operator methods (`__add__`,
+    `__torch_function__`: a tensor type of the project) indexes device data and is no dataset's."""
     if hit.rule.category not in ctx.values.get("host-data-categories", ()):
         return False
     if _in_host_path(ctx) and not _moves_to_device(ctx):

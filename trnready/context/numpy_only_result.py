@@ -14,11 +14,11 @@ _UP = 3
 @predicate("numpy-only-result", kinds=("reference",), effect="guard")
 def numpy_only_result(ctx, hit) -> bool:
     """The match is an argument of a torch call that names no device (`torch.linspace(a, b, n,
-    dtype=torch.float64)`), the result is assigned to a name (possibly through arithmetic: `betas = (...) ** 2`),
-    and every read of that name in the function converts it to host values (`return betas.numpy()`,
-    `.tolist()`, `.item()`). Such a tensor is made on the default device, the CPU, and leaves torch before it
-    could reach the neuron device: a host-side table or schedule, not device work. Only categories in
-    `host-data-categories` are guarded."""
+    dtype=torch.float64)`), and the result, possibly through arithmetic, is converted to host values as it is made
+    (`(torch.linspace(...) ** 2).numpy()`) or is assigned to a name (`betas = (...) ** 2`) every read of which in
+    the function converts it (`return betas.numpy()`, `.tolist()`, `.item()`). Such a tensor is made on the
+    default device, the CPU, and leaves torch before it could reach the neuron device: a host-side table or
+    schedule, not device work. Only categories in `host-data-categories` are guarded."""
     if hit.rule.category not in ctx.values.get("host-data-categories", ()):
         return False
     node, call = hit.node, None
@@ -40,6 +40,8 @@ def numpy_only_result(ctx, hit) -> bool:
             top = up
             continue
         break
+    if _to_host(ctx, top, up):
+        return True  # `(torch.linspace(..., dtype=torch.float64) ** 2).numpy()`: converted as it is made
     if type(up) is not ast.Assign or len(up.targets) != 1 or type(up.targets[0]) is not ast.Name:
         return False
     name = up.targets[0].id
@@ -47,12 +49,10 @@ def numpy_only_result(ctx, hit) -> bool:
     if fn is None:
         return False
     reads = [n for n in ast.walk(fn) if type(n) is ast.Name and n.id == name and type(n.ctx) is ast.Load]
-    if not reads:
-        return False
-    for n in reads:
-        attr = parent_of(ctx, n)
-        if type(attr) is not ast.Attribute or attr.attr not in _TO_HOST:
-            return False
-        if type(parent_of(ctx, attr)) is not ast.Call:
-            return False
-    return True
+    return bool(reads) and all(_to_host(ctx, n, parent_of(ctx, n)) for n in reads)
+
+
+def _to_host(ctx, value, attr) -> bool:
+    """`value.numpy()` / `.tolist()` / `.item()`: `attr` (the parent of `value`) is the conversion, called."""
+    return type(attr) is ast.Attribute and attr.value is value and attr.attr in _TO_HOST \
+        and type(parent_of(ctx, attr)) is ast.Call

@@ -26,13 +26,19 @@ def test_modules_importing_missing_project_modules_are_guarded(tmp_path):
         ("pkg/broken.py", 6, "TRN241", BROKEN),  # `from pkg.base_model import ...`: no such module
         ("pkg/documented.py", 9, "TRN241", ""),  # a docstring example; `from pkg import name` may be a name
         ("pkg/external.py", 5, "TRN241", ""),  # torchvision is not the project's own package
+        # names the modules have: a submodule, a name of a module with a module __getattr__, a parenthesised list
+        ("pkg/fine_names.py", 9, "TRN241", ""),
         ("pkg/generated.py", 7, "TRN241", ""),  # version, *_pb2 and a Cython module are written by the build
         ("pkg/good.py", 5, "TRN241", ""),
         ("pkg/rel_broken.py", 5, "TRN241", BROKEN),  # relative: pkg/layers/ does not exist
         ("pkg/soft.py", 8, "TRN241", ""),  # under try: the import fails softly
+        # `from pkg.util import removed_helper`: pkg/util.py never mentions it (judged after a sys.path call too)
+        ("pkg/stale_names.py", 9, "TRN241", BROKEN),
         ("pkg/sub/deep.py", 5, "TRN241", ""),  # climbs out of the project's packages: not judged
         # `from llama.adapter import ...`: the root's llama/ has no adapter, the script's own folder's does
         ("subproject/finetune.py", 6, "TRN241", ""),
+        # a namespace package (no __init__.py) whose module lacks the imported name
+        ("tools_eval.py", 7, "TRN241", BROKEN),
     ]
 
 

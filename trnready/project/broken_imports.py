@@ -12,6 +12,15 @@ form (`.pyx`, `.pyi`, `.so`, `.pyd`, `.c`, `.cpp`, `.cu`) exists on disk, and th
 (`[context.values] generated-module-names`: `version`, `_C`, `*_pb2`, ...). `from a.b import c` is missing only
 when `a/b` itself is missing (`c` may be a name defined in `a/b/__init__.py`).
 
+A module also cannot be imported when a top-level `from a.b import name` of the project's own package names something
+the module `a/b.py` (or the package `a/b/`) never mentions: no definition, assignment or import of that word in
+its text, no submodule of that name, no `import *`, module `__getattr__`, `globals()` or `sys.modules` that could
+supply it, and no part a build writes (`*_pb2`) (fish-speech's
+`tools/llama/eval_in_context.py` imports `AutoAugTextDataset`, which `fish_speech/datasets/semantic.py` no longer
+has). These imports are judged after a top-level call too (`pyrootutils.setup_root(...)` extends `sys.path`,
+which does not change what an existing module defines), as long as no other folder between the file and the
+root holds a package of that name.
+
 Cheap: only the files holding findings are read again (their text, not a parse), and only their column-0 import
 lines are looked at.
 """
@@ -32,6 +41,7 @@ _FIRST_CALL = re.compile(r"^(?!(?:from|import|def|class|async|return|assert|rais
                          r"while)\b)[A-Za-z_][\w.]*(?:\[[^\]\n]*\])?\s*(?:\(|\.(?:append|insert|extend)\b)",
                          re.M)
 _FORMS = (".py", ".pyx", ".pyi", ".so", ".pyd", ".c", ".cpp", ".cu")
+_FROM_NAMES = re.compile(r"^from[ \t]+([A-Za-z_][\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]+)", re.M)
 
 
 def guard_broken_imports(findings: list, root, values: dict, read_text) -> list:
@@ -46,11 +56,13 @@ def guard_broken_imports(findings: list, root, values: dict, read_text) -> list:
     if _partial_scan(root):
         return findings  # part of a project: what it imports may sit outside the scanned folder
     own = _own_packages(root)
-    if not own:
+    folders = _own_packages(root, namespace=True)
+    if not folders:
         return findings
     generated = tuple(str(g) for g in values.get("generated-module-names", ()))
     packaging = _packaging_text(root)
-    broken = {rel for rel in todo if _missing_import(rel, read_text(rel) or "", root, own, generated, packaging)}
+    broken = {rel for rel in todo
+              if _missing_import(rel, read_text(rel) or "", root, own, generated, packaging, folders)}
     if not broken:
         return findings
     return [replace(f, guarded=True, guarded_by=REASON)
@@ -69,8 +81,9 @@ def _packaging_text(root: Path) -> str:
     return "\n".join(out)
 
 
-def _own_packages(root: Path) -> dict:
-    """name -> folder of the top-level packages of the tree (at the root or under `src/`)."""
+def _own_packages(root: Path, namespace: bool = False) -> dict:
+    """name -> folder of the top-level packages of the tree (at the root or under `src/`); with `namespace`, any
+    folder there with a Python name counts (a namespace package, `fish_speech/` without `__init__.py`)."""
     out: dict = {}
     for base in (root, root / "src"):
         try:
@@ -79,7 +92,7 @@ def _own_packages(root: Path) -> dict:
             continue
         for e in entries:
             try:
-                if e.is_dir() and (e / "__init__.py").is_file() and e.name.isidentifier():
+                if e.is_dir() and e.name.isidentifier() and (namespace or (e / "__init__.py").is_file()):
                     out.setdefault(e.name, e)
             except OSError:  # an unreadable folder (permissions): not judged
                 continue
@@ -105,10 +118,13 @@ def _siblings(target: Path) -> list:
         return []
 
 
-def _missing_import(rel: str, text: str, root: Path, own: dict, generated: tuple, packaging: str = "") -> bool:
+def _missing_import(rel: str, text: str, root: Path, own: dict, generated: tuple, packaging: str = "",
+                    folders: dict | None = None) -> bool:
     if "import" not in text:
         return False
     text = _DOCSTRING.sub("", text)  # a usage example in a docstring is not an import
+    if _missing_name(rel, text, root, own if folders is None else folders, generated):
+        return True
     first_call = _FIRST_CALL.search(text)
     if first_call:
         text = text[:first_call.start()]
@@ -134,6 +150,55 @@ def _missing_import(rel: str, text: str, root: Path, own: dict, generated: tuple
             parts = [p for p in name.strip().split(".") if p]
             if len(parts) > 1 and parts[0] in own and _gone_everywhere(rel, root, own, parts, generated, packaging):
                 return True
+    return False
+
+
+def _missing_name(rel: str, text: str, root: Path, own: dict, generated: tuple = ()) -> bool:
+    """A column-0 `from pkg.mod import name` of an own package whose module exists but never mentions `name`."""
+    for mod, names in _FROM_NAMES.findall(text):
+        parts = mod.split(".")
+        if parts[0] not in own or _elsewhere(rel, root, own, parts[0]) or any(
+                fnmatch.fnmatchcase(p, g) for p in parts for g in generated):
+            continue
+        target = own[parts[0]].parent.joinpath(*parts)
+        try:
+            if target.is_dir():
+                source, folder = target / "__init__.py", target
+            else:
+                source, folder = target.with_name(target.name + ".py"), None
+            if not source.is_file():
+                continue  # a compiled module, a namespace folder, or missing (judged with the module imports)
+            body = source.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        if re.search(r"\bimport[ \t]*\*|\bdef[ \t]+__getattr__\b|\bglobals\(\)|\bsys\.modules\b", body):
+            continue  # names made at run time (`globals()` of generated protobuf modules, a module __getattr__)
+        listed = " ".join(line.split("#", 1)[0] for line in names.strip("()").splitlines())
+        for item in listed.split(","):
+            name = item.split()[0] if item.split() else ""
+            if not name.isidentifier() or any(fnmatch.fnmatchcase(name, g) for g in generated):
+                continue
+            if re.search(rf"\b{re.escape(name)}\b", body):
+                continue
+            if folder is not None and _exists(folder, [name]):
+                continue  # a submodule
+            return True
+    return False
+
+
+def _elsewhere(rel: str, root: Path, own: dict, top: str) -> bool:
+    """Another folder between the file and the root holds a `top` package: which one is imported depends on how
+    the script is run."""
+    here = rel.split("/")[:-1]
+    home = own[top].parent
+    while here:
+        base = root.joinpath(*here)
+        try:
+            if base != home and (base / top).is_dir():
+                return True
+        except OSError:
+            return True
+        here = here[:-1]
     return False
 
 

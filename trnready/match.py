@@ -15,6 +15,7 @@ from .context import FileContext, ProjectFacts
 from .context.base import argument_of, root_name
 from .index import FileIndex, Interest, device_like
 from .local_attrs import assigned_value
+from .narrowing import narrowed
 from .model import ArgPredicate, Matcher, Rule
 from .resolve import FOLLOWED_KINDS, LIST, Resolver, env_default
 from .values import UNKNOWN, Drawn, same
@@ -591,6 +592,9 @@ def _argument_values(ctx: FileContext, expr, scope, call: ast.Call) -> list:
     pairs = ctx.resolver.values(expr, scope)
     if type(expr) is ast.Attribute and len(pairs) == 1 and pairs[0][0] is UNKNOWN:
         return _local_attribute(ctx, expr, scope, call) or pairs
+    if type(expr) is ast.Name:
+        # `elif mode in {"nearest", "area"}: F.interpolate(x, mode=mode)`: only those values reach the call
+        return narrowed(ctx, expr, call, pairs)
     return pairs
 
 

@@ -67,7 +67,7 @@ def test_a_source_folder_on_the_path_is_not_a_copy(tmp_path):
     _write(tmp_path, "train.py", "from src.models.seq.base import run\n")
     _write(tmp_path, "src/models/__init__.py", "")
     _write(tmp_path, "src/models/seq/__init__.py", "")
-    _write(tmp_path, "src/models/seq/base.py", "from models.seq.attn import attend\n" + CUDA_CODE)
+    _write(tmp_path, "src/models/seq/base.py", "from models.seq.attn import run as attend\n" + CUDA_CODE)
     _write(tmp_path, "src/models/seq/attn.py", "from models.seq.base import run\n" + CUDA_CODE)
     assert not any(f[4] for f in _findings(tmp_path))
 

@@ -3,7 +3,8 @@
 Each function maps a finding's place to a key; findings of one rule and standing with the same key are one
 thing to change, reported at the first (postprocess.py keeps it, the others become its occurrences):
 
-- `shell_assignments`: the same `NAME=value` prefix on many command lines of one shell script;
+- `shell_assignments`: the same `NAME=value` prefix, or the same value of one option (`--nproc_per_node 8`), on many
+  command lines of one shell script;
 - `file_apis`: one API of a category in `[context.values] one-per-file-api-categories` used again and again in
   one file (`@custom_fwd` on each autograd Function after one `from torch.cuda.amp import custom_fwd`);
 - `class_decorators`: the decorators of one class's methods (`@custom_fwd` on forward, `@custom_bwd` on backward);
@@ -43,7 +44,15 @@ def shell_assignments(findings: list, ctx, result) -> dict:
         m = _SHELL_VALUE.match(text, f.end_column - 1)
         if m and name.isidentifier():
             out[(f.line, f.column)] = f"{name}={m.group(1).strip(chr(34) + chr(39))}"
+            continue
+        # the value of a command-line option (`--nproc_per_node 8` on each torchrun line of a script)
+        opt = _OPTION_BEFORE.search(text, 0, f.column - 1)
+        if opt and name:
+            out[(f.line, f.column)] = f"{opt.group(1)}={name}"
     return out
+
+
+_OPTION_BEFORE = re.compile(r"(--[A-Za-z][\w-]*)[= ][\"']?$")
 
 
 def _chains(tree, want: set) -> dict:

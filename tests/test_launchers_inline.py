@@ -39,6 +39,8 @@ def test_each_class_is_reported_where_it_is_written():
         # Python inline in the script, its output captured for --nproc_per_node
         ("finetune/finetune_ds.sh", 3, 48, "TRN243",
          "torch.cuda device, memory, stream or RNG API: `torch.cuda.device_count`"),
+        # the process count taken from that GPU count (advisory: size it by the NeuronCores)
+        ("finetune/finetune_ds.sh", 5, 27, "TRN613", "Processes per node sized for the GPUs of a node: `$GPUS_PER_NODE`"),
         # the config path in a variable
         ("finetune/finetune_ds.sh", 7, 17, "TRN287", "DeepSpeed: `deepspeed: ${DS_CONFIG_PATH}`"),
         # the deepspeed launcher itself, after a variable assignment

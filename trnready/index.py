@@ -11,6 +11,8 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
+from .device_picks import pick_literals
+
 
 class Binding:
     """One way a name is bound in a scope.
@@ -72,6 +74,8 @@ class Interest:
     env_names: frozenset = frozenset()  # environment variable names some rule matches
     subscripts: bool = False  # some rule matches indexing shapes (`x[mask]`, trnready/masks.py)
     shifts: bool = False  # some rule matches bit shifts (`x << 32`, trnready/shifts.py)
+    # other devices' names that make an `if` chain assigning "cuda" a device pick (trnready/device_picks.py)
+    pick_alternatives: frozenset = frozenset()
 
 
 @dataclass
@@ -260,6 +264,7 @@ class Indexer:
         self.branch: tuple = ()  # the if/else arms being walked (see Binding.branch)
         self.attr_values: dict = {}  # attribute name -> [(value, Scope, class called or None)] (mask evidence)
         self.class_names: set[str] = set()
+        self.picked: set[int] = set()  # ids of the "cuda" literals of statement-form device picks already indexed
 
     # -- entry -------------------------------------------------------------
     def run(self, tree: ast.Module) -> FileIndex:
@@ -281,7 +286,15 @@ class Indexer:
 
     def _body(self, stmts, scope: Scope) -> None:
         visit = self.visit
-        for s in stmts:
+        picks = self.interest.pick_alternatives if self.interest.device_keywords else None
+        for i, s in enumerate(stmts):
+            if picks and type(s) is ast.If:
+                # if torch.cuda.is_available(): device_type = "cuda" / else: device_type = "cpu": a device pick
+                following = stmts[i + 1] if i + 1 < len(stmts) else None
+                for value in pick_literals(s, following, picks):
+                    if id(value) not in self.picked:  # (an `elif` is an `if` of its own too)
+                        self.picked.add(id(value))
+                        self.index.device_values.append((value, scope))
             visit(s, scope)
 
     def visit(self, node: ast.AST, scope: Scope) -> None:

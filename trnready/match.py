@@ -119,6 +119,7 @@ class Engine:
             env_names=frozenset(self.env),
             subscripts=bool(self.subscripts),
             shifts=any("int64-wide-shift" in m.names for _, m in self.operators),
+            pick_alternatives=frozenset(v.lower() for v in catalogue.context_values.get("device-pick-alternatives", ())),
         )
 
         # Literal prefilter (semgrep-style): every Python match needs one of these

@@ -836,9 +836,11 @@ class _Spans:
                         break
             elif k is ast.IfExp:
                 if self.conds.never(node.test):
-                    self.add(node.body, node.body, choice=True)
+                    if not _api_or_noop(node.body, node.orelse):
+                        self.add(node.body, node.body, choice=True)
                 elif self.conds.always(node.test):
-                    self.add(node.orelse, node.orelse, choice=not self.conds.on_neuron(node.test))
+                    if not _api_or_noop(node.orelse, node.body):
+                        self.add(node.orelse, node.orelse, choice=not self.conds.on_neuron(node.test))
         return self.spans
 
     def block(self, stmts) -> None:
@@ -1107,6 +1109,14 @@ class _Spans:
                     if type(st) is ast.If and self.conds.always(st.test) and _exits(st.body) == "skip":
                         return True
         return False
+
+
+def _api_or_noop(api, other) -> bool:
+    """`torch.cuda.synchronize if device_type == "cuda" else lambda: None`, `torch.cuda.max_memory_allocated if ...
+    else lambda: 0`: a CUDA function picked against a no-op. On Neuron the no-op is what runs (timings without a
+    sync, a memory peak of 0), silently, where the Neuron equivalent exists: the pick is a change, not a guard.
+    A value the arm computes (`torch.cuda.current_device() if ... else None`) is no such pick and stays guarded."""
+    return type(api) is ast.Attribute and type(other) is ast.Lambda and type(other.body) is ast.Constant
 
 
 def _spans(ctx):

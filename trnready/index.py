@@ -97,6 +97,7 @@ class FileIndex:
     keyword_defaults: list = field(default_factory=list)
     # (name, value expr, Scope): `if backend == "nccl":`, `if dist.get_backend() == Backend.NCCL:` (the test picks)
     keyword_compares: list = field(default_factory=list)
+    keyword_asserts: list = field(default_factory=list)  # (name, value expr, Scope): `assert k == v` (asserted = true)
     guarded_names: set = field(default_factory=set)  # local names bound by imports under an optional-import guard
     called_refs: set = field(default_factory=set)  # ids of attribute chains that are called (x.f(...))
     subscripts: list = field(default_factory=list)  # (Subscript node, Scope): loads indexed by a non-literal
@@ -827,6 +828,7 @@ class Indexer:
             for name, value in _asserted_settings(node.test):
                 if name in self.interest.keywords:
                     self.index.keyword_defaults.append((name, value, scope))
+                    self.index.keyword_asserts.append((name, value, scope))
         self.visit(node.test, scope)
         if node.msg is not None:
             self.visit(node.msg, scope)

@@ -770,6 +770,8 @@ class _Spans:
         # how many arms of other conditions hold it, in its function: a CUDA requirement met only when a switch is
         # on (`if use_xformers: ... elif not torch.cuda.is_available(): raise ...`) belongs to that opt-in path
         self.branch = 0
+        self.starts = frozenset(ctx.values.get("process-group-starts", ()))
+        self.group_starts: list | None = None  # the file's calls that start a process group, when asked
 
     def add(self, first, last, choice=False) -> None:
         start = (first.lineno, first.col_offset)
@@ -860,11 +862,14 @@ class _Spans:
                 # and what follows are its only path and stay findings (a `return` or a test skip still guards).
                 mandatory = (never and _fails(s.orelse) or always and _fails(s.body)) and not self.caught \
                     and not self.branch and _cuda_test(s.test, self.conds.words)
-                if never and s.body and not mandatory:
+                # `if ddp and device_type == "cuda": ...; dist.init_process_group("nccl")` / `else: device = ...`: the
+                # arm Neuron skips holds the file's only process-group start, so distributed training is silently
+                # off there; that arm is the program's only distributed path and its findings stay.
+                if never and s.body and not mandatory and not self._only_group_start(s.body):
                     self.add(s.body[0], s.body[-1], choice="backend" if _goes_on(s.orelse) else False)
                     if s.orelse and not _goes_on(s.orelse) and i + 1 < len(stmts):
                         self.add(stmts[i + 1], stmts[-1])  # `if torch.cuda.is_available(): ... else: return`
-                if always and s.orelse and not mandatory:
+                if always and s.orelse and not mandatory and not self._only_group_start(s.orelse):
                     other = _goes_on(s.body) and not self.conds.on_neuron(s.test)
                     self.add(s.orelse[0], s.orelse[-1], choice="backend" if other else False)
                 if always and not s.orelse and not mandatory:
@@ -900,6 +905,16 @@ class _Spans:
                     self.block(getattr(s, name, None) or [])
                 for h in (getattr(s, "handlers", None) or []) + (getattr(s, "cases", None) or []):
                     self.block(h.body)
+
+    def _only_group_start(self, arm) -> bool:
+        """The arm calls a process-group start (`[context.values] process-group-starts`) and the file starts no
+        group anywhere else."""
+        if self.group_starts is None:
+            self.group_starts = [n for n in self.ctx.nodes(ast.Call) if _tail(n.func) in self.starts]
+        if not self.group_starts:
+            return False
+        inside = {id(n) for top in arm for n in ast.walk(top) if type(n) is ast.Call}
+        return all(id(n) in inside for n in self.group_starts)
 
     def _skip_decorator(self, d) -> bool:
         """@unittest.skipIf(not torch.cuda.is_available(), ...), @pytest.mark.skipif(...), @skipUnless(cuda), an

@@ -794,6 +794,11 @@ class Indexer:
         # compared against reads the value; it does not use the feature, so it is not a reference.
         for operand in [node.left, *node.comparators]:
             t = type(operand)
+            if t is ast.Attribute and operand.attr == "type" and _literal_device_call(operand.value) \
+                    and not self._test_picks_device():
+                # device.type == torch.device("cuda").type: the type of a literal device is the string "cuda"
+                # compared, a check of where something is (as `device.type == "cuda"`), not a device to port
+                continue
             if t in (ast.Name, ast.Attribute):
                 self._visit_unrecorded(operand, scope)
             elif (t is ast.Call and _tail(operand.func) == "device" and not operand.keywords
@@ -956,6 +961,12 @@ if hasattr(ast, "TryStar"):
 
 _HALF_DTYPES = frozenset({"float16", "half", "bfloat16"})
 _FULL_DTYPES = frozenset({"float32", "float"})
+
+
+def _literal_device_call(e: ast.expr) -> bool:
+    """`torch.device("cuda")`, `th.device("cuda", 0)`: a device built from literals only."""
+    return type(e) is ast.Call and _tail(e.func) == "device" and not e.keywords and bool(e.args) \
+        and all(type(a) is ast.Constant for a in e.args)
 
 
 def _moves_to_device(stmts) -> bool:

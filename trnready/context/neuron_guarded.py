@@ -240,6 +240,9 @@ class _Conditions:
                 return True
             if op is ast.Is and self._absent_vs_none(left, right):
                 return True  # `bnb is None`
+            if op in (ast.Is, ast.Eq) and type(right) is ast.Constant and right.value is False \
+                    and self.never(left):
+                return True  # `torch.cuda.is_available() is False`
             if op in (ast.Is, ast.Eq) and self._toolkit_vs_none(left, right):
                 return True  # `CUDA_HOME is None`
             if op is ast.NotIn and _toolkit_variable(left, right):
@@ -680,18 +683,43 @@ def _returns_false(fn, conds: _Conditions, memo: dict) -> bool:
     # Early exits: `if not enabled: return False` then `if x.device.type != "cuda": return False` (StyleGAN's
     # `_should_use_custom_op`): each a check whose only return gives a false value; once one of them is always
     # true on Neuron, every path there has returned false before any other value.
+    # OpenNMT's `check_sru_requirement(abort=False)`: a `try` whose handler returns False, then `if
+    # torch.cuda.is_available() is False: if not abort: return False / raise ...`: a statement that can only return
+    # a false value is passed over, and an arm that leaves by a false return or a raise is an early exit too.
     for st in fn.body[first:]:
-        if type(st) is not ast.If or type(st.body[-1]) is not ast.Return \
-                or not _falsy(st.body[-1].value, conds) or _returns(st, memo)[0] != len(st.body) - 1:
-            break
-        if conds.always(st.test):
-            return True
-        if st.orelse:  # the other arm runs where the check is false: it may return anything
+        if type(st) is ast.If and _leaves_false(st.body, conds):
+            if conds.always(st.test):
+                return True
+            if st.orelse:  # the other arm runs where the check is false: it may return anything
+                break
+            continue
+        if type(st) is ast.If or not _only_false_returns([st], conds):
             break
     if _last_value_never(fn, conds):
         return True
     local = _local_flags(fn, conds) if any(type(v) is ast.Name for v in values) else None
     return all(_falsy(v, conds, local) for v in values)
+
+
+def _returned(stmts) -> list:
+    """The `return` statements of the statements, not counting functions, lambdas or classes nested in them."""
+    out, stack = [], [s for s in stmts if type(s) not in _NESTED]
+    while stack:
+        node = stack.pop()
+        if type(node) is ast.Return:
+            out.append(node)
+        stack.extend(c for c in ast.iter_child_nodes(node) if type(c) not in _NESTED)
+    return out
+
+
+def _only_false_returns(stmts, conds: _Conditions) -> bool:
+    return all(_falsy(r.value, conds) for r in _returned(stmts))
+
+
+def _leaves_false(arm, conds: _Conditions) -> bool:
+    """The arm always leaves the function without a true answer: it ends with a `return` of a false value or a
+    `raise`, and every `return` in it gives a false value (`if not abort: return False` then `raise ...`)."""
+    return bool(arm) and type(arm[-1]) in (ast.Return, ast.Raise) and _only_false_returns(arm, conds)
 
 
 def _last_value_never(fn, conds: _Conditions) -> bool:

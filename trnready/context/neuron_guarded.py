@@ -775,7 +775,8 @@ def _params(fn) -> list:
 
 
 def _kept(choice, pick: str) -> bool:
-    return bool(pick) and (choice is True or choice == pick)
+    # ("kernel": a finding of `requirement-kept-categories`, kept only in the block of a requirement check)
+    return bool(pick) and (choice is True and pick != "kernel" or choice == pick)
 
 
 class _Spans:
@@ -894,7 +895,11 @@ class _Spans:
                 # arm Neuron skips holds the file's only process-group start, so distributed training is silently
                 # off there; that arm is the program's only distributed path and its findings stay.
                 if never and s.body and not mandatory and not self._only_group_start(s.body):
-                    self.add(s.body[0], s.body[-1], choice="backend" if _goes_on(s.orelse) else False)
+                    # `if check_sru_requirement():` (a project function that raises without CUDA when asked to):
+                    # the block is a CUDA-only feature the program stops for on Neuron once selected; its kernel and
+                    # library code stay the port item (`requirement-kept-categories`), the device plumbing is guarded
+                    choice = "backend" if _goes_on(s.orelse) else "kernel" if self._requirement(s.test) else False
+                    self.add(s.body[0], s.body[-1], choice=choice)
                     if s.orelse and not _goes_on(s.orelse) and i + 1 < len(stmts):
                         self.add(stmts[i + 1], stmts[-1])  # `if torch.cuda.is_available(): ... else: return`
                 if always and s.orelse and not mandatory and not self._only_group_start(s.orelse):
@@ -933,6 +938,14 @@ class _Spans:
                     self.block(getattr(s, name, None) or [])
                 for h in (getattr(s, "handlers", None) or []) + (getattr(s, "cases", None) or []):
                     self.block(h.body)
+
+    def _requirement(self, test) -> bool:
+        """A call of a function of the file that answers False on Neuron and raises on some path (a requirement
+        check with an `abort` switch: OpenNMT's `check_sru_requirement()`)."""
+        if type(test) is not ast.Call or type(test.func) is not ast.Name or test.func.id not in self.conds.func_defs:
+            return False
+        defs = self.conds.func_defs[test.func.id]
+        return self.conds.never(test) and all(any(type(n) is ast.Raise for n in ast.walk(d)) for d in defs)
 
     def _only_group_start(self, arm) -> bool:
         """The arm calls a process-group start (`[context.values] process-group-starts`) and the file starts no
@@ -1176,7 +1189,9 @@ def guarded_at(ctx, pos: tuple, category: str, kinds) -> bool:
     spans = ctx.fact("neuron-guarded", _spans)
     if spans is None:
         return False
-    return spans.holds(pos, "backend" if category == "distributed-backend" else "device" if "device" in kinds else "")
+    kept = ctx.values.get("requirement-kept-categories", ())
+    return spans.holds(pos, "backend" if category == "distributed-backend" else "device" if "device" in kinds
+                       else "kernel" if category in kept else "")
 
 
 @predicate("neuron-guarded", effect="guard")

@@ -32,8 +32,7 @@ def pick_statements(trees) -> set:
             if type(node) is not ast.If:
                 continue
             for st in (*node.body, *node.orelse):
-                t = type(st)
-                if (t is ast.Assign and len(st.targets) == 1) or t in (ast.AnnAssign, ast.Return):
+                if (isinstance(st, ast.Assign) and len(st.targets) == 1) or isinstance(st, (ast.AnnAssign, ast.Return)):
                     if _pick_value(st.value):
                         out.update((cell, ln) for ln in range(st.lineno, (st.end_lineno or st.lineno) + 1))
     return out

@@ -43,7 +43,8 @@ def env_only_logged(ctx, hit) -> bool:
         return False
     if _in_output(ctx, node, shown):
         return True
-    cur, up = node, parent_of(ctx, node)
+    cur: ast.AST = node
+    up = parent_of(ctx, node)
     while isinstance(up, _CARRIERS):
         if isinstance(up, ast.Call) and cur is up.func:
             return False

@@ -64,6 +64,14 @@ def _nccl_name(e) -> bool:
 _TOOLKIT_HOMES = frozenset({"CUDA_HOME", "CUDNN_HOME"})
 
 
+def _cuda_device_type(e) -> bool:
+    """`torch.device("cuda").type`: the string "cuda", spelled through a literal device (stable-baselines3's
+    `device.type == th.device("cuda").type`)."""
+    return type(e) is ast.Attribute and e.attr == "type" and type(e.value) is ast.Call \
+        and _tail(e.value.func) == "device" and bool(e.value.args) and type(e.value.args[0]) is ast.Constant \
+        and e.value.args[0].value == "cuda"
+
+
 def _toolkit_variable(left, right) -> bool:
     """`"CUDA_HOME" in os.environ`: the variable is set where a CUDA toolkit is installed, never on Trainium."""
     return type(left) is ast.Constant and left.value in _TOOLKIT_HOMES and _tail(right) == "environ"
@@ -195,7 +203,7 @@ class _Conditions:
                 return True  # `state = torch.cuda.get_rng_state() if torch.cuda.is_available() else None`
             if op in (ast.Eq, ast.In, ast.Is):
                 if any((type(o) is ast.Constant and (o.value in ("cuda", "gpu", "nccl") or o.value in self.words))
-                       or _nccl_name(o) for o in (left, right)):
+                       or _nccl_name(o) or _cuda_device_type(o) for o in (left, right)):
                     # x.device.type == "cuda", device == "xpu", args.device in ("mps",); also `backend == "nccl"`:
                     # the process group runs on the neuron backend there
                     return True
@@ -235,7 +243,7 @@ class _Conditions:
                 return True
             if op in (ast.NotEq, ast.NotIn, ast.IsNot) and any(
                     (type(o) is ast.Constant and (o.value in ("cuda", "gpu", "nccl") or o.value in self.words))
-                    or _nccl_name(o)
+                    or _nccl_name(o) or _cuda_device_type(o)
                     for o in (left, right)):
                 return True
             if op is ast.Is and self._absent_vs_none(left, right):

@@ -135,3 +135,14 @@ def test_a_branch_every_caller_switches_off_is_guarded():
         ("parse.py", 38, 16, "TRN191", ""),
     ]
     assert got[0][6] == UPSAMPLE
+
+
+def test_a_device_test_passed_by_every_caller_switches_off():
+    # _set_seed(seed, using_cuda=self.device.type == th.device("cuda").type): False on every Neuron machine, so the
+    # cudnn flags (10, with 11 folded into it: the same arm) never run; fast=self.device.type == "mps" is no CUDA
+    # test, and the flag under it stays
+    got = findings("switch_device_test")
+    assert [(p, ln, c, r, g, o) for p, ln, c, r, g, o, _m in got] == [
+        ("seeding.py", 10, 9, "TRN261", "callers-switch-off", [(11, 9)]),
+        ("seeding.py", 16, 9, "TRN261", "", []),
+    ]

@@ -85,6 +85,7 @@ def test_severities_follow_the_category_defaults():
         "TRN227": "blocker",  # trn1 / inf instance types: unsupported hardware
         "TRN246": "advisory",  # CUDA allocator/launch variables: ignored off CUDA
         "TRN249": "advisory",  # CUDA-only seeds: skipped without CUDA, nothing fails
+        "TRN354": "blocker",  # assert device_type == "cuda": the program stops on Neuron
         "TRN261": "advisory", "TRN263": "advisory",  # cuDNN/TF32 flags, reduce-overhead: no effect off CUDA
         "TRN273": "advisory",  # DDP device_ids: works when the ids count NeuronCores; review where they come from
         "TRN291": "change",  # vLLM: same API through the vllm-neuron plugin

@@ -14,6 +14,11 @@ def test_statements_after_a_returning_oom_ignorer_are_guarded():
         (45, 9, "TRN243", False),
         (52, 13, "TRN241", False),
         (53, 5, "TRN243", False),
+        # 65: under `if "CUDA out of memory" in text:` (that text never comes from Neuron); 67: the other arm runs
+        # on any other error; 70: "out of memory" alone is no CUDA message
+        (65, 13, "TRN243", True),
+        (67, 13, "TRN243", False),
+        (70, 9, "TRN243", False),
     ]
 
 

@@ -55,7 +55,8 @@ EXPECTED = [
     # (3, 20) TRN243 folds into the device string at (3, 10): one cuda-device finding per line
     ('pick_device.py', 4, 4, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`', False),
     # the if/else arm the check never takes on Neuron: the check on line 4 is the finding
-    ('pick_device.py', 5, 24, 'TRN242', '"cuda" device string: `cuda`', True),
+    # (line 5, `dev = torch.device("cuda")` in the arm the check never takes on Neuron, is guarded and listed as a
+    # place of the check's finding at line 4: the device value of the pick, postprocess_picks.py)
     ('pick_device.py', 11, 9, 'TRN241', '.cuda() moves a tensor or module to a GPU: `cuda`', True),
     ('pick_device.py', 11, 21, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`', False),
     # gpu_only_tests.py
@@ -102,13 +103,15 @@ def test_default_report_leaves_guarded_findings_out():
 
 def test_device_choice_stays_a_finding():
     # `"cuda" if torch.cuda.is_available() else "cpu"` and its if/else form pick the CPU on Trainium; the if/else
-    # form is reported at its check, and the arm the check never takes on Neuron is guarded
+    # form is reported at its check, and the arm the check never takes on Neuron is guarded: its device value
+    # (`dev = torch.device("cuda")`) is listed as a place of the check's finding, where the pick is written
     kept = {(f[0], f[1], f[3]) for f in EXPECTED if not f[5]}
     assert {("pick_device.py", 3, "TRN242"), ("pick_device.py", 4, "TRN243")} <= kept
     assert ("pick_device.py", 5, "TRN242") not in kept
     proc = run_cli("scan", FIXTURE / "pick_device.py", "--format", "json", "--no-cache")
     check = [f for f in json.loads(proc.stdout)["findings"] if f["line"] == 4]
-    assert [f["rule"] for f in check] == ["TRN243"] and "occurrences" not in check[0]
+    assert [f["rule"] for f in check] == ["TRN243"]
+    assert check[0]["occurrences"] == [{"line": 5, "column": 24, "rule": "TRN242"}]
     # but a CUDA-only operation in the same kind of expression never runs there
     assert ("pick_device.py", 11, 9, "TRN241", ".cuda() moves a tensor or module to a GPU: `cuda`", True) in EXPECTED
 
@@ -173,8 +176,9 @@ def test_a_device_count_check_is_the_finding_and_its_arm_is_guarded(tmp_path):
     (tmp_path / "counts.py").write_text(COUNTS)
     found = [(f[1], f[3], f[5]) for f in scan_findings(tmp_path, "--show-guarded")]
     assert found == [
-        (6, "TRN243", False),  # if torch.cuda.device_count(): picks the device (0 on Neuron)
-        (7, "TRN242", True),   # the arm it never takes there
+        # if torch.cuda.device_count(): picks the device (0 on Neuron); the "cuda" of the arm it never takes there
+        # is guarded and listed at the check (line 7 is a place of this finding)
+        (6, "TRN243", False),
         (14, "TRN243", False),  # device_count = torch.cuda.device_count()
         (16, "TRN243", True),  # under `if device_count > 0:` (a name bound only to the count)
         # a user switch may be true on Neuron: the device string stays

@@ -169,13 +169,17 @@ def test_a_branch_folds_into_the_reported_check_above_it(tmp_path):
     (tmp_path / "pick.py").write_text(PICK)
     assert rows(scan(tmp_path)) == [
         # the check is the device pick; the device string of the arm it never takes on Neuron is guarded
-        # (neuron-guarded), so nothing folds into it
-        ("pick.py", 5, 8, "TRN243", "torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`", None),
-        ("pick.py", 12, 12, "TRN243", "torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`", None),
+        # (neuron-guarded) and, being the device value the pick assigns, listed as a place of the check (lines 7,
+        # 15); the guarded empty_cache() of that arm is not
+        ("pick.py", 5, 8, "TRN243", "torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`",
+         [{"line": 7, "column": 31, "rule": "TRN242"}]),
+        ("pick.py", 12, 12, "TRN243", "torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`",
+         [{"line": 15, "column": 30, "rule": "TRN242"}]),
         # look-alike: a branch under a test that carries no finding is a pick of its own
         ("pick.py", 17, 31, "TRN242", '"cuda" device string: `cuda`', None),
         # the backend picked with the device is another category: an item of its own
-        ("pick.py", 18, 8, "TRN243", "torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`", None),
+        ("pick.py", 18, 8, "TRN243", "torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`",
+         [{"line": 19, "column": 28, "rule": "TRN242"}]),
         ("pick.py", 20, 19, "TRN271", "Distributed process group on NCCL: `torch.distributed.init_process_group` "
          "(the value is passed to `torch.distributed.init_process_group` later)", None),
         # look-alike: a backend under a user flag

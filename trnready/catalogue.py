@@ -49,7 +49,8 @@ DEPRECATED_KEYS = {"unless-parameter": "own-parameter", "writes-only": "read-not
                    "unless-guarded": "optional-import", "unless-cuda-checked": "cuda-checked",
                    "unless-value": "other-platform-value"}
 _MATCH_KEYS = set(MATCH_KINDS) | {"args", "confidence", "message", "files", "version", "version-shape",
-                                  "unless-mentioned", "mentioned-in", "scope", "stores", "defaults", "compared", "unless",
+                                  "unless-mentioned", "mentioned-in", "scope", "stores", "defaults", "compared", "asserted",
+                                  "unless",
                                   "values", "value-words", "with-setting", "without-setting", "role", "present"} | set(DEPRECATED_KEYS)
 _PRED_KEYS = {"name", "position", "default"} | set(PREDICATE_OPS)
 _TOP_KEYS = {"catalogue", "aliases", "device", "methods", "categories", "context", "rule", "plan"}
@@ -531,8 +532,17 @@ def _parse_match(m, rid, err) -> Matcher:
         err("must be true or false", entry=rid, key="match.compared")
     if compared and kind != "keyword":
         err("applies to keyword matchers only", entry=rid, key="match.compared")
+    asserted = m.get("asserted", False)
+    if not isinstance(asserted, bool):
+        err("must be true or false", entry=rid, key="match.asserted")
+    if asserted and kind != "keyword":
+        err("applies to keyword matchers only", entry=rid, key="match.asserted")
+    if asserted and (stores or defaults or compared):
+        err("matches asserts only: not with stores, defaults or compared", entry=rid, key="match.asserted")
     from .matcher_keys import parse_surface_keys
     extra = parse_surface_keys(kind, m, lambda msg, key: err(msg, entry=rid, key=key))
+    if asserted:
+        extra["asserted"] = True
     return Matcher(kind=kind, names=tuple(names), args=preds, confidence=confidence, files=tuple(files),
                    regex=regex, message=message, unless=unless, unless_value=tuple(unless_value),
                    stores=stores, defaults=defaults, compared=compared, **extra)

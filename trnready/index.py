@@ -11,6 +11,8 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
+from .device_picks import pick_literals
+
 
 class Binding:
     """One way a name is bound in a scope.
@@ -72,6 +74,8 @@ class Interest:
     env_names: frozenset = frozenset()  # environment variable names some rule matches
     subscripts: bool = False  # some rule matches indexing shapes (`x[mask]`, trnready/masks.py)
     shifts: bool = False  # some rule matches bit shifts (`x << 32`, trnready/shifts.py)
+    # other devices' names that make an `if` chain assigning "cuda" a device pick (trnready/device_picks.py)
+    pick_alternatives: frozenset = frozenset()
 
 
 @dataclass
@@ -93,6 +97,7 @@ class FileIndex:
     keyword_defaults: list = field(default_factory=list)
     # (name, value expr, Scope): `if backend == "nccl":`, `if dist.get_backend() == Backend.NCCL:` (the test picks)
     keyword_compares: list = field(default_factory=list)
+    keyword_asserts: list = field(default_factory=list)  # (name, value expr, Scope): `assert k == v` (asserted = true)
     guarded_names: set = field(default_factory=set)  # local names bound by imports under an optional-import guard
     called_refs: set = field(default_factory=set)  # ids of attribute chains that are called (x.f(...))
     subscripts: list = field(default_factory=list)  # (Subscript node, Scope): loads indexed by a non-literal
@@ -260,6 +265,7 @@ class Indexer:
         self.branch: tuple = ()  # the if/else arms being walked (see Binding.branch)
         self.attr_values: dict = {}  # attribute name -> [(value, Scope, class called or None)] (mask evidence)
         self.class_names: set[str] = set()
+        self.picked: set[int] = set()  # ids of the "cuda" literals of statement-form device picks already indexed
 
     # -- entry -------------------------------------------------------------
     def run(self, tree: ast.Module) -> FileIndex:
@@ -281,7 +287,15 @@ class Indexer:
 
     def _body(self, stmts, scope: Scope) -> None:
         visit = self.visit
-        for s in stmts:
+        picks = self.interest.pick_alternatives if self.interest.device_keywords else None
+        for i, s in enumerate(stmts):
+            if picks and type(s) is ast.If:
+                # if torch.cuda.is_available(): device_type = "cuda" / else: device_type = "cpu": a device pick
+                following = stmts[i + 1] if i + 1 < len(stmts) else None
+                for value in pick_literals(s, following, picks):
+                    if id(value) not in self.picked:  # (an `elif` is an `if` of its own too)
+                        self.picked.add(id(value))
+                        self.index.device_values.append((value, scope))
             visit(s, scope)
 
     def visit(self, node: ast.AST, scope: Scope) -> None:
@@ -780,6 +794,11 @@ class Indexer:
         # compared against reads the value; it does not use the feature, so it is not a reference.
         for operand in [node.left, *node.comparators]:
             t = type(operand)
+            if t is ast.Attribute and operand.attr == "type" and _literal_device_call(operand.value) \
+                    and not self._test_picks_device():
+                # device.type == torch.device("cuda").type: the type of a literal device is the string "cuda"
+                # compared, a check of where something is (as `device.type == "cuda"`), not a device to port
+                continue
             if t in (ast.Name, ast.Attribute):
                 self._visit_unrecorded(operand, scope)
             elif (t is ast.Call and _tail(operand.func) == "device" and not operand.keywords
@@ -814,6 +833,7 @@ class Indexer:
             for name, value in _asserted_settings(node.test):
                 if name in self.interest.keywords:
                     self.index.keyword_defaults.append((name, value, scope))
+                    self.index.keyword_asserts.append((name, value, scope))
         self.visit(node.test, scope)
         if node.msg is not None:
             self.visit(node.msg, scope)
@@ -941,6 +961,12 @@ if hasattr(ast, "TryStar"):
 
 _HALF_DTYPES = frozenset({"float16", "half", "bfloat16"})
 _FULL_DTYPES = frozenset({"float32", "float"})
+
+
+def _literal_device_call(e: ast.expr) -> bool:
+    """`torch.device("cuda")`, `th.device("cuda", 0)`: a device built from literals only."""
+    return type(e) is ast.Call and _tail(e.func) == "device" and not e.keywords and bool(e.args) \
+        and all(type(a) is ast.Constant for a in e.args)
 
 
 def _moves_to_device(stmts) -> bool:

@@ -120,6 +120,7 @@ class Engine:
             env_names=frozenset(self.env),
             subscripts=bool(self.subscripts),
             shifts=any("int64-wide-shift" in m.names for _, m in self.operators),
+            pick_alternatives=frozenset(v.lower() for v in catalogue.context_values.get("device-pick-alternatives", ())),
         )
 
         # Literal prefilter (semgrep-style): every Python match needs one of these
@@ -292,6 +293,8 @@ class Engine:
                 self._match_store(ctx, name, expr, scope, hits, defaults=True)
             for name, expr, scope in index.keyword_compares:
                 self._match_store(ctx, name, expr, scope, hits, compared=True)
+            for name, expr, scope in index.keyword_asserts:
+                self._match_store(ctx, name, expr, scope, hits, asserted=True)
         if self.subscripts:
             for node, scope in index.subscripts:
                 self._match_subscript(ctx, node, scope, hits)
@@ -339,6 +342,8 @@ class Engine:
         if self.keywords:
             for kw in call.keywords:
                 for rule, m in self.keywords.get(kw.arg, ()):
+                    if m.asserted:
+                        continue  # (asserts only: `assert device_type == "cuda"`, never a call's keyword)
                     # A keyword matcher is a fallback for calls no callee matcher recognised; the
                     # finding points at the keyword's value (the line a reviewer edits in a
                     # multi-line call), and a call already reported for the rule is not reported twice.
@@ -366,15 +371,16 @@ class Engine:
                     self._emit(ctx, hits, Hit(rule, m, call, q, q))
 
     def _match_store(self, ctx: FileContext, name: str, expr: ast.expr, scope, hits: list[Hit],
-                     defaults: bool = False, compared: bool = False) -> None:
+                     defaults: bool = False, compared: bool = False, asserted: bool = False) -> None:
         """A value stored under a keyword name (`{"attn_implementation": "flash_attention_2"}`, `cfg.x = v`,
         `kw["x"] = v`, `add_argument("--x", default=v)`) for keyword matchers with `stores = true`; with
         `defaults`, a parameter default or an asserted value (`def f(backend="nccl")`, `assert backend == "nccl"`)
         for keyword matchers with `defaults = true`; with `compared`, the value an `if` test compares the name with
-        (`if backend == "nccl":`) for keyword matchers with `compared = true`."""
+        (`if backend == "nccl":`) for keyword matchers with `compared = true`; with `asserted`, the value an `assert`
+        requires, for keyword matchers with `asserted = true` (which match nothing else)."""
         values = None
         for rule, m in self.keywords.get(name, ()):
-            wanted = m.compared if compared else m.defaults if defaults else m.stores
+            wanted = m.asserted if asserted else m.compared if compared else m.defaults if defaults else m.stores
             if not wanted or any(p.name != name for p in m.args):
                 continue
             if values is None:

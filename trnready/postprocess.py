@@ -22,6 +22,7 @@ from . import suppress
 from .config import drop_per_file_ignores
 from .model import SEVERITY_RANK
 from .postprocess_folds import apart, joins as file_joins
+from .postprocess_picks import pick_statements
 from .scope import classify
 
 # Part of the result cache's key: raise it when a file step changes what a file's findings look like
@@ -149,6 +150,8 @@ def one_per_thing(findings: list, ctx, result) -> list:
     ci = classify(ctx.rel) == "ci"
     config = ctx.kind in CONFIG_KINDS and not ci
     picks = _checked_branches(findings, ctx, result)
+    pick_rules = frozenset(values.get("pick-value-rules", ()))
+    pick_lines: set | None = None  # (cell, line) of the statements a device pick is written with, when asked
     at_line: dict = {}  # (stand, category, line) -> index into out of the first finding there
     chosen: dict = {}  # (stand, rule, "arms", branch, target, message) -> (index into out, arms seen)
     runs: dict = {}  # (stand, rule, block) -> (index into out, position of the run's last statement)
@@ -164,6 +167,16 @@ def one_per_thing(findings: list, ctx, result) -> list:
         check = None if f.guarded or f.suppressed else next(
             (at_line[k] for lines in picks.get((f.path, f.cell, f.line), ())
              for k in ((stand, f.category, ln) for ln in lines) if k in at_line), None)
+        if f.guarded and not f.suppressed and f.rule in pick_rules and f.guarded_by == "neuron-guarded":
+            # The device value of a pick whose check is reported (`device_type = "cuda"` under `if
+            # torch.cuda.is_available():`), guarded as its arm is: the line that writes the pick, listed at the
+            # check (postprocess_picks.py). Other guarded code of the arm stays guarded.
+            if pick_lines is None:
+                pick_lines = pick_statements((tree, cell) for tree, _, cell in _trees(findings, ctx, result))
+            live = (f.path, f.cell, f.suppressed, False)
+            if (f.cell, f.line) in pick_lines:
+                check = next((at_line[k] for lines in picks.get((f.path, f.cell, f.line), ())
+                              for k in ((live, f.category, ln) for ln in lines) if k in at_line), None)
         if check is not None:
             fold(check, f)
             continue

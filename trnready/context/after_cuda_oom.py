@@ -44,6 +44,28 @@ def _returns_under_ignorer(st, ignorers) -> bool:
                and i.context_expr.func.id in ignorers for i in st.items)
 
 
+def _asks_cuda_oom(test) -> bool:
+    """`"CUDA out of memory" in trace_content` (also inside `and` / `or`): the test holds only when the text is a
+    CUDA out-of-memory error."""
+    if isinstance(test, ast.BoolOp):
+        return isinstance(test.op, ast.And) and any(map(_asks_cuda_oom, test.values)) \
+            or isinstance(test.op, ast.Or) and all(map(_asks_cuda_oom, test.values))
+    return isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.In) \
+        and isinstance(test.left, ast.Constant) and isinstance(test.left.value, str) \
+        and "cuda out of memory" in test.left.value.lower()
+
+
+def _in_oom_branch(ctx, node) -> bool:
+    """Inside the body of an `if` that asks whether an error's text is a CUDA out-of-memory error (the handler of
+    OpenNMT's training step: `if "CUDA out of memory" in trace_content: torch.cuda.empty_cache()`)."""
+    child, p = node, ctx.parent(node)
+    while p is not None and not isinstance(p, _DEFS):
+        if isinstance(p, ast.If) and any(s is child for s in p.body) and _asks_cuda_oom(p.test):
+            return True
+        child, p = p, ctx.parent(p)
+    return False
+
+
 @predicate("after-cuda-oom", effect="guard")
 def after_cuda_oom(ctx, hit) -> bool:
     """A statement that follows, in the same block, a `with` of a context manager that swallows only CUDA
@@ -52,7 +74,11 @@ def after_cuda_oom(ctx, hit) -> bool:
     `retry_if_cuda_oom`, copied into Mask2Former and others). The context manager is a `@contextmanager`
     function of the same file whose `try: yield` has a handler that names the CUDA out-of-memory message or
     catches `OutOfMemoryError`. On Neuron no CUDA out-of-memory error is raised, so the first `return` always
-    leaves and the retry path never runs. The first call inside the `with` is not guarded."""
+    leaves and the retry path never runs. The first call inside the `with` is not guarded. Likewise the body of an
+    `if` whose test asks whether an error's text holds the CUDA out-of-memory message (`if "CUDA out of memory" in
+    trace_content: torch.cuda.empty_cache()`): that text never comes from Neuron."""
+    if _in_oom_branch(ctx, hit.node):
+        return True
     ignorers = _oom_ignorers(ctx)
     if not ignorers:
         return False

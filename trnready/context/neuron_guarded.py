@@ -64,6 +64,14 @@ def _nccl_name(e) -> bool:
 _TOOLKIT_HOMES = frozenset({"CUDA_HOME", "CUDNN_HOME"})
 
 
+def _cuda_device_type(e) -> bool:
+    """`torch.device("cuda").type`: the string "cuda", spelled through a literal device (stable-baselines3's
+    `device.type == th.device("cuda").type`)."""
+    return type(e) is ast.Attribute and e.attr == "type" and type(e.value) is ast.Call \
+        and _tail(e.value.func) == "device" and bool(e.value.args) and type(e.value.args[0]) is ast.Constant \
+        and e.value.args[0].value == "cuda"
+
+
 def _toolkit_variable(left, right) -> bool:
     """`"CUDA_HOME" in os.environ`: the variable is set where a CUDA toolkit is installed, never on Trainium."""
     return type(left) is ast.Constant and left.value in _TOOLKIT_HOMES and _tail(right) == "environ"
@@ -195,7 +203,7 @@ class _Conditions:
                 return True  # `state = torch.cuda.get_rng_state() if torch.cuda.is_available() else None`
             if op in (ast.Eq, ast.In, ast.Is):
                 if any((type(o) is ast.Constant and (o.value in ("cuda", "gpu", "nccl") or o.value in self.words))
-                       or _nccl_name(o) for o in (left, right)):
+                       or _nccl_name(o) or _cuda_device_type(o) for o in (left, right)):
                     # x.device.type == "cuda", device == "xpu", args.device in ("mps",); also `backend == "nccl"`:
                     # the process group runs on the neuron backend there
                     return True
@@ -235,11 +243,14 @@ class _Conditions:
                 return True
             if op in (ast.NotEq, ast.NotIn, ast.IsNot) and any(
                     (type(o) is ast.Constant and (o.value in ("cuda", "gpu", "nccl") or o.value in self.words))
-                    or _nccl_name(o)
+                    or _nccl_name(o) or _cuda_device_type(o)
                     for o in (left, right)):
                 return True
             if op is ast.Is and self._absent_vs_none(left, right):
                 return True  # `bnb is None`
+            if op in (ast.Is, ast.Eq) and type(right) is ast.Constant and right.value is False \
+                    and self.never(left):
+                return True  # `torch.cuda.is_available() is False`
             if op in (ast.Is, ast.Eq) and self._toolkit_vs_none(left, right):
                 return True  # `CUDA_HOME is None`
             if op is ast.NotIn and _toolkit_variable(left, right):
@@ -680,18 +691,43 @@ def _returns_false(fn, conds: _Conditions, memo: dict) -> bool:
     # Early exits: `if not enabled: return False` then `if x.device.type != "cuda": return False` (StyleGAN's
     # `_should_use_custom_op`): each a check whose only return gives a false value; once one of them is always
     # true on Neuron, every path there has returned false before any other value.
+    # OpenNMT's `check_sru_requirement(abort=False)`: a `try` whose handler returns False, then `if
+    # torch.cuda.is_available() is False: if not abort: return False / raise ...`: a statement that can only return
+    # a false value is passed over, and an arm that leaves by a false return or a raise is an early exit too.
     for st in fn.body[first:]:
-        if type(st) is not ast.If or type(st.body[-1]) is not ast.Return \
-                or not _falsy(st.body[-1].value, conds) or _returns(st, memo)[0] != len(st.body) - 1:
-            break
-        if conds.always(st.test):
-            return True
-        if st.orelse:  # the other arm runs where the check is false: it may return anything
+        if type(st) is ast.If and _leaves_false(st.body, conds):
+            if conds.always(st.test):
+                return True
+            if st.orelse:  # the other arm runs where the check is false: it may return anything
+                break
+            continue
+        if type(st) is ast.If or not _only_false_returns([st], conds):
             break
     if _last_value_never(fn, conds):
         return True
     local = _local_flags(fn, conds) if any(type(v) is ast.Name for v in values) else None
     return all(_falsy(v, conds, local) for v in values)
+
+
+def _returned(stmts) -> list:
+    """The `return` statements of the statements, not counting functions, lambdas or classes nested in them."""
+    out, stack = [], [s for s in stmts if type(s) not in _NESTED]
+    while stack:
+        node = stack.pop()
+        if type(node) is ast.Return:
+            out.append(node)
+        stack.extend(c for c in ast.iter_child_nodes(node) if type(c) not in _NESTED)
+    return out
+
+
+def _only_false_returns(stmts, conds: _Conditions) -> bool:
+    return all(_falsy(r.value, conds) for r in _returned(stmts))
+
+
+def _leaves_false(arm, conds: _Conditions) -> bool:
+    """The arm always leaves the function without a true answer: it ends with a `return` of a false value or a
+    `raise`, and every `return` in it gives a false value (`if not abort: return False` then `raise ...`)."""
+    return bool(arm) and type(arm[-1]) in (ast.Return, ast.Raise) and _only_false_returns(arm, conds)
 
 
 def _last_value_never(fn, conds: _Conditions) -> bool:
@@ -747,7 +783,8 @@ def _params(fn) -> list:
 
 
 def _kept(choice, pick: str) -> bool:
-    return bool(pick) and (choice is True or choice == pick)
+    # ("kernel": a finding of `requirement-kept-categories`, kept only in the block of a requirement check)
+    return bool(pick) and (choice is True and pick != "kernel" or choice == pick)
 
 
 class _Spans:
@@ -770,6 +807,8 @@ class _Spans:
         # how many arms of other conditions hold it, in its function: a CUDA requirement met only when a switch is
         # on (`if use_xformers: ... elif not torch.cuda.is_available(): raise ...`) belongs to that opt-in path
         self.branch = 0
+        self.starts = frozenset(ctx.values.get("process-group-starts", ()))
+        self.group_starts: list | None = None  # the file's calls that start a process group, when asked
 
     def add(self, first, last, choice=False) -> None:
         start = (first.lineno, first.col_offset)
@@ -836,9 +875,11 @@ class _Spans:
                         break
             elif k is ast.IfExp:
                 if self.conds.never(node.test):
-                    self.add(node.body, node.body, choice=True)
+                    if not _api_or_noop(node.body, node.orelse):
+                        self.add(node.body, node.body, choice=True)
                 elif self.conds.always(node.test):
-                    self.add(node.orelse, node.orelse, choice=not self.conds.on_neuron(node.test))
+                    if not _api_or_noop(node.orelse, node.body):
+                        self.add(node.orelse, node.orelse, choice=not self.conds.on_neuron(node.test))
         return self.spans
 
     def block(self, stmts) -> None:
@@ -858,11 +899,18 @@ class _Spans:
                 # and what follows are its only path and stay findings (a `return` or a test skip still guards).
                 mandatory = (never and _fails(s.orelse) or always and _fails(s.body)) and not self.caught \
                     and not self.branch and _cuda_test(s.test, self.conds.words)
-                if never and s.body and not mandatory:
-                    self.add(s.body[0], s.body[-1], choice="backend" if _goes_on(s.orelse) else False)
+                # `if ddp and device_type == "cuda": ...; dist.init_process_group("nccl")` / `else: device = ...`: the
+                # arm Neuron skips holds the file's only process-group start, so distributed training is silently
+                # off there; that arm is the program's only distributed path and its findings stay.
+                if never and s.body and not mandatory and not self._only_group_start(s.body):
+                    # `if check_sru_requirement():` (a project function that raises without CUDA when asked to):
+                    # the block is a CUDA-only feature the program stops for on Neuron once selected; its kernel and
+                    # library code stay the port item (`requirement-kept-categories`), the device plumbing is guarded
+                    choice = "backend" if _goes_on(s.orelse) else "kernel" if self._requirement(s.test) else False
+                    self.add(s.body[0], s.body[-1], choice=choice)
                     if s.orelse and not _goes_on(s.orelse) and i + 1 < len(stmts):
                         self.add(stmts[i + 1], stmts[-1])  # `if torch.cuda.is_available(): ... else: return`
-                if always and s.orelse and not mandatory:
+                if always and s.orelse and not mandatory and not self._only_group_start(s.orelse):
                     other = _goes_on(s.body) and not self.conds.on_neuron(s.test)
                     self.add(s.orelse[0], s.orelse[-1], choice="backend" if other else False)
                 if always and not s.orelse and not mandatory:
@@ -898,6 +946,24 @@ class _Spans:
                     self.block(getattr(s, name, None) or [])
                 for h in (getattr(s, "handlers", None) or []) + (getattr(s, "cases", None) or []):
                     self.block(h.body)
+
+    def _requirement(self, test) -> bool:
+        """A call of a function of the file that answers False on Neuron and raises on some path (a requirement
+        check with an `abort` switch: OpenNMT's `check_sru_requirement()`)."""
+        if type(test) is not ast.Call or type(test.func) is not ast.Name or test.func.id not in self.conds.func_defs:
+            return False
+        defs = self.conds.func_defs[test.func.id]
+        return self.conds.never(test) and all(any(type(n) is ast.Raise for n in ast.walk(d)) for d in defs)
+
+    def _only_group_start(self, arm) -> bool:
+        """The arm calls a process-group start (`[context.values] process-group-starts`) and the file starts no
+        group anywhere else."""
+        if self.group_starts is None:
+            self.group_starts = [n for n in self.ctx.nodes(ast.Call) if _tail(n.func) in self.starts]
+        if not self.group_starts:
+            return False
+        inside = {id(n) for top in arm for n in ast.walk(top) if type(n) is ast.Call}
+        return all(id(n) in inside for n in self.group_starts)
 
     def _skip_decorator(self, d) -> bool:
         """@unittest.skipIf(not torch.cuda.is_available(), ...), @pytest.mark.skipif(...), @skipUnless(cuda), an
@@ -1109,6 +1175,14 @@ class _Spans:
         return False
 
 
+def _api_or_noop(api, other) -> bool:
+    """`torch.cuda.synchronize if device_type == "cuda" else lambda: None`, `torch.cuda.max_memory_allocated if ...
+    else lambda: 0`: a CUDA function picked against a no-op. On Neuron the no-op is what runs (timings without a
+    sync, a memory peak of 0), silently, where the Neuron equivalent exists: the pick is a change, not a guard.
+    A value the arm computes (`torch.cuda.current_device() if ... else None`) is no such pick and stays guarded."""
+    return type(api) is ast.Attribute and type(other) is ast.Lambda and type(other.body) is ast.Constant
+
+
 def _spans(ctx):
     if ctx.tree is None:
         return None
@@ -1123,7 +1197,9 @@ def guarded_at(ctx, pos: tuple, category: str, kinds) -> bool:
     spans = ctx.fact("neuron-guarded", _spans)
     if spans is None:
         return False
-    return spans.holds(pos, "backend" if category == "distributed-backend" else "device" if "device" in kinds else "")
+    kept = ctx.values.get("requirement-kept-categories", ())
+    return spans.holds(pos, "backend" if category == "distributed-backend" else "device" if "device" in kinds
+                       else "kernel" if category in kept else "")
 
 
 @predicate("neuron-guarded", effect="guard")

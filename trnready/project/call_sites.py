@@ -149,9 +149,31 @@ def _sig(fn) -> list:
     return [fn.lineno, fn.end_lineno or fn.lineno, params, defaults]
 
 
+def _cuda_test(a) -> bool:
+    """`self.device.type == th.device("cuda").type`, `x.device.type == "cuda"`, `torch.cuda.is_available()`: a
+    value that is False on every Neuron machine."""
+    if type(a) is ast.Call:
+        return (dotted(a.func) or "").endswith("cuda.is_available") and not a.args
+    if type(a) is not ast.Compare or len(a.ops) != 1 or type(a.ops[0]) is not ast.Eq:
+        return False
+    sides = (a.left, a.comparators[0])
+    for x, y in (sides, sides[::-1]):
+        if type(x) is ast.Attribute and x.attr in ("type", "device_type"):
+            if type(y) is ast.Constant and y.value == "cuda":
+                return True
+            if type(y) is ast.Attribute and y.attr == "type" and type(y.value) is ast.Call \
+                    and (dotted(y.value.func) or "").endswith("device") and y.value.args \
+                    and type(y.value.args[0]) is ast.Constant and y.value.args[0].value == "cuda":
+                return True
+    return False
+
+
 def _arg(a, params: set) -> str:
     if type(a) is ast.Starred:
         return "*"
+    if _cuda_test(a):
+        # set_random_seed(seed, using_cuda=self.device.type == th.device("cuda").type): what every Neuron run passes
+        return "False"
     lit = literal_source(a)
     if lit is not None and len(lit) <= 80:
         return lit

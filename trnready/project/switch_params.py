@@ -12,7 +12,9 @@ or the parameter's literal default when it leaves it out; a caller handing on an
 parameter of its own, a spread) makes the answer unknown, and unknown never guards. Tests read: a parameter
 alone, `not p`, `p is None` / `p is not None`, `p == literal`, `p != literal`, `p in (literals)`, `p not in
 (...)`, and `and` / `or` of those (`x and p` is false when p is). A parameter the function assigns again is not
-read. A finding with places folded into it elsewhere (occurrences) is left alone."""
+read. A finding with places folded into it elsewhere (occurrences) is left alone unless every place lies in the
+same arms. A caller passing a device test (`using_cuda=self.device.type == th.device("cuda").type`) passes False,
+its value on every Neuron machine (project/call_sites.py)."""
 from __future__ import annotations
 
 import ast
@@ -61,8 +63,6 @@ def _indent(text: str) -> int:
 def switched_off(f, rel: str, fname: str, callers, tree) -> bool:
     """Whether finding `f` (in function `fname` of file `rel`) sits in an arm no resolved caller can reach.
     `tree`: an object whose `get()` gives the file's syntax tree (parsed only when needed)."""
-    if f.occurrences:
-        return False
     sig = callers.sig(rel, fname)
     if sig is None:
         return False
@@ -78,6 +78,11 @@ def switched_off(f, rel: str, fname: str, callers, tree) -> bool:
     read = set(literals) - rebound(fn)
     arms = _arms(fn.body, f.line, read)
     if not arms:
+        return False
+    # Places folded into the finding (`cudnn.benchmark = False` after `cudnn.deterministic = True`) go with it
+    # only when they lie in the same arms: the finding is then guarded as a whole.
+    mine = [(id(t), b) for t, b in arms]
+    if any([(id(t), b) for t, b in _arms(fn.body, o[0], read)] != mine for o in f.occurrences):
         return False
     for _crel, call in found:
         values = {}

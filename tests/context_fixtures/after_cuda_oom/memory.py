@@ -52,3 +52,19 @@ def first_try(x):
         y = x.cuda()
     torch.cuda.synchronize()
     return y
+
+
+def train_step(model, batch, log):
+    try:
+        loss = model(batch)
+        loss.backward()
+    except Exception as exc:
+        text = str(exc)
+        if "CUDA out of memory" in text:
+            log("cuda OOM - batch removed")
+            torch.cuda.empty_cache()
+        else:
+            torch.cuda.synchronize()
+            raise exc
+    if "out of memory" in log.last:
+        torch.cuda.empty_cache()

@@ -1,0 +1,20 @@
+"""optional-tpu-import: torch_xla imported optionally and used only on TPU / XLA-device paths is no migration item."""
+from conftest import CONTEXT_FIXTURES, scan_findings
+from trnready import context
+
+
+def test_optional_tpu_paths_are_guarded_and_other_uses_stay():
+    found = [(f[0], f[1], f[3], f[5]) for f in scan_findings(CONTEXT_FIXTURES / "optional_tpu_import",
+                                                             "--show-guarded")]
+    # attention.py: used only under a TPU switch (the handler passes); encode.py: only under an XLA-device test
+    # (the handler binds None); required.py: the handler raises; train_xla.py: mark_step on every step
+    assert found == [
+        ("attention.py", 4, "TRN221", True),
+        ("encode.py", 4, "TRN221", True),
+        ("required.py", 2, "TRN221", False),
+        ("train_xla.py", 2, "TRN221", False),
+    ]
+
+
+def test_registered_as_a_guard():
+    assert context.get("optional-tpu-import").effect == "guard"

@@ -1,0 +1,73 @@
+"""optional-tpu-import: an optional import of a TPU-only package whose every use is on a path Neuron never takes."""
+from __future__ import annotations
+
+import ast
+
+from .base import parent_of, predicate
+from .neuron_guarded import guarded_at
+
+_CATCHES = {"ImportError", "ModuleNotFoundError", "Exception"}
+
+
+def _catches_import(handler) -> bool:
+    t = handler.type
+    types = t.elts if isinstance(t, ast.Tuple) else [t]
+    return t is None or any(isinstance(e, ast.Name) and e.id in _CATCHES for e in types)
+
+
+def _no_fallback_needed(handler, names: set) -> bool:
+    """The handler only passes, logs, or binds the import's names (or a flag) to None / False: nothing else runs
+    in their place, and it does not raise."""
+    for st in handler.body:
+        if isinstance(st, ast.Pass) or (isinstance(st, ast.Expr) and isinstance(st.value, (ast.Call, ast.Constant))):
+            continue
+        if isinstance(st, ast.Assign) and isinstance(st.value, ast.Constant) and st.value.value in (None, False) \
+                and all(isinstance(t, ast.Name) for t in st.targets):
+            continue
+        return False
+    return True
+
+
+def _xla_device_test(test) -> bool:
+    """`x.device.type == "xla"` (also inside `and`): a test for an XLA device, which a TorchNeuron run never has."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        return any(map(_xla_device_test, test.values))
+    return isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq) \
+        and any(isinstance(o, ast.Constant) and o.value == "xla" for o in (test.left, test.comparators[0]))
+
+
+def _under_xla_test(ctx, node) -> bool:
+    child, p = node, parent_of(ctx, node)
+    while p is not None:
+        if isinstance(p, ast.If) and any(s is child for s in p.body) and _xla_device_test(p.test):
+            return True
+        child, p = p, parent_of(ctx, p)
+    return False
+
+
+@predicate("optional-tpu-import", kinds=("import",), effect="guard")
+def optional_tpu_import(ctx, hit) -> bool:
+    """An import of a package of `tpu-only-packages` (torch_xla) at module level under `try: ... except
+    ImportError:` whose handler passes or binds the names (or a flag) to None / False, when every use of the names
+    it binds is on a path a Neuron run never takes: code `neuron-guarded` guards (`if attn.use_tpu_flash_attention:
+    flash_attention(...)`) or the body of an `if` testing for an XLA device (`if x.device.type == "xla":
+    xm.mark_step()`). That optional TPU path is no migration item (issue 13). An import used anywhere else, one
+    made without a `try`, or whose handler raises or imports a replacement, stays a finding."""
+    node = hit.node
+    if not isinstance(node, (ast.Import, ast.ImportFrom)):
+        return False
+    top = hit.name.split(".", 1)[0]
+    if top not in ctx.values.get("tpu-only-packages", ()):
+        return False
+    p = parent_of(ctx, node)
+    if not (isinstance(p, ast.Try) and any(s is node for s in p.body) and parent_of(ctx, p) is ctx.tree):
+        return False
+    names = {a.asname or a.name.split(".", 1)[0] for a in node.names}
+    handlers = [h for h in p.handlers if _catches_import(h)]
+    if not handlers or not all(_no_fallback_needed(h, names) for h in handlers):
+        return False
+    for n in ctx.nodes(ast.Name):
+        if n.id in names and isinstance(n.ctx, ast.Load) and not _under_xla_test(ctx, n) \
+                and not guarded_at(ctx, (n.lineno, n.col_offset), "", ()):
+            return False
+    return True

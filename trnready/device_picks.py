@@ -1,0 +1,55 @@
+"""Statement-form device picks: the device string an `if` / `elif` / `else` chain assigns or returns.
+
+`if torch.cuda.is_available(): device_type = "cuda"` / `elif ...: device_type = "mps"` / `else: device_type = "cpu"`
+(or `return "cuda"` ... `return "cpu"` after the `if`): the "cuda" is a device string because another arm gives
+the same name (or the function's return) another device's name. The names that make a chain a device pick are
+catalogue data (`[context.values] device-pick-alternatives`); the check of the chain decides the rest
+(neuron-guarded guards the CUDA arm, and the post-processing folds that value into the reported check).
+"""
+
+from __future__ import annotations
+
+import ast
+
+
+def _is_cuda(value: str) -> bool:
+    return value == "cuda" or (value.startswith("cuda:") and value[5:].isdigit())
+
+
+def _stores(arm: list, out: dict) -> None:
+    """Literal strings the arm assigns to one name / returns, by key, through nested `if`s of the arm."""
+    for st in arm:
+        t = type(st)
+        if t is ast.If:
+            _stores(st.body, out)
+            _stores(st.orelse, out)
+            continue
+        if t is ast.Assign and len(st.targets) == 1 and type(st.targets[0]) in (ast.Name, ast.Attribute):
+            key, value = ast.unparse(st.targets[0]), st.value
+        elif t is ast.AnnAssign and st.value is not None and type(st.target) in (ast.Name, ast.Attribute):
+            key, value = ast.unparse(st.target), st.value
+        elif t is ast.Return and st.value is not None:
+            key, value = "return", st.value
+        else:
+            continue
+        if type(value) is ast.Constant and type(value.value) is str:
+            out.setdefault(key, []).append(value)
+
+
+def pick_literals(node: ast.If, following: ast.stmt | None, alternatives: frozenset) -> list:
+    """The "cuda" literals of a device pick written as statements: a chain whose arms give one name (or the
+    return value) "cuda" in one arm and another device's name (`alternatives`) in another. A chain without an
+    `else` is completed by the statement after it (`return "cpu"` after `if ...: return "cuda"`)."""
+    stores: dict = {}
+    _stores(node.body, stores)
+    orelse = node.orelse
+    while len(orelse) == 1 and type(orelse[0]) is ast.If:
+        _stores(orelse[0].body, stores)
+        orelse = orelse[0].orelse
+    _stores(orelse if orelse else ([following] if following is not None else []), stores)
+    out: list = []
+    for values in stores.values():
+        cuda = [v for v in values if _is_cuda(v.value)]
+        if cuda and any(v.value.split(":", 1)[0].lower() in alternatives for v in values):
+            out.extend(cuda)
+    return out

@@ -21,7 +21,9 @@ _IDENT_PAREN = re.compile(r"(?<!\w)([A-Za-z_]\w*)\s*(?:<[^<>;{}()]*>\s*)?\(")
 
 
 def cuda_kernels(text: str) -> list[tuple[str, int]]:
-    """Names and lines of the `__global__` functions *defined* in a CUDA source (declarations skipped)."""
+    """Names and lines of the `__global__` functions *defined* in a CUDA source (declarations skipped). The line is
+    the one holding `__global__`, where the definition starts: the name may follow lines later
+    (`__global__ __launch_bounds__(...)` / `void scan_fwd_kernel(Params p) {`)."""
     clean = _CUDA_COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
     clean = re.sub(r"__launch_bounds__\s*\([^)]*\)", lambda m: " " * len(m.group(0)), clean)
     out, seen = [], set()
@@ -41,7 +43,7 @@ def cuda_kernels(text: str) -> list[tuple[str, int]]:
         if not rest.startswith("{"):
             continue  # a prototype
         name = m.group(1)
-        pos = (name, clean.count("\n", 0, m.start()) + 1)
+        pos = (name, clean.count("\n", 0, g.start()) + 1)
         if pos not in seen:  # overloads (float / half variants) are separate kernels to port
             seen.add(pos)
             out.append(pos)

@@ -1,5 +1,5 @@
 """Dependency manifests: requirements/constraints files (with their -r/-c includes), pyproject.toml,
-Pipfile, setup.cfg, setup.py (from the syntax tree), conda environments and .python-version."""
+Pipfile, setup.cfg, setup.py (from the syntax tree), conda environments, pixi.toml and .python-version."""
 from __future__ import annotations
 
 import hashlib
@@ -29,12 +29,13 @@ def read(ctx: FileContext) -> ReadResult:
     sources = [Source(text, comments(kind))]
     if kind == "requirements":
         return _read_requirements(ctx, em, lines, mention, sources)
-    if kind in ("pyproject", "pipfile"):
+    if kind in ("pyproject", "pipfile", "pixi"):
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as e:
             return ReadResult([], Diagnostic(rel, "syntax-error", f"invalid TOML: {e}"), [])
-        man = rq.parse_pyproject(data, text) if kind == "pyproject" else rq.parse_pipfile(data, text)
+        parse = {"pyproject": rq.parse_pyproject, "pipfile": rq.parse_pipfile, "pixi": rq.parse_pixi}[kind]
+        man = parse(data, text)
     elif kind == "setup-cfg":
         man = rq.parse_setup_cfg(text)
     elif kind == "python-version":

@@ -580,10 +580,12 @@ def report_findings(findings: list, engine, mentioned, root=None, config=None) -
     from .repo_rules import collapse
 
     from .project.build_commands import build_commands
+    from .project.uv_extras import uv_extras
 
     findings = cuda_helpers(collapse(findings, engine, mentioned), engine, root)
-    return sort(build_commands(extension_places(kernel_tests(scopes(vendored(findings, engine, root, config), root,
-                                                                    config), engine), engine, root), root))
+    return sort(uv_extras(build_commands(extension_places(kernel_tests(scopes(vendored(findings, engine, root, config),
+                                                                              root, config), engine), engine, root),
+                                         root), root))
 
 
 def vendored(findings: list, engine, root=None, config=None) -> list:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from .. import requirements as rq
@@ -48,7 +49,25 @@ def read(ctx: FileContext) -> ReadResult:
     emit_pyreqs(man.pyreqs, lines, ctx.engine, em, mention)
     emit_lines(kind, lines, ctx.engine, em, mention)
     spans = rq.extra_spans(data, text) if kind == "pyproject" else []
-    return ReadResult(_guard_platform_extras(em.out, man.deps, spans, ctx.engine), None, sources)
+    return ReadResult(one_per_pin(_guard_platform_extras(em.out, man.deps, spans, ctx.engine)), None, sources)
+
+
+def one_per_pin(findings: list) -> list:
+    """One finding per pin: the same requirement written again in an extra (`torch==2.8.0` in `dependencies` and
+    in the `stable` extra) is one thing to change, so each repeat with the same rule, the same text and the same
+    standing (guarded or not) is an occurrence of the first."""
+    first: dict = {}
+    out: list = []
+    for f in findings:
+        key = (f.rule, f.message, f.guarded, f.suppressed)
+        k = first.get(key)
+        if k is None:
+            first[key] = len(out)
+            out.append(f)
+            continue
+        head = out[k]
+        out[k] = replace(head, occurrences=tuple(dict.fromkeys((*head.occurrences, (f.line, f.column, f.rule)))))
+    return out
 
 
 def _guard_platform_extras(findings: list, deps: list, spans: list, engine) -> list:

@@ -49,13 +49,17 @@ _SLASH_COMMENT = re.compile(r"(?:^|(?<=\s))//.*$")
 # assigns one (`n_gpus_per_node=4`, `export GPUS=${GPUS:-8}`): the value to change is written there.
 _VAR_REF = re.compile(r"\$\{?(?P<name>[A-Za-z_]\w*)")
 _SHELL_ASSIGN = re.compile(r"^\s*(?:(?:export|readonly|local|declare(?:\s+-\w+)*)\s+)?(?P<name>[A-Za-z_]\w*)=(?!=)")
+# a default set after a test: `[ -z "$CUDA_VERSION" ] && CUDA_VERSION="12.1.0"`, `test -n "$X" || X=1`
+_DEFAULT_ASSIGN = re.compile(r"^\s*(?:\[\[?[^\]\n]*\]\]?|test\s[^&|\n]*?)\s*(?:&&|\|\|)\s*(?:export\s+)?"
+                             r"(?P<name>[A-Za-z_]\w*)=(?!=)")
 
 
 def shell_variable_lines(lines: list[str]) -> dict:
-    """name -> [(line, column)] of every uncommented `NAME=value` assignment of a shell script."""
+    """name -> [(line, column)] of every uncommented `NAME=value` assignment of a shell script (also a default set
+    after a test: `[ -z "$X" ] && X=value`)."""
     out: dict = {}
     for n, ln in enumerate(lines, 1):
-        m = _SHELL_ASSIGN.match(ln)
+        m = _SHELL_ASSIGN.match(ln) or _DEFAULT_ASSIGN.match(ln)
         if m:
             out.setdefault(m.group("name"), []).append((n, m.start("name") + 1))
     return out

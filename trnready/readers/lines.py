@@ -11,6 +11,7 @@ from dataclasses import replace
 from .. import requirements as rq
 from .context import FileContext, ReadResult, Source
 from .emit import Emitter, emit_deps, emit_pyreqs, mentioned, msg, uncommented
+from .tool_commands import foreign_lines
 from ..filekinds import BY_KIND, comments
 from ..scope import classify
 
@@ -81,9 +82,12 @@ def emit_lines(kind: str, lines: list[str], engine, em: Emitter, mention_text: s
     if not matchers:
         return
     assigned = shell_variable_lines(lines) if kind == "shell" else {}
+    # `trtexec ... --fp16` and the variables only such a command reads: another runtime's tool (tool_commands.py)
+    foreign = foreign_lines(lines, engine.catalogue.context_values.get("other-runtime-commands", ())) \
+        if kind == "shell" and getattr(engine, "catalogue", None) is not None else set()
     first = len(em.out)
     for n, ln in enumerate(lines, 1):
-        if only is not None and n not in only:
+        if (only is not None and n not in only) or n in foreign:
             continue
         if kind == "shell" and ln.lstrip().startswith("#SBATCH"):
             body = rq.strip_comment(ln.replace("#SBATCH", "       ", 1))  # a Slurm directive, not a comment

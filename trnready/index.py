@@ -449,7 +449,7 @@ class Indexer:
                 or not all(p.isidentifier() for p in name.split(".")) or self.type_checking:
             return
         stand_in = ast.copy_location(ast.Import(names=[ast.alias(name=name)]), call)
-        stand_in.trnready_call = call  # type: ignore[attr-defined]
+        stand_in.trnready_call = call
         self.index.every_import.append(stand_in)
         if self.guard:
             self.index.guarded.add(stand_in)

@@ -48,9 +48,11 @@ def _loop_targets(func) -> dict:
     """name -> the iterable of the `for NAME in ...` loops and comprehensions of the function (bound once)."""
     seen: dict = {}
     for n in ast.walk(func):
-        pairs = [(g.target, g.iter) for g in n.generators] if isinstance(
-            n, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)) else \
-            [(n.target, n.iter)] if type(n) in (ast.For, ast.AsyncFor) else []
+        pairs: list = []
+        if isinstance(n, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+            pairs = [(g.target, g.iter) for g in n.generators]
+        elif isinstance(n, (ast.For, ast.AsyncFor)):
+            pairs = [(n.target, n.iter)]
         for target, it in pairs:
             if type(target) is ast.Name:
                 seen[target.id] = None if target.id in seen else it
@@ -91,7 +93,7 @@ class _Eval:
             parts = [self.value(e, depth + 1) for e in node.elts]
             if any(p is None or len(p) != 1 for p in parts):
                 return None
-            return [tuple(p[0] for p in parts)]  # type: ignore[index]
+            return [tuple(p[0] for p in parts if p)]
         if k is ast.Dict:
             return self._table(node.keys, node.values, depth)
         if k is ast.Call and type(node.func) is ast.Name and node.func.id == "dict" and not node.args:

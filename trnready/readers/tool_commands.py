@@ -20,7 +20,8 @@ _REF = re.compile(r"\$\{?([A-Za-z_]\w*)")
 def _tool(text: str, tools: frozenset) -> bool:
     """The command (after `VAR=value`, `sudo`, `time` prefixes, and in each `&&` / `;` / `|` part) runs a tool."""
     for part in re.split(r"&&|\|\||;|\|", text):
-        rest = part[_PREFIX.match(part).end():]
+        m = _PREFIX.match(part)
+        rest = part[m.end() if m else 0:]
         word = rest.split(None, 1)[0] if rest.split() else ""
         if word.rsplit("/", 1)[-1] in tools:
             return True

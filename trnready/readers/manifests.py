@@ -49,25 +49,30 @@ def read(ctx: FileContext) -> ReadResult:
     emit_pyreqs(man.pyreqs, lines, ctx.engine, em, mention)
     emit_lines(kind, lines, ctx.engine, em, mention)
     spans = rq.extra_spans(data, text) if kind == "pyproject" else []
-    return ReadResult(one_per_pin(_guard_platform_extras(em.out, man.deps, spans, ctx.engine)), None, sources)
+    found = _guard_platform_extras(em.out, man.deps, spans, ctx.engine)
+    return ReadResult(one_per_pin(found, man.deps), None, sources)
 
 
-def one_per_pin(findings: list) -> list:
-    """One finding per pin: the same requirement written again in an extra (`torch==2.8.0` in `dependencies` and
-    in the `stable` extra) is one thing to change, so each repeat with the same rule, the same text and the same
-    standing (guarded or not) is an occurrence of the first."""
-    first: dict = {}
-    out: list = []
-    for f in findings:
-        key = (f.rule, f.message, f.guarded, f.suppressed)
-        k = first.get(key)
-        if k is None:
-            first[key] = len(out)
-            out.append(f)
+def one_per_pin(findings: list, deps: list) -> list:
+    """One finding per pin: a main requirement written again in an extra (`torch==2.8.0` in `dependencies` and in
+    the `stable` extra) is one thing to change, so the extra's repeat (same rule, same text, same standing) is an
+    occurrence of the main requirement's finding. Repeats across extras alone stay apart: each extra is a choice
+    of its own (a `flashattention` feature and a `gpu` extra)."""
+    extra_of = {d.line: d.extra for d in deps}
+    main: dict = {}  # (rule, message, standing) -> index of the main requirement's finding
+    for i, f in enumerate(findings):
+        if f.line in extra_of and not extra_of[f.line]:
+            main.setdefault((f.rule, f.message, f.guarded, f.suppressed), i)
+    out = list(findings)
+    drop: set = set()
+    for i, f in enumerate(findings):
+        k = main.get((f.rule, f.message, f.guarded, f.suppressed))
+        if k is None or k == i or not extra_of.get(f.line):
             continue
         head = out[k]
         out[k] = replace(head, occurrences=tuple(dict.fromkeys((*head.occurrences, (f.line, f.column, f.rule)))))
-    return out
+        drop.add(i)
+    return [f for i, f in enumerate(out) if i not in drop]
 
 
 def _guard_platform_extras(findings: list, deps: list, spans: list, engine) -> list:

@@ -353,7 +353,8 @@ def parse_requirements(text: str):
 
 # ---------------------------------------------------------------- pip install inside shell text
 
-_PIP_CMD = re.compile(r"(?:(?:\b(?:pip3?(?:\.\d+)?|uv\s+pip|python[\d.]*\s+-m\s+pip|micromamba|mamba|conda)"
+# a tool called by a quoted path counts too (`"$WORKING_DIR/miniconda/bin/conda" install --yes cudatoolkit=11.8`)
+_PIP_CMD = re.compile(r"(?:(?:\b(?:pip3?(?:\.\d+)?|uv\s+pip|python[\d.]*\s+-m\s+pip|micromamba|mamba|conda)[\"']?"
                       r"|\{sys\.executable\}\s+-m\s+pip)"
                       r"\s+install|\buv\s+add|\bpoetry\s+add)\b")
 _TOKEN = re.compile(r"(?P<sep>&&|\|\|?|;|\)|`)|(?P<tok>\"[^\"]*\"|'[^']*'|[^\s;&|)`]+)")
@@ -371,7 +372,7 @@ def pip_deps(text: str, positions=None, line: int = 1) -> list:
     out = []
     commands = list(_PIP_CMD.finditer(text))
     for n, m in enumerate(commands):
-        is_conda = m.group(0).split()[0] in ("conda", "mamba", "micromamba")
+        is_conda = m.group(0).split()[0].strip("\"'") in ("conda", "mamba", "micromamba")
         skip_next: bool | str = False  # "editable": the next token is an -e target
         # A command's arguments end where the next install command starts: reading to the end of the
         # line for each of thousands of `pip install` on one line was quadratic.

@@ -9,6 +9,8 @@ def test_optional_imports_of_cuda_only_packages_are_guarded():
     assert scan_findings(CONTEXT_FIXTURES / "optional_gpu_import", "--show-guarded") == [
         # `triton.cdiv` only in a function body, under the flag the handler sets: the fallback runs
         ("body_only_kernel.py", 5, 5, "TRN288", "Triton: `triton`" + OPTIONAL, True),
+        # a base class at module level, but the handler binds the name again (`SwiGLU = torch.nn.Module`)
+        ("body_only_kernel.py", 19, 5, "TRN284", "xFormers: `xformers.ops`" + OPTIONAL, True),
         # optional, but `assert flash_attn_with_kvcache is not None` on the decoding path: a change to check
         ("decode.py", 3, 5, "TRN281", "flash-attn (CUDA-only kernels): `flash_attn`" + OPTIONAL, False),
         # an availability `if` with an `else` that binds the name again: the fallback

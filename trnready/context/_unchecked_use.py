@@ -137,14 +137,18 @@ def _import_time(ctx, use) -> bool:
 def used_at_import(ctx, node) -> bool:
     """`node`, an import in the body of a module-level `try:` whose handler falls back (`except ImportError:
     WITH_TRITON = False`), binds a name the module uses when it is imported outside any test of it or of a flag
-    the `try` sets: `@triton.jit` on a module-level def. Without the package that use raises NameError as the
+    the `try` sets, and that the handler does not bind again: `@triton.jit` on a module-level def. Without the package that use raises NameError as the
     module loads, so the fallback never runs and the import is not optional."""
     if not isinstance(node, (ast.Import, ast.ImportFrom)):
         return False
     p = parent_of(ctx, node)
     if not isinstance(p, ast.Try) or parent_of(ctx, p) is not ctx.tree:
         return False
-    names = _bound_names(node)
+    # a name the handler binds again (`except ImportError: SwiGLU = SwiGLUFFN`, `FlashCrossAttention = None`) has
+    # its fallback: using it as the module loads is fine
+    names = {n for n in _bound_names(node) if not any(_binds(h.body, {n}) for h in p.handlers)}
+    if not names:
+        return False
     flags = {t.id for part in (p.body, *(h.body for h in p.handlers)) for st in part if isinstance(st, ast.Assign)
              for t in st.targets if isinstance(t, ast.Name)}
     watched = names | flags

@@ -13,3 +13,13 @@ def block_count(n, block):
 
 def cross_scan(x):
     return torch.flip(x, dims=(-1,))
+
+
+try:
+    from xformers.ops import SwiGLU
+except ImportError:
+    SwiGLU = torch.nn.Module
+
+
+class SwiGLUFused(SwiGLU):
+    pass

@@ -137,8 +137,9 @@ def _import_time(ctx, use) -> bool:
 def used_at_import(ctx, node) -> bool:
     """`node`, an import in the body of a module-level `try:` whose handler falls back (`except ImportError:
     WITH_TRITON = False`), binds a name the module uses when it is imported outside any test of it or of a flag
-    the `try` sets, and that the handler does not bind again: `@triton.jit` on a module-level def. Without the package that use raises NameError as the
-    module loads, so the fallback never runs and the import is not optional."""
+    the `try` sets, and that the handler does not bind again: `@triton.jit` on a module-level def. Without the
+    package that use raises NameError as the module loads, so the fallback never runs and the import is not
+    optional."""
     if not isinstance(node, (ast.Import, ast.ImportFrom)):
         return False
     p = parent_of(ctx, node)

@@ -354,3 +354,31 @@ def test_a_key_guarding_one_more_use_of_a_library_used_anyway_turns_nothing_on(t
     found = [f for f in json.loads(proc.stdout)["findings"] if f["path"].endswith(".yaml")]
     assert [(f["line"], f["rule"]) for f in found] == [(6, "TRN298")]
     assert found[0]["message"].startswith("`packed_depth: true` turns on packed.py:1 ")
+
+
+VITS_TRAIN = """import torch
+from torch.cuda.amp import autocast, GradScaler
+
+
+def run(hps, net, loader):
+    scaler = GradScaler(enabled=hps.train.fp16_run)
+    for x in loader:
+        with autocast(enabled=hps.train.fp16_run):
+            loss = net(x)
+        scaler.scale(loss).backward()
+"""
+
+
+def test_a_keyword_switch_on_the_call_itself_holds_even_when_the_import_line_is_a_place(tmp_path):
+    # vits: `"fp16_run": true` in a JSON config, read as `GradScaler(enabled=hps.train.fp16_run)` and
+    # `autocast(enabled=hps.train.fp16_run)`; the finding's other place is the import line, which uses nothing, so
+    # the library is not "used anyway". `"fp16_run": false` in the other config turns nothing on.
+    (tmp_path / "configs").mkdir()
+    (tmp_path / "configs" / "base.json").write_text(
+        '{\n  "train": {\n    "epochs": 10,\n    "batch_size": 8,\n    "fp16_run": true\n  }\n}\n')
+    (tmp_path / "configs" / "fp32.json").write_text(
+        '{\n  "train": {\n    "epochs": 10,\n    "batch_size": 8,\n    "fp16_run": false\n  }\n}\n')
+    (tmp_path / "train.py").write_text(VITS_TRAIN)
+    found = _configs(tmp_path, "--no-cache")
+    assert [(f[0], f[1], f[3], f[4]) for f in found] == [("configs/base.json", 5, "TRN251", "cuda-amp")]
+    assert found[0][6].startswith("`fp16_run: true` turns on train.py:6 ")

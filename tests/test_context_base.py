@@ -93,6 +93,23 @@ def test_parent_outside_the_file_and_at_the_top():
     assert ctx.parent(ast.parse("y = 2\n").body[0]) is None
 
 
+
+def test_the_stand_in_import_of_a_computed_import_is_held_by_its_call():
+    # `importlib.import_module("fused_adam_cuda")` is indexed as a stand-in `import fused_adam_cuda` (index.py):
+    # its holder is the call, so predicates walking up from it see the function and the `try:` around it
+    from trnready.index import Indexer, Interest
+
+    tree = ast.parse("import importlib\ndef f():\n    try:\n        m = importlib.import_module('apex')\n"
+                     "    except ImportError:\n        m = None\n")
+    empty = frozenset()
+    index = Indexer(Interest(empty, empty, empty, empty, empty)).run(tree)
+    (stand_in, names), = [(n, c) for n, c in index.imports if getattr(n, "trnready_call", None) is not None]
+    assert names == ("apex",) and stand_in in index.guarded and stand_in.lineno == 4
+    ctx = base.FileContext(index=index, tree=tree, resolver=None, values={})
+    call = ctx.parent(stand_in)
+    assert type(call) is ast.Call and type(ctx.parent(ctx.parent(call))) is ast.Try
+
+
 COMPILES = [
     ("plain", "import torch\nm = torch.compile(m)\n", True),
     ("decorator", "import torch\n@torch.compile(fullgraph=True)\ndef f(x):\n    return x\n", True),

@@ -7,6 +7,10 @@ OPTIONAL = " (optional import: guarded by try/except or an availability check)"
 
 def test_optional_imports_of_cuda_only_packages_are_guarded():
     assert scan_findings(CONTEXT_FIXTURES / "optional_gpu_import", "--show-guarded") == [
+        # `triton.cdiv` only in a function body, under the flag the handler sets: the fallback runs
+        ("body_only_kernel.py", 5, 5, "TRN288", "Triton: `triton`" + OPTIONAL, True),
+        # a base class at module level, but the handler binds the name again (`SwiGLU = torch.nn.Module`)
+        ("body_only_kernel.py", 19, 5, "TRN284", "xFormers: `xformers.ops`" + OPTIONAL, True),
         # optional, but `assert flash_attn_with_kvcache is not None` on the decoding path: a change to check
         ("decode.py", 3, 5, "TRN281", "flash-attn (CUDA-only kernels): `flash_attn`" + OPTIONAL, False),
         # an availability `if` with an `else` that binds the name again: the fallback
@@ -15,6 +19,11 @@ def test_optional_imports_of_cuda_only_packages_are_guarded():
         ("flagged_use.py", 6, 5, "TRN281", "flash-attn (CUDA-only kernels): `flash_attn`" + OPTIONAL, True),
         # the use is in a class named for the package (chosen by the attention implementation)
         ("flash_class.py", 5, 5, "TRN281", "flash-attn (CUDA-only kernels): `flash_attn`" + OPTIONAL, True),
+        # `@triton.jit` on a module-level def runs as the module loads: without Triton the import of the module
+        # fails before any fallback, so the import is not optional (VMamba's csm_triton.py)
+        ("import_time_kernel.py", 5, 5, "TRN288", "Triton: `triton`" + OPTIONAL, False),
+        ("import_time_kernel.py", 10, 2, "TRN301", "Triton kernel (@triton.jit / @triton.autotune): `triton.jit`",
+         False),
         ("layers.py", 4, 5, "TRN283", "NVIDIA Apex: `apex.normalization`" + OPTIONAL, True),  # torch fallback
         ("layers.py", 9, 5, "TRN284", "xFormers: `xformers.ops`", False),  # the handler re-raises: required
         # TorchAO is installable on a Trainium host: its optional import stays a change to check

@@ -40,3 +40,25 @@ def test_dockerfile_steps_that_build_a_cuda_extension_of_the_project_and_not_the
         ("docker/Dockerfile", 4, 1, "TRN302", BUILD + SETUP + " (via docker/Dockerfile:4 python setup.py install → "
          "csrc/setup.py:6 CUDAExtension(name='fastops_cuda'))", False),
     ]
+
+
+def test_builds_through_a_helper_or_a_name_table_of_the_setup_script_name_their_modules_and_sources():
+    # setup.py builds through its own helper (`make_cuda_ext(name="nms_cuda", module="detlib.ops.nms", ...)` calling
+    # CUDAExtension(name="%s.%s" % (module, name))); scan/setup.py picks the name from a table with a loop over a
+    # literal list (`names.get(MODE)` for MODE in MODES = ["oflex"]). The imports of the built modules are places of
+    # the build, and the `.cu` sources the build compiles (in the helper's call, or the table of the function
+    # holding the build) are occurrences of its finding. Not places: `from . import pool_cpu` (a CppExtension built
+    # by another helper), `import scan_cuda_fast` (no build names it) nor `scan_cuda_core` (a mode not built).
+    import json
+
+    from conftest import run_cli
+    root = FIXTURES / "project_ext_helper"
+    assert _extension_findings(root, "--no-config") == [
+        ("scan/setup.py", 12, 13, BUILD + SETUP + "; imported at scan/model.py:3", [("scan/model.py", 3, 1)]),
+        ("setup.py", 8, 12, BUILD + SETUP + "; imported at detlib/ops/nms/nms_utils.py:3",
+         [("detlib/ops/nms/nms_utils.py", 3, 1)]),
+    ]
+    proc = run_cli("scan", root, "--format", "json", "--no-cache", "--no-config")
+    places = {(f["path"], f["line"]): [o["line"] for o in f.get("occurrences", ())]
+              for f in json.loads(proc.stdout)["findings"] if f["rule"] == "TRN302"}
+    assert places == {("scan/setup.py", 12): [8, 9], ("setup.py", 8): [28]}

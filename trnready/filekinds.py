@@ -37,6 +37,7 @@ KINDS: tuple[FileKind, ...] = (
     FileKind("setup-cfg", "manifest", "manifests", ("setup.cfg",), HASH),
     FileKind("python-version", "manifest", "manifests", (".python-version",), HASH),  # pyenv / uv
     FileKind("pipfile", "manifest", "manifests", (), HASH, exact=("Pipfile",)),
+    FileKind("pixi", "manifest", "manifests", (), HASH, exact=("pixi.toml",)),  # pixi (conda-forge) environments
     FileKind("cuda", "cuda", "cuda", ("*.cu", "*.cuh"), ("//", "/*")),
     # `Dockerfile-uv-base`, `Dockerfile_gpu` are Dockerfiles too; `Dockerfile.md` / `dockerfile-lint.yml` are not
     FileKind("dockerfile", "container", "docker",

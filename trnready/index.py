@@ -185,6 +185,14 @@ def device_like(name: str, keywords) -> bool:
 _IMPORT_ERRORS = {"ImportError", "ModuleNotFoundError", "Exception", "BaseException", "OSError"}
 
 
+def _imports_by_name(func, imported: set) -> bool:
+    """The callee imports a module named by its first argument: `importlib.import_module`, `import_module` (from
+    importlib) or the builtin `__import__`."""
+    if type(func) is ast.Attribute:
+        return func.attr == "import_module" and type(func.value) is ast.Name and func.value.id == "importlib"
+    return type(func) is ast.Name and (func.id == "__import__" or (func.id == "import_module" and func.id in imported))
+
+
 def _catches_import_error(expr: ast.expr) -> bool:
     if type(expr) is ast.Tuple:
         return any(_catches_import_error(e) for e in expr.elts)
@@ -445,6 +453,22 @@ class Indexer:
             if not self.type_checking:
                 self.index.imports.append((node, (name,)))
 
+    def _computed_import(self, call: ast.Call) -> None:
+        """`importlib.import_module("flash_attn")`, `__import__("fused_adam_cuda")`: an import of a literal name is an
+        import. It is indexed as a stand-in `import NAME` statement placed at the call (its `trnready_call`, which
+        FileContext.parent answers as the stand-in's holder); the name is bound to nothing."""
+        name = call.args[0].value
+        if not isinstance(name, str) or not name or name.startswith(".") or len(call.args) > 1 \
+                or any(k.arg == "package" for k in call.keywords) \
+                or not all(p.isidentifier() for p in name.split(".")) or self.type_checking:
+            return
+        stand_in = ast.copy_location(ast.Import(names=[ast.alias(name=name)]), call)
+        stand_in.trnready_call = call
+        self.index.every_import.append(stand_in)
+        if self.guard:
+            self.index.guarded.add(stand_in)
+        self.index.imports.append((stand_in, (name,)))
+
     def v_importfrom(self, node: ast.ImportFrom, scope: Scope) -> None:
         self.index.every_import.append(node)
         if self.guard:
@@ -701,6 +725,8 @@ class Indexer:
         interest = self.interest
         keep = False
         self.index.every_call.append(node)  # for the project summary (project/summary.py): no second walk
+        if node.args and type(node.args[0]) is ast.Constant and _imports_by_name(func, self.imported):
+            self._computed_import(node)
         ft = type(func)
         if ft is ast.Attribute:
             tail = func.attr

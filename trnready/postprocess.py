@@ -589,14 +589,17 @@ def report_findings(findings: list, engine, mentioned, root=None, config=None) -
     scope of every finding (`[scopes]` of the config, then path conventions), then report order."""
     from .postprocess_cuda import cuda_helpers
     from .postprocess_extensions import extension_places
+    from .postprocess_headers import unincluded_headers
     from .postprocess_kernel_tests import kernel_tests
     from .repo_rules import collapse
 
     from .project.build_commands import build_commands
+    from .project.uv_extras import uv_extras
 
-    findings = cuda_helpers(collapse(findings, engine, mentioned), engine, root)
-    return sort(build_commands(extension_places(kernel_tests(scopes(vendored(findings, engine, root, config), root,
-                                                                    config), engine), engine, root), root))
+    findings = cuda_helpers(unincluded_headers(collapse(findings, engine, mentioned), engine, root), engine, root)
+    return sort(uv_extras(build_commands(extension_places(kernel_tests(scopes(vendored(findings, engine, root, config),
+                                                                              root, config), engine), engine, root),
+                                         root), root))
 
 
 def vendored(findings: list, engine, root=None, config=None) -> list:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 import fnmatch
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
@@ -353,7 +353,8 @@ def parse_requirements(text: str):
 
 # ---------------------------------------------------------------- pip install inside shell text
 
-_PIP_CMD = re.compile(r"(?:(?:\b(?:pip3?(?:\.\d+)?|uv\s+pip|python[\d.]*\s+-m\s+pip|micromamba|mamba|conda)"
+# a tool called by a quoted path counts too (`"$WORKING_DIR/miniconda/bin/conda" install --yes cudatoolkit=11.8`)
+_PIP_CMD = re.compile(r"(?:(?:\b(?:pip3?(?:\.\d+)?|uv\s+pip|python[\d.]*\s+-m\s+pip|micromamba|mamba|conda)[\"']?"
                       r"|\{sys\.executable\}\s+-m\s+pip)"
                       r"\s+install|\buv\s+add|\bpoetry\s+add)\b")
 _TOKEN = re.compile(r"(?P<sep>&&|\|\|?|;|\)|`)|(?P<tok>\"[^\"]*\"|'[^']*'|[^\s;&|)`]+)")
@@ -371,7 +372,7 @@ def pip_deps(text: str, positions=None, line: int = 1) -> list:
     out = []
     commands = list(_PIP_CMD.finditer(text))
     for n, m in enumerate(commands):
-        is_conda = m.group(0).split()[0] in ("conda", "mamba", "micromamba")
+        is_conda = m.group(0).split()[0].strip("\"'") in ("conda", "mamba", "micromamba")
         skip_next: bool | str = False  # "editable": the next token is an -e target
         # A command's arguments end where the next install command starts: reading to the end of the
         # line for each of thousands of `pip install` on one line was quadratic.
@@ -625,6 +626,55 @@ def parse_pipfile(data: dict, text: str) -> Manifest:
                 if r:
                     r.raw = line.strip()
                     man.pyreqs.append(r)
+    return man
+
+
+def _pixi_tables(data: dict, prefix: str = "", extra: str = "", depth: int = 0):
+    """(dotted table name, body, conda or pypi, feature / target name) of every dependency table of a pixi.toml:
+    `[dependencies]`, `[pypi-dependencies]`, and the same under `[feature.<name>]` and `[target.<platform>]`."""
+    for key, body in data.items():
+        if not isinstance(body, dict):
+            continue
+        name = f"{prefix}{key}"
+        if key in ("dependencies", "pypi-dependencies"):
+            yield name, body, key == "dependencies", extra
+        elif key in ("feature", "target") and depth < 2:
+            for sub, inner in body.items():
+                if isinstance(inner, dict):
+                    yield from _pixi_tables(inner, f"{name}.{sub}.", extra or str(sub), depth + 1)
+
+
+def parse_pixi(data: dict, text: str) -> Manifest:
+    """A pixi.toml (conda-forge environments): conda match specs under `[dependencies]` (`python = "3.10.*"` is the
+    Python requirement), PEP 440 specs under `[pypi-dependencies]`, also in features and platform targets (their
+    name is the dependency's extra)."""
+    tl = TomlLines(text)
+    man = Manifest()
+    for table, body, conda, extra in _pixi_tables(data):
+        for key, val in body.items():
+            ver = val if isinstance(val, str) else (val.get("version") if isinstance(val, dict) else None)
+            where = tl.find_key(table, str(key))
+            if where is None:
+                continue
+            line = tl.lines[where[0] - 1]
+            end = len(line.rstrip()) + 1
+            if conda:
+                d = conda_dep(f"{key} {ver}" if isinstance(ver, str) and ver.strip() not in ("*", "") else str(key),
+                              where[0], where[1])
+                if d is None:
+                    continue
+                if d.name == "python":
+                    if d.alternatives:
+                        man.pyreqs.append(PyReq(raw=line.strip(), alternatives=d.alternatives, line=where[0],
+                                                column=where[1], end_column=end))
+                    continue
+                man.deps.append(replace(d, raw=line.strip(), end_column=end, extra=extra))
+                continue
+            spec = _spec(ver) if isinstance(ver, str) and ver.strip() not in ("*", "") else None
+            alts = [spec] if spec is not None and str(spec) else []
+            man.deps.append(Dep(name=norm(str(key)), raw=line.strip(), alternatives=alts,
+                                versions=[x for sp in alts for x in dep_versions(sp)], line=where[0],
+                                column=where[1], end_column=end, extra=extra))
     return man
 
 

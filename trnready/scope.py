@@ -35,7 +35,7 @@ _CI_FILES = {".gitlab-ci.yml", ".gitlab-ci.yaml", "azure-pipelines.yml", "azure-
 # (unless a test/example/... directory holds them).
 _BUILD_FILE = re.compile(
     r"^(dockerfile([.-].*)?|.*\.dockerfile|containerfile|requirements.*\.(txt|in|pip)|constraints.*\.txt|"
-    r"pyproject\.toml|setup\.py|setup\.cfg|environment.*\.ya?ml|conda.*\.ya?ml|pipfile(\.lock)?|"
+    r"pyproject\.toml|pixi\.toml|setup\.py|setup\.cfg|environment.*\.ya?ml|conda.*\.ya?ml|pipfile(\.lock)?|"
     r"\.python-version|docker-compose.*\.ya?ml|compose\.ya?ml|makefile)$", re.I)
 
 

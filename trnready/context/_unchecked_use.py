@@ -116,3 +116,49 @@ def used_unchecked(ctx, node) -> bool:
         if not _checked(ctx, use, watched, words, selected):
             return True
     return False
+
+
+def _import_time(ctx, use) -> bool:
+    """The use runs when the module is imported: at module level or in a class body, or in a decorator or a
+    default value of a def (not in the body of a def or a lambda)."""
+    child, p = use, parent_of(ctx, use)
+    while p is not None:
+        if isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            a = p.args
+            outside_body = child in p.decorator_list or child in a.defaults or child in a.kw_defaults
+            if not outside_body:
+                return False
+        elif isinstance(p, ast.Lambda) and child is p.body:
+            return False
+        child, p = p, parent_of(ctx, p)
+    return True
+
+
+def used_at_import(ctx, node) -> bool:
+    """`node`, an import in the body of a module-level `try:` whose handler falls back (`except ImportError:
+    WITH_TRITON = False`), binds a name the module uses when it is imported outside any test of it or of a flag
+    the `try` sets, and that the handler does not bind again: `@triton.jit` on a module-level def. Without the
+    package that use raises NameError as the module loads, so the fallback never runs and the import is not
+    optional."""
+    if not isinstance(node, (ast.Import, ast.ImportFrom)):
+        return False
+    p = parent_of(ctx, node)
+    if not isinstance(p, ast.Try) or parent_of(ctx, p) is not ctx.tree:
+        return False
+    # a name the handler binds again (`except ImportError: SwiGLU = SwiGLUFFN`, `FlashCrossAttention = None`) has
+    # its fallback: using it as the module loads is fine
+    names = {n for n in _bound_names(node) if not any(_binds(h.body, {n}) for h in p.handlers)}
+    if not names:
+        return False
+    flags = {t.id for part in (p.body, *(h.body for h in p.handlers)) for st in part if isinstance(st, ast.Assign)
+             for t in st.targets if isinstance(t, ast.Name)}
+    watched = names | flags
+    inside = {id(n) for n in ast.walk(p)}
+    for use in ctx.nodes(ast.Name):
+        if use.id not in names or not isinstance(use.ctx, ast.Load) or id(use) in inside:
+            continue
+        if not _import_time(ctx, use):
+            continue
+        if not _checked(ctx, use, watched, (), set()):
+            return True
+    return False

@@ -125,6 +125,9 @@ class FileContext:
         few nodes only: their ancestors are found by descending from the module through the nodes whose
         source span holds theirs, and the whole-file map is built only when that fails (decorators,
         nodes without a position) or has been built anyway."""
+        held = getattr(node, "trnready_call", None)
+        if held is not None:  # the stand-in import statement of `importlib.import_module("x")` (index.py)
+            return held
         walked = self.memo.get("_walk")
         if walked is not None:
             return walked[1].get(id(node))

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 
-from ._unchecked_use import used_unchecked
+from ._unchecked_use import used_at_import, used_unchecked
 from .base import parent_of, predicate
 
 
@@ -82,7 +82,9 @@ def optional_gpu_import(ctx, hit) -> bool:
     that path needs the package. So does an import under an availability `if` (no `try`) with no `else`
     that binds its names again, one of whose names the file uses outside every `if`/`try` that tests
     availability, a flag set with the import, or the name itself, and outside defs and classes named for
-    the package or chosen under such a test: without the package that use raises NameError."""
+    the package or chosen under such a test: without the package that use raises NameError. So does an import
+    in a module-level `try` one of whose names the module uses as it loads (a decorator `@triton.jit` of a
+    module-level def, a module-level call) outside a test of it or of a flag the `try` sets."""
     if hit.node not in ctx.index.guarded:
         return False
     top = hit.name.split(".", 1)[0]
@@ -94,6 +96,10 @@ def optional_gpu_import(ctx, hit) -> bool:
     # `if find_spec("deepspeed"): from deepspeed.ops.adam import FusedAdam` with no `else`, then `return
     # FusedAdam(...)` with no test around it: without the package that use raises NameError (issue 13)
     if used_unchecked(ctx, hit.node):
+        return False
+    # `try: import triton` / `except ImportError: WITH_TRITON = False`, then `@triton.jit` on a module-level def:
+    # the decorator runs as the module loads, so without the package the import of the module fails anyway
+    if used_at_import(ctx, hit.node):
         return False
     # `assert flash_attn_with_kvcache is not None` (or `if X is None: raise`) somewhere in the file: one path
     # needs the package after all, so the import stays a change to check.

@@ -82,9 +82,10 @@ def switched_findings(findings: list, files: list, summaries: list, engine, cach
                 present.setdefault((f.path, ln), set()).add(f.category)
     hits: dict = {}  # (config rel, line, category) -> [(python finding, switch), ...]
     for rel, items in switches.items():
-        # the places of findings under a condition that reads a config key (keyword values are no blocks)
+        # the places of findings under a condition that reads a config key; a keyword value is one only when it
+        # turns the call itself on or off (`GradScaler(enabled=hps.train.fp16_run)`), not when it is handed on
         blocks = [(first, last) for key, first, last, how, _, _, keyword in items
-                  if not keyword and (how == "read" or key in reads)]
+                  if (not keyword or keyword in ("enabled", "enable")) and (how == "read" or key in reads)]
         for key, first, last, how, cond_line, cond, keyword in items:
             if key not in toggles or (how == "param" and key not in reads):
                 continue

@@ -21,7 +21,8 @@ only what another module can see or what can carry a value across a module bound
              entry [NAME, dep, ...] is a flag when every dep (a name the module imports or binds) is one
     guards   blocks run only when an imported project name is true -> [first line, last line, name, choice]
     exts     modules this file builds from CUDA sources (a build call a custom-cuda-kernel rule reported, with a
-             literal name) -> [name, line, col, call source, rule, confidence, message]; name "" stands for
+             literal name, or one computed from literals: build_names.py) -> [name, line, col, call source, rule,
+             confidence, message]; name "" stands for
              the file itself when it defines kernels (a finding of a rule in `kernel-definition-rules`, neither
              guarded nor suppressed): one entry, for its first kernel, the source naming how many there are
     imported every import statement outside the well-known libraries, at any depth
@@ -41,7 +42,7 @@ import sys
 from .call_text import call_text
 from .syntax import MAX_ITEMS, _Attribute, _Name, dotted, literal_source, unconditional_nodes  # noqa: F401 (imported from here too)
 
-VERSION = 19
+VERSION = 20
 MAX_TEMPLATE = 400  # a call longer than this is not carried (generated code, data tables)
 
 # Imports from these never lead into the project: calls naming only them need no summary entry.
@@ -357,7 +358,14 @@ def _built(calls: list, built: dict, tree: ast.Module | None = None) -> list:
                 and all(p.isidentifier() for p in named[0].value.split(".")):
             src = ast.unparse(node.func)
             out.append([named[0].value, *place, src, *found[:3]])
-    return out
+        elif named and tree is not None:
+            # a computed name: built through a helper of the file (`make_cuda_ext(name=..., module=...)`) or
+            # picked from a table (`names.get(MODE)`): every literal value it can take (build_names.py)
+            from .build_names import possible_names
+
+            src = ast.unparse(node.func)
+            out += [[name, *place, src, *found[:3]] for name in possible_names(tree, node, named[0])]
+    return out[:MAX_ITEMS]
 
 
 def _imported(tree: ast.Module, nodes: list | None) -> list:

@@ -21,7 +21,14 @@ _IDENT_PAREN = re.compile(r"(?<!\w)([A-Za-z_]\w*)\s*(?:<[^<>;{}()]*>\s*)?\(")
 
 
 def cuda_kernels(text: str) -> list[tuple[str, int]]:
-    """Names and lines of the `__global__` functions *defined* in a CUDA source (declarations skipped)."""
+    """Names and lines of the `__global__` functions *defined* in a CUDA source (declarations skipped). The line is
+    the one holding `__global__`, where the definition starts: the name may follow lines later
+    (`__global__ __launch_bounds__(...)` / `void scan_fwd_kernel(Params p) {`)."""
+    return [(name, line) for name, line, _ in cuda_kernel_heads(text)]
+
+
+def cuda_kernel_heads(text: str) -> list[tuple[str, int, int]]:
+    """(name, line of `__global__`, line of the name) of each kernel defined in a CUDA source."""
     clean = _CUDA_COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
     clean = re.sub(r"__launch_bounds__\s*\([^)]*\)", lambda m: " " * len(m.group(0)), clean)
     out, seen = [], set()
@@ -41,10 +48,10 @@ def cuda_kernels(text: str) -> list[tuple[str, int]]:
         if not rest.startswith("{"):
             continue  # a prototype
         name = m.group(1)
-        pos = (name, clean.count("\n", 0, m.start()) + 1)
+        pos = (name, clean.count("\n", 0, g.start()) + 1)
         if pos not in seen:  # overloads (float / half variants) are separate kernels to port
             seen.add(pos)
-            out.append(pos)
+            out.append((*pos, clean.count("\n", 0, m.start()) + 1))
     return out
 
 
@@ -80,7 +87,8 @@ def _kernel_names(kernels) -> str:
 
 
 def scan_cuda(text: str, lines, engine, em: Emitter, kind: str):
-    kernels = cuda_kernels(text)
+    heads = cuda_kernel_heads(text)
+    kernels = [(name, line) for name, line, _ in heads]
     if not kernels and instantiation_only(text):
         return
     for rule, m in engine.surface.get("file", ()):
@@ -99,11 +107,14 @@ def scan_cuda(text: str, lines, engine, em: Emitter, kind: str):
             text = msg(rule, m, em.rel, count=len(kernels), names=names or "none")
         snippet = lines[line - 1] if 0 < line <= len(lines) else ""
         em.add(rule, m, line, 1, len(snippet) + 1, snippet, text, f"{kind}:{names}")
-        if len(kernels) > 1 and em.out and em.out[-1].line == line and em.out[-1].rule == rule.id:
+        if kernels and em.out and em.out[-1].line == line and em.out[-1].rule == rule.id:
             # Every kernel is a line of work: the others are folded into the file's one finding as occurrences,
-            # so a checklist or an annotation lists each `__global__` definition, not only the first.
-            more = sorted({ln for _, ln in kernels[1:] if ln != line})[:_MAX_KERNEL_PLACES]
-            em.out[-1] = replace(em.out[-1], occurrences=tuple((ln, 1, rule.id) for ln in more))
+            # so a checklist or an annotation lists each `__global__` definition, not only the first. A head
+            # written over several lines (`__global__ __launch_bounds__(...)` / `void name(...) {`) lists its
+            # name line too: one definition, read from either line.
+            more = sorted({ln for _, ln in kernels[1:]} | {nl for _, _, nl in heads} - {line})[:_MAX_KERNEL_PLACES]
+            if more:
+                em.out[-1] = replace(em.out[-1], occurrences=tuple((ln, 1, rule.id) for ln in more))
 
 
 def read(ctx: FileContext) -> ReadResult:

@@ -11,6 +11,7 @@ from dataclasses import replace
 from .. import requirements as rq
 from .context import FileContext, ReadResult, Source
 from .emit import Emitter, emit_deps, emit_pyreqs, mentioned, msg, uncommented
+from .tool_commands import foreign_lines
 from ..filekinds import BY_KIND, comments
 from ..scope import classify
 
@@ -49,13 +50,17 @@ _SLASH_COMMENT = re.compile(r"(?:^|(?<=\s))//.*$")
 # assigns one (`n_gpus_per_node=4`, `export GPUS=${GPUS:-8}`): the value to change is written there.
 _VAR_REF = re.compile(r"\$\{?(?P<name>[A-Za-z_]\w*)")
 _SHELL_ASSIGN = re.compile(r"^\s*(?:(?:export|readonly|local|declare(?:\s+-\w+)*)\s+)?(?P<name>[A-Za-z_]\w*)=(?!=)")
+# a default set after a test: `[ -z "$CUDA_VERSION" ] && CUDA_VERSION="12.1.0"`, `test -n "$X" || X=1`
+_DEFAULT_ASSIGN = re.compile(r"^\s*(?:\[\[?[^\]\n]*\]\]?|test\s[^&|\n]*?)\s*(?:&&|\|\|)\s*(?:export\s+)?"
+                             r"(?P<name>[A-Za-z_]\w*)=(?!=)")
 
 
 def shell_variable_lines(lines: list[str]) -> dict:
-    """name -> [(line, column)] of every uncommented `NAME=value` assignment of a shell script."""
+    """name -> [(line, column)] of every uncommented `NAME=value` assignment of a shell script (also a default set
+    after a test: `[ -z "$X" ] && X=value`)."""
     out: dict = {}
     for n, ln in enumerate(lines, 1):
-        m = _SHELL_ASSIGN.match(ln)
+        m = _SHELL_ASSIGN.match(ln) or _DEFAULT_ASSIGN.match(ln)
         if m:
             out.setdefault(m.group("name"), []).append((n, m.start("name") + 1))
     return out
@@ -77,9 +82,12 @@ def emit_lines(kind: str, lines: list[str], engine, em: Emitter, mention_text: s
     if not matchers:
         return
     assigned = shell_variable_lines(lines) if kind == "shell" else {}
+    # `trtexec ... --fp16` and the variables only such a command reads: another runtime's tool (tool_commands.py)
+    foreign = foreign_lines(lines, engine.catalogue.context_values.get("other-runtime-commands", ())) \
+        if kind == "shell" and getattr(engine, "catalogue", None) is not None else set()
     first = len(em.out)
     for n, ln in enumerate(lines, 1):
-        if only is not None and n not in only:
+        if (only is not None and n not in only) or n in foreign:
             continue
         if kind == "shell" and ln.lstrip().startswith("#SBATCH"):
             body = rq.strip_comment(ln.replace("#SBATCH", "       ", 1))  # a Slurm directive, not a comment

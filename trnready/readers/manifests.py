@@ -1,10 +1,11 @@
 """Dependency manifests: requirements/constraints files (with their -r/-c includes), pyproject.toml,
-Pipfile, setup.cfg, setup.py (from the syntax tree), conda environments and .python-version."""
+Pipfile, setup.cfg, setup.py (from the syntax tree), conda environments, pixi.toml and .python-version."""
 from __future__ import annotations
 
 import hashlib
 import os
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from .. import requirements as rq
@@ -29,12 +30,13 @@ def read(ctx: FileContext) -> ReadResult:
     sources = [Source(text, comments(kind))]
     if kind == "requirements":
         return _read_requirements(ctx, em, lines, mention, sources)
-    if kind in ("pyproject", "pipfile"):
+    if kind in ("pyproject", "pipfile", "pixi"):
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as e:
             return ReadResult([], Diagnostic(rel, "syntax-error", f"invalid TOML: {e}"), [])
-        man = rq.parse_pyproject(data, text) if kind == "pyproject" else rq.parse_pipfile(data, text)
+        parse = {"pyproject": rq.parse_pyproject, "pipfile": rq.parse_pipfile, "pixi": rq.parse_pixi}[kind]
+        man = parse(data, text)
     elif kind == "setup-cfg":
         man = rq.parse_setup_cfg(text)
     elif kind == "python-version":
@@ -47,7 +49,30 @@ def read(ctx: FileContext) -> ReadResult:
     emit_pyreqs(man.pyreqs, lines, ctx.engine, em, mention)
     emit_lines(kind, lines, ctx.engine, em, mention)
     spans = rq.extra_spans(data, text) if kind == "pyproject" else []
-    return ReadResult(_guard_platform_extras(em.out, man.deps, spans, ctx.engine), None, sources)
+    found = _guard_platform_extras(em.out, man.deps, spans, ctx.engine)
+    return ReadResult(one_per_pin(found, man.deps), None, sources)
+
+
+def one_per_pin(findings: list, deps: list) -> list:
+    """One finding per pin: a main requirement written again in an extra (`torch==2.8.0` in `dependencies` and in
+    the `stable` extra) is one thing to change, so the extra's repeat (same rule, same text, same standing) is an
+    occurrence of the main requirement's finding. Repeats across extras alone stay apart: each extra is a choice
+    of its own (a `flashattention` feature and a `gpu` extra)."""
+    extra_of = {d.line: d.extra for d in deps}
+    main: dict = {}  # (rule, message, standing) -> index of the main requirement's finding
+    for i, f in enumerate(findings):
+        if f.line in extra_of and not extra_of[f.line]:
+            main.setdefault((f.rule, f.message, f.guarded, f.suppressed), i)
+    out = list(findings)
+    drop: set = set()
+    for i, f in enumerate(findings):
+        k = main.get((f.rule, f.message, f.guarded, f.suppressed))
+        if k is None or k == i or not extra_of.get(f.line):
+            continue
+        head = out[k]
+        out[k] = replace(head, occurrences=tuple(dict.fromkeys((*head.occurrences, (f.line, f.column, f.rule)))))
+        drop.add(i)
+    return [f for i, f in enumerate(out) if i not in drop]
 
 
 def _guard_platform_extras(findings: list, deps: list, spans: list, engine) -> list:

@@ -151,6 +151,10 @@ def read(ctx: FileContext) -> ReadResult:
         if not tops:  # not an mmcv-style module: perhaps yacs defaults (`_C.DIST_BACKEND = "nccl"`)
             cfg_found, notes, tops = yacs_findings(ctx, tree, findings)
         findings = findings + cfg_found
+        from .extension_sources import with_source_places
+
+        values = getattr(getattr(ctx.engine, "catalogue", None), "context_values", None) or {}
+        findings = with_source_places(tree, findings, values.get("extension-build-rules", ()))
     elif not setup_py:
         # Nothing any rule looks for occurs in the text, but the file may still hand a value or a
         # re-export to another module: only its summary is wanted; and strings holding shell text

@@ -35,6 +35,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from .broken_imports import _packaging_text
+from .summary import top_calls
 from .unreferenced import _SKIP_FILES, _declared_packages, _partial_scan, _reader, _word_at, keeping_reader
 from .unreferenced import _documented as _documented_names
 
@@ -69,7 +70,7 @@ def guard_unimported(findings: list, files, root, values: dict, max_bytes=None, 
     key = _key(memo, files, digests)
     got = memo.get(key)
     if not (isinstance(got, list) and all(isinstance(g, str) for g in got)):
-        tops = _top_calls_by_rel(files, summaries) if summaries is not None else {}
+        tops = _top_calls_by_rel(files, summaries) if summaries is not None else None
         got = sorted(_dead_modules(candidates, files, py, packages, values, _reader(max_bytes), classify, tops))
         memo.put(key, got)
     if not got:
@@ -94,27 +95,23 @@ def _eligible(rel: str, packages: frozenset, classify) -> bool:
     return not (packages and len(lib) > 1 and lib[0] in packages)
 
 
-def _top_calls_by_rel(files, summaries) -> dict:
-    """rel -> a lookup of the `defs` of its summary (None: a script; absent: no summary, parse the text)."""
+def _top_calls_by_rel(files, summaries):
+    """rel -> the `defs` of its summary (None: a script), or _UNKNOWN without a summary (the text is parsed)."""
     from .summary import Fresh, StaleSummary, unpack_head
 
     index = {sf.rel: s for sf, s in zip(files, summaries) if s is not None and sf.kind == "python"}
 
-    class _Lookup(dict):
-        def __missing__(self, rel):
-            s = index.get(rel)
-            got: object = _UNKNOWN
-            if isinstance(s, dict):
-                got = s.get("defs", _UNKNOWN)
-            elif isinstance(s, (bytes, bytearray)):
-                try:
-                    got = unpack_head(rel, s, check=type(s) is not Fresh).get("defs", _UNKNOWN)
-                except StaleSummary:
-                    got = _UNKNOWN
-            self[rel] = got
-            return got
-
-    return _Lookup()
+    def defs(rel):
+        s = index.get(rel)
+        if isinstance(s, dict):
+            return s.get("defs", _UNKNOWN)
+        if isinstance(s, (bytes, bytearray)):
+            try:
+                return unpack_head(rel, s, check=type(s) is not Fresh).get("defs", _UNKNOWN)
+            except StaleSummary:
+                return _UNKNOWN
+        return _UNKNOWN
+    return defs
 
 
 _UNKNOWN = object()
@@ -133,7 +130,7 @@ def _dead_modules(candidates, files, py, packages, values, read_text, classify, 
             break
         judged.update(fresh)
         for rel in fresh:
-            verdict[rel] = _library_module(text_of(py[rel]), setup, tops[rel] if tops is not None else _UNKNOWN)
+            verdict[rel] = _library_module(text_of(py[rel]), setup, tops(rel) if tops is not None else _UNKNOWN)
         # the mention search first: it settles most modules as used, so the checks below, which each read every
         # file's text, run only for the few modules nothing but package modules name
         open_ = [r for r in fresh if verdict[r]]
@@ -295,27 +292,7 @@ def _library_module(text: str, setup: frozenset, calls=_UNKNOWN) -> bool:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return False
-    return all(_definition_only(st, setup) for st in tree.body)
-
-
-def _definition_only(st, setup: frozenset) -> bool:
-    if isinstance(st, (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
-                       ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Pass)):
-        return True
-    if isinstance(st, ast.Expr):
-        if isinstance(st.value, ast.Constant):  # a docstring
-            return True
-        if isinstance(st.value, ast.Call):
-            f = st.value.func
-            name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
-            return name in setup
-        return False
-    if isinstance(st, ast.If):  # `if TYPE_CHECKING:`, `if is_x_available(): import x`
-        return all(_definition_only(s, setup) for s in [*st.body, *st.orelse])
-    if isinstance(st, ast.Try):  # optional imports
-        return all(_definition_only(s, setup) for s in [*st.body, *st.orelse, *st.finalbody,
-                                                         *(s for h in st.handlers for s in h.body)])
-    return False
+    return _library_module(text, setup, top_calls(tree.body))
 
 
 def _documented(rels: set, files) -> set:

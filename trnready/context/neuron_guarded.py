@@ -958,8 +958,9 @@ class _Spans:
     def _only_group_start(self, arm) -> bool:
         """The arm calls a process-group start (`[context.values] process-group-starts`) and the file starts no
         group anywhere else."""
-        if self.group_starts is None:
-            self.group_starts = [n for n in self.ctx.nodes(ast.Call) if _tail(n.func) in self.starts]
+        if self.group_starts is None:  # most files name no group start: no look at their calls at all
+            named = any(self.ctx.may_name(s) for s in self.starts)
+            self.group_starts = [n for n in self.ctx.calls() if _tail(n.func) in self.starts] if named else []
         if not self.group_starts:
             return False
         inside = {id(n) for top in arm for n in ast.walk(top) if type(n) is ast.Call}

@@ -63,6 +63,9 @@ class Callers:
         self._memo: dict = {}
         self._indexed: set = set()
         self._passes = 0
+        # rel -> the last names a pass can look for in it (its defined functions, its callees and the names its
+        # imports rename), noted by the first pass: a later pass decodes only the summaries holding one
+        self._names_in: dict = {}
         self.index(set(wanted))
 
     def index(self, names: set) -> None:
@@ -86,6 +89,8 @@ class Callers:
         kept = []
         through_self = []  # (rel, call) of `self.method(...)`: a subclass's override is a target too
         for rel in self.linker.summaries:
+            if not first and names.isdisjoint(self._names_in.get(rel, ())):
+                continue
             s = self.linker.summaries[rel]
             rec = s.get("callers")
             if first:
@@ -104,6 +109,10 @@ class Callers:
                     for b in bs:
                         self.children.setdefault(b, []).append((rel, cls))
                 self.deco.update((rel, d) for d in rec["deco"])
+                called = {call[4].rsplit(".", 1)[-1] for call in rec["calls"]}
+                self._names_in[rel] = frozenset(
+                    {n.rsplit(".", 1)[-1] for n in rec["sigs"]} | called
+                    | {orig for k, (_m, _l, orig) in s.get("imports", {}).items() if orig and k in called})
             if not names:
                 continue
             sigs = {n: v for n, v in rec["sigs"].items() if n.rsplit(".", 1)[-1] in names}

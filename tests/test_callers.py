@@ -146,3 +146,14 @@ def test_a_device_test_passed_by_every_caller_switches_off():
         ("seeding.py", 10, 9, "TRN261", "callers-switch-off", [(11, 9)]),
         ("seeding.py", 16, 9, "TRN261", "", []),
     ]
+
+
+def test_mentions_are_counted_as_whole_words_attributes_or_quoted_names():
+    from trnready.project.callers import count_mentions
+
+    text = "x.mask = mask; y . mask; masks; _mask; getattr(m, 'mask'); \"mask\"'mask'; mask_fn(mask)"
+    assert count_mentions(text, "mask", attribute=False) == 7  # not masks, _mask, mask_fn
+    # attributes: x.mask, y . mask; quoted: 'mask', "mask", 'mask'
+    assert count_mentions(text, "mask", attribute=True) == 5
+    assert count_mentions("'mask'mask'", "mask", attribute=True) == 1  # one quote closes one and opens no other
+    assert count_mentions("", "mask", attribute=False) == 0 and count_mentions("mask", "mask", attribute=True) == 0

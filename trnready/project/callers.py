@@ -362,6 +362,35 @@ class Callers:
                 if self.passed(rel, fname, call, param) is None]
 
 
+def _word_char(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"  # what `\w` matches in a str pattern
+
+
+def count_mentions(text: str, name: str, attribute: bool) -> int:
+    """How often identifier `name` occurs in text as a whole word; with `attribute`, only as an attribute
+    (`x.name`, also `x . name`) or quoted (`getattr(self, "name")`). Found with str.find, then judged by the
+    characters around: a regex leading with a look-behind or a character class tries every position of every file."""
+    count, at, size = 0, text.find(name), len(name)
+    floor = 0  # where the last mention ends: its characters are not another's quote or dot
+    while at >= 0:
+        end = at + size
+        after = text[end] if end < len(text) else ""
+        before = text[at - 1] if at else ""
+        if attribute:
+            back = at - 1
+            while back >= 0 and text[back].isspace():
+                back -= 1
+            dotted = back >= floor and text[back] == "." and not _word_char(after)
+            found = dotted or (at - 1 >= floor and before in ("'", '"') and after in ("'", '"'))
+            end += found and not dotted  # a quoted mention takes its closing quote with it, as a match would
+            floor = end if found else floor
+        else:
+            found = not _word_char(before) and not _word_char(after)
+        count += found
+        at = text.find(name, end if found else at + 1)
+    return count
+
+
 # ---------------------------------------------------------------- findings the callers decide
 PASS_NONE = "callers-pass-none"
 OVERRIDE = "callers-override-default"
@@ -489,14 +518,9 @@ def _decide(cands, files, summaries, engine, config) -> list:
         """Occurrences of the word; for ".attr", of the attribute (`x.attr`, also spelled `x . attr`) and of the
         name in quotes (`getattr(self, "attr")`): a local variable of that name is another thing."""
         if word not in counted:
-            import re
-
             bare = word.lstrip(".")
-            if word.startswith("."):
-                pattern = re.compile(rf"\.\s*{re.escape(bare)}(?![\w])|['\"]{re.escape(bare)}['\"]")
-            else:
-                pattern = re.compile(rf"(?<![\w]){re.escape(bare)}(?![\w])")
-            counted[word] = sum(len(pattern.findall(text_of(sf))) for sf in files if bare in text_of(sf))
+            counted[word] = sum(count_mentions(text_of(sf), bare, word.startswith("."))
+                                for sf in files if bare in text_of(sf))
         return counted[word]
 
     py_files = [sf for sf in files if sf.kind == "python"]

@@ -20,7 +20,9 @@ A module is judged only when all of these hold, so the step errs on the side of 
 - no file of the scan (Python, shell, config, notebook, Dockerfile) and no Markdown or reStructuredText file in a
   scanned folder names the module's file name as a word (`import external_mask`, `from .external_mask import`,
   `python -m pkg.external_mask`, a config's dotted path), except files that are themselves judged unimported
-  by this step (a module only a dead module imports is dead too; three rounds at most);
+  by this step (a module only a dead module imports is dead too; three rounds at most); a package's
+  `__init__.py` is such an importer when no import statement names its folder and no file outside the package
+  uses a name it re-exports;
 - the scan covers the whole project (no folder above the root holds `.git` or packaging).
 
 Cheap: nothing runs unless a finding sits in such a module; the names are searched as substrings first and
@@ -87,9 +89,12 @@ def _packaged(rel: str, packaging: str) -> bool:
     return any("/".join(parts[:i]) in packaging for i in range(len(parts), 1, -1))
 
 
-def _eligible(rel: str, packages: frozenset, classify) -> bool:
+def _eligible(rel: str, packages: frozenset, classify, inits: bool = False) -> bool:
+    """A module this step may judge. `inits`: a package's `__init__.py` below the top folder too, judged only as a
+    file naming another module (see _named_by): a package nothing imports runs no `from .loss import Loss` either."""
     parts = rel.split("/")
-    if len(parts) < 2 or parts[-1] in _SKIP_FILES or classify(rel) == "test":
+    init = inits and parts[-1] == "__init__.py" and len(parts) > 2 + (parts[0] == "src")
+    if len(parts) < 2 or (parts[-1] in _SKIP_FILES and not init) or classify(rel) == "test":
         return False
     lib = parts[1:] if parts[0] == "src" and len(parts) > 2 else parts
     return not (packages and len(lib) > 1 and lib[0] in packages)
@@ -134,7 +139,7 @@ def _dead_modules(candidates, files, py, packages, values, read_text, classify, 
         # the mention search first: it settles most modules as used, so the checks below, which each read every
         # file's text, run only for the few modules nothing but package modules name
         open_ = [r for r in fresh if verdict[r]]
-        named = _named_by(open_, files, text_of, lambda r: _eligible(r, packages, classify))
+        named = _named_by(open_, files, text_of, lambda r: _eligible(r, packages, classify, inits=True))
         nxt: list = []
         for rel in open_:
             who = named.get(rel, set())
@@ -164,7 +169,9 @@ def _dead_modules(candidates, files, py, packages, values, read_text, classify, 
 
 
 def _stem(rel: str) -> str:
-    return rel.rsplit("/", 1)[-1][:-3]
+    """The word an import of the module writes: its file name, or for a package's `__init__.py` its folder's."""
+    parts = rel.split("/")
+    return parts[-2] if parts[-1] == "__init__.py" and len(parts) > 1 else parts[-1][:-3]
 
 
 def _named_by(rels: list, files, text_of, eligible) -> dict:
@@ -172,6 +179,10 @@ def _named_by(rels: list, files, text_of, eligible) -> dict:
     for any other file (a script at the root, a test, a config, a notebook), which settles the module as used."""
     out: dict = {r: set() for r in rels}
     stems = {r: _stem(r) for r in rels}
+    # what a package's __init__ re-exports from its modules: a file outside the package using one of those names
+    # uses the package (gpt-neox calls `GradientNoiseScale(...)` without importing it: still its code)
+    by_rel = {f.rel: f for f in files}
+    exported = {r: _exported_names(text_of(by_rel[r])) for r in rels if r.endswith("/__init__.py") and r in by_rel}
     for sf in files:
         left = [r for r in rels if None not in out[r]]
         if not left:
@@ -183,9 +194,42 @@ def _named_by(rels: list, files, text_of, eligible) -> dict:
             if r == sf.rel:
                 continue
             s = stems[r]
-            if s in text and _word_at(text, s, 0, len(text)):
+            if r in exported and sf.kind == "python":
+                # a package's folder name (`modules`, `layers`) is a common word (`self.modules()`): in Python it
+                # names the package only in an import statement
+                if not sf.rel.startswith(r[:-len("__init__.py")]) and any(
+                        n in text and _word_at(text, n, 0, len(text)) for n in exported[r]):
+                    out[r].add(None)
+                elif s in text and _imported_word(text, s):
+                    out[r].add(sf.rel if eligible(sf.rel) else None)
+            elif s in text and _word_at(text, s, 0, len(text)):
                 out[r].add(sf.rel if sf.kind == "python" and eligible(sf.rel) else None)
     return out
+
+
+_RELATIVE_NAMES = re.compile(r"^[ \t]*from[ \t]+\.[\w.]*[ \t]+import[ \t]+(?:\(([^)]*)\)|([^(\n][^\n]*))", re.M)
+
+
+def _exported_names(text: str) -> set:
+    """The names `from .module import A, B as C` binds in a package's __init__ (C for an alias)."""
+    out = set()
+    for grouped, line in _RELATIVE_NAMES.findall(text or ""):
+        names = " ".join(x.split("#")[0] for x in (grouped or line).splitlines()).rstrip("\\")
+        for part in names.split(","):
+            words = part.split()
+            if words and words[-1].isidentifier() and words[-1] != "import":
+                out.add(words[-1])
+    return out
+
+
+def _imported_word(text: str, word: str) -> bool:
+    """`word` is a part of a module path in an import statement (`from .modules import X`, `import a.modules.b`,
+    also in a parenthesised or continued import; a word after `import` in `from x import word` too)."""
+    w = re.escape(word)
+    line = re.compile(rf"^[ \t]*(?:from|import)[ \t][^\n]*?(?<![\w]){w}(?![\w])", re.M)
+    group = re.compile(rf"^[ \t]*from[ \t][^\n(]*import[ \t]*\([^)]*?(?<![\w]){w}(?![\w])", re.M)
+    return line.search(text) is not None or group.search(text) is not None or (
+        "import_module(" in text or "__import__(" in text) and _word_at(text, word, 0, len(text))
 
 
 def _used_as_package(rel: str, files, text_of) -> bool:

@@ -182,23 +182,6 @@ def test_a_summary_packed_by_this_run_is_trusted_one_read_back_is_checked():
         Compacted({"a.py": bytes(packed)}, {}).head("a.py")
 
 
-def test_within_shared_heads_each_summary_head_is_decoded_once_for_every_table(monkeypatch):
-    from trnready.project import summary as S
-
-    packed = S.compact({"v": S.VERSION, "imports": {}, "consts": {"K": [1, "'x'"]}, "funcs": {}})
-    decoded = []
-    real = S.unpack_head
-    monkeypatch.setattr(S, "unpack_head", lambda rel, data, check=True: decoded.append(rel) or real(rel, data, check))
-    with S.shared_heads():
-        first = S.Compacted({"a.py": packed}, {}).head("a.py")
-        again = S.Compacted({"a.py": packed}, {}).head("a.py")  # another step's table over the same bytes
-        other = S.Compacted({"b.py": S.compact({"v": S.VERSION, "imports": {}})}, {}).head("b.py")
-    assert first is again and first["consts"] == {"K": [1, "'x'"]} and other is not first
-    assert decoded == ["a.py", "b.py"]
-    S.Compacted({"a.py": packed}, {}).head("a.py")  # outside: decoded again, nothing is kept after the scan
-    assert decoded == ["a.py", "b.py", "a.py"] and S._HEADS.get() is None
-
-
 def test_waiting_writes_are_flushed_in_batches_so_memory_does_not_grow_with_the_project(tmp_path):
     import sqlite3
 

@@ -354,72 +354,71 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
         # Across modules: values, wrappers and re-exports the per-file pass could not see.
         from .project.report import drop_answered_unused, drop_restated, link_findings, note_defaults
 
-        from .project.summary import StaleSummary, shared_heads
+        from .project.summary import StaleSummary
 
         try:
-            with shared_heads():  # each summary's HEAD decoded once for all these steps
-                exts = {files[i].rel: v for i, v in link_notes.items()}
-                linked, notes = link_findings(files, summaries, engine, cache, config, scan_bytes, digests, exts)
-                linked = postprocess.per_file_ignores(linked, root, config)
-                report.findings = drop_restated(drop_answered_unused(note_defaults(report.findings, notes), linked),
-                                                linked) + linked
-                # What every caller in the project passes: a mask always None, a default always overridden.
-                from .project.callers import guard_by_callers
+            exts = {files[i].rel: v for i, v in link_notes.items()}
+            linked, notes = link_findings(files, summaries, engine, cache, config, scan_bytes, digests, exts)
+            linked = postprocess.per_file_ignores(linked, root, config)
+            report.findings = drop_restated(drop_answered_unused(note_defaults(report.findings, notes), linked),
+                                            linked) + linked
+            # What every caller in the project passes: a mask always None, a default always overridden.
+            from .project.callers import guard_by_callers
 
-                report.findings = guard_by_callers(report.findings, files, summaries, engine, cache, config, digests)
-                # Blocks guarded by a never-on-Neuron flag imported from another module (`if _SUPPORTS_FLEX:`).
-                from .project.flags import guard_imported_flags
+            report.findings = guard_by_callers(report.findings, files, summaries, engine, cache, config, digests)
+            # Blocks guarded by a never-on-Neuron flag imported from another module (`if _SUPPORTS_FLEX:`).
+            from .project.flags import guard_imported_flags
 
-                report.findings = guard_imported_flags(report.findings, files, summaries, guard_blocks, cache,
-                                                       digests)
-                # Tests that never run without the project's CUDA build (its extensions, CUDA-only packages).
-                from .project.cuda_build import guard_cuda_build_tests
+            report.findings = guard_imported_flags(report.findings, files, summaries, guard_blocks, cache,
+                                                   digests)
+            # Tests that never run without the project's CUDA build (its extensions, CUDA-only packages).
+            from .project.cuda_build import guard_cuda_build_tests
 
-                report.findings = guard_cuda_build_tests(report.findings, files, exts, _values_of(engine),
-                                                         _text_by_rel(files, config.max_file_size), cache, digests)
-                # Copies of other projects nested in a package, recognised by their own absolute imports.
-                from .project.vendored import guard_copied_packages
+            report.findings = guard_cuda_build_tests(report.findings, files, exts, _values_of(engine),
+                                                     _text_by_rel(files, config.max_file_size), cache, digests)
+            # Copies of other projects nested in a package, recognised by their own absolute imports.
+            from .project.vendored import guard_copied_packages
 
-                report.findings = guard_copied_packages(report.findings, files, summaries, cache, digests)
-                # Copies of other projects nested in the tree that the repository never runs: their CI, unused
-                # sub-projects, the packages of a copy that nothing it runs imports (project/nested.py).
-                from .project.nested import guard_nested
+            report.findings = guard_copied_packages(report.findings, files, summaries, cache, digests)
+            # Copies of other projects nested in the tree that the repository never runs: their CI, unused
+            # sub-projects, the packages of a copy that nothing it runs imports (project/nested.py).
+            from .project.nested import guard_nested
 
-                report.findings = guard_nested(report.findings, files, root, config.max_file_size, _values_of(engine))
-                # Module-level functions and classes no scanned file names outside their own lines.
-                from .project.unreferenced import guard_unreferenced
+            report.findings = guard_nested(report.findings, files, root, config.max_file_size, _values_of(engine))
+            # Module-level functions and classes no scanned file names outside their own lines.
+            from .project.unreferenced import guard_unreferenced
 
-                report.findings = guard_unreferenced(report.findings, files, root, _values_of(engine),
-                                                     config.max_file_size, cache, digests)
-                # Modules whose top-level import of the project's own code names a module that is not there.
-                from .project.broken_imports import guard_broken_imports
+            report.findings = guard_unreferenced(report.findings, files, root, _values_of(engine),
+                                                 config.max_file_size, cache, digests)
+            # Modules whose top-level import of the project's own code names a module that is not there.
+            from .project.broken_imports import guard_broken_imports
 
-                report.findings = guard_broken_imports(report.findings, root, _values_of(engine),
-                                                       _text_by_rel(files, config.max_file_size))
-                # Modules of a package that only define things and that no file imports.
-                from .project.unimported import guard_unimported
+            report.findings = guard_broken_imports(report.findings, root, _values_of(engine),
+                                                   _text_by_rel(files, config.max_file_size))
+            # Modules of a package that only define things and that no file imports.
+            from .project.unimported import guard_unimported
 
-                report.findings = guard_unimported(report.findings, files, root, _values_of(engine),
-                                                   config.max_file_size, cache, digests, summaries)
-                # Code run only for CUDA tensors beside a PyTorch path (StyleGAN's custom ops): its extension builds and
-                # kernels are a performance item, its other CUDA calls never run on Neuron (project/cuda_only.py).
-                from .project.cuda_only import cuda_only_paths
+            report.findings = guard_unimported(report.findings, files, root, _values_of(engine),
+                                               config.max_file_size, cache, digests, summaries)
+            # Code run only for CUDA tensors beside a PyTorch path (StyleGAN's custom ops): its extension builds and
+            # kernels are a performance item, its other CUDA calls never run on Neuron (project/cuda_only.py).
+            from .project.cuda_only import cuda_only_paths
 
-                report.findings = cuda_only_paths(report.findings, files, engine, _python_reader(config.max_file_size),
-                                                  root, cache, digests)
-                # Training-config settings whose keys no Python of the project names (and no library reads).
-                from .project.config_keys import guard_unread_settings
+            report.findings = cuda_only_paths(report.findings, files, engine, _python_reader(config.max_file_size),
+                                              root, cache, digests)
+            # Training-config settings whose keys no Python of the project names (and no library reads).
+            from .project.config_keys import guard_unread_settings
 
-                report.findings = guard_unread_settings(report.findings, files, summaries,
-                                                        _python_reader(config.max_file_size))
-                # Training-config keys set true that the project reads into a condition guarding a finding.
-                from .project.config_switches import switched_findings
-                from .project.report import _lines
+            report.findings = guard_unread_settings(report.findings, files, summaries,
+                                                    _python_reader(config.max_file_size))
+            # Training-config keys set true that the project reads into a condition guarding a finding.
+            from .project.config_switches import switched_findings
+            from .project.report import _lines
 
-                switched = postprocess.per_file_ignores(
-                    switched_findings(report.findings, files, summaries, engine, cache, digests,
-                                      lambda sf: _lines(sf, config)), root, config)
-                report.findings = drop_answered_unused(report.findings, switched) + switched
+            switched = postprocess.per_file_ignores(
+                switched_findings(report.findings, files, summaries, engine, cache, digests,
+                                  lambda sf: _lines(sf, config)), root, config)
+            report.findings = drop_answered_unused(report.findings, switched) + switched
         except StaleSummary as e:
             # A cached summary of the wrong shape, found when first unpacked: as a bad entry is a miss
             # anywhere else, its entry is dropped (with this run's pending writes) and the scan starts again.

@@ -38,8 +38,6 @@ from __future__ import annotations
 import ast
 import bisect
 import sys
-from contextlib import contextmanager
-from contextvars import ContextVar
 
 from .call_text import call_text
 from .syntax import MAX_ITEMS, _Attribute, _Name, dotted, literal_source, unconditional_nodes  # noqa: F401 (imported from here too)
@@ -744,22 +742,6 @@ class Fresh(bytes):
     __slots__ = ()
 
 
-# Within `shared_heads()` (the project steps of one scan), each summary's HEAD fields are decoded once and read by
-# every step from there: four steps read every file's HEAD (the link step's project tables, twice; imported
-# flags; copied packages), which decoded each about five times. Keyed by the identity of the packed bytes, whose
-# reference the entry holds (an id is never reused while its object lives); the HEAD dicts are read, never changed.
-_HEADS: ContextVar[dict | None] = ContextVar("trnready_summary_heads", default=None)
-
-
-@contextmanager
-def shared_heads():
-    token = _HEADS.set({})
-    try:
-        yield
-    finally:
-        _HEADS.reset(token)
-
-
 class Compacted:
     """rel -> summary dict, decoded on access from compact() bytes; the last few decoded are kept."""
 
@@ -799,15 +781,7 @@ class Compacted:
         data = self._packed[rel]
         if data is None:
             return self._empty
-        memo = _HEADS.get()
-        if memo is not None:
-            held = memo.get(id(data))
-            if held is not None and held[0] is data:
-                return held[1]
-        got = unpack_head(rel, data, rel not in self._checked and type(data) is not Fresh)
-        if memo is not None:
-            memo[id(data)] = (data, got)
-        return got
+        return unpack_head(rel, data, rel not in self._checked and type(data) is not Fresh)
 
     def __contains__(self, rel):
         return rel in self._packed

@@ -87,8 +87,11 @@ def _link_findings(files, summaries, engine, cache, config, scan_bytes, digests,
         if more:  # further calls of the file leaving the same default out (link._left_out): its places
             from dataclasses import replace as _replace
 
-            occ = tuple((ln, _column(lines[ln - 1] if 0 < ln <= len(lines) else "", c), rule_id)
-                        for ln, c in sorted(more))
+            def _at(ln: int, c: int) -> int:  # c < 0: the first non-blank column of the line (a library call)
+                text = lines[ln - 1] if 0 < ln <= len(lines) else ""
+                return _column(text, c) if c >= 0 else len(text) - len(text.lstrip()) + 1
+
+            occ = tuple(sorted({(ln, _at(ln, c), rule_id) for ln, c in more}))
             out[-1] = _replace(out[-1], occurrences=occ)
         if len(use) > 7 and use[7]:  # an import of a kernel module (link step 10): its calls are its places
             out[-1] = _with_calls(out[-1], use[7], text_of[rel], lines, trees,

@@ -54,6 +54,15 @@ def _followed(b: Binding) -> bool:
     return b.kind == "expr" or (b.kind == "call" and env_default(b.value) is not None)
 
 
+def filled_parameter(bindings: list, scope: Scope | None) -> bool:
+    """One parameter of `scope` and, beside it, only assignments in arms of an `if` of that function (`if backend
+    is None: backend = "nccl"`): the shape of a parameter the function fills in when the caller passes none."""
+    params = [b for b in bindings if b.kind == "param"]
+    rest = [b for b in bindings if b.kind != "param"]
+    return len(params) == 1 and bool(rest) and params[0].scope is scope and all(
+        b.kind in ("expr", "call") and b.branch and b.scope is scope for b in rest)
+
+
 def _position(b: Binding):
     v = b.value
     return (v.lineno, v.col_offset) if isinstance(v, ast.AST) and hasattr(v, "lineno") else None
@@ -498,10 +507,31 @@ class Resolver:
         drawn = self._drawn_assignments(bindings, expr, scope, depth)
         if drawn:
             return drawn
+        filled = self._filled_parameter(bindings, expr, scope, depth)
+        if filled:
+            return filled
         names = self._name_qualnames(expr.id, scope, depth)
         if names:
             return [(QName(self.canonical(n)), expr) for n in names]
         return [(UNKNOWN, expr)]
+
+    def _filled_parameter(self, bindings: list, expr: ast.Name, scope: Scope, depth: int) -> list:
+        """A parameter the function fills in when the caller passes none (`def init(backend=None):` then `if
+        backend is None: backend = "nccl"`, or a value per accelerator in the arms of an `if`): the values assigned
+        in the arms that reach the use, beside the parameter's own (its literal default and the caller's, unknown),
+        as a literal default counts. Only one parameter and assignments in arms of its own function: anything else
+        (a loop variable, an unconditional reassignment, a name of an enclosing scope) stays unknown."""
+        if not filled_parameter(bindings, scope):
+            return []
+        params = [b for b in bindings if b.kind == "param"]
+        live = _reaching([b for b in bindings if b.kind != "param"], expr, scope)
+        if not live or not all(_followed(b) for b in live):
+            return []
+        out = [v for b in live for v in self.values(b.value, b.scope, depth + 1)]
+        default, outer = params[0].value
+        if default is not None:
+            out += self.values(default, outer, depth + 1)
+        return out + [(UNKNOWN, expr)]
 
     def _drawn_assignments(self, bindings: list, expr: ast.Name, scope: Scope, depth: int) -> list:
         """A parameter reassigned from a host random draw when the caller passed none (`seed = seed if seed >= 0

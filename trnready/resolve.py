@@ -27,7 +27,8 @@ _INT_CONSTANTS = {"sys.maxsize": (1 << 63) - 1}
 
 
 def env_default(call: ast.Call):
-    """The default expression of os.environ.get("X", d) / os.getenv("X", d) (also after .lower() & co)."""
+    """The default expression of os.environ.get("X", d) / os.getenv("X", d) (also after .lower() & co), and the
+    string default of a mapping read by a string key (`cfg.get("backend", "nccl")`)."""
     while (type(call.func) is ast.Attribute and call.func.attr in ("lower", "upper", "strip") and not call.args
            and type(call.func.value) is ast.Call):
         call = call.func.value
@@ -36,9 +37,17 @@ def env_default(call: ast.Call):
         return None
     if type(func) is ast.Attribute and func.attr == "get" and _tail(func.value) == "environ":
         return call.args[1]
+    if type(func) is ast.Attribute and func.attr == "get" and _str_literal(call.args[0]) and _str_literal(call.args[1]):
+        # a settings mapping read with a written default (`override_config.get("attn_implementation",
+        # "flash_attention_2")`): the default is what runs unless the settings name the key, as for the environment
+        return call.args[1]
     if _tail(func) == "getenv":
         return call.args[1]
     return None
+
+
+def _str_literal(node: ast.expr) -> bool:
+    return type(node) is ast.Constant and type(node.value) is str
 
 
 def _field_default(call: ast.Call):

@@ -402,6 +402,10 @@ class Resolver:
                 # PyTorch releases older than any TorchNeuron build, so it never runs there.
                 return self.values(expr.body, scope, depth + 1)
             return self.values(expr.body, scope, depth + 1) + self.values(expr.orelse, scope, depth + 1)
+        if t is ast.BoolOp and type(expr.op) is ast.Or:
+            # `device or ("cuda" if torch.cuda.is_available() else "cpu")`, `mode or "bilinear"`: the value is one of
+            # the operands (the first that is true), so each operand's values are possible
+            return [v for operand in expr.values for v in self.values(operand, scope, depth + 1)]
         if t is ast.JoinedStr:
             parts = []
             for v in expr.values:

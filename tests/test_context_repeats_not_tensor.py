@@ -6,7 +6,11 @@ REPEATS = "repeat_interleave with a tensor of repeats and no output_size: `{}`"
 
 def test_tensor_repeats_without_output_size():
     # n_rep, 2 and an unknown value are not tensors; output_size=64 fixes the length
+    # columns.py: a column of an array (`grid_thw[:, 0]`, `sizes[:, -1]`) is no int; `sizes[0]` and
+    # `sizes["n_rep"]` may be, and output_size fixes the length
     assert scan_findings(CONTEXT_FIXTURES / "repeats_not_tensor") == [
+        ("columns.py", 5, 9, "TRN106", REPEATS.format("torch.repeat_interleave"), False),
+        ("columns.py", 6, 9, "TRN106", REPEATS.format("repeat_interleave"), False),
         ("rep.py", 6, 9, "TRN106", REPEATS.format("repeat_interleave"), False),
         ("rep.py", 7, 9, "TRN106", REPEATS.format("torch.repeat_interleave"), False),
     ]

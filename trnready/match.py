@@ -17,7 +17,7 @@ from .index import FileIndex, Interest, device_like
 from .local_attrs import assigned_value
 from .narrowing import narrowed
 from .model import ArgPredicate, Matcher, Rule
-from .resolve import FOLLOWED_KINDS, LIST, Resolver, env_default
+from .resolve import FOLLOWED_KINDS, LIST, Resolver, env_default, filled_parameter
 from .values import UNKNOWN, Drawn, same
 
 _KWARGS_UNKNOWN = object()
@@ -700,7 +700,9 @@ def _several_or_env(bindings) -> bool:
     if len(bindings) == 1:
         b = bindings[0]
         return b.kind == "call" and env_default(b.value) is not None
-    return all(b.kind in FOLLOWED_KINDS and b.branch is not None for b in bindings)
+    # (a parameter filled in by the function, `if backend is None: backend = "nccl"`: the arm's literal)
+    return all(b.kind in FOLLOWED_KINDS and b.branch is not None for b in bindings) or \
+        filled_parameter(bindings, next((b.scope for b in bindings if b.kind == "param"), None))
 
 
 def _imports_torch(ctx: FileContext) -> bool:

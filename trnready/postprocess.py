@@ -22,7 +22,7 @@ from . import suppress
 from .config import drop_per_file_ignores
 from .model import SEVERITY_RANK
 from .postprocess_folds import apart, joins as file_joins
-from .postprocess_picks import pick_statements
+from .postprocess_picks import flag_checks, pick_statements
 from .scope import classify
 
 # Part of the result cache's key: raise it when a file step changes what a file's findings look like
@@ -152,6 +152,7 @@ def one_per_thing(findings: list, ctx, result) -> list:
     picks = _checked_branches(findings, ctx, result)
     pick_rules = frozenset(values.get("pick-value-rules", ()))
     pick_lines: set | None = None  # (cell, line) of the statements a device pick is written with, when asked
+    flags: dict | None = None  # (cell, line) of such a statement under `if FLAG:` -> the lines binding FLAG
     at_line: dict = {}  # (stand, category, line) -> index into out of the first finding there
     chosen: dict = {}  # (stand, rule, "arms", branch, target, message) -> (index into out, arms seen)
     runs: dict = {}  # (stand, rule, block) -> (index into out, position of the run's last statement)
@@ -177,6 +178,13 @@ def one_per_thing(findings: list, ctx, result) -> list:
             if (f.cell, f.line) in pick_lines:
                 check = next((at_line[k] for lines in picks.get((f.path, f.cell, f.line), ())
                               for k in ((live, f.category, ln) for ln in lines) if k in at_line), None)
+                if check is None:
+                    # the check written where a flag the `if` tests is bound (`is_cuda = torch.cuda.is_available()`
+                    # then `if is_cuda: device = "cuda"`): the pick is listed at the binding's finding
+                    if flags is None:
+                        flags = flag_checks((tree, cell) for tree, _, cell in _trees(findings, ctx, result))
+                    check = next((at_line[k] for ln in flags.get((f.cell, f.line), ())
+                                  for k in ((live, f.category, ln),) if k in at_line), None)
         if check is not None:
             fold(check, f)
             continue

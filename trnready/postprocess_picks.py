@@ -36,3 +36,50 @@ def pick_statements(trees) -> set:
                     if _pick_value(st.value):
                         out.update((cell, ln) for ln in range(st.lineno, (st.end_lineno or st.lineno) + 1))
     return out
+
+
+def _single_bindings(tree) -> dict:
+    """name -> (first line, last line) of the one `name = value` statement binding it (anywhere in the tree); a
+    name bound twice, or also by a loop, `with`, import or augmented assignment, is left out (which value
+    the test reads is then unknown)."""
+    seen: dict = {}
+    twice: set = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for t in targets:
+                if type(t) is ast.Name:
+                    if t.id in seen:
+                        twice.add(t.id)
+                    seen[t.id] = (node.lineno, node.end_lineno or node.lineno)
+        elif isinstance(node, (ast.AugAssign, ast.For, ast.AsyncFor, ast.withitem, ast.NamedExpr)):
+            target = getattr(node, "target", None) or getattr(node, "optional_vars", None)
+            if type(target) is ast.Name:
+                twice.add(target.id)
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            twice.update(node.names)
+    return {k: v for k, v in seen.items() if k not in twice}
+
+
+def flag_checks(trees) -> dict:
+    """(cell, line) -> the lines of the statement binding the flag an `if` tests, for the lines of the pick
+    statements in that `if`'s body: `is_cuda = torch.cuda.is_available()` at module level, then `if is_cuda:
+    device = "cuda"` in a function. The check is then written where the flag is bound, not in the `if`; the pick's
+    value is listed at that binding's finding, as it is at a check written in the `if`."""
+    out: dict = {}
+    for tree, cell in trees:
+        bound: dict | None = None
+        for node in ast.walk(tree):
+            if type(node) is not ast.If or type(node.test) is not ast.Name:
+                continue
+            if bound is None:
+                bound = _single_bindings(tree)
+            where = bound.get(node.test.id)
+            if where is None:
+                continue
+            for st in node.body:
+                if (isinstance(st, ast.Assign) and len(st.targets) == 1) or isinstance(st, (ast.AnnAssign, ast.Return)):
+                    if _pick_value(st.value):
+                        for ln in range(st.lineno, (st.end_lineno or st.lineno) + 1):
+                            out[(cell, ln)] = tuple(range(where[0], where[1] + 1))
+    return out

@@ -27,7 +27,8 @@ _INT_CONSTANTS = {"sys.maxsize": (1 << 63) - 1}
 
 
 def env_default(call: ast.Call):
-    """The default expression of os.environ.get("X", d) / os.getenv("X", d) (also after .lower() & co)."""
+    """The default expression of os.environ.get("X", d) / os.getenv("X", d) (also after .lower() & co), and the
+    string default of a mapping read by a string key (`cfg.get("backend", "nccl")`)."""
     while (type(call.func) is ast.Attribute and call.func.attr in ("lower", "upper", "strip") and not call.args
            and type(call.func.value) is ast.Call):
         call = call.func.value
@@ -36,9 +37,17 @@ def env_default(call: ast.Call):
         return None
     if type(func) is ast.Attribute and func.attr == "get" and _tail(func.value) == "environ":
         return call.args[1]
+    if type(func) is ast.Attribute and func.attr == "get" and _str_literal(call.args[0]) and _str_literal(call.args[1]):
+        # a settings mapping read with a written default (`override_config.get("attn_implementation",
+        # "flash_attention_2")`): the default is what runs unless the settings name the key, as for the environment
+        return call.args[1]
     if _tail(func) == "getenv":
         return call.args[1]
     return None
+
+
+def _str_literal(node: ast.expr) -> bool:
+    return type(node) is ast.Constant and type(node.value) is str
 
 
 def _field_default(call: ast.Call):
@@ -52,6 +61,15 @@ def _field_default(call: ast.Call):
 
 def _followed(b: Binding) -> bool:
     return b.kind == "expr" or (b.kind == "call" and env_default(b.value) is not None)
+
+
+def filled_parameter(bindings: list, scope: Scope | None) -> bool:
+    """One parameter of `scope` and, beside it, only assignments in arms of an `if` of that function (`if backend
+    is None: backend = "nccl"`): the shape of a parameter the function fills in when the caller passes none."""
+    params = [b for b in bindings if b.kind == "param"]
+    rest = [b for b in bindings if b.kind != "param"]
+    return len(params) == 1 and bool(rest) and params[0].scope is scope and all(
+        b.kind in ("expr", "call") and b.branch and b.scope is scope for b in rest)
 
 
 def _position(b: Binding):
@@ -200,6 +218,13 @@ class Resolver:
             b = bindings[0]
             if type(b.value) in (ast.Name, ast.Attribute):
                 return self.qualnames(b.value, b.scope, depth + 1)
+        elif len(bindings) > 1 and all(b.kind in ("expr", "local") and b.branch for b in bindings):
+            # `if torch.__version__ >= "2.4": op = torch.library.custom_op` / `else: op = noop_custom_op` (a stand-in
+            # of the project where the API is missing): the name means the library API, as an optional import does
+            # Only one arm names a library API: two APIs (`ShardedGradScaler` / `GradScaler`) stay unknown, as before
+            named = [qs for b in bindings if b.kind == "expr" and type(b.value) in (ast.Name, ast.Attribute)
+                     for qs in (self.qualnames(b.value, b.scope, depth + 1),) if qs]
+            return tuple(dict.fromkeys(named[0])) if len(named) == 1 else ()
         return ()
 
     def instance_class(self, func: ast.expr, scope: Scope, depth: int = 0) -> tuple[str, ...]:
@@ -378,6 +403,10 @@ class Resolver:
                 # PyTorch releases older than any TorchNeuron build, so it never runs there.
                 return self.values(expr.body, scope, depth + 1)
             return self.values(expr.body, scope, depth + 1) + self.values(expr.orelse, scope, depth + 1)
+        if t is ast.BoolOp and type(expr.op) is ast.Or:
+            # `device or ("cuda" if torch.cuda.is_available() else "cpu")`, `mode or "bilinear"`: the value is one of
+            # the operands (the first that is true), so each operand's values are possible
+            return [v for operand in expr.values for v in self.values(operand, scope, depth + 1)]
         if t is ast.JoinedStr:
             parts = []
             for v in expr.values:
@@ -498,10 +527,31 @@ class Resolver:
         drawn = self._drawn_assignments(bindings, expr, scope, depth)
         if drawn:
             return drawn
+        filled = self._filled_parameter(bindings, expr, scope, depth)
+        if filled:
+            return filled
         names = self._name_qualnames(expr.id, scope, depth)
         if names:
             return [(QName(self.canonical(n)), expr) for n in names]
         return [(UNKNOWN, expr)]
+
+    def _filled_parameter(self, bindings: list, expr: ast.Name, scope: Scope, depth: int) -> list:
+        """A parameter the function fills in when the caller passes none (`def init(backend=None):` then `if
+        backend is None: backend = "nccl"`, or a value per accelerator in the arms of an `if`): the values assigned
+        in the arms that reach the use, beside the parameter's own (its literal default and the caller's, unknown),
+        as a literal default counts. Only one parameter and assignments in arms of its own function: anything else
+        (a loop variable, an unconditional reassignment, a name of an enclosing scope) stays unknown."""
+        if not filled_parameter(bindings, scope):
+            return []
+        params = [b for b in bindings if b.kind == "param"]
+        live = _reaching([b for b in bindings if b.kind != "param"], expr, scope)
+        if not live or not all(_followed(b) for b in live):
+            return []
+        out = [v for b in live for v in self.values(b.value, b.scope, depth + 1)]
+        default, outer = params[0].value
+        if default is not None:
+            out += self.values(default, outer, depth + 1)
+        return out + [(UNKNOWN, expr)]
 
     def _drawn_assignments(self, bindings: list, expr: ast.Name, scope: Scope, depth: int) -> list:
         """A parameter reassigned from a host random draw when the caller passed none (`seed = seed if seed >= 0

@@ -720,9 +720,11 @@ class Linker(ModuleMap):
             line, col, end_line, end_col = places[p]
             use = [line, col, end_line, end_col, f"{fname.rsplit('.', 1)[-1]}({p}={defaults[p]})", [], True]
             note = [line, col, end_line, p, [], False]
+            got = []
             for cline, _c, csrc in calls:
                 if p in csrc:
-                    out += self._default_links(rel, fname, cline, csrc, defaults, base, use, note)
+                    got += self._default_links(rel, fname, cline, csrc, defaults, base, use, note)
+            out += _with_library_places(rel, use, got)
         return out
 
     def _default_links(self, rel, fname, cline, csrc, values, base, use, note) -> list:
@@ -993,3 +995,15 @@ def _same_package(importer: str, kernel: str, files) -> bool:
     if idir == kdir:
         return str(kdir) != "." and f"{kdir}/__init__.py" in files
     return PurePosixPath(importer).name == "__init__.py" and idir in kdir.parents
+
+
+def _with_library_places(rel: str, use: list, got: list) -> list:
+    """The links of one default, each finding at the default given the library calls of its own file that the
+    default reaches (`dist.init_process_group(backend=backend)` in each helper `init_dist(backend="nccl")` hands it
+    to) as places: where the value is used. A note for a per-file finding (no message) is left as it is."""
+    ends = sorted({chain[-1][1] for _rel, u, _r, m, _c, _g, chain in got if m and u is use and chain
+                   and chain[-1][0] == rel and isinstance(chain[-1][1], int) and chain[-1][1] != use[0]})
+    if not ends:
+        return got
+    placed = [*use[:5], [*use[5], *([ln, -1] for ln in ends)], *use[6:]]
+    return [(r0, placed if u is use else u, r, m, c, g, chain) for r0, u, r, m, c, g, chain in got]

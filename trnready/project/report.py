@@ -87,8 +87,7 @@ def _link_findings(files, summaries, engine, cache, config, scan_bytes, digests,
         if more:  # further calls of the file leaving the same default out (link._left_out): its places
             from dataclasses import replace as _replace
 
-            occ = tuple((ln, _column(lines[ln - 1] if 0 < ln <= len(lines) else "", c), rule_id)
-                        for ln, c in sorted(more))
+            occ = tuple(sorted({(ln, _place_column(lines, ln, c), rule_id) for ln, c in more}))
             out[-1] = _replace(out[-1], occurrences=occ)
         if len(use) > 7 and use[7]:  # an import of a kernel module (link step 10): its calls are its places
             out[-1] = _with_calls(out[-1], use[7], text_of[rel], lines, trees,
@@ -433,6 +432,13 @@ def _file_links(cache, digest_of: dict):
 _EMPTY = {"v": VERSION, "imports": {}, "consts": {}, "classes": {}, "aliases": {}, "funcs": {}, "uses": [], "stars": [],
           "stores": {}, "reads": [], "flags": [], "guards": [], "exts": [], "imported": [],
           "callers": None}
+
+
+def _place_column(lines: list, ln: int, c: int) -> int:
+    """The column of a place at byte offset c of line ln; c < 0: the line's first non-blank column (a library call
+    a default reaches, whose column the link step does not record)."""
+    text = lines[ln - 1] if 0 < ln <= len(lines) else ""
+    return _column(text, c) if c >= 0 else len(text) - len(text.lstrip()) + 1
 
 
 def _column(line: str, byte_offset: int) -> int:

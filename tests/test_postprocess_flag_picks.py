@@ -1,0 +1,34 @@
+"""A device pick under a flag: `is_cuda = torch.cuda.is_available()` bound once, then `if is_cuda: device = "cuda"`.
+
+The check is written where the flag is bound, so the pick's value (guarded, as its arm is) is listed as a place of
+that binding's finding, as it is at a check written in the `if` itself (postprocess_picks.flag_checks)."""
+import json
+
+from conftest import FIXTURES, run_cli
+
+FIXTURE = FIXTURES / "flag_picks"
+
+
+def _findings(name):
+    proc = run_cli("scan", FIXTURE / name, "--format", "json", "--no-cache", "--show-guarded", "--exit-zero")
+    return json.loads(proc.stdout)["findings"]
+
+
+def test_a_pick_under_a_flag_is_listed_at_the_flag_binding():
+    found = {(f["line"], f["rule"]): f for f in _findings("device.py")}
+    check = found[(3, "TRN243")]
+    assert not check["guarded"]
+    # the "cuda" assigned (line 9) and the torch.device("cuda") returned (line 19) under `if is_cuda_available:`
+    assert [(o["line"], o["rule"]) for o in check["occurrences"]] == [(9, "TRN242"), (19, "TRN242")]
+    assert (9, "TRN242") not in found and (19, "TRN242") not in found
+
+
+def test_other_code_under_the_flag_stays_guarded():
+    found = {(f["line"], f["rule"]): f for f in _findings("device.py")}
+    assert found[(25, "TRN243")]["guarded"]  # torch.cuda.synchronize() is no pick: it never runs on Neuron
+
+
+def test_a_flag_bound_twice_is_no_known_check():
+    found = {(f["line"], f["rule"]): f for f in _findings("rebound.py")}
+    assert found[(9, "TRN242")]["guarded"]  # which binding the `if` reads is unknown: the pick stays as it was
+    assert not found[(3, "TRN243")].get("occurrences")

@@ -164,6 +164,8 @@ def matrix_runners(rel: str, entries: list[Entry]) -> list[Entry]:
 
 def accelerator_legs(rel: str, entries: list[Entry], values: dict) -> list[Leg]:
     """The jobs and matrix items of one CI file that run on another accelerator's machines."""
+    from .configs import literal_words  # configs imports this module
+
     labels = tuple(v.lower() for v in values.get("other-accelerator-labels", ()))
     options = tuple(values.get("accelerator-container-options", ()))
     if not labels and not options:
@@ -194,8 +196,10 @@ def accelerator_legs(rel: str, entries: list[Entry], values: dict) -> list[Leg]:
                 continue
             runner = any(k.lower() in _RUNNER_KEYS for k in rest[:1]) or (
                 "matrix" in rest and (rest[-1].lower() in _RUNNER_KEYS or (job, rest[-1].lower()) in read_keys))
-            if runner and "${{" not in e.value:
-                hit = (e, names_accelerator(e.value, labels))
+            # a GitHub expression names its machine by its quoted fallback (`${{ inputs.runner || 'L20x8' }}`)
+            written = e.value if "${{" not in e.value else literal_words(e.value)
+            if runner and written.strip():
+                hit = (e, names_accelerator(written, labels))
                 if "include" in rest and e.item:
                     include.setdefault(e.item, []).append(hit)
                 elif "matrix" in rest:

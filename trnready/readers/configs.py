@@ -114,6 +114,17 @@ def _has_word(value: str, globs) -> bool:
     return any(fnmatch.fnmatchcase(t, g) for t in re.split(r"[^a-z0-9]+", value.lower()) if t for g in globs)
 
 
+_QUOTED = re.compile(r"'([^']*)'|\"([^\"]*)\"")
+
+
+def literal_words(value: str) -> str:
+    """The value as written, or for a GitHub expression only its quoted literals: `${{ needs.setup.outputs.label ||
+    'L20x8' }}` runs on L20x8 unless a caller says otherwise; the names of inputs and outputs are not machines."""
+    if "${{" not in value:
+        return value
+    return " ".join(a or b for a, b in _QUOTED.findall(value))
+
+
 def _value_in(value: str, globs) -> bool:
     v = value.strip().lower()
     return any(fnmatch.fnmatchcase(v, g) for g in globs)
@@ -161,8 +172,8 @@ def setting_findings(entries: list[Entry], role: str, lines: list[str], engine, 
     for e in scalars:
         for rule, m, pats in compiled:
             pat = next((p for p in pats if _suffix(e.keys, p)), None)
-            if pat is None or not (_value_in(e.value, m.values) or (m.value_words and "${{" not in e.value
-                                                                     and _has_word(e.value, words[m.value_words]))):
+            if pat is None or not (_value_in(e.value, m.values) or (
+                    m.value_words and _has_word(literal_words(e.value), words[m.value_words]))):
                 continue
             if (m.with_setting or m.without_setting) and not with_ok(m, e.command):
                 continue

@@ -249,7 +249,8 @@ def one_build_per_step(found: list, lines: list[str], engine) -> list:
     first: dict = {}
     for f in sorted(lib, key=lambda f: (f.line, f.column)):
         first.setdefault(step.get(f.line), f)
-    out, folded = [], {}
+    out: list = []
+    folded: dict = {}
     for f in found:
         k = first.get(step.get(f.line))
         if f.category == "custom-cuda-kernel" and k is not None and k is not f:

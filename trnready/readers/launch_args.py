@@ -7,9 +7,9 @@ training arguments a YAML config would (`deepspeed: ds_z3.json`, `load_in_8bit: 
 catalogue's `setting` matchers of role `config`. A dotted flag (`--model.compile true`, jsonargparse and
 OLMo-core style) is a nested key, and so is a Hydra / OmegaConf override (`trainer.n_gpus_per_node=8`,
 `actor_rollout_ref.rollout.name=vllm`, `+model.use_liger=True`: a dotted key, no dashes, `+`/`++` prefixes dropped),
-so the command line is judged by the same key rules as the YAML file it overrides. Only commands that run Python or a launcher are read (a line naming one of
-`LAUNCH_WORDS` or a `.py` script, with its `\\` continuation lines), so `pip install --index-url`, `docker
-run --gpus` and `git clone --depth` are not training settings.
+so the command line is judged by the same key rules as the YAML file it overrides. Only commands that run Python
+or a launcher are read (a line naming one of `LAUNCH_WORDS` or a `.py` script, with its `\\` continuation lines),
+so `pip install --index-url`, `docker run --gpus` and `git clone --depth` are not training settings.
 """
 from __future__ import annotations
 

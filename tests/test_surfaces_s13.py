@@ -41,6 +41,8 @@ EXPECTED = {
     ("scripts/demo_jobs.sh", 6, "TRN605"): [(2, "TRN610")],  # TOTAL_GPUS only sizes the job loop
     ("scripts/eval_batch.sh", 3, "TRN610"): [],  # NGPUS=4 (no flag the scan reads takes it)
     ("scripts/eval_batch.sh", 4, "TRN610"): [(2, "TRN610")],  # --gpus $GPUS, GPUS="[0,...,7]" its place
+    # a Hydra group file is the `trainer` node: Lightning reads trainer.accelerator (not config-key-unread)
+    ("training/configs/trainer/ddp.yaml", 4, "TRN242"): [],
 }
 
 
@@ -76,6 +78,12 @@ def test_lookalikes_stay_clean(report):
 def test_the_gpu_runner_job_is_another_accelerators_leg(report):
     leg = [f for f in report if f["path"] == ".github/workflows/gpu.yml" and f["line"] == 7]
     assert [(f["rule"], f["guarded_by"]) for f in leg] == [("TRN501", "ci-other-accelerator")]
+
+
+def test_a_global_package_is_not_placed_under_its_group(report):
+    # look-alike: `# @package _global_` puts `accelerator` at the root, where no code of the project reads it
+    f = [f for f in report if f["path"] == "training/configs/experiment/base.yaml"]
+    assert [(f["line"], f["rule"], f["guarded_by"]) for f in f] == [(5, "TRN242", "config-key-unread")]
 
 
 def test_ci_python_is_an_advisory(report):

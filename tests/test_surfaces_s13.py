@@ -22,6 +22,7 @@ ROOT = FIXTURES / "surfaces_s13"
 # (path, line, rule) -> occurrences (line, rule) of every reported (unguarded) finding
 EXPECTED = {
     (".github/workflows/gpu.yml", 5, "TRN610"): [],  # runs-on fallback 'L20x8'
+    (".github/workflows/gpu.yml", 7, "TRN501"): [],  # pip install flash-attn in that job
     (".github/workflows/gpu.yml", 12, "TRN302"): [],  # -gencode=arch=compute_61
     (".github/workflows/pre-commit.yml", 10, "TRN523"): [],  # lint job on 3.11, no test job anywhere
     ("configs/generation.yaml", 3, "TRN610"): [],  # n_gpus_per_node: 8
@@ -75,9 +76,11 @@ def test_lookalikes_stay_clean(report):
         assert place not in lines, place
 
 
-def test_the_gpu_runner_job_is_another_accelerators_leg(report):
-    leg = [f for f in report if f["path"] == ".github/workflows/gpu.yml" and f["line"] == 7]
-    assert [(f["rule"], f["guarded_by"]) for f in leg] == [("TRN501", "ci-other-accelerator")]
+def test_a_runner_fallback_is_a_gpu_request_but_not_a_leg(report):
+    # the fallback 'L20x8' is reported (TRN610, line 5), but a caller may name another machine: the job's install
+    # stays reported rather than guarded as another accelerator's leg
+    job = [f for f in report if f["path"] == ".github/workflows/gpu.yml" and f["line"] == 7]
+    assert [(f["rule"], f.get("guarded", False)) for f in job] == [("TRN501", False)]
 
 
 def test_a_global_package_is_not_placed_under_its_group(report):

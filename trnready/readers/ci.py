@@ -164,8 +164,6 @@ def matrix_runners(rel: str, entries: list[Entry]) -> list[Entry]:
 
 def accelerator_legs(rel: str, entries: list[Entry], values: dict) -> list[Leg]:
     """The jobs and matrix items of one CI file that run on another accelerator's machines."""
-    from .configs import literal_words  # configs imports this module
-
     labels = tuple(v.lower() for v in values.get("other-accelerator-labels", ()))
     options = tuple(values.get("accelerator-container-options", ()))
     if not labels and not options:
@@ -196,10 +194,11 @@ def accelerator_legs(rel: str, entries: list[Entry], values: dict) -> list[Leg]:
                 continue
             runner = any(k.lower() in _RUNNER_KEYS for k in rest[:1]) or (
                 "matrix" in rest and (rest[-1].lower() in _RUNNER_KEYS or (job, rest[-1].lower()) in read_keys))
-            # a GitHub expression names its machine by its quoted fallback (`${{ inputs.runner || 'L20x8' }}`)
-            written = e.value if "${{" not in e.value else literal_words(e.value)
-            if runner and written.strip():
-                hit = (e, names_accelerator(written, labels))
+            # A GitHub expression's quoted fallback (`${{ needs.setup.outputs.label || 'L20x8' }}`) is reported as a
+            # GPU runner (TRN610, configs.literal_words) but does not make the job a leg: a caller may well name a
+            # CPU machine, and guarding would hide the job's other findings on a guess.
+            if runner and "${{" not in e.value:
+                hit = (e, names_accelerator(e.value, labels))
                 if "include" in rest and e.item:
                     include.setdefault(e.item, []).append(hit)
                 elif "matrix" in rest:

@@ -28,6 +28,8 @@ EXPECTED = {
     ("configs/generation.yaml", 3, "TRN610"): [],  # n_gpus_per_node: 8
     ("configs/generation.yaml", 7, "TRN291"): [],  # rollout: name: vllm
     ("configs/llama/llama2_7b_qlora.py", 5, "TRN254"): [],  # optim_wrapper dtype="float16"
+    # an mmengine/xtuner config module with `x *= y` and an `if` that only assigns is still a config module
+    ("configs/xtuner/qlora_e3.py", 15, "TRN254"): [],
     ("docker/Dockerfile", 2, "TRN603"): [(4, "TRN603")],  # ARG BASE_IMAGE, used by FROM ${BASE_IMAGE}
     ("docker/Dockerfile", 5, "TRN302"): [],  # ENV FORCE_CUDA="1"
     ("docker/Dockerfile", 6, "TRN504"): [(8, "TRN302")],  # apex clone; its --cuda_ext build is the same thing
@@ -71,6 +73,7 @@ def test_lookalikes_stay_clean(report):
                   ("docker/Dockerfile", 11),  # FLASH_ATTENTION_SKIP_CUDA_BUILD
                   ("configs/sft.yaml", 3), ("configs/sft.yaml", 7),
                   ("configs/llama/llama2_7b_bf16.py", 2),
+                  ("configs/xtuner/script_like.py", 3),  # `if __name__ == "__main__": print(...)`: a script
                   (".github/workflows/links.yml", 9),  # a link checker on 3.10
                   (".github/workflows/gpu.yml", 10)]:  # runs-on fallback 'ubuntu-latest'
         assert place not in lines, place

@@ -312,11 +312,7 @@ def test_release_and_lint_jobs_are_not_install_checks(tmp_path):
                 pip install -e .[dev]
                 doc-builder build optimum docs/source
         """)
-    # not install checks (no "installs the project"); since session 13 a workflow without test jobs is read for its
-    # release, lint and docs jobs: one advisory for the file, worded as such
-    assert found(tmp_path) == [(".github/workflows/release.yml", 8, 9, "TRN523", "high",
-                                "`jobs python_release, lint, build_documentation (no tests) run on Python 3.10, 3.11 "
-                                "only`")]
+    assert found(tmp_path) == []
 
 
 def test_workflow_triggers_are_not_runners(tmp_path):

@@ -3,15 +3,11 @@
 A job that runs the tests (pytest, unittest, tox, nox, `make test`, a test script, or a job named after its
 tests) on literal Python versions none of which is 3.12-3.14 means the project is not tested on a Python
 TorchNeuron supports: one finding per workflow file from the catalogue's `python` matcher with role "ci" (the
-file's CI never tests 3.12-3.14), at the first job's versions, the other jobs' places as its occurrences. Jobs whose version is not a literal (`3.x`, an
-unresolved expression, `python-version-file`) are left alone.
-
-A workflow file with no such test job is still read for its other jobs that set up a literal Python: lint and
-pre-commit jobs, docs builds, wheel builds and release jobs (`python-version: ["3.7", ..., "3.11"]` of a wheel
-matrix, `python-version: "3.11"` of a pre-commit job). They move with the project when it moves to 3.12+ (a wheel
-matrix without 3.12 publishes no wheel for it; a linter on 3.10 checks the code with another grammar), so when none
-of them runs 3.12-3.14 and no test job of the folder does, the file gets the same one finding (an advisory, like
-every TRN523). A link checker (`pytest --check-links`) never runs the project's code and is not read.
+file's CI never tests 3.12-3.14), at the first job's versions, the other jobs' places as its occurrences. Jobs
+that only lint, build docs or packages are left alone, and so are jobs whose version is not a literal (`3.x`, an
+unresolved expression, `python-version-file`). Lint, docs, wheel and release jobs were reconsidered in session 13
+(docs/file-kinds-configs.md, "CI workflows"): the hand labels call them hits and look-alikes alike, and reading them
+added findings on labelled look-alikes, so they stay out.
 
 Jobs: GitHub Actions and CircleCI `jobs.<id>`, GitLab top-level jobs, Buildkite and Azure step/job items, the
 steps of a local composite action (`.github/actions/<name>/action.yml`).
@@ -90,13 +86,6 @@ def ci_findings(rel: str, entries: list[Entry], lines: list[str], engine, em: Em
     # Another accelerator's test leg is not the project's Python; the others make one item per workflow file
     # (the file never tests 3.12-3.14), at its first job, with the other jobs' places as its occurrences.
     jobs = [j for j in jobs if not any(leg.whole and leg.job == j["key"] for leg in legs) and _reportable(j)]
-    if not jobs:
-        # no test job on literal versions: the file's lint, docs, build and release jobs (module docstring)
-        others = [j for j in test_jobs(rel, entries, lines, root, others=True) if not j["test"]
-                  and not any(leg.whole and leg.job == j["key"] for leg in legs)]
-        if any(_covers_supported(j) for j in others if j["found"] or j["via"]):
-            return
-        jobs = [j for j in others if _reportable(j)]
     if not jobs:
         return
     start = len(em.out)
@@ -239,12 +228,10 @@ def guard_accelerator_legs(rel: str, entries: list[Entry], findings: list, value
     return out
 
 
-def test_jobs(rel: str, entries: list[Entry], lines: list[str] | None = None, root=None,
-              others: bool = False) -> list[dict]:
+def test_jobs(rel: str, entries: list[Entry], lines: list[str] | None = None, root=None) -> list[dict]:
     """The test jobs of one CI file: name, the literal Python versions with where they are declared (a
     version key, or a shell command of the job installing one: `conda create -n env python=3.10`), and
-    whether some version could not be told (`3.x`, an unresolved expression, python-version-file). `others`: the
-    jobs that lint, build docs, wheels or releases too (`test` False; not link checkers). With the
+    whether some version could not be told (`3.x`, an unresolved expression, python-version-file). With the
     repository root, a step running a local composite action (`uses: ./.github/actions/build`) contributes
     the versions that action sets up (reported in the action's own file, not here)."""
     jobs: dict = {}
@@ -263,7 +250,7 @@ def test_jobs(rel: str, entries: list[Entry], lines: list[str] | None = None, ro
         jobs.setdefault(job, []).append(e)
     out = []
     for job, items in jobs.items():
-        info = _job(job, items, top_env, title, lines, root, others)
+        info = _job(job, items, top_env, title, lines, root)
         if info is not None:
             out.append(info)
     return out
@@ -369,25 +356,21 @@ def _shell_versions(items: list[Entry], lines: list[str] | None) -> list:
     return out
 
 
-def _job(job, items: list[Entry], top_env: dict, title: str, lines: list[str] | None = None, root=None,
-         others: bool = False):
+def _job(job, items: list[Entry], top_env: dict, title: str, lines: list[str] | None = None, root=None):
     if job == ("runs",):  # a local action, named by its `name:`
         job = ("runs", title or "action")
     name = " ".join(str(j) for j in job[1:] if isinstance(j, str)) or ("" if job[0] == "steps" else str(job[0]))
     labels = [e.value for e in items if e.key in ("name", "label") and len(e.keys) <= 3]
     name = (name + " " + " ".join(labels)).strip() if name else " ".join(labels)  # Buildkite steps: their label
     commands = " \n".join(e.value for e in items if set(e.keys) & _COMMAND_KEYS)
-    link_check = bool(_DOC_CHECK.search(commands))
     commands = _DOC_CHECK.sub(" ", commands)  # pytest running a docs/link checker plugin is not the test suite
     runs_tests = bool(_TEST.search(commands))
     installs = not runs_tests and bool(_INSTALLS.search(commands))
     is_test = runs_tests or installs or (bool(re.search(r"(?i)test", name)) and not commands.strip())
     if not is_test or (not runs_tests and _NOT_TEST_NAME.search(name + " " + title)):
-        is_test = False
-    if installs and _LINT_CMD.search(commands):
-        is_test = False  # installed to be linted
-    if not is_test and (not others or link_check):
         return None
+    if installs and _LINT_CMD.search(commands):
+        return None  # installed to be linted
     found: list = []
     unknown = False
     for e in items:
@@ -416,7 +399,7 @@ def _job(job, items: list[Entry], top_env: dict, title: str, lines: list[str] | 
         unknown = True
     job_id = " ".join(str(j) for j in job[1:] if isinstance(j, str)) or (str(job[0]) if job[0] != "steps" else "")
     return {"name": job_id or " ".join(labels) or "?", "found": found, "unknown": unknown, "key": tuple(job),
-            "installs": installs, "via": via, "test": is_test}
+            "installs": installs, "via": via}
 
 
 _ACTIONS: dict = {}  # (action file, mtime, size) -> the literal Python versions it sets up, or None
@@ -477,10 +460,7 @@ def _report(jobs: list[dict], lines: list[str], engine, em: Emitter) -> None:
     versions = sorted({v for j in jobs for _, v in j["found"]}, key=lambda v: tuple(int(x) for x in v.split(".")))
     line, col = _where(jobs[0], lines)
     text = lines[line - 1] if 0 < line <= len(lines) else ""
-    if not jobs[0].get("test", True):  # lint / docs / build / release jobs of a file without test jobs
-        what = f"job{'s' if len(jobs) > 1 else ''} {', '.join(j['name'] for j in jobs)} (no tests) " \
-               f"run{'' if len(jobs) > 1 else 's'}"
-    elif len(jobs) == 1:
+    if len(jobs) == 1:
         what = ("job {} installs the project" if jobs[0].get("installs") else "test job {} runs").format(
             jobs[0]["name"])
     else:

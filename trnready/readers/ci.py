@@ -3,8 +3,11 @@
 A job that runs the tests (pytest, unittest, tox, nox, `make test`, a test script, or a job named after its
 tests) on literal Python versions none of which is 3.12-3.14 means the project is not tested on a Python
 TorchNeuron supports: one finding per workflow file from the catalogue's `python` matcher with role "ci" (the
-file's CI never tests 3.12-3.14), at the first job's versions, the other jobs' places as its occurrences. Jobs that only lint, build docs or packages are left alone, and so are jobs whose
-version is not a literal (`3.x`, an unresolved expression, `python-version-file`).
+file's CI never tests 3.12-3.14), at the first job's versions, the other jobs' places as its occurrences. Jobs
+that only lint, build docs or packages are left alone, and so are jobs whose version is not a literal (`3.x`, an
+unresolved expression, `python-version-file`). Lint, docs, wheel and release jobs were reconsidered in session 13
+(docs/file-kinds-configs.md, "CI workflows"): the hand labels call them hits and look-alikes alike, and reading them
+added findings on labelled look-alikes, so they stay out.
 
 Jobs: GitHub Actions and CircleCI `jobs.<id>`, GitLab top-level jobs, Buildkite and Azure step/job items, the
 steps of a local composite action (`.github/actions/<name>/action.yml`).
@@ -76,7 +79,7 @@ def ci_findings(rel: str, entries: list[Entry], lines: list[str], engine, em: Em
     if any(_covers_supported(j) for j in jobs) or (path is not None and _siblings_cover_supported(path)):
         return  # another test job of the project runs on 3.12+ (or on a version we cannot tell)
     # The project's own requirement admits 3.12+: the CI versions are a choice of what to test, not the
-    # requirement. Still an item (the port runs on 3.12+, which CI never tries), but an advisory.
+    # requirement (said in the message; the item is an advisory either way: CI is what is tested, not required).
     admitted = path is not None and _packaging_admits_supported(path)
     values = engine.catalogue.context_values
     legs = accelerator_legs(rel, entries, values)
@@ -89,9 +92,7 @@ def ci_findings(rel: str, entries: list[Entry], lines: list[str], engine, em: Em
     _report(jobs, lines, engine, em)
     more = sorted({_where(j, lines) for j in jobs[1:]} - {_where(jobs[0], lines)})
     em.out[start:] = [replace(f, occurrences=tuple((ln, col, f.rule) for ln, col in more), **(
-        # The project's own requirement admits 3.12+: the CI versions are a choice of what to test, not the
-        # requirement. Still an item (the port runs on 3.12+, which CI never tries), but an advisory.
-        {"severity": "advisory", "message": f.message + " (the packaging requirement admits 3.12-3.14)"}
+        {"message": f.message + " (the packaging requirement admits 3.12-3.14)"}
         if admitted else {})) for f in em.out[start:]]
 
 
@@ -182,6 +183,9 @@ def accelerator_legs(rel: str, entries: list[Entry], values: dict) -> list[Leg]:
                 continue
             runner = any(k.lower() in _RUNNER_KEYS for k in rest[:1]) or (
                 "matrix" in rest and (rest[-1].lower() in _RUNNER_KEYS or (job, rest[-1].lower()) in read_keys))
+            # A GitHub expression's quoted fallback (`${{ needs.setup.outputs.label || 'L20x8' }}`) is reported as a
+            # GPU runner (TRN610, configs.literal_words) but does not make the job a leg: a caller may well name a
+            # CPU machine, and guarding would hide the job's other findings on a guess.
             if runner and "${{" not in e.value:
                 hit = (e, names_accelerator(e.value, labels))
                 if "include" in rest and e.item:

@@ -22,7 +22,7 @@ import re
 from dataclasses import replace
 
 from . import lines as line_reader
-from .config_dirs import in_config_dir_parts
+from .config_dirs import CONFIG_DIRS, in_config_dir_parts
 from .context import FileContext, ReadResult
 from .emit import Emitter, msg
 from .outline import Entry, outline, top_keys
@@ -94,6 +94,24 @@ def role_of(rel: str, entries: list[Entry]) -> str | None:
     return None
 
 
+_PACKAGE = re.compile(r"(?m)^#\s*@package\s+(?P<name>[\w.]+)\s*$")
+
+
+def hydra_node(rel: str, text: str, entries: list[Entry]) -> tuple:
+    """The node a Hydra config group file is merged at: a file with a `defaults` list in a folder below a config
+    folder (`training/configs/trainer/ddp.yaml`) holds the keys of `trainer`, so its `accelerator: gpu` is
+    `trainer.accelerator` (Lightning reads it). A `# @package` header says otherwise (`_global_`: the root)."""
+    if "defaults" not in top_keys(entries):
+        return ()
+    m = _PACKAGE.search(text[:2000])
+    if m is not None and not m.group("name").startswith("_group_"):
+        name = m.group("name")
+        return () if name.startswith("_global_") else tuple(k for k in name.split(".") if k)
+    parts = rel.split("/")
+    at = [i for i, p in enumerate(parts[:-1]) if p.lower() in CONFIG_DIRS or "config" in p.lower()]
+    return tuple(parts[at[-1] + 1:-1]) if at else ()
+
+
 def _suffix(keys: tuple[str, ...], pattern: tuple[str, ...]) -> bool:
     if len(keys) < len(pattern):
         return False
@@ -114,15 +132,27 @@ def _has_word(value: str, globs) -> bool:
     return any(fnmatch.fnmatchcase(t, g) for t in re.split(r"[^a-z0-9]+", value.lower()) if t for g in globs)
 
 
+_QUOTED = re.compile(r"'([^']*)'|\"([^\"]*)\"")
+
+
+def literal_words(value: str) -> str:
+    """The value as written, or for a GitHub expression only its quoted literals: `${{ needs.setup.outputs.label ||
+    'L20x8' }}` runs on L20x8 unless a caller says otherwise; the names of inputs and outputs are not machines."""
+    if "${{" not in value:
+        return value
+    return " ".join(a or b for a, b in _QUOTED.findall(value))
+
+
 def _value_in(value: str, globs) -> bool:
     v = value.strip().lower()
     return any(fnmatch.fnmatchcase(v, g) for g in globs)
 
 
 def setting_findings(entries: list[Entry], role: str, lines: list[str], engine, em: Emitter, rel: str = "",
-                     notes: list | None = None) -> None:
+                     notes: list | None = None, node: tuple = ()) -> None:
     """The catalogue's `setting` matchers of this role against the file's scalars. `notes`: a list to receive
-    [line, rule, keys the project's code must name] of each finding (project/config_keys.py)."""
+    [line, rule, keys the project's code must name] of each finding (project/config_keys.py); `node`: the keys a
+    Hydra config group places the file under (`configs/trainer/ddp.yaml` is the `trainer` node)."""
     matchers = [(r, m) for r, m in engine.surface.get("setting", ()) if m.role == role]
     present = [(r, m) for r, m in matchers if m.present]
     if present:
@@ -161,8 +191,8 @@ def setting_findings(entries: list[Entry], role: str, lines: list[str], engine, 
     for e in scalars:
         for rule, m, pats in compiled:
             pat = next((p for p in pats if _suffix(e.keys, p)), None)
-            if pat is None or not (_value_in(e.value, m.values) or (m.value_words and "${{" not in e.value
-                                                                     and _has_word(e.value, words[m.value_words]))):
+            if pat is None or not (_value_in(e.value, m.values) or (
+                    m.value_words and _has_word(literal_words(e.value), words[m.value_words]))):
                 continue
             if (m.with_setting or m.without_setting) and not with_ok(m, e.command):
                 continue
@@ -173,7 +203,7 @@ def setting_findings(entries: list[Entry], role: str, lines: list[str], engine, 
             if notes is not None and len(em.out) > before and len(notes) < 400:
                 from ..project.config_keys import needed_keys
 
-                keys = needed_keys(e.keys, engine.catalogue.context_values.get("library-read-settings", ()))
+                keys = needed_keys(node + e.keys, engine.catalogue.context_values.get("library-read-settings", ()))
                 if keys:
                     notes.append([e.line, rule.id, keys])
 
@@ -306,7 +336,8 @@ def read(ctx: FileContext) -> ReadResult:
     # those classes by a framework: its keys are theirs to read, whoever wrote the classes.
     settings: list | None = [] if link and role == "config" and not any(
         e.value is None and e.path and e.path[-1] in COMPONENT_KEYS for e in entries) else None
-    setting_findings(entries, role, lines, ctx.engine, em, ctx.rel, settings)
+    node = hydra_node(ctx.rel, ctx.text, entries) if settings is not None else ()
+    setting_findings(entries, role, lines, ctx.engine, em, ctx.rel, settings, node)
     summary = None
     if role == "container":
         return ReadResult(base.findings + em.out, base.diag, base.sources, summary)

@@ -164,6 +164,18 @@ def _location(text: str, pos: list, a: int, b: int, n: int):
     return line, min(cols) + 1, max(cols) + 2
 
 
+def _add_use(em: Emitter, rule: str, line: int, use: int, raw: str) -> None:
+    """`ARG BASE_IMAGE=nvcr.io/...` + `FROM ${BASE_IMAGE}`: the finding stays at the ARG (the value to change), and
+    the FROM line is listed as its occurrence (where the image is used: what a reader of the stage looks at)."""
+    for k in range(len(em.out) - 1, -1, -1):
+        f = em.out[k]
+        if f.rule == rule and f.line == line:
+            col = raw.find("$") + 1 or 1
+            if all(o[0] != use for o in f.occurrences):
+                em.out[k] = replace(f, occurrences=tuple(sorted({*f.occurrences, (use, col, rule)})))
+            return
+
+
 def read(ctx: FileContext) -> ReadResult:
     text = ctx.text
     em = Emitter(ctx.rel)
@@ -186,12 +198,14 @@ def read(ctx: FileContext) -> ReadResult:
             line, col, end = _location(etext, pos, a, b, n)
             snippet = lines[line - 1] if 0 < line <= len(lines) else ""
             em.add(rule, m, line, col, end, snippet, msg(rule, m, shown), snippet.strip())
+            if line != n:  # reported where the variable is set; the line using it is a place of the same thing
+                _add_use(em, rule.id, line, n, lines[n - 1])
     refs = _references(lines)
     emit_deps(_deps(expanded, alts, lines) + _torch_args(defs, refs), lines, engine, em, mention)
     pyreqs = shell_pyreqs(lines) + _python_args(defs, refs)
     pyreqs += distro_pyreqs(lines, expanded, engine.catalogue.context_values, tuple(r.line for r in pyreqs))
     emit_pyreqs(pyreqs, lines, engine, em, mention)
-    found = em.out
+    found = one_build_per_step(em.out, lines, engine)
     if _is_variant(ctx, engine.catalogue.context_values):
         base = _base_image_lines(lines)
         found = [f if f.line in base else replace(f, guarded=True, guarded_by="image-variant") for f in found]
@@ -203,6 +217,48 @@ def read(ctx: FileContext) -> ReadResult:
 
             summary = build_summary(steps)
     return ReadResult(found, None, [Source(text, comments(ctx.kind))], summary)
+
+
+_STEP = re.compile(r"(?i)^\s*[A-Z]+\s")
+
+
+def run_steps(lines: list[str]) -> dict:
+    """line -> first line of the instruction it belongs to (`\\` continuations, comment lines inside included)."""
+    out: dict = {}
+    start = 0
+    cont = False
+    for n, ln in enumerate(lines, 1):
+        if not cont and (_STEP.match(ln) or not start):
+            start = n
+        out[n] = start
+        body = ln.rstrip()
+        cont = body.endswith("\\") or (cont and (not body or body.lstrip().startswith("#")))
+    return out
+
+
+def one_build_per_step(found: list, lines: list[str], engine) -> list:
+    """One finding per thing: in one RUN step that installs a CUDA-only package from source (a cuda-library
+    finding: `git clone https://github.com/NVIDIA/apex`), the flags that build its kernels (custom-cuda-kernel
+    line findings: `--cuda_ext`, `FORCE_CUDA=1`, `-gencode`) are how that package is built, so they are places of
+    the package's finding, not items of their own. Other steps, and Python findings, are left alone."""
+    lib = [f for f in found if f.category == "cuda-library"]
+    kern = [f for f in found if f.category == "custom-cuda-kernel"]
+    if not lib or not kern:
+        return found
+    step = run_steps(lines)
+    first: dict = {}
+    for f in sorted(lib, key=lambda f: (f.line, f.column)):
+        first.setdefault(step.get(f.line), f)
+    out: list = []
+    folded: dict = {}
+    for f in found:
+        k = first.get(step.get(f.line))
+        if f.category == "custom-cuda-kernel" and k is not None and k is not f:
+            folded.setdefault(id(k), []).append((f.line, f.column, f.rule))
+            continue
+        out.append(f)
+    return [replace(f, occurrences=tuple(sorted({*f.occurrences, *folded[id(f)]}))) if id(f) in folded else f
+            for f in out]
 
 
 def _is_variant(ctx, values: dict) -> bool:

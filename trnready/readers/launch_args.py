@@ -5,9 +5,11 @@ training-config settings.
 training arguments a YAML config would (`deepspeed: ds_z3.json`, `load_in_8bit: true`): each `--key value`,
 `--key=value` or bare `--flag` (value `true`) of a command that runs a training program is an entry for the
 catalogue's `setting` matchers of role `config`. A dotted flag (`--model.compile true`, jsonargparse and
-OLMo-core style) is a nested key. Only commands that run Python or a launcher are read (a line naming one of
-`LAUNCH_WORDS` or a `.py` script, with its `\\` continuation lines), so `pip install --index-url`, `docker
-run --gpus` and `git clone --depth` are not training settings.
+OLMo-core style) is a nested key, and so is a Hydra / OmegaConf override (`trainer.n_gpus_per_node=8`,
+`actor_rollout_ref.rollout.name=vllm`, `+model.use_liger=True`: a dotted key, no dashes, `+`/`++` prefixes dropped),
+so the command line is judged by the same key rules as the YAML file it overrides. Only commands that run Python
+or a launcher are read (a line naming one of `LAUNCH_WORDS` or a `.py` script, with its `\\` continuation lines),
+so `pip install --index-url`, `docker run --gpus` and `git clone --depth` are not training settings.
 """
 from __future__ import annotations
 
@@ -26,6 +28,10 @@ LAUNCH_WORDS = frozenset({"python", "python3", "torchrun", "accelerate", "deepsp
 # `--key value`, `--key=value` or a bare `--flag`; a value never starts with `-` (that is the next flag).
 _FLAG = re.compile(r"(?<![\w-])--(?P<key>[A-Za-z][\w.-]*)"
                    r"(?:(?:=|[ \t]+)(?P<value>\"[^\"]*\"|'[^']*'|[^\s\\\-][^\s\\;|&]*))?")
+# `a.b.c=value` after whitespace: a Hydra / OmegaConf override. The dot keeps shell assignments (`NCCL_DEBUG=INFO
+# torchrun`) out; `~key` deletes a key and sets nothing.
+_OVERRIDE = re.compile(r"(?:(?<=\s)|^)\+{0,2}(?P<key>[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+)="
+                       r"(?P<value>\"[^\"]*\"|'[^']*'|[^\s\\;|&]+)")
 _COMMENT = re.compile(r"(?:^|\s)#.*$")
 _VERSIONED_PYTHON = re.compile(r"python3\.\d+")
 
@@ -71,6 +77,10 @@ def launch_entries(lines: list[str]) -> list[Entry]:
                     value = value.strip("\"'")
                 keys = tuple(k for k in m.group("key").split(".") if k)
                 out.append(Entry(path=keys, value=value, line=i, col=col, end_col=end, key_line=i, command=command))
+            for m in _OVERRIDE.finditer(line):
+                keys = tuple(m.group("key").split("."))
+                out.append(Entry(path=keys, value=m.group("value").strip("\"'"), line=i, col=m.start("value") + 1,
+                                 end_col=m.end("value") + 1, key_line=i, command=command))
         in_command = in_command and stripped.endswith("\\")
     return out
 
@@ -83,7 +93,7 @@ def read(ctx: FileContext) -> ReadResult:
         from .inline_python import inline_python_findings
 
         result.findings = [*result.findings, *inline_python_findings(ctx.text.splitlines(), ctx.rel, ctx.engine)]
-    if "--" not in ctx.text:
+    if "--" not in ctx.text and not _OVERRIDE.search(ctx.text):
         return result
     entries = launch_entries(line_reader.quiet_echo(ctx.text).splitlines())
     if not entries:

@@ -119,7 +119,7 @@ def emit_lines(kind: str, lines: list[str], engine, em: Emitter, mention_text: s
             if assigned and "$" in text and len(em.out) > added:
                 em.out[-1] = _with_assignments(em.out[-1], text, assigned)
     if assigned and len(em.out) > first:
-        em.out[first:] = _fold_placed(em.out[first:])
+        em.out[first:] = _fold_job_counts(_fold_placed(em.out[first:]), lines)
 
 
 def _fold_placed(found: list) -> list:
@@ -127,6 +127,36 @@ def _fold_placed(found: list) -> list:
     place of the same rule's finding at the flag reading it (`--gpus=${n_gpus_per_node}`) is left to that one."""
     placed = {(o[0], o[2]) for f in found for o in f.occurrences}
     return [f for f in found if (f.line, f.rule) not in placed or f.occurrences]
+
+
+# The GPU-pinning finding of a script (CUDA_VISIBLE_DEVICES, TRN605) and the GPU-count variable finding (TRN610).
+_PINNING_RULE, _COUNT_RULE = "TRN605", "TRN610"
+
+
+def _fold_job_counts(found: list, lines: list[str]) -> list:
+    """One finding per thing: a script that pins its jobs to GPUs (`CUDA_VISIBLE_DEVICES=${VALID_GPU_IDS[GPU_ID]}
+    python demo.py`) and sizes its job loop by a GPU-count variable (`TOTAL_GPUS=1`, read only in shell arithmetic,
+    never by a launcher flag) does one thing: spreads jobs over GPUs by id. The count variable is a place of the
+    pinning finding. A count some flag reads (`--gpus $NGPUS`, `--nproc_per_node=$GPUS`) is a request of its own."""
+    pins = [f for f in found if f.rule == _PINNING_RULE]
+    if not pins:
+        return found
+    out, more = [], []
+    for f in found:
+        text = lines[f.line - 1] if 0 < f.line <= len(lines) else ""
+        name = text[f.column - 1: f.end_column - 1]
+        if f.rule == _COUNT_RULE and re.fullmatch(r"[A-Za-z_]\w*", name) and text[f.end_column - 1:].startswith("="):
+            ref = re.compile(r"\$\{?" + name + r"\b|\b" + name + r"\b(?!=)")
+            flag = any("--" in ln and ref.search(ln) for k, ln in enumerate(lines, 1) if k != f.line
+                       and not ln.lstrip().startswith("#"))
+            if not flag:
+                more.append((f.line, f.column, f.rule))
+                continue
+        out.append(f)
+    if not more:
+        return found
+    pin = pins[0]
+    return [replace(f, occurrences=tuple(sorted({*f.occurrences, *more}))) if f is pin else f for f in out]
 
 
 def _shell_commands(lines: list[str], only: set | None):

@@ -8,8 +8,9 @@ assignments are entries for the catalogue's `setting` matchers of role `config`,
 the same notes for project/config_keys.py: a key no Python of the project names is guarded there.
 
 A module counts when it sits in a config folder (the folders readers/configs.py accepts: `configs/`, `config/`,
-...), its top level holds only imports, assignments and docstrings (no `def`, no `class`, no calls other than
-inside an assigned value), and it either names a base config (`_base_ = [...]`), is one (it sits in a `_base_`
+...), its top level holds only imports, assignments (also augmented: `accumulative_counts *= sp_size`, and `if`
+blocks holding only assignments) and docstrings (no `def`, no `class`, no calls other than inside an assigned value),
+and it either names a base config (`_base_ = [...]`), is one (it sits in a `_base_`
 folder: `configs/_base_/default_runtime.py`, which other configs list in their `_base_`), or assigns two of the
 top-level keys only training configs use (`readers.configs.TRAINING_KEYS`). Values are read when literal: constants, and
 `dict(k=v)` calls and `{"k": v}` displays nested to any depth; lists are not followed (a list of transforms or
@@ -26,7 +27,14 @@ from .dataclass_settings import _text  # the value as a config file writes it
 from .emit import Emitter
 from .outline import Entry
 
-_ALLOWED = (ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign, ast.Expr)
+_ALLOWED = (ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign, ast.Expr, ast.AugAssign, ast.If)
+# An `if` of a config module may only assign (xtuner: `if use_varlen_attn: custom_hooks += [...]`); mmengine's Config
+# runs the module, so arithmetic on its own names (`accumulative_counts *= sequence_parallel_size`) is still a config.
+_ASSIGNS = (ast.Assign, ast.AnnAssign, ast.AugAssign)
+
+
+def _only_assigns(st: ast.If) -> bool:
+    return all(isinstance(s, _ASSIGNS) or (isinstance(s, ast.If) and _only_assigns(s)) for s in st.body + st.orelse)
 MAX_ENTRIES = 2000
 
 
@@ -84,6 +92,8 @@ def _tops(tree: ast.Module) -> list | None:
             return None
         if isinstance(st, ast.Expr) and not isinstance(st.value, ast.Constant):
             return None  # a bare call (`main()`, `setup()`): a script, not a config
+        if isinstance(st, ast.If) and not _only_assigns(st):
+            return None  # `if __name__ == "__main__": main()`
         if isinstance(st, ast.Assign):
             names.extend(t.id for t in st.targets if isinstance(t, ast.Name))
         elif isinstance(st, ast.AnnAssign) and isinstance(st.target, ast.Name):

@@ -120,3 +120,13 @@ def test_sibling_scripts_defining_the_same_helper_and_commented_out_calls(tmp_pa
         ("tools/batch_size.py", 7, "TRN241", ""),
         ("tools/prepare.py", 5, "TRN241", ""),  # prepare_inputs: named in prose in a comment of batch_size.py
     ]
+
+
+def test_a_usage_example_in_its_own_module_is_no_mention(tmp_path):
+    # attention.py imports only torch_dfs from reference_pipeline.py; ReferencePipeline is named only in the
+    # module's EXAMPLE_DOC_STRING (`>>> pipe = ReferencePipeline.from_pretrained(...)`); DocumentedPipeline is
+    # named in README.md
+    assert findings(_copy(tmp_path, "pipelines")) == [
+        ("models/reference_pipeline.py", 22, "TRN241", DEAD),
+        ("models/reference_pipeline.py", 29, "TRN241", ""),
+    ]

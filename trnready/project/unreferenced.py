@@ -288,7 +288,7 @@ def _mentioned(places: dict, files, text_of, py: dict, looks_up) -> tuple:
         own = sorted(ps)
         for rel, _first, _last, a, b in own:
             text = text_of(py[rel])
-            if _mention_at(text, name, 0, a) or _mention_at(text, name, b, len(text)):
+            if _mention_at(text, name, 0, a, own=True) or _mention_at(text, name, b, len(text), own=True):
                 used.add(name)
                 break
         else:
@@ -389,11 +389,13 @@ def _word_at(text: str, name: str, start: int, end: int) -> bool:
     return False
 
 
-def _mention_at(text: str, name: str, start: int, end: int) -> bool:
+def _mention_at(text: str, name: str, start: int, end: int, own: bool = False) -> bool:
     """The name occurs in text[start:end] as a whole word that refers to it: not the name of another definition
     (`def warmup_model(` in a sibling script that defines its own) and not a call left commented out (`#
     warmup_model(model, shape)`: a comment line where the name is followed by `(`). Prose in a comment (`#
-    warmup_model is the slow path`) and a mention inside a string still count."""
+    warmup_model is the slow path`) and a mention inside a string still count. `own`: the text is the name's own
+    module, whose usage examples (`>>> pipe = Pipeline.from_pretrained(...)` in an EXAMPLE_DOC_STRING that its
+    methods' docstrings take) document the definition as its docstring would: no mention either."""
     i = text.find(name, start, end)
     while i >= 0:
         j = i + len(name)
@@ -401,8 +403,10 @@ def _mention_at(text: str, name: str, start: int, end: int) -> bool:
                 (j >= len(text) or not (text[j].isalnum() or text[j] == "_")):
             line_start = text.rfind("\n", 0, i) + 1
             before = text[line_start:i]
-            commented_call = before.lstrip().startswith("#") and text.startswith("(", j)
-            if not commented_call and not _DEF_BEFORE.search(before):
+            lead = before.lstrip()
+            commented_call = lead.startswith("#") and text.startswith("(", j)
+            example = own and lead.startswith((">>>", "..."))
+            if not commented_call and not example and not _DEF_BEFORE.search(before):
                 return True
         i = text.find(name, j, end)
     return False

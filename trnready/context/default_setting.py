@@ -29,13 +29,41 @@ def _other_values(ctx, written: str, default) -> bool:
     return False
 
 
+def _tail(name: str) -> str:
+    return ".".join(name.split(".")[-2:])
+
+
+def _changes_others(ctx, stmt, defaults: dict) -> bool:
+    """Its function (or the module's top level) writes another backend flag with a value that is not its default
+    (`cudnn.deterministic = True` beside `cudnn.benchmark = False`, `cuda.matmul.allow_tf32 = True` beside
+    `cudnn.allow_tf32 = True`): the defaults are then part of a setting block that does change things, ported as
+    one."""
+    from .base import enclosing_function
+
+    tails = {_tail(n): v for n, v in defaults.items()}
+    scope = enclosing_function(ctx, stmt)
+    for st in ctx.nodes(ast.Assign):
+        if st is stmt or enclosing_function(ctx, st) is not scope:
+            continue
+        for t in st.targets:
+            written = dotted(t)
+            if not written or not (written.startswith("torch.backends.") or _tail(written) in tails):
+                continue
+            default = tails.get(_tail(written), stmt)  # a flag without a known default: a change
+            if not (type(st.value) is ast.Constant and st.value.value is default):
+                return True
+    return False
+
+
 @predicate("default-setting", kinds=("reference",))
 def default_setting(ctx, hit) -> bool:
     """An assignment of a literal equal to the flag's PyTorch default (`[context.values] flag-defaults`:
     `torch.backends.cudnn.benchmark = False`, `torch.backends.cudnn.enabled = True`), in a file that writes the
     flag with no other value. The flag already holds that value, on CUDA and on Neuron alike, so the line changes
     nothing and there is nothing to port. A default written after the file set another value (`benchmark = True`
-    in one function, `= False` in another), a non-default literal, or a computed value still match."""
+    in one function, `= False` in another), a default written beside another backend flag set to a non-default
+    value in the same function (`deterministic = True; benchmark = False`: a determinism block, ported as one), a
+    non-default literal, or a computed value still match."""
     target = stored_target(ctx, hit.node)
     stmt = parent_of(ctx, target) if target is not None else None
     if type(stmt) is not ast.Assign or target not in stmt.targets or type(stmt.value) is not ast.Constant:
@@ -44,4 +72,4 @@ def default_setting(ctx, hit) -> bool:
     name = hit.qualname or hit.name
     if name not in defaults or stmt.value.value is not defaults[name]:
         return False
-    return not _other_values(ctx, dotted(target), defaults[name])
+    return not _other_values(ctx, dotted(target), defaults[name]) and not _changes_others(ctx, stmt, defaults)

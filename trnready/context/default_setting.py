@@ -63,11 +63,17 @@ def default_setting(ctx, hit) -> bool:
     nothing and there is nothing to port. A default written after the file set another value (`benchmark = True`
     in one function, `= False` in another), a default written beside another backend flag set to a non-default
     value in the same function (`deterministic = True; benchmark = False`: a determinism block, ported as one), a
-    non-default literal, or a computed value still match."""
+    write at the top of a module (it runs right after the file's imports and overrides what they may have set:
+    `torch.backends.cudnn.benchmark = False  # True leads to slow down in conv3d`), a non-default literal, or a
+    computed value still match."""
+    from .base import enclosing_function
+
     target = stored_target(ctx, hit.node)
     stmt = parent_of(ctx, target) if target is not None else None
     if type(stmt) is not ast.Assign or target not in stmt.targets or type(stmt.value) is not ast.Constant:
         return False
+    if enclosing_function(ctx, stmt) is None:
+        return False  # at the top of a module it follows the file's imports and overrides what they may have set
     defaults = _defaults(ctx)
     name = hit.qualname or hit.name
     if name not in defaults or stmt.value.value is not defaults[name]:

@@ -18,8 +18,13 @@ def _type_argument(ctx, ref) -> bool:
     up = parent_of(ctx, ref)
     if type(up) is ast.Tuple:
         ref, up = up, parent_of(ctx, up)
-    return type(up) is ast.Call and type(up.func) is ast.Name and up.func.id in ("isinstance", "issubclass") \
-        and len(up.args) == 2 and up.args[1] is ref
+    if not (type(up) is ast.Call and type(up.func) is ast.Name and up.func.id in ("isinstance", "issubclass")
+            and len(up.args) == 2 and up.args[1] is ref):
+        return False
+    # negated: the code checks that the model does NOT hold the layer; a positive test (`if isinstance(m,
+    # MultiScaleDeformableAttention): m.init_weights()`) finds the library's layer in the model, a port item
+    test = parent_of(ctx, up)
+    return type(test) is ast.UnaryOp and type(test.op) is ast.Not
 
 
 def _outermost(ctx, name):
@@ -32,12 +37,12 @@ def _outermost(ctx, name):
 
 @predicate("type-test-only", kinds=("import",))
 def type_test_only(ctx, hit) -> bool:
-    """An import whose names are used, and used only, as the class of an `isinstance` / `issubclass` test
+    """An import whose names are used, and used only, as the class of a negated `isinstance` / `issubclass` test
     (`from mmcv.ops import RoIPool` then `assert not isinstance(m, RoIPool)` in an inference demo). No kernel of
-    the library is called in the file: the test only asks whether a model holds its layer, which a model built
-    elsewhere decides (issue 13 counts such a use value-blind; the finding belongs where the layer is built). A
-    name also called, subclassed, passed or returned, an import with no use at all, or a star import, still
-    match."""
+    the library is called in the file: the test only checks that a model built elsewhere does not hold its layer
+    (issue 13 counts such a use value-blind). A positive test (`if isinstance(m, MultiScaleDeformableAttention):
+    m.init_weights()`: the model holds the layer), a name also called, subclassed, passed or returned, an import
+    with no use at all, or a star import, still match."""
     node = hit.node
     if type(node) not in (ast.Import, ast.ImportFrom):
         return False

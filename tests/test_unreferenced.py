@@ -107,6 +107,7 @@ def test_sibling_scripts_defining_the_same_helper_and_commented_out_calls(tmp_pa
     # demo/vis_*.py each define warmup_model and never call it (tools/batch_size.py holds only a commented-out
     # call): another script's `def warmup_model(` and `# warmup_model(...)` are no mention
     assert findings(_copy(tmp_path, "scripts_demo")) == [
+        ("demo/features.py", 7, "TRN191", ""),  # `# feat = Feature()` in its own module still counts
         ("demo/vis_depth.py", 5, "TRN241", DEAD),
         ("demo/vis_depth.py", 10, "TRN241", ""),  # load_model: called by main in this script
         ("demo/vis_depth.py", 15, "TRN241", ""),

@@ -14,7 +14,7 @@ The check errs on the side of keeping a finding. A definition is left alone when
   of another function, a string (`getattr(mod, "name")`, `_import_structure`), a config, a shell script; the
   text of every scanned file counts, whatever its kind, and so do the Markdown and reStructuredText files in the
   folders of the scanned files (a README showing how to call it). Mentions inside its own lines (recursion,
-  `super(Name, self)`), another module's `def` of the same name and a call left commented out
+  `super(Name, self)`), another module's `def` of the same name and a call left commented out in another module
   (`# warmup_model(model, shape)`) do not;
 - it is a class deriving from an autograd `Function`: a custom operator, which the port rewrites whether or not
   the project calls it today;
@@ -391,8 +391,9 @@ def _word_at(text: str, name: str, start: int, end: int) -> bool:
 
 def _mention_at(text: str, name: str, start: int, end: int, own: bool = False) -> bool:
     """The name occurs in text[start:end] as a whole word that refers to it: not the name of another definition
-    (`def warmup_model(` in a sibling script that defines its own) and not a call left commented out (`#
-    warmup_model(model, shape)`: a comment line where the name is followed by `(`). Prose in a comment (`#
+    (`def warmup_model(` in a sibling script that defines its own) and not a call left commented out in another
+    module (`# warmup_model(model, shape)`: a comment line where the name is followed by `(`; in the name's own
+    module such a line still counts). Prose in a comment (`#
     warmup_model is the slow path`) and a mention inside a string still count. `own`: the text is the name's own
     module, whose usage examples (`>>> pipe = Pipeline.from_pretrained(...)` in an EXAMPLE_DOC_STRING that its
     methods' docstrings take) document the definition as its docstring would: no mention either."""
@@ -404,7 +405,9 @@ def _mention_at(text: str, name: str, start: int, end: int, own: bool = False) -
             line_start = text.rfind("\n", 0, i) + 1
             before = text[line_start:i]
             lead = before.lstrip()
-            commented_call = lead.startswith("#") and text.startswith("(", j)
+            # in its own module a commented-out call is a switch a maintainer flips back (a recall label); elsewhere
+            # it is another script's leftover
+            commented_call = not own and lead.startswith("#") and text.startswith("(", j)
             example = own and lead.startswith((">>>", "..."))
             if not commented_call and not example and not _DEF_BEFORE.search(before):
                 return True

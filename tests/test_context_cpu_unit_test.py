@@ -67,7 +67,7 @@ def test_programs_that_name_no_device_are_guarded_libraries_and_device_programs_
         # a notebook is a program wherever it lies
         ("proj/notebooks/tutorial.ipynb", 2, 1, "TRN123", "Default dtype set to float64: `torch.set_default_dtype`",
          True),
-        ("proj/notebooks/tutorial.ipynb", 2, 7, "TRN104", NONZERO, True),
+        ("proj/notebooks/tutorial.ipynb", 2, 5, "TRN104", NONZERO, True),
     ]
 
 

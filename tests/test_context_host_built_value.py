@@ -34,6 +34,10 @@ def test_host_built_values_are_guarded_and_look_alikes_stay():
         ("decode.py", 58, 12, "TRN104", MASK, False),  # look-alike: parameters, kept in torch
         ("default_device.py", 3, 26, "TRN242", '"cuda" device string: `cuda`', False),
         ("default_device.py", 7, 12, "TRN104", SHAPE % "nonzero", False),  # factories build on the default device
+        # a test's expected value compared only with a result brought to the host (`.cpu()`) stays there
+        ("expected.py", 7, 37, "TRN121", F64 % "torch.float64", True),
+        ("expected.py", 14, 37, "TRN121", F64 % "torch.float64", False),  # compared with a device tensor
+        ("expected.py", 21, 37, "TRN121", F64 % "torch.float64", False),  # moved to the device
         ("host_names.py", 10, 19, "TRN104", MASK, True),  # x = x[mask] after x = logits.cpu().clone()
         ("host_names.py", 17, 12, "TRN104", SHAPE % "torch.unique", True),  # as_tensor of a `.numpy()` result
         ("host_names.py", 26, 19, "TRN104", MASK, False),  # no `.cpu()` on the way

@@ -101,3 +101,33 @@ def test_top_definitions_read_from_the_text():
     assert src[d[4]:d[5]].startswith("@reg") and src[d[4]:d[5]].endswith("return 1")
     # a file with lone carriage returns is not read
     assert top_definitions("def f():\r    pass\r") == []
+
+
+def test_sibling_scripts_defining_the_same_helper_and_commented_out_calls(tmp_path):
+    # demo/vis_*.py each define warmup_model and never call it (tools/batch_size.py holds only a commented-out
+    # call): another script's `def warmup_model(` and `# warmup_model(...)` are no mention
+    assert findings(_copy(tmp_path, "scripts_demo")) == [
+        ("demo/features.py", 7, "TRN191", ""),  # `# feat = Feature()` in its own module still counts
+        ("demo/vis_depth.py", 5, "TRN241", DEAD),
+        ("demo/vis_depth.py", 10, "TRN241", ""),  # load_model: called by main in this script
+        ("demo/vis_depth.py", 15, "TRN241", ""),
+        ("demo/vis_normal.py", 5, "TRN241", DEAD),
+        ("demo/vis_normal.py", 10, "TRN241", ""),
+        ("demo/vis_normal.py", 15, "TRN241", ""),
+        ("demo/vis_seg.py", 5, "TRN241", DEAD),
+        ("demo/vis_seg.py", 10, "TRN241", ""),  # load_model: the siblings call theirs (names are judged by name)
+        ("demo/vis_seg.py", 14, "TRN351", ""),
+        ("demo/vis_seg.py", 15, "TRN241", ""),
+        ("tools/batch_size.py", 7, "TRN241", ""),
+        ("tools/prepare.py", 5, "TRN241", ""),  # prepare_inputs: named in prose in a comment of batch_size.py
+    ]
+
+
+def test_a_usage_example_in_its_own_module_is_no_mention(tmp_path):
+    # attention.py imports only torch_dfs from reference_pipeline.py; ReferencePipeline is named only in the
+    # module's EXAMPLE_DOC_STRING (`>>> pipe = ReferencePipeline.from_pretrained(...)`); DocumentedPipeline is
+    # named in README.md
+    assert findings(_copy(tmp_path, "pipelines")) == [
+        ("models/reference_pipeline.py", 22, "TRN241", DEAD),
+        ("models/reference_pipeline.py", 29, "TRN241", ""),
+    ]

@@ -688,6 +688,45 @@ def _subject(ctx, node):
     return None
 
 
+_HOST_EXITS = frozenset({"cpu", "numpy", "tolist", "item"})
+_METADATA = frozenset({"dtype", "shape", "ndim", "device"})
+
+
+def _host_operand(e, name: str) -> bool:
+    """An operand explicitly brought to the host (`fid_mu1.cpu().to(dtype=mu1.dtype)`, `pred.numpy()`) that is not
+    the name itself."""
+    return any(type(n) is ast.Call and type(n.func) is ast.Attribute and n.func.attr in _HOST_EXITS
+               and not (type(n.func.value) is ast.Name and n.func.value.id == name) for n in ast.walk(e))
+
+
+def _met_on_host(ctx, subject) -> bool:
+    """The value is bound to a name that its function reads only next to an operand brought to the host
+    (`mu1 = train_samples.mean(dtype=torch.float64)` then `assert torch.allclose(mu1, fid_mu1.cpu().to(
+    dtype=mu1.dtype))`: the expected value of a test, compared on the CPU) or for its metadata (`mu1.dtype`). It
+    never meets a device tensor, whatever device the rest of the function names."""
+    stmt = parent_of(ctx, subject)
+    if type(stmt) is not ast.Assign or stmt.value is not subject or len(stmt.targets) != 1 \
+            or type(stmt.targets[0]) is not ast.Name:
+        return False
+    name, fn = stmt.targets[0].id, enclosing_function(ctx, stmt)
+    if fn is None:
+        return False
+    uses = [n for n in ast.walk(fn) if type(n) is ast.Name and n.id == name and n is not stmt.targets[0]]
+    if not uses:
+        return False
+    for n in uses:
+        if type(n.ctx) is not ast.Load or (n.lineno, n.col_offset) < (stmt.lineno, stmt.col_offset):
+            return False  # re-bound, or read before (in a loop)
+        up = parent_of(ctx, n)
+        if type(up) is ast.Attribute and up.attr in _METADATA:
+            continue
+        if type(up) is not ast.Call or n not in up.args:
+            return False
+        if not any(_host_operand(a, name) for a in up.args if a is not n):
+            return False
+    return True
+
+
 @predicate("host-built-value", kinds=("call", "method", "reference", "keyword", "subscript"), effect="guard")
 def host_built_value(ctx, hit) -> bool:
     """The operation works on tensors its own function builds on the host from Python values and never moves to a
@@ -704,7 +743,8 @@ def host_built_value(ctx, hit) -> bool:
     reach the device later) nothing in the file may move anything to a device either, and the value may not leave
     its function (returned, stored in an attribute or a buffer, handed to a function that is not torch's) unless
     cast away on its way out (`.numpy()`, `.to(torch.float32)`); a file moving tensors elsewhere is then allowed
-    when the function itself names no device. A file
+    when the function itself names no device, or when the value is bound to a name read only beside an operand
+    brought to the host (`torch.allclose(expected, result.cpu())`) or for its dtype or shape. A file
     that sets a default device (`torch.set_default_device`, `with torch.device(...)`) builds its tensors there and
     is never guarded, nor is a match in a `forward` or in a file that calls `torch.compile`: compiled code breaks
     its graph on a host tensor's data-dependent shape too."""
@@ -724,5 +764,7 @@ def host_built_value(ctx, hit) -> bool:
             return False
         # In a file that moves tensors to a device the value must leave its function only cast away (returned
         # as `.numpy()`, stored as float32), from a function that names no device itself.
-        return not _moves_to_device(ctx) or bool(exits) and not _names_device(_outermost_function(ctx, subject))
+        # A value compared only with operands brought to the host (a test's expected value) stays there too.
+        return not _moves_to_device(ctx) or bool(exits) and not _names_device(_outermost_function(ctx, subject)) \
+            or _met_on_host(ctx, subject)
     return True

@@ -6,10 +6,12 @@ import re
 
 from ..scope import classify
 from ._test_skips import SkipNames, helper_spans, is_test_module, skip_names, skipped_classes, uncalled_main
+from ._xla_flags import absent_packages
 from .base import blocks_of, expressions, predicate
 
-# is_torch_xla_available(), is_xla_installed(), is_torch_tpu_available(), _XLA_AVAILABLE: TPU paths.
-_TPU_CHECK = re.compile(r"^_?(is_)?(torch_)?(xla|tpu)\w*_(available|installed)$", re.I)
+# is_torch_xla_available(), is_xla_installed(), is_torch_tpu_available(), _XLA_AVAILABLE, has_xla_support: TPU
+# paths (torch_xla is not installed with TorchNeuron).
+_TPU_CHECK = re.compile(r"^_?(is_|has_)?(torch_)?(xla|tpu)\w*_(available|installed|support|supported)$", re.I)
 # A name holding the word "tpu" (`args.tpu`, `self.tpu`, `use_tpu`, `cfg.common.tpu`, `TPU_AVAILABLE`): a TPU
 # switch, false on a Trainium host. Split on underscores and camel case. The catalogue widens the words to every
 # accelerator a Trainium host never has ([context.values] other-accelerator-words: `use_ipex`, `is_xpu_available()`).
@@ -428,7 +430,7 @@ def module_flags(tree, values) -> list:
     stmts = statements_of(tree)
     conds.packages = frozenset(values.get("cuda-only-packages", ()))
     conds.module_body = tree.body
-    conds.unreached = unreached_assigns(tree.body, conds.packages, stmts)
+    conds.unreached = unreached_assigns(tree.body, absent_packages(tree.body, values), stmts)
     flags = {n for n in _flags(stmts, conds, top) if n in top} if top else set()
     conds.flags = flags
     # Functions that answer False on every Neuron machine (`def is_cuda_available(): return torch.cuda.is_available()`)
@@ -821,7 +823,8 @@ class _Spans:
         defs = _module_defs(tree.body)
         self.conds.imported = _imported(self.ctx)
         self.conds.absent = _absent_modules(tree.body, self.packages)
-        self.conds.unreached = unreached_assigns(tree.body, self.packages, self.ctx.statements())
+        self.conds.unreached = unreached_assigns(tree.body, absent_packages(tree.body, self.values),
+                                                 self.ctx.statements())
         self.conds.packages, self.conds.module_body = self.packages, tree.body
         for d in defs:  # a name defined twice (if/else) is known only when every definition agrees
             if type(d) is not ast.ClassDef:

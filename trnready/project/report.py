@@ -5,6 +5,7 @@ from dataclasses import replace
 
 from ..model import Occurrences, make_finding
 from ..read import read_bytes
+from .host_calls import guard_host_calls
 from .summary import VERSION
 
 
@@ -99,6 +100,7 @@ def _link_findings(files, summaries, engine, cache, config, scan_bytes, digests,
             out[-1] = replace(out[-1], link_target=(use[9][0], use[9][1]))
     linker.forget()
     out = _one_kernel_import_per_file(_guarded_at_the_call(out, lines_of, engine, cache), kernel_imports)
+    out = guard_host_calls(out, len(out), lines_of, _values(engine))  # load-time calls (project/host_calls.py)
     out += _components(configs, linker, engine, occurrences, config)
     out += _container_builds(builds, table, rules, occurrences, config)
     for sf, _ in (*configs.values(), *builds.values()):

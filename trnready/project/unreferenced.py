@@ -14,7 +14,8 @@ The check errs on the side of keeping a finding. A definition is left alone when
   of another function, a string (`getattr(mod, "name")`, `_import_structure`), a config, a shell script; the
   text of every scanned file counts, whatever its kind, and so do the Markdown and reStructuredText files in the
   folders of the scanned files (a README showing how to call it). Mentions inside its own lines (recursion,
-  `super(Name, self)`) do not;
+  `super(Name, self)`), another module's `def` of the same name and a call left commented out in another module
+  (`# warmup_model(model, shape)`) do not;
 - it is a class deriving from an autograd `Function`: a custom operator, which the port rewrites whether or not
   the project calls it today;
 - no other file names its module (`devutil` is imported by nothing: a tool imported by hand, or a script), or
@@ -273,24 +274,29 @@ def _decide(todo, files, packages, values, read_text, classify) -> list:
 
 def _mentioned(places: dict, files, text_of, py: dict, looks_up) -> tuple:
     """The names some scanned file mentions outside their definitions' own lines, and where files look names up
-    (`_lookups`; complete whenever some name is left unmentioned). A name defined in two places mentions itself;
-    each other name is looked for in its own module first, then in the other files, one pass that ends once every
+    (`_lookups`; complete whenever some name is left unmentioned). Each name is looked for in its own modules
+    first (a name defined in several, such as the same helper in sibling scripts, in each of them, and each must be
+    named by some other file), then in the other files, one pass that ends once every
     name is found (a substring test, confirmed as a whole word): a name used nearby costs little, and only when
     some name is mentioned nowhere is every text read."""
-    used = {n for n, ps in places.items() if len(ps) > 1}
+    used: set = set()
     left: dict = {}
+    homes: dict = {}  # name -> the modules defining it
     for name, ps in places.items():
-        if name in used:
-            continue
-        rel, _first, _last, a, b = next(iter(ps))
-        text = text_of(py[rel])
-        if _word_at(text, name, 0, a) or _word_at(text, name, b, len(text)):
-            used.add(name)
+        # A name defined in several modules (the same helper in sibling scripts) is judged by what mentions it:
+        # their `def` lines are no mention (`_mention_at`), and each module is looked at outside its own lines.
+        own = sorted(ps)
+        for rel, _first, _last, a, b in own:
+            text = text_of(py[rel])
+            if _mention_at(text, name, 0, a, own=True) or _mention_at(text, name, b, len(text), own=True):
+                used.add(name)
+                break
         else:
-            left[name] = rel
+            left[name] = own[0][0]
+            homes[name] = {place[0] for place in own}
     names: set = set()
     starred: set = set()
-    modules = {rel: _module_names(rel) for rel in set(left.values())}
+    modules = {rel: _module_names(rel) for rels in homes.values() for rel in rels}
     imported: set = set()  # modules some other file names by their file name (`import devutil` or not at all)
     for sf in files:
         if not left:
@@ -299,7 +305,7 @@ def _mentioned(places: dict, files, text_of, py: dict, looks_up) -> tuple:
         if not text:
             continue
         for name in [n for n, rel in left.items() if n in text and rel != sf.rel]:
-            if _word_at(text, name, 0, len(text)):
+            if _mention_at(text, name, 0, len(text)):
                 used.add(name)
                 del left[name]
         for rel, (stem, paths) in modules.items():
@@ -310,13 +316,13 @@ def _mentioned(places: dict, files, text_of, py: dict, looks_up) -> tuple:
             if any(p in text for p in paths) and _names_in_module(text, paths):
                 # `target: ldm.modules.encoders.modules.BERTEmbedder`: a config picks classes of this module by
                 # their dotted path, so any of them may be picked by a config the scan does not see
-                used.update(n for n, r in left.items() if r == rel)
-                for n in [n for n, r in left.items() if r == rel]:
+                for n in [n for n in left if rel in homes[n]]:
+                    used.add(n)
                     del left[n]
         if sf.kind == "python":
             _lookups(sf.rel, text, looks_up, names, starred)
     # A module no other file names is a tool or a script nothing imports: its functions are called by hand
-    used.update(n for n, rel in left.items() if rel not in imported)
+    used.update(n for n, rel in left.items() if not homes[n] <= imported)
     left = {n: rel for n, rel in left.items() if n not in used}
     if left:
         used.update(_documented(left, files))
@@ -381,6 +387,35 @@ def _word_at(text: str, name: str, start: int, end: int) -> bool:
             return True
         i = text.find(name, j, end)
     return False
+
+
+def _mention_at(text: str, name: str, start: int, end: int, own: bool = False) -> bool:
+    """The name occurs in text[start:end] as a whole word that refers to it: not the name of another definition
+    (`def warmup_model(` in a sibling script that defines its own) and not a call left commented out in another
+    module (`# warmup_model(model, shape)`: a comment line where the name is followed by `(`; in the name's own
+    module such a line still counts). Prose in a comment (`#
+    warmup_model is the slow path`) and a mention inside a string still count. `own`: the text is the name's own
+    module, whose usage examples (`>>> pipe = Pipeline.from_pretrained(...)` in an EXAMPLE_DOC_STRING that its
+    methods' docstrings take) document the definition as its docstring would: no mention either."""
+    i = text.find(name, start, end)
+    while i >= 0:
+        j = i + len(name)
+        if (i == 0 or not (text[i - 1].isalnum() or text[i - 1] == "_")) and \
+                (j >= len(text) or not (text[j].isalnum() or text[j] == "_")):
+            line_start = text.rfind("\n", 0, i) + 1
+            before = text[line_start:i]
+            lead = before.lstrip()
+            # in its own module a commented-out call is a switch a maintainer flips back (a recall label); elsewhere
+            # it is another script's leftover
+            commented_call = not own and lead.startswith("#") and text.startswith("(", j)
+            example = own and lead.startswith((">>>", "..."))
+            if not commented_call and not example and not _DEF_BEFORE.search(before):
+                return True
+        i = text.find(name, j, end)
+    return False
+
+
+_DEF_BEFORE = re.compile(r"^[ \t]*(?:async[ \t]+def|def|class)[ \t]+$")
 
 
 def _lookups(rel: str, text: str, looks_up, names: set, starred: set) -> None:

@@ -10,7 +10,7 @@ def timed(fn, x):
     if x.is_cuda:
         x = x.half().cuda()
     if torch.version.hip:
-        torch.backends.cudnn.benchmark = False
+        torch.backends.cudnn.benchmark = True
     if not torch.cuda.is_available():
         print("cpu")
     else:

@@ -7,7 +7,7 @@ import torch
 
 class PipelineTest(unittest.TestCase):
     def setUp(self):
-        torch.backends.cuda.matmul.allow_tf32 = False
+        torch.backends.cuda.matmul.allow_tf32 = True
 
     @unittest.skipIf(not torch.cuda.is_available(), "needs CUDA")
     def test_one(self):
@@ -24,7 +24,7 @@ class PipelineTest(unittest.TestCase):
 
 class MixedTest(unittest.TestCase):
     def setUp(self):
-        torch.backends.cuda.matmul.allow_tf32 = False
+        torch.backends.cuda.matmul.allow_tf32 = True
 
     @unittest.skipIf(not torch.cuda.is_available(), "needs CUDA")
     def test_gpu(self):

@@ -1,0 +1,7 @@
+import torch
+
+torch.backends.cudnn.benchmark = False  # expect: TRN261
+
+
+def main():
+    return torch.zeros(1)

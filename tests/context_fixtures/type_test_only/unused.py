@@ -1,0 +1,1 @@
+from mmcv.ops import RoIAlign  # expect: TRN296

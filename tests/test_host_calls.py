@@ -1,0 +1,21 @@
+"""host-data-code at the call (trnready/project/host_calls.py): a linked finding at a load-time call is guarded."""
+import json
+
+from conftest import FIXTURES, run_cli
+
+
+def test_linked_interpolation_in_checkpoint_loading_is_guarded():
+    proc = run_cli("scan", FIXTURES / "host_calls", "--format", "json", "--no-cache", "--show-guarded")
+    assert proc.returncode in (0, 1), proc.stderr
+    found = [(f["path"], f["line"], f["rule"], f.get("guarded_by", ""),
+              [o["line"] for o in f.get("occurrences", [])]) for f in json.loads(proc.stdout)["findings"]]
+    assert found == [
+        ("clip/build.py", 5, "TRN191", "", []),  # `build(model, weights)`: no load-time function, no weights name
+        # load_checkpoint (host-data-functions) and a call handed `visual_state_dict` (checkpoint-parameters)
+        ("clip/factory.py", 8, "TRN191", "host-data-code", [13]),
+        # forward stays; load_weights (line 21) is dropped from its places; load_pretrained moves to cuda and stays
+        ("clip/factory.py", 17, "TRN191", "", [26]),
+        ("clip/factory.py", 25, "TRN242", "", []),
+        ("clip/utils.py", 6, "TRN191", "host-data-code", [4]),
+        ("clip/utils.py", 10, "TRN191", "", [9]),
+    ]

@@ -1,0 +1,39 @@
+"""only-shown: a call whose result only goes into a message (a log line, a warning, a print)."""
+from __future__ import annotations
+
+import ast
+
+from .base import parent_of, predicate
+
+
+def _callee(call) -> str:
+    f = call.func
+    return f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+
+
+def _metric_log(call) -> bool:
+    """`self.log("n", v)`: Lightning's metric logging records a value every step; it is no message."""
+    f = call.func
+    return isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "self" \
+        and f.attr.startswith("log")
+
+
+@predicate("only-shown", kinds=("call", "method"))
+def only_shown(ctx, hit) -> bool:
+    """The call sits, within its statement, in an argument of a call of `output-functions` (`logger.warning(
+    "unexpected end at %s", str([i.item() for i in finish.nonzero()]))`, `print(torch.unique(labels))`): its
+    result only builds the text of a message, which the program never computes with. Such a data-dependent
+    shape sizes a string, not a tensor the model goes on with. A result bound to a name, returned, tested or
+    passed to anything else, and Lightning's `self.log(...)` metric logging, still match."""
+    shown = frozenset(ctx.values.get("output-functions", ()))
+    node = hit.node
+    if not shown or not isinstance(node, ast.Call):
+        return False
+    child, p = node, parent_of(ctx, node)
+    while p is not None and not isinstance(p, ast.stmt):
+        if isinstance(p, ast.Call) and child is not p.func and _callee(p) in shown and not _metric_log(p):
+            return True
+        if isinstance(p, (ast.Lambda, ast.NamedExpr)):
+            return False
+        child, p = p, parent_of(ctx, p)
+    return False

@@ -238,6 +238,36 @@ def test_interrupt_exits_130_and_keeps_the_previous_report(tmp_path, sig):
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".report")] == []
 
 
+_SWALLOWED_STOP = """
+import os, signal, sys, time
+from trnready import cli
+cli._install_stop_handlers()
+
+class Dropper:
+    def __del__(self):  # exceptions raised here are printed and dropped by the interpreter
+        os.kill(os.getpid(), signal.SIG{name})
+        for _ in range(100000):
+            pass
+
+try:
+    d = Dropper()
+    del d
+    time.sleep(3)
+    print("kept running")
+except KeyboardInterrupt:
+    print("stopped")
+"""
+
+
+@pytest.mark.parametrize("name", ["INT", "TERM"])
+def test_a_stop_signal_in_code_whose_exceptions_are_dropped_still_stops_the_run(name):
+    # CI met this in the pool's at-fork callback: the KeyboardInterrupt was printed as a traceback and lost.
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    proc = subprocess.run([sys.executable, "-c", _SWALLOWED_STOP.replace("{name}", name)], env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert (proc.stdout, proc.stderr) == ("stopped\n", "")
+
+
 def test_unexpected_internal_error_is_a_diagnostic_and_the_scan_continues(tmp_path, monkeypatch):
     from trnready import api
     from trnready.readers import python as python_reader

@@ -771,20 +771,60 @@ def _load(catalogue):
 _STOP_GRACE = 5
 
 
+# The stop signal last received; 0 while none was.
+_stop_signal = 0
+
+
 def _on_stop_signal(signum, frame):
     import signal
 
-    try:
-        signal.signal(signal.SIGALRM, _on_grace_over)
-        signal.alarm(_STOP_GRACE)
-    except (ValueError, AttributeError):  # no SIGALRM (Windows) or not the main thread
-        pass
+    global _stop_signal
+    first, _stop_signal = not _stop_signal, signum
+    if first:  # the grace period counts from the first signal, not from a re-sent one
+        try:
+            signal.signal(signal.SIGALRM, _on_grace_over)
+            signal.alarm(_STOP_GRACE)
+        except (ValueError, AttributeError):  # no SIGALRM (Windows) or not the main thread
+            pass
     raise KeyboardInterrupt
 
 
 def _on_grace_over(signum, frame):
     _interrupted()
 
+
+def _on_unraisable(unraisable, default=sys.unraisablehook):
+    """A stop signal can arrive while the interpreter runs code whose exceptions it only prints and drops
+    (an at-fork callback while the pool starts a worker, a `__del__`). The KeyboardInterrupt raised there
+    would be printed as a traceback and lost; send the signal again so it is raised where the scan can stop."""
+    if isinstance(unraisable.exc_value, KeyboardInterrupt) and _stop_signal:
+        import threading
+
+        # From another thread and a moment later: a signal sent from here would be handled at once, inside
+        # the same dropping context. If it is dropped again, this repeats; the grace alarm bounds it.
+        timer = threading.Timer(0.02, _resend_stop_signal)
+        timer.daemon = True
+        timer.start()
+        return
+    default(unraisable)
+
+
+def _resend_stop_signal() -> None:
+    try:
+        os.kill(os.getpid(), _stop_signal)
+    except (OSError, ValueError):  # cannot signal ourselves: the grace alarm still ends the run
+        pass
+
+
+def _install_stop_handlers() -> None:
+    import signal
+
+    try:
+        signal.signal(signal.SIGTERM, _on_stop_signal)
+        signal.signal(signal.SIGINT, _on_stop_signal)  # Ctrl-C: the same bounded stop as SIGTERM
+    except ValueError:  # not in the main thread (e.g. embedded): keep the default
+        return
+    sys.unraisablehook = _on_unraisable
 
 
 def _show_catalogue_deprecations() -> None:
@@ -817,13 +857,7 @@ def _interrupted() -> None:
 
 
 def main(argv=None) -> None:
-    import signal
-
-    try:
-        signal.signal(signal.SIGTERM, _on_stop_signal)
-        signal.signal(signal.SIGINT, _on_stop_signal)  # Ctrl-C: the same bounded stop as SIGTERM
-    except ValueError:  # not in the main thread (e.g. embedded): keep the default
-        pass
+    _install_stop_handlers()
     debug = "--debug" in (argv if argv is not None else sys.argv)
     _show_catalogue_deprecations()
     try:

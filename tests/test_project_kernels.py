@@ -66,3 +66,22 @@ def test_calls_of_the_imported_kernel_wrappers_are_places_of_the_import_finding(
         ("tools/train_tool.py", 2): [(6, 12)],
         ("train.py", 4): [(10, 12)],
     }
+
+
+def test_an_import_of_a_name_that_reaches_no_kernel_of_its_module_is_no_kernel_import():
+    got = [f for f in scan_findings(FIXTURES / "kernel_reach", "--no-config", "--show-guarded") if f[3] == "TRN304"]
+    # ops/dispatch.py defines the CUDA-only op `_fa3` beside a dispatcher that never names it (backends are looked
+    # up in a registry): model.py's `from ops.dispatch import dispatch_attention` runs no kernel. fast_model.py
+    # imports `fa3_attention` through the package's re-export; it reaches the op through _Hub.run and
+    # _fa3_backend. whole.py imports the whole module (any of its names may be used). ops/launch.py registers an
+    # op at import time with a statement that binds no name: importing anything from it (warm.py) registers it.
+    assert got == [
+        ("fast_model.py", 1, 1, "TRN304", OP + " (via fast_model.py:1 from ops import fa3_attention → "
+         "ops/dispatch.py:13 @torch.library.custom_op _fa3)", False),
+        ("ops/dispatch.py", 13, 2, "TRN304", OP, False),
+        ("ops/launch.py", 9, 1, "TRN304", OP, False),
+        ("warm.py", 1, 1, "TRN304", OP + " (via warm.py:1 from ops.launch import noop → "
+         "ops/launch.py:9 torch.library.custom_op(...))", False),
+        ("whole.py", 1, 1, "TRN304", OP + " (via whole.py:1 import ops.dispatch → "
+         "ops/dispatch.py:13 @torch.library.custom_op _fa3)", False),
+    ]

@@ -218,6 +218,13 @@ class Resolver:
             b = bindings[0]
             if type(b.value) in (ast.Name, ast.Attribute):
                 return self.qualnames(b.value, b.scope, depth + 1)
+        elif len(bindings) > 1 and all(b.kind in ("expr", "local") and b.branch for b in bindings):
+            # `if torch.__version__ >= "2.4": op = torch.library.custom_op` / `else: op = noop_custom_op` (a stand-in
+            # of the project where the API is missing): the name means the library API, as an optional import does
+            # Only one arm names a library API: two APIs (`ShardedGradScaler` / `GradScaler`) stay unknown, as before
+            named = [qs for b in bindings if b.kind == "expr" and type(b.value) in (ast.Name, ast.Attribute)
+                     for qs in (self.qualnames(b.value, b.scope, depth + 1),) if qs]
+            return tuple(dict.fromkeys(named[0])) if len(named) == 1 else ()
         return ()
 
     def instance_class(self, func: ast.expr, scope: Scope, depth: int = 0) -> tuple[str, ...]:

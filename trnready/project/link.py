@@ -614,13 +614,18 @@ class Linker(ModuleMap):
             base = self.absolute(rel, mod, level)
             if base is None:
                 continue
-            target = self._defining_module(base, name)
+            target, tname = self._defining(base, name)
             if target is None or target not in kernel_mods or _same_package(rel, target, self.summaries):
+                continue
+            # `from attention_dispatch import dispatch_attention_fn` where that module also defines a custom op
+            # the function never reaches: the import runs no kernel (a whole-module import may, so it counts)
+            reach = kernel_mods[target][7] if len(kernel_mods[target]) > 7 else None
+            if reach is not None and tname is not None and tname not in reach:
                 continue
             if (rel, target) in done:  # a further import of the same kernel module: its calls count too
                 done[(rel, target)][7].append([line, col, mod, name])
                 continue
-            _n, kline, _c, ksrc, rule, confidence, message = kernel_mods[target]
+            _n, kline, _c, ksrc, rule, confidence, message = kernel_mods[target][:7]
             text = f"from {'.' * level}{mod} import {name}" if name is not None else f"import {mod}"
             # the eighth field: the file's imports of this kernel module, whose calls become places of the finding;
             # the ninth: the packages the kernel module imports at module level (triton: the import fails where
@@ -631,31 +636,34 @@ class Linker(ModuleMap):
             out.append((rel, use, rule, message, confidence, False, [(target, kline, ksrc)]))
         return out
 
-    def _defining_module(self, base: str, name: str | None) -> str | None:
-        """The project file an import reaches: the module itself (`import pkg.kernels`, `from pkg import
-        kernels`) or the one defining `name`, through `__init__` re-exports (at most MAX_HOPS, cycles end)."""
+    def _defining(self, base: str, name: str | None) -> tuple:
+        """The project file an import reaches, and the name it binds there (None for the module itself):
+        the module (`import pkg.kernels`, `from pkg import kernels`) or the one defining `name`, through
+        `__init__` re-exports (at most MAX_HOPS, cycles end). (None, None) when the project holds neither."""
         if name is None:
-            return self.mods.get(base)
+            return self.mods.get(base), None
         seen: set = set()
         while len(seen) <= MAX_HOPS:
             sub = f"{base}.{name}" if base else name
             rel = self.mods.get(base)
             if rel is None:
-                return self.mods.get(sub)
+                return self.mods.get(sub), None
             if (rel, name) in seen:
-                return None
+                return None, None
             seen.add((rel, name))
             imp = self.summaries[rel]["imports"].get(name)
             if imp is None:  # bound in that module itself (or a submodule of that name)
-                return self.mods.get(sub, rel) if rel.endswith("__init__.py") else rel
+                if rel.endswith("__init__.py") and sub in self.mods:
+                    return self.mods[sub], None
+                return rel, name
             mod, level, imported = imp
             nxt = self.absolute(rel, mod, level)
             if nxt is None:
-                return None
+                return None, None
             if imported is None:
-                return self.mods.get(nxt)
+                return self.mods.get(nxt), None
             base, name = nxt, imported
-        return None
+        return None, None
 
     # ---------------------------------------------------------------- modules the project builds
     def _built_imports(self, built: dict, imported: list) -> list:

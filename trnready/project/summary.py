@@ -24,7 +24,8 @@ only what another module can see or what can carry a value across a module bound
              literal name, or one computed from literals: build_names.py) -> [name, line, col, call source, rule,
              confidence, message]; name "" stands for
              the file itself when it defines kernels (a finding of a rule in `kernel-definition-rules`, neither
-             guarded nor suppressed): one entry, for its first kernel, the source naming how many there are
+             guarded nor suppressed): one entry, for its first kernel, the source naming how many there are,
+             and an eighth field: the module-level names that reach a kernel (None: importing runs one)
     imported every import statement outside the well-known libraries, at any depth
              -> [line, col, end_line, end_col, module, level, name or None]
     callers  the call sites of project functions with what they pass, signatures, instances kept on self
@@ -42,7 +43,7 @@ import sys
 from .call_text import call_text
 from .syntax import MAX_ITEMS, _Attribute, _Name, dotted, literal_source, unconditional_nodes  # noqa: F401 (imported from here too)
 
-VERSION = 21
+VERSION = 22
 MAX_TEMPLATE = 400  # a call longer than this is not carried (generated code, data tables)
 
 # Imports from these never lead into the project: calls naming only them need no summary entry.
@@ -300,9 +301,54 @@ def _kernels(tree: ast.Module, built: dict, values: dict) -> list:
         if deco is not None:
             src = f"@{dotted(deco.func if isinstance(deco, ast.Call) else deco) or '...'} {node.name}"
             break
+    if not src:  # a kernel registered by a plain call (`torch.library.custom_op("ns::op", impl, ...)`)
+        call = next((n for n in ast.walk(tree) if type(n) is ast.Call and n.lineno == line
+                     and n.col_offset == col - 1), None)
+        src = f"{dotted(call.func) or '...'}(...)" if call is not None else ""
     if count > 1:
         src = f"{src} and {count - 1} more" if src else f"{count} kernels"
-    return [["", line, col - 1, src, rule, confidence, message]]
+    return [["", line, col - 1, src, rule, confidence, message, _reaching(tree, [ln for ln, _c, _v in found])]]
+
+
+def _reaching(tree: ast.Module, lines: list) -> list | None:
+    """The module-level names through which another module runs this file's kernels: the names bound by a
+    top-level statement holding a kernel (the kernel, a class with a kernel method, `op = custom_op(...)(f)`)
+    and, in turn, every top-level function, class or assignment whose body mentions one of them (the launch
+    wrapper `def act_quant(x)` calling `act_quant_kernel[grid](...)`). None when a kernel sits in a top-level
+    statement that binds no name (it runs at import: any import of the module runs it)."""
+    bound: list = []  # (statement, names it binds)
+    stack = list(tree.body)
+    while stack:
+        st = stack.pop()
+        if type(st) in (ast.If, ast.Try):  # version and optional-import arms bind module names too
+            stack += st.body + st.orelse + getattr(st, "finalbody", []) + [s for h in getattr(st, "handlers", [])
+                                                                            for s in h.body]
+            continue
+        if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names = [st.name]
+        elif type(st) in (ast.Assign, ast.AnnAssign, ast.AugAssign):
+            targets = st.targets if type(st) is ast.Assign else [st.target]
+            names = [n.id for t in targets for n in ast.walk(t) if type(n) is ast.Name]
+        else:
+            names = []
+        bound.append((st, names))
+    reach: set = set()
+    for st, names in bound:
+        first = min([st.lineno] + [d.lineno for d in getattr(st, "decorator_list", ())])
+        if any(first <= ln <= (st.end_lineno or st.lineno) for ln in lines):
+            if not names and not isinstance(st, (ast.Import, ast.ImportFrom)):
+                return None
+            reach.update(names)
+    mentions = [(names, {n.id for n in ast.walk(st) if type(n) is ast.Name}) for st, names in bound
+                if names and not reach.issuperset(names)]
+    grew = True
+    while grew:
+        grew = False
+        for names, used in mentions:
+            if not reach.issuperset(names) and used & reach:
+                reach.update(names)
+                grew = True
+    return sorted(reach)
 
 
 def _picked_builds(tree: ast.Module, built: dict) -> dict:
@@ -903,8 +949,9 @@ def aside_valid(aside) -> bool:
         guards, exts, imported = aside
         return all(len(g) == 4 and isinstance(g[0], int) and isinstance(g[1], int) and isinstance(g[2], str)
                    and isinstance(g[3], bool) for g in guards) and \
-            all(len(e) == 7 and isinstance(e[0], str) and isinstance(e[1], int) and isinstance(e[2], int)
-                and all(isinstance(x, str) for x in e[3:]) for e in exts) and \
+            all(len(e) in (7, 8) and isinstance(e[0], str) and isinstance(e[1], int) and isinstance(e[2], int)
+                and all(isinstance(x, str) for x in e[3:7])
+                and (len(e) == 7 or e[7] is None or all(isinstance(x, str) for x in e[7])) for e in exts) and \
             all(len(i) == 7 and all(isinstance(x, int) for x in i[:4]) and isinstance(i[4], str)
                 and isinstance(i[5], int) and (i[6] is None or isinstance(i[6], str)) for i in imported)
     except (TypeError, ValueError, KeyError, AttributeError):

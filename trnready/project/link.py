@@ -142,6 +142,8 @@ class Linker(ModuleMap):
         # (substitute builds new nodes); the last TREES only, as keeping every tree doubled the step's peak memory.
         self.tree = functools.lru_cache(maxsize=TREES)(_parse)
         self._evaluated: dict = {}  # evaluate()'s arguments -> (its answer, files consulted)
+        self._defined: dict = {}  # (module, name) -> (file defining it, its name there): _defining
+        self._imports: dict = {}  # file -> its summary's imports, while _defining walks them
 
     def forget(self) -> None:
         """Drop what only spares work while linking (resolutions, the snippets' verdicts, decoded summaries):
@@ -590,6 +592,7 @@ class Linker(ModuleMap):
                     kernel_mods[rel] = ["", use[0], use[1], use[4], rule, confidence, message]
         if kernel_mods:
             out += self._kernel_imports(kernel_mods, imported)
+            self._defined, self._imports = {}, {}
         return out
 
     # ---------------------------------------------------------------- modules that define kernels
@@ -642,6 +645,20 @@ class Linker(ModuleMap):
         `__init__` re-exports (at most MAX_HOPS, cycles end). (None, None) when the project holds neither."""
         if name is None:
             return self.mods.get(base), None
+        # asked for every import of the project once any file defines kernels: the same few names come back
+        key = (base, name)
+        got = self._defined.get(key)
+        if got is None:
+            got = self._defined[key] = self._walk(base, name)
+        return got
+
+    def _imports_of(self, rel: str) -> dict:
+        got = self._imports.get(rel)
+        if got is None:
+            got = self._imports[rel] = head_of(self.summaries, rel)["imports"]
+        return got
+
+    def _walk(self, base: str, name: str) -> tuple:
         seen: set = set()
         while len(seen) <= MAX_HOPS:
             sub = f"{base}.{name}" if base else name
@@ -651,7 +668,7 @@ class Linker(ModuleMap):
             if (rel, name) in seen:
                 return None, None
             seen.add((rel, name))
-            imp = self.summaries[rel]["imports"].get(name)
+            imp = self._imports_of(rel).get(name)
             if imp is None:  # bound in that module itself (or a submodule of that name)
                 if rel.endswith("__init__.py") and sub in self.mods:
                     return self.mods[sub], None

@@ -205,10 +205,36 @@ def foreign(expr: ast.expr, scope: Scope, resolver, not_on) -> bool:
     tuple index (`p[:, i]`), when one of its parts was."""
     if type(expr) is ast.Tuple:
         return any(foreign(e, scope, resolver, not_on) for e in expr.elts)
+    if _array_method(expr, scope, resolver, 0):
+        return True
     for origin in resolver.origins(expr, scope):
         origin = resolver.canonical(origin)
         if any(origin == lib or origin.startswith(lib + ".") for lib in not_on):
             return True
+    return False
+
+
+# Methods a torch tensor does not have: a value one of them made is a NumPy array or a pandas object
+# (`flow = flow.reshape(-1, 2).astype(np.float32)`, then `flow[valid >= 1]`).
+_ARRAY_METHODS = frozenset({"astype", "to_numpy"})
+
+
+def _array_method(expr: ast.expr, scope: Scope, resolver, depth: int) -> bool:
+    """The value is the result of `.astype(...)` / `.to_numpy()` (or a slice of one), or a name bound only to
+    such results in its scope."""
+    t = type(expr)
+    if t is ast.Subscript:
+        return depth < _MAX_DEPTH and _array_method(expr.value, scope, resolver, depth + 1)
+    if t is ast.Call:
+        return type(expr.func) is ast.Attribute and expr.func.attr in _ARRAY_METHODS
+    if t is ast.Name and depth < _MAX_DEPTH:
+        bindings = resolver.lookup(scope, expr.id) or []
+        made = [b for b in bindings if b.kind != "param"]
+        # a parameter rebound unconditionally (`flow = flow.reshape(-1, 2).astype(np.float32)`) is that value
+        if len(made) < len(bindings) and not any(b.branch == () for b in made):
+            return False
+        return bool(made) and all(b.kind in ("expr", "call") and isinstance(b.value, ast.expr)
+                                  and _array_method(b.value, b.scope, resolver, depth + 1) for b in made)
     return False
 
 

@@ -127,8 +127,9 @@ def _pick_only_compared(ctx, branch: ast.If) -> bool:
     """A pick written as statements (`if torch.cuda.is_available(): device = "cuda"` ... `else: device = "cpu"`)
     whose name is then only compared, in `if` tests, with another platform's value (`if device == "mps":
     torch_dtype = torch.float16`), never with what the CUDA arm or the final `else` (a Neuron host's) sets: those
-    tests go the same way on a CUDA and on a Neuron host, so the check picks nothing there. Only the assignments of one name to a
-    string in each arm count; the name's reads are looked for in the enclosing function, or the module."""
+    tests go the same way on a CUDA and on a Neuron host, so the check picks nothing there. Only the assignments
+    of one name to a string in each arm count; the name's reads are looked for in the enclosing function, or the
+    module."""
     names = set()
     for top in branch.body + branch.orelse:
         for n in ast.walk(top):

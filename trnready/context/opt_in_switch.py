@@ -94,8 +94,9 @@ def opt_in_switch(ctx, hit) -> bool | str:
     on Trainium. A switch that is on by default is no opt-in: not a parameter whose default is True, nor a getter
     whose default is truthy or not a constant (`getattr(args, "use_flash_attn", True)`, `os.getenv("USE_APEX",
     "1")`), nor a module-level name the file sets to True and nothing else (`USE_QLORA = True` in a notebook cell,
-    then `if USE_QLORA:` at the top level). Nor comparisons (`attn_mode == "xformers"` may be the configured default, `os.getenv("FLASH_ATTEN",
-    "1") == "1"` is), or availability checks (`neuron-guarded` and the optional-import rule treat those)."""
+    then `if USE_QLORA:` at the top level). Nor comparisons (`attn_mode == "xformers"` may be the configured
+    default, `os.getenv("FLASH_ATTEN", "1") == "1"` is), or availability checks (`neuron-guarded` and the
+    optional-import rule treat those)."""
     category = hit.rule.category
     if category not in ctx.fact("opt-in-switch:categories", lambda c: frozenset(c.values.get("opt-in-categories", ()))):
         return False

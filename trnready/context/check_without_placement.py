@@ -120,7 +120,8 @@ def _only_tested(ctx, target) -> bool:
         return False
     reads = [a for a in ctx.nodes(ast.Attribute) if a.attr == target.attr and isinstance(a.ctx, ast.Load)]
     tests = _tests_of(ctx, reads)
-    return bool(tests) and not any(_places(t.body + t.orelse) or _switches_off(t, t.test) for t in tests)
+    return tests is not None and bool(tests) and not any(
+        _places(t.body + t.orelse) or _switches_off(t, t.test) for t in tests)
 
 
 def _pick_only_compared(ctx, branch: ast.If) -> bool:
@@ -167,7 +168,7 @@ def _pick_only_compared(ctx, branch: ast.If) -> bool:
     return _tests_of(ctx, compares) is not None
 
 
-def _arm_value(arm) -> str | None:
+def _arm_value(arm):
     for top in arm:
         if isinstance(top, ast.Assign) and isinstance(top.value, ast.Constant):
             return top.value.value

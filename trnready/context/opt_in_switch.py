@@ -59,8 +59,12 @@ def _set_true(tree, name: str) -> bool:
     True (`USE_QLORA = True` in a cell, then `if USE_QLORA:`): the switch is on as the file is written."""
     found = False
     for node in ast.walk(tree) if tree is not None else ():
-        targets = node.targets if type(node) is ast.Assign else [node.target] \
-            if type(node) in (ast.AnnAssign, ast.AugAssign) else []
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
+            targets = [node.target]
+        else:
+            targets = []
         for t in targets:
             for n in ast.walk(t):
                 if type(n) is ast.Name and n.id == name:

@@ -122,7 +122,8 @@ def emit_lines(kind: str, lines: list[str], engine, em: Emitter, mention_text: s
                     em.out[-1] = _with_assignments(em.out[-1], text, assigned)
                 else:
                     # the flag's value goes on past the part matched (`--gres=gpu:${NUM_GPUS_PER_NODE}`)
-                    arg = _ARG_REST.match(body, hit.end(g)).group()
+                    rest = _ARG_REST.match(body, hit.end(g))
+                    arg = rest.group() if rest else ""
                     if "$" in arg:
                         readers.append((em.out[-1], arg))
     if readers:

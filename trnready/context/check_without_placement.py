@@ -132,15 +132,17 @@ def _pick_only_compared(ctx, branch: ast.If) -> bool:
     of one name to a string in each arm count; the name's reads are looked for in the enclosing function, or the
     module."""
     names = set()
-    for top in branch.body + branch.orelse:
-        for n in ast.walk(top):
-            if isinstance(n, ast.Assign):
-                if len(n.targets) != 1 or not isinstance(n.targets[0], ast.Name) or not (
-                        isinstance(n.value, ast.Constant) and isinstance(n.value.value, str)):
-                    return False
-                names.add(n.targets[0].id)
-            elif isinstance(n, ast.Call) or isinstance(n, (ast.Return, ast.Raise, ast.Assert)):
+    arms, last = [branch.body], branch
+    while len(last.orelse) == 1 and isinstance(last.orelse[0], ast.If):
+        last = last.orelse[0]  # `elif sys.platform == "darwin" and torch.backends.mps.is_available():`
+        arms.append(last.body)
+    arms.append(last.orelse)
+    for arm in arms:
+        for n in arm:
+            if not (isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
+                    and isinstance(n.value, ast.Constant) and isinstance(n.value.value, str)):
                 return False
+            names.add(n.targets[0].id)
     if len(names) != 1:
         return False
     name = names.pop()
@@ -151,11 +153,7 @@ def _pick_only_compared(ctx, branch: ast.If) -> bool:
         return False
     # the values of the arm CUDA takes and of the last `else`, which a Neuron host takes: a comparison with
     # either behaves differently there; one with another platform's value (`"mps"`) behaves the same
-    taken = {_arm_value(branch.body)}
-    last = branch
-    while len(last.orelse) == 1 and isinstance(last.orelse[0], ast.If):
-        last = last.orelse[0]
-    taken.add(_arm_value(last.orelse))
+    taken = {_arm_value(branch.body), _arm_value(last.orelse)}
     compares = []
     for r in reads:
         up = parent_of(ctx, r)

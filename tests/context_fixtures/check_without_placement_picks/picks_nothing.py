@@ -36,7 +36,7 @@ class Placer:
 
 if torch.cuda.is_available():
     device = "cuda"
-elif sys.platform == "darwin":
+elif sys.platform == "darwin" and torch.backends.mps.is_available():
     device = "mps"
 else:
     device = "cpu"

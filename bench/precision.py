@@ -9,7 +9,8 @@ with the current trnready and each recorded finding is looked up:
              folds it there); for a repository-scoped rule (one finding per repository) the
              rule reported anywhere in the repository.
   fp         must be gone: no finding of the same category on that path and line.
-             For class wrong-severity it may stay at a lower severity.
+             For class wrong-severity it may stay at a lower severity (at a higher one when
+             recorded as an advisory, the lowest).
   duplicate  must be gone: when the kept finding is on the same line (kept_line ==
              line) at most one finding of the category may remain on the line,
              otherwise none may remain on the duplicate's line (kept_line may
@@ -150,6 +151,10 @@ def still_reported(v: dict, idx: Index) -> bool:
         return len(same) > 1
     if v["fp_class"] == "wrong-severity":
         recorded = SEVERITY_RANK[v["severity"]]
+        if recorded == 0:
+            # an advisory can only be wrong by being too low (`--tf32 True` makes TrainingArguments raise): it is
+            # fixed when the finding is raised
+            return any(SEVERITY_RANK.get(f["severity"], 2) == 0 for f in same)
         return any(SEVERITY_RANK.get(f["severity"], 2) >= recorded for f in same)
     return bool(same)
 

@@ -102,3 +102,22 @@ def build(cfg, args):
     got = scan_findings(tmp_path, "--show-guarded")
     assert [(line, col, guarded) for _p, line, col, _r, _m, guarded in got] == [
         (5, 8, False), (9, 12, False), (13, 8, True)]
+
+
+def test_checks_whose_answer_picks_no_device_value_are_guarded():
+    # smollm: Accelerator rng_types lists; a timer's CUDA events vs time.time(); PhotoMaker: a device pick only
+    # compared with "mps" (the same on a CUDA and a Neuron host). A device index, a flag whose arm moves the
+    # model and a pick compared with "cuda" stay.
+    got = [(f[1], f[2], f[3], f[5]) for f in scan_findings(CONTEXT_FIXTURES / "check_without_placement_picks",
+                                                          "--show-guarded")]
+    assert got == [
+        (9, 51, "TRN243", True),  # rng_types = ["torch", "cuda", ...] if ... else [...]
+        (14, 17, "TRN243", False),  # 0 if ... else -1: a device index
+        (19, 34, "TRN243", True),  # self.is_cuda_available: only tested, the arms place nothing
+        (23, 32, "TRN243", True),  # torch.cuda.Event in the CUDA arm (neuron-guarded)
+        (30, 23, "TRN243", False),  # self.on_gpu: an arm moves the model
+        (34, 13, "TRN241", True),
+        (37, 4, "TRN243", True),  # device compared only with "mps"
+        (38, 14, "TRN242", True),
+        (50, 8, "TRN243", False),  # where == "cuda": the pick decides
+    ]

@@ -194,3 +194,25 @@ def test_both(device):
     # made for CUDA only: no variant on a Neuron host; a CPU-and-CUDA generator runs the CPU variant there,
     # and the CUDA call in it stays reported
     assert found == [(8, True, "neuron-guarded"), (13, True, "neuron-guarded"), (18, False, None)]
+
+
+def test_helpers_of_a_unittest_module_in_tests_and_fused_skip_names():
+    # opacus: multigpu_check.py (a TestCase module in tests/, not named test_*) whose `setup(rank, world_size)` (no
+    # runner hook: it takes two parameters) and demo_basic run only from a test skipped below two GPUs;
+    # `@skipifnocuda` reads as skip, if, no, cuda. manual_check.py defines no test case: its helper stays; so do a
+    # test under `@skipifcuda` (skipped WITH a GPU) and a one-parameter `setup(module)` (pytest's module hook).
+    got = [(f[0], f[1], f[3], f[5]) for f in scan_findings(CONTEXT_FIXTURES / "test_skip_helpers", "--show-guarded")]
+    assert got == [
+        ("pkg/tests/helpers.py", 4, "TRN243", True),
+        ("pkg/tests/manual_check.py", 6, "TRN241", False),
+        ("pkg/tests/manual_check.py", 10, "TRN243", False),
+        ("pkg/tests/multigpu_check.py", 8, "TRN271", True),
+        ("pkg/tests/multigpu_check.py", 13, "TRN243", True),
+        ("pkg/tests/multigpu_check.py", 21, "TRN243", True),
+        ("pkg/tests/test_memory.py", 7, "TRN243", True),
+        ("pkg/tests/test_memory.py", 12, "TRN243", False),
+        ("pkg/tests/test_memory.py", 16, "TRN241", False),
+    ]
+    names = SkipNames(load_catalogue().context_values)
+    assert names.requirement("skipifnocuda") and names.requirement("requirescuda")
+    assert not names.requirement("skipifcuda") and not names.requirement("skipifnocudaxyz")

@@ -4,6 +4,8 @@ import json
 from conftest import CONTEXT_FIXTURES, run_cli
 from trnready import context
 
+BNB = ("Hugging Face 8-bit / 4-bit loading (load_in_8bit, load_in_4bit, BitsAndBytesConfig): "
+       "`transformers.BitsAndBytesConfig`")
 NOTE = " (opt-in: only when `{}` is set; the default path does not use it)"
 
 
@@ -50,4 +52,8 @@ def test_a_switch_that_is_on_by_default_is_no_opt_in():
          "bitsandbytes (8-bit / 4-bit CUDA kernels): `bitsandbytes`" + NOTE.format("os.getenv('USE_BNB')")),
         # os.environ.get("USE_APEX", "1"): a non-empty string default is true, the feature is the default path
         ("load.py", 17, 9, "TRN283", "blocker", "high", "NVIDIA Apex: `apex`"),
+        # a notebook cell sets `USE_QLORA = True` and nothing sets it otherwise: on as written, the default path
+        ("qlora_on.ipynb", 2, 18, "TRN286", "blocker", "high", BNB),
+        # ... but a module that sets it back from the command line leaves it the user's switch
+        ("switch_reset.py", 11, 18, "TRN286", "advisory", "medium", BNB + NOTE.format("USE_QLORA")),
     ]

@@ -36,3 +36,28 @@ def test_with_setting_looks_at_the_same_command(tmp_path):
     script = ('python train.py --accelerator="ddp" --max_epochs=3 \\\n    --benchmark=True\n'
               "python tools/speed.py --benchmark\n")
     assert scan(tmp_path, script) == [(2, "TRN261", [])]
+
+
+def test_a_gres_value_reading_a_reported_count_is_a_place_of_the_count(tmp_path):
+    # `--gres=gpu:${NUM_GPUS_PER_NODE}` asks for what `NUM_GPUS_PER_NODE="2"` sets, and that line is a finding of
+    # its own (a GPU-count variable): one finding, at the value, the flag a place of it
+    script = ('NUM_GPUS_PER_NODE="2"  # max is 8 for a100\nSBATCH_CMD="sbatch \\\n    --nodes=1 \\\n'
+              '    --gres=gpu:${NUM_GPUS_PER_NODE} \\\n    job.slurm"\n')
+    assert scan(tmp_path, script) == [(1, "TRN610", [4])]
+
+
+def test_a_gres_value_reading_an_unreported_variable_keeps_its_finding(tmp_path):
+    # GRES_GPUS is named for no GPU count: nothing reports its assignment, so the flag keeps the finding, with the
+    # assignment as its place
+    script = "GRES_GPUS=4\nsbatch --gres=gpu:$GRES_GPUS job.slurm\nsbatch --gres=gpu:8 other.slurm\n"
+    assert scan(tmp_path, script) == [(2, "TRN610", [1]), (3, "TRN610", [])]
+
+
+def test_hf_tf32_argument_is_a_required_change(tmp_path):
+    # TrainingArguments raises ValueError for tf32=True without a CUDA GPU: TRN265, a change
+    (tmp_path / "cfg.yaml").write_text("base_model: m\nbf16: true\ntf32: true\n")
+    (tmp_path / "train.sh").write_text("torchrun train.py \\\n    --bf16 True \\\n    --tf32 True\n"
+                                       "torchrun train.py --tf32 False\n")
+    proc = run_cli("scan", ".", "--format", "json", "--no-cache", "--no-config", cwd=tmp_path)
+    assert sorted((f["path"], f["line"], f["rule"], f["severity"]) for f in json.loads(proc.stdout)["findings"]) == [
+        ("cfg.yaml", 3, "TRN265", "change"), ("train.sh", 3, "TRN265", "change")]

@@ -131,3 +131,44 @@ def test_a_usage_example_in_its_own_module_is_no_mention(tmp_path):
         ("models/reference_pipeline.py", 22, "TRN241", DEAD),
         ("models/reference_pipeline.py", 29, "TRN241", ""),
     ]
+
+
+def test_dead_holders_foreign_names_headers_and_commented_code(tmp_path):
+    # compute_edges is named only in avg_edge_length, which nothing names (followed up to MAX_HOLDER_DEPTH
+    # levels: deep_helper's chain of four holders is longer, so it is kept); ping and pong name only each other;
+    # segment_sum is named only in the comment block above its own def; Resize only as torchvision's
+    # (`from torchvision.transforms import Resize`, `T.Resize`, `torchvision.transforms.Resize`);
+    # CUDAPrefetcher sits in a package that train.py looks a module up in, but the name taken from that module is
+    # written out (`core.__dict__[version].__dict__["Trainer"]`); _convert_mlp_traced is named only in code left
+    # commented out in another module (`# prior.apply(_convert_mlp_traced)`)
+    assert findings(_copy(tmp_path, "reach")) == [
+        ("audio/modules.py", 6, "TRN241", DEAD),
+        ("audio/modules.py", 11, "TRN241", ""),  # Normalize: a string names it (`dict(type="Normalize")`)
+        ("audio/modules.py", 16, "TRN241", ""),  # Blur: `modules.Blur()`, beside kornia's Blur
+        ("core/prefetch.py", 11, "TRN243", DEAD),
+        ("prior/transformer.py", 2, "TRN241", DEAD),
+        ("prior/transformer.py", 6, "TRN241", ""),  # named in prose in a comment
+        ("render/mesh.py", 5, "TRN241", DEAD),
+        ("render/mesh.py", 9, "TRN241", ""),  # live_edges: named in laplace, which train.py calls
+        ("render/mesh.py", 13, "TRN241", ""),  # in_method: named in a method of a class train.py uses
+        ("render/mesh.py", 17, "TRN241", ""),  # deep_helper: the chain of holders is longer than the bound
+        ("render/mesh.py", 21, "TRN241", DEAD),
+        ("render/mesh.py", 33, "TRN241", DEAD),
+    ]
+
+
+def test_mentions_helpers():
+    from trnready.project.mentions import commented_code, foreign_at, foreign_names, header_start
+
+    text = "x = 1\n\n#---\n# like tf.f\n#---\n\ndef f():\n    pass\n"
+    assert text[header_start(text, text.index("def f")):].startswith("#---\n# like")
+    assert header_start("def f():\n    pass\n", 0) == 0
+    src = ("import torchvision\nimport torch.distributed as dist\nfrom torchvision.transforms import (\n    Resize,\n"
+           "    Compose as C,\n)\nfrom .local import Blur\nfrom mypkg.ops import Pad\nfrom kornia import Pad\n")
+    foreign = foreign_names(src, frozenset({"mypkg"}))
+    assert foreign == {"torchvision", "dist", "Resize", "C"}  # Pad is bound by a project import too
+    line = "y = dist.all_gather(x) + Resize(2) + 'Resize' + ops.Resize\n"
+    at = [i for i in range(len(line)) if line.startswith(("all_gather", "Resize"), i)]
+    assert [foreign_at(line, i, foreign, line[i:i + 6].rstrip("(")) for i in at] == [True, True, False, False]
+    assert commented_code("    # prior.apply(fn)") and commented_code("# x = fn(y)")
+    assert not commented_code("# fn is the slow path") and not commented_code("# fn") and not commented_code("#")

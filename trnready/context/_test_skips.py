@@ -100,10 +100,34 @@ class SkipNames:
 
     def _requirement(self, name: str) -> bool:
         ws = words(name)
-        for body in (_strip(ws, self._heads_first, True), _strip(ws, self._tails_first, False)):
-            if body and _segment(body, self.anything, self.fillers):
-                return True
+        for cut in (ws, self._unfused(ws)):
+            for body in (_strip(cut, self._heads_first, True), _strip(cut, self._tails_first, False)):
+                if body and _segment(body, self.anything, self.fillers):
+                    return True
         return False
+
+    def _unfused(self, ws: tuple) -> tuple:
+        """The words with a lowercase run written without separators split into the vocabulary's words
+        (`skipifnocuda` -> skip, if, no, cuda; opacus' `@skipifnocuda`); a run that does not split wholly stays."""
+        vocab = getattr(self, "_vocab", None)
+        if vocab is None:
+            vocab = self._vocab = frozenset(w for table in (self.anything, self.fillers, self.heads, self.tails)
+                                            for phrase in table for w in phrase if w.isalpha() and len(w) > 1)
+        out: list = []
+        for w in ws:
+            if w in vocab or not w.isalpha() or len(w) > 40:
+                out.append(w)
+                continue
+            # best[i]: the fewest vocabulary words spelling w[:i]
+            best: dict = {0: ()}
+            for i in range(len(w)):
+                if i not in best:
+                    continue
+                for j in range(i + 2, len(w) + 1):
+                    if w[i:j] in vocab and (j not in best or len(best[j]) > len(best[i]) + 1):
+                        best[j] = best[i] + (w[i:j],)
+            out.extend(best.get(len(w), (w,)))
+        return tuple(out)
 
     def marker(self, name: str) -> bool:
         """A pytest marker that labels a GPU test: `gpu`, `multi_gpu_tests`, `single_gpu_tests` (not a package name:
@@ -168,9 +192,35 @@ _TEST_MODULE = re.compile(r"^(test_.*|.*_test)\.py$")
 _RUNNER_HOOKS = re.compile(r"^(pytest_|setup|teardown|setUp|tearDown|load_tests$|__)")
 
 
+def _runner_hook(s) -> bool:
+    """A definition the test runner calls by its name: `pytest_*`, `setUp`, `load_tests`, dunders, and a module-level
+    `setup` / `teardown` (`setup_module(module)`) taking at most one parameter; `def setup(rank, world_size)`, a
+    process-group helper the tests call, is none."""
+    if not _RUNNER_HOOKS.match(s.name):
+        return False
+    if type(s) is ast.ClassDef or not s.name.lower().startswith(("setup", "teardown")) or s.name.startswith(
+            ("setUp", "tearDown")):
+        return True
+    a = s.args
+    return len(a.posonlyargs + a.args) - len(a.defaults) <= 1
+
+
 def is_test_module(path: str) -> bool:
     """A module pytest collects (`test_*.py`, `*_test.py`): the test runner imports it, other modules do not."""
     return bool(path) and bool(_TEST_MODULE.match(path.rsplit("/", 1)[-1]))
+
+
+def runs_as_tests(path: str, tree) -> bool:
+    """A module the test runner runs: a test module by its name, or a module in a `tests` / `test` folder that
+    defines a `unittest.TestCase` class (opacus' `opacus/tests/multigpu_fsdpcheck.py`, run by unittest discovery
+    with its own pattern). Like a test module, no other module imports it for its helpers."""
+    if is_test_module(path):
+        return True
+    if not any(p in ("tests", "test") for p in path.split("/")[:-1]) or tree is None:
+        return False
+    return any(type(st) is ast.ClassDef and any(
+        (type(b) is ast.Attribute and b.attr == "TestCase") or (type(b) is ast.Name and b.id == "TestCase")
+        for b in st.bases) for st in tree.body)
 
 
 def is_test_class(name: str) -> bool:
@@ -194,7 +244,7 @@ def _candidates(tree) -> list:
         for s in body:
             k = type(s)
             if k in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
-                if not s.name.lower().startswith("test") and not _RUNNER_HOOKS.match(s.name) \
+                if not s.name.lower().startswith("test") and not _runner_hook(s) \
                         and not (k is ast.ClassDef and is_test_class(s.name)):
                     out.append((s, s.name, False))
                 if k is ast.ClassDef and is_test_class(s.name):

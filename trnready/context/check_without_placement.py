@@ -78,12 +78,99 @@ def check_without_placement(ctx, hit) -> bool:
     while isinstance(up, (ast.BoolOp, ast.UnaryOp, ast.Compare)):
         cur, up = up, parent_of(ctx, up)
     if isinstance(up, ast.Assign) and up.value is cur and len(up.targets) == 1:
-        return _never_read(ctx, up.targets[0])
+        return _never_read(ctx, up.targets[0]) or _only_tested(ctx, up.targets[0])
     if _only_shown(ctx, cur, up):
         return True
+    if isinstance(up, ast.IfExp) and up.test is cur:
+        return _option_lists(up.body, up.orelse)
     if not (isinstance(up, ast.If) and up.test is cur):
         return False
-    return not _places(up.body + up.orelse) and not _switches_off(up, cur)
+    if not _places(up.body + up.orelse):
+        return not _switches_off(up, cur)
+    return _pick_only_compared(ctx, up)
+
+
+def _option_lists(*arms) -> bool:
+    """`["torch", "cuda", "generator"] if torch.cuda.is_available() else ["torch", "generator"]`: both arms are
+    lists or tuples of strings (Accelerator's `rng_types`), options to enable, not a device or a dtype."""
+    return all(isinstance(a, (ast.List, ast.Tuple)) and a.elts and all(
+        isinstance(e, ast.Constant) and isinstance(e.value, str) for e in a.elts) for a in arms)
+
+
+def _tests_of(ctx, reads) -> list | None:
+    """The `if` statements whose test each read is (alone, negated or in an `and` / `or`); None when some read is
+    anything else (passed on, stored, compared with a value, returned)."""
+    out = []
+    for r in reads:
+        cur, up = r, parent_of(ctx, r)
+        while isinstance(up, (ast.BoolOp, ast.UnaryOp)):
+            cur, up = up, parent_of(ctx, up)
+        if not (isinstance(up, ast.If) and up.test is cur):
+            return None
+        out.append(up)
+    return out
+
+
+def _only_tested(ctx, target) -> bool:
+    """A flag of `self` (`self.is_cuda_available = torch.cuda.is_available()`) read only as the test of `if`
+    statements whose arms place nothing (CUDA events or `time.time()` in a timer): the flag picks no device."""
+    if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self"):
+        return False
+    if any(isinstance(c, ast.Constant) and c.value == target.attr for c in ctx.nodes(ast.Constant)):
+        return False
+    reads = [a for a in ctx.nodes(ast.Attribute) if a.attr == target.attr and isinstance(a.ctx, ast.Load)]
+    tests = _tests_of(ctx, reads)
+    return tests is not None and bool(tests) and not any(
+        _places(t.body + t.orelse) or _switches_off(t, t.test) for t in tests)
+
+
+def _pick_only_compared(ctx, branch: ast.If) -> bool:
+    """A pick written as statements (`if torch.cuda.is_available(): device = "cuda"` ... `else: device = "cpu"`)
+    whose name is then only compared, in `if` tests, with another platform's value (`if device == "mps":
+    torch_dtype = torch.float16`), never with what the CUDA arm or the final `else` (a Neuron host's) sets: those
+    tests go the same way on a CUDA and on a Neuron host, so the check picks nothing there. Only the assignments
+    of one name to a string in each arm count; the name's reads are looked for in the enclosing function, or the
+    module."""
+    names = set()
+    arms, last = [branch.body], branch
+    while len(last.orelse) == 1 and isinstance(last.orelse[0], ast.If):
+        last = last.orelse[0]  # `elif sys.platform == "darwin" and torch.backends.mps.is_available():`
+        arms.append(last.body)
+    arms.append(last.orelse)
+    for arm in arms:
+        for n in arm:
+            if not (isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
+                    and isinstance(n.value, ast.Constant) and isinstance(n.value.value, str)):
+                return False
+            names.add(n.targets[0].id)
+    if len(names) != 1:
+        return False
+    name = names.pop()
+    fn = enclosing_function(ctx, branch)
+    scope = ast.walk(fn) if fn is not None else ctx.nodes(ast.Name)
+    reads = [n for n in scope if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
+    if not reads or any(isinstance(c, ast.Constant) and c.value == name for c in ctx.nodes(ast.Constant)):
+        return False
+    # the values of the arm CUDA takes and of the last `else`, which a Neuron host takes: a comparison with
+    # either behaves differently there; one with another platform's value (`"mps"`) behaves the same
+    taken = {_arm_value(branch.body), _arm_value(last.orelse)}
+    compares = []
+    for r in reads:
+        up = parent_of(ctx, r)
+        if not (isinstance(up, ast.Compare) and len(up.ops) == 1 and isinstance(up.ops[0], (ast.Eq, ast.NotEq))):
+            return False
+        other = up.comparators[0] if up.left is r else up.left
+        if not (isinstance(other, ast.Constant) and isinstance(other.value, str)) or other.value in taken:
+            return False
+        compares.append(up)
+    return _tests_of(ctx, compares) is not None
+
+
+def _arm_value(arm):
+    for top in arm:
+        if isinstance(top, ast.Assign) and isinstance(top.value, ast.Constant):
+            return top.value.value
+    return None
 
 
 def _own_name(t) -> bool:

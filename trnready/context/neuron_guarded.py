@@ -5,7 +5,7 @@ import ast
 import re
 
 from ..scope import classify
-from ._test_skips import SkipNames, helper_spans, is_test_module, skip_names, skipped_classes, uncalled_main
+from ._test_skips import SkipNames, helper_spans, runs_as_tests, skip_names, skipped_classes, uncalled_main
 from ._xla_flags import absent_packages
 from .base import blocks_of, expressions, predicate
 
@@ -845,7 +845,7 @@ class _Spans:
         self.statement_spans, self.spans = self.spans, []
         self.by_statement: dict = {}
         self.statement_spans += skipped_classes(self.ctx.statements(), lambda pos: self.holds(pos, ""))
-        if is_test_module(self.ctx.path):
+        if runs_as_tests(self.ctx.path, tree):
             self.statement_spans += uncalled_main(self.ctx, tree)  # before the helpers: those only it calls follow
             self.statement_spans += helper_spans(self.ctx, tree, lambda pos: self.holds(pos, ""))
         return self

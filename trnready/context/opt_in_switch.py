@@ -54,12 +54,35 @@ def _defaults_true(fn, name: str) -> bool:
     return any(p.arg == name and type(d) is ast.Constant and d.value is True for p, d in pairs)
 
 
-def _switch(test, words: frozenset, fn) -> str | None:
+def _set_true(tree, name: str) -> bool:
+    """The module (a notebook's cells, read as one) sets the name at its top level, and only ever to the literal
+    True (`USE_QLORA = True` in a cell, then `if USE_QLORA:`): the switch is on as the file is written."""
+    found = False
+    for node in ast.walk(tree) if tree is not None else ():
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
+            targets = [node.target]
+        else:
+            targets = []
+        for t in targets:
+            for n in ast.walk(t):
+                if type(n) is ast.Name and n.id == name:
+                    value = getattr(node, "value", None)
+                    if type(node) is not ast.Assign or len(node.targets) != 1 or type(t) is not ast.Name or \
+                            not (type(value) is ast.Constant and value.value is True):
+                        return False
+                    found = found or node in tree.body
+    return found
+
+
+def _switch(test, words: frozenset, fn, tree=None) -> str | None:
     """The switch of an `if` test that turns the feature on: the test itself or one operand of an `and`."""
     parts = test.values if type(test) is ast.BoolOp and type(test.op) is ast.And else [test]
     for e in parts:
         name = _switch_name(e)
-        if name and _words(name) & words and not (type(e) is ast.Name and _defaults_true(fn, name)):
+        if name and _words(name) & words and not (type(e) is ast.Name and (
+                _defaults_true(fn, name) or fn is None and _set_true(tree, name))):
             return ast.unparse(e)
     return None
 
@@ -74,8 +97,10 @@ def opt_in_switch(ctx, hit) -> bool | str:
     which does not need it. The finding stays, as an advisory of medium confidence naming the switch: leave it off
     on Trainium. A switch that is on by default is no opt-in: not a parameter whose default is True, nor a getter
     whose default is truthy or not a constant (`getattr(args, "use_flash_attn", True)`, `os.getenv("USE_APEX",
-    "1")`). Nor comparisons (`attn_mode == "xformers"` may be the configured default, `os.getenv("FLASH_ATTEN",
-    "1") == "1"` is), or availability checks (`neuron-guarded` and the optional-import rule treat those)."""
+    "1")`), nor a module-level name the file sets to True and nothing else (`USE_QLORA = True` in a notebook cell,
+    then `if USE_QLORA:` at the top level). Nor comparisons (`attn_mode == "xformers"` may be the configured
+    default, `os.getenv("FLASH_ATTEN", "1") == "1"` is), or availability checks (`neuron-guarded` and the
+    optional-import rule treat those)."""
     category = hit.rule.category
     if category not in ctx.fact("opt-in-switch:categories", lambda c: frozenset(c.values.get("opt-in-categories", ()))):
         return False
@@ -86,7 +111,7 @@ def opt_in_switch(ctx, hit) -> bool | str:
             fn = p
             while fn is not None and not isinstance(fn, _DEFS):
                 fn = parent_of(ctx, fn)
-            found = _switch(p.test, words, fn)
+            found = _switch(p.test, words, fn, ctx.tree)
             if found:
                 return found
         child, p = p, parent_of(ctx, p)

@@ -31,7 +31,7 @@ _INSTALLABLE = frozenset({"setup.py", "pyproject.toml", "setup.cfg"})
 _LICENCES = ("license", "licence", "copying")
 
 
-def repository_copies(layout, root_files) -> list:
+def repository_copies(layout, root_files, upstream_dirs=frozenset()) -> list:
     """Folders below the scan root that are copies of another repository (module docstring)."""
     marks = tuple(m.lower() for m in root_files)
     out = []
@@ -39,10 +39,19 @@ def repository_copies(layout, root_files) -> list:
         if layout.is_root(d) or not layout.children.get(d, set()) & _INSTALLABLE:
             continue
         names = [n.lower() for n in layout.listing(d)]
-        if any(n.startswith(_LICENCES) for n in names) and any(n == m or n.startswith(m) for n in names
-                                                                for m in marks):
+        if any(n.startswith(_LICENCES) for n in names) and (
+                any(n == m or n.startswith(m) for n in names for m in marks)
+                or len(upstream_dirs.intersection(n for n in names if f"{d}/{n}".lower() in _lower(layout))) >= 2):
             out.append(d)
     return out
+
+
+def _lower(layout) -> set:
+    got = getattr(layout, "_copy_dirs_lower", None)
+    if got is None:
+        got = {x.lower() for x in layout.dirs}
+        layout._copy_dirs_lower = got
+    return got
 
 
 def candidate_folders(layout, copies, infrastructure, collections) -> set:
@@ -50,6 +59,11 @@ def candidate_folders(layout, copies, infrastructure, collections) -> set:
     for c in copies:
         for sub in _subfolders(layout, c):
             name = sub.rsplit("/", 1)[-1]
+            if name in collections and layout.children.get(sub):
+                # files directly in the collection (`tensorboardX/examples/demo_nvidia_smi.py`): the folder itself
+                # is a candidate, named by its path or by any entry in it (`examples/text-classification`); its
+                # `__init__.py` makes it no package the repository imports unless something names it
+                out.add(sub)
             if sub in layout.packages:
                 continue
             if name in infrastructure:
@@ -66,14 +80,20 @@ def _subfolders(layout, d: str) -> list:
 
 def unused_copy_folders(layout, namers, values) -> set:
     """The candidate folders of every repository copy that no file outside them names."""
-    copies = repository_copies(layout, values.get("copy-root-files", ()))
+    infrastructure = frozenset(values.get("copy-infrastructure-dirs", ()))
+    collections = frozenset(values.get("copy-collection-dirs", ()))
+    copies = repository_copies(layout, values.get("copy-root-files", ()), infrastructure | collections)
     if not copies:
         return set()
-    candidates = candidate_folders(layout, copies, frozenset(values.get("copy-infrastructure-dirs", ())),
-                                   frozenset(values.get("copy-collection-dirs", ())))
+    candidates = candidate_folders(layout, copies, infrastructure, collections)
     if not candidates:
         return set()
-    patterns = {d: _path_pattern(d) for d in candidates}
+    patterns = {d: _path_pattern(d, _entries(layout, d) if d.rsplit("/", 1)[-1] in collections else ())
+                for d in candidates}
+    # the copy's own CI at its root (`.travis.yml` running `python examples/demo.py`): upstream's, never run here
+    marks = tuple(m.lower() for m in values.get("copy-root-files", ()))
+    upstream_ci = {sf.rel for sf in layout.files for c in copies if layout.under(sf.rel, c)
+                   and sf.rel[len(c) + 1:].lower().startswith(marks)}
     unused = set(candidates)
     changed = True
     while changed:  # a file inside a folder found unused is no user: the largest set that holds
@@ -81,7 +101,8 @@ def unused_copy_folders(layout, namers, values) -> set:
         for d in sorted(unused):
             name = d.rsplit("/", 1)[-1]
             for sf in layout.files:
-                if layout.under(sf.rel, d) or any(layout.under(sf.rel, u) for u in unused if u != d):
+                if layout.under(sf.rel, d) or sf.rel in upstream_ci or \
+                        any(layout.under(sf.rel, u) for u in unused if u != d):
                     continue
                 text = namers.text(sf)
                 if name in text and patterns[d].search(text):
@@ -91,7 +112,14 @@ def unused_copy_folders(layout, namers, values) -> set:
     return {d for d in unused if not any(layout.under(d, u) for u in unused if u != d)}
 
 
-def _path_pattern(d: str):
+def _entries(layout, d: str) -> list:
+    """The folders directly in folder `d`: a collection folder is named by any of them after its own name
+    (`examples/text-classification` in a launcher inside the copy). Its files' names are not enough: the
+    upstream package's docstrings cite them (`See examples/demo_custom_scalars.py`)."""
+    return [s.rsplit("/", 1)[-1] for s in _subfolders(layout, d)]
+
+
+def _path_pattern(d: str, entries=()):
     """The folder named with its parent at least (`examples/legacy`, `research_projects/rag`,
     `examples.research_projects.rag`), as whole path segments. Unlike a nested project's, a copy's folder is not
     taken as named by its bare name or by the names of its modules: an upstream repository's examples share
@@ -101,5 +129,7 @@ def _path_pattern(d: str):
     tails = ["/".join(parts[i:]) for i in range(len(parts) - 1)]
     dotted = [".".join(parts[i:]) for i in range(len(parts) - 1)
               if all(p.isidentifier() for p in parts[i:])]
-    alts = "|".join(re.escape(t) for t in sorted(set(tails + dotted), key=len, reverse=True))
+    last = parts[-1]
+    inside = [f"{last}{sep}{e}" for e in entries for sep in ("/", ".") if sep == "/" or e.isidentifier()]
+    alts = "|".join(re.escape(t) for t in sorted(set(tails + dotted + inside), key=len, reverse=True))
     return re.compile(rf"(?<![\w-])(?:{alts})(?![\w-])")

@@ -43,6 +43,8 @@ from bisect import bisect_right
 from dataclasses import replace
 from pathlib import Path
 
+from .mentions import commented_code, foreign_at, foreign_names, header_start, project_names
+
 REASON = "never-referenced"
 _TOP = re.compile(r"(?:async[ \t]+def|def|class)[ \t]+([A-Za-z_]\w*)")
 # A line starting in column 0 with something that is not a blank, a comment or a closing bracket: a statement
@@ -218,6 +220,13 @@ def _reader(max_bytes):
     return read_text
 
 
+# How far a name is followed through the definitions that alone mention it (`compute_edges` named only in
+# `avg_edge_length`, which nothing names): levels of holders, and holder names per level; past either bound a
+# holder counts as used, which keeps the finding.
+MAX_HOLDER_DEPTH = 3
+MAX_HOLDERS = 64
+
+
 def _decide(todo, files, packages, values, read_text, classify) -> list:
     entry = frozenset(str(e).lower() for e in values.get("entry-function-names", ()))
     words = [str(w) for w in values.get("dynamic-lookup-words", ())]
@@ -235,65 +244,138 @@ def _decide(todo, files, packages, values, read_text, classify) -> list:
                 i = text.find(w, i + 1)
         return False
 
+    defs_of: dict = {}  # rel -> (text, top definitions), or None when the module's definitions are never judged
+
+    def judged_defs(rel: str):
+        if rel not in defs_of:
+            ok = rel in py and rel.rsplit("/", 1)[-1] not in _SKIP_FILES and classify(rel) != "test"
+            text = text_of(py[rel]) if ok else ""
+            defs_of[rel] = (text, top_definitions(text)) if text and not looks_up(text) else None
+        return defs_of[rel]
+
+    def place_of(rel: str, line: int | None = None, offset: int | None = None):
+        """(name, place) of the judged module-level definition holding the line or offset, or None."""
+        got = judged_defs(rel)
+        if not got or not got[1]:
+            return None
+        text, defs = got
+        if line is not None:
+            i = bisect_right([d[1] for d in defs], line) - 1
+            d = defs[i] if i >= 0 and line <= defs[i][2] else None
+        else:
+            i = bisect_right([d[4] for d in defs], offset) - 1
+            d = defs[i] if i >= 0 and offset < defs[i][5] else None
+        if d is None:
+            return None
+        name, first, last, deco, a, b = d
+        if deco or not _judged(name, entry) or _in_library(rel, name, packages) or _custom_op(text, a):
+            return None
+        return name, (rel, first, last, header_start(text, a), b)
+
     # Candidates: the module-level definition around each finding, in files that may hold dead code.
     by_file: dict = {}
     for f in todo:
-        if f.path in py and f.path.rsplit("/", 1)[-1] not in _SKIP_FILES and classify(f.path) != "test":
+        if f.path in py:
             by_file.setdefault(f.path, []).append(f)
     places: dict = {}  # name -> {(rel, first line, last line, start offset, end offset)}
     held: list = []  # (finding, name, place)
     for rel, fs in by_file.items():
-        text = text_of(py[rel])
-        if not text or looks_up(text):
-            continue
-        defs = top_definitions(text)
-        starts = [d[1] for d in defs]
         for f in fs:
-            i = bisect_right(starts, f.line) - 1
-            if i < 0:
-                continue
-            name, first, last, deco, a, b = defs[i]
-            if f.line <= last and not deco and _judged(name, entry) and not _in_library(rel, name, packages) \
-                    and not _custom_op(text, a):
-                place = (rel, first, last, a, b)
-                held.append((f, name, place))
-                places.setdefault(name, set()).add(place)
+            got = place_of(rel, line=f.line)
+            if got is not None:
+                held.append((f, got[0], got[1]))
+                places.setdefault(got[0], set()).add(got[1])
     if not held:
         return []
-    used, names, starred = _mentioned(places, files, text_of, py, looks_up)
-    out = []
-    for f, name, place in held:
-        if name in used:
-            continue
+    own = project_names(files)
+    used, names, starred, holders = _mentioned(places, files, text_of, py, looks_up, place_of, own)
+    # Follow the definitions that alone mention a name, level by level: a name is used when some holder is
+    seen = set(places)
+    level = holders
+    for _ in range(MAX_HOLDER_DEPTH):
+        todo_places: dict = {}
+        for hs in level.values():
+            for hname, hplace in hs:
+                if hname not in seen:
+                    todo_places.setdefault(hname, set()).add(hplace)
+        if not todo_places or len(todo_places) > MAX_HOLDERS:
+            break
+        seen.update(todo_places)
+        u, n2, s2, level = _mentioned(todo_places, files, text_of, py, looks_up, place_of, own)
+        used |= u
+        names |= n2
+        starred |= s2
+        holders.update(level)
+    # holders past the bounds were never looked at: they count as used
+    for hs in holders.values():
+        for hname, _ in hs:
+            if hname not in seen:
+                used.add(hname)
+
+    def looked_up(place) -> bool:
         parts = place[0][:-3].split("/")
         paths = ("/" + "/".join(parts), "/" + "/".join(parts[:-1]))
-        if not names.intersection(parts[-2:]) and not any(p.endswith(m) for p in paths for m in starred):
+        return bool(names.intersection(parts[-2:])) or any(p.endswith(m) for p in paths for m in starred)
+
+    for n, hs in holders.items():
+        if any(looked_up(p) for _, p in hs):
+            used.add(n)
+    # least fixpoint of "used": a name held only by definitions that are not used is not used either
+    changed = True
+    while changed:
+        changed = False
+        for n, hs in holders.items():
+            if n not in used and any(h in used for h, _ in hs):
+                used.add(n)
+                changed = True
+    out = []
+    for f, name, place in held:
+        if name not in used and not looked_up(place):
             out.append([f.path, f.line, f.column, f.rule])
     return out
 
 
-def _mentioned(places: dict, files, text_of, py: dict, looks_up) -> tuple:
-    """The names some scanned file mentions outside their definitions' own lines, and where files look names up
-    (`_lookups`; complete whenever some name is left unmentioned). Each name is looked for in its own modules
-    first (a name defined in several, such as the same helper in sibling scripts, in each of them, and each must be
-    named by some other file), then in the other files, one pass that ends once every
-    name is found (a substring test, confirmed as a whole word): a name used nearby costs little, and only when
-    some name is mentioned nowhere is every text read."""
+def _mentioned(places: dict, files, text_of, py: dict, looks_up, place_of, own) -> tuple:
+    """The names some scanned file mentions outside their definitions' own lines, where files look names up
+    (`_lookups`; complete whenever some name is left unmentioned), and the holders of the names mentioned only
+    inside other judged module-level definitions ({name: {(holder name, holder place)}}: used when a holder is).
+    Each name is looked for in its own modules first (a name defined in several, such as the same helper in sibling
+    scripts, in each of them, and each must be named by some other file), then in the other files, one pass that
+    ends once every name is found (a substring test, confirmed as a whole word): a name used nearby costs little,
+    and only when some name is mentioned nowhere, or only inside other definitions, is every text read."""
     used: set = set()
     left: dict = {}
     homes: dict = {}  # name -> the modules defining it
+    holders: dict = {}
+
+    def classify_at(rel: str, text: str, name: str, i: int, foreign) -> bool:
+        """The mention at offset i makes the name used (True), or is held by another definition (recorded)."""
+        if foreign is not None and foreign_at(text, i, foreign, name):
+            return False
+        got = place_of(rel, offset=i)
+        if got is None or got[0] == name:
+            return got is None
+        holders.setdefault(name, set()).add(got)
+        return False
+
     for name, ps in places.items():
         # A name defined in several modules (the same helper in sibling scripts) is judged by what mentions it:
         # their `def` lines are no mention (`_mention_at`), and each module is looked at outside its own lines.
-        own = sorted(ps)
-        for rel, _first, _last, a, b in own:
+        own_places = sorted(ps)
+        found = False
+        for rel, _first, _last, a, b in own_places:
             text = text_of(py[rel])
-            if _mention_at(text, name, 0, a, own=True) or _mention_at(text, name, b, len(text), own=True):
-                used.add(name)
+            for i in [*_mentions(text, name, 0, a, own=True), *_mentions(text, name, b, len(text), own=True)]:
+                if classify_at(rel, text, name, i, None):
+                    found = True
+                    break
+            if found:
                 break
+        if found:
+            used.add(name)
         else:
-            left[name] = own[0][0]
-            homes[name] = {place[0] for place in own}
+            left[name] = own_places[0][0]
+            homes[name] = {place[0] for place in own_places}
     names: set = set()
     starred: set = set()
     modules = {rel: _module_names(rel) for rels in homes.values() for rel in rels}
@@ -304,10 +386,16 @@ def _mentioned(places: dict, files, text_of, py: dict, looks_up) -> tuple:
         text = text_of(sf)
         if not text:
             continue
+        foreign = None
         for name in [n for n, rel in left.items() if n in text and rel != sf.rel]:
-            if _mention_at(text, name, 0, len(text)):
-                used.add(name)
-                del left[name]
+            if foreign is None:
+                foreign = foreign_names(text, own) if sf.kind == "python" else frozenset()
+            for i in _mentions(text, name, 0, len(text)):
+                if classify_at(sf.rel, text, name, i, foreign):
+                    used.add(name)
+                    del left[name]
+                    holders.pop(name, None)
+                    break
         for rel, (stem, paths) in modules.items():
             if rel == sf.rel:
                 continue
@@ -319,6 +407,7 @@ def _mentioned(places: dict, files, text_of, py: dict, looks_up) -> tuple:
                 for n in [n for n in left if rel in homes[n]]:
                     used.add(n)
                     del left[n]
+                    holders.pop(n, None)
         if sf.kind == "python":
             _lookups(sf.rel, text, looks_up, names, starred)
     # A module no other file names is a tool or a script nothing imports: its functions are called by hand
@@ -326,7 +415,9 @@ def _mentioned(places: dict, files, text_of, py: dict, looks_up) -> tuple:
     left = {n: rel for n, rel in left.items() if n not in used}
     if left:
         used.update(_documented(left, files))
-    return used, names, starred
+    for n in used:
+        holders.pop(n, None)
+    return used, names, starred, holders
 
 
 def _documented(left: dict, files, dirs=None) -> set:
@@ -390,13 +481,18 @@ def _word_at(text: str, name: str, start: int, end: int) -> bool:
 
 
 def _mention_at(text: str, name: str, start: int, end: int, own: bool = False) -> bool:
-    """The name occurs in text[start:end] as a whole word that refers to it: not the name of another definition
-    (`def warmup_model(` in a sibling script that defines its own) and not a call left commented out in another
-    module (`# warmup_model(model, shape)`: a comment line where the name is followed by `(`; in the name's own
-    module such a line still counts). Prose in a comment (`#
-    warmup_model is the slow path`) and a mention inside a string still count. `own`: the text is the name's own
-    module, whose usage examples (`>>> pipe = Pipeline.from_pretrained(...)` in an EXAMPLE_DOC_STRING that its
-    methods' docstrings take) document the definition as its docstring would: no mention either."""
+    """The name occurs in text[start:end] as a whole word that refers to it (`_mentions`)."""
+    return next(_mentions(text, name, start, end, own), None) is not None
+
+
+def _mentions(text: str, name: str, start: int, end: int, own: bool = False):
+    """The offsets in text[start:end] where the name occurs as a whole word that refers to it: not the name of
+    another definition (`def warmup_model(` in a sibling script that defines its own) and not code left commented
+    out in another module (`# warmup_model(model, shape)`, `# prior.apply(warmup_model)`: a comment line that
+    parses as code; in the name's own module such a line still counts). Prose in a comment (`# warmup_model is the
+    slow path`) and a mention inside a string still count. `own`: the text is the name's own module, whose usage
+    examples (`>>> pipe = Pipeline.from_pretrained(...)` in an EXAMPLE_DOC_STRING that its methods' docstrings
+    take) document the definition as its docstring would: no mention either."""
     i = text.find(name, start, end)
     while i >= 0:
         j = i + len(name)
@@ -407,15 +503,29 @@ def _mention_at(text: str, name: str, start: int, end: int, own: bool = False) -
             lead = before.lstrip()
             # in its own module a commented-out call is a switch a maintainer flips back (a recall label); elsewhere
             # it is another script's leftover
-            commented_call = not own and lead.startswith("#") and text.startswith("(", j)
+            commented = not own and lead.startswith("#") and (text.startswith("(", j) or commented_code(
+                text[line_start:text.find("\n", j) if "\n" in text[j:] else len(text)]))
             example = own and lead.startswith((">>>", "..."))
-            if not commented_call and not example and not _DEF_BEFORE.search(before):
-                return True
+            if not commented and not example and not _DEF_BEFORE.search(before):
+                yield i
         i = text.find(name, j, end)
-    return False
 
 
 _DEF_BEFORE = re.compile(r"^[ \t]*(?:async[ \t]+def|def|class)[ \t]+$")
+
+
+_LITERAL_PICK = re.compile(r"""\.(?:__dict__\[\s*(?:'\w+'|"\w+")\s*\]|(?!__dict__)[A-Za-z_]\w*)""")
+
+
+def _picks_module(text: str, start: int) -> bool:
+    """`core.__dict__[version].__dict__['Trainer']` (`start`: after the first `[`): the computed lookup picks a
+    module of the package, and the name taken from it is written out (a string or an attribute), so the lookup
+    reaches that name only, which is a mention of its own."""
+    depth, j = 1, start
+    while j < len(text) and j < start + 300 and depth:
+        depth += {"[": 1, "]": -1}.get(text[j], 0)
+        j += 1
+    return depth == 0 and _LITERAL_PICK.match(text, j) is not None
 
 
 def _lookups(rel: str, text: str, looks_up, names: set, starred: set) -> None:
@@ -427,6 +537,8 @@ def _lookups(rel: str, text: str, looks_up, names: set, starred: set) -> None:
         names.update(g.rsplit(".", 1)[-1] for g in _GETATTR.findall(text))
     if "__dict__[" in text:
         for m in _DICT.finditer(text):
+            if _picks_module(text, m.end()):
+                continue
             k = m.start()
             while k > 0 and (text[k - 1].isalnum() or text[k - 1] == "_"):
                 k -= 1

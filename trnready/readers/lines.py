@@ -86,6 +86,7 @@ def emit_lines(kind: str, lines: list[str], engine, em: Emitter, mention_text: s
     foreign = foreign_lines(lines, engine.catalogue.context_values.get("other-runtime-commands", ())) \
         if kind == "shell" and getattr(engine, "catalogue", None) is not None else set()
     first = len(em.out)
+    readers: list = []  # (finding, the rest of its flag's argument reading a variable)
     for n, ln in enumerate(lines, 1):
         if (only is not None and n not in only) or n in foreign:
             continue
@@ -116,10 +117,44 @@ def emit_lines(kind: str, lines: list[str], engine, em: Emitter, mention_text: s
             added = len(em.out)
             em.add(rule, m, n, start + 1, indent + hit.end(g) + 1, ln, msg(rule, m, text.strip()), ln.strip(),
                    cell=cell)
-            if assigned and "$" in text and len(em.out) > added:
-                em.out[-1] = _with_assignments(em.out[-1], text, assigned)
+            if assigned and len(em.out) > added:
+                if "$" in text:
+                    em.out[-1] = _with_assignments(em.out[-1], text, assigned)
+                else:
+                    # the flag's value goes on past the part matched (`--gres=gpu:${NUM_GPUS_PER_NODE}`)
+                    rest = _ARG_REST.match(body, hit.end(g))
+                    arg = rest.group() if rest else ""
+                    if "$" in arg:
+                        readers.append((em.out[-1], arg))
+    if readers:
+        em.out[first:] = _fold_into_assignments(em.out[first:], readers, assigned)
     if assigned and len(em.out) > first:
         em.out[first:] = _fold_job_counts(_fold_placed(em.out[first:]), lines)
+
+
+_ARG_REST = re.compile(r"[^\s\\;&|]*")
+
+
+def _fold_into_assignments(found: list, readers: list, assigned: dict) -> list:
+    """One finding per thing: a flag whose value reads a variable past the part its matcher names
+    (`--gres=gpu:${NUM_GPUS_PER_NODE}`) whose assignment the same rule reports by itself (`NUM_GPUS_PER_NODE=8`)
+    asks for what that assignment sets: the flag becomes a place of the assignment's finding, where the value to
+    change is written. With no such finding the flag keeps its own, with the assignments as its places."""
+    by_place = {(f.line, f.rule): i for i, f in enumerate(found)}
+    drop: set = set()
+    for f, arg in readers:
+        targets = [by_place[ln, f.rule] for name in dict.fromkeys(m.group("name") for m in _VAR_REF.finditer(arg))
+                   for ln, _col in assigned.get(name, ()) if ln != f.line and (ln, f.rule) in by_place]
+        i = by_place.get((f.line, f.rule))
+        if i is None or found[i] is not f:
+            continue
+        if targets:
+            t = found[targets[0]]
+            found[targets[0]] = replace(t, occurrences=tuple(sorted({*t.occurrences, (f.line, f.column, f.rule)})))
+            drop.add(i)
+        else:
+            found[i] = _with_assignments(f, arg, assigned)
+    return [f for i, f in enumerate(found) if i not in drop]
 
 
 def _fold_placed(found: list) -> list:

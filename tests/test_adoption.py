@@ -123,7 +123,8 @@ STAGED = {
     "jobs/train.pbs": True, "jobs/train.lsf": True,
     ".github/workflows/ci.yml": True, "environment.yaml": True, "k8s/job.yaml": True, "kernels/add.cu": True,
     "infra/main.tf": True, ".env": True, "README.md": False, "notes.txt": False, "trnready-baseline.json": False,
-    "report.json": False, "Makefile": False, "src/kernel.cpp": False, "LICENSE": False,
+    "report.json": False, "Makefile": True, "src/kernel.cpp": True, "LICENSE": False,
+    "csrc/CMakeLists.txt": True, "build/rules.mk": True, "defaults.ini": True, "include/ops.h": True,
 }
 
 

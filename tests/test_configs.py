@@ -22,6 +22,7 @@ SNAPSHOT = [
     ('.github/workflows/gpu_test.yaml', 7, 14, 'TRN610', 'GPU resource request in a job, container or cluster definition: `runs-on: linux.g5.12xlarge.nvidia.gpu`'),
     ('.github/workflows/unit_test.yaml', 11, 9, 'TRN523', 'CI never tests Python 3.12-3.14: `test job unit_tests runs on Python 3.9, 3.10, 3.11 only`'),
     ('.github/workflows/unit_test.yaml', 24, 33, 'TRN507', 'TorchAO declared as a dependency: `torchao`'),
+    ('.github/workflows/wheels.yaml', 8, 9, 'TRN523', 'CI never tests Python 3.12-3.14: `job build_wheels builds wheels on Python 3.9, 3.10, 3.11 only`'),
     ('.gitlab-ci.yml', 9, 7, 'TRN523', 'CI never tests Python 3.12-3.14: `test job unit runs on Python 3.10, 3.11 only`'),
     ('.gitlab-ci.yml', 15, 10, 'TRN610', 'GPU resource request in a job, container or cluster definition: `tags: [gpu, nvidia]`'),
     ('configs/hydra/finetune.yaml', 11, 16, 'TRN242', '"cuda" device string: `accelerator: cuda`'),

@@ -87,14 +87,16 @@ void launch(float* x) { fwd_kernel<4><<<1, 32>>>(x); }
 
 
 def test_every_kernel_of_a_file_is_an_occurrence_of_its_one_finding(tmp_path):
-    # Hit: the second definition is a place of the file's finding. Look-alikes: the prototype on line 2 and
-    # the launch on line 11 are not definitions, so they are neither the finding's line nor an occurrence.
+    # Hit: the second definition is a place of the file's finding, and so is the prototype on line 2 (declared
+    # ahead of fwd_kernel's definition: the same kernel, session 14). Look-alike: the launch on line 11 is not a
+    # declaration, so it is neither the finding's line nor an occurrence.
     write(tmp_path, {"csrc/ops.cu": TWO_KERNELS})
     proc = run_cli("scan", ".", "--format", "json", "--no-cache", cwd=tmp_path)
     got = [f for f in json.loads(proc.stdout)["findings"] if f["rule"] == "TRN601"]
     assert [(f["line"], f["message"]) for f in got] == [
         (4, "CUDA source file: 2 __global__ kernels to port to NKI (fwd_kernel, bwd_kernel)")]
-    assert got[0]["occurrences"] == [{"line": 8, "column": 1, "rule": "TRN601"}]
+    assert got[0]["occurrences"] == [{"line": 2, "column": 1, "rule": "TRN601"},
+                                     {"line": 8, "column": 1, "rule": "TRN601"}]
 
 
 def test_a_file_with_one_kernel_has_no_occurrences(tmp_path):

@@ -39,6 +39,14 @@ KINDS: tuple[FileKind, ...] = (
     FileKind("pipfile", "manifest", "manifests", (), HASH, exact=("Pipfile",)),
     FileKind("pixi", "manifest", "manifests", (), HASH, exact=("pixi.toml",)),  # pixi (conda-forge) environments
     FileKind("cuda", "cuda", "cuda", ("*.cu", "*.cuh"), ("//", "/*")),
+    # C++ sources and headers next to CUDA ones: line matchers that name the kind only (a CUDA library's header
+    # included by a binding or a host program, `#include <cudnn_frontend.h>`); nothing else is read from them
+    FileKind("cpp", "cuda", "cuda", ("*.cpp", "*.cc", "*.cxx", "*.hpp", "*.hh", "*.hxx", "*.h"), ("//", "/*")),
+    # Native build files: line matchers that name the kind only (nvcc flags, CUDA link flags, `enable_language(CUDA)`,
+    # `docker run --gpus` in a recipe); Make and CMake both use `#` comments
+    FileKind("makefile", "shell/yaml", "lines", ("makefile", "gnumakefile", "*.mk", "makefile.*"), HASH,
+             not_globs=("*.md", "*.rst", "*.txt", "*.py", "*.am", "*.in", "*.bat", "*.html", "*.yml", "*.yaml")),
+    FileKind("cmake", "shell/yaml", "lines", ("cmakelists.txt", "*.cmake"), HASH),
     # `Dockerfile-uv-base`, `Dockerfile_gpu` are Dockerfiles too; `Dockerfile.md` / `dockerfile-lint.yml` are not
     FileKind("dockerfile", "container", "docker",
              ("dockerfile", "containerfile", "dockerfile.*", "containerfile.*", "*.dockerfile", "*.containerfile",
@@ -53,6 +61,8 @@ KINDS: tuple[FileKind, ...] = (
              tuple(f"{stem}.{ext}" for stem in ("environment", "environment-*", "environment_*", "environment.*",
                                                 "conda*") for ext in ("yml", "yaml")), HASH),
     FileKind("yaml", "shell/yaml", "configs", ("*.yml", "*.yaml"), HASH),  # lines, then training configs / CI
+    # INI training defaults (prefigure's `defaults.ini`): read by their keys when they are a training config
+    FileKind("ini", "shell/yaml", "ini_configs", ("*.ini",), HASH),
     # Batch job scripts are shell scripts whatever the scheduler: Slurm (.sbatch / .slurm), PBS / Torque (.pbs), LSF (.lsf)
     FileKind("shell", "shell/yaml", "launch_args", ("*.sh", "*.bash", "*.sbatch", "*.slurm", "*.pbs", "*.lsf"), HASH),
     FileKind("env", "shell/yaml", "lines", (".env", ".envrc", "*.env", ".env.*"), HASH),

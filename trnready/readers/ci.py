@@ -7,7 +7,8 @@ file's CI never tests 3.12-3.14), at the first job's versions, the other jobs' p
 that only lint, build docs or packages are left alone, and so are jobs whose version is not a literal (`3.x`, an
 unresolved expression, `python-version-file`). Lint, docs, wheel and release jobs were reconsidered in session 13
 (docs/file-kinds-configs.md, "CI workflows"): the hand labels call them hits and look-alikes alike, and reading them
-added findings on labelled look-alikes, so they stay out.
+added findings on labelled look-alikes, so they stay out. The exception is a wheel-build job over a matrix of two or
+more literal Python versions (`pyver: ["3.8", ..., "3.11"]` + `bdist_wheel`): the Pythons the project ships.
 
 Jobs: GitHub Actions and CircleCI `jobs.<id>`, GitLab top-level jobs, Buildkite and Azure step/job items, the
 steps of a local composite action (`.github/actions/<name>/action.yml`).
@@ -49,6 +50,12 @@ _NOT_TEST_NAME = re.compile(r"(?i)lint|format|style|quality|pre-?commit|docs?\b|
 # project works on its Python (FastChat's `build` job: `pip install -e '.[dev]'`, then pylint and black).
 _LINT_CMD = re.compile(r"(?i)(?<![\w-])(?:pylint|black|ruff|flake8|isort|mypy|pyright|pre-commit|yapf|codespell|"
                        r"pydocstyle|pycodestyle)(?![\w-])")
+# Building the project's wheels (`python setup.py bdist_wheel`, `python -m build`, `pip wheel .`, cibuildwheel): over a
+# matrix of Python versions, the job ships the project for exactly those Pythons (AutoGPTQ's CUDA wheel matrix
+# `pyver: ["3.8", ..., "3.11"]`). One host Python that runs the build (a release job's 3.10, cibuildwheel's host)
+# says nothing of the Pythons the project supports and stays out, as lint and docs jobs do.
+_WHEEL_BUILD = re.compile(r"(?i)(?<![\w-])(?:bdist_wheel|python3?\s+-m\s+build\b|pip3?\s+wheel\s|cibuildwheel|"
+                          r"uv\s+build\b|poetry\s+build\b|hatch\s+build\b)")
 _GITLAB_RESERVED = frozenset({"stages", "variables", "default", "include", "workflow", "image", "services",
                               "before_script", "after_script", "cache", "pages"})
 _COMMAND_KEYS = frozenset({"run", "script", "command", "commands", "steps", "before_script", "bash", "pwsh"})
@@ -75,8 +82,10 @@ def _job_of(rel: str, e: Entry):
 
 def ci_findings(rel: str, entries: list[Entry], lines: list[str], engine, em: Emitter, path=None) -> None:
     root = deps.github_root(path) if path is not None else None
-    jobs = test_jobs(rel, entries, lines, root)
-    if any(_covers_supported(j) for j in jobs) or (path is not None and _siblings_cover_supported(path)):
+    jobs = test_jobs(rel, entries, lines, root, builds=True)
+    tested = [j for j in jobs if not j.get("builds")]
+    jobs = [j for j in jobs if not (j.get("builds") and _covers_supported(j))]  # wheels shipped for 3.12+ too
+    if any(_covers_supported(j) for j in tested) or (path is not None and _siblings_cover_supported(path)):
         return  # another test job of the project runs on 3.12+ (or on a version we cannot tell)
     # The project's own requirement admits 3.12+: the CI versions are a choice of what to test, not the
     # requirement (said in the message; the item is an advisory either way: CI is what is tested, not required).
@@ -228,7 +237,8 @@ def guard_accelerator_legs(rel: str, entries: list[Entry], findings: list, value
     return out
 
 
-def test_jobs(rel: str, entries: list[Entry], lines: list[str] | None = None, root=None) -> list[dict]:
+def test_jobs(rel: str, entries: list[Entry], lines: list[str] | None = None, root=None,
+              builds: bool = False) -> list[dict]:
     """The test jobs of one CI file: name, the literal Python versions with where they are declared (a
     version key, or a shell command of the job installing one: `conda create -n env python=3.10`), and
     whether some version could not be told (`3.x`, an unresolved expression, python-version-file). With the
@@ -250,7 +260,7 @@ def test_jobs(rel: str, entries: list[Entry], lines: list[str] | None = None, ro
         jobs.setdefault(job, []).append(e)
     out = []
     for job, items in jobs.items():
-        info = _job(job, items, top_env, title, lines, root)
+        info = _job(job, items, top_env, title, lines, root, builds)
         if info is not None:
             out.append(info)
     return out
@@ -356,7 +366,28 @@ def _shell_versions(items: list[Entry], lines: list[str] | None) -> list:
     return out
 
 
-def _job(job, items: list[Entry], top_env: dict, title: str, lines: list[str] | None = None, root=None):
+def _wheel_matrix(job, items: list[Entry], top_env: dict, commands: str):
+    """A job building the project's wheels over a matrix of two or more literal Python versions: the versions it
+    ships, with `builds` set (such a job never stands for what the test jobs cover)."""
+    if not _WHEEL_BUILD.search(commands):
+        return None
+    found = []
+    for e in items:
+        if "matrix" not in e.keys or not _VERSION_KEY.match(e.key.replace("_", "-")):
+            continue
+        m = _VERSION.match(e.value.strip()) if e.value else None
+        if m is None:
+            return None  # `3.x`, an expression: the shipped versions cannot be told
+        found.append((e, f"{m.group(1)}.{m.group(2)}"))
+    if len({v for _, v in found}) < 2:
+        return None
+    job_id = " ".join(str(j) for j in job[1:] if isinstance(j, str)) or str(job[0])
+    return {"name": job_id, "found": found, "unknown": False, "key": tuple(job), "installs": False, "via": [],
+            "builds": True}
+
+
+def _job(job, items: list[Entry], top_env: dict, title: str, lines: list[str] | None = None, root=None,
+         builds: bool = False):
     if job == ("runs",):  # a local action, named by its `name:`
         job = ("runs", title or "action")
     name = " ".join(str(j) for j in job[1:] if isinstance(j, str)) or ("" if job[0] == "steps" else str(job[0]))
@@ -368,7 +399,7 @@ def _job(job, items: list[Entry], top_env: dict, title: str, lines: list[str] | 
     installs = not runs_tests and bool(_INSTALLS.search(commands))
     is_test = runs_tests or installs or (bool(re.search(r"(?i)test", name)) and not commands.strip())
     if not is_test or (not runs_tests and _NOT_TEST_NAME.search(name + " " + title)):
-        return None
+        return _wheel_matrix(job, items, top_env, commands) if builds else None
     if installs and _LINT_CMD.search(commands):
         return None  # installed to be linted
     found: list = []
@@ -460,7 +491,9 @@ def _report(jobs: list[dict], lines: list[str], engine, em: Emitter) -> None:
     versions = sorted({v for j in jobs for _, v in j["found"]}, key=lambda v: tuple(int(x) for x in v.split(".")))
     line, col = _where(jobs[0], lines)
     text = lines[line - 1] if 0 < line <= len(lines) else ""
-    if len(jobs) == 1:
+    if len(jobs) == 1 and jobs[0].get("builds"):
+        what = f"job {jobs[0]['name']} builds wheels"
+    elif len(jobs) == 1:
         what = ("job {} installs the project" if jobs[0].get("installs") else "test job {} runs").format(
             jobs[0]["name"])
     else:

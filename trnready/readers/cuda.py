@@ -1,4 +1,5 @@
-"""CUDA sources (.cu / .cuh): one finding per file listing the `__global__` kernels to port, plus line matchers.
+"""CUDA sources (.cu / .cuh): one finding per file listing the `__global__` kernels to port, plus line matchers;
+C++ sources (kind cpp): the line matchers that name that kind.
 
 A file that only includes a project header (`#include "scan_kernel.cuh"`) and instantiates its templates
 (`template void scan_fwd<float>(Params &);`, the split-for-parallel-compilation pattern) has nothing of its
@@ -29,9 +30,26 @@ def cuda_kernels(text: str) -> list[tuple[str, int]]:
 
 def cuda_kernel_heads(text: str) -> list[tuple[str, int, int]]:
     """(name, line of `__global__`, line of the name) of each kernel defined in a CUDA source."""
+    out, seen = [], set()
+    for name, line, name_line, defined in _global_heads(text):
+        if defined and (name, line) not in seen:  # overloads (float / half variants) are separate kernels to port
+            seen.add((name, line))
+            out.append((name, line, name_line))
+    return out
+
+
+def kernel_prototypes(text: str) -> list[int]:
+    """Lines of the `__global__` prototypes (`__global__ void k(...);`, declared ahead of the definitions) of the
+    kernels the same source defines: each names a kernel to port, and goes with its definition."""
+    heads = list(_global_heads(text))
+    defined = {name for name, _, _, d in heads if d}
+    return [line for name, line, _, d in heads if not d and name in defined]
+
+
+def _global_heads(text: str):
+    """(name, line of `__global__`, line of the name, defined here) of each `__global__` declaration."""
     clean = _CUDA_COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
     clean = re.sub(r"__launch_bounds__\s*\([^)]*\)", lambda m: " " * len(m.group(0)), clean)
-    out, seen = [], set()
     for g in _GLOBAL.finditer(clean):
         m = _IDENT_PAREN.search(clean, g.end())
         if not m:
@@ -45,14 +63,8 @@ def cuda_kernel_heads(text: str) -> list[tuple[str, int, int]]:
                 break
             i += 1
         rest = clean[i + 1:].lstrip()
-        if not rest.startswith("{"):
-            continue  # a prototype
-        name = m.group(1)
-        pos = (name, clean.count("\n", 0, g.start()) + 1)
-        if pos not in seen:  # overloads (float / half variants) are separate kernels to port
-            seen.add(pos)
-            out.append((*pos, clean.count("\n", 0, m.start()) + 1))
-    return out
+        yield (m.group(1), clean.count("\n", 0, g.start()) + 1, clean.count("\n", 0, m.start()) + 1,
+               rest.startswith("{"))
 
 
 _PREPROCESSOR = re.compile(r"(?m)^[ \t]*#.*(?:\\\n.*)*$")
@@ -87,6 +99,7 @@ def _kernel_names(kernels) -> str:
 
 
 def scan_cuda(text: str, lines, engine, em: Emitter, kind: str):
+    text_in = text
     heads = cuda_kernel_heads(text)
     kernels = [(name, line) for name, line, _ in heads]
     if not kernels and instantiation_only(text):
@@ -112,7 +125,10 @@ def scan_cuda(text: str, lines, engine, em: Emitter, kind: str):
             # so a checklist or an annotation lists each `__global__` definition, not only the first. A head
             # written over several lines (`__global__ __launch_bounds__(...)` / `void name(...) {`) lists its
             # name line too: one definition, read from either line.
-            more = sorted({ln for _, ln in kernels[1:]} | {nl for _, _, nl in heads} - {line})[:_MAX_KERNEL_PLACES]
+            # The prototypes of those kernels (declared ahead of their definitions) are places of them too.
+            protos = set(kernel_prototypes(text_in)) if "__global__" in text_in else set()
+            more = sorted(({ln for _, ln in kernels[1:]} | {nl for _, _, nl in heads} | protos)
+                          - {line})[:_MAX_KERNEL_PLACES]
             if more:
                 em.out[-1] = replace(em.out[-1], occurrences=tuple((ln, 1, rule.id) for ln in more))
 
@@ -120,6 +136,7 @@ def scan_cuda(text: str, lines, engine, em: Emitter, kind: str):
 def read(ctx: FileContext) -> ReadResult:
     em = Emitter(ctx.rel)
     lines = ctx.text.splitlines()
-    scan_cuda(ctx.text, lines, ctx.engine, em, ctx.kind)
+    if ctx.kind == "cuda":  # C++ sources (kind cpp) are read by their line matchers only
+        scan_cuda(ctx.text, lines, ctx.engine, em, ctx.kind)
     emit_lines(ctx.kind, lines, ctx.engine, em, ctx.text)
     return ReadResult(em.out, None, [Source(ctx.text, comments(ctx.kind))])

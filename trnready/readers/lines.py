@@ -1,4 +1,4 @@
-"""Line-oriented kinds: shell scripts, Dockerfiles, YAML, .env, Terraform and JSON job definitions.
+"""Line-oriented kinds: shell scripts, Dockerfiles, YAML, .env, Terraform, JSON job definitions, Makefiles and CMake.
 
 Line matchers read each physical line with its comment removed; `pip install` and interpreter-install
 commands inside shell-like text are read as dependency declarations.
@@ -92,11 +92,13 @@ def emit_lines(kind: str, lines: list[str], engine, em: Emitter, mention_text: s
             continue
         if kind == "shell" and ln.lstrip().startswith("#SBATCH"):
             body = rq.strip_comment(ln.replace("#SBATCH", "       ", 1))  # a Slurm directive, not a comment
+        elif kind in ("cuda", "cpp"):
+            body = ln  # `#` starts a preprocessor line (`#include <cudnn.h>`), not a comment
         else:
             body = rq.strip_comment(ln)
-        if kind in ("json", "terraform", "cuda"):  # JSONC / HCL / C++ `//` comments
+        if kind in ("json", "terraform", "cuda", "cpp"):  # JSONC / HCL / C++ `//` comments
             body = _SLASH_COMMENT.sub("", body)
-        elif kind in SHELL_LIKE:
+        elif kind in SHELL_LIKE or kind == "makefile":  # Make recipes are shell lines: `@echo "..."` only prints
             body = quiet_echo(body)
             if test and kind == "shell":
                 body = quiet_asserts(body)

@@ -157,3 +157,25 @@ def test_mentions_are_counted_as_whole_words_attributes_or_quoted_names():
     assert count_mentions(text, "mask", attribute=True) == 5
     assert count_mentions("'mask'mask'", "mask", attribute=True) == 1  # one quote closes one and opens no other
     assert count_mentions("", "mask", attribute=False) == 0 and count_mentions("mask", "mask", attribute=True) == 0
+
+
+def test_prose_naming_a_function_leaves_its_callers_known():
+    # `attention` is written in docstrings and comments of both files; only code counts (project/code_words.py):
+    # both calls leave the mask out
+    assert [f[:5] for f in findings("masks_prose")] == [("attn_ops.py", 7, 12, "TRN171", "callers-pass-none")]
+
+
+def test_a_name_looked_up_by_string_keeps_the_finding():
+    # getattr(attn_ops, "attention") and "attn_ops.attention": calls no resolved call accounts for
+    assert [f[:5] for f in findings("masks_named_string")] == [("attn_ops.py", 7, 12, "TRN171", "")]
+
+
+def test_code_words_count_code_not_prose():
+    from trnready.project.code_words import CodeWords
+
+    text = '"""attention here"""\nx.attention(1)  # attention\ny = attention\ngetattr(m, "attention")\n' \
+           'p = "pkg.mod:attention"\nq = "the attention"\n'
+    w = CodeWords.of(text)
+    assert w.count("attention", attribute=False) == 4  # x.attention, attention, and the two quoted names
+    assert w.count("attention", attribute=True) == 3  # x.attention and the two quoted names
+    assert CodeWords.of('x = """never closed\n') is None  # counted as text then (count_mentions)

@@ -513,14 +513,26 @@ def _decide(cands, files, summaries, engine, config) -> list:
         return texts[sf.rel]
 
     counted: dict = {}
+    words: dict = {}  # rel -> the Python file's CodeWords (or None: counted as text)
+
+    def count_in(sf, bare: str, attribute: bool) -> int:
+        text = text_of(sf)
+        if sf.kind == "python":
+            if sf.rel not in words:
+                from .code_words import CodeWords
+
+                words[sf.rel] = CodeWords.of(text)
+            if words[sf.rel] is not None:
+                return words[sf.rel].count(bare, attribute)
+        return count_mentions(text, bare, attribute)
 
     def mentions(word: str) -> int:
         """Occurrences of the word; for ".attr", of the attribute (`x.attr`, also spelled `x . attr`) and of the
-        name in quotes (`getattr(self, "attr")`): a local variable of that name is another thing."""
+        name in quotes (`getattr(self, "attr")`): a local variable of that name is another thing. In Python
+        sources only code counts (project/code_words.py): not comments, not prose in strings."""
         if word not in counted:
             bare = word.lstrip(".")
-            counted[word] = sum(count_mentions(text_of(sf), bare, word.startswith("."))
-                                for sf in files if bare in text_of(sf))
+            counted[word] = sum(count_in(sf, bare, word.startswith(".")) for sf in files if bare in text_of(sf))
         return counted[word]
 
     py_files = [sf for sf in files if sf.kind == "python"]

@@ -179,3 +179,12 @@ def test_code_words_count_code_not_prose():
     assert w.count("attention", attribute=False) == 4  # x.attention, attention, and the two quoted names
     assert w.count("attention", attribute=True) == 3  # x.attention and the two quoted names
     assert CodeWords.of('x = """never closed\n') is None  # counted as text then (count_mentions)
+
+
+def test_a_class_reached_through_a_star_import_and_its_own_attribute_of_the_same_name():
+    # block.py builds SelfAttention through `from tracker.model.layers import *` and calls it without masks;
+    # SelfAttention's own `self.self_attn` (an nn.MultiheadAttention) is its attribute, not the holder's instance
+    assert [f[:5] for f in findings("masks_star")] == [
+        ("tracker/model/layers.py", 11, 16, "TRN172", "callers-pass-none")]
+    # the same with a mask passed: kept
+    assert [f[:5] for f in findings("masks_star_passed")] == [("tracker/model/layers.py", 11, 16, "TRN172", "")]

@@ -42,8 +42,11 @@ class Callers:
     from all of them. `linker`: a Linker over the summaries (its name resolution only); `mentions(name)`: how
     often the word occurs in the scanned files' text (asked only for the few names a finding needs)."""
 
-    def __init__(self, linker, mentions, full=None, naming=None, wanted=()):
+    def __init__(self, linker, mentions, full=None, naming=None, wanted=(), own_attrs=None):
         self.linker = linker
+        # (rel, attr) -> {class: mentions of `self.attr` in its body} for the classes of the file that set
+        # `self.attr` themselves (their own attribute, whatever a holder elsewhere keeps under that name)
+        self.own_attrs = own_attrs or (lambda rel, attr: {})
         self.mentions = mentions
         # The summaries hold the cheap record (call_sites.record); `full(rel)` gives a file's whole record (the
         # instances its classes keep, parameters passed on as they are), asked for the few files a decision needs.
@@ -271,6 +274,13 @@ class Callers:
                         if attr in kept:
                             n += kept[attr][3]
                             holders.append(holder)
+                # `self.self_attn = nn.MultiheadAttention(...)` in a class that is no holder and neither below nor
+                # above one: its `self.self_attn` is its own attribute, never the holder's instance
+                related = set(holders) | {d for h in holders for d in self._descendants(h)}
+                for hrel in sorted(files):
+                    for cls, count in self.own_attrs(hrel, attr).items():
+                        if cls not in related and not related & self._descendants(cls):
+                            n += count
                 self._memo[key] = (n, holders)
         return self._memo[key]
 
@@ -575,7 +585,12 @@ def _decide(cands, files, summaries, engine, config) -> list:
     # the names the decisions start from: the functions holding the findings, and for a `forward` its class
     wanted = {c[2].rsplit(".", 1)[-1] for c in cands} | {c[2].split(".", 1)[0] for c in cands
                                                          if c[2].endswith(".forward")}
-    callers = Callers(linker, mentions, full, naming, wanted)
+    def own_attrs(rel: str, attr: str) -> dict:
+        sf = by_rel.get(rel)
+        tree = _tree(sf, trees, text_of) if sf is not None else None
+        return _own_attribute_uses(tree, attr) if tree is not None else {}
+
+    callers = Callers(linker, mentions, full, naming, wanted, own_attrs)
     rules = _none_rules(engine)
     out = []
     trees: dict = {}
@@ -668,6 +683,29 @@ def _tree(sf, trees: dict, text_of):
 
         trees[sf.rel] = parse(text_of(sf), sf.rel)[0]
     return trees[sf.rel]
+
+
+def _own_attribute_uses(tree, attr: str) -> dict:
+    """{class: mentions of `self.attr`} for the top-level classes that assign `self.attr` in their own methods
+    (`self` being each method's first parameter); a class mentioning it otherwise (`other.attr`) is left out."""
+    out = {}
+    for cls in tree.body:
+        if type(cls) is not ast.ClassDef:
+            continue
+        n = 0
+        sets = False
+        other = False
+        for node in ast.walk(cls):
+            if type(node) is ast.Attribute and node.attr == attr:
+                fn = node.value
+                if type(fn) is ast.Name and fn.id == "self":
+                    n += 1
+                    sets = sets or type(node.ctx) is ast.Store
+                else:
+                    other = True
+        if n and sets and not other:
+            out[cls.name] = n
+    return out
 
 
 def _nodes(tree) -> tuple:

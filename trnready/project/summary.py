@@ -43,7 +43,7 @@ import sys
 from .call_text import call_text
 from .syntax import MAX_ITEMS, _Attribute, _Name, dotted, literal_source, unconditional_nodes  # noqa: F401 (imported from here too)
 
-VERSION = 22
+VERSION = 23
 MAX_TEMPLATE = 400  # a call longer than this is not carried (generated code, data tables)
 
 # Imports from these never lead into the project: calls naming only them need no summary entry.
@@ -195,8 +195,8 @@ def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | Non
     # The file's own classes construct instances too (`self.layers = nn.ModuleList([Block(d) ...])` beside `class
     # Block`): their names are project names for the callers record, as imported ones are.
     own_classes = {f.split(".", 1)[0] for f in funcs if "." in f}
-    callers = record(list(_top_statements(body)), funcs, calls, heads, interesting | own_classes,
-                     full_callers) if funcs else None
+    callers = record(list(_top_statements(body)), funcs, calls, heads,
+                     interesting | own_classes | _star_names(stars, heads), full_callers) if funcs else None
     spans = _function_calls(funcs, calls, stores, callees, apis, uses, heads) if funcs else []
     interesting = {n for n in interesting if n in imports or n in funcs or n in classes or n in stores}
     if apis:
@@ -1008,3 +1008,14 @@ def _inflate(rel: str, part) -> dict:
 
 def _rank(key: str) -> int:
     return _ORDER.index(key) if key in _ORDER else len(_ORDER)
+
+
+def _star_names(stars: list, heads: list) -> set:
+    """With `from tracker.model.layers import *` of a project module, the bare names called in the file that are
+    no builtin: the star import may bind them (`SelfAttention(dim, heads)`), so the callers record keeps their
+    calls and the link step resolves them through the star (summary version 23). A library's star adds none."""
+    if not any(level or mod.split(".", 1)[0] not in _EXTERNAL for mod, level in stars):
+        return set()
+    import builtins
+
+    return {h for h in heads if h and "." not in h and not hasattr(builtins, h)}

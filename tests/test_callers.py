@@ -188,3 +188,16 @@ def test_a_class_reached_through_a_star_import_and_its_own_attribute_of_the_same
         ("tracker/model/layers.py", 11, 16, "TRN172", "callers-pass-none")]
     # the same with a mask passed: kept
     assert [f[:5] for f in findings("masks_star_passed")] == [("tracker/model/layers.py", 11, 16, "TRN172", "")]
+
+
+def test_a_parameter_assigned_before_any_read_takes_nothing_from_its_default_or_callers():
+    # init_environment and init_with_helper assign `backend` as a statement of their own before reading it: neither
+    # the "nccl" default nor demo.py:5's backend="nccl" reaches a process group (the keyword is guarded, the link
+    # follows nothing); init_maybe assigns it only in a branch and init_read_first reads it first: kept
+    got = [f[:5] for f in findings("overwritten")]
+    assert got == [
+        ("demo.py", 5, 44, "TRN271", "overwritten-parameter"),
+        ("demo.py", 6, 5, "TRN271", ""),
+        ("dist.py", 19, 5, "TRN271", ""),
+        ("dist.py", 27, 36, "TRN271", ""),
+    ]

@@ -66,9 +66,9 @@ def _membership_list(ctx, node, names) -> bool:
         return True
     if type(up) is ast.Assign and len(up.targets) == 1 and type(up.targets[0]) in (ast.Name, ast.Attribute):
         target = up.targets[0]
-        if type(target) is ast.Name:
+        if isinstance(target, ast.Name):
             reads = [n for n in ctx.nodes(ast.Name) if n.id == target.id and type(n.ctx) is ast.Load]
-        elif type(target.value) is ast.Name and target.value.id == "self":
+        elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self":
             # `self.allowed_dtypes = (torch.float32, torch.float64)`, then `if z.dtype not in self.allowed_dtypes:`
             reads = [n for n in ctx.nodes(ast.Attribute) if n.attr == target.attr and type(n.ctx) is ast.Load]
         else:

@@ -45,13 +45,12 @@ class _File:
         self.calls: list = []  # (call, line)
         self.aliases: dict = {}  # line of `X = <...>.autocast` / `from m import autocast [as X]` -> X
         for n in ast.walk(tree):
-            t = type(n)
-            if t is ast.Call and _last(n.func) in _SWITCHES:
+            if isinstance(n, ast.Call) and _last(n.func) in _SWITCHES:
                 self.calls.append(n)
-            elif t is ast.Assign and len(n.targets) == 1 and type(n.targets[0]) is ast.Name \
+            elif isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
                     and _last(n.value) == "autocast" and type(n.value) is not ast.Call:
                 self.aliases.setdefault(n.lineno, set()).add(n.targets[0].id)
-            elif t is ast.ImportFrom:
+            elif isinstance(n, ast.ImportFrom):
                 for a in n.names:
                     if a.name == "autocast":
                         self.aliases.setdefault(n.lineno, set()).add(a.asname or a.name)

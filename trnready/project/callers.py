@@ -25,6 +25,7 @@ counted are those of the class: its definition, its imports and the construction
 from __future__ import annotations
 
 import ast
+from typing import Callable
 
 from .call_sites import passed, rebound
 from .switch_params import SWITCH_OFF, may_switch, switched_off
@@ -46,7 +47,7 @@ class Callers:
         self.linker = linker
         # (rel, attr) -> {class: mentions of `self.attr` in its body} for the classes of the file that set
         # `self.attr` themselves (their own attribute, whatever a holder elsewhere keeps under that name)
-        self.own_attrs = own_attrs or (lambda rel, attr: {})
+        self.own_attrs: Callable[[str, str], dict] = own_attrs or (lambda rel, attr: {})
         self.mentions = mentions
         # The summaries hold the cheap record (call_sites.record); `full(rel)` gives a file's whole record (the
         # instances its classes keep, parameters passed on as they are), asked for the few files a decision needs.

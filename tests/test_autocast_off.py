@@ -23,3 +23,8 @@ def test_a_project_switching_autocast_on_anywhere_keeps_them():
 def test_a_switch_name_the_command_line_can_set_is_not_off():
     # `--mixed_precision` is a flag: the alias call may switch autocast on, so nothing is guarded
     assert _amp("flag") == [("modules.py", 4, "TRN251", False), ("modules.py", 11, "TRN251", False)]
+
+
+def test_islands_in_a_packaged_library_stay():
+    # the same code below a setup.py: the library's users may call it under an autocast of their own
+    assert _amp("packaged") == [("lib/modules.py", 4, "TRN251", False), ("lib/modules.py", 11, "TRN251", False)]

@@ -48,8 +48,9 @@ def test_unknown_callers_keep_the_finding():
 
 
 def test_default_every_caller_overrides_is_guarded():
-    # _place(x, "cpu") and _place(y, device=dev): "cuda" never applies; place() is public, so users of the
-    # library get its default whatever the project passes; place_all has no caller in the project
+    # _place(x, "cpu") and _place(y, device=dev): "cuda" never applies; place() is public in a packaged library
+    # (setup.py), so users of the library get its default whatever the project passes; place_all has no caller in
+    # the project
     assert findings("default_overridden") == [
         ("ops.py", 1, 22, "TRN242", "callers-override-default", [], CUDA),
         ("ops.py", 5, 21, "TRN242", "", [], CUDA),
@@ -198,6 +199,20 @@ def test_a_parameter_assigned_before_any_read_takes_nothing_from_its_default_or_
     assert got == [
         ("demo.py", 5, 44, "TRN271", "overwritten-parameter"),
         ("demo.py", 6, 5, "TRN271", ""),
+        ("demo.py", 12, 37, "TRN271", "overwritten-parameter"),  # imported inside the calling function
         ("dist.py", 19, 5, "TRN271", ""),
         ("dist.py", 27, 36, "TRN271", ""),
     ]
+
+
+def test_a_constructor_default_every_construction_overrides_in_a_project_without_packaging():
+    # no setup.py / pyproject.toml: the project's constructions are every call of BaseSegmenter.__init__, and each
+    # passes device; Painter is built without it and SubTracker derives from Tracker (a super().__init__ call no
+    # record resolves): kept. With packaging (setup.py), users of the library get the defaults: all kept
+    got = [f[:5] for f in findings("init_default")]
+    assert got == [
+        ("tools/segmenter.py", 2, 55, "TRN242", "callers-override-default"),
+        ("tools/segmenter.py", 7, 43, "TRN242", ""),
+        ("tools/segmenter.py", 12, 43, "TRN242", ""),
+    ]
+    assert [f[4] for f in findings("init_default_packaged")] == ["", "", ""]

@@ -16,6 +16,10 @@ not be switched off by a CUDA-only island; stable-audio-tools' `autocast("cuda",
 A name X counts as off only when every whole-word occurrence of X in the scanned files is an `enabled=` argument of
 an autocast call or an assignment of the literal False (`X = False`, `obj.X = False`, `X: bool = False`, `X=False`
 as a keyword): a command-line flag (`"--mixed_precision"`), a config key or a parameter naming it leaves it unknown.
+
+A file below a folder with packaging metadata (`setup.py`, `setup.cfg`, `pyproject.toml`) is library code: its users
+may run it under an autocast of their own, and its islands stay (GroundingDINO in Grounded-Segment-Anything, a
+blind-labelled hit); a demo or a set of scripts has no such users.
 """
 from __future__ import annotations
 
@@ -107,13 +111,15 @@ def guard_autocast_never_enabled(findings: list, files: list, read_text, max_byt
         if not all(off(c) for c in pf.calls):
             return findings
     guarded = []
+    packages = _package_dirs(files)
     for f in findings:
         if f.category != CATEGORY or f.guarded:
             continue
         pf = parsed.get(f.path) if f.cell is None else None
         if pf is None or not all(_place_off(pf, ln, off) for ln, _rule in f.places()):
             return findings  # some cuda-amp finding switches autocast on (or is not an autocast switched off)
-        guarded.append(f)
+        if not _in_package(f.path, packages):
+            guarded.append(f)
     ids = {id(f) for f in guarded}
     return [replace(f, guarded=True, guarded_by=GUARD) if id(f) in ids else f for f in findings]
 
@@ -156,3 +162,17 @@ def _raw(sf, max_bytes: int) -> str:
 
     data, diag = read_bytes(sf.path, sf.rel, max_bytes)
     return data.decode("utf-8", "replace") if diag is None and data is not None else ""
+
+
+_PACKAGING = ("setup.py", "setup.cfg", "pyproject.toml")
+
+
+def _package_dirs(files) -> set:
+    """Folders holding packaging metadata: the code below them is a library whose users may call it under an
+    autocast of their own (GroundingDINO's `autocast(enabled=False)` around its decoder FFN)."""
+    return {sf.rel.rpartition("/")[0] for sf in files if sf.rel.rpartition("/")[2] in _PACKAGING}
+
+
+def _in_package(rel: str, packages: set) -> bool:
+    parts = rel.split("/")[:-1]
+    return any("/".join(parts[:i]) in packages for i in range(len(parts) + 1))

@@ -173,6 +173,8 @@ class Callers:
             key = (r.module, r.name)
             self.constructions[key] = self.constructions.get(key, 0) + 1
             self.built_in.setdefault(key, set()).add(rel)
+            # a construction calls __init__ (whether the class defines one is known once every file is indexed)
+            return [(r.module, f"{r.name}.__init__")]
         return []
 
     def _class_of(self, rel: str, callee: str):
@@ -222,11 +224,21 @@ class Callers:
         self.index({last})
         if last in ("forward", "__call__"):
             return "." in fname and last == "forward" and self._instances_known(rel, fname.split(".", 1)[0])
+        if last == "__init__" and fname.count(".") == 1:
+            return self._constructions_known(rel, fname.split(".", 1)[0])
         if last.startswith("__"):
             return False  # dunders are called by the language
         accounted = self.defs.get(last, 0) + self.written.get(last, 0) + self.imports.get(last, 0) \
             + self.classes.get(last, 0)
         return self.mentions(last) == accounted
+
+    def _constructions_known(self, rel: str, cls: str) -> bool:
+        """Every mention of the class is its definition, an import of it or a resolved construction, and no class
+        derives from it (a subclass's `super().__init__(...)` is a call no record resolves)."""
+        if (rel, cls) in self.deco or self._below(cls):
+            return False
+        self.index({cls})
+        return self.mentions(cls) == self.classes.get(cls, 0) + self.imports.get(cls, 0) + self.written.get(cls, 0)
 
     def _instances_known(self, rel: str, cls: str) -> bool:
         """Every instance of the class is kept on self by a project class and only called there."""
@@ -302,6 +314,8 @@ class Callers:
 
     def callers(self, rel: str, fname: str) -> list:
         self.index({fname.rsplit(".", 1)[-1]})
+        if fname.endswith(".__init__"):
+            self.index({fname.split(".", 1)[0]})  # its constructions
         found = self.by_target.get((rel, fname), [])
         if not fname.endswith(".forward"):
             return found
@@ -423,7 +437,7 @@ def guard_by_callers(findings: list, files, summaries, engine, cache=None, confi
     key = _key(memo, files, digests)
     got = memo.get(key)
     if not (isinstance(got, list) and all(isinstance(g, list) and len(g) == 5 for g in got)):
-        cands = _candidates(findings, files, summaries, engine)
+        cands = _candidates(findings, files, summaries, engine, _packaged(files))
         got = _decide(cands, files, summaries, engine, config) if cands else []
         memo.put(key, got)
     if not got:
@@ -465,7 +479,13 @@ def _none_rules(engine) -> dict:
     return out
 
 
-def _candidates(findings, files, summaries, engine) -> list:
+def _packaged(files) -> bool:
+    """The repository has packaging metadata (setup.py, setup.cfg, pyproject.toml anywhere): code outside the
+    project may import its functions. Without it, the project's own calls are every call there is."""
+    return any(sf.rel.rsplit("/", 1)[-1] in ("setup.py", "setup.cfg", "pyproject.toml") for sf in files)
+
+
+def _candidates(findings, files, summaries, engine, packaged: bool = True) -> list:
     """(finding, rel, function, kind, parameter or None) for findings inside a project function that callers
     could decide: at a parameter default (kind "default"), or of a rule requiring an argument not None ("none")."""
     from .report import _unpack
@@ -490,7 +510,7 @@ def _candidates(findings, files, summaries, engine) -> list:
             sig = rec["sigs"][fname]
             written_default = (f.snippet or "")[:max(f.column - 1, 0)].rstrip().endswith("=")
             for p, (_lit, line, col) in sig[3].items():
-                if written_default and (line, col + 1) == (f.line, f.column) and _private(fname):
+                if written_default and (line, col + 1) == (f.line, f.column) and (_private(fname) or not packaged):
                     out.append((f, rel, fname, "default", p))
             if f.rule in none_rules:
                 out.append((f, rel, fname, "none", None))
@@ -585,7 +605,7 @@ def _decide(cands, files, summaries, engine, config) -> list:
         c[0].line, c[4][0], c[4][1], lines_of(by_rel[c[1]]))]
     # the names the decisions start from: the functions holding the findings, and for a `forward` its class
     wanted = {c[2].rsplit(".", 1)[-1] for c in cands} | {c[2].split(".", 1)[0] for c in cands
-                                                         if c[2].endswith(".forward")}
+                                                         if c[2].endswith((".forward", ".__init__"))}
     def own_attrs(rel: str, attr: str) -> dict:
         sf = by_rel.get(rel)
         tree = _tree(sf, trees, text_of) if sf is not None else None

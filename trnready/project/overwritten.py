@@ -57,14 +57,19 @@ def guard_overwritten_keywords(findings: list, files: list, summaries: list, rea
                 continue
             kw, call = got
             callee = next((c[4] for c in rec["calls"] if (c[0], c[1]) == (call.lineno, call.col_offset)), None)
-            if callee is None or "@" in callee:
+            if callee is not None and "@" in callee:
                 continue
             if linker is None:
                 from .link import Linker
                 from .summary import Compacted
 
                 linker = Linker(Compacted({r: _packed(s) for r, (_sf, s) in py.items()}, _EMPTY), None)
-            fn = _definition(linker, rel, callee, tree_of)
+            if callee is None:
+                # `from fastvideo.distributed import init_distributed_environment` inside the calling function: the
+                # summary records module-level imports only
+                fn = _locally_imported(linker, tree, call, tree_of)
+            else:
+                fn = _definition(linker, rel, callee, tree_of)
             if fn is not None:
                 from .summary import overwritten
 
@@ -75,11 +80,33 @@ def guard_overwritten_keywords(findings: list, files: list, summaries: list, rea
     return [replace(f, guarded=True, guarded_by=GUARD) if id(f) in guarded else f for f in findings]
 
 
+def _locally_imported(linker, tree, call, tree_of):
+    """The def node of a bare name the file imports absolutely from a project module inside a function (only when
+    the file binds that name by one such import and nothing else at any depth)."""
+    if type(call.func) is not ast.Name:
+        return None
+    name = call.func.id
+    froms = []
+    for n in ast.walk(tree):
+        if type(n) is ast.ImportFrom and n.level == 0 and n.module:
+            froms += [n.module for a in n.names if (a.asname or a.name) == name and a.name == name]
+        elif type(n) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef) and n.name == name:
+            return None
+        elif type(n) is ast.Name and n.id == name and type(n.ctx) is not ast.Load:
+            return None
+    if len(froms) != 1 or froms[0] not in linker.mods:
+        return None
+    return _resolved_definition(linker.lookup(linker.mods[froms[0]], name, 1, frozenset()), tree_of)
+
+
 def _definition(linker, rel: str, callee: str, tree_of):
     """The def node the callee resolves to: a project function, or a project class's `__init__`."""
+    return _resolved_definition(linker.expr(rel, callee, 0), tree_of)
+
+
+def _resolved_definition(r, tree_of):
     from .link import Class, Func
 
-    r = linker.expr(rel, callee, 0)
     if isinstance(r, Func):
         owner, name = None, r.name
     elif isinstance(r, Class):

@@ -90,7 +90,7 @@ def _locally_imported(linker, tree, call, tree_of):
     for n in ast.walk(tree):
         if type(n) is ast.ImportFrom and n.level == 0 and n.module:
             froms += [n.module for a in n.names if (a.asname or a.name) == name and a.name == name]
-        elif type(n) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef) and n.name == name:
+        elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n.name == name:
             return None
         elif type(n) is ast.Name and n.id == name and type(n.ctx) is not ast.Load:
             return None

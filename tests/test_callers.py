@@ -48,8 +48,9 @@ def test_unknown_callers_keep_the_finding():
 
 
 def test_default_every_caller_overrides_is_guarded():
-    # _place(x, "cpu") and _place(y, device=dev): "cuda" never applies; place() is public, so users of the
-    # library get its default whatever the project passes; place_all has no caller in the project
+    # _place(x, "cpu") and _place(y, device=dev): "cuda" never applies; place() is public in a packaged library
+    # (setup.py), so users of the library get its default whatever the project passes; place_all has no caller in
+    # the project
     assert findings("default_overridden") == [
         ("ops.py", 1, 22, "TRN242", "callers-override-default", [], CUDA),
         ("ops.py", 5, 21, "TRN242", "", [], CUDA),
@@ -157,3 +158,61 @@ def test_mentions_are_counted_as_whole_words_attributes_or_quoted_names():
     assert count_mentions(text, "mask", attribute=True) == 5
     assert count_mentions("'mask'mask'", "mask", attribute=True) == 1  # one quote closes one and opens no other
     assert count_mentions("", "mask", attribute=False) == 0 and count_mentions("mask", "mask", attribute=True) == 0
+
+
+def test_prose_naming_a_function_leaves_its_callers_known():
+    # `attention` is written in docstrings and comments of both files; only code counts (project/code_words.py):
+    # both calls leave the mask out
+    assert [f[:5] for f in findings("masks_prose")] == [("attn_ops.py", 7, 12, "TRN171", "callers-pass-none")]
+
+
+def test_a_name_looked_up_by_string_keeps_the_finding():
+    # getattr(attn_ops, "attention") and "attn_ops.attention": calls no resolved call accounts for
+    assert [f[:5] for f in findings("masks_named_string")] == [("attn_ops.py", 7, 12, "TRN171", "")]
+
+
+def test_code_words_count_code_not_prose():
+    from trnready.project.code_words import CodeWords
+
+    text = '"""attention here"""\nx.attention(1)  # attention\ny = attention\ngetattr(m, "attention")\n' \
+           'p = "pkg.mod:attention"\nq = "the attention"\n'
+    w = CodeWords.of(text)
+    assert w.count("attention", attribute=False) == 4  # x.attention, attention, and the two quoted names
+    assert w.count("attention", attribute=True) == 3  # x.attention and the two quoted names
+    assert CodeWords.of('x = """never closed\n') is None  # counted as text then (count_mentions)
+
+
+def test_a_class_reached_through_a_star_import_and_its_own_attribute_of_the_same_name():
+    # block.py builds SelfAttention through `from tracker.model.layers import *` and calls it without masks;
+    # SelfAttention's own `self.self_attn` (an nn.MultiheadAttention) is its attribute, not the holder's instance
+    assert [f[:5] for f in findings("masks_star")] == [
+        ("tracker/model/layers.py", 11, 16, "TRN172", "callers-pass-none")]
+    # the same with a mask passed: kept
+    assert [f[:5] for f in findings("masks_star_passed")] == [("tracker/model/layers.py", 11, 16, "TRN172", "")]
+
+
+def test_a_parameter_assigned_before_any_read_takes_nothing_from_its_default_or_callers():
+    # init_environment and init_with_helper assign `backend` as a statement of their own before reading it: neither
+    # the "nccl" default nor demo.py:5's backend="nccl" reaches a process group (the keyword is guarded, the link
+    # follows nothing); init_maybe assigns it only in a branch and init_read_first reads it first: kept
+    got = [f[:5] for f in findings("overwritten")]
+    assert got == [
+        ("demo.py", 5, 44, "TRN271", "overwritten-parameter"),
+        ("demo.py", 6, 5, "TRN271", ""),
+        ("demo.py", 12, 37, "TRN271", "overwritten-parameter"),  # imported inside the calling function
+        ("dist.py", 19, 5, "TRN271", ""),
+        ("dist.py", 27, 36, "TRN271", ""),
+    ]
+
+
+def test_a_constructor_default_every_construction_overrides_in_a_project_without_packaging():
+    # no setup.py / pyproject.toml: the project's constructions are every call of BaseSegmenter.__init__, and each
+    # passes device; Painter is built without it and SubTracker derives from Tracker (a super().__init__ call no
+    # record resolves): kept. With packaging (setup.py), users of the library get the defaults: all kept
+    got = [f[:5] for f in findings("init_default")]
+    assert got == [
+        ("tools/segmenter.py", 2, 55, "TRN242", "callers-override-default"),
+        ("tools/segmenter.py", 7, 43, "TRN242", ""),
+        ("tools/segmenter.py", 12, 43, "TRN242", ""),
+    ]
+    assert [f[4] for f in findings("init_default_packaged")] == ["", "", ""]

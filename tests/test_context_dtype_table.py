@@ -84,3 +84,29 @@ def upcast_all(tensors):
 ''')
     # line 5 compares each element with a dtype: nothing is made float64; line 9 converts tensors to each one
     assert [f[1:4] for f in scan_findings(tmp_path)] == [(9, 31, "TRN121")]
+
+
+def test_allowed_dtypes_kept_on_self_or_passed_by_keyword_are_no_cast(tmp_path):
+    (tmp_path / "fsq.py").write_text('''import torch
+from vector_quantize_pytorch import FSQ
+
+
+class Quantizer(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.allowed_dtypes = (torch.float32, torch.float64)
+        self.quantizer = FSQ(levels=[8], allowed_dtypes=[torch.float16, torch.float32, torch.float64])
+        self.work_dtypes = (torch.float32, torch.float64)
+
+    def forward(self, z):
+        if z.dtype not in self.allowed_dtypes:
+            z = z.float()
+        return [z.to(d) for d in self.work_dtypes]
+
+
+def build(z):
+    return z.to(dtype=[torch.float32, torch.float64][1])
+''')
+    # lines 8 and 9 only list the dtypes a check or a library accepts; line 10's are cast to (line 15), line 19
+    # picks one to cast to
+    assert [f[1:4] for f in scan_findings(tmp_path)] == [(10, 44, "TRN121"), (19, 39, "TRN121")]

@@ -366,6 +366,16 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
             from .project.callers import guard_by_callers
 
             report.findings = guard_by_callers(report.findings, files, summaries, engine, cache, config, digests)
+            # A keyword handed to a project function that assigns that parameter before reading it.
+            from .project.overwritten import guard_overwritten_keywords
+
+            report.findings = guard_overwritten_keywords(report.findings, files, summaries,
+                                                         _python_reader(config.max_file_size))
+            # Autocast switched off (`autocast(enabled=False)`) in a project that switches it on nowhere: a no-op.
+            from .project.autocast_off import guard_autocast_never_enabled
+
+            report.findings = guard_autocast_never_enabled(report.findings, files,
+                                                           _python_reader(config.max_file_size), config.max_file_size)
             # Blocks guarded by a never-on-Neuron flag imported from another module (`if _SUPPORTS_FLEX:`).
             from .project.flags import guard_imported_flags
 

@@ -61,9 +61,18 @@ def _membership_list(ctx, node, names) -> bool:
         return any(c is lit and type(op) in (ast.In, ast.NotIn) for op, c in zip(up.ops, up.comparators))
     if type(up) is ast.comprehension and up.iter is lit and type(up.target) is ast.Name:
         return _only_compared(ctx, parent_of(ctx, up), up.target.id)
-    if type(up) is ast.Assign and len(up.targets) == 1 and type(up.targets[0]) is ast.Name:
-        name = up.targets[0].id
-        reads = [n for n in ctx.nodes(ast.Name) if n.id == name and type(n.ctx) is ast.Load]
+    if type(up) is ast.keyword and up.arg and up.arg.lower().endswith("dtypes"):
+        # `FSQ(levels, allowed_dtypes=[torch.float16, torch.float32, torch.float64])`: the dtypes a library accepts
+        return True
+    if type(up) is ast.Assign and len(up.targets) == 1 and type(up.targets[0]) in (ast.Name, ast.Attribute):
+        target = up.targets[0]
+        if isinstance(target, ast.Name):
+            reads = [n for n in ctx.nodes(ast.Name) if n.id == target.id and type(n.ctx) is ast.Load]
+        elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self":
+            # `self.allowed_dtypes = (torch.float32, torch.float64)`, then `if z.dtype not in self.allowed_dtypes:`
+            reads = [n for n in ctx.nodes(ast.Attribute) if n.attr == target.attr and type(n.ctx) is ast.Load]
+        else:
+            return False
         if not reads:
             return False
         for r in reads:
@@ -99,7 +108,8 @@ def dtype_table(ctx, hit) -> bool:
     default): if name is None: return default ... return torch.float8_e4m3fn`); an entry added to such a dictionary
     (`dtype_map["F8_E5M2"] = torch.float8_e5m2` after `dtype_map = {"F32": torch.float32, ...}`); or an element of
     a literal of dtypes tested for membership (`x.dtype in (torch.float32,
-    torch.float64)`, a name holding that literal read only on the right of `in`, or a comprehension over it that
+    torch.float64)`, a name or `self.x` attribute holding that literal read only on the right of `in`, a keyword
+    argument named for dtypes (`allowed_dtypes=[torch.float32, torch.float64]`), or a comprehension over it that
     only compares each element: `any(dtype == d for d in (torch.float64, torch.float32))`). Such code
     translates or checks names of dtypes and creates nothing, so its entries are not uses of float64 (or int64,
     float8, ...); the place

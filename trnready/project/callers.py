@@ -25,6 +25,7 @@ counted are those of the class: its definition, its imports and the construction
 from __future__ import annotations
 
 import ast
+from typing import Callable
 
 from .call_sites import passed, rebound
 from .switch_params import SWITCH_OFF, may_switch, switched_off
@@ -42,8 +43,11 @@ class Callers:
     from all of them. `linker`: a Linker over the summaries (its name resolution only); `mentions(name)`: how
     often the word occurs in the scanned files' text (asked only for the few names a finding needs)."""
 
-    def __init__(self, linker, mentions, full=None, naming=None, wanted=()):
+    def __init__(self, linker, mentions, full=None, naming=None, wanted=(), own_attrs=None):
         self.linker = linker
+        # (rel, attr) -> {class: mentions of `self.attr` in its body} for the classes of the file that set
+        # `self.attr` themselves (their own attribute, whatever a holder elsewhere keeps under that name)
+        self.own_attrs: Callable[[str, str], dict] = own_attrs or (lambda rel, attr: {})
         self.mentions = mentions
         # The summaries hold the cheap record (call_sites.record); `full(rel)` gives a file's whole record (the
         # instances its classes keep, parameters passed on as they are), asked for the few files a decision needs.
@@ -169,6 +173,8 @@ class Callers:
             key = (r.module, r.name)
             self.constructions[key] = self.constructions.get(key, 0) + 1
             self.built_in.setdefault(key, set()).add(rel)
+            # a construction calls __init__ (whether the class defines one is known once every file is indexed)
+            return [(r.module, f"{r.name}.__init__")]
         return []
 
     def _class_of(self, rel: str, callee: str):
@@ -218,11 +224,21 @@ class Callers:
         self.index({last})
         if last in ("forward", "__call__"):
             return "." in fname and last == "forward" and self._instances_known(rel, fname.split(".", 1)[0])
+        if last == "__init__" and fname.count(".") == 1:
+            return self._constructions_known(rel, fname.split(".", 1)[0])
         if last.startswith("__"):
             return False  # dunders are called by the language
         accounted = self.defs.get(last, 0) + self.written.get(last, 0) + self.imports.get(last, 0) \
             + self.classes.get(last, 0)
         return self.mentions(last) == accounted
+
+    def _constructions_known(self, rel: str, cls: str) -> bool:
+        """Every mention of the class is its definition, an import of it or a resolved construction, and no class
+        derives from it (a subclass's `super().__init__(...)` is a call no record resolves)."""
+        if (rel, cls) in self.deco or self._below(cls):
+            return False
+        self.index({cls})
+        return self.mentions(cls) == self.classes.get(cls, 0) + self.imports.get(cls, 0) + self.written.get(cls, 0)
 
     def _instances_known(self, rel: str, cls: str) -> bool:
         """Every instance of the class is kept on self by a project class and only called there."""
@@ -271,6 +287,13 @@ class Callers:
                         if attr in kept:
                             n += kept[attr][3]
                             holders.append(holder)
+                # `self.self_attn = nn.MultiheadAttention(...)` in a class that is no holder and neither below nor
+                # above one: its `self.self_attn` is its own attribute, never the holder's instance
+                related = set(holders) | {d for h in holders for d in self._descendants(h)}
+                for hrel in sorted(files):
+                    for cls, count in self.own_attrs(hrel, attr).items():
+                        if cls not in related and not related & self._descendants(cls):
+                            n += count
                 self._memo[key] = (n, holders)
         return self._memo[key]
 
@@ -291,6 +314,8 @@ class Callers:
 
     def callers(self, rel: str, fname: str) -> list:
         self.index({fname.rsplit(".", 1)[-1]})
+        if fname.endswith(".__init__"):
+            self.index({fname.split(".", 1)[0]})  # its constructions
         found = self.by_target.get((rel, fname), [])
         if not fname.endswith(".forward"):
             return found
@@ -412,7 +437,7 @@ def guard_by_callers(findings: list, files, summaries, engine, cache=None, confi
     key = _key(memo, files, digests)
     got = memo.get(key)
     if not (isinstance(got, list) and all(isinstance(g, list) and len(g) == 5 for g in got)):
-        cands = _candidates(findings, files, summaries, engine)
+        cands = _candidates(findings, files, summaries, engine, _packaged(files))
         got = _decide(cands, files, summaries, engine, config) if cands else []
         memo.put(key, got)
     if not got:
@@ -454,7 +479,13 @@ def _none_rules(engine) -> dict:
     return out
 
 
-def _candidates(findings, files, summaries, engine) -> list:
+def _packaged(files) -> bool:
+    """The repository has packaging metadata (setup.py, setup.cfg, pyproject.toml anywhere): code outside the
+    project may import its functions. Without it, the project's own calls are every call there is."""
+    return any(sf.rel.rsplit("/", 1)[-1] in ("setup.py", "setup.cfg", "pyproject.toml") for sf in files)
+
+
+def _candidates(findings, files, summaries, engine, packaged: bool = True) -> list:
     """(finding, rel, function, kind, parameter or None) for findings inside a project function that callers
     could decide: at a parameter default (kind "default"), or of a rule requiring an argument not None ("none")."""
     from .report import _unpack
@@ -479,7 +510,7 @@ def _candidates(findings, files, summaries, engine) -> list:
             sig = rec["sigs"][fname]
             written_default = (f.snippet or "")[:max(f.column - 1, 0)].rstrip().endswith("=")
             for p, (_lit, line, col) in sig[3].items():
-                if written_default and (line, col + 1) == (f.line, f.column) and _private(fname):
+                if written_default and (line, col + 1) == (f.line, f.column) and (_private(fname) or not packaged):
                     out.append((f, rel, fname, "default", p))
             if f.rule in none_rules:
                 out.append((f, rel, fname, "none", None))
@@ -513,14 +544,26 @@ def _decide(cands, files, summaries, engine, config) -> list:
         return texts[sf.rel]
 
     counted: dict = {}
+    words: dict = {}  # rel -> the Python file's CodeWords (or None: counted as text)
+
+    def count_in(sf, bare: str, attribute: bool) -> int:
+        text = text_of(sf)
+        if sf.kind == "python":
+            if sf.rel not in words:
+                from .code_words import CodeWords
+
+                words[sf.rel] = CodeWords.of(text)
+            if words[sf.rel] is not None:
+                return words[sf.rel].count(bare, attribute)
+        return count_mentions(text, bare, attribute)
 
     def mentions(word: str) -> int:
         """Occurrences of the word; for ".attr", of the attribute (`x.attr`, also spelled `x . attr`) and of the
-        name in quotes (`getattr(self, "attr")`): a local variable of that name is another thing."""
+        name in quotes (`getattr(self, "attr")`): a local variable of that name is another thing. In Python
+        sources only code counts (project/code_words.py): not comments, not prose in strings."""
         if word not in counted:
             bare = word.lstrip(".")
-            counted[word] = sum(count_mentions(text_of(sf), bare, word.startswith("."))
-                                for sf in files if bare in text_of(sf))
+            counted[word] = sum(count_in(sf, bare, word.startswith(".")) for sf in files if bare in text_of(sf))
         return counted[word]
 
     py_files = [sf for sf in files if sf.kind == "python"]
@@ -562,8 +605,13 @@ def _decide(cands, files, summaries, engine, config) -> list:
         c[0].line, c[4][0], c[4][1], lines_of(by_rel[c[1]]))]
     # the names the decisions start from: the functions holding the findings, and for a `forward` its class
     wanted = {c[2].rsplit(".", 1)[-1] for c in cands} | {c[2].split(".", 1)[0] for c in cands
-                                                         if c[2].endswith(".forward")}
-    callers = Callers(linker, mentions, full, naming, wanted)
+                                                         if c[2].endswith((".forward", ".__init__"))}
+    def own_attrs(rel: str, attr: str) -> dict:
+        sf = by_rel.get(rel)
+        tree = _tree(sf, trees, text_of) if sf is not None else None
+        return _own_attribute_uses(tree, attr) if tree is not None else {}
+
+    callers = Callers(linker, mentions, full, naming, wanted, own_attrs)
     rules = _none_rules(engine)
     out = []
     trees: dict = {}
@@ -656,6 +704,29 @@ def _tree(sf, trees: dict, text_of):
 
         trees[sf.rel] = parse(text_of(sf), sf.rel)[0]
     return trees[sf.rel]
+
+
+def _own_attribute_uses(tree, attr: str) -> dict:
+    """{class: mentions of `self.attr`} for the top-level classes that assign `self.attr` in their own methods
+    (`self` being each method's first parameter); a class mentioning it otherwise (`other.attr`) is left out."""
+    out = {}
+    for cls in tree.body:
+        if type(cls) is not ast.ClassDef:
+            continue
+        n = 0
+        sets = False
+        other = False
+        for node in ast.walk(cls):
+            if type(node) is ast.Attribute and node.attr == attr:
+                fn = node.value
+                if type(fn) is ast.Name and fn.id == "self":
+                    n += 1
+                    sets = sets or type(node.ctx) is ast.Store
+                else:
+                    other = True
+        if n and sets and not other:
+            out[cls.name] = n
+    return out
 
 
 def _nodes(tree) -> tuple:

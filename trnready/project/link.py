@@ -448,6 +448,8 @@ class Linker(ModuleMap):
             if lit is not None:
                 bound[p] = lit
         for k in call.keywords:
+            if f"={k.arg}" in named:
+                continue  # a parameter the callee assigns before reading it (summary.overwritten)
             if k.arg in named:
                 lit = _value(k.value, values, rel, self)
                 if lit is not None:

@@ -43,7 +43,7 @@ import sys
 from .call_text import call_text
 from .syntax import MAX_ITEMS, _Attribute, _Name, dotted, literal_source, unconditional_nodes  # noqa: F401 (imported from here too)
 
-VERSION = 22
+VERSION = 23
 MAX_TEMPLATE = 400  # a call longer than this is not carried (generated code, data tables)
 
 # Imports from these never lead into the project: calls naming only them need no summary entry.
@@ -195,8 +195,8 @@ def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | Non
     # The file's own classes construct instances too (`self.layers = nn.ModuleList([Block(d) ...])` beside `class
     # Block`): their names are project names for the callers record, as imported ones are.
     own_classes = {f.split(".", 1)[0] for f in funcs if "." in f}
-    callers = record(list(_top_statements(body)), funcs, calls, heads, interesting | own_classes,
-                     full_callers) if funcs else None
+    callers = record(list(_top_statements(body)), funcs, calls, heads,
+                     interesting | own_classes | _star_names(stars, heads), full_callers) if funcs else None
     spans = _function_calls(funcs, calls, stores, callees, apis, uses, heads) if funcs else []
     interesting = {n for n in interesting if n in imports or n in funcs or n in classes or n in stores}
     if apis:
@@ -696,6 +696,28 @@ def _dotted_expr(name: str) -> ast.expr:
     return expr
 
 
+def overwritten(fn) -> set:
+    """The parameters the function's body assigns in a statement of its own (not inside an `if`, a loop or a
+    `try`) before any statement reads them: their values as passed are never used."""
+    a = fn.args
+    params = {p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs)}
+    read: set = set()
+    out: set = set()
+    for st in fn.body:
+        loads = {n.id for n in ast.walk(st) if type(n) is ast.Name and type(n.ctx) is ast.Load}
+        if type(st) in (ast.Assign, ast.AnnAssign) and st.value is not None:
+            targets = st.targets if type(st) is ast.Assign else [st.target]
+            for t in targets:
+                if type(t) is ast.Name and t.id in params and t.id not in read and t.id not in loads:
+                    out.add(t.id)
+        read |= loads
+        if type(st) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda):
+            read |= params  # a nested function may read it later
+        if params <= read | out:
+            break
+    return out
+
+
 def _function(fn, calls_in: list, kept: dict, callees=frozenset(), apis=frozenset(), own=None) -> list:
     """Only calls that can lead somewhere are kept: a library API (by its last name), a project name
     (import, function, class, alias) or an attribute __init__ keeps on self. `calls_in`: (call, its
@@ -712,7 +734,17 @@ def _function(fn, calls_in: list, kept: dict, callees=frozenset(), apis=frozense
         if lit is not None:
             defaults[p] = lit
             places[p] = [d.lineno, d.col_offset, d.end_lineno, d.end_col_offset]
-    names = set(params)
+    # `backend = "nccl"` as a statement of the body before any read of the parameter: neither its default nor
+    # what a caller passes reaches anything (FastVideo's init_distributed_environment(backend="nccl") picks the
+    # backend itself)
+    gone = overwritten(fn)
+    for p in gone:
+        defaults.pop(p, None)
+        places.pop(p, None)
+    # listed `=name`: its position still counts, but nothing a caller passes there is bound (link.py `_bind`)
+    params = [f"={p}" if p in gone else p for p in params]
+    positional = [f"={p}" if p in gone else p for p in positional]
+    names = set(params) - {f"={p}" for p in gone}
     if a.kwarg is not None:
         # `def wrap(x, **kwargs): return torch.compile(x, **kwargs)`: the caller's extra keywords reach the
         # library call; the parameter is listed as `**kwargs` (after the named ones, never bound by position)
@@ -1008,3 +1040,14 @@ def _inflate(rel: str, part) -> dict:
 
 def _rank(key: str) -> int:
     return _ORDER.index(key) if key in _ORDER else len(_ORDER)
+
+
+def _star_names(stars: list, heads: list) -> set:
+    """With `from tracker.model.layers import *` of a project module, the bare names called in the file that are
+    no builtin: the star import may bind them (`SelfAttention(dim, heads)`), so the callers record keeps their
+    calls and the link step resolves them through the star (summary version 23). A library's star adds none."""
+    if not any(level or mod.split(".", 1)[0] not in _EXTERNAL for mod, level in stars):
+        return set()
+    import builtins
+
+    return {h for h in heads if h and "." not in h and not hasattr(builtins, h)}

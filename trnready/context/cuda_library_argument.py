@@ -10,8 +10,9 @@ from .base import call_scope, parent_of, predicate
 def cuda_library_argument(ctx, hit) -> bool:
     """A keyword passed to a function of a package listed in `cuda-only-packages` (`tensorrt_llm.Mapping(world_size,
     rank, gpus_per_node=n)`): it configures that library's own layout, not a job or a cluster. The library is
-    replaced whole on Trainium, and its import is the item that says so. A value stored under the name (`{"gpus_per_node":
-    8}`) and a keyword of any other call (a submitit executor's `update_parameters(gpus_per_node=8)`) still match."""
+    replaced whole on Trainium, and its import is the item that says so. A value stored under the name
+    (`{"gpus_per_node": 8}`) and a keyword of any other call (a submitit executor's
+    `update_parameters(gpus_per_node=8)`) still match."""
     if hit.stored:
         return False
     call = parent_of(ctx, hit.node)  # the keyword (the hit is its value), then the call

@@ -19,7 +19,8 @@ def unwrapped_at_once(ctx, hit) -> bool:
     stays reported."""
     call = hit.node
     st = parent_of(ctx, call)
-    if type(st) is not ast.Assign or st.value is not call or len(st.targets) != 1 or type(st.targets[0]) is not ast.Name:
+    if type(st) is not ast.Assign or st.value is not call or len(st.targets) != 1 \
+            or type(st.targets[0]) is not ast.Name:
         return False
     name = st.targets[0].id
     block = _block_of(ctx, st)

@@ -24,6 +24,7 @@ blind-labelled hit); a demo or a set of scripts has no such users.
 from __future__ import annotations
 
 import ast
+import itertools
 import re
 from dataclasses import replace
 
@@ -71,9 +72,9 @@ def guard_autocast_never_enabled(findings: list, files: list, read_text, max_byt
     amp = [f for f in findings if f.category == CATEGORY]
     if not amp:
         return findings
-    texts: dict = {}
     parsed: dict = {}
-    others = []  # read only when a name's words are counted
+    python = []  # read again only when a name's words are counted: keeping every text doubled peak memory
+    others = []
     for sf in files:
         if sf.kind != "python":
             others.append(sf)
@@ -81,7 +82,7 @@ def guard_autocast_never_enabled(findings: list, files: list, read_text, max_byt
         text = read_text(sf)
         if not text:
             continue
-        texts[sf.rel] = text
+        python.append(sf)
         if "autocast" in text or "GradScaler" in text:
             try:
                 parsed[sf.rel] = _File(ast.parse(text))
@@ -101,7 +102,8 @@ def guard_autocast_never_enabled(findings: list, files: list, read_text, max_byt
         if name is None:
             return False
         if name not in off_names:
-            off_names[name] = _only_false(name, texts, parsed, (_raw(sf, max_bytes) for sf in others))
+            off_names[name] = _only_false(name, parsed, (read_text(sf) or "" for sf in python),
+                                          (_raw(sf, max_bytes) for sf in others))
         return off_names[name]
 
     # every autocast / GradScaler call of the project is off
@@ -137,7 +139,7 @@ def _place_off(pf: _File, line: int, off) -> bool:
     return bool(called) and all(off(c) for c in called)
 
 
-def _only_false(name: str, texts: dict, parsed: dict, other_texts) -> bool:
+def _only_false(name: str, parsed: dict, texts, other_texts) -> bool:
     """Every occurrence of the word in the scanned files is an assignment of the literal False or the
     `enabled=` argument of an autocast call."""
     word = re.compile(rf"(?<![\w]){re.escape(name)}(?!\w)")
@@ -150,7 +152,7 @@ def _only_false(name: str, texts: dict, parsed: dict, other_texts) -> bool:
                     type(v) is ast.Attribute and v.attr == name or type(v) is ast.Name and v.id == name):
                 uses += 1
     total = falses = 0
-    for text in (*texts.values(), *other_texts):
+    for text in itertools.chain(texts, other_texts):
         if name in text:
             total += len(word.findall(text))
             falses += len(assign.findall(text))

@@ -529,6 +529,7 @@ def _decide(cands, files, summaries, engine, config) -> list:
     py = {sf.rel: s for sf, s in zip(files, summaries) if sf.kind == "python"}
     linker = Linker(Compacted({rel: _packed(s) for rel, s in py.items()}, _EMPTY), None)
     texts: dict = {}
+    words: dict = {}  # rel -> the Python file's CodeWords (or None: counted as text), while its text is kept
     limit = getattr(config, "max_file_size", None)
 
     def text_of(sf) -> str:
@@ -538,13 +539,14 @@ def _decide(cands, files, summaries, engine, config) -> list:
             texts[sf.rel] = texts.pop(sf.rel)
         else:
             while len(texts) >= KEEP_TEXTS:
-                del texts[next(iter(texts))]
+                gone = next(iter(texts))
+                del texts[gone]
+                words.pop(gone, None)  # it holds the text: kept no longer than the text is
             data, diag = read_bytes(sf.path, sf.rel, limit) if limit else read_bytes(sf.path, sf.rel)
             texts[sf.rel] = data.decode("utf-8", "replace") if diag is None and data is not None else ""
         return texts[sf.rel]
 
     counted: dict = {}
-    words: dict = {}  # rel -> the Python file's CodeWords (or None: counted as text)
 
     def count_in(sf, bare: str, attribute: bool) -> int:
         text = text_of(sf)

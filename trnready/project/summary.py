@@ -701,6 +701,10 @@ def overwritten(fn) -> set:
     `try`) before any statement reads them: their values as passed are never used."""
     a = fn.args
     params = {p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs)}
+    # most functions assign no parameter at their top level: then nothing is walked
+    if not any(type(t) is ast.Name and t.id in params for st in fn.body if type(st) in (ast.Assign, ast.AnnAssign)
+               for t in (st.targets if type(st) is ast.Assign else [st.target])):
+        return set()
     read: set = set()
     out: set = set()
     for st in fn.body:

@@ -218,6 +218,8 @@ class Resolver:
             b = bindings[0]
             if type(b.value) in (ast.Name, ast.Attribute):
                 return self.qualnames(b.value, b.scope, depth + 1)
+            if type(b.value) is ast.IfExp:
+                return self._picked_against_noop(b.value, b.scope, depth)
         elif len(bindings) > 1 and all(b.kind in ("expr", "local") and b.branch for b in bindings):
             # `if torch.__version__ >= "2.4": op = torch.library.custom_op` / `else: op = noop_custom_op` (a stand-in
             # of the project where the API is missing): the name means the library API, as an optional import does
@@ -226,6 +228,20 @@ class Resolver:
                      for qs in (self.qualnames(b.value, b.scope, depth + 1),) if qs]
             return tuple(dict.fromkeys(named[0])) if len(named) == 1 else ()
         return ()
+
+    def _picked_against_noop(self, pick: ast.IfExp, scope: Scope, depth: int) -> tuple[str, ...]:
+        """`precision_scope = autocast if opt.precision == "autocast" else nullcontext`: one arm names a library API,
+        the other `contextlib.nullcontext` (a stand-in that does nothing), so a call of the name is a call of the API
+        when it does anything at all. Two APIs, or an arm that is neither, stay unknown."""
+        arms = []
+        for arm in (pick.body, pick.orelse):
+            if type(arm) not in (ast.Name, ast.Attribute):
+                return ()
+            arms.append(self.qualnames(arm, scope, depth + 1))
+        named = [qs for qs in arms if qs and "contextlib.nullcontext" not in qs]
+        if len(named) != 1 or not any("contextlib.nullcontext" in qs for qs in arms):
+            return ()
+        return tuple(dict.fromkeys(named[0]))
 
     def instance_class(self, func: ast.expr, scope: Scope, depth: int = 0) -> tuple[str, ...]:
         """If `func` is a variable or self attribute holding an instance, its class names.

@@ -43,7 +43,7 @@ import sys
 from .call_text import call_text
 from .syntax import MAX_ITEMS, _Attribute, _Name, dotted, literal_source, unconditional_nodes  # noqa: F401 (imported from here too)
 
-VERSION = 22
+VERSION = 23
 MAX_TEMPLATE = 400  # a call longer than this is not carried (generated code, data tables)
 
 # Imports from these never lead into the project: calls naming only them need no summary entry.
@@ -696,6 +696,24 @@ def _dotted_expr(name: str) -> ast.expr:
     return expr
 
 
+def _overwritten_params(fn, params: set) -> set:
+    """Parameters the body assigns in a statement of its own (`backend = "nccl"`, outside every `if`) before any
+    statement names them: their defaults never reach a call (FastVideo's init_distributed_environment picks the
+    backend per platform whatever the caller passed)."""
+    out: set = set()
+    named: set = set()
+    for st in fn.body:
+        if type(st) is ast.Assign and len(st.targets) == 1 and type(st.targets[0]) is ast.Name:
+            p = st.targets[0].id
+            if p in params and p not in named and not any(
+                    type(n) is ast.Name and n.id == p for n in ast.walk(st.value)):
+                out.add(p)
+        named.update(n.id for n in ast.walk(st) if type(n) is ast.Name)
+        if named >= params:
+            break
+    return out
+
+
 def _function(fn, calls_in: list, kept: dict, callees=frozenset(), apis=frozenset(), own=None) -> list:
     """Only calls that can lead somewhere are kept: a library API (by its last name), a project name
     (import, function, class, alias) or an attribute __init__ keeps on self. `calls_in`: (call, its
@@ -707,9 +725,10 @@ def _function(fn, calls_in: list, kept: dict, callees=frozenset(), apis=frozense
     places = {}
     pairs = [*zip(positional[len(positional) - len(a.defaults):], a.defaults),
              *((p.arg, d) for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None)]
+    overwritten = _overwritten_params(fn, {p for p, _ in pairs}) if pairs else set()
     for p, d in pairs:
         lit = literal_source(d)
-        if lit is not None:
+        if lit is not None and p not in overwritten:
             defaults[p] = lit
             places[p] = [d.lineno, d.col_offset, d.end_lineno, d.end_col_offset]
     names = set(params)

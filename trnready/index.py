@@ -551,6 +551,13 @@ class Indexer:
     def v_return(self, node: ast.Return, scope: Scope) -> None:
         if node.value is not None:
             self.visit(node.value, scope)
+            if self.functions and type(node.value) is ast.Constant and type(node.value.value) is str \
+                    and self.interest.device_keywords and id(node.value) not in self.picked \
+                    and device_like(self.functions[-1][0], self.interest.device_keywords):
+                # `@property def device(self): return "cuda"`: what the function answers is a device, as a value
+                # stored under that name would be (llm-awq's lm_eval adaptor)
+                self.picked.add(id(node.value))
+                self.index.device_values.append((node.value, scope))
             if self.functions and type(node.value) in (ast.Call, ast.Name):
                 name, inner = self.functions[-1]
                 self.index.factories.setdefault(name, []).append((node.value, scope))

@@ -1104,6 +1104,11 @@ def _asserted_settings(test: ast.expr) -> list:
     also inside `and`."""
     if type(test) is ast.BoolOp and type(test.op) is ast.And:
         return [pair for v in test.values for pair in _asserted_settings(v)]
+    if type(test) is ast.Compare and len(test.ops) == 1 and type(test.ops[0]) is ast.In \
+            and type(test.comparators[0]) in (ast.Set, ast.Tuple, ast.List) and len(test.comparators[0].elts) == 1:
+        # `assert device_type in {'cuda'}` (llm.c): a collection of one value requires that value, as `==` does; one
+        # of several (`in ("cuda", "neuron")`) accepts the others
+        test = ast.Compare(left=test.left, ops=[ast.Eq()], comparators=test.comparators[0].elts)
     if type(test) is not ast.Compare or len(test.ops) != 1 or type(test.ops[0]) is not ast.Eq:
         return []
     out = []

@@ -59,7 +59,7 @@ def test_an_extension_the_project_builds_is_its_own_code_and_its_imports_are_pla
     # and the two imports are places of the one build finding
     assert scan(tmp_path, "TRN283", "TRN302") == [
         ("setup.py", 7, 18, "TRN302", SETUP + "; imported at fusedopt/adam.py:6, fusedopt/sgd.py:1", False, [],
-         [("fusedopt/adam.py", 6, 9), ("fusedopt/sgd.py", 1, 1)]),
+         [("fusedopt/adam.py", 6, 9), ("fusedopt/sgd.py", 1, 1), ("fusedopt/sgd.py", 5, 12)]),
     ]
 
 
@@ -118,9 +118,11 @@ def test_a_build_class_picked_into_a_name_is_the_build_and_the_op_chain_is_its_p
     write(tmp_path, _ops(PICKED_SETUP))
     assert scan(tmp_path, "TRN302", "TRN601") == [
         # the pick `extension = CUDAExtension` is the build (its call names the module); the module importing the
-        # extension at its top, the module importing that one and its `AttnFunction.apply(...)` are its places
+        # extension at its top and its call of the extension, the module importing that one and its
+        # `AttnFunction.apply(...)` are its places
         ("ops/setup.py", 9, 17, "TRN302", SETUP + "; imported at ops/functions/attn_func.py:2, ops/modules/attn.py:3",
-         False, [], [("ops/functions/attn_func.py", 2, 1), ("ops/modules/attn.py", 3, 1), ("ops/modules/attn.py", 8, 16)]),
+         False, [], [("ops/functions/attn_func.py", 2, 1), ("ops/functions/attn_func.py", 8, 16),
+                     ("ops/modules/attn.py", 3, 1), ("ops/modules/attn.py", 8, 16)]),
         # the launcher includes the kernel header through the include directory ops/src: a place of it
         ("ops/src/cuda/attn_im2col.cuh", 1, 1, "TRN601", "CUDA source file: 1 __global__ kernel to port to NKI "
          "(scale_kernel); also the files that include it and define no kernel: ops/src/cuda/attn_cuda.cu", False, [],
@@ -196,7 +198,8 @@ def test_an_import_that_goes_on_without_a_guarded_build_is_guarded(tmp_path):
     found = [f for f in json.loads(proc.stdout)["findings"] if f["rule"] == "TRN302"]
     assert [(f["path"], f["line"], f["guarded"], f.get("guarded_by"), f.get("elsewhere")) for f in found] == [
         ("ops/setup.py", 10, True, "neuron-guarded",
-         [{"path": "ops/functions/attn.py", "line": 6, "column": 5, "rule": "TRN302"}]),
+         [{"path": "ops/functions/attn.py", "line": 6, "column": 5, "rule": "TRN302"},
+          {"path": "ops/functions/attn.py", "line": 13, "column": 16, "rule": "TRN302"}]),
     ]
     # hit: a handler that raises again gives no fallback; the import stays the item
     write(tmp_path, {"ops/functions/attn.py": OPTIONAL_IMPORT.replace(

@@ -685,8 +685,10 @@ class Linker(ModuleMap):
                     if brel == rel:
                         continue  # the build script itself (an import check next to the build call)
                     text = f"from {'.' * level}{mod} import {name}" if name is not None else f"import {mod}"
-                    # the tenth field: the build's place, where the report step folds this import
-                    use = [line, col, end_line, end_col, text, [], False, [], [], [brel, bline]]
+                    # the tenth field: the build's place, where the report step folds this import; the eleventh:
+                    # the import statement, whose calls of the module (`ext.gemv_forward_cuda(...)`) are its places
+                    use = [line, col, end_line, end_col, text, [], False, [], [], [brel, bline],
+                           [[line, col, mod, name]]]
                     out.append((rel, use, rule, message, confidence, False, [(brel, bline, f"{bsrc}(name={cand!r})")]))
                     break
         return out

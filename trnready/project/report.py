@@ -98,6 +98,9 @@ def _link_findings(files, summaries, engine, cache, config, scan_bytes, digests,
                 out[-1] = replace(out[-1], link_target=(chain[0][0], chain[0][1]))  # top: a place of that finding
         if len(use) > 9 and use[9]:  # an import of a module the project builds: a place of the build's finding
             out[-1] = replace(out[-1], link_target=(use[9][0], use[9][1]))
+            if len(use) > 10 and use[10]:  # ... and so are the calls of what it imported (llm-awq's
+                # `awq_inference_engine.gemv_forward_cuda_new(...)`): one finding for the extension, placed at each
+                out[-1] = _with_calls(out[-1], use[10], text_of[rel], lines, trees, set())
     linker.forget()
     out = _one_kernel_import_per_file(_guarded_at_the_call(out, lines_of, engine, cache), kernel_imports)
     out = guard_host_calls(out, len(out), lines_of, _values(engine))  # load-time calls (project/host_calls.py)

@@ -198,8 +198,7 @@ def test_an_import_that_goes_on_without_a_guarded_build_is_guarded(tmp_path):
     found = [f for f in json.loads(proc.stdout)["findings"] if f["rule"] == "TRN302"]
     assert [(f["path"], f["line"], f["guarded"], f.get("guarded_by"), f.get("elsewhere")) for f in found] == [
         ("ops/setup.py", 10, True, "neuron-guarded",
-         [{"path": "ops/functions/attn.py", "line": 6, "column": 5, "rule": "TRN302"},
-          {"path": "ops/functions/attn.py", "line": 13, "column": 16, "rule": "TRN302"}]),
+         [{"path": "ops/functions/attn.py", "line": 6, "column": 5, "rule": "TRN302"}]),
     ]
     # hit: a handler that raises again gives no fallback; the import stays the item
     write(tmp_path, {"ops/functions/attn.py": OPTIONAL_IMPORT.replace(
@@ -308,4 +307,43 @@ def test_calls_of_a_jit_built_module_and_imports_of_its_package_are_places_of_th
         # runs on Neuron, so it is no place. model.py imports the package whose import builds the kernels.
         ("op/fused.py", 8, 9, "TRN302", LOAD + "; imported at model.py:3", False, [14, 21],
          [("model.py", 3, 1), ("model.py", 8, 16)]),
+    ]
+
+
+# ---------------------------------------------------------------- the calls of a built module (py14)
+CALLS_SETUP = APEX_SETUP.replace('name="amp_C"', 'name="awq_engine"')
+QMODULE = '''import torch
+import awq_engine  # with CUDA kernels
+
+
+class WQLinear(torch.nn.Module):
+    def forward(self, x):
+        return awq_engine.gemv_forward_cuda_new(x, self.qweight)
+'''
+OPTIONAL_QMODULE = '''import warnings
+
+import torch
+
+try:
+    import awq_engine
+except ImportError:
+    warnings.warn("no CUDA ops: CPU only")
+
+
+def forward(x):
+    if torch.cuda.is_available() and x.is_cuda:
+        return awq_engine.gemv_forward_cuda_new(x)
+    return x
+'''
+
+
+def test_the_calls_of_a_built_module_are_places_of_the_build_unless_the_file_goes_on_without_it(tmp_path):
+    # llm-awq: `import awq_inference_engine` then `awq_inference_engine.gemv_forward_cuda_new(...)`: the call is where
+    # a port edits, a place of the build like the import. Look-alike (GroundingDINO's `_C`): an import the file goes
+    # on without; its calls sit on the CUDA path the file picks elsewhere, and only the import is a place
+    write(tmp_path, {"setup.py": CALLS_SETUP, "fusedopt/__init__.py": "", "fusedopt/qmodule.py": QMODULE,
+                     "fusedopt/optional.py": OPTIONAL_QMODULE, "csrc/scale_kernel.cu": KERNEL})
+    got = scan(tmp_path, "TRN302")
+    assert [(p, ln, places) for p, ln, _c, _r, _m, _g, _o, places in got] == [
+        ("setup.py", 7, [("fusedopt/optional.py", 6, 5), ("fusedopt/qmodule.py", 2, 1), ("fusedopt/qmodule.py", 7, 16)]),
     ]

@@ -89,6 +89,7 @@ def test_severities_follow_the_category_defaults():
         "TRN354": "blocker",  # assert device_type == "cuda": the program stops on Neuron
         "TRN261": "advisory", "TRN263": "advisory",  # cuDNN/TF32 flags, reduce-overhead: no effect off CUDA
         "TRN273": "advisory",  # DDP device_ids: works when the ids count NeuronCores; review where they come from
+        "TRN277": "advisory",  # NCCL tuning variables: ignored off NCCL, nothing fails
         "TRN291": "change",  # vLLM: same API through the vllm-neuron plugin
         "TRN299": "advisory",  # CTranslate2 / faster-whisper: still runs, on the host CPU
     }

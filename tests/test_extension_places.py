@@ -59,7 +59,7 @@ def test_an_extension_the_project_builds_is_its_own_code_and_its_imports_are_pla
     # and the two imports are places of the one build finding
     assert scan(tmp_path, "TRN283", "TRN302") == [
         ("setup.py", 7, 18, "TRN302", SETUP + "; imported at fusedopt/adam.py:6, fusedopt/sgd.py:1", False, [],
-         [("fusedopt/adam.py", 6, 9), ("fusedopt/sgd.py", 1, 1)]),
+         [("fusedopt/adam.py", 6, 9), ("fusedopt/sgd.py", 1, 1), ("fusedopt/sgd.py", 5, 12)]),
     ]
 
 
@@ -118,9 +118,11 @@ def test_a_build_class_picked_into_a_name_is_the_build_and_the_op_chain_is_its_p
     write(tmp_path, _ops(PICKED_SETUP))
     assert scan(tmp_path, "TRN302", "TRN601") == [
         # the pick `extension = CUDAExtension` is the build (its call names the module); the module importing the
-        # extension at its top, the module importing that one and its `AttnFunction.apply(...)` are its places
+        # extension at its top and its call of the extension, the module importing that one and its
+        # `AttnFunction.apply(...)` are its places
         ("ops/setup.py", 9, 17, "TRN302", SETUP + "; imported at ops/functions/attn_func.py:2, ops/modules/attn.py:3",
-         False, [], [("ops/functions/attn_func.py", 2, 1), ("ops/modules/attn.py", 3, 1), ("ops/modules/attn.py", 8, 16)]),
+         False, [], [("ops/functions/attn_func.py", 2, 1), ("ops/functions/attn_func.py", 8, 16),
+                     ("ops/modules/attn.py", 3, 1), ("ops/modules/attn.py", 8, 16)]),
         # the launcher includes the kernel header through the include directory ops/src: a place of it
         ("ops/src/cuda/attn_im2col.cuh", 1, 1, "TRN601", "CUDA source file: 1 __global__ kernel to port to NKI "
          "(scale_kernel); also the files that include it and define no kernel: ops/src/cuda/attn_cuda.cu", False, [],
@@ -305,4 +307,43 @@ def test_calls_of_a_jit_built_module_and_imports_of_its_package_are_places_of_th
         # runs on Neuron, so it is no place. model.py imports the package whose import builds the kernels.
         ("op/fused.py", 8, 9, "TRN302", LOAD + "; imported at model.py:3", False, [14, 21],
          [("model.py", 3, 1), ("model.py", 8, 16)]),
+    ]
+
+
+# ---------------------------------------------------------------- the calls of a built module (py14)
+CALLS_SETUP = APEX_SETUP.replace('name="amp_C"', 'name="awq_engine"')
+QMODULE = '''import torch
+import awq_engine  # with CUDA kernels
+
+
+class WQLinear(torch.nn.Module):
+    def forward(self, x):
+        return awq_engine.gemv_forward_cuda_new(x, self.qweight)
+'''
+OPTIONAL_QMODULE = '''import warnings
+
+import torch
+
+try:
+    import awq_engine
+except ImportError:
+    warnings.warn("no CUDA ops: CPU only")
+
+
+def forward(x):
+    if torch.cuda.is_available() and x.is_cuda:
+        return awq_engine.gemv_forward_cuda_new(x)
+    return x
+'''
+
+
+def test_the_calls_of_a_built_module_are_places_of_the_build_unless_the_file_goes_on_without_it(tmp_path):
+    # llm-awq: `import awq_inference_engine` then `awq_inference_engine.gemv_forward_cuda_new(...)`: the call is where
+    # a port edits, a place of the build like the import. Look-alike (GroundingDINO's `_C`): an import the file goes
+    # on without; its calls sit on the CUDA path the file picks elsewhere, and only the import is a place
+    write(tmp_path, {"setup.py": CALLS_SETUP, "fusedopt/__init__.py": "", "fusedopt/qmodule.py": QMODULE,
+                     "fusedopt/optional.py": OPTIONAL_QMODULE, "csrc/scale_kernel.cu": KERNEL})
+    got = scan(tmp_path, "TRN302")
+    assert [(p, ln, places) for p, ln, _c, _r, _m, _g, _o, places in got] == [
+        ("setup.py", 7, [("fusedopt/optional.py", 6, 5), ("fusedopt/qmodule.py", 2, 1), ("fusedopt/qmodule.py", 7, 16)]),
     ]

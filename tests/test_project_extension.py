@@ -24,9 +24,10 @@ def test_imports_of_cuda_extensions_built_by_the_project_are_places_of_the_build
     # `from .helpers import pad` / `from fastops import helpers` (a CUDAExtension names fastops.helpers, but
     # the project holds fastops/helpers.py: the import is that Python module).
     assert _extension_findings(FIXTURES / "project_ext", "--no-config") == [
-        ("kernels/build.py", 3, 14, BUILD + LOAD + "; imported at kernels/norm.py:7", [("kernels/norm.py", 7, 9)]),
+        ("kernels/build.py", 3, 14, BUILD + LOAD + "; imported at kernels/norm.py:7", [("kernels/norm.py", 7, 9),
+                                                                                    ("kernels/norm.py", 10, 16)]),
         ("setup.py", 7, 9, BUILD + SETUP + "; imported at fastops/__init__.py:1, fastops/attn.py:1, fastops/attn.py:2",
-         [("fastops/__init__.py", 1, 1), ("fastops/attn.py", 1, 1), ("fastops/attn.py", 2, 1)]),
+         [("fastops/__init__.py", 1, 1), ("fastops/attn.py", 1, 1), ("fastops/attn.py", 7, 12), ("fastops/attn.py", 2, 1)]),
     ]
 
 
@@ -54,9 +55,10 @@ def test_builds_through_a_helper_or_a_name_table_of_the_setup_script_name_their_
     from conftest import run_cli
     root = FIXTURES / "project_ext_helper"
     assert _extension_findings(root, "--no-config") == [
-        ("scan/setup.py", 12, 13, BUILD + SETUP + "; imported at scan/model.py:3", [("scan/model.py", 3, 1)]),
+        ("scan/setup.py", 12, 13, BUILD + SETUP + "; imported at scan/model.py:3", [("scan/model.py", 3, 1),
+                                                                                   ("scan/model.py", 8, 12)]),
         ("setup.py", 8, 12, BUILD + SETUP + "; imported at detlib/ops/nms/nms_utils.py:3",
-         [("detlib/ops/nms/nms_utils.py", 3, 1)]),
+         [("detlib/ops/nms/nms_utils.py", 3, 1), ("detlib/ops/nms/nms_utils.py", 8, 11)]),
     ]
     proc = run_cli("scan", root, "--format", "json", "--no-cache", "--no-config")
     places = {(f["path"], f["line"]): [o["line"] for o in f.get("occurrences", ())]

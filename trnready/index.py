@@ -170,6 +170,15 @@ def _declared_scope(scope: Scope, name: str) -> Scope:
 _DEVICE_LIKE: dict = {}
 
 
+def _option_name(call: ast.Call) -> str | None:
+    """The option an `add_argument` call defines, as argparse names its destination: the first long option
+    (`add_argument("-d", "--device")` is `--device`), else the first string (`"-d"`, or a positional `"device"`)."""
+    names = [a.value for a in call.args if type(a) is ast.Constant and type(a.value) is str]
+    if not names:
+        return None
+    return next((n for n in names if n.startswith("--")), names[0])
+
+
 def device_like(name: str, keywords) -> bool:
     """`device`, `DEVICE`, `train_device`, `MODEL.DEVICE` (last part), `--device` for a device keyword."""
     key = (name, keywords)
@@ -347,8 +356,12 @@ class Indexer:
                 scope.bind(target.id, Binding("expr", value, scope, branch))
                 if type(value) in (ast.List, ast.Tuple) and any(type(e) is ast.Call for e in value.elts):
                     self.instance_names.add(target.id)  # blocks = [nn.MultiheadAttention(...), ...]
-                if type(value) in (ast.Name, ast.Attribute):
-                    self.imported.add(target.id)  # an alias such as F = torch.nn.functional
+                if type(value) in (ast.Name, ast.Attribute) or (
+                        type(value) is ast.IfExp and type(value.body) in (ast.Name, ast.Attribute)
+                        and type(value.orelse) in (ast.Name, ast.Attribute)):
+                    # an alias such as F = torch.nn.functional, or one picked against a stand-in
+                    # (`precision_scope = autocast if ... else nullcontext`, resolve.py)
+                    self.imported.add(target.id)
             else:
                 scope.bind(target.id, Binding("local", None, scope, branch))
         elif t is ast.Attribute:
@@ -538,6 +551,13 @@ class Indexer:
     def v_return(self, node: ast.Return, scope: Scope) -> None:
         if node.value is not None:
             self.visit(node.value, scope)
+            if self.functions and type(node.value) is ast.Constant and type(node.value.value) is str \
+                    and self.interest.device_keywords and id(node.value) not in self.picked \
+                    and device_like(self.functions[-1][0], self.interest.device_keywords):
+                # `@property def device(self): return "cuda"`: what the function answers is a device, as a value
+                # stored under that name would be (llm-awq's lm_eval adaptor)
+                self.picked.add(id(node.value))
+                self.index.device_values.append((node.value, scope))
             if self.functions and type(node.value) in (ast.Call, ast.Name):
                 name, inner = self.functions[-1]
                 self.index.factories.setdefault(name, []).append((node.value, scope))
@@ -735,17 +755,15 @@ class Indexer:
             elif (tail in self.instance_names and type(func.value) is ast.Name
                   and func.value.id == scope.self_name):
                 keep = True
-            if tail == "add_argument" and interest.device_keywords and node.args \
-                    and type(node.args[0]) is ast.Constant and type(node.args[0].value) is str \
-                    and device_like(node.args[0].value, interest.device_keywords):
+            option = _option_name(node) if tail == "add_argument" else None
+            if option and interest.device_keywords and device_like(option, interest.device_keywords):
                 # parser.add_argument("--device", default="cuda"): the default is a device string
                 for kw in node.keywords:
                     if kw.arg == "default":
                         self.index.device_values.append((kw.value, scope))
-            if tail == "add_argument" and interest.keywords and node.args \
-                    and type(node.args[0]) is ast.Constant and type(node.args[0].value) is str:
+            if option and interest.keywords:
                 # parser.add_argument("--attn_implementation", default="flash_attention_2")
-                name = node.args[0].value.lstrip("-").replace("-", "_")
+                name = option.lstrip("-").replace("-", "_")
                 if name in interest.keywords:
                     for kw in node.keywords:
                         if kw.arg == "default":
@@ -1086,6 +1104,11 @@ def _asserted_settings(test: ast.expr) -> list:
     also inside `and`."""
     if type(test) is ast.BoolOp and type(test.op) is ast.And:
         return [pair for v in test.values for pair in _asserted_settings(v)]
+    if type(test) is ast.Compare and len(test.ops) == 1 and type(test.ops[0]) is ast.In \
+            and type(test.comparators[0]) in (ast.Set, ast.Tuple, ast.List) and len(test.comparators[0].elts) == 1:
+        # `assert device_type in {'cuda'}` (llm.c): a collection of one value requires that value, as `==` does; one
+        # of several (`in ("cuda", "neuron")`) accepts the others
+        test = ast.Compare(left=test.left, ops=[ast.Eq()], comparators=test.comparators[0].elts)
     if type(test) is not ast.Compare or len(test.ops) != 1 or type(test.ops[0]) is not ast.Eq:
         return []
     out = []

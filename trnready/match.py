@@ -17,7 +17,7 @@ from .index import FileIndex, Interest, device_like
 from .local_attrs import assigned_value
 from .narrowing import narrowed
 from .model import ArgPredicate, Matcher, Rule
-from .resolve import FOLLOWED_KINDS, LIST, Resolver, env_default, filled_parameter
+from .resolve import FOLLOWED_KINDS, LIST, Resolver, env_default, filled_parameter, overwritten_parameter
 from .values import UNKNOWN, Drawn, same
 
 _KWARGS_UNKNOWN = object()
@@ -543,7 +543,7 @@ class Engine:
                 if literal is not None:
                     hits[-1] = replace(hits[-1], also=hits[-1].also + (literal,))
                 return
-            if not _several_or_env(bindings):
+            if not _several_or_env(bindings, expr):
                 # backend = "nccl", then init_process_group(backend=backend): the call keeps the finding and the
                 # statement that writes the flagged literal is listed among its places (the line a reader edits)
                 literal = _written_literal(ctx, p, ctx.resolver.values(expr, scope), first, last)
@@ -692,7 +692,7 @@ def _conditional_literal(bindings) -> bool:
         and type(bindings[0].value) is ast.IfExp
 
 
-def _several_or_env(bindings) -> bool:
+def _several_or_env(bindings, use=None) -> bool:
     """A name assigned in several places the resolver follows (if/else arms), or once from an
     environment getter with a default: the values whose literal is the place to report."""
     if not bindings:
@@ -701,8 +701,11 @@ def _several_or_env(bindings) -> bool:
         b = bindings[0]
         return b.kind == "call" and env_default(b.value) is not None
     # (a parameter filled in by the function, `if backend is None: backend = "nccl"`: the arm's literal)
+    # (a parameter the function overwrites before the use, `backend = "nccl"` then `else: backend = "gloo"`)
+    param_scope = next((b.scope for b in bindings if b.kind == "param"), None)
     return all(b.kind in FOLLOWED_KINDS and b.branch is not None for b in bindings) or \
-        filled_parameter(bindings, next((b.scope for b in bindings if b.kind == "param"), None))
+        filled_parameter(bindings, param_scope) or (use is not None and overwritten_parameter(bindings, param_scope,
+                                                                                              use))
 
 
 def _imports_torch(ctx: FileContext) -> bool:

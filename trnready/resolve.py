@@ -72,6 +72,17 @@ def filled_parameter(bindings: list, scope: Scope | None) -> bool:
         b.kind in ("expr", "call") and b.branch and b.scope is scope for b in rest)
 
 
+def overwritten_parameter(bindings: list, scope: Scope | None, use: ast.expr) -> bool:
+    """One parameter of `scope` and assignments in that function only, one of them outside every `if` and before
+    `use` (`def init(backend="nccl"):` then `backend = "nccl"` / `if cuda: ... else: backend = "gloo"`): the
+    parameter's value never reaches `use`."""
+    if sum(b.kind == "param" for b in bindings) != 1 or not all(
+            b.kind == "param" or (b.kind in ("expr", "call") and b.scope is scope) for b in bindings):
+        return False
+    here = (use.lineno, use.col_offset)
+    return any(b.kind != "param" and b.branch == () and (_position(b) or here) < here for b in bindings)
+
+
 def _position(b: Binding):
     v = b.value
     return (v.lineno, v.col_offset) if isinstance(v, ast.AST) and hasattr(v, "lineno") else None
@@ -218,6 +229,8 @@ class Resolver:
             b = bindings[0]
             if type(b.value) in (ast.Name, ast.Attribute):
                 return self.qualnames(b.value, b.scope, depth + 1)
+            if type(b.value) is ast.IfExp:
+                return self._picked_against_noop(b.value, b.scope, depth)
         elif len(bindings) > 1 and all(b.kind in ("expr", "local") and b.branch for b in bindings):
             # `if torch.__version__ >= "2.4": op = torch.library.custom_op` / `else: op = noop_custom_op` (a stand-in
             # of the project where the API is missing): the name means the library API, as an optional import does
@@ -226,6 +239,20 @@ class Resolver:
                      for qs in (self.qualnames(b.value, b.scope, depth + 1),) if qs]
             return tuple(dict.fromkeys(named[0])) if len(named) == 1 else ()
         return ()
+
+    def _picked_against_noop(self, pick: ast.IfExp, scope: Scope, depth: int) -> tuple[str, ...]:
+        """`precision_scope = autocast if opt.precision == "autocast" else nullcontext`: one arm names a library API,
+        the other `contextlib.nullcontext` (a stand-in that does nothing), so a call of the name is a call of the API
+        when it does anything at all. Two APIs, or an arm that is neither, stay unknown."""
+        arms = []
+        for arm in (pick.body, pick.orelse):
+            if type(arm) not in (ast.Name, ast.Attribute):
+                return ()
+            arms.append(self.qualnames(arm, scope, depth + 1))
+        named = [qs for qs in arms if qs and "contextlib.nullcontext" not in qs]
+        if len(named) != 1 or not any("contextlib.nullcontext" in qs for qs in arms):
+            return ()
+        return tuple(dict.fromkeys(named[0]))
 
     def instance_class(self, func: ast.expr, scope: Scope, depth: int = 0) -> tuple[str, ...]:
         """If `func` is a variable or self attribute holding an instance, its class names.
@@ -527,6 +554,9 @@ class Resolver:
         drawn = self._drawn_assignments(bindings, expr, scope, depth)
         if drawn:
             return drawn
+        overwritten = self._overwritten_parameter(bindings, expr, scope, depth)
+        if overwritten:
+            return overwritten
         filled = self._filled_parameter(bindings, expr, scope, depth)
         if filled:
             return filled
@@ -552,6 +582,17 @@ class Resolver:
         if default is not None:
             out += self.values(default, outer, depth + 1)
         return out + [(UNKNOWN, expr)]
+
+    def _overwritten_parameter(self, bindings: list, expr: ast.Name, scope: Scope, depth: int) -> list:
+        """A parameter the function assigns outside every `if` before this use (`def init(backend="nccl"):` then
+        `backend = "nccl"` / `if cuda: ... else: backend = "gloo"`): neither its default nor the caller's value
+        reaches the use, only the assignments do. Assignments in the function's own scope only, each followed."""
+        if not overwritten_parameter(bindings, scope, expr):
+            return []
+        live = _reaching([b for b in bindings if b.kind != "param"], expr, scope)
+        if not live or not all(_followed(b) for b in live):
+            return []
+        return [v for b in live for v in self.values(b.value, b.scope, depth + 1)]
 
     def _drawn_assignments(self, bindings: list, expr: ast.Name, scope: Scope, depth: int) -> list:
         """A parameter reassigned from a host random draw when the caller passed none (`seed = seed if seed >= 0

@@ -810,6 +810,7 @@ class _Spans:
         # on (`if use_xformers: ... elif not torch.cuda.is_available(): raise ...`) belongs to that opt-in path
         self.branch = 0
         self.starts = frozenset(ctx.values.get("process-group-starts", ()))
+        self.noop_contexts = frozenset(ctx.values.get("noop-pick-contexts", ()))
         self.group_starts: list | None = None  # the file's calls that start a process group, when asked
 
     def add(self, first, last, choice=False) -> None:
@@ -878,10 +879,10 @@ class _Spans:
                         break
             elif k is ast.IfExp:
                 if self.conds.never(node.test):
-                    if not _api_or_noop(node.body, node.orelse):
+                    if not _api_or_noop(node.body, node.orelse, self.noop_contexts):
                         self.add(node.body, node.body, choice=True)
                 elif self.conds.always(node.test):
-                    if not _api_or_noop(node.orelse, node.body):
+                    if not _api_or_noop(node.orelse, node.body, self.noop_contexts):
                         self.add(node.orelse, node.orelse, choice=not self.conds.on_neuron(node.test))
         return self.spans
 
@@ -1179,11 +1180,15 @@ class _Spans:
         return False
 
 
-def _api_or_noop(api, other) -> bool:
+def _api_or_noop(api, other, contexts: frozenset = frozenset()) -> bool:
     """`torch.cuda.synchronize if device_type == "cuda" else lambda: None`, `torch.cuda.max_memory_allocated if ...
     else lambda: 0`: a CUDA function picked against a no-op. On Neuron the no-op is what runs (timings without a
     sync, a memory peak of 0), silently, where the Neuron equivalent exists: the pick is a change, not a guard.
-    A value the arm computes (`torch.cuda.current_device() if ... else None`) is no such pick and stays guarded."""
+    A value the arm computes (`torch.cuda.current_device() if ... else None`) is no such pick and stays guarded.
+    The same for a context manager of `[context.values] noop-pick-contexts` picked against `nullcontext()`
+    (`torch.amp.autocast(...) if device_type == "cuda" else nullcontext()`: no mixed precision on Neuron)."""
+    if type(api) is ast.Call and type(other) is ast.Call and not other.args and _tail(other.func) == "nullcontext":
+        return _tail(api.func) in contexts
     return type(api) is ast.Attribute and type(other) is ast.Lambda and type(other.body) is ast.Constant
 
 

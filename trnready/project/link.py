@@ -704,8 +704,10 @@ class Linker(ModuleMap):
                     if brel == rel:
                         continue  # the build script itself (an import check next to the build call)
                     text = f"from {'.' * level}{mod} import {name}" if name is not None else f"import {mod}"
-                    # the tenth field: the build's place, where the report step folds this import
-                    use = [line, col, end_line, end_col, text, [], False, [], [], [brel, bline]]
+                    # the tenth field: the build's place, where the report step folds this import; the eleventh:
+                    # the import statement, whose calls of the module (`ext.gemv_forward_cuda(...)`) are its places
+                    use = [line, col, end_line, end_col, text, [], False, [], [], [brel, bline],
+                           [[line, col, mod, name]]]
                     out.append((rel, use, rule, message, confidence, False, [(brel, bline, f"{bsrc}(name={cand!r})")]))
                     break
         return out
@@ -1027,9 +1029,12 @@ def _same_package(importer: str, kernel: str, files) -> bool:
 def _with_library_places(rel: str, use: list, got: list) -> list:
     """The links of one default, each finding at the default given the library calls of its own file that the
     default reaches (`dist.init_process_group(backend=backend)` in each helper `init_dist(backend="nccl")` hands it
-    to) as places: where the value is used. A note for a per-file finding (no message) is left as it is."""
-    ends = sorted({chain[-1][1] for _rel, u, _r, m, _c, _g, chain in got if m and u is use and chain
-                   and chain[-1][0] == rel and isinstance(chain[-1][1], int) and chain[-1][1] != use[0]})
+    to) as places: where the value is used. When the chain goes on into another module, the last call of the file
+    on it is the place (`dist.init_process_group(backend=backend)` of a project wrapper module: jukebox's
+    dist_adapter), where the value leaves the file. A note for a per-file finding (no message) is left as it is."""
+    ends = sorted({last[1] for _rel, u, _r, m, _c, _g, chain in got if m and u is use and chain
+                   for last in (next((st for st in reversed(chain) if st[0] == rel), None),)
+                   if last is not None and isinstance(last[1], int) and last[1] != use[0]})
     if not ends:
         return got
     placed = [*use[:5], [*use[5], *([ln, -1] for ln in ends)], *use[6:]]

@@ -98,6 +98,12 @@ def _link_findings(files, summaries, engine, cache, config, scan_bytes, digests,
                 out[-1] = replace(out[-1], link_target=(chain[0][0], chain[0][1]))  # top: a place of that finding
         if len(use) > 9 and use[9]:  # an import of a module the project builds: a place of the build's finding
             out[-1] = replace(out[-1], link_target=(use[9][0], use[9][1]))
+            if len(use) > 10 and use[10] and not _goes_on_without(text_of[rel], line, trees, rel):
+                # ... and so are the calls of what it imported (llm-awq's `awq_inference_engine.gemv_forward_cuda_new(
+                # ...)`): one finding for the extension, placed at each. Not after an import the file goes on
+                # without (GroundingDINO's `try: from groundingdino import _C` / `except: warnings.warn(...)`): its
+                # calls sit on the path that has the extension, which the file chooses elsewhere
+                out[-1] = _with_calls(out[-1], use[10], text_of[rel], lines, trees, set())
     linker.forget()
     out = _one_kernel_import_per_file(_guarded_at_the_call(out, lines_of, engine, cache), kernel_imports)
     out = guard_host_calls(out, len(out), lines_of, _values(engine))  # load-time calls (project/host_calls.py)
@@ -228,6 +234,30 @@ def _with_wrapped_build(f, step, py: dict, lines_of: dict, config):
 
 def _values(engine) -> dict:
     return getattr(getattr(engine, "catalogue", None), "context_values", None) or {}
+
+
+def _goes_on_without(text: str, line: int, trees: dict, rel: str) -> bool:
+    """The import on `line` sits in the body of a `try` one of whose handlers catches a failed import (bare,
+    ImportError, ModuleNotFoundError, Exception) and does not raise: the file runs on without the module."""
+    import ast
+
+    if rel not in trees:
+        try:
+            trees[rel] = ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            trees[rel] = None
+    tree = trees[rel]
+    if tree is None:
+        return False
+    catches = {"ImportError", "ModuleNotFoundError", "Exception", "BaseException"}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Try) and node.body and node.body[0].lineno <= line <= (node.body[-1].end_lineno or 0):
+            for h in node.handlers:
+                types = [] if h.type is None else list(h.type.elts) if isinstance(h.type, ast.Tuple) else [h.type]
+                named = [t.attr if isinstance(t, ast.Attribute) else getattr(t, "id", "") for t in types]
+                if (h.type is None or set(named) & catches) and not any(isinstance(n, ast.Raise) for n in ast.walk(h)):
+                    return True
+    return False
 
 
 def _with_calls(f, imports: list, text: str, lines: list, trees: dict, missing: set):

@@ -43,7 +43,7 @@ import sys
 from .call_text import call_text
 from .syntax import MAX_ITEMS, _Attribute, _Name, dotted, literal_source, unconditional_nodes  # noqa: F401 (imported from here too)
 
-VERSION = 23
+VERSION = 24
 MAX_TEMPLATE = 400  # a call longer than this is not carried (generated code, data tables)
 
 # Imports from these never lead into the project: calls naming only them need no summary entry.
@@ -159,7 +159,7 @@ def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | Non
                     continue
                 if name in consts or name in aliases:
                     assigned_twice.add(name)
-                lit = literal_source(st.value)
+                lit = literal_source(st.value) or _device_literal(st.value, imports)
                 target = dotted(st.value)
                 if lit is not None and isinstance(t, ast.Name):
                     consts[name] = [st.lineno, lit]
@@ -207,6 +207,17 @@ def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | Non
                 # Every branch below needs a dotted callee that is a project name, `partial` or a
                 # library API: anything else is decided before its arguments are looked at.
                 if callee is None:
+                    # `layers[0].to(CUDA_0)`: a library method on a receiver no dotted name spells, given a project
+                    # value; the receiver plays no part in what the value causes
+                    if type(node.func) is not _Attribute or node.func.attr not in apis:
+                        continue
+                    names = [r for r in _roots(node, None) if r]
+                    args = names
+                    if any(a.split(".", 1)[0] in interesting for a in args):
+                        src = call_text(node)
+                        if len(src) <= MAX_TEMPLATE:
+                            uses.append([node.lineno, node.col_offset, node.end_lineno, node.end_col_offset, src,
+                                         sorted(set(names)), False])
                     continue
                 last = callee.rsplit(".", 1)[-1]
                 if callee.split(".", 1)[0] not in interesting and last != "partial" and last not in apis:
@@ -694,6 +705,18 @@ def _dotted_expr(name: str) -> ast.expr:
     for attr in parts[1:]:
         expr = ast.Attribute(value=expr, attr=attr, ctx=ast.Load())
     return expr
+
+
+def _device_literal(value, imports: dict) -> str | None:
+    """`CUDA_0 = torch.device("cuda:0")` (or `device("cuda:0")` imported from torch) at module level: the device
+    string, so that `.to(CUDA_0)` in a module importing the name reads it as the string (AutoGPTQ's _const.py)."""
+    if type(value) is not ast.Call or len(value.args) != 1 or value.keywords:
+        return None
+    callee = dotted(value.func)
+    if callee != "torch.device" and not (callee == "device" and imports.get("device", [None, 1])[:2] == ["torch", 0]):
+        return None
+    arg = value.args[0]
+    return repr(arg.value) if type(arg) is ast.Constant and type(arg.value) is str else None
 
 
 def overwritten(fn) -> set:

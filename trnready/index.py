@@ -12,6 +12,7 @@ import ast
 from dataclasses import dataclass, field
 
 from .device_picks import pick_literals
+from .astwalk import walk
 
 
 class Binding:
@@ -1016,7 +1017,7 @@ def _literal_device_call(e: ast.expr) -> bool:
 def _moves_to_device(stmts) -> bool:
     """An `if` arm that moves a value to a device: `.cuda()`, or `.to(x)` with anything but "cpu"."""
     for top in stmts:
-        for n in ast.walk(top):
+        for n in walk(top):
             if type(n) is ast.Call and type(n.func) is ast.Attribute and n.func.attr in ("cuda", "to"):
                 if n.func.attr == "cuda" or (n.args and not (type(n.args[0]) is ast.Constant
                                                              and n.args[0].value == "cpu")):

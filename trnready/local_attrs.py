@@ -12,6 +12,7 @@ call on it, a loop around the call whose body writes it, a `try` body before an 
 from __future__ import annotations
 
 import ast
+from .astwalk import walk
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.Module)
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
@@ -77,7 +78,7 @@ def _is_attr(t, name: str, attr: str) -> bool:
 def _writes(stmts, name: str, attr: str, skip=None) -> bool:
     """Whether the statements may change `name.attr`."""
     for st in stmts:
-        for node in ast.walk(st):
+        for node in walk(st):
             t = type(node)
             if t is ast.Attribute and node is not skip:
                 if type(node.ctx) in (ast.Store, ast.Del) and node.attr in (attr, "__dict__") \

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 
 from .index import Scope, _tail
+from .astwalk import walk
 
 _MASK_CALLS = frozenset({"isfinite", "isnan", "isinf", "isneginf", "isposinf", "isreal", "logical_and",
                          "logical_or", "logical_not", "logical_xor", "eq", "ne", "gt", "lt", "ge", "le",
@@ -104,7 +105,7 @@ def rows_written(value: ast.expr | None, scope: Scope, resolver, attrs: dict | N
     """A write through a mask (`x[m] = v`) worth its own finding: the value is sized by the mask but reads
     nothing through a mask itself (`x[m] = y[m]` is reported at the read `y[m]`)."""
     if value is None or any(type(n) is ast.Subscript and is_mask(n.slice, scope, resolver, 0, None, attrs)
-                            for n in ast.walk(value)):
+                            for n in walk(value)):
         return False
     return sized_by_mask(value, scope, resolver, attrs)
 
@@ -117,7 +118,7 @@ def sized_by_mask(value: ast.expr | None, scope: Scope, resolver, attrs: dict | 
     bound in reach to one of those."""
     if value is None or depth > _MAX_DEPTH:
         return False
-    for node in ast.walk(value):
+    for node in walk(value):
         t = type(node)
         if t is ast.Lambda:
             return False
@@ -165,7 +166,7 @@ def _tensor_value(expr: ast.expr, scope: Scope, resolver) -> bool:
     """`ks.max()`, `counts[i]`: a torch tensor's values, not arithmetic on its shape."""
     if type(expr) is ast.BinOp or any(type(n) is ast.Call and _tail(n.func) in _SHAPE_METHODS
                                       or type(n) is ast.Attribute and n.attr in ("shape", "ndim")
-                                      for n in ast.walk(expr)):
+                                      for n in walk(expr)):
         return False
     return is_tensor(expr, scope, resolver)
 

@@ -24,6 +24,7 @@ from .filekinds import kind_of
 from .postprocess_cuda import cuda_texts, joined_path as _joined, whole_file_cuda
 from .read import read_bytes
 from .readers.cuda import cuda_kernels, local_includes
+from .astwalk import walk
 
 _CATEGORY = "custom-cuda-kernel"
 _GATE_LIKE = ("source", "build")
@@ -72,10 +73,10 @@ def _catches(h) -> bool:
 def _tried_lines(tree) -> set:
     """Lines of the import statements inside a `try:` body whose handlers go on without the import."""
     out: set = set()
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if type(node) is ast.Try and node.handlers and all(_catches(h) for h in node.handlers):
             for st in node.body:
-                for inner in ast.walk(st):
+                for inner in walk(st):
                     if isinstance(inner, (ast.Import, ast.ImportFrom)):
                         out.add(inner.lineno)
     return out
@@ -255,10 +256,10 @@ def _op_calls(tree, bound: str) -> list:
     (`fused.fused_bias_act(...)`) and the file's top-level functions and classes that use it, called by name or
     through an attribute (`FusedLeakyReLUFunction.apply(...)`, `fused_leaky_relu(...)`)."""
     users = {st.name for st in tree.body if type(st) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
-             and any(type(n) is ast.Name and n.id == bound for n in ast.walk(st))}
+             and any(type(n) is ast.Name and n.id == bound for n in walk(st))}
     heads = {bound, *users}
     out = []
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if type(node) is ast.Call:
             callee = _dotted(node.func)
             if callee is not None and (callee in users or callee.split(".", 1)[0] in heads and "." in callee):

@@ -23,6 +23,7 @@ import ast
 import bisect
 import re
 from typing import Any
+from .astwalk import walk
 
 # `NAME=value` in a shell line: the value as written (quoted, or up to a blank or a command separator).
 _SHELL_VALUE = re.compile(r"""=("[^"]*"|'[^']*'|[^\s;&|)]*)""")
@@ -97,7 +98,7 @@ def _own_expressions(st):
         node = stack.pop()
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.expr):
-                yield from ast.walk(child)
+                yield from walk(child)
             elif not isinstance(child, ast.stmt):
                 stack.append(child)
 
@@ -319,7 +320,7 @@ def arm_statements(tree, mine: list) -> dict:
                 stack += [(c.body, None, None, (), inner) for c in getattr(st, "cases", ())]
             elif block is not None:
                 whole = ("block", block), ast.dump(st), path
-                for node in ast.walk(st):  # outer calls first: `torch.randn(2).cuda()` is the call at its column
+                for node in walk(st):  # outer calls first: `torch.randn(2).cuda()` is the call at its column
                     if type(node) is ast.Call and node.lineno in want:
                         calls.setdefault((node.lineno, node.col_offset + 1), node)
                 for ln in held:

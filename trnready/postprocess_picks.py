@@ -10,6 +10,7 @@ a return of an arm folds into the check's finding as a place of it. Other guarde
 from __future__ import annotations
 
 import ast
+from .astwalk import walk
 
 
 def _pick_value(value: ast.expr | None) -> bool:
@@ -28,7 +29,7 @@ def pick_statements(trees) -> set:
     an arm of an `if` (nested arms included): the statements a device pick is written with."""
     out: set = set()
     for tree, cell in trees:
-        for node in ast.walk(tree):
+        for node in walk(tree):
             if type(node) is not ast.If:
                 continue
             for st in (*node.body, *node.orelse):
@@ -44,7 +45,7 @@ def _single_bindings(tree) -> dict:
     the test reads is then unknown)."""
     seen: dict = {}
     twice: set = set()
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, (ast.Assign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             for t in targets:
@@ -69,7 +70,7 @@ def flag_checks(trees) -> dict:
     out: dict = {}
     for tree, cell in trees:
         bound: dict | None = None
-        for node in ast.walk(tree):
+        for node in walk(tree):
             if type(node) is not ast.If or type(node.test) is not ast.Name:
                 continue
             if bound is None:

@@ -17,6 +17,7 @@ from packaging.requirements import InvalidRequirement, Requirement
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
+from .astwalk import walk
 
 
 @dataclass
@@ -718,7 +719,7 @@ def parse_setup_py(tree: ast.Module, lines: list[str]) -> Manifest:
         c = len(text.encode("utf-8")[: node.col_offset].decode("utf-8", "ignore"))
         return c + 2 if text[c: c + 1] in "\"'" else c + 1
 
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if not isinstance(node, ast.Call):
             continue
         fn = node.func

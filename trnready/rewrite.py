@@ -54,6 +54,7 @@ import ast
 import re
 from dataclasses import dataclass
 from typing import Optional
+from .astwalk import walk
 
 ACTIONS = ("replace-string", "set-arg", "drop-arg", "replace-call", "replace-method", "replace-choice")
 STYLES = ("neuron", "accelerator")
@@ -291,7 +292,7 @@ def _literal(v) -> str:
 def free_names(src: str) -> set[str]:
     """Names an expression reads (keyword names excluded): the modules it needs."""
     tree = ast.parse(src, mode="eval")
-    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    return {n.id for n in walk(tree) if isinstance(n, ast.Name)}
 
 
 # -- choosing a rewrite for a finding ----------------------------------------------
@@ -325,7 +326,7 @@ class ImportNames:
     @staticmethod
     def _collect(tree: ast.AST) -> dict:
         names: dict = {}
-        for node in ast.walk(tree):
+        for node in walk(tree):
             if type(node) is ast.Import:
                 for a in node.names:
                     if a.asname:
@@ -363,8 +364,8 @@ def device_choice(node: ast.AST, parents) -> Optional[ast.IfExp]:
 
 def _condition_refs(test: ast.expr, names: ImportNames):
     """(node, dotted name) for each outermost name or attribute chain in a condition."""
-    inner = {id(n.value) for n in ast.walk(test) if type(n) is ast.Attribute}
-    for n in ast.walk(test):
+    inner = {id(n.value) for n in walk(test) if type(n) is ast.Attribute}
+    for n in walk(test):
         if type(n) in (ast.Name, ast.Attribute) and id(n) not in inner:
             yield n, names.qualname(n)
 
@@ -516,7 +517,7 @@ class ParentFinder:
             # Positionless nodes (withitem, arguments, comprehension) can hide the path: fall back
             # to a full map once for this file.
             if self._full is None:
-                self._full = {c: n for n in ast.walk(self.tree) for c in ast.iter_child_nodes(n)}
+                self._full = {c: n for n in walk(self.tree) for c in ast.iter_child_nodes(n)}
             found = self._full.get(node, default)
         self._cache[node] = found
         return found

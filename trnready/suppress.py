@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, replace
 
 from .config import selector_matches_id
 from .model import Finding, Occurrences, make_finding
+from .astwalk import walk
 
 MISSING_REASON = "suppression-without-reason"
 UNUSED = "unused-suppression"
@@ -102,7 +103,7 @@ def _python_directives(text: str) -> list[Directive]:
 def statement_starts(tree: ast.AST) -> dict[int, int]:
     """line -> first line of the innermost statement spanning it."""
     starts: dict[int, int] = {}
-    for node in ast.walk(tree):  # breadth first: inner statements overwrite outer ones
+    for node in walk(tree):  # breadth first: inner statements overwrite outer ones
         if isinstance(node, ast.stmt):
             end = getattr(node, "end_lineno", None) or node.lineno
             for ln in range(node.lineno, end + 1):

@@ -9,6 +9,7 @@ import ast
 
 from ..index import _is_availability_test
 from .base import parent_of
+from ..astwalk import walk
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 
@@ -20,7 +21,7 @@ def _bound_names(node) -> set:
 def _binds(stmts, names: set) -> bool:
     """Some statement of `stmts` (at any depth) binds one of `names`: the `else` path's fallback."""
     for st in stmts:
-        for n in ast.walk(st):
+        for n in walk(st):
             if isinstance(n, (ast.Import, ast.ImportFrom)) and _bound_names(n) & names:
                 return True
             if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n.name in names:
@@ -59,7 +60,7 @@ def _words(module: str) -> tuple:
 
 
 def _tests(test, watched: set) -> bool:
-    return _is_availability_test(test) or any(isinstance(n, ast.Name) and n.id in watched for n in ast.walk(test))
+    return _is_availability_test(test) or any(isinstance(n, ast.Name) and n.id in watched for n in walk(test))
 
 
 def _checked(ctx, use, watched: set, words: tuple, selected: set) -> bool:
@@ -88,7 +89,7 @@ def _selected(ctx, watched: set) -> set:
         if _tests(n.test, watched):
             arms = [n.body, n.orelse] if isinstance(n, ast.IfExp) else [*n.body, *n.orelse]
             for arm in arms:
-                found.update(x.id for x in ast.walk(arm) if isinstance(x, ast.Name) and isinstance(x.ctx, ast.Load))
+                found.update(x.id for x in walk(arm) if isinstance(x, ast.Name) and isinstance(x.ctx, ast.Load))
     return found
 
 
@@ -106,7 +107,7 @@ def used_unchecked(ctx, node) -> bool:
     watched = names | _flags(guard)
     module = node.module if isinstance(node, ast.ImportFrom) else node.names[0].name
     words = _words(module or "")
-    inside = {id(n) for n in ast.walk(guard)}
+    inside = {id(n) for n in walk(guard)}
     selected = None
     for use in ctx.nodes(ast.Name):
         if use.id not in names or not isinstance(use.ctx, ast.Load) or id(use) in inside:
@@ -153,7 +154,7 @@ def used_at_import(ctx, node) -> bool:
     flags = {t.id for part in (p.body, *(h.body for h in p.handlers)) for st in part if isinstance(st, ast.Assign)
              for t in st.targets if isinstance(t, ast.Name)}
     watched = names | flags
-    inside = {id(n) for n in ast.walk(p)}
+    inside = {id(n) for n in walk(p)}
     for use in ctx.nodes(ast.Name):
         if use.id not in names or not isinstance(use.ctx, ast.Load) or id(use) in inside:
             continue

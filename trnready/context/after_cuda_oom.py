@@ -4,6 +4,7 @@ from __future__ import annotations
 import ast
 
 from .base import predicate
+from ..astwalk import walk
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
@@ -15,7 +16,7 @@ def _names_cuda_oom(handler) -> bool:
     if isinstance(t, ast.Attribute) and t.attr == "OutOfMemoryError":
         return True
     return any(isinstance(n, ast.Constant) and isinstance(n.value, str) and "cuda out of memory" in n.value.lower()
-               for st in handler.body for n in ast.walk(st))
+               for st in handler.body for n in walk(st))
 
 
 def _oom_ignorers(ctx) -> frozenset:

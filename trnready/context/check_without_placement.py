@@ -5,6 +5,7 @@ import ast
 
 from ._test_skips import is_test_module
 from .base import dotted, enclosing_function, is_cpu, parent_of, places_on_device, predicate
+from ..astwalk import walk
 
 # The queries that answer "is there a CUDA device (of this kind)?" rather than act on one.
 _QUERIES = frozenset({"is_available", "device_count", "is_bf16_supported", "get_device_capability",
@@ -22,7 +23,7 @@ def _places(nodes) -> bool:
     """The statements move or create something on a device, pick a device or backend, or leave the function
     (`return "cuda"`, `raise`, `sys.exit`: a gate that stops the program on Neuron)."""
     for top in nodes:
-        for n in ast.walk(top):
+        for n in walk(top):
             if isinstance(n, (ast.Return, ast.Raise, ast.Assert)):
                 return True
             if isinstance(n, ast.Call):
@@ -147,7 +148,7 @@ def _pick_only_compared(ctx, branch: ast.If) -> bool:
         return False
     name = names.pop()
     fn = enclosing_function(ctx, branch)
-    scope = ast.walk(fn) if fn is not None else ctx.nodes(ast.Name)
+    scope = walk(fn) if fn is not None else ctx.nodes(ast.Name)
     reads = [n for n in scope if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
     if not reads or any(isinstance(c, ast.Constant) and c.value == name for c in ctx.nodes(ast.Constant)):
         return False
@@ -185,7 +186,7 @@ def _switches_off(branch: ast.If, test) -> bool:
     None or False (`bg_upsampler = None`): the check turns a feature off wherever CUDA is missing."""
     neuron_arm = branch.body if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) else branch.orelse
     for top in neuron_arm:
-        for n in ast.walk(top):
+        for n in walk(top):
             if isinstance(n, ast.Assign) and isinstance(n.value, ast.Constant) \
                     and (n.value.value is None or n.value.value is False) and any(map(_own_name, n.targets)):
                 return True
@@ -222,6 +223,6 @@ def _never_read(ctx, target) -> bool:
                 return False
             return not any(n.id == target.id and isinstance(n.ctx, ast.Load) for n in ctx.nodes(ast.Name)) \
                 and not any(isinstance(c, ast.Constant) and c.value == target.id for c in ctx.nodes(ast.Constant))
-        return not any(n.id == target.id and isinstance(n.ctx, ast.Load) for n in ast.walk(fn)
+        return not any(n.id == target.id and isinstance(n.ctx, ast.Load) for n in walk(fn)
                        if isinstance(n, ast.Name))
     return False

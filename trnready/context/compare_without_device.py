@@ -4,13 +4,14 @@ from __future__ import annotations
 import ast
 
 from .base import parent_of, places_on_device, predicate
+from ..astwalk import walk
 
 _DEVICE_CALLS = frozenset({"device", "set_device", "cuda", "cpu"})
 
 
 def _names_a_device(stmts) -> bool:
     for top in stmts:
-        for n in ast.walk(top):
+        for n in walk(top):
             if isinstance(n, ast.Constant) and isinstance(n.value, str) and (
                     n.value in ("cuda", "cpu") or n.value.startswith("cuda:")):
                 return True

@@ -7,6 +7,7 @@ import re
 from .base import (enclosing_function, host_or_dtype, is_cpu, name_globs, parent_of, placements,
                    places_on_device, predicate)
 from ..scope import classify
+from ..astwalk import walk
 
 # An identifier that stands for a device or an accelerator: `device`, `torch_device`, `self.device`,
 # `DEVICE`, `use_cuda`, `on_gpu`, `accelerator`. A test that reads one may run on the device.
@@ -113,7 +114,7 @@ def _local_functions(ctx) -> dict:
 
 def _calls_of(func) -> set:
     names = set()
-    for n in ast.walk(func):
+    for n in walk(func):
         if type(n) is ast.Call:
             f = n.func
             if type(f) is ast.Name:

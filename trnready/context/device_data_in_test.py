@@ -6,6 +6,7 @@ import ast
 from .base import dotted, enclosing_function, imported_name, parent_of, predicate
 from .project_callee import callee_names
 from ..scope import classify
+from ..astwalk import walk
 
 
 def _outermost_function(ctx, node):
@@ -40,7 +41,7 @@ def _callee_name(call) -> str:
 def _tensor_work(ctx, tree, carrier) -> bool:
     """The subtree calls torch (`torch.randn(...)`, `torch.amp.autocast(...)`) or moves something (`.cuda()`,
     `.to(...)`) anywhere but in the carrier call itself. Dtypes read as attributes (`torch.bfloat16`) are no work."""
-    for n in ast.walk(tree):
+    for n in walk(tree):
         if type(n) is not ast.Call or n is carrier:
             continue
         f = n.func
@@ -59,7 +60,7 @@ def _mocks(ctx, func) -> bool:
     args = func.args
     if any(a.arg in names for a in args.posonlyargs + args.args + args.kwonlyargs):
         return True
-    for n in ast.walk(func):
+    for n in walk(func):
         if type(n) is ast.Call:
             name = dotted(n.func)
             if name and (name.rsplit(".", 1)[-1] in names or name.split(".", 1)[0] in names):
@@ -74,7 +75,7 @@ def _unpacked(ctx, d, func) -> bool:
         return up.arg is None
     names = {t.id for t in up.targets if isinstance(t, ast.Name)} if isinstance(up, ast.Assign) else set()
     return any(isinstance(n, ast.keyword) and n.arg is None and isinstance(n.value, ast.Name) and n.value.id in names
-               for n in ast.walk(func))
+               for n in walk(func))
 
 
 def _carrier(ctx, node):

@@ -4,6 +4,7 @@ from __future__ import annotations
 import ast
 
 from .base import enclosing_function, expressions, parent_of, predicate
+from ..astwalk import walk
 
 
 def _dtype(v, names) -> bool:
@@ -89,7 +90,7 @@ def _only_compared(ctx, comp, name: str) -> bool:
     (torch.float64, torch.float32))`): the literal is a membership test written out."""
     if comp is None:
         return False
-    reads = [n for n in ast.walk(comp) if type(n) is ast.Name and n.id == name and type(n.ctx) is ast.Load]
+    reads = [n for n in walk(comp) if type(n) is ast.Name and n.id == name and type(n.ctx) is ast.Load]
     if not reads:
         return False
     for r in reads:

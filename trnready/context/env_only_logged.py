@@ -4,6 +4,7 @@ from __future__ import annotations
 import ast
 
 from .base import enclosing_function, parent_of, predicate
+from ..astwalk import walk
 
 # Expressions a read of the variable may sit in on its way to the value a statement binds:
 # `os.environ["X"] if "X" in os.environ else "ALL"`, `os.environ.get("X", "")`, `str(os.getenv("X"))`.
@@ -56,5 +57,5 @@ def env_only_logged(ctx, hit) -> bool:
     if fn is None:
         return False  # a module-level name may be imported and used elsewhere
     name = up.targets[0].id
-    uses = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
+    uses = [n for n in walk(fn) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
     return bool(uses) and all(_in_output(ctx, n, shown) for n in uses)

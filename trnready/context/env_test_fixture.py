@@ -5,6 +5,7 @@ import ast
 
 from .base import dotted, enclosing_function, parent_of, predicate
 from ..scope import classify
+from ..astwalk import walk
 
 _PATCH_DICTS = ("patch.dict", "mock.patch.dict", "unittest.mock.patch.dict")
 _STATEMENTS = (ast.stmt,)
@@ -44,7 +45,7 @@ def _dict_reaches_environment(ctx, d) -> bool:
         if any(not isinstance(t, ast.Name) for t in up.targets):
             return True  # os.environ = {...}, self.env = {...}: kept
         scope = enclosing_function(ctx, up) or ctx.tree
-        for n in ast.walk(scope):
+        for n in walk(scope):
             if isinstance(n, ast.keyword) and n.arg == "env" and isinstance(n.value, ast.Name) \
                     and n.value.id in names:
                 return True

@@ -5,6 +5,7 @@ import ast
 
 from .. import masks
 from .base import compiles, enclosing_function, name_globs, parent_of, predicate
+from ..astwalk import walk
 
 
 def _within(ctx, node, pat) -> bool:
@@ -28,7 +29,7 @@ def _in_batch_loop(ctx, node, words) -> bool:
 
 
 def _reads_batches(it: ast.expr, words) -> bool:
-    for n in ast.walk(it):
+    for n in walk(it):
         name = n.id if type(n) is ast.Name else n.attr if type(n) is ast.Attribute else None
         if name and masks.name_words(name) & words:
             return True

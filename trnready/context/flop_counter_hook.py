@@ -4,6 +4,7 @@ from __future__ import annotations
 import ast
 
 from .base import enclosing_function, predicate
+from ..astwalk import walk
 
 
 def _counts_into_module(fn, attrs) -> bool:
@@ -13,7 +14,7 @@ def _counts_into_module(fn, attrs) -> bool:
         return False
     first = params[0].arg
     return any(type(n) is ast.AugAssign and type(n.target) is ast.Attribute and n.target.attr in attrs
-               and type(n.target.value) is ast.Name and n.target.value.id == first for n in ast.walk(fn))
+               and type(n.target.value) is ast.Name and n.target.value.id == first for n in walk(fn))
 
 
 @predicate("flop-counter-hook")

@@ -4,10 +4,11 @@ from __future__ import annotations
 import ast
 
 from .base import enclosing_function, name_globs, predicate
+from ..astwalk import walk
 
 
 def _calls_gradcheck(func, pat) -> bool:
-    for n in ast.walk(func):
+    for n in walk(func):
         if isinstance(n, ast.Call):
             f = n.func
             name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""

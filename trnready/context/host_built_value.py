@@ -4,6 +4,7 @@ from __future__ import annotations
 import ast
 
 from .base import compiles, dotted, enclosing_function, imported_name, is_cpu, parent_of, places_on_device, predicate
+from ..astwalk import walk
 
 # torch functions that build a tensor from Python values (shapes, lists, NumPy arrays) on the default device,
 # the CPU unless a default device is set. `torch.tensor(x)` is Python data by convention (a tensor argument is a
@@ -75,7 +76,7 @@ class _Function:
                 self.params.add(extra.arg)
         self.bound: dict = {}  # name -> [value expression, or None when unknown]
         self._walk(fn.body)
-        for n in ast.walk(fn):  # walrus targets anywhere in the function's expressions
+        for n in walk(fn):  # walrus targets anywhere in the function's expressions
             if type(n) is ast.NamedExpr and type(n.target) is ast.Name:
                 self.bound.setdefault(n.target.id, []).append(n.value)
 
@@ -210,7 +211,7 @@ class _Kinds:
         next to it would not run; 0-dim host tensors are Python values here). The result of a call nobody can see
         into (`make(n) + host`) stays unknown."""
         kinds = [self.of(x, depth + 1) for x in operands]
-        if HOST in kinds and all(k is not None or not any(type(n) is ast.Call for n in ast.walk(x))
+        if HOST in kinds and all(k is not None or not any(type(n) is ast.Call for n in walk(x))
                                  for k, x in zip(kinds, operands)):
             return HOST
         return None if None in kinds else PY
@@ -246,7 +247,7 @@ class _Kinds:
         try:
             found = self._combine([self.of(v, depth + 1) for v in values], PY)
             if found is None and self.retries < _RETRIES and any(
-                    type(n) is ast.Name and n.id == key[1] for v in values if v is not None for n in ast.walk(v)):
+                    type(n) is ast.Name and n.id == key[1] for v in values if v is not None for n in walk(v)):
                 self.retries += 1
                 self.busy[key] = HOST
                 self.assuming += 1
@@ -446,7 +447,7 @@ def _casting_helper(ctx, fn, call, holds) -> bool:
     if type(f) is not ast.Name or call.keywords:
         return False
     lam = None
-    for n in ast.walk(fn):
+    for n in walk(fn):
         if type(n) is ast.Assign and any(type(t) is ast.Name and t.id == f.id for t in n.targets):
             if lam is not None or type(n.value) is not ast.Lambda:
                 return False
@@ -456,7 +457,7 @@ def _casting_helper(ctx, fn, call, holds) -> bool:
     for arg, param in zip(call.args, lam.args.args):
         if not holds(arg):
             continue
-        uses = [n for n in ast.walk(lam.body) if type(n) is ast.Name and n.id == param.arg]
+        uses = [n for n in walk(lam.body) if type(n) is ast.Name and n.id == param.arg]
         if not uses or not all(_cast_away(ctx, n, lam.body) for n in uses):
             return False
     return True
@@ -507,7 +508,7 @@ def _keeps_nothing(ctx, name: str) -> bool:
             if fn is None:
                 continue
             stores = False
-            for n in ast.walk(fn):
+            for n in walk(fn):
                 if type(n) in (ast.Global, ast.Nonlocal, ast.Yield, ast.YieldFrom) or \
                         isinstance(n, (ast.Attribute, ast.Subscript)) and isinstance(n.ctx, ast.Store):
                     stores = True
@@ -532,13 +533,13 @@ def _escapes(ctx, subject, exits: list | None = None, depth: int = 0) -> bool:
     tainted: set = set()
 
     def held(e) -> list:
-        return [n for n in ast.walk(e) if n is subject or type(n) is ast.Name and n.id in tainted]
+        return [n for n in walk(e) if n is subject or type(n) is ast.Name and n.id in tainted]
 
     def holds(e) -> bool:
         return any(not _cast_away(ctx, n, e) for n in held(e))
 
     def handed_over(e) -> bool:
-        for n in ast.walk(e):
+        for n in walk(e):
             if type(n) is ast.Call and any(holds(a) for a in [*n.args, *(k.value for k in n.keywords)]):
                 f = n.func
                 if _torch_name(ctx, f).startswith("torch.") or type(f) is ast.Name and f.id in _PY_CALLS:
@@ -575,7 +576,7 @@ def _escapes(ctx, subject, exits: list | None = None, depth: int = 0) -> bool:
                     any(held(e) for e in exprs):
                 exits.append(st)  # the value leaves or is kept here, cast away
             continue
-        if any(type(n) in (ast.Yield, ast.YieldFrom) for e in exprs for n in ast.walk(e)):
+        if any(type(n) in (ast.Yield, ast.YieldFrom) for e in exprs for n in walk(e)):
             return True
         if k is ast.Return:
             # A schedule helper returning its float64 tensor: followed into the file's calls of it, each of which
@@ -587,7 +588,7 @@ def _escapes(ctx, subject, exits: list | None = None, depth: int = 0) -> bool:
                 exits.append(st)
                 continue
             return True
-        cast = [n for e in exprs for n in ast.walk(e) if type(n) is ast.Call and _casting_helper(ctx, fn, n, holds)]
+        cast = [n for e in exprs for n in walk(e) if type(n) is ast.Call and _casting_helper(ctx, fn, n, holds)]
         if cast and exits is not None:
             exits.append(st)  # stored through a helper that casts it away
             continue
@@ -621,7 +622,7 @@ def _names_device(fn) -> bool:
     if any("device" in p.arg for p in a.posonlyargs + a.args + a.kwonlyargs):
         return True
     return any(type(n) is ast.Call and places_on_device(n) or type(n) is ast.Attribute and n.attr == "device"
-               for n in ast.walk(fn))
+               for n in walk(fn))
 
 
 def _compiled(ctx, node) -> bool:
@@ -668,7 +669,7 @@ def _handed_to_host_library(ctx, subject) -> bool:
     for st in ctx.statements():
         if st.lineno <= stmt.lineno or not (fn.lineno <= st.lineno <= (fn.end_lineno or 0)):
             continue
-        for e in (n for n in ast.walk(st) if type(n) is ast.Call):
+        for e in (n for n in walk(st) if type(n) is ast.Call):
             if any(type(a) is ast.Name and a.id == name for a in [*e.args, *(k.value for k in e.keywords)]) \
                     and _library_root(ctx, e.func) in libraries:
                 return True
@@ -696,7 +697,7 @@ def _host_operand(e, name: str) -> bool:
     """An operand explicitly brought to the host (`fid_mu1.cpu().to(dtype=mu1.dtype)`, `pred.numpy()`) that is not
     the name itself."""
     return any(type(n) is ast.Call and type(n.func) is ast.Attribute and n.func.attr in _HOST_EXITS
-               and not (type(n.func.value) is ast.Name and n.func.value.id == name) for n in ast.walk(e))
+               and not (type(n.func.value) is ast.Name and n.func.value.id == name) for n in walk(e))
 
 
 def _met_on_host(ctx, subject) -> bool:
@@ -711,7 +712,7 @@ def _met_on_host(ctx, subject) -> bool:
     name, fn = stmt.targets[0].id, enclosing_function(ctx, stmt)
     if fn is None:
         return False
-    uses = [n for n in ast.walk(fn) if type(n) is ast.Name and n.id == name and n is not stmt.targets[0]]
+    uses = [n for n in walk(fn) if type(n) is ast.Name and n.id == name and n is not stmt.targets[0]]
     if not uses:
         return False
     for n in uses:

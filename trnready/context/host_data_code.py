@@ -5,6 +5,7 @@ import ast
 import re
 
 from .base import enclosing_function, host_or_dtype, name_globs, placements, places_on_device, predicate
+from ..astwalk import walk
 
 
 # Receivers whose `.device` is a configured choice rather than where an input tensor lies: `self`, `args`,
@@ -61,7 +62,7 @@ def _function_moves(ctx, func) -> bool:
     a = func.args
     if any("device" in p.arg for p in a.posonlyargs + a.args + a.kwonlyargs):
         return True
-    return any(type(n) is ast.Call and places_on_device(n) for n in ast.walk(func))
+    return any(type(n) is ast.Call and places_on_device(n) for n in walk(func))
 
 
 def _in_host_path(ctx) -> bool:

@@ -5,6 +5,7 @@ import ast
 
 from ..masks import INDEX_MAKERS, name_words, tail_of
 from .base import enclosing_function, predicate
+from ..astwalk import walk
 
 _MAX_DEPTH = 3
 
@@ -61,12 +62,12 @@ def _is_index(ctx, expr, words, not_words, depth) -> bool:
 def _assigned(fn, name: str) -> list:
     """The values assigned to `name` in fn's body (None for a target that is not a plain assignment)."""
     found = []
-    for st in ast.walk(fn):
+    for st in walk(fn):
         if type(st) in (ast.Assign, ast.AugAssign, ast.AnnAssign):
             for t in getattr(st, "targets", None) or [getattr(st, "target", None)]:
                 if type(t) is ast.Name and t.id == name:
                     found.append(st.value if type(st) is ast.Assign else None)
-                elif any(type(e) is ast.Name and e.id == name for e in ast.walk(t)):
+                elif any(type(e) is ast.Name and e.id == name for e in walk(t)):
                     found.append(None)  # unpacked from something else
     return found
 
@@ -90,7 +91,7 @@ def _index_param(ctx, name_node, words, not_words, depth) -> bool:
     fn = enclosing_function(ctx, name_node)
     if fn is None or _param_slot(fn, name_node.id) is None:
         return False
-    if any(type(t) is ast.Name and t.id == name_node.id for st in ast.walk(fn)
+    if any(type(t) is ast.Name and t.id == name_node.id for st in walk(fn)
            if type(st) in (ast.Assign, ast.AugAssign, ast.AnnAssign)
            for t in (getattr(st, "targets", None) or [getattr(st, "target", None)])):
         return False  # rebound in the function: the caller's value is not the one indexed with

@@ -4,6 +4,7 @@ from __future__ import annotations
 import ast
 
 from .base import dotted, enclosing_function, predicate
+from ..astwalk import walk
 
 NARROW = {"int32", "int16", "int8", "uint8", "uint16", "uint32", "int", "short"}
 NARROW_METHODS = {"int", "short", "char", "byte"}  # x.int() is int32, x.short() int16, ...
@@ -32,12 +33,12 @@ def _only_assigned(e, func, test) -> bool:
     """`e` is a local name of `func`, and every assignment to it there passes `test`."""
     if type(e) is not ast.Name or func is None:
         return False
-    values = [st.value for st in ast.walk(func) if type(st) is ast.Assign
+    values = [st.value for st in walk(func) if type(st) is ast.Assign
               and any(type(t) is ast.Name and t.id == e.id for t in st.targets)]
-    bound_otherwise = any(type(a) is ast.arg and a.arg == e.id for a in ast.walk(func.args)) or any(
+    bound_otherwise = any(type(a) is ast.arg and a.arg == e.id for a in walk(func.args)) or any(
         type(n) in (ast.AugAssign, ast.AnnAssign, ast.For, ast.NamedExpr)
         and type(getattr(n, "target", None)) is ast.Name and n.target.id == e.id  # type: ignore[attr-defined]
-        for n in ast.walk(func))
+        for n in walk(func))
     return bool(values) and not bound_otherwise and all(test(v) for v in values)
 
 

@@ -8,6 +8,7 @@ from ..scope import classify
 from ._test_skips import SkipNames, helper_spans, runs_as_tests, skip_names, skipped_classes, uncalled_main
 from ._xla_flags import absent_packages
 from .base import blocks_of, expressions, predicate
+from ..astwalk import walk
 
 # is_torch_xla_available(), is_xla_installed(), is_torch_tpu_available(), _XLA_AVAILABLE, has_xla_support: TPU
 # paths (torch_xla is not installed with TorchNeuron).
@@ -309,7 +310,7 @@ def unreached_assigns(body, packages: frozenset, stmts=()) -> frozenset:
         for i, imp in enumerate(st.body):
             if _imports_package(imp, packages):
                 for later in st.body[i + 1:]:
-                    for n in ast.walk(later):
+                    for n in walk(later):
                         if type(n) is ast.Assign:
                             for t in n.targets:
                                 if type(t) is ast.Name:
@@ -549,7 +550,7 @@ def _cuda_test(t, words: frozenset) -> bool:
     `device == "cuda"`) and no accelerator a Trainium host never has (a TPU or MPS script that stops elsewhere is
     another platform's program, not the CUDA path of this one)."""
     names = []
-    for n in ast.walk(t):
+    for n in walk(t):
         if type(n) is ast.Name:
             names.append(n.id)
         elif type(n) is ast.Attribute:
@@ -667,7 +668,7 @@ def _version_getter(fn, packages: frozenset) -> bool:
     literal (`return "99.0"`), a `<` / `<=` comparison (True with a zero version) or a package that is not
     CUDA-only is not judged so."""
     imports = asks = False
-    for n in ast.walk(fn):
+    for n in walk(fn):
         k = type(n)
         if k is ast.Import or k is ast.ImportFrom:
             imports = imports or _imports_package(n, packages)
@@ -744,7 +745,7 @@ def _last_value_never(fn, conds: _Conditions) -> bool:
         if type(st) is ast.Assign and any(type(t) is ast.Name and t.id == name for t in st.targets):
             return conds.never(st.value)
         if type(st) not in (ast.Assign, ast.AnnAssign, ast.Expr) or \
-                any(type(n) is ast.Name and n.id == name and type(n.ctx) is ast.Store for n in ast.walk(st)):
+                any(type(n) is ast.Name and n.id == name and type(n.ctx) is ast.Store for n in walk(st)):
             return False
     return False
 
@@ -957,7 +958,7 @@ class _Spans:
         if type(test) is not ast.Call or type(test.func) is not ast.Name or test.func.id not in self.conds.func_defs:
             return False
         defs = self.conds.func_defs[test.func.id]
-        return self.conds.never(test) and all(any(type(n) is ast.Raise for n in ast.walk(d)) for d in defs)
+        return self.conds.never(test) and all(any(type(n) is ast.Raise for n in walk(d)) for d in defs)
 
     def _only_group_start(self, arm) -> bool:
         """The arm calls a process-group start (`[context.values] process-group-starts`) and the file starts no
@@ -967,7 +968,7 @@ class _Spans:
             self.group_starts = [n for n in self.ctx.calls() if _tail(n.func) in self.starts] if named else []
         if not self.group_starts:
             return False
-        inside = {id(n) for top in arm for n in ast.walk(top) if type(n) is ast.Call}
+        inside = {id(n) for top in arm for n in walk(top) if type(n) is ast.Call}
         return all(id(n) in inside for n in self.group_starts)
 
     def _skip_decorator(self, d) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import ast
 
 from .base import dotted, enclosing_function, predicate
+from ..astwalk import walk
 
 _LAYER = "TransformerEncoderLayer"
 
@@ -30,7 +31,7 @@ def _layer_call(ctx, encoder):
         return None
     home = enclosing_function(ctx, encoder)
     found = []
-    for st in (ctx.statements() if home is None else ast.walk(home)):
+    for st in (ctx.statements() if home is None else walk(home)):
         if type(st) is ast.Assign and any(type(t) is ast.Name and t.id == layer.id for t in st.targets):
             if enclosing_function(ctx, st) is home:
                 found.append(st.value)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import ast
 
 from .base import enclosing_function, parent_of, predicate
+from ..astwalk import walk
 
 # `.numpy()` and the conversions that hand a tensor's values to host Python.
 _TO_HOST = frozenset({"numpy", "tolist", "item"})
@@ -48,7 +49,7 @@ def numpy_only_result(ctx, hit) -> bool:
     fn = enclosing_function(ctx, up)
     if fn is None:
         return False
-    reads = [n for n in ast.walk(fn) if type(n) is ast.Name and n.id == name and type(n.ctx) is ast.Load]
+    reads = [n for n in walk(fn) if type(n) is ast.Name and n.id == name and type(n.ctx) is ast.Load]
     return bool(reads) and all(_to_host(ctx, n, parent_of(ctx, n)) for n in reads)
 
 

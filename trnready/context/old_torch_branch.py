@@ -6,6 +6,7 @@ import re
 
 from .base import blocks_of, dotted, expressions, predicate
 from .neuron_guarded import _exits
+from ..astwalk import walk
 
 # The parsers a version comparison goes through (`version.parse`, `packaging.version.Version`, `parse_version`).
 _PARSERS = frozenset({"parse", "Version", "parse_version", "LooseVersion", "StrictVersion", "TorchVersion"})
@@ -206,7 +207,7 @@ class _Eval:
                 # `TORCH_VERSION = tuple(int(x) for x in torch.__version__.split(".")[:2])`: a name that says it
                 # is the torch version, made from torch.__version__ alone, compares as that version
                 if _is_torch_version_name(_words(name)) and all(
-                        any(dotted(n) in _TORCH_VERSION for n in ast.walk(v)) for v in values):
+                        any(dotted(n) in _TORCH_VERSION for n in walk(v)) for v in values):
                     return self.version()
                 raise
             finally:
@@ -249,7 +250,7 @@ def _bound_otherwise(st) -> list:
         return []
     targets = [st.target] if k in (ast.AugAssign, ast.For, ast.AsyncFor) else \
         [i.optional_vars for i in st.items if i.optional_vars is not None]
-    return [n.id for t in targets for n in ast.walk(t) if type(n) is ast.Name]
+    return [n.id for t in targets for n in walk(t) if type(n) is ast.Name]
 
 
 def _flat(stmts, out: list) -> list:

@@ -5,6 +5,7 @@ import ast
 import re
 
 from .base import parent_of, predicate
+from ..astwalk import walk
 
 # Words of a switch name, split on underscores and camel case with digits kept (`fp8_vl` -> fp8, vl;
 # `load_in_8bit` -> load, in, 8bit; `enableXformers` -> enable, xformers).
@@ -58,7 +59,7 @@ def _set_true(tree, name: str) -> bool:
     """The module (a notebook's cells, read as one) sets the name at its top level, and only ever to the literal
     True (`USE_QLORA = True` in a cell, then `if USE_QLORA:`): the switch is on as the file is written."""
     found = False
-    for node in ast.walk(tree) if tree is not None else ():
+    for node in walk(tree) if tree is not None else ():
         if isinstance(node, ast.Assign):
             targets = node.targets
         elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
@@ -66,7 +67,7 @@ def _set_true(tree, name: str) -> bool:
         else:
             targets = []
         for t in targets:
-            for n in ast.walk(t):
+            for n in walk(t):
                 if type(n) is ast.Name and n.id == name:
                     value = getattr(node, "value", None)
                     if type(node) is not ast.Assign or len(node.targets) != 1 or type(t) is not ast.Name or \

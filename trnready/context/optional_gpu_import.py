@@ -5,6 +5,7 @@ import ast
 
 from ._unchecked_use import used_at_import, used_unchecked
 from .base import parent_of, predicate
+from ..astwalk import walk
 
 
 def _bound(node) -> set:
@@ -52,7 +53,7 @@ def _handler_falls_back(ctx, node, cuda_only) -> bool:
         return True
     binds = False
     for h in p.handlers:
-        for n in ast.walk(h):
+        for n in walk(h):
             if isinstance(n, (ast.Import, ast.ImportFrom)):
                 mod = n.module if isinstance(n, ast.ImportFrom) else n.names[0].name
                 if (mod or "").split(".", 1)[0] in cuda_only:

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from .base import predicate
+from ..astwalk import walk
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -133,7 +134,7 @@ def _from_setup_py(path: Path) -> set[str]:
     except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
         return set()
     out: set[str] = set()
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if not isinstance(node, ast.Call):
             continue
         callee = getattr(node.func, "id", None) or getattr(node.func, "attr", None)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import ast
 
 from .base import enclosing_function, predicate
+from ..astwalk import walk
 
 
 def _draws(call: ast.Call, receivers: frozenset) -> bool:
@@ -21,7 +22,7 @@ def _draws(call: ast.Call, receivers: frozenset) -> bool:
 
 def _uses_torch(fn, names: frozenset) -> bool:
     """The function names torch (`torch.x`, `F.x`, `nn.x`) or moves a value (`.cuda()`, `.to(...)`)."""
-    for n in ast.walk(fn):
+    for n in walk(fn):
         if type(n) is ast.Name and n.id in names:
             return True
         if type(n) is ast.Call and type(n.func) is ast.Attribute and n.func.attr in ("cuda", "to"):
@@ -39,6 +40,6 @@ def plotting_code(ctx, hit) -> bool:
     if fn is None:
         return False
     receivers = frozenset(ctx.values.get("plotting-receivers", ()))
-    if not any(type(n) is ast.Call and _draws(n, receivers) for n in ast.walk(fn)):
+    if not any(type(n) is ast.Call and _draws(n, receivers) for n in walk(fn)):
         return False
     return not _uses_torch(fn, frozenset(ctx.values.get("plotting-torch-names", ("torch", "F", "nn"))))

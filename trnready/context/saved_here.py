@@ -4,6 +4,7 @@ from __future__ import annotations
 import ast
 
 from .base import call_scope, enclosing_function, predicate
+from ..astwalk import walk
 
 
 @predicate("saved-here", kinds=("call",))
@@ -36,7 +37,7 @@ def _walk(owner):
     """The nodes of a function, or of a module outside its functions and classes (a save inside some other
     function of the module is not known to run before a top-level load)."""
     if isinstance(owner, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        yield from ast.walk(owner)
+        yield from walk(owner)
         return
     todo = list(getattr(owner, "body", []))
     while todo:

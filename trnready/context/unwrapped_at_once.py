@@ -4,6 +4,7 @@ from __future__ import annotations
 import ast
 
 from .base import parent_of, predicate
+from ..astwalk import walk
 
 # What a loader may do with the wrapper before taking it off: load the saved keys (`module.`-prefixed) and set
 # the mode. Anything else (a forward call, passing it on) uses the wrapper.
@@ -56,7 +57,7 @@ def _only_loads(st, name: str) -> bool:
     """A statement that does nothing with `name` but load a checkpoint into it or set its mode (or does not
     mention it at all)."""
     value = st.value if type(st) in (ast.Expr, ast.Assign) else None
-    uses = [n for n in ast.walk(st) if type(n) is ast.Name and n.id == name]
+    uses = [n for n in walk(st) if type(n) is ast.Name and n.id == name]
     if not uses:
         return True
     if type(value) is not ast.Call or type(value.func) is not ast.Attribute or value.func.attr not in _LOADING:
@@ -66,4 +67,4 @@ def _only_loads(st, name: str) -> bool:
         return False
     # the name appears only as the receiver (not among the arguments, nor as an assignment target)
     return len(uses) == 1 and not (type(st) is ast.Assign and any(
-        type(n) is ast.Name and n.id == name for t in st.targets for n in ast.walk(t)))
+        type(n) is ast.Name and n.id == name for t in st.targets for n in walk(t)))

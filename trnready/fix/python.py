@@ -21,6 +21,7 @@ from ..readers.python import _column, findings_from_hits, hits_for_tree, parse
 from ..read import decode_python
 from ..rewrite import ImportNames, Rewrite, choice_calls, choose, split_device
 from .model import FileFix, Target
+from ..astwalk import walk
 
 
 def fix_python(path: Path, rel: str, findings: list[Finding], engine: Engine, config: Config,
@@ -55,7 +56,7 @@ def fix_text(text: str, rel: str, findings: list[Finding], engine: Engine, style
     targets = _targets(tree, text, rel, findings, engine, left, cell)
     if not targets:
         return text, [], left, ""
-    parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    parents = {child: node for node in walk(tree) for child in ast.iter_child_nodes(node)}
     names = ImportNames(tree)
     rules = engine.catalogue.by_id()
     chosen = []

@@ -27,6 +27,7 @@ import ast
 import itertools
 import re
 from dataclasses import replace
+from ..astwalk import walk
 
 GUARD = "autocast-never-enabled"
 CATEGORY = "cuda-amp"
@@ -49,7 +50,7 @@ class _File:
     def __init__(self, tree):
         self.calls: list = []  # (call, line)
         self.aliases: dict = {}  # line of `X = <...>.autocast` / `from m import autocast [as X]` -> X
-        for n in ast.walk(tree):
+        for n in walk(tree):
             if isinstance(n, ast.Call) and _last(n.func) in _SWITCHES:
                 self.calls.append(n)
             elif isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \

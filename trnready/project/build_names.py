@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ast
 import itertools
+from ..astwalk import walk
 
 MAX_VALUES = 32  # possible values of one expression (a product of tables stays small)
 MAX_DEPTH = 6  # names followed through other names
@@ -36,7 +37,7 @@ def _holder(tree: ast.Module, call: ast.Call):
 def _single_assigns(body_owner) -> dict:
     """name -> value of the names bound exactly once by `name = value` (also in loops, comprehensions aside)."""
     seen: dict = {}
-    nodes = ast.walk(body_owner) if not isinstance(body_owner, ast.Module) else iter(body_owner.body)
+    nodes = walk(body_owner) if not isinstance(body_owner, ast.Module) else iter(body_owner.body)
     for n in nodes:
         if type(n) is ast.Assign and len(n.targets) == 1 and type(n.targets[0]) is ast.Name:
             name = n.targets[0].id
@@ -47,7 +48,7 @@ def _single_assigns(body_owner) -> dict:
 def _loop_targets(func) -> dict:
     """name -> the iterable of the `for NAME in ...` loops and comprehensions of the function (bound once)."""
     seen: dict = {}
-    for n in ast.walk(func):
+    for n in walk(func):
         pairs: list = []
         if isinstance(n, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
             pairs = [(g.target, g.iter) for g in n.generators]
@@ -189,7 +190,7 @@ def possible_names(tree: ast.Module, call: ast.Call, expr) -> list:
     func = _holder(tree, call)
     runs: list = [{}]
     if func is not None:
-        callers = [n for n in ast.walk(tree) if type(n) is ast.Call and type(n.func) is ast.Name
+        callers = [n for n in walk(tree) if type(n) is ast.Call and type(n.func) is ast.Name
                    and n.func.id == func.name and not (func.lineno <= n.lineno <= (func.end_lineno or 0))]
         if callers:
             runs = [b for b in (_bindings(func, c) for c in callers) if b is not None]

@@ -7,6 +7,7 @@ import ast
 import bisect
 
 from .syntax import MAX_ITEMS, dotted, literal_source
+from ..astwalk import walk
 
 _LISTS = frozenset({"ModuleList", "list"})
 _SEQUENCES = frozenset({"Sequential"})
@@ -94,7 +95,7 @@ def rebound(fn) -> set:
     """Names the function's body (nested functions and comprehensions included) binds or deletes."""
     out = set()
     for st in fn.body:
-        for node in ast.walk(st):
+        for node in walk(st):
             t = type(node)
             if t is ast.Name and type(node.ctx) is not ast.Load:
                 out.add(node.id)
@@ -263,7 +264,7 @@ def _instances(funcs: dict, selfs: dict, interesting: set) -> dict:
         # One walk: each use of `self.attr` is judged from the node holding it, seen before the attribute itself
         # (ast.walk goes breadth first), so a holder marks the attributes it uses well.
         fine: dict = {}  # id(Attribute) -> what storing there makes ((callee, kind), () or _POISON), or None: a call
-        for node in ast.walk(fn):
+        for node in walk(fn):
             t = type(node)
             if t is ast.Call:
                 func = node.func
@@ -358,7 +359,7 @@ def _only_called_in(loop) -> bool:
     calls = set()
     names = []
     for st in (*loop.body, *loop.orelse):
-        for n in ast.walk(st):
+        for n in walk(st):
             if type(n) is ast.Call and type(n.func) is ast.Name and n.func.id == var:
                 calls.add(id(n.func))
             elif type(n) is ast.Name and n.id == var:

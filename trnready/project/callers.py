@@ -29,6 +29,7 @@ from typing import Callable
 
 from .call_sites import passed, rebound
 from .switch_params import SWITCH_OFF, may_switch, switched_off
+from ..astwalk import walk
 
 MAX_CHAIN = 4  # parameters passed on from caller to callee, followed at most this deep
 KEEP_TREES = 2  # syntax trees kept while deciding (candidates are taken file by file)
@@ -718,7 +719,7 @@ def _own_attribute_uses(tree, attr: str) -> dict:
         n = 0
         sets = False
         other = False
-        for node in ast.walk(cls):
+        for node in walk(cls):
             if type(node) is ast.Attribute and node.attr == attr:
                 fn = node.value
                 if type(fn) is ast.Name and fn.id == "self":
@@ -737,7 +738,7 @@ def _nodes(tree) -> tuple:
     if got is None:
         calls: dict = {}
         defs = []
-        for n in ast.walk(tree):
+        for n in walk(tree):
             t = type(n)
             if t is ast.Call:
                 calls.setdefault((n.lineno, n.col_offset), []).append(n)

@@ -29,6 +29,7 @@ from typing import Any
 
 from ..scope import classify
 from .syntax import unconditional_nodes as _unconditional
+from ..astwalk import walk
 
 MAX_DEPTH = 6  # project modules followed from a test's import
 MAX_PARSED = 600  # modules parsed per scan for this step
@@ -276,7 +277,7 @@ def _bound_at_module_level(stmts: list) -> set:
         targets = st.targets if k is ast.Assign else [st.target] if k in (ast.AugAssign, ast.AnnAssign, ast.For) \
             else []
         for t in targets:
-            out.update(n.id for n in ast.walk(t) if type(n) is ast.Name)
+            out.update(n.id for n in walk(t) if type(n) is ast.Name)
         for name in ("body", "orelse", "finalbody", "handlers"):
             stack.extend(getattr(st, name, None) or [])
     return out
@@ -382,7 +383,7 @@ def helper_spans(tree: ast.Module, spans: list, rounds: int = 3) -> list:
         return []
     wanted = {name for _, name in cands}
     refs: dict = {}
-    for n in ast.walk(tree):
+    for n in walk(tree):
         if type(n) is ast.Name and type(n.ctx) is ast.Load and n.id in wanted:
             refs.setdefault(n.id, []).append(n.lineno)
     held = list(spans)

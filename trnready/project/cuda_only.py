@@ -41,6 +41,7 @@ from pathlib import PurePosixPath
 
 from ..filekinds import kind_of
 from .cuda_sources import build_sources, included, instantiation_places
+from ..astwalk import walk
 
 REASON = "cuda-only-path"
 _CATEGORY = "custom-cuda-kernel"
@@ -174,7 +175,7 @@ def _kept_test(f: _File, test) -> bool:
 def _asks_device(node) -> bool:
     """`x.is_cuda`, `x.device.type` somewhere in the expression or statements."""
     return any(isinstance(n, ast.Attribute) and (n.attr == "is_cuda" or (
-        n.attr == "type" and isinstance(n.value, ast.Attribute) and n.value.attr == "device")) for n in ast.walk(node))
+        n.attr == "type" and isinstance(n.value, ast.Attribute) and n.value.attr == "device")) for n in walk(node))
 
 
 def _device_test(f: _File, test) -> bool:
@@ -184,7 +185,7 @@ def _device_test(f: _File, test) -> bool:
     and its CUDA arm then runs there."""
     if _asks_device(test):
         return True
-    named = {n.func.id for n in ast.walk(test) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+    named = {n.func.id for n in walk(test) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
     return any(isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)) and st.name in named and _asks_device(st)
                for st in f.tree.body)
 
@@ -291,7 +292,7 @@ class Judge:
                 if not _device_test(f, node.test):
                     continue
                 arm = [node.test, *(node.body if type(node) is ast.If else [node.body])]
-                for call in (n for part in arm for n in ast.walk(part) if type(n) is ast.Call):
+                for call in (n for part in arm for n in walk(part) if type(n) is ast.Call):
                     callee = _callee(call.func)
                     if callee and callee not in names and f.guarded(call) and _other_path(f, call):
                         names.add(callee)
@@ -306,7 +307,7 @@ class Judge:
                     f = self.file(rel)
                     st = next((st for st in f.tree.body if getattr(st, "name", None) == name), None) if f else None
                     if st is not None:
-                        more |= {c for n in ast.walk(st) if type(n) is ast.Call and (c := _callee(n.func))}
+                        more |= {c for n in walk(st) if type(n) is ast.Call and (c := _callee(n.func))}
             frontier = (more - names) & defined.keys()
             names |= more
             if not frontier:

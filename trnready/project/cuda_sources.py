@@ -16,6 +16,7 @@ import ast
 import re
 from dataclasses import replace
 from pathlib import PurePosixPath
+from ..astwalk import walk
 
 _SOURCE = re.compile(r"\.cuh?$")
 _CATEGORY = "custom-cuda-kernel"
@@ -23,7 +24,7 @@ MAX_NAMED = 5  # instantiation files named in the kernel finding's message
 
 
 def _source_names(node) -> list:
-    return [n.value for n in ast.walk(node) if type(n) is ast.Constant and isinstance(n.value, str)
+    return [n.value for n in walk(node) if type(n) is ast.Constant and isinstance(n.value, str)
             and _SOURCE.search(n.value)]
 
 

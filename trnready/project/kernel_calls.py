@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 
 from .syntax import dotted as _dotted
+from ..astwalk import walk
 
 MAX_PLACES = 100  # as postprocess.MAX_OCCURRENCES
 
@@ -27,7 +28,7 @@ def _constants(tree: ast.Module) -> dict:
                 if t.id in seen:
                     twice.add(t.id)
                 seen[t.id] = value.value if isinstance(value, ast.Constant) else _Unknown
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, (ast.Global, ast.Nonlocal)):
             twice.update(node.names)
     return {k: v for k, v in seen.items() if k not in twice and v is not _Unknown}
@@ -93,7 +94,7 @@ def call_places(tree: ast.Module, imports: list) -> list:
     wanted: dict = {}  # (line, col) -> what the statement imports (`from kernel import a, b`: two entries)
     for line, col, mod, name in imports:
         wanted.setdefault((line, col), []).append((mod, name))
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, (ast.Import, ast.ImportFrom)) and (node.lineno, node.col_offset) in wanted:
             for mod, name in wanted[(node.lineno, node.col_offset)]:
                 n, p = _bound(node, name, mod)
@@ -131,7 +132,7 @@ def falls_back(tree: ast.Module, line: int) -> bool:
     (`except ImportError:`, `ModuleNotFoundError`, `Exception`, a bare `except:`) and binds a fallback (an
     assignment, a definition, another import, or a returned value) without raising, as optional-gpu-import asks."""
     best = None
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.Try) and node.body and node.body[0].lineno <= line <= (node.body[-1].end_lineno or 0):
             if best is None or node.lineno > best.lineno:
                 best = node  # the innermost try around the import
@@ -142,7 +143,7 @@ def falls_back(tree: ast.Module, line: int) -> bool:
         if h.type is not None and not any(_dotted(c) in _IMPORT_ERRORS for c in caught):
             continue
         binds = False
-        for n in ast.walk(h):
+        for n in walk(h):
             if isinstance(n, ast.Raise):
                 binds = False
                 break

@@ -35,6 +35,7 @@ import os
 import re
 from dataclasses import replace
 from pathlib import Path, PurePosixPath
+from ..astwalk import walk
 
 CI_DIRS = frozenset({".github", ".circleci"})
 CI_FILES = frozenset({".gitlab-ci.yml", ".travis.yml"})
@@ -162,7 +163,7 @@ class Namers:
             mods: list = []
             strings: list = []
             dynamic = False
-            for node in ast.walk(tree):
+            for node in walk(tree):
                 if isinstance(node, ast.Import):
                     mods.extend((0, a.name) for a in node.names)
                 elif isinstance(node, ast.ImportFrom):

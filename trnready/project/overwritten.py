@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import replace
+from ..astwalk import walk
 
 GUARD = "overwritten-parameter"
 _KEEP_TREES = 8
@@ -57,7 +58,7 @@ def guard_overwritten_keywords(findings: list, files: list, summaries: list, rea
         tree = tree_of(rel)
         if tree is None:
             continue
-        kws = {(k.value.lineno, k.value.col_offset + 1): (k, call) for call in ast.walk(tree)
+        kws = {(k.value.lineno, k.value.col_offset + 1): (k, call) for call in walk(tree)
                if type(call) is ast.Call for k in call.keywords if k.arg}
         for f in fs:
             got = kws.get((f.line, f.column))
@@ -95,7 +96,7 @@ def _locally_imported(linker, tree, call, tree_of):
         return None
     name = call.func.id
     froms = []
-    for n in ast.walk(tree):
+    for n in walk(tree):
         if type(n) is ast.ImportFrom and n.level == 0 and n.module:
             froms += [n.module for a in n.names if (a.asname or a.name) == name and a.name == name]
         elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n.name == name:

@@ -7,6 +7,7 @@ from ..model import Occurrences, make_finding
 from ..read import read_bytes
 from .host_calls import guard_host_calls
 from .summary import VERSION
+from ..astwalk import walk
 
 
 def link_findings(files, summaries, engine, cache, config, scan_bytes, digests=(), noted=None) -> tuple[list, list]:
@@ -212,11 +213,11 @@ def _with_wrapped_build(f, step, py: dict, lines_of: dict, config):
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         tree = None
     if tree is not None:
-        funcs = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+        funcs = [n for n in walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
                  and n.lineno <= line <= (n.end_lineno or n.lineno)]
         if funcs:
             fn = max(funcs, key=lambda n: n.lineno)
-            places = sorted({(n.lineno, n.col_offset + 1) for n in ast.walk(fn) if type(n) is ast.Call
+            places = sorted({(n.lineno, n.col_offset + 1) for n in walk(fn) if type(n) is ast.Call
                              and ast.unparse(n.func) == text} | {(line, 0)})
     lines = lines_of[rel]
     more = []
@@ -250,12 +251,12 @@ def _goes_on_without(text: str, line: int, trees: dict, rel: str) -> bool:
     if tree is None:
         return False
     catches = {"ImportError", "ModuleNotFoundError", "Exception", "BaseException"}
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.Try) and node.body and node.body[0].lineno <= line <= (node.body[-1].end_lineno or 0):
             for h in node.handlers:
                 types = [] if h.type is None else list(h.type.elts) if isinstance(h.type, ast.Tuple) else [h.type]
                 named = [t.attr if isinstance(t, ast.Attribute) else getattr(t, "id", "") for t in types]
-                if (h.type is None or set(named) & catches) and not any(isinstance(n, ast.Raise) for n in ast.walk(h)):
+                if (h.type is None or set(named) & catches) and not any(isinstance(n, ast.Raise) for n in walk(h)):
                     return True
     return False
 

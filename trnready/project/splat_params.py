@@ -9,6 +9,7 @@ config. Used by project/switch_conditions.py for "param" switches."""
 from __future__ import annotations
 
 import ast
+from ..astwalk import walk
 
 
 def splat_params(tree: ast.Module) -> set[str]:
@@ -66,7 +67,7 @@ def _from_config(value, fn, tree) -> bool:
         # builds the mapping from its own names, no config
         scope = fn if fn is not None else tree
         return not any(_built_here(n.value) and any(isinstance(t, ast.Name) and t.id == value.id for t in (
-            n.targets if isinstance(n, ast.Assign) else [n.target])) for n in ast.walk(scope)
+            n.targets if isinstance(n, ast.Assign) else [n.target])) for n in walk(scope)
             if isinstance(n, (ast.Assign, ast.AnnAssign)) and n.value is not None)
     return True
 

@@ -42,6 +42,7 @@ import sys
 
 from .call_text import call_text
 from .syntax import MAX_ITEMS, _Attribute, _Name, dotted, literal_source, unconditional_nodes  # noqa: F401 (imported from here too)
+from ..astwalk import walk
 
 VERSION = 24
 MAX_TEMPLATE = 400  # a call longer than this is not carried (generated code, data tables)
@@ -125,7 +126,7 @@ def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | Non
     [rule, confidence, message] of the file's custom-cuda-kernel findings; `import_nodes`: every Import and
     ImportFrom node when the caller already collected them."""
     if calls is None:
-        calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
+        calls = [n for n in walk(tree) if isinstance(n, ast.Call)]
     imports: dict = {}
     consts: dict = {}
     classes: dict = {}
@@ -299,7 +300,7 @@ def _kernels(tree: ast.Module, built: dict, values: dict) -> list:
     if not found:
         return _built_at_import(tree, built)
     lines = {ln for ln, _c, _v in found}
-    defs = [node for node in ast.walk(tree)
+    defs = [node for node in walk(tree)
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
             and any(d.lineno in lines for d in node.decorator_list)]
     # a decorator stack (`@triton.autotune` over `@triton.jit`) is one kernel
@@ -313,7 +314,7 @@ def _kernels(tree: ast.Module, built: dict, values: dict) -> list:
             src = f"@{dotted(deco.func if isinstance(deco, ast.Call) else deco) or '...'} {node.name}"
             break
     if not src:  # a kernel registered by a plain call (`torch.library.custom_op("ns::op", impl, ...)`)
-        call = next((n for n in ast.walk(tree) if type(n) is ast.Call and n.lineno == line
+        call = next((n for n in walk(tree) if type(n) is ast.Call and n.lineno == line
                      and n.col_offset == col - 1), None)
         src = f"{dotted(call.func) or '...'}(...)" if call is not None else ""
     if count > 1:
@@ -339,7 +340,7 @@ def _reaching(tree: ast.Module, lines: list) -> list | None:
             names = [st.name]
         elif type(st) in (ast.Assign, ast.AnnAssign, ast.AugAssign):
             targets = st.targets if type(st) is ast.Assign else [st.target]
-            names = [n.id for t in targets for n in ast.walk(t) if type(n) is ast.Name]
+            names = [n.id for t in targets for n in walk(t) if type(n) is ast.Name]
         else:
             names = []
         bound.append((st, names))
@@ -350,7 +351,7 @@ def _reaching(tree: ast.Module, lines: list) -> list | None:
             if not names and not isinstance(st, (ast.Import, ast.ImportFrom)):
                 return None
             reach.update(names)
-    mentions = [(names, {n.id for n in ast.walk(st) if type(n) is ast.Name}) for st, names in bound
+    mentions = [(names, {n.id for n in walk(st) if type(n) is ast.Name}) for st, names in bound
                 if names and not reach.issuperset(names)]
     grew = True
     while grew:
@@ -369,11 +370,11 @@ def _picked_builds(tree: ast.Module, built: dict) -> dict:
     # a pick the machine decides with a C++ build kept otherwise (`extension = CppExtension`, then `if cuda:
     # extension = CUDAExtension` and nothing else) builds on the CPU too: that module imports without CUDA
     every_run = {id(n) for n in unconditional_nodes(tree)}
-    cpp = {t.id for n in ast.walk(tree) if type(n) is ast.Assign and (dotted(n.value) or "").endswith("CppExtension")
+    cpp = {t.id for n in walk(tree) if type(n) is ast.Assign and (dotted(n.value) or "").endswith("CppExtension")
            for t in n.targets if type(t) is ast.Name}
-    ends = {id(s) for n in ast.walk(tree) if type(n) is ast.If and n.orelse
+    ends = {id(s) for n in walk(tree) if type(n) is ast.If and n.orelse
             and type(n.orelse[-1]) in (ast.Return, ast.Raise) for s in n.body}
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if type(node) is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name:
             if node.targets[0].id in cpp and id(node) not in every_run and id(node) not in ends:
                 continue
@@ -731,7 +732,7 @@ def overwritten(fn) -> set:
     read: set = set()
     out: set = set()
     for st in fn.body:
-        loads = {n.id for n in ast.walk(st) if type(n) is ast.Name and type(n.ctx) is ast.Load}
+        loads = {n.id for n in walk(st) if type(n) is ast.Name and type(n.ctx) is ast.Load}
         if type(st) in (ast.Assign, ast.AnnAssign) and st.value is not None:
             targets = st.targets if type(st) is ast.Assign else [st.target]
             for t in targets:

@@ -9,6 +9,7 @@ import re
 from .config_keys import norm
 from .splat_params import splat_params
 from .syntax import dotted as _dotted
+from ..astwalk import walk
 
 MAX_SWITCHES = 200
 _ENV = ("environ", "env")  # `os.environ.get("K")`, `os.environ["K"]`: a process variable, not a config key
@@ -190,7 +191,7 @@ class _Switches:
 
     def exprs(self, node, params, local, attrs) -> None:
         """Conditional expressions and keyword values inside a statement that holds a finding."""
-        for n in ast.walk(node):
+        for n in walk(node):
             if isinstance(n, ast.IfExp):
                 self.note(self.keys(n.test, params, local, attrs), n.body.lineno, n.body.end_lineno or n.body.lineno,
                           n.test)

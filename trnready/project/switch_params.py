@@ -22,6 +22,7 @@ import re
 
 from ..truth import truth
 from .call_sites import rebound
+from ..astwalk import walk
 
 SWITCH_OFF = "callers-switch-off"
 _UNKNOWN = object()
@@ -108,7 +109,7 @@ def _function_at(tree, def_line: int, line: int):
     """The function defined at `def_line` (the recorded one), when it holds `line`."""
     if tree is None:
         return None
-    for n in ast.walk(tree):
+    for n in walk(tree):
         if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.lineno == def_line \
                 and n.lineno <= line <= (n.end_lineno or n.lineno):
             return n
@@ -127,7 +128,7 @@ def _arms(stmts, line: int, params: set) -> list:
         if type(st) is ast.If:
             in_body = bool(st.body) and st.body[0].lineno <= line <= (st.body[-1].end_lineno or st.lineno)
             in_else = bool(st.orelse) and st.orelse[0].lineno <= line <= (st.orelse[-1].end_lineno or st.lineno)
-            if (in_body or in_else) and any(type(n) is ast.Name and n.id in params for n in ast.walk(st.test)):
+            if (in_body or in_else) and any(type(n) is ast.Name and n.id in params for n in walk(st.test)):
                 out.append((st.test, in_body))
             out += _arms(st.body if in_body else st.orelse if in_else else [], line, params)
         else:  # loops, with, try, match: the one block holding the line

@@ -12,13 +12,14 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import replace
+from ..astwalk import walk
 
 _SOURCE = re.compile(r"\.cuh?$")
 MAX_PLACES = 100  # as postprocess.MAX_OCCURRENCES
 
 
 def _sources(node) -> list:
-    return [n for n in ast.walk(node) if type(n) is ast.Constant and isinstance(n.value, str)
+    return [n for n in walk(node) if type(n) is ast.Constant and isinstance(n.value, str)
             and _SOURCE.search(n.value)]
 
 
@@ -53,7 +54,7 @@ def with_source_places(tree: ast.Module, findings: list, rules) -> list:
     rules = set(rules)
     if not rules or not any(f.rule in rules and f.cell is None for f in findings):
         return findings
-    calls = [n for n in ast.walk(tree) if type(n) is ast.Call]
+    calls = [n for n in walk(tree) if type(n) is ast.Call]
     out = list(findings)
     for i, f in enumerate(findings):
         if f.rule not in rules or f.cell is not None:
@@ -62,7 +63,7 @@ def with_source_places(tree: ast.Module, findings: list, rules) -> list:
         lines = sorted({n.lineno for n in _places(tree, calls, f.line)} - set(span))
         if not lines:
             continue
-        cols = {n.lineno: n.col_offset + 1 for n in ast.walk(tree) if type(n) is ast.Constant
+        cols = {n.lineno: n.col_offset + 1 for n in walk(tree) if type(n) is ast.Constant
                 and n.lineno in lines and isinstance(n.value, str) and _SOURCE.search(n.value)}
         more = tuple((ln, cols.get(ln, 1), f.rule) for ln in lines[:MAX_PLACES])
         out[i] = replace(f, occurrences=tuple(dict.fromkeys((*f.occurrences, *more))))

@@ -13,6 +13,7 @@ import re
 
 from .emit import Emitter
 from .lines import emit_lines
+from ..astwalk import walk
 
 _SHEBANG = re.compile(r"^\s*#!\s*/(?:usr/)?bin/(?:env\s+)?(?:ba|z|k|da)?sh\b")
 _DIRECTIVE = re.compile(r"(?m)^\s*#SBATCH\s")
@@ -29,7 +30,7 @@ def _text(node) -> str | None:
 
 def _docstrings(tree: ast.Module) -> set:
     out = set()
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
             body = getattr(node, "body", None)
             if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
@@ -41,7 +42,7 @@ def script_lines(tree: ast.Module) -> set:
     """1-based source lines inside job-script strings."""
     docs = None
     only: set = set()
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if not isinstance(node, (ast.Constant, ast.JoinedStr)):
             continue
         end = node.end_lineno
@@ -70,7 +71,7 @@ def command_string_lines(tree: ast.Module) -> set:
     """1-based source lines of one-line strings holding a container command or a CUDA image name."""
     docs = None
     out: set = set()
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if not isinstance(node, (ast.Constant, ast.JoinedStr)) or node.end_lineno != node.lineno:
             continue
         text = _text(node)

@@ -18,6 +18,7 @@ from ..model import Diagnostic, Finding
 from .context import FileContext, ReadResult, Source
 from .emit import Emitter, emit_deps, emit_pyreqs
 from .lines import emit_lines, shell_deps, shell_pyreqs
+from ..astwalk import walk
 
 _MAGIC_LINE = re.compile(r"^(\s*)(?:[\w.,\s\[\]()]+=\s*)?[!%]")
 _HELP_LINE = re.compile(r"^\s*(?:\?{1,2}[\w.]+|[\w.]+(?:\(\))?\?{1,2})\s*$")
@@ -246,7 +247,7 @@ def _scan_namespace(python_cells, rel: str, engine):
     # from the statement it sits in
     owner = {}
     for n, (_, _, tree, _) in enumerate(python_cells):
-        for node in ast.walk(tree):
+        for node in walk(tree):
             owner[id(node)] = n
     per_cell: dict[int, list] = {}
     for h in hits:

@@ -1,0 +1,73 @@
+"""trnready.astwalk.walk yields exactly what ast.walk yields, in the same order."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from trnready.astwalk import walk
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _sources():
+    for p in sorted((ROOT / "trnready").rglob("*.py")):
+        yield p.read_text(encoding="utf-8")
+    for p in sorted((ROOT / "tests" / "fixtures").rglob("*.py"))[:400]:
+        try:
+            yield p.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            continue
+
+
+EVERY_KIND = '''
+import a.b as c
+from .x import (y as z, w)
+global g
+def f[T](a, /, b: int = 1, *c, d, e=2, **k) -> "T":
+    nonlocal q
+    async with m() as (n, o):
+        yield from p
+    match v:
+        case None | True | [1, *rest] | {"k": 2, **kw} | Point(x=0, y=_) as pt if pt:
+            pass
+    lambda s: s[1:2:3]
+    print(f"{x!r:>{w}}", *a, **k)
+    return [i async for i in j if i] or {k: v for k, v in d} or (yield)
+class C(B, metaclass=M):
+    x: int = 1
+    try:
+        raise E from F
+    except* (G, H) as e:
+        del e
+    finally:
+        assert t, "m"
+type Alias = list[int]
+'''
+
+
+def test_the_same_nodes_in_the_same_order_as_ast_walk_on_real_files():
+    count = 0
+    for text in _sources():
+        try:
+            tree = ast.parse(text)
+        except SyntaxError:
+            continue
+        expected = list(ast.walk(tree))
+        assert list(walk(tree)) == expected
+        count += len(expected)
+    assert count > 100_000
+
+
+def test_every_kind_of_node_including_patterns_type_parameters_and_constants():
+    try:
+        tree = ast.parse(EVERY_KIND)
+    except SyntaxError:  # `def f[T]` and `type X = ...` need Python 3.12
+        tree = ast.parse(EVERY_KIND.replace("def f[T]", "def f").replace("type Alias = list[int]", "Alias = 1"))
+    assert list(walk(tree)) == list(ast.walk(tree))
+    assert [type(n) for n in walk(ast.parse("x", mode="eval"))] == [ast.Expression, ast.Name, ast.Load]
+
+
+def test_a_subtree_and_a_leaf():
+    call = ast.parse("f(a, b=1)").body[0].value
+    assert list(walk(call)) == list(ast.walk(call))
+    assert [type(n) for n in walk(ast.Constant(value=3))] == [ast.Constant]

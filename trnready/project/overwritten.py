@@ -58,10 +58,8 @@ def guard_overwritten_keywords(findings: list, files: list, summaries: list, rea
         tree = tree_of(rel)
         if tree is None:
             continue
-        kws = {(k.value.lineno, k.value.col_offset + 1): (k, call) for call in walk(tree)
-               if type(call) is ast.Call for k in call.keywords if k.arg}
         for f in fs:
-            got = kws.get((f.line, f.column))
+            got = _keyword_at(tree, f.line, f.column)
             if got is None:
                 continue
             kw, call = got
@@ -133,3 +131,21 @@ def _resolved_definition(r, tree_of):
         body = cls.body
     found = [n for n in body if type(n) in (ast.FunctionDef, ast.AsyncFunctionDef) and n.name == name]
     return found[0] if len(found) == 1 else None
+
+
+def _keyword_at(tree, line: int, column: int):
+    """(keyword, call) whose value starts at line:column (1-based column), or None. Only nodes whose lines span
+    `line` are entered: a walk of every node of every candidate file was most of this step's time."""
+    todo = [tree]
+    while todo:
+        node = todo.pop()
+        for child in ast.iter_child_nodes(node):
+            first = getattr(child, "lineno", None)
+            if first is not None and (first > line or (child.end_lineno or first) < line):
+                continue
+            if type(child) is ast.Call:
+                for k in child.keywords:
+                    if k.arg and k.value.lineno == line and k.value.col_offset + 1 == column:
+                        return k, child
+            todo.append(child)
+    return None

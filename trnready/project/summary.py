@@ -725,13 +725,19 @@ def overwritten(fn) -> set:
     `try`) before any statement reads them: their values as passed are never used."""
     a = fn.args
     params = {p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs)}
-    # most functions assign no parameter at their top level: then nothing is walked
-    if not any(type(t) is ast.Name and t.id in params for st in fn.body if type(st) in (ast.Assign, ast.AnnAssign)
-               for t in (st.targets if type(st) is ast.Assign else [st.target])):
+    # most functions assign no parameter at their top level: then nothing is walked; otherwise the statements after
+    # the last such assignment cannot add to the answer and are not walked either
+    last = -1
+    for i, st in enumerate(fn.body):
+        if type(st) in (ast.Assign, ast.AnnAssign) and any(
+                type(t) is ast.Name and t.id in params
+                for t in (st.targets if type(st) is ast.Assign else [st.target])):
+            last = i
+    if last < 0:
         return set()
     read: set = set()
     out: set = set()
-    for st in fn.body:
+    for st in fn.body[:last + 1]:
         loads = {n.id for n in walk(st) if type(n) is ast.Name and type(n.ctx) is ast.Load}
         if type(st) in (ast.Assign, ast.AnnAssign) and st.value is not None:
             targets = st.targets if type(st) is ast.Assign else [st.target]

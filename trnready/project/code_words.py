@@ -19,7 +19,7 @@ _PREFIX = re.compile(r"^[rRbBuU]{0,2}")  # not f: an f-string computes its text
 # A comment, or a string literal (triple-quoted first). Scanned left to right, so a `#` inside a string belongs to the
 # string and a quote inside a comment to the comment. The leading lookahead lets the regex engine skip every position
 # that cannot start a span by one character-class test, and the string bodies are written as unrolled loops
-# (`[^"\\]*(?:\\.[^"\\]*)*`) instead of a lazy `(?:\\.|[^\\])*?`: 2.5 to 3 times faster on diffusers/src, the same spans.
+# (`[^"\\]*(?:\\.[^"\\]*)*`) instead of a lazy `(?:\\.|[^\\])*?`: 1.4-3x faster, same spans.
 _QUOTED = (r"""(?:\"\"\"[^"\\]*(?:(?:\\.|"(?!""))[^"\\]*)*\"\"\"|'''[^'\\]*(?:(?:\\.|'(?!''))[^'\\]*)*'''"""
            r"""|(?P<open>\"\"\"|''')|"[^"\\\n]*(?:\\.[^"\\\n]*)*"|'[^'\\\n]*(?:\\.[^'\\\n]*)*')""")
 _SPANS = re.compile(r"(?=[#'\"rRbBuUfF])(?:#[^\n]*|(?:(?<![\w])[rRbBuUfF]{1,2})?" + _QUOTED + ")", re.S)

@@ -141,7 +141,7 @@ def _keyword_at(tree, line: int, column: int):
         node = todo.pop()
         for child in ast.iter_child_nodes(node):
             first = getattr(child, "lineno", None)
-            if first is not None and (first > line or (child.end_lineno or first) < line):
+            if first is not None and (first > line or (getattr(child, "end_lineno", None) or first) < line):
                 continue
             if type(child) is ast.Call:
                 for k in child.keywords:

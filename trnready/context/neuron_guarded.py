@@ -67,6 +67,15 @@ def _nccl_name(e) -> bool:
 _TOOLKIT_HOMES = frozenset({"CUDA_HOME", "CUDNN_HOME"})
 
 
+_CUDA_INDEXED = re.compile(r"cuda:\d+")
+
+
+def _cuda_string(v) -> bool:
+    """A value only a CUDA run has: "cuda", "gpu", "nccl", and a CUDA device with its index ("cuda:0"; AutoAWQ's
+    `DEVICE = get_best_device()` then `if DEVICE == "cuda:0": torch.cuda.synchronize()`)."""
+    return isinstance(v, str) and (v in ("cuda", "gpu", "nccl") or bool(_CUDA_INDEXED.fullmatch(v)))
+
+
 def _cuda_device_type(e) -> bool:
     """`torch.device("cuda").type`: the string "cuda", spelled through a literal device (stable-baselines3's
     `device.type == th.device("cuda").type`)."""
@@ -205,7 +214,7 @@ class _Conditions:
                                        and b.value is None for a, b in ((left, right), (right, left))):
                 return True  # `state = torch.cuda.get_rng_state() if torch.cuda.is_available() else None`
             if op in (ast.Eq, ast.In, ast.Is):
-                if any((type(o) is ast.Constant and (o.value in ("cuda", "gpu", "nccl") or o.value in self.words))
+                if any((type(o) is ast.Constant and (_cuda_string(o.value) or o.value in self.words))
                        or _nccl_name(o) or _cuda_device_type(o) for o in (left, right)):
                     # x.device.type == "cuda", device == "xpu", args.device in ("mps",); also `backend == "nccl"`:
                     # the process group runs on the neuron backend there
@@ -245,7 +254,7 @@ class _Conditions:
                     and isinstance(right.value, int) and right.value >= (1 if op is ast.Lt else 0):
                 return True
             if op in (ast.NotEq, ast.NotIn, ast.IsNot) and any(
-                    (type(o) is ast.Constant and (o.value in ("cuda", "gpu", "nccl") or o.value in self.words))
+                    (type(o) is ast.Constant and (_cuda_string(o.value) or o.value in self.words))
                     or _nccl_name(o) or _cuda_device_type(o)
                     for o in (left, right)):
                 return True
@@ -918,11 +927,14 @@ class _Spans:
                 if always and s.orelse and not mandatory and not self._only_group_start(s.orelse):
                     other = _goes_on(s.body) and not self.conds.on_neuron(s.test)
                     self.add(s.orelse[0], s.orelse[-1], choice="backend" if other else False)
-                if always and not s.orelse and not mandatory:
+                if always and not mandatory:
+                    # `if not torch.cuda.is_available(): return`, also with `elif` / `else` arms after the exit
+                    # (`... return` / `elif "RANK" not in os.environ: ...`): on Neuron the first arm always runs and
+                    # leaves, so nothing after the `if` runs there; the check is the finding
                     how = _exits(s.body)
                     if how and i + 1 < len(stmts):
-                        self.add(stmts[i + 1], stmts[-1])  # `if not torch.cuda.is_available(): return`
-                    if how == "skip":
+                        self.add(stmts[i + 1], stmts[-1])
+                    if how == "skip" and not s.orelse:
                         self.add(s, s)  # the skip guard of a test is part of the test
                 nests = not _is_main_test(s.test)  # (`if __name__ == "__main__":` is the script itself)
                 self.branch += nests

@@ -28,6 +28,7 @@ import ast
 from typing import Callable
 
 from .call_sites import passed, rebound
+from .quiet_mentions import quiet_mentions
 from .switch_params import SWITCH_OFF, may_switch, switched_off
 from ..astwalk import walk
 
@@ -567,6 +568,8 @@ def _decide(cands, files, summaries, engine, config) -> list:
         if word not in counted:
             bare = word.lstrip(".")
             counted[word] = sum(count_in(sf, bare, word.startswith(".")) for sf in files if bare in text_of(sf))
+            if not word.startswith("."):  # `super(Cls, self)`, `__all__ = ["Cls"]`: they neither call nor pass it
+                counted[word] -= sum(quiet_mentions(text_of(sf), bare) for sf in py_files if bare in text_of(sf))
         return counted[word]
 
     py_files = [sf for sf in files if sf.kind == "python"]

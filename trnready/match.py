@@ -413,6 +413,8 @@ class Engine:
         not_on = self.catalogue.method_not_on
         if masks.foreign(node.value, scope, resolver, not_on) or masks.foreign(node.slice, scope, resolver, not_on):
             return
+        if masks.string_keyed(node):
+            return  # `data[~data['index'].isin(res)]`: a DataFrame filtered by its own column
         for rule, m in self.subscripts:
             if shape in m.names:
                 self._emit(ctx, hits, Hit(rule, m, node, node.slice.id if shape == "mask-named" else shape))

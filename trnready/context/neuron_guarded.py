@@ -956,6 +956,8 @@ class _Spans:
             elif blocks_of(k):  # try / try* / match: every nested block (handlers and match cases hold statements)
                 # a `raise` in a try body with handlers may be caught there: the function goes on (see `mandatory`)
                 caught = bool(getattr(s, "handlers", None))
+                if caught:
+                    self._after_absent_import(s.body)
                 self.caught += caught
                 self.block(getattr(s, "body", None) or [])
                 self.caught -= caught
@@ -963,6 +965,17 @@ class _Spans:
                     self.block(getattr(s, name, None) or [])
                 for h in (getattr(s, "handlers", None) or []) + (getattr(s, "cases", None) or []):
                     self.block(h.body)
+
+    def _after_absent_import(self, body) -> None:
+        """`try: import flash_attn` then `torch.cuda.get_device_properties(i)` (exllamav2's attn.py): on a Trainium
+        host the CUDA-only package is not installed, the import raises and nothing after it in the `try` body runs.
+        Its device plumbing is guarded; the kernel and library code of the feature (`requirement-kept-categories`:
+        `import flash_attn_2_cuda` further down) stays the port item, as the import itself does."""
+        for i, st in enumerate(body):
+            if _imports_package(st, self.packages):
+                if i + 1 < len(body):
+                    self.add(body[i + 1], body[-1], choice="kernel")
+                return
 
     def _requirement(self, test) -> bool:
         """A call of a function of the file that answers False on Neuron and raises on some path (a requirement

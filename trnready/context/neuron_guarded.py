@@ -76,6 +76,13 @@ def _cuda_string(v) -> bool:
     return isinstance(v, str) and (v in ("cuda", "gpu", "nccl") or bool(_CUDA_INDEXED.fullmatch(v)))
 
 
+def _cuda_strings(e) -> bool:
+    """A list, tuple or set literal of CUDA values only (`["cuda"]`, `("cuda", "cuda:0")`): membership is False on
+    Neuron."""
+    return type(e) in (ast.List, ast.Tuple, ast.Set) and bool(e.elts) and all(
+        type(x) is ast.Constant and _cuda_string(x.value) for x in e.elts)
+
+
 def _cuda_device_type(e) -> bool:
     """`torch.device("cuda").type`: the string "cuda", spelled through a literal device (stable-baselines3's
     `device.type == th.device("cuda").type`)."""
@@ -219,6 +226,8 @@ class _Conditions:
                     # x.device.type == "cuda", device == "xpu", args.device in ("mps",); also `backend == "nccl"`:
                     # the process group runs on the neuron backend there
                     return True
+            if op is ast.In and _cuda_strings(right):
+                return True  # `device in ["cuda"]` (Liger's `_is_flex_attention_supported`)
             if op in (ast.Eq, ast.In, ast.IsNot) and any(_tpu_string(o) for o in (left, right)):
                 return True  # PJRT_DEVICE == "TPU", "TPU_NAME" in os.environ, getenv("TPU_NAME") is not None
             if self._device_count(left) and op in (ast.Gt, ast.GtE) and type(right) is ast.Constant \
@@ -258,6 +267,8 @@ class _Conditions:
                     or _nccl_name(o) or _cuda_device_type(o)
                     for o in (left, right)):
                 return True
+            if op is ast.NotIn and _cuda_strings(right):
+                return True  # `device not in ("cuda", "cuda:0")`
             if op is ast.Is and self._absent_vs_none(left, right):
                 return True  # `bnb is None`
             if op in (ast.Is, ast.Eq) and type(right) is ast.Constant and right.value is False \

@@ -76,6 +76,19 @@ def _cuda_string(v) -> bool:
     return isinstance(v, str) and (v in ("cuda", "gpu", "nccl") or bool(_CUDA_INDEXED.fullmatch(v)))
 
 
+_GENERATION_QUERIES = frozenset({"get_device_capability", "get_device_properties"})
+
+
+def _gpu_generation(e) -> bool:
+    """`torch.cuda.get_device_capability()[0]`, `torch.cuda.get_device_properties(0).major`, the query itself: a
+    CUDA GPU's generation, asked for a minimum (`>= 9`, `== (9, 0)`). No Neuron machine has one: the query raises
+    there (the check is the finding), and the branch for a newer GPU never runs."""
+    while type(e) is ast.Subscript or type(e) is ast.Attribute and e.attr in ("major", "minor"):
+        e = e.value
+    return type(e) is ast.Call and type(e.func) is ast.Attribute and e.func.attr in _GENERATION_QUERIES \
+        and _tail(e.func.value) == "cuda"
+
+
 def _cuda_strings(e) -> bool:
     """A list, tuple or set literal of CUDA values only (`["cuda"]`, `("cuda", "cuda:0")`): membership is False on
     Neuron."""
@@ -226,6 +239,8 @@ class _Conditions:
                     # x.device.type == "cuda", device == "xpu", args.device in ("mps",); also `backend == "nccl"`:
                     # the process group runs on the neuron backend there
                     return True
+            if op in (ast.Gt, ast.GtE, ast.Eq) and _gpu_generation(left):
+                return True  # `torch.cuda.get_device_properties(0).major >= 9` (a Hopper-only branch; mochi)
             if op is ast.In and _cuda_strings(right):
                 return True  # `device in ["cuda"]` (Liger's `_is_flex_attention_supported`)
             if op in (ast.Eq, ast.In, ast.IsNot) and any(_tpu_string(o) for o in (left, right)):

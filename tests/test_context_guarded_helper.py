@@ -16,7 +16,8 @@ def _found(path):
 
 def test_helpers_called_only_from_guarded_code_are_guarded_unless_named_otherwise_or_elsewhere():
     assert _found(FIXTURE) == [
-        ("pkg/arch.py", 5, "TRN243", "guarded-helper"),  # called only under `if device == "cuda":`
+        # called only under `if device == "cuda":` (and by tests/test_arch.py, a unit test of it: no caller)
+        ("pkg/arch.py", 5, "TRN243", "guarded-helper"),
         ("pkg/arch.py", 10, "TRN243", "guarded-helper"),  # the other arm of `torch.version.hip`, also guarded
         ("pkg/arch.py", 14, "TRN243", ""),  # _memory: called on the path Neuron takes
         ("pkg/arch.py", 18, "TRN243", ""),  # _named: also named in a string

@@ -1,11 +1,14 @@
 """Link step `imported-helper`: a finding the `guarded-helper` predicate guarded (a private module-level function its
 file calls only from code Neuron never runs) is put back when another scanned file names that function (`from
-.utils import _infer_nvidia_arch`, a call through the module): that caller was not judged. Only the files' text is
-read, and only when such a finding exists."""
+.utils import _infer_nvidia_arch`, a call through the module): that caller was not judged. A test module naming it
+does not count: it unit-tests the helper with its own mocks (Liger's `test_utils.py` monkeypatches
+`torch.cuda.get_device_capability`) and runs no path of the library. Only the files' text is read, and only when
+such a finding exists."""
 from __future__ import annotations
 
 from dataclasses import replace
 
+from ..scope import classify
 from .unreferenced import _word_at, top_definitions
 
 REASON = "guarded-helper"
@@ -26,8 +29,8 @@ def unguard_imported_helpers(findings: list, files, text_of) -> list:
     wanted = {n for n in names.values() if n}
     named: set = set()
     for sf in files:
-        if sf.kind != "python" or not wanted - named:
-            continue
+        if sf.kind != "python" or not wanted - named or classify(sf.rel) == "test":
+            continue  # (a test importing the helper tests it, with its own mocks: no caller of the library's)
         text = None
         for n in wanted - named:
             if any(findings[i].path != sf.rel for i, m in names.items() if m == n):

@@ -26,8 +26,8 @@ def _helper_spans(ctx) -> list:
     string naming it, an attribute of that name, a rebinding) leaves the helper alone."""
     cands = _candidates(ctx.tree)
     spans = ctx.fact("neuron-guarded", _spans) if cands else None
-    if spans is None:
-        return []
+    if spans is None or not spans.statement_spans:
+        return []  # (no statement of the file is guarded: its references are not either, bar `x if c else y`)
     wanted = {c.name for c in cands}
     refs: dict = {}
     other: set = set()

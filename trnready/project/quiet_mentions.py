@@ -12,16 +12,21 @@ from __future__ import annotations
 
 import re
 
-_ALL = re.compile(r"^__all__\s*\+?=\s*[\[(]([^\])]*)[\])]", re.M)
+_ALL = re.compile(r"__all__\s*\+?=\s*[\[(]([^\])]*)[\])]")
 
 
 def quiet_mentions(text: str, word: str) -> int:
-    """How many mentions of word in text are `super(word, self)` or an `__all__` entry."""
+    """How many mentions of word in text are `super(word, self)` or an `__all__` entry. Plain substring counts
+    first: the callers step asks this of every file naming a candidate's word, most of them large."""
     if word not in text:
         return 0
-    n = len(re.findall(r"\bsuper\(\s*" + re.escape(word) + r"\s*,\s*self\s*\)", text))
-    if "__all__" in text:
-        quoted = re.compile(r"""(['"])""" + re.escape(word) + r"\1")
-        for m in _ALL.finditer(text):
-            n += len(quoted.findall(m.group(1)))
+    n = text.count(f"super({word}, self)") + text.count(f"super({word},self)")
+    i = text.find("__all__")
+    while i >= 0:
+        if i == 0 or text[i - 1] == "\n":  # a module-level assignment
+            m = _ALL.match(text, i)
+            if m is not None:
+                body = m.group(1)
+                n += body.count(f'"{word}"') + body.count(f"'{word}'")
+        i = text.find("__all__", i + 7)
     return n

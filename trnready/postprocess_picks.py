@@ -36,9 +36,9 @@ def pick_statements(trees) -> set:
                 if _cuda_values(other):
                     continue
                 for st in arm:
-                    one = (isinstance(st, ast.Assign) and len(st.targets) == 1) or isinstance(
-                        st, (ast.AnnAssign, ast.Return))
-                    if one and _pick_value(st.value):
+                    if isinstance(st, ast.Assign) and len(st.targets) != 1:
+                        continue
+                    if isinstance(st, (ast.Assign, ast.AnnAssign, ast.Return)) and _pick_value(st.value):
                         out.update((cell, ln) for ln in range(st.lineno, (st.end_lineno or st.lineno) + 1))
     return out
 

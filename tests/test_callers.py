@@ -216,3 +216,26 @@ def test_a_constructor_default_every_construction_overrides_in_a_project_without
         ("tools/segmenter.py", 12, 43, "TRN242", ""),
     ]
     assert [f[4] for f in findings("init_default_packaged")] == ["", "", ""]
+
+
+def test_super_with_the_class_name_and_an_all_entry_neither_call_nor_pass_the_class():
+    # InstantMesh: `super(PerspectiveCamera, self).__init__()` and `__all__ = ["FlexiCubes"]` are mentions that build
+    # nothing; every construction passes device, so the "cuda" default never applies. OrthoCamera is built without
+    # it, Registered is also handed over as a value, Cubes is only named: kept
+    got = [f[:5] for f in findings("init_default_quiet")]
+    assert got == [
+        ("geometry/camera.py", 10, 42, "TRN242", "callers-override-default"),
+        ("geometry/camera.py", 16, 31, "TRN242", ""),
+        ("geometry/camera.py", 22, 31, "TRN242", ""),
+        ("geometry/cubes.py", 7, 31, "TRN242", "callers-override-default"),
+        ("geometry/cubes.py", 12, 31, "TRN242", ""),
+    ]
+
+
+def test_quiet_mentions_counts_super_with_self_and_all_entries_only():
+    from trnready.project.quiet_mentions import quiet_mentions
+
+    text = 'super(Cam, self).__init__()\nsuper(Cam, cls)\n__all__ = ["Cam", \'Other\']\nx = "Cam"\n'
+    assert quiet_mentions(text, "Cam") == 2
+    assert quiet_mentions(text, "Other") == 1
+    assert quiet_mentions("Cam()", "Cam") == 0

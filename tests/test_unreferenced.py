@@ -172,3 +172,22 @@ def test_mentions_helpers():
     assert [foreign_at(line, i, foreign, line[i:i + 6].rstrip("(")) for i in at] == [True, True, False, False]
     assert commented_code("    # prior.apply(fn)") and commented_code("# x = fn(y)")
     assert not commented_code("# fn is the slow path") and not commented_code("# fn") and not commented_code("#")
+
+
+def test_a_top_level_module_used_by_attribute_picks_no_other_name_of_it(tmp_path):
+    # VAR: `import dist` then `dist.initialize()`: the attribute names initialize only, so set_gpu_id and allgather,
+    # named nowhere, are dead; a dotted path in a string (`"dist.picked_by_string"`, a config written in code) may
+    # pick any name of the module: picked_by_string is kept, and so is everything else of the module
+    got = findings(_copy(tmp_path, "top_module"))
+    assert len(got) == 5 and all(f[3] == "" for f in got)
+    gone = tmp_path / "top_module_plain"
+    shutil.copytree(ROOT / "top_module", gone)
+    train = gone / "train.py"
+    train.write_text(train.read_text().replace('TARGETS = {"target": "dist.picked_by_string"}\n', ""))
+    assert findings(gone) == [
+        ("dist.py", 8, "TRN241", ""),  # initialize: called by train.py
+        ("dist.py", 13, "TRN241", DEAD),  # set_gpu_id: named nowhere
+        ("dist.py", 17, "TRN241", DEAD),  # allgather: named nowhere
+        ("dist.py", 21, "TRN241", DEAD),  # picked_by_string: no longer named
+        ("dist.py", 25, "TRN241", ""),  # reduced: imported and called
+    ]

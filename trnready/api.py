@@ -362,6 +362,16 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
             linked = postprocess.per_file_ignores(linked, root, config)
             report.findings = drop_restated(drop_answered_unused(note_defaults(report.findings, notes), linked),
                                             linked) + linked
+            # A private helper another file names: its callers there were not judged (guarded-helper).
+            from .project.imported_helpers import unguard_imported_helpers
+
+            report.findings = unguard_imported_helpers(report.findings, files,
+                                                       _text_by_rel(files, config.max_file_size))
+            # A module-level device value its file never reads, in a module another file names (unread-value).
+            from .project.imported_values import unguard_imported_values
+
+            report.findings = unguard_imported_values(report.findings, files,
+                                                      _text_by_rel(files, config.max_file_size))
             # What every caller in the project passes: a mask always None, a default always overridden.
             from .project.callers import guard_by_callers
 

@@ -58,6 +58,8 @@ class Engine:
         self._mask_not_words = frozenset(catalogue.context_values.get("mask-not-words", ()))
         self._library_categories = frozenset(catalogue.context_values.get("library-import-categories", ()))
         self._import_use_categories = frozenset(catalogue.context_values.get("import-use-categories", ()))
+        # a use in code Neuron never runs (a CUDA-only test, the arm of a CUDA check) is no place to change
+        self._guarded_uses = "neuron-guarded" in catalogue.everywhere
         self.project = ProjectFacts()  # set per scan by the caller (own packages of the scanned project)
         self.link = False  # set per scan: Python readers also summarise each file for project/link.py
         self._predicates: dict = {}  # id(matcher) -> (drop predicates, guard predicates)
@@ -219,6 +221,11 @@ class Engine:
                                 if uses is None:
                                     uses = _refs_by_root(index)
                                 also = _uses_of_import(ctx, node, prefix, uses)
+                                if also and self._guarded_uses:
+                                    from .context.neuron_guarded import guarded_at
+
+                                    also = tuple(r for r in also if not guarded_at(
+                                        ctx, (r.lineno, r.col_offset), rule.category, ("reference",)))
                             if node in index.guarded:
                                 # The program has a path without the package (the handler did not raise), so
                                 # the import alone blocks nothing: a blocker becomes a change (check that path).
@@ -413,6 +420,8 @@ class Engine:
         not_on = self.catalogue.method_not_on
         if masks.foreign(node.value, scope, resolver, not_on) or masks.foreign(node.slice, scope, resolver, not_on):
             return
+        if masks.string_keyed(node):
+            return  # `data[~data['index'].isin(res)]`: a DataFrame filtered by its own column
         for rule, m in self.subscripts:
             if shape in m.names:
                 self._emit(ctx, hits, Hit(rule, m, node, node.slice.id if shape == "mask-named" else shape))

@@ -32,11 +32,29 @@ def pick_statements(trees) -> set:
         for node in walk(tree):
             if type(node) is not ast.If:
                 continue
-            for st in (*node.body, *node.orelse):
-                if (isinstance(st, ast.Assign) and len(st.targets) == 1) or isinstance(st, (ast.AnnAssign, ast.Return)):
-                    if _pick_value(st.value):
+            for arm, other in ((node.body, node.orelse), (node.orelse, node.body)):
+                if _cuda_values(other):
+                    continue
+                for st in arm:
+                    if isinstance(st, ast.Assign) and len(st.targets) != 1:
+                        continue
+                    if isinstance(st, (ast.Assign, ast.AnnAssign, ast.Return)) and _pick_value(st.value):
                         out.update((cell, ln) for ln in range(st.lineno, (st.end_lineno or st.lineno) + 1))
     return out
+
+
+def _cuda_values(arm) -> bool:
+    """The arm assigns or returns a value naming a CUDA device itself (`device0 = torch.device('cuda' if
+    torch.cuda.is_available() else 'cpu')`). An `if` whose two arms both do chooses between two CUDA layouts
+    (InstantMesh's `if torch.cuda.is_available() and torch.cuda.device_count() >= 2: device0 =
+    torch.device('cuda:0'); device1 = torch.device('cuda:1')`): on Neuron the other arm runs and its own value is
+    the pick to change, so the skipped arm's strings are no place of the check's finding."""
+    for st in arm:
+        if isinstance(st, (ast.Assign, ast.AnnAssign, ast.Return)) and st.value is not None and any(
+                type(n) is ast.Constant and isinstance(n.value, str) and n.value.split(":")[0] == "cuda"
+                for n in walk(st.value)):
+            return True
+    return False
 
 
 def _single_bindings(tree) -> dict:

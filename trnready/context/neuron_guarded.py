@@ -67,6 +67,35 @@ def _nccl_name(e) -> bool:
 _TOOLKIT_HOMES = frozenset({"CUDA_HOME", "CUDNN_HOME"})
 
 
+_CUDA_INDEXED = re.compile(r"cuda:\d+")
+
+
+def _cuda_string(v) -> bool:
+    """A value only a CUDA run has: "cuda", "gpu", "nccl", and a CUDA device with its index ("cuda:0"; AutoAWQ's
+    `DEVICE = get_best_device()` then `if DEVICE == "cuda:0": torch.cuda.synchronize()`)."""
+    return isinstance(v, str) and (v in ("cuda", "gpu", "nccl") or bool(_CUDA_INDEXED.fullmatch(v)))
+
+
+_GENERATION_QUERIES = frozenset({"get_device_capability", "get_device_properties"})
+
+
+def _gpu_generation(e) -> bool:
+    """`torch.cuda.get_device_capability()[0]`, `torch.cuda.get_device_properties(0).major`, the query itself: a
+    CUDA GPU's generation, asked for a minimum (`>= 9`, `== (9, 0)`). No Neuron machine has one: the query raises
+    there (the check is the finding), and the branch for a newer GPU never runs."""
+    while type(e) is ast.Subscript or type(e) is ast.Attribute and e.attr in ("major", "minor"):
+        e = e.value
+    return type(e) is ast.Call and type(e.func) is ast.Attribute and e.func.attr in _GENERATION_QUERIES \
+        and _tail(e.func.value) == "cuda"
+
+
+def _cuda_strings(e) -> bool:
+    """A list, tuple or set literal of CUDA values only (`["cuda"]`, `("cuda", "cuda:0")`): membership is False on
+    Neuron."""
+    return type(e) in (ast.List, ast.Tuple, ast.Set) and bool(e.elts) and all(
+        type(x) is ast.Constant and _cuda_string(x.value) for x in e.elts)
+
+
 def _cuda_device_type(e) -> bool:
     """`torch.device("cuda").type`: the string "cuda", spelled through a literal device (stable-baselines3's
     `device.type == th.device("cuda").type`)."""
@@ -205,11 +234,15 @@ class _Conditions:
                                        and b.value is None for a, b in ((left, right), (right, left))):
                 return True  # `state = torch.cuda.get_rng_state() if torch.cuda.is_available() else None`
             if op in (ast.Eq, ast.In, ast.Is):
-                if any((type(o) is ast.Constant and (o.value in ("cuda", "gpu", "nccl") or o.value in self.words))
+                if any((type(o) is ast.Constant and (_cuda_string(o.value) or o.value in self.words))
                        or _nccl_name(o) or _cuda_device_type(o) for o in (left, right)):
                     # x.device.type == "cuda", device == "xpu", args.device in ("mps",); also `backend == "nccl"`:
                     # the process group runs on the neuron backend there
                     return True
+            if op in (ast.Gt, ast.GtE, ast.Eq) and _gpu_generation(left):
+                return True  # `torch.cuda.get_device_properties(0).major >= 9` (a Hopper-only branch; mochi)
+            if op is ast.In and _cuda_strings(right):
+                return True  # `device in ["cuda"]` (Liger's `_is_flex_attention_supported`)
             if op in (ast.Eq, ast.In, ast.IsNot) and any(_tpu_string(o) for o in (left, right)):
                 return True  # PJRT_DEVICE == "TPU", "TPU_NAME" in os.environ, getenv("TPU_NAME") is not None
             if self._device_count(left) and op in (ast.Gt, ast.GtE) and type(right) is ast.Constant \
@@ -245,10 +278,12 @@ class _Conditions:
                     and isinstance(right.value, int) and right.value >= (1 if op is ast.Lt else 0):
                 return True
             if op in (ast.NotEq, ast.NotIn, ast.IsNot) and any(
-                    (type(o) is ast.Constant and (o.value in ("cuda", "gpu", "nccl") or o.value in self.words))
+                    (type(o) is ast.Constant and (_cuda_string(o.value) or o.value in self.words))
                     or _nccl_name(o) or _cuda_device_type(o)
                     for o in (left, right)):
                 return True
+            if op is ast.NotIn and _cuda_strings(right):
+                return True  # `device not in ("cuda", "cuda:0")`
             if op is ast.Is and self._absent_vs_none(left, right):
                 return True  # `bnb is None`
             if op in (ast.Is, ast.Eq) and type(right) is ast.Constant and right.value is False \
@@ -918,11 +953,14 @@ class _Spans:
                 if always and s.orelse and not mandatory and not self._only_group_start(s.orelse):
                     other = _goes_on(s.body) and not self.conds.on_neuron(s.test)
                     self.add(s.orelse[0], s.orelse[-1], choice="backend" if other else False)
-                if always and not s.orelse and not mandatory:
+                if always and not mandatory:
+                    # `if not torch.cuda.is_available(): return`, also with `elif` / `else` arms after the exit
+                    # (`... return` / `elif "RANK" not in os.environ: ...`): on Neuron the first arm always runs and
+                    # leaves, so nothing after the `if` runs there; the check is the finding
                     how = _exits(s.body)
                     if how and i + 1 < len(stmts):
-                        self.add(stmts[i + 1], stmts[-1])  # `if not torch.cuda.is_available(): return`
-                    if how == "skip":
+                        self.add(stmts[i + 1], stmts[-1])
+                    if how == "skip" and not s.orelse:
                         self.add(s, s)  # the skip guard of a test is part of the test
                 nests = not _is_main_test(s.test)  # (`if __name__ == "__main__":` is the script itself)
                 self.branch += nests
@@ -944,6 +982,8 @@ class _Spans:
             elif blocks_of(k):  # try / try* / match: every nested block (handlers and match cases hold statements)
                 # a `raise` in a try body with handlers may be caught there: the function goes on (see `mandatory`)
                 caught = bool(getattr(s, "handlers", None))
+                if caught:
+                    self._after_absent_import(s.body)
                 self.caught += caught
                 self.block(getattr(s, "body", None) or [])
                 self.caught -= caught
@@ -951,6 +991,17 @@ class _Spans:
                     self.block(getattr(s, name, None) or [])
                 for h in (getattr(s, "handlers", None) or []) + (getattr(s, "cases", None) or []):
                     self.block(h.body)
+
+    def _after_absent_import(self, body) -> None:
+        """`try: import flash_attn` then `torch.cuda.get_device_properties(i)` (exllamav2's attn.py): on a Trainium
+        host the CUDA-only package is not installed, the import raises and nothing after it in the `try` body runs.
+        Its device plumbing is guarded; the kernel and library code of the feature (`requirement-kept-categories`:
+        `import flash_attn_2_cuda` further down) stays the port item, as the import itself does."""
+        for i, st in enumerate(body):
+            if _imports_package(st, self.packages):
+                if i + 1 < len(body):
+                    self.add(body[i + 1], body[-1], choice="kernel")
+                return
 
     def _requirement(self, test) -> bool:
         """A call of a function of the file that answers False on Neuron and raises on some path (a requirement

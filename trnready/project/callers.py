@@ -28,6 +28,7 @@ import ast
 from typing import Callable
 
 from .call_sites import passed, rebound
+from .quiet_mentions import quiet_mentions
 from .switch_params import SWITCH_OFF, may_switch, switched_off
 from ..astwalk import walk
 
@@ -566,7 +567,15 @@ def _decide(cands, files, summaries, engine, config) -> list:
         sources only code counts (project/code_words.py): not comments, not prose in strings."""
         if word not in counted:
             bare = word.lstrip(".")
-            counted[word] = sum(count_in(sf, bare, word.startswith(".")) for sf in files if bare in text_of(sf))
+            attribute = word.startswith(".")
+            n = 0
+            for sf in files:
+                text = text_of(sf)
+                if bare in text:
+                    n += count_in(sf, bare, attribute)
+                    if not attribute and sf.kind == "python":
+                        n -= quiet_mentions(text, bare)  # `super(Cls, self)`, `__all__ = ["Cls"]`: no call, no hand-on
+            counted[word] = n
         return counted[word]
 
     py_files = [sf for sf in files if sf.kind == "python"]

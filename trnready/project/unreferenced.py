@@ -401,7 +401,7 @@ def _mentioned(places: dict, files, text_of, py: dict, looks_up, place_of, own) 
                 continue
             if rel not in imported and stem in text and _word_at(text, stem, 0, len(text)):
                 imported.add(rel)
-            if any(p in text for p in paths) and _names_in_module(text, paths):
+            if any(p in text for p in paths) and _names_in_module(text, paths, sf.kind == "python"):
                 # `target: ldm.modules.encoders.modules.BERTEmbedder`: a config picks classes of this module by
                 # their dotted path, so any of them may be picked by a config the scan does not see
                 for n in [n for n in left if rel in homes[n]]:
@@ -455,14 +455,17 @@ def _module_names(rel: str) -> tuple:
     return parts[-1], paths
 
 
-def _names_in_module(text: str, paths: list) -> bool:
-    """Some dotted path in `paths` occurs in the text as the start of a longer dotted name."""
+def _names_in_module(text: str, paths: list, quoted: bool = False) -> bool:
+    """Some dotted path in `paths` occurs in the text as the start of a longer dotted name. `quoted` (Python
+    sources): only at the start of a string (`{"target": "ldm.modules.x.Y"}`, a config written in code); in code,
+    `dist.initialize()` after `import dist` is an attribute of the imported module, a mention of `initialize` the
+    name search finds, and picks no other name of the module (VAR's unused `dist.allgather`)."""
     for p in paths:
         i = text.find(p)
         while i >= 0:
             j = i + len(p)
             if (i == 0 or not (text[i - 1].isalnum() or text[i - 1] in "_.")) and j < len(text) and (
-                    text[j].isalpha() or text[j] == "_"):
+                    text[j].isalpha() or text[j] == "_") and (not quoted or i and text[i - 1] in "'\""):
                 return True
             i = text.find(p, i + 1)
     return False

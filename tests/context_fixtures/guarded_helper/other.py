@@ -1,0 +1,3 @@
+from pkg.arch import _shared
+
+print(_shared(0))

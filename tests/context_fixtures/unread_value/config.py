@@ -1,0 +1,3 @@
+import torch
+
+device = torch.device("cuda")

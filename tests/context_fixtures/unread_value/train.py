@@ -1,0 +1,3 @@
+from config import device
+
+print(device)

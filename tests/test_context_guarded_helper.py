@@ -1,0 +1,38 @@
+"""guarded-helper: a private module-level function the file calls only from code Neuron never runs is guarded;
+the link step `imported-helper` puts it back when another file names it."""
+import json
+
+from conftest import CONTEXT_FIXTURES, run_cli
+from trnready import context
+
+FIXTURE = CONTEXT_FIXTURES / "guarded_helper"
+
+
+def _found(path):
+    proc = run_cli("scan", path, "--format", "json", "--no-cache", "--show-guarded")
+    assert proc.returncode in (0, 1), proc.stderr
+    return [(f["path"], f["line"], f["rule"], f.get("guarded_by", "")) for f in json.loads(proc.stdout)["findings"]]
+
+
+def test_helpers_called_only_from_guarded_code_are_guarded_unless_named_otherwise_or_elsewhere():
+    assert _found(FIXTURE) == [
+        # called only under `if device == "cuda":` (and by tests/test_arch.py, a unit test of it: no caller)
+        ("pkg/arch.py", 5, "TRN243", "guarded-helper"),
+        ("pkg/arch.py", 10, "TRN243", "guarded-helper"),  # the other arm of `torch.version.hip`, also guarded
+        ("pkg/arch.py", 14, "TRN243", ""),  # _memory: called on the path Neuron takes
+        ("pkg/arch.py", 18, "TRN243", ""),  # _named: also named in a string
+        ("pkg/arch.py", 22, "TRN243", ""),  # _shared: other.py imports and calls it
+        ("pkg/arch.py", 32, "TRN243", ""),  # the check itself
+        ("pkg/arch.py", 38, "TRN243", ""),  # a public function: other code may call it
+        ("pkg/arch.py", 42, "TRN243", ""),
+    ]
+
+
+def test_without_the_importing_file_the_helper_is_guarded():
+    got = _found(FIXTURE / "pkg")
+    assert ("arch.py", 22, "TRN243", "guarded-helper") in got
+
+
+def test_registered_as_a_guard():
+    p = context.get("guarded-helper")
+    assert p.effect == "guard"

@@ -1,0 +1,29 @@
+"""unread-value: a device value bound to a name nothing reads is guarded; the link step `imported-value` puts a
+module-level one back when another file names the module."""
+import json
+
+from conftest import CONTEXT_FIXTURES, run_cli
+from trnready import context
+
+FIXTURE = CONTEXT_FIXTURES / "unread_value"
+
+
+def test_unread_device_values_are_guarded_and_read_or_imported_ones_stay():
+    proc = run_cli("scan", FIXTURE, "--format", "json", "--no-cache", "--show-guarded")
+    assert proc.returncode in (0, 1), proc.stderr
+    got = [(f["path"], f["line"], f["rule"], f.get("guarded_by", "")) for f in json.loads(proc.stdout)["findings"]]
+    assert got == [
+        ("app.py", 3, "TRN243", ""),  # the pick's check (its "cuda:0" listed there)
+        ("app.py", 8, "TRN242", "unread-value"),  # device = torch.device("cuda"), read nowhere
+        ("app.py", 10, "TRN241", ""),  # .cuda() moves the model whether or not `model` is read
+        ("app.py", 11, "TRN242", ""),  # used: read in run()
+        ("app.py", 15, "TRN242", "unread-value"),  # local: read nowhere in its function
+        ("app.py", 16, "TRN242", ""),
+        ("app.py", 17, "TRN241", ""),
+        ("app.py", 22, "TRN242", ""),  # read by a nested function
+        ("config.py", 3, "TRN242", ""),  # module level, and train.py imports config
+    ]
+
+
+def test_registered_as_a_guard():
+    assert context.get("unread-value").effect == "guard"

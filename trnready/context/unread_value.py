@@ -1,0 +1,59 @@
+"""unread-value: a device value bound to a name that nothing reads."""
+from __future__ import annotations
+
+import ast
+
+from .base import enclosing_function, predicate
+from ..astwalk import walk
+
+
+def _device_value(v) -> bool:
+    """A value that only names a device: a string, or `torch.device("cuda")` of literals. Building it does nothing
+    else (unlike `model.cuda()`, which moves the model whether or not the result is read)."""
+    if type(v) is ast.Constant:
+        return type(v.value) is str
+    if type(v) is ast.Call:
+        f = v.func
+        name = f.attr if type(f) is ast.Attribute else f.id if type(f) is ast.Name else ""
+        return name == "device" and not v.keywords and all(type(a) is ast.Constant for a in v.args)
+    return False
+
+
+def _read(nodes, name: str) -> bool:
+    """Some node reads the name, or may: a load, a `global` / `nonlocal` of it, a string naming it (`__all__`,
+    `getattr`), `locals()` / `vars()` / `globals()` / `eval`."""
+    for n in nodes:
+        k = type(n)
+        if k is ast.Name and (n.id == name and type(n.ctx) is not ast.Store or n.id in ("locals", "vars", "globals",
+                                                                                    "eval", "exec")):
+            return True
+        if k in (ast.Global, ast.Nonlocal) and name in n.names:
+            return True
+        if k is ast.Constant and n.value == name:
+            return True
+    return False
+
+
+@predicate("unread-value", effect="guard")
+def unread_value(ctx, hit) -> bool:
+    """A device value assigned to a name that nothing reads (InstantMesh's app: `device = torch.device('cuda')`,
+    while the app places everything on `device0` / `device1`): the value is built and thrown away, so nothing runs
+    on that device. Only a plain string or `torch.device(...)` of literals counts (a `.cuda()` call moves its
+    receiver whether or not its result is read), bound by a one-target assignment to a plain name. In a function,
+    no read in the function (nested functions included); at module level, no read in the file, and the link step
+    `imported-value` puts the finding back when another scanned Python file names the module (it may import the
+    name)."""
+    node = hit.node
+    pos = (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
+    st = ctx.statement_at(pos)
+    if type(st) is not ast.Assign or len(st.targets) != 1 or type(st.targets[0]) is not ast.Name:
+        return False
+    if not _device_value(st.value) or not (st.value.lineno, st.value.col_offset) <= pos:
+        return False
+    name = st.targets[0].id
+    fn = enclosing_function(ctx, st)
+    if fn is not None:
+        return not _read(walk(fn), name)
+    if ctx.parent(st) is not ctx.tree:
+        return False  # (in a class body, a name is an attribute of the class)
+    return not any(_read(ctx.nodes(k), name) for k in (ast.Name, ast.Global, ast.Constant))

@@ -1,0 +1,32 @@
+"""Mentions of a project name that neither call it nor hand it on: the callers step (`callers.py`) does not count
+them when it asks whether every mention of a function or class is accounted for.
+
+- `super(Cls, self)`: the old spelling of `super()` in the class's own methods (InstantMesh's
+  `super(PerspectiveCamera, self).__init__()`); it names the class to find its base, and constructs nothing.
+- an entry of the module's `__all__` (`__all__ = ['FlexiCubes']`): an export list; a star import of it still
+  calls the name where it is used, and that call is a mention of its own.
+
+Read from the text of the few files naming the word (the step has them at hand), so the per-file summaries are
+unchanged."""
+from __future__ import annotations
+
+import re
+
+_ALL = re.compile(r"__all__\s*\+?=\s*[\[(]([^\])]*)[\])]")
+
+
+def quiet_mentions(text: str, word: str) -> int:
+    """How many mentions of word in text are `super(word, self)` or an `__all__` entry. Plain substring counts
+    first: the callers step asks this of every file naming a candidate's word, most of them large."""
+    if word not in text:
+        return 0
+    n = text.count(f"super({word}, self)") + text.count(f"super({word},self)")
+    i = text.find("__all__")
+    while i >= 0:
+        if i == 0 or text[i - 1] == "\n":  # a module-level assignment
+            m = _ALL.match(text, i)
+            if m is not None:
+                body = m.group(1)
+                n += body.count(f'"{word}"') + body.count(f"'{word}'")
+        i = text.find("__all__", i + 7)
+    return n

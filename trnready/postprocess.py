@@ -605,12 +605,14 @@ def report_findings(findings: list, engine, mentioned, root=None, config=None) -
     from .repo_rules import collapse
 
     from .project.build_commands import build_commands
+    from .project.lock_files import lock_places
     from .project.uv_extras import uv_extras
 
     findings = cuda_helpers(unincluded_headers(collapse(findings, engine, mentioned), engine, root), engine, root)
-    return sort(uv_extras(build_commands(extension_places(kernel_tests(scopes(vendored(findings, engine, root, config),
-                                                                              root, config), engine), engine, root),
-                                         root), root))
+    findings = uv_extras(build_commands(extension_places(kernel_tests(scopes(vendored(findings, engine, root, config),
+                                                                             root, config), engine), engine, root),
+                                        root), root)
+    return sort(lock_places(findings, root))
 
 
 def vendored(findings: list, engine, root=None, config=None) -> list:

@@ -724,25 +724,25 @@ def parse_setup_py(tree: ast.Module, lines: list[str]) -> Manifest:
             yield expr, local
 
     def strings(expr, local=None):
-        for expr, local in values(expr, local):
-            if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
-                yield expr
-            elif isinstance(expr, (ast.List, ast.Tuple, ast.Set)):
-                for e in expr.elts:
-                    yield from strings(e, local)
-            elif isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add):
-                yield from strings(expr.left, local)
-                yield from strings(expr.right, local)
-            elif isinstance(expr, ast.Dict):
-                for v in expr.values:
-                    yield from strings(v, local)
-            elif isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and \
-                    expr.func.attr in ("split", "splitlines", "strip"):
-                yield from strings(expr.func.value, local)  # """...""".split()
+        for value, names in values(expr, local):
+            if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                yield value
+            elif isinstance(value, (ast.List, ast.Tuple, ast.Set)):
+                for e in value.elts:
+                    yield from strings(e, names)
+            elif isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add):
+                yield from strings(value.left, names)
+                yield from strings(value.right, names)
+            elif isinstance(value, ast.Dict):
+                for v in value.values:
+                    yield from strings(v, names)
+            elif isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and \
+                    value.func.attr in ("split", "splitlines", "strip"):
+                yield from strings(value.func.value, names)  # """...""".split()
 
     def extras_of(expr) -> dict:
         """id of each requirement string of an extras_require dict (a literal, or one a helper returns) -> extra."""
-        out = {}
+        out: dict[int, str] = {}
         for d, local in values(expr):
             if isinstance(d, ast.Dict):
                 for k, v in zip(d.keys, d.values):

@@ -37,8 +37,8 @@ def _compared_strings(test: ast.expr) -> list[str]:
             for side in (node.left, *node.comparators):
                 if type(side) is ast.Constant and isinstance(side.value, str):
                     out.append(side.value)
-                elif type(side) in (ast.List, ast.Tuple, ast.Set):
-                    out.extend(e.value for e in side.elts if type(e) is ast.Constant and isinstance(e.value, str))
+                elif isinstance(side, (ast.List, ast.Tuple, ast.Set)):
+                    out.extend(e.value for e in side.elts if isinstance(e, ast.Constant) and isinstance(e.value, str))
     return out
 
 
@@ -58,13 +58,13 @@ def returned(func: ast.FunctionDef) -> list[tuple[ast.expr, dict[str, ast.expr],
 
     def visit(body: list[ast.stmt], words: str) -> None:
         for stmt in body:
-            t = type(stmt)
-            if t is ast.Return and stmt.value is not None:
-                out.append((stmt.value, local, words))
-            elif t is ast.If:
+            if isinstance(stmt, ast.Return):
+                if stmt.value is not None:
+                    out.append((stmt.value, local, words))
+            elif isinstance(stmt, ast.If):
                 visit(stmt.body, " ".join(_compared_strings(stmt.test)) or words)
                 visit(stmt.orelse, words)  # an `elif` names its own; a final `else` is the enclosing arm's
-            elif t in (ast.Try, ast.With, ast.For, ast.While):
+            elif isinstance(stmt, (ast.Try, ast.With, ast.For, ast.While)):
                 for part in ("body", "orelse", "finalbody"):
                     visit(getattr(stmt, part, []) or [], words)
                 for h in getattr(stmt, "handlers", []) or []:

@@ -68,8 +68,8 @@ def lock_places(findings: list, root=None) -> list:
     for rel in projects:
         folder = PurePosixPath(rel).parent
         found = []
-        for name in LOCK_NAMES:
-            lock = str(folder / name) if str(folder) != "." else name
+        for lock_name in LOCK_NAMES:
+            lock = str(folder / lock_name) if str(folder) != "." else lock_name
             path = Path(root) / lock
             if not path.is_file():
                 continue
@@ -79,10 +79,10 @@ def lock_places(findings: list, root=None) -> list:
         locks[rel] = found
     out = []
     for f in findings:
-        found = locks.get(f.path) if f.path in projects else None
-        name = declared_name(f) if found else None
-        if name:
-            more = tuple((lock, ln, 1, f.rule) for lock, names in found for ln in names.get(name, ()))
+        found = locks.get(f.path, []) if f.path in projects else []
+        declared = declared_name(f) if found else None
+        if declared:
+            more = tuple((lock, ln, 1, f.rule) for lock, names in found for ln in names.get(declared, ()))
             if more:
                 # (the text report shows no `elsewhere`: the message names the pins)
                 pins = ", ".join(dict.fromkeys(f"{lock}:{ln}" for lock, ln, _, _ in more))

@@ -156,6 +156,9 @@ def one_per_thing(findings: list, ctx, result) -> list:
     at_line: dict = {}  # (stand, category, line) -> index into out of the first finding there
     chosen: dict = {}  # (stand, rule, "arms", branch, target, message) -> (index into out, arms seen)
     runs: dict = {}  # (stand, rule, block) -> (index into out, position of the run's last statement)
+    catalogue = getattr(ctx.engine, "catalogue", None)
+    manifest = catalogue.manifest_rules if catalogue is not None else frozenset()
+    setup_py = ctx.rel.rsplit("/", 1)[-1] == "setup.py"
     for f in findings:
         stand = (f.path, f.cell, f.suppressed, f.guarded)
         own, ask = (), ()
@@ -196,7 +199,9 @@ def one_per_thing(findings: list, ctx, result) -> list:
             fold(join, f)
             carry_run(join, f, stand)
             continue
-        where = statements.get((f.path, f.cell, f.line))
+        # (a requirement of setup.py is a manifest line even inside a helper function's body: `cutile_deps = [...]`
+        # and `cutedsl_deps = [...]` are two extras, not a run of statements)
+        where = statements.get((f.path, f.cell, f.line)) if not (setup_py and f.rule in manifest) else None
         key: tuple | None = None
         # Beside its statement, a finding may belong to a larger thing: the boolean mask it indexes with, or the
         # function of a category ported a function at a time (one finding per rule per function).
@@ -284,8 +289,6 @@ def one_per_thing(findings: list, ctx, result) -> list:
     # Likewise one of a category per statement: `with torch.cuda.amp.autocast(enabled=True,` over two lines with
     # `dtype=torch.get_autocast_gpu_dtype())` is one call to change, whichever rules name its parts.
     by_line: dict = {}
-    catalogue = getattr(ctx.engine, "catalogue", None)
-    manifest = catalogue.manifest_rules if catalogue is not None else frozenset()
     for i, f in enumerate(out):
         if f.rule in META_RULES:
             continue
@@ -602,12 +605,14 @@ def report_findings(findings: list, engine, mentioned, root=None, config=None) -
     from .repo_rules import collapse
 
     from .project.build_commands import build_commands
+    from .project.lock_files import lock_places
     from .project.uv_extras import uv_extras
 
     findings = cuda_helpers(unincluded_headers(collapse(findings, engine, mentioned), engine, root), engine, root)
-    return sort(uv_extras(build_commands(extension_places(kernel_tests(scopes(vendored(findings, engine, root, config),
-                                                                              root, config), engine), engine, root),
-                                         root), root))
+    findings = uv_extras(build_commands(extension_places(kernel_tests(scopes(vendored(findings, engine, root, config),
+                                                                             root, config), engine), engine, root),
+                                        root), root)
+    return sort(lock_places(findings, root))
 
 
 def vendored(findings: list, engine, root=None, config=None) -> list:

@@ -18,6 +18,7 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 from .astwalk import walk
+from .setup_functions import module_functions, returned
 
 
 @dataclass
@@ -32,6 +33,8 @@ class Dep:
     column: int
     end_column: int
     extra: str = ""  # the optional-dependency group (extra) that declares it; "" for the main requirements
+    # the strings the `if` arm of a setup.py helper returning it compares with (`platform == "rocm"`), space-separated
+    platform: str = ""
 
 
 @dataclass
@@ -692,27 +695,60 @@ def parse_setup_py(tree: ast.Module, lines: list[str]) -> Manifest:
         elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
             consts[node.target.id] = node.value
 
-    def follow(expr, depth=0):
-        while isinstance(expr, ast.Name) and expr.id in consts and depth < 5:
-            expr, depth = consts[expr.id], depth + 1
+    funcs = module_functions(tree)
+    arm: dict[int, str] = {}  # id of a requirement string -> platform words of the helper's `if` arm returning it
+
+    def follow(expr, local=None, depth=0):
+        while isinstance(expr, ast.Name) and depth < 5:
+            if local and expr.id in local:
+                expr = local[expr.id]
+            elif expr.id in consts:
+                expr = consts[expr.id]
+            else:
+                break
+            depth += 1
         return expr
 
-    def strings(expr):
-        expr = follow(expr)
-        if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
-            yield expr
-        elif isinstance(expr, (ast.List, ast.Tuple, ast.Set)):
-            for e in expr.elts:
-                yield from strings(e)
-        elif isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add):
-            yield from strings(expr.left)
-            yield from strings(expr.right)
-        elif isinstance(expr, ast.Dict):
-            for v in expr.values:
-                yield from strings(v)
-        elif isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and \
-                expr.func.attr in ("split", "splitlines", "strip"):
-            yield from strings(expr.func.value)  # """...""".split()
+    def values(expr, local=None, depth=0):
+        """(value, names it may use) after names and calls of the file's own helper functions."""
+        expr = follow(expr, local)
+        if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id in funcs \
+                and not expr.args and depth < 3:
+            for ret, names, words in returned(funcs[expr.func.id]):
+                for v, vl in values(ret, names, depth + 1):
+                    if words:
+                        for s in strings(v, vl):
+                            arm.setdefault(id(s), words)
+                    yield v, vl
+        else:
+            yield expr, local
+
+    def strings(expr, local=None):
+        for value, names in values(expr, local):
+            if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                yield value
+            elif isinstance(value, (ast.List, ast.Tuple, ast.Set)):
+                for e in value.elts:
+                    yield from strings(e, names)
+            elif isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add):
+                yield from strings(value.left, names)
+                yield from strings(value.right, names)
+            elif isinstance(value, ast.Dict):
+                for v in value.values:
+                    yield from strings(v, names)
+            elif isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and \
+                    value.func.attr in ("split", "splitlines", "strip"):
+                yield from strings(value.func.value, names)  # """...""".split()
+
+    def extras_of(expr) -> dict:
+        """id of each requirement string of an extras_require dict (a literal, or one a helper returns) -> extra."""
+        out: dict[int, str] = {}
+        for d, local in values(expr):
+            if isinstance(d, ast.Dict):
+                for k, v in zip(d.keys, d.values):
+                    if isinstance(k, ast.Constant) and isinstance(k.value, str):
+                        out.update((id(s), k.value) for s in strings(v, local))
+        return out
 
     def col(node):
         text = lines[node.lineno - 1] if 0 < node.lineno <= len(lines) else ""
@@ -729,15 +765,14 @@ def parse_setup_py(tree: ast.Module, lines: list[str]) -> Manifest:
         for kw in node.keywords:
             if kw.arg in ("install_requires", "extras_require", "tests_require", "setup_requires"):
                 # extras_require={"cu118": [...]}: each requirement remembers the extra declaring it
-                in_extra = {id(s): k.value for k, v in zip(kw.value.keys, kw.value.values)
-                            if isinstance(k, ast.Constant) and isinstance(k.value, str) for s in strings(v)} \
-                    if kw.arg == "extras_require" and isinstance(kw.value, ast.Dict) else {}
+                in_extra = extras_of(kw.value) if kw.arg == "extras_require" else {}
                 for s in strings(kw.value):
                     if s.lineno == s.end_lineno:
                         c = col(s)
                         d = dep_from_string(s.value, s.lineno, c, c + len(s.value))
                         if d is not None:
                             d.extra = in_extra.get(id(s), "")
+                            d.platform = arm.get(id(s), "")
                             man.deps.append(d)
                         continue
                     # a triple-quoted block, one requirement per line

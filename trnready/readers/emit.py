@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import fnmatch
 import re
+from dataclasses import replace
 
 from .. import requirements as rq
 from ..model import Finding, Occurrences, make_finding
@@ -98,6 +99,7 @@ def platform_extra(engine, extra: str) -> bool:
 
 
 def emit_deps(deps, lines: list[str], engine, em: Emitter, mention_text: str, cell=None, rel=None):
+    family: dict = {}  # (rule, message, extra, standing) -> index in em.out of a fixed-message matcher's finding
     for d in deps:
         if own_distribution(engine, d.name):
             continue
@@ -112,9 +114,29 @@ def emit_deps(deps, lines: list[str], engine, em: Emitter, mention_text: str, ce
                 continue
             snippet = lines[d.line - 1] if 0 < d.line <= len(lines) else d.raw
             if guard is None:
-                guard = "platform-extra" if platform_extra(engine, d.extra) else ""
-            em.add(rule, m, d.line, d.column, d.end_column, snippet, msg(rule, m, d.raw), d.raw, cell=cell, rel=rel,
+                # an extra named for another platform, or a setup.py helper's arm taken only on one
+                # (`elif platform == "rocm": return ["triton>=3.0.0"]`): every string its test compares with names one
+                guard = "platform-extra" if platform_extra(engine, d.extra) or (
+                    d.platform and all(platform_extra(engine, w) for w in d.platform.split())) else ""
+            text = msg(rule, m, d.raw)
+            if m.message and "{name}" not in m.message:
+                # a matcher whose message names no package describes a family of them (the nvidia-*-cu12 runtime
+                # wheels of a CUDA torch, eleven lines of a pip freeze): one finding per manifest and extra, the
+                # family's other lines its occurrences
+                key = (rule.id, text, d.extra, guard, cell, rel)
+                at = family.get(key)
+                if at is not None:
+                    head = em.out[at]
+                    if head.line == d.line:
+                        continue  # (one finding per rule and line, as Emitter.add keeps it)
+                    em.out[at] = replace(head, occurrences=tuple(dict.fromkeys(
+                        (*head.occurrences, (d.line, d.column, rule.id)))))
+                    continue
+            n = len(em.out)
+            em.add(rule, m, d.line, d.column, d.end_column, snippet, text, d.raw, cell=cell, rel=rel,
                    guarded_by=guard)
+            if len(em.out) > n and m.message and "{name}" not in m.message:
+                family.setdefault((rule.id, text, d.extra, guard, cell, rel), n)
 
 
 def emit_pyreqs(pyreqs, lines: list[str], engine, em: Emitter, mention_text: str, cell=None, role="requirement"):

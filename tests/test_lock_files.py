@@ -1,0 +1,30 @@
+"""Report step lock-files (trnready/project/lock_files.py): the pin a lock file holds for a dependency the
+pyproject.toml beside it declares is a place of the declaration's finding; the lock's other entries are not read."""
+import json
+
+from conftest import FIXTURES, run_cli
+
+from trnready.project.lock_files import locked_packages
+
+
+def _findings(root):
+    proc = run_cli("scan", root, "--format", "json", "--no-cache", "--no-config", "--show-guarded")
+    assert proc.returncode in (0, 1), proc.stderr
+    return [(f["path"], f["line"], f["rule"], [(e["path"], e["line"]) for e in f.get("elsewhere", ())])
+            for f in json.loads(proc.stdout)["findings"]]
+
+
+def test_a_declared_dependency_lists_its_lock_pin_and_transitive_pins_stay_unreported():
+    # flash-attn (an extra of pyproject.toml) is pinned at uv.lock:24: one finding, at the declaration, with the pin
+    # as a place. nvidia-nccl-cu12 and triton are in the lock only because torch pulls them in: nothing at them.
+    # A lock with no pyproject.toml beside it (lock_only/poetry.lock) declares nothing and gives nothing.
+    assert _findings(FIXTURES / "lock_files") == [
+        ("app/pyproject.toml", 12, "TRN501", [("app/uv.lock", 24)]),
+    ]
+
+
+def test_locked_packages_reads_the_name_of_each_package_table_only():
+    text = ('[[package]]\nname = "Flash_Attn"\nversion = "2.6.3"\ndependencies = [\n    { name = "torch" },\n]\n\n'
+            '[package.optional-dependencies]\nx = [{ name = "triton" }]\n\n[[package]]\nname = "torch"\n'
+            '[metadata]\nname = "not-a-package"\n')
+    assert locked_packages(text) == {"flash-attn": [2], "torch": [12]}

@@ -1,0 +1,92 @@
+"""Report step lock-files: a dependency a pyproject.toml declares is pinned again by the lock file next to it
+(`uv.lock`, `poetry.lock`, `pdm.lock`), and that pin is a place of the declaration's finding (JSON `elsewhere`), not
+an item of its own: the lock is regenerated from the declaration, so one edit (drop `flash-attn` from the extra,
+then `uv lock`) fixes both.
+
+```toml
+# pyproject.toml                          # uv.lock
+[project.optional-dependencies]           [[package]]
+flash = ["flash-attn>=2.6.3"]  # TRN501    name = "flash-attn"     <- listed with the TRN501 finding
+                                          version = "2.6.3"
+```
+
+Only packages the pyproject.toml declares are looked up. The lock's other entries are what the declarations pull in
+(the `nvidia-*-cu12` wheels and `triton` of a CUDA torch build, which the torch finding already covers), and
+reporting them would repeat one item a dozen times. Lock files are never scanned as files of their own: a project
+without a pyproject.toml beside its lock has no declaration to list them with.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from pathlib import Path, PurePosixPath
+
+from ..read import read_bytes
+
+LOCK_NAMES = ("uv.lock", "poetry.lock", "pdm.lock")
+MAX_BYTES = 16 * 1024 * 1024  # a large monorepo lock is a few MB
+_NAME = re.compile(r"""^name\s*=\s*["']([^"']+)["']""")
+_REQ_NAME = re.compile(r"""^\s*["']?([A-Za-z0-9][A-Za-z0-9._-]*)""")
+
+
+def _norm(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def locked_packages(text: str) -> dict:
+    """normalised package name -> the lines of its `name = "..."` under `[[package]]` (uv, Poetry and PDM locks
+    share this layout; a package locked at two versions for two markers has two entries)."""
+    out: dict = {}
+    in_package = False
+    for n, line in enumerate(text.splitlines(), 1):
+        if line.startswith("["):
+            in_package = line.strip() == "[[package]]"
+            continue
+        if in_package:
+            m = _NAME.match(line)
+            if m:
+                out.setdefault(_norm(m.group(1)), []).append(n)
+                in_package = False  # (the entry's later `name =` keys belong to its dependency tables)
+    return out
+
+
+def declared_name(f) -> str | None:
+    """The package a pyproject.toml finding's requirement names (`"flash-attn>=2.6.3"`, Poetry's
+    `flash-attn = "^2.6"`), from the reported span of its line."""
+    shown = f.snippet[max(f.column - 1, 0):max(f.end_column - 1, f.column)] if f.end_column > f.column else f.snippet
+    m = _REQ_NAME.match(shown)
+    return _norm(m.group(1)) if m else None
+
+
+def lock_places(findings: list, root=None) -> list:
+    if root is None:
+        return findings
+    projects = {f.path for f in findings if PurePosixPath(f.path).name == "pyproject.toml"}
+    if not projects:
+        return findings
+    locks: dict = {}  # pyproject path -> [(lock path, {name: lines})]
+    for rel in projects:
+        folder = PurePosixPath(rel).parent
+        found = []
+        for lock_name in LOCK_NAMES:
+            lock = str(folder / lock_name) if str(folder) != "." else lock_name
+            path = Path(root) / lock
+            if not path.is_file():
+                continue
+            data, _ = read_bytes(path, lock, MAX_BYTES)
+            if data is not None:
+                found.append((lock, locked_packages(data.decode("utf-8", "replace"))))
+        locks[rel] = found
+    out = []
+    for f in findings:
+        found = locks.get(f.path, []) if f.path in projects else []
+        declared = declared_name(f) if found else None
+        if declared:
+            more = tuple((lock, ln, 1, f.rule) for lock, names in found for ln in names.get(declared, ()))
+            if more:
+                # (the text report shows no `elsewhere`: the message names the pins)
+                pins = ", ".join(dict.fromkeys(f"{lock}:{ln}" for lock, ln, _, _ in more))
+                f = replace(f, elsewhere=tuple(dict.fromkeys((*f.elsewhere, *more))),
+                            message=f"{f.message} (locked at {pins})")
+        out.append(f)
+    return out

@@ -44,7 +44,7 @@ from .call_text import call_text
 from .syntax import MAX_ITEMS, _Attribute, _Name, dotted, literal_source, unconditional_nodes  # noqa: F401 (imported from here too)
 from ..astwalk import walk
 
-VERSION = 24
+VERSION = 25
 MAX_TEMPLATE = 400  # a call longer than this is not carried (generated code, data tables)
 
 # Imports from these never lead into the project: calls naming only them need no summary entry.
@@ -104,17 +104,26 @@ def value_needles(engine) -> tuple:
 def worth_parsing(text: str, name: str, engine) -> bool:
     """For a file nothing matched in: whether its summary could matter to another module. `= False`: it may
     set a linked flag (`try: from .te import HAVE_TE; HAVE_GTP = HAVE_TE` / `except ImportError: HAVE_GTP = False`),
-    a flag only the link step can judge, for the modules importing it (project/flags.py)."""
-    return name == "__init__.py" or "= False" in text or any(v in text for v in value_needles(engine))
+    a flag only the link step can judge, for the modules importing it (project/flags.py). `import_module(`: it may
+    define a helper importing the module its caller names (`_IMPORTERS`)."""
+    return name == "__init__.py" or "= False" in text or "import_module(" in text \
+        or any(v in text for v in value_needles(engine))
+
+
+# A helper that imports the module its parameter names (`def try_import(name): ... importlib.import_module(name)`):
+# a project call of it with a literal (`awq_ext, msg = try_import("awq_ext")`) is an import of that module, which the
+# link step evaluates as `importlib.import_module("awq_ext")` (the per-file pass reads a literal one as an import)
+_IMPORTERS = frozenset({"import_module", "__import__"})
 
 
 def api_names(engine) -> frozenset:
-    """Last parts of the names the rules look for (`interpolate`, `init_process_group`), and the device
-    positions of the `[device]` table (`.to(device)`): a wrapper handing its parameter to one is a device sink."""
+    """Last parts of the names the rules look for (`interpolate`, `init_process_group`), the device positions of
+    the `[device]` table (`.to(device)`): a wrapper handing its parameter to one is a device sink; and the importers
+    of a module named by a string (`_IMPORTERS`)."""
     found = getattr(engine, "_link_api_names", None)
     if found is None:
         found = engine._link_api_names = frozenset(getattr(engine, "prefilter_tokens", ())) | frozenset(
-            getattr(engine, "device_methods", ()))
+            getattr(engine, "device_methods", ())) | _IMPORTERS
     return found
 
 

@@ -21,18 +21,17 @@ def _text(value: ast.expr) -> str | None:
     """The device name a returned or stored value spells: a literal string, or a CUDA device string built from an
     index (`f"cuda:{idx}"`, `"cuda:%d" % idx`, `"cuda:" + str(idx)`), read as `cuda:0` (its device type is what
     decides)."""
-    t = type(value)
-    if t is ast.Constant:
+    if isinstance(value, ast.Constant):
         return value.value if type(value.value) is str else None
-    if t is ast.JoinedStr:
+    if isinstance(value, ast.JoinedStr):
         parts = value.values
-        if len(parts) == 2 and type(parts[0]) is ast.Constant and parts[0].value == "cuda:" \
-                and type(parts[1]) is ast.FormattedValue:
+        if len(parts) == 2 and isinstance(parts[0], ast.Constant) and parts[0].value == "cuda:" \
+                and isinstance(parts[1], ast.FormattedValue):
             return "cuda:0"
-    elif t is ast.BinOp and type(value.left) is ast.Constant:
+    elif isinstance(value, ast.BinOp) and isinstance(value.left, ast.Constant):
         left = value.left.value
-        if (type(value.op) is ast.Mod and left in ("cuda:%d", "cuda:%s", "cuda:%i")) \
-                or (type(value.op) is ast.Add and left == "cuda:"):
+        if (isinstance(value.op, ast.Mod) and left in ("cuda:%d", "cuda:%s", "cuda:%i")) \
+                or (isinstance(value.op, ast.Add) and left == "cuda:"):
             return "cuda:0"
     return None
 

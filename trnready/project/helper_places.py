@@ -2,7 +2,8 @@
 
 The call is the finding (an import of the module its literal names); each call of the module it binds in the file
 (`awq_ext.gemmv2_forward_cuda(...)`) is one of its places, so a checklist shows where the library runs, as for an
-import of a kernel module (kernel_calls.py).
+import of a kernel module (kernel_calls.py). A call under a test of the module itself (`if awq_ext is not None:`)
+is on the path the file takes only when the import worked, and is not a place.
 """
 from __future__ import annotations
 
@@ -31,5 +32,20 @@ def helper_import_places(tree: ast.Module, line: int, col: int) -> list:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call) \
                 and node.value.lineno == line and node.value.col_offset == col:
             name = _bound(node.targets[0])
-            return places_of(tree, set(), {name + "."}) if name else []
+            if not name:
+                return []
+            checked = _checked_spans(tree, name)
+            return [(ln, c) for ln, c in places_of(tree, set(), {name + "."})
+                    if not any(a <= ln <= b for a, b in checked)]
     return []
+
+
+def _checked_spans(tree: ast.Module, name: str) -> list:
+    """Line spans of the `if` / `elif` / conditional expressions whose test names the module (`if awq_ext is not
+    None:`, `elif awq_ext:`): their calls sit on a path the file chose knowing whether the import worked."""
+    out = []
+    for node in walk(tree):
+        if isinstance(node, (ast.If, ast.IfExp, ast.While)) and any(
+                isinstance(n, ast.Name) and n.id == name for n in walk(node.test)):
+            out.append((node.lineno, node.end_lineno or node.lineno))
+    return out

@@ -112,18 +112,18 @@ def worth_parsing(text: str, name: str, engine) -> bool:
 
 # A helper that imports the module its parameter names (`def try_import(name): ... importlib.import_module(name)`):
 # a project call of it with a literal (`awq_ext, msg = try_import("awq_ext")`) is an import of that module, which the
-# link step evaluates as `importlib.import_module("awq_ext")` (the per-file pass reads a literal one as an import)
+# link step evaluates as `importlib.import_module("awq_ext")` (the per-file pass reads a literal one as an import).
+# Only function bodies keep such calls: a module-level `import_module(name)` given a project value is no helper.
 _IMPORTERS = frozenset({"import_module", "__import__"})
 
 
 def api_names(engine) -> frozenset:
-    """Last parts of the names the rules look for (`interpolate`, `init_process_group`), the device positions of
-    the `[device]` table (`.to(device)`): a wrapper handing its parameter to one is a device sink; and the importers
-    of a module named by a string (`_IMPORTERS`)."""
+    """Last parts of the names the rules look for (`interpolate`, `init_process_group`), and the device
+    positions of the `[device]` table (`.to(device)`): a wrapper handing its parameter to one is a device sink."""
     found = getattr(engine, "_link_api_names", None)
     if found is None:
         found = engine._link_api_names = frozenset(getattr(engine, "prefilter_tokens", ())) | frozenset(
-            getattr(engine, "device_methods", ())) | _IMPORTERS
+            getattr(engine, "device_methods", ()))
     return found
 
 
@@ -207,7 +207,9 @@ def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | Non
     own_classes = {f.split(".", 1)[0] for f in funcs if "." in f}
     callers = record(list(_top_statements(body)), funcs, calls, heads,
                      interesting | own_classes | _star_names(stars, heads), full_callers) if funcs else None
-    spans = _function_calls(funcs, calls, stores, callees, apis, uses, heads) if funcs else []
+    # a body's `importlib.import_module(name)` leads somewhere (an import helper), a module-level one does not
+    spans = _function_calls(funcs, calls, stores, callees, apis | _IMPORTERS if apis else apis, uses, heads) \
+        if funcs else []
     interesting = {n for n in interesting if n in imports or n in funcs or n in classes or n in stores}
     if apis:
         _attribute_reads(calls, imports, apis, spans, reads, heads)

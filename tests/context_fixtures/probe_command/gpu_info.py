@@ -17,3 +17,18 @@ def wrapped(prefix):
 
 def as_root():
     return subprocess.check_output(args=["sudo", "nvidia-smi", "-L"])
+
+
+def report():
+    try:
+        out = subprocess.check_output(["nvidia-smi", "-L"])
+    except FileNotFoundError:
+        out = b""
+    return out
+
+
+def report_strict():
+    try:
+        return subprocess.check_output(["nvidia-smi", "-L"])
+    except FileNotFoundError:
+        raise RuntimeError("needs an NVIDIA driver")

@@ -304,3 +304,27 @@ def test_a_dataclass_field_default_written_with_field_is_followed_like_a_literal
         ("app/settings.py", 6, 5, "TRN271",
          f"{NCCL} (via app/settings.py:6 DistArgs.dist_backend = 'nccl' → "
          "app/launch.py:7 dist.init_process_group(backend=args.dist_backend))", False)]
+
+
+def test_import_helper_called_with_a_literal_is_an_import_of_it():
+    # `try_import("awq_ext")`, a project helper whose body is `importlib.import_module(module_name)` in a try: an
+    # import of awq_ext, reported at the call with the library's rule; a module no rule knows (json), a helper
+    # building a project module's name around the string (`f"kern.plugins.{name}"`) and a helper that only opens
+    # the string as a file name: nothing
+    assert scan_findings(ROOT / "import_helper", "--no-config") == [
+        ("kern/ops/gemm.py", 5, 16, "TRN294",
+         "GPU weight-quantization libraries (AutoGPTQ, AutoAWQ, GPTQModel, ModelOpt): `awq_ext` (via "
+         "kern/ops/gemm.py:5 try_import('awq_ext') → kern/utils/module.py:7 importlib.import_module)", False),
+        ("kern/ops/gemm.py", 6, 17, "TRN281",
+         "flash-attn (CUDA-only kernels): `flash_attn` (via kern/ops/gemm.py:6 try_import('flash_attn') → "
+         "kern/utils/module.py:7 importlib.import_module)", False)]
+
+
+def test_calls_of_a_module_imported_through_a_helper_are_places_of_its_finding():
+    # `awq_ext.gemm_forward_cuda(...)` (line 15) and `awq_ext.gemmv2_forward_cuda(...)` (19) run the module line 5
+    # imported through try_import; not the call under `if awq_ext is not None:` (24), nor `flash(x, w)` (29), a name
+    # no helper bound
+    proc = run_cli("scan", ROOT / "import_helper", "--format", "json", "--no-cache", "--no-config")
+    places = {(f["path"], f["line"]): [o["line"] for o in f.get("occurrences", ())]
+              for f in json.loads(proc.stdout)["findings"]}
+    assert places == {("kern/ops/gemm.py", 5): [15, 19], ("kern/ops/gemm.py", 6): []}

@@ -1,7 +1,8 @@
 """Statement-form device picks: the device string an `if` / `elif` / `else` chain assigns or returns.
 
 `if torch.cuda.is_available(): device_type = "cuda"` / `elif ...: device_type = "mps"` / `else: device_type = "cpu"`
-(or `return "cuda"` ... `return "cpu"` after the `if`): the "cuda" is a device string because another arm gives
+(or `return "cuda"` ... `return "cpu"` after the `if`; also `return f"cuda:{idx}"` after `if idx == -1: return "cpu"`,
+a device index turned into a device string): the "cuda" is a device string because another arm gives
 the same name (or the function's return) another device's name. The names that make a chain a device pick are
 catalogue data (`[context.values] device-pick-alternatives`); the check of the chain decides the rest
 (neuron-guarded guards the CUDA arm, and the post-processing folds that value into the reported check).
@@ -14,6 +15,25 @@ import ast
 
 def _is_cuda(value: str) -> bool:
     return value == "cuda" or (value.startswith("cuda:") and value[5:].isdigit())
+
+
+def _text(value: ast.expr) -> str | None:
+    """The device name a returned or stored value spells: a literal string, or a CUDA device string built from an
+    index (`f"cuda:{idx}"`, `"cuda:%d" % idx`, `"cuda:" + str(idx)`), read as `cuda:0` (its device type is what
+    decides)."""
+    if isinstance(value, ast.Constant):
+        return value.value if type(value.value) is str else None
+    if isinstance(value, ast.JoinedStr):
+        parts = value.values
+        if len(parts) == 2 and isinstance(parts[0], ast.Constant) and parts[0].value == "cuda:" \
+                and isinstance(parts[1], ast.FormattedValue):
+            return "cuda:0"
+    elif isinstance(value, ast.BinOp) and isinstance(value.left, ast.Constant):
+        left = value.left.value
+        if (isinstance(value.op, ast.Mod) and left in ("cuda:%d", "cuda:%s", "cuda:%i")) \
+                or (isinstance(value.op, ast.Add) and left == "cuda:"):
+            return "cuda:0"
+    return None
 
 
 def _stores(arm: list, out: dict) -> None:
@@ -32,8 +52,9 @@ def _stores(arm: list, out: dict) -> None:
             key, value = "return", st.value
         else:
             continue
-        if type(value) is ast.Constant and type(value.value) is str:
-            out.setdefault(key, []).append(value)
+        text = _text(value)
+        if text is not None:
+            out.setdefault(key, []).append((value, text))
 
 
 def pick_literals(node: ast.If, following: ast.stmt | None, alternatives: frozenset) -> list:
@@ -49,7 +70,7 @@ def pick_literals(node: ast.If, following: ast.stmt | None, alternatives: frozen
     _stores(orelse if orelse else ([following] if following is not None else []), stores)
     out: list = []
     for values in stores.values():
-        cuda = [v for v in values if _is_cuda(v.value)]
-        if cuda and any(v.value.split(":", 1)[0].lower() in alternatives for v in values):
+        cuda = [v for v, text in values if _is_cuda(text)]
+        if cuda and any(text.split(":", 1)[0].lower() in alternatives for _, text in values):
             out.extend(cuda)
     return out

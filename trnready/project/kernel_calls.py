@@ -102,6 +102,12 @@ def call_places(tree: ast.Module, imports: list) -> list:
                 prefixes |= p
     if not names and not prefixes:
         return []
+    return places_of(tree, names, prefixes)
+
+
+def places_of(tree: ast.Module, names: set, prefixes: set) -> list:
+    """[(line, UTF-8 byte offset)] of the calls of `names` (`act_quant(...)`) or of a name under one of `prefixes`
+    (`kernel.act_quant(...)` for "kernel."), outside arms the module constants rule out."""
     consts = _constants(tree)
     out: list = []
     stack: list[ast.AST] = [tree]

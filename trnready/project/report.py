@@ -5,6 +5,7 @@ from dataclasses import replace
 
 from ..model import Occurrences, make_finding
 from ..read import read_bytes
+from .helper_places import IMPORTER_STEPS, helper_import_places
 from .host_calls import guard_host_calls
 from .summary import VERSION
 from ..astwalk import walk
@@ -97,6 +98,9 @@ def _link_findings(files, summaries, engine, cache, config, scan_bytes, digests,
             kernel_imports.add(len(out) - 1)
             if rule_id not in kernel_rules and chain:  # a module building (or importing) a CUDA extension at its
                 out[-1] = replace(out[-1], link_target=(chain[0][0], chain[0][1]))  # top: a place of that finding
+        if chain and chain[-1][2] in IMPORTER_STEPS and len(use) <= 7:
+            # `awq_ext, msg = try_import("awq_ext")`: the module's calls in the file are places of the import
+            out[-1] = _with_helper_calls(out[-1], line, col, text_of[rel], lines, trees)
         if len(use) > 9 and use[9]:  # an import of a module the project builds: a place of the build's finding
             out[-1] = replace(out[-1], link_target=(use[9][0], use[9][1]))
             if len(use) > 10 and use[10] and not _goes_on_without(text_of[rel], line, trees, rel):
@@ -259,6 +263,29 @@ def _goes_on_without(text: str, line: int, trees: dict, rel: str) -> bool:
                 if (h.type is None or set(named) & catches) and not any(isinstance(n, ast.Raise) for n in walk(h)):
                     return True
     return False
+
+
+def _tree(trees: dict, rel: str, text: str):
+    import ast
+
+    if rel not in trees:
+        try:
+            trees[rel] = ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            trees[rel] = None
+    return trees[rel]
+
+
+def _with_helper_calls(f, line: int, col: int, text: str, lines: list, trees: dict):
+    """The finding at a project helper's import of a module (`try_import("awq_ext")`, helper_places.py), with each
+    call of the module the file binds from it as a place."""
+    tree = _tree(trees, f.path, text)
+    if tree is None:
+        return f
+    places = helper_import_places(tree, line, col)
+    more = [(ln, _column(lines[ln - 1], c) if 0 < ln <= len(lines) else c + 1, f.rule)
+            for ln, c in places if not f.line <= ln <= f.end_line]
+    return replace(f, occurrences=tuple(more)) if more else f
 
 
 def _with_calls(f, imports: list, text: str, lines: list, trees: dict, missing: set):

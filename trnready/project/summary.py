@@ -44,7 +44,7 @@ from .call_text import call_text
 from .syntax import MAX_ITEMS, _Attribute, _Name, dotted, literal_source, unconditional_nodes  # noqa: F401 (imported from here too)
 from ..astwalk import walk
 
-VERSION = 24
+VERSION = 25
 MAX_TEMPLATE = 400  # a call longer than this is not carried (generated code, data tables)
 
 # Imports from these never lead into the project: calls naming only them need no summary entry.
@@ -104,8 +104,17 @@ def value_needles(engine) -> tuple:
 def worth_parsing(text: str, name: str, engine) -> bool:
     """For a file nothing matched in: whether its summary could matter to another module. `= False`: it may
     set a linked flag (`try: from .te import HAVE_TE; HAVE_GTP = HAVE_TE` / `except ImportError: HAVE_GTP = False`),
-    a flag only the link step can judge, for the modules importing it (project/flags.py)."""
-    return name == "__init__.py" or "= False" in text or any(v in text for v in value_needles(engine))
+    a flag only the link step can judge, for the modules importing it (project/flags.py). `import_module(`: it may
+    define a helper importing the module its caller names (`_IMPORTERS`)."""
+    return name == "__init__.py" or "= False" in text or "import_module(" in text \
+        or any(v in text for v in value_needles(engine))
+
+
+# A helper that imports the module its parameter names (`def try_import(name): ... importlib.import_module(name)`):
+# a project call of it with a literal (`awq_ext, msg = try_import("awq_ext")`) is an import of that module, which the
+# link step evaluates as `importlib.import_module("awq_ext")` (the per-file pass reads a literal one as an import).
+# Only function bodies keep such calls: a module-level `import_module(name)` given a project value is no helper.
+_IMPORTERS = frozenset({"import_module", "__import__"})
 
 
 def api_names(engine) -> frozenset:
@@ -198,7 +207,9 @@ def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | Non
     own_classes = {f.split(".", 1)[0] for f in funcs if "." in f}
     callers = record(list(_top_statements(body)), funcs, calls, heads,
                      interesting | own_classes | _star_names(stars, heads), full_callers) if funcs else None
-    spans = _function_calls(funcs, calls, stores, callees, apis, uses, heads) if funcs else []
+    # a body's `importlib.import_module(name)` leads somewhere (an import helper), a module-level one does not
+    spans = _function_calls(funcs, calls, stores, callees, apis | _IMPORTERS if apis else apis, uses, heads) \
+        if funcs else []
     interesting = {n for n in interesting if n in imports or n in funcs or n in classes or n in stores}
     if apis:
         _attribute_reads(calls, imports, apis, spans, reads, heads)

@@ -27,6 +27,13 @@ def _copy(tmp_path, name):
 
 def test_package_modules_nothing_imports_are_guarded(tmp_path):
     assert findings(_copy(tmp_path, "app")) == [
+        # models imported by run.py; their `__main__` self-check block does not make depth_blocks a script
+        ("depth/models/depth_blocks.py", 6, "TRN241", ""),
+        # a library module with a `__main__` self-check that only a dead module imports is dead too
+        ("depth/trainers/depth_losses.py", 6, "TRN104", DEAD),
+        ("depth/trainers/depth_losses.py", 11, "TRN241", DEAD),
+        # loaded by name only by depth_builder.py, which nothing imports (zoo's live loader names zoo.trainers)
+        ("depth/trainers/depth_trainer.py", 8, "TRN251", DEAD),
         ("nspkg/nsdead.py", 2, "TRN241", DEAD),  # a namespace package run.py imports from; this module: nobody
         ("pkg/config_named.py", 6, "TRN241", ""),  # a config names it by its dotted path
         ("pkg/dead.py", 13, "TRN241", DEAD),  # only defines, assigns and sets up logging; nobody imports it

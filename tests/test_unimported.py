@@ -75,3 +75,24 @@ def test_a_declared_library_keeps_every_module(tmp_path):
 def test_a_partial_scan_judges_nothing():
     # scanned in place, the fixture lies inside this repository: the rest of the project may import anything
     assert all(g != DEAD for *_, g in findings(ROOT / "app"))
+
+
+def _application(tmp_path, requires):
+    # the declared package is imported by a launcher beside it; setup.py's runtime requirements decide whether the
+    # package is a library (its modules are its users' API) or an application packaged for `pip install -e .`
+    root = _copy(tmp_path, "lib")
+    (root / "setup.py").write_text(f'from setuptools import setup\n\nsetup(name="pkg", packages=["pkg"], '
+                                   f'install_requires={requires!r}, extras_require={{"dev": ["torch==2.3.0"]}})\n')
+    (root / "launch.py").write_text("from pkg.core import z\n\nif __name__ == '__main__':\n    z(1)\n")
+    return [f for f in findings(root) if f[0].startswith("pkg/")]  # setup.py: a torch pin of its own
+
+
+def test_an_application_pinning_torch_judges_its_declared_package(tmp_path):
+    # `torch==2.3.0` in install_requires: nothing could install it beside another torch project, so no outside
+    # user imports pkg/api.py
+    assert _application(tmp_path, ["torch==2.3.0", "numpy"]) == [("pkg/api.py", 3, "TRN241", DEAD)]
+
+
+def test_a_library_with_a_torch_range_keeps_its_declared_package(tmp_path):
+    # a range, or a pin only in an extra, is how libraries declare torch: pkg/api.py is its users' API
+    assert _application(tmp_path, ["torch>=2.1", "numpy==1.26.4"]) == [("pkg/api.py", 3, "TRN241", "")]

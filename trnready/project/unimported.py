@@ -308,6 +308,7 @@ def _head_word(text: str, name: str) -> bool:
 _LOADERS = ("import_module(", "__import__(", "spec_from_file_location(", "SourceFileLoader(", "run_path(",
             "run_module(", "load_source(")
 _WALKERS = ("iter_modules(", "walk_packages(")
+_LOADED_ALREADY = re.compile(r"\s*[\w.]+\.__(?:module|name|package)__\s*[,)]")
 
 
 def _loaded_by_name(rel: str, files, text_of, is_module=lambda r: False) -> set:
@@ -333,6 +334,9 @@ def _loaded_by_name(rel: str, files, text_of, is_module=lambda r: False) -> set:
             i = text.find(w)
             while i >= 0:
                 window = text[i:i + 240]
+                if _LOADED_ALREADY.match(text, i + len(w)):  # `import_module(model.__module__)`: loads nothing new
+                    i = text.find(w, i + 1)
+                    continue
                 if any(f in window and _names_folder(window, f, folders[:k]) for k, f in enumerate(folders)):
                     if not is_module(sf.rel):
                         return {None}

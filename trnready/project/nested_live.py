@@ -23,8 +23,12 @@ own) that the rest of the repository reaches only by its path:
 4. a package of the copy (a folder with `__init__.py`, or any folder inside one) none of whose modules is reached:
    its findings are guarded (`unused-nested-package`), whatever their file kind (its YAML configs too);
 5. the copy's dependency manifests (requirements*.txt, conda/environment files, pyproject.toml, setup.cfg,
-   Pipfile; never setup.py) that no file outside it names by path (`pip install -r .../requirements.txt`): the
-   copy runs from source, so what it declares is never installed (`nested-copy-manifest`).
+   Pipfile; never setup.py) and its own Dockerfiles that no file outside it names by path (`pip install -r
+   .../requirements.txt`): the copy runs from source, so what it declares is never installed or built
+   (`nested-copy-manifest`).
+
+Its package may be a namespace package: a folder without `__init__.py` that `hubconf.py` imports from (MiDaS's
+`from midas.dpt_depth import DPTDepthModel`, kept under x-flux's ZoeDepth as `midas_repo/`).
 
 The root project's own packages are never guarded this way: a library's modules are its public API."""
 from __future__ import annotations

@@ -16,7 +16,11 @@ A module is judged only when all of these hold, so the step errs on the side of 
   a package the root packaging declares (a library's modules are its users' API);
 - it is not a script: its top level only imports, defines, assigns, and calls the set-up functions of
   `[context.values] module-setup-calls` (`warnings.filterwarnings`, `logging.basicConfig`, a registry's
-  `register`); a `__main__` check, `sys.argv`, `argparse`, or any other call or loop at the top level makes it one;
+  `register`); a `__main__` check, `sys.argv`, `argparse`, or any other call or loop at the top level makes it one,
+  except a top-level `__main__` self-check in a module that some package module imports (it is then dead when its
+  importers are);
+- no file loads it by a computed name (`import_module(f"zoedepth.trainers.{name}_trainer")`) unless that file is a
+  package module this step judges dead too (a loader runs only if its own module does);
 - no file of the scan (Python, shell, config, notebook, Dockerfile) and no Markdown or reStructuredText file in a
   scanned folder names the module's file name as a word (`import external_mask`, `from .external_mask import`,
   `python -m pkg.external_mask`, a config's dotted path), except files that are themselves judged unimported

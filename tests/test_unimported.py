@@ -51,6 +51,7 @@ def test_package_modules_nothing_imports_are_guarded(tmp_path):
         ("pkg/tool.py", 5, "TRN243", ""),  # has a __main__ block: a script
         ("pkg/used.py", 2, "TRN241", ""),  # imported by run.py
         ("pkg/usedsub/scale.py", 7, "TRN243", ""),  # used.py names the class its package's __init__ exports
+        ("pkg/version_guarded.py", 11, "TRN241", DEAD),  # its top-level `raise` only guards a version check
         ("pkg2/auto.py", 2, "TRN241", ""),  # its package's __init__ imports every module by a walk
         ("plugins/plugin_a.py", 2, "TRN241", ""),  # loaded by a computed name on a line naming its folder
         ("tests/test_dead.py", 2, "TRN241", ""),  # a test: pytest runs it

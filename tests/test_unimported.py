@@ -27,6 +27,13 @@ def _copy(tmp_path, name):
 
 def test_package_modules_nothing_imports_are_guarded(tmp_path):
     assert findings(_copy(tmp_path, "app")) == [
+        # models imported by run.py; their `__main__` self-check block does not make depth_blocks a script
+        ("depth/models/depth_blocks.py", 6, "TRN241", ""),
+        # a library module with a `__main__` self-check that only a dead module imports is dead too
+        ("depth/trainers/depth_losses.py", 6, "TRN104", DEAD),
+        ("depth/trainers/depth_losses.py", 11, "TRN241", DEAD),
+        # loaded by name only by depth_builder.py, which nothing imports (zoo's live loader names zoo.trainers)
+        ("depth/trainers/depth_trainer.py", 8, "TRN251", DEAD),
         ("nspkg/nsdead.py", 2, "TRN241", DEAD),  # a namespace package run.py imports from; this module: nobody
         ("pkg/config_named.py", 6, "TRN241", ""),  # a config names it by its dotted path
         ("pkg/dead.py", 13, "TRN241", DEAD),  # only defines, assigns and sets up logging; nobody imports it
@@ -44,6 +51,7 @@ def test_package_modules_nothing_imports_are_guarded(tmp_path):
         ("pkg/tool.py", 5, "TRN243", ""),  # has a __main__ block: a script
         ("pkg/used.py", 2, "TRN241", ""),  # imported by run.py
         ("pkg/usedsub/scale.py", 7, "TRN243", ""),  # used.py names the class its package's __init__ exports
+        ("pkg/version_guarded.py", 11, "TRN241", DEAD),  # its top-level `raise` only guards a version check
         ("pkg2/auto.py", 2, "TRN241", ""),  # its package's __init__ imports every module by a walk
         ("plugins/plugin_a.py", 2, "TRN241", ""),  # loaded by a computed name on a line naming its folder
         ("tests/test_dead.py", 2, "TRN241", ""),  # a test: pytest runs it
@@ -68,3 +76,24 @@ def test_a_declared_library_keeps_every_module(tmp_path):
 def test_a_partial_scan_judges_nothing():
     # scanned in place, the fixture lies inside this repository: the rest of the project may import anything
     assert all(g != DEAD for *_, g in findings(ROOT / "app"))
+
+
+def _application(tmp_path, requires):
+    # the declared package is imported by a launcher beside it; setup.py's runtime requirements decide whether the
+    # package is a library (its modules are its users' API) or an application packaged for `pip install -e .`
+    root = _copy(tmp_path, "lib")
+    (root / "setup.py").write_text(f'from setuptools import setup\n\nsetup(name="pkg", packages=["pkg"], '
+                                   f'install_requires={requires!r}, extras_require={{"dev": ["torch==2.3.0"]}})\n')
+    (root / "launch.py").write_text("from pkg.core import z\n\nif __name__ == '__main__':\n    z(1)\n")
+    return [f for f in findings(root) if f[0].startswith("pkg/")]  # setup.py: a torch pin of its own
+
+
+def test_an_application_pinning_torch_judges_its_declared_package(tmp_path):
+    # `torch==2.3.0` in install_requires: nothing could install it beside another torch project, so no outside
+    # user imports pkg/api.py
+    assert _application(tmp_path, ["torch==2.3.0", "numpy"]) == [("pkg/api.py", 3, "TRN241", DEAD)]
+
+
+def test_a_library_with_a_torch_range_keeps_its_declared_package(tmp_path):
+    # a range, or a pin only in an extra, is how libraries declare torch: pkg/api.py is its users' API
+    assert _application(tmp_path, ["torch>=2.1", "numpy==1.26.4"]) == [("pkg/api.py", 3, "TRN241", "")]

@@ -23,8 +23,12 @@ own) that the rest of the repository reaches only by its path:
 4. a package of the copy (a folder with `__init__.py`, or any folder inside one) none of whose modules is reached:
    its findings are guarded (`unused-nested-package`), whatever their file kind (its YAML configs too);
 5. the copy's dependency manifests (requirements*.txt, conda/environment files, pyproject.toml, setup.cfg,
-   Pipfile; never setup.py) that no file outside it names by path (`pip install -r .../requirements.txt`): the
-   copy runs from source, so what it declares is never installed (`nested-copy-manifest`).
+   Pipfile; never setup.py) and its own Dockerfiles that no file outside it names by path (`pip install -r
+   .../requirements.txt`): the copy runs from source, so what it declares is never installed or built
+   (`nested-copy-manifest`).
+
+Its package may be a namespace package: a folder without `__init__.py` that `hubconf.py` imports from (MiDaS's
+`from midas.dpt_depth import DPTDepthModel`, kept under x-flux's ZoeDepth as `midas_repo/`).
 
 The root project's own packages are never guarded this way: a library's modules are its public API."""
 from __future__ import annotations
@@ -40,6 +44,12 @@ def is_manifest(name: str) -> bool:
     return name in _MANIFESTS or (name.startswith("requirements") and name.endswith(".txt"))
 
 
+def _container_file(name: str) -> bool:
+    """The copy's own image recipe (`Dockerfile`, `Dockerfile.gpu`, `gpu.Dockerfile`): it builds the copy's
+    environment, which the repository serving the copy from source never builds unless it names the file."""
+    return name == "Dockerfile" or name.startswith("Dockerfile.") or name.endswith(".Dockerfile")
+
+
 def unreached(layout, namers, unused: set, paths) -> dict:
     """path -> reason, for the paths of `paths` in an unreached package or manifest of a used nested copy."""
     copies = sorted((d for d in layout.projects if not layout.is_root(d) and layout.depth(d) >= 2
@@ -51,7 +61,7 @@ def unreached(layout, namers, unused: set, paths) -> dict:
         # Only a copy the repository reaches by its path (a launcher, a torch.hub.load string), never by importing
         # it: a folder nothing names is the repository's own work or example (examples/dreambooth/ with its own
         # requirements.txt), left as it is.
-        if not mine or not _library(layout, d) or _imported_from_outside(layout, namers, d) or \
+        if not mine or not _library(layout, namers, d) or _imported_from_outside(layout, namers, d) or \
                 not _path_named(layout, namers, d):
             continue
         live = _live_modules(layout, namers, d)
@@ -61,17 +71,26 @@ def unreached(layout, namers, unused: set, paths) -> dict:
             pkg = _unreached_package(layout, d, p, live)
             if pkg:
                 out[p] = "unused-nested-package"
-            elif is_manifest(PurePosixPath(p).name) and not _named_outside(layout, namers, d, p):
+            elif (is_manifest(PurePosixPath(p).name) or _container_file(PurePosixPath(p).name)) and \
+                    not _named_outside(layout, namers, d, p):
                 out[p] = "nested-copy-manifest"
     return out
 
 
-def _library(layout, d: str) -> bool:
+def _library(layout, namers, d: str) -> bool:
     """A copy served through torch.hub (its own `hubconf.py`) with a package of its own. A nested library without
     one (torchrec's `contrib/dynamic_embedding/`, built by its CI) is installed: all its packages are its API."""
     names = layout.children.get(d, set())
-    return "hubconf.py" in names and any(p.startswith(d + "/") and p.count("/") - d.count("/") in (1, 2)
-                                         for p in layout.packages)
+    if "hubconf.py" not in names:
+        return False
+    if any(p.startswith(d + "/") and p.count("/") - d.count("/") in (1, 2) for p in layout.packages):
+        return True
+    # a namespace package: a folder of modules without __init__.py that hubconf.py imports from (MiDaS's
+    # `from midas.dpt_depth import DPTDepthModel`)
+    hub = next((sf for sf in layout.files if sf.rel == f"{d}/hubconf.py"), None)
+    facts = namers.imports(hub) if hub is not None else None
+    return facts is not None and any(not level and "." in name and name.split(".")[0] not in names
+                                     and f"{d}/{name.split('.')[0]}" in layout.children for level, name in facts[0])
 
 
 def _path_named(layout, namers, d: str) -> bool:

@@ -273,13 +273,16 @@ _DEFINING = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, 
 def top_calls(body: list, limit: int = 64):
     """The names of the calls a module's top level makes as statements, or None when it does anything else than
     import, define, assign, or call (a docstring, `if TYPE_CHECKING:` / `if is_x_available(): import x` and
-    optional-import `try` blocks are looked into): a loop, a `with`, any other expression makes it a script."""
+    optional-import `try` blocks are looked into): a loop, a `with`, any other expression makes it a script. A
+    `raise` in an arm of those (`else: raise SystemExit("needs Python 3.8")`, `except ImportError: raise ...`) is a
+    guard of the import, not a program."""
     names: list = []
     stack = list(body)
+    inner = set()  # ids of the statements inside an `if` or `try` arm
     while stack:
         st = stack.pop()
         k = type(st)
-        if k in _DEFINING:
+        if k in _DEFINING or (k is ast.Raise and id(st) in inner):
             continue
         if k is ast.Expr:
             v = st.value
@@ -294,9 +297,13 @@ def top_calls(body: list, limit: int = 64):
                     return None
                 names.append(name)
         elif k is ast.If:
-            stack += st.body + st.orelse
+            arms = st.body + st.orelse
+            inner.update(id(x) for x in arms)
+            stack += arms
         elif k is ast.Try or k.__name__ == "TryStar":
-            stack += st.body + st.orelse + st.finalbody + [s for h in st.handlers for s in h.body]
+            arms = st.body + st.orelse + st.finalbody + [s for h in st.handlers for s in h.body]
+            inner.update(id(x) for x in arms)
+            stack += arms
         else:
             return None
     return sorted(names)

@@ -16,7 +16,11 @@ A module is judged only when all of these hold, so the step errs on the side of 
   a package the root packaging declares (a library's modules are its users' API);
 - it is not a script: its top level only imports, defines, assigns, and calls the set-up functions of
   `[context.values] module-setup-calls` (`warnings.filterwarnings`, `logging.basicConfig`, a registry's
-  `register`); a `__main__` check, `sys.argv`, `argparse`, or any other call or loop at the top level makes it one;
+  `register`); a `__main__` check, `sys.argv`, `argparse`, or any other call or loop at the top level makes it one,
+  except a top-level `__main__` self-check in a module that some package module imports (it is then dead when its
+  importers are);
+- no file loads it by a computed name (`import_module(f"zoedepth.trainers.{name}_trainer")`) unless that file is a
+  package module this step judges dead too (a loader runs only if its own module does);
 - no file of the scan (Python, shell, config, notebook, Dockerfile) and no Markdown or reStructuredText file in a
   scanned folder names the module's file name as a word (`import external_mask`, `from .external_mask import`,
   `python -m pkg.external_mask`, a config's dotted path), except files that are themselves judged unimported
@@ -127,31 +131,44 @@ def _dead_modules(candidates, files, py, packages, values, read_text, classify, 
     judged: set = set()  # modules whose text is kept: candidates and the modules that name them
     text_of = keeping_reader(read_text, judged.__contains__)
     verdict: dict = {}  # rel -> True (may be dead) / False (alive)
+    checked: dict = {}  # rel -> True: a library module with a `__main__` self-check, dead only if its importers are
     mentioners: dict = {}  # rel -> {rels of eligible modules naming it}
     todo = list(candidates)
+
+    def is_module(r: str) -> bool:
+        return _eligible(r, packages, classify, inits=True)
     for _ in range(_ROUNDS):
-        fresh = [r for r in todo if r not in verdict]
+        fresh = list(dict.fromkeys(r for r in todo if r not in verdict))
         if not fresh:
             break
         judged.update(fresh)
         for rel in fresh:
             verdict[rel] = _library_module(text_of(py[rel]), setup, tops(rel) if tops is not None else _UNKNOWN)
+            if not verdict[rel] and _self_checked_library(text_of(py[rel]), setup):
+                verdict[rel] = checked[rel] = True
         # the mention search first: it settles most modules as used, so the checks below, which each read every
         # file's text, run only for the few modules nothing but package modules name
         open_ = [r for r in fresh if verdict[r]]
-        named = _named_by(open_, files, text_of, lambda r: _eligible(r, packages, classify, inits=True))
+        named = _named_by(open_, files, text_of, is_module)
         nxt: list = []
         for rel in open_:
             who = named.get(rel, set())
-            if None in who:  # named by a file that is not a package module: a script, a config, a test
+            if None in who or (rel in checked and not who):
+                # named by a file that is not a package module (a script, a config, a test); or a module with a
+                # `__main__` self-check that no package module imports: a script run by hand
                 verdict[rel] = False
                 continue
-            if not (_used_as_package(rel, files, text_of) and _imported_from_outside(rel, files, text_of)
-                    and not _loaded_by_name(rel, files, text_of)):
+            if not (_used_as_package(rel, files, text_of) and _imported_from_outside(rel, files, text_of)):
                 verdict[rel] = False
                 continue
-            mentioners[rel] = who
-            nxt.extend(w for w in who if w not in verdict)
+            # a loader by computed name in a module this step may judge counts as that module's mention: it loads
+            # something only if its own module runs (ZoeDepth's `trainers/builder.py`, which nothing imports)
+            loaders = _loaded_by_name(rel, files, text_of, is_module)
+            if None in loaders:
+                verdict[rel] = False
+                continue
+            mentioners[rel] = who | loaders
+            nxt.extend(w for w in mentioners[rel] if w not in verdict)
         todo = nxt
     # a module is dead when it may be and every module naming it is dead (a fixpoint over the rounds run)
     dead = {r for r, v in verdict.items() if v and r in mentioners}
@@ -295,16 +312,18 @@ def _head_word(text: str, name: str) -> bool:
 _LOADERS = ("import_module(", "__import__(", "spec_from_file_location(", "SourceFileLoader(", "run_path(",
             "run_module(", "load_source(")
 _WALKERS = ("iter_modules(", "walk_packages(")
+_LOADED_ALREADY = re.compile(r"\s*[\w.]+\.__(?:module|name|package)__\s*[,)]")
 
 
-def _loaded_by_name(rel: str, files, text_of) -> bool:
-    """Some Python file loads modules by a computed name whose call names the module's folder
-    (`importlib.import_module(f"plugins.{name}")`, also with the argument on the next line), or walks the packages
-    at or above the module's folder
-    (`pkgutil.walk_packages(package.__path__)` in a package's `__init__.py`): the folder's modules may be loaded
-    without their names being written anywhere."""
+def _loaded_by_name(rel: str, files, text_of, is_module=lambda r: False) -> set:
+    """The files that may load the module without its name being written anywhere: a Python file loading modules by
+    a computed name whose call names the module's folder (`importlib.import_module(f"plugins.{name}")`, also with
+    the argument on the next line), given as its rel when `is_module(rel)` (a package module this step may judge:
+    it loads only when it runs itself), else as None; None too for a file walking the packages at or above the
+    module's folder (`pkgutil.walk_packages(package.__path__)` in a package's `__init__.py`)."""
     parts = rel.split("/")[:-1]
     folders = [p for p in parts if p != "src"]  # `lib.` + name in a computed import may reach lib/train/loop.py
+    out: set = set()
     for sf in files:
         if sf.kind != "python" or sf.rel == rel:
             continue
@@ -312,17 +331,25 @@ def _loaded_by_name(rel: str, files, text_of) -> bool:
         if any(w in text for w in _WALKERS):
             here = sf.rel.split("/")[:-1]
             if parts[:len(here)] == here:
-                return True
+                return {None}
         if not any(f in text for f in folders) or not any(w in text for w in _LOADERS):
             continue
         for w in _LOADERS:  # the call and what follows it (an argument written on the next line)
             i = text.find(w)
             while i >= 0:
                 window = text[i:i + 240]
-                if any(f in window and _word_at(window, f, 0, len(window)) for f in folders):
-                    return True
+                if _LOADED_ALREADY.match(text, i + len(w)):  # `import_module(model.__module__)`: loads nothing new
+                    i = text.find(w, i + 1)
+                    continue
+                if any(f in window and _names_folder(window, f, folders[:k]) for k, f in enumerate(folders)):
+                    if not is_module(sf.rel):
+                        return {None}
+                    out.add(sf.rel)
+                    break
                 i = text.find(w, i + 1)
-    return False
+            if sf.rel in out:
+                break
+    return out
 
 
 def _library_module(text: str, setup: frozenset, calls=_UNKNOWN) -> bool:
@@ -337,6 +364,49 @@ def _library_module(text: str, setup: frozenset, calls=_UNKNOWN) -> bool:
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return False
     return _library_module(text, setup, top_calls(tree.body))
+
+
+def _names_folder(window: str, folder: str, above: list) -> bool:
+    """`folder` occurs in `window` as a word, and when a dotted name spells a parent before it (`zoo.trainers.`),
+    that parent is the folder's own (`above`: the folders above it): `import_module(f"zoo.trainers.{name}")` loads
+    nothing from `depth/trainers/`."""
+    i = window.find(folder)
+    while i >= 0:
+        j = i + len(folder)
+        if (i == 0 or not (window[i - 1].isalnum() or window[i - 1] == "_")) and \
+                (j >= len(window) or not (window[j].isalnum() or window[j] == "_")):
+            if i == 0 or window[i - 1] != "." or not above:
+                return True
+            k = i - 1
+            while k > 0 and (window[k - 1].isalnum() or window[k - 1] == "_"):
+                k -= 1
+            if window[k:i - 1] == above[-1] or not window[k:i - 1]:
+                return True
+        i = window.find(folder, j)
+    return False
+
+
+def _self_checked_library(text: str, setup: frozenset) -> bool:
+    """A library module whose only script part is a top-level `if __name__ == "__main__":` self-check (ZoeDepth's
+    `trainers/loss.py` tries its losses on random tensors there). Such a module counts as a library module when
+    some package module imports it: the block runs only by hand (its findings already have the `example` scope),
+    and the rest runs only through its importers."""
+    if not text or "__main__" not in text:
+        return False
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    from ..postprocess import _is_main_guard
+
+    body = [st for st in tree.body if not _is_main_guard(st)]
+    if len(body) == len(tree.body):
+        return False
+    rest = [ast.get_source_segment(text, st) or "" for st in body]
+    if any("sys.argv" in r or "argparse" in r or "__main__" in r for r in rest):
+        return False
+    calls = top_calls(body)
+    return calls is not None and all(c in setup for c in calls)
 
 
 def _documented(rels: set, files) -> set:

@@ -133,6 +133,10 @@ def _declared_packages(root: Path) -> frozenset:
 
     if not any(is_packaging(root / m) for m in _MANIFESTS):
         return frozenset()
+    from .app_packaging import pins_torch
+
+    if pins_torch(root):  # an application packaged for `pip install -e .`: no outside users of its names
+        return frozenset()
     return own_packages(root)
 
 

@@ -1,0 +1,64 @@
+"""Root packaging that installs an application, not a library (used by `never-referenced` and `never-imported`).
+
+Both steps leave alone the public names and modules of a package the root packaging declares: a library's users
+import them from outside the repository. A distribution whose runtime dependencies pin torch to one exact version
+(`torch==2.3.0` in `[project] dependencies`, Poetry's `[tool.poetry.dependencies]` or setup.py's
+`install_requires=[...]`) cannot be installed beside any other project using torch: it is an application packaged
+for `pip install -e .` (VILA, LLaVA, nanochat), whose modules only the repository itself runs. Its packages are
+judged like any other code. A pin in an optional extra (`[project.optional-dependencies]`, `extras_require`), a
+range (`torch>=2.1`) or a pin of another package says nothing of the kind."""
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised only on Python 3.10
+    import tomli as tomllib
+
+_PIN = re.compile(r"""^\s*torch\s*(?:\[[^\]]*\])?\s*===?\s*[\w.+!*-]+\s*(?:;.*)?$""", re.I)
+_POETRY_PIN = re.compile(r"^\s*(?:==)?\s*\d[\w.+!-]*\s*$")
+_INSTALL_REQUIRES = re.compile(r"install_requires\s*=\s*\[(.*?)\]", re.S)
+_STRING = re.compile(r"""["']([^"'\n]*)["']""")
+
+
+def pins_torch(root: Path) -> bool:
+    """The root packaging's runtime dependencies pin torch to one exact version."""
+    return _pyproject_pins(root / "pyproject.toml") or _setup_py_pins(root / "setup.py")
+
+
+def _pyproject_pins(path: Path) -> bool:
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace") if path.is_file() else ""
+    except OSError:
+        return False
+    if "torch" not in text:
+        return False
+    try:
+        data = tomllib.loads(text)
+    except (ValueError, TypeError):
+        return False
+    project = data.get("project")
+    deps = project.get("dependencies") if isinstance(project, dict) else None
+    if isinstance(deps, list) and any(isinstance(d, str) and _PIN.match(d) for d in deps):
+        return True
+    tool = data.get("tool")
+    poetry = tool.get("poetry") if isinstance(tool, dict) else None
+    pdeps = poetry.get("dependencies") if isinstance(poetry, dict) else None
+    spec = pdeps.get("torch") if isinstance(pdeps, dict) else None
+    if isinstance(spec, dict):
+        spec = spec.get("version")
+    return isinstance(spec, str) and _POETRY_PIN.match(spec) is not None
+
+
+def _setup_py_pins(path: Path) -> bool:
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace") if path.is_file() else ""
+    except OSError:
+        return False
+    if "torch" not in text:
+        return False
+    m = _INSTALL_REQUIRES.search(text)
+    return m is not None and any(_PIN.match(s) for s in _STRING.findall(m.group(1)))

@@ -30,10 +30,10 @@ def test_an_extension_used_only_for_cuda_tensors_beside_a_reference_path_is_an_a
         # the build, at the call of the project's wrapper; the wrapper's two load(...) calls are its places
         ("torch_utils/ops/bias_act.py", 14, "TRN302", "advisory", None,
          [("torch_utils/custom_ops.py", 16), ("torch_utils/custom_ops.py", 18)]),
-        # the stream check inside the CUDA-only autograd Function
-        ("torch_utils/ops/bias_act.py", 37, "TRN243", "change", "cuda-only-path", []),
+        # the stream check inside the CUDA-only autograd Function (guarded-helper: called only from guarded code)
+        ("torch_utils/ops/bias_act.py", 37, "TRN243", "change", "guarded-helper", []),
         # a custom conv chosen by a local check that returns False off CUDA (F.conv2d otherwise)
-        ("torch_utils/ops/conv2d_gradfix.py", 25, "TRN243", "change", "cuda-only-path", []),
+        ("torch_utils/ops/conv2d_gradfix.py", 25, "TRN243", "change", "guarded-helper", []),
     ]
     build = next(f for f in got if f["rule"] == "TRN302")
     assert build["message"].endswith(LOWERED)
@@ -54,11 +54,12 @@ def test_a_cuda_path_with_no_other_path_keeps_its_findings():
         ("ops/fused.cu", 2, "TRN601", "blocker", None, []),
         ("ops/fused.py", 14, "TRN302", "blocker", None, []),
         ("ops/fused.py", 26, "TRN243", "change", None, []),
-        # called only under torch.cuda.is_available(): a machine check the port turns into one true on Neuron
-        ("ops/fused.py", 35, "TRN243", "change", None, []),
+        # called only inside the arm of a torch.cuda.is_available() check (the check, line 40, is the finding):
+        # guarded like a call written in that arm (guarded-helper, session 15)
+        ("ops/fused.py", 35, "TRN243", "change", "guarded-helper", []),
         ("ops/fused.py", 40, "TRN243", "change", None, []),
         # contrast: called only in the CUDA arm of a conditional expression whose other arm runs on Neuron
-        ("ops/fused.py", 47, "TRN243", "change", "cuda-only-path", []),
+        ("ops/fused.py", 47, "TRN243", "change", "guarded-helper", []),
     ]
 
 

@@ -12,6 +12,7 @@ import ast
 
 from .index import Scope, _tail
 from .astwalk import walk
+from .project.syntax import dotted
 
 _MASK_CALLS = frozenset({"isfinite", "isnan", "isinf", "isneginf", "isposinf", "isreal", "logical_and",
                          "logical_or", "logical_not", "logical_xor", "eq", "ne", "gt", "lt", "ge", "le",
@@ -334,23 +335,11 @@ def name_words(name: str) -> frozenset:
 def string_keyed(node: ast.Subscript) -> bool:
     """`data[~data['index'].isin(res)]`, `df[df["score"] > 0.5]`: the mask reads the indexed value itself by a string
     key, which a tensor never takes: the value is a pandas DataFrame (or a mapping), filtered on the host."""
-    base = dotted_text(node.value)
+    base = dotted(node.value)
     if base is None:
         return False
     for n in walk(node.slice):
         if type(n) is ast.Subscript and type(n.slice) is ast.Constant and isinstance(n.slice.value, str) \
-                and dotted_text(n.value) == base:
+                and dotted(n.value) == base:
             return True
     return False
-
-
-def dotted_text(e: ast.expr) -> str | None:
-    """`data`, `self.frame`: a name or a chain of attributes on one, as text (None for anything else)."""
-    parts = []
-    while type(e) is ast.Attribute:
-        parts.append(e.attr)
-        e = e.value
-    if type(e) is not ast.Name:
-        return None
-    parts.append(e.id)
-    return ".".join(reversed(parts))

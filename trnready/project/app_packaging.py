@@ -29,12 +29,18 @@ def pins_torch(root: Path) -> bool:
     return _pyproject_pins(root / "pyproject.toml") or _setup_py_pins(root / "setup.py")
 
 
-def _pyproject_pins(path: Path) -> bool:
+def _text_naming_torch(path: Path) -> str:
+    """The file's text when it exists and names torch at all, else ""."""
     try:
         text = path.read_text(encoding="utf-8", errors="replace") if path.is_file() else ""
     except OSError:
-        return False
-    if "torch" not in text:
+        return ""
+    return text if "torch" in text else ""
+
+
+def _pyproject_pins(path: Path) -> bool:
+    text = _text_naming_torch(path)
+    if not text:
         return False
     try:
         data = tomllib.loads(text)
@@ -54,11 +60,8 @@ def _pyproject_pins(path: Path) -> bool:
 
 
 def _setup_py_pins(path: Path) -> bool:
-    try:
-        text = path.read_text(encoding="utf-8", errors="replace") if path.is_file() else ""
-    except OSError:
-        return False
-    if "torch" not in text:
+    text = _text_naming_torch(path)
+    if not text:
         return False
     m = _INSTALL_REQUIRES.search(text)
     return m is not None and any(_PIN.match(s) for s in _STRING.findall(m.group(1)))

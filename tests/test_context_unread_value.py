@@ -1,5 +1,5 @@
-"""unread-value: a device value bound to a name nothing reads is guarded; the link step `imported-value` puts a
-module-level one back when another file names the module."""
+"""unread-value: a device value bound to a local name nothing reads is guarded; module-level names (a module's
+interface) and read names stay findings."""
 import json
 
 from conftest import CONTEXT_FIXTURES, run_cli

@@ -367,11 +367,6 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
 
             report.findings = unguard_imported_helpers(report.findings, files,
                                                        _text_by_rel(files, config.max_file_size))
-            # A module-level device value its file never reads, in a module another file names (unread-value).
-            from .project.imported_values import unguard_imported_values
-
-            report.findings = unguard_imported_values(report.findings, files,
-                                                      _text_by_rel(files, config.max_file_size))
             # What every caller in the project passes: a mask always None, a default always overridden.
             from .project.callers import guard_by_callers
 

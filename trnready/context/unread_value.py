@@ -36,13 +36,12 @@ def _read(nodes, name: str) -> bool:
 
 @predicate("unread-value", effect="guard")
 def unread_value(ctx, hit) -> bool:
-    """A device value assigned to a name that nothing reads (InstantMesh's app: `device = torch.device('cuda')`,
-    while the app places everything on `device0` / `device1`): the value is built and thrown away, so nothing runs
-    on that device. Only a plain string or `torch.device(...)` of literals counts (a `.cuda()` call moves its
+    """A device value assigned to a local name that nothing reads (`local = torch.device("cuda")` in a function that
+    places its tensors on another device): the value is built and thrown away, so nothing runs on that device.
+    Only a plain string or `torch.device(...)` of literals counts (a `.cuda()` call moves its
     receiver whether or not its result is read), bound by a one-target assignment to a plain name. In a function,
     no read in the function (nested functions included). A module-level name is never judged: it is the module's
-    interface. (The link step `imported-value` still puts a finding back when another scanned file names the module;
-    with module-level names left alone it has nothing to undo today.)"""
+    interface (another file or project may import it)."""
     node = hit.node
     pos = (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
     st = ctx.statement_at(pos)
@@ -52,8 +51,5 @@ def unread_value(ctx, hit) -> bool:
         return False
     name = st.targets[0].id
     fn = enclosing_function(ctx, st)
-    if fn is not None:
-        return not _read(walk(fn), name)
-    # At module level a name is also the module's interface (another file or project may import it, and tests build
-    # such constants to read them from outside): never judged unread there.
-    return False
+    # at module level a name is also the module's interface (another file or project may import it): never judged
+    return fn is not None and not _read(walk(fn), name)

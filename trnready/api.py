@@ -426,6 +426,11 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
 
             report.findings = guard_unread_settings(report.findings, files, summaries,
                                                     _python_reader(config.max_file_size))
+            # `--fp16` in a launcher of the project's own program that does not use it for CUDA mixed precision.
+            from .project.launcher_fp16 import judge_launcher_fp16
+
+            report.findings = judge_launcher_fp16(report.findings, files, summaries, engine,
+                                                  _python_reader(config.max_file_size), cache, digests)
             # Training-config keys set true that the project reads into a condition guarding a finding.
             from .project.config_switches import switched_findings
             from .project.report import _lines

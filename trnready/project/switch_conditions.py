@@ -94,6 +94,11 @@ class _Switches:
             if k is not None:
                 return {(k, "read")}
             return set()
+        if t is ast.Compare and len(node.ops) == 1 and type(node.ops[0]) in (ast.Eq, ast.Is) and isinstance(
+                node.comparators[0], ast.Constant) and node.comparators[0].value is True:
+            # `if params.enable_amp == True:` is `if params.enable_amp:` written out (a comparison with any other
+            # value is a value, not a switch)
+            return self.keys(node.left, params, local, attrs)
         if t is ast.Subscript:
             s = node.slice
             if isinstance(s, ast.Constant) and isinstance(s.value, str) and not _receiver_env(node.value):

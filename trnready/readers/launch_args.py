@@ -33,6 +33,11 @@ _FLAG = re.compile(r"(?<![\w-])--(?P<key>[A-Za-z][\w.-]*)"
 _OVERRIDE = re.compile(r"(?:(?<=\s)|^)\+{0,2}(?P<key>[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+)="
                        r"(?P<value>\"[^\"]*\"|'[^']*'|[^\s\\;|&]+)")
 _COMMENT = re.compile(r"(?:^|\s)#.*$")
+# `dist_backend="nccl"` / `export BACKEND=nccl`: a shell variable set to a literal (no expansion, no command)
+_ASSIGN = re.compile(r"^[ \t]*(?:export[ \t]+|local[ \t]+|readonly[ \t]+)?(?P<name>[A-Za-z_]\w*)="
+                     r"(?P<value>\"[^\"$`]*\"|'[^']*'|[^\s\"'$`;&|()]*)(?=\s*(?:$|[;#]))")
+# a flag value that is one variable and nothing else: `$dist_backend`, `${dist_backend}`, `"$dist_backend"`
+_VARIABLE = re.compile(r"^[\"']?\$(?:\{(?P<braced>[A-Za-z_]\w*)\}|(?P<name>[A-Za-z_]\w*))[\"']?$")
 _VERSIONED_PYTHON = re.compile(r"python3\.\d+")
 
 
@@ -49,9 +54,48 @@ _LAUNCHER = re.compile(r"(?:^|[;&|(!])\s*(?:[A-Za-z_]\w*=\S*\s+)*(?:(?:sudo|nohu
                        + r")(?=\s|$)")
 
 
-def launch_entries(lines: list[str]) -> list[Entry]:
-    """One Entry per flag of a launch command (key path from the flag name, value as written or `true`)."""
+def _assignments(lines: list[str]) -> dict:
+    """name -> [(line, col, end col, literal value or None)] of the script's variable assignments, in order; None
+    for a value that is not a literal (`$(nproc)`, `$OTHER`), which hides any earlier literal."""
+    out: dict = {}
+    for i, raw in enumerate(lines, 1):
+        if "=" not in raw:
+            continue
+        m = _ASSIGN.match(raw)
+        if m is None:
+            bare = re.match(r"^[ \t]*(?:export[ \t]+)?([A-Za-z_]\w*)=", raw)
+            if bare is not None:
+                out.setdefault(bare.group(1), []).append((i, 0, 0, None))
+            continue
+        value = m.group("value")
+        if value[:1] in "\"'":
+            col, end, value = m.start("value") + 2, m.end("value"), value[1:-1]
+        else:
+            col, end = m.start("value") + 1, m.end("value") + 1
+        out.setdefault(m.group("name"), []).append((i, col, end, value if value else None))
+    return out
+
+
+def _resolved(value: str, line: int, assigned: dict):
+    """The literal a flag value `$name` stands for, at its assignment (the last one before the flag's line):
+    (value, line, col, end col), or None when the value is no lone variable or its value is not written here."""
+    m = _VARIABLE.match(value)
+    if m is None:
+        return None
+    before = [a for a in assigned.get(m.group("braced") or m.group("name"), ()) if a[0] < line]
+    if not before or before[-1][3] is None:
+        return None
+    at, col, end, literal = before[-1]
+    return literal, at, col, end
+
+
+def launch_entries(lines: list[str], moved: dict | None = None) -> list[Entry]:
+    """One Entry per flag of a launch command (key path from the flag name, value as written or `true`). A value
+    that is a lone shell variable set to a literal earlier in the script (`--dist_backend $dist_backend` after
+    `dist_backend="nccl"`) is that literal, placed at the assignment: the line to change (`moved`, when given,
+    gets (assignment line, col) -> the flag's line for each)."""
     out: list[Entry] = []
+    assigned = _assignments(lines) if "$" in "".join(lines) else {}
     in_command = False
     command = 0
     for i, raw in enumerate(lines, 1):
@@ -74,6 +118,15 @@ def launch_entries(lines: list[str]) -> list[Entry]:
                     value, col, end = "true", m.start() + 1, m.end() + 1
                 else:
                     col, end = m.start("value") + 1, m.end("value") + 1
+                    got = _resolved(value, i, assigned) if "$" in value else None
+                    if got is not None:
+                        keys = tuple(k for k in m.group("key").split(".") if k)
+                        value, at, col, end = got
+                        if moved is not None:
+                            moved[(at, col)] = i
+                        out.append(Entry(path=keys, value=value, line=at, col=col, end_col=end, key_line=at,
+                                         command=command))
+                        continue
                     value = value.strip("\"'")
                 keys = tuple(k for k in m.group("key").split(".") if k)
                 out.append(Entry(path=keys, value=value, line=i, col=col, end_col=end, key_line=i, command=command))
@@ -95,12 +148,32 @@ def read(ctx: FileContext) -> ReadResult:
         result.findings = [*result.findings, *inline_python_findings(ctx.text.splitlines(), ctx.rel, ctx.engine)]
     if "--" not in ctx.text and not _OVERRIDE.search(ctx.text):
         return result
-    entries = launch_entries(line_reader.quiet_echo(ctx.text).splitlines())
+    moved: dict = {}
+    entries = launch_entries(line_reader.quiet_echo(ctx.text).splitlines(), moved)
     if not entries:
         return result
     em = Emitter(ctx.rel)
     setting_findings(entries, "config", ctx.text.splitlines(), ctx.engine, em, ctx.rel)
-    return ReadResult([*result.findings, *one_per_rule(em.out)], result.diag, result.sources)
+    if moved:
+        # a flag a line matcher already reports on its own line (`--gpus-per-node $ngpu`): that finding stands
+        at_line = {(f.rule, f.line) for f in result.findings}
+        em.out = [f for f in em.out if (f.rule, moved.get((f.line, f.column), 0)) not in at_line]
+    summary = None
+    if getattr(ctx.engine, "link", False):
+        # A flag set true (`--use_amp`, `--enable_amp True`) switches on what the program's code puts under
+        # `if args.use_amp:`, as a training config's `use_amp: true` does (project/config_switches.py).
+        from ..project.config_keys import true_switches
+
+        flags = [e for e in entries if e.path != ("launcher",)]
+        switches = true_switches(flags, ctx.engine.catalogue.context_values)
+        shown = {(e.line, e.col): "--" + ".".join(e.keys) for e in flags}
+        for sw in switches:  # shown as written: `--use_amp`, not `use_amp: true`
+            sw[4] = shown.get((sw[0], sw[1]), sw[4])
+        if switches:
+            from ..project.summary import config_summary
+
+            summary = config_summary([], switches=switches)
+    return ReadResult([*result.findings, *one_per_rule(em.out)], result.diag, result.sources, summary)
 
 
 def one_per_rule(findings: list) -> list:

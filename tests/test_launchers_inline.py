@@ -42,7 +42,7 @@ def test_each_class_is_reported_where_it_is_written():
         # the process count taken from that GPU count (advisory: size it by the NeuronCores)
         ("finetune/finetune_ds.sh", 5, 27, "TRN613", "Processes per node sized for the GPUs of a node: `$GPUS_PER_NODE`"),
         # the config path in a variable
-        ("finetune/finetune_ds.sh", 7, 17, "TRN287", "DeepSpeed: `deepspeed: ${DS_CONFIG_PATH}`"),
+        ("finetune/finetune_ds.sh", 7, 17, "TRN287", "DeepSpeed: `deepspeed: finetune/ds_config_zero2.json`"),
         # the deepspeed launcher itself, after a variable assignment
         ("launch/train.sh", 2, 17, "TRN287", "DeepSpeed: `launcher: deepspeed`"),
         # notebook `!` lines: a CUDA-only package, a kernel clone and its build, `python -c` and a launch command's

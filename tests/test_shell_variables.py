@@ -63,13 +63,14 @@ def test_hf_tf32_argument_is_a_required_change(tmp_path):
         ("cfg.yaml", 3, "TRN265", "change"), ("train.sh", 3, "TRN265", "change")]
 
 
-def test_a_flag_value_that_is_a_variable_set_to_a_literal_is_reported_at_the_assignment(tmp_path):
-    # `--ddp.backend $backend` after `backend="nccl"`: the literal to change sits on the assignment line; a value
-    # computed by a command, or a variable assigned only after the command, says nothing
+def test_a_flag_value_that_is_a_variable_set_to_a_literal_is_that_literal(tmp_path):
+    # `--ddp.dist_backend $backend` after `backend="nccl"`: NCCL, with the assignment (the line to change) as a
+    # place of the finding; a value computed by a command, or a variable assigned only after the command, says
+    # nothing
     script = ('backend="nccl"\nworkers=$(nproc)\n'
               "python train.py --ddp.dist_backend $backend --num_workers $workers\n"
               "late=nccl\npython eval.py --dist_backend ${late2}\nlate2=nccl\n")
-    assert scan(tmp_path, script) == [(1, "TRN271", [])]
+    assert scan(tmp_path, script) == [(3, "TRN271", [1])]
 
 
 def test_a_resolved_flag_a_line_matcher_reports_stays_on_the_flag_line(tmp_path):

@@ -92,8 +92,8 @@ def _resolved(value: str, line: int, assigned: dict):
 def launch_entries(lines: list[str], moved: dict | None = None) -> list[Entry]:
     """One Entry per flag of a launch command (key path from the flag name, value as written or `true`). A value
     that is a lone shell variable set to a literal earlier in the script (`--dist_backend $dist_backend` after
-    `dist_backend="nccl"`) is that literal, placed at the assignment: the line to change (`moved`, when given,
-    gets (assignment line, col) -> the flag's line for each)."""
+    `dist_backend="nccl"`) is that literal (`moved`, when given, gets (flag line, col) -> (assignment line, col)
+    for each: the assignment is a place of the flag's finding, the line to change)."""
     out: list[Entry] = []
     assigned = _assignments(lines) if "$" in "".join(lines) else {}
     in_command = False
@@ -120,13 +120,9 @@ def launch_entries(lines: list[str], moved: dict | None = None) -> list[Entry]:
                     col, end = m.start("value") + 1, m.end("value") + 1
                     got = _resolved(value, i, assigned) if "$" in value else None
                     if got is not None:
-                        keys = tuple(k for k in m.group("key").split(".") if k)
-                        value, at, col, end = got
+                        value, at, at_col, _ = got
                         if moved is not None:
-                            moved[(at, col)] = i
-                        out.append(Entry(path=keys, value=value, line=at, col=col, end_col=end, key_line=at,
-                                         command=command))
-                        continue
+                            moved[(i, col)] = (at, at_col)
                     value = value.strip("\"'")
                 keys = tuple(k for k in m.group("key").split(".") if k)
                 out.append(Entry(path=keys, value=value, line=i, col=col, end_col=end, key_line=i, command=command))
@@ -155,9 +151,18 @@ def read(ctx: FileContext) -> ReadResult:
     em = Emitter(ctx.rel)
     setting_findings(entries, "config", ctx.text.splitlines(), ctx.engine, em, ctx.rel)
     if moved:
-        # a flag a line matcher already reports on its own line (`--gpus-per-node $ngpu`): that finding stands
+        # a flag a line matcher already reports on its line (`--gpus-per-node $ngpu`, with the assignment as its
+        # place: readers/lines.py) stands; a flag only the setting matchers know gets the assignment as its place
         at_line = {(f.rule, f.line) for f in result.findings}
-        em.out = [f for f in em.out if (f.rule, moved.get((f.line, f.column), 0)) not in at_line]
+        kept = []
+        for f in em.out:
+            place = moved.get((f.line, f.column))
+            if place is not None:
+                if (f.rule, f.line) in at_line:
+                    continue
+                f = replace(f, occurrences=tuple(sorted({*f.occurrences, (*place, f.rule)})))
+            kept.append(f)
+        em.out = kept
     summary = None
     if getattr(ctx.engine, "link", False):
         # A flag set true (`--use_amp`, `--enable_amp True`) switches on what the program's code puts under

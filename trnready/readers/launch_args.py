@@ -152,13 +152,14 @@ def read(ctx: FileContext) -> ReadResult:
     setting_findings(entries, "config", ctx.text.splitlines(), ctx.engine, em, ctx.rel)
     if moved:
         # a flag a line matcher already reports on its line (`--gpus-per-node $ngpu`, with the assignment as its
-        # place: readers/lines.py) stands; a flag only the setting matchers know gets the assignment as its place
+        # place: readers/lines.py) or at the assignment (`GPU_PER_NODE=8`, a GPU count by its name) stands; a flag
+        # only the setting matchers know gets the assignment as its place
         at_line = {(f.rule, f.line) for f in result.findings}
         kept = []
         for f in em.out:
             place = moved.get((f.line, f.column))
             if place is not None:
-                if (f.rule, f.line) in at_line:
+                if (f.rule, f.line) in at_line or (f.rule, place[0]) in at_line:
                     continue
                 f = replace(f, occurrences=tuple(sorted({*f.occurrences, (*place, f.rule)})))
             kept.append(f)

@@ -439,6 +439,13 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
                 switched_findings(report.findings, files, summaries, engine, cache, digests,
                                   lambda sf: _lines(sf, config)), root, config)
             report.findings = drop_answered_unused(report.findings, switched) + switched
+            # A variable of the project's own that a child copies into CUDA_VISIBLE_DEVICES: where it is set.
+            from .project.relayed_env import relayed_findings
+
+            relayed = postprocess.per_file_ignores(
+                relayed_findings(report.findings, files, engine, _python_reader(config.max_file_size),
+                                 lambda sf: _lines(sf, config)), root, config)
+            report.findings = drop_answered_unused(report.findings, relayed) + relayed
         except StaleSummary as e:
             # A cached summary of the wrong shape, found when first unpacked: as a bad entry is a miss
             # anywhere else, its entry is dropped (with this run's pending writes) and the scan starts again.

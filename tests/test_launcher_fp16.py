@@ -111,3 +111,16 @@ def test_a_flag_compared_with_true_switches_like_the_flag_itself(tmp_path):
     (tmp_path / "run.sh").write_text('cmd="python train.py --enable_amp --run_num=1"\nsrun bash -c "$cmd"\n')
     (tmp_path / "off.sh").write_text("python train.py --run_num=1 --enable_amp False\n")
     assert _scan(tmp_path) == [("run.sh", 1, 22, "TRN251")]
+
+
+def test_a_conjunction_of_keys_is_switched_on_only_when_every_key_is_set(tmp_path):
+    (tmp_path / "finetune.py").write_text(
+        "import argparse\n\nparser = argparse.ArgumentParser()\nparser.add_argument('--use_lora', action='store_true')\n"
+        "parser.add_argument('--q_lora', action='store_true')\nargs = parser.parse_args()\n"
+        "if args.use_lora and args.q_lora:\n    from auto_gptq import AutoGPTQForCausalLM\n")
+    (tmp_path / "lora.sh").write_text("python finetune.py --use_lora\n")
+    (tmp_path / "qlora.sh").write_text("python finetune.py \\\n    --use_lora \\\n    --q_lora\n")
+    proc = run_cli("scan", ".", "--format", "json", "--no-cache", "--no-config", cwd=tmp_path)
+    found = [(f["path"], f["line"], f["rule"], [o["line"] for o in f.get("occurrences", ())])
+             for f in json.loads(proc.stdout)["findings"] if f["path"].endswith(".sh")]
+    assert found == [("qlora.sh", 2, "TRN294", [3])]

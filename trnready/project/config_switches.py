@@ -73,6 +73,9 @@ def switched_findings(findings: list, files: list, summaries: list, engine, cach
     rules = {r.id: r for r in engine.rules}
     values = engine.catalogue.context_values
     categories = set(values.get("config-switch-categories", ()))
+    from .config_keys import norm
+
+    generic = {norm(k) for k in values.get("config-switch-generic-keys", ())}
     any_words = set(values.get("config-switch-any-category-words", ()))
     # (config rel, line) -> the categories already reported on that line: one finding per category per line
     present: dict = {}
@@ -86,9 +89,17 @@ def switched_findings(findings: list, files: list, summaries: list, engine, cach
         # turns the call itself on or off (`GradScaler(enabled=hps.train.fp16_run)`), not when it is handed on
         blocks = [(first, last) for key, first, last, how, _, _, keyword in items
                   if (not keyword or keyword in ("enabled", "enable")) and (how == "read" or key in reads)]
+        # `if args.use_lora and args.q_lora:` turns its block on only when every key of the conjunction is true:
+        # the keys a condition written as an `and` (and no `or`) reads together, by condition
+        # (keys read from a config object by name only: `self.training` or a generic key is state, not a setting)
+        together: dict = {}
+        for key, _, _, how, cond_line, cond, keyword in items:
+            if not keyword and how == "read" and key not in generic and " and " in cond and " or " not in cond:
+                together.setdefault((cond_line, cond), set()).add(key)
         for key, first, last, how, cond_line, cond, keyword in items:
             if key not in toggles or (how == "param" and key not in reads):
                 continue
+            others = together.get((cond_line, cond), set()) - {key} if not keyword else set()
             # A key turns on a feature (AMP, a CUDA library or kernel, compile, backend flags): a device call or a
             # shape that merely sits in the block is the code's own, unless the key itself names the device.
             every = bool(any_words & set(key.split("_")))
@@ -106,6 +117,8 @@ def switched_findings(findings: list, files: list, summaries: list, engine, cach
                 for sf, line, col, end_col, shown in toggles[key]:
                     if f.category in present.get((sf.rel, line), ()):
                         continue
+                    if others and not all(any(t[0].rel == sf.rel for t in toggles.get(k, ())) for k in others):
+                        continue  # another key of the conjunction is not set true in that file
                     hits.setdefault((sf.rel, line, f.category), []).append(
                         (f, (sf, col, end_col, shown, rel, cond_line, cond)))
     if not hits:

@@ -94,7 +94,8 @@ def _link_findings(files, summaries, engine, cache, config, scan_bytes, digests,
             out[-1] = _replace(out[-1], occurrences=occ)
         if len(use) > 7 and use[7]:  # an import of a kernel module (link step 10): its calls are its places
             out[-1] = _with_calls(out[-1], use[7], text_of[rel], lines, trees,
-                                  set(use[8]) & set(_values(engine).get("cuda-only-packages", ())))
+                                  set(use[8]) & (set(_values(engine).get("cuda-only-packages", ()))
+                                                 | getattr(linker, "built_roots", frozenset())))
             kernel_imports.add(len(out) - 1)
             if rule_id not in kernel_rules and chain:  # a module building (or importing) a CUDA extension at its
                 out[-1] = replace(out[-1], link_target=(chain[0][0], chain[0][1]))  # top: a place of that finding
@@ -261,6 +262,58 @@ def _goes_on_without(text: str, line: int, trees: dict, rel: str) -> bool:
                 types = [] if h.type is None else list(h.type.elts) if isinstance(h.type, ast.Tuple) else [h.type]
                 named = [t.attr if isinstance(t, ast.Attribute) else getattr(t, "id", "") for t in types]
                 if (h.type is None or set(named) & catches) and not any(isinstance(n, ast.Raise) for n in walk(h)):
+                    # A handler that only reports (`except: print('CUDA extension not installed.')`) leaves the
+                    # module unbound: the file goes on only if it picks the other path itself somewhere
+                    if not _reports_only(h.body) or _picks_a_path(tree, _bound_at(node.body, line)):
+                        return True
+    return False
+
+
+_REPORTS = frozenset({"print", "warn", "warning", "info", "debug", "error", "exception", "log", "critical"})
+
+
+def _reports_only(body) -> bool:
+    """The handler binds nothing: every statement is `pass`, `...` or a print / warning / log call."""
+    import ast
+
+    for st in body:
+        if isinstance(st, ast.Pass) or isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant):
+            continue
+        if isinstance(st, ast.Expr) and isinstance(st.value, ast.Call):
+            f = st.value.func
+            if (f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")) in _REPORTS:
+                continue
+        return False
+    return True
+
+
+def _bound_at(body, line: int) -> set:
+    """Names the import statements of a `try` body on `line` bind."""
+    import ast
+
+    out: set = set()
+    for st in body:
+        if isinstance(st, (ast.Import, ast.ImportFrom)) and st.lineno <= line <= (st.end_lineno or st.lineno):
+            for a in st.names:
+                out.add((a.asname or a.name).split(".", 1)[0])
+    return out
+
+
+_PATH_TESTS = frozenset({"is_available", "is_cuda", "device_count"})
+
+
+def _picks_a_path(tree, names: set) -> bool:
+    """Some test of the file chooses between the extension and another path: a CUDA check
+    (`torch.cuda.is_available()`, `x.is_cuda`, `device.type == "cuda"`) or a test of the imported name itself
+    (`if MSA is not None:`, `hasattr(ext, ...)`, a name in `globals()`)."""
+    import ast
+
+    for node in walk(tree):
+        if isinstance(node, (ast.If, ast.IfExp, ast.While)):
+            for n in walk(node.test):
+                if isinstance(n, ast.Attribute) and n.attr in _PATH_TESTS or isinstance(n, ast.Name) and (
+                        n.id in names or n.id in ("globals", "hasattr")) or \
+                        isinstance(n, ast.Constant) and n.value == "cuda":
                     return True
     return False
 

@@ -93,9 +93,12 @@ def _link_findings(files, summaries, engine, cache, config, scan_bytes, digests,
             occ = tuple(sorted({(ln, _place_column(lines, ln, c), rule_id) for ln, c in more}))
             out[-1] = _replace(out[-1], occurrences=occ)
         if len(use) > 7 and use[7]:  # an import of a kernel module (link step 10): its calls are its places
-            out[-1] = _with_calls(out[-1], use[7], text_of[rel], lines, trees,
-                                  set(use[8]) & (set(_values(engine).get("cuda-only-packages", ()))
-                                                 | getattr(linker, "built_roots", frozenset())))
+            # the kernel module's top-level imports that fail on a Trainium host: CUDA-only packages, and the
+            # project's own CUDA extensions (`from fftconv import fftconv_fwd`, built by csrc/fftconv/setup.py)
+            packages = set(use[8]) & set(_values(engine).get("cuda-only-packages", ()))
+            built = set(use[8]) & getattr(linker, "built_roots", frozenset())
+            out[-1] = _with_calls(out[-1], use[7], text_of[rel], lines, trees, packages | built,
+                                  "optional-gpu-import" if packages else "optional-extension")
             kernel_imports.add(len(out) - 1)
             if rule_id not in kernel_rules and chain:  # a module building (or importing) a CUDA extension at its
                 out[-1] = replace(out[-1], link_target=(chain[0][0], chain[0][1]))  # top: a place of that finding
@@ -341,11 +344,13 @@ def _with_helper_calls(f, line: int, col: int, text: str, lines: list, trees: di
     return replace(f, occurrences=tuple(more)) if more else f
 
 
-def _with_calls(f, imports: list, text: str, lines: list, trees: dict, missing: set):
+def _with_calls(f, imports: list, text: str, lines: list, trees: dict, missing: set,
+                reason: str = "optional-gpu-import"):
     """The finding at a kernel module's import, with each call of what the file imported from it as a place.
     `missing`: the CUDA-only packages the kernel module imports at module level; when there are any and the
     import sits in a `try` whose `except ImportError:` binds a fallback, the import fails on a Trainium host and
-    the fallback runs (guarded, as optional-gpu-import guards such an import of the package itself)."""
+    the fallback runs (guarded, as optional-gpu-import guards such an import of the package itself). A top-level
+    module the project builds from CUDA sources counts as such a package (`reason` "optional-extension")."""
     import ast
     from dataclasses import replace
 
@@ -361,7 +366,7 @@ def _with_calls(f, imports: list, text: str, lines: list, trees: dict, missing: 
         return f
     # the summary's import columns are the parser's (UTF-8 byte) offsets; this parse gives the same ones
     if missing and all(falls_back(tree, ln) for ln, _c, _m, _n in imports):  # every import of it in the file
-        return replace(f, guarded=True, guarded_by="optional-gpu-import")
+        return replace(f, guarded=True, guarded_by=reason)
     places = call_places(tree, [(ln, col, mod, name) for ln, col, mod, name in imports])
     more = [(ln, _column(lines[ln - 1], col) if 0 < ln <= len(lines) else col + 1, f.rule)
             for ln, col in places if not f.line <= ln <= f.end_line]

@@ -394,3 +394,63 @@ def test_a_keyword_switch_on_the_call_itself_holds_even_when_the_import_line_is_
     found = _configs(tmp_path, "--no-cache")
     assert [(f[0], f[1], f[3], f[4]) for f in found] == [("configs/base.json", 5, "TRN251", "cuda-amp")]
     assert found[0][6].startswith("`fp16_run: true` turns on train.py:6 ")
+
+
+OPTIM = """import torch
+
+
+def build_optimizer(params, model):
+    if params.optimizer_type == 'FusedAdam':
+        from apex.optimizers import FusedAdam
+        return FusedAdam(model.parameters(), lr=params.lr)
+    return torch.optim.AdamW(model.parameters(), lr=params.lr)
+"""
+
+
+def test_a_config_value_the_code_compares_to_pick_a_cuda_library_is_a_switch(tmp_path):
+    # hit: `optimizer_type: 'FusedAdam'` is the value `params.optimizer_type == 'FusedAdam'` picks the Apex arm with
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "afno.yaml").write_text("full_field: &FULL\n  lr: 1e-3\n  max_epochs: 50\n"
+                                                   "  optimizer_type: 'FusedAdam'\n  batch_size: 8\n")
+    (tmp_path / "train.py").write_text(OPTIM)
+    found = _configs(tmp_path, "--no-cache")
+    assert [(f[0], f[1], f[2], f[3], f[4]) for f in found] == [("config/afno.yaml", 4, 19, "TRN283", "cuda-library")]
+    assert found[0][6].startswith("`optimizer_type: FusedAdam` turns on train.py:6 (read in "
+                                  "`params.optimizer_type == 'FusedAdam'` at train.py:5)")
+    # look-alike: another value picks the other arm
+    (tmp_path / "config" / "afno.yaml").write_text("full_field: &FULL\n  lr: 1e-3\n  max_epochs: 50\n"
+                                                   "  optimizer_type: 'AdamW'\n  batch_size: 8\n")
+    assert _configs(tmp_path, "--no-cache") == []
+
+
+FALLBACK_MODEL = """import torch
+
+try:
+    from flash_attn.ops.layer_norm import dropout_add_layer_norm
+except ImportError:
+    dropout_add_layer_norm = None
+
+
+class Block(torch.nn.Module):
+    def __init__(self, cfg):
+        super().__init__()
+        self.fused = cfg.get("fused_dropout_add_ln", False)
+        self.norm = torch.nn.LayerNorm(8)
+
+    def forward(self, x, residual):
+        if self.fused:
+            return dropout_add_layer_norm(x, residual, self.norm.weight, self.norm.bias, 0.1, 1e-5)
+        return self.norm(x + residual)
+"""
+
+
+def test_a_key_that_picks_the_arm_of_an_import_with_a_fallback_is_a_switch(tmp_path):
+    # the import is guarded (it has a fallback, None), but the key picks the arm that calls the library: on a
+    # Trainium host that arm calls None. Look-alike: the key set false
+    (tmp_path / "configs").mkdir()
+    (tmp_path / "configs" / "model.yaml").write_text("lr: 1e-3\nmax_epochs: 10\nfused_dropout_add_ln: True\n")
+    (tmp_path / "model.py").write_text(FALLBACK_MODEL)
+    found = _configs(tmp_path, "--no-cache")
+    assert [(f[0], f[1], f[3], f[4]) for f in found] == [("configs/model.yaml", 3, "TRN281", "cuda-library")]
+    (tmp_path / "configs" / "model.yaml").write_text("lr: 1e-3\nmax_epochs: 10\nfused_dropout_add_ln: False\n")
+    assert _configs(tmp_path, "--no-cache") == []

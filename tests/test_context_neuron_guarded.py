@@ -370,3 +370,36 @@ def test_which_arms_end_the_program():
     assert test("not args.use_gpu") and test('device.type == "cuda"') and test('backend == "nccl"')
     assert not test("torch.backends.mps.is_available()") and not test("is_torch_xla_available()")
     assert not test("_SUPPORTS_FLEX")
+
+
+REQUIRED_IN_A_BRANCH = '''import argparse
+
+import torch
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--fused", action="store_true")
+args = parser.parse_args()
+if args.fused:
+    if not torch.cuda.is_available():
+        raise RuntimeError("the fused kernels need a GPU")
+    from flash_attn import flash_attn_func
+    torch.cuda.set_device(0)
+    out = flash_attn_func(torch.ones(1), torch.ones(1), torch.ones(1))
+if args.fused:
+    if not torch.cuda.is_available():
+        return_early = True
+        raise ImportError("optional fused path")
+    from flash_attn import flash_attn_varlen_func
+'''
+
+
+def test_a_failing_requirement_in_a_branch_keeps_the_kernel_code_after_it(tmp_path):
+    # `if not torch.cuda.is_available(): raise RuntimeError(...)` inside an opt-in branch: on Neuron the feature
+    # stops there, so the device plumbing after it is guarded but the CUDA library it needs (flash-attn) stays the
+    # port item, as for a requirement check. Look-alike: `raise ImportError` (an optional module saying "not
+    # here", its importer goes on without it) still guards everything after it
+    (tmp_path / "train.py").write_text(REQUIRED_IN_A_BRANCH)
+    found = {(p, ln, rule, g) for p, ln, _c, rule, _m, g in scan_findings(tmp_path, "--show-guarded", "--no-config")}
+    assert ("train.py", 11, "TRN281", False) in found
+    assert ("train.py", 12, "TRN243", True) in found
+    assert ("train.py", 18, "TRN281", True) in found

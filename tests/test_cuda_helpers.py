@@ -104,3 +104,18 @@ def test_a_file_with_one_kernel_has_no_occurrences(tmp_path):
     proc = run_cli("scan", ".", "--format", "json", "--no-cache", cwd=tmp_path)
     got = [f for f in json.loads(proc.stdout)["findings"] if f["rule"] == "TRN601"]
     assert [(f["line"], f.get("occurrences")) for f in got] == [(2, None)]
+
+
+def test_the_included_helpers_are_places_of_the_kernel_finding(tmp_path):
+    # the helpers are part of the port: listed with the kernel file's finding (`elsewhere`), where an editor or a
+    # checklist reaches them; a helper no kernel file includes (lone.cuh) stays a finding of its own
+    write(tmp_path, {"ops/knn/knn.cu": KERNEL, "ops/utils/reduce.cuh": REDUCE, "ops/utils/math.cuh": MATH,
+                     "ops/utils/lone.cuh": LONE})
+    proc = run_cli("scan", ".", "--format", "json", "--no-cache", cwd=tmp_path)
+    got = [(f["path"], f["line"], f.get("elsewhere")) for f in json.loads(proc.stdout)["findings"]
+           if f["rule"] == "TRN601"]
+    assert got == [
+        ("ops/knn/knn.cu", 3, [{"path": "ops/utils/math.cuh", "line": 1, "column": 1, "rule": "TRN601"},
+                               {"path": "ops/utils/reduce.cuh", "line": 1, "column": 1, "rule": "TRN601"}]),
+        ("ops/utils/lone.cuh", 1, None),
+    ]

@@ -347,3 +347,109 @@ def test_the_calls_of_a_built_module_are_places_of_the_build_unless_the_file_goe
     assert [(p, ln, places) for p, ln, _c, _r, _m, _g, _o, places in got] == [
         ("setup.py", 7, [("fusedopt/optional.py", 6, 5), ("fusedopt/qmodule.py", 2, 1), ("fusedopt/qmodule.py", 7, 16)]),
     ]
+
+
+# ---------------------------------------------------------------- session 16: kernels a scan used to miss
+PRINT_ONLY = '''import torch
+
+try:
+    import scale_ext
+except:
+    print("CUDA extension not installed.")
+
+
+class ScaledLinear(torch.nn.Module):
+    def forward(self, x):
+        y = torch.zeros_like(x)
+        scale_ext.scale_forward(x, y)
+        return y
+'''
+
+
+def test_a_handler_that_only_prints_is_no_fallback_and_the_calls_stay_places_of_the_build(tmp_path):
+    # hit: the handler binds nothing and the file never picks another path: the calls run (and fail) on Neuron
+    setup = APEX_SETUP.replace('name="amp_C"', 'name="scale_ext"')
+    write(tmp_path, {"setup.py": setup, "fusedopt/__init__.py": "", "fusedopt/linear.py": PRINT_ONLY,
+                     "csrc/scale_kernel.cu": KERNEL})
+    got = scan(tmp_path, "TRN302")
+    assert [(p, ln, places) for p, ln, _c, _r, _m, _g, _o, places in got] == [
+        ("setup.py", 7, [("fusedopt/linear.py", 4, 5), ("fusedopt/linear.py", 12, 9)]),
+    ]
+    # look-alike: the same handler in a file that checks for CUDA before the call: only the import is a place
+    write(tmp_path, {"fusedopt/linear.py": PRINT_ONLY.replace(
+        "        scale_ext.scale_forward(x, y)\n",
+        "        if x.is_cuda:\n            scale_ext.scale_forward(x, y)\n")})
+    got = scan(tmp_path, "TRN302")
+    assert [(p, ln, places) for p, ln, _c, _r, _m, _g, _o, places in got] == [
+        ("setup.py", 7, [("fusedopt/linear.py", 4, 5)]),
+    ]
+
+
+SELF_NAMED = '''import torch
+
+from scaleop import scale_fwd
+
+
+def scale(x):
+    return scale_fwd(x)
+'''
+
+
+def test_an_import_named_like_the_importing_file_is_the_extension_it_builds(tmp_path):
+    # ops/scaleop.py (ops/ has no __init__.py, so it is also importable as `scaleop`) imports `scaleop`, the
+    # extension csrc/scaleop/setup.py builds: a module does not import itself, so it is the build
+    setup = APEX_SETUP.replace('name="amp_C"', 'name="scaleop"').replace("csrc/", "")
+    write(tmp_path, {"csrc/scaleop/setup.py": setup, "csrc/scaleop/scale_kernel.cu": KERNEL,
+                     "ops/scaleop.py": SELF_NAMED,
+                     "model.py": "try:\n    from ops.scaleop import scale\nexcept ImportError:\n    scale = None\n"})
+    got = scan(tmp_path, "TRN302")
+    assert [(p, ln, g, places) for p, ln, _c, _r, _m, g, _o, places in got] == [
+        ("csrc/scaleop/setup.py", 7, False, [("ops/scaleop.py", 3, 1), ("ops/scaleop.py", 7, 12)]),
+        # look-alike: model.py's import of that module has a working fallback (the extension is missing on Neuron)
+        ("model.py", 2, True, []),
+    ]
+    # look-alike: a module of that name that is another file is that module, not the extension
+    write(tmp_path, {"ops/other.py": SELF_NAMED, "ops/scaleop.py": "def scale_fwd(x):\n    return x * 2\n"})
+    got = scan(tmp_path, "TRN302")
+    assert [(p, ln, places) for p, ln, _c, _r, _m, _g, _o, places in got] == [("csrc/scaleop/setup.py", 7, [])]
+
+
+RAISE_IN_BRANCH = '''import sys
+from setuptools import setup
+from torch.utils.cpp_extension import CUDA_HOME, CppExtension, CUDAExtension
+
+ext_modules = []
+if "--no_kernels" not in sys.argv:
+    if CUDA_HOME is None:
+        raise RuntimeError("nvcc was not found")
+    ext_modules.append(
+        CppExtension("pkg.softmax_cuda", sources=["softmax.cpp", "softmax_cuda.cu"],
+                     extra_compile_args={"cxx": ["-O3"], "nvcc": ["-O3"]}))
+    ext_modules.append(CUDAExtension(name="fused_adam_cuda", sources=["adam.cpp", "adam_kernel.cu"]))
+    ext_modules.append(CppExtension(name="flatten_C", sources=["flatten.cpp"]))
+setup(name="pkg", ext_modules=ext_modules)
+'''
+
+
+def test_builds_after_a_cuda_home_requirement_in_a_branch_stay_findings(tmp_path):
+    # hit: `if CUDA_HOME is None: raise` stops the build without CUDA; what follows is the build to port (a
+    # CppExtension handed .cu sources builds CUDA kernels too). Look-alike: the CppExtension of .cpp files only
+    write(tmp_path, {"setup.py": RAISE_IN_BRANCH})
+    got = scan(tmp_path, "TRN302")
+    # (the builds of one setup.py are one finding, the later ones its places)
+    assert [(p, ln, c, g, occ) for p, ln, c, _r, _m, g, occ, _e in got] == [("setup.py", 10, 9, False, [12])]
+    # look-alike: a `return` is no requirement (the caller goes on without the kernels): the builds stay guarded
+    write(tmp_path, {"setup.py": """import sys
+from setuptools import setup
+from torch.utils.cpp_extension import CUDA_HOME, CUDAExtension
+
+
+def extensions():
+    if "--no_kernels" not in sys.argv:
+        if CUDA_HOME is None:
+            return []
+        return [CUDAExtension(name="fused_adam_cuda", sources=["adam.cpp", "adam_kernel.cu"])]
+    return []
+"""})
+    got = scan(tmp_path, "TRN302")
+    assert [(p, ln, g) for p, ln, _c, _r, _m, g, _o, _e in got] == [("setup.py", 10, True)]

@@ -191,3 +191,35 @@ def test_a_top_level_module_used_by_attribute_picks_no_other_name_of_it(tmp_path
         ("dist.py", 21, "TRN241", DEAD),  # picked_by_string: no longer named
         ("dist.py", 25, "TRN241", ""),  # reduced: imported and called
     ]
+
+
+TRITON_MODEL = '''import torch
+
+
+class TritonPythonModel:
+    def initialize(self, args):
+        self.device = torch.device("cuda")
+
+    def execute(self, requests):
+        torch.cuda.synchronize()
+        return requests
+
+
+class OldRunner:
+    def run(self, x):
+        return x.cuda()
+'''
+
+
+def test_the_model_class_triton_loads_is_an_entry_point(tmp_path):
+    # Triton Inference Server's Python backend loads `TritonPythonModel` from <repository>/<model>/<version>/model.py
+    # by name: nothing in the project names it, but the server runs it. Look-alike: another class of that file that
+    # nothing names stays guarded
+    (tmp_path / "model_repo/encoder/1").mkdir(parents=True)
+    (tmp_path / "model_repo/encoder/1/model.py").write_text(TRITON_MODEL)
+    (tmp_path / "client.py").write_text("import model\n\nprint(model.__name__)\n")
+    assert [f for f in findings(tmp_path) if f[0] != "client.py"] == [
+        ("model_repo/encoder/1/model.py", 6, "TRN242", ""),
+        ("model_repo/encoder/1/model.py", 9, "TRN243", ""),
+        ("model_repo/encoder/1/model.py", 15, "TRN241", DEAD),
+    ]

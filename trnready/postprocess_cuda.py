@@ -98,6 +98,11 @@ def cuda_helpers(findings: list, engine, root=None) -> list:
             continue
         if i in carried:
             names = sorted(set(carried[i]))
+            # the helpers are part of the kernels' port: their places go with the finding (`elsewhere`), so a
+            # checklist or an editor reaches them as it reaches the kernel file
+            places = tuple((g.path, g.line, g.column, g.rule) for g in (findings[k] for k in sorted(drop))
+                           if g.path in carried[i])
+            f = replace(f, elsewhere=tuple(dict.fromkeys((*f.elsewhere, *places))))
             shown = ", ".join(names[:MAX_NAMED]) + (f" and {len(names) - MAX_NAMED} more" if len(names) > MAX_NAMED
                                                     else "")
             f = replace(f, message=f"{f.message}; with the helper file{'s' if len(names) != 1 else ''} "

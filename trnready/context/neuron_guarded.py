@@ -956,10 +956,13 @@ class _Spans:
                 if always and not mandatory:
                     # `if not torch.cuda.is_available(): return`, also with `elif` / `else` arms after the exit
                     # (`... return` / `elif "RANK" not in os.environ: ...`): on Neuron the first arm always runs and
-                    # leaves, so nothing after the `if` runs there; the check is the finding
+                    # leaves, so nothing after the `if` runs there; the check is the finding. An arm that stops the
+                    # program (`if CUDA_HOME is None: raise RuntimeError(...)` inside `if "--no_apex" not in
+                    # sys.argv:`) is a requirement of the feature that follows, not a way around it: as for
+                    # `_requirement` checks, its kernel and library code stay the port item
                     how = _exits(s.body)
                     if how and i + 1 < len(stmts):
-                        self.add(stmts[i + 1], stmts[-1])
+                        self.add(stmts[i + 1], stmts[-1], choice="kernel" if _fails(s.body) else False)
                     if how == "skip" and not s.orelse:
                         self.add(s, s)  # the skip guard of a test is part of the test
                 nests = not _is_main_test(s.test)  # (`if __name__ == "__main__":` is the script itself)

@@ -200,4 +200,27 @@ def true_switches(entries, values: dict) -> list:
         out.append([e.line, e.col, e.end_col, k, f"{e.key}: {e.value.strip()}"])
         if len(out) >= 200:
             break
-    return out
+    # `optimizer_type: 'FusedAdam'`: a word value the code may compare to pick a path (`if params.optimizer_type ==
+    # 'FusedAdam':`), noted as the key `optimizer_type=FusedAdam` (switch_conditions.py notes the comparison so)
+    values_out = []
+    for e in entries:
+        if e.value is None or e.in_list or not e.keys:
+            continue
+        v = e.value.strip()
+        if len(v) > 1 and v[0] == v[-1] and v[0] in "'\"":
+            v = v[1:-1]
+        if v.lower() in TRUE or v.lower() in FALSE or not VALUE_WORD.fullmatch(v):
+            continue
+        if any(e.keys[:len(node)] == node for node in off):
+            continue
+        k = norm(e.key)
+        if not k.isidentifier() or k in generic:
+            continue
+        values_out.append([e.line, e.col, e.end_col, f"{k}={v}", f"{e.key}: {e.value.strip()}"])
+        if len(values_out) >= 200:
+            break
+    return out + values_out
+
+
+# A config value the code may compare with a string literal: a word (`FusedAdam`, `flash_attn`, `fused-lamb`)
+VALUE_WORD = re.compile(r"[A-Za-z][\w.+-]{0,63}")

@@ -12,12 +12,13 @@ The positive direction of project/config_keys.py (which guards settings nothing 
   parameter named K or `self.K` is "param": it counts only when the project reads K from a config by name somewhere
   (`cfg.get("low_resource")` handed on as `low_resource=`, or `main(**config)` filling the parameters of `main` by
   name: project/splat_params.py); the file's such reads are `cfgreads`. `not K`
-  turns the `else` arm on; a comparison (`== "fp16"`) is a value, not a switch, and is never followed.
+  turns the `else` arm on; a comparison with a word literal (`x.optimizer_type == 'FusedAdam'`) is noted as the
+  key `optimizer_type=FusedAdam`, any other comparison is never followed.
 - per training config (readers/configs.py, config_keys.true_switches): its scalars set to a boolean true whose
   key is specific (not in [context.values] config-switch-generic-keys), as `switches`
-  [[line, col, end col, key, shown]].
-- this step: each such setting is reported in the config file with the rule of an unguarded, unsuppressed
-  finding its key turns on (one per config file and rule, the other keys its occurrences), at medium
+  [[line, col, end col, key, shown]]; its word values too, as the key `K=value`.
+- this step: each such setting is reported in the config file with the rule of an unguarded (or guarded only
+  for an import's fallback), unsuppressed finding its key turns on (one per config file and rule, the other keys its occurrences), at medium
   confidence (the key is matched by name), naming the Python place, for the categories of [context.values]
   config-switch-categories (any category when a word of the key names the device). False, 0, null and strings
   never switch anything on.
@@ -28,6 +29,10 @@ under the Python files' digests, so editing a config re-reads that config alone 
 from __future__ import annotations
 
 from .summary import config_switches_valid
+
+
+# guards that say "the import has a fallback", not "this code never runs on Neuron"
+_FALLBACK_GUARDS = frozenset({"optional-gpu-import", "optional-extension"})
 
 
 def _valid_python(s: dict) -> tuple[list, list]:
@@ -65,10 +70,13 @@ def switched_findings(findings: list, files: list, summaries: list, engine, cach
     if not table:
         return []
     switches, reads = table
-    # Python findings that count: unguarded, unsuppressed, not in a notebook cell.
+    # Python findings that count: unguarded, unsuppressed, not in a notebook cell. An import guarded only because it
+    # has a fallback (`try: from flash_attn.ops.layer_norm import f` / `except ImportError: f = None`) counts too:
+    # the switch picks the arm that uses the library, where that fallback is no way around it
     by_path: dict = {}
     for f in findings:
-        if f.cell is None and not f.guarded and not f.suppressed and f.path in switches:
+        if f.cell is None and (not f.guarded or f.guarded_by in _FALLBACK_GUARDS) and not f.suppressed \
+                and f.path in switches:
             by_path.setdefault(f.path, []).append(f)
     rules = {r.id: r for r in engine.rules}
     values = engine.catalogue.context_values
@@ -88,7 +96,8 @@ def switched_findings(findings: list, files: list, summaries: list, engine, cach
         # the places of findings under a condition that reads a config key; a keyword value is one only when it
         # turns the call itself on or off (`GradScaler(enabled=hps.train.fp16_run)`), not when it is handed on
         blocks = [(first, last) for key, first, last, how, _, _, keyword in items
-                  if (not keyword or keyword in ("enabled", "enable")) and (how == "read" or key in reads)]
+                  if (not keyword or keyword in ("enabled", "enable"))
+                  and (how == "read" or key.split("=", 1)[0] in reads)]
         # `if args.use_lora and args.q_lora:` turns its block on only when every key of the conjunction is true:
         # the keys a condition written as an `and` (and no `or`) reads together, by condition
         # (keys read from a config object by name only: `self.training` or a generic key is state, not a setting)
@@ -97,7 +106,7 @@ def switched_findings(findings: list, files: list, summaries: list, engine, cach
             if not keyword and how == "read" and key not in generic and " and " in cond and " or " not in cond:
                 together.setdefault((cond_line, cond), set()).add(key)
         for key, first, last, how, cond_line, cond, keyword in items:
-            if key not in toggles or (how == "param" and key not in reads):
+            if key not in toggles or (how == "param" and key.split("=", 1)[0] not in reads):
                 continue
             others = together.get((cond_line, cond), set()) - {key} if not keyword else set()
             # A key turns on a feature (AMP, a CUDA library or kernel, compile, backend flags): a device call or a

@@ -584,6 +584,9 @@ class Linker(ModuleMap):
             out.extend(got)
         if built or kernel_mods:  # only then are the imports of every file read
             imported = [(rel, i) for rel, imps in imported for i in unpack_list(imps)]
+        # top-level modules the project compiles from CUDA sources (`CUDAExtension("fftconv", ...)`): like a
+        # CUDA-only package, never importable on a Trainium host
+        self.built_roots = frozenset(n for n in built if "." not in n)
         if built:
             found = self._built_imports(built, imported)
             out += found
@@ -699,7 +702,9 @@ class Linker(ModuleMap):
             full = base if name is None else (f"{base}.{name}" if base else name)
             # `from pkg._C import fn` uses pkg._C; `from pkg import _C` and `import pkg._C` name it
             for cand in (full, base) if name is not None else (full,):
-                if cand in built and cand not in self.mods:
+                # a name that is the importing file's own module (src/ops/fftconv.py: `from fftconv import
+                # fftconv_fwd`, with src/ops as a possible import root) cannot be what the file imports: the build
+                if cand in built and self.mods.get(cand, rel) == rel:
                     brel, (_n, bline, _c, bsrc, rule, confidence, message) = built[cand]
                     if brel == rel:
                         continue  # the build script itself (an import check next to the build call)

@@ -93,8 +93,12 @@ def _link_findings(files, summaries, engine, cache, config, scan_bytes, digests,
             occ = tuple(sorted({(ln, _place_column(lines, ln, c), rule_id) for ln, c in more}))
             out[-1] = _replace(out[-1], occurrences=occ)
         if len(use) > 7 and use[7]:  # an import of a kernel module (link step 10): its calls are its places
-            out[-1] = _with_calls(out[-1], use[7], text_of[rel], lines, trees,
-                                  set(use[8]) & set(_values(engine).get("cuda-only-packages", ())))
+            # the kernel module's top-level imports that fail on a Trainium host: CUDA-only packages, and the
+            # project's own CUDA extensions (`from fftconv import fftconv_fwd`, built by csrc/fftconv/setup.py)
+            packages = set(use[8]) & set(_values(engine).get("cuda-only-packages", ()))
+            built = set(use[8]) & getattr(linker, "built_roots", frozenset())
+            out[-1] = _with_calls(out[-1], use[7], text_of[rel], lines, trees, packages | built,
+                                  "optional-gpu-import" if packages else "optional-extension")
             kernel_imports.add(len(out) - 1)
             if rule_id not in kernel_rules and chain:  # a module building (or importing) a CUDA extension at its
                 out[-1] = replace(out[-1], link_target=(chain[0][0], chain[0][1]))  # top: a place of that finding
@@ -261,6 +265,58 @@ def _goes_on_without(text: str, line: int, trees: dict, rel: str) -> bool:
                 types = [] if h.type is None else list(h.type.elts) if isinstance(h.type, ast.Tuple) else [h.type]
                 named = [t.attr if isinstance(t, ast.Attribute) else getattr(t, "id", "") for t in types]
                 if (h.type is None or set(named) & catches) and not any(isinstance(n, ast.Raise) for n in walk(h)):
+                    # A handler that only reports (`except: print('CUDA extension not installed.')`) leaves the
+                    # module unbound: the file goes on only if it picks the other path itself somewhere
+                    if not _reports_only(h.body) or _picks_a_path(tree, _bound_at(node.body, line)):
+                        return True
+    return False
+
+
+_REPORTS = frozenset({"print", "warn", "warning", "info", "debug", "error", "exception", "log", "critical"})
+
+
+def _reports_only(body) -> bool:
+    """The handler binds nothing: every statement is `pass`, `...` or a print / warning / log call."""
+    import ast
+
+    for st in body:
+        if isinstance(st, ast.Pass) or isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant):
+            continue
+        if isinstance(st, ast.Expr) and isinstance(st.value, ast.Call):
+            f = st.value.func
+            if (f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")) in _REPORTS:
+                continue
+        return False
+    return True
+
+
+def _bound_at(body, line: int) -> set:
+    """Names the import statements of a `try` body on `line` bind."""
+    import ast
+
+    out: set = set()
+    for st in body:
+        if isinstance(st, (ast.Import, ast.ImportFrom)) and st.lineno <= line <= (st.end_lineno or st.lineno):
+            for a in st.names:
+                out.add((a.asname or a.name).split(".", 1)[0])
+    return out
+
+
+_PATH_TESTS = frozenset({"is_available", "is_cuda", "device_count"})
+
+
+def _picks_a_path(tree, names: set) -> bool:
+    """Some test of the file chooses between the extension and another path: a CUDA check
+    (`torch.cuda.is_available()`, `x.is_cuda`, `device.type == "cuda"`) or a test of the imported name itself
+    (`if MSA is not None:`, `hasattr(ext, ...)`, a name in `globals()`)."""
+    import ast
+
+    for node in walk(tree):
+        if isinstance(node, (ast.If, ast.IfExp, ast.While)):
+            for n in walk(node.test):
+                if isinstance(n, ast.Attribute) and n.attr in _PATH_TESTS or isinstance(n, ast.Name) and (
+                        n.id in names or n.id in ("globals", "hasattr")) or \
+                        isinstance(n, ast.Constant) and n.value == "cuda":
                     return True
     return False
 
@@ -288,11 +344,13 @@ def _with_helper_calls(f, line: int, col: int, text: str, lines: list, trees: di
     return replace(f, occurrences=tuple(more)) if more else f
 
 
-def _with_calls(f, imports: list, text: str, lines: list, trees: dict, missing: set):
+def _with_calls(f, imports: list, text: str, lines: list, trees: dict, missing: set,
+                reason: str = "optional-gpu-import"):
     """The finding at a kernel module's import, with each call of what the file imported from it as a place.
     `missing`: the CUDA-only packages the kernel module imports at module level; when there are any and the
     import sits in a `try` whose `except ImportError:` binds a fallback, the import fails on a Trainium host and
-    the fallback runs (guarded, as optional-gpu-import guards such an import of the package itself)."""
+    the fallback runs (guarded, as optional-gpu-import guards such an import of the package itself). A top-level
+    module the project builds from CUDA sources counts as such a package (`reason` "optional-extension")."""
     import ast
     from dataclasses import replace
 
@@ -308,7 +366,7 @@ def _with_calls(f, imports: list, text: str, lines: list, trees: dict, missing: 
         return f
     # the summary's import columns are the parser's (UTF-8 byte) offsets; this parse gives the same ones
     if missing and all(falls_back(tree, ln) for ln, _c, _m, _n in imports):  # every import of it in the file
-        return replace(f, guarded=True, guarded_by="optional-gpu-import")
+        return replace(f, guarded=True, guarded_by=reason)
     places = call_places(tree, [(ln, col, mod, name) for ln, col, mod, name in imports])
     more = [(ln, _column(lines[ln - 1], col) if 0 < ln <= len(lines) else col + 1, f.rule)
             for ln, col in places if not f.line <= ln <= f.end_line]

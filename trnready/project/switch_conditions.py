@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 import re
 
-from .config_keys import norm
+from .config_keys import VALUE_WORD, norm
 from .splat_params import splat_params
 from .syntax import dotted as _dotted
 from ..astwalk import walk
@@ -99,6 +99,16 @@ class _Switches:
             # `if params.enable_amp == True:` is `if params.enable_amp:` written out (a comparison with any other
             # value is a value, not a switch)
             return self.keys(node.left, params, local, attrs)
+        if t is ast.Compare:
+            # `params.optimizer_type == 'FusedAdam'`: the config value that picks this arm, noted as the key
+            # `optimizer_type=FusedAdam` (a config setting that value is the switch; config_keys.true_switches)
+            if len(node.ops) != 1 or not isinstance(node.ops[0], ast.Eq):
+                return set()
+            for side, lit in ((node.left, node.comparators[0]), (node.comparators[0], node.left)):
+                if isinstance(lit, ast.Constant) and isinstance(lit.value, str) and VALUE_WORD.fullmatch(lit.value):
+                    return {(f"{k}={lit.value}", how) for k, how in self.keys(side, params, local, attrs)
+                            if "=" not in k}
+            return set()
         if t is ast.Subscript:
             s = node.slice
             if isinstance(s, ast.Constant) and isinstance(s.value, str) and not _receiver_env(node.value):
@@ -133,7 +143,7 @@ class _Switches:
             return
         src = _source(cond)
         for k, how in sorted(keys):
-            if k.isidentifier():
+            if k.split("=", 1)[0].isidentifier():
                 self.out.append([k, first, last, how, cond.lineno, src, keyword])
 
     # walking statements ------------------------------------------------------

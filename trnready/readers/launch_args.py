@@ -172,7 +172,8 @@ def read(ctx: FileContext) -> ReadResult:
 
         flags = [e for e in entries if e.path != ("launcher",)]
         switches = true_switches(flags, ctx.engine.catalogue.context_values)
-        shown = {(e.line, e.col): "--" + ".".join(e.keys) for e in flags}
+        shown = {(e.line, e.col): "--" + ".".join(e.keys) + ("" if (e.value or "").lower() == "true" else f" {e.value}")
+                 for e in flags}
         for sw in switches:  # shown as written: `--use_amp`, not `use_amp: true`
             sw[4] = shown.get((sw[0], sw[1]), sw[4])
         if switches:

@@ -18,10 +18,10 @@ The positive direction of project/config_keys.py (which guards settings nothing 
   key is specific (not in [context.values] config-switch-generic-keys), as `switches`
   [[line, col, end col, key, shown]]; its word values too, as the key `K=value`.
 - this step: each such setting is reported in the config file with the rule of an unguarded (or guarded only
-  for an import's fallback), unsuppressed finding its key turns on (one per config file and rule, the other keys its occurrences), at medium
-  confidence (the key is matched by name), naming the Python place, for the categories of [context.values]
-  config-switch-categories (any category when a word of the key names the device). False, 0, null and strings
-  never switch anything on.
+  for an import's fallback), unsuppressed finding its key turns on (one per config file and rule, the other keys
+  its occurrences), at medium confidence (the key is matched by name), naming the Python place, for the
+  categories of [context.values] config-switch-categories (any category when a word of the key names the
+  device). False, 0, null and strings never switch anything on.
 
 Incremental: the Python side comes from summaries cached with each file; the join is kept in the result cache
 under the Python files' digests, so editing a config re-reads that config alone and re-joins.

@@ -236,14 +236,25 @@ def run_steps(lines: list[str]) -> dict:
     return out
 
 
+# an install of the directory the step is in (`pip install .`, `python setup.py install`): no package named
+_HERE_BUILD = re.compile(r"(?:pip3?|python3?\s+-m\s+pip|uv\s+pip)\s+install\s+(?:-\S+\s+)*\.$|python3?\s+setup\.py\s+(?:\w+\s+)*install$")
+
+
+def _builds_here(f) -> bool:
+    """A cuda-library finding on `cd flash-attention && pip install .`: the build of what the step cloned."""
+    text = (f.snippet or "")[max(f.column - 1, 0):max(f.end_column - 1, 0)].strip()
+    return f.category == "cuda-library" and bool(_HERE_BUILD.search(text))
+
+
 def one_build_per_step(found: list, lines: list[str], engine) -> list:
     """One finding per thing: in one RUN step that installs a CUDA-only package from source (a cuda-library
     finding: `git clone https://github.com/NVIDIA/apex`), the flags that build its kernels (custom-cuda-kernel
-    line findings: `--cuda_ext`, `FORCE_CUDA=1`, `-gencode`) are how that package is built, so they are places of
-    the package's finding, not items of their own. Other steps, and Python findings, are left alone."""
+    line findings: `--cuda_ext`, `FORCE_CUDA=1`, `-gencode`) and the install of the cloned directory
+    (`cd flash-attention && pip install .`) are how that package is built, so they are places of the package's
+    finding, not items of their own. Other steps, and Python findings, are left alone."""
     lib = [f for f in found if f.category == "cuda-library"]
     kern = [f for f in found if f.category == "custom-cuda-kernel"]
-    if not lib or not kern:
+    if not lib or not (kern or any(_builds_here(f) for f in lib)):
         return found
     step = run_steps(lines)
     first: dict = {}
@@ -253,7 +264,7 @@ def one_build_per_step(found: list, lines: list[str], engine) -> list:
     folded: dict = {}
     for f in found:
         k = first.get(step.get(f.line))
-        if f.category == "custom-cuda-kernel" and k is not None and k is not f:
+        if k is not None and k is not f and (f.category == "custom-cuda-kernel" or _builds_here(f)):
             folded.setdefault(id(k), []).append((f.line, f.column, f.rule))
             continue
         out.append(f)

@@ -191,3 +191,28 @@ def test_a_top_level_module_used_by_attribute_picks_no_other_name_of_it(tmp_path
         ("dist.py", 21, "TRN241", DEAD),  # picked_by_string: no longer named
         ("dist.py", 25, "TRN241", ""),  # reduced: imported and called
     ]
+
+
+def test_a_class_a_serving_framework_builds_by_name_is_not_judged(tmp_path):
+    # Triton's Python backend imports model_repo/<name>/1/model.py and builds TritonPythonModel itself: nothing in
+    # the project names it, yet its initialize() runs. Another class of the same file named nowhere is judged.
+    model = tmp_path / "model_repo" / "tokenizer" / "1" / "model.py"
+    model.parent.mkdir(parents=True)
+    model.write_text('''import torch
+
+
+class TritonPythonModel:
+    def initialize(self, args):
+        self.device = torch.device("cuda")
+
+
+class LeftOver:
+    def load(self):
+        self.device = torch.device("cuda")
+''')
+    # a module no file names is a tool run by hand and never judged: the server's launch script names it
+    (tmp_path / "serve.sh").write_text("cp model_repo/tokenizer/1/model.py /models/tokenizer/1/model.py\n")
+    assert findings(tmp_path) == [
+        ("model_repo/tokenizer/1/model.py", 6, "TRN242", ""),
+        ("model_repo/tokenizer/1/model.py", 11, "TRN242", DEAD),
+    ]

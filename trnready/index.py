@@ -145,6 +145,12 @@ def _maybe_mask_index(index: ast.expr) -> bool:
     return type(index) in _MASK_INDEX
 
 
+def _two_index_parts(index: ast.expr) -> bool:
+    """`H[dead, dead] = 1`: two parts that may be masks; a scalar written through two masks is still a finding
+    (masks.paired_masks)."""
+    return type(index) is ast.Tuple and sum(type(e) in _MASK_INDEX for e in index.elts) >= 2
+
+
 def _literal_scalar(value: ast.expr) -> bool:
     """`0`, `-1`, `-1e9`, `float("-inf")`: one value broadcast to every selected element."""
     while type(value) is ast.UnaryOp:
@@ -610,7 +616,8 @@ class Indexer:
         value = node.value if len(node.targets) == 1 else None
         if self.interest.subscripts and value is not None:
             t = node.targets[0]
-            if type(t) is ast.Subscript and _maybe_mask_index(t.slice) and not _literal_scalar(value):
+            if type(t) is ast.Subscript and _maybe_mask_index(t.slice) and (not _literal_scalar(value)
+                                                                    or _two_index_parts(t.slice)):
                 # x[m] = rows: a write through a mask whose value has one row per True value (masks.rows_written)
                 self.index.subscripts.append((t, scope))
                 self.index.stored[id(t)] = value

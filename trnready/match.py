@@ -406,10 +406,12 @@ class Engine:
             return
         attrs = ctx.index.mask_attrs
         if masks.is_mask(node.slice, scope, resolver, negated=ctx.index.negated, attrs=attrs):
-            if type(node.ctx) is ast.Store and not masks.rows_written(ctx.index.stored.get(id(node)), scope,
-                                                                       resolver, attrs):
-                return  # x[m] = 0 fills in place; x[m] = rows needs one row per True value
             shape = "mask-write" if type(node.ctx) is ast.Store else "boolean-mask"
+            if shape == "mask-write" and not masks.rows_written(ctx.index.stored.get(id(node)), scope, resolver,
+                                                                attrs):
+                if not masks.paired_masks(node.slice, scope, resolver, attrs):
+                    return  # x[m] = 0 fills in place; x[m] = rows needs one row per True value
+                shape = "mask-pair"
         elif type(node.ctx) is ast.Store:
             return
         elif any("mask-named" in m.names for _, m in self.subscripts) \

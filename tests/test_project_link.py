@@ -328,3 +328,18 @@ def test_calls_of_a_module_imported_through_a_helper_are_places_of_its_finding()
     places = {(f["path"], f["line"]): [o["line"] for o in f.get("occurrences", ())]
               for f in json.loads(proc.stdout)["findings"]}
     assert places == {("kern/ops/gemm.py", 5): [15, 19], ("kern/ops/gemm.py", 6): []}
+
+
+def test_a_constant_a_star_import_brings_is_followed_at_each_use():
+    # `from devices import *` binds ACCEL = torch.device("cuda:0"): its uses as a device (a `device=` keyword of a
+    # tensor factory, `.to(...)`, a project function's device parameter) are reported where the value enters;
+    # log_step (no device use), a local `cpu` device and the definition's own finding stay as they are
+    dev = '"cuda" device string: `cuda:0`'
+    assert scan_findings(ROOT / "star_constant") == [
+        ("calibrate.py", 8, 12, "TRN242", f"{dev} (via calibrate.py:8 torch.ones(device=ACCEL) → devices.py:3 "
+                                          "ACCEL = 'cuda:0')", False),
+        ("calibrate.py", 19, 17, "TRN242", f"{dev} (via calibrate.py:19 model.to(ACCEL) → devices.py:3 "
+                                           "ACCEL = 'cuda:0')", False),
+        ("calibrate.py", 20, 9, "TRN242", f"{dev} (via calibrate.py:20 warm(ACCEL) → calibrate.py:13 model.to)",
+         False),
+        ("devices.py", 3, 22, "TRN242", dev, False)]

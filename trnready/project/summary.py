@@ -44,7 +44,7 @@ from .call_text import call_text
 from .syntax import MAX_ITEMS, _Attribute, _Name, dotted, literal_source, unconditional_nodes  # noqa: F401 (imported from here too)
 from ..astwalk import walk
 
-VERSION = 26
+VERSION = 27
 MAX_TEMPLATE = 400  # a call longer than this is not carried (generated code, data tables)
 
 # Imports from these never lead into the project: calls naming only them need no summary entry.
@@ -211,6 +211,9 @@ def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | Non
     spans = _function_calls(funcs, calls, stores, callees, apis | _IMPORTERS if apis else apis, uses, heads) \
         if funcs else []
     interesting = {n for n in interesting if n in imports or n in funcs or n in classes or n in stores}
+    # `from modelutils import *` then `model.to(DEV)`: a name passed to a call that nothing in the file binds may be
+    # the star's (gptq's `DEV = torch.device('cuda:0')`); the link step resolves it through the star or not at all
+    interesting |= _star_values(tree, stars, calls, imports, funcs, classes, consts, aliases)
     if apis:
         _attribute_reads(calls, imports, apis, spans, reads, heads)
     if interesting:
@@ -232,7 +235,8 @@ def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | Non
                                          sorted(set(names)), False])
                     continue
                 last = callee.rsplit(".", 1)[-1]
-                if callee.split(".", 1)[0] not in interesting and last != "partial" and last not in apis:
+                if callee.split(".", 1)[0] not in interesting and last != "partial" and last not in apis \
+                        and not _device_keyword(node, interesting):
                     continue
                 names = [r for r in _roots(node, callee) if r]
                 args = names[1:]
@@ -246,7 +250,8 @@ def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | Non
                     # functools.partial(resize, mode="bilinear"): a later call of the result calls resize
                     keep = args[0].split(".", 1)[0] in interesting
                 else:
-                    keep = project_arg and callee is not None and callee.rsplit(".", 1)[-1] in apis
+                    keep = project_arg and callee is not None and (callee.rsplit(".", 1)[-1] in apis
+                                                                   or _device_keyword(node, interesting))
                 if keep:
                     src = call_text(node)
                     if len(src) <= MAX_TEMPLATE:
@@ -1092,6 +1097,55 @@ def _inflate(rel: str, part) -> dict:
 
 def _rank(key: str) -> int:
     return _ORDER.index(key) if key in _ORDER else len(_ORDER)
+
+
+def _device_keyword(node: ast.Call, interesting: set) -> bool:
+    """`torch.ones(shape, device=DEV)`: a project value given as the device of any call (a tensor factory is no
+    catalogue API, yet the device it names is the finding)."""
+    for k in node.keywords:
+        if k.arg == "device" and (d := dotted(k.value)) and d.split(".", 1)[0] in interesting:
+            return True
+    return False
+
+
+def _project_star(stars: list) -> bool:
+    return any(level or mod.split(".", 1)[0] not in _EXTERNAL for mod, level in stars)
+
+
+def _star_values(tree: ast.Module, stars: list, calls: list, *bound_tables) -> set:
+    """With a star import of a project module, the bare names handed to calls as arguments that the file binds
+    nowhere (no assignment, parameter, loop or import of that name, no definition) and that are no builtin: the
+    star may bind them. Walks the tree only in a file with such a star (rare), so other files pay nothing."""
+    if not _project_star(stars):
+        return set()
+    args = set()
+    for node in calls:
+        for a in (*node.args, *(k.value for k in node.keywords)):
+            if type(a) is ast.Name:
+                args.add(a.id)
+    if not args:
+        return set()
+    import builtins
+
+    args = {a for a in args if not hasattr(builtins, a) and not any(a in t for t in bound_tables)}
+    if not args:
+        return set()
+    for n in walk(tree):
+        t = type(n)
+        if t is ast.Name and type(n.ctx) is not ast.Load:
+            args.discard(n.id)
+        elif t is ast.arg:
+            args.discard(n.arg)
+        elif t in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+            args.discard(n.name)
+        elif t in (ast.Import, ast.ImportFrom):
+            for al in n.names:
+                args.discard((al.asname or al.name).split(".", 1)[0])
+        elif t is ast.ExceptHandler and n.name:
+            args.discard(n.name)
+        elif t in (ast.Global, ast.Nonlocal):
+            args.difference_update(n.names)
+    return args
 
 
 def _star_names(stars: list, heads: list) -> set:

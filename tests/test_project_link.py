@@ -343,3 +343,26 @@ def test_a_constant_a_star_import_brings_is_followed_at_each_use():
         ("calibrate.py", 20, 9, "TRN242", f"{dev} (via calibrate.py:20 warm(ACCEL) → calibrate.py:13 model.to)",
          False),
         ("devices.py", 3, 22, "TRN242", dev, False)]
+
+
+def _with_places(path):
+    proc = run_cli("scan", path, "--format", "json", "--no-cache")
+    assert proc.returncode in (0, 1), proc.stderr
+    return [(f["path"], f["line"], f["end_line"], f["rule"], [(e["path"], e["line"]) for e in f.get("elsewhere", ())])
+            for f in json.loads(proc.stdout)["findings"]]
+
+
+def test_a_dataclass_field_read_through_a_config_section_in_another_module(tmp_path):
+    # launch.py reads cfg.dist.backend (a section, then its field): the field's default "nccl" reaches
+    # init_process_group there. The per-file finding at the field (its default an occurrence) is the one thing to
+    # change and takes the read as a place; timeout (an int) leads nowhere
+    assert _with_places(ROOT / "config_field") == [
+        ("configs.py", 6, 8, "TRN271", [("launch.py", 7)])]
+    # a field the per-file pass does not flag by its name (`distributed_backend`): the linked finding spans the
+    # field's statement, the per-file finding at its `default="nccl",` line is restated by it and dropped
+    proj = tmp_path / "proj"
+    shutil.copytree(ROOT / "config_field", proj)
+    configs, launch = proj / "configs.py", proj / "launch.py"
+    configs.write_text(configs.read_text().replace("    backend: str", "    distributed_backend: str"))
+    launch.write_text(launch.read_text().replace("backend=cfg.dist.backend", "backend=cfg.dist.distributed_backend"))
+    assert _with_places(proj) == [("configs.py", 6, 8, "TRN271", [("launch.py", 7)])]

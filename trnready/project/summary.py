@@ -619,7 +619,7 @@ def _attribute_reads(calls, imports, apis, spans, reads, heads=None) -> None:
         if not callee or callee.rsplit(".", 1)[-1] not in apis:
             continue
         vals = [a.value if isinstance(a, ast.Starred) else a for a in node.args] + [k.value for k in node.keywords]
-        if not any(isinstance(v, ast.Attribute) and isinstance(v.value, ast.Name) and v.value.id not in imports
+        if not any(isinstance(v, ast.Attribute) and (r := _local_root(v)) is not None and r not in imports
                    for v in vals):
             continue
         src = call_text(node)
@@ -629,6 +629,17 @@ def _attribute_reads(calls, imports, apis, spans, reads, heads=None) -> None:
         owner = spans[i][2] if i >= 0 and spans[i][0] <= node.lineno <= spans[i][1] else ""
         reads.append([node.lineno, node.col_offset, node.end_lineno, node.end_col_offset, src,
                       owner.split(".", 1)[0] if "." in owner else ""])
+
+
+def _local_root(v: ast.Attribute) -> str | None:
+    """The name an attribute chain starts from (`cfg.distributed_training.distributed_backend` -> cfg), at most three
+    attributes deep: a config object's section and field, read through an instance."""
+    node = v.value
+    for _ in range(2):
+        if type(node) is not ast.Attribute:
+            break
+        node = node.value
+    return node.id if type(node) is ast.Name else None
 
 
 def _field_default(value):

@@ -104,6 +104,8 @@ class Engine:
                     self.requirements.append((rule, m))
                 elif m.kind in ("python", "file", "setting"):
                     self.surface.setdefault(m.kind, []).append((rule, m))
+        # `env = ["NCCL_*"]`: a family of variables, matched by prefix (Interest.env_known)
+        self.env_prefixes = {n[:-1]: self.env.pop(n) for n in [n for n in self.env if n.endswith("*")]}
         ctor = {n[: -len(".__call__")] for n in self.calls if n.endswith(".__call__")}
         positions = catalogue.device_positions if self.devices else {}
         self.device_calls = {k: v for k, v in positions.items() if not k.startswith(".")}
@@ -120,6 +122,7 @@ class Engine:
             device_tails=frozenset(self.device_methods) | frozenset(_tails(self.device_calls)),
             keywords=frozenset(self.keywords),
             env_names=frozenset(self.env),
+            env_prefixes=tuple(self.env_prefixes),
             subscripts=bool(self.subscripts),
             shifts=any("int64-wide-shift" in m.names for _, m in self.operators),
             pick_alternatives=frozenset(v.lower() for v in catalogue.context_values.get("device-pick-alternatives", ())),
@@ -131,7 +134,7 @@ class Engine:
         # Device positions (.to, device=) need the device string itself in the text,
         # so their callee names are not tokens ("to" would let every file through).
         tokens = set(_tails(self.calls) | _tails(self.decorators) | _tails(ctor))
-        tokens |= set(self.methods) | set(self.keywords) | set(self.env)
+        tokens |= set(self.methods) | set(self.keywords) | set(self.env) | set(self.env_prefixes)
         tokens |= _tails(self.refs) | _tails(self.imports)
         tokens |= {d for _, m in self.devices for d in m.names}
         if self.subscripts:
@@ -291,6 +294,10 @@ class Engine:
         for node, name in index.env:
             for rule, m in self.env.get(name, ()):
                 emit(ctx, hits, Hit(rule, m, node, name))
+            for prefix, pairs in self.env_prefixes.items():
+                if name.startswith(prefix) and name not in self.env:
+                    for rule, m in pairs:
+                        emit(ctx, hits, Hit(rule, m, node, name))
         for call, scope in index.calls:
             self._match_call(ctx, call, scope, hits)
         if self.keywords:

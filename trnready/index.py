@@ -814,7 +814,8 @@ class Indexer:
                 arg = kw.arg
                 if arg in interest.device_keywords or arg in interest.keywords:
                     keep = True
-                elif interest.env_known(arg):  # os.environ.update(XLA_USE_BF16="1")
+                elif arg in interest.env_names or arg and arg.startswith(interest.env_prefixes) \
+                        and interest.env_known(arg):  # os.environ.update(XLA_USE_BF16="1")
                     self.index.env.append((kw.value, arg))
                 elif arg and interest.device_keywords and device_like(arg, interest.device_keywords):
                     keep = True  # compute_device="cuda": a device-named keyword, as for stored values
@@ -952,7 +953,9 @@ class Indexer:
         v = node.value
         if type(v) is str and self.interest.env_names:
             name = v.split("=", 1)[0] if "=" in v else v
-            if self.interest.env_known(name):
+            # the set lookup first: this runs for every string of the file
+            if name in self.interest.env_names or name.startswith(self.interest.env_prefixes) \
+                    and self.interest.env_known(name):
                 self.index.env.append((node, name))
 
     def v_subscript(self, node: ast.Subscript, scope: Scope) -> None:

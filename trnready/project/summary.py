@@ -236,7 +236,7 @@ def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | Non
                     continue
                 last = callee.rsplit(".", 1)[-1]
                 if callee.split(".", 1)[0] not in interesting and last != "partial" and last not in apis \
-                        and not _device_keyword(node, interesting):
+                        and not (node.keywords and _device_keyword(node, interesting)):
                     continue
                 names = [r for r in _roots(node, callee) if r]
                 args = names[1:]

@@ -102,6 +102,14 @@ def _positions(value: ast.expr) -> bool:
 _ROWS_FLATTENED = frozenset({"view", "reshape", "flatten"})
 
 
+def unkept(expr: ast.expr) -> ast.expr:
+    """`m.clone()`, `m.detach().view(-1)`: the mask the calls keep (a copy or a view of `m`); else the expression."""
+    while type(expr) is ast.Call and type(expr.func) is ast.Attribute and expr.func.attr in _MASK_KEEPING \
+            and expr.func.attr not in ("any", "all"):
+        expr = expr.func.value
+    return expr
+
+
 def paired_masks(index: ast.expr, scope: Scope, resolver, attrs: dict | None = None) -> bool:
     """`H[dead, dead] = 1`: two or more boolean masks in one index. PyTorch turns each into its positions and
     pairs them, so even a scalar written this way lands on as many places as there are True values: unlike

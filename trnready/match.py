@@ -420,7 +420,13 @@ class Engine:
                     return  # x[m] = 0 fills in place; x[m] = rows needs one row per True value
                 shape = "mask-pair"
         elif type(node.ctx) is ast.Store:
-            return
+            # `fg_mask[fg_mask.clone()] = inboxes` (`inboxes = matched > 0`): an index a mask by its name, written
+            # with a boolean tensor by local evidence, one truth value per True value of the index
+            value = ctx.index.stored.get(id(node))
+            if value is None or not masks.is_mask(value, scope, resolver, attrs=attrs) or not masks.named_mask(
+                    masks.unkept(node.slice), scope, resolver, self._mask_words, self._mask_not_words):
+                return
+            shape = "mask-write"
         elif any("mask-named" in m.names for _, m in self.subscripts) \
                 and masks.named_mask(node.slice, scope, resolver, self._mask_words, self._mask_not_words):
             shape = "mask-named"

@@ -366,3 +366,15 @@ def test_a_dataclass_field_read_through_a_config_section_in_another_module(tmp_p
     configs.write_text(configs.read_text().replace("    backend: str", "    distributed_backend: str"))
     launch.write_text(launch.read_text().replace("backend=cfg.dist.backend", "backend=cfg.dist.distributed_backend"))
     assert _with_places(proj) == [("configs.py", 6, 8, "TRN271", [("launch.py", 7)])]
+
+
+def test_a_default_handed_to_spawned_workers_reaches_their_process_group():
+    # mp.spawn(_worker, args=(main_func, backend, url)) runs _worker(rank, main_func, backend, url) in each process:
+    # the default "nccl" of launch() reaches init_process_group there. Reported at the default, the library call of
+    # the same file a place of it; train.py's launch(main, 8) leaves the backend out and runs with it (callers step)
+    chain = ("launcher.py:5 launch(backend='nccl') → launcher.py:6 _worker → launcher.py:10 "
+             "dist.init_process_group)")
+    assert scan_findings(ROOT / "spawned") == [
+        ("launcher.py", 5, 39, "TRN271", f"{NCCL} (via {chain}", False),
+        ("train.py", 9, 5, "TRN271", f"{NCCL} (via train.py:9 launch() → {chain}", False)]
+    assert [(p, ln) for p, ln, _, _, _ in _with_places(ROOT / "spawned")] == [("launcher.py", 5), ("train.py", 9)]

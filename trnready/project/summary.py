@@ -44,7 +44,7 @@ from .call_text import call_text
 from .syntax import MAX_ITEMS, _Attribute, _Name, dotted, literal_source, unconditional_nodes  # noqa: F401 (imported from here too)
 from ..astwalk import walk
 
-VERSION = 27
+VERSION = 28
 MAX_TEMPLATE = 400  # a call longer than this is not carried (generated code, data tables)
 
 # Imports from these never lead into the project: calls naming only them need no summary entry.
@@ -716,6 +716,29 @@ def _function_calls(funcs: dict, calls: list, stores: dict, callees=frozenset(),
     return spans
 
 
+# torch.multiprocessing's process starters: `spawn(fn, args=(a, b))` runs `fn(rank, a, b)` in each process.
+_SPAWNERS = frozenset({"spawn", "start_processes"})
+
+
+def _spawned(node: ast.Call, names: set) -> str | None:
+    """`mp.start_processes(_worker, nprocs=n, args=(main, backend, url))` in a function whose parameter `backend`
+    is among the args: the call the processes make, `_worker(None, main, backend, url)` (the rank first), which
+    the link step follows into `_worker` like any call of a project function; None when the target is no plain
+    name, the args are no literal tuple, or no parameter of the function is among them."""
+    if not node.args or type(node.args[0]) is not ast.Name:
+        return None
+    extra = next((k.value for k in node.keywords if k.arg == "args"), node.args[1] if len(node.args) > 1 else None)
+    if type(extra) is not ast.Tuple or any(type(e) is ast.Starred for e in extra.elts):
+        return None
+    if not any(type(e) is ast.Name and e.id in names for e in extra.elts):
+        return None
+    try:
+        parts = [ast.unparse(e) for e in extra.elts]
+    except (ValueError, RecursionError):
+        return None
+    return f"{node.args[0].id}({', '.join(['None', *parts])})"
+
+
 def _partial_of_api(node: ast.Call, callee: str, apis) -> bool:
     """`partial(F.interpolate, mode=method)`: every later call of the result calls the library API with
     that argument, so the partial is a sink of the parameter like the API itself."""
@@ -823,6 +846,11 @@ def _function(fn, calls_in: list, kept: dict, callees=frozenset(), apis=frozense
     calls = []
     for node, callee, lead in calls_in:
         if len(calls) < MAX_ITEMS:
+            if callee is not None and callee.rpartition(".")[2] in _SPAWNERS:
+                spawned = _spawned(node, names)
+                if spawned is not None and len(spawned) <= MAX_TEMPLATE:
+                    calls.append([node.lineno, node.col_offset, spawned])
+                continue
             # lead: a project name, a library API, a keyword some rule reads (`torch.zeros(n, device=device)`
             # is a sink too) or a partial of an API
             if callee is None or not (lead or callee in mine or own and callee in own):

@@ -18,3 +18,17 @@ def test_casts_handed_straight_to_the_host_are_guarded():
 def test_registered_as_a_guard_for_methods_and_references():
     p = context.get("cast-for-host")
     assert p.effect == "guard" and set(p.kinds) == {"method", "reference"}
+
+
+def test_a_data_sized_op_handed_to_the_host_is_no_cast(tmp_path):
+    (tmp_path / "decoder.py").write_text('''import torch
+
+
+def doc_starts(tokens, sep):
+    starts = (tokens == sep).nonzero().tolist()
+    scale = tokens.double().cpu().numpy()
+    return starts, scale
+''')
+    # nonzero runs on the device tensor whatever happens to its result; the cast to double for NumPy stays guarded
+    assert [(f[1], f[3], f[5]) for f in scan_findings(tmp_path, "--show-guarded")] == [
+        (5, "TRN104", False), (6, "TRN122", True)]

@@ -121,3 +121,34 @@ def test_checks_whose_answer_picks_no_device_value_are_guarded():
         (38, 14, "TRN242", True),
         (50, 8, "TRN243", False),  # where == "cuda": the pick decides
     ]
+
+
+def test_default_tensor_type_and_worker_count_are_picks(tmp_path):
+    (tmp_path / "build.py").write_text('''import torch
+
+
+def build():
+    if torch.cuda.is_bf16_supported():
+        torch.set_default_tensor_type(torch.cuda.BFloat16Tensor)
+    else:
+        torch.set_default_tensor_type(torch.cuda.HalfTensor)
+
+
+def spawn_count():
+    if torch.cuda.is_available():
+        workers = torch.cuda.device_count()
+    else:
+        workers = 1
+    return workers
+
+
+def report():
+    if torch.cuda.is_available():
+        used = torch.cuda.memory_allocated()
+        print(used)
+''')
+    # the bf16 query picks the default precision and device, the availability check picks how many workers run
+    # (one on Neuron); a branch that only reads memory statistics picks nothing
+    assert [(f[1], f[2], f[3], f[5]) for f in scan_findings(tmp_path, "--show-guarded")
+            if f[3] == "TRN243" and f[1] in (5, 12, 20)] == [
+        (5, 8, "TRN243", False), (12, 8, "TRN243", False), (20, 8, "TRN243", True)]

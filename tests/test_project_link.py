@@ -328,3 +328,53 @@ def test_calls_of_a_module_imported_through_a_helper_are_places_of_its_finding()
     places = {(f["path"], f["line"]): [o["line"] for o in f.get("occurrences", ())]
               for f in json.loads(proc.stdout)["findings"]}
     assert places == {("kern/ops/gemm.py", 5): [15, 19], ("kern/ops/gemm.py", 6): []}
+
+
+def test_a_constant_a_star_import_brings_is_followed_at_each_use():
+    # `from devices import *` binds ACCEL = torch.device("cuda:0"): its uses as a device (a `device=` keyword of a
+    # tensor factory, `.to(...)`, a project function's device parameter) are reported where the value enters;
+    # log_step (no device use), a local `cpu` device and the definition's own finding stay as they are
+    dev = '"cuda" device string: `cuda:0`'
+    assert scan_findings(ROOT / "star_constant") == [
+        ("calibrate.py", 8, 12, "TRN242", f"{dev} (via calibrate.py:8 torch.ones(device=ACCEL) → devices.py:3 "
+                                          "ACCEL = 'cuda:0')", False),
+        ("calibrate.py", 19, 17, "TRN242", f"{dev} (via calibrate.py:19 model.to(ACCEL) → devices.py:3 "
+                                           "ACCEL = 'cuda:0')", False),
+        ("calibrate.py", 20, 9, "TRN242", f"{dev} (via calibrate.py:20 warm(ACCEL) → calibrate.py:13 model.to)",
+         False),
+        ("devices.py", 3, 22, "TRN242", dev, False)]
+
+
+def _with_places(path):
+    proc = run_cli("scan", path, "--format", "json", "--no-cache")
+    assert proc.returncode in (0, 1), proc.stderr
+    return [(f["path"], f["line"], f["end_line"], f["rule"], [(e["path"], e["line"]) for e in f.get("elsewhere", ())])
+            for f in json.loads(proc.stdout)["findings"]]
+
+
+def test_a_dataclass_field_read_through_a_config_section_in_another_module(tmp_path):
+    # launch.py reads cfg.dist.backend (a section, then its field): the field's default "nccl" reaches
+    # init_process_group there. The per-file finding at the field (its default an occurrence) is the one thing to
+    # change and takes the read as a place; timeout (an int) leads nowhere
+    assert _with_places(ROOT / "config_field") == [
+        ("configs.py", 6, 8, "TRN271", [("launch.py", 7)])]
+    # a field the per-file pass does not flag by its name (`distributed_backend`): the linked finding spans the
+    # field's statement, the per-file finding at its `default="nccl",` line is restated by it and dropped
+    proj = tmp_path / "proj"
+    shutil.copytree(ROOT / "config_field", proj)
+    configs, launch = proj / "configs.py", proj / "launch.py"
+    configs.write_text(configs.read_text().replace("    backend: str", "    distributed_backend: str"))
+    launch.write_text(launch.read_text().replace("backend=cfg.dist.backend", "backend=cfg.dist.distributed_backend"))
+    assert _with_places(proj) == [("configs.py", 6, 8, "TRN271", [("launch.py", 7)])]
+
+
+def test_a_default_handed_to_spawned_workers_reaches_their_process_group():
+    # mp.spawn(_worker, args=(main_func, backend, url)) runs _worker(rank, main_func, backend, url) in each process:
+    # the default "nccl" of launch() reaches init_process_group there. Reported at the default, the library call of
+    # the same file a place of it; train.py's launch(main, 8) leaves the backend out and runs with it (callers step)
+    chain = ("launcher.py:5 launch(backend='nccl') → launcher.py:6 _worker → launcher.py:10 "
+             "dist.init_process_group)")
+    assert scan_findings(ROOT / "spawned") == [
+        ("launcher.py", 5, 39, "TRN271", f"{NCCL} (via {chain}", False),
+        ("train.py", 9, 5, "TRN271", f"{NCCL} (via train.py:9 launch() → {chain}", False)]
+    assert [(p, ln) for p, ln, _, _, _ in _with_places(ROOT / "spawned")] == [("launcher.py", 5), ("train.py", 9)]

@@ -29,7 +29,7 @@ from .rewrite import parse_rewrites
 MATCH_KINDS = ("call", "method", "reference", "import", "decorator", "device", "keyword", "env", "line",
                "requirement", "python", "file", "setting", "meta", "subscript", "operator")
 # `subscript = [SHAPE]`: indexing whose result size depends on the data (trnready/masks.py).
-SUBSCRIPT_SHAPES = ("boolean-mask", "mask-named", "mask-write")
+SUBSCRIPT_SHAPES = ("boolean-mask", "mask-named", "mask-write", "mask-pair")
 # `operator = [SHAPE]`: a binary operator whose operands need a property (trnready/shifts.py).
 OPERATOR_SHAPES = ("int64-wide-shift",)
 # `meta = [CHECK]`: trnready's own checks (TRN9xx), produced by trnready/suppress.py, not by the matcher engine.
@@ -485,7 +485,13 @@ def _parse_match(m, rid, err) -> Matcher:
         for x in names:
             if x not in META_CHECKS:
                 err(f"unknown meta check {x!r} (expected one of {', '.join(META_CHECKS)})", entry=rid, key="match.meta")
-    elif kind in ("call", "method", "reference", "import", "decorator", "keyword", "env"):
+    elif kind == "env":
+        for x in names:
+            # a variable's name, or a family of them by prefix ending in `_*` (`NCCL_*`)
+            if not re.fullmatch(r"[A-Za-z_]\w*|[A-Za-z][A-Za-z0-9]*_\*", x):
+                err(f"bad pattern {x!r}: expected an environment variable name, or a prefix ending in `_*`",
+                    entry=rid, key="match.env")
+    elif kind in ("call", "method", "reference", "import", "decorator", "keyword"):
         for x in names:
             # call names may glob: "transformers.*.from_pretrained", "transformers.*ForCausalLM.from_pretrained"
             ok = r"[A-Za-z_][\w]*(\.[\w*]+)*" if kind == "call" else r"[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*"

@@ -9,6 +9,7 @@ and only for the few recorded events.
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass, field
 
 from .device_picks import pick_literals
@@ -62,6 +63,9 @@ class Scope:
         return s
 
 
+_ENV_NAME = re.compile(r"[A-Z][A-Z0-9_]*")
+
+
 @dataclass(frozen=True)
 class Interest:
     """What the catalogue can match, reduced to cheap per-node checks."""
@@ -73,6 +77,15 @@ class Interest:
     device_tails: frozenset  # callees with a device position (torch.device, .to)
     keywords: frozenset = frozenset()  # keyword names some rule matches on any call
     env_names: frozenset = frozenset()  # environment variable names some rule matches
+    # name prefixes some rule matches (`NCCL_*` in the catalogue): any variable of that family, written as an
+    # upper-case identifier (`"NCCL_IB_TC"`)
+    env_prefixes: tuple = ()
+
+    def env_known(self, name) -> bool:
+        if name in self.env_names:
+            return True
+        return bool(self.env_prefixes) and type(name) is str and name.startswith(self.env_prefixes) \
+            and _ENV_NAME.fullmatch(name) is not None and not name.endswith("_")
     subscripts: bool = False  # some rule matches indexing shapes (`x[mask]`, trnready/masks.py)
     shifts: bool = False  # some rule matches bit shifts (`x << 32`, trnready/shifts.py)
     # other devices' names that make an `if` chain assigning "cuda" a device pick (trnready/device_picks.py)
@@ -143,6 +156,12 @@ def _maybe_mask_index(index: ast.expr) -> bool:
     if type(index) is ast.Tuple:
         return any(type(e) in _MASK_INDEX for e in index.elts)
     return type(index) in _MASK_INDEX
+
+
+def _two_index_parts(index: ast.expr) -> bool:
+    """`H[dead, dead] = 1`: two parts that may be masks; a scalar written through two masks is still a finding
+    (masks.paired_masks)."""
+    return type(index) is ast.Tuple and sum(type(e) in _MASK_INDEX for e in index.elts) >= 2
 
 
 def _literal_scalar(value: ast.expr) -> bool:
@@ -610,7 +629,8 @@ class Indexer:
         value = node.value if len(node.targets) == 1 else None
         if self.interest.subscripts and value is not None:
             t = node.targets[0]
-            if type(t) is ast.Subscript and _maybe_mask_index(t.slice) and not _literal_scalar(value):
+            if type(t) is ast.Subscript and _maybe_mask_index(t.slice) and (not _literal_scalar(value)
+                                                                    or _two_index_parts(t.slice)):
                 # x[m] = rows: a write through a mask whose value has one row per True value (masks.rows_written)
                 self.index.subscripts.append((t, scope))
                 self.index.stored[id(t)] = value
@@ -794,7 +814,8 @@ class Indexer:
                 arg = kw.arg
                 if arg in interest.device_keywords or arg in interest.keywords:
                     keep = True
-                elif arg in interest.env_names:  # os.environ.update(XLA_USE_BF16="1")
+                elif arg in interest.env_names or arg and arg.startswith(interest.env_prefixes) \
+                        and interest.env_known(arg):  # os.environ.update(XLA_USE_BF16="1")
                     self.index.env.append((kw.value, arg))
                 elif arg and interest.device_keywords and device_like(arg, interest.device_keywords):
                     keep = True  # compute_device="cuda": a device-named keyword, as for stored values
@@ -932,7 +953,9 @@ class Indexer:
         v = node.value
         if type(v) is str and self.interest.env_names:
             name = v.split("=", 1)[0] if "=" in v else v
-            if name in self.interest.env_names:
+            # the set lookup first: this runs for every string of the file
+            if name in self.interest.env_names or name.startswith(self.interest.env_prefixes) \
+                    and self.interest.env_known(name):
                 self.index.env.append((node, name))
 
     def v_subscript(self, node: ast.Subscript, scope: Scope) -> None:

@@ -102,6 +102,27 @@ def _positions(value: ast.expr) -> bool:
 _ROWS_FLATTENED = frozenset({"view", "reshape", "flatten"})
 
 
+def unkept(expr: ast.expr) -> ast.expr:
+    """`m.clone()`, `m.detach().view(-1)`: the mask the calls keep (a copy or a view of `m`); else the expression."""
+    while type(expr) is ast.Call and type(expr.func) is ast.Attribute and expr.func.attr in _MASK_KEEPING \
+            and expr.func.attr not in ("any", "all"):
+        expr = expr.func.value
+    return expr
+
+
+def paired_masks(index: ast.expr, scope: Scope, resolver, attrs: dict | None = None) -> bool:
+    """`H[dead, dead] = 1`: two or more boolean masks in one index. PyTorch turns each into its positions and
+    pairs them, so even a scalar written this way lands on as many places as there are True values: unlike
+    `x[m] = 0` (one mask, a fill that keeps every shape) it cannot be written as a `torch.where`."""
+    if type(index) is not ast.Tuple:
+        return False
+    found = 0
+    for e in index.elts:
+        if type(e) not in _NOT_MASK_PARTS and is_mask(e, scope, resolver, 1, None, attrs):
+            found += 1
+    return found >= 2
+
+
 def rows_written(value: ast.expr | None, scope: Scope, resolver, attrs: dict | None = None) -> bool:
     """A write through a mask (`x[m] = v`) worth its own finding: the value is sized by the mask but reads
     nothing through a mask itself (`x[m] = y[m]` is reported at the read `y[m]`)."""
@@ -130,6 +151,10 @@ def sized_by_mask(value: ast.expr | None, scope: Scope, resolver, attrs: dict | 
             return True
     t = type(value)
     if t is ast.Call and _module_output(value.func, scope):
+        return True
+    if t is ast.Compare and is_mask(value, scope, resolver, 1, None, attrs):
+        # `fg[fg.clone()] = inboxes` with `inboxes = matched > 0`: a mask written through a mask is a tensor
+        # of per-element truth values, one per True value of the index, never a fill value
         return True
     if t is ast.Name:
         return any(b.kind in ("expr", "call") and isinstance(b.value, ast.expr)

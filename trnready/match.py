@@ -104,6 +104,8 @@ class Engine:
                     self.requirements.append((rule, m))
                 elif m.kind in ("python", "file", "setting"):
                     self.surface.setdefault(m.kind, []).append((rule, m))
+        # `env = ["NCCL_*"]`: a family of variables, matched by prefix (Interest.env_known)
+        self.env_prefixes = {n[:-1]: self.env.pop(n) for n in [n for n in self.env if n.endswith("*")]}
         ctor = {n[: -len(".__call__")] for n in self.calls if n.endswith(".__call__")}
         positions = catalogue.device_positions if self.devices else {}
         self.device_calls = {k: v for k, v in positions.items() if not k.startswith(".")}
@@ -120,6 +122,7 @@ class Engine:
             device_tails=frozenset(self.device_methods) | frozenset(_tails(self.device_calls)),
             keywords=frozenset(self.keywords),
             env_names=frozenset(self.env),
+            env_prefixes=tuple(self.env_prefixes),
             subscripts=bool(self.subscripts),
             shifts=any("int64-wide-shift" in m.names for _, m in self.operators),
             pick_alternatives=frozenset(v.lower() for v in catalogue.context_values.get("device-pick-alternatives", ())),
@@ -131,7 +134,7 @@ class Engine:
         # Device positions (.to, device=) need the device string itself in the text,
         # so their callee names are not tokens ("to" would let every file through).
         tokens = set(_tails(self.calls) | _tails(self.decorators) | _tails(ctor))
-        tokens |= set(self.methods) | set(self.keywords) | set(self.env)
+        tokens |= set(self.methods) | set(self.keywords) | set(self.env) | set(self.env_prefixes)
         tokens |= _tails(self.refs) | _tails(self.imports)
         tokens |= {d for _, m in self.devices for d in m.names}
         if self.subscripts:
@@ -291,6 +294,10 @@ class Engine:
         for node, name in index.env:
             for rule, m in self.env.get(name, ()):
                 emit(ctx, hits, Hit(rule, m, node, name))
+            for prefix, pairs in self.env_prefixes.items():
+                if name.startswith(prefix) and name not in self.env:
+                    for rule, m in pairs:
+                        emit(ctx, hits, Hit(rule, m, node, name))
         for call, scope in index.calls:
             self._match_call(ctx, call, scope, hits)
         if self.keywords:
@@ -355,7 +362,8 @@ class Engine:
                     # finding points at the keyword's value (the line a reviewer edits in a
                     # multi-line call), and a call already reported for the rule is not reported twice.
                     if rule.id not in on_call and self._args_ok(ctx, m.args, call, scope) \
-                            and self._emit(ctx, hits, Hit(rule, m, kw.value, kw.arg)):
+                            and self._emit(ctx, hits, Hit(rule, m, kw.value, kw.arg,
+                                                          also=_option_reads(ctx, call, kw))):
                         self._at_entry(ctx, m, call, scope, hits, kw.arg)
                         on_call.add(rule.id)
         if self.devices:
@@ -406,12 +414,20 @@ class Engine:
             return
         attrs = ctx.index.mask_attrs
         if masks.is_mask(node.slice, scope, resolver, negated=ctx.index.negated, attrs=attrs):
-            if type(node.ctx) is ast.Store and not masks.rows_written(ctx.index.stored.get(id(node)), scope,
-                                                                       resolver, attrs):
-                return  # x[m] = 0 fills in place; x[m] = rows needs one row per True value
             shape = "mask-write" if type(node.ctx) is ast.Store else "boolean-mask"
+            if shape == "mask-write" and not masks.rows_written(ctx.index.stored.get(id(node)), scope, resolver,
+                                                                attrs):
+                if not masks.paired_masks(node.slice, scope, resolver, attrs):
+                    return  # x[m] = 0 fills in place; x[m] = rows needs one row per True value
+                shape = "mask-pair"
         elif type(node.ctx) is ast.Store:
-            return
+            # `fg_mask[fg_mask.clone()] = inboxes` (`inboxes = matched > 0`): an index a mask by its name, written
+            # with a boolean tensor by local evidence, one truth value per True value of the index
+            value = ctx.index.stored.get(id(node))
+            if value is None or not masks.is_mask(value, scope, resolver, attrs=attrs) or not masks.named_mask(
+                    masks.unkept(node.slice), scope, resolver, self._mask_words, self._mask_not_words):
+                return
+            shape = "mask-write"
         elif any("mask-named" in m.names for _, m in self.subscripts) \
                 and masks.named_mask(node.slice, scope, resolver, self._mask_words, self._mask_not_words):
             shape = "mask-named"
@@ -715,6 +731,68 @@ def _several_or_env(bindings, use=None) -> bool:
     return all(b.kind in FOLLOWED_KINDS and b.branch is not None for b in bindings) or \
         filled_parameter(bindings, param_scope) or (use is not None and overwritten_parameter(bindings, param_scope,
                                                                                               use))
+
+
+# Calls whose arguments only show a value: a parsed option printed or logged is no place where it is used.
+_SHOWING = frozenset({"print", "info", "debug", "warning", "warn", "error", "format", "log"})
+
+
+def _option_dest(call: ast.Call) -> str | None:
+    """The attribute `parser.add_argument("--dist-backend", ...)` stores its value under (`dist_backend`)."""
+    for k in call.keywords:
+        if k.arg == "dest":
+            return k.value.value if type(k.value) is ast.Constant and type(k.value.value) is str else None
+    flags = [a.value for a in call.args if type(a) is ast.Constant and type(a.value) is str]
+    long = [f for f in flags if f.startswith("--")]
+    name = long[0][2:] if long else flags[0].lstrip("-") if flags else None
+    name = name.replace("-", "_") if name else None
+    return name if name and name.isidentifier() else None
+
+
+def _option_reads(ctx: FileContext, call: ast.Call, kw: ast.keyword) -> tuple:
+    """`parser.add_argument("--dist-backend", default="nccl")`, then `launch(..., backend=args.dist_backend)` in the
+    same file: each read of the option handed to a call (not one that only shows it) is where the default is used,
+    a place of the default's finding (at most 8)."""
+    if kw.arg != "default" or type(call.func) is not ast.Attribute or call.func.attr != "add_argument":
+        return ()
+    dest = _option_dest(call)
+    if dest is None:
+        return ()
+    parsed = _parsed_names(ctx)
+    if not parsed:
+        return ()
+    out = []
+    for other in ctx.nodes(ast.Call):
+        if other is call:
+            continue
+        f = other.func
+        if (f.attr if type(f) is ast.Attribute else f.id if type(f) is ast.Name else "") in _SHOWING:
+            continue
+        for v in (*other.args, *(k.value for k in other.keywords)):
+            if type(v) is ast.Attribute and v.attr == dest and type(v.value) is ast.Name and v.value.id in parsed:
+                out.append(v)
+                if len(out) >= 8:
+                    return tuple(out)
+    return tuple(out)
+
+
+def _parsed_names(ctx: FileContext) -> frozenset:
+    """Names the file binds to the namespace its parser makes (`args = make_parser().parse_args()`, `args, _ =
+    parser.parse_known_args()`): reads through them are this file's options. A parameter named `args` may hold
+    any namespace and is not one."""
+    found = ctx.memo.get("_parsed_names")
+    if found is None:
+        names = set()
+        for st in ctx.nodes(ast.Assign):
+            v = st.value
+            if type(v) is ast.Call and type(v.func) is ast.Attribute \
+                    and v.func.attr in ("parse_args", "parse_known_args"):
+                for t in st.targets:
+                    first = t.elts[0] if type(t) is ast.Tuple and t.elts else t
+                    if type(first) is ast.Name:
+                        names.add(first.id)
+        found = ctx.memo["_parsed_names"] = frozenset(names)
+    return found
 
 
 def _imports_torch(ctx: FileContext) -> bool:

@@ -8,6 +8,9 @@ from .base import parent_of, predicate
 # Methods that keep a tensor's values on the way to the host, and the conversions that end there.
 _PASS = frozenset({"detach", "cpu", "clone", "contiguous"})
 _TO_HOST = frozenset({"numpy", "tolist", "item"})
+# Ops whose output size depends on the data: no cast, they run on the device before anything reaches the host
+# (`(tokens == sep).nonzero().tolist()` still computes nonzero on the device tensor).
+_SIZED_BY_DATA = frozenset({"nonzero", "argwhere", "masked_select", "unique", "unique_consecutive", "bincount"})
 
 
 def _cast_call(ctx, node):
@@ -33,7 +36,7 @@ def cast_for_host(ctx, hit) -> bool:
     if hit.rule.category not in ctx.values.get("host-data-categories", ()):
         return False
     call = _cast_call(ctx, hit.node)
-    if call is None:
+    if call is None or call.func.attr in _SIZED_BY_DATA:
         return False
     node = call
     while True:

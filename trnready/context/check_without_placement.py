@@ -13,7 +13,8 @@ _QUERIES = frozenset({"is_available", "device_count", "is_bf16_supported", "get_
 # Calls that pick a device or start the process group (besides `.cuda()` / `.to(device)` / `device=`, which
 # places_on_device knows): a branch that makes one picks the device.
 _PLACING = frozenset({"set_device", "device", "init_process_group", "DataParallel", "DistributedDataParallel",
-                      "autocast", "GradScaler"})
+                      "autocast", "GradScaler", "set_default_tensor_type", "set_default_dtype",
+                      "set_default_device"})
 # Precisions a branch may choose (`torch_type = torch.bfloat16` if the GPU supports it, else float16): on Neuron
 # the query answers False and the other branch's precision is silently used.
 _DTYPES = frozenset({"bfloat16", "float16", "half", "bf16", "fp16", "16-mixed", "bf16-mixed"})
@@ -42,6 +43,9 @@ def _places(nodes) -> bool:
                     return True
             elif isinstance(n, ast.Assign) and _dtype_value(n.value):
                 return True  # `torch_type = torch.bfloat16`: the query picks the precision
+            elif isinstance(n, ast.Assign) and isinstance(n.value, ast.Call) \
+                    and dotted(n.value.func).rsplit(".", 1)[-1] == "device_count":
+                return True  # `n_gpus = torch.cuda.device_count()` else 1: the query picks how many workers run
             elif isinstance(n, (ast.Name, ast.Attribute)) and isinstance(n.ctx, ast.Store):
                 target = n.id if isinstance(n, ast.Name) else n.attr
                 if any(word in target.lower() for word in ("device", "backend", "parallel")):
@@ -62,7 +66,9 @@ def check_without_placement(ctx, hit) -> bool:
     place nothing: they only read memory statistics, log, check NVLink or fingerprint a cache. On Neuron
     the query answers False, the CUDA-only branch is skipped (and guarded by `neuron-guarded`), and nothing
     silently stays on the CPU. The check stays a finding when a branch moves or creates something on a
-    device (`.cuda()`, `.to(device)`, `device=`), assigns a device, backend or half precision
+    device (`.cuda()`, `.to(device)`, `device=`), sets the default tensor type, dtype or device, assigns a
+    device count (`n_gpus = torch.cuda.device_count()`: how many workers to start), a device, backend or half
+    precision
     (`torch_type = torch.bfloat16`: on Neuron the other branch's precision is used), starts the process group,
     returns, raises or asserts (a gate that stops the program on Neuron), when the arm Neuron takes sets a name
     to None or False (`bg_upsampler = None`: a feature switched off without CUDA), and when the query is a value

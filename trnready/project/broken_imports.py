@@ -226,5 +226,14 @@ def _gone(base: Path, prefix: list, parts: list, generated: tuple, packaging: st
     where = base.joinpath(*prefix) if prefix else base
     for i in range(1, len(parts) + 1):
         if not _exists(where, parts[:i]):
-            return bool(prefix) or ".".join(parts[:i]) not in packaging
+            return bool(prefix) or not _mapped(parts[:i], packaging)
     return False
+
+
+def _mapped(parts: list, packaging: str) -> bool:
+    """The root packaging names the dotted path, or quotes a package above it (`package_dir={"yolox.tools":
+    "tools"}` makes `yolox.tools.train` the file `tools/train.py`)."""
+    if ".".join(parts) in packaging:
+        return True
+    return any(f'"{p}"' in packaging or f"'{p}'" in packaging
+               for p in (".".join(parts[:j]) for j in range(2, len(parts))))

@@ -21,7 +21,7 @@ import json
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from .summary import Compacted, dotted, head_of, literal_source, unpack_list
+from .summary import Compacted, _local_root, dotted, head_of, literal_source, unpack_list
 
 MAX_DEPTH = 3
 MAX_HOPS = 8
@@ -895,13 +895,16 @@ class Linker(ModuleMap):
             vals = [(None, a) for a in call.args if not isinstance(a, ast.Starred)] + \
                 [(k.arg, k.value) for k in call.keywords]
             for arg, v in vals:
-                if not (isinstance(v, ast.Attribute) and isinstance(v.value, ast.Name)):
+                if not isinstance(v, ast.Attribute):
                     continue
-                if v.value.id in ("self", "cls"):
+                root = _local_root(v)
+                if root is None or root in ("self", "cls"):
                     continue
-                if v.value.id in s["imports"] or v.value.id in s["consts"] or v.value.id in s["classes"]:
+                if root in s["imports"] or root in s["consts"] or root in s["classes"]:
                     continue
-                key = f"{v.value.id}.{v.attr}"
+                key = dotted(v)
+                if key is None:
+                    continue
                 for crel, cname, line, lit in self._attribute_owners(rel, v.attr):
                     self.touched.add(crel)
                     for r, m, c, g, chain in self.evaluate(rel, read[4], {key: lit}, {}, True, 0, frozenset()):

@@ -84,6 +84,12 @@ def _link_findings(files, summaries, engine, cache, config, scan_bytes, digests,
             rule, occurrences, confidence=confidence, path=rel, line=line, column=_column(text, col) ,
             end_line=end_line, end_column=_column(end_text, end_col), snippet=text,
             message=f"{message} (via {via})", code=src, context=_context(lines, line), guarded=guarded))
+        if use[1] < 0 and chain and chain[0][1] and chain[0][0] != rel:
+            # a class attribute or dataclass field read through an object in another module (`init_process_group(
+            # backend=cfg.distributed_training.distributed_backend)`): the read is where the value is used, a place
+            # of the finding at the field
+            out[-1] = replace(out[-1], elsewhere=((chain[0][0], chain[0][1], 1, rule_id),),
+                              end_line=_statement_end(lines, line))
         if rule.category == _BUILD_CATEGORY and chain and not any(len(use) > k and use[k] for k in (7, 9)):
             out[-1] = _with_wrapped_build(out[-1], chain[-1], py, lines_of, config)
         more = [p for p in use[5] if isinstance(p, list) and len(p) == 2] if len(use) > 5 else []
@@ -590,13 +596,54 @@ def drop_answered_unused(findings: list, linked: list) -> list:
     return [m for m in findings if not answered(m)]
 
 
+def _statement_end(lines: list, line: int) -> int:
+    """The last line of the statement starting at `line` (1-based), by its brackets: a dataclass field written
+    `backend: str = field(` / `default="nccl", ...` / `)`. Strings holding brackets may end it early, never late
+    (at most 20 lines)."""
+    depth = 0
+    for i in range(line - 1, min(len(lines), line + 19)):
+        for ch in lines[i].split("#", 1)[0]:
+            depth += ch in "([{"
+            depth -= ch in ")]}"
+        if depth <= 0:
+            return i + 1
+    return line
+
+
+def fold_field_reads(findings: list, linked: list) -> tuple[list, list]:
+    """A field read through an object in another module (a linked finding with `elsewhere`, spanning the field's
+    statement) whose statement already holds a per-file finding of the rule that keeps other places of its own
+    (`backend: str = field(default="nccl")`, its default an occurrence): one thing, so the per-file finding stays
+    and takes the read as a place; the linked one goes. Without such a finding drop_restated decides."""
+    reads = [f for f in linked if f.elsewhere and f.cell is None]
+    if not reads:
+        return findings, linked
+    gone = set()
+    out = []
+    for f in findings:
+        if f.occurrences and f.cell is None:
+            for r in reads:
+                if id(r) not in gone and r.path == f.path and r.rule == f.rule and r.line <= f.line <= r.end_line \
+                        and (r.guarded, r.suppressed) == (f.guarded, f.suppressed):
+                    f = replace(f, elsewhere=tuple(dict.fromkeys((*f.elsewhere, *r.elsewhere))))
+                    gone.add(id(r))
+        out.append(f)
+    return out, [f for f in linked if id(f) not in gone]
+
+
 def drop_restated(findings: list, linked: list) -> list:
     """A per-file finding of the same rule on the line of a linked one says the same with less (`compile_mode:
     max-autotune`, a training-argument field read as a setting, and the link step's finding at that field, which
-    names the torch.compile it reaches): the linked one is kept. A per-file finding holding other places of the
+    names the torch.compile it reaches): the linked one is kept. A field read through an object in another module
+    covers every line of its statement. A per-file finding holding other places of the
     same thing (occurrences) stays, and so does one judged otherwise (guarded or suppressed where the linked one is
     not: the two then say different things about the line)."""
     at = {(f.path, f.line, f.rule, f.guarded, f.suppressed) for f in linked if f.cell is None}
+    # a field read through an object in another module (`elsewhere`): the linked finding spans the field's
+    # statement, and the per-file one on any line of it (`backend: str = field(` or its `default="nccl",`) restates it
+    for f in linked:
+        if f.elsewhere and f.cell is None:
+            at.update((f.path, n, f.rule, f.guarded, f.suppressed) for n in range(f.line + 1, f.end_line + 1))
     if not at:
         return findings
     return [f for f in findings

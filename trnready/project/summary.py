@@ -44,7 +44,7 @@ from .call_text import call_text
 from .syntax import MAX_ITEMS, _Attribute, _Name, dotted, literal_source, unconditional_nodes  # noqa: F401 (imported from here too)
 from ..astwalk import walk
 
-VERSION = 26
+VERSION = 28
 MAX_TEMPLATE = 400  # a call longer than this is not carried (generated code, data tables)
 
 # Imports from these never lead into the project: calls naming only them need no summary entry.
@@ -211,6 +211,9 @@ def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | Non
     spans = _function_calls(funcs, calls, stores, callees, apis | _IMPORTERS if apis else apis, uses, heads) \
         if funcs else []
     interesting = {n for n in interesting if n in imports or n in funcs or n in classes or n in stores}
+    # `from modelutils import *` then `model.to(DEV)`: a name passed to a call that nothing in the file binds may be
+    # the star's (gptq's `DEV = torch.device('cuda:0')`); the link step resolves it through the star or not at all
+    interesting |= _star_values(tree, stars, calls, imports, funcs, classes, consts, aliases)
     if apis:
         _attribute_reads(calls, imports, apis, spans, reads, heads)
     if interesting:
@@ -232,7 +235,8 @@ def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | Non
                                          sorted(set(names)), False])
                     continue
                 last = callee.rsplit(".", 1)[-1]
-                if callee.split(".", 1)[0] not in interesting and last != "partial" and last not in apis:
+                if callee.split(".", 1)[0] not in interesting and last != "partial" and last not in apis \
+                        and not (node.keywords and _device_keyword(node, interesting)):
                     continue
                 names = [r for r in _roots(node, callee) if r]
                 args = names[1:]
@@ -246,7 +250,8 @@ def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | Non
                     # functools.partial(resize, mode="bilinear"): a later call of the result calls resize
                     keep = args[0].split(".", 1)[0] in interesting
                 else:
-                    keep = project_arg and callee is not None and callee.rsplit(".", 1)[-1] in apis
+                    keep = project_arg and callee is not None and (callee.rsplit(".", 1)[-1] in apis
+                                                                   or _device_keyword(node, interesting))
                 if keep:
                     src = call_text(node)
                     if len(src) <= MAX_TEMPLATE:
@@ -614,7 +619,7 @@ def _attribute_reads(calls, imports, apis, spans, reads, heads=None) -> None:
         if not callee or callee.rsplit(".", 1)[-1] not in apis:
             continue
         vals = [a.value if isinstance(a, ast.Starred) else a for a in node.args] + [k.value for k in node.keywords]
-        if not any(isinstance(v, ast.Attribute) and isinstance(v.value, ast.Name) and v.value.id not in imports
+        if not any(isinstance(v, ast.Attribute) and (r := _local_root(v)) is not None and r not in imports
                    for v in vals):
             continue
         src = call_text(node)
@@ -624,6 +629,17 @@ def _attribute_reads(calls, imports, apis, spans, reads, heads=None) -> None:
         owner = spans[i][2] if i >= 0 and spans[i][0] <= node.lineno <= spans[i][1] else ""
         reads.append([node.lineno, node.col_offset, node.end_lineno, node.end_col_offset, src,
                       owner.split(".", 1)[0] if "." in owner else ""])
+
+
+def _local_root(v: ast.Attribute) -> str | None:
+    """The name an attribute chain starts from (`cfg.distributed_training.distributed_backend` -> cfg), at most three
+    attributes deep: a config object's section and field, read through an instance."""
+    node = v.value
+    for _ in range(2):
+        if type(node) is not ast.Attribute:
+            break
+        node = node.value
+    return node.id if type(node) is ast.Name else None
 
 
 def _field_default(value):
@@ -698,6 +714,29 @@ def _function_calls(funcs: dict, calls: list, stores: dict, callees=frozenset(),
         if not funcs[name][3] and not (name.endswith(".__init__") and kept):
             del funcs[name]
     return spans
+
+
+# torch.multiprocessing's process starters: `spawn(fn, args=(a, b))` runs `fn(rank, a, b)` in each process.
+_SPAWNERS = frozenset({"spawn", "start_processes"})
+
+
+def _spawned(node: ast.Call, names: set) -> str | None:
+    """`mp.start_processes(_worker, nprocs=n, args=(main, backend, url))` in a function whose parameter `backend`
+    is among the args: the call the processes make, `_worker(None, main, backend, url)` (the rank first), which
+    the link step follows into `_worker` like any call of a project function; None when the target is no plain
+    name, the args are no literal tuple, or no parameter of the function is among them."""
+    if not node.args or type(node.args[0]) is not ast.Name:
+        return None
+    extra = next((k.value for k in node.keywords if k.arg == "args"), node.args[1] if len(node.args) > 1 else None)
+    if type(extra) is not ast.Tuple or any(type(e) is ast.Starred for e in extra.elts):
+        return None
+    if not any(type(e) is ast.Name and e.id in names for e in extra.elts):
+        return None
+    try:
+        parts = [ast.unparse(e) for e in extra.elts]
+    except (ValueError, RecursionError):
+        return None
+    return f"{node.args[0].id}({', '.join(['None', *parts])})"
 
 
 def _partial_of_api(node: ast.Call, callee: str, apis) -> bool:
@@ -807,6 +846,11 @@ def _function(fn, calls_in: list, kept: dict, callees=frozenset(), apis=frozense
     calls = []
     for node, callee, lead in calls_in:
         if len(calls) < MAX_ITEMS:
+            if callee is not None and callee.rpartition(".")[2] in _SPAWNERS:
+                spawned = _spawned(node, names)
+                if spawned is not None and len(spawned) <= MAX_TEMPLATE:
+                    calls.append([node.lineno, node.col_offset, spawned])
+                continue
             # lead: a project name, a library API, a keyword some rule reads (`torch.zeros(n, device=device)`
             # is a sink too) or a partial of an API
             if callee is None or not (lead or callee in mine or own and callee in own):
@@ -1092,6 +1136,55 @@ def _inflate(rel: str, part) -> dict:
 
 def _rank(key: str) -> int:
     return _ORDER.index(key) if key in _ORDER else len(_ORDER)
+
+
+def _device_keyword(node: ast.Call, interesting: set) -> bool:
+    """`torch.ones(shape, device=DEV)`: a project value given as the device of any call (a tensor factory is no
+    catalogue API, yet the device it names is the finding)."""
+    for k in node.keywords:
+        if k.arg == "device" and (d := dotted(k.value)) and d.split(".", 1)[0] in interesting:
+            return True
+    return False
+
+
+def _project_star(stars: list) -> bool:
+    return any(level or mod.split(".", 1)[0] not in _EXTERNAL for mod, level in stars)
+
+
+def _star_values(tree: ast.Module, stars: list, calls: list, *bound_tables) -> set:
+    """With a star import of a project module, the bare names handed to calls as arguments that the file binds
+    nowhere (no assignment, parameter, loop or import of that name, no definition) and that are no builtin: the
+    star may bind them. Walks the tree only in a file with such a star (rare), so other files pay nothing."""
+    if not _project_star(stars):
+        return set()
+    args = set()
+    for node in calls:
+        for a in (*node.args, *(k.value for k in node.keywords)):
+            if type(a) is ast.Name:
+                args.add(a.id)
+    if not args:
+        return set()
+    import builtins
+
+    args = {a for a in args if not hasattr(builtins, a) and not any(a in t for t in bound_tables)}
+    if not args:
+        return set()
+    for n in walk(tree):
+        t = type(n)
+        if t is ast.Name and type(n.ctx) is not ast.Load:
+            args.discard(n.id)
+        elif t is ast.arg:
+            args.discard(n.arg)
+        elif t in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+            args.discard(n.name)
+        elif t in (ast.Import, ast.ImportFrom):
+            for al in n.names:
+                args.discard((al.asname or al.name).split(".", 1)[0])
+        elif t is ast.ExceptHandler and n.name:
+            args.discard(n.name)
+        elif t in (ast.Global, ast.Nonlocal):
+            args.difference_update(n.names)
+    return args
 
 
 def _star_names(stars: list, heads: list) -> set:

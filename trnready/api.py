@@ -448,6 +448,12 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
                 relayed_findings(report.findings, files, engine, _python_reader(config.max_file_size),
                                  lambda sf: _lines(sf, config)), root, config)
             report.findings = drop_answered_unused(report.findings, relayed) + relayed
+            # A helper's finding that is the caller's doing (`.cuda()` on its parameter, a body that only sets
+            # NCCL variables): its calls in the project are places of it (project/caller_places.py).
+            from .project.caller_places import caller_places
+
+            report.findings = caller_places(report.findings, files, _text_by_rel(files, config.max_file_size),
+                                            _values_of(engine))
         except StaleSummary as e:
             # A cached summary of the wrong shape, found when first unpacked: as a bad entry is a miss
             # anywhere else, its entry is dropped (with this run's pending writes) and the scan starts again.

@@ -1,0 +1,180 @@
+"""Link step `caller-places`: the calls of a project helper are places of a finding in its body when what the
+finding changes belongs to the caller.
+
+Two shapes of helper, read from the finding's own file (the rules it applies to are `caller-place-rules` in
+blockers.toml):
+
+- the finding moves the helper's parameter (`def wrap_model(args, model): ... model.cuda()`): the module moved is
+  the caller's, so each call handing that parameter an argument (`model = wrap_model(args, model)`) is where the
+  caller's model goes to the GPU;
+- the finding is the whole helper (every statement of its body but the docstring is the finding or one of its
+  folded places: `def configure_nccl(): os.environ["NCCL_..."] = ...`): calling it is doing the thing.
+
+The finding stays one (one finding per thing); the calls are listed in it as `elsewhere` places and named in its
+message. A call is recognised in the helper's own file and in files importing the helper by name from its module
+or from the package holding it (a re-export in `__init__.py`); tests are left out (they exercise the helper with
+their own setup). Only files whose text holds `name(` are parsed, and only when such a finding exists.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import replace
+
+from ..astwalk import walk
+from ..scope import classify
+from .link import module_names
+
+MAX_NAMED = 3
+_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def caller_places(findings: list, files, text_of, values: dict) -> list:
+    """`text_of(rel)`: a scanned Python file's text or None; `values`: the catalogue's context values."""
+    rules = frozenset(values.get("caller-place-rules", ()))
+    held = [i for i, f in enumerate(findings) if f.rule in rules and not f.guarded and not f.suppressed
+            and f.cell is None and f.path.endswith(".py")]
+    if not held:
+        return findings
+    trees: dict = {}
+    helpers: dict = {}  # index -> (defining rel, helper name, parameter index or None, parameter name or None)
+    whole: dict = {}  # index -> (line, column) of the `def` of a helper the finding is the whole body of
+    for i in held:
+        f = findings[i]
+        tree = _tree(trees, f.path, text_of)
+        if tree is None:
+            continue
+        got = _helper_of(tree, f, (text_of(f.path) or "").splitlines())
+        if got is not None:
+            helpers[i] = (f.path, *got[:3])
+            if got[3] is not None:
+                whole[i] = got[3]
+    if not helpers:
+        return findings
+    py = [sf.rel for sf in files if sf.kind == "python"]
+    names = module_names(py)
+    wanted = {h[1] for h in helpers.values()}
+    places: dict = {}  # index -> [(rel, line, column)]
+    for rel in py:
+        text = text_of(rel) or ""
+        if not any(n + "(" in text for n in wanted):
+            continue
+        own = {h for h in helpers.values() if h[0] == rel}
+        if classify(rel) == "test" and not own:
+            continue
+        tree = _tree(trees, rel, text_of)
+        if tree is None:
+            continue
+        imported = _imported_names(tree, rel, names)
+        for i, (where, name, pos, param) in helpers.items():
+            if name + "(" not in text:
+                continue
+            if where != rel and not any(local == name and _from_helper(mod, where, names)
+                                        for local, mod in imported):
+                continue
+            lines = text.splitlines()
+            for node in walk(tree):
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name \
+                        and (param is None or _passes(node, pos, param)):
+                    places.setdefault(i, []).append((rel, node.lineno, _column(lines, node)))
+    if not places:
+        return findings
+    out = list(findings)
+    for i, at in places.items():
+        f = out[i]
+        if i in whole:  # the finding stands for the helper: its `def` is where the port replaces it
+            ln, c = whole[i]
+            f = replace(f, occurrences=tuple(sorted({*f.occurrences, (ln, c, f.rule)})))
+        more = tuple(dict.fromkeys((*f.elsewhere, *((p, ln, c, f.rule) for p, ln, c in at))))
+        shown = [f"{p}:{ln}" for p, ln, _c in at]
+        named = ", ".join(shown[:MAX_NAMED]) + (f" and {len(shown) - MAX_NAMED} more" if len(shown) > MAX_NAMED
+                                                 else "")
+        out[i] = replace(f, elsewhere=more, message=f"{f.message}; {helpers[i][1]}() called at {named}")
+    return out
+
+
+def _tree(trees: dict, rel: str, text_of):
+    if rel not in trees:
+        try:
+            trees[rel] = ast.parse(text_of(rel) or "")
+        except (SyntaxError, ValueError, RecursionError):
+            trees[rel] = None
+    return trees[rel]
+
+
+def _column(lines: list, node) -> int:
+    """The 1-based character column of a node (ast gives a UTF-8 byte offset)."""
+    line = lines[node.lineno - 1] if 0 < node.lineno <= len(lines) else ""
+    return len(line.encode("utf-8")[:node.col_offset].decode("utf-8", "replace")) + 1
+
+
+def _helper_of(tree: ast.Module, f, lines: list):
+    """(helper name, parameter index, parameter name, None) when the finding moves a parameter of the module-level
+    function holding it; (name, None, None, (line, column) of its `def`) when the finding is that function's whole
+    body; else None."""
+    fn = next((d for d in tree.body if isinstance(d, _FUNCS) and d.lineno <= f.line <= (d.end_lineno or d.lineno)),
+              None)
+    if fn is None:
+        return None
+    params = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args)]
+    keyword_only = {a.arg for a in fn.args.kwonlyargs}
+    for node in walk(fn):
+        if isinstance(node, ast.Call) and node.lineno == f.line and _column(lines, node) == f.column \
+                and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name):
+            receiver = node.func.value.id
+            if receiver in params:
+                return fn.name, params.index(receiver), receiver, None
+            if receiver in keyword_only:
+                return fn.name, None, receiver, None
+    body = fn.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+            and isinstance(body[0].value.value, str):
+        body = body[1:]
+    covered = {*range(f.line, (f.end_line or f.line) + 1), *(ln for ln, _c, _r in f.occurrences)}
+    if body and all(s.lineno in covered for s in body):
+        return fn.name, None, None, (fn.lineno, _column(lines, fn))
+    return None
+
+
+def _passes(call: ast.Call, pos, param: str) -> bool:
+    """Whether the call hands the parameter an argument (positionally, before any `*args`, or by keyword)."""
+    if any(k.arg == param for k in call.keywords):
+        return True
+    if pos is None:
+        return False
+    before = []
+    for a in call.args:
+        if isinstance(a, ast.Starred):
+            return False
+        before.append(a)
+    return pos < len(before)
+
+
+def _imported_names(tree: ast.Module, rel: str, names: dict) -> list:
+    """[(local name, absolute module)] of the file's `from module import name` statements (any depth)."""
+    mine = names.get(rel) or []
+    out = []
+    for node in walk(tree):
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        mods = []
+        if node.level:
+            for m in mine:  # a relative import, from each name the file can be imported as
+                pkg = m.split(".") if rel.endswith("__init__.py") else m.split(".")[:-1]
+                if node.level - 1 <= len(pkg):
+                    base = pkg[:len(pkg) - (node.level - 1)]
+                    mods.append(".".join([*base, *([node.module] if node.module else [])]))
+        elif node.module:
+            mods.append(node.module)
+        for a in node.names:  # a helper imported under another name is not followed
+            if a.asname in (None, a.name):
+                out += [(a.name, m) for m in mods]
+    return out
+
+
+def _from_helper(mod: str, where: str, names: dict) -> bool:
+    """Whether `from mod import name` can mean the helper of file `where`: mod is that module, or the package
+    holding it (its `__init__.py` re-exports the helper)."""
+    for n in names.get(where) or []:
+        if mod == n or ("." in n and not where.endswith("__init__.py") and mod == n.rsplit(".", 1)[0]):
+            return True
+    return False

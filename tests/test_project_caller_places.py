@@ -1,0 +1,36 @@
+"""Link step caller-places (project/caller_places.py): a helper's finding that is the caller's doing is placed at
+the helper's calls (`elsewhere`) instead of being a finding of its own there."""
+import json
+
+from conftest import FIXTURES, run_cli
+
+FIXTURE = FIXTURES / "caller_places"
+
+
+def _findings():
+    proc = run_cli("scan", FIXTURE, "--format", "json", "--no-cache", "--show-guarded", "--exit-zero")
+    return {(f["path"], f["line"], f["rule"]): f for f in json.loads(proc.stdout)["findings"]}
+
+
+def test_cuda_on_a_parameter_is_placed_at_the_calls_passing_it():
+    f = _findings()[("pkg/util/devices.py", 7, "TRN241")]
+    # positional and keyword arguments count; the test module and the renamed import are not followed
+    assert [(e["path"], e["line"], e["column"]) for e in f["elsewhere"]] == [("run.py", 8, 11), ("run.py", 9, 13)]
+    assert f["message"].endswith("place_on_gpu() called at run.py:8, run.py:9")
+
+
+def test_cuda_on_a_local_tensor_stays_in_the_helper():
+    f = _findings()[("pkg/util/devices.py", 12, "TRN241")]
+    assert "elsewhere" not in f and "called at" not in f["message"]
+
+
+def test_a_helper_that_only_sets_nccl_variables_is_placed_at_its_calls_and_its_def():
+    f = _findings()[("pkg/util/comm.py", 6, "TRN277")]
+    assert [(e["path"], e["line"]) for e in f["elsewhere"]] == [("run.py", 6)]
+    assert [(o["line"], o["column"]) for o in f["occurrences"]] == [(4, 1), (7, 16)]
+
+
+def test_a_helper_doing_more_than_the_setting_keeps_its_finding_alone():
+    f = _findings()[("pkg/util/comm.py", 11, "TRN277")]
+    assert "elsewhere" not in f and "occurrences" not in f
+    assert len([k for k in _findings() if k[0] == "run.py"]) == 0

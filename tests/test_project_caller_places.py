@@ -34,3 +34,15 @@ def test_a_helper_doing_more_than_the_setting_keeps_its_finding_alone():
     f = _findings()[("pkg/util/comm.py", 11, "TRN277")]
     assert "elsewhere" not in f and "occurrences" not in f
     assert len([k for k in _findings() if k[0] == "run.py"]) == 0
+
+
+def test_an_option_default_is_placed_where_a_helper_of_another_module_reads_it():
+    found = _findings()
+    # the namespace comes from get_args(), which returns parser.parse_args(); print() only shows the value
+    f = found[("launch.py", 8, "TRN271")]
+    # the second default (line 9) is folded into the first; its helper gets it by keyword, read under its `dest`
+    assert [(o["line"], o["column"]) for o in f["occurrences"]] == [(9, 66)]
+    assert [(e["path"], e["line"], e["column"]) for e in f["elsewhere"]] == [("pkg/util/setup.py", 6, 5),
+                                                                          ("pkg/util/setup.py", 11, 5)]
+    assert f["message"].endswith("read at pkg/util/setup.py:6, pkg/util/setup.py:11")
+    assert not [k for k in found if k[0] == "pkg/util/setup.py"]

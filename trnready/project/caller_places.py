@@ -31,9 +31,11 @@ _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 def caller_places(findings: list, files, text_of, values: dict) -> list:
     """`text_of(rel)`: a scanned Python file's text or None; `values`: the catalogue's context values."""
     rules = frozenset(values.get("caller-place-rules", ()))
-    held = [i for i, f in enumerate(findings) if f.rule in rules and not f.guarded and not f.suppressed
-            and f.cell is None and f.path.endswith(".py")]
-    if not held:
+    active = [i for i, f in enumerate(findings) if not f.guarded and not f.suppressed and f.cell is None
+              and f.path.endswith(".py")]
+    held = [i for i in active if findings[i].rule in rules]
+    options = [i for i in active if "default" in findings[i].snippet]  # `default="nccl"` of an option
+    if not held and not options:
         return findings
     trees: dict = {}
     helpers: dict = {}  # index -> (defining rel, helper name, parameter index or None, parameter name or None)
@@ -48,13 +50,30 @@ def caller_places(findings: list, files, text_of, values: dict) -> list:
             helpers[i] = (f.path, *got[:3])
             if got[3] is not None:
                 whole[i] = got[3]
-    if not helpers:
-        return findings
     py = [sf.rel for sf in files if sf.kind == "python"]
-    names = module_names(py)
-    wanted = {h[1] for h in helpers.values()}
+    names = None
     places: dict = {}  # index -> [(rel, line, column)]
-    for rel in py:
+    for i in options:
+        f = findings[i]
+        if "add_argument" not in (text_of(f.path) or ""):
+            continue
+        tree = _tree(trees, f.path, text_of)
+        if tree is None:
+            continue
+        lines = (text_of(f.path) or "").splitlines()
+        # the finding and the defaults folded into it (one finding per thing in a file)
+        dests = [_option_at(tree, ln, c, lines) for ln, c in ((f.line, f.column), *(o[:2] for o in f.occurrences))]
+        at = []
+        for dest in dict.fromkeys(d for d in dests if d):
+            names = names if names is not None else module_names(py)
+            at += _option_reads_elsewhere(tree, f.path, dest, names, trees, text_of)
+        if at:
+            places[i] = list(dict.fromkeys(at))
+    if not helpers and not places:
+        return findings
+    names = names if names is not None else module_names(py)
+    wanted = {h[1] for h in helpers.values()}
+    for rel in py if helpers else ():
         text = text_of(rel) or ""
         if not any(n + "(" in text for n in wanted):
             continue
@@ -88,7 +107,8 @@ def caller_places(findings: list, files, text_of, values: dict) -> list:
         shown = [f"{p}:{ln}" for p, ln, _c in at]
         named = ", ".join(shown[:MAX_NAMED]) + (f" and {len(shown) - MAX_NAMED} more" if len(shown) > MAX_NAMED
                                                  else "")
-        out[i] = replace(f, elsewhere=more, message=f"{f.message}; {helpers[i][1]}() called at {named}")
+        what = f"{helpers[i][1]}() called at" if i in helpers else "read at"
+        out[i] = replace(f, elsewhere=more, message=f"{f.message}; {what} {named}")
     return out
 
 
@@ -178,3 +198,88 @@ def _from_helper(mod: str, where: str, names: dict) -> bool:
         if mod == n or ("." in n and not where.endswith("__init__.py") and mod == n.rsplit(".", 1)[0]):
             return True
     return False
+
+
+# ---------------------------------------------------------------- option defaults read in another module
+def _option_at(tree: ast.Module, line: int, column: int, lines: list) -> str | None:
+    """The option's attribute name when (line, column) is the `default=` value of a `*.add_argument(...)` call."""
+    from ..match import _option_dest
+
+    for node in walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "add_argument" \
+                and node.lineno <= line <= (node.end_lineno or node.lineno):
+            for k in node.keywords:
+                if k.arg == "default" and k.value.lineno == line and _column(lines, k.value) == column:
+                    return _option_dest(node)
+    return None
+
+
+def _parsed(tree: ast.Module) -> set:
+    """Names bound to the namespace the file's parser makes: `args = parser.parse_args()`, or the value of a
+    function of the file that returns it (`args = get_args()`)."""
+    parse = ("parse_args", "parse_known_args")
+
+    def parses(v) -> bool:
+        return isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and v.func.attr in parse
+
+    makers = set()
+    for d in tree.body:
+        if isinstance(d, _FUNCS):
+            held = {t.id for n in walk(d) if isinstance(n, ast.Assign) and parses(n.value)
+                    for t in n.targets if isinstance(t, ast.Name)}
+            if any(isinstance(n, ast.Return) and n.value is not None and (
+                    parses(n.value) or isinstance(n.value, ast.Name) and n.value.id in held) for n in walk(d)):
+                makers.add(d.name)
+    out = set()
+    for n in walk(tree):
+        if isinstance(n, ast.Assign) and (parses(n.value) or isinstance(n.value, ast.Call) and isinstance(
+                n.value.func, ast.Name) and n.value.func.id in makers):
+            for t in n.targets:
+                first = t.elts[0] if isinstance(t, ast.Tuple) and t.elts else t
+                if isinstance(first, ast.Name):
+                    out.add(first.id)
+    return out
+
+
+def _option_reads_elsewhere(tree, rel: str, dest: str, names: dict, trees: dict, text_of) -> list:
+    """[(file, line, column)] of the reads `p.dest` handed to a call (not one that only shows it) in project
+    functions of other modules that this file calls with its parsed namespace as parameter `p`."""
+    from ..match import _SHOWING
+
+    parsed = _parsed(tree)
+    if not parsed:
+        return []
+    by_name = {}
+    for local, mod in _imported_names(tree, rel, names):
+        where = next((r for r, ns in names.items() if mod in ns and r != rel), None)
+        if where is not None:
+            by_name.setdefault(local, where)
+    out = []
+    for call in walk(tree):
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in by_name):
+            continue
+        where = by_name[call.func.id]
+        passed = [k for k, a in enumerate(call.args) if isinstance(a, ast.Name) and a.id in parsed]
+        keys = [k.arg for k in call.keywords if isinstance(k.value, ast.Name) and k.value.id in parsed]
+        if not passed and not keys:
+            continue
+        other = _tree(trees, where, text_of)
+        fn = next((d for d in other.body if isinstance(d, _FUNCS) and d.name == call.func.id), None) \
+            if other is not None else None
+        if fn is None:
+            continue
+        params = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args)]
+        held = {params[k] for k in passed if k < len(params)} | (set(keys) & {*params, *(
+            a.arg for a in fn.args.kwonlyargs)})
+        lines = (text_of(where) or "").splitlines()
+        for n in walk(fn):
+            if not isinstance(n, ast.Call):
+                continue
+            f = n.func
+            if (f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else "") in _SHOWING:
+                continue
+            for v in (*n.args, *(k.value for k in n.keywords)):
+                if isinstance(v, ast.Attribute) and v.attr == dest and isinstance(v.value, ast.Name) \
+                        and v.value.id in held:
+                    out.append((where, n.lineno, _column(lines, n)))
+    return list(dict.fromkeys(out))

@@ -59,8 +59,14 @@ def _field_default(call: ast.Call):
     return next((k.value for k in call.keywords if k.arg == "default"), None)
 
 
+def formatted_literal(call) -> bool:
+    """`"cuda:{}".format(rank)`: a string literal's format call, whose value is read like an f-string's."""
+    return type(call) is ast.Call and type(call.func) is ast.Attribute and call.func.attr == "format" \
+        and type(call.func.value) is ast.Constant and type(call.func.value.value) is str
+
+
 def _followed(b: Binding) -> bool:
-    return b.kind == "expr" or (b.kind == "call" and env_default(b.value) is not None)
+    return b.kind == "expr" or (b.kind == "call" and (env_default(b.value) is not None or formatted_literal(b.value)))
 
 
 def filled_parameter(bindings: list, scope: Scope | None) -> bool:
@@ -527,7 +533,7 @@ class Resolver:
             return [(QName(self.canonical(n)), expr) for n in names] or [(UNKNOWN, expr)]
         if len(bindings) == 1:
             b = bindings[0]
-            if b.kind == "expr" or (b.kind == "call" and env_default(b.value) is not None):
+            if _followed(b):  # (a variable holding `"cuda:{}".format(rank)` too: `loc = ...; map_location=loc`)
                 return self.values(b.value, b.scope, depth + 1)
             if b.kind == "call" and type(b.value) is ast.Call:
                 drawn = self._drawn(b.value, b.scope, depth + 1)  # seed = random.randint(0, sys.maxsize)

@@ -1,4 +1,5 @@
-"""guarded-helper: code of a private module-level function every reference to which is code Neuron never runs."""
+"""guarded-helper: code of a private module-level function, or of a private method of a module-level class, every
+reference to which is code Neuron never runs."""
 from __future__ import annotations
 
 import ast
@@ -9,11 +10,25 @@ from .neuron_guarded import _spans
 _ROUNDS = 4  # a helper of a helper follows, a few levels deep
 
 
+def _private_def(s) -> bool:
+    return type(s) in (ast.FunctionDef, ast.AsyncFunctionDef) and s.name.startswith("_") \
+        and not s.name.endswith("__") and not s.decorator_list
+
+
 def _candidates(tree) -> list:
     """The private module-level functions (`_infer_nvidia_arch`; not dunders), undecorated (a decorator may register
-    or call it)."""
-    return [s for s in tree.body if type(s) in (ast.FunctionDef, ast.AsyncFunctionDef) and s.name.startswith("_")
-            and not s.name.endswith("__") and not s.decorator_list]
+    or call it), then the private undecorated methods of the module-level classes (`_optimized_apply_ln`)."""
+    return [s for s in tree.body if _private_def(s)] + [m for c, m in _methods(tree)]
+
+
+def _methods(tree) -> list:
+    """(class, method) for the private undecorated methods of module-level classes whose name no other function or
+    method of the module has (a second definition would make `self._x` ambiguous)."""
+    out = [(c, m) for c in tree.body if type(c) is ast.ClassDef for m in c.body if _private_def(m)]
+    names = [s.name for s in tree.body if type(s) in (ast.FunctionDef, ast.AsyncFunctionDef)]
+    names += [m.name for c in tree.body if type(c) is ast.ClassDef for m in c.body
+              if type(m) in (ast.FunctionDef, ast.AsyncFunctionDef)]
+    return [(c, m) for c, m in out if names.count(m.name) == 1]
 
 
 def _span(node) -> tuple:
@@ -29,17 +44,27 @@ def _helper_spans(ctx) -> list:
     if spans is None or not spans.statement_spans:
         return []  # (no statement of the file is guarded: its references are not either, bar `x if c else y`)
     wanted = {c.name for c in cands}
+    # a method is referenced as `self._name(...)` inside its own class: the call is its reference (any other
+    # attribute of that name, a call through another object or a bound method handed on, leaves it alone)
+    owner = {m.name: _span(c) for c, m in _methods(ctx.tree)}
     refs: dict = {}
     other: set = set()
     for n in ctx.nodes(ast.Name):
         if n.id in wanted:
-            if type(n.ctx) is ast.Load:
+            if type(n.ctx) is ast.Load and n.id not in owner:
                 refs.setdefault(n.id, []).append((n.lineno, n.col_offset))
             else:
                 other.add(n.id)
+    called = {id(c.func) for c in ctx.nodes(ast.Call)} if owner else set()
     for a in ctx.nodes(ast.Attribute):
         if a.attr in wanted:
-            other.add(a.attr)
+            pos = (a.lineno, a.col_offset)
+            span = owner.get(a.attr)
+            if span is not None and id(a) in called and type(a.value) is ast.Name and a.value.id == "self" \
+                    and span[0] <= pos < span[1]:
+                refs.setdefault(a.attr, []).append(pos)
+            else:
+                other.add(a.attr)
     for c in ctx.nodes(ast.Constant):
         if type(c.value) is str and c.value in wanted:
             other.add(c.value)  # `__all__ = ["_helper"]`, getattr(module, "_helper")
@@ -70,13 +95,14 @@ def guarded_helper(ctx, hit) -> bool:
     rebinding) is left alone, and the link step `imported-helper` puts the finding back when another scanned file
     names the helper (`from .utils import _infer_nvidia_arch`). Kernel builds and CUDA libraries in such a helper
     stay findings (`guarded-helper-kept-categories`): StyleGAN's `_init()` builds the op its CUDA path needs, and the
-    kernel is the port item (project/cuda_only.py decides its severity)."""
+    kernel is the port item (project/cuda_only.py decides its severity). A private method of a module-level class
+    called only as `self._fast_path(x)` inside its class, under such a check, is judged the same way."""
     tree = ctx.tree
     if tree is None or hit.rule.category in ctx.values.get("guarded-helper-kept-categories", ()):
         return False
     node = hit.node
     pos = (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
-    # cheap first: the match lies in some private module-level function at all
+    # cheap first: the match lies in some private module-level function or method at all
     if not any(_span(c)[0] <= pos < _span(c)[1] for c in ctx.fact("guarded-helper-candidates",
                                                                  lambda x: _candidates(x.tree))):
         return False

@@ -121,3 +121,16 @@ def test_checks_whose_answer_picks_no_device_value_are_guarded():
         (38, 14, "TRN242", True),
         (50, 8, "TRN243", False),  # where == "cuda": the pick decides
     ]
+
+
+def test_a_test_adding_a_cuda_variant_to_its_devices_picks_nothing():
+    # `["cpu"] + (["cuda"] if ... else [])` and `devices.append("cuda")` under the check, in a test module: the CPU
+    # variant runs on Neuron. A one-device pick, an arm doing more, or the same list in a library module stay.
+    assert scan_findings(CONTEXT_FIXTURES / "check_without_placement_variants", "--show-guarded") == [
+        ("test_boxes.py", 5, 42, "TRN243", API.format("is_available"), True),
+        ("test_boxes.py", 12, 8, "TRN243", API.format("is_available"), True),
+        ("test_boxes.py", 19, 14, "TRN242", '"cuda" device string: `cuda`', False),
+        ("test_boxes.py", 25, 8, "TRN243", API.format("is_available"), False),  # the arm also sets the device
+        ("test_boxes.py", 27, 9, "TRN243", API.format("set_device"), True),
+        ("variants.py", 5, 35, "TRN243", API.format("is_available"), False),  # not a test module
+    ]

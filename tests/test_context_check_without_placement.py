@@ -127,6 +127,11 @@ def test_a_test_adding_a_cuda_variant_to_its_devices_picks_nothing():
     # `["cpu"] + (["cuda"] if ... else [])` and `devices.append("cuda")` under the check, in a test module: the CPU
     # variant runs on Neuron. A one-device pick, an arm doing more, or the same list in a library module stay.
     assert scan_findings(CONTEXT_FIXTURES / "check_without_placement_variants", "--show-guarded") == [
+        # shown.py: a count only logged, or a check gating only a dependency's version assertion, picks nothing
+        ("shown.py", 12, 13, "TRN243", API.format("device_count"), True),
+        ("shown.py", 18, 13, "TRN243", API.format("device_count"), False),  # also returned
+        ("shown.py", 24, 12, "TRN243", API.format("is_available"), True),  # assert somelib's __version__
+        ("shown.py", 30, 12, "TRN243", API.format("is_available"), False),  # assert no GPU asked for: a gate
         ("test_boxes.py", 5, 42, "TRN243", API.format("is_available"), True),
         ("test_boxes.py", 12, 8, "TRN243", API.format("is_available"), True),
         ("test_boxes.py", 19, 14, "TRN242", '"cuda" device string: `cuda`', False),

@@ -24,6 +24,8 @@ def _places(nodes) -> bool:
     (`return "cuda"`, `raise`, `sys.exit`: a gate that stops the program on Neuron)."""
     for top in nodes:
         for n in walk(top):
+            if isinstance(n, ast.Assert) and _version_requirement(n.test):
+                continue  # `assert digit_version(mmcv.__version__) >= ...`: a dependency's version, not a device gate
             if isinstance(n, (ast.Return, ast.Raise, ast.Assert)):
                 return True
             if isinstance(n, ast.Call):
@@ -47,6 +49,17 @@ def _places(nodes) -> bool:
                 if any(word in target.lower() for word in ("device", "backend", "parallel")):
                     return True  # `model.model_parallel = True`: the query picks how the model is spread
     return False
+
+
+def _version_requirement(test) -> bool:
+    """`digit_version(mmcv.__version__) >= digit_version("1.4.4")`: a comparison of a package's `__version__` with
+    a version string. Without CUDA the program asks for a newer library (the CPU path's need); Neuron runs that path,
+    and nothing about a device is chosen by the check."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return False
+    names = [x for x in walk(test) if isinstance(x, ast.Attribute) and x.attr == "__version__"]
+    strings = [x for x in walk(test) if isinstance(x, ast.Constant) and isinstance(x.value, str)]
+    return bool(names) and all(any(ch.isdigit() for ch in c.value) and "cuda" not in c.value.lower() for c in strings)
 
 
 def _dtype_value(v) -> bool:
@@ -259,6 +272,8 @@ def _never_read(ctx, target) -> bool:
                 return False
             return not any(n.id == target.id and isinstance(n.ctx, ast.Load) for n in ctx.nodes(ast.Name)) \
                 and not any(isinstance(c, ast.Constant) and c.value == target.id for c in ctx.nodes(ast.Constant))
-        return not any(n.id == target.id and isinstance(n.ctx, ast.Load) for n in walk(fn)
-                       if isinstance(n, ast.Name))
+        # a local read only to be shown (`n_gpu = torch.cuda.device_count()` then `logger.info("...", n_gpu)`)
+        # chooses nothing either
+        return all(_only_shown(ctx, n, parent_of(ctx, n)) for n in walk(fn)
+                   if isinstance(n, ast.Name) and n.id == target.id and isinstance(n.ctx, ast.Load))
     return False

@@ -32,6 +32,8 @@ def test_helpers_called_only_from_guarded_code_are_guarded_unless_named_otherwis
         ("pkg/layers.py", 21, "TRN243", ""),  # _sync: called on the path Neuron takes
         ("pkg/layers.py", 24, "TRN243", ""),  # _handed_on: a bound method handed on, not a call
         ("pkg/layers.py", 37, "TRN243", ""),  # _overridden: a subclass in more_layers.py calls it unguarded
+        ("pkg/layers.py", 47, "TRN243", ""),  # the availability flag
+        ("pkg/layers.py", 50, "TRN243", ""),  # _log_memory: called under the flag, not a test of a tensor's device
     ]
 
 

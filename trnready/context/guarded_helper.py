@@ -6,6 +6,7 @@ import ast
 
 from .base import predicate
 from .neuron_guarded import _spans
+from ..astwalk import walk
 
 _ROUNDS = 4  # a helper of a helper follows, a few levels deep
 
@@ -35,6 +36,36 @@ def _span(node) -> tuple:
     return (node.lineno, node.col_offset), (node.end_lineno, node.end_col_offset)
 
 
+def _tensor_test(t) -> bool:
+    """`x.device.type == "cuda"`, `x.is_cuda`, `q.device.type in ("cuda",)`: a test of where a tensor lives."""
+    for n in walk(t):
+        if type(n) is ast.Attribute and n.attr == "is_cuda":
+            return True
+        if type(n) is ast.Compare and any(type(o) is ast.Attribute and o.attr == "type" and type(o.value) is
+                                          ast.Attribute and o.value.attr == "device"
+                                          for o in (n.left, *n.comparators)):
+            return True
+    return False
+
+
+def _under_tensor_test(ctx, node) -> bool:
+    """The call sits in the body of an `if` (or the true arm of `x if ... else y`) whose test looks at a tensor's
+    device. A method called so is a per-call fast path: on Neuron the tensor is on the neuron device and the other
+    arm, the general path, runs as written. A method called under an availability flag (`if self.cuda:`, set from
+    `torch.cuda.is_available()`) is left alone: the flag is the program's device choice, which the port changes,
+    and the code it enables then runs on Neuron (metaseq's GPU memory logging is labelled a place to port)."""
+    cur, up = node, ctx.parent(node)
+    while up is not None:
+        if type(up) is ast.If and cur in up.body and _tensor_test(up.test):
+            return True
+        if type(up) is ast.IfExp and cur is up.body and _tensor_test(up.test):
+            return True
+        if type(up) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+            return False
+        cur, up = up, ctx.parent(up)
+    return False
+
+
 def _helper_spans(ctx) -> list:
     """[(start, end)] of the private helpers every reference to which in the file is guarded by `neuron-guarded`
     (or lies in another such helper), with at least one reference. A reference other than a plain name read (a
@@ -49,6 +80,7 @@ def _helper_spans(ctx) -> list:
     owner = {m.name: _span(c) for c, m in _methods(ctx.tree)}
     refs: dict = {}
     other: set = set()
+    flagged: set = set()  # positions of method calls not under a test of a tensor's device
     for n in ctx.nodes(ast.Name):
         if n.id in wanted:
             if type(n.ctx) is ast.Load and n.id not in owner:
@@ -63,6 +95,8 @@ def _helper_spans(ctx) -> list:
             if span is not None and id(a) in called and type(a.value) is ast.Name and a.value.id == "self" \
                     and span[0] <= pos < span[1]:
                 refs.setdefault(a.attr, []).append(pos)
+                if not _under_tensor_test(ctx, a):
+                    flagged.add(pos)
             else:
                 other.add(a.attr)
     for c in ctx.nodes(ast.Constant):
@@ -77,7 +111,8 @@ def _helper_spans(ctx) -> list:
                 continue
             start, end = _span(c)
             outside = [p for p in refs.get(c.name, ()) if not start <= p < end]
-            if outside and all(spans.holds(p, "") or any(s <= p < e for s, e in out) for p in outside):
+            if outside and all((spans.holds(p, "") and p not in flagged) or any(s <= p < e for s, e in out)
+                               for p in outside):
                 out.append((start, end))
                 done.add(id(c))
                 grew = True

@@ -40,3 +40,15 @@ class Subclassed(torch.nn.Module):
         if x.is_cuda:
             self._overridden()
         return x
+
+
+class Trainer:
+    def __init__(self):
+        self.cuda = torch.cuda.is_available()
+
+    def _log_memory(self):
+        return torch.cuda.max_memory_allocated()
+
+    def step(self):
+        if self.cuda:
+            self._log_memory()

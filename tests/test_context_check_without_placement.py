@@ -132,6 +132,8 @@ def test_a_test_adding_a_cuda_variant_to_its_devices_picks_nothing():
         ("shown.py", 18, 13, "TRN243", API.format("device_count"), False),  # also returned
         ("shown.py", 24, 12, "TRN243", API.format("is_available"), True),  # assert somelib's __version__
         ("shown.py", 30, 12, "TRN243", API.format("is_available"), False),  # assert no GPU asked for: a gate
+        ("shown.py", 36, 74, "TRN243", API.format("is_available"), True),  # pin_memory=: host memory only
+        ("shown.py", 40, 81, "TRN242", '"cuda" device string: `cuda`', False),  # pin_memory_device="cuda": a device
         ("test_boxes.py", 5, 42, "TRN243", API.format("is_available"), True),
         ("test_boxes.py", 12, 8, "TRN243", API.format("is_available"), True),
         ("test_boxes.py", 19, 14, "TRN242", '"cuda" device string: `cuda`', False),

@@ -14,6 +14,9 @@ _QUERIES = frozenset({"is_available", "device_count", "is_bf16_supported", "get_
 # places_on_device knows): a branch that makes one picks the device.
 _PLACING = frozenset({"set_device", "device", "init_process_group", "DataParallel", "DistributedDataParallel",
                       "autocast", "GradScaler"})
+# Keywords whose value only says how host memory is handled: a check passed there picks no device (on Neuron the
+# loader simply does not pin).
+_HOST_ONLY_KEYWORDS = frozenset({"pin_memory"})
 # Precisions a branch may choose (`torch_type = torch.bfloat16` if the GPU supports it, else float16): on Neuron
 # the query answers False and the other branch's precision is silently used.
 _DTYPES = frozenset({"bfloat16", "float16", "half", "bf16", "fp16", "16-mixed", "bf16-mixed"})
@@ -85,7 +88,8 @@ def check_without_placement(ctx, hit) -> bool:
     (`print("CUDA:", torch.cuda.is_available())`, a call named in `output-functions`). In a test module, a query
     that only adds a CUDA variant to the devices a test loops over (`["cpu"] + (["cuda"] if
     torch.cuda.is_available() else [])`, `if torch.cuda.is_available(): devices.append("cuda")`) picks nothing:
-    the CPU variant runs on Neuron and the CUDA one is never made there."""
+    the CPU variant runs on Neuron and the CUDA one is never made there. A query passed as `pin_memory=` chooses
+    only whether host memory is page-locked."""
     node = hit.node
     call = parent_of(ctx, node)
     if not (isinstance(call, ast.Call) and call.func is node and dotted(node).rsplit(".", 1)[-1] in _QUERIES):
@@ -98,6 +102,8 @@ def check_without_placement(ctx, hit) -> bool:
         return _never_read(ctx, up.targets[0]) or _only_tested(ctx, up.targets[0])
     if _only_shown(ctx, cur, up):
         return True
+    if isinstance(up, ast.keyword) and up.arg in _HOST_ONLY_KEYWORDS and up.value is cur:
+        return True  # `DataLoader(..., pin_memory=torch.cuda.is_available())`: page-locked host memory or not
     if isinstance(up, ast.IfExp) and up.test is cur:
         return _option_lists(up.body, up.orelse) or (
             cur is call and _cuda_list(up.body) and _empty_list(up.orelse) and is_test_module(ctx.path))

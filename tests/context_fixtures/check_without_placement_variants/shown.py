@@ -30,3 +30,11 @@ def check_gpu_count(cfg):
     if not torch.cuda.is_available():
         assert cfg.num_gpus == 0
     return cfg
+
+
+def loader(dataset):
+    return torch.utils.data.DataLoader(dataset, batch_size=4, pin_memory=torch.cuda.is_available())
+
+
+def loader_on(dataset):
+    return torch.utils.data.DataLoader(dataset, batch_size=4, pin_memory_device="cuda" if torch.cuda.is_available() else "")

@@ -134,6 +134,7 @@ def test_a_test_adding_a_cuda_variant_to_its_devices_picks_nothing():
         ("shown.py", 30, 12, "TRN243", API.format("is_available"), False),  # assert no GPU asked for: a gate
         ("shown.py", 36, 74, "TRN243", API.format("is_available"), True),  # pin_memory=: host memory only
         ("shown.py", 40, 81, "TRN242", '"cuda" device string: `cuda`', False),  # pin_memory_device="cuda": a device
+        ("shown.py", 44, 45, "TRN243", API.format("is_available"), True),  # an ONNX Runtime provider
         ("test_boxes.py", 5, 42, "TRN243", API.format("is_available"), True),
         ("test_boxes.py", 12, 8, "TRN243", API.format("is_available"), True),
         ("test_boxes.py", 19, 14, "TRN242", '"cuda" device string: `cuda`', False),

@@ -105,7 +105,7 @@ def check_without_placement(ctx, hit) -> bool:
     if isinstance(up, ast.keyword) and up.arg in _HOST_ONLY_KEYWORDS and up.value is cur:
         return True  # `DataLoader(..., pin_memory=torch.cuda.is_available())`: page-locked host memory or not
     if isinstance(up, ast.IfExp) and up.test is cur:
-        return _option_lists(up.body, up.orelse) or (
+        return _option_lists(up.body, up.orelse) or _runtime_providers(up.body, up.orelse) or (
             cur is call and _cuda_list(up.body) and _empty_list(up.orelse) and is_test_module(ctx.path))
     if not (isinstance(up, ast.If) and up.test is cur):
         return False
@@ -144,6 +144,17 @@ def _adds_cuda_variant(body) -> bool:
             continue
         return False
     return bool(body)
+
+
+def _runtime_providers(*arms) -> bool:
+    """`"CUDAExecutionProvider" if torch.cuda.is_available() else "CPUExecutionProvider"` (or lists of them): an
+    ONNX Runtime session's execution provider, another runtime than torch. On Neuron the session runs on its CPU
+    provider as written; the torch model's device is chosen elsewhere."""
+    def providers(a) -> bool:
+        items = a.elts if isinstance(a, (ast.List, ast.Tuple)) else [a]
+        return bool(items) and all(isinstance(e, ast.Constant) and isinstance(e.value, str)
+                                   and e.value.endswith("ExecutionProvider") for e in items)
+    return all(providers(a) for a in arms)
 
 
 def _option_lists(*arms) -> bool:

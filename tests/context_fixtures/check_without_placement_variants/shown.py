@@ -38,3 +38,8 @@ def loader(dataset):
 
 def loader_on(dataset):
     return torch.utils.data.DataLoader(dataset, batch_size=4, pin_memory_device="cuda" if torch.cuda.is_available() else "")
+
+
+def session(path, ort):
+    providers = ["CUDAExecutionProvider" if torch.cuda.is_available() else "CPUExecutionProvider"]
+    return ort.InferenceSession(path, providers=providers)

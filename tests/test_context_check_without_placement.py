@@ -135,6 +135,11 @@ def test_a_test_adding_a_cuda_variant_to_its_devices_picks_nothing():
         ("shown.py", 36, 74, "TRN243", API.format("is_available"), True),  # pin_memory=: host memory only
         ("shown.py", 40, 81, "TRN242", '"cuda" device string: `cuda`', False),  # pin_memory_device="cuda": a device
         ("shown.py", 44, 45, "TRN243", API.format("is_available"), True),  # an ONNX Runtime provider
+        # a side stream or nullcontext(): the check (51:60) is guarded and joins the guarded stream's finding
+        ("shown.py", 51, 12, "TRN243", API.format("stream"), True),
+        ("shown.py", 52, 11, "TRN253", 'autocast or custom_fwd / custom_bwd on the "cuda" device: `torch.autocast`',
+         False),
+        ("shown.py", 52, 37, "TRN243", API.format("is_available"), False),  # autocast or nullcontext: a precision
         ("test_boxes.py", 5, 42, "TRN243", API.format("is_available"), True),
         ("test_boxes.py", 12, 8, "TRN243", API.format("is_available"), True),
         ("test_boxes.py", 19, 14, "TRN242", '"cuda" device string: `cuda`', False),

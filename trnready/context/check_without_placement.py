@@ -106,6 +106,7 @@ def check_without_placement(ctx, hit) -> bool:
         return True  # `DataLoader(..., pin_memory=torch.cuda.is_available())`: page-locked host memory or not
     if isinstance(up, ast.IfExp) and up.test is cur:
         return _option_lists(up.body, up.orelse) or _runtime_providers(up.body, up.orelse) or (
+            _no_op_context(up.orelse) and not _places([up.body])) or (
             cur is call and _cuda_list(up.body) and _empty_list(up.orelse) and is_test_module(ctx.path))
     if not (isinstance(up, ast.If) and up.test is cur):
         return False
@@ -144,6 +145,11 @@ def _adds_cuda_variant(body) -> bool:
             continue
         return False
     return bool(body)
+
+
+def _no_op_context(e) -> bool:
+    """`nullcontext()` / `contextlib.nullcontext()`: the arm Neuron takes enters no context at all."""
+    return isinstance(e, ast.Call) and not e.args and not e.keywords and dotted(e.func).rsplit(".", 1)[-1] == "nullcontext"
 
 
 def _runtime_providers(*arms) -> bool:

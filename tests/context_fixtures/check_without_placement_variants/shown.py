@@ -43,3 +43,11 @@ def loader_on(dataset):
 def session(path, ort):
     providers = ["CUDAExecutionProvider" if torch.cuda.is_available() else "CPUExecutionProvider"]
     return ort.InferenceSession(path, providers=providers)
+
+
+def contexts(device):
+    from contextlib import nullcontext
+
+    side = torch.cuda.stream(torch.cuda.Stream(device)) if torch.cuda.is_available() else nullcontext()
+    amp = torch.autocast("cuda") if torch.cuda.is_available() else nullcontext()
+    return side, amp

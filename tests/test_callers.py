@@ -239,3 +239,12 @@ def test_quiet_mentions_counts_super_with_self_and_all_entries_only():
     assert quiet_mentions(text, "Cam") == 2
     assert quiet_mentions(text, "Other") == 1
     assert quiet_mentions("Cam()", "Cam") == 0
+
+
+def test_a_mask_attribute_set_from_a_constructor_argument_no_construction_passes_is_guarded():
+    # Block keeps `self.attn_mask = attn_mask` (and only re-casts it when not None); Stack hands its own attn_mask
+    # on, and the one Stack built leaves it out. MaskedBlock is built with attn_mask=pad: the finding stays.
+    assert findings("masks_from_constructor") == [
+        ("blocks.py", 13, 16, "TRN172", "callers-pass-none", [], MHA),
+        ("blocks.py", 35, 16, "TRN172", "", [], MHA),
+    ]

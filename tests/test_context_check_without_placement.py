@@ -152,3 +152,29 @@ def report():
     assert [(f[1], f[2], f[3], f[5]) for f in scan_findings(tmp_path, "--show-guarded")
             if f[3] == "TRN243" and f[1] in (5, 12, 20)] == [
         (5, 8, "TRN243", False), (12, 8, "TRN243", False), (20, 8, "TRN243", True)]
+
+
+def test_a_test_adding_a_cuda_variant_to_its_devices_picks_nothing():
+    # `["cpu"] + (["cuda"] if ... else [])` and `devices.append("cuda")` under the check, in a test module: the CPU
+    # variant runs on Neuron. A one-device pick, an arm doing more, or the same list in a library module stay.
+    assert scan_findings(CONTEXT_FIXTURES / "check_without_placement_variants", "--show-guarded") == [
+        # shown.py: a count only logged, or a check gating only a dependency's version assertion, picks nothing
+        ("shown.py", 12, 13, "TRN243", API.format("device_count"), True),
+        ("shown.py", 18, 13, "TRN243", API.format("device_count"), False),  # also returned
+        ("shown.py", 24, 12, "TRN243", API.format("is_available"), True),  # assert somelib's __version__
+        ("shown.py", 30, 12, "TRN243", API.format("is_available"), False),  # assert no GPU asked for: a gate
+        ("shown.py", 36, 74, "TRN243", API.format("is_available"), True),  # pin_memory=: host memory only
+        ("shown.py", 40, 81, "TRN242", '"cuda" device string: `cuda`', False),  # pin_memory_device="cuda": a device
+        ("shown.py", 44, 45, "TRN243", API.format("is_available"), True),  # an ONNX Runtime provider
+        # a side stream or nullcontext(): the check (51:60) is guarded and joins the guarded stream's finding
+        ("shown.py", 51, 12, "TRN243", API.format("stream"), True),
+        ("shown.py", 52, 11, "TRN253", 'autocast or custom_fwd / custom_bwd on the "cuda" device: `torch.autocast`',
+         False),
+        ("shown.py", 52, 37, "TRN243", API.format("is_available"), False),  # autocast or nullcontext: a precision
+        ("test_boxes.py", 5, 42, "TRN243", API.format("is_available"), True),
+        ("test_boxes.py", 12, 8, "TRN243", API.format("is_available"), True),
+        ("test_boxes.py", 19, 14, "TRN242", '"cuda" device string: `cuda`', False),
+        ("test_boxes.py", 25, 8, "TRN243", API.format("is_available"), False),  # the arm also sets the device
+        ("test_boxes.py", 27, 9, "TRN243", API.format("set_device"), True),
+        ("variants.py", 5, 35, "TRN243", API.format("is_available"), False),  # not a test module
+    ]

@@ -25,7 +25,22 @@ def test_helpers_called_only_from_guarded_code_are_guarded_unless_named_otherwis
         ("pkg/arch.py", 32, "TRN243", ""),  # the check itself
         ("pkg/arch.py", 38, "TRN243", ""),  # a public function: other code may call it
         ("pkg/arch.py", 42, "TRN243", ""),
+        # private methods called only as `self._x(...)` in their class, under `if x.device.type == "cuda"`
+        ("pkg/layers.py", 12, "TRN262", "guarded-helper"),
+        ("pkg/layers.py", 13, "TRN243", "guarded-helper"),
+        ("pkg/layers.py", 17, "TRN243", "guarded-helper"),  # _replayed; it calls _captured: guarded in turn
+        ("pkg/layers.py", 21, "TRN243", ""),  # _sync: called on the path Neuron takes
+        ("pkg/layers.py", 24, "TRN243", ""),  # _handed_on: a bound method handed on, not a call
+        ("pkg/layers.py", 37, "TRN243", ""),  # _overridden: a subclass in more_layers.py calls it unguarded
+        ("pkg/layers.py", 47, "TRN243", ""),  # the availability flag
+        ("pkg/layers.py", 50, "TRN243", ""),  # _log_memory: called under the flag, not a test of a tensor's device
     ]
+
+
+def test_a_method_no_other_file_names_is_guarded():
+    got = _found(FIXTURE / "pkg" / "layers.py")
+    assert ("layers.py", 37, "TRN243", "guarded-helper") in got
+    assert ("layers.py", 21, "TRN243", "") in got
 
 
 def test_without_the_importing_file_the_helper_is_guarded():

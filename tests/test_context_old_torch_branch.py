@@ -23,6 +23,11 @@ def test_branches_of_older_torch_are_guarded_and_the_current_arm_stays():
         ("patches.py", 39, 9, "TRN263", GRAPHS, False),  # a parameter named torch_version: any value
         ("patches.py", 53, 9, "TRN263", GRAPHS, False),  # a flag set False at the top and True by a `global`
         # line 55 (a constant flag: not a test of the torch version) is a place of line 53's finding
+        # hasattr probes of attributes every target torch has (`torch-attributes-present`): the else arm is dead
+        ("probes.py", 6, 14, "TRN251", AMP, True),  # else of hasattr(torch.amp, "GradScaler")
+        ("probes.py", 8, 59, "TRN251", AMP, True),  # else of `... if hasattr(torch, "amp") else ...`
+        ("probes.py", 11, 13, "TRN251", AMP, False),  # hasattr(torch, "xpu"): not in the list, decides nothing
+        # (line 13, the same API in the other arm, is a place of line 11's finding)
         ("scaler.py", 7, 16, "TRN251", AMP, True),  # version.parse(torch.__version__) < version.parse("2.4.0")
         ("scaler.py", 14, 16, "TRN251", AMP, False),  # the >= arm runs on Neuron
         ("scaler.py", 15, 12, "TRN251", AMP, True),  # after that arm returns: never reached

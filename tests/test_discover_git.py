@@ -1,5 +1,6 @@
-""".gitignore as git reads it: a tracked file is scanned whatever a pattern says; without git to ask,
-the ignored Python files are named in a `gitignored-source` diagnostic (never skipped silently)."""
+""".gitignore as git reads it: a tracked file is scanned whatever a pattern says; without git to ask, an ignored
+file present in the copy is scanned (it was shipped) and the ignored folders holding code are named in a
+`gitignored-source` diagnostic (never skipped silently)."""
 import json
 import shutil
 import subprocess
@@ -108,19 +109,17 @@ def test_without_a_working_git_the_scan_falls_back_quietly_and_names_what_it_ski
     empty.mkdir()
     proc, paths, diags = scan(repo, env={"PATH": str(empty)})
     assert proc.stderr == ""
-    assert paths == ["main.py"]
-    assert [(d["path"], d["kind"]) for d in diags] == [(p, "gitignored-source") for p in (".", "outputs", "sat")]
+    # the ignored files at the top are kept (a plain copy holds what was shipped); ignored folders are named
+    assert paths == ["main.py", "test_local.py", "test_pipeline.py"]
+    assert [(d["path"], d["kind"]) for d in diags] == [(p, "gitignored-source") for p in ("outputs", "sat")]
 
 
 def test_a_plain_copy_names_each_ignored_directory_holding_python_files(tmp_path):
     write(tmp_path, {**LAYOUT, **LOCAL, "data/images/a.json": "{}", "checkpoints/x.bin": ""})
     (tmp_path / ".gitignore").write_text("**/sat\ntest*\noutputs/\ndata/\ncheckpoints/\n")
     proc, paths, diags = scan(tmp_path)
-    assert paths == ["main.py"]
+    assert paths == ["main.py", "test_local.py", "test_pipeline.py"]  # files `test*` names: shipped, scanned
     assert diags == [
-        {"path": ".", "kind": "gitignored-source",
-         "message": "2 Python files not scanned: .gitignore ignores them, and no git repository says whether "
-                    "they are tracked (--no-gitignore scans them)"},
         {"path": "outputs", "kind": "gitignored-source",
          "message": "1 Python file not scanned: .gitignore ignores them, and no git repository says whether "
                     "they are tracked (--no-gitignore scans them)"},
@@ -135,17 +134,20 @@ def test_a_plain_copy_names_each_ignored_directory_holding_python_files(tmp_path
     assert "sat/sgm/model.py" in paths and "outputs/run1/code.py" in paths and diags == []
 
 
-def test_ignored_notebooks_and_shell_launchers_are_named_too(tmp_path):
-    # DINO's .gitignore names `scripts/` (its launchers) and `*.ipynb` (its demo notebook), both committed; run
-    # outputs (YAML, JSON, logs) under an ignored folder are not code and not counted
-    write(tmp_path, {".gitignore": "scripts/\n*.ipynb\nlogs/\n", "main.py": BLOCKER, "demo.ipynb": "{}",
+def test_ignored_notebooks_are_scanned_and_ignored_launcher_folders_named(tmp_path):
+    # DINO's .gitignore names `scripts/` (its launchers) and `*.ipynb` (its demo notebook), both committed: the
+    # notebook present in a plain copy was shipped and is scanned; the folder is named; run outputs (YAML, JSON,
+    # logs) under an ignored folder are not code and not counted
+    nb = json.dumps({"cells": [{"cell_type": "code", "source": ["import flash_attn\n"]}], "metadata": {},
+                     "nbformat": 4, "nbformat_minor": 5})
+    write(tmp_path, {".gitignore": "scripts/\n*.ipynb\nlogs/\n", "main.py": BLOCKER, "demo.ipynb": nb,
                      "scripts/train.sh": "python main.py\n", "scripts/eval.sh": "python main.py --eval\n",
                      "scripts/launch.py": "x = 1\n", "scripts/nb.ipynb": "{}", "logs/run1/config.yaml": "a: 1\n",
                      "logs/run1/out.json": "{}"})
     _, paths, diags = scan(tmp_path)
-    assert paths == ["main.py"]
+    assert paths == ["demo.ipynb", "main.py"]
     assert [(d["path"], d["message"].split(" not scanned")[0]) for d in diags] == [
-        (".", "1 notebook"), ("scripts", "1 Python file, 1 notebook and 2 shell scripts")]
+        ("scripts", "1 Python file, 1 notebook and 2 shell scripts")]
 
 
 def test_a_nested_gitignore_is_named_in_the_diagnostic(tmp_path):
@@ -182,9 +184,10 @@ SUBPACKAGE = {
 def test_a_plain_copy_scans_an_ignored_subpackage_of_a_package(tmp_path):
     write(tmp_path, SUBPACKAGE)
     _, paths, diags = scan(tmp_path)
-    assert paths == ["pkg/datasets/loader.py", "pkg/datasets/outputs/copy.py"]
+    # sub/gen.py is a file its .gitignore names: present in the copy, so shipped and scanned
+    assert paths == ["pkg/datasets/loader.py", "pkg/datasets/outputs/copy.py", "pkg/datasets/sub/gen.py"]
     assert [(d["path"], d["message"].split(" not")[0]) for d in diags] == [
-        ("datasets", "2 Python files"), ("pkg/datasets/sub", "1 Python file"), ("pkg/outputs", "1 Python file")]
+        ("datasets", "2 Python files"), ("pkg/outputs", "1 Python file")]
 
 
 @needs_git

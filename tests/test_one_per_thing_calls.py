@@ -210,3 +210,26 @@ def build(rank, a, b, c):
         (6, "TRN242", []),
         (10, "TRN242", []),
     ]
+
+
+GRAPHS = '''import torch
+
+
+class Runner:
+    def record(self, model, static_in):
+        self.graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(self.graph):
+            self.static_out = model(static_in)
+
+    def replay_twice(self, model, static_in):
+        g = torch.cuda.CUDAGraph()
+        return g
+'''
+
+
+def test_a_cuda_graph_created_and_captured_in_one_function_is_one_finding(tmp_path):
+    got = [(ln, col, rule, occ) for ln, col, rule, _msg, occ in scan(tmp_path, "graphs.py", GRAPHS)]
+    assert got == [
+        (6, 22, "TRN262", [(7, 14, "TRN262")]),  # the capture of the same function is a place of the graph
+        (11, 13, "TRN262", []),  # another function: another graph to remove
+    ]

@@ -4,9 +4,10 @@ Never follows a directory symlink into a loop, skips virtualenvs, build
 outputs and VCS folders, and honours every .gitignore on the way down, as git
 does: a file git tracks is scanned whatever a pattern says (tracked.py asks
 git). Without git to ask (a plain copy of a repository), a .gitignore may hide
-code the repository ships: an ignored subpackage of a package is scanned, and
-every other ignored directory holding code (Python files, notebooks, shell
-scripts) is named in a `gitignored-source` diagnostic, so the skip is never silent.
+code the repository ships: an ignored file present in the copy is scanned (an
+archive holds only what was committed), an ignored subpackage of a package is
+scanned, and every other ignored directory holding code (Python files, notebooks,
+shell scripts) is named in a `gitignored-source` diagnostic, so the skip is never silent.
 """
 from __future__ import annotations
 
@@ -270,11 +271,17 @@ class Discoverer:
     def _kept(self, path: Path, is_dir: bool, rel: str, dir_rel: str, base: Path,
               kind: str | None = None) -> bool | str:
         """Whether a path a .gitignore matches is walked all the same: git tracks it (or, for a directory,
-        files below it). Without a git answer a subpackage is walked (_SUBPACKAGE); anything else is left
-        out, and the code files it holds are noted for the `gitignored-source` diagnostic."""
+        files below it). Without a git answer a file is kept and a subpackage is walked (_SUBPACKAGE); any other
+        folder is left out, and the code files it holds are noted for the `gitignored-source` diagnostic."""
         state = self._tracked.tracked(path)
         if state is not None:
             return state
+        if not is_dir:
+            # A file of a kind trnready reads, present in a plain copy although a pattern names it (`*.ipynb`,
+            # `configs/*.yaml`): the repository shipped it, committed over its own pattern (DINO's and VAR's demo
+            # notebooks), since an archive or a download holds only tracked files. Folders stay out (run outputs
+            # and datasets live in ignored folders, and walking them could take longer than the scan).
+            return True
         if is_dir and os.path.exists(os.path.join(path, "__init__.py")) and os.path.exists(
                 os.path.join(os.path.dirname(path), "__init__.py")):
             return _SUBPACKAGE
@@ -283,9 +290,6 @@ class Discoverer:
             counts, more = self._code_below(path)
             if counts:
                 self._hidden[rel] = [counts, more, gitignore]
-        elif kind in _CODE_KINDS:
-            entry = self._hidden.setdefault(dir_rel, [{}, False, gitignore])
-            entry[0][kind] = entry[0].get(kind, 0) + 1
         return False
 
     def _code_below(self, directory: Path) -> tuple[dict, bool]:

@@ -242,6 +242,8 @@ class Engine:
         if self.refs:
             from_imports = None
             for node, scope in index.refs:
+                if type(node) is ast.Name and _alias_only(node.id, scope) and _handed_on(ctx, node):
+                    continue  # `ds_init = deepspeed.initialize` ... `return args, ds_init`: the binding is the place
                 for q in qualnames(node, scope):
                     q = canon(q)
                     also = ()
@@ -668,6 +670,29 @@ def _power_of_two(n: int) -> str:
         if n == (1 << k) - 1:
             return f"2**{k}-1"
     return str(n)
+
+
+def _handed_on(ctx, node) -> bool:
+    """The name is only passed on as it is: returned or yielded (`return args, ds_init`) or assigned to another
+    name, alone or in a tuple or list. An argument of a call (`torch.zeros(n, dtype=DTYPE)`) uses it there."""
+    p = ctx.parent(node)
+    while type(p) in (ast.Tuple, ast.List, ast.Starred):
+        p = ctx.parent(p)
+    return type(p) in (ast.Return, ast.Yield, ast.Assign)
+
+
+def _alias_only(name: str, scope) -> bool:
+    """Every binding of the name, in the nearest scope binding it, is an assignment of an expression (`ds_init =
+    deepspeed.initialize`, `ds_init = None`): the reference written on the assignment's right-hand side is matched
+    where it stands, so a use that only hands the value on (`_handed_on`) is not reported again (one thing, one
+    finding). A name some import binds is the library's object itself."""
+    s = scope
+    while s is not None:
+        got = s.bindings.get(name)
+        if got:
+            return all(b.kind == "expr" for b in got)
+        s = s.parent
+    return False
 
 
 def _from_imports(index) -> dict:

@@ -97,7 +97,8 @@ def one_per_thing(findings: list, ctx, result) -> list:
     - one per boolean mask per function: `x[mask]`, then `y[mask]`, `z[~mask]` and `t.masked_select(mask[:, None])`
       fold into the first;
     - one per rule per function for the categories in `one-per-function-categories` (sparse: the port rewrites a
-      function's sparse algebra as a whole, not each `torch.sparse.*` call);
+      function's sparse algebra as a whole, not each `torch.sparse.*` call), and for the rules in
+      `one-per-function-rules` (a CUDA graph created, captured and replayed in one function);
     - a finding in either branch of an `if` / `elif` whose test carries a finding of the same category folds
       into that one: `if torch.cuda.is_available():` then `device = torch.device("cuda")` is one device pick;
     - the folds of postprocess_folds.py: one per rule and `NAME=value` in a shell script (`CUDA_VISIBLE_DEVICES=2`
@@ -122,6 +123,10 @@ def one_per_thing(findings: list, ctx, result) -> list:
     call_rules = frozenset(values.get("one-per-function-call-rules", ()))
     not_calls = frozenset(values.get("one-per-function-call-not", ()))
     calls = _function_keys(findings, ctx, result, call_rules, by="rule") if call_rules else {}
+    # Rules whose APIs in one function make one thing (a CUDA graph: `g = torch.cuda.CUDAGraph()`, its capture
+    # `with torch.cuda.graph(g):`, `g.replay()`): one finding per rule per function, whatever API each line names.
+    func_rules = frozenset(values.get("one-per-function-rules", ()))
+    rule_functions = _function_keys(findings, ctx, result, func_rules, by="rule") if func_rules else {}
     arms = _arm_assignments(findings, ctx, result)
     joins = file_joins(findings, ctx, result, frozenset(values.get("one-per-file-api-categories", ())),
                        frozenset(values.get("one-per-class-decorator-categories", ())))
@@ -209,6 +214,8 @@ def one_per_thing(findings: list, ctx, result) -> list:
         # (keyed by line: a finding sharing its line with a per-function category's one folds with it too, as
         # torch.compile's mode="reduce-overhead" (TRN263) does with the compile call of the same line)
         func = functions.get((f.path, f.cell, f.line))
+        if func is None and f.rule in func_rules:
+            func = rule_functions.get((f.path, f.cell, f.line))
         call = calls.get((f.path, f.cell, f.line)) if f.rule in call_rules else None
         if call is not None and (f.guarded or _called_name(f.message) in not_calls):
             call = None  # (guarded findings are listed on request only, each with the guard that holds there)

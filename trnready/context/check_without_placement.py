@@ -15,6 +15,9 @@ _QUERIES = frozenset({"is_available", "device_count", "is_bf16_supported", "get_
 _PLACING = frozenset({"set_device", "device", "init_process_group", "DataParallel", "DistributedDataParallel",
                       "autocast", "GradScaler", "set_default_tensor_type", "set_default_dtype",
                       "set_default_device"})
+# Keywords whose value only says how host memory is handled: a check passed there picks no device (on Neuron the
+# loader simply does not pin).
+_HOST_ONLY_KEYWORDS = frozenset({"pin_memory"})
 # Precisions a branch may choose (`torch_type = torch.bfloat16` if the GPU supports it, else float16): on Neuron
 # the query answers False and the other branch's precision is silently used.
 _DTYPES = frozenset({"bfloat16", "float16", "half", "bf16", "fp16", "16-mixed", "bf16-mixed"})
@@ -25,6 +28,8 @@ def _places(nodes) -> bool:
     (`return "cuda"`, `raise`, `sys.exit`: a gate that stops the program on Neuron)."""
     for top in nodes:
         for n in walk(top):
+            if isinstance(n, ast.Assert) and _version_requirement(n.test):
+                continue  # `assert digit_version(mmcv.__version__) >= ...`: a dependency's version, not a device gate
             if isinstance(n, (ast.Return, ast.Raise, ast.Assert)):
                 return True
             if isinstance(n, ast.Call):
@@ -53,6 +58,17 @@ def _places(nodes) -> bool:
     return False
 
 
+def _version_requirement(test) -> bool:
+    """`digit_version(mmcv.__version__) >= digit_version("1.4.4")`: a comparison of a package's `__version__` with
+    a version string. Without CUDA the program asks for a newer library (the CPU path's need); Neuron runs that path,
+    and nothing about a device is chosen by the check."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return False
+    names = [x for x in walk(test) if isinstance(x, ast.Attribute) and x.attr == "__version__"]
+    strings = [x for x in walk(test) if isinstance(x, ast.Constant) and isinstance(x.value, str)]
+    return bool(names) and all(any(ch.isdigit() for ch in c.value) and "cuda" not in c.value.lower() for c in strings)
+
+
 def _dtype_value(v) -> bool:
     if isinstance(v, ast.Attribute) and isinstance(v.value, ast.Name) and v.value.id == "torch":
         return v.attr in _DTYPES
@@ -75,7 +91,11 @@ def check_without_placement(ctx, hit) -> bool:
     (`x if torch.cuda.is_available() else y`, a flag, an argument): that is a device pick. A flag nobody reads
     (`self.sync_cuda = torch.cuda.is_available()` with no `.sync_cuda` read in the file, a local never loaded)
     picks nothing either and is guarded, and so is a query whose answer is only printed or logged
-    (`print("CUDA:", torch.cuda.is_available())`, a call named in `output-functions`)."""
+    (`print("CUDA:", torch.cuda.is_available())`, a call named in `output-functions`). In a test module, a query
+    that only adds a CUDA variant to the devices a test loops over (`["cpu"] + (["cuda"] if
+    torch.cuda.is_available() else [])`, `if torch.cuda.is_available(): devices.append("cuda")`) picks nothing:
+    the CPU variant runs on Neuron and the CUDA one is never made there. A query passed as `pin_memory=` chooses
+    only whether host memory is page-locked."""
     node = hit.node
     call = parent_of(ctx, node)
     if not (isinstance(call, ast.Call) and call.func is node and dotted(node).rsplit(".", 1)[-1] in _QUERIES):
@@ -88,13 +108,65 @@ def check_without_placement(ctx, hit) -> bool:
         return _never_read(ctx, up.targets[0]) or _only_tested(ctx, up.targets[0])
     if _only_shown(ctx, cur, up):
         return True
+    if isinstance(up, ast.keyword) and up.arg in _HOST_ONLY_KEYWORDS and up.value is cur:
+        return True  # `DataLoader(..., pin_memory=torch.cuda.is_available())`: page-locked host memory or not
     if isinstance(up, ast.IfExp) and up.test is cur:
-        return _option_lists(up.body, up.orelse)
+        return _option_lists(up.body, up.orelse) or _runtime_providers(up.body, up.orelse) or (
+            _no_op_context(up.orelse) and not _places([up.body])) or (
+            cur is call and _cuda_list(up.body) and _empty_list(up.orelse) and is_test_module(ctx.path))
     if not (isinstance(up, ast.If) and up.test is cur):
         return False
+    if cur is call and not up.orelse and is_test_module(ctx.path) and _adds_cuda_variant(up.body):
+        return True
     if not _places(up.body + up.orelse):
         return not _switches_off(up, cur)
     return _pick_only_compared(ctx, up)
+
+
+def _cuda_string(e) -> bool:
+    return isinstance(e, ast.Constant) and isinstance(e.value, str) and e.value.lower().split(":")[0] == "cuda"
+
+
+def _cuda_list(e) -> bool:
+    """`["cuda"]`, `("cuda", "cuda:1")`: CUDA device strings only."""
+    return isinstance(e, (ast.List, ast.Tuple)) and bool(e.elts) and all(map(_cuda_string, e.elts))
+
+
+def _empty_list(e) -> bool:
+    return isinstance(e, (ast.List, ast.Tuple)) and not e.elts
+
+
+def _adds_cuda_variant(body) -> bool:
+    """Every statement appends CUDA device strings to a list (`devices.append("cuda")`, `devices += ["cuda"]`,
+    `devices.extend(["cuda"])`): in a test module, the check adds a CUDA variant to the devices the test loops
+    over; the others (the CPU one) run on Neuron as they are, and the CUDA variant is never made there. Such an
+    extra device in a test is no pick to port (the fresh17 verdicts on tests of a copied detection library)."""
+    for st in body:
+        if isinstance(st, ast.AugAssign) and isinstance(st.op, ast.Add) and _cuda_list(st.value):
+            continue
+        v = st.value if isinstance(st, ast.Expr) else None
+        if isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and len(v.args) == 1 and not v.keywords \
+                and (v.func.attr == "append" and _cuda_string(v.args[0])
+                     or v.func.attr == "extend" and _cuda_list(v.args[0])):
+            continue
+        return False
+    return bool(body)
+
+
+def _no_op_context(e) -> bool:
+    """`nullcontext()` / `contextlib.nullcontext()`: the arm Neuron takes enters no context at all."""
+    return isinstance(e, ast.Call) and not e.args and not e.keywords and dotted(e.func).rsplit(".", 1)[-1] == "nullcontext"
+
+
+def _runtime_providers(*arms) -> bool:
+    """`"CUDAExecutionProvider" if torch.cuda.is_available() else "CPUExecutionProvider"` (or lists of them): an
+    ONNX Runtime session's execution provider, another runtime than torch. On Neuron the session runs on its CPU
+    provider as written; the torch model's device is chosen elsewhere."""
+    def providers(a) -> bool:
+        items = a.elts if isinstance(a, (ast.List, ast.Tuple)) else [a]
+        return bool(items) and all(isinstance(e, ast.Constant) and isinstance(e.value, str)
+                                   and e.value.endswith("ExecutionProvider") for e in items)
+    return all(providers(a) for a in arms)
 
 
 def _option_lists(*arms) -> bool:
@@ -229,6 +301,8 @@ def _never_read(ctx, target) -> bool:
                 return False
             return not any(n.id == target.id and isinstance(n.ctx, ast.Load) for n in ctx.nodes(ast.Name)) \
                 and not any(isinstance(c, ast.Constant) and c.value == target.id for c in ctx.nodes(ast.Constant))
-        return not any(n.id == target.id and isinstance(n.ctx, ast.Load) for n in walk(fn)
-                       if isinstance(n, ast.Name))
+        # a local read only to be shown (`n_gpu = torch.cuda.device_count()` then `logger.info("...", n_gpu)`)
+        # chooses nothing either
+        return all(_only_shown(ctx, n, parent_of(ctx, n)) for n in walk(fn)
+                   if isinstance(n, ast.Name) and n.id == target.id and isinstance(n.ctx, ast.Load))
     return False

@@ -1,23 +1,69 @@
-"""guarded-helper: code of a private module-level function every reference to which is code Neuron never runs."""
+"""guarded-helper: code of a private module-level function, or of a private method of a module-level class, every
+reference to which is code Neuron never runs."""
 from __future__ import annotations
 
 import ast
 
 from .base import predicate
 from .neuron_guarded import _spans
+from ..astwalk import walk
 
 _ROUNDS = 4  # a helper of a helper follows, a few levels deep
 
 
+def _private_def(s) -> bool:
+    return type(s) in (ast.FunctionDef, ast.AsyncFunctionDef) and s.name.startswith("_") \
+        and not s.name.endswith("__") and not s.decorator_list
+
+
 def _candidates(tree) -> list:
     """The private module-level functions (`_infer_nvidia_arch`; not dunders), undecorated (a decorator may register
-    or call it)."""
-    return [s for s in tree.body if type(s) in (ast.FunctionDef, ast.AsyncFunctionDef) and s.name.startswith("_")
-            and not s.name.endswith("__") and not s.decorator_list]
+    or call it), then the private undecorated methods of the module-level classes (`_optimized_apply_ln`)."""
+    return [s for s in tree.body if _private_def(s)] + [m for c, m in _methods(tree)]
+
+
+def _methods(tree) -> list:
+    """(class, method) for the private undecorated methods of module-level classes whose name no other function or
+    method of the module has (a second definition would make `self._x` ambiguous)."""
+    out = [(c, m) for c in tree.body if type(c) is ast.ClassDef for m in c.body if _private_def(m)]
+    names = [s.name for s in tree.body if type(s) in (ast.FunctionDef, ast.AsyncFunctionDef)]
+    names += [m.name for c in tree.body if type(c) is ast.ClassDef for m in c.body
+              if type(m) in (ast.FunctionDef, ast.AsyncFunctionDef)]
+    return [(c, m) for c, m in out if names.count(m.name) == 1]
 
 
 def _span(node) -> tuple:
     return (node.lineno, node.col_offset), (node.end_lineno, node.end_col_offset)
+
+
+def _tensor_test(t) -> bool:
+    """`x.device.type == "cuda"`, `x.is_cuda`, `q.device.type in ("cuda",)`: a test of where a tensor lives."""
+    for n in walk(t):
+        if type(n) is ast.Attribute and n.attr == "is_cuda":
+            return True
+        if type(n) is ast.Compare and any(type(o) is ast.Attribute and o.attr == "type" and type(o.value) is
+                                          ast.Attribute and o.value.attr == "device"
+                                          for o in (n.left, *n.comparators)):
+            return True
+    return False
+
+
+def _under_tensor_test(ctx, node) -> bool:
+    """The call sits in the body of an `if` (or the true arm of `x if ... else y`) whose test looks at a tensor's
+    device. A method called so is a per-call fast path: on Neuron the tensor is on the neuron device and the other
+    arm, the general path, runs as written. A method called under an availability flag (`if self.cuda:`, set from
+    `torch.cuda.is_available()`) is left alone: the flag is the program's device choice, which the port changes,
+    and the code it enables then runs on Neuron (metaseq's GPU memory logging is labelled a place to port)."""
+    cur, up = node, ctx.parent(node)
+    while up is not None:
+        if type(up) is ast.If and cur in up.body and _tensor_test(up.test):
+            return True
+        if type(up) is ast.IfExp and cur is up.body and _tensor_test(up.test):
+            return True
+        if type(up) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+            return False
+        cur, up = up, ctx.parent(up)
+    return False
 
 
 def _helper_spans(ctx) -> list:
@@ -29,17 +75,30 @@ def _helper_spans(ctx) -> list:
     if spans is None or not spans.statement_spans:
         return []  # (no statement of the file is guarded: its references are not either, bar `x if c else y`)
     wanted = {c.name for c in cands}
+    # a method is referenced as `self._name(...)` inside its own class: the call is its reference (any other
+    # attribute of that name, a call through another object or a bound method handed on, leaves it alone)
+    owner = {m.name: _span(c) for c, m in _methods(ctx.tree)}
     refs: dict = {}
     other: set = set()
+    flagged: set = set()  # positions of method calls not under a test of a tensor's device
     for n in ctx.nodes(ast.Name):
         if n.id in wanted:
-            if type(n.ctx) is ast.Load:
+            if type(n.ctx) is ast.Load and n.id not in owner:
                 refs.setdefault(n.id, []).append((n.lineno, n.col_offset))
             else:
                 other.add(n.id)
+    called = {id(c.func) for c in ctx.nodes(ast.Call)} if owner else set()
     for a in ctx.nodes(ast.Attribute):
         if a.attr in wanted:
-            other.add(a.attr)
+            pos = (a.lineno, a.col_offset)
+            span = owner.get(a.attr)
+            if span is not None and id(a) in called and type(a.value) is ast.Name and a.value.id == "self" \
+                    and span[0] <= pos < span[1]:
+                refs.setdefault(a.attr, []).append(pos)
+                if not _under_tensor_test(ctx, a):
+                    flagged.add(pos)
+            else:
+                other.add(a.attr)
     for c in ctx.nodes(ast.Constant):
         if type(c.value) is str and c.value in wanted:
             other.add(c.value)  # `__all__ = ["_helper"]`, getattr(module, "_helper")
@@ -52,7 +111,8 @@ def _helper_spans(ctx) -> list:
                 continue
             start, end = _span(c)
             outside = [p for p in refs.get(c.name, ()) if not start <= p < end]
-            if outside and all(spans.holds(p, "") or any(s <= p < e for s, e in out) for p in outside):
+            if outside and all((spans.holds(p, "") and p not in flagged) or any(s <= p < e for s, e in out)
+                               for p in outside):
                 out.append((start, end))
                 done.add(id(c))
                 grew = True
@@ -70,13 +130,14 @@ def guarded_helper(ctx, hit) -> bool:
     rebinding) is left alone, and the link step `imported-helper` puts the finding back when another scanned file
     names the helper (`from .utils import _infer_nvidia_arch`). Kernel builds and CUDA libraries in such a helper
     stay findings (`guarded-helper-kept-categories`): StyleGAN's `_init()` builds the op its CUDA path needs, and the
-    kernel is the port item (project/cuda_only.py decides its severity)."""
+    kernel is the port item (project/cuda_only.py decides its severity). A private method of a module-level class
+    called only as `self._fast_path(x)` inside its class, under such a check, is judged the same way."""
     tree = ctx.tree
     if tree is None or hit.rule.category in ctx.values.get("guarded-helper-kept-categories", ()):
         return False
     node = hit.node
     pos = (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
-    # cheap first: the match lies in some private module-level function at all
+    # cheap first: the match lies in some private module-level function or method at all
     if not any(_span(c)[0] <= pos < _span(c)[1] for c in ctx.fact("guarded-helper-candidates",
                                                                  lambda x: _candidates(x.tree))):
         return False

@@ -213,6 +213,12 @@ class _Conditions:
                 return True  # torch.is_autocast_enabled() with no device answers for CUDA autocast only
             if _TPU_CHECK.match(_tail(f)) or _accelerator_check(_tail(f), self.words):
                 return True
+            if type(f) is ast.Name and f.id in ("all", "any") and len(t.args) == 1 and not t.keywords \
+                    and type(t.args[0]) in (ast.GeneratorExp, ast.ListComp, ast.SetComp) \
+                    and self.never(t.args[0].elt):
+                # `all(d.type == "cuda" for d in devices)`: each element is False on Neuron (for `all`, over the
+                # devices a program is given, never an empty list in practice)
+                return True
             if type(f) is ast.Name and f.id in self.func_defs:
                 return self._never_func(f.id)
             if self._named_check(_tail(f)):

@@ -177,6 +177,12 @@ class _Eval:
             args = [self.value(a) for a in e.args]
             # str methods give plain strings, as they do on a TorchVersion: "2.14.0" < "2.4" is then a str comparison
             return str.startswith(base, *args) if tail == "startswith" else str.split(base, *args)
+        if type(f) is ast.Name and tail == "hasattr" and len(e.args) == 2 and not e.keywords \
+                and type(e.args[1]) is ast.Constant and isinstance(e.args[1].value, str) \
+                and f"{dotted(e.args[0])}.{e.args[1].value}" in self.ctx.values.get("torch-attributes-present", ()):
+            # `hasattr(torch.amp, "custom_fwd")`: a probe of the torch version by what it has; true on every target
+            self.read_version = True
+            return True
         if tail in _PARSERS and len(e.args) == 1:
             v = self.value(e.args[0])
             if not isinstance(v, str):
@@ -349,13 +355,18 @@ class _Spans:
 
 
 def _mentions_version(ctx) -> bool:
-    """A cheap first look: no name or attribute holding `version` and the file has nothing to evaluate. The
+    """A cheap first look: no name or attribute holding `version`, and no module read whole that a `hasattr` probe
+    of `torch-attributes-present` names, and the file has nothing to evaluate. The
     index already holds every bound name (imports, assignments, parameters, definitions) and the attribute chains
     read from imported names (`torch.__version__`, `utils.is_torch_version`), so no walk of the tree is needed."""
     idx = ctx.index
     if any("version" in name.lower() for s in idx.scopes for name in s.bindings):
         return True
+    # `hasattr(torch.amp, "custom_fwd")`: the module probed is read whole (an outermost chain of its own)
+    probed = {a.rsplit(".", 1)[0] for a in ctx.values.get("torch-attributes-present", ())}
     for node, _ in idx.refs:
+        if probed and type(node) in (ast.Name, ast.Attribute) and dotted(node) in probed:
+            return True
         while type(node) is ast.Attribute:
             if "version" in node.attr.lower():
                 return True

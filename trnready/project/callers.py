@@ -646,7 +646,18 @@ def _decide(cands, files, summaries, engine, config) -> list:
         if args is None:
             continue
         params = set(sig[2])
-        if all(a is None or a in params and callers.always_none(rel, fname, a) for a in args):
+
+        def none_here(a) -> bool:
+            if a is None:
+                return True
+            if isinstance(a, tuple):
+                cls = fname.split(".", 1)[0] if fname.count(".") == 1 else None
+                tree = _tree(by_rel.get(rel), trees, text_of) if cls else None
+                p = _constructor_param(tree, cls, a[1]) if tree is not None else None
+                return p is not None and callers.always_none(rel, f"{cls}.__init__", p)
+            return a in params and callers.always_none(rel, fname, a)
+
+        if all(none_here(a) for a in args):
             out.append([f.path, f.line, f.column, f.rule, PASS_NONE])
     return out
 
@@ -690,6 +701,10 @@ def _required_not_none(f, rule, trees: dict, text_of, files, def_line: int):
                 names.append(expr.id)
                 found = True
                 break
+            if type(expr) is ast.Attribute and type(expr.value) is ast.Name and expr.value.id == "self":
+                names.append(("self", expr.attr))  # an attribute the class may set from its constructor
+                found = True
+                break
         if not found:
             return None
     return names
@@ -716,6 +731,54 @@ def _tree(sf, trees: dict, text_of):
 
         trees[sf.rel] = parse(text_of(sf), sf.rel)[0]
     return trees[sf.rel]
+
+
+def _keeps_none(value, attr: str) -> bool:
+    """`self.attn_mask.to(dtype=x.dtype) if self.attn_mask is not None else None`: None stays None."""
+    if type(value) is not ast.IfExp or not (type(value.orelse) is ast.Constant and value.orelse.value is None):
+        return False
+    t = value.test
+    return type(t) is ast.Compare and len(t.ops) == 1 and type(t.ops[0]) is ast.IsNot \
+        and type(t.comparators[0]) is ast.Constant and t.comparators[0].value is None \
+        and type(t.left) is ast.Attribute and t.left.attr == attr and type(t.left.value) is ast.Name \
+        and t.left.value.id == "self"
+
+
+def _constructor_param(tree, cls_name: str, attr: str):
+    """The parameter of `cls_name.__init__` that `self.attr` holds: the class sets the attribute once in its
+    constructor, `self.attn_mask = attn_mask` from a parameter of that name, and anywhere else only to a value that
+    is None when it was (`self.attn_mask = self.attn_mask.to(x.dtype) if self.attn_mask is not None else None`);
+    no subclass in the file sets it (its own way). None when that is not so."""
+    cls = next((c for c in tree.body if type(c) is ast.ClassDef and c.name == cls_name), None)
+    if cls is None:
+        return None
+    if any(type(c) is ast.ClassDef and c is not cls and any(
+            (b.attr if type(b) is ast.Attribute else getattr(b, "id", None)) == cls_name for b in c.bases) and any(
+            type(n) is ast.Attribute and n.attr == attr and type(n.ctx) is ast.Store for n in walk(c))
+            for c in tree.body):
+        return None
+    init = next((m for m in cls.body if type(m) is ast.FunctionDef and m.name == "__init__"), None)
+    if init is None:
+        return None
+    params = {a.arg for a in (*init.args.posonlyargs, *init.args.args, *init.args.kwonlyargs)}
+    found = None
+    for n in walk(cls):
+        if type(n) in (ast.AugAssign, ast.AnnAssign) and type(n.target) is ast.Attribute and n.target.attr == attr:
+            return None
+        if type(n) is ast.Attribute and n.attr == attr and type(n.ctx) is not ast.Load \
+                and not (type(n.value) is ast.Name and n.value.id == "self"):
+            return None
+        if type(n) is not ast.Assign or not any(type(t) is ast.Attribute and t.attr == attr for t in n.targets):
+            continue
+        if len(n.targets) != 1 or type(n.targets[0].value) is not ast.Name or n.targets[0].value.id != "self":
+            return None
+        v = n.value
+        if type(v) is ast.Name and v.id in params and init.lineno <= n.lineno <= (init.end_lineno or 0) \
+                and found in (None, v.id):
+            found = v.id
+        elif not _keeps_none(v, attr):
+            return None
+    return found
 
 
 def _own_attribute_uses(tree, attr: str) -> dict:

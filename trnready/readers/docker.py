@@ -176,6 +176,20 @@ def _add_use(em: Emitter, rule: str, line: int, use: int, raw: str) -> None:
             return
 
 
+_ENV_OF_ARG = re.compile(r"""(?i)^\s*ENV\s+(\w+)(?:\s*=\s*|\s+)(["']?)\$\{?(\w+)\}?\2\s*$""")
+
+
+def _passed_arg(lines: list[str], line: int) -> int:
+    """`ARG TORCH_CUDA_ARCH_LIST="..."` then `ENV TORCH_CUDA_ARCH_LIST="${TORCH_CUDA_ARCH_LIST}"`: the ENV line only
+    passes the build argument on to the image's environment, so a finding of the same rule at the ARG is the one
+    thing to change (the ENV line is its place). The line of that ARG (the last before), or 0."""
+    m = _ENV_OF_ARG.match(lines[line - 1]) if 0 < line <= len(lines) else None
+    if m is None or m.group(1) != m.group(3):
+        return 0
+    decl = re.compile(rf"(?i)^\s*ARG\s+{re.escape(m.group(1))}(?:=|\s*$)")
+    return next((k for k in range(line - 1, 0, -1) if decl.match(lines[k - 1])), 0)
+
+
 def read(ctx: FileContext) -> ReadResult:
     text = ctx.text
     em = Emitter(ctx.rel)
@@ -196,6 +210,10 @@ def read(ctx: FileContext) -> ReadResult:
             a, b = hit.start(g), hit.end(g)
             shown = hit.group(g).strip()
             line, col, end = _location(etext, pos, a, b, n)
+            arg = _passed_arg(lines, line)
+            if arg and any(f.rule == rule.id and f.line == arg for f in em.out):
+                _add_use(em, rule.id, arg, line, lines[line - 1])
+                continue
             snippet = lines[line - 1] if 0 < line <= len(lines) else ""
             em.add(rule, m, line, col, end, snippet, msg(rule, m, shown), snippet.strip())
             if line != n:  # reported where the variable is set; the line using it is a place of the same thing

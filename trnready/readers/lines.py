@@ -240,4 +240,19 @@ def read(ctx: FileContext) -> ReadResult:
         emit_deps(man.deps, lines, ctx.engine, em, mention)
         emit_pyreqs(man.pyreqs, lines, ctx.engine, em, mention)
     emit_lines(kind, lines, ctx.engine, em, mention, test=kind == "shell" and classify(ctx.rel) == "test")
+    if kind == "shell" and em.out and release_packaging(ctx.rel, mention, ctx.engine):
+        em.out = [f if f.guarded else replace(f, guarded=True, guarded_by="release-packaging") for f in em.out]
     return ReadResult(em.out, None, [Source(text, comments(kind))])
+
+
+def release_packaging(rel: str, text: str, engine) -> bool:
+    """A shell script in a release-packaging directory (`dev/packaging/pkg_helpers.bash`) whose code (comments
+    removed) mentions building a wheel or a conda package: it builds the project's release artefacts, one arm per
+    CUDA version (`cu113) export CUDA_HOME=...; export TORCH_CUDA_ARCH_LIST=...`). Nobody runs it to train or serve
+    the model, and the extension it compiles is reported at its definition (setup.py, the .cu sources)."""
+    values = getattr(getattr(engine, "catalogue", None), "context_values", {})
+    dirs = {d.lower() for d in values.get("release-packaging-dirs", ())}
+    if not dirs or not any(seg.lower() in dirs for seg in rel.replace("\\", "/").split("/")[:-1]):
+        return False
+    low = text.lower()
+    return any(w in low for w in values.get("release-packaging-words", ()))

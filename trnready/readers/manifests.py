@@ -12,6 +12,7 @@ from .. import requirements as rq
 from ..filekinds import comments, kind_in
 from ..model import Diagnostic
 from ..read import DEFAULT_MAX_BYTES, read_regular
+from ..scope import classify
 from .context import FileContext, ReadResult, Source
 from .emit import Emitter, emit_deps, emit_pyreqs, platform_extra, uncommented
 from .lines import emit_lines
@@ -23,6 +24,15 @@ else:  # pragma: no cover
 
 
 def read(ctx: FileContext) -> ReadResult:
+    got = _read(ctx)
+    if got.findings and ctx.kind in ("requirements", "conda") and classify(ctx.rel) == "docs":
+        # `docs/requirements.txt` pins what the documentation build installs (Sphinx, often a CPU torch wheel to
+        # import the package for autodoc): not the environment the model trains or serves in
+        got.findings = [f if f.guarded else replace(f, guarded=True, guarded_by="docs-build") for f in got.findings]
+    return got
+
+
+def _read(ctx: FileContext) -> ReadResult:
     kind, text, rel = ctx.kind, ctx.text, ctx.rel
     em = Emitter(rel)
     lines = text.splitlines()

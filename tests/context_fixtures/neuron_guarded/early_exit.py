@@ -18,3 +18,16 @@ def maybe(flag):
     if not flag:
         return
     torch.cuda.set_device(0)
+
+
+def report_capabilities(devices):
+    if not all(d.type == "cuda" for d in devices):
+        print("not every device is a GPU")
+        return
+    print(set(map(torch.cuda.get_device_capability, devices)))
+
+
+def any_gpu(devices):
+    if any(d.type == "cuda" for d in devices):
+        torch.cuda.synchronize()
+    torch.cuda.empty_cache()

@@ -1,0 +1,5 @@
+import torch
+
+
+def devices_to_try():
+    return ["cpu"] + (["cuda"] if torch.cuda.is_available() else [])

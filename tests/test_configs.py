@@ -18,6 +18,7 @@ NEW_KINDS = ("configs/", "recipes/", "ds_configs/", "examples/", ".github/", ".g
              "docker/Dockerfile-", "launch/", "docker-compose")
 
 SNAPSHOT = [
+    ('.circleci/config.yml', 5, 14, 'TRN603', 'CUDA container base image: `linux-cuda-12:default`'),
     ('.circleci/config.yml', 6, 21, 'TRN610', 'GPU resource request in a job, container or cluster definition: `resource_class: gpu.nvidia.small`'),
     ('.github/workflows/gpu_test.yaml', 7, 14, 'TRN610', 'GPU resource request in a job, container or cluster definition: `runs-on: linux.g5.12xlarge.nvidia.gpu`'),
     ('.github/workflows/unit_test.yaml', 11, 9, 'TRN523', 'CI never tests Python 3.12-3.14: `test job unit_tests runs on Python 3.9, 3.10, 3.11 only`'),
@@ -32,6 +33,8 @@ SNAPSHOT = [
     ('configs/lightning/trainer.yaml', 4, 16, 'TRN242', '"cuda" device string: `accelerator: gpu`'),
     ('configs/lightning/trainer.yaml', 5, 13, 'TRN610', 'GPU resource request in a job, container or cluster definition: `devices: [0, 1]`'),
     ('configs/lightning/trainer.yaml', 6, 14, 'TRN254', 'Hugging Face / Accelerate float16 mixed precision: `precision: 16-mixed`'),
+    ('configs/lightning1/trainer_gpu.yaml', 2, 7, 'TRN610', 'GPU resource request in a job, container or cluster definition: `gpus: 4`'),
+    ('configs/lightning1/trainer_gpu.yaml', 4, 12, 'TRN254', 'Hugging Face / Accelerate float16 mixed precision: `precision: 16`'),
     ('configs/onmt/transformer-2gpu.yml', 7, 1, 'TRN610', 'GPU ranks a training config runs on: `gpu_ranks`'),
     ('configs/pixart/base_fp16.py', 7, 19, 'TRN254', 'Hugging Face / Accelerate float16 mixed precision: `mixed_precision: fp16`'),
     ('configs/pixart/base_fp16.py', 8, 28, 'TRN271', 'Distributed process group on NCCL: `backend`'),
@@ -67,6 +70,11 @@ SNAPSHOT = [
     ('launch/lightning_ddp.sh', 15, 27, 'TRN613', 'Processes per node sized for the GPUs of a node: `4`'),
     ('launch/multinode.slurm', 5, 9, 'TRN610', 'GPU resource request in a job, container or cluster definition: `--gpus-per-task=8`'),
     ('launch/multinode.slurm', 8, 43, 'TRN613', 'Processes per node sized for the GPUs of a node: `8`'),
+    ('launch/own_flags/amp_train.py', 15, 14, 'TRN251', 'torch.cuda.amp autocast or GradScaler: `torch.cuda.amp`'),
+    ('launch/own_flags/amp_train.py', 16, 10, 'TRN253', 'autocast or custom_fwd / custom_bwd on the "cuda" device: `torch.autocast`'),
+    ('launch/own_flags/run_amp.sh', 5, 21, 'TRN254', 'Hugging Face / Accelerate float16 mixed precision: `--fp16`'),
+    ('launch/own_flags/run_amp.sh', 5, 43, 'TRN271', 'Distributed process group on NCCL: `dist_backend: nccl`'),
+    ('launch/own_flags/run_amp.sh', 6, 5, 'TRN251', '`--use_amp` turns on launch/own_flags/amp_train.py:15 (read in `args.use_amp` at launch/own_flags/amp_train.py:15): torch.cuda.amp autocast or GradScaler: `torch.cuda.amp`'),
     ('launch/submit.py', 7, 32, 'TRN610', 'GPU resource request in a job, container or cluster definition: `gpus_per_node`'),
     ('launch/train_ppo_ray.sh', 6, 4, 'TRN610', 'GPU resource request in a job, container or cluster definition: `--ref.num_gpus_per_node 8`'),
     ('launch/train_ppo_ray.sh', 7, 4, 'TRN610', 'GPU resource request in a job, container or cluster definition: `--actor.num_gpus_per_node 8`'),

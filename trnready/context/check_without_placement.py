@@ -66,7 +66,8 @@ def _version_requirement(test) -> bool:
         return False
     names = [x for x in walk(test) if isinstance(x, ast.Attribute) and x.attr == "__version__"]
     strings = [x for x in walk(test) if isinstance(x, ast.Constant) and isinstance(x.value, str)]
-    return bool(names) and all(any(ch.isdigit() for ch in c.value) and "cuda" not in c.value.lower() for c in strings)
+    return bool(names) and all(any(ch.isdigit() for ch in str(c.value)) and "cuda" not in str(c.value).lower()
+                               for c in strings)
 
 
 def _dtype_value(v) -> bool:
@@ -155,7 +156,8 @@ def _adds_cuda_variant(body) -> bool:
 
 def _no_op_context(e) -> bool:
     """`nullcontext()` / `contextlib.nullcontext()`: the arm Neuron takes enters no context at all."""
-    return isinstance(e, ast.Call) and not e.args and not e.keywords and dotted(e.func).rsplit(".", 1)[-1] == "nullcontext"
+    return isinstance(e, ast.Call) and not e.args and not e.keywords \
+        and dotted(e.func).rsplit(".", 1)[-1] == "nullcontext"
 
 
 def _runtime_providers(*arms) -> bool:

@@ -26,10 +26,10 @@ def _methods(tree) -> list:
     """(class, method) for the private undecorated methods of module-level classes whose name no other function or
     method of the module has (a second definition would make `self._x` ambiguous)."""
     out = [(c, m) for c in tree.body if type(c) is ast.ClassDef for m in c.body if _private_def(m)]
-    names = [s.name for s in tree.body if type(s) in (ast.FunctionDef, ast.AsyncFunctionDef)]
-    names += [m.name for c in tree.body if type(c) is ast.ClassDef for m in c.body
-              if type(m) in (ast.FunctionDef, ast.AsyncFunctionDef)]
-    return [(c, m) for c, m in out if names.count(m.name) == 1]
+    names = [s.name for s in tree.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    names += [m.name for c in tree.body if isinstance(c, ast.ClassDef) for m in c.body
+              if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    return [(c, m) for c, m in out if names.count(getattr(m, "name", "")) == 1]
 
 
 def _span(node) -> tuple:

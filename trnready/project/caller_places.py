@@ -249,7 +249,7 @@ def _option_reads_elsewhere(tree, rel: str, dest: str, names: dict, trees: dict,
     parsed = _parsed(tree)
     if not parsed:
         return []
-    by_name = {}
+    by_name: dict = {}
     for local, mod in _imported_names(tree, rel, names):
         where = next((r for r, ns in names.items() if mod in ns and r != rel), None)
         if where is not None:

@@ -646,18 +646,7 @@ def _decide(cands, files, summaries, engine, config) -> list:
         if args is None:
             continue
         params = set(sig[2])
-
-        def none_here(a) -> bool:
-            if a is None:
-                return True
-            if isinstance(a, tuple):
-                cls = fname.split(".", 1)[0] if fname.count(".") == 1 else None
-                tree = _tree(by_rel.get(rel), trees, text_of) if cls else None
-                p = _constructor_param(tree, cls, a[1]) if tree is not None else None
-                return p is not None and callers.always_none(rel, f"{cls}.__init__", p)
-            return a in params and callers.always_none(rel, fname, a)
-
-        if all(none_here(a) for a in args):
+        if all(_none_here(a, rel, fname, params, callers, by_rel, trees, text_of) for a in args):
             out.append([f.path, f.line, f.column, f.rule, PASS_NONE])
     return out
 
@@ -818,3 +807,18 @@ def _nodes(tree) -> tuple:
                 defs.append(n)
         got = tree.trnready_callers_nodes = (calls, defs)
     return got
+
+
+def _none_here(a, rel: str, fname: str, params: set, callers, by_rel: dict, trees, text_of) -> bool:
+    """Whether a mask argument the call needs is None at every call of the function: a parameter every caller
+    leaves None, or (a tuple naming a constructor argument) an attribute no construction of the class sets."""
+    if a is None:
+        return True
+    if isinstance(a, tuple):
+        cls = fname.split(".", 1)[0] if fname.count(".") == 1 else None
+        if cls is None:
+            return False
+        tree = _tree(by_rel.get(rel), trees, text_of)
+        p = _constructor_param(tree, cls, a[1]) if tree is not None else None
+        return p is not None and callers.always_none(rel, f"{cls}.__init__", p)
+    return a in params and callers.always_none(rel, fname, a)

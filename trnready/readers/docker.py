@@ -255,7 +255,8 @@ def run_steps(lines: list[str]) -> dict:
 
 
 # an install of the directory the step is in (`pip install .`, `python setup.py install`): no package named
-_HERE_BUILD = re.compile(r"(?:pip3?|python3?\s+-m\s+pip|uv\s+pip)\s+install\s+(?:-\S+\s+)*\.$|python3?\s+setup\.py\s+(?:\w+\s+)*install$")
+_HERE_BUILD = re.compile(r"(?:pip3?|python3?\s+-m\s+pip|uv\s+pip)\s+install\s+(?:-\S+\s+)*\.$"
+                         r"|python3?\s+setup\.py\s+(?:\w+\s+)*install$")
 
 
 def _builds_here(f) -> bool:

@@ -18,6 +18,8 @@ def test_causal_masks_built_in_the_file_are_a_change_and_every_other_mask_stays_
         ("mixed_sites.py", 28, 16, "TRN172", MHA, False),
         # written into after it was built
         ("mixed_sites.py", 39, 16, "TRN172", MHA, False),
+        # a forward parameter given a causal default only when the caller passes none
+        ("mixed_sites.py", 50, 16, "TRN172", MHA, False),
         # bool triu(1) buffer (True = masked out for nn.MultiheadAttention); a module function returning triu(-inf, 1)
         ("shapes.py", 20, 13, "TRN174", CHANGE.format("torch.nn.MultiheadAttention.__call__"), False),
         # shapes.py:21:13 TRN174 folds into line 20

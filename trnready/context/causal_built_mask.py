@@ -19,6 +19,7 @@ NONE, NEUTRAL, EMPTY, NEGINF, TRUE, ONES, UPPER_ONES = "none", "neutral", "empty
 CAUSAL_F, CAUSAL_B = "causal-float", "causal-bool"
 NEUTRAL_F = "neutral-float"  # NEUTRAL after a dtype change: fine for a float mask only
 _MAX_DEPTH = 8
+_UNSET = object()
 _KEEPS = frozenset({"to", "cuda", "detach", "clone", "contiguous", "type_as", "requires_grad_"})
 _FLOAT_CASTS = frozenset({"float", "half", "bfloat16", "double"})
 
@@ -196,27 +197,29 @@ class _Eval:
                     or (params.kwarg and params.kwarg.arg == name):
                 state = self.constructor_argument(name, scope, where, depth)
                 bound = True
+        # A statement directly in the body always runs; one inside an if/for/try may not, so the value after
+        # it is either the one before or the new one (`if mask is None: mask = causal(n)` keeps the caller's).
+        direct = {id(st) for st in body.body}
         for ev in sorted(events, key=lambda n: (n.lineno, n.col_offset)):
             t = type(ev)
+            new = _UNSET
             if t is ast.Assign:
                 if len(ev.targets) == 1 and type(ev.targets[0]) is ast.Name and ev.targets[0].id == name:
-                    state = self.rebind(name, state, ev.value, where, depth)
-                    bound = True
+                    new = self.rebind(name, state, ev.value, where, depth)
                 elif _stores(ev.targets, name):
                     return None
             elif t is ast.AnnAssign:
                 if type(ev.target) is ast.Name and ev.target.id == name:
                     if ev.value is None:
                         continue
-                    state = self.rebind(name, state, ev.value, where, depth)
-                    bound = True
+                    new = self.rebind(name, state, ev.value, where, depth)
                 elif _stores([ev.target], name):
                     return None
             elif t is ast.Expr:
                 c = ev.value
                 if type(c) is ast.Call and type(c.func) is ast.Attribute and type(c.func.value) is ast.Name \
-                        and c.func.value.id == name:
-                    state = _apply(c.func.attr, c, state) if c.func.attr.endswith("_") else state
+                        and c.func.value.id == name and c.func.attr.endswith("_"):
+                    new = _apply(c.func.attr, c, state)
             elif t is ast.For:
                 if _stores([ev.target], name):
                     return None
@@ -225,6 +228,9 @@ class _Eval:
                     return None
             elif _stores([getattr(ev, "target", None)] + list(getattr(ev, "targets", [])), name):
                 return None
+            if new is not _UNSET:
+                state = new if id(ev) in direct or not bound else _join([state, new])
+                bound = True
         if not bound:
             if scope is not None:  # a name of an outer scope: the module's, never guessed further
                 return self.name(name, use, _Where(None, None), depth + 1) if _module_binds(self.ctx, name) else None

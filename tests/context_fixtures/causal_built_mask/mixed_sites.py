@@ -37,3 +37,14 @@ class Written(nn.Module):
 
     def forward(self, x):
         return self.attn(x, x, x, attn_mask=self.mask)[0]
+
+
+class Defaulted(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.attn = nn.MultiheadAttention(64, 4)
+
+    def forward(self, x, mask=None):
+        if mask is None:
+            mask = torch.ones(x.size(0), x.size(0), dtype=torch.bool).triu(1)
+        return self.attn(x, x, x, attn_mask=mask)[0]

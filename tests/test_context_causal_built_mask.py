@@ -5,7 +5,8 @@ from conftest import CONTEXT_FIXTURES, scan_findings
 CHANGE = "Attention called with a causal mask built in this file, without the causal flag: `{}`"
 MHA = ("nn.MultiheadAttention called with a padding mask or a non-causal attention mask: "
        "`torch.nn.MultiheadAttention.__call__`")
-SDPA = "scaled_dot_product_attention with an explicit attention mask: `torch.nn.functional.scaled_dot_product_attention`"
+SDPA = ("scaled_dot_product_attention with an explicit attention mask: "
+        "`torch.nn.functional.scaled_dot_product_attention`")
 TRANSFORMER = ("nn.Transformer / TransformerEncoder / TransformerDecoder (layer) called with a padding or non-causal "
                "mask: `torch.nn.Transformer.__call__`")
 

@@ -24,18 +24,22 @@ _KEEPS = frozenset({"to", "cuda", "detach", "clone", "contiguous", "type_as", "r
 _FLOAT_CASTS = frozenset({"float", "half", "bfloat16", "double"})
 
 
+def _float_of(e, words) -> bool:
+    """`float("inf")` with the text one of `words`."""
+    if not (type(e) is ast.Call and type(e.func) is ast.Name and e.func.id == "float" and len(e.args) == 1):
+        return False
+    a = e.args[0]
+    return type(a) is ast.Constant and isinstance(a.value, str) and a.value.strip().lower() in words
+
+
 def _is_neg_inf(e) -> bool:
     """`float("-inf")`, `-float("inf")`, `-math.inf`, `-torch.inf`, `-np.inf`, `torch.finfo(t).min`."""
     t = type(e)
-    if t is ast.Call and type(e.func) is ast.Name and e.func.id == "float" and len(e.args) == 1:
-        a = e.args[0]
-        return type(a) is ast.Constant and isinstance(a.value, str) and a.value.strip().lower() in ("-inf", "-infinity")
+    if t is ast.Call:
+        return _float_of(e, ("-inf", "-infinity"))
     if t is ast.UnaryOp and type(e.op) is ast.USub:
         o = e.operand
-        if type(o) is ast.Call and type(o.func) is ast.Name and o.func.id == "float" and len(o.args) == 1:
-            a = o.args[0]
-            return type(a) is ast.Constant and isinstance(a.value, str) and a.value.strip().lower() in ("inf", "infinity")
-        return type(o) is ast.Attribute and o.attr == "inf"
+        return _float_of(o, ("inf", "infinity")) or (type(o) is ast.Attribute and o.attr == "inf")
     if t is ast.Attribute and e.attr == "min" and type(e.value) is ast.Call:
         return tail_of(e.value.func) == "finfo"
     return False
@@ -316,14 +320,16 @@ class _Eval:
                         found.append(self.value(n.value, w, depth + 1))
                     elif any(type(tg) is ast.Subscript and _self_attr(tg.value, attr) for tg in targets):
                         return None
-                    elif t is ast.Expr and type(n.value) is ast.Call and type(n.value.func) is ast.Attribute:
+                    elif t is ast.Expr and isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Attribute):
                         c = n.value
-                        if c.func.attr == "register_buffer" and dotted(c.func.value) == "self" and c.args \
+                        f = c.func
+                        assert isinstance(f, ast.Attribute)
+                        if f.attr == "register_buffer" and dotted(f.value) == "self" and c.args \
                                 and type(c.args[0]) is ast.Constant and c.args[0].value == attr:
                             v = next((kw.value for kw in c.keywords if kw.arg == "tensor"),
                                      c.args[1] if len(c.args) > 1 else None)
                             found.append(self.value(v, w, depth + 1) if v is not None else None)
-                        elif _self_attr(c.func.value, attr) and c.func.attr.endswith("_"):
+                        elif _self_attr(f.value, attr) and f.attr.endswith("_"):
                             return None  # written in place
             return _join(found) if found else None
         finally:

@@ -462,9 +462,3 @@ def causal_built_mask(ctx, hit) -> bool:
     Arithmetic (`mask + pad`), slicing, writes into the mask, a diagonal other than 1, a shape not visibly square
     or a value from anywhere else make it not causal. Files without `triu` or `subsequent_mask` are not looked at."""
     return _causal(ctx, hit)
-
-
-@predicate("not-causal-built-mask", kinds=("call",))
-def not_causal_built_mask(ctx, hit) -> bool:
-    """The complement of `causal-built-mask`: for the rule that reports causal masks passed without the flag."""
-    return not _causal(ctx, hit)

@@ -188,14 +188,19 @@ def true_switches(entries, values: dict) -> list:
     # `profiler: {enabled: False, cuda: True}`: the node is off, and nothing under it switches anything on
     off = [e.keys[:-1] for e in entries if e.value is not None and not e.in_list and e.keys
            and norm(e.key) in ("enabled", "enable") and e.value.strip().lower() in FALSE]
+
+    def key_of(e):
+        """The entry's normalised key when it may switch something: a scalar outside lists and outside a node
+        switched off, named by an identifier that is not a generic key; else None."""
+        if e.value is None or e.in_list or not e.keys or any(e.keys[:len(node)] == node for node in off):
+            return None
+        k = norm(e.key)
+        return k if k.isidentifier() and k not in generic else None
+
     out = []
     for e in entries:
-        if e.value is None or e.in_list or not e.keys or e.value.strip().lower() not in TRUE:
-            continue
-        if any(e.keys[:len(node)] == node for node in off):
-            continue
-        k = norm(e.key)
-        if not k.isidentifier() or k in generic:
+        k = key_of(e)
+        if k is None or e.value.strip().lower() not in TRUE:
             continue
         out.append([e.line, e.col, e.end_col, k, f"{e.key}: {e.value.strip()}"])
         if len(out) >= 200:
@@ -204,17 +209,13 @@ def true_switches(entries, values: dict) -> list:
     # 'FusedAdam':`), noted as the key `optimizer_type=FusedAdam` (switch_conditions.py notes the comparison so)
     values_out = []
     for e in entries:
-        if e.value is None or e.in_list or not e.keys:
+        k = key_of(e)
+        if k is None:
             continue
         v = e.value.strip()
         if len(v) > 1 and v[0] == v[-1] and v[0] in "'\"":
             v = v[1:-1]
         if v.lower() in TRUE or v.lower() in FALSE or not VALUE_WORD.fullmatch(v):
-            continue
-        if any(e.keys[:len(node)] == node for node in off):
-            continue
-        k = norm(e.key)
-        if not k.isidentifier() or k in generic:
             continue
         values_out.append([e.line, e.col, e.end_col, f"{k}={v}", f"{e.key}: {e.value.strip()}"])
         if len(values_out) >= 200:

@@ -454,3 +454,30 @@ def test_a_key_that_picks_the_arm_of_an_import_with_a_fallback_is_a_switch(tmp_p
     assert [(f[0], f[1], f[3], f[4]) for f in found] == [("configs/model.yaml", 3, "TRN281", "cuda-library")]
     (tmp_path / "configs" / "model.yaml").write_text("lr: 1e-3\nmax_epochs: 10\nfused_dropout_add_ln: False\n")
     assert _configs(tmp_path, "--no-cache") == []
+
+
+AMP_PROGRAM = """import argparse
+
+import torch
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--use_amp", action="store_true")
+args = parser.parse_args()
+if args.use_amp:
+    scaler = torch.cuda.amp.GradScaler()
+"""
+
+
+def test_a_launch_flag_switches_the_program_it_launches_not_its_namesakes(tmp_path):
+    # two programs named train.py in one repository; the launcher in z/ runs its own (a path from the script's
+    # folder): the other train.py reads the same flag but is another program
+    for d in ("a", "z"):
+        (tmp_path / d).mkdir()
+        (tmp_path / d / "train.py").write_text(AMP_PROGRAM)
+    (tmp_path / "z" / "run.sh").write_text("python train.py --use_amp\n")
+    # a launcher whose program is a variable resolves nothing: both namesakes stay joined
+    (tmp_path / "any.sh").write_text('python "$PROGRAM" --use_amp\n')
+    proc = run_cli("scan", ".", "--format", "json", "--no-cache", "--no-config", cwd=tmp_path)
+    got = {f["path"]: f["message"] for f in json.loads(proc.stdout)["findings"] if f["path"].endswith(".sh")}
+    assert got["z/run.sh"].startswith("`--use_amp` turns on z/train.py:9 (read in `args.use_amp` at z/train.py:8)")
+    assert got["any.sh"].startswith("`--use_amp` turns on a/train.py:9 and 1 more place")

@@ -28,6 +28,8 @@ under the Python files' digests, so editing a config re-reads that config alone 
 """
 from __future__ import annotations
 
+from pathlib import PurePosixPath
+
 from .summary import config_switches_valid
 
 
@@ -92,6 +94,7 @@ def switched_findings(findings: list, files: list, summaries: list, engine, cach
             for ln, _rule in f.places():  # a line folded into a finding of the category holds it too
                 present.setdefault((f.path, ln), set()).add(f.category)
     hits: dict = {}  # (config rel, line, category) -> [(python finding, switch), ...]
+    others_of = _other_programs(files, values, read_lines)
     for rel, items in switches.items():
         # the places of findings under a condition that reads a config key; a keyword value is one only when it
         # turns the call itself on or off (`GradScaler(enabled=hps.train.fp16_run)`), not when it is handed on
@@ -126,6 +129,8 @@ def switched_findings(findings: list, files: list, summaries: list, engine, cach
                 for sf, line, col, end_col, shown in toggles[key]:
                     if f.category in present.get((sf.rel, line), ()):
                         continue
+                    if rel in others_of(sf):
+                        continue  # `python generate.py --compile` launches one generate.py, not its namesakes
                     if others and not all(any(t[0].rel == sf.rel for t in toggles.get(k, ())) for k in others):
                         continue  # another key of the conjunction is not set true in that file
                     hits.setdefault((sf.rel, line, f.category), []).append(
@@ -221,3 +226,28 @@ def _python_table(files, summaries, cache, digests):
         reads.update(keys)
     memo.put(key, {"switches": {r: [list(x) for x in v] for r, v in sw.items()}, "reads": sorted(reads)})
     return sw, reads
+
+
+def _other_programs(files: list, values: dict, read_lines):
+    """sf -> the project Python files a shell launcher's flags must not switch: the namesakes of the programs it
+    launches. A monorepo holds several `generate.py` or `train.py`; `python generate.py --compile_prefill` in
+    `scripts/speculate.sh` runs the one its path names (from the script's folder or the repository root), so a
+    `generate.py` elsewhere that reads the same key is another program. Code the launched program imports is not
+    a namesake and stays joined; a launcher whose programs do not all resolve (a variable, a framework launcher)
+    excludes nothing."""
+    from .launcher_fp16 import _targets
+
+    py = [sf.rel for sf in files if sf.kind == "python"]
+    launchers = frozenset(values.get("launcher-fp16-framework-launchers", ()))
+    memo: dict = {}
+
+    def others(sf) -> frozenset:
+        if sf.kind != "shell" or read_lines is None:
+            return frozenset()
+        if sf.rel not in memo:
+            targets = _targets(sf.rel, "\n".join(read_lines(sf)), py, launchers) or []
+            names = {PurePosixPath(t).name for t in targets}
+            memo[sf.rel] = frozenset(r for r in py if PurePosixPath(r).name in names and r not in targets)
+        return memo[sf.rel]
+
+    return others

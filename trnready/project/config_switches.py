@@ -235,7 +235,7 @@ def _other_programs(files: list, values: dict, read_lines):
     `generate.py` elsewhere that reads the same key is another program. Code the launched program imports is not
     a namesake and stays joined; a launcher whose programs do not all resolve (a variable, a framework launcher)
     excludes nothing."""
-    from .launcher_fp16 import _targets
+    from .launched import launched_programs as _targets
 
     py = [sf.rel for sf in files if sf.kind == "python"]
     launchers = frozenset(values.get("launcher-fp16-framework-launchers", ()))

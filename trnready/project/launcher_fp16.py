@@ -23,81 +23,22 @@ read, plus a literal test of each Python file's text for the flag.
 """
 from __future__ import annotations
 
-import posixpath
 import re
 from pathlib import Path, PurePosixPath
 
 from ..filekinds import kind_of
 from ..read import read_bytes
 from .config_keys import norm
+from .launched import launched_programs as _targets
 
 _RULE = "TRN254"
 MAX_BYTES = 1024 * 1024
 _FLAG = re.compile(r"--(?:memory[_-]efficient[_-])?fp16")
-_MODULE = re.compile(r"(?<![\w-])-m[ \t]+(?P<mod>[A-Za-z_][\w.]*)")
-_SCRIPT = re.compile(r"(?<![\w$}/.-])(?P<path>(?:\.{0,2}/)?[\w./-]*\w\.py)(?![\w.])")
 
 
 def _is_candidate(f) -> bool:
     return f.rule == _RULE and f.cell is None and not f.suppressed and kind_of(PurePosixPath(f.path).name) == \
         "shell" and _FLAG.fullmatch(f.snippet[max(f.column - 1, 0):max(f.end_column - 1, 0)]) is not None
-
-
-def _commands(text: str) -> list[str]:
-    """The launch commands of a script, each with its `\\` continuation lines joined."""
-    from ..readers.launch_args import _COMMENT, _runs_program
-
-    out: list[str] = []
-    current: list[str] = []
-    for raw in text.splitlines():
-        line = _COMMENT.sub("", raw) if "#" in raw else raw
-        stripped = line.strip()
-        if not current and not _runs_program(stripped):
-            continue
-        current.append(stripped.rstrip("\\"))
-        if not stripped.endswith("\\"):
-            out.append(" ".join(current))
-            current = []
-    if current:
-        out.append(" ".join(current))
-    return out
-
-
-def _targets(script: str, text: str, rels: list[str], framework_launchers) -> list[str] | None:
-    """The project Python files the script's commands launch; None when one of them runs a framework launcher,
-    names a program that is not a project file (or one written with a variable), or the script launches none."""
-    from ..readers.launch_args import _LAUNCHER
-
-    found: list[str] = []
-    for cmd in _commands(text):
-        first = _LAUNCHER.search(cmd)
-        if first is not None and first.group("word") in framework_launchers:
-            return None
-        names = [m.group("mod").replace(".", "/") for m in _MODULE.finditer(cmd)]
-        tails = [(n + ".py", n + "/__main__.py") for n in names]
-        scripts = [m.group("path") for m in _SCRIPT.finditer(cmd)]
-        if not names and not scripts:
-            if "$" in cmd or first is not None:
-                return None  # `python $SCRIPT`, `torchrun $ENTRY`: a program the script does not name
-            continue
-        for path in scripts:
-            here = str(PurePosixPath(script).parent)
-            options = [posixpath.normpath(posixpath.join(base, path)) for base in (here, "")]
-            got = next((p for p in options if p in rels), None) or _by_suffix(path.lstrip("./"), rels)
-            if got is None:
-                return None
-            found.append(got)
-        for pair in tails:
-            got = next((g for g in (_by_suffix(t, rels) for t in pair) if g is not None), None)
-            if got is None:
-                return None
-            found.append(got)
-    return found or None
-
-
-def _by_suffix(tail: str, rels: list[str]) -> str | None:
-    hits = [r for r in rels if r == tail or r.endswith("/" + tail)]
-    return hits[0] if len(hits) == 1 else None
 
 
 def _imports_any(text: str, modules) -> bool:

@@ -41,7 +41,7 @@ def test_flags_of_launch_commands_are_read_as_training_settings(tmp_path):
         (9, 27, "TRN282", "Hugging Face model loaded with FlashAttention 2/3: `attn_implementation: "
                           "flash_attention_2`", []),
         # `--use_deepspeed finetune.py` is a bare flag before the script
-        (13, 37, "TRN254", "Hugging Face / Accelerate float16 mixed precision: `mixed_precision: fp16`", []),
+        (13, 37, "TRN254", "float16 mixed precision switched on by a training setting or launch flag: `mixed_precision: fp16`", []),
     ]
 
 

@@ -279,7 +279,7 @@ def test_default_an_init_keeps_on_self_is_a_place_to_change():
 def test_default_reaching_a_call_through_a_conditional_arm_is_a_place_to_change():
     # `mixed_precision=mixed_precision_type if amp else "no"`: the parameter's default is one arm of the value the
     # call passes, so the default is named and listed as an occurrence of the finding at the call
-    amp = "Hugging Face / Accelerate float16 mixed precision: `accelerate.Accelerator` (`mixed_precision` may be " \
+    amp = "float16 mixed precision switched on by a training setting or launch flag: `accelerate.Accelerator` (`mixed_precision` may be " \
           "'fp16' or 'no')"
     assert scan_findings(ROOT / "conditional_default") == [
         ("trainers/amp.py", 7, 28, "TRN254", f"{amp} (`mixed_precision_type` defaults to it at line 5)", False),

@@ -56,6 +56,7 @@ class Engine:
         # `x[mask_k]`: words of an index name that say it is a boolean mask, and words that say it holds positions
         self._mask_words = frozenset(catalogue.context_values.get("mask-words", ()))
         self._mask_not_words = frozenset(catalogue.context_values.get("mask-not-words", ()))
+        self._showing = showing_calls(catalogue.context_values)
         self._library_categories = frozenset(catalogue.context_values.get("library-import-categories", ()))
         self._import_use_categories = frozenset(catalogue.context_values.get("import-use-categories", ()))
         # a use in code Neuron never runs (a CUDA-only test, the arm of a CUDA check) is no place to change
@@ -365,7 +366,7 @@ class Engine:
                     # multi-line call), and a call already reported for the rule is not reported twice.
                     if rule.id not in on_call and self._args_ok(ctx, m.args, call, scope) \
                             and self._emit(ctx, hits, Hit(rule, m, kw.value, kw.arg,
-                                                          also=_option_reads(ctx, call, kw))):
+                                                          also=_option_reads(ctx, call, kw, self._showing))):
                         self._at_entry(ctx, m, call, scope, hits, kw.arg)
                         on_call.add(rule.id)
         if self.devices:
@@ -758,8 +759,10 @@ def _several_or_env(bindings, use=None) -> bool:
                                                                                               use))
 
 
-# Calls whose arguments only show a value: a parsed option printed or logged is no place where it is used.
-_SHOWING = frozenset({"print", "info", "debug", "warning", "warn", "error", "format", "log"})
+def showing_calls(values: dict) -> frozenset:
+    """Calls whose arguments only show a value (`output-functions` of [context.values], and `str.format`, which
+    only builds the text): a parsed option printed or logged is no place where it is used."""
+    return frozenset(values.get("output-functions", ())) | {"format"}
 
 
 def _option_dest(call: ast.Call) -> str | None:
@@ -774,7 +777,7 @@ def _option_dest(call: ast.Call) -> str | None:
     return name if name and name.isidentifier() else None
 
 
-def _option_reads(ctx: FileContext, call: ast.Call, kw: ast.keyword) -> tuple:
+def _option_reads(ctx: FileContext, call: ast.Call, kw: ast.keyword, showing: frozenset) -> tuple:
     """`parser.add_argument("--dist-backend", default="nccl")`, then `launch(..., backend=args.dist_backend)` in the
     same file: each read of the option handed to a call (not one that only shows it) is where the default is used,
     a place of the default's finding (at most 8)."""
@@ -791,7 +794,7 @@ def _option_reads(ctx: FileContext, call: ast.Call, kw: ast.keyword) -> tuple:
         if other is call:
             continue
         f = other.func
-        if (f.attr if type(f) is ast.Attribute else f.id if type(f) is ast.Name else "") in _SHOWING:
+        if (f.attr if type(f) is ast.Attribute else f.id if type(f) is ast.Name else "") in showing:
             continue
         for v in (*other.args, *(k.value for k in other.keywords)):
             if type(v) is ast.Attribute and v.attr == dest and type(v.value) is ast.Name and v.value.id in parsed:

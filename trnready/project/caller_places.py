@@ -30,6 +30,9 @@ _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 def caller_places(findings: list, files, text_of, values: dict) -> list:
     """`text_of(rel)`: a scanned Python file's text or None; `values`: the catalogue's context values."""
+    from ..match import showing_calls
+
+    showing = showing_calls(values)
     rules = frozenset(values.get("caller-place-rules", ()))
     active = [i for i, f in enumerate(findings) if not f.guarded and not f.suppressed and f.cell is None
               and f.path.endswith(".py")]
@@ -66,7 +69,7 @@ def caller_places(findings: list, files, text_of, values: dict) -> list:
         at = []
         for dest in dict.fromkeys(d for d in dests if d):
             names = names if names is not None else module_names(py)
-            at += _option_reads_elsewhere(tree, f.path, dest, names, trees, text_of)
+            at += _option_reads_elsewhere(tree, f.path, dest, names, trees, text_of, showing)
         if at:
             places[i] = list(dict.fromkeys(at))
     if not helpers and not places:
@@ -241,11 +244,9 @@ def _parsed(tree: ast.Module) -> set:
     return out
 
 
-def _option_reads_elsewhere(tree, rel: str, dest: str, names: dict, trees: dict, text_of) -> list:
+def _option_reads_elsewhere(tree, rel: str, dest: str, names: dict, trees: dict, text_of, showing) -> list:
     """[(file, line, column)] of the reads `p.dest` handed to a call (not one that only shows it) in project
     functions of other modules that this file calls with its parsed namespace as parameter `p`."""
-    from ..match import _SHOWING
-
     parsed = _parsed(tree)
     if not parsed:
         return []
@@ -276,7 +277,7 @@ def _option_reads_elsewhere(tree, rel: str, dest: str, names: dict, trees: dict,
             if not isinstance(n, ast.Call):
                 continue
             f = n.func
-            if (f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else "") in _SHOWING:
+            if (f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else "") in showing:
                 continue
             for v in (*n.args, *(k.value for k in n.keywords)):
                 if isinstance(v, ast.Attribute) and v.attr == dest and isinstance(v.value, ast.Name) \

@@ -113,7 +113,7 @@ def _link_findings(files, summaries, engine, cache, config, scan_bytes, digests,
             out[-1] = _with_helper_calls(out[-1], line, col, text_of[rel], lines, trees)
         if len(use) > 9 and use[9]:  # an import of a module the project builds: a place of the build's finding
             out[-1] = replace(out[-1], link_target=(use[9][0], use[9][1]))
-            if len(use) > 10 and use[10] and not _goes_on_without(text_of[rel], line, trees, rel):
+            if len(use) > 10 and use[10] and not _goes_on_without(text_of[rel], line, trees, rel, _values(engine)):
                 # ... and so are the calls of what it imported (llm-awq's `awq_inference_engine.gemv_forward_cuda_new(
                 # ...)`): one finding for the extension, placed at each. Not after an import the file goes on
                 # without (GroundingDINO's `try: from groundingdino import _C` / `except: warnings.warn(...)`): its
@@ -251,7 +251,7 @@ def _values(engine) -> dict:
     return getattr(getattr(engine, "catalogue", None), "context_values", None) or {}
 
 
-def _goes_on_without(text: str, line: int, trees: dict, rel: str) -> bool:
+def _goes_on_without(text: str, line: int, trees: dict, rel: str, values: dict) -> bool:
     """The import on `line` sits in the body of a `try` one of whose handlers catches a failed import (bare,
     ImportError, ModuleNotFoundError, Exception) and does not raise: the file runs on without the module."""
     import ast
@@ -273,16 +273,15 @@ def _goes_on_without(text: str, line: int, trees: dict, rel: str) -> bool:
                 if (h.type is None or set(named) & catches) and not any(isinstance(n, ast.Raise) for n in walk(h)):
                     # A handler that only reports (`except: print('CUDA extension not installed.')`) leaves the
                     # module unbound: the file goes on only if it picks the other path itself somewhere
-                    if not _reports_only(h.body) or _picks_a_path(tree, _bound_at(node.body, line)):
+                    shown = frozenset(values.get("output-functions", ()))
+                    if not _reports_only(h.body, shown) or _picks_a_path(tree, _bound_at(node.body, line)):
                         return True
     return False
 
 
-_REPORTS = frozenset({"print", "warn", "warning", "info", "debug", "error", "exception", "log", "critical"})
-
-
-def _reports_only(body) -> bool:
-    """The handler binds nothing: every statement is `pass`, `...` or a print / warning / log call."""
+def _reports_only(body, shown: frozenset) -> bool:
+    """The handler binds nothing: every statement is `pass`, `...` or a call of `output-functions` (print, a
+    warning, a log call)."""
     import ast
 
     for st in body:
@@ -290,7 +289,7 @@ def _reports_only(body) -> bool:
             continue
         if isinstance(st, ast.Expr) and isinstance(st.value, ast.Call):
             f = st.value.func
-            if (f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")) in _REPORTS:
+            if (f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")) in shown:
                 continue
         return False
     return True

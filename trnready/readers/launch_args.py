@@ -89,6 +89,20 @@ def _resolved(value: str, line: int, assigned: dict):
     return literal, at, col, end
 
 
+def commented_continuation(lines: list[str], k: int) -> bool:
+    """Line k (0-based) of a continued command is a comment line whose command goes on below it: a command
+    annotated flag by flag (`deepspeed train.py \\`, `    # the learning rate`, `    --learning_rate 5e-5 \\`).
+    bash ends the command at the comment, but the flags under it are plainly written for it (run alone they are
+    not a command), so they are read as the command's flags."""
+    if not lines[k].lstrip().startswith("#"):
+        return False
+    for later in lines[k + 1:]:
+        text = later.lstrip()
+        if not text.startswith("#"):
+            return text.startswith("-")
+    return False
+
+
 def launch_entries(lines: list[str], moved: dict | None = None) -> list[Entry]:
     """One Entry per flag of a launch command (key path from the flag name, value as written or `true`). A value
     that is a lone shell variable set to a literal earlier in the script (`--dist_backend $dist_backend` after
@@ -99,6 +113,8 @@ def launch_entries(lines: list[str], moved: dict | None = None) -> list[Entry]:
     in_command = False
     command = 0
     for i, raw in enumerate(lines, 1):
+        if in_command and commented_continuation(lines, i - 1):
+            continue
         line = _COMMENT.sub("", raw) if "#" in raw else raw
         stripped = line.strip()
         if not in_command:

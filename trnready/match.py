@@ -280,6 +280,8 @@ class Engine:
                                     if imp is not None and top != "torch" and root_name(node) == top \
                                             and not self._imports_rule(top, rule):
                                         also = (imp,)
+                            if not also and type(node.ctx) is ast.Store and scope.kind == "function":
+                                also = _default_fed(ctx, node, scope)
                             emit(ctx, hits, Hit(rule, m, node, prefix, q, also=also))
         # decorators
         if self.decorators:
@@ -448,6 +450,11 @@ class Engine:
     def _match_device(self, ctx: FileContext, call: ast.Call, scope, names, is_method, hits) -> None:
         # `device=`, and like a stored value, any device-named keyword (`compute_device=`, `train_device=`)
         exprs = [kw.value for kw in call.keywords if kw.arg and device_like(kw.arg, self.interest.device_keywords)]
+        # Hugging Face's per-module form, `device_map={"": "cuda:0"}` or `{"lm_head": "cuda:1", ...}`: each value
+        # is the device that part of the model is loaded on (integer values stay unread, see "Deliberately not
+        # matched" in docs/catalogue.md)
+        exprs += [v for e in exprs if type(e) is ast.Dict for v in e.values
+                  if type(v) is ast.Constant and type(v.value) is str]
         pos = None
         for q in names:
             if q in self.device_calls:
@@ -973,3 +980,19 @@ def _prefixes(dotted: str):
     for part in parts[1:]:
         acc = f"{acc}.{part}"
         yield acc
+
+
+def _default_fed(ctx: FileContext, target: ast.expr, scope) -> tuple:
+    """The literal default of the parameter a setting is assigned from, as a place of the setting's finding:
+    `def training_loop(..., cudnn_benchmark=True): ... torch.backends.cudnn.benchmark = cudnn_benchmark`. The
+    default is the value every call leaving the argument out runs with, the line a user edits along with the
+    setting. A parameter the function binds again, or one without a literal default, adds nothing."""
+    st = ctx.statement_at((target.lineno, target.col_offset))
+    if type(st) is not ast.Assign or type(st.value) is not ast.Name or target not in st.targets:
+        return ()
+    bound = scope.bindings.get(st.value.id)
+    if not bound or len(bound) != 1 or bound[0].kind != "param":
+        return ()
+    default = bound[0].value[0]  # (default expression or None, the scope defaults are read in)
+    return (default,) if type(default) is ast.Constant and default.value is not None else ()
+

@@ -146,7 +146,7 @@ def one_per_thing(findings: list, ctx, result) -> list:
         # would start along: `b = y.cuda()` after `a = x.cuda()` in the `else` joins where `a` went, as `b` did
         # in the `if`, rather than starting an item of its own at another position.
         where = statements.get((f.path, f.cell, f.line))
-        if where is None or where[0] == "import" or not where[2][2] or f.category in _MASK_CATEGORIES:
+        if where is None or where[0] == "import" or not where[2][2] or f.category in _UNRUN_CATEGORIES:
             return
         run, pos = (stand, f.rule, where[2][0]), where[2][1]
         if run not in runs or pos - runs[run][1] > RUN_GAP + 1:
@@ -264,9 +264,11 @@ def one_per_thing(findings: list, ctx, result) -> list:
             # torch_xla.core.xla_model as xm` then `xm.mark_step()`): the library is one thing to port.
             if kind != "import" and (stand, f.rule, "import") in kept:
                 key = (stand, f.rule, "import")
-            elif simple and f.category not in _MASK_CATEGORIES:
+            elif simple and f.category not in _UNRUN_CATEGORIES:
                 # A def, class, loop or branch is a thing of its own, however close the next one; so is each
-                # data-dependent shape (boolean masks fold by mask above; two masks are two things).
+                # data-dependent shape (boolean masks fold by mask above; two masks are two things), and each
+                # attention call given a mask (a decoder's self-attention with the target's padding mask, then
+                # its cross-attention with the memory's: two masks from two places, each removed on its own).
                 run = (stand, f.rule, block)
         if key is not None and key in kept:
             fold(kept[key], f)
@@ -368,6 +370,7 @@ def _checked_branches(findings: list, ctx, result) -> dict:
 
 
 _MASK_CATEGORIES = frozenset({"dynamic-shapes"})
+_UNRUN_CATEGORIES = _MASK_CATEGORIES | {"attention-mask"}
 
 
 def _mask_operand(node):

@@ -58,6 +58,7 @@ class Engine:
         self._mask_not_words = frozenset(catalogue.context_values.get("mask-not-words", ()))
         self._showing = showing_calls(catalogue.context_values)
         self._library_categories = frozenset(catalogue.context_values.get("library-import-categories", ()))
+        self._mask_source_categories = frozenset(catalogue.context_values.get("mask-source-categories", ()))
         self._import_use_categories = frozenset(catalogue.context_values.get("import-use-categories", ()))
         # a use in code Neuron never runs (a CUDA-only test, the arm of a CUDA check) is no place to change
         self._guarded_uses = "neuron-guarded" in catalogue.everywhere
@@ -326,6 +327,9 @@ class Engine:
         if self.devices:
             for expr, scope in index.device_values:
                 self._device_hits(ctx, [expr], scope, hits)
+        if self._mask_source_categories and hits:
+            hits = [_with_mask_sources(ctx, h) if h.rule.category in self._mask_source_categories else h
+                    for h in hits]
         return hits
 
     def _match_call(self, ctx: FileContext, call: ast.Call, scope, hits: list[Hit]) -> None:
@@ -995,4 +999,21 @@ def _default_fed(ctx: FileContext, target: ast.expr, scope) -> tuple:
         return ()
     default = bound[0].value[0]  # (default expression or None, the scope defaults are read in)
     return (default,) if type(default) is ast.Constant and default.value is not None else ()
+
+
+def _with_mask_sources(ctx: FileContext, hit: Hit) -> Hit:
+    """A hit whose matcher requires an argument not None, given a parameter of the enclosing method: the places
+    where the file's own blocks hand it a mask are listed with it (trnready/mask_sources.py)."""
+    call = hit.node
+    if type(call) is not ast.Call or hit.guarded:
+        return hit
+    from .mask_sources import mask_sources
+
+    found: tuple = ()
+    for p in hit.matcher.args:
+        if p.op == "is-not-none":
+            arg = argument_of(p, call)
+            if type(arg) is ast.Name and arg.id in ctx.index.param_names:
+                found += mask_sources(ctx, call, arg)
+    return replace(hit, also=hit.also + tuple(dict.fromkeys(found))) if found else hit
 

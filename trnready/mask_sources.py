@@ -86,9 +86,10 @@ class _Facts:
             for m in self.methods(name):
                 me = _self_name(m)
                 for st in walk(m):
-                    if type(st) is ast.Assign and len(st.targets) == 1 and _is_self_attr(st.targets[0], me) \
-                            and self._yields(st.value, cls, m, name, depth):
-                        out.append((name, st.targets[0].attr))
+                    if type(st) is ast.Assign and len(st.targets) == 1:
+                        attr = _self_attr(st.targets[0], me)
+                        if attr and self._yields(st.value, cls, m, name, depth):
+                            out.append((name, attr))
         self._holders[cls] = out = list(dict.fromkeys(out))
         return out
 
@@ -160,12 +161,11 @@ def _up(facts: _Facts, fn, param: str, out: list, seen: set, depth: int) -> None
         for holder, attr in facts.holders(cls):
             for m in facts.methods(holder):
                 me = _self_name(m)
-                loops = {st.target.id for st in walk(m) if type(st) in (ast.For, ast.AsyncFor)
-                         and type(st.target) is ast.Name and _is_self_attr(st.iter, me) and st.iter.attr == attr}
+                loops = {st.target.id for st in walk(m) if isinstance(st, (ast.For, ast.AsyncFor))
+                         and type(st.target) is ast.Name and _self_attr(st.iter, me) == attr}
                 for c in facts.calls_in(m):
                     f = c.func
-                    if _is_self_attr(f, me) and f.attr == attr \
-                            or type(f) is ast.Subscript and _is_self_attr(f.value, me) and f.value.attr == attr \
+                    if _self_attr(f, me) == attr or type(f) is ast.Subscript and _self_attr(f.value, me) == attr \
                             or type(f) is ast.Name and f.id in loops:
                         sites.append((c, m))
     for c, m in sites:
@@ -198,5 +198,8 @@ def _self_name(fn) -> str:
     return fn.args.args[0].arg if fn.args.args else ""
 
 
-def _is_self_attr(node, me: str) -> bool:
-    return type(node) is ast.Attribute and type(node.value) is ast.Name and node.value.id == me
+def _self_attr(node, me: str) -> str | None:
+    """`attr` of `self.attr`, else None."""
+    if type(node) is ast.Attribute and type(node.value) is ast.Name and node.value.id == me:
+        return node.attr
+    return None

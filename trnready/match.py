@@ -326,7 +326,14 @@ class Engine:
                             self._emit(ctx, hits, Hit(rule, m, node, "int64-wide-shift"))
         if self.devices:
             for expr, scope in index.device_values:
+                n = len(hits)
                 self._device_hits(ctx, [expr], scope, hits)
+                if len(hits) > n:
+                    # parser.add_argument("--device", default="cuda:0"), then `.to(args.device)`: the reads of
+                    # the option are where the default is used, places of its finding (as for keyword defaults)
+                    reads = _device_option_reads(ctx, expr, self._showing)
+                    if reads:
+                        hits[n:] = [replace(h, also=h.also + reads) for h in hits[n:]]
         if self._mask_source_categories and hits:
             hits = [_with_mask_sources(ctx, h) if h.rule.category in self._mask_source_categories else h
                     for h in hits]
@@ -1016,4 +1023,16 @@ def _with_mask_sources(ctx: FileContext, hit: Hit) -> Hit:
             if type(arg) is ast.Name and arg.id in ctx.index.param_names:
                 found += mask_sources(ctx, call, arg)
     return replace(hit, also=hit.also + tuple(dict.fromkeys(found))) if found else hit
+
+
+def _device_option_reads(ctx: FileContext, expr: ast.expr, showing: frozenset) -> tuple:
+    """The reads of a command-line option whose `default=` is `expr` (`_option_reads`), else ()."""
+    st = ctx.statement_at((expr.lineno, expr.col_offset))
+    call = getattr(st, "value", None)
+    if type(call) is not ast.Call or type(call.func) is not ast.Attribute or call.func.attr != "add_argument":
+        return ()
+    for kw in call.keywords:
+        if kw.arg == "default" and kw.value is expr:
+            return _option_reads(ctx, call, kw, showing)
+    return ()
 

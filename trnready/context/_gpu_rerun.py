@@ -14,30 +14,37 @@ _SKIPS = frozenset({"skip", "skipTest", "exit", "xfail"})
 def _changed(body) -> set | None:
     """Names the block binds or hands to a method call made for its effect (`model.cuda()`, `x.to(device)` as a
     statement: a module moved in place); None when the block leaves the test (`return`, `raise`, a skip), declares
-    a name global, or stores an attribute or an item (`self.model = ...`, `cfg["device"] = ...`), whose later reads are
-    not followed here."""
+    a name global, or stores into something that is not a name's object (`f()[0] = x`). An attribute or an item stored
+    (`feats[k] = feats[k].cuda()`, `self.model = ...`) changes the object of its root name."""
     out: set = set()
     for top in body:
         for n in walk(top):
             k = type(n)
             if k in _LEAVES or k in (ast.Global, ast.Nonlocal, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
                 return None
-            if k is ast.Name and type(n.ctx) is not ast.Load:
+            if isinstance(n, ast.Name) and type(n.ctx) is not ast.Load:
                 out.add(n.id)
-            elif k in (ast.Attribute, ast.Subscript) and type(n.ctx) is not ast.Load:
-                return None
-            elif k is ast.Call:
+            elif isinstance(n, (ast.Attribute, ast.Subscript)) and type(n.ctx) is not ast.Load:
+                root = _root(n)
+                if root is None:
+                    return None
+                out.add(root)  # `feats[k] = feats[k].cuda()`, `self.model = ...`: the object is changed in place
+            elif isinstance(n, ast.Call):
                 f = n.func
                 name = f.attr if type(f) is ast.Attribute else f.id if type(f) is ast.Name else ""
                 if name in _SKIPS:
                     return None
         if type(top) is ast.Expr and type(top.value) is ast.Call and type(top.value.func) is ast.Attribute:
-            root = top.value.func.value
-            while type(root) in (ast.Attribute, ast.Subscript):
-                root = root.value
-            if type(root) is ast.Name:
-                out.add(root.id)
+            root = _root(top.value.func)
+            if root is not None:
+                out.add(root)
     return out
+
+
+def _root(e) -> str | None:
+    while type(e) in (ast.Attribute, ast.Subscript):
+        e = e.value
+    return e.id if type(e) is ast.Name else None
 
 
 def _rebound_first(fn, name: str, after: tuple) -> bool:

@@ -76,7 +76,7 @@ def _switch_spans(ctx) -> list:
     other = {n.id for n in ctx.nodes(ast.Name) if n.id in names and id(n) not in called
              and not any(n is fn for fn, _, _ in found)}
     out = []
-    for name, (fn, params, blocks) in names.items():
+    for name, (_fn, params, blocks) in names.items():
         if name in other or not calls.get(name):
             continue  # handed on (a fixture, a callback) or never called: its callers are not seen
         for param, branch in blocks:

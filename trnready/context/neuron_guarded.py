@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Callable
 
 from ..scope import classify
 from ._test_skips import SkipNames, helper_spans, runs_as_tests, skip_names, skipped_classes, uncalled_main
@@ -144,7 +145,8 @@ class _Conditions:
         self.module_body: list = []  # the module's top statements, where a version getter is looked up
         self.memo: dict = {}
         self._never_funcs: dict = {}  # name -> returns a false value on every Neuron machine (computed on demand)
-        self.probe = None  # `hasattr(torch._C, "_cuda_...")` -> a probe of the CUDA build (cuda_derived.py)
+        # `hasattr(torch._C, "_cuda_...")` -> whether it probes the CUDA build of torch (cuda_derived.py)
+        self.probe: Callable[[ast.Call], bool] | None = None
         self.counts: dict = {}  # `n_gpu` -> the largest value it holds on Neuron (cuda_derived.device_count_bounds)
 
     def forget_functions(self) -> None:

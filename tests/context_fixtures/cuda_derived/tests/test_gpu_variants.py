@@ -54,3 +54,19 @@ def test_leaves():
         model = model.cuda()
         return
     assert model is not None
+
+
+def test_items_moved():
+    feats = {"a": torch.rand(2)}
+    assert Net()(feats) is not None
+    if torch.cuda.is_available():
+        for key in feats.keys():
+            feats[key] = feats[key].cuda()
+        assert Net().cuda()(feats) is not None
+
+
+def test_items_read_after():
+    feats = {"a": torch.rand(2)}
+    if torch.cuda.is_available():
+        feats["a"] = feats["a"].cuda()
+    assert Net()(feats) is not None

@@ -1,4 +1,4 @@
-"""neuron-guarded, CUDA-derived values (trnready/context/cuda_derived.py): a probe of torch's CUDA build, a device
+"""neuron-guarded, CUDA-derived values (trnready/context/_cuda_derived.py): a probe of torch's CUDA build, a device
 count kept next to small literals and a flag set True only in an arm Neuron never takes guard what they gate; the
 count, and tests it leaves undecided, stay findings."""
 import json

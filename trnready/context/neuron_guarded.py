@@ -8,7 +8,7 @@ from collections.abc import Callable
 from ..scope import classify
 from ._test_skips import SkipNames, helper_spans, runs_as_tests, skip_names, skipped_classes, uncalled_main
 from ._xla_flags import absent_packages
-from .cuda_derived import count_key, cuda_build_probe, device_count_bounds, unreached_flag_assigns
+from ._cuda_derived import count_key, cuda_build_probe, device_count_bounds, unreached_flag_assigns
 from .base import blocks_of, expressions, predicate
 from ..astwalk import walk
 
@@ -145,9 +145,9 @@ class _Conditions:
         self.module_body: list = []  # the module's top statements, where a version getter is looked up
         self.memo: dict = {}
         self._never_funcs: dict = {}  # name -> returns a false value on every Neuron machine (computed on demand)
-        # `hasattr(torch._C, "_cuda_...")` -> whether it probes the CUDA build of torch (cuda_derived.py)
+        # `hasattr(torch._C, "_cuda_...")` -> whether it probes the CUDA build of torch (_cuda_derived.py)
         self.probe: Callable[[ast.Call], bool] | None = None
-        self.counts: dict = {}  # `n_gpu` -> the largest value it holds on Neuron (cuda_derived.device_count_bounds)
+        self.counts: dict = {}  # `n_gpu` -> the largest value it holds on Neuron (_cuda_derived.device_count_bounds)
 
     def forget_functions(self) -> None:
         self._never_funcs = {}
@@ -889,7 +889,7 @@ class _Spans:
         ctx = self.ctx
         self.conds.probe = lambda call: cuda_build_probe(ctx, call)
         self.conds.counts = device_count_bounds(ctx, self.conds.backends)
-        # an assignment in an arm Neuron never takes is not one of a flag's values there (cuda_derived.py)
+        # an assignment in an arm Neuron never takes is not one of a flag's values there (_cuda_derived.py)
         self.conds.unreached |= unreached_flag_assigns(ctx.statements(), self.conds.never, self.conds.always)
         self.conds.flags = _flags(self.ctx.statements(), self.conds)
         self.conds.forget_functions()  # judged again now that the flags are known: a function may return a flag

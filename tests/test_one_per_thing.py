@@ -116,6 +116,30 @@ def test_uses_stay_when_the_import_is_suppressed_or_another_rule(tmp_path):
                    (9, "TRN243", False, None)]
 
 
+DEEPSPEED = """import deepspeed
+
+
+def setup(parser):
+    deepspeed.init_distributed()
+    return deepspeed.add_config_arguments(parser)
+
+
+def build(args, model):
+    engine, _, _, _ = deepspeed.initialize(args=args, model=model)
+    return engine
+"""
+
+
+def test_uses_of_a_library_naming_one_import_are_one_finding(tmp_path):
+    """`import deepspeed` itself is no finding, but each use lists it among its places: uses in two functions
+    naming that one import line are one library to drop in the file."""
+    (tmp_path / "train.py").write_text(DEEPSPEED)
+    got = [(f["line"], f["rule"], f.get("occurrences")) for f in scan(tmp_path)["findings"]]
+    assert got == [(5, "TRN287", [{"line": 1, "column": 1, "rule": "TRN287"},
+                                  {"line": 6, "column": 12, "rule": "TRN287"},
+                                  {"line": 10, "column": 23, "rule": "TRN287"}])]
+
+
 LIGER = """base_model: meta-llama/Llama-3.2-3B
 plugins:
   - axolotl.integrations.liger.LigerPlugin

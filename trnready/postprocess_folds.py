@@ -10,6 +10,9 @@ thing to change, reported at the first (postprocess.py keeps it, the others beco
 - `class_decorators`: the decorators of one class's methods (`@custom_fwd` on forward, `@custom_bwd` on backward);
 - `alias_uses`: the uses of a name bound once to an API (`type_tensor = torch.cuda.FloatTensor`), which belong to
   the finding of that assignment;
+- `library_imports`: the uses of a library the port drops that carry the same plain import line as a place
+  (`import deepspeed`, then `deepspeed.init_distributed()` in one function and `deepspeed.initialize(...)` in
+  another): one library to replace in the file;
 - `arm_statements`: the same statement, or the same call of one API on one operand, in alternative arms of the
   branches of one block (`if` / `elif` / `else`, sibling `if`s, `try` / `except`).
 
@@ -277,6 +280,25 @@ def _same_call(call) -> str | None:
     return ast.dump(ast.Call(func=call.func, args=first, keywords=call.keywords))
 
 
+def library_imports(tree, mine: list, categories: frozenset) -> dict:
+    """(line, column) -> import line for the findings of a library category whose places include an import
+    statement of this tree. match.py lists `import deepspeed` among the places of each use of the library; two
+    uses naming the one import are one library to drop, however far apart (one finding per library per file, as
+    when the import itself is reported). Other places a finding carries (a literal, an option read) are no
+    import and join nothing."""
+    wanted = [f for f in mine if f.category in categories and f.occurrences]
+    if len(wanted) < 2:
+        return {}
+    lines = {ln for f in wanted for ln, _c, _r in f.occurrences}
+    imports = {st.lineno for st in _statements_at(tree, sorted(lines)) if type(st) in (ast.Import, ast.ImportFrom)}
+    out: dict = {}
+    for f in wanted:
+        line = min((ln for ln, _c, rule in f.occurrences if ln in imports and rule == f.rule), default=None)
+        if line is not None:
+            out[(f.line, f.column)] = line
+    return out
+
+
 def arm_statements(tree, mine: list) -> dict:
     """(line, column) -> [(branch, text, path), ...] for the findings in a simple statement inside an arm of an
     `if` / `try` (body, `elif`, `else`, except handlers), `path` being the arms that lead there (see `apart`):
@@ -361,11 +383,12 @@ class Joins:
         self.aliases: dict = {}  # (cell, line, column) -> line of the alias assignment
         self.alias_lines: set = set()  # (cell, line)
         self.arms: dict = {}  # (cell, line, column) -> [(branch, text, arm path), ...]
+        self.imports: dict = {}  # (cell, line, column) -> line of the library import it names as a place
         self.trees: dict = {}  # cell -> syntax tree
         self.guards: dict = {}  # cell -> [(first, last)] blocks a project step may guard, worked out when asked
 
     def __bool__(self) -> bool:
-        return bool(self.shell or self.apis or self.classes or self.aliases or self.arms)
+        return bool(self.shell or self.apis or self.classes or self.aliases or self.arms or self.imports)
 
     def guard(self, cell, line: int):
         """The innermost block holding the line that runs only when an imported name is true, or None."""
@@ -388,7 +411,8 @@ class Joins:
         cls = self.classes.get((f.cell, f.line))
         line = self.aliases.get(here)
         alias = (f.cell, f.line) in self.alias_lines
-        if api is None and cls is None and line is None and not alias:
+        library = self.imports.get(here)
+        if api is None and cls is None and line is None and not alias and library is None:
             return tuple(own), ()
         guard = self.guard(f.cell, f.line)
         if api is not None:
@@ -399,6 +423,8 @@ class Joins:
             own.append((stand, f.rule, "line", f.line, guard))
         if line is not None:
             ask.append((stand, f.rule, "line", line, guard))
+        if library is not None:
+            own.append((stand, f.rule, "library", library, guard))
         return tuple(own), tuple(ask)
 
     def same_in_arms(self, f) -> list:
@@ -408,7 +434,8 @@ class Joins:
         return [(*g, guard) for g in got]
 
 
-def joins(findings: list, ctx, result, api_categories: frozenset, class_categories: frozenset = frozenset()) -> Joins:
+def joins(findings: list, ctx, result, api_categories: frozenset, class_categories: frozenset = frozenset(),
+          library_categories: frozenset = frozenset()) -> Joins:
     out = Joins(ctx.rel)
     out.shell = shell_assignments(findings, ctx, result)
     for src in result.sources or ():
@@ -428,5 +455,7 @@ def joins(findings: list, ctx, result, api_categories: frozenset, class_categori
         out.aliases.update(((cell, *pos), ln) for pos, ln in uses.items())
         out.alias_lines.update((cell, ln) for ln in uses.values())
         out.arms.update(((cell, *pos), v) for pos, v in arm_statements(tree, mine).items())
+        if library_categories:
+            out.imports.update(((cell, *pos), ln) for pos, ln in library_imports(tree, mine, library_categories).items())
         out.trees[cell] = tree
     return out

@@ -140,6 +140,35 @@ def test_uses_of_a_library_naming_one_import_are_one_finding(tmp_path):
                                   {"line": 10, "column": 23, "rule": "TRN287"}])]
 
 
+SEEDS = """import torch
+
+g = torch.Generator()
+seed = 0xABEDABE7
+g.manual_seed(seed)
+first = torch.randn(4, generator=g)
+mean = first.mean()
+std = first.std()
+print(mean, std)
+torch.save(first, "first.pt")
+g.manual_seed(seed)
+second = torch.randn(4, generator=g)
+
+
+def reseed(gen):
+    gen.manual_seed(0xABEDABE8)
+"""
+
+
+def test_calls_reading_one_written_value_are_one_finding(tmp_path):
+    """Two seeds read from the one assignment that writes the too-large value are one value to rewrite; a
+    value written in the call itself is another."""
+    (tmp_path / "seeds.py").write_text(SEEDS)
+    got = [(f["line"], f["rule"], f.get("occurrences")) for f in scan(tmp_path)["findings"]]
+    assert got == [(5, "TRN131", [{"line": 4, "column": 8, "rule": "TRN131"},
+                                  {"line": 11, "column": 1, "rule": "TRN131"}]),
+                   (16, "TRN131", None)]
+
+
 LIGER = """base_model: meta-llama/Llama-3.2-3B
 plugins:
   - axolotl.integrations.liger.LigerPlugin

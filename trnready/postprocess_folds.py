@@ -10,9 +10,10 @@ thing to change, reported at the first (postprocess.py keeps it, the others beco
 - `class_decorators`: the decorators of one class's methods (`@custom_fwd` on forward, `@custom_bwd` on backward);
 - `alias_uses`: the uses of a name bound once to an API (`type_tensor = torch.cuda.FloatTensor`), which belong to
   the finding of that assignment;
-- `library_imports`: the uses of a library the port drops that carry the same plain import line as a place
-  (`import deepspeed`, then `deepspeed.init_distributed()` in one function and `deepspeed.initialize(...)` in
-  another): one library to replace in the file;
+- `shared_places`: findings of one rule naming the same place at match time: the plain import of a library the
+  port drops (`import deepspeed`, then `deepspeed.init_distributed()` in one function and `deepspeed.initialize(...)`
+  in another: one library to replace in the file), or the assignment writing the flagged value (`seed =
+  0xABEDABE7`, then `g.manual_seed(seed)` twice: one value to rewrite);
 - `arm_statements`: the same statement, or the same call of one API on one operand, in alternative arms of the
   branches of one block (`if` / `elif` / `else`, sibling `if`s, `try` / `except`).
 
@@ -280,22 +281,36 @@ def _same_call(call) -> str | None:
     return ast.dump(ast.Call(func=call.func, args=first, keywords=call.keywords))
 
 
-def library_imports(tree, mine: list, categories: frozenset) -> dict:
-    """(line, column) -> import line for the findings of a library category whose places include an import
-    statement of this tree. match.py lists `import deepspeed` among the places of each use of the library; two
-    uses naming the one import are one library to drop, however far apart (one finding per library per file, as
-    when the import itself is reported). Other places a finding carries (a literal, an option read) are no
-    import and join nothing."""
-    wanted = [f for f in mine if f.category in categories and f.occurrences]
+def _writes_at(st, col: int) -> bool:
+    """The statement assigns one target a value whose text holds the column (0-based): the place match.py lists
+    where a flagged value is written (`seed = 0xABEDABE7`, `backend = "gloo" if nt else "nccl"`)."""
+    if type(st) is ast.Assign and len(st.targets) == 1 or type(st) is ast.AnnAssign and st.value is not None:
+        v = st.value
+        return (v.lineno, v.col_offset) <= (st.lineno, col) < (v.end_lineno, v.end_col_offset)
+    return False
+
+
+def shared_places(tree, mine: list, categories: frozenset) -> dict:
+    """(line, column) -> (line, column) of the one place a finding names at match time that is either the plain
+    import of a library (for `categories`, the library categories) or the assignment writing its flagged value.
+    match.py lists `import deepspeed` among the places of each use of the library, and `seed = 0xABEDABE7` among
+    the places of each `g.manual_seed(seed)`: two findings of one rule naming that one place are one thing to
+    change (one library to drop, one value to rewrite), however far apart. Other places a finding carries (an
+    option read, a host random draw) join nothing."""
+    wanted = [f for f in mine if f.occurrences]
     if len(wanted) < 2:
         return {}
     lines = {ln for f in wanted for ln, _c, _r in f.occurrences}
-    imports = {st.lineno for st in _statements_at(tree, sorted(lines)) if type(st) in (ast.Import, ast.ImportFrom)}
+    starts = {st.lineno: st for st in _statements_at(tree, sorted(lines))}
     out: dict = {}
     for f in wanted:
-        line = min((ln for ln, _c, rule in f.occurrences if ln in imports and rule == f.rule), default=None)
-        if line is not None:
-            out[(f.line, f.column)] = line
+        for ln, col, rule in f.occurrences:
+            st = starts.get(ln)
+            if st is None or rule != f.rule:
+                continue
+            if type(st) in (ast.Import, ast.ImportFrom) and f.category in categories or _writes_at(st, col - 1):
+                out[(f.line, f.column)] = (ln, col)
+                break
     return out
 
 
@@ -383,12 +398,12 @@ class Joins:
         self.aliases: dict = {}  # (cell, line, column) -> line of the alias assignment
         self.alias_lines: set = set()  # (cell, line)
         self.arms: dict = {}  # (cell, line, column) -> [(branch, text, arm path), ...]
-        self.imports: dict = {}  # (cell, line, column) -> line of the library import it names as a place
+        self.places: dict = {}  # (cell, line, column) -> the import or written value it names as a place
         self.trees: dict = {}  # cell -> syntax tree
         self.guards: dict = {}  # cell -> [(first, last)] blocks a project step may guard, worked out when asked
 
     def __bool__(self) -> bool:
-        return bool(self.shell or self.apis or self.classes or self.aliases or self.arms or self.imports)
+        return bool(self.shell or self.apis or self.classes or self.aliases or self.arms or self.places)
 
     def guard(self, cell, line: int):
         """The innermost block holding the line that runs only when an imported name is true, or None."""
@@ -411,8 +426,8 @@ class Joins:
         cls = self.classes.get((f.cell, f.line))
         line = self.aliases.get(here)
         alias = (f.cell, f.line) in self.alias_lines
-        library = self.imports.get(here)
-        if api is None and cls is None and line is None and not alias and library is None:
+        shared = self.places.get(here)
+        if api is None and cls is None and line is None and not alias and shared is None:
             return tuple(own), ()
         guard = self.guard(f.cell, f.line)
         if api is not None:
@@ -423,8 +438,8 @@ class Joins:
             own.append((stand, f.rule, "line", f.line, guard))
         if line is not None:
             ask.append((stand, f.rule, "line", line, guard))
-        if library is not None:
-            own.append((stand, f.rule, "library", library, guard))
+        if shared is not None:
+            own.append((stand, f.rule, "place", shared, guard))
         return tuple(own), tuple(ask)
 
     def same_in_arms(self, f) -> list:
@@ -455,7 +470,6 @@ def joins(findings: list, ctx, result, api_categories: frozenset, class_categori
         out.aliases.update(((cell, *pos), ln) for pos, ln in uses.items())
         out.alias_lines.update((cell, ln) for ln in uses.values())
         out.arms.update(((cell, *pos), v) for pos, v in arm_statements(tree, mine).items())
-        if library_categories:
-            out.imports.update(((cell, *pos), ln) for pos, ln in library_imports(tree, mine, library_categories).items())
+        out.places.update(((cell, *pos), at) for pos, at in shared_places(tree, mine, library_categories).items())
         out.trees[cell] = tree
     return out

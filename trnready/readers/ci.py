@@ -237,6 +237,34 @@ def guard_accelerator_legs(rel: str, entries: list[Entry], findings: list, value
     return out
 
 
+def drop_lint_job_findings(rel: str, entries: list[Entry], findings: list, values: dict) -> list:
+    """Findings of the rules in `lint-job-rules` (the Python of a job's container image, TRN604) inside a job that
+    only lints: its commands run a linter or formatter (pre-commit, flake8, black, ...) and no test suite and no
+    wheel build. Such a job never runs the project, so the Python its image ships says nothing about a port; the
+    test jobs of the same file stay reported. The same job shapes as test_jobs, in GitHub Actions, CircleCI and
+    GitLab CI (a job with no command at all is no lint job)."""
+    rules = frozenset(values.get("lint-job-rules", ()))
+    if not any(f.rule in rules for f in findings):
+        return findings
+    spans: dict = {}
+    for e in entries:
+        job = _job_of(rel, e)
+        if job is None:
+            continue
+        first, last, cmds = spans.get(job, (e.line, e.line, []))
+        spans[job] = (min(first, e.line), max(last, _last_line(e)), cmds)
+        if e.value is not None and set(e.keys) & _COMMAND_KEYS:
+            cmds.append(e.value)
+    lint = []
+    for first, last, cmds in spans.values():
+        text = _DOC_CHECK.sub(" ", " \n".join(cmds))
+        if _LINT_CMD.search(text) and not _TEST.search(text) and not _WHEEL_BUILD.search(text):
+            lint.append((first, last))
+    if not lint:
+        return findings
+    return [f for f in findings if f.rule not in rules or not any(a <= f.line <= b for a, b in lint)]
+
+
 def test_jobs(rel: str, entries: list[Entry], lines: list[str] | None = None, root=None,
               builds: bool = False) -> list[dict]:
     """The test jobs of one CI file: name, the literal Python versions with where they are declared (a

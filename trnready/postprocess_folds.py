@@ -286,6 +286,7 @@ def _writes_at(st, col: int) -> bool:
     where a flagged value is written (`seed = 0xABEDABE7`, `backend = "gloo" if nt else "nccl"`)."""
     if type(st) is ast.Assign and len(st.targets) == 1 or type(st) is ast.AnnAssign and st.value is not None:
         v = st.value
+        assert v is not None
         return (v.lineno, v.col_offset) <= (st.lineno, col) < (v.end_lineno, v.end_col_offset)
     return False
 

@@ -33,10 +33,11 @@ def _read_attributes(ctx) -> frozenset:
 def unread_attribute(ctx, hit) -> bool:
     """The reference sits in the value of a one-target assignment to a private attribute (`self._dtype =
     torch.float32 if mps else torch.float64`) that nothing in the file reads: no `._dtype` load on any object, no
-    string naming it, no access by a computed name (`__dict__`, `vars`, `getattr(obj, name)`). The value is computed and stored, then never
-    used, so it decides nothing the port must change. Only a name with a leading underscore counts: by convention
-    other modules do not read it, while a public attribute may well be read elsewhere. Only references (a dtype,
-    a tensor type), which do nothing by being named; a call in the value still runs."""
+    string naming it, no access by a computed name (`__dict__`, `vars`, `getattr(obj, name)`). The value is
+    computed and stored, then never used, so it decides nothing the port must change. Only a name with a leading
+    underscore counts: by convention other modules do not read it, while a public attribute may well be read
+    elsewhere. Only references (a dtype, a tensor type), which do nothing by being named; a call in the value
+    still runs."""
     node = hit.node
     pos = (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
     st = ctx.statement_at(pos)

@@ -271,9 +271,10 @@ def drop_lint_job_findings(rel: str, entries: list[Entry], findings: list, value
 
 
 # PyTorch CPU wheels (`torch==1.8.1+cpu`, the cpu index `download.pytorch.org/whl/cpu`) and any CUDA build
-# (`+cu118`, `/whl/cu121`, conda's pytorch-cuda / cudatoolkit).
+# (`+cu118`, `/whl/cu121`, one chosen by a variable: `/whl/cu$CUDA_TAG`, conda's pytorch-cuda / cudatoolkit /
+# cuda-toolkit). A job naming both (a build matrix with CPU and CUDA rows) installs CUDA builds.
 _CPU_WHEELS = re.compile(r"(?i)(?<![\w-])torch(?:vision|audio)?==[\w.]+\+cpu\b|download\.pytorch\.org/whl/(?:[\w.-]+/)*cpu\b")
-_CUDA_WHEELS = re.compile(r"(?i)\+cu\d{2,3}\b|/whl/(?:[\w.-]+/)*cu\d{2,3}\b|pytorch-cuda|cudatoolkit")
+_CUDA_WHEELS = re.compile(r"(?i)\+cu(?:\d|\$)|/whl/(?:[\w.-]+/)*cu(?:\d|\$)|pytorch-cuda|cudatoolkit|cuda-toolkit")
 
 
 def drop_cpu_wheel_job_findings(rel: str, entries: list[Entry], findings: list, values: dict) -> list:

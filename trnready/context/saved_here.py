@@ -23,7 +23,8 @@ def saved_here(ctx, hit) -> bool:
       tempfile.TemporaryDirectory() as d`, `d = tempfile.mkdtemp()`, pytest's `tmp_path` / `tmpdir`, or a fixture of
       the same file that yields one), followed through the local names built from it (`exp_dir =
       train(checkpoint_dir=d)`, `p = os.path.join(exp_dir, "last.pt")`): such a directory starts empty, so
-      everything in it was written by this run.
+      everything in it was written by this run, unless the function unpacks, copies or downloads files into it
+      (`archive.extractall(tmp)`: a pretrained checkpoint made elsewhere).
 
     A load with no such write before it in the same function (a checkpoint made elsewhere, possibly on a GPU
     machine), a save after the load, a top-level load after a save inside some other function, and a path under
@@ -56,6 +57,8 @@ def saved_here(ctx, hit) -> bool:
 _SAVER = re.compile(r"(?i)save|write|export|dump")
 _OUTPUT_KEYWORD = re.compile(r"(?i)save|^out|output|^dst$|^dest")
 _FRESH_DIRS = frozenset({"TemporaryDirectory", "mkdtemp", "NamedTemporaryFile", "mkstemp"})
+# Calls that put files made elsewhere into a directory: unpacking an archive, copying, moving, downloading.
+_BRINGS_IN = re.compile(r"(?i)extract|unpack|untar|unzip|copy|move|rename|download|retriev|fetch|clone|get_file")
 _TMP_FIXTURES = frozenset({"tmp_path", "tmpdir", "tmp_path_factory", "tmpdir_factory"})
 
 
@@ -111,7 +114,19 @@ def _under_fresh_directory(ctx, owner, path, line: int) -> bool:
         for _ln, targets, value in binds:
             if _makes_fresh_directory(value) or any(type(n) is ast.Name and n.id in fresh for n in walk(value)):
                 fresh.update(targets)
-    return bool(fresh) and any(type(n) is ast.Name and n.id in fresh for n in walk(path))
+    if not fresh or not any(type(n) is ast.Name and n.id in fresh for n in walk(path)):
+        return False
+    # files brought in from elsewhere (`archive.extractall(tmp)`, `shutil.copy(ckpt, tmp)`, a download into it)
+    # may come from a GPU machine: then the directory holds more than this run wrote
+    for node in walk(owner):
+        if type(node) is ast.Call and getattr(node, "lineno", line) < line:
+            f = node.func
+            tail = f.attr if type(f) is ast.Attribute else f.id if type(f) is ast.Name else ""
+            if _BRINGS_IN.search(tail) and any(type(n) is ast.Name and n.id in fresh
+                                               for a in (*node.args, *(k.value for k in node.keywords))
+                                               for n in walk(a)):
+                return False
+    return True
 
 
 def _walk(owner):

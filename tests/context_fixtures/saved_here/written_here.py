@@ -63,3 +63,9 @@ def test_from_tmp_path(tmp_path):
 
 def test_from_data(data_dir):
     assert torch.load(data_dir / "reference.pt") is not None  # expect: TRN351
+
+
+def from_archive(archive):
+    tmp = tempfile.mkdtemp()
+    archive.extractall(tmp)
+    return torch.load(os.path.join(tmp, "pytorch_model.bin"))  # expect: TRN351

@@ -135,3 +135,15 @@ def test_a_job_that_installs_the_project_only_to_lint_it_is_not_a_test_job(tmp_p
     (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\nrequires-python = ">=3.9"\n')
     # the same job without the linter is an install check on 3.10 only: reported
     assert _rules(tmp_path) == [(".github/workflows/install.yml", 8, "TRN523", "advisory")]
+
+
+def test_every_place_a_reported_job_names_its_python_is_an_occurrence(tmp_path):
+    # `uv python install 3.9` and `uv python pin 3.9`: both are lines to change for 3.12
+    (tmp_path / ".github" / "workflows").mkdir(parents=True)
+    (tmp_path / ".github" / "workflows" / "ci.yml").write_text(
+        "name: ci\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n"
+        "      - uses: astral-sh/setup-uv@v6\n      - run: uv python install 3.9\n      - run: uv python pin 3.9\n"
+        "      - run: uv run pytest -q\n")
+    proc = run_cli("scan", ".", "--format", "json", "--no-cache", cwd=tmp_path)
+    got = [(f["line"], f["rule"], f.get("occurrences")) for f in json.loads(proc.stdout)["findings"]]
+    assert got == [(8, "TRN523", [{"line": 9, "column": 7, "rule": "TRN523"}])]

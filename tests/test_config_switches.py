@@ -153,6 +153,20 @@ def test_a_keyword_value_read_from_the_config_is_a_switch(tmp_path):
     assert found[0][6].startswith("`use_amp: true` turns on train.py:5 (read in `cfg.use_amp` at train.py:5)")
 
 
+def test_a_wandb_style_parameter_switches_by_the_key_above_its_value(tmp_path):
+    # W&B's config form: each parameter a mapping with `desc` and `value`; the parameter is the key above `value`
+    (tmp_path / "configs").mkdir()
+    (tmp_path / "configs" / "run.yaml").write_text(
+        "batch_size:\n  value: 8\nuse_mixed:\n  desc: mixed precision during training\n  value: true\n"
+        "verbose:\n  desc: chatty logs\n  value: true\n")
+    (tmp_path / "train.py").write_text(
+        "from torch.cuda import amp\n\n\nclass Fit:\n    def __init__(self, config):\n        self.config = config\n"
+        "        self.scaler = amp.GradScaler(enabled=config.use_mixed)\n")
+    found = _configs(tmp_path, "--no-cache")
+    assert [(f[1], f[3]) for f in found] == [(5, "TRN251")]
+    assert found[0][6].startswith("`use_mixed: true` turns on train.py:7")
+
+
 def test_a_guarded_or_suppressed_finding_switches_nothing_on(tmp_path):
     runner = RUNNER.replace("        if amp:\n", "        if amp and torch.cuda.is_available():\n")
     _tree(tmp_path, runner=runner)

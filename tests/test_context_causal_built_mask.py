@@ -23,10 +23,13 @@ def test_causal_masks_built_in_the_file_are_a_change_and_every_other_mask_stays_
         ("mixed_sites.py", 50, 16, "TRN172", MHA, False),
         # bool triu(1) buffer (True = masked out for nn.MultiheadAttention); a module function returning triu(-inf, 1)
         ("shapes.py", 20, 13, "TRN174", CHANGE.format("torch.nn.MultiheadAttention.__call__"), False),
-        # shapes.py:21:13 TRN174 folds into line 20
+        # (each call passes another mask, so neighbouring calls are separate items, not one run: session 17)
+        ("shapes.py", 21, 13, "TRN174", CHANGE.format("torch.nn.MultiheadAttention.__call__"), False),
         # causal + padding, sliced, diagonal 0, not square
         ("shapes.py", 22, 13, "TRN172", MHA, False),
-        # shapes.py:23-25 TRN172 fold into line 22
+        ("shapes.py", 23, 13, "TRN172", MHA, False),
+        ("shapes.py", 24, 13, "TRN172", MHA, False),
+        ("shapes.py", 25, 13, "TRN172", MHA, False),
         # SDPA reads True as "may attend": a bool triu(1) mask is not causal there (line 33); the float one is
         # (line 32, folded into the finding of line 33)
         ("shapes.py", 33, 9, "TRN171", SDPA, False),

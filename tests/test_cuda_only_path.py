@@ -112,3 +112,26 @@ def test_a_build_of_unknown_sources_above_the_cuda_file_keeps_it_a_blocker():
         ("ops/upfirdn.py", 13, "TRN302", "advisory", None, []),
         ("setup.py", 7, "TRN302", "blocker", None, []),
     ]
+
+
+def test_a_function_called_only_from_a_cuda_fast_path_method_is_guarded():
+    # capture_forward is called only inside Block._fast_norm, a private method called only as `self._fast_norm(x)`
+    # under `x.device.type == "cuda"` (guarded-helper): two levels, across modules (petals' CUDA-graph helper)
+    assert rows(scan(FIXTURES / "fast_path_method")) == [
+        ("pkg/utils/replay.py", 5, "TRN262", "change", "cuda-only-path", []),
+        ("pkg/utils/replay.py", 6, "TRN243", "change", "cuda-only-path", []),
+        ("pkg/utils/replay.py", 7, "TRN243", "change", "cuda-only-path", []),
+        ("pkg/utils/timing.py", 5, "TRN243", "change", None, []),  # called on every path
+    ]
+
+
+def test_a_fast_path_method_another_file_calls_keeps_its_callees(tmp_path):
+    import shutil
+
+    root = tmp_path / "proj"
+    shutil.copytree(FIXTURES / "fast_path_method", root)
+    (root / "pkg" / "layers" / "wide.py").write_text(
+        "from pkg.layers.block import Block\n\n\nclass Wide(Block):\n    def forward(self, x):\n"
+        "        return self._fast_norm(x)\n")
+    got = rows(scan(root))
+    assert ("pkg/utils/replay.py", 5, "TRN262", "change", None, []) in got

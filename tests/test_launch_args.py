@@ -52,3 +52,30 @@ echo "pass --use_deepspeed"
 pip install --use-deprecated legacy-resolver pkg
 python eval.py --load_in_8bit False --attn_implementation sdpa
 ''') == []
+
+
+def test_flags_under_comment_lines_of_a_continued_command_are_its_flags(tmp_path):
+    # a command annotated flag by flag: bash ends it at the first comment, but the flags below are written for it
+    script = ("deepspeed train.py \\\n    # where the model is\n    --model_name_or_path m \\\n    # sharding\n"
+              "    --deepspeed configs/zero2.json\n# python other.py \\\n--not-a-flag-of-anything\n")
+    found = _findings(tmp_path, script)
+    assert [(ln, rule, occ) for ln, _col, rule, _msg, occ in found] == [(1, "TRN287", [(5, "TRN287")])]
+
+
+def test_a_comment_line_not_followed_by_flags_ends_the_command(tmp_path):
+    script = "python train.py \\\n    # done\necho --deepspeed zero3.json\nls --deepspeed x.json\n"
+    assert _findings(tmp_path, script) == []
+
+
+def test_a_launcher_in_another_accelerators_folder_is_guarded(tmp_path):
+    # scripts/npu/ is the Ascend twin of scripts/gpu/: its leftovers from the GPU script are not the port
+    for folder in ("gpu", "npu"):
+        (tmp_path / "scripts" / folder).mkdir(parents=True)
+        (tmp_path / "scripts" / folder / "sample.sh").write_text(
+            "CUDA_VISIBLE_DEVICES=0,1 torchrun --nproc_per_node 2 -m pkg.sample\n")
+    (tmp_path / "run_fsdp_tpu.sh").write_text("export CUDA_VISIBLE_DEVICES=0\n")
+    proc = run_cli("scan", tmp_path, "--format", "json", "--no-cache", "--show-guarded")
+    found = {(f["path"], f["rule"], f.get("guarded_by", "")) for f in json.loads(proc.stdout)["findings"]}
+    assert found == {("scripts/gpu/sample.sh", "TRN605", ""),
+                     ("scripts/npu/sample.sh", "TRN605", "other-accelerator-code"),
+                     ("run_fsdp_tpu.sh", "TRN605", "other-accelerator-code")}

@@ -75,3 +75,31 @@ def test_a_flag_value_that_is_a_variable_set_to_a_literal_is_that_literal(tmp_pa
 
 def test_a_resolved_flag_a_line_matcher_reports_stays_on_the_flag_line(tmp_path):
     assert scan(tmp_path, "ngpu=4\nsrun --gpus-per-node $ngpu python train.py\n") == [(2, "TRN610", [1])]
+
+
+# ---- a variable set once to a literal, read by a line a matcher judges (readers/lines.py `_match_expanded`)
+
+def test_a_count_set_once_and_passed_to_nproc_per_node_is_the_count(tmp_path):
+    # `--nproc_per_node $WORKERS` says what `--nproc_per_node 4` says once WORKERS=4 is put in: reported on the
+    # flag's line, at the variable, with the assignment (the value to change) as its place
+    script = "#!/bin/bash\nWORKERS=4\nNNODES=1\ntorchrun \\\n  --nproc_per_node $WORKERS \\\n  --nnodes ${NNODES} fit.py\n"
+    (tmp_path / "run.sh").write_text(script)
+    proc = run_cli("scan", ".", "--format", "json", "--no-cache", "--no-config", cwd=tmp_path)
+    found = json.loads(proc.stdout)["findings"]
+    assert [(f["line"], f["column"], f["rule"], [o["line"] for o in f.get("occurrences", ())]) for f in found] \
+        == [(5, 20, "TRN613", [2])]
+    assert "`$WORKERS = 4`" in found[0]["message"]
+
+
+def test_a_variable_not_set_once_to_a_literal_is_not_put_in(tmp_path):
+    # set twice, set from a command, set after the read, or a Trainium-sized count: nothing to report
+    script = ("A=4\nA=32\ntorchrun --nproc_per_node $A x.py\nB=$(nproc)\ntorchrun --nproc_per_node $B x.py\n"
+              "torchrun --nproc_per_node $C x.py\nC=4\nD=32\ntorchrun --nproc_per_node=${D} x.py\n")
+    assert scan(tmp_path, script) == []
+
+
+def test_a_value_put_in_whose_assignment_is_reported_folds_into_it(tmp_path):
+    # GPUS_PER_NODE=8 is a GPU count by its name (TRN610); `--num_gpus $GPUS_PER_NODE` matches TRN610 only with the
+    # value put in: the same request, so the flag is a place of the assignment's finding, not a second finding
+    script = "GPUS_PER_NODE=8\ndeepspeed --num_gpus $GPUS_PER_NODE train.py\n"
+    assert [f for f in scan(tmp_path, script) if f[1] == "TRN610"] == [(1, "TRN610", [2])]

@@ -58,6 +58,7 @@ class Engine:
         self._mask_not_words = frozenset(catalogue.context_values.get("mask-not-words", ()))
         self._showing = showing_calls(catalogue.context_values)
         self._library_categories = frozenset(catalogue.context_values.get("library-import-categories", ()))
+        self._mask_source_categories = frozenset(catalogue.context_values.get("mask-source-categories", ()))
         self._import_use_categories = frozenset(catalogue.context_values.get("import-use-categories", ()))
         # a use in code Neuron never runs (a CUDA-only test, the arm of a CUDA check) is no place to change
         self._guarded_uses = "neuron-guarded" in catalogue.everywhere
@@ -280,6 +281,8 @@ class Engine:
                                     if imp is not None and top != "torch" and root_name(node) == top \
                                             and not self._imports_rule(top, rule):
                                         also = (imp,)
+                            if not also and type(node.ctx) is ast.Store and scope.kind == "function":
+                                also = _default_fed(ctx, node, scope)
                             emit(ctx, hits, Hit(rule, m, node, prefix, q, also=also))
         # decorators
         if self.decorators:
@@ -323,7 +326,17 @@ class Engine:
                             self._emit(ctx, hits, Hit(rule, m, node, "int64-wide-shift"))
         if self.devices:
             for expr, scope in index.device_values:
+                n = len(hits)
                 self._device_hits(ctx, [expr], scope, hits)
+                if len(hits) > n:
+                    # parser.add_argument("--device", default="cuda:0"), then `.to(args.device)`: the reads of
+                    # the option are where the default is used, places of its finding (as for keyword defaults)
+                    reads = _device_option_reads(ctx, expr, self._showing)
+                    if reads:
+                        hits[n:] = [replace(h, also=h.also + reads) for h in hits[n:]]
+        if self._mask_source_categories and hits:
+            hits = [_with_mask_sources(ctx, h) if h.rule.category in self._mask_source_categories else h
+                    for h in hits]
         return hits
 
     def _match_call(self, ctx: FileContext, call: ast.Call, scope, hits: list[Hit]) -> None:
@@ -448,6 +461,11 @@ class Engine:
     def _match_device(self, ctx: FileContext, call: ast.Call, scope, names, is_method, hits) -> None:
         # `device=`, and like a stored value, any device-named keyword (`compute_device=`, `train_device=`)
         exprs = [kw.value for kw in call.keywords if kw.arg and device_like(kw.arg, self.interest.device_keywords)]
+        # Hugging Face's per-module form, `device_map={"": "cuda:0"}` or `{"lm_head": "cuda:1", ...}`: each value
+        # is the device that part of the model is loaded on (integer values stay unread, see "Deliberately not
+        # matched" in docs/catalogue.md)
+        exprs += [v for e in exprs if type(e) is ast.Dict for v in e.values
+                  if type(v) is ast.Constant and type(v.value) is str]
         pos = None
         for q in names:
             if q in self.device_calls:
@@ -973,3 +991,48 @@ def _prefixes(dotted: str):
     for part in parts[1:]:
         acc = f"{acc}.{part}"
         yield acc
+
+
+def _default_fed(ctx: FileContext, target: ast.expr, scope) -> tuple:
+    """The literal default of the parameter a setting is assigned from, as a place of the setting's finding:
+    `def training_loop(..., cudnn_benchmark=True): ... torch.backends.cudnn.benchmark = cudnn_benchmark`. The
+    default is the value every call leaving the argument out runs with, the line a user edits along with the
+    setting. A parameter the function binds again, or one without a literal default, adds nothing."""
+    st = ctx.statement_at((target.lineno, target.col_offset))
+    if type(st) is not ast.Assign or type(st.value) is not ast.Name or target not in st.targets:
+        return ()
+    bound = scope.bindings.get(st.value.id)
+    if not bound or len(bound) != 1 or bound[0].kind != "param":
+        return ()
+    default = bound[0].value[0]  # (default expression or None, the scope defaults are read in)
+    return (default,) if type(default) is ast.Constant and default.value is not None else ()
+
+
+def _with_mask_sources(ctx: FileContext, hit: Hit) -> Hit:
+    """A hit whose matcher requires an argument not None, given a parameter of the enclosing method: the places
+    where the file's own blocks hand it a mask are listed with it (trnready/mask_sources.py)."""
+    call = hit.node
+    if type(call) is not ast.Call or hit.guarded:
+        return hit
+    from .mask_sources import mask_sources
+
+    found: tuple = ()
+    for p in hit.matcher.args:
+        if p.op == "is-not-none":
+            arg = argument_of(p, call)
+            if type(arg) is ast.Name and arg.id in ctx.index.param_names:
+                found += mask_sources(ctx, call, arg)
+    return replace(hit, also=hit.also + tuple(dict.fromkeys(found))) if found else hit
+
+
+def _device_option_reads(ctx: FileContext, expr: ast.expr, showing: frozenset) -> tuple:
+    """The reads of a command-line option whose `default=` is `expr` (`_option_reads`), else ()."""
+    st = ctx.statement_at((expr.lineno, expr.col_offset))
+    call = getattr(st, "value", None)
+    if type(call) is not ast.Call or type(call.func) is not ast.Attribute or call.func.attr != "add_argument":
+        return ()
+    for kw in call.keywords:
+        if kw.arg == "default" and kw.value is expr:
+            return _option_reads(ctx, call, kw, showing)
+    return ()
+

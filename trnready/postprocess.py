@@ -19,6 +19,7 @@ import bisect
 from dataclasses import replace
 
 from . import suppress
+from .astwalk import walk
 from .config import drop_per_file_ignores
 from .model import SEVERITY_RANK
 from .postprocess_folds import apart, joins as file_joins
@@ -115,6 +116,7 @@ def one_per_thing(findings: list, ctx, result) -> list:
     findings = sorted(findings, key=lambda f: f.sort_key())
     statements = _statement_keys(findings, ctx, result)
     masks = _mask_keys(findings, ctx, result)
+    mask_args = _mask_args(findings, ctx, result)
     values = getattr(getattr(ctx.engine, "catalogue", None), "context_values", {})
     per_function = frozenset(values.get("one-per-function-categories", ()))
     functions = _function_keys(findings, ctx, result, per_function) if per_function else {}
@@ -149,7 +151,7 @@ def one_per_thing(findings: list, ctx, result) -> list:
         where = statements.get((f.path, f.cell, f.line))
         if where is None or where[0] == "import" or not where[2][2] or f.category in _MASK_CATEGORIES:
             return
-        run, pos = (stand, f.rule, where[2][0]), where[2][1]
+        run, pos = (stand, f.rule, where[2][0], mask_args.get((f.path, f.cell, f.line, f.column))), where[2][1]
         if run not in runs or pos - runs[run][1] > RUN_GAP + 1:
             runs[run] = (i, pos)
 
@@ -267,8 +269,10 @@ def one_per_thing(findings: list, ctx, result) -> list:
                 key = (stand, f.rule, "import")
             elif simple and f.category not in _MASK_CATEGORIES:
                 # A def, class, loop or branch is a thing of its own, however close the next one; so is each
-                # data-dependent shape (boolean masks fold by mask above; two masks are two things).
-                run = (stand, f.rule, block)
+                # data-dependent shape (boolean masks fold by mask above; two masks are two things). Attention
+                # calls run together only when they pass the same masks: a decoder's self-attention with the
+                # target's padding mask, then its cross-attention with the memory's, are two masks to remove.
+                run = (stand, f.rule, block, mask_args.get((f.path, f.cell, f.line, f.column)))
         if key is not None and key in kept:
             fold(kept[key], f)
             continue
@@ -369,6 +373,24 @@ def _checked_branches(findings: list, ctx, result) -> dict:
 
 
 _MASK_CATEGORIES = frozenset({"dynamic-shapes"})
+_MASK_ARG_CATEGORIES = frozenset({"attention-mask"})  # calls whose runs are keyed by the masks they pass
+
+
+def _mask_args(findings: list, ctx, result) -> dict:
+    """(path, cell, line, column) -> the masks an attention call passes (its keywords naming a mask and its
+    positional arguments after query, key and value, as dumped syntax), for the findings of _MASK_ARG_CATEGORIES.
+    Only files holding such a finding are walked."""
+    out: dict = {}
+    for tree, mine, cell in _trees(findings, ctx, result):
+        want = {(f.line, f.column) for f in mine if f.category in _MASK_ARG_CATEGORIES}
+        if len(want) < 2:
+            continue
+        for node in walk(tree):
+            if type(node) is ast.Call and (node.lineno, node.col_offset + 1) in want:
+                out[(ctx.rel, cell, node.lineno, node.col_offset + 1)] = (
+                    tuple(ast.dump(a) for a in node.args[3:]),
+                    tuple((k.arg, ast.dump(k.value)) for k in node.keywords if k.arg and "mask" in k.arg))
+    return out
 
 
 def _mask_operand(node):

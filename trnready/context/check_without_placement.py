@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import ast
 
+from ._gpu_rerun import gpu_rerun
 from ._test_skips import is_test_module
 from .base import dotted, enclosing_function, is_cpu, parent_of, places_on_device, predicate
 from ..astwalk import walk
@@ -95,8 +96,9 @@ def check_without_placement(ctx, hit) -> bool:
     (`print("CUDA:", torch.cuda.is_available())`, a call named in `output-functions`). In a test module, a query
     that only adds a CUDA variant to the devices a test loops over (`["cpu"] + (["cuda"] if
     torch.cuda.is_available() else [])`, `if torch.cuda.is_available(): devices.append("cuda")`) picks nothing:
-    the CPU variant runs on Neuron and the CUDA one is never made there. A query passed as `pin_memory=` chooses
-    only whether host memory is page-locked."""
+    the CPU variant runs on Neuron and the CUDA one is never made there; nor does `if torch.cuda.is_available():`
+    with no other arm in a test function whose block leaves nothing the test reads later (it repeats the test on the
+    GPU: `_gpu_rerun.py`). A query passed as `pin_memory=` chooses only whether host memory is page-locked."""
     node = hit.node
     call = parent_of(ctx, node)
     if not (isinstance(call, ast.Call) and call.func is node and dotted(node).rsplit(".", 1)[-1] in _QUERIES):
@@ -119,6 +121,8 @@ def check_without_placement(ctx, hit) -> bool:
         return False
     if cur is call and not up.orelse and is_test_module(ctx.path) and _adds_cuda_variant(up.body):
         return True
+    if cur is call and not up.orelse and is_test_module(ctx.path) and gpu_rerun(ctx, up):
+        return True  # `# test on gpu`: the block repeats the test on CUDA and leaves nothing the test reads later
     if not _places(up.body + up.orelse):
         return not _switches_off(up, cur)
     return _pick_only_compared(ctx, up)

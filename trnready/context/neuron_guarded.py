@@ -3,10 +3,12 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Callable
 
 from ..scope import classify
 from ._test_skips import SkipNames, helper_spans, runs_as_tests, skip_names, skipped_classes, uncalled_main
 from ._xla_flags import absent_packages
+from ._cuda_derived import count_key, cuda_build_probe, device_count_bounds, unreached_flag_assigns
 from .base import blocks_of, expressions, predicate
 from ..astwalk import walk
 
@@ -143,6 +145,9 @@ class _Conditions:
         self.module_body: list = []  # the module's top statements, where a version getter is looked up
         self.memo: dict = {}
         self._never_funcs: dict = {}  # name -> returns a false value on every Neuron machine (computed on demand)
+        # `hasattr(torch._C, "_cuda_...")` -> whether it probes the CUDA build of torch (_cuda_derived.py)
+        self.probe: Callable[[ast.Call], bool] | None = None
+        self.counts: dict = {}  # `n_gpu` -> the largest value it holds on Neuron (_cuda_derived.device_count_bounds)
 
     def forget_functions(self) -> None:
         self._never_funcs = {}
@@ -221,6 +226,8 @@ class _Conditions:
                 return True
             if type(f) is ast.Name and f.id in self.func_defs:
                 return self._never_func(f.id)
+            if type(f) is ast.Name and f.id == "hasattr" and self.probe is not None and self.probe(t):
+                return True  # `hasattr(torch._C, "_cuda_setRNGState")`: torch without CUDA has none
             if self._named_check(_tail(f)):
                 return True  # has_triton(), is_xpu_available(), is_sm_at_least_90(), sp24._has_cusparseLt()
             if type(f) is ast.Attribute and f.attr == "startswith" and t.args and type(t.args[0]) is ast.Constant:
@@ -254,6 +261,9 @@ class _Conditions:
             if self._device_count(left) and op in (ast.Gt, ast.GtE) and type(right) is ast.Constant \
                     and isinstance(right.value, int) and right.value >= (0 if op is ast.Gt else 1):
                 return True
+            if self.counts and op in (ast.Gt, ast.GtE) and type(right) is ast.Constant and type(right.value) is int:
+                bound = self.counts.get(count_key(left))  # `n_gpu > 1` with n_gpu a device count or 1
+                return bound is not None and right.value >= bound + (op is ast.GtE)
             return False
         if k is ast.Attribute:
             if t.attr == "is_cuda":
@@ -283,6 +293,10 @@ class _Conditions:
             if self._device_count(left) and op in (ast.Lt, ast.LtE, ast.Eq) and type(right) is ast.Constant \
                     and isinstance(right.value, int) and right.value >= (1 if op is ast.Lt else 0):
                 return True
+            if self.counts and op in (ast.Lt, ast.LtE) and type(right) is ast.Constant and type(right.value) is int:
+                bound = self.counts.get(count_key(left))  # `n_gpu <= 1`
+                if bound is not None and right.value >= bound + (op is ast.Lt):
+                    return True
             if op in (ast.NotEq, ast.NotIn, ast.IsNot) and any(
                     (type(o) is ast.Constant and (_cuda_string(o.value) or o.value in self.words))
                     or _nccl_name(o) or _cuda_device_type(o)
@@ -872,6 +886,11 @@ class _Spans:
         for d in defs:  # a name defined twice (if/else) is known only when every definition agrees
             if type(d) is not ast.ClassDef:
                 self.conds.func_defs.setdefault(d.name, []).append(d)
+        ctx = self.ctx
+        self.conds.probe = lambda call: cuda_build_probe(ctx, call)
+        self.conds.counts = device_count_bounds(ctx, self.conds.backends)
+        # an assignment in an arm Neuron never takes is not one of a flag's values there (_cuda_derived.py)
+        self.conds.unreached |= unreached_flag_assigns(ctx.statements(), self.conds.never, self.conds.always)
         self.conds.flags = _flags(self.ctx.statements(), self.conds)
         self.conds.forget_functions()  # judged again now that the flags are known: a function may return a flag
         self.local_skips = self._local_skips(tree.body)

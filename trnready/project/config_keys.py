@@ -195,6 +195,10 @@ def true_switches(entries, values: dict) -> list:
         if e.value is None or e.in_list or not e.keys or any(e.keys[:len(node)] == node for node in off):
             return None
         k = norm(e.key)
+        if k == "value" and len(e.keys) >= 2:
+            # W&B's config form (`enable_amp: {desc: ..., value: true}`, wandb.config's config-defaults.yaml):
+            # the parameter is the key above its `value`
+            k = norm(e.keys[-2])
         return k if k.isidentifier() and k not in generic else None
 
     out = []
@@ -202,7 +206,7 @@ def true_switches(entries, values: dict) -> list:
         k = key_of(e)
         if k is None or e.value.strip().lower() not in TRUE:
             continue
-        out.append([e.line, e.col, e.end_col, k, f"{e.key}: {e.value.strip()}"])
+        out.append([e.line, e.col, e.end_col, k, f"{_shown_key(e)}: {e.value.strip()}"])
         if len(out) >= 200:
             break
     # `optimizer_type: 'FusedAdam'`: a word value the code may compare to pick a path (`if params.optimizer_type ==
@@ -217,10 +221,14 @@ def true_switches(entries, values: dict) -> list:
             v = v[1:-1]
         if v.lower() in TRUE or v.lower() in FALSE or not VALUE_WORD.fullmatch(v):
             continue
-        values_out.append([e.line, e.col, e.end_col, f"{k}={v}", f"{e.key}: {e.value.strip()}"])
+        values_out.append([e.line, e.col, e.end_col, f"{k}={v}", f"{_shown_key(e)}: {e.value.strip()}"])
         if len(values_out) >= 200:
             break
     return out + values_out
+
+
+def _shown_key(e) -> str:
+    return e.keys[-2] if norm(e.key) == "value" and len(e.keys) >= 2 else e.key
 
 
 # A config value the code may compare with a string literal: a word (`FusedAdam`, `flash_attn`, `fused-lamb`)

@@ -115,6 +115,22 @@ class _File:
 
         return guarded_at(self.ctx, (node.lineno, node.col_offset), "", ("call",))
 
+    def in_fast_path(self, node):
+        """The private method of a module-level class holding `node` when `guarded-helper` guards it as a per-call
+        fast path (every reference a `self._m(...)` of its class under a test of a tensor's device: petals'
+        `_optimized_input_layernorm`), else None."""
+        from ..context.guarded_helper import _helper_spans, _methods
+
+        spans = self.ctx.fact("guarded-helper", _helper_spans)
+        if not spans:
+            return None
+        pos = (node.lineno, node.col_offset)
+        for _c, m in _methods(self.tree):
+            if (m.lineno, m.col_offset) <= pos < (m.end_lineno, m.end_col_offset) \
+                    and any(s <= (m.lineno, m.col_offset) < e for s, e in spans):
+                return m
+        return None
+
 
 class _Texts:
     """rel -> the text of each scanned Python file, read again on every look rather than kept: holding the text
@@ -229,6 +245,16 @@ def _callee(func) -> str | None:
     return func.id if type(func) is ast.Name else func.attr if type(func) is ast.Attribute else None
 
 
+def _fast_methods(f: _File, name: str) -> list:
+    """(class, method) of the file's module-level classes for a private method of that name `guarded-helper` guards
+    as a per-call CUDA fast path."""
+    if not name.startswith("_"):
+        return []
+    from ..context.guarded_helper import _methods
+
+    return [(c, m) for c, m in _methods(f.tree) if m.name == name and f.in_fast_path(m.body[0]) is m]
+
+
 def _block_of(f: _File, st):
     """The statement list holding st."""
     parent = f.parent.get(id(st))
@@ -296,6 +322,9 @@ class Judge:
                     callee = _callee(call.func)
                     if callee and callee not in names and f.guarded(call) and _other_path(f, call):
                         names.add(callee)
+                        # a fast-path method of the class (`self._optimized_ln(x)`): what it calls is reached too
+                        for _c, m in (_fast_methods(f, callee) if type(call.func) is ast.Attribute else ()):
+                            names |= {c for n in walk(m) if type(n) is ast.Call and (c := _callee(n.func))}
         if not names:
             return names
         defined = self.defined()
@@ -322,6 +351,12 @@ class Judge:
             for name in _top_names(text or ""):
                 out.setdefault(name, []).append(rel)
         return out
+
+    def _own_method(self, rel: str, name: str) -> bool:
+        """No other scanned file names the method but to define one of that name itself (a subclass elsewhere
+        calling `self._m()` may reach it on a path Neuron takes: the link step `imported-helper` says the same)."""
+        own = re.compile(rf"def\s+{re.escape(name)}\s*\(")
+        return all(own.search(self.texts.get(other) or "") for other in self.naming(name) if other != rel)
 
     def naming(self, name: str) -> list:
         """The scanned Python files whose text holds the word (one search per name, kept)."""
@@ -385,6 +420,10 @@ class Judge:
                 return None
             if f.guarded(call) and _other_path(f, call):
                 calls += 1
+                continue
+            method = f.in_fast_path(call)
+            if method is not None and self._own_method(f.rel, method.name):
+                calls += 1  # inside a CUDA fast path of a class (`self._optimized_ln(x)` under `x.device.type`)
                 continue
             outer = f.top_at(line)
             if outer is None or outer == name or not self.cuda_only(f.rel, outer, depth + 1, stack):

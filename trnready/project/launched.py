@@ -13,11 +13,14 @@ _SCRIPT = re.compile(r"(?<![\w$}/.-])(?P<path>(?:\.{0,2}/)?[\w./-]*\w\.py)(?![\w
 
 def _commands(text: str) -> list[str]:
     """The launch commands of a script, each with its `\\` continuation lines joined."""
-    from ..readers.launch_args import _COMMENT, _runs_program
+    from ..readers.launch_args import _COMMENT, _runs_program, commented_continuation
 
     out: list[str] = []
     current: list[str] = []
-    for raw in text.splitlines():
+    lines = text.splitlines()
+    for k, raw in enumerate(lines):
+        if current and commented_continuation(lines, k):
+            continue
         line = _COMMENT.sub("", raw) if "#" in raw else raw
         stripped = line.strip()
         if not current and not _runs_program(stripped):

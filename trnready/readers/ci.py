@@ -99,7 +99,9 @@ def ci_findings(rel: str, entries: list[Entry], lines: list[str], engine, em: Em
         return
     start = len(em.out)
     _report(jobs, lines, engine, em)
-    more = sorted({_where(j, lines) for j in jobs[1:]} - {_where(jobs[0], lines)})
+    # every place a reported job names its Python (`uv python install 3.9`, then `uv python pin 3.9`) is a line
+    # to change, not only the first
+    more = sorted({p for j in jobs for p in _places(j, lines)} - {_where(jobs[0], lines)})
     em.out[start:] = [replace(f, occurrences=tuple((ln, col, f.rule) for ln, col in more), **(
         {"message": f.message + " (the packaging requirement admits 3.12-3.14)"}
         if admitted else {})) for f in em.out[start:]]
@@ -540,6 +542,16 @@ def _where(job: dict, lines: list[str]) -> tuple[int, int]:
     line = where.key_line or where.line
     text = lines[line - 1] if 0 < line <= len(lines) else ""
     return line, len(text) - len(text.lstrip()) + 1
+
+
+def _places(job: dict, lines: list[str]) -> set:
+    """(line, column) of each declaration of the job's Python versions."""
+    out = set()
+    for where, _ in job["found"]:
+        line = where.key_line or where.line
+        text = lines[line - 1] if 0 < line <= len(lines) else ""
+        out.add((line, len(text) - len(text.lstrip()) + 1))
+    return out
 
 
 def _report(jobs: list[dict], lines: list[str], engine, em: Emitter) -> None:

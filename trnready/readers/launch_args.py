@@ -89,6 +89,20 @@ def _resolved(value: str, line: int, assigned: dict):
     return literal, at, col, end
 
 
+def commented_continuation(lines: list[str], k: int) -> bool:
+    """Line k (0-based) of a continued command is a comment line whose command goes on below it: a command
+    annotated flag by flag (`deepspeed train.py \\`, `    # the learning rate`, `    --learning_rate 5e-5 \\`).
+    bash ends the command at the comment, but the flags under it are plainly written for it (run alone they are
+    not a command), so they are read as the command's flags."""
+    if not lines[k].lstrip().startswith("#"):
+        return False
+    for later in lines[k + 1:]:
+        text = later.lstrip()
+        if not text.startswith("#"):
+            return text.startswith("-")
+    return False
+
+
 def launch_entries(lines: list[str], moved: dict | None = None) -> list[Entry]:
     """One Entry per flag of a launch command (key path from the flag name, value as written or `true`). A value
     that is a lone shell variable set to a literal earlier in the script (`--dist_backend $dist_backend` after
@@ -99,6 +113,8 @@ def launch_entries(lines: list[str], moved: dict | None = None) -> list[Entry]:
     in_command = False
     command = 0
     for i, raw in enumerate(lines, 1):
+        if in_command and commented_continuation(lines, i - 1):
+            continue
         line = _COMMENT.sub("", raw) if "#" in raw else raw
         stripped = line.strip()
         if not in_command:
@@ -135,6 +151,31 @@ def launch_entries(lines: list[str], moved: dict | None = None) -> list[Entry]:
 
 
 def read(ctx: FileContext) -> ReadResult:
+    result = _read(ctx)
+    if result.findings and other_accelerator_script(ctx.rel, ctx.engine):
+        result.findings = [f if f.guarded else replace(f, guarded=True, guarded_by="other-accelerator-code")
+                           for f in result.findings]
+    return result
+
+
+def other_accelerator_script(rel: str, engine) -> bool:
+    """A launcher whose file or directory name holds a word of [context.values] other-accelerator-words
+    (`scripts/npu/train.sh`, `run_fsdp_npu.sh`, `tpu/launch.sh`): written for Ascend NPUs, TPUs, Gaudi, ROCm or
+    another accelerator a Trainium host never has, it is not the launcher to port (its GPU twin is), as the Python
+    code of such a module is not (predicate other-accelerator-code). A CUDA_VISIBLE_DEVICES left in it from the
+    GPU script it was copied from selects nothing there either."""
+    catalogue = getattr(engine, "catalogue", None)
+    if catalogue is None:
+        return False
+    from ..context.neuron_guarded import _has_tpu_word, accelerator_words
+
+    words = accelerator_words(catalogue.context_values)
+    parts = rel.split("/")
+    parts[-1] = parts[-1].rsplit(".", 1)[0]
+    return any(p and _has_tpu_word(p.replace("-", "_"), words) for p in parts)
+
+
+def _read(ctx: FileContext) -> ReadResult:
     result = line_reader.read(ctx)
     if not result.sources:
         return result

@@ -87,6 +87,8 @@ def emit_lines(kind: str, lines: list[str], engine, em: Emitter, mention_text: s
         if kind == "shell" and getattr(engine, "catalogue", None) is not None else set()
     first = len(em.out)
     readers: list = []  # (finding, the rest of its flag's argument reading a variable)
+    literals = _literal_variables(lines, assigned) if assigned and only is None else {}
+    expanded: list = []  # (finding, assignment places) of hits only the expanded line gives
     for n, ln in enumerate(lines, 1):
         if (only is not None and n not in only) or n in foreign:
             continue
@@ -108,6 +110,8 @@ def emit_lines(kind: str, lines: list[str], engine, em: Emitter, mention_text: s
         # spaces backtracks quadratically, and a pattern cannot tell indentation from nothing.
         indent = len(body) - len(body.lstrip())
         body = body[indent:]
+        lit = _expanded(body, n, literals) if literals and "$" in body else None
+        hit_rules: set = set()
         for rule, m in matchers:
             hit = m.regex.search(body)
             if hit is None or (m.unless_mentioned and mentioned(m, mention_text)):
@@ -119,6 +123,8 @@ def emit_lines(kind: str, lines: list[str], engine, em: Emitter, mention_text: s
             added = len(em.out)
             em.add(rule, m, n, start + 1, indent + hit.end(g) + 1, ln, msg(rule, m, text.strip()), ln.strip(),
                    cell=cell)
+            if lit is not None:
+                hit_rules.add(rule.id)
             if assigned and len(em.out) > added:
                 if "$" in text:
                     em.out[-1] = _with_assignments(em.out[-1], text, assigned)
@@ -128,6 +134,10 @@ def emit_lines(kind: str, lines: list[str], engine, em: Emitter, mention_text: s
                     arg = rest.group() if rest else ""
                     if "$" in arg:
                         readers.append((em.out[-1], arg))
+        if lit is not None:
+            _match_expanded(lit, matchers, hit_rules, n, indent, ln, em, mention_text, cell, expanded)
+    if expanded:
+        em.out[first:] = _fold_expanded(em.out[first:], expanded)
     if readers:
         em.out[first:] = _fold_into_assignments(em.out[first:], readers, assigned)
     if assigned and len(em.out) > first:
@@ -135,6 +145,104 @@ def emit_lines(kind: str, lines: list[str], engine, em: Emitter, mention_text: s
 
 
 _ARG_REST = re.compile(r"[^\s\\;&|]*")
+
+# A variable a script sets once, to a literal (`NPROC_PER_NODE=8`, `export DEVICE="cuda"`), and reads later
+# (`torchrun --nproc_per_node $NPROC_PER_NODE`): the line that reads it says what it would say with the value
+# written in, so a line matcher the line as written misses is tried on it with the value in place. A value
+# reassigned anywhere, set from a command or another variable, or read before it is set is not put in.
+_LITERAL_ASSIGN = re.compile(r"^\s*(?:(?:export|readonly|local|declare(?:\s+-\w+)*)\s+)?(?P<name>[A-Za-z_]\w*)="
+                             r"(?P<value>\"[^\"$`\\]*\"|'[^']*'|[^\s\"'$`;&|()\\]+)\s*(?:#.*)?$")
+_READ = re.compile(r"\$(?:\{(?P<braced>[A-Za-z_]\w*)\}|(?P<name>[A-Za-z_]\w*))")
+
+
+def _literal_variables(lines: list[str], assigned: dict) -> dict:
+    """name -> (value, line, column) of each variable the script assigns exactly once, to a literal."""
+    out: dict = {}
+    for name, places in assigned.items():
+        if len(places) != 1:
+            continue
+        ln, col = places[0]
+        m = _LITERAL_ASSIGN.match(lines[ln - 1])
+        if m is None or m.group("name") != name:
+            continue
+        value = m.group("value")
+        if value[:1] in "\"'":
+            value = value[1:-1]
+        if value:
+            out[name] = (value, ln, col)
+    return out
+
+
+def _expanded(body: str, n: int, literals: dict):
+    """(text with the literal variables set before line n put in, original index of each character, (start, end,
+    assignment place) of each value put in), or None when the line reads none of them."""
+    parts: list = []
+    where: list = []
+    spans: list = []
+    at = 0
+    for m in _READ.finditer(body):
+        got = literals.get(m.group("braced") or m.group("name"))
+        if got is None or got[1] >= n:
+            continue
+        value, ln, col = got
+        parts.append(body[at:m.start()])
+        where.extend(range(at, m.start()))
+        spans.append((len(where), len(where) + len(value), (ln, col)))
+        parts.append(value)
+        where.extend([m.start()] * len(value))
+        at = m.end()
+    if not spans:
+        return None
+    parts.append(body[at:])
+    where.extend(range(at, len(body)))
+    where.append(len(body))
+    return "".join(parts), where, spans, body
+
+
+def _match_expanded(lit, matchers, hit_rules: set, n: int, indent: int, ln: str, em: Emitter, mention_text: str,
+                    cell, expanded: list):
+    """The line matchers the line as written missed, on the line with its literal variables put in: a hit that
+    takes in a value put in is reported on this line, the assignments it read as its places."""
+    text, where, spans, body = lit
+    for rule, m in matchers:
+        if rule.id in hit_rules:
+            continue
+        hit = m.regex.search(text)
+        if hit is None or (m.unless_mentioned and mentioned(m, mention_text)):
+            continue
+        places = [p for s, e, p in spans if s < hit.end() and e > hit.start()]
+        if not places:
+            continue
+        at = m.regex.groupindex.get("at")
+        g = at if at is not None and hit.group(at) is not None else 0
+        start, end = where[hit.start(g)], where[hit.end(g)]
+        written, value = body[start:end].strip(), hit.group(g).strip()
+        shown = written if written == value or not written else f"{written} = {value}"
+        added = len(em.out)
+        em.add(rule, m, n, indent + start + 1, indent + max(end, start + 1) + 1, ln, msg(rule, m, shown), ln.strip(),
+               cell=cell)
+        if len(em.out) > added:
+            expanded.append((em.out[-1], places))
+
+
+def _fold_expanded(found: list, expanded: list) -> list:
+    """A hit on a line with a value put in whose assignment the same rule already reports (`GPUS=8`, a GPU count
+    by its name) is that finding's place; otherwise it stands, with the assignment as its place."""
+    by_place = {(f.line, f.rule): i for i, f in enumerate(found)}
+    drop: set = set()
+    for f, places in expanded:
+        i = by_place.get((f.line, f.rule))
+        if i is None or found[i] is not f:
+            continue
+        target = next((by_place[p[0], f.rule] for p in places if (p[0], f.rule) in by_place), None)
+        if target is not None:
+            t = found[target]
+            found[target] = replace(t, occurrences=tuple(sorted({*t.occurrences, (f.line, f.column, f.rule)})))
+            drop.add(i)
+        else:
+            more = {(ln, col, f.rule) for ln, col in places}
+            found[i] = replace(f, occurrences=tuple(sorted({*f.occurrences, *more})))
+    return [f for i, f in enumerate(found) if i not in drop]
 
 
 def _fold_into_assignments(found: list, readers: list, assigned: dict) -> list:

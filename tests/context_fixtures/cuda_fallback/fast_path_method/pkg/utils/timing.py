@@ -1,0 +1,5 @@
+import torch
+
+
+def peak_bytes():
+    return torch.cuda.max_memory_allocated()

@@ -1,0 +1,126 @@
+"""Values a program derives from CUDA that `neuron-guarded` reads as never true on Neuron, beyond the checks it
+reads directly: a probe of the CUDA build of torch (`hasattr(torch._C, "_cuda_setRNGState")`), a count of CUDA
+devices kept in a name next to small constants (`n_gpu = torch.cuda.device_count()` / `n_gpu = 1`, then `if n_gpu >
+1:`), and a flag whose true value is assigned only in an arm Neuron never takes (`if lqs.is_cuda: self.cpu_cache =
+True` / `else: self.cpu_cache = False`). Not a predicate of its own: `neuron-guarded` asks these helpers while it
+builds its conditions, and names itself as the one that decided."""
+from __future__ import annotations
+
+import ast
+
+from .base import dotted, imported_name, name_globs
+
+_REBOUND = object()
+
+
+def cuda_build_probe(ctx, call) -> bool:
+    """`hasattr(torch._C, "_cuda_setRNGState")` (also through `from torch import _C`): an attribute that the torch
+    extension module has only in a CUDA build (`cuda-build-attributes`, globs over the resolved name). PyTorch adds
+    its `_cuda_*` functions to `torch._C` only when it is built with CUDA (`#ifdef USE_CUDA` around
+    `THCPModule_methods()` in torch/csrc/Module.cpp; `torch.cuda._is_compiled()` is this very `hasattr`), and
+    TorchNeuron's torch is not, so the probe is False there."""
+    if len(call.args) != 2 or call.keywords:
+        return False
+    attr = call.args[1]
+    if type(attr) is not ast.Constant or not isinstance(attr.value, str):
+        return False
+    globs = name_globs(ctx, "cuda-build-attributes")
+    if globs is None:
+        return False
+    # (a file read without an index, as some readers give, is looked at as written)
+    owner = imported_name(ctx, call.args[0])[0] if ctx.index is not None else dotted(call.args[0])
+    return bool(owner) and globs.match(f"{owner}.{attr.value}") is not None
+
+
+def _key(e) -> str:
+    """`n_gpu` -> "n_gpu", `args.n_gpu` -> "args.n_gpu"; "" for anything else."""
+    if type(e) is ast.Name:
+        return e.id
+    if type(e) is ast.Attribute:
+        return dotted(e)
+    return ""
+
+
+def count_key(e) -> str:
+    return _key(e)
+
+
+def _is_count(v, backends: frozenset) -> bool:
+    f = v.func if type(v) is ast.Call else None
+    return f is not None and type(f) is ast.Attribute and f.attr == "device_count" and not v.args \
+        and not v.keywords and (f.value.attr if type(f.value) is ast.Attribute else
+                                f.value.id if type(f.value) is ast.Name else "") in backends
+
+
+def device_count_bounds(ctx, backends: frozenset) -> dict:
+    """name or dotted attribute -> the largest value it can hold on Neuron, for the names every assignment of which
+    in the file is `torch.cuda.device_count()` (0 there) or a non-negative integer literal, at least one being the
+    count: BingBert's `n_gpu = torch.cuda.device_count()` in one arm and `n_gpu = 1` in the distributed one, or
+    `args.n_gpu = torch.cuda.device_count()`. `n_gpu > 1` is then False on every Neuron machine (the DataParallel
+    it guards never runs), while `n_gpu > 0` stays undecided (the distributed arm sets 1). A name that is also a
+    parameter of a function of the file, or bound any other way, is not judged; nor is an attribute whose name the
+    file spells as an option (`"--n_gpu"`, a keyword `n_gpu=`), which may come from the command line."""
+    if not ctx.may_name("device_count"):
+        return {}
+    found: dict = {}
+    for st in ctx.statements():
+        k = type(st)
+        if k is ast.Assign or k is ast.AnnAssign:
+            targets = st.targets if k is ast.Assign else [st.target]
+            v = st.value
+            if v is None:
+                continue
+            if len(targets) != 1 or type(targets[0]) not in (ast.Name, ast.Attribute):
+                for t in targets:
+                    for n in ast.walk(t):
+                        key = _key(n)
+                        if key:
+                            found.setdefault(key, []).append(_REBOUND)
+                continue
+            key = _key(targets[0])
+            if not key:
+                continue
+            if _is_count(v, backends):
+                found.setdefault(key, []).append(-1)
+            elif type(v) is ast.Constant and type(v.value) is int and v.value >= 0:
+                found.setdefault(key, []).append(v.value)
+            else:
+                found.setdefault(key, []).append(_REBOUND)
+        elif k in (ast.AugAssign, ast.For, ast.AsyncFor):
+            key = _key(st.target)
+            if key:
+                found.setdefault(key, []).append(_REBOUND)
+    counts = {key: vals for key, vals in found.items() if -1 in vals and _REBOUND not in vals}
+    if not counts:
+        return {}
+    params = {a.arg for fn in ctx.nodes(ast.FunctionDef) + ctx.nodes(ast.AsyncFunctionDef)
+              for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs}
+    attrs = {key.rsplit(".", 1)[1] for key in counts if "." in key}
+    options: set = set()
+    if attrs:
+        for c in ctx.nodes(ast.Constant):
+            if isinstance(c.value, str) and c.value.lstrip("-").replace("-", "_") in attrs:
+                options.add(c.value.lstrip("-").replace("-", "_"))
+        for c in ctx.calls():
+            options.update(kw.arg for kw in c.keywords if kw.arg in attrs)
+    return {key: max(0, *vals) for key, vals in counts.items()
+            if key not in params and ("." not in key or key.rsplit(".", 1)[1] not in options)}
+
+
+def unreached_flag_assigns(stmts, never, always) -> set:
+    """ids of the assignments that sit directly in an arm a Neuron machine never takes: the body of `if <test>:`
+    when `never(test)`, the `else` when `always(test)` (`if t > self.cpu_cache_length and lqs.is_cuda:
+    self.cpu_cache = True` / `else: self.cpu_cache = False`). The flag so assigned holds only its other values there:
+    with them all False or None it is a never-on-Neuron flag like `self.cpu_cache = lqs.is_cuda`. Only arms holding
+    an assignment of a literal are asked about (the test is judged once, and most `if` statements have none)."""
+    out: set = set()
+    for st in stmts:
+        if type(st) is not ast.If:
+            continue
+        body = [s for s in st.body if type(s) is ast.Assign and type(s.value) is ast.Constant]
+        other = [s for s in st.orelse if type(s) is ast.Assign and type(s.value) is ast.Constant]
+        if body and never(st.test):
+            out.update(id(s) for s in body)
+        elif other and always(st.test):
+            out.update(id(s) for s in other)
+    return out

@@ -291,13 +291,15 @@ def _writes_at(st, col: int) -> bool:
     return False
 
 
-def shared_places(tree, mine: list, categories: frozenset) -> dict:
+def shared_places(tree, mine: list, categories: frozenset, value_categories: frozenset = frozenset()) -> dict:
     """(line, column) -> (line, column) of the one place a finding names at match time that is either the plain
-    import of a library (for `categories`, the library categories) or the assignment writing its flagged value.
+    import of a library (for `categories`, the library categories) or, for `value_categories`, the assignment
+    writing its flagged value.
     match.py lists `import deepspeed` among the places of each use of the library, and `seed = 0xABEDABE7` among
     the places of each `g.manual_seed(seed)`: two findings of one rule naming that one place are one thing to
     change (one library to drop, one value to rewrite), however far apart. Other places a finding carries (an
-    option read, a host random draw) join nothing."""
+    option read, a host random draw) join nothing, and so does a written value in other categories: the mask an
+    attention call reads is a place of each call, each its own item."""
     wanted = [f for f in mine if f.occurrences]
     if len(wanted) < 2:
         return {}
@@ -309,7 +311,8 @@ def shared_places(tree, mine: list, categories: frozenset) -> dict:
             st = starts.get(ln)
             if st is None or rule != f.rule:
                 continue
-            if type(st) in (ast.Import, ast.ImportFrom) and f.category in categories or _writes_at(st, col - 1):
+            if type(st) in (ast.Import, ast.ImportFrom) and f.category in categories or \
+                    f.category in value_categories and _writes_at(st, col - 1):
                 out[(f.line, f.column)] = (ln, col)
                 break
     return out
@@ -451,7 +454,7 @@ class Joins:
 
 
 def joins(findings: list, ctx, result, api_categories: frozenset, class_categories: frozenset = frozenset(),
-          library_categories: frozenset = frozenset()) -> Joins:
+          library_categories: frozenset = frozenset(), value_categories: frozenset = frozenset()) -> Joins:
     out = Joins(ctx.rel)
     out.shell = shell_assignments(findings, ctx, result)
     for src in result.sources or ():
@@ -471,6 +474,7 @@ def joins(findings: list, ctx, result, api_categories: frozenset, class_categori
         out.aliases.update(((cell, *pos), ln) for pos, ln in uses.items())
         out.alias_lines.update((cell, ln) for ln in uses.values())
         out.arms.update(((cell, *pos), v) for pos, v in arm_statements(tree, mine).items())
-        out.places.update(((cell, *pos), at) for pos, at in shared_places(tree, mine, library_categories).items())
+        out.places.update(((cell, *pos), at) for pos, at in shared_places(tree, mine, library_categories,
+                                                                                    value_categories).items())
         out.trees[cell] = tree
     return out

@@ -16,6 +16,9 @@ with the current trnready and each recorded finding is looked up:
              otherwise none may remain on the duplicate's line (kept_line may
              be path:line when the kept finding is in another file).
 
+A notebook finding is looked up by its cell line (as earlier draws recorded it) and by its
+`file_line`, its line in the .ipynb text (as precision_sample.py records it since session 17).
+
 A finding counts as reported when it is in the JSON report, not suppressed and not
 marked guarded. It prints precision per category as recorded and now (on the
 recorded sample: kept true positives / everything of the sample still reported),
@@ -122,8 +125,14 @@ class Index:
         self.per_category = Counter(f["category"] for f in findings)
         for f in findings:
             self.by_line[f["path"], f["line"]].append(f)
+            # a notebook finding is found by its cell line (earlier draws) or its line in the .ipynb text
+            # (precision_sample.py writes that one since session 17)
+            if f.get("file_line") and f["file_line"] != f["line"]:
+                self.by_line[f["path"], f["file_line"]].append(f)
             for o in f.get("occurrences") or ():
                 self.folded.add((f["path"], o["line"], o["rule"]))
+                if f.get("cell") is not None and o.get("file_line"):
+                    self.folded.add((f["path"], o["file_line"], o["rule"]))
             for o in f.get("elsewhere") or ():  # places in other files folded into it (schema 1.4)
                 self.folded.add((o["path"], o["line"], o["rule"]))
 

@@ -18,6 +18,11 @@ draw (rows are NAME for the stratified part and NAME-uniform for the rest), so a
 later sample can sit next to an earlier one in the verdicts file. Findings marked
 suppressed or guarded are not on the report and are left out of the pool.
 
+A notebook finding's line is relative to its cell, which names no single line of the .ipynb file (the same cell
+line is in every cell); the rows written carry the finding's `file_line` (its line in the .ipynb text) in `line`
+instead, so that a reader finds it, and bench/precision.py matches a recorded line against either. The draw
+itself still orders the pool by the cell line, so earlier draws reproduce.
+
 The draw depends only on the scan results, the seed and the allocation below, so
 re-running it on the same commits and the same scanner reproduces the sample.
 """
@@ -118,13 +123,16 @@ def main(argv: list[str] | None = None) -> int:
             pool.append({"repository": repo["repository"], "commit": repo["commit"],
                          "path": f["path"], "line": f["line"], "column": f["column"],
                          "rule": f["rule"], "severity": f["severity"],
-                         "category": f["category"]})
+                         "category": f["category"], "file_line": f.get("file_line")})
     sample = draw(pool, args.seed, args.draw, args.uniform)
     fh = args.out.open("w", newline="") if args.out else sys.stdout
     writer = csv.DictWriter(fh, fieldnames=FIELDS)
     writer.writeheader()
     for item in sample:
-        writer.writerow({**item, "verdict": "", "fp_class": "", "kept_line": "", "reason": ""})
+        row = {k: v for k, v in item.items() if k != "file_line"}
+        if item.get("file_line"):  # a notebook: the line in the .ipynb text, not the cell's
+            row["line"] = item["file_line"]
+        writer.writerow({**row, "verdict": "", "fp_class": "", "kept_line": "", "reason": ""})
     if args.out:
         fh.close()
     print(f"{len(pool)} findings pooled, {len(sample)} drawn", file=sys.stderr)

@@ -110,6 +110,21 @@ def test_fingerprint_survives_inserted_lines(tmp_path):
     assert before["findings"][0]["line"] == 2 and after["findings"][0]["line"] == 5
 
 
+def test_the_same_line_in_two_notebook_cells_has_two_fingerprints(tmp_path):
+    """Repeats of identical code are numbered through the whole notebook, as in a .py file; the first copy keeps
+    the fingerprint a notebook of that cell alone gives it."""
+    cell = {"cell_type": "code", "metadata": {}, "source": ["import torch\n", "m = torch.nn.Linear(2, 2).cuda()\n"]}
+    (tmp_path / "nb.ipynb").write_text(json.dumps({"cells": [cell, cell, cell], "metadata": {}, "nbformat": 4,
+                                                   "nbformat_minor": 5}))
+    _, data = scan_json(tmp_path)
+    prints = [f["fingerprint"] for f in data["findings"]]
+    assert len(prints) == 3 and len(set(prints)) == 3
+    (tmp_path / "nb.ipynb").write_text(json.dumps({"cells": [cell], "metadata": {}, "nbformat": 4,
+                                                   "nbformat_minor": 5}))
+    _, alone = scan_json(tmp_path)
+    assert [f["fingerprint"] for f in alone["findings"]] == prints[:1]
+
+
 def test_output_files_and_summary(tmp_path):
     (tmp_path / "a.py").write_text("import flash_attn\n")
     out = tmp_path / "out" / "r.json"

@@ -20,7 +20,13 @@ NEW_KINDS = ("configs/", "recipes/", "ds_configs/", "examples/", ".github/", ".g
 SNAPSHOT = [
     ('.circleci/config.yml', 5, 14, 'TRN603', 'CUDA container base image: `linux-cuda-12:default`'),
     ('.circleci/config.yml', 6, 21, 'TRN610', 'GPU resource request in a job, container or cluster definition: `resource_class: gpu.nvidia.small`'),
+    ('.circleci/config.yml', 24, 7, 'TRN604', 'Container image with a Python outside 3.12-3.14: `- image: cimg/python:3.9`'),
     ('.github/workflows/gpu_test.yaml', 7, 14, 'TRN610', 'GPU resource request in a job, container or cluster definition: `runs-on: linux.g5.12xlarge.nvidia.gpu`'),
+    ('.github/workflows/merge_checks.yml', 13, 26, 'TRN506', 'PyTorch pinned below 2.13: `torch==2.0.1+cpu`'),
+    ('.github/workflows/merge_checks.yml', 21, 19, 'TRN505', 'CI matrix over CUDA versions: `matrix.include.cuda: 11.8` (the jobs install CUDA builds)'),
+    ('.github/workflows/merge_checks.yml', 24, 26, 'TRN506', 'PyTorch pinned below 2.13: `torch==2.1.0`'),
+    ('.github/workflows/merge_checks.yml', 32, 19, 'TRN505', 'CI matrix over CUDA versions: `matrix.include.cuda: 12.1` (the jobs install CUDA builds)'),
+    ('.github/workflows/merge_checks.yml', 34, 73, 'TRN505', 'CUDA build of PyTorch (+cuXXX wheel or CUDA wheel index): `download.pytorch.org/whl/cu$CUDA_TAG`'),
     ('.github/workflows/unit_test.yaml', 11, 9, 'TRN523', 'CI never tests Python 3.12-3.14: `test job unit_tests runs on Python 3.9, 3.10, 3.11 only`'),
     ('.github/workflows/unit_test.yaml', 24, 33, 'TRN507', 'TorchAO declared as a dependency: `torchao`'),
     ('.github/workflows/wheels.yaml', 8, 9, 'TRN523', 'CI never tests Python 3.12-3.14: `job build_wheels builds wheels on Python 3.9, 3.10, 3.11 only`'),

@@ -1,4 +1,5 @@
-"""saved-here: torch.load of a file the same function (or module top level) wrote with torch.save earlier."""
+"""saved-here: torch.load of a file the same function (or module top level) wrote earlier: torch.save, a saving
+helper given the same path, or a fresh temporary directory."""
 from conftest import CONTEXT_FIXTURES, scan_findings
 
 LOAD = "torch.load without map_location: tensors saved from CUDA are restored to CUDA, which Trainium lacks"
@@ -12,4 +13,12 @@ def test_round_trips_are_silent_loads_of_files_made_elsewhere_are_reported():
         # writer() saves, but a module-level load does not follow a save inside some function
         ("ckpt_io.py", 23, 8, "TRN351", LOAD, False),
         # tests/test_roundtrip.py: the test writes the file it loads
+        # written_here.py: a saving helper given the same path, a fresh temporary directory (made, pytest's or a
+        # fixture's) are silent; another path, a reader, a fixed directory, a data fixture and an archive unpacked into a
+        # temporary directory stay reported
+        ("written_here.py", 24, 12, "TRN351", LOAD, False),
+        ("written_here.py", 29, 12, "TRN351", LOAD, False),
+        ("written_here.py", 46, 12, "TRN351", LOAD, False),
+        ("written_here.py", 65, 12, "TRN351", LOAD, False),
+        ("written_here.py", 71, 12, "TRN351", LOAD, False),  # an archive unpacked into the fresh directory
     ]

@@ -364,6 +364,18 @@ def test_notebook_fixture_pair_through_the_cli(tmp_path):
     assert again.returncode == 0 and again.stdout == ""
 
 
+def test_the_same_line_in_two_notebook_cells_is_fixed_in_both(tmp_path):
+    """The scan numbers repeats of identical code across a notebook's cells (two fingerprints); the fix, which
+    reads one cell at a time, still pairs the copy in the second cell with its finding."""
+    _, text = _notebook([("code", ["import torch\n", 'x = torch.zeros(2, device="cuda")\n']),
+                         ("code", ["import torch\n", 'x = torch.zeros(2, device="cuda")\n'])])
+    (tmp_path / "nb.ipynb").write_text(text, encoding="utf-8")
+    proc = run_cli("fix", tmp_path)
+    assert proc.returncode == 1 and proc.stdout.count('+    "x = torch.zeros(2, device=\\"neuron\\")\\n"') == 2, \
+        proc.stdout
+    assert "Would apply 2 fixes in 1 file" in proc.stderr
+
+
 def test_fix_honours_the_config_file(tmp_path):
     (tmp_path / "trnready.toml").write_text('ignore = ["cuda-device"]\n')
     (tmp_path / "m.py").write_text('import torch\nx = torch.zeros(2, device="cuda")\n')

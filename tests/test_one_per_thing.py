@@ -116,6 +116,59 @@ def test_uses_stay_when_the_import_is_suppressed_or_another_rule(tmp_path):
                    (9, "TRN243", False, None)]
 
 
+DEEPSPEED = """import deepspeed
+
+
+def setup(parser):
+    deepspeed.init_distributed()
+    return deepspeed.add_config_arguments(parser)
+
+
+def build(args, model):
+    engine, _, _, _ = deepspeed.initialize(args=args, model=model)
+    return engine
+"""
+
+
+def test_uses_of_a_library_naming_one_import_are_one_finding(tmp_path):
+    """`import deepspeed` itself is no finding, but each use lists it among its places: uses in two functions
+    naming that one import line are one library to drop in the file."""
+    (tmp_path / "train.py").write_text(DEEPSPEED)
+    got = [(f["line"], f["rule"], f.get("occurrences")) for f in scan(tmp_path)["findings"]]
+    assert got == [(5, "TRN287", [{"line": 1, "column": 1, "rule": "TRN287"},
+                                  {"line": 6, "column": 12, "rule": "TRN287"},
+                                  {"line": 10, "column": 23, "rule": "TRN287"}])]
+
+
+SEEDS = """import torch
+
+g = torch.Generator()
+seed = 0xABEDABE7
+g.manual_seed(seed)
+first = torch.randn(4, generator=g)
+mean = first.mean()
+std = first.std()
+print(mean, std)
+torch.save(first, "first.pt")
+g.manual_seed(seed)
+second = torch.randn(4, generator=g)
+
+
+def reseed(gen):
+    gen.manual_seed(0xABEDABE8)
+"""
+
+
+def test_calls_reading_one_written_value_are_one_finding(tmp_path):
+    """Two seeds read from the one assignment that writes the too-large value are one value to rewrite; a
+    value written in the call itself is another."""
+    (tmp_path / "seeds.py").write_text(SEEDS)
+    got = [(f["line"], f["rule"], f.get("occurrences")) for f in scan(tmp_path)["findings"]]
+    assert got == [(5, "TRN131", [{"line": 4, "column": 8, "rule": "TRN131"},
+                                  {"line": 11, "column": 1, "rule": "TRN131"}]),
+                   (16, "TRN131", None)]
+
+
 LIGER = """base_model: meta-llama/Llama-3.2-3B
 plugins:
   - axolotl.integrations.liger.LigerPlugin

@@ -143,3 +143,57 @@ def test_sampler_draws_from_the_named_repositories_only(tmp_path):
         ("after-9", "acme/demo", "model.py", "2"), ("after-9", "acme/demo", "model.py", "6"),
         ("after-9", "acme/demo", "model.py", "7")]
     assert "3 findings pooled, 3 drawn" in proc.stderr
+
+
+NOTEBOOK = {"cells": [
+    {"cell_type": "code", "metadata": {}, "source": ["import torch\n", "a = torch.randn(2).cuda()\n"]},
+    {"cell_type": "code", "metadata": {}, "source": ["import torch\n", "b = torch.randn(3).cuda()\n"]},
+], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+
+
+def make_notebook_repo(tmp_path):
+    """A checkout holding one notebook whose two cells each report on their line 2."""
+    import json
+
+    text = json.dumps(NOTEBOOK, indent=1)
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "demo.ipynb").write_text(text)
+    git = ["git", "-c", "user.email=t@example.com", "-c", "user.name=t", "-C", str(src)]
+    subprocess.run(git + ["init", "-q"], check=True)
+    subprocess.run(git + ["add", "demo.ipynb"], check=True)
+    subprocess.run(git + ["commit", "-qm", "demo"], check=True)
+    commit = subprocess.run(git + ["rev-parse", "HEAD"], check=True, capture_output=True,
+                            text=True).stdout.strip()
+    subprocess.run(["git", "clone", "-q", "--bare", str(src), str(tmp_path / "mirrors" / "acme+demo" / "repo")],
+                   check=True)
+    checkout = tmp_path / "repos" / "demo"
+    checkout.mkdir(parents=True)
+    (checkout / "demo.ipynb").write_text(text)
+    return commit
+
+
+def test_notebook_findings_are_drawn_and_matched_by_their_line_in_the_file(tmp_path):
+    """A cell line names no single line of a notebook (both cells report on their line 2): the sampler writes
+    each finding's line in the .ipynb text, and the bench finds a verdict recorded on it."""
+    commit = make_notebook_repo(tmp_path)
+    listing = tmp_path / "repos.csv"
+    listing.write_text(f"repository,commit\nacme/demo,{commit}\n")
+    out = tmp_path / "draw.csv"
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    proc = subprocess.run([sys.executable, str(REPO / "bench" / "precision_sample.py"),
+                           "--repos", str(tmp_path / "repos"), "--repos-csv", str(listing),
+                           "--draw", "nb", "--uniform", "0", "--seed", "5", "--out", str(out)],
+                          capture_output=True, text=True, env=env, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    with out.open(newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    text = (tmp_path / "repos" / "demo" / "demo.ipynb").read_text().splitlines()
+    lines = sorted(int(r["line"]) for r in rows)
+    assert len(lines) == 2 and all(".cuda()" in text[n - 1] for n in lines)
+    # one verdict on the second cell's line in the file: a tp kept; the first cell's, an fp still reported
+    got = run_bench(tmp_path, [
+        {**verdict(commit, lines[1], "TRN241", "cuda-device", "tp"), "path": "demo.ipynb"},
+        {**verdict(commit, lines[0], "TRN241", "cuda-device", "fp", "other"), "path": "demo.ipynb"}])
+    assert "tp lost: 0" in got.stdout
+    assert f"demo.ipynb:{lines[0]} TRN241" in got.stdout

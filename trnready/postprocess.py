@@ -131,7 +131,9 @@ def one_per_thing(findings: list, ctx, result) -> list:
     rule_functions = _function_keys(findings, ctx, result, func_rules, by="rule") if func_rules else {}
     arms = _arm_assignments(findings, ctx, result)
     joins = file_joins(findings, ctx, result, frozenset(values.get("one-per-file-api-categories", ())),
-                       frozenset(values.get("one-per-class-decorator-categories", ())))
+                       frozenset(values.get("one-per-class-decorator-categories", ())),
+                       frozenset(values.get("library-import-categories", ())),
+                       frozenset(values.get("one-per-written-value-categories", ())))
     kept: dict = {}  # key -> index into out
     out: list = []
     extra: dict = {}  # index into out -> [(line, column), ...]

@@ -10,6 +10,10 @@ thing to change, reported at the first (postprocess.py keeps it, the others beco
 - `class_decorators`: the decorators of one class's methods (`@custom_fwd` on forward, `@custom_bwd` on backward);
 - `alias_uses`: the uses of a name bound once to an API (`type_tensor = torch.cuda.FloatTensor`), which belong to
   the finding of that assignment;
+- `shared_places`: findings of one rule naming the same place at match time: the plain import of a library the
+  port drops (`import deepspeed`, then `deepspeed.init_distributed()` in one function and `deepspeed.initialize(...)`
+  in another: one library to replace in the file), or the assignment writing the flagged value (`seed =
+  0xABEDABE7`, then `g.manual_seed(seed)` twice: one value to rewrite);
 - `arm_statements`: the same statement, or the same call of one API on one operand, in alternative arms of the
   branches of one block (`if` / `elif` / `else`, sibling `if`s, `try` / `except`).
 
@@ -277,6 +281,43 @@ def _same_call(call) -> str | None:
     return ast.dump(ast.Call(func=call.func, args=first, keywords=call.keywords))
 
 
+def _writes_at(st, col: int) -> bool:
+    """The statement assigns one target a value whose text holds the column (0-based): the place match.py lists
+    where a flagged value is written (`seed = 0xABEDABE7`, `backend = "gloo" if nt else "nccl"`)."""
+    if type(st) is ast.Assign and len(st.targets) == 1 or type(st) is ast.AnnAssign and st.value is not None:
+        v = st.value
+        assert v is not None
+        return (v.lineno, v.col_offset) <= (st.lineno, col) < (v.end_lineno, v.end_col_offset)
+    return False
+
+
+def shared_places(tree, mine: list, categories: frozenset, value_categories: frozenset = frozenset()) -> dict:
+    """(line, column) -> (line, column) of the one place a finding names at match time that is either the plain
+    import of a library (for `categories`, the library categories) or, for `value_categories`, the assignment
+    writing its flagged value.
+    match.py lists `import deepspeed` among the places of each use of the library, and `seed = 0xABEDABE7` among
+    the places of each `g.manual_seed(seed)`: two findings of one rule naming that one place are one thing to
+    change (one library to drop, one value to rewrite), however far apart. Other places a finding carries (an
+    option read, a host random draw) join nothing, and so does a written value in other categories: the mask an
+    attention call reads is a place of each call, each its own item."""
+    wanted = [f for f in mine if f.occurrences]
+    if len(wanted) < 2:
+        return {}
+    lines = {ln for f in wanted for ln, _c, _r in f.occurrences}
+    starts = {st.lineno: st for st in _statements_at(tree, sorted(lines))}
+    out: dict = {}
+    for f in wanted:
+        for ln, col, rule in f.occurrences:
+            st = starts.get(ln)
+            if st is None or rule != f.rule:
+                continue
+            if type(st) in (ast.Import, ast.ImportFrom) and f.category in categories or \
+                    f.category in value_categories and _writes_at(st, col - 1):
+                out[(f.line, f.column)] = (ln, col)
+                break
+    return out
+
+
 def arm_statements(tree, mine: list) -> dict:
     """(line, column) -> [(branch, text, path), ...] for the findings in a simple statement inside an arm of an
     `if` / `try` (body, `elif`, `else`, except handlers), `path` being the arms that lead there (see `apart`):
@@ -361,11 +402,12 @@ class Joins:
         self.aliases: dict = {}  # (cell, line, column) -> line of the alias assignment
         self.alias_lines: set = set()  # (cell, line)
         self.arms: dict = {}  # (cell, line, column) -> [(branch, text, arm path), ...]
+        self.places: dict = {}  # (cell, line, column) -> the import or written value it names as a place
         self.trees: dict = {}  # cell -> syntax tree
         self.guards: dict = {}  # cell -> [(first, last)] blocks a project step may guard, worked out when asked
 
     def __bool__(self) -> bool:
-        return bool(self.shell or self.apis or self.classes or self.aliases or self.arms)
+        return bool(self.shell or self.apis or self.classes or self.aliases or self.arms or self.places)
 
     def guard(self, cell, line: int):
         """The innermost block holding the line that runs only when an imported name is true, or None."""
@@ -388,7 +430,8 @@ class Joins:
         cls = self.classes.get((f.cell, f.line))
         line = self.aliases.get(here)
         alias = (f.cell, f.line) in self.alias_lines
-        if api is None and cls is None and line is None and not alias:
+        shared = self.places.get(here)
+        if api is None and cls is None and line is None and not alias and shared is None:
             return tuple(own), ()
         guard = self.guard(f.cell, f.line)
         if api is not None:
@@ -399,6 +442,8 @@ class Joins:
             own.append((stand, f.rule, "line", f.line, guard))
         if line is not None:
             ask.append((stand, f.rule, "line", line, guard))
+        if shared is not None:
+            own.append((stand, f.rule, "place", shared, guard))
         return tuple(own), tuple(ask)
 
     def same_in_arms(self, f) -> list:
@@ -408,7 +453,8 @@ class Joins:
         return [(*g, guard) for g in got]
 
 
-def joins(findings: list, ctx, result, api_categories: frozenset, class_categories: frozenset = frozenset()) -> Joins:
+def joins(findings: list, ctx, result, api_categories: frozenset, class_categories: frozenset = frozenset(),
+          library_categories: frozenset = frozenset(), value_categories: frozenset = frozenset()) -> Joins:
     out = Joins(ctx.rel)
     out.shell = shell_assignments(findings, ctx, result)
     for src in result.sources or ():
@@ -428,5 +474,7 @@ def joins(findings: list, ctx, result, api_categories: frozenset, class_categori
         out.aliases.update(((cell, *pos), ln) for pos, ln in uses.items())
         out.alias_lines.update((cell, ln) for ln in uses.values())
         out.arms.update(((cell, *pos), v) for pos, v in arm_statements(tree, mine).items())
+        out.places.update(((cell, *pos), at) for pos, at in shared_places(tree, mine, library_categories,
+                                                                                    value_categories).items())
         out.trees[cell] = tree
     return out

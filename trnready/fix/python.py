@@ -94,13 +94,20 @@ def _targets(tree, text: str, rel: str, findings: list[Finding], engine: Engine,
         node = h.node
         line = lines[node.lineno - 1] if 0 < node.lineno <= len(lines) else ""
         by_pos.setdefault((h.rule.id, node.lineno, _column(line, node.col_offset)), h)
+    # A notebook's scan numbers repeats of identical code across all its cells (readers/notebook.py), this one
+    # cell alone: a copy in a later cell has another repeat index here, so it is paired by place and line text.
+    at_place = {(g.rule, g.line, g.column): g for g in local.values()} if cell is not None else {}
     out = []
     for f in findings:
         key = (f.rule, f.line, f.column, f.fingerprint)
-        if key not in local:
+        mine = local.get(key)
+        if mine is None:
+            same = at_place.get((f.rule, f.line, f.column))
+            mine = same if same is not None and same.snippet == f.snippet else None
+        if mine is None:
             left.append((f, "the file changed since it was scanned"))
             continue
-        out.append(Target(local[key], by_pos[(f.rule, f.line, f.column)]))
+        out.append(Target(mine, by_pos[(f.rule, f.line, f.column)]))
     return out
 
 

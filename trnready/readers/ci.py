@@ -239,6 +239,62 @@ def guard_accelerator_legs(rel: str, entries: list[Entry], findings: list, value
     return out
 
 
+def _job_spans(rel: str, entries: list[Entry]) -> list:
+    """(first line, last line, the text of its commands) of each job of a CI file (the job shapes of _job_of)."""
+    spans: dict = {}
+    for e in entries:
+        job = _job_of(rel, e)
+        if job is None:
+            continue
+        first, last, cmds = spans.get(job, (e.line, e.line, []))
+        spans[job] = (min(first, e.line), max(last, _last_line(e)), cmds)
+        if e.value is not None and set(e.keys) & _COMMAND_KEYS:
+            cmds.append(e.value)
+    return [(first, last, " \n".join(cmds)) for first, last, cmds in spans.values()]
+
+
+def drop_lint_job_findings(rel: str, entries: list[Entry], findings: list, values: dict) -> list:
+    """Findings of the rules in `lint-job-rules` (the Python of a job's container image, TRN604) inside a job that
+    only lints: its commands run a linter or formatter (pre-commit, flake8, black, ...) and no test suite and no
+    wheel build. Such a job never runs the project, so the Python its image ships says nothing about a port; the
+    test jobs of the same file stay reported. The same job shapes as test_jobs, in GitHub Actions, CircleCI and
+    GitLab CI (a job with no command at all is no lint job)."""
+    rules = frozenset(values.get("lint-job-rules", ()))
+    if not any(f.rule in rules for f in findings):
+        return findings
+    lint = []
+    for first, last, cmds in _job_spans(rel, entries):
+        text = _DOC_CHECK.sub(" ", cmds)
+        if _LINT_CMD.search(text) and not _TEST.search(text) and not _WHEEL_BUILD.search(text):
+            lint.append((first, last))
+    if not lint:
+        return findings
+    return [f for f in findings if f.rule not in rules or not any(a <= f.line <= b for a, b in lint)]
+
+
+# PyTorch CPU wheels (`torch==1.8.1+cpu`, the cpu index `download.pytorch.org/whl/cpu`) and any CUDA build
+# (`+cu118`, `/whl/cu121`, one chosen by a variable: `/whl/cu$CUDA_TAG`, conda's pytorch-cuda / cudatoolkit /
+# cuda-toolkit). A job naming both (a build matrix with CPU and CUDA rows) installs CUDA builds.
+_CPU_WHEELS = re.compile(r"(?i)(?<![\w-])torch(?:vision|audio)?==[\w.]+\+cpu\b|download\.pytorch\.org/whl/(?:[\w.-]+/)*cpu\b")
+_CUDA_WHEELS = re.compile(r"(?i)\+cu(?:\d|\$)|/whl/(?:[\w.-]+/)*cu(?:\d|\$)|pytorch-cuda|cudatoolkit|cuda-toolkit")
+
+
+def drop_cpu_wheel_job_findings(rel: str, entries: list[Entry], findings: list, values: dict) -> list:
+    """Findings of the rules in `cpu-wheel-job-rules` (a matrix over CUDA versions, TRN505) inside a job whose
+    commands install PyTorch's CPU wheels and no CUDA build (`pip install torch==1.8.1+cpu`, `--extra-index-url
+    https://download.pytorch.org/whl/cpu`): whatever the job's name or matrix says (`build_cu102` with `cuda:
+    10.2`), the wheels it installs are the CPU ones, so there is no CUDA build to replace. A job that installs
+    nothing named stays reported."""
+    rules = frozenset(values.get("cpu-wheel-job-rules", ()))
+    if not any(f.rule in rules for f in findings):
+        return findings
+    cpu = [(first, last) for first, last, cmds in _job_spans(rel, entries)
+           if _CPU_WHEELS.search(cmds) and not _CUDA_WHEELS.search(cmds)]
+    if not cpu:
+        return findings
+    return [f for f in findings if f.rule not in rules or not any(a <= f.line <= b for a, b in cpu)]
+
+
 def test_jobs(rel: str, entries: list[Entry], lines: list[str] | None = None, root=None,
               builds: bool = False) -> list[dict]:
     """The test jobs of one CI file: name, the literal Python versions with where they are declared (a

@@ -365,7 +365,11 @@ def read(ctx: FileContext) -> ReadResult:
                     ctx.path if ctx.path is not None and (is_workflow(ctx.rel) or is_action(ctx.rel)) else None)
         from .ci import guard_accelerator_legs
 
-        found = guard_accelerator_legs(ctx.rel, entries, base.findings + em.out,
-                                       ctx.engine.catalogue.context_values)
+        from .ci import drop_cpu_wheel_job_findings, drop_lint_job_findings
+
+        values = ctx.engine.catalogue.context_values
+        found = drop_cpu_wheel_job_findings(ctx.rel, entries, drop_lint_job_findings(
+            ctx.rel, entries, base.findings + em.out, values), values)
+        found = guard_accelerator_legs(ctx.rel, entries, found, values)
         return ReadResult(found, base.diag, base.sources, summary)
     return ReadResult(base.findings + em.out, base.diag, base.sources, summary)

@@ -29,7 +29,7 @@ from ..filekinds import comments
 from .context import FileContext, ReadResult, Source
 from .emit import Emitter, emit_deps, emit_pyreqs, mentioned, msg, uncommented
 from .distro_python import distro_pyreqs
-from .lines import quiet_echo, shell_pyreqs
+from .lines import fold_builds, quiet_echo, shell_pyreqs
 
 _MAX_VALUE = 512  # longer expansions are not image names, URLs or versions; keeps chained ARGs linear
 _DECL = re.compile(r"^\s*(?P<kw>ARG|ENV)\s+(?P<rest>.*)$", re.I)
@@ -254,41 +254,14 @@ def run_steps(lines: list[str]) -> dict:
     return out
 
 
-# an install of the directory the step is in (`pip install .`, `python setup.py install`): no package named
-_HERE_BUILD = re.compile(r"(?:pip3?|python3?\s+-m\s+pip|uv\s+pip)\s+install\s+(?:-\S+\s+)*\.$"
-                         r"|python3?\s+setup\.py\s+(?:\w+\s+)*install$")
-
-
-def _builds_here(f) -> bool:
-    """A cuda-library finding on `cd flash-attention && pip install .`: the build of what the step cloned."""
-    text = (f.snippet or "")[max(f.column - 1, 0):max(f.end_column - 1, 0)].strip()
-    return f.category == "cuda-library" and bool(_HERE_BUILD.search(text))
-
-
 def one_build_per_step(found: list, lines: list[str], engine) -> list:
     """One finding per thing: in one RUN step that installs a CUDA-only package from source (a cuda-library
     finding: `git clone https://github.com/NVIDIA/apex`), the flags that build its kernels (custom-cuda-kernel
     line findings: `--cuda_ext`, `FORCE_CUDA=1`, `-gencode`) and the install of the cloned directory
     (`cd flash-attention && pip install .`) are how that package is built, so they are places of the package's
-    finding, not items of their own. Other steps, and Python findings, are left alone."""
-    lib = [f for f in found if f.category == "cuda-library"]
-    kern = [f for f in found if f.category == "custom-cuda-kernel"]
-    if not lib or not (kern or any(_builds_here(f) for f in lib)):
-        return found
-    step = run_steps(lines)
-    first: dict = {}
-    for f in sorted(lib, key=lambda f: (f.line, f.column)):
-        first.setdefault(step.get(f.line), f)
-    out: list = []
-    folded: dict = {}
-    for f in found:
-        k = first.get(step.get(f.line))
-        if k is not None and k is not f and (f.category == "custom-cuda-kernel" or _builds_here(f)):
-            folded.setdefault(id(k), []).append((f.line, f.column, f.rule))
-            continue
-        out.append(f)
-    return [replace(f, occurrences=tuple(sorted({*f.occurrences, *folded[id(f)]}))) if id(f) in folded else f
-            for f in out]
+    finding, not items of their own. Other steps, and Python findings, are left alone (lines.one_build_per_command
+    is the same for the commands of a shell script)."""
+    return fold_builds(found, lambda: run_steps(lines))
 
 
 def _is_variant(ctx, values: dict) -> bool:

@@ -329,6 +329,62 @@ def shell_pyreqs(lines: list[str], only: set | None = None) -> list:
     return out
 
 
+# an install of the directory the step is in (`pip install .`, `python setup.py install`): no package named
+_HERE_BUILD = re.compile(r"(?:pip3?|python3?\s+-m\s+pip|uv\s+pip)\s+install\s+(?:-\S+\s+)*\.$"
+                         r"|python3?\s+setup\.py\s+(?:\w+\s+)*install$")
+
+
+def _builds_here(f) -> bool:
+    """A cuda-library finding on `cd flash-attention && pip install .`: the build of what the step cloned."""
+    text = (f.snippet or "")[max(f.column - 1, 0):max(f.end_column - 1, 0)].strip()
+    return f.category == "cuda-library" and bool(_HERE_BUILD.search(text))
+
+
+def fold_builds(found: list, steps) -> list:
+    """The fold of docker.one_build_per_step and one_build_per_command: within one step (`steps()` maps each line
+    to the first line of its step), the custom-cuda-kernel flags and the install of the cloned directory become
+    places of the first cuda-library finding of the step."""
+    lib = [f for f in found if f.category == "cuda-library"]
+    kern = [f for f in found if f.category == "custom-cuda-kernel"]
+    if not lib or not (kern or any(_builds_here(f) for f in lib)):
+        return found
+    step = steps()
+    first: dict = {}
+    for f in sorted(lib, key=lambda f: (f.line, f.column)):
+        first.setdefault(step.get(f.line), f)
+    out: list = []
+    folded: dict = {}
+    for f in found:
+        k = first.get(step.get(f.line))
+        if k is not None and k is not f and (f.category == "custom-cuda-kernel" or _builds_here(f)):
+            folded.setdefault(id(k), []).append((f.line, f.column, f.rule))
+            continue
+        out.append(f)
+    return [replace(f, occurrences=tuple(sorted({*f.occurrences, *folded[id(f)]}))) if id(f) in folded else f
+            for f in out]
+
+
+def command_lines(lines: list[str]) -> dict:
+    """line -> first line of the shell command it belongs to (lines joined by a trailing `\\`)."""
+    out: dict = {}
+    start, cont = 0, False
+    for n, ln in enumerate(lines, 1):
+        if not cont:
+            start = n
+        out[n] = start
+        cont = ln.rstrip().endswith("\\")
+    return out
+
+
+def one_build_per_command(found: list, lines: list[str]) -> list:
+    """One finding per thing in a shell script: a command that installs a CUDA-only package from source (`pip
+    install --global-option="--cuda_ext" apex@https://github.com/NVIDIA/apex/...`) reports that package once; the
+    kernel-build flags of the same command (`--cuda_ext`, `FORCE_CUDA=1 pip install ...`) are how it is built, so
+    they are places of the package's finding, as in a Dockerfile RUN step. A flag in another command stays its
+    own finding."""
+    return fold_builds(found, lambda: command_lines(lines))
+
+
 def read(ctx: FileContext) -> ReadResult:
     kind, text = ctx.kind, ctx.text
     if kind == "yaml" and "/ISSUE_TEMPLATE/" in f"/{ctx.rel}":
@@ -348,6 +404,8 @@ def read(ctx: FileContext) -> ReadResult:
         emit_deps(man.deps, lines, ctx.engine, em, mention)
         emit_pyreqs(man.pyreqs, lines, ctx.engine, em, mention)
     emit_lines(kind, lines, ctx.engine, em, mention, test=kind == "shell" and classify(ctx.rel) == "test")
+    if kind == "shell" and len(em.out) > 1:
+        em.out = one_build_per_command(em.out, lines)
     if kind == "shell" and em.out and release_packaging(ctx.rel, mention, ctx.engine):
         em.out = [f if f.guarded else replace(f, guarded=True, guarded_by="release-packaging") for f in em.out]
     return ReadResult(em.out, None, [Source(text, comments(kind))])

@@ -14,7 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from ..filekinds import comments, kind_of
-from ..model import Diagnostic, Finding
+from ..model import Diagnostic, Finding, Occurrences
 from .context import FileContext, ReadResult, Source
 from .emit import Emitter, emit_deps, emit_pyreqs
 from .lines import emit_lines, shell_deps, shell_pyreqs
@@ -256,8 +256,12 @@ def _scan_namespace(python_cells, rel: str, engine):
             h = replace(h, also=tuple(a for a in h.also if owner.get(id(a), -1) == cell))
         per_cell.setdefault(cell, []).append(h)
     out = []
+    # Repeats of identical code are numbered across the notebook, not per cell: a fingerprint names one finding
+    # of the file (the first of a repeated line keeps the fingerprint it had when each cell was numbered apart).
+    repeats = Occurrences()
     for n, (i, text, tree, lines) in enumerate(python_cells):
-        for f in findings_from_hits(per_cell.get(n, []), text.splitlines(), rel, cell=i, tree=tree):
+        for f in findings_from_hits(per_cell.get(n, []), text.splitlines(), rel, cell=i, tree=tree,
+                                    occurrences=repeats):
             # snippets come from the original cell text, not the blanked copy
             snip = lines[f.line - 1] if 0 < f.line <= len(lines) else f.snippet
             out.append(f if snip == f.snippet else _replace_snippet(f, snip))

@@ -59,11 +59,14 @@ def hits_for_tree(tree: ast.Module, engine: Engine, rel: str = "") -> list[Hit]:
 
 
 def findings_from_hits(hits: list[Hit], lines: list[str], rel: str, cell: int | None = None,
-                       line_offset: int = 0, tree: ast.AST | None = None) -> list[Finding]:
+                       line_offset: int = 0, tree: ast.AST | None = None,
+                       occurrences: Occurrences | None = None) -> list[Finding]:
+    """`occurrences` numbers repeats of identical code; a notebook passes one for all its cells, so that the
+    same line in two cells gets two fingerprints."""
     out: list[Finding] = []
     fixable = FixableCheck(tree)
     seen: set = set()
-    occurrences = Occurrences()
+    occurrences = occurrences if occurrences is not None else Occurrences()
     hits = sorted(hits, key=lambda h: (h.node.lineno, h.node.col_offset, h.rule.id))
     for h in hits:
         node = h.node

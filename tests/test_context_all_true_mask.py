@@ -9,6 +9,7 @@ def test_all_true_masks_are_silent_changed_triangular_and_float_masks_are_report
     assert scan_findings(CONTEXT_FIXTURES / "all_true_mask", "--select", "TRN171") == [
         # line 8 (a module-level ones mask) and line 14 (torch.ones and torch.full(..., True)) mask nothing
         ("attention.py", 22, 9, "TRN171", MSG, False),  # m[:, 4:] = False writes into it
-        # attention.py:23:9 TRN171 folds into line 22 (a run of neighbouring statements)
-        # attention.py:24:9 TRN171 folds into line 22 (a run of neighbouring statements)
+        # three different masks are three items (neighbouring calls fold only when they pass the same mask)
+        ("attention.py", 23, 9, "TRN171", MSG, False),
+        ("attention.py", 24, 9, "TRN171", MSG, False),
     ]

@@ -13,6 +13,15 @@ TRANSFORMER = ("nn.Transformer / TransformerEncoder / TransformerDecoder (layer)
 
 def test_causal_masks_built_in_the_file_are_a_change_and_every_other_mask_stays_a_blocker():
     assert scan_findings(CONTEXT_FIXTURES / "causal_built_mask", "--select", "TRN171,TRN172,TRN173,TRN174") == [
+        # SDPA's convention (True = takes part): a bool lower triangle with its diagonal is causal, directly or
+        # cast with .bool() and moved with .to(); float ones (an additive 0/1 mask) and tril(-1) are not, and
+        # nn.MultiheadAttention reads the same bool lower triangle the other way round (True = masked out)
+        ("keep_lower.py", 8, 12, "TRN174", CHANGE.format("torch.nn.functional.scaled_dot_product_attention"), False),
+        ("keep_lower.py", 13, 12, "TRN174", CHANGE.format("torch.nn.functional.scaled_dot_product_attention"),
+         False),
+        ("keep_lower.py", 18, 12, "TRN171", SDPA, False),
+        ("keep_lower.py", 23, 12, "TRN171", SDPA, False),
+        ("keep_lower.py", 33, 16, "TRN172", MHA, False),
         # a constructor argument passed by one site as a causal mask and by another as a caller's mask
         ("mixed_sites.py", 13, 16, "TRN172", MHA, False),
         # a class never built in the file: its mask is not known

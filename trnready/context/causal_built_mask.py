@@ -15,8 +15,10 @@ from .base import argument_of, dotted, predicate
 
 # Abstract values of the tensors followed. CAUSAL_F: -inf strictly above the diagonal, 0 elsewhere (additive).
 # CAUSAL_B: True strictly above the diagonal (nn.MultiheadAttention's convention: True = masked out).
+# CAUSAL_KEEP: True on and below the diagonal (scaled_dot_product_attention's convention: True = takes part).
 NONE, NEUTRAL, EMPTY, NEGINF, TRUE, ONES, UPPER_ONES = "none", "neutral", "empty", "neginf", "true", "ones", "upper1"
-CAUSAL_F, CAUSAL_B = "causal-float", "causal-bool"
+LOWER_ONES = "lower1"
+CAUSAL_F, CAUSAL_B, CAUSAL_KEEP = "causal-float", "causal-bool", "causal-keep"
 NEUTRAL_F = "neutral-float"  # NEUTRAL after a dtype change: fine for a float mask only
 _MAX_DEPTH = 8
 _UNSET = object()
@@ -64,6 +66,17 @@ def _diagonal_one(call, position) -> bool:
 
 def _triu(inner):
     return {NEGINF: CAUSAL_F, TRUE: CAUSAL_B, ONES: UPPER_ONES}.get(inner)
+
+
+def _diagonal_zero(call, position) -> bool:
+    """No diagonal given, or 0: the main diagonal stays (a token attends to itself)."""
+    d = next((kw.value for kw in call.keywords if kw.arg == "diagonal"),
+             call.args[position] if len(call.args) > position else None)
+    return d is None or (type(d) is ast.Constant and d.value == 0 and type(d.value) is int)
+
+
+def _tril(inner):
+    return {TRUE: CAUSAL_KEEP, ONES: LOWER_ONES}.get(inner)
 
 
 class _Where:
@@ -157,6 +170,8 @@ class _Eval:
             return TRUE if any(kw.arg == "dtype" and _names_bool(kw.value) for kw in e.keywords) else ONES
         if tail == "triu" and module_form and e.args:
             return _triu(self.value(e.args[0], where, depth + 1)) if _diagonal_one(e, 1) else None
+        if tail == "tril" and module_form and e.args:
+            return _tril(self.value(e.args[0], where, depth + 1)) if _diagonal_zero(e, 1) else None
         if type(f) is ast.Attribute and not module_form:
             if type(f.value) is ast.Name and f.value.id == "self" and where.cls is not None:
                 own = self.method(where.cls, f.attr)
@@ -391,11 +406,14 @@ def _apply(method, call, inner):
         return None
     if base == "triu":
         return _triu(inner) if _diagonal_one(call, 0) else None
+    if base == "tril":
+        return _tril(inner) if _diagonal_zero(call, 0) else None
     if base == "bool" and not call.args:
-        return {UPPER_ONES: CAUSAL_B, CAUSAL_B: CAUSAL_B, TRUE: TRUE, ONES: TRUE}.get(inner)
+        return {UPPER_ONES: CAUSAL_B, CAUSAL_B: CAUSAL_B, LOWER_ONES: CAUSAL_KEEP, CAUSAL_KEEP: CAUSAL_KEEP,
+                TRUE: TRUE, ONES: TRUE}.get(inner)
     if inner in (CAUSAL_F, NEGINF) and (base in _KEEPS or base in _FLOAT_CASTS):
         return inner
-    if inner == CAUSAL_B and base in _KEEPS:
+    if inner in (CAUSAL_B, CAUSAL_KEEP) and base in _KEEPS:
         # a dtype given to .to() turns True into 1.0: no longer the boolean mask
         if any(kw.arg == "dtype" for kw in call.keywords) or base == "type_as" or any(
                 (type(a) is ast.Attribute and a.attr in ("dtype", "float", "half", "bfloat16", "float16",
@@ -428,7 +446,7 @@ def _causal(ctx, hit) -> bool:
     call = hit.node
     if type(call) is not ast.Call or ctx.tree is None:
         return False
-    if not (ctx.may_name("triu") or ctx.may_name("subsequent_mask")):
+    if not (ctx.may_name("triu") or ctx.may_name("tril") or ctx.may_name("subsequent_mask")):
         return False
     key = ("causal-built-mask", id(call), id(hit.matcher))
     found = ctx.memo.get(key)
@@ -437,7 +455,7 @@ def _causal(ctx, hit) -> bool:
     wanted = [p for p in hit.matcher.args if p.op == "is-not-none"]
     ev = _Eval(ctx)
     where = ev.where(call)
-    accepted = (CAUSAL_F,) if _sdpa(hit) else (CAUSAL_F, CAUSAL_B)
+    accepted = (CAUSAL_F, CAUSAL_KEEP) if _sdpa(hit) else (CAUSAL_F, CAUSAL_B)
     found = bool(wanted)
     for p in wanted:
         arg = argument_of(p, call)
@@ -454,11 +472,12 @@ def causal_built_mask(ctx, hit) -> bool:
     as a plain causal mask: `-inf` strictly above the diagonal and 0 elsewhere (`torch.full((n, n),
     float("-inf")).triu(1)`, `torch.triu(..., diagonal=1)`, `torch.empty(n, n)` then `.fill_(-inf)` and
     `.triu_(1)`), `torch.ones(n, n, dtype=torch.bool).triu(1)` (True = masked out; nn.MultiheadAttention and the
-    nn.Transformer family only), or `generate_square_subsequent_mask(n)` (the library's; a function of that name
+    nn.Transformer family only), `torch.ones(n, n, dtype=torch.bool).tril()` or `torch.tril(torch.ones(n,
+    n)).bool()` (True = takes part, main diagonal kept; scaled_dot_product_attention only), or `generate_square_subsequent_mask(n)` (the library's; a function of that name
     in the file is followed instead). The mask is followed through names of the function or module (applying
     in-place `fill_`/`triu_` in order), `self.<attr>` assigned or registered as a buffer in the same class,
     `__init__` parameters (every call site of the class in the file must pass such a mask or nothing), and
     methods or module functions of the file that return it; `.to(...)`, `.cuda()`, `X if c else None` keep it.
     Arithmetic (`mask + pad`), slicing, writes into the mask, a diagonal other than 1, a shape not visibly square
-    or a value from anywhere else make it not causal. Files without `triu` or `subsequent_mask` are not looked at."""
+    or a value from anywhere else make it not causal. Files without `triu`, `tril` or `subsequent_mask` are not looked at."""
     return _causal(ctx, hit)

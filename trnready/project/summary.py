@@ -44,7 +44,7 @@ from .call_text import call_text
 from .syntax import MAX_ITEMS, _Attribute, _Name, dotted, literal_source, unconditional_nodes  # noqa: F401 (imported from here too)
 from ..astwalk import walk
 
-VERSION = 28
+VERSION = 29
 MAX_TEMPLATE = 400  # a call longer than this is not carried (generated code, data tables)
 
 # Imports from these never lead into the project: calls naming only them need no summary entry.
@@ -870,7 +870,7 @@ def _function(fn, calls_in: list, kept: dict, callees=frozenset(), apis=frozense
 # decode a quarter of it (`Compacted.head`). Order: as summarize() writes the fields, kept through a round trip.
 HEAD = ("v", "imports", "consts", "classes", "aliases", "stores", "stars", "flags", "defs")
 _ORDER = ("v", "imports", "consts", "classes", "aliases", "funcs", "uses", "stars", "stores", "reads", "flags",
-          "guards", "exts", "imported", "callers", "defs")
+          "guards", "exts", "imported", "callers", "defs", "kw", "over")
 
 
 def compact(summary):
@@ -1064,9 +1064,17 @@ def _rest_valid(summary: dict) -> bool:
         from .call_sites import valid as callers_valid
 
         ok = ok and (summary["callers"] is None or callers_valid(summary["callers"]))
-        return ok and all(len(u) == 7 and all(isinstance(x, int) for x in u[:4]) and isinstance(u[4], str)
-                          and isinstance(u[5], list) and all(isinstance(n, str) for n in u[5])
-                          and isinstance(u[6], bool) for u in summary["uses"])
+        ok = ok and all(len(u) == 7 and all(isinstance(x, int) for x in u[:4]) and isinstance(u[4], str)
+                        and isinstance(u[5], list) and all(isinstance(n, str) for n in u[5])
+                        and isinstance(u[6], bool) for u in summary["uses"])
+        # the overwritten-parameter step's facts (project/overwritten.py), present only when not empty
+        ok = ok and all(isinstance(r, list) and len(r) == 7 and all(type(x) is int for x in r[:2])
+                        and (r[2] is None or isinstance(r[2], str)) and all(type(x) is int for x in r[3:5])
+                        and all(x is None or isinstance(x, str) for x in r[5:]) for r in summary.get("kw", ()))
+        over = summary.get("over", [{}, {}])
+        return ok and isinstance(over, list) and len(over) == 2 and all(
+            isinstance(d, dict) and all(isinstance(ps, list) and all(isinstance(p, str) for p in ps)
+                                        for ps in d.values()) for d in over)
     except (TypeError, ValueError, KeyError, AttributeError):
         return False
 

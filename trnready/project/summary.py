@@ -779,33 +779,43 @@ def _device_literal(value, imports: dict) -> str | None:
 
 def overwritten(fn) -> set:
     """The parameters the function's body assigns in a statement of its own (not inside an `if`, a loop or a
-    `try`) before any statement reads them: their values as passed are never used."""
+    `try`) before any statement reads them: their values as passed are never used. Kept on the node: the summary
+    and the overwritten-parameter facts (project/overwritten.py) ask it of the same functions."""
+    got = getattr(fn, "trnready_overwritten", None)
+    if got is None:
+        got = fn.trnready_overwritten = _overwritten(fn)
+    return got
+
+
+def _overwritten(fn) -> set:
     a = fn.args
     params = {p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs)}
     # most functions assign no parameter at their top level: then nothing is walked; otherwise the statements after
     # the last such assignment cannot add to the answer and are not walked either
     last = -1
+    cands: set = set()  # the parameters assigned so: the only ones the answer can hold, or reads can matter for
     for i, st in enumerate(fn.body):
-        if type(st) in (ast.Assign, ast.AnnAssign) and any(
-                type(t) is ast.Name and t.id in params
-                for t in (st.targets if type(st) is ast.Assign else [st.target])):
-            last = i
+        if type(st) in (ast.Assign, ast.AnnAssign):
+            for t in (st.targets if type(st) is ast.Assign else [st.target]):
+                if type(t) is ast.Name and t.id in params:
+                    cands.add(t.id)
+                    last = i
     if last < 0:
         return set()
     read: set = set()
     out: set = set()
     for st in fn.body[:last + 1]:
-        loads = {n.id for n in walk(st) if type(n) is ast.Name and type(n.ctx) is ast.Load}
+        loads = {n.id for n in walk(st) if type(n) is ast.Name and n.id in cands and type(n.ctx) is ast.Load}
         if type(st) in (ast.Assign, ast.AnnAssign) and st.value is not None:
             targets = st.targets if type(st) is ast.Assign else [st.target]
             for t in targets:
-                if type(t) is ast.Name and t.id in params and t.id not in read and t.id not in loads:
+                if type(t) is ast.Name and t.id in cands and t.id not in read and t.id not in loads:
                     out.add(t.id)
         read |= loads
         if type(st) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda):
-            read |= params  # a nested function may read it later
-        if params <= read | out:
-            break
+            read |= cands  # a nested function may read it later
+        if cands <= read | out:
+            break  # every candidate is settled: nothing later can add to the answer
     return out
 
 

@@ -5,8 +5,9 @@ a substring?" before checking for a whole word: a hundred scans of every text (a
 One pass that splits the text into its words answers all of them: a name occurs as a whole word (not after or
 before a letter, digit or underscore: `str.isalnum` or `_`, which is exactly what the regex `\\w` matches) if and
 only if it is one of the text's words. The split runs on the UTF-8 bytes, where `bytes.translate` turns every ASCII
-byte that is not a word character into a space (about 15 times as fast as `re.findall(r"\\w+")`); a piece holding
-non-ASCII bytes is split again with the regex, since a non-ASCII character may or may not be a word character.
+byte that is not a word character into a space (0.23 s for the 1,031 files of diffusers/src, against 0.56 s for
+`re.findall(r"\\w+")`); a piece holding non-ASCII bytes is split again with the regex, since a non-ASCII character may
+or may not be a word character.
 
 Only a pure word (`is_word`) can be tested this way; a caller with anything else (a file stem `run-demo`) keeps
 its substring test.

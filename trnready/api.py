@@ -357,6 +357,13 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
 
         from .project.summary import StaleSummary
 
+        # What the per-file pass produced (findings, packed summaries) lives to the end of the scan, and every full
+        # collection of the cyclic GC during the project steps, which allocate many short-lived objects (decoded
+        # summaries), traversed all of it again: 0.3 s of CPU on diffusers/src. Frozen (moved out of the collected
+        # generations, `gc.freeze`) for the steps, unless someone else froze objects already.
+        frozen = gc.isenabled() and gc.get_freeze_count() == 0
+        if frozen:
+            gc.freeze()
         try:
             exts = {files[i].rel: v for i, v in link_notes.items()}
             linked, notes = link_findings(files, summaries, engine, cache, config, scan_bytes, digests, exts)
@@ -461,6 +468,9 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
                 raise
             cache.forget([key for i, key in hit_keys.values() if _malformed(files[i].rel, summaries[i])])
             raise _Again from None
+        finally:
+            if frozen:
+                gc.unfreeze()
         # Repository-level rules (e.g. torch.compile used but no shared NEFF cache configured anywhere).
         in_config_files = mentioned_in_files([], config.max_file_size, repo_files(root, paths, config))
 

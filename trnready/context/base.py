@@ -99,6 +99,15 @@ class FileContext:
                 return st
         return None
 
+    def _holder(self, pos: tuple[int, int], node):
+        """The innermost statement other than `node` holding the position, or None (statement_at)."""
+        stmts = self.statements()
+        for i in range(bisect_right(self.memo["_starts"], pos) - 1, -1, -1):
+            st = stmts[i]
+            if st is not node and pos < (st.end_lineno, st.end_col_offset):
+                return st
+        return None
+
     def nodes(self, kind: type) -> list:
         """Every node of that type in the file, in tree order. One walk per file, shared by all predicates;
         statements (defs, ifs, assignments) come from a walk of the statements alone until that is done."""
@@ -137,6 +146,16 @@ class FileContext:
         found = near.get(id(node), near)
         if found is not near:
             return found
+        if self.tree is not None and getattr(node, "lineno", None) is not None:
+            # a node's parent is inside the innermost other statement holding its start: descending from that
+            # statement instead of the module skips every statement of the bodies above it (a path found is the
+            # node's one path in the tree; when the statement does not hold the node, the module is searched)
+            st = self._holder((node.lineno, node.col_offset), node)
+            path = _path_to(st, node) if st is not None else None
+            if path is not None and len(path) > 1:
+                for up, down in zip(path, path[1:]):
+                    near[id(down)] = up
+                return near[id(node)]
         path = _path_to(self.tree, node) if self.tree is not None else None
         if path is None:
             return self.parents().get(id(node))

@@ -86,9 +86,11 @@ def guard_autocast_never_enabled(findings: list, files: list, read_text, max_byt
         python.append(sf)
         if "autocast" in text or "GradScaler" in text:
             try:
-                parsed[sf.rel] = _File(ast.parse(text))
+                parsed[sf.rel] = got = _File(ast.parse(text))
             except (SyntaxError, ValueError, RecursionError):
                 return findings  # a file we cannot read may switch it on
+            if any(_surely_on(c) for c in got.calls):
+                return findings  # switched on whatever the other files say: the rest need not be parsed
     off_names: dict = {}
 
     def off(call) -> bool:
@@ -125,6 +127,20 @@ def guard_autocast_never_enabled(findings: list, files: list, read_text, max_byt
             guarded.append(f)
     ids = {id(f) for f in guarded}
     return [replace(f, guarded=True, guarded_by=GUARD) if id(f) in ids else f for f in findings]
+
+
+def _surely_on(call) -> bool:
+    """A call that is not off (`off` in guard_autocast_never_enabled) whatever the project's other files hold: a
+    GradScaler, an autocast without `enabled=`, or with a literal other than False or an expression that is not a
+    name."""
+    if _last(call.func) != "autocast":
+        return True
+    v = _enabled(call)
+    if v is None:
+        return True
+    if type(v) is ast.Constant:
+        return v.value is not False
+    return type(v) not in (ast.Attribute, ast.Name)
 
 
 def _place_off(pf: _File, line: int, off) -> bool:

@@ -51,19 +51,28 @@ def guard_overwritten_keywords(findings: list, files: list, summaries: list, rea
 
     linker = None
     guarded: set = set()
+    tables: dict = {}  # rel -> the `over` table of its summary
     for rel, fs in cands.items():
-        rec = _unpack(rel, py[rel][1]).get("callers")
+        summary = _unpack(rel, py[rel][1])
+        rec = summary.get("callers")
         if not rec or not rec["calls"]:
             continue
-        tree = tree_of(rel)
-        if tree is None:
-            continue
+        # the keyword facts the per-file pass noted for its findings (`keyword_facts`); a finding added later (a
+        # linked call) is looked for in the parsed file
+        facts = {(row[0], row[1]): row[2:] for row in summary.get("kw", ())}
+        tree = None
         for f in fs:
-            got = _keyword_at(tree, f.line, f.column)
-            if got is None:
+            fact = facts.get((f.line, f.column))
+            if fact is None:
+                if tree is None:
+                    tree = tree_of(rel)
+                    if tree is None:
+                        break
+                fact = _fact(tree, f.line, f.column, rec)
+            arg, line, col, name, local = fact
+            if arg is None:
                 continue
-            kw, call = got
-            callee = next((c[4] for c in rec["calls"] if (c[0], c[1]) == (call.lineno, call.col_offset)), None)
+            callee = next((c[4] for c in rec["calls"] if (c[0], c[1]) == (line, col)), None)
             if callee is not None and "@" in callee:
                 continue
             if linker is None:
@@ -74,25 +83,83 @@ def guard_overwritten_keywords(findings: list, files: list, summaries: list, rea
             if callee is None:
                 # `from fastvideo.distributed import init_distributed_environment` inside the calling function: the
                 # summary records module-level imports only
-                fn = _locally_imported(linker, tree, call, tree_of)
+                if local is None or local not in linker.mods:
+                    continue
+                gone = _gone(linker.lookup(linker.mods[local], name, 1, frozenset()), py, tables)
             else:
-                fn = _definition(linker, rel, callee, tree_of)
-            if fn is not None:
-                from .summary import overwritten
-
-                if kw.arg in overwritten(fn):
-                    guarded.add(id(f))
+                gone = _gone(linker.expr(rel, callee, 0), py, tables)
+            if gone is not None and arg in gone:
+                guarded.add(id(f))
     if not guarded:
         return findings
     return [replace(f, guarded=True, guarded_by=GUARD) if id(f) in guarded else f for f in findings]
 
 
-def _locally_imported(linker, tree, call, tree_of):
-    """The def node of a bare name the file imports absolutely from a project module inside a function (only when
-    the file binds that name by one such import and nothing else at any depth)."""
-    if type(call.func) is not ast.Name:
-        return None
-    name = call.func.id
+def keyword_facts(tree, findings, summary) -> list:
+    """What this step needs of the file's syntax tree, noted by the per-file pass for each finding at a keyword
+    argument: [line, column, keyword, call line, call column, bare name called, module it is imported from inside
+    a function or None] (`_fact`), so that the step parses no candidate file (123 files of diffusers/src)."""
+    rec = summary.get("callers") if summary else None
+    if not rec or not rec["calls"]:
+        return []
+    out: list = []
+    seen: set = set()
+    for f in findings:
+        if f.cell is not None or (f.line, f.column) in seen:
+            continue
+        if _KEYWORD.search((f.snippet or "")[:max(f.column - 1, 0)]):
+            seen.add((f.line, f.column))
+            out.append([f.line, f.column, *_fact(tree, f.line, f.column, rec)])
+    return out
+
+
+def _fact(tree, line: int, column: int, rec: dict) -> list:
+    """[keyword, call line, call column, bare name called or None, module or None] of the keyword argument whose
+    value starts at line:column (keyword None: there is none). The module: the call's bare name is imported inside
+    a function from that absolute module, asked only of a call the callers record does not hold (`_local_source`)."""
+    got = _keyword_at(tree, line, column)
+    if got is None:
+        return [None, 0, 0, None, None]
+    kw, call = got
+    name = call.func.id if type(call.func) is ast.Name else None
+    local = None
+    if name is not None and next((c[4] for c in rec["calls"] if (c[0], c[1]) == (call.lineno, call.col_offset)),
+                                 None) is None:
+        local = _local_source(tree, name)
+    return [kw.arg, call.lineno, call.col_offset, name, local]
+
+
+def overwritten_table(tree) -> list:
+    """[{function: [parameters]}, {class: [parameters of its __init__]}]: what `summary.overwritten` finds in each
+    module-level function and in the `__init__` of each module-level class, for the ones this step can resolve (one
+    definition of the name; the first class of the name, with one `__init__`) and where it finds something. Noted
+    in the file's summary (`over`), so that the step parses no callee module. Empty when there is nothing."""
+    from .summary import overwritten
+
+    funcs: dict = {}
+    classes: dict = {}
+    defs = (ast.FunctionDef, ast.AsyncFunctionDef)
+    count: dict = {}
+    for n in tree.body:
+        if type(n) in defs:
+            count[n.name] = count.get(n.name, 0) + 1
+    for n in tree.body:
+        t = type(n)
+        if t in defs and count[n.name] == 1:
+            gone = overwritten(n)
+            if gone:
+                funcs[n.name] = sorted(gone)
+        elif t is ast.ClassDef and n.name not in classes:
+            inits = [s for s in n.body if type(s) in defs and s.name == "__init__"]
+            gone = overwritten(inits[0]) if len(inits) == 1 else set()
+            classes[n.name] = sorted(gone)  # the first class of the name decides, even with nothing
+    classes = {k: v for k, v in classes.items() if v}
+    return [funcs, classes] if funcs or classes else []
+
+
+def _local_source(tree, name: str):
+    """The absolute module a bare name is imported from anywhere in the file, when the file binds that name by one
+    such import and nothing else at any depth; else None."""
     froms = []
     for n in walk(tree):
         if type(n) is ast.ImportFrom and n.level == 0 and n.module:
@@ -101,36 +168,28 @@ def _locally_imported(linker, tree, call, tree_of):
             return None
         elif type(n) is ast.Name and n.id == name and type(n.ctx) is not ast.Load:
             return None
-    if len(froms) != 1 or froms[0] not in linker.mods:
-        return None
-    return _resolved_definition(linker.lookup(linker.mods[froms[0]], name, 1, frozenset()), tree_of)
+    return froms[0] if len(froms) == 1 else None
 
 
-def _definition(linker, rel: str, callee: str, tree_of):
-    """The def node the callee resolves to: a project function, or a project class's `__init__`."""
-    return _resolved_definition(linker.expr(rel, callee, 0), tree_of)
-
-
-def _resolved_definition(r, tree_of):
+def _gone(r, py: dict, tables: dict):
+    """The parameters the function `r` resolves to (a project function, or a project class's `__init__`) assigns
+    before reading them, from its module's summary (`over`); None when it resolves to no single definition."""
     from .link import Class, Func
 
     if isinstance(r, Func):
-        owner, name = None, r.name
+        kind = 0
     elif isinstance(r, Class):
-        owner, name = r.name, "__init__"
+        kind = 1
     else:
         return None
-    tree = tree_of(r.module)
-    if tree is None:
+    if r.module not in py:
         return None
-    body = tree.body
-    if owner is not None:
-        cls = next((n for n in body if type(n) is ast.ClassDef and n.name == owner), None)
-        if cls is None:
-            return None
-        body = cls.body
-    found = [n for n in body if type(n) in (ast.FunctionDef, ast.AsyncFunctionDef) and n.name == name]
-    return found[0] if len(found) == 1 else None
+    table = tables.get(r.module)
+    if table is None:
+        from .report import _unpack
+
+        table = tables[r.module] = _unpack(r.module, py[r.module][1]).get("over") or [{}, {}]
+    return set(table[kind].get(r.name, ()))
 
 
 def _keyword_at(tree, line: int, column: int):

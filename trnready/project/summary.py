@@ -44,7 +44,7 @@ from .call_text import call_text
 from .syntax import MAX_ITEMS, _Attribute, _Name, dotted, literal_source, unconditional_nodes  # noqa: F401 (imported from here too)
 from ..astwalk import walk
 
-VERSION = 28
+VERSION = 29
 MAX_TEMPLATE = 400  # a call longer than this is not carried (generated code, data tables)
 
 # Imports from these never lead into the project: calls naming only them need no summary entry.
@@ -779,33 +779,43 @@ def _device_literal(value, imports: dict) -> str | None:
 
 def overwritten(fn) -> set:
     """The parameters the function's body assigns in a statement of its own (not inside an `if`, a loop or a
-    `try`) before any statement reads them: their values as passed are never used."""
+    `try`) before any statement reads them: their values as passed are never used. Kept on the node: the summary
+    and the overwritten-parameter facts (project/overwritten.py) ask it of the same functions."""
+    got = getattr(fn, "trnready_overwritten", None)
+    if got is None:
+        got = fn.trnready_overwritten = _overwritten(fn)
+    return got
+
+
+def _overwritten(fn) -> set:
     a = fn.args
     params = {p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs)}
     # most functions assign no parameter at their top level: then nothing is walked; otherwise the statements after
     # the last such assignment cannot add to the answer and are not walked either
     last = -1
+    cands: set = set()  # the parameters assigned so: the only ones the answer can hold, or reads can matter for
     for i, st in enumerate(fn.body):
-        if type(st) in (ast.Assign, ast.AnnAssign) and any(
-                type(t) is ast.Name and t.id in params
-                for t in (st.targets if type(st) is ast.Assign else [st.target])):
-            last = i
+        if type(st) in (ast.Assign, ast.AnnAssign):
+            for t in (st.targets if type(st) is ast.Assign else [st.target]):
+                if type(t) is ast.Name and t.id in params:
+                    cands.add(t.id)
+                    last = i
     if last < 0:
         return set()
     read: set = set()
     out: set = set()
     for st in fn.body[:last + 1]:
-        loads = {n.id for n in walk(st) if type(n) is ast.Name and type(n.ctx) is ast.Load}
+        loads = {n.id for n in walk(st) if type(n) is ast.Name and n.id in cands and type(n.ctx) is ast.Load}
         if type(st) in (ast.Assign, ast.AnnAssign) and st.value is not None:
             targets = st.targets if type(st) is ast.Assign else [st.target]
             for t in targets:
-                if type(t) is ast.Name and t.id in params and t.id not in read and t.id not in loads:
+                if type(t) is ast.Name and t.id in cands and t.id not in read and t.id not in loads:
                     out.add(t.id)
         read |= loads
         if type(st) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda):
-            read |= params  # a nested function may read it later
-        if params <= read | out:
-            break
+            read |= cands  # a nested function may read it later
+        if cands <= read | out:
+            break  # every candidate is settled: nothing later can add to the answer
     return out
 
 
@@ -870,7 +880,7 @@ def _function(fn, calls_in: list, kept: dict, callees=frozenset(), apis=frozense
 # decode a quarter of it (`Compacted.head`). Order: as summarize() writes the fields, kept through a round trip.
 HEAD = ("v", "imports", "consts", "classes", "aliases", "stores", "stars", "flags", "defs")
 _ORDER = ("v", "imports", "consts", "classes", "aliases", "funcs", "uses", "stars", "stores", "reads", "flags",
-          "guards", "exts", "imported", "callers", "defs")
+          "guards", "exts", "imported", "callers", "defs", "kw", "over")
 
 
 def compact(summary):
@@ -1064,9 +1074,17 @@ def _rest_valid(summary: dict) -> bool:
         from .call_sites import valid as callers_valid
 
         ok = ok and (summary["callers"] is None or callers_valid(summary["callers"]))
-        return ok and all(len(u) == 7 and all(isinstance(x, int) for x in u[:4]) and isinstance(u[4], str)
-                          and isinstance(u[5], list) and all(isinstance(n, str) for n in u[5])
-                          and isinstance(u[6], bool) for u in summary["uses"])
+        ok = ok and all(len(u) == 7 and all(isinstance(x, int) for x in u[:4]) and isinstance(u[4], str)
+                        and isinstance(u[5], list) and all(isinstance(n, str) for n in u[5])
+                        and isinstance(u[6], bool) for u in summary["uses"])
+        # the overwritten-parameter step's facts (project/overwritten.py), present only when not empty
+        ok = ok and all(isinstance(r, list) and len(r) == 7 and all(type(x) is int for x in r[:2])
+                        and (r[2] is None or isinstance(r[2], str)) and all(type(x) is int for x in r[3:5])
+                        and all(x is None or isinstance(x, str) for x in r[5:]) for r in summary.get("kw", ()))
+        over = summary.get("over", [{}, {}])
+        return ok and isinstance(over, list) and len(over) == 2 and all(
+            isinstance(d, dict) and all(isinstance(ps, list) and all(isinstance(p, str) for p in ps)
+                                        for ps in d.values()) for d in over)
     except (TypeError, ValueError, KeyError, AttributeError):
         return False
 
@@ -1122,13 +1140,21 @@ def _parts(rel: str, data) -> tuple:
 
 
 def _inflate(rel: str, part) -> dict:
+    import gc
     import json
     import zlib
 
+    # Decoding allocates thousands of dicts and lists that hold no cycle: with the cyclic GC on, each decode set off
+    # several collections of the project steps' young objects (about a third of the decoding's CPU).
+    gc_was_on = gc.isenabled()
+    gc.disable()
     try:
         got = json.loads(zlib.decompress(part))
     except (ValueError, zlib.error):
         raise StaleSummary(rel) from None
+    finally:
+        if gc_was_on:
+            gc.enable()
     if not isinstance(got, dict):
         raise StaleSummary(rel)
     return got

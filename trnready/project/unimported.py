@@ -44,6 +44,7 @@ from .broken_imports import _packaging_text
 from .summary import top_calls
 from .unreferenced import _SKIP_FILES, _declared_packages, _partial_scan, _reader, _word_at, keeping_reader
 from .unreferenced import _documented as _documented_names
+from .word_sets import Words, is_word
 
 REASON = "never-imported"
 _ROUNDS = 3
@@ -196,6 +197,7 @@ def _named_by(rels: list, files, text_of, eligible) -> dict:
     for any other file (a script at the root, a test, a config, a notebook), which settles the module as used."""
     out: dict = {r: set() for r in rels}
     stems = {r: _stem(r) for r in rels}
+    pure = {r: is_word(s) for r, s in stems.items()}
     # what a package's __init__ re-exports from its modules: a file outside the package using one of those names
     # uses the package (gpt-neox calls `GradientNoiseScale(...)` without importing it: still its code)
     by_rel = {f.rel: f for f in files}
@@ -207,19 +209,24 @@ def _named_by(rels: list, files, text_of, eligible) -> dict:
         text = text_of(sf)
         if not text:
             continue
+        # every test below needs a whole word of the text (the exported names are identifiers): one split of the
+        # text answers them all instead of a substring search per module
+        words = Words(text)
         for r in left:
             if r == sf.rel:
                 continue
             s = stems[r]
+            named = (s in words) if pure[r] else (s in text and _word_at(text, s, 0, len(text)))
             if r in exported and sf.kind == "python":
                 # a package's folder name (`modules`, `layers`) is a common word (`self.modules()`): in Python it
                 # names the package only in an import statement
                 if not sf.rel.startswith(r[:-len("__init__.py")]) and any(
-                        n in text and _word_at(text, n, 0, len(text)) for n in exported[r]):
+                        (n in words) if is_word(n) else (n in text and _word_at(text, n, 0, len(text)))
+                        for n in exported[r]):
                     out[r].add(None)
-                elif s in text and _imported_word(text, s):
+                elif named and _imported_word(text, s):
                     out[r].add(sf.rel if eligible(sf.rel) else None)
-            elif s in text and _word_at(text, s, 0, len(text)):
+            elif named:
                 out[r].add(sf.rel if sf.kind == "python" and eligible(sf.rel) else None)
     return out
 

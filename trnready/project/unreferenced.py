@@ -44,6 +44,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from .mentions import commented_code, foreign_at, foreign_names, header_start, project_names
+from .word_sets import Words, is_word
 
 REASON = "never-referenced"
 _TOP = re.compile(r"(?:async[ \t]+def|def|class)[ \t]+([A-Za-z_]\w*)")
@@ -292,7 +293,8 @@ def _decide(todo, files, packages, values, read_text, classify) -> list:
     if not held:
         return []
     own = project_names(files)
-    used, names, starred, holders = _mentioned(places, files, text_of, py, looks_up, place_of, own)
+    views: dict = {}  # rel -> what the first `_mentioned` kept of the file (`_FileView`)
+    used, names, starred, holders = _mentioned(places, files, text_of, py, looks_up, place_of, own, views)
     # Follow the definitions that alone mention a name, level by level: a name is used when some holder is
     seen = set(places)
     level = holders
@@ -305,7 +307,7 @@ def _decide(todo, files, packages, values, read_text, classify) -> list:
         if not todo_places or len(todo_places) > MAX_HOLDERS:
             break
         seen.update(todo_places)
-        u, n2, s2, level = _mentioned(todo_places, files, text_of, py, looks_up, place_of, own)
+        u, n2, s2, level = _mentioned(todo_places, files, text_of, py, looks_up, place_of, own, views)
         used |= u
         names |= n2
         starred |= s2
@@ -339,14 +341,15 @@ def _decide(todo, files, packages, values, read_text, classify) -> list:
     return out
 
 
-def _mentioned(places: dict, files, text_of, py: dict, looks_up, place_of, own) -> tuple:
+def _mentioned(places: dict, files, text_of, py: dict, looks_up, place_of, own, views: dict) -> tuple:
     """The names some scanned file mentions outside their definitions' own lines, where files look names up
     (`_lookups`; complete whenever some name is left unmentioned), and the holders of the names mentioned only
     inside other judged module-level definitions ({name: {(holder name, holder place)}}: used when a holder is).
     Each name is looked for in its own modules first (a name defined in several, such as the same helper in sibling
     scripts, in each of them, and each must be named by some other file), then in the other files, one pass that
-    ends once every name is found (a substring test, confirmed as a whole word): a name used nearby costs little,
-    and only when some name is mentioned nowhere, or only inside other definitions, is every text read."""
+    ends once every name is found (a word of the text, `Words`, then its mentions): a name used nearby costs little,
+    and only when some name is mentioned nowhere, or only inside other definitions, is every text read. `views`
+    (shared by the calls of one `_decide`): what the first look at each file kept for the next calls (`_FileView`)."""
     used: set = set()
     left: dict = {}
     homes: dict = {}  # name -> the modules defining it
@@ -383,15 +386,20 @@ def _mentioned(places: dict, files, text_of, py: dict, looks_up, place_of, own) 
     names: set = set()
     starred: set = set()
     modules = {rel: _module_names(rel) for rels in homes.values() for rel in rels}
+    pure = {rel: is_word(stem) for rel, (stem, _) in modules.items()}
+    # the words of each dotted path, all of which a path written at the start of a dotted name holds (a part that
+    # is not a pure word, a folder `my-app`, is left to the text search)
+    parts_of = {rel: [[w for w in p.split(".") if is_word(w)] for p in paths] for rel, (_, paths) in modules.items()}
     imported: set = set()  # modules some other file names by their file name (`import devutil` or not at all)
     for sf in files:
         if not left:
             break
-        text = text_of(sf)
-        if not text:
+        view = _FileView.of(sf, text_of, views, looks_up)
+        if view is None:
             continue
         foreign = None
-        for name in [n for n, rel in left.items() if n in text and rel != sf.rel]:
+        for name in [n for n, rel in left.items() if rel != sf.rel and view.has(n)]:
+            text = view.text()
             if foreign is None:
                 foreign = foreign_names(text, own) if sf.kind == "python" else frozenset()
             for i in _mentions(text, name, 0, len(text)):
@@ -403,17 +411,22 @@ def _mentioned(places: dict, files, text_of, py: dict, looks_up, place_of, own) 
         for rel, (stem, paths) in modules.items():
             if rel == sf.rel:
                 continue
-            if rel not in imported and stem in text and _word_at(text, stem, 0, len(text)):
+            if pure[rel]:
+                if not view.has(stem):
+                    continue  # the stem ends every dotted path of the module too: no path either
                 imported.add(rel)
-            if any(p in text for p in paths) and _names_in_module(text, paths, sf.kind == "python"):
+            elif rel not in imported and stem in view.text() and _word_at(view.text(), stem, 0, len(view.text())):
+                imported.add(rel)
+            if any(all(view.has(w) for w in ws) for ws in parts_of[rel]) and \
+                    _names_in_module(view.text(), paths, sf.kind == "python"):
                 # `target: ldm.modules.encoders.modules.BERTEmbedder`: a config picks classes of this module by
                 # their dotted path, so any of them may be picked by a config the scan does not see
                 for n in [n for n in left if rel in homes[n]]:
                     used.add(n)
                     del left[n]
                     holders.pop(n, None)
-        if sf.kind == "python":
-            _lookups(sf.rel, text, looks_up, names, starred)
+        names.update(view.names)
+        starred.update(view.starred)
     # A module no other file names is a tool or a script nothing imports: its functions are called by hand
     used.update(n for n, rel in left.items() if not homes[n] <= imported)
     left = {n: rel for n, rel in left.items() if n not in used}
@@ -422,6 +435,53 @@ def _mentioned(places: dict, files, text_of, py: dict, looks_up, place_of, own) 
     for n in used:
         holders.pop(n, None)
     return used, names, starred, holders
+
+
+class _FileView:
+    """One scanned file as `_mentioned` asks it: `has(word)` (a whole word of the text), `text()`, and what its
+    computed lookups add (`_lookups`: `names`, `starred`). The first call of `_mentioned` splits the text into its
+    words; the later calls (the holders of a name, level by level: every file again, for a few names) keep only a
+    small filter of those words per file (`WordBloom`) and the lookups, and read the text again only when a sought
+    word may be in it, which the whole-word search then settles (the same answer as the words)."""
+
+    __slots__ = ("sf", "text_of", "_text", "_words", "bloom", "names", "starred")
+
+    def __init__(self, sf, text_of, text, words, bloom, names, starred):
+        self.sf, self.text_of, self._text, self._words, self.bloom = sf, text_of, text, words, bloom
+        self.names, self.starred = names, starred
+
+    @classmethod
+    def of(cls, sf, text_of, seen: dict, looks_up):
+        """The view of a file, or None when it has no text."""
+        kept = seen.get(sf.rel)
+        if kept is None:
+            text = text_of(sf)
+            if not text:
+                seen[sf.rel] = ()
+                return None
+            words = Words(text)
+            names: set = set()
+            starred: set = set()
+            if sf.kind == "python":
+                _lookups(sf.rel, text, looks_up, names, starred)
+            seen[sf.rel] = (words.bloom(), tuple(names), tuple(starred))
+            return cls(sf, text_of, text, words, None, names, starred)
+        if not kept:
+            return None
+        return cls(sf, text_of, None, None, *kept)
+
+    def text(self) -> str:
+        if self._text is None:
+            self._text = self.text_of(self.sf) or ""
+        return self._text
+
+    def has(self, word: str) -> bool:
+        if self._words is not None:
+            return word in self._words
+        if not self.bloom.may(word):
+            return False
+        text = self.text()
+        return _word_at(text, word, 0, len(text))
 
 
 def _documented(left: dict, files, dirs=None) -> set:

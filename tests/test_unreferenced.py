@@ -115,7 +115,8 @@ def test_sibling_scripts_defining_the_same_helper_and_commented_out_calls(tmp_pa
         ("demo/vis_normal.py", 10, "TRN241", ""),
         ("demo/vis_normal.py", 15, "TRN241", ""),
         ("demo/vis_seg.py", 5, "TRN241", DEAD),
-        ("demo/vis_seg.py", 10, "TRN241", ""),  # load_model: the siblings call theirs (names are judged by name)
+        # load_model: the siblings call their own load_model (each file's call refers to its own definition)
+        ("demo/vis_seg.py", 10, "TRN241", DEAD),
         ("demo/vis_seg.py", 14, "TRN351", ""),
         ("demo/vis_seg.py", 15, "TRN241", ""),
         ("tools/batch_size.py", 7, "TRN241", ""),

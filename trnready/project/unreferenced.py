@@ -117,6 +117,28 @@ def _custom_op(text: str, start: int) -> bool:
     return m is not None and re.search(r"(?<![\w])Function(?![\w])", m.group(1)) is not None
 
 
+# `@MODELS.register_module()`, `@BACKBONE_REGISTRY.register()`, `@register_model`: a registry that builds the
+# definition from a config by its own name (no argument renames it). The registry is a capitalised constant or
+# a `*registry` object: `@atexit.register` or a `singledispatch` function's `.register` call the definition unnamed
+_REGISTER = re.compile(r"@[ \t]*(?:(?:[\w.]*\.)?(?:[A-Z][A-Z0-9_]*|\w*[Rr]egistry)\.(?:register_module|register)|"
+                       r"register_model)[ \t]*(?:\([ \t]*\))?[ \t]*\n")
+
+
+def _registered(text: str, start: int) -> bool:
+    """Every decorator of the definition at `start` registers it by its own name in a registry
+    (`_REGISTER`): a config builds it by writing that name (`type='MaskFormerHead'`), so a definition no file
+    names is built by no config. A registration under another name (`register_module(name='seg_head')`), with
+    other arguments (`force=True`), or any other decorator keeps the definition unjudged."""
+    end = text.find("\n", start)
+    pos = start
+    while text.startswith("@", pos):
+        m = _REGISTER.match(text, pos)
+        if m is None:
+            return False
+        pos = m.end()
+    return pos > start and pos <= len(text) and end >= 0
+
+
 def _declared_packages(root: Path) -> frozenset:
     """The packages the root packaging declares (empty when the root has none): their public names are a
     library's API."""
@@ -274,7 +296,8 @@ def _decide(todo, files, packages, values, read_text, classify) -> list:
         if d is None:
             return None
         name, first, last, deco, a, b = d
-        if deco or not _judged(name, entry) or _in_library(rel, name, packages) or _custom_op(text, a):
+        if deco and not _registered(text, a) or not _judged(name, entry) or _in_library(rel, name, packages) or \
+                _custom_op(text, a):
             return None
         return name, (rel, first, last, header_start(text, a), b)
 

@@ -224,3 +224,24 @@ def test_the_model_class_triton_loads_is_an_entry_point(tmp_path):
         ("model_repo/encoder/1/model.py", 9, "TRN243", ""),
         ("model_repo/encoder/1/model.py", 15, "TRN241", DEAD),
     ]
+
+
+def test_copies_in_a_monorepo_re_exports_imports_and_registries(tmp_path):
+    # squad/ and glue/ are independent examples holding copies of one model file; a mention refers to the
+    # definition its file binds: its own module-level copy, or the project module its import names
+    assert findings(_copy(tmp_path, "monorepo")) == [
+        ("glue/bertlib/modeling.py", 9, "TRN241", ""),  # run_glue imports it through its package's __init__
+        ("glue/run_glue.py", 3, "TRN241", ""),
+        ("squad/heads.py", 10, "TRN241", ""),  # registered, and a config builds it by its name
+        ("squad/heads.py", 16, "TRN241", DEAD),  # registered by its own name, which no config or file writes
+        ("squad/heads.py", 22, "TRN241", ""),  # registered under another name
+        ("squad/heads.py", 27, "TRN243", ""),  # @atexit.register runs it unnamed
+        ("squad/run_squad.py", 5, "TRN241", ""),
+        ("squad/turing/modeling.py", 6, "TRN241", DEAD),  # Head: only PretrainModel, which nothing names, uses it
+        # TokenModel: glue's __init__ imports the glue copy, glue's copy names itself, and squad's own __init__
+        # only hands it on (re-export, __all__) to importers there are none of
+        ("squad/turing/modeling.py", 17, "TRN241", DEAD),
+        ("squad/turing/modeling.py", 22, "TRN241", ""),
+        # extra.py imports gpu_helper at its top but calls it only in never_called, which nothing names
+        ("squad/turing/utils.py", 5, "TRN243", DEAD),
+    ]

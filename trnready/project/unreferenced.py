@@ -7,7 +7,9 @@ nothing can reach it. Such findings are guarded (`guarded_by` "never-referenced"
 The check errs on the side of keeping a finding. A definition is left alone when:
 
 - it is not at the top of its module (a method: only whole classes and module-level functions are judged);
-- it is decorated (a registry, `@triton.jit`, `@pytest.fixture`, `@app.command` may call it), a dunder,
+- it is decorated (`@triton.jit`, `@pytest.fixture`, `@app.command` may call it; but not when its only
+  decorators register it by its own name, `@MODELS.register_module()`, `@BACKBONE_REGISTRY.register()`,
+  `@register_model`: a config builds it by writing that name, which the mention search finds), a dunder,
   `forward`, an entry point or hook name (`[context.values] entry-function-names`: `main`, `pytest_*`, ...), or a
   test (`test*`, `Test*`, or a file in test scope);
 - its name is mentioned anywhere outside its own lines: in `__all__`, a call, an import, a docstring or comment
@@ -15,7 +17,11 @@ The check errs on the side of keeping a finding. A definition is left alone when
   text of every scanned file counts, whatever its kind, and so do the Markdown and reStructuredText files in the
   folders of the scanned files (a README showing how to call it). Mentions inside its own lines (recursion,
   `super(Name, self)`), another module's `def` of the same name and a call left commented out in another module
-  (`# warmup_model(model, shape)`) do not;
+  (`# warmup_model(model, shape)`) do not. A definition is judged per module: a bare mention in a file that has
+  its own module-level definition of the name, or imports it only from other project modules (copies of one file
+  in the sibling examples of a monorepo), is no mention of this one; a package `__init__.py` handing the name on
+  (its import, `__all__`) counts only through what imports it from there; an import counts through the file's
+  other mentions of the name when it has some (`_refers`);
 - it is a class deriving from an autograd `Function`: a custom operator, which the port rewrites whether or not
   the project calls it today;
 - no other file names its module (`devutil` is imported by nothing: a tool imported by hand, or a script), or

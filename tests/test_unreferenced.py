@@ -245,3 +245,30 @@ def test_copies_in_a_monorepo_re_exports_imports_and_registries(tmp_path):
         # extra.py imports gpu_helper at its top but calls it only in never_called, which nothing names
         ("squad/turing/utils.py", 5, "TRN243", DEAD),
     ]
+
+
+def test_binding_and_registry_helpers():
+    from trnready.project.mentions import defines_at_top, imports_name, name_imports
+    from trnready.project.unreferenced import _elsewhere, _registered, _resolver
+
+    text = "from .modeling import (A,\n    Tok as T)\nfrom pkg.sub import Tok\nimport os\n"
+    assert [m for _, _, m in name_imports(text, "Tok")] == [".modeling", "pkg.sub"]
+    assert name_imports(text, "os") == [] and imports_name(text, "os") and imports_name(text, "sub")
+    assert defines_at_top("x = 1\nclass Tok(B):\n    pass\n", "Tok")
+    assert not defines_at_top("if x:\n    def Tok():\n        pass\n", "Tok")
+    assert not defines_at_top("def Token():\n    pass\n", "Tok")
+    py = dict.fromkeys(["a/pkg/__init__.py", "a/pkg/modeling.py", "b/pkg/modeling.py", "a/run.py"])
+    resolve = _resolver(py)
+    assert resolve("a/pkg/__init__.py", ".modeling") == {"a/pkg/modeling.py"}
+    assert resolve("a/pkg/modeling.py", ".") == {"a/pkg/__init__.py"}
+    assert resolve("a/run.py", "pkg.modeling") == {"a/pkg/modeling.py", "b/pkg/modeling.py"}
+    assert resolve("a/run.py", "torch.nn") == frozenset()
+    assert _elsewhere(frozenset({"b/pkg/modeling.py"}), "a/pkg/modeling.py")
+    assert not _elsewhere(frozenset({"a/pkg/__init__.py"}), "a/pkg/modeling.py")  # the package may re-export it
+    assert not _elsewhere(frozenset(), "a/pkg/modeling.py")  # no project file: may be this one
+    for src, judged in [("@MODELS.register_module()\nclass A:\n", True), ("@register_model\ndef f():\n", True),
+                        ("@BACKBONE_REGISTRY.register()\nclass B:\n", True), ("@HEADS.register_module\nclass A:\n", True),
+                        ("@MODELS.register_module(name='x')\nclass A:\n", False),
+                        ("@MODELS.register_module()\n@other\nclass A:\n", False), ("@atexit.register\ndef f():\n", False),
+                        ("@fn.register\ndef _(x):\n", False), ("@triton.jit\ndef k():\n", False)]:
+        assert _registered(src, 0) is judged, src

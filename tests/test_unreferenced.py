@@ -266,9 +266,10 @@ def test_binding_and_registry_helpers():
     assert _elsewhere(frozenset({"b/pkg/modeling.py"}), "a/pkg/modeling.py")
     assert not _elsewhere(frozenset({"a/pkg/__init__.py"}), "a/pkg/modeling.py")  # the package may re-export it
     assert not _elsewhere(frozenset(), "a/pkg/modeling.py")  # no project file: may be this one
-    for src, judged in [("@MODELS.register_module()\nclass A:\n", True), ("@register_model\ndef f():\n", True),
-                        ("@BACKBONE_REGISTRY.register()\nclass B:\n", True), ("@HEADS.register_module\nclass A:\n", True),
-                        ("@MODELS.register_module(name='x')\nclass A:\n", False),
-                        ("@MODELS.register_module()\n@other\nclass A:\n", False), ("@atexit.register\ndef f():\n", False),
-                        ("@fn.register\ndef _(x):\n", False), ("@triton.jit\ndef k():\n", False)]:
+    cases = [("@MODELS.register_module()\nclass A:\n", True), ("@register_model\ndef f():\n", True),
+             ("@BACKBONE_REGISTRY.register()\nclass B:\n", True), ("@HEADS.register_module\nclass A:\n", True),
+             ("@MODELS.register_module(name='x')\nclass A:\n", False),
+             ("@MODELS.register_module()\n@other\nclass A:\n", False), ("@atexit.register\ndef f():\n", False),
+             ("@fn.register\ndef _(x):\n", False), ("@triton.jit\ndef k():\n", False)]
+    for src, judged in cases:
         assert _registered(src, 0) is judged, src

@@ -108,18 +108,28 @@ def commented_code(line: str) -> bool:
     return True
 
 
-def name_imports(text: str, name: str) -> list:
-    """[(start, end, module)] of the `from module import ...` statements of the text that import `name` itself
-    (`from .modeling import BertModel, name`, also parenthesised or aliased): the module is written as in the
-    statement (`.modeling`, `pkg.sub`)."""
+def from_imports(text: str) -> list:
+    """[(start, end, module, names)] of the `from module import ...` statements of the text: the module as written
+    (`.modeling`, `pkg.sub`) and the names imported (before any `as`), also parenthesised."""
     out = []
+    if "import" not in text:
+        return out
     for m in _FROM.finditer(text):
+        names = set()
         for part in m.group(2).strip("()").split(","):
             a = _ALIAS.match(part.strip())
-            if a and a.group(1) == name:
-                out.append((m.start(), m.end(), m.group(1)))
-                break
+            if a:
+                names.add(a.group(1))
+        out.append((m.start(), m.end(), m.group(1), frozenset(names)))
     return out
+
+
+def name_imports(text: str, name: str, statements: list | None = None) -> list:
+    """[(start, end, module)] of the `from module import ...` statements of the text that import `name` itself
+    (`from .modeling import BertModel, name`, also parenthesised or aliased). `statements`: `from_imports(text)`
+    when the caller has it."""
+    return [(a, b, m) for a, b, m, names in (from_imports(text) if statements is None else statements)
+            if name in names]
 
 
 def imports_name(text: str, name: str) -> bool:

@@ -49,8 +49,8 @@ from bisect import bisect_right
 from dataclasses import replace
 from pathlib import Path
 
-from .mentions import commented_code, defines_at_top, foreign_at, foreign_names, header_start, imports_name, \
-    name_imports, project_names
+from .mentions import commented_code, defines_at_top, foreign_at, foreign_names, from_imports, header_start, \
+    imports_name, name_imports, project_names
 from .word_sets import Words, is_word
 
 REASON = "never-referenced"
@@ -420,6 +420,7 @@ def _mentioned(places: dict, files, text_of, py: dict, looks_up, place_of, own, 
     # is not a pure word, a folder `my-app`, is left to the text search)
     parts_of = {rel: [[w for w in p.split(".") if is_word(w)] for p in paths] for rel, (_, paths) in modules.items()}
     imported: set = set()  # modules some other file names by their file name (`import devutil` or not at all)
+    statements: dict = {}  # rel -> its `from ... import` statements (`from_imports`), read once per file
 
     def settle(key) -> None:
         used.add(key)
@@ -444,7 +445,9 @@ def _mentioned(places: dict, files, text_of, py: dict, looks_up, place_of, own, 
             offsets = list(_mentions(text, name, 0, len(text)))
             if not offsets:
                 continue
-            refers = _refers(sf, text, name, offsets, resolve, view.reexports)
+            if sf.kind == "python" and sf.rel not in statements:
+                statements[sf.rel] = from_imports(text)
+            refers = _refers(sf, text, name, offsets, resolve, view.reexports, statements.get(sf.rel))
             for key in sorted(keys):
                 for i in refers(key[1]):
                     if classify_at(key, sf.rel, text, i, foreign):
@@ -479,7 +482,7 @@ def _mentioned(places: dict, files, text_of, py: dict, looks_up, place_of, own, 
     return used, names, starred, holders
 
 
-def _refers(sf, text: str, name: str, offsets: list, resolve, reexports: bool = False):
+def _refers(sf, text: str, name: str, offsets: list, resolve, reexports: bool = False, statements=None):
     """`refers(home)`: the offsets among `offsets` (the mentions of `name` in the file `sf`) that may refer to the
     definition of `name` in the module `home`. In Python a bare name refers to what the file binds to it:
 
@@ -493,6 +496,7 @@ def _refers(sf, text: str, name: str, offsets: list, resolve, reexports: bool = 
 
     A mention after a dot (`pkg.name`) or a quote (a config's `type="Name"`, `__all__`) still counts, whatever the
     file binds; so does every mention when an import's module is no project file (unresolved: it may be this one).
+    `statements`: the file's `from_imports`, when the caller has them.
 
     `reexports`: the file is a package's `__init__.py` that looks no name up at run time. Its import statements and
     the strings naming the name (`__all__`, a lazy `_import_structure`) only hand it on: they count through the
@@ -503,10 +507,10 @@ def _refers(sf, text: str, name: str, offsets: list, resolve, reexports: bool = 
     if sf.kind != "python":
         return every
     if reexports:
-        spans = [(a, b) for a, b, _ in name_imports(text, name)]
+        spans = [(a, b) for a, b, _ in name_imports(text, name, statements)]
         code = [i for i in offsets if not any(a <= i < b for a, b in spans) and not (i and text[i - 1] in "'\"")]
         return lambda home: code
-    imports = name_imports(text, name)
+    imports = name_imports(text, name, statements)
     spans = [(a, b) for a, b, _ in imports]
     inside = lambda i: any(a <= i < b for a, b in spans)  # noqa: E731
     loose = [i for i in offsets if i and text[i - 1] in ".'\""]

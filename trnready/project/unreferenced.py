@@ -255,10 +255,11 @@ def _reader(max_bytes):
 
 
 # How far a name is followed through the definitions that alone mention it (`compute_edges` named only in
-# `avg_edge_length`, which nothing names): levels of holders, and holder names per level; past either bound a
-# holder counts as used, which keeps the finding.
+# `avg_edge_length`, which nothing names): levels of holders, and holder definitions per level; past either bound a
+# holder counts as used, which keeps the finding. Holders are counted per module (session 18), so a monorepo whose
+# examples carry copies of one model file has several per name: DeepSpeedExamples' first level holds 202.
 MAX_HOLDER_DEPTH = 3
-MAX_HOLDERS = 64
+MAX_HOLDERS = 256
 
 
 def _decide(todo, files, packages, values, read_text, classify) -> list:

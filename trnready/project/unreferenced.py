@@ -279,34 +279,41 @@ def _decide(todo, files, packages, values, read_text, classify) -> list:
                 i = text.find(w, i + 1)
         return False
 
-    defs_of: dict = {}  # rel -> (text, top definitions), or None when the module's definitions are never judged
+    # rel -> (definitions, their first lines, their start offsets), or None when the module's definitions are never
+    # judged. What a definition's place needs of the text is read here, so no text is kept for it: a holder in a
+    # file without findings would otherwise keep that file's whole text for the step.
+    defs_of: dict = {}
 
     def judged_defs(rel: str):
         if rel not in defs_of:
             ok = rel in py and rel.rsplit("/", 1)[-1] not in _SKIP_FILES and classify(rel) != "test"
             text = text_of(py[rel]) if ok else ""
-            defs_of[rel] = (text, top_definitions(text)) if text and not looks_up(text) else None
+            if not text or looks_up(text):
+                defs_of[rel] = None
+                return None
+            defs = []  # (name, first line, last line, judged, header start, end offset, start offset)
+            for name, first, last, deco, a, b in top_definitions(text):
+                judged = not (deco and not _registered(text, a) or not _judged(name, entry) or
+                              _in_library(rel, name, packages) or _custom_op(text, a))
+                defs.append((name, first, last, judged, header_start(text, a) if judged else a, b, a))
+            defs_of[rel] = (defs, [d[1] for d in defs], [d[6] for d in defs])
         return defs_of[rel]
 
     def place_of(rel: str, line: int | None = None, offset: int | None = None):
         """(name, place) of the judged module-level definition holding the line or offset, or None."""
         got = judged_defs(rel)
-        if not got or not got[1]:
+        if not got or not got[0]:
             return None
-        text, defs = got
+        defs, firsts, starts = got
         if line is not None:
-            i = bisect_right([d[1] for d in defs], line) - 1
+            i = bisect_right(firsts, line) - 1
             d = defs[i] if i >= 0 and line <= defs[i][2] else None
         else:
-            i = bisect_right([d[4] for d in defs], offset) - 1
+            i = bisect_right(starts, offset) - 1
             d = defs[i] if i >= 0 and offset < defs[i][5] else None
-        if d is None:
+        if d is None or not d[3]:
             return None
-        name, first, last, deco, a, b = d
-        if deco and not _registered(text, a) or not _judged(name, entry) or _in_library(rel, name, packages) or \
-                _custom_op(text, a):
-            return None
-        return name, (rel, first, last, header_start(text, a), b)
+        return d[0], (rel, d[1], d[2], d[4], d[5])
 
     # Candidates: the module-level definition around each finding, in files that may hold dead code.
     by_file: dict = {}
@@ -421,7 +428,6 @@ def _mentioned(places: dict, files, text_of, py: dict, looks_up, place_of, own, 
     # is not a pure word, a folder `my-app`, is left to the text search)
     parts_of = {rel: [[w for w in p.split(".") if is_word(w)] for p in paths] for rel, (_, paths) in modules.items()}
     imported: set = set()  # modules some other file names by their file name (`import devutil` or not at all)
-    statements: dict = {}  # rel -> its `from ... import` statements (`from_imports`), read once per file
 
     def settle(key) -> None:
         used.add(key)
@@ -436,6 +442,7 @@ def _mentioned(places: dict, files, text_of, py: dict, looks_up, place_of, own, 
         if view is None:
             continue
         foreign = None
+        statements = None  # the file's `from ... import` statements (`from_imports`), read once for all its names
         for name in [n for n, keys in by_name.items() if keys and view.has(n)]:
             keys = [k for k in by_name[name] if k[1] != sf.rel]
             if not keys:
@@ -446,9 +453,9 @@ def _mentioned(places: dict, files, text_of, py: dict, looks_up, place_of, own, 
             offsets = list(_mentions(text, name, 0, len(text)))
             if not offsets:
                 continue
-            if sf.kind == "python" and sf.rel not in statements:
-                statements[sf.rel] = from_imports(text)
-            refers = _refers(sf, text, name, offsets, resolve, view.reexports, statements.get(sf.rel))
+            if statements is None and sf.kind == "python":
+                statements = from_imports(text)
+            refers = _refers(sf, text, name, offsets, resolve, view.reexports, statements)
             for key in sorted(keys):
                 for i in refers(key[1]):
                     if classify_at(key, sf.rel, text, i, foreign):
@@ -543,9 +550,11 @@ def _elsewhere(targets: frozenset, home: str) -> bool:
 def _resolver(py: dict):
     """`resolve(rel, module)`: the scanned Python files the module of an import statement in `rel` may be
     (`.modeling` beside it; `pkg.modeling` as any file whose path ends in pkg/modeling.py or pkg/modeling/
-    __init__.py, since a `sys.path` entry may make any folder a root); empty when none is."""
-    rels = set(py)
-    index: dict = {}
+    __init__.py, since a `sys.path` entry may make any folder a root); empty when none is. An absolute module is
+    looked for by a pass over the paths, once per module asked (an index of every path suffix would hold a set per
+    suffix for the whole step: a megabyte on 1,000 files)."""
+    rels = tuple(py)
+    absolute: dict = {}
 
     def resolve(here_rel: str, module: str) -> frozenset:
         dots = len(module) - len(module.lstrip("."))
@@ -557,15 +566,13 @@ def _resolver(py: dict):
             base = here[:len(here) - (dots - 1)] + parts
             stem = "/".join(base)
             got = [(stem + "/" if stem else "") + "__init__.py"] + ([stem + ".py"] if parts else [])
-            return frozenset(r for r in got if r in rels)
-        if not index:
-            for r in rels:
-                p = r[:-3].split("/")
-                if p[-1] == "__init__":
-                    p = p[:-1]
-                for k in range(len(p)):
-                    index.setdefault(".".join(p[k:]), set()).add(r)
-        return frozenset(index.get(".".join(parts), ()))
+            return frozenset(r for r in got if r in py)
+        got = absolute.get(module)
+        if got is None:
+            path = "/" + "/".join(parts)
+            ends = (path + ".py", path + "/__init__.py")
+            got = absolute[module] = frozenset(r for r in rels if ("/" + r).endswith(ends))
+        return got
     return resolve
 
 

@@ -135,14 +135,13 @@ def _registered(text: str, start: int) -> bool:
     (`_REGISTER`): a config builds it by writing that name (`type='MaskFormerHead'`), so a definition no file
     names is built by no config. A registration under another name (`register_module(name='seg_head')`), with
     other arguments (`force=True`), or any other decorator keeps the definition unjudged."""
-    end = text.find("\n", start)
     pos = start
     while text.startswith("@", pos):
         m = _REGISTER.match(text, pos)
         if m is None:
             return False
         pos = m.end()
-    return pos > start and pos <= len(text) and end >= 0
+    return pos > start
 
 
 def _declared_packages(root: Path) -> frozenset:

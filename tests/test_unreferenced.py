@@ -115,7 +115,8 @@ def test_sibling_scripts_defining_the_same_helper_and_commented_out_calls(tmp_pa
         ("demo/vis_normal.py", 10, "TRN241", ""),
         ("demo/vis_normal.py", 15, "TRN241", ""),
         ("demo/vis_seg.py", 5, "TRN241", DEAD),
-        ("demo/vis_seg.py", 10, "TRN241", ""),  # load_model: the siblings call theirs (names are judged by name)
+        # load_model: the siblings call their own load_model (each file's call refers to its own definition)
+        ("demo/vis_seg.py", 10, "TRN241", DEAD),
         ("demo/vis_seg.py", 14, "TRN351", ""),
         ("demo/vis_seg.py", 15, "TRN241", ""),
         ("tools/batch_size.py", 7, "TRN241", ""),
@@ -223,3 +224,52 @@ def test_the_model_class_triton_loads_is_an_entry_point(tmp_path):
         ("model_repo/encoder/1/model.py", 9, "TRN243", ""),
         ("model_repo/encoder/1/model.py", 15, "TRN241", DEAD),
     ]
+
+
+def test_copies_in_a_monorepo_re_exports_imports_and_registries(tmp_path):
+    # squad/ and glue/ are independent examples holding copies of one model file; a mention refers to the
+    # definition its file binds: its own module-level copy, or the project module its import names
+    assert findings(_copy(tmp_path, "monorepo")) == [
+        ("glue/bertlib/modeling.py", 9, "TRN241", ""),  # run_glue imports it through its package's __init__
+        ("glue/run_glue.py", 3, "TRN241", ""),
+        ("squad/heads.py", 10, "TRN241", ""),  # registered, and a config builds it by its name
+        ("squad/heads.py", 16, "TRN241", DEAD),  # registered by its own name, which no config or file writes
+        ("squad/heads.py", 22, "TRN241", ""),  # registered under another name
+        ("squad/heads.py", 27, "TRN243", ""),  # @atexit.register runs it unnamed
+        ("squad/run_squad.py", 5, "TRN241", ""),
+        ("squad/turing/modeling.py", 6, "TRN241", DEAD),  # Head: only PretrainModel, which nothing names, uses it
+        # TokenModel: glue's __init__ imports the glue copy, glue's copy names itself, and squad's own __init__
+        # only hands it on (re-export, __all__) to importers there are none of
+        ("squad/turing/modeling.py", 17, "TRN241", DEAD),
+        ("squad/turing/modeling.py", 22, "TRN241", ""),
+        # extra.py imports gpu_helper at its top but calls it only in never_called, which nothing names
+        ("squad/turing/utils.py", 5, "TRN243", DEAD),
+    ]
+
+
+def test_binding_and_registry_helpers():
+    from trnready.project.mentions import defines_at_top, imports_name, name_imports
+    from trnready.project.unreferenced import _elsewhere, _registered, _resolver
+
+    text = "from .modeling import (A,\n    Tok as T)\nfrom pkg.sub import Tok\nimport os\n"
+    assert [m for _, _, m in name_imports(text, "Tok")] == [".modeling", "pkg.sub"]
+    assert name_imports(text, "os") == [] and imports_name(text, "os") and imports_name(text, "sub")
+    assert defines_at_top("x = 1\nclass Tok(B):\n    pass\n", "Tok")
+    assert not defines_at_top("if x:\n    def Tok():\n        pass\n", "Tok")
+    assert not defines_at_top("def Token():\n    pass\n", "Tok")
+    py = dict.fromkeys(["a/pkg/__init__.py", "a/pkg/modeling.py", "b/pkg/modeling.py", "a/run.py"])
+    resolve = _resolver(py)
+    assert resolve("a/pkg/__init__.py", ".modeling") == {"a/pkg/modeling.py"}
+    assert resolve("a/pkg/modeling.py", ".") == {"a/pkg/__init__.py"}
+    assert resolve("a/run.py", "pkg.modeling") == {"a/pkg/modeling.py", "b/pkg/modeling.py"}
+    assert resolve("a/run.py", "torch.nn") == frozenset()
+    assert _elsewhere(frozenset({"b/pkg/modeling.py"}), "a/pkg/modeling.py")
+    assert not _elsewhere(frozenset({"a/pkg/__init__.py"}), "a/pkg/modeling.py")  # the package may re-export it
+    assert not _elsewhere(frozenset(), "a/pkg/modeling.py")  # no project file: may be this one
+    cases = [("@MODELS.register_module()\nclass A:\n", True), ("@register_model\ndef f():\n", True),
+             ("@BACKBONE_REGISTRY.register()\nclass B:\n", True), ("@HEADS.register_module\nclass A:\n", True),
+             ("@MODELS.register_module(name='x')\nclass A:\n", False),
+             ("@MODELS.register_module()\n@other\nclass A:\n", False), ("@atexit.register\ndef f():\n", False),
+             ("@fn.register\ndef _(x):\n", False), ("@triton.jit\ndef k():\n", False)]
+    for src, judged in cases:
+        assert _registered(src, 0) is judged, src

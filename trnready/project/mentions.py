@@ -106,3 +106,39 @@ def commented_code(line: str) -> bool:
     if isinstance(node, ast.Expr) and isinstance(node.value, (ast.Name, ast.Constant, ast.Attribute)):
         return False
     return True
+
+
+def from_imports(text: str) -> list:
+    """[(start, end, module, names)] of the `from module import ...` statements of the text: the module as written
+    (`.modeling`, `pkg.sub`) and the names imported (before any `as`), also parenthesised."""
+    out = []
+    if "import" not in text:
+        return out
+    for m in _FROM.finditer(text):
+        names = set()
+        for part in m.group(2).strip("()").split(","):
+            a = _ALIAS.match(part.strip())
+            if a:
+                names.add(a.group(1))
+        out.append((m.start(), m.end(), m.group(1), frozenset(names)))
+    return out
+
+
+def name_imports(text: str, name: str, statements: list | None = None) -> list:
+    """[(start, end, module)] of the `from module import ...` statements of the text that import `name` itself
+    (`from .modeling import BertModel, name`, also parenthesised or aliased). `statements`: `from_imports(text)`
+    when the caller has it."""
+    return [(a, b, m) for a, b, m, names in (from_imports(text) if statements is None else statements)
+            if name in names]
+
+
+def imports_name(text: str, name: str) -> bool:
+    """Some import statement of the text names `name` (imported, aliased, or as a part of a module path)."""
+    w = re.escape(name)
+    return re.search(rf"^[ \t]*(?:from|import)[ \t][^\n]*?(?<![\w]){w}(?![\w])", text, re.M) is not None or \
+        re.search(rf"^[ \t]*from[ \t][^\n(]*import[ \t]*\([^)]*?(?<![\w]){w}(?![\w])", text, re.M) is not None
+
+
+def defines_at_top(text: str, name: str) -> bool:
+    """The text has a module-level `def name` / `class name` (in column 0)."""
+    return re.search(rf"^(?:async[ \t]+def|def|class)[ \t]+{re.escape(name)}(?![\w])", text, re.M) is not None

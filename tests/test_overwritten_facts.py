@@ -7,7 +7,7 @@ import textwrap
 from conftest import FIXTURES
 
 from trnready import api
-from trnready.project import overwritten
+from trnready.project import overwritten, overwritten_facts
 from trnready.project.summary import unpack
 
 DIST = '''\
@@ -84,7 +84,7 @@ def test_the_same_answers_when_the_step_parses_the_files(tmp_path, monkeypatch):
             return real(tree, line, column, rec)
         monkeypatch.setattr(overwritten, "_fact", fact)
         noted_calls = len(parsed)
-        monkeypatch.setattr(overwritten, "keyword_facts", lambda tree, findings, summary: [])
+        monkeypatch.setattr(overwritten_facts, "keyword_facts", lambda tree, findings, summary: [])
         assert _scan(root) == noted
         assert len(parsed) > noted_calls  # the step looked the keywords up in the parsed files
         monkeypatch.undo()
@@ -122,8 +122,8 @@ def test_a_name_imported_inside_a_function_and_bound_nowhere_else():
             from tools import helper
             helper(backend="nccl")
     '''))
-    assert overwritten._local_source(tree, "init_environment") == "dist"
-    assert overwritten._local_source(tree, "helper") == "tools"
-    assert overwritten._local_source(tree, "h") is None  # imported under another name
+    assert overwritten_facts._local_source(tree, "init_environment") == "dist"
+    assert overwritten_facts._local_source(tree, "helper") == "tools"
+    assert overwritten_facts._local_source(tree, "h") is None  # imported under another name
     rebound = ast.parse("from dist import f\nf = None\nf(backend='nccl')\n")
-    assert overwritten._local_source(rebound, "f") is None
+    assert overwritten_facts._local_source(rebound, "f") is None

@@ -472,12 +472,13 @@ def causal_built_mask(ctx, hit) -> bool:
     as a plain causal mask: `-inf` strictly above the diagonal and 0 elsewhere (`torch.full((n, n),
     float("-inf")).triu(1)`, `torch.triu(..., diagonal=1)`, `torch.empty(n, n)` then `.fill_(-inf)` and
     `.triu_(1)`), `torch.ones(n, n, dtype=torch.bool).triu(1)` (True = masked out; nn.MultiheadAttention and the
-    nn.Transformer family only), `torch.ones(n, n, dtype=torch.bool).tril()` or `torch.tril(torch.ones(n,
-    n)).bool()` (True = takes part, main diagonal kept; scaled_dot_product_attention only), or `generate_square_subsequent_mask(n)` (the library's; a function of that name
-    in the file is followed instead). The mask is followed through names of the function or module (applying
-    in-place `fill_`/`triu_` in order), `self.<attr>` assigned or registered as a buffer in the same class,
-    `__init__` parameters (every call site of the class in the file must pass such a mask or nothing), and
-    methods or module functions of the file that return it; `.to(...)`, `.cuda()`, `X if c else None` keep it.
-    Arithmetic (`mask + pad`), slicing, writes into the mask, a diagonal other than 1, a shape not visibly square
-    or a value from anywhere else make it not causal. Files without `triu`, `tril` or `subsequent_mask` are not looked at."""
+    nn.Transformer family only), `torch.ones(n, n, dtype=torch.bool).tril()` or
+    `torch.tril(torch.ones(n, n)).bool()` (True = takes part, main diagonal kept; scaled_dot_product_attention
+    only), or `generate_square_subsequent_mask(n)` (the library's; a function of that name in the file is followed
+    instead). The mask is followed through names of the function or module (applying in-place `fill_`/`triu_` in
+    order), `self.<attr>` assigned or registered as a buffer in the same class, `__init__` parameters (every call
+    site of the class in the file must pass such a mask or nothing), and methods or module functions of the file
+    that return it; `.to(...)`, `.cuda()`, `X if c else None` keep it. Arithmetic (`mask + pad`), slicing, writes
+    into the mask, a diagonal other than 1 (0 for the lower triangle), a shape not visibly square or a value from
+    anywhere else make it not causal. Files without `triu`, `tril` or `subsequent_mask` are not looked at."""
     return _causal(ctx, hit)

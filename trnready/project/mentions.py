@@ -111,7 +111,7 @@ def commented_code(line: str) -> bool:
 def from_imports(text: str) -> list:
     """[(start, end, module, names)] of the `from module import ...` statements of the text: the module as written
     (`.modeling`, `pkg.sub`) and the names imported (before any `as`), also parenthesised."""
-    out = []
+    out: list = []
     if "import" not in text:
         return out
     for m in _FROM.finditer(text):

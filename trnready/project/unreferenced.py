@@ -566,12 +566,12 @@ def _resolver(py: dict):
             stem = "/".join(base)
             got = [(stem + "/" if stem else "") + "__init__.py"] + ([stem + ".py"] if parts else [])
             return frozenset(r for r in got if r in py)
-        got = absolute.get(module)
-        if got is None:
+        known = absolute.get(module)
+        if known is None:
             path = "/" + "/".join(parts)
             ends = (path + ".py", path + "/__init__.py")
-            got = absolute[module] = frozenset(r for r in rels if ("/" + r).endswith(ends))
-        return got
+            known = absolute[module] = frozenset(r for r in rels if ("/" + r).endswith(ends))
+        return known
     return resolve
 
 

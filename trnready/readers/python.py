@@ -227,7 +227,7 @@ def project_summary(ctx: FileContext, tree, calls: list | None = None, findings=
     from ..project.switch_conditions import add_switches
 
     add_switches(summary, tree, ctx.text, findings)  # blocks of findings under config-key conditions
-    from ..project.overwritten import keyword_facts, overwritten_table
+    from ..project.overwritten_facts import keyword_facts, overwritten_table
 
     # what the overwritten-parameter step reads of the syntax trees, so that it parses nothing again
     kw = keyword_facts(tree, findings, summary)

@@ -2,13 +2,13 @@
 of the attention finding (trnready/mask_sources.py)."""
 import json
 
-from conftest import CONTEXT_FIXTURES, run_cli
+from conftest import CONTEXT_FIXTURES, FIXTURES, run_cli
 
 from trnready import scan
 
 
-def _places(name):
-    proc = run_cli("scan", CONTEXT_FIXTURES / "mask_sources" / name, "--format", "json", "--no-cache")
+def _places(name, folder=CONTEXT_FIXTURES / "mask_sources"):
+    proc = run_cli("scan", folder / name, "--format", "json", "--no-cache")
     assert proc.returncode in (0, 1), proc.stderr
     return [(f["line"], f["column"], f["rule"], [(o["line"], o["column"]) for o in f.get("occurrences", ())])
             for f in json.loads(proc.stdout)["findings"]]
@@ -19,7 +19,8 @@ def test_mask_built_in_the_model_is_a_place_of_the_layer_finding():
     # over cloned layers (a constructor parameter filled with EncoderLayer in Model.__init__), and Model.forward,
     # which builds it: `seq_mask` at 46 is the place. The Encoder's own parameter (33) and an explicit None (49)
     # are not.
-    assert _places("stack.py") == [(20, 16, "TRN172", [(46, 55)])]
+    # (the accuracy fixture of this pattern, read here for its places)
+    assert _places("mask_from_model.py", FIXTURES / "accuracy" / "attention-mask") == [(20, 16, "TRN172", [(46, 55)])]
 
 
 def test_indexed_container_and_positional_argument():

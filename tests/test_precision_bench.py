@@ -22,14 +22,14 @@ FIELDS = ["draw", "repository", "commit", "path", "line", "column", "rule", "cat
           "verdict", "fp_class", "kept_line", "reason"]
 
 
-def make_repo(tmp_path):
-    """A checkout under repos/demo and its bare mirror under mirrors/acme+demo/repo."""
+def _checkout(tmp_path, name, text):
+    """A one-file checkout under repos/demo and its bare mirror under mirrors/acme+demo/repo; the commit."""
     src = tmp_path / "src"
     src.mkdir()
-    (src / "model.py").write_text(MODEL)
+    (src / name).write_text(text)
     git = ["git", "-c", "user.email=t@example.com", "-c", "user.name=t", "-C", str(src)]
     subprocess.run(git + ["init", "-q"], check=True)
-    subprocess.run(git + ["add", "model.py"], check=True)
+    subprocess.run(git + ["add", name], check=True)
     subprocess.run(git + ["commit", "-qm", "demo"], check=True)
     commit = subprocess.run(git + ["rev-parse", "HEAD"], check=True, capture_output=True,
                             text=True).stdout.strip()
@@ -37,8 +37,13 @@ def make_repo(tmp_path):
     subprocess.run(["git", "clone", "-q", "--bare", str(src), str(mirror)], check=True)
     checkout = tmp_path / "repos" / "demo"
     checkout.mkdir(parents=True)
-    (checkout / "model.py").write_text(MODEL)
+    (checkout / name).write_text(text)
     return commit
+
+
+def make_repo(tmp_path):
+    """A checkout under repos/demo and its bare mirror under mirrors/acme+demo/repo."""
+    return _checkout(tmp_path, "model.py", MODEL)
 
 
 def verdict(commit, line, rule, category, verdict, fp_class="", severity="change", kept_line=""):
@@ -155,22 +160,7 @@ def make_notebook_repo(tmp_path):
     """A checkout holding one notebook whose two cells each report on their line 2."""
     import json
 
-    text = json.dumps(NOTEBOOK, indent=1)
-    src = tmp_path / "src"
-    src.mkdir()
-    (src / "demo.ipynb").write_text(text)
-    git = ["git", "-c", "user.email=t@example.com", "-c", "user.name=t", "-C", str(src)]
-    subprocess.run(git + ["init", "-q"], check=True)
-    subprocess.run(git + ["add", "demo.ipynb"], check=True)
-    subprocess.run(git + ["commit", "-qm", "demo"], check=True)
-    commit = subprocess.run(git + ["rev-parse", "HEAD"], check=True, capture_output=True,
-                            text=True).stdout.strip()
-    subprocess.run(["git", "clone", "-q", "--bare", str(src), str(tmp_path / "mirrors" / "acme+demo" / "repo")],
-                   check=True)
-    checkout = tmp_path / "repos" / "demo"
-    checkout.mkdir(parents=True)
-    (checkout / "demo.ipynb").write_text(text)
-    return commit
+    return _checkout(tmp_path, "demo.ipynb", json.dumps(NOTEBOOK, indent=1))
 
 
 def test_notebook_findings_are_drawn_and_matched_by_their_line_in_the_file(tmp_path):

@@ -121,7 +121,7 @@ def _guarded_spans(files, summaries, guard_blocks: dict) -> dict:
         rel = files[i].rel
         for first, last, name, choice in guards:
             if name.startswith(MARK):
-                if _needs_cuda_at(modules, rel, name[1:], 0, needs):
+                if all(_needs_cuda_at(modules, rel, n, 0, needs) for n in name[len(MARK):].split("|")):
                     spans.setdefault(rel, []).append((first, last, choice))
             elif _flag_at(modules, rel, name, 0):
                 spans.setdefault(rel, []).append((first, last, choice))

@@ -232,12 +232,12 @@ def project_summary(ctx: FileContext, tree, calls: list | None = None, findings=
 
     add_switches(summary, tree, ctx.text, findings)  # blocks of findings under config-key conditions
     if "skip" in ctx.text and _TEST_MODULE.match(ctx.name):
-        # a test module (its tests' marks say "skip") that calls at import a project function needing CUDA:
-        # pytest collects none of it on Neuron (context/_needs_cuda.py; resolved by project/flags.py)
-        from ..context._needs_cuda import import_time_calls
+        # a test module whose skip marks read a project function's answer, kept at import: when the function
+        # cannot return without CUDA, those tests never run on Neuron (context/_needs_cuda.py, project/flags.py)
+        from ..context._needs_cuda import import_time_flags
         from ..project.summary import project_modules
 
-        summary["guards"] = summary["guards"] + import_time_calls(tree, project_modules(summary["imports"]))
+        summary["guards"] = summary["guards"] + import_time_flags(tree, project_modules(summary["imports"]))
     from ..project.overwritten_facts import keyword_facts, overwritten_table
 
     # what the overwritten-parameter step reads of the syntax trees, so that it parses nothing again

@@ -5,7 +5,8 @@ import json
 
 from conftest import run_cli
 
-from trnready.context._needs_cuda import cuda_functions, import_time_flags
+from trnready.context._needs_cuda import cuda_functions
+from trnready.project.kept_answers import import_time_flags
 
 DEVICES = '''import torch
 

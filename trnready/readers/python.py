@@ -234,7 +234,7 @@ def project_summary(ctx: FileContext, tree, calls: list | None = None, findings=
     if "skip" in ctx.text and _TEST_MODULE.match(ctx.name):
         # a test module whose skip marks read a project function's answer, kept at import: when the function
         # cannot return without CUDA, those tests never run on Neuron (context/_needs_cuda.py, project/flags.py)
-        from ..context._needs_cuda import import_time_flags
+        from ..project.kept_answers import import_time_flags
         from ..project.summary import project_modules
 
         summary["guards"] = summary["guards"] + import_time_flags(tree, project_modules(summary["imports"]))

@@ -136,6 +136,10 @@ def test_blocks_a_kept_answer_opens():
         [6, 6, "!p.is_fast_available", False],  # the mark, read only by what it skips
         [9, 10, "!p.is_fast_available", False],  # _on_gpu, called only in a skipped test
     ]
+    # a builtin's answer is no project function's
+    builtin = "import os\nimport pytest\nworkers = int(os.environ.get('N', '0'))\n\n\n" \
+        "@pytest.mark.skipif(not workers, reason='')\ndef test_x():\n    pass\n"
+    assert import_time_flags(ast.parse(builtin), set()) == []
     # no answer kept at import: nothing to wait on
     assert import_time_flags(ast.parse(TEST_LATE), {"is_fast_available"}) == []
 

@@ -21,7 +21,6 @@ import ast
 _DEVICE_QUERIES = frozenset({"current_device", "get_device_capability", "get_device_properties", "get_device_name"})
 MAX_LINES = 20  # only short functions: device helpers are a few lines, and every path of a long one is not cheap
 MAX_DEPS = 8
-MAX_CALLS = 32  # import-time calls of project functions a module's summary lists (TransformerEngine's have ~10)
 MARK = "!"
 
 

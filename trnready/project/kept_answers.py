@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import ast
 
-from ..context._needs_cuda import MARK, MAX_CALLS, _imported_callee
-from .summary import _skipped_unless, guards_of
+from ..context._needs_cuda import MARK, _imported_callee
+from .summary import MAX_GUARDS, _skipped_unless, guards_of
 
 
 def import_time_flags(tree: ast.Module, imported: set) -> list:
@@ -17,6 +17,7 @@ def import_time_flags(tree: ast.Module, imported: set) -> list:
     function cannot return without CUDA, what they guard runs only with CUDA. The name must be bound once."""
     body = tree.body
     bound: dict = {}
+    own = {st.name for st in body if isinstance(st, ast.FunctionDef)}
     for st in body:
         if type(st) is not ast.Assign or len(st.targets) != 1:
             continue
@@ -28,7 +29,7 @@ def import_time_flags(tree: ast.Module, imported: set) -> list:
         if type(t) is not ast.Name or type(v) is not ast.Call:
             continue
         name = _imported_callee(v.func, imported)
-        if name is None and type(v.func) is ast.Name and v.func.id not in imported:
+        if name is None and type(v.func) is ast.Name and v.func.id in own:
             name = v.func.id  # the module's own function (resolved in its own summary, "!name")
         if name is not None:
             bound[t.id] = None if t.id in bound else name
@@ -38,7 +39,7 @@ def import_time_flags(tree: ast.Module, imported: set) -> list:
     again = _rebound(tree, bound)
     bound = {k: v for k, v in bound.items() if k not in again}
     out = [[first, last, MARK + bound[name], choice]
-           for first, last, name, choice in guards_of(tree, set(bound))][:MAX_CALLS]
+           for first, last, name, choice in guards_of(tree, set(bound))][:MAX_GUARDS]
     out += _named_marks(tree, bound)
     if out:
         out += _helpers(tree, out)
@@ -63,7 +64,7 @@ def _named_marks(tree, bound: dict) -> list:
                 if type(d) is ast.Name and d.id in marks:
                     out.append([node.decorator_list[0].lineno, node.end_lineno or node.lineno, marks[d.id], False])
                     break
-    return out[:MAX_CALLS]
+    return out[:MAX_GUARDS]
 
 
 class _Nodes:
@@ -88,7 +89,7 @@ def _helpers(tree, blocks: list) -> list:
         return any(first <= p[0] <= last for first, last, _, _ in blocks)
 
     key = MARK + "|".join(sorted({b[2][len(MARK):] for b in blocks}))
-    return [[start[0], end[0], key, False] for start, end, _ in helper_spans(_Nodes(tree), tree, held)][:MAX_CALLS]
+    return [[start[0], end[0], key, False] for start, end, _ in helper_spans(_Nodes(tree), tree, held)][:MAX_GUARDS]
 
 
 def _rebound(tree: ast.Module, names) -> set:

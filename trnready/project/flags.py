@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from ..context._needs_cuda import MARK
 from .summary import head_of
 
 MAX_HOPS = 8  # links followed: re-exports (`from .utils import FLAG`) and linked flags (`HAVE_GTP = HAVE_TE`)
@@ -37,6 +38,41 @@ def _flag_at(modules, rel: str, name: str, hops: int, memo: dict | None = None) 
         target = modules.absolute(rel, mod, level)
         if imported is not None and target in modules.mods:
             found = _flag_at(modules, modules.mods[target], imported, hops + 1, memo)
+    memo[key] = found
+    return found
+
+
+def _needs_cuda_at(modules, rel: str, name: str, hops: int, memo: dict) -> bool:
+    """Whether the function `name` (or `module.name`, a module imported whole) of module `rel` cannot return
+    without CUDA: listed "!name" in the defining module's flags, or ["!name", dep, ...] with every dep such a
+    function too (context/_needs_cuda.py). Followed through re-exports (`from .quantization import f` in a
+    package's __init__) up to MAX_HOPS links; a cycle needs no CUDA."""
+    if hops > MAX_HOPS or rel not in modules.summaries:
+        return False
+    key = (rel, name)
+    if key in memo:
+        return bool(memo[key])
+    memo[key] = None
+    s = head_of(modules.summaries, rel)
+    found = False
+    head, _, rest = name.partition(".")
+    imp = s["imports"].get(head)
+    if rest:
+        # `te.is_fp8_available()` with `import pkg.sub as te`: the name in that module
+        if imp is not None and imp[2] is None and "." not in rest:
+            target = modules.absolute(rel, imp[0], imp[1])
+            if target in modules.mods:
+                found = _needs_cuda_at(modules, modules.mods[target], rest, hops + 1, memo)
+    elif MARK + name in s["flags"]:
+        found = True
+    else:
+        entry = next((e for e in s["flags"] if type(e) is list and e[0] == MARK + name), None)
+        if entry is not None:
+            found = all(_needs_cuda_at(modules, rel, dep, hops + 1, memo) for dep in entry[1:])
+        elif imp is not None and imp[2] is not None:
+            target = modules.absolute(rel, imp[0], imp[1])
+            if target in modules.mods:
+                found = _needs_cuda_at(modules, modules.mods[target], imp[2], hops + 1, memo)
     memo[key] = found
     return found
 
@@ -80,10 +116,14 @@ def _guarded_spans(files, summaries, guard_blocks: dict) -> dict:
     py = {sf.rel: s for sf, s in zip(files, summaries) if sf.kind == "python"}
     modules = ModuleMap(Compacted({rel: _packed(s) for rel, s in py.items()}, _EMPTY))
     spans: dict = {}
+    needs: dict = {}
     for i, guards in guard_blocks.items():
         rel = files[i].rel
         for first, last, name, choice in guards:
-            if _flag_at(modules, rel, name, 0):
+            if name.startswith(MARK):
+                if all(_needs_cuda_at(modules, rel, n, 0, needs) for n in name[len(MARK):].split("|")):
+                    spans.setdefault(rel, []).append((first, last, choice))
+            elif _flag_at(modules, rel, name, 0):
                 spans.setdefault(rel, []).append((first, last, choice))
     return spans
 

@@ -44,7 +44,7 @@ from .call_text import call_text
 from .syntax import MAX_ITEMS, _Attribute, _Name, dotted, literal_source, unconditional_nodes  # noqa: F401 (imported from here too)
 from ..astwalk import walk
 
-VERSION = 29
+VERSION = 30
 MAX_TEMPLATE = 400  # a call longer than this is not carried (generated code, data tables)
 
 # Imports from these never lead into the project: calls naming only them need no summary entry.
@@ -261,6 +261,8 @@ def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | Non
                                      sorted(set(names)), lit])
     from ..context.neuron_guarded import module_flags
     flags = module_flags(tree, values or {})[:MAX_ITEMS]
+    from ..context._needs_cuda import cuda_functions
+    flags += cuda_functions(tree, project_modules(imports))[:MAX_ITEMS]
     project_names = {n for n, (mod, level, name) in imports.items()
                      if name is not None and (level or mod.split(".", 1)[0] not in _EXTERNAL)}
     guards = guards_of(tree, project_names) if project_names else []
@@ -533,6 +535,11 @@ def guards_of(tree: ast.Module, imported: set) -> list:
                     # `if not HAVE_TE: pytest.skip(...)`: what follows runs only when the flag is true
                     out.append([block[i + 1].lineno, _end(block), test.operand.id, False])
     return out
+
+
+def project_modules(imports: dict) -> set:
+    """The names of a module's imports that are the project's own (`from .utils import f`, `import pkg.sub as m`)."""
+    return {n for n, (mod, level, _) in imports.items() if level or mod.split(".", 1)[0] not in _EXTERNAL}
 
 
 def _names_one(test, imported: set) -> bool:

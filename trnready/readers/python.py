@@ -6,6 +6,7 @@ readers/manifests.py.
 from __future__ import annotations
 
 import ast
+import re
 import sys
 import warnings
 from dataclasses import replace
@@ -15,6 +16,9 @@ from ..match import Engine, Hit
 from ..model import Diagnostic, Finding, Occurrences, make_finding
 from ..rewrite import FixableCheck
 from .context import FileContext, ReadResult, Source
+
+# the modules pytest collects by default: it imports them by name, nothing else does
+_TEST_MODULE = re.compile(r"^(test_\w*|\w+_test)\.py$")
 
 
 def parse(text: str, rel: str) -> tuple[ast.Module | None, Diagnostic | None]:
@@ -227,6 +231,13 @@ def project_summary(ctx: FileContext, tree, calls: list | None = None, findings=
     from ..project.switch_conditions import add_switches
 
     add_switches(summary, tree, ctx.text, findings)  # blocks of findings under config-key conditions
+    if "skip" in ctx.text and _TEST_MODULE.match(ctx.name):
+        # a test module whose skip marks read a project function's answer, kept at import: when the function
+        # cannot return without CUDA, those tests never run on Neuron (context/_needs_cuda.py, project/flags.py)
+        from ..project.kept_answers import import_time_flags
+        from ..project.summary import project_modules
+
+        summary["guards"] = summary["guards"] + import_time_flags(tree, project_modules(summary["imports"]))
     from ..project.overwritten_facts import keyword_facts, overwritten_table
 
     # what the overwritten-parameter step reads of the syntax trees, so that it parses nothing again

@@ -9,6 +9,6 @@ def test_disabled_scalers_are_silent_other_scalers_and_autocast_are_reported():
         # lines 6 and 7 build scalers with the literal enabled=False
         ("train.py", 8, 13, "TRN251", AMP, False),  # enabled=use_amp may be True
         ("train.py", 9, 10, "TRN252",
-         "torch.amp.GradScaler without a device (defaults to cuda): `torch.amp.GradScaler`", False),
+         "torch.amp.GradScaler on the CUDA device (cuda given, or left to its default): `torch.amp.GradScaler`", False),
         ("train.py", 10, 10, "TRN251", AMP, False),  # a disabled CUDA autocast still names the device
     ]

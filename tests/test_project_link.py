@@ -107,7 +107,7 @@ def test_class_attribute_of_a_top_level_module():
 def test_reexport_through_init_in_a_src_layout():
     assert scan_findings(ROOT / "reexport") == [
         ("app/train.py", 5, 12, "TRN252",
-         "torch.amp.GradScaler without a device (defaults to cuda): "
+         "torch.amp.GradScaler on the CUDA device (cuda given, or left to its default): "
          "`torch.distributed.fsdp.sharded_grad_scaler.ShardedGradScaler` (via app/train.py:5 ShardedGradScaler() → "
          "src/mylib/fsdp/__init__.py from torch.distributed.fsdp.sharded_grad_scaler import ShardedGradScaler)",
          False)]

@@ -5,6 +5,7 @@ import json
 
 from conftest import run_cli
 
+from trnready.catalogue import load_catalogue
 from trnready.context._needs_cuda import cuda_functions
 from trnready.project.kept_answers import import_time_flags
 
@@ -116,8 +117,11 @@ def test_late():
 '''
 
 
+QUERIES = load_catalogue().context_values["cuda-device-queries"]
+
+
 def _names(src, imported):
-    return cuda_functions(ast.parse(src), imported)
+    return cuda_functions(ast.parse(src), imported, QUERIES)
 
 
 def test_functions_reaching_a_device_query_on_every_path():

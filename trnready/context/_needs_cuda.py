@@ -17,16 +17,14 @@ from __future__ import annotations
 
 import ast
 
-# torch.cuda queries that initialise CUDA (torch.cuda._lazy_init) and raise without it.
-_DEVICE_QUERIES = frozenset({"current_device", "get_device_capability", "get_device_properties", "get_device_name"})
 MAX_LINES = 20  # only short functions: device helpers are a few lines, and every path of a long one is not cheap
 MAX_DEPS = 8
 MARK = "!"
 
 
-def _query(call) -> bool:
+def _query(call, queries) -> bool:
     f = call.func
-    return type(f) is ast.Attribute and f.attr in _DEVICE_QUERIES and type(f.value) is ast.Attribute \
+    return type(f) is ast.Attribute and f.attr in queries and type(f.value) is ast.Attribute \
         and f.value.attr == "cuda" and type(f.value.value) is ast.Name and f.value.value.id == "torch"
 
 
@@ -53,7 +51,8 @@ def _first_calls(expr) -> list:
 
 
 class _Judge:
-    def __init__(self, tree: ast.Module, imported: set):
+    def __init__(self, tree: ast.Module, imported: set, queries: frozenset):
+        self.queries = queries
         self.defs: dict = {}
         self.none_globals: set = set()
         for st in tree.body:
@@ -82,7 +81,7 @@ class _Judge:
 
     def _expr(self, expr):
         calls = _first_calls(expr)
-        if any(_query(c) for c in calls):
+        if any(_query(c, self.queries) for c in calls):
             return frozenset()
         found = None
         for call in calls:
@@ -140,9 +139,12 @@ def _imported_callee(f, imported: set):
     return None
 
 
-def cuda_functions(tree: ast.Module, imported: set) -> list:
-    """`flags` entries for the module's functions that need CUDA to return: "!name" or ["!name", dep, ...]."""
-    judge = _Judge(tree, imported)
+def cuda_functions(tree: ast.Module, imported: set, queries) -> list:
+    """`flags` entries for the module's functions that need CUDA to return: "!name" or ["!name", dep, ...].
+    `queries`: the `torch.cuda` functions that raise without CUDA ([context.values] cuda-device-queries)."""
+    if not queries:
+        return []
+    judge = _Judge(tree, imported, frozenset(queries))
     out: list = []
     for name, d in judge.defs.items():
         if d is None:

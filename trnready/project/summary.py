@@ -262,7 +262,7 @@ def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | Non
     from ..context.neuron_guarded import module_flags
     flags = module_flags(tree, values or {})[:MAX_ITEMS]
     from ..context._needs_cuda import cuda_functions
-    flags += cuda_functions(tree, project_modules(imports))[:MAX_ITEMS]
+    flags += cuda_functions(tree, project_modules(imports), (values or {}).get("cuda-device-queries", ()))[:MAX_ITEMS]
     project_names = {n for n, (mod, level, name) in imports.items()
                      if name is not None and (level or mod.split(".", 1)[0] not in _EXTERNAL)}
     guards = guards_of(tree, project_names) if project_names else []

@@ -49,7 +49,8 @@ _SLASH_COMMENT = re.compile(r"(?:^|(?<=\s))//.*$")
 # A shell variable a matched flag reads (`--gpus=${n_gpus_per_node}`, `--gres=gpu:$GPUS`), and a line that
 # assigns one (`n_gpus_per_node=4`, `export GPUS=${GPUS:-8}`): the value to change is written there.
 _VAR_REF = re.compile(r"\$\{?(?P<name>[A-Za-z_]\w*)")
-_SHELL_ASSIGN = re.compile(r"^\s*(?:(?:export|readonly|local|declare(?:\s+-\w+)*)\s+)?(?P<name>[A-Za-z_]\w*)=(?!=)")
+_ASSIGN_HEAD = r"^\s*(?:(?:export|readonly|local|declare(?:\s+-\w+)*)\s+)?(?P<name>[A-Za-z_]\w*)="
+_SHELL_ASSIGN = re.compile(_ASSIGN_HEAD + r"(?!=)")
 # a default set after a test: `[ -z "$CUDA_VERSION" ] && CUDA_VERSION="12.1.0"`, `test -n "$X" || X=1`
 _DEFAULT_ASSIGN = re.compile(r"^\s*(?:\[\[?[^\]\n]*\]\]?|test\s[^&|\n]*?)\s*(?:&&|\|\|)\s*(?:export\s+)?"
                              r"(?P<name>[A-Za-z_]\w*)=(?!=)")
@@ -150,8 +151,7 @@ _ARG_REST = re.compile(r"[^\s\\;&|]*")
 # (`torchrun --nproc_per_node $NPROC_PER_NODE`): the line that reads it says what it would say with the value
 # written in, so a line matcher the line as written misses is tried on it with the value in place. A value
 # reassigned anywhere, set from a command or another variable, or read before it is set is not put in.
-_LITERAL_ASSIGN = re.compile(r"^\s*(?:(?:export|readonly|local|declare(?:\s+-\w+)*)\s+)?(?P<name>[A-Za-z_]\w*)="
-                             r"(?P<value>\"[^\"$`\\]*\"|'[^']*'|[^\s\"'$`;&|()\\]+)\s*(?:#.*)?$")
+_LITERAL_ASSIGN = re.compile(_ASSIGN_HEAD + r"(?P<value>\"[^\"$`\\]*\"|'[^']*'|[^\s\"'$`;&|()\\]+)\s*(?:#.*)?$")
 _READ = re.compile(r"\$(?:\{(?P<braced>[A-Za-z_]\w*)\}|(?P<name>[A-Za-z_]\w*))")
 
 

@@ -63,10 +63,12 @@ def spans_by_location(report: dict, guarded: bool = False) -> dict:
         spans[(f["path"], f["category"])].append((first, last, f["rule"]))
         # Places folded into this finding (one finding per thing) are found too; in a notebook, by the line in the
         # .ipynb text the report gives each of them (schema 1.5; older reports have only the cell's line).
+        # A place spanning several lines (schema 1.6: `end_line`) is found on each of them, like the finding itself.
         for occ in f.get("occurrences", ()):
             at = occ.get("file_line") if f.get("cell") is not None else occ["line"]
             if at is not None:
-                spans[(f["path"], f["category"])].append((at, at, occ["rule"]))
+                end = at + max(0, (occ.get("end_line") or occ["line"]) - occ["line"])
+                spans[(f["path"], f["category"])].append((at, end, occ["rule"]))
         for occ in f.get("elsewhere", ()):  # places of the same thing in other files (schema 1.4)
             spans[(occ["path"], f["category"])].append((occ["line"], occ["line"], occ["rule"]))
     return spans

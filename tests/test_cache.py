@@ -86,7 +86,8 @@ def test_findings_with_folded_occurrences_come_back_from_the_cache(tmp_path):
 
     f = Finding(rule="TRN122", category="float64", severity="advisory", confidence="medium", path="a.py", line=3,
                 column=5, end_line=3, end_column=9, snippet="x", message="m", fix="", docs="", source="",
-                fingerprint="f", title="t", occurrences=((3, 20, "TRN122"),))
+                fingerprint="f", title="t", occurrences=((3, 20, "TRN122"),),
+                occurrence_end_lines=((3, 20, 5),))
     # places in other files and a link target (set by report steps) come back as tuples too
     g = Finding(rule="TRN302", category="custom-cuda-kernel", severity="blocker", confidence="high", path="b.py",
                 line=1, column=1, end_line=1, end_column=9, snippet="x", message="m", fix="", docs="", source="",

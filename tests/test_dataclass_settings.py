@@ -29,3 +29,13 @@ def test_field_default_is_the_value_of_a_keyword_read_as_a_default():
          False),
         ("model_config.py", 8, 39, "TRN271", "Distributed process group on NCCL: configured default backend `nccl`",
          False)]
+
+
+def test_unannotated_class_attributes_of_a_config_dataclass_are_settings():
+    # `precision = "amp"` and `dist_backend = "nccl"` are class attributes, not dataclass fields, but the config
+    # object carries them all the same; `amp_bf16` (no scaler) and a plain class that is no dataclass: nothing
+    assert scan_findings(ROOT / "run_config.py") == [
+        ("run_config.py", 9, 17, "TRN254",
+         "float16 mixed precision switched on by a training setting or launch flag: `precision: amp`", False),
+        ("run_config.py", 10, 20, "TRN271", "Distributed process group on NCCL: `dist_backend: nccl`", False),
+    ]

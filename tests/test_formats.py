@@ -217,3 +217,19 @@ def test_notebook_findings_point_at_the_ipynb_line_in_sarif_and_github(tmp_path)
     # ... and that place carries its own .ipynb line (schema 1.5), as the finding does
     folded = [o for f in data["findings"] for o in f.get("occurrences", ())]
     assert folded and {o["file_line"] for o in folded} == {31} and "cuda" in lines[30]
+
+
+def test_a_folded_place_spanning_several_lines_carries_its_end_line(tmp_path):
+    # two buffers built over several lines and moved by a `.cuda()` on their last line: the second is a place of
+    # the first (one run of statements), and its `.cuda()` five lines down is inside the place's span (schema 1.6)
+    (tmp_path / "cache.py").write_text(
+        "import torch\n\n\nclass Cache:\n    def __init__(self, n, d):\n"
+        "        self.k = torch.zeros(\n            (n, d)\n        ).cuda()\n"
+        "        self.v = torch.zeros(\n            (n,\n             d)\n        ).cuda()\n")
+    data = json.loads(run(tmp_path, "--format", "json").stdout)
+    from conftest import REPO
+
+    jsonschema.validate(data, json.loads((REPO / "trnready" / "schema" / "report.schema.json").read_text()))
+    (f,) = [f for f in data["findings"] if f["rule"] == "TRN241"]
+    assert (f["line"], f["end_line"]) == (6, 8)
+    assert [(o["line"], o["end_line"]) for o in f["occurrences"]] == [(9, 12)]

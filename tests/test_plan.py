@@ -43,7 +43,7 @@ def test_every_builtin_rule_names_its_phase_and_effort():
 def test_plan_counts_agree_with_the_findings(tmp_path):
     report = _scan(tmp_path)
     jsonschema.validate(report, SCHEMA)
-    assert report["schema_version"] == "1.5"
+    assert report["schema_version"] == "1.6"
     plan = report["plan"]
     active = [f for f in report["findings"] if not f["suppressed"]]
     assert [p["id"] for p in plan["phases"]] == list(PHASES)

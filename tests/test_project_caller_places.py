@@ -46,3 +46,23 @@ def test_an_option_default_is_placed_where_a_helper_of_another_module_reads_it()
                                                                           ("pkg/util/setup.py", 11, 5)]
     assert f["message"].endswith("read at pkg/util/setup.py:6, pkg/util/setup.py:11")
     assert not [k for k in found if k[0] == "pkg/util/setup.py"]
+
+
+def test_a_helper_returning_a_cuda_autocast_is_placed_at_its_calls():
+    found = _findings()
+    # the bare API and a lambda calling it are both handed out; the calls go on the first finding of the helper
+    f = found[("pkg/util/amp.py", 8, "TRN251")]
+    assert [(e["path"], e["line"], e["column"]) for e in f["elsewhere"]] == [("train_amp.py", 6, 16)]
+    assert f["message"].endswith("pick_autocast() called at train_amp.py:6")
+    assert "elsewhere" not in found[("pkg/util/amp.py", 10, "TRN251")]
+    assert not [k for k in found if k[0] == "train_amp.py"]
+
+
+def test_a_class_keeping_a_cuda_grad_scaler_is_placed_where_it_is_built_under_an_alias():
+    f = _findings()[("pkg/util/amp.py", 16, "TRN251")]
+    assert [(e["path"], e["line"], e["column"]) for e in f["elsewhere"]] == [("train_amp.py", 7, 14)]
+
+
+def test_a_helper_using_autocast_itself_keeps_its_finding_alone():
+    f = _findings()[("pkg/util/amp.py", 25, "TRN251")]
+    assert "elsewhere" not in f and "called at" not in f["message"]

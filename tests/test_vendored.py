@@ -38,7 +38,7 @@ def test_vendored_directories_are_guarded_and_say_why(tmp_path):
         ("olmo/model.py", 2, "TRN241", False, None),
         ("third_party/cutlass/ops.py", 2, "TRN241", True, "vendored"),
     ]
-    assert report["schema_version"] == "1.5"
+    assert report["schema_version"] == "1.6"
     text = run_cli("scan", ".", "--no-cache", "--show-guarded", cwd=tmp_path).stdout
     assert "third_party/cutlass/ops.py:2:5 TRN241 [guarded: vendored]" in text
 

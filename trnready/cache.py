@@ -37,6 +37,9 @@ _CHECKS = {
     "tuple[tuple[int, int, str], ...]": lambda v: isinstance(v, tuple) and all(
         isinstance(o, tuple) and len(o) == 3 and isinstance(o[0], int) and isinstance(o[1], int)
         and isinstance(o[2], str) for o in v),
+    "tuple[tuple[int, int, int], ...]": lambda v: isinstance(v, tuple) and all(
+        isinstance(o, tuple) and len(o) == 3 and all(isinstance(n, int) and not isinstance(n, bool) for n in o)
+        for o in v),
     "tuple[tuple[int, int], ...]": lambda v: isinstance(v, tuple) and all(
         isinstance(o, tuple) and len(o) == 2 and isinstance(o[0], int) and isinstance(o[1], int) for o in v),
     "tuple[tuple[str, int, int, str], ...]": lambda v: isinstance(v, tuple) and all(
@@ -168,6 +171,9 @@ class ResultCache:
                     f["context"] = tuple((n, t) for n, t in f["context"])
                 if isinstance(f.get("occurrences"), list):
                     f["occurrences"] = tuple(tuple(o) if isinstance(o, list) else o for o in f["occurrences"])
+                if isinstance(f.get("occurrence_end_lines"), list):
+                    f["occurrence_end_lines"] = tuple(tuple(o) if isinstance(o, list) else o
+                                                      for o in f["occurrence_end_lines"])
                 if isinstance(f.get("occurrence_file_lines"), list):
                     f["occurrence_file_lines"] = tuple(tuple(o) if isinstance(o, list) else o
                                                        for o in f["occurrence_file_lines"])

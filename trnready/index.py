@@ -782,6 +782,14 @@ class Indexer:
                 for kw in node.keywords:
                     if kw.arg == "default":
                         self.index.device_values.append((kw.value, scope))
+            elif option and interest.device_keywords and option.endswith("s") \
+                    and device_like(option[:-1], interest.device_keywords):
+                # parser.add_argument("--devices", nargs="+", default=["cuda:0"]): the option of several devices;
+                # each string of a list default is a device (a count, `default=1`, or "auto" is not a device string)
+                for kw in node.keywords:
+                    if kw.arg == "default" and type(kw.value) in (ast.List, ast.Tuple):
+                        self.index.device_values.extend((e, scope) for e in kw.value.elts
+                                                        if type(e) is ast.Constant and type(e.value) is str)
             if option and interest.keywords:
                 # parser.add_argument("--attn_implementation", default="flash_attention_2")
                 name = option.lstrip("-").replace("-", "_")

@@ -164,6 +164,10 @@ class Finding:
     # Notebooks: (cell line, line in the .ipynb text) of each occurrence, so that a place folded into a finding can
     # be found on disk like the finding itself (JSON `occurrences[].file_line`, schema 1.5).
     occurrence_file_lines: tuple[tuple[int, int], ...] = ()
+    # The last line of each occurrence whose statement or expression spans several lines ((line, column, end line),
+    # ...): the `.cuda()` closing a multi-line `torch.zeros(\n...\n).cuda()` folded into another (JSON
+    # `occurrences[].end_line`, schema 1.6). Occurrences not listed end on their own line.
+    occurrence_end_lines: tuple[tuple[int, int, int], ...] = ()
     # Places of the same thing in other files folded into this finding: the imports of an extension the project
     # builds (one finding, at its build), a CUDA launcher of the kernels a header defines. ((path, line, column,
     # rule), ...)
@@ -206,7 +210,9 @@ class Finding:
             out["guarded_by"] = self.guarded_by
         if self.occurrences:
             on_disk = dict(self.occurrence_file_lines)
+            ends = {(ln, col): end for ln, col, end in self.occurrence_end_lines}
             out["occurrences"] = [{"line": ln, "column": col, "rule": rule,
+                                   **({"end_line": ends[ln, col]} if ends.get((ln, col), ln) > ln else {}),
                                    **({"file_line": on_disk[ln]} if ln in on_disk else {})}
                                   for ln, col, rule in self.occurrences]
         if self.elsewhere:

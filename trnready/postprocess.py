@@ -32,8 +32,8 @@ from .scope import classify
 # 5: one finding per rule per training-config file; 6: a branch's finding folds into the reported check above
 # it; 10: one per rule per function for more categories of [context.values]; 13: one per category per statement,
 # per API per function, masked_select by mask; 14: one per shell assignment value, per cuda-amp API per file and
-# per class, per statement in alternative arms, alias uses into the alias).
-VERSION = 14
+# per class, per statement in alternative arms, alias uses into the alias; 15: the end lines of occurrences).
+VERSION = 15
 
 
 # ---------------------------------------------------------------- file steps
@@ -140,7 +140,13 @@ def one_per_thing(findings: list, ctx, result) -> list:
     joined: dict = {}  # (stand, rule, *key of postprocess_folds) -> index into out
     own: tuple = ()  # the join keys of the finding at hand
 
+    ends: dict = {}  # (line, column, rule) of a folded place -> its last line, when it spans several
+
     def fold(i: int, f) -> None:
+        if (f.end_line or f.line) > f.line:
+            ends[f.line, f.column, f.rule] = f.end_line
+        ends.update({(ln, c, r): end for ln, c, end in f.occurrence_end_lines
+                     for ln2, c2, r in f.occurrences if (ln2, c2) == (ln, c)})
         extra.setdefault(i, []).extend([(f.line, f.column, f.rule), *f.occurrences])
         for k in own:
             joined.setdefault(k, i)
@@ -327,8 +333,10 @@ def one_per_thing(findings: list, ctx, result) -> list:
             continue
         if i in extra:
             more = sorted(set(extra[i]) | set(f.occurrences))
-            more = [p for p in more if p != (f.line, f.column, f.rule)]
-            f = replace(f, occurrences=tuple(more[:MAX_OCCURRENCES]))
+            more = [p for p in more if p != (f.line, f.column, f.rule)][:MAX_OCCURRENCES]
+            spans = dict.fromkeys((*f.occurrence_end_lines, *((ln, c, ends[ln, c, r]) for ln, c, r in more
+                                                               if (ln, c, r) in ends)))
+            f = replace(f, occurrences=tuple(more), occurrence_end_lines=tuple(spans))
         final.append(f)
     return final
 

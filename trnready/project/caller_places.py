@@ -8,7 +8,11 @@ blockers.toml):
   the caller's, so each call handing that parameter an argument (`model = wrap_model(args, model)`) is where the
   caller's model goes to the GPU;
 - the finding is the whole helper (every statement of its body but the docstring is the finding or one of its
-  folded places: `def configure_nccl(): os.environ["NCCL_..."] = ...`): calling it is doing the thing.
+  folded places: `def configure_nccl(): os.environ["NCCL_..."] = ...`): calling it is doing the thing;
+- the helper hands the finding out (rules `handed-out-rules`): a function returning it (`return
+  torch.cuda.amp.autocast(...)`, the bare API, or a lambda calling it) or a class keeping it from its constructor
+  (`self._scaler = torch.cuda.amp.GradScaler(...)` in `__init__`): each call of the function or construction of the
+  class is where the caller obtains the CUDA object. Several findings in one such helper put the calls on the first.
 
 The finding stays one (one finding per thing); the calls are listed in it as `elsewhere` places and named in its
 message. A call is recognised in the helper's own file and in files importing the helper by name from its module
@@ -34,15 +38,27 @@ def caller_places(findings: list, files, text_of, values: dict) -> list:
 
     showing = showing_calls(values)
     rules = frozenset(values.get("caller-place-rules", ()))
+    handing = frozenset(values.get("handed-out-rules", ()))
     active = [i for i, f in enumerate(findings) if not f.guarded and not f.suppressed and f.cell is None
               and f.path.endswith(".py")]
     held = [i for i in active if findings[i].rule in rules]
+    handed = [i for i in active if findings[i].rule in handing and findings[i].rule not in rules]
     options = [i for i in active if "default" in findings[i].snippet]  # `default="nccl"` of an option
-    if not held and not options:
+    if not held and not options and not handed:
         return findings
     trees: dict = {}
     helpers: dict = {}  # index -> (defining rel, helper name, parameter index or None, parameter name or None)
     whole: dict = {}  # index -> (line, column) of the `def` of a helper the finding is the whole body of
+    renamable: set = set()  # indexes of helpers whose calls are followed under an imported alias too
+    seen: set = set()  # (rel, helper name) already given to a finding that it hands out
+    for i in sorted(handed, key=lambda k: (findings[k].path, findings[k].line, findings[k].column)):
+        f = findings[i]
+        tree = _tree(trees, f.path, text_of)
+        name = _handed_out_by(tree, f, (text_of(f.path) or "").splitlines()) if tree is not None else None
+        if name is not None and (f.path, name) not in seen:
+            seen.add((f.path, name))
+            helpers[i] = (f.path, name, None, None)
+            renamable.add(i)
     for i in held:
         f = findings[i]
         tree = _tree(trees, f.path, text_of)
@@ -78,7 +94,7 @@ def caller_places(findings: list, files, text_of, values: dict) -> list:
     wanted = {h[1] for h in helpers.values()}
     for rel in py if helpers else ():
         text = text_of(rel) or ""
-        if not any(n + "(" in text for n in wanted):
+        if not any(n in text for n in wanted):
             continue
         own = {h for h in helpers.values() if h[0] == rel}
         if classify(rel) == "test" and not own:
@@ -86,16 +102,21 @@ def caller_places(findings: list, files, text_of, values: dict) -> list:
         tree = _tree(trees, rel, text_of)
         if tree is None:
             continue
-        imported = _imported_names(tree, rel, names)
+        imported = _imported_names(tree, rel, names, renamed=True)
         for i, (where, name, pos, param) in helpers.items():
-            if name + "(" not in text:
+            if name not in text:
                 continue
-            if where != rel and not any(local == name and _from_helper(mod, where, names)
-                                        for local, mod in imported):
+            if where == rel:
+                local_names = {name}
+            else:  # imported by its own name, or (for a helper handing an object out) under another
+                local_names = {local for local, original, mod in imported
+                               if original == name and (local == name or i in renamable)
+                               and _from_helper(mod, where, names)}
+            if not any(n + "(" in text for n in local_names):
                 continue
             lines = text.splitlines()
             for node in walk(tree):
-                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name \
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in local_names \
                         and (param is None or _passes(node, pos, param)):
                     places.setdefault(i, []).append((rel, node.lineno, _column(lines, node)))
     if not places:
@@ -158,6 +179,54 @@ def _helper_of(tree: ast.Module, f, lines: list):
     return None
 
 
+def _end_column(lines: list, node) -> int:
+    """The 1-based character column just after a node (ast gives a UTF-8 byte offset)."""
+    end = node.end_lineno or node.lineno
+    line = lines[end - 1] if 0 < end <= len(lines) else ""
+    return len(line.encode("utf-8")[:node.end_col_offset or 0].decode("utf-8", "replace")) + 1
+
+
+def _handed_out_by(tree: ast.Module, f, lines: list) -> str | None:
+    """The name of the module-level function that returns the finding's API (`return torch.cuda.amp.autocast(...)`,
+    `return torch.cuda.amp.autocast`, `return lambda: torch.cuda.amp.autocast(...)`), or of the module-level class
+    whose `__init__` keeps it in an attribute (`self._scaler = torch.cuda.amp.GradScaler(...)`); else None."""
+    def at_finding(node) -> bool:  # the finding lies inside the node (`torch.cuda.amp` of the call, a "cuda" argument)
+        end = node.end_lineno or node.lineno
+        start = (node.lineno, _column(lines, node))
+        stop = (end, _end_column(lines, node))
+        return start <= (f.line, f.column) < stop
+
+    def gives(value) -> bool:
+        if isinstance(value, ast.Lambda):
+            value = value.body
+        return isinstance(value, (ast.Call, ast.Attribute, ast.Name)) and at_finding(value)
+
+    for d in tree.body:
+        if not d.lineno <= f.line <= (d.end_lineno or d.lineno):
+            continue
+        if isinstance(d, _FUNCS):
+            # returns of the function itself, not of functions nested in it
+            stack: list[ast.AST] = list(d.body)
+            while stack:
+                n = stack.pop()
+                if isinstance(n, ast.Return) and n.value is not None and gives(n.value):
+                    return d.name
+                if not isinstance(n, (*_FUNCS, ast.ClassDef, ast.Lambda)):
+                    stack.extend(ast.iter_child_nodes(n))
+        elif isinstance(d, ast.ClassDef):
+            init = next((m for m in d.body if isinstance(m, _FUNCS) and m.name == "__init__"), None)
+            if init is None or not init.args.args:
+                return None
+            me = init.args.args[0].arg
+            for n in walk(init):
+                if isinstance(n, ast.Assign) and any(
+                        isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == me
+                        for t in n.targets) and gives(n.value):
+                    return d.name
+        return None
+    return None
+
+
 def _passes(call: ast.Call, pos, param: str) -> bool:
     """Whether the call hands the parameter an argument (positionally, before any `*args`, or by keyword)."""
     if any(k.arg == param for k in call.keywords):
@@ -172,10 +241,11 @@ def _passes(call: ast.Call, pos, param: str) -> bool:
     return pos < len(before)
 
 
-def _imported_names(tree: ast.Module, rel: str, names: dict) -> list:
-    """[(local name, absolute module)] of the file's `from module import name` statements (any depth)."""
+def _imported_names(tree: ast.Module, rel: str, names: dict, renamed: bool = False) -> list:
+    """[(local name, absolute module)] of the file's `from module import name` statements (any depth); with
+    renamed, [(local name, imported name, absolute module)] including `import name as other`."""
     mine = names.get(rel) or []
-    out = []
+    out: list = []
     for node in walk(tree):
         if not isinstance(node, ast.ImportFrom):
             continue
@@ -188,8 +258,10 @@ def _imported_names(tree: ast.Module, rel: str, names: dict) -> list:
                     mods.append(".".join([*base, *([node.module] if node.module else [])]))
         elif node.module:
             mods.append(node.module)
-        for a in node.names:  # a helper imported under another name is not followed
-            if a.asname in (None, a.name):
+        for a in node.names:  # a helper imported under another name is followed only when asked
+            if renamed:
+                out += [(a.asname or a.name, a.name, m) for m in mods]
+            elif a.asname in (None, a.name):
                 out += [(a.name, m) for m in mods]
     return out
 

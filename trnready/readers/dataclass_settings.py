@@ -4,11 +4,13 @@
 field(default="paged_adamw_32bit")` is the same training argument a YAML recipe sets with `optim:
 paged_adamw_32bit`: `HfArgumentParser` turns every field into a command-line flag whose default is the field's
 default, so a run that does not pass the flag uses it. Each field of such a class with a literal default (written
-`name: T = value` or `name: T = field(default=value)`) is an entry for the catalogue's `setting` matchers of role
-`config`, exactly as a config file's key would be; `with-setting` / `without-setting` look at the other fields
-of the same class. A dataclass lists every option with its default, where a config file holds what its author
-chose, so only settings named in full count: a glob (`te_*`, `*_backend`) would also take the sub-options of a
-feature that is off (`te_fp8_wgrad: bool = True` next to `te_mha: bool = False`).
+`name: T = value` or `name: T = field(default=value)`, or an unannotated class attribute `name = value`, which the
+config object carries all the same: MetaCLIP's `@dataclass class Config: dist_backend = "nccl"`) is an entry for
+the catalogue's `setting` matchers of role `config`, exactly as a config file's key would be; `with-setting` /
+`without-setting` look at the other fields of the same class. A dataclass lists every option with its default,
+where a config file holds what its author chose, so only settings named in full count: a glob (`te_*`,
+`*_backend`) would also take the sub-options of a feature that is off (`te_fp8_wgrad: bool = True` next to
+`te_mha: bool = False`).
 
 A class counts when it is a dataclass (`@dataclass`, `@dataclasses.dataclass(...)`) and either subclasses a
 `...TrainingArguments` class or has at least two fields named like the top-level keys only training configs use
@@ -72,6 +74,11 @@ def _entries(cls: ast.ClassDef, lines: list, engine) -> list:
             value = _default(st.value)
             if value is not None:
                 fields.append((st.target.id, value))
+        elif isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) \
+                and isinstance(st.value, ast.Constant):
+            # an unannotated class attribute (`dist_backend = "nccl"`): not a dataclass field, but the same
+            # setting read off the config object (`args.dist_backend`), in subclasses overriding it too
+            fields.append((st.targets[0].id, st.value))
     if not fields:
         return []
     arguments = any(_tail(b).endswith("TrainingArguments") for b in cls.bases)

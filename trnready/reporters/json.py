@@ -11,8 +11,10 @@ from ..plan import build_plan, finding_effort, finding_phase
 # summary.by_scope, summary.gate ({scopes, min_confidence, counted, medium_confidence}).
 # 1.3 (additive): `guarded_by` on guarded findings (the predicate or step that decided: neuron-guarded,
 # cpu-unit-test, vendored, ...).
+# 1.4 (additive): `elsewhere` places in other files. 1.5 (additive): `file_line` on notebook occurrences.
+# 1.6 (additive): `end_line` on occurrences spanning several lines.
 # Readers of 1.0 keep working.
-SCHEMA_VERSION = "1.5"
+SCHEMA_VERSION = "1.6"
 
 
 def _finding(f, report: Report) -> dict:

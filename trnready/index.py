@@ -76,6 +76,10 @@ class Interest:
     device_keywords: frozenset
     device_tails: frozenset  # callees with a device position (torch.device, .to)
     keywords: frozenset = frozenset()  # keyword names some rule matches on any call
+    # those some rule matches as a parameter default (`def f(backend="nccl")`, keyword matchers with `defaults =
+    # true`): only their defaults are worth the walk that decides whether the function acts on the parameter
+    # (None: every name of `keywords`)
+    default_keywords: frozenset | None = None
     env_names: frozenset = frozenset()  # environment variable names some rule matches
     # name prefixes some rule matches (`NCCL_*` in the catalogue): any variable of that family, written as an
     # upper-case identifier (`"NCCL_IB_TC"`)
@@ -544,8 +548,10 @@ class Indexer:
             pairs = list(zip(positional[len(positional) - len(args.defaults):], args.defaults))
             pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None]
             decides = None  # the function's parameter reads, gathered in one walk when first asked
+            wanted = self.interest.keywords if self.interest.default_keywords is None \
+                else self.interest.default_keywords
             for a, d in pairs:
-                if a.arg in self.interest.keywords:
+                if a.arg in wanted:
                     if decides is None:
                         decides = _ParamReads(node)
                     if decides(a.arg):

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from .device_picks import pick_literals
-from .astwalk import walk
+from .astwalk import _FIELDS, _fields, walk
 
 
 class Binding:
@@ -344,9 +344,13 @@ class Indexer:
         if handler is not None:
             handler(self, node, scope)
             return
-        # Inlined ast.iter_child_nodes: this loop runs for most nodes of every file.
+        # Inlined ast.iter_child_nodes: this loop runs for most nodes of every file. Only the fields that can hold a
+        # node with something to record are read (not names and flags, nor contexts and operators: _skip).
         visit = self.visit
-        for name in node._fields:
+        fields = _CHILD_FIELDS.get(type(node))
+        if fields is None:
+            fields = _child_fields(type(node))
+        for name in fields:
             value = getattr(node, name, None)
             if type(value) is list:
                 for item in value:
@@ -1205,3 +1209,14 @@ def _skip(self, node, scope) -> None:
 for _base in (ast.expr_context, ast.operator, ast.boolop, ast.unaryop, ast.cmpop):
     for _cls in _base.__subclasses__():
         _DISPATCH[_cls] = _skip
+
+# node type -> the fields Indexer.visit walks for a type without a handler: every field but those that hold only
+# names and flags (astwalk's table) and the context and operator fields, whose nodes are _skip'ped anyway
+_CHILD_FIELDS: dict = {}
+_LEAF_FIELDS = frozenset(("ctx", "op", "ops"))
+
+
+def _child_fields(cls: type) -> tuple:
+    fields = tuple(f for f in (_FIELDS.get(cls) or _fields(cls)) if f not in _LEAF_FIELDS)
+    _CHILD_FIELDS[cls] = fields
+    return fields

@@ -906,7 +906,9 @@ def _deflate(part: dict) -> bytes:
     import json
     import zlib
 
-    return zlib.compress(json.dumps(part, separators=(",", ":")).encode("utf-8", "surrogatepass"), 1)
+    # (a summary holds no cycle: the encoder's check for one, a table of every list and dict met, is left out)
+    text = json.dumps(part, separators=(",", ":"), check_circular=False)
+    return zlib.compress(text.encode("utf-8", "surrogatepass"), 1)
 
 
 def pack_list(items: list) -> bytes:

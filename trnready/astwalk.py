@@ -50,7 +50,7 @@ def loaded_names(node: ast.AST, names) -> set:
     `{n.id for n in walk(node) if type(n) is ast.Name and n.id in names and type(n.ctx) is ast.Load}` gives, in
     one plain stack loop (no generator step per node, nothing below a Name)."""
     out: set = set()
-    stack = [node]
+    stack: list = [node]
     pop, push, table, AST, Name, Load = stack.pop, stack.append, _FIELDS, _AST, ast.Name, ast.Load
     while stack:
         n = pop()

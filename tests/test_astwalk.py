@@ -71,3 +71,23 @@ def test_a_subtree_and_a_leaf():
     call = ast.parse("f(a, b=1)").body[0].value
     assert list(walk(call)) == list(ast.walk(call))
     assert [type(n) for n in walk(ast.Constant(value=3))] == [ast.Constant]
+
+
+def test_loaded_names_are_the_name_loads_the_walk_finds():
+    from trnready.astwalk import loaded_names
+
+    count = 0
+    for text in [EVERY_KIND.replace("def f[T]", "def f").replace("type Alias = list[int]", "Alias = 1"),
+                 *_sources()]:
+        try:
+            tree = ast.parse(text)
+        except SyntaxError:
+            continue
+        every = {n.id for n in ast.walk(tree) if type(n) is ast.Name}
+        wanted = set(sorted(every)[::3]) | {"no_such_name"}
+        for node in [tree, *ast.walk(tree)][::7]:
+            expected = {n.id for n in ast.walk(node)
+                        if type(n) is ast.Name and n.id in wanted and type(n.ctx) is ast.Load}
+            assert loaded_names(node, wanted) == expected
+            count += bool(expected)
+    assert count > 1000

@@ -85,6 +85,17 @@ def test_parent_and_statement_nodes_agree_with_the_whole_file_walk(name, text):
     assert "_walk" not in fresh.memo  # statement kinds never needed the whole-file walk
 
 
+@pytest.mark.parametrize("name,text", list(_sources()), ids=lambda v: v if len(v) < 80 else "")
+def test_expressions_of_some_kinds_are_those_of_expressions_in_the_same_order(name, text):
+    tree = ast.parse(text)
+    kinds_tried = [(ast.IfExp, ast.BoolOp), (ast.Call,), (ast.Name, ast.Attribute, ast.Lambda, ast.comprehension,
+                                                            ast.keyword, ast.arguments, ast.JoinedStr)]
+    for st in base.statements_of(tree):
+        every = list(base.expressions(st))
+        for kinds in kinds_tried:
+            assert base.expressions_of(st, kinds) == [e for e in every if type(e) in kinds], (name, st.lineno)
+
+
 def test_parent_outside_the_file_and_at_the_top():
     tree = ast.parse("x = 1\n")
     ctx = base.FileContext(index=None, tree=tree, resolver=None, values={})

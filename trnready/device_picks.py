@@ -44,17 +44,18 @@ def _stores(arm: list, out: dict) -> None:
             _stores(st.body, out)
             _stores(st.orelse, out)
             continue
+        # the value is read first: the key is written out (ast.unparse) only for a value that spells a device name
         if t is ast.Assign and len(st.targets) == 1 and type(st.targets[0]) in (ast.Name, ast.Attribute):
-            key, value = ast.unparse(st.targets[0]), st.value
+            target, value = st.targets[0], st.value
         elif t is ast.AnnAssign and st.value is not None and type(st.target) in (ast.Name, ast.Attribute):
-            key, value = ast.unparse(st.target), st.value
+            target, value = st.target, st.value
         elif t is ast.Return and st.value is not None:
-            key, value = "return", st.value
+            target, value = None, st.value
         else:
             continue
         text = _text(value)
         if text is not None:
-            out.setdefault(key, []).append((value, text))
+            out.setdefault("return" if target is None else ast.unparse(target), []).append((value, text))
 
 
 def pick_literals(node: ast.If, following: ast.stmt | None, alternatives: frozenset) -> list:

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from .device_picks import pick_literals
-from .astwalk import walk
+from .astwalk import _FIELDS, _fields, walk
 
 
 class Binding:
@@ -76,6 +76,10 @@ class Interest:
     device_keywords: frozenset
     device_tails: frozenset  # callees with a device position (torch.device, .to)
     keywords: frozenset = frozenset()  # keyword names some rule matches on any call
+    # those some rule matches as a parameter default (`def f(backend="nccl")`, keyword matchers with `defaults =
+    # true`): only their defaults are worth the walk that decides whether the function acts on the parameter
+    # (None: every name of `keywords`)
+    default_keywords: frozenset | None = None
     env_names: frozenset = frozenset()  # environment variable names some rule matches
     # name prefixes some rule matches (`NCCL_*` in the catalogue): any variable of that family, written as an
     # upper-case identifier (`"NCCL_IB_TC"`)
@@ -340,9 +344,13 @@ class Indexer:
         if handler is not None:
             handler(self, node, scope)
             return
-        # Inlined ast.iter_child_nodes: this loop runs for most nodes of every file.
+        # Inlined ast.iter_child_nodes: this loop runs for most nodes of every file. Only the fields that can hold a
+        # node with something to record are read (not names and flags, nor contexts and operators: _skip).
         visit = self.visit
-        for name in node._fields:
+        fields = _CHILD_FIELDS.get(type(node))
+        if fields is None:
+            fields = _child_fields(type(node))
+        for name in fields:
             value = getattr(node, name, None)
             if type(value) is list:
                 for item in value:
@@ -544,8 +552,10 @@ class Indexer:
             pairs = list(zip(positional[len(positional) - len(args.defaults):], args.defaults))
             pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None]
             decides = None  # the function's parameter reads, gathered in one walk when first asked
+            wanted = self.interest.keywords if self.interest.default_keywords is None \
+                else self.interest.default_keywords
             for a, d in pairs:
-                if a.arg in self.interest.keywords:
+                if a.arg in wanted:
                     if decides is None:
                         decides = _ParamReads(node)
                     if decides(a.arg):
@@ -1207,3 +1217,14 @@ def _skip(self, node, scope) -> None:
 for _base in (ast.expr_context, ast.operator, ast.boolop, ast.unaryop, ast.cmpop):
     for _cls in _base.__subclasses__():
         _DISPATCH[_cls] = _skip
+
+# node type -> the fields Indexer.visit walks for a type without a handler: every field but those that hold only
+# names and flags (astwalk's table) and the context and operator fields, whose nodes are _skip'ped anyway
+_CHILD_FIELDS: dict = {}
+_LEAF_FIELDS = frozenset(("ctx", "op", "ops"))
+
+
+def _child_fields(cls: type) -> tuple:
+    fields = tuple(f for f in (_FIELDS.get(cls) or _fields(cls)) if f not in _LEAF_FIELDS)
+    _CHILD_FIELDS[cls] = fields
+    return fields

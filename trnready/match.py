@@ -123,6 +123,9 @@ class Engine:
             device_keywords=frozenset(catalogue.device_keywords if self.devices else ()),
             device_tails=frozenset(self.device_methods) | frozenset(_tails(self.device_calls)),
             keywords=frozenset(self.keywords),
+            # a default stored for any other name is skipped by every matcher (_match_store with defaults=True)
+            default_keywords=frozenset(n for n, pairs in self.keywords.items()
+                                       if any(m.defaults and all(p.name == n for p in m.args) for _, m in pairs)),
             env_names=frozenset(self.env),
             env_prefixes=tuple(self.env_prefixes),
             subscripts=bool(self.subscripts),
@@ -243,14 +246,17 @@ class Engine:
         # references (outermost attribute chains and imported names)
         if self.refs:
             from_imports = None
+            refs = self.refs
             for node, scope in index.refs:
+                names = [canon(q) for q in qualnames(node, scope)]
+                if not any(prefix in refs for q in names for prefix in _prefixes(q)):
+                    continue  # no rule matches the reference (most of them): nothing to report or to skip
                 if type(node) is ast.Name and _alias_only(node.id, scope) and _handed_on(ctx, node):
                     continue  # `ds_init = deepspeed.initialize` ... `return args, ds_init`: the binding is the place
-                for q in qualnames(node, scope):
-                    q = canon(q)
+                for q in names:
                     also = ()
                     for prefix in _prefixes(q):
-                        for rule, m in self.refs.get(prefix, ()):
+                        for rule, m in refs.get(prefix, ()):
                             if type(node) is ast.Name and not also:
                                 # `from torch.cuda.amp import custom_fwd` then `@custom_fwd`: the import line
                                 # names the flagged module itself, so it is listed among the places of the

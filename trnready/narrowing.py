@@ -36,8 +36,8 @@ def _compared(test, name: str):
 
 def narrowed(ctx, expr: ast.expr, at: ast.AST, pairs: list) -> list:
     """(value, origin) pairs of the Name `expr` (read at the node `at`) narrowed by the `if` arms around `at`."""
-    if type(expr) is not ast.Name or ctx.tree is None:
-        return pairs
+    if type(expr) is not ast.Name or ctx.tree is None or expr.id not in ctx.fact("narrowing:compared", _compared_names):
+        return pairs  # (no `if` of the file compares the name: no arm narrows it, and no parent is looked up)
     allowed: dict | None = None
     excluded: set = set()
     node = at
@@ -60,6 +60,19 @@ def narrowed(ctx, expr: ast.expr, at: ast.AST, pairs: list) -> list:
     kept = [(v, o) for v, o in pairs if v is UNKNOWN or not _hashable(v)
             or (allowed is None or v in allowed) and v not in excluded]
     return kept or [(UNKNOWN, expr)]
+
+
+def _compared_names(ctx) -> frozenset:
+    """The names some `if` test of the file compares with one operator, on either side: every name `_compared` can
+    answer for (and a few more). From the file's statements alone, no walk of its expressions."""
+    out: set = set()
+    for st in ctx.nodes(ast.If):
+        test = st.test
+        if type(test) is ast.Compare and len(test.ops) == 1:
+            for side in (test.left, test.comparators[0]):
+                if type(side) is ast.Name:
+                    out.add(side.id)
+    return frozenset(out)
 
 
 def _hashable(v) -> bool:

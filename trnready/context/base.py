@@ -20,6 +20,8 @@ from functools import lru_cache
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from ..astwalk import _FIELDS, _fields
+
 # drop: the match is no finding. guard: a finding marked guarded (not counted, listed with --show-guarded).
 # advisory: the finding stays but at advisory severity and medium confidence; a str returned by the test names
 # the switch and goes into the message (an opt-in mode the default path never takes).
@@ -265,6 +267,30 @@ def expressions(stmt):
         elif isinstance(v, ast.AST) and not isinstance(v, ast.stmt):
             yield v
             stack.extend(getattr(v, f, None) for f in v._fields)
+
+
+def expressions_of(stmt, kinds: tuple) -> list:
+    """The nodes of those types among `expressions(stmt)`, in the same order: one plain loop, without a generator
+    step and a call per expression node (a predicate that acts on a few kinds of expression walks every
+    statement of the file)."""
+    out: list = []
+    table, AST, stmt_type = _FIELDS, ast.AST, ast.stmt
+    stack = [getattr(stmt, f) for f in stmt._fields if f not in BLOCK_FIELDS]
+    pop, push, extend = stack.pop, stack.append, stack.extend
+    while stack:
+        v = pop()
+        if type(v) is list:
+            extend(v)
+        elif isinstance(v, AST) and not isinstance(v, stmt_type):
+            k = type(v)
+            if k in kinds:
+                out.append(v)
+            fields = table.get(k)
+            if fields is None:
+                fields = _fields(k)
+            for f in fields:
+                push(getattr(v, f, None))
+    return out
 
 
 def _span(node):

@@ -29,6 +29,10 @@ def flop_counter_hook(ctx, hit) -> bool:
     attrs = frozenset(ctx.values.get("flop-counter-attributes", ()))
     if node is None or not attrs or ctx.tree is None:
         return False
+    # A first look at the text: `model.total_ops += ...` spells the attribute, so a file naming none of them holds
+    # no such hook (most files), and no enclosing function is looked up or walked.
+    if not ctx.fact("flop-counter-hook:named", lambda c: any(c.may_name(a) for a in sorted(attrs))):
+        return False
     fn = enclosing_function(ctx, node)
     while fn is not None:
         if _counts_into_module(fn, attrs):

@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 import re
 
-from .base import blocks_of, dotted, expressions, predicate
+from .base import blocks_of, dotted, expressions_of, predicate
 from .neuron_guarded import _exits
 from ..astwalk import walk
 
@@ -311,7 +311,7 @@ class _Spans:
     def block(self, stmts, local: dict) -> None:
         for i, s in enumerate(stmts):
             k = type(s)
-            for e in expressions(s):
+            for e in expressions_of(s, _CHOICES):
                 self.expression(e, local)
             if k is ast.If:
                 v = self.verdict(s.test, local)
@@ -336,7 +336,7 @@ class _Spans:
                     for inner in getattr(s, name, None) or []:
                         self.block([inner] if isinstance(inner, ast.stmt) else inner.body, local)
 
-    def expression(self, e, local: dict) -> None:
+    def expression(self, e, local: dict) -> None:  # (asked of the _CHOICES nodes only: nothing else is looked at)
         k = type(e)
         if k is ast.IfExp:
             v = self.verdict(e.test, local)
@@ -352,6 +352,9 @@ class _Spans:
 
     def holds(self, pos) -> bool:
         return any(start <= pos < end for start, end in self.spans)
+
+
+_CHOICES = (ast.IfExp, ast.BoolOp)  # the expressions `expression` decides on
 
 
 def _mentions_version(ctx) -> bool:

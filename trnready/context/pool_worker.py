@@ -32,11 +32,14 @@ def _pool_call(call) -> bool:
 def _workers(ctx) -> frozenset:
     """Names of the file's functions handed to a pool as the first positional argument."""
     def compute(c) -> frozenset:
-        if any(n.id in _THREAD_POOLS for n in c.nodes(ast.Name)) or any(
+        # Each test below needs a thread pool's name or `multiprocessing.dummy` spelled in the file: a first look at
+        # the text skips their walk of every node where neither word occurs (most files).
+        threads = any(c.may_name(w) for w in sorted(_THREAD_POOLS)) or c.may_name("dummy")
+        if threads and (any(n.id in _THREAD_POOLS for n in c.nodes(ast.Name)) or any(
                 n.attr in _THREAD_POOLS for n in c.nodes(ast.Attribute)) or any(
                 a.name.split(".")[-1] in _THREAD_POOLS for st in c.nodes(ast.ImportFrom) for a in st.names) or any(
                 (st.module or "") == "multiprocessing.dummy" for st in c.nodes(ast.ImportFrom)) or any(
-                a.name == "multiprocessing.dummy" for st in c.nodes(ast.Import) for a in st.names):
+                a.name == "multiprocessing.dummy" for st in c.nodes(ast.Import) for a in st.names)):
             return frozenset()
         return frozenset(call.args[0].id for call in c.calls()
                          if call.args and type(call.args[0]) is ast.Name and _pool_call(call))

@@ -128,7 +128,7 @@ def _params(text: str, start: int):
 def guard_unread_settings(findings: list, files: list, summaries: list, read_text) -> list:
     """findings with the config settings no Python file of the project reads marked guarded.
     `read_text(source file) -> str or None` reads a Python file (only called when a setting is in question)."""
-    from .summary import unpack
+    from .summary import Fresh, unpack
 
     questions: dict = {}  # (rel, line, rule) -> needed keys
     tops: dict = {}  # rel -> the file's top-level keys
@@ -141,7 +141,8 @@ def guard_unread_settings(findings: list, files: list, summaries: list, read_tex
         if packed is None or sf.kind == "notebook" or (
                 sf.kind == "python" and not in_config_dir(sf.rel) and sf.rel not in with_findings):
             continue
-        s = unpack(sf.rel, packed) if isinstance(packed, (bytes, bytearray)) else packed
+        # (a summary packed by this run's own code is of the right shape: checked only when read from the cache)
+        s = unpack(sf.rel, packed, type(packed) is not Fresh) if isinstance(packed, (bytes, bytearray)) else packed
         for line, rule, keys in _settings(s):
             questions[(sf.rel, line, rule)] = keys
             tops[sf.rel] = (s or {}).get("tops") or []

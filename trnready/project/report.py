@@ -380,9 +380,9 @@ def _with_calls(f, imports: list, text: str, lines: list, trees: dict, missing: 
 
 def _unpack(rel, s):
     if isinstance(s, (bytes, bytearray)):
-        from .summary import unpack
+        from .summary import Fresh, unpack
 
-        return unpack(rel, s)
+        return unpack(rel, s, type(s) is not Fresh)  # packed by this run's own code: of the right shape
     return s
 
 

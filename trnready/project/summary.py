@@ -42,7 +42,7 @@ import sys
 
 from .call_text import call_text
 from .syntax import MAX_ITEMS, _Attribute, _Name, dotted, literal_source, unconditional_nodes  # noqa: F401 (imported from here too)
-from ..astwalk import walk
+from ..astwalk import loaded_names, walk
 
 VERSION = 30
 MAX_TEMPLATE = 400  # a call longer than this is not carried (generated code, data tables)
@@ -812,7 +812,7 @@ def _overwritten(fn) -> set:
     read: set = set()
     out: set = set()
     for st in fn.body[:last + 1]:
-        loads = {n.id for n in walk(st) if type(n) is ast.Name and n.id in cands and type(n.ctx) is ast.Load}
+        loads = loaded_names(st, cands)
         if type(st) in (ast.Assign, ast.AnnAssign) and st.value is not None:
             targets = st.targets if type(st) is ast.Assign else [st.target]
             for t in targets:
@@ -906,7 +906,9 @@ def _deflate(part: dict) -> bytes:
     import json
     import zlib
 
-    return zlib.compress(json.dumps(part, separators=(",", ":")).encode("utf-8", "surrogatepass"), 1)
+    # (a summary holds no cycle: the encoder's check for one, a table of every list and dict met, is left out)
+    text = json.dumps(part, separators=(",", ":"), check_circular=False)
+    return zlib.compress(text.encode("utf-8", "surrogatepass"), 1)
 
 
 def pack_list(items: list) -> bytes:

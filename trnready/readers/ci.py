@@ -272,6 +272,21 @@ def drop_lint_job_findings(rel: str, entries: list[Entry], findings: list, value
     return [f for f in findings if f.rule not in rules or not any(a <= f.line <= b for a, b in lint)]
 
 
+def drop_admitted_image_pythons(rel: str, findings: list, values: dict, path=None) -> list:
+    """Findings of the rules in `admitted-python-ci-rules` (the Python of a CI job's container image, TRN604) when
+    the project's packaging declares a Python requirement that admits 3.12-3.14 (fairscale's CircleCI executors
+    `circleci/python:3.8` ... `cimg/python:3.11` beside `python_requires=">=3.8"`). The image is the Python that
+    CI job tests on, a choice of what CI tests, which the CI rule judges over all the workflow's test jobs (TRN523,
+    advisory); the project's requirement is what a port must change, and it already admits a supported Python.
+    Without a declaration the image stays reported: it is the best evidence of the Python the project runs on."""
+    rules = frozenset(values.get("admitted-python-ci-rules", ()))
+    if path is None or not any(f.rule in rules for f in findings):
+        return findings
+    if not _packaging_admits_supported(path):
+        return findings
+    return [f for f in findings if f.rule not in rules]
+
+
 # PyTorch CPU wheels (`torch==1.8.1+cpu`, the cpu index `download.pytorch.org/whl/cpu`) and any CUDA build
 # (`+cu118`, `/whl/cu121`, one chosen by a variable: `/whl/cu$CUDA_TAG`, conda's pytorch-cuda / cudatoolkit /
 # cuda-toolkit). A job naming both (a build matrix with CPU and CUDA rows) installs CUDA builds.

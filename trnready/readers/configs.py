@@ -371,6 +371,6 @@ def read(ctx: FileContext) -> ReadResult:
         found = drop_cpu_wheel_job_findings(ctx.rel, entries, drop_lint_job_findings(
             ctx.rel, entries, base.findings + em.out, values), values)
         found = drop_admitted_image_pythons(ctx.rel, found, values, ctx.path)
-        found = guard_accelerator_legs(ctx.rel, entries, found, values)
+        found = guard_accelerator_legs(ctx.rel, entries, found, values, lines)
         return ReadResult(found, base.diag, base.sources, summary)
     return ReadResult(base.findings + em.out, base.diag, base.sources, summary)

@@ -253,7 +253,8 @@ def _anchor_blocks(lines: list[str]) -> dict:
 def _runner_lines(lines: list[str], first: int, last: int, labels) -> set:
     """Lines of a block whose key, or a key above it in the block, names the machine (`resource_class:
     gpu.nvidia.small.multi`, `machine:` / `image: ubuntu-2004-cuda-11.2`) with a value naming an accelerator."""
-    out, stack = set(), []  # [(indent, key)]
+    out: set = set()
+    stack: list = []  # [(indent, key)]
     for n in range(first, last + 1):
         m = _KEY_LINE.match(lines[n - 1])
         if not m:

@@ -90,12 +90,6 @@ class _Facts:
                         attr = _self_attr(st.targets[0], me)
                         if attr and self._yields(st.value, cls, m, name, depth):
                             out.append((name, attr))
-                    elif type(st) is ast.Call and type(st.func) is ast.Attribute \
-                            and st.func.attr in ("append", "extend", "insert") and st.args:
-                        # `self.layers.append(Layer(...))` filling a ModuleList in a loop
-                        attr = _self_attr(st.func.value, me)
-                        if attr and self._yields(st.args[-1], cls, m, name, depth):
-                            out.append((name, attr))
         self._holders[cls] = out = list(dict.fromkeys(out))
         return out
 
@@ -110,8 +104,6 @@ class _Facts:
             name = f.id if type(f) is ast.Name else f.attr if type(f) is ast.Attribute else ""
             if name == cls:
                 return True
-            if type(f) is ast.Name and f.id not in self.classes and _picks_class(fn, f.id, cls):
-                return True  # `klass = A if cond else B` ... `klass(...)`
             if name in _KEEPERS or "clone" in name.lower():
                 return any(self._yields(a, cls, fn, owner, depth + 1) for a in v.args)
             return False
@@ -143,17 +135,6 @@ class _Facts:
         return False
 
 
-def _picks_class(fn, local: str, cls: str) -> bool:
-    """`local` is bound in `fn` to the class `cls` by name, or to a conditional expression with it as an arm."""
-    for st in walk(fn):
-        if type(st) is ast.Assign and any(type(t) is ast.Name and t.id == local for t in st.targets):
-            v = st.value
-            arms = [v.body, v.orelse] if type(v) is ast.IfExp else [v]
-            if any(type(a) is ast.Name and a.id == cls for a in arms):
-                return True
-    return False
-
-
 def _facts(ctx) -> _Facts:
     return _Facts(ctx.tree)
 
@@ -169,71 +150,7 @@ def _up(facts: _Facts, fn, param: str, out: list, seen: set, depth: int) -> None
     if cls is None:
         return  # module-level functions: the link step's wrappers follow their callers
     index = params.index(param) - 1  # its position at a bound call (the instance is not passed)
-    for c, m in _sites(facts, fn):
-        a = _argument(c, param, index)
-        if a is None:
-            continue  # the default: None adds nothing, another value is the function's own, written there
-        if type(a) is ast.Constant and a.value is None:
-            continue
-        if type(a) is ast.Name and a.id in _params(m):
-            _up(facts, m, a.id, out, seen, depth + 1)
-            continue
-        out.append(a)
-
-
-def never_passed(ctx, call: ast.Call, arg: ast.expr) -> bool:
-    """The mask `arg` is a parameter (default None) of the enclosing method that every call of it in this file
-    leaves out or passes None, directly or through parameters of the callers that are left out or None the same
-    way, with at least one call seen at each step: the mask is None wherever the file calls the block."""
-    if type(arg) is not ast.Name:
-        return False
-    facts = ctx.fact("mask_sources", _facts)
-    fn = facts.enclosing(call.lineno)
-    return fn is not None and _none_down(facts, fn, arg.id, set(), 0)
-
-
-def _none_default(fn, param: str) -> bool:
-    a = fn.args
-    positional = [*a.posonlyargs, *a.args]
-    for i, p in enumerate(positional):
-        if p.arg == param:
-            k = i - (len(positional) - len(a.defaults))
-            return k >= 0 and type(a.defaults[k]) is ast.Constant and a.defaults[k].value is None
-    for p, d in zip(a.kwonlyargs, a.kw_defaults):
-        if p.arg == param:
-            return type(d) is ast.Constant and d.value is None
-    return False
-
-
-def _none_down(facts: "_Facts", fn, param: str, seen: set, depth: int) -> bool:
-    if depth > MAX_DEPTH or (id(fn), param) in seen:
-        return False
-    seen.add((id(fn), param))
-    if param not in _params(fn) or not _none_default(fn, param):
-        return False
-    sites = _sites(facts, fn)
-    if not sites:
-        return False  # called from nowhere the file shows: other files may pass a mask
-    index = _params(fn).index(param) - 1
-    for c, m in sites:
-        if any(type(a) is ast.Starred for a in c.args) or any(k.arg is None for k in c.keywords):
-            return False  # `*args` / `**kwargs` may carry it
-        a = _argument(c, param, index)
-        if a is None or (type(a) is ast.Constant and a.value is None):
-            continue
-        if type(a) is ast.Name and a.id in _params(m) and _none_down(facts, m, a.id, seen, depth + 1):
-            continue
-        return False
-    return True
-
-
-def _sites(facts: "_Facts", fn) -> list:
-    """(call, enclosing def) of the calls of method `fn` in this file: through `self` from its class, and, for
-    `forward`, of the instances of its class that classes of the file keep on `self`."""
-    cls = facts.owner.get(id(fn))
-    if cls is None:
-        return []
-    sites: list = []
+    sites: list = []  # (call, enclosing def)
     for m in facts.methods(cls):
         me = _self_name(m)
         for c in facts.calls_in(m):
@@ -251,7 +168,16 @@ def _sites(facts: "_Facts", fn) -> list:
                     if _self_attr(f, me) == attr or type(f) is ast.Subscript and _self_attr(f.value, me) == attr \
                             or type(f) is ast.Name and f.id in loops:
                         sites.append((c, m))
-    return sites
+    for c, m in sites:
+        a = _argument(c, param, index)
+        if a is None:
+            continue  # the default: None adds nothing, another value is the function's own, written there
+        if type(a) is ast.Constant and a.value is None:
+            continue
+        if type(a) is ast.Name and a.id in _params(m):
+            _up(facts, m, a.id, out, seen, depth + 1)
+            continue
+        out.append(a)
 
 
 def _argument(call: ast.Call, name: str, index: int):

@@ -147,3 +147,38 @@ def test_every_place_a_reported_job_names_its_python_is_an_occurrence(tmp_path):
     proc = run_cli("scan", ".", "--format", "json", "--no-cache", cwd=tmp_path)
     got = [(f["line"], f["rule"], f.get("occurrences")) for f in json.loads(proc.stdout)["findings"]]
     assert got == [(8, "TRN523", [{"line": 9, "column": 7, "rule": "TRN523"}])]
+
+
+CIRCLE = """version: 2.1
+
+cpu_old: &cpu_old
+  docker:
+    - image: circleci/python:3.9
+  resource_class: large
+
+jobs:
+  cpu_tests:
+    <<: *cpu_old
+    steps:
+      - checkout
+      - run: pip install -e . && pytest tests
+"""
+
+
+def test_a_ci_job_image_python_is_the_ci_choice_when_the_packaging_admits_312(tmp_path):
+    # the image of a CircleCI executor (an anchor merged into the job) names Python 3.9: with a requirement that
+    # admits 3.12+ it is what CI tests, not what the project needs (TRN604 is for images the project runs in)
+    (tmp_path / ".circleci").mkdir()
+    (tmp_path / ".circleci" / "config.yml").write_text(CIRCLE)
+    (tmp_path / "setup.py").write_text('from setuptools import setup\nsetup(name="x", python_requires=">=3.8")\n')
+    proc = run_cli("scan", ".", "--format", "json", cwd=tmp_path)
+    assert [f["rule"] for f in json.loads(proc.stdout)["findings"] if f["rule"] == "TRN604"] == []
+    # a requirement that excludes 3.12: the image is one more place to change (and the cache follows setup.py)
+    (tmp_path / "setup.py").write_text('from setuptools import setup\nsetup(name="x", python_requires=">=3.8,<3.12")\n')
+    proc = run_cli("scan", ".", "--format", "json", cwd=tmp_path)
+    got = [(f["path"], f["line"], f["rule"]) for f in json.loads(proc.stdout)["findings"] if f["rule"] == "TRN604"]
+    assert got == [(".circleci/config.yml", 5, "TRN604")]
+    # a Dockerfile's image is the project's own runtime: reported whatever the packaging says
+    (tmp_path / "setup.py").write_text('from setuptools import setup\nsetup(name="x", python_requires=">=3.8")\n')
+    (tmp_path / "Dockerfile").write_text("FROM python:3.9-slim\nRUN pip install .\n")
+    assert [r[:3] for r in _rules(tmp_path) if r[2] == "TRN604"] == [("Dockerfile", 1, "TRN604")]

@@ -495,3 +495,46 @@ def test_a_launch_flag_switches_the_program_it_launches_not_its_namesakes(tmp_pa
     got = {f["path"]: f["message"] for f in json.loads(proc.stdout)["findings"] if f["path"].endswith(".sh")}
     assert got["z/run.sh"].startswith("`--use_amp` turns on z/train.py:9 (read in `args.use_amp` at z/train.py:8)")
     assert got["any.sh"].startswith("`--use_amp` turns on a/train.py:9 and 1 more place")
+
+
+LOADER = """from transformers import AutoModelForCausalLM, BitsAndBytesConfig
+
+
+def load(cfg, name):
+    kwargs = {}
+    if cfg.quant_mode == "nf4" and cfg.load_in_4bit:
+        kwargs["quantization_config"] = BitsAndBytesConfig(load_in_4bit=True)
+    if cfg.flash_attention:
+        if not cfg.pack_rows:
+            kwargs["attn_implementation"] = "flash_attention_2"
+        else:
+            kwargs["attn_implementation"] = "flash_attention_2"
+            kwargs["use_cache"] = False
+    if cfg.pad_fast and cfg.fast_kernels:
+        from apex.normalization import FusedLayerNorm
+        kwargs["norm"] = FusedLayerNorm
+    return AutoModelForCausalLM.from_pretrained(name, **kwargs)
+"""
+
+
+def test_a_key_that_only_selects_among_arms_of_a_feature_reported_at_another_key_is_no_second_finding(tmp_path):
+    # `load_in_4bit: true` is the catalogue's own finding: `quant_mode: nf4`, the other key of the conjunction that
+    # loads BitsAndBytes, adds nothing. `pack_rows: true` picks between two arms that both load FlashAttention 2,
+    # inside `if cfg.flash_attention:`, whose `flash_attention: true` is the catalogue's own finding too.
+    # `pad_fast` and `fast_kernels` turn Apex on together; neither line is reported of its own, so the switch
+    # stays (one finding, the second key its occurrence).
+    (tmp_path / "configs").mkdir()
+    (tmp_path / "configs" / "run.yaml").write_text(
+        "base_model: tiny\nload_in_4bit: true\nquant_mode: nf4\nflash_attention: true\npack_rows: true\n"
+        "pad_fast: true\nfast_kernels: true\n")
+    (tmp_path / "loader.py").write_text(LOADER)
+    (tmp_path / "train.py").write_text("import yaml\nfrom loader import load\n\n"
+                                       "load(yaml.safe_load(open('configs/run.yaml')), 'tiny')\n")
+    proc = run_cli("scan", ".", "--format", "json", "--no-cache", cwd=tmp_path)
+    found = [(f["line"], f["rule"], [o["line"] for o in f.get("occurrences", ())], f["message"].split(" (")[0])
+             for f in json.loads(proc.stdout)["findings"] if f["path"].endswith(".yaml")]
+    assert found == [
+        (2, "TRN286", [], "Hugging Face 8-bit / 4-bit loading"),
+        (4, "TRN282", [], "Hugging Face model loaded with FlashAttention 2/3: `flash_attention: true`"),
+        (6, "TRN283", [7], "`pad_fast: true` turns on loader.py:15"),
+    ]

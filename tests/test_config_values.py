@@ -495,3 +495,50 @@ def test_job_script_lookalikes(tmp_path):
             return HELP, NOTE
         ''')
     assert found(tmp_path) == []
+
+
+def test_anchored_executors_and_steps_used_only_by_gpu_jobs_are_those_jobs_legs(tmp_path):
+    # CircleCI: the GPU executor and the CUDA install step are anchors merged into jobs; the CPU install step is
+    # used by the CPU job too, so it is no leg (and its pin stays reported)
+    write(tmp_path, ".circleci/config.yml", """
+        version: 2.1
+
+        gpu_exec: &gpu_exec
+          machine:
+            image: linux-cuda-12:2024.01.1
+          resource_class: gpu.nvidia.medium
+
+        cpu_exec: &cpu_exec
+          docker:
+            - image: cimg/base:2024.01
+          resource_class: large
+
+        install_cuda: &install_cuda
+          - run:
+              name: Install torch for the GPU jobs
+              command: pip install torch==2.1.0+cu121 --extra-index-url https://download.pytorch.org/whl/cu121
+
+        install_any: &install_any
+          - run:
+              name: Install an old torch
+              command: pip install torch==1.13.0
+
+        jobs:
+          gpu_tests:
+            <<: *gpu_exec
+            steps:
+              - checkout
+              - <<: *install_cuda
+              - <<: *install_any
+              - run: pytest tests
+          cpu_tests:
+            <<: *cpu_exec
+            steps:
+              - checkout
+              - <<: *install_any
+              - run: pytest tests
+        """)
+    got = [(f["line"], f["rule"], f.get("guarded_by", "")) for f in scan(tmp_path, "--show-guarded")["findings"]
+           if f["rule"] in ("TRN505", "TRN506", "TRN603", "TRN610")]
+    assert sorted(got) == [(5, "TRN603", ""), (6, "TRN610", ""), (16, "TRN505", "ci-other-accelerator"),
+                           (21, "TRN506", "")]

@@ -453,3 +453,27 @@ def extensions():
 """})
     got = scan(tmp_path, "TRN302")
     assert [(p, ln, g) for p, ln, _c, _r, _m, g, _o, _e in got] == [("setup.py", 10, True)]
+
+
+def test_a_file_declaring_the_host_functions_of_a_kernel_file_is_a_place_of_it(tmp_path):
+    # warp op: the kernel file defines the kernel and its launch function; the launcher declares that function with
+    # a prototype (no include) and calls it, and a header declares it too: both are the same op's host side.
+    # Look-alike: a launcher declaring a function no scanned file defines stays its own item.
+    write(tmp_path, {
+        "csrc/warp_kernel.cu": ("#include <ATen/ATen.h>\n" + KERNEL
+                                + "void warp_launch(at::Tensor x) {\n  scale_kernel<<<1, 32>>>(x.data_ptr<float>());\n}\n"),
+        "csrc/warp_kernel.cuh": "#pragma once\n#include <ATen/ATen.h>\n\nvoid warp_launch(at::Tensor x);\n",
+        "csrc/warp_cuda.cu": ("#include <ATen/ATen.h>\n\nvoid warp_launch(at::Tensor x);\n\n"
+                              "int warp_forward(at::Tensor x) {\n  warp_launch(x);\n  return 0;\n}\n"),
+        "csrc/other_cuda.cu": ("#include <ATen/ATen.h>\n\nvoid blur_launch(at::Tensor x);\n\n"
+                               "int blur_forward(at::Tensor x) {\n  blur_launch(x);\n  return 0;\n}\n"),
+        "csrc/warp.cpp": '#include "warp_kernel.cuh"\nint bind() { return 0; }\n',
+    })
+    got = scan(tmp_path, "TRN601")
+    assert [(p, ln, msg.split("; ", 1)[1:], places) for p, ln, _c, _r, msg, _g, _o, places in got] == [
+        ("csrc/other_cuda.cu", 1, [], []),
+        ("csrc/warp_kernel.cu", 2,
+         ["also the files that declare its host functions and define no kernel: csrc/warp_cuda.cu, "
+          "csrc/warp_kernel.cuh"],
+         [("csrc/warp_cuda.cu", 1, 1), ("csrc/warp_kernel.cuh", 1, 1)]),
+    ]

@@ -643,6 +643,7 @@ def report_findings(findings: list, engine, mentioned, root=None, config=None) -
     from .postprocess_kernel_tests import kernel_tests
     from .repo_rules import collapse
 
+    from .project.arch_lists import arch_lists
     from .project.build_commands import build_commands
     from .project.lock_files import lock_places
     from .project.uv_extras import uv_extras
@@ -651,6 +652,7 @@ def report_findings(findings: list, engine, mentioned, root=None, config=None) -
     findings = uv_extras(build_commands(extension_places(kernel_tests(scopes(vendored(findings, engine, root, config),
                                                                              root, config), engine), engine, root),
                                         root), root)
+    findings = arch_lists(findings, engine, root)
     return sort(lock_places(findings, root))
 
 

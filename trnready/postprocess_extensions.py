@@ -10,7 +10,8 @@ are places of those two, not items of their own:
   whose build is not reported (built elsewhere, or guarded while the import is not) stays a finding;
 - a CUDA file that defines no kernel but includes one that does, directly or through other headers (a host
   launcher calling the kernels of an included `.cuh`, a file expanding an instantiation macro of them), is a place
-  of the first such kernel file's finding.
+  of the first such kernel file's finding; so is one that declares with a prototype a host function a kernel file
+  defines (a launcher calling `deformable_im2col(...)` of the kernel file, a header of launch declarations).
 
 Runs after the kernel-test step, which reads the unguarded top-level imports of a test file to guard its code.
 """
@@ -32,6 +33,7 @@ MAX_BYTES = 2 * 1024 * 1024
 MAX_NAMED = 5  # places named in the kept finding's message
 _IMPORTED = "imported at"
 _LAUNCHED = "also the files that include it and define no kernel:"
+_DECLARING = "also the files that declare its host functions and define no kernel:"
 
 
 def _standing(f) -> tuple:
@@ -189,6 +191,8 @@ def cuda_launchers(findings: list, engine, root=None) -> list:
     out = list(findings)
     drop: set = set()
     named: dict = {}
+    defined: dict = {}  # kernel path -> the functions it defines, read when a launcher declares any
+    declaring: dict = {}
     for i in cuda:
         f = findings[i]
         if f.path not in launchers:
@@ -196,12 +200,36 @@ def cuda_launchers(findings: list, engine, root=None) -> list:
         # the nearest kernel file (the header the launcher names) wins
         owner = nearest_included(f.path, texts, paths, lambda hit, f=f: next(
             (k for k in kept.get((hit, f.rule), ()) if _keeps(out[k], f)), None))
+        via = named
+        if owner is None:
+            owner, via = _declaring_owner(f, texts, kernel_files, kept, out, defined), declaring
         if owner is None:
             continue
         out[owner] = _fold(out[owner], f)
-        named.setdefault(owner, []).append(f.path)
+        via.setdefault(owner, []).append(f.path)
         drop.add(i)
-    return [_named(f, _LAUNCHED, sorted(named.get(i, []))) for i, f in enumerate(out) if i not in drop]
+    return [_named(_named(f, _LAUNCHED, sorted(named.get(i, []))), _DECLARING, sorted(declaring.get(i, [])))
+            for i, f in enumerate(out) if i not in drop]
+
+
+def _declaring_owner(f, texts: dict, kernel_files: set, kept: dict, out: list, defined: dict):
+    """The finding of the kernel file (first in path order) that defines a host function the file declares with a
+    prototype and does not define (GLIP's `deform_conv_cuda.cu`: `void deformable_im2col(...);`, defined with its
+    `__global__` kernels in `deform_conv_kernel_cuda.cu`; flownet2's `resample2d_kernel.cuh`, declaring the two
+    launch functions of `resample2d_kernel.cu`): the same op's host side, ported with its kernels."""
+    from .readers.cuda import declared_functions, defined_functions
+
+    wanted = declared_functions(texts.get(f.path) or "")
+    if not wanted:
+        return None
+    for kpath in sorted(kernel_files):
+        if kpath not in defined:
+            defined[kpath] = defined_functions(texts.get(kpath) or "")
+        if wanted & defined[kpath]:
+            got = next((k for k in kept.get((kpath, f.rule), ()) if _keeps(out[k], f)), None)
+            if got is not None:
+                return got
+    return None
 
 
 def nearest_included(start: str, texts: dict, paths: set, accept):

@@ -133,6 +133,9 @@ def switched_findings(findings: list, files: list, summaries: list, engine, cach
                         continue  # `python generate.py --compile` launches one generate.py, not its namesakes
                     if others and not all(any(t[0].rel == sf.rel for t in toggles.get(k, ())) for k in others):
                         continue  # another key of the conjunction is not set true in that file
+                    if _reported_partner(f, key, (first, last, cond_line, cond), items, reads, toggles, sf.rel,
+                                         present):
+                        continue  # the feature is already reported at another key it needs, in that file
                     hits.setdefault((sf.rel, line, f.category), []).append(
                         (f, (sf, col, end_col, shown, rel, cond_line, cond)))
     if not hits:
@@ -159,6 +162,30 @@ def switched_findings(findings: list, files: list, summaries: list, engine, cach
     from .report import _suppressed
 
     return _one_per_rule(_suppressed(out, lines_of, engine))
+
+
+def _reported_partner(f, key: str, block: tuple, items: list, reads, toggles: dict, crel: str,
+                      present: dict) -> bool:
+    """Another config key J that the switched place needs as well (`if cfg.adapter == "lora" and
+    cfg.load_in_8bit:`, or an enclosing condition: `if cfg.flash_attention:` around `if not cfg.sample_packing:`)
+    is set true in the same config file, on a line that already holds a finding of the category (the catalogue's
+    own `load_in_8bit: true`, `flash_attention: true`). The feature is reported there; this key only selects
+    among the arms or variants of it (both arms of axolotl's `sample_packing` load FlashAttention 2), and a second
+    finding for the same thing would be a duplicate. Keys of an `or` (`cfg.liger_rms_norm or cfg.fused_norm`) each
+    turn the feature on alone and stay reported."""
+    first, last, cond_line, cond = block
+    places = [ln for ln, _ in f.places() if first <= ln <= last]
+    conj = " and " in cond and " or " not in cond
+    for j, a, b, how, cline, ccond, keyword in items:
+        if j == key or keyword or not (how == "read" or j.split("=", 1)[0] in reads):
+            continue
+        if cline == cond_line and not (conj and ccond == cond):
+            continue  # a key of the same `or` condition, or of another condition on that line
+        if not any(a <= ln <= b for ln in places):
+            continue
+        if any(t[0].rel == crel and f.category in present.get((crel, t[1]), ()) for t in toggles.get(j, ())):
+            return True
+    return False
 
 
 def _used_anyway(f, blocks: list) -> bool:

@@ -225,10 +225,101 @@ def accelerator_legs(rel: str, entries: list[Entry], values: dict) -> list[Leg]:
     return out
 
 
-def guard_accelerator_legs(rel: str, entries: list[Entry], findings: list, values: dict) -> list:
-    """Findings inside a job or matrix item that runs on another accelerator, marked guarded; the lines that
-    show where it runs stay as they are."""
+_ANCHOR = re.compile(r"^(?P<indent>[ \t]*)(?:-[ \t]+)?[\w.-]+[ \t]*:[ \t]*&(?P<name>[\w.-]+)[ \t]*(?:#.*)?$")
+_ALIAS = re.compile(r"(?<![\w&])\*(?P<name>[\w.-]+)")
+_KEY_LINE = re.compile(r"^(?P<indent>[ \t]*)(?:-[ \t]+)?(?P<key>[\w.-]+)[ \t]*:[ \t]*(?P<value>[^#]*)")
+
+
+def _anchor_blocks(lines: list[str]) -> dict:
+    """YAML anchors defined on a key (`gpu_small: &gpu_small` and the indented block below it): name -> (first
+    line, last line)."""
+    out: dict = {}
+    for i, raw in enumerate(lines):
+        m = _ANCHOR.match(raw)
+        if not m:
+            continue
+        indent, last = len(m.group("indent").expandtabs()), i + 1
+        for j in range(i + 1, len(lines)):
+            text = lines[j]
+            if not text.strip() or text.lstrip().startswith("#"):
+                continue
+            if len(text) - len(text.lstrip()) <= indent:
+                break
+            last = j + 1
+        out.setdefault(m.group("name"), (i + 1, last))
+    return out
+
+
+def _runner_lines(lines: list[str], first: int, last: int, labels) -> set:
+    """Lines of a block whose key, or a key above it in the block, names the machine (`resource_class:
+    gpu.nvidia.small.multi`, `machine:` / `image: ubuntu-2004-cuda-11.2`) with a value naming an accelerator."""
+    out: set = set()
+    stack: list = []  # [(indent, key)]
+    for n in range(first, last + 1):
+        m = _KEY_LINE.match(lines[n - 1])
+        if not m:
+            continue
+        indent = len(m.group("indent").expandtabs())
+        while stack and stack[-1][0] >= indent:
+            stack.pop()
+        stack.append((indent, m.group("key").lower()))
+        value = m.group("value").strip()
+        if value and any(k in _RUNNER_KEYS for _, k in stack) and names_accelerator(value, labels):
+            out.add(n)
+    return out
+
+
+def anchored_legs(rel: str, entries: list[Entry], lines: list[str], legs: list, values: dict) -> list:
+    """CircleCI-style configurations define executors and steps once, as YAML anchors at the top of the file
+    (`gpu_small: &gpu_small` with `machine:` and `resource_class: gpu.nvidia.small.multi`; `install_stable:
+    &install_stable` with a `pip install torch==... --extra-index-url .../cu117` step), and jobs merge them in
+    (`<<: *gpu_small`, `- <<: *install_stable`). A job merging an anchor whose runner names an accelerator runs on
+    that accelerator (a leg, like a job naming it itself); an anchor used only inside such legs is part of them, so
+    its block is a leg too, the lines showing where it runs (the runner's lines) its evidence."""
+    if "&" not in "".join(lines) or "*" not in "".join(lines):
+        return []
+    labels = tuple(v.lower() for v in values.get("other-accelerator-labels", ()))
+    anchors = _anchor_blocks(lines)
+    if not anchors:
+        return []
+    runner = {name: _runner_lines(lines, a, b, labels) for name, (a, b) in anchors.items()}
+    uses: dict = {}  # anchor name -> lines of its aliases
+    for n, raw in enumerate(lines, 1):
+        for m in _ALIAS.finditer(raw.split("#", 1)[0]):
+            if m.group("name") in anchors:
+                uses.setdefault(m.group("name"), []).append(n)
+    spans: dict = {}
+    for e in entries:
+        job = _job_of(rel, e)
+        if job is not None:
+            a, b = spans.get(tuple(job), (e.key_line or e.line, _last_line(e)))
+            spans[tuple(job)] = (min(a, e.key_line or e.line), max(b, _last_line(e)))
+    known = {leg.job for leg in legs if leg.whole}
+    out: list[Leg] = []
+    gpu_jobs = []
+    for job, (a, b) in spans.items():
+        if job in known:
+            gpu_jobs.append((a, b))
+            continue
+        if any(runner[name] and any(a <= ln <= b for ln in at) for name, at in uses.items()):
+            gpu_jobs.append((a, b))
+            out.append(Leg(job, True, a, b, set()))
+    if not gpu_jobs:
+        return out
+    for name, at in uses.items():
+        first, last = anchors[name]
+        if all(any(a <= ln <= b for a, b in gpu_jobs) for ln in at):
+            out.append(Leg(("anchor", name), False, first, last, runner[name]))
+    return out
+
+
+def guard_accelerator_legs(rel: str, entries: list[Entry], findings: list, values: dict,
+                           lines: list[str] | None = None) -> list:
+    """Findings inside a job or matrix item that runs on another accelerator (or a YAML anchor used only by such
+    jobs), marked guarded; the lines that show where it runs stay as they are."""
     legs = accelerator_legs(rel, entries, values)
+    if lines:
+        legs = legs + anchored_legs(rel, entries, lines, legs, values)
     if not legs:
         return findings
     out = []
@@ -270,6 +361,21 @@ def drop_lint_job_findings(rel: str, entries: list[Entry], findings: list, value
     if not lint:
         return findings
     return [f for f in findings if f.rule not in rules or not any(a <= f.line <= b for a, b in lint)]
+
+
+def drop_admitted_image_pythons(rel: str, findings: list, values: dict, path=None) -> list:
+    """Findings of the rules in `admitted-python-ci-rules` (the Python of a CI job's container image, TRN604) when
+    the project's packaging declares a Python requirement that admits 3.12-3.14 (fairscale's CircleCI executors
+    `circleci/python:3.8` ... `cimg/python:3.11` beside `python_requires=">=3.8"`). The image is the Python that
+    CI job tests on, a choice of what CI tests, which the CI rule judges over all the workflow's test jobs (TRN523,
+    advisory); the project's requirement is what a port must change, and it already admits a supported Python.
+    Without a declaration the image stays reported: it is the best evidence of the Python the project runs on."""
+    rules = frozenset(values.get("admitted-python-ci-rules", ()))
+    if path is None or not any(f.rule in rules for f in findings):
+        return findings
+    if not _packaging_admits_supported(path):
+        return findings
+    return [f for f in findings if f.rule not in rules]
 
 
 # PyTorch CPU wheels (`torch==1.8.1+cpu`, the cpu index `download.pytorch.org/whl/cpu`) and any CUDA build

@@ -365,11 +365,12 @@ def read(ctx: FileContext) -> ReadResult:
                     ctx.path if ctx.path is not None and (is_workflow(ctx.rel) or is_action(ctx.rel)) else None)
         from .ci import guard_accelerator_legs
 
-        from .ci import drop_cpu_wheel_job_findings, drop_lint_job_findings
+        from .ci import drop_admitted_image_pythons, drop_cpu_wheel_job_findings, drop_lint_job_findings
 
         values = ctx.engine.catalogue.context_values
         found = drop_cpu_wheel_job_findings(ctx.rel, entries, drop_lint_job_findings(
             ctx.rel, entries, base.findings + em.out, values), values)
-        found = guard_accelerator_legs(ctx.rel, entries, found, values)
+        found = drop_admitted_image_pythons(ctx.rel, found, values, ctx.path)
+        found = guard_accelerator_legs(ctx.rel, entries, found, values, lines)
         return ReadResult(found, base.diag, base.sources, summary)
     return ReadResult(base.findings + em.out, base.diag, base.sources, summary)

@@ -91,6 +91,46 @@ def local_includes(text: str) -> list[str]:
     return _QUOTED_INCLUDE.findall(clean)
 
 
+_NOT_FUNCTIONS = frozenset({"if", "for", "while", "switch", "catch", "return", "sizeof", "defined", "else", "do",
+                            "decltype", "static_assert", "alignof", "new", "delete", "throw"})
+# `void deformable_im2col(const at::Tensor data_im, ...);` at the start of a statement: a return type (words, `::`,
+# template arguments, `*` / `&`), the name, the parameters, `;`. A call has no type before its name.
+_PROTOTYPE = re.compile(r"(?m)^[ \t]*(?:(?:extern|static|inline|template\s*<[^<>;{}]*>)\s+)*"
+                        r"(?:const\s+)?[A-Za-z_][\w:]*(?:\s*<[^<>;{}()]*>)?[\s*&]+([A-Za-z_]\w*)\s*\(([^;{}]*)\)\s*;")
+
+
+def declared_functions(text: str) -> set[str]:
+    """Names of the host functions a CUDA source declares with a prototype (`void f(at::Tensor x);`) and does
+    not define itself: functions another file defines (a launcher's kernel wrappers, a header's declarations)."""
+    clean = _CUDA_COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+    found = {m.group(1) for m in _PROTOTYPE.finditer(clean) if m.group(1) not in _NOT_FUNCTIONS}
+    return found - defined_functions(text) if found else set()
+
+
+def defined_functions(text: str) -> set[str]:
+    """Names of the functions a CUDA source defines (`name(...) {`, kernels and host functions alike)."""
+    clean = _CUDA_COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+    out = set()
+    for m in _IDENT_PAREN.finditer(clean):
+        name = m.group(1)
+        if name in _NOT_FUNCTIONS:
+            continue
+        depth, i = 0, m.end() - 1
+        while i < len(clean):
+            ch = clean[i]
+            depth += ch == "("
+            depth -= ch == ")"
+            if depth == 0:
+                break
+            i += 1
+        rest = clean[i + 1:i + 200].lstrip()
+        if rest.startswith("const"):
+            rest = rest[5:].lstrip()
+        if rest.startswith("{"):
+            out.add(name)
+    return out
+
+
 def _kernel_names(kernels) -> str:
     counts: dict = {}
     for k, _ in kernels:

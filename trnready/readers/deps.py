@@ -90,9 +90,31 @@ def image_siblings(path, rel: str) -> tuple:
 PACKAGING_FILES = ("pyproject.toml", "setup.py", "setup.cfg")
 
 
+_CI_DIRS = (".github", ".circleci", ".gitlab", ".buildkite", ".azure-pipelines", ".azure")
+_CI_ROOT_FILES = (".gitlab-ci.yml", ".gitlab-ci.yaml", "buildkite.yml", "buildkite.yaml", "azure-pipelines.yml",
+                  "azure-pipelines.yaml")
+
+
 def project_root_of_workflow(path) -> Path:
-    """The repository a `.github/workflows/*.yml` file (two folders up) or a local action belongs to."""
+    """The repository a CI file belongs to: the folder above `.github` (a workflow, a local action), `.circleci`,
+    `.gitlab`, `.buildkite` or the Azure folder, or the folder of a `.gitlab-ci.yml` / `azure-pipelines.yml`."""
+    p = Path(path)
+    for parent in p.parents:
+        if parent.name in _CI_DIRS:
+            return parent.parent
+    if p.name in _CI_ROOT_FILES or p.name.endswith(".gitlab-ci.yml"):
+        return p.parent
     return github_root(path)
+
+
+def is_other_ci(rel: str) -> bool:
+    """A CI configuration other than GitHub's (CircleCI, GitLab, Buildkite, Azure): its findings depend on the
+    project's packaging too (readers/ci.py drop_admitted_image_pythons)."""
+    low = "/" + rel
+    name = low.rsplit("/", 1)[-1]
+    if not name.endswith((".yml", ".yaml")):
+        return False
+    return any(f"/{d}/" in low for d in _CI_DIRS[1:]) or name in _CI_ROOT_FILES or name.endswith(".gitlab-ci.yml")
 
 
 def packaging_stat(root: Path) -> tuple:
@@ -116,6 +138,8 @@ def dependency_signature(path, rel: str) -> str:
         root = github_root(path)
         return "\0workflows:" + repr(folder_listing(root / ".github" / "workflows")) + repr(
             packaging_stat(root)) + repr(actions_listing(root))
+    if is_other_ci(rel):
+        return "\0packaging:" + repr(packaging_stat(project_root_of_workflow(path)))
     from ..filekinds import kind_of
 
     if kind_of(rel.rsplit("/", 1)[-1]) == "dockerfile":

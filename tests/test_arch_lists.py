@@ -1,0 +1,59 @@
+"""Report step arch-lists (project/arch_lists.py): TORCH_CUDA_ARCH_LIST in a file that compiles nothing, in a project
+with no CUDA extension of its own, is no custom kernel."""
+import json
+
+from conftest import run_cli
+
+IMAGE = """FROM example/trainer-base:latest
+
+ARG TORCH_CUDA_ARCH_LIST="7.0 8.0 9.0+PTX"
+WORKDIR /workspace/app
+COPY . .
+RUN pip install -e .[flash-attn]
+"""
+
+SOURCE_BUILD = """FROM example/trainer-base:latest
+
+ENV TORCH_CUDA_ARCH_LIST "8.0;9.0"
+RUN pip3 install "git+https://example.org/fused-ops.git"
+"""
+
+SETUP = """from setuptools import setup
+from torch.utils.cpp_extension import BuildExtension, CUDAExtension
+
+setup(name="app", ext_modules=[CUDAExtension("app_C", ["csrc/op.cu"])], cmdclass={"build_ext": BuildExtension})
+"""
+
+
+def _found(root):
+    proc = run_cli("scan", ".", "--format", "json", "--no-cache", "--no-config", cwd=root)
+    assert proc.returncode in (0, 1), proc.stderr
+    return [(f["path"], f["line"], f["rule"]) for f in json.loads(proc.stdout)["findings"]
+            if f["category"] == "custom-cuda-kernel"]
+
+
+def test_an_arch_list_in_an_image_that_only_installs_packages_is_no_kernel_of_the_project(tmp_path):
+    (tmp_path / "docker").mkdir()
+    (tmp_path / "docker" / "Dockerfile").write_text(IMAGE)
+    (tmp_path / "train.py").write_text("import torch\n\nprint(torch.ones(2).sum())\n")
+    assert _found(tmp_path) == []
+
+
+def test_an_arch_list_beside_a_source_build_in_the_same_file_stays(tmp_path):
+    (tmp_path / "docker").mkdir()
+    (tmp_path / "docker" / "Dockerfile").write_text(IMAGE)
+    (tmp_path / "docker" / "Dockerfile.fused").write_text(SOURCE_BUILD)
+    got = _found(tmp_path)
+    assert ("docker/Dockerfile.fused", 3, "TRN302") in got
+    assert ("docker/Dockerfile", 3, "TRN302") not in got
+
+
+def test_an_arch_list_in_a_project_with_its_own_cuda_extension_stays(tmp_path):
+    (tmp_path / "docker").mkdir()
+    (tmp_path / "docker" / "Dockerfile").write_text(IMAGE)
+    (tmp_path / "csrc").mkdir()
+    (tmp_path / "csrc" / "op.cu").write_text("__global__ void k(float* x) { x[threadIdx.x] = 0.f; }\n")
+    (tmp_path / "setup.py").write_text(SETUP)
+    got = _found(tmp_path)
+    assert ("docker/Dockerfile", 3, "TRN302") in got
+    assert ("csrc/op.cu", 1, "TRN601") in got

@@ -568,3 +568,16 @@ def test_an_option_default_that_switches_a_finding_on_is_reported_at_the_default
     (tmp_path / "train.py").write_text(APEX_TRAIN.replace('default="O1"', 'default="O0"')
                                        .replace("default=True)", "default=None)"))
     assert _switches(tmp_path) == []
+
+
+def test_a_block_writing_the_compared_key_is_not_switched_on_by_its_setting(tmp_path):
+    # `if cfg.attn_implementation != "flash_attention_2": cfg.attn_implementation = "flash_attention_2"` overrides
+    # the setting whatever it is: `attn_implementation: sdpa` in a recipe does not turn that write on
+    (tmp_path / "configs").mkdir()
+    (tmp_path / "configs" / "run.yaml").write_text("base_model: tiny\nattn_implementation: sdpa\n")
+    (tmp_path / "model.py").write_text(
+        "class Model:\n    def __init__(self, config):\n"
+        "        if config.attn_implementation != 'flash_attention_2':\n"
+        "            config.attn_implementation = 'flash_attention_2'\n"
+        "        self.config = config\n")
+    assert _switches(tmp_path) == []

@@ -133,6 +133,8 @@ def switched_findings(findings: list, files: list, summaries: list, engine, cach
                     continue
                 if _used_anyway(f, blocks):
                     continue
+                if _writes_key(f, key_name(key)):
+                    continue
                 for sf, line, col, end_col, shown in settings:
                     if f.category in present.get((sf.rel, line), ()):
                         continue
@@ -177,6 +179,16 @@ def _used_anyway(f, blocks: list) -> bool:
     def inside(ln: int) -> bool:
         return any(a <= ln <= b for a, b in blocks)
     return not inside(f.line) and any(not inside(ln) for ln, _ in f.places() if ln != f.line)
+
+
+def _writes_key(f, key: str) -> bool:
+    """The finding is the code writing the key itself (`config._attn_implementation = "flash_attention_2"` under
+    `if config._attn_implementation != "flash_attention_2":`): it overrides the setting whatever the setting says,
+    so no setting of the key turns it on."""
+    import re
+
+    pat = rf"""(?:\.|\[\s*["'])_*{re.escape(key)}(?:["']\s*\])?\s*=(?!=)"""
+    return re.search(pat, f.snippet or "", re.I) is not None
 
 
 def _one_per_rule(findings: list) -> list:

@@ -538,3 +538,89 @@ def test_a_key_that_only_selects_among_arms_of_a_feature_reported_at_another_key
         (4, "TRN282", [], "Hugging Face model loaded with FlashAttention 2/3: `flash_attention: true`"),
         (6, "TRN283", [7], "`pad_fast: true` turns on loader.py:15"),
     ]
+
+
+APEX_TRAIN = """import argparse
+
+from apex import amp
+
+
+def parse():
+    p = argparse.ArgumentParser()
+    p.add_argument("--use_fp16", type=bool_flag, default=True)
+    p.add_argument("--fp16_eval", action="store_true")
+    p.add_argument(
+        "--amp-opt-level",
+        default="O1",
+        choices=["O0", "O1", "O2"])
+    p.add_argument("--debug", default=True)
+    return p.parse_args()
+
+
+def setup(args, cfg, model, opt):
+    if args.use_fp16:
+        model, opt = amp.initialize(model, opt, opt_level="O1")
+    if cfg.train.amp_opt_level != "O0":
+        model, opt = amp.initialize(model, opt, opt_level=cfg.train.amp_opt_level)
+    if args.fp16_eval or args.debug:
+        model = amp.initialize(model, None, opt_level="O2")
+    return model, opt
+"""
+
+
+def _switches(root):
+    proc = run_cli("scan", ".", "--format", "json", "--no-cache", cwd=root)
+    assert proc.returncode in (0, 1), proc.stderr
+    return [(f["path"], f["line"], f["column"], f["rule"], f["message"]) for f in json.loads(proc.stdout)["findings"]
+            if "turns on" in f["message"]]
+
+
+def test_a_comparison_with_not_equal_is_switched_on_by_every_other_word(tmp_path):
+    # `if cfg.train.amp_opt_level != "O0":` runs its block for any other level: `amp_opt_level: O1` turns it on,
+    # `amp_opt_level: O0` (the one word it excludes, in any case) does not
+    (tmp_path / "configs").mkdir()
+    (tmp_path / "configs" / "default.yml").write_text("train:\n  epochs: 30\n  amp_opt_level: O1\n")
+    (tmp_path / "configs" / "fp32.yml").write_text("train:\n  epochs: 30\n  amp_opt_level: o0\n")
+    (tmp_path / "train.py").write_text(APEX_TRAIN.replace('default="O1"', 'default="O0"')
+                                       .replace("default=True)", "default=False)"))
+    assert _switches(tmp_path) == [
+        ("configs/default.yml", 3, 18, "TRN256",
+         "`amp_opt_level: O1` turns on train.py:22 (read in `cfg.train.amp_opt_level != 'O0'` at train.py:21): "
+         "NVIDIA Apex AMP call (amp.initialize, amp.scale_loss, amp.master_params, amp state): `apex.amp.initialize`"),
+        # the import too: every use of `amp` sits under a switch
+        ("configs/default.yml", 3, 18, "TRN283",
+         "`amp_opt_level: O1` turns on train.py:3 (read in `cfg.train.amp_opt_level != 'O0'` at train.py:21): "
+         "NVIDIA Apex: `apex`"),
+    ]
+
+
+def test_an_option_default_that_switches_a_finding_on_is_reported_at_the_default(tmp_path):
+    # a run without the flag takes the default: `default=True` and a word default the condition accepts are the
+    # settings that turn Apex AMP on; a store_true flag (default False) and a generic key (`--debug`) switch nothing
+    (tmp_path / "train.py").write_text(APEX_TRAIN)
+    assert _switches(tmp_path) == [
+        ("train.py", 8, 58, "TRN256",
+         "`--use_fp16 default=True` turns on train.py:20 (read in `args.use_fp16` at train.py:19): "
+         "NVIDIA Apex AMP call (amp.initialize, amp.scale_loss, amp.master_params, amp state): `apex.amp.initialize` "
+         "(also switched on at line 12)"),
+        ("train.py", 8, 58, "TRN283",
+         "`--use_fp16 default=True` turns on train.py:3 (read in `args.use_fp16` at train.py:19): NVIDIA Apex: `apex` "
+         "(also switched on at line 12)"),
+    ]
+    # a default the comparison excludes turns nothing on
+    (tmp_path / "train.py").write_text(APEX_TRAIN.replace('default="O1"', 'default="O0"')
+                                       .replace("default=True)", "default=None)"))
+    assert _switches(tmp_path) == []
+
+
+def test_a_block_writing_the_compared_key_is_not_switched_on_by_its_setting(tmp_path):
+    # `if cfg.attn_implementation != "flash_attention_2": cfg.attn_implementation = "flash_attention_2"` overrides
+    # the setting whatever it is: `attn_implementation: sdpa` in a recipe does not turn that write on
+    (tmp_path / "configs").mkdir()
+    (tmp_path / "configs" / "run.yaml").write_text("base_model: tiny\nattn_implementation: sdpa\n")
+    (tmp_path / "model.py").write_text(
+        "class Model:\n    def __init__(self, config):\n"
+        "        if config.attn_implementation != 'flash_attention_2':\n"
+        "            config.attn_implementation = 'flash_attention_2'\n"
+        "        self.config = config\n")
+    assert _switches(tmp_path) == []

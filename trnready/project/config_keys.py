@@ -36,6 +36,25 @@ TRUE = frozenset({"true", "yes", "on"})
 FALSE = frozenset({"false", "no", "off", "0", "null", "~", ""})
 
 
+def key_name(key: str) -> str:
+    """The config key of a switch key: `amp` of `amp`, `optimizer_type=FusedAdam` and `amp_opt_level!=O0`."""
+    return key.split("=", 1)[0].removesuffix("!")
+
+
+def switched_by(key: str, toggles: dict) -> list:
+    """The settings (toggles: switch key -> entries) that turn on a block whose condition notes `key`: that key
+    itself, or for `K!=W` (`if cfg.amp_opt_level != 'O0':`) every word setting `K=V` of another word V."""
+    if "!=" not in key:
+        return list(toggles.get(key, ()))
+    name, _, word = key.partition("!=")
+    out: list = []
+    for k, entries in toggles.items():
+        n, eq, v = k.partition("=")
+        if eq and n == name and not n.endswith("!") and v.lower() != word.lower():
+            out.extend(entries)
+    return out
+
+
 def norm(key: str) -> str:
     """`--dist-backend`, `dist_backend` and `_dist_backend` name one key."""
     k = key.lower().replace("-", "_").lstrip("_")

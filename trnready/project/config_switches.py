@@ -66,12 +66,18 @@ def switched_findings(findings: list, files: list, summaries: list, engine, cach
             continue
         for line, col, end_col, key, shown in items:
             toggles.setdefault(key, []).append((sf, line, col, end_col, shown))
-    if not toggles:
-        return []
     table = _python_table(files, summaries, cache, digests)
     if not table:
         return []
-    switches, reads = table
+    switches, reads, options = table
+    # the defaults of command-line options (project/option_defaults.py): settings written in a Python file
+    by_rel = {sf.rel: sf for sf in files}
+    for rel, items in options.items():
+        for line, col, end_col, key, shown in items:
+            if rel in by_rel:
+                toggles.setdefault(key, []).append((by_rel[rel], line, col, end_col, shown))
+    if not toggles:
+        return []
     # Python findings that count: unguarded, unsuppressed, not in a notebook cell. An import guarded only because it
     # has a fallback (`try: from flash_attn.ops.layer_norm import f` / `except ImportError: f = None`) counts too:
     # the switch picks the arm that uses the library, where that fallback is no way around it
@@ -83,7 +89,7 @@ def switched_findings(findings: list, files: list, summaries: list, engine, cach
     rules = {r.id: r for r in engine.rules}
     values = engine.catalogue.context_values
     categories = set(values.get("config-switch-categories", ()))
-    from .config_keys import norm
+    from .config_keys import key_name, norm, switched_by
 
     generic = {norm(k) for k in values.get("config-switch-generic-keys", ())}
     any_words = set(values.get("config-switch-any-category-words", ()))
@@ -100,7 +106,7 @@ def switched_findings(findings: list, files: list, summaries: list, engine, cach
         # turns the call itself on or off (`GradScaler(enabled=hps.train.fp16_run)`), not when it is handed on
         blocks = [(first, last) for key, first, last, how, _, _, keyword in items
                   if (not keyword or keyword in ("enabled", "enable"))
-                  and (how == "read" or key.split("=", 1)[0] in reads)]
+                  and (how == "read" or key_name(key) in reads)]
         # `if args.use_lora and args.q_lora:` turns its block on only when every key of the conjunction is true:
         # the keys a condition written as an `and` (and no `or`) reads together, by condition
         # (keys read from a config object by name only: `self.training` or a generic key is state, not a setting)
@@ -109,7 +115,8 @@ def switched_findings(findings: list, files: list, summaries: list, engine, cach
             if not keyword and how == "read" and key not in generic and " and " in cond and " or " not in cond:
                 together.setdefault((cond_line, cond), set()).add(key)
         for key, first, last, how, cond_line, cond, keyword in items:
-            if key not in toggles or (how == "param" and key.split("=", 1)[0] not in reads):
+            settings = switched_by(key, toggles)
+            if not settings or (how == "param" and key_name(key) not in reads):
                 continue
             others = together.get((cond_line, cond), set()) - {key} if not keyword else set()
             # A key turns on a feature (AMP, a CUDA library or kernel, compile, backend flags): a device call or a
@@ -126,12 +133,14 @@ def switched_findings(findings: list, files: list, summaries: list, engine, cach
                     continue
                 if _used_anyway(f, blocks):
                     continue
-                for sf, line, col, end_col, shown in toggles[key]:
+                if _writes_key(f, key_name(key)):
+                    continue
+                for sf, line, col, end_col, shown in settings:
                     if f.category in present.get((sf.rel, line), ()):
                         continue
                     if rel in others_of(sf):
                         continue  # `python generate.py --compile` launches one generate.py, not its namesakes
-                    if others and not all(any(t[0].rel == sf.rel for t in toggles.get(k, ())) for k in others):
+                    if others and not all(any(t[0].rel == sf.rel for t in switched_by(k, toggles)) for k in others):
                         continue  # another key of the conjunction is not set true in that file
                     if _reported_partner(f, key, (first, last, cond_line, cond), items, reads, toggles, sf.rel,
                                          present):
@@ -199,6 +208,16 @@ def _used_anyway(f, blocks: list) -> bool:
     return not inside(f.line) and any(not inside(ln) for ln, _ in f.places() if ln != f.line)
 
 
+def _writes_key(f, key: str) -> bool:
+    """The finding is the code writing the key itself (`config._attn_implementation = "flash_attention_2"` under
+    `if config._attn_implementation != "flash_attention_2":`): it overrides the setting whatever the setting says,
+    so no setting of the key turns it on."""
+    import re
+
+    pat = rf"""(?:\.|\[\s*["'])_*{re.escape(key)}(?:["']\s*\])?\s*=(?!=)"""
+    return re.search(pat, f.snippet or "", re.I) is not None
+
+
 def _one_per_rule(findings: list) -> list:
     """One finding per config file and rule (one per thing: the feature its keys turn on); the other keys that
     turn it on in that file are its occurrences. Suppressed findings stay apart, as they are."""
@@ -235,14 +254,16 @@ def _python_table(files, summaries, cache, digests):
     memo = StepMemo(cache, "config-switches")
     key = memo.key(files, digests)
     stored = memo.get(key)
-    if isinstance(stored, dict) and isinstance(stored.get("switches"), dict) and isinstance(stored.get("reads"), list):
+    if isinstance(stored, dict) and isinstance(stored.get("switches"), dict) and isinstance(stored.get("reads"), list) \
+            and isinstance(stored.get("options"), dict):
         sw, reads = {}, set()
         for rel, items in stored["switches"].items():
             got, _ = _valid_python({"switches": items})
             sw[rel] = [tuple(x) for x in got]
         reads = {k for k in stored["reads"] if isinstance(k, str)}
-        return sw, reads
-    sw, reads = {}, set()
+        opts = {rel: items for rel, items in stored["options"].items() if config_switches_valid(items)}
+        return sw, reads, opts
+    sw, reads, opts = {}, set(), {}
     for sf, packed in zip(files, summaries):
         if packed is None or sf.kind != "python":
             continue
@@ -251,8 +272,12 @@ def _python_table(files, summaries, cache, digests):
         if items:
             sw[sf.rel] = [tuple(x) for x in items]
         reads.update(keys)
-    memo.put(key, {"switches": {r: [list(x) for x in v] for r, v in sw.items()}, "reads": sorted(reads)})
-    return sw, reads
+        got = s.get("optswitches") or []
+        if got and config_switches_valid(got):
+            opts[sf.rel] = got
+    memo.put(key, {"switches": {r: [list(x) for x in v] for r, v in sw.items()}, "reads": sorted(reads),
+                   "options": opts})
+    return sw, reads, opts
 
 
 def _other_programs(files: list, values: dict, read_lines):

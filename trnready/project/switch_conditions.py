@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 import re
 
-from .config_keys import VALUE_WORD, norm
+from .config_keys import VALUE_WORD, key_name, norm
 from .splat_params import splat_params
 from .syntax import dotted as _dotted
 from ..astwalk import walk
@@ -101,12 +101,15 @@ class _Switches:
             return self.keys(node.left, params, local, attrs)
         if t is ast.Compare:
             # `params.optimizer_type == 'FusedAdam'`: the config value that picks this arm, noted as the key
-            # `optimizer_type=FusedAdam` (a config setting that value is the switch; config_keys.true_switches)
-            if len(node.ops) != 1 or not isinstance(node.ops[0], ast.Eq):
+            # `optimizer_type=FusedAdam` (a config setting that value is the switch; config_keys.true_switches).
+            # `cfg.amp_opt_level != 'O0'`: every other value picks it, noted as `amp_opt_level!=O0` (a setting of
+            # another word is the switch: `amp_opt_level: O1`)
+            if len(node.ops) != 1 or type(node.ops[0]) not in (ast.Eq, ast.NotEq):
                 return set()
+            op = "=" if isinstance(node.ops[0], ast.Eq) else "!="
             for side, lit in ((node.left, node.comparators[0]), (node.comparators[0], node.left)):
                 if isinstance(lit, ast.Constant) and isinstance(lit.value, str) and VALUE_WORD.fullmatch(lit.value):
-                    return {(f"{k}={lit.value}", how) for k, how in self.keys(side, params, local, attrs)
+                    return {(f"{k}{op}{lit.value}", how) for k, how in self.keys(side, params, local, attrs)
                             if "=" not in k}
             return set()
         if t is ast.Subscript:
@@ -143,7 +146,7 @@ class _Switches:
             return
         src = _source(cond)
         for k, how in sorted(keys):
-            if k.split("=", 1)[0].isidentifier():
+            if key_name(k).isidentifier():
                 self.out.append([k, first, last, how, cond.lineno, src, keyword])
 
     # walking statements ------------------------------------------------------

@@ -176,6 +176,42 @@ def _add_use(em: Emitter, rule: str, line: int, use: int, raw: str) -> None:
             return
 
 
+def _add_definitions(em: Emitter, rule: str, line: int, text: str, pos: list, a: int, b: int) -> None:
+    """`ARG IMG_TAG=1.8.1-cuda10.2-cudnn7-devel` + `FROM pytorch/$IMG_REPO:$IMG_TAG`, reported at the FROM (it has
+    text of its own): an ARG/ENV whose value is a whole part of the matched reference (the repository, the tag:
+    bounded by the start, `/`, `:`, `@` or the end) is where that part is written, listed as an occurrence at its
+    first character. A value spliced into a part (`cu${CUDA_VERSION}`, `${CUDA_VERSION}-cudnn-devel`) is a version,
+    not the part to change, and is not listed."""
+    where: dict = {}
+    i = a
+    while i < b:
+        ln, c, substituted = pos[i]
+        if not substituted or ln == line:
+            i += 1
+            continue
+        j = i
+        while j < b and pos[j][2] and pos[j][0] == ln:
+            j += 1
+        before = text[i - 1] if i > a else "/"
+        after = text[j] if j < b else "/"
+        if before in _PART_EDGE and after in _PART_EDGE:
+            where[ln] = min(where.get(ln, c), c)
+        i = j
+    if not where:
+        return
+    for k in range(len(em.out) - 1, -1, -1):
+        f = em.out[k]
+        if f.rule == rule and f.line == line:
+            have = {o[0] for o in f.occurrences}
+            more = {(ln, c + 1, rule) for ln, c in where.items() if ln not in have}
+            if more:
+                em.out[k] = replace(f, occurrences=tuple(sorted({*f.occurrences, *more})))
+            return
+
+
+_PART_EDGE = frozenset("/:@ \t\"'=")
+
+
 _ENV_OF_ARG = re.compile(r"""(?i)^\s*ENV\s+(\w+)(?:\s*=\s*|\s+)(["']?)\$\{?(\w+)\}?\2\s*$""")
 
 
@@ -218,6 +254,10 @@ def read(ctx: FileContext) -> ReadResult:
             em.add(rule, m, line, col, end, snippet, msg(rule, m, shown), snippet.strip())
             if line != n:  # reported where the variable is set; the line using it is a place of the same thing
                 _add_use(em, rule.id, line, n, lines[n - 1])
+            elif _FROM.match(lines[n - 1]):
+                # reported at the FROM (`FROM pytorch/$IMG_REPO:$IMG_TAG` has text of its own): the ARG lines whose
+                # values are parts of the image (`ARG IMG_TAG=1.8.1-cuda10.2-cudnn7-devel`) are places of it
+                _add_definitions(em, rule.id, n, etext, pos, a, b)
     refs = _references(lines)
     emit_deps(_deps(expanded, alts, lines) + _torch_args(defs, refs), lines, engine, em, mention)
     pyreqs = shell_pyreqs(lines) + _python_args(defs, refs)

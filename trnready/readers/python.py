@@ -231,6 +231,11 @@ def project_summary(ctx: FileContext, tree, calls: list | None = None, findings=
     from ..project.switch_conditions import add_switches
 
     add_switches(summary, tree, ctx.text, findings)  # blocks of findings under config-key conditions
+    from ..project.option_defaults import option_switches
+
+    opts = option_switches(tree, ctx.text, getattr(getattr(ctx.engine, "catalogue", None), "context_values", None))
+    if opts:
+        summary["optswitches"] = opts  # option defaults that may switch a finding on (project/option_defaults.py)
     if "skip" in ctx.text and _TEST_MODULE.match(ctx.name):
         # a test module whose skip marks read a project function's answer, kept at import: when the function
         # cannot return without CUDA, those tests never run on Neuron (context/_needs_cuda.py, project/flags.py)

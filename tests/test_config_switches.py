@@ -319,8 +319,8 @@ if __name__ == "__main__":
 
 def test_parameters_filled_from_a_splatted_config_are_read_by_name(tmp_path):
     # `main(**config)` hands each key to the parameter of that name: `use_xformers` and `use_amp` set true turn
-    # on what their conditions guard. `fused_norm` is set false; `cudnn_bench`, `fast` and `bench_kernels` are parameters filled
-    # only from the caller's own **kwargs, from a dict display and from a local built as one, not from a config.
+    # on what their conditions guard. `fused_norm` is set false; `cudnn_bench`, `fast` and `bench_kernels` are
+    # parameters filled only from the caller's own **kwargs, from a dict display and from a local built as one, not from a config.
     (tmp_path / "configs").mkdir()
     (tmp_path / "configs" / "train.yaml").write_text(
         "learning_rate: 1.0e-4\nbatch_size: 4\nuse_amp: true\nuse_xformers: True\nfused_norm: false\n"

@@ -52,7 +52,8 @@ class Engine:
         self.one_per_thing = True  # post-processing folds repeats into one finding (off for `trnready fix`)
         self.resolver = Resolver(catalogue.aliases, catalogue.context_values.get("cuda-only-packages", ()),
                                  dict(v.split("=", 1) for v in catalogue.context_values.get("star-import-names", ())
-                                      if "=" in v))
+                                      if "=" in v),
+                                 catalogue.context_values.get("index-making-calls", ()))
         # `x[mask_k]`: words of an index name that say it is a boolean mask, and words that say it holds positions
         self._mask_words = frozenset(catalogue.context_values.get("mask-words", ()))
         self._mask_not_words = frozenset(catalogue.context_values.get("mask-not-words", ()))

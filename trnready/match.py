@@ -250,8 +250,13 @@ class Engine:
                 for q in qualnames(node, scope):
                     q = canon(q)
                     also = ()
-                    for prefix in _prefixes(q):
+                    # The most specific matcher of a rule decides at one reference: `torch.cuda.amp.custom_fwd`
+                    # (its own message) before `torch.cuda.amp`; a rule's shorter prefixes are not tried after it.
+                    decided: dict = {}
+                    for prefix in reversed(list(_prefixes(q))):
                         for rule, m in self.refs.get(prefix, ()):
+                            if decided.setdefault(rule.id, prefix) != prefix:
+                                continue
                             if type(node) is ast.Name and not also:
                                 # `from torch.cuda.amp import custom_fwd` then `@custom_fwd`: the import line
                                 # names the flagged module itself, so it is listed among the places of the

@@ -54,8 +54,9 @@ def optional_tpu_import(ctx, hit) -> bool:
     it binds is on a path a Neuron run never takes: code `neuron-guarded` guards (`if attn.use_tpu_flash_attention:
     flash_attention(...)`) or the body of an `if` testing for an XLA device (`if x.device.type == "xla":
     xm.mark_step()`), or a function or class named for XLA (`save_xla_ckpt`, `XLAGatherLayer`; words of
-    `xla-switch-words`, not in legacy XLA-Neuron code), a helper the program calls on its XLA path. That optional TPU path is no migration item (issue 13). An import used anywhere else, one
-    made without a `try`, or whose handler raises or imports a replacement, stays a finding."""
+    `xla-switch-words`, not in legacy XLA-Neuron code), a helper the program calls on its XLA path. That optional
+    TPU path is no migration item (issue 13). An import used anywhere else, one made without a `try`, or whose
+    handler raises or imports a replacement, stays a finding."""
     node = hit.node
     if not isinstance(node, (ast.Import, ast.ImportFrom)):
         return False

@@ -47,7 +47,7 @@ def test_one_assignment_prefix_per_script_and_value(tmp_path):
     ]
 
 
-AMP = "torch.cuda.amp autocast or GradScaler: `torch.cuda.amp`"
+AMP = "torch.cuda.amp (autocast, GradScaler, custom_fwd / custom_bwd): `torch.cuda.amp`"
 
 COUNT = "torch.cuda device, memory, stream or RNG API: `torch.cuda.device_count`"
 INTERP = "Bilinear or bicubic interpolation: `torch.nn.functional.interpolate`"

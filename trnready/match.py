@@ -253,7 +253,8 @@ class Engine:
                     # The most specific matcher of a rule decides at one reference: `torch.cuda.amp.custom_fwd`
                     # (its own message) before `torch.cuda.amp`; a rule's shorter prefixes are not tried after it.
                     decided: dict = {}
-                    for prefix in reversed(list(_prefixes(q))):
+                    prefixes = list(_prefixes(q))
+                    for prefix in reversed(prefixes):
                         for rule, m in self.refs.get(prefix, ()):
                             if decided.setdefault(rule.id, prefix) != prefix:
                                 continue
@@ -265,7 +266,9 @@ class Engine:
                                     from_imports = _from_imports(index)
                                 imp = from_imports.get(q)
                                 mod = canon(imp.module or "") if imp is not None else ""
-                                if mod == prefix or mod.startswith(prefix + "."):
+                                # (any prefix the rule matches: `torch.cuda.amp` for the custom_fwd matcher)
+                                if any(mod == p or mod.startswith(p + ".") for p in prefixes
+                                       if any(r is rule for r, _ in self.refs.get(p, ()))):
                                     also = (imp,)
                             elif type(node) is ast.Attribute and not also:
                                 # `import torch.cuda.amp as amp` then `amp.autocast(...)`: the import binds the

@@ -378,3 +378,27 @@ def test_a_default_handed_to_spawned_workers_reaches_their_process_group():
         ("launcher.py", 5, 39, "TRN271", f"{NCCL} (via {chain}", False),
         ("train.py", 9, 5, "TRN271", f"{NCCL} (via train.py:9 launch() → {chain}", False)]
     assert [(p, ln) for p, ln, _, _, _ in _with_places(ROOT / "spawned")] == [("launcher.py", 5), ("train.py", 9)]
+
+
+def test_a_keyword_inside_a_linked_call_over_several_lines_is_restated_by_it():
+    """`engine = Engine(` / `attn_impl="flash_attention_2",` / `)`: the link step's finding at the call (its chain
+    reaching flash-attn) spans the call's lines; the per-file finding at the keyword on a later line says the same
+    with less and goes. One on a line after the call, or of another rule, stays."""
+    from dataclasses import replace
+
+    from trnready import scan
+    from trnready.project.report import drop_restated
+
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as d:
+        (Path(d) / "run.py").write_text('from engine import Engine\n\nengine = Engine(\n    "org/model",\n'
+                                        '    attn_impl="flash_attention_2",\n)\n')
+        per_file = [f for f in scan([d]).findings if f.rule == "TRN281"]
+    assert [(f.line, f.occurrences) for f in per_file] == [(5, ())]
+    keyword = per_file[0]
+    linked = replace(keyword, line=3, end_line=6, message=keyword.message + " (via run.py:3 Engine(...))")
+    assert drop_restated(per_file, [linked]) == []
+    assert drop_restated([replace(keyword, line=7)], [linked]) == [replace(keyword, line=7)]
+    assert drop_restated([replace(keyword, rule="TRN282")], [linked]) == [replace(keyword, rule="TRN282")]

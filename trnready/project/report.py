@@ -638,9 +638,9 @@ def drop_restated(findings: list, linked: list) -> list:
     max-autotune`, a training-argument field read as a setting, and the link step's finding at that field, which
     names the torch.compile it reaches): the linked one is kept. A field read through an object in another module
     covers every line of its statement, and a linked call written over several lines the lines of its arguments
-    (up to MAX_CALL_LINES: `attn_impl='flash_attention_2'` inside the call whose chain reaches flash-attn). A per-file finding holding other places of the
-    same thing (occurrences) stays, and so does one judged otherwise (guarded or suppressed where the linked one is
-    not: the two then say different things about the line)."""
+    (up to MAX_CALL_LINES: `attn_impl='flash_attention_2'` inside the call whose chain reaches flash-attn). A
+    per-file finding holding other places of the same thing (occurrences) stays, and so does one judged otherwise
+    (guarded or suppressed where the linked one is not: the two then say different things about the line)."""
     at = {(f.path, f.line, f.rule, f.guarded, f.suppressed) for f in linked if f.cell is None}
     # a field read through an object in another module (`elsewhere`): the linked finding spans the field's
     # statement, and the per-file one on any line of it (`backend: str = field(` or its `default="nccl",`) restates it

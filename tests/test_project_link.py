@@ -380,14 +380,15 @@ def test_a_default_handed_to_spawned_workers_reaches_their_process_group():
     assert [(p, ln) for p, ln, _, _, _ in _with_places(ROOT / "spawned")] == [("launcher.py", 5), ("train.py", 9)]
 
 
-def test_a_keyword_inside_a_linked_call_over_several_lines_is_restated_by_it():
+def test_a_linked_call_over_several_lines_restates_the_keyword_finding_inside_it():
     """`engine = Engine(` / `attn_impl="flash_attention_2",` / `)`: the link step's finding at the call (its chain
-    reaching flash-attn) spans the call's lines; the per-file finding at the keyword on a later line says the same
-    with less and goes. One on a line after the call, or of another rule, stays."""
+    reaching flash-attn) spans the call's lines; the per-file finding at the keyword on a later line points at the
+    value to change and stays, the linked one goes. A per-file finding after the call, or of another rule, leaves
+    the linked one."""
     from dataclasses import replace
 
     from trnready import scan
-    from trnready.project.report import drop_restated
+    from trnready.project.report import drop_spanning_calls
 
     import tempfile
     from pathlib import Path
@@ -399,6 +400,6 @@ def test_a_keyword_inside_a_linked_call_over_several_lines_is_restated_by_it():
     assert [(f.line, f.occurrences) for f in per_file] == [(5, ())]
     keyword = per_file[0]
     linked = replace(keyword, line=3, end_line=6, message=keyword.message + " (via run.py:3 Engine(...))")
-    assert drop_restated(per_file, [linked]) == []
-    assert drop_restated([replace(keyword, line=7)], [linked]) == [replace(keyword, line=7)]
-    assert drop_restated([replace(keyword, rule="TRN282")], [linked]) == [replace(keyword, rule="TRN282")]
+    assert drop_spanning_calls(per_file, [linked]) == []
+    assert drop_spanning_calls([replace(keyword, line=7)], [linked]) == [linked]
+    assert drop_spanning_calls([replace(keyword, rule="TRN282")], [linked]) == [linked]

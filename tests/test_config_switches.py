@@ -120,8 +120,8 @@ def test_keys_set_true_that_guard_findings_are_reported_in_the_config(tmp_path):
          "4-bit loading (load_in_8bit, load_in_4bit, BitsAndBytesConfig): `load_in_8bit`"),
         # a local assigned from the config read
         ("train_configs/tiny_train.yaml", 6, 8, "TRN251", "cuda-amp", "medium",
-         "`amp: True` turns on runner.py:14 (read in `amp` at runner.py:12): torch.cuda.amp autocast or "
-         "GradScaler: `torch.cuda.amp`"),
+         "`amp: True` turns on runner.py:14 (read in `amp` at runner.py:12): torch.cuda.amp (autocast, "
+         "GradScaler, custom_fwd / custom_bwd): `torch.cuda.amp`"),
         # `if not key:` ... `else:` -- the else arm is what the true value turns on
         ("train_configs/tiny_train.yaml", 7, 19, "TRN283", "cuda-library", "medium",
          "`use_fused_adam: true` turns on runner.py:21 (read in `not self.cfg.run.get('use_fused_adam')` at "

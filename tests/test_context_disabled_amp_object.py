@@ -1,7 +1,7 @@
 """disabled-amp-object: GradScaler(enabled=False) is a pass-through; other flags and disabled autocast stay."""
 from conftest import CONTEXT_FIXTURES, scan_findings
 
-AMP = "torch.cuda.amp autocast or GradScaler: `torch.cuda.amp`"
+AMP = "torch.cuda.amp (autocast, GradScaler, custom_fwd / custom_bwd): `torch.cuda.amp`"
 
 
 def test_disabled_scalers_are_silent_other_scalers_and_autocast_are_reported():

@@ -407,3 +407,16 @@ def test_a_failing_requirement_in_a_branch_keeps_the_kernel_code_after_it(tmp_pa
     assert ("train.py", 11, "TRN281", False) in found
     assert ("train.py", 12, "TRN243", True) in found
     assert ("train.py", 18, "TRN281", True) in found
+
+
+def test_accelerator_switch_calls_by_name():
+    """`is_xla()`, `use_tpu()`: a call with no argument asking whether the run uses an accelerator a Trainium host
+    never has; a name that merely holds the word (`xla_device()`, `is_xla_tensor(t)` is judged by its caller) is
+    not such a switch."""
+    from trnready.context.neuron_guarded import _TPU, _accelerator_switch
+
+    words = _TPU | {"xla", "mps"}
+    assert _accelerator_switch("is_xla", words) and _accelerator_switch("use_tpu", words)
+    assert _accelerator_switch("on_mps", words) and _accelerator_switch("isXla", words)
+    assert not _accelerator_switch("xla_device", words) and not _accelerator_switch("is_cuda", words)
+    assert not _accelerator_switch("is_xla", _TPU)  # "xla" counts only where xla-switch-words are read

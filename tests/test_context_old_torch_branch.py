@@ -2,7 +2,7 @@
 from conftest import CONTEXT_FIXTURES, scan_findings
 from trnready import context
 
-AMP = "torch.cuda.amp autocast or GradScaler: `torch.cuda.amp`"
+AMP = "torch.cuda.amp (autocast, GradScaler, custom_fwd / custom_bwd): `torch.cuda.amp`"
 MODE = "torch.compile mode other than default: `torch.compile`"
 GRAPHS = 'torch.compile mode="reduce-overhead" (CUDA graphs): `torch.compile`'
 

@@ -2,7 +2,7 @@
 from conftest import CONTEXT_FIXTURES, scan_findings
 
 API = "torch.cuda device, memory, stream or RNG API: `torch.cuda.{}`"
-AMP = "torch.cuda.amp autocast or GradScaler: `torch.cuda.amp`"
+AMP = "torch.cuda.amp (autocast, GradScaler, custom_fwd / custom_bwd): `torch.cuda.amp`"
 
 
 def test_assignments_over_the_api_are_silent_calls_reads_and_flag_writes_are_reported():

@@ -112,7 +112,7 @@ def do_autocast(fn):
 
 def test_one_category_per_statement_over_its_lines(tmp_path):
     assert scan(tmp_path, "util.py", AUTOCAST) == [
-        (6, 14, "TRN251", "torch.cuda.amp autocast or GradScaler: `torch.cuda.amp`", [(7, 44, "TRN255")]),
+        (6, 14, "TRN251", "torch.cuda.amp (autocast, GradScaler, custom_fwd / custom_bwd): `torch.cuda.amp`", [(7, 44, "TRN255")]),
     ]
 
 

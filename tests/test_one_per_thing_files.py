@@ -47,7 +47,7 @@ def test_one_assignment_prefix_per_script_and_value(tmp_path):
     ]
 
 
-AMP = "torch.cuda.amp autocast or GradScaler: `torch.cuda.amp`"
+AMP = "torch.cuda.amp (autocast, GradScaler, custom_fwd / custom_bwd): `torch.cuda.amp`"
 
 COUNT = "torch.cuda device, memory, stream or RNG API: `torch.cuda.device_count`"
 INTERP = "Bilinear or bicubic interpolation: `torch.nn.functional.interpolate`"
@@ -238,3 +238,16 @@ def test_a_run_follows_its_first_statement_into_another_arm(tmp_path):
         ("place.py", 20, 17, "TRN241", MOVE, []),
         ("place.py", 22, 17, "TRN241", MOVE, []),
     ]
+
+
+def test_native_library_family_of_a_header_or_link_flag():
+    from trnready.catalogue import load_catalogue
+    from trnready.postprocess import library_family
+
+    families = load_catalogue().context_values["native-library-families"]
+    assert library_family("cudnn_frontend.h", families) == library_family("cudnn.h", families) == "cudnn"
+    assert library_family("cublasLt.h", families) == library_family("-lcublas", families) == "cublas"
+    assert library_family("CUDA::cublas_static", families) == "cublas"
+    assert library_family("nvtx3/nvToolsExt.h", families) == "nvtoolsext"
+    assert library_family("nccl.h", families) == "nccl" and library_family("-lnvidia-ml", families) == "nvidia-ml"
+    assert library_family("torch/extension.h", families) == ""

@@ -116,7 +116,7 @@ def test_reexport_through_init_in_a_src_layout():
 def test_project_aliases_by_name_and_by_attribute():
     assert scan_findings(ROOT / "alias") == [
         # a name flagged on its own is reported where it is aliased, not again at each call
-        ("mylib/__init__.py", 4, 14, "TRN251", "torch.cuda.amp autocast or GradScaler: `torch.cuda.amp`", False),
+        ("mylib/__init__.py", 4, 14, "TRN251", "torch.cuda.amp (autocast, GradScaler, custom_fwd / custom_bwd): `torch.cuda.amp`", False),
         ("train.py", 6, 9, "TRN191",
          f"{INTERP} (via train.py:6 mylib.upsample(scale_factor=2, mode='bilinear') → "
          "mylib/__init__.py:5 upsample = F.interpolate)", False),
@@ -378,3 +378,28 @@ def test_a_default_handed_to_spawned_workers_reaches_their_process_group():
         ("launcher.py", 5, 39, "TRN271", f"{NCCL} (via {chain}", False),
         ("train.py", 9, 5, "TRN271", f"{NCCL} (via train.py:9 launch() → {chain}", False)]
     assert [(p, ln) for p, ln, _, _, _ in _with_places(ROOT / "spawned")] == [("launcher.py", 5), ("train.py", 9)]
+
+
+def test_a_linked_call_over_several_lines_restates_the_keyword_finding_inside_it():
+    """`engine = Engine(` / `attn_impl="flash_attention_2",` / `)`: the link step's finding at the call (its chain
+    reaching flash-attn) spans the call's lines; the per-file finding at the keyword on a later line points at the
+    value to change and stays, the linked one goes. A per-file finding after the call, or of another rule, leaves
+    the linked one."""
+    from dataclasses import replace
+
+    from trnready import scan
+    from trnready.project.report import drop_spanning_calls
+
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as d:
+        (Path(d) / "run.py").write_text('from engine import Engine\n\nengine = Engine(\n    "org/model",\n'
+                                        '    attn_impl="flash_attention_2",\n)\n')
+        per_file = [f for f in scan([d]).findings if f.rule == "TRN281"]
+    assert [(f.line, f.occurrences) for f in per_file] == [(5, ())]
+    keyword = per_file[0]
+    linked = replace(keyword, line=3, end_line=6, message=keyword.message + " (via run.py:3 Engine(...))")
+    assert drop_spanning_calls(per_file, [linked]) == []
+    assert drop_spanning_calls([replace(keyword, line=7)], [linked]) == [linked]
+    assert drop_spanning_calls([replace(keyword, rule="TRN282")], [linked]) == [linked]

@@ -9,6 +9,6 @@ def test_a_star_import_of_a_project_module_brings_torch():
     assert proc.returncode in (0, 1), proc.stderr
     got = [(f["path"], f["line"], f["column"], f["rule"], f["message"]) for f in json.loads(proc.stdout)["findings"]]
     assert got == [
-        ("trainer.py", 5, 10, "TRN251", "torch.cuda.amp autocast or GradScaler: `torch.cuda.amp`"),
+        ("trainer.py", 5, 10, "TRN251", "torch.cuda.amp (autocast, GradScaler, custom_fwd / custom_bwd): `torch.cuda.amp`"),
         ("trainer.py", 7, 12, "TRN191", "Bilinear or bicubic interpolation: `torch.nn.functional.interpolate`"),
     ]

@@ -352,7 +352,8 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
             report.files_by_kind[sf.kind] = report.files_by_kind.get(sf.kind, 0) + 1
         report.diagnostics.extend(disc.diagnostics)
         # Across modules: values, wrappers and re-exports the per-file pass could not see.
-        from .project.report import drop_answered_unused, drop_restated, fold_field_reads, link_findings, \
+        from .project.report import drop_answered_unused, drop_restated, drop_spanning_calls, fold_field_reads, \
+            link_findings, \
             note_defaults
 
         from .project.summary import StaleSummary
@@ -369,6 +370,7 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
             linked, notes = link_findings(files, summaries, engine, cache, config, scan_bytes, digests, exts)
             linked = postprocess.per_file_ignores(linked, root, config)
             report.findings, linked = fold_field_reads(report.findings, linked)
+            linked = drop_spanning_calls(report.findings, linked)
             report.findings = drop_restated(drop_answered_unused(note_defaults(report.findings, notes), linked),
                                             linked) + linked
             # A private helper another file names: its callers there were not judged (guarded-helper).

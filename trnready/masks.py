@@ -87,16 +87,16 @@ def _stored_mask(attr: str, resolver, depth: int, attrs: dict) -> bool:
     stored = attrs.get(attr)
     if not stored:
         return False
-    if any(_positions(v) for v, _ in stored):
+    if any(_positions(v, resolver.index_makers) for v, _ in stored):
         return False
     return any(is_mask(v, s, resolver, depth + 1, None, attrs) for v, s in stored)
 
 
-def _positions(value: ast.expr) -> bool:
+def _positions(value: ast.expr, makers: frozenset) -> bool:
     node = value
     while type(node) is ast.Subscript:
         node = node.value
-    return type(node) is ast.Call and _tail(node.func) in _INDEX_MAKERS
+    return type(node) is ast.Call and _tail(node.func) in makers
 
 
 _ROWS_FLATTENED = frozenset({"view", "reshape", "flatten"})
@@ -303,12 +303,8 @@ _TORCH_DTYPES = frozenset(f"torch.{d}" for d in (
     "bfloat16", "double", "float64"))
 
 
-# Calls whose result is a tensor of integer positions, never a mask: a name bound to one is not read as a mask
-# whatever it is called (`keep = torch.argsort(s)[:k]`).
-_INDEX_MAKERS = frozenset({"arange", "randperm", "argsort", "nonzero", "argwhere", "topk", "multinomial", "randint",
-                           "long", "int", "tolist", "item", "where", "unique", "searchsorted", "bucketize", "argmax",
-                           "argmin", "range", "len"})
-INDEX_MAKERS = _INDEX_MAKERS  # read by context/index_argument.py
+# Calls whose result is a tensor of integer positions, never a mask, are [context.values] index-making-calls (read
+# through the resolver): a name bound to one is not read as a mask whatever it is called (`keep = nms(...)`).
 
 
 def named_mask(expr: ast.expr, scope: Scope, resolver, words: frozenset, not_words: frozenset) -> bool:
@@ -331,7 +327,7 @@ def named_mask(expr: ast.expr, scope: Scope, resolver, words: frozenset, not_wor
         node = value
         while type(node) is ast.Subscript:
             node = node.value
-        if type(node) is ast.Call and _tail(node.func) in _INDEX_MAKERS:
+        if type(node) is ast.Call and _tail(node.func) in resolver.index_makers:
             return False
         if type(node) is ast.Name and name_words(node.id) & not_words:
             return False  # `mask_train = idx_train`: another name for integer positions

@@ -52,7 +52,8 @@ class Engine:
         self.one_per_thing = True  # post-processing folds repeats into one finding (off for `trnready fix`)
         self.resolver = Resolver(catalogue.aliases, catalogue.context_values.get("cuda-only-packages", ()),
                                  dict(v.split("=", 1) for v in catalogue.context_values.get("star-import-names", ())
-                                      if "=" in v))
+                                      if "=" in v),
+                                 catalogue.context_values.get("index-making-calls", ()))
         # `x[mask_k]`: words of an index name that say it is a boolean mask, and words that say it holds positions
         self._mask_words = frozenset(catalogue.context_values.get("mask-words", ()))
         self._mask_not_words = frozenset(catalogue.context_values.get("mask-not-words", ()))
@@ -255,8 +256,14 @@ class Engine:
                     continue  # `ds_init = deepspeed.initialize` ... `return args, ds_init`: the binding is the place
                 for q in names:
                     also = ()
-                    for prefix in _prefixes(q):
+                    # The most specific matcher of a rule decides at one reference: `torch.cuda.amp.custom_fwd`
+                    # (its own message) before `torch.cuda.amp`; a rule's shorter prefixes are not tried after it.
+                    decided: dict = {}
+                    prefixes = list(_prefixes(q))
+                    for prefix in reversed(prefixes):
                         for rule, m in refs.get(prefix, ()):
+                            if decided.setdefault(rule.id, prefix) != prefix:
+                                continue
                             if type(node) is ast.Name and not also:
                                 # `from torch.cuda.amp import custom_fwd` then `@custom_fwd`: the import line
                                 # names the flagged module itself, so it is listed among the places of the
@@ -265,7 +272,9 @@ class Engine:
                                     from_imports = _from_imports(index)
                                 imp = from_imports.get(q)
                                 mod = canon(imp.module or "") if imp is not None else ""
-                                if mod == prefix or mod.startswith(prefix + "."):
+                                # (any prefix the rule matches: `torch.cuda.amp` for the custom_fwd matcher)
+                                if any(mod == p or mod.startswith(p + ".") for p in prefixes
+                                       if any(r is rule for r, _ in self.refs.get(p, ()))):
                                     also = (imp,)
                             elif type(node) is ast.Attribute and not also:
                                 # `import torch.cuda.amp as amp` then `amp.autocast(...)`: the import binds the

@@ -86,6 +86,8 @@ def one_per_thing(findings: list, ctx, result) -> list:
       the later uses of that rule in the file fold into the import (one finding per library per file);
     - one per rule per training-config file (YAML or JSON outside CI): `liger_rms_norm`, `liger_glu_activation`
       and `liger_fused_linear_cross_entropy` switch on one plugin, `fp16: true` in two sections is one switch;
+    - one per rule and native library in a file for the rules in `one-per-library-rules` (`#include <cudnn.h>`
+      and `#include <cudnn_frontend.h>`; the libraries of `native-library-families`);
     - one per rule and value in a CI file: a build matrix naming `pytorch/conda-builder:cuda118` in 40 entries
       is one item (each other image, runner or Python version stays its own);
     - one per category per line, in every file kind (`torch.nested` + `torch.jagged`, `torch==2.1.2+cu121`), and
@@ -130,6 +132,10 @@ def one_per_thing(findings: list, ctx, result) -> list:
     func_rules = frozenset(values.get("one-per-function-rules", ()))
     rule_functions = _function_keys(findings, ctx, result, func_rules, by="rule") if func_rules else {}
     arms = _arm_assignments(findings, ctx, result)
+    # Headers and link flags of one native library in one file (`#include <cudnn.h>` then `<cudnn_frontend.h>`,
+    # `<cublasLt.h>` then `<cublas_v2.h>`): one library to drop from the build, one finding per rule and library.
+    library_rules = frozenset(values.get("one-per-library-rules", ()))
+    families = tuple(values.get("native-library-families", ())) if library_rules else ()
     joins = file_joins(findings, ctx, result, frozenset(values.get("one-per-file-api-categories", ())),
                        frozenset(values.get("one-per-class-decorator-categories", ())),
                        frozenset(values.get("library-import-categories", ())),
@@ -262,6 +268,8 @@ def one_per_thing(findings: list, ctx, result) -> list:
             continue
         if where is None and config and f.rule not in META_RULES:
             key = (stand, f.rule, "config")
+        elif where is None and f.rule in library_rules and library_family(_called_name(f.message), families):
+            key = (stand, f.rule, "library", library_family(_called_name(f.message), families))
         elif where is None and ci and f.rule not in META_RULES:
             # A CI file naming one thing again and again (a generated build matrix pinning the same CUDA
             # image in 40 entries): one item per rule and value; other values and other rules stay apart.
@@ -465,6 +473,15 @@ def _masked_select_mask(node):
     if isinstance(arg, ast.UnaryOp) and isinstance(arg.op, (ast.Invert, ast.Not)):
         arg = arg.operand
     return ast.unparse(arg) if isinstance(arg, (ast.Name, ast.Attribute)) else None
+
+
+def library_family(name: str, families) -> str:
+    """The native library a header or link flag names (`cudnn_frontend.h` -> cudnn, `-lcublasLt` -> cublas,
+    `CUDA::cublas_static` -> cublas, `nvtx3/nvToolsExt.h` -> nvtoolsext): the first of `families`
+    ([context.values] native-library-families) the bare name starts with, or ""."""
+    bare = name.lower().rsplit("/", 1)[-1].split(".", 1)[0]
+    bare = bare[2:] if bare.startswith("-l") else bare.split("::", 1)[-1]
+    return next((f for f in families if bare.startswith(f)), "")
 
 
 def _called_name(message: str) -> str:

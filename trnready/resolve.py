@@ -145,7 +145,8 @@ def _old_torch_fallback(test: ast.expr) -> bool:
 
 
 class Resolver:
-    def __init__(self, aliases: dict[str, str] | None = None, cuda_only_packages=(), star_names=None):
+    def __init__(self, aliases: dict[str, str] | None = None, cuda_only_packages=(), star_names=None,
+                 index_makers=()):
         # Longest prefix first so "torch.cuda.amp" wins over "torch.cuda".
         self.aliases = sorted((aliases or {}).items(), key=lambda kv: -len(kv[0]))
         # conventional import names (`torch`, `F`, `nn`) a star import of a project module brings with it
@@ -153,12 +154,14 @@ class Resolver:
         self._canonical: dict[str, str] = {}
         self._cuda_only = _availability_pattern(cuda_only_packages)
         self.factories: dict = {}  # one file's helpers (function name -> [(returned expr, Scope)]); see for_file
+        # calls whose result is integer positions, never a boolean mask ([context.values] index-making-calls)
+        self.index_makers = frozenset(index_makers)
 
     def for_file(self, factories: dict) -> "Resolver":
         """A view for one file: its own helper table, the shared alias table and name cache."""
         view = object.__new__(Resolver)
         view.aliases, view._canonical, view._cuda_only = self.aliases, self._canonical, self._cuda_only
-        view.star_names = self.star_names
+        view.star_names, view.index_makers = self.star_names, self.index_makers
         view.factories = factories
         return view
 

@@ -44,3 +44,11 @@ def absent_packages(body, values) -> frozenset:
     if tpu and not legacy_neuron_module(body):
         packages |= tpu
     return packages
+
+
+def xla_switch_words(body, values) -> frozenset:
+    """Words of a switch selecting an XLA device (`is_xla()`, `use_xla`, `device == "xla"`; [context.values]
+    xla-switch-words), off on a Trainium host with TorchNeuron, whose device is "neuron": read for one module,
+    none in legacy XLA-Neuron code, where the XLA branch is the Neuron path being ported."""
+    words = frozenset(w.lower() for w in values.get("xla-switch-words", ()))
+    return words if words and not legacy_neuron_module(body) else frozenset()

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 
-from ..masks import INDEX_MAKERS, name_words, tail_of
+from ..masks import name_words, tail_of
 from .base import enclosing_function, predicate
 from ..astwalk import walk
 
@@ -47,7 +47,7 @@ def _is_index(ctx, expr, words, not_words, depth) -> bool:
     while type(node) is ast.Subscript:
         node = node.value
     if type(node) is ast.Call:
-        return tail_of(node.func) in INDEX_MAKERS
+        return tail_of(node.func) in ctx.resolver.index_makers
     if type(node) is not ast.Name:
         return False
     parts = name_words(node.id)

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from ..scope import classify
 from ._test_skips import SkipNames, helper_spans, runs_as_tests, skip_names, skipped_classes, uncalled_main
-from ._xla_flags import absent_packages
+from ._xla_flags import absent_packages, xla_switch_words
 from ._cuda_derived import count_key, cuda_build_probe, device_count_bounds, unreached_flag_assigns
 from .base import blocks_of, expressions, predicate
 from ..astwalk import walk
@@ -31,6 +31,17 @@ def _accelerator_check(name: str, words: frozenset) -> bool:
     a Trainium host never has (the TPU ones are `_TPU_CHECK`)."""
     parts = [w.lower() for part in name.split("_") for w in _WORDS.findall(part)]
     return len(parts) >= 2 and parts[-1] in ("available", "installed") and any(w in words for w in parts[:-1])
+
+
+# First words of a call that switches on an accelerator by name: `is_xla()`, `use_tpu()`, `on_mps()`.
+_SWITCH_HEADS = frozenset({"is", "use", "using", "on"})
+
+
+def _accelerator_switch(name: str, words: frozenset) -> bool:
+    """`is_xla()`, `is_tpu()`, `use_npu()`: a call asking whether the run uses an accelerator a Trainium host never
+    has (a project helper reading its own setting; mmf's `is_xla()` reads the registry)."""
+    parts = [w.lower() for part in name.split("_") for w in _WORDS.findall(part)]
+    return len(parts) >= 2 and parts[0] in _SWITCH_HEADS and any(w in words for w in parts[1:])
 
 
 def accelerator_words(values) -> frozenset:
@@ -216,7 +227,8 @@ class _Conditions:
             if _tail(f) == "is_autocast_enabled" and type(f) is ast.Attribute and _tail(f.value) == "torch" \
                     and not t.args and not t.keywords:
                 return True  # torch.is_autocast_enabled() with no device answers for CUDA autocast only
-            if _TPU_CHECK.match(_tail(f)) or _accelerator_check(_tail(f), self.words):
+            if _TPU_CHECK.match(_tail(f)) or _accelerator_check(_tail(f), self.words) \
+                    or (not t.args and not t.keywords and _accelerator_switch(_tail(f), self.words)):
                 return True
             if type(f) is ast.Name and f.id in ("all", "any") and len(t.args) == 1 and not t.keywords \
                     and type(t.args[0]) in (ast.GeneratorExp, ast.ListComp, ast.SetComp) \
@@ -883,6 +895,8 @@ class _Spans:
         self.conds.unreached = unreached_assigns(tree.body, absent_packages(tree.body, self.values),
                                                  self.ctx.statements())
         self.conds.packages, self.conds.module_body = self.packages, tree.body
+        # `if is_xla():`, `device == "xla"`: a TPU path outside legacy XLA-Neuron code (xla-switch-words)
+        self.conds.words = self.conds.words | xla_switch_words(tree.body, self.values)
         for d in defs:  # a name defined twice (if/else) is known only when every definition agrees
             if type(d) is not ast.ClassDef:
                 self.conds.func_defs.setdefault(d.name, []).append(d)

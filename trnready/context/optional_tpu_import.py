@@ -3,8 +3,10 @@ from __future__ import annotations
 
 import ast
 
+from ._xla_flags import xla_switch_words
 from .base import parent_of, predicate
-from .neuron_guarded import guarded_at
+from .neuron_guarded import _has_tpu_word, guarded_at
+from .tpu_only_code import _enclosing_named
 
 _CATCHES = {"ImportError", "ModuleNotFoundError", "Exception"}
 
@@ -51,8 +53,10 @@ def optional_tpu_import(ctx, hit) -> bool:
     ImportError:` whose handler passes or binds the names (or a flag) to None / False, when every use of the names
     it binds is on a path a Neuron run never takes: code `neuron-guarded` guards (`if attn.use_tpu_flash_attention:
     flash_attention(...)`) or the body of an `if` testing for an XLA device (`if x.device.type == "xla":
-    xm.mark_step()`). That optional TPU path is no migration item (issue 13). An import used anywhere else, one
-    made without a `try`, or whose handler raises or imports a replacement, stays a finding."""
+    xm.mark_step()`), or a function or class named for XLA (`save_xla_ckpt`, `XLAGatherLayer`; words of
+    `xla-switch-words`, not in legacy XLA-Neuron code), a helper the program calls on its XLA path. That optional
+    TPU path is no migration item (issue 13). An import used anywhere else, one made without a `try`, or whose
+    handler raises or imports a replacement, stays a finding."""
     node = hit.node
     if not isinstance(node, (ast.Import, ast.ImportFrom)):
         return False
@@ -66,8 +70,10 @@ def optional_tpu_import(ctx, hit) -> bool:
     handlers = [h for h in p.handlers if _catches_import(h)]
     if not handlers or not all(_no_fallback_needed(h, names) for h in handlers):
         return False
+    words = xla_switch_words(ctx.tree.body, ctx.values)
     for n in ctx.nodes(ast.Name):
         if n.id in names and isinstance(n.ctx, ast.Load) and not _under_xla_test(ctx, n) \
+                and not (words and any(_has_tpu_word(d.name, words) for d in _enclosing_named(ctx, n))) \
                 and not guarded_at(ctx, (n.lineno, n.col_offset), "", ()):
             return False
     return True

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..context._needs_cuda import MARK
+from .conftest_fixtures import MARK as FIXTURE, skipping_fixture
 from .summary import head_of
 
 MAX_HOPS = 8  # links followed: re-exports (`from .utils import FLAG`) and linked flags (`HAVE_GTP = HAVE_TE`)
@@ -117,10 +118,17 @@ def _guarded_spans(files, summaries, guard_blocks: dict) -> dict:
     modules = ModuleMap(Compacted({rel: _packed(s) for rel, s in py.items()}, _EMPTY))
     spans: dict = {}
     needs: dict = {}
+    def flags_of(path):
+        return head_of(modules.summaries, path)["flags"] if path in modules.summaries else None
+
     for i, guards in guard_blocks.items():
         rel = files[i].rel
         for first, last, name, choice in guards:
-            if name.startswith(MARK):
+            if name.startswith(FIXTURE):
+                # a test requesting a conftest fixture that skips without CUDA (project/conftest_fixtures.py)
+                if any(skipping_fixture(flags_of, rel, n) for n in name[len(FIXTURE):].split("|")):
+                    spans.setdefault(rel, []).append((first, last, choice))
+            elif name.startswith(MARK):
                 if all(_needs_cuda_at(modules, rel, n, 0, needs) for n in name[len(MARK):].split("|")):
                     spans.setdefault(rel, []).append((first, last, choice))
             elif _flag_at(modules, rel, name, 0):

@@ -630,19 +630,36 @@ def fold_field_reads(findings: list, linked: list) -> tuple[list, list]:
     return out, [f for f in linked if id(f) not in gone]
 
 
+MAX_CALL_LINES = 40  # lines of a linked call whose per-file findings of the rule it restates
+
+
+def drop_spanning_calls(findings: list, linked: list) -> list:
+    """A linked finding at a call written over several lines (`engine = TransformersEngine(` /
+    `attn_impl='flash_attention_2',` / `)`) restates the per-file finding of its rule at an argument on a later line
+    of the call (up to MAX_CALL_LINES), which points at the value to change: the linked one goes (the linked
+    findings kept). Judged otherwise (guarded or suppressed apart), both stay."""
+    at = {(f.path, f.line, f.rule, f.guarded, f.suppressed) for f in findings if f.cell is None}
+    if not at:
+        return linked
+    return [f for f in linked if f.cell is not None or f.elsewhere or f.end_line <= f.line or not any(
+        (f.path, n, f.rule, f.guarded, f.suppressed) in at
+        for n in range(f.line + 1, min(f.end_line, f.line + MAX_CALL_LINES) + 1))]
+
+
 def drop_restated(findings: list, linked: list) -> list:
     """A per-file finding of the same rule on the line of a linked one says the same with less (`compile_mode:
     max-autotune`, a training-argument field read as a setting, and the link step's finding at that field, which
     names the torch.compile it reaches): the linked one is kept. A field read through an object in another module
-    covers every line of its statement. A per-file finding holding other places of the
-    same thing (occurrences) stays, and so does one judged otherwise (guarded or suppressed where the linked one is
-    not: the two then say different things about the line)."""
+    covers every line of its statement. A per-file finding holding other places of the same thing (occurrences)
+    stays, and so does one judged otherwise (guarded or suppressed where the linked one is not: the two then say
+    different things about the line)."""
     at = {(f.path, f.line, f.rule, f.guarded, f.suppressed) for f in linked if f.cell is None}
     # a field read through an object in another module (`elsewhere`): the linked finding spans the field's
     # statement, and the per-file one on any line of it (`backend: str = field(` or its `default="nccl",`) restates it
     for f in linked:
         if f.elsewhere and f.cell is None:
             at.update((f.path, n, f.rule, f.guarded, f.suppressed) for n in range(f.line + 1, f.end_line + 1))
+
     if not at:
         return findings
     return [f for f in findings

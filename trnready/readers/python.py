@@ -243,6 +243,17 @@ def project_summary(ctx: FileContext, tree, calls: list | None = None, findings=
         from ..project.summary import project_modules
 
         summary["guards"] = summary["guards"] + import_time_flags(tree, project_modules(summary["imports"]))
+    if "fixture" in ctx.text:
+        # pytest fixtures that skip without CUDA, for the tests of a conftest's folder (project/conftest_fixtures.py)
+        from ..project.conftest_fixtures import fixture_flags
+
+        summary["flags"] = summary["flags"] + fixture_flags(
+            tree, getattr(getattr(ctx.engine, "catalogue", None), "context_values", None) or {}, summary["flags"])
+    if _TEST_MODULE.match(ctx.name) and "def test" in ctx.text:
+        # its tests requesting fixtures it does not define: skipped when a conftest's fixture skips without CUDA
+        from ..project.conftest_fixtures import fixture_guards
+
+        summary["guards"] = summary["guards"] + fixture_guards(tree)
     from ..project.overwritten_facts import keyword_facts, overwritten_table
 
     # what the overwritten-parameter step reads of the syntax trees, so that it parses nothing again

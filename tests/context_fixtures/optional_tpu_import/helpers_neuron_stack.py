@@ -1,0 +1,10 @@
+import torch_neuronx
+
+try:
+    import torch_xla.core.xla_model as xm
+except ImportError:
+    xm = None
+
+
+def save_xla_checkpoint(state, path):
+    xm.save(state, path)

@@ -624,3 +624,16 @@ def test_a_block_writing_the_compared_key_is_not_switched_on_by_its_setting(tmp_
         "            config.attn_implementation = 'flash_attention_2'\n"
         "        self.config = config\n")
     assert _switches(tmp_path) == []
+
+
+def test_a_truth_tested_key_is_the_switch_of_the_setting_it_shares_a_name_with(tmp_path):
+    # `if args.allow_tf32: torch.backends.cuda.matmul.allow_tf32 = True` writes torch's flag, not the option: the
+    # launcher's `--allow_tf32` turns that write on (only a comparison with the key's value is an override)
+    (tmp_path / "train.py").write_text(
+        "import argparse\n\nimport torch\n\n\ndef main():\n    p = argparse.ArgumentParser()\n"
+        "    p.add_argument('--allow_tf32', action='store_true')\n    args = p.parse_args()\n"
+        "    if args.allow_tf32:\n        torch.backends.cuda.matmul.allow_tf32 = True\n\n\nmain()\n")
+    (tmp_path / "run.sh").write_text("python train.py \\\n    --allow_tf32\n")
+    found = _switches(tmp_path)
+    assert [(p, line, rule) for p, line, _, rule, _ in found] == [("run.sh", 2, "TRN261")], found
+    assert found[0][4].startswith("`--allow_tf32` turns on train.py:11"), found

@@ -133,7 +133,7 @@ def switched_findings(findings: list, files: list, summaries: list, engine, cach
                     continue
                 if _used_anyway(f, blocks):
                     continue
-                if _writes_key(f, key_name(key)):
+                if _writes_key(f, key_name(key), cond):
                     continue
                 for sf, line, col, end_col, shown in settings:
                     if f.category in present.get((sf.rel, line), ()):
@@ -208,11 +208,15 @@ def _used_anyway(f, blocks: list) -> bool:
     return not inside(f.line) and any(not inside(ln) for ln, _ in f.places() if ln != f.line)
 
 
-def _writes_key(f, key: str) -> bool:
+def _writes_key(f, key: str, cond: str) -> bool:
     """The finding is the code writing the key itself (`config._attn_implementation = "flash_attention_2"` under
     `if config._attn_implementation != "flash_attention_2":`): it overrides the setting whatever the setting says,
-    so no setting of the key turns it on."""
+    so no setting of the key turns it on. Only under a condition that compares the key with a value: under a plain
+    truth test (`if args.allow_tf32: torch.backends.cuda.matmul.allow_tf32 = True`) the key is the switch."""
     import re
+
+    if "==" not in cond and "!=" not in cond:
+        return False
 
     pat = rf"""(?:\.|\[\s*["'])_*{re.escape(key)}(?:["']\s*\])?\s*=(?!=)"""
     return re.search(pat, f.snippet or "", re.I) is not None

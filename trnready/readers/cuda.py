@@ -21,6 +21,24 @@ _GLOBAL = re.compile(r"\b__global__\b")
 _IDENT_PAREN = re.compile(r"(?<!\w)([A-Za-z_]\w*)\s*(?:<[^<>;{}()]*>\s*)?\(")
 
 
+def _blank_comments(text: str) -> str:
+    """The text with comments and strings turned into spaces, newlines kept (so offsets and line numbers hold)."""
+    return _CUDA_COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+
+
+def _closing_paren(clean: str, i: int) -> int:
+    """The offset of the `)` that closes the `(` at offset i (the end of the text when it is never closed)."""
+    depth = 0
+    while i < len(clean):
+        ch = clean[i]
+        depth += ch == "("
+        depth -= ch == ")"
+        if depth == 0:
+            break
+        i += 1
+    return i
+
+
 def cuda_kernels(text: str) -> list[tuple[str, int]]:
     """Names and lines of the `__global__` functions *defined* in a CUDA source (declarations skipped). The line is
     the one holding `__global__`, where the definition starts: the name may follow lines later
@@ -48,20 +66,13 @@ def kernel_prototypes(text: str) -> list[int]:
 
 def _global_heads(text: str):
     """(name, line of `__global__`, line of the name, defined here) of each `__global__` declaration."""
-    clean = _CUDA_COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+    clean = _blank_comments(text)
     clean = re.sub(r"__launch_bounds__\s*\([^)]*\)", lambda m: " " * len(m.group(0)), clean)
     for g in _GLOBAL.finditer(clean):
         m = _IDENT_PAREN.search(clean, g.end())
         if not m:
             continue
-        depth, i = 0, m.end() - 1
-        while i < len(clean):
-            ch = clean[i]
-            depth += ch == "("
-            depth -= ch == ")"
-            if depth == 0:
-                break
-            i += 1
+        i = _closing_paren(clean, m.end() - 1)
         rest = clean[i + 1:].lstrip()
         yield (m.group(1), clean.count("\n", 0, g.start()) + 1, clean.count("\n", 0, m.start()) + 1,
                rest.startswith("{"))
@@ -102,27 +113,20 @@ _PROTOTYPE = re.compile(r"(?m)^[ \t]*(?:(?:extern|static|inline|template\s*<[^<>
 def declared_functions(text: str) -> set[str]:
     """Names of the host functions a CUDA source declares with a prototype (`void f(at::Tensor x);`) and does
     not define itself: functions another file defines (a launcher's kernel wrappers, a header's declarations)."""
-    clean = _CUDA_COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+    clean = _blank_comments(text)
     found = {m.group(1) for m in _PROTOTYPE.finditer(clean) if m.group(1) not in _NOT_FUNCTIONS}
     return found - defined_functions(text) if found else set()
 
 
 def defined_functions(text: str) -> set[str]:
     """Names of the functions a CUDA source defines (`name(...) {`, kernels and host functions alike)."""
-    clean = _CUDA_COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+    clean = _blank_comments(text)
     out = set()
     for m in _IDENT_PAREN.finditer(clean):
         name = m.group(1)
         if name in _NOT_FUNCTIONS:
             continue
-        depth, i = 0, m.end() - 1
-        while i < len(clean):
-            ch = clean[i]
-            depth += ch == "("
-            depth -= ch == ")"
-            if depth == 0:
-                break
-            i += 1
+        i = _closing_paren(clean, m.end() - 1)
         rest = clean[i + 1:i + 200].lstrip()
         if rest.startswith("const"):
             rest = rest[5:].lstrip()

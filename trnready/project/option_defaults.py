@@ -21,12 +21,13 @@ from ..astwalk import walk
 MAX_OPTIONS = 200
 
 
-def option_switches(tree, text: str, values: dict | None) -> list:
+def option_switches(tree, text: str, values: dict | None, calls: list | None = None) -> list:
+    """`calls`: the indexer's list of the file's calls, when it made one (no walk of the tree then)."""
     if tree is None or "add_argument" not in text:
         return []
     generic = {norm(k) for k in (values or {}).get("config-switch-generic-keys", ())}
     out: list = []
-    for node in walk(tree):
+    for node in calls if calls is not None else walk(tree):
         if type(node) is not ast.Call or not isinstance(node.func, ast.Attribute) \
                 or node.func.attr != "add_argument":
             continue
@@ -44,15 +45,15 @@ def option_switches(tree, text: str, values: dict | None) -> list:
             key = f"{name}={v.strip()}"
         else:
             continue
-        shown = f"{_flag(node, kw) or name} default={ast.unparse(default)}"
+        shown = f"{_flag(node) or name} default={ast.unparse(default)}"
         out.append([default.lineno, default.col_offset + 1, (default.end_col_offset or default.col_offset) + 1,
                     key, shown])
         if len(out) >= MAX_OPTIONS:
             break
-    return out
+    return sorted(out)  # in the file's order, whichever way the calls were gathered
 
 
-def _flag(node: ast.Call, kw: dict) -> str | None:
+def _flag(node: ast.Call) -> str | None:
     """The option as written: the first long form (`--amp-opt-level`), else the first string given."""
     names = [a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
     return next((n for n in names if n.startswith("--")), names[0] if names else None)
@@ -63,7 +64,7 @@ def _dest(node: ast.Call, kw: dict) -> str | None:
     d = kw.get("dest")
     if isinstance(d, ast.Constant) and isinstance(d.value, str):
         return norm(d.value)
-    flag = _flag(node, kw)
+    flag = _flag(node)
     if flag is None:
         return None
     return norm(flag.lstrip("-")) or None

@@ -233,7 +233,8 @@ def project_summary(ctx: FileContext, tree, calls: list | None = None, findings=
     add_switches(summary, tree, ctx.text, findings)  # blocks of findings under config-key conditions
     from ..project.option_defaults import option_switches
 
-    opts = option_switches(tree, ctx.text, getattr(getattr(ctx.engine, "catalogue", None), "context_values", None))
+    opts = option_switches(tree, ctx.text, getattr(getattr(ctx.engine, "catalogue", None), "context_values", None),
+                           calls)
     if opts:
         summary["optswitches"] = opts  # option defaults that may switch a finding on (project/option_defaults.py)
     if "skip" in ctx.text and _TEST_MODULE.match(ctx.name):

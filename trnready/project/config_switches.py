@@ -28,6 +28,7 @@ under the Python files' digests, so editing a config re-reads that config alone 
 """
 from __future__ import annotations
 
+import re
 from pathlib import PurePosixPath
 
 from .summary import config_switches_valid
@@ -182,17 +183,19 @@ def _reported_partner(f, key: str, block: tuple, items: list, reads, toggles: di
     among the arms or variants of it (both arms of axolotl's `sample_packing` load FlashAttention 2), and a second
     finding for the same thing would be a duplicate. Keys of an `or` (`cfg.liger_rms_norm or cfg.fused_norm`) each
     turn the feature on alone and stay reported."""
+    from .config_keys import key_name, switched_by
+
     first, last, cond_line, cond = block
     places = [ln for ln, _ in f.places() if first <= ln <= last]
     conj = " and " in cond and " or " not in cond
     for j, a, b, how, cline, ccond, keyword in items:
-        if j == key or keyword or not (how == "read" or j.split("=", 1)[0] in reads):
+        if j == key or keyword or not (how == "read" or key_name(j) in reads):
             continue
         if cline == cond_line and not (conj and ccond == cond):
             continue  # a key of the same `or` condition, or of another condition on that line
         if not any(a <= ln <= b for ln in places):
             continue
-        if any(t[0].rel == crel and f.category in present.get((crel, t[1]), ()) for t in toggles.get(j, ())):
+        if any(t[0].rel == crel and f.category in present.get((crel, t[1]), ()) for t in switched_by(j, toggles)):
             return True
     return False
 
@@ -213,11 +216,8 @@ def _writes_key(f, key: str, cond: str) -> bool:
     `if config._attn_implementation != "flash_attention_2":`): it overrides the setting whatever the setting says,
     so no setting of the key turns it on. Only under a condition that compares the key with a value: under a plain
     truth test (`if args.allow_tf32: torch.backends.cuda.matmul.allow_tf32 = True`) the key is the switch."""
-    import re
-
     if "==" not in cond and "!=" not in cond:
         return False
-
     pat = rf"""(?:\.|\[\s*["'])_*{re.escape(key)}(?:["']\s*\])?\s*=(?!=)"""
     return re.search(pat, f.snippet or "", re.I) is not None
 

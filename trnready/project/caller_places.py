@@ -147,8 +147,10 @@ def _tree(trees: dict, rel: str, text_of):
 
 def _column(lines: list, node) -> int:
     """The 1-based character column of a node (ast gives a UTF-8 byte offset)."""
+    from ..readers.python import _column as char_column
+
     line = lines[node.lineno - 1] if 0 < node.lineno <= len(lines) else ""
-    return len(line.encode("utf-8")[:node.col_offset].decode("utf-8", "replace")) + 1
+    return char_column(line, node.col_offset)
 
 
 def _helper_of(tree: ast.Module, f, lines: list):
@@ -181,9 +183,11 @@ def _helper_of(tree: ast.Module, f, lines: list):
 
 def _end_column(lines: list, node) -> int:
     """The 1-based character column just after a node (ast gives a UTF-8 byte offset)."""
+    from ..readers.python import _column as char_column
+
     end = node.end_lineno or node.lineno
     line = lines[end - 1] if 0 < end <= len(lines) else ""
-    return len(line.encode("utf-8")[:node.end_col_offset or 0].decode("utf-8", "replace")) + 1
+    return char_column(line, node.end_col_offset or 0)
 
 
 def _handed_out_by(tree: ast.Module, f, lines: list) -> str | None:

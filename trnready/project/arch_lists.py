@@ -18,25 +18,25 @@ from ..filekinds import kind_of
 from ..read import read_bytes
 
 _CATEGORY = "custom-cuda-kernel"
-_NAME = "TORCH_CUDA_ARCH_LIST"
 MAX_BYTES = 1024 * 1024
 
 
-def _arch_list(f) -> bool:
-    return f.category == _CATEGORY and f"`{_NAME}`" in f.message and \
+def _arch_list(f, names: tuple) -> bool:
+    return f.category == _CATEGORY and any(f"`{n}`" in f.message for n in names) and \
         kind_of(PurePosixPath(f.path).name) not in ("python", "notebook")
 
 
 def arch_lists(findings: list, engine, root=None) -> list:
     if root is None:
         return findings
-    lists = [i for i, f in enumerate(findings) if _arch_list(f) and not f.suppressed]
+    values = getattr(getattr(engine, "catalogue", None), "context_values", {})
+    names = tuple(values.get("arch-list-names", ()))
+    lists = [i for i, f in enumerate(findings) if _arch_list(f, names) and not f.suppressed]
     if not lists:
         return findings
     chosen = set(lists)
     if any(f.category == _CATEGORY for i, f in enumerate(findings) if i not in chosen):
         return findings  # the project builds CUDA code of its own: the list is part of that build
-    values = getattr(getattr(engine, "catalogue", None), "context_values", {})
     words = tuple(values.get("arch-list-source-builds", ()))
     drop: set = set()
     texts: dict = {}

@@ -276,7 +276,8 @@ def anchored_legs(rel: str, entries: list[Entry], lines: list[str], legs: list, 
     (`<<: *gpu_small`, `- <<: *install_stable`). A job merging an anchor whose runner names an accelerator runs on
     that accelerator (a leg, like a job naming it itself); an anchor used only inside such legs is part of them, so
     its block is a leg too, the lines showing where it runs (the runner's lines) its evidence."""
-    if "&" not in "".join(lines) or "*" not in "".join(lines):
+    joined = "".join(lines)
+    if "&" not in joined or "*" not in joined:
         return []
     labels = tuple(v.lower() for v in values.get("other-accelerator-labels", ()))
     anchors = _anchor_blocks(lines)

@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from ..context._needs_cuda import MARK
 from .conftest_fixtures import MARK as FIXTURE, skipping_fixture
+from .skip_markers import MARK as SKIP_MARK, is_marker
 from .summary import head_of
 
 MAX_HOPS = 8  # links followed: re-exports (`from .utils import FLAG`) and linked flags (`HAVE_GTP = HAVE_TE`)
@@ -127,6 +128,10 @@ def _guarded_spans(files, summaries, guard_blocks: dict) -> dict:
             if name.startswith(FIXTURE):
                 # a test requesting a conftest fixture that skips without CUDA (project/conftest_fixtures.py)
                 if any(skipping_fixture(flags_of, rel, n) for n in name[len(FIXTURE):].split("|")):
+                    spans.setdefault(rel, []).append((first, last, choice))
+            elif name.startswith(SKIP_MARK):
+                # a test decorated with a skip marker imported from another module (project/skip_markers.py)
+                if any(is_marker(modules, rel, n, 0, MAX_HOPS) for n in name[len(SKIP_MARK):].split("|")):
                     spans.setdefault(rel, []).append((first, last, choice))
             elif name.startswith(MARK):
                 if all(_needs_cuda_at(modules, rel, n, 0, needs) for n in name[len(MARK):].split("|")):

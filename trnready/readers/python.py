@@ -253,8 +253,17 @@ def project_summary(ctx: FileContext, tree, calls: list | None = None, findings=
     if _TEST_MODULE.match(ctx.name) and "def test" in ctx.text:
         # its tests requesting fixtures it does not define: skipped when a conftest's fixture skips without CUDA
         from ..project.conftest_fixtures import fixture_guards
+        from ..project.skip_markers import marker_guards
+        from ..project.summary import project_modules
 
-        summary["guards"] = summary["guards"] + fixture_guards(tree)
+        summary["guards"] = summary["guards"] + fixture_guards(tree) + marker_guards(
+            tree, project_modules(summary["imports"]))
+    if "skip" in ctx.text:
+        # skip markers other modules' tests import (`skip_if_single_gpu = pytest.mark.skipif(...)`)
+        from ..project.skip_markers import marker_flags
+
+        summary["flags"] = summary["flags"] + marker_flags(
+            tree, ctx.text, getattr(getattr(ctx.engine, "catalogue", None), "context_values", None) or {}, ctx.rel)
     from ..project.overwritten_facts import keyword_facts, overwritten_table
 
     # what the overwritten-parameter step reads of the syntax trees, so that it parses nothing again

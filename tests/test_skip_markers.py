@@ -1,0 +1,87 @@
+"""Skip markers defined in a helper module and put on tests elsewhere (project/skip_markers.py)."""
+import ast
+import json
+
+from conftest import run_cli
+from trnready.project.skip_markers import marker_guards
+
+HELPERS = '''import pytest
+import torch
+
+skip_if_single_gpu = pytest.mark.skipif(torch.cuda.device_count() < 2, reason="needs two GPUs")
+skip_if_no_cuda = pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA")
+slow = pytest.mark.skipif(False, reason="always runs")
+
+
+def dist_init(rank, world_size):
+    torch.distributed.init_process_group("nccl", rank=rank, world_size=world_size)
+'''
+
+# re-exported by the package, as test utilities often are
+INIT = '''from .helpers import skip_if_no_cuda, skip_if_single_gpu, slow
+'''
+
+TESTS = '''import torch
+
+from mylib.testing import skip_if_no_cuda, slow
+from mylib.testing.helpers import skip_if_single_gpu
+
+
+@skip_if_single_gpu
+def test_two_ranks():
+    torch.distributed.init_process_group("nccl", rank=0, world_size=2)
+
+
+@skip_if_no_cuda
+class TestOnDevice:
+    def test_move(self):
+        torch.ones(2).cuda()
+
+
+@slow
+def test_everywhere():
+    torch.ones(2).cuda()
+
+
+def test_plain():
+    torch.ones(2).cuda()
+'''
+
+
+def _scan(tmp_path):
+    pkg = tmp_path / "mylib" / "testing"
+    pkg.mkdir(parents=True)
+    (tmp_path / "mylib" / "__init__.py").write_text("")
+    (pkg / "__init__.py").write_text(INIT)
+    (pkg / "helpers.py").write_text(HELPERS)
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_dist.py").write_text(TESTS)
+    proc = run_cli("scan", ".", "--format", "json", "--no-cache", "--show-guarded",
+                   cwd=tmp_path)
+    assert proc.returncode in (0, 1), proc.stderr
+    return json.loads(proc.stdout)["findings"]
+
+
+def test_tests_under_an_imported_cuda_skip_marker_are_guarded(tmp_path):
+    got = sorted((f["path"], f["line"], f["rule"], f.get("guarded_by")) for f in _scan(tmp_path)
+                 if f["path"] == "tests/test_dist.py")
+    assert got == [
+        ("tests/test_dist.py", 9, "TRN271", "neuron-guarded"),  # @skip_if_single_gpu: two GPUs or skipped
+        ("tests/test_dist.py", 15, "TRN241", "neuron-guarded"),  # the class is skipped without CUDA
+        ("tests/test_dist.py", 20, "TRN241", None),  # `slow` skips nowhere: the test runs on Neuron
+        ("tests/test_dist.py", 24, "TRN241", None),  # no marker
+    ]
+
+
+def test_the_helper_module_keeps_its_own_findings(tmp_path):
+    got = sorted((f["line"], f["rule"], f.get("guarded_by")) for f in _scan(tmp_path)
+                 if f["path"] == "mylib/testing/helpers.py")
+    # the marker definition is a skip guard; the helper's own nccl start is reached by tests that do run
+    assert got == [(4, "TRN243", "neuron-guarded"), (10, "TRN271", None)]
+
+
+def test_guards_name_only_imported_decorators():
+    tree = ast.parse(TESTS)
+    assert marker_guards(tree, {"skip_if_no_cuda", "slow", "skip_if_single_gpu"}) == [
+        [7, 9, "~skip_if_single_gpu", False], [12, 15, "~skip_if_no_cuda", False], [18, 20, "~slow", False]]
+    assert marker_guards(tree, set()) == []

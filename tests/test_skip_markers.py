@@ -3,7 +3,7 @@ import ast
 import json
 
 from conftest import run_cli
-from trnready.project.skip_markers import marker_guards
+from trnready.project.skip_markers import guarded_helpers, helper_refs, marker_guards
 
 HELPERS = '''import pytest
 import torch
@@ -45,6 +45,24 @@ def test_everywhere():
 
 def test_plain():
     torch.ones(2).cuda()
+
+
+def _worker(rank):
+    torch.distributed.init_process_group("nccl", rank=rank, world_size=2)
+
+
+def _shared(rank):
+    torch.ones(rank).cuda()
+
+
+@skip_if_single_gpu
+def test_spawned():
+    torch.multiprocessing.spawn(_worker, nprocs=2)
+    _shared(0)
+
+
+def test_shared():
+    _shared(1)
 '''
 
 
@@ -70,6 +88,8 @@ def test_tests_under_an_imported_cuda_skip_marker_are_guarded(tmp_path):
         ("tests/test_dist.py", 15, "TRN241", "neuron-guarded"),  # the class is skipped without CUDA
         ("tests/test_dist.py", 20, "TRN241", None),  # `slow` skips nowhere: the test runs on Neuron
         ("tests/test_dist.py", 24, "TRN241", None),  # no marker
+        ("tests/test_dist.py", 28, "TRN271", "neuron-guarded"),  # spawned only by a test under the marker
+        ("tests/test_dist.py", 32, "TRN241", None),  # also called by a test that runs
     ]
 
 
@@ -83,5 +103,12 @@ def test_the_helper_module_keeps_its_own_findings(tmp_path):
 def test_guards_name_only_imported_decorators():
     tree = ast.parse(TESTS)
     assert marker_guards(tree, {"skip_if_no_cuda", "slow", "skip_if_single_gpu"}) == [
-        [7, 9, "~skip_if_single_gpu", False], [12, 15, "~skip_if_no_cuda", False], [18, 20, "~slow", False]]
+        [7, 9, "~skip_if_single_gpu", False], [12, 15, "~skip_if_no_cuda", False], [18, 20, "~slow", False],
+        [35, 38, "~skip_if_single_gpu", False]]
     assert marker_guards(tree, set()) == []
+
+
+def test_helpers_listed_with_their_references():
+    entries = helper_refs(ast.parse(TESTS))
+    assert [e for e in entries if e[0] >= 27] == [[27, 28, "^37", False], [31, 32, "^38,42", False]]
+    assert guarded_helpers([(35, 38, False)], [(27, 28, "^37"), (31, 32, "^38,42")]) == [(27, 28, False)]

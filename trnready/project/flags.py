@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from ..context._needs_cuda import MARK
 from .conftest_fixtures import MARK as FIXTURE, skipping_fixture
-from .skip_markers import MARK as SKIP_MARK, is_marker
+from .skip_markers import HELPER, MARK as SKIP_MARK, guarded_helpers, is_marker
 from .summary import head_of
 
 MAX_HOPS = 8  # links followed: re-exports (`from .utils import FLAG`) and linked flags (`HAVE_GTP = HAVE_TE`)
@@ -124,8 +124,11 @@ def _guarded_spans(files, summaries, guard_blocks: dict) -> dict:
 
     for i, guards in guard_blocks.items():
         rel = files[i].rel
+        helpers = []
         for first, last, name, choice in guards:
-            if name.startswith(FIXTURE):
+            if name.startswith(HELPER):
+                helpers.append((first, last, name))  # judged once the file's other blocks are known
+            elif name.startswith(FIXTURE):
                 # a test requesting a conftest fixture that skips without CUDA (project/conftest_fixtures.py)
                 if any(skipping_fixture(flags_of, rel, n) for n in name[len(FIXTURE):].split("|")):
                     spans.setdefault(rel, []).append((first, last, choice))
@@ -138,6 +141,9 @@ def _guarded_spans(files, summaries, guard_blocks: dict) -> dict:
                     spans.setdefault(rel, []).append((first, last, choice))
             elif _flag_at(modules, rel, name, 0):
                 spans.setdefault(rel, []).append((first, last, choice))
+        if helpers and rel in spans:
+            # helpers of a test module used only by the tests guarded above (project/skip_markers.py)
+            spans[rel] += guarded_helpers(spans[rel], helpers)
     return spans
 
 

@@ -10,6 +10,8 @@ import ast
 import re
 
 MARK = "~"  # a skip marker in `flags` and `guards` (a Python name never starts with it)
+HELPER = "^"  # a helper of a test module in `guards`: "^" and the lines that reference it
+MAX_REFS = 16  # references listed per helper: a helper used more widely is not judged
 
 # a module-level assignment of a skip decorator: only such files can define a marker (cheap text test first)
 _DEFINES = re.compile(r"^\w+\s*=\s*[\w.]*skip(?:if|If|Unless)\(", re.M)
@@ -39,6 +41,50 @@ def marker_guards(tree: ast.Module, imported: set) -> list:
                 out.append([node.decorator_list[0].lineno, node.end_lineno or node.lineno,
                             MARK + "|".join(dict.fromkeys(names)), False])
     return out
+
+
+def helper_refs(tree: ast.Module) -> list:
+    """`guards` entries [first line, last line, "^3,17", False] for the helpers of a test module (functions, classes
+    and values not named as tests, as neuron-guarded's helper rule reads them) with the lines outside the helper that
+    reference it. Written only for a module whose tests the link step may guard (skip markers or conftest fixtures
+    from elsewhere): a helper every reference of which ends up guarded there runs for nobody, as within one file
+    (`mp.spawn(_worker, ...)` from a test under an imported `@skip_if_single_gpu`)."""
+    from ..context._test_skips import _candidates
+
+    cands = _candidates(tree)
+    if not cands:
+        return []
+    wanted = {name for _, name, _ in cands}
+    refs: dict = {}
+    for n in ast.walk(tree):
+        if type(n) is ast.Name and n.id in wanted and type(n.ctx) is ast.Load:
+            refs.setdefault((n.id, False), []).append(n.lineno)
+        elif type(n) is ast.Attribute and n.attr in wanted:
+            refs.setdefault((n.attr, True), []).append(n.end_lineno or n.lineno)
+    out = []
+    for node, name, attr in cands:
+        first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", ())])
+        last = node.end_lineno or node.lineno
+        lines = sorted({ln for ln in refs.get((name, attr), ()) if not first <= ln <= last})
+        if lines and len(lines) <= MAX_REFS:
+            out.append([first, last, HELPER + ",".join(map(str, lines)), False])
+    return out
+
+
+def guarded_helpers(spans: list, helpers: list, rounds: int = 4) -> list:
+    """The (first, last, False) spans of the `helpers` entries every reference of which lies in `spans` or in a
+    helper already guarded (guarding one can settle the helper it calls, so a few rounds run)."""
+    added: list = []
+    left = list(helpers)
+    for _ in range(rounds):
+        held = spans + added
+        now = [h for h in left if all(any(f <= int(ln) <= la for f, la, _ in held)
+                                      for ln in h[2][len(HELPER):].split(","))]
+        if not now:
+            break
+        added += [(h[0], h[1], False) for h in now]
+        left = [h for h in left if h not in now]
+    return added
 
 
 def is_marker(modules, rel: str, name: str, hops: int, max_hops: int) -> bool:

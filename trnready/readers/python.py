@@ -256,8 +256,12 @@ def project_summary(ctx: FileContext, tree, calls: list | None = None, findings=
         from ..project.skip_markers import marker_guards
         from ..project.summary import project_modules
 
-        summary["guards"] = summary["guards"] + fixture_guards(tree) + marker_guards(
-            tree, project_modules(summary["imports"]))
+        linked = fixture_guards(tree) + marker_guards(tree, project_modules(summary["imports"]))
+        if linked:
+            from ..project.skip_markers import helper_refs
+
+            linked += helper_refs(tree)
+        summary["guards"] = summary["guards"] + linked
     if "skip" in ctx.text:
         # skip markers other modules' tests import (`skip_if_single_gpu = pytest.mark.skipif(...)`)
         from ..project.skip_markers import marker_flags

@@ -1,0 +1,7 @@
+import oneflow as torch
+import oneflow.nn.functional as F
+
+
+def generate(tokens):
+    tokens = tokens.cuda()
+    return F.softmax(tokens.float(), dim=-1)

@@ -1,0 +1,6 @@
+import paddle
+
+
+def generate(tokens):
+    with paddle.amp.auto_cast():
+        return tokens.cuda()

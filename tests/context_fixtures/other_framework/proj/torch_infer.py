@@ -1,0 +1,5 @@
+import torch
+
+
+def generate(tokens):
+    return tokens.cuda()

@@ -1,0 +1,34 @@
+"""other-framework-module: a module written for another deep-learning framework (PaddlePaddle, OneFlow, MindSpore,
+TensorFlow, ...) that never imports PyTorch."""
+from __future__ import annotations
+
+import ast
+
+from .base import predicate
+
+
+def _framework_module(ctx) -> bool:
+    def compute(c) -> bool:
+        if c.tree is None:
+            return False
+        others = frozenset(c.values.get("other-frameworks", ()))
+        if not others:
+            return False
+        roots: set = set()
+        for node in c.nodes(ast.Import):
+            roots.update(a.name.split(".", 1)[0] for a in node.names)
+        for node in c.nodes(ast.ImportFrom):
+            if not node.level and node.module:
+                roots.add(node.module.split(".", 1)[0])
+        return "torch" not in roots and bool(roots & others)
+    return ctx.fact("other-framework-module", compute)
+
+
+@predicate("other-framework-module")
+def other_framework_module(ctx, hit) -> bool:
+    """The file imports one of `[context.values] other-frameworks` (`import paddle`, `import oneflow as torch`) and
+    nothing from PyTorch: its `.cuda()`, `"cuda"` strings and AMP calls belong to that framework's own device API,
+    which a port to TorchNeuron does not touch (projects that ship one model for several frameworks keep each in
+    its own folder). Imports are read by module name, not by the name they are bound to, so `import oneflow as
+    torch` is OneFlow. A module that imports both, a converter from one framework to the other, stays."""
+    return _framework_module(ctx)

@@ -1,4 +1,4 @@
-"""other-framework-module: modules of another framework (`import oneflow as torch`, `import paddle`) that never import
+"""other-framework: modules of another framework (`import oneflow as torch`, `import paddle`) that never import
 PyTorch are not a PyTorch path; a converter importing both stays."""
 from conftest import CONTEXT_FIXTURES, scan_findings
 from trnready import context
@@ -16,4 +16,4 @@ def test_other_framework_modules_are_dropped_torch_modules_stay():
 
 
 def test_registered_as_a_drop():
-    assert context.get("other-framework-module").effect == "drop"
+    assert context.get("other-framework").effect == "drop"

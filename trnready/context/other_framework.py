@@ -1,4 +1,4 @@
-"""other-framework-module: a module written for another deep-learning framework (PaddlePaddle, OneFlow, MindSpore,
+"""other-framework: a module written for another deep-learning framework (PaddlePaddle, OneFlow, MindSpore,
 TensorFlow, ...) that never imports PyTorch."""
 from __future__ import annotations
 
@@ -21,10 +21,10 @@ def _framework_module(ctx) -> bool:
             if not node.level and node.module:
                 roots.add(node.module.split(".", 1)[0])
         return "torch" not in roots and bool(roots & others)
-    return ctx.fact("other-framework-module", compute)
+    return ctx.fact("other-framework", compute)
 
 
-@predicate("other-framework-module")
+@predicate("other-framework")
 def other_framework_module(ctx, hit) -> bool:
     """The file imports one of `[context.values] other-frameworks` (`import paddle`, `import oneflow as torch`) and
     nothing from PyTorch: its `.cuda()`, `"cuda"` strings and AMP calls belong to that framework's own device API,

@@ -362,6 +362,8 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
         # collection of the cyclic GC during the project steps, which allocate many short-lived objects (decoded
         # summaries), traversed all of it again: 0.3 s of CPU on diffusers/src. Frozen (moved out of the collected
         # generations, `gc.freeze`) for the steps, unless someone else froze objects already.
+        if cache is not None:
+            cache.scanning(str(root), files, digests)
         frozen = gc.isenabled() and gc.get_freeze_count() == 0
         if frozen:
             gc.freeze()
@@ -471,6 +473,9 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
             cache.forget([key for i, key in hit_keys.values() if _malformed(files[i].rel, summaries[i])])
             raise _Again from None
         finally:
+            from .project.summary import forget_checked
+
+            forget_checked()
             if frozen:
                 gc.unfreeze()
         # Repository-level rules (e.g. torch.compile used but no shared NEFF cache configured anywhere).

@@ -96,6 +96,8 @@ class ResultCache:
         self.pending_chars = 0
         self.pending_stats: list[tuple[str, str]] = []
         self.disabled_reason: str | None = None
+        self._facts: dict = {}  # name -> FileFacts of this scan (see facts())
+        self._scanned: tuple = ("", {})  # (root, rel -> content digest) of the scan's files, set by scanning()
         try:
             directory.mkdir(parents=True, exist_ok=True)
             self.db = sqlite3.connect(str(directory / f"results-v{_SCHEMA}.sqlite"), timeout=5)
@@ -246,7 +248,22 @@ class ResultCache:
             except sqlite3.Error as e:
                 self._disable(f"result cache write failed ({e}); results not cached")
 
+    def scanning(self, root: str, files, digests) -> None:
+        """The scan's files and their content digests: what facts() entries are keyed by."""
+        self._scanned = (root, {sf.rel: d for sf, d in zip(files, digests) if d})
+        self._facts = {}
+
+    def facts(self, name: str) -> FileFacts:
+        """The scan's store of per-file facts called `name` (read from the cache on first use)."""
+        got = self._facts.get(name)
+        if got is None:
+            got = self._facts[name] = FileFacts(self, name, *self._scanned)
+        return got
+
     def close(self) -> None:
+        for store in self._facts.values():
+            store.save()
+        self._facts = {}
         self.flush()
         self._close_db()
 
@@ -301,3 +318,64 @@ class LinkMemo:
     def put(self, key: str, value: dict) -> None:
         if self.cache is not None and self.cache.db is not None:
             self.cache.queue(self._key(key), json.dumps(value, ensure_ascii=False))
+
+
+class FileFacts:
+    """What a project step derives from one file's text (its words, the names it looks up), kept in the result cache
+    under the file's content digest: after an edit, a step that reads every file derives the facts of the edited
+    files only, and reads the others' text only where a fact says it must. One entry per store and scan root
+    (rel -> [digest, fact]), read once and written back once when a fact was added; entries of files no longer
+    scanned are dropped then. `valid(fact)`: the shape a fact read back must have (anything else is derived again)."""
+
+    def __init__(self, cache: ResultCache, name: str, root: str, digests: dict):
+        self.cache = cache if cache.db is not None else None
+        self.digests = digests
+        self.key = hashlib.sha256(f"{cache.salt}\0facts\0{name}\0{root}".encode("utf-8", "surrogatepass")).hexdigest()
+        self._stored: dict | None = None
+        self._added: dict = {}
+        self._decoded: dict = {}
+
+    def _load(self) -> dict:
+        if self._stored is None:
+            got = self.cache._read("results", self.key) if self.cache is not None else None
+            self._stored = got if isinstance(got, dict) else {}
+        return self._stored
+
+    def get(self, rel: str, valid=None):
+        """The fact kept for the file's current content, or None."""
+        digest = self.digests.get(rel)
+        if digest is None:
+            return None
+        got = self._added.get(rel)
+        if got is not None:
+            return got[1]
+        got = self._load().get(rel)
+        if not (isinstance(got, list) and len(got) == 2 and got[0] == digest):
+            return None
+        return got[1] if valid is None or valid(got[1]) else None
+
+    def decoded(self, rel: str, valid, decode):
+        """decode(fact) of the fact kept for the file's current content (None when there is none, or when decode
+        says None), decoded once per scan."""
+        if rel in self._decoded:
+            return self._decoded[rel]
+        got = self.get(rel, valid)
+        got = self._decoded[rel] = decode(got) if got is not None else None
+        return got
+
+    def put(self, rel: str, fact) -> None:
+        """Keep a fact derived from the file's text as the scan read it (JSON values only)."""
+        digest = self.digests.get(rel)
+        if digest is not None and self.cache is not None:
+            self._added[rel] = [digest, fact]
+            self._decoded.pop(rel, None)
+
+    def save(self) -> None:
+        if not self._added or self.cache is None or self.cache.db is None:
+            return
+        stored = self._load()
+        kept = {rel: v for rel, v in stored.items() if rel in self.digests and rel not in self._added
+                and isinstance(v, list) and len(v) == 2 and v[0] == self.digests[rel]}
+        kept.update(self._added)
+        self.cache.queue(self.key, json.dumps(kept, ensure_ascii=False, separators=(",", ":")))
+        self._added = {}

@@ -30,6 +30,7 @@ from typing import Callable
 from .call_sites import passed, rebound
 from .quiet_mentions import quiet_mentions
 from .switch_params import SWITCH_OFF, may_switch, switched_off
+from .word_sets import is_word, kept_only
 from ..astwalk import walk
 
 MAX_CHAIN = 4  # parameters passed on from caller to callee, followed at most this deep
@@ -440,7 +441,7 @@ def guard_by_callers(findings: list, files, summaries, engine, cache=None, confi
     got = memo.get(key)
     if not (isinstance(got, list) and all(isinstance(g, list) and len(g) == 5 for g in got)):
         cands = _candidates(findings, files, summaries, engine, _packaged(files))
-        got = _decide(cands, files, summaries, engine, config) if cands else []
+        got = _decide(cands, files, summaries, engine, config, cache) if cands else []
         memo.put(key, got)
     if not got:
         return findings
@@ -522,7 +523,7 @@ def _candidates(findings, files, summaries, engine, packaged: bool = True) -> li
     return out
 
 
-def _decide(cands, files, summaries, engine, config) -> list:
+def _decide(cands, files, summaries, engine, config, cache=None) -> list:
     from ..read import read_bytes
     from .link import Linker
     from .report import _EMPTY, _packed
@@ -569,7 +570,12 @@ def _decide(cands, files, summaries, engine, config) -> list:
             bare = word.lstrip(".")
             attribute = word.startswith(".")
             n = 0
+            # every mention counted is a whole word of the text (an identifier between non-word characters, in code
+            # or in quotes): a file whose words kept in the cache lack it (word_sets.kept_only) is not read
+            gate = is_word(bare)
             for sf in files:
+                if gate and (kept := kept_only(cache, sf)) is not None and not kept.may(bare):
+                    continue
                 text = text_of(sf)
                 if bare in text:
                     n += count_in(sf, bare, attribute)

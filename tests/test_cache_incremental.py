@@ -42,7 +42,8 @@ def test_a_warm_scan_after_each_edit_equals_a_cold_one(tmp_path):
     assert ("pkg/extra.py", 5, "TRN191", "never-imported") in got
     edits = [
         # a comment: no summary changes
-        (tree / "pkg/model.py", "        return upscale", "        # the block, then twice the size\n        return upscale"),
+        (tree / "pkg/model.py", "        return upscale",
+         "        # the block, then twice the size\n        return upscale"),
         # another file names the spare function: it is referenced now
         (tree / "train.py", "from pkg.model import Model\n", "from pkg.model import Model\nfrom pkg.layers import "
                                                             "spare_upscale\n"),

@@ -207,11 +207,12 @@ def _named_by(rels: list, files, text_of, eligible, cache=None) -> dict:
     exported = {r: _exported_names(text_of(by_rel[r])) for r in rels if r.endswith("/__init__.py") and r in by_rel}
     # every test below needs a whole word of the text (the exported names are identifiers): one split of the text
     # answers them all instead of a substring search per module
-    sought = {r: [stems[r]] if pure[r] else None for r in rels}
+    sought: dict = {r: [stems[r]] if pure[r] else None for r in rels}
     for r in exported:
         if sought[r] is not None:
             sought[r] = sought[r] + sorted(exported[r]) if all(is_word(n) for n in exported[r]) else None
     was: list = []
+    gate: list | None = None
     for sf in files:
         left = [r for r in rels if None not in out[r]]
         if not left:

@@ -614,9 +614,8 @@ class _FileView:
             store = cache.facts(LOOKUPS_FACT) if cache is not None else None
             fact = store.get(sf.rel, _lookups_valid) if store is not None and kept_w is not None else None
             if fact is not None:
-                names, starred, reexports, empty = fact
-                seen[sf.rel] = () if empty else (kept_w, tuple(names), tuple(starred), reexports)
-                return None if empty else cls(sf, text_of, None, None, *seen[sf.rel])
+                seen[sf.rel] = () if fact[3] else (kept_w, tuple(fact[0]), tuple(fact[1]), fact[2])
+                return None if fact[3] else cls(sf, text_of, None, None, *seen[sf.rel])
             if text is None:
                 text = text_of(sf) or ""
             if not text:

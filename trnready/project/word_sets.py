@@ -14,7 +14,13 @@ its substring test.
 """
 from __future__ import annotations
 
+import base64 as _b64
 import re
+import sys as _sys
+import zlib as _zlib
+from array import array as _array
+from bisect import bisect_left as _bisect_left
+from functools import lru_cache as _lru_cache
 
 _WORD = re.compile(r"\w+")
 _PURE = re.compile(r"\w+\Z")
@@ -74,12 +80,6 @@ class WordBloom:
 # A file's words as kept in the result cache (cache.FileFacts "words"): the sorted CRC-32 of each word, base64. A
 # name whose CRC is not there is not a word of the file; one whose CRC is there may be (another word with the same
 # CRC), which the caller settles in the text. Native byte order: the store's name carries it.
-import base64 as _b64
-import sys as _sys
-import zlib as _zlib
-from array import array as _array
-from bisect import bisect_left as _bisect_left
-from functools import lru_cache as _lru_cache
 
 WORDS_FACT = f"words-crc32-{_sys.byteorder}"
 

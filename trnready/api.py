@@ -428,6 +428,8 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
 
             report.findings = guard_unimported(report.findings, files, root, _values_of(engine),
                                                config.max_file_size, cache, digests, summaries)
+            if cache is not None:
+                cache.done_with_facts()  # the last step reading them
             # Code run only for CUDA tensors beside a PyTorch path (StyleGAN's custom ops): its extension builds and
             # kernels are a performance item, its other CUDA calls never run on Neuron (project/cuda_only.py).
             from .project.cuda_only import cuda_only_paths

@@ -260,10 +260,14 @@ class ResultCache:
             got = self._facts[name] = FileFacts(self, name, *self._scanned)
         return got
 
-    def close(self) -> None:
+    def done_with_facts(self) -> None:
+        """Write back the stores of per-file facts, and free them (the steps using them are over)."""
         for store in self._facts.values():
             store.save()
         self._facts = {}
+
+    def close(self) -> None:
+        self.done_with_facts()
         self.flush()
         self._close_db()
 
@@ -324,8 +328,10 @@ class FileFacts:
     """What a project step derives from one file's text (its words, the names it looks up), kept in the result cache
     under the file's content digest: after an edit, a step that reads every file derives the facts of the edited
     files only, and reads the others' text only where a fact says it must. One entry per store and scan root
-    (rel -> [digest, fact]), read once and written back once when a fact was added; entries of files no longer
-    scanned are dropped then. `valid(fact)`: the shape a fact read back must have (anything else is derived again)."""
+    (rel -> [digest, the fact as JSON text]), read once and written back once when a fact was added; entries of files
+    no longer scanned are dropped then. Each fact stays JSON text in memory until asked for (a store of a thousand
+    files' facts as Python lists held 10 MiB). `valid(fact)`: the shape a fact read back must have (anything else is
+    derived again)."""
 
     def __init__(self, cache: ResultCache, name: str, root: str, digests: dict):
         self.cache = cache if cache.db is not None else None
@@ -346,13 +352,14 @@ class FileFacts:
         digest = self.digests.get(rel)
         if digest is None:
             return None
-        got = self._added.get(rel)
-        if got is not None:
-            return got[1]
-        got = self._load().get(rel)
-        if not (isinstance(got, list) and len(got) == 2 and got[0] == digest):
+        got = self._added.get(rel) or self._load().get(rel)
+        if not (isinstance(got, list) and len(got) == 2 and got[0] == digest and isinstance(got[1], str)):
             return None
-        return got[1] if valid is None or valid(got[1]) else None
+        try:
+            fact = json.loads(got[1])
+        except ValueError:
+            return None
+        return fact if valid is None or valid(fact) else None
 
     def decoded(self, rel: str, valid, decode):
         """decode(fact) of the fact kept for the file's current content (None when there is none, or when decode
@@ -367,15 +374,15 @@ class FileFacts:
         """Keep a fact derived from the file's text as the scan read it (JSON values only)."""
         digest = self.digests.get(rel)
         if digest is not None and self.cache is not None:
-            self._added[rel] = [digest, fact]
+            self._added[rel] = [digest, json.dumps(fact, ensure_ascii=False, separators=(",", ":"))]
             self._decoded.pop(rel, None)
 
     def save(self) -> None:
-        if not self._added or self.cache is None or self.cache.db is None:
-            return
-        stored = self._load()
-        kept = {rel: v for rel, v in stored.items() if rel in self.digests and rel not in self._added
-                and isinstance(v, list) and len(v) == 2 and v[0] == self.digests[rel]}
-        kept.update(self._added)
-        self.cache.queue(self.key, json.dumps(kept, ensure_ascii=False, separators=(",", ":")))
-        self._added = {}
+        """Write the store back when a fact was added, and let go of what it holds."""
+        if self._added and self.cache is not None and self.cache.db is not None:
+            stored = self._load()
+            kept = {rel: v for rel, v in stored.items() if rel in self.digests and rel not in self._added
+                    and isinstance(v, list) and len(v) == 2 and v[0] == self.digests[rel]}
+            kept.update(self._added)
+            self.cache.queue(self.key, json.dumps(kept, ensure_ascii=False, separators=(",", ":")))
+        self._stored, self._added, self._decoded = None, {}, {}

@@ -136,10 +136,10 @@ def kept_words(cache, sf, text_of) -> tuple:
     """(text, its `Words`, None) when derived here from the file's text (and kept in the cache for the next scan), or
     (None, None, `KeptWords`) when kept for the file's current content. `cache`: the scan's ResultCache or None."""
     store = cache.facts(WORDS_FACT) if cache is not None and _array("I").itemsize == 4 else None
-    if store is not None:
-        kept = store.decoded(sf.rel, packed_valid, KeptWords.of)
-        if kept is not None:
-            return None, None, kept
+    got = store.get(sf.rel, packed_valid) if store is not None else None
+    kept = KeptWords.of(got) if got is not None else None
+    if kept is not None:  # (not held by the store: each file is asked once a step)
+        return None, None, kept
     text = text_of(sf) or ""
     words = Words(text)
     if store is not None:

@@ -362,6 +362,8 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
         # collection of the cyclic GC during the project steps, which allocate many short-lived objects (decoded
         # summaries), traversed all of it again: 0.3 s of CPU on diffusers/src. Frozen (moved out of the collected
         # generations, `gc.freeze`) for the steps, unless someone else froze objects already.
+        if cache is not None:
+            cache.scanning(str(root), files, digests)
         frozen = gc.isenabled() and gc.get_freeze_count() == 0
         if frozen:
             gc.freeze()
@@ -426,6 +428,8 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
 
             report.findings = guard_unimported(report.findings, files, root, _values_of(engine),
                                                config.max_file_size, cache, digests, summaries)
+            if cache is not None:
+                cache.done_with_facts()  # the last step reading them
             # Code run only for CUDA tensors beside a PyTorch path (StyleGAN's custom ops): its extension builds and
             # kernels are a performance item, its other CUDA calls never run on Neuron (project/cuda_only.py).
             from .project.cuda_only import cuda_only_paths
@@ -471,6 +475,9 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
             cache.forget([key for i, key in hit_keys.values() if _malformed(files[i].rel, summaries[i])])
             raise _Again from None
         finally:
+            from .project.summary import forget_checked
+
+            forget_checked()
             if frozen:
                 gc.unfreeze()
         # Repository-level rules (e.g. torch.compile used but no shared NEFF cache configured anywhere).

@@ -96,6 +96,8 @@ class ResultCache:
         self.pending_chars = 0
         self.pending_stats: list[tuple[str, str]] = []
         self.disabled_reason: str | None = None
+        self._facts: dict = {}  # name -> FileFacts of this scan (see facts())
+        self._scanned: tuple = ("", {})  # (root, rel -> content digest) of the scan's files, set by scanning()
         try:
             directory.mkdir(parents=True, exist_ok=True)
             self.db = sqlite3.connect(str(directory / f"results-v{_SCHEMA}.sqlite"), timeout=5)
@@ -246,7 +248,24 @@ class ResultCache:
             except sqlite3.Error as e:
                 self._disable(f"result cache write failed ({e}); results not cached")
 
+    def scanning(self, root: str, files, digests) -> None:
+        """The scan's files and their content digests: what facts() entries are keyed by."""
+        self._scanned = (root, {sf.rel: d for sf, d in zip(files, digests) if d})
+        self._facts = {}
+
+    def facts(self, name: str) -> FileFacts:
+        """The scan's store of per-file facts called `name` (read from the cache on first use)."""
+        got = self._facts.get(name)
+        if got is None:
+            got = self._facts[name] = FileFacts(self, name, *self._scanned)
+        return got
+
+    def done_with_facts(self) -> None:
+        """Free the stores of per-file facts (the steps using them are over)."""
+        self._facts = {}
+
     def close(self) -> None:
+        self.done_with_facts()
         self.flush()
         self._close_db()
 
@@ -301,3 +320,45 @@ class LinkMemo:
     def put(self, key: str, value: dict) -> None:
         if self.cache is not None and self.cache.db is not None:
             self.cache.queue(self._key(key), json.dumps(value, ensure_ascii=False))
+
+
+class FileFacts:
+    """What a project step derives from one file's text or summary (its words, the names it looks up), kept in the
+    result cache under the file's path and content digest: after an edit, a step that reads every file derives the
+    facts of the edited files only, and reads the others' text only where a fact says it must. One entry per file
+    and store, like the per-file results (one entry for the whole store, written back after an edit, cost 7 MiB of
+    peak memory on a cold scan of 1,000 files). `valid(fact)`: the shape a fact read back must have (anything else
+    is derived again)."""
+
+    def __init__(self, cache: ResultCache, name: str, root: str, digests: dict):
+        self.cache = cache if cache.db is not None else None
+        self.digests = digests
+        self.salt = f"{cache.salt}\0facts\0{name}\0{root}"
+        self._decoded: dict = {}
+
+    def _key(self, rel: str, digest: str) -> str:
+        return hashlib.sha256(f"{self.salt}\0{rel}\0{digest}".encode("utf-8", "surrogatepass")).hexdigest()
+
+    def get(self, rel: str, valid=None):
+        """The fact kept for the file's current content, or None."""
+        digest = self.digests.get(rel)
+        if digest is None or self.cache is None:
+            return None
+        fact = self.cache._read("results", self._key(rel, digest))
+        return fact if fact is not None and (valid is None or valid(fact)) else None
+
+    def decoded(self, rel: str, valid, decode):
+        """decode(fact) of the fact kept for the file's current content (None when there is none, or when decode
+        says None), decoded once per scan: for a step asking each file several times."""
+        if rel in self._decoded:
+            return self._decoded[rel]
+        got = self.get(rel, valid)
+        got = self._decoded[rel] = decode(got) if got is not None else None
+        return got
+
+    def put(self, rel: str, fact) -> None:
+        """Keep a fact derived from the file's content as the scan read it (JSON values only)."""
+        digest = self.digests.get(rel)
+        if digest is not None and self.cache is not None:
+            self.cache.queue(self._key(rel, digest), json.dumps(fact, ensure_ascii=False, separators=(",", ":")))
+            self._decoded.pop(rel, None)

@@ -30,6 +30,7 @@ from typing import Callable
 from .call_sites import passed, rebound
 from .quiet_mentions import quiet_mentions
 from .switch_params import SWITCH_OFF, may_switch, switched_off
+from .word_sets import is_word, kept_only
 from ..astwalk import walk
 
 MAX_CHAIN = 4  # parameters passed on from caller to callee, followed at most this deep
@@ -45,8 +46,11 @@ class Callers:
     from all of them. `linker`: a Linker over the summaries (its name resolution only); `mentions(name)`: how
     often the word occurs in the scanned files' text (asked only for the few names a finding needs)."""
 
-    def __init__(self, linker, mentions, full=None, naming=None, wanted=(), own_attrs=None):
+    def __init__(self, linker, mentions, full=None, naming=None, wanted=(), own_attrs=None, facts=None):
         self.linker = linker
+        # what the first pass reads of each summary (`_file_facts`), kept in the cache under the file's digest
+        # (cache.FileFacts, or None): after an edit, only the edited files' summaries are decoded for it
+        self.facts = facts
         # (rel, attr) -> {class: mentions of `self.attr` in its body} for the classes of the file that set
         # `self.attr` themselves (their own attribute, whatever a holder elsewhere keeps under that name)
         self.own_attrs: Callable[[str, str], dict] = own_attrs or (lambda rel, attr: {})
@@ -90,36 +94,18 @@ class Callers:
                 a.startswith("=") for a in (*call[6], *call[7].values()))} - self._indexed
 
     def _pass(self, names: set) -> list:
-        first = not self._passes
+        if not self._passes:
+            self._tables()
         self._passes += 1
         kept = []
         through_self = []  # (rel, call) of `self.method(...)`: a subclass's override is a target too
         for rel in self.linker.summaries:
-            if not first and names.isdisjoint(self._names_in.get(rel, ())):
+            # a file naming none of the names (no definition, call or import of one) holds no call of them
+            if not names or names.isdisjoint(self._names_in.get(rel, ())):
                 continue
             s = self.linker.summaries[rel]
             rec = s.get("callers")
-            if first:
-                for imp in s.get("imported", ()):
-                    if imp[6]:
-                        self.imports[imp[6]] = self.imports.get(imp[6], 0) + 1
             if not rec:
-                continue
-            if first:
-                self.names[rel] = frozenset(rec["sigs"])
-                for name in rec["sigs"]:
-                    last = name.rsplit(".", 1)[-1]
-                    self.defs[last] = self.defs.get(last, 0) + 1
-                for cls, bs in rec["bases"].items():
-                    self.classes[cls] = self.classes.get(cls, 0) + 1
-                    for b in bs:
-                        self.children.setdefault(b, []).append((rel, cls))
-                self.deco.update((rel, d) for d in rec["deco"])
-                called = {call[4].rsplit(".", 1)[-1] for call in rec["calls"]}
-                self._names_in[rel] = frozenset(
-                    {n.rsplit(".", 1)[-1] for n in rec["sigs"]} | called
-                    | {orig for k, (_m, _l, orig) in s.get("imports", {}).items() if orig and k in called})
-            if not names:
                 continue
             sigs = {n: v for n, v in rec["sigs"].items() if n.rsplit(".", 1)[-1] in names}
             if sigs:
@@ -141,6 +127,32 @@ class Callers:
                 self.by_target.setdefault(target, []).append((rel, call))
                 kept.append((rel, call))
         return kept
+
+    def _tables(self) -> None:
+        """The project-wide tables (imports, definitions, classes and their bases, decorated functions) and each file's
+        names (`_names_in`), from every summary's `_file_facts`: kept in the cache for the file's content, or read
+        from its summary."""
+        for rel in self.linker.summaries:
+            fact = self.facts.get(rel, _facts_valid) if self.facts is not None else None
+            if fact is None:
+                fact = _file_facts(self.linker.summaries[rel])
+                if self.facts is not None:
+                    self.facts.put(rel, fact)
+            imported, sigs, bases, deco, names_in = fact
+            for name in imported:
+                self.imports[name] = self.imports.get(name, 0) + 1
+            if sigs is None:
+                continue
+            self.names[rel] = frozenset(sigs)
+            for name in sigs:
+                last = name.rsplit(".", 1)[-1]
+                self.defs[last] = self.defs.get(last, 0) + 1
+            for cls, bs in bases.items():
+                self.classes[cls] = self.classes.get(cls, 0) + 1
+                for b in bs:
+                    self.children.setdefault(b, []).append((rel, cls))
+            self.deco.update((rel, d) for d in deco)
+            self._names_in[rel] = frozenset(names_in)
 
     def sig(self, rel: str, fname: str):
         self.index({fname.rsplit(".", 1)[-1]})
@@ -418,6 +430,32 @@ def count_mentions(text: str, name: str, attribute: bool) -> int:
     return count
 
 
+def _file_facts(s: dict) -> list:
+    """What `Callers._tables` reads of one summary: [imported names (an entry per import), the callers record's
+    function names (None without a record), its classes' bases, its decorated functions, the last names the file
+    defines, calls or imports under another name]."""
+    imported = [imp[6] for imp in s.get("imported", ()) if imp[6]]
+    rec = s.get("callers")
+    if not rec:
+        return [imported, None, {}, [], []]
+    called = {call[4].rsplit(".", 1)[-1] for call in rec["calls"]}
+    names_in = {n.rsplit(".", 1)[-1] for n in rec["sigs"]} | called | {
+        orig for k, (_m, _l, orig) in s.get("imports", {}).items() if orig and k in called}
+    return [imported, list(rec["sigs"]), rec["bases"], list(rec["deco"]), sorted(names_in)]
+
+
+def _facts_valid(fact) -> bool:
+    def strs(x) -> bool:
+        return isinstance(x, list) and all(isinstance(n, str) for n in x)
+
+    return isinstance(fact, list) and len(fact) == 5 and strs(fact[0]) and (fact[1] is None or strs(fact[1])) \
+        and isinstance(fact[2], dict) and all(isinstance(k, str) and strs(v) for k, v in fact[2].items()) \
+        and strs(fact[3]) and strs(fact[4])
+
+
+CALLERS_FACT = "callers-tables"
+
+
 # ---------------------------------------------------------------- findings the callers decide
 PASS_NONE = "callers-pass-none"
 OVERRIDE = "callers-override-default"
@@ -440,7 +478,7 @@ def guard_by_callers(findings: list, files, summaries, engine, cache=None, confi
     got = memo.get(key)
     if not (isinstance(got, list) and all(isinstance(g, list) and len(g) == 5 for g in got)):
         cands = _candidates(findings, files, summaries, engine, _packaged(files))
-        got = _decide(cands, files, summaries, engine, config) if cands else []
+        got = _decide(cands, files, summaries, engine, config, cache) if cands else []
         memo.put(key, got)
     if not got:
         return findings
@@ -522,7 +560,7 @@ def _candidates(findings, files, summaries, engine, packaged: bool = True) -> li
     return out
 
 
-def _decide(cands, files, summaries, engine, config) -> list:
+def _decide(cands, files, summaries, engine, config, cache=None) -> list:
     from ..read import read_bytes
     from .link import Linker
     from .report import _EMPTY, _packed
@@ -569,7 +607,12 @@ def _decide(cands, files, summaries, engine, config) -> list:
             bare = word.lstrip(".")
             attribute = word.startswith(".")
             n = 0
+            # every mention counted is a whole word of the text (an identifier between non-word characters, in code
+            # or in quotes): a file whose words kept in the cache lack it (word_sets.kept_only) is not read
+            gate = is_word(bare)
             for sf in files:
+                if gate and (kept := kept_only(cache, sf)) is not None and not kept.may(bare):
+                    continue
                 text = text_of(sf)
                 if bare in text:
                     n += count_in(sf, bare, attribute)
@@ -623,7 +666,8 @@ def _decide(cands, files, summaries, engine, config) -> list:
         tree = _tree(sf, trees, text_of) if sf is not None else None
         return _own_attribute_uses(tree, attr) if tree is not None else {}
 
-    callers = Callers(linker, mentions, full, naming, wanted, own_attrs)
+    callers = Callers(linker, mentions, full, naming, wanted, own_attrs,
+                      cache.facts(CALLERS_FACT) if cache is not None else None)
     rules = _none_rules(engine)
     out = []
     trees: dict = {}

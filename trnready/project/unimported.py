@@ -44,7 +44,7 @@ from .broken_imports import _packaging_text
 from .summary import top_calls
 from .unreferenced import _SKIP_FILES, _declared_packages, _partial_scan, _reader, _word_at, keeping_reader
 from .unreferenced import _documented as _documented_names
-from .word_sets import Words, is_word
+from .word_sets import Words, is_word, kept_words
 
 REASON = "never-imported"
 _ROUNDS = 3
@@ -78,7 +78,8 @@ def guard_unimported(findings: list, files, root, values: dict, max_bytes=None, 
     got = memo.get(key)
     if not (isinstance(got, list) and all(isinstance(g, str) for g in got)):
         tops = _top_calls_by_rel(files, summaries) if summaries is not None else None
-        got = sorted(_dead_modules(candidates, files, py, packages, values, _reader(max_bytes), classify, tops))
+        got = sorted(_dead_modules(candidates, files, py, packages, values, _reader(max_bytes), classify, tops,
+                                   cache))
         memo.put(key, got)
     if not got:
         return findings
@@ -127,7 +128,7 @@ def _top_calls_by_rel(files, summaries):
 _UNKNOWN = object()
 
 
-def _dead_modules(candidates, files, py, packages, values, read_text, classify, tops=None) -> set:
+def _dead_modules(candidates, files, py, packages, values, read_text, classify, tops=None, cache=None) -> set:
     setup = frozenset(str(c) for c in values.get("module-setup-calls", ()))
     judged: set = set()  # modules whose text is kept: candidates and the modules that name them
     text_of = keeping_reader(read_text, judged.__contains__)
@@ -150,7 +151,7 @@ def _dead_modules(candidates, files, py, packages, values, read_text, classify, 
         # the mention search first: it settles most modules as used, so the checks below, which each read every
         # file's text, run only for the few modules nothing but package modules name
         open_ = [r for r in fresh if verdict[r]]
-        named = _named_by(open_, files, text_of, is_module)
+        named = _named_by(open_, files, text_of, is_module, cache)
         nxt: list = []
         for rel in open_:
             who = named.get(rel, set())
@@ -192,9 +193,11 @@ def _stem(rel: str) -> str:
     return parts[-2] if parts[-1] == "__init__.py" and len(parts) > 1 else parts[-1][:-3]
 
 
-def _named_by(rels: list, files, text_of, eligible) -> dict:
+def _named_by(rels: list, files, text_of, eligible, cache=None) -> dict:
     """rel -> the files naming the module's file name as a word: the rel of a module this step may judge, or None
-    for any other file (a script at the root, a test, a config, a notebook), which settles the module as used."""
+    for any other file (a script at the root, a test, a config, a notebook), which settles the module as used.
+    `cache`: the scan's ResultCache, whose kept words of a file (word_sets.kept_words) spare reading a file that
+    holds none of the words sought."""
     out: dict = {r: set() for r in rels}
     stems = {r: _stem(r) for r in rels}
     pure = {r: is_word(s) for r, s in stems.items()}
@@ -202,16 +205,29 @@ def _named_by(rels: list, files, text_of, eligible) -> dict:
     # uses the package (gpt-neox calls `GradientNoiseScale(...)` without importing it: still its code)
     by_rel = {f.rel: f for f in files}
     exported = {r: _exported_names(text_of(by_rel[r])) for r in rels if r.endswith("/__init__.py") and r in by_rel}
+    # every test below needs a whole word of the text (the exported names are identifiers): one split of the text
+    # answers them all instead of a substring search per module
+    sought: dict = {r: [stems[r]] if pure[r] else None for r in rels}
+    for r in exported:
+        if sought[r] is not None:
+            sought[r] = sought[r] + sorted(exported[r]) if all(is_word(n) for n in exported[r]) else None
+    was: list = []
+    gate: list | None = None
     for sf in files:
         left = [r for r in rels if None not in out[r]]
         if not left:
             break
-        text = text_of(sf)
+        if left != was:  # the words sought from the modules left (None: some test is not of a whole word)
+            was = left
+            gate = None if any(sought[r] is None for r in left) else sorted({n for r in left for n in sought[r]})
+        text, words, kept = kept_words(cache, sf, text_of)
+        if kept is not None:
+            if gate is not None and not kept.may_any(gate):
+                continue  # no word sought is a word of the file: it names none of the modules left
+            text = text_of(sf)
+            words = Words(text)
         if not text:
             continue
-        # every test below needs a whole word of the text (the exported names are identifiers): one split of the
-        # text answers them all instead of a substring search per module
-        words = Words(text)
         for r in left:
             if r == sf.rel:
                 continue

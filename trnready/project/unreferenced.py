@@ -51,7 +51,7 @@ from pathlib import Path
 
 from .mentions import commented_code, defines_at_top, foreign_at, foreign_names, from_imports, header_start, \
     imports_name, name_imports, project_names
-from .word_sets import Words, is_word
+from .word_sets import KeptWords, Words, is_word, kept_words
 
 REASON = "never-referenced"
 _TOP = re.compile(r"(?:async[ \t]+def|def|class)[ \t]+([A-Za-z_]\w*)")
@@ -217,7 +217,7 @@ def guard_unreferenced(findings: list, files, root, values: dict, max_bytes=None
     key = _key(memo, files, digests)
     got = memo.get(key)
     if not (isinstance(got, list) and all(isinstance(g, list) and len(g) == 4 for g in got)):
-        got = _decide(todo, files, packages, values, _reader(max_bytes), classify)
+        got = _decide(todo, files, packages, values, _reader(max_bytes), classify, cache)
         memo.put(key, got)
     if not got:
         return findings
@@ -261,7 +261,7 @@ MAX_HOLDER_DEPTH = 3
 MAX_HOLDERS = 256
 
 
-def _decide(todo, files, packages, values, read_text, classify) -> list:
+def _decide(todo, files, packages, values, read_text, classify, cache=None) -> list:
     entry = frozenset(str(e).lower() for e in values.get("entry-function-names", ()))
     words = [str(w) for w in values.get("dynamic-lookup-words", ())]
     py = {sf.rel: sf for sf in files if sf.kind == "python"}
@@ -335,7 +335,8 @@ def _decide(todo, files, packages, values, read_text, classify) -> list:
     own = project_names(files)
     views: dict = {}  # rel -> what the first `_mentioned` kept of the file (`_FileView`)
     resolve = _resolver(py)
-    used, names, starred, holders = _mentioned(places, files, text_of, py, looks_up, place_of, own, views, resolve)
+    used, names, starred, holders = _mentioned(places, files, text_of, py, looks_up, place_of, own, views, resolve,
+                                               cache)
     # Follow the definitions that alone mention a name, level by level: a name is used when some holder is
     seen = set(places)
     level = holders
@@ -348,7 +349,8 @@ def _decide(todo, files, packages, values, read_text, classify) -> list:
         if not todo_places or len(todo_places) > MAX_HOLDERS:
             break
         seen.update(todo_places)
-        u, n2, s2, level = _mentioned(todo_places, files, text_of, py, looks_up, place_of, own, views, resolve)
+        u, n2, s2, level = _mentioned(todo_places, files, text_of, py, looks_up, place_of, own, views, resolve,
+                                      cache)
         used |= u
         names |= n2
         starred |= s2
@@ -382,7 +384,8 @@ def _decide(todo, files, packages, values, read_text, classify) -> list:
     return out
 
 
-def _mentioned(places: dict, files, text_of, py: dict, looks_up, place_of, own, views: dict, resolve) -> tuple:
+def _mentioned(places: dict, files, text_of, py: dict, looks_up, place_of, own, views: dict, resolve,
+               cache=None) -> tuple:
     """The definitions (keys: (name, module rel)) some scanned file refers to outside their own lines, where files
     look names up (`_lookups`; complete whenever some definition is left unmentioned), and the holders of the
     definitions mentioned only inside other judged module-level definitions ({key: {(holder key, holder place)}}:
@@ -437,12 +440,12 @@ def _mentioned(places: dict, files, text_of, py: dict, looks_up, place_of, own, 
     for sf in files:
         if not left:
             break
-        view = _FileView.of(sf, text_of, views, looks_up)
+        view = _FileView.of(sf, text_of, views, looks_up, cache)
         if view is None:
             continue
         foreign = None
         statements = None  # the file's `from ... import` statements (`from_imports`), read once for all its names
-        for name in [n for n, keys in by_name.items() if keys and view.has(n)]:
+        for name in view.having([n for n, keys in by_name.items() if keys]):
             keys = [k for k in by_name[name] if k[1] != sf.rel]
             if not keys:
                 continue
@@ -575,6 +578,18 @@ def _resolver(py: dict):
     return resolve
 
 
+# What `_FileView` keeps of a file besides its words, under the file's content digest (cache.FileFacts): the names and
+# the starred paths its computed lookups add, whether it re-exports (a package's `__init__.py` that looks nothing up),
+# whether its text is empty. It depends on the catalogue's `dynamic-lookup-words`, which the cache's salt covers.
+LOOKUPS_FACT = "never-referenced-lookups"
+
+
+def _lookups_valid(fact) -> bool:
+    return isinstance(fact, list) and len(fact) == 4 and all(
+        isinstance(x, list) and all(isinstance(n, str) for n in x) for x in fact[:2]) and \
+        isinstance(fact[2], bool) and isinstance(fact[3], bool)
+
+
 class _FileView:
     """One scanned file as `_mentioned` asks it: `has(word)` (a whole word of the text), `text()`, and what its
     computed lookups add (`_lookups`: `names`, `starred`). The first call of `_mentioned` splits the text into its
@@ -589,22 +604,36 @@ class _FileView:
         self.names, self.starred, self.reexports = names, starred, reexports
 
     @classmethod
-    def of(cls, sf, text_of, seen: dict, looks_up):
-        """The view of a file, or None when it has no text."""
+    def of(cls, sf, text_of, seen: dict, looks_up, cache=None):
+        """The view of a file, or None when it has no text. `cache`: the scan's ResultCache, which keeps what the
+        view holds of each file's content for the next scan (its words, word_sets.kept_words; its lookups, below):
+        after an edit, only the edited files are read whole here."""
         kept = seen.get(sf.rel)
         if kept is None:
-            text = text_of(sf)
+            text, words, kept_w = kept_words(cache, sf, text_of)
+            store = cache.facts(LOOKUPS_FACT) if cache is not None else None
+            fact = store.get(sf.rel, _lookups_valid) if store is not None and kept_w is not None else None
+            if fact is not None:
+                seen[sf.rel] = () if fact[3] else (kept_w, tuple(fact[0]), tuple(fact[1]), fact[2])
+                return None if fact[3] else cls(sf, text_of, None, None, *seen[sf.rel])
+            if text is None:
+                text = text_of(sf) or ""
             if not text:
                 seen[sf.rel] = ()
+                if store is not None:
+                    store.put(sf.rel, [[], [], False, True])
                 return None
-            words = Words(text)
+            if words is None:
+                words = Words(text)
             names: set = set()
             starred: set = set()
             reexports = False
             if sf.kind == "python":
                 _lookups(sf.rel, text, looks_up, names, starred)
                 reexports = sf.rel.rsplit("/", 1)[-1] == "__init__.py" and not looks_up(text)
-            seen[sf.rel] = (words.bloom(), tuple(names), tuple(starred), reexports)
+            if store is not None:
+                store.put(sf.rel, [sorted(names), sorted(starred), reexports, False])
+            seen[sf.rel] = (kept_w or words.bloom(), tuple(names), tuple(starred), reexports)
             return cls(sf, text_of, text, words, None, names, starred, reexports)
         if not kept:
             return None
@@ -614,6 +643,14 @@ class _FileView:
         if self._text is None:
             self._text = self.text_of(self.sf) or ""
         return self._text
+
+    def having(self, words: list) -> list:
+        """The words of the list that `has` (in order)."""
+        if self._words is not None:
+            return [w for w in words if w in self._words]
+        if isinstance(self.bloom, KeptWords):
+            return [w for w in self.bloom.may_any(words) if self.has(w)]
+        return [w for w in words if self.has(w)]
 
     def has(self, word: str) -> bool:
         if self._words is not None:

@@ -14,7 +14,13 @@ its substring test.
 """
 from __future__ import annotations
 
+import base64 as _b64
 import re
+import sys as _sys
+import zlib as _zlib
+from array import array as _array
+from bisect import bisect_left as _bisect_left
+from functools import lru_cache as _lru_cache
 
 _WORD = re.compile(r"\w+")
 _PURE = re.compile(r"\w+\Z")
@@ -68,3 +74,80 @@ class WordBloom:
     def may(self, name: str) -> bool:
         h = hash(name.encode("utf-8", "surrogatepass")) & self._mask
         return bool(self._bits[h >> 3] & (1 << (h & 7)))
+
+
+# ------------------------------------------------------------------ kept between scans
+# A file's words as kept in the result cache (cache.FileFacts "words"): the sorted CRC-32 of each word, base64. A
+# name whose CRC is not there is not a word of the file; one whose CRC is there may be (another word with the same
+# CRC), which the caller settles in the text. Native byte order: the store's name carries it.
+
+WORDS_FACT = f"words-crc32-{_sys.byteorder}"
+
+
+def packed_words(words: Words) -> str:
+    """A file's Words as kept in the cache."""
+    return _b64.b64encode(_array("I", sorted({_zlib.crc32(w) for w in words._set})).tobytes()).decode("ascii")
+
+
+def packed_valid(fact) -> bool:
+    return isinstance(fact, str) and len(fact) % 4 == 0
+
+
+@_lru_cache(maxsize=65536)
+def _crc(name: str) -> int:
+    return _zlib.crc32(name.encode("utf-8", "surrogatepass"))
+
+
+class KeptWords:
+    """A file's words read back from the cache: `may(name)` is False only when the name is no word of the file."""
+
+    __slots__ = ("_crcs",)
+
+    def __init__(self, packed: str):
+        crcs = _array("I")
+        crcs.frombytes(_b64.b64decode(packed))
+        self._crcs = crcs
+
+    @classmethod
+    def of(cls, packed):
+        """The kept words, or None when `packed` is not of the right shape."""
+        try:
+            return cls(packed)
+        except (ValueError, TypeError):
+            return None
+
+    def may(self, name: str) -> bool:
+        crcs, h = self._crcs, _crc(name)
+        i = _bisect_left(crcs, h)
+        return i < len(crcs) and crcs[i] == h
+
+    def may_any(self, names) -> list:
+        """The names that may be words of the file (one call for a step asking a hundred names of every file)."""
+        crcs, n, out = self._crcs, len(self._crcs), []
+        for name in names:
+            h = _crc(name)
+            i = _bisect_left(crcs, h)
+            if i < n and crcs[i] == h:
+                out.append(name)
+        return out
+
+
+def kept_words(cache, sf, text_of) -> tuple:
+    """(text, its `Words`, None) when derived here from the file's text (and kept in the cache for the next scan), or
+    (None, None, `KeptWords`) when kept for the file's current content. `cache`: the scan's ResultCache or None."""
+    store = cache.facts(WORDS_FACT) if cache is not None and _array("I").itemsize == 4 else None
+    got = store.get(sf.rel, packed_valid) if store is not None else None
+    kept = KeptWords.of(got) if got is not None else None
+    if kept is not None:  # (not held by the store: each file is asked once a step)
+        return None, None, kept
+    text = text_of(sf) or ""
+    words = Words(text)
+    if store is not None:
+        store.put(sf.rel, packed_words(words))
+    return text, words, None
+
+
+def kept_only(cache, sf):
+    """The file's `KeptWords` when the cache keeps them for its current content, else None (nothing derived)."""
+    store = cache.facts(WORDS_FACT) if cache is not None and _array("I").itemsize == 4 else None
+    return store.decoded(sf.rel, packed_valid, KeptWords.of) if store is not None else None

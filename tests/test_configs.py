@@ -50,6 +50,7 @@ SNAPSHOT = [
     ('configs/recipes/tokenizer_fp16.yaml', 6, 8, 'TRN254', 'float16 mixed precision switched on by a training setting or launch flag: `dtype: fp16`'),
     ('configs/segmentation/_base_/default_runtime.py', 8, 28, 'TRN271', 'Distributed process group on NCCL: `backend`'),
     ('configs/segmentation/_base_/default_runtime.py', 12, 19, 'TRN261', 'cuDNN / CUDA backend flag: `cudnn_benchmark: true`'),
+    ('configs/ssm/lm.yaml', 6, 21, 'TRN281', 'flash-attn (CUDA-only kernels): `use_flash_attn: true`'),
     ('configs/torchtune/llama3_2_1b_lora.yaml', 8, 16, 'TRN285', 'bitsandbytes (8-bit / 4-bit CUDA kernels): `_component_: bitsandbytes.optim.PagedAdamW8bit`'),
     ('configs/torchtune/llama3_2_1b_lora.yaml', 16, 9, 'TRN242', '"cuda" device string: `device: cuda`'),
     ('configs/video/ltxv-2b-fp8.yaml', 4, 12, 'TRN202', 'float8 / float4 dtypes or scaled matmul: `precision: float8_e4m3fn`'),

@@ -28,6 +28,8 @@ from .emit import Emitter, msg
 from .outline import Entry, outline, top_keys
 
 COMPONENT_KEYS = ("_component_", "_target_", "class_path")
+# Keys naming a registry entry rather than a dotted path: a config of their own only inside a config folder
+REGISTRY_KEYS = ("_name_",)
 # Top-level keys of training configs (Hydra / torchtune / Lightning / HF TrainingArguments / TRL / axolotl /
 # Accelerate / DeepSpeed / Megatron); a data file, a docs page or a deployment manifest has at most one of them.
 TRAINING_KEYS = frozenset({
@@ -90,6 +92,10 @@ def role_of(rel: str, entries: list[Entry]) -> str | None:
         return "config"
     if "defaults" in top and config_dir:
         return "config"  # a Hydra config group file
+    if config_dir and any(e.value is not None and e.path and e.path[-1] in REGISTRY_KEYS for e in entries):
+        # a node naming the registry entry it builds (`model_config: {_name_: lm, ...}`: the state-spaces family's
+        # `instantiate(registry.model, config)` passes the node's other keys to the class as keywords)
+        return "config"
     if "hydra" in top:
         return "config"  # Hydra's own node (launcher, sweeps): a run-config overlay holding only `hydra.launcher`
     return None

@@ -92,9 +92,11 @@ def role_of(rel: str, entries: list[Entry]) -> str | None:
         return "config"
     if "defaults" in top and config_dir:
         return "config"  # a Hydra config group file
-    if config_dir and any(e.value is not None and e.path and e.path[-1] in REGISTRY_KEYS for e in entries):
+    if config_dir and any(e.value is not None and len(e.path) >= 2 and e.path[-1] in REGISTRY_KEYS for e in entries):
         # a node naming the registry entry it builds (`model_config: {_name_: lm, ...}`: the state-spaces family's
-        # `instantiate(registry.model, config)` passes the node's other keys to the class as keywords)
+        # `instantiate(registry.model, config)` passes the node's other keys to the class as keywords). A file that
+        # is itself one entry's options (`configs/dataset/hmdb51.yaml` with a top-level `_name_`) is a config group
+        # file, judged by its keys like any other
         return "config"
     if "hydra" in top:
         return "config"  # Hydra's own node (launcher, sweeps): a run-config overlay holding only `hydra.launcher`

@@ -90,9 +90,10 @@ def parse_surface_keys(kind: str, m: dict, err: Callable[[str, str], NoReturn]) 
         if not isinstance(present, bool):
             err("must be true or false", "match.present")
         out["present"] = present
-        if present and ("values" in m or words or "with-setting" in m or "without-setting" in m):
-            err("a `present` matcher reports the key whatever it holds: it takes no values or other settings",
-                "match.present")
+        # other settings of the file may still decide whether the key's presence counts (an mmcv `fp16` section
+        # holds a `loss_scale`, a DeepSpeed one an `enabled`)
+        if present and ("values" in m or words):
+            err("a `present` matcher reports the key whatever it holds: it takes no values", "match.present")
         vals = m.get("values", [] if words or present else None)
         if not isinstance(vals, list) or not (vals or words or present) or not all(
                 isinstance(v, str) and v for v in vals):

@@ -909,12 +909,27 @@ def shell_assignments(lines: list[str]) -> dict:
     return out
 
 
-def shell_pyreqs(text: str, positions, assigns: dict) -> list:
+# A versioned interpreter a script or notebook installs from the distribution, makes the default, or runs its
+# program with: `apt install python3.8`, `update-alternatives --install /usr/bin/python3 python3 /usr/bin/python3.8 1`,
+# `python3.8 inference.py` / `python3.8 -m pkg`. (A Dockerfile's apt packages are judged with its base image by
+# readers/distro_python.py.)
+_PY_INTERPRETER = re.compile(
+    r"(?:\bapt(?:-get)?\s+(?:-\S+\s+)*install\b[^;&|\n]*?(?<![\w.-])python"
+    r"|\bupdate-alternatives\s+(?:--\S+\s+)*--install\s+\S+\s+python3?\s+\S*/python"
+    r"|(?:^|(?<=[\s;&|(!]))(?:sudo\s+)?(?:\S*/)?python(?=3\.\d+\s+(?:-u\s|-m\s+(?!(?:pip|venv|ensurepip)\b)\w|[\w./-]+\.py\b)))"
+    r"(?P<v>3\.\d+)(?![\w.])")
+
+
+def shell_pyreqs(text: str, positions, assigns: dict, interpreters: bool = False) -> list:
     """Python versions a shell line installs (`conda create -n x python=3.10`, `uv venv --python 3.10`,
-    `pyenv install 3.9.18`) -> PyReq. A version taken from a variable set in the same file is reported
-    where the variable is set (that is the line to change)."""
+    `pyenv install 3.9.18`; with `interpreters`, also the versioned interpreters of _PY_INTERPRETER) -> PyReq.
+    A version taken from a variable set in the same file is reported where the variable is set (that is the line
+    to change)."""
     out = []
-    for m in _PY_CMD.finditer(text):
+    found = list(_PY_CMD.finditer(text))
+    if interpreters and "python3." in text:
+        found += _PY_INTERPRETER.finditer(text)
+    for m in found:
         v = m.group("v")
         if v.startswith("$"):
             name = v.strip("${}")

@@ -28,6 +28,8 @@ from .emit import Emitter, msg
 from .outline import Entry, outline, top_keys
 
 COMPONENT_KEYS = ("_component_", "_target_", "class_path")
+# Keys naming a registry entry rather than a dotted path: a config of their own only inside a config folder
+REGISTRY_KEYS = ("_name_",)
 # Top-level keys of training configs (Hydra / torchtune / Lightning / HF TrainingArguments / TRL / axolotl /
 # Accelerate / DeepSpeed / Megatron); a data file, a docs page or a deployment manifest has at most one of them.
 TRAINING_KEYS = frozenset({
@@ -84,14 +86,36 @@ def role_of(rel: str, entries: list[Entry]) -> str | None:
     if any(e.value is None and e.path and e.path[-1] in COMPONENT_KEYS for e in entries):
         return "config"
     known = len({k.lower() for k in top} & TRAINING_KEYS)
+    known = max(known, _section_known(entries))
     config_dir = in_config_dir_parts(parts)
     if known >= 2 or (known and config_dir):
         return "config"
     if "defaults" in top and config_dir:
         return "config"  # a Hydra config group file
+    if config_dir and any(e.value is not None and len(e.path) >= 2 and e.path[-1] in REGISTRY_KEYS for e in entries):
+        # a node naming the registry entry it builds (`model_config: {_name_: lm, ...}`: the state-spaces family's
+        # `instantiate(registry.model, config)` passes the node's other keys to the class as keywords). A file that
+        # is itself one entry's options (`configs/dataset/hmdb51.yaml` with a top-level `_name_`) is a config group
+        # file, judged by its keys like any other
+        return "config"
     if "hydra" in top:
         return "config"  # Hydra's own node (launcher, sweeps): a run-config overlay holding only `hydra.launcher`
     return None
+
+
+# Top-level sections that group a training config's keys (`"train_config": {"epochs": ..., "learning_rate": ...}`,
+# `"dist_config": {...}`: NVIDIA's WaveGlow / Tacotron 2 JSON configs and the TTS recipes derived from them).
+_SECTION = re.compile(r"^[a-z]\w*_(?:config|cfg|conf|params|hparams|args|opts|options)$", re.I)
+
+
+def _section_known(entries: list[Entry]) -> int:
+    """The most training keys any one top-level `*_config` section holds directly: a file whose training keys sit
+    one level down in named sections is a training config as much as one holding them at the top."""
+    got: dict = {}
+    for e in entries:
+        if len(e.path) == 2 and e.path[1] != "-" and _SECTION.match(e.path[0]) and e.path[1].lower() in TRAINING_KEYS:
+            got.setdefault(e.path[0], set()).add(e.path[1].lower())
+    return max((len(v) for v in got.values()), default=0)
 
 
 _PACKAGE = re.compile(r"(?m)^#\s*@package\s+(?P<name>[\w.]+)\s*$")
@@ -154,13 +178,16 @@ def setting_findings(entries: list[Entry], role: str, lines: list[str], engine, 
     [line, rule, keys the project's code must name] of each finding (project/config_keys.py); `node`: the keys a
     Hydra config group places the file under (`configs/trainer/ddp.yaml` is the `trainer` node)."""
     matchers = [(r, m) for r, m in engine.surface.get("setting", ()) if m.role == role]
+    scalars = [e for e in entries if e.value is not None and e.keys]
     present = [(r, m) for r, m in matchers if m.present]
     if present:
+        # a key's presence counts only beside the settings the matcher names (`fp16:` of an mmcv config, whose
+        # `loss_scale` child says what it is, and no `fp16.enabled` of a DeepSpeed section)
+        present = [(r, m) for r, m in present if _settings_hold(m, scalars)]
         _present_findings(entries, present, lines, em)
         matchers = [(r, m) for r, m in matchers if not m.present]
     if not matchers:
         return
-    scalars = [e for e in entries if e.value is not None and e.keys]
     if role == "ci":
         from .ci import matrix_runners
 
@@ -206,6 +233,14 @@ def setting_findings(entries: list[Entry], role: str, lines: list[str], engine, 
                 keys = needed_keys(node + e.keys, engine.catalogue.context_values.get("library-read-settings", ()))
                 if keys:
                     notes.append([e.line, rule.id, keys])
+
+
+def _settings_hold(m, scalars: list[Entry]) -> bool:
+    """The `with-setting` / `without-setting` tables of a config-file matcher (command 0: not a launch flag)."""
+    def is_set(key: str, globs) -> bool:
+        pat = tuple(key.split("."))
+        return any(_suffix(o.keys, pat) and _value_in(o.value, globs) for o in scalars if o.command == 0)
+    return all(is_set(k, g) for k, g in m.with_setting) and not any(is_set(k, g) for k, g in m.without_setting)
 
 
 def _present_findings(entries: list[Entry], matchers, lines: list[str], em: Emitter) -> None:

@@ -67,24 +67,58 @@ _CUDA_IMAGE = re.compile(r"^(?:[\w.-]+/)+[\w.-]+:(?:[\w.-]*[-_])?(?:cuda[-_]?\d|
                          r"|^(?:[\w.-]+/)*(?:nvidia/cuda|nvidia/pytorch):[\w.-]+$", re.I)
 
 
+# A pip command a launcher runs (`torch_command = "pip install torch==1.12.1+cu113 --extra-index-url ..."`, then
+# `run(f'"{python}" -m {torch_command}')`): the install of the environment the program will run in. The same words
+# in a message (`raise ImportError("pip install flash-attn")`, `print(...)`, a log or warning call) are a hint.
+_PIP_COMMAND = re.compile(r"^\s*(?:\S*python[\d.]*\S*\s+-m\s+)?(?:uv\s+)?pip3?\s+install\s")
+_MESSAGE_CALLS = frozenset({"print", "warn", "warning", "info", "debug", "error", "exception", "critical", "fatal",
+                            "log", "echo", "secho", "write"})
+
+
+def _messages(tree: ast.Module) -> set:
+    """ids of the strings inside a raise, an assert or a call that prints, logs or warns."""
+    out: set = set()
+    for node in walk(tree):
+        holder: ast.AST | None = None
+        if isinstance(node, (ast.Raise, ast.Assert)):
+            holder = node
+        elif isinstance(node, ast.Call):
+            f = node.func
+            name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+            if name in _MESSAGE_CALLS or name.endswith(("Error", "Exception", "Warning")):
+                holder = node
+        if holder is not None:
+            out.update(id(n) for n in walk(holder) if isinstance(n, (ast.Constant, ast.JoinedStr)))
+    return out
+
+
 def command_string_lines(tree: ast.Module) -> set:
-    """1-based source lines of one-line strings holding a container command or a CUDA image name."""
-    docs = None
+    """1-based source lines of one-line strings holding a container command, a CUDA image name or a pip command."""
+    docs = messages = None
     out: set = set()
     for node in walk(tree):
         if not isinstance(node, (ast.Constant, ast.JoinedStr)) or node.end_lineno != node.lineno:
             continue
         text = _text(node)
-        if not text or len(text) > 2000 or not (_CONTAINER_COMMAND.match(text) or _CUDA_IMAGE.match(text.strip())):
+        if not text or len(text) > 2000:
+            continue
+        pip = _PIP_COMMAND.match(text) is not None
+        if not (pip or _CONTAINER_COMMAND.match(text) or _CUDA_IMAGE.match(text.strip())):
             continue
         if docs is None:
             docs = _docstrings(tree)
-        if id(node) not in docs:
-            out.add(node.lineno)
+        if id(node) in docs:
+            continue
+        if pip:
+            if messages is None:
+                messages = _messages(tree)
+            if id(node) in messages:
+                continue
+        out.add(node.lineno)
     return out
 
 
-_SHELL_WORDS = ("#SBATCH", "#!", "docker", "podman", "nerdctl")
+_SHELL_WORDS = ("#SBATCH", "#!", "docker", "podman", "nerdctl", "pip install", "pip3 install")
 # A CUDA tag in an image name (`:cu121`, `-cuda12.1`, `_cu118`). The pattern starts with a literal so the regex
 # engine skips ahead to each "cu"; one alternation led by a character class tried every position of every file
 # (an eighth of the parse time on diffusers/src).

@@ -183,11 +183,16 @@ def _read(ctx: FileContext) -> ReadResult:
         from .inline_python import inline_python_findings
 
         result.findings = [*result.findings, *inline_python_findings(ctx.text.splitlines(), ctx.rel, ctx.engine)]
+    # settings of a config file the script writes (a DeepSpeed config in a here-document), joined to its flags'
+    # findings one per rule: the script configures one run
+    written = _heredoc_findings(ctx) if "<<" in ctx.text else []
     if "--" not in ctx.text and not _OVERRIDE.search(ctx.text):
+        result.findings = [*result.findings, *one_per_rule(written)]
         return result
     moved: dict = {}
     entries = launch_entries(line_reader.quiet_echo(ctx.text).splitlines(), moved)
     if not entries:
+        result.findings = [*result.findings, *one_per_rule(written)]
         return result
     em = Emitter(ctx.rel)
     setting_findings(entries, "config", ctx.text.splitlines(), ctx.engine, em, ctx.rel)
@@ -221,7 +226,22 @@ def _read(ctx: FileContext) -> ReadResult:
             from ..project.summary import config_summary
 
             summary = config_summary([], switches=switches)
-    return ReadResult([*result.findings, *one_per_rule(em.out)], result.diag, result.sources, summary)
+    return ReadResult([*result.findings, *one_per_rule(em.out + written)], result.diag, result.sources, summary)
+
+
+def _heredoc_findings(ctx: FileContext) -> list:
+    """The `setting` findings of the config files the script writes with a here-document
+    (readers/heredoc_configs.py), one per rule and file like a config file's."""
+    from .configs import role_of
+    from .heredoc_configs import heredoc_entries
+
+    lines = ctx.text.splitlines()
+    em = Emitter(ctx.rel)
+    for _first, entries in heredoc_entries(lines):
+        role = role_of(ctx.rel, entries)
+        if role == "config":
+            setting_findings(entries, role, lines, ctx.engine, em, ctx.rel)
+    return em.out
 
 
 def one_per_rule(findings: list) -> list:

@@ -320,12 +320,13 @@ def shell_deps(lines: list[str], only: set | None = None) -> list:
     return out
 
 
-def shell_pyreqs(lines: list[str], only: set | None = None) -> list:
-    """Python versions installed by conda/uv/pyenv commands (variables resolved from ARG/ENV/export lines)."""
+def shell_pyreqs(lines: list[str], only: set | None = None, interpreters: bool = False) -> list:
+    """Python versions installed by conda/uv/pyenv commands (variables resolved from ARG/ENV/export lines);
+    `interpreters`: also versioned interpreters installed with apt, made the default or run (scripts, notebooks)."""
     assigns = rq.shell_assignments(lines)
     out = []
     for body, pos in _shell_commands(lines, only):
-        out.extend(rq.shell_pyreqs(quiet_echo(rq.strip_comment(body)), pos, assigns))
+        out.extend(rq.shell_pyreqs(quiet_echo(rq.strip_comment(body)), pos, assigns, interpreters))
     return out
 
 
@@ -396,7 +397,7 @@ def read(ctx: FileContext) -> ReadResult:
     lines = text.splitlines()
     mention = uncommented(text)
     if kind in SHELL_LIKE:
-        man = rq.Manifest(deps=shell_deps(lines), pyreqs=shell_pyreqs(lines))
+        man = rq.Manifest(deps=shell_deps(lines), pyreqs=shell_pyreqs(lines, interpreters=kind == "shell"))
         if kind == "yaml" and _CONDA_SHAPE.search(text) and _CONDA_CHANNELS.search(text):
             conda = rq.parse_conda(text)  # a conda environment under another name (env.yml, gpu.yaml)
             man.deps += conda.deps

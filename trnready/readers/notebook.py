@@ -163,7 +163,7 @@ def _read_cells(ctx: FileContext, cells) -> ReadResult:
         if shell:
             emit_lines("shell", lines, engine, em, mention, cell=i, only=shell)
             emit_deps(shell_deps(lines, only=shell), lines, engine, em, mention, cell=i)
-            emit_pyreqs(shell_pyreqs(lines, only=shell), lines, engine, em, mention, cell=i)
+            emit_pyreqs(shell_pyreqs(lines, only=shell, interpreters=True), lines, engine, em, mention, cell=i)
             em.out.extend(_shell_program_findings(lines, shell, rel, engine, i))
             sources.append(Source(_only(lines, shell), comments("shell"), cell=i))
         if mode != "python":

@@ -520,6 +520,10 @@ class Indexer:
             for alias in node.names:
                 if alias.name != "*":
                     scope.bind(alias.asname or alias.name, Binding("local", None, scope))
+                else:
+                    # `from .quant_linear import *` brings that module's `import torch` as surely as an absolute
+                    # star does; the leading dots keep its names from ever reading as a library's
+                    scope.module().stars.append("." * node.level + (node.module or ""))
             return
         mod = node.module or ""
         for alias in node.names:

@@ -13,8 +13,9 @@ or picks the name from a table (`name=names.get(MODE)` with `names = dict(oflex=
 `for MODE in MODES`). `possible_names` evaluates the name expression over literal values only: the parameters of
 the module-level function holding the build call, bound by each call of that function in the same file (literal
 arguments and defaults), names bound once in that function or at module level to a literal, a literal table, or a
-loop over a literal list. `%` formatting, `str.format`, `+`, f-strings and `.get` / `[...]` on a table are followed; anything else
-leaves the name unknown (nothing is guessed). A table looked up with an unknown key gives every value it holds.
+loop over a literal list. `%` formatting, `str.format`, `+`, f-strings and `.get` / `[...]` on a table are
+followed; anything else leaves the name unknown (nothing is guessed). A table looked up with an unknown key gives
+every value it holds.
 """
 from __future__ import annotations
 
@@ -115,16 +116,19 @@ class _Eval:
 
     def _format(self, node: ast.Call, depth: int):
         """`"{}.{}".format(module, name)`: positional and keyword arguments, each a literal str or int."""
-        args = [self.value(a, depth + 1) for a in node.args]
-        kws = {kw.arg: self.value(kw.value, depth + 1) for kw in node.keywords}
-        if None in kws or any(v is None or not all(isinstance(x, (str, int)) for x in v)
-                              for v in (*args, *kws.values())):
+        template = node.func.value.value if type(node.func) is ast.Attribute and type(node.func.value) is ast.Constant \
+            else None
+        if not isinstance(template, str) or any(kw.arg is None for kw in node.keywords):
             return None
-        names = list(kws)
+        args = [self.value(a, depth + 1) for a in node.args]
+        names = [str(kw.arg) for kw in node.keywords]
+        kws = [self.value(kw.value, depth + 1) for kw in node.keywords]
+        if any(v is None or not all(isinstance(x, (str, int)) for x in v) for v in (*args, *kws)):
+            return None
         out: list = []
-        for combo in itertools.islice(itertools.product(*args, *kws.values()), MAX_VALUES):
+        for combo in itertools.islice(itertools.product(*args, *kws), MAX_VALUES):
             try:
-                out.append(node.func.value.value.format(*combo[:len(args)], **dict(zip(names, combo[len(args):]))))
+                out.append(template.format(*combo[:len(args)], **dict(zip(names, combo[len(args):]))))
             except (IndexError, KeyError, ValueError):
                 return None
         return out

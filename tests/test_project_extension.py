@@ -64,3 +64,14 @@ def test_builds_through_a_helper_or_a_name_table_of_the_setup_script_name_their_
     places = {(f["path"], f["line"]): [o["line"] for o in f.get("occurrences", ())]
               for f in json.loads(proc.stdout)["findings"] if f["rule"] == "TRN302"}
     assert places == {("scan/setup.py", 12): [8, 9], ("setup.py", 8): [28]}
+
+
+def test_a_build_class_picked_with_a_cpp_fallback_needs_cuda_only_where_its_own_sources_name_a_cu_file():
+    # setup.py picks CUDAExtension when CUDA is there and CppExtension otherwise, through one helper naming its
+    # module with `"{}.{}".format(module, name)`. grid_ext passes its .cu file in `sources`, which the C++ build
+    # compiles as well (and cannot): its import is a place of the build. pool_ext keeps its .cu file in
+    # `sources_cuda`, added only in the CUDA arm: the C++ build makes a module that imports without CUDA.
+    got = _extension_findings(FIXTURES / "project_ext_fallback", "--no-config")
+    assert [(p, line, places) for p, line, _c, _m, places in got] == [
+        ("setup.py", 10, [("geo/ops/grid/grid.py", 1, 1), ("geo/ops/grid/grid.py", 5, 12)]),
+    ]

@@ -38,7 +38,8 @@ KINDS: tuple[FileKind, ...] = (
     FileKind("python-version", "manifest", "manifests", (".python-version",), HASH),  # pyenv / uv
     FileKind("pipfile", "manifest", "manifests", (), HASH, exact=("Pipfile",)),
     FileKind("pixi", "manifest", "manifests", (), HASH, exact=("pixi.toml",)),  # pixi (conda-forge) environments
-    FileKind("cuda", "cuda", "cuda", ("*.cu", "*.cuh"), ("//", "/*")),
+    # `indice.cu.h`: a header named for nvcc (spconv, mmdet3d), holding __global__ kernels as a .cuh does
+    FileKind("cuda", "cuda", "cuda", ("*.cu", "*.cuh", "*.cu.h"), ("//", "/*")),
     # C++ sources and headers next to CUDA ones: line matchers that name the kind only (a CUDA library's header
     # included by a binding or a host program, `#include <cudnn_frontend.h>`); nothing else is read from them
     FileKind("cpp", "cuda", "cuda", ("*.cpp", "*.cc", "*.cxx", "*.hpp", "*.hh", "*.hxx", "*.h"), ("//", "/*")),

@@ -64,6 +64,7 @@ class Scope:
 
 
 _ENV_NAME = re.compile(r"[A-Z][A-Z0-9_]*")
+_DOTTED_STRING = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*){2,}")  # torch.cuda.HalfTensor: three parts or more
 
 
 @dataclass(frozen=True)
@@ -104,6 +105,8 @@ class FileIndex:
     imports: list = field(default_factory=list)  # (node, candidates tuple)
     decorators: list = field(default_factory=list)  # (expr, Scope)
     env: list = field(default_factory=list)  # (node, variable name): string literals / keywords naming env vars
+    # (Constant node, text): a dotted name written as a string and compared (`x.type() == "torch.cuda.HalfTensor"`)
+    named_strings: list = field(default_factory=list)
     guarded: set = field(default_factory=set)  # import nodes inside try/except ImportError or `if is_x_available()`
     device_values: list = field(default_factory=list)  # (expr, Scope): values stored under a device-like name
     param_names: set = field(default_factory=set)  # every function parameter name defined in the file
@@ -520,6 +523,10 @@ class Indexer:
             for alias in node.names:
                 if alias.name != "*":
                     scope.bind(alias.asname or alias.name, Binding("local", None, scope))
+                else:
+                    # `from .quant_linear import *` brings that module's `import torch` as surely as an absolute
+                    # star does; the leading dots keep its names from ever reading as a library's
+                    scope.module().stars.append("." * node.level + (node.module or ""))
             return
         mod = node.module or ""
         for alias in node.names:
@@ -878,6 +885,11 @@ class Indexer:
         # compared against reads the value; it does not use the feature, so it is not a reference.
         for operand in [node.left, *node.comparators]:
             t = type(operand)
+            # `x.type() == "torch.cuda.HalfTensor"`, `p.type() in ["torch.cuda.HalfTensor", ...]`: the type string
+            # names the API as its object does; match.py reports it only if a `reference` matcher names it exactly
+            for e in (operand.elts if t in (ast.Tuple, ast.List, ast.Set) else (operand,)):
+                if type(e) is ast.Constant and type(e.value) is str and _DOTTED_STRING.fullmatch(e.value):
+                    self.index.named_strings.append((e, e.value))
             if t is ast.Attribute and operand.attr == "type" and _literal_device_call(operand.value) \
                     and not self._test_picks_device():
                 # device.type == torch.device("cuda").type: the type of a literal device is the string "cuda"

@@ -312,6 +312,13 @@ class Engine:
                         elif m.args:
                             continue
                         emit(ctx, hits, Hit(rule, m, expr, q))
+        # a type compared by its name (`x.type() == "torch.cuda.HalfTensor"`): the same test as comparing with the
+        # object, false for every tensor off CUDA; only a name a reference matcher lists exactly counts
+        if self.refs:
+            for node, text in index.named_strings:
+                q = canon(text)
+                for rule, m in self.refs.get(q, ()):
+                    emit(ctx, hits, Hit(rule, m, node, q))
         for node, name in index.env:
             for rule, m in self.env.get(name, ()):
                 emit(ctx, hits, Hit(rule, m, node, name))

@@ -54,7 +54,7 @@ def _included_near(root: Path, rel: str) -> bool | None:
 
 
 def unincluded_headers(findings: list, engine, root=None) -> list:
-    cuda = [i for i in whole_file_cuda(findings, engine, root) if findings[i].path.endswith(".cuh")
+    cuda = [i for i in whole_file_cuda(findings, engine, root) if findings[i].path.endswith((".cuh", ".cu.h"))
             and not findings[i].guarded and not findings[i].suppressed]
     if not cuda:
         return findings

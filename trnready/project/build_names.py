@@ -13,8 +13,9 @@ or picks the name from a table (`name=names.get(MODE)` with `names = dict(oflex=
 `for MODE in MODES`). `possible_names` evaluates the name expression over literal values only: the parameters of
 the module-level function holding the build call, bound by each call of that function in the same file (literal
 arguments and defaults), names bound once in that function or at module level to a literal, a literal table, or a
-loop over a literal list. `%` formatting, `+`, f-strings and `.get` / `[...]` on a table are followed; anything else
-leaves the name unknown (nothing is guessed). A table looked up with an unknown key gives every value it holds.
+loop over a literal list. `%` formatting, `str.format`, `+`, f-strings and `.get` / `[...]` on a table are
+followed; anything else leaves the name unknown (nothing is guessed). A table looked up with an unknown key gives
+every value it holds.
 """
 from __future__ import annotations
 
@@ -108,7 +109,29 @@ class _Eval:
             return self._lookup(node.value, node.slice, depth)
         if k is ast.Call and type(node.func) is ast.Attribute and node.func.attr == "get" and node.args:
             return self._lookup(node.func.value, node.args[0], depth)
+        if k is ast.Call and type(node.func) is ast.Attribute and node.func.attr == "format" \
+                and type(node.func.value) is ast.Constant and isinstance(node.func.value.value, str):
+            return self._format(node, depth)
         return None
+
+    def _format(self, node: ast.Call, depth: int):
+        """`"{}.{}".format(module, name)`: positional and keyword arguments, each a literal str or int."""
+        template = node.func.value.value if type(node.func) is ast.Attribute and type(node.func.value) is ast.Constant \
+            else None
+        if not isinstance(template, str) or any(kw.arg is None for kw in node.keywords):
+            return None
+        args = [self.value(a, depth + 1) for a in node.args]
+        names = [str(kw.arg) for kw in node.keywords]
+        kws = [self.value(kw.value, depth + 1) for kw in node.keywords]
+        if any(v is None or not all(isinstance(x, (str, int)) for x in v) for v in (*args, *kws)):
+            return None
+        out: list = []
+        for combo in itertools.islice(itertools.product(*args, *kws), MAX_VALUES):
+            try:
+                out.append(template.format(*combo[:len(args)], **dict(zip(names, combo[len(args):]))))
+            except (IndexError, KeyError, ValueError):
+                return None
+        return out
 
     def _table(self, keys, values, depth: int):
         out: dict = {}
@@ -199,5 +222,45 @@ def possible_names(tree: ast.Module, call: ast.Call, expr) -> list:
         got = _Eval(tree, func, bound).value(expr)
         for v in got or ():
             if isinstance(v, str) and v and all(p.isidentifier() for p in v.split(".")) and v not in out:
+                out.append(v)
+    return out[:MAX_VALUES]
+
+
+def _has_cuda_source(node) -> bool:
+    return node is not None and any(type(n) is ast.Constant and isinstance(n.value, str)
+                                    and n.value.endswith((".cu", ".cuh")) for n in walk(node))
+
+
+def cuda_sourced_names(tree: ast.Module, call: ast.Call, expr) -> list:
+    """As possible_names, for a build whose class the machine picks with a C++ fallback (`extension =
+    CppExtension` unless CUDA is there): only the builds whose sources, as the build call reads them, name a CUDA
+    file. The fallback compiles those sources too, and a C++ build cannot compile a .cu file, so such a module never
+    builds without CUDA; sources kept for the CUDA arm (`sources += sources_cuda` there) leave a CPU build."""
+    sources = next((k.value for k in call.keywords if k.arg == "sources"), call.args[1] if len(call.args) > 1 else None)
+    if sources is None:
+        return []
+    if _has_cuda_source(sources):
+        return possible_names(tree, call, expr)
+    func = _holder(tree, call)
+    if func is None:
+        return []
+    args = func.args
+    params = [a.arg for a in (*args.posonlyargs, *args.args)]
+    read = {n.id for n in walk(sources) if type(n) is ast.Name} & {*params, *(a.arg for a in args.kwonlyargs)}
+    if not read:
+        return []
+    out: list = []
+    for c in walk(tree):
+        if type(c) is not ast.Call or type(c.func) is not ast.Name or c.func.id != func.name \
+                or func.lineno <= c.lineno <= (func.end_lineno or 0):
+            continue
+        passed = [a for p, a in zip(params, c.args) if p in read] + [k.value for k in c.keywords if k.arg in read]
+        if not any(_has_cuda_source(a) for a in passed):
+            continue
+        bound = _bindings(func, c)
+        if bound is None:
+            continue
+        for v in _Eval(tree, func, bound).value(expr) or ():
+            if isinstance(v, str) and v and all(x.isidentifier() for x in v.split(".")) and v not in out:
                 out.append(v)
     return out[:MAX_VALUES]

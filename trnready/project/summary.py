@@ -44,7 +44,7 @@ from .call_text import call_text
 from .syntax import MAX_ITEMS, _Attribute, _Name, dotted, literal_source, unconditional_nodes  # noqa: F401 (imported from here too)
 from ..astwalk import loaded_names, walk
 
-VERSION = 32
+VERSION = 33
 MAX_TEMPLATE = 400  # a call longer than this is not carried (generated code, data tables)
 
 # Imports from these never lead into the project: calls naming only them need no summary entry.
@@ -399,14 +399,18 @@ def _picked_builds(tree: ast.Module, built: dict) -> dict:
            for t in n.targets if type(t) is ast.Name}
     ends = {id(s) for n in walk(tree) if type(n) is ast.If and n.orelse
             and type(n.orelse[-1]) in (ast.Return, ast.Raise) for s in n.body}
+    fallback: dict = {}
     for node in walk(tree):
         if type(node) is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name:
-            if node.targets[0].id in cpp and id(node) not in every_run and id(node) not in ends:
-                continue
             found = built.get((node.value.lineno, node.value.col_offset + 1))
-            if found is not None:
-                out.setdefault(node.targets[0].id, (node.value.lineno, node.value.col_offset, found))
-    return out
+            if found is None:
+                continue
+            if node.targets[0].id in cpp and id(node) not in every_run and id(node) not in ends:
+                # only the builds whose own sources hold a .cu file need CUDA (build_names.cuda_sourced_names)
+                fallback.setdefault(node.targets[0].id, (node.value.lineno, node.value.col_offset, found, True))
+                continue
+            out.setdefault(node.targets[0].id, (node.value.lineno, node.value.col_offset, found, False))
+    return {**fallback, **out}
 
 
 def _built_at_import(tree: ast.Module, built: dict) -> list:
@@ -431,12 +435,21 @@ def _built(calls: list, built: dict, tree: ast.Module | None = None) -> list:
     for node in calls:
         found = built.get((node.lineno, node.col_offset + 1))
         place = (node.lineno, node.col_offset)
+        fallback = False
         if found is None and type(node.func) is ast.Name and node.func.id in picked:
-            pline, pcol, found = picked[node.func.id]
+            pline, pcol, found, fallback = picked[node.func.id]
             place = (pline, pcol)
         if found is None or len(out) >= MAX_ITEMS:
             continue
         named = [k.value for k in node.keywords if k.arg == "name"] or node.args[:1]
+        if fallback:
+            # a class picked with a C++ build otherwise: only the builds that compile CUDA files in either arm
+            from .build_names import cuda_sourced_names
+
+            if named and tree is not None:
+                src = ast.unparse(node.func)
+                out += [[name, *place, src, *found[:3]] for name in cuda_sourced_names(tree, node, named[0])]
+            continue
         if named and isinstance(named[0], ast.Constant) and isinstance(named[0].value, str) \
                 and all(p.isidentifier() for p in named[0].value.split(".")):
             src = ast.unparse(node.func)

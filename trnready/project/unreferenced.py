@@ -335,7 +335,16 @@ def _decide(todo, files, packages, values, read_text, classify) -> list:
     own = project_names(files)
     views: dict = {}  # rel -> what the first `_mentioned` kept of the file (`_FileView`)
     resolve = _resolver(py)
-    used, names, starred, holders = _mentioned(places, files, text_of, py, looks_up, place_of, own, views, resolve)
+    setup = frozenset(values.get("module-setup-calls", ()))
+    programs: dict = {}
+
+    def program(rel: str) -> bool:
+        if rel not in programs:
+            programs[rel] = _runs_at_import(text_of(py[rel]), setup)
+        return programs[rel]
+
+    used, names, starred, holders = _mentioned(places, files, text_of, py, looks_up, place_of, own, views, resolve,
+                                               program)
     # Follow the definitions that alone mention a name, level by level: a name is used when some holder is
     seen = set(places)
     level = holders
@@ -348,7 +357,8 @@ def _decide(todo, files, packages, values, read_text, classify) -> list:
         if not todo_places or len(todo_places) > MAX_HOLDERS:
             break
         seen.update(todo_places)
-        u, n2, s2, level = _mentioned(todo_places, files, text_of, py, looks_up, place_of, own, views, resolve)
+        u, n2, s2, level = _mentioned(todo_places, files, text_of, py, looks_up, place_of, own, views, resolve,
+                                      program)
         used |= u
         names |= n2
         starred |= s2
@@ -382,7 +392,8 @@ def _decide(todo, files, packages, values, read_text, classify) -> list:
     return out
 
 
-def _mentioned(places: dict, files, text_of, py: dict, looks_up, place_of, own, views: dict, resolve) -> tuple:
+def _mentioned(places: dict, files, text_of, py: dict, looks_up, place_of, own, views: dict, resolve,
+               program=lambda rel: False) -> tuple:
     """The definitions (keys: (name, module rel)) some scanned file refers to outside their own lines, where files
     look names up (`_lookups`; complete whenever some definition is left unmentioned), and the holders of the
     definitions mentioned only inside other judged module-level definitions ({key: {(holder key, holder place)}}:
@@ -391,7 +402,7 @@ def _mentioned(places: dict, files, text_of, py: dict, looks_up, place_of, own, 
     name used nearby costs little, and only when some definition is mentioned nowhere, or only inside other
     definitions, is every text read. `views` (shared by the calls of one `_decide`): what the first look at each
     file kept for the next calls (`_FileView`). `resolve`: the project files an import's module may be
-    (`_resolver`)."""
+    (`_resolver`). `program(rel)`: the module runs code at import (`_runs_at_import`)."""
     used: set = set()
     left: dict = {}  # key -> its module
     holders: dict = {}
@@ -477,8 +488,10 @@ def _mentioned(places: dict, files, text_of, py: dict, looks_up, place_of, own, 
                     settle(key)
         names.update(view.names)
         starred.update(view.starred)
-    # A module no other file names is a tool or a script nothing imports: its functions are called by hand
-    for key in [k for k, rel in left.items() if rel not in imported]:
+    # A module no other file names is a tool or a script nothing imports: its functions are called by hand. Not
+    # those of a program that runs at import (`print(...)`, `demo.launch()` at its top level): nobody imports it
+    # to call a function, so a function it never mentions itself never runs.
+    for key in [k for k, rel in left.items() if rel not in imported and not program(rel)]:
         settle(key)
     if left:
         found = _documented({k[0]: rel for k, rel in left.items()}, files)
@@ -487,6 +500,23 @@ def _mentioned(places: dict, files, text_of, py: dict, looks_up, place_of, own, 
     for key in used:
         holders.pop(key, None)
     return used, names, starred, holders
+
+
+def _runs_at_import(text: str, setup: frozenset) -> bool:
+    """The module's top level, outside `if __name__ == "__main__":`, runs code beyond imports, definitions,
+    assignments and the set-up calls of `[context.values] module-setup-calls`: a loop, a `with`, a call such as
+    `print(...)` or `demo.launch()`. Importing it runs the program, so it is run, not imported by hand."""
+    import ast
+
+    from ..postprocess import _is_main_guard
+    from .summary import top_calls
+
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    calls = top_calls([st for st in tree.body if not _is_main_guard(st)])
+    return calls is None or any(c not in setup for c in calls)
 
 
 def _refers(sf, text: str, name: str, offsets: list, resolve, reexports: bool = False, statements=None):

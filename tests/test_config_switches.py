@@ -666,3 +666,18 @@ def test_a_truth_tested_key_is_the_switch_of_the_setting_it_shares_a_name_with(t
     found = _switches(tmp_path)
     assert [(p, line, rule) for p, line, _, rule, _ in found] == [("run.sh", 2, "TRN261")], found
     assert found[0][4].startswith("`--allow_tf32` turns on train.py:11"), found
+
+
+def test_an_option_default_in_a_file_importing_the_library_adds_no_second_library_finding(tmp_path):
+    # train.py imports Apex (its one TRN283 finding) and defines `--amp_level default="O1"`; the default turns on
+    # Apex in ckpt.py too, whose import is a TRN283 of its own: the option line gets the AMP call (TRN256), and no
+    # second Apex finding in train.py
+    (tmp_path / "train.py").write_text(
+        "import argparse\n\ntry:\n    from apex import amp\nexcept ImportError:\n    amp = None\n\n\n"
+        "def main():\n    parser = argparse.ArgumentParser()\n    parser.add_argument(\"--amp_level\", default=\"O1\")\n"
+        "    args = parser.parse_args()\n    if args.amp_level != \"O0\":\n        amp.initialize(None, None)\n"
+        "    return args\n")
+    (tmp_path / "ckpt.py").write_text(
+        "try:\n    from apex import amp\nexcept ImportError:\n    amp = None\n\n\n"
+        "def restore(state, config):\n    if config.amp_level != \"O0\":\n        amp.load_state_dict(state[\"amp\"])\n")
+    assert [(p, ln, r) for p, ln, _, r, _ in _switches(tmp_path)] == [("train.py", 11, "TRN256")]

@@ -100,6 +100,11 @@ def switched_findings(findings: list, files: list, summaries: list, engine, cach
         if f.cell is None and not f.suppressed:
             for ln, _rule in f.places():  # a line folded into a finding of the category holds it too
                 present.setdefault((f.path, ln), set()).add(f.category)
+    # Python file -> the rules of its import findings (`from apex import amp`): the file's one finding of the library
+    imported: dict = {}
+    for f in findings:
+        if f.cell is None and not f.suppressed and _import_statement(f):
+            imported.setdefault(f.path, set()).add(f.rule)
     hits: dict = {}  # (config rel, line, category) -> [(python finding, switch), ...]
     others_of = _other_programs(files, values, read_lines)
     for rel, items in switches.items():
@@ -141,8 +146,8 @@ def switched_findings(findings: list, files: list, summaries: list, engine, cach
                 for sf, line, col, end_col, shown in settings:
                     if f.category in present.get((sf.rel, line), ()):
                         continue
-                    if sf.rel == f.path and _import_statement(f):
-                        continue  # the library's one finding in this file is that import (one per library per file)
+                    if f.rule in imported.get(sf.rel, ()) and _import_statement(f):
+                        continue  # the library's one finding in this file is its import (one per library per file)
                     if rel in others_of(sf):
                         continue  # `python generate.py --compile` launches one generate.py, not its namesakes
                     if others and not all(any(t[0].rel == sf.rel for t in switched_by(k, toggles)) for k in others):

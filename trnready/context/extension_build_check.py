@@ -41,7 +41,8 @@ def extension_build_check(ctx, hit) -> bool:
         return False
     if not ctx.fact("extension-build-check", _builds_cpu_extension):
         return False
-    cur, up = call, parent_of(ctx, call)
+    cur: ast.expr = call
+    up = parent_of(ctx, call)
     while isinstance(up, (ast.BoolOp, ast.UnaryOp, ast.Compare)):
         cur, up = up, parent_of(ctx, up)
     if isinstance(up, ast.IfExp) and up.test is cur:

@@ -179,9 +179,10 @@ def host_data_code(ctx, hit) -> bool:
 class _TreeView:
     """The parts of a FileContext `_moves_to_device` reads, over a parsed module (for the link step)."""
 
-    def __init__(self, tree):
+    def __init__(self, tree, path: str = "", values: dict | None = None):
         self._all = list(walk(tree)) if tree is not None else []
         self.memo: dict = {}
+        self.path, self.values = path, values or {}
 
     def nodes(self, kind: type) -> list:
         return [n for n in self._all if type(n) is kind]
@@ -201,9 +202,7 @@ def host_module(rel: str, text: str, values: dict) -> bool:
     findings reach a call through a chain of project calls (`ResizeVideo(interpolation_mode="bilinear")` in a
     video processor down to `F.interpolate` in its functional helpers) and are judged on a snippet without a
     path."""
-    view = _TreeView(None)
-    view.path, view.values = rel, values
-    if not _in_host_path(view):
+    if not _in_host_path(_TreeView(None, rel, values)):
         return False
     try:
         tree = ast.parse(text)

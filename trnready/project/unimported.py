@@ -92,9 +92,10 @@ SELF_CHECK = "self-check"
 def _guard_self_checks(findings: list, files, py: dict, values: dict, max_bytes, cache, digests, classify) -> list:
     """Findings in the `if __name__ == "__main__":` block of a package module (scope `example`, see
     postprocess.self_check_blocks) whose only script part is that block, when another project module imports it
-    (an import statement naming it: `from . import backbone` in a builder): the module is the project's library, run through its importers, and
-    the block (random inputs moved to a GPU, a FLOP count) runs only when someone runs the file by hand. Such
-    findings are guarded (`guarded_by` "self-check"). A module nothing imports keeps them: it may be the script."""
+    (an import statement naming it: `from . import backbone` in a builder): the module is the project's library,
+    run through its importers, and the block (random inputs moved to a GPU, a FLOP count) runs only when someone
+    runs the file by hand. Such findings are guarded (`guarded_by` "self-check"). A module nothing imports keeps
+    them: it may be the script."""
     from ..cache import StepMemo
     from .callers import _key
 

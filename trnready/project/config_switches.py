@@ -198,7 +198,7 @@ def _key_names_feature(key: str, f, rule) -> bool:
 
 def _import_statement(f) -> bool:
     """The finding is an import statement (`from apex import amp`): the one finding of its library in the file."""
-    return re.match(r"\s*(?:from\s+\S+\s+)?import\s", f.snippet or f.code or "") is not None
+    return re.match(r"\s*(?:from\s+\S+\s+)?import\s", f.snippet or "") is not None
 
 
 def _reported_partner(f, key: str, block: tuple, items: list, reads, toggles: dict, crel: str,

@@ -183,8 +183,9 @@ def copy_manifests(layout, namers, values, paths) -> set:
     pyproject.toml, setup.cfg, Pipfile) or native build files (CMakeLists.txt, *.cmake, Makefile) of a licensed
     copy (`licensed_copies`), when no file outside the copy names the manifest by its path (`pip install -r
     ImageBind/requirements.txt`), and for a build file, when no build file or shell script outside the copy names
-    the copy's folder. They declare how the copied project is installed or built on its own; the repository
-    installs with its own manifests. The copy's Python code stays as it is: what the repository imports runs."""
+    the copy's folder, and no setup document above the copy enters its folder (`_setup_docs_enter`). They declare how
+    the copied project is installed or built on its own; the repository installs with its own manifests. The copy's
+    Python code stays as it is: what the repository imports runs."""
     from pathlib import PurePosixPath
 
     from .nested_live import _named_outside, is_manifest
@@ -212,8 +213,36 @@ def copy_manifests(layout, namers, values, paths) -> set:
         built_outside = any(not layout.under(sf.rel, d) and sf.kind != "python" and kind(sf.rel) != "manifest"
                             and base in namers.text(sf) and pattern.search(namers.text(sf))
                             for sf in layout.files)
+        if _setup_docs_enter(layout, d):
+            continue
         for p in mine:
             if _named_outside(layout, namers, d, p) or (todo[p] == "build" and built_outside):
                 continue
             out.add(p)
     return out
+
+
+def _setup_docs_enter(layout, d: str) -> bool:
+    """A Markdown or reStructuredText file in a folder above the copy (its parent up to the scan root) tells users
+    to enter the copy's folder in a shell (`cd ImageBind` before `pip install -r requirements.txt`, LLaMA-Adapter's
+    imagebind_LLM README) or names a file in it by path (`ImageBind/requirements.txt`): the project's setup installs
+    or builds the copy with its own files."""
+    import os
+
+    base = d.rsplit("/", 1)[-1]
+    name = re.escape(base)
+    enter = re.compile(rf"(?:^|[\s;&(`])cd\s+(?:\S*/)?{name}/?(?=$|[\s;&)`])"
+                       rf"|(?<![\w-]){name}/[\w.-]+\.(?:txt|ya?ml|toml|cfg)\b", re.M)
+    parts = d.split("/")
+    for i in range(len(parts) - 1, -1, -1):
+        above = "/".join(parts[:i])
+        for name in layout.listing(above):
+            if not name.lower().endswith((".md", ".rst")):
+                continue
+            try:
+                with open(os.path.join(layout._root, above, name), encoding="utf-8", errors="replace") as fh:
+                    if enter.search(fh.read(1_000_000)):
+                        return True
+            except OSError:
+                continue
+    return False

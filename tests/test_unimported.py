@@ -102,12 +102,3 @@ def test_an_application_pinning_torch_judges_its_declared_package(tmp_path):
 def test_a_library_with_a_torch_range_keeps_its_declared_package(tmp_path):
     # a range, or a pin only in an extra, is how libraries declare torch: pkg/api.py is its users' API
     assert _application(tmp_path, ["torch>=2.1", "numpy==1.26.4"]) == [("pkg/api.py", 3, "TRN241", "")]
-
-
-def test_the_main_block_of_a_library_module_another_module_imports_is_a_self_check(tmp_path):
-    # nets/encoder.py is imported by nets/factory.py: its `__main__` block (random input moved to a GPU) runs only
-    # by hand. nets/probe.py, which nothing imports, may be the script someone runs: its block keeps its finding
-    assert findings(_copy(tmp_path, "self_check")) == [
-        ("nets/encoder.py", 11, "TRN241", "self-check"),
-        ("nets/probe.py", 4, "TRN241", ""),
-    ]

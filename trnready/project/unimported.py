@@ -71,55 +71,20 @@ def guard_unimported(findings: list, files, root, values: dict, max_bytes=None, 
     packaging = _packaging_text(root)
     candidates = sorted({f.path for f in todo if f.path in py and _eligible(f.path, packages, classify)
                          and not _packaged(f.path, packaging)})
-    memo = StepMemo(cache, f"{REASON}\0{','.join(sorted(packages))}")
-    key = _key(memo, files, digests) if candidates else None
-    got = memo.get(key) if candidates else []
-    if candidates and not (isinstance(got, list) and all(isinstance(g, str) for g in got)):
-        tops = _top_calls_by_rel(files, summaries) if summaries is not None else None
-        got = sorted(_dead_modules(candidates, files, py, packages, values, _reader(max_bytes), classify, tops))
-        memo.put(key, got)
-    if got:
-        dead = set(got)
-        findings = [replace(f, guarded=True, guarded_by=REASON)
-                    if not f.guarded and not f.suppressed and f.cell is None and f.path in dead else f
-                    for f in findings]
-    return _guard_self_checks(findings, files, py, values, max_bytes, cache, digests, classify)
-
-
-SELF_CHECK = "self-check"
-
-
-def _guard_self_checks(findings: list, files, py: dict, values: dict, max_bytes, cache, digests, classify) -> list:
-    """Findings in the `if __name__ == "__main__":` block of a package module (scope `example`, see
-    postprocess.self_check_blocks) whose only script part is that block, when another project module imports it
-    (an import statement naming it: `from . import backbone` in a builder): the module is the project's library,
-    run through its importers, and the block (random inputs moved to a GPU, a FLOP count) runs only when someone
-    runs the file by hand. Such findings are guarded (`guarded_by` "self-check"). A module nothing imports keeps
-    them: it may be the script."""
-    from ..cache import StepMemo
-    from .callers import _key
-
-    cand = sorted({f.path for f in findings if f.scope == "example" and not f.guarded and not f.suppressed
-                   and f.cell is None and f.path in py and classify(f.path) != "test"})
-    if not cand:
+    if not candidates:
         return findings
-    memo = StepMemo(cache, SELF_CHECK)
+    memo = StepMemo(cache, f"{REASON}\0{','.join(sorted(packages))}")
     key = _key(memo, files, digests)
     got = memo.get(key)
     if not (isinstance(got, list) and all(isinstance(g, str) for g in got)):
-        setup = frozenset(str(c) for c in values.get("module-setup-calls", ()))
-        text_of = keeping_reader(_reader(max_bytes), set(cand).__contains__)
-        lib = [r for r in cand if _self_checked_library(text_of(py[r]), setup)]
-        named = _named_by(lib, files, text_of, lambda r: r in py) if lib else {}
-        got = sorted(r for r, who in named.items()
-                     if any(w is not None and _imported_word(text_of(py[w]), _stem(r)) for w in who))
+        tops = _top_calls_by_rel(files, summaries) if summaries is not None else None
+        got = sorted(_dead_modules(candidates, files, py, packages, values, _reader(max_bytes), classify, tops))
         memo.put(key, got)
     if not got:
         return findings
-    checked = set(got)
-    return [replace(f, guarded=True, guarded_by=SELF_CHECK)
-            if f.scope == "example" and not f.guarded and not f.suppressed and f.cell is None and f.path in checked
-            else f for f in findings]
+    dead = set(got)
+    return [replace(f, guarded=True, guarded_by=REASON)
+            if not f.guarded and not f.suppressed and f.cell is None and f.path in dead else f for f in findings]
 
 
 def _packaged(rel: str, packaging: str) -> bool:

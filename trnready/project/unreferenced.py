@@ -503,20 +503,26 @@ def _mentioned(places: dict, files, text_of, py: dict, looks_up, place_of, own, 
 
 
 def _runs_at_import(text: str, setup: frozenset) -> bool:
-    """The module's top level, outside `if __name__ == "__main__":`, runs code beyond imports, definitions,
-    assignments and the set-up calls of `[context.values] module-setup-calls`: a loop, a `with`, a call such as
-    `print(...)` or `demo.launch()`. Importing it runs the program, so it is run, not imported by hand."""
+    """The module's top level runs a program when imported: a statement of its own (not inside an `if`, a `try` or
+    the `__main__` block) that calls something beyond the set-up calls of `[context.values] module-setup-calls`
+    (`print("loading")`, `demo.launch()`), or a loop or `with` at the top level. Importing it runs the program, so
+    it is run, not imported by hand. A call in an import guard (`except ImportError: print("pip install x")`) is
+    no program: agent and plugin files loaded by path carry such guards."""
     import ast
-
-    from ..postprocess import _is_main_guard
-    from .summary import top_calls
 
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return False
-    calls = top_calls([st for st in tree.body if not _is_main_guard(st)])
-    return calls is None or any(c not in setup for c in calls)
+    for st in tree.body:
+        if isinstance(st, (ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith)):
+            return True
+        if isinstance(st, ast.Expr) and isinstance(st.value, ast.Call):
+            f = st.value.func
+            name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+            if name not in setup:
+                return True
+    return False
 
 
 def _refers(sf, text: str, name: str, offsets: list, resolve, reexports: bool = False, statements=None):

@@ -146,8 +146,9 @@ def licensed_copies(layout, root_files) -> list:
     (CONTRIBUTING.md, CODE_OF_CONDUCT.md, a Makefile, ...). Video-LLaMA keeps ImageBind in
     `video_llama/models/ImageBind/` (CC BY-NC, CONTRIBUTING.md) under its own BSD licence; seamless_communication
     keeps ggml (MIT, a Makefile) in `ggml/`. A sub-project of the same repository carries the root's licence text
-    (a monorepo's packages), and a folder holding `.git` is a clone of its own; neither is a copy here. With no
-    licence at the scan root nothing is judged."""
+    (a monorepo's packages), and a folder holding `.git` is a clone of its own; neither is a copy here, nor is an
+    installable fork (its own setup.py, pyproject.toml or setup.cfg: LoRA's transformers fork in `examples/NLU/`,
+    set up with its own environment.yml). With no licence at the scan root nothing is judged."""
     root_licence = _licence_text(layout, "")
     if root_licence is None:
         return []
@@ -158,6 +159,8 @@ def licensed_copies(layout, root_files) -> list:
         if not any(n.startswith(_LICENCES) for n in names) or \
                 not any(n == m or n.startswith(m) for n in names for m in marks):
             continue
+        if _INSTALLABLE.intersection(names):
+            continue  # an installable fork (LoRA's transformers in examples/NLU/): its environment sets it up
         text = _licence_text(layout, d)
         if text is not None and text != root_licence:
             out.append(d)

@@ -603,14 +603,43 @@ def test_an_option_default_that_switches_a_finding_on_is_reported_at_the_default
          "`--use_fp16 default=True` turns on train.py:20 (read in `args.use_fp16` at train.py:19): "
          "NVIDIA Apex AMP call (amp.initialize, amp.scale_loss, amp.master_params, amp state): `apex.amp.initialize` "
          "(also switched on at line 12)"),
-        ("train.py", 8, 58, "TRN283",
-         "`--use_fp16 default=True` turns on train.py:3 (read in `args.use_fp16` at train.py:19): NVIDIA Apex: `apex` "
-         "(also switched on at line 12)"),
+        # not the import: Apex's one finding in train.py is its import, at line 3 (one per library per file)
     ]
     # a default the comparison excludes turns nothing on
     (tmp_path / "train.py").write_text(APEX_TRAIN.replace('default="O1"', 'default="O0"')
                                        .replace("default=True)", "default=None)"))
     assert _switches(tmp_path) == []
+
+
+BENCHMARK_MODEL = """import torch
+
+
+class Model:
+    def __init__(self, opt):
+        if opt.resize_mode != "varying":  # inputs of one size: let cuDNN pick its kernels
+            torch.backends.cudnn.benchmark = True
+        if opt.amp_mode != "off":
+            self.scaler = torch.cuda.amp.GradScaler()
+"""
+
+BENCHMARK_OPTIONS = """import argparse
+
+
+def options():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--resize_mode", default="fixed")
+    parser.add_argument("--amp_mode", default="dynamic")
+    return parser.parse_args()
+"""
+
+
+def test_a_not_equal_comparison_of_an_unrelated_option_switches_nothing_on(tmp_path):
+    # `opt.resize_mode != "varying"` holds for every other word, so `--resize_mode default="fixed"` would turn the
+    # cuDNN flag on; but the option picks the resizing, not the flag (no word of the key is one of the finding), and
+    # the flag is reported where it is written. `amp_mode` names the AMP feature it guards
+    (tmp_path / "model.py").write_text(BENCHMARK_MODEL)
+    (tmp_path / "options.py").write_text(BENCHMARK_OPTIONS)
+    assert [(p, ln, r) for p, ln, _, r, _ in _switches(tmp_path)] == [("options.py", 7, "TRN251")]
 
 
 def test_a_block_writing_the_compared_key_is_not_switched_on_by_its_setting(tmp_path):
@@ -637,3 +666,18 @@ def test_a_truth_tested_key_is_the_switch_of_the_setting_it_shares_a_name_with(t
     found = _switches(tmp_path)
     assert [(p, line, rule) for p, line, _, rule, _ in found] == [("run.sh", 2, "TRN261")], found
     assert found[0][4].startswith("`--allow_tf32` turns on train.py:11"), found
+
+
+def test_an_option_default_in_a_file_importing_the_library_adds_no_second_library_finding(tmp_path):
+    # train.py imports Apex (its one TRN283 finding) and defines `--amp_level default="O1"`; the default turns on
+    # Apex in ckpt.py too, whose import is a TRN283 of its own: the option line gets the AMP call (TRN256), and no
+    # second Apex finding in train.py
+    (tmp_path / "train.py").write_text(
+        "import argparse\n\ntry:\n    from apex import amp\nexcept ImportError:\n    amp = None\n\n\n"
+        "def main():\n    parser = argparse.ArgumentParser()\n    parser.add_argument(\"--amp_level\", default=\"O1\")\n"
+        "    args = parser.parse_args()\n    if args.amp_level != \"O0\":\n        amp.initialize(None, None)\n"
+        "    return args\n")
+    (tmp_path / "ckpt.py").write_text(
+        "try:\n    from apex import amp\nexcept ImportError:\n    amp = None\n\n\n"
+        "def restore(state, config):\n    if config.amp_level != \"O0\":\n        amp.load_state_dict(state[\"amp\"])\n")
+    assert [(p, ln, r) for p, ln, _, r, _ in _switches(tmp_path)] == [("train.py", 11, "TRN256")]

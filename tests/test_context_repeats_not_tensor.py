@@ -13,4 +13,5 @@ def test_tensor_repeats_without_output_size():
         ("columns.py", 6, 9, "TRN106", REPEATS.format("repeat_interleave"), False),
         ("rep.py", 6, 9, "TRN106", REPEATS.format("repeat_interleave"), False),
         ("rep.py", 7, 9, "TRN106", REPEATS.format("torch.repeat_interleave"), False),
+        ("shapes.py", 13, 9, "TRN106", REPEATS.format("repeat_interleave"), False),
     ]

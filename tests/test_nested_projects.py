@@ -35,7 +35,8 @@ def _findings(root):
             if not f.get("suppressed")}
 
 
-@pytest.mark.parametrize("repo", ["ci", "unused", "hubcopy", "hubnamespace", "hubimported", "copyfork", "copyexamples"])
+@pytest.mark.parametrize("repo", ["ci", "unused", "hubcopy", "hubnamespace", "hubimported", "copyfork", "copyexamples",
+                                  "licensedcopy"])
 def test_fixture_repositories(repo):
     assert _findings(ROOT / repo) == _annotations(ROOT / repo)
 

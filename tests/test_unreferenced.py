@@ -273,3 +273,17 @@ def test_binding_and_registry_helpers():
              ("@fn.register\ndef _(x):\n", False), ("@triton.jit\ndef k():\n", False)]
     for src, judged in cases:
         assert _registered(src, 0) is judged, src
+
+
+def test_a_function_a_program_running_at_import_never_calls_is_dead(tmp_path):
+    # chat_demo.py parses its command line and prints at its top level: nobody imports it to call a function, so
+    # setup_determinism, which it never calls (a `setup_*` name that is no pytest or nose hook), never runs;
+    # helpers_tool.py only defines things outside its `__main__` block: a tool someone may import by hand;
+    assert findings(_copy(tmp_path, "program_at_import")) == [
+        ("chat_demo.py", 7, "TRN261", DEAD),
+        ("chat_demo.py", 12, "TRN241", ""),  # load: called at the top level
+        ("helpers_tool.py", 5, "TRN261", ""),
+        ("helpers_tool.py", 10, "TRN241", ""),
+        # a print in an import guard runs no program: an agent file an evaluation tool loads by its path
+        ("path_agent.py", 11, "TRN243", ""),
+    ]

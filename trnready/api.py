@@ -436,6 +436,10 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
 
             report.findings = cuda_only_paths(report.findings, files, engine, _python_reader(config.max_file_size),
                                               root, cache, digests)
+            # An extension whose wrappers run its CPU kernel on a host copy off CUDA (torchsparse's ops).
+            from .project.cpu_kernel_fallback import cpu_kernel_fallbacks
+
+            report.findings = cpu_kernel_fallbacks(report.findings, files, _python_reader(config.max_file_size))
             # Training-config settings whose keys no Python of the project names (and no library reads).
             from .project.config_keys import guard_unread_settings
 

@@ -247,13 +247,23 @@ _ARRAY_METHODS = frozenset({"astype", "to_numpy"})
 
 
 def _array_method(expr: ast.expr, scope: Scope, resolver, depth: int) -> bool:
-    """The value is the result of `.astype(...)` / `.to_numpy()` (or a slice of one), or a name bound only to
-    such results in its scope."""
+    """The value is the result of `.astype(...)` / `.to_numpy()` (or a slice of one), a bitwise combination,
+    comparison or negation of one, or a name bound only to such results in its scope."""
     t = type(expr)
     if t is ast.Subscript:
         return depth < _MAX_DEPTH and _array_method(expr.value, scope, resolver, depth + 1)
     if t is ast.Call:
         return type(expr.func) is ast.Attribute and expr.func.attr in _ARRAY_METHODS
+    # `valid = (depth >= 0.1) & mask` with `mask = m.reshape(h, w).astype(bool)`: a mask combined element by element
+    # with a NumPy array, or a comparison or negation of one, is host data (a NumPy array becomes a CPU tensor when
+    # a torch tensor meets it, and a device tensor does not combine with it at all)
+    if t is ast.BinOp and type(expr.op) in (ast.BitAnd, ast.BitOr, ast.BitXor):
+        return depth < _MAX_DEPTH and (_array_method(expr.left, scope, resolver, depth + 1)
+                                       or _array_method(expr.right, scope, resolver, depth + 1))
+    if t is ast.Compare:
+        return depth < _MAX_DEPTH and _array_method(expr.left, scope, resolver, depth + 1)
+    if t is ast.UnaryOp and type(expr.op) in (ast.Invert, ast.Not):
+        return depth < _MAX_DEPTH and _array_method(expr.operand, scope, resolver, depth + 1)
     if t is ast.Name and depth < _MAX_DEPTH:
         bindings = resolver.lookup(scope, expr.id) or []
         made = [b for b in bindings if b.kind != "param"]

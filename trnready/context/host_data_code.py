@@ -174,3 +174,38 @@ def host_data_code(ctx, hit) -> bool:
     if _in_host_path(ctx) and not _moves_to_device(ctx):
         return True
     return _in_host_function(ctx, hit.node)
+
+
+class _TreeView:
+    """The parts of a FileContext `_moves_to_device` reads, over a parsed module (for the link step)."""
+
+    def __init__(self, tree, path: str = "", values: dict | None = None):
+        self._all = list(walk(tree)) if tree is not None else []
+        self.memo: dict = {}
+        self.path, self.values = path, values or {}
+
+    def nodes(self, kind: type) -> list:
+        return [n for n in self._all if type(n) is kind]
+
+    def calls(self) -> list:
+        return self.nodes(ast.Call)
+
+    def fact(self, key: str, compute):
+        if key not in self.memo:
+            self.memo[key] = compute(self)
+        return self.memo[key]
+
+
+def host_module(rel: str, text: str, values: dict) -> bool:
+    """The module is host data code by its path, as this predicate judges it: under a directory of
+    `host-data-dirs` (or named with one as a word) and moving nothing to a device. For the link step, whose
+    findings reach a call through a chain of project calls (`ResizeVideo(interpolation_mode="bilinear")` in a
+    video processor down to `F.interpolate` in its functional helpers) and are judged on a snippet without a
+    path."""
+    if not _in_host_path(_TreeView(None, rel, values)):
+        return False
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return not _moves_to_device(_TreeView(tree))

@@ -14,12 +14,45 @@ def _column_of_array(expr) -> bool:
         and any(type(e) is ast.Slice for e in expr.slice.elts)
 
 
+# Tensor methods that answer from the shape, not the values: their result is a Python int in eager mode (a
+# symbolic int of the input shapes under compilation), so repeating by it keeps a shape known before the data.
+_SHAPE_METHODS = frozenset({"size", "numel", "nelement", "dim", "ndimension"})
+
+
+def _shape_count(expr, scope, resolver, depth: int = 0) -> bool:
+    """`t.shape[0]`, `t.size(0)`, `t.numel()`, `len(t)`, arithmetic on them with constants, or a name bound only to
+    such values: a count read off a shape, never a tensor of counts, even when `t` itself is a tensor."""
+    if depth > 4:
+        return False
+    t = type(expr)
+    if t is ast.Constant:
+        return type(expr.value) is int
+    if t is ast.Subscript:
+        return type(expr.value) is ast.Attribute and expr.value.attr == "shape"
+    if t is ast.Attribute:
+        return expr.attr == "ndim"
+    if t is ast.Call:
+        func = expr.func
+        if type(func) is ast.Attribute:
+            return func.attr in _SHAPE_METHODS
+        return type(func) is ast.Name and func.id == "len"
+    if t is ast.BinOp:
+        return _shape_count(expr.left, scope, resolver, depth + 1) \
+            and _shape_count(expr.right, scope, resolver, depth + 1)
+    if t is ast.Name:
+        bindings = resolver.lookup(scope, expr.id) or ()
+        return bool(bindings) and all(b.kind in ("expr", "call") and isinstance(b.value, ast.expr)
+                                      and _shape_count(b.value, b.scope, resolver, depth + 1) for b in bindings)
+    return False
+
+
 @predicate("repeats-not-tensor", kinds=("call", "method"))
 def repeats_not_tensor(ctx, hit) -> bool:
     """The `repeats` argument of repeat_interleave is not, by local evidence, a torch tensor (an int
     or an unknown value): `x.repeat_interleave(2, dim=0)` keeps a shape known before the data. A column of an
     array (`grid_thw[:, 0]`, indexed along two dimensions with a slice) is evidence: repeat_interleave takes a tensor
-    or an int, and such a value is no int."""
+    or an int, and such a value is no int. A count read off a shape (`tokens.shape[0]`, `x.size(0)`, or a name
+    bound to one) is an int even when it is read off a torch tensor."""
     call = hit.node
     if type(call) is not ast.Call:
         return True
@@ -28,4 +61,6 @@ def repeats_not_tensor(ctx, hit) -> bool:
         return True
     if _column_of_array(repeats):
         return False
+    if _shape_count(repeats, call_scope(ctx, call), ctx.resolver):
+        return True
     return not masks.is_tensor(repeats, call_scope(ctx, call), ctx.resolver)

@@ -100,6 +100,11 @@ def switched_findings(findings: list, files: list, summaries: list, engine, cach
         if f.cell is None and not f.suppressed:
             for ln, _rule in f.places():  # a line folded into a finding of the category holds it too
                 present.setdefault((f.path, ln), set()).add(f.category)
+    # Python file -> the rules of its import findings (`from apex import amp`): the file's one finding of the library
+    imported: dict = {}
+    for f in findings:
+        if f.cell is None and not f.suppressed and _import_statement(f):
+            imported.setdefault(f.path, set()).add(f.rule)
     hits: dict = {}  # (config rel, line, category) -> [(python finding, switch), ...]
     others_of = _other_programs(files, values, read_lines)
     for rel, items in switches.items():
@@ -136,9 +141,13 @@ def switched_findings(findings: list, files: list, summaries: list, engine, cach
                     continue
                 if _writes_key(f, key_name(key), cond):
                     continue
+                if "!=" in key and not _key_names_feature(key, f, rules.get(f.rule)):
+                    continue
                 for sf, line, col, end_col, shown in settings:
                     if f.category in present.get((sf.rel, line), ()):
                         continue
+                    if f.rule in imported.get(sf.rel, ()) and _import_statement(f):
+                        continue  # the library's one finding in this file is its import (one per library per file)
                     if rel in others_of(sf):
                         continue  # `python generate.py --compile` launches one generate.py, not its namesakes
                     if others and not all(any(t[0].rel == sf.rel for t in switched_by(k, toggles)) for k in others):
@@ -172,6 +181,24 @@ def switched_findings(findings: list, files: list, summaries: list, engine, cach
     from .report import _suppressed
 
     return _one_per_rule(_suppressed(out, lines_of, engine))
+
+
+def _key_names_feature(key: str, f, rule) -> bool:
+    """`if opt.preprocess != 'scale_width': cudnn.benchmark = True`: a `!=` condition is true for every other word,
+    so any setting of an unrelated option (`--preprocess default='resize_and_crop'`) would "switch on" the block.
+    Such a key is a switch of the feature only when it is about it: a word of the key (`amp` of `amp_opt_level`)
+    is a word of the finding's code, its message or its rule's title (`from apex import amp`). Otherwise the setting
+    picks something else, and the finding is reported where it is."""
+    from .config_keys import key_name, norm
+
+    words = {w for w in norm(key_name(key)).split("_") if len(w) >= 3}
+    text = f"{f.snippet} {f.message} {getattr(rule, 'title', '')}".lower()
+    return bool(words & set(re.findall(r"[a-z0-9]+", text)))
+
+
+def _import_statement(f) -> bool:
+    """The finding is an import statement (`from apex import amp`): the one finding of its library in the file."""
+    return re.match(r"\s*(?:from\s+\S+\s+)?import\s", f.snippet or "") is not None
 
 
 def _reported_partner(f, key: str, block: tuple, items: list, reads, toggles: dict, crel: str,

@@ -133,3 +133,119 @@ def _path_pattern(d: str, entries=()):
     inside = [f"{last}{sep}{e}" for e in entries for sep in ("/", ".") if sep == "/" or e.isidentifier()]
     alts = "|".join(re.escape(t) for t in sorted(set(tails + dotted + inside), key=len, reverse=True))
     return re.compile(rf"(?<![\w-])(?:{alts})(?![\w-])")
+
+
+# Build files of a native library: a copy's CMake project is built by that copy's own build, never by the repository
+# unless one of the repository's build files names the copy's folder (`add_subdirectory(ggml)`).
+_BUILD_FILES = frozenset({"cmakelists.txt", "makefile"})
+
+
+def licensed_copies(layout, root_files) -> list:
+    """Folders below the scan root that carry another project's licence: a licence file (LICENSE*, COPYING*) whose
+    text is not the scan root's licence, beside one of the repository-root files of `copy-root-files`
+    (CONTRIBUTING.md, CODE_OF_CONDUCT.md, a Makefile, ...). Video-LLaMA keeps ImageBind in
+    `video_llama/models/ImageBind/` (CC BY-NC, CONTRIBUTING.md) under its own BSD licence; seamless_communication
+    keeps ggml (MIT, a Makefile) in `ggml/`. A sub-project of the same repository carries the root's licence text
+    (a monorepo's packages), and a folder holding `.git` is a clone of its own; neither is a copy here, nor is an
+    installable fork (its own setup.py, pyproject.toml or setup.cfg: LoRA's transformers fork in `examples/NLU/`,
+    set up with its own environment.yml). With no licence at the scan root nothing is judged."""
+    root_licence = _licence_text(layout, "")
+    if root_licence is None:
+        return []
+    marks = tuple(m.lower() for m in root_files)
+    out = []
+    for d in sorted(x for x in layout.dirs if x and not layout.is_root(x)):
+        names = [n.lower() for n in layout.listing(d)]
+        if not any(n.startswith(_LICENCES) for n in names) or \
+                not any(n == m or n.startswith(m) for n in names for m in marks):
+            continue
+        if _INSTALLABLE.intersection(names):
+            continue  # an installable fork (LoRA's transformers in examples/NLU/): its environment sets it up
+        text = _licence_text(layout, d)
+        if text is not None and text != root_licence:
+            out.append(d)
+    return [d for d in out if not any(layout.under(d, e) for e in out)]
+
+
+def _licence_text(layout, d: str):
+    """The whitespace-normalised text of the first licence file in folder `d` (by name), or None."""
+    import os
+
+    for name in sorted(layout.listing(d)):
+        if name.lower().startswith(_LICENCES):
+            try:
+                with open(os.path.join(layout._root, d, name), encoding="utf-8", errors="replace") as fh:
+                    return " ".join(fh.read(200_000).split())
+            except OSError:
+                continue
+    return None
+
+
+def copy_manifests(layout, namers, values, paths) -> set:
+    """The paths of `paths` that are dependency manifests (requirements*.txt, conda/environment files,
+    pyproject.toml, setup.cfg, Pipfile) or native build files (CMakeLists.txt, *.cmake, Makefile) of a licensed
+    copy (`licensed_copies`), when no file outside the copy names the manifest by its path (`pip install -r
+    ImageBind/requirements.txt`), and for a build file, when no build file or shell script outside the copy names
+    the copy's folder, and no setup document above the copy enters its folder (`_setup_docs_enter`). They declare how
+    the copied project is installed or built on its own; the repository installs with its own manifests. The copy's
+    Python code stays as it is: what the repository imports runs."""
+    from pathlib import PurePosixPath
+
+    from .nested_live import _named_outside, is_manifest
+
+    def kind(p: str):
+        name = PurePosixPath(p).name
+        low = name.lower()
+        if is_manifest(name):
+            return "manifest"
+        if low in _BUILD_FILES or low.endswith(".cmake"):
+            return "build"
+        return None
+
+    todo = {p: k for p in paths if (k := kind(p)) is not None}
+    if not todo:
+        return set()
+    copies = licensed_copies(layout, values.get("copy-root-files", ()))
+    out = set()
+    for d in copies:
+        mine = [p for p in todo if layout.under(p, d)]
+        if not mine:
+            continue
+        base = d.rsplit("/", 1)[-1]
+        pattern = re.compile(rf"(?<![\w-]){re.escape(base)}(?![\w-])")
+        built_outside = any(not layout.under(sf.rel, d) and sf.kind != "python" and kind(sf.rel) != "manifest"
+                            and base in namers.text(sf) and pattern.search(namers.text(sf))
+                            for sf in layout.files)
+        if _setup_docs_enter(layout, d):
+            continue
+        for p in mine:
+            if _named_outside(layout, namers, d, p) or (todo[p] == "build" and built_outside):
+                continue
+            out.add(p)
+    return out
+
+
+def _setup_docs_enter(layout, d: str) -> bool:
+    """A Markdown or reStructuredText file in a folder above the copy (its parent up to the scan root) tells users
+    to enter the copy's folder in a shell (`cd ImageBind` before `pip install -r requirements.txt`, LLaMA-Adapter's
+    imagebind_LLM README) or names a file in it by path (`ImageBind/requirements.txt`): the project's setup installs
+    or builds the copy with its own files."""
+    import os
+
+    base = d.rsplit("/", 1)[-1]
+    name = re.escape(base)
+    enter = re.compile(rf"(?:^|[\s;&(`])cd\s+(?:\S*/)?{name}/?(?=$|[\s;&)`])"
+                       rf"|(?<![\w-]){name}/[\w.-]+\.(?:txt|ya?ml|toml|cfg)\b", re.M)
+    parts = d.split("/")
+    for i in range(len(parts) - 1, -1, -1):
+        above = "/".join(parts[:i])
+        for name in layout.listing(above):
+            if not name.lower().endswith((".md", ".rst")):
+                continue
+            try:
+                with open(os.path.join(layout._root, above, name), encoding="utf-8", errors="replace") as fh:
+                    if enter.search(fh.read(1_000_000)):
+                        return True
+            except OSError:
+                continue
+    return False

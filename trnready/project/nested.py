@@ -25,6 +25,11 @@ changes what the repository runs, not these. Four rules, each a named reason of 
   torch.hub that the rest of the repository reaches only by its path, never by importing it (Depth-Anything loads
   its DINOv2 copy with `torch.hub.load("torchhub/facebookresearch_dinov2_main", ..., source="local")`), the
   packages no module it runs imports, and its own dependency manifests.
+- `nested-copy-manifest` also (`copy_folders.copy_manifests`): the dependency manifests and native build files
+  (requirements*.txt, conda files, CMakeLists.txt, *.cmake, Makefile) of a folder carrying another project's
+  licence (a licence text other than the scan root's, beside a CONTRIBUTING.md or the like), unless a file outside
+  it names the manifest by path (or, for a build file, a build file or script outside names the folder). Its Python
+  code stays reported: what the repository imports runs.
 
 Documentation (Markdown, reStructuredText) is not scanned and names nothing: a README listing the sub-projects
 does not make them run. The root project's own folders and packages are never guarded here."""
@@ -346,6 +351,12 @@ def guard_nested(findings: list, files, root, max_bytes: int, values=None) -> li
         rest = [p for p in deep if p not in reasons]
         if rest:
             reasons.update(unreached(layout, namers, unused, rest))
+    rest = [p for p in paths if p not in reasons]
+    if rest and values:
+        from .copy_folders import copy_manifests
+
+        for rel in copy_manifests(layout, namers, values, rest):
+            reasons[rel] = "nested-copy-manifest"
     if not reasons:
         return findings
     return [replace(f, guarded=True, guarded_by=reasons[f.path]) if not f.guarded and f.path in reasons else f

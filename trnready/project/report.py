@@ -80,10 +80,14 @@ def _link_findings(files, summaries, engine, cache, config, scan_bytes, digests,
             col, end_col = len(text[:col].encode()), len(text[:end_col].encode())
         steps = " → ".join(f"{r}:{n} {t}" if n else f"{r} {t}" for r, n, t in chain)
         via = f"{rel}:{line} {use_text(src, linker, rel)}" + (f" → {steps}" if steps else "")
+        guarded_by = ""
+        if not guarded and chain and _host_chain(rel, chain[-1][0], rule, py, text_of, engine, config):
+            guarded, guarded_by = True, "host-data-code"
         out.append(make_finding(
             rule, occurrences, confidence=confidence, path=rel, line=line, column=_column(text, col) ,
             end_line=end_line, end_column=_column(end_text, end_col), snippet=text,
-            message=f"{message} (via {via})", code=src, context=_context(lines, line), guarded=guarded))
+            message=f"{message} (via {via})", code=src, context=_context(lines, line), guarded=guarded,
+            guarded_by=guarded_by))
         if use[1] < 0 and chain and chain[0][1] and chain[0][0] != rel:
             # a class attribute or dataclass field read through an object in another module (`init_process_group(
             # backend=cfg.distributed_training.distributed_backend)`): the read is where the value is used, a place
@@ -245,6 +249,30 @@ def _with_wrapped_build(f, step, py: dict, lines_of: dict, config):
             col = _column(lines[ln - 1], col - 1) if 0 < ln <= len(lines) else col
         more.append((rel, ln, col, f.rule))
     return replace(f, elsewhere=tuple(dict.fromkeys((*f.elsewhere, *more))))
+
+
+def _host_chain(rel: str, last: str, rule, py: dict, text_of: dict, engine, config) -> bool:
+    """A finding reached through project calls (`ResizeVideo(interpolation_mode="bilinear")` → `F.resize` →
+    `F.interpolate`) in a category of `host-data-categories`, whose place and whose final call both lie in host data
+    modules (predicate `host-data-code`: a directory of `host-data-dirs`, nothing moved to a device): the value is
+    used on decoded frames or samples on the CPU, as the per-file pass judges the final call itself."""
+    from ..context.host_data_code import host_module
+
+    values = _values(engine)
+    if rule.category not in values.get("host-data-categories", ()):
+        return False
+    for r in dict.fromkeys((rel, last)):
+        if r not in py:
+            return False
+        key = ("host-data-code", r)  # the answer per module, kept beside the texts for this link step
+        if key not in text_of:
+            if r not in text_of:
+                data, diag = read_bytes(py[r].path, r, config.max_file_size)
+                text_of[r] = data.decode("utf-8", "replace") if diag is None and data is not None else ""
+            text_of[key] = host_module(r, text_of[r], values)
+        if not text_of[key]:
+            return False
+    return True
 
 
 def _values(engine) -> dict:

@@ -335,8 +335,16 @@ def _decide(todo, files, packages, values, read_text, classify, cache=None) -> l
     own = project_names(files)
     views: dict = {}  # rel -> what the first `_mentioned` kept of the file (`_FileView`)
     resolve = _resolver(py)
+    setup = frozenset(values.get("module-setup-calls", ()))
+    programs: dict = {}
+
+    def program(rel: str) -> bool:
+        if rel not in programs:
+            programs[rel] = _runs_at_import(text_of(py[rel]), setup)
+        return programs[rel]
+
     used, names, starred, holders = _mentioned(places, files, text_of, py, looks_up, place_of, own, views, resolve,
-                                               cache)
+                                               cache, program)
     # Follow the definitions that alone mention a name, level by level: a name is used when some holder is
     seen = set(places)
     level = holders
@@ -350,7 +358,7 @@ def _decide(todo, files, packages, values, read_text, classify, cache=None) -> l
             break
         seen.update(todo_places)
         u, n2, s2, level = _mentioned(todo_places, files, text_of, py, looks_up, place_of, own, views, resolve,
-                                      cache)
+                                      cache, program)
         used |= u
         names |= n2
         starred |= s2
@@ -385,7 +393,7 @@ def _decide(todo, files, packages, values, read_text, classify, cache=None) -> l
 
 
 def _mentioned(places: dict, files, text_of, py: dict, looks_up, place_of, own, views: dict, resolve,
-               cache=None) -> tuple:
+               cache=None, program=lambda rel: False) -> tuple:
     """The definitions (keys: (name, module rel)) some scanned file refers to outside their own lines, where files
     look names up (`_lookups`; complete whenever some definition is left unmentioned), and the holders of the
     definitions mentioned only inside other judged module-level definitions ({key: {(holder key, holder place)}}:
@@ -394,7 +402,7 @@ def _mentioned(places: dict, files, text_of, py: dict, looks_up, place_of, own, 
     name used nearby costs little, and only when some definition is mentioned nowhere, or only inside other
     definitions, is every text read. `views` (shared by the calls of one `_decide`): what the first look at each
     file kept for the next calls (`_FileView`). `resolve`: the project files an import's module may be
-    (`_resolver`)."""
+    (`_resolver`). `program(rel)`: the module runs code at import (`_runs_at_import`)."""
     used: set = set()
     left: dict = {}  # key -> its module
     holders: dict = {}
@@ -480,8 +488,10 @@ def _mentioned(places: dict, files, text_of, py: dict, looks_up, place_of, own, 
                     settle(key)
         names.update(view.names)
         starred.update(view.starred)
-    # A module no other file names is a tool or a script nothing imports: its functions are called by hand
-    for key in [k for k, rel in left.items() if rel not in imported]:
+    # A module no other file names is a tool or a script nothing imports: its functions are called by hand. Not
+    # those of a program that runs at import (`print(...)`, `demo.launch()` at its top level): nobody imports it
+    # to call a function, so a function it never mentions itself never runs.
+    for key in [k for k, rel in left.items() if rel not in imported and not program(rel)]:
         settle(key)
     if left:
         found = _documented({k[0]: rel for k, rel in left.items()}, files)
@@ -490,6 +500,29 @@ def _mentioned(places: dict, files, text_of, py: dict, looks_up, place_of, own, 
     for key in used:
         holders.pop(key, None)
     return used, names, starred, holders
+
+
+def _runs_at_import(text: str, setup: frozenset) -> bool:
+    """The module's top level runs a program when imported: a statement of its own (not inside an `if`, a `try` or
+    the `__main__` block) that calls something beyond the set-up calls of `[context.values] module-setup-calls`
+    (`print("loading")`, `demo.launch()`), or a loop or `with` at the top level. Importing it runs the program, so
+    it is run, not imported by hand. A call in an import guard (`except ImportError: print("pip install x")`) is
+    no program: agent and plugin files loaded by path carry such guards."""
+    import ast
+
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    for st in tree.body:
+        if isinstance(st, (ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith)):
+            return True
+        if isinstance(st, ast.Expr) and isinstance(st.value, ast.Call):
+            f = st.value.func
+            name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+            if name not in setup:
+                return True
+    return False
 
 
 def _refers(sf, text: str, name: str, offsets: list, resolve, reexports: bool = False, statements=None):

@@ -17,7 +17,9 @@ def _found(path):
 
 def test_build_probe_of_torch_c():
     assert _found(FIXTURE / "build_probe.py") == [
+        ("build_probe.py", 6, 54, "TRN243", "neuron-guarded"),  # the right operand of `and` after the probe
         ("build_probe.py", 7, 14, "TRN243", "neuron-guarded"),  # hasattr(_C, "_cuda_setRNGState"), via `from torch import _C`
+        ("build_probe.py", 8, 13, "TRN243", "neuron-guarded"),  # the private RNG entry point, under the same probe
         ("build_probe.py", 10, 9, "TRN243", ""),  # the else arm runs on Neuron
         ("build_probe.py", 15, 9, "TRN243", "neuron-guarded"),  # hasattr(torch._C, "_cuda_getDeviceCount")
         ("build_probe.py", 17, 9, "TRN243", ""),  # `_get_tracing_state` is no CUDA-build attribute

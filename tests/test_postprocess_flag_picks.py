@@ -32,3 +32,23 @@ def test_a_flag_bound_twice_is_no_known_check():
     found = {(f["line"], f["rule"]): f for f in _findings("rebound.py")}
     assert found[(9, "TRN242")]["guarded"]  # which binding the `if` reads is unknown: the pick stays as it was
     assert not found[(3, "TRN243")].get("occurrences")
+
+
+def test_a_conditional_expression_under_a_flag_is_listed_at_the_flag_binding():
+    found = {(f["line"], f["rule"]): f for f in _findings("tensor_type.py")}
+    check = found[(3, "TRN243")]
+    assert not check["guarded"]
+    # `Tensor = torch.cuda.FloatTensor if cuda else torch.FloatTensor`: on Trainium the flag is False and the
+    # expression picks CPU tensors, so it is a place of the flag's finding (line 4 re-reads the same check)
+    assert [(o["line"], o["column"], o["rule"]) for o in check["occurrences"]] == [(4, 11, "TRN243"), (7, 10, "TRN243")]
+    assert (7, "TRN243") not in found
+    # a device string picked the same way was never guarded: it stays its own finding
+    assert not found[(8, "TRN242")]["guarded"]
+
+
+def test_a_conditional_expression_that_is_no_pick_stays_as_it_was():
+    found = {(f["line"], f["rule"]): f for f in _findings("tensor_type.py")}
+    # both operands name a CUDA type: the test (a parameter, not a CUDA check) chooses between two CUDA layouts
+    assert not found[(16, "TRN243")]["guarded"]
+    # a flag bound twice: which binding the expression reads is unknown
+    assert not found[(20, "TRN243")]["guarded"]

@@ -33,7 +33,7 @@ from .scope import classify
 # it; 10: one per rule per function for more categories of [context.values]; 13: one per category per statement,
 # per API per function, masked_select by mask; 14: one per shell assignment value, per cuda-amp API per file and
 # per class, per statement in alternative arms, alias uses into the alias; 15: the end lines of occurrences).
-VERSION = 15
+VERSION = 16
 
 
 # ---------------------------------------------------------------- file steps
@@ -172,6 +172,7 @@ def one_per_thing(findings: list, ctx, result) -> list:
     config = ctx.kind in CONFIG_KINDS and not ci
     picks = _checked_branches(findings, ctx, result)
     pick_rules = frozenset(values.get("pick-value-rules", ()))
+    pick_types = frozenset(values.get("pick-value-types", ()))
     pick_lines: set | None = None  # (cell, line) of the statements a device pick is written with, when asked
     flags: dict | None = None  # (cell, line) of such a statement under `if FLAG:` -> the lines binding FLAG
     at_line: dict = {}  # (stand, category, line) -> index into out of the first finding there
@@ -197,7 +198,8 @@ def one_per_thing(findings: list, ctx, result) -> list:
             # torch.cuda.is_available():`), guarded as its arm is: the line that writes the pick, listed at the
             # check (postprocess_picks.py). Other guarded code of the arm stays guarded.
             if pick_lines is None:
-                pick_lines = pick_statements((tree, cell) for tree, _, cell in _trees(findings, ctx, result))
+                pick_lines = pick_statements(((tree, cell) for tree, _, cell in _trees(findings, ctx, result)),
+                                             pick_types)
             live = (f.path, f.cell, f.suppressed, False)
             if (f.cell, f.line) in pick_lines:
                 check = next((at_line[k] for lines in picks.get((f.path, f.cell, f.line), ())
@@ -206,7 +208,8 @@ def one_per_thing(findings: list, ctx, result) -> list:
                     # the check written where a flag the `if` tests is bound (`is_cuda = torch.cuda.is_available()`
                     # then `if is_cuda: device = "cuda"`): the pick is listed at the binding's finding
                     if flags is None:
-                        flags = flag_checks((tree, cell) for tree, _, cell in _trees(findings, ctx, result))
+                        flags = flag_checks(((tree, cell) for tree, _, cell in _trees(findings, ctx, result)),
+                                            pick_types)
                     check = next((at_line[k] for ln in flags.get((f.cell, f.line), ())
                                   for k in ((live, f.category, ln),) if k in at_line), None)
         if check is not None:

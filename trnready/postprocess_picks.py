@@ -13,8 +13,22 @@ import ast
 from .astwalk import walk
 
 
-def _pick_value(value: ast.expr | None) -> bool:
-    """A device string, or a `torch.device(...)` of one: the value a pick assigns or returns."""
+def _dotted(node: ast.expr) -> str | None:
+    parts = []
+    while type(node) is ast.Attribute:
+        parts.append(node.attr)
+        node = node.value
+    if type(node) is not ast.Name:
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+def _pick_value(value: ast.expr | None, types: frozenset = frozenset()) -> bool:
+    """A device string, a `torch.device(...)` of one, or a CUDA tensor type of `pick-value-types`
+    (`torch.cuda.FloatTensor`): the value a pick assigns or returns."""
+    if type(value) is ast.Attribute:
+        return _dotted(value) in types
     if type(value) is ast.Constant:
         return type(value.value) is str
     if type(value) is ast.Call:
@@ -24,12 +38,34 @@ def _pick_value(value: ast.expr | None) -> bool:
     return False
 
 
-def pick_statements(trees) -> set:
-    """(cell, line) of the assignments and returns whose value is a device string or `torch.device("...")`, in
-    an arm of an `if` (nested arms included): the statements a device pick is written with."""
+def _conditional_pick(st: ast.stmt, types: frozenset) -> ast.IfExp | None:
+    """The `a if test else b` an assignment or return writes, when `a` is a pick value and `b` names no CUDA
+    device (`Tensor = torch.cuda.FloatTensor if cuda else torch.FloatTensor`): a pick written as one expression."""
+    if isinstance(st, ast.Assign) and len(st.targets) != 1:
+        return None
+    value = st.value if isinstance(st, (ast.Assign, ast.AnnAssign, ast.Return)) else None
+    if type(value) is not ast.IfExp or not _pick_value(value.body, types):
+        return None
+    if any(type(n) is ast.Constant and isinstance(n.value, str) and n.value.split(":")[0] == "cuda"
+           for n in walk(value.orelse)):
+        return None
+    return value
+
+
+def _lines(st: ast.stmt) -> range:
+    return range(st.lineno, (st.end_lineno or st.lineno) + 1)
+
+
+def pick_statements(trees, types: frozenset = frozenset()) -> set:
+    """(cell, line) of the assignments and returns whose value is a device string, `torch.device("...")` or a
+    CUDA tensor type, in an arm of an `if` (nested arms included) or as the first operand of a conditional
+    expression: the statements a device pick is written with."""
     out: set = set()
     for tree, cell in trees:
         for node in walk(tree):
+            if _conditional_pick(node, types) is not None:
+                out.update((cell, ln) for ln in _lines(node))
+                continue
             if type(node) is not ast.If:
                 continue
             for arm, other in ((node.body, node.orelse), (node.orelse, node.body)):
@@ -38,8 +74,8 @@ def pick_statements(trees) -> set:
                 for st in arm:
                     if isinstance(st, ast.Assign) and len(st.targets) != 1:
                         continue
-                    if isinstance(st, (ast.Assign, ast.AnnAssign, ast.Return)) and _pick_value(st.value):
-                        out.update((cell, ln) for ln in range(st.lineno, (st.end_lineno or st.lineno) + 1))
+                    if isinstance(st, (ast.Assign, ast.AnnAssign, ast.Return)) and _pick_value(st.value, types):
+                        out.update((cell, ln) for ln in _lines(st))
     return out
 
 
@@ -80,25 +116,31 @@ def _single_bindings(tree) -> dict:
     return {k: v for k, v in seen.items() if k not in twice}
 
 
-def flag_checks(trees) -> dict:
-    """(cell, line) -> the lines of the statement binding the flag an `if` tests, for the lines of the pick
-    statements in that `if`'s body: `is_cuda = torch.cuda.is_available()` at module level, then `if is_cuda:
-    device = "cuda"` in a function. The check is then written where the flag is bound, not in the `if`; the pick's
-    value is listed at that binding's finding, as it is at a check written in the `if`."""
+def flag_checks(trees, types: frozenset = frozenset()) -> dict:
+    """(cell, line) -> the lines of the statement binding the flag an `if` (or a conditional expression) tests,
+    for the lines of the pick statements it chooses: `is_cuda = torch.cuda.is_available()` at module level, then
+    `if is_cuda: device = "cuda"` in a function, or `Tensor = torch.cuda.FloatTensor if cuda else
+    torch.FloatTensor`. The check is then written where the flag is bound, not in the `if`; the pick's value is
+    listed at that binding's finding, as it is at a check written in the `if`."""
     out: dict = {}
     for tree, cell in trees:
         bound: dict | None = None
         for node in walk(tree):
-            if type(node) is not ast.If or type(node.test) is not ast.Name:
+            conditional = _conditional_pick(node, types)
+            test = conditional.test if conditional is not None else node.test if type(node) is ast.If else None
+            if type(test) is not ast.Name:
                 continue
             if bound is None:
                 bound = _single_bindings(tree)
-            where = bound.get(node.test.id)
+            where = bound.get(test.id)
             if where is None:
+                continue
+            binding = tuple(range(where[0], where[1] + 1))
+            if conditional is not None:
+                out.update(((cell, ln), binding) for ln in _lines(node))
                 continue
             for st in node.body:
                 if (isinstance(st, ast.Assign) and len(st.targets) == 1) or isinstance(st, (ast.AnnAssign, ast.Return)):
-                    if _pick_value(st.value):
-                        for ln in range(st.lineno, (st.end_lineno or st.lineno) + 1):
-                            out[(cell, ln)] = tuple(range(where[0], where[1] + 1))
+                    if _pick_value(st.value, types):
+                        out.update(((cell, ln), binding) for ln in _lines(st))
     return out

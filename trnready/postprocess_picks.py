@@ -38,7 +38,7 @@ def _pick_value(value: ast.expr | None, types: frozenset = frozenset()) -> bool:
     return False
 
 
-def _conditional_pick(st: ast.stmt, types: frozenset) -> ast.IfExp | None:
+def _conditional_pick(st: ast.AST, types: frozenset) -> ast.IfExp | None:
     """The `a if test else b` an assignment or return writes, when `a` is a pick value and `b` names no CUDA
     device (`Tensor = torch.cuda.FloatTensor if cuda else torch.FloatTensor`): a pick written as one expression."""
     if isinstance(st, ast.Assign) and len(st.targets) != 1:
@@ -52,8 +52,9 @@ def _conditional_pick(st: ast.stmt, types: frozenset) -> ast.IfExp | None:
     return value
 
 
-def _lines(st: ast.stmt) -> range:
-    return range(st.lineno, (st.end_lineno or st.lineno) + 1)
+def _lines(st: ast.AST) -> range:
+    first = getattr(st, "lineno", 0)
+    return range(first, (getattr(st, "end_lineno", None) or first) + 1)
 
 
 def pick_statements(trees, types: frozenset = frozenset()) -> set:
@@ -127,7 +128,8 @@ def flag_checks(trees, types: frozenset = frozenset()) -> dict:
         bound: dict | None = None
         for node in walk(tree):
             conditional = _conditional_pick(node, types)
-            test = conditional.test if conditional is not None else node.test if type(node) is ast.If else None
+            arm = node.body if isinstance(node, ast.If) else []
+            test = conditional.test if conditional is not None else node.test if isinstance(node, ast.If) else None
             if type(test) is not ast.Name:
                 continue
             if bound is None:
@@ -139,7 +141,7 @@ def flag_checks(trees, types: frozenset = frozenset()) -> dict:
             if conditional is not None:
                 out.update(((cell, ln), binding) for ln in _lines(node))
                 continue
-            for st in node.body:
+            for st in arm:
                 if (isinstance(st, ast.Assign) and len(st.targets) == 1) or isinstance(st, (ast.AnnAssign, ast.Return)):
                     if _pick_value(st.value, types):
                         out.update(((cell, ln), binding) for ln in _lines(st))

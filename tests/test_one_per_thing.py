@@ -109,7 +109,7 @@ def test_uses_stay_when_the_import_is_suppressed_or_another_rule(tmp_path):
     """Look-alikes: a suppressed import does not swallow the uses (they stand on their own), and a use of
     another rule in the same file is another thing."""
     (tmp_path / "xla_step.py").write_text(XLA.replace("as xm\n", "as xm  # trnready: ignore[TRN221] TPU leg\n", 1)
-                                     + "\nimport torch\ntorch.cuda.synchronize()\n")
+                                     + "\nimport torch\ntorch.cuda.synchronize()\nstep(None)\n")
     got = [(f["line"], f["rule"], f["suppressed"], f.get("occurrences")) for f in scan(tmp_path)["findings"]]
     # Lines 5 and 6 are one run of neighbouring statements (one edit), still apart from the suppressed import.
     assert got == [(1, "TRN221", True, None), (5, "TRN221", False, [{"line": 6, "column": 5, "rule": "TRN221"}]),
@@ -156,6 +156,9 @@ second = torch.randn(4, generator=g)
 
 def reseed(gen):
     gen.manual_seed(0xABEDABE8)
+
+
+reseed(g)
 """
 
 

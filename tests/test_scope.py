@@ -130,6 +130,8 @@ def test_gate_min_confidence_counts_high_only(tmp_path):
     # `.cuda()` on an unknown receiver is medium confidence; torch.cuda.synchronize() is high.
     (tmp_path / "m.py").write_text("import torch\n\ndef f(m):\n    return m.cuda()\n\n"
                                    "torch.cuda.synchronize()\n")
+    # (another module calls f: a function nothing calls, in a module that runs at import, is dead code)
+    (tmp_path / "run.py").write_text("from m import f\n\nf(None)\n")
     rc, report = _json(tmp_path)
     conf = {f["rule"]: f["confidence"] for f in report["findings"]}
     assert conf == {"TRN241": "medium", "TRN243": "high"}

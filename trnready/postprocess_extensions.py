@@ -26,6 +26,7 @@ from .postprocess_cuda import cuda_texts, joined_path as _joined, whole_file_cud
 from .read import read_bytes
 from .readers.cuda import cuda_kernels, local_includes
 from .astwalk import walk
+from .project.syntax import dotted as _dotted
 
 _CATEGORY = "custom-cuda-kernel"
 _GATE_LIKE = ("source", "build")
@@ -268,15 +269,6 @@ def _module_binding(tree, line: int) -> str | None:
     return None
 
 
-def _dotted(node) -> str | None:
-    parts = []
-    while type(node) is ast.Attribute:
-        parts.append(node.attr)
-        node = node.value
-    if type(node) is ast.Name:
-        parts.append(node.id)
-        return ".".join(reversed(parts))
-    return None
 
 
 def _op_calls(tree, bound: str) -> list:

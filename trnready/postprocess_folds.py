@@ -28,6 +28,7 @@ import bisect
 import re
 from typing import Any
 from .astwalk import walk
+from .project.syntax import dotted as _dotted
 
 # `NAME=value` in a shell line: the value as written (quoted, or up to a blank or a command separator).
 _SHELL_VALUE = re.compile(r"""=("[^"]*"|'[^']*'|[^\s;&|)]*)""")
@@ -107,15 +108,6 @@ def _own_expressions(st):
                 stack.append(child)
 
 
-def _dotted(node) -> str | None:
-    parts = []
-    while type(node) is ast.Attribute:
-        parts.append(node.attr)
-        node = node.value
-    if type(node) is not ast.Name:
-        return None
-    parts.append(node.id)
-    return ".".join(reversed(parts))
 
 
 def file_apis(tree, mine: list, categories: frozenset) -> dict:

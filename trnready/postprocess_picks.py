@@ -11,17 +11,9 @@ from __future__ import annotations
 
 import ast
 from .astwalk import walk
+from .project.syntax import dotted as _dotted
 
 
-def _dotted(node: ast.expr) -> str | None:
-    parts = []
-    while type(node) is ast.Attribute:
-        parts.append(node.attr)
-        node = node.value
-    if type(node) is not ast.Name:
-        return None
-    parts.append(node.id)
-    return ".".join(reversed(parts))
 
 
 def _pick_value(value: ast.expr | None, types: frozenset = frozenset()) -> bool:

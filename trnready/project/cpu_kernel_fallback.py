@@ -33,6 +33,7 @@ from dataclasses import replace
 from pathlib import PurePosixPath
 
 from ..astwalk import walk
+from .syntax import dotted
 
 _CATEGORY = "custom-cuda-kernel"
 LOWERED = ("; every call of the extension here picks its CUDA kernel only for CUDA tensors and otherwise runs its CPU "
@@ -40,15 +41,6 @@ LOWERED = ("; every call of the extension here picks its CUDA kernel only for CU
            "on Neuron it runs with a host round trip, so porting the kernel to NKI is a performance item")
 
 
-def _dotted(e) -> str:
-    parts = []
-    while isinstance(e, ast.Attribute):
-        parts.append(e.attr)
-        e = e.value
-    if isinstance(e, ast.Name):
-        parts.append(e.id)
-        return ".".join(reversed(parts))
-    return ""
 
 
 def _imported_names(tree, line: int) -> list:
@@ -101,7 +93,7 @@ def falls_back(tree, line: int) -> bool:
     for node in walk(tree):
         if not isinstance(node, ast.Call):
             continue
-        d = _dotted(node.func)
+        d = dotted(node.func) or ""
         if not any(d.startswith(n + ".") for n in names):
             continue
         found = True

@@ -35,11 +35,10 @@ def _flag_at(modules, rel: str, name: str, hops: int, memo: dict | None = None) 
     entry = next((e for e in flags if type(e) is list and e[0] == name), None)
     if entry is not None:
         found = all(_flag_at(modules, rel, dep, hops + 1, memo) for dep in entry[1:])
-    elif name in s["imports"]:
-        mod, level, imported = s["imports"][name]
-        target = modules.absolute(rel, mod, level)
-        if imported is not None and target in modules.mods:
-            found = _flag_at(modules, modules.mods[target], imported, hops + 1, memo)
+    else:
+        source = modules.imported_from(s, rel, name)
+        if source is not None:
+            found = _flag_at(modules, source[0], source[1], hops + 1, memo)
     memo[key] = found
     return found
 
@@ -71,10 +70,10 @@ def _needs_cuda_at(modules, rel: str, name: str, hops: int, memo: dict) -> bool:
         entry = next((e for e in s["flags"] if type(e) is list and e[0] == MARK + name), None)
         if entry is not None:
             found = all(_needs_cuda_at(modules, rel, dep, hops + 1, memo) for dep in entry[1:])
-        elif imp is not None and imp[2] is not None:
-            target = modules.absolute(rel, imp[0], imp[1])
-            if target in modules.mods:
-                found = _needs_cuda_at(modules, modules.mods[target], imp[2], hops + 1, memo)
+        else:
+            source = modules.imported_from(s, rel, name)
+            if source is not None:
+                found = _needs_cuda_at(modules, source[0], source[1], hops + 1, memo)
     memo[key] = found
     return found
 

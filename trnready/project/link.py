@@ -122,6 +122,16 @@ class ModuleMap:
         base = pkg[:len(pkg) - (level - 1)]
         return ".".join([*base, *([module] if module else [])])
 
+    def imported_from(self, summary: dict, rel: str, name: str) -> tuple | None:
+        """(defining file, its name) of `name` that module `rel` (with its `summary`) imports from a project module
+        (`from .flags import HAS_CUDA as ok`: (flags.py, "HAS_CUDA")); None for a module imported whole, a name
+        the file does not import, or a module outside the project."""
+        imp = summary["imports"].get(name)
+        if imp is None or imp[2] is None:
+            return None
+        target = self.absolute(rel, imp[0], imp[1])
+        return (self.mods[target], imp[2]) if target in self.mods else None
+
 
 class Linker(ModuleMap):
     def __init__(self, summaries, scan, memo=None, needles=()):

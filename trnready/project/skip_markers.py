@@ -96,11 +96,8 @@ def is_marker(modules, rel: str, name: str, hops: int, max_hops: int) -> bool:
         s = head_of(modules.summaries, rel)
         if MARK + name in s["flags"]:
             return True
-        imp = s["imports"].get(name)
-        if imp is None or imp[2] is None:
+        source = modules.imported_from(s, rel, name)
+        if source is None:
             return False
-        target = modules.absolute(rel, imp[0], imp[1])
-        if target not in modules.mods:
-            return False
-        rel, name, hops = modules.mods[target], imp[2], hops + 1
+        (rel, name), hops = source, hops + 1
     return False

@@ -266,6 +266,19 @@ def _candidates(tree) -> list:
     return out
 
 
+def reference_positions(names, attributes, wanted: set) -> dict:
+    """(name, via attribute) -> [(line, column)] of the references to the `wanted` helper names among the `names`
+    (ast.Name loads) and `attributes` (`.name`, placed at the attribute's own name) of a test module."""
+    by_name: dict = {}
+    for n in names:
+        if n.id in wanted and type(n.ctx) is ast.Load:
+            by_name.setdefault((n.id, False), []).append((n.lineno, n.col_offset))
+    for a in attributes:
+        if a.attr in wanted:
+            by_name.setdefault((a.attr, True), []).append((a.end_lineno, a.end_col_offset - len(a.attr)))
+    return by_name
+
+
 def helper_spans(ctx, tree, held, rounds: int = 4) -> list:
     """Spans of the helpers of a test module used only by tests that never run on a Neuron machine.
 
@@ -276,14 +289,7 @@ def helper_spans(ctx, tree, held, rounds: int = 4) -> list:
     cands = _candidates(tree)
     if not cands:
         return []
-    wanted = {name for _, name, _ in cands}
-    by_name: dict = {}
-    for n in ctx.nodes(ast.Name):
-        if n.id in wanted and type(n.ctx) is ast.Load:
-            by_name.setdefault((n.id, False), []).append((n.lineno, n.col_offset))
-    for a in ctx.nodes(ast.Attribute):
-        if a.attr in wanted:
-            by_name.setdefault((a.attr, True), []).append((a.end_lineno, a.end_col_offset - len(a.attr)))
+    by_name = reference_positions(ctx.nodes(ast.Name), ctx.nodes(ast.Attribute), {name for _, name, _ in cands})
     added: list = []
     done: set = set()
     for _ in range(rounds):

@@ -49,23 +49,19 @@ def helper_refs(tree: ast.Module) -> list:
     reference it. Written only for a module whose tests the link step may guard (skip markers or conftest fixtures
     from elsewhere): a helper every reference of which ends up guarded there runs for nobody, as within one file
     (`mp.spawn(_worker, ...)` from a test under an imported `@skip_if_single_gpu`)."""
-    from ..context._test_skips import _candidates
+    from ..context._test_skips import _candidates, reference_positions
 
     cands = _candidates(tree)
     if not cands:
         return []
-    wanted = {name for _, name, _ in cands}
-    refs: dict = {}
-    for n in ast.walk(tree):
-        if type(n) is ast.Name and n.id in wanted and type(n.ctx) is ast.Load:
-            refs.setdefault((n.id, False), []).append(n.lineno)
-        elif type(n) is ast.Attribute and n.attr in wanted:
-            refs.setdefault((n.attr, True), []).append(n.end_lineno or n.lineno)
+    nodes = list(ast.walk(tree))
+    refs = reference_positions([n for n in nodes if type(n) is ast.Name],
+                               [n for n in nodes if type(n) is ast.Attribute], {name for _, name, _ in cands})
     out = []
     for node, name, attr in cands:
         first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", ())])
         last = node.end_lineno or node.lineno
-        lines = sorted({ln for ln in refs.get((name, attr), ()) if not first <= ln <= last})
+        lines = sorted({ln for ln, _ in refs.get((name, attr), ()) if not first <= ln <= last})
         if lines and len(lines) <= MAX_REFS:
             out.append([first, last, HELPER + ",".join(map(str, lines)), False])
     return out

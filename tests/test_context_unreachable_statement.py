@@ -1,0 +1,25 @@
+"""unreachable-statement: what follows a raise, return, break or continue in its block is guarded; the statements
+before it, other blocks and code after a call that merely exits stay."""
+from conftest import CONTEXT_FIXTURES, scan_findings
+from trnready import context
+
+
+def test_statements_after_leaving_their_block_are_guarded():
+    got = [(p, line, col, rule, guarded) for p, line, col, rule, _, guarded in
+           scan_findings(CONTEXT_FIXTURES / "unreachable_statement", "--show-guarded")]
+    assert got == [
+        ("proj/generate.py", 7, 9, "TRN261", True),  # after `raise NotImplementedError` in the `if compile:` arm
+        ("proj/generate.py", 8, 17, "TRN112", True),
+        ("proj/generate.py", 8, 17, "TRN701", True),
+        ("proj/generate.py", 9, 12, "TRN241", False),  # the function's own return: after the `if`, reachable
+        ("proj/generate.py", 16, 13, "TRN243", True),  # after `continue`
+        ("proj/generate.py", 17, 9, "TRN243", False),  # the loop's next statement
+        ("proj/generate.py", 19, 29, "TRN242", False),
+        ("proj/generate.py", 22, 9, "TRN243", True),  # after a bare `raise` in the handler
+        ("proj/generate.py", 24, 9, "TRN243", False),  # `finally` runs whatever the handler does
+        ("proj/generate.py", 29, 25, "TRN242", False),  # a call is not assumed never to return
+    ]
+
+
+def test_registered_as_a_guard():
+    assert context.get("unreachable-statement").effect == "guard"

@@ -11,6 +11,8 @@ def test_other_framework_modules_are_dropped_torch_modules_stay():
     # nothing, even with --show-guarded: the predicate drops
     assert scan_findings(CONTEXT_FIXTURES / "other_framework", "--show-guarded") == [
         ("proj/convert.py", 6, 16, "TRN241", CUDA, False),
+        # a TensorFlow HParams container of a PyTorch project: its "nccl" feeds init_process_group elsewhere
+        ("proj/hparams.py", 7, 22, "TRN271", "Distributed process group on NCCL: `dist_backend`", False),
         ("proj/torch_infer.py", 5, 12, "TRN241", CUDA, False),
     ]
 

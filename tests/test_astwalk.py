@@ -91,3 +91,24 @@ def test_loaded_names_are_the_name_loads_the_walk_finds():
             assert loaded_names(node, wanted) == expected
             count += bool(expected)
     assert count > 1000
+
+
+def test_of_kinds_holds_the_nodes_of_those_types_the_walk_finds():
+    from trnready.astwalk import of_kinds
+
+    kinds_tried = [frozenset((ast.Constant, ast.JoinedStr)), frozenset((ast.Call,)), frozenset((ast.Name, ast.Module)),
+                   frozenset((ast.MatchAs, ast.arg, ast.keyword, ast.alias))]
+    count = 0
+    for text in [EVERY_KIND.replace("def f[T]", "def f").replace("type Alias = list[int]", "Alias = 1"),
+                 *_sources()]:
+        try:
+            tree = ast.parse(text)
+        except SyntaxError:
+            continue
+        for node in [tree, *ast.walk(tree)][::11]:
+            for kinds in kinds_tried:
+                found = of_kinds(node, kinds)
+                expected = [n for n in ast.walk(node) if type(n) in kinds]
+                assert len(found) == len(expected) and {id(n) for n in found} == {id(n) for n in expected}
+                count += len(expected)
+    assert count > 10_000

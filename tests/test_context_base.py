@@ -80,9 +80,10 @@ def test_parent_and_statement_nodes_agree_with_the_whole_file_walk(name, text):
         assert ctx.parent(node) is parents.get(id(node)), (name, type(node).__name__, getattr(node, "lineno", None))
     assert searched > len(every) // 2  # most nodes were found without the whole-file walk
     fresh = base.FileContext(index=None, tree=tree, resolver=None, values={})
-    for kind in {type(n) for n in every if isinstance(n, ast.stmt)} | {ast.FunctionDef, ast.If, ast.Try}:
+    for kind in {type(n) for n in every if isinstance(n, ast.stmt)} | {ast.FunctionDef, ast.If, ast.Try,
+                                                                       ast.ExceptHandler, ast.match_case}:
         assert fresh.nodes(kind) == table.get(kind, []), (name, kind.__name__)
-    assert "_walk" not in fresh.memo  # statement kinds never needed the whole-file walk
+    assert "_walk" not in fresh.memo  # statement kinds (and handlers, cases) never needed the whole-file walk
 
 
 @pytest.mark.parametrize("name,text", list(_sources()), ids=lambda v: v if len(v) < 80 else "")

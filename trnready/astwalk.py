@@ -71,3 +71,29 @@ def loaded_names(node: ast.AST, names) -> set:
             elif v is not None and isinstance(v, AST):
                 push(v)
     return out
+
+
+def of_kinds(node: ast.AST, kinds) -> list:
+    """The nodes of exactly these types in `node`'s subtree, node included, in no particular order: what
+    `[n for n in walk(node) if type(n) in kinds]` holds, from one plain stack loop (no generator step per node)
+    for callers that use the nodes as a set."""
+    out: list = []
+    stack: list = [node]
+    pop, push, table, AST = stack.pop, stack.append, _FIELDS, _AST
+    while stack:
+        n = pop()
+        k = type(n)
+        if k in kinds:
+            out.append(n)
+        fields = table.get(k)
+        if fields is None:
+            fields = _fields(k)
+        for name in fields:
+            v = getattr(n, name, None)
+            if type(v) is list:
+                for x in v:
+                    if isinstance(x, AST):
+                        push(x)
+            elif v is not None and isinstance(v, AST):
+                push(v)
+    return out

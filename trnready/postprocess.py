@@ -19,7 +19,7 @@ import bisect
 from dataclasses import replace
 
 from . import suppress
-from .astwalk import walk
+from .astwalk import of_kinds
 from .config import drop_per_file_ignores
 from .model import SEVERITY_RANK
 from .postprocess_folds import apart, joins as file_joins
@@ -394,6 +394,7 @@ def _checked_branches(findings: list, ctx, result) -> dict:
 
 _MASK_CATEGORIES = frozenset({"dynamic-shapes"})
 _MASK_ARG_CATEGORIES = frozenset({"attention-mask"})  # calls whose runs are keyed by the masks they pass
+_CALL = frozenset((ast.Call,))
 
 
 def _mask_args(findings: list, ctx, result) -> dict:
@@ -405,8 +406,9 @@ def _mask_args(findings: list, ctx, result) -> dict:
         want = {(f.line, f.column) for f in mine if f.category in _MASK_ARG_CATEGORIES}
         if len(want) < 2:
             continue
-        for node in walk(tree):
-            if type(node) is ast.Call and (node.lineno, node.col_offset + 1) in want:
+        # Calls sharing a start (`f(a)(b)`) hold one another: any walk meets the outer first, the inner one is kept
+        for node in of_kinds(tree, _CALL):
+            if (node.lineno, node.col_offset + 1) in want:
                 out[(ctx.rel, cell, node.lineno, node.col_offset + 1)] = (
                     tuple(ast.dump(a) for a in node.args[3:]),
                     tuple((k.arg, ast.dump(k.value)) for k in node.keywords if k.arg and "mask" in k.arg))

@@ -53,9 +53,13 @@ def pick_statements(trees, types: frozenset = frozenset()) -> set:
     """(cell, line) of the assignments and returns whose value is a device string, `torch.device("...")` or a
     CUDA tensor type, in an arm of an `if` (nested arms included) or as the first operand of a conditional
     expression: the statements a device pick is written with."""
+    from .context.base import statements_of
+
     out: set = set()
     for tree, cell in trees:
-        for node in walk(tree):
+        # only assignments and returns can be picks: the module's statements are all of them (no walk of every
+        # expression); a tree other than a module (none the readers make) is still walked
+        for node in statements_of(tree) if type(tree) is ast.Module else walk(tree):
             if _conditional_pick(node, types) is not None:
                 out.update((cell, ln) for ln in _lines(node))
                 continue

@@ -112,9 +112,11 @@ class FileContext:
 
     def nodes(self, kind: type) -> list:
         """Every node of that type in the file, in tree order. One walk per file, shared by all predicates;
-        statements (defs, ifs, assignments) come from a walk of the statements alone until that is done."""
+        statements (defs, ifs, assignments) come from a walk of the statements alone until that is done, and so
+        do `except` handlers and `case` arms, which only a statement's block holds (the walk of the statements
+        meets them as it descends)."""
         walked = self.memo.get("_walk")
-        if walked is None and issubclass(kind, ast.stmt):
+        if walked is None and (issubclass(kind, ast.stmt) or kind in _IN_BLOCKS):
             table = self.memo.get("_stmt_table")
             if table is None:
                 table = self.memo["_stmt_table"] = _by_type(_tree_order(
@@ -189,6 +191,9 @@ class FileContext:
 
 
 BLOCK_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
+
+# Nodes that are not statements but sit in a statement's block list (`handlers`, `cases`): _tree_order lists them
+_IN_BLOCKS = (ast.ExceptHandler, ast.match_case)
 
 
 _BLOCKS_OF: dict = {}  # node type -> the BLOCK_FIELDS it has (none for a simple statement)

@@ -13,6 +13,8 @@ _QUERIES = frozenset({"is_available", "device_count", "get_device_capability", "
 def _builds_cpu_extension(ctx) -> bool:
     """The module imports `CppExtension` from `torch.utils.cpp_extension` (or spells
     `torch.utils.cpp_extension.CppExtension`): it can build the extension without CUDA."""
+    if not ctx.may_name("CppExtension"):  # both forms spell the name: a text without it needs no walk
+        return False
     for node in walk(ctx.tree):
         if isinstance(node, ast.ImportFrom) and (node.module or "").endswith("utils.cpp_extension") \
                 and any(a.name == "CppExtension" for a in node.names):

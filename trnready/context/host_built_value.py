@@ -68,7 +68,8 @@ def _moves_to_device(ctx) -> bool:
 class _Function:
     """The names one function binds (outside its nested functions), and what each binding assigns."""
 
-    def __init__(self, fn):
+    def __init__(self, fn, walrus: bool = True):
+        """walrus: False when the file holds no `:=` (one token, never split), so no walk for its targets."""
         self.fn = fn
         self.params = {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs}
         for extra in (fn.args.vararg, fn.args.kwarg):
@@ -76,7 +77,7 @@ class _Function:
                 self.params.add(extra.arg)
         self.bound: dict = {}  # name -> [value expression, or None when unknown]
         self._walk(fn.body)
-        for n in walk(fn):  # walrus targets anywhere in the function's expressions
+        for n in walk(fn) if walrus else ():  # walrus targets anywhere in the function's expressions
             if type(n) is ast.NamedExpr and type(n.target) is ast.Name:
                 self.bound.setdefault(n.target.id, []).append(n.value)
 
@@ -319,7 +320,8 @@ def _function(ctx, fn) -> _Function:
     key = "host-built-value:fn:%d" % id(fn)
     found = ctx.memo.get(key)
     if found is None:
-        found = ctx.memo[key] = _Function(fn)
+        text = getattr(ctx.tree, "trnready_text", None)
+        found = ctx.memo[key] = _Function(fn, text is None or ":=" in text)
     return found
 
 

@@ -720,7 +720,11 @@ def _function_calls(funcs: dict, calls: list, stores: dict, callees=frozenset(),
         kept = stores.get(cls, {}) if cls else {}
         # `self.helper(...)` in a method: the class's own method, written `Class.helper(...)` for the link step
         own = {f"{fn.args.args[0].arg}.{m}": f"{cls}.{m}" for m in methods.get(cls, ())} if cls else {}
-        funcs[name] = _function(fn, inside[name], kept, callees, apis, own)
+        keep = name.endswith(".__init__") and bool(kept)
+        # Most functions hold no call _function could keep: their summary would be dropped below unread, so it is
+        # not made (its parameter reads walk the whole function)
+        funcs[name] = _function(fn, inside[name], kept, callees, apis, own) \
+            if keep or _may_keep_a_call(inside[name], kept, own) else None
         if own:
             for node, d, _lead in inside[name]:
                 if d in own and len(uses) < MAX_ITEMS and any(
@@ -731,9 +735,20 @@ def _function_calls(funcs: dict, calls: list, stores: dict, callees=frozenset(),
                                      [own[d]], True])
         # A function that passes nothing on is of no use to the link step (a call of it can gain
         # nothing). Dropping it keeps the summaries, held for the whole project in the main process, small.
-        if not funcs[name][3] and not (name.endswith(".__init__") and kept):
+        if funcs[name] is None or not funcs[name][3] and not keep:
             del funcs[name]
     return spans
+
+
+def _may_keep_a_call(calls_in: list, kept: dict, own: dict) -> bool:
+    """Whether _function could keep one of these calls: each call it keeps has a dotted callee that is a process
+    starter, leads somewhere, or is `self.x` of an attribute __init__ keeps (`kept`) or of the class's own method
+    (`own`). False: the function's call list is empty whatever its parameters."""
+    for _node, callee, lead in calls_in:
+        if callee is not None and (lead or callee.rpartition(".")[2] in _SPAWNERS or kept and "." in callee
+                                   or own and callee in own):
+            return True
+    return False
 
 
 # torch.multiprocessing's process starters: `spawn(fn, args=(a, b))` runs `fn(rank, a, b)` in each process.

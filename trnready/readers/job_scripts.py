@@ -13,7 +13,7 @@ import re
 
 from .emit import Emitter
 from .lines import emit_lines
-from ..astwalk import walk
+from ..astwalk import of_kinds, walk
 
 _SHEBANG = re.compile(r"^\s*#!\s*/(?:usr/)?bin/(?:env\s+)?(?:ba|z|k|da)?sh\b")
 _DIRECTIVE = re.compile(r"(?m)^\s*#SBATCH\s")
@@ -92,12 +92,15 @@ def _messages(tree: ast.Module) -> set:
     return out
 
 
+_STRING_KINDS = frozenset((ast.Constant, ast.JoinedStr))
+
+
 def command_string_lines(tree: ast.Module) -> set:
     """1-based source lines of one-line strings holding a container command, a CUDA image name or a pip command."""
     docs = messages = None
     out: set = set()
-    for node in walk(tree):
-        if not isinstance(node, (ast.Constant, ast.JoinedStr)) or node.end_lineno != node.lineno:
+    for node in of_kinds(tree, _STRING_KINDS):  # (a set of lines: the order the strings are met does not matter)
+        if node.end_lineno != node.lineno:
             continue
         text = _text(node)
         if not text or len(text) > 2000:

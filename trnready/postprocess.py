@@ -660,7 +660,7 @@ def report_findings(findings: list, engine, mentioned, root=None, config=None) -
     from .postprocess_cuda import cuda_helpers
     from .postprocess_extensions import extension_places
     from .postprocess_headers import unincluded_headers
-    from .postprocess_kernel_tests import kernel_tests
+    from .postprocess_kernel_tests import kernel_test_sources, kernel_tests
     from .repo_rules import collapse
 
     from .project.arch_lists import arch_lists
@@ -669,8 +669,8 @@ def report_findings(findings: list, engine, mentioned, root=None, config=None) -
     from .project.uv_extras import uv_extras
 
     findings = cuda_helpers(unincluded_headers(collapse(findings, engine, mentioned), engine, root), engine, root)
-    findings = uv_extras(build_commands(extension_places(kernel_tests(scopes(vendored(findings, engine, root, config),
-                                                                             root, config), engine), engine, root),
+    findings = kernel_tests(scopes(vendored(findings, engine, root, config), root, config), engine)
+    findings = uv_extras(build_commands(extension_places(kernel_test_sources(findings, engine, root), engine, root),
                                         root), root)
     findings = arch_lists(findings, engine, root)
     return sort(lock_places(findings, root))

@@ -15,7 +15,7 @@ def _raises(body) -> bool:
 
 def _handler_flags(try_node) -> set:
     """Names an ImportError handler binds to False or None (`has_mmcv_full = False`)."""
-    out = set()
+    out: set = set()
     for h in try_node.handlers:
         for st in h.body:
             if type(st) is ast.Assign and type(st.value) is ast.Constant and st.value.value in (False, None):
@@ -51,7 +51,8 @@ def fallback_raises(tree, import_node, parent) -> bool:
             got = _flag_test(n.test, flags)
             if got is not None and _raises(n.body if got[1] else n.orelse):
                 checked[got[0]] += 1
-                allowed.add(id(n.test) if got[1] is False else id(n.test.operand))
+                test = n.test
+                allowed.add(id(test.operand) if isinstance(test, ast.UnaryOp) else id(test))
         elif type(n) is ast.Assert:
             got = _flag_test(n.test, flags)
             if got is not None and not got[1]:

@@ -20,11 +20,11 @@ _UP = 3
 def collective_only_stat(ctx, hit) -> bool:
     """The match is an argument of `torch.tensor([...])` whose data is a list of Python numbers (names,
     attributes, constants, arithmetic on them: `[self.count, self.total]`), the result is assigned to a name, and
-    every read of that name in the function (up to a line that binds it again: `t = t.tolist()`) is the tensor argument of a collective (`dist.all_reduce(t)`,
-    `reduce`, `broadcast`) or a conversion back to the host (`t.tolist()`, `t[0].item()`), with at least one
-    collective. Such a tensor only carries host statistics (a logger's count and total) through the collective
-    because collectives take tensors: no model arithmetic sees it, so its dtype is no port item. The device it
-    is made on is a separate finding of its own rule."""
+    every read of that name in the function (up to a line that binds it again: `t = t.tolist()`) is the tensor
+    argument of a collective (`dist.all_reduce(t)`, `reduce`, `broadcast`) or a conversion back to the host
+    (`t.tolist()`, `t[0].item()`), with at least one collective. Such a tensor only carries host statistics (a
+    logger's count and total) through the collective because collectives take tensors: no model arithmetic sees
+    it, so its dtype is no port item. The device it is made on is a separate finding of its own rule."""
     node, call = hit.node, None
     for _ in range(_UP):
         up = parent_of(ctx, node)
@@ -37,7 +37,7 @@ def collective_only_stat(ctx, hit) -> bool:
     if call is None or dotted(call.func).rpartition(".")[2] not in _FROM_VALUES or not call.args:
         return False
     data = call.args[0]
-    if type(data) not in (ast.List, ast.Tuple) or not data.elts or not all(_python_number(e) for e in data.elts):
+    if not isinstance(data, (ast.List, ast.Tuple)) or not data.elts or not all(_python_number(e) for e in data.elts):
         return False
     up = parent_of(ctx, call)
     if type(up) is not ast.Assign or len(up.targets) != 1 or type(up.targets[0]) is not ast.Name:

@@ -105,9 +105,9 @@ def lower_gated_sources(findings: list, files, engine, read_text) -> list:
     for f in findings:  # an active build elsewhere that names the file, or may (sources not literal), keeps it
         if f.rule not in build_rules or f.guarded or f.suppressed or not f.path.endswith(".py"):
             continue
-        folder = str(PurePosixPath(f.path).parent)
+        where = str(PurePosixPath(f.path).parent)
         for p in list(low):
-            if folder in ("", ".") or p.startswith(folder + "/"):
+            if where in ("", ".") or p.startswith(where + "/"):
                 del low[p]
     if not low:
         return findings

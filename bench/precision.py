@@ -10,7 +10,8 @@ with the current trnready and each recorded finding is looked up:
              rule reported anywhere in the repository.
   fp         must be gone: no finding of the same category on that path and line.
              For class wrong-severity it may stay at a lower severity (at a higher one when
-             recorded as an advisory, the lowest).
+             recorded as an advisory, the lowest, or as a change whose reason asks for a
+             blocker and never names an advisory: an optional import whose fallback raises).
   duplicate  must be gone: when the kept finding is on the same line (kept_line ==
              line) at most one finding of the category may remain on the line,
              otherwise none may remain on the duplicate's line (kept_line may
@@ -164,6 +165,10 @@ def still_reported(v: dict, idx: Index) -> bool:
             # an advisory can only be wrong by being too low (`--tf32 True` makes TrainingArguments raise): it is
             # fixed when the finding is raised
             return any(SEVERITY_RANK.get(f["severity"], 2) == 0 for f in same)
+        reason = v.get("reason", "").lower()
+        if recorded == 1 and "blocker" in reason and "advisory" not in reason:
+            # a change the auditors judged too low (the "optional" import cannot be done without): fixed when raised
+            return any(SEVERITY_RANK.get(f["severity"], 2) <= recorded for f in same)
         return any(SEVERITY_RANK.get(f["severity"], 2) >= recorded for f in same)
     return bool(same)
 

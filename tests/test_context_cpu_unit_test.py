@@ -78,3 +78,29 @@ def test_source_files_are_never_guarded_by_it():
 
 def test_registered_as_a_guard():
     assert context.get("cpu-unit-test").effect == "guard"
+
+
+DTYPE_HELPER = '''import unittest
+
+import torch
+
+
+class TestScalars(unittest.TestCase):
+    def _check(self, fn, dtype=torch.float32):
+        expected = torch.tensor([1.0, 2.0]).to(dtype)
+        self.assertTrue(torch.equal(fn(), expected))
+
+    def test_double(self):
+        self._check(lambda: torch.tensor([1.0, 2.0], dtype=torch.float64), dtype=torch.float64)
+
+    def test_placed(self):
+        self._check(lambda: torch.ones(2).to(self.place), dtype=torch.float64)
+'''
+
+
+def test_a_helper_casting_to_a_dtype_parameter_names_no_device(tmp_path):
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_scalars.py").write_text(DTYPE_HELPER)
+    found = [(f[1], f[5]) for f in scan_findings(tmp_path, "--show-guarded") if f[3] == "TRN121" and f[1] >= 12]
+    # `.to(dtype)` in the helper is a cast, not a placement; test_placed names a device place of its own
+    assert found == [(12, True), (15, False)]

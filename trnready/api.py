@@ -436,6 +436,11 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
 
             report.findings = cuda_only_paths(report.findings, files, engine, _python_reader(config.max_file_size),
                                               root, cache, digests)
+            # CUDA files only the CUDA arm of a build script compiles, a C++ build otherwise (iRPE's rpe_ops).
+            from .project.cuda_gated_sources import lower_gated_sources
+
+            report.findings = lower_gated_sources(report.findings, files, engine,
+                                                  _python_reader(config.max_file_size))
             # An extension whose wrappers run its CPU kernel on a host copy off CUDA (torchsparse's ops).
             from .project.cpu_kernel_fallback import cpu_kernel_fallbacks
 

@@ -235,9 +235,10 @@ class Engine:
 
                                     also = tuple(r for r in also if not guarded_at(
                                         ctx, (r.lineno, r.col_offset), rule.category, ("reference",)))
-                            if node in index.guarded:
+                            if node in index.guarded and not _fallback_raises(ctx, node):
                                 # The program has a path without the package (the handler did not raise), so
                                 # the import alone blocks nothing: a blocker becomes a change (check that path).
+                                # A flag the handler sets that every check turns into a raise is no such path.
                                 emit(ctx, hits, Hit(rule, m, node, cand, confidence="medium",
                                                     note=" (optional import: guarded by try/except or an availability check)",
                                                     severity="change" if rule.severity == "blocker" else None,
@@ -1058,3 +1059,10 @@ def _device_option_reads(ctx: FileContext, expr: ast.expr, showing: frozenset) -
             return _option_reads(ctx, call, kw, showing)
     return ()
 
+
+
+def _fallback_raises(ctx, node) -> bool:
+    """The optional import's fallback only raises where the op is used (context/_raising_fallback.py)."""
+    from .context._raising_fallback import fallback_raises
+
+    return ctx.fact("raising-fallback:%d" % id(node), lambda c: fallback_raises(c.tree, node, c.parent))

@@ -32,8 +32,9 @@ from .scope import classify
 # 5: one finding per rule per training-config file; 6: a branch's finding folds into the reported check above
 # it; 10: one per rule per function for more categories of [context.values]; 13: one per category per statement,
 # per API per function, masked_select by mask; 14: one per shell assignment value, per cuda-amp API per file and
-# per class, per statement in alternative arms, alias uses into the alias; 15: the end lines of occurrences).
-VERSION = 16
+# per class, per statement in alternative arms, alias uses into the alias; 15: the end lines of occurrences;
+# 17: a test folder's CUDA source without a kernel is guarded, cuda-kernel-test).
+VERSION = 17
 
 
 # ---------------------------------------------------------------- file steps
@@ -662,7 +663,7 @@ def report_findings(findings: list, engine, mentioned, root=None, config=None) -
     from .postprocess_cuda import cuda_helpers
     from .postprocess_extensions import extension_places
     from .postprocess_headers import unincluded_headers
-    from .postprocess_kernel_tests import kernel_tests
+    from .postprocess_kernel_tests import kernel_test_sources, kernel_tests
     from .repo_rules import collapse
 
     from .project.arch_lists import arch_lists
@@ -671,8 +672,8 @@ def report_findings(findings: list, engine, mentioned, root=None, config=None) -
     from .project.uv_extras import uv_extras
 
     findings = cuda_helpers(unincluded_headers(collapse(findings, engine, mentioned), engine, root), engine, root)
-    findings = uv_extras(build_commands(extension_places(kernel_tests(scopes(vendored(findings, engine, root, config),
-                                                                             root, config), engine), engine, root),
+    findings = kernel_tests(scopes(vendored(findings, engine, root, config), root, config), engine)
+    findings = uv_extras(build_commands(extension_places(kernel_test_sources(findings, engine, root), engine, root),
                                         root), root)
     findings = arch_lists(findings, engine, root)
     return sort(lock_places(findings, root))

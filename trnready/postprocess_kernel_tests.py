@@ -1,9 +1,12 @@
 """Report step: the tests and benchmarks of a CUDA kernel the project builds run only where that build exists."""
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 _SCOPES = ("test", "benchmark")
+_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+_KERNEL = re.compile(r"\b__global__\b")
 
 
 def _imports_kernel(f) -> bool:
@@ -29,3 +32,24 @@ def kernel_tests(findings: list, engine) -> list:
         return findings
     return [replace(f, guarded=True, guarded_by="cuda-kernel-test")
             if f.path in files and f.category in categories and not f.guarded else f for f in findings]
+
+
+def kernel_test_sources(findings: list, engine, root=None) -> list:
+    """A CUDA source file in a test folder that defines no `__global__` kernel is the host side of a GPU unit
+    test: it calls the project's kernels (defined and reported in its sources) and checks their results, built
+    only by the test harness. Its whole-file finding is guarded (`guarded_by` "cuda-kernel-test"): porting the
+    kernels is the item, and their tests are rewritten with them. A test file defining a kernel of its own keeps
+    its finding (that kernel is code to port)."""
+    from .postprocess_cuda import cuda_texts, whole_file_cuda
+
+    cuda = [i for i in whole_file_cuda(findings, engine, root) if findings[i].scope == "test"
+            and not findings[i].guarded and not findings[i].suppressed]
+    if not cuda:
+        return findings
+    texts = cuda_texts(root, {findings[i].path for i in cuda})
+    out = list(findings)
+    for i in cuda:
+        text = texts.get(findings[i].path)
+        if text is not None and not _KERNEL.search(_COMMENT.sub(" ", text)):
+            out[i] = replace(findings[i], guarded=True, guarded_by="cuda-kernel-test")
+    return out

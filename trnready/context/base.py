@@ -379,9 +379,11 @@ def is_cpu(e) -> bool:
 
 
 def host_or_dtype(e) -> bool:
-    """A `.to(...)` argument that keeps the tensor on the host: "cpu" or a dtype (`torch.float16`, `x.dtype`)."""
+    """A `.to(...)` argument that keeps the tensor on the host: "cpu" or a dtype (`torch.float16`, `x.dtype`, a
+    name that says it holds one: `.to(dtype)`, `.to(out_dtype)`)."""
     return is_cpu(e) or dotted(e).startswith("torch.") and dotted(e) != "torch.device" or \
-        type(e) is ast.Attribute and e.attr == "dtype"
+        type(e) is ast.Attribute and e.attr == "dtype" or \
+        type(e) is ast.Name and (e.id == "dtype" or e.id.endswith("_dtype"))
 
 
 def places_on_device(call) -> bool:

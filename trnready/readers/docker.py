@@ -259,7 +259,9 @@ def read(ctx: FileContext) -> ReadResult:
                 # values are parts of the image (`ARG IMG_TAG=1.8.1-cuda10.2-cudnn7-devel`) are places of it
                 _add_definitions(em, rule.id, n, etext, pos, a, b)
     refs = _references(lines)
-    emit_deps(_deps(expanded, alts, lines) + _torch_args(defs, refs), lines, engine, em, mention)
+    # FROM lines already reported (a CUDA base image): a torch version spliced into their tag is part of that image
+    images = {f.line for f in em.out if 0 < f.line <= len(lines) and _FROM.match(lines[f.line - 1])}
+    emit_deps(_deps(expanded, alts, lines) + _torch_args(defs, refs, images), lines, engine, em, mention)
     pyreqs = shell_pyreqs(lines) + _python_args(defs, refs)
     pyreqs += distro_pyreqs(lines, expanded, engine.catalogue.context_values, tuple(r.line for r in pyreqs))
     emit_pyreqs(pyreqs, lines, engine, em, mention)
@@ -421,10 +423,15 @@ def _used(name: str, refs: dict, line: int) -> bool:
     return bool(refs.get(name, set()) - {line})
 
 
-def _torch_args(defs: dict, refs: dict) -> list:
-    """`ARG PYTORCH_VERSION=2.1.2` used elsewhere in the file -> `torch==2.1.2` declared at the ARG."""
+def _torch_args(defs: dict, refs: dict, images: frozenset | set = frozenset()) -> list:
+    """`ARG PYTORCH_VERSION=2.1.2` used elsewhere in the file -> `torch==2.1.2` declared at the ARG. An ARG used only
+    in FROM lines reported already (`FROM pytorch/pytorch:${PYTORCH}-cuda${CUDA}-devel`, a CUDA base image: `images`)
+    picks the tag of that image: replacing the image is the one edit, so the version is no second item."""
     out = []
     for name, (line, col, value) in defs.items():
+        used = refs.get(name, set()) - {line}
+        if used and used <= images:
+            continue
         if _TORCH_VAR.match(name) and _TORCH_VALUE.match(value.strip()) and _used(name, refs, line):
             d = rq.dep_from_string(f"torch=={value.strip()}", line, col)
             if d is not None:

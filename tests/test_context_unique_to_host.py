@@ -1,0 +1,25 @@
+"""unique-to-host: distinct values turned into a Python list at once size no device tensor."""
+from conftest import scan_findings
+
+SRC = '''import torch
+
+
+def feature_ids(mask: torch.Tensor):
+    ids = torch.unique(mask).tolist()
+    seen = set(mask.unique(sorted=True).cpu().tolist())
+    return ids, seen
+
+
+def kept(mask: torch.Tensor, x: torch.Tensor):
+    ids = torch.unique(mask)
+    inv = torch.unique(mask, return_inverse=True)
+    rows = torch.nonzero(mask).tolist()
+    return x[ids], inv, rows
+'''
+
+
+def test_unique_values_read_back_as_a_list_are_no_finding(tmp_path):
+    (tmp_path / "ids.py").write_text(SRC)
+    found = sorted(f[1] for f in scan_findings(tmp_path, "--show-guarded") if f[3] == "TRN104")
+    # 5 and 6 become Python lists at once; 11 indexes x, 12 returns the inverse, 13 is nonzero
+    assert found == [11, 12, 13]

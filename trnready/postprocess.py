@@ -32,8 +32,9 @@ from .scope import classify
 # 5: one finding per rule per training-config file; 6: a branch's finding folds into the reported check above
 # it; 10: one per rule per function for more categories of [context.values]; 13: one per category per statement,
 # per API per function, masked_select by mask; 14: one per shell assignment value, per cuda-amp API per file and
-# per class, per statement in alternative arms, alias uses into the alias; 15: the end lines of occurrences).
-VERSION = 16
+# per class, per statement in alternative arms, alias uses into the alias; 15: the end lines of occurrences;
+# 17: conda-lock pins are places of the declarations' findings).
+VERSION = 17
 
 
 # ---------------------------------------------------------------- file steps

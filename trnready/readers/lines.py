@@ -76,9 +76,10 @@ def _with_assignments(f, text: str, assigned: dict):
 
 
 def emit_lines(kind: str, lines: list[str], engine, em: Emitter, mention_text: str, cell=None,
-               only: set | None = None, test: bool = False):
+               only: set | None = None, test: bool = False, sourced: dict | None = None):
     """Line matchers for `kind`; `only` restricts to some 1-based line numbers (notebook shell lines); `test`: a
-    shell script of the test scope, whose assertion arguments are expected values."""
+    shell script of the test scope, whose assertion arguments are expected values; `sourced`: the literals of the
+    config scripts it sources (readers/sourced_vars.py)."""
     matchers = [(r, m) for r, m in engine.lines if kind in (m.files or LINE_DEFAULT_KINDS)]
     if not matchers:
         return
@@ -89,6 +90,8 @@ def emit_lines(kind: str, lines: list[str], engine, em: Emitter, mention_text: s
     first = len(em.out)
     readers: list = []  # (finding, the rest of its flag's argument reading a variable)
     literals = _literal_variables(lines, assigned) if assigned and only is None else {}
+    if sourced and only is None:
+        literals = {**{k: v for k, v in sourced.items() if k not in assigned}, **literals}
     expanded: list = []  # (finding, assignment places) of hits only the expanded line gives
     for n, ln in enumerate(lines, 1):
         if (only is not None and n not in only) or n in foreign:
@@ -404,7 +407,13 @@ def read(ctx: FileContext) -> ReadResult:
             man.pyreqs += conda.pyreqs
         emit_deps(man.deps, lines, ctx.engine, em, mention)
         emit_pyreqs(man.pyreqs, lines, ctx.engine, em, mention)
-    emit_lines(kind, lines, ctx.engine, em, mention, test=kind == "shell" and classify(ctx.rel) == "test")
+    sourced = None
+    if kind == "shell" and ("source" in text or ". " in text):
+        from .sourced_vars import sourced_literals
+
+        sourced = sourced_literals(lines, ctx.path, ctx.rel)
+    emit_lines(kind, lines, ctx.engine, em, mention, test=kind == "shell" and classify(ctx.rel) == "test",
+               sourced=sourced)
     if kind == "shell" and len(em.out) > 1:
         em.out = one_build_per_command(em.out, lines)
     if kind == "shell" and em.out and release_packaging(ctx.rel, mention, ctx.engine):

@@ -416,9 +416,30 @@ def read(ctx: FileContext) -> ReadResult:
                sourced=sourced)
     if kind == "shell" and len(em.out) > 1:
         em.out = one_build_per_command(em.out, lines)
+    if kind == "makefile" and len(em.out) > 1:
+        em.out = recipes_into_build(em.out, lines)
     if kind == "shell" and em.out and release_packaging(ctx.rel, mention, ctx.engine):
         em.out = [f if f.guarded else replace(f, guarded=True, guarded_by="release-packaging") for f in em.out]
     return ReadResult(em.out, None, [Source(text, comments(kind))])
+
+
+def recipes_into_build(found: list, lines: list[str]) -> list:
+    """A Makefile recipe running nvcc through its variable (`$(NVCC) $(OPTIONS) $^ -o $@`) is where the build its
+    flags state runs: a place of the Makefile's finding of the same rule (the `-gencode` options, `NVCC_FLAGS`),
+    and of the first such recipe when no flag line is reported."""
+    def via_variable(f) -> bool:
+        text = lines[f.line - 1] if 0 < f.line <= len(lines) else ""
+        return text[f.column - 1:f.column] == "$"
+
+    out = [f for f in found if not via_variable(f)]
+    for f in sorted((f for f in found if via_variable(f)), key=lambda f: (f.line, f.column)):
+        i = next((i for i, k in enumerate(out) if k.rule == f.rule), None)
+        if i is None:
+            out.append(f)
+        else:
+            k = out[i]
+            out[i] = replace(k, occurrences=tuple(sorted({*k.occurrences, (f.line, f.column, f.rule)})))
+    return sorted(out, key=lambda f: (f.line, f.column))
 
 
 def release_packaging(rel: str, text: str, engine) -> bool:

@@ -411,7 +411,7 @@ def read(ctx: FileContext) -> ReadResult:
     if kind == "shell" and ("source" in text or ". " in text):
         from .sourced_vars import sourced_literals
 
-        sourced = sourced_literals(lines, ctx.path, ctx.rel)
+        sourced = sourced_literals(lines, ctx.path, ctx.rel, lambda t: _literal_variables(t, shell_variable_lines(t)))
     emit_lines(kind, lines, ctx.engine, em, mention, test=kind == "shell" and classify(ctx.rel) == "test",
                sourced=sourced)
     if kind == "shell" and len(em.out) > 1:

@@ -73,10 +73,9 @@ def sourced_files(lines: list[str], path, rel: str) -> list:
     return out
 
 
-def sourced_literals(lines: list[str], path, rel: str) -> dict:
-    """name -> (value, source line, 1) of the literals the scripts the launcher sources assign once each."""
-    from .lines import _literal_variables, shell_variable_lines
-
+def sourced_literals(lines: list[str], path, rel: str, literals) -> dict:
+    """name -> (value, source line, 1) of the literals the scripts the launcher sources assign once each;
+    `literals`: lines -> {name: (value, line, col)} of one script (readers/lines.py, which calls this)."""
     out: dict = {}
     for n, file in sourced_files(lines, path, rel):
         try:
@@ -86,7 +85,7 @@ def sourced_literals(lines: list[str], path, rel: str) -> dict:
         except OSError:
             continue
         theirs = text.splitlines()
-        for name, (value, _ln, _col) in _literal_variables(theirs, shell_variable_lines(theirs)).items():
+        for name, (value, _ln, _col) in literals(theirs).items():
             out.setdefault(name, (value, n, 1))
     return out
 

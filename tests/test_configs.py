@@ -35,6 +35,7 @@ SNAPSHOT = [
     ('configs/detection/fpn_fp16.yaml', 7, 13, 'TRN191', 'Bilinear or bicubic interpolation: `upsample_cfg.mode: bilinear`'),
     ('configs/detection/fpn_fp16.yaml', 18, 1, 'TRN254', 'float16 mixed precision section of an OpenMMLab config (Fp16OptimizerHook): `fp16`'),
     ('configs/detection/static_scale.yaml', 5, 1, 'TRN254', 'float16 mixed precision section of an OpenMMLab config (Fp16OptimizerHook): `fp16`'),
+    ('configs/finetune_hub/full.yaml', 4, 10, 'TRN613', 'Devices per node sized for the GPUs of a node: `devices: 4`'),
     ('configs/hydra/finetune.yaml', 11, 16, 'TRN242', '"cuda" device string: `accelerator: cuda`'),
     ('configs/hydra/finetune.yaml', 23, 17, 'TRN283', 'NVIDIA Apex: `_target_: apex.optimizers.FusedAdam`'),
     ('configs/hydra/finetune.yaml', 26, 14, 'TRN271', 'Distributed process group on NCCL: `backend: nccl`'),
@@ -97,6 +98,7 @@ SNAPSHOT = [
     ('launch/own_flags/run_amp.sh', 5, 21, 'TRN254', 'float16 mixed precision switched on by a training setting or launch flag: `--fp16`'),
     ('launch/own_flags/run_amp.sh', 5, 43, 'TRN271', 'Distributed process group on NCCL: `$backend = nccl`'),
     ('launch/own_flags/run_amp.sh', 6, 5, 'TRN251', '`--use_amp` turns on launch/own_flags/amp_train.py:15 (read in `args.use_amp` at launch/own_flags/amp_train.py:15): torch.cuda.amp (autocast, GradScaler, custom_fwd / custom_bwd): `torch.cuda.amp`'),
+    ('launch/sourced/scripts/evaluate.sh', 7, 27, 'TRN613', 'Processes per node sized for the GPUs of a node: `$MP_SIZE = 8`'),
     ('launch/submit.py', 7, 32, 'TRN610', 'GPU resource request in a job, container or cluster definition: `gpus_per_node`'),
     ('launch/train_ppo_ray.sh', 6, 4, 'TRN610', 'GPU resource request in a job, container or cluster definition: `--ref.num_gpus_per_node 8`'),
     ('launch/train_ppo_ray.sh', 7, 4, 'TRN610', 'GPU resource request in a job, container or cluster definition: `--actor.num_gpus_per_node 8`'),
@@ -206,7 +208,9 @@ def test_component_paths_resolve_through_the_python_catalogue(tmp_path):
 def test_with_setting_needs_the_other_key(tmp_path):
     write(tmp_path, "configs/a.yaml", "trainer:\n  accelerator: auto\n  precision: 16-mixed\n  devices: 4\n")
     write(tmp_path, "configs/b.yaml", "trainer:\n  accelerator: cuda\n  precision: \"16\"\n")
-    assert findings(tmp_path) == [("configs/b.yaml", 2, 16, "TRN242"), ("configs/b.yaml", 3, 14, "TRN254")]
+    # devices: 4 under `auto` is no GPU request (TRN610) but a count sized for a GPU node (TRN613, advisory)
+    assert findings(tmp_path) == [("configs/a.yaml", 4, 12, "TRN613"), ("configs/b.yaml", 2, 16, "TRN242"),
+                                  ("configs/b.yaml", 3, 14, "TRN254")]
 
 
 def test_suppression_comment_in_a_config(tmp_path):

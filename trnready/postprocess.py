@@ -33,8 +33,10 @@ from .scope import classify
 # it; 10: one per rule per function for more categories of [context.values]; 13: one per category per statement,
 # per API per function, masked_select by mask; 14: one per shell assignment value, per cuda-amp API per file and
 # per class, per statement in alternative arms, alias uses into the alias; 15: the end lines of occurrences;
-# 17: a test folder's CUDA source without a kernel is guarded, cuda-kernel-test).
-VERSION = 17
+# 16: a CUDA tensor type a conditional expression picks under a flag folds into the flag's finding; 17: a test
+# folder's CUDA source without a kernel is guarded, cuda-kernel-test; 18: conda-lock pins are places of the
+# declarations' findings).
+VERSION = 18
 
 
 # ---------------------------------------------------------------- file steps

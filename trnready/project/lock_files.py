@@ -10,7 +10,14 @@ flash = ["flash-attn>=2.6.3"]  # TRN501    name = "flash-attn"     <- listed wit
                                           version = "2.6.3"
 ```
 
-Only packages the pyproject.toml declares are looked up. The lock's other entries are what the declarations pull in
+conda-lock's `conda-lock.yml` is the same thing for a conda environment: it is generated from the `pyproject.toml` or
+the `environment.yml` its `metadata.sources` names, and lists each package as `- name: pytorch-cuda` under `package:`
+(the declared `python = "~3.10"` is locked as `- name: python`, a place of the Python-range finding).
+
+A `Pipfile.lock` is the same for a `Pipfile`: pipenv writes it as JSON, one `"name": {` line per package of its
+`default` and `develop` sections.
+
+Only packages the declaration declares are looked up. The lock's other entries are what the declarations pull in
 (the `nvidia-*-cu12` wheels and `triton` of a CUDA torch build, which the torch finding already covers), and
 reporting them would repeat one item a dozen times. Lock files are never scanned as files of their own: a project
 without a pyproject.toml beside its lock has no declaration to list them with.
@@ -23,10 +30,17 @@ from pathlib import Path, PurePosixPath
 
 from ..read import read_bytes
 
-LOCK_NAMES = ("uv.lock", "poetry.lock", "pdm.lock")
+LOCK_NAMES = ("uv.lock", "poetry.lock", "pdm.lock", "conda-lock.yml", "conda-lock.yaml")
+CONDA_LOCKS = ("conda-lock.yml", "conda-lock.yaml")
+PIPENV_LOCKS = ("Pipfile.lock",)
+# the declarations a lock is generated from: pyproject.toml (every lock above), a conda environment file (conda-lock)
+CONDA_ENVS = ("environment.yml", "environment.yaml")
 MAX_BYTES = 16 * 1024 * 1024  # a large monorepo lock is a few MB
 _NAME = re.compile(r"""^name\s*=\s*["']([^"']+)["']""")
-_REQ_NAME = re.compile(r"""^\s*["']?([A-Za-z0-9][A-Za-z0-9._-]*)""")
+_REQ_NAME = re.compile(r"""^\s*(?:-\s*)?["']?([A-Za-z0-9][A-Za-z0-9._-]*)""")
+_PIPENV_NAME = re.compile(r'^ {8}"([A-Za-z0-9][A-Za-z0-9._-]*)": \{')
+_PIPENV_SECTION = re.compile(r'^ {4}"(\w+)": \{')
+_CONDA_NAME = re.compile(r"^\s*-\s+name:\s*['\"]?([A-Za-z0-9][A-Za-z0-9._-]*)")
 
 
 def _norm(name: str) -> str:
@@ -50,6 +64,39 @@ def locked_packages(text: str) -> dict:
     return out
 
 
+def conda_locked_packages(text: str) -> dict:
+    """normalised package name -> the lines of its `- name: ...` entry in the top-level `package:` list of a
+    conda-lock file (one entry per platform; a package's `dependencies:` are a mapping and hold no `- name:`)."""
+    out: dict = {}
+    in_package = False
+    for n, line in enumerate(text.splitlines(), 1):
+        if line[:1] not in ("", " ", "-", "#"):
+            in_package = line.rstrip() == "package:"
+            continue
+        if in_package:
+            m = _CONDA_NAME.match(line)
+            if m:
+                out.setdefault(_norm(m.group(1)), []).append(n)
+    return out
+
+
+def pipenv_locked_packages(text: str) -> dict:
+    """normalised package name -> the line of its entry in the `default` / `develop` sections of a Pipfile.lock
+    (JSON as pipenv writes it: four spaces per level, one package per `"name": {` line)."""
+    out: dict = {}
+    section = None
+    for n, line in enumerate(text.splitlines(), 1):
+        m = _PIPENV_SECTION.match(line)
+        if m:
+            section = m.group(1)
+            continue
+        if section in ("default", "develop"):
+            m = _PIPENV_NAME.match(line)
+            if m:
+                out.setdefault(_norm(m.group(1)), []).append(n)
+    return out
+
+
 def declared_name(f) -> str | None:
     """The package a pyproject.toml finding's requirement names (`"flash-attn>=2.6.3"`, Poetry's
     `flash-attn = "^2.6"`), from the reported span of its line."""
@@ -61,21 +108,26 @@ def declared_name(f) -> str | None:
 def lock_places(findings: list, root=None) -> list:
     if root is None:
         return findings
-    projects = {f.path for f in findings if PurePosixPath(f.path).name == "pyproject.toml"}
+    projects = {f.path for f in findings if PurePosixPath(f.path).name in ("pyproject.toml", "Pipfile", *CONDA_ENVS)}
     if not projects:
         return findings
     locks: dict = {}  # pyproject path -> [(lock path, {name: lines})]
     for rel in projects:
         folder = PurePosixPath(rel).parent
         found = []
-        for lock_name in LOCK_NAMES:
+        decl = PurePosixPath(rel).name
+        names = LOCK_NAMES if decl == "pyproject.toml" else PIPENV_LOCKS if decl == "Pipfile" else CONDA_LOCKS
+        for lock_name in names:
             lock = str(folder / lock_name) if str(folder) != "." else lock_name
             path = Path(root) / lock
             if not path.is_file():
                 continue
             data, _ = read_bytes(path, lock, MAX_BYTES)
             if data is not None:
-                found.append((lock, locked_packages(data.decode("utf-8", "replace"))))
+                text = data.decode("utf-8", "replace")
+                read = conda_locked_packages if lock_name in CONDA_LOCKS else \
+                    pipenv_locked_packages if lock_name in PIPENV_LOCKS else locked_packages
+                found.append((lock, read(text)))
         locks[rel] = found
     out = []
     for f in findings:

@@ -144,6 +144,12 @@ def dependency_signature(path, rel: str) -> str:
 
     if kind_of(rel.rsplit("/", 1)[-1]) == "dockerfile":
         return "\0images:" + repr(image_siblings(path, rel))
+    if kind_of(rel.rsplit("/", 1)[-1]) == "shell":
+        # a launcher's variables may come from the config scripts it sources (readers/sourced_vars.py)
+        from .sourced_vars import sourced_stat
+
+        got = sourced_stat(path, rel)
+        return "\0sourced:" + repr(got) if got else ""
     if rel.endswith(".py"):
         # postprocess.self_check_blocks: a module's `__main__` block is a self-check only inside a package
         return "\0package" if (Path(path).parent / "__init__.py").is_file() else ""

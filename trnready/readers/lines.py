@@ -76,9 +76,10 @@ def _with_assignments(f, text: str, assigned: dict):
 
 
 def emit_lines(kind: str, lines: list[str], engine, em: Emitter, mention_text: str, cell=None,
-               only: set | None = None, test: bool = False):
+               only: set | None = None, test: bool = False, sourced: dict | None = None):
     """Line matchers for `kind`; `only` restricts to some 1-based line numbers (notebook shell lines); `test`: a
-    shell script of the test scope, whose assertion arguments are expected values."""
+    shell script of the test scope, whose assertion arguments are expected values; `sourced`: the literals of the
+    config scripts it sources (readers/sourced_vars.py)."""
     matchers = [(r, m) for r, m in engine.lines if kind in (m.files or LINE_DEFAULT_KINDS)]
     if not matchers:
         return
@@ -89,6 +90,8 @@ def emit_lines(kind: str, lines: list[str], engine, em: Emitter, mention_text: s
     first = len(em.out)
     readers: list = []  # (finding, the rest of its flag's argument reading a variable)
     literals = _literal_variables(lines, assigned) if assigned and only is None else {}
+    if sourced and only is None:
+        literals = {**{k: v for k, v in sourced.items() if k not in assigned}, **literals}
     expanded: list = []  # (finding, assignment places) of hits only the expanded line gives
     for n, ln in enumerate(lines, 1):
         if (only is not None and n not in only) or n in foreign:
@@ -404,12 +407,39 @@ def read(ctx: FileContext) -> ReadResult:
             man.pyreqs += conda.pyreqs
         emit_deps(man.deps, lines, ctx.engine, em, mention)
         emit_pyreqs(man.pyreqs, lines, ctx.engine, em, mention)
-    emit_lines(kind, lines, ctx.engine, em, mention, test=kind == "shell" and classify(ctx.rel) == "test")
+    sourced = None
+    if kind == "shell" and ("source" in text or ". " in text):
+        from .sourced_vars import sourced_literals
+
+        sourced = sourced_literals(lines, ctx.path, ctx.rel, lambda t: _literal_variables(t, shell_variable_lines(t)))
+    emit_lines(kind, lines, ctx.engine, em, mention, test=kind == "shell" and classify(ctx.rel) == "test",
+               sourced=sourced)
     if kind == "shell" and len(em.out) > 1:
         em.out = one_build_per_command(em.out, lines)
+    if kind == "makefile" and len(em.out) > 1:
+        em.out = recipes_into_build(em.out, lines)
     if kind == "shell" and em.out and release_packaging(ctx.rel, mention, ctx.engine):
         em.out = [f if f.guarded else replace(f, guarded=True, guarded_by="release-packaging") for f in em.out]
     return ReadResult(em.out, None, [Source(text, comments(kind))])
+
+
+def recipes_into_build(found: list, lines: list[str]) -> list:
+    """A Makefile recipe running nvcc through its variable (`$(NVCC) $(OPTIONS) $^ -o $@`) is where the build its
+    flags state runs: a place of the Makefile's finding of the same rule (the `-gencode` options, `NVCC_FLAGS`),
+    and of the first such recipe when no flag line is reported."""
+    def via_variable(f) -> bool:
+        text = lines[f.line - 1] if 0 < f.line <= len(lines) else ""
+        return text[f.column - 1:f.column] == "$"
+
+    out = [f for f in found if not via_variable(f)]
+    for f in sorted((f for f in found if via_variable(f)), key=lambda f: (f.line, f.column)):
+        i = next((i for i, k in enumerate(out) if k.rule == f.rule), None)
+        if i is None:
+            out.append(f)
+        else:
+            k = out[i]
+            out[i] = replace(k, occurrences=tuple(sorted({*k.occurrences, (f.line, f.column, f.rule)})))
+    return sorted(out, key=lambda f: (f.line, f.column))
 
 
 def release_packaging(rel: str, text: str, engine) -> bool:

@@ -158,6 +158,10 @@ def read(ctx: FileContext) -> ReadResult:
         if not tops:  # not an mmcv-style module: perhaps yacs defaults (`_C.DIST_BACKEND = "nccl"`)
             cfg_found, notes, tops = yacs_findings(ctx, tree, findings)
         findings = findings + cfg_found
+        if not tops:  # a DeepSpeed config built as a dict in code (`"fp16": {"enabled": True}`)
+            from .ds_config_dicts import ds_dict_findings
+
+            findings = findings + ds_dict_findings(ctx, tree, findings)
         from .extension_sources import with_source_places
 
         values = getattr(getattr(ctx.engine, "catalogue", None), "context_values", None) or {}

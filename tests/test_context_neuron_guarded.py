@@ -420,3 +420,19 @@ def test_accelerator_switch_calls_by_name():
     assert _accelerator_switch("on_mps", words) and _accelerator_switch("isXla", words)
     assert not _accelerator_switch("xla_device", words) and not _accelerator_switch("is_cuda", words)
     assert not _accelerator_switch("is_xla", _TPU)  # "xla" counts only where xla-switch-words are read
+
+
+def test_tensor_type_picked_by_placement_is_a_finding(tmp_path):
+    # `torch.cuda.FloatTensor if mu.is_cuda else torch.FloatTensor`: on Neuron the CPU type builds tensors that
+    # meet device tensors, and no availability check is reported for a tensor's own test, so the CUDA type is
+    # the finding; the same pick by torch.cuda.is_available() keeps its check as the finding
+    (tmp_path / "noise.py").write_text(
+        "import torch\n"
+        "def noise(mu):\n"
+        "    Tensor = torch.cuda.FloatTensor if mu.is_cuda else torch.FloatTensor\n"
+        "    return mu + Tensor(mu.size()).normal_()\n"
+        "def half(x):\n"
+        "    return x.type(torch.cuda.HalfTensor) if x.is_cuda else x.half()\n")
+    found = [(f[1], f[3], f[5]) for f in scan_findings(tmp_path, "--show-guarded")]
+    assert (3, "TRN243", False) in found
+    assert (6, "TRN243", True) in found

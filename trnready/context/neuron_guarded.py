@@ -879,6 +879,7 @@ class _Spans:
         self.branch = 0
         self.starts = frozenset(ctx.values.get("process-group-starts", ()))
         self.noop_contexts = frozenset(ctx.values.get("noop-pick-contexts", ()))
+        self.pick_types = frozenset(ctx.values.get("pick-value-types", ()))
         self.group_starts: list | None = None  # the file's calls that start a process group, when asked
 
     def add(self, first, last, choice=False) -> None:
@@ -954,6 +955,8 @@ class _Spans:
                         break
             elif k is ast.IfExp:
                 if self.conds.never(node.test):
+                    if _placement_type_pick(node, self.pick_types):
+                        continue
                     if not _api_or_noop(node.body, node.orelse, self.noop_contexts):
                         self.add(node.body, node.body, choice=True)
                 elif self.conds.always(node.test):
@@ -1284,6 +1287,31 @@ def _api_or_noop(api, other, contexts: frozenset = frozenset()) -> bool:
     if type(api) is ast.Call and type(other) is ast.Call and not other.args and _tail(other.func) == "nullcontext":
         return _tail(api.func) in contexts
     return type(api) is ast.Attribute and type(other) is ast.Lambda and type(other.body) is ast.Constant
+
+
+def _dotted_name(node) -> str | None:
+    parts = []
+    while type(node) is ast.Attribute:
+        parts.append(node.attr)
+        node = node.value
+    return ".".join([node.id, *reversed(parts)]) if type(node) is ast.Name else None
+
+
+def _placement_type_pick(node: ast.IfExp, types: frozenset) -> bool:
+    """`Tensor = torch.cuda.FloatTensor if mu.is_cuda else torch.FloatTensor`: a CUDA tensor type picked against
+    the CPU one by where a tensor lives, to build new tensors beside it. On Neuron the tensor is on the neuron
+    device, the test is False and the CPU type builds CPU tensors that then meet device tensors: the pick is a
+    change, not a guard. No availability check is reported for such a test (it asks a tensor, not the machine),
+    so the CUDA type is the finding. A pick by `torch.cuda.is_available()` stays guarded (its check is reported)."""
+    test = node.test
+    placement = (type(test) is ast.Attribute and test.attr == "is_cuda") or (
+        type(test) is ast.Compare and any(type(o) is ast.Attribute and o.attr == "type" and type(o.value) is
+                                          ast.Attribute and o.value.attr == "device"
+                                          for o in (test.left, *test.comparators)))
+    if not placement or _dotted_name(node.body) not in types:
+        return False
+    other = _dotted_name(node.orelse) or ""
+    return other.startswith("torch.") and other.endswith("Tensor") and ".cuda." not in other
 
 
 def _spans(ctx):

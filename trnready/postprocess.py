@@ -33,7 +33,7 @@ from .scope import classify
 # it; 10: one per rule per function for more categories of [context.values]; 13: one per category per statement,
 # per API per function, masked_select by mask; 14: one per shell assignment value, per cuda-amp API per file and
 # per class, per statement in alternative arms, alias uses into the alias; 15: the end lines of occurrences).
-VERSION = 16
+VERSION = 17
 
 
 # ---------------------------------------------------------------- file steps

@@ -29,6 +29,12 @@ A module is judged only when all of these hold, so the step errs on the side of 
   uses a name it re-exports;
 - the scan covers the whole project (no folder above the root holds `.git` or packaging).
 
+In a monorepo of sub-projects (each putting its own folder on `sys.path`) a folder is also a package used from
+outside when a file of its sub-project imports a module of it by a tail of its path (`lib.core.x` for
+`CDARTS/lib/core/`, `_imported_by_tail`); an import spelling another folder's namesake (`lib.core.x` seen from
+`benchmark201/core/x.py`) does not name the module (`_imports_another`); and a nested package no file outside it
+imports is dead as a whole (`_orphaned`).
+
 Cheap: nothing runs unless a finding sits in such a module; the names are searched as substrings first and
 confirmed as words, and the search stops as soon as every candidate is named somewhere. Kept in the result cache
 under the digests of every scanned file.

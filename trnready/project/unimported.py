@@ -576,26 +576,35 @@ def _orphan_package(folder: str, files, py, text_of, setup, root) -> bool:
             return False
     name = folder.rsplit("/", 1)[-1]
     inside = folder + "/"
-    dotted = re.compile(rf"(?<![\w.]){re.escape(name)}\.[A-Za-z_]|-m[ \t]+{re.escape(name)}\b")
+    above = parent.split("/")
+    dotted = re.compile(rf"([\w.]*?)(?<!\w){re.escape(name)}\.[A-Za-z_]|-m[ \t]+{re.escape(name)}\b")
     members = [r for r in py if r.startswith(inside)]
     for rel in members:
         if not rel.endswith(".py"):
             continue
         if not _package_module(text_of(py[rel]), setup):
             return False
+
+    def spells(path: list) -> bool:
+        # the components before the package's name are folders above it (`ldm.modules.x` for `ldm/modules/`,
+        # whose `ldm/` has no `__init__.py`); `skimage.segmentation` names another library's package
+        return any(c == name and (not j or above[-min(j, len(above)):] == path[max(0, j - len(above)):j])
+                   for j, c in enumerate(path))
     for sf in files:
         if sf.rel.startswith(inside):
             continue
         text = text_of(sf)
-        if not text or name not in text:
+        if not text or name not in text and "from ." not in text:
             continue
         if sf.kind == "python":
-            if any(h == name or h.startswith(name + ".") for h in _import_heads(text)):
+            if any(spells(h.split(".")) for h in _import_paths(text)) or _imports_relatively(sf.rel, text, folder):
                 return False
-            if re.search(rf"[\'\"]{re.escape(name)}\.[A-Za-z_]", text):
+            quoted = re.finditer(rf"[\'\"]([\w.]*?)(?<!\w){re.escape(name)}\.[A-Za-z_]", text)
+        else:
+            quoted = dotted.finditer(text)
+        for m in quoted:
+            if m.group(1) is None or spells([c for c in m.group(1).split(".") if c] + [name]):
                 return False
-        elif dotted.search(text):
-            return False
     probe = members[0] if members else None
     if probe is None or None in _loaded_by_name(probe, files, text_of):
         return False
@@ -619,3 +628,32 @@ def _package_module(text: str, setup: frozenset) -> bool:
         return False
     calls = top_calls(body)
     return calls is not None and all(c in setup for c in calls)
+
+
+def _imports_relatively(rel: str, text: str, folder: str) -> bool:
+    """A relative import of the file reaches into `folder` (`from .modules.transformer import X` in
+    `models/voicecraft.py` for `models/modules/`)."""
+    if "from ." not in text:
+        return False
+    here = rel.split("/")[:-1]
+    parts = folder.split("/")
+    for dots, mod in _RELATIVE.findall(text):
+        if len(dots) > len(here) + 1:
+            continue
+        target = here[:len(here) - len(dots) + 1] + [p for p in mod.split(".") if p]
+        if target[:len(parts)] == parts:
+            return True
+    return False
+
+
+_FROM_NAMES = re.compile(r"^[ \t]*from[ \t]+([A-Za-z_][\w.]*)[ \t]+import[ \t]+(?:\(([^)]*)\)|([^(\n][^\n]*))", re.M)
+
+
+def _import_paths(text: str) -> list:
+    """`_import_heads` and, for `from a import b, c`, the paths `a.b` and `a.c` (`b` may be a module or a package:
+    `from feature_networks import clip`)."""
+    out = _import_heads(text)
+    for head, grouped, line in _FROM_NAMES.findall(text or ""):
+        names = " ".join(x.split("#")[0] for x in (grouped or line).splitlines()).replace("\\", " ")
+        out.extend(f"{head}.{part.split()[0]}" for part in names.split(",") if part.split())
+    return out

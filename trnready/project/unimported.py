@@ -508,7 +508,10 @@ def _imported_by_tail(rel: str, files, text_of) -> bool:
     from ..scope import classify
 
     parts = rel.split("/")[:-1]
-    if len(parts) < 2:
+    if len(parts) < 2 or any(sf.rel == "/".join(parts) + "/__init__.py" for sf in files):
+        # a regular package keeps the library reading of _imported_from_outside: only a namespace folder, which
+        # nothing but a path import reaches, is read from the tail (gptq's `zeroShot/models/`, imported as
+        # `models.models_utils` by its sibling script, stays a library whose users may import any module)
         return False
     mods = {sf.rel[:-3] if sf.rel.endswith(".py") else sf.rel for sf in files if sf.kind == "python"}
     mods |= {m[:-len("/__init__")] for m in mods if m.endswith("/__init__")}

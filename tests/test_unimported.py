@@ -102,3 +102,20 @@ def test_an_application_pinning_torch_judges_its_declared_package(tmp_path):
 def test_a_library_with_a_torch_range_keeps_its_declared_package(tmp_path):
     # a range, or a pin only in an extra, is how libraries declare torch: pkg/api.py is its users' API
     assert _application(tmp_path, ["torch>=2.1", "numpy==1.26.4"]) == [("pkg/api.py", 3, "TRN241", "")]
+
+
+def test_sub_projects_of_a_monorepo(tmp_path):
+    assert findings(_copy(tmp_path, "mono")) == [
+        ("bench/core/search_loop.py", 2, "TRN241", ""),  # run_search.py imports core.search_loop
+        # bench's copy of the training loop: the only import naming its file name is nas's lib.core.train_loop
+        ("bench/core/train_loop.py", 5, "TRN241", DEAD),
+        # nas imports a models.net that is no file of nas: bench's models/ is not made a package by it
+        ("bench/models/net.py", 5, "TRN241", ""),
+        ("nas/lib/core/train_loop.py", 5, "TRN241", ""),  # imported as lib.core.train_loop by nas/cli/retrain.py
+        ("nas/lib/core/warmup_loop.py", 5, "TRN241", DEAD),  # its sibling in lib/core, which nothing imports
+        ("seg/kept_pkg/blocks.py", 5, "TRN241", ""),  # a nested package a script of seg imports
+        # a nested package nothing outside it imports (its modules import each other, one has a self-check)
+        ("seg/seg_copy/model/head.py", 9, "TRN191", DEAD),
+        ("seg/seg_copy/utils.py", 6, "TRN241", "never-referenced"),
+        ("seg/tool_pkg/blocks.py", 5, "TRN241", ""),  # nothing imports it, but a tool inside it runs by hand
+    ]

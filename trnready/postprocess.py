@@ -35,8 +35,8 @@ from .scope import classify
 # per class, per statement in alternative arms, alias uses into the alias; 15: the end lines of occurrences;
 # 16: a CUDA tensor type a conditional expression picks under a flag folds into the flag's finding; 17: a test
 # folder's CUDA source without a kernel is guarded, cuda-kernel-test; 18: conda-lock pins are places of the
-# declarations' findings).
-VERSION = 18
+# declarations' findings; 19: never-imported modules of monorepo sub-projects).
+VERSION = 19
 
 
 # ---------------------------------------------------------------- file steps

@@ -29,6 +29,12 @@ A module is judged only when all of these hold, so the step errs on the side of 
   uses a name it re-exports;
 - the scan covers the whole project (no folder above the root holds `.git` or packaging).
 
+In a monorepo of sub-projects (each putting its own folder on `sys.path`) a folder is also a package used from
+outside when a file of its sub-project imports a module of it by a tail of its path (`lib.core.x` for
+`CDARTS/lib/core/`, `_imported_by_tail`); an import spelling another folder's namesake (`lib.core.x` seen from
+`benchmark201/core/x.py`) does not name the module (`_imports_another`); and a nested package no file outside it
+imports is dead as a whole (`_orphaned`).
+
 Cheap: nothing runs unless a finding sits in such a module; the names are searched as substrings first and
 confirmed as words, and the search stops as soon as every candidate is named somewhere. Kept in the result cache
 under the digests of every scanned file.
@@ -79,7 +85,7 @@ def guard_unimported(findings: list, files, root, values: dict, max_bytes=None, 
     if not (isinstance(got, list) and all(isinstance(g, str) for g in got)):
         tops = _top_calls_by_rel(files, summaries) if summaries is not None else None
         got = sorted(_dead_modules(candidates, files, py, packages, values, _reader(max_bytes), classify, tops,
-                                   cache))
+                                   cache, root))
         memo.put(key, got)
     if not got:
         return findings
@@ -128,7 +134,8 @@ def _top_calls_by_rel(files, summaries):
 _UNKNOWN = object()
 
 
-def _dead_modules(candidates, files, py, packages, values, read_text, classify, tops=None, cache=None) -> set:
+def _dead_modules(candidates, files, py, packages, values, read_text, classify, tops=None, cache=None,
+                  root=None) -> set:
     setup = frozenset(str(c) for c in values.get("module-setup-calls", ()))
     judged: set = set()  # modules whose text is kept: candidates and the modules that name them
     text_of = keeping_reader(read_text, judged.__contains__)
@@ -160,7 +167,8 @@ def _dead_modules(candidates, files, py, packages, values, read_text, classify, 
                 # `__main__` self-check that no package module imports: a script run by hand
                 verdict[rel] = False
                 continue
-            if not (_used_as_package(rel, files, text_of) and _imported_from_outside(rel, files, text_of)):
+            if not (_used_as_package(rel, files, text_of) and _imported_from_outside(rel, files, text_of)
+                    or _imported_by_tail(rel, files, text_of)):
                 verdict[rel] = False
                 continue
             # a loader by computed name in a module this step may judge counts as that module's mention: it loads
@@ -181,6 +189,10 @@ def _dead_modules(candidates, files, py, packages, values, read_text, classify, 
             if any(w not in dead for w in mentioners[r]):
                 dead.discard(r)
                 changed = True
+    if root is not None:
+        # a nested package nothing outside imports: dead as a whole, whatever its modules' names (they import each
+        # other, more rounds than the ones above)
+        dead |= _orphaned(candidates, files, py, text_of, setup, Path(root))
     dead = {r for r in dead if r in candidates}
     if dead:
         dead -= _documented(dead, files)
@@ -242,7 +254,7 @@ def _named_by(rels: list, files, text_of, eligible, cache=None) -> dict:
                     out[r].add(None)
                 elif named and _imported_word(text, s):
                     out[r].add(sf.rel if eligible(sf.rel) else None)
-            elif named:
+            elif named and not (sf.kind == "python" and _imports_another(text, s, r)):
                 out[r].add(sf.rel if sf.kind == "python" and eligible(sf.rel) else None)
     return out
 
@@ -447,3 +459,204 @@ def _documented(rels: set, files) -> set:
             here = here.parent
             dirs.add(str(here))
     return {r for stem in _documented_names(by_stem, files, sorted(dirs)) for r in by_stem[stem]}
+
+
+def _imports_another(text: str, stem: str, rel: str) -> bool:
+    """Every word `stem` of the Python text sits in the dotted module path of an absolute import statement that
+    spells another module (`from lib.core.augment_function import train` names `lib/core/augment_function.py`, not
+    its sibling project's `benchmark201/core/augment_function.py`): a copy in a monorepo is not imported by an
+    import of its namesake. A path spelling the module's own folders (`core.augment_function` for either) counts."""
+    own = "/" + rel[:-3]
+    heads = _import_heads(text)
+    allowed = 0
+    for head in heads:
+        path = head.split(".")
+        for k, part in enumerate(path):
+            if part == stem:
+                if own.endswith("/" + "/".join(path[:k + 1])):
+                    return False
+                allowed += 1
+    if not allowed:
+        return False
+    return len(re.findall(rf"(?<![\w]){re.escape(stem)}(?![\w])", text)) <= allowed
+
+
+def _import_heads(text: str) -> list:
+    """The module paths of the file's import statements (`from lib.core.x import y` -> `lib.core.x`, `import a.b as
+    c, d` -> `a.b`, `d`); relative imports are left out."""
+    out = []
+    for m in _IMPORT_LINE.finditer(text or ""):
+        if m.group(1):
+            out.append(m.group(1))
+        else:
+            out.extend(p.split()[0] for p in m.group(2).split("#")[0].split(",") if p.split())
+    return out
+
+
+_IMPORT_LINE = re.compile(r"^[ \t]*(?:from[ \t]+([A-Za-z_][\w.]*)[ \t]+import\b|import[ \t]+([A-Za-z_][\w., \t]*))",
+                          re.M)
+
+
+def _imported_by_tail(rel: str, files, text_of) -> bool:
+    """A file below a folder that holds the module imports it as a package from that folder (a sub-project of a
+    monorepo puts its own folder on `sys.path`: `CDARTS/CDARTS/retrain.py` writes `from lib.core.augment_function
+    import train` for `CDARTS/lib/core/`, `benchmark201/search.py` writes `from core.search_function import` for its
+    sibling `core/`): the imported module is a file of that folder, and the importer lies outside the package's
+    top folder (`lib/`, `core/`). The package is then the internal library of that sub-project, and its other
+    modules are judged like any package module's. An import of the same path from another sub-project (whose own
+    `configs/` or `models/` it means) does not count."""
+    from ..scope import classify
+
+    parts = rel.split("/")[:-1]
+    if len(parts) < 2 or any(sf.rel == "/".join(parts) + "/__init__.py" for sf in files):
+        # a regular package keeps the library reading of _imported_from_outside: only a namespace folder, which
+        # nothing but a path import reaches, is read from the tail (gptq's `zeroShot/models/`, imported as
+        # `models.models_utils` by its sibling script, stays a library whose users may import any module)
+        return False
+    mods = {sf.rel[:-3] if sf.rel.endswith(".py") else sf.rel for sf in files if sf.kind == "python"}
+    mods |= {m[:-len("/__init__")] for m in mods if m.endswith("/__init__")}
+    tails = [(".".join(parts[k:]), "/".join(parts[:k]) + "/", "/".join(parts[:k + 1]) + "/")
+             for k in range(1, len(parts))]
+    words = {parts[k] for k in range(1, len(parts))}
+    for sf in files:
+        if sf.kind != "python" or classify(sf.rel) == "test":
+            continue
+        text = text_of(sf)
+        if not text or not any(w in text for w in words):
+            continue
+        for head in _import_heads(text):
+            for dotted, base, top in tails:
+                if head.startswith(dotted + ".") and sf.rel.startswith(base) and not sf.rel.startswith(top) and \
+                        base + head.replace(".", "/") in mods:
+                    return True
+    return False
+
+
+_PACKAGING_FILES = ("setup.py", "setup.cfg", "pyproject.toml")
+
+
+def _orphaned(candidates, files, py, text_of, setup, root) -> set:
+    """The candidates in a nested package no file outside it imports (CDARTS_segmentation's `segmentation/`, a copy
+    of another project's package that none of the sub-project's scripts import). Such a package (a folder holding
+    an `__init__.py`, with the folders above it down to the scan root holding none) is dead as a whole when:
+
+    - it lies below a folder of the scan root (not at the root, not in `src/`: users of a tree scanned alone put its
+      root on `sys.path`), and neither it nor the folder holding it has packaging (`setup.py`, `setup.cfg`,
+      `pyproject.toml`: a sub-project installed as a library);
+    - no file outside it (tests included) imports it (`import seg`, `from seg.model import x`) or writes its dotted
+      name (`"seg.model.Net"` in a string or a config, `python -m seg.tools.train`), and no file loads modules by a
+      computed name naming its folder or walks packages above it;
+    - every module of it only imports, defines, assigns and sets up, besides a `__main__` self-check (no script: a
+      tool inside would be run by hand; a self-check runs only the module's own code).
+
+    Its modules' file names may appear anywhere (its own modules import each other): what keeps a package alive is
+    an import from outside, and there is none."""
+    rels = {sf.rel for sf in files}
+    tops_of: dict = {}
+    for rel in candidates:
+        parts = rel.split("/")
+        top = None
+        for k in range(len(parts) - 1, 0, -1):
+            if "/".join(parts[:k]) + "/__init__.py" in rels:
+                top = k
+            else:
+                break
+        if top is None or top < 2 or (parts[0] == "src" and top < 3):
+            continue
+        folder = "/".join(parts[:top])
+        tops_of.setdefault(folder, []).append(rel)
+    out: set = set()
+    for folder, members in tops_of.items():
+        if _orphan_package(folder, files, py, text_of, setup, root):
+            out.update(members)
+    return out
+
+
+def _orphan_package(folder: str, files, py, text_of, setup, root) -> bool:
+    parent = folder.rsplit("/", 1)[0]
+    for place in (folder, parent):
+        if any((root / place / name).is_file() for name in _PACKAGING_FILES):
+            return False
+    name = folder.rsplit("/", 1)[-1]
+    inside = folder + "/"
+    above = parent.split("/")
+    dotted = re.compile(rf"([\w.]*?)(?<!\w){re.escape(name)}\.[A-Za-z_]|-m[ \t]+{re.escape(name)}\b")
+    members = [r for r in py if r.startswith(inside)]
+    for rel in members:
+        if not rel.endswith(".py"):
+            continue
+        if not _package_module(text_of(py[rel]), setup):
+            return False
+
+    def spells(path: list) -> bool:
+        # the components before the package's name are folders above it (`ldm.modules.x` for `ldm/modules/`,
+        # whose `ldm/` has no `__init__.py`); `skimage.segmentation` names another library's package
+        return any(c == name and (not j or above[-min(j, len(above)):] == path[max(0, j - len(above)):j])
+                   for j, c in enumerate(path))
+    for sf in files:
+        if sf.rel.startswith(inside):
+            continue
+        text = text_of(sf)
+        if not text or name not in text and "from ." not in text:
+            continue
+        if sf.kind == "python":
+            if any(spells(h.split(".")) for h in _import_paths(text)) or _imports_relatively(sf.rel, text, folder):
+                return False
+            quoted = re.finditer(rf"[\'\"]([\w.]*?)(?<!\w){re.escape(name)}\.[A-Za-z_]", text)
+        else:
+            quoted = dotted.finditer(text)
+        for m in quoted:
+            if m.group(1) is None or spells([c for c in m.group(1).split(".") if c] + [name]):
+                return False
+    probe = members[0] if members else None
+    if probe is None or None in _loaded_by_name(probe, files, text_of):
+        return False
+    return True
+
+
+def _package_module(text: str, setup: frozenset) -> bool:
+    """The module's top level, its `if __name__ == "__main__":` block aside, only imports, defines, assigns and
+    calls set-up functions, and reads no command line (an empty `__init__.py` too)."""
+    if not text.strip():
+        return True
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    from ..postprocess import _is_main_guard
+
+    body = [st for st in tree.body if not _is_main_guard(st)]
+    rest = [ast.get_source_segment(text, st) or "" for st in body]
+    if any("sys.argv" in r or "argparse" in r or "parse_args" in r for r in rest):
+        return False
+    calls = top_calls(body)
+    return calls is not None and all(c in setup for c in calls)
+
+
+def _imports_relatively(rel: str, text: str, folder: str) -> bool:
+    """A relative import of the file reaches into `folder` (`from .modules.transformer import X` in
+    `models/voicecraft.py` for `models/modules/`)."""
+    if "from ." not in text:
+        return False
+    here = rel.split("/")[:-1]
+    parts = folder.split("/")
+    for dots, mod in _RELATIVE.findall(text):
+        if len(dots) > len(here) + 1:
+            continue
+        target = here[:len(here) - len(dots) + 1] + [p for p in mod.split(".") if p]
+        if target[:len(parts)] == parts:
+            return True
+    return False
+
+
+_FROM_NAMES = re.compile(r"^[ \t]*from[ \t]+([A-Za-z_][\w.]*)[ \t]+import[ \t]+(?:\(([^)]*)\)|([^(\n][^\n]*))", re.M)
+
+
+def _import_paths(text: str) -> list:
+    """`_import_heads` and, for `from a import b, c`, the paths `a.b` and `a.c` (`b` may be a module or a package:
+    `from feature_networks import clip`)."""
+    out = _import_heads(text)
+    for head, grouped, line in _FROM_NAMES.findall(text or ""):
+        names = " ".join(x.split("#")[0] for x in (grouped or line).splitlines()).replace("\\", " ")
+        out.extend(f"{head}.{part.split()[0]}" for part in names.split(",") if part.split())
+    return out

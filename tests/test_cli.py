@@ -96,6 +96,8 @@ def test_build_and_dist_folders_are_skipped_unless_they_are_packages(tmp_path):
         (tmp_path / folder / "m.py").write_text("import flash_attn\n")
         if package:
             (tmp_path / folder / "__init__.py").write_text("")
+    # (the packages are imported: a nested package nothing imports is dead code, project/unimported.py)
+    (tmp_path / "train.py").write_text("import lib.dist.m\nimport lib.build.m\n")
     _, data = scan_json(tmp_path)
     assert {f["path"] for f in data["findings"]} == {"lib/dist/m.py", "lib/build/m.py"}
 

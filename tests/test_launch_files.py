@@ -24,9 +24,9 @@ def test_launch_and_container_files_report_each_class():
         # a stage that chooses its Python with `python3.10 -m venv` is reported there, not at the apt package too
         ("docker/pinned-venv/Dockerfile", 3, 11, "TRN522", "Python requirement excludes 3.12-3.14: `python3.10`"),
         # a PBS job script is a shell script
-        ("jobs/train.pbs", 3, 13, "TRN611", "CUDA toolkit loaded as an environment module or chosen by CUDA_HOME: `cudnn/8.9`"),
+        ("jobs/train.pbs", 3, 13, "TRN611", "CUDA toolkit loaded as an environment module, chosen by CUDA_HOME or installed on the host: `cudnn/8.9`"),
         ("jobs/train.slurm", 5, 8, "TRN261", "cuDNN / CUDA backend flag: `CUBLAS_WORKSPACE_CONFIG`"),
-        ("jobs/train.slurm", 7, 20, "TRN611", "CUDA toolkit loaded as an environment module or chosen by CUDA_HOME: `cuda/12.1`"),
+        ("jobs/train.slurm", 7, 20, "TRN611", "CUDA toolkit loaded as an environment module, chosen by CUDA_HOME or installed on the host: `cuda/12.1`"),
         ("jobs/train.slurm", 9, 24, "TRN603", f"{IMAGE}: `nvcr.io#nvidia/pytorch:24.05-py3`"),
         ("requirements-export.txt", 2, 1, "TRN508",
          "CUDA build of a package that falls back to the CPU: `onnxruntime-gpu>=1.17`"),

@@ -43,6 +43,10 @@ def _tails(names) -> set[str]:
     return {n.rsplit(".", 1)[-1] for n in names}
 
 
+# Words nearly every Python file holds: a prefilter token inside one of them matches every file.
+_EVERY_FILE_WORDS = ("import", "from", "return", "def", "class", "self", "print", "None", "True", "False")
+
+
 class Engine:
     def __init__(self, catalogue: Catalogue, rules: list[Rule] | None = None, suppressions: bool = True):
         self.catalogue = catalogue
@@ -142,6 +146,11 @@ class Engine:
         tokens = set(_tails(self.calls) | _tails(self.decorators) | _tails(ctor))
         tokens |= set(self.methods) | set(self.keywords) | set(self.env) | set(self.env_prefixes)
         tokens |= _tails(self.refs) | _tails(self.imports)
+        # A module name inside a keyword every Python file holds (`imp` in "import") lets every file through:
+        # such a module is looked for as it is written when imported or used.
+        for t in [t for t in tokens if any(t in k for k in _EVERY_FILE_WORDS)]:
+            tokens.discard(t)
+            tokens.update((f"import {t}", f"from {t}", f", {t}", f"{t}."))
         tokens |= {d for _, m in self.devices for d in m.names}
         if self.subscripts:
             tokens.add("torch")  # subscript matchers apply only in files that import torch

@@ -47,30 +47,10 @@ def walk(node: ast.AST) -> Iterator[ast.AST]:
 
 def loaded_names(node: ast.AST, names) -> set:
     """The names among `names` read (a Name in Load context) anywhere in `node`'s subtree, node included: what
-    `{n.id for n in walk(node) if type(n) is ast.Name and n.id in names and type(n.ctx) is ast.Load}` gives, in
-    one plain stack loop (no generator step per node, nothing below a Name)."""
-    out: set = set()
-    stack: list = [node]
-    pop, push, table, AST, Name, Load = stack.pop, stack.append, _FIELDS, _AST, ast.Name, ast.Load
-    while stack:
-        n = pop()
-        k = type(n)
-        if k is Name:
-            if n.id in names and type(n.ctx) is Load:
-                out.add(n.id)
-            continue
-        fields = table.get(k)
-        if fields is None:
-            fields = _fields(k)
-        for name in fields:
-            v = getattr(n, name, None)
-            if type(v) is list:
-                for x in v:
-                    if isinstance(x, AST):
-                        push(x)
-            elif v is not None and isinstance(v, AST):
-                push(v)
-    return out
+    `{n.id for n in walk(node) if type(n) is ast.Name and n.id in names and type(n.ctx) is ast.Load}` gives, from
+    `of_kinds`' plain stack loop."""
+    Load = ast.Load
+    return {n.id for n in of_kinds(node, (ast.Name,)) if n.id in names and type(n.ctx) is Load}
 
 
 def of_kinds(node: ast.AST, kinds) -> list:

@@ -42,6 +42,14 @@ def whole_file_cuda(findings: list, engine, root) -> list:
     return [i for i, f in enumerate(findings) if f.rule in rules and kind_of(PurePosixPath(f.path).name) == "cuda"]
 
 
+def open_cuda_files(findings: list, engine, root, wanted) -> tuple:
+    """([index], {path: text}) of the unguarded, unsuppressed whole-file CUDA findings that `wanted(finding)`
+    keeps, with their files' texts (comments left in): the input of a step that may guard some of them."""
+    cuda = [i for i in whole_file_cuda(findings, engine, root) if wanted(findings[i])
+            and not findings[i].guarded and not findings[i].suppressed]
+    return cuda, (cuda_texts(root, {findings[i].path for i in cuda}) if cuda else {})
+
+
 def cuda_texts(root, paths) -> dict:
     """path -> the file's text (None when it cannot be read), within the size limit of the CUDA reader."""
     texts: dict = {}

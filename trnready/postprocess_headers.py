@@ -17,7 +17,7 @@ import re
 from dataclasses import replace
 from pathlib import Path, PurePosixPath
 
-from .postprocess_cuda import cuda_texts, whole_file_cuda
+from .postprocess_cuda import open_cuda_files
 from .read import read_bytes
 
 GUARD = "unincluded-header"
@@ -54,11 +54,9 @@ def _included_near(root: Path, rel: str) -> bool | None:
 
 
 def unincluded_headers(findings: list, engine, root=None) -> list:
-    cuda = [i for i in whole_file_cuda(findings, engine, root) if findings[i].path.endswith((".cuh", ".cu.h"))
-            and not findings[i].guarded and not findings[i].suppressed]
+    cuda, texts = open_cuda_files(findings, engine, root, lambda f: f.path.endswith((".cuh", ".cu.h")))
     if not cuda:
         return findings
-    texts = cuda_texts(root, {findings[i].path for i in cuda})
     out = list(findings)
     for i in cuda:
         f = findings[i]

@@ -40,13 +40,11 @@ def kernel_test_sources(findings: list, engine, root=None) -> list:
     only by the test harness. Its whole-file finding is guarded (`guarded_by` "cuda-kernel-test"): porting the
     kernels is the item, and their tests are rewritten with them. A test file defining a kernel of its own keeps
     its finding (that kernel is code to port)."""
-    from .postprocess_cuda import cuda_texts, whole_file_cuda
+    from .postprocess_cuda import open_cuda_files
 
-    cuda = [i for i in whole_file_cuda(findings, engine, root) if findings[i].scope == "test"
-            and not findings[i].guarded and not findings[i].suppressed]
+    cuda, texts = open_cuda_files(findings, engine, root, lambda f: f.scope == "test")
     if not cuda:
         return findings
-    texts = cuda_texts(root, {findings[i].path for i in cuda})
     out = list(findings)
     for i in cuda:
         text = texts.get(findings[i].path)

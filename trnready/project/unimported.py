@@ -428,16 +428,12 @@ def _self_checked_library(text: str, setup: frozenset) -> bool:
     and the rest runs only through its importers."""
     if not text or "__main__" not in text:
         return False
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    got = _outside_main(text)
+    if got is None:
         return False
-    from ..postprocess import _is_main_guard
-
-    body = [st for st in tree.body if not _is_main_guard(st)]
+    tree, body, rest = got
     if len(body) == len(tree.body):
         return False
-    rest = [ast.get_source_segment(text, st) or "" for st in body]
     if any("sys.argv" in r or "argparse" in r or "__main__" in r for r in rest):
         return False
     calls = top_calls(body)
@@ -614,19 +610,28 @@ def _orphan_package(folder: str, files, py, text_of, setup, root) -> bool:
     return True
 
 
+def _outside_main(text: str) -> tuple | None:
+    """(tree, the top-level statements outside `if __name__ == "__main__":` blocks, their source texts), or None
+    when the text does not parse."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    from ..postprocess import _is_main_guard
+
+    body = [st for st in tree.body if not _is_main_guard(st)]
+    return tree, body, [ast.get_source_segment(text, st) or "" for st in body]
+
+
 def _package_module(text: str, setup: frozenset) -> bool:
     """The module's top level, its `if __name__ == "__main__":` block aside, only imports, defines, assigns and
     calls set-up functions, and reads no command line (an empty `__init__.py` too)."""
     if not text.strip():
         return True
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    got = _outside_main(text)
+    if got is None:
         return False
-    from ..postprocess import _is_main_guard
-
-    body = [st for st in tree.body if not _is_main_guard(st)]
-    rest = [ast.get_source_segment(text, st) or "" for st in body]
+    tree, body, rest = got
     if any("sys.argv" in r or "argparse" in r or "parse_args" in r for r in rest):
         return False
     calls = top_calls(body)

@@ -1069,9 +1069,8 @@ def _device_option_reads(ctx: FileContext, expr: ast.expr, showing: frozenset) -
     return ()
 
 
-
 def _fallback_raises(ctx, node) -> bool:
     """The optional import's fallback only raises where the op is used (context/_raising_fallback.py)."""
     from .context._raising_fallback import fallback_raises
 
-    return ctx.fact("raising-fallback:%d" % id(node), lambda c: fallback_raises(c.tree, node, c.parent))
+    return ctx.fact("raising-fallback:%d" % id(node), lambda c: fallback_raises(c, node))

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import ast
 
-from ..astwalk import walk
-
 
 def _raises(body) -> bool:
     return bool(body) and type(body[-1]) is ast.Raise
@@ -33,12 +31,13 @@ def _flag_test(test, flags: set):
     return None
 
 
-def fallback_raises(tree, import_node, parent) -> bool:
+def fallback_raises(ctx, import_node) -> bool:
     """The import sits in a `try:` whose ImportError handler sets flags, and each flag is read at least once and
-    only by checks whose flag-false arm raises."""
-    try_node = parent(import_node)
+    only by checks whose flag-false arm raises. The file's `if`s, asserts and names come from its one shared walk
+    (FileContext.nodes)."""
+    try_node = ctx.parent(import_node)
     while try_node is not None and type(try_node) is not ast.Try:
-        try_node = parent(try_node)
+        try_node = ctx.parent(try_node)
     if try_node is None:
         return False
     flags = _handler_flags(try_node)
@@ -46,19 +45,18 @@ def fallback_raises(tree, import_node, parent) -> bool:
         return False
     checked: dict = {f: 0 for f in flags}
     allowed: set = set()
-    for n in walk(tree):
-        if type(n) is ast.If:
-            got = _flag_test(n.test, flags)
-            if got is not None and _raises(n.body if got[1] else n.orelse):
-                checked[got[0]] += 1
-                test = n.test
-                allowed.add(id(test.operand) if isinstance(test, ast.UnaryOp) else id(test))
-        elif type(n) is ast.Assert:
-            got = _flag_test(n.test, flags)
-            if got is not None and not got[1]:
-                checked[got[0]] += 1
-                allowed.add(id(n.test))
-    for n in walk(tree):
-        if type(n) is ast.Name and n.id in flags and type(n.ctx) is ast.Load and id(n) not in allowed:
+    for n in ctx.nodes(ast.If):
+        got = _flag_test(n.test, flags)
+        if got is not None and _raises(n.body if got[1] else n.orelse):
+            checked[got[0]] += 1
+            test = n.test
+            allowed.add(id(test.operand) if isinstance(test, ast.UnaryOp) else id(test))
+    for n in ctx.nodes(ast.Assert):
+        got = _flag_test(n.test, flags)
+        if got is not None and not got[1]:
+            checked[got[0]] += 1
+            allowed.add(id(n.test))
+    for n in ctx.nodes(ast.Name):
+        if n.id in flags and type(n.ctx) is ast.Load and id(n) not in allowed:
             return False
     return all(checked.values())

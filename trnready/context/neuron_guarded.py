@@ -9,7 +9,7 @@ from ..scope import classify
 from ._test_skips import SkipNames, helper_spans, runs_as_tests, skip_names, skipped_classes, uncalled_main
 from ._xla_flags import absent_packages, xla_switch_words
 from ._cuda_derived import count_key, cuda_build_probe, device_count_bounds, unreached_flag_assigns
-from .base import blocks_of, expressions, predicate
+from .base import blocks_of, dotted, expressions, predicate
 from ..astwalk import walk
 
 # is_torch_xla_available(), is_xla_installed(), is_torch_tpu_available(), _XLA_AVAILABLE, has_xla_support: TPU
@@ -1289,14 +1289,6 @@ def _api_or_noop(api, other, contexts: frozenset = frozenset()) -> bool:
     return type(api) is ast.Attribute and type(other) is ast.Lambda and type(other.body) is ast.Constant
 
 
-def _dotted_name(node) -> str | None:
-    parts = []
-    while type(node) is ast.Attribute:
-        parts.append(node.attr)
-        node = node.value
-    return ".".join([node.id, *reversed(parts)]) if type(node) is ast.Name else None
-
-
 def _placement_type_pick(node: ast.IfExp, types: frozenset) -> bool:
     """`Tensor = torch.cuda.FloatTensor if mu.is_cuda else torch.FloatTensor`: a CUDA tensor type picked against
     the CPU one by where a tensor lives, to build new tensors beside it. On Neuron the tensor is on the neuron
@@ -1308,9 +1300,9 @@ def _placement_type_pick(node: ast.IfExp, types: frozenset) -> bool:
         type(test) is ast.Compare and any(type(o) is ast.Attribute and o.attr == "type" and type(o.value) is
                                           ast.Attribute and o.value.attr == "device"
                                           for o in (test.left, *test.comparators)))
-    if not placement or _dotted_name(node.body) not in types:
+    if not placement or dotted(node.body) not in types:
         return False
-    other = _dotted_name(node.orelse) or ""
+    other = dotted(node.orelse)
     return other.startswith("torch.") and other.endswith("Tensor") and ".cuda." not in other
 
 

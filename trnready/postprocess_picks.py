@@ -38,10 +38,13 @@ def _conditional_pick(st: ast.AST, types: frozenset) -> ast.IfExp | None:
     value = st.value if isinstance(st, (ast.Assign, ast.AnnAssign, ast.Return)) else None
     if type(value) is not ast.IfExp or not _pick_value(value.body, types):
         return None
-    if any(type(n) is ast.Constant and isinstance(n.value, str) and n.value.split(":")[0] == "cuda"
-           for n in walk(value.orelse)):
-        return None
-    return value
+    return None if _names_cuda(value.orelse) else value
+
+
+def _names_cuda(value: ast.expr) -> bool:
+    """The expression holds a CUDA device string (`"cuda"`, `"cuda:1"`) anywhere."""
+    return any(type(n) is ast.Constant and isinstance(n.value, str) and n.value.split(":")[0] == "cuda"
+               for n in walk(value))
 
 
 def _lines(st: ast.AST) -> range:
@@ -83,9 +86,7 @@ def _cuda_values(arm) -> bool:
     torch.device('cuda:0'); device1 = torch.device('cuda:1')`): on Neuron the other arm runs and its own value is
     the pick to change, so the skipped arm's strings are no place of the check's finding."""
     for st in arm:
-        if isinstance(st, (ast.Assign, ast.AnnAssign, ast.Return)) and st.value is not None and any(
-                type(n) is ast.Constant and isinstance(n.value, str) and n.value.split(":")[0] == "cuda"
-                for n in walk(st.value)):
+        if isinstance(st, (ast.Assign, ast.AnnAssign, ast.Return)) and st.value is not None and _names_cuda(st.value):
             return True
     return False
 

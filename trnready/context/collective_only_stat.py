@@ -1,0 +1,81 @@
+"""collective-only-stat: a tensor of Python numbers made only to be summed across ranks and read back."""
+from __future__ import annotations
+
+import ast
+
+from .base import dotted, enclosing_function, parent_of, predicate
+from ..astwalk import walk
+
+# torch functions that build a tensor from the Python values they are given.
+_FROM_VALUES = frozenset({"tensor", "as_tensor", "DoubleTensor", "Tensor"})
+# Collectives that take the tensor as their input (and, in place, as their output).
+_COLLECTIVES = frozenset({"all_reduce", "reduce", "broadcast", "all_reduce_multigpu"})
+# Conversions that hand the values back to host Python.
+_TO_HOST = frozenset({"tolist", "item", "numpy", "cpu"})
+# How far up from the match the building call may sit (`dtype=torch.float64` is keyword -> call).
+_UP = 3
+
+
+@predicate("collective-only-stat", kinds=("reference",), effect="guard")
+def collective_only_stat(ctx, hit) -> bool:
+    """The match is an argument of `torch.tensor([...])` whose data is a list of Python numbers (names,
+    attributes, constants, arithmetic on them: `[self.count, self.total]`), the result is assigned to a name, and
+    every read of that name in the function (up to a line that binds it again: `t = t.tolist()`) is the tensor
+    argument of a collective (`dist.all_reduce(t)`, `reduce`, `broadcast`) or a conversion back to the host
+    (`t.tolist()`, `t[0].item()`), with at least one collective. Such a tensor only carries host statistics (a
+    logger's count and total) through the collective because collectives take tensors: no model arithmetic sees
+    it, so its dtype is no port item. The device it is made on is a separate finding of its own rule."""
+    node, call = hit.node, None
+    for _ in range(_UP):
+        up = parent_of(ctx, node)
+        if up is None or isinstance(up, (ast.stmt, ast.Lambda, ast.comprehension)):
+            break
+        if type(up) is ast.Call:
+            call = up if node is not up.func else None
+            break
+        node = up
+    if call is None or dotted(call.func).rpartition(".")[2] not in _FROM_VALUES or not call.args:
+        return False
+    data = call.args[0]
+    if not isinstance(data, (ast.List, ast.Tuple)) or not data.elts or not all(_python_number(e) for e in data.elts):
+        return False
+    up = parent_of(ctx, call)
+    if type(up) is not ast.Assign or len(up.targets) != 1 or type(up.targets[0]) is not ast.Name:
+        return False
+    name = up.targets[0].id
+    fn = enclosing_function(ctx, up)
+    if fn is None:
+        return False
+    names = [n for n in walk(fn) if type(n) is ast.Name and n.id == name]
+    # `t = t.tolist()` rebinds the name to a list: reads after that line are of the list
+    rebound = min((n.lineno for n in names if type(n.ctx) is ast.Store and n.lineno > up.lineno), default=None)
+    reads = [n for n in names if type(n.ctx) is ast.Load and n.lineno > up.lineno
+             and (rebound is None or n.lineno <= rebound)]
+    uses = [_use(ctx, n) for n in reads]
+    return "collective" in uses and all(u is not None for u in uses)
+
+
+def _python_number(e) -> bool:
+    """A name, attribute or constant, or arithmetic of them: a scalar the code keeps in Python."""
+    if type(e) in (ast.Name, ast.Attribute, ast.Constant):
+        return type(e) is not ast.Constant or isinstance(e.value, (int, float))
+    if type(e) is ast.BinOp:
+        return _python_number(e.left) and _python_number(e.right)
+    if type(e) is ast.UnaryOp:
+        return _python_number(e.operand)
+    if type(e) is ast.Call and type(e.func) is ast.Name and e.func.id in ("float", "int", "len") and e.args:
+        return True
+    return False
+
+
+def _use(ctx, name):
+    """'collective' for `dist.all_reduce(t)`, 'host' for `t.tolist()` / `t[0].item()`, None for anything else."""
+    up = parent_of(ctx, name)
+    if type(up) is ast.Call and name in up.args and dotted(up.func).rpartition(".")[2] in _COLLECTIVES:
+        return "collective"
+    if type(up) is ast.Subscript and up.value is name:
+        name, up = up, parent_of(ctx, up)
+    if type(up) is ast.Attribute and up.value is name and up.attr in _TO_HOST \
+            and type(parent_of(ctx, up)) is ast.Call:
+        return "host"
+    return None

@@ -44,6 +44,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import replace
+from functools import lru_cache
 from pathlib import Path
 
 from .broken_imports import _packaging_text
@@ -480,13 +481,20 @@ def _imports_another(text: str, stem: str, rel: str) -> bool:
 def _import_heads(text: str) -> list:
     """The module paths of the file's import statements (`from lib.core.x import y` -> `lib.core.x`, `import a.b as
     c, d` -> `a.b`, `d`); relative imports are left out."""
+    return list(_heads_of(text or ""))
+
+
+@lru_cache(maxsize=8)
+def _heads_of(text: str) -> tuple:
+    # `_named_by` asks once per module left for the same file's text: the line scan (a `^` search tried at every
+    # character) cost more than the rest of the step, so it is done once per text
     out = []
-    for m in _IMPORT_LINE.finditer(text or ""):
+    for m in _IMPORT_LINE.finditer(text):
         if m.group(1):
             out.append(m.group(1))
         else:
             out.extend(p.split()[0] for p in m.group(2).split("#")[0].split(",") if p.split())
-    return out
+    return tuple(out)
 
 
 _IMPORT_LINE = re.compile(r"^[ \t]*(?:from[ \t]+([A-Za-z_][\w.]*)[ \t]+import\b|import[ \t]+([A-Za-z_][\w., \t]*))",

@@ -117,4 +117,5 @@ def _own_method(ctx, call, f) -> list:
         up = parent_of(ctx, up)
     if up is None:
         return []
-    return [(st, not _static(st)) for st in up.body if type(st) in _FUNCS and st.name == f.attr]
+    return [(st, not _static(st)) for st in up.body
+            if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)) and st.name == f.attr]

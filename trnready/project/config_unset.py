@@ -50,7 +50,7 @@ def _is_config(rel: str) -> bool:
     return rel.lower().endswith(_CONFIG_SUFFIXES) and in_config_dir(rel)
 
 
-def _family(rel: str, roots: list) -> str | None:
+def _family(rel: str, roots: set) -> str | None:
     """The nearest folder above `rel` (its own folder first, the repository root "" last) holding a config."""
     parts = rel.split("/")[:-1]
     for i in range(len(parts), -1, -1):
@@ -104,7 +104,7 @@ def guard_unset_switches(findings: list, files: list, summaries: list, read_text
     configs = [sf for sf in files if _is_config(sf.rel)]
     if not configs:
         return findings
-    roots = set()
+    roots: set = set()
     for sf in configs:
         parts = sf.rel.split("/")[:-1]
         roots.update("/".join(parts[:i]) for i in range(len(parts) + 1))
@@ -181,8 +181,8 @@ def fold_config_into_code(findings: list, files: list, summaries: list) -> list:
     """A config setting (`cudnn_benchmark = True` in `_base_/default_runtime.py`) whose key the project's code reads
     into a condition guarding a reported finding of the same category (`if cfg.get('cudnn_benchmark', False):
     torch.backends.cudnn.benchmark = True`) is that finding's value, one item: the setting becomes a place of the
-    code's finding (`elsewhere`), the first such finding by path, in the config's folder family (its nearest
-    folder above holding code that reads the key)."""
+    code's finding (`elsewhere`), the first such finding by path, among code files whose folder holds the config.
+    Python config modules only (an mmcv `_base_/default_runtime.py`)."""
     from .report import _unpack
 
     settings: dict = {}  # (config rel, line, rule) -> keys
@@ -191,7 +191,9 @@ def fold_config_into_code(findings: list, files: list, summaries: list) -> list:
         if packed is None or sf.kind == "notebook":
             continue
         s = _unpack(sf.rel, packed) or {}
-        if _is_config(sf.rel):
+        # Python config modules only (mmcv style): their keys reach nothing but the code that reads `cfg.get(K)`; a
+        # YAML recipe's setting may be read by a framework as well and stays its own finding (config_switches.py)
+        if _is_config(sf.rel) and sf.kind == "python":
             for x in s.get("settings") or ():
                 if isinstance(x, list) and len(x) == 3 and isinstance(x[2], list):
                     settings[(sf.rel, x[0], x[1])] = [k for k in x[2] if isinstance(k, str)]
@@ -207,7 +209,7 @@ def fold_config_into_code(findings: list, files: list, summaries: list) -> list:
         keys = settings.get((f.path, f.line, f.rule))
         if not keys or len(keys) != 1:
             continue
-        code = []
+        code: list = []
         for rel, first, last in readers.get(keys[0].lower(), ()):
             # the code and the config share the folder above the config folder (`segmentation/train.py` and
             # `segmentation/configs/_base_/default_runtime.py`)

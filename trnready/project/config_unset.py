@@ -20,6 +20,10 @@ Conservative, because a config the scan does not see may set the key:
   (or V) must occur as a word in none of them, nor in a shell script under that folder (`--cfg-options K=True`).
   A module of a `_base_` folder counts only when another config names it (mmcv configs take effect by inheritance:
   a `_base_/models/ssd300.py` no config inherits sets nothing).
+
+An import finding whose every use in its file lies in a block found off (`try: import apex` for the
+DistOptimizerHook arm alone) is guarded with it. And `fold_config_into_code` makes an mmcv config module's setting a
+place of the code finding its key switches on (one item, not two).
 """
 from __future__ import annotations
 
@@ -149,20 +153,48 @@ def guard_unset_switches(findings: list, files: list, summaries: list, read_text
 
     out = []
     texts_py: dict = {}
+    off_blocks: dict = {}  # rel -> [(first, last)] of the blocks found off
     for f in findings:
         items = switches.get(f.path) if f.cell is None and not f.guarded and not f.suppressed else None
         if items:
             places = [ln for ln, _ in f.places()]
             folder = _family(f.path, roots)
             words = words_of(folder) if folder is not None else None
-            if words is not None and _off(f, places, items, words, texts_py, by_rel, read_text):
+            block = _off(f, places, items, words, texts_py, by_rel, read_text) if words is not None else None
+            if block is not None:
+                f = replace(f, guarded=True, guarded_by=GUARD)
+                off_blocks.setdefault(f.path, []).append(block)
+        out.append(f)
+    return _imports_used_only_there(out, off_blocks, texts_py) if off_blocks else out
+
+
+_STRING = re.compile(r"""(["'])(?:\\.|(?!\1).)*\1""")  # a message naming the module is no use of it
+_IMPORT = re.compile(r"^\s*(?:from\s+[\w.]+\s+)?import\s+(.+?)\s*(?:#.*)?$")
+
+
+def _imports_used_only_there(findings: list, off_blocks: dict, texts: dict) -> list:
+    """An import (`try: import apex`) whose every use in the file lies in a block found off: it is there for that
+    block alone (detection's `train.py` imports apex for the DistOptimizerHook arm only)."""
+    out = []
+    for f in findings:
+        blocks = off_blocks.get(f.path)
+        m = _IMPORT.match(f.snippet or "") if blocks and not f.guarded and not f.suppressed and f.cell is None \
+            else None
+        if m is not None and all(any(a <= ln <= b for a, b in blocks) for ln, _ in f.places() if ln != f.line):
+            names = [part.split(" as ")[-1].strip().split(".")[0] for part in m.group(1).strip("()").split(",")]
+            lines = (texts.get(f.path) or "").splitlines()
+            uses = [i for i, ln in enumerate(lines, 1) if i != f.line and not ln.lstrip().startswith("#")
+                    and any(re.search(rf"(?<![\w.]){re.escape(n)}\b", _STRING.sub("''", ln))
+                            for n in names if n.isidentifier())]
+            if uses and all(any(a <= i <= b for a, b in blocks) for i in uses):
                 f = replace(f, guarded=True, guarded_by=GUARD)
         out.append(f)
     return out
 
 
-def _off(f, places: list, items: list, words: set, texts: dict, by_rel: dict, read_text) -> bool:
-    """Some block holding every place of the finding is switched by a config key no counted config names."""
+def _off(f, places: list, items: list, words: set, texts: dict, by_rel: dict, read_text) -> tuple | None:
+    """The block (first, last line) holding every place of the finding that a config key no counted config names
+    switches on; None when there is none."""
     for key, first, last, _how, _cline, _cond, _kw in items:
         if not all(first <= ln <= last for ln in places):
             continue
@@ -173,8 +205,8 @@ def _off(f, places: list, items: list, words: set, texts: dict, by_rel: dict, re
             sf = by_rel.get(f.path)
             texts[f.path] = (read_text(sf) if sf is not None else None) or ""
         if read_from_config(texts[f.path], name):
-            return True
-    return False
+            return (first, last)
+    return None
 
 
 def fold_config_into_code(findings: list, files: list, summaries: list) -> list:

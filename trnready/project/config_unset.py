@@ -177,7 +177,7 @@ def _imports_used_only_there(findings: list, off_blocks: dict, texts: dict) -> l
     block alone (detection's `train.py` imports apex for the DistOptimizerHook arm only)."""
     out = []
     for f in findings:
-        blocks = off_blocks.get(f.path)
+        blocks = off_blocks.get(f.path) or []
         m = _IMPORT.match(f.snippet or "") if blocks and not f.guarded and not f.suppressed and f.cell is None \
             else None
         if m is not None and all(any(a <= ln <= b for a, b in blocks) for ln, _ in f.places() if ln != f.line):

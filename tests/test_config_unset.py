@@ -90,7 +90,7 @@ def test_a_config_setting_read_by_reported_code_is_one_item_with_it(tmp_path):
 
 def test_read_from_config():
     assert read_from_config("if cfg.get('fp16', None):", "fp16") is True
-    assert read_from_config("if self.config['fp16']:", "fp16") is True
+    assert read_from_config("if self.config['fp16']:", "fp16") is None  # raises when unset: set somewhere
     assert read_from_config("if cfg.get('fp16', True):", "fp16") is False
     assert read_from_config("if args.fp16:", "fp16") is None  # a command-line option, not a config
-    assert read_from_config("if cfg.optimizer_config.use_fp16:", "use_fp16") is True
+    assert read_from_config("if cfg.optimizer_config.get('use_fp16'):", "use_fp16") is True

@@ -13,8 +13,11 @@ Conservative, because a config the scan does not see may set the key:
   conditions, never an `or`) reads key K, not through a parameter; `K=V` (`cfg.optimizer_config['type'] ==
   'DistOptimizerHook'`) is off unless some config names the word V; a `!=` switch is on when the key is unset, so
   it is never guarded;
-- the file reads K from a config object by name (`cfg.get('K'`, `config['K']`, `cfg.K`, a receiver whose name
-  says config), and never with a true default (`cfg.get('K', True)` is on unless a config turns it off);
+- the file reads K from a config object with `.get` (`cfg.get('K', False)`, a receiver whose name says config), never
+  with a true default (`cfg.get('K', True)` is on unless a config turns it off): `cfg.K` and `cfg['K']` raise on a
+  missing key, so such code relies on the key being set somewhere;
+- the configs inherit (`_base_` modules, mmcv / mmengine): user recipes and command-line defaults may set a key where
+  the scan does not look;
 - the project's configs are the recognised config files (Python config modules, YAML, JSON, TOML in a config
   folder) under the nearest folder above the script that holds any; there must be at least one, and the key's name
   (or V) must occur as a word in none of them, nor in a shell script under that folder (`--cfg-options K=True`).
@@ -69,12 +72,12 @@ def _under(rel: str, folder: str) -> bool:
 
 
 def read_from_config(text: str, key: str) -> bool | None:
-    """True when the file reads `key` from a config object by name, each time with no default or a false one;
+    """True when the file reads `key` from a config object with `.get`, each time with no default or a false one;
     False when one read defaults on (`cfg.get('fp16', True)`); None when it never reads it so."""
     k = re.escape(key)
-    pat = re.compile(
-        rf"""(?<![\w.])(\w+(?:\.\w+)*)\s*(?:\.get\(\s*(['"]){k}\2\s*(?:,\s*([^()]*?)\s*)?\)"""
-        rf"""|\[\s*(['"]){k}\4\s*\]|\.{k}\b)""", re.I)
+    # only `.get` with a default: `cfg.K` and `cfg['K']` raise on a missing key, so code reading a key that way
+    # relies on some config (or a default the scan does not see) setting it
+    pat = re.compile(rf"""(?<![\w.])(\w+(?:\.\w+)*)\s*\.get\(\s*(['"]){k}\2\s*(?:,\s*([^()]*?)\s*)?\)""", re.I)
     seen = False
     for m in pat.finditer(text):
         chain = m.group(1).split(".")
@@ -141,7 +144,9 @@ def guard_unset_switches(findings: list, files: list, summaries: list, read_text
                     pending.remove(sf)
                     named += " " + text_of(sf)
                     grew = True
-        if not counted:
+        if not counted or not bases:
+            # only configs that inherit (`_base_`, mmcv / mmengine): a project whose configs are user recipes or
+            # command-line defaults may set the key where this scan does not look
             family_words[folder] = None
             return None
         shells = [sf for sf in files if sf.kind == "shell" and _under(sf.rel, folder)]

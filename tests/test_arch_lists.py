@@ -57,3 +57,37 @@ def test_an_arch_list_in_a_project_with_its_own_cuda_extension_stays(tmp_path):
     got = _found(tmp_path)
     assert ("docker/Dockerfile", 3, "TRN302") in got
     assert ("csrc/op.cu", 1, "TRN601") in got
+
+
+FORCE_IMAGE = """FROM example/trainer-base:latest
+
+RUN pip install "toolkit-full==1.4" -f https://example.org/wheels/cu118/index.html
+WORKDIR /workspace/app
+ENV FORCE_CUDA="1"
+RUN pip install --no-cache-dir -e .
+"""
+
+SERVE_IMAGE = """FROM example/trainer-base:latest
+
+RUN export FORCE_CUDA=1
+RUN pip install "git+https://example.org/fused-ops.git"
+"""
+
+
+def test_force_cuda_in_an_image_that_builds_nothing_is_no_kernel_of_the_project(tmp_path):
+    (tmp_path / "docker").mkdir()
+    (tmp_path / "docker" / "Dockerfile").write_text(FORCE_IMAGE)
+    (tmp_path / "train.py").write_text("import torch\n\nprint(torch.ones(2).sum())\n")
+    assert _found(tmp_path) == []
+
+
+def test_a_lone_run_export_sets_nothing_for_later_layers(tmp_path):
+    # the image compiles from source, but `RUN export` ends with its own shell: the build after it never sees it
+    (tmp_path / "docker").mkdir()
+    (tmp_path / "docker" / "Dockerfile").write_text(SERVE_IMAGE)
+    (tmp_path / "csrc").mkdir()
+    (tmp_path / "csrc" / "op.cu").write_text("__global__ void k(float* x) { x[threadIdx.x] = 0.f; }\n")
+    (tmp_path / "setup.py").write_text(SETUP)
+    got = _found(tmp_path)
+    assert ("docker/Dockerfile", 3, "TRN302") not in got
+    assert ("csrc/op.cu", 1, "TRN601") in got

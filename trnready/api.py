@@ -450,6 +450,12 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
 
             report.findings = guard_unread_settings(report.findings, files, summaries,
                                                     _python_reader(config.max_file_size))
+            # Code under a config switch that none of the project's shipped configs sets.
+            from .project.config_unset import fold_config_into_code, guard_unset_switches
+
+            report.findings = guard_unset_switches(report.findings, files, summaries,
+                                                   _python_reader(config.max_file_size))
+            report.findings = fold_config_into_code(report.findings, files, summaries)
             # `--fp16` in a launcher of the project's own program that does not use it for CUDA mixed precision.
             from .project.launcher_fp16 import judge_launcher_fp16
 

@@ -8,10 +8,14 @@ part of that build. Where it builds none and the file holding the list compiles 
 list only sits in an image whose CUDA libraries come as packages (axolotl's `ARG TORCH_CUDA_ARCH_LIST` above
 `pip install -e .[flash-attn]`; those libraries are cuda-library findings of their own): there is no kernel of the
 project to port, and the finding is dropped. Python assignments (`os.environ["TORCH_CUDA_ARCH_LIST"] = ...`) are
-left alone: they sit next to the build they steer.
+left alone: they sit next to the build they steer. `FORCE_CUDA=1` (the setup.py switch of mmcv, detectron2 and the
+PyG extensions to build their CUDA ops) is judged the same way: an image that installs prebuilt wheels and the
+project's own pure-Python package with it set compiles nothing. Whatever the project builds, a Dockerfile's
+`RUN export FORCE_CUDA=1` alone in its RUN instruction sets the variable for no later layer and is dropped.
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path, PurePosixPath
 
 from ..filekinds import kind_of
@@ -26,11 +30,23 @@ def _arch_list(f, names: tuple) -> bool:
         kind_of(PurePosixPath(f.path).name) not in ("python", "notebook")
 
 
+_LONE_EXPORT = re.compile(r"^\s*RUN\s+export\s+[A-Za-z_]\w*=(?:\"[^\"]*\"|'[^']*'|[^\s;&|\\]*)\s*$", re.I)
+
+
+def _lone_exports(findings: list, names: tuple) -> list:
+    """`RUN export FORCE_CUDA=1` alone in its RUN instruction: the variable lives as long as that instruction's
+    shell, which runs nothing else, so no later layer builds with it (an `ENV` would set it for them)."""
+    return [f for f in findings if not (
+        _arch_list(f, names) and not f.suppressed and kind_of(PurePosixPath(f.path).name) == "dockerfile"
+        and _LONE_EXPORT.match(f.snippet or "") is not None)]
+
+
 def arch_lists(findings: list, engine, root=None) -> list:
     if root is None:
         return findings
     values = getattr(getattr(engine, "catalogue", None), "context_values", {})
     names = tuple(values.get("arch-list-names", ()))
+    findings = _lone_exports(findings, names)
     lists = [i for i, f in enumerate(findings) if _arch_list(f, names) and not f.suppressed]
     if not lists:
         return findings

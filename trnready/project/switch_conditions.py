@@ -99,6 +99,10 @@ class _Switches:
             # `if params.enable_amp == True:` is `if params.enable_amp:` written out (a comparison with any other
             # value is a value, not a switch)
             return self.keys(node.left, params, local, attrs)
+        if t is ast.Compare and len(node.ops) == 1 and type(node.ops[0]) is ast.IsNot and isinstance(
+                node.comparators[0], ast.Constant) and node.comparators[0].value is None:
+            # `fp16_cfg = cfg.get('fp16', None)` then `if fp16_cfg is not None:`: the arm runs when the key is set
+            return self.keys(node.left, params, local, attrs)
         if t is ast.Compare:
             # `params.optimizer_type == 'FusedAdam'`: the config value that picks this arm, noted as the key
             # `optimizer_type=FusedAdam` (a config setting that value is the switch; config_keys.true_switches).
@@ -139,6 +143,9 @@ class _Switches:
         """Keys whose true value makes `test` false (`not amp`: the else arm runs)."""
         if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
             return self.keys(test.operand, params, local, attrs)
+        if isinstance(test, ast.Compare) and len(test.ops) == 1 and type(test.ops[0]) is ast.Is and isinstance(
+                test.comparators[0], ast.Constant) and test.comparators[0].value is None:
+            return self.keys(test.left, params, local, attrs)  # `if fp16_cfg is None: ... else: <set>`
         return set()
 
     def note(self, keys: set, first: int, last: int, cond, keyword: str = "") -> None:

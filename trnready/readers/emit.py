@@ -139,19 +139,42 @@ def emit_deps(deps, lines: list[str], engine, em: Emitter, mention_text: str, ce
                 family.setdefault((rule.id, text, d.extra, guard, cell, rel), n)
 
 
-def emit_pyreqs(pyreqs, lines: list[str], engine, em: Emitter, mention_text: str, cell=None, role="requirement"):
+def emit_pyreqs(pyreqs, lines: list[str], engine, em: Emitter, mention_text: str, cell=None, role="requirement",
+                fold_same: bool = False):
     """The `python` matchers of `role` against Python requirements: declared ones, or (role "ci") the
-    versions a CI test job runs on."""
+    versions a CI test job runs on. `fold_same`: one finding per requirement text and rule in the file, its
+    later lines folded in as occurrences (`python3.5 run.py ...` on every command of one launcher is one
+    interpreter to change, not one per command)."""
+    from dataclasses import replace
+
+    first: dict = {}
     for r in pyreqs:
-        for rule, m in engine.surface.get("python", ()):
-            if (m.role if m.role in ("requirement", "ci") else "requirement") != role:
-                continue
-            if m.unless_mentioned and mentioned(m, mention_text):
-                continue
-            if rq.python_excludes_all(r, m.names):
-                snippet = lines[r.line - 1] if 0 < r.line <= len(lines) else r.raw
-                em.add(rule, m, r.line, r.column, r.end_column, snippet,
-                       msg(rule, m, r.raw.strip(), versions=", ".join(m.names)), r.raw, cell=cell)
+        before = len(em.out)
+        _emit_pyreq(r, lines, engine, em, mention_text, cell, role)
+        if not fold_same or len(em.out) == before:
+            continue
+        kept: list = []
+        for f in em.out[before:]:
+            k = (f.rule, f.cell, r.raw.strip())
+            if k in first:
+                head = em.out[first[k]]
+                em.out[first[k]] = replace(head, occurrences=(*head.occurrences, (f.line, f.column, f.rule)))
+            else:
+                first[k] = before + len(kept)
+                kept.append(f)
+        em.out[before:] = kept
+
+
+def _emit_pyreq(r, lines: list[str], engine, em: Emitter, mention_text: str, cell, role: str):
+    for rule, m in engine.surface.get("python", ()):
+        if (m.role if m.role in ("requirement", "ci") else "requirement") != role:
+            continue
+        if m.unless_mentioned and mentioned(m, mention_text):
+            continue
+        if rq.python_excludes_all(r, m.names):
+            snippet = lines[r.line - 1] if 0 < r.line <= len(lines) else r.raw
+            em.add(rule, m, r.line, r.column, r.end_column, snippet,
+                   msg(rule, m, r.raw.strip(), versions=", ".join(m.names)), r.raw, cell=cell)
 
 
 def uncommented(text: str) -> str:

@@ -406,7 +406,7 @@ def read(ctx: FileContext) -> ReadResult:
             man.deps += conda.deps
             man.pyreqs += conda.pyreqs
         emit_deps(man.deps, lines, ctx.engine, em, mention)
-        emit_pyreqs(man.pyreqs, lines, ctx.engine, em, mention)
+        emit_pyreqs(man.pyreqs, lines, ctx.engine, em, mention, fold_same=kind == "shell")
     sourced = None
     if kind == "shell" and ("source" in text or ". " in text):
         from .sourced_vars import sourced_literals

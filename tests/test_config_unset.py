@@ -1,0 +1,96 @@
+"""Code under a config switch that none of the project's shipped configs sets is guarded (config-key-unset), and a
+config setting whose key guards a reported finding of its category is a place of that finding
+(project/config_unset.py)."""
+import json
+
+from conftest import run_cli
+from trnready.project.config_unset import read_from_config
+
+# mmcv-style configs of two sub-projects: `det/` sets no switch at all (one base no config inherits sets one),
+# `seg/` sets `cudnn_benchmark` in the base its configs inherit.
+DET_CONFIG = """_base_ = ['./_base_/runtime.py']
+model = dict(type='Tiny', depth=2)
+optimizer_config = dict(grad_clip=None)
+"""
+DET_RUNTIME = "log_level = 'INFO'\nload_from = None\n"
+DET_UNUSED_BASE = "cudnn_benchmark = True\ninput_size = 300\n"
+SEG_CONFIG = "_base_ = ['./_base_/runtime.py']\nmodel = dict(type='Tiny')\n"
+SEG_RUNTIME = "log_level = 'INFO'\ncudnn_benchmark = True\n"
+
+TRAIN = """import torch
+from mmcv import Config
+try:
+    import apex
+except ImportError:
+    print("apex is not installed")
+
+
+def main(path):
+    cfg = Config.fromfile(path)
+    if cfg.get('cudnn_benchmark', False):
+        torch.backends.cudnn.benchmark = True
+    fp16_cfg = cfg.get('fp16', None)
+    if fp16_cfg is not None:
+        wrap_fp16_model(cfg.model)
+    if cfg.optimizer_config.get('type', None) == 'DistOptimizerHook':
+        apex.amp.initialize(cfg.model, opt_level='O1')
+    if cfg.get('sync_bn', True):
+        torch.backends.cudnn.deterministic = True
+    return cfg
+
+
+def wrap_fp16_model(model):
+    return model
+
+
+main('x.py')
+"""
+
+
+def _tree(root):
+    for sub, config, runtime in (("det", DET_CONFIG, DET_RUNTIME), ("seg", SEG_CONFIG, SEG_RUNTIME)):
+        (root / sub / "configs" / "_base_").mkdir(parents=True)
+        (root / sub / "configs" / "tiny.py").write_text(config)
+        (root / sub / "configs" / "_base_" / "runtime.py").write_text(runtime)
+        (root / sub / "train.py").write_text(TRAIN)
+    (root / "det" / "configs" / "_base_" / "ssd.py").write_text(DET_UNUSED_BASE)
+
+
+def _scan(root):
+    proc = run_cli("scan", ".", "--format", "json", "--show-guarded", "--no-cache", cwd=root)
+    assert proc.returncode in (0, 1), proc.stderr
+    return json.loads(proc.stdout)["findings"]
+
+
+def test_switches_no_shipped_config_sets_are_guarded(tmp_path):
+    _tree(tmp_path)
+    got = {(f["path"], f["line"]): f.get("guarded_by") if f["guarded"] else None for f in _scan(tmp_path)
+           if f["path"].endswith("train.py") and f["rule"] in ("TRN261", "TRN256", "TRN257", "TRN283")}
+    # det: no config it inherits sets cudnn_benchmark or DistOptimizerHook
+    assert got[("det/train.py", 12)] == "config-key-unset"
+    assert got[("det/train.py", 17)] == "config-key-unset"
+    # ... and the optional apex import serves only that arm (the message naming it is no use)
+    assert got[("det/train.py", 4)] == "config-key-unset"
+    # seg: its runtime base sets cudnn_benchmark = True: reported
+    assert got[("seg/train.py", 12)] is None
+    # `cfg.get('sync_bn', True)` is on unless a config turns it off: reported in both
+    assert got[("det/train.py", 19)] is None and got[("seg/train.py", 19)] is None
+
+
+def test_a_config_setting_read_by_reported_code_is_one_item_with_it(tmp_path):
+    _tree(tmp_path)
+    found = _scan(tmp_path)
+    assert not [f for f in found if f["path"] == "seg/configs/_base_/runtime.py" and f["rule"] == "TRN261"]
+    code = [f for f in found if f["path"] == "seg/train.py" and f["line"] == 12][0]
+    assert code["elsewhere"] == [{"path": "seg/configs/_base_/runtime.py", "line": 2, "column": 19,
+                                  "rule": "TRN261"}]
+    # the base no config inherits keeps its own finding (no code of det reads it into a reported finding)
+    assert [f for f in found if f["path"] == "det/configs/_base_/ssd.py" and f["rule"] == "TRN261"]
+
+
+def test_read_from_config():
+    assert read_from_config("if cfg.get('fp16', None):", "fp16") is True
+    assert read_from_config("if self.config['fp16']:", "fp16") is None  # raises when unset: set somewhere
+    assert read_from_config("if cfg.get('fp16', True):", "fp16") is False
+    assert read_from_config("if args.fp16:", "fp16") is None  # a command-line option, not a config
+    assert read_from_config("if cfg.optimizer_config.get('use_fp16'):", "use_fp16") is True

@@ -114,15 +114,19 @@ _SECTION = re.compile(r"^[a-z]\w*_(?:config|cfg|conf|params|hparams|args|opts|op
 
 
 def _section_known(entries: list[Entry], any_name: bool = False) -> int:
-    """The most training keys any one top-level `*_config` section holds directly: a file whose training keys sit
-    one level down in named sections is a training config as much as one holding them at the top. `any_name`:
-    sections of any name count (for a file in a config folder, where a run's settings are often grouped under
-    `meta:` or `run:`); two of their keys are still needed, as a data file's section rarely holds two."""
+    """The most training keys any one `*_config` section holds directly: a file whose training keys sit in named
+    sections is a training config as much as one holding them at the top. Such a section counts at any depth (a
+    sweep file's `SETUP: BASE_CFG: {TRAIN: ..., OPTIM: ...}` is the config every run of the sweep starts from).
+    `any_name`: top-level sections of any name count (for a file in a config folder, where a run's settings are
+    often grouped under `meta:` or `run:`); two of their keys are still needed, as a data file's section rarely
+    holds two."""
     got: dict = {}
     for e in entries:
-        if len(e.path) == 2 and e.path[1] != "-" and (any_name or _SECTION.match(e.path[0])) and \
-                e.path[1].lower() in TRAINING_KEYS:
-            got.setdefault(e.path[0], set()).add(e.path[1].lower())
+        p = e.path
+        if len(p) < 2 or "-" in p or p[-1].lower() not in TRAINING_KEYS:
+            continue
+        if (any_name and len(p) == 2) or (not any_name and _SECTION.match(p[-2])):
+            got.setdefault(p[:-1], set()).add(p[-1].lower())
     return max((len(v) for v in got.values()), default=0)
 
 

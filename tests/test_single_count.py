@@ -79,8 +79,8 @@ def test_a_count_the_code_tests_against_zero_stays(tmp_path):
 
 def test_zero_and_truth_tests():
     ref, zero = _tests("num_gpu")
-    for hit in ('torch.device("cuda" if opt["num_gpu"] != 0 else "cpu")', "if cfg.NUM_GPU:", "if not args.num_gpu or x:",
-                "dev = 0 if num_gpu else -1", "x = 1 if cfg.num_gpu > 0 else 2"):
+    for hit in ('torch.device("cuda" if opt["num_gpu"] != 0 else "cpu")', "if cfg.NUM_GPU:",
+                "if not args.num_gpu or x:", "dev = 0 if num_gpu else -1", "x = 1 if cfg.num_gpu > 0 else 2"):
         assert zero.search(hit), hit
     for clean in ("if cfg.NUM_GPU > 1:", "assert bs % cfg.NUM_GPU == 0", "if cfg.NUM_GPU == 1:", "n = cfg.NUM_GPU"):
         assert ref.search(clean) and not zero.search(clean), clean

@@ -93,7 +93,7 @@ def _messages(tree: ast.Module) -> set:
 
 
 _STRING_KINDS = frozenset((ast.Constant, ast.JoinedStr))
-# A Slurm submission a launcher builds (`cmd = ("sbatch" "  --gpus={num_gpus}" ...)`, then `os.system(cmd.format(...))`):
+# A Slurm submission a launcher builds (`cmd = ("sbatch" "  --gpus={n}" ...)`, then `os.system(cmd.format(...))`):
 # its options are the job's requests as in a `.sh` file, and the adjacent literals Python joins into one string each
 # keep their own source line, so the whole string is read (a message naming the command is not one).
 _SCHEDULER_COMMAND = re.compile(r"^\s*(?:sbatch|srun|salloc)\s+-")

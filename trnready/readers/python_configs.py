@@ -69,7 +69,8 @@ def config_module_findings(ctx, tree: ast.Module, found=()) -> tuple[list, list,
     return emit_settings(ctx, engine, entries, tops, lines, found)
 
 
-def emit_settings(ctx, engine, entries: list, tops, lines: list, found=(), roles=("config",)) -> tuple[list, list, list]:
+def emit_settings(ctx, engine, entries: list, tops, lines: list, found=(),
+                  roles=("config",)) -> tuple[list, list, list]:
     """(findings, setting notes, top-level key names) of a Python module's config entries, through the `setting`
     rules of `roles`; a line already holding a finding of a rule from the Python pass keeps it alone."""
     if not entries:

@@ -33,6 +33,7 @@ EXPECTED = {
     ("csrc/kernels.cu", None, 6, "TRN601"),
     ("deps/common.pip", None, 1, "TRN521"),  # included with -r, scanned with requirements.txt
     ("deps/common.pip", None, 2, "TRN512"),
+    ("environment.yml", None, 3, "TRN505"),  # the nvidia channel (NVIDIA's CUDA packages)
     ("environment.yml", None, 5, "TRN522"),
     ("environment.yml", None, 6, "TRN506"),
     ("environment.yml", None, 9, "TRN501"),
@@ -436,6 +437,7 @@ AUDIT_EXPECTED = {
     ("infra/compute_env.json", None, 11, "TRN607"),
     ("infra/main.tf", None, 4, "TRN609"),  # Terraform; `#` and `//` comments never match
     ("pkg/.python-version", None, 1, "TRN522"),  # pyenv / uv interpreter pin 3.10.14
+    ("pkg/environment-gpu.yml", None, 4, "TRN505"),  # the nvidia channel
     ("pkg/environment-gpu.yml", None, 7, "TRN506"),
     ("pkg/environment-gpu.yml", None, 8, "TRN505"),  # conda pytorch-cuda=12.1; the win32-only pip line is not
     ("pkg/pyproject.toml", None, 7, "TRN502"),

@@ -456,6 +456,11 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
             report.findings = guard_unset_switches(report.findings, files, summaries,
                                                    _python_reader(config.max_file_size))
             report.findings = fold_config_into_code(report.findings, files, summaries)
+            # A GPU count of 1 whose keys the project's code never tests against zero: one process, no GPU request.
+            from .project.single_count import guard_single_counts
+
+            report.findings = guard_single_counts(report.findings, files, _values_of(engine),
+                                                  _python_reader(config.max_file_size))
             # `--fp16` in a launcher of the project's own program that does not use it for CUDA mixed precision.
             from .project.launcher_fp16 import judge_launcher_fp16
 

@@ -110,8 +110,8 @@ def parse_surface_keys(kind: str, m: dict, err: Callable[[str, str], NoReturn]) 
             err("must be a table of key path = [value globs]", "match.without-setting")
         out["without_setting"] = tuple((k, tuple(x.lower() for x in v)) for k, v in wo.items())
         role = m.get("role", "config")
-        if role not in ("config", "ci", "container"):
-            err("role must be \"config\" (training configs), \"ci\" (CI workflows) or \"container\" (container "
-                "build definitions such as cog.yaml)", "match.role")
+        if role not in ("config", "ci", "container", "deepspeed"):
+            err("role must be \"config\" (training configs), \"ci\" (CI workflows), \"container\" (container "
+                "build definitions such as cog.yaml) or \"deepspeed\" (DeepSpeed engine configs)", "match.role")
         out["role"] = role
     return out

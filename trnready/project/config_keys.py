@@ -28,7 +28,10 @@ GUARD = "config-key-unread"
 
 _STRING = re.compile(r"""(["'])-{0,2}([A-Za-z_][\w\-]*)\1(\s*\]\s*=(?!=))?""")
 _CHAIN = re.compile(r"(?<![\w.])([A-Za-z_]\w*)((?:\s*\.\s*[A-Za-z_]\w*)+)")
-_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+[\w.]+[ \t]+)?import[ \t]+\(?([^\n#]+)", re.M)
+_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+([\w.]+)[ \t]+)?import[ \t]+\(?([^\n#]+)", re.M)
+# The last part of a module path that holds config objects: a name imported from it (`from pkg.sweep.config import
+# sweep_cfg`, `from .config import cfg`) is a config node, whose attributes are keys, not a module's.
+_CONFIG_MODULES = frozenset({"config", "configs", "cfg", "defaults", "settings", "options", "opts"})
 _DEF = re.compile(r"\bdef[ \t]+\w+[ \t]*\(")
 _FIELD = re.compile(r"^[ \t]+([A-Za-z_]\w*)[ \t]*:(?!=)[ \t]*[^\s#]", re.M)
 _WORD = re.compile(r"[A-Za-z_]\w*")
@@ -95,7 +98,9 @@ def vocabulary(text: str, wanted: set) -> set:
                 found.add(k)
     imported: set = set()
     for m in _IMPORT.finditer(text):
-        for part in m.group(1).split(","):
+        if m.group(1) and m.group(1).rsplit(".", 1)[-1].lower() in _CONFIG_MODULES:
+            continue
+        for part in m.group(2).split(","):
             words = part.split()
             if words:
                 imported.add(words[-1].strip("()").split(".")[0])

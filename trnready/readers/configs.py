@@ -28,6 +28,9 @@ from .emit import Emitter, msg
 from .outline import Entry, outline, top_keys
 
 COMPONENT_KEYS = ("_component_", "_target_", "class_path")
+# Keys that make a config (a file, or a dict built in code) the DeepSpeed engine's: its `setting` matchers of role
+# "deepspeed" apply there only
+DS_KEYS = frozenset({"zero_optimization", "train_micro_batch_size_per_gpu"})
 # Keys naming a registry entry rather than a dotted path: a config of their own only inside a config folder
 REGISTRY_KEYS = ("_name_",)
 # Top-level keys of training configs (Hydra / torchtune / Lightning / HF TrainingArguments / TRL / axolotl /
@@ -90,6 +93,8 @@ def role_of(rel: str, entries: list[Entry]) -> str | None:
     config_dir = in_config_dir_parts(parts)
     if known >= 2 or (known and config_dir):
         return "config"
+    if config_dir and _section_known(entries, any_name=True) >= 2:
+        return "config"  # `meta: {training: true, device: cuda:0}`: settings grouped under sections of any name
     if "defaults" in top and config_dir:
         return "config"  # a Hydra config group file
     if config_dir and any(e.value is not None and len(e.path) >= 2 and e.path[-1] in REGISTRY_KEYS for e in entries):
@@ -108,13 +113,20 @@ def role_of(rel: str, entries: list[Entry]) -> str | None:
 _SECTION = re.compile(r"^[a-z]\w*_(?:config|cfg|conf|params|hparams|args|opts|options)$", re.I)
 
 
-def _section_known(entries: list[Entry]) -> int:
-    """The most training keys any one top-level `*_config` section holds directly: a file whose training keys sit
-    one level down in named sections is a training config as much as one holding them at the top."""
+def _section_known(entries: list[Entry], any_name: bool = False) -> int:
+    """The most training keys any one `*_config` section holds directly: a file whose training keys sit in named
+    sections is a training config as much as one holding them at the top. Such a section counts at any depth (a
+    sweep file's `SETUP: BASE_CFG: {TRAIN: ..., OPTIM: ...}` is the config every run of the sweep starts from).
+    `any_name`: top-level sections of any name count (for a file in a config folder, where a run's settings are
+    often grouped under `meta:` or `run:`); two of their keys are still needed, as a data file's section rarely
+    holds two."""
     got: dict = {}
     for e in entries:
-        if len(e.path) == 2 and e.path[1] != "-" and _SECTION.match(e.path[0]) and e.path[1].lower() in TRAINING_KEYS:
-            got.setdefault(e.path[0], set()).add(e.path[1].lower())
+        p = e.path
+        if len(p) < 2 or "-" in p or p[-1].lower() not in TRAINING_KEYS:
+            continue
+        if (any_name and len(p) == 2) or (not any_name and _SECTION.match(p[-2])):
+            got.setdefault(p[:-1], set()).add(p[-1].lower())
     return max((len(v) for v in got.values()), default=0)
 
 
@@ -373,6 +385,9 @@ def read(ctx: FileContext) -> ReadResult:
         e.value is None and e.path and e.path[-1] in COMPONENT_KEYS for e in entries) else None
     node = hydra_node(ctx.rel, ctx.text, entries) if settings is not None else ()
     setting_findings(entries, role, lines, ctx.engine, em, ctx.rel, settings, node)
+    if role == "config" and DS_KEYS & {k.lower() for k in top_keys(entries)}:
+        # keys only the DeepSpeed engine gives a meaning (`optimizer.type: Adam` is its fused CUDA Adam there)
+        setting_findings(entries, "deepspeed", lines, ctx.engine, em, ctx.rel, settings, node)
     summary = None
     if role == "container":
         return ReadResult(base.findings + em.out, base.diag, base.sources, summary)

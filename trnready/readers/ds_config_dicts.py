@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import ast
 
-_DS_KEYS = frozenset({"zero_optimization", "train_micro_batch_size_per_gpu"})
+from .configs import DS_KEYS as _DS_KEYS
 MAX_DICTS = 50
 
 
@@ -60,9 +60,25 @@ def ds_dict_findings(ctx, tree, found=()) -> list:
     if not entries:
         return []
     reported = {f.rule for f in found}
-    out, _notes, _names = emit_settings(ctx, ctx.engine, entries, [], lines, found)
+    out, _notes, _names = emit_settings(ctx, ctx.engine, entries, [], lines, found, ("config", "deepspeed"))
     kept: dict = {}
     for f in sorted(out, key=lambda f: (f.line, f.column)):
         if f.rule not in reported and f.rule not in kept:
-            kept[f.rule] = f
+            kept[f.rule] = _from_section(f, entries, lines)
     return list(kept.values())
+
+
+def _from_section(f, entries: list, lines: list):
+    """A nested setting (`"fp16": {` ... `"enabled": True`) spans its dict entry from the section's key to the value,
+    as a finding on any multi-line Python expression does: either line is the place to change."""
+    from dataclasses import replace
+
+    value = next((e for e in entries if e.value is not None and e.line == f.line and e.col == f.column), None)
+    if value is None or len(value.keys) < 2:
+        return f
+    parent = next((e for e in reversed(entries) if e.value is None and e.keys == value.keys[:-1]
+                   and e.line <= f.line), None)
+    if parent is None or parent.line >= f.line or f.line - parent.line > 20:
+        return f
+    snippet = lines[parent.line - 1] if 0 < parent.line <= len(lines) else f.snippet
+    return replace(f, line=parent.line, column=parent.col, end_line=f.line, snippet=snippet)

@@ -69,15 +69,17 @@ def config_module_findings(ctx, tree: ast.Module, found=()) -> tuple[list, list,
     return emit_settings(ctx, engine, entries, tops, lines, found)
 
 
-def emit_settings(ctx, engine, entries: list, tops, lines: list, found=()) -> tuple[list, list, list]:
+def emit_settings(ctx, engine, entries: list, tops, lines: list, found=(),
+                  roles=("config",)) -> tuple[list, list, list]:
     """(findings, setting notes, top-level key names) of a Python module's config entries, through the `setting`
-    rules; a line already holding a finding of a rule from the Python pass keeps it alone."""
+    rules of `roles`; a line already holding a finding of a rule from the Python pass keeps it alone."""
     if not entries:
         return [], [], []
     em = Emitter(ctx.rel)
     em.seen = {(f.path, f.cell, f.rule, f.line) for f in found}  # one finding per rule and line
     notes: list | None = [] if getattr(engine, "link", False) else None
-    setting_findings(entries, "config", lines, engine, em, ctx.rel, notes)
+    for role in roles:
+        setting_findings(entries, role, lines, engine, em, ctx.rel, notes)
     from ..project.config_keys import norm
 
     names = sorted({norm(k) for k in tops if norm(k).isidentifier()})[:200]

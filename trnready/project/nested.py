@@ -258,10 +258,11 @@ def unused_projects(layout: Layout, namers: Namers) -> set:
     return largest_unused(layout, namers, candidates)
 
 
-def largest_unused(layout: Layout, namers: Namers, candidates: set) -> set:
+def largest_unused(layout: Layout, namers: Namers, candidates: set, modules=None) -> set:
     """The candidate folders no file outside them names, files inside folders found unused counting as no user;
-    those inside another unused one are left out (guarded with it)."""
-    modules = {d: layout.modules(d) for d in candidates}
+    those inside another unused one are left out (guarded with it). modules: folder -> the names its code is
+    imported by (`Layout.modules` when not given)."""
+    modules = modules if modules is not None else {d: layout.modules(d) for d in candidates}
     unused = set(candidates)
     changed = True
     while changed:  # a file inside a folder found unused is no user: the largest set that holds
@@ -340,6 +341,24 @@ def guard_nested(findings: list, files, root, max_bytes: int, values=None) -> li
         for rel in copied:
             if any(layout.under(rel, d) for d in folders):
                 reasons[rel] = "unused-copy-folder"
+    copied = [p for p in paths if p not in reasons and p.count("/") >= 2]
+    if copied:
+        from .copied_tools import copied_tool_folders
+
+        folders = copied_tool_folders(layout, namers)
+        for rel in copied:
+            if any(layout.under(rel, d) for d in folders):
+                reasons[rel] = "copied-tools"
+    # the Python code of another project's copy nothing outside names; its manifests are judged below
+    kinds = {sf.rel: sf.kind for sf in layout.files}
+    code = [p for p in paths if p not in reasons and p.count("/") >= 3 and kinds.get(p) in ("python", "notebook")]
+    if code and values:
+        from .copy_folders import unnamed_licensed_copies
+
+        folders = unnamed_licensed_copies(layout, namers, values)
+        for rel in code:
+            if any(layout.under(rel, d) for d in folders):
+                reasons[rel] = "licensed-copy"
     deep = [p for p in paths if p not in reasons and p.count("/") >= 2]
     if deep:
         unused = unused_projects(layout, namers)

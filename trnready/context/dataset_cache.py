@@ -47,8 +47,9 @@ def _path_forms(cls, call, path) -> set:
     `call` (one assignment only)."""
     forms = {ast.dump(path)}
     if type(path) is ast.Name:
-        for fn in (n for n in walk(cls) if type(n) in (ast.FunctionDef, ast.AsyncFunctionDef)):
-            if fn.lineno <= call.lineno <= (fn.end_lineno or fn.lineno):
+        for fn in walk(cls):
+            if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+                    and fn.lineno <= call.lineno <= (fn.end_lineno or fn.lineno):
                 values = [n.value for n in walk(fn) if type(n) is ast.Assign and len(n.targets) == 1
                           and type(n.targets[0]) is ast.Name and n.targets[0].id == path.id]
                 if len(values) == 1:

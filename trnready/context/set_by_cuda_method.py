@@ -50,8 +50,11 @@ def _set_only_in_cuda(ctx, node, name: str) -> bool:
     for n in walk(ctx.tree):
         if type(n) is ast.Call and getattr(n.func, "id", getattr(n.func, "attr", "")) == "setattr":
             return False
-        targets = n.targets if type(n) is ast.Assign else [n.target] if type(n) in (ast.AnnAssign, ast.AugAssign) \
-            else []
+        targets: list = []
+        if isinstance(n, ast.Assign):
+            targets = n.targets
+        elif isinstance(n, (ast.AnnAssign, ast.AugAssign)):
+            targets = [n.target]
         for t in targets:
             for e in walk(t):
                 if type(e) is ast.Attribute and e.attr == name and type(e.ctx) is ast.Store:

@@ -168,30 +168,26 @@ def licensed_copies(layout, root_files, forks: bool = False) -> list:
     return [d for d in out if not any(layout.under(d, e) for e in out)]
 
 
-def unnamed_licensed_copies(layout, namers, values) -> set:
+def licensed_copy_candidates(layout, values) -> dict:
     """Folders two levels or more below a repository root that carry another project's licence beside its
-    repository-root files (`licensed_copies`, installable forks included) and that no scanned file outside them
-    imports or names: ogb keeps its fork of DGL-KE in `examples/lsc/wikikg90m/dgl-ke-ogb-lsc/` (Apache licence,
-    NOTICE, CONTRIBUTING.md, its package in `python/dglke/` with its own setup.py) and runs it only through the
-    console script the copy installs (`dglke_train` in run.sh). Its code is the copied library's, set up as a
-    dependency; the port of the repository does not change it. The test of `unused-nested-project` decides (an
-    import of one of its packages, also those of an installable sub-folder such as `python/`, a path naming it):
-    LoRA's transformers fork in `examples/NLU/`, whose scripts the repository's launchers run by path, stays, and
-    so does a copy the project imports (Video-LLaMA's ImageBind). A top-level folder is the repository's own part."""
-    from .nested import largest_unused
-
+    repository-root files (`licensed_copies`, installable forks included), each with the names its code is imported
+    by: its own modules and those of a direct sub-folder with packaging (`python/dglke/` beside `python/setup.py`).
+    The nested step keeps those no scanned file outside imports or names (`licensed-copy`): ogb keeps its fork of
+    DGL-KE in `examples/lsc/wikikg90m/dgl-ke-ogb-lsc/` (Apache licence, NOTICE, CONTRIBUTING.md) and runs it only
+    through the console script the copy installs (`dglke_train` in run.sh). Its code is the copied library's, set up
+    as a dependency; the port of the repository does not change it. LoRA's transformers fork in `examples/NLU/`,
+    whose scripts the repository's launchers run by path, stays, and so does a copy the project imports
+    (Video-LLaMA's ImageBind). A top-level folder is the repository's own part."""
     copies = [d for d in licensed_copies(layout, values.get("copy-root-files", ()), forks=True)
               if layout.depth(d) >= 2]
-    if not copies:
-        return set()
-    modules = {}
+    out = {}
     for d in copies:
-        mods = layout.modules(d)
+        mods = set(layout.modules(d))
         for sub in _subfolders(layout, d):
             if layout.children.get(sub, set()) & _INSTALLABLE:
                 mods |= layout.modules(sub) - {sub.rsplit("/", 1)[-1]}
-        modules[d] = mods
-    return largest_unused(layout, namers, set(copies), modules)
+        out[d] = mods
+    return out
 
 
 def _licence_text(layout, d: str):

@@ -27,6 +27,7 @@ SNAPSHOT = [
     ('.github/workflows/merge_checks.yml', 24, 26, 'TRN506', 'PyTorch pinned below 2.13: `torch==2.1.0`'),
     ('.github/workflows/merge_checks.yml', 32, 19, 'TRN505', 'CI matrix over CUDA versions: `matrix.include.cuda: 12.1` (the jobs install CUDA builds)'),
     ('.github/workflows/merge_checks.yml', 34, 73, 'TRN505', 'CUDA build of PyTorch (+cuXXX wheel or CUDA wheel index): `download.pytorch.org/whl/cu$CUDA_TAG`'),
+    ('.github/workflows/min_torch.yml', 23, 26, 'TRN506', 'PyTorch pinned below 2.13: `torch==1.12.1+cpu`'),
     ('.github/workflows/unit_test.yaml', 11, 9, 'TRN523', 'CI never tests Python 3.12-3.14: `test job unit_tests runs on Python 3.9, 3.10, 3.11 only`'),
     ('.github/workflows/unit_test.yaml', 24, 33, 'TRN507', 'TorchAO declared as a dependency: `torchao`'),
     ('.github/workflows/wheels.yaml', 8, 9, 'TRN523', 'CI never tests Python 3.12-3.14: `job build_wheels builds wheels on Python 3.9, 3.10, 3.11 only`'),

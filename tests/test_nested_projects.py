@@ -36,7 +36,7 @@ def _findings(root):
 
 
 @pytest.mark.parametrize("repo", ["ci", "unused", "hubcopy", "hubnamespace", "hubimported", "copyfork", "copyexamples",
-                                  "licensedcopy"])
+                                  "licensedcopy", "copiedtools", "installedcopy"])
 def test_fixture_repositories(repo):
     assert _findings(ROOT / repo) == _annotations(ROOT / repo)
 

@@ -22,6 +22,8 @@ from trnready.scope import SCOPES, classify
     ("benchmarks/attn.py", "benchmark"),
     ("tools/bench_matmul.py", "benchmark"),
     ("docs/source/conf.py", "docs"),
+    (".readthedocs.yml", "docs"),  # the Read the Docs build configuration
+    ("sub/.readthedocs.yaml", "docs"),
     (".github/workflows/ci.yml", "ci"),
     (".gitlab-ci.yml", "ci"),
     ("./.github/workflows/ci.yml", "ci"),

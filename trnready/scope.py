@@ -27,6 +27,8 @@ _DIRS = {
     "ci": {".github", ".gitlab", ".circleci", ".buildkite", ".ci", "ci", ".azure-pipelines", ".jenkins"},
     "build": {"docker", "dockerfiles", "containers", "container", "packaging", "conda", "conda-recipe", "recipe-conda"},
 }
+# The Read the Docs build configuration: what it installs builds the documentation, wherever it sits.
+_DOCS_FILES = {".readthedocs.yml", ".readthedocs.yaml", "readthedocs.yml", "readthedocs.yaml"}
 _TEST_FILE = re.compile(r"^(test_.*|.*_test|.*_tests|conftest)\.(py|ipynb)$", re.I)
 _BENCH_FILE = re.compile(r"^(bench_.*|benchmark_.*|.*_benchmark)\.py$", re.I)
 _CI_FILES = {".gitlab-ci.yml", ".gitlab-ci.yaml", "azure-pipelines.yml", "azure-pipelines.yaml", "jenkinsfile",
@@ -63,6 +65,8 @@ def classify(rel: str, overrides: Iterable[tuple[str, str]] = ()) -> str:
         return "benchmark"
     if low in _CI_FILES:
         return "ci"
+    if low in _DOCS_FILES:
+        return "docs"
     if _BUILD_FILE.match(name):
         return "build"
     return "source"

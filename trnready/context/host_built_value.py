@@ -172,7 +172,7 @@ class _Kinds:
         if k is ast.Starred:
             return self.of(e.value, depth + 1)
         if k is ast.Name:
-            return self._name(e.id, depth)
+            return self._name(e.id, depth, e)
         if k is ast.Attribute:
             if e.attr in _PY_ATTRS:
                 return PY
@@ -223,7 +223,7 @@ class _Kinds:
             return None
         return HOST if HOST in kinds else empty
 
-    def _name(self, name: str, depth: int):
+    def _name(self, name: str, depth: int, use=None):
         if name in self.comprehensions:
             return self.of(self.comprehensions[name], depth + 1)
         for fn in self.functions:
@@ -233,7 +233,10 @@ class _Kinds:
                 key = (id(fn), name)
                 if key in self.busy:
                     return self.busy[key]  # a loop-carried name: its other assignments decide
-                return self._bound_kind(key, fn.bound[name], depth)
+                values = fn.bound[name]
+                if use is not None:
+                    values = [v for v in values if v is None or not _other_arm(self.ctx, v, use)]
+                return self._bound_kind(key, values, depth)
             if name in fn.params:
                 return None
         return None
@@ -274,6 +277,8 @@ class _Kinds:
         name = dotted(f)
         if name.startswith(_PY_MODULES):
             return PY
+        if name in ("OrderedDict", "collections.OrderedDict") and not call.args and not call.keywords:
+            return PY  # an empty mapping, as `{}` and `dict()` are: its items are not followed (state-dict renames)
         torch_name = _torch_name(self.ctx, f)
         if torch_name.startswith("torch."):
             tail = torch_name.rsplit(".", 1)[-1]
@@ -314,6 +319,43 @@ class _Kinds:
                 return PY if f.attr in _TO_PYTHON else HOST
             return self._mix(self._arg_nodes(call), depth)
         return None
+
+
+def _arms(ctx, node) -> list:
+    """(if statement, arm list) for every `if` around `node` up to its function, innermost first; None when a loop
+    lies in between (a value bound in one arm reaches the other on the next iteration)."""
+    out = []
+    child, up = node, parent_of(ctx, node)
+    while up is not None and not isinstance(up, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+        if type(up) in (ast.For, ast.AsyncFor, ast.While):
+            return []
+        if type(up) is ast.If and isinstance(child, ast.stmt):
+            out.append((up, "body" if any(x is child for x in up.body) else "orelse"))
+        child, up = up, parent_of(ctx, up)
+    return out
+
+
+def _loop_holds(ctx, use, value) -> bool:
+    """Whether a loop around `use` inside its function also holds `value`."""
+    up = parent_of(ctx, use)
+    while up is not None and not isinstance(up, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+        if type(up) in (ast.For, ast.AsyncFor, ast.While) and \
+                up.lineno <= value.lineno <= (up.end_lineno or up.lineno):
+            return True
+        up = parent_of(ctx, up)
+    return False
+
+
+def _other_arm(ctx, value, use) -> bool:
+    """Whether the assignment of `value` cannot reach `use`: it sits in one arm of an `if` and `use` in its other
+    arm (the `elif` branch's `tokens = model.pos_embed` never reaches the `if` branch's `interpolate(tokens)`), with
+    no loop around that `if` inside the function, or it comes after `use` and no loop around `use` inside the
+    function holds it (a later block re-using the name for the model's own embedding)."""
+    if value.lineno > (use.end_lineno or use.lineno) and not _loop_holds(ctx, use, value) \
+            and enclosing_function(ctx, value) is enclosing_function(ctx, use):  # a closure runs later
+        return True
+    mine = {id(i): arm for i, arm in _arms(ctx, value)}
+    return any(id(i) in mine and mine[id(i)] != arm for i, arm in _arms(ctx, use))
 
 
 def _function(ctx, fn) -> _Function:
@@ -657,13 +699,32 @@ def _library_root(ctx, func) -> str:
     return ""
 
 
+# Methods that bring a device tensor to the host: a selection made before them may have run on the device.
+_MOVES_TO_HOST = frozenset({"cpu", "tolist", "item"})
+
+
 def _handed_to_host_library(ctx, subject) -> bool:
     """The operation's result is assigned to a name that the same function then hands to a library of
     `host-libraries` (scikit-learn, SciPy, NumPy, pandas): those take host arrays only, so in a program that runs
-    the value is on the CPU (`true = true[~idx]` then `sk_confusion_matrix(true, pred)` in a reference metric)."""
+    the value is on the CPU (`true = true[~idx]` then `sk_confusion_matrix(true, pred)` in a reference metric).
+    The result may pass through comparisons, arithmetic and argument-free methods first, and may be the library
+    call's argument itself: `roc_auc_score(y_true[labeled, i], y_pred[labeled, i])`, `correct = y_true[labeled, i]
+    == y_pred[labeled, i]` then `np.sum(correct)` in an evaluator that takes NumPy arrays."""
     libraries = frozenset(ctx.values.get("host-libraries", ()))
+    if not libraries:
+        return False
     stmt = parent_of(ctx, subject)
-    if not libraries or type(stmt) is not ast.Assign or stmt.value is not subject or len(stmt.targets) != 1 \
+    while True:  # up through the operations whose result is of the same kind as their operand
+        if type(stmt) in (ast.Compare, ast.BinOp, ast.UnaryOp):
+            subject, stmt = stmt, parent_of(ctx, stmt)
+        elif type(stmt) is ast.Attribute and stmt.value is subject and type(up := parent_of(ctx, stmt)) is ast.Call \
+                and up.func is stmt and not up.args and not up.keywords and stmt.attr not in _MOVES_TO_HOST:
+            subject, stmt = up, parent_of(ctx, up)
+        else:
+            break
+    if type(stmt) is ast.Call and subject is not stmt.func and _library_root(ctx, stmt.func) in libraries:
+        return True
+    if type(stmt) is not ast.Assign or stmt.value is not subject or len(stmt.targets) != 1 \
             or type(stmt.targets[0]) is not ast.Name:
         return False
     name = stmt.targets[0].id

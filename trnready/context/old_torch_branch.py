@@ -9,7 +9,8 @@ from .neuron_guarded import _exits
 from ..astwalk import walk
 
 # The parsers a version comparison goes through (`version.parse`, `packaging.version.Version`, `parse_version`).
-_PARSERS = frozenset({"parse", "Version", "parse_version", "LooseVersion", "StrictVersion", "TorchVersion"})
+_PARSERS = frozenset({"parse", "Version", "parse_version", "LooseVersion", "StrictVersion", "TorchVersion",
+                      "digit_version"})
 _TORCH_VERSION = ("torch.__version__", "torch.version.__version__")
 _OPS = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
         "==": lambda a, b: a == b, "!=": lambda a, b: a != b}

@@ -140,7 +140,7 @@ def _path_pattern(d: str, entries=()):
 _BUILD_FILES = frozenset({"cmakelists.txt", "makefile"})
 
 
-def licensed_copies(layout, root_files) -> list:
+def licensed_copies(layout, root_files, forks: bool = False) -> list:
     """Folders below the scan root that carry another project's licence: a licence file (LICENSE*, COPYING*) whose
     text is not the scan root's licence, beside one of the repository-root files of `copy-root-files`
     (CONTRIBUTING.md, CODE_OF_CONDUCT.md, a Makefile, ...). Video-LLaMA keeps ImageBind in
@@ -148,7 +148,8 @@ def licensed_copies(layout, root_files) -> list:
     keeps ggml (MIT, a Makefile) in `ggml/`. A sub-project of the same repository carries the root's licence text
     (a monorepo's packages), and a folder holding `.git` is a clone of its own; neither is a copy here, nor is an
     installable fork (its own setup.py, pyproject.toml or setup.cfg: LoRA's transformers fork in `examples/NLU/`,
-    set up with its own environment.yml). With no licence at the scan root nothing is judged."""
+    set up with its own environment.yml) unless `forks` asks for those too. With no licence at the scan root nothing
+    is judged."""
     root_licence = _licence_text(layout, "")
     if root_licence is None:
         return []
@@ -159,12 +160,34 @@ def licensed_copies(layout, root_files) -> list:
         if not any(n.startswith(_LICENCES) for n in names) or \
                 not any(n == m or n.startswith(m) for n in names for m in marks):
             continue
-        if _INSTALLABLE.intersection(names):
+        if _INSTALLABLE.intersection(names) and not forks:
             continue  # an installable fork (LoRA's transformers in examples/NLU/): its environment sets it up
         text = _licence_text(layout, d)
         if text is not None and text != root_licence:
             out.append(d)
     return [d for d in out if not any(layout.under(d, e) for e in out)]
+
+
+def licensed_copy_candidates(layout, values) -> dict:
+    """Folders two levels or more below a repository root that carry another project's licence beside its
+    repository-root files (`licensed_copies`, installable forks included), each with the names its code is imported
+    by: its own modules and those of a direct sub-folder with packaging (`python/dglke/` beside `python/setup.py`).
+    The nested step keeps those no scanned file outside imports or names (`licensed-copy`): ogb keeps its fork of
+    DGL-KE in `examples/lsc/wikikg90m/dgl-ke-ogb-lsc/` (Apache licence, NOTICE, CONTRIBUTING.md) and runs it only
+    through the console script the copy installs (`dglke_train` in run.sh). Its code is the copied library's, set up
+    as a dependency; the port of the repository does not change it. LoRA's transformers fork in `examples/NLU/`,
+    whose scripts the repository's launchers run by path, stays, and so does a copy the project imports
+    (Video-LLaMA's ImageBind). A top-level folder is the repository's own part."""
+    copies = [d for d in licensed_copies(layout, values.get("copy-root-files", ()), forks=True)
+              if layout.depth(d) >= 2]
+    out = {}
+    for d in copies:
+        mods = set(layout.modules(d))
+        for sub in _subfolders(layout, d):
+            if layout.children.get(sub, set()) & _INSTALLABLE:
+                mods |= layout.modules(sub) - {sub.rsplit("/", 1)[-1]}
+        out[d] = mods
+    return out
 
 
 def _licence_text(layout, d: str):

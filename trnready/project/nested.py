@@ -3,7 +3,7 @@
 A repository often carries a whole other project: Vim keeps detectron2 in `det/`, and detectron2 brings its own
 sub-projects (`det/projects/DensePose/`, with its own setup.py, train_net.py and CUDA kernels), its Dockerfile and
 release scripts; mamba's copy keeps its wheel-publishing workflow in `mamba-1p1p1/.github/workflows/`. The port
-changes what the repository runs, not these. Four rules, each a named reason of the guarded findings:
+changes what the repository runs, not these. The rules, each a named reason of the guarded findings:
 
 - `nested-ci`: a file under a `.github/` or `.circleci/` folder (or a `.gitlab-ci.yml` / `.travis.yml`) below the
   scan root. GitHub, CircleCI, GitLab and Travis read these only at the root of a repository, so they are the
@@ -25,6 +25,10 @@ changes what the repository runs, not these. Four rules, each a named reason of 
   torch.hub that the rest of the repository reaches only by its path, never by importing it (Depth-Anything loads
   its DINOv2 copy with `torch.hub.load("torchhub/facebookresearch_dinov2_main", ..., source="local")`), the
   packages no module it runs imports, and its own dependency manifests.
+- `copied-tools` (`copied_tools.py`): a tool folder copied from the framework the project builds on (another
+  holder's copyright header, no import of the project) beside the project's own versions of its scripts.
+- `licensed-copy` (`copy_folders.licensed_copy_candidates`): the Python code of a folder carrying another project's
+  licence that no file outside imports or names (installed and run as a dependency).
 - `nested-copy-manifest` also (`copy_folders.copy_manifests`): the dependency manifests and native build files
   (requirements*.txt, conda files, CMakeLists.txt, *.cmake, Makefile) of a folder carrying another project's
   licence (a licence text other than the scan root's, beside a CONTRIBUTING.md or the like), unless a file outside
@@ -258,10 +262,11 @@ def unused_projects(layout: Layout, namers: Namers) -> set:
     return largest_unused(layout, namers, candidates)
 
 
-def largest_unused(layout: Layout, namers: Namers, candidates: set) -> set:
+def largest_unused(layout: Layout, namers: Namers, candidates: set, modules=None) -> set:
     """The candidate folders no file outside them names, files inside folders found unused counting as no user;
-    those inside another unused one are left out (guarded with it)."""
-    modules = {d: layout.modules(d) for d in candidates}
+    those inside another unused one are left out (guarded with it). modules: folder -> the names its code is
+    imported by (`Layout.modules` when not given)."""
+    modules = modules if modules is not None else {d: layout.modules(d) for d in candidates}
     unused = set(candidates)
     changed = True
     while changed:  # a file inside a folder found unused is no user: the largest set that holds
@@ -340,6 +345,25 @@ def guard_nested(findings: list, files, root, max_bytes: int, values=None) -> li
         for rel in copied:
             if any(layout.under(rel, d) for d in folders):
                 reasons[rel] = "unused-copy-folder"
+    copied = [p for p in paths if p not in reasons and p.count("/") >= 2]
+    if copied:
+        from .copied_tools import copied_tool_folders
+
+        folders = copied_tool_folders(layout, namers)
+        for rel in copied:
+            if any(layout.under(rel, d) for d in folders):
+                reasons[rel] = "copied-tools"
+    # the Python code of another project's copy nothing outside names; its manifests are judged below
+    kinds = {sf.rel: sf.kind for sf in layout.files}
+    code = [p for p in paths if p not in reasons and p.count("/") >= 3 and kinds.get(p) in ("python", "notebook")]
+    if code and values:
+        from .copy_folders import licensed_copy_candidates
+
+        candidates = licensed_copy_candidates(layout, values)
+        folders = largest_unused(layout, namers, set(candidates), candidates) if candidates else set()
+        for rel in code:
+            if any(layout.under(rel, d) for d in folders):
+                reasons[rel] = "licensed-copy"
     deep = [p for p in paths if p not in reasons and p.count("/") >= 2]
     if deep:
         unused = unused_projects(layout, namers)

@@ -386,20 +386,40 @@ _CPU_WHEELS = re.compile(r"(?i)(?<![\w-])torch(?:vision|audio)?==[\w.]+\+cpu\b|d
 _CUDA_WHEELS = re.compile(r"(?i)\+cu(?:\d|\$)|/whl/(?:[\w.-]+/)*cu(?:\d|\$)|pytorch-cuda|cudatoolkit|cuda-toolkit")
 
 
+# `pip install torch`, `pip install --pre torch torchvision ...`: a torch with no version pin in a job's commands.
+_UNPINNED_TORCH = re.compile(r"\bpip3?\s+install\b[^\n;&|]*?(?<![\w.=/-])torch(?![\w.=<>~!+-])(?!\s*[=<>~!])")
+
+
 def drop_cpu_wheel_job_findings(rel: str, entries: list[Entry], findings: list, values: dict) -> list:
     """Findings of the rules in `cpu-wheel-job-rules` (a matrix over CUDA versions, TRN505) inside a job whose
     commands install PyTorch's CPU wheels and no CUDA build (`pip install torch==1.8.1+cpu`, `--extra-index-url
     https://download.pytorch.org/whl/cpu`): whatever the job's name or matrix says (`build_cu102` with `cuda:
     10.2`), the wheels it installs are the CPU ones, so there is no CUDA build to replace. A job that installs
-    nothing named stays reported."""
+    nothing named stays reported. Findings of the rules in `cpu-job-rules` (TRN506, a torch pinned older than
+    torch-neuronx's) are guarded (`cpu-ci-job`) in such a job that also installs an unpinned torch (`pip install
+    --pre torch` in a nightly leg beside `torch==2.0+cpu`): the job tests a range of torch versions on the CPU, the
+    old pin is its floor, which the project's own requirement declares (and is reported there). A CPU job pinned
+    to one old torch only is what the project builds with, and stays reported."""
     rules = frozenset(values.get("cpu-wheel-job-rules", ()))
-    if not any(f.rule in rules for f in findings):
+    guarded = frozenset(values.get("cpu-job-rules", ()))
+    if not any(f.rule in rules or f.rule in guarded for f in findings):
         return findings
-    cpu = [(first, last) for first, last, cmds in _job_spans(rel, entries)
-           if _CPU_WHEELS.search(cmds) and not _CUDA_WHEELS.search(cmds)]
-    if not cpu:
+    spans = [(first, last, cmds) for first, last, cmds in _job_spans(rel, entries)
+             if _CPU_WHEELS.search(cmds) and not _CUDA_WHEELS.search(cmds)]
+    if not spans:
         return findings
-    return [f for f in findings if f.rule not in rules or not any(a <= f.line <= b for a, b in cpu)]
+    cpu = [(first, last) for first, last, _ in spans]
+    # the old pin is the floor of a tested range only when the same job also installs an unpinned torch
+    ranged = [(first, last) for first, last, cmds in spans if _UNPINNED_TORCH.search(cmds)]
+    out = []
+    for f in findings:
+        inside = any(a <= f.line <= b for a, b in cpu)
+        if inside and f.rule in rules:
+            continue
+        if f.rule in guarded and not f.guarded and any(a <= f.line <= b for a, b in ranged):
+            f = replace(f, guarded=True, guarded_by="cpu-ci-job")
+        out.append(f)
+    return out
 
 
 def test_jobs(rel: str, entries: list[Entry], lines: list[str] | None = None, root=None,

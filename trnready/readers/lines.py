@@ -389,6 +389,9 @@ def one_build_per_command(found: list, lines: list[str]) -> list:
     return fold_builds(found, lambda: command_lines(lines))
 
 
+_DOCS_BUILD_FILES = frozenset({".readthedocs.yml", ".readthedocs.yaml", "readthedocs.yml", "readthedocs.yaml"})
+
+
 def read(ctx: FileContext) -> ReadResult:
     kind, text = ctx.kind, ctx.text
     if kind == "yaml" and "/ISSUE_TEMPLATE/" in f"/{ctx.rel}":
@@ -418,6 +421,10 @@ def read(ctx: FileContext) -> ReadResult:
         em.out = one_build_per_command(em.out, lines)
     if kind == "makefile" and len(em.out) > 1:
         em.out = recipes_into_build(em.out, lines)
+    if kind == "yaml" and em.out and ctx.rel.rsplit("/", 1)[-1].lower() in _DOCS_BUILD_FILES:
+        # Read the Docs installs these (often a CPU torch wheel to import the package for autodoc) to build the
+        # documentation: not the environment the model trains or serves in (as docs/requirements.txt)
+        em.out = [f if f.guarded else replace(f, guarded=True, guarded_by="docs-build") for f in em.out]
     if kind == "shell" and em.out and release_packaging(ctx.rel, mention, ctx.engine):
         em.out = [f if f.guarded else replace(f, guarded=True, guarded_by="release-packaging") for f in em.out]
     return ReadResult(em.out, None, [Source(text, comments(kind))])

@@ -123,13 +123,32 @@ def paired_masks(index: ast.expr, scope: Scope, resolver, attrs: dict | None = N
     return found >= 2
 
 
-def rows_written(value: ast.expr | None, scope: Scope, resolver, attrs: dict | None = None) -> bool:
+def rows_written(value: ast.expr | None, scope: Scope, resolver, attrs: dict | None = None,
+                 index: ast.expr | None = None) -> bool:
     """A write through a mask (`x[m] = v`) worth its own finding: the value is sized by the mask but reads
-    nothing through a mask itself (`x[m] = y[m]` is reported at the read `y[m]`)."""
+    nothing through a mask itself (`x[m] = y[m]` is reported at the read `y[m]`). `index`: the mask written
+    through, when the caller has it (a value computed by a call handed that mask is sized by it)."""
     if value is None or any(type(n) is ast.Subscript and is_mask(n.slice, scope, resolver, 0, None, attrs)
                             for n in walk(value)):
         return False
-    return sized_by_mask(value, scope, resolver, attrs)
+    return sized_by_mask(value, scope, resolver, attrs) or (
+        type(index) is ast.Name and _made_from_mask(value, index.id, scope, resolver))
+
+
+def _made_from_mask(value: ast.expr, mask: str, scope: Scope, resolver, depth: int = 0) -> bool:
+    """`out = model(x, m)` then `x[m] = out`: a call handed the mask as an argument returns what the mask selects
+    (a masked model's predictions for the masked positions); a full-size value would not fit the write at all,
+    so a value of such a call has one row per True value."""
+    if depth > _MAX_DEPTH:
+        return False
+    t = type(value)
+    if t is ast.Call:
+        return any(type(a) is ast.Name and a.id == mask for a in (*value.args, *(k.value for k in value.keywords)))
+    if t is ast.Name:
+        bindings = resolver.lookup(scope, value.id) or ()
+        return len(bindings) == 1 and bindings[0].kind in ("expr", "call") and isinstance(bindings[0].value, ast.expr) \
+            and _made_from_mask(bindings[0].value, mask, bindings[0].scope, resolver, depth + 1)
+    return False
 
 
 def sized_by_mask(value: ast.expr | None, scope: Scope, resolver, attrs: dict | None = None,

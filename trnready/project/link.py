@@ -21,6 +21,7 @@ import json
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from .cpu_less_sources import cpu_less
 from .summary import Compacted, _local_root, dotted, head_of, literal_source, unpack_list
 
 MAX_DEPTH = 3
@@ -561,7 +562,12 @@ class Linker(ModuleMap):
             else:
                 exts, imps = noted.get(rel, ((), ()))
             for e in exts:
-                if e[0]:
+                if e[0] and len(e) > 7:
+                    # a C++ fallback build: CUDA's only when its C++ sources serve CUDA tensors alone
+                    read = getattr(self, "read_source", None)
+                    if read is not None and e[0] not in built and cpu_less(rel, e[0], e[7], read):
+                        built[e[0]] = (rel, e[:7])
+                elif e[0]:
                     built.setdefault(e[0], (rel, e))
                 else:
                     kernel_mods[rel] = e

@@ -145,9 +145,12 @@ def _made_from_mask(value: ast.expr, mask: str, scope: Scope, resolver, depth: i
     if t is ast.Call:
         return any(type(a) is ast.Name and a.id == mask for a in (*value.args, *(k.value for k in value.keywords)))
     if t is ast.Name:
-        bindings = resolver.lookup(scope, value.id) or ()
-        return len(bindings) == 1 and bindings[0].kind in ("expr", "call") and isinstance(bindings[0].value, ast.expr) \
-            and _made_from_mask(bindings[0].value, mask, bindings[0].scope, resolver, depth + 1)
+        bindings = list(resolver.lookup(scope, value.id) or ())
+        if len(bindings) != 1:
+            return False
+        b = bindings[0]
+        return b.kind in ("expr", "call") and isinstance(b.value, ast.expr) \
+            and _made_from_mask(b.value, mask, b.scope, resolver, depth + 1)
     return False
 
 

@@ -142,6 +142,7 @@ class Linker(ModuleMap):
         self._below: dict | None = None  # module name -> files of it and of the modules below it
         self._rel_names: dict = {}
         self.scan = scan  # snippet text -> findings of the ordinary per-file pass
+        self.read_source = None  # rel -> any scanned file's text or None (C++ sources of fallback builds)
         self.memo = memo  # (key) -> list or None; put(key, list)
         self._engine_cache: dict = {}
         self._resolved: dict = {}  # (rel, dotted name) -> (what it resolves to, files consulted)
@@ -564,7 +565,7 @@ class Linker(ModuleMap):
             for e in exts:
                 if e[0] and len(e) > 7:
                     # a C++ fallback build: CUDA's only when its C++ sources serve CUDA tensors alone
-                    read = getattr(self, "read_source", None)
+                    read = self.read_source
                     if read is not None and e[0] not in built and cpu_less(rel, e[0], e[7], read):
                         built[e[0]] = (rel, e[:7])
                 elif e[0]:

@@ -300,6 +300,25 @@ def _array_method(expr: ast.expr, scope: Scope, resolver, depth: int) -> bool:
 _CAST_METHODS = frozenset({"long", "int", "short", "bool", "half", "bfloat16"})
 
 
+def tensor_slice_bound(index: ast.expr, scope: Scope, resolver) -> bool:
+    """`order[:, :n.long()]`: a bound of a slice of the index is a torch tensor by local evidence (a cast only
+    tensors have, a value of a torch function, a name bound to one). Its value, not a shape, decides how many
+    elements the slice keeps. A bound read from the tensor's shape (`x.shape[1]`, `x.size(0)`) is not one."""
+    parts = index.elts if type(index) is ast.Tuple else [index]
+    for p in parts:
+        if type(p) is not ast.Slice:
+            continue
+        for bound in (p.lower, p.upper):
+            if bound is None or type(bound) is ast.Constant:
+                continue
+            if any(type(n) is ast.Attribute and n.attr in ("shape", "ndim")
+                   or type(n) is ast.Call and _tail(n.func) in _SHAPE_METHODS for n in walk(bound)):
+                continue
+            if is_tensor(bound, scope, resolver):
+                return True
+    return False
+
+
 def is_tensor(expr: ast.expr, scope: Scope, resolver, depth: int = 0) -> bool:
     """True when the value comes, by local evidence, from a torch function (torch.cat(...), torch.tensor(...),
     a name bound to one, or a method chain on one), or is a cast only tensors have: `.to(torch.long)`, `.long()`

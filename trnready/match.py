@@ -479,6 +479,9 @@ class Engine:
         elif any("mask-named" in m.names for _, m in self.subscripts) \
                 and masks.named_mask(node.slice, scope, resolver, self._mask_words, self._mask_not_words):
             shape = "mask-named"
+        elif any("tensor-slice" in m.names for _, m in self.subscripts) \
+                and masks.tensor_slice_bound(node.slice, scope, resolver):
+            shape = "tensor-slice"
         else:
             return
         not_on = self.catalogue.method_not_on

@@ -66,3 +66,13 @@ def test_a_class_keeping_a_cuda_grad_scaler_is_placed_where_it_is_built_under_an
 def test_a_helper_using_autocast_itself_keeps_its_finding_alone():
     f = _findings()[("pkg/util/amp.py", 25, "TRN251")]
     assert "elsewhere" not in f and "called at" not in f["message"]
+
+
+def test_a_helper_bracketing_its_callable_parameter_is_placed_at_its_calls():
+    found = _findings()
+    # the helper runs the caller's step between CUDA events: its calls are places of its first finding
+    f = found[("pkg/util/timing.py", 5, "TRN243")]
+    assert [(e["path"], e["line"]) for e in f["elsewhere"]] == [("train_timed.py", 6)]
+    assert "elsewhere" not in found[("pkg/util/timing.py", 10, "TRN243")]
+    # a helper that calls no parameter of its own keeps its finding alone
+    assert "elsewhere" not in found[("pkg/util/timing.py", 15, "TRN243")]

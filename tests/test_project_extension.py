@@ -70,8 +70,31 @@ def test_a_build_class_picked_with_a_cpp_fallback_needs_cuda_only_where_its_own_
     # setup.py picks CUDAExtension when CUDA is there and CppExtension otherwise, through one helper naming its
     # module with `"{}.{}".format(module, name)`. grid_ext passes its .cu file in `sources`, which the C++ build
     # compiles as well (and cannot): its import is a place of the build. pool_ext keeps its .cu file in
-    # `sources_cuda`, added only in the CUDA arm: the C++ build makes a module that imports without CUDA.
+    # `sources_cuda`, added only in the CUDA arm, and its C++ source implements the operator for CPU tensors
+    # (`pool_cpu`): the C++ build makes a module that imports and runs without CUDA. act_ext keeps its .cu file
+    # there too, but its C++ source only checks for CUDA tensors (`CHECK_CUDA`) and calls the CUDA op: the C++
+    # build runs nothing, so its import, and the import of the op by a model (with a None fallback), are places.
     got = _extension_findings(FIXTURES / "project_ext_fallback", "--no-config")
     assert [(p, line, places) for p, line, _c, _m, places in got] == [
-        ("setup.py", 10, [("geo/ops/grid/grid.py", 1, 1), ("geo/ops/grid/grid.py", 5, 12)]),
+        ("setup.py", 10, [("geo/models/block.py", 4, 5), ("geo/models/block.py", 11, 16),
+                          ("geo/ops/act/act.py", 1, 1), ("geo/ops/act/act.py", 5, 12),
+                          ("geo/ops/grid/grid.py", 1, 1), ("geo/ops/grid/grid.py", 5, 12)]),
     ]
+
+
+def test_cpu_less_sources_need_a_cuda_check_and_no_cpu_implementation():
+    from trnready.project.cpu_less_sources import cpu_less, source_paths
+
+    files = {
+        "ops/act/src/act.cpp": '#define CHECK_CUDA(x) TORCH_CHECK(x.is_cuda(), "cuda")\nvoid f(T x) { CHECK_CUDA(x); }',
+        "ops/dcn/src/dcn.cpp": '#ifdef WITH_CUDA\nf_cuda(x);\n#else\nAT_ERROR("dcn is not compiled with GPU support");\n#endif',
+        "ops/nms/src/nms.cpp": 'if (x.is_cuda()) { AT_ERROR("not compiled with GPU support"); }\nreturn nms_cpu(x);',
+        "ops/plain/src/plain.cpp": "torch::Tensor plain(torch::Tensor x) { return x * 2; }",
+    }
+    read = files.get
+    assert source_paths("setup.py", "ops.act.act_ext", ["src/act.cpp"]) == [["ops/act/src/act.cpp", "src/act.cpp"]]
+    assert cpu_less("setup.py", "ops.act.act_ext", ["src/act.cpp"], read)
+    assert cpu_less("setup.py", "ops.dcn.dcn_ext", ["src/dcn.cpp"], read)
+    assert not cpu_less("setup.py", "ops.nms.nms_ext", ["src/nms.cpp"], read)  # a CPU implementation
+    assert not cpu_less("setup.py", "ops.plain.plain_ext", ["src/plain.cpp"], read)  # nothing about CUDA
+    assert not cpu_less("setup.py", "ops.gone.gone_ext", ["src/gone.cpp"], read)  # not found: never guessed

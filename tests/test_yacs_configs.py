@@ -83,3 +83,22 @@ def test_a_yacs_module_whose_keys_the_code_never_names_stays(tmp_path):
     (tmp_path / "config.py").write_text(CLASSIFICATION)
     (tmp_path / "main.py").write_text("import torch\n\nprint(torch.__version__)\n")
     assert _scan(tmp_path) == [("config.py", 7, "TRN254", None)]
+
+
+def test_keys_read_through_the_config_object_imported_from_the_defaults_module(tmp_path):
+    # `from pkg.core.config import cfg` binds the config object, not a module: `cfg.DIST_BACKEND` reads the key
+    (tmp_path / "pkg" / "core").mkdir(parents=True)
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "core" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "core" / "config.py").write_text(
+        "from yacs.config import CfgNode\n\n_C = CfgNode()\ncfg = _C\n_C.DIST_BACKEND = \"nccl\"\n"
+        "_C.NUM_GPUS = 1\n")
+    (tmp_path / "pkg" / "core" / "dist.py").write_text(
+        "import torch\nfrom pkg.core.config import cfg\n\n\ndef setup():\n"
+        "    torch.distributed.init_process_group(backend=cfg.DIST_BACKEND)\n")
+    # a module imported by name stays a module: `torch.NUM_GPUS` would not read the NUM_GPUS key
+    (tmp_path / "pkg" / "core" / "other.py").write_text("import torch\n\nprint(torch.NUM_GPUS)\n")
+    assert _scan(tmp_path) == [
+        ("pkg/core/config.py", 5, "TRN271", None),
+        ("pkg/core/config.py", 6, "TRN610", "config-key-unread"),
+    ]

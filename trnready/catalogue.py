@@ -29,7 +29,7 @@ from .rewrite import parse_rewrites
 MATCH_KINDS = ("call", "method", "reference", "import", "decorator", "device", "keyword", "env", "line",
                "requirement", "python", "file", "setting", "meta", "subscript", "operator")
 # `subscript = [SHAPE]`: indexing whose result size depends on the data (trnready/masks.py).
-SUBSCRIPT_SHAPES = ("boolean-mask", "mask-named", "mask-write", "mask-pair")
+SUBSCRIPT_SHAPES = ("boolean-mask", "mask-named", "mask-write", "mask-pair", "tensor-slice")
 # `operator = [SHAPE]`: a binary operator whose operands need a property (trnready/shifts.py).
 OPERATOR_SHAPES = ("int64-wide-shift",)
 # `meta = [CHECK]`: trnready's own checks (TRN9xx), produced by trnready/suppress.py, not by the matcher engine.

@@ -159,10 +159,20 @@ _MASK_INDEX = (ast.Name, ast.UnaryOp, ast.Compare, ast.Call, ast.BinOp, ast.Subs
 
 
 def _maybe_mask_index(index: ast.expr) -> bool:
-    """An index that may be a mask: not a literal or a slice (`x[0]`, `x[:, 1:]`), or a tuple with such a part."""
+    """An index that may be a mask: not a literal or a slice (`x[0]`, `x[:, 1:]`), or a tuple with such a part;
+    or a slice bounded by a tensor-only cast (`x[:, :n.long()]`, masks.tensor_slice_bound)."""
     if type(index) is ast.Tuple:
-        return any(type(e) in _MASK_INDEX for e in index.elts)
-    return type(index) in _MASK_INDEX
+        return any(type(e) in _MASK_INDEX or type(e) is ast.Slice and _cast_bound(e) for e in index.elts)
+    return type(index) in _MASK_INDEX or type(index) is ast.Slice and _cast_bound(index)
+
+
+_BOUND_CASTS = frozenset({"long", "int"})
+
+
+def _cast_bound(s: ast.Slice) -> bool:
+    """A slice bound written as a tensor-only cast with no arguments: `n.long()`, `k.int()`."""
+    return any(type(b) is ast.Call and type(b.func) is ast.Attribute and b.func.attr in _BOUND_CASTS
+               and not b.args and not b.keywords for b in (s.lower, s.upper))
 
 
 def _two_index_parts(index: ast.expr) -> bool:

@@ -123,13 +123,35 @@ def paired_masks(index: ast.expr, scope: Scope, resolver, attrs: dict | None = N
     return found >= 2
 
 
-def rows_written(value: ast.expr | None, scope: Scope, resolver, attrs: dict | None = None) -> bool:
+def rows_written(value: ast.expr | None, scope: Scope, resolver, attrs: dict | None = None,
+                 index: ast.expr | None = None) -> bool:
     """A write through a mask (`x[m] = v`) worth its own finding: the value is sized by the mask but reads
-    nothing through a mask itself (`x[m] = y[m]` is reported at the read `y[m]`)."""
+    nothing through a mask itself (`x[m] = y[m]` is reported at the read `y[m]`). `index`: the mask written
+    through, when the caller has it (a value computed by a call handed that mask is sized by it)."""
     if value is None or any(type(n) is ast.Subscript and is_mask(n.slice, scope, resolver, 0, None, attrs)
                             for n in walk(value)):
         return False
-    return sized_by_mask(value, scope, resolver, attrs)
+    return sized_by_mask(value, scope, resolver, attrs) or (
+        type(index) is ast.Name and _made_from_mask(value, index.id, scope, resolver))
+
+
+def _made_from_mask(value: ast.expr, mask: str, scope: Scope, resolver, depth: int = 0) -> bool:
+    """`out = model(x, m)` then `x[m] = out`: a call handed the mask as an argument returns what the mask selects
+    (a masked model's predictions for the masked positions); a full-size value would not fit the write at all,
+    so a value of such a call has one row per True value."""
+    if depth > _MAX_DEPTH:
+        return False
+    t = type(value)
+    if t is ast.Call:
+        return any(type(a) is ast.Name and a.id == mask for a in (*value.args, *(k.value for k in value.keywords)))
+    if t is ast.Name:
+        bindings = list(resolver.lookup(scope, value.id) or ())
+        if len(bindings) != 1:
+            return False
+        b = bindings[0]
+        return b.kind in ("expr", "call") and isinstance(b.value, ast.expr) \
+            and _made_from_mask(b.value, mask, b.scope, resolver, depth + 1)
+    return False
 
 
 def sized_by_mask(value: ast.expr | None, scope: Scope, resolver, attrs: dict | None = None,
@@ -276,6 +298,25 @@ def _array_method(expr: ast.expr, scope: Scope, resolver, depth: int) -> bool:
 
 
 _CAST_METHODS = frozenset({"long", "int", "short", "bool", "half", "bfloat16"})
+
+
+def tensor_slice_bound(index: ast.expr, scope: Scope, resolver) -> bool:
+    """`order[:, :n.long()]`: a bound of a slice of the index is a torch tensor by local evidence (a cast only
+    tensors have, a value of a torch function, a name bound to one). Its value, not a shape, decides how many
+    elements the slice keeps. A bound read from the tensor's shape (`x.shape[1]`, `x.size(0)`) is not one."""
+    parts = index.elts if type(index) is ast.Tuple else [index]
+    for p in parts:
+        if type(p) is not ast.Slice:
+            continue
+        for bound in (p.lower, p.upper):
+            if bound is None or type(bound) is ast.Constant:
+                continue
+            if any(type(n) is ast.Attribute and n.attr in ("shape", "ndim")
+                   or type(n) is ast.Call and _tail(n.func) in _SHAPE_METHODS for n in walk(bound)):
+                continue
+            if is_tensor(bound, scope, resolver):
+                return True
+    return False
 
 
 def is_tensor(expr: ast.expr, scope: Scope, resolver, depth: int = 0) -> bool:

@@ -464,7 +464,7 @@ class Engine:
         if masks.is_mask(node.slice, scope, resolver, negated=ctx.index.negated, attrs=attrs):
             shape = "mask-write" if type(node.ctx) is ast.Store else "boolean-mask"
             if shape == "mask-write" and not masks.rows_written(ctx.index.stored.get(id(node)), scope, resolver,
-                                                                attrs):
+                                                                attrs, node.slice):
                 if not masks.paired_masks(node.slice, scope, resolver, attrs):
                     return  # x[m] = 0 fills in place; x[m] = rows needs one row per True value
                 shape = "mask-pair"
@@ -479,6 +479,9 @@ class Engine:
         elif any("mask-named" in m.names for _, m in self.subscripts) \
                 and masks.named_mask(node.slice, scope, resolver, self._mask_words, self._mask_not_words):
             shape = "mask-named"
+        elif any("tensor-slice" in m.names for _, m in self.subscripts) \
+                and masks.tensor_slice_bound(node.slice, scope, resolver):
+            shape = "tensor-slice"
         else:
             return
         not_on = self.catalogue.method_not_on

@@ -36,7 +36,7 @@ from .scope import classify
 # 16: a CUDA tensor type a conditional expression picks under a flag folds into the flag's finding; 17: a test
 # folder's CUDA source without a kernel is guarded, cuda-kernel-test; 18: conda-lock pins are places of the
 # declarations' findings; 19: never-imported modules of monorepo sub-projects).
-VERSION = 19
+VERSION = 20
 
 
 # ---------------------------------------------------------------- file steps

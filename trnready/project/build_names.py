@@ -264,3 +264,38 @@ def cuda_sourced_names(tree: ast.Module, call: ast.Call, expr) -> list:
             if isinstance(v, str) and v and all(x.isidentifier() for x in v.split(".")) and v not in out:
                 out.append(v)
     return out[:MAX_VALUES]
+
+
+def fallback_builds(tree: ast.Module, call: ast.Call, expr) -> list:
+    """[(module name, [C++ source paths])] of the builds of a class picked with a C++ fallback whose sources, as
+    the build call reads them, name no CUDA file (cuda_sourced_names leaves those out): the literal strings the
+    call of the helper passes to the parameters the `sources` expression reads (`sources=["src/op_ext.cpp"]`).
+    The link step reads those files: a C++ build that only checks for and dispatches to CUDA tensors gives no
+    operator without CUDA (project/cpu_less_sources.py)."""
+    sources = next((k.value for k in call.keywords if k.arg == "sources"), call.args[1] if len(call.args) > 1 else None)
+    func = _holder(tree, call)
+    if sources is None or func is None or _has_cuda_source(sources):
+        return []
+    args = func.args
+    params = [a.arg for a in (*args.posonlyargs, *args.args)]
+    read = {n.id for n in walk(sources) if type(n) is ast.Name} & {*params, *(a.arg for a in args.kwonlyargs)}
+    if not read:
+        return []
+    out: list = []
+    for c in walk(tree):
+        if type(c) is not ast.Call or type(c.func) is not ast.Name or c.func.id != func.name \
+                or func.lineno <= c.lineno <= (func.end_lineno or 0):
+            continue
+        passed = [a for p, a in zip(params, c.args) if p in read] + [k.value for k in c.keywords if k.arg in read]
+        if any(_has_cuda_source(a) for a in passed):
+            continue  # cuda_sourced_names' case
+        paths = [n.value for a in passed for n in walk(a) if type(n) is ast.Constant and isinstance(n.value, str)
+                 and n.value.endswith((".cpp", ".cc", ".cxx", ".c"))]
+        bound = _bindings(func, c)
+        if not paths or bound is None:
+            continue
+        for v in _Eval(tree, func, bound).value(expr) or ():
+            if isinstance(v, str) and v and all(x.isidentifier() for x in v.split(".")) \
+                    and all(v != o[0] for o in out):
+                out.append((v, paths[:8]))
+    return out[:MAX_VALUES]

@@ -42,9 +42,11 @@ def caller_places(findings: list, files, text_of, values: dict) -> list:
     active = [i for i, f in enumerate(findings) if not f.guarded and not f.suppressed and f.cell is None
               and f.path.endswith(".py")]
     held = [i for i in active if findings[i].rule in rules]
+    bracketing = frozenset(values.get("bracketing-rules", ()))
+    brackets = [i for i in active if findings[i].rule in bracketing]
     handed = [i for i in active if findings[i].rule in handing and findings[i].rule not in rules]
     options = [i for i in active if "default" in findings[i].snippet]  # `default="nccl"` of an option
-    if not held and not options and not handed:
+    if not held and not options and not handed and not brackets:
         return findings
     trees: dict = {}
     helpers: dict = {}  # index -> (defining rel, helper name, parameter index or None, parameter name or None)
@@ -59,6 +61,13 @@ def caller_places(findings: list, files, text_of, values: dict) -> list:
             seen.add((f.path, name))
             helpers[i] = (f.path, name, None, None)
             renamable.add(i)
+    for i in sorted(brackets, key=lambda k: (findings[k].path, findings[k].line, findings[k].column)):
+        f = findings[i]
+        tree = _tree(trees, f.path, text_of)
+        name = _bracketing(tree, f) if tree is not None else None
+        if name is not None and (f.path, name) not in seen:  # the helper's calls go on its first such finding
+            seen.add((f.path, name))
+            helpers[i] = (f.path, name, None, None)
     for i in held:
         f = findings[i]
         tree = _tree(trees, f.path, text_of)
@@ -178,6 +187,20 @@ def _helper_of(tree: ast.Module, f, lines: list):
     covered = {*range(f.line, (f.end_line or f.line) + 1), *(ln for ln, _c, _r in f.occurrences)}
     if body and all(s.lineno in covered for s in body):
         return fn.name, None, None, (fn.lineno, _column(lines, fn))
+    return None
+
+
+def _bracketing(tree: ast.Module, f) -> str | None:
+    """The name of the module-level function holding the finding when its body calls one of its own parameters
+    (`result = closure()`): the finding brackets the caller's code, so each call of the helper is a place."""
+    fn = next((d for d in tree.body if isinstance(d, _FUNCS) and d.lineno <= f.line <= (d.end_lineno or d.lineno)),
+              None)
+    if fn is None:
+        return None
+    params = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)}
+    for node in walk(fn):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in params:
+            return fn.name
     return None
 
 

@@ -83,8 +83,10 @@ def needed_keys(keys: tuple, library_suffixes) -> list[str]:
     return [k for k in low[:cut] if k.isidentifier()]
 
 
-def vocabulary(text: str, wanted: set) -> set:
-    """The keys of `wanted` that this Python text names in a way that can read a config key."""
+def vocabulary(text: str, wanted: set, config_modules: tuple = ()) -> set:
+    """The keys of `wanted` that this Python text names in a way that can read a config key. `config_modules`:
+    dotted names of the config modules in question (`pkg.core.config`); a name imported from one of them
+    (`from pkg.core.config import cfg`) is the config object, so `cfg.DIST_BACKEND` reads a key."""
     found: set = set()
     low = text.lower()
     # Most files name none of the keys at all: a substring test spares them the regular expressions.
@@ -98,7 +100,8 @@ def vocabulary(text: str, wanted: set) -> set:
                 found.add(k)
     imported: set = set()
     for m in _IMPORT.finditer(text):
-        if m.group(1) and m.group(1).rsplit(".", 1)[-1].lower() in _CONFIG_MODULES:
+        if m.group(1) and (m.group(1).rsplit(".", 1)[-1].lower() in _CONFIG_MODULES
+                           or _is_config_module(m.group(1), config_modules)):
             continue
         for part in m.group(2).split(","):
             words = part.split()
@@ -118,6 +121,12 @@ def vocabulary(text: str, wanted: set) -> set:
         if k in wanted and not keyword.iskeyword(m.group(1)):
             found.add(k)
     return found
+
+
+def _is_config_module(module: str, config_modules: tuple) -> bool:
+    """`from pkg.core.config import` or `from .config import` names one of the config modules (dotted names)."""
+    mod = module.lstrip(".")
+    return bool(mod) and any(c == mod or c.endswith("." + mod) for c in config_modules)
 
 
 def _params(text: str, start: int):
@@ -178,10 +187,11 @@ def guard_unread_settings(findings: list, files: list, summaries: list, read_tex
         return findings
     wanted = {k for keys in questions.values() for k in keys} | {k for t in tops.values() for k in t}
     named: set = set()
+    config_modules = tuple(r.removesuffix(".py").removesuffix("/__init__").replace("/", ".") for r in tops)
     for sf in sources:
         text = read_text(sf)
         if text:
-            named |= vocabulary(text, wanted - named)
+            named |= vocabulary(text, wanted - named, config_modules)
         if named >= wanted:
             break
     out = []

@@ -473,7 +473,8 @@ def _find(candidates: list, files, exts: dict, values: dict, text_of) -> tuple:
     """(rel -> [(first, last)] guarded, modules guarded whole, rel -> lines of the imports that stay reported)."""
     from .link import ModuleMap
 
-    built = {e[0] for v in exts.values() for e in (v[0] if v else ()) if e and e[0]}
+    # (a C++ fallback build, eighth field, is left out: whether it needs CUDA is the link step's reading)
+    built = {e[0] for v in exts.values() for e in (v[0] if v else ()) if e and e[0] and len(e) == 7}
     py = {sf.rel: None for sf in files if sf.kind == "python"}
     modules = ModuleMap(py)
     project = _Project(modules, built, set(values.get("cuda-only-packages", ())), text_of)

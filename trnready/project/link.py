@@ -21,6 +21,7 @@ import json
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from .cpu_less_sources import cpu_less
 from .summary import Compacted, _local_root, dotted, head_of, literal_source, unpack_list
 
 MAX_DEPTH = 3
@@ -141,6 +142,7 @@ class Linker(ModuleMap):
         self._below: dict | None = None  # module name -> files of it and of the modules below it
         self._rel_names: dict = {}
         self.scan = scan  # snippet text -> findings of the ordinary per-file pass
+        self.read_source = None  # rel -> any scanned file's text or None (C++ sources of fallback builds)
         self.memo = memo  # (key) -> list or None; put(key, list)
         self._engine_cache: dict = {}
         self._resolved: dict = {}  # (rel, dotted name) -> (what it resolves to, files consulted)
@@ -561,7 +563,12 @@ class Linker(ModuleMap):
             else:
                 exts, imps = noted.get(rel, ((), ()))
             for e in exts:
-                if e[0]:
+                if e[0] and len(e) > 7:
+                    # a C++ fallback build: CUDA's only when its C++ sources serve CUDA tensors alone
+                    read = self.read_source
+                    if read is not None and e[0] not in built and cpu_less(rel, e[0], e[7], read):
+                        built[e[0]] = (rel, e[:7])
+                elif e[0]:
                     built.setdefault(e[0], (rel, e))
                 else:
                     kernel_mods[rel] = e

@@ -45,6 +45,17 @@ def _link_findings(files, summaries, engine, cache, config, scan_bytes, digests,
     from .summary import value_needles
 
     linker = Linker(table, scan, LinkMemo(cache), value_needles(engine))
+    every = {sf.rel: sf for sf in files}
+
+    def read_source(rel: str):
+        """Any scanned file's text (a C++ source of an extension build), or None."""
+        sf = every.get(rel)
+        if sf is None:
+            return None
+        data, diag = read_bytes(sf.path, rel, config.max_file_size)
+        return data.decode("utf-8", "replace") if diag is None and data is not None else None
+
+    linker.read_source = read_source
     stored = store = None
     digest_of = {sf.rel: d for sf, d in zip(files, digests) if d and sf.rel in table}
     if cache is not None and len(digest_of) == len(table):
@@ -479,7 +490,8 @@ def _container_builds(builds: dict, table, rules: dict, occurrences, config) -> 
                     break
             else:
                 continue
-            exts = [e for e in table[setup].get("exts") or [] if e[0]]  # "" is the file's own kernels
+            # "" is the file's own kernels; an eighth field marks a C++ fallback build, CUDA's only as linked
+            exts = [e for e in table[setup].get("exts") or [] if e[0] and len(e) == 7]
             if not exts:
                 continue
             name, bline, _c, bsrc, rule_id, confidence, message = exts[0]

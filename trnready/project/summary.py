@@ -22,7 +22,8 @@ only what another module can see or what can carry a value across a module bound
     guards   blocks run only when an imported project name is true -> [first line, last line, name, choice]
     exts     modules this file builds from CUDA sources (a build call a custom-cuda-kernel rule reported, with a
              literal name, or one computed from literals: build_names.py) -> [name, line, col, call source, rule,
-             confidence, message]; name "" stands for
+             confidence, message], and for a build picked with a C++ fallback that compiles no CUDA file an eighth
+             field, the C++ sources the link step reads (cpu_less_sources.py); name "" stands for
              the file itself when it defines kernels (a finding of a rule in `kernel-definition-rules`, neither
              guarded nor suppressed): one entry, for its first kernel, the source naming how many there are,
              and an eighth field: the module-level names that reach a kernel (None: importing runs one)
@@ -44,7 +45,7 @@ from .call_text import call_text
 from .syntax import MAX_ITEMS, _Attribute, _Name, dotted, literal_source, unconditional_nodes  # noqa: F401 (imported from here too)
 from ..astwalk import loaded_names, walk
 
-VERSION = 34
+VERSION = 35  # 34 twice in session 21 (prec24b switch notes, rec24a fallback build sources); merged: 35
 MAX_TEMPLATE = 400  # a call longer than this is not carried (generated code, data tables)
 
 # Imports from these never lead into the project: calls naming only them need no summary entry.
@@ -448,7 +449,14 @@ def _built(calls: list, built: dict, tree: ast.Module | None = None) -> list:
 
             if named and tree is not None:
                 src = ast.unparse(node.func)
-                out += [[name, *place, src, *found[:3]] for name in cuda_sourced_names(tree, node, named[0])]
+                names = cuda_sourced_names(tree, node, named[0])
+                out += [[name, *place, src, *found[:3]] for name in names]
+                # the other builds are CPU builds unless their C++ sources serve CUDA tensors only: the eighth
+                # field lists those sources for the link step to read (project/cpu_less_sources.py)
+                from .build_names import fallback_builds
+
+                out += [[name, *place, src, *found[:3], paths]
+                        for name, paths in fallback_builds(tree, node, named[0]) if name not in names]
             continue
         if named and isinstance(named[0], ast.Constant) and isinstance(named[0].value, str) \
                 and all(p.isidentifier() for p in named[0].value.split(".")):

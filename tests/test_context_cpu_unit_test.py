@@ -146,3 +146,24 @@ def test_a_device_switch_off_on_neuron_and_a_tensor_rank_name_no_device(tmp_path
     # test_var's device is the host on Neuron (cuda=True only under the check; the CUDA seed of setUp never runs);
     # `rank` holds a tensor's rank; test_moved is run with cuda=True on every machine
     assert found == [(13, True), (23, True), (27, False)]
+
+
+CHECKED_MOVE = '''import unittest
+
+import torch
+
+
+class TestChecked(unittest.TestCase):
+    def test_moved_where_cuda_is(self):
+        x = torch.ones(3, dtype=torch.float64)
+        if torch.cuda.is_available():
+            x = x.cuda()
+        assert x.sum() == 3
+'''
+
+
+def test_a_tensor_moved_under_a_cuda_check_names_a_device(tmp_path):
+    # the port turns the check into an accelerator check: the test then runs on the device
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_checked.py").write_text(CHECKED_MOVE)
+    assert [(f[1], f[5]) for f in scan_findings(tmp_path, "--show-guarded") if f[3] == "TRN121"] == [(8, False)]

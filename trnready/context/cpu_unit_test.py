@@ -55,20 +55,27 @@ def _off_test(test, off: frozenset) -> bool:
     return type(test) is ast.Name and test.id in off
 
 
+def _bound_values(fn) -> dict:
+    """name -> the values the function binds it to: the value of a plain `name = value`, None for any other binding
+    (an augmented or annotated assignment, a loop or `with` target, `:=`, a tuple target)."""
+    values: dict = {}
+    plain: set = set()
+    for n in walk(fn):
+        if isinstance(n, ast.Assign):
+            for t in n.targets:
+                if isinstance(t, ast.Name):
+                    values.setdefault(t.id, []).append(n.value)
+                    plain.add(id(t))
+    for n in walk(fn):
+        if isinstance(n, ast.Name) and type(n.ctx) is ast.Store and id(n) not in plain:
+            values.setdefault(n.id, []).append(None)
+    return values
+
+
 def _host_names(fn, off: frozenset) -> frozenset:
     """Names the function binds only to the host on Neuron: `device = torch.device("cuda") if cuda else
     torch.device("cpu")` with `cuda` a switch that is off in every run there (guarded-switch)."""
-    values: dict = {}
-    for n in walk(fn):
-        if type(n) is ast.Assign:
-            for t in n.targets:
-                if type(t) is ast.Name:
-                    values.setdefault(t.id, []).append(n.value)
-        elif type(n) in (ast.AugAssign, ast.AnnAssign, ast.For, ast.With, ast.NamedExpr):
-            for t in walk(n.target if hasattr(n, "target") else n):
-                if type(t) is ast.Name and type(t.ctx) is ast.Store:
-                    values.setdefault(t.id, []).append(None)
-    return frozenset(name for name, vs in values.items() if all(
+    return frozenset(name for name, vs in _bound_values(fn).items() if all(
         v is not None and (is_cpu(v) or type(v) is ast.IfExp and _off_test(v.test, off) and is_cpu(v.orelse))
         for v in vs))
 
@@ -92,15 +99,13 @@ def _dimension(v) -> bool:
 def _dimension_names(fn) -> frozenset:
     """Names the function binds only to a tensor's number of dimensions: `rank = x.type().dim()` in an ONNX
     symbolic is a tensor's rank, not a process's, and names no device."""
-    values: dict = {}
-    for n in walk(fn):
-        if type(n) is ast.Assign:
-            for t in n.targets:
-                if type(t) is ast.Name:
-                    values.setdefault(t.id, []).append(n.value)
-        elif type(n) in (ast.AugAssign, ast.AnnAssign, ast.For, ast.NamedExpr) and type(n.target) is ast.Name:
-            values.setdefault(n.target.id, []).append(None)
-    return frozenset(k for k, vs in values.items() if all(v is not None and _dimension(v) for v in vs))
+    return frozenset(k for k, vs in _bound_values(fn).items() if all(v is not None and _dimension(v) for v in vs))
+
+
+def _moves(body) -> bool:
+    """The code places something on a device: `.cuda()`, `.to(device)`, `device=...`."""
+    return any(type(c) is ast.Call and places_on_device(c) and not _host_placement(c)
+               for b in (body if isinstance(body, list) else [body]) for c in walk(b))
 
 
 def _evidence(node, off: frozenset = frozenset(), host: frozenset = frozenset(), never=None) -> bool:
@@ -117,9 +122,13 @@ def _evidence(node, off: frozenset = frozenset(), host: frozenset = frozenset(),
         n = stack.pop()
         if isinstance(n, ast.Call) and is_cpu(n):
             continue  # torch.device("cpu") names the host, not a device
-        if isinstance(n, (ast.If, ast.IfExp)) and (_off_test(n.test, off) or never is not None and never(n.test)):
+        if isinstance(n, (ast.If, ast.IfExp)) and (_off_test(n.test, off) or never is not None and never(n.test)
+                                                   and not _moves(n.body)):
+            # the arm a switch off on Neuron turns on runs for nobody there; an arm under a CUDA check that moves
+            # nothing (`torch.cuda.manual_seed_all(0)`) neither. One that moves tensors is read: the port turns the
+            # check into an accelerator check, and the test then runs on the device.
             stack.extend(n.orelse if isinstance(n, ast.If) else [n.orelse])
-            continue  # the arm a switch off on Neuron turns on runs for nobody there
+            continue
         stack.extend(ast.iter_child_nodes(n))
         # isinstance (not `type(n) is`) so that mypy narrows; these node classes have no subclasses.
         if isinstance(n, ast.Call):

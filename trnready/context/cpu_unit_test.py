@@ -315,7 +315,9 @@ def cpu_unit_test(ctx, hit) -> bool:
     CPU, so all of its findings are guarded. Outside the tests, a whole program that names no device (a notebook,
     or an example or docs script with a `__main__` block or top-level calls) runs on the CPU too, unless it hands
     its model to a runner that picks the device itself (`device-placing-calls`: `Trainer(...)`, `.fit(...)`);
-    library modules never qualify, their callers place their tensors."""
+    library modules never qualify, their callers place their tensors. What runs only where CUDA is names no device:
+    a switch parameter off on Neuron (guarded-switch) and the host device it picks, and an arm under a CUDA check
+    that moves no tensor (a CUDA seed in setUp); a name holding a tensor's rank is no process rank."""
     if not _in_test_file(ctx):
         # A tutorial, notebook or example script that names no device anywhere runs on the CPU of a Trainium host
         # as it does elsewhere. A library module never qualifies: its callers move its tensors.

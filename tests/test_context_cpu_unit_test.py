@@ -104,3 +104,66 @@ def test_a_helper_casting_to_a_dtype_parameter_names_no_device(tmp_path):
     found = [(f[1], f[5]) for f in scan_findings(tmp_path, "--show-guarded") if f[3] == "TRN121" and f[1] >= 12]
     # `.to(dtype)` in the helper is a cast, not a placement; test_placed names a device place of its own
     assert found == [(12, True), (15, False)]
+
+
+SWITCHED = '''import unittest
+
+import torch
+
+
+class TestStats(unittest.TestCase):
+    def setUp(self):
+        if torch.cuda.is_available():
+            torch.cuda.manual_seed_all(0)
+
+    def test_var(self, cuda=False):
+        device = torch.device("cuda") if cuda else torch.device("cpu")
+        for dtype in (torch.float, torch.double):
+            assert torch.ones(3, device=device, dtype=dtype).var() == 0
+
+    def test_var_cuda(self):
+        if torch.cuda.is_available():
+            self.test_var(cuda=True)
+
+    def test_rank(self):
+        x = torch.ones(2, 2)
+        rank = x.dim()
+        assert torch.zeros(rank, dtype=torch.float64).sum() == 0
+
+    def test_moved(self, cuda=False):
+        device = torch.device("cuda") if cuda else torch.device("cpu")
+        assert torch.ones(3, device=device, dtype=torch.float64).sum() == 3
+
+    def test_moved_gpu(self):
+        self.test_moved(cuda=True)
+'''
+
+
+def test_a_device_switch_off_on_neuron_and_a_tensor_rank_name_no_device(tmp_path):
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_stats.py").write_text(SWITCHED)
+    found = [(f[1], f[5]) for f in scan_findings(tmp_path, "--show-guarded") if f[3] == "TRN121"]
+    # test_var's device is the host on Neuron (cuda=True only under the check; the CUDA seed of setUp never runs);
+    # `rank` holds a tensor's rank; test_moved is run with cuda=True on every machine
+    assert found == [(13, True), (23, True), (27, False)]
+
+
+CHECKED_MOVE = '''import unittest
+
+import torch
+
+
+class TestChecked(unittest.TestCase):
+    def test_moved_where_cuda_is(self):
+        x = torch.ones(3, dtype=torch.float64)
+        if torch.cuda.is_available():
+            x = x.cuda()
+        assert x.sum() == 3
+'''
+
+
+def test_a_tensor_moved_under_a_cuda_check_names_a_device(tmp_path):
+    # the port turns the check into an accelerator check: the test then runs on the device
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_checked.py").write_text(CHECKED_MOVE)
+    assert [(f[1], f[5]) for f in scan_findings(tmp_path, "--show-guarded") if f[3] == "TRN121"] == [(8, False)]

@@ -6,6 +6,7 @@ import re
 
 from .base import (enclosing_function, host_or_dtype, is_cpu, name_globs, parent_of, placements,
                    places_on_device, predicate)
+from .neuron_guarded import _spans
 from ..scope import classify
 from ..astwalk import walk
 
@@ -50,32 +51,102 @@ def _host_placement(call) -> bool:
     return bool(args) and all(host_or_dtype(a) or _cpu_named(a) for a in args)
 
 
-def _evidence(node) -> bool:
+def _off_test(test, off: frozenset) -> bool:
+    return type(test) is ast.Name and test.id in off
+
+
+def _bound_values(fn) -> dict:
+    """name -> the values the function binds it to: the value of a plain `name = value`, None for any other binding
+    (an augmented or annotated assignment, a loop or `with` target, `:=`, a tuple target)."""
+    values: dict = {}
+    plain: set = set()
+    for n in walk(fn):
+        if isinstance(n, ast.Assign):
+            for t in n.targets:
+                if isinstance(t, ast.Name):
+                    values.setdefault(t.id, []).append(n.value)
+                    plain.add(id(t))
+    for n in walk(fn):
+        if isinstance(n, ast.Name) and type(n.ctx) is ast.Store and id(n) not in plain:
+            values.setdefault(n.id, []).append(None)
+    return values
+
+
+def _host_names(fn, off: frozenset) -> frozenset:
+    """Names the function binds only to the host on Neuron: `device = torch.device("cuda") if cuda else
+    torch.device("cpu")` with `cuda` a switch that is off in every run there (guarded-switch)."""
+    return frozenset(name for name, vs in _bound_values(fn).items() if all(
+        v is not None and (is_cpu(v) or type(v) is ast.IfExp and _off_test(v.test, off) and is_cpu(v.orelse))
+        for v in vs))
+
+
+_DIMENSION_CALLS = frozenset({"dim", "ndimension"})
+
+
+def _dimension(v) -> bool:
+    """`t.dim()`, `t.ndim`, `len(t.shape)`, `len(t.size())`: how many dimensions a tensor has."""
+    if type(v) is ast.Call and type(v.func) is ast.Attribute and v.func.attr in _DIMENSION_CALLS and not v.args:
+        return True
+    if type(v) is ast.Attribute and v.attr == "ndim":
+        return True
+    if type(v) is ast.Call and type(v.func) is ast.Name and v.func.id == "len" and len(v.args) == 1:
+        a = v.args[0]
+        return type(a) is ast.Attribute and a.attr == "shape" or type(a) is ast.Call and \
+            type(a.func) is ast.Attribute and a.func.attr == "size" and not a.args
+    return False
+
+
+def _dimension_names(fn) -> frozenset:
+    """Names the function binds only to a tensor's number of dimensions: `rank = x.type().dim()` in an ONNX
+    symbolic is a tensor's rank, not a process's, and names no device."""
+    return frozenset(k for k, vs in _bound_values(fn).items() if all(v is not None and _dimension(v) for v in vs))
+
+
+def _moves(body) -> bool:
+    """The code places something on a device: `.cuda()`, `.to(device)`, `device=...`."""
+    return any(type(c) is ast.Call and places_on_device(c) and not _host_placement(c)
+               for b in (body if isinstance(body, list) else [body]) for c in walk(b))
+
+
+def _evidence(node, off: frozenset = frozenset(), host: frozenset = frozenset(), never=None) -> bool:
     """The subtree names a device: `.cuda()`, `.to(x)` with anything but a dtype or "cpu", a `device=`
     keyword other than "cpu", a name or attribute such as `device` or `torch_device`, a parameter of
-    such a name (a parametrised device fixture), or a string such as "cuda"."""
+    such a name (a parametrised device fixture), or a string such as "cuda". `off`: switch parameters of the
+    function that are off in every run on Neuron (the arms they turn on are not read); `host`: names bound only to
+    the host there; `never`: a test false on every Neuron machine (neuron-guarded's), whose arm is not read."""
+    def hosted(e) -> bool:
+        return type(e) is ast.Name and (e.id in host or e.id in off)
+
     stack = [node]
     while stack:
         n = stack.pop()
         if isinstance(n, ast.Call) and is_cpu(n):
             continue  # torch.device("cpu") names the host, not a device
+        if isinstance(n, (ast.If, ast.IfExp)) and (_off_test(n.test, off) or never is not None and never(n.test)
+                                                   and not _moves(n.body)):
+            # the arm a switch off on Neuron turns on runs for nobody there; an arm under a CUDA check that moves
+            # nothing (`torch.cuda.manual_seed_all(0)`) neither. One that moves tensors is read: the port turns the
+            # check into an accelerator check, and the test then runs on the device.
+            stack.extend(n.orelse if isinstance(n, ast.If) else [n.orelse])
+            continue
         stack.extend(ast.iter_child_nodes(n))
         # isinstance (not `type(n) is`) so that mypy narrows; these node classes have no subclasses.
         if isinstance(n, ast.Call):
-            if places_on_device(n) and not _host_placement(n):
+            if places_on_device(n) and not _host_placement(n) and not (
+                    (host or off) and all(host_or_dtype(a) or hosted(a) for a in placements(n))):
                 return True
             # other device-named keywords: `use_cuda=True`, `accelerator="gpu"`, `world_size=2`
-            if any(kw.arg is not None and _DEVICE_WORD.search(kw.arg) and not (is_cpu(kw.value) or _cpu_named(kw.value))
-                   for kw in n.keywords):
+            if any(kw.arg is not None and _DEVICE_WORD.search(kw.arg) and not (
+                    is_cpu(kw.value) or _cpu_named(kw.value) or hosted(kw.value)) for kw in n.keywords):
                 return True
         elif isinstance(n, ast.Name):
-            if _DEVICE_WORD.search(n.id) and not _cpu_named(n):
+            if _DEVICE_WORD.search(n.id) and not _cpu_named(n) and not hosted(n):
                 return True
         elif isinstance(n, ast.Attribute):
             if _DEVICE_WORD.search(n.attr) and not _cpu_named(n):
                 return True
         elif isinstance(n, ast.arg):
-            if _DEVICE_WORD.search(n.arg):
+            if _DEVICE_WORD.search(n.arg) and n.arg not in off:
                 return True
         elif isinstance(n, ast.Constant) and isinstance(n.value, str):
             low = n.value.lower()
@@ -124,6 +195,19 @@ def _calls_of(func) -> set:
     return names
 
 
+def _never(ctx):
+    """neuron-guarded's test of a condition false on every Neuron machine (`torch.cuda.is_available()`): the arm it
+    opens names a device only where CUDA is."""
+    spans = ctx.fact("neuron-guarded", _spans)
+    return spans.conds.never if spans is not None else None
+
+
+def _off_switches(ctx, fn) -> frozenset:
+    """The function's switch parameters that are off in every run on Neuron (guarded-switch's reading)."""
+    spans = ctx.fact("neuron-guarded", _spans)
+    return frozenset(spans.off_switches.get(id(fn), ())) if spans is not None else frozenset()
+
+
 def _function_evidence(ctx, func, cls) -> bool:
     """The test function, what it calls in this file (two levels), its decorators and, for a method, the
     class body outside other tests (setUp, class attributes) name a device."""
@@ -131,13 +215,16 @@ def _function_evidence(ctx, func, cls) -> bool:
     if key in ctx.memo:
         return ctx.memo[key]
     functions = _local_functions(ctx)
+    never = _never(ctx)
     seen = {id(func)}
     frontier = [func]
     found = False
     for _ in range(3):
         nxt = []
         for f in frontier:
-            if _evidence(f):
+            off = _off_switches(ctx, f)
+            host = (_host_names(f, off) if off else frozenset()) | _dimension_names(f)
+            if _evidence(f, off, host, never):
                 found = True
                 break
             for name in _calls_of(f):
@@ -153,7 +240,7 @@ def _function_evidence(ctx, func, cls) -> bool:
             # Methods count only when they prepare every test (setUp) or when the test calls them (above).
             if type(st) in (ast.FunctionDef, ast.AsyncFunctionDef) and st.name not in _SETUPS:
                 continue
-            if _evidence(st):
+            if _evidence(st, never=never):
                 found = True
                 break
         if not found:
@@ -228,7 +315,9 @@ def cpu_unit_test(ctx, hit) -> bool:
     CPU, so all of its findings are guarded. Outside the tests, a whole program that names no device (a notebook,
     or an example or docs script with a `__main__` block or top-level calls) runs on the CPU too, unless it hands
     its model to a runner that picks the device itself (`device-placing-calls`: `Trainer(...)`, `.fit(...)`);
-    library modules never qualify, their callers place their tensors."""
+    library modules never qualify, their callers place their tensors. What runs only where CUDA is names no device:
+    a switch parameter off on Neuron (guarded-switch) and the host device it picks, and an arm under a CUDA check
+    that moves no tensor (a CUDA seed in setUp); a name holding a tensor's rank is no process rank."""
     if not _in_test_file(ctx):
         # A tutorial, notebook or example script that names no device anywhere runs on the CPU of a Trainium host
         # as it does elsewhere. A library module never qualifies: its callers move its tensors.

@@ -7,9 +7,10 @@ from collections.abc import Callable
 
 from ..scope import classify
 from ._test_skips import SkipNames, helper_spans, runs_as_tests, skip_names, skipped_classes, uncalled_main
+from ._test_switches import is_method, off_value, passed, switch_params, unknown
 from ._xla_flags import absent_packages, xla_switch_words
 from ._cuda_derived import count_key, cuda_build_probe, device_count_bounds, unreached_flag_assigns
-from .base import blocks_of, dotted, expressions, predicate
+from .base import blocks_of, dotted, enclosing_function, expressions, predicate
 from ..astwalk import walk
 
 # is_torch_xla_available(), is_xla_installed(), is_torch_tpu_available(), _XLA_AVAILABLE, has_xla_support: TPU
@@ -817,6 +818,22 @@ def _last_value_never(fn, conds: _Conditions) -> bool:
     return False
 
 
+_FILLING = re.compile(r"param|expand|given|cases|product", re.I)
+
+
+def _fills_arguments(d) -> bool:
+    """A decorator that calls the test with arguments of its own: `@parameterized.expand(...)`, hypothesis'
+    `@given(...)`, `@pytest.mark.parametrize` (whose names `_parametrized` reads)."""
+    f = d.func if type(d) is ast.Call else d
+    return bool(_FILLING.search(_tail(f))) and _tail(f) != "parametrize"
+
+
+def _rebound(fn) -> set:
+    """Names the function assigns (a switch assigned again no longer holds the caller's value)."""
+    return {t.id for n in walk(fn) if type(n) in (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.With)
+            for t in walk(n) if type(t) is ast.Name and type(t.ctx) is ast.Store}
+
+
 def _all_functions(ctx) -> list:
     # Functions are statements: the statement list avoids a walk over every expression node of the file.
     return [s for s in ctx.statements() if type(s) in (ast.FunctionDef, ast.AsyncFunctionDef)]
@@ -921,6 +938,11 @@ class _Spans:
         self._skipped_switches()
         self.statement_spans, self.spans = self.spans, []
         self.by_statement: dict = {}
+        # what a test module's function runs only with a switch parameter on (`guarded-switch` reads them)
+        self.off_switches: dict = {}  # id(function) -> its switch parameters off in every run on Neuron
+        self.switch_spans: list = []
+        if runs_as_tests(self.ctx.path, tree):
+            self._called_switches()
         self.statement_spans += skipped_classes(self.ctx.statements(), lambda pos: self.holds(pos, ""))
         if runs_as_tests(self.ctx.path, tree):
             self.statement_spans += uncalled_main(self.ctx, tree)  # before the helpers: those only it calls follow
@@ -1206,6 +1228,88 @@ class _Spans:
                 self.spans = kept + [(a, b, False) for a, b, _ in found]
             finally:
                 self.conds.flags = saved
+
+    def _called_switches(self, rounds: int = 3) -> None:
+        """Switch parameters of a test module's functions (`def test_log_prob(self, cuda=False)`, `def
+        make_data(cuda=False)`) that only calls never run on a Neuron machine turn on: every call of the function in
+        the file passes an off value, leaves the default, hands on a switch that is off in the calling function, or
+        sits in guarded code (`if torch.cuda.is_available(): self.test_log_prob(cuda=True)`, after `if not
+        torch.cuda.is_available(): return`). The test runner calls a test with its defaults, and no other module
+        imports a test module, so on Neuron every run has the switch off: its `if cuda:` arms and `x if cuda else y`
+        values are guarded. A function whose name is used otherwise than called (a callback, `partial(f, cuda=True)`)
+        is left alone."""
+        by_name: dict = {}
+        for fn in _all_functions(self.ctx):
+            by_name.setdefault(fn.name, []).append(fn)
+        # a name is judged only when every definition of it takes the same switches at the same places
+        params: dict = {}
+        for name, fns in by_name.items():
+            # a parameter pytest or a decorator fills in (`@parametrize("cuda", [False, True])`) is no switch
+            sw = [{p: i for p, i in switch_params(f).items() if p not in _parametrized(f)}
+                  if not any(_fills_arguments(d) for d in f.decorator_list) else {} for f in fns]
+            if sw[0] and all(s == sw[0] for s in sw) and len({is_method(f) for f in fns}) == 1:
+                params[name] = (sw[0], is_method(fns[0]))
+        if not params:
+            return
+        calls: dict = {}
+        funcs: set = set()
+        for c in self.ctx.calls():
+            name = _tail(c.func)
+            if name in params and type(c.func) in (ast.Name, ast.Attribute):
+                calls.setdefault(name, []).append(c)
+                funcs.add(id(c.func))
+        for n in self.ctx.nodes(ast.Name):
+            if n.id in params and id(n) not in funcs and type(n.ctx) is ast.Load:
+                params.pop(n.id)
+        for a in self.ctx.nodes(ast.Attribute):
+            if a.attr in params and id(a) not in funcs:
+                params.pop(a.attr)
+        for name in [n for n in params if not n.startswith("test") and not calls.get(n)]:
+            params.pop(name)  # no call in the file: an override a base class elsewhere calls, with values unseen here
+        off: dict = {}  # function name -> its off switches
+        for _ in range(rounds):
+            now: dict = {}
+            for name, (sw, method) in params.items():
+                names = set()
+                for p, index in sw.items():
+                    if all(self._off_at(c, passed(c, p, index, method), off) for c in calls.get(name, ())):
+                        names.add(p)
+                if names:
+                    now[name] = names
+            if now == off:
+                break
+            off = now
+        for name, names in off.items():
+            for fn in by_name[name]:
+                self.off_switches[id(fn)] = names
+                self._walk_switched(fn, names)
+
+    def _off_at(self, call, value, off: dict) -> bool:
+        """The call passes an off value for the switch, or never runs on Neuron."""
+        if off_value(value):
+            return True
+        if not unknown(value) and type(value) is ast.Name:
+            fn = enclosing_function(self.ctx, call)
+            if fn is not None and value.id in off.get(fn.name, ()) and value.id not in _rebound(fn):
+                return True
+        return self.holds((call.lineno, call.col_offset), "")
+
+    def _walk_switched(self, fn, names: set) -> None:
+        """Guard what a function runs only with one of its switches on."""
+        saved = self.conds.flags
+        self.conds.flags = set(saved) | (names - _rebound(fn))
+        try:
+            kept = self.spans
+            self.spans = []
+            self.block(fn.body)
+            found = self.spans
+            for st in self.ctx.statements():
+                if fn.lineno < st.lineno <= (fn.end_lineno or st.lineno):
+                    found += self._expression_spans(st)
+            self.spans = kept
+            self.switch_spans += [(a, b, False) for a, b, _ in found]
+        finally:
+            self.conds.flags = saved
 
     def _skip_statement(self, s) -> bool:
         """`pytest.importorskip("triton")` for a CUDA-only package, or a call of a function of this file that

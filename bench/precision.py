@@ -125,7 +125,9 @@ class Index:
         self.rules = Counter(f["rule"] for f in findings)
         self.per_category = Counter(f["category"] for f in findings)
         for f in findings:
-            self.by_line[f["path"], f["line"]].append(f)
+            # a finding spanning several lines (schema 1.6: `end_line`) is found on each, as bench/recall.py does
+            for line in range(f["line"], min(f.get("end_line") or f["line"], f["line"] + 20) + 1):
+                self.by_line[f["path"], line].append(f)
             # a notebook finding is found by its cell line (earlier draws) or its line in the .ipynb text
             # (precision_sample.py writes that one since session 17)
             if f.get("file_line") and f["file_line"] != f["line"]:

@@ -1159,19 +1159,36 @@ def _asserted_settings(test: ast.expr) -> list:
     if type(test) is ast.BoolOp and type(test.op) is ast.And:
         return [pair for v in test.values for pair in _asserted_settings(v)]
     if type(test) is ast.Compare and len(test.ops) == 1 and type(test.ops[0]) is ast.In \
-            and type(test.comparators[0]) in (ast.Set, ast.Tuple, ast.List) and len(test.comparators[0].elts) == 1:
-        # `assert device_type in {'cuda'}` (llm.c): a collection of one value requires that value, as `==` does; one
-        # of several (`in ("cuda", "neuron")`) accepts the others
-        test = ast.Compare(left=test.left, ops=[ast.Eq()], comparators=test.comparators[0].elts)
+            and type(test.comparators[0]) in (ast.Set, ast.Tuple, ast.List) and _closed_to_neuron(test.comparators[0]):
+        # `assert device_type in {'cuda'}` (llm.c), `assert backend in ["gloo", "nccl"]` (a gather helper that then
+        # picks its device by the backend): a fixed list of accepted values without Neuron's stops the port there,
+        # so each value in it is required as `==` requires one; a list that names Neuron's value
+        # (`in ("cuda", "neuron")`) accepts the port
+        return [pair for v in test.comparators[0].elts
+                for pair in _asserted_settings(ast.Compare(left=test.left, ops=[ast.Eq()], comparators=[v]))]
     if type(test) is not ast.Compare or len(test.ops) != 1 or type(test.ops[0]) is not ast.Eq:
         return []
     out = []
     for a, b in ((test.left, test.comparators[0]), (test.comparators[0], test.left)):
         if type(b) is ast.Constant and type(b.value) is str:
             name = a.id if type(a) is ast.Name else a.attr if type(a) is ast.Attribute else None
+            if name is None and type(a) is ast.Call and not a.keywords and (_tail(a.func) or "").startswith("get_"):
+                name = (_tail(a.func) or "")[4:]  # assert dist.get_backend(group) in (...): the getter names it
             if name is not None:
                 out.append((name, b))
     return out
+
+
+# The values a setting takes on Trainium (device type, distributed backend, PJRT device): an assert listing one of
+# them accepts the port
+_NEURON_VALUES = frozenset({"neuron", "xla", "NEURON", "XLA"})
+
+
+def _closed_to_neuron(coll: ast.expr) -> bool:
+    """A literal collection of strings only, none of them Neuron's (`["gloo", "nccl"]`, `{"cuda"}`)."""
+    elts = coll.elts
+    return bool(elts) and all(type(e) is ast.Constant and type(e.value) is str for e in elts) \
+        and not any(e.value in _NEURON_VALUES for e in elts)
 
 
 def _compared_settings(test: ast.expr) -> list:

@@ -36,8 +36,25 @@ class Binding:
         self.branch = branch
 
 
+# Submodules a torch.nn base class's constructor makes, which a subclass calls without assigning them itself
+# (`class StreamingLayer(nn.TransformerEncoderLayer)` then `self.self_attn(q, k, v, attn_mask=m)`): the
+# attribute names are torch's public module structure.
+_MHA = "torch.nn.MultiheadAttention"
+_BASE_SUBMODULES = {
+    "torch.nn.TransformerEncoderLayer": {"self_attn": _MHA},
+    "torch.nn.TransformerDecoderLayer": {"self_attn": _MHA, "multihead_attn": _MHA},
+}
+
+
+def _is_super_call(func: ast.expr) -> bool:
+    """`super().forward` / `super().__call__`: the base class's own call."""
+    return type(func) is ast.Attribute and func.attr in ("forward", "__call__") and type(func.value) is ast.Call \
+        and type(func.value.func) is ast.Name and func.value.func.id == "super"
+_INHERITED_ATTRS = frozenset(a for made in _BASE_SUBMODULES.values() for a in made)
+
+
 class Scope:
-    __slots__ = ("kind", "parent", "bindings", "stars", "globals", "self_name", "cls", "self_attrs")
+    __slots__ = ("kind", "parent", "bindings", "stars", "globals", "self_name", "cls", "self_attrs", "bases")
 
     def __init__(self, kind: str, parent: "Scope | None"):
         self.kind = kind  # module | class | function | comprehension
@@ -48,6 +65,7 @@ class Scope:
         self.self_name: str | None = None
         self.cls: Scope | None = None
         self.self_attrs: dict[str, list[Binding]] = {}
+        self.bases: tuple = ()  # a class scope: its base expressions, read in the enclosing scope
 
     def bind(self, name: str, binding: Binding) -> None:
         lst = self.bindings.get(name)
@@ -141,6 +159,7 @@ class FileIndex:
             s.bindings = {}
             s.self_attrs = {}
             s.cls = None
+            s.bases = ()
         self.scopes = []
         self.mask_attrs = {}
         self.stored = {}
@@ -634,6 +653,7 @@ class Indexer:
         scope.bind(node.name, Binding("local", None, scope))
         self.class_names.add(node.name)
         inner = self._scope("class", scope)
+        inner.bases = tuple(node.bases)
         self._body(node.body, inner)
 
     def v_assign(self, node: ast.Assign, scope: Scope) -> None:
@@ -793,6 +813,10 @@ class Indexer:
             elif (tail in self.instance_names and type(func.value) is ast.Name
                   and func.value.id == scope.self_name):
                 keep = True
+            elif scope.cls is not None and scope.cls.bases and (
+                    _is_super_call(func) or tail in _INHERITED_ATTRS and type(func.value) is ast.Name
+                    and func.value.id == scope.self_name):
+                keep = True  # the base class's call, or a submodule its constructor made (resolve.instance_class)
             option = _option_name(node) if tail == "add_argument" else None
             if option and interest.device_keywords and device_like(option, interest.device_keywords):
                 # parser.add_argument("--device", default="cuda"): the default is a device string

@@ -614,6 +614,14 @@ class Indexer:
                 # stored under that name would be (llm-awq's lm_eval adaptor)
                 self.picked.add(id(node.value))
                 self.index.device_values.append((node.value, scope))
+            if self.functions and type(node.value) is ast.Constant and type(node.value.value) is str \
+                    and self.interest.keywords:
+                # `def get_nccl_backend(): ... return "nccl"`: a getter named for a setting answers its value, as
+                # a parameter default of that name would (keyword matchers with `defaults = true`)
+                setting = _getter_setting(self.functions[-1][0], self.interest.keywords
+                                          if self.interest.default_keywords is None else self.interest.default_keywords)
+                if setting is not None:
+                    self.index.keyword_defaults.append((setting, node.value, scope))
             if self.functions and type(node.value) in (ast.Call, ast.Name):
                 name, inner = self.functions[-1]
                 self.index.factories.setdefault(name, []).append((node.value, scope))
@@ -1117,6 +1125,17 @@ def _device_type_literals(test: ast.expr) -> list:
         if type(b) is ast.Constant and type(b.value) is str and _is_device_type(a):
             out.append(b)
     return out
+
+
+def _getter_setting(func_name: str, wanted) -> str | None:
+    """The setting a function's name says it answers: the name itself or its last words (`get_nccl_backend`,
+    `infer_comm_backend` -> backend; `get_dist_backend` -> dist_backend), the longest that some rule reads."""
+    parts = func_name.lstrip("_").split("_")
+    for i in range(len(parts)):
+        name = "_".join(parts[i:])
+        if name in wanted:
+            return name
+    return None
 
 
 class _ParamReads:

@@ -1,7 +1,7 @@
 """The settings the indexer reads off asserts and getters (keyword matchers with `defaults = true`)."""
 import ast
 
-from trnready.index import _asserted_settings, _getter_setting
+from trnready.index import _asserted_settings, _getter_settings
 
 
 def _pairs(src):
@@ -22,9 +22,9 @@ def test_an_allow_list_naming_neuron_or_a_computed_value_accepts_the_port():
 
 def test_a_getter_answers_the_setting_its_name_ends_with():
     wanted = {"backend", "dist_backend", "accelerator"}
-    assert _getter_setting("get_nccl_backend", wanted) == "backend"
-    assert _getter_setting("infer_comm_backend", wanted) == "backend"
-    assert _getter_setting("_get_dist_backend", wanted) == "dist_backend"
-    assert _getter_setting("backend", wanted) == "backend"
-    assert _getter_setting("describe_link", wanted) is None
-    assert _getter_setting("backend_name", wanted) is None
+    assert _getter_settings("get_nccl_backend", wanted) == ["backend"]
+    assert _getter_settings("infer_comm_backend", wanted) == ["backend"]
+    assert _getter_settings("_get_dist_backend", wanted) == ["dist_backend", "backend"]
+    assert _getter_settings("backend", wanted) == ["backend"]
+    assert _getter_settings("describe_link", wanted) == []
+    assert _getter_settings("backend_name", wanted) == []

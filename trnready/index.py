@@ -618,9 +618,9 @@ class Indexer:
                     and self.interest.keywords:
                 # `def get_nccl_backend(): ... return "nccl"`: a getter named for a setting answers its value, as
                 # a parameter default of that name would (keyword matchers with `defaults = true`)
-                setting = _getter_setting(self.functions[-1][0], self.interest.keywords
-                                          if self.interest.default_keywords is None else self.interest.default_keywords)
-                if setting is not None:
+                for setting in _getter_settings(self.functions[-1][0], self.interest.keywords
+                                                if self.interest.default_keywords is None
+                                                else self.interest.default_keywords):
                     self.index.keyword_defaults.append((setting, node.value, scope))
             if self.functions and type(node.value) in (ast.Call, ast.Name):
                 name, inner = self.functions[-1]
@@ -1127,15 +1127,11 @@ def _device_type_literals(test: ast.expr) -> list:
     return out
 
 
-def _getter_setting(func_name: str, wanted) -> str | None:
-    """The setting a function's name says it answers: the name itself or its last words (`get_nccl_backend`,
-    `infer_comm_backend` -> backend; `get_dist_backend` -> dist_backend), the longest that some rule reads."""
+def _getter_settings(func_name: str, wanted) -> list:
+    """The settings a function's name says it answers: the name itself or its last words that some rule reads
+    (`get_nccl_backend`, `infer_comm_backend` -> backend; `get_dist_backend` -> dist_backend and backend)."""
     parts = func_name.lstrip("_").split("_")
-    for i in range(len(parts)):
-        name = "_".join(parts[i:])
-        if name in wanted:
-            return name
-    return None
+    return [name for name in ("_".join(parts[i:]) for i in range(len(parts))) if name in wanted]
 
 
 class _ParamReads:

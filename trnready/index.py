@@ -36,8 +36,25 @@ class Binding:
         self.branch = branch
 
 
+# Submodules a torch.nn base class's constructor makes, which a subclass calls without assigning them itself
+# (`class StreamingLayer(nn.TransformerEncoderLayer)` then `self.self_attn(q, k, v, attn_mask=m)`): the
+# attribute names are torch's public module structure.
+_MHA = "torch.nn.MultiheadAttention"
+_BASE_SUBMODULES = {
+    "torch.nn.TransformerEncoderLayer": {"self_attn": _MHA},
+    "torch.nn.TransformerDecoderLayer": {"self_attn": _MHA, "multihead_attn": _MHA},
+}
+
+
+def _is_super_call(func: ast.expr) -> bool:
+    """`super().forward` / `super().__call__`: the base class's own call."""
+    return type(func) is ast.Attribute and func.attr in ("forward", "__call__") and type(func.value) is ast.Call \
+        and type(func.value.func) is ast.Name and func.value.func.id == "super"
+_INHERITED_ATTRS = frozenset(a for made in _BASE_SUBMODULES.values() for a in made)
+
+
 class Scope:
-    __slots__ = ("kind", "parent", "bindings", "stars", "globals", "self_name", "cls", "self_attrs")
+    __slots__ = ("kind", "parent", "bindings", "stars", "globals", "self_name", "cls", "self_attrs", "bases")
 
     def __init__(self, kind: str, parent: "Scope | None"):
         self.kind = kind  # module | class | function | comprehension
@@ -48,6 +65,7 @@ class Scope:
         self.self_name: str | None = None
         self.cls: Scope | None = None
         self.self_attrs: dict[str, list[Binding]] = {}
+        self.bases: tuple = ()  # a class scope: its base expressions, read in the enclosing scope
 
     def bind(self, name: str, binding: Binding) -> None:
         lst = self.bindings.get(name)
@@ -141,6 +159,7 @@ class FileIndex:
             s.bindings = {}
             s.self_attrs = {}
             s.cls = None
+            s.bases = ()
         self.scopes = []
         self.mask_attrs = {}
         self.stored = {}
@@ -605,6 +624,14 @@ class Indexer:
                 # stored under that name would be (llm-awq's lm_eval adaptor)
                 self.picked.add(id(node.value))
                 self.index.device_values.append((node.value, scope))
+            if self.functions and type(node.value) is ast.Constant and type(node.value.value) is str \
+                    and self.interest.keywords:
+                # `def get_nccl_backend(): ... return "nccl"`: a getter named for a setting answers its value, as
+                # a parameter default of that name would (keyword matchers with `defaults = true`)
+                for setting in _getter_settings(self.functions[-1][0], self.interest.keywords
+                                                if self.interest.default_keywords is None
+                                                else self.interest.default_keywords):
+                    self.index.keyword_defaults.append((setting, node.value, scope))
             if self.functions and type(node.value) in (ast.Call, ast.Name):
                 name, inner = self.functions[-1]
                 self.index.factories.setdefault(name, []).append((node.value, scope))
@@ -644,6 +671,7 @@ class Indexer:
         scope.bind(node.name, Binding("local", None, scope))
         self.class_names.add(node.name)
         inner = self._scope("class", scope)
+        inner.bases = tuple(node.bases)
         self._body(node.body, inner)
 
     def v_assign(self, node: ast.Assign, scope: Scope) -> None:
@@ -803,6 +831,10 @@ class Indexer:
             elif (tail in self.instance_names and type(func.value) is ast.Name
                   and func.value.id == scope.self_name):
                 keep = True
+            elif scope.cls is not None and scope.cls.bases and (
+                    _is_super_call(func) or tail in _INHERITED_ATTRS and type(func.value) is ast.Name
+                    and func.value.id == scope.self_name):
+                keep = True  # the base class's call, or a submodule its constructor made (resolve.instance_class)
             option = _option_name(node) if tail == "add_argument" else None
             if option and interest.device_keywords and device_like(option, interest.device_keywords):
                 # parser.add_argument("--device", default="cuda"): the default is a device string
@@ -1105,6 +1137,13 @@ def _device_type_literals(test: ast.expr) -> list:
     return out
 
 
+def _getter_settings(func_name: str, wanted) -> list:
+    """The settings a function's name says it answers: the name itself or its last words that some rule reads
+    (`get_nccl_backend`, `infer_comm_backend` -> backend; `get_dist_backend` -> dist_backend and backend)."""
+    parts = func_name.lstrip("_").split("_")
+    return [name for name in ("_".join(parts[i:]) for i in range(len(parts))) if name in wanted]
+
+
 class _ParamReads:
     """Whether the function itself acts on a parameter (`assert backend == "nccl"`, `self.backend = backend`):
     it is read, never handed on as a call argument (the link step follows forwarded defaults to the API they
@@ -1169,19 +1208,36 @@ def _asserted_settings(test: ast.expr) -> list:
     if type(test) is ast.BoolOp and type(test.op) is ast.And:
         return [pair for v in test.values for pair in _asserted_settings(v)]
     if type(test) is ast.Compare and len(test.ops) == 1 and type(test.ops[0]) is ast.In \
-            and type(test.comparators[0]) in (ast.Set, ast.Tuple, ast.List) and len(test.comparators[0].elts) == 1:
-        # `assert device_type in {'cuda'}` (llm.c): a collection of one value requires that value, as `==` does; one
-        # of several (`in ("cuda", "neuron")`) accepts the others
-        test = ast.Compare(left=test.left, ops=[ast.Eq()], comparators=test.comparators[0].elts)
+            and type(test.comparators[0]) in (ast.Set, ast.Tuple, ast.List) and _closed_to_neuron(test.comparators[0]):
+        # `assert device_type in {'cuda'}` (llm.c), `assert backend in ["gloo", "nccl"]` (a gather helper that then
+        # picks its device by the backend): a fixed list of accepted values without Neuron's stops the port there,
+        # so each value in it is required as `==` requires one; a list that names Neuron's value
+        # (`in ("cuda", "neuron")`) accepts the port
+        return [pair for v in test.comparators[0].elts
+                for pair in _asserted_settings(ast.Compare(left=test.left, ops=[ast.Eq()], comparators=[v]))]
     if type(test) is not ast.Compare or len(test.ops) != 1 or type(test.ops[0]) is not ast.Eq:
         return []
     out = []
     for a, b in ((test.left, test.comparators[0]), (test.comparators[0], test.left)):
         if type(b) is ast.Constant and type(b.value) is str:
             name = a.id if type(a) is ast.Name else a.attr if type(a) is ast.Attribute else None
+            if name is None and type(a) is ast.Call and not a.keywords and (_tail(a.func) or "").startswith("get_"):
+                name = (_tail(a.func) or "")[4:]  # assert dist.get_backend(group) in (...): the getter names it
             if name is not None:
                 out.append((name, b))
     return out
+
+
+# The values a setting takes on Trainium (device type, distributed backend, PJRT device): an assert listing one of
+# them accepts the port
+_NEURON_VALUES = frozenset({"neuron", "xla", "NEURON", "XLA"})
+
+
+def _closed_to_neuron(coll: ast.expr) -> bool:
+    """A literal collection of strings only, none of them Neuron's (`["gloo", "nccl"]`, `{"cuda"}`)."""
+    elts = coll.elts
+    return bool(elts) and all(type(e) is ast.Constant and type(e.value) is str for e in elts) \
+        and not any(e.value in _NEURON_VALUES for e in elts)
 
 
 def _compared_settings(test: ast.expr) -> list:

@@ -988,8 +988,9 @@ def _library_names(ctx: FileContext, prefix: str) -> frozenset:
     names = ctx.memo.get(key)
     if names is None:
         out = set()
+        canon = ctx.resolver.canonical  # `import triton_pre_mlir.language as tl`: an alias of the same library
         for node, cands in ctx.index.imports:
-            if any(c == top or c.startswith(top + ".") for c in cands):
+            if any((c := canon(c0)) == top or c.startswith(top + ".") for c0 in cands):
                 out.update(_bound_names(node))
         names = ctx.memo[key] = frozenset(out)
     return names

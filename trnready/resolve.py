@@ -11,10 +11,11 @@ from __future__ import annotations
 import ast
 import re
 
-from .index import CONTAINER_TAILS, Binding, Scope, _tail
+from .index import _BASE_SUBMODULES, CONTAINER_TAILS, Binding, Scope, _is_super_call, _tail
 from .values import UNKNOWN, Drawn, QName
 
 _MAX_DEPTH = 12
+
 _INT_OPS = {ast.Pow: lambda a, b: a ** b, ast.LShift: lambda a, b: a << b, ast.Mult: lambda a, b: a * b,
             ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b}
 FOLLOWED_KINDS = frozenset({"expr", "call", "local", "instance"})
@@ -273,9 +274,13 @@ class Resolver:
             return ()
         if type(func) is ast.Subscript:
             return self.element_class(func.value, scope, depth + 1)
+        if _is_super_call(func):
+            # `super().forward(x, x, x, attn_mask=m)` in a subclass of nn.MultiheadAttention is that module's call
+            cls = scope.cls
+            return tuple(q for b in cls.bases for q in self.qualnames(b, cls.parent)) if cls is not None else ()
         bindings = self._holder_bindings(func, scope)
         if not bindings:
-            return ()
+            return self._inherited_submodule(func, scope)
         out: list[str] = []
         for b in bindings:
             if b.kind == "instance":
@@ -286,6 +291,21 @@ class Resolver:
                 out.extend(self.element_class(b.value, b.scope, depth + 1))
             elif b.kind == "param":
                 return ()
+        return tuple(dict.fromkeys(out))
+
+    def _inherited_submodule(self, expr: ast.expr, scope: Scope) -> tuple[str, ...]:
+        """`self.self_attn` in a subclass of nn.TransformerEncoderLayer that never assigns it: the submodule the
+        torch base class's constructor made (`_BASE_SUBMODULES`)."""
+        cls = scope.cls
+        if cls is None or type(expr) is not ast.Attribute or type(expr.value) is not ast.Name \
+                or expr.value.id != scope.self_name:
+            return ()
+        out: list[str] = []
+        for b in cls.bases:
+            for q in self.qualnames(b, cls.parent):
+                made = _BASE_SUBMODULES.get(self.canonical(q), {}).get(expr.attr)
+                if made:
+                    out.append(made)
         return tuple(dict.fromkeys(out))
 
     def _holder_bindings(self, expr: ast.expr, scope: Scope):

@@ -696,14 +696,17 @@ def drop_restated(findings: list, linked: list) -> list:
 
 def _chain_end(message: str) -> tuple | None:
     """(path, line) of the call a linked finding's value reaches: the last step of the `(via A → B → path:line
-    call)` this module writes into its message, or None for a finding without steps."""
+    call)` this module writes into its message, or None for a finding without steps or one whose chain ends at
+    the assignment of the value it uses (a module constant read by each call that moves something to it)."""
     at = message.rfind(" (via ")
     if at < 0 or not message.endswith(")"):
         return None
     steps = message[at + 6:-1].split(" → ")
     if len(steps) < 2:
         return None
-    place = steps[-1].split(" ", 1)[0]
+    place, _, text = steps[-1].partition(" ")
+    if " = " in text:
+        return None  # the chain goes back to where a value is written (`CUDA_0 = 'cuda:0'`): each use is a place
     path, _, line = place.rpartition(":")
     return (path, int(line)) if path and line.isdigit() else None
 
@@ -728,17 +731,17 @@ def fold_values_into_calls(findings: list, linked: list) -> tuple[list, list]:
 
     here: dict = {}  # index of a per-file finding -> occurrences to add
     away: dict = {}  # index -> places in other files to add
-    kept = []
+    kept: list = []
     for f in linked:
         end = _chain_end(f.message) if f.cell is None and not f.guarded and not f.suppressed else None
-        i = target.get((*end, f.rule)) if end else None
-        if i is None:
+        at = target.get((*end, f.rule)) if end else None
+        if at is None:
             kept.append(f)
             continue
-        if f.path == findings[i].path:
-            here.setdefault(i, []).append((f.line, f.column, f.rule))
+        if f.path == findings[at].path:
+            here.setdefault(at, []).append((f.line, f.column, f.rule))
         else:
-            away.setdefault(i, []).append((f.path, f.line, f.column, f.rule))
+            away.setdefault(at, []).append((f.path, f.line, f.column, f.rule))
     if not here and not away:
         return findings, linked
     out = list(findings)

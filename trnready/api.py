@@ -353,7 +353,7 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
         report.diagnostics.extend(disc.diagnostics)
         # Across modules: values, wrappers and re-exports the per-file pass could not see.
         from .project.report import drop_answered_unused, drop_restated, drop_spanning_calls, fold_field_reads, \
-            link_findings, \
+            fold_values_into_calls, link_findings, \
             note_defaults
 
         from .project.summary import StaleSummary
@@ -373,6 +373,7 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
             linked = postprocess.per_file_ignores(linked, root, config)
             report.findings, linked = fold_field_reads(report.findings, linked)
             linked = drop_spanning_calls(report.findings, linked)
+            report.findings, linked = fold_values_into_calls(report.findings, linked)
             report.findings = drop_restated(drop_answered_unused(note_defaults(report.findings, notes), linked),
                                             linked) + linked
             # A private helper another file names: its callers there were not judged (guarded-helper).

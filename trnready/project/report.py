@@ -704,3 +704,63 @@ def drop_restated(findings: list, linked: list) -> list:
         return findings
     return [f for f in findings
             if f.occurrences or f.cell is not None or (f.path, f.line, f.rule, f.guarded, f.suppressed) not in at]
+
+
+def _chain_end(message: str) -> tuple | None:
+    """(path, line) of the call a linked finding's value reaches: the last step of the `(via A → B → path:line
+    call)` this module writes into its message, or None for a finding without steps or one whose chain ends at
+    the assignment of the value it uses (a module constant read by each call that moves something to it)."""
+    at = message.rfind(" (via ")
+    if at < 0 or not message.endswith(")"):
+        return None
+    steps = message[at + 6:-1].split(" → ")
+    if len(steps) < 2:
+        return None
+    place, _, text = steps[-1].partition(" ")
+    if " = " in text:
+        return None  # the chain goes back to where a value is written (`CUDA_0 = 'cuda:0'`): each use is a place
+    path, _, line = place.rpartition(":")
+    return (path, int(line)) if path and line.isdigit() else None
+
+
+def fold_values_into_calls(findings: list, linked: list) -> tuple[list, list]:
+    """A linked finding whose value reaches a call that a per-file finding of the same rule already reports
+    (kornia's `rescale(..., interpolation="bilinear")` default handed to `resize`, whose own `"bilinear"`
+    default is reported at its `F.interpolate`): one call to change, so one finding. The per-file finding
+    takes the linked place as an occurrence (same file) or a place elsewhere (another file), and the linked
+    finding goes. A call reported guarded or suppressed, or on a notebook cell, keeps the linked finding apart:
+    the two then say different things."""
+    if not linked:
+        return findings, linked
+    target: dict = {}
+    for i, f in enumerate(findings):
+        if f.cell is None and not f.guarded and not f.suppressed:
+            for ln in (f.line, *(o[0] for o in f.occurrences)):
+                target.setdefault((f.path, ln, f.rule), i)
+    if not target:
+        return findings, linked
+    from dataclasses import replace
+
+    here: dict = {}  # index of a per-file finding -> occurrences to add
+    away: dict = {}  # index -> places in other files to add
+    kept: list = []
+    for f in linked:
+        end = _chain_end(f.message) if f.cell is None and not f.guarded and not f.suppressed else None
+        at = target.get((*end, f.rule)) if end else None
+        if at is None:
+            kept.append(f)
+            continue
+        if f.path == findings[at].path:
+            here.setdefault(at, []).append((f.line, f.column, f.rule))
+        else:
+            away.setdefault(at, []).append((f.path, f.line, f.column, f.rule))
+    if not here and not away:
+        return findings, linked
+    out = list(findings)
+    for i in set(here) | set(away):
+        f = out[i]
+        have = {o[0] for o in f.occurrences} | {f.line}
+        occ = tuple(o for o in dict.fromkeys(here.get(i, ())) if o[0] not in have)
+        far = tuple(p for p in dict.fromkeys(away.get(i, ())) if p not in f.elsewhere)
+        out[i] = replace(f, occurrences=(*f.occurrences, *occ), elsewhere=(*f.elsewhere, *far))
+    return out, kept

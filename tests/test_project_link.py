@@ -23,20 +23,19 @@ def test_wrapper_in_another_module_is_reported_where_the_value_enters():
     assert scan_findings(ROOT / "wrapper") == [
         ("models/head.py", 6, 13, "TRN191",
          f"{INTERP} (via models/head.py:6 resize(mode='bilinear') → models/ops.py:5 F.interpolate)", False),
-        # an explicit value is a place to change even where the default is the same; the default
-        # itself is reported at the wrapper by the per-file pass; "nearest" and no argument: nothing
-        ("models/head.py", 8, 13, "TRN191",
-         f"{INTERP} (via models/head.py:8 smooth(mode='bilinear') → models/ops.py:9 F.interpolate)", False),
-        # smooth(x, size) leaves `mode` out, so it runs with the default "bilinear": a place of that default
-        # (trnready/project/callers.py, step 3)
-        ("models/head.py", 8, 82, "TRN191",
-         f"{INTERP} (via models/head.py:8 smooth() → models/ops.py:8 smooth(mode='bilinear') → "
-         "models/ops.py:9 F.interpolate)", False),
         # positional argument bound to the `mode` parameter; the call without one keeps the default
         ("models/head.py", 9, 16, "TRN191",
          f"{INTERP} (via models/head.py:9 resize('bicubic') → models/ops.py:5 F.interpolate)", False),
         # the per-file finding at the wrapper's call also names the default it comes from
         ("models/ops.py", 9, 12, "TRN191", f"{INTERP} (`mode` defaults to it at line 8)", False)]
+    # smooth()'s call already reports "bilinear" (its default), so the values reaching that call from head.py are
+    # places of that one finding (project/report.py fold_values_into_calls), not findings of their own: the
+    # explicit smooth(mode="bilinear") (column 13) and smooth(x, size) relying on the default (column 82, found by
+    # trnready/project/callers.py, step 3); "nearest" is nothing
+    proc = run_cli("scan", ROOT / "wrapper", "--format", "json", "--no-cache", "--exit-zero")
+    at_call = [f for f in json.loads(proc.stdout)["findings"] if (f["path"], f["line"]) == ("models/ops.py", 9)]
+    assert [(p["path"], p["line"], p["column"], p["rule"]) for p in at_call[0]["elsewhere"]] == [
+        ("models/head.py", 8, 13, "TRN191"), ("models/head.py", 8, 82, "TRN191")]
 
 
 def test_default_forwarded_through_another_function_is_reported_at_the_default():

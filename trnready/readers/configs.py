@@ -9,7 +9,8 @@ its role decides what more is read from its outline (readers/outline.py):
   Accelerate and DeepSpeed configs): the `setting` matchers with role = "config", and every dotted path under
   `_component_`, `_target_` or `class_path`, resolved through the same catalogue tables as a Python import;
 - **container** (a container build definition read by its keys: Replicate's `cog.yaml`): the `setting`
-  matchers with role = "container" (`build.gpu: true`, `build.python_version`);
+  matchers with role = "container" (`build.gpu: true`, `build.python_version`), and the requirement rules over
+  the package specs of `build.python_packages`;
 - anything else (data, docs, issue forms, dependabot, Kubernetes manifests, compose files): lines only.
 
 A file is a config by its keys: a Hydra/torchtune component key anywhere, or at least two top-level keys

@@ -9,7 +9,8 @@ its role decides what more is read from its outline (readers/outline.py):
   Accelerate and DeepSpeed configs): the `setting` matchers with role = "config", and every dotted path under
   `_component_`, `_target_` or `class_path`, resolved through the same catalogue tables as a Python import;
 - **container** (a container build definition read by its keys: Replicate's `cog.yaml`): the `setting`
-  matchers with role = "container" (`build.gpu: true`, `build.python_version`);
+  matchers with role = "container" (`build.gpu: true`, `build.python_version`), and the requirement rules over
+  the package specs of `build.python_packages`;
 - anything else (data, docs, issue forms, dependabot, Kubernetes manifests, compose files): lines only.
 
 A file is a config by its keys: a Hydra/torchtune component key anywhere, or at least two top-level keys
@@ -362,6 +363,21 @@ def package_value_findings(entries: list[Entry], lines: list[str], engine, em: E
             em.add(rule, m, e.line, e.col, e.end_col, snippet, msg(rule, m, shown), shown)
 
 
+# The keys of a container build definition that list the Python packages installed into the image (Cog's
+# `build.python_packages`): a requirements file written as YAML, so the image holds what they name
+_CONTAINER_PACKAGE_KEYS = frozenset({("build", "python_packages")})
+
+
+def container_packages(entries: list[Entry], lines: list[str], engine, em: Emitter, text: str) -> None:
+    """The requirement rules over the package specs a container build installs (`- "bitsandbytes==0.41.0"`)."""
+    from .. import requirements as rq
+    from .emit import emit_deps, uncommented
+
+    deps = [d for e in entries if e.in_list and e.value and e.keys in _CONTAINER_PACKAGE_KEYS
+            for d in (rq.dep_from_string(e.value, e.line, e.col, e.end_col),) if d is not None]
+    emit_deps(deps, lines, engine, em, uncommented(text))
+
+
 def read(ctx: FileContext) -> ReadResult:
     base = line_reader.read(ctx)
     if not base.sources:  # skipped by the line reader (issue forms, oversized JSON data)
@@ -390,6 +406,7 @@ def read(ctx: FileContext) -> ReadResult:
         setting_findings(entries, "deepspeed", lines, ctx.engine, em, ctx.rel, settings, node)
     summary = None
     if role == "container":
+        container_packages(entries, lines, ctx.engine, em, ctx.text)
         return ReadResult(base.findings + em.out, base.diag, base.sources, summary)
     if role == "config":
         unresolved: list | None = [] if link else None

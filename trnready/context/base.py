@@ -453,6 +453,19 @@ def parent_of(ctx: "FileContext", node):
     return ctx.parent(node)
 
 
+def call_taking(ctx: "FileContext", node, up: int = 3):
+    """The call `node` is an argument of (or sits inside, at most `up` levels down: `dtype=torch.float64` is
+    keyword -> call), not looking past a statement, lambda or comprehension; None when it is the called function."""
+    for _ in range(up):
+        parent = parent_of(ctx, node)
+        if parent is None or isinstance(parent, (ast.stmt, ast.Lambda, ast.comprehension)):
+            return None
+        if type(parent) is ast.Call:
+            return parent if node is not parent.func else None
+        node = parent
+    return None
+
+
 def call_scope(ctx: "FileContext", call):
     """The resolver scope a call of the file was indexed in (the module scope when it is not one of them)."""
     scopes = ctx.memo.get("_call_scopes")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 
-from .base import dotted, enclosing_function, parent_of, predicate
+from .base import call_taking, dotted, enclosing_function, parent_of, predicate
 from ..astwalk import walk
 
 # torch functions that build a tensor from the Python values they are given.
@@ -12,8 +12,6 @@ _FROM_VALUES = frozenset({"tensor", "as_tensor", "DoubleTensor", "Tensor"})
 _COLLECTIVES = frozenset({"all_reduce", "reduce", "broadcast", "all_reduce_multigpu"})
 # Conversions that hand the values back to host Python.
 _TO_HOST = frozenset({"tolist", "item", "numpy", "cpu"})
-# How far up from the match the building call may sit (`dtype=torch.float64` is keyword -> call).
-_UP = 3
 
 
 @predicate("collective-only-stat", kinds=("reference",), effect="guard")
@@ -25,15 +23,7 @@ def collective_only_stat(ctx, hit) -> bool:
     (`t.tolist()`, `t[0].item()`), with at least one collective. Such a tensor only carries host statistics (a
     logger's count and total) through the collective because collectives take tensors: no model arithmetic sees
     it, so its dtype is no port item. The device it is made on is a separate finding of its own rule."""
-    node, call = hit.node, None
-    for _ in range(_UP):
-        up = parent_of(ctx, node)
-        if up is None or isinstance(up, (ast.stmt, ast.Lambda, ast.comprehension)):
-            break
-        if type(up) is ast.Call:
-            call = up if node is not up.func else None
-            break
-        node = up
+    call = call_taking(ctx, hit.node)
     if call is None or dotted(call.func).rpartition(".")[2] not in _FROM_VALUES or not call.args:
         return False
     data = call.args[0]

@@ -1215,19 +1215,7 @@ class _Spans:
             names = self._switches(fn) if fn.decorator_list else set()
             if not names:
                 continue
-            saved = self.conds.flags
-            self.conds.flags = set(saved) | names
-            try:
-                kept = self.spans
-                self.spans = []
-                self.block(fn.body)
-                found = self.spans
-                for st in self.ctx.statements():
-                    if fn.lineno < st.lineno <= (fn.end_lineno or st.lineno):
-                        found += self._expression_spans(st)
-                self.spans = kept + [(a, b, False) for a, b, _ in found]
-            finally:
-                self.conds.flags = saved
+            self.spans += self._spans_with_flags(fn, names)
 
     def _called_switches(self, rounds: int = 3) -> None:
         """Switch parameters of a test module's functions (`def test_log_prob(self, cuda=False)`, `def
@@ -1296,19 +1284,23 @@ class _Spans:
 
     def _walk_switched(self, fn, names: set) -> None:
         """Guard what a function runs only with one of its switches on."""
-        saved = self.conds.flags
-        self.conds.flags = set(saved) | (names - _rebound(fn))
+        self.switch_spans += self._spans_with_flags(fn, names - _rebound(fn))
+
+    def _spans_with_flags(self, fn, names: set) -> list:
+        """The spans of `fn` (statements and expressions) that run only when the flags `names` are true, as
+        unconditional guards; the walker's own spans are left as they were."""
+        saved, kept = self.conds.flags, self.spans
+        self.conds.flags = set(saved) | names
         try:
-            kept = self.spans
             self.spans = []
             self.block(fn.body)
             found = self.spans
             for st in self.ctx.statements():
                 if fn.lineno < st.lineno <= (fn.end_lineno or st.lineno):
                     found += self._expression_spans(st)
-            self.spans = kept
-            self.switch_spans += [(a, b, False) for a, b, _ in found]
+            return [(a, b, False) for a, b, _ in found]
         finally:
+            self.spans = kept
             self.conds.flags = saved
 
     def _skip_statement(self, s) -> bool:

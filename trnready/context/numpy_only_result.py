@@ -3,13 +3,11 @@ from __future__ import annotations
 
 import ast
 
-from .base import enclosing_function, parent_of, predicate
+from .base import call_taking, enclosing_function, parent_of, predicate
 from ..astwalk import walk
 
 # `.numpy()` and the conversions that hand a tensor's values to host Python.
 _TO_HOST = frozenset({"numpy", "tolist", "item"})
-# How far up from the match the creating call may sit (`dtype=torch.float64` is keyword -> call).
-_UP = 3
 
 
 @predicate("numpy-only-result", kinds=("reference",), effect="guard")
@@ -22,15 +20,7 @@ def numpy_only_result(ctx, hit) -> bool:
     schedule, not device work. Only categories in `host-data-categories` are guarded."""
     if hit.rule.category not in ctx.values.get("host-data-categories", ()):
         return False
-    node, call = hit.node, None
-    for _ in range(_UP):
-        up = parent_of(ctx, node)
-        if up is None or isinstance(up, (ast.stmt, ast.Lambda, ast.comprehension)):
-            break
-        if type(up) is ast.Call:
-            call = up if node is not up.func else None
-            break
-        node = up
+    call = call_taking(ctx, hit.node)
     if call is None or any(kw.arg == "device" or kw.arg is None for kw in call.keywords):
         return False
     # up through arithmetic and parentheses to the assignment that names the result

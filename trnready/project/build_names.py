@@ -244,17 +244,8 @@ def cuda_sourced_names(tree: ast.Module, call: ast.Call, expr) -> list:
     func = _holder(tree, call)
     if func is None:
         return []
-    args = func.args
-    params = [a.arg for a in (*args.posonlyargs, *args.args)]
-    read = {n.id for n in walk(sources) if type(n) is ast.Name} & {*params, *(a.arg for a in args.kwonlyargs)}
-    if not read:
-        return []
     out: list = []
-    for c in walk(tree):
-        if type(c) is not ast.Call or type(c.func) is not ast.Name or c.func.id != func.name \
-                or func.lineno <= c.lineno <= (func.end_lineno or 0):
-            continue
-        passed = [a for p, a in zip(params, c.args) if p in read] + [k.value for k in c.keywords if k.arg in read]
+    for c, passed in _helper_calls(tree, func, sources):
         if not any(_has_cuda_source(a) for a in passed):
             continue
         bound = _bindings(func, c)
@@ -264,6 +255,21 @@ def cuda_sourced_names(tree: ast.Module, call: ast.Call, expr) -> list:
             if isinstance(v, str) and v and all(x.isidentifier() for x in v.split(".")) and v not in out:
                 out.append(v)
     return out[:MAX_VALUES]
+
+
+def _helper_calls(tree: ast.Module, func, sources):
+    """(call, arguments) of each call of the build helper `func` outside its own body, with the arguments it passes
+    to the parameters the `sources` expression reads; nothing when `sources` reads no parameter."""
+    args = func.args
+    params = [a.arg for a in (*args.posonlyargs, *args.args)]
+    read = {n.id for n in walk(sources) if type(n) is ast.Name} & {*params, *(a.arg for a in args.kwonlyargs)}
+    if not read:
+        return
+    for c in walk(tree):
+        if type(c) is not ast.Call or type(c.func) is not ast.Name or c.func.id != func.name \
+                or func.lineno <= c.lineno <= (func.end_lineno or 0):
+            continue
+        yield c, [a for p, a in zip(params, c.args) if p in read] + [k.value for k in c.keywords if k.arg in read]
 
 
 def fallback_builds(tree: ast.Module, call: ast.Call, expr) -> list:
@@ -276,17 +282,8 @@ def fallback_builds(tree: ast.Module, call: ast.Call, expr) -> list:
     func = _holder(tree, call)
     if sources is None or func is None or _has_cuda_source(sources):
         return []
-    args = func.args
-    params = [a.arg for a in (*args.posonlyargs, *args.args)]
-    read = {n.id for n in walk(sources) if type(n) is ast.Name} & {*params, *(a.arg for a in args.kwonlyargs)}
-    if not read:
-        return []
     out: list = []
-    for c in walk(tree):
-        if type(c) is not ast.Call or type(c.func) is not ast.Name or c.func.id != func.name \
-                or func.lineno <= c.lineno <= (func.end_lineno or 0):
-            continue
-        passed = [a for p, a in zip(params, c.args) if p in read] + [k.value for k in c.keywords if k.arg in read]
+    for c, passed in _helper_calls(tree, func, sources):
         if any(_has_cuda_source(a) for a in passed):
             continue  # cuda_sourced_names' case
         paths = [n.value for a in passed for n in walk(a) if type(n) is ast.Constant and isinstance(n.value, str)

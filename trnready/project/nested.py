@@ -325,6 +325,13 @@ def nested_ci(layout: Layout, namers: Namers, paths) -> dict:
     return {rel: ci for rel, ci in out.items() if ci not in used}
 
 
+def _mark(reasons: dict, layout: Layout, rels, folders, reason: str) -> None:
+    """Give `reason` to each path of `rels` under one of `folders`."""
+    for rel in rels:
+        if any(layout.under(rel, d) for d in folders):
+            reasons[rel] = reason
+
+
 def guard_nested(findings: list, files, root, max_bytes: int, values=None) -> list:
     """Mark guarded the findings in nested CI, in unused nested projects, in the unused upstream folders of a
     repository copy (copy_folders.py) and in the unused packages of a nested copy reached by its path (module
@@ -342,17 +349,13 @@ def guard_nested(findings: list, files, root, max_bytes: int, values=None) -> li
         from .copy_folders import unused_copy_folders
 
         folders = unused_copy_folders(layout, namers, values)
-        for rel in copied:
-            if any(layout.under(rel, d) for d in folders):
-                reasons[rel] = "unused-copy-folder"
+        _mark(reasons, layout, copied, folders, "unused-copy-folder")
     copied = [p for p in paths if p not in reasons and p.count("/") >= 2]
     if copied:
         from .copied_tools import copied_tool_folders
 
         folders = copied_tool_folders(layout, namers)
-        for rel in copied:
-            if any(layout.under(rel, d) for d in folders):
-                reasons[rel] = "copied-tools"
+        _mark(reasons, layout, copied, folders, "copied-tools")
     # the Python code of another project's copy nothing outside names; its manifests are judged below
     kinds = {sf.rel: sf.kind for sf in layout.files}
     code = [p for p in paths if p not in reasons and p.count("/") >= 3 and kinds.get(p) in ("python", "notebook")]
@@ -361,15 +364,11 @@ def guard_nested(findings: list, files, root, max_bytes: int, values=None) -> li
 
         candidates = licensed_copy_candidates(layout, values)
         folders = largest_unused(layout, namers, set(candidates), candidates) if candidates else set()
-        for rel in code:
-            if any(layout.under(rel, d) for d in folders):
-                reasons[rel] = "licensed-copy"
+        _mark(reasons, layout, code, folders, "licensed-copy")
     deep = [p for p in paths if p not in reasons and p.count("/") >= 2]
     if deep:
         unused = unused_projects(layout, namers)
-        for rel in deep:
-            if any(layout.under(rel, d) for d in unused):
-                reasons[rel] = "unused-nested-project"
+        _mark(reasons, layout, deep, unused, "unused-nested-project")
         from .nested_live import unreached
 
         rest = [p for p in deep if p not in reasons]

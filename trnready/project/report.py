@@ -1,6 +1,7 @@
 """The link step's report side: linked hits -> findings at the call where the value enters."""
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from ..model import Occurrences, make_finding
@@ -706,6 +707,16 @@ def drop_restated(findings: list, linked: list) -> list:
             if f.occurrences or f.cell is not None or (f.path, f.line, f.rule, f.guarded, f.suppressed) not in at]
 
 
+_CALL_TEXT = re.compile(r"[\w.]+\(.*\)")
+
+
+def _starts_at_call(message: str) -> bool:
+    """The first step of the message's `(via ...)` chain is a call (`resize(mode='bilinear')`, `smooth()`)."""
+    at = message.rfind(" (via ")
+    first = message[at + 6:].split(" → ", 1)[0].partition(" ")[2] if at >= 0 else ""
+    return bool(_CALL_TEXT.fullmatch(first))
+
+
 def _chain_end(message: str) -> tuple | None:
     """(path, line) of the call a linked finding's value reaches: the last step of the `(via A → B → path:line
     call)` this module writes into its message, or None for a finding without steps or one whose chain ends at
@@ -745,7 +756,10 @@ def fold_values_into_calls(findings: list, linked: list) -> tuple[list, list]:
     away: dict = {}  # index -> places in other files to add
     kept: list = []
     for f in linked:
-        end = _chain_end(f.message) if f.cell is None and not f.guarded and not f.suppressed else None
+        # only a value handed to a call folds: an import of a module the project builds, or a Dockerfile step
+        # running its setup.py, is a place the build's own steps name ("imported at", a finding of the step)
+        end = _chain_end(f.message) if f.cell is None and not f.guarded and not f.suppressed \
+            and _starts_at_call(f.message) else None
         at = target.get((*end, f.rule)) if end else None
         if at is None:
             kept.append(f)

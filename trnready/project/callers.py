@@ -640,7 +640,12 @@ def _reuse(record, inputs, sig: str, files, summaries, cache, config):
             return None
         now = store.get(sf.rel, _facts_valid)
         if now is None:
-            now = _file_facts(_unpack(sf.rel, s) if s is not None else {})
+            from .summary import StaleSummary
+
+            try:
+                now = _file_facts(_unpack(sf.rel, s) if s is not None else {})
+            except StaleSummary:
+                return None  # (deciding meets it too, and the scan reads the file again)
             store.put(sf.rel, now)
         if json.loads(json.dumps(now)) != before:
             return None

@@ -74,7 +74,8 @@ def test_the_callers_step_answers_from_its_last_verdicts_only_when_an_edit_left_
     edits = [
         # a file the step read nothing of: a comment, then a CUDA call (its findings change, no verdict's reads)
         (tree / "pkg/extra.py", "def shrink(x):\n", "def shrink(x):\n    # half the size\n"),
-        (tree / "pkg/extra.py", "    return F.interpolate(x, scale", "    x = x.cuda()\n    return F.interpolate(x, scale"),
+        (tree / "pkg/extra.py", "    return F.interpolate(x, scale",
+         "    x = x.cuda()\n    return F.interpolate(x, scale"),
         # the same file now constructs the class elsewhere: its share of the class's mentions changes
         (tree / "pkg/extra.py", "import torch.nn.functional as F\n",
          "import torch.nn.functional as F\n\nfrom .layers import Block\n\nspare = Block(4)\n"),
@@ -83,7 +84,8 @@ def test_the_callers_step_answers_from_its_last_verdicts_only_when_an_edit_left_
         # the only call of the model goes (a summary the step read changes)
         (tree / "train.py", "out = model(torch.zeros(2, 4, 8).cuda())\n", ""),
         # the import the caller's call resolves through is gone
-        (tree / "pkg/model.py", "from .layers import Block, upscale\n", "from .layers import upscale\nfrom . import layers\n"),
+        (tree / "pkg/model.py", "from .layers import Block, upscale\n",
+         "from .layers import upscale\nfrom . import layers\n"),
     ]
     seen = []
     for path, old, new in edits:

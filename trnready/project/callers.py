@@ -481,16 +481,16 @@ def guard_by_callers(findings: list, files, summaries, engine, cache=None, confi
         cands = _candidates(findings, files, summaries, engine, _packaged(files))
         last = LastAnswer(cache, "callers")
         inputs = _inputs(files, digests) if last.cache is not None else None
-        sig = _cands_sig(cands)
+        sig = _cands_sig(cands) if inputs is not None else ""
         record = last.get() if inputs is not None else None
         got = _reuse(record, inputs, sig, files, summaries, cache, config)
-        reads = None
         if got is None:
             reads = Reads()
             got = _decide(cands, files, summaries, engine, config, cache, reads) if cands else []
-            record = reads.record({sf.rel: s for sf, s in zip(files, summaries) if sf.kind == "python"})
+            record = reads.record({sf.rel: s for sf, s in zip(files, summaries) if sf.kind == "python"}) \
+                if inputs is not None else None
         memo.put(key, got)
-        if inputs is not None:
+        if inputs is not None and record is not None:
             last.put({"inputs": inputs, "cands": sig, **{k: record[k] for k in Reads().record({})}, "got": got})
     if not got:
         return findings
@@ -633,7 +633,9 @@ def _reuse(record, inputs, sig: str, files, summaries, cache, config):
             continue
         if sf.rel in read or sf.rel in heads:
             was_sums, now_sums = sums.get(sf.rel), _sums(_packed(s))
-            if not was_sums or now_sums is None or was_sums[0 if sf.rel in read else 1] != now_sums[0 if sf.rel in read else 1]:
+            which = 0 if sf.rel in read else 1  # the whole summary, or its head fields only
+            if not isinstance(was_sums, list) or len(was_sums) != 2 or now_sums is None \
+                    or was_sums[which] != now_sums[which]:
                 return None
         before = store.get_for(sf.rel, old[k], _facts_valid) if isinstance(old[k], str) else None
         if before is None:

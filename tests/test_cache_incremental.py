@@ -61,3 +61,36 @@ def test_a_warm_scan_after_each_edit_equals_a_cold_one(tmp_path):
         assert warm == _report(tree), (path, old)
         seen.add(frozenset(_verdicts(warm)))
     assert len(seen) == len(edits)  # every edit but the comment changed a verdict or a place
+
+
+def test_the_callers_step_answers_from_its_last_verdicts_only_when_an_edit_left_their_reads(tmp_path):
+    """The callers step keeps its verdicts with what they read (cache.LastAnswer, callers.Reads): an edit of a file
+    it never read deep is checked against its share of each count and its summary, and only then answered from
+    the last verdicts. Each edit below is checked warm against cold."""
+    tree, cache = tmp_path / "tree", tmp_path / "cache"
+    shutil.copytree(ROOT, tree)
+    first = _report(tree, cache)
+    assert ("pkg/layers.py", 11, "TRN172", "callers-pass-none") in _verdicts(first)
+    edits = [
+        # a file the step read nothing of: a comment, then a CUDA call (its findings change, no verdict's reads)
+        (tree / "pkg/extra.py", "def shrink(x):\n", "def shrink(x):\n    # half the size\n"),
+        (tree / "pkg/extra.py", "    return F.interpolate(x, scale",
+         "    x = x.cuda()\n    return F.interpolate(x, scale"),
+        # the same file now constructs the class elsewhere: its share of the class's mentions changes
+        (tree / "pkg/extra.py", "import torch.nn.functional as F\n",
+         "import torch.nn.functional as F\n\nfrom .layers import Block\n\nspare = Block(4)\n"),
+        # and drops it again
+        (tree / "pkg/extra.py", "spare = Block(4)\n", "\n"),
+        # the only call of the model goes (a summary the step read changes)
+        (tree / "train.py", "out = model(torch.zeros(2, 4, 8).cuda())\n", ""),
+        # the import the caller's call resolves through is gone
+        (tree / "pkg/model.py", "from .layers import Block, upscale\n",
+         "from .layers import upscale\nfrom . import layers\n"),
+    ]
+    seen = []
+    for path, old, new in edits:
+        _edit(path, old, new)
+        warm = _report(tree, cache)
+        assert warm == _report(tree), (path, old)
+        seen.append(("pkg/layers.py", 11, "TRN172", "callers-pass-none") in _verdicts(warm))
+    assert seen == [True, True, False, True, True, False]

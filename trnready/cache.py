@@ -296,6 +296,32 @@ class StepMemo:
             self.cache.queue(key, json.dumps(value, ensure_ascii=False))
 
 
+class LastAnswer:
+    """A project step's last answer for the scanned root, with the content digests of the files it was judged on
+    and what it read of them (the step says what): after an edit, the step checks that the edited files hold
+    nothing it read and answers from here, instead of judging every verdict again. One entry per root and step,
+    replaced by each scan that judges or re-checks it."""
+
+    def __init__(self, cache: ResultCache | None, step: str):
+        self.cache = cache if cache is not None and cache.db is not None else None
+        self.step = step
+
+    def _key(self) -> str:
+        root = self.cache._scanned[0] if self.cache is not None else ""
+        salt = self.cache.salt if self.cache is not None else ""
+        return hashlib.sha256(f"{salt}\0last\0{self.step}\0{root}".encode("utf-8", "surrogatepass")).hexdigest()
+
+    def get(self):
+        if self.cache is None:
+            return None
+        got = self.cache._read("results", self._key())
+        return got if isinstance(got, dict) else None
+
+    def put(self, value: dict) -> None:
+        if self.cache is not None:
+            self.cache.queue(self._key(), json.dumps(value, ensure_ascii=False, separators=(",", ":")))
+
+
 class LinkMemo:
     """What the engine said about each stand-alone snippet of the link step, kept in the result
     cache: a warm re-scan runs the engine only on snippets that changed (an edited file)."""
@@ -343,6 +369,13 @@ class FileFacts:
         """The fact kept for the file's current content, or None."""
         digest = self.digests.get(rel)
         if digest is None or self.cache is None:
+            return None
+        fact = self.cache._read("results", self._key(rel, digest))
+        return fact if fact is not None and (valid is None or valid(fact)) else None
+
+    def get_for(self, rel: str, digest: str, valid=None):
+        """The fact kept for the file as it was at another content digest (an earlier scan's), or None."""
+        if self.cache is None:
             return None
         fact = self.cache._read("results", self._key(rel, digest))
         return fact if fact is not None and (valid is None or valid(fact)) else None

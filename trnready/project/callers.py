@@ -135,7 +135,8 @@ class Callers:
         for rel in self.linker.summaries:
             fact = self.facts.get(rel, _facts_valid) if self.facts is not None else None
             if fact is None:
-                fact = _file_facts(self.linker.summaries[rel])
+                src = self.linker.summaries
+                fact = _file_facts(src.untracked(rel) if hasattr(src, "untracked") else src[rel])
                 if self.facts is not None:
                     self.facts.put(rel, fact)
             imported, sigs, bases, deco, names_in = fact
@@ -471,15 +472,26 @@ def guard_by_callers(findings: list, files, summaries, engine, cache=None, confi
 
     Marked guarded (`callers-pass-none`, `callers-override-default`). A function with no resolved caller, one
     referenced otherwise than by a resolved call, or a caller passing anything else keeps the finding."""
-    from ..cache import StepMemo
+    from ..cache import LastAnswer, StepMemo
 
     memo = StepMemo(cache, "callers")
     key = _key(memo, files, digests)
     got = memo.get(key)
-    if not (isinstance(got, list) and all(isinstance(g, list) and len(g) == 5 for g in got)):
+    if not _answer_valid(got):
         cands = _candidates(findings, files, summaries, engine, _packaged(files))
-        got = _decide(cands, files, summaries, engine, config, cache) if cands else []
+        last = LastAnswer(cache, "callers")
+        inputs = _inputs(files, digests) if last.cache is not None else None
+        sig = _cands_sig(cands) if inputs is not None else ""
+        record = last.get() if inputs is not None else None
+        got = _reuse(record, inputs, sig, files, summaries, cache, config)
+        if got is None:
+            reads = Reads()
+            got = _decide(cands, files, summaries, engine, config, cache, reads) if cands else []
+            record = reads.record({sf.rel: s for sf, s in zip(files, summaries) if sf.kind == "python"}) \
+                if inputs is not None else None
         memo.put(key, got)
+        if inputs is not None and record is not None:
+            last.put({"inputs": inputs, "cands": sig, **{k: record[k] for k in Reads().record({})}, "got": got})
     if not got:
         return findings
     from dataclasses import replace
@@ -490,6 +502,156 @@ def guard_by_callers(findings: list, files, summaries, engine, cache=None, confi
         why = verdict.get((f.path, f.line, f.column, f.rule)) if not f.guarded and f.cell is None else None
         out.append(replace(f, guarded=True, guarded_by=why) if why else f)
     return out
+
+
+def _answer_valid(got) -> bool:
+    return isinstance(got, list) and all(isinstance(g, list) and len(g) == 5 for g in got)
+
+
+class Reads:
+    """What deciding read of the files: `deep`, the files whose text it read for more than counting mentions (a
+    syntax tree, a whole callers record, lines: any change there may change a verdict); `summaries`, the files
+    whose summary it read (an edit leaving the summary as it was changes nothing read there); `words`, the words
+    whose mentions it counted, and `counts`, file -> {word: its mentions there} for the files whose text holds
+    the word (a file's share of a count is all a count reads of it). Of the other files only their
+    `_file_facts` were read (the project-wide tables and which names a file holds)."""
+
+    def __init__(self):
+        self.deep: set = set()
+        self.summaries: set = set()
+        self.heads: set = set()  # files whose summary's head fields only were read (the linker's project tables)
+        self.words: set = set()
+        self.counts: dict = {}
+
+    def record(self, summaries) -> dict:
+        """What `_reuse` checks, with the digests of the summaries read (whole, and their head fields)."""
+        from .report import _packed
+
+        return {"sums": {rel: _sums(_packed(summaries[rel])) for rel in sorted(self.summaries | self.heads)
+                         if rel in summaries},
+                "deep": sorted(self.deep), "summaries": sorted(self.summaries), "heads": sorted(self.heads),
+                "words": sorted(self.words),
+                "counts": self.counts}
+
+
+def _sums(packed):
+    """Digests of a packed summary, whole and of its head fields (None for no summary)."""
+    if packed is None:
+        return None
+    import hashlib
+
+    from .summary import StaleSummary, _parts
+
+    try:
+        head = _parts("", packed)[0]
+    except (StaleSummary, ValueError, IndexError):
+        return None
+    return [hashlib.sha256(bytes(packed)).hexdigest()[:24], hashlib.sha256(bytes(head)).hexdigest()[:24]]
+
+
+def _share(sf, text: str, word: str, code_words=None) -> int:
+    """The file's mentions of the word (callers' `mentions`): in Python sources only code counts
+    (project/code_words.py), less the quiet mentions (`super(Cls, self)`, `__all__ = ["Cls"]`); with a leading
+    dot, only as an attribute or quoted."""
+    bare = word.lstrip(".")
+    attribute = word.startswith(".")
+    if bare not in text:
+        return 0
+    if sf.kind == "python":
+        if code_words is None:
+            from .code_words import CodeWords
+
+            code_words = CodeWords.of(text)
+        n = code_words.count(bare, attribute) if code_words is not None else count_mentions(text, bare, attribute)
+        return n - quiet_mentions(text, bare) if not attribute else n
+    return count_mentions(text, bare, attribute)
+
+
+def _inputs(files, digests):
+    """`rel\0kind` -> content digest of every scanned file (None when a digest is missing)."""
+    if len(digests) != len(files) or not all(digests):
+        return None
+    return {f"{sf.rel}\0{sf.kind}": d for sf, d in zip(files, digests)}
+
+
+def _cands_sig(cands) -> str:
+    """One digest of the candidates, with every field of their findings (the decisions read the findings)."""
+    import hashlib
+
+    h = hashlib.sha256()
+    for f, rel, fname, kind, p in cands:
+        h.update(repr((sorted(vars(f).items()), rel, fname, kind, p)).encode("utf-8", "surrogatepass"))
+    return h.hexdigest()
+
+
+def _reuse(record, inputs, sig: str, files, summaries, cache, config):
+    """The last answer for this root, when no file edited since changed anything its decisions read: the same
+    files and candidates; no edited file among those read deep (`Reads.deep`); each edited file's share of every
+    count the same as before (`Reads.counts`), its summary the same where one was read (`Reads.summaries`), and
+    its `_file_facts` (what the tables and a pass's first look read) the same as before. None otherwise (decide
+    again)."""
+    if not isinstance(record, dict) or inputs is None or record.get("cands") != sig:
+        return None
+    old, deep, words, got = record.get("inputs"), record.get("deep"), record.get("words"), record.get("got")
+    read, heads, counts, sums = record.get("summaries"), record.get("heads"), record.get("counts"), record.get("sums")
+    if not (isinstance(old, dict) and isinstance(deep, list) and isinstance(words, list) and isinstance(read, list)
+            and isinstance(heads, list) and isinstance(sums, dict)
+            and isinstance(counts, dict) and all(isinstance(w, str) for w in words) and _answer_valid(got)) \
+            or old.keys() != inputs.keys():
+        return None
+    changed = [k for k, d in inputs.items() if old[k] != d]
+    deep = set(deep)
+    if any(k.split("\0", 1)[0] in deep for k in changed):
+        return None
+    if not changed:
+        return got
+    import json
+
+    from ..read import read_bytes
+    from .report import _packed, _unpack
+
+    by_key = {f"{sf.rel}\0{sf.kind}": (sf, s) for sf, s in zip(files, summaries)}
+    store = cache.facts(CALLERS_FACT)
+    limit = getattr(config, "max_file_size", None)
+    read, heads = set(read), set(heads)
+    for k in changed:
+        sf, s = by_key[k]
+        data, diag = read_bytes(sf.path, sf.rel, limit) if limit else read_bytes(sf.path, sf.rel)
+        text = data.decode("utf-8", "replace") if diag is None and data is not None else ""
+        was = counts.get(sf.rel) or {}
+        if not isinstance(was, dict):
+            return None
+        code_words = None
+        for w in words:
+            if w.lstrip(".") in text and sf.kind == "python" and code_words is None:
+                from .code_words import CodeWords
+
+                code_words = CodeWords.of(text)
+            if _share(sf, text, w, code_words) != was.get(w, 0):
+                return None
+        if sf.kind != "python":
+            continue
+        if sf.rel in read or sf.rel in heads:
+            was_sums, now_sums = sums.get(sf.rel), _sums(_packed(s))
+            which = 0 if sf.rel in read else 1  # the whole summary, or its head fields only
+            if not isinstance(was_sums, list) or len(was_sums) != 2 or now_sums is None \
+                    or was_sums[which] != now_sums[which]:
+                return None
+        before = store.get_for(sf.rel, old[k], _facts_valid) if isinstance(old[k], str) else None
+        if before is None:
+            return None
+        now = store.get(sf.rel, _facts_valid)
+        if now is None:
+            from .summary import StaleSummary
+
+            try:
+                now = _file_facts(_unpack(sf.rel, s) if s is not None else {})
+            except StaleSummary:
+                return None  # (deciding meets it too, and the scan reads the file again)
+            store.put(sf.rel, now)
+        if json.loads(json.dumps(now)) != before:
+            return None
+    return got
 
 
 def _private(fname: str) -> bool:
@@ -560,19 +722,21 @@ def _candidates(findings, files, summaries, engine, packaged: bool = True) -> li
     return out
 
 
-def _decide(cands, files, summaries, engine, config, cache=None) -> list:
+def _decide(cands, files, summaries, engine, config, cache=None, reads=None) -> list:
     from ..read import read_bytes
     from .link import Linker
     from .report import _EMPTY, _packed
-    from .summary import Compacted
 
+    reads = reads if reads is not None else Reads()
     py = {sf.rel: s for sf, s in zip(files, summaries) if sf.kind == "python"}
-    linker = Linker(Compacted({rel: _packed(s) for rel, s in py.items()}, _EMPTY), None)
+    linker = Linker(_Recorded({rel: _packed(s) for rel, s in py.items()}, _EMPTY, reads.summaries, reads.heads), None)
     texts: dict = {}
     words: dict = {}  # rel -> the Python file's CodeWords (or None: counted as text), while its text is kept
     limit = getattr(config, "max_file_size", None)
 
-    def text_of(sf) -> str:
+    def text_of(sf, deep: bool = True) -> str:
+        if deep:
+            reads.deep.add(sf.rel)
         # A few files' text at a time: counting a word's mentions reads every file, and keeping them all doubled
         # the step's peak memory once switch candidates made it count words (diffusers/src: 55 -> 100 MiB).
         if sf.rel in texts:
@@ -588,24 +752,13 @@ def _decide(cands, files, summaries, engine, config, cache=None) -> list:
 
     counted: dict = {}
 
-    def count_in(sf, bare: str, attribute: bool) -> int:
-        text = text_of(sf)
-        if sf.kind == "python":
-            if sf.rel not in words:
-                from .code_words import CodeWords
-
-                words[sf.rel] = CodeWords.of(text)
-            if words[sf.rel] is not None:
-                return words[sf.rel].count(bare, attribute)
-        return count_mentions(text, bare, attribute)
-
     def mentions(word: str) -> int:
         """Occurrences of the word; for ".attr", of the attribute (`x.attr`, also spelled `x . attr`) and of the
         name in quotes (`getattr(self, "attr")`): a local variable of that name is another thing. In Python
         sources only code counts (project/code_words.py): not comments, not prose in strings."""
         if word not in counted:
             bare = word.lstrip(".")
-            attribute = word.startswith(".")
+            reads.words.add(word)
             n = 0
             # every mention counted is a whole word of the text (an identifier between non-word characters, in code
             # or in quotes): a file whose words kept in the cache lack it (word_sets.kept_only) is not read
@@ -613,11 +766,16 @@ def _decide(cands, files, summaries, engine, config, cache=None) -> list:
             for sf in files:
                 if gate and (kept := kept_only(cache, sf)) is not None and not kept.may(bare):
                     continue
-                text = text_of(sf)
+                text = text_of(sf, deep=False)  # what a count reads of a file is its share (Reads.counts)
                 if bare in text:
-                    n += count_in(sf, bare, attribute)
-                    if not attribute and sf.kind == "python":
-                        n -= quiet_mentions(text, bare)  # `super(Cls, self)`, `__all__ = ["Cls"]`: no call, no hand-on
+                    if sf.kind == "python" and sf.rel not in words:
+                        from .code_words import CodeWords
+
+                        words[sf.rel] = CodeWords.of(text)
+                    share = _share(sf, text, word, words.get(sf.rel))
+                    if share:
+                        reads.counts.setdefault(sf.rel, {})[word] = share
+                    n += share
             counted[word] = n
         return counted[word]
 
@@ -693,6 +851,41 @@ def _decide(cands, files, summaries, engine, config, cache=None) -> list:
         if all(_none_here(a, rel, fname, params, callers, by_rel, trees, text_of) for a in args):
             out.append([f.path, f.line, f.column, f.rule, PASS_NONE])
     return out
+
+
+_RECORDED: list = []
+
+
+def _recorded():
+    if _RECORDED:
+        return _RECORDED[0]
+    from .summary import Compacted
+
+    class Recorded(Compacted):
+        """Compacted summaries noting which files' summaries were read (`Reads.deep`)."""
+
+        def __init__(self, packed: dict, empty: dict, seen: set, heads: set):
+            super().__init__(packed, empty)
+            self.seen, self.heads = seen, heads
+
+        def __getitem__(self, rel):
+            self.seen.add(rel)
+            return super().__getitem__(rel)
+
+        def head(self, rel):
+            self.heads.add(rel)
+            return super().head(rel)
+
+        def untracked(self, rel):
+            """The summary, read for what `_reuse` checks by other means (the file's `_file_facts`)."""
+            return super().__getitem__(rel)
+
+    _RECORDED.append(Recorded)
+    return Recorded
+
+
+def _Recorded(packed: dict, empty: dict, seen: set, heads: set):
+    return _recorded()(packed, empty, seen, heads)
 
 
 def _required_not_none(f, rule, trees: dict, text_of, files, def_line: int):

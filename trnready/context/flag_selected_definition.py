@@ -71,10 +71,20 @@ def _picked_strings(ctx, flags: set) -> set:
     mode name that exists only with the package."""
     def compute(c) -> set:
         inside: set = set()
+        seen: set = set()
         for n in c.nodes(ast.IfExp) + c.nodes(ast.If):
             for st in _true_arm(n, flags) or ():
-                inside |= {x.value for x in walk(st) if isinstance(x, ast.Constant) and isinstance(x.value, str)}
-        return inside
+                for x in walk(st):
+                    seen.add(id(x))
+                    if isinstance(x, ast.Constant) and isinstance(x.value, str):
+                        inside.add(x.value)
+        # a string also written outside those arms (`Block(attn_mode="softmax-xformers")` in a class with no
+        # fallback) picks the package-only definition unconditionally; dict keys and `==` tests only name it
+        keys = {id(k) for d in c.nodes(ast.Dict) for k in d.keys if k is not None}
+        tests = {id(v) for t in c.nodes(ast.Compare) for v in (t.left, *t.comparators)}
+        outside = {x.value for x in c.nodes(ast.Constant) if isinstance(x.value, str) and x.value in inside
+                   and id(x) not in seen and id(x) not in keys and id(x) not in tests}
+        return inside - outside
     return ctx.fact("flag-selected-definition:strings", compute)
 
 

@@ -13,9 +13,12 @@ def test_linked_interpolation_in_checkpoint_loading_is_guarded():
         ("clip/build.py", 5, "TRN191", "", []),  # `build(model, weights)`: no load-time function, no weights name
         # load_checkpoint (host-data-functions) and a call handed `visual_state_dict` (checkpoint-parameters)
         ("clip/factory.py", 8, "TRN191", "host-data-code", [13]),
-        # forward stays; load_weights (line 21) is dropped from its places; load_pretrained moves to cuda and stays
-        ("clip/factory.py", 17, "TRN191", "", [26]),
         ("clip/factory.py", 25, "TRN242", "", []),
         ("clip/utils.py", 6, "TRN191", "host-data-code", [4]),
         ("clip/utils.py", 10, "TRN191", "", [9]),
     ]
+    # forward (line 17) and load_pretrained (line 26, it moves to cuda) leave upsample's "bicubic" default, which
+    # utils.py:10 already reports: places of that finding (project/report.py fold_values_into_calls);
+    # load_weights (line 21) is dropped from them
+    at_call = [f for f in json.loads(proc.stdout)["findings"] if (f["path"], f["line"]) == ("clip/utils.py", 10)]
+    assert [(p["path"], p["line"]) for p in at_call[0]["elsewhere"]] == [("clip/factory.py", 17), ("clip/factory.py", 26)]

@@ -22,6 +22,7 @@ def test_a_declared_dependency_lists_its_lock_pin_and_transitive_pins_stay_unrep
     # findings; cuda-runtime, which pytorch-cuda pulls in, is not read.
     assert _findings(FIXTURES / "lock_files") == [
         ("app/pyproject.toml", 12, "TRN501", [("app/uv.lock", 24)]),
+        ("conda_env/environment.yml", 4, "TRN505", []),  # the nvidia channel (rec24b)
         ("conda_env/environment.yml", 7, "TRN522", [("conda_env/conda-lock.yml", 29)]),
         ("conda_env/environment.yml", 8, "TRN506", []),
         ("conda_env/environment.yml", 9, "TRN505", [("conda_env/conda-lock.yml", 36)]),

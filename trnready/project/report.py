@@ -764,10 +764,12 @@ def fold_values_into_calls(findings: list, linked: list) -> tuple[list, list]:
         if at is None:
             kept.append(f)
             continue
-        if f.path == findings[at].path:
-            here.setdefault(at, []).append((f.line, f.column, f.rule))
-        else:
-            away.setdefault(at, []).append((f.path, f.line, f.column, f.rule))
+        # the linked finding's own occurrences (other calls leaving the same default) go along with it
+        for line, column in ((f.line, f.column), *((o[0], o[1]) for o in f.occurrences)):
+            if f.path == findings[at].path:
+                here.setdefault(at, []).append((line, column, f.rule))
+            else:
+                away.setdefault(at, []).append((f.path, line, column, f.rule))
     if not here and not away:
         return findings, linked
     out = list(findings)

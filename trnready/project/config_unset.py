@@ -150,6 +150,8 @@ def guard_unset_switches(findings: list, files: list, summaries: list, read_text
             family_words[folder] = None
             return None
         shells = [sf for sf in files if sf.kind == "shell" and _under(sf.rel, folder)]
+        # YAML run files outside the config folders (LAVIS's `projects/*.yaml` set `amp: True`) can set it too
+        shells += [sf for sf in files if sf.rel.lower().endswith((".yaml", ".yml")) and not _is_config(sf.rel)]
         words = set(re.findall(r"\w+", named.lower()))
         for sf in shells:
             words |= set(re.findall(r"\w+", text_of(sf).lower()))

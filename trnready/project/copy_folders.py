@@ -168,28 +168,6 @@ def licensed_copies(layout, root_files, forks: bool = False) -> list:
     return [d for d in out if not any(layout.under(d, e) for e in out)]
 
 
-def licensed_copy_candidates(layout, values) -> dict:
-    """Folders two levels or more below a repository root that carry another project's licence beside its
-    repository-root files (`licensed_copies`, installable forks included), each with the names its code is imported
-    by: its own modules and those of a direct sub-folder with packaging (`python/dglke/` beside `python/setup.py`).
-    The nested step keeps those no scanned file outside imports or names (`licensed-copy`): ogb keeps its fork of
-    DGL-KE in `examples/lsc/wikikg90m/dgl-ke-ogb-lsc/` (Apache licence, NOTICE, CONTRIBUTING.md) and runs it only
-    through the console script the copy installs (`dglke_train` in run.sh). Its code is the copied library's, set up
-    as a dependency; the port of the repository does not change it. LoRA's transformers fork in `examples/NLU/`,
-    whose scripts the repository's launchers run by path, stays, and so does a copy the project imports
-    (Video-LLaMA's ImageBind). A top-level folder is the repository's own part."""
-    copies = [d for d in licensed_copies(layout, values.get("copy-root-files", ()), forks=True)
-              if layout.depth(d) >= 2]
-    out = {}
-    for d in copies:
-        mods = set(layout.modules(d))
-        for sub in _subfolders(layout, d):
-            if layout.children.get(sub, set()) & _INSTALLABLE:
-                mods |= layout.modules(sub) - {sub.rsplit("/", 1)[-1]}
-        out[d] = mods
-    return out
-
-
 def _licence_text(layout, d: str):
     """The whitespace-normalised text of the first licence file in folder `d` (by name), or None."""
     import os

@@ -27,8 +27,6 @@ changes what the repository runs, not these. The rules, each a named reason of t
   packages no module it runs imports, and its own dependency manifests.
 - `copied-tools` (`copied_tools.py`): a tool folder copied from the framework the project builds on (another
   holder's copyright header, no import of the project) beside the project's own versions of its scripts.
-- `licensed-copy` (`copy_folders.licensed_copy_candidates`): the Python code of a folder carrying another project's
-  licence that no file outside imports or names (installed and run as a dependency).
 - `nested-copy-manifest` also (`copy_folders.copy_manifests`): the dependency manifests and native build files
   (requirements*.txt, conda files, CMakeLists.txt, *.cmake, Makefile) of a folder carrying another project's
   licence (a licence text other than the scan root's, beside a CONTRIBUTING.md or the like), unless a file outside
@@ -356,15 +354,6 @@ def guard_nested(findings: list, files, root, max_bytes: int, values=None) -> li
 
         folders = copied_tool_folders(layout, namers)
         _mark(reasons, layout, copied, folders, "copied-tools")
-    # the Python code of another project's copy nothing outside names; its manifests are judged below
-    kinds = {sf.rel: sf.kind for sf in layout.files}
-    code = [p for p in paths if p not in reasons and p.count("/") >= 3 and kinds.get(p) in ("python", "notebook")]
-    if code and values:
-        from .copy_folders import licensed_copy_candidates
-
-        candidates = licensed_copy_candidates(layout, values)
-        folders = largest_unused(layout, namers, set(candidates), candidates) if candidates else set()
-        _mark(reasons, layout, code, folders, "licensed-copy")
     deep = [p for p in paths if p not in reasons and p.count("/") >= 2]
     if deep:
         unused = unused_projects(layout, namers)

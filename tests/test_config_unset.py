@@ -77,6 +77,17 @@ def test_switches_no_shipped_config_sets_are_guarded(tmp_path):
     assert got[("det/train.py", 19)] is None and got[("seg/train.py", 19)] is None
 
 
+def test_a_yaml_run_file_outside_the_config_folders_can_set_the_switch(tmp_path):
+    _tree(tmp_path)
+    # a run file kept beside the project code (LAVIS's `projects/*.yaml`), not in a configs folder, sets the switch
+    (tmp_path / "det" / "projects").mkdir()
+    (tmp_path / "det" / "projects" / "finetune.yaml").write_text("run:\n  cudnn_benchmark: true\n")
+    got = {(f["path"], f["line"]): f.get("guarded_by") if f["guarded"] else None for f in _scan(tmp_path)
+           if f["path"] == "det/train.py" and f["rule"] in ("TRN261", "TRN256")}
+    assert got[("det/train.py", 12)] is None  # cudnn_benchmark: the run file sets it
+    assert got[("det/train.py", 17)] == "config-key-unset"  # DistOptimizerHook: still set nowhere
+
+
 def test_a_config_setting_read_by_reported_code_is_one_item_with_it(tmp_path):
     _tree(tmp_path)
     found = _scan(tmp_path)

@@ -466,6 +466,15 @@ def call_taking(ctx: "FileContext", node, up: int = 3):
     return None
 
 
+def assigned_name(ctx: "FileContext", value) -> tuple | None:
+    """(name, enclosing function) when `value` is the whole right side of `name = value` inside a function."""
+    up = parent_of(ctx, value)
+    if type(up) is not ast.Assign or len(up.targets) != 1 or type(up.targets[0]) is not ast.Name:
+        return None
+    fn = enclosing_function(ctx, up)
+    return (up.targets[0].id, fn) if fn is not None else None
+
+
 def call_scope(ctx: "FileContext", call):
     """The resolver scope a call of the file was indexed in (the module scope when it is not one of them)."""
     scopes = ctx.memo.get("_call_scopes")

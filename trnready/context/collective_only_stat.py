@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 
-from .base import call_taking, dotted, enclosing_function, parent_of, predicate
+from .base import assigned_name, call_taking, dotted, parent_of, predicate
 from ..astwalk import walk
 
 # torch functions that build a tensor from the Python values they are given.
@@ -29,17 +29,14 @@ def collective_only_stat(ctx, hit) -> bool:
     data = call.args[0]
     if not isinstance(data, (ast.List, ast.Tuple)) or not data.elts or not all(_python_number(e) for e in data.elts):
         return False
-    up = parent_of(ctx, call)
-    if type(up) is not ast.Assign or len(up.targets) != 1 or type(up.targets[0]) is not ast.Name:
+    bound = assigned_name(ctx, call)
+    if bound is None:
         return False
-    name = up.targets[0].id
-    fn = enclosing_function(ctx, up)
-    if fn is None:
-        return False
+    (name, fn), line = bound, parent_of(ctx, call).lineno
     names = [n for n in walk(fn) if type(n) is ast.Name and n.id == name]
     # `t = t.tolist()` rebinds the name to a list: reads after that line are of the list
-    rebound = min((n.lineno for n in names if type(n.ctx) is ast.Store and n.lineno > up.lineno), default=None)
-    reads = [n for n in names if type(n.ctx) is ast.Load and n.lineno > up.lineno
+    rebound = min((n.lineno for n in names if type(n.ctx) is ast.Store and n.lineno > line), default=None)
+    reads = [n for n in names if type(n.ctx) is ast.Load and n.lineno > line
              and (rebound is None or n.lineno <= rebound)]
     uses = [_use(ctx, n) for n in reads]
     return "collective" in uses and all(u is not None for u in uses)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 
-from .base import call_taking, enclosing_function, parent_of, predicate
+from .base import assigned_name, call_taking, parent_of, predicate
 from ..astwalk import walk
 
 # `.numpy()` and the conversions that hand a tensor's values to host Python.
@@ -33,12 +33,10 @@ def numpy_only_result(ctx, hit) -> bool:
         break
     if _to_host(ctx, top, up):
         return True  # `(torch.linspace(..., dtype=torch.float64) ** 2).numpy()`: converted as it is made
-    if type(up) is not ast.Assign or len(up.targets) != 1 or type(up.targets[0]) is not ast.Name:
+    bound = assigned_name(ctx, top)
+    if bound is None:
         return False
-    name = up.targets[0].id
-    fn = enclosing_function(ctx, up)
-    if fn is None:
-        return False
+    name, fn = bound
     reads = [n for n in walk(fn) if type(n) is ast.Name and n.id == name and type(n.ctx) is ast.Load]
     return bool(reads) and all(_to_host(ctx, n, parent_of(ctx, n)) for n in reads)
 

@@ -9,6 +9,7 @@ from .base import call_scope, predicate
 # What ends the program (or the test) instead of falling back: a test that refuses to run without CUDA fails on
 # Neuron, which a port must see.
 _EXITS = frozenset({"exit", "quit", "_exit"})
+_SKIP_CALLS = frozenset({"skipif", "skipIf", "skipUnless"})
 
 
 def _in_test_file(ctx) -> bool:
@@ -62,6 +63,11 @@ def _decides(ctx, call) -> bool:
         return parent.test is node
     if type(parent) is ast.keyword:
         return True
+    if type(parent) is ast.Call and parent.args and parent.args[0] is node:
+        # the condition of a skip the project defines (`requires_gpu = pytest.mark.skipif(not
+        # torch.cuda.is_available(), ...)`, `skip_if_no_cuda = unittest.skipUnless(...)`): part of the test helper
+        f = parent.func
+        return (getattr(f, "attr", None) or getattr(f, "id", None) or "") in _SKIP_CALLS
     if type(parent) in (ast.If, ast.While) and parent.test is node:
         return not _stops(parent.body) and not _stops(parent.orelse)
     return False

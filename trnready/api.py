@@ -462,6 +462,10 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
 
             report.findings = guard_single_counts(report.findings, files, _values_of(engine),
                                                   _python_reader(config.max_file_size))
+            # float64 in the tests of a project with code of its own: reference values of a test (session 22 policy).
+            from .project.test_reference_dtypes import guard_test_reference_dtypes
+
+            report.findings = guard_test_reference_dtypes(report.findings, files, _values_of(engine))
             # `--fp16` in a launcher of the project's own program that does not use it for CUDA mixed precision.
             from .project.launcher_fp16 import judge_launcher_fp16
 

@@ -271,7 +271,7 @@ class _Kinds:
 
     def _loop_iter(self, value) -> bool:
         up = parent_of(self.ctx, value) if value is not None else None
-        return type(up) in (ast.For, ast.AsyncFor, ast.comprehension) and up.iter is value
+        return isinstance(up, (ast.For, ast.AsyncFor, ast.comprehension)) and up.iter is value
 
     @staticmethod
     def _arg_nodes(call):

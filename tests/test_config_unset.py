@@ -105,3 +105,26 @@ def test_read_from_config():
     assert read_from_config("if cfg.get('fp16', True):", "fp16") is False
     assert read_from_config("if args.fp16:", "fp16") is None  # a command-line option, not a config
     assert read_from_config("if cfg.optimizer_config.get('use_fp16'):", "use_fp16") is True
+
+
+def test_a_sibling_tools_config_folder_is_not_the_scripts_family(tmp_path):
+    # the project's inheriting configs sit in `configs/` at the root; a data tool under `tools/` keeps JSON settings
+    # of its own in `tools/prep/split/split_configs/`: a script in `tools/` belongs to the root's configs, which set
+    # no cudnn_benchmark, not to the data tool's (which, inheriting nothing, left the switch unjudged)
+    (tmp_path / "configs" / "_base_").mkdir(parents=True)
+    (tmp_path / "configs" / "tiny.py").write_text(DET_CONFIG)
+    (tmp_path / "configs" / "_base_" / "runtime.py").write_text(DET_RUNTIME)
+    (tmp_path / "tools" / "prep" / "split" / "split_configs").mkdir(parents=True)
+    (tmp_path / "tools" / "prep" / "split" / "split_configs" / "ss.json").write_text('{"sizes": [1024]}\n')
+    (tmp_path / "tools" / "train.py").write_text(TRAIN)
+    got = {f["line"]: f.get("guarded_by") if f["guarded"] else None for f in _scan(tmp_path)
+           if f["path"] == "tools/train.py" and f["rule"] == "TRN261"}
+    assert got[12] == "config-key-unset"
+
+
+def test_home_of_a_config():
+    from trnready.project.config_unset import _home
+
+    assert _home("det/configs/_base_/x.py") == "det"
+    assert _home("configs/a.py") == ""
+    assert _home("tools/prep/split/split_configs/ss.json") == "tools/prep/split"

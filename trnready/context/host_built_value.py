@@ -256,13 +256,22 @@ class _Kinds:
                 self.busy[key] = HOST
                 self.assuming += 1
                 try:
-                    if all(self.of(v, depth + 1) == HOST for v in values):
+                    # a Python or NumPy value assigned first (`table = np.array(rows)`, then `table =
+                    # torch.tensor(table)`, `table = table.reshape(...)`) is host data too; a loop's target is not
+                    # (`for i, x in enumerate(batch)` reads as Python values whatever the batch holds)
+                    kinds = [self.of(v, depth + 1) for v in values]
+                    if HOST in kinds and all(k == HOST or k == PY and not self._loop_iter(v)
+                                             for k, v in zip(kinds, values)):
                         found = HOST
                 finally:
                     self.assuming -= 1
             return found
         finally:
             del self.busy[key]
+
+    def _loop_iter(self, value) -> bool:
+        up = parent_of(self.ctx, value) if value is not None else None
+        return isinstance(up, (ast.For, ast.AsyncFor, ast.comprehension)) and up.iter is value
 
     @staticmethod
     def _arg_nodes(call):
@@ -280,6 +289,11 @@ class _Kinds:
         if name in ("OrderedDict", "collections.OrderedDict") and not call.args and not call.keywords:
             return PY  # an empty mapping, as `{}` and `dict()` are: its items are not followed (state-dict renames)
         torch_name = _torch_name(self.ctx, f)
+        if not torch_name.startswith("torch.") and any(kw.arg == "map_location" for kw in call.keywords):
+            # another library's checkpoint reader loading onto the CPU (`_load_checkpoint(path, map_location="cpu")`
+            # of mmengine, a project's `load_checkpoint`): `map_location` is torch.load's, handed through
+            where = next(kw.value for kw in call.keywords if kw.arg == "map_location")
+            return HOST if is_cpu(where) else None
         if torch_name.startswith("torch."):
             tail = torch_name.rsplit(".", 1)[-1]
             if tail in ("iinfo", "finfo", "Size", "dtype", "is_tensor", "numel"):

@@ -19,7 +19,8 @@ Conservative, because a config the scan does not see may set the key:
 - the configs inherit (`_base_` modules, mmcv / mmengine): user recipes and command-line defaults may set a key where
   the scan does not look;
 - the project's configs are the recognised config files (Python config modules, YAML, JSON, TOML in a config
-  folder) under the nearest folder above the script that holds any; there must be at least one, and the key's name
+  folder) under the nearest folder above the script that is a config's home (the folder its config folder sits in:
+  `det` for `det/configs/_base_/x.py`; else the nearest holding any); there must be at least one, and the key's name
   (or V) must occur as a word in none of them, nor in a shell script under that folder (`--cfg-options K=True`).
   A module of a `_base_` folder counts only when another config names it (mmcv configs take effect by inheritance:
   a `_base_/models/ssd300.py` no config inherits sets nothing).
@@ -57,13 +58,28 @@ def _is_config(rel: str) -> bool:
     return rel.lower().endswith(_CONFIG_SUFFIXES) and in_config_dir(rel)
 
 
-def _family(rel: str, roots: set) -> str | None:
-    """The nearest folder above `rel` (its own folder first, the repository root "" last) holding a config."""
+def _home(rel: str) -> str:
+    """The folder holding a config's outermost config-named folder (`det` for `det/configs/_base_/x.py`)."""
+    from ..readers.config_dirs import in_config_dir_parts
+
+    parts = rel.split("/")
+    for i in range(1, len(parts)):
+        if in_config_dir_parts(parts[: i + 1]) and not in_config_dir_parts(parts[:i]):
+            return "/".join(parts[: i - 1])
+    return "/".join(parts[:-1])
+
+
+def _family(rel: str, roots: set, homes: set | None = None) -> str | None:
+    """The nearest folder above `rel` (its own folder first, the repository root "" last) that is the home of a
+    config (the folder its config folder sits in); without one, the nearest holding a config at any depth.
+    A config folder deep in a sibling tool's tree (`tools/data/split/split_configs/*.json` beside `tools/test.py`)
+    belongs to that tool: taken as the script's family it hid the project's own `configs/` one level up."""
     parts = rel.split("/")[:-1]
-    for i in range(len(parts), -1, -1):
-        d = "/".join(parts[:i])
-        if d in roots:
-            return d
+    for pool in (homes or set(), roots):
+        for i in range(len(parts), -1, -1):
+            d = "/".join(parts[:i])
+            if d in pool:
+                return d
     return None
 
 
@@ -115,6 +131,7 @@ def guard_unset_switches(findings: list, files: list, summaries: list, read_text
     for sf in configs:
         parts = sf.rel.split("/")[:-1]
         roots.update("/".join(parts[:i]) for i in range(len(parts) + 1))
+    homes = {_home(sf.rel) for sf in configs}
     texts: dict = {}
 
     def text_of(sf) -> str:
@@ -165,7 +182,7 @@ def guard_unset_switches(findings: list, files: list, summaries: list, read_text
         items = switches.get(f.path) if f.cell is None and not f.guarded and not f.suppressed else None
         if items:
             places = [ln for ln, _ in f.places()]
-            folder = _family(f.path, roots)
+            folder = _family(f.path, roots, homes)
             words = words_of(folder) if folder is not None else None
             block = _off(f, places, items, words, texts_py, by_rel, read_text) if words is not None else None
             if block is not None:

@@ -505,6 +505,9 @@ class Engine:
         for q in names:
             if q in self.device_calls:
                 pos = self.device_calls[q]
+                param = self.catalogue.device_parameters.get(q)
+                if param is not None:  # the positional parameter passed by its name: `torch.device(type="cuda")`
+                    exprs += [kw.value for kw in call.keywords if kw.arg == param]
         if pos is None and is_method and call.func.attr in self.device_methods:
             if not ctx.resolver.qualnames(call.func.value, scope):
                 pos = self.device_methods[call.func.attr]

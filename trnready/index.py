@@ -142,6 +142,7 @@ class FileIndex:
     subscripts: list = field(default_factory=list)  # (Subscript node, Scope): loads indexed by a non-literal
     negated: dict = field(default_factory=dict)  # id(Scope) -> names negated with `~name` there (mask evidence)
     stored: dict = field(default_factory=dict)  # id(Subscript target) -> value of `x[m] = value` (in subscripts)
+    augmented: set = field(default_factory=set)  # ids of `x[m] += v` targets (in subscripts): a read of x[m] first
     # attribute name -> [(value, Scope)]: `obj.name = value` anywhere in the file, and `Cls(name=value)` for a
     # class the file defines (a dataclass field): what `meta.name` may hold (mask evidence, trnready/masks.py)
     mask_attrs: dict = field(default_factory=dict)
@@ -742,6 +743,11 @@ class Indexer:
 
     def v_augassign(self, node: ast.AugAssign, scope: Scope) -> None:
         self.visit(node.value, scope)
+        t = node.target
+        if self.interest.subscripts and type(t) is ast.Subscript and _maybe_mask_index(t.slice):
+            # `x[m] -= v` reads x[m] (one row per True value) before writing the result back
+            self.index.subscripts.append((t, scope))
+            self.index.augmented.add(id(t))
         self._bind_target(node.target, scope, None)
 
     def v_for(self, node, scope: Scope) -> None:

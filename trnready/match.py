@@ -462,7 +462,8 @@ class Engine:
             return
         attrs = ctx.index.mask_attrs
         if masks.is_mask(node.slice, scope, resolver, negated=ctx.index.negated, attrs=attrs):
-            shape = "mask-write" if type(node.ctx) is ast.Store else "boolean-mask"
+            shape = "mask-write" if type(node.ctx) is ast.Store and id(node) not in ctx.index.augmented \
+                else "boolean-mask"
             if shape == "mask-write" and not masks.rows_written(ctx.index.stored.get(id(node)), scope, resolver,
                                                                 attrs, node.slice):
                 if not masks.paired_masks(node.slice, scope, resolver, attrs):

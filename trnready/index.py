@@ -1278,12 +1278,17 @@ def _held_name(node: ast.expr) -> str | None:
 
 
 def _is_device_type(expr: ast.expr) -> bool:
-    """`<x>.device.type` or `<x>.device_type`."""
+    """`<x>.device.type`, `<x>.device_type`, or the type of a name that holds a device (`device.type`, `dev.type`,
+    `train_device.type`)."""
     if type(expr) is not ast.Attribute:
         return False
     if expr.attr == "device_type":
         return True
-    return expr.attr == "type" and type(expr.value) is ast.Attribute and expr.value.attr == "device"
+    if expr.attr != "type":
+        return False
+    v = expr.value
+    return (type(v) is ast.Attribute and v.attr == "device") or (
+        type(v) is ast.Name and (v.id in ("device", "dev") or v.id.endswith("_device")))
 
 
 def _precision_pick(a: ast.expr, b: ast.expr) -> bool:

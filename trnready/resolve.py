@@ -429,7 +429,8 @@ class Resolver:
             bindings = self.lookup(scope, expr.id)
             # Only the assignments that reach the use say what it holds: `img = np.float32(a)` then
             # `img = torch.from_numpy(img)` leaves a tensor, not a NumPy array
-            bindings = (_reaching(bindings, expr, scope) or bindings) if bindings and hasattr(expr, "lineno") else bindings
+            if bindings and hasattr(expr, "lineno"):
+                bindings = _reaching(bindings, expr, scope) or bindings
             if bindings and all(b.kind in ("call", "expr") for b in bindings):
                 out: list[str] = []
                 for b in bindings:

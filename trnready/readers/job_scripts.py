@@ -104,7 +104,8 @@ _LSF_GPU_OPTION = re.compile(r"^\s*-gpu\s+[\"']?num=")
 
 def command_string_lines(tree: ast.Module) -> set:
     """1-based source lines of one-line strings holding a container command, a CUDA image name, a pip command or
-    an LSF GPU option, and of every line of a Slurm or LSF command string (`pip` below: a command whose words in a message are a hint)."""
+    an LSF GPU option, and of every line of a Slurm or LSF command string (`pip` below: a command whose words in a
+    message are a hint)."""
     docs = messages = None
     out: set = set()
     for node in of_kinds(tree, _STRING_KINDS):  # (a set of lines: the order the strings are met does not matter)

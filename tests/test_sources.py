@@ -109,3 +109,17 @@ def test_sources_reach_explain_json_sarif_and_html(tmp_path):
     rules = json.loads(run_cli("rules", "--format", "json").stdout)["rules"]
     r191 = next(r for r in rules if r["id"] == "TRN191")
     assert r191["sources"][0] == {"title": title, "url": readme}
+
+
+def test_team_copy_of_the_catalogue_reads_dockerfiles(tmp_path):
+    """A catalogue other than the built-in one runs its line matchers in linear time (RE2); a matcher's `at` group
+    must still mark the place in a Dockerfile (the RE2 match object takes no group name)."""
+    cat = with_source(tmp_path, "TRN603", '[{ title = "Docker documentation: FROM", '
+                      'url = "https://docs.docker.com/reference/dockerfile/#from" }]')
+    src = tmp_path / "proj"
+    src.mkdir()
+    (src / "Dockerfile").write_text("ARG BASE=nvcr.io/nvidia/pytorch:24.05-py3\nFROM ${BASE}\nRUN pip install numpy\n")
+    proc = run_cli("scan", src, "--catalogue", cat, "--format", "json", "--exit-zero", "--no-cache")
+    rep = json.loads(proc.stdout)
+    assert not rep["diagnostics"]
+    assert [(f["rule"], f["line"]) for f in rep["findings"]] == [("TRN603", 1)]

@@ -85,6 +85,8 @@ class Catalogue:
     aliases: dict[str, str] = field(default_factory=dict)
     device_keywords: tuple[str, ...] = ()
     device_positions: dict[str, int] = field(default_factory=dict)
+    # the name of the parameter at a device position, where it is none of the device keywords (`torch.device(type=)`)
+    device_parameters: dict[str, str] = field(default_factory=dict)
     method_not_on: tuple[str, ...] = ()  # libraries whose values' methods are never torch methods
     paths: tuple[str, ...] = ()
     plan_text: dict = field(default_factory=dict)  # [plan]: {"phases": {id: {title, advice}}, "efforts": {...}}
@@ -152,6 +154,7 @@ def load_catalogue(path: Path | str | None = None, extra: list[Path | str] | Non
     aliases: dict[str, str] = {}
     device_keywords: list[str] = []
     device_positions: dict[str, int] = {}
+    device_parameters: dict[str, str] = {}
     method_not_on: list[str] = []
     categories: dict[str, tuple[str, ...]] = {}
     everywhere: list[str] = []
@@ -200,6 +203,7 @@ def load_catalogue(path: Path | str | None = None, extra: list[Path | str] | Non
             if k not in device_keywords:
                 device_keywords.append(k)
         device_positions.update(parsed["device_positions"])
+        device_parameters.update(parsed["device_parameters"])
         for k in parsed["method_not_on"]:
             if k not in method_not_on:
                 method_not_on.append(k)
@@ -211,6 +215,7 @@ def load_catalogue(path: Path | str | None = None, extra: list[Path | str] | Non
             rules.append(r)
     return Catalogue(rules=rules, version=version, sha256=digest.hexdigest(), aliases=aliases,
                      device_keywords=tuple(device_keywords), device_positions=device_positions,
+                     device_parameters=device_parameters,
                      method_not_on=tuple(method_not_on), paths=tuple(str(p) for p in paths), plan_text=plan_text,
                      categories=categories, everywhere=tuple(everywhere), context_values=context_values)
 
@@ -257,14 +262,17 @@ def _parse(data: dict, path: str, loc: _Locator, primary: bool, categories: dict
     if not isinstance(device, dict):
         err("must be a table", key="device")
     for k in device:
-        if k not in ("keywords", "positions"):
-            err("unknown key (expected keywords, positions)", key=f"device.{k}")
+        if k not in ("keywords", "positions", "parameters"):
+            err("unknown key (expected keywords, positions, parameters)", key=f"device.{k}")
     dk = device.get("keywords", [])
     dp = device.get("positions", {})
     if not isinstance(dk, list) or not all(isinstance(x, str) for x in dk):
         err("must be a list of keyword names", key="device.keywords")
     if not isinstance(dp, dict) or not all(isinstance(v, int) and not isinstance(v, bool) for v in dp.values()):
         err("must map callee names (or .method) to argument positions", key="device.positions")
+    dn = device.get("parameters", {})
+    if not isinstance(dn, dict) or not all(isinstance(v, str) and v.isidentifier() for v in dn.values()):
+        err("must map callee names to the name of the parameter at their device position", key="device.parameters")
     methods = data.get("methods", {})
     if not isinstance(methods, dict):
         err("must be a table", key="methods")
@@ -288,7 +296,7 @@ def _parse(data: dict, path: str, loc: _Locator, primary: bool, categories: dict
     if not isinstance(raw_rules, list):
         err("must be an array of tables ([[rule]])", key="rule")
     rules = [_parse_rule(r, n, err, categories) for n, r in enumerate(raw_rules)]
-    return {"version": version, "aliases": aliases, "device_keywords": dk, "device_positions": dp,
+    return {"version": version, "aliases": aliases, "device_keywords": dk, "device_positions": dp, "device_parameters": dn,
             "method_not_on": not_on, "rules": rules, "everywhere": everywhere, "context_values": context_values,
             "plan": _parse_plan(data.get("plan", {}), err)}
 

@@ -142,6 +142,7 @@ class FileIndex:
     subscripts: list = field(default_factory=list)  # (Subscript node, Scope): loads indexed by a non-literal
     negated: dict = field(default_factory=dict)  # id(Scope) -> names negated with `~name` there (mask evidence)
     stored: dict = field(default_factory=dict)  # id(Subscript target) -> value of `x[m] = value` (in subscripts)
+    augmented: set = field(default_factory=set)  # ids of `x[m] += v` targets (in subscripts): a read of x[m] first
     # attribute name -> [(value, Scope)]: `obj.name = value` anywhere in the file, and `Cls(name=value)` for a
     # class the file defines (a dataclass field): what `meta.name` may hold (mask evidence, trnready/masks.py)
     mask_attrs: dict = field(default_factory=dict)
@@ -742,6 +743,11 @@ class Indexer:
 
     def v_augassign(self, node: ast.AugAssign, scope: Scope) -> None:
         self.visit(node.value, scope)
+        t = node.target
+        if self.interest.subscripts and type(t) is ast.Subscript and _maybe_mask_index(t.slice):
+            # `x[m] -= v` reads x[m] (one row per True value) before writing the result back
+            self.index.subscripts.append((t, scope))
+            self.index.augmented.add(id(t))
         self._bind_target(node.target, scope, None)
 
     def v_for(self, node, scope: Scope) -> None:
@@ -1272,12 +1278,17 @@ def _held_name(node: ast.expr) -> str | None:
 
 
 def _is_device_type(expr: ast.expr) -> bool:
-    """`<x>.device.type` or `<x>.device_type`."""
+    """`<x>.device.type`, `<x>.device_type`, or the type of a name that holds a device (`device.type`, `dev.type`,
+    `train_device.type`)."""
     if type(expr) is not ast.Attribute:
         return False
     if expr.attr == "device_type":
         return True
-    return expr.attr == "type" and type(expr.value) is ast.Attribute and expr.value.attr == "device"
+    if expr.attr != "type":
+        return False
+    v = expr.value
+    return (type(v) is ast.Attribute and v.attr == "device") or (
+        type(v) is ast.Name and (v.id in ("device", "dev") or v.id.endswith("_device")))
 
 
 def _precision_pick(a: ast.expr, b: ast.expr) -> bool:

@@ -462,7 +462,8 @@ class Engine:
             return
         attrs = ctx.index.mask_attrs
         if masks.is_mask(node.slice, scope, resolver, negated=ctx.index.negated, attrs=attrs):
-            shape = "mask-write" if type(node.ctx) is ast.Store else "boolean-mask"
+            shape = "mask-write" if type(node.ctx) is ast.Store and id(node) not in ctx.index.augmented \
+                else "boolean-mask"
             if shape == "mask-write" and not masks.rows_written(ctx.index.stored.get(id(node)), scope, resolver,
                                                                 attrs, node.slice):
                 if not masks.paired_masks(node.slice, scope, resolver, attrs):
@@ -505,6 +506,9 @@ class Engine:
         for q in names:
             if q in self.device_calls:
                 pos = self.device_calls[q]
+                param = self.catalogue.device_parameters.get(q)
+                if param is not None:  # the positional parameter passed by its name: `torch.device(type="cuda")`
+                    exprs += [kw.value for kw in call.keywords if kw.arg == param]
         if pos is None and is_method and call.func.attr in self.device_methods:
             if not ctx.resolver.qualnames(call.func.value, scope):
                 pos = self.device_methods[call.func.attr]

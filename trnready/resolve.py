@@ -427,6 +427,10 @@ class Resolver:
             return self.origins(expr.value, scope, depth + 1)
         if t is ast.Name:
             bindings = self.lookup(scope, expr.id)
+            # Only the assignments that reach the use say what it holds: `img = np.float32(a)` then
+            # `img = torch.from_numpy(img)` leaves a tensor, not a NumPy array
+            if bindings and hasattr(expr, "lineno"):
+                bindings = _reaching(bindings, expr, scope) or bindings
             if bindings and all(b.kind in ("call", "expr") for b in bindings):
                 out: list[str] = []
                 for b in bindings:

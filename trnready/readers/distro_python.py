@@ -7,7 +7,9 @@ is the image's Python requirement, reported at the first apt package that pulls 
 `python3.11` package names its own version. A stage that also installs another Python (deadsnakes, conda, pyenv,
 uv, files copied from a python image: [context.values] distro-python3-providers) says nothing about the
 interpreter that runs the code, and neither does a release missing from the table (`ubuntu:latest`); a stage that
-chooses its Python elsewhere (`python3.10 -m venv`, `ARG PYTHON_VERSION=3.10`) is reported there only.
+chooses its Python elsewhere (`python3.10 -m venv`, `ARG PYTHON_VERSION=3.10`) is reported there only. On an image
+of no known release (`someone/tensorrt7:0.0.1`) only an explicit `python3.7-dev` package says which Python runs,
+unless the image's name says it brings its own (python, conda, pytorch images).
 """
 from __future__ import annotations
 
@@ -60,21 +62,45 @@ def distro_pyreqs(lines: list[str], expanded, values: dict, chosen: tuple = ()) 
         if m:
             if stages:
                 stages[-1][2] = n - 1
-            stages.append([release_of(m.group("image"), images), n, len(lines)])
+            stages.append([release_of(m.group("image"), images), n, len(lines), m.group("image").lower()])
     out = []
-    for release, first, last in stages:
+    for release, first, last, image in stages:
         version = table.get(release or "")
-        if version is None or any(first <= n <= last for n in chosen):
+        if any(first <= n <= last for n in chosen):
             continue
-        body = "\n".join(rq.strip_comment(ln) for ln in lines[first - 1: last]).lower()
+        if version is None:
+            # An image of unknown release (`someone/tensorrt7:0.0.1`) still runs the Python an explicit apt
+            # package names (`apt-get install python3.7-dev python3-pip`), unless the image brings its own
+            if release is None and not _own_python(image):
+                req = _stage_req(lines[first - 1: last], first, "", "", explicit_only=True, run_by=_provided(
+                    lines[first - 1: last], providers))
+                if req is not None:
+                    out.append(req)
+            continue
+        body = _provided(lines[first - 1: last], providers)
         # Another Python in the stage (deadsnakes, conda, pyenv) may be the one that runs the code; an explicit
         # `python3.10` package still is when the stage then runs that very interpreter (`python3.10 -m pip`,
         # `ENTRYPOINT ["python3.10"]`): deadsnakes provides exactly such packages.
         req = _stage_req(lines[first - 1: last], first, release, version,
-                         run_by=body if any(p in body for p in providers) else None)
+                         run_by=body)
         if req is not None:
             out.append(req)
     return out
+
+
+# Words of an image name that bring a Python of their own (python:3.12, continuumio/miniconda3, pytorch/pytorch)
+_OWN_PYTHON = ("python", "conda", "miniforge", "mambaforge", "micromamba", "pytorch", "pypy")
+
+
+def _own_python(image: str) -> bool:
+    name = image.split(":", 1)[0].rsplit("/", 1)[-1]
+    return any(w in name for w in _OWN_PYTHON)
+
+
+def _provided(lines: list[str], providers: tuple) -> str | None:
+    """The stage's text when it also installs another Python (deadsnakes, conda, pyenv ...), else None."""
+    body = "\n".join(rq.strip_comment(ln) for ln in lines).lower()
+    return body if any(p in body for p in providers) else None
 
 
 def _runs(body: str, name: str, installs: int) -> bool:
@@ -82,7 +108,8 @@ def _runs(body: str, name: str, installs: int) -> bool:
     return len(re.findall(rf"(?<![\w.-]){re.escape(name)}(?![\w.-])", body)) > installs
 
 
-def _stage_req(lines: list[str], offset: int, release: str, default: str, run_by: str | None = None):
+def _stage_req(lines: list[str], offset: int, release: str, default: str, run_by: str | None = None,
+               explicit_only: bool = False):
     """The stage's first python3 package; an explicit `python3.11` wins over the default python3. `run_by`: the
     stage's text when it also installs another Python; then only an explicit package the stage runs counts."""
     found = []  # (explicit?, line, column, end, package, version)
@@ -98,6 +125,8 @@ def _stage_req(lines: list[str], offset: int, release: str, default: str, run_by
                 minor = pkg.group("minor")
                 found.append((minor is not None, line + offset - 1, col + 1, col + 1 + len(pkg.group("name")),
                               pkg.group("name"), f"3.{minor}" if minor else default))
+    if explicit_only:
+        found = [f for f in found if f[0]]
     if run_by is not None:
         found = [f for f in found if f[0] and _runs(run_by, f[4], sum(1 for g in found if g[4] == f[4]))]
     if not found:

@@ -242,7 +242,8 @@ def read(ctx: FileContext) -> ReadResult:
             hit = m.regex.search(body)
             if hit is None or (m.unless_mentioned and mentioned(m, mention)):
                 continue
-            g = "at" if "at" in m.regex.groupindex and hit.group("at") is not None else 0
+            # the group's number: the linear-time (RE2) matcher of a team catalogue takes no group name in start()
+            g = m.regex.groupindex["at"] if "at" in m.regex.groupindex and hit.group("at") is not None else 0
             a, b = hit.start(g), hit.end(g)
             shown = hit.group(g).strip()
             line, col, end = _location(etext, pos, a, b, n)

@@ -96,12 +96,16 @@ _STRING_KINDS = frozenset((ast.Constant, ast.JoinedStr))
 # A Slurm submission a launcher builds (`cmd = ("sbatch" "  --gpus={n}" ...)`, then `os.system(cmd.format(...))`):
 # its options are the job's requests as in a `.sh` file, and the adjacent literals Python joins into one string each
 # keep their own source line, so the whole string is read (a message naming the command is not one).
-_SCHEDULER_COMMAND = re.compile(r"^\s*(?:sbatch|srun|salloc)\s+-")
+_SCHEDULER_COMMAND = re.compile(r"^\s*(?:sbatch|srun|salloc|bsub)\s+-")
+# An LSF GPU request kept in its own string (`gpu_requirements = f"-gpu num={n}:j_exclusive=yes"`, then joined into a
+# `bsub` command): the option is the job's request wherever the launcher builds the rest of the command
+_LSF_GPU_OPTION = re.compile(r"^\s*-gpu\s+[\"']?num=")
 
 
 def command_string_lines(tree: ast.Module) -> set:
-    """1-based source lines of one-line strings holding a container command, a CUDA image name or a pip command,
-    and of every line of a Slurm command string (`pip` below: a command whose words in a message are a hint)."""
+    """1-based source lines of one-line strings holding a container command, a CUDA image name, a pip command or
+    an LSF GPU option, and of every line of a Slurm or LSF command string (`pip` below: a command whose words in a
+    message are a hint)."""
     docs = messages = None
     out: set = set()
     for node in of_kinds(tree, _STRING_KINDS):  # (a set of lines: the order the strings are met does not matter)
@@ -117,7 +121,8 @@ def command_string_lines(tree: ast.Module) -> set:
             continue
         if not text or len(text) > 2000:
             continue
-        pip = _PIP_COMMAND.match(text) is not None or _SCHEDULER_COMMAND.match(text) is not None
+        pip = _PIP_COMMAND.match(text) is not None or _SCHEDULER_COMMAND.match(text) is not None \
+            or _LSF_GPU_OPTION.match(text) is not None
         if not (pip or _CONTAINER_COMMAND.match(text) or _CUDA_IMAGE.match(text.strip())):
             continue
         if docs is None:
@@ -134,7 +139,7 @@ def command_string_lines(tree: ast.Module) -> set:
 
 
 _SHELL_WORDS = ("#SBATCH", "#!", "docker", "podman", "nerdctl", "pip install", "pip3 install", "sbatch", "srun",
-                "salloc")
+                "salloc", "bsub", "-gpu num=")
 # A CUDA tag in an image name (`:cu121`, `-cuda12.1`, `_cu118`). The pattern starts with a literal so the regex
 # engine skips ahead to each "cu"; one alternation led by a character class tried every position of every file
 # (an eighth of the parse time on diffusers/src).

@@ -96,8 +96,10 @@ def emit_lines(kind: str, lines: list[str], engine, em: Emitter, mention_text: s
     for n, ln in enumerate(lines, 1):
         if (only is not None and n not in only) or n in foreign:
             continue
-        if kind == "shell" and ln.lstrip().startswith("#SBATCH"):
-            body = rq.strip_comment(ln.replace("#SBATCH", "       ", 1))  # a Slurm directive, not a comment
+        if kind == "shell" and ln.lstrip().startswith(("#SBATCH", "#BSUB")):
+            # a Slurm or LSF directive, not a comment
+            tag = "#SBATCH" if ln.lstrip().startswith("#SBATCH") else "#BSUB"
+            body = rq.strip_comment(ln.replace(tag, " " * len(tag), 1))
         elif kind in ("cuda", "cpp"):
             body = ln  # `#` starts a preprocessor line (`#include <cudnn.h>`), not a comment
         else:

@@ -13,11 +13,11 @@ from __future__ import annotations
 import ast
 
 
-def is_cuda_device(value: str) -> bool:
+def _is_cuda(value: str) -> bool:
     return value == "cuda" or (value.startswith("cuda:") and value[5:].isdigit())
 
 
-def device_text(value: ast.expr) -> str | None:
+def _text(value: ast.expr) -> str | None:
     """The device name a returned or stored value spells: a literal string, or a CUDA device string built from an
     index (`f"cuda:{idx}"`, `"cuda:%d" % idx`, `"cuda:" + str(idx)`), read as `cuda:0` (its device type is what
     decides)."""
@@ -53,7 +53,7 @@ def _stores(arm: list, out: dict) -> None:
             target, value = None, st.value
         else:
             continue
-        text = device_text(value)
+        text = _text(value)
         if text is not None:
             out.setdefault("return" if target is None else ast.unparse(target), []).append((value, text))
 
@@ -71,7 +71,7 @@ def pick_literals(node: ast.If, following: ast.stmt | None, alternatives: frozen
     _stores(orelse if orelse else ([following] if following is not None else []), stores)
     out: list = []
     for values in stores.values():
-        cuda = [v for v, text in values if is_cuda_device(text)]
+        cuda = [v for v, text in values if _is_cuda(text)]
         if cuda and any(text.split(":", 1)[0].lower() in alternatives for _, text in values):
             out.extend(cuda)
     return out

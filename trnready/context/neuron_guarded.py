@@ -12,7 +12,6 @@ from ._xla_flags import absent_packages, xla_switch_words
 from ._cuda_derived import count_key, cuda_build_probe, device_count_bounds, unreached_flag_assigns
 from .base import blocks_of, dotted, enclosing_function, expressions, predicate
 from ..astwalk import walk
-from ..device_picks import device_text, is_cuda_device
 
 # is_torch_xla_available(), is_xla_installed(), is_torch_tpu_available(), _XLA_AVAILABLE, has_xla_support: TPU
 # paths (torch_xla is not installed with TorchNeuron).
@@ -639,34 +638,6 @@ def _goes_on(stmts) -> bool:
     return bool(stmts) and not any(_exits([st]) for st in stmts)
 
 
-def _device_value(v) -> str | None:
-    """The device a stored value names: a device string (`"cuda"`, `f"cuda:{rank}"`) or `torch.device(<one>)`."""
-    if type(v) is ast.Call and _tail(v.func) == "device" and v.args:
-        v = v.args[0]
-    return device_text(v)
-
-
-def _stored(arm) -> dict:
-    """Targets the arm's own statements assign (not nested blocks), as text, with their values."""
-    out: dict = {}
-    for st in arm:
-        if type(st) is ast.Assign and len(st.targets) == 1 and type(st.targets[0]) in (ast.Name, ast.Attribute):
-            out[ast.unparse(st.targets[0])] = st.value
-        elif type(st) is ast.AnnAssign and st.value is not None and type(st.target) in (ast.Name, ast.Attribute):
-            out[ast.unparse(st.target)] = st.value
-    return out
-
-
-def _picks_device_too(cuda_arm, other_arm) -> bool:
-    """The arms of a CUDA check also pick the device: the CUDA arm stores a CUDA device (`device =
-    torch.device(f"cuda:{rank}")`) in a name the other arm stores too (`device = torch.device("cpu")`). The check
-    is then a device pick, reported where it is written, and a backend set beside the device (`backend = "nccl"` /
-    `backend = "gloo"`) is part of that pick: the port changes the check, and both arms with it."""
-    other = _stored(other_arm)
-    return any(key in other and is_cuda_device(_device_value(v) or "")
-               for key, v in _stored(cuda_arm).items())
-
-
 def _none_constant(e) -> bool:
     return type(e) is ast.Constant and e.value is None
 
@@ -1047,14 +1018,12 @@ class _Spans:
                     # `if check_sru_requirement():` (a project function that raises without CUDA when asked to):
                     # the block is a CUDA-only feature the program stops for on Neuron once selected; its kernel and
                     # library code stay the port item (`requirement-kept-categories`), the device plumbing is guarded
-                    choice = "backend" if _goes_on(s.orelse) and not _picks_device_too(s.body, s.orelse) \
-                        else "kernel" if self._requirement(s.test) else False
+                    choice = "backend" if _goes_on(s.orelse) else "kernel" if self._requirement(s.test) else False
                     self.add(s.body[0], s.body[-1], choice=choice)
                     if s.orelse and not _goes_on(s.orelse) and i + 1 < len(stmts):
                         self.add(stmts[i + 1], stmts[-1])  # `if torch.cuda.is_available(): ... else: return`
                 if always and s.orelse and not mandatory and not self._only_group_start(s.orelse):
-                    other = _goes_on(s.body) and not self.conds.on_neuron(s.test) \
-                        and not _picks_device_too(s.orelse, s.body)
+                    other = _goes_on(s.body) and not self.conds.on_neuron(s.test)
                     self.add(s.orelse[0], s.orelse[-1], choice="backend" if other else False)
                 if always and not mandatory:
                     # `if not torch.cuda.is_available(): return`, also with `elif` / `else` arms after the exit

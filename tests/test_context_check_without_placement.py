@@ -178,3 +178,11 @@ def test_a_test_adding_a_cuda_variant_to_its_devices_picks_nothing():
         ("test_boxes.py", 27, 9, "TRN243", API.format("set_device"), True),
         ("variants.py", 5, 35, "TRN243", API.format("is_available"), False),  # not a test module
     ]
+
+
+def test_a_query_after_a_missing_cuda_only_package_raised_is_never_asked():
+    # `if not is_xformers_available(): raise` / `elif not torch.cuda.is_available(): raise`: on Neuron the package
+    # test raises first. A package every host may have before it, or a plain gate of the program, keeps the check.
+    assert [(f[0], f[1], f[5]) for f in scan_findings(CONTEXT_FIXTURES / "check_without_placement_requirement",
+                                                      "--show-guarded") if f[3] == "TRN243"] == [
+        ("attention.py", 16, True), ("attention.py", 26, False), ("attention.py", 37, False)]

@@ -400,6 +400,11 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
 
             report.findings = guard_imported_flags(report.findings, files, summaries, guard_blocks, cache,
                                                    digests)
+            # A test command whose GPU list a project helper fills, empty without CUDA: a CPU run on Neuron.
+            from .project.empty_device_helpers import guard_empty_device_helpers
+
+            report.findings = guard_empty_device_helpers(report.findings, files,
+                                                         _text_by_rel(files, config.max_file_size), _values_of(engine))
             # Tests that never run without the project's CUDA build (its extensions, CUDA-only packages).
             from .project.cuda_build import guard_cuda_build_tests
 

@@ -125,7 +125,28 @@ def check_without_placement(ctx, hit) -> bool:
         return True  # `# test on gpu`: the block repeats the test on CUDA and leaves nothing the test reads later
     if not _places(up.body + up.orelse):
         return not _switches_off(up, cur)
+    if _after_missing_package(ctx, up):
+        return True
     return _pick_only_compared(ctx, up)
+
+
+def _after_missing_package(ctx, up: ast.If) -> bool:
+    """`if not is_xformers_available(): raise ModuleNotFoundError(...)` / `elif not torch.cuda.is_available(): raise
+    ValueError(...)`: the query is the `elif` of a test that raises when a CUDA-only package (`cuda-only-packages`)
+    is missing. No Neuron host has that package, so the first arm raises there and the query is never asked; the
+    feature's own findings (its import, its kernels) are the port item, and nothing is picked here."""
+    parent = parent_of(ctx, up)
+    if not (isinstance(parent, ast.If) and len(parent.orelse) == 1 and parent.orelse[0] is up):
+        return False
+    t = parent.test
+    if not (isinstance(t, ast.UnaryOp) and isinstance(t.op, ast.Not) and isinstance(t.operand, ast.Call)):
+        return False
+    words = dotted(t.operand.func).rsplit(".", 1)[-1].lower().split("_")
+    packages = set(ctx.values.get("cuda-only-packages", ()))
+    if not (len(words) >= 2 and words[-1] in ("available", "installed") and packages & set(words[:-1])):
+        return False
+    return any(isinstance(st, ast.Raise) for st in parent.body) and all(
+        isinstance(st, (ast.Raise, ast.Expr)) for st in parent.body)
 
 
 def _cuda_string(e) -> bool:

@@ -638,6 +638,10 @@ def _goes_on(stmts) -> bool:
     return bool(stmts) and not any(_exits([st]) for st in stmts)
 
 
+def _none_constant(e) -> bool:
+    return type(e) is ast.Constant and e.value is None
+
+
 def _module_defs(body) -> list:
     """Functions and classes bound at module level, also under a module-level if/try (`if is_x_available(): def f`)."""
     return [s for s in _module_level(body) if type(s) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)]
@@ -980,7 +984,11 @@ class _Spans:
                     if _placement_type_pick(node, self.pick_types):
                         continue
                     if not _api_or_noop(node.body, node.orelse, self.noop_contexts):
-                        self.add(node.body, node.body, choice=True)
+                        # `InitProcessGroupKwargs(backend=...) if torch.cuda.device_count() > 1 else None`: on Neuron
+                        # nothing is built, so a backend named in the call never starts a group (a device string
+                        # there stays with its check, as in any one-expression pick)
+                        built = type(node.body) is ast.Call and _none_constant(node.orelse)
+                        self.add(node.body, node.body, choice="device" if built else True)
                 elif self.conds.always(node.test):
                     if not _api_or_noop(node.orelse, node.body, self.noop_contexts):
                         self.add(node.orelse, node.orelse, choice=not self.conds.on_neuron(node.test))

@@ -1,0 +1,5 @@
+import torch
+
+
+def first_gpu():
+    return "0" if torch.cuda.is_available() else ""

@@ -1,13 +1,13 @@
 """Attention processors whose mask nothing in the project passes (`processor-mask-unset`).
 
 A diffusers-style attention processor is a class whose `__call__(self, attn, hidden_states,
-encoder_hidden_states=None, attention_mask=None, ...)` (or `forward`, for an `nn.Module` processor) the library's `Attention` module calls with the mask the
-model was called with: `unet(latents, t, encoder_hidden_states=emb)` leaves `attention_mask` and
-`encoder_attention_mask` None, `attn.prepare_attention_mask(None, ...)` returns None, and the processor's
-`F.scaled_dot_product_attention(q, k, v, attn_mask=attention_mask)` runs without a mask. The callers step cannot
-see this: the processor's caller is the library. The finding (an attention-mask rule whose mask argument is the
-processor's `attention_mask`, only reshaped or prepared on the way) is marked guarded when no code of the project
-hands a model or a processor a mask:
+encoder_hidden_states=None, attention_mask=None, ...)` (or `forward`, for an `nn.Module` processor) the library's
+`Attention` module calls with the mask the model was called with: `unet(latents, t, encoder_hidden_states=emb)`
+leaves `attention_mask` and `encoder_attention_mask` None, `attn.prepare_attention_mask(None, ...)` returns None,
+and the processor's `F.scaled_dot_product_attention(q, k, v, attn_mask=attention_mask)` runs without a mask. The
+callers step cannot see this: the processor's caller is the library. The finding (an attention-mask rule whose mask
+argument is the processor's `attention_mask`, only reshaped or prepared on the way) is marked guarded when no code
+of the project hands a model or a processor a mask:
 
 - no call passes `encoder_attention_mask` other than as None;
 - no call that also passes `encoder_hidden_states` (the shape of a UNet, transformer-model or processor call)
@@ -73,23 +73,22 @@ def _keeps_none(value) -> bool:
 
 def _mask_only_prepared(fn) -> bool:
     """Every assignment of `attention_mask` in the processor keeps None when it was None."""
+    def names_mask(target) -> bool:
+        return any(type(b) is ast.Name and b.id == _MASK for b in walk(target))
+
     for n in walk(fn):
-        if type(n) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda) and n is not fn:
-            continue
-        targets = []
-        if type(n) is ast.Assign:
-            targets = [(t, n.value) for t in n.targets]
-        elif type(n) in (ast.AugAssign, ast.AnnAssign) and n.value is not None:
-            targets = [(n.target, n.value if type(n) is ast.AnnAssign else None)]
-        elif type(n) in (ast.For, ast.AsyncFor, ast.With, ast.AsyncWith, ast.NamedExpr):
-            bound = [n.target] if type(n) in (ast.For, ast.AsyncFor, ast.NamedExpr) else \
-                [i.optional_vars for i in n.items if i.optional_vars is not None]
-            if any(type(b) is ast.Name and b.id == _MASK for t in bound for b in walk(t)):
+        if isinstance(n, ast.Assign):
+            for t in n.targets:
+                if names_mask(t) and (type(t) is not ast.Name or not _keeps_none(n.value)):
+                    return False
+        elif isinstance(n, ast.AnnAssign):
+            if names_mask(n.target) and (n.value is None or not _keeps_none(n.value)):
                 return False
-            continue
-        for t, v in targets:
-            names = [b for b in walk(t) if type(b) is ast.Name and b.id == _MASK]
-            if names and (type(t) is not ast.Name or v is None or not _keeps_none(v)):
+        elif isinstance(n, (ast.AugAssign, ast.For, ast.AsyncFor, ast.NamedExpr)):
+            if names_mask(n.target):
+                return False
+        elif isinstance(n, (ast.With, ast.AsyncWith)):
+            if any(i.optional_vars is not None and names_mask(i.optional_vars) for i in n.items):
                 return False
     return True
 

@@ -13,10 +13,16 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 from pathlib import Path
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised only on Python 3.10
+    import tomli as tomllib
 
 from ..requirements import _ceiling, ceiling_in, norm, parse_conda, parse_requirements, parse_setup_cfg, \
     parse_setup_py
@@ -45,13 +51,10 @@ def _deps_of(path: Path) -> list:
             return parse_setup_cfg(text).deps
         if name in ("pyproject.toml", "Pipfile"):
             from ..requirements import parse_pipfile, parse_pyproject
-            try:
-                import tomllib  # type: ignore[import-not-found]
-            except ModuleNotFoundError:  # Python < 3.11
-                import tomli as tomllib  # type: ignore[no-redef]
+
             data = tomllib.loads(text)
             return (parse_pyproject(data, text) if name == "pyproject.toml" else parse_pipfile(data, text)).deps
-    except (SyntaxError, ValueError, RecursionError):
+    except (SyntaxError, ValueError, RecursionError, tomllib.TOMLDecodeError):
         return []
     return []
 

@@ -323,6 +323,45 @@ def test_call_globs_in_the_catalogue(tmp_path):
     assert [_key(f) for f in data["findings"]] == [("t.py", None, 4, "TRN702")]
 
 
+_HF_LOAD = "from transformers import AutoModel\nmodel = AutoModel.from_pretrained('x')\n"
+
+
+@pytest.mark.parametrize("files,reported", [
+    ({"requirements.txt": "torch\ntransformers==4.19.2\n"}, False),
+    ({"requirements_versions.txt": "transformers==4.42.4\n"}, False),
+    ({"environment.yaml": "name: x\ndependencies:\n  - python=3.8\n  - pip:\n    - transformers==4.33.2\n"},
+     False),
+    # a ceiling in one root file and none in another: pip installs both, so the ceiling holds
+    ({"requirements.txt": "transformers>=4.25,<5.0\n", "requirements-dev.txt": "transformers!=4.40.1\n"}, False),
+    ({"requirements.txt": "transformers>=4.40\n"}, True),
+    ({"requirements.txt": "transformers\n"}, True),
+    ({"requirements.txt": "transformers>=5.0\n"}, True),
+    ({"requirements.txt": "transformers<6\n"}, True),
+    # an example's own pin says what it was tried with, not what the project installs
+    ({"examples/demo/requirements.txt": "transformers==4.55.4\n"}, True),
+    ({}, True),
+])
+def test_async_load_advisory_follows_the_root_transformers_pin(tmp_path, files, reported):
+    (tmp_path / "load.py").write_text(_HF_LOAD)
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    _, data = scan_json(tmp_path, "--select", "TRN702")
+    assert [_key(f) for f in data["findings"]] == ([("load.py", None, 2, "TRN702")] if reported else [])
+
+
+def test_root_pins_unit(tmp_path):
+    from trnready.project.root_pins import capped
+
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\ndependencies = ["transformers~=4.46.0"]\n')
+    assert capped(tmp_path, "transformers<5")
+    assert not capped(tmp_path, "transformers<4.40")
+    assert not capped(tmp_path, "torch<2")  # not declared: nothing is known
+    assert not capped(None, "transformers<5")
+    (tmp_path / "setup.py").write_text("from setuptools import setup\nsetup(install_requires=['transformers>=5'])\n")
+    assert not capped(tmp_path, "transformers<5")
+
+
 def test_conda_environment_under_another_yaml_name(tmp_path):
     (tmp_path / "env-gpu.yml").write_text("name: gpu\nchannels: [conda-forge]\ndependencies:\n  - python=3.9\n"
                                           "  - pip:\n    - xformers\n")
@@ -342,6 +381,8 @@ def test_conda_environment_under_another_yaml_name(tmp_path):
     ('line = ["x"]\nfiles = ["notebook"]', "files"),
     ('call = ["transformers.Auto*"]', "call"),
     ('requirement = ["x"]\nversion-shape = "("', "version-shape"),
+    ('call = ["torch.compile"]\nunless-capped = ["transformers<5"]', "unless-capped"),
+    ('call = ["torch.compile"]\nscope = "repo"\nunless-mentioned = ["X"]\nunless-capped = ["<5"]', "unless-capped"),
 ])
 def test_new_matcher_keys_are_validated(tmp_path, match, key):
     from trnready.catalogue import CatalogueError, load_catalogue

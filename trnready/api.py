@@ -385,6 +385,10 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
             from .project.callers import guard_by_callers
 
             report.findings = guard_by_callers(report.findings, files, summaries, engine, cache, config, digests)
+            # Attention processors the library calls with the mask of a model call: none in the project passes one.
+            from .project.processor_masks import guard_processor_masks
+
+            report.findings = guard_processor_masks(report.findings, files, _python_reader(config.max_file_size))
             # A keyword handed to a project function that assigns that parameter before reading it.
             from .project.overwritten import guard_overwritten_keywords
 

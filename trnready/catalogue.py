@@ -49,7 +49,7 @@ DEPRECATED_KEYS = {"unless-parameter": "own-parameter", "writes-only": "read-not
                    "unless-guarded": "optional-import", "unless-cuda-checked": "cuda-checked",
                    "unless-value": "other-platform-value"}
 _MATCH_KEYS = set(MATCH_KINDS) | {"args", "confidence", "message", "files", "version", "version-shape",
-                                  "unless-mentioned", "mentioned-in", "scope", "stores", "defaults", "compared", "asserted",
+                                  "unless-mentioned", "mentioned-in", "unless-capped", "scope", "stores", "defaults", "compared", "asserted",
                                   "unless",
                                   "values", "value-words", "with-setting", "without-setting", "role", "present"} | set(DEPRECATED_KEYS)
 _PRED_KEYS = {"name", "position", "default"} | set(PREDICATE_OPS)

@@ -69,6 +69,21 @@ def parse_surface_keys(kind: str, m: dict, err: Callable[[str, str], NoReturn]) 
     if "mentioned-in" in m and not um:
         err("mentioned-in needs unless-mentioned", "match.mentioned-in")
     out["mentioned_in"] = where
+    capped = m.get("unless-capped", [])
+    if isinstance(capped, str):
+        capped = [capped]
+    if not isinstance(capped, list) or not all(isinstance(x, str) and x for x in capped):
+        err("must be a list of requirement strings such as \"transformers<5\"", "match.unless-capped")
+    if capped and scope != "repo":
+        err("unless-capped applies to repo-scoped matchers only", "match.unless-capped")
+    for req in capped:
+        try:
+            name, spec = re.match(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(.+)$", req).groups()  # type: ignore[union-attr]
+            SpecifierSet(spec)
+        except (AttributeError, InvalidSpecifier):
+            err(f"bad requirement {req!r}: a package name and a version range (\"transformers<5\")",
+                "match.unless-capped")
+    out["unless_capped"] = tuple(capped)
     if kind == "python":
         # A declared requirement (packaging, environment files, images) or the versions a CI test job runs on.
         role = m.get("role", "requirement")

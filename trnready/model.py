@@ -57,6 +57,8 @@ class Matcher:
     unless_mentioned: tuple[str, ...] = ()  # literal strings that cancel the finding when present
     scope: str = "file"  # file | repo (one finding per repository)
     mentioned_in: str = "file"  # where unless-mentioned looks: this file only, or anywhere in the repository
+    # "pkg<5": a repo-scoped rule is silent when the project's root manifests keep pkg in that range
+    unless_capped: tuple[str, ...] = ()
     # Context predicates (trnready/context/) this matcher names: a match for which one holds is dropped
     # (or marked guarded, for predicates with that effect). Catalogue-wide ones are added at load time.
     unless: tuple[str, ...] = ()

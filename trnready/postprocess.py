@@ -673,7 +673,7 @@ def report_findings(findings: list, engine, mentioned, root=None, config=None) -
     from .project.lock_files import lock_places
     from .project.uv_extras import uv_extras
 
-    findings = cuda_helpers(unincluded_headers(collapse(findings, engine, mentioned), engine, root), engine, root)
+    findings = cuda_helpers(unincluded_headers(collapse(findings, engine, mentioned, root), engine, root), engine, root)
     findings = kernel_tests(scopes(vendored(findings, engine, root, config), root, config), engine)
     findings = uv_extras(build_commands(extension_places(kernel_test_sources(findings, engine, root), engine, root),
                                         root), root)

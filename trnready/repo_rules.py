@@ -25,10 +25,22 @@ def repo_rules(engine) -> tuple[dict, dict]:
     return single, filtered
 
 
-def collapse(findings: list, engine, mentioned) -> list:
-    """Keep one finding per repo-scoped rule unless `mentioned(strings)` says the repo already has it;
+def capped_rules(engine) -> dict:
+    """rule id -> the `unless-capped` requirements of its repo-scoped matchers."""
+    out: dict = {}
+    for rule in getattr(engine, "rules", ()):
+        for m in rule.matchers:
+            if getattr(m, "scope", "file") == "repo" and getattr(m, "unless_capped", ()):
+                out.setdefault(rule.id, set()).update(m.unless_capped)
+    return out
+
+
+def collapse(findings: list, engine, mentioned, root=None) -> list:
+    """Keep one finding per repo-scoped rule unless `mentioned(strings)` says the repo already has it, or
+    the project's root manifests keep the library the rule is about below the releases it concerns;
     drop findings of `mentioned-in = "repo"` rules when their strings occur anywhere."""
     single, filtered = repo_rules(engine)
+    caps = capped_rules(engine)
     if not single and not filtered:
         return findings
     pending: dict = {}
@@ -44,6 +56,11 @@ def collapse(findings: list, engine, mentioned) -> list:
         strings = sorted(single[rid])
         if mentioned(strings):
             continue
+        if rid in caps and root is not None:
+            from .project.root_pins import capped
+
+            if any(capped(root, req) for req in sorted(caps[rid])):
+                continue
         # Anchored at a use that counts: a use in guarded or suppressed code alone would hide the project's item.
         group.sort(key=lambda f: (bool(f.guarded), bool(f.suppressed), f.sort_key()))
         first = group[0]

@@ -10,7 +10,8 @@ Which findings make a helper act is data: `acting-helper-rules` (the finding any
 test: `if torch.backends.cudnn.enabled:` asks, it does not act) and `acting-helper-effect-rules` (only a call that
 is a statement of its own, made for its effect: `torch.cuda.empty_cache()`, not `dev = torch.cuda.current_device()`
 nor `print(torch.cuda.memory_allocated())`). The helper is a module-level function, or a method of a module-level
-class (its calls are then those through `self.` or the class name in the class's own file). A call whose arguments
+class (its calls are then those through `self.` or the class name in the class's own file; a function's calls are
+those of other modules, since one in its own file sits beside the finding already). A call whose arguments
 switch off the arm holding the finding (`process_mask(..., upsample=False)`, or the parameter left at its default,
 when the resize sits under `if upsample:`) is no place of it: the arms are read as the callers step reads them
 (`project/switch_params.py`), and a value that is not a literal keeps the call.
@@ -91,7 +92,9 @@ def calls_of(acting: Acting, tree: ast.Module, local_names: set, own_file: bool,
             continue
         func = node.func
         if acting.owner is None:
-            hit = type(func) is ast.Name and func.id in local_names or type(func) is ast.Attribute \
+            # a function's calls in its own file are beside its finding already (GroupViT's labels call such a
+            # call a look-alike): only another module's calls are places
+            hit = not own_file and type(func) is ast.Name and func.id in local_names or type(func) is ast.Attribute \
                 and func.attr == acting.name and type(func.value) is ast.Name and func.value.id in modules
         else:
             hit = own_file and type(func) is ast.Attribute and func.attr == acting.name \

@@ -81,7 +81,8 @@ def reaches(acting: Acting, call: ast.Call) -> bool:
     return not any(_truth(test, values) is (not in_body) for test, in_body in acting.arms)
 
 
-def calls_of(acting: Acting, tree: ast.Module, local_names: set, own_file: bool, modules: set = frozenset()) -> list:
+def calls_of(acting: Acting, tree: ast.Module, local_names: set, own_file: bool,
+             modules: frozenset | set = frozenset()) -> list:
     """The calls of the helper in a parsed file: by one of `local_names`, or as an attribute of one of `modules`
     (names of its module), for a function; through `self.` or the class name, in the class's own file, for a
     method. Calls inside the helper itself are not its callers."""
@@ -185,11 +186,10 @@ def _asks(stmt, line: int) -> bool:
     if type(stmt) in (ast.If, ast.While, ast.For, ast.AsyncFor, ast.With, ast.AsyncWith, ast.Try):
         return False  # the line is in the statement's head, not in a block (the innermost statement is the head's)
     for node in walk(stmt):
-        k = type(node)
-        if k in (ast.Compare, ast.BoolOp) or k is ast.UnaryOp and type(node.op) is ast.Not:
+        if isinstance(node, (ast.Compare, ast.BoolOp)) or isinstance(node, ast.UnaryOp) and type(node.op) is ast.Not:
             if holds(node):
                 return True
-        elif k is ast.IfExp and holds(node.test):
+        elif isinstance(node, ast.IfExp) and holds(node.test):
             return True
     return False
 

@@ -182,6 +182,19 @@ def caller_places(findings: list, files, text_of, values: dict) -> list:
     return out
 
 
+def mask_places(findings: list, files, text_of, values: dict) -> list:
+    """A subclass's mask handed to its base class's attention method in another module (project/inherited_masks.py)."""
+    from .inherited_masks import inherited_mask_places
+
+    cats = frozenset(values.get("mask-source-categories", ()))
+    if not any(f.category in cats and not f.guarded for f in findings):
+        return findings
+    py = [sf.rel for sf in files if sf.kind == "python"]
+    trees: dict = {}
+    return inherited_mask_places(findings, py, text_of, values, module_names(py),
+                                 lambda rel: _tree(trees, rel, text_of), _column, _from_helper)
+
+
 def _tree(trees: dict, rel: str, text_of):
     if rel not in trees:
         try:

@@ -58,8 +58,8 @@ def test_a_method_is_placed_at_its_calls_through_self():
 
 
 class _F:
-    def __init__(self, line, column):
-        self.line, self.column = line, column
+    def __init__(self, line, column, occurrences=()):
+        self.line, self.column, self.occurrences = line, column, occurrences
 
 
 def _first_call(src):
@@ -73,6 +73,13 @@ def test_acting_helper_reads_tests_and_effects():
     assert acting_helper(tree, _F(3, 8), lines, False, 40) is None  # a test asks
     assert acting_helper(tree, _F(5, 5), lines, True, 40).name == "f"  # a statement of its own acts
     assert acting_helper(tree, _F(6, 9), lines, True, 40) is None  # a value handed on is no effect
+
+
+def test_a_value_from_the_helpers_default_is_left_to_the_link_step():
+    src = "import torch.nn.functional as F\ndef smooth(x,\n           mode='bilinear'):\n    return F.interpolate(x, mode=mode)\n"
+    tree, lines = ast.parse(src), src.splitlines()
+    assert acting_helper(tree, _F(4, 12), lines, False, 40).name == "smooth"
+    assert acting_helper(tree, _F(4, 12, ((3, 17, "TRN191"),)), lines, False, 40) is None
 
 
 def test_reaches_binds_literals_and_defaults():

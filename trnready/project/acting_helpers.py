@@ -42,6 +42,11 @@ def acting_helper(tree: ast.Module, f, lines: list, effect_only: bool, max_lines
     fn, owner = _holder(tree, f.line)
     if fn is None or fn.name.startswith("__") or code_lines(fn) > max_lines:
         return None
+    # a value the helper's own default gives (`def smooth(x, mode="bilinear")`, folded into the finding): the calls
+    # relying on it are the link step's (callers step 3), and one passing another mode does not resize so
+    head_end = fn.body[0].lineno if fn.body else fn.lineno
+    if any(fn.lineno <= o[0] < head_end for o in f.occurrences):
+        return None
     stmt = _innermost_statement(fn, f.line)
     if stmt is None or stmt is fn:
         return None

@@ -501,6 +501,12 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
 
             report.findings = caller_places(report.findings, files, _text_by_rel(files, config.max_file_size),
                                             _values_of(engine))
+            # A subclass in another module handing its own mask to the base class's attention method: where it
+            # enters is a place of the attention finding (project/inherited_masks.py).
+            from .project.caller_places import mask_places
+
+            report.findings = mask_places(report.findings, files, _text_by_rel(files, config.max_file_size),
+                                          _values_of(engine))
         except StaleSummary as e:
             # A cached summary of the wrong shape, found when first unpacked: as a bad entry is a miss
             # anywhere else, its entry is dropped (with this run's pending writes) and the scan starts again.

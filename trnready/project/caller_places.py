@@ -26,9 +26,12 @@ from dataclasses import replace
 
 from ..astwalk import walk
 from ..scope import classify
+from .acting_helpers import acting_helper, calls_of, code_lines
 from .link import module_names
 
 MAX_NAMED = 3
+# A longer function is the run itself (a `train()` holding one resize among its statements), not a helper of it.
+ACTING_MAX_LINES = 40
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
@@ -46,7 +49,10 @@ def caller_places(findings: list, files, text_of, values: dict) -> list:
     brackets = [i for i in active if findings[i].rule in bracketing]
     handed = [i for i in active if findings[i].rule in handing and findings[i].rule not in rules]
     options = [i for i in active if "default" in findings[i].snippet]  # `default="nccl"` of an option
-    if not held and not options and not handed and not brackets:
+    acts = frozenset(values.get("acting-helper-rules", ()))
+    effects = frozenset(values.get("acting-helper-effect-rules", ()))
+    doing = [i for i in active if findings[i].rule in acts | effects]
+    if not held and not options and not handed and not brackets and not doing:
         return findings
     trees: dict = {}
     helpers: dict = {}  # index -> (defining rel, helper name, parameter index or None, parameter name or None)
@@ -78,6 +84,21 @@ def caller_places(findings: list, files, text_of, values: dict) -> list:
             helpers[i] = (f.path, *got[:3])
             if got[3] is not None:
                 whole[i] = got[3]
+    acting: dict = {}  # index -> Acting, for a helper that does the finding's thing at each call
+    longest = ACTING_MAX_LINES
+    split: dict = {}  # rel -> the file's lines
+    given = seen | {(h[0], h[1]) for h in helpers.values()}  # helpers of another shape keep their calls
+    for i in sorted(doing, key=lambda k: (findings[k].path, findings[k].line, findings[k].column)):
+        f = findings[i]
+        tree = None if i in helpers else _tree(trees, f.path, text_of)
+        if tree is None:
+            continue
+        if f.path not in split:
+            split[f.path] = (text_of(f.path) or "").splitlines()
+        got = acting_helper(tree, f, split[f.path], f.rule in effects and f.rule not in acts, longest)
+        if got is not None and (f.path, got.name) not in given:
+            acting[i] = got
+            helpers[i] = (f.path, got.name, None, None)
     py = [sf.rel for sf in files if sf.kind == "python"]
     names = None
     places: dict = {}  # index -> [(rel, line, column)]
@@ -113,7 +134,7 @@ def caller_places(findings: list, files, text_of, values: dict) -> list:
             continue
         imported = _imported_names(tree, rel, names, renamed=True)
         for i, (where, name, pos, param) in helpers.items():
-            if name not in text:
+            if name not in text or where != rel and classify(rel) == "test":
                 continue
             if where == rel:
                 local_names = {name}
@@ -121,13 +142,29 @@ def caller_places(findings: list, files, text_of, values: dict) -> list:
                 local_names = {local for local, original, mod in imported
                                if original == name and (local == name or i in renamable)
                                and _from_helper(mod, where, names)}
-            if not any(n + "(" in text for n in local_names):
+            if not any(n + "(" in text for n in local_names) and (i not in acting or "." + name + "(" not in text):
                 continue
             lines = text.splitlines()
+            if i in acting:
+                # also through a project module or package the file binds (`mpu.seed_all(s)`, `from pkg import mpu`)
+                modules = set() if where == rel else _module_aliases(tree, imported, where, names)
+                for node in calls_of(acting[i], tree, local_names, where == rel, modules):
+                    places.setdefault(i, []).append((rel, node.lineno, _column(lines, node)))
+                continue
             for node in walk(tree):
                 if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in local_names \
                         and (param is None or _passes(node, pos, param)):
                     places.setdefault(i, []).append((rel, node.lineno, _column(lines, node)))
+    # several acting findings of one helper: each call goes on the first whose arm it reaches
+    taken: set = set()
+    for i in sorted(acting, key=lambda k: (findings[k].path, findings[k].line, findings[k].column)):
+        key = (findings[i].path, acting[i].name)
+        kept = [p for p in places.get(i, ()) if (key, p) not in taken]
+        taken.update((key, p) for p in kept)
+        if kept:
+            places[i] = kept
+        else:
+            places.pop(i, None)
     if not places:
         return findings
     out = list(findings)
@@ -143,6 +180,19 @@ def caller_places(findings: list, files, text_of, values: dict) -> list:
         what = f"{helpers[i][1]}() called at" if i in helpers else "read at"
         out[i] = replace(f, elsewhere=more, message=f"{f.message}; {what} {named}")
     return out
+
+
+def mask_places(findings: list, files, text_of, values: dict) -> list:
+    """A subclass's mask handed to its base class's attention method in another module (project/inherited_masks.py)."""
+    from .inherited_masks import inherited_mask_places
+
+    cats = frozenset(values.get("mask-source-categories", ()))
+    if not any(f.category in cats and not f.guarded for f in findings):
+        return findings
+    py = [sf.rel for sf in files if sf.kind == "python"]
+    trees: dict = {}
+    return inherited_mask_places(findings, py, text_of, values, module_names(py),
+                                 lambda rel: _tree(trees, rel, text_of), _column, _from_helper)
 
 
 def _tree(trees: dict, rel: str, text_of):
@@ -180,6 +230,11 @@ def _helper_of(tree: ast.Module, f, lines: list):
                 return fn.name, params.index(receiver), receiver, None
             if receiver in keyword_only:
                 return fn.name, None, receiver, None
+            # A function nested in the helper moving its own parameter (`def _to(t): return t.cuda()`, mapped over
+            # the caller's sample) or the helper returning what it moved: the caller's data goes to the GPU at
+            # each call, whichever argument carries it (branch rec26w)
+            if (receiver in _nested_params(fn, node) or _returned(fn, node)) and code_lines(fn) <= ACTING_MAX_LINES:
+                return fn.name, None, None, None
     body = fn.body
     if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
             and isinstance(body[0].value.value, str):
@@ -188,6 +243,30 @@ def _helper_of(tree: ast.Module, f, lines: list):
     if body and all(s.lineno in covered for s in body):
         return fn.name, None, None, (fn.lineno, _column(lines, fn))
     return None
+
+
+def _nested_params(fn, call) -> set:
+    """The parameters of the innermost function nested in `fn` that holds the call (empty when none does)."""
+    inner = None
+    for d in walk(fn):
+        if isinstance(d, (*_FUNCS, ast.Lambda)) and d is not fn and call in walk(d):
+            if inner is None or d.lineno >= inner.lineno:
+                inner = d
+    if inner is None:
+        return set()
+    return {a.arg for a in (*inner.args.posonlyargs, *inner.args.args, *inner.args.kwonlyargs)}
+
+
+def _returned(fn, call) -> bool:
+    """Whether the call is the value a `return` of the function itself hands back."""
+    stack: list = list(fn.body)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.Return) and n.value is call:
+            return True
+        if not isinstance(n, (*_FUNCS, ast.ClassDef, ast.Lambda)):
+            stack.extend(ast.iter_child_nodes(n))
+    return False
 
 
 def _bracketing(tree: ast.Module, f) -> str | None:
@@ -290,6 +369,16 @@ def _imported_names(tree: ast.Module, rel: str, names: dict, renamed: bool = Fal
                 out += [(a.asname or a.name, a.name, m) for m in mods]
             elif a.asname in (None, a.name):
                 out += [(a.name, m) for m in mods]
+    return out
+
+
+def _module_aliases(tree: ast.Module, imported: list, where: str, names: dict) -> set:
+    """Local names the file binds to the helper's module or to the package re-exporting it: `from pkg import mpu`,
+    `import pkg.mpu as mpu`."""
+    out = {local for local, original, mod in imported if _from_helper(f"{mod}.{original}", where, names)}
+    for node in walk(tree):
+        if isinstance(node, ast.Import):
+            out.update(a.asname for a in node.names if a.asname and _from_helper(a.name, where, names))
     return out
 
 

@@ -77,3 +77,10 @@ def test_weights_of_a_checkpoint_loaded_onto_the_cpu_are_host_tensors():
         ("finetune.py", 26, 12, "TRN191", interp, False),
         ("finetune.py", 31, 12, "TRN191", interp, False),
     ]
+
+
+def test_a_scripts_top_level_statements_bind_its_host_tensors():
+    # a conversion script's top level: a safetensors file read onto the CPU (its default) and an arange are host
+    # tensors; a float64 value at the top level may be read by any function of the file, so it is kept
+    found = scan_findings(CONTEXT_FIXTURES / "host_built_scripts", "--show-guarded")
+    assert [(f[1], f[3], f[5]) for f in found] == [(6, "TRN191", True), (8, "TRN104", True), (9, "TRN121", False)]

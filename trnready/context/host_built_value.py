@@ -163,6 +163,7 @@ class _Kinds:
             p = parent_of(ctx, p)
         self.busy: dict = {}  # (function, name) being followed -> the kind assumed for it meanwhile
         self.retries = 0
+        self.answers: dict = {}  # _bound_kind's answers, by what they depend on
         self.assuming = 0  # inside a second look that assumes a loop-carried name is a host tensor
 
     def _comp_target(self, target, it) -> None:
@@ -259,7 +260,17 @@ class _Kinds:
         filter that narrows a host tensor) is first followed as a Python value; when that leaves it unknown it is
         followed again as a host tensor, and kept as one if every assignment then is one (the only consistent
         answer: a device tensor would make the first assignment unknown, not a host tensor). A loop over
-        `enumerate(batch)` binds Python values by this reading, so it never agrees."""
+        `enumerate(batch)` binds Python values by this reading, so it never agrees.
+        The answer depends only on the values, the assumptions in force and whether a second look is under way, so
+        it is kept under those: a name read many times (a size computed once and used in every line of a script)
+        is followed once, and the second looks are left for the names that need them."""
+        memo = (key, tuple(id(v) for v in values), tuple(sorted(self.busy.items())), self.assuming)
+        if memo in self.answers:
+            return self.answers[memo]
+        found = self.answers[memo] = self._follow(key, values, depth)
+        return found
+
+    def _follow(self, key, values, depth: int):
         self.busy[key] = PY
         try:
             found = self._combine([self.of(v, depth + 1) for v in values], PY)

@@ -14,5 +14,16 @@ def test_a_converter_that_names_no_device_is_guarded_and_the_others_stay():
     ]
 
 
+def test_float64_of_a_cpu_program_is_guarded_unless_a_library_places_its_model():
+    # float64 (`host-only-categories`) in a script naming no device stays on the CPU; a `device_map=` or a trainer
+    # class puts the model on a device without the script naming one
+    found = scan_findings(CONTEXT_FIXTURES / "host_only_script", "--show-guarded")
+    assert [(f[0], f[1], f[3], f[5]) for f in found if f[3] in ("TRN121", "TRN122")] == [
+        ("device_map.py", 5, "TRN121", False),
+        ("toy.py", 4, "TRN121", True),
+        ("trainer.py", 5, "TRN122", False),
+    ]
+
+
 def test_registered_as_a_guard():
     assert context.get("host-only-script").effect == "guard"

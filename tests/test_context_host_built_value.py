@@ -77,3 +77,14 @@ def test_weights_of_a_checkpoint_loaded_onto_the_cpu_are_host_tensors():
         ("finetune.py", 26, 12, "TRN191", interp, False),
         ("finetune.py", 31, 12, "TRN191", interp, False),
     ]
+
+
+def test_a_scripts_top_level_statements_bind_its_host_tensors():
+    # a conversion script's top level: a safetensors file read onto the CPU (its default) and an arange are host
+    # tensors; a float64 value at the top level may be read by any function of the file, so it is kept
+    # resize.py: sizes read from a config (unknown) and re-bound from themselves are read on many lines; each name
+    # is followed once under the same assumptions, so the second look at the table still finds the checkpoint
+    found = scan_findings(CONTEXT_FIXTURES / "host_built_scripts", "--show-guarded")
+    assert [(f[0], f[1], f[3], f[5]) for f in found] == [
+        ("convert.py", 6, "TRN191", True), ("convert.py", 8, "TRN104", True), ("convert.py", 9, "TRN121", False),
+        ("resize.py", 14, "TRN191", True)]

@@ -37,6 +37,8 @@ _PY_MODULES = ("math.", "np.", "numpy.", "random.", "itertools.")
 _DEFAULT_DEVICE = frozenset({"set_default_device", "set_default_tensor_type", "set_default_dtype_and_device"})
 
 HOST, PY = "host", "py"  # a tensor on the host; a Python / NumPy value
+# Checkpoint readers that load onto the CPU unless given another device (their `device` argument, second).
+_HOST_READERS = frozenset({"safetensors.torch.load_file", "safetensors.torch.load"})
 
 
 def _torch_name(ctx, func) -> str:
@@ -71,15 +73,24 @@ class _Function:
     def __init__(self, fn, walrus: bool = True):
         """walrus: False when the file holds no `:=` (one token, never split), so no walk for its targets."""
         self.fn = fn
-        self.params = {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs}
-        for extra in (fn.args.vararg, fn.args.kwarg):
-            if extra is not None:
-                self.params.add(extra.arg)
+        self.params: set = set()
         self.bound: dict = {}  # name -> [value expression, or None when unknown]
+        args = getattr(fn, "args", None)  # None: the module's top level (a script's statements)
+        if args is not None:
+            self.params = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
+            for extra in (args.vararg, args.kwarg):
+                if extra is not None:
+                    self.params.add(extra.arg)
         self._walk(fn.body)
         for n in walk(fn) if walrus else ():  # walrus targets anywhere in the function's expressions
             if type(n) is ast.NamedExpr and type(n.target) is ast.Name:
                 self.bound.setdefault(n.target.id, []).append(n.value)
+        if args is None:
+            # a function that declares a module name `global` may assign it anything, at any time
+            for n in walk(fn):
+                if type(n) is ast.Global:
+                    for name in n.names:
+                        self.bound.setdefault(name, []).append(None)
 
     def _bind(self, target, value) -> None:
         t = type(target)
@@ -141,6 +152,8 @@ class _Kinds:
         while fn is not None:
             self.functions.append(_function(ctx, fn))
             fn = enclosing_function(ctx, fn)
+        if not self.functions and _top_level(ctx, node):
+            self.functions.append(_function(ctx, ctx.tree))  # a script's own statements bind its names
         self.comprehensions: dict = {}
         p = parent_of(ctx, node)
         while p is not None and not isinstance(p, ast.stmt):
@@ -150,6 +163,7 @@ class _Kinds:
             p = parent_of(ctx, p)
         self.busy: dict = {}  # (function, name) being followed -> the kind assumed for it meanwhile
         self.retries = 0
+        self.answers: dict = {}  # _bound_kind's answers, by what they depend on
         self.assuming = 0  # inside a second look that assumes a loop-carried name is a host tensor
 
     def _comp_target(self, target, it) -> None:
@@ -246,7 +260,17 @@ class _Kinds:
         filter that narrows a host tensor) is first followed as a Python value; when that leaves it unknown it is
         followed again as a host tensor, and kept as one if every assignment then is one (the only consistent
         answer: a device tensor would make the first assignment unknown, not a host tensor). A loop over
-        `enumerate(batch)` binds Python values by this reading, so it never agrees."""
+        `enumerate(batch)` binds Python values by this reading, so it never agrees.
+        The answer depends only on the values, the assumptions in force and whether a second look is under way, so
+        it is kept under those: a name read many times (a size computed once and used in every line of a script)
+        is followed once, and the second looks are left for the names that need them."""
+        memo = (key, tuple(id(v) for v in values), tuple(sorted(self.busy.items())), self.assuming)
+        if memo in self.answers:
+            return self.answers[memo]
+        found = self.answers[memo] = self._follow(key, values, depth)
+        return found
+
+    def _follow(self, key, values, depth: int):
         self.busy[key] = PY
         try:
             found = self._combine([self.of(v, depth + 1) for v in values], PY)
@@ -289,6 +313,11 @@ class _Kinds:
         if name in ("OrderedDict", "collections.OrderedDict") and not call.args and not call.keywords:
             return PY  # an empty mapping, as `{}` and `dict()` are: its items are not followed (state-dict renames)
         torch_name = _torch_name(self.ctx, f)
+        if torch_name in _HOST_READERS:
+            # safetensors reads a file onto `device`, the CPU unless another is named
+            where = next((kw.value for kw in call.keywords if kw.arg == "device"),
+                         call.args[1] if len(call.args) > 1 else None)
+            return HOST if where is None or is_cpu(where) else None
         if not torch_name.startswith("torch.") and any(kw.arg == "map_location" for kw in call.keywords):
             # another library's checkpoint reader loading onto the CPU (`_load_checkpoint(path, map_location="cpu")`
             # of mmengine, a project's `load_checkpoint`): `map_location` is torch.load's, handed through
@@ -370,6 +399,19 @@ def _other_arm(ctx, value, use) -> bool:
         return True
     mine = {id(i): arm for i, arm in _arms(ctx, value)}
     return any(id(i) in mine and mine[id(i)] != arm for i, arm in _arms(ctx, use))
+
+
+def _top_level(ctx, node) -> bool:
+    """`node` is in a statement of the module's top level (also inside its `if`, `try`, `with` and loops, a
+    script's `if __name__ == "__main__":` block), not in a function or a class body."""
+    up = parent_of(ctx, node)
+    while up is not None:
+        if isinstance(up, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            return False
+        if type(up) is ast.Module:
+            return True
+        up = parent_of(ctx, up)
+    return False
 
 
 def _function(ctx, fn) -> _Function:
@@ -743,6 +785,8 @@ def _handed_to_host_library(ctx, subject) -> bool:
         return False
     name = stmt.targets[0].id
     fn = enclosing_function(ctx, stmt)
+    if fn is None:
+        return False  # a script's top level: its names may be read by any function of the file
     for st in ctx.statements():
         if st.lineno <= stmt.lineno or not (fn.lineno <= st.lineno <= (fn.end_lineno or 0)):
             continue
@@ -830,7 +874,7 @@ def host_built_value(ctx, hit) -> bool:
     if category not in ctx.values.get("host-built-categories", ()):
         return False
     subject = _subject(ctx, hit.node)
-    if subject is None or enclosing_function(ctx, subject) is None:
+    if subject is None or enclosing_function(ctx, subject) is None and not _top_level(ctx, subject):
         return False
     if _sets_default_device(ctx) or _compiled(ctx, subject):
         return False

@@ -1,0 +1,5 @@
+from deepspeed.checkpoint import DeepSpeedCheckpoint
+
+
+def degrees(path):
+    return DeepSpeedCheckpoint(path).tp_degree

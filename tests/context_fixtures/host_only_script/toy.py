@@ -1,0 +1,4 @@
+import torch
+
+if __name__ == "__main__":
+    print(torch.zeros(3, dtype=torch.float64).sum())

@@ -1,0 +1,29 @@
+"""host-only-script: a script run by hand that never touches an accelerator runs its library calls on the CPU."""
+from conftest import CONTEXT_FIXTURES, scan_findings
+from trnready import context
+
+
+def test_a_converter_that_names_no_device_is_guarded_and_the_others_stay():
+    found = scan_findings(CONTEXT_FIXTURES / "host_only_script", "--show-guarded")
+    assert [(f[0], f[1], f[3], f[5]) for f in found if f[3] == "TRN287"] == [
+        ("convert.py", 3, "TRN287", True),  # a `__main__` script naming no device
+        ("library.py", 1, "TRN287", False),  # no `__main__`: a module others import
+        ("named.py", 4, "TRN287", False),  # a collective backend named
+        ("placed.py", 3, "TRN287", False),  # `.to(...)` of anything but a dtype or "cpu"
+        ("reads_device.py", 3, "TRN287", False),  # reads a tensor's `.device`
+    ]
+
+
+def test_float64_of_a_cpu_program_is_guarded_unless_a_library_places_its_model():
+    # float64 (`host-only-categories`) in a script naming no device stays on the CPU; a `device_map=` or a trainer
+    # class puts the model on a device without the script naming one
+    found = scan_findings(CONTEXT_FIXTURES / "host_only_script", "--show-guarded")
+    assert [(f[0], f[1], f[3], f[5]) for f in found if f[3] in ("TRN121", "TRN122")] == [
+        ("device_map.py", 5, "TRN121", False),
+        ("toy.py", 4, "TRN121", True),
+        ("trainer.py", 5, "TRN122", False),
+    ]
+
+
+def test_registered_as_a_guard():
+    assert context.get("host-only-script").effect == "guard"

@@ -1,0 +1,99 @@
+"""host-only-script: a script run by hand that never touches an accelerator."""
+from __future__ import annotations
+
+import ast
+
+from .base import dotted, imported_name, places_on_device, predicate
+
+# Words of a string constant that name an accelerator or a collective backend: the script may pick a device by
+# name (`torch.device("cuda:0")`, `init_process_group("nccl")`) without a placement the calls show.
+_DEVICE_WORDS = ("cuda", "nccl", "gpu", "xla", "neuron", "hccl", "mps")
+# Module prefixes whose use means the script runs on, or talks to, accelerators and other processes.
+_DEVICE_MODULES = ("torch.cuda", "torch.distributed", "torch.backends", "torch.xla", "torch_xla", "torch.compile",
+                   "torch.accelerator")
+
+
+def _main_block(tree) -> bool:
+    """The module's top level holds `if __name__ == "__main__":`."""
+    for st in tree.body:
+        if type(st) is ast.If and type(st.test) is ast.Compare and type(st.test.left) is ast.Name \
+                and st.test.left.id == "__name__" and any(type(c) is ast.Constant and c.value == "__main__"
+                                                         for c in st.test.comparators):
+            return True
+    return False
+
+
+# Keywords that hand the choice of a device to a library (`from_pretrained(..., device_map="auto")`,
+# `Trainer(devices=8)`): the script places its model without a placement of its own.
+_DEVICE_KEYWORDS = frozenset({"device_map", "devices", "gpus", "num_gpus", "accelerator", "local_rank", "gpu_ids",
+                              "device_ids"})
+
+
+def _imports_runner(tree, runners: tuple) -> bool:
+    """The file imports a library that places the model on a device by itself (`[context.values]
+    device-runners`: accelerate, Lightning, DeepSpeed's engine), or a trainer class of one (`from transformers
+    import Trainer`). DeepSpeed's checkpoint utilities only read files."""
+    for node in ast.walk(tree):
+        if type(node) is ast.Import:
+            mods = [a.name for a in node.names]
+        elif type(node) is ast.ImportFrom and node.module and not node.level:
+            mods = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+            if any(a.name.endswith(("Trainer", "TrainingArguments", "Accelerator")) for a in node.names):
+                return True
+        else:
+            continue
+        for m in mods:
+            if m.startswith("deepspeed.checkpoint"):
+                continue
+            if any(m == r or m.startswith(r + ".") for r in runners):
+                return True
+    return False
+
+
+def _names_accelerator(ctx) -> bool:
+    def compute(c) -> bool:
+        if _imports_runner(c.tree, tuple(str(r) for r in c.values.get("device-runners", ()))):
+            return True
+        for call in c.calls():
+            if places_on_device(call):
+                return True
+            name, _ = imported_name(c, call.func)
+            if name.startswith(_DEVICE_MODULES):
+                return True
+        for node in c.nodes(ast.Attribute):
+            name = dotted(node)
+            # `x.device` reads where a tensor is; `torch.device("cpu")` only builds a place
+            if name.startswith(_DEVICE_MODULES) or node.attr == "device" and name != "torch.device":
+                return True
+        for node in c.nodes(ast.Constant):
+            if type(node.value) is str and any(w in node.value.lower() for w in _DEVICE_WORDS):
+                return True
+        for node in c.nodes(ast.arg):
+            if "device" in node.arg or "gpu" in node.arg or "rank" in node.arg:
+                return True
+        for node in c.nodes(ast.keyword):
+            if node.arg in _DEVICE_KEYWORDS:
+                return True
+        return False
+    return ctx.fact("host-only-script:accelerator", compute)
+
+
+@predicate("host-only-script", effect="guard")
+def host_only_script(ctx, hit) -> bool:
+    """The match is in a script run by hand (its top level holds `if __name__ == "__main__":`) that never touches
+    an accelerator: no placement (`.cuda()`, `.to(device)`, a `device=` other than "cpu"), no `.device`, no
+    `torch.cuda` / `torch.distributed` / `torch.backends` / `torch.compile`, no parameter named for a device, a GPU
+    or a rank, no string naming one ("cuda", "nccl", "gpu", "xla"). A checkpoint converter of that kind reads and
+    writes files on the CPU with a library's checkpoint utilities (DeepSpeed's `deepspeed.checkpoint`): nothing of
+    it runs on the device, and a Trainium host runs it as it is; nor does a toy program whose model and data stay
+    on the CPU, where float64 is kept (categories of `host-only-categories`; other rules name the predicate in
+    `unless`). A training script names its device somewhere, hands the choice to a library that places the model
+    itself (`device-runners`: accelerate, Lightning, DeepSpeed's engine; a `Trainer` class; `device_map=`), or
+    takes a rank or a backend from its launcher."""
+    if "host-only-script" not in hit.matcher.unless and \
+            hit.rule.category not in ctx.values.get("host-only-categories", ()):
+        return False
+    tree = ctx.tree
+    if tree is None or not _main_block(tree):
+        return False
+    return not _names_accelerator(ctx)

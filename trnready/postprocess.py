@@ -35,8 +35,8 @@ from .scope import classify
 # per class, per statement in alternative arms, alias uses into the alias; 15: the end lines of occurrences;
 # 16: a CUDA tensor type a conditional expression picks under a flag folds into the flag's finding; 17: a test
 # folder's CUDA source without a kernel is guarded, cuda-kernel-test; 18: conda-lock pins are places of the
-# declarations' findings; 19: never-imported modules of monorepo sub-projects; 21: a mask comparison written in the index, and
-# an index bound to a reported data-dependent call, fold by mask).
+# declarations' findings; 19: never-imported modules of monorepo sub-projects; 21: a mask comparison written in
+# the index, and an index bound to a reported data-dependent call, fold by mask).
 VERSION = 21
 
 
@@ -102,7 +102,8 @@ def one_per_thing(findings: list, ctx, result) -> list:
     - one per rule and value per variable assigned in the arms of one `if` / `try` (the same `device='cuda'` for
       one tensor in a try, its except and the else around it);
     - one per boolean mask per function: `x[mask]`, then `y[mask]`, `z[~mask]` and `t.masked_select(mask[:, None])`
-      fold into the first;
+      fold into the first; so do two indices writing the same comparison (`a[m != 0]`, `b[m != 0]`), and
+      `x[keep]` after `keep = torch.nonzero(...)` reported in the same function (the indices are that call's);
     - one per rule per function for the categories in `one-per-function-categories` (sparse: the port rewrites a
       function's sparse algebra as a whole, not each `torch.sparse.*` call), and for the rules in
       `one-per-function-rules` (a CUDA graph created, captured and replayed in one function);

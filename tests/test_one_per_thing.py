@@ -313,6 +313,48 @@ def test_one_finding_per_boolean_mask_per_function(tmp_path):
     ]
 
 
+MASK_SOURCES = '''import torch
+
+
+def keep_boxes(boxes, scores, thresh):
+    keep = torch.nonzero(scores > thresh).squeeze(1)
+    return boxes[keep]
+
+
+def shifted(logits, labels, attention_mask):
+    shift_mask = attention_mask[..., 1:]
+    flat_logits = logits[..., :-1, :][shift_mask != 0]
+    flat_labels = labels[..., 1:][shift_mask != 0]
+    return flat_logits, flat_labels
+
+
+def two_masks(x, y):
+    a = x[x > 0]
+    b = y[y > 0]
+    return a, b
+
+
+def rebound(x, y):
+    keep = x.nonzero()
+    return y[keep.float() > 0]
+'''
+
+
+def test_one_finding_per_mask_written_in_the_index_or_bound_by_a_reported_call(tmp_path):
+    (tmp_path / "sources.py").write_text(MASK_SOURCES)
+    got = [(r[1], r[2], r[3], r[5]) for r in rows(scan(tmp_path))]
+    assert got == [
+        # the indices `torch.nonzero` returned: the data-dependent thing is that call, reported once
+        (5, 12, "TRN104", [{"line": 6, "column": 12, "rule": "TRN104"}]),
+        # the same comparison written in two indices of one function is one mask
+        (11, 19, "TRN104", [{"line": 12, "column": 19, "rule": "TRN104"}]),
+        (17, 9, "TRN104", None),  # `x > 0` and `y > 0`: two masks
+        (18, 9, "TRN104", None),
+        (23, 12, "TRN104", None),  # an index computed from the bound name is another mask
+        (24, 12, "TRN104", None),
+    ]
+
+
 SPARSE = '''import torch
 
 

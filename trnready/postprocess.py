@@ -35,8 +35,9 @@ from .scope import classify
 # per class, per statement in alternative arms, alias uses into the alias; 15: the end lines of occurrences;
 # 16: a CUDA tensor type a conditional expression picks under a flag folds into the flag's finding; 17: a test
 # folder's CUDA source without a kernel is guarded, cuda-kernel-test; 18: conda-lock pins are places of the
-# declarations' findings; 19: never-imported modules of monorepo sub-projects).
-VERSION = 20
+# declarations' findings; 19: never-imported modules of monorepo sub-projects; 21: a mask comparison written in
+# the index, and an index bound to a reported data-dependent call, fold by mask).
+VERSION = 21
 
 
 # ---------------------------------------------------------------- file steps
@@ -101,7 +102,8 @@ def one_per_thing(findings: list, ctx, result) -> list:
     - one per rule and value per variable assigned in the arms of one `if` / `try` (the same `device='cuda'` for
       one tensor in a try, its except and the else around it);
     - one per boolean mask per function: `x[mask]`, then `y[mask]`, `z[~mask]` and `t.masked_select(mask[:, None])`
-      fold into the first;
+      fold into the first; so do two indices writing the same comparison (`a[m != 0]`, `b[m != 0]`), and
+      `x[keep]` after `keep = torch.nonzero(...)` reported in the same function (the indices are that call's);
     - one per rule per function for the categories in `one-per-function-categories` (sparse: the port rewrites a
       function's sparse algebra as a whole, not each `torch.sparse.*` call), and for the rules in
       `one-per-function-rules` (a CUDA graph created, captured and replayed in one function);
@@ -418,8 +420,17 @@ def _mask_args(findings: list, ctx, result) -> dict:
     return out
 
 
+def _plain_operand(node) -> bool:
+    """A name, attribute or constant (`-1` too): an operand whose value one comparison text names."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        node = node.operand
+    return isinstance(node, (ast.Name, ast.Attribute, ast.Constant))
+
+
 def _mask_operand(node):
-    """The mask of `x[mask]` / `x[~mask, 0]` / `x[self.mask]` as text, or None for other indices."""
+    """The mask of `x[mask]` / `x[~mask, 0]` / `x[self.mask]` as text, or None for other indices. A comparison of
+    plain operands written in the index (`x[lengths > 0]`, `y[attention_mask != 0]`) is a mask too: the same
+    text in one function selects the same places, one mask to replace."""
     sl = node.slice
     if isinstance(sl, ast.Tuple):
         sl = next((e for e in sl.elts if not isinstance(e, (ast.Constant, ast.Slice))), None)
@@ -427,7 +438,20 @@ def _mask_operand(node):
         sl = sl.operand
     if isinstance(sl, (ast.Name, ast.Attribute)):
         return ast.unparse(sl)
+    if isinstance(sl, ast.Compare) and len(sl.ops) == 1 and _plain_operand(sl.left) \
+            and _plain_operand(sl.comparators[0]) and not isinstance(sl.left, ast.Constant):
+        return ast.unparse(sl)
     return None
+
+
+def _assigned_index(child, want: set) -> tuple:
+    """(name, [(line, column), ...]) when `child` assigns one name a value holding findings of `want`
+    (`keep = torch.nonzero(scores > t).squeeze(1)`): the index it binds is the data-dependent thing already
+    reported there, and a later `x[keep]` in the function indexes with it (one finding per thing)."""
+    if not (isinstance(child, ast.Assign) and len(child.targets) == 1 and isinstance(child.targets[0], ast.Name)):
+        return "", []
+    lo, hi = child.value.lineno, child.value.end_lineno or child.value.lineno
+    return child.targets[0].id, [(ln, c) for ln, c in want if lo <= ln <= hi]
 
 
 def _arm_assignments(findings: list, ctx, result) -> dict:
@@ -543,6 +567,10 @@ def _mask_keys(findings: list, ctx, result) -> dict:
                 here = func
                 if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
                     here = (child.lineno, child.col_offset)
+                elif isinstance(child, ast.Assign) and func is not None:
+                    name, places = _assigned_index(child, want)
+                    for ln, col in places:
+                        out.setdefault((ctx.rel, cell, ln, col), (func, name))
                 elif isinstance(child, (ast.Subscript, ast.Call)) and (child.lineno, child.col_offset + 1) in want:
                     text = _mask_operand(child) if isinstance(child, ast.Subscript) else _masked_select_mask(child)
                     if text is not None and func is not None:

@@ -41,7 +41,7 @@ def test_cpu_tests_are_guarded_device_tests_are_reported():
         ("proj/tests/test_mixed.py", 19, 12, "TRN104", UNIQUE, False),  # parametrised `device`
         ("proj/tests/test_mixed.py", 24, 12, "TRN104", UNIQUE, False),  # a helper it calls moves to cuda
         # not a test: a device test of the file may call it
-        ("proj/tests/test_mixed.py", 28, 33, "TRN121", F64, False),
+        ("proj/tests/test_mixed.py", 28, 33, "TRN121", F64, True),  # float64 in a test: reference (policy s22)
         ("proj/tests/test_mixed.py", 33, 36, "TRN242", '"cuda" device string: `cuda`', False),
         ("proj/tests/test_mixed.py", 37, 16, "TRN104", NONZERO, False),  # setUp names the device
         ("proj/tests/test_mixed.py", 42, 16, "TRN241", ".cuda() moves a tensor or module to a GPU: `cuda`", False),

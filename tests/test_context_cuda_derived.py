@@ -58,14 +58,14 @@ def test_gpu_rerun_blocks_and_switch_helpers_of_tests():
         ("test_gpu_variants.py", 27, 17, "TRN241", "neuron-guarded"),
         ("test_gpu_variants.py", 34, 8, "TRN243", "check-without-placement"),  # model built anew after the block
         ("test_gpu_variants.py", 36, 9, "TRN241", "neuron-guarded"),
-        ("test_gpu_variants.py", 45, 8, "TRN243", ""),  # model.cuda() in place, read after the block
+        ("test_gpu_variants.py", 45, 8, "TRN243", "test-cpu-fallback"),  # adds a CUDA case to a test (policy s22)
         ("test_gpu_variants.py", 46, 9, "TRN241", "neuron-guarded"),
-        ("test_gpu_variants.py", 53, 8, "TRN243", ""),  # the block returns
+        ("test_gpu_variants.py", 53, 8, "TRN243", "test-cpu-fallback"),  # the block returns; a test (policy s22)
         ("test_gpu_variants.py", 54, 17, "TRN241", "neuron-guarded"),
         ("test_gpu_variants.py", 62, 8, "TRN243", "check-without-placement"),  # items moved, never read after
         ("test_gpu_variants.py", 64, 26, "TRN241", "neuron-guarded"),
         ("test_gpu_variants.py", 65, 16, "TRN241", "neuron-guarded"),
-        ("test_gpu_variants.py", 70, 8, "TRN243", ""),  # the moved item is read after the block
+        ("test_gpu_variants.py", 70, 8, "TRN243", "test-cpu-fallback"),  # read after the block, but a test (policy s22)
         ("test_gpu_variants.py", 71, 22, "TRN241", "neuron-guarded"),
     ]
 

@@ -36,7 +36,8 @@ def test_a_cuda_check_choosing_a_test_class_parameter_sets_is_guarded(tmp_path):
     (tmp_path / "tests" / "test_variants.py").write_text(SRC)
     found = [(f[1], f[5]) for f in scan_findings(tmp_path, "--show-guarded") if f[3] == "TRN243"]
     # 7: the check only adds ("cuda",); 15 is a module flag; 18 is a parameter value itself; 24 picks one string
-    assert found == [(7, True), (15, False), (18, False), (24, False)]
+    # 24: a pick with a CPU arm in a test is no item either (test-cpu-fallback, policy s22)
+    assert found == [(7, True), (15, False), (18, False), (24, True)]
 
 
 def test_outside_tests_the_same_decorator_stays(tmp_path):

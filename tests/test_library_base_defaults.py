@@ -32,3 +32,11 @@ def test_default_also_handed_to_another_call_is_not_reported_here(tmp_path):
         "    def _setup_distributed(self, launcher=None, backend='nccl', **kw):\n"
         "        super()._setup_distributed(launcher, backend, **kw)\n"
         "        log(backend)\n")) == []
+
+
+def test_default_passed_by_its_keyword_is_reported_once_at_the_call(tmp_path):
+    assert _write(tmp_path, (
+        "from mmengine._strategy import DeepSpeedStrategy\n"
+        "class S(DeepSpeedStrategy):\n"
+        "    def _setup_distributed(self, launcher=None, backend='nccl', **kw):\n"
+        "        super()._setup_distributed(launcher=launcher, backend=backend, **kw)\n")) == [(4, "TRN271")]

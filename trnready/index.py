@@ -1189,7 +1189,9 @@ class _ParamReads:
                     arg = kw.value
                     if type(arg) is Name:
                         passed.add(arg.id)
-                        to_super[arg.id] = to_super.get(arg.id, True) and up
+                        # by keyword (`super().__init__(backend=backend)`), the keyword matcher already reports
+                        # the call with the default's value
+                        to_super[arg.id] = False
             elif k is Name:
                 if type(node.ctx) is Load:
                     reads[node.id] = reads.get(node.id, 0) + 1
@@ -1205,7 +1207,8 @@ class _ParamReads:
         self.passed, self.reads, self.formatted, self.to_super = passed, reads, formatted, to_super
 
     def only_to_super(self, name: str) -> bool:
-        """Handed on, as it is, only to the base class's method (`super()._setup(launcher, backend)`)."""
+        """Handed on, as it is and by position, only to the base class's method (`super()._setup(launcher,
+        backend)`)."""
         return self.to_super.get(name, False)
 
     def __call__(self, name: str) -> bool:

@@ -134,6 +134,9 @@ class FileIndex:
     keyword_stores: list = field(default_factory=list)  # (name, value expr, Scope): {"k": v}, x["k"] = v, x.k = v
     # (name, value expr, Scope): def f(k=v) parameter defaults and `assert k == v` requirements
     keyword_defaults: list = field(default_factory=list)
+    # id(default expr) of the keyword_defaults a method hands only to `super().m(...)`: the match step keeps them
+    # when the class's bases are another library's (the link step cannot follow the value there)
+    base_defaults: set = field(default_factory=set)
     # (name, value expr, Scope): `if backend == "nccl":`, `if dist.get_backend() == Backend.NCCL:` (the test picks)
     keyword_compares: list = field(default_factory=list)
     keyword_asserts: list = field(default_factory=list)  # (name, value expr, Scope): `assert k == v` (asserted = true)
@@ -597,6 +600,9 @@ class Indexer:
                         decides = _ParamReads(node)
                     if decides(a.arg):
                         self.index.keyword_defaults.append((a.arg, d, scope))
+                    elif scope.kind == "class" and decides.only_to_super(a.arg):
+                        self.index.keyword_defaults.append((a.arg, d, scope))
+                        self.index.base_defaults.add(id(d))
                 if type(d) is ast.Constant and self.interest.device_keywords \
                         and device_like(a.arg, self.interest.device_keywords):
                     self.index.device_values.append((d, scope))
@@ -1156,10 +1162,11 @@ class _ParamReads:
     reach) and not only formatted into text (`print(f"backend: {backend}")`). One walk of the function answers
     for all its parameters (a function often has several a rule reads)."""
 
-    __slots__ = ("passed", "reads", "formatted")
+    __slots__ = ("passed", "reads", "formatted", "to_super")
 
     def __init__(self, fn):
         passed: set = set()
+        to_super: dict = {}  # name -> whether every call it is handed to is `super().m(...)`
         reads: dict = {}
         formatted: dict = {}
         AST, Call, Name, Starred, FormattedValue, Load = ast.AST, ast.Call, ast.Name, ast.Starred, \
@@ -1169,15 +1176,22 @@ class _ParamReads:
             node = stack.pop()
             k = type(node)
             if k is Call:
+                f = node.func
+                up = type(f) is ast.Attribute and type(f.value) is Call and type(f.value.func) is Name \
+                    and f.value.func.id == "super"
                 for arg in node.args:
                     if type(arg) is Starred:
                         arg = arg.value
                     if type(arg) is Name:
                         passed.add(arg.id)
+                        to_super[arg.id] = to_super.get(arg.id, True) and up
                 for kw in node.keywords:
                     arg = kw.value
                     if type(arg) is Name:
                         passed.add(arg.id)
+                        # by keyword (`super().__init__(backend=backend)`), the keyword matcher already reports
+                        # the call with the default's value
+                        to_super[arg.id] = False
             elif k is Name:
                 if type(node.ctx) is Load:
                     reads[node.id] = reads.get(node.id, 0) + 1
@@ -1190,7 +1204,12 @@ class _ParamReads:
                         formatted[n.id] = formatted.get(n.id, 0) + 1
                     _push_children(n, inner, AST)
             _push_children(node, stack, AST)
-        self.passed, self.reads, self.formatted = passed, reads, formatted
+        self.passed, self.reads, self.formatted, self.to_super = passed, reads, formatted, to_super
+
+    def only_to_super(self, name: str) -> bool:
+        """Handed on, as it is and by position, only to the base class's method (`super()._setup(launcher,
+        backend)`)."""
+        return self.to_super.get(name, False)
 
     def __call__(self, name: str) -> bool:
         if name in self.passed:

@@ -13,6 +13,7 @@ from . import context, masks, shifts
 from .catalogue import Catalogue
 from .context import FileContext, ProjectFacts
 from .context.base import argument_of, root_name
+from .context._library_base import library_bases
 from .index import FileIndex, Interest, device_like
 from .local_attrs import assigned_value
 from .narrowing import narrowed
@@ -342,6 +343,8 @@ class Engine:
             for name, expr, scope in index.keyword_stores:
                 self._match_store(ctx, name, expr, scope, hits)
             for name, expr, scope in index.keyword_defaults:
+                if id(expr) in index.base_defaults and not library_bases(ctx, scope):
+                    continue
                 self._match_store(ctx, name, expr, scope, hits, defaults=True)
             for name, expr, scope in index.keyword_compares:
                 self._match_store(ctx, name, expr, scope, hits, compared=True)

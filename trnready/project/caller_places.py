@@ -22,6 +22,7 @@ their own setup). Only files whose text holds `name(` are parsed, and only when 
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import replace
 
 from ..astwalk import walk
@@ -129,12 +130,21 @@ def caller_places(findings: list, files, text_of, values: dict) -> list:
         own = {h for h in helpers.values() if h[0] == rel}
         if classify(rel) == "test" and not own:
             continue
-        tree = _tree(trees, rel, text_of)
+        # an acting helper is often a common method name (`forward`, `downsample`): another module can only call
+        # it after importing it by name or binding its module, which the text shows before anything is parsed
+        said: dict = {}
+        live = [i for i, h in helpers.items() if h[1] in text and (i not in acting or h[0] == rel
+                                                                   or _may_call(text, h[1], h[0], said))]
+        if not live:
+            continue
+        # the files a helper is defined in stay parsed; a caller's tree is dropped after use (memory stays flat)
+        tree = _tree(trees, rel, text_of) if own or rel in trees else _parse(text)
         if tree is None:
             continue
         imported = _imported_names(tree, rel, names, renamed=True)
-        for i, (where, name, pos, param) in helpers.items():
-            if name not in text or where != rel and classify(rel) == "test":
+        for i in live:
+            where, name, pos, param = helpers[i]
+            if where != rel and classify(rel) == "test":
                 continue
             if where == rel:
                 local_names = {name}
@@ -202,6 +212,33 @@ def _tree(trees: dict, rel: str, text_of):
         except (SyntaxError, ValueError, RecursionError):
             trees[rel] = None
     return trees[rel]
+
+
+def _parse(text: str):
+    try:
+        return ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+
+
+# the import statements of a file (a parenthesised name list included), found once per file
+_IMPORTS = re.compile(r"^[ \t]*(?:from[ \t]+\S+[ \t]+)?import\b(?:[ \t]*\([^)]*\)|[^\n]*)", re.M)
+
+
+def _may_call(text: str, name: str, where: str, imports: dict) -> bool:
+    """Whether a file's text can call the acting helper `name` of file `where`: it imports the name (`from m
+    import name`, also inside parentheses) or calls `.name(` on something while importing the helper's module or a
+    package holding it by name (`from pkg import dist`, `import pkg.dist as d`). `imports` memoises the file's
+    import text."""
+    if "text" not in imports:
+        imports["text"] = "\n".join(_IMPORTS.findall(text))
+    said = imports["text"]
+    if re.search(r"\b" + re.escape(name) + r"\b", said):
+        return True
+    if "." + name + "(" not in text:
+        return False
+    parts = [p for p in (where[:-3] if where.endswith(".py") else where).split("/") if p and p != "__init__"]
+    return any(re.search(r"\b" + re.escape(p) + r"\b", said) for p in parts)
 
 
 def _column(lines: list, node) -> int:

@@ -165,7 +165,17 @@ SWITCHES = [
     ("test_switches.py", 28, 23, "TRN242", STRING, False),  # look-alike: the True set runs too
 ]
 
-EXPECTED += CLASSES + SWITCHES  # the two tests above scan the whole fixture directory
+# test_setup_base.py: test classes deriving from a class of the file whose setUp skips without two GPUs
+SETUPS = [
+    ("test_setup_base.py", 8, 12, "TRN243", "torch.cuda device, memory, stream or RNG API: `torch.cuda.device_count`",
+     True),  # the base's own skip check
+    ("test_setup_base.py", 13, 43, "TRN242", STRING, True),  # a helper of the base class
+    ("test_setup_base.py", 18, 20, "TRN241", ".cuda() moves a tensor or module to a GPU: `cuda`", True),  # inherited
+    ("test_setup_base.py", 27, 9, "TRN243", SYNC, True),  # its setUp calls the base's first
+    ("test_setup_base.py", 35, 9, "TRN243", SYNC, False),  # look-alike: its setUp replaces the base's, no skip
+]
+
+EXPECTED += CLASSES + SWITCHES + SETUPS  # the two tests above scan the whole fixture directory
 
 
 def test_a_test_generated_for_cuda_devices_only_is_guarded(tmp_path):

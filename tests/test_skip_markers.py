@@ -112,3 +112,70 @@ def test_helpers_listed_with_their_references():
     entries = helper_refs(ast.parse(TESTS))
     assert [e for e in entries if e[0] >= 27] == [[27, 28, "^37", False], [31, 32, "^38,42", False]]
     assert guarded_helpers([(35, 38, False)], [(27, 28, "^37"), (31, 32, "^38,42")]) == [(27, 28, False)]
+
+
+BASE = '''import unittest
+
+import torch
+
+
+class DistributedCase(unittest.TestCase):
+    def setUp(self):
+        if not torch.cuda.is_available():
+            raise unittest.SkipTest("needs CUDA")
+
+
+class PlainCase(unittest.TestCase):
+    def setUp(self):
+        self.size = 2
+'''
+
+DERIVED = '''import torch
+
+from mylib.testing.base import DistributedCase, PlainCase
+
+
+class TestSaved(DistributedCase):
+    def test_save(self):
+        torch.ones(2).cuda()
+
+
+class TestCallsBase(DistributedCase):
+    def setUp(self):
+        super().setUp()
+
+    def test_save(self):
+        torch.ones(2).cuda()
+
+
+class TestOwnSetup(DistributedCase):
+    def setUp(self):
+        self.size = 2
+
+    def test_save(self):
+        torch.ones(2).cuda()
+
+
+class TestPlain(PlainCase):
+    def test_save(self):
+        torch.ones(2).cuda()
+'''
+
+
+def test_subclasses_of_an_imported_case_whose_setup_skips_are_guarded(tmp_path):
+    pkg = tmp_path / "mylib" / "testing"
+    pkg.mkdir(parents=True)
+    (tmp_path / "mylib" / "__init__.py").write_text("")
+    (pkg / "__init__.py").write_text("")
+    (pkg / "base.py").write_text(BASE)
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_saved.py").write_text(DERIVED)
+    proc = run_cli("scan", ".", "--format", "json", "--no-cache", "--show-guarded", cwd=tmp_path)
+    assert proc.returncode in (0, 1), proc.stderr
+    got = sorted((f["line"], f.get("guarded_by")) for f in json.loads(proc.stdout)["findings"]
+                 if f["path"] == "tests/test_saved.py")
+    # the base's setUp skips without CUDA; an override that does not call it drops the skip
+    assert got == [(8, "neuron-guarded"), (16, "neuron-guarded"), (24, None), (29, None)]
+    tree = ast.parse(DERIVED)
+    assert [e[2] for e in marker_guards(tree, {"DistributedCase", "PlainCase"})] == [
+        "~DistributedCase", "~DistributedCase", "~PlainCase"]

@@ -223,6 +223,24 @@ def runs_as_tests(path: str, tree) -> bool:
         for b in st.bases) for st in tree.body)
 
 
+def calls_base_method(fn) -> bool:
+    """`def setUp(self): super().setUp(); ...` (or `Base.setUp(self)`): the override runs the base's method too, so
+    a skip there still skips."""
+    for n in ast.walk(fn):
+        if type(n) is ast.Call and type(n.func) is ast.Attribute and n.func.attr == fn.name:
+            v = n.func.value
+            if (type(v) is ast.Call and type(v.func) is ast.Name and v.func.id == "super") or type(v) is ast.Name:
+                return True
+    return False
+
+
+def inherits_setups(cls, setups) -> bool:
+    """The class runs the setUp-like methods (`setups`) of its bases: it defines none of them, or each one it
+    defines calls the base's."""
+    return all(calls_base_method(m) for m in cls.body
+               if type(m) in (ast.FunctionDef, ast.AsyncFunctionDef) and m.name in setups)
+
+
 def is_test_class(name: str) -> bool:
     """`TestThings`, `DDPTest`, `PipelineTests`: a class named as a test case (unittest or pytest)."""
     return name.startswith("Test") or name.endswith(("Test", "Tests"))

@@ -6,7 +6,8 @@ import re
 from collections.abc import Callable
 
 from ..scope import classify
-from ._test_skips import SkipNames, helper_spans, runs_as_tests, skip_names, skipped_classes, uncalled_main
+from ._test_skips import (SkipNames, calls_base_method, helper_spans, runs_as_tests, skip_names, skipped_classes,
+                          uncalled_main)
 from ._test_switches import is_method, off_value, passed, switch_params, unknown
 from ._xla_flags import absent_packages, xla_switch_words
 from ._cuda_derived import count_key, cuda_build_probe, device_count_bounds, unreached_flag_assigns
@@ -891,6 +892,8 @@ class _Spans:
         self.decorators = frozenset(ctx.values.get("cuda-test-decorators", ()))
         self.packages = frozenset(ctx.values.get("cuda-only-packages", ()))
         self.local_skips: frozenset = frozenset()  # `cuda_only = pytest.mark.skipif(...)` defined in the file
+        self.classes: dict = {}  # name -> the one module-level class of that name (for setUp inherited from it)
+        self.setup_classes: frozenset = frozenset()  # module-level classes whose (inherited) setUp skips
         self.skip_funcs: set = set()  # functions of the file that skip the calling test on a Neuron machine
         self.skip_fixtures: set = set()  # fixtures of the file that do
         self.spans: list = []  # (start, end, choice): choice = a branch that picks between devices
@@ -930,6 +933,11 @@ class _Spans:
         self.conds.flags = _flags(self.ctx.statements(), self.conds)
         self.conds.forget_functions()  # judged again now that the flags are known: a function may return a flag
         self.local_skips = self._local_skips(tree.body)
+        named: dict = {}
+        for d in defs:
+            named.setdefault(d.name, []).append(d)
+        self.classes = {n: ds[0] for n, ds in named.items() if len(ds) == 1 and type(ds[0]) is ast.ClassDef}
+        self.setup_classes = frozenset(n for n, c in self.classes.items() if self._setup_skips(c))
         for st in tree.body:  # the definition of a skip decorator is a skip guard: it goes with the tests it skips
             if type(st) is ast.Assign and type(st.targets[0]) is ast.Name and st.targets[0].id in self.local_skips:
                 self.add(st, st)
@@ -1372,14 +1380,25 @@ class _Spans:
         return self._autouse_skips(body)
 
     def _setup_skips(self, cls: ast.ClassDef) -> bool:
-        """A test class whose setUp skips without CUDA: `if not torch.cuda.is_available(): self.skipTest(...)`."""
-        for s in cls.body:
-            if type(s) in (ast.FunctionDef, ast.AsyncFunctionDef) and s.name in _SETUPS:
-                for st in s.body:
-                    if type(st) is ast.If and self.conds.always(st.test) and _exits(st.body) == "skip":
-                        return True
-        return False
+        """A test class whose setUp skips without CUDA: `if not torch.cuda.is_available(): self.skipTest(...)`, in
+        its own body or inherited from a class of this file (fairscale-style `class TestX(DistributedTest)`, the
+        base raising `unittest.SkipTest` without two GPUs): every test of the subclass is skipped too."""
+        return bool(self._skipping_setups(cls, 0))
 
+    def _skipping_setups(self, cls: ast.ClassDef, depth: int) -> set:
+        """The setUp-like methods (`_SETUPS`) of the class, own or inherited, that skip on a Neuron machine. An
+        override that does not call the base's method (`super().setUp()`) drops the base's skip."""
+        own = {s.name: s for s in cls.body if type(s) in (ast.FunctionDef, ast.AsyncFunctionDef) and s.name in _SETUPS}
+        found = {name for name, s in own.items() if any(
+            type(st) is ast.If and self.conds.always(st.test) and _exits(st.body) == "skip" for st in s.body)}
+        if depth < 4:
+            for b in cls.bases:
+                base = self.classes.get(_tail(b))
+                if base is None or base is cls:
+                    continue
+                found |= {n for n in self._skipping_setups(base, depth + 1)
+                          if n not in own or calls_base_method(own[n])}
+        return found
 
 def _api_or_noop(api, other, contexts: frozenset = frozenset()) -> bool:
     """`torch.cuda.synchronize if device_type == "cuda" else lambda: None`, `torch.cuda.max_memory_allocated if ...

@@ -3,7 +3,12 @@ torch.cuda.device_count() < 2, reason=...)` in a testing helper module, then `fr
 skip_if_single_gpu` and `@skip_if_single_gpu` on tests elsewhere. The per-file pass judges a file's own markers
 (neuron-guarded's `local_skips`) but cannot see an imported one, so the defining module lists its markers in its
 summary's `flags` ("~name") and each test module lists the definitions its imported names decorate in `guards`
-("~name"); the link step (project/flags.py) follows the import to the definition and guards those tests."""
+("~name"); the link step (project/flags.py) follows the import to the definition and guards those tests.
+
+A test class whose setUp skips without CUDA is such a marker for the classes deriving from it: `class
+DistributedTest(unittest.TestCase)` raising `unittest.SkipTest` in its setUp without two GPUs, then `from .test_fsdp
+import DistributedTest` and `class TestSaveLoad(DistributedTest)` elsewhere. Its module lists it as "~DistributedTest"
+and the subclass is listed under its base's name, when it runs the base's setUp (defines none, or calls it)."""
 from __future__ import annotations
 
 import ast
@@ -15,30 +20,40 @@ MAX_REFS = 16  # references listed per helper: a helper used more widely is not 
 
 # a module-level assignment of a skip decorator: only such files can define a marker (cheap text test first)
 _DEFINES = re.compile(r"^\w+\s*=\s*[\w.]*skip(?:if|If|Unless)\(", re.M)
+# a setUp-like method (context/neuron_guarded.py `_SETUPS`) that may skip its class's tests
+_SETUP = re.compile(r"def (?:setUp|setUpClass|setup_method|setup_class)\(")
 
 
 def marker_flags(tree: ast.Module, text: str, values: dict, rel: str) -> list:
     """["~name"] for the module-level names of the file every assignment of which is a decorator that skips a test
-    on a Neuron machine (the same judgement neuron-guarded makes of the file's own markers)."""
-    if not _DEFINES.search(text):
+    on a Neuron machine (the same judgement neuron-guarded makes of the file's own markers), and the module-level
+    test classes whose setUp (own or inherited in the file) skips there."""
+    if not _DEFINES.search(text) and not _SETUP.search(text):
         return []
     from ..context.base import FileContext
     from ..context.neuron_guarded import _spans
 
     spans = _spans(FileContext(index=None, tree=tree, resolver=None, values=values, path=rel))
-    return [MARK + n for n in sorted(spans.local_skips)] if spans is not None else []
+    return [MARK + n for n in sorted(spans.local_skips | spans.setup_classes)] if spans is not None else []
 
 
 def marker_guards(tree: ast.Module, imported: set) -> list:
     """`guards` entries [first line, last line, "~name", False] for the tests and test classes decorated with a bare
-    name imported from a module of the project (`@skip_if_single_gpu`); the link step keeps those whose name is a
+    name imported from a module of the project (`@skip_if_single_gpu`), and for the classes deriving from such a
+    name that run its setUp (`class TestSaveLoad(DistributedTest)`); the link step keeps those whose name is a
     skip marker where it is defined."""
+    from ..context._test_skips import inherits_setups
+    from ..context.neuron_guarded import _SETUPS
+
     out = []
     for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             names = [d.id for d in node.decorator_list if type(d) is ast.Name and d.id in imported]
+            if type(node) is ast.ClassDef and inherits_setups(node, _SETUPS):
+                names += [b.id for b in node.bases if type(b) is ast.Name and b.id in imported]
             if names:
-                out.append([node.decorator_list[0].lineno, node.end_lineno or node.lineno,
+                first = min([node.lineno] + [d.lineno for d in node.decorator_list])
+                out.append([first, node.end_lineno or node.lineno,
                             MARK + "|".join(dict.fromkeys(names)), False])
     return out
 

@@ -45,7 +45,7 @@ from .call_text import call_text
 from .syntax import MAX_ITEMS, _Attribute, _Name, dotted, literal_source, unconditional_nodes  # noqa: F401 (imported from here too)
 from ..astwalk import loaded_names, walk
 
-VERSION = 35  # 34 twice in session 21 (prec24b switch notes, rec24a fallback build sources); merged: 35
+VERSION = 36  # 35 merged in session 21; prec28b (s22): setUp-skipping test classes as skip markers
 MAX_TEMPLATE = 400  # a call longer than this is not carried (generated code, data tables)
 
 # Imports from these never lead into the project: calls naming only them need no summary entry.

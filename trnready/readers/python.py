@@ -266,8 +266,9 @@ def project_summary(ctx: FileContext, tree, calls: list | None = None, findings=
 
             linked += helper_refs(tree)
         summary["guards"] = summary["guards"] + linked
-    if "skip" in ctx.text:
-        # skip markers other modules' tests import (`skip_if_single_gpu = pytest.mark.skipif(...)`)
+    if "skip" in ctx.text or "SkipTest" in ctx.text:
+        # skip markers other modules' tests import (`skip_if_single_gpu = pytest.mark.skipif(...)`), and test
+        # classes whose setUp skips (`raise unittest.SkipTest(...)`) that others derive from
         from ..project.skip_markers import marker_flags
 
         summary["flags"] = summary["flags"] + marker_flags(

@@ -160,7 +160,7 @@ SELF_CHECK = '''import torch
 
 
 def scan_fwd(x):
-    return torch.cumsum(x.to(torch.float64), 0)
+    return torch.cumsum(x.to(x.device, torch.float64), 0)  # `.device`: code that runs on a device
 
 
 if __name__ == "__main__":

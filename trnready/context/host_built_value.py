@@ -141,6 +141,26 @@ class _Function:
                 self._walk(c.body)
 
 
+def _built_on_host(value) -> bool:
+    """A value made on the host where it is written: a NumPy call (`np.array(rows)`, `numpy.zeros(n)`), a constant
+    or a list of constants. Only such a first value lets a name later turned into a tensor and narrowed in place
+    count as host data; a value that is Python by some longer reading (a loop's target, an attribute, a call's
+    result, an empty list filled later) may hold device tensors (`top = preds.squeeze(-1)`, then `top =
+    top.masked_select(keep)`; `parts = []`, appends, then `parts = torch.cat(parts)`)."""
+    if value is None:
+        return False
+    if type(value) is ast.Constant:
+        return True
+    if type(value) in (ast.List, ast.Tuple):  # written out in full; an empty list is filled later, with anything
+        return bool(value.elts) and all(_built_on_host(e) for e in value.elts)
+    if type(value) is ast.Call:
+        f = value.func
+        while type(f) is ast.Attribute:
+            f = f.value
+        return type(f) is ast.Name and f.id in ("np", "numpy")
+    return False
+
+
 class _Kinds:
     """Whether an expression is a tensor built on the host (HOST), a Python value (PY) or unknown (None), by what
     the enclosing functions assign; names of the module, parameters and attributes are unknown."""
@@ -284,7 +304,7 @@ class _Kinds:
                     # torch.tensor(table)`, `table = table.reshape(...)`) is host data too; a loop's target is not
                     # (`for i, x in enumerate(batch)` reads as Python values whatever the batch holds)
                     kinds = [self.of(v, depth + 1) for v in values]
-                    if HOST in kinds and all(k == HOST or k == PY and not self._loop_iter(v)
+                    if HOST in kinds and all(k == HOST or k == PY and _built_on_host(v)
                                              for k, v in zip(kinds, values)):
                         found = HOST
                 finally:
@@ -293,9 +313,6 @@ class _Kinds:
         finally:
             del self.busy[key]
 
-    def _loop_iter(self, value) -> bool:
-        up = parent_of(self.ctx, value) if value is not None else None
-        return isinstance(up, (ast.For, ast.AsyncFor, ast.comprehension)) and up.iter is value
 
     @staticmethod
     def _arg_nodes(call):

@@ -388,7 +388,11 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
             # Attention processors the library calls with the mask of a model call: none in the project passes one.
             from .project.processor_masks import guard_processor_masks
 
-            report.findings = guard_processor_masks(report.findings, files, _python_reader(config.max_file_size))
+            from .project.step_memo import remembered
+
+            report.findings = remembered(
+                "processor-masks", report.findings, files, cache, digests,
+                lambda fs: guard_processor_masks(fs, files, _python_reader(config.max_file_size)))
             # A keyword handed to a project function that assigns that parameter before reading it.
             from .project.overwritten import guard_overwritten_keywords
 
@@ -499,14 +503,16 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
             # NCCL variables): its calls in the project are places of it (project/caller_places.py).
             from .project.caller_places import caller_places
 
-            report.findings = caller_places(report.findings, files, _text_by_rel(files, config.max_file_size),
-                                            _values_of(engine))
+            report.findings = remembered(
+                "caller-places", report.findings, files, cache, digests,
+                lambda fs: caller_places(fs, files, _text_by_rel(files, config.max_file_size), _values_of(engine)))
             # A subclass in another module handing its own mask to the base class's attention method: where it
             # enters is a place of the attention finding (project/inherited_masks.py).
             from .project.caller_places import mask_places
 
-            report.findings = mask_places(report.findings, files, _text_by_rel(files, config.max_file_size),
-                                          _values_of(engine))
+            report.findings = remembered(
+                "mask-places", report.findings, files, cache, digests,
+                lambda fs: mask_places(fs, files, _text_by_rel(files, config.max_file_size), _values_of(engine)))
         except StaleSummary as e:
             # A cached summary of the wrong shape, found when first unpacked: as a bad entry is a miss
             # anywhere else, its entry is dropped (with this run's pending writes) and the scan starts again.

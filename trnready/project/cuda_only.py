@@ -440,42 +440,12 @@ def _under(build_path: str, cuda_path: str) -> bool:
 def cuda_only_paths(findings: list, files, engine, read_text, root, cache=None, digests=()) -> list:
     """Lower the custom-kernel findings, and guard the others, inside definitions the project runs only for CUDA
     tensors beside a PyTorch path (module docstring). `read_text(sf)`: a scanned Python file's text or None. The
-    changes are kept in the result cache under the digests of the scanned files and the findings handed in: a
-    warm re-scan of an unchanged tree reads no file for this step."""
-    from ..cache import StepMemo
+    changes are kept in the result cache under the digests of the scanned files and the findings handed in
+    (project/step_memo.py): a warm re-scan of an unchanged tree reads no file for this step."""
+    from .step_memo import remembered
 
-    memo = StepMemo(cache, REASON)
-    key = _memo_key(memo, files, digests, findings)
-    got = memo.get(key)
-    if not (isinstance(got, list) and all(isinstance(g, list) and len(g) == 9 for g in got)):
-        out = _decide(findings, files, engine, read_text, root)
-        got = [[a.path, a.line, a.column, a.rule, b.severity, b.guarded, b.guarded_by, b.message,
-                [list(p) for p in b.elsewhere]] for a, b in zip(findings, out) if a is not b]
-        memo.put(key, got)
-    if not got:
-        return findings
-    edits = {tuple(g[:4]): g[4:] for g in got}
-    out = []
-    for f in findings:
-        e = edits.get((f.path, f.line, f.column, f.rule))
-        out.append(f if e is None else replace(f, severity=e[0], guarded=e[1], guarded_by=e[2], message=e[3],
-                                               elsewhere=tuple(tuple(p) for p in e[4])))
-    return out
-
-
-def _memo_key(memo, files, digests, findings) -> str | None:
-    """The scanned files with their digests (Python and CUDA sources are read) and the findings handed in."""
-    import hashlib
-
-    if memo.cache is None or len(digests) != len(files) or not all(digests):
-        return None
-    h = hashlib.sha256(f"{memo.cache.salt}\0{memo.step}".encode())
-    for sf, digest in zip(files, digests):
-        h.update(f"\0{sf.rel}\0{digest}".encode("utf-8", "surrogatepass"))
-    for f in findings:
-        h.update(f"\0{f.path}:{f.line}:{f.column}:{f.rule}:{f.severity}:{f.guarded}:{f.suppressed}:{f.cell}"
-                 .encode("utf-8", "surrogatepass"))
-    return h.hexdigest()
+    return remembered(REASON, findings, files, cache, digests,
+                      lambda fs: _decide(fs, files, engine, read_text, root))
 
 
 def _decide(findings: list, files, engine, read_text, root) -> list:

@@ -965,3 +965,8 @@ def parse_python_version_file(text: str) -> Manifest:
             r.raw = body
             man.pyreqs.append(r)
     return man
+
+
+# Manifest parsers by file kind (trnready/filekinds.py): the TOML ones take the parsed table and the text.
+TOML_PARSERS = {"pyproject": parse_pyproject, "pipfile": parse_pipfile, "pixi": parse_pixi}
+TEXT_PARSERS = {"setup-cfg": parse_setup_cfg, "python-version": parse_python_version_file, "conda": parse_conda}

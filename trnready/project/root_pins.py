@@ -4,7 +4,8 @@ A repository-level advisory about a library behaviour that only some releases ha
 weight loading, which HF_DEACTIVATE_ASYNC_LOAD turns off, exists from the 5.x releases on) says nothing to a
 project whose own install declarations keep the library below those releases: `transformers==4.19.2` in the
 root `requirements.txt` or conda `environment.yaml`. Only manifests at the scan root count (the project's
-install: requirements files, pyproject.toml, setup.py, setup.cfg, conda environment files, Pipfile): a pin in
+install: requirements and constraints files, pyproject.toml, setup.py, setup.cfg, conda environment files, Pipfile,
+pixi.toml, read by the kind the scan gives each name): a pin in
 an example's or a test suite's own requirements says what that example was tried with, not what the project
 installs. The package is capped when at least one of them gives it a ceiling, every ceiling given lies in the
 range, and no declaration asks for a version above it (`>=5`). Anything unreadable keeps the finding.
@@ -24,16 +25,19 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised only on Python 3.10
     import tomli as tomllib
 
-from ..requirements import _ceiling, ceiling_in, norm, parse_conda, parse_requirements, parse_setup_cfg, \
+from ..filekinds import kind_of
+from ..requirements import TEXT_PARSERS, TOML_PARSERS, _ceiling, ceiling_in, norm, parse_requirements, \
     parse_setup_py
 
 _MAX_BYTES = 512 * 1024
-_REQ_FILE = re.compile(r"^requirements[\w.-]*\.(?:txt|in)$", re.IGNORECASE)
-_CONDA_FILE = re.compile(r"^environment[\w.-]*\.ya?ml$", re.IGNORECASE)
 
 
 def _deps_of(path: Path) -> list:
+    """The declarations of a manifest, by the kind the scan gives its name (a setup.py is read as Python)."""
     name = path.name
+    kind = "setup-py" if name == "setup.py" else kind_of(name)
+    if kind not in ("requirements", "setup-py") and kind not in TOML_PARSERS and kind not in TEXT_PARSERS:
+        return []
     try:
         if path.stat().st_size > _MAX_BYTES:
             return []
@@ -41,22 +45,15 @@ def _deps_of(path: Path) -> list:
     except OSError:
         return []
     try:
-        if _REQ_FILE.match(name):
+        if kind == "requirements":
             return parse_requirements(text)[0]
-        if _CONDA_FILE.match(name):
-            return parse_conda(text).deps
-        if name == "setup.py":
+        if kind == "setup-py":
             return parse_setup_py(ast.parse(text), text.splitlines()).deps
-        if name == "setup.cfg":
-            return parse_setup_cfg(text).deps
-        if name in ("pyproject.toml", "Pipfile"):
-            from ..requirements import parse_pipfile, parse_pyproject
-
-            data = tomllib.loads(text)
-            return (parse_pyproject(data, text) if name == "pyproject.toml" else parse_pipfile(data, text)).deps
+        if kind in TOML_PARSERS:
+            return TOML_PARSERS[kind](tomllib.loads(text), text).deps
+        return TEXT_PARSERS[kind](text).deps
     except (SyntaxError, ValueError, RecursionError, tomllib.TOMLDecodeError):
         return []
-    return []
 
 
 def root_deps(root, package: str) -> list:

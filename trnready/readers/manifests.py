@@ -45,14 +45,9 @@ def _read(ctx: FileContext) -> ReadResult:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as e:
             return ReadResult([], Diagnostic(rel, "syntax-error", f"invalid TOML: {e}"), [])
-        parse = {"pyproject": rq.parse_pyproject, "pipfile": rq.parse_pipfile, "pixi": rq.parse_pixi}[kind]
-        man = parse(data, text)
-    elif kind == "setup-cfg":
-        man = rq.parse_setup_cfg(text)
-    elif kind == "python-version":
-        man = rq.parse_python_version_file(text)
-    elif kind == "conda":
-        man = rq.parse_conda(text)
+        man = rq.TOML_PARSERS[kind](data, text)
+    elif kind in rq.TEXT_PARSERS:
+        man = rq.TEXT_PARSERS[kind](text)
     else:
         return ReadResult()
     emit_deps(man.deps, lines, ctx.engine, em, mention)

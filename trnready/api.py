@@ -387,7 +387,6 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
             report.findings = guard_by_callers(report.findings, files, summaries, engine, cache, config, digests)
             # Attention processors the library calls with the mask of a model call: none in the project passes one.
             from .project.processor_masks import guard_processor_masks
-
             from .project.step_memo import remembered
 
             report.findings = remembered(

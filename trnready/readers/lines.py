@@ -75,6 +75,10 @@ def _with_assignments(f, text: str, assigned: dict):
     return replace(f, occurrences=tuple(sorted({*f.occurrences, *more}))) if more else f
 
 
+# Batch-scheduler directives written as comments (`#SBATCH --gres=gpu:8`, `#BSUB -gpu num=4`): read as code.
+_DIRECTIVES = ("#SBATCH", "#BSUB")
+
+
 def emit_lines(kind: str, lines: list[str], engine, em: Emitter, mention_text: str, cell=None,
                only: set | None = None, test: bool = False, sourced: dict | None = None):
     """Line matchers for `kind`; `only` restricts to some 1-based line numbers (notebook shell lines); `test`: a
@@ -96,9 +100,8 @@ def emit_lines(kind: str, lines: list[str], engine, em: Emitter, mention_text: s
     for n, ln in enumerate(lines, 1):
         if (only is not None and n not in only) or n in foreign:
             continue
-        if kind == "shell" and ln.lstrip().startswith(("#SBATCH", "#BSUB")):
-            # a Slurm or LSF directive, not a comment
-            tag = "#SBATCH" if ln.lstrip().startswith("#SBATCH") else "#BSUB"
+        if kind == "shell" and ln.lstrip().startswith(_DIRECTIVES):  # a Slurm or LSF directive, not a comment
+            tag = next(t for t in _DIRECTIVES if ln.lstrip().startswith(t))
             body = rq.strip_comment(ln.replace(tag, " " * len(tag), 1))
         elif kind in ("cuda", "cpp"):
             body = ln  # `#` starts a preprocessor line (`#include <cudnn.h>`), not a comment

@@ -53,7 +53,7 @@ def acting_helper(tree: ast.Module, f, lines: list, effect_only: bool, max_lines
     if effect_only:
         # the statement is the finding's call itself (`torch.cuda.empty_cache()`), not a call given its value
         if not (type(stmt) is ast.Expr and type(stmt.value) is ast.Call and stmt.lineno == f.line
-                and _char_column(lines, stmt) == f.column):
+                and char_column(lines, stmt) == f.column):
             return None
     elif _asks(stmt, f.line):
         return None
@@ -119,11 +119,12 @@ def code_lines(fn) -> int:
     return (fn.end_lineno or fn.lineno) - start
 
 
-def _char_column(lines: list, node) -> int:
-    from ..readers.python import _column as char_column
+def char_column(lines: list, node) -> int:
+    """The 1-based character column of a node in the file's lines (ast gives a UTF-8 byte offset)."""
+    from ..readers.python import _column
 
     line = lines[node.lineno - 1] if 0 < node.lineno <= len(lines) else ""
-    return char_column(line, node.col_offset)
+    return _column(line, node.col_offset)
 
 
 def _exits_before(stmts, line: int, params: set) -> list:

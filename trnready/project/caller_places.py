@@ -27,7 +27,7 @@ from dataclasses import replace
 
 from ..astwalk import walk
 from ..scope import classify
-from .acting_helpers import acting_helper, calls_of, code_lines
+from .acting_helpers import acting_helper, calls_of, char_column as _column, code_lines
 from .link import module_names
 
 MAX_NAMED = 3
@@ -239,14 +239,6 @@ def _may_call(text: str, name: str, where: str, imports: dict) -> bool:
         return False
     parts = [p for p in (where[:-3] if where.endswith(".py") else where).split("/") if p and p != "__init__"]
     return any(re.search(r"\b" + re.escape(p) + r"\b", said) for p in parts)
-
-
-def _column(lines: list, node) -> int:
-    """The 1-based character column of a node (ast gives a UTF-8 byte offset)."""
-    from ..readers.python import _column as char_column
-
-    line = lines[node.lineno - 1] if 0 < node.lineno <= len(lines) else ""
-    return char_column(line, node.col_offset)
 
 
 def _helper_of(tree: ast.Module, f, lines: list):

@@ -28,6 +28,7 @@ from dataclasses import replace
 from ..astwalk import walk
 from ..scope import classify
 from .acting_helpers import acting_helper, calls_of, char_column as _column, code_lines
+from .helper_imports import from_helper as _from_helper, imported_names as _imported_names
 from .link import module_names
 
 MAX_NAMED = 3
@@ -202,7 +203,7 @@ def mask_places(findings: list, files, text_of, values: dict) -> list:
     py = [sf.rel for sf in files if sf.kind == "python"]
     trees: dict = {}
     return inherited_mask_places(findings, py, text_of, values, module_names(py),
-                                 lambda rel: _tree(trees, rel, text_of), _column, _from_helper)
+                                 lambda rel: _tree(trees, rel, text_of), _column)
 
 
 def _tree(trees: dict, rel: str, text_of):
@@ -376,31 +377,6 @@ def _passes(call: ast.Call, pos, param: str) -> bool:
     return pos < len(before)
 
 
-def _imported_names(tree: ast.Module, rel: str, names: dict, renamed: bool = False) -> list:
-    """[(local name, absolute module)] of the file's `from module import name` statements (any depth); with
-    renamed, [(local name, imported name, absolute module)] including `import name as other`."""
-    mine = names.get(rel) or []
-    out: list = []
-    for node in walk(tree):
-        if not isinstance(node, ast.ImportFrom):
-            continue
-        mods = []
-        if node.level:
-            for m in mine:  # a relative import, from each name the file can be imported as
-                pkg = m.split(".") if rel.endswith("__init__.py") else m.split(".")[:-1]
-                if node.level - 1 <= len(pkg):
-                    base = pkg[:len(pkg) - (node.level - 1)]
-                    mods.append(".".join([*base, *([node.module] if node.module else [])]))
-        elif node.module:
-            mods.append(node.module)
-        for a in node.names:  # a helper imported under another name is followed only when asked
-            if renamed:
-                out += [(a.asname or a.name, a.name, m) for m in mods]
-            elif a.asname in (None, a.name):
-                out += [(a.name, m) for m in mods]
-    return out
-
-
 def _module_aliases(tree: ast.Module, imported: list, where: str, names: dict) -> set:
     """Local names the file binds to the helper's module or to the package re-exporting it: `from pkg import mpu`,
     `import pkg.mpu as mpu`."""
@@ -409,15 +385,6 @@ def _module_aliases(tree: ast.Module, imported: list, where: str, names: dict) -
         if isinstance(node, ast.Import):
             out.update(a.asname for a in node.names if a.asname and _from_helper(a.name, where, names))
     return out
-
-
-def _from_helper(mod: str, where: str, names: dict) -> bool:
-    """Whether `from mod import name` can mean the helper of file `where`: mod is that module, or the package
-    holding it (its `__init__.py` re-exports the helper)."""
-    for n in names.get(where) or []:
-        if mod == n or ("." in n and not where.endswith("__init__.py") and mod == n.rsplit(".", 1)[0]):
-            return True
-    return False
 
 
 # ---------------------------------------------------------------- option defaults read in another module

@@ -7,7 +7,8 @@ SDPA as `attn_mask=mask`. The SDPA call is the finding (in the base class's modu
 line that says which mask it is, as `trnready/mask_sources.py` lists such arguments inside one file. Here the
 callers are in other modules, so it is a project step: a finding of `mask-source-categories` whose call is given, as
 a keyword whose name holds `mask`, a parameter of the method of a module-level class enclosing it. Subclasses are
-found in the modules importing that class by name from its module (or from the package re-exporting it), through
+found in the modules importing that class by name from its module (or from the package re-exporting it; imports
+are read as the caller-places step reads them, relative ones included), through
 their class statement's bases; their calls `self.method(...)` (unless the subclass overrides it) and
 `super().method(...)` handing the parameter a value are places of the finding, at that value. `None`, an argument
 left out, or the caller's own parameter handed on add nothing (places only: nothing here drops or guards a finding).
@@ -18,14 +19,13 @@ import ast
 from dataclasses import replace
 
 from ..astwalk import walk
+from .helper_imports import from_helper, imported_names
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
-def inherited_mask_places(findings: list, py: list, text_of, values: dict, names: dict, tree_of, column,
-                          from_module) -> list:
-    """`tree_of(rel)`: a parsed file or None; `column(lines, node)`: its 1-based character column;
-    `from_module(mod, rel, names)`: whether `from mod import X` can mean a name of file `rel`."""
+def inherited_mask_places(findings: list, py: list, text_of, values: dict, names: dict, tree_of, column) -> list:
+    """`tree_of(rel)`: a parsed file or None; `column(lines, node)`: its 1-based character column."""
     cats = frozenset(values.get("mask-source-categories", ()))
     wanted = [i for i, f in enumerate(findings) if f.category in cats and not f.guarded and not f.suppressed
               and f.cell is None and f.path.endswith(".py")]
@@ -52,7 +52,8 @@ def inherited_mask_places(findings: list, py: list, text_of, values: dict, names
             if cls not in text or meth + "(" not in text:
                 continue
             tree = tree_of(rel)
-            local = _imported_as(tree, cls, where, names, from_module) if tree is not None else set()
+            local = {loc for loc, original, mod in imported_names(tree, rel, names, renamed=True)
+                     if original == cls and from_helper(mod, where, names)} if tree is not None else set()
             if not local:
                 continue
             lines = text.splitlines()
@@ -91,16 +92,6 @@ def _mask_parameters(tree: ast.Module, line: int):
                                 found[v.id] = None
             return (d.name, m.name, found) if found else None
     return None
-
-
-def _imported_as(tree: ast.Module, cls: str, where: str, names: dict, from_module) -> set:
-    out = set()
-    for node in walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            for a in node.names:
-                if a.name == cls and from_module(node.module, where, names):
-                    out.add(a.asname or a.name)
-    return out
 
 
 def _mask_arguments(sub: ast.ClassDef, meth: str, params: dict) -> list:

@@ -1060,6 +1060,11 @@ class _Spans:
                 self.block(s.body)
                 self.branch = outer
             elif k in (ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith):
+                if k in (ast.For, ast.AsyncFor) and i + 1 < len(stmts) and self._returns_at_first(s.body):
+                    # `for w in weights: if not w.is_cuda: return` (torch's own `flatten_parameters`, copied into
+                    # projects): the first element already leaves the function on Neuron, so nothing after the loop
+                    # runs there. The loop runs over the tensors the code is about to use, never an empty list.
+                    self.add(stmts[i + 1], stmts[-1])
                 self.block(s.body)
                 self.block(getattr(s, "orelse", []))
             elif blocks_of(k):  # try / try* / match: every nested block (handlers and match cases hold statements)
@@ -1074,6 +1079,13 @@ class _Spans:
                     self.block(getattr(s, name, None) or [])
                 for h in (getattr(s, "handlers", None) or []) + (getattr(s, "cases", None) or []):
                     self.block(h.body)
+
+    def _returns_at_first(self, body) -> bool:
+        """The loop body opens with `if <always true on Neuron>: ... return` (no `break` or `continue` before it):
+        its first pass leaves the function."""
+        first = body[0] if body else None
+        return type(first) is ast.If and bool(first.body) and type(first.body[-1]) is ast.Return \
+            and self.conds.always(first.test)
 
     def _after_absent_import(self, body) -> None:
         """`try: import flash_attn` then `torch.cuda.get_device_properties(i)` (exllamav2's attn.py): on a Trainium

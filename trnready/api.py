@@ -449,6 +449,11 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
 
             report.findings = cuda_only_paths(report.findings, files, engine, _python_reader(config.max_file_size),
                                               root, cache, digests)
+            # Modules imported only under a CUDA check, and the CUDA files only they build (project/gated_imports.py).
+            from .project.gated_imports import guard_gated_modules
+
+            report.findings = guard_gated_modules(report.findings, files, _values_of(engine),
+                                                  _python_reader(config.max_file_size))
             # CUDA files only the CUDA arm of a build script compiles, a C++ build otherwise (iRPE's rpe_ops).
             from .project.cuda_gated_sources import lower_gated_sources
 

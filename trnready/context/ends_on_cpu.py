@@ -34,13 +34,13 @@ def _to_cpu(st) -> bool:
 
 @predicate("ends-on-cpu", kinds=("reference", "device"), effect="guard")
 def ends_on_cpu(ctx, hit) -> bool:
-    """The match is the check or the device string of a device pick (`device = "cpu"` / `if torch.cuda.is_available(): device =
-    "cuda"`, or `device = "cuda" if ... else "cpu"`) in a function whose own body (not a branch of it) later moves
-    the model to the CPU (`model.to("cpu")`, `model.cpu()`), and after that statement the function neither reads
-    the picked device again nor places anything on a device. Export and conversion scripts do that: the device
-    only speeds up work on the weights (averaging checkpoints), then the model is traced, scripted or saved on the
-    CPU. Everything the script leaves behind is made on the host, so on Trainium the CPU the pick falls back to
-    is already the intended result. A function that uses the device after the move stays a finding."""
+    """The match is the check or the device string of a device pick (`device = "cpu"` / `if torch.cuda.is_available():
+    device = "cuda"`, or `device = "cuda" if ... else "cpu"`) in a function whose own body (not a branch of it)
+    later moves the model to the CPU (`model.to("cpu")`, `model.cpu()`), and after that statement the function
+    neither reads the picked device again nor places anything on a device. Export and conversion scripts do that:
+    the device only speeds up work on the weights (averaging checkpoints), then the model is traced, scripted or
+    saved on the CPU. Everything the script leaves behind is made on the host, so on Trainium the CPU the pick falls
+    back to is already the intended result. A function that uses the device after the move stays a finding."""
     found = _pick(ctx, hit.node)
     if found is None:
         return False

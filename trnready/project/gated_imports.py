@@ -60,7 +60,8 @@ def guard_gated_modules(findings: list, files, values: dict, read_text) -> list:
     for rel in kernels:
         name = PurePosixPath(rel).name
         naming = [r for r in py if name in text(r)]
-        if naming and all(r in gated for r in naming) and not any(_lists_sources(text(r)) for r in py if r not in gated):
+        if naming and all(r in gated for r in naming) \
+                and not any(_lists_sources(text(r)) for r in py if r not in gated):
             gated.add(rel)
     return [replace(f, guarded=True, guarded_by=REASON)
             if f.path in gated and not f.guarded and not f.suppressed and f.cell is None else f
@@ -93,23 +94,23 @@ def _only_guarded_imports(rel: str, source: str, stem: str, values: dict) -> boo
     tree, _diag = parse(source, rel)
     if tree is None:
         return False
-    imports = []
+    imports: list = []
     for node in walk(tree):
-        k = type(node)
-        if k is ast.Import:
-            if any(stem in a.name.split(".") for a in node.names):
-                if not all(a.name.split(".")[-1] == stem or stem not in a.name.split(".") for a in node.names):
+        if isinstance(node, ast.Import):
+            names = [a.name.split(".") for a in node.names]
+            if any(stem in parts for parts in names):
+                if any(stem in parts[:-1] for parts in names):
                     return False  # `import pkg.mod.sub`: a package of that name, not the module
                 imports.append(node)
-        elif k is ast.ImportFrom:
+        elif isinstance(node, ast.ImportFrom):
             parts = (node.module or "").split(".")
             if stem in parts[:-1]:
                 return False
             if parts[-1] == stem or any(a.name == stem for a in node.names):
                 imports.append(node)
-        elif k is ast.Name and node.id == stem or k is ast.Attribute and node.attr == stem:
+        elif isinstance(node, ast.Name) and node.id == stem or isinstance(node, ast.Attribute) and node.attr == stem:
             return False
-        elif k is ast.Constant and isinstance(node.value, str) and stem in node.value:
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and stem in node.value:
             return False
     if not imports:
         return False

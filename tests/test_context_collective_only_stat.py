@@ -1,7 +1,8 @@
 """collective-only-stat: Python statistics put in a float64 tensor only for a collective are no model tensor."""
 from conftest import scan_findings
 
-SRC = '''import torch
+SRC = '''import numpy as np
+import torch
 import torch.distributed as dist
 
 
@@ -32,12 +33,20 @@ class Meter:
         t = torch.tensor([a.sum(), b], dtype=torch.float64, device="cuda")
         dist.all_reduce(t)
         return t.tolist()
+
+    def logged(self, pred, ious):
+        total = pred.new_tensor([np.sum(ious)], dtype=torch.float64)
+        self.sum += total.item()
+
+    def logged_then_used(self, pred, ious):
+        total = pred.new_tensor([np.sum(ious)], dtype=torch.float64)
+        return pred * total
 '''
 
 
 def test_a_float64_tensor_of_python_stats_only_reduced_and_read_back_is_guarded(tmp_path):
     (tmp_path / "meter.py").write_text(SRC)
     found = [(f[1], f[5]) for f in scan_findings(tmp_path, "--show-guarded") if f[3] == "TRN121"]
-    # 7 and 15 only go through all_reduce and back to Python; 20 is multiplied into a tensor; 25 meets no
-    # collective; 29 is built from a tensor method's result
-    assert found == [(7, True), (15, True), (20, False), (25, False), (29, False)]
+    # 8 and 16 only go through all_reduce and back to Python, 26 and 35 only back to Python (a NumPy sum of host
+    # values); 21 and 39 are multiplied into a tensor; 30 is built from a tensor method's result
+    assert found == [(8, True), (16, True), (21, False), (26, True), (30, False), (35, True), (39, False)]

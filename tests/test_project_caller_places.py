@@ -76,3 +76,14 @@ def test_a_helper_bracketing_its_callable_parameter_is_placed_at_its_calls():
     assert "elsewhere" not in found[("pkg/util/timing.py", 10, "TRN243")]
     # a helper that calls no parameter of its own keeps its finding alone
     assert "elsewhere" not in found[("pkg/util/timing.py", 15, "TRN243")]
+
+
+def test_a_call_the_helpers_finding_lists_is_not_reported_again_through_its_default():
+    proc = run_cli("scan", FIXTURES / "caller_places_listed", "--format", "json", "--no-cache", "--exit-zero")
+    found = {(f["path"], f["line"], f["rule"]): f for f in json.loads(proc.stdout)["findings"]}
+    # the GradScaler finding lists fit.py:8 (new_scaler() called there); the "cuda" default reaching the same
+    # GradScaler from that call says it again in another category, so it is no finding of its own
+    f = found[("tools/scaling.py", 5, "TRN252")]
+    assert [(e["path"], e["line"]) for e in f["elsewhere"]] == [("fit.py", 8)]
+    assert ("tools/scaling.py", 4, "TRN242") in found
+    assert not [k for k in found if k[0] == "fit.py"]

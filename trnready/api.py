@@ -449,6 +449,11 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
 
             report.findings = cuda_only_paths(report.findings, files, engine, _python_reader(config.max_file_size),
                                               root, cache, digests)
+            # Modules imported only under a CUDA check, and the CUDA files only they build (project/gated_imports.py).
+            from .project.gated_imports import guard_gated_modules
+
+            report.findings = guard_gated_modules(report.findings, files, _values_of(engine),
+                                                  _python_reader(config.max_file_size))
             # CUDA files only the CUDA arm of a build script compiles, a C++ build otherwise (iRPE's rpe_ops).
             from .project.cuda_gated_sources import lower_gated_sources
 
@@ -505,6 +510,11 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
             report.findings = remembered(
                 "caller-places", report.findings, files, cache, digests,
                 lambda fs: caller_places(fs, files, _text_by_rel(files, config.max_file_size), _values_of(engine)))
+            # A linked finding at a call the helper's own finding already lists (another rule saying the same
+            # thing through the helper's default) is that finding's place.
+            from .project.caller_places import listed_callers
+
+            report.findings = listed_callers(report.findings)
             # A subclass in another module handing its own mask to the base class's attention method: where it
             # enters is a place of the attention finding (project/inherited_masks.py).
             from .project.caller_places import mask_places

@@ -36,8 +36,9 @@ from .scope import classify
 # 16: a CUDA tensor type a conditional expression picks under a flag folds into the flag's finding; 17: a test
 # folder's CUDA source without a kernel is guarded, cuda-kernel-test; 18: conda-lock pins are places of the
 # declarations' findings; 19: never-imported modules of monorepo sub-projects; 21: a mask comparison written in
-# the index, and an index bound to a reported data-dependent call, fold by mask).
-VERSION = 21
+# the index, and an index bound to a reported data-dependent call, fold by mask; 22: a linked finding at a call
+# the helper's finding lists is that finding's place).
+VERSION = 22
 
 
 # ---------------------------------------------------------------- file steps

@@ -1,4 +1,4 @@
-"""collective-only-stat: a tensor of Python numbers made only to be summed across ranks and read back."""
+"""collective-only-stat: a tensor of host numbers made only to be summed across ranks, or read back."""
 from __future__ import annotations
 
 import ast
@@ -6,8 +6,10 @@ import ast
 from .base import assigned_name, call_taking, dotted, parent_of, predicate
 from ..astwalk import walk
 
-# torch functions that build a tensor from the Python values they are given.
-_FROM_VALUES = frozenset({"tensor", "as_tensor", "DoubleTensor", "Tensor"})
+# torch functions (and the tensor method `new_tensor`) that build a tensor from the Python values they are given.
+_FROM_VALUES = frozenset({"tensor", "as_tensor", "DoubleTensor", "Tensor", "new_tensor"})
+# Modules whose functions answer host values (`np.sum(ious)`): a number of the host, as a Python scalar is.
+_HOST_MODULES = ("np.", "numpy.", "math.", "statistics.")
 # Collectives that take the tensor as their input (and, in place, as their output).
 _COLLECTIVES = frozenset({"all_reduce", "reduce", "broadcast", "all_reduce_multigpu"})
 # Conversions that hand the values back to host Python.
@@ -20,9 +22,11 @@ def collective_only_stat(ctx, hit) -> bool:
     attributes, constants, arithmetic on them: `[self.count, self.total]`), the result is assigned to a name, and
     every read of that name in the function (up to a line that binds it again: `t = t.tolist()`) is the tensor
     argument of a collective (`dist.all_reduce(t)`, `reduce`, `broadcast`) or a conversion back to the host
-    (`t.tolist()`, `t[0].item()`), with at least one collective. Such a tensor only carries host statistics (a
-    logger's count and total) through the collective because collectives take tensors: no model arithmetic sees
-    it, so its dtype is no port item. The device it is made on is a separate finding of its own rule."""
+    (`t.tolist()`, `t[0].item()`). Such a tensor only carries host statistics (a logger's count and total, an
+    IoU sum kept for the log) through the collective because collectives take tensors, or straight back to the
+    host: no model arithmetic sees it, so its dtype is no port item. `x.new_tensor([...])` builds one too, and a
+    NumPy or `math` function of host values (`np.sum(ious)`) is a host number. The device it is made on is a
+    separate finding of its own rule."""
     call = call_taking(ctx, hit.node)
     if call is None or dotted(call.func).rpartition(".")[2] not in _FROM_VALUES or not call.args:
         return False
@@ -39,7 +43,7 @@ def collective_only_stat(ctx, hit) -> bool:
     reads = [n for n in names if type(n.ctx) is ast.Load and n.lineno > line
              and (rebound is None or n.lineno <= rebound)]
     uses = [_use(ctx, n) for n in reads]
-    return "collective" in uses and all(u is not None for u in uses)
+    return bool(uses) and all(u is not None for u in uses)
 
 
 def _python_number(e) -> bool:
@@ -52,7 +56,14 @@ def _python_number(e) -> bool:
         return _python_number(e.operand)
     if type(e) is ast.Call and type(e.func) is ast.Name and e.func.id in ("float", "int", "len") and e.args:
         return True
+    if type(e) is ast.Call and dotted(e.func).startswith(_HOST_MODULES):
+        return all(_host_argument(a) for a in e.args)
     return False
+
+
+def _host_argument(e) -> bool:
+    """An argument of a NumPy / math call that is no tensor expression: a name, a constant, a Python number."""
+    return type(e) in (ast.Name, ast.Constant, ast.List, ast.Tuple) or _python_number(e)
 
 
 def _use(ctx, name):

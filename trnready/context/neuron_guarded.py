@@ -119,6 +119,18 @@ def _cuda_device_type(e) -> bool:
         and e.value.args[0].value == "cuda"
 
 
+# Members of a project's device enum (or a class of constants) that name CUDA: `TorchDevice.CUDA`, `Device.GPU`.
+_CUDA_MEMBERS = frozenset({"CUDA", "GPU"})
+
+
+def _cuda_member(e) -> bool:
+    """`TorchDevice.CUDA`: an upper-case member named CUDA or GPU of a class or module (not of torch itself), the
+    project's spelling of the device string "cuda" (`class TorchDevice(str, Enum): CUDA = "cuda"`). A device
+    compared with it is the CUDA device only."""
+    return type(e) is ast.Attribute and e.attr in _CUDA_MEMBERS and type(e.value) in (ast.Name, ast.Attribute) \
+        and not dotted(e.value).startswith("torch")
+
+
 def _toolkit_variable(left, right) -> bool:
     """`"CUDA_HOME" in os.environ`: the variable is set where a CUDA toolkit is installed, never on Trainium."""
     return type(left) is ast.Constant and left.value in _TOOLKIT_HOMES and _tail(right) == "environ"
@@ -262,7 +274,7 @@ class _Conditions:
                 return True  # `state = torch.cuda.get_rng_state() if torch.cuda.is_available() else None`
             if op in (ast.Eq, ast.In, ast.Is):
                 if any((type(o) is ast.Constant and (_cuda_string(o.value) or o.value in self.words))
-                       or _nccl_name(o) or _cuda_device_type(o) for o in (left, right)):
+                       or _nccl_name(o) or _cuda_device_type(o) or _cuda_member(o) for o in (left, right)):
                     # x.device.type == "cuda", device == "xpu", args.device in ("mps",); also `backend == "nccl"`:
                     # the process group runs on the neuron backend there
                     return True
@@ -313,7 +325,7 @@ class _Conditions:
                     return True
             if op in (ast.NotEq, ast.NotIn, ast.IsNot) and any(
                     (type(o) is ast.Constant and (_cuda_string(o.value) or o.value in self.words))
-                    or _nccl_name(o) or _cuda_device_type(o)
+                    or _nccl_name(o) or _cuda_device_type(o) or _cuda_member(o)
                     for o in (left, right)):
                 return True
             if op is ast.NotIn and _cuda_strings(right):
@@ -1060,6 +1072,11 @@ class _Spans:
                 self.block(s.body)
                 self.branch = outer
             elif k in (ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith):
+                if k in (ast.For, ast.AsyncFor) and i + 1 < len(stmts) and self._returns_at_first(s.body):
+                    # `for w in weights: if not w.is_cuda: return` (torch's own `flatten_parameters`, copied into
+                    # projects): the first element already leaves the function on Neuron, so nothing after the loop
+                    # runs there. The loop runs over the tensors the code is about to use, never an empty list.
+                    self.add(stmts[i + 1], stmts[-1])
                 self.block(s.body)
                 self.block(getattr(s, "orelse", []))
             elif blocks_of(k):  # try / try* / match: every nested block (handlers and match cases hold statements)
@@ -1074,6 +1091,13 @@ class _Spans:
                     self.block(getattr(s, name, None) or [])
                 for h in (getattr(s, "handlers", None) or []) + (getattr(s, "cases", None) or []):
                     self.block(h.body)
+
+    def _returns_at_first(self, body) -> bool:
+        """The loop body opens with `if <always true on Neuron>: ... return` (no `break` or `continue` before it):
+        its first pass leaves the function."""
+        first = body[0] if body else None
+        return type(first) is ast.If and bool(first.body) and type(first.body[-1]) is ast.Return \
+            and self.conds.always(first.test)
 
     def _after_absent_import(self, body) -> None:
         """`try: import flash_attn` then `torch.cuda.get_device_properties(i)` (exllamav2's attn.py): on a Trainium

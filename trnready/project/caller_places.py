@@ -193,6 +193,44 @@ def caller_places(findings: list, files, text_of, values: dict) -> list:
     return out
 
 
+def listed_callers(findings: list) -> list:
+    """A linked finding at a helper's call whose value chain (`(via train.py:962 make_scaler() → utils.py:59
+    make_scaler(device='cuda') → utils.py:71 GradScaler)`) ends at a finding that already lists that call as a
+    place of its own (`make_scaler() called at train.py:962`, from `caller_places`), whatever its rule: the
+    helper's finding says what the call does (a GradScaler on the CUDA default, cuda-amp) and the linked one says
+    it again through the default it reaches (a "cuda" string, cuda-device). One edit of the helper fixes both, so
+    the linked finding goes; its own occurrences (other calls on its lines' file) join the helper's places."""
+    from .report import _chain_end
+
+    listed: dict = {}  # (path, line) of a place -> index of the active finding listing it
+    for i, f in enumerate(findings):
+        if f.elsewhere and not f.guarded and not f.suppressed and f.cell is None:
+            for p, ln, _c, _r in f.elsewhere:
+                listed.setdefault((p, ln), i)
+    if not listed:
+        return findings
+    gone: dict = {}  # index of a linked finding -> index of the finding listing its call
+    for j, f in enumerate(findings):
+        if f.guarded or f.suppressed or f.cell is not None or " (via " not in f.message:
+            continue
+        end = _chain_end(f.message)
+        at = listed.get((f.path, f.line))
+        if end is None or at is None or at == j:
+            continue
+        target = findings[at]
+        if (target.path, target.line) == end or any(o[0] == end[1] for o in target.occurrences) \
+                and target.path == end[0]:
+            gone[j] = at
+    if not gone:
+        return findings
+    out = list(findings)
+    for j, at in gone.items():
+        f, t = findings[j], out[at]
+        more = tuple((f.path, ln, c, r) for ln, c, r in f.occurrences)
+        out[at] = replace(t, elsewhere=tuple(dict.fromkeys((*t.elsewhere, *more))))
+    return [f for k, f in enumerate(out) if k not in gone]
+
+
 def mask_places(findings: list, files, text_of, values: dict) -> list:
     """A subclass's mask handed to its base class's attention method in another module (project/inherited_masks.py)."""
     from .inherited_masks import inherited_mask_places

@@ -1,0 +1,38 @@
+"""ends-on-cpu: a device pick whose function moves the model to the CPU and never uses the device again."""
+from conftest import scan_findings
+
+SRC = '''import torch
+
+
+def convert(model, path):
+    device = "cpu"
+    if torch.cuda.is_available():
+        device = "cuda"
+    model.to(device)
+    model.half()
+    model.cpu()
+    torch.save(model.state_dict(), path)
+
+
+def convert_in_branch(model, path, fast):
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+    model.to(device)
+    if fast:
+        model.cpu()
+    torch.save(model.state_dict(), path)
+
+
+def convert_then_check(model, path):
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+    model.to("cpu")
+    print(model(torch.zeros(1, device=device)))
+'''
+
+
+def test_a_pick_before_the_model_moves_to_the_cpu_for_good_is_guarded(tmp_path):
+    (tmp_path / "convert.py").write_text(SRC)
+    found = sorted((f[1], f[3], f[5]) for f in scan_findings(tmp_path, "--show-guarded")
+                   if f[3] in ("TRN242", "TRN243"))
+    # 6/7: the model ends on the CPU and the device is not read after; 15: the move is in a branch; 23: the
+    # device is read after the move
+    assert [(line, guarded) for line, _, guarded in found] == [(6, True), (7, True), (15, False), (23, False)]

@@ -1,0 +1,25 @@
+"""Link step cuda-gated-import (project/gated_imports.py): a module imported only under a CUDA check never runs on
+Neuron, nor do the CUDA files only it builds."""
+import json
+
+from conftest import FIXTURES, run_cli
+
+
+def _findings():
+    proc = run_cli("scan", FIXTURES / "gated_imports", "--format", "json", "--no-cache", "--show-guarded",
+                   "--exit-zero")
+    return {(f["path"], f["rule"]): f.get("guarded_by") for f in json.loads(proc.stdout)["findings"]}
+
+
+def test_a_module_imported_only_under_a_cuda_check_and_its_kernel_are_guarded():
+    found = _findings()
+    assert found[("app/ops/fast_block.py", "TRN302")] == "cuda-gated-import"
+    assert found[("app/kernels/fast_block_kernel.cu", "TRN601")] == "cuda-gated-import"
+
+
+def test_a_module_imported_unconditionally_or_also_by_name_stays():
+    found = _findings()
+    # slow_block is imported at the top of search.py; lazy_block is also loaded by importlib from a string
+    assert found[("app/ops/slow_block.py", "TRN302")] is None
+    assert found[("app/kernels/slow_block_kernel.cu", "TRN601")] is None
+    assert found[("app/ops/lazy_block.py", "TRN243")] is None

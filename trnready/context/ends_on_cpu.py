@@ -1,0 +1,63 @@
+"""ends-on-cpu: a device pick in a function that moves its model to the CPU and never uses the device again."""
+from __future__ import annotations
+
+import ast
+
+from .base import enclosing_function, is_cpu, parent_of, places_on_device, predicate
+from ..astwalk import walk
+
+
+def _pick(ctx, node):
+    """(statement, device name) when the node is in the test of `if <check>: device = ...` or in the value of
+    `device = ... if <check> else ...`; None otherwise."""
+    child, up = node, parent_of(ctx, node)
+    while up is not None and not isinstance(up, ast.stmt):
+        child, up = up, parent_of(ctx, up)
+    if type(up) is ast.If and child is up.test:
+        names = {t.id for st in up.body + up.orelse if type(st) is ast.Assign
+                 for t in st.targets if type(t) is ast.Name}
+        return (up, names.pop()) if len(names) == 1 else None
+    if type(up) is ast.Assign and child is up.value and len(up.targets) == 1 and type(up.targets[0]) is ast.Name:
+        return up, up.targets[0].id
+    return None
+
+
+def _to_cpu(st) -> bool:
+    """`model.to("cpu")`, `model.cpu()` or `model = model.to(torch.device("cpu"))` as a whole statement."""
+    value = st.value if type(st) in (ast.Expr, ast.Assign) else None
+    if type(value) is not ast.Call or type(value.func) is not ast.Attribute:
+        return False
+    if value.func.attr == "cpu" and not value.args:
+        return True
+    return value.func.attr == "to" and len(value.args) == 1 and is_cpu(value.args[0])
+
+
+@predicate("ends-on-cpu", kinds=("reference", "device"), effect="guard")
+def ends_on_cpu(ctx, hit) -> bool:
+    """The match is the check or the device string of a device pick (`device = "cpu"` / `if torch.cuda.is_available():
+    device = "cuda"`, or `device = "cuda" if ... else "cpu"`) in a function whose own body (not a branch of it)
+    later moves the model to the CPU (`model.to("cpu")`, `model.cpu()`), and after that statement the function
+    neither reads the picked device again nor places anything on a device. Export and conversion scripts do that:
+    the device only speeds up work on the weights (averaging checkpoints), then the model is traced, scripted or
+    saved on the CPU. Everything the script leaves behind is made on the host, so on Trainium the CPU the pick falls
+    back to is already the intended result. A function that uses the device after the move stays a finding."""
+    found = _pick(ctx, hit.node)
+    if found is None:
+        return False
+    st, name = found
+    fn = enclosing_function(ctx, st)
+    if fn is None:
+        return False
+    moved = next((s for s in fn.body if s.lineno > st.end_lineno and _to_cpu(s)), None)
+    if moved is None:
+        return False
+    after = moved.end_lineno
+    for n in walk(fn):
+        line = getattr(n, "lineno", 0)
+        if line <= after:
+            continue
+        if type(n) is ast.Name and n.id == name and type(n.ctx) is ast.Load:
+            return False
+        if type(n) is ast.Call and places_on_device(n):
+            return False
+    return True

@@ -1,0 +1,118 @@
+"""Link step: a module of the project that is imported only under a CUDA check, and the CUDA files only it builds.
+
+ParlAI's beam search loads its n-gram blocking kernel through a wrapper module that only one file imports, and only
+inside `if torch.cuda.is_available():`:
+
+    if torch.cuda.is_available():
+        from parlai.ops.ngram_repeat_block import NGramRepeatBlock   # the module `load(...)`s the .cu file
+
+On a Neuron machine that import never runs, so none of the module's code does: the file-level rules already guard
+the body of such an `if` (neuron-guarded), and the module is part of that body. Every active finding of a module is
+guarded (`guarded_by` "cuda-gated-import") when:
+
+- some other scanned Python file names the module's file name as a word, and every such name is in an import
+  statement (`import a.b.mod`, `from a.b.mod import X`, `from a.b import mod`, a relative `from .mod import X`)
+  that neuron-guarded guards in its file; a name anywhere else (a string for `importlib`, an attribute, a call)
+  leaves the module as it is, and so do more than MAX_FILES files naming it;
+- the module is no script (no `if __name__ == "__main__":`), no `__init__.py`, `setup.py` or `conftest.py`.
+
+A CUDA source file (`.cu`, `.cuh`) with an active finding is guarded with them when the Python files naming its file
+name are all such modules, and no other Python file of the project builds extensions (`CUDAExtension`,
+`cpp_extension`) from a folder listing (`glob`, `listdir`), which might compile it without naming it.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import replace
+from pathlib import PurePosixPath
+
+from ..astwalk import walk
+
+REASON = "cuda-gated-import"
+MAX_FILES = 24  # files naming a module, read to judge it; a module named more widely is left as it is
+_NOT_MODULES = frozenset({"__init__.py", "setup.py", "conftest.py", "__main__.py"})
+_BUILDS = ("CUDAExtension", "cpp_extension")
+# Ways a build script lists a folder for its sources instead of naming them.
+_LISTINGS = ("glob", "listdir", "iterdir", "scandir", "os.walk")
+_MAIN = re.compile(r"^if\s+__name__\s*==", re.M)
+
+
+def guard_gated_modules(findings: list, files, values: dict, read_text) -> list:
+    """`read_text(sf)`: a scanned Python file's text or None; `values`: the catalogue's context values."""
+    active = [f for f in findings if not f.guarded and not f.suppressed and f.cell is None]
+    modules = sorted({f.path for f in active if f.path.endswith(".py")
+                      and PurePosixPath(f.path).name not in _NOT_MODULES})
+    kernels = sorted({f.path for f in active if f.path.endswith((".cu", ".cuh"))})
+    if not modules:
+        return findings
+    py = {sf.rel: sf for sf in files if sf.kind == "python"}
+    texts: dict = {}
+
+    def text(rel: str) -> str:
+        if rel not in texts:
+            texts[rel] = (read_text(py[rel]) if rel in py else None) or ""
+        return texts[rel]
+
+    gated = {rel for rel in modules if _gated(rel, py, text, values)}
+    if not gated:
+        return findings
+    for rel in kernels:
+        name = PurePosixPath(rel).name
+        naming = [r for r in py if name in text(r)]
+        if naming and all(r in gated for r in naming) \
+                and not any(_lists_sources(text(r)) for r in py if r not in gated):
+            gated.add(rel)
+    return [replace(f, guarded=True, guarded_by=REASON)
+            if f.path in gated and not f.guarded and not f.suppressed and f.cell is None else f
+            for f in findings]
+
+
+def _lists_sources(source: str) -> bool:
+    """The file builds an extension from a folder listing: it may compile a CUDA file it does not name."""
+    return any(b in source for b in _BUILDS) and any(w in source for w in _LISTINGS)
+
+
+def _gated(rel: str, py: dict, text, values: dict) -> bool:
+    own = text(rel)
+    if not own or _MAIN.search(own):
+        return False
+    stem = PurePosixPath(rel).stem
+    word = re.compile(rf"\b{re.escape(stem)}\b")
+    naming = [r for r in py if r != rel and word.search(text(r))]
+    if not naming or len(naming) > MAX_FILES:
+        return False
+    return all(_only_guarded_imports(r, text(r), stem, values) for r in naming)
+
+
+def _only_guarded_imports(rel: str, source: str, stem: str, values: dict) -> bool:
+    """Every node of the file naming `stem` is an import of it, guarded by neuron-guarded."""
+    from ..readers.python import parse
+    from ..context.base import FileContext
+    from ..context.neuron_guarded import guarded_at
+
+    tree, _diag = parse(source, rel)
+    if tree is None:
+        return False
+    imports: list = []
+    for node in walk(tree):
+        if isinstance(node, ast.Import):
+            names = [a.name.split(".") for a in node.names]
+            if any(stem in parts for parts in names):
+                if any(stem in parts[:-1] for parts in names):
+                    return False  # `import pkg.mod.sub`: a package of that name, not the module
+                imports.append(node)
+        elif isinstance(node, ast.ImportFrom):
+            parts = (node.module or "").split(".")
+            if stem in parts[:-1]:
+                return False
+            if parts[-1] == stem or any(a.name == stem for a in node.names):
+                imports.append(node)
+        elif isinstance(node, ast.Name) and node.id == stem or isinstance(node, ast.Attribute) and node.attr == stem:
+            return False
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and stem in node.value:
+            return False
+    if not imports:
+        return False
+    ctx = FileContext(index=None, tree=tree, resolver=None, values=values, path=rel)
+    return all(guarded_at(ctx, (n.lineno, n.col_offset), "", ("import",)) for n in imports)

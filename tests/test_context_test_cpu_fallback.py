@@ -1,4 +1,4 @@
-"""test-cpu-fallback and the test-reference-dtype link step (session 22 policy): test code that is no migration item."""
+"""test-cpu-fallback and the test-reference-dtype link step (policies of sessions 22, 23): no migration items."""
 import json
 
 from conftest import run_cli
@@ -74,3 +74,32 @@ def test_float64_in_tests_guarded_beside_project_code(tmp_path):
 def test_float64_stays_when_tests_are_the_only_code(tmp_path):
     got = _scan(tmp_path, {"tests/test_ref.py": DOUBLE})
     assert ("tests/test_ref.py", 5, "TRN121", "") in got
+
+
+# session 23: the operation categories of a test exercise the project's own function, reported where it lives
+OPERATIONS = '''import torch
+import torch.nn.functional as F
+
+
+def test_ops(batch):
+    x = batch.to("cuda")
+    idx = torch.nonzero(x > 1)
+    s = torch.sparse_coo_tensor(idx.t(), x[:2], (4,))
+    y = F.interpolate(x, scale_factor=2, mode="bilinear")
+    assert idx.numel() and s is not None and y is not None
+'''
+
+
+def test_operations_in_tests_guarded_beside_project_code(tmp_path):
+    got = _scan(tmp_path, {"tests/test_ops.py": OPERATIONS, "pkg/model.py": "import torch\n\nW = torch.ones(2)\n"})
+    mine = {(line, rule): guard for path, line, rule, guard in got if path == "tests/test_ops.py"}
+    assert mine[(7, "TRN104")] == "test-exercised-operation"
+    assert mine[(8, "TRN141")] == "test-exercised-operation"
+    assert mine[(9, "TRN191")] == "test-exercised-operation"
+    assert mine[(6, "TRN242")] == ""  # the unconditional "cuda" fails on Neuron: still a finding
+
+
+def test_operations_stay_when_tests_are_the_only_code(tmp_path):
+    got = _scan(tmp_path, {"tests/test_ops.py": OPERATIONS})
+    mine = {(line, rule): guard for path, line, rule, guard in got}
+    assert mine[(7, "TRN104")] == "" and mine[(8, "TRN141")] == "" and mine[(9, "TRN191")] == ""

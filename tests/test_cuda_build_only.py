@@ -41,6 +41,8 @@ def test_test_code_that_needs_the_cuda_build_is_guarded_and_its_look_alikes_stay
         ("tests/test_dual_ext.py", 6, "TRN241", None),
         ("tests/test_flag_unused.py", 14, "TRN241", None),  # the flag is set but no test is skipped on it
         ("tests/test_has_flag.py", 17, "TRN241", "cuda-build-only"),  # skipIf(not HAS_NORM), False in the handler
+        # a test's import of the build is a kernel use exercised by a test (policy s23): guarded, not a place
+        ("tests/test_optional_ext.py", 4, "TRN302", "test-exercised-operation"),
         ("tests/test_optional_ext.py", 10, "TRN241", None),  # the extension is imported with a fallback
         ("tests/test_optional_flag.py", 15, "TRN241", None),  # mypkg.optional imports the build with a fallback
         ("tests/test_package_flag.py", 5, "TRN281", "optional-gpu-import"),
@@ -49,6 +51,7 @@ def test_test_code_that_needs_the_cuda_build_is_guarded_and_its_look_alikes_stay
         # the helper only the skipped class uses is guarded with it
         ("tests/test_skip_flag.py", 13, "TRN122", "cuda-build-only"),
         ("tests/test_skip_flag.py", 19, "TRN241", "cuda-build-only"),
+        ("tests/test_syncbn_ext.py", 2, "TRN302", "test-exercised-operation"),
         ("tests/test_syncbn_ext.py", 6, "TRN241", "cuda-kernel-test"),
         ("tests/test_syncbn_ext.py", 8, "TRN122", "cuda-kernel-test"),
     ]

@@ -287,3 +287,30 @@ def test_a_function_a_program_running_at_import_never_calls_is_dead(tmp_path):
         # a print in an import guard runs no program: an agent file an evaluation tool loads by its path
         ("path_agent.py", 11, "TRN243", ""),
     ]
+
+
+def test_helpers_only_a_refusing_entry_function_reaches(tmp_path):
+    # frozen_train.main() raises before doing anything, so run() and train_one_epoch(), reached only from it, never
+    # run (run is an entry name, judged here because the module refuses to run); export.py imports the model
+    # helpers, which stay reported; train.py's run() and main() do not raise and are never judged
+    assert findings(_copy(tmp_path, "refusing")) == [
+        ("recipe/frozen_train.py", 8, "TRN242", ""),
+        ("recipe/frozen_train.py", 16, "TRN251", DEAD),
+        ("recipe/frozen_train.py", 18, "TRN241", DEAD),
+        ("recipe/frozen_train.py", 22, "TRN271", DEAD),
+        ("recipe/frozen_train.py", 23, "TRN273", DEAD),
+        ("recipe/frozen_train.py", 23, "TRN241", DEAD),
+        ("recipe/train.py", 5, "TRN241", ""),
+        ("recipe/train.py", 10, "TRN241", ""),
+    ]
+
+
+def test_raises_first():
+    from trnready.project.unreferenced import _raises_first
+
+    for src, want in [("def main():\n    raise RuntimeError('no')\n    go()\n", True),
+                      ('def main():\n    """Doc."""\n    raise SystemExit(1)\n', True),
+                      ("def main():\n    if x:\n        raise RuntimeError('no')\n    go()\n", False),
+                      ("def main():\n    go()\n    raise RuntimeError('done')\n", False),
+                      ("class main:\n    pass\n", False)]:
+        assert _raises_first(src, 0, len(src)) is want, src

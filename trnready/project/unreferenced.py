@@ -43,6 +43,7 @@ files' text. The answer is kept in the result cache under the digests of every s
 """
 from __future__ import annotations
 
+import ast
 import os
 import re
 from bisect import bisect_right
@@ -113,6 +114,25 @@ def _closed(cur: list, text: str, end: int, line: int) -> tuple:
             break
         ln, stop = ln - 1, j
     return (cur[0], cur[1], ln, cur[3], cur[4], stop)
+
+
+def _raises_first(text: str, start: int, end: int) -> bool:
+    """The module-level function text[start:end] raises as its first statement (after a docstring): calling it
+    runs nothing else. Read for entry-named functions only (`main`), so few definitions are parsed."""
+    if not text.startswith(("def", "async"), start):
+        return False
+    try:
+        tree = ast.parse(text[start:end])
+    except (SyntaxError, ValueError):
+        return False
+    fn = tree.body[0] if tree.body else None
+    if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    body = fn.body
+    if len(body) > 1 and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and \
+            isinstance(body[0].value.value, str):
+        body = body[1:]
+    return isinstance(body[0], ast.Raise)
 
 
 def _custom_op(text: str, start: int) -> bool:
@@ -195,7 +215,13 @@ def _judged(name: str, entry: frozenset) -> bool:
     if name.startswith("__") or low == "forward" or low.startswith("test") or low.endswith("test") \
             or low.endswith("tests"):
         return False
-    return not any(low == e or e.endswith("*") and low.startswith(e[:-1]) for e in entry)
+    return not _entry(name, entry)
+
+
+def _entry(name: str, entry: frozenset) -> bool:
+    """A name of `[context.values] entry-function-names` (`main`, `run`, `pytest_*`)."""
+    low = name.lower()
+    return any(low == e or e.endswith("*") and low.startswith(e[:-1]) for e in entry)
 
 
 def guard_unreferenced(findings: list, files, root, values: dict, max_bytes=None, cache=None, digests=()) -> list:
@@ -282,6 +308,7 @@ def _decide(todo, files, packages, values, read_text, classify, cache=None) -> l
     # judged. What a definition's place needs of the text is read here, so no text is kept for it: a holder in a
     # file without findings would otherwise keep that file's whole text for the step.
     defs_of: dict = {}
+    dead: set = set()  # keys of entry functions that raise first: never used, whatever mentions them
 
     def judged_defs(rel: str):
         if rel not in defs_of:
@@ -291,8 +318,16 @@ def _decide(todo, files, packages, values, read_text, classify, cache=None) -> l
                 defs_of[rel] = None
                 return None
             defs = []  # (name, first line, last line, judged, header start, end offset, start offset)
-            for name, first, last, deco, a, b in top_definitions(text):
-                judged = not (deco and not _registered(text, a) or not _judged(name, entry) or
+            tops = top_definitions(text)
+            # a script whose entry function raises before doing anything refuses to run (`raise RuntimeError("Please
+            # don't use this file directly!")`): other files import its helpers, and what only its entry function
+            # reaches never runs, entry-named helpers (`run`) included
+            refusing = {name for name, _f, _l, deco, a, b in tops
+                        if not deco and _entry(name, entry) and _raises_first(text, a, b)}
+            dead.update((name, rel) for name in refusing)
+            for name, first, last, deco, a, b in tops:
+                judged = not (deco and not _registered(text, a) or
+                              not (_judged(name, entry) or refusing and _entry(name, entry)) or
                               _in_library(rel, name, packages) or _custom_op(text, a))
                 defs.append((name, first, last, judged, header_start(text, a) if judged else a, b, a))
             defs_of[rel] = (defs, [d[1] for d in defs], [d[6] for d in defs])
@@ -368,6 +403,7 @@ def _decide(todo, files, packages, values, read_text, classify, cache=None) -> l
         for hkey, _ in hs:
             if hkey not in seen:
                 used.add(hkey)
+    used -= dead
 
     def looked_up(place) -> bool:
         parts = place[0][:-3].split("/")

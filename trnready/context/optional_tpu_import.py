@@ -56,7 +56,8 @@ def optional_tpu_import(ctx, hit) -> bool:
     """An import of a package of `tpu-only-packages` (torch_xla) under `try: ... except ImportError:` whose
     handler passes, returns None / False (an availability probe) or binds the names (or a flag) to None / False,
     when every use of the names it binds is on a path a Neuron run never takes: the rest of the try's body or its
-    `else:` arm (which run only when the import succeeds; the only uses allowed for an import inside a function), code `neuron-guarded` guards (`if attn.use_tpu_flash_attention:
+    `else:` arm (which run only when the import succeeds; the only uses allowed for an import inside a function),
+    code `neuron-guarded` guards (`if attn.use_tpu_flash_attention:
     flash_attention(...)`) or the body of an `if` testing for an XLA device (`if x.device.type == "xla":
     xm.mark_step()`), or a function or class named for XLA (`save_xla_ckpt`, `XLAGatherLayer`; words of
     `xla-switch-words`, not in legacy XLA-Neuron code), a helper the program calls on its XLA path. That optional

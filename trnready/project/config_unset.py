@@ -245,7 +245,8 @@ def _truth_test(cond: str, key: str) -> bool:
     """The condition tests the key's truth (`cfg.get('K', False)`, `cfg.get('K')`, `not ...`): False turns it off.
     A test against None (`cfg.get('K') is not None`) or any other comparison is on for False too."""
     c = cond or ""
-    return re.search(rf"(?<!\w){re.escape(key)}(?!\w)", c.lower()) is not None and not re.search(r"\bis\b|==|!=|<|>|\bin\b", c)
+    named = re.search(rf"(?<!\w){re.escape(key)}(?!\w)", c.lower()) is not None
+    return named and not re.search(r"\bis\b|==|!=|<|>|\bin\b", c)
 
 
 def fold_config_into_code(findings: list, files: list, summaries: list) -> list:

@@ -12,16 +12,20 @@ The check errs on the side of keeping a finding. A definition is left alone when
   `@register_model`: a config builds it by writing that name, which the mention search finds), a dunder,
   `forward`, an entry point or hook name (`[context.values] entry-function-names`: `main`, `pytest_*`, ...), or a
   test (`test*`, `Test*`, or a file in test scope);
-- its name is mentioned anywhere outside its own lines: in `__all__`, a call, an import, a docstring or comment
+- its name is mentioned anywhere outside its own lines: a call, an import, a docstring or comment
   of another function, a string (`getattr(mod, "name")`, `_import_structure`), a config, a shell script; the
   text of every scanned file counts, whatever its kind, and so do the Markdown and reStructuredText files in the
   folders of the scanned files (a README showing how to call it). Mentions inside its own lines (recursion,
-  `super(Name, self)`), another module's `def` of the same name and a call left commented out in another module
-  (`# warmup_model(model, shape)`) do not. A definition is judged per module: a bare mention in a file that has
+  `super(Name, self)`), another module's `def` of the same name, a call left commented out in another module
+  (`# warmup_model(model, shape)`) and an entry of a module's `__all__` list do not (a star import hands the name
+  on, and whoever calls it writes it). A definition is judged per module: a bare mention in a file that has
   its own module-level definition of the name, or imports it only from other project modules (copies of one file
   in the sibling examples of a monorepo), is no mention of this one; a package `__init__.py` handing the name on
   (its import, `__all__`) counts only through what imports it from there; an import counts through the file's
   other mentions of the name when it has some (`_refers`);
+- it is an entry point or hook name (`main`, `run`) of a module whose entry function does not raise first: a
+  script whose `main()` raises before doing anything (`raise RuntimeError("don't use this file directly")`) runs
+  nothing, so what only it reaches is dead, entry-named helpers included;
 - it is a class deriving from an autograd `Function`: a custom operator, which the port rewrites whether or not
   the project calls it today;
 - no other file names its module (`devutil` is imported by nothing: a tool imported by hand, or a script), or
@@ -806,6 +810,7 @@ def _mentions(text: str, name: str, start: int, end: int, own: bool = False):
     slow path`) and a mention inside a string still count. `own`: the text is the name's own module, whose usage
     examples (`>>> pipe = Pipeline.from_pretrained(...)` in an EXAMPLE_DOC_STRING that its methods' docstrings
     take) document the definition as its docstring would: no mention either."""
+    exported = None
     i = text.find(name, start, end)
     while i >= 0:
         j = i + len(name)
@@ -819,9 +824,28 @@ def _mentions(text: str, name: str, start: int, end: int, own: bool = False):
             commented = not own and lead.startswith("#") and (text.startswith("(", j) or commented_code(
                 text[line_start:text.find("\n", j) if "\n" in text[j:] else len(text)]))
             example = own and lead.startswith((">>>", "..."))
-            if not commented and not example and not _DEF_BEFORE.search(before):
+            if exported is None:
+                exported = _all_spans(text) if "__all__" in text else []
+            listed = any(a <= i < b for a, b in exported)
+            if not commented and not example and not listed and not _DEF_BEFORE.search(before):
                 yield i
         i = text.find(name, j, end)
+
+
+_ALL = re.compile(r"^__all__[ \t]*(?:\+?=|:[^=\n]*=)[ \t]*[\[(]", re.M)
+
+
+def _all_spans(text: str) -> list:
+    """[(start, end)] of a module's `__all__ = [...]` lists (`+=` too): they name what a star import hands on, and
+    whoever calls a name so handed on writes it, which the search finds; the list itself calls nothing, in the
+    name's own module or in a copy of it that lists the same names."""
+    out = []
+    for m in _ALL.finditer(text):
+        close = ")" if text[m.end() - 1] == "(" else "]"
+        j = text.find(close, m.end())
+        if j > 0:
+            out.append((m.end(), j))
+    return out
 
 
 _DEF_BEFORE = re.compile(r"^[ \t]*(?:async[ \t]+def|def|class)[ \t]+$")

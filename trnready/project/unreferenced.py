@@ -425,11 +425,91 @@ def _decide(todo, files, packages, values, read_text, classify, cache=None) -> l
             if n not in used and any(h in used for h, _ in hs):
                 used.add(n)
                 changed = True
+    # A refusing script is reached only through what other files import from it: a common entry word (`run`) is
+    # mentioned in prose and shell scripts everywhere, so its helpers are followed from those imports instead.
+    reach = {rel: _refusing_reach(rel, text_of(py[rel]), py, text_of) for rel in {r for _, r in dead}}
     out = []
     for f, key, place in held:
-        if key not in used and not looked_up(place):
+        live = reach.get(key[1])
+        if key not in used and not looked_up(place) or live is not None and key[0] not in live:
             out.append([f.path, f.line, f.column, f.rule])
     return out
+
+
+_FROM = r"^[ \t]*from[ \t]+(?:[\w.]*\.)?{stem}[ \t]+import[ \t]+(\([^)]*\)|[^\n#]*)"
+_IMPORT = r"^[ \t]*import[ \t]+((?:[\w.]*\.)?{stem})(?:[ \t]+as[ \t]+(\w+))?[ \t]*(?:#.*)?$"
+
+
+def _refusing_reach(rel: str, text: str, py: dict, text_of) -> set | None:
+    """The module-level names of a script whose entry function raises first that can run: those other Python files
+    import from it (`from do_not_use_it_directly import get_params`, `import m as alias` then `alias.get_model`),
+    what its module-level code names (outside the refusing entry functions), and what those reach in turn. None
+    when that cannot be told: a star import or a computed import of the module, or a text that does not parse."""
+    stem = rel.rsplit("/", 1)[-1][:-3]
+    if not stem.isidentifier():
+        return None
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return None
+    from_re = re.compile(_FROM.format(stem=re.escape(stem)), re.M)
+    import_re = re.compile(_IMPORT.format(stem=re.escape(stem)), re.M)
+    roots: set = set()
+    for other, sf in py.items():
+        if other == rel:
+            continue
+        t = text_of(sf)
+        if stem not in t:
+            continue
+        if re.search(rf"import_module\([^)]*{re.escape(stem)}|__import__\([^)]*{re.escape(stem)}", t):
+            return None
+        for m in from_re.finditer(t):
+            for part in m.group(1).strip("() \t\n").split(","):
+                name = part.split(" as ")[0].strip()
+                if name == "*":
+                    return None
+                roots.add(name)
+        for m in import_re.finditer(t):
+            alias = m.group(2) or m.group(1)
+            roots.update(re.findall(rf"(?<![\w.]){re.escape(alias)}\.(\w+)", t))
+    defs = {n.name: n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+    refusing = {n for n, d in defs.items() if not isinstance(d, ast.ClassDef) and d.body and
+                isinstance(_first_statement(d), ast.Raise)}
+
+    def named(node) -> set:
+        out = set()
+        for n in ast.walk(node):
+            if isinstance(n, ast.Name):
+                out.add(n.id)
+            elif isinstance(n, ast.Attribute):
+                out.add(n.attr)
+            elif isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value.isidentifier():
+                out.add(n.value)
+        return out
+
+    for st in tree.body:
+        if not isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            roots |= named(st) - refusing
+        else:
+            for d in st.decorator_list:
+                roots |= named(d)
+    live: set = set()
+    todo = [n for n in roots if n in defs and n not in refusing]
+    while todo:
+        n = todo.pop()
+        if n in live:
+            continue
+        live.add(n)
+        todo.extend(m for m in named(defs[n]) if m in defs and m not in live and m not in refusing)
+    return live
+
+
+def _first_statement(fn):
+    body = fn.body
+    if len(body) > 1 and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and \
+            isinstance(body[0].value.value, str):
+        return body[1]
+    return body[0]
 
 
 def _mentioned(places: dict, files, text_of, py: dict, looks_up, place_of, own, views: dict, resolve,

@@ -293,7 +293,8 @@ def test_a_function_a_program_running_at_import_never_calls_is_dead(tmp_path):
 def test_helpers_only_a_refusing_entry_function_reaches(tmp_path):
     # frozen_train.main() raises before doing anything, so run() and train_one_epoch(), reached only from it, never
     # run (run is an entry name, judged here because the module refuses to run); export.py imports the model
-    # helpers, which stay reported; train.py's run() and main() do not raise and are never judged
+    # helpers, which stay reported (the README and run.sh name `run` in prose, which is followed from what other
+    # files import instead); train.py's run() and main() do not raise and are never judged
     assert findings(_copy(tmp_path, "refusing")) == [
         ("recipe/frozen_train.py", 8, "TRN242", ""),
         ("recipe/frozen_train.py", 16, "TRN251", DEAD),

@@ -91,3 +91,43 @@ def test_a_lone_run_export_sets_nothing_for_later_layers(tmp_path):
     got = _found(tmp_path)
     assert ("docker/Dockerfile", 3, "TRN302") not in got
     assert ("csrc/op.cu", 1, "TRN601") in got
+
+
+TEMPLATE_SETUP = """from setuptools import setup
+from torch.utils.cpp_extension import CUDAExtension
+
+
+def make_op(name, sources):
+    return CUDAExtension(name=name, sources=sources)
+
+
+setup(name="app", ext_modules=[])
+"""
+
+CI_JOB = """name: build
+on: push
+jobs:
+  build_cuda:
+    runs-on: ubuntu-22.04
+    env:
+      MMCV_CUDA_ARGS: -gencode=arch=compute_61,code=sm_61
+    steps:
+      - run: pip install -e .
+"""
+
+
+def test_a_setup_helper_nothing_calls_and_nvcc_flags_of_a_ci_job_build_nothing(tmp_path):
+    # the template helper of setup.py is never called (uncalled-build-helper guards it), so the project builds no
+    # extension: the image's arch list and the CI job's -gencode flags only sit beside prebuilt wheels
+    (tmp_path / "docker").mkdir()
+    (tmp_path / "docker" / "Dockerfile").write_text(IMAGE)
+    (tmp_path / ".github" / "workflows").mkdir(parents=True)
+    (tmp_path / ".github" / "workflows" / "build.yml").write_text(CI_JOB)
+    (tmp_path / "setup.py").write_text(TEMPLATE_SETUP)
+    assert _found(tmp_path) == []
+    # once setup() calls it, the build is the project's and the lists steer it
+    (tmp_path / "setup.py").write_text(TEMPLATE_SETUP.replace("ext_modules=[]",
+                                                              'ext_modules=[make_op("app._C", ["op.cu"])]'))
+    got = _found(tmp_path)
+    assert ("setup.py", 6, "TRN302") in got and ("docker/Dockerfile", 3, "TRN302") in got
+    assert (".github/workflows/build.yml", 7, "TRN302") in got

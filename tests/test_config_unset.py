@@ -2,6 +2,7 @@
 config setting whose key guards a reported finding of its category is a place of that finding
 (project/config_unset.py)."""
 import json
+import re
 
 from conftest import run_cli
 from trnready.project.config_unset import read_from_config
@@ -128,3 +129,29 @@ def test_home_of_a_config():
     assert _home("det/configs/_base_/x.py") == "det"
     assert _home("configs/a.py") == ""
     assert _home("tools/prep/split/split_configs/ss.json") == "tools/prep/split"
+
+
+def test_a_switch_the_configs_only_set_false_is_off(tmp_path):
+    _tree(tmp_path)
+    # det's recipes name cudnn_benchmark only to turn it off, and fp16 only as None: the truth test
+    # `cfg.get('cudnn_benchmark', False)` stays off; `fp16_cfg is not None` is a None test, which False would pass
+    (tmp_path / "det" / "configs" / "fast.py").write_text(
+        "_base_ = ['./_base_/runtime.py']\ncudnn_benchmark = False\nfp16 = False\n")
+    got = {(f["path"], f["line"]): f.get("guarded_by") if f["guarded"] else None for f in _scan(tmp_path)
+           if f["path"] == "det/train.py" and f["rule"] in ("TRN261", "TRN257")}
+    assert got[("det/train.py", 12)] == "config-key-unset"
+    # a recipe turning it on again keeps it
+    (tmp_path / "det" / "configs" / "slow.py").write_text("_base_ = ['./_base_/runtime.py']\ncudnn_benchmark = True\n")
+    got = {(f["path"], f["line"]): f.get("guarded_by") if f["guarded"] else None for f in _scan(tmp_path)
+           if f["path"] == "det/train.py" and f["rule"] == "TRN261"}
+    assert got[("det/train.py", 12)] is None
+
+
+def test_settings_to_false():
+    from trnready.project.config_unset import _SET_OFF, _truth_test
+
+    text = "a = False\nb: false\nc=dict(d=False, e=True)\nf = False if x else True\ng == False\n"
+    assert [re.match(r"\w+", m.group(0)).group(0) for m in _SET_OFF.finditer(text)] == ["a", "b", "d"]
+    assert _truth_test("cfg.get('cudnn_benchmark', False)", "cudnn_benchmark")
+    assert not _truth_test("cfg.get('fp16') is not None", "fp16")
+    assert not _truth_test("fp16_cfg", "fp16")

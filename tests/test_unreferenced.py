@@ -44,7 +44,8 @@ def test_functions_and_classes_no_file_names_are_guarded(tmp_path):
         ("models/utils.py", 34, "TRN241", DEAD),  # DeadLoss: named only in its own super() call
         ("models/utils.py", 39, "TRN241", ""),  # a method of a used class: methods are not judged
         ("models/utils.py", 44, "TRN241", ""),  # decorated (a registry)
-        ("models/utils.py", 48, "TRN241", ""),  # listed in __all__
+        # listed in __all__ only: a star import hands it on, but nothing that imports it writes its name (prec29b)
+        ("models/utils.py", 48, "TRN241", DEAD),
         ("models/utils.py", 52, "TRN241", ""),  # named in configs/run.yaml
         ("models/utils.py", 56, "TRN241", ""),  # named in scripts/launch.sh
         ("models/utils.py", 60, "TRN241", ""),  # named in a string (getattr(module, "named_in_string"))
@@ -287,3 +288,31 @@ def test_a_function_a_program_running_at_import_never_calls_is_dead(tmp_path):
         # a print in an import guard runs no program: an agent file an evaluation tool loads by its path
         ("path_agent.py", 11, "TRN243", ""),
     ]
+
+
+def test_helpers_only_a_refusing_entry_function_reaches(tmp_path):
+    # frozen_train.main() raises before doing anything, so run() and train_one_epoch(), reached only from it, never
+    # run (run is an entry name, judged here because the module refuses to run); export.py imports the model
+    # helpers, which stay reported (the README and run.sh name `run` in prose, which is followed from what other
+    # files import instead); train.py's run() and main() do not raise and are never judged
+    assert findings(_copy(tmp_path, "refusing")) == [
+        ("recipe/frozen_train.py", 8, "TRN242", ""),
+        ("recipe/frozen_train.py", 16, "TRN251", DEAD),
+        ("recipe/frozen_train.py", 18, "TRN241", DEAD),
+        ("recipe/frozen_train.py", 22, "TRN271", DEAD),
+        ("recipe/frozen_train.py", 23, "TRN273", DEAD),
+        ("recipe/frozen_train.py", 23, "TRN241", DEAD),
+        ("recipe/train.py", 5, "TRN241", ""),
+        ("recipe/train.py", 10, "TRN241", ""),
+    ]
+
+
+def test_raises_first():
+    from trnready.project.unreferenced import _raises_first
+
+    for src, want in [("def main():\n    raise RuntimeError('no')\n    go()\n", True),
+                      ('def main():\n    """Doc."""\n    raise SystemExit(1)\n', True),
+                      ("def main():\n    if x:\n        raise RuntimeError('no')\n    go()\n", False),
+                      ("def main():\n    go()\n    raise RuntimeError('done')\n", False),
+                      ("class main:\n    pass\n", False)]:
+        assert _raises_first(src, 0, len(src)) is want, src

@@ -274,7 +274,8 @@ def _reraises(handler: ast.ExceptHandler) -> bool:
 
 
 def _is_availability_test(test: ast.expr) -> bool:
-    """is_flash_attn_available(), is_torch_xla_available(), importlib.util.find_spec("x"), HAS_APEX, _xla_ok."""
+    """is_flash_attn_available(), is_torch_xla_available(), importlib.util.find_spec("x"), HAS_APEX, _xla_ok,
+    SETTINGS.xla_required."""
     t = type(test)
     if t is ast.BoolOp:
         return any(_is_availability_test(v) for v in test.values)
@@ -285,7 +286,8 @@ def _is_availability_test(test: ast.expr) -> bool:
         return name == "find_spec" or (name.startswith("is_") and name.endswith("available"))
     if t in (ast.Name, ast.Attribute):
         name = (_tail(test) or "").lower()
-        return name.startswith(("has_", "_has_")) or name.endswith(("_available", "_installed"))
+        # `SETTINGS.xla_required`: a settings flag computed from the package's availability (catalyst)
+        return name.startswith(("has_", "_has_")) or name.endswith(("_available", "_installed", "_required"))
     return False
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 
 from ._xla_flags import xla_switch_words
-from .base import parent_of, predicate
+from .base import enclosing_function, parent_of, predicate
 from .neuron_guarded import _has_tpu_word, guarded_at
 from .tpu_only_code import _enclosing_named
 
@@ -25,6 +25,10 @@ def _no_fallback_needed(handler, names: set) -> bool:
             continue
         if isinstance(st, ast.Assign) and isinstance(st.value, ast.Constant) and st.value.value in (None, False) \
                 and all(isinstance(t, ast.Name) for t in st.targets):
+            continue
+        # an availability probe answering no (`except ModuleNotFoundError: return False`)
+        if isinstance(st, ast.Return) and (st.value is None or isinstance(st.value, ast.Constant)
+                                           and st.value.value in (None, False)):
             continue
         return False
     return True
@@ -49,9 +53,11 @@ def _under_xla_test(ctx, node) -> bool:
 
 @predicate("optional-tpu-import", kinds=("import",), effect="guard")
 def optional_tpu_import(ctx, hit) -> bool:
-    """An import of a package of `tpu-only-packages` (torch_xla) at module level under `try: ... except
-    ImportError:` whose handler passes or binds the names (or a flag) to None / False, when every use of the names
-    it binds is on a path a Neuron run never takes: code `neuron-guarded` guards (`if attn.use_tpu_flash_attention:
+    """An import of a package of `tpu-only-packages` (torch_xla) under `try: ... except ImportError:` whose
+    handler passes, returns None / False (an availability probe) or binds the names (or a flag) to None / False,
+    when every use of the names it binds is on a path a Neuron run never takes: the rest of the try's body or its
+    `else:` arm (which run only when the import succeeds; the only uses allowed for an import inside a function),
+    code `neuron-guarded` guards (`if attn.use_tpu_flash_attention:
     flash_attention(...)`) or the body of an `if` testing for an XLA device (`if x.device.type == "xla":
     xm.mark_step()`), or a function or class named for XLA (`save_xla_ckpt`, `XLAGatherLayer`; words of
     `xla-switch-words`, not in legacy XLA-Neuron code), a helper the program calls on its XLA path. That optional
@@ -64,15 +70,26 @@ def optional_tpu_import(ctx, hit) -> bool:
     if top not in ctx.values.get("tpu-only-packages", ()):
         return False
     p = parent_of(ctx, node)
-    if not (isinstance(p, ast.Try) and any(s is node for s in p.body) and parent_of(ctx, p) is ctx.tree):
+    if not (isinstance(p, ast.Try) and any(s is node for s in p.body)):
         return False
     names = {a.asname or a.name.split(".", 1)[0] for a in node.names}
     handlers = [h for h in p.handlers if _catches_import(h)]
     if not handlers or not all(_no_fallback_needed(h, names) for h in handlers):
         return False
+    # the rest of the try's body and its `else:` run only when the import succeeded, which it never does on a
+    # Neuron host (`else: xm.set_rng_state(seed)` in a seeding helper)
+    after = {id(n) for st in (*p.body, *p.orelse) for n in ast.walk(st)}
+    fn = enclosing_function(ctx, p)
+    if fn is not None:
+        # an import inside a function binds its local names: only that function's uses count, and any past the
+        # try is reached on the fallback path too
+        return not any(isinstance(n, ast.Name) and n.id in names and isinstance(n.ctx, ast.Load)
+                       and id(n) not in after for n in ast.walk(fn))
     words = xla_switch_words(ctx.tree.body, ctx.values)
     for n in ctx.nodes(ast.Name):
-        if n.id in names and isinstance(n.ctx, ast.Load) and not _under_xla_test(ctx, n) \
+        if n.id not in names or not isinstance(n.ctx, ast.Load) or id(n) in after:
+            continue
+        if not _under_xla_test(ctx, n) \
                 and not (words and any(_has_tpu_word(d.name, words) for d in _enclosing_named(ctx, n))) \
                 and not guarded_at(ctx, (n.lineno, n.col_offset), "", ()):
             return False

@@ -22,6 +22,7 @@ from ..filekinds import kind_of
 from ..read import read_bytes
 
 _CATEGORY = "custom-cuda-kernel"
+_DEAD = frozenset({"uncalled-build-helper", "never-referenced"})
 MAX_BYTES = 1024 * 1024
 
 
@@ -51,7 +52,9 @@ def arch_lists(findings: list, engine, root=None) -> list:
     if not lists:
         return findings
     chosen = set(lists)
-    if any(f.category == _CATEGORY for i, f in enumerate(findings) if i not in chosen):
+    # an extension built only in code that never runs (a setup.py helper nothing calls) builds nothing either
+    if any(f.category == _CATEGORY and not (f.guarded and f.guarded_by in _DEAD)
+           for i, f in enumerate(findings) if i not in chosen):
         return findings  # the project builds CUDA code of its own: the list is part of that build
     words = tuple(values.get("arch-list-source-builds", ()))
     drop: set = set()

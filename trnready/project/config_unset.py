@@ -141,7 +141,7 @@ def guard_unset_switches(findings: list, files: list, summaries: list, read_text
 
     family_words: dict = {}
 
-    def words_of(folder: str) -> set | None:
+    def words_of(folder: str) -> tuple | None:
         """The words of the folder's configs (and shell scripts); None when it holds no config that counts."""
         if folder in family_words:
             return family_words[folder]
@@ -169,11 +169,13 @@ def guard_unset_switches(findings: list, files: list, summaries: list, read_text
         shells = [sf for sf in files if sf.kind == "shell" and _under(sf.rel, folder)]
         # YAML run files outside the config folders (LAVIS's `projects/*.yaml` set `amp: True`) can set it too
         shells += [sf for sf in files if sf.rel.lower().endswith((".yaml", ".yml")) and not _is_config(sf.rel)]
-        words = set(re.findall(r"\w+", named.lower()))
-        for sf in shells:
-            words |= set(re.findall(r"\w+", text_of(sf).lower()))
-        family_words[folder] = words
-        return words
+        texts = [named, *(text_of(sf) for sf in shells)]
+        words = set(re.findall(r"\w+", " ".join(texts).lower()))
+        # the words left once every setting to false is dropped: a key the configs only ever set to False
+        # (`cudnn_benchmark = False` in the three recipes that name it) is never switched on by them
+        on = set(re.findall(r"\w+", " ".join(_SET_OFF.sub(" ", t) for t in texts).lower()))
+        family_words[folder] = (words, on)
+        return family_words[folder]
 
     out = []
     texts_py: dict = {}
@@ -216,14 +218,20 @@ def _imports_used_only_there(findings: list, off_blocks: dict, texts: dict) -> l
     return out
 
 
-def _off(f, places: list, items: list, words: set, texts: dict, by_rel: dict, read_text) -> tuple | None:
+# `K = False`, `K: false`, `dict(K=False)`, `--cfg-options K=False`: a setting that turns the key off
+_SET_OFF = re.compile(r"(?<![\w.])\w+[ \t]*[:=][ \t]*(?:False|false|FALSE|no|off)\b(?![ \t]*[\w.(\[])")
+
+
+def _off(f, places: list, items: list, words: tuple, texts: dict, by_rel: dict, read_text) -> tuple | None:
     """The block (first, last line) holding every place of the finding that a config key no counted config names
-    switches on; None when there is none."""
-    for key, first, last, _how, _cline, _cond, _kw in items:
+    (or names only to set it False, for a condition that is the key's truth) switches on; None when there is
+    none."""
+    every, on = words
+    for key, first, last, _how, _cline, cond, _kw in items:
         if not all(first <= ln <= last for ln in places):
             continue
         name, eq, value = key.lower().partition("=")
-        if (value if eq else name) in words:
+        if (value if eq else name) in every and (eq or name in on or not _truth_test(cond, name)):
             continue
         if f.path not in texts:
             sf = by_rel.get(f.path)
@@ -231,6 +239,14 @@ def _off(f, places: list, items: list, words: set, texts: dict, by_rel: dict, re
         if read_from_config(texts[f.path], name):
             return (first, last)
     return None
+
+
+def _truth_test(cond: str, key: str) -> bool:
+    """The condition tests the key's truth (`cfg.get('K', False)`, `cfg.get('K')`, `not ...`): False turns it off.
+    A test against None (`cfg.get('K') is not None`) or any other comparison is on for False too."""
+    c = cond or ""
+    named = re.search(rf"(?<!\w){re.escape(key)}(?!\w)", c.lower()) is not None
+    return named and not re.search(r"\bis\b|==|!=|<|>|\bin\b", c)
 
 
 def fold_config_into_code(findings: list, files: list, summaries: list) -> list:

@@ -12,16 +12,20 @@ The check errs on the side of keeping a finding. A definition is left alone when
   `@register_model`: a config builds it by writing that name, which the mention search finds), a dunder,
   `forward`, an entry point or hook name (`[context.values] entry-function-names`: `main`, `pytest_*`, ...), or a
   test (`test*`, `Test*`, or a file in test scope);
-- its name is mentioned anywhere outside its own lines: in `__all__`, a call, an import, a docstring or comment
+- its name is mentioned anywhere outside its own lines: a call, an import, a docstring or comment
   of another function, a string (`getattr(mod, "name")`, `_import_structure`), a config, a shell script; the
   text of every scanned file counts, whatever its kind, and so do the Markdown and reStructuredText files in the
   folders of the scanned files (a README showing how to call it). Mentions inside its own lines (recursion,
-  `super(Name, self)`), another module's `def` of the same name and a call left commented out in another module
-  (`# warmup_model(model, shape)`) do not. A definition is judged per module: a bare mention in a file that has
+  `super(Name, self)`), another module's `def` of the same name, a call left commented out in another module
+  (`# warmup_model(model, shape)`) and an entry of a module's `__all__` list do not (a star import hands the name
+  on, and whoever calls it writes it). A definition is judged per module: a bare mention in a file that has
   its own module-level definition of the name, or imports it only from other project modules (copies of one file
   in the sibling examples of a monorepo), is no mention of this one; a package `__init__.py` handing the name on
   (its import, `__all__`) counts only through what imports it from there; an import counts through the file's
   other mentions of the name when it has some (`_refers`);
+- it is an entry point or hook name (`main`, `run`) of a module whose entry function does not raise first: a
+  script whose `main()` raises before doing anything (`raise RuntimeError("don't use this file directly")`) runs
+  nothing, so what only it reaches is dead, entry-named helpers included;
 - it is a class deriving from an autograd `Function`: a custom operator, which the port rewrites whether or not
   the project calls it today;
 - no other file names its module (`devutil` is imported by nothing: a tool imported by hand, or a script), or
@@ -43,6 +47,7 @@ files' text. The answer is kept in the result cache under the digests of every s
 """
 from __future__ import annotations
 
+import ast
 import os
 import re
 from bisect import bisect_right
@@ -113,6 +118,25 @@ def _closed(cur: list, text: str, end: int, line: int) -> tuple:
             break
         ln, stop = ln - 1, j
     return (cur[0], cur[1], ln, cur[3], cur[4], stop)
+
+
+def _raises_first(text: str, start: int, end: int) -> bool:
+    """The module-level function text[start:end] raises as its first statement (after a docstring): calling it
+    runs nothing else. Read for entry-named functions only (`main`), so few definitions are parsed."""
+    if not text.startswith(("def", "async"), start):
+        return False
+    try:
+        tree = ast.parse(text[start:end])
+    except (SyntaxError, ValueError):
+        return False
+    fn = tree.body[0] if tree.body else None
+    if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    body = fn.body
+    if len(body) > 1 and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and \
+            isinstance(body[0].value.value, str):
+        body = body[1:]
+    return isinstance(body[0], ast.Raise)
 
 
 def _custom_op(text: str, start: int) -> bool:
@@ -195,7 +219,13 @@ def _judged(name: str, entry: frozenset) -> bool:
     if name.startswith("__") or low == "forward" or low.startswith("test") or low.endswith("test") \
             or low.endswith("tests"):
         return False
-    return not any(low == e or e.endswith("*") and low.startswith(e[:-1]) for e in entry)
+    return not _entry(name, entry)
+
+
+def _entry(name: str, entry: frozenset) -> bool:
+    """A name of `[context.values] entry-function-names` (`main`, `run`, `pytest_*`)."""
+    low = name.lower()
+    return any(low == e or e.endswith("*") and low.startswith(e[:-1]) for e in entry)
 
 
 def guard_unreferenced(findings: list, files, root, values: dict, max_bytes=None, cache=None, digests=()) -> list:
@@ -282,6 +312,7 @@ def _decide(todo, files, packages, values, read_text, classify, cache=None) -> l
     # judged. What a definition's place needs of the text is read here, so no text is kept for it: a holder in a
     # file without findings would otherwise keep that file's whole text for the step.
     defs_of: dict = {}
+    dead: set = set()  # keys of entry functions that raise first: never used, whatever mentions them
 
     def judged_defs(rel: str):
         if rel not in defs_of:
@@ -291,8 +322,16 @@ def _decide(todo, files, packages, values, read_text, classify, cache=None) -> l
                 defs_of[rel] = None
                 return None
             defs = []  # (name, first line, last line, judged, header start, end offset, start offset)
-            for name, first, last, deco, a, b in top_definitions(text):
-                judged = not (deco and not _registered(text, a) or not _judged(name, entry) or
+            tops = top_definitions(text)
+            # a script whose entry function raises before doing anything refuses to run (`raise RuntimeError("Please
+            # don't use this file directly!")`): other files import its helpers, and what only its entry function
+            # reaches never runs, entry-named helpers (`run`) included
+            refusing = {name for name, _f, _l, deco, a, b in tops
+                        if not deco and _entry(name, entry) and _raises_first(text, a, b)}
+            dead.update((name, rel) for name in refusing)
+            for name, first, last, deco, a, b in tops:
+                judged = not (deco and not _registered(text, a) or
+                              not (_judged(name, entry) or refusing and _entry(name, entry)) or
                               _in_library(rel, name, packages) or _custom_op(text, a))
                 defs.append((name, first, last, judged, header_start(text, a) if judged else a, b, a))
             defs_of[rel] = (defs, [d[1] for d in defs], [d[6] for d in defs])
@@ -368,6 +407,7 @@ def _decide(todo, files, packages, values, read_text, classify, cache=None) -> l
         for hkey, _ in hs:
             if hkey not in seen:
                 used.add(hkey)
+    used -= dead
 
     def looked_up(place) -> bool:
         parts = place[0][:-3].split("/")
@@ -385,11 +425,91 @@ def _decide(todo, files, packages, values, read_text, classify, cache=None) -> l
             if n not in used and any(h in used for h, _ in hs):
                 used.add(n)
                 changed = True
+    # A refusing script is reached only through what other files import from it: a common entry word (`run`) is
+    # mentioned in prose and shell scripts everywhere, so its helpers are followed from those imports instead.
+    reach = {rel: _refusing_reach(rel, text_of(py[rel]), py, text_of) for rel in {r for _, r in dead}}
     out = []
     for f, key, place in held:
-        if key not in used and not looked_up(place):
+        live = reach.get(key[1])
+        if key not in used and not looked_up(place) or live is not None and key[0] not in live:
             out.append([f.path, f.line, f.column, f.rule])
     return out
+
+
+_FROM = r"^[ \t]*from[ \t]+(?:[\w.]*\.)?{stem}[ \t]+import[ \t]+(\([^)]*\)|[^\n#]*)"
+_IMPORT = r"^[ \t]*import[ \t]+((?:[\w.]*\.)?{stem})(?:[ \t]+as[ \t]+(\w+))?[ \t]*(?:#.*)?$"
+
+
+def _refusing_reach(rel: str, text: str, py: dict, text_of) -> set | None:
+    """The module-level names of a script whose entry function raises first that can run: those other Python files
+    import from it (`from do_not_use_it_directly import get_params`, `import m as alias` then `alias.get_model`),
+    what its module-level code names (outside the refusing entry functions), and what those reach in turn. None
+    when that cannot be told: a star import or a computed import of the module, or a text that does not parse."""
+    stem = rel.rsplit("/", 1)[-1][:-3]
+    if not stem.isidentifier():
+        return None
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return None
+    from_re = re.compile(_FROM.format(stem=re.escape(stem)), re.M)
+    import_re = re.compile(_IMPORT.format(stem=re.escape(stem)), re.M)
+    roots: set = set()
+    for other, sf in py.items():
+        if other == rel:
+            continue
+        t = text_of(sf)
+        if stem not in t:
+            continue
+        if re.search(rf"import_module\([^)]*{re.escape(stem)}|__import__\([^)]*{re.escape(stem)}", t):
+            return None
+        for m in from_re.finditer(t):
+            for part in m.group(1).strip("() \t\n").split(","):
+                name = part.split(" as ")[0].strip()
+                if name == "*":
+                    return None
+                roots.add(name)
+        for m in import_re.finditer(t):
+            alias = m.group(2) or m.group(1)
+            roots.update(re.findall(rf"(?<![\w.]){re.escape(alias)}\.(\w+)", t))
+    defs = {n.name: n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+    refusing = {n for n, d in defs.items() if not isinstance(d, ast.ClassDef) and d.body and
+                isinstance(_first_statement(d), ast.Raise)}
+
+    def named(node) -> set:
+        out = set()
+        for n in ast.walk(node):
+            if isinstance(n, ast.Name):
+                out.add(n.id)
+            elif isinstance(n, ast.Attribute):
+                out.add(n.attr)
+            elif isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value.isidentifier():
+                out.add(n.value)
+        return out
+
+    for st in tree.body:
+        if not isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            roots |= named(st) - refusing
+        else:
+            for d in st.decorator_list:
+                roots |= named(d)
+    live: set = set()
+    todo = [n for n in roots if n in defs and n not in refusing]
+    while todo:
+        n = todo.pop()
+        if n in live:
+            continue
+        live.add(n)
+        todo.extend(m for m in named(defs[n]) if m in defs and m not in live and m not in refusing)
+    return live
+
+
+def _first_statement(fn):
+    body = fn.body
+    if len(body) > 1 and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and \
+            isinstance(body[0].value.value, str):
+        return body[1]
+    return body[0]
 
 
 def _mentioned(places: dict, files, text_of, py: dict, looks_up, place_of, own, views: dict, resolve,
@@ -770,6 +890,7 @@ def _mentions(text: str, name: str, start: int, end: int, own: bool = False):
     slow path`) and a mention inside a string still count. `own`: the text is the name's own module, whose usage
     examples (`>>> pipe = Pipeline.from_pretrained(...)` in an EXAMPLE_DOC_STRING that its methods' docstrings
     take) document the definition as its docstring would: no mention either."""
+    exported = None
     i = text.find(name, start, end)
     while i >= 0:
         j = i + len(name)
@@ -783,9 +904,28 @@ def _mentions(text: str, name: str, start: int, end: int, own: bool = False):
             commented = not own and lead.startswith("#") and (text.startswith("(", j) or commented_code(
                 text[line_start:text.find("\n", j) if "\n" in text[j:] else len(text)]))
             example = own and lead.startswith((">>>", "..."))
-            if not commented and not example and not _DEF_BEFORE.search(before):
+            if exported is None:
+                exported = _all_spans(text) if "__all__" in text else []
+            listed = any(a <= i < b for a, b in exported)
+            if not commented and not example and not listed and not _DEF_BEFORE.search(before):
                 yield i
         i = text.find(name, j, end)
+
+
+_ALL = re.compile(r"^__all__[ \t]*(?:\+?=|:[^=\n]*=)[ \t]*[\[(]", re.M)
+
+
+def _all_spans(text: str) -> list:
+    """[(start, end)] of a module's `__all__ = [...]` lists (`+=` too): they name what a star import hands on, and
+    whoever calls a name so handed on writes it, which the search finds; the list itself calls nothing, in the
+    name's own module or in a copy of it that lists the same names."""
+    out = []
+    for m in _ALL.finditer(text):
+        close = ")" if text[m.end() - 1] == "(" else "]"
+        j = text.find(close, m.end())
+        if j > 0:
+            out.append((m.end(), j))
+    return out
 
 
 _DEF_BEFORE = re.compile(r"^[ \t]*(?:async[ \t]+def|def|class)[ \t]+$")

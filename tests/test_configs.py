@@ -33,6 +33,8 @@ SNAPSHOT = [
     ('.github/workflows/wheels.yaml', 8, 9, 'TRN523', 'CI never tests Python 3.12-3.14: `job build_wheels builds wheels on Python 3.9, 3.10, 3.11 only`'),
     ('.gitlab-ci.yml', 9, 7, 'TRN523', 'CI never tests Python 3.12-3.14: `test job unit runs on Python 3.10, 3.11 only`'),
     ('.gitlab-ci.yml', 15, 10, 'TRN610', 'GPU resource request in a job, container or cluster definition: `tags: [gpu, nvidia]`'),
+    ('configs/det3d/_base_/voxel_base.py', 6, 14, 'TRN296', 'Config building a sparse 3-D convolution encoder (spconv / mmcv.ops CUDA ops): `pts_middle_encoder.type: SparseEncoder`'),
+    ('configs/det3d/dcn_backbone.py', 8, 23, 'TRN296', 'Config building a deformable convolution from mmcv.ops: `dcn.type: DCNv2` (a compiled CUDA op, no neuron kernel)'),
     ('configs/detection/fpn_fp16.yaml', 7, 13, 'TRN191', 'Bilinear or bicubic interpolation: `upsample_cfg.mode: bilinear`'),
     ('configs/detection/fpn_fp16.yaml', 18, 1, 'TRN254', 'float16 mixed precision section of an OpenMMLab config (Fp16OptimizerHook): `fp16`'),
     ('configs/detection/static_scale.yaml', 5, 1, 'TRN254', 'float16 mixed precision section of an OpenMMLab config (Fp16OptimizerHook): `fp16`'),

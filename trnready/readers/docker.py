@@ -380,7 +380,8 @@ def _deps(expanded, alts, raw_lines) -> list:
                     line = subst[0][0]
                     cols = [p[1] for p in subst if p[0] == line]
                     where = (line, min(cols) + 1, max(cols) + 2)
-                    named = len(_NAME_PART.match(d.raw.lstrip("\"'")).group(0))
+                    name_part = _NAME_PART.match(d.raw.lstrip("\"'"))
+                    named = name_part.end() if name_part else 0
                     if any(p[2] for p in span[:named]):
                         d.line, d.column, d.end_column = where
                     else:

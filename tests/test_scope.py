@@ -28,6 +28,7 @@ from trnready.scope import SCOPES, classify
     (".gitlab-ci.yml", "ci"),
     ("./.github/workflows/ci.yml", "ci"),
     (".circleci/config.yml", "ci"),
+    (".azure/gpu-tests.yml", "ci"),  # Azure Pipelines files the CI reader reads (readers/configs.py _CI_PATHS)
     ("Dockerfile", "build"),
     ("docker/Dockerfile.cuda", "build"),
     ("requirements-dev.txt", "build"),

@@ -60,7 +60,8 @@ KINDS: tuple[FileKind, ...] = (
                               "*.html", "*.lock", "*.cfg", "*.ipynb")),
     FileKind("conda", "manifest", "manifests",
              tuple(f"{stem}.{ext}" for stem in ("environment", "environment-*", "environment_*", "environment.*",
-                                                "conda*") for ext in ("yml", "yaml")), HASH),
+                                                "conda*") for ext in ("yml", "yaml"))
+             + ("meta.yaml", "meta.yml"), HASH),  # conda-build recipes: `requirements: host/run:` specs
     FileKind("yaml", "shell/yaml", "configs", ("*.yml", "*.yaml"), HASH),  # lines, then training configs / CI
     # INI training defaults (prefigure's `defaults.ini`): read by their keys when they are a training config
     FileKind("ini", "shell/yaml", "ini_configs", ("*.ini",), HASH),

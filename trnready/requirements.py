@@ -35,6 +35,9 @@ class Dep:
     extra: str = ""  # the optional-dependency group (extra) that declares it; "" for the main requirements
     # the strings the `if` arm of a setup.py helper returning it compares with (`platform == "rocm"`), space-separated
     platform: str = ""
+    # (line, column, end column) of a version written through a variable while the name is literal
+    # (`onnxruntime-gpu==${ORT_VERSION}` in a Dockerfile): version rules report there, the others at the name
+    version_at: tuple = ()
 
 
 @dataclass
@@ -839,16 +842,23 @@ def parse_setup_cfg(text: str) -> Manifest:
 
 # ---------------------------------------------------------------- conda environment files
 
+_RECIPE_LIST = re.compile(r"^\s+(?:build|host|run)\s*:\s*$")
+
+
 def parse_conda(text: str) -> Manifest:
-    """`dependencies:` conda specs and the nested `- pip:` list, read line by line (exact lines)."""
+    """`dependencies:` conda specs and the nested `- pip:` list, read line by line (exact lines). A conda-build
+    recipe (meta.yaml) lists the same specs under `requirements:` in `build:`, `host:` and `run:`."""
     man = Manifest()
     in_deps, deps_indent, pip_indent = False, -1, None
+    in_recipe = False  # inside a recipe's top-level `requirements:` section
     for n, ln in enumerate(text.splitlines(), 1):
         body = strip_comment(ln).rstrip()
         if not body.strip():
             continue
         indent = len(body) - len(body.lstrip())
-        if re.match(r"^dependencies\s*:", body):
+        if indent == 0:
+            in_recipe = bool(re.match(r"^requirements\s*:\s*$", body))
+        if re.match(r"^dependencies\s*:", body) or (in_recipe and _RECIPE_LIST.match(body)):
             in_deps, deps_indent, pip_indent = True, indent, None
             continue
         if not in_deps:

@@ -24,7 +24,7 @@ _DIRS = {
                 "notebooks", "cookbook", "quickstart"},
     "benchmark": {"bench", "benchmark", "benchmarks", "perf", "performance", "profiling"},
     "docs": {"doc", "docs", "documentation", "sphinx", "_docs", "site"},
-    "ci": {".github", ".gitlab", ".circleci", ".buildkite", ".ci", "ci", ".azure-pipelines", ".jenkins"},
+    "ci": {".github", ".gitlab", ".circleci", ".buildkite", ".ci", "ci", ".azure-pipelines", ".azure", ".jenkins"},
     "build": {"docker", "dockerfiles", "containers", "container", "packaging", "conda", "conda-recipe", "recipe-conda"},
 }
 # The Read the Docs build configuration: what it installs builds the documentation, wherever it sits.

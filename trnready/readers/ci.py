@@ -83,15 +83,18 @@ def _job_of(rel: str, e: Entry):
 def ci_findings(rel: str, entries: list[Entry], lines: list[str], engine, em: Emitter, path=None) -> None:
     root = deps.github_root(path) if path is not None else None
     jobs = test_jobs(rel, entries, lines, root, builds=True)
-    tested = [j for j in jobs if not j.get("builds")]
+    values = engine.catalogue.context_values
+    legs = accelerator_legs(rel, entries, values)
+    whole_legs = {leg.job for leg in legs if leg.whole}
+    # A GPU leg whose Python cannot be told (the Python of a CUDA machine image) says nothing of what the
+    # project is tested on; one that names 3.12+ still tests the project there
+    tested = [j for j in jobs if not j.get("builds") and not (j["key"] in whole_legs and not j["found"])]
     jobs = [j for j in jobs if not (j.get("builds") and _covers_supported(j))]  # wheels shipped for 3.12+ too
     if any(_covers_supported(j) for j in tested) or (path is not None and _siblings_cover_supported(path)):
         return  # another test job of the project runs on 3.12+ (or on a version we cannot tell)
     # The project's own requirement admits 3.12+: the CI versions are a choice of what to test, not the
     # requirement (said in the message; the item is an advisory either way: CI is what is tested, not required).
     admitted = path is not None and _packaging_admits_supported(path)
-    values = engine.catalogue.context_values
-    legs = accelerator_legs(rel, entries, values)
     # Another accelerator's test leg is not the project's Python; the others make one item per workflow file
     # (the file never tests 3.12-3.14), at its first job, with the other jobs' places as its occurrences.
     jobs = [j for j in jobs if not any(leg.whole and leg.job == j["key"] for leg in legs) and _reportable(j)]
@@ -443,11 +446,36 @@ def test_jobs(rel: str, entries: list[Entry], lines: list[str] | None = None, ro
                 top_env[e.key.lower()] = e
             continue
         jobs.setdefault(job, []).append(e)
+    passed = _circleci_invocations(rel, jobs)
     out = []
     for job, items in jobs.items():
-        info = _job(job, items, top_env, title, lines, root, builds)
+        info = _job(job, items, top_env, title, lines, root, builds, passed.get(job, {}))
         if info is not None:
             out.append(info)
+    return out
+
+
+_PARAM = re.compile(r"<<\s*parameters\.([\w-]+)\s*>>")
+
+
+def _circleci_invocations(rel: str, jobs: dict) -> dict:
+    """CircleCI: a workflow's `jobs:` list invokes the jobs the file defines, passing their parameters
+    (`- build_cpu: {python: 3.8.0}` for `image: cimg/python:<< parameters.python >>`). The invocations are not jobs
+    of their own: they leave `jobs` (a workflow's name, `pr_stage_test`, would make every job it lists a test), and
+    each defined job gets {parameter: [entries passing a value]}."""
+    if ".circleci" not in rel.lower():
+        return {}
+    out: dict = {}
+    for job in [j for j in jobs if j and j[0] == "workflows"]:
+        target = ("jobs", job[-1])
+        if target not in jobs:
+            if any(e.keys[-1] == "type" and e.value.strip() == "approval" for e in jobs[job]):
+                del jobs[job]  # `- hold: {type: approval}`: a manual gate, no machine runs it
+            continue  # an orb's job (`python/test`): nothing in this file says what it runs
+        items = jobs.pop(job)
+        for e in items:
+            if len(e.keys) == len(job) + 1:
+                out.setdefault(target, {}).setdefault(e.keys[-1], []).append(e)
     return out
 
 
@@ -572,7 +600,7 @@ def _wheel_matrix(job, items: list[Entry], top_env: dict, commands: str):
 
 
 def _job(job, items: list[Entry], top_env: dict, title: str, lines: list[str] | None = None, root=None,
-         builds: bool = False):
+         builds: bool = False, passed: dict | None = None):
     if job == ("runs",):  # a local action, named by its `name:`
         job = ("runs", title or "action")
     name = " ".join(str(j) for j in job[1:] if isinstance(j, str)) or ("" if job[0] == "steps" else str(job[0]))
@@ -602,6 +630,17 @@ def _job(job, items: list[Entry], top_env: dict, title: str, lines: list[str] | 
             elif value.strip():
                 unknown = True  # 3.x, "pypy3.10", an unresolved expression: may well be 3.12+
     found += _shell_versions(items, lines)
+    for e in items:
+        # `image: cimg/python:<< parameters.python >>`: the Python is what the workflows pass to that parameter
+        for param in _PARAM.findall(e.value) if passed and "python" in e.value.lower() else ():
+            if not _VERSION_KEY.match(param.replace("_", "-")):
+                continue
+            for given in passed.get(param, ()):
+                m = _VERSION.match(given.value.strip())
+                if m:
+                    found.append((given, f"{m.group(1)}.{m.group(2)}"))
+                else:
+                    unknown = True
     via: list = []
     for e in items:
         if root is not None and e.key == "uses" and e.value and e.value.strip().startswith("./"):

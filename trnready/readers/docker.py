@@ -347,6 +347,9 @@ def _base_image_lines(lines: list[str]) -> set:
     return out
 
 
+_NAME_PART = re.compile(r"[A-Za-z0-9._-]*")
+
+
 def _deps(expanded, alts, raw_lines) -> list:
     """`pip install` / `uv pip install` / `conda install` requirements of each expanded RUN command; a version
     or a whole requirement taken from a variable is reported where the variable was set."""
@@ -376,7 +379,15 @@ def _deps(expanded, alts, raw_lines) -> list:
                 if subst:
                     line = subst[0][0]
                     cols = [p[1] for p in subst if p[0] == line]
-                    d.line, d.column, d.end_column = line, min(cols) + 1, max(cols) + 2
+                    where = (line, min(cols) + 1, max(cols) + 2)
+                    name_part = _NAME_PART.match(d.raw.lstrip("\"'"))
+                    named = name_part.end() if name_part else 0
+                    if any(p[2] for p in span[:named]):
+                        d.line, d.column, d.end_column = where
+                    else:
+                        # the package is written here, only its version comes from a variable: a package rule
+                        # (onnxruntime-gpu) is about this line, a version rule about the ARG that sets the version
+                        d.version_at = where
             out.append(d)
         if not rq._PIP_CMD.search(logical):
             continue

@@ -132,9 +132,17 @@ def emit_deps(deps, lines: list[str], engine, em: Emitter, mention_text: str, ce
                     em.out[at] = replace(head, occurrences=tuple(dict.fromkeys(
                         (*head.occurrences, (d.line, d.column, rule.id)))))
                     continue
+            line, col, end = d.line, d.column, d.end_column
+            if d.version_at and (m.version is not None or m.version_shape is not None):
+                line, col, end = d.version_at
+                snippet = lines[line - 1] if 0 < line <= len(lines) else d.raw
             n = len(em.out)
-            em.add(rule, m, d.line, d.column, d.end_column, snippet, text, d.raw, cell=cell, rel=rel,
+            em.add(rule, m, line, col, end, snippet, text, d.raw, cell=cell, rel=rel,
                    guarded_by=guard)
+            if d.version_at and line == d.line and len(em.out) > n:
+                # the ARG setting the version is a place of the package's finding (a pin to change with it)
+                em.out[n] = replace(em.out[n], occurrences=(*em.out[n].occurrences, (d.version_at[0], d.version_at[1],
+                                                                                     rule.id)))
             if len(em.out) > n and m.message and "{name}" not in m.message:
                 family.setdefault((rule.id, text, d.extra, guard, cell, rel), n)
 

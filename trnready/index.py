@@ -1282,10 +1282,10 @@ def _enum_members_read(test: ast.expr, members: dict) -> ast.expr:
         values = [k.rsplit(".", 1)[1].lower() for k in keys]
         if not all(v in _DEVICE_TYPES for v in values) or "cuda" not in values:
             return test
-    elts = [ast.copy_location(ast.Constant(value=v), e) for v, e in zip(values, coll.elts)]
+    elts: list[ast.expr] = [ast.copy_location(ast.Constant(value=v), e) for v, e in zip(values, coll.elts)]
     for new, e in zip(elts, coll.elts):
         new.end_lineno, new.end_col_offset = e.end_lineno, e.end_col_offset
-    return ast.Compare(left=test.left, ops=test.ops, comparators=[type(coll)(elts=elts, ctx=ast.Load())])
+    return ast.Compare(left=test.left, ops=test.ops, comparators=[ast.List(elts=elts, ctx=ast.Load())])
 
 
 def _asserted_settings(test: ast.expr) -> list:

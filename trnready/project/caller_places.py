@@ -153,7 +153,8 @@ def caller_places(findings: list, files, text_of, values: dict) -> list:
                 local_names = {local for local, original, mod in imported
                                if original == name and (local == name or i in renamable)
                                and _from_helper(mod, where, names)}
-            if not any(n + "(" in text for n in local_names) and (i not in acting or "." + name + "(" not in text):
+            if not any(n + "(" in text for n in local_names) and ((i not in acting and pos is None and param is None)
+                                                                  or "." + name + "(" not in text):
                 continue
             lines = text.splitlines()
             if i in acting:
@@ -162,9 +163,16 @@ def caller_places(findings: list, files, text_of, values: dict) -> list:
                 for node in calls_of(acting[i], tree, local_names, where == rel, modules):
                     places.setdefault(i, []).append((rel, node.lineno, _column(lines, node)))
                 continue
+            # `.cuda()` on a parameter is followed through the helper's module or package too (`utils.cuda(batch)`
+            # after `from pkg import utils`): the caller's data is what moves
+            modules = set() if where == rel or param is None else _module_aliases(tree, imported, where, names)
             for node in walk(tree):
-                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in local_names \
-                        and (param is None or _passes(node, pos, param)):
+                if not isinstance(node, ast.Call):
+                    continue
+                func = node.func
+                if (isinstance(func, ast.Name) and func.id in local_names
+                        or isinstance(func, ast.Attribute) and func.attr == name and isinstance(func.value, ast.Name)
+                        and func.value.id in modules) and (param is None or _passes(node, pos, param)):
                     places.setdefault(i, []).append((rel, node.lineno, _column(lines, node)))
     # several acting findings of one helper: each call goes on the first whose arm it reaches
     taken: set = set()

@@ -23,3 +23,8 @@ def test_calls_of_a_module_needing_the_built_extension_are_places_of_the_build()
     places = {(e["path"], e["line"]) for f in builds for e in f.get("elsewhere", ())}
     assert ("geomlib/geomlib/ops.py", 6) in places  # the tried import
     assert {("models/encoder.py", 3), ("models/encoder.py", 12)} <= places  # the import and the call in forward
+
+
+def test_a_helper_that_is_only_a_sparse_constructor_is_placed_at_its_calls():
+    f = _findings()[("graphkit/utils/sparse.py", 3, "TRN141")]
+    assert ("graphkit/layers.py", 9) in [(e["path"], e["line"]) for e in f["elsewhere"]]

@@ -153,8 +153,7 @@ def caller_places(findings: list, files, text_of, values: dict) -> list:
                 local_names = {local for local, original, mod in imported
                                if original == name and (local == name or i in renamable)
                                and _from_helper(mod, where, names)}
-            if not any(n + "(" in text for n in local_names) and ((i not in acting and pos is None and param is None)
-                                                                  or "." + name + "(" not in text):
+            if not any(n + "(" in text for n in local_names) and "." + name + "(" not in text:
                 continue
             lines = text.splitlines()
             if i in acting:
@@ -163,9 +162,9 @@ def caller_places(findings: list, files, text_of, values: dict) -> list:
                 for node in calls_of(acting[i], tree, local_names, where == rel, modules):
                     places.setdefault(i, []).append((rel, node.lineno, _column(lines, node)))
                 continue
-            # `.cuda()` on a parameter is followed through the helper's module or package too (`utils.cuda(batch)`
-            # after `from pkg import utils`): the caller's data is what moves
-            modules = set() if where == rel or param is None else _module_aliases(tree, imported, where, names)
+            # followed through the helper's module or package too (`utils.cuda(batch)`, `utils.sparse_coo_tensor(...)`
+            # after `from pkg import utils`): the call is the same call of the helper
+            modules = set() if where == rel else _module_aliases(tree, imported, where, names)
             for node in walk(tree):
                 if not isinstance(node, ast.Call):
                     continue

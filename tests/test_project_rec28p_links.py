@@ -28,3 +28,8 @@ def test_calls_of_a_module_needing_the_built_extension_are_places_of_the_build()
 def test_a_helper_that_is_only_a_sparse_constructor_is_placed_at_its_calls():
     f = _findings()[("graphkit/utils/sparse.py", 3, "TRN141")]
     assert ("graphkit/layers.py", 9) in [(e["path"], e["line"]) for e in f["elsewhere"]]
+
+
+def test_a_sparse_helper_called_in_a_dataset_class_is_no_place():
+    f = _findings()[("graphkit/utils/sparse.py", 3, "TRN141")]
+    assert "graphkit/datasets.py" not in [e["path"] for e in f["elsewhere"]]

@@ -685,9 +685,12 @@ class Indexer:
                 # class TorchDevice(str, Enum): CUDA = "cuda"; CPU = "cpu": the devices the program accepts
                 # (`TorchDevice(cfg["device"])` raises ValueError for "neuron"), read as a list of device choices
                 # reported at its "cuda" member
-                at = next(v for v in members.values() if v.value == "cuda")
-                choices = ast.copy_location(ast.List(elts=list(members.values()), ctx=ast.Load()), at)
-                choices.end_lineno, choices.end_col_offset = at.end_lineno, at.end_col_offset
+                choices = getattr(node, "trnready_device_choices", None)  # the same node for every index
+                if choices is None:
+                    at = next(v for v in members.values() if v.value == "cuda")
+                    choices = ast.copy_location(ast.List(elts=list(members.values()), ctx=ast.Load()), at)
+                    choices.end_lineno, choices.end_col_offset = at.end_lineno, at.end_col_offset
+                    node.trnready_device_choices = choices
                 self.index.keyword_stores.append(("device_choices", choices, scope))
         inner = self._scope("class", scope)
         inner.bases = tuple(node.bases)
@@ -1271,6 +1274,18 @@ def _enum_members_read(test: ast.expr, members: dict) -> ast.expr:
     if type(test) is not ast.Compare or len(test.ops) != 1 or type(test.ops[0]) is not ast.In \
             or type(test.comparators[0]) not in (ast.Set, ast.Tuple, ast.List):
         return test
+    # kept on the test: every index of the tree reads the same nodes (the matches compare them by identity)
+    done = getattr(test, "trnready_enum_read", None)
+    if done is None:
+        done = _enum_members_read_new(test, members)
+        try:
+            test.trnready_enum_read = done
+        except AttributeError:
+            pass
+    return done
+
+
+def _enum_members_read_new(test: ast.Compare, members: dict) -> ast.expr:
     coll = test.comparators[0]
     keys = [f"{e.value.id}.{e.attr}" if type(e) is ast.Attribute and type(e.value) is ast.Name else None
             for e in coll.elts]

@@ -345,6 +345,7 @@ class Indexer:
         self.attr_values: dict = {}  # attribute name -> [(value, Scope, class called or None)] (mask evidence)
         self.class_names: set[str] = set()
         self.picked: set[int] = set()  # ids of the "cuda" literals of statement-form device picks already indexed
+        self.enum_strings: dict = {}  # "TorchDevice.CUDA" -> its "cuda" constant, for device enums of the file
 
     # -- entry -------------------------------------------------------------
     def run(self, tree: ast.Module) -> FileIndex:
@@ -679,6 +680,20 @@ class Indexer:
             self.visit(k.value, scope)
         scope.bind(node.name, Binding("local", None, scope))
         self.class_names.add(node.name)
+        members = _device_enum_members(node)
+        if members:
+            self.enum_strings.update({f"{node.name}.{k}": v for k, v in members.items()})
+            if self.interest.keywords and "device_choices" in self.interest.keywords:
+                # class TorchDevice(str, Enum): CUDA = "cuda"; CPU = "cpu": the devices the program accepts
+                # (`TorchDevice(cfg["device"])` raises ValueError for "neuron"), read as a list of device choices
+                # reported at its "cuda" member
+                choices = getattr(node, "trnready_device_choices", None)  # the same node for every index
+                if choices is None:
+                    at = next(v for v in members.values() if v.value == "cuda")
+                    choices = ast.copy_location(ast.List(elts=list(members.values()), ctx=ast.Load()), at)
+                    choices.end_lineno, choices.end_col_offset = at.end_lineno, at.end_col_offset
+                    node.trnready_device_choices = choices
+                self.index.keyword_stores.append(("device_choices", choices, scope))
         inner = self._scope("class", scope)
         inner.bases = tuple(node.bases)
         self._body(node.body, inner)
@@ -982,7 +997,7 @@ class Indexer:
                 self.index.device_values.append((value, scope))
         if self.interest.keywords:
             # assert backend == "nccl": the code accepts that one value of the setting
-            for name, value in _asserted_settings(node.test):
+            for name, value in _asserted_settings(_enum_members_read(node.test, self.enum_strings)):
                 if name in self.interest.keywords:
                     self.index.keyword_defaults.append((name, value, scope))
                     self.index.keyword_asserts.append((name, value, scope))
@@ -1229,6 +1244,67 @@ def _push_children(node, stack: list, AST) -> None:
             stack.append(value)
 
 
+# Values of a device-type vocabulary: an Enum whose members all hold one of these (and "cuda") lists devices
+_DEVICE_TYPES = frozenset({"cpu", "cuda", "mps", "xpu", "hip", "gpu", "tpu", "xla", "meta", "neuron", "npu", "mlu",
+                           "hpu", "auto"})
+
+
+def _device_enum_members(node: ast.ClassDef) -> dict:
+    """MEMBER -> its string constant, for a class deriving from an Enum whose name holds "device" and whose members
+    are all device types, "cuda" among them and "neuron" not (`class TorchDevice(str, Enum): CUDA = "cuda"; ...`);
+    {} for any other class."""
+    if "device" not in node.name.lower() or not any(
+            (b.id if type(b) is ast.Name else b.attr if type(b) is ast.Attribute else "").endswith("Enum")
+            for b in node.bases):
+        return {}
+    members = {}
+    for stmt in node.body:
+        if type(stmt) is ast.Assign and len(stmt.targets) == 1 and type(stmt.targets[0]) is ast.Name:
+            v = stmt.value
+            if type(v) is not ast.Constant or type(v.value) is not str or v.value.lower() not in _DEVICE_TYPES:
+                return {}
+            members[stmt.targets[0].id] = v
+    values = {v.value.lower() for v in members.values()}
+    return members if "cuda" in values and not values & _NEURON_VALUES_LOWER else {}
+
+
+def _enum_members_read(test: ast.expr, members: dict) -> ast.expr:
+    """`device in [TorchDevice.CPU, TorchDevice.CUDA]` read with the members' strings, when every element of the
+    allow-list is a member of a device enum of the file, or of an imported one whose member names are all device
+    types (`CPU`, `CUDA`, `MPS`: the enum's values are not in this file, its names say them); the test unchanged
+    otherwise."""
+    if type(test) is not ast.Compare or len(test.ops) != 1 or type(test.ops[0]) is not ast.In \
+            or type(test.comparators[0]) not in (ast.Set, ast.Tuple, ast.List):
+        return test
+    # kept on the test: every index of the tree reads the same nodes (the matches compare them by identity)
+    done = getattr(test, "trnready_enum_read", None)
+    if done is None:
+        done = _enum_members_read_new(test, members)
+        try:
+            test.trnready_enum_read = done
+        except AttributeError:
+            pass
+    return done
+
+
+def _enum_members_read_new(test: ast.Compare, members: dict) -> ast.expr:
+    coll = test.comparators[0]
+    keys = [f"{e.value.id}.{e.attr}" if type(e) is ast.Attribute and type(e.value) is ast.Name else None
+            for e in coll.elts]
+    if not keys or None in keys:
+        return test
+    if all(k in members for k in keys):
+        values = [members[k].value for k in keys]
+    else:
+        values = [k.rsplit(".", 1)[1].lower() for k in keys]
+        if not all(v in _DEVICE_TYPES for v in values) or "cuda" not in values:
+            return test
+    elts: list[ast.expr] = [ast.copy_location(ast.Constant(value=v), e) for v, e in zip(values, coll.elts)]
+    for new, e in zip(elts, coll.elts):
+        new.end_lineno, new.end_col_offset = e.end_lineno, e.end_col_offset
+    return ast.Compare(left=test.left, ops=test.ops, comparators=[ast.List(elts=elts, ctx=ast.Load())])
+
+
 def _asserted_settings(test: ast.expr) -> list:
     """(name, literal) for each `name == "literal"` an assert requires (`backend == "nccl"`, `cfg.backend == ...`),
     also inside `and`."""
@@ -1258,6 +1334,7 @@ def _asserted_settings(test: ast.expr) -> list:
 # The values a setting takes on Trainium (device type, distributed backend, PJRT device): an assert listing one of
 # them accepts the port
 _NEURON_VALUES = frozenset({"neuron", "xla", "NEURON", "XLA"})
+_NEURON_VALUES_LOWER = frozenset({"neuron", "xla"})
 
 
 def _closed_to_neuron(coll: ast.expr) -> bool:

@@ -607,6 +607,10 @@ class Engine:
             if type(expr) is ast.Attribute:
                 # args.dist_backend = "nccl" just above the call: that statement is where the value is written
                 literal = _written_literal(ctx, p, _local_attribute(ctx, expr, scope, call), first, last)
+                if literal is None and p.op == "at-least":
+                    # `prime = 1000000000039` in the class body, then `torch.randint(0, self.prime, ...)`: the
+                    # constant is the line that sets the range (each call using it stays a finding)
+                    literal = _written_literal(ctx, p, ctx.resolver.values(expr, scope), first, last)
                 if literal is not None:
                     hits[-1] = replace(hits[-1], also=hits[-1].also + (literal,))
                 continue

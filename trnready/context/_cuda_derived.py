@@ -124,3 +124,87 @@ def unreached_flag_assigns(stmts, never, always) -> set:
         elif other and always(st.test):
             out.update(id(s) for s in other)
     return out
+
+
+def _device_kind(v) -> str:
+    """"cuda" for the literal "cuda" / "cuda:N" or `torch.device("cuda", ...)`; "ordinal" for `torch.device(i)` with
+    an integer literal or an element of a list of GPU ids (`torch.device(gpus[rank % len(gpus)])`: a bare ordinal
+    names a CUDA device); "cpu" for "cpu" / `torch.device("cpu")`; "" for anything else."""
+    if type(v) is ast.Constant and isinstance(v.value, str):
+        s = v.value
+        return "cuda" if s == "cuda" or (s.startswith("cuda:") and s[5:].isdigit()) else "cpu" if s == "cpu" else ""
+    if type(v) is not ast.Call or dotted(v.func) not in ("torch.device", "device") or len(v.args) != 1 \
+            or v.keywords:
+        return ""
+    a = v.args[0]
+    if type(a) is ast.Constant:
+        if type(a.value) is int:
+            return "ordinal"
+        return _device_kind(a)
+    if type(a) is ast.Subscript and "gpu" in (_key(a.value).rsplit(".", 1)[-1]).lower():
+        return "ordinal"
+    return ""
+
+
+def _kinds(stmts, attrs: bool) -> set:
+    """The keys these statements pin to CUDA (`pinned_cuda_devices`), judged by the kinds (`_device_kind`) of the
+    values assigned to each; a binding of any other shape (a loop or `with` target, a tuple, an augmented
+    assignment) unpins. `attrs`: `self.x` keys, else names."""
+    found: dict = {}
+
+    def bound(t, kind) -> None:
+        for n in ast.walk(t):
+            if (type(n) is ast.Attribute) == attrs and _key(n):
+                found.setdefault(_key(n), set()).add(kind)
+
+    for st in stmts:
+        k = type(st)
+        if k is ast.Assign or k is ast.AnnAssign:
+            targets = st.targets if k is ast.Assign else [st.target]
+            if st.value is None:
+                continue
+            if len(targets) == 1 and type(targets[0]) in (ast.Name, ast.Attribute):
+                if (type(targets[0]) is ast.Attribute) == attrs and _key(targets[0]):
+                    found.setdefault(_key(targets[0]), set()).add(_device_kind(st.value))
+                continue
+            for t in targets:
+                bound(t, "")
+        elif k in (ast.AugAssign, ast.For, ast.AsyncFor):
+            bound(st.target, "")
+        elif k in (ast.With, ast.AsyncWith):
+            for item in st.items:
+                if item.optional_vars is not None:
+                    bound(item.optional_vars, "")
+    return {key for key, kinds in found.items()
+            if kinds == {"cuda"} or ("ordinal" in kinds and kinds <= {"ordinal", "cpu", "cuda"})}
+
+
+def _device_operand(o):
+    return o.value if type(o) is ast.Attribute and o.attr == "type" else o
+
+
+def pinned_cuda_devices(ctx) -> frozenset:
+    """The devices a comparison with "cuda" cannot tell apart from "an accelerator is in use": every assignment of
+    them is the literal "cuda" (pointMLP-style `assert torch.cuda.is_available()` then `device = "cuda"`), or a
+    device built from a bare GPU ordinal (`torch.device(gpus[rank])`, which is `cuda:<i>` on any host) with "cpu"
+    as the only other value. `if device == "cuda":` / `if self.device.type == "cuda":` then holds on a Trainium host
+    whenever the program was given an accelerator: it is the program's only accelerator path, not a CUDA check.
+    A local name is judged in its function (not when it is also a parameter there, or bound another way); a
+    `self.` attribute over the whole file. Gives the `self.` keys and the ids of the name operands of the
+    comparisons that read a pinned local."""
+    if not ctx.may_name("cuda"):
+        return frozenset()
+    out = set(_kinds(ctx.statements(), attrs=True))
+    for fn in ctx.nodes(ast.FunctionDef) + ctx.nodes(ast.AsyncFunctionDef):
+        stmts = [n for n in ast.walk(fn) if isinstance(n, ast.stmt) and n is not fn]
+        names = _kinds(stmts, attrs=False)
+        names -= {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs}
+        if not names:
+            continue
+        for node in ast.walk(fn):
+            if type(node) is ast.Compare:
+                for o in (node.left, *node.comparators):
+                    o = _device_operand(o)
+                    if type(o) is ast.Name and o.id in names:
+                        out.add(id(o))
+    return frozenset(out)

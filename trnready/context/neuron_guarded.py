@@ -10,7 +10,8 @@ from ._test_skips import (SkipNames, calls_base_method, helper_spans, runs_as_te
                           uncalled_main)
 from ._test_switches import is_method, off_value, passed, switch_params, unknown
 from ._xla_flags import absent_packages, xla_switch_words
-from ._cuda_derived import count_key, cuda_build_probe, device_count_bounds, unreached_flag_assigns
+from ._cuda_derived import (count_key, cuda_build_probe, device_count_bounds, pinned_cuda_devices,
+                            unreached_flag_assigns)
 from .base import blocks_of, dotted, enclosing_function, expressions, predicate
 from ..astwalk import walk
 
@@ -173,6 +174,21 @@ class _Conditions:
         # `hasattr(torch._C, "_cuda_...")` -> whether it probes the CUDA build of torch (_cuda_derived.py)
         self.probe: Callable[[ast.Call], bool] | None = None
         self.counts: dict = {}  # `n_gpu` -> the largest value it holds on Neuron (_cuda_derived.device_count_bounds)
+        # devices set only to "cuda" or to a bare GPU ordinal (_cuda_derived.pinned_cuda_devices): comparing them
+        # with "cuda" asks whether an accelerator is in use, which a Trainium run with one answers True
+        self.pinned: frozenset = frozenset()
+
+    def _pinned(self, left, right) -> bool:
+        """`device == "cuda"`, `self.device.type == "cuda"` on a device `pinned` holds."""
+        if not self.pinned:
+            return False
+        for o in (left, right):
+            if type(o) is ast.Attribute and o.attr == "type":
+                o = o.value
+            # a local by the comparison's own operand (judged in its function), a `self.` attribute by its key
+            if id(o) in self.pinned or (type(o) is ast.Attribute and count_key(o) in self.pinned):
+                return True
+        return False
 
     def forget_functions(self) -> None:
         self._never_funcs = {}
@@ -272,7 +288,7 @@ class _Conditions:
             if op is ast.IsNot and any(type(a) is ast.Name and a.id in self.none_flags and type(b) is ast.Constant
                                        and b.value is None for a, b in ((left, right), (right, left))):
                 return True  # `state = torch.cuda.get_rng_state() if torch.cuda.is_available() else None`
-            if op in (ast.Eq, ast.In, ast.Is):
+            if op in (ast.Eq, ast.In, ast.Is) and not self._pinned(left, right):
                 if any((type(o) is ast.Constant and (_cuda_string(o.value) or o.value in self.words))
                        or _nccl_name(o) or _cuda_device_type(o) or _cuda_member(o) for o in (left, right)):
                     # x.device.type == "cuda", device == "xpu", args.device in ("mps",); also `backend == "nccl"`:
@@ -323,7 +339,7 @@ class _Conditions:
                 bound = self.counts.get(count_key(left))  # `n_gpu <= 1`
                 if bound is not None and right.value >= bound + (op is ast.Lt):
                     return True
-            if op in (ast.NotEq, ast.NotIn, ast.IsNot) and any(
+            if op in (ast.NotEq, ast.NotIn, ast.IsNot) and not self._pinned(left, right) and any(
                     (type(o) is ast.Constant and (_cuda_string(o.value) or o.value in self.words))
                     or _nccl_name(o) or _cuda_device_type(o) or _cuda_member(o)
                     for o in (left, right)):
@@ -940,6 +956,7 @@ class _Spans:
         ctx = self.ctx
         self.conds.probe = lambda call: cuda_build_probe(ctx, call)
         self.conds.counts = device_count_bounds(ctx, self.conds.backends)
+        self.conds.pinned = pinned_cuda_devices(ctx)
         # an assignment in an arm Neuron never takes is not one of a flag's values there (_cuda_derived.py)
         self.conds.unreached |= unreached_flag_assigns(ctx.statements(), self.conds.never, self.conds.always)
         self.conds.flags = _flags(self.ctx.statements(), self.conds)

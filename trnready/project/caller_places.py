@@ -43,6 +43,7 @@ def caller_places(findings: list, files, text_of, values: dict) -> list:
 
     showing = showing_calls(values)
     rules = frozenset(values.get("caller-place-rules", ()))
+    host_rules = frozenset(values.get("caller-place-host-rules", ()))
     handing = frozenset(values.get("handed-out-rules", ()))
     active = [i for i, f in enumerate(findings) if not f.guarded and not f.suppressed and f.cell is None
               and f.path.endswith(".py")]
@@ -153,7 +154,7 @@ def caller_places(findings: list, files, text_of, values: dict) -> list:
                 local_names = {local for local, original, mod in imported
                                if original == name and (local == name or i in renamable)
                                and _from_helper(mod, where, names)}
-            if not any(n + "(" in text for n in local_names) and (i not in acting or "." + name + "(" not in text):
+            if not any(n + "(" in text for n in local_names) and "." + name + "(" not in text:
                 continue
             lines = text.splitlines()
             if i in acting:
@@ -162,9 +163,18 @@ def caller_places(findings: list, files, text_of, values: dict) -> list:
                 for node in calls_of(acting[i], tree, local_names, where == rel, modules):
                     places.setdefault(i, []).append((rel, node.lineno, _column(lines, node)))
                 continue
+            # followed through the helper's module or package too (`utils.cuda(batch)`, `utils.sparse_coo_tensor(...)`
+            # after `from pkg import utils`): the call is the same call of the helper
+            modules = set() if where == rel else _module_aliases(tree, imported, where, names)
+            hosted = _dataset_spans(tree) if findings[i].rule in host_rules else ()
             for node in walk(tree):
-                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in local_names \
-                        and (param is None or _passes(node, pos, param)):
+                if not isinstance(node, ast.Call):
+                    continue
+                func = node.func
+                if (isinstance(func, ast.Name) and func.id in local_names
+                        or isinstance(func, ast.Attribute) and func.attr == name and isinstance(func.value, ast.Name)
+                        and func.value.id in modules) and (param is None or _passes(node, pos, param)) \
+                        and not any(a <= node.lineno <= b for a, b in hosted):
                     places.setdefault(i, []).append((rel, node.lineno, _column(lines, node)))
     # several acting findings of one helper: each call goes on the first whose arm it reaches
     taken: set = set()
@@ -242,6 +252,15 @@ def mask_places(findings: list, files, text_of, values: dict) -> list:
     trees: dict = {}
     return inherited_mask_places(findings, py, text_of, values, module_names(py),
                                  lambda rel: _tree(trees, rel, text_of), _column)
+
+
+def _dataset_spans(tree) -> list:
+    """(first, last) lines of the classes named, or based on a class named, `...Dataset` (as `in-dataset-class`)."""
+    def tail(x) -> str:
+        x = x.value if isinstance(x, ast.Subscript) else x
+        return x.attr if isinstance(x, ast.Attribute) else x.id if isinstance(x, ast.Name) else ""
+    return [(n.lineno, n.end_lineno or n.lineno) for n in walk(tree) if isinstance(n, ast.ClassDef)
+            and (n.name.endswith("Dataset") or any(tail(b).endswith("Dataset") for b in n.bases))]
 
 
 def _tree(trees: dict, rel: str, text_of):

@@ -610,12 +610,31 @@ class Linker(ModuleMap):
             # A module importing a built extension at its top runs that extension's kernels, and so does a
             # module importing it: it is a kernel module too (its first such import stands for it).
             for rel, use, rule, message, confidence, _g, _chain in found:
-                if use[1] == 0 and rel not in kernel_mods:
+                if (use[1] == 0 or self._tried_build(rel, use[0])) and rel not in kernel_mods:
                     kernel_mods[rel] = ["", use[0], use[1], use[4], rule, confidence, message]
         if kernel_mods:
             out += self._kernel_imports(kernel_mods, imported)
             self._defined, self._imports = {}, {}
         return out
+
+    def _tried_build(self, rel: str, line: int) -> bool:
+        """The import at `line` sits in a module-level `try:` whose every handler re-raises or builds the module again
+        with a JIT `load(...)` (pointnet2-style `try: import pkg._ext as _ext` / `except ImportError: _ext =
+        load("_ext", sources=[... .cu])`): importing the file still needs the CUDA extension, as a top-level import
+        does. A handler binding a fallback (`_ext = None`) leaves the import optional."""
+        read = self.read_source
+        text = read(rel) if read is not None else None
+        if not text or "try" not in text:
+            return False
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return False
+        for st in tree.body:
+            if isinstance(st, ast.Try) and st.handlers and any(
+                    isinstance(b, (ast.Import, ast.ImportFrom)) and b.lineno == line for b in st.body):
+                return all(_rebuilds(h.body) for h in st.handlers)
+        return False
 
     # ---------------------------------------------------------------- modules that define kernels
     def _kernel_imports(self, kernel_mods: dict, imported: list) -> list:
@@ -1064,3 +1083,16 @@ def _with_library_places(rel: str, use: list, got: list) -> list:
         return got
     placed = [*use[:5], [*use[5], *([ln, -1] for ln in ends)], *use[6:]]
     return [(r0, placed if u is use else u, r, m, c, g, chain) for r0, u, r, m, c, g, chain in got]
+
+
+def _rebuilds(stmts) -> bool:
+    """A handler that ends in `raise` or calls a JIT build (`load(...)`, `cpp_extension.load_inline(...)`)."""
+    if stmts and isinstance(stmts[-1], ast.Raise):
+        return True
+    for node in (n for st in stmts for n in ast.walk(st)):
+        if isinstance(node, ast.Call):
+            f = node.func
+            tail = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+            if tail in ("load", "load_inline"):
+                return True
+    return False

@@ -218,3 +218,18 @@ def test_a_step_reading_through_text_reads_answers_from_its_last_edits_only_whil
     assert scan() == "m ['b.py', 'c.py']" and len(runs) == 5
     texts["d.py"] += "# again\n"
     assert scan() == "m ['b.py', 'c.py']" and len(runs) == 5
+
+
+def test_cuda_only_paths_after_an_edit_of_a_file_it_passed_over(tmp_path):
+    """cuda-only-path reads through step_memo.TextReads: a file that tests no device, names no definition judged and
+    defines none of the names a CUDA-only path reaches is passed over."""
+    def guard(report):
+        return [(f["line"], f.get("guarded_by", "")) for f in report["findings"]
+                if f["path"] == "torch_utils/custom_ops.py" and f["rule"] == "TRN243"]
+    got = _edited_runs(tmp_path, CONTEXT_FIXTURES / "cuda_fallback" / "with_reference", [
+        ("torch_utils/__init__.py", None, "\n# plugins are built on first use\n"),
+        # the device name read at import, off any CUDA-only path
+        ("torch_utils/__init__.py", None, "\nfrom .custom_ops import _gpu_name\n\nNAME = _gpu_name()\n"),
+    ], guard)
+    assert got[0] == got[1] == [(9, "cuda-only-path")]
+    assert got[2] == [(9, "")]

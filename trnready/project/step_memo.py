@@ -48,8 +48,16 @@ class TextReads:
         if text is None or passes(text, tests):
             self.deep.add(rel)
             return text
-        self.asked.setdefault(rel, set()).update(tests)
+        self.passed_over(rel, tests)
         return ""
+
+    def peek(self, x) -> str | None:
+        """The text, for a look whose outcome the step notes itself afterwards (`passed_over`, or a deep read)."""
+        return self._text(x)[0]
+
+    def passed_over(self, rel: str, tests) -> None:
+        """The file failed the tests: the step read nothing else of it there."""
+        self.asked.setdefault(rel, set()).update(tuple(t) for t in tests)
 
 
 # Named tests of a file's text (`holding`'s tests starting "@name", with string arguments): what a step asks of
@@ -63,6 +71,25 @@ def text_test(name: str):
         TEXT_TESTS["@" + name] = fn
         return fn
     return register
+
+
+def peek(text_of, x) -> str | None:
+    """`TextReads.peek`, or the text when `text_of` is a plain reader."""
+    look = getattr(text_of, "peek", None)
+    return look(x) if look is not None else text_of(x)
+
+
+def passed_over(text_of, rel: str, tests) -> None:
+    note = getattr(text_of, "passed_over", None)
+    if note is not None:
+        note(rel, tests)
+
+
+def read_deep(text_of, rel: str, _tests=()) -> None:
+    """Note a file the step looked at (`peek`) as read deep."""
+    deep = getattr(text_of, "deep", None)
+    if deep is not None:
+        deep.add(rel)
 
 
 def holding(text_of, x, tests) -> str | None:
@@ -92,7 +119,8 @@ def remembered(step: str, findings: list, files, cache, digests, compute, read=N
     """`compute(findings)` -> the findings, one per finding handed in and in the same order, some replaced. With
     `read(sf)` (a scanned Python file's text or None), `compute(findings, text_of)` reads through a `TextReads`
     and the step is answered after an edit from its last edits when the edit left what it read (module
-    docstring); `kinds`: the file kinds the step reads (an edited file of another kind read is decided again)."""
+    docstring); `kinds`: the file kinds the step reads (an edited file of another kind read is decided again; None:
+    every kind)."""
     from ..cache import LastAnswer, StepMemo
 
     memo = StepMemo(cache, step)
@@ -161,7 +189,7 @@ def _reuse(record, inputs, sig: str, files, read, kinds):
         if old[k] == d:
             continue
         sf = by_key[k]
-        if sf.kind not in kinds:
+        if kinds is not None and sf.kind not in kinds:
             continue
         if sf.rel in deep or sf.kind != "python":
             return None

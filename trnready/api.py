@@ -391,7 +391,8 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
 
             report.findings = remembered(
                 "processor-masks", report.findings, files, cache, digests,
-                lambda fs: guard_processor_masks(fs, files, _python_reader(config.max_file_size)))
+                lambda fs, read: guard_processor_masks(fs, files, read), _python_reader(config.max_file_size),
+                ("python", "notebook"))
             # A keyword handed to a project function that assigns that parameter before reading it.
             from .project.overwritten import guard_overwritten_keywords
 
@@ -509,7 +510,8 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
 
             report.findings = remembered(
                 "caller-places", report.findings, files, cache, digests,
-                lambda fs: caller_places(fs, files, _text_by_rel(files, config.max_file_size), _values_of(engine)))
+                lambda fs, text_of: caller_places(fs, files, text_of, _values_of(engine)),
+                _python_reader(config.max_file_size))
             # A linked finding at a call the helper's own finding already lists (another rule saying the same
             # thing through the helper's default) is that finding's place.
             from .project.caller_places import listed_callers
@@ -521,7 +523,8 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
 
             report.findings = remembered(
                 "mask-places", report.findings, files, cache, digests,
-                lambda fs: mask_places(fs, files, _text_by_rel(files, config.max_file_size), _values_of(engine)))
+                lambda fs, text_of: mask_places(fs, files, text_of, _values_of(engine)),
+                _python_reader(config.max_file_size))
         except StaleSummary as e:
             # A cached summary of the wrong shape, found when first unpacked: as a bad entry is a miss
             # anywhere else, its entry is dropped (with this run's pending writes) and the scan starts again.

@@ -30,6 +30,7 @@ from ..scope import classify
 from .acting_helpers import acting_helper, calls_of, char_column as _column, code_lines
 from .helper_imports import from_helper as _from_helper, imported_names as _imported_names
 from .link import module_names
+from .step_memo import holding, text_test
 
 MAX_NAMED = 3
 # A longer function is the run itself (a `train()` holding one resize among its statements), not a helper of it.
@@ -125,16 +126,18 @@ def caller_places(findings: list, files, text_of, values: dict) -> list:
         return findings
     names = names if names is not None else module_names(py)
     wanted = {h[1] for h in helpers.values()}
+    # what a file defining no helper must pass to be parsed: it names a helper, and can call an acting one (below)
+    tests = sorted({("@may-call", h[1], h[0]) if i in acting else (h[1],) for i, h in helpers.items()})
     for rel in py if helpers else ():
-        text = text_of(rel) or ""
-        if not any(n in text for n in wanted):
-            continue
         own = {h for h in helpers.values() if h[0] == rel}
         if classify(rel) == "test" and not own:
             continue
+        text = (text_of(rel) if own else holding(text_of, rel, tests)) or ""
+        if not any(n in text for n in wanted):
+            continue
         # an acting helper is often a common method name (`forward`, `downsample`): another module can only call
         # it after importing it by name or binding its module, which the text shows before anything is parsed
-        said: dict = {}
+        said = _said(text)
         live = [i for i, h in helpers.items() if h[1] in text and (i not in acting or h[0] == rel
                                                                    or _may_call(text, h[1], h[0], said))]
         if not live:
@@ -297,6 +300,22 @@ def _may_call(text: str, name: str, where: str, imports: dict) -> bool:
         return False
     parts = [p for p in (where[:-3] if where.endswith(".py") else where).split("/") if p and p != "__init__"]
     return any(re.search(r"\b" + re.escape(p) + r"\b", said) for p in parts)
+
+
+_SAID: list = [None, {}]  # the text last asked about, and its import text
+
+
+def _said(text: str) -> dict:
+    """`_may_call`'s memo of one file's import text, shared by the step's test and its loop (one file at a time)."""
+    if _SAID[0] is not text:
+        _SAID[:] = [text, {}]
+    return _SAID[1]
+
+
+@text_test("may-call")
+def _may_call_test(text: str, name: str, where: str) -> bool:
+    """A file other than `where` can call its acting helper `name` (`caller_places`' test of every file)."""
+    return name in text and _may_call(text, name, where, _said(text))
 
 
 def _helper_of(tree: ast.Module, f, lines: list):

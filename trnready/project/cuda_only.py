@@ -42,6 +42,7 @@ from pathlib import PurePosixPath
 from ..filekinds import kind_of
 from .cuda_sources import build_sources, included, instantiation_places
 from ..astwalk import walk
+from .step_memo import holding, passed_over, peek, read_deep, text_test
 
 REASON = "cuda-only-path"
 _CATEGORY = "custom-cuda-kernel"
@@ -144,8 +145,19 @@ class _Texts:
         sf = self.py.get(rel)
         return self.read(sf) if sf is not None else None
 
-    def items(self):
-        return ((rel, self.read(sf)) for rel, sf in self.py.items())
+    def holding(self, tests):
+        """(rel, text) of the files passing one of the tests (or unreadable: None); the others are passed over."""
+        for rel, sf in self.py.items():
+            text = holding(self.read, sf, tests)
+            if text is None or text:
+                yield rel, text
+
+    def peeked(self):
+        """(rel, text) of every file, each look noted afterwards by the step (`Judge.reachable`)."""
+        return ((rel, peek(self.read, sf)) for rel, sf in self.py.items())
+
+    def note(self, rel: str, deep: bool, tests) -> None:
+        (read_deep if deep else passed_over)(self.read, rel, tests)
 
 
 KEEP_FILES = 8  # parsed files kept while judging (verdicts are memoised apart, so an evicted file is parsed again)
@@ -225,6 +237,22 @@ def _has_word(text: str, word: str) -> bool:
 _HEADS = ("def ", "class ", "async def ")
 
 
+@text_test("device-test")
+def _device_text(text: str) -> bool:
+    """The text may test a tensor's device for CUDA (`Judge.reachable` parses only such files)."""
+    return ("is_cuda" in text or "device.type" in text) and _DEVICE_TEXT.search(text) is not None
+
+
+@text_test("word")
+def _word_test(text: str, word: str) -> bool:
+    return _has_word(text, word)
+
+
+@text_test("defines-any")
+def _defines_any(text: str, *names: str) -> bool:
+    return not set(names).isdisjoint(_top_names(text))
+
+
 def _top_names(text: str) -> list:
     """Names of the `def` / `class` statements starting in column 0."""
     out = []
@@ -275,6 +303,7 @@ class Judge:
         self.files: dict = {}
         self.memo: dict = {}
         self.named: dict = {}  # word -> files naming it
+        self._tops_of: dict = {}  # rel -> its module-level names, as `defined` read them
         self.searched = 0
 
     def file(self, rel: str) -> _File | None:
@@ -308,8 +337,8 @@ class Judge:
         MAX_DEPTH deep. Only the files testing a device and those defining such names are parsed; a finding
         elsewhere is never judged."""
         names: set = set()
-        for rel, text in self.texts.items():
-            if text is None or not ("is_cuda" in text or "device.type" in text) or not _DEVICE_TEXT.search(text):
+        for rel, text in self.texts.holding([("@device-test",)]):
+            if text is None:
                 continue
             f = self.file(rel)
             if f is None:
@@ -341,14 +370,20 @@ class Judge:
             names |= more
             if not frontier:
                 break
+        # what `defined` read of a file is which of these names it defines (a step reading through
+        # step_memo.TextReads keeps that, and judges an edited file defining none of them passed over)
+        test = ("@defines-any", *sorted(names))
+        for rel, _ in self.texts.py.items():
+            self.texts.note(rel, any(n in names for n in self._tops_of.get(rel, ())), [test])
         return names
 
     def defined(self) -> dict:
         """name -> the files defining it at module level (`def name` / `class name` in column 0), found with
         substring searches (a multi-line regular expression over a large project costs seconds)."""
         out: dict = {}
-        for rel, text in self.texts.items():
-            for name in _top_names(text or ""):
+        for rel, text in self.texts.peeked():
+            tops = self._tops_of[rel] = _top_names(text or "")
+            for name in tops:
                 out.setdefault(name, []).append(rel)
         return out
 
@@ -361,7 +396,7 @@ class Judge:
     def naming(self, name: str) -> list:
         """The scanned Python files whose text holds the word (one search per name, kept)."""
         if name not in self.named:
-            self.named[name] = [rel for rel, text in self.texts.items() if text is not None and _has_word(text, name)]
+            self.named[name] = [rel for rel, text in self.texts.holding([("@word", name)]) if text is not None]
         return self.named[name]
 
     def _decide(self, rel: str, name: str, depth: int, stack: frozenset) -> bool:
@@ -444,8 +479,9 @@ def cuda_only_paths(findings: list, files, engine, read_text, root, cache=None, 
     (project/step_memo.py): a warm re-scan of an unchanged tree reads no file for this step."""
     from .step_memo import remembered
 
+    # every kind read: the CUDA sources a build compiles are read by path
     return remembered(REASON, findings, files, cache, digests,
-                      lambda fs: _decide(fs, files, engine, read_text, root))
+                      lambda fs, read: _decide(fs, files, engine, read, root), read_text, None)
 
 
 def _decide(findings: list, files, engine, read_text, root) -> list:

@@ -20,6 +20,7 @@ from dataclasses import replace
 
 from ..astwalk import walk
 from .helper_imports import from_helper, imported_names
+from .step_memo import holding
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
@@ -41,6 +42,7 @@ def inherited_mask_places(findings: list, py: list, text_of, values: dict, names
     if not bases:
         return findings
     places: dict = {}  # index -> [(rel, line, column)]
+    gates = sorted({(cls, meth + "(") for cls, meth, _params in bases.values()})
     for rel in py:  # each file read once, for every base method at a time
         text = None
         for i, (cls, meth, params) in bases.items():
@@ -48,7 +50,7 @@ def inherited_mask_places(findings: list, py: list, text_of, values: dict, names
             if rel == where:
                 continue
             if text is None:
-                text = text_of(rel) or ""
+                text = holding(text_of, rel, gates) or ""  # "" when it holds no base's class and method
             if cls not in text or meth + "(" not in text:
                 continue
             tree = tree_of(rel)

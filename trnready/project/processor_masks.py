@@ -25,12 +25,15 @@ import ast
 from dataclasses import replace
 
 from ..astwalk import walk
+from .step_memo import holding, text_test
 
 GUARD = "processor-mask-unset"
 CATEGORY = "attention-mask"
 _MASK = "attention_mask"
 # the mask arguments of the attention calls (SDPA's and MultiheadAttention's `attn_mask`, a helper's `mask`)
 _MASK_ARGS = ("attn_mask", "mask")
+# a file that may hand a mask (`_hands_a_mask`) names one of these
+_CALL_WORDS = ((_MASK,), ("encoder_hidden_states",), ("processor",))
 
 
 def _processor_call(fn) -> bool:
@@ -126,6 +129,19 @@ def _hands_a_mask(tree) -> bool:
     return False
 
 
+@text_test("hands-a-mask")
+def _may_hand_a_mask(text: str) -> bool:
+    """A file's text that may hand a model or a processor a mask: it names one of the call words and does not parse,
+    or a call of it does (`_hands_a_mask`)."""
+    if not any(w in text for (w,) in _CALL_WORDS):
+        return False
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError):
+        return True
+    return _hands_a_mask(tree)
+
+
 def guard_processor_masks(findings: list, files: list, read_text) -> list:
     """findings with the attention-mask findings of never-masked processors marked guarded."""
     cands = [f for f in findings if f.category == CATEGORY and not f.guarded and not f.suppressed
@@ -180,13 +196,18 @@ def guard_processor_masks(findings: list, files: list, read_text) -> list:
             continue
         if sf.kind != "python":
             continue
-        text = read_text(sf)
-        if text is None:
-            return findings  # a file we cannot read may hand a mask
-        if _MASK not in text and "encoder_hidden_states" not in text and "processor" not in text:
-            continue  # no call of the shapes above
-        tree = tree_of(sf.rel)
-        if tree is None or _hands_a_mask(tree):
+        if sf.rel in trees:  # a finding's file, parsed already
+            text = read_text(sf)
+            if text is None:
+                return findings  # a file we cannot read may hand a mask
+            if not any(w in text for (w,) in _CALL_WORDS):
+                continue  # no call of the shapes above
+            tree = trees[sf.rel]
+            if tree is None or _hands_a_mask(tree):
+                return findings
+            continue
+        # a file we cannot read, or one holding such a call, may hand a mask
+        if holding(read_text, sf, (("@hands-a-mask",),)) != "":
             return findings
     keys = {id(f) for f in chosen}
     return [replace(f, guarded=True, guarded_by=GUARD) if id(f) in keys else f for f in findings]

@@ -274,6 +274,9 @@ class _Conditions:
                 return True  # has_triton(), is_xpu_available(), is_sm_at_least_90(), sp24._has_cusparseLt()
             if type(f) is ast.Attribute and f.attr == "startswith" and t.args and type(t.args[0]) is ast.Constant:
                 return t.args[0].value in ("cuda", "cuda:")
+            if type(f) is ast.Attribute and f.attr == "get" and 1 <= len(t.args) <= 2 and not t.keywords \
+                    and (len(t.args) == 1 or _false_constant(t.args[1])):
+                return self._switch_key(t.args[0])
             return False
         if k is ast.Compare and len(t.ops) == 1:
             op, left, right = type(t.ops[0]), t.left, t.comparators[0]
@@ -318,7 +321,15 @@ class _Conditions:
         if k is ast.Name:
             return t.id in self.flags or t.id in self.absent or bool(_TPU_CHECK.match(t.id)) or \
                 _has_tpu_word(t.id, self.words) or (t.id in self.imported and self._named_check(t.id))
+        if k is ast.Subscript:
+            return self._switch_key(t.slice)
         return False
+
+    def _switch_key(self, key) -> bool:
+        """A config switch read by key, `fsdp_config["xla"]`, `cfg.get("use_tpu", False)`: named like the
+        attribute switches (`args.use_xla`), off on a Trainium host."""
+        return type(key) is ast.Constant and type(key.value) is str and key.value.isidentifier() \
+            and _has_tpu_word(key.value, self.words)
 
     def always(self, t) -> bool:
         """True on every Neuron machine (the negation of `never`)."""

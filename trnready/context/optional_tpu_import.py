@@ -5,7 +5,7 @@ import ast
 
 from ._xla_flags import xla_switch_words
 from .base import enclosing_function, parent_of, predicate
-from .neuron_guarded import _has_tpu_word, guarded_at
+from .neuron_guarded import _has_tpu_word, accelerator_words, guarded_at
 from .tpu_only_code import _enclosing_named
 
 _CATCHES = {"ImportError", "ModuleNotFoundError", "Exception"}
@@ -42,10 +42,24 @@ def _xla_device_test(test) -> bool:
         and any(isinstance(o, ast.Constant) and o.value == "xla" for o in (test.left, test.comparators[0]))
 
 
-def _under_xla_test(ctx, node) -> bool:
+def _bound_test(test, names: frozenset | set) -> bool:
+    """`xm is not None` / `xm` (also inside `and`): true only when the optional import succeeded, which it never
+    does on a Neuron host, where the handler bound the name to None."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        return any(_bound_test(v, names) for v in test.values)
+    if isinstance(test, ast.Name):
+        return test.id in names
+    return isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.IsNot) \
+        and isinstance(test.left, ast.Name) and test.left.id in names \
+        and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value is None
+
+
+def _under_xla_test(ctx, node, names: frozenset | set = frozenset()) -> bool:
     child, p = node, parent_of(ctx, node)
     while p is not None:
-        if isinstance(p, ast.If) and any(s is child for s in p.body) and _xla_device_test(p.test):
+        if isinstance(p, (ast.If, ast.IfExp)) and (any(s is child for s in p.body) if isinstance(p, ast.If)
+                                                   else p.body is child) \
+                and (_xla_device_test(p.test) or _bound_test(p.test, names)):
             return True
         child, p = p, parent_of(ctx, p)
     return False
@@ -86,10 +100,18 @@ def optional_tpu_import(ctx, hit) -> bool:
         return not any(isinstance(n, ast.Name) and n.id in names and isinstance(n.ctx, ast.Load)
                        and id(n) not in after for n in ast.walk(fn))
     words = xla_switch_words(ctx.tree.body, ctx.values)
+    # a helper named for a TPU or another accelerator (`get_tpu_device`) is that accelerator's path too, but not
+    # in legacy XLA-Neuron code, where `words` is empty and the helpers are the Neuron path being ported
+    if words:
+        words = words | accelerator_words(ctx.values)
+    # the test itself reads the name, to learn that the import failed
+    tests = {id(n) for t in (*ctx.nodes(ast.If), *ctx.nodes(ast.IfExp)) if _bound_test(t.test, names)
+             for n in ast.walk(t.test)}
     for n in ctx.nodes(ast.Name):
-        if n.id not in names or not isinstance(n.ctx, ast.Load) or id(n) in after:
+        if n.id not in names or not isinstance(n.ctx, ast.Load) or id(n) in after or id(n) in tests:
             continue
-        if not _under_xla_test(ctx, n) \
+        # `if xm is not None: xm.set_rng_state(seed)`: the optional import's own test, false on Neuron
+        if not _under_xla_test(ctx, n, names) \
                 and not (words and any(_has_tpu_word(d.name, words) for d in _enclosing_named(ctx, n))) \
                 and not guarded_at(ctx, (n.lineno, n.col_offset), "", ()):
             return False

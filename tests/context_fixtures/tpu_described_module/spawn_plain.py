@@ -1,0 +1,7 @@
+import sys
+
+import torch_xla.distributed.xla_multiprocessing as xmp
+
+
+def launch(fn):
+    xmp.spawn(fn, nprocs=int(sys.argv[1]))

@@ -15,23 +15,24 @@ _FACTORIES = frozenset({"zeros", "ones", "empty", "full", "arange", "linspace", 
 _DEVICE_ATTRS = frozenset({"device", "cuda", "to", "type_as", "to_device", "new_tensor", "new_zeros",
                            "new_ones", "new_empty", "new_full"})
 _DEVICE_FUNCTIONS = frozenset({"forward", "__call__"})
-# A collective moves its tensor to the process group's device; a metric state or buffer follows its module.
-_DEVICE_CALL_WORDS = ("broadcast", "all_reduce", "all_gather", "reduce_scatter", "add_state", "register_buffer")
+# A collective moves its tensor to the process group's device; a metric state or buffer follows its module;
+# a launcher library (`accelerator.prepare(model, data)`) places what it is handed.
+_DEVICE_CALL_WORDS = ("broadcast", "all_reduce", "all_gather", "reduce_scatter", "add_state", "register_buffer",
+                     "prepare")
 
 
 def _device_evidence(fn) -> bool:
     if fn.name in _DEVICE_FUNCTIONS:
         return True
     for node in walk(fn):
-        t = type(node)
-        if t is ast.Name and "device" in node.id:
-            return True
-        if t is ast.Attribute and (node.attr in _DEVICE_ATTRS or node.attr.endswith("_like")):
-            return True
-        if t is ast.keyword and node.arg == "device":
-            return True
-        if t is ast.Attribute and any(w in node.attr for w in _DEVICE_CALL_WORDS) or \
-                t is ast.Name and any(w in node.id for w in _DEVICE_CALL_WORDS):
+        if isinstance(node, ast.Name):
+            if "device" in node.id or any(w in node.id for w in _DEVICE_CALL_WORDS):
+                return True
+        elif isinstance(node, ast.Attribute):
+            a = node.attr
+            if a in _DEVICE_ATTRS or a.endswith("_like") or any(w in a for w in _DEVICE_CALL_WORDS):
+                return True
+        elif isinstance(node, ast.keyword) and node.arg == "device":
             return True
     return False
 

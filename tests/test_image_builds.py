@@ -66,3 +66,11 @@ def test_a_project_with_its_own_extension_keeps_the_image_build_finding(tmp_path
     assert ("Dockerfile", 3, "TRN302") in got
     assert {4, 8} <= set(got[("Dockerfile", 3, "TRN302")])
     assert [k for k in got if k[2] == "TRN504"]
+
+
+def test_an_image_building_another_library_from_git_keeps_its_arch_list(tmp_path):
+    text = APEX_IMAGE.replace('RUN pip install -e .\n', 'RUN pip install "git+https://example.org/fused-moe.git"\n')
+    (tmp_path / "Dockerfile").write_text(text)
+    (tmp_path / "train.py").write_text("import torch\n\nprint(torch.ones(2).sum())\n")
+    got = _found(tmp_path)
+    assert ("Dockerfile", 3, "TRN302") in got

@@ -707,7 +707,7 @@ def report_findings(findings: list, engine, mentioned, root=None, config=None) -
     findings = kernel_tests(scopes(vendored(findings, engine, root, config), root, config), engine)
     findings = uv_extras(build_commands(extension_places(kernel_test_sources(findings, engine, root), engine, root),
                                         root), root)
-    findings = image_builds(arch_lists(findings, engine, root), engine)
+    findings = image_builds(arch_lists(findings, engine, root), engine, root)
     return sort(lock_places(findings, root))
 
 

@@ -24,15 +24,16 @@ EXPECTED = [
     ("test_collect_triton.py", 2, 1, "TRN288", "Triton: `triton`", False),
     ("test_collect_triton.py", 6, 5, "TRN243", SYNC, False),
     # test_module_skip.py: module skipped unless an SM89 or MI300 GPU; test_module_skip_ci.py: or on CI (unknown)
-    ("test_module_skip.py", 3, 1, "TRN201", "TorchAO (quantization and float8 training): `torchao.utils`", False),
+    ("test_module_skip.py", 3, 1, "TRN201", "TorchAO (quantization and float8 training): `torchao.utils`", True),  # test-exercised-operation (policy s23)
     ("test_module_skip.py", 10, 5, "TRN243", SYNC, True),
-    ("test_module_skip_ci.py", 3, 1, "TRN201", "TorchAO (quantization and float8 training): `torchao.utils`", False),
+    ("test_module_skip_ci.py", 3, 1, "TRN201", "TorchAO (quantization and float8 training): `torchao.utils`", True),  # test-exercised-operation (policy s23)
     ("test_module_skip_ci.py", 10, 5, "TRN243", SYNC, False),
     # lib_checks.py: library code behind `if has_triton():` stays (it may be the only implementation)
     ("lib_checks.py", 6, 20, "TRN243", "torch.cuda device, memory, stream or RNG API: `torch.cuda.current_device`",
      False),
     # test_checks.py
-    ("test_checks.py", 8, 1, "TRN201", "TorchAO (quantization and float8 training): `torchao.utils`", False),
+    # an FP8/TorchAO use in a test beside other code is guarded (policy s23)
+    ("test_checks.py", 8, 1, "TRN201", "TorchAO (quantization and float8 training): `torchao.utils`", True),
     ("test_checks.py", 19, 12, "TRN243", AVAILABLE, True),  # _is_fp8_sdpa_available: used only in a skip condition
     ("test_checks.py", 30, 12, "TRN243", AVAILABLE, True),  # _is_hopper: likewise
     ("test_checks.py", 39, 5, "TRN243", SYNC, True),  # skipif(not has_triton())

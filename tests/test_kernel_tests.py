@@ -15,9 +15,12 @@ def test_device_calls_of_a_kernel_test_are_guarded_the_import_and_other_modules_
     assert found == [
         ("proj/layer.py", 6, "TRN241", False),
         ("proj/setup.py", 4, "TRN302", False),
+        # a test's import of the build: a kernel use exercised by a test, guarded on its own (policy s23)
+        ("proj/tests/test_fused.py", 2, "TRN302", True),
         ("proj/tests/test_fused.py", 6, "TRN241", True),
         ("proj/tests/test_fused.py", 7, "TRN243", True),
         # imported inside try/except ImportError: the module loads without the build, its device code may run
+        ("proj/tests/test_optional_kernel.py", 4, "TRN302", True),
         ("proj/tests/test_optional_kernel.py", 10, "TRN241", False),
     ]
 

@@ -31,8 +31,10 @@ def test_a_linked_finding_in_a_test_skipped_without_cuda_is_guarded(tmp_path):
     (tmp_path / "pkg").mkdir()
     (tmp_path / "pkg" / "__init__.py").write_text("")
     (tmp_path / "pkg" / "ops.py").write_text(OPS)
-    (tmp_path / "tests").mkdir()
-    (tmp_path / "tests" / "test_ops.py").write_text(TEST)
+    # (a check script outside the tests: an operation in a test file beside project code is guarded whatever its
+    # skips, policy s23, and this test is about the skip)
+    (tmp_path / "checks").mkdir()
+    (tmp_path / "checks" / "ops_checks.py").write_text(TEST)
     proc = run_cli("scan", ".", "--format", "json", "--no-cache", "--show-guarded", cwd=tmp_path)
     assert proc.returncode in (0, 1), proc.stderr
     got = [(f["line"], f["guarded"], f.get("guarded_by")) for f in json.loads(proc.stdout)["findings"]
@@ -47,8 +49,8 @@ def test_the_guard_of_a_linked_finding_is_remembered_across_runs_and_follows_an_
     (repo / "pkg").mkdir(parents=True)
     (repo / "pkg" / "__init__.py").write_text("")
     (repo / "pkg" / "ops.py").write_text(OPS)
-    (repo / "tests").mkdir()
-    test = repo / "tests" / "test_ops.py"
+    (repo / "checks").mkdir()
+    test = repo / "checks" / "ops_checks.py"
     test.write_text(TEST)
 
     def guards():

@@ -36,3 +36,22 @@ def test_a_pick_before_the_model_moves_to_the_cpu_for_good_is_guarded(tmp_path):
     # 6/7: the model ends on the CPU and the device is not read after; 15: the move is in a branch; 23: the
     # device is read after the move
     assert [(line, guarded) for line, _, guarded in found] == [(6, True), (7, True), (15, False), (23, False)]
+
+
+BUILT = '''import torch
+
+
+def pack(sizes, group):
+    sizes_cuda = torch.cuda.LongTensor(sizes)
+    torch.distributed.broadcast(sizes_cuda, 0, group=group)
+    sizes_cpu = sizes_cuda.cpu()
+    return sizes_cpu
+'''
+
+
+def test_a_tensor_built_with_a_cuda_constructor_is_no_pick(tmp_path):
+    """`x = torch.cuda.LongTensor(...)` then `y = x.cpu()`: a tensor made on the GPU and read back, not a device
+    pick of an export script; it stays a finding."""
+    (tmp_path / "pack.py").write_text(BUILT)
+    found = [(f[1], f[3], f[5]) for f in scan_findings(tmp_path / "pack.py", "--show-guarded")]
+    assert (5, "TRN243", False) in found

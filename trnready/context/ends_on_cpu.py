@@ -17,7 +17,9 @@ def _pick(ctx, node):
         names = {t.id for st in up.body + up.orelse if type(st) is ast.Assign
                  for t in st.targets if type(t) is ast.Name}
         return (up, names.pop()) if len(names) == 1 else None
-    if type(up) is ast.Assign and child is up.value and len(up.targets) == 1 and type(up.targets[0]) is ast.Name:
+    # only a pick: a conditional device or a device string (`sizes = torch.cuda.LongTensor(n)` builds a tensor)
+    if type(up) is ast.Assign and child is up.value and len(up.targets) == 1 and type(up.targets[0]) is ast.Name \
+            and (type(up.value) is ast.IfExp or type(up.value) is ast.Constant and type(up.value.value) is str):
         return up, up.targets[0].id
     return None
 

@@ -61,9 +61,8 @@ def test_programs_that_name_no_device_are_guarded_libraries_and_device_programs_
         ("proj/examples/gpu_script.py", 3, 10, "TRN242", '"cuda" device string: `cuda`', False),
         ("proj/examples/gpu_script.py", 4, 26, "TRN121", F64, False),
         ("proj/examples/gpu_script.py", 5, 7, "TRN104", UNIQUE, False),
-        # definitions only: a library of the examples; since session 23 a float64 factory in a function that shows
-        # no device at all is host data (host-factory-float64), as recorded verdicts of schedules and tables say
-        ("proj/examples/model_lib.py", 5, 35, "TRN121", F64, True),
+        # definitions only: a library of the examples, whose callers place its tensors
+        ("proj/examples/model_lib.py", 5, 35, "TRN121", F64, False),
         # hands its model to a Trainer, which picks the accelerator without the script naming it
         ("proj/examples/trainer_script.py", 6, 17, "TRN121", F64, False),
         # a notebook is a program wherever it lies

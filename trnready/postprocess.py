@@ -38,7 +38,7 @@ from .scope import classify
 # declarations' findings; 19: never-imported modules of monorepo sub-projects; 21: a mask comparison written in
 # the index, and an index bound to a reported data-dependent call, fold by mask; 22: a linked finding at a call
 # the helper's finding lists is that finding's place).
-VERSION = 23
+VERSION = 22
 
 
 # ---------------------------------------------------------------- file steps
@@ -699,7 +699,6 @@ def report_findings(findings: list, engine, mentioned, root=None, config=None) -
 
     from .project.arch_lists import arch_lists
     from .project.build_commands import build_commands
-    from .project.image_builds import image_builds
     from .project.lock_files import lock_places
     from .project.uv_extras import uv_extras
 
@@ -707,7 +706,7 @@ def report_findings(findings: list, engine, mentioned, root=None, config=None) -
     findings = kernel_tests(scopes(vendored(findings, engine, root, config), root, config), engine)
     findings = uv_extras(build_commands(extension_places(kernel_test_sources(findings, engine, root), engine, root),
                                         root), root)
-    findings = image_builds(arch_lists(findings, engine, root), engine, root)
+    findings = arch_lists(findings, engine, root)
     return sort(lock_places(findings, root))
 
 

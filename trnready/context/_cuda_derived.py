@@ -7,6 +7,7 @@ builds its conditions, and names itself as the one that decided."""
 from __future__ import annotations
 
 import ast
+from bisect import bisect_left
 
 from .base import dotted, imported_name, name_globs
 
@@ -195,7 +196,15 @@ def pinned_cuda_devices(ctx) -> frozenset:
     if not ctx.may_name("cuda"):
         return frozenset()
     out = set(_kinds(ctx.statements(), attrs=True))
+    # only a function holding a comparison with a plain name operand can add an id: skip the rest before walking
+    lines = sorted({c.lineno for c in ctx.nodes(ast.Compare)
+                    if any(type(_device_operand(o)) is ast.Name for o in (c.left, *c.comparators))})
+    if not lines:
+        return frozenset(out)
     for fn in ctx.nodes(ast.FunctionDef) + ctx.nodes(ast.AsyncFunctionDef):
+        at = bisect_left(lines, fn.lineno)
+        if at == len(lines) or lines[at] > (fn.end_lineno or fn.lineno):
+            continue
         stmts = [n for n in ast.walk(fn) if isinstance(n, ast.stmt) and n is not fn]
         names = _kinds(stmts, attrs=False)
         names -= {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs}

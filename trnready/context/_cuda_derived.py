@@ -184,6 +184,14 @@ def _device_operand(o):
     return o.value if type(o) is ast.Attribute and o.attr == "type" else o
 
 
+_OTHER_SIDES = (ast.Constant, ast.Attribute, ast.List, ast.Tuple, ast.Set)
+
+
+def _may_compare_device(c) -> bool:
+    ops = [_device_operand(o) for o in (c.left, *c.comparators)]
+    return any(type(o) is ast.Name for o in ops) and any(type(o) in _OTHER_SIDES for o in ops)
+
+
 def pinned_cuda_devices(ctx) -> frozenset:
     """The devices a comparison with "cuda" cannot tell apart from "an accelerator is in use": every assignment of
     them is the literal "cuda" (pointMLP-style `assert torch.cuda.is_available()` then `device = "cuda"`), or a
@@ -196,9 +204,9 @@ def pinned_cuda_devices(ctx) -> frozenset:
     if not ctx.may_name("cuda"):
         return frozenset()
     out = set(_kinds(ctx.statements(), attrs=True))
-    # only a function holding a comparison with a plain name operand can add an id: skip the rest before walking
-    lines = sorted({c.lineno for c in ctx.nodes(ast.Compare)
-                    if any(type(_device_operand(o)) is ast.Name for o in (c.left, *c.comparators))})
+    # only a function holding a comparison of a plain name with a literal or an attribute (the only comparisons
+    # neuron-guarded asks about) can add an id: skip the rest before walking them
+    lines = sorted({c.lineno for c in ctx.nodes(ast.Compare) if _may_compare_device(c)})
     if not lines:
         return frozenset(out)
     for fn in ctx.nodes(ast.FunctionDef) + ctx.nodes(ast.AsyncFunctionDef):

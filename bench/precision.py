@@ -212,6 +212,7 @@ def main(argv: list[str] | None = None) -> int:
     checked: list[tuple[dict, bool]] = []   # (verdict, reported now)
     skipped: list[str] = []
     population: Counter[str] = Counter()
+    confidence: dict[int, str] = {}
     for (repository, commit), rows in sorted(by_repo.items()):
         why = presence(args.repos, args.mirrors, repository, commit, [v["path"] for v in rows])
         if why:
@@ -225,6 +226,11 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 now = still_reported(v, idx)
             checked.append((v, now))
+            if now:
+                # the confidence the scanner gives the finding the verdict is about (by rule, else by category)
+                same = idx.at(v["path"], int(v["line"]), rule=v["rule"]) or \
+                    idx.at(v["path"], int(v["line"]), category=v["category"])
+                confidence[id(v)] = same[0].get("confidence", "-") if same else "folded"
 
     if not checked:
         print("no recorded verdict could be checked:", *skipped, sep="\n  ")
@@ -267,6 +273,21 @@ def main(argv: list[str] | None = None) -> int:
         print(f"by {title}: " + "; ".join(
             f"{name} {g['tp']}/{g['n']} = {pct(g['tp'], g['n']).strip()} -> now "
             f"{pct(g['tp_now'], g['shown']).strip()}" for name, g in sorted(groups.items())))
+    # issue 13: a confidence that means something separates right from wrong among what is still reported
+    by_conf: dict[str, Counter[str]] = defaultdict(Counter)
+    by_rule: dict[str, Counter[str]] = defaultdict(Counter)
+    for v, now in checked:
+        if now:
+            for g in (by_conf[confidence.get(id(v), "-")], by_rule[v["rule"]]):
+                g["shown"] += 1
+                g["tp"] += v["verdict"] == "tp"
+            by_rule[v["rule"]]["medium"] += confidence.get(id(v)) == "medium"
+    print("by confidence (still reported): " + "; ".join(
+        f"{c} {g['tp']}/{g['shown']} = {pct(g['tp'], g['shown']).strip()}" for c, g in sorted(by_conf.items())))
+    print("by rule (still reported, at least 5; m = how many of them medium): " + "; ".join(
+        f"{r} {g['tp']}/{g['shown']} = {pct(g['tp'], g['shown']).strip()} m{g['medium']}"
+        for r, g in sorted(by_rule.items(), key=lambda kv: (kv[1]["tp"] / kv[1]["shown"], kv[0]))
+        if g["shown"] >= 5))
     classes = Counter(v["fp_class"] for v, _ in checked if v["verdict"] != "tp")
     left = Counter(v["fp_class"] for v, now in checked if v["verdict"] != "tp" and now)
     print("false-positive classes (recorded -> still reported): " + ", ".join(

@@ -14,7 +14,7 @@ _PASS = frozenset({"cpu", "detach"})
 def _use(ctx, name: ast.Name) -> str:
     """'host' for `y.numpy(...)` / `y.cpu().numpy()` / `y.tolist()`, 'size' for `y.shape` / `y.size(...)` /
     `len(y)` / `y.numel()`, '' for any other use."""
-    node = name
+    node: ast.expr = name
     while True:
         up = parent_of(ctx, node)
         if type(up) is ast.Call and up.func is not node and type(up.func) is ast.Name and up.func.id == "len" \

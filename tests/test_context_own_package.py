@@ -43,3 +43,15 @@ def test_extension_modules_built_by_setup_py_are_the_projects_own(tmp_path):
         '      CppExtension("apex_C", ["b.cpp"]), CUDAExtension("pkg._C", ["c.cu"]), CUDAExtension(NAME, ["d.cu"])],\n'
         '      cmdclass={"build_ext": BuildExtension})\n')
     assert own_packages(tmp_path) == {"fusedopt", "amp_C", "apex_C", "pkg"}
+
+
+def test_hatch_wheel_package_folders_are_the_projects_own(tmp_path):
+    # hatchling's `packages` name folders: a namespace package (`src/acme`, no __init__.py at its top) whose import
+    # name is not the distribution's (`acme-audio`); a file name or a non-string entry adds nothing of its own
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nname = "acme-audio"\n\n[build-system]\nrequires = ["hatchling"]\n\n'
+        '[tool.hatch.build.targets.wheel]\npackages = ["src/acme/", 3]\n\n'
+        '[tool.hatch.build]\npackages = ["acme_extras"]\n')
+    (tmp_path / "src" / "acme" / "audio").mkdir(parents=True)
+    (tmp_path / "src" / "acme" / "audio" / "__init__.py").write_text("")
+    assert own_packages(tmp_path) == {"acme_audio", "acme", "acme_extras"}

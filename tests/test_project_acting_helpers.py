@@ -91,3 +91,13 @@ def test_reaches_binds_literals_and_defaults():
     assert reaches(got, _first_call("up(x, flag)"))  # not a literal: may reach
     assert reaches(got, _first_call("up(x, *rest)"))
     assert [n.lineno for n in calls_of(got, ast.parse("up(1, True)\nup(2)\n"), {"up"}, False)] == [1]
+
+
+def test_a_default_dtype_helper_is_placed_at_its_calls_through_the_package():
+    # `tools.use_dtype(args.dtype)` sets the default dtype the helper's table may make float64; the test module's
+    # call exercises the helper with its own setup and is no place
+    proc = run_cli("scan", FIXTURES / "acting_dtype", "--format", "json", "--no-cache", "--show-guarded",
+                   "--exit-zero")
+    found = {(f["path"], f["line"], f["rule"]): f for f in json.loads(proc.stdout)["findings"]}
+    assert list(found) == [("sim/tools/numeric.py", 7, "TRN123")]
+    assert _places(found[("sim/tools/numeric.py", 7, "TRN123")]) == [("sim/run.py", 10)]

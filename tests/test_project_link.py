@@ -86,6 +86,15 @@ def test_module_that_stores_a_parameter_on_self_is_followed_from_its_constructio
          "head.py:13 self.interp)", False)]
 
 
+def test_a_library_subclass_hands_its_parameters_to_the_base_it_constructs():
+    # `super().__init__(mode=mode)` of an nn.Upsample subclass is the construction of nn.Upsample: the caller passing
+    # mode="bilinear" is reported; the subclass's nearest default and a subclass fixing its own mode are not
+    assert scan_findings(ROOT / "library_subclass") == [
+        ("head.py", 10, 19, "TRN191",
+         "Bilinear or bicubic interpolation: `torch.nn.Upsample` (via head.py:10 Resize(scale_factor=8, "
+         "mode='bilinear', align_corners=True) → layers.py:6 nn.Upsample)", False)]
+
+
 def test_imported_constant_and_module_attribute():
     assert scan_findings(ROOT / "imported_const") == [
         ("trainer/launch.py", 8, 5, "TRN271",

@@ -53,8 +53,21 @@ def _is_super_call(func: ast.expr) -> bool:
 _INHERITED_ATTRS = frozenset(a for made in _BASE_SUBMODULES.values() for a in made)
 
 
+def _zip_rows(target: ast.expr, it: ast.expr, scope: "Scope", outer: "Scope") -> None:
+    """`for w, m in zip(waves, masks)`: each name of the target takes the rows of the zipped value at its position,
+    recorded on the scope binding it (read by masks.is_mask: a row of a mask is a mask)."""
+    if type(target) is not ast.Tuple or type(it) is not ast.Call or type(it.func) is not ast.Name \
+            or it.func.id != "zip" or len(it.args) != len(target.elts) or it.keywords:
+        return
+    for elt, arg in zip(target.elts, it.args):
+        if type(elt) is ast.Name and type(arg) is not ast.Starred:
+            if scope.rows is None:
+                scope.rows = {}
+            scope.rows[elt.id] = (arg, outer)
+
+
 class Scope:
-    __slots__ = ("kind", "parent", "bindings", "stars", "globals", "self_name", "cls", "self_attrs", "bases")
+    __slots__ = ("kind", "parent", "bindings", "stars", "globals", "self_name", "cls", "self_attrs", "bases", "rows")
 
     def __init__(self, kind: str, parent: "Scope | None"):
         self.kind = kind  # module | class | function | comprehension
@@ -66,6 +79,8 @@ class Scope:
         self.cls: Scope | None = None
         self.self_attrs: dict[str, list[Binding]] = {}
         self.bases: tuple = ()  # a class scope: its base expressions, read in the enclosing scope
+        # `for w, m in zip(waves, masks)`: name -> (the zipped value it takes rows of, the scope that value is read in)
+        self.rows: dict | None = None
 
     def bind(self, name: str, binding: Binding) -> None:
         lst = self.bindings.get(name)
@@ -787,6 +802,7 @@ class Indexer:
             s2.bind(target.id, Binding("elem", it, s2))
         else:
             self._bind_target(target, scope, None)
+            _zip_rows(target, it, scope, scope)
         self._body(node.body, scope)
         self._body(node.orelse, scope)
 
@@ -829,6 +845,7 @@ class Indexer:
             # The first iterable is evaluated in the enclosing scope.
             self.visit(gen.iter, scope if i == 0 else inner)
             self._bind_target(gen.target, inner, None)
+            _zip_rows(gen.target, gen.iter, inner, scope if i == 0 else inner)
             for cond in gen.ifs:
                 self.visit(cond, inner)
         if type(node) is ast.DictComp:

@@ -74,8 +74,17 @@ def is_mask(expr: ast.expr, scope: Scope, resolver, depth: int = 0, negated: dic
         if not bindings:
             return False
         return any(b.kind in ("expr", "call") and isinstance(b.value, ast.expr)
-                   and is_mask(b.value, b.scope, resolver, depth + 1, negated, attrs) for b in bindings)
+                   and is_mask(b.value, b.scope, resolver, depth + 1, negated, attrs)
+                   or b.kind == "local" and _mask_row(expr.id, b.scope, resolver, depth, negated, attrs)
+                   for b in bindings)
     return False
+
+
+def _mask_row(name: str, scope, resolver, depth: int, negated, attrs) -> bool:
+    """`for w, m in zip(waves, masks)` with `masks = scores > 0.5`: a row of a boolean mask is a boolean mask."""
+    rows = getattr(scope, "rows", None)
+    got = rows.get(name) if rows else None
+    return got is not None and is_mask(got[0], got[1], resolver, depth + 1, negated, attrs)
 
 
 _NOT_MASK_PARTS = (ast.Slice, ast.Constant, ast.Starred)

@@ -97,6 +97,16 @@ def _from_pyproject(path: Path) -> set[str]:
     pk = st.get("packages") if isinstance(st, dict) else None
     if isinstance(pk, list):
         out |= _top(pk)
+    # hatchling names the package folders it ships (`packages = ["src/pyannote"]`): a namespace package (no
+    # `__init__.py` at its top) whose import name differs from the distribution's (`pyannote-audio`)
+    hatch = data.get("tool", {}).get("hatch", {}) if isinstance(data.get("tool"), dict) else {}
+    build = hatch.get("build", {}) if isinstance(hatch, dict) else {}
+    wheel = build.get("targets", {}).get("wheel", {}) if isinstance(build, dict) \
+        and isinstance(build.get("targets"), dict) else {}
+    for table in (build, wheel):
+        folders = table.get("packages") if isinstance(table, dict) else None
+        if isinstance(folders, list):
+            out |= {f.rstrip("/").rsplit("/", 1)[-1] for f in folders if isinstance(f, str)}
     return out
 
 

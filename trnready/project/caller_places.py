@@ -55,7 +55,8 @@ def caller_places(findings: list, files, text_of, values: dict) -> list:
     options = [i for i in active if "default" in findings[i].snippet]  # `default="nccl"` of an option
     acts = frozenset(values.get("acting-helper-rules", ()))
     effects = frozenset(values.get("acting-helper-effect-rules", ()))
-    doing = [i for i in active if findings[i].rule in acts | effects]
+    resolving = frozenset(values.get("resolving-helper-rules", ()))
+    doing = [i for i in active if findings[i].rule in acts | effects | resolving]
     if not held and not options and not handed and not brackets and not doing:
         return findings
     trees: dict = {}
@@ -99,6 +100,10 @@ def caller_places(findings: list, files, text_of, values: dict) -> list:
             continue
         if f.path not in split:
             split[f.path] = (text_of(f.path) or "").splitlines()
+        if f.rule in resolving and f.rule not in acts | effects:
+            # a device resolver acts by handing the device out: only a "cuda" it returns makes its calls places
+            if not _resolves_to(tree, f):
+                continue
         got = acting_helper(tree, f, split[f.path], f.rule in effects and f.rule not in acts, longest)
         if got is not None and (f.path, got.name) not in given:
             acting[i] = got
@@ -437,6 +442,42 @@ def _handed_out_by(tree: ast.Module, f, lines: list) -> str | None:
                     return d.name
         return None
     return None
+
+
+def _resolves_to(tree: ast.Module, f) -> bool:
+    """The finding is a value the module-level function returns: written in a `return`, or assigned (`device =
+    "cuda"`, `device = torch.device("cuda")`) to a name that a `return` of the function hands back, alone or wrapped
+    in a call (`return torch.device(device)`). `def resolve_device(device=None): if device is None: device = "cuda"
+    ...; return device` gives every caller leaving the device out a CUDA device."""
+    fn = next((d for d in tree.body if isinstance(d, _FUNCS) and d.lineno <= f.line <= (d.end_lineno or d.lineno)),
+              None)
+    if fn is None:
+        return False
+
+    def holds(node) -> bool:
+        return node.lineno <= f.line <= (node.end_lineno or node.lineno)
+
+    returned: set = set()
+    stored: set = set()
+    stack: list = list(fn.body)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (*_FUNCS, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(n, ast.Return) and n.value is not None:
+            value = n.value
+            if holds(value) and not any(isinstance(c, ast.Compare) and holds(c) for c in walk(value)):
+                return True
+            while isinstance(value, ast.Call) and len(value.args) == 1 and not value.keywords:
+                value = value.args[0]
+            if isinstance(value, ast.Name):
+                returned.add(value.id)
+        elif isinstance(n, (ast.Assign, ast.AnnAssign)) and n.value is not None and holds(n.value) \
+                and not any(isinstance(c, ast.Compare) and holds(c) for c in walk(n.value)):
+            targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+            stored.update(t.id for t in targets if isinstance(t, ast.Name))
+        stack.extend(ast.iter_child_nodes(n))
+    return bool(stored & returned)
 
 
 def _passes(call: ast.Call, pos, param: str) -> bool:

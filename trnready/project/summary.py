@@ -45,7 +45,8 @@ from .call_text import call_text
 from .syntax import MAX_ITEMS, _Attribute, _Name, dotted, literal_source, unconditional_nodes  # noqa: F401 (imported from here too)
 from ..astwalk import loaded_names, walk
 
-VERSION = 36  # 35 merged in session 21; prec28b (s22): setUp-skipping test classes as skip markers
+VERSION = 37  # 35 merged in session 21; prec28b (s22): setUp-skipping test classes as skip markers; 37 (rec29b):
+# a library subclass's super().__init__ recorded as the base's construction
 MAX_TEMPLATE = 400  # a call longer than this is not carried (generated code, data tables)
 
 # Imports from these never lead into the project: calls naming only them need no summary entry.
@@ -209,8 +210,9 @@ def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | Non
     callers = record(list(_top_statements(body)), funcs, calls, heads,
                      interesting | own_classes | _star_names(stars, heads), full_callers) if funcs else None
     # a body's `importlib.import_module(name)` leads somewhere (an import helper), a module-level one does not
-    spans = _function_calls(funcs, calls, stores, callees, apis | _IMPORTERS if apis else apis, uses, heads) \
-        if funcs else []
+    body_calls, body_heads = _base_inits(body, imports, apis, calls, heads) if funcs and apis else (calls, heads)
+    spans = _function_calls(funcs, body_calls, stores, callees, apis | _IMPORTERS if apis else apis, uses,
+                            body_heads) if funcs else []
     interesting = {n for n in interesting if n in imports or n in funcs or n in classes or n in stores}
     # `from modelutils import *` then `model.to(DEV)`: a name passed to a call that nothing in the file binds may be
     # the star's (gptq's `DEV = torch.device('cuda:0')`); the link step resolves it through the star or not at all
@@ -746,6 +748,42 @@ def _function_calls(funcs: dict, calls: list, stores: dict, callees=frozenset(),
         if funcs[name] is None or not funcs[name][3] and not keep:
             del funcs[name]
     return spans
+
+
+def _base_inits(body: list, imports: dict, apis, calls: list, heads: list) -> tuple:
+    """`class UpSample(nn.Upsample): def __init__(self, ..., mode="nearest"): super().__init__(..., mode=mode)`: the
+    subclass's constructor hands its parameters to the library class it derives from, so its `super().__init__(...)`
+    is recorded as that class's construction, `nn.Upsample(..., mode=mode)`, and a caller's `UpSample(mode="bilinear")`
+    is followed into it like any wrapper's call. Only a class with one base, a library name a rule looks for."""
+    bases: dict = {}  # id(the super().__init__ call) -> the base's dotted name
+    for st in _top_statements(body):
+        if not isinstance(st, ast.ClassDef) or len(st.bases) != 1:
+            continue
+        base = dotted(st.bases[0])
+        root = base.split(".", 1)[0] if base else None
+        if root is None or root not in imports or imports[root][1] or base.rpartition(".")[2] not in apis \
+                or imports[root][0].split(".", 1)[0] not in _EXTERNAL:
+            continue
+        init = next((m for m in st.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))
+                     and m.name == "__init__"), None)
+        if init is None:
+            continue
+        for n in walk(init):
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "__init__" \
+                    and isinstance(n.func.value, ast.Call) and isinstance(n.func.value.func, ast.Name) \
+                    and n.func.value.func.id == "super":
+                bases[id(n)] = base
+    if not bases:
+        return calls, heads
+    out_calls, out_heads = [], []
+    for n, h in zip(calls, heads):
+        base = bases.get(id(n))
+        if base is not None:
+            n = ast.copy_location(ast.Call(func=_dotted_expr(base), args=n.args, keywords=n.keywords), n)
+            h = base
+        out_calls.append(n)
+        out_heads.append(h)
+    return out_calls, out_heads
 
 
 def _may_keep_a_call(calls_in: list, kept: dict, own: dict) -> bool:

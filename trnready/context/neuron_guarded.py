@@ -6,8 +6,8 @@ import re
 from collections.abc import Callable
 
 from ..scope import classify
-from ._test_skips import (SkipNames, calls_base_method, helper_spans, runs_as_tests, skip_names, skipped_classes,
-                          uncalled_main)
+from ._test_skips import (SkipNames, calls_base_method, helper_spans, runs_as_tests, skip_condition_imports,
+                          skip_names, skipped_classes, uncalled_main, unrun_module_imports)
 from ._test_switches import is_method, off_value, passed, switch_params, unknown
 from ._xla_flags import absent_packages, xla_switch_words
 from ._cuda_derived import (count_key, cuda_build_probe, device_count_bounds, pinned_cuda_devices,
@@ -998,6 +998,9 @@ class _Spans:
         self.statement_spans += skipped_classes(self.ctx.statements(), lambda pos: self.holds(pos, ""))
         if runs_as_tests(self.ctx.path, tree):
             self.statement_spans += uncalled_main(self.ctx, tree)  # before the helpers: those only it calls follow
+            self.statement_spans += skip_condition_imports(tree, lambda stmts: _exits(stmts) == "skip")
+            self.statement_spans += unrun_module_imports(
+                tree, lambda t: self.holds((t.lineno, t.col_offset), "") or self._skips_first(t))
             self.statement_spans += helper_spans(self.ctx, tree, lambda pos: self.holds(pos, ""))
         return self
 

@@ -391,12 +391,12 @@ def _catches_import_error(h) -> bool:
 def _module_tests(tree) -> list:
     """The tests the runner collects from a module: its `test*` functions and the `test*` methods of its test
     classes."""
-    out = []
+    out: list = []
     for s in tree.body:
-        if type(s) in (ast.FunctionDef, ast.AsyncFunctionDef) and s.name.startswith("test"):
+        if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name.startswith("test"):
             out.append(s)
         elif type(s) is ast.ClassDef and is_test_class(s.name):
-            out += [m for m in s.body if type(m) in (ast.FunctionDef, ast.AsyncFunctionDef)
+            out += [m for m in s.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))
                     and m.name.startswith("test")]
     return out
 
@@ -408,7 +408,7 @@ def skip_condition_imports(tree, skips) -> list:
     `else` skips the module (`if HAS_SPCONV: from spconv.pytorch import ...` / `else: pytest.skip(...)`). Without
     the package the test is skipped, so the import fails nowhere a port has to care about; the library's use in
     the project's own code is reported where it is written. `skips(stmts)` says a block ends in a test skip."""
-    out = []
+    out: list = []
 
     def tries(stmts, in_test):
         for s in stmts:

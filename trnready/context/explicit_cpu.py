@@ -103,8 +103,8 @@ def explicit_cpu(ctx, hit) -> bool:
     A later `.cpu()` or `.to("cpu")` does not count: the operation before it ran wherever its inputs
     were. Likewise an operation whose input tensor is taken to the host in the call itself
     (`F.interpolate(img[None].cpu(), mode="bicubic")`), or is a name its function binds only to the host
-    (`featmap = featmap.detach().cpu()` at the top of a visualiser, then `F.interpolate(featmap[None], ...)`). Only categories in `host-data-categories` are guarded;
-    a device rule never is."""
+    (`featmap = featmap.detach().cpu()` at the top of a visualiser, then `F.interpolate(featmap[None], ...)`).
+    Only categories in `host-data-categories` are guarded; a device rule never is."""
     if hit.rule.category not in ctx.values.get("host-data-categories", ()):
         return False
     if hit.matcher.kind == "call" and (_input_on_cpu(hit.node) or _name_on_host(ctx, hit.node)):

@@ -624,7 +624,7 @@ def _module_level(stmts) -> list:
 def _backend_aliases(tree, backends) -> frozenset:
     """Names the module's imports bind to `torch.<backend>` for a backend a Neuron machine never has: `import
     torch.cuda as tc`, `from torch import cuda as tc` (fairchem's environment report: `if tc.is_available():`)."""
-    out = set()
+    out: set = set()
     for st in tree.body:
         if type(st) is ast.Import:
             out.update(a.asname for a in st.names if a.asname and a.name.startswith("torch.")

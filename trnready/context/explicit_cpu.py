@@ -76,15 +76,26 @@ def _name_on_host(ctx, call) -> bool:
     if root is None or fn is None:
         return False
     name, moved, before = root.id, False, False
+    at = (call.lineno, call.col_offset)
+    loops = []  # the loops of the function around the operation: a binding later in one of them reaches it
+    up = parent_of(ctx, call)
+    while up is not None and up is not fn:
+        if type(up) in (ast.For, ast.AsyncFor, ast.While):
+            loops.append(up)
+        up = parent_of(ctx, up)
     for n in ast.walk(fn):
         if type(n) is not ast.Name or n.id != name or type(n.ctx) is not ast.Store:
             continue
+        if (n.lineno, n.col_offset) > at and not any(
+                (lp.lineno, lp.col_offset) <= (n.lineno, n.col_offset) <= (lp.end_lineno, lp.end_col_offset)
+                for lp in loops):
+            continue  # bound after the operation, outside every loop around it: never its input
         st = parent_of(ctx, n)
         if type(st) is not ast.Assign or len(st.targets) != 1 or st.targets[0] is not n:
             return False
         if _moved_to_cpu(st.value):
             moved = True
-            before = before or (st in fn.body and (st.lineno, st.col_offset) < (call.lineno, call.col_offset))
+            before = before or (st in fn.body and (st.lineno, st.col_offset) < at)
         elif not _reads(st.value, name) or any(type(c) is ast.Call and places_on_device(c)
                                                for c in ast.walk(st.value)):
             return False

@@ -249,3 +249,15 @@ def test_a_mask_attribute_set_from_a_constructor_argument_no_construction_passes
         ("blocks.py", 13, 16, "TRN172", "callers-pass-none", [], MHA),
         ("blocks.py", 35, 16, "TRN172", "", [], MHA),
     ]
+
+
+def test_default_of_a_test_helper_every_test_overrides_is_guarded():
+    # pkg/common/test_utils.py is test code in a packaged project: its public helpers serve the project's tests,
+    # so the tests are all their callers. The call reached by `backend="nccl"` (the default listed as its place)
+    # is guarded when every call passes backend; place_batch's default, left out by its caller, stays.
+    got = [(f[0], f[1], f[3], f[4]) for f in findings("test_helper_default")]
+    assert got == [
+        ("pkg/common/test_utils.py", 5, "TRN271", "callers-override-default"),
+        ("pkg/common/test_utils.py", 8, "TRN242", ""),
+        ("tests/test_group.py", 8, "TRN242", ""),
+    ]

@@ -15,4 +15,4 @@ def test_queries_only_in_a_raised_message_are_dropped_and_others_stay():
 
 def test_registered_as_a_drop():
     p = context.get("raised-message")
-    assert p.effect == "drop" and p.kinds == ("call", "method", "reference")
+    assert p.effect == "drop" and p.kinds == ("call", "method", "reference", "subscript")

@@ -358,3 +358,81 @@ def uncalled_main(ctx, tree) -> list:
             a.attr == "main" for a in ctx.nodes(ast.Attribute)):
         return []
     return [((m.lineno, m.col_offset), (m.end_lineno, m.end_col_offset), False) for m in mains]
+
+
+_IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError"})
+
+
+def _imports(stmts) -> list:
+    """The import statements of a block, also in the arms of its if / try statements (not inside defs)."""
+    out = []
+    for s in stmts:
+        k = type(s)
+        if k in (ast.Import, ast.ImportFrom):
+            out.append(s)
+        elif k is ast.If or k.__name__ in ("Try", "TryStar"):
+            out += _imports(s.body) + _imports(getattr(s, "orelse", None) or [])
+            for h in getattr(s, "handlers", None) or []:
+                out += _imports(h.body)
+    return out
+
+
+def _span(s) -> tuple:
+    return (s.lineno, s.col_offset), (s.end_lineno, s.end_col_offset), False
+
+
+def _catches_import_error(h) -> bool:
+    t = h.type
+    names = t.elts if type(t) is ast.Tuple else [t]
+    return any((type(n) is ast.Name and n.id in _IMPORT_ERRORS)
+               or (type(n) is ast.Attribute and n.attr in _IMPORT_ERRORS) for n in names)
+
+
+def _module_tests(tree) -> list:
+    """The tests the runner collects from a module: its `test*` functions and the `test*` methods of its test
+    classes."""
+    out: list = []
+    for s in tree.body:
+        if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name.startswith("test"):
+            out.append(s)
+        elif type(s) is ast.ClassDef and is_test_class(s.name):
+            out += [m for m in s.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))
+                    and m.name.startswith("test")]
+    return out
+
+
+def skip_condition_imports(tree, skips) -> list:
+    """Spans of the imports of a test module that only decide whether a test runs: in a `try` whose ImportError
+    handler skips (`pytest.skip(..., allow_module_level=True)`, `self.skipTest(...)`) or, in a test, returns
+    (`try: import MinkowskiEngine` / `except ImportError: return`), and in the body of a module-level `if` whose
+    `else` skips the module (`if HAS_SPCONV: from spconv.pytorch import ...` / `else: pytest.skip(...)`). Without
+    the package the test is skipped, so the import fails nowhere a port has to care about; the library's use in
+    the project's own code is reported where it is written. `skips(stmts)` says a block ends in a test skip."""
+    out: list = []
+
+    def tries(stmts, in_test):
+        for s in stmts:
+            if type(s).__name__ in ("Try", "TryStar"):
+                handlers = [h for h in s.handlers if h.type is not None and _catches_import_error(h)]
+                if handlers and all(skips(h.body) or (in_test and h.body and type(h.body[-1]) is ast.Return)
+                                    for h in handlers):
+                    out.extend(_span(i) for i in _imports(s.body))
+            elif type(s) is ast.If and not in_test and s.orelse and skips(s.orelse):
+                out.extend(_span(i) for i in _imports(s.body))
+
+    tries(tree.body, False)
+    for t in _module_tests(tree):
+        tries(t.body, True)
+    return out
+
+
+def unrun_module_imports(tree, never_runs) -> list:
+    """Spans of the module-level imports of a test module none of whose tests runs on a Neuron machine (every
+    `test*` function and method is `never_runs`: skipped without CUDA by a mark, its class or its first
+    statements). The runner imports the module
+    for those tests alone, so an import that fails there costs no test that could run. A module with one test that
+    runs keeps its imports: a required import that fails blocks that test's collection too."""
+    tests = _module_tests(tree)
+    if not tests or not all(never_runs(t) for t in tests):
+        return []
+    return [_span(i) for i in _imports(tree.body)]

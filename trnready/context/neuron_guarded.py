@@ -6,8 +6,8 @@ import re
 from collections.abc import Callable
 
 from ..scope import classify
-from ._test_skips import (SkipNames, calls_base_method, helper_spans, runs_as_tests, skip_names, skipped_classes,
-                          uncalled_main)
+from ._test_skips import (SkipNames, calls_base_method, helper_spans, runs_as_tests, skip_condition_imports,
+                          skip_names, skipped_classes, uncalled_main, unrun_module_imports)
 from ._test_switches import is_method, off_value, passed, switch_params, unknown
 from ._xla_flags import absent_packages, xla_switch_words
 from ._cuda_derived import (count_key, cuda_build_probe, device_count_bounds, pinned_cuda_devices,
@@ -159,6 +159,9 @@ class _Conditions:
         self.words: frozenset = _TPU  # names of accelerators a Trainium host never has (set from the catalogue)
         self.none_flags: set = set()  # flags that are None on Neuron (every value None or `x if <check> else None`)
         self.imported: frozenset = frozenset()  # names bound by an import: `TEST_CUDA` from torch's test utils
+        # `import torch.cuda as tc`, `from torch import cuda as tc`: names the file binds to one of those backends'
+        # modules, so `tc.is_available()` is torch.cuda.is_available() (set per file in _Spans.run)
+        self.backend_aliases: frozenset = frozenset()
         # Module names of CUDA-only packages imported optionally (`try: import bitsandbytes as bnb` / `except:
         # bnb = None`): None on a Trainium host, where the package is never installed.
         self.absent: frozenset = frozenset()
@@ -234,7 +237,11 @@ class _Conditions:
         if type(e) is ast.Name and e.id in self.flags or _self_attr(e) in self.flags:
             return True
         return type(e) is ast.Call and type(e.func) is ast.Attribute and e.func.attr == "device_count" \
-            and _tail(e.func.value) in self.backends
+            and self._backend_module(e.func.value)
+
+    def _backend_module(self, e) -> bool:
+        """`torch.cuda`, `cuda`, or a name the file binds to such a module by an import alias (`tc`)."""
+        return _tail(e) in self.backends or type(e) is ast.Name and e.id in self.backend_aliases
 
     def never(self, t) -> bool:
         """False on every Neuron machine: torch.cuda.is_available(), x.is_cuda, x.device.type == "cuda", ..."""
@@ -250,7 +257,7 @@ class _Conditions:
             return self.always(t.test) and (_false_constant(t.body) or self.never(t.body))
         if k is ast.Call:
             f = t.func
-            if type(f) is ast.Attribute and f.attr == "is_available" and _tail(f.value) in self.backends:
+            if type(f) is ast.Attribute and f.attr == "is_available" and self._backend_module(f.value):
                 return True
             if self._device_count(t):
                 return True  # `if torch.cuda.device_count():` counts no device on Neuron
@@ -614,6 +621,19 @@ def _module_level(stmts) -> list:
     return out
 
 
+def _backend_aliases(tree, backends) -> frozenset:
+    """Names the module's imports bind to `torch.<backend>` for a backend a Neuron machine never has: `import
+    torch.cuda as tc`, `from torch import cuda as tc` (fairchem's environment report: `if tc.is_available():`)."""
+    out: set = set()
+    for st in tree.body:
+        if type(st) is ast.Import:
+            out.update(a.asname for a in st.names if a.asname and a.name.startswith("torch.")
+                       and a.name.count(".") == 1 and a.name.split(".")[1] in backends)
+        elif type(st) is ast.ImportFrom and st.module == "torch" and not st.level:
+            out.update(a.asname for a in st.names if a.asname and a.name in backends)
+    return frozenset(out)
+
+
 def _exits(stmts) -> str:
     """'skip' / 'exit' when the block ends by leaving the function or test, else ''."""
     if not stmts:
@@ -955,6 +975,7 @@ class _Spans:
     def run(self, tree) -> "_Spans":
         defs = _module_defs(tree.body)
         self.conds.imported = _imported(self.ctx)
+        self.conds.backend_aliases = _backend_aliases(tree, self.conds.backends)
         self.conds.absent = _absent_modules(tree.body, self.packages)
         self.conds.unreached = unreached_assigns(tree.body, absent_packages(tree.body, self.values),
                                                  self.ctx.statements())
@@ -998,6 +1019,9 @@ class _Spans:
         self.statement_spans += skipped_classes(self.ctx.statements(), lambda pos: self.holds(pos, ""))
         if runs_as_tests(self.ctx.path, tree):
             self.statement_spans += uncalled_main(self.ctx, tree)  # before the helpers: those only it calls follow
+            self.statement_spans += skip_condition_imports(tree, lambda stmts: _exits(stmts) == "skip")
+            self.statement_spans += unrun_module_imports(
+                tree, lambda t: self.holds((t.lineno, t.col_offset), "") or self._skips_first(t))
             self.statement_spans += helper_spans(self.ctx, tree, lambda pos: self.holds(pos, ""))
         return self
 

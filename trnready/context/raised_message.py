@@ -6,7 +6,7 @@ import ast
 from .base import parent_of, predicate
 
 
-@predicate("raised-message", kinds=("call", "method", "reference"))
+@predicate("raised-message", kinds=("call", "method", "reference", "subscript"))
 def raised_message(ctx, hit) -> bool:
     """The match sits in an argument of the exception a `raise` statement builds (`raise ValueError(f"compute
     capability {torch.cuda.get_device_capability()} is too old")`): the query only fills in the message of an

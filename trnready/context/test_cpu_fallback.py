@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 
 from ..scope import classify
-from .base import call_scope, predicate
+from .base import call_scope, enclosing_function, predicate
 
 # What ends the program (or the test) instead of falling back: a test that refuses to run without CUDA fails on
 # Neuron, which a port must see.
@@ -85,12 +85,79 @@ def _picked_string(ctx, node) -> bool:
             if not _holds_query(ctx, parent.test):
                 return False
             other = parent.orelse if child is parent.body else parent.body
-            return not any(type(n) is ast.Constant and type(n.value) is str and n.value.lower().startswith("cuda")
-                           for n in ast.walk(other))
+            return not _names([other], _head(node.value))
         if type(parent) not in (ast.List, ast.Tuple, ast.Call, ast.JoinedStr, ast.FormattedValue, ast.BinOp):
             return False
         child, parent = parent, ctx.parent(parent)
     return False
+
+
+def _head(value: str) -> str:
+    """"cuda:0" -> "cuda", "NCCL" -> "nccl": the device or backend a string names."""
+    return value.lower().split(":", 1)[0]
+
+
+def _names(block, head: str) -> bool:
+    return any(type(n) is ast.Constant and type(n.value) is str and _head(n.value) == head
+               for st in block for n in ast.walk(st))
+
+
+def _assigned_target(node, parent):
+    """`backend = "nccl"` (one plain name): the name, else None."""
+    if type(parent) is ast.Assign and parent.value is node and len(parent.targets) == 1 \
+            and type(parent.targets[0]) is ast.Name:
+        return parent.targets[0].id
+    return None
+
+
+def _picked_arm(ctx, node) -> bool:
+    """`if torch.cuda.is_available(): backend = "nccl"` / `else: backend = "gloo"`: the string is assigned in one
+    arm of an `if` asking the device query, and the other arm assigns the same name a value that is not the same
+    device or backend (the statement form of a pick; torchrec's and mmrazor's test set-ups)."""
+    parent = ctx.parent(node)
+    name = _assigned_target(node, parent)
+    if name is None:
+        return False
+    arm = ctx.parent(parent)
+    if type(arm) is not ast.If or not _holds_query(ctx, arm.test):
+        return False
+    other = arm.orelse if parent in arm.body else arm.body if parent in arm.orelse else None
+    if not other or _stops(other) or _stops(arm.body if other is arm.orelse else arm.orelse):
+        return False
+    sets = [st for st in other if type(st) is ast.Assign and any(
+        type(t) is ast.Name and t.id == name for t in st.targets)]
+    return bool(sets) and not _names(other, _head(node.value))
+
+
+def _fallback_pick(ctx, value) -> bool:
+    """`"nccl" if torch.cuda.is_available() else "gloo"`: a conditional expression asking the device query, one
+    arm a string and the other arm naming another device or backend."""
+    if type(value) is not ast.IfExp or not _holds_query(ctx, value.test):
+        return False
+    for arm, other in ((value.body, value.orelse), (value.orelse, value.body)):
+        if type(arm) is ast.Constant and type(arm.value) is str and not _names([other], _head(arm.value)):
+            return True
+    return False
+
+
+def _picked_argument(ctx, call) -> bool:
+    """`dist.init_process_group(backend, ...)` where `backend` is a local name every binding of which, in the
+    function, is such a pick (`backend = "nccl" if torch.cuda.is_available() else "gloo"`). A name bound anywhere
+    else too (a caller's value, `self.backend = backend` in the other arm) is not known to fall back."""
+    args = [k.value for k in call.keywords if k.arg == "backend"] or call.args[:1]
+    if not args or type(args[0]) is not ast.Name:
+        return False
+    name, fn = args[0].id, enclosing_function(ctx, call)
+    if fn is None or any(a.arg == name for a in fn.args.args + fn.args.kwonlyargs + fn.args.posonlyargs):
+        return False
+    values = []
+    for n in ast.walk(fn):
+        if type(n) is ast.Name and n.id == name and type(n.ctx) is ast.Store:
+            parent = ctx.parent(n)
+            if type(parent) is not ast.Assign or len(parent.targets) != 1:
+                return False
+            values.append(parent.value)
+    return bool(values) and all(_fallback_pick(ctx, v) for v in values)
 
 
 @predicate("test-cpu-fallback", effect="guard")
@@ -102,7 +169,9 @@ def test_cpu_fallback(ctx, hit) -> bool:
     CPU arm. On a Neuron machine the test still runs, on the CPU: the pick is no migration item (policy of session
     22). Outside the tests the same pick stays a finding: a program silently takes the CPU on Trainium. The query
     is not guarded in an `assert` or in an `if` one arm of which raises or exits (the test requires CUDA and fails
-    on Neuron). Only the rules of `test-fallback-categories` (the CUDA device category); the queries are data
+    on Neuron). Only the rules of `test-fallback-categories` (the CUDA device and process-group backend
+    categories: `"nccl" if torch.cuda.is_available() else "gloo"`, or `backend = "nccl"` in the CUDA arm of an
+    `if` whose other arm sets `"gloo"`, starts the group on gloo there); the queries are data
     (`device-pick-queries`)."""
     if hit.rule.category not in ctx.values.get("test-fallback-categories", ()):
         return False
@@ -110,7 +179,9 @@ def test_cpu_fallback(ctx, hit) -> bool:
         return False
     node = hit.node
     if type(node) is ast.Constant and type(node.value) is str:
-        return _picked_string(ctx, node)
+        return _picked_string(ctx, node) or _picked_arm(ctx, node)
+    if type(node) is ast.Call and hit.rule.category != "cuda-device" and _picked_argument(ctx, node):
+        return True
     call = node
     for _ in range(3):
         if call is None or type(call) is ast.Call:

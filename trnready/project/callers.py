@@ -32,6 +32,7 @@ from .quiet_mentions import quiet_mentions
 from .switch_params import SWITCH_OFF, may_switch, switched_off
 from .word_sets import is_word, kept_only
 from ..astwalk import walk
+from ..scope import classify
 
 MAX_CHAIN = 4  # parameters passed on from caller to callee, followed at most this deep
 KEEP_TREES = 2  # syntax trees kept while deciding (candidates are taken file by file)
@@ -661,6 +662,13 @@ def _private(fname: str) -> bool:
     return any(part.startswith("_") and not part.endswith("__") for part in fname.split("."))
 
 
+def _test_helper(rel: str) -> bool:
+    """A module of the test scope (`tests/helpers.py`, `pkg/common/test_utils.py`, `pkg/testing/`): its functions
+    serve the project's own tests, not users of the library, so the project's callers are all of them, as for a
+    private function (a test helper's `backend="nccl"` that every test passes explicitly)."""
+    return classify(rel) == "test"
+
+
 def _key(memo, files, digests):
     import hashlib
 
@@ -712,7 +720,13 @@ def _candidates(findings, files, summaries, engine, packaged: bool = True) -> li
             sig = rec["sigs"][fname]
             written_default = (f.snippet or "")[:max(f.column - 1, 0)].rstrip().endswith("=")
             for p, (_lit, line, col) in sig[3].items():
-                if written_default and (line, col + 1) == (f.line, f.column) and (_private(fname) or not packaged):
+                # the finding is at the default, or at the call it reaches (the default listed as its place by
+                # note_defaults: `dist.init_process_group(backend=backend)` under `def init(backend="nccl")`)
+                at_default = written_default and (line, col + 1) == (f.line, f.column) or \
+                    f"`{p}` defaults to it at line {line})" in f.message and (line, col + 1) in {
+                        (o[0], o[1]) for o in f.occurrences}
+                if at_default and (
+                        _private(fname) or not packaged or _test_helper(rel)):
                     out.append((f, rel, fname, "default", p))
             if f.rule in none_rules:
                 out.append((f, rel, fname, "none", None))

@@ -22,6 +22,7 @@ from . import suppress
 from .astwalk import of_kinds
 from .config import drop_per_file_ignores
 from .model import SEVERITY_RANK
+from .postprocess_device_functions import device_functions
 from .postprocess_folds import apart, joins as file_joins
 from .postprocess_picks import flag_checks, pick_statements
 from .scope import classify
@@ -37,8 +38,8 @@ from .scope import classify
 # folder's CUDA source without a kernel is guarded, cuda-kernel-test; 18: conda-lock pins are places of the
 # declarations' findings; 19: never-imported modules of monorepo sub-projects; 21: a mask comparison written in
 # the index, and an index bound to a reported data-dependent call, fold by mask; 22: a linked finding at a call
-# the helper's finding lists is that finding's place).
-VERSION = 22
+# the helper's finding lists is that finding's place; 23: numba device functions fold into their file's kernel).
+VERSION = 23
 
 
 # ---------------------------------------------------------------- file steps
@@ -669,7 +670,7 @@ def sort(findings: list, *_) -> list:
     return sorted(findings, key=lambda f: f.sort_key())
 
 
-FILE_STEPS = (suppressions, dedupe, one_per_thing, self_check_blocks, notebook_file_lines, sort)
+FILE_STEPS = (suppressions, dedupe, one_per_thing, device_functions, self_check_blocks, notebook_file_lines, sort)
 
 
 def file_findings(ctx, result) -> list:

@@ -24,7 +24,7 @@ def _decorators(tree) -> dict:
     findings' are."""
     out: dict = {}
     for node in ast.walk(tree):
-        if type(node) not in (ast.FunctionDef, ast.AsyncFunctionDef):
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
         for d in node.decorator_list:
             out[(d.lineno, d.col_offset + 1)] = d

@@ -52,8 +52,7 @@ def _only_value(fn, name: str):
     (`m[i] = 0`, `m.fill_(0)`, `m &= other`, a loop or `with` target)."""
     value = None
     for node in walk(fn):
-        t = type(node)
-        if t is ast.Assign:
+        if isinstance(node, ast.Assign):
             for tg in node.targets:
                 if type(tg) is ast.Name and tg.id == name:
                     if value is not None or len(node.targets) != 1:
@@ -61,15 +60,15 @@ def _only_value(fn, name: str):
                     value = node.value
                 elif any(type(e) is ast.Name and e.id == name for e in walk(tg)):
                     return None  # unpacked, or written through a subscript / attribute
-        elif t in (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor, ast.withitem, ast.NamedExpr):
-            tg = getattr(node, "target", None) or getattr(node, "optional_vars", None)
-            if tg is not None and any(type(e) is ast.Name and e.id == name for e in walk(tg)):
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor, ast.withitem, ast.NamedExpr)):
+            written = getattr(node, "target", None) or getattr(node, "optional_vars", None)
+            if written is not None and any(type(e) is ast.Name and e.id == name for e in walk(written)):
                 return None
-        elif t is ast.Call and type(node.func) is ast.Attribute and node.func.attr.endswith("_") \
+        elif isinstance(node, ast.Call) and type(node.func) is ast.Attribute and node.func.attr.endswith("_") \
                 and not node.func.attr.startswith("_") and type(node.func.value) is ast.Name \
                 and node.func.value.id == name:
             return None  # `m.fill_(0)`, `m.masked_fill_(...)`: changed in place
-        elif t is ast.arg and node.arg == name:
+        elif isinstance(node, ast.arg) and node.arg == name:
             return None
     return value
 

@@ -62,9 +62,9 @@ def release_snapshots(findings: list, root) -> list:
     out = []
     for f in findings:
         p = PurePosixPath(f.path)
-        got = _release(p.name) if not f.guarded else None
-        key = (str(p.parent), got[1]) if got is not None else None
-        if got is not None and count.get(key, 0) > 1 and (declared or got[0] < newest[key]):
+        mine = _release(p.name) if not f.guarded else None
+        if mine is not None and count.get((str(p.parent), mine[1]), 0) > 1 and (
+                declared or mine[0] < newest[(str(p.parent), mine[1])]):
             f = replace(f, guarded=True, guarded_by=GUARD)
         out.append(f)
     return out

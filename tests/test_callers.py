@@ -58,18 +58,6 @@ def test_default_every_caller_overrides_is_guarded():
     ]
 
 
-def test_a_method_default_every_caller_overrides_is_guarded_in_a_package():
-    # CellGrid.cells is only called through self with device=...: its "cuda" never applies, even in a packaged
-    # library (session 24). The constructor and the public function keep theirs (what a library user gets), and
-    # level_cells is called without device
-    assert [f[:5] for f in findings("method_default_packaged")] == [
-        ("heads/grid.py", 5, 37, "TRN242", ""),
-        ("heads/grid.py", 9, 35, "TRN242", "callers-override-default"),
-        ("heads/grid.py", 12, 41, "TRN242", ""),
-        ("heads/grid.py", 19, 30, "TRN242", ""),
-    ]
-
-
 def test_calls_leaving_a_flagged_default_out_are_its_places():
     # in another module: reported at the first such call, the file's others are its places; in the function's
     # own module: a place of the default's finding (the outer call of place(place(x, "cpu")))

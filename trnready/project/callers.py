@@ -661,17 +661,6 @@ def _private(fname: str) -> bool:
     return any(part.startswith("_") and not part.endswith("__") for part in fname.split("."))
 
 
-def _plain_method(fname: str) -> bool:
-    """`Head.get_anchors`, `Generator.grid_priors`: a method other than a constructor or another dunder. Its
-    callers reach it through an instance the project built (`self.get_anchors(..., device=x.device)` from the
-    head's loss), so when every resolved caller passes the parameter its default is never used, even in a
-    package: a blind read labelled such defaults of methods overridden by every call value-blind (mmdetection3d's
-    anchor heads, ldm's ClassEmbedder), while defaults of public functions and constructors (`def
-    load_model(..., device="cuda")`, `MultiheadAttention(device="cuda")`) are what a library's users get."""
-    parts = fname.split(".")
-    return len(parts) >= 2 and not (parts[-1].startswith("__") and parts[-1].endswith("__"))
-
-
 def _key(memo, files, digests):
     import hashlib
 
@@ -723,8 +712,7 @@ def _candidates(findings, files, summaries, engine, packaged: bool = True) -> li
             sig = rec["sigs"][fname]
             written_default = (f.snippet or "")[:max(f.column - 1, 0)].rstrip().endswith("=")
             for p, (_lit, line, col) in sig[3].items():
-                if written_default and (line, col + 1) == (f.line, f.column) and (
-                        _private(fname) or not packaged or _plain_method(fname)):
+                if written_default and (line, col + 1) == (f.line, f.column) and (_private(fname) or not packaged):
                     out.append((f, rel, fname, "default", p))
             if f.rule in none_rules:
                 out.append((f, rel, fname, "none", None))

@@ -22,6 +22,7 @@ from . import suppress
 from .astwalk import of_kinds
 from .config import drop_per_file_ignores
 from .model import SEVERITY_RANK
+from .postprocess_device_functions import device_functions
 from .postprocess_folds import apart, joins as file_joins
 from .postprocess_picks import flag_checks, pick_statements
 from .scope import classify
@@ -37,8 +38,9 @@ from .scope import classify
 # folder's CUDA source without a kernel is guarded, cuda-kernel-test; 18: conda-lock pins are places of the
 # declarations' findings; 19: never-imported modules of monorepo sub-projects; 21: a mask comparison written in
 # the index, and an index bound to a reported data-dependent call, fold by mask; 22: a linked finding at a call
-# the helper's finding lists is that finding's place).
-VERSION = 22
+# the helper's finding lists is that finding's place; 23: numba device functions fold into their file's kernel;
+# also 23: per-release requirement lists are guarded, release-snapshot).
+VERSION = 23
 
 
 # ---------------------------------------------------------------- file steps
@@ -669,7 +671,7 @@ def sort(findings: list, *_) -> list:
     return sorted(findings, key=lambda f: f.sort_key())
 
 
-FILE_STEPS = (suppressions, dedupe, one_per_thing, self_check_blocks, notebook_file_lines, sort)
+FILE_STEPS = (suppressions, dedupe, one_per_thing, device_functions, self_check_blocks, notebook_file_lines, sort)
 
 
 def file_findings(ctx, result) -> list:
@@ -700,13 +702,14 @@ def report_findings(findings: list, engine, mentioned, root=None, config=None) -
     from .project.arch_lists import arch_lists
     from .project.build_commands import build_commands
     from .project.lock_files import lock_places
+    from .project.release_snapshots import release_snapshots
     from .project.uv_extras import uv_extras
 
     findings = cuda_helpers(unincluded_headers(collapse(findings, engine, mentioned, root), engine, root), engine, root)
     findings = kernel_tests(scopes(vendored(findings, engine, root, config), root, config), engine)
     findings = uv_extras(build_commands(extension_places(kernel_test_sources(findings, engine, root), engine, root),
                                         root), root)
-    findings = arch_lists(findings, engine, root)
+    findings = release_snapshots(arch_lists(findings, engine, root), root)
     return sort(lock_places(findings, root))
 
 

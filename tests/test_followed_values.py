@@ -86,7 +86,7 @@ def test_data_dependent_shape_lookalikes():
 
 def test_int64_that_needs_the_full_range():
     assert findings("int64_hit.py") == {
-        (None, 6, 1, "TRN131", "high",
+        (None, 6, 1, "TRN131", "medium",
          "Seed that can exceed 2**31: the generator state needs the full int64 range: `torch.manual_seed`"),
         # (line 7, torch.randint above 2**31, is the next statement: an occurrence of line 6's finding)
         (None, 8, 23, "TRN132", "high",

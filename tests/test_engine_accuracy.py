@@ -390,3 +390,18 @@ def test_cuda_only_library_fallbacks(code, expected):
 ])
 def test_device_comparisons_are_checks(code, expected):
     assert fired(code) == expected
+
+
+def test_getattr_string_default_is_a_written_default():
+    import ast
+
+    from trnready.resolve import env_default
+
+    def default(src):
+        d = env_default(ast.parse(src).body[0].value)
+        return None if d is None else d.value
+
+    assert default('getattr(opts, "ddp.backend", "nccl")') == "nccl"
+    assert default('getattr(opts, key, "nccl")') is None  # a name computed at run time
+    assert default('getattr(opts, "ddp.backend", fallback)') is None
+    assert default('getattr(opts, "ddp.backend")') is None

@@ -87,3 +87,17 @@ def test_a_call_the_helpers_finding_lists_is_not_reported_again_through_its_defa
     assert [(e["path"], e["line"]) for e in f["elsewhere"]] == [("fit.py", 8)]
     assert ("tools/scaling.py", 4, "TRN242") in found
     assert not [k for k in found if k[0] == "fit.py"]
+
+
+def test_an_option_default_is_placed_where_an_api_of_its_rule_gets_it_by_name():
+    # option-api-calls: the namespace travels params.py -> train.py -> comm/setup.py, which no import chain from the
+    # parsing module shows; `backend=args.dist_backend` of init_process_group / new_group is where the default acts
+    proc = run_cli("scan", FIXTURES / "option_api_reads", "--format", "json", "--no-cache", "--show-guarded",
+                   "--exit-zero")
+    found = {(f["path"], f["line"], f["rule"]): f for f in json.loads(proc.stdout)["findings"]}
+    f = found[("opts/params.py", 6, "TRN271")]
+    # print() is no API of the rule, `cfg.backend` is another attribute, and the test module is not read
+    assert [(e["path"], e["line"], e["column"]) for e in f["elsewhere"]] == [("comm/setup.py", 7, 17),
+                                                                          ("comm/setup.py", 10, 43)]
+    assert f["message"].endswith("read at comm/setup.py:7, comm/setup.py:10")
+    assert list(found) == [("opts/params.py", 6, "TRN271")]

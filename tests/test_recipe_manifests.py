@@ -48,3 +48,21 @@ def test_package_rule_at_the_package_line_version_rule_at_the_arg(tmp_path):
                           "--exit-zero", "--no-cache"], capture_output=True, text=True, check=True).stdout
     got = sorted((f["line"], f["rule"]) for f in json.loads(out)["findings"])
     assert got == [(3, "TRN506"), (4, "TRN508")]
+
+
+def test_conda_build_variant_file_is_a_conda_manifest():
+    # conda-build's variant file beside a recipe: its Python values are one requirement, its CUDA values `cuda` deps
+    assert kind_of("conda_build_config.yaml") == "conda"
+    man = parse_conda("python:\n  - 3.10\n  - '3.11'\ncuda:\n  - 12.4\nnumpy:\n  - 2.1\n")
+    assert [(r.line, r.raw, len(r.alternatives)) for r in man.pyreqs] == [(2, "python 3.10, 3.11", 2)]
+    assert [(d.name, d.line, d.raw) for d in man.deps] == [("cuda", 5, "cuda 12.4")]
+
+
+def test_a_variant_cuda_key_with_a_cpu_variant_says_nothing():
+    man = parse_conda("cuda_compiler_version:\n  - None\n  - 12.0\n")
+    assert man.deps == [] and man.pyreqs == []
+
+
+def test_an_environment_file_is_not_read_as_variants():
+    man = parse_conda("name: env\ndependencies:\n  - python=3.12\n  - numpy\n")
+    assert [d.name for d in man.deps] == ["numpy"] and [r.line for r in man.pyreqs] == [3]

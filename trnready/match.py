@@ -649,7 +649,9 @@ class Engine:
                     continue
                 line = getattr(origin, "lineno", None)
                 if line is not None and not first <= line <= last:
-                    hits[-1] = replace(hits[-1], node=origin,
+                    # the argument that hands the value to the call is listed among the finding's places: the
+                    # line to change is the literal, and the call is where the CUDA choice takes effect
+                    hits[-1] = replace(hits[-1], node=origin, also=hits[-1].also + (expr,),
                                        note=hits[-1].note + f" (the value is passed to `{name}` later)")
                     # The guard predicates judge the new place too: `backend = "nccl"` in the CUDA arm of
                     # `if torch.cuda.is_available(): ... else: backend = "gloo"` is never assigned on Neuron.

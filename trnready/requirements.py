@@ -893,7 +893,53 @@ def parse_conda(text: str) -> Manifest:
                                         end_column=item_col + len(item)))
             continue
         man.deps.append(d)
+    if not man.deps and not man.pyreqs:
+        _conda_variants(text, man)
     return man
+
+
+# conda-build's variant file (`conda_build_config.yaml` beside a recipe): each top-level key lists the values the
+# recipe is built for. These keys choose the Python and the CUDA release of every package built; a `None` value of
+# a CUDA key is the CPU variant, which a Trainium host can install, so such a key says nothing.
+_VARIANT_PYTHON = ("python",)
+_VARIANT_CUDA = ("cuda", "cuda_compiler_version", "cudatoolkit")
+_VARIANT_KEY = re.compile(r"^([A-Za-z_][\w-]*)\s*:\s*$")
+_VARIANT_ITEM = re.compile(r"^\s+-\s*[\"']?([^\s\"'#]+)[\"']?\s*$")
+
+
+def _conda_variants(text: str, man: Manifest) -> None:
+    """The Python and CUDA values of a conda-build variant file, read line by line: the Python values as one
+    requirement whose alternatives are the variants (reported when none is 3.12-3.14), each CUDA value as a `cuda`
+    dependency of that release."""
+    values: dict = {}  # key -> [(value, line, column)]
+    key = None
+    for n, ln in enumerate(text.splitlines(), 1):
+        body = strip_comment(ln).rstrip()
+        if not body.strip():
+            continue
+        if not body[:1].isspace():
+            m = _VARIANT_KEY.match(body)
+            key = m.group(1) if m and m.group(1) in (*_VARIANT_PYTHON, *_VARIANT_CUDA) else None
+            continue
+        m = _VARIANT_ITEM.match(body)
+        if key is not None and m:
+            values.setdefault(key, []).append((m.group(1), n, m.start(1) + 1))
+    python = values.get("python", [])
+    specs = [sp for v, _n, _c in python if re.fullmatch(r"\d+\.\d+(?:\.\d+)?", v)
+             for sp in [_spec(f"=={v}.*")] if sp is not None]
+    if python and len(specs) == len(python):
+        v, n, c = python[0]
+        man.pyreqs.append(PyReq(raw="python " + ", ".join(p for p, _n, _c in python), alternatives=specs, line=n,
+                                column=c, end_column=c + len(v)))
+    for k in _VARIANT_CUDA:
+        vals = values.get(k, [])
+        if not vals or any(not re.fullmatch(r"\d+(?:\.\d+)*", v) for v, _n, _c in vals):
+            continue
+        for v, n, c in vals:
+            d = conda_dep(f"cuda={v}", n, c)
+            if d is not None:
+                d.raw, d.end_column = f"{k} {v}", c + len(v)
+                man.deps.append(d)
 
 
 # ---------------------------------------------------------------- Python versions chosen in shell commands

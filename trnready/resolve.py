@@ -29,11 +29,14 @@ _INT_CONSTANTS = {"sys.maxsize": (1 << 63) - 1}
 
 def env_default(call: ast.Call):
     """The default expression of os.environ.get("X", d) / os.getenv("X", d) (also after .lower() & co), and the
-    string default of a mapping read by a string key (`cfg.get("backend", "nccl")`)."""
+    string default of a mapping read by a string key (`cfg.get("backend", "nccl")`) or of an object's attribute read
+    by its name (`getattr(opts, "ddp.backend", "nccl")`)."""
     while (type(call.func) is ast.Attribute and call.func.attr in ("lower", "upper", "strip") and not call.args
            and type(call.func.value) is ast.Call):
         call = call.func.value
     func = call.func
+    if len(call.args) == 3:
+        return getattr_default(call)
     if len(call.args) != 2:
         return None
     if type(func) is ast.Attribute and func.attr == "get" and _tail(func.value) == "environ":
@@ -44,6 +47,15 @@ def env_default(call: ast.Call):
         return call.args[1]
     if _tail(func) == "getenv":
         return call.args[1]
+    return None
+
+
+def getattr_default(call: ast.Call):
+    """The string default of `getattr(opts, "ddp.backend", "nccl")`: an options object read by a string name with a
+    written default, which runs whenever the options do not set that name (as `cfg.get("backend", "nccl")` does)."""
+    if (type(call.func) is ast.Name and call.func.id == "getattr" and len(call.args) == 3 and not call.keywords
+            and _str_literal(call.args[1]) and _str_literal(call.args[2])):
+        return call.args[2]
     return None
 
 

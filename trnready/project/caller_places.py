@@ -53,6 +53,10 @@ def caller_places(findings: list, files, text_of, values: dict) -> list:
     brackets = [i for i in active if findings[i].rule in bracketing]
     handed = [i for i in active if findings[i].rule in handing and findings[i].rule not in rules]
     options = [i for i in active if "default" in findings[i].snippet]  # `default="nccl"` of an option
+    apis: dict = {}  # rule -> the API calls where an option defaulting to its flagged value takes effect
+    for pair in values.get("option-api-calls", ()):
+        rule, _, api = pair.partition(":")
+        apis.setdefault(rule, set()).add(api)
     acts = frozenset(values.get("acting-helper-rules", ()))
     effects = frozenset(values.get("acting-helper-effect-rules", ()))
     resolving = frozenset(values.get("resolving-helper-rules", ()))
@@ -124,7 +128,10 @@ def caller_places(findings: list, files, text_of, values: dict) -> list:
         at = []
         for dest in dict.fromkeys(d for d in dests if d):
             names = names if names is not None else module_names(py)
-            at += _option_reads_elsewhere(tree, f.path, dest, names, trees, text_of, showing)
+            reads = _option_reads_elsewhere(tree, f.path, dest, names, trees, text_of, showing)
+            if not reads and apis.get(f.rule):  # no helper of this file's namespace reads it: the API's calls do
+                reads = _option_api_reads(dest, apis[f.rule], f.path, py, trees, text_of)
+            at += reads
         if at:
             places[i] = list(dict.fromkeys(at))
     if not helpers and not places:
@@ -585,3 +592,33 @@ def _option_reads_elsewhere(tree, rel: str, dest: str, names: dict, trees: dict,
                         and v.value.id in held:
                     out.append((where, n.lineno, _column(lines, n)))
     return list(dict.fromkeys(out))
+
+
+def _option_api_reads(dest: str, apis: set, rel: str, py: list, trees: dict, text_of) -> list:
+    """[(file, line, column)] of the arguments of calls of an API the option's rule flags (`option-api-calls`:
+    `TRN271:init_process_group`) that hand it the option by its attribute name, `backend=args.dist_backend`, in the
+    project's non-test modules other than the option's own. The parsed namespace often travels through a third
+    module (`params.py` parses, `main.py` passes `args` on, `distributed.py` calls `init_process_group`), and no
+    other attribute of that name reaches this API: the read is where the option's default takes effect."""
+    out = []
+    needle = "." + dest
+    for other in py:
+        if other == rel or classify(other) == "test":
+            continue
+        text = text_of(other) or ""
+        if needle not in text or not any(a + "(" in text for a in apis):
+            continue
+        tree = _tree(trees, other, text_of) if other in trees else _parse(text)
+        if tree is None:
+            continue
+        lines = text.splitlines()
+        for n in walk(tree):
+            if not isinstance(n, ast.Call):
+                continue
+            f = n.func
+            if (f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else "") not in apis:
+                continue
+            for v in (*n.args, *(k.value for k in n.keywords)):
+                if isinstance(v, ast.Attribute) and v.attr == dest:  # at the argument, the line handing it over
+                    out.append((other, v.lineno, _column(lines, v)))
+    return out

@@ -39,8 +39,8 @@ from .scope import classify
 # declarations' findings; 19: never-imported modules of monorepo sub-projects; 21: a mask comparison written in
 # the index, and an index bound to a reported data-dependent call, fold by mask; 22: a linked finding at a call
 # the helper's finding lists is that finding's place; 23: numba device functions fold into their file's kernel;
-# also 23: per-release requirement lists are guarded, release-snapshot).
-VERSION = 23
+# also 23: per-release requirement lists are guarded, release-snapshot; 24: session 24's four branches merged).
+VERSION = 24
 
 
 # ---------------------------------------------------------------- file steps

@@ -93,7 +93,8 @@ def test_every_finding_has_a_scope_and_the_verdict_counts_source_and_build(tmp_p
     assert s["gate"] == {"scopes": ["source", "build"], "min_confidence": "medium",
                          "counted": {"blocker": 0, "change": 0, "advisory": 1}, "medium_confidence": 1}
     # TRN121 is medium everywhere: audited float64 findings were right less than half the time (docs/scope.md)
-    assert s["verdict"] == "ready, with 1 advisory to review (source, build; 3 blockers in test, example)"
+    assert s["verdict"] == ("ready, with 1 advisory to review (source, build; 3 blockers in test, example), "
+                            "1 of them medium confidence")
     assert rc == 0  # the blockers sit in tests and examples: listed, not counted
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 
 from .base import call_scope, enclosing_function, parent_of, predicate
-from .in_dataset_class import _tail
+from ._class_spans import class_name_tail as _tail
 from ..astwalk import walk
 
 # calls in a saved value that may put tensors on a device or take a model's weights: such a file stays a checkpoint

@@ -237,8 +237,10 @@ def test_a_branch_folds_into_the_reported_check_above_it(tmp_path):
         # the backend picked with the device is another category: an item of its own
         ("pick.py", 18, 8, "TRN243", "torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`",
          [{"line": 19, "column": 28, "rule": "TRN242"}]),
+        # (reported at the literal it comes from; the call's `backend=backend` is its place)
         ("pick.py", 20, 19, "TRN271", "Distributed process group on NCCL: `torch.distributed.init_process_group` "
-         "(the value is passed to `torch.distributed.init_process_group` later)", None),
+         "(the value is passed to `torch.distributed.init_process_group` later)",
+         [{"line": 23, "column": 50, "rule": "TRN271"}]),
         # look-alike: a backend under a user flag
         ("pick.py", 25, 9, "TRN271", "Distributed process group on NCCL: `torch.distributed.init_process_group`",
          None),

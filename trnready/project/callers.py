@@ -720,11 +720,14 @@ def _candidates(findings, files, summaries, engine, packaged: bool = True) -> li
             sig = rec["sigs"][fname]
             written_default = (f.snippet or "")[:max(f.column - 1, 0)].rstrip().endswith("=")
             for p, (_lit, line, col) in sig[3].items():
-                # the finding is at the default, or at the call it reaches (the default listed as its place by
-                # note_defaults: `dist.init_process_group(backend=backend)` under `def init(backend="nccl")`)
+                # the finding is at the default, or, in a test helper, at the call it reaches (the default listed
+                # as its place by note_defaults: `dist.init_process_group(backend=backend)` under
+                # `def init(backend="nccl")`). Elsewhere a finding at the call also stands for callers that pass
+                # the same value on (a wrapper's own "bilinear" default, `new_group(backend="nccl")`), which the
+                # override check below does not tell apart from callers that override it.
                 at_default = written_default and (line, col + 1) == (f.line, f.column) or \
-                    f"`{p}` defaults to it at line {line})" in f.message and (line, col + 1) in {
-                        (o[0], o[1]) for o in f.occurrences}
+                    _test_helper(rel) and f"`{p}` defaults to it at line {line})" in f.message and \
+                    (line, col + 1) in {(o[0], o[1]) for o in f.occurrences}
                 if at_default and (
                         _private(fname) or not packaged or _test_helper(rel)):
                     out.append((f, rel, fname, "default", p))

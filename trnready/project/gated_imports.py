@@ -28,7 +28,7 @@ from dataclasses import replace
 from pathlib import PurePosixPath
 
 from ..astwalk import walk
-from .word_sets import Words, is_word
+from .word_sets import WordBloom, Words, is_word
 
 REASON = "cuda-gated-import"
 MAX_FILES = 24  # files naming a module, read to judge it; a module named more widely is left as it is
@@ -48,28 +48,41 @@ def guard_gated_modules(findings: list, files, values: dict, read_text) -> list:
     if not modules:
         return findings
     py = {sf.rel: sf for sf in files if sf.kind == "python"}
-    texts: dict = {}
+    texts: dict = {}  # only the files a module name may be in (read again to confirm): not every file's text
     word_sets: dict = {}
+
+    def read(rel: str) -> str:
+        return texts[rel] if rel in texts else (read_text(py[rel]) if rel in py else None) or ""
 
     def text(rel: str) -> str:
         if rel not in texts:
-            texts[rel] = (read_text(py[rel]) if rel in py else None) or ""
+            texts[rel] = read(rel)
         return texts[rel]
 
-    def words(rel: str) -> Words:
+    def words(rel: str) -> WordBloom:
+        # the lossy record of each file's words (16 bits a word): a whole set per file held 40 MiB more on the
+        # speed corpus; a name the record may hold is confirmed in the text
         if rel not in word_sets:
-            word_sets[rel] = Words(text(rel))
+            word_sets[rel] = Words(read(rel)).bloom()
         return word_sets[rel]
 
     gated = {rel for rel in modules if _gated(rel, py, text, words, values)}
     if not gated:
         return findings
-    for rel in kernels:
-        name = PurePosixPath(rel).name
-        naming = [r for r in py if name in text(r)]
-        if naming and all(r in gated for r in naming) \
-                and not any(_lists_sources(text(r)) for r in py if r not in gated):
-            gated.add(rel)
+    if kernels:
+        # one read of each file answers every kernel: which name it holds, and whether it builds from a listing
+        names = {rel: PurePosixPath(rel).name for rel in kernels}
+        naming: dict = {rel: [] for rel in kernels}
+        lists_elsewhere = False
+        for r in py:
+            source = read(r)
+            for rel, name in names.items():
+                if name in source:
+                    naming[rel].append(r)
+            lists_elsewhere = lists_elsewhere or (r not in gated and _lists_sources(source))
+        for rel in kernels:
+            if naming[rel] and all(r in gated for r in naming[rel]) and not lists_elsewhere:
+                gated.add(rel)
     return [replace(f, guarded=True, guarded_by=REASON)
             if f.path in gated and not f.guarded and not f.suppressed and f.cell is None else f
             for f in findings]
@@ -85,12 +98,12 @@ def _gated(rel: str, py: dict, text, words, values: dict) -> bool:
     if not own or _MAIN.search(own):
         return False
     stem = PurePosixPath(rel).stem
+    word = re.compile(rf"\b{re.escape(stem)}\b")
     if is_word(stem):
-        # one split of each text into its words answers every module's question; a regex search of every text per
-        # module took minutes on a thousand files
-        naming = [r for r in py if r != rel and stem in words(r)]
+        # one split of each text into its words answers every module's question (a regex search of every text per
+        # module took minutes on a thousand files); the few files it may name are confirmed by the regex
+        naming = [r for r in py if r != rel and words(r).may(stem) and word.search(text(r))]
     else:
-        word = re.compile(rf"\b{re.escape(stem)}\b")
         naming = [r for r in py if r != rel and stem in text(r) and word.search(text(r))]
     if not naming or len(naming) > MAX_FILES:
         return False

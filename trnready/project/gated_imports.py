@@ -99,13 +99,20 @@ def _gated(rel: str, py: dict, text, words, values: dict) -> bool:
         return False
     stem = PurePosixPath(rel).stem
     word = re.compile(rf"\b{re.escape(stem)}\b")
-    if is_word(stem):
-        # one split of each text into its words answers every module's question (a regex search of every text per
-        # module took minutes on a thousand files); the few files it may name are confirmed by the regex
-        naming = [r for r in py if r != rel and words(r).may(stem) and word.search(text(r))]
-    else:
-        naming = [r for r in py if r != rel and stem in text(r) and word.search(text(r))]
-    if not naming or len(naming) > MAX_FILES:
+    # one split of each text into its words answers every module's question (a regex search of every text per
+    # module took minutes on a thousand files); the few files it may name are confirmed by a substring test, then
+    # the regex, and the count stops as soon as the module is named too widely to be judged
+    bloom = is_word(stem)
+    naming = []
+    for r in py:
+        if r == rel or bloom and not words(r).may(stem):
+            continue
+        source = text(r)
+        if stem in source and word.search(source):
+            naming.append(r)
+            if len(naming) > MAX_FILES:
+                return False
+    if not naming:
         return False
     return all(_only_guarded_imports(r, text(r), stem, values) for r in naming)
 

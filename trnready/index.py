@@ -167,6 +167,7 @@ class FileIndex:
     shifts: list = field(default_factory=list)  # (BinOp node, Scope): `<<` / `>>` by a non-negative constant
     tree: object = None  # the module walked, for context predicates that look further (trnready/context/)
     every_call: list = field(default_factory=list)  # every Call node, in walk order
+    every_compare: list = field(default_factory=list)  # every Compare node, in walk order (context predicates)
     every_import: list = field(default_factory=list)  # every Import / ImportFrom node (project summary)
     scopes: list = field(default_factory=list)  # every Scope of the file (see release)
 
@@ -952,6 +953,7 @@ class Indexer:
             self.call_stack.pop()
 
     def v_compare(self, node: ast.Compare, scope: Scope) -> None:
+        self.index.every_compare.append(node)  # for pinned_cuda_devices: no walk of every node of the file
         if self.interest.env_names:
             # os.environ.get("PJRT_DEVICE") == "TPU": remember what the variable is compared with
             operands = [node.left, *node.comparators]

@@ -206,22 +206,29 @@ def pinned_cuda_devices(ctx) -> frozenset:
     out = set(_kinds(ctx.statements(), attrs=True))
     # only a function holding a comparison of a plain name with a literal or an attribute (the only comparisons
     # neuron-guarded asks about) can add an id: skip the rest before walking them
-    lines = sorted({c.lineno for c in ctx.nodes(ast.Compare) if _may_compare_device(c)})
-    if not lines:
+    compares = [c for c in ctx.compares() if _may_compare_device(c)]
+    if not compares:
         return frozenset(out)
+    compares.sort(key=lambda c: (c.lineno, c.col_offset))
+    at_compare = [(c.lineno, c.col_offset) for c in compares]
+    # a function's statements and comparisons are those starting inside its span: the file's statement list
+    # (sorted by start) and the comparisons, cut by position, rather than a walk of each function's subtree
+    stmts_all = ctx.statements()
+    starts = [(st.lineno, st.col_offset) for st in stmts_all]
     for fn in ctx.nodes(ast.FunctionDef) + ctx.nodes(ast.AsyncFunctionDef):
-        at = bisect_left(lines, fn.lineno)
-        if at == len(lines) or lines[at] > (fn.end_lineno or fn.lineno):
+        first, last = (fn.lineno, fn.col_offset), (fn.end_lineno or fn.lineno, fn.end_col_offset or 0)
+        lo = bisect_left(at_compare, first)
+        hi = bisect_left(at_compare, last)
+        if lo == hi:
             continue
-        stmts = [n for n in ast.walk(fn) if isinstance(n, ast.stmt) and n is not fn]
+        stmts = [st for st in stmts_all[bisect_left(starts, first):bisect_left(starts, last)] if st is not fn]
         names = _kinds(stmts, attrs=False)
         names -= {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs}
         if not names:
             continue
-        for node in ast.walk(fn):
-            if type(node) is ast.Compare:
-                for o in (node.left, *node.comparators):
-                    o = _device_operand(o)
-                    if type(o) is ast.Name and o.id in names:
-                        out.add(id(o))
+        for node in compares[lo:hi]:
+            for o in (node.left, *node.comparators):
+                o = _device_operand(o)
+                if type(o) is ast.Name and o.id in names:
+                    out.add(id(o))
     return frozenset(out)

@@ -129,6 +129,11 @@ class FileContext:
         found = getattr(self.index, "every_call", None)
         return found if found is not None else self.nodes(ast.Call)
 
+    def compares(self) -> list:
+        """Every Compare node of the file: from the index when it collected them (no walk), else the by-type table."""
+        found = getattr(self.index, "every_compare", None)
+        return found if found is not None else self.nodes(ast.Compare)
+
     def parents(self) -> dict:
         """id(node) -> the node directly holding it, for the whole file (one walk, built on first use)."""
         return self._walked()[1]

@@ -103,6 +103,12 @@ class _Arrays:
             return self.of(e.left, depth + 1)
         if k is ast.BinOp and type(e.op) in (ast.BitAnd, ast.BitOr, ast.BitXor):
             return self.of(e.left, depth + 1) or self.of(e.right, depth + 1)
+        if k is ast.BinOp:
+            # arithmetic: an array with an array or a constant (`to_numpy(root)[..., None] * scores`); with anything
+            # else the result may be a tensor
+            sides = (e.left, e.right)
+            return any(self.of(x, depth + 1) for x in sides) and all(
+                type(x) is ast.Constant or self.of(x, depth + 1) for x in sides)
         if k is ast.UnaryOp and type(e.op) in (ast.Invert, ast.Not):
             return self.of(e.operand, depth + 1)
         if k is ast.Call:
@@ -130,7 +136,8 @@ def numpy_operand(ctx, hit) -> bool:
     (values an `np.*` call or `.astype(...)` made) cannot see it: a parameter annotated as one (`labels:
     np.ndarray`, `npt.NDArray[np.float32]`), or a name bound by a function named as a conversion to NumPy (globs of
     `numpy-converters`: `keypoints, scores = to_numpy((keypoints, scores))`, `tensor2numpy(x)`), or a slice,
-    comparison, bitwise combination or negation of such a value (`embeddings[labels == i]`). NumPy indexing runs
+    comparison, bitwise combination or negation of such a value (`embeddings[labels == i]`), or arithmetic of such
+    values and constants (`to_numpy(root)[..., None] * scores`). NumPy indexing runs
     on the host and compiles nothing: post-processing of predictions, clustering of embeddings, host metrics. The
     name is followed to the assignment that last binds it before the use in a block holding the use; a binding in
     another branch, a loop target, a walrus or a rebinding from anything else leaves it unknown, and the finding

@@ -33,3 +33,10 @@ def branch(flag, keypoints):
     if flag:
         keypoints = to_numpy(keypoints)
     return keypoints[keypoints > 0]
+
+
+def rescored(root, keypoints, scores, keep_inds):
+    keypoints, scores = to_numpy((keypoints, scores))
+    scores = to_numpy(root)[..., None] * scores
+    weighted = scores * root
+    return scores[keep_inds], weighted[weighted > 0]

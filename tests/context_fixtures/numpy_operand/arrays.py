@@ -1,0 +1,42 @@
+import numpy as np
+import numpy.typing as npt
+import torch
+
+from .utils import to_numpy
+
+
+def centers(embeddings: np.ndarray, labels: np.ndarray):
+    return np.stack([embeddings[labels == i].mean(0) for i in range(labels.max() + 1)])
+
+
+def typed(points: npt.NDArray[np.float32], keep):
+    return points[points[:, 2] > 0], keep.nonzero()
+
+
+def decode(keypoints, scores, keep_inds):
+    keypoints = keypoints.sigmoid()
+    keypoints, scores = to_numpy((keypoints, scores))
+    return keypoints[keep_inds], scores[scores > 0.5]
+
+
+def still_tensors(keypoints, scores: torch.Tensor):
+    keep = scores > 0.5
+    return keypoints[keep], scores[keep]
+
+
+def rebound(labels: np.ndarray, logits):
+    labels = torch.from_numpy(labels).to(logits.device)
+    return logits[labels > 0]
+
+
+def branch(flag, keypoints):
+    if flag:
+        keypoints = to_numpy(keypoints)
+    return keypoints[keypoints > 0]
+
+
+def rescored(root, keypoints, scores, keep_inds):
+    keypoints, scores = to_numpy((keypoints, scores))
+    scores = to_numpy(root)[..., None] * scores
+    weighted = scores * root
+    return scores[keep_inds], weighted[weighted > 0]

@@ -1,0 +1,19 @@
+"""numpy-operand: a mask selection on a NumPy array the file declares or converts to compiles nothing."""
+from conftest import CONTEXT_FIXTURES, scan_findings
+
+MASK = "Indexing with a boolean mask: the result has one row per True value, a size known only at run time"
+NONZERO = "Operation whose output shape depends on the data: `nonzero`"
+
+
+def test_declared_and_converted_arrays_are_dropped():
+    # centers: both operands annotated np.ndarray; typed: npt.NDArray (its `keep.nonzero()` stays: keep is
+    # unknown); decode: names bound by to_numpy(...) after a tensor op; still_tensors: a torch annotation;
+    # rebound: the NumPy parameter becomes a device tensor first; branch: converted in one arm only; rescored:
+    # an array times an array is one (dropped), an array times an unknown parameter may be a tensor (kept)
+    assert scan_findings(CONTEXT_FIXTURES / "numpy_operand", "--select", "TRN104") == [
+        ("arrays.py", 13, 38, "TRN104", NONZERO, False),
+        ("arrays.py", 24, 12, "TRN104", MASK, False),
+        ("arrays.py", 29, 12, "TRN104", MASK, False),
+        ("arrays.py", 35, 12, "TRN104", MASK, False),
+        ("arrays.py", 42, 31, "TRN104", MASK, False),
+    ]

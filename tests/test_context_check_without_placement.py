@@ -9,7 +9,7 @@ def test_checks_that_place_nothing_are_guarded_device_picks_stay():
     assert scan_findings(CONTEXT_FIXTURES / "check_without_placement", "--show-guarded") == [
         ("train.py", 5, 8, "TRN243", API.format("is_available"), True),  # only adds a log column
         ("train.py", 11, 8, "TRN243", API.format("is_available"), False),  # the branch moves the model
-        # train.py:12:17 TRN241 (guarded) folds into line 11: the move is what the check picks (postprocess_picks)
+        ("train.py", 12, 17, "TRN241", ".cuda() moves a tensor or module to a GPU: `cuda`", True),
         ("train.py", 17, 14, "TRN242", '"cuda" device string: `cuda`', False),  # a device pick (IfExp)
         ("train.py", 22, 12, "TRN243", API.format("is_available"), False),  # raises: the program stops
         ("train.py", 27, 8, "TRN243", API.format("is_available"), True),  # a cache fingerprint

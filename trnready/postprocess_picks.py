@@ -3,9 +3,7 @@
 `if torch.cuda.is_available():` then `device_type = "cuda"` / `return torch.device("cuda")`: the check is
 reported, and the "cuda" of its arm is guarded (that arm never runs on Neuron). Yet the arm's value is where the
 pick is written, the line a reader looks at: the guarded finding of a `pick-value-rules` rule in an assignment or
-a return of an arm folds into the check's finding as a place of it. So does a move of the arm (`x = x.cuda()`,
-`model.cuda()`, `x.to("cuda")`, rule TRN241 and the device-string rules): with no CUDA value in the other arm it is
-what the check picks, and on Neuron that model or batch stays on the CPU. Other guarded code of the arm
+a return of an arm folds into the check's finding as a place of it. Other guarded code of the arm
 (`torch.cuda.set_device`, `x = torch.zeros(3, device="cuda")`) stays guarded.
 """
 
@@ -43,28 +41,6 @@ def _conditional_pick(st: ast.AST, types: frozenset) -> ast.IfExp | None:
     return None if _names_cuda(value.orelse) else value
 
 
-def _placement(st: ast.AST) -> bool:
-    """`x = x.cuda()`, `model.cuda()`, `x = x.to("cuda")`: a statement of an arm that moves something to the GPU.
-    Under `if torch.cuda.is_available():` with no CUDA arm beside it, that move is what the check picks: on
-    Trainium the check is False, so the model or batch silently stays on the CPU (the move is the line to
-    change, the check the reason)."""
-    if isinstance(st, ast.Assign) and len(st.targets) == 1 or isinstance(st, ast.AnnAssign):
-        value = st.value
-    elif isinstance(st, ast.Expr):
-        value = st.value
-    else:
-        return False
-    if type(value) is not ast.Call or type(value.func) is not ast.Attribute:
-        return False
-    attr, owner = value.func.attr, _dotted(value.func.value)
-    if owner in ("torch", "torch.cuda"):
-        return False
-    if attr == "cuda":
-        return True
-    return attr == "to" and bool(value.args) and type(value.args[0]) is ast.Constant \
-        and isinstance(value.args[0].value, str) and value.args[0].value.split(":")[0] == "cuda"
-
-
 def _names_cuda(value: ast.expr) -> bool:
     """The expression holds a CUDA device string (`"cuda"`, `"cuda:1"`) anywhere."""
     return any(type(n) is ast.Constant and isinstance(n.value, str) and n.value.split(":")[0] == "cuda"
@@ -98,8 +74,7 @@ def pick_statements(trees, types: frozenset = frozenset()) -> set:
                 for st in arm:
                     if isinstance(st, ast.Assign) and len(st.targets) != 1:
                         continue
-                    if isinstance(st, (ast.Assign, ast.AnnAssign, ast.Return)) and _pick_value(st.value, types) \
-                            or _placement(st):
+                    if isinstance(st, (ast.Assign, ast.AnnAssign, ast.Return)) and _pick_value(st.value, types):
                         out.update((cell, ln) for ln in _lines(st))
     return out
 
@@ -113,8 +88,6 @@ def _cuda_values(arm) -> bool:
     for st in arm:
         if isinstance(st, (ast.Assign, ast.AnnAssign, ast.Return)) and st.value is not None and _names_cuda(st.value):
             return True
-        if _placement(st):
-            return True  # `net = net.cuda(0)` in the else of `net = net.cuda(1)`: two GPU layouts, as above
     return False
 
 

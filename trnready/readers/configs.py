@@ -46,6 +46,9 @@ TRAINING_KEYS = frozenset({
     "train_batch_size", "gradient_clipping", "launcher", "compile", "attn_implementation", "load_in_4bit",
     "load_in_8bit", "torch_dtype", "gradient_checkpointing", "warmup_steps", "weight_decay", "seed",
     "num_processes", "flash_attention", "sequence_len", "adapter", "lora_r", "training", "train", "dist_backend",
+    # flash-attn's model config switch (`use_flash_attn: True` of a layer config beside `num_heads`), the
+    # counterpart of `flash_attention` / `attn_implementation` above: a data file or a docs page does not set it
+    "use_flash_attn",
     # Megatron / GPT-NeoX: model-parallel training configs that split model and training settings over files
     "pipe_parallel_size", "model_parallel_size", "tensor_model_parallel_size", "pipeline_model_parallel_size",
     "train_iters", "attention_config",

@@ -40,7 +40,7 @@ from .scope import classify
 # the index, and an index bound to a reported data-dependent call, fold by mask; 22: a linked finding at a call
 # the helper's finding lists is that finding's place; 23: numba device functions fold into their file's kernel;
 # also 23: per-release requirement lists are guarded, release-snapshot; 24: session 24's four branches merged).
-VERSION = 26  # 25 (s25): guarded moves under a reported check folded into it; 26: reverted (labels call them look-alikes)
+VERSION = 26  # 25 (s25): guarded moves folded into their check; 26: reverted (labels call them look-alikes)
 
 
 # ---------------------------------------------------------------- file steps

@@ -214,7 +214,7 @@ def pinned_cuda_devices(ctx) -> frozenset:
     # a function's statements and comparisons are those starting inside its span: the file's statement list
     # (sorted by start) and the comparisons, cut by position, rather than a walk of each function's subtree
     stmts_all = ctx.statements()
-    starts = [(st.lineno, st.col_offset) for st in stmts_all]
+    starts = ctx.memo["_starts"]  # their (line, column) starts, kept beside them by statements()
     for fn in ctx.nodes(ast.FunctionDef) + ctx.nodes(ast.AsyncFunctionDef):
         first, last = (fn.lineno, fn.col_offset), (fn.end_lineno or fn.lineno, fn.end_col_offset or 0)
         lo = bisect_left(at_compare, first)

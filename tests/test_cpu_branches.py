@@ -106,3 +106,8 @@ def test_blocks_spans():
         ("case", [((5, 3), (5, 10)), ((6, 3), (7, 1))]),
         ("if", [((1, 1), (3, 1)), ((3, 1), (3, 17)), ((3, 17), (3, 25))]),
     ]
+
+
+def test_unclosed_blocks_are_not_read():
+    # PowerShell in a Windows CI step: `if (...) {` ... `} else {` ... `}` never reaches `fi`
+    assert blocks(["if ($IsWindows) {", "  mamba install cuda-toolkit", "} else {", "  pip install torch+cpu", "}"]) == []

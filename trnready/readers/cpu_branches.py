@@ -21,7 +21,8 @@ their innermost arm (`if nightly; then if cpu; then A; else B; fi; else ...`).
 The parse is a line-and-keyword reading, not a shell grammar: commands are split at `;`, `&&`, `||` and `|`
 outside quotes; a command whose first word is `if`, `elif`, `else`, `fi`, `case`, `esac` (or a `case` pattern
 `cpu)`, ended by `;;`) opens or closes an arm. In a YAML CI file, a leading `- run:` / `script:` key is skipped so
-the keywords of one-line commands count too. A block left open at the end of the text ends there.
+the keywords of one-line commands count too. A block never closed by `fi` / `esac` (PowerShell's `if ($IsWindows) {`
+in a Windows CI step) is not read.
 """
 from __future__ import annotations
 
@@ -151,11 +152,7 @@ def blocks(lines: list[str], yaml: bool = False) -> list[_Block]:
                 if top is not None and stack[-1] is top:
                     top.close((n, col + len(seg) + 1))
                     top.expect_pattern = True
-    end = (len(lines) + 1, 1)
-    for b in stack:
-        b.close(end)
-        done.append(b)
-    return done
+    return done  # a block never closed (PowerShell's `if (...) {`, a truncated text) is not read
 
 
 def _text(lines: list[str], span) -> str:

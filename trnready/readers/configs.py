@@ -450,5 +450,8 @@ def read(ctx: FileContext) -> ReadResult:
             ctx.rel, entries, base.findings + em.out, values), values)
         found = drop_admitted_image_pythons(ctx.rel, found, values, ctx.path)
         found = guard_accelerator_legs(ctx.rel, entries, found, values, lines)
+        from .cpu_branches import guard_cpu_wheel_branches
+
+        found = guard_cpu_wheel_branches(found, lines, values, yaml=True)
         return ReadResult(found, base.diag, base.sources, summary)
     return ReadResult(base.findings + em.out, base.diag, base.sources, summary)

@@ -19,7 +19,8 @@ def loads_no_weights(ctx, hit) -> bool:
     The load counts as reading weights, and stays reported, when any of these holds:
 
     - a word of `weight-load-words` (`ckpt`, `checkpoint`, `weight`, `model`, `state`, `pretrain`, `.pth`, ...)
-      appears in the path expression, in the name the result is assigned to, in a string key read from the result
+      appears in the path expression (or in what the function assigns to the path's name), in the name the
+      result is assigned to, in a string key read from the result
       (`torch.load(p)["model"]`, `pkg["state_dict"]` after `pkg = torch.load(p)`) or in the enclosing function's
       name (`def load_checkpoint(path)`);
     - the enclosing function (or the module, for a top-level load) calls one of `weight-load-calls`
@@ -42,6 +43,8 @@ def loads_no_weights(ctx, hit) -> bool:
     path = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "f"), None)
     if path is not None:
         texts.append(ast.unparse(path))
+        if type(path) is ast.Name:
+            texts.extend(_assigned_texts(owner, path.id))
     targets = set()
     node, up = call, parent_of(ctx, call)
     while up is not None and not isinstance(up, ast.stmt):
@@ -81,6 +84,13 @@ def loads_no_weights(ctx, hit) -> bool:
                 any(type(x) is ast.Name and x.id in targets for x in _handed_out(n.value)):
             return False
     return True
+
+
+def _assigned_texts(owner, name: str) -> list:
+    """The source of what the function (or the module's top-level code) assigns to a path name: `source =
+    sys.argv[1]` makes `torch.load(source)` a load of the file the user named."""
+    return [ast.unparse(n.value) for n in _own_nodes(owner) if type(n) is ast.Assign
+            and any(type(x) is ast.Name and x.id == name for x in n.targets)]
 
 
 def _keys_read(fn, names: set) -> list:

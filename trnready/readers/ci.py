@@ -1,9 +1,11 @@
 """CI workflows: the Python versions each test job runs on.
 
-A job that runs the tests (pytest, unittest, tox, nox, `make test`, a test script, or a job named after its
-tests) on literal Python versions none of which is 3.12-3.14 means the project is not tested on a Python
-TorchNeuron supports: one finding per workflow file from the catalogue's `python` matcher with role "ci" (the
-file's CI never tests 3.12-3.14), at the first job's versions, the other jobs' places as its occurrences. Jobs
+A job that runs the tests (pytest, unittest, tox, nox, `make test`, `setup.py test`, a test script, or a job named
+after its tests) on literal Python versions none of which is 3.12-3.14 is a part of the project not tested on a
+Python TorchNeuron supports: one finding per workflow file from the catalogue's `python` matcher with role "ci", at
+the first such job's versions, the other such jobs' places (and each item of a block list) as its occurrences. Since
+session 26 each job is judged on its own: another job or workflow testing 3.12+ no longer silences it (the message
+says "other CI jobs test 3.12+"); the blind labels call the GPU job on 3.10 beside a CPU matrix up to 3.14 a hit. Jobs
 that only lint, build docs or packages are left alone, and so are jobs whose version is not a literal (`3.x`, an
 unresolved expression, `python-version-file`). Lint, docs, wheel and release jobs were reconsidered in session 13
 (docs/file-kinds-configs.md, "CI workflows"): the hand labels call them hits and look-alikes alike, and reading them
@@ -11,13 +13,14 @@ added findings on labelled look-alikes, so they stay out. The exception is a whe
 more literal Python versions (`pyver: ["3.8", ..., "3.11"]` + `bdist_wheel`): the Pythons the project ships.
 
 Jobs: GitHub Actions and CircleCI `jobs.<id>`, GitLab top-level jobs, Buildkite and Azure step/job items, the
-steps of a local composite action (`.github/actions/<name>/action.yml`).
+steps of a local composite action (`.github/actions/<name>/action.yml`, whose `${{ inputs.x }}` is the input's
+default), Travis CI's default job (`.travis.yml`: `python: [3.6, 3.7]` with its `script:`) and its `include` items.
 
 A job (or one `matrix.include` item) that runs on another accelerator's machines — a runner label naming a
 GPU, ROCm or TPU machine, or a container started with `--gpus` — is that accelerator's own test or build leg,
 not part of the Neuron port: every finding inside it is marked guarded (listed with --show-guarded, never
-counted), except the lines that show where it runs (the GPU-runner finding is the one item to act on: add a
-Trainium leg). Such a job never stands for the project's Python requirement either. The vocabulary is catalogue data: [context.values] other-accelerator-labels and
+counted), except the lines that show where it runs (the GPU runner, the container's `--gpus` option and its
+image: the items to act on when adding a Trainium leg). Such a job never stands for the project's Python requirement either. The vocabulary is catalogue data: [context.values] other-accelerator-labels and
 accelerator-container-options.
 """
 from __future__ import annotations
@@ -37,12 +40,12 @@ _VERSION_KEY = re.compile(r"(?i)^(?:python|py)(?:[-_ ]?(?:version|versions|ver))
 _VERSION = re.compile(r"^(?:python|py|cpython-?)?(\d)\.(\d{1,2})(?:\.\d+)?$", re.I)
 _EXPR = re.compile(r"\$\{\{\s*(?:env|matrix|vars|inputs)\.([\w-]+)\s*\}\}")
 _TEST = re.compile(r"(?i)(?<![\w-])(?:py\.?test|unittest|tox|nox|hatch\s+(?:run\s+(?:[\w.-]+:)?)?test[\w-]*(?!:)|make\s+(?:\S+\s+)*test\w*"
-                   r"|coverage\s+run|run_tests?|test[\w-]*\.sh|tests?/)(?![\w-])")
+                   r"|coverage\s+run|run_tests?|test[\w-]*\.sh|tests?/|setup\.py\s+test)(?![\w-])")
 # Installing the project itself (`pip install .`, `pip install -e .[dev]`, its requirements files, `poetry install`)
 # checks that it installs on that Python: an install check counts like a test job (a release job building wheels
 # does not install the project).
 _INSTALLS = re.compile(r"(?i)(?<![\w-])(?:(?:uv\s+)?pip3?\s+install\s+(?:-\S+\s+)*(?:-e\s+|--editable\s+)?[\"\x27]?\."
-                       r"(?:\[[\w,.-]*\])?[\"\x27]?(?=\s|$)|(?:uv\s+)?pip3?\s+install\s+(?:-\S+\s+)*-r\s+\S*requirements"
+                       r"(?:\[(?:[\w,.-]|\$\{\{[^}\n]*\}\})*\])?[\"\x27]?(?=\s|$)|(?:uv\s+)?pip3?\s+install\s+(?:-\S+\s+)*-r\s+\S*requirements"
                        r"|poetry\s+install|uv\s+sync|pdm\s+install)")
 _NOT_TEST_NAME = re.compile(r"(?i)lint|format|style|quality|pre-?commit|docs?\b|documentation|release|publish|deploy|build-docs|"
                             r"typecheck|mypy|spell")
@@ -58,6 +61,8 @@ _WHEEL_BUILD = re.compile(r"(?i)(?<![\w-])(?:bdist_wheel|python3?\s+-m\s+build\b
                           r"uv\s+build\b|poetry\s+build\b|hatch\s+build\b)")
 _GITLAB_RESERVED = frozenset({"stages", "variables", "default", "include", "workflow", "image", "services",
                               "before_script", "after_script", "cache", "pages"})
+# Travis CI keys that are no part of the default job's run (notifications, deployment, the stage list)
+_TRAVIS_NOT_JOB = frozenset({"notifications", "deploy", "stages", "branches", "cache", "git", "addons"})
 _COMMAND_KEYS = frozenset({"run", "script", "command", "commands", "steps", "before_script", "bash", "pwsh"})
 
 
@@ -66,6 +71,10 @@ def _job_of(rel: str, e: Entry):
     low = rel.lower()
     if deps.is_action(rel):  # a local composite action: its steps are one job's
         return ("runs",) if keys and keys[0] == "runs" else None
+    if deps.is_travis(rel):  # Travis CI: each `jobs.include` / `matrix.include` item, the rest of the file one job
+        if len(keys) > 1 and keys[0] in ("jobs", "matrix") and keys[1] == "include":
+            return (keys[0], "include", e.item) if e.item else None
+        return ("travis",) if keys and keys[0] not in _TRAVIS_NOT_JOB else None
     if ".gitlab" in low:
         if keys and keys[0] not in _GITLAB_RESERVED and not keys[0].startswith("."):
             return (keys[0],)
@@ -89,9 +98,11 @@ def ci_findings(rel: str, entries: list[Entry], lines: list[str], engine, em: Em
     # A GPU leg whose Python cannot be told (the Python of a CUDA machine image) says nothing of what the
     # project is tested on; one that names 3.12+ still tests the project there
     tested = [j for j in jobs if not j.get("builds") and not (j["key"] in whole_legs and not j["found"])]
-    jobs = [j for j in jobs if not (j.get("builds") and _covers_supported(j))]  # wheels shipped for 3.12+ too
-    if any(_covers_supported(j) for j in tested) or (path is not None and _siblings_cover_supported(path)):
-        return  # another test job of the project runs on 3.12+ (or on a version we cannot tell)
+    # Judged per job (session 26): a test job that runs on old Pythons only is a job to move to 3.12+ even when
+    # another job or workflow of the project already tests 3.12+ (the GPU job on 3.10 beside a CPU matrix up to
+    # 3.14 is the one a Trainium leg replaces); a job covering 3.12+ (or a version we cannot tell) is never reported.
+    jobs = [j for j in jobs if not _covers_supported(j)]
+    elsewhere = any(_covers_supported(j) for j in tested) or (path is not None and _siblings_cover_supported(path))
     # The project's own requirement admits 3.12+: the CI versions are a choice of what to test, not the
     # requirement (said in the message; the item is an advisory either way: CI is what is tested, not required).
     admitted = path is not None and _packaging_admits_supported(path)
@@ -105,9 +116,10 @@ def ci_findings(rel: str, entries: list[Entry], lines: list[str], engine, em: Em
     # every place a reported job names its Python (`uv python install 3.9`, then `uv python pin 3.9`) is a line
     # to change, not only the first
     more = sorted({p for j in jobs for p in _places(j, lines)} - {_where(jobs[0], lines)})
-    em.out[start:] = [replace(f, occurrences=tuple((ln, col, f.rule) for ln, col in more), **(
-        {"message": f.message + " (the packaging requirement admits 3.12-3.14)"}
-        if admitted else {})) for f in em.out[start:]]
+    note = [" (the packaging requirement admits 3.12-3.14)"] if admitted else []
+    note += [" (other CI jobs test 3.12+)"] if elsewhere else []
+    em.out[start:] = [replace(f, occurrences=tuple((ln, col, f.rule) for ln, col in more),
+                              **({"message": f.message + "".join(note)} if note else {})) for f in em.out[start:]]
 
 
 # ---------------------------------------------------------------- jobs on another accelerator
@@ -196,6 +208,7 @@ def accelerator_legs(rel: str, entries: list[Entry], values: dict) -> list[Leg]:
         matrix: list = []  # ... of runner values in its matrix, outside include items
         include: dict = {}  # include item line -> [(entry, accelerator)]
         container: list = []  # container options asking for GPUs
+        images: list = []  # the job's container image (`container: image: nvidia/cuda:12.8.0-runtime`)
         for e in items:
             if e.value is None or not e.value.strip():
                 continue
@@ -217,6 +230,8 @@ def accelerator_legs(rel: str, entries: list[Entry], values: dict) -> list[Leg]:
                     direct.append(hit)
             elif rest[0] == "container" and rest[-1] == "options" and any(o in e.value for o in options):
                 container.append(e)
+            elif rest[0] == "container" and rest[-1] in ("container", "image"):
+                images.append(e)
         # The labels of one runner are all required (`[self-hosted, gpu]` is a GPU machine); the values of a
         # matrix are alternatives (every one must name an accelerator).
         gpu_items = {line: hits for line, hits in include.items() if any(a for _, a in hits)}
@@ -224,7 +239,8 @@ def accelerator_legs(rel: str, entries: list[Entry], values: dict) -> list[Leg]:
             not direct and ((bool(matrix) and all(a for _, a in matrix) and not include)
                             or (bool(include) and len(gpu_items) == len(include) and not matrix)))
         if whole:
-            evidence = {e.line for e in container}
+            # the container image is where the leg runs too: a CUDA image is one more line of it to change
+            evidence = {e.line for e in container} | {e.line for e in images}
             evidence |= {e.line for e, a in direct + matrix if a}
             evidence |= {e.line for hits in include.values() for e, _ in hits}
             out.append(Leg(job, True, first, last, evidence))
@@ -451,6 +467,8 @@ def test_jobs(rel: str, entries: list[Entry], lines: list[str] | None = None, ro
         if job is None:
             if e.keys and e.keys[0] in ("env", "variables"):
                 top_env[e.key.lower()] = e
+            elif deps.is_action(rel) and len(e.keys) == 3 and e.keys[0] == "inputs" and e.keys[2] == "default":
+                top_env.setdefault(e.keys[1].lower(), e)  # `${{ inputs.python-version }}`: the input's default
             continue
         jobs.setdefault(job, []).append(e)
     passed = _circleci_invocations(rel, jobs)
@@ -614,14 +632,15 @@ def _job(job, items: list[Entry], top_env: dict, title: str, lines: list[str] | 
     labels = [e.value for e in items if e.key in ("name", "label") and len(e.keys) <= 3]
     name = (name + " " + " ".join(labels)).strip() if name else " ".join(labels)  # Buildkite steps: their label
     commands = " \n".join(e.value for e in items if set(e.keys) & _COMMAND_KEYS)
+    doc_check = bool(_DOC_CHECK.search(commands))
     commands = _DOC_CHECK.sub(" ", commands)  # pytest running a docs/link checker plugin is not the test suite
     runs_tests = bool(_TEST.search(commands))
     installs = not runs_tests and bool(_INSTALLS.search(commands))
     is_test = runs_tests or installs or (bool(re.search(r"(?i)test", name)) and not commands.strip())
     if not is_test or (not runs_tests and _NOT_TEST_NAME.search(name + " " + title)):
         return _wheel_matrix(job, items, top_env, commands) if builds else None
-    if installs and _LINT_CMD.search(commands):
-        return None  # installed to be linted
+    if installs and (_LINT_CMD.search(commands) or doc_check):
+        return None  # installed to be linted, or to check the links of its documents (`pytest --check-links`)
     found: list = []
     unknown = False
     for e in items:
@@ -691,14 +710,23 @@ def _action_versions(root, ref: str):
     except (OSError, ValueError):
         return None
     out: list | None = []
-    for e in outline(text):
-        if e.value is None or not _VERSION_KEY.match(e.key.replace("_", "-")):
+    entries = outline(text)
+    # `python-version: ${{ inputs.python-version }}`: what the caller passes (read in the caller's `with:`), else the
+    # input's default
+    defaults = {e.keys[1].lower(): e.value for e in entries
+                if e.value is not None and len(e.keys) == 3 and e.keys[0] == "inputs" and e.keys[2] == "default"}
+    for e in entries:
+        if e.value is None or not _VERSION_KEY.match(e.key.replace("_", "-")) or e.keys[:1] == ("inputs",):
             continue
-        m = _VERSION.match(e.value.strip())
+        given = _EXPR.fullmatch(e.value.strip())
+        value = e.value
+        if given is not None and e.value.strip().startswith("${{ inputs."):
+            value = defaults.get(given.group(1).lower(), e.value)
+        m = _VERSION.match(value.strip())
         if m and out is not None:
             out.append(f"{m.group(1)}.{m.group(2)}")
-        elif e.value.strip():
-            out = None  # `${{ inputs.python-version }}`, `3.x`: cannot be told
+        elif value.strip():
+            out = None  # `${{ inputs.python-version }}` with no literal default, `3.x`: cannot be told
     if len(_ACTIONS) > 256:
         _ACTIONS.clear()
     _ACTIONS[key] = out
@@ -721,9 +749,10 @@ def _places(job: dict, lines: list[str]) -> set:
     """(line, column) of each declaration of the job's Python versions."""
     out = set()
     for where, _ in job["found"]:
-        line = where.key_line or where.line
-        text = lines[line - 1] if 0 < line <= len(lines) else ""
-        out.add((line, len(text) - len(text.lstrip()) + 1))
+        # a block list's items (`python:` then `- 3.7`, `- 3.6`) are each a line to change, besides the key
+        for line in {where.key_line or where.line, where.line if where.in_list else 0} - {0}:
+            text = lines[line - 1] if 0 < line <= len(lines) else ""
+            out.add((line, len(text) - len(text.lstrip()) + 1))
     return out
 
 

@@ -23,6 +23,11 @@ def is_action(rel: str) -> bool:
     return "/.github/actions/" in low and low.rsplit("/", 1)[-1] in ("action.yml", "action.yaml")
 
 
+def is_travis(rel: str) -> bool:
+    """Travis CI's configuration, `.travis.yml` at the repository root."""
+    return ("/" + rel).lower().rsplit("/", 1)[-1] in (".travis.yml", ".travis.yaml")
+
+
 def github_root(path) -> Path:
     """The repository a `.github/workflows/*.yml` or `.github/actions/**/action.yml` file belongs to."""
     p = Path(path)
@@ -91,7 +96,8 @@ PACKAGING_FILES = ("pyproject.toml", "setup.py", "setup.cfg")
 
 
 _CI_DIRS = (".github", ".circleci", ".gitlab", ".buildkite", ".azure-pipelines", ".azure")
-_CI_ROOT_FILES = (".gitlab-ci.yml", ".gitlab-ci.yaml", "buildkite.yml", "buildkite.yaml", "azure-pipelines.yml",
+_CI_ROOT_FILES = (".gitlab-ci.yml", ".gitlab-ci.yaml", ".travis.yml", ".travis.yaml", "buildkite.yml", "buildkite.yaml",
+                  "azure-pipelines.yml",
                   "azure-pipelines.yaml")
 
 

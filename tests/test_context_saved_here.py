@@ -19,6 +19,6 @@ def test_round_trips_are_silent_loads_of_files_made_elsewhere_are_reported():
         ("written_here.py", 24, 12, "TRN351", LOAD, False),
         ("written_here.py", 29, 12, "TRN351", LOAD, False),
         ("written_here.py", 46, 12, "TRN351", LOAD, False),
-        ("written_here.py", 65, 12, "TRN351", LOAD, False),
+        # line 65, a test's reference file read from a data directory, is no model's weights (loads-no-weights)
         ("written_here.py", 71, 12, "TRN351", LOAD, False),  # an archive unpacked into the fresh directory
     ]

@@ -107,6 +107,12 @@ def test_callee_and_keyword_matchers_report_a_call_once():
     ('label = "cuda:{}".format(rank)', []),
     ('is_gpu = cfg.DEVICE == "cuda"', []),
     ('import argparse\np = argparse.ArgumentParser()\np.add_argument("--backend", default="cuda")', []),
+    # an option named for the GPU defaulting to a CUDA device string selects it when not passed (session 26:
+    # `--gpu_type` default "cuda", blind28); a default that is no device string is not one
+    ('import argparse\np = argparse.ArgumentParser()\np.add_argument("--gpu_type", default="cuda")', [("TRN242", 3)]),
+    ('import argparse\np = argparse.ArgumentParser()\np.add_argument("--gpu-backend", default="cuda:0")', [("TRN242", 3)]),
+    ('import argparse\np = argparse.ArgumentParser()\np.add_argument("--gpu_type", default="mps")', []),
+    ('import argparse\np = argparse.ArgumentParser()\np.add_argument("--gpu_note", default="cuda graphs")', []),
 ])
 def test_device_strings_stored_under_device_names(code, expected):
     assert fired(code) == expected

@@ -244,6 +244,15 @@ def _declared_scope(scope: Scope, name: str) -> Scope:
 
 
 _DEVICE_LIKE: dict = {}
+# A string that can only be a CUDA device: "cuda", "cuda:0" (the default of an option named for the GPU)
+_CUDA_DEVICE_STRING = re.compile(r"cuda(?::\d+)?", re.I)
+# Words of an option name that say it chooses the GPU (`--gpu_type`, `--gpu-backend`, `--cuda_kind`)
+_GPU_OPTION_WORDS = frozenset({"gpu", "gpus", "cuda"})
+
+
+def _gpu_named(option: str) -> bool:
+    """`--gpu_type`, `--gpu-backend`: one of the option name's words (split at `-` and `_`) names the GPU."""
+    return any(w in _GPU_OPTION_WORDS for w in re.split(r"[-_]+", option.lstrip("-").lower()))
 
 
 def _option_name(call: ast.Call) -> str | None:
@@ -888,6 +897,14 @@ class Indexer:
                 for kw in node.keywords:
                     if kw.arg == "default":
                         self.index.device_values.append((kw.value, scope))
+            elif option and interest.device_keywords and _gpu_named(option) and any(
+                    kw.arg == "default" and type(kw.value) is ast.Constant and type(kw.value.value) is str
+                    and _CUDA_DEVICE_STRING.fullmatch(kw.value.value) for kw in node.keywords):
+                # parser.add_argument("--gpu_type", default="cuda"): an option named for the GPU whose default is a
+                # CUDA device string selects the NVIDIA device on every run that does not pass it, as the default
+                # of `--device` does; a default of another shape ("0", "mps") is no device string, and an option
+                # named otherwise (`--model_type`, `--accelerator`) is judged by the `[device]` keywords alone
+                self.index.device_values.extend((kw.value, scope) for kw in node.keywords if kw.arg == "default")
             elif option and interest.device_keywords and option.endswith("s") \
                     and device_like(option[:-1], interest.device_keywords):
                 # parser.add_argument("--devices", nargs="+", default=["cuda:0"]): the option of several devices;

@@ -40,7 +40,8 @@ from .scope import classify
 # the index, and an index bound to a reported data-dependent call, fold by mask; 22: a linked finding at a call
 # the helper's finding lists is that finding's place; 23: numba device functions fold into their file's kernel;
 # also 23: per-release requirement lists are guarded, release-snapshot; 24: session 24's four branches merged).
-VERSION = 26  # 25 (s25): guarded moves folded into their check; 26: reverted (labels call them look-alikes)
+# 25 (s25): guarded moves folded into their check; 26: reverted (labels call them look-alikes); 27: gpu-ci-files
+VERSION = 27
 
 
 # ---------------------------------------------------------------- file steps
@@ -701,6 +702,7 @@ def report_findings(findings: list, engine, mentioned, root=None, config=None) -
 
     from .project.arch_lists import arch_lists
     from .project.build_commands import build_commands
+    from .project.gpu_ci_files import gpu_ci_files
     from .project.lock_files import lock_places
     from .project.release_snapshots import release_snapshots
     from .project.uv_extras import uv_extras
@@ -710,6 +712,7 @@ def report_findings(findings: list, engine, mentioned, root=None, config=None) -
     findings = uv_extras(build_commands(extension_places(kernel_test_sources(findings, engine, root), engine, root),
                                         root), root)
     findings = release_snapshots(arch_lists(findings, engine, root), root)
+    findings = gpu_ci_files(findings, engine, root)
     return sort(lock_places(findings, root))
 
 

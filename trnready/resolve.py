@@ -689,8 +689,9 @@ class Resolver:
     def starred_dict(self, expr: ast.expr, scope: Scope, depth: int = 0):
         """The literal dict behind `**options`: {key: (value expr, scope)} and whether that is all of it.
 
-        Followed: a name bound once to a dict display, `dict(k=v)`, and `getattr(obj, "name", {...})`
-        (whose default is one possibility, so not complete). None when the keys are not all known."""
+        Followed: a name bound once to a dict display, `dict(k=v)`, `getattr(obj, "name", {...})`
+        (whose default is one possibility, so not complete) and a conditional expression of two such dicts.
+        None when the keys are not all known."""
         if depth > 2:
             return None
         t = type(expr)
@@ -709,4 +710,21 @@ class Resolver:
             if expr.func.id == "getattr" and len(expr.args) == 3 and not expr.keywords:
                 found = self.starred_dict(expr.args[2], scope, depth + 1)
                 return (found[0], False) if found else None
+        if t is ast.IfExp:
+            # `**({"warmup_steps": n} if new_api else {"warmup_ratio": r})`: the keys of either arm. A key both arms
+            # pass holds either value (a conditional expression of the two); a key only one arm passes is read as
+            # passed with that arm's value (the program takes that arm on some runs), so a key neither arm names
+            # is still known to be absent
+            body = self.starred_dict(expr.body, scope, depth + 1)
+            other = self.starred_dict(expr.orelse, scope, depth + 1)
+            if body is None or other is None:
+                return None
+            entries = dict(other[0])
+            for k, (v, where) in body[0].items():
+                if k in entries and entries[k][1] is where:
+                    both = ast.IfExp(test=expr.test, body=v, orelse=entries[k][0])
+                    entries[k] = (ast.copy_location(both, v), where)
+                else:
+                    entries[k] = (v, where)
+            return entries, body[1] and other[1]
         return None

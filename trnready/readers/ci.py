@@ -165,6 +165,13 @@ def matrix_runners(rel: str, entries: list[Entry]) -> list[Entry]:
     return out
 
 
+def _reusable_runner(rest: tuple) -> bool:
+    """`with: runner: linux.g5.4xlarge.nvidia.gpu` at a job's own level: the input naming the machine of a job that
+    calls a reusable workflow (`uses: pytorch/test-infra/.github/workflows/linux_job_v2.yml@main`), which runs the
+    job's `script:` there. The inputs a step passes to an action sit under `steps` and are not the job's machine."""
+    return len(rest) == 2 and rest[0] == "with" and rest[1].lower() in _RUNNER_KEYS
+
+
 def accelerator_legs(rel: str, entries: list[Entry], values: dict) -> list[Leg]:
     """The jobs and matrix items of one CI file that run on another accelerator's machines."""
     labels = tuple(v.lower() for v in values.get("other-accelerator-labels", ()))
@@ -195,7 +202,7 @@ def accelerator_legs(rel: str, entries: list[Entry], values: dict) -> list[Leg]:
             rest = e.keys[depth:]
             if not rest:
                 continue
-            runner = any(k.lower() in _RUNNER_KEYS for k in rest[:1]) or (
+            runner = any(k.lower() in _RUNNER_KEYS for k in rest[:1]) or _reusable_runner(rest) or (
                 "matrix" in rest and (rest[-1].lower() in _RUNNER_KEYS or (job, rest[-1].lower()) in read_keys))
             # A GitHub expression's quoted fallback (`${{ needs.setup.outputs.label || 'L20x8' }}`) is reported as a
             # GPU runner (TRN610, configs.literal_words) but does not make the job a leg: a caller may well name a

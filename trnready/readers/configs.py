@@ -109,7 +109,15 @@ def role_of(rel: str, entries: list[Entry]) -> str | None:
         return "config"
     if "hydra" in top:
         return "config"  # Hydra's own node (launcher, sweeps): a run-config overlay holding only `hydra.launcher`
+    if _RUNX_KEYS <= top:
+        return "config"  # a runx experiment: `HPARAMS` holds the flags `CMD` (the training command) is run with
     return None
+
+
+# NVIDIA runx experiment files (`CMD: "python -m torch.distributed.launch ... train.py"` and `HPARAMS: [{apex: true,
+# fp16: true, ...}]`): each key of HPARAMS becomes a `--key value` flag of CMD, so the file is the run's training
+# config whatever folder it sits in and however few of its keys are training keys
+_RUNX_KEYS = frozenset({"CMD", "HPARAMS"})
 
 
 # Top-level sections that group a training config's keys (`"train_config": {"epochs": ..., "learning_rate": ...}`,
@@ -442,5 +450,8 @@ def read(ctx: FileContext) -> ReadResult:
             ctx.rel, entries, base.findings + em.out, values), values)
         found = drop_admitted_image_pythons(ctx.rel, found, values, ctx.path)
         found = guard_accelerator_legs(ctx.rel, entries, found, values, lines)
+        from .cpu_branches import guard_cpu_wheel_branches
+
+        found = guard_cpu_wheel_branches(found, lines, values, yaml=True)
         return ReadResult(found, base.diag, base.sources, summary)
     return ReadResult(base.findings + em.out, base.diag, base.sources, summary)

@@ -424,6 +424,10 @@ def read(ctx: FileContext) -> ReadResult:
                sourced=sourced)
     if kind == "shell" and len(em.out) > 1:
         em.out = one_build_per_command(em.out, lines)
+    if kind == "shell" and em.out and getattr(ctx.engine, "catalogue", None) is not None:
+        from .cpu_branches import guard_cpu_wheel_branches
+
+        em.out = guard_cpu_wheel_branches(em.out, lines, ctx.engine.catalogue.context_values)
     if kind == "makefile" and len(em.out) > 1:
         em.out = recipes_into_build(em.out, lines)
     if kind == "yaml" and em.out and ctx.rel.rsplit("/", 1)[-1].lower() in _DOCS_BUILD_FILES:

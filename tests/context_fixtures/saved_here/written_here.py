@@ -62,7 +62,7 @@ def test_from_tmp_path(tmp_path):
 
 
 def test_from_data(data_dir):
-    assert torch.load(data_dir / "reference.pt") is not None  # expect: TRN351
+    assert torch.load(data_dir / "reference.pt") is not None
 
 
 def from_archive(archive):

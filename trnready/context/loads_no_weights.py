@@ -55,8 +55,8 @@ def loads_no_weights(ctx, hit) -> bool:
             type(up) is ast.Return:
         return False
     if isinstance(up, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
-        for t in (up.targets if isinstance(up, ast.Assign) else [up.target]):
-            for n in walk(t):
+        for tgt in (up.targets if isinstance(up, ast.Assign) else [up.target]):
+            for n in walk(tgt):
                 if type(n) is ast.Name:
                     targets.add(n.id)
                 elif type(n) is ast.Attribute:

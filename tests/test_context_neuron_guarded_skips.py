@@ -55,9 +55,13 @@ EXPECTED = [
     ("test_counts.py", 24, 63, "TRN242", STRING, True),  # marks=[pytest.mark.xfail, _RunIf(min_cuda_gpus=1)]
     ("test_counts.py", 29, 63, "TRN242", STRING, False),  # marks=pytest.mark.xfail(...)
     ("test_counts.py", 34, 50, "TRN242", STRING, False),  # a plain parameter
-    ("test_counts.py", 40, 2, "TRN610",
+    ("test_counts.py", 42, 5, "TRN243", SYNC, True),  # @_RunIf(deepspeed=True): a CUDA-only package
+    ("test_counts.py", 47, 5, "TRN243", SYNC, True),  # @_RunIf(bf16_cuda=True): a GPU feature
+    ("test_counts.py", 52, 5, "TRN243", SYNC, False),  # @_RunIf(skip_windows=True) asks for nothing GPU
+    ("test_counts.py", 57, 5, "TRN243", SYNC, False),  # @_RunIf(deepspeed=False)
+    ("test_counts.py", 61, 2, "TRN610",
      "GPU resource request in a job, container or cluster definition: `ray.remote`", False),
-    ("test_counts.py", 43, 22, "TRN241", MOVE, False),  # @remote(num_gpus=1): a resource request, not a skip
+    ("test_counts.py", 64, 22, "TRN241", MOVE, False),  # @remote(num_gpus=1): a resource request, not a skip
     # test_fixtures.py
     ("test_fixtures.py", 6, 12, "TRN243", AVAILABLE, True),  # the skip guard of the skipping helper
     ("test_fixtures.py", 28, 5, "TRN243", SYNC, True),  # takes the skipping fixture

@@ -4,6 +4,7 @@ from conftest import CONTEXT_FIXTURES, scan_findings
 from trnready import context
 
 CUDA = '"cuda" device string: `cuda`'
+LIGHTNING = "Lightning Trainer / Fabric on the GPU accelerator: `accelerator`"
 BF16 = "torch.cuda device, memory, stream or RNG API: `torch.cuda.is_bf16_supported`"
 
 
@@ -18,6 +19,14 @@ def test_modules_with_a_stand_in_are_guarded_real_device_tests_are_not():
         # monkeypatch.setitem(sys.modules, "torch", types.ModuleType("torch")-made fake)
         ("proj/tests/test_fake_torch.py", 16, 16, "TRN245",
          "CUDA_VISIBLE_DEVICES / CUDA_DEVICE_ORDER: `CUDA_VISIBLE_DEVICES`", True),
+        # a test patching a CUDA query by name (mock.patch("...cuda.num_cuda_devices"), patch.object(CUDAAccelerator,
+        # "is_available")) or taking a pretend-GPU fixture (cuda_count_4) runs against pretend GPUs: guarded; a patch of
+        # something else (log_memory) and a real GPU test are not
+        ("proj/tests/test_mocked_cuda.py", 10, 34, "TRN247", LIGHTNING, True),
+        ("proj/tests/test_mocked_cuda.py", 16, 38, "TRN247", LIGHTNING, True),
+        ("proj/tests/test_mocked_cuda.py", 20, 34, "TRN247", LIGHTNING, True),
+        ("proj/tests/test_mocked_cuda.py", 25, 30, "TRN242", CUDA, False),
+        ("proj/tests/test_mocked_cuda.py", 29, 9, "TRN241", ".cuda() moves a tensor or module to a GPU: `cuda`", False),
         # torch.cuda.is_bf16_supported = lambda: False: the test answers for torch.cuda
         ("proj/tests/test_pretend_cuda.py", 5, 13, "TRN243", BF16, True),
         # line 6 assigns over torch.cuda.is_bf16_supported: replaced-not-called drops it

@@ -167,13 +167,23 @@ class SkipNames:
 
     def gpu_count(self, call: ast.Call) -> bool:
         """`_RunIf(min_cuda_gpus=1)`, `RunIf(min_gpus=2)`: a requirement call (its name is a head alone) asking for
-        at least one GPU by keyword. `ray.remote(num_gpus=1)` is not: its name does not say it is a condition."""
+        at least one GPU by keyword, or asking for a CUDA-only package or a GPU feature by a keyword set to True whose
+        words are all known (`RunIf(deepspeed=True)`, `RunIf(bitsandbytes=True)`, `RunIf(bf16_cuda=True)`: the
+        helper skips without them). `ray.remote(num_gpus=1)` is not: its name does not say it is a condition;
+        `RunIf(min_torch="2.1")` and `RunIf(skip_windows=True)` ask for nothing a Trainium host lacks."""
         f = call.func
         name = f.attr if type(f) is ast.Attribute else f.id if type(f) is ast.Name else ""
         if words(name) not in self.heads:
             return False
-        return any(k.arg in self.count_keywords and type(k.value) is ast.Constant and type(k.value.value) is int
-                   and k.value.value >= 1 for k in call.keywords)
+        for k in call.keywords:
+            if k.arg is None or type(k.value) is not ast.Constant:
+                continue
+            v = k.value.value
+            if k.arg in self.count_keywords and type(v) is int and v >= 1:
+                return True
+            if v is True and _segment(words(k.arg), self.packages | self.gpu, self.fillers):
+                return True
+        return False
 
 
 _SHARED: list = [None, None]  # the catalogue values last asked about and their SkipNames

@@ -36,7 +36,7 @@ def encoder_never_padded(ctx, hit) -> bool:
             return False
     else:
         return False
-    name = target.id if attr is None else None
+    name = target.id if isinstance(target, ast.Name) else None
 
     def refers(node) -> bool:
         if attr is not None:

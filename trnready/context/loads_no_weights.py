@@ -55,8 +55,8 @@ def loads_no_weights(ctx, hit) -> bool:
             type(up) is ast.Return:
         return False
     if isinstance(up, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
-        for t in (up.targets if type(up) is ast.Assign else [up.target]):
-            for n in walk(t):
+        for tgt in (up.targets if isinstance(up, ast.Assign) else [up.target]):
+            for n in walk(tgt):
                 if type(n) is ast.Name:
                     targets.add(n.id)
                 elif type(n) is ast.Attribute:
@@ -97,13 +97,12 @@ def _keys_read(fn, names: set) -> list:
     """The string keys the function reads from the named results: `pkg["state_dict"]`, `ckpt.get("model")`."""
     keys = []
     for n in walk(fn):
-        t = type(n)
-        if t is ast.Subscript and type(n.value) is ast.Name and n.value.id in names and \
-                type(n.slice) is ast.Constant and isinstance(n.slice.value, str):
+        if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and n.value.id in names and \
+                isinstance(n.slice, ast.Constant) and isinstance(n.slice.value, str):
             keys.append(n.slice.value)
-        elif t is ast.Call and type(n.func) is ast.Attribute and n.func.attr == "get" and \
-                type(n.func.value) is ast.Name and n.func.value.id in names and n.args and \
-                type(n.args[0]) is ast.Constant and isinstance(n.args[0].value, str):
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "get" and \
+                isinstance(n.func.value, ast.Name) and n.func.value.id in names and n.args and \
+                isinstance(n.args[0], ast.Constant) and isinstance(n.args[0].value, str):
             keys.append(n.args[0].value)
     return keys
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast
+import re
 
 from .base import dotted, predicate
 from ..scope import classify
@@ -30,6 +31,39 @@ def _replaces_cuda_query(target) -> bool:
     """`torch.cuda.is_available = lambda: True`: the test answers for torch.cuda itself."""
     name = dotted(target)
     return name.startswith("torch.cuda.") and name.count(".") >= 2
+
+
+_PATCHES = ("patch", "mock.patch", "unittest.mock.patch")
+_PATCH_OBJECTS = ("patch.object", "mock.patch.object", "unittest.mock.patch.object")
+
+
+def _words(name: str) -> list:
+    """`CUDAAccelerator.num_cuda_devices` -> cuda, accelerator, num, cuda, devices."""
+    spaced = re.sub(r"([a-z0-9])([A-Z])|([A-Z])([A-Z][a-z])", r"\1\3_\2\4", name)
+    return [w for w in re.split(r"[^a-z0-9]+", spaced.lower()) if w]
+
+
+def _mocked_cuda_query(ctx, name: str) -> bool:
+    """A dotted target string whose last part is a CUDA query (`...accelerators.cuda.num_cuda_devices`,
+    `torch.cuda.is_available`, `pkg.utils.get_gpu_count`): its own words or the module's name a GPU
+    (`gpu-words`) and its last part asks for devices (`cuda-query-words`)."""
+    gpu = set(ctx.values.get("gpu-words", ()))
+    queries = set(ctx.values.get("cuda-query-words", ()))
+    module, _, last = name.rpartition(".")
+    last_words = _words(last)
+    return bool(queries & set(last_words)) and bool(gpu & set(last_words + _words(module)))
+
+
+def _mocked_hardware_fixture(ctx, fn) -> bool:
+    """A test taking a fixture named for pretend GPUs (`cuda_count_2`, `mock_cuda_available`, `fake_gpus`): its name
+    holds a GPU word and a word of `mocked-hardware-words`."""
+    gpu = set(ctx.values.get("gpu-words", ()))
+    fake = set(ctx.values.get("mocked-hardware-words", ()))
+    for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs):
+        words = set(_words(a.arg))
+        if words & gpu and words & fake:
+            return True
+    return False
 
 
 def _scope_of(ctx, node):
@@ -83,6 +117,16 @@ def _stand_ins(ctx) -> tuple:
                 whole = True  # patch.dict(sys.modules, {"torch": fake})
             elif tail == "setattr" and call.args and dotted(call.args[0]) == "torch.cuda":
                 cuda_answer(call)  # monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+            elif (name in _PATCHES or tail == "setattr") and call.args and isinstance(call.args[0], ast.Constant) \
+                    and isinstance(call.args[0].value, str) and _mocked_cuda_query(c, call.args[0].value):
+                cuda_answer(call)  # @mock.patch("pkg.accelerators.cuda.num_cuda_devices", return_value=2)
+            elif name in _PATCH_OBJECTS and len(call.args) >= 2 and isinstance(call.args[1], ast.Constant) \
+                    and isinstance(call.args[1].value, str) \
+                    and _mocked_cuda_query(c, dotted(call.args[0]) + "." + call.args[1].value):
+                cuda_answer(call)  # mock.patch.object(CUDAAccelerator, "is_available", return_value=True)
+        for fn in (*c.nodes(ast.FunctionDef), *c.nodes(ast.AsyncFunctionDef)):
+            if fn.name.startswith("test") and _mocked_hardware_fixture(c, fn):
+                functions.append(fn)  # def test_x(cuda_count_2): a fixture pretends two GPUs
         return whole, functions
     return ctx.fact("stub-torch-test", compute)
 

@@ -36,6 +36,27 @@ def test_devices_plain(device):
     torch.ones(2, device=device)
 
 
+# A requirement keyword naming a CUDA-only package or a GPU feature, set True, skips without it; other keywords do not.
+@_RunIf(deepspeed=True)
+def test_needs_deepspeed():
+    torch.cuda.synchronize()
+
+
+@_RunIf(bf16_cuda=True)
+def test_needs_bf16_cuda():
+    torch.cuda.synchronize()
+
+
+@_RunIf(skip_windows=True)
+def test_not_on_windows():
+    torch.cuda.synchronize()
+
+
+@_RunIf(deepspeed=False)
+def test_deepspeed_false():
+    torch.cuda.synchronize()
+
+
 # A ray actor asking for a GPU is a resource request, not a test condition: its name says nothing of a skip.
 @remote(num_cpus=1, num_gpus=1)
 class Worker:

@@ -33,6 +33,15 @@ def cli():
 CONTEXT_FIXTURES = Path(__file__).resolve().parent / "context_fixtures"
 
 
+def write(root, rel, text):
+    """Write a dedented fixture file under `root` (parents created); the path."""
+    import textwrap
+    p = root / rel
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(textwrap.dedent(text).lstrip("\n"))
+    return p
+
+
 def scan_findings(path, *args):
     """Scan `path` with the real CLI (JSON); (path, line, column, rule, message, guarded) per finding."""
     import json

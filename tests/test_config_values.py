@@ -4,18 +4,10 @@ Each case runs the real CLI on files written for it and pins path, line, column,
 each has look-alikes that must stay unreported next to its hits.
 """
 import json
-import textwrap
 
 import pytest
 
-from conftest import run_cli
-
-
-def write(root, rel, text):
-    p = root / rel
-    p.parent.mkdir(parents=True, exist_ok=True)
-    p.write_text(textwrap.dedent(text).lstrip("\n"))
-    return p
+from conftest import run_cli, write
 
 
 def scan(root, *extra):

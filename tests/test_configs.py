@@ -9,7 +9,7 @@ import textwrap
 
 import pytest
 
-from conftest import FIXTURES, REPO, run_cli
+from conftest import FIXTURES, REPO, run_cli, write
 from trnready.readers.configs import role_of
 from trnready.readers.docker import expand_lines
 from trnready.readers.outline import outline
@@ -143,13 +143,6 @@ def test_snapshot_of_config_driven_findings(fixture_report):
            for f in sorted(fixture_report["findings"], key=lambda f: (f["path"], f["line"]))
            if f["path"].startswith(NEW_KINDS)]
     assert got == SNAPSHOT
-
-
-def write(root, rel, text):
-    p = root / rel
-    p.parent.mkdir(parents=True, exist_ok=True)
-    p.write_text(textwrap.dedent(text).lstrip("\n"))
-    return p
 
 
 def findings(root):

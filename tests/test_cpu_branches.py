@@ -3,18 +3,10 @@ installs the CPU build is guarded (`cpu-wheel-branch`); torch-neuronx runs on th
 from __future__ import annotations
 
 import json
-import textwrap
 
-from conftest import run_cli
+from conftest import run_cli, write
 
 from trnready.readers.cpu_branches import blocks
-
-
-def write(root, rel, text):
-    p = root / rel
-    p.parent.mkdir(parents=True, exist_ok=True)
-    p.write_text(textwrap.dedent(text).lstrip("\n"))
-    return p
 
 
 def scan(root):

@@ -3,16 +3,8 @@ accelerator's runners run are that job's lane (guarded `ci-other-accelerator`), 
 from __future__ import annotations
 
 import json
-import textwrap
 
-from conftest import run_cli
-
-
-def write(root, rel, text):
-    p = root / rel
-    p.parent.mkdir(parents=True, exist_ok=True)
-    p.write_text(textwrap.dedent(text).lstrip("\n"))
-    return p
+from conftest import run_cli, write
 
 
 def scan(root):

@@ -87,6 +87,17 @@ def _segments(line: str):
     return out
 
 
+
+def _close_through(stack: list, kind: str, pos, done: list) -> None:
+    """`fi` / `esac`: close the open blocks down to and including the innermost one of that kind (a block left
+    open inside it, such as an unterminated `case`, ends there too)."""
+    while stack:
+        b = stack.pop()
+        b.close(pos)
+        done.append(b)
+        if b.kind == kind:
+            break
+
 def blocks(lines: list[str], yaml: bool = False) -> list[_Block]:
     """The `if` and `case` blocks of a shell text, each with the spans of its arms."""
     stack: list[_Block] = []
@@ -127,22 +138,12 @@ def blocks(lines: list[str], yaml: bool = False) -> list[_Block]:
                 elif word in ("elif", "else") and top is not None and top.kind == "if":
                     top.start(pos)
                 elif word == "fi" and any(b.kind == "if" for b in stack):
-                    while stack:
-                        b = stack.pop()
-                        b.close(pos)
-                        done.append(b)
-                        if b.kind == "if":
-                            break
+                    _close_through(stack, "if", pos, done)
                 elif word == "case":
                     stack.append(_Block("case"))
                     break  # `case $X in`: the rest of the command is its word
                 elif word == "esac" and any(b.kind == "case" for b in stack):
-                    while stack:
-                        b = stack.pop()
-                        b.close(pos)
-                        done.append(b)
-                        if b.kind == "case":
-                            break
+                    _close_through(stack, "case", pos, done)
                 at += m.end()
                 rest = rest[m.end():]
                 at += len(rest) - len(rest.lstrip())

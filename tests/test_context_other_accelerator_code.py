@@ -8,11 +8,13 @@ API = "torch.cuda device, memory, stream or RNG API: `torch.cuda.{}`"
 
 def test_code_named_for_another_accelerator_is_guarded():
     assert scan_findings(CONTEXT_FIXTURES / "other_accelerator_code", "--show-guarded") == [
-        # accelerators/xla.py: a class or function named for XLA is the TPU path outside legacy Neuron code; the import
-        # of line 13 is one finding with line 6's (one per library per file); run() names no accelerator
+        # accelerators/xla.py: a class named for XLA is the TPU path outside legacy Neuron code; a function named for
+        # it (xla_device_count, 13) is not, and run()'s import (19) is one finding with line 13's (one per library
+        # per file)
         ("accelerators/xla.py", 6, 9, "TRN221", XLA, True),
         ("accelerators/xla.py", 9, 29, "TRN226", '"xla" device string or distributed backend: `xla`', True),
-        ("accelerators/xla.py", 19, 5, "TRN221", XLA, False),
+        ("accelerators/xla.py", 13, 5, "TRN221", "PyTorch/XLA (XLA devices; the stack Neuron used before 2.14): "
+         "`torch_xla.runtime`", False),
         # legacy_neuron.py imports torch_neuronx: there XLA is the Neuron path being ported
         ("legacy_neuron.py", 6, 9, "TRN221", XLA, False),
         # line 5 assigns over torch.cuda.synchronize: replaced-not-called drops it

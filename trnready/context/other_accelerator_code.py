@@ -1,6 +1,8 @@
 """other-accelerator-code: functions, classes and modules named for an accelerator a Trainium host never has."""
 from __future__ import annotations
 
+import ast
+
 from ._xla_flags import xla_switch_words
 from .base import predicate
 from .neuron_guarded import _has_tpu_word, accelerator_words
@@ -16,16 +18,18 @@ def other_accelerator_code(ctx, hit) -> bool:
     when one is present, which a Trainium host never is: its `torch.cuda.*` redirections and torch_xla calls are
     not the Neuron path. Words are split on underscores and camel case, so `output` or `stpu` do not count.
 
-    A function or class named for XLA (`XLAAccelerator`, `XLAStrategy`, `xla_spawn`; `xla-switch-words`) counts
-    too, outside legacy XLA-Neuron modules (one importing torch_neuronx, where XLA is the Neuron path being
+    A class named for XLA (`XLAAccelerator`, `XLAStrategy`; `xla-switch-words`) counts too, outside legacy
+    XLA-Neuron modules (one importing torch_neuronx, where XLA is the Neuron path being
     ported): TorchNeuron's device is "neuron", so a framework's XLA implementation is its TPU path (fresh29: seven
-    torch_xla imports and four XLA device strings in such classes, all false). File and directory names are not
-    read for XLA: `run_xla.py` may be the program's only path."""
+    torch_xla imports and four XLA device strings in such classes, all false). A function named for XLA is not
+    enough (`is_xla_tensor(t)` asks about a value on every run), nor are file and directory names (`run_xla.py` may
+    be the program's only path)."""
     words = ctx.fact("other-accelerator-code:words", lambda c: accelerator_words(c.values))
     parts = ctx.path.split("/")
     parts[-1] = parts[-1].rsplit(".", 1)[0]
     if any(p and _has_tpu_word(p, words) for p in parts):
         return True
-    named = words | ctx.fact("other-accelerator-code:xla", lambda c: xla_switch_words(c.tree.body, c.values)
-                             if c.tree is not None else frozenset())
-    return any(_has_tpu_word(d.name, named) for d in _enclosing_named(ctx, hit.node))
+    xla = ctx.fact("other-accelerator-code:xla", lambda c: xla_switch_words(c.tree.body, c.values)
+                   if c.tree is not None else frozenset())
+    return any(_has_tpu_word(d.name, words) or xla and isinstance(d, ast.ClassDef) and _has_tpu_word(d.name, xla)
+               for d in _enclosing_named(ctx, hit.node))

@@ -112,9 +112,13 @@ def test_sibling_scripts_defining_the_same_helper_and_commented_out_calls(tmp_pa
         ("demo/vis_depth.py", 5, "TRN241", DEAD),
         ("demo/vis_depth.py", 10, "TRN241", ""),  # load_model: called by main in this script
         ("demo/vis_depth.py", 15, "TRN241", ""),
+        # the checkpoint path given to main enters load_model's torch.load (no map_location): reported where it
+        # enters, with the chain (line 10 holds the .cuda() move of the same line's load)
+        ("demo/vis_depth.py", 19, "TRN351", ""),
         ("demo/vis_normal.py", 5, "TRN241", DEAD),
         ("demo/vis_normal.py", 10, "TRN241", ""),
         ("demo/vis_normal.py", 15, "TRN241", ""),
+        ("demo/vis_normal.py", 19, "TRN351", ""),
         ("demo/vis_seg.py", 5, "TRN241", DEAD),
         # load_model: the siblings call their own load_model (each file's call refers to its own definition)
         ("demo/vis_seg.py", 10, "TRN241", DEAD),

@@ -13,8 +13,8 @@ def loads_no_weights(ctx, hit) -> bool:
     """A `torch.load` whose file nothing in its code marks as a model's weights. Only a file written from CUDA
     tensors fails without a map_location, and what a project saves from the GPU is its model: a checkpoint, a
     state dict, pretrained weights. Files of another kind (feature statistics, index splits, alignments,
-    metadata, tuned configurations, a dataset's processed tensors) are built on the host and load anywhere; three
-    audits judged such loads false (`split_dict = torch.load(...)`, `stats = torch.load(stats_file)`).
+    metadata, tuned configurations, a dataset's processed tensors) are built on the host and load anywhere; audits
+    judged such loads false (`split_dict = torch.load(...)`, `stats = torch.load(stats_file)`).
 
     The load counts as reading weights, and stays reported, when any of these holds:
 
@@ -51,9 +51,8 @@ def loads_no_weights(ctx, hit) -> bool:
         if type(up) is ast.Subscript and up.value is node and type(up.slice) is ast.Constant:
             texts.append(str(up.slice.value))
         node, up = up, parent_of(ctx, up)
-    if isinstance(up, (ast.Return, ast.Expr)) and isinstance(node, (ast.Yield, ast.YieldFrom)) or \
-            type(up) is ast.Return:
-        return False
+    if type(up) is ast.Return or type(up) is ast.Expr and isinstance(node, (ast.Yield, ast.YieldFrom)):
+        return False  # handed back: `return torch.load(p)`, `yield torch.load(p)`
     if isinstance(up, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
         for tgt in (up.targets if isinstance(up, ast.Assign) else [up.target]):
             for n in walk(tgt):
@@ -68,8 +67,8 @@ def loads_no_weights(ctx, hit) -> bool:
     if any(w in text for w in words):
         return False
     shape = ast.dump(path) if path is not None else None
-    for n in walk(ctx.tree):
-        if type(n) is ast.Call and len(n.args) >= 2 and ast.dump(n.args[1]) == shape and _device_value(n.args[0]):
+    for n in ctx.calls():
+        if len(n.args) >= 2 and ast.dump(n.args[1]) == shape and _device_value(n.args[0]):
             f = n.func
             if (f.attr if type(f) is ast.Attribute else f.id if type(f) is ast.Name else "") == "save":
                 return False

@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 import ast
-import re
 
+from ._test_skips import words
 from .base import dotted, predicate
 from ..scope import classify
 
@@ -37,12 +37,6 @@ _PATCHES = ("patch", "mock.patch", "unittest.mock.patch")
 _PATCH_OBJECTS = ("patch.object", "mock.patch.object", "unittest.mock.patch.object")
 
 
-def _words(name: str) -> list:
-    """`CUDAAccelerator.num_cuda_devices` -> cuda, accelerator, num, cuda, devices."""
-    spaced = re.sub(r"([a-z0-9])([A-Z])|([A-Z])([A-Z][a-z])", r"\1\3_\2\4", name)
-    return [w for w in re.split(r"[^a-z0-9]+", spaced.lower()) if w]
-
-
 def _mocked_cuda_query(ctx, name: str) -> bool:
     """A dotted target string whose last part is a CUDA query (`...accelerators.cuda.num_cuda_devices`,
     `torch.cuda.is_available`, `pkg.utils.get_gpu_count`): its own words or the module's name a GPU
@@ -50,8 +44,8 @@ def _mocked_cuda_query(ctx, name: str) -> bool:
     gpu = set(ctx.values.get("gpu-words", ()))
     queries = set(ctx.values.get("cuda-query-words", ()))
     module, _, last = name.rpartition(".")
-    last_words = _words(last)
-    return bool(queries & set(last_words)) and bool(gpu & set(last_words + _words(module)))
+    last_words = words(last)
+    return bool(queries & set(last_words)) and bool(gpu & set(last_words + words(module)))
 
 
 def _mocked_hardware_fixture(ctx, fn) -> bool:
@@ -60,8 +54,8 @@ def _mocked_hardware_fixture(ctx, fn) -> bool:
     gpu = set(ctx.values.get("gpu-words", ()))
     fake = set(ctx.values.get("mocked-hardware-words", ()))
     for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs):
-        words = set(_words(a.arg))
-        if words & gpu and words & fake:
+        parts = set(words(a.arg))
+        if parts & gpu and parts & fake:
             return True
     return False
 

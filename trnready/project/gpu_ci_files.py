@@ -45,11 +45,11 @@ def _ci_file(rel: str) -> bool:
 
 def _workflow_files(root: Path) -> list[Path]:
     out: list[Path] = []
-    for d in (root / ".github" / "workflows",):
-        try:
-            out += sorted(p for p in d.iterdir() if p.is_file() and p.suffix in (".yml", ".yaml"))
-        except OSError:
-            pass
+    try:
+        out += sorted(p for p in (root / ".github" / "workflows").iterdir() if p.is_file()
+                      and p.suffix in (".yml", ".yaml"))
+    except OSError:
+        pass
     for p in (root / ".circleci" / "config.yml", root / ".gitlab-ci.yml"):
         if p.is_file():
             out.append(p)
@@ -137,7 +137,7 @@ def gpu_ci_files(findings: list, engine, root) -> list:
         if len(files) > _MAX_FILES:
             return findings
     for rel in files:
-        if is_workflow(rel) or rel in (".circleci/config.yml",):
+        if is_workflow(rel) or rel == ".circleci/config.yml":
             continue
         text = _read(base / rel)
         if text is None:

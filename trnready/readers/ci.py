@@ -20,7 +20,8 @@ A job (or one `matrix.include` item) that runs on another accelerator's machines
 GPU, ROCm or TPU machine, or a container started with `--gpus` — is that accelerator's own test or build leg,
 not part of the Neuron port: every finding inside it is marked guarded (listed with --show-guarded, never
 counted), except the lines that show where it runs (the GPU runner, the container's `--gpus` option and its
-image: the items to act on when adding a Trainium leg). Such a job never stands for the project's Python requirement either. The vocabulary is catalogue data: [context.values] other-accelerator-labels and
+image: the items to act on when adding a Trainium leg). Such a job never stands for the project's Python requirement
+either. The vocabulary is catalogue data: [context.values] other-accelerator-labels and
 accelerator-container-options.
 """
 from __future__ import annotations
@@ -175,6 +176,12 @@ def matrix_runners(rel: str, entries: list[Entry]) -> list[Entry]:
             out.append(Entry(path=runner.path, value=e.value, line=e.line, col=e.col, end_col=e.end_col,
                              item=e.item, key_line=e.key_line, in_list=e.in_list))
     return out
+
+
+def _input_default(e: Entry) -> bool:
+    """`inputs: python-version: default: "3.11"` of a composite action: what `${{ inputs.python-version }}` is when
+    the caller passes nothing."""
+    return len(e.keys) == 3 and e.keys[0] == "inputs" and e.keys[2] == "default"
 
 
 def _reusable_runner(rest: tuple) -> bool:
@@ -467,7 +474,7 @@ def test_jobs(rel: str, entries: list[Entry], lines: list[str] | None = None, ro
         if job is None:
             if e.keys and e.keys[0] in ("env", "variables"):
                 top_env[e.key.lower()] = e
-            elif deps.is_action(rel) and len(e.keys) == 3 and e.keys[0] == "inputs" and e.keys[2] == "default":
+            elif deps.is_action(rel) and _input_default(e):
                 top_env.setdefault(e.keys[1].lower(), e)  # `${{ inputs.python-version }}`: the input's default
             continue
         jobs.setdefault(job, []).append(e)
@@ -713,8 +720,7 @@ def _action_versions(root, ref: str):
     entries = outline(text)
     # `python-version: ${{ inputs.python-version }}`: what the caller passes (read in the caller's `with:`), else the
     # input's default
-    defaults = {e.keys[1].lower(): e.value for e in entries
-                if e.value is not None and len(e.keys) == 3 and e.keys[0] == "inputs" and e.keys[2] == "default"}
+    defaults = {e.keys[1].lower(): e.value for e in entries if e.value is not None and _input_default(e)}
     for e in entries:
         if e.value is None or not _VERSION_KEY.match(e.key.replace("_", "-")) or e.keys[:1] == ("inputs",):
             continue

@@ -68,7 +68,8 @@ _NOT_CONFIG_DIRS = frozenset({".github", "docs", "doc", ".devcontainer", ".vscod
 _CI_PATHS = ("/.github/workflows/*.y*ml", "/.gitlab-ci.yml", "/*.gitlab-ci.yml", "/.gitlab/ci/*.y*ml",
              "/.gitlab/*.gitlab-ci.yml", "/.circleci/*.y*ml", "/.buildkite/*.y*ml", "/buildkite.y*ml",
              "/azure-pipelines.y*ml", "/.azure-pipelines/*.y*ml", "/.azure/*.y*ml",
-             "/.github/actions/*/action.y*ml", "/.travis.y*ml")  # local composite actions: steps of the workflows' jobs
+             "/.github/actions/*/action.y*ml",  # local composite actions: steps of the workflows' jobs
+             "/.travis.y*ml")
 # Container build definitions whose keys say what the image holds (Replicate Cog: build.gpu, build.python_version).
 _CONTAINER_NAMES = frozenset({"cog.yaml", "cog.yml"})
 _DOTTED = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$")

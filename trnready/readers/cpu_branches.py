@@ -87,7 +87,6 @@ def _segments(line: str):
     return out
 
 
-
 def _close_through(stack: list, kind: str, pos, done: list) -> None:
     """`fi` / `esac`: close the open blocks down to and including the innermost one of that kind (a block left
     open inside it, such as an unterminated `case`, ends there too)."""
@@ -97,6 +96,7 @@ def _close_through(stack: list, kind: str, pos, done: list) -> None:
         done.append(b)
         if b.kind == kind:
             break
+
 
 def blocks(lines: list[str], yaml: bool = False) -> list[_Block]:
     """The `if` and `case` blocks of a shell text, each with the spans of its arms."""

@@ -97,8 +97,7 @@ PACKAGING_FILES = ("pyproject.toml", "setup.py", "setup.cfg")
 
 _CI_DIRS = (".github", ".circleci", ".gitlab", ".buildkite", ".azure-pipelines", ".azure")
 _CI_ROOT_FILES = (".gitlab-ci.yml", ".gitlab-ci.yaml", ".travis.yml", ".travis.yaml", "buildkite.yml", "buildkite.yaml",
-                  "azure-pipelines.yml",
-                  "azure-pipelines.yaml")
+                  "azure-pipelines.yml", "azure-pipelines.yaml")
 
 
 def project_root_of_workflow(path) -> Path:

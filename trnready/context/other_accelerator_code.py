@@ -19,11 +19,11 @@ def other_accelerator_code(ctx, hit) -> bool:
     not the Neuron path. Words are split on underscores and camel case, so `output` or `stpu` do not count.
 
     A class named for XLA (`XLAAccelerator`, `XLAStrategy`; `xla-switch-words`) counts too, outside legacy
-    XLA-Neuron modules (one importing torch_neuronx, where XLA is the Neuron path being
-    ported): TorchNeuron's device is "neuron", so a framework's XLA implementation is its TPU path (fresh29: seven
-    torch_xla imports, two XLA environment variables and two "xla" device strings in such classes, all false). A function named for XLA is not
-    enough (`is_xla_tensor(t)` asks about a value on every run), nor are file and directory names (`run_xla.py` may
-    be the program's only path)."""
+    XLA-Neuron modules (one importing torch_neuronx, where XLA is the Neuron path being ported): TorchNeuron's
+    device is "neuron", so a framework's XLA implementation is its TPU path (fresh29: seven torch_xla imports, two
+    XLA environment variables and two "xla" device strings in such classes, all false). A function named for XLA is
+    not enough (`is_xla_tensor(t)` asks about a value on every run), nor are file and directory names
+    (`run_xla.py` may be the program's only path)."""
     words = ctx.fact("other-accelerator-code:words", lambda c: accelerator_words(c.values))
     parts = ctx.path.split("/")
     parts[-1] = parts[-1].rsplit(".", 1)[0]

@@ -619,3 +619,33 @@ def test_training_config_names_of_cuda_only_implementations(tmp_path):
         ("examples/qlora/llama3_lora_sft.yaml", 2, 19, "TRN286"),
         ("finetune/accelerate_config.yaml", 2, 10, "TRN610"),
     ]
+
+
+CI_TORCH_PIN = """
+    jobs:
+      test:
+        runs-on: ubuntu-latest
+        steps:
+          - run: pip install torch==1.9.0 pytest
+          - run: pytest
+    """
+
+
+@pytest.mark.parametrize("packaging,guarded", [
+    ({"setup.py": 'from setuptools import setup\nsetup(name="p", install_requires=["torch>=1.7.0"])\n'}, True),
+    ({"pyproject.toml": '[project]\nname = "p"\ndependencies = ["torch"]\n'}, True),
+    ({"setup.cfg": "[options]\ninstall_requires =\n    torch>=1.9,<2.3\n"}, False),
+    ({"pyproject.toml": '[project]\nname = "p"\n[project.optional-dependencies]\ntorch = ["torch>=2"]\n'}, False),
+    ({}, False)])
+def test_ci_torch_pin_beside_a_requirement_that_admits_neuron_torch(tmp_path, packaging, guarded):
+    """A CI job's old torch pin is guarded (`admitted-torch`, listed with --show-guarded) when the project's own
+    torch requirement admits 2.13/2.14 (an unconstrained torch admits every release): the pin is what that job
+    tests on. A requirement capped below 2.13 (reported itself), one declared only in an extra, or no declaration
+    leaves the CI pin as the evidence of what the project runs on."""
+    write(tmp_path, ".github/workflows/tests.yml", CI_TORCH_PIN)
+    for rel, text in packaging.items():
+        write(tmp_path, rel, text)
+    got = [(f["path"], f["line"], f["column"], f["rule"], f["guarded"], f.get("guarded_by", ""))
+           for f in scan(tmp_path, "--show-guarded")["findings"] if f["rule"] == "TRN506"]
+    ci = [g for g in got if g[0] == ".github/workflows/tests.yml"]
+    assert ci == [(".github/workflows/tests.yml", 5, 26, "TRN506", guarded, "admitted-torch" if guarded else "")]

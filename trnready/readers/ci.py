@@ -412,6 +412,22 @@ def drop_admitted_image_pythons(rel: str, findings: list, values: dict, path=Non
     return [f for f in findings if f.rule not in rules]
 
 
+def guard_admitted_torch_pins(findings: list, values: dict, path=None) -> list:
+    """Findings of the rules in `admitted-torch-ci-rules` (a torch pinned older than torch-neuronx's, TRN506) in a CI
+    file are guarded (`admitted-torch`) when the project's packaging declares a torch requirement that admits 2.13
+    or 2.14 (torchcde's test job installs `torch==1.9.0` beside setup.py's `torch>=1.7.0`; gpytorch's CPU job pins
+    its oldest supported torch). The pin is the version that CI job tests on, a choice of what CI covers; what a port
+    changes is the requirement, which already admits a torch-neuronx build. Without a torch declaration the CI pin is
+    the best evidence of what the project runs on and stays reported."""
+    rules = frozenset(values.get("admitted-torch-ci-rules", ()))
+    if path is None or not any(f.rule in rules and not f.guarded for f in findings):
+        return findings
+    if not _packaging_admits(path)[1]:
+        return findings
+    return [replace(f, guarded=True, guarded_by="admitted-torch") if f.rule in rules and not f.guarded else f
+            for f in findings]
+
+
 # PyTorch CPU wheels (`torch==1.8.1+cpu`, the cpu index `download.pytorch.org/whl/cpu`) and any CUDA build
 # (`+cu118`, `/whl/cu121`, one chosen by a variable: `/whl/cu$CUDA_TAG`, conda's pytorch-cuda / cudatoolkit /
 # cuda-toolkit). A job naming both (a build matrix with CPU and CUDA rows) installs CUDA builds.
@@ -520,7 +536,7 @@ SUPPORTED = ("3.12", "3.13", "3.14")
 _SIBLINGS: dict = {}  # (directory, listing signature) -> any test job there covers a supported Python
 
 
-_PACKAGING: dict = {}  # (root, stat) -> whether the declared requirement admits 3.12-3.14
+_PACKAGING: dict = {}  # (root, stat) -> (declared Python admits 3.12-3.14, declared torch admits 2.13/2.14)
 
 
 def _packaging_admits_supported(path) -> bool:
@@ -529,6 +545,16 @@ def _packaging_admits_supported(path) -> bool:
     admits 3.12, 3.13 or 3.14. Then a test job on older versions is a choice of what CI tests, not the
     project's requirement (which the packaging rule judges itself). No declaration: the CI versions are
     the best evidence there is."""
+    return _packaging_admits(path)[0]
+
+
+# torch releases torch-neuronx is built for; a requirement admitting one of them needs no change
+_NEURON_TORCH = ("2.13.0", "2.14.0")
+
+
+def _packaging_admits(path) -> tuple[bool, bool]:
+    """(admits Python 3.12-3.14, admits torch 2.13/2.14) for the packaging of the repository a CI file belongs to,
+    read once per packaging state. A torch dependency with no version constraint admits every release."""
     import ast
 
     root = deps.project_root_of_workflow(path)
@@ -537,6 +563,7 @@ def _packaging_admits_supported(path) -> bool:
     if key in _PACKAGING:
         return _PACKAGING[key]
     pyreqs: list = []
+    torch_specs: list = []
     for name, _, size in stat:
         if size > 512 * 1024:
             continue
@@ -545,18 +572,22 @@ def _packaging_admits_supported(path) -> bool:
             if name == "pyproject.toml":
                 from ..catalogue import tomllib
 
-                pyreqs += rq.parse_pyproject(tomllib.loads(text), text).pyreqs
+                man = rq.parse_pyproject(tomllib.loads(text), text)
             elif name == "setup.py":
-                pyreqs += rq.parse_setup_py(ast.parse(text), text.splitlines()).pyreqs
+                man = rq.parse_setup_py(ast.parse(text), text.splitlines())
             else:
-                pyreqs += rq.parse_setup_cfg(text).pyreqs
+                man = rq.parse_setup_cfg(text)
         except (OSError, ValueError, SyntaxError, RecursionError, TypeError):
             continue  # unreadable packaging says nothing
+        pyreqs += man.pyreqs
+        torch_specs += [d.alternatives for d in man.deps if d.name == "torch" and not d.extra]
     admits = any(not rq.python_excludes_all(r, ("3.12", "3.13", "3.14")) for r in pyreqs)
+    torch = any(not alts or any(spec.contains(v, prereleases=True) for spec in alts for v in _NEURON_TORCH)
+                for alts in torch_specs)
     if len(_PACKAGING) > 256:
         _PACKAGING.clear()
-    _PACKAGING[key] = admits
-    return admits
+    _PACKAGING[key] = (admits, torch)
+    return admits, torch
 
 
 def _siblings_cover_supported(path) -> bool:

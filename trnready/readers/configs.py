@@ -444,12 +444,14 @@ def read(ctx: FileContext) -> ReadResult:
                     ctx.path if ctx.path is not None and (is_workflow(ctx.rel) or is_action(ctx.rel)) else None)
         from .ci import guard_accelerator_legs
 
-        from .ci import drop_admitted_image_pythons, drop_cpu_wheel_job_findings, drop_lint_job_findings
+        from .ci import (drop_admitted_image_pythons, drop_cpu_wheel_job_findings, drop_lint_job_findings,
+                         guard_admitted_torch_pins)
 
         values = ctx.engine.catalogue.context_values
         found = drop_cpu_wheel_job_findings(ctx.rel, entries, drop_lint_job_findings(
             ctx.rel, entries, base.findings + em.out, values), values)
         found = drop_admitted_image_pythons(ctx.rel, found, values, ctx.path)
+        found = guard_admitted_torch_pins(found, values, ctx.path)
         found = guard_accelerator_legs(ctx.rel, entries, found, values, lines)
         from .cpu_branches import guard_cpu_wheel_branches
 

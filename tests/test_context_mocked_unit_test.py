@@ -12,10 +12,13 @@ COMPILE = "torch.compile with no backend named: `torch.compile`"
 CUDA = '"cuda" device string: `cuda`'
 MOVES = ".cuda() moves a tensor or module to a GPU: `cuda`; _build() called at proj/tests/test_mocked_plugins.py:53"
 TEST = "proj/tests/test_mocked_plugins.py"
+LINKED = "proj/tests/test_linked_amp.py"
+SCALER = "torch.amp.GradScaler on the CUDA device (cuda given, or left to its default): `torch.amp.GradScaler`"
 
 
 def _ours(findings):
-    return [f for f in findings if f[3] in ("TRN251", "TRN271", "TRN261", "TRN241", "TRN242", "TRN114")]
+    rules = ("TRN251", "TRN271", "TRN261", "TRN241", "TRN242", "TRN114")
+    return [f for f in findings if f[0] != LINKED and f[3] in rules]
 
 
 def test_mocking_tests_without_device_work_are_guarded():
@@ -57,7 +60,23 @@ def test_guarded_by_names_the_predicate():
     from conftest import run_cli
     proc = run_cli("scan", CONTEXT_FIXTURES / "mocked_unit_test", "--format", "json", "--no-cache", "--show-guarded")
     by = {(f["path"], f["line"]): f.get("guarded_by") for f in json.loads(proc.stdout)["findings"] if f["guarded"]}
-    assert by == {(TEST, line): "mocked-unit-test" for line in (15, 20, 26, 32, 94)}
+    assert by == {**{(TEST, line): "mocked-unit-test" for line in (15, 20, 26, 32, 94)},
+                  (LINKED, 7): "mocked-unit-test"}
+
+
+def test_linked_findings_at_a_mocking_tests_call_are_guarded():
+    """The link step follows `device="cuda"` into the plugin's GradScaler and reports it at the test's call: in
+    a test that mocks (the scaler replaced by a Mock) it is guarded there too; in a test that uses the real
+    scaler it stays."""
+    found = [f for f in scan_findings(CONTEXT_FIXTURES / "mocked_unit_test", "--show-guarded") if f[0] == LINKED]
+    via = " (via proj/tests/test_linked_amp.py:{0} MixedPrecision('16-mixed', device='cuda') → proj/proj/amp.py:7 " \
+          "torch.amp.GradScaler)"
+    assert found == [
+        (LINKED, 7, 17, "TRN242", CUDA + via.format(7), True),
+        (LINKED, 7, 17, "TRN252", SCALER + via.format(7), True),
+        (LINKED, 13, 17, "TRN242", CUDA + via.format(13), False),
+        (LINKED, 13, 17, "TRN252", SCALER + via.format(13), False),
+    ]
 
 
 def test_registered_as_a_guard():

@@ -52,6 +52,33 @@ def _environment_only(ctx, call) -> bool:
     return any(target == t or target.startswith(t + ".") for t in ctx.values.get("environment-patch-targets", ()))
 
 
+def _top_imports(ctx) -> dict:
+    """name -> module path for the file's own top-level imports (`from unittest import mock` binds mock to
+    unittest.mock): how names resolve where the file is read without its index (a linked finding's call site)."""
+    def compute(c) -> dict:
+        found: dict = {}
+        for st in (c.tree.body if c.tree is not None else ()):
+            if isinstance(st, ast.Import):
+                for a in st.names:
+                    found[a.asname or a.name.split(".", 1)[0]] = a.name if a.asname else a.name.split(".", 1)[0]
+            elif isinstance(st, ast.ImportFrom) and st.module and not st.level:
+                for a in st.names:
+                    found[a.asname or a.name] = st.module + "." + a.name
+        return found
+    return ctx.fact("mocked-unit-test:imports", compute)
+
+
+def _resolved(ctx, func) -> tuple:
+    """(full name, bound by an import): through the resolver when the file was indexed, else the file's
+    top-level imports."""
+    if ctx.index is not None:
+        return imported_name(ctx, func)
+    name = dotted(func)
+    root, _, rest = name.partition(".")
+    module = _top_imports(ctx).get(root) if name else None
+    return (module + ("." + rest if rest else ""), True) if module else (name, False)
+
+
 def _replaces(ctx, call) -> bool:
     """A call of `mock-replacing-calls` (resolved through the file's imports: `patch`, `mock.patch.object`,
     `MagicMock`, `create_autospec`, `mocker.patch`, `monkeypatch.setattr`) that does not only set up the
@@ -59,7 +86,7 @@ def _replaces(ctx, call) -> bool:
     pat = name_globs(ctx, "mock-replacing-calls")
     if pat is None:
         return False
-    name, _ = imported_name(ctx, call.func)
+    name, _ = _resolved(ctx, call.func)
     return bool(name) and pat.fullmatch(name) is not None and not _environment_only(ctx, call)
 
 
@@ -88,7 +115,7 @@ def _device_work(ctx, func) -> bool:
             name = f.attr if type(f) is ast.Attribute else f.id if type(f) is ast.Name else ""
             if name and runners is not None and runners.fullmatch(name):
                 return True
-            full, bound = imported_name(ctx, f)
+            full, bound = _resolved(ctx, f)
             if bound and full.startswith("torch.") and full != "torch.device" and any(
                     k.arg == "device" and not is_cpu(k.value) and not _cpu_named(k.value) for k in n.keywords):
                 return True
@@ -120,6 +147,32 @@ def _mocked_tests(ctx) -> dict:
     return ctx.fact("mocked-unit-test:tests", lambda c: {})
 
 
+def _unit_test(ctx, func) -> bool:
+    memo = _mocked_tests(ctx)
+    if id(func) not in memo:
+        memo[id(func)] = _mocks(ctx, func) and not _runs_on_device(ctx, func)
+    return memo[id(func)]
+
+
+def _in_test_file(ctx) -> bool:
+    return ctx.fact("mocked-unit-test:scope", lambda c: bool(c.path) and classify(c.path) == "test")
+
+
+def mocked_test_at(ctx, pos: tuple, category: str) -> bool:
+    """The predicate at a place (line, column offset) of a file read without its index: a linked finding at the
+    call where a test hands its value to the project (`MixedPrecision(device="cuda")` followed into the plugin's
+    GradScaler) sits in the test, and the test's mocks hold for it as for a finding written there."""
+    if category not in ctx.values.get("mocked-test-categories", ()) or ctx.tree is None or not _in_test_file(ctx):
+        return False
+    line = pos[0]
+    for st in ctx.tree.body:
+        body = st.body if isinstance(st, ast.ClassDef) else [st]
+        for fn in body:
+            if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) and fn.lineno <= line <= (fn.end_lineno or 0):
+                return fn.name.startswith("test") and _unit_test(ctx, fn)
+    return False
+
+
 @predicate("mocked-unit-test", effect="guard")
 def mocked_unit_test(ctx, hit) -> bool:
     """A finding of a category in `mocked-test-categories` (CUDA devices, CUDA libraries, AMP, backend flags,
@@ -138,13 +191,8 @@ def mocked_unit_test(ctx, hit) -> bool:
     `sys.path`), a spy (`Mock(wraps=f)`: the real code runs) and `torch._dynamo.config.patch` (a setting)."""
     if hit.rule.category not in ctx.values.get("mocked-test-categories", ()):
         return False
-    if not ctx.fact("mocked-unit-test:scope", lambda c: bool(c.path) and classify(c.path) == "test"):
+    if not _in_test_file(ctx):
         return False
     func = _outermost_function(ctx, hit.node)
-    if func is None or not func.name.startswith("test"):
-        return False
-    memo = _mocked_tests(ctx)
-    if id(func) not in memo:
-        memo[id(func)] = _mocks(ctx, func) and not _runs_on_device(ctx, func)
-    return memo[id(func)]
+    return func is not None and func.name.startswith("test") and _unit_test(ctx, func)
 

@@ -172,21 +172,24 @@ def _guarded_at_the_call(findings: list, lines_of: dict, engine, cache=None) -> 
     """A linked finding sits at the call where the value enters; the guard of that place applies to it as to
     any finding there (a test skipped without CUDA, `if torch.cuda.is_available():` around the call). The
     per-file pass judged the library's snippet, not the call site, so neuron-guarded runs again here on each
-    file that received linked findings (parsed once, only for those files). Each answer is kept in the result
-    cache under the file's text and the finding's place, so a warm re-scan parses none of them again."""
+    file that received linked findings (parsed once, only for those files), and so does mocked-unit-test (a test
+    that mocks and places nothing hands `device="cuda"` to the plugin under test as an input). Each answer is kept
+    in the result cache under the file's text and the finding's place, so a warm re-scan parses none of them
+    again."""
     import ast
     import hashlib
     import json
     from dataclasses import replace
 
     from ..context.base import FileContext
+    from ..context.mocked_unit_test import mocked_test_at
     from ..context.neuron_guarded import guarded_at
 
     values = getattr(getattr(engine, "catalogue", None), "context_values", {})
     kinds = {r.id: {m.kind for m in r.matchers} for r in engine.rules}
     memo = cache if cache is not None and cache.db is not None else None
     held = None  # [path, text, its hash, context or None]: one file at a time, so one syntax tree is alive
-    verdicts: dict = {}  # index of a finding -> guarded at the call
+    verdicts: dict = {}  # index of a finding -> the predicate guarding it at the call ("" for none)
     # Taken file by file (a stable sort: the findings of a file keep their order), and reported in the order given.
     for i in sorted(range(len(findings)), key=lambda i: findings[i].path):
         f = findings[i]
@@ -200,23 +203,25 @@ def _guarded_at_the_call(findings: list, lines_of: dict, engine, cache=None) -> 
             key, guarded = None, None
             if memo is not None:
                 wanted = sorted(kinds.get(f.rule, ()))
-                key = hashlib.sha256("\0".join([memo.salt, "guarded-at", f.path, digest, str(f.line), str(f.column),
+                key = hashlib.sha256("\0".join([memo.salt, "guarded-at-by", f.path, digest, str(f.line), str(f.column),
                                                 f.category, *wanted]).encode("utf-8", "surrogatepass")).hexdigest()
                 guarded = memo._read("results", key)
-            if not isinstance(guarded, bool):
+            if not isinstance(guarded, str):
                 if ctx is None:
                     try:
                         tree = ast.parse(text)
                     except (SyntaxError, ValueError, RecursionError, MemoryError):
                         tree = None
                     ctx = held[3] = FileContext(index=None, tree=tree, resolver=None, values=values, path=f.path)
-                guarded = bool(guarded_at(ctx, (f.line, f.column - 1), f.category, kinds.get(f.rule, ())))
+                pos = (f.line, f.column - 1)
+                guarded = "neuron-guarded" if guarded_at(ctx, pos, f.category, kinds.get(f.rule, ())) else \
+                    "mocked-unit-test" if mocked_test_at(ctx, pos, f.category) else ""
                 if memo is not None and key:
                     memo.queue(key, json.dumps(guarded))
             verdicts[i] = guarded
     if held is not None and held[3] is not None:
         held[3].memo.clear()  # the last file's tree too is freed now, not whenever the cyclic GC next runs
-    return [replace(f, guarded=True, guarded_by="neuron-guarded") if verdicts.get(i) else f
+    return [replace(f, guarded=True, guarded_by=verdicts[i]) if verdicts.get(i) else f
             for i, f in enumerate(findings)]
 
 

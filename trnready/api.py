@@ -480,6 +480,10 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
 
             report.findings = guard_single_counts(report.findings, files, _values_of(engine),
                                                   _python_reader(config.max_file_size))
+            # The process-group call reading a backend key a config sets to nccl: a place of that setting's finding.
+            from .project.backend_reads import backend_reads
+
+            report.findings = backend_reads(report.findings, files, _python_reader(config.max_file_size))
             # float64 in the tests of a project with code of its own: reference values of a test (session 22 policy).
             from .project.test_reference_dtypes import guard_test_reference_dtypes
 

@@ -104,13 +104,13 @@ def backend_reads(findings: list, files: list, read_text) -> list:
         if not text or "init_process_group" not in text:
             continue
         for line, col, key in _calls(text):
-            i = owner.get(key)
-            if i is None:
+            at = owner.get(key)
+            if at is None:
                 continue
-            f = findings[i]
+            f = findings[at]
             if f.path == sf.rel or any(p == sf.rel and ln == line for p, ln, _c, _r in f.elsewhere):
                 continue  # a read in the file that sets the key sits next to the finding already
-            places.setdefault(i, []).append((sf.rel, line, col, f.rule))
+            places.setdefault(at, []).append((sf.rel, line, col, f.rule))
     if not places:
         return findings
     out = list(findings)

@@ -13,7 +13,8 @@ The key comes from the reported line itself (`KEY: "nccl"`, `KEY = "nccl"`, `"KE
 must name a backend more specifically than `backend` alone (a bare `backend` is read under that name by too many
 unrelated options); a call's backend (its `backend=` keyword, else its first positional argument) must be a name or
 an attribute chain whose last part is exactly that key. A literal (`backend="nccl"`) is reported by TRN271 itself.
-Each call is a place of one finding: the first, in report order, that sets its key. A call in the file that
+Each call is a place of one finding: the first, in report order, that sets its key; a call whose lines
+already hold a place of a distributed-backend finding (an option default's `read at ...`) is left to it. A call in the file that
 sets the key (`args.dist_backend = 'nccl'` three lines above `init_process_group(backend=args.dist_backend)`) is
 not added: the finding already points there, and the write is the one line to change.
 
@@ -71,15 +72,18 @@ def _read_key(args: str) -> str | None:
 
 
 def _calls(text: str) -> list:
-    """(line, column, key read) of each `init_process_group(...)` call whose backend is read from a name."""
+    """(line, column, last line, key read) of each `init_process_group(...)` call whose backend is read from a
+    name."""
     out = []
     for m in _CALL.finditer(text):
         line_start = text.rfind("\n", 0, m.start()) + 1
         if "#" in text[line_start:m.start()]:
             continue  # commented out (or a `#` in a string before it: skipped too, rarely)
-        key = _read_key(_arguments(text, m.end()))
+        args = _arguments(text, m.end())
+        key = _read_key(args)
         if key is not None:
-            out.append((text.count("\n", 0, m.start()) + 1, m.start() - line_start + 1, key))
+            line = text.count("\n", 0, m.start()) + 1
+            out.append((line, m.start() - line_start + 1, line + args.count("\n"), key))
     return out
 
 
@@ -96,6 +100,10 @@ def backend_reads(findings: list, files: list, read_text) -> list:
             owner.setdefault(key, i)
     if not owner:
         return findings
+    # places the category's findings already list (an option default's reads: `read at ...`): a call holding one
+    # is that finding's, not added again to another
+    listed = {(f.path, ln) for f in findings if f.category == CATEGORY for ln, _r in f.places()}
+    listed |= {(p, ln) for f in findings if f.category == CATEGORY for p, ln, _c, _r in f.elsewhere}
     places: dict = {}  # index -> [(path, line, column, rule)]
     for sf in files:
         if sf.kind != "python":
@@ -103,9 +111,9 @@ def backend_reads(findings: list, files: list, read_text) -> list:
         text = read_text(sf)
         if not text or "init_process_group" not in text:
             continue
-        for line, col, key in _calls(text):
+        for line, col, last, key in _calls(text):
             at = owner.get(key)
-            if at is None:
+            if at is None or any((sf.rel, ln) in listed for ln in range(line, last + 1)):
                 continue
             f = findings[at]
             if f.path == sf.rel or any(p == sf.rel and ln == line for p, ln, _c, _r in f.elsewhere):

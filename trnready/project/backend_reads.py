@@ -13,10 +13,10 @@ The key comes from the reported line itself (`KEY: "nccl"`, `KEY = "nccl"`, `"KE
 must name a backend more specifically than `backend` alone (a bare `backend` is read under that name by too many
 unrelated options); a call's backend (its `backend=` keyword, else its first positional argument) must be a name or
 an attribute chain whose last part is exactly that key. A literal (`backend="nccl"`) is reported by TRN271 itself.
-Each call is a place of one finding: the first, in report order, that sets its key; a call whose lines
-already hold a place of a distributed-backend finding (an option default's `read at ...`) is left to it. A call in the file that
-sets the key (`args.dist_backend = 'nccl'` three lines above `init_process_group(backend=args.dist_backend)`) is
-not added: the finding already points there, and the write is the one line to change.
+Each call is a place of one finding: the first, in report order, that sets its key; a call whose lines already
+hold a place of a distributed-backend finding (an option default's `read at ...`) is left to it. A call in the file
+that sets the key (`args.dist_backend = 'nccl'` three lines above `init_process_group(backend=args.dist_backend)`)
+is not added: the finding already points there, and the write is the one line to change.
 
 Cheap: nothing runs unless such a finding exists; then only the Python files whose text holds
 `init_process_group` are searched, with regular expressions (never parsed).

@@ -525,6 +525,11 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
                 "mask-places", report.findings, files, cache, digests,
                 lambda fs, text_of: mask_places(fs, files, text_of, _values_of(engine)),
                 _python_reader(config.max_file_size))
+            # The process-group call reading a backend key a config sets to nccl: a place of that setting's finding
+            # (after caller-places, whose option-default reads it leaves alone).
+            from .project.backend_reads import backend_reads
+
+            report.findings = backend_reads(report.findings, files, _python_reader(config.max_file_size))
         except StaleSummary as e:
             # A cached summary of the wrong shape, found when first unpacked: as a bad entry is a miss
             # anywhere else, its entry is dropped (with this run's pending writes) and the scan starts again.

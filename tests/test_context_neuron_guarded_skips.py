@@ -231,3 +231,45 @@ def test_helpers_of_a_unittest_module_in_tests_and_fused_skip_names():
     names = SkipNames(load_catalogue().context_values)
     assert names.requirement("skipifnocuda") and names.requirement("requirescuda")
     assert not names.requirement("skipifcuda") and not names.requirement("skipifnocudaxyz")
+
+
+def test_a_test_skipped_on_the_cpu_context_for_a_gpu_is_guarded(tmp_path):
+    """`@skipIf(ctx == "cpu", reason="NCCL only runs on GPU.")`: skipped whenever the suite runs on the CPU context,
+    for a reason naming a GPU (`gpu-skip-reason-words`): guarded. A CPU skip for another reason, a skip on another
+    comparison, and a reason given by a name stay reported."""
+    from conftest import write
+    write(tmp_path, "tests/test_comm.py", '''
+        import unittest
+        import torch
+        import torch.distributed as dist
+        import backend as F
+        WHY = "gpu only"
+
+
+        @unittest.skipIf(F._default_context_str == "cpu", reason="NCCL only runs on GPU.")
+        def test_nccl():
+            dist.init_process_group(backend="nccl")
+
+
+        @unittest.skipIf("cpu" == F.ctx_str(), "gpu only test")
+        def test_stream():
+            torch.cuda.synchronize()
+
+
+        @unittest.skipIf(F._default_context_str == "cpu", reason="too slow on the CPU")
+        def test_slow():
+            torch.cuda.synchronize()
+
+
+        @unittest.skipIf(F._default_context_str != "cpu", reason="CPU-only GPU-free test")
+        def test_other():
+            torch.cuda.synchronize()
+
+
+        @unittest.skipIf(F._default_context_str == "cpu", reason=WHY)
+        def test_named():
+            torch.cuda.synchronize()
+        ''')
+    got = [(line, col, rule, guarded) for _, line, col, rule, _, guarded in scan_findings(tmp_path, "--show-guarded")]
+    assert got == [(10, 5, "TRN271", True), (15, 5, "TRN243", True), (20, 5, "TRN243", False),
+                   (25, 5, "TRN243", False), (30, 5, "TRN243", False)]

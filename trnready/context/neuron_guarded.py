@@ -1205,7 +1205,7 @@ class _Spans:
         if self.names.gpu_count(d):
             return True
         if name in ("skipIf", "skipif") and d.args:
-            return self.conds.skip_needs_cuda(d.args[0])
+            return self.conds.skip_needs_cuda(d.args[0]) or self._skips_cpu_for_gpu(d)
         if name == "skipUnless" and d.args:
             return self.conds.never(d.args[0]) or (
                 type(d.args[0]) in (ast.Name, ast.Attribute) and bool(_CUDA_FLAG.search(_tail(d.args[0]))))
@@ -1213,6 +1213,22 @@ class _Spans:
             return any(type(a) is ast.Constant and isinstance(a.value, str)
                        and a.value.split(">")[0].split("=")[0].strip() in self.packages for a in d.args)
         return False
+
+    def _skips_cpu_for_gpu(self, d: ast.Call) -> bool:
+        """`@unittest.skipIf(F._default_context_str == "cpu", reason="NCCL only runs on GPU.")`: the test is skipped
+        whenever the context it runs on is the CPU, and its reason says what it needs instead, a GPU (a word of
+        `gpu-skip-reason-words`). A Trainium host runs such a suite on the CPU context (the test device is a
+        CUDA-or-CPU switch), so the test runs nowhere there. A CPU comparison without such a reason (a test that
+        skips the CPU for speed or for a missing CPU kernel) is not read as a GPU requirement."""
+        cond = d.args[0]
+        if not (type(cond) is ast.Compare and len(cond.ops) == 1 and type(cond.ops[0]) is ast.Eq
+                and any(type(v) is ast.Constant and v.value == "cpu" for v in (cond.left, cond.comparators[0]))):
+            return False
+        reason = d.args[1] if len(d.args) > 1 else next((k.value for k in d.keywords if k.arg == "reason"), None)
+        if type(reason) is not ast.Constant or not isinstance(reason.value, str):
+            return False
+        words = frozenset(w.lower() for w in self.values.get("gpu-skip-reason-words", ()))
+        return any(w in words for w in re.findall(r"[a-z0-9]+", reason.value.lower()))
 
     def _cuda_only_classes(self, body) -> None:
         """`instantiate_device_type_tests(TestX, globals(), only_for=("cuda",))`: the test classes made for CUDA

@@ -1,0 +1,23 @@
+"""split-mask-index: the ids of a dataset split taken once from its mask are not a dynamic shape to port; the same
+op in a loop, or on a mask that is not a split (`valid_mask`), stays reported."""
+from conftest import CONTEXT_FIXTURES, scan_findings
+
+FIXTURE = CONTEXT_FIXTURES / "split_mask_index"
+NONZERO = "Operation whose output shape depends on the data: `torch.nonzero`"
+
+
+def test_split_ids_taken_once_are_dropped_and_the_rest_stay():
+    got = [(p, line, col, rule, msg) for p, line, col, rule, msg, _ in scan_findings(FIXTURE) if rule == "TRN104"]
+    assert got == [
+        ("train.py", 10, 12, "TRN104", NONZERO),  # valid_mask: validity, not a split
+        ("train.py", 13, 17, "TRN104", NONZERO),  # inside the training loop
+    ]
+
+
+def test_the_same_ops_on_masks_not_named_for_a_split_are_reported(tmp_path):
+    text = (FIXTURE / "train.py").read_text()
+    for split in ("train", "val", "test"):
+        text = text.replace(f"{split}_mask", f"{split}_sel")
+    (tmp_path / "train.py").write_text(text)
+    got = [(line, col) for _, line, col, rule, _, _ in scan_findings(tmp_path) if rule == "TRN104"]
+    assert got == [(6, 17), (7, 15), (8, 16), (9, 12), (10, 12), (13, 17)]

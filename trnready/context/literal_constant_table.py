@@ -86,7 +86,7 @@ def _module_bindings(ctx) -> dict:
             line = st.lineno
             if type(st) is ast.Assign:
                 for t in st.targets:
-                    for n in (t.elts if type(t) in (ast.Tuple, ast.List) else (t,)):
+                    for n in (t.elts if isinstance(t, (ast.Tuple, ast.List)) else [t]):
                         if type(n) is ast.Name:
                             out.setdefault(n.id, []).append((line, st.value if n is t else None))
             elif type(st) in (ast.AnnAssign, ast.AugAssign) and type(st.target) is ast.Name:
@@ -97,10 +97,11 @@ def _module_bindings(ctx) -> dict:
             elif type(st) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
                 out.setdefault(st.name, []).append((0, None))
             elif type(st) in (ast.For, ast.AsyncFor, ast.With, ast.If, ast.Try, ast.While):
-                for n in ast.walk(st):
-                    if type(n) is ast.Name and type(n.ctx) is ast.Store or \
-                            type(n) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
-                        out.setdefault(getattr(n, "id", None) or n.name, []).append((0, None))
+                for node in ast.walk(st):
+                    if isinstance(node, ast.Name) and type(node.ctx) is ast.Store:
+                        out.setdefault(node.id, []).append((0, None))
+                    elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                        out.setdefault(node.name, []).append((0, None))
         for g in c.nodes(ast.Global):
             for name in g.names:
                 out.setdefault(name, []).append((0, None))

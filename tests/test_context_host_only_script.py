@@ -25,5 +25,16 @@ def test_float64_of_a_cpu_program_is_guarded_unless_a_library_places_its_model()
     ]
 
 
+def test_dynamic_shapes_of_a_cpu_program_are_guarded_and_to_an_indexed_tensor_is_no_placement():
+    # dynamic shapes (`host-only-categories`) of a `__main__` script naming no device run eagerly on the CPU;
+    # `.to(times)` follows a tensor the function indexes (torchdiffeq's learn_physics example, fresh29), while
+    # `.to(dev)` of a name never indexed may pick a device
+    found = scan_findings(CONTEXT_FIXTURES / "host_only_script", "--show-guarded")
+    assert [(f[0], f[1], f[2], f[3], f[5]) for f in found if f[3] == "TRN104"] == [
+        ("follows.py", 6, 12, "TRN104", True),
+        ("follows_device.py", 6, 12, "TRN104", False),
+    ]
+
+
 def test_registered_as_a_guard():
     assert context.get("host-only-script").effect == "guard"

@@ -415,10 +415,21 @@ def name_words(name: str) -> frozenset:
 
 def string_keyed(node: ast.Subscript) -> bool:
     """`data[~data['index'].isin(res)]`, `df[df["score"] > 0.5]`: the mask reads the indexed value itself by a string
-    key, which a tensor never takes: the value is a pandas DataFrame (or a mapping), filtered on the host."""
+    key, which a tensor never takes: the value is a pandas DataFrame (or a mapping), filtered on the host. Also
+    (branch prec34b) a selection through pandas' label and position indexers (`df.loc[rows, cols]`, `df.iloc[m]`),
+    which a tensor does not have, and a mask comparing with a string literal (`Y_df[Y_df.ds <= "1959-12-31"]`), which
+    a tensor cannot: the values compared are strings or dates of a DataFrame or a NumPy array on the host."""
+    if type(node.value) is ast.Attribute and node.value.attr in ("loc", "iloc"):
+        return True
     base = dotted(node.value)
-    if base is None:
-        return False
+    for n in walk(node.slice):
+        if type(n) is ast.Compare and any(type(c) is ast.Constant and isinstance(c.value, str)
+                                          for c in [n.left, *n.comparators]):
+            return True
+        if base and type(n) is ast.Subscript and type(n.slice) is ast.Constant and isinstance(n.slice.value, str) \
+                and dotted(n.value) == base:
+            return True
+    return False
     for n in walk(node.slice):
         if type(n) is ast.Subscript and type(n.slice) is ast.Constant and isinstance(n.slice.value, str) \
                 and dotted(n.value) == base:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 
-from .base import dotted, imported_name, places_on_device, predicate
+from .base import dotted, enclosing_function, imported_name, places_on_device, predicate
 
 # Words of a string constant that name an accelerator or a collective backend: the script may pick a device by
 # name (`torch.device("cuda:0")`, `init_process_group("nccl")`) without a placement the calls show.
@@ -50,12 +50,26 @@ def _imports_runner(tree, runners: tuple) -> bool:
     return False
 
 
+def _follows_indexed_tensor(ctx, call) -> bool:
+    """`.to(times)` where the function holding the call indexes `times` (`times[-1]`, `times[times > t0]`): the
+    argument is a tensor whose device and dtype the result takes, not a device the script picks. In a script that
+    places nothing else, that tensor is on the CPU too (torchdiffeq's `t0 = torch.tensor([0.0]).to(times)`)."""
+    f = call.func
+    if type(f) is not ast.Attribute or f.attr != "to" or len(call.args) != 1 or call.keywords \
+            or type(call.args[0]) is not ast.Name:
+        return False
+    name = call.args[0].id
+    scope = enclosing_function(ctx, call) or ctx.tree
+    return any(type(n) is ast.Subscript and type(n.value) is ast.Name and n.value.id == name
+               for n in ast.walk(scope))
+
+
 def _names_accelerator(ctx) -> bool:
     def compute(c) -> bool:
         if _imports_runner(c.tree, tuple(str(r) for r in c.values.get("device-runners", ()))):
             return True
         for call in c.calls():
-            if places_on_device(call):
+            if places_on_device(call) and not _follows_indexed_tensor(c, call):
                 return True
             name, _ = imported_name(c, call.func)
             if name.startswith(_DEVICE_MODULES):

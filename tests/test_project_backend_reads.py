@@ -39,3 +39,22 @@ def test_generic_key_same_file_and_calls_are_not_linked():
     # a key written in the file that calls: the finding is there already, nothing is added
     local = found[("scripts/train_local.py", 10, "TRN271")]
     assert "elsewhere" not in local and "made from it" not in local["message"]
+
+
+def test_a_call_reading_the_files_own_command_line_option_is_not_linked(tmp_path):
+    """`parser.add_argument("--dist_backend", default="gloo")` then `init_process_group(args.dist_backend)`: the
+    backend is the option's value, not the JSON config's, so the config's finding gets no place there."""
+    from conftest import write
+    write(tmp_path, "configs/config.json", '{\n  "dist_config": {\n    "dist_backend": "nccl"\n  }\n}\n')
+    write(tmp_path, "train.py", '''
+        import argparse
+        import torch
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--dist_backend", default="gloo")
+        args = parser.parse_args()
+        torch.distributed.init_process_group(args.dist_backend)
+        ''')
+    proc = run_cli("scan", tmp_path, "--format", "json", "--no-cache", "--exit-zero")
+    got = [(f["path"], f["line"], f["rule"], f["message"], f.get("elsewhere", []))
+           for f in json.loads(proc.stdout)["findings"] if f["rule"] == "TRN271"]
+    assert got == [("configs/config.json", 3, "TRN271", NCCL + "`dist_backend: nccl`", [])]

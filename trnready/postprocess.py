@@ -41,7 +41,7 @@ from .scope import classify
 # the helper's finding lists is that finding's place; 23: numba device functions fold into their file's kernel;
 # also 23: per-release requirement lists are guarded, release-snapshot; 24: session 24's four branches merged).
 # 25 (s25): guarded moves folded into their check; 26: reverted (labels call them look-alikes); 27: gpu-ci-files
-VERSION = 28
+VERSION = 29
 
 
 # ---------------------------------------------------------------- file steps

@@ -16,7 +16,9 @@ an attribute chain whose last part is exactly that key. A literal (`backend="ncc
 Each call is a place of one finding: the first, in report order, that sets its key; a call whose lines already
 hold a place of a distributed-backend finding (an option default's `read at ...`) is left to it. A call in the file
 that sets the key (`args.dist_backend = 'nccl'` three lines above `init_process_group(backend=args.dist_backend)`)
-is not added: the finding already points there, and the write is the one line to change.
+is not added: the finding already points there, and the write is the one line to change. Nor is a call in a file
+that declares the key as a command-line option (`parser.add_argument("--dist_backend", default="gloo")` then
+`init_process_group(args.dist_backend)`): the value is that option's, whose default TRN271 judges itself.
 
 Cheap: nothing runs unless such a finding exists; then only the Python files whose text holds
 `init_process_group` are searched, with regular expressions (never parsed).
@@ -32,6 +34,8 @@ _CALL = re.compile(r"\binit_process_group\s*\(")
 _CHAIN = r"(?P<chain>[A-Za-z_]\w*(?:\s*\.\s*[A-Za-z_]\w*)*)\s*(?:,|$)"
 _KEYWORD = re.compile(r"(?<![\w.])backend\s*=\s*" + _CHAIN)
 _FIRST = re.compile(r"^\s*" + _CHAIN)
+# `parser.add_argument("--dist_backend", default="gloo")`: options the file reads from its command line
+_OPTION = re.compile(r"""add_argument\s*\(\s*["'](?:--?)?(?P<name>[A-Za-z][\w-]*)["']""")
 MAX_ARGS = 2000  # characters of a call's arguments read
 MAX_NAMED = 3  # call places named in the finding's message
 
@@ -111,10 +115,13 @@ def backend_reads(findings: list, files: list, read_text) -> list:
         text = read_text(sf)
         if not text or "init_process_group" not in text:
             continue
+        options = {m.group("name").replace("-", "_") for m in _OPTION.finditer(text)}
         for line, col, last, key in _calls(text):
             at = owner.get(key)
             if at is None or any((sf.rel, ln) in listed for ln in range(line, last + 1)):
                 continue
+            if key in options:
+                continue  # the file's own command-line option (`--dist_backend`, default "gloo"): not the config's
             f = findings[at]
             if f.path == sf.rel or any(p == sf.rel and ln == line for p, ln, _c, _r in f.elsewhere):
                 continue  # a read in the file that sets the key sits next to the finding already

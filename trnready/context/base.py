@@ -496,6 +496,17 @@ def enclosing_function(ctx: "FileContext", node):
     return p
 
 
+def outermost_function(ctx: "FileContext", node):
+    """The outermost def/async def holding `node` (a test function around its nested helpers), or None."""
+    fn = enclosing_function(ctx, node)
+    while fn is not None:
+        up = enclosing_function(ctx, fn)
+        if up is None:
+            return fn
+        fn = up
+    return None
+
+
 def dotted(node) -> str:
     """`torch.int32` for an attribute chain of names, "" otherwise."""
     parts = []

@@ -3,20 +3,11 @@ from __future__ import annotations
 
 import ast
 
-from .base import dotted, enclosing_function, imported_name, parent_of, predicate
+from .base import dotted, imported_name, outermost_function, parent_of, predicate
 from .project_callee import callee_names
 from ..scope import classify
 from ..astwalk import walk
 
-
-def _outermost_function(ctx, node):
-    func = enclosing_function(ctx, node)
-    while func is not None:
-        up = enclosing_function(ctx, func)
-        if up is None:
-            return func
-        func = up
-    return None
 
 
 def _local_functions(ctx) -> dict:
@@ -107,7 +98,7 @@ def device_data_in_test(ctx, hit) -> bool:
     carrier = _carrier(ctx, hit.node)
     if carrier is None:
         return False
-    func = _outermost_function(ctx, hit.node)
+    func = outermost_function(ctx, hit.node)
     if func is None or not func.name.startswith("test") or _tensor_work(ctx, func, carrier):
         return False
     if isinstance(carrier, ast.Dict):

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import ast
 
-from .base import compiles, dotted, enclosing_function, imported_name, is_cpu, parent_of, places_on_device, predicate
+from .base import (compiles, dotted, enclosing_function, imported_name, is_cpu, outermost_function, parent_of,
+                   places_on_device, predicate)
 from ..astwalk import walk
 
 # torch functions that build a tensor from Python values (shapes, lists, NumPy arrays) on the default device,
@@ -723,15 +724,6 @@ def _escapes(ctx, subject, exits: list | None = None, depth: int = 0) -> bool:
     return False
 
 
-def _outermost_function(ctx, node):
-    fn = enclosing_function(ctx, node)
-    while fn is not None:
-        up = enclosing_function(ctx, fn)
-        if up is None:
-            return fn
-        fn = up
-    return None
-
 
 def _names_device(fn) -> bool:
     """The function places something on a device, reads a `.device`, or takes a `device` parameter."""
@@ -904,6 +896,6 @@ def host_built_value(ctx, hit) -> bool:
         # In a file that moves tensors to a device the value must leave its function only cast away (returned
         # as `.numpy()`, stored as float32), from a function that names no device itself.
         # A value compared only with operands brought to the host (a test's expected value) stays there too.
-        return not _moves_to_device(ctx) or bool(exits) and not _names_device(_outermost_function(ctx, subject)) \
+        return not _moves_to_device(ctx) or bool(exits) and not _names_device(outermost_function(ctx, subject)) \
             or _met_on_host(ctx, subject)
     return True

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import ast
 
-from .base import dotted, enclosing_function, imported_name, is_cpu, name_globs, places_on_device, predicate
+from .base import (dotted, imported_name, is_cpu, name_globs, outermost_function,
+                   places_on_device, predicate)
 from .cpu_unit_test import _calls_of, _cpu_named, _host_placement, _local_functions
 from ..astwalk import walk
 from ..scope import classify
@@ -12,15 +13,6 @@ from ..scope import classify
 # `setattr(sys, "argv", [...])`, `patch("sys.argv", [...])`): the last part of the call's name.
 _ITEM_CALLS = ("setitem", "delitem")
 
-
-def _outermost_function(ctx, node):
-    func = enclosing_function(ctx, node)
-    while func is not None:
-        up = enclosing_function(ctx, func)
-        if up is None:
-            return func
-        func = up
-    return None
 
 
 def _target(call) -> str:
@@ -193,6 +185,6 @@ def mocked_unit_test(ctx, hit) -> bool:
         return False
     if not _in_test_file(ctx):
         return False
-    func = _outermost_function(ctx, hit.node)
+    func = outermost_function(ctx, hit.node)
     return func is not None and func.name.startswith("test") and _unit_test(ctx, func)
 

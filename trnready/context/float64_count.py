@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import ast
 
-from .base import call_taking, dotted, parent_of, predicate
+from ..masks import tail_of
+from .base import call_taking, parent_of, predicate
 
 # Constructors of a tensor filled with one value: the start of an accumulator.
 _FILLED = frozenset({"zeros", "zeros_like", "tensor", "full"})
@@ -33,7 +34,7 @@ def float64_count(ctx, hit) -> bool:
     call = call_taking(ctx, hit.node)
     if call is None or not any(k.value is hit.node for k in call.keywords if k.arg == "dtype"):
         return False
-    name = dotted(call.func).rpartition(".")[2] if type(call.func) is not ast.Attribute else call.func.attr
+    name = tail_of(call.func)
     if name == "sum" and type(call.func) is ast.Attribute:
         return type(call.func.value) is ast.Compare
     if name in _FILLED:

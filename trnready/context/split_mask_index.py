@@ -25,7 +25,7 @@ def _mask_name(node) -> str:
 def _in_loop(ctx, node) -> bool:
     p = parent_of(ctx, node)
     while p is not None and type(p) not in (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda):
-        if type(p) in (ast.For, ast.AsyncFor, ast.While, ast.comprehension, ast.ListComp, ast.GeneratorExp):
+        if type(p) in (ast.For, ast.AsyncFor, ast.While, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp):
             return True
         p = parent_of(ctx, p)
     return False

@@ -34,6 +34,7 @@ from packaging.specifiers import SpecifierSet
 
 from .. import requirements as rq
 from . import deps
+from .cpu_branches import CPU_WHEELS
 from .emit import Emitter, emit_pyreqs
 from .outline import Entry
 
@@ -431,7 +432,7 @@ def guard_admitted_torch_pins(findings: list, values: dict, path=None) -> list:
 # PyTorch CPU wheels (`torch==1.8.1+cpu`, the cpu index `download.pytorch.org/whl/cpu`) and any CUDA build
 # (`+cu118`, `/whl/cu121`, one chosen by a variable: `/whl/cu$CUDA_TAG`, conda's pytorch-cuda / cudatoolkit /
 # cuda-toolkit). A job naming both (a build matrix with CPU and CUDA rows) installs CUDA builds.
-_CPU_WHEELS = re.compile(r"(?i)(?<![\w-])torch(?:vision|audio)?==[\w.]+\+cpu\b|download\.pytorch\.org/whl/(?:[\w.-]+/)*cpu\b")
+_CPU_WHEELS = re.compile(r"(?i)" + CPU_WHEELS)
 _CUDA_WHEELS = re.compile(r"(?i)\+cu(?:\d|\$)|/whl/(?:[\w.-]+/)*cu(?:\d|\$)|pytorch-cuda|cudatoolkit|cuda-toolkit")
 
 

@@ -33,9 +33,10 @@ from .. import requirements as rq
 
 GUARD = "cpu-wheel-branch"
 
-# PyTorch's CPU build: `torch==2.1.0+cpu`, the CPU wheel index (also nightly/cpu), conda's `cpuonly` package
-_CPU_BUILD = re.compile(r"(?i)(?<![\w-])torch(?:vision|audio)?==[\w.]+\+cpu\b"
-                        r"|download\.pytorch\.org/whl/(?:[\w.-]+/)*cpu\b|(?<![\w-])cpuonly(?![\w-])")
+# PyTorch's CPU wheels: `torch==2.1.0+cpu`, the CPU wheel index (also nightly/cpu); readers/ci.py reads jobs by it
+CPU_WHEELS = r"(?<![\w-])torch(?:vision|audio)?==[\w.]+\+cpu\b|download\.pytorch\.org/whl/(?:[\w.-]+/)*cpu\b"
+# ... and conda's `cpuonly` package: PyTorch's CPU build however it is installed
+_CPU_BUILD = re.compile(r"(?i)" + CPU_WHEELS + r"|(?<![\w-])cpuonly(?![\w-])")
 _INSTALL = re.compile(r"(?i)(?<![\w-])(?:pip3?|uv\s+pip|conda|mamba|micromamba)\s+(?:-\S+\s+)*install\b")
 _YAML_KEY = re.compile(r"^\s*(?:-\s+)?(?:run|script|command|commands|bash|before_script|after_script)"
                        r"\s*:\s*[|>]?[-+]?\s*")

@@ -430,8 +430,3 @@ def string_keyed(node: ast.Subscript) -> bool:
                 and dotted(n.value) == base:
             return True
     return False
-    for n in walk(node.slice):
-        if type(n) is ast.Subscript and type(n.slice) is ast.Constant and isinstance(n.slice.value, str) \
-                and dotted(n.value) == base:
-            return True
-    return False

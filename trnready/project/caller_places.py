@@ -25,7 +25,7 @@ import ast
 import re
 from dataclasses import replace
 
-from ..astwalk import walk
+from ..astwalk import statements, walk
 from ..scope import classify
 from .acting_helpers import acting_helper, calls_of, char_column as _column, code_lines
 from .helper_imports import from_helper as _from_helper, imported_names as _imported_names
@@ -505,7 +505,7 @@ def _module_aliases(tree: ast.Module, imported: list, where: str, names: dict) -
     """Local names the file binds to the helper's module or to the package re-exporting it: `from pkg import mpu`,
     `import pkg.mpu as mpu`."""
     out = {local for local, original, mod in imported if _from_helper(f"{mod}.{original}", where, names)}
-    for node in walk(tree):
+    for node in statements(tree):  # imports are statements: expressions are not entered
         if isinstance(node, ast.Import):
             out.update(a.asname for a in node.names if a.asname and _from_helper(a.name, where, names))
     return out

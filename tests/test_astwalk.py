@@ -121,8 +121,9 @@ def test_statements_are_the_walks_statements_in_its_order():
 
     kinds = (ast.stmt, ast.excepthandler, ast.match_case)
     every = EVERY_KIND.replace("def f[T]", "def f").replace("type Alias = list[int]", "Alias = 1")
-    nested = "if a:\n    def f():\n        try:\n            import x\n        except E:\n            from y import z\n" \
-             "else:\n    for i in j:\n        while k:\n            import w\n    else:\n        import v\n"
+    nested = ("if a:\n    def f():\n        try:\n            import x\n        except E:\n"
+              "            from y import z\nelse:\n    for i in j:\n        while k:\n            import w\n"
+              "    else:\n        import v\n")
     count = 0
     for text in [every, nested, *_sources()]:
         try:

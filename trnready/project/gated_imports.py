@@ -49,7 +49,6 @@ def guard_gated_modules(findings: list, files, values: dict, read_text) -> list:
         return findings
     py = {sf.rel: sf for sf in files if sf.kind == "python"}
     texts: dict = {}  # only the files a module name may be in (read again to confirm): not every file's text
-    word_sets: dict = {}
 
     def read(rel: str) -> str:
         return texts[rel] if rel in texts else (read_text(py[rel]) if rel in py else None) or ""

@@ -107,7 +107,7 @@ def statements(node: ast.AST) -> Iterator[ast.AST]:
         yield n
 
 
-def calls(tree: ast.AST) -> list:
+def calls(tree) -> list:
     """The Call nodes of `tree` in `walk` order, found once per tree and kept on it (`trnready_walk_calls`): project
     steps ask each parsed file for the calls of one helper after another."""
     got = getattr(tree, "trnready_walk_calls", None)

@@ -112,3 +112,36 @@ def test_of_kinds_holds_the_nodes_of_those_types_the_walk_finds():
                 assert len(found) == len(expected) and {id(n) for n in found} == {id(n) for n in expected}
                 count += len(expected)
     assert count > 10_000
+
+
+def test_statements_are_the_walks_statements_in_its_order():
+    """astwalk.statements (used by steps looking for imports) yields what walk yields of statements, except
+    handlers and match cases, in the same order, and never enters an expression."""
+    from trnready.astwalk import statements
+
+    kinds = (ast.stmt, ast.excepthandler, ast.match_case)
+    every = EVERY_KIND.replace("def f[T]", "def f").replace("type Alias = list[int]", "Alias = 1")
+    nested = ("if a:\n    def f():\n        try:\n            import x\n        except E:\n"
+              "            from y import z\nelse:\n    for i in j:\n        while k:\n            import w\n"
+              "    else:\n        import v\n")
+    count = 0
+    for text in [every, nested, *_sources()]:
+        try:
+            tree = ast.parse(text)
+        except SyntaxError:
+            continue
+        expected = [n for n in walk(tree) if n is tree or isinstance(n, kinds)]
+        assert list(statements(tree)) == expected
+        count += len(expected)
+    assert count > 10_000
+    assert list(statements(ast.parse("x = lambda: 1"))).__len__() == 2
+
+
+def test_calls_are_the_walks_calls_kept_on_the_tree():
+    from trnready.astwalk import calls
+
+    tree = ast.parse("f(g(x), h)\nclass C:\n    def m(self):\n        return k(1)[j()]\n")
+    got = calls(tree)
+    assert got == [n for n in ast.walk(tree) if type(n) is ast.Call]
+    assert [n.func.id for n in got] == ["f", "g", "k", "j"]
+    assert calls(tree) is got  # found once per tree

@@ -233,3 +233,20 @@ def test_cuda_only_paths_after_an_edit_of_a_file_it_passed_over(tmp_path):
     ], guard)
     assert got[0] == got[1] == [(9, "cuda-only-path")]
     assert got[2] == [(9, "")]
+
+
+def test_gated_imports_from_the_cache_and_after_an_edit(tmp_path):
+    """gated-imports is kept under the files' digests (step_memo.remembered): a warm re-scan answers from the cache,
+    and an edit that imports the module unconditionally is judged again."""
+    def gated(report):
+        return sorted((f["path"], f.get("guarded_by", "")) for f in report["findings"]
+                      if f["path"] in ("app/ops/fast_block.py", "app/kernels/fast_block_kernel.cu"))
+    got = _edited_runs(tmp_path, FIXTURES / "gated_imports", [
+        # a comment: the same answer
+        ("app/search.py", None, "\n# fast_block runs only on CUDA machines\n"),
+        # imported at the top too: no longer gated
+        ("app/search.py", "import torch\n", "import torch\n\nfrom app.ops.fast_block import FastBlock as Eager\n"),
+    ], gated)
+    kept = [("app/kernels/fast_block_kernel.cu", "cuda-gated-import"), ("app/ops/fast_block.py", "cuda-gated-import")]
+    assert got[0] == got[1] == kept
+    assert all(reason == "" for _path, reason in got[2]) and got[2], got

@@ -77,3 +77,41 @@ def of_kinds(node: ast.AST, kinds) -> list:
             elif v is not None and isinstance(v, AST):
                 push(v)
     return out
+
+
+# the fields of a statement (or except handler, match case) that hold statements, per class, in `_fields` order
+_BLOCK_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
+_BLOCKS: dict = {}
+_BLOCK_KINDS = (ast.stmt, ast.excepthandler, ast.match_case)
+
+
+def statements(node: ast.AST) -> Iterator[ast.AST]:
+    """`node` and the statements (except handlers and match cases too) below it, in the order `walk` yields them.
+
+    For a step that looks only for statements (imports, definitions): expressions are never entered. The order is
+    `walk`'s because no statement lies below an expression, so leaving expression subtrees out moves no statement
+    to another depth, and the blocks of each node are taken in `_fields` order, as `walk` takes them."""
+    todo = deque((node,))
+    pop, push, table, kinds = todo.popleft, todo.append, _BLOCKS, _BLOCK_KINDS
+    while todo:
+        n = pop()
+        fields = table.get(type(n))
+        if fields is None:
+            fields = table[type(n)] = tuple(f for f in type(n)._fields if f in _BLOCK_FIELDS)
+        for name in fields:
+            v = getattr(n, name, None)
+            if type(v) is list:
+                for x in v:
+                    if isinstance(x, kinds):
+                        push(x)
+        yield n
+
+
+def calls(tree) -> list:
+    """The Call nodes of `tree` in `walk` order, found once per tree and kept on it (`trnready_walk_calls`): project
+    steps ask each parsed file for the calls of one helper after another."""
+    got = getattr(tree, "trnready_walk_calls", None)
+    if got is None:
+        Call = ast.Call
+        got = tree.trnready_walk_calls = [n for n in walk(tree) if type(n) is Call]
+    return got

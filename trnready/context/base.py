@@ -356,14 +356,19 @@ def _walk(tree) -> tuple:
         return table, parents
     stack = [tree]
     pop, push, AST = stack.pop, stack.append, ast.AST
+    # astwalk's per-class table of the fields that can hold a node: names, flags and constants are not read
     while stack:
         node = pop()
-        lst = table.get(type(node))
+        k = type(node)
+        lst = table.get(k)
         if lst is None:
-            table[type(node)] = [node]
+            table[k] = [node]
         else:
             lst.append(node)
-        for name in node._fields:
+        fields = _FIELDS.get(k)
+        if fields is None:
+            fields = _fields(k)
+        for name in fields:
             value = getattr(node, name, None)
             if type(value) is list:
                 for item in reversed(value):

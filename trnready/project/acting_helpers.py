@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import ast
 
-from ..astwalk import walk
+from ..astwalk import calls, walk
 from .switch_params import _UNKNOWN, _arms, _truth
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -93,9 +93,7 @@ def calls_of(acting: Acting, tree: ast.Module, local_names: set, own_file: bool,
     method. Calls inside the helper itself are not its callers."""
     out = []
     inside = (acting.fn.lineno, acting.fn.end_lineno or acting.fn.lineno) if own_file else None
-    for node in walk(tree):
-        if type(node) is not ast.Call:
-            continue
+    for node in calls(tree):  # the file's calls, found once for every helper asked of it
         func = node.func
         if acting.owner is None:
             # a function's calls in its own file are beside its finding already (GroupViT's labels call such a

@@ -25,7 +25,7 @@ import ast
 import re
 from dataclasses import replace
 
-from ..astwalk import walk
+from ..astwalk import calls, statements, walk
 from ..scope import classify
 from .acting_helpers import acting_helper, calls_of, char_column as _column, code_lines
 from .helper_imports import from_helper as _from_helper, imported_names as _imported_names
@@ -182,9 +182,7 @@ def caller_places(findings: list, files, text_of, values: dict) -> list:
             # after `from pkg import utils`): the call is the same call of the helper
             modules = set() if where == rel else _module_aliases(tree, imported, where, names)
             hosted = _dataset_spans(tree) if findings[i].rule in host_rules else ()
-            for node in walk(tree):
-                if not isinstance(node, ast.Call):
-                    continue
+            for node in calls(tree):  # the file's calls in walk order, found once for every helper asked of it
                 func = node.func
                 if (isinstance(func, ast.Name) and func.id in local_names
                         or isinstance(func, ast.Attribute) and func.attr == name and isinstance(func.value, ast.Name)
@@ -274,7 +272,7 @@ def _dataset_spans(tree) -> list:
     def tail(x) -> str:
         x = x.value if isinstance(x, ast.Subscript) else x
         return x.attr if isinstance(x, ast.Attribute) else x.id if isinstance(x, ast.Name) else ""
-    return [(n.lineno, n.end_lineno or n.lineno) for n in walk(tree) if isinstance(n, ast.ClassDef)
+    return [(n.lineno, n.end_lineno or n.lineno) for n in statements(tree) if isinstance(n, ast.ClassDef)
             and (n.name.endswith("Dataset") or any(tail(b).endswith("Dataset") for b in n.bases))]
 
 
@@ -505,7 +503,7 @@ def _module_aliases(tree: ast.Module, imported: list, where: str, names: dict) -
     """Local names the file binds to the helper's module or to the package re-exporting it: `from pkg import mpu`,
     `import pkg.mpu as mpu`."""
     out = {local for local, original, mod in imported if _from_helper(f"{mod}.{original}", where, names)}
-    for node in walk(tree):
+    for node in statements(tree):  # imports are statements: expressions are not entered
         if isinstance(node, ast.Import):
             out.update(a.asname for a in node.names if a.asname and _from_helper(a.name, where, names))
     return out

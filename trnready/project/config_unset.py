@@ -259,21 +259,28 @@ def fold_config_into_code(findings: list, files: list, summaries: list) -> list:
 
     settings: dict = {}  # (config rel, line, rule) -> keys
     readers: dict = {}  # key -> [(python rel, first, last)]
+    # The config modules' settings first: with none (most projects) no other summary is unpacked for this step
+    # (every summary was unpacked here before, the first unpacking of most of them on a warm re-scan). Unpacking
+    # is pure (a summary of the wrong shape raises StaleSummary in whichever step unpacks it first).
+    # Python config modules only (mmcv style): their keys reach nothing but the code that reads `cfg.get(K)`; a
+    # YAML recipe's setting may be read by a framework as well and stays its own finding (config_switches.py)
     for sf, packed in zip(files, summaries):
-        if packed is None or sf.kind == "notebook":
+        if packed is None or sf.kind != "python" or not _is_config(sf.rel):
             continue
         s = _unpack(sf.rel, packed) or {}
-        # Python config modules only (mmcv style): their keys reach nothing but the code that reads `cfg.get(K)`; a
-        # YAML recipe's setting may be read by a framework as well and stays its own finding (config_switches.py)
-        if _is_config(sf.rel) and sf.kind == "python":
-            for x in s.get("settings") or ():
-                if isinstance(x, list) and len(x) == 3 and isinstance(x[2], list):
-                    settings[(sf.rel, x[0], x[1])] = [k for k in x[2] if isinstance(k, str)]
-        if sf.kind == "python":
-            for x in s.get("switches") or ():
-                if isinstance(x, list) and len(x) == 7 and x[3] == "read" and not x[6] and "=" not in x[0]:
-                    readers.setdefault(x[0], []).append((sf.rel, x[1], x[2]))
-    if not settings or not readers:
+        for x in s.get("settings") or ():
+            if isinstance(x, list) and len(x) == 3 and isinstance(x[2], list):
+                settings[(sf.rel, x[0], x[1])] = [k for k in x[2] if isinstance(k, str)]
+    if not settings:
+        return findings
+    for sf, packed in zip(files, summaries):
+        if packed is None or sf.kind != "python":
+            continue
+        s = _unpack(sf.rel, packed) or {}
+        for x in s.get("switches") or ():
+            if isinstance(x, list) and len(x) == 7 and x[3] == "read" and not x[6] and "=" not in x[0]:
+                readers.setdefault(x[0], []).append((sf.rel, x[1], x[2]))
+    if not readers:
         return findings
     live = [f for f in findings if f.cell is None and not f.guarded and not f.suppressed]
     folds: dict = {}  # id(config finding) -> code finding

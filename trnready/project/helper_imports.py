@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from ..astwalk import walk
+from ..astwalk import statements
 
 
 def imported_names(tree: ast.Module, rel: str, names: dict, renamed: bool = False) -> list:
@@ -12,7 +12,7 @@ def imported_names(tree: ast.Module, rel: str, names: dict, renamed: bool = Fals
     renamed, [(local name, imported name, absolute module)] including `import name as other`."""
     mine = names.get(rel) or []
     out: list = []
-    for node in walk(tree):
+    for node in statements(tree):  # imports are statements: expressions are not entered
         if not isinstance(node, ast.ImportFrom):
             continue
         mods = []

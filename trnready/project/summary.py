@@ -43,7 +43,7 @@ import sys
 
 from .call_text import call_text
 from .syntax import MAX_ITEMS, _Attribute, _Name, dotted, literal_source, unconditional_nodes  # noqa: F401 (imported from here too)
-from ..astwalk import loaded_names, walk
+from ..astwalk import loaded_names, statements, walk
 
 VERSION = 37  # 35 merged in session 21; prec28b (s22): setUp-skipping test classes as skip markers; 37 (rec29b):
 # a library subclass's super().__init__ recorded as the base's construction
@@ -328,7 +328,7 @@ def _kernels(tree: ast.Module, built: dict, values: dict) -> list:
     if not found:
         return _built_at_import(tree, built)
     lines = {ln for ln, _c, _v in found}
-    defs = [node for node in walk(tree)
+    defs = [node for node in statements(tree)  # definitions are statements: expressions are not entered
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
             and any(d.lineno in lines for d in node.decorator_list)]
     # a decorator stack (`@triton.autotune` over `@triton.jit`) is one kernel
@@ -398,12 +398,13 @@ def _picked_builds(tree: ast.Module, built: dict) -> dict:
     # a pick the machine decides with a C++ build kept otherwise (`extension = CppExtension`, then `if cuda:
     # extension = CUDAExtension` and nothing else) builds on the CPU too: that module imports without CUDA
     every_run = {id(n) for n in unconditional_nodes(tree)}
-    cpp = {t.id for n in walk(tree) if type(n) is ast.Assign and (dotted(n.value) or "").endswith("CppExtension")
+    # assignments and `if`s are statements: astwalk.statements gives them in walk order without entering expressions
+    cpp = {t.id for n in statements(tree) if type(n) is ast.Assign and (dotted(n.value) or "").endswith("CppExtension")
            for t in n.targets if type(t) is ast.Name}
-    ends = {id(s) for n in walk(tree) if type(n) is ast.If and n.orelse
+    ends = {id(s) for n in statements(tree) if type(n) is ast.If and n.orelse
             and type(n.orelse[-1]) in (ast.Return, ast.Raise) for s in n.body}
     fallback: dict = {}
-    for node in walk(tree):
+    for node in statements(tree):
         if type(node) is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name:
             found = built.get((node.value.lineno, node.value.col_offset + 1))
             if found is None:

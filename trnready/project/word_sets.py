@@ -55,6 +55,10 @@ class Words:
     def bloom(self) -> WordBloom:
         return WordBloom(self._set)
 
+    def among(self, encoded) -> set:
+        """The words of the text among `encoded` (a set or dict of UTF-8 encoded pure words, `is_word`)."""
+        return self._set & (encoded.keys() if isinstance(encoded, dict) else encoded)
+
 
 class WordBloom:
     """A small lossy record of a text's words (one hash, 16 bits a word): `may(name)` is False only when the name is

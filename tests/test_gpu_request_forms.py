@@ -81,7 +81,8 @@ def test_training_config_switching_the_gpu_on(tmp_path):
         }
         """)
     assert found(tmp_path) == [
-        ("configs/SBMs_GatedGCN_PATTERN.json", 3, 16, "TRN610", "GPU switched on by a training config: `gpu.use: true`"),
+        ("configs/SBMs_GatedGCN_PATTERN.json", 3, 16, "TRN610",
+         "GPU switched on by a training config: `gpu.use: true`"),
     ]
 
 
@@ -110,5 +111,6 @@ def test_ci_matrix_container_naming_a_cuda_image(tmp_path):
     assert found(tmp_path) == [
         (".github/workflows/pr-gpu.yaml", 8, 22, "TRN603",
          "CUDA container base image: `mosaicml/pytorch:2.7.0_cu128-python3.12-ubuntu22.04`"),
-        (".github/workflows/pr-gpu.yaml", 17, 16, "TRN603", "CUDA container base image: `nvidia/cuda:12.4.1-devel-ubuntu22.04`"),
+        (".github/workflows/pr-gpu.yaml", 17, 16, "TRN603",
+         "CUDA container base image: `nvidia/cuda:12.4.1-devel-ubuntu22.04`"),
     ]

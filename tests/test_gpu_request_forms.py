@@ -1,6 +1,6 @@
 """GPU requests written in forms the launcher and config matchers did not read (session 28, recall):
 
-- a launch option pinning the run to GPU ids (`--gpu_id 0`, `--gpu_ids 0,1`), TRN610;
+- a launch option pinning the run to a GPU id (`--gpu_id 0`, beside the `--gpu_ids 0,1` already read), TRN610;
 - a GPU-count option of a launcher handed a shell variable (`deepspeed --num_gpus $gpus`), TRN610;
 - a training config switching the GPU on in a `gpu` section (`"gpu": {"use": true, "id": 0}`), TRN610;
 - a CI matrix entry's `container:` naming a CUDA image (`mosaicml/pytorch:2.7.0_cu128-...`), TRN603.
@@ -13,10 +13,11 @@ import json
 from conftest import run_cli, write
 
 
-def found(root, rules=("TRN603", "TRN610")):
+def found(root, rules=("TRN603", "TRN610"), occurrences=False):
     proc = run_cli("scan", root, "--format", "json", "--no-cache", "--exit-zero")
     assert proc.returncode == 0, proc.stderr
     out = [(f["path"], f["line"], f["column"], f["rule"], f["message"])
+           + (([o["line"] for o in f.get("occurrences") or ()],) if occurrences else ())
            for f in json.loads(proc.stdout)["findings"] if f["rule"] in rules]
     return sorted(out)
 
@@ -26,6 +27,7 @@ def test_launch_option_pinning_gpu_ids(tmp_path):
         code=main_SBMs_node_classification.py
         python $code --dataset PATTERN --gpu_id 0 --seed 41 &
         python $code --dataset PATTERN --gpu_ids=0,1 --seed 42 &
+        python $code --dataset ZINC --gpu_id 0 --seed 41 &
         python test.py --gpu-ids 2 --name faces
         python test.py --gpu_ids -1 --name cpu_run
         python test.py --gpu_id $GPU --name any
@@ -33,10 +35,11 @@ def test_launch_option_pinning_gpu_ids(tmp_path):
         echo "pass --gpu_id 0 to pin a GPU"
         python train.py --gpu_type mps --gpu 0
         """)
-    assert found(tmp_path) == [
-        ("scripts/run_all.sh", 2, 32, "TRN610", "Launch option pinning the run to GPU ids: `--gpu_id 0`"),
-        ("scripts/run_all.sh", 3, 32, "TRN610", "Launch option pinning the run to GPU ids: `--gpu_ids=0,1`"),
-        ("scripts/run_all.sh", 4, 16, "TRN610", "Launch option pinning the run to GPU ids: `--gpu-ids 2`"),
+    # launch commands are read as settings: one finding per script for the option (as for a config file), each
+    # launch line pinning GPU ids a place of it; `-1` (CPU mode), a variable and a comment or echo are not
+    assert found(tmp_path, occurrences=True) == [
+        ("scripts/run_all.sh", 2, 41, "TRN610",
+         "GPU resource request in a job, container or cluster definition: `gpu_id: 0`", [3, 4, 5]),
     ]
 
 

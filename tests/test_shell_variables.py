@@ -99,7 +99,8 @@ def test_a_variable_not_set_once_to_a_literal_is_not_put_in(tmp_path):
 
 
 def test_a_value_put_in_whose_assignment_is_reported_folds_into_it(tmp_path):
-    # GPUS_PER_NODE=8 is a GPU count by its name (TRN610); `--num_gpus $GPUS_PER_NODE` matches TRN610 only with the
-    # value put in: the same request, so the flag is a place of the assignment's finding, not a second finding
+    # GPUS_PER_NODE=8 is a GPU count by its name (TRN610); `--num_gpus $GPUS_PER_NODE` is the same request, so one
+    # finding: since session 28 the flag matches TRN610 as written (a GPU-count option handed a shell variable), and
+    # as with `--gpus $GPUS` the flag keeps the finding with the assignment, where the value is written, as its place
     script = "GPUS_PER_NODE=8\ndeepspeed --num_gpus $GPUS_PER_NODE train.py\n"
-    assert [f for f in scan(tmp_path, script) if f[1] == "TRN610"] == [(1, "TRN610", [2])]
+    assert [f for f in scan(tmp_path, script) if f[1] == "TRN610"] == [(2, "TRN610", [1])]

@@ -40,8 +40,9 @@ EXPECTED = {
     ("examples/run_sft.sh", 5, "TRN261"): [],  # TORCH_ALLOW_TF32_CUBLAS_OVERRIDE
     ("examples/run_sft.sh", 8, "TRN613"): [],  # --nproc-per-node="${NPROC_PER_NODE:-8}"
     ("scripts/demo_jobs.sh", 6, "TRN605"): [(2, "TRN610")],  # TOTAL_GPUS only sizes the job loop
-    # NGPUS=4; `--num_gpus $NGPUS` asks for the same GPUs once the value is put in (session 17): a place of it
-    ("scripts/eval_batch.sh", 3, "TRN610"): [(5, "TRN610")],
+    # NGPUS=4; `--num_gpus $NGPUS` asks for the same GPUs: one finding, at the flag (matched as written since
+    # session 28, like `--gpus $GPUS` below), the assignment its place
+    ("scripts/eval_batch.sh", 5, "TRN610"): [(3, "TRN610")],
     ("scripts/eval_batch.sh", 4, "TRN610"): [(2, "TRN610")],  # --gpus $GPUS, GPUS="[0,...,7]" its place
     # a Hydra group file is the `trainer` node: Lightning reads trainer.accelerator (not config-key-unread)
     ("training/configs/trainer/ddp.yaml", 4, "TRN242"): [],

@@ -73,7 +73,8 @@ def _stays_on_host(ctx, call) -> bool:
             return False
         scope = enclosing_function(ctx, stmt) or ctx.tree
         for n in walk(scope):
-            if _placed(n) and type(n.func.value) is ast.Name and n.func.value.id in names:
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and _placed(n) \
+                    and type(n.func.value) is ast.Name and n.func.value.id in names:
                 return False
     return True
 

@@ -32,3 +32,25 @@ def doc_starts(tokens, sep):
     # nonzero runs on the device tensor whatever happens to its result; the cast to double for NumPy stays guarded
     assert [(f[1], f[3], f[5]) for f in scan_findings(tmp_path, "--show-guarded")] == [
         (5, "TRN104", False), (6, "TRN122", True)]
+
+
+def test_a_cast_after_cpu_is_guarded_unless_moved_back(tmp_path):
+    (tmp_path / "results.py").write_text('''import torch
+
+
+def to_result(pred):
+    energy = pred["energy"].detach().cpu().to(torch.float64)
+    return float(energy.item())
+
+
+def solve(a_val, device):
+    a_cpu = a_val.cpu().double()
+    return a_cpu.to(device)
+
+
+def rescale(x):
+    return x.cpu().double().cuda()
+''')
+    # line 5: the cast runs after .cpu() and nothing moves it back; lines 10 and 15 go back to a device
+    assert [(f[1], f[3], f[5]) for f in scan_findings(tmp_path, "--show-guarded") if f[3] in ("TRN121", "TRN122")] == [
+        (5, "TRN121", True), (10, "TRN122", False), (15, "TRN122", False)]

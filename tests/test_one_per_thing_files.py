@@ -177,6 +177,37 @@ def test_uses_of_a_reported_alias_are_its_places(tmp_path):
     ]
 
 
+STATS = '''import torch
+
+_counter_dtype = torch.float64
+
+
+class Collector:
+    _counter_dtype = torch.float16
+
+    def update(self, n):
+        self.total = torch.zeros([n], dtype=_counter_dtype)
+
+    def shadow(self, n):
+        _counter_dtype = torch.double
+        return torch.zeros([n], dtype=_counter_dtype)
+
+
+def sync(n, device):
+    return torch.zeros([n], dtype=_counter_dtype, device=device)
+'''
+
+
+def test_uses_of_a_module_alias_in_methods_are_its_places(tmp_path):
+    # a method reads the module's name, not the class body's (`_counter_dtype = torch.float16` there binds a class
+    # attribute): the use at line 10 joins the module assignment; a method binding the name itself stays apart
+    assert scan(tmp_path, {"stats.py": STATS}) == [
+        ("stats.py", 3, 18, "TRN121", "float64 or complex128 dtype: `torch.float64`", [(10, 45, "TRN121"),
+                                                                                       (18, 35, "TRN121")]),
+        ("stats.py", 13, 26, "TRN121", "float64 or complex128 dtype: `torch.double`", [(14, 39, "TRN121")]),
+    ]
+
+
 HELPERS = '''import torch
 
 

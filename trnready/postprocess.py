@@ -40,8 +40,9 @@ from .scope import classify
 # the index, and an index bound to a reported data-dependent call, fold by mask; 22: a linked finding at a call
 # the helper's finding lists is that finding's place; 23: numba device functions fold into their file's kernel;
 # also 23: per-release requirement lists are guarded, release-snapshot; 24: session 24's four branches merged).
-# 25 (s25): guarded moves folded into their check; 26: reverted (labels call them look-alikes); 27: gpu-ci-files
-VERSION = 29
+# 25 (s25): guarded moves folded into their check; 26: reverted (labels call them look-alikes); 27: gpu-ci-files;
+# 30 (prec35a): uses of a module-level alias inside the methods of a class fold into the alias too
+VERSION = 30
 
 
 # ---------------------------------------------------------------- file steps

@@ -257,7 +257,10 @@ def alias_uses(tree, mine: list) -> dict:
             if type(node) is ast.Name and type(node.ctx) is ast.Load and node.id in aliases and \
                     (node.lineno, node.col_offset + 1) in at:
                 out[(node.lineno, node.col_offset + 1)] = (node.id, aliases[node.id])
-        inherited = {} if type(scope) is ast.ClassDef else aliases  # a class body's names are not the methods'
+        # A class body's own names are not its methods' (a method reads `NAME` from the enclosing function or module,
+        # never from the class body), but the names the class body inherited are: a module-level
+        # `_counter_dtype = torch.float64` read in a method of a class of the module is the same alias.
+        inherited = seen if type(scope) is ast.ClassDef else aliases
         stack += [(n, inherited) for n in nested]
     return {pos: line for pos, (name, line) in out.items() if name not in shared}
 

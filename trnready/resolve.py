@@ -9,6 +9,7 @@ from so a finding can point at the literal itself.
 from __future__ import annotations
 
 import ast
+import fnmatch
 import re
 
 from .index import _BASE_SUBMODULES, CONTAINER_TAILS, Binding, Scope, _is_super_call, _tail
@@ -157,6 +158,24 @@ def _old_torch_fallback(test: ast.expr) -> bool:
             and len(test.args) == 2 and type(test.args[1]) is ast.Constant and test.args[1].value == "accelerator")
 
 
+class IndexMakers(frozenset):
+    """The names of `index-making-calls`: a callee's last name is one when it is listed or matches a listed glob
+    (`*_nms`, `nms_*`: a project's own NMS wrappers and aliases, `keep = _box_nms(boxes, scores, t)`, `nms_func =
+    nms_normal_bev`, return the kept boxes' positions as torchvision's `nms` does)."""
+
+    globs: tuple
+
+    def __new__(cls, names=()):
+        self = super().__new__(cls, names)
+        self.globs = tuple(n for n in self if any(ch in n for ch in "*?["))
+        return self
+
+    def __contains__(self, name) -> bool:
+        if frozenset.__contains__(self, name):
+            return True
+        return isinstance(name, str) and any(fnmatch.fnmatchcase(name, g) for g in self.globs)
+
+
 class Resolver:
     def __init__(self, aliases: dict[str, str] | None = None, cuda_only_packages=(), star_names=None,
                  index_makers=()):
@@ -168,7 +187,7 @@ class Resolver:
         self._cuda_only = _availability_pattern(cuda_only_packages)
         self.factories: dict = {}  # one file's helpers (function name -> [(returned expr, Scope)]); see for_file
         # calls whose result is integer positions, never a boolean mask ([context.values] index-making-calls)
-        self.index_makers = frozenset(index_makers)
+        self.index_makers = IndexMakers(index_makers)
 
     def for_file(self, factories: dict) -> "Resolver":
         """A view for one file: its own helper table, the shared alias table and name cache."""

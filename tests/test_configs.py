@@ -49,8 +49,8 @@ SNAPSHOT = [
     ('configs/hydra/finetune.yaml', 23, 17, 'TRN283', 'NVIDIA Apex: `_target_: apex.optimizers.FusedAdam`'),
     ('configs/hydra/finetune.yaml', 26, 14, 'TRN271', 'Distributed process group on NCCL: `backend: nccl`'),
     ('configs/hydra/finetune.yaml', 32, 18, 'TRN610', 'GPU resource request in a job, container or cluster definition: `gpus_per_node: 8`'),
+    # devices: [0, 1] (line 5, TRN610) is a place of this finding: one GPU request per mapping
     ('configs/lightning/trainer.yaml', 4, 16, 'TRN242', '"cuda" device string: `accelerator: gpu`'),
-    ('configs/lightning/trainer.yaml', 5, 13, 'TRN610', 'GPU resource request in a job, container or cluster definition: `devices: [0, 1]`'),
     ('configs/lightning/trainer.yaml', 6, 14, 'TRN254', 'float16 mixed precision switched on by a training setting or launch flag: `precision: 16-mixed`'),
     ('configs/lightning1/trainer_gpu.yaml', 2, 7, 'TRN610', 'GPU resource request in a job, container or cluster definition: `gpus: 4`'),
     ('configs/lightning1/trainer_gpu.yaml', 4, 12, 'TRN254', 'float16 mixed precision switched on by a training setting or launch flag: `precision: 16`'),

@@ -49,6 +49,7 @@ def test_file_name_words_input_devices_and_host_functions():
         ("lab/models/vit.py", 19, 12, "TRN191", INTERP, True),  # called only from _load_weights
         ("lab/models/vit.py", 24, 16, "TRN191", INTERP, False),  # use_checkpoint is a switch of the forward
         ("lab/models/vit.py", 28, 12, "TRN191", INTERP, False),  # gradient_checkpointing too
+        ("lab/models/vit.py", 32, 12, "TRN191", INTERP, True),  # checkpoint_model: MAE's interpolate_pos_embed
         # a transform that follows its input's device moves nothing to a device
         ("lab/transforms/blur.py", 5, 70, "TRN121", f64, True),
         ("lab/transforms/blur.py", 6, 12, "TRN104", mask, True),

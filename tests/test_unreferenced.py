@@ -320,3 +320,15 @@ def test_raises_first():
                       ("def main():\n    go()\n    raise RuntimeError('done')\n", False),
                       ("class main:\n    pass\n", False)]:
         assert _raises_first(src, 0, len(src)) is want, src
+
+
+def test_a_repository_imported_under_its_own_folder_name(tmp_path):
+    # mae_st's scripts import `from mae_st.engine_pretrain import train_one_epoch`: the head is the scanned folder
+    # itself (run from the folder above it), not a library, so the function is named and stays reported
+    root = tmp_path / "mae_proj"
+    root.mkdir()
+    (root / "engine.py").write_text("import torch\n\n\ndef train_one_epoch(x):\n    return x.cuda()\n\n\n"
+                                    "def unused(x):\n    return x.cuda()\n")
+    (root / "main.py").write_text("from mae_proj.engine import train_one_epoch\n\n"
+                                  "if __name__ == '__main__':\n    train_one_epoch(1)\n")
+    assert findings(root) == [("engine.py", 5, "TRN241", ""), ("engine.py", 9, "TRN241", DEAD)]

@@ -437,6 +437,11 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
 
             report.findings = guard_broken_imports(report.findings, root, _values_of(engine),
                                                    _text_by_rel(files, config.max_file_size))
+            # Test files the project's own pytest configuration never collects (`addopts = --ignore=tests/old`).
+            from .project.uncollected_tests import guard_uncollected_tests
+
+            report.findings = guard_uncollected_tests(report.findings, files, root,
+                                                      _text_by_rel(files, config.max_file_size))
             # Modules of a package that only define things and that no file imports.
             from .project.unimported import guard_unimported
 

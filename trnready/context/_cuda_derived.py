@@ -108,6 +108,51 @@ def device_count_bounds(ctx, backends: frozenset) -> dict:
             if key not in params and ("." not in key or key.rsplit(".", 1)[1] not in options)}
 
 
+def query_fallbacks(ctx) -> dict:
+    """name -> the integer a name holds on Neuron when it is bound once in a `try:` from a query of the current CUDA
+    device (`cuda-device-queries`: `torch.cuda.get_device_capability()`, which raises without CUDA) and in every
+    handler to a non-negative integer literal: ColossalAI's `try: cuda_arch = int("".join(str(i) for i in
+    torch.cuda.get_device_capability()))` / `except: cuda_arch = 0`. On Neuron the query raises and the handler's
+    value is the one the program sees, so `cuda_arch >= 89` is False there and `cuda_arch < 89` True. A name bound
+    anywhere else in the file (or in more than one such `try`) is not judged."""
+    queries = tuple(ctx.values.get("cuda-device-queries", ()))
+    if not queries or not any(ctx.may_name(q) for q in queries):
+        return {}
+
+    def queried(v) -> bool:
+        for n in ast.walk(v):
+            if type(n) is ast.Call:
+                name = dotted(n.func)
+                if name.rsplit(".", 1)[-1] in queries and ".cuda." in "." + name:
+                    return True
+        return False
+    found: dict = {}
+    binds: dict = {}
+    for st in ctx.statements():
+        if type(st) in (ast.Assign, ast.AnnAssign, ast.AugAssign):
+            for t in (st.targets if type(st) is ast.Assign else [st.target]):
+                for n in ast.walk(t):
+                    if type(n) is ast.Name:
+                        binds[n.id] = binds.get(n.id, 0) + 1
+        if type(st) is not ast.Try or not st.handlers:
+            continue
+        tried = [(b.targets[0].id, b) for b in st.body if isinstance(b, ast.Assign) and len(b.targets) == 1
+                 and isinstance(b.targets[0], ast.Name) and queried(b.value)]
+        for name, b in tried:
+            values: set = set()
+            for h in st.handlers:
+                got = [x.value for x in h.body if type(x) is ast.Assign and len(x.targets) == 1
+                       and type(x.targets[0]) is ast.Name and x.targets[0].id == name]
+                values.update(v.value if type(v) is ast.Constant and type(v.value) is int and v.value >= 0 else -1
+                              for v in got)
+                if not got:
+                    values.add(-1)
+            if len(values) == 1 and -1 not in values:
+                found.setdefault(name, []).append(values.pop())
+    # one try/except binding it: two statements (the query and the fallback)
+    return {k: v[0] for k, v in found.items() if len(v) == 1 and binds.get(k) == 2}
+
+
 def unreached_flag_assigns(stmts, never, always) -> set:
     """ids of the assignments that sit directly in an arm a Neuron machine never takes: the body of `if <test>:`
     when `never(test)`, the `else` when `always(test)` (`if t > self.cpu_cache_length and lqs.is_cuda:

@@ -10,7 +10,7 @@ from ._test_skips import (SkipNames, calls_base_method, helper_spans, runs_as_te
                           skip_names, skipped_classes, uncalled_main, unrun_module_imports)
 from ._test_switches import is_method, off_value, passed, switch_params, unknown
 from ._xla_flags import absent_packages, xla_switch_words
-from ._cuda_derived import (count_key, cuda_build_probe, device_count_bounds, pinned_cuda_devices,
+from ._cuda_derived import (count_key, cuda_build_probe, device_count_bounds, pinned_cuda_devices, query_fallbacks,
                             unreached_flag_assigns)
 from .base import blocks_of, dotted, enclosing_function, expressions, predicate
 from ..astwalk import walk
@@ -987,7 +987,7 @@ class _Spans:
                 self.conds.func_defs.setdefault(d.name, []).append(d)
         ctx = self.ctx
         self.conds.probe = lambda call: cuda_build_probe(ctx, call)
-        self.conds.counts = device_count_bounds(ctx, self.conds.backends)
+        self.conds.counts = {**device_count_bounds(ctx, self.conds.backends), **query_fallbacks(ctx)}
         self.conds.pinned = pinned_cuda_devices(ctx)
         # an assignment in an arm Neuron never takes is not one of a flag's values there (_cuda_derived.py)
         self.conds.unreached |= unreached_flag_assigns(ctx.statements(), self.conds.never, self.conds.always)

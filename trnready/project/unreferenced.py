@@ -243,11 +243,14 @@ def guard_unreferenced(findings: list, files, root, values: dict, max_bytes=None
     if _partial_scan(root):
         return findings
     packages = _declared_packages(root)
-    memo = StepMemo(cache, f"{REASON}\0{','.join(sorted(packages))}")
+    # A repository imported under its own folder's name (mae_st's `from mae_st.engine_pretrain import
+    # train_one_epoch`, run from the folder above it or from a monorepo): that head is the project's, not a library.
+    itself = frozenset({root.resolve().name}) if root.resolve().name.isidentifier() else frozenset()
+    memo = StepMemo(cache, f"{REASON}\0{','.join(sorted(packages))}\0{','.join(itself)}")
     key = _key(memo, files, digests)
     got = memo.get(key)
     if not (isinstance(got, list) and all(isinstance(g, list) and len(g) == 4 for g in got)):
-        got = _decide(todo, files, packages, values, _reader(max_bytes), classify, cache)
+        got = _decide(todo, files, packages, values, _reader(max_bytes), classify, cache, itself)
         memo.put(key, got)
     if not got:
         return findings
@@ -291,7 +294,7 @@ MAX_HOLDER_DEPTH = 3
 MAX_HOLDERS = 256
 
 
-def _decide(todo, files, packages, values, read_text, classify, cache=None) -> list:
+def _decide(todo, files, packages, values, read_text, classify, cache=None, itself=frozenset()) -> list:
     entry = frozenset(str(e).lower() for e in values.get("entry-function-names", ()))
     words = [str(w) for w in values.get("dynamic-lookup-words", ())]
     py = {sf.rel: sf for sf in files if sf.kind == "python"}
@@ -371,7 +374,7 @@ def _decide(todo, files, packages, values, read_text, classify, cache=None) -> l
                 places.setdefault(key, set()).add(got[1])
     if not held:
         return []
-    own = project_names(files)
+    own = project_names(files) | itself
     views: dict = {}  # rel -> what the first `_mentioned` kept of the file (`_FileView`)
     resolve = _resolver(py)
     setup = frozenset(values.get("module-setup-calls", ()))

@@ -390,6 +390,37 @@ def container_packages(entries: list[Entry], lines: list[str], engine, em: Emitt
     emit_deps(deps, lines, engine, em, uncommented(text))
 
 
+def one_request_per_mapping(findings: list, entries: list[Entry], values: dict) -> list:
+    """One GPU request per mapping of a training config: a finding of `one-per-mapping-rules` (a count, `devices:
+    2`) folds into the first finding of its category in the same mapping (the trainer's `accelerator: 'gpu'`, or
+    another count), whose places it joins: the keys are one request, changed together (`accelerator: neuron`).
+    Keys of different mappings (two trainers, a launcher and a trainer) stay apart."""
+    rules = set(values.get("one-per-mapping-rules", ()))
+    if not rules or not any(f.rule in rules for f in findings):
+        return findings
+    parent = {e.line: e.path[:-1] for e in entries if e.value is not None and e.path}
+
+    def key(f):
+        where = parent.get(f.line)
+        return None if where is None or f.guarded or f.suppressed else (f.category, f.cell, where)
+    ordered = sorted(findings, key=lambda f: (f.line, f.column))
+    first: dict = {}
+    for i, f in enumerate(ordered):
+        k = key(f)
+        if k is not None:
+            first.setdefault(k, i)
+    out = list(ordered)
+    dropped = set()
+    for i, f in enumerate(ordered):
+        k = key(f)
+        if f.rule not in rules or k is None or first[k] == i:
+            continue
+        j = first[k]
+        out[j] = replace(out[j], occurrences=out[j].occurrences + ((f.line, f.column, f.rule),))
+        dropped.add(i)
+    return [f for i, f in enumerate(out) if i not in dropped]
+
+
 def read(ctx: FileContext) -> ReadResult:
     base = line_reader.read(ctx)
     if not base.sources:  # skipped by the line reader (issue forms, oversized JSON data)
@@ -416,6 +447,10 @@ def read(ctx: FileContext) -> ReadResult:
     if role == "config" and DS_KEYS & {k.lower() for k in top_keys(entries)}:
         # keys only the DeepSpeed engine gives a meaning (`optimizer.type: Adam` is its fused CUDA Adam there)
         setting_findings(entries, "deepspeed", lines, ctx.engine, em, ctx.rel, settings, node)
+    em.out = one_request_per_mapping(base.findings + em.out, entries, ctx.engine.catalogue.context_values) \
+        if role == "config" else em.out
+    if role == "config":
+        base.findings = []
     summary = None
     if role == "container":
         container_packages(entries, lines, ctx.engine, em, ctx.text)

@@ -26,3 +26,7 @@ class Block(torch.nn.Module):
 
 def run(x, gradient_checkpointing):
     return F.interpolate(x, scale_factor=2, mode="bilinear")
+
+
+def interpolate_pos_embed_mae(model, checkpoint_model):
+    return F.interpolate(checkpoint_model["pos_embed"], size=(4, 4), mode="bicubic")

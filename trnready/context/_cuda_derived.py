@@ -136,9 +136,9 @@ def query_fallbacks(ctx) -> dict:
                         binds[n.id] = binds.get(n.id, 0) + 1
         if type(st) is not ast.Try or not st.handlers:
             continue
-        tried = [(b.targets[0].id, b) for b in st.body if isinstance(b, ast.Assign) and len(b.targets) == 1
+        tried = [b.targets[0].id for b in st.body if isinstance(b, ast.Assign) and len(b.targets) == 1
                  and isinstance(b.targets[0], ast.Name) and queried(b.value)]
-        for name, b in tried:
+        for name in tried:
             values: set = set()
             for h in st.handlers:
                 got = [x.value for x in h.body if type(x) is ast.Assign and len(x.targets) == 1

@@ -12,6 +12,7 @@ def test_positions_reaching_the_index_are_dropped_and_masks_stay():
     assert got == [
         ("heads.py", 10, 16, "TRN104", MASK),  # the boolean keep of the score threshold
         ("heads.py", 27, 12, "TRN104", MASK),  # the NMS positions reach only from one arm
+        ("heads.py", 35, 18, "TRN104", MASK),  # a three-argument torch.where picks values: still a boolean mask
     ]
 
 
@@ -21,4 +22,4 @@ def test_without_the_positions_every_index_is_a_mask(tmp_path):
     text = text.replace("keep = _box_nms(boxes, score, thresh)", "keep = score > thresh")
     (tmp_path / "heads.py").write_text(text)
     got = [line for _, line, _, rule, _, _ in scan_findings(tmp_path) if rule == "TRN104"]
-    assert got == [10, 20, 27]  # line 13 indexes with the same `keep` as line 10: one mask per function, folded
+    assert got == [10, 20, 27, 35]  # line 13 indexes with the same `keep` as line 10: one mask per function, folded

@@ -32,7 +32,12 @@ def _positions(ctx, fn, name: str, use, depth: int = 0) -> bool:
             return depth < _MAX_DEPTH and type(value.slice) is ast.Slice and \
                 _positions(ctx, fn, name, value.value, depth + 1)
         value = value.value
-    return type(value) is ast.Call and tail_of(value.func) in ctx.resolver.index_makers
+    if type(value) is not ast.Call:
+        return False
+    tail = tail_of(value.func)
+    if tail == "where" and len(value.args) + len(value.keywords) > 1:
+        return False  # `torch.where(cond, mask, other)` picks values: a boolean mask stays one (Uni-Core)
+    return tail in ctx.resolver.index_makers
 
 
 @predicate("reaching-positions", kinds=("subscript",))

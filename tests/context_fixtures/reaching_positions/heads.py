@@ -25,3 +25,12 @@ def branch_only(bbox, scores, flag):
     if flag:
         keep = nms_normal_bev(bbox, scores, 0.5)
     return bbox[keep]
+
+
+def masked_targets(sample, pad):
+    masked_tokens = sample["target"].ne(pad)
+    masked_tokens = torch.where(masked_tokens.any(), masked_tokens, masked_tokens.new([True]))
+    target = sample["target"]
+    if masked_tokens is not None:
+        target = target[masked_tokens]
+    return target

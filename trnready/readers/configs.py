@@ -447,10 +447,9 @@ def read(ctx: FileContext) -> ReadResult:
     if role == "config" and DS_KEYS & {k.lower() for k in top_keys(entries)}:
         # keys only the DeepSpeed engine gives a meaning (`optimizer.type: Adam` is its fused CUDA Adam there)
         setting_findings(entries, "deepspeed", lines, ctx.engine, em, ctx.rel, settings, node)
-    em.out = one_request_per_mapping(base.findings + em.out, entries, ctx.engine.catalogue.context_values) \
-        if role == "config" else em.out
-    if role == "config":
-        base.findings = []
+    if role == "config":  # a trainer's `accelerator: gpu` and `devices: 2` are one request
+        base.findings, em.out = [], one_request_per_mapping(base.findings + em.out, entries,
+                                                            ctx.engine.catalogue.context_values)
     summary = None
     if role == "container":
         container_packages(entries, lines, ctx.engine, em, ctx.text)

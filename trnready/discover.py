@@ -45,6 +45,16 @@ _CODE_KINDS = {"python": ("Python file", "Python files"), "notebook": ("notebook
 _SUBPACKAGE = "subpackage"
 
 
+def _gitignore_syntax(pathspec) -> str:
+    """The name pathspec gives .gitignore syntax: `gitignore` since 1.0, where the older `gitwildmatch` (the
+    only name before 1.0) warns that it is deprecated. Both read patterns the same way."""
+    try:
+        pathspec.util.lookup_pattern("gitignore")
+    except LookupError:  # pathspec 0.x raises KeyError, a LookupError
+        return "gitwildmatch"
+    return "gitignore"
+
+
 @dataclass(frozen=True)
 class SourceFile:
     path: Path  # as found on disk
@@ -201,7 +211,7 @@ class Discoverer:
                 with open(gi, encoding="utf-8", errors="replace") as fh:
                     import pathspec  # only when a .gitignore exists: the import alone costs ~30 ms
 
-                    spec = pathspec.PathSpec.from_lines("gitwildmatch", fh)
+                    spec = pathspec.PathSpec.from_lines(_gitignore_syntax(pathspec), fh)
                 ignores = ignores + [(directory, spec)]
             except OSError:
                 pass

@@ -26,3 +26,29 @@ def test_prototypes_of_kernels_defined_in_the_file():
     text = ("__global__ void a(float* x);\n__global__ void elsewhere(float* x);\n"
             "__global__ void a(float* x) {\n}\n// __global__ void a(float* x);\n")
     assert kernel_prototypes(text) == [1]
+
+
+def test_toml_entries_keep_table_paths_values_and_columns():
+    from trnready.readers.toml_configs import toml_entries
+
+    text = ('seed = 0\ndevice = "cuda:1"  # the run\n\n[model_params.rtdl_params]\nd_layers = [\n    256,\n]\n'
+            'dropout = 0.0\n["train".main]\nlr = 0.001\n')
+    values = [(e.keys, e.value, e.line, e.col) for e in toml_entries(text) if e.value is not None]
+    assert values == [(("seed",), "0", 1, 8), (("device",), "cuda:1", 2, 11),
+                      (("model_params", "rtdl_params", "dropout"), "0.0", 8, 11),
+                      (("train", "main", "lr"), "0.001", 10, 6)]
+    keys = [e.keys for e in toml_entries(text) if e.value is None]
+    assert ("model_params", "rtdl_params", "d_layers") in keys and ("seed",) in keys
+
+
+def test_a_toml_run_config_is_read_by_its_keys_and_tool_settings_are_not(tmp_path):
+    from conftest import scan_findings
+
+    (tmp_path / "exp").mkdir()
+    (tmp_path / "exp" / "config.toml").write_text(
+        'seed = 0\nparent_dir = "exp/check"\ndevice = "cuda:1"\n\n[train.main]\nlr = 0.001\nbatch_size = 4096\n')
+    # a tool's settings file holding a `device` key but no other training key: not a config
+    (tmp_path / "tool.toml").write_text('[tool]\ndevice = "cuda"\n')
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\nrequires-python = ">=3.12"\n')
+    assert [(f[0], f[1], f[2], f[3]) for f in scan_findings(tmp_path, "--show-guarded")] == [
+        ("exp/config.toml", 3, 11, "TRN242")]

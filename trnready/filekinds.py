@@ -65,6 +65,9 @@ KINDS: tuple[FileKind, ...] = (
     FileKind("yaml", "shell/yaml", "configs", ("*.yml", "*.yaml"), HASH),  # lines, then training configs / CI
     # INI training defaults (prefigure's `defaults.ini`): read by their keys when they are a training config
     FileKind("ini", "shell/yaml", "ini_configs", ("*.ini",), HASH),
+    # TOML run configs (`exp/adult/config.toml`): read by their keys when they are a training config; pyproject.toml
+    # and pixi.toml matched above as manifests first
+    FileKind("toml", "shell/yaml", "toml_configs", ("*.toml",), HASH),
     # Batch job scripts are shell scripts whatever the scheduler: Slurm (.sbatch / .slurm), PBS / Torque (.pbs), LSF (.lsf)
     FileKind("shell", "shell/yaml", "launch_args", ("*.sh", "*.bash", "*.sbatch", "*.slurm", "*.pbs", "*.lsf"), HASH),
     FileKind("env", "shell/yaml", "lines", (".env", ".envrc", "*.env", ".env.*"), HASH),

@@ -681,3 +681,30 @@ def test_an_option_default_in_a_file_importing_the_library_adds_no_second_librar
         "try:\n    from apex import amp\nexcept ImportError:\n    amp = None\n\n\n"
         "def restore(state, config):\n    if config.amp_level != \"O0\":\n        amp.load_state_dict(state[\"amp\"])\n")
     assert [(p, ln, r) for p, ln, _, r, _ in _switches(tmp_path)] == [("train.py", 11, "TRN256")]
+
+
+TRAINER = """import argparse
+
+import torch
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--half", action="store_true")
+parser.add_argument("--bf16", action="store_true")
+args = parser.parse_args()
+if args.half or args.bf16:
+    amp_dtype = torch.float16 if args.half else torch.bfloat16
+    if amp_dtype == torch.float16:
+        scaler = torch.cuda.amp.GradScaler()
+"""
+
+
+def test_a_bf16_flag_never_switches_on_loss_scaling(tmp_path):
+    # the Hugging Face Trainer's shape: the scaler sits under `half or bf16` but is built for float16 only; the
+    # `--half` launcher turns it on, the `--bf16` one does not
+    (tmp_path / "train.py").write_text(TRAINER)
+    (tmp_path / "run_half.sh").write_text("python train.py --half\n")
+    (tmp_path / "run_bf16.sh").write_text("python train.py --bf16\n")
+    proc = run_cli("scan", ".", "--format", "json", "--no-cache", "--no-config", cwd=tmp_path)
+    got = [(f["path"], f["line"], f["rule"], f["message"].split(" (")[0])
+           for f in json.loads(proc.stdout)["findings"] if f["path"].endswith(".sh")]
+    assert got == [("run_half.sh", 1, "TRN251", "`--half` turns on train.py:12")]

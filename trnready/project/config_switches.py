@@ -94,6 +94,8 @@ def switched_findings(findings: list, files: list, summaries: list, engine, cach
 
     generic = {norm(k) for k in values.get("config-switch-generic-keys", ())}
     any_words = set(values.get("config-switch-any-category-words", ()))
+    bf16_words = set(values.get("bf16-key-words", ()))
+    scaling_words = tuple(values.get("loss-scaling-words", ()))
     # (config rel, line) -> the categories already reported on that line: one finding per category per line
     present: dict = {}
     for f in findings:
@@ -141,6 +143,8 @@ def switched_findings(findings: list, files: list, summaries: list, engine, cach
                     continue
                 if _writes_key(f, key_name(key), cond):
                     continue
+                if _bf16_loss_scaling(key, f, bf16_words, scaling_words):
+                    continue
                 if "!=" in key and not _key_names_feature(key, f, rules.get(f.rule)):
                     continue
                 for sf, line, col, end_col, shown in settings:
@@ -181,6 +185,19 @@ def switched_findings(findings: list, files: list, summaries: list, engine, cach
     from .report import _suppressed
 
     return _one_per_rule(_suppressed(out, lines_of, engine))
+
+
+def _bf16_loss_scaling(key: str, f, bf16_words: set, scaling_words: tuple) -> bool:
+    """`--bf16` never turns on loss scaling: a GradScaler exists for float16's narrow exponent range, and every
+    trainer builds one for fp16 only (the Hugging Face Trainer's `do_grad_scaling = amp_dtype == torch.float16`
+    under `if args.fp16 or args.bf16:`). A key with a word of `bf16-key-words` is no switch of a finding whose code
+    or message names one of `loss-scaling-words`."""
+    from .config_keys import key_name, norm
+
+    if not bf16_words or not bf16_words & set(norm(key_name(key)).split("_")):
+        return False
+    text = f"{f.snippet} {f.message}"
+    return any(w in text for w in scaling_words)
 
 
 def _key_names_feature(key: str, f, rule) -> bool:

@@ -24,3 +24,19 @@ def test_exit_puts_back_what_enter_saved():
         ("context.py", 34, 5, "TRN261", FLAG.format("allow_tf32"), False),
         ("context.py", 38, 5, "TRN261", FLAG.format("allow_tf32"), False),  # the name does not start with a reset word
     ]
+
+
+
+def test_a_value_saved_from_a_namesake_setting_is_put_back_to_the_pair():
+    # tf32_pair.py: line 5 saves the matmul TF32 switch, lines 6-7 turn both off (one finding per function, line 7
+    # its occurrence), lines 9-10 write the saved value back to both and are no place of it; line 15 writes a
+    # parameter of another function and stays
+    import json
+
+    from conftest import run_cli
+
+    proc = run_cli("scan", str(CONTEXT_FIXTURES / "setting_restore_pair"), "--format", "json", "--no-cache",
+                   "--select", "TRN261")
+    got = [(f["line"], f["column"], f["rule"], [o["line"] for o in f.get("occurrences", ())])
+           for f in json.loads(proc.stdout)["findings"]]
+    assert got == [(6, 5, "TRN261", [7]), (15, 5, "TRN261", [])]

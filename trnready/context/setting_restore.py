@@ -60,6 +60,26 @@ def setting_restore(ctx, hit) -> bool:
     if not written:
         return False
     saved = dotted(stmt.value)
-    if saved and saved in _saved_names(ctx, written):
+    if saved and (saved in _saved_names(ctx, written) or saved in _saved_from_namesake(ctx, stmt, written)):
         return True
     return _paired_reset(ctx, stmt, written)
+
+
+def _saved_from_namesake(ctx, stmt, written: str) -> set:
+    """Names saved, in the same function, from another setting of the same last name: BEVFormer saves
+    `allow_tf32 = torch.backends.cuda.matmul.allow_tf32`, turns both TF32 switches off, and writes the saved value
+    back to both (`torch.backends.cudnn.allow_tf32 = allow_tf32`). The second write puts back the pair the function
+    switched off; the change is reported where it is made."""
+    last = written.rsplit(".", 1)[-1]
+    if last == written:
+        return set()
+    fn = enclosing_function(ctx, stmt)
+    if fn is None:
+        return set()
+    out = set()
+    for st in ast.walk(fn):
+        if type(st) is ast.Assign and st.lineno < stmt.lineno:
+            src = dotted(st.value)
+            if src and src != written and "." in src and src.rsplit(".", 1)[-1] == last:
+                out.update(dotted(t) for t in st.targets if dotted(t))
+    return out

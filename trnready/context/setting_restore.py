@@ -76,7 +76,7 @@ def _saved_from_namesake(ctx, stmt, written: str) -> set:
     fn = enclosing_function(ctx, stmt)
     if fn is None:
         return set()
-    out = set()
+    out: set = set()
     for st in ast.walk(fn):
         if type(st) is ast.Assign and st.lineno < stmt.lineno:
             src = dotted(st.value)

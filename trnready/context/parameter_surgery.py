@@ -1,0 +1,41 @@
+"""parameter-surgery: a data-dependent shape in a method that rebuilds the module's parameters."""
+from __future__ import annotations
+
+import ast
+
+from .base import enclosing_function, predicate
+
+_PARAMETER = frozenset({"Parameter"})
+
+
+def _rebuilds_parameters(fn) -> bool:
+    """The function assigns a new `Parameter(...)` to an attribute (`self.weight = nn.Parameter(w[keep])`) or
+    writes an attribute's `.data` (`self.weight.data = w.mul(mask)`)."""
+    for st in ast.walk(fn):
+        if type(st) is not ast.Assign:
+            continue
+        for t in st.targets:
+            if type(t) is not ast.Attribute:
+                continue
+            if t.attr == "data" and type(t.value) is ast.Attribute:
+                return True
+            v = st.value
+            if type(v) is ast.Call:
+                f = v.func
+                name = f.attr if type(f) is ast.Attribute else f.id if type(f) is ast.Name else ""
+                if name in _PARAMETER:
+                    return True
+    return False
+
+
+@predicate("parameter-surgery", kinds=("call", "method", "subscript"), effect="guard")
+def parameter_surgery(ctx, hit) -> bool:
+    """A data-dependent shape (`torch.where(~z.eq(0))[0]`, `w[mask]`, `nonzero()`) in a method, other than
+    `__init__`, that rebuilds the module's parameters: it assigns a new `Parameter(...)` to an attribute or writes
+    an attribute's `.data` (LLM-Shearing's `prune_params`, which keeps the rows a learned mask left and shrinks each
+    layer). Such a method reshapes the model once, eagerly, between training phases or when a checkpoint is
+    converted; no compiled graph holds the size it computes. Only the `dynamic-shapes` category is guarded."""
+    if hit.rule.category != "dynamic-shapes":
+        return False
+    fn = enclosing_function(ctx, hit.node)
+    return fn is not None and fn.name != "__init__" and _rebuilds_parameters(fn)

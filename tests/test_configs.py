@@ -121,7 +121,6 @@ SNAPSHOT = [
     ('launch/train.lsf', 3, 7, 'TRN610', 'LSF GPU request: `-gpu "num=4:j_exclusive=yes"` (reserves GPUs of the execution host)'),
     ('launch/train.lsf', 5, 13, 'TRN610', 'LSF GPU request: `-gpu num=1` (reserves GPUs of the execution host)'),
     ('launch/train_ppo_ray.sh', 6, 4, 'TRN610', 'GPU resource request in a job, container or cluster definition: `--ref.num_gpus_per_node 8`'),
-    ('launch/train_ppo_ray.sh', 7, 4, 'TRN610', 'GPU resource request in a job, container or cluster definition: `--actor.num_gpus_per_node 8`'),
     ('launch/train_ppo_ray.sh', 9, 24, 'TRN271', 'Distributed process group on NCCL: `nccl`'),
     ('recipes/accelerate/zero3.yaml', 8, 19, 'TRN287', 'DeepSpeed: `distributed_type: DEEPSPEED`'),
     ('recipes/accelerate/zero3.yaml', 12, 18, 'TRN254', 'float16 mixed precision switched on by a training setting or launch flag: `mixed_precision: fp16`'),

@@ -104,3 +104,19 @@ def test_a_value_put_in_whose_assignment_is_reported_folds_into_it(tmp_path):
     # as with `--gpus $GPUS` the flag keeps the finding with the assignment, where the value is written, as its place
     script = "GPUS_PER_NODE=8\ndeepspeed --num_gpus $GPUS_PER_NODE train.py\n"
     assert [f for f in scan(tmp_path, script) if f[1] == "TRN610"] == [(2, "TRN610", [1])]
+
+
+def test_one_gpu_request_per_command_and_per_directive_block(tmp_path):
+    import json
+
+    from conftest import run_cli
+
+    (tmp_path / "job.sh").write_text("#!/bin/bash\n#SBATCH --gres=gpu:4\n#SBATCH --constraint=a100\n#SBATCH --time=1:00\n\n"
+                                     "sbatch --gres=gpu:1 \\\n    --constraint gpu80 \\\n    run.sh\n"
+                                     "srun --gres=gpu:2 python train.py\n")
+    proc = run_cli("scan", ".", "--format", "json", "--no-cache", "--no-config", cwd=tmp_path)
+    got = [(f["line"], f["column"], f["rule"], [o["line"] for o in f.get("occurrences", ())])
+           for f in json.loads(proc.stdout)["findings"]]
+    # the directive block (lines 2-3) and the continued sbatch command (lines 6-7) are one request each; the srun
+    # on line 9 is another command
+    assert got == [(2, 9, "TRN610", [3]), (6, 8, "TRN610", [7]), (9, 6, "TRN610", [])]

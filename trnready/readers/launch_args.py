@@ -179,6 +179,8 @@ def _read(ctx: FileContext) -> ReadResult:
     result = line_reader.read(ctx)
     if not result.sources:
         return result
+    result.findings = one_request_per_command(result.findings, ctx.text.splitlines(),
+                                              ctx.engine.catalogue.context_values)
     if "-c" in ctx.text and "python" in ctx.text:  # `python -c '...'`: Python run by the script
         from .inline_python import inline_python_findings
 
@@ -255,3 +257,45 @@ def one_per_rule(findings: list) -> list:
         else:
             kept[f.rule] = f
     return sorted(kept.values(), key=lambda f: (f.line, f.column))
+
+
+_SBATCH = re.compile(r"^\s*#\s*(?:SBATCH|PBS|BSUB)\b")
+
+
+def _command_of_lines(lines: list[str]) -> list[int]:
+    """A number per line (0-based index) naming the request it belongs to: the lines of one command joined by
+    `\\` continuations share one, and so does a run of consecutive scheduler directives (`#SBATCH ...`)."""
+    out: list[int] = []
+    cmd = 0
+    prev_continues = prev_directive = False
+    for text in lines:
+        directive = bool(_SBATCH.match(text))
+        if not (prev_continues or (directive and prev_directive)):
+            cmd += 1
+        out.append(cmd)
+        prev_continues = text.rstrip().endswith("\\")
+        prev_directive = directive
+    return out
+
+
+def one_request_per_command(findings: list, lines: list[str], values: dict) -> list:
+    """One GPU request per command: findings of `one-per-mapping-rules` on the lines of one command (`sbatch
+    --gres=gpu:a100:1 \\` then `--constraint gpu80` on its continuation line) or of one block of scheduler
+    directives (`#SBATCH --gres=gpu:4` and `#SBATCH --constraint=a100`) fold into the first, whose places they join:
+    the flags ask for one allocation and change together. Requests of separate commands stay apart."""
+    rules = set(values.get("one-per-mapping-rules", ()))
+    if not rules or sum(1 for f in findings if f.rule in rules) < 2:
+        return findings
+    command = _command_of_lines(lines)
+    first: dict = {}
+    out = sorted(findings, key=lambda f: (f.line, f.column))
+    dropped = set()
+    for i, f in enumerate(out):
+        if f.rule not in rules or f.guarded or f.suppressed or f.cell is not None or not 0 < f.line <= len(command):
+            continue
+        key = (f.rule, command[f.line - 1])
+        j = first.setdefault(key, i)
+        if j != i:
+            out[j] = replace(out[j], occurrences=(*out[j].occurrences, (f.line, f.column, f.rule)))
+            dropped.add(i)
+    return [f for i, f in enumerate(out) if i not in dropped]

@@ -318,7 +318,8 @@ def test_import_helper_called_with_a_literal_is_an_import_of_it():
     # `try_import("awq_ext")`, a project helper whose body is `importlib.import_module(module_name)` in a try: an
     # import of awq_ext, reported at the call with the library's rule; a module no rule knows (json), a helper
     # building a project module's name around the string (`f"kern.plugins.{name}"`) and a helper that only opens
-    # the string as a file name: nothing
+    # the string as a file name: nothing. Nor does `is_available("flash_attn")` (kern/ops/probe.py), a helper whose
+    # returns are all True or False: it probes, and its caller takes another path when the answer is False
     assert scan_findings(ROOT / "import_helper", "--no-config") == [
         ("kern/ops/gemm.py", 5, 16, "TRN294",
          "GPU weight-quantization libraries (AutoGPTQ, AutoAWQ, GPTQModel, ModelOpt): `awq_ext` (via "

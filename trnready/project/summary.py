@@ -947,6 +947,8 @@ def _function(fn, calls_in: list, kept: dict, callees=frozenset(), apis=frozense
             # is a sink too) or a partial of an API
             if callee is None or not (lead or callee in mine or own and callee in own):
                 continue
+            if callee.rpartition(".")[2] in _IMPORTERS and _availability_probe(fn):
+                continue
             roots = {r for r in _roots(node, callee) if r}
             used = roots - {callee}
             if used & names or roots & mine:
@@ -954,6 +956,29 @@ def _function(fn, calls_in: list, kept: dict, callees=frozenset(), apis=frozense
                 if len(src) <= MAX_TEMPLATE:
                     calls.append([node.lineno, node.col_offset, src])
     return [fn.lineno, params, defaults, calls, places]
+
+
+def _availability_probe(fn) -> bool:
+    """A function that only answers whether a module imports: its `import_module(name)` sits in a `try:`, and each
+    of its `return`s gives True or False (LMFlow's `_is_package_available`). A call of it with a literal
+    (`_is_package_available("vllm")`) imports nothing the caller uses: it probes, and a False answer takes the
+    caller's other path. A helper returning the module (`try_import`) is an import of it."""
+    tried = returns = False
+    for node in ast.walk(fn):
+        if type(node) is ast.Try:
+            tried = tried or any(type(c) is ast.Call and _importer_call(c) for st in node.body for c in ast.walk(st))
+        elif type(node) is ast.Return:
+            v = node.value
+            if type(v) is not ast.Constant or type(v.value) is not bool:
+                return False
+            returns = True
+    return tried and returns
+
+
+def _importer_call(node: ast.Call) -> bool:
+    f = node.func
+    name = f.attr if type(f) is ast.Attribute else f.id if type(f) is ast.Name else ""
+    return name in _IMPORTERS
 
 
 # The fields that name resolution across modules reads (what a module-level name is) and the project-wide

@@ -708,3 +708,16 @@ def test_a_bf16_flag_never_switches_on_loss_scaling(tmp_path):
     got = [(f["path"], f["line"], f["rule"], f["message"].split(" (")[0])
            for f in json.loads(proc.stdout)["findings"] if f["path"].endswith(".sh")]
     assert got == [("run_half.sh", 1, "TRN251", "`--half` turns on train.py:12")]
+
+
+def test_a_bf16_key_alone_in_its_condition_stays_a_switch(tmp_path):
+    # jepa: `use_bfloat16` turns on a float16 GradScaler whatever its name says
+    (tmp_path / "eval.py").write_text(
+        "import argparse\n\nimport torch\n\nparser = argparse.ArgumentParser()\n"
+        "parser.add_argument('--use_bfloat16', action='store_true')\nargs = parser.parse_args()\n"
+        "scaler = torch.cuda.amp.GradScaler() if args.use_bfloat16 else None\n")
+    (tmp_path / "run.sh").write_text("python eval.py --use_bfloat16\n")
+    proc = run_cli("scan", ".", "--format", "json", "--no-cache", "--no-config", cwd=tmp_path)
+    got = [(f["path"], f["line"], f["rule"], f["message"].split(" (")[0])
+           for f in json.loads(proc.stdout)["findings"] if f["path"].endswith(".sh")]
+    assert got == [("run.sh", 1, "TRN251", "`--use_bfloat16` turns on eval.py:8")]

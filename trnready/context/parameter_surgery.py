@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast
+import re
 
 from .base import enclosing_function, predicate
 
@@ -31,11 +32,17 @@ def _rebuilds_parameters(fn) -> bool:
 @predicate("parameter-surgery", kinds=("call", "method", "subscript"), effect="guard")
 def parameter_surgery(ctx, hit) -> bool:
     """A data-dependent shape (`torch.where(~z.eq(0))[0]`, `w[mask]`, `nonzero()`) in a method, other than
-    `__init__`, that rebuilds the module's parameters: it assigns a new `Parameter(...)` to an attribute or writes
-    an attribute's `.data` (LLM-Shearing's `prune_params`, which keeps the rows a learned mask left and shrinks each
-    layer). Such a method reshapes the model once, eagerly, between training phases or when a checkpoint is
-    converted; no compiled graph holds the size it computes. Only the `dynamic-shapes` category is guarded."""
+    `__init__`, named for pruning (a word of `parameter-surgery-words`: `prune_params`, `shrink_heads`) that rebuilds
+    the module's parameters: it assigns a new `Parameter(...)` to an attribute or writes an attribute's `.data`
+    (LLM-Shearing's `prune_params`, which keeps the rows a learned mask left and shrinks each layer). Such a method
+    reshapes the model once, eagerly, between training phases or when a checkpoint is converted; no compiled graph
+    holds the size it computes. A method of another name stays reported even when it rebuilds parameters: fast-reid's
+    `sample` does so at every step, GPTQ's `fasterquant` while it quantizes on the device. Only the `dynamic-shapes`
+    category is guarded."""
     if hit.rule.category != "dynamic-shapes":
         return False
     fn = enclosing_function(ctx, hit.node)
-    return fn is not None and fn.name != "__init__" and _rebuilds_parameters(fn)
+    if fn is None or fn.name == "__init__":
+        return False
+    words = set(re.findall(r"[a-z]+", fn.name.lower()))
+    return bool(words & set(ctx.values.get("parameter-surgery-words", ()))) and _rebuilds_parameters(fn)

@@ -143,7 +143,7 @@ def switched_findings(findings: list, files: list, summaries: list, engine, cach
                     continue
                 if _writes_key(f, key_name(key), cond):
                     continue
-                if _bf16_loss_scaling(key, f, bf16_words, scaling_words):
+                if " or " in cond and _bf16_loss_scaling(key, f, bf16_words, scaling_words):
                     continue
                 if "!=" in key and not _key_names_feature(key, f, rules.get(f.rule)):
                     continue
@@ -188,10 +188,12 @@ def switched_findings(findings: list, files: list, summaries: list, engine, cach
 
 
 def _bf16_loss_scaling(key: str, f, bf16_words: set, scaling_words: tuple) -> bool:
-    """`--bf16` never turns on loss scaling: a GradScaler exists for float16's narrow exponent range, and every
-    trainer builds one for fp16 only (the Hugging Face Trainer's `do_grad_scaling = amp_dtype == torch.float16`
-    under `if args.fp16 or args.bf16:`). A key with a word of `bf16-key-words` is no switch of a finding whose code
-    or message names one of `loss-scaling-words`."""
+    """`--bf16` beside `--fp16` in one condition does not turn on loss scaling: a GradScaler exists for float16's
+    narrow exponent range, and a trainer testing `if args.fp16 or args.bf16:` builds one for fp16 only (the Hugging
+    Face Trainer's `do_grad_scaling = amp_dtype == torch.float16`). In a condition written as an `or` (checked by
+    the caller), a key with a word of `bf16-key-words` is no switch of a finding whose code or message names one of
+    `loss-scaling-words`. A key alone in its condition stays one whatever its name: jepa's `use_bfloat16` turns on
+    float16 autocast and a GradScaler."""
     from .config_keys import key_name, norm
 
     if not bf16_words or not bf16_words & set(norm(key_name(key)).split("_")):

@@ -11,6 +11,10 @@ class PrunedNorm(nn.LayerNorm):
     def shrink(self, keep):
         self.weight.data = self.weight.data[keep.bool()]
 
+    def sample(self, targets):
+        index = torch.unique(targets[targets >= 0])
+        self.sub_weight = nn.Parameter(self.weight[index])
+
     def forward(self, x, hidden_z):
         remaining = torch.where(~hidden_z.eq(0))[0]
         return x[..., remaining]

@@ -3,15 +3,7 @@ from __future__ import annotations
 
 import ast
 
-from .base import parent_of, predicate
-
-
-def _last_name(node) -> str:
-    if type(node) is ast.Name:
-        return node.id
-    if type(node) is ast.Attribute:
-        return node.attr
-    return ""
+from .base import dotted, parent_of, predicate
 
 
 def _next_call(ctx, call, attr: str):
@@ -39,7 +31,7 @@ def scale_reciprocal(ctx, hit) -> bool:
     if type(call) is not ast.Call or type(call.func) is not ast.Attribute or call.func.attr != "double" \
             or call.args or call.keywords:
         return False
-    if not _last_name(call.func.value).lower().endswith("scale"):
+    if not (dotted(call.func.value) or "").rsplit(".", 1)[-1].lower().endswith("scale"):
         return False
     recip = _next_call(ctx, call, "reciprocal")
     return recip is not None and _next_call(ctx, recip, "float") is not None

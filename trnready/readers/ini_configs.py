@@ -49,8 +49,12 @@ def ini_entries(text: str) -> list[Entry]:
 
 
 def read(ctx: FileContext) -> ReadResult:
+    return keyed_config(ctx, ini_entries(ctx.text))
+
+
+def keyed_config(ctx: FileContext, entries: list[Entry]) -> ReadResult:
+    """The `setting` findings of a file read as keys (INI, TOML) when it is a training config by the YAML rule."""
     source = [Source(ctx.text, comments(ctx.kind))]
-    entries = ini_entries(ctx.text)
     if not entries or role_of(ctx.rel, entries) != "config":
         return ReadResult([], None, source)
     em = Emitter(ctx.rel)

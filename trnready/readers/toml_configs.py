@@ -13,11 +13,9 @@ from __future__ import annotations
 
 import re
 
-from .configs import role_of, setting_findings
-from .context import FileContext, ReadResult, Source
-from .emit import Emitter
+from .context import FileContext, ReadResult
+from .ini_configs import keyed_config
 from .outline import Entry
-from ..filekinds import comments
 
 MAX_ENTRIES = 2000
 _BARE = r"[A-Za-z0-9_-]+"
@@ -80,10 +78,4 @@ def toml_entries(text: str) -> list[Entry]:
 
 
 def read(ctx: FileContext) -> ReadResult:
-    source = [Source(ctx.text, comments(ctx.kind))]
-    entries = toml_entries(ctx.text)
-    if not entries or role_of(ctx.rel, entries) != "config":
-        return ReadResult([], None, source)
-    em = Emitter(ctx.rel)
-    setting_findings(entries, "config", ctx.text.splitlines(), ctx.engine, em, ctx.rel)
-    return ReadResult(em.out, None, source)
+    return keyed_config(ctx, toml_entries(ctx.text))

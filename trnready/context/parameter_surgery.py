@@ -4,10 +4,7 @@ from __future__ import annotations
 import ast
 import re
 
-from .base import enclosing_function, predicate
-
-_PARAMETER = frozenset({"Parameter"})
-
+from .base import dotted, enclosing_function, predicate
 
 def _rebuilds_parameters(fn) -> bool:
     """The function assigns a new `Parameter(...)` to an attribute (`self.weight = nn.Parameter(w[keep])`) or
@@ -21,11 +18,8 @@ def _rebuilds_parameters(fn) -> bool:
             if t.attr == "data" and type(t.value) is ast.Attribute:
                 return True
             v = st.value
-            if type(v) is ast.Call:
-                f = v.func
-                name = f.attr if type(f) is ast.Attribute else f.id if type(f) is ast.Name else ""
-                if name in _PARAMETER:
-                    return True
+            if type(v) is ast.Call and (dotted(v.func) or "").rpartition(".")[2] == "Parameter":
+                return True
     return False
 
 

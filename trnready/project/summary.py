@@ -966,19 +966,14 @@ def _availability_probe(fn) -> bool:
     tried = returns = False
     for node in ast.walk(fn):
         if type(node) is ast.Try:
-            tried = tried or any(type(c) is ast.Call and _importer_call(c) for st in node.body for c in ast.walk(st))
+            tried = tried or any(type(c) is ast.Call and (dotted(c.func) or "").rpartition(".")[2] in _IMPORTERS
+                                 for st in node.body for c in ast.walk(st))
         elif type(node) is ast.Return:
             v = node.value
             if type(v) is not ast.Constant or type(v.value) is not bool:
                 return False
             returns = True
     return tried and returns
-
-
-def _importer_call(node: ast.Call) -> bool:
-    f = node.func
-    name = f.attr if type(f) is ast.Attribute else f.id if type(f) is ast.Name else ""
-    return name in _IMPORTERS
 
 
 # The fields that name resolution across modules reads (what a module-level name is) and the project-wide

@@ -403,6 +403,12 @@ def one_request_per_mapping(findings: list, entries: list[Entry], values: dict) 
     def key(f):
         where = parent.get(f.line)
         return None if where is None or f.guarded or f.suppressed else (f.category, f.cell, where)
+    return fold_into_first(findings, rules, key)
+
+
+def fold_into_first(findings: list, rules: set, key) -> list:
+    """Each finding of `rules` joins, as a place, the first finding (in line order) with the same `key(f)`; a
+    finding whose key is None stays as it is. Sorted by line and column."""
     ordered = sorted(findings, key=lambda f: (f.line, f.column))
     first: dict = {}
     for i, f in enumerate(ordered):

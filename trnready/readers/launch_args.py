@@ -17,7 +17,7 @@ import re
 from dataclasses import replace
 
 from . import lines as line_reader
-from .configs import setting_findings
+from .configs import fold_into_first, setting_findings
 from .context import FileContext, ReadResult
 from .emit import Emitter
 from .outline import Entry
@@ -287,15 +287,9 @@ def one_request_per_command(findings: list, lines: list[str], values: dict) -> l
     if not rules or sum(1 for f in findings if f.rule in rules) < 2:
         return findings
     command = _command_of_lines(lines)
-    first: dict = {}
-    out = sorted(findings, key=lambda f: (f.line, f.column))
-    dropped = set()
-    for i, f in enumerate(out):
+
+    def key(f):
         if f.rule not in rules or f.guarded or f.suppressed or f.cell is not None or not 0 < f.line <= len(command):
-            continue
-        key = (f.rule, command[f.line - 1])
-        j = first.setdefault(key, i)
-        if j != i:
-            out[j] = replace(out[j], occurrences=(*out[j].occurrences, (f.line, f.column, f.rule)))
-            dropped.add(i)
-    return [f for i, f in enumerate(out) if i not in dropped]
+            return None
+        return f.rule, command[f.line - 1]
+    return fold_into_first(findings, rules, key)

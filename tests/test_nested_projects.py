@@ -36,7 +36,7 @@ def _findings(root):
 
 
 @pytest.mark.parametrize("repo", ["ci", "unused", "hubcopy", "hubnamespace", "hubimported", "copyfork", "copyexamples",
-                                  "licensedcopy", "copiedtools", "installedcopy"])
+                                  "licensedcopy", "copiedtools", "installedcopy", "installedlib"])
 def test_fixture_repositories(repo):
     assert _findings(ROOT / repo) == _annotations(ROOT / repo)
 
@@ -104,3 +104,52 @@ def test_a_hub_copy_a_launcher_names_keeps_its_packages(tmp_path):
     _write(tmp_path, "hub/lib_main/hubconf.py", "def net():\n    return None\n")
     _write(tmp_path, "train.sh", "cd hub/lib_main && python -m lib.train.loop\n")
     assert _findings(tmp_path) == {("hub/lib_main/lib/train/loop.py", 5, "TRN241", None)}
+
+
+def _installed_copy(root, licence="MIT License\n\nCopyright (c) the library authors.\n"):
+    _write(root, "LICENSE", "BSD License\n\nCopyright (c) the app authors.\n")
+    _write(root, "app/model.py", "from vendorlib.model import net\n")
+    _write(root, "env/lib/LICENSE", licence)
+    _write(root, "env/lib/setup.py", "from setuptools import setup\n\nsetup(name='vendorlib')\n")
+    _write(root, "env/lib/vendorlib/__init__.py", "")
+    _write(root, "env/lib/vendorlib/model/__init__.py", "")
+    _write(root, "env/lib/vendorlib/model/net.py", CUDA_CODE)
+    _write(root, "env/lib/vendorlib/train/__init__.py", "")
+    _write(root, "env/lib/vendorlib/train/loop.py", CUDA_CODE)
+
+
+def test_an_installed_copy_keeps_what_the_repository_reaches(tmp_path):
+    _installed_copy(tmp_path)
+    assert _findings(tmp_path) == {("env/lib/vendorlib/model/net.py", 5, "TRN241", None),
+                                   ("env/lib/vendorlib/train/loop.py", 5, "TRN241", "unused-nested-package")}
+
+
+def test_an_installed_copy_that_installs_commands_keeps_every_package(tmp_path):
+    # a console script runs modules no import shows (DGL-KE's `dglke_train`)
+    _installed_copy(tmp_path)
+    _write(tmp_path, "env/lib/setup.py", "from setuptools import setup\n\nsetup(name='vendorlib', entry_points="
+                                         "{'console_scripts': ['vtrain=vendorlib.train.loop:run']})\n")
+    assert _findings(tmp_path) == {("env/lib/vendorlib/model/net.py", 5, "TRN241", None),
+                                   ("env/lib/vendorlib/train/loop.py", 5, "TRN241", None)}
+
+
+def test_a_sub_project_under_the_root_licence_is_the_repository_own(tmp_path):
+    _installed_copy(tmp_path, licence="BSD License\n\nCopyright (c) the app authors.\n")
+    assert _findings(tmp_path) == {("env/lib/vendorlib/model/net.py", 5, "TRN241", None),
+                                   ("env/lib/vendorlib/train/loop.py", 5, "TRN241", None)}
+
+
+def test_a_module_named_outside_the_copy_is_reached(tmp_path):
+    # `python -m vendorlib.train.loop` in a launcher, or a dotted name in a config, runs the module
+    _installed_copy(tmp_path)
+    _write(tmp_path, "run.sh", "python -m vendorlib.train.loop --epochs 3\n")
+    assert _findings(tmp_path) == {("env/lib/vendorlib/model/net.py", 5, "TRN241", None),
+                                   ("env/lib/vendorlib/train/loop.py", 5, "TRN241", None)}
+
+
+def test_a_computed_import_in_a_reached_module_keeps_the_installed_copy(tmp_path):
+    _installed_copy(tmp_path)
+    _write(tmp_path, "env/lib/vendorlib/model/__init__.py", "import importlib\n\n\ndef part(name):\n"
+                                                            "    return importlib.import_module('vendorlib.' + name)\n")
+    assert _findings(tmp_path) == {("env/lib/vendorlib/model/net.py", 5, "TRN241", None),
+                                   ("env/lib/vendorlib/train/loop.py", 5, "TRN241", None)}

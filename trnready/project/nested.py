@@ -363,6 +363,11 @@ def guard_nested(findings: list, files, root, max_bytes: int, values=None) -> li
         rest = [p for p in deep if p not in reasons]
         if rest:
             reasons.update(unreached(layout, namers, unused, rest))
+        rest = [p for p in deep if p not in reasons]
+        if rest:
+            from .nested_installed import unreached_installed
+
+            reasons.update(unreached_installed(layout, namers, unused, rest))
     rest = [p for p in paths if p not in reasons]
     if rest and values:
         from .copy_folders import copy_manifests

@@ -135,8 +135,10 @@ def _imported_from_outside(layout, namers, d: str) -> bool:
     return False
 
 
-def _live_modules(layout, namers, d: str):
-    """Module paths inside `d` its scripts reach (step 2), or None when a dynamic import could reach any."""
+def _live_modules(layout, namers, d: str, seeds=None):
+    """Module paths inside `d` its scripts reach (step 2), or None when a dynamic import could reach any. seeds:
+    module paths the reach starts from instead of the copy's scripts (what the repository imports of an installed
+    copy, nested_installed.py)."""
     files = _py_files(layout, d)
     packages = {p[len(d) + 1:] for p in layout.packages if layout.under(p, d)}
     live, todo = set(), []
@@ -152,10 +154,12 @@ def _live_modules(layout, namers, d: str):
                 live.add(parent)
                 todo.append(parent)
 
-    for mod in files:
+    for mod in files if seeds is None else ():
         parts = mod.split("/")
         if not any("/".join(parts[:i]) in packages for i in range(1, len(parts) + 1)):
             add(mod)  # a script: outside every package of the copy
+    for mod in seeds or ():
+        add(mod)
     tops = {m.split("/")[0] for m in files}
     while todo:
         mod = todo.pop()

@@ -153,3 +153,16 @@ def test_a_computed_import_in_a_reached_module_keeps_the_installed_copy(tmp_path
                                                             "    return importlib.import_module('vendorlib.' + name)\n")
     assert _findings(tmp_path) == {("env/lib/vendorlib/model/net.py", 5, "TRN241", None),
                                    ("env/lib/vendorlib/train/loop.py", 5, "TRN241", None)}
+
+
+def test_a_top_level_installed_copy_keeps_what_the_repository_reaches(tmp_path):
+    # MapTR's `mmdetection3d/`: the copy's tools and configs nothing names are its own launchers
+    _write(tmp_path, "LICENSE", "MIT License\n\nCopyright (c) the app authors.\n")
+    _write(tmp_path, "plugin/__init__.py", "from det3d.models import build\n")
+    _write(tmp_path, "det3d_copy/LICENSE", "Apache License\n\nCopyright (c) the library authors.\n")
+    _write(tmp_path, "det3d_copy/setup.py", "from setuptools import setup\n\nsetup(name='det3d')\n")
+    _write(tmp_path, "det3d_copy/det3d/__init__.py", "")
+    _write(tmp_path, "det3d_copy/det3d/models.py", CUDA_CODE)
+    _write(tmp_path, "det3d_copy/tools/benchmark.py", CUDA_CODE)
+    assert _findings(tmp_path) == {("det3d_copy/det3d/models.py", 5, "TRN241", None),
+                                   ("det3d_copy/tools/benchmark.py", 5, "TRN241", "unused-nested-script")}

@@ -25,6 +25,10 @@ changes what the repository runs, not these. The rules, each a named reason of t
   torch.hub that the rest of the repository reaches only by its path, never by importing it (Depth-Anything loads
   its DINOv2 copy with `torch.hub.load("torchhub/facebookresearch_dinov2_main", ..., source="local")`), the
   packages no module it runs imports, and its own dependency manifests.
+- `unused-nested-package`, `unused-nested-module`, `unused-nested-script` and `nested-copy-manifest`
+  (`nested_installed.py`): inside an installed copy under another project's licence that the repository imports
+  (RFdiffusion's `env/SE3Transformer/`, from which it imports `se3_transformer.model`), the packages and modules no
+  import of the repository reaches, the copy's scripts nothing names and its requirements files and Dockerfiles.
 - `copied-tools` (`copied_tools.py`): a tool folder copied from the framework the project builds on (another
   holder's copyright header, no import of the project) beside the project's own versions of its scripts.
 - `nested-copy-manifest` also (`copy_folders.copy_manifests`): the dependency manifests and native build files

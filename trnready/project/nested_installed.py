@@ -7,7 +7,8 @@ The copy's QM9 training harness (`se3_transformer/runtime/`, `se3_transformer/da
 launchers (`scripts/*.sh`) come with it but nothing in RFdiffusion reaches them: a port changes what the repository
 runs, and these never run. So, for a copy that
 
-1. lies two levels or more below a repository root (never a top-level folder or the root project);
+1. lies below a repository root, at the top level too (MapTR keeps mmdetection3d in `mmdetection3d/`, with its own
+   setup.py and Apache licence under MapTR's MIT one, and imports `mmdet3d`); the root project is never one;
 2. is installable (its own setup.py, pyproject.toml or setup.cfg) and declares no entry points or scripts (a console
    script such as DGL-KE's `dglke_train` runs modules nothing imports);
 3. carries a licence whose text is not the scan root's (another project's code; a sub-project of the same repository
@@ -51,7 +52,7 @@ def unreached_installed(layout, namers, unused: set, paths) -> dict:
     """path -> reason, for the paths of `paths` in the parts of an installed copy the repository never reaches."""
     from .copy_folders import _licence_text
 
-    deep = [d for d in layout.projects if not layout.is_root(d) and layout.depth(d) >= 2
+    deep = [d for d in layout.projects if not layout.is_root(d) and layout.depth(d) >= 1
             and layout.children.get(d, set()).intersection(_INSTALLABLE)
             and not any(d == u or layout.under(d, u) for u in unused)]
     if not deep:

@@ -1,0 +1,9 @@
+import argparse
+
+from accelerate import Accelerator
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--mixed_precision", default="fp16", type=str)
+args = parser.parse_args()
+accelerator = Accelerator(mixed_precision="bf16")
+export(args.mixed_precision)

@@ -1,0 +1,39 @@
+import math
+
+import torch
+import torch.nn.functional as F
+from mmseg.ops import resize
+
+
+def load_swin(swin_state_dict, window_size):
+    for x in list(swin_state_dict):
+        if x.endswith("relative_position_bias_table"):
+            pos_bias = swin_state_dict[x].unsqueeze(0)[0]
+            old_len = int(math.sqrt(len(pos_bias)))
+            new_len = 2 * window_size - 1
+            pos_bias = pos_bias.reshape(1, old_len, old_len, -1).permute(0, 3, 1, 2)
+            pos_bias = F.interpolate(pos_bias, size=(new_len, new_len), mode="bicubic", align_corners=False)
+            swin_state_dict[x] = pos_bias.permute(0, 2, 3, 1).reshape(new_len ** 2, -1)
+    return swin_state_dict
+
+
+class Backbone(torch.nn.Module):
+    def init_weights(self, path):
+        state_dict = torch.load(path, map_location="cpu")
+        table = state_dict["relative_position_bias_table"]
+        resized = resize(table.permute(1, 0).reshape(1, 4, 7, 7), size=(13, 13), mode="bicubic")
+        checkpoint = torch.load(path)["pos_embed"]
+        grid = F.interpolate(checkpoint, size=(14, 14), mode="bicubic")
+        for k, v in state_dict.items():
+            state_dict[k] = F.interpolate(v, scale_factor=2, mode="bilinear")
+        self.load_state_dict(state_dict)
+        return resized, grid
+
+    def forward(self, x):
+        pos = self.pos_embed.reshape(1, 7, 7, -1).permute(0, 3, 1, 2)
+        pos = F.interpolate(pos, size=x.shape[-2:], mode="bicubic")
+        return x + F.interpolate(x, scale_factor=2, mode="bilinear") + pos
+
+
+def mix(features, state):
+    return F.interpolate(state, size=features.shape[-2:], mode="bilinear")

@@ -1,0 +1,19 @@
+"""config-device-set: a default detectron2 config is a CUDA device choice only where the file never sets its device."""
+from conftest import CONTEXT_FIXTURES, scan_findings
+from trnready import context
+
+MESSAGE = ('detectron2 config left on its default device: `detectron2.config.get_cfg` (MODEL.DEVICE is "cuda" unless '
+           'the code sets it)')
+
+
+def test_a_default_config_is_reported_where_nothing_sets_its_device():
+    # predict.py builds a predictor on the default config; demo.py merges MODEL.DEVICE from its options;
+    # other_config.py calls a get_cfg of its own (not detectron2's)
+    assert scan_findings(CONTEXT_FIXTURES / "config_device_set") == [
+        ("predict.py", 6, 11, "TRN242", MESSAGE, False),
+    ]
+
+
+def test_registered_for_call_matchers():
+    p = context.get("config-device-set")
+    assert p.kinds == ("call",) and p.effect == "drop" and "MODEL.DEVICE" in p.doc

@@ -1,0 +1,22 @@
+"""state-dict-resize: a position table resized as a checkpoint loads is no device op; a forward's resize is."""
+from conftest import CONTEXT_FIXTURES, scan_findings
+from trnready import context
+
+UP = "Bilinear or bicubic interpolation: `torch.nn.functional.interpolate`"
+LOAD = "torch.load without map_location: tensors saved from CUDA are restored to CUDA, which Trainium lacks"
+
+
+def test_checkpoint_resizes_are_dropped_and_forward_resizes_kept():
+    # Dropped: nougat's Swin table (`swin_state_dict[x].unsqueeze(0)[0]`, reshaped under the same name), MapTR's
+    # mmseg `resize` of `state_dict[key]` permuted, an item of `torch.load(...)`, the values of a state dict loop.
+    # Kept: the module's own parameter resized in forward, the input itself, a parameter named `state`.
+    assert scan_findings(CONTEXT_FIXTURES / "state_dict_resize") == [
+        ("backbone.py", 25, 22, "TRN351", LOAD, False),
+        ("backbone.py", 34, 15, "TRN191", UP, False),
+        ("backbone.py", 39, 12, "TRN191", UP, False),
+    ]
+
+
+def test_registered_for_call_matchers():
+    p = context.get("state-dict-resize")
+    assert p.kinds == ("call",) and p.effect == "drop" and "checkpoint" in p.doc

@@ -1,0 +1,104 @@
+"""state-dict-resize: the tensor resized is a weight read out of a checkpoint or state dict, once, as it loads."""
+from __future__ import annotations
+
+import ast
+
+from .base import dotted, enclosing_function, name_globs, predicate
+
+# Methods that reshape or retype a tensor without making it anything but the same weights.
+_SHAPING = frozenset({"reshape", "view", "permute", "transpose", "unsqueeze", "squeeze", "flatten", "contiguous",
+                      "float", "double", "half", "to", "cpu", "clone", "detach", "type", "unflatten", "movedim"})
+# Calls whose result is a state dict (`torch.load(path)[k]`, `model.state_dict()[k]`, safetensors' `load_file`).
+_LOADERS = frozenset({"load", "load_file", "state_dict", "load_state_dict_from_url", "load_url"})
+_MAX_DEPTH = 4
+
+
+def _unshaped(expr, ctx=None, words=None):
+    """The expression under shaping calls and constant indexes (`sd[k].unsqueeze(0)[0].permute(0, 3, 1, 2)`); with
+    `words`, an item of a state dict found on the way is returned as it is (`torch.load(path)["pos_embed"]`)."""
+    while True:
+        t = type(expr)
+        if t is ast.Call and type(expr.func) is ast.Attribute and expr.func.attr in _SHAPING:
+            expr = expr.func.value
+        elif t is ast.Subscript and words is not None and _state_dict(ctx, _unshaped(expr.value), words):
+            return expr
+        elif t is ast.Subscript and type(expr.slice) in (ast.Constant, ast.Slice, ast.Tuple) and \
+                type(expr.value) is not ast.Name:
+            expr = expr.value
+        else:
+            return expr
+
+
+def _state_dict(ctx, node, words) -> bool:
+    """A mapping that holds checkpoint weights: a name of `state-dict-names`, or a loader's result."""
+    if type(node) in (ast.Name, ast.Attribute):
+        name = node.id if type(node) is ast.Name else node.attr
+        return bool(words and words.match(name))
+    if type(node) is ast.Call:
+        return dotted(node.func).rsplit(".", 1)[-1] in _LOADERS
+    return False
+
+
+def _bindings(fn, name: str, before: int) -> list | None:
+    """What `name` is bound to in `fn` before line `before`: assigned values and `for` iterables (as ("for", it)),
+    or None when it is bound any other way (a parameter, a `with`, an augmented assignment)."""
+    out: list = []
+    for node in ast.walk(fn):
+        if getattr(node, "lineno", before) >= before:
+            continue
+        if type(node) is ast.Assign and any(type(t) is ast.Name and t.id == name for t in node.targets):
+            if len(node.targets) != 1 or type(node.targets[0]) is not ast.Name:
+                return None
+            out.append(node.value)
+        elif isinstance(node, (ast.For, ast.AsyncFor)):
+            targets = node.target.elts if isinstance(node.target, ast.Tuple) else [node.target]
+            if any(type(t) is ast.Name and t.id == name for t in targets):
+                out.append(("for", node.iter))
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.NamedExpr)) and \
+                isinstance(node.target, ast.Name) and node.target.id == name:
+            return None
+    if any(a.arg == name for a in (*fn.args.args, *fn.args.kwonlyargs, *fn.args.posonlyargs)):
+        return None
+    return out
+
+
+def _from_state_dict(ctx, expr, fn, words, seen: frozenset, depth: int) -> bool:
+    if depth > _MAX_DEPTH:
+        return False
+    expr = _unshaped(expr, ctx, words)
+    if type(expr) is ast.Subscript:
+        return _state_dict(ctx, _unshaped(expr.value), words)
+    if type(expr) is not ast.Name or fn is None:
+        return False
+    if expr.id in seen:
+        return True  # `pos = pos.reshape(...)`: the name's other bindings decide
+    bound = _bindings(fn, expr.id, expr.lineno)
+    if not bound:
+        return False
+    seen = seen | {expr.id}
+    for b in bound:
+        if type(b) is tuple:  # `for k, v in state_dict.items():`
+            it = b[1]
+            if not (type(it) is ast.Call and type(it.func) is ast.Attribute and it.func.attr in ("items", "values")
+                    and _state_dict(ctx, _unshaped(it.func.value), words)):
+                return False
+        elif not _from_state_dict(ctx, b, fn, words, seen, depth + 1):
+            return False
+    return any(type(b) is tuple or _unshaped(b) is not None and not (
+        type(_unshaped(b)) is ast.Name and _unshaped(b).id in seen) for b in bound)
+
+
+@predicate("state-dict-resize", kinds=("call",))
+def state_dict_resize(ctx, hit) -> bool:
+    """The tensor resized (the call's first argument, through reshapes, permutes, `unsqueeze(0)[0]` and local names
+    bound only to such values) is read out of a checkpoint: an item of a mapping named by `[context.values]
+    state-dict-names` (`state_dict[k]`, `checkpoint["pos_embed"]`, `swin_state_dict[x]`), of a loader's result
+    (`torch.load(path)[k]`, `model.state_dict()[k]`), or a value of a `for k, v in state_dict.items()` loop. A
+    position-embedding or relative-position table resized while pretrained weights load runs once, on the weights
+    as loaded (usually on the CPU), not in a step on the device. A resize of the module's own parameter
+    (`self.pos_embed` in a forward) stays a finding."""
+    call = hit.node
+    if type(call) is not ast.Call or not call.args:
+        return False
+    words = name_globs(ctx, "state-dict-names")
+    return _from_state_dict(ctx, call.args[0], enclosing_function(ctx, call), words, frozenset(), 0)

@@ -1,0 +1,26 @@
+"""not-numpy-double-on-device: a tensor made from NumPy data is reported only when it is float64 by NumPy's rules
+and goes straight to the device."""
+import json
+
+from conftest import CONTEXT_FIXTURES, run_cli
+from trnready import context
+
+MESSAGE = ("float64 tensor made from NumPy data and moved to the device: `torch.tensor` (NumPy computes in float64 "
+           "and the tensor keeps that dtype)")
+
+
+def test_float64_numpy_values_moved_to_the_device():
+    # Reported (one finding in __init__, the others its occurrences): np.log of a parameter, np.linspace,
+    # np.random.randn with device=. Not: a dtype given, moved to the CPU, cast to float32, data read from a file,
+    # a ufunc of an array of unknown dtype, a maker given a dtype, a tensor left on the host.
+    proc = run_cli("scan", CONTEXT_FIXTURES / "not_numpy_double_on_device", "--format", "json", "--no-cache",
+                   "--no-config")
+    assert proc.returncode in (0, 1), proc.stderr
+    found = [(f["path"], f["line"], f["column"], f["rule"], f["message"],
+              [(o["line"], o["column"]) for o in f.get("occurrences") or ()]) for f in json.loads(proc.stdout)["findings"]]
+    assert found == [("agent.py", 7, 26, "TRN121", MESSAGE, [(8, 22), (9, 22)])]
+
+
+def test_registered_for_call_matchers():
+    p = context.get("not-numpy-double-on-device")
+    assert p.kinds == ("call",) and p.effect == "drop" and "float64" in p.doc

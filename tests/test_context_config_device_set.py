@@ -8,7 +8,7 @@ MESSAGE = ('detectron2 config left on its default device: `detectron2.config.get
 
 def test_a_default_config_is_reported_where_nothing_sets_its_device():
     # predict.py builds a predictor on the default config; demo.py merges MODEL.DEVICE from its options;
-    # other_config.py calls a get_cfg of its own (not detectron2's)
+    # other_config.py calls a get_cfg of its own (not detectron2's); anchors_test.py builds only an anchor generator
     assert scan_findings(CONTEXT_FIXTURES / "config_device_set") == [
         ("predict.py", 6, 11, "TRN242", MESSAGE, False),
     ]

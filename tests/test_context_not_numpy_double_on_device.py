@@ -12,7 +12,7 @@ MESSAGE = ("float64 tensor made from NumPy data and moved to the device: `torch.
 def test_float64_numpy_values_moved_to_the_device():
     # Reported (one finding in __init__, the others its occurrences): np.log of a parameter, np.linspace,
     # np.random.randn with device=. Not: a dtype given, moved to the CPU, cast to float32, data read from a file,
-    # a ufunc of an array of unknown dtype, a maker given a dtype, a tensor left on the host.
+    # a ufunc of an array of unknown dtype, a maker given a dtype, a tensor left on the host, an np.zeros buffer.
     proc = run_cli("scan", CONTEXT_FIXTURES / "not_numpy_double_on_device", "--format", "json", "--no-cache",
                    "--no-config")
     assert proc.returncode in (0, 1), proc.stderr

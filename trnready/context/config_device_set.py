@@ -1,4 +1,4 @@
-"""config-device-set: the file names the config key that chooses the device of a library's default config."""
+"""config-device-set: a library's default config whose device the file sets itself or never uses."""
 from __future__ import annotations
 
 from .base import predicate
@@ -9,9 +9,13 @@ def config_device_set(ctx, hit) -> bool:
     """A library config built with its defaults (detectron2's `get_cfg()`, whose MODEL.DEVICE is "cuda") in a file
     that names a key of `[context.values] config-device-keys` (`cfg.MODEL.DEVICE = "cpu"`, `cfg.merge_from_list(
     ["MODEL.DEVICE", device])`): the file chooses the device itself, and that line is what a port edits (a "cuda"
-    string there is its own finding). Comments count too: the check errs on the side of silence. Holds when the
-    file's text is unknown."""
+    string there is its own finding). Also a file that names none of `config-device-builders` (`DefaultPredictor`,
+    `DefaultTrainer`, `build_model`, `return cfg`: a helper handing the config on): its config only sets up a
+    dataset, an anchor generator in a unit test or a visualiser, and the default device is never read. Comments
+    count too: the check errs on the side of silence. Holds when the file's text is unknown."""
     text = getattr(ctx.tree, "trnready_text", None)
     if text is None:
         return True
-    return any(key in text for key in ctx.values.get("config-device-keys", ()))
+    if any(key in text for key in ctx.values.get("config-device-keys", ())):
+        return True
+    return not any(word in text for word in ctx.values.get("config-device-builders", ()))

@@ -14,3 +14,4 @@ class Agent:
         self.given = torch.from_numpy(np.sqrt(schedule + 1)).to(device)
         self.typed = torch.from_numpy(np.zeros(3, dtype=np.float32)).to(device)
         self.later = torch.tensor(np.exp(1.0))
+        self.painting = torch.from_numpy(np.zeros((4, 4))).to(device)

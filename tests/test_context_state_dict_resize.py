@@ -8,7 +8,8 @@ LOAD = "torch.load without map_location: tensors saved from CUDA are restored to
 
 def test_checkpoint_resizes_are_dropped_and_forward_resizes_kept():
     # Dropped: nougat's Swin table (`swin_state_dict[x].unsqueeze(0)[0]`, reshaped under the same name), MapTR's
-    # mmseg `resize` of `state_dict[key]` permuted, an item of `torch.load(...)`, the values of a state dict loop.
+    # mmseg `resize` of `state_dict[key]` permuted, an item of `torch.load(...)`, the values of a state dict loop, Vim's
+    # multi-line resize of a checkpoint slice written back under the same name.
     # Kept: the module's own parameter resized in forward, the input itself, a parameter named `state`.
     assert scan_findings(CONTEXT_FIXTURES / "state_dict_resize") == [
         ("backbone.py", 25, 22, "TRN351", LOAD, False),

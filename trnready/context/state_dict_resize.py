@@ -39,12 +39,18 @@ def _state_dict(ctx, node, words) -> bool:
     return False
 
 
-def _bindings(fn, name: str, before: int) -> list | None:
-    """What `name` is bound to in `fn` before line `before`: assigned values and `for` iterables (as ("for", it)),
-    or None when it is bound any other way (a parameter, a `with`, an augmented assignment)."""
+def _bindings(fn, name: str, use) -> list | None:
+    """What `name` is bound to in `fn` before its read `use`: assigned values and `for` iterables (as ("for", it)),
+    or None when it is bound any other way (a parameter, a `with`, an augmented assignment). An assignment whose
+    value holds the read itself (`pos = F.interpolate(pos, ...)`) binds it after the read."""
     out: list = []
+    before = use.lineno
     for node in ast.walk(fn):
-        if getattr(node, "lineno", before) >= before:
+        if getattr(node, "lineno", before) > before:
+            continue
+        if type(node) is ast.Assign and any(n is use for n in ast.walk(node.value)):
+            continue
+        if getattr(node, "lineno", before) == before and type(node) is not ast.Assign:
             continue
         if type(node) is ast.Assign and any(type(t) is ast.Name and t.id == name for t in node.targets):
             if len(node.targets) != 1 or type(node.targets[0]) is not ast.Name:
@@ -72,7 +78,7 @@ def _from_state_dict(ctx, expr, fn, words, seen: frozenset, depth: int) -> bool:
         return False
     if expr.id in seen:
         return True  # `pos = pos.reshape(...)`: the name's other bindings decide
-    bound = _bindings(fn, expr.id, expr.lineno)
+    bound = _bindings(fn, expr.id, expr)
     if not bound:
         return False
     seen = seen | {expr.id}

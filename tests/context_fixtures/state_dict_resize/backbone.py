@@ -37,3 +37,12 @@ class Backbone(torch.nn.Module):
 
 def mix(features, state):
     return F.interpolate(state, size=features.shape[-2:], mode="bilinear")
+
+
+def load_checkpoint(model, state_dict, new_size):
+    pos_embed_checkpoint = state_dict["pos_embed"]
+    pos_tokens = pos_embed_checkpoint[:, 1:]
+    pos_tokens = pos_tokens.reshape(-1, 14, 14, 768).permute(0, 3, 1, 2)
+    pos_tokens = torch.nn.functional.interpolate(
+        pos_tokens, size=(new_size, new_size), mode="bicubic", align_corners=False)
+    return pos_tokens

@@ -78,6 +78,8 @@ def _from_state_dict(ctx, expr, fn, words, seen: frozenset, depth: int) -> bool:
         return False
     if expr.id in seen:
         return True  # `pos = pos.reshape(...)`: the name's other bindings decide
+    if ctx is not None and _parameter_index(fn, expr.id) is not None:
+        return _callers_pass_state_dict(ctx, fn, expr.id, words, depth)
     bound = _bindings(fn, expr.id, expr)
     if not bound:
         return False
@@ -94,12 +96,46 @@ def _from_state_dict(ctx, expr, fn, words, seen: frozenset, depth: int) -> bool:
         type(_unshaped(b)) is ast.Name and _unshaped(b).id in seen) for b in bound)
 
 
+def _parameter_index(fn, name: str) -> int | None:
+    """The position of parameter `name` among those a call passes (`self` of a method not counted), or None."""
+    params = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args)]
+    if name not in params:
+        return None
+    index = params.index(name)
+    if params and params[0] in ("self", "cls"):
+        index -= 1
+    return index
+
+
+def _callers_pass_state_dict(ctx, fn, name: str, words, depth: int) -> bool:
+    """Every call of `fn` in the file (`resize_pos_embed(...)`, `self.resize_pos_embed(...)`), at least one, hands
+    parameter `name` a value read out of a checkpoint (GLIP's `self.resize_pos_embed_1d(old_pos_embed, ...)` with
+    `old_pos_embed = pretrained_dict[k]`)."""
+    index = _parameter_index(fn, name)
+    found = False
+    for call in ctx.calls():
+        f = call.func
+        if not ((type(f) is ast.Name and f.id == fn.name) or (type(f) is ast.Attribute and f.attr == fn.name)):
+            continue
+        arg = next((k.value for k in call.keywords if k.arg == name), None)
+        if arg is None and index is not None and 0 <= index < len(call.args):
+            arg = call.args[index]
+        if arg is None or type(arg) is ast.Starred:
+            return False
+        if not _from_state_dict(ctx, arg, enclosing_function(ctx, call), words, frozenset(), depth + 1):
+            return False
+        found = True
+    return found
+
+
 @predicate("state-dict-resize", kinds=("call",))
 def state_dict_resize(ctx, hit) -> bool:
     """The tensor resized (the call's first argument, through reshapes, permutes, `unsqueeze(0)[0]` and local names
     bound only to such values) is read out of a checkpoint: an item of a mapping named by `[context.values]
     state-dict-names` (`state_dict[k]`, `checkpoint["pos_embed"]`, `swin_state_dict[x]`), of a loader's result
-    (`torch.load(path)[k]`, `model.state_dict()[k]`), or a value of a `for k, v in state_dict.items()` loop. A
+    (`torch.load(path)[k]`, `model.state_dict()[k]`), or a value of a `for k, v in state_dict.items()` loop; or a
+    parameter of a helper every call of which in the file passes such a value (`resize_pos_embed_1d(old_pos_embed,
+    ...)` from a checkpoint loader). A
     position-embedding or relative-position table resized while pretrained weights load runs once, on the weights
     as loaded (usually on the CPU), not in a step on the device. A resize of the module's own parameter
     (`self.pos_embed` in a forward) stays a finding."""

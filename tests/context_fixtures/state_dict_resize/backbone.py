@@ -46,3 +46,26 @@ def load_checkpoint(model, state_dict, new_size):
     pos_tokens = torch.nn.functional.interpolate(
         pos_tokens, size=(new_size, new_size), mode="bicubic", align_corners=False)
     return pos_tokens
+
+
+class TextEncoder(torch.nn.Module):
+    def resize_pos_embed_1d(self, posemb, shape_new):
+        grid = posemb.unsqueeze(dim=0).permute(0, 2, 1).unsqueeze(dim=-1)
+        return F.interpolate(grid, size=[shape_new[0], 1], mode="bilinear")
+
+    def init_weights(self, path):
+        pretrained_dict = torch.load(path, map_location="cpu")
+        old = pretrained_dict["positional_embedding"].float()
+        self.positional_embedding.data = self.resize_pos_embed_1d(old, (256, old.shape[1]))
+
+    def forward(self, x):
+        return self.resize_pos_embed_1d(self.positional_embedding, x.shape)
+
+
+class ImageEncoder(torch.nn.Module):
+    def resize_table(self, table, size):
+        return F.interpolate(table.unsqueeze(0), size=size, mode="bicubic")[0]
+
+    def init_weights(self, path):
+        checkpoint = torch.load(path, map_location="cpu")
+        self.table.data = self.resize_table(checkpoint["table"], (13, 13))

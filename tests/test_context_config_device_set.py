@@ -17,3 +17,15 @@ def test_a_default_config_is_reported_where_nothing_sets_its_device():
 def test_registered_for_call_matchers():
     p = context.get("config-device-set")
     assert p.kinds == ("call",) and p.effect == "drop" and "MODEL.DEVICE" in p.doc
+
+
+def test_the_library_repository_itself_reports_its_defaults_file(tmp_path):
+    # scanning detectron2: `get_cfg()` of its own tools is the defaults file's item, not one per script
+    (tmp_path / "detectron2" / "config").mkdir(parents=True)
+    (tmp_path / "detectron2" / "__init__.py").write_text("")
+    (tmp_path / "detectron2" / "config" / "__init__.py").write_text("def get_cfg():\n    return None\n")
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "tools" / "train_net.py").write_text(
+        "from detectron2.config import get_cfg\nfrom detectron2.engine import DefaultTrainer\n\n\n"
+        "def setup():\n    cfg = get_cfg()\n    return DefaultTrainer(cfg)\n")
+    assert scan_findings(tmp_path) == []

@@ -368,7 +368,9 @@ def test_conda_python_spec_with_spaces(tmp_path):
           - python >=3.8
           - python 3.12.*
         """)
-    assert found(tmp_path) == [("environment.yml", 5, 5, "TRN522", "high", "`python>=3.8, < 3.10`")]
+    # `numpy 1.2.*` is a conda spec with a space too: NumPy 1.2 has no Python 3.12 wheel (TRN524)
+    assert found(tmp_path) == [("environment.yml", 5, 5, "TRN522", "high", "`python>=3.8, < 3.10`"),
+                               ("environment.yml", 6, 5, "TRN524", "high", "`numpy 1.2.*`")]
 
 
 # ---------------------------------------------------------------- local composite actions

@@ -14,7 +14,8 @@ def test_linked_interpolation_in_checkpoint_loading_is_guarded():
         # load_checkpoint (host-data-functions) and a call handed `visual_state_dict` (checkpoint-parameters)
         ("clip/factory.py", 8, "TRN191", "host-data-code", [13]),
         ("clip/factory.py", 25, "TRN242", "", []),
-        ("clip/utils.py", 6, "TRN191", "host-data-code", [4]),
+        # an item of a parameter named `state_dict` (state-dict-resize reads it before the caller-based host guard)
+        ("clip/utils.py", 6, "TRN191", "state-dict-resize", [4]),
         ("clip/utils.py", 10, "TRN191", "", [9]),
     ]
     # forward (line 17) and load_pretrained (line 26, it moves to cuda) leave upsample's "bicubic" default, which

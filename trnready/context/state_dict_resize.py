@@ -3,11 +3,12 @@ from __future__ import annotations
 
 import ast
 
-from .base import dotted, enclosing_function, name_globs, predicate
+from .base import dotted, enclosing_function, is_cpu, name_globs, predicate
 
 # Methods that reshape or retype a tensor without making it anything but the same weights.
+# (`.to(device)` and `.cuda()` are not among them: a table moved to the device is resized there.)
 _SHAPING = frozenset({"reshape", "view", "permute", "transpose", "unsqueeze", "squeeze", "flatten", "contiguous",
-                      "float", "double", "half", "to", "cpu", "clone", "detach", "type", "unflatten", "movedim"})
+                      "float", "double", "half", "cpu", "clone", "detach", "type", "unflatten", "movedim"})
 # Calls whose result is a state dict (`torch.load(path)[k]`, `model.state_dict()[k]`, safetensors' `load_file`).
 _LOADERS = frozenset({"load", "load_file", "state_dict", "load_state_dict_from_url", "load_url"})
 _MAX_DEPTH = 4
@@ -30,13 +31,39 @@ def _unshaped(expr, ctx=None, words=None):
 
 
 def _state_dict(ctx, node, words) -> bool:
-    """A mapping that holds checkpoint weights: a name of `state-dict-names`, or a loader's result."""
+    """A mapping that holds checkpoint weights: a name of `state-dict-names` (whose loader, when its function shows
+    one, puts the weights on the CPU), or a module's `state_dict()`."""
     if type(node) in (ast.Name, ast.Attribute):
         name = node.id if type(node) is ast.Name else node.attr
-        return bool(words and words.match(name))
+        if not (words and words.match(name)):
+            return False
+        if type(node) is not ast.Name:
+            return True
+        loader = _loaded_here(ctx, node)
+        if loader is None:
+            return True
+        # a loader the function shows counts only when it puts the weights on the CPU (`map_location="cpu"`):
+        # loaded onto the device, or where they were saved (CUDA), the resize runs there (as `host-built-value` reads)
+        return any(k.arg == "map_location" and is_cpu(k.value) for k in loader.keywords)
     if type(node) is ast.Call:
-        return dotted(node.func).rsplit(".", 1)[-1] in _LOADERS
+        return dotted(node.func).rsplit(".", 1)[-1] == "state_dict"
     return False
+
+
+def _loaded_here(ctx, name):
+    """The loader call (`torch.load`, `load_state_dict_from_url`, also under a subscript: `torch.load(path)["model"]`)
+    `name` is assigned from in its function, or None."""
+    fn = enclosing_function(ctx, name) if ctx is not None else None
+    if fn is None:
+        return None
+    for node in ast.walk(fn):
+        if type(node) is ast.Assign and any(type(t) is ast.Name and t.id == name.id for t in node.targets):
+            value = node.value
+            while type(value) is ast.Subscript:
+                value = value.value
+            if type(value) is ast.Call and dotted(value.func).rsplit(".", 1)[-1] in _LOADERS - {"state_dict"}:
+                return value
+    return None
 
 
 def _bindings(fn, name: str, use) -> list | None:
@@ -128,17 +155,18 @@ def _callers_pass_state_dict(ctx, fn, name: str, words, depth: int) -> bool:
     return found
 
 
-@predicate("state-dict-resize", kinds=("call",))
+@predicate("state-dict-resize", kinds=("call",), effect="guard")
 def state_dict_resize(ctx, hit) -> bool:
     """The tensor resized (the call's first argument, through reshapes, permutes, `unsqueeze(0)[0]` and local names
     bound only to such values) is read out of a checkpoint: an item of a mapping named by `[context.values]
-    state-dict-names` (`state_dict[k]`, `checkpoint["pos_embed"]`, `swin_state_dict[x]`), of a loader's result
-    (`torch.load(path)[k]`, `model.state_dict()[k]`), or a value of a `for k, v in state_dict.items()` loop; or a
-    parameter of a helper every call of which in the file passes such a value (`resize_pos_embed_1d(old_pos_embed,
-    ...)` from a checkpoint loader). A
-    position-embedding or relative-position table resized while pretrained weights load runs once, on the weights
-    as loaded (usually on the CPU), not in a step on the device. A resize of the module's own parameter
-    (`self.pos_embed` in a forward) stays a finding."""
+    state-dict-names` (`state_dict[k]`, `checkpoint["pos_embed"]`, `swin_state_dict[x]`) or of `model.state_dict()`,
+    or a value of a `for k, v in state_dict.items()` loop; or a parameter of a helper every call of which in the file
+    passes such a value (`resize_pos_embed_1d(old_pos_embed, ...)` from a checkpoint loader). When the function
+    shows the mapping's loader (`checkpoint = torch.load(path, ...)`), it counts only with `map_location="cpu"`:
+    weights loaded onto the device, or where they were saved, are resized there (as `host-built-value` reads it).
+    A table resized while pretrained weights load is host work done once, not a step on the device (guarded, as
+    host data code is). `.to(device)` ends the chain, and a resize of the module's own parameter (`self.pos_embed`
+    in a forward) stays a finding."""
     call = hit.node
     if type(call) is not ast.Call or not call.args:
         return False

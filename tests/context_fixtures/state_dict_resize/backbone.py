@@ -2,6 +2,7 @@ import math
 
 import torch
 import torch.nn.functional as F
+from mmcv.runner import _load_checkpoint
 from mmseg.ops import resize
 
 
@@ -19,7 +20,7 @@ def load_swin(swin_state_dict, window_size):
 
 class Backbone(torch.nn.Module):
     def init_weights(self, path):
-        state_dict = torch.load(path, map_location="cpu")
+        state_dict = _load_checkpoint(path)
         table = state_dict["relative_position_bias_table"]
         resized = resize(table.permute(1, 0).reshape(1, 4, 7, 7), size=(13, 13), mode="bicubic")
         checkpoint = torch.load(path)["pos_embed"]

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 
-from .base import dotted, host_or_dtype, imported_name, is_cpu, parent_of, predicate
+from .base import dotted, enclosing_function, host_or_dtype, imported_name, is_cpu, parent_of, predicate
 
 # NumPy calls whose result is float64 whatever their input (unless given a dtype), with values that need more than
 # float32 holds. `np.zeros(dims)` / `np.ones` / `np.eye` are float64 too, but hold exact values (a 0/1 mask or a
@@ -83,7 +83,4 @@ def not_numpy_double_on_device(ctx, hit) -> bool:
         return True
     if any(k.arg == "dtype" for k in call.keywords) or (len(call.args) > 1 and dotted(call.func).endswith("tensor")):
         return True
-    fn = ctx.parent(call)
-    while fn is not None and type(fn) not in (ast.FunctionDef, ast.AsyncFunctionDef):
-        fn = ctx.parent(fn)
-    return not (_float64(ctx, call.args[0], fn) and _on_device(ctx, call))
+    return not (_float64(ctx, call.args[0], enclosing_function(ctx, call)) and _on_device(ctx, call))

@@ -9,8 +9,8 @@ from .base import dotted, enclosing_function, is_cpu, name_globs, predicate
 # (`.to(device)` and `.cuda()` are not among them: a table moved to the device is resized there.)
 _SHAPING = frozenset({"reshape", "view", "permute", "transpose", "unsqueeze", "squeeze", "flatten", "contiguous",
                       "float", "double", "half", "cpu", "clone", "detach", "type", "unflatten", "movedim"})
-# Calls whose result is a state dict (`torch.load(path)[k]`, `model.state_dict()[k]`, safetensors' `load_file`).
-_LOADERS = frozenset({"load", "load_file", "state_dict", "load_state_dict_from_url", "load_url"})
+# Checkpoint loaders (`torch.load`, `load_state_dict_from_url`, safetensors' `load_file`) a function may show.
+_LOADERS = frozenset({"load", "load_file", "load_state_dict_from_url", "load_url"})
 _MAX_DEPTH = 4
 
 
@@ -61,7 +61,7 @@ def _loaded_here(ctx, name):
             value = node.value
             while type(value) is ast.Subscript:
                 value = value.value
-            if type(value) is ast.Call and dotted(value.func).rsplit(".", 1)[-1] in _LOADERS - {"state_dict"}:
+            if type(value) is ast.Call and dotted(value.func).rsplit(".", 1)[-1] in _LOADERS:
                 return value
     return None
 
@@ -119,8 +119,8 @@ def _from_state_dict(ctx, expr, fn, words, seen: frozenset, depth: int) -> bool:
                 return False
         elif not _from_state_dict(ctx, b, fn, words, seen, depth + 1):
             return False
-    return any(type(b) is tuple or _unshaped(b) is not None and not (
-        type(_unshaped(b)) is ast.Name and _unshaped(b).id in seen) for b in bound)
+    # at least one binding that is not the name re-bound from itself (`pos = pos.reshape(...)`)
+    return any(type(b) is tuple or not (type(u := _unshaped(b)) is ast.Name and u.id in seen) for b in bound)
 
 
 def _parameter_index(fn, name: str) -> int | None:

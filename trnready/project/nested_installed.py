@@ -37,7 +37,7 @@ from __future__ import annotations
 import re
 from pathlib import PurePosixPath
 
-from .nested_live import _container_file, _live_modules, _named_outside, _unreached_package, is_manifest
+from .nested_live import _container_file, _live_modules, _named_outside, _unreached_package, is_manifest, module_path
 
 _INSTALLABLE = ("setup.py", "pyproject.toml", "setup.cfg")
 _NEVER = frozenset({"cuda", "cpp", "makefile", "cmake"})
@@ -87,12 +87,12 @@ def unreached_installed(layout, namers, unused: set, paths) -> dict:
             if _unreached_package(layout, d, p, live):
                 out[p] = "unused-nested-package"
             elif _in_package(layout, d, p):
-                if sf.kind == "python" and _module(inner) not in live:
+                if sf.kind == "python" and module_path(inner) not in live:
                     out[p] = "unused-nested-module"
-            elif (is_manifest(name) or _container_file(name)) and name not in _INSTALLABLE:
+            elif is_manifest(name) or _container_file(name):
                 if not _named_outside(layout, namers, d, p):
                     out[p] = "nested-copy-manifest"
-            elif sf.kind in _SCRIPTS and inner[:-3] not in live:
+            elif sf.kind in _SCRIPTS and not (sf.kind == "python" and module_path(inner) in live):
                 out[p] = "unused-nested-script"
     return out
 
@@ -100,12 +100,6 @@ def unreached_installed(layout, namers, unused: set, paths) -> dict:
 def _declares_commands(namers, by_rel: dict, d: str) -> bool:
     return any(f"{d}/{n}" in by_rel and _ENTRY_POINTS.search(namers.text(by_rel[f"{d}/{n}"]))
                for n in _INSTALLABLE)
-
-
-def _module(inner: str) -> str:
-    """The module path of a Python file inside the copy (`pkg/runtime/training`, `pkg/runtime` for its __init__)."""
-    mod = inner[:-3]
-    return mod[:-len("/__init__")] if mod.endswith("/__init__") else mod
 
 
 def _in_package(layout, d: str, p: str) -> bool:

@@ -107,14 +107,17 @@ def _path_named(layout, namers, d: str) -> bool:
     return named
 
 
+def module_path(inner: str) -> str:
+    """The module path of a Python file given by its path inside a copy (`dinov2/layers/block.py` ->
+    `dinov2/layers/block`, `dinov2/layers/__init__.py` -> `dinov2/layers`)."""
+    rel = inner[:-3]
+    return rel[:-len("/__init__")] if rel.endswith("/__init__") else rel
+
+
 def _py_files(layout, d: str) -> dict:
     """module path inside `d` (`dinov2/layers/block`, `dinov2/layers` for its __init__.py) -> file."""
-    out = {}
-    for sf in layout.files:
-        if sf.kind == "python" and layout.under(sf.rel, d):
-            rel = sf.rel[len(d) + 1:-3]
-            out[rel[:-len("/__init__")] if rel.endswith("/__init__") else rel] = sf
-    return out
+    return {module_path(sf.rel[len(d) + 1:]): sf for sf in layout.files
+            if sf.kind == "python" and layout.under(sf.rel, d)}
 
 
 def _imported_from_outside(layout, namers, d: str) -> bool:

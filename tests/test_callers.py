@@ -192,6 +192,16 @@ def test_a_class_reached_through_a_star_import_and_its_own_attribute_of_the_same
     assert [f[:5] for f in findings("masks_star_passed")] == [("tracker/model/layers.py", 11, 16, "TRN172", "")]
 
 
+def test_a_device_built_from_the_literal_in_the_default_is_the_default():
+    # wanda: `def prune_weights(model, device=torch.device("cuda:0"))`, called from main.py with a device every time; no
+    # packaging. evaluate(model) leaves its default: kept
+    got = [f[:5] for f in findings("device_ctor_default")]
+    assert got == [
+        ("lib/prune.py", 4, 46, "TRN242", "callers-override-default"),
+        ("lib/prune.py", 8, 41, "TRN242", ""),
+    ]
+
+
 def test_a_parameter_assigned_before_any_read_takes_nothing_from_its_default_or_callers():
     # init_environment and init_with_helper assign `backend` as a statement of their own before reading it: neither
     # the "nccl" default nor demo.py:5's backend="nccl" reaches a process group (the keyword is guarded, the link

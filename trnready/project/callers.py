@@ -25,6 +25,7 @@ counted are those of the class: its definition, its imports and the construction
 from __future__ import annotations
 
 import ast
+import re
 from typing import Callable
 
 from .call_sites import passed, rebound
@@ -695,6 +696,11 @@ def _packaged(files) -> bool:
     return any(sf.rel.rsplit("/", 1)[-1] in ("setup.py", "setup.cfg", "pyproject.toml") for sf in files)
 
 
+# a default that builds the device from the literal the finding is at (`device=torch.device("cuda:0")`): the
+# default is still the finding's place
+_DEVICE_DEFAULT = re.compile(r"(?:\w+\.)*device\(\s*")
+
+
 def _candidates(findings, files, summaries, engine, packaged: bool = True) -> list:
     """(finding, rel, function, kind, parameter or None) for findings inside a project function that callers
     could decide: at a parameter default (kind "default"), or of a rule requiring an argument not None ("none")."""
@@ -726,6 +732,7 @@ def _candidates(findings, files, summaries, engine, packaged: bool = True) -> li
                 # the same value on (a wrapper's own "bilinear" default, `new_group(backend="nccl")`), which the
                 # override check below does not tell apart from callers that override it.
                 at_default = written_default and (line, col + 1) == (f.line, f.column) or \
+                    line == f.line and _DEVICE_DEFAULT.fullmatch((f.snippet or "")[col:max(f.column - 1, 0)]) or \
                     _test_helper(rel) and f"`{p}` defaults to it at line {line})" in f.message and \
                     (line, col + 1) in {(o[0], o[1]) for o in f.occurrences}
                 if at_default and (

@@ -30,7 +30,7 @@ only what another module can see or what can carry a value across a module bound
     imported every import statement outside the well-known libraries, at any depth
              -> [line, col, end_line, end_col, module, level, name or None]
     callers  the call sites of project functions with what they pass, signatures, instances kept on self
-             (None in a module without functions): see project/callers.py
+             (None in a module that neither defines functions nor calls a project name): see project/callers.py
     defs     the names of the calls the module's top level makes as statements (`warnings.filterwarnings(...)`
              -> "filterwarnings"), or None when its top level does anything else than import, define, assign and
              test availability (a loop, a `with`, another expression: a script); project/unimported.py
@@ -45,8 +45,9 @@ from .call_text import call_text
 from .syntax import MAX_ITEMS, _Attribute, _Name, dotted, literal_source, unconditional_nodes  # noqa: F401 (imported from here too)
 from ..astwalk import loaded_names, statements, walk
 
-VERSION = 37  # 35 merged in session 21; prec28b (s22): setUp-skipping test classes as skip markers; 37 (rec29b):
-# a library subclass's super().__init__ recorded as the base's construction
+VERSION = 38  # 35 merged in session 21; prec28b (s22): setUp-skipping test classes as skip markers; 37 (rec29b):
+# a library subclass's super().__init__ recorded as the base's construction; 38 (s31): a module without functions
+# records its calls of project names
 MAX_TEMPLATE = 400  # a call longer than this is not carried (generated code, data tables)
 
 # Imports from these never lead into the project: calls naming only them need no summary entry.
@@ -207,8 +208,13 @@ def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | Non
     # The file's own classes construct instances too (`self.layers = nn.ModuleList([Block(d) ...])` beside `class
     # Block`): their names are project names for the callers record, as imported ones are.
     own_classes = {f.split(".", 1)[0] for f in funcs if "." in f}
+    # A script without functions still calls the project's (`prune(model, device)` at module level): its record
+    # holds those calls, so that the callee's callers are all known.
     callers = record(list(_top_statements(body)), funcs, calls, heads,
-                     interesting | own_classes | _star_names(stars, heads), full_callers) if funcs else None
+                     interesting | own_classes | _star_names(stars, heads), full_callers) \
+        if funcs or any(h is not None and h.split(".", 1)[0] in interesting for h in heads) else None
+    if callers is not None and not callers["sigs"] and not callers["calls"]:
+        callers = None
     # a body's `importlib.import_module(name)` leads somewhere (an import helper), a module-level one does not
     body_calls, body_heads = _base_inits(body, imports, apis, calls, heads) if funcs and apis else (calls, heads)
     spans = _function_calls(funcs, body_calls, stores, callees, apis | _IMPORTERS if apis else apis, uses,

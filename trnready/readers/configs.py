@@ -240,7 +240,10 @@ def setting_findings(entries: list[Entry], role: str, lines: list[str], engine, 
 
     words = {m.value_words: tuple(w.lower() for w in engine.catalogue.context_values.get(m.value_words, ()))
              for _, m in matchers if m.value_words}
+    off = switched_off_blocks(entries, scalars, engine.catalogue.context_values.get("switch-off-keys", ()))
     for e in scalars:
+        if off and off.covers(e):
+            continue
         for rule, m, pats in compiled:
             pat = next((p for p in pats if _suffix(e.keys, p)), None)
             if pat is None or not (_value_in(e.value, m.values) or (
@@ -258,6 +261,45 @@ def setting_findings(entries: list[Entry], role: str, lines: list[str], engine, 
                 keys = needed_keys(node + e.keys, engine.catalogue.context_values.get("library-read-settings", ()))
                 if keys:
                     notes.append([e.line, rule.id, keys])
+
+
+_OFF = {"false", "no", "off", "0"}
+
+
+class _Blocks:
+    """The mappings a config switches off with a key of their own (`amp: {enabled: false, amp_dtype: float16}`):
+    nothing under such a mapping takes effect, so none of its settings is a place to change. A mapping is its key
+    path and the line of the key that opens it (two dicts of one Python file, or two documents, may share a path)."""
+
+    def __init__(self, entries: list[Entry], off: list[Entry]):
+        import bisect
+
+        self._bisect = bisect.bisect_right
+        self._opens: dict = {}
+        for e in entries:
+            if e.value is None and e.path:
+                self._opens.setdefault(e.path, []).append(e.line)
+        for lines in self._opens.values():
+            lines.sort()
+        self.blocks = {(e.path[:-1], self._opener(e.path[:-1], e.line)) for e in off}
+
+    def _opener(self, path: tuple, line: int) -> int:
+        lines = self._opens.get(path, ())
+        i = self._bisect(lines, line) - 1
+        return lines[i] if i >= 0 else 0
+
+    def __bool__(self) -> bool:
+        return bool(self.blocks)
+
+    def covers(self, e: Entry) -> bool:
+        return any((e.path[:i], self._opener(e.path[:i], e.line)) in self.blocks for i in range(1, len(e.path)))
+
+
+def switched_off_blocks(entries: list[Entry], scalars: list[Entry], keys) -> _Blocks:
+    """The mappings of `keys` switched off (config files only: a launch flag's command has no blocks)."""
+    names = set(keys)
+    return _Blocks(entries, [e for e in scalars if e.command == 0 and len(e.path) > 1 and e.path[-1] in names
+                             and (e.value or "").strip().lower() in _OFF])
 
 
 def _settings_hold(m, scalars: list[Entry]) -> bool:

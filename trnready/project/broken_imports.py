@@ -6,7 +6,9 @@ catches the error and skips the module); its findings are guarded (`guarded_by` 
 
 An import counts only when it cannot fail softly: a statement in column 0 (not under `try`, `if` or a function),
 `import a.b.c` or `from a.b.c import name` (or relative, `from .missing import name`), whose first part is a
-top-level package of the scanned tree (a folder at the scan root, or under `src/`, holding an `__init__.py`).
+top-level package of the scanned tree (a folder at the scan root, or under `src/`, holding an `__init__.py`; for a
+relative import any such folder with a Python name: wanda's `dense_ft/trainer.py`, a copy of Hugging Face's Trainer
+beside no `__init__.py`, imports `.integrations`, which cannot work as a namespace module or as a script).
 The module is missing when none of `a/b/c.py`, `a/b/c/` (a package or a namespace folder), or a compiled or stub
 form (`.pyx`, `.pyi`, `.so`, `.pyd`, `.c`, `.cpp`, `.cu`) exists on disk, and the name is not one a build writes
 (`[context.values] generated-module-names`: `version`, `_C`, `*_pb2`, ...). `from a.b import c` is missing only
@@ -138,7 +140,9 @@ def _missing_import(rel: str, text: str, root: Path, own: dict, generated: tuple
             if not parts:
                 continue  # `from . import x`: x may be a name of the package
             top = base_parts[1:] if base_parts[:1] == ["src"] else base_parts
-            if not top or top[0] not in own:
+            # a folder without `__init__.py` counts: the relative import fails there too (a namespace package's
+            # sibling that is not on disk, or no parent package at all when the file runs as a script)
+            if not top or top[0] not in (own if folders is None else folders):
                 continue  # climbs out of the project's packages: the scan may see part of the tree only
             if _gone(root, base_parts, parts, generated, packaging):
                 return True

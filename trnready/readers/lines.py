@@ -22,7 +22,10 @@ _CONDA_SHAPE = re.compile(r"(?m)^dependencies\s*:")
 _CONDA_CHANNELS = re.compile(r"(?m)^(?:channels|name)\s*:")
 # `echo "..."` / `printf "..."` print text (messages, hints, help); unless the output is redirected into a file
 # (`echo "export CUDA_VISIBLE_DEVICES=0" >> ~/.bashrc`), what they print is not configuration.
-_ECHO = re.compile(r"(?<![\w-])(?:echo|printf)\b(?P<args>[^;&|>\n]*)(?=$|;|&|\|(?!\s*(?:sudo\s+)?tee\b))")
+# The arguments run to the end of the line or to a `;`, `&` or `|` outside quotes (`echo "-g|--gpus <1>"` is one
+# string: its `|` is text). Each line is its own command (re.M: `$` is every line's end).
+_ARGS = r"(?:\"(?:[^\"\\\n]|\\.)*\"|'[^'\n]*'|[^;&|>\n\"'])*"
+_ECHO = re.compile(r"(?m)(?<![\w-])(?:echo|printf)\b(?P<args>" + _ARGS + r")(?=$|;|&|\|(?!\s*(?:sudo\s+)?tee\b))")
 
 
 def quiet_echo(text: str) -> str:
@@ -35,7 +38,7 @@ def quiet_echo(text: str) -> str:
 # In a shell test (scope `test`), the arguments of an assertion command (`assert_eq "name" "expected" "$got"`,
 # `assertEquals`, `assert_contains`) are expected values the test compares with what the script under test printed:
 # a CUDA wheel URL there is a string, not an install.
-_ASSERT = re.compile(r"(?<![\w-])assert\w*(?P<args>[^;&|\n]*)(?=$|;|&|\|)")
+_ASSERT = re.compile(r"(?m)(?<![\w-])assert\w*(?P<args>[^;&|\n]*)(?=$|;|&|\|)")
 
 
 def quiet_asserts(text: str) -> str:

@@ -1,0 +1,22 @@
+"""What `echo` / `printf` print is text, on every line of a script (readers/lines.py `quiet_echo`): help text
+(`echo "  -g|--gpus <1> - number of gpus"`, whose `|` is inside the string) and hints are not launch settings,
+while a real command on the next line, or output redirected into a file, still is."""
+from conftest import scan_findings, write
+
+RUN_SH = """\
+#!/bin/bash
+usage() {
+    echo "Usage: $0 [options]"
+    echo "  -g|--gpus <1> - number of gpus to be used"
+    echo "  example: python train.py --fp16 --gpus 4"
+    printf 'set CUDA_VISIBLE_DEVICES=%s to pick GPUs\\n' "$GPU"
+}
+echo "export CUDA_VISIBLE_DEVICES=0" >> ~/.bashrc
+sbatch --gpus 4 job.sh
+"""
+
+
+def test_printed_text_is_no_command_on_any_line(tmp_path):
+    write(tmp_path, "run.sh", RUN_SH)
+    got = [(f[1], f[2], f[3]) for f in scan_findings(tmp_path) if f[0] == "run.sh"]
+    assert got == [(8, 14, "TRN605"), (9, 8, "TRN610")]

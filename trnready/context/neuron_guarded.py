@@ -1086,7 +1086,8 @@ class _Spans:
                 # `if ddp and device_type == "cuda": ...; dist.init_process_group("nccl")` / `else: device = ...`: the
                 # arm Neuron skips holds the file's only process-group start, so distributed training is silently
                 # off there; that arm is the program's only distributed path and its findings stay.
-                if never and s.body and not mandatory and not self._only_group_start(s.body):
+                if never and s.body and not mandatory and not self._only_group_start(s.body) \
+                        and not _placement_move(s):
                     # `if check_sru_requirement():` (a project function that raises without CUDA when asked to):
                     # the block is a CUDA-only feature the program stops for on Neuron once selected; its kernel and
                     # library code stay the port item (`requirement-kept-categories`), the device plumbing is guarded
@@ -1504,18 +1505,37 @@ def _api_or_noop(api, other, contexts: frozenset = frozenset()) -> bool:
     return type(api) is ast.Attribute and type(other) is ast.Lambda and type(other.body) is ast.Constant
 
 
+def _placement_test(test) -> bool:
+    """`x.is_cuda`, `x.device.type == "cuda"`: a question about where a tensor lives, not about the machine."""
+    return (type(test) is ast.Attribute and test.attr == "is_cuda") or (
+        type(test) is ast.Compare and any(type(o) is ast.Attribute and o.attr == "type" and type(o.value) is
+                                          ast.Attribute and o.value.attr == "device"
+                                          for o in (test.left, *test.comparators)))
+
+
+def _placement_move(st: ast.If) -> bool:
+    """`zeros = torch.zeros(n)` / `if x.is_cuda: zeros = zeros.cuda()` (no else): a new value is moved beside a
+    tensor by asking where that tensor lives. On Neuron the tensor is on the neuron device, the test is False and the
+    value stays on the host, to meet the device tensor in the next operation (a2c-ppo-acktr's AddBias and KFAC
+    factors): the move is a change (`torch.zeros(n, device=x.device)`), not a guarded arm."""
+    if st.orelse or not _placement_test(st.test):
+        return False
+    test = st.test
+    asked = test.value if type(test) is ast.Attribute else next(
+        o.value.value for o in (test.left, *test.comparators) if type(o) is ast.Attribute and o.attr == "type")
+    # `if x.is_cuda: x = x.half().cuda()` moves the tensor asked about: already where it is, nothing is left behind
+    return all(type(b) is ast.Assign and type(b.value) is ast.Call and type(b.value.func) is ast.Attribute
+               and b.value.func.attr == "cuda" and all(ast.unparse(t) != ast.unparse(asked) for t in b.targets)
+               for b in st.body)
+
+
 def _placement_type_pick(node: ast.IfExp, types: frozenset) -> bool:
     """`Tensor = torch.cuda.FloatTensor if mu.is_cuda else torch.FloatTensor`: a CUDA tensor type picked against
     the CPU one by where a tensor lives, to build new tensors beside it. On Neuron the tensor is on the neuron
     device, the test is False and the CPU type builds CPU tensors that then meet device tensors: the pick is a
     change, not a guard. No availability check is reported for such a test (it asks a tensor, not the machine),
     so the CUDA type is the finding. A pick by `torch.cuda.is_available()` stays guarded (its check is reported)."""
-    test = node.test
-    placement = (type(test) is ast.Attribute and test.attr == "is_cuda") or (
-        type(test) is ast.Compare and any(type(o) is ast.Attribute and o.attr == "type" and type(o.value) is
-                                          ast.Attribute and o.value.attr == "device"
-                                          for o in (test.left, *test.comparators)))
-    if not placement or dotted(node.body) not in types:
+    if not _placement_test(node.test) or dotted(node.body) not in types:
         return False
     other = dotted(node.orelse)
     return other.startswith("torch.") and other.endswith("Tensor") and ".cuda." not in other

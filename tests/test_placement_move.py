@@ -1,0 +1,45 @@
+"""`if x.is_cuda: zeros = zeros.cuda()` with no else: a value moved beside a tensor by asking where that tensor
+lives stays on the host on Neuron, where the tensor is a neuron one; the move is a finding, not a guarded arm
+(context/neuron_guarded.py `_placement_move`). An arm with an else, or doing more than moving, stays guarded."""
+from conftest import scan_findings, write
+
+CODE = """\
+import torch
+
+
+class Bias(torch.nn.Module):
+    def forward(self, x):
+        zeros = torch.zeros(x.size())
+        if x.is_cuda:
+            zeros = zeros.cuda()
+        return x + zeros
+
+
+def factor(a):
+    eye = torch.eye(a.size(1))
+    if a.device.type == "cuda":
+        eye = eye.cuda()
+    return a @ eye
+
+
+def pick(x, y):
+    if x.is_cuda:
+        y = y.cuda()
+    else:
+        y = y.float()
+    return y
+
+
+def kernel(x):
+    if x.is_cuda:
+        x = x.cuda()
+        return x.sum()
+    return x
+"""
+
+
+def test_a_move_beside_a_tensor_is_a_finding_and_other_arms_stay_guarded(tmp_path):
+    write(tmp_path, "policy.py", CODE)
+    got = [(f[1], f[2], f[3], f[5]) for f in scan_findings(tmp_path, "--show-guarded") if f[3] == "TRN241"]
+    assert got == [(8, 21, "TRN241", False), (15, 15, "TRN241", False), (21, 13, "TRN241", True),
+                   (29, 13, "TRN241", True)]

@@ -291,6 +291,10 @@ class _Conditions:
                 return True  # `get_te_version() >= PkgVersion(v)`: TransformerEngine is never installed on Neuron
             if op is ast.IsNot and self._absent_vs_none(left, right):
                 return True  # `bnb is not None` for a CUDA-only package imported optionally
+            if op in (ast.IsNot, ast.NotEq) and any(
+                    type(a) is ast.Attribute and a.attr in ("cuda", "hip") and _tail(a.value) == "version"
+                    and type(b) is ast.Constant and b.value is None for a, b in ((left, right), (right, left))):
+                return True  # `torch.version.cuda is not None`: None in the build TorchNeuron runs on
             if op in (ast.IsNot, ast.NotEq) and self._toolkit_vs_none(left, right):
                 return True  # `CUDA_HOME is not None`: no CUDA toolkit on a Trainium host
             if op is ast.In and _toolkit_variable(left, right):

@@ -20,6 +20,9 @@ EXPECTED = [
     ('cuda_branches.py', 19, 9, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.synchronize`', False),
     ('cuda_branches.py', 20, 8, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.device_count`', False),
     ('cuda_branches.py', 21, 17, 'TRN241', '.cuda() moves a tensor or module to a GPU: `cuda`', True),
+    # TRN352 is distributed-backend since session 31: no longer folded into the line's cuda-device finding
+    ('cuda_branches.py', 21, 17, 'TRN352', 'nn.DataParallel (one process driving several GPUs): `torch.nn.DataParallel`',
+     True),
     # (22, 5) torch.cuda.synchronize() again in the same function folds into (19, 9): one API, one function
     # match statement and try block (also checks that nothing in them breaks the walk)
     ('cuda_branches.py', 29, 16, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`',True),  # check-without-placement: the branches place nothing

@@ -35,6 +35,12 @@ def kernel(x):
         x = x.cuda()
         return x.sum()
     return x
+
+
+def beside(t, x):
+    if t.type == x.device.type:
+        t = t.cuda()
+    return t
 """
 
 
@@ -42,4 +48,6 @@ def test_a_move_beside_a_tensor_is_a_finding_and_other_arms_stay_guarded(tmp_pat
     write(tmp_path, "policy.py", CODE)
     got = [(f[1], f[2], f[3], f[5]) for f in scan_findings(tmp_path, "--show-guarded") if f[3] == "TRN241"]
     assert got == [(8, 21, "TRN241", False), (15, 15, "TRN241", False), (21, 13, "TRN241", True),
-                   (29, 13, "TRN241", True)]
+                   (29, 13, "TRN241", True),
+                   # the tensor asked about is the `.device.type` side, whichever side of the comparison it is on
+                   (36, 13, "TRN241", False)]

@@ -1509,12 +1509,15 @@ def _api_or_noop(api, other, contexts: frozenset = frozenset()) -> bool:
     return type(api) is ast.Attribute and type(other) is ast.Lambda and type(other.body) is ast.Constant
 
 
-def _placement_test(test) -> bool:
-    """`x.is_cuda`, `x.device.type == "cuda"`: a question about where a tensor lives, not about the machine."""
-    return (type(test) is ast.Attribute and test.attr == "is_cuda") or (
-        type(test) is ast.Compare and any(type(o) is ast.Attribute and o.attr == "type" and type(o.value) is
-                                          ast.Attribute and o.value.attr == "device"
-                                          for o in (test.left, *test.comparators)))
+def _placement_subject(test):
+    """The tensor a placement question asks about (`x` of `x.is_cuda`, of `x.device.type == "cuda"`), or None: a
+    question about where a tensor lives, not about the machine."""
+    if type(test) is ast.Attribute and test.attr == "is_cuda":
+        return test.value
+    if type(test) is ast.Compare:
+        return next((o.value.value for o in (test.left, *test.comparators) if type(o) is ast.Attribute
+                     and o.attr == "type" and type(o.value) is ast.Attribute and o.value.attr == "device"), None)
+    return None
 
 
 def _placement_move(st: ast.If) -> bool:
@@ -1522,11 +1525,9 @@ def _placement_move(st: ast.If) -> bool:
     tensor by asking where that tensor lives. On Neuron the tensor is on the neuron device, the test is False and the
     value stays on the host, to meet the device tensor in the next operation (a2c-ppo-acktr's AddBias and KFAC
     factors): the move is a change (`torch.zeros(n, device=x.device)`), not a guarded arm."""
-    if st.orelse or not _placement_test(st.test):
+    asked = None if st.orelse else _placement_subject(st.test)
+    if asked is None:
         return False
-    test = st.test
-    asked = test.value if type(test) is ast.Attribute else next(
-        o.value.value for o in (test.left, *test.comparators) if type(o) is ast.Attribute and o.attr == "type")
     # `if x.is_cuda: x = x.half().cuda()` moves the tensor asked about: already where it is, nothing is left behind
     return all(type(b) is ast.Assign and type(b.value) is ast.Call and type(b.value.func) is ast.Attribute
                and b.value.func.attr == "cuda" and all(ast.unparse(t) != ast.unparse(asked) for t in b.targets)
@@ -1539,7 +1540,7 @@ def _placement_type_pick(node: ast.IfExp, types: frozenset) -> bool:
     device, the test is False and the CPU type builds CPU tensors that then meet device tensors: the pick is a
     change, not a guard. No availability check is reported for such a test (it asks a tensor, not the machine),
     so the CUDA type is the finding. A pick by `torch.cuda.is_available()` stays guarded (its check is reported)."""
-    if not _placement_test(node.test) or dotted(node.body) not in types:
+    if _placement_subject(node.test) is None or dotted(node.body) not in types:
         return False
     other = dotted(node.orelse)
     return other.startswith("torch.") and other.endswith("Tensor") and ".cuda." not in other

@@ -18,6 +18,7 @@ that only training configs use, or one of them in a file under a config folder (
 """
 from __future__ import annotations
 
+import bisect
 import fnmatch
 import re
 from dataclasses import replace
@@ -272,9 +273,6 @@ class _Blocks:
     path and the line of the key that opens it (two dicts of one Python file, or two documents, may share a path)."""
 
     def __init__(self, entries: list[Entry], off: list[Entry]):
-        import bisect
-
-        self._bisect = bisect.bisect_right
         self._opens: dict = {}
         for e in entries:
             if e.value is None and e.path:
@@ -285,7 +283,7 @@ class _Blocks:
 
     def _opener(self, path: tuple, line: int) -> int:
         lines = self._opens.get(path, ())
-        i = self._bisect(lines, line) - 1
+        i = bisect.bisect_right(lines, line) - 1
         return lines[i] if i >= 0 else 0
 
     def __bool__(self) -> bool:

@@ -92,3 +92,76 @@ def test_a_file_a_cpu_job_also_runs_stays_reported(tmp_path):
         (".github/unittest/gpu_lib/run_test.sh", 1, 8, "TRN605", "ci-other-accelerator", "`CUDA_VISIBLE_DEVICES`"),
         (".github/unittest/gpu_lib/setup_env.sh", 2, 39, "TRN505", "", "`download.pytorch.org/whl/cu128`"),
     ]
+
+
+def _wheel_matrix(tmp_path, cpu_step_names_env: bool = False):
+    # the torch-extension wheel workflow of the PyG libraries: one job, a cpu/cuXXX matrix axis, and steps run
+    # only in the CUDA legs that source a per-version script through placeholders
+    write(tmp_path, ".github/workflows/building.yml", """
+        jobs:
+          wheel:
+            runs-on: ${{ matrix.os }}
+            strategy:
+              matrix:
+                os: [ubuntu-22.04, windows-2019]
+                cuda-version: ['cpu', 'cu118', 'cu126']
+            steps:
+              - uses: actions/checkout@v2
+              - name: Install CUDA ${{ matrix.cuda-version }}
+                if: ${{ matrix.cuda-version != 'cpu' }}
+                run: |
+                  bash .github/workflows/cuda/${{ matrix.cuda-version }}-${{ runner.os }}.sh
+              - name: Build wheel for CPU
+                if: ${{ matrix.cuda-version == 'cpu' }}
+                run: |
+                  FORCE_ONLY_CPU=1 python setup.py bdist_wheel%s
+              - name: Build wheel for GPU
+                if: ${{ matrix.cuda-version != 'cpu' }}
+                run: |
+                  source .github/workflows/cuda/${{ matrix.cuda-version }}-${{ runner.os }}-env.sh
+                  python setup.py bdist_wheel
+        """ % ("\n          source .github/workflows/cuda/cu118-Linux-env.sh" if cpu_step_names_env else ""))
+    for v in ("cu118", "cu126", "cu102"):  # cu102: an old leg's script the matrix no longer lists
+        write(tmp_path, f".github/workflows/cuda/{v}-Linux-env.sh", f"""
+            CUDA_HOME=/usr/local/cuda-{v[2:4]}.{v[4:]}
+            export FORCE_CUDA=1
+            """)
+    write(tmp_path, "tools/cuda/cu118-env.sh", """
+        export FORCE_CUDA=1
+        """)
+    write(tmp_path, "setup.py", """
+        from setuptools import setup
+        from torch.utils.cpp_extension import BuildExtension, CUDAExtension
+        setup(ext_modules=[CUDAExtension("ops", ["ops.cu"])], cmdclass={"build_ext": BuildExtension})
+        """)
+
+
+def _env_findings(root):
+    proc = run_cli("scan", root, "--format", "json", "--no-cache", "--exit-zero", "--show-guarded")
+    assert proc.returncode == 0, proc.stderr
+    return sorted((f["path"], f["line"], f["rule"], f.get("guarded_by") or "")
+                  for f in json.loads(proc.stdout)["findings"] if f["rule"] in ("TRN302", "TRN611"))
+
+
+def test_scripts_only_a_not_cpu_step_sources_are_the_gpu_leg(tmp_path):
+    _wheel_matrix(tmp_path)
+    assert _env_findings(tmp_path) == [
+        # named through the placeholders of a step run only in the CUDA legs: that leg's build setup
+        (".github/workflows/cuda/cu102-Linux-env.sh", 1, "TRN611", "ci-other-accelerator"),
+        (".github/workflows/cuda/cu102-Linux-env.sh", 2, "TRN302", "ci-other-accelerator"),
+        (".github/workflows/cuda/cu118-Linux-env.sh", 1, "TRN611", "ci-other-accelerator"),
+        (".github/workflows/cuda/cu118-Linux-env.sh", 2, "TRN302", "ci-other-accelerator"),
+        (".github/workflows/cuda/cu126-Linux-env.sh", 1, "TRN611", "ci-other-accelerator"),
+        (".github/workflows/cuda/cu126-Linux-env.sh", 2, "TRN302", "ci-other-accelerator"),
+        # outside the CI folder: what the project ships, never judged by its CI
+        ("setup.py", 3, "TRN302", ""),
+        ("tools/cuda/cu118-env.sh", 1, "TRN302", ""),
+    ]
+
+
+def test_a_script_a_cpu_step_also_sources_stays_reported(tmp_path):
+    _wheel_matrix(tmp_path, cpu_step_names_env=True)
+    assert [f for f in _env_findings(tmp_path) if "cu118-Linux" in f[0]] == [
+        (".github/workflows/cuda/cu118-Linux-env.sh", 1, "TRN611", ""),
+        (".github/workflows/cuda/cu118-Linux-env.sh", 2, "TRN302", ""),
+    ]

@@ -18,12 +18,14 @@ lane, not what the port changes, exactly as the job's own lines do: their findin
 (listed with --show-guarded, never counted).
 
 A file counts only when it lies in a CI folder (`.github/`, `.circleci/`, `.gitlab/`, `.buildkite/` at the top of the
-scan) and every text that names it is a job on another accelerator (a `whole` leg of accelerator_legs or
-anchored_legs) or such a file itself (followed to a fixpoint). A text names a file by its path from the repository
-root (`.github/unittest/x/run_all.sh`, with or without `./`), or, for a file of the CI folder, by its path from its own
-folder (`${this_dir}/install.sh`, `bash install.sh`). A file nothing names, or one a CPU job, a workflow's top-level
-lines or a file outside that set names, stays reported. Dockerfiles, launchers and requirements outside the CI folders
-are what the project ships to users and are never judged here.
+scan) and every text that names it is a job on another accelerator (a `whole` leg of accelerator_legs or anchored_legs,
+or a step that runs only in the matrix legs whose value is not "cpu") or such a file itself (followed to a fixpoint). A
+text names a file by its path from the repository root (`.github/unittest/x/run_all.sh`, with or without `./`), or, for
+a file of the CI folder, by its path from its own folder (`${this_dir}/install.sh`, `bash install.sh`); a path with
+placeholders in its file name names every file it expands to (`.github/workflows/cuda/${{ matrix.cuda-version }}-${{
+runner.os }}-env.sh`). A file nothing names, or one a CPU job, a workflow's top-level lines or a file outside that set
+names, stays reported. Dockerfiles, launchers and requirements outside the CI folders are what the project ships to
+users and are never judged here.
 """
 from __future__ import annotations
 
@@ -86,7 +88,11 @@ def _job_texts(rel: str, text: str, values: dict) -> list[tuple[bool, str]]:
     out: list = []
     inside: set = set()
     for job, (a, b) in spans.items():
-        out.append((job in gpu, "\n".join(lines[a - 1:b])))
+        body = lines[a - 1:b]
+        if job in gpu:
+            out.append((True, "\n".join(body)))
+        else:
+            out.extend(_step_texts(body))
         inside.update(range(a, b + 1))
     # an anchor used only by GPU jobs is part of them (anchored_legs); its block is outside every job
     for leg in legs:
@@ -97,12 +103,55 @@ def _job_texts(rel: str, text: str, values: dict) -> list[tuple[bool, str]]:
     return out
 
 
+# A step that runs only in the matrix legs whose value is not the CPU one (`if: ${{ matrix.cuda-version != 'cpu' }}`
+# beside a `cuda-version: ['cpu', 'cu118', ...]` axis) is the GPU leg of a job whose CPU leg the port keeps.
+_NOT_CPU_STEP = re.compile(r"""^\s*(?:-\s+)?if:.*\bmatrix\.[\w-]+\s*!=\s*['"]cpu['"]""", re.M)
+_STEP = re.compile(r"^(\s*)-\s")
+# A path written with placeholders (`cuda/${{ matrix.cuda-version }}-${{ runner.os }}-env.sh`, `cuda/${CU}.sh`).
+_PLACEHOLDER = r"\$\{\{[^}]*\}\}|\$\{\w+\}|\$\w+"
+_TEMPLATED = re.compile(r"(?<![\w.$/-])(?:\./)?[\w./-]*/[\w.-]*(?:(?:" + _PLACEHOLDER + r")[\w.-]*)+")
+
+
+def _step_texts(body: list[str]) -> list[tuple[bool, str]]:
+    """(GPU leg, text) of the steps of one job's lines: a step whose `if:` asks for a matrix value other than "cpu"
+    is the GPU leg; everything else of the job is one text that is not."""
+    steps_at = next((n for n, ln in enumerate(body) if ln.strip() == "steps:"), None)
+    if steps_at is None:
+        return [(False, "\n".join(body))]
+    first = next((n for n in range(steps_at + 1, len(body)) if _STEP.match(body[n])), None)
+    if first is None:
+        return [(False, "\n".join(body))]
+    indent = _STEP.match(body[first]).group(1)
+    starts = [n for n in range(first, len(body)) if body[n].startswith(indent + "- ")]
+    rest = body[:first]
+    out: list = []
+    for a, b in zip(starts, starts[1:] + [len(body)]):
+        step = body[a:b]
+        if _NOT_CPU_STEP.search("\n".join(step)):
+            out.append((True, "\n".join(step)))
+        else:
+            rest += step
+    return out + [(False, "\n".join(rest))]
+
+
 def _names(text: str, target: str, here: str) -> bool:
-    """Does `text` (of a file in folder `here`, "" for the root) name the file `target` (repository-relative)?"""
-    for form in {target, posixpath.relpath(target, here or ".")}:
-        if form.startswith(".."):
-            continue
+    """Does `text` (of a file in folder `here`, "" for the root) name the file `target` (repository-relative)?
+    A path with placeholders names every file it can expand to, when its folder is written out
+    (`.github/workflows/cuda/${{ matrix.cuda-version }}-${{ runner.os }}-env.sh`)."""
+    forms = [f for f in {target, posixpath.relpath(target, here or ".")} if not f.startswith("..")]
+    for form in forms:
         if re.search(r"(?<![\w.-])(?:\./)?" + re.escape(form) + r"(?![\w.-])", text):
+            return True
+    if "$" not in text:
+        return False
+    for m in _TEMPLATED.finditer(text):
+        written = m.group(0).removeprefix("./")
+        folder, _, name = written.rpartition("/")
+        if "$" in folder or not re.sub(_PLACEHOLDER, "", name):
+            continue
+        pattern = "".join(re.escape(part) if n % 2 == 0 else r"[\w.-]+"
+                          for n, part in enumerate(re.split("(" + _PLACEHOLDER + ")", written)))
+        if any(re.fullmatch(pattern, form) for form in forms):
             return True
     return False
 

@@ -328,6 +328,42 @@ def strip_comment(text: str) -> str:
     return text[: m.start()] if m else text
 
 
+# `conda list --export` output (`name=version=build` per line, `conda create --file` reads it back), often saved as
+# `requirements.txt`; pip cannot read it, so its lines are conda specs, not pip requirements.
+_CONDA_LIST_LINE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.\-]*=[^=\s<>!~,]+(?:=[^=\s<>!~,]+)?$")
+
+
+def is_conda_list(text: str) -> bool:
+    """Most requirement lines are `name=version[=build]` (single `=`), or the file says it is a conda spec file."""
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
+    if not lines:
+        return False
+    if "@EXPLICIT" in lines:
+        return False  # an explicit spec file lists package URLs, read as such by pip's URL parser
+    conda = sum(1 for ln in lines if _CONDA_LIST_LINE.match(ln))
+    return conda * 2 > len(lines) or conda > 0 and re.search(r"^#.*conda create\b.*--file\b", text, re.M) is not None
+
+
+def parse_conda_list(text: str) -> Manifest:
+    """The specs of a `conda list --export` file: one `name=version=build` per line, `python=...` the interpreter."""
+    man = Manifest()
+    for n, ln in enumerate(text.splitlines(), 1):
+        body = strip_comment(ln).strip()
+        if not _CONDA_LIST_LINE.match(body):
+            continue
+        col = ln.find(body) + 1
+        d = conda_dep(body, n, col)
+        if d is None:
+            continue
+        if d.name == "python":
+            if d.alternatives:
+                man.pyreqs.append(PyReq(raw=body, alternatives=d.alternatives, line=n, column=col,
+                                        end_column=col + len(body)))
+            continue
+        man.deps.append(d)
+    return man
+
+
 def parse_requirements(text: str):
     """-> (deps, includes [(line, option, target)], option_text) for a requirements/constraints file."""
     deps, includes = [], []

@@ -118,10 +118,10 @@ def _step_texts(body: list[str]) -> list[tuple[bool, str]]:
     steps_at = next((n for n, ln in enumerate(body) if ln.strip() == "steps:"), None)
     if steps_at is None:
         return [(False, "\n".join(body))]
-    first = next((n for n in range(steps_at + 1, len(body)) if _STEP.match(body[n])), None)
-    if first is None:
+    found = next(((n, m) for n in range(steps_at + 1, len(body)) if (m := _STEP.match(body[n]))), None)
+    if found is None:
         return [(False, "\n".join(body))]
-    indent = _STEP.match(body[first]).group(1)
+    first, indent = found[0], found[1].group(1)
     starts = [n for n in range(first, len(body)) if body[n].startswith(indent + "- ")]
     rest = body[:first]
     out: list = []

@@ -96,6 +96,12 @@ def _guard_platform_extras(findings: list, deps: list, spans: list, engine) -> l
 
 def _read_requirements(ctx: FileContext, em: Emitter, lines, mention: str, sources) -> ReadResult:
     text, rel, path, engine = ctx.text, ctx.rel, ctx.path, ctx.engine
+    if rq.is_conda_list(text):  # `conda list --export` saved as requirements.txt: conda specs, no includes
+        man = rq.parse_conda_list(text)
+        emit_deps(man.deps, lines, engine, em, mention)
+        emit_pyreqs(man.pyreqs, lines, engine, em, mention)
+        emit_lines("requirements", lines, engine, em, mention)
+        return ReadResult(one_per_pin(em.out, man.deps), None, sources)
     deps, _ = rq.parse_requirements(text)
     extra, nested, problems = _requirements_context(path, rel, text)
     emit_deps(deps, lines, engine, em, mention + "\n" + extra)

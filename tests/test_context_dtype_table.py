@@ -110,3 +110,23 @@ def build(z):
     # lines 8 and 9 only list the dtypes a check or a library accepts; line 10's are cast to (line 15), line 19
     # picks one to cast to
     assert [f[1:4] for f in scan_findings(tmp_path)] == [(10, 44, "TRN121"), (19, 39, "TRN121")]
+
+
+def test_a_parameter_named_for_dtypes_defaults_to_the_list_it_accepts(tmp_path):
+    (tmp_path / "fsq.py").write_text('''import torch
+
+
+class FSQ(torch.nn.Module):
+    def __init__(self, levels, allowed_dtypes=(torch.float32, torch.float64), *,
+                 cast_dtypes=[torch.float64, torch.float32]):
+        super().__init__()
+        self.allowed_dtypes = allowed_dtypes
+        self.cast_dtypes = cast_dtypes
+
+
+def widen(z, dtype=torch.float64, work=(torch.float32, torch.float64)):
+    return [z.to(d) for d in work] + [z.to(dtype)]
+''')
+    # lines 5 and 6 (both defaults): lists of what a class accepts; line 12: a single dtype default, and a
+    # parameter whose name is no dtype list (`work`), one finding for the statement
+    assert [f[1:4] for f in scan_findings(tmp_path)] == [(12, 20, "TRN121")]

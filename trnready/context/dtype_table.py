@@ -65,6 +65,9 @@ def _membership_list(ctx, node, names) -> bool:
     if type(up) is ast.keyword and up.arg and up.arg.lower().endswith("dtypes"):
         # `FSQ(levels, allowed_dtypes=[torch.float16, torch.float32, torch.float64])`: the dtypes a library accepts
         return True
+    if type(up) is ast.arguments and _default_of(up, lit).lower().endswith("dtypes"):
+        # `def __init__(self, allowed_dtypes=(torch.float32, torch.float64))`: the same list, as the default
+        return True
     if type(up) is ast.Assign and len(up.targets) == 1 and type(up.targets[0]) in (ast.Name, ast.Attribute):
         target = up.targets[0]
         if isinstance(target, ast.Name):
@@ -83,6 +86,18 @@ def _membership_list(ctx, node, names) -> bool:
                 return False
         return True
     return False
+
+
+def _default_of(args: ast.arguments, value) -> str:
+    """The name of the parameter whose default is `value` ("" when none is)."""
+    positional = args.posonlyargs + args.args
+    for a, d in zip(positional[len(positional) - len(args.defaults):], args.defaults):
+        if d is value:
+            return a.arg
+    for a, kd in zip(args.kwonlyargs, args.kw_defaults):
+        if kd is value:
+            return a.arg
+    return ""
 
 
 def _only_compared(ctx, comp, name: str) -> bool:
@@ -110,7 +125,8 @@ def dtype_table(ctx, hit) -> bool:
     (`dtype_map["F8_E5M2"] = torch.float8_e5m2` after `dtype_map = {"F32": torch.float32, ...}`); or an element of
     a literal of dtypes tested for membership (`x.dtype in (torch.float32,
     torch.float64)`, a name or `self.x` attribute holding that literal read only on the right of `in`, a keyword
-    argument named for dtypes (`allowed_dtypes=[torch.float32, torch.float64]`), or a comprehension over it that
+    argument named for dtypes (`allowed_dtypes=[torch.float32, torch.float64]`) or the default of a parameter so
+    named (`def __init__(self, allowed_dtypes=(torch.float32, torch.float64))`), or a comprehension over it that
     only compares each element: `any(dtype == d for d in (torch.float64, torch.float32))`). Such code
     translates or checks names of dtypes and creates nothing, so its entries are not uses of float64 (or int64,
     float8, ...); the place

@@ -502,3 +502,41 @@ def test_one_fp8_recipe_per_function_and_other_categories_on_its_lines_stay_apar
     # the finfo limit, the scale and the cast of one function are one fp8 change (lines 6 and 9); the float64
     # cast and the .cuda() move on line 14 are other categories, each its own finding
     assert got == [(6, "TRN202", [9]), (14, "TRN241", []), (14, "TRN121", [])]
+
+
+MASK_FORMS = '''import torch
+
+
+def mul(row, col, idx):
+    valid_mask = idx[1:] == idx[:-1]
+    valid_idx = valid_mask.nonzero().view(-1)
+    return row[valid_mask], col[valid_idx]
+
+
+def remove_diag(row, col, counts):
+    inv_mask = row != col
+    new_row = row[inv_mask]
+    mask = ~inv_mask
+    counts[row[mask]] -= 1
+    return new_row, counts
+
+
+def bound(x, y):
+    m = x > 0
+    keep = m.nonzero()
+    return y[keep], x[m], x[~m]
+'''
+
+
+def test_a_mask_its_indices_and_its_negation_are_one_mask(tmp_path):
+    (tmp_path / "forms.py").write_text(MASK_FORMS)
+    got = [(r[1], r[2], r[3], r[5]) for r in rows(scan(tmp_path))]
+    assert got == [
+        # the mask's nonzero indices and the mask itself index the same places: one mask to replace
+        (6, 17, "TRN104", [{"line": 7, "column": 12, "rule": "TRN104"}]),
+        # `mask = ~inv_mask` selects the other places of the same mask
+        (12, 15, "TRN104", [{"line": 14, "column": 12, "rule": "TRN104"}]),
+        # the indices bound to a name, and the mask read directly or negated in the index
+        (20, 12, "TRN104", [{"line": 21, "column": 21, "rule": "TRN104"},
+                            {"line": 21, "column": 27, "rule": "TRN104"}]),
+    ]

@@ -563,10 +563,15 @@ def _mask_keys(findings: list, ctx, result) -> dict:
         if len(want) < 2:
             continue
         first = min(ln for ln, _ in want)
+        negations: dict = {}  # (function, name) -> the mask it negates or indexes (`mask = ~m`, `idx = m.nonzero()`)
         stack: list = [(tree, None)]
         while stack:
             node, func = stack.pop()
             for child in ast.iter_child_nodes(node):
+                if isinstance(child, ast.Assign) and func is not None:
+                    same = _same_mask(child)
+                    if same is not None:
+                        negations[(func, same[0])] = same[1]
                 if (getattr(child, "end_lineno", None) or first) < first:
                     continue
                 here = func
@@ -577,11 +582,56 @@ def _mask_keys(findings: list, ctx, result) -> dict:
                     for ln, col in places:
                         out.setdefault((ctx.rel, cell, ln, col), (func, name))
                 elif isinstance(child, (ast.Subscript, ast.Call)) and (child.lineno, child.col_offset + 1) in want:
-                    text = _mask_operand(child) if isinstance(child, ast.Subscript) else _masked_select_mask(child)
+                    text = _mask_operand(child) if isinstance(child, ast.Subscript) else \
+                        _masked_select_mask(child) or _nonzero_mask(child)
                     if text is not None and func is not None:
                         out[(ctx.rel, cell, child.lineno, child.col_offset + 1)] = (func, text)
                 stack.append((child, here))
+        # `mask = ~inv_mask` selects the other places of the same mask, `idx = m.nonzero()` the same places: `row[m]`,
+        # `row[mask]` and `col[idx]` in one function are one mask to replace
+        for key, (func, text) in out.items():
+            seen = {text}
+            while (func, text) in negations and negations[(func, text)] not in seen:
+                text = negations[(func, text)]
+                seen.add(text)
+            out[key] = (func, text)
     return out
+
+
+def _same_mask(st: ast.Assign):
+    """(name, mask) for `name = ~mask`, `name = mask.logical_not()`, `name = torch.logical_not(mask)` (the other
+    places of the mask) or `name = mask.nonzero()` followed by reshapes (`.view(-1)`, `.squeeze(1)`: its places),
+    the mask a plain name or attribute; None otherwise."""
+    if len(st.targets) != 1 or not isinstance(st.targets[0], ast.Name):
+        return None
+    v = st.value
+    while isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and v.func.attr in _RESHAPES:
+        v = v.func.value
+    if isinstance(v, ast.Call) and _nonzero_mask(v) is not None:
+        return st.targets[0].id, _nonzero_mask(v)
+    if isinstance(v, ast.UnaryOp) and isinstance(v.op, (ast.Invert, ast.Not)):
+        v = v.operand
+    elif isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and v.func.attr == "logical_not" \
+            and len(v.args) <= 1 and not v.keywords:
+        v = v.args[0] if v.args else v.func.value
+    else:
+        return None
+    return (st.targets[0].id, ast.unparse(v)) if isinstance(v, (ast.Name, ast.Attribute)) else None
+
+
+_RESHAPES = frozenset({"view", "reshape", "squeeze", "flatten", "t", "contiguous"})
+
+
+def _nonzero_mask(node):
+    """The mask of `mask.nonzero()` / `torch.nonzero(mask)` / `mask.argwhere()` as text, or None: the indices of a
+    mask are the places `x[mask]` selects, so both in one function are one mask to replace."""
+    fn = node.func
+    if not isinstance(fn, ast.Attribute) or fn.attr not in ("nonzero", "argwhere"):
+        return None
+    arg = fn.value if not node.args else node.args[0] if len(node.args) == 1 else None
+    if isinstance(arg, ast.UnaryOp) and isinstance(arg.op, (ast.Invert, ast.Not)):
+        arg = arg.operand
+    return ast.unparse(arg) if isinstance(arg, (ast.Name, ast.Attribute)) else None
 
 
 def _statement_keys(findings: list, ctx, result) -> dict:

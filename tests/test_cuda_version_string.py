@@ -20,3 +20,28 @@ def test_string_use_is_reported_and_a_none_test_guards_it(tmp_path):
         (4, 39, "TRN240", "torch.version.cuda (None without CUDA) used as a string: `torch.version.cuda.startswith`",
          True),
     ]
+
+
+SETUP = """\
+import torch
+from setuptools import setup
+
+
+def check_cuda_torch_binary_vs_bare_metal(cuda_dir):
+    torch_binary_major = torch.version.cuda.split(".")[0]
+    return torch_binary_major
+
+
+def torch_cuda_major():
+    return torch.version.cuda.split(".")[0]
+
+
+setup(name="ops", version=torch_cuda_major())
+"""
+
+
+def test_a_setup_py_helper_nothing_calls_never_runs(tmp_path):
+    write(tmp_path, "setup.py", SETUP)
+    got = [(f[1], f[2], f[3], f[5]) for f in scan_findings(tmp_path, "--show-guarded") if f[3] == "TRN240"]
+    # line 6: a helper of the setup.py that no line of it names (uncalled-build-helper); line 11: a helper it calls
+    assert got == [(6, 26, "TRN240", True), (11, 12, "TRN240", False)]

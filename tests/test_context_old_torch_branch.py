@@ -39,3 +39,36 @@ def test_branches_of_older_torch_are_guarded_and_the_current_arm_stays():
 
 def test_registered_as_a_guard():
     assert context.get("old-torch-branch").effect == "guard"
+
+
+FLAG_SET_BY_OLD_TORCH = """\
+import torch
+from packaging import version
+
+_use_apex = False
+_use_native_amp = False
+if version.parse(torch.__version__) < version.parse("1.6"):
+    from apex import amp
+    _use_apex = True
+else:
+    _use_native_amp = True
+
+
+def setup(model, opt, fp16):
+    if fp16 and _use_apex:
+        model, opt = amp.initialize(model, opt)
+    if fp16 and _use_native_amp:
+        scaler = torch.cuda.amp.GradScaler()
+    return model, opt
+"""
+
+
+def test_a_flag_only_an_old_torch_branch_sets_keeps_its_other_value(tmp_path):
+    (tmp_path / "trainer.py").write_text(FLAG_SET_BY_OLD_TORCH)
+    found = [f[1:4] + (f[5],) for f in scan_findings(tmp_path, "--show-guarded")]
+    assert found == [
+        (7, 5, "TRN283", True),  # the import in the old-torch branch
+        (15, 22, "TRN256", True),  # `_use_apex` is only True in that branch: False with torch-neuronx
+        # `_use_native_amp` is set True in the branch torch-neuronx takes: its block stays reported
+        (17, 18, "TRN251", False),
+    ]

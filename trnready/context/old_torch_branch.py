@@ -284,13 +284,18 @@ class _Spans:
             for name in g.names:
                 self.module.setdefault(name, []).append(None)
         self.spans: list = []
+        self.pruned: set = set()  # module names some of whose assignments lie in a branch an old torch takes
 
     def verdict(self, e, local: dict) -> bool | None:
         """True / False when the test has that value with every torch the port can meet, else None."""
+        touched: list = []
+
         def names(n):
             if n in local:
                 return None if None in local[n] else local[n]
             if n in self.module:
+                if n in self.pruned:
+                    touched.append(n)
                 return None if None in self.module[n] else self.module[n]
             return []
         seen = set()
@@ -298,8 +303,10 @@ class _Spans:
             ev = _Eval(self.ctx, s, names)
             try:
                 seen.add(ev.truth(e))
-                if not ev.read_version:
-                    return None  # `if lowvram_mode:`: a test of something else than the torch version
+                if not ev.read_version and not touched:
+                    # `if lowvram_mode:`: a test of something else than the torch version (a flag that only an
+                    # old torch's branch sets, `_use_apex`, is decided by the version)
+                    return None
             except (_Unknown, TypeError, ValueError, IndexError, AttributeError, RecursionError):
                 return None
             if len(seen) > 1:
@@ -385,6 +392,22 @@ def _spans(ctx):
         return None
     spans = _Spans(ctx)
     spans.block(ctx.tree.body, {})
+    if spans.spans:
+        # A module flag set only in a branch an old torch takes (`_use_apex = False`, then `_use_apex = True` under
+        # `if version.parse(torch.__version__) < version.parse("1.6"):`) keeps its other values with torch-neuronx:
+        # judged again without those assignments, `if fp16 and _use_apex:` is never taken either.
+        stmts = _flat(ctx.tree.body, [])
+        dead = [st for st in stmts
+                if type(st) in (ast.Assign, ast.AnnAssign) and spans.holds((st.lineno, st.col_offset))]
+        if dead:
+            gone = {id(st) for st in dead}
+            spans.module = _assignments([st for st in stmts if id(st) not in gone])
+            for g in ctx.nodes(ast.Global):
+                for name in g.names:
+                    spans.module.setdefault(name, []).append(None)
+            spans.pruned = set(_assignments(dead))
+            spans.spans = []
+            spans.block(ctx.tree.body, {})
     return spans
 
 
@@ -400,7 +423,9 @@ def old_torch_branch(ctx, hit) -> bool:
     the operands after a deciding one of `and`/`or`. A name assigned in the file is followed to its values. The
     test is evaluated with each target version; only a test with the same answer on all of them decides, so
     `>= "2.4"` keeps its body reported (it runs on Neuron) and `.startswith("2.1")` decides nothing (2.14 starts
-    so, 2.20 does not). Such a branch never runs with torch-neuronx, so nothing in it needs porting."""
+    so, 2.20 does not). Such a branch never runs with torch-neuronx, so nothing in it needs porting. A module flag
+    that only such a branch sets (`_use_apex = False`, then `_use_apex = True` under the old-torch test) keeps its
+    other values, so `if fp16 and _use_apex:` is decided too."""
     spans = ctx.fact("old-torch-branch", _spans)
     if spans is None:
         return False

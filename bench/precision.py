@@ -86,6 +86,8 @@ def presence(repos: Path, mirrors: Path, repository: str, commit: str,
     mirror = mirrors / f"{owner}+{name}" / "repo"
     if not mirror.is_dir():
         return f"no mirror at {mirror} to verify the commit"
+    if (mirror / ".git").is_dir():  # a mirror fetched as a clone keeps its git directory inside
+        mirror = mirror / ".git"
     real_root = root.resolve()
     # A finding may sit under a directory symlink of the tree: compare the file it
     # resolves to.

@@ -1,5 +1,6 @@
-"""unreachable-statement: what follows a raise, return, break or continue in its block is guarded; the statements
-before it, other blocks and code after a call that merely exits stay."""
+"""unreachable-statement: what follows a raise, return, break or continue in its block, or a call of the
+interpreter's exits the file cannot have rebound (`sys.exit()` through its import, `quit()`), is guarded; the
+statements before it, other blocks and code after any other call stay."""
 from conftest import CONTEXT_FIXTURES, scan_findings
 from trnready import context
 
@@ -8,6 +9,11 @@ def test_statements_after_leaving_their_block_are_guarded():
     got = [(p, line, col, rule, guarded) for p, line, col, rule, _, guarded in
            scan_findings(CONTEXT_FIXTURES / "unreachable_statement", "--show-guarded")]
     assert got == [
+        ("proj/bench.py", 7, 9, "TRN241", False),  # before `quit()`
+        ("proj/bench.py", 9, 5, "TRN243", True),  # after `quit()`
+        ("proj/bench.py", 16, 9, "TRN243", True),  # after `sys.exit(...)`, `sys` imported by the file
+        ("proj/bench.py", 17, 12, "TRN241", False),  # the `if` arm exits; the function goes on
+        ("proj/bench.py", 26, 12, "TRN241", False),  # the file binds `exit` itself
         ("proj/generate.py", 7, 9, "TRN261", True),  # after `raise NotImplementedError` in the `if compile:` arm
         ("proj/generate.py", 8, 17, "TRN112", True),
         ("proj/generate.py", 8, 17, "TRN701", True),
@@ -17,7 +23,7 @@ def test_statements_after_leaving_their_block_are_guarded():
         ("proj/generate.py", 19, 29, "TRN242", False),
         ("proj/generate.py", 22, 9, "TRN243", True),  # after a bare `raise` in the handler
         ("proj/generate.py", 24, 9, "TRN243", False),  # `finally` runs whatever the handler does
-        ("proj/generate.py", 29, 25, "TRN242", False),  # a call is not assumed never to return
+        ("proj/generate.py", 29, 25, "TRN242", False),  # `sys` is a parameter here: any object
     ]
 
 

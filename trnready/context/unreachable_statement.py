@@ -21,6 +21,8 @@ def _exits(ctx, st) -> bool:
     if type(func) is ast.Name and func.id in _BUILTIN_EXITS:
         module = ctx.index.module
         return module is None or not ctx.resolver.lookup(module, func.id)
+    if type(func) is not ast.Attribute or func.attr not in ("exit", "_exit", "abort"):
+        return False  # (most statements are calls of something else: no lookup for them)
     name, imported = imported_name(ctx, func)
     return imported and name in _EXITS
 

@@ -351,17 +351,21 @@ def parse_conda_list(text: str) -> Manifest:
         body = strip_comment(ln).strip()
         if not _CONDA_LIST_LINE.match(body):
             continue
-        col = ln.find(body) + 1
-        d = conda_dep(body, n, col)
-        if d is None:
-            continue
-        if d.name == "python":
-            if d.alternatives:
-                man.pyreqs.append(PyReq(raw=body, alternatives=d.alternatives, line=n, column=col,
-                                        end_column=col + len(body)))
-            continue
-        man.deps.append(d)
+        _add_conda_spec(man, body, n, ln.find(body) + 1)
     return man
+
+
+def _add_conda_spec(man: Manifest, spec: str, line: int, column: int) -> None:
+    """A conda spec of an environment or an exported list: `python=...` is the interpreter requirement, anything
+    else a dependency."""
+    d = conda_dep(spec, line, column)
+    if d is None:
+        return
+    if d.name != "python":
+        man.deps.append(d)
+    elif d.alternatives:
+        man.pyreqs.append(PyReq(raw=spec, alternatives=d.alternatives, line=line, column=column,
+                                end_column=column + len(spec)))
 
 
 def parse_requirements(text: str):
@@ -920,15 +924,7 @@ def parse_conda(text: str) -> Manifest:
             if d is not None:
                 man.deps.append(d)
             continue
-        d = conda_dep(item, n, item_col)
-        if d is None:
-            continue
-        if d.name == "python":
-            if d.alternatives:
-                man.pyreqs.append(PyReq(raw=item, alternatives=d.alternatives, line=n, column=item_col,
-                                        end_column=item_col + len(item)))
-            continue
-        man.deps.append(d)
+        _add_conda_spec(man, item, n, item_col)
     if not man.deps and not man.pyreqs:
         _conda_variants(text, man)
     return man

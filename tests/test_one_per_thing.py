@@ -540,3 +540,20 @@ def test_a_mask_its_indices_and_its_negation_are_one_mask(tmp_path):
         (20, 12, "TRN104", [{"line": 21, "column": 21, "rule": "TRN104"},
                             {"line": 21, "column": 27, "rule": "TRN104"}]),
     ]
+
+
+def test_a_name_bound_twice_is_no_alias_of_a_mask(tmp_path):
+    (tmp_path / "rebound.py").write_text('''import torch
+
+
+def two(x, y, z):
+    valid = x > 0
+    mask = ~valid
+    a = x[valid]
+    mask = y > 0
+    b = z[mask]
+    return a, b
+''')
+    got = [(r[1], r[2], r[3], r[5]) for r in rows(scan(tmp_path))]
+    # `mask` is bound twice: its second value is another mask, and `z[mask]` stays its own item
+    assert got == [(7, 9, "TRN104", None), (9, 9, "TRN104", None)]

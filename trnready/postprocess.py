@@ -563,15 +563,19 @@ def _mask_keys(findings: list, ctx, result) -> dict:
         if len(want) < 2:
             continue
         first = min(ln for ln, _ in want)
-        negations: dict = {}  # (function, name) -> the mask it negates or indexes (`mask = ~m`, `idx = m.nonzero()`)
+        same_masks: dict = {}  # (function, name) -> the mask it negates or indexes (`mask = ~m`, `idx = m.nonzero()`)
+        bound: dict = {}  # (function, name) -> how many assignments bind it (a name bound twice is no alias)
         stack: list = [(tree, None)]
         while stack:
             node, func = stack.pop()
             for child in ast.iter_child_nodes(node):
                 if isinstance(child, ast.Assign) and func is not None:
+                    for t in child.targets:
+                        if isinstance(t, ast.Name):
+                            bound[(func, t.id)] = bound.get((func, t.id), 0) + 1
                     same = _same_mask(child)
                     if same is not None:
-                        negations[(func, same[0])] = same[1]
+                        same_masks[(func, same[0])] = same[1]
                 if (getattr(child, "end_lineno", None) or first) < first:
                     continue
                 here = func
@@ -589,10 +593,11 @@ def _mask_keys(findings: list, ctx, result) -> dict:
                 stack.append((child, here))
         # `mask = ~inv_mask` selects the other places of the same mask, `idx = m.nonzero()` the same places: `row[m]`,
         # `row[mask]` and `col[idx]` in one function are one mask to replace
+        same_masks = {k: v for k, v in same_masks.items() if bound.get(k) == 1}
         for key, (func, text) in out.items():
             seen = {text}
-            while (func, text) in negations and negations[(func, text)] not in seen:
-                text = negations[(func, text)]
+            while (func, text) in same_masks and same_masks[(func, text)] not in seen:
+                text = same_masks[(func, text)]
                 seen.add(text)
             out[key] = (func, text)
     return out

@@ -32,6 +32,7 @@ from __future__ import annotations
 import posixpath
 import re
 from dataclasses import replace
+from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
 GUARD = "ci-other-accelerator"
@@ -142,18 +143,22 @@ def _names(text: str, target: str, here: str) -> bool:
     for form in forms:
         if re.search(r"(?<![\w.-])(?:\./)?" + re.escape(form) + r"(?![\w.-])", text):
             return True
-    if "$" not in text:
-        return False
+    return "$" in text and any(p.fullmatch(form) for p in _templates(text) for form in forms)
+
+
+@lru_cache(maxsize=256)
+def _templates(text: str) -> tuple:
+    """The paths written with placeholders in `text`, as patterns of the file names they expand to (each text is
+    asked about every candidate file)."""
+    out = []
     for m in _TEMPLATED.finditer(text):
         written = m.group(0).removeprefix("./")
         folder, _, name = written.rpartition("/")
         if "$" in folder or not re.sub(_PLACEHOLDER, "", name):
             continue
-        pattern = "".join(re.escape(part) if n % 2 == 0 else r"[\w.-]+"
-                          for n, part in enumerate(re.split("(" + _PLACEHOLDER + ")", written)))
-        if any(re.fullmatch(pattern, form) for form in forms):
-            return True
-    return False
+        out.append(re.compile("".join(re.escape(part) if n % 2 == 0 else r"[\w.-]+"
+                                      for n, part in enumerate(re.split("(" + _PLACEHOLDER + ")", written)))))
+    return tuple(out)
 
 
 def gpu_ci_files(findings: list, engine, root) -> list:

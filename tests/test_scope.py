@@ -14,6 +14,9 @@ from trnready.scope import SCOPES, classify
     ("mypkg/test_utils.py", "test"),
     ("mypkg/conftest.py", "test"),
     ("mypkg/ops_test.py", "test"),
+    ("pyg_lib/testing.py", "test"),  # a package's test helpers (skip decorators, device and dtype lists)
+    ("megatron/testing_utils.py", "test"),
+    ("mypkg/attesting.py", "source"),
     ("examples/train_gpt.py", "example"),
     ("examples/tests/check.py", "example"),  # the outer directory decides
     ("tests/benchmarks/b.py", "test"),

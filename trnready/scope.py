@@ -29,7 +29,9 @@ _DIRS = {
 }
 # The Read the Docs build configuration: what it installs builds the documentation, wherever it sits.
 _DOCS_FILES = {".readthedocs.yml", ".readthedocs.yaml", "readthedocs.yml", "readthedocs.yaml"}
-_TEST_FILE = re.compile(r"^(test_.*|.*_test|.*_tests|conftest)\.(py|ipynb)$", re.I)
+# `testing.py` / `testing_utils.py` inside a package hold its test suite's helpers (pyg-lib's `onlyCUDA` skip and
+# `withCUDA` device list, torch_sparse's `grad_dtypes`, transformers' `testing_utils.py`); nothing else imports them.
+_TEST_FILE = re.compile(r"^(test_.*|.*_test|.*_tests|conftest|testing|testing_utils)\.(py|ipynb)$", re.I)
 _BENCH_FILE = re.compile(r"^(bench_.*|benchmark_.*|.*_benchmark)\.py$", re.I)
 _CI_FILES = {".gitlab-ci.yml", ".gitlab-ci.yaml", "azure-pipelines.yml", "azure-pipelines.yaml", "jenkinsfile",
              ".travis.yml", "buildkite.yml", "cloudbuild.yaml", "cloudbuild.yml", "noxfile.py", "tox.ini"}

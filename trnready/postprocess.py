@@ -612,8 +612,9 @@ def _same_mask(st: ast.Assign):
     v = st.value
     while isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and v.func.attr in _RESHAPES:
         v = v.func.value
-    if isinstance(v, ast.Call) and _nonzero_mask(v) is not None:
-        return st.targets[0].id, _nonzero_mask(v)
+    indexed = _nonzero_mask(v) if isinstance(v, ast.Call) else None
+    if indexed is not None:
+        return st.targets[0].id, indexed
     if isinstance(v, ast.UnaryOp) and isinstance(v.op, (ast.Invert, ast.Not)):
         v = v.operand
     elif isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and v.func.attr == "logical_not" \

@@ -338,8 +338,6 @@ def is_conda_list(text: str) -> bool:
     lines = [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
     if not lines:
         return False
-    if "@EXPLICIT" in lines:
-        return False  # an explicit spec file lists package URLs, read as such by pip's URL parser
     conda = sum(1 for ln in lines if _CONDA_LIST_LINE.match(ln))
     return conda * 2 > len(lines) or conda > 0 and re.search(r"^#.*conda create\b.*--file\b", text, re.M) is not None
 

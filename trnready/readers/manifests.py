@@ -38,9 +38,11 @@ def _read(ctx: FileContext) -> ReadResult:
     lines = text.splitlines()
     mention = uncommented(text)
     sources = [Source(text, comments(kind))]
-    if kind == "requirements":
+    if kind == "requirements" and rq.is_conda_list(text):
+        man = rq.parse_conda_list(text)  # `conda list --export` saved as requirements.txt: conda specs, no includes
+    elif kind == "requirements":
         return _read_requirements(ctx, em, lines, mention, sources)
-    if kind in ("pyproject", "pipfile", "pixi"):
+    elif kind in ("pyproject", "pipfile", "pixi"):
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as e:
@@ -96,12 +98,6 @@ def _guard_platform_extras(findings: list, deps: list, spans: list, engine) -> l
 
 def _read_requirements(ctx: FileContext, em: Emitter, lines, mention: str, sources) -> ReadResult:
     text, rel, path, engine = ctx.text, ctx.rel, ctx.path, ctx.engine
-    if rq.is_conda_list(text):  # `conda list --export` saved as requirements.txt: conda specs, no includes
-        man = rq.parse_conda_list(text)
-        emit_deps(man.deps, lines, engine, em, mention)
-        emit_pyreqs(man.pyreqs, lines, engine, em, mention)
-        emit_lines("requirements", lines, engine, em, mention)
-        return ReadResult(one_per_pin(em.out, man.deps), None, sources)
     deps, _ = rq.parse_requirements(text)
     extra, nested, problems = _requirements_context(path, rel, text)
     emit_deps(deps, lines, engine, em, mention + "\n" + extra)

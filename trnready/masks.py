@@ -230,28 +230,52 @@ def _tensor_value(expr: ast.expr, scope: Scope, resolver) -> bool:
 
 def from_tensor_data(expr: ast.expr, scope: Scope, resolver, depth: int = 0) -> bool:
     """True when an int argument is read out of tensor data: `.item()`, `.tolist()`, `int(t)` of a torch
-    tensor, a part of one (`ks.tolist()[i]`), arithmetic on one, or a name bound to one."""
+    tensor, a part of one (`ks.tolist()[i]`), arithmetic on one, either arm of a conditional expression
+    (`k = m if sparse else (k + m)`), or a name bound to one."""
+    return bool(tensor_data_reads(expr, scope, resolver, depth, first=True))
+
+
+def tensor_data_reads(expr: ast.expr, scope: Scope, resolver, depth: int = 0, first: bool = False) -> list:
+    """The expressions where the int argument `expr` is read out of tensor data (the `.item()` / `.tolist()` /
+    `int(t)` calls, through the names and arithmetic between them and `expr`): the lines a reader looks at to see
+    where the size comes from. `first`: stop at the first one (a yes/no question)."""
+    out: list = []
+    _reads(expr, scope, resolver, depth, out, first)
+    return out
+
+
+def _reads(expr: ast.expr, scope: Scope, resolver, depth: int, out: list, first: bool) -> None:
     if depth > _MAX_DEPTH:
-        return False
+        return
     t = type(expr)
     if t is ast.Call:
         func = expr.func
         if type(func) is ast.Attribute and func.attr in ("item", "tolist") and not expr.args:
-            return True
-        if type(func) is ast.Name and func.id in ("int", "min", "max") and expr.args:
-            return any(from_tensor_data(a, scope, resolver, depth + 1)
-                       or (func.id == "int" and _tensor_value(a, scope, resolver)) for a in expr.args)
-        return False
+            out.append(expr)
+        elif type(func) is ast.Name and func.id in ("int", "min", "max") and expr.args:
+            for a in expr.args:
+                n = len(out)
+                _reads(a, scope, resolver, depth + 1, out, first)
+                if len(out) == n and func.id == "int" and _tensor_value(a, scope, resolver):
+                    out.append(expr)
+                if first and out:
+                    return
+        return
     if t is ast.Subscript:
-        return from_tensor_data(expr.value, scope, resolver, depth + 1)
-    if t is ast.BinOp:
-        return from_tensor_data(expr.left, scope, resolver, depth + 1) \
-            or from_tensor_data(expr.right, scope, resolver, depth + 1)
+        _reads(expr.value, scope, resolver, depth + 1, out, first)
+        return
+    if t is ast.BinOp or t is ast.IfExp:
+        for part in ((expr.left, expr.right) if t is ast.BinOp else (expr.body, expr.orelse)):
+            _reads(part, scope, resolver, depth + 1, out, first)
+            if first and out:
+                return
+        return
     if t is ast.Name:
-        return any(b.kind in ("expr", "call") and isinstance(b.value, ast.expr)
-                   and from_tensor_data(b.value, b.scope, resolver, depth + 1)
-                   for b in resolver.lookup(scope, expr.id) or ())
-    return False
+        for b in resolver.lookup(scope, expr.id) or ():
+            if b.kind in ("expr", "call") and isinstance(b.value, ast.expr):
+                _reads(b.value, b.scope, resolver, depth + 1, out, first)
+                if first and out:
+                    return
 
 
 def _names_bool(expr: ast.expr, scope: Scope, resolver) -> bool:

@@ -65,6 +65,7 @@ class Engine:
         self._showing = showing_calls(catalogue.context_values)
         self._library_categories = frozenset(catalogue.context_values.get("library-import-categories", ()))
         self._mask_source_categories = frozenset(catalogue.context_values.get("mask-source-categories", ()))
+        self._size_source_predicates = frozenset(catalogue.context_values.get("size-source-predicates", ()))
         self._import_use_categories = frozenset(catalogue.context_values.get("import-use-categories", ()))
         # a use in code Neuron never runs (a CUDA-only test, the arm of a CUDA check) is no place to change
         self._guarded_uses = "neuron-guarded" in catalogue.everywhere
@@ -371,6 +372,9 @@ class Engine:
                         hits[n:] = [replace(h, also=h.also + reads) for h in hits[n:]]
         if self._mask_source_categories and hits:
             hits = [_with_mask_sources(ctx, h) if h.rule.category in self._mask_source_categories else h
+                    for h in hits]
+        if self._size_source_predicates and hits:
+            hits = [_with_size_sources(ctx, h) if self._size_source_predicates.intersection(h.matcher.unless) else h
                     for h in hits]
         return hits
 
@@ -1071,6 +1075,24 @@ def _with_mask_sources(ctx: FileContext, hit: Hit) -> Hit:
             arg = argument_of(p, call)
             if type(arg) is ast.Name and arg.id in ctx.index.param_names:
                 found += mask_sources(ctx, call, arg)
+    return replace(hit, also=hit.also + tuple(dict.fromkeys(found))) if found else hit
+
+
+def _with_size_sources(ctx: FileContext, hit: Hit) -> Hit:
+    """A hit kept because its size argument is read out of tensor data (`topk(x, num_nn)` after
+    `num_nn = adj.sum(-1).max().item() + 1`): the reads of the data (`.item()`) are listed among its places, the
+    line a reader looks at to see which value decides the size."""
+    call = hit.node
+    if type(call) is not ast.Call or hit.guarded:
+        return hit
+    from .context.base import call_scope, size_argument
+    from .masks import tensor_data_reads
+
+    k = size_argument(hit, "k")
+    if k is None:
+        return hit
+    found = tuple(e for e in tensor_data_reads(k, call_scope(ctx, call), ctx.resolver)
+                  if e.lineno != call.lineno)
     return replace(hit, also=hit.also + tuple(dict.fromkeys(found))) if found else hit
 
 

@@ -388,6 +388,63 @@ def command_lines(lines: list[str]) -> dict:
     return out
 
 
+# A plain assignment alone on its line (`CUDA_PATH=/usr/local/cuda/`): not exported, not a prefix of a command.
+_PLAIN_ASSIGN = re.compile(r"^\s*(?P<name>[A-Za-z_]\w*)=(?:\"[^\"]*\"|'[^']*'|[^\s;&|]*)\s*(?:#.*)?$")
+# What lets a plain variable reach anything but the script's own lines: export on every assignment, a sourced
+# script (it runs in this shell), eval
+_SHARES_VARIABLES = re.compile(r"(?m)^\s*(?:set\s+(?:-\w*a\w*\b|-o\s+allexport)|source\s|\.\s|eval\s)|[;&|]\s*(?:source|\.|eval)\s")
+
+
+def guard_unread_assignments(found: list, lines: list[str], text: str) -> list:
+    """unread-shell-variable: a finding on a plain assignment of an executed script (`#!` on line 1) that nothing
+    reads (`CUDA_PATH=/usr/local/cuda/` in faster-rcnn's per-op make.sh, never exported, never `$CUDA_PATH`): a
+    variable that is not exported stays in the script's shell, so nvcc or python started from it never see it, and
+    the script itself never uses it. The assignment has no effect; its finding is guarded. A script that sources
+    another, evals, or exports everything (`set -a`) can hand it on, and keeps its findings."""
+    if not lines or not lines[0].startswith("#!") or _SHARES_VARIABLES.search(text):
+        return found
+    out = []
+    for f in found:
+        ln = lines[f.line - 1] if 0 < f.line <= len(lines) and f.cell is None else ""
+        m = _PLAIN_ASSIGN.match(ln)
+        if f.guarded or m is None or m.start("name") + 1 != f.column:
+            out.append(f)
+            continue
+        name = m.group("name")
+        used = re.compile(r"\$\{?" + name + r"\b|\b(?:export|declare|typeset|readonly|local)\b[^\n#]*\b" + name + r"\b")
+        if any(used.search(other) for k, other in enumerate(lines, 1) if k != f.line):
+            out.append(f)
+        else:
+            out.append(replace(f, guarded=True, guarded_by="unread-shell-variable"))
+    return out
+
+
+def one_per_rule_per_command(found: list, lines: list[str]) -> list:
+    """One finding per thing: the lines of one command joined by a trailing `\\` (also a quoted value that runs
+    over them, `CUDA_ARCH="-gencode arch=compute_30,code=sm_30 \\` and five more `-gencode` lines) are one
+    statement, so a rule reports it once, at its first hit; the hits on the other lines are that finding's
+    places. Hits in different commands stay apart."""
+    start = command_lines(lines)
+    first: dict = {}
+    out: list = []
+    folded: dict = {}
+    for f in sorted(found, key=lambda f: (f.line, f.column)):
+        if f.cell is not None:
+            out.append(f)
+            continue
+        key = (f.rule, start.get(f.line, f.line))
+        k = first.get(key)
+        if k is None:
+            first[key] = f
+            out.append(f)
+        else:
+            folded.setdefault(id(k), []).extend([(f.line, f.column, f.rule), *f.occurrences])
+    if not folded:
+        return found
+    return [replace(f, occurrences=tuple(sorted({*f.occurrences, *folded[id(f)]}))) if id(f) in folded else f
+            for f in out]
+
+
 def one_build_per_command(found: list, lines: list[str]) -> list:
     """One finding per thing in a shell script: a command that installs a CUDA-only package from source (`pip
     install --global-option="--cuda_ext" apex@https://github.com/NVIDIA/apex/...`) reports that package once; the
@@ -425,8 +482,12 @@ def read(ctx: FileContext) -> ReadResult:
         sourced = sourced_literals(lines, ctx.path, ctx.rel, lambda t: _literal_variables(t, shell_variable_lines(t)))
     emit_lines(kind, lines, ctx.engine, em, mention, test=kind == "shell" and classify(ctx.rel) == "test",
                sourced=sourced)
+    if kind in ("shell", "makefile") and len(em.out) > 1:
+        em.out = one_per_rule_per_command(em.out, lines)
     if kind == "shell" and len(em.out) > 1:
         em.out = one_build_per_command(em.out, lines)
+    if kind == "shell" and em.out:
+        em.out = guard_unread_assignments(em.out, lines, text)
     if kind == "shell" and em.out and getattr(ctx.engine, "catalogue", None) is not None:
         from .cpu_branches import guard_cpu_wheel_branches
 

@@ -70,3 +70,13 @@ def test_file_name_words_input_devices_and_host_functions():
 
 def test_registered_as_a_guard():
     assert context.get("host-data-code").effect == "guard"
+
+
+def test_a_data_directory_counts_by_its_name_only():
+    # `host-data-dirs-only`: a data/ package holds dataset code (egnn's qm9/data/utils.py, fresh39); `data` as a word
+    # of a file name does not say as much (data_parallel.py, models/data.py stay reported)
+    assert [(f[0], f[1], f[5]) for f in scan_findings(CONTEXT_FIXTURES / "host_data_dirs_only", "--show-guarded")] == [
+        ("qm9/data/utils.py", 5, True),
+        ("qm9/data_parallel.py", 5, False),
+        ("qm9/models/data.py", 5, False),
+    ]

@@ -66,13 +66,14 @@ def _function_moves(ctx, func) -> bool:
 
 
 def _in_host_path(ctx) -> bool:
-    """Under a directory named in `host-data-dirs`, or in a file whose name holds one as a word
-    (`scheduled_sampler.py`, `transforms.py`, `collate.py`)."""
+    """Under a directory named in `host-data-dirs` or `host-data-dirs-only`, or in a file whose name holds one of
+    `host-data-dirs` as a word (`scheduled_sampler.py`, `transforms.py`, `collate.py`)."""
     parts = ctx.path.lower().split("/")
     dirs, name = set(parts[:-1]), parts[-1]
     known = set(ctx.values.get("host-data-dirs", ()))
     words = set(name.rsplit(".", 1)[0].split("_"))
-    return bool(dirs & known) or bool(words & known) or name.startswith("collate")
+    return bool(dirs & known) or bool(dirs & set(ctx.values.get("host-data-dirs-only", ()))) \
+        or bool(words & known) or name.startswith("collate")
 
 
 def _callers(ctx) -> dict:

@@ -1,0 +1,5 @@
+import torch
+
+
+def species(charges):
+    return torch.unique(charges, sorted=True)

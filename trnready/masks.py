@@ -252,7 +252,7 @@ def _reads(expr: ast.expr, scope: Scope, resolver, depth: int, out: list, first:
         func = expr.func
         if type(func) is ast.Attribute and func.attr in ("item", "tolist") and not expr.args:
             out.append(expr)
-        elif type(func) is ast.Name and func.id in ("int", "min", "max") and expr.args:
+        elif type(func) is ast.Name and func.id in ("int", "min", "max", "sum") and expr.args:
             for a in expr.args:
                 n = len(out)
                 _reads(a, scope, resolver, depth + 1, out, first)
@@ -263,6 +263,14 @@ def _reads(expr: ast.expr, scope: Scope, resolver, depth: int, out: list, first:
         return
     if t is ast.Subscript:
         _reads(expr.value, scope, resolver, depth + 1, out, first)
+        return
+    if t is ast.ListComp or t is ast.GeneratorExp:
+        # `sum([l > t for l in decode_lengths])` over `decode_lengths = (lengths - 1).tolist()`: the elements come
+        # from the data, so what is summed or taken the max of does too
+        for gen in expr.generators:
+            _reads(gen.iter, scope, resolver, depth + 1, out, first)
+            if first and out:
+                return
         return
     if t is ast.BinOp or t is ast.IfExp:
         for part in ((expr.left, expr.right) if t is ast.BinOp else (expr.body, expr.orelse)):
@@ -335,7 +343,8 @@ _CAST_METHODS = frozenset({"long", "int", "short", "bool", "half", "bfloat16"})
 
 def tensor_slice_bound(index: ast.expr, scope: Scope, resolver) -> bool:
     """`order[:, :n.long()]`: a bound of a slice of the index is a torch tensor by local evidence (a cast only
-    tensors have, a value of a torch function, a name bound to one). Its value, not a shape, decides how many
+    tensors have, a value of a torch function, a name bound to one), or a number read out of one (`n =
+    keep.sum().item()`, `sum([l > t for l in lengths.tolist()])`). Its value, not a shape, decides how many
     elements the slice keeps. A bound read from the tensor's shape (`x.shape[1]`, `x.size(0)`) is not one."""
     parts = index.elts if type(index) is ast.Tuple else [index]
     for p in parts:
@@ -347,7 +356,7 @@ def tensor_slice_bound(index: ast.expr, scope: Scope, resolver) -> bool:
             if any(type(n) is ast.Attribute and n.attr in ("shape", "ndim")
                    or type(n) is ast.Call and _tail(n.func) in _SHAPE_METHODS for n in walk(bound)):
                 continue
-            if is_tensor(bound, scope, resolver):
+            if is_tensor(bound, scope, resolver) or from_tensor_data(bound, scope, resolver):
                 return True
     return False
 

@@ -66,6 +66,7 @@ class Engine:
         self._library_categories = frozenset(catalogue.context_values.get("library-import-categories", ()))
         self._mask_source_categories = frozenset(catalogue.context_values.get("mask-source-categories", ()))
         self._size_source_predicates = frozenset(catalogue.context_values.get("size-source-predicates", ()))
+        self._size_source_subscripts = frozenset(catalogue.context_values.get("size-source-subscripts", ()))
         self._import_use_categories = frozenset(catalogue.context_values.get("import-use-categories", ()))
         # a use in code Neuron never runs (a CUDA-only test, the arm of a CUDA check) is no place to change
         self._guarded_uses = "neuron-guarded" in catalogue.everywhere
@@ -373,9 +374,9 @@ class Engine:
         if self._mask_source_categories and hits:
             hits = [_with_mask_sources(ctx, h) if h.rule.category in self._mask_source_categories else h
                     for h in hits]
-        if self._size_source_predicates and hits:
-            hits = [_with_size_sources(ctx, h) if self._size_source_predicates.intersection(h.matcher.unless) else h
-                    for h in hits]
+        if (self._size_source_predicates or self._size_source_subscripts) and hits:
+            hits = [_with_size_sources(ctx, h) if self._size_source_predicates.intersection(h.matcher.unless)
+                    or self._size_source_subscripts.intersection(h.matcher.names) else h for h in hits]
         return hits
 
     def _match_call(self, ctx: FileContext, call: ast.Call, scope, hits: list[Hit]) -> None:
@@ -1080,19 +1081,40 @@ def _with_mask_sources(ctx: FileContext, hit: Hit) -> Hit:
 
 def _with_size_sources(ctx: FileContext, hit: Hit) -> Hit:
     """A hit kept because its size argument is read out of tensor data (`topk(x, num_nn)` after
-    `num_nn = adj.sum(-1).max().item() + 1`): the reads of the data (`.item()`) are listed among its places, the
-    line a reader looks at to see which value decides the size."""
-    call = hit.node
-    if type(call) is not ast.Call or hit.guarded:
+    `num_nn = adj.sum(-1).max().item() + 1`), or a slice bounded by such a number: the reads of the data
+    (`.item()`) and the assignment of a bound's name are listed among its places, the lines a reader looks at to
+    see which value decides the size."""
+    node = hit.node
+    if hit.guarded:
         return hit
     from .context.base import call_scope, size_argument
     from .masks import tensor_data_reads
 
-    k = size_argument(hit, "k")
-    if k is None:
+    if type(node) is ast.Call:
+        k = size_argument(hit, "k")
+        sizes = [k] if k is not None else []
+    elif type(node) is ast.Subscript:
+        # `h[:batch_size_t]` after `batch_size_t = sum([l > t for l in decode_lengths])`: the bounds of its slices,
+        # and the assignment binding a bound's name (where the size is computed)
+        parts = node.slice.elts if type(node.slice) is ast.Tuple else [node.slice]
+        sizes = [b for p in parts if type(p) is ast.Slice for b in (p.lower, p.upper) if b is not None]
+    else:
         return hit
-    found = tuple(e for e in tensor_data_reads(k, call_scope(ctx, call), ctx.resolver)
-                  if e.lineno != call.lineno)
+    if type(node) is ast.Call:
+        scope = call_scope(ctx, node)
+    else:
+        scopes = ctx.memo.get("_subscript_scopes")
+        if scopes is None:
+            scopes = ctx.memo["_subscript_scopes"] = {id(n): sc for n, sc in ctx.index.subscripts}
+        scope = scopes.get(id(node), ctx.index.module)
+    found: list = []
+    for size in sizes:
+        reads = tensor_data_reads(size, scope, ctx.resolver)
+        if reads and type(size) is ast.Name:
+            found += [b.value for b in ctx.resolver.lookup(scope, size.id) or ()
+                      if b.kind in ("expr", "call") and isinstance(b.value, ast.expr)]
+        found += reads
+    found = [e for e in found if e.lineno != node.lineno]
     return replace(hit, also=hit.also + tuple(dict.fromkeys(found))) if found else hit
 
 

@@ -1,0 +1,23 @@
+"""TRN104 tensor-slice: a slice bound that is a number read out of tensor data is data-dependent; the bound's
+assignment and the read are places of the finding."""
+import json
+
+from conftest import FIXTURES, run_cli
+
+SLICE = "Slice bounded by a tensor's value: the number of elements kept is known only at run time"
+
+
+def test_slice_bounded_by_a_number_read_out_of_tensor_data():
+    proc = run_cli("scan", FIXTURES / "slice_bounds", "--format", "json", "--no-cache")
+    assert proc.returncode in (0, 1), proc.stderr
+    got = [(f["path"], f["line"], f["column"], f["rule"], f["message"],
+            sorted(o["line"] for o in f.get("occurrences", []))) for f in json.loads(proc.stdout)["findings"]]
+    assert got == [
+        # sum() over a comprehension of `.tolist()` values (an image-captioning decoder shrinking its batch): the
+        # assignment of the bound (line 7) and the read of the data (line 5) are places, and so is the second slice
+        # of the same statement (line 8, column 43: one finding per rule per statement)
+        ("decoder.py", 8, 24, "TRN104", SLICE, [5, 7, 8]),
+        # `.item()` of a tensor
+        ("decoder.py", 14, 12, "TRN104", SLICE, [13]),
+        # a shape, the length of a Python list and a parameter are known before the data: nothing on 18-20
+    ]

@@ -11,7 +11,7 @@ def test_slice_bounded_by_a_number_read_out_of_tensor_data():
     proc = run_cli("scan", FIXTURES / "slice_bounds", "--format", "json", "--no-cache")
     assert proc.returncode in (0, 1), proc.stderr
     got = [(f["path"], f["line"], f["column"], f["rule"], f["message"],
-            sorted(o["line"] for o in f.get("occurrences", []))) for f in json.loads(proc.stdout)["findings"]]
+            sorted(o["line"] for o in f.get("occurrences", []))) for f in json.loads(proc.stdout)["findings"] if f["rule"] == "TRN104"]
     assert got == [
         # sum() over a comprehension of `.tolist()` values (an image-captioning decoder shrinking its batch): the
         # assignment of the bound (line 7) and the read of the data (line 5) are places, and so is the second slice
@@ -19,5 +19,9 @@ def test_slice_bounded_by_a_number_read_out_of_tensor_data():
         ("decoder.py", 8, 24, "TRN104", SLICE, [5, 7, 8]),
         # `.item()` of a tensor
         ("decoder.py", 14, 12, "TRN104", SLICE, [13]),
-        # a shape, the length of a Python list and a parameter are known before the data: nothing on 18-20
+        # a shape, the length of a Python list and a parameter are known before the data: nothing on 18-20;
+        # 27: a Python list sliced by numbers from `.tolist()` makes no tensor; 30: `queue[0:b]` with b from a shape,
+        # and `queue[gpu:]` with a device number (a name of torch origin in a one-part slice)
+        # 36-38: three slices by one size in one function are one thing to change: one finding, the others places
+        ("decoder.py", 36, 9, "TRN104", SLICE, [34, 35, 37, 38]),
     ]

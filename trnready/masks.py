@@ -356,8 +356,42 @@ def tensor_slice_bound(index: ast.expr, scope: Scope, resolver) -> bool:
             if any(type(n) is ast.Attribute and n.attr in ("shape", "ndim")
                    or type(n) is ast.Call and _tail(n.func) in _SHAPE_METHODS for n in walk(bound)):
                 continue
-            if is_tensor(bound, scope, resolver) or from_tensor_data(bound, scope, resolver):
+            if from_tensor_data(bound, scope, resolver):
                 return True
+            # a tensor by local evidence: a call (`n.long()`, a torch function) at the bound, or a name bound once to
+            # a tensor-only cast (`n = k.long()`); a name or arithmetic of torch origin alone is too often a shape
+            # (`b, c = x.size()`) or a device number (`torch.cuda.current_device()`) to say so
+            if type(bound) is ast.Call and is_tensor(bound, scope, resolver) \
+                    or type(bound) is ast.Name and _named_cast(bound, scope, resolver):
+                return True
+    return False
+
+
+def _named_cast(expr: ast.Name, scope: Scope, resolver) -> bool:
+    bindings = resolver.lookup(scope, expr.id)
+    if not bindings or len(bindings) != 1 or bindings[0].kind not in ("expr", "call"):
+        return False
+    v = bindings[0].value
+    return type(v) is ast.Call and _tensor_cast(v, bindings[0].scope, resolver, 1)
+
+
+def python_sequence(expr: ast.expr, scope: Scope, resolver) -> bool:
+    """The value is a Python list or string by local evidence (a list display or comprehension, `.tolist()`,
+    `list(...)`, `sorted(...)`, `str(...)`, or a name bound only to those): slicing it makes no tensor."""
+    t = type(expr)
+    if t in (ast.List, ast.ListComp, ast.JoinedStr) or t is ast.Constant and type(expr.value) is str:
+        return True
+    if t is ast.Call:
+        f = expr.func
+        return type(f) is ast.Attribute and f.attr == "tolist" or type(f) is ast.Name and f.id in (
+            "list", "sorted", "str")
+    if t is ast.BinOp and type(expr.op) is ast.Add:
+        return python_sequence(expr.left, scope, resolver) or python_sequence(expr.right, scope, resolver)
+    if t is ast.Name:
+        bound = [b for b in resolver.lookup(scope, expr.id) or ()]
+        return bool(bound) and all(b.kind in ("expr", "call") and isinstance(b.value, ast.expr)
+                                   and type(b.value) is not ast.Name
+                                   and python_sequence(b.value, b.scope, resolver) for b in bound)
     return False
 
 

@@ -489,7 +489,8 @@ class Engine:
                 and masks.named_mask(node.slice, scope, resolver, self._mask_words, self._mask_not_words):
             shape = "mask-named"
         elif any("tensor-slice" in m.names for _, m in self.subscripts) \
-                and masks.tensor_slice_bound(node.slice, scope, resolver):
+                and masks.tensor_slice_bound(node.slice, scope, resolver) \
+                and not masks.python_sequence(node.value, scope, resolver):
             shape = "tensor-slice"
         else:
             return

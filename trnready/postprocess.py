@@ -437,6 +437,13 @@ def _mask_operand(node):
     plain operands written in the index (`x[lengths > 0]`, `y[attention_mask != 0]`) is a mask too: the same
     text in one function selects the same places, one mask to replace."""
     sl = node.slice
+    parts = sl.elts if isinstance(sl, ast.Tuple) else [sl]
+    if all(isinstance(e, (ast.Constant, ast.Slice)) for e in parts):
+        bounds = sorted({n.id for e in parts if isinstance(e, ast.Slice) for b in (e.lower, e.upper) if b is not None
+                         for n in ast.walk(b) if isinstance(n, ast.Name)})
+        # `h[:batch_size_t]`, `ids[idx[i] + 1:idx[i + 1]]`: slices bounded by the same data-dependent sizes are one
+        # thing to change (the sizes), as the uses of one mask are
+        return "[:" + ",".join(bounds) + "]" if bounds else None
     if isinstance(sl, ast.Tuple):
         sl = next((e for e in sl.elts if not isinstance(e, (ast.Constant, ast.Slice))), None)
     if isinstance(sl, ast.UnaryOp) and isinstance(sl.op, (ast.Invert, ast.Not)):

@@ -215,6 +215,7 @@ def main(argv: list[str] | None = None) -> int:
     skipped: list[str] = []
     population: Counter[str] = Counter()
     confidence: dict[int, str] = {}
+    scope: dict[int, str] = {}
     for (repository, commit), rows in sorted(by_repo.items()):
         why = presence(args.repos, args.mirrors, repository, commit, [v["path"] for v in rows])
         if why:
@@ -233,6 +234,7 @@ def main(argv: list[str] | None = None) -> int:
                 same = idx.at(v["path"], int(v["line"]), rule=v["rule"]) or \
                     idx.at(v["path"], int(v["line"]), category=v["category"])
                 confidence[id(v)] = same[0].get("confidence", "-") if same else "folded"
+                scope[id(v)] = same[0].get("scope", "-") if same else "folded"
 
     if not checked:
         print("no recorded verdict could be checked:", *skipped, sep="\n  ")
@@ -284,6 +286,16 @@ def main(argv: list[str] | None = None) -> int:
                 g["shown"] += 1
                 g["tp"] += v["verdict"] == "tp"
             by_rule[v["rule"]]["medium"] += confidence.get(id(v)) == "medium"
+    # issue 13: the gate counts the source and build scopes by default; the others are listed, not counted
+    by_scope: dict[str, Counter[str]] = defaultdict(Counter)
+    for v, now in checked:
+        if now:
+            sc = scope.get(id(v), "-")
+            for key in (sc, "gated (source+build)" if sc in ("source", "build") else "listed (other scopes)"):
+                by_scope[key]["shown"] += 1
+                by_scope[key]["tp"] += v["verdict"] == "tp"
+    print("by scope (still reported): " + "; ".join(
+        f"{c} {g['tp']}/{g['shown']} = {pct(g['tp'], g['shown']).strip()}" for c, g in sorted(by_scope.items())))
     print("by confidence (still reported): " + "; ".join(
         f"{c} {g['tp']}/{g['shown']} = {pct(g['tp'], g['shown']).strip()}" for c, g in sorted(by_conf.items())))
     print("by rule (still reported, at least 5; m = how many of them medium): " + "; ".join(

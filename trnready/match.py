@@ -468,6 +468,8 @@ class Engine:
         resolver = ctx.resolver
         if not _imports_torch(ctx):
             return
+        if type(node.value) in (ast.Tuple, ast.List, ast.Dict, ast.JoinedStr, ast.Constant):
+            return  # `("", "s")[n > 1]`: a literal container or string picked by a truth value is no tensor
         attrs = ctx.index.mask_attrs
         if masks.is_mask(node.slice, scope, resolver, negated=ctx.index.negated, attrs=attrs):
             shape = "mask-write" if type(node.ctx) is ast.Store and id(node) not in ctx.index.augmented \

@@ -557,3 +557,25 @@ def two(x, y, z):
     got = [(r[1], r[2], r[3], r[5]) for r in rows(scan(tmp_path))]
     # `mask` is bound twice: its second value is another mask, and `z[mask]` stays its own item
     assert got == [(7, 9, "TRN104", None), (9, 9, "TRN104", None)]
+
+
+def test_a_mask_indexing_a_subscript_by_key_is_one_mask(tmp_path):
+    # schnetpack's MD neighbour list (fresh36): `nb[properties.idx_i][keep]` begins where its inner
+    # `nb[properties.idx_i]` begins; the mask is the outer index, so the three filters are one mask
+    (tmp_path / "neighbors.py").write_text('''import torch
+from schnetpack import properties
+
+
+class NeighborList:
+    def filter(self, nb, pos):
+        keep = torch.linalg.norm(pos, dim=1) <= self.cutoff
+        nb[properties.idx_i] = nb[properties.idx_i][keep]
+        nb[properties.idx_j] = nb[properties.idx_j][keep]
+        nb[properties.offsets] = nb[properties.offsets][
+            keep, :
+        ]
+        return nb
+''')
+    got = [(r[1], r[2], r[3], r[5]) for r in rows(scan(tmp_path))]
+    assert got == [(8, 32, "TRN104", [{"line": 9, "column": 32, "rule": "TRN104"},
+                                      {"line": 10, "column": 34, "rule": "TRN104", "end_line": 12}])]

@@ -572,6 +572,7 @@ def _mask_keys(findings: list, ctx, result) -> dict:
         first = min(ln for ln, _ in want)
         same_masks: dict = {}  # (function, name) -> the mask it negates or indexes (`mask = ~m`, `idx = m.nonzero()`)
         bound: dict = {}  # (function, name) -> how many assignments bind it (a name bound twice is no alias)
+        outer: set = set()  # positions whose outermost subscript or call was read
         stack: list = [(tree, None)]
         while stack:
             node, func = stack.pop()
@@ -592,7 +593,11 @@ def _mask_keys(findings: list, ctx, result) -> dict:
                     name, places = _assigned_index(child, want)
                     for ln, col in places:
                         out.setdefault((ctx.rel, cell, ln, col), (func, name))
-                elif isinstance(child, (ast.Subscript, ast.Call)) and (child.lineno, child.col_offset + 1) in want:
+                elif isinstance(child, (ast.Subscript, ast.Call)) and (child.lineno, child.col_offset + 1) in want \
+                        and (child.lineno, child.col_offset + 1) not in outer:
+                    # the outermost node at the finding's position is the one reported: in
+                    # `nb[properties.idx_i][keep]` the inner `nb[properties.idx_i]` starts there too
+                    outer.add((child.lineno, child.col_offset + 1))
                     text = _mask_operand(child) if isinstance(child, ast.Subscript) else \
                         _masked_select_mask(child) or _nonzero_mask(child)
                     if text is not None and func is not None:

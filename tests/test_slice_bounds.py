@@ -11,7 +11,8 @@ def test_slice_bounded_by_a_number_read_out_of_tensor_data():
     proc = run_cli("scan", FIXTURES / "slice_bounds", "--format", "json", "--no-cache")
     assert proc.returncode in (0, 1), proc.stderr
     got = [(f["path"], f["line"], f["column"], f["rule"], f["message"],
-            sorted(o["line"] for o in f.get("occurrences", []))) for f in json.loads(proc.stdout)["findings"] if f["rule"] == "TRN104"]
+            sorted(o["line"] for o in f.get("occurrences", [])))
+           for f in json.loads(proc.stdout)["findings"] if f["rule"] == "TRN104"]
     assert got == [
         # sum() over a comprehension of `.tolist()` values (an image-captioning decoder shrinking its batch): the
         # assignment of the bound (line 7) and the read of the data (line 5) are places, and so is the second slice

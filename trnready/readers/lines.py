@@ -392,7 +392,8 @@ def command_lines(lines: list[str]) -> dict:
 _PLAIN_ASSIGN = re.compile(r"^\s*(?P<name>[A-Za-z_]\w*)=(?:\"[^\"]*\"|'[^']*'|[^\s;&|]*)\s*(?:#.*)?$")
 # What lets a plain variable reach anything but the script's own lines: export on every assignment, a sourced
 # script (it runs in this shell), eval
-_SHARES_VARIABLES = re.compile(r"(?m)^\s*(?:set\s+(?:-\w*a\w*\b|-o\s+allexport)|source\s|\.\s|eval\s)|[;&|]\s*(?:source|\.|eval)\s")
+_SHARES_VARIABLES = re.compile(r"(?m)^\s*(?:set\s+(?:-\w*a\w*\b|-o\s+allexport)|source\s|\.\s|eval\s)"
+                               r"|[;&|]\s*(?:source|\.|eval)\s")
 
 
 def guard_unread_assignments(found: list, lines: list[str], text: str) -> list:

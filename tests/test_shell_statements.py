@@ -35,6 +35,11 @@ def test_unread_plain_assignment_of_an_executed_script_is_guarded():
         ("ops/make.sh", 4): None,  # read by the script ($CUDA_HOME)
         ("env/cuda_env.sh", 1): None,  # no `#!`: a file meant to be sourced sets it for the shell that sources it
         ("env/build.sh", 2): None,  # sources another script, which runs in this shell and may read it
+        # an image: a RUN step that only exports dies with its shell; an export before a command in the same step,
+        # and ENV, set it for what runs
+        ("docker/Dockerfile", 2): "unread-shell-variable",
+        ("docker/Dockerfile", 3): None,
+        ("docker/Dockerfile", 4): None,
     }
 
 

@@ -267,6 +267,7 @@ def read(ctx: FileContext) -> ReadResult:
     pyreqs += distro_pyreqs(lines, expanded, engine.catalogue.context_values, tuple(r.line for r in pyreqs))
     emit_pyreqs(pyreqs, lines, engine, em, mention)
     found = one_build_per_step(em.out, lines, engine)
+    found = guard_lone_exports(found, lines)
     if _is_variant(ctx, engine.catalogue.context_values):
         base = _base_image_lines(lines)
         found = [f if f.line in base else replace(f, guarded=True, guarded_by="image-variant") for f in found]
@@ -281,6 +282,24 @@ def read(ctx: FileContext) -> ReadResult:
 
 
 _STEP = re.compile(r"(?i)^\s*[A-Z]+\s")
+
+
+# A RUN step that is one `export NAME=value` and nothing else (`RUN export CUDA_HOME="/usr/local/cuda"`)
+_LONE_EXPORT = re.compile(r"(?i)^\s*RUN\s+export\s+(?P<name>[A-Za-z_]\w*)=(?:\"[^\"]*\"|'[^']*'|[^\s;&|\\]*)\s*$")
+
+
+def guard_lone_exports(found: list, lines: list[str]) -> list:
+    """unread-shell-variable for images: each RUN step runs in a shell of its own, so a step that only exports a
+    variable (`RUN export CUDA_HOME="/usr/local/cuda"`) sets it for nothing: the next step starts without it (an
+    image sets a variable for later steps with ENV). Its findings are guarded; an export followed by a command in
+    the same step (`RUN export CUDA_HOME=... && python setup.py install`) keeps them."""
+    out = []
+    for f in found:
+        text = lines[f.line - 1] if 0 < f.line <= len(lines) else ""
+        if not f.guarded and _LONE_EXPORT.match(text):
+            f = replace(f, guarded=True, guarded_by="unread-shell-variable")
+        out.append(f)
+    return out
 
 
 def run_steps(lines: list[str]) -> dict:

@@ -210,13 +210,13 @@ _BOUND_CASTS = frozenset({"long", "int"})
 
 def _cast_bound(s: ast.Slice) -> bool:
     """A slice bound written as a tensor-only cast with no arguments (`n.long()`, `k.int()`), or one that may hold
-    a number read out of tensor data (a name, a call, arithmetic: `x[:n]` after `n = keep.sum().item()`;
+    a number read out of tensor data (a name or a call: `x[:n]` after `n = keep.sum().item()`;
     masks.tensor_slice_bound decides)."""
     return any(type(b) is ast.Call and type(b.func) is ast.Attribute and b.func.attr in _BOUND_CASTS
                and not b.args and not b.keywords or type(b) in _SIZE_BOUNDS for b in (s.lower, s.upper))
 
 
-_SIZE_BOUNDS = (ast.Name, ast.Call, ast.BinOp)
+_SIZE_BOUNDS = (ast.Name, ast.Call)
 
 
 def _two_index_parts(index: ast.expr) -> bool:

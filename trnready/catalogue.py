@@ -51,7 +51,8 @@ DEPRECATED_KEYS = {"unless-parameter": "own-parameter", "writes-only": "read-not
 _MATCH_KEYS = set(MATCH_KINDS) | {"args", "confidence", "message", "files", "version", "version-shape",
                                   "unless-mentioned", "mentioned-in", "unless-capped", "scope", "stores", "defaults", "compared", "asserted",
                                   "unless",
-                                  "values", "value-words", "with-setting", "without-setting", "role", "present"} | set(DEPRECATED_KEYS)
+                                  "values", "value-words", "with-setting", "without-setting", "role", "present",
+                                  "everywhere"} | set(DEPRECATED_KEYS)
 _PRED_KEYS = {"name", "position", "default"} | set(PREDICATE_OPS)
 _TOP_KEYS = {"catalogue", "aliases", "device", "methods", "categories", "context", "rule", "plan"}
 _CONTEXT_KEYS = {"everywhere", "values"}
@@ -557,6 +558,10 @@ def _parse_match(m, rid, err) -> Matcher:
     extra = parse_surface_keys(kind, m, lambda msg, key: err(msg, entry=rid, key=key))
     if asserted:
         extra["asserted"] = True
+    if "everywhere" in m:
+        if not isinstance(m["everywhere"], bool):
+            err("must be true or false", entry=rid, key="match.everywhere")
+        extra["everywhere"] = m["everywhere"]
     return Matcher(kind=kind, names=tuple(names), args=preds, confidence=confidence, files=tuple(files),
                    regex=regex, message=message, unless=unless, unless_value=tuple(unless_value),
                    stores=stores, defaults=defaults, compared=compared, **extra)

@@ -177,7 +177,7 @@ class Engine:
         found = self._predicates.get(id(m))
         if found is None:
             drop, guard = [], []
-            for name in dict.fromkeys((*m.unless, *self.catalogue.everywhere)):
+            for name in dict.fromkeys((*m.unless, *(self.catalogue.everywhere if m.everywhere else ()))):
                 p = context.get(name)
                 if p is not None and m.kind in p.kinds:
                     (drop if p.effect == "drop" else guard).append(p)

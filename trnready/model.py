@@ -81,6 +81,9 @@ class Matcher:
     # A setting matcher whose keys are findings by their presence, whatever they hold (DeepSpeed's
     # `zero_optimization` table): once per file, at the first of the names the file has.
     present: bool = False
+    # False: the catalogue's `[context] everywhere` predicates do not apply (`everywhere = false`): what the match
+    # finds breaks the file wherever the line sits (a syntax error), so no reachability of the line matters.
+    everywhere: bool = True
 
 
 @dataclass(frozen=True)

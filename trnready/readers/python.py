@@ -30,6 +30,9 @@ def parse(text: str, rel: str) -> tuple[ast.Module | None, Diagnostic | None]:
         tree.trnready_text = text
         return tree, None
     except SyntaxError as e:
+        old = _reserved_word_tree(text, rel, e)
+        if old is not None:
+            return old, None
         where = f"line {e.lineno}" if e.lineno else "unknown line"
         hint = ""
         if "print" in (e.text or "") or "Missing parentheses" in (e.msg or ""):
@@ -42,6 +45,27 @@ def parse(text: str, rel: str) -> tuple[ast.Module | None, Diagnostic | None]:
         return None, Diagnostic(rel, "too-complex", "nesting too deep for the Python parser")
     except ValueError as e:  # e.g. source contains NUL bytes
         return None, Diagnostic(rel, "syntax-error", str(e))
+
+
+_RESERVED = re.compile(r"\b(?:async|await)\b")
+
+
+def _reserved_word_tree(text: str, rel: str, error: SyntaxError):
+    """The tree of a file written for Python 3.6 or older that uses `async` or `await` as a name
+    (`target.cuda(async=True)`, PyTorch 0.3's spelling of non_blocking): both are reserved words since Python 3.7,
+    so the file does not parse on any Python TorchNeuron runs on. It is read with the 3.6 grammar instead, so that
+    its device code is still scanned, and the keyword argument is a finding of its own (TRN323). None when the
+    error is something else or the old grammar fails too."""
+    if not _RESERVED.search(error.text or ""):
+        return None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = ast.parse(text, filename=rel, feature_version=(3, 6))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    tree.trnready_text = text
+    return tree
 
 
 def _column(line: str, byte_offset: int) -> int:

@@ -1588,12 +1588,32 @@ def neuron_guarded(ctx, hit) -> bool:
     stays when the other arm starts the group with another one."""
     node = hit.node
     category = hit.rule.category
+    if hit.rule.id in ctx.values.get("no-cpu-path-rules", ()) and _moves_unconditionally(ctx):
+        return False
     if category == "distributed-backend" and not any(p.op in ("equals", "in") for p in hit.matcher.args):
         # The kept-backend exception is about a value the arm picks (`backend = "nccl"`, else "gloo": the group
         # still starts). A call that exists only in the CUDA arm (DDP with device_ids) never runs on Neuron.
         category = ""
     return guarded_at(ctx, (getattr(node, "lineno", 0), getattr(node, "col_offset", 0)), category,
                       (hit.matcher.kind,))
+
+
+def _moves_unconditionally(ctx) -> bool:
+    """The file (outside test scope) also calls `.cuda()` where no check guards it (`model =
+    DataParallel(model).cuda()` beside `if use_cuda: inputs = inputs.cuda()`): the program has no working path
+    without CUDA, so once that move is ported to the Neuron device, the moves under the check must follow it or the
+    inputs stay on the CPU. Those moves are items then, not code a Neuron machine skips (bearpaw's
+    pytorch-classification, SupContrast's main_ce.py; blind40)."""
+    def compute(c) -> bool:
+        if classify(c.path) == "test":
+            return False
+        for call in c.calls():
+            f = call.func
+            if type(f) is ast.Attribute and f.attr == "cuda" and not guarded_at(
+                    c, (call.lineno, call.col_offset), "cuda-device", ("method",)):
+                return True
+        return False
+    return ctx.fact("neuron-guarded:moves-unconditionally", compute)
 
 
 # Keywords of device-type test generators naming the devices a test is made for (torch's only_for, thunder's

@@ -1,0 +1,21 @@
+"""neuron-guarded and `no-cpu-path-rules`: a `.cuda()` under a CUDA check is guarded when the program has a working
+path without CUDA, and stays an item when the same file also moves to CUDA where no check guards it."""
+from conftest import CONTEXT_FIXTURES, scan_findings
+
+MOVE = ".cuda() moves a tensor or module to a GPU: `cuda`"
+
+
+def test_guarded_moves_stay_items_when_the_file_has_no_cpu_path():
+    got = [(f[0], f[1], f[2], f[5]) for f in scan_findings(CONTEXT_FIXTURES / "no_cpu_path", "--show-guarded")
+           if f[3] == "TRN241" and f[4] == MOVE]
+    assert got == [
+        # every move is under `if use_cuda:`: the CPU path works, the moves are guarded (the check is the item)
+        ("cpu_ok/train.py", 8, 17, True),
+        ("cpu_ok/train.py", 11, 31, True),  # (the second move of the statement is a place of this one)
+        # a test file keeps its guards (tests skip without CUDA whatever else they move)
+        ("tests/test_move.py", 5, 9, False),
+        ("tests/test_move.py", 7, 13, True),
+        # the model moves with no check: the guarded input moves must follow it to the Neuron device
+        ("train/cifar.py", 7, 13, False),
+        ("train/cifar.py", 10, 31, False),
+    ]

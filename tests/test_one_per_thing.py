@@ -579,3 +579,19 @@ class NeighborList:
     got = [(r[1], r[2], r[3], r[5]) for r in rows(scan(tmp_path))]
     assert got == [(8, 32, "TRN104", [{"line": 9, "column": 32, "rule": "TRN104"},
                                       {"line": 10, "column": 34, "rule": "TRN104", "end_line": 12}])]
+
+
+def test_a_mask_s_nonzero_inside_a_method_chain_is_the_same_mask(tmp_path):
+    # pytorch_sparse's to_symmetric (fresh37): `mask.nonzero().flatten()` begins where its inner `mask.nonzero()`
+    # begins; the outer call names no mask, the inner one does, so it folds with `perm[mask]`
+    (tmp_path / "symmetric.py").write_text('''import torch
+
+
+def to_symmetric(idx, perm, value):
+    mask = idx[1:] > idx[:-1]
+    kept = perm[mask]
+    ptr = mask.nonzero().flatten()
+    return kept, torch.cat([value, value])[ptr]
+''')
+    got = [(r[1], r[2], r[3], r[5]) for r in rows(scan(tmp_path))]
+    assert got == [(6, 12, "TRN104", [{"line": 7, "column": 11, "rule": "TRN104"}])]

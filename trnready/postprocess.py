@@ -595,12 +595,13 @@ def _mask_keys(findings: list, ctx, result) -> dict:
                         out.setdefault((ctx.rel, cell, ln, col), (func, name))
                 elif isinstance(child, (ast.Subscript, ast.Call)) and (child.lineno, child.col_offset + 1) in want \
                         and (child.lineno, child.col_offset + 1) not in outer:
-                    # the outermost node at the finding's position is the one reported: in
-                    # `nb[properties.idx_i][keep]` the inner `nb[properties.idx_i]` starts there too
-                    outer.add((child.lineno, child.col_offset + 1))
+                    # the outermost node at the finding's position that names a mask is the one reported: in
+                    # `nb[properties.idx_i][keep]` the inner `nb[properties.idx_i]` starts there too (while in
+                    # `mask.nonzero().flatten()` the outer call names none and the inner one does)
                     text = _mask_operand(child) if isinstance(child, ast.Subscript) else \
                         _masked_select_mask(child) or _nonzero_mask(child)
                     if text is not None and func is not None:
+                        outer.add((child.lineno, child.col_offset + 1))
                         out[(ctx.rel, cell, child.lineno, child.col_offset + 1)] = (func, text)
                 stack.append((child, here))
         # `mask = ~inv_mask` selects the other places of the same mask, `idx = m.nonzero()` the same places: `row[m]`,

@@ -67,7 +67,8 @@ def _zip_rows(target: ast.expr, it: ast.expr, scope: "Scope", outer: "Scope") ->
 
 
 class Scope:
-    __slots__ = ("kind", "parent", "bindings", "stars", "globals", "self_name", "cls", "self_attrs", "bases", "rows")
+    __slots__ = ("kind", "parent", "bindings", "stars", "globals", "self_name", "cls", "self_attrs", "bases", "rows",
+                 "items")
 
     def __init__(self, kind: str, parent: "Scope | None"):
         self.kind = kind  # module | class | function | comprehension
@@ -81,6 +82,8 @@ class Scope:
         self.bases: tuple = ()  # a class scope: its base expressions, read in the enclosing scope
         # `for w, m in zip(waves, masks)`: name -> (the zipped value it takes rows of, the scope that value is read in)
         self.rows: dict | None = None
+        # `results[j] = np.concatenate(...)`: name -> the values its items are assigned in this scope (or None)
+        self.items: dict | None = None
 
     def bind(self, name: str, binding: Binding) -> None:
         lst = self.bindings.get(name)
@@ -738,6 +741,10 @@ class Indexer:
         value = node.value if len(node.targets) == 1 else None
         if self.interest.subscripts and value is not None:
             t = node.targets[0]
+            if type(t) is ast.Subscript and type(t.value) is ast.Name:
+                if scope.items is None:
+                    scope.items = {}
+                scope.items.setdefault(t.value.id, []).append(value)
             if type(t) is ast.Subscript and _maybe_mask_index(t.slice) and (not _literal_scalar(value)
                                                                     or _two_index_parts(t.slice)):
                 # x[m] = rows: a write through a mask whose value has one row per True value (masks.rows_written)

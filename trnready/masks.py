@@ -297,11 +297,38 @@ def foreign(expr: ast.expr, scope: Scope, resolver, not_on) -> bool:
         return any(foreign(e, scope, resolver, not_on) for e in expr.elts)
     if _array_method(expr, scope, resolver, 0):
         return True
+    if type(expr) is ast.Subscript and _foreign_items(expr, scope, resolver, not_on):
+        return True
     for origin in resolver.origins(expr, scope):
         origin = resolver.canonical(origin)
         if any(origin == lib or origin.startswith(lib + ".") for lib in not_on):
             return True
     return False
+
+
+def _foreign_items(expr: ast.Subscript, scope: Scope, resolver, not_on) -> bool:
+    """An item of a container whose items the scope assigns only values made by a `not_on` library (CenterNet's
+    `results[j] = np.concatenate(...).astype(np.float32)`, then `results[j][keep_inds]`): a NumPy array. Assignments
+    of the container's own items (`results[j] = results[j][keep]`) say nothing either way."""
+    base: ast.expr = expr
+    while type(base) is ast.Subscript:
+        base = base.value
+    if type(base) is not ast.Name:
+        return False
+    s = scope
+    while s is not None and s.kind == "comprehension":
+        s = s.parent
+    values = (s.items or {}).get(base.id) if s is not None else None
+    if not values:
+        return False
+    made = [v for v in values if _root_name(v) != base.id]
+    return bool(made) and all(foreign(v, s, resolver, not_on) for v in made)
+
+
+def _root_name(expr: ast.expr) -> str:
+    while type(expr) in (ast.Subscript, ast.Attribute, ast.Call):
+        expr = expr.func if type(expr) is ast.Call else expr.value
+    return expr.id if type(expr) is ast.Name else ""
 
 
 # Methods a torch tensor does not have: a value one of them made is a NumPy array or a pandas object
@@ -333,6 +360,9 @@ def _array_method(expr: ast.expr, scope: Scope, resolver, depth: int) -> bool:
         # a parameter rebound unconditionally (`flow = flow.reshape(-1, 2).astype(np.float32)`) is that value
         if len(made) < len(bindings) and not any(b.branch == () for b in made):
             return False
+        # a binding of the name to a part of itself (`detections = detections[keep]`) keeps what it was
+        made = [b for b in made if not (isinstance(b.value, ast.expr) and type(b.value) is ast.Subscript
+                                        and _root_name(b.value) == expr.id)] or made
         return bool(made) and all(b.kind in ("expr", "call") and isinstance(b.value, ast.expr)
                                   and _array_method(b.value, b.scope, resolver, depth + 1) for b in made)
     return False

@@ -1588,7 +1588,8 @@ def neuron_guarded(ctx, hit) -> bool:
     stays when the other arm starts the group with another one."""
     node = hit.node
     category = hit.rule.category
-    if hit.rule.id in ctx.values.get("no-cpu-path-rules", ()) and _moves_unconditionally(ctx):
+    if hit.rule.id in ctx.values.get("no-cpu-path-rules", ()) and _in_if_body(ctx, node) \
+            and _moves_unconditionally(ctx):
         return False
     if category == "distributed-backend" and not any(p.op in ("equals", "in") for p in hit.matcher.args):
         # The kept-backend exception is about a value the arm picks (`backend = "nccl"`, else "gloo": the group
@@ -1609,11 +1610,36 @@ def _moves_unconditionally(ctx) -> bool:
             return False
         for call in c.calls():
             f = call.func
-            if type(f) is ast.Attribute and f.attr == "cuda" and not guarded_at(
+            if type(f) is ast.Attribute and f.attr == "cuda" and not _in_any_if(c, call) and not guarded_at(
                     c, (call.lineno, call.col_offset), "cuda-device", ("method",)):
                 return True
         return False
     return ctx.fact("neuron-guarded:moves-unconditionally", compute)
+
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Module, ast.Lambda)
+
+
+def _in_any_if(ctx, node) -> bool:
+    """The node sits in an `if` statement or a conditional expression of its function (any arm, any test): a
+    move that runs on some condition (`if self.device.type == "cuda": model.cuda()`) is no unconditional one."""
+    p = ctx.parent(node)
+    while p is not None and not isinstance(p, _SCOPES):
+        if isinstance(p, (ast.If, ast.IfExp)):
+            return True
+        p = ctx.parent(p)
+    return False
+
+
+def _in_if_body(ctx, node) -> bool:
+    """The node sits in the body of an `if` of its function (`if use_cuda: inputs = inputs.cuda()`), not merely
+    after an early exit (`if not torch.cuda.is_available(): return`), which guards what follows for another reason."""
+    child, p = node, ctx.parent(node)
+    while p is not None and not isinstance(p, _SCOPES):
+        if isinstance(p, ast.If) and child in p.body:
+            return True
+        child, p = p, ctx.parent(p)
+    return False
 
 
 # Keywords of device-type test generators naming the devices a test is made for (torch's only_for, thunder's

@@ -315,10 +315,12 @@ def _foreign_items(expr: ast.Subscript, scope: Scope, resolver, not_on) -> bool:
         base = base.value
     if type(base) is not ast.Name:
         return False
-    s = scope
+    s: Scope | None = scope
     while s is not None and s.kind == "comprehension":
         s = s.parent
-    values = (s.items or {}).get(base.id) if s is not None else None
+    if s is None:
+        return False
+    values = (s.items or {}).get(base.id)
     if not values:
         return False
     made = [v for v in values if _root_name(v) != base.id]

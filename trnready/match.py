@@ -1090,26 +1090,21 @@ def _with_size_sources(ctx: FileContext, hit: Hit) -> Hit:
     node = hit.node
     if hit.guarded:
         return hit
-    from .context.base import call_scope, size_argument
+    from .context.base import call_scope, size_argument, subscript_scope
     from .masks import tensor_data_reads
 
     if type(node) is ast.Call:
         k = size_argument(hit, "k")
         sizes = [k] if k is not None else []
+        scope = call_scope(ctx, node)
     elif type(node) is ast.Subscript:
         # `h[:batch_size_t]` after `batch_size_t = sum([l > t for l in decode_lengths])`: the bounds of its slices,
         # and the assignment binding a bound's name (where the size is computed)
         parts = node.slice.elts if type(node.slice) is ast.Tuple else [node.slice]
         sizes = [b for p in parts if type(p) is ast.Slice for b in (p.lower, p.upper) if b is not None]
+        scope = subscript_scope(ctx, node)
     else:
         return hit
-    if type(node) is ast.Call:
-        scope = call_scope(ctx, node)
-    else:
-        scopes = ctx.memo.get("_subscript_scopes")
-        if scopes is None:
-            scopes = ctx.memo["_subscript_scopes"] = {id(n): sc for n, sc in ctx.index.subscripts}
-        scope = scopes.get(id(node), ctx.index.module)
     found: list = []
     for size in sizes:
         reads = tensor_data_reads(size, scope, ctx.resolver)

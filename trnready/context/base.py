@@ -493,6 +493,14 @@ def call_scope(ctx: "FileContext", call):
     return scopes.get(id(call), ctx.index.module)
 
 
+def subscript_scope(ctx: "FileContext", node):
+    """The resolver scope a subscript of the file was indexed in (the module scope when it is not one of them)."""
+    scopes = ctx.memo.get("_subscript_scopes")
+    if scopes is None:
+        scopes = ctx.memo["_subscript_scopes"] = {id(n): scope for n, scope in ctx.index.subscripts}
+    return scopes.get(id(node), ctx.index.module)
+
+
 def enclosing_function(ctx: "FileContext", node):
     """The innermost def/async def holding `node`, or None at module or class level."""
     p = parent_of(ctx, node)

@@ -293,13 +293,9 @@ def guard_lone_exports(found: list, lines: list[str]) -> list:
     variable (`RUN export CUDA_HOME="/usr/local/cuda"`) sets it for nothing: the next step starts without it (an
     image sets a variable for later steps with ENV). Its findings are guarded; an export followed by a command in
     the same step (`RUN export CUDA_HOME=... && python setup.py install`) keeps them."""
-    out = []
-    for f in found:
-        text = lines[f.line - 1] if 0 < f.line <= len(lines) else ""
-        if not f.guarded and _LONE_EXPORT.match(text):
-            f = replace(f, guarded=True, guarded_by="unread-shell-variable")
-        out.append(f)
-    return out
+    return [replace(f, guarded=True, guarded_by="unread-shell-variable")
+            if not f.guarded and 0 < f.line <= len(lines) and _LONE_EXPORT.match(lines[f.line - 1]) else f
+            for f in found]
 
 
 def run_steps(lines: list[str]) -> dict:

@@ -66,6 +66,17 @@ def test_public_names_of_a_declared_package_are_library_api(tmp_path):
     ]
 
 
+def test_a_generic_package_name_is_no_library(tmp_path):
+    # setup.py collects every folder with find_packages(): `models` is an application's folder (installed, it would
+    # collide with every other project's `models`), so its unnamed define_G is judged; mylib stays library API
+    assert findings(_copy(tmp_path, "generic_app")) == [
+        ("models/networks_other.py", 2, "TRN241", DEAD),
+        ("models/networks_other.py", 6, "TRN241", ""),
+        ("mylib/ops.py", 2, "TRN241", ""),
+        ("mylib/ops.py", 6, "TRN241", ""),
+    ]
+
+
 def test_a_scan_of_part_of_a_project_judges_nothing(tmp_path):
     # the folder above holds setup.py: the rest of the project may call anything here
     assert findings(_copy(tmp_path, "library") / "mylib") == [

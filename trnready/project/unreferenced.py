@@ -168,9 +168,11 @@ def _registered(text: str, start: int) -> bool:
     return pos > start
 
 
-def _declared_packages(root: Path) -> frozenset:
+def _declared_packages(root: Path, generic=()) -> frozenset:
     """The packages the root packaging declares (empty when the root has none): their public names are a
-    library's API."""
+    library's API. A package of a generic name (`[context.values] generic-package-names`: `models`, `utils`,
+    `lib`) is no library anyone imports from outside: installed, it would collide with every other project's
+    `models`. It is an application's folder that setup.py happens to collect with `find_packages()`."""
     from ..context.own_package import own_packages
 
     def is_packaging(p: Path) -> bool:
@@ -190,7 +192,7 @@ def _declared_packages(root: Path) -> frozenset:
 
     if pins_torch(root):  # an application packaged for `pip install -e .`: no outside users of its names
         return frozenset()
-    return own_packages(root)
+    return frozenset(p for p in own_packages(root) if p.lower() not in generic)
 
 
 def _partial_scan(root: Path) -> bool:
@@ -242,7 +244,7 @@ def guard_unreferenced(findings: list, files, root, values: dict, max_bytes=None
     root = Path(root)
     if _partial_scan(root):
         return findings
-    packages = _declared_packages(root)
+    packages = _declared_packages(root, frozenset(values.get("generic-package-names", ())))
     # A repository imported under its own folder's name (mae_st's `from mae_st.engine_pretrain import
     # train_one_epoch`, run from the folder above it or from a monorepo): that head is the project's, not a library.
     itself = frozenset({root.resolve().name}) if root.resolve().name.isidentifier() else frozenset()

@@ -1,0 +1,151 @@
+"""moved-after: an operation on tensors its function moves to a device only afterwards."""
+from __future__ import annotations
+
+import ast
+
+from .base import dotted, enclosing_function, parent_of, places_on_device, predicate
+from ..astwalk import walk
+
+_MAX_CALLERS = 8  # calls of a preparing function followed to see their results moved
+
+
+@predicate("moved-after", kinds=("call", "method", "subscript"), effect="guard")
+def moved_after(ctx, hit) -> bool:
+    """The operation reads or writes tensors that its function moves to a device only afterwards: `y =
+    x2[1:].masked_select(mask)` then `x, y = to_cuda(x, y)`, `labels[~masked] = -100` then `labels =
+    labels.to(args.device)`. A tensor is moved because it is not on the device yet, so the operation ran on the host
+    while the batch was being prepared; its data-dependent size never reaches a device op. The names followed are
+    the statement's targets (a subscript written into counts by its root) and the plain names the operation reads;
+    a move is `.cuda()`, `.to(device)` with a chosen device (not a dtype, "cpu" or another tensor's `.device`), or
+    the name handed to a function of `device-move-functions` (`to_cuda(x, y)`). The name must not be moved before
+    the operation nor bound again between it and the move. One level up: a name the function returns, when every
+    call of the function in the file binds its result to names moved afterwards (`inputs, labels =
+    mask_tokens(batch)` then `labels.to(device)`). For rules of the categories in `moved-after-categories`: those
+    whose operation is the concern (a float64 tensor moved later is the problem itself)."""
+    if hit.rule.category not in ctx.values.get("moved-after-categories", ()):
+        return False
+    stmt = _statement(ctx, hit.node)
+    fn = enclosing_function(ctx, stmt) if stmt is not None else None
+    if fn is None or fn.name == "forward":
+        return False
+    names = _followed(stmt, hit.node)
+    movers = frozenset(ctx.values.get("device-move-functions", ()))
+    start = (stmt.lineno, stmt.col_offset)
+    if any(p < start and n in names for p, n in _moves(fn, movers)):
+        return False  # something it works on is on the device already
+    if any(_moved_later(fn, name, stmt, movers) for name in names):
+        return True
+    returned = _returned(fn)
+    if not names & returned:
+        return False
+    calls = _calls_of(ctx, fn)
+    if not calls or len(calls) > _MAX_CALLERS:
+        return False
+    for call in calls:
+        up = parent_of(ctx, call)
+        caller = enclosing_function(ctx, call)
+        if type(up) is not ast.Assign or up.value is not call or caller is None:
+            return False
+        if not any(_moved_later(caller, n, up, movers) for n in _target_names(up.targets)):
+            return False
+    return True
+
+
+def _statement(ctx, node):
+    while node is not None and not isinstance(node, ast.stmt):
+        node = parent_of(ctx, node)
+    return node
+
+
+def _target_names(targets) -> set:
+    """Names a list of assignment targets binds or writes into (`x[m] = 0` writes into x)."""
+    out: set = set()
+    stack = list(targets)
+    while stack:
+        t = stack.pop()
+        if type(t) is ast.Name:
+            out.add(t.id)
+        elif type(t) in (ast.Tuple, ast.List):
+            stack.extend(t.elts)
+        elif type(t) is ast.Starred:
+            stack.append(t.value)
+        elif type(t) in (ast.Subscript, ast.Attribute):
+            root = t
+            while type(root) in (ast.Subscript, ast.Attribute):
+                root = root.value
+            if type(root) is ast.Name and type(t) is ast.Subscript:
+                out.add(root.id)
+    return out
+
+
+def _followed(stmt, node) -> set:
+    """The statement's targets and the plain names the matched operation reads (never `self`)."""
+    names = set()
+    if type(stmt) in (ast.Assign, ast.AugAssign, ast.AnnAssign):
+        names |= _target_names(stmt.targets if type(stmt) is ast.Assign else [stmt.target])
+    names |= {n.id for n in walk(node) if type(n) is ast.Name and type(n.ctx) is ast.Load}
+    names.discard("self")
+    return names
+
+
+def _moves(fn, movers: frozenset) -> list:
+    """(position, name) of each move of a plain name in the function."""
+    out = []
+    for n in walk(fn):
+        if type(n) is not ast.Call:
+            continue
+        f = n.func
+        if type(f) is ast.Attribute and type(f.value) is ast.Name and f.attr in ("cuda", "to") \
+                and places_on_device(n) and not _follows_a_tensor(n):
+            out.append(((n.lineno, n.col_offset), f.value.id))
+        elif movers and dotted(f).rsplit(".", 1)[-1] in movers:
+            for a in (*n.args, *(k.value for k in n.keywords)):
+                if type(a) is ast.Name:
+                    out.append(((n.lineno, n.col_offset), a.id))
+    return out
+
+
+def _follows_a_tensor(call) -> bool:
+    """`.to(x.device)` / `.to(other)`: wherever another value is, possibly the host."""
+    args = list(call.args[:1]) + [k.value for k in call.keywords if k.arg == "device"]
+    return bool(args) and all(type(a) is ast.Attribute and a.attr == "device" for a in args)
+
+
+def _moved_later(fn, name: str, stmt, movers: frozenset) -> bool:
+    end = (stmt.end_lineno or stmt.lineno, stmt.end_col_offset or 0)
+    moves = sorted(p for p, n in _moves(fn, movers) if n == name)
+    first = next((p for p in moves if p > end), None)
+    if first is None:
+        return False
+    for n in walk(fn):
+        if type(n) is ast.Name and n.id == name and type(n.ctx) is ast.Store \
+                and end < (n.lineno, n.col_offset) < (first[0], 0):
+            return False  # bound again before the move: another value is moved
+    return True
+
+
+def _returned(fn) -> set:
+    out: set = set()
+    for n in walk(fn):
+        if type(n) is ast.Return and n.value is not None:
+            vals = n.value.elts if type(n.value) in (ast.Tuple, ast.List) else [n.value]
+            out |= {v.id for v in vals if type(v) is ast.Name}
+    return out
+
+
+def _calls_of(ctx, fn) -> list:
+    """The file's calls of the function by its name (`self.name(...)` for a method); [] when the name is used in
+    any other way (handed on, stored), as a caller elsewhere could then keep the result on the host."""
+    calls, others = [], 0
+    for n in ctx.nodes(ast.Call):
+        f = n.func
+        if type(f) is ast.Name and f.id == fn.name or type(f) is ast.Attribute and f.attr == fn.name \
+                and type(f.value) is ast.Name and f.value.id in ("self", "cls"):
+            calls.append(n)
+    for n in ctx.nodes(ast.Attribute):
+        if n.attr == fn.name:
+            others += 1
+    for n in ctx.nodes(ast.Name):
+        if n.id == fn.name:
+            others += 1
+    return calls if others == len(calls) else []

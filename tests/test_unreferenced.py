@@ -77,6 +77,15 @@ def test_a_generic_package_name_is_no_library(tmp_path):
     ]
 
 
+def test_a_module_path_in_an_import_names_no_function(tmp_path):
+    # `from model.data_parallel import DataParallel` and `import model.data_parallel as dp_module` name the module
+    # data_parallel.py: its function data_parallel stays unnamed (CenterTrack's copy of DataParallel's functional form)
+    assert findings(_copy(tmp_path, "module_named")) == [
+        ("model/data_parallel.py", 5, "TRN243", DEAD),
+        ("model/data_parallel.py", 10, "TRN352", ""),
+    ]
+
+
 def test_a_scan_of_part_of_a_project_judges_nothing(tmp_path):
     # the folder above holds setup.py: the rest of the project may call anything here
     assert findings(_copy(tmp_path, "library") / "mylib") == [

@@ -671,9 +671,13 @@ def _refers(sf, text: str, name: str, offsets: list, resolve, reexports: bool = 
     files that import it from the package (`from megatron import initialize_megatron` names it there), not by
     themselves. Its other mentions (code of the `__init__` calling it) still count.
     """
-    every = lambda home: offsets  # noqa: E731
     if sf.kind != "python":
-        return every
+        return lambda home: offsets
+    paths = _module_path_spans(text) if "import" in text else []
+    if paths:
+        # `from model.data_parallel import DataParallel` names the module data_parallel.py, never a function of it
+        offsets = [i for i in offsets if not any(a <= i < b for a, b in paths)]
+    every = lambda home: offsets  # noqa: E731
     if reexports:
         spans = [(a, b) for a, b, _ in name_imports(text, name, statements)]
         code = [i for i in offsets if not any(a <= i < b for a, b in spans) and not (i and text[i - 1] in "'\"")]
@@ -695,6 +699,27 @@ def _refers(sf, text: str, name: str, offsets: list, resolve, reexports: bool = 
             return [i for i in loose if not inside(i)]
         return used_here
     return refers
+
+
+_FROM_PATH = re.compile(r"^[ \t]*from[ \t]+([\w.]+)[ \t]+import\b", re.M)
+_IMPORT_LINE = re.compile(r"^[ \t]*import[ \t]+([^\n#;]+)", re.M)
+_DOTTED = re.compile(r"[\w.]+")
+
+
+def _module_path_spans(text: str) -> list:
+    """(start, end) of the module paths of the text's import statements (`model.data_parallel` in `from
+    model.data_parallel import X`, `a.b` in `import a.b as c`): a word there names a module or package, never a
+    function or class of one."""
+    out = [m.span(1) for m in _FROM_PATH.finditer(text)]
+    for m in _IMPORT_LINE.finditer(text):
+        start = m.start(1)
+        for part in m.group(1).split(","):
+            lead = len(part) - len(part.lstrip())
+            d = _DOTTED.match(part, lead)
+            if d:
+                out.append((start + d.start(), start + d.end()))
+            start += len(part) + 1
+    return out
 
 
 def _elsewhere(targets: frozenset, home: str) -> bool:

@@ -101,3 +101,13 @@ def test_an_option_default_is_placed_where_an_api_of_its_rule_gets_it_by_name():
                                                                           ("comm/setup.py", 10, 43)]
     assert f["message"].endswith("read at comm/setup.py:7, comm/setup.py:10")
     assert list(found) == [("opts/params.py", 6, "TRN271")]
+
+
+def test_a_helper_handed_on_by_two_package_levels_is_placed_at_its_calls():
+    # run.py imports async_copy_to from pkg.nn, whose __init__ takes it from pkg.nn.parallel, whose __init__ takes it
+    # from copying.py (semantic-segmentation-pytorch's mit_semseg.lib.nn; recall labels of blind40)
+    proc = run_cli("scan", FIXTURES / "caller_places_deep", "--format", "json", "--no-cache", "--exit-zero")
+    (f,) = json.loads(proc.stdout)["findings"]
+    assert (f["path"], f["line"], f["column"], f["rule"]) == ("pkg/nn/parallel/copying.py", 2, 12, "TRN241")
+    assert f["message"] == ".cuda() moves a tensor or module to a GPU: `cuda`; async_copy_to() called at run.py:5"
+    assert [(e["path"], e["line"], e["column"]) for e in f["elsewhere"]] == [("run.py", 5, 13)]

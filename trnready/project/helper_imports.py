@@ -33,9 +33,10 @@ def imported_names(tree: ast.Module, rel: str, names: dict, renamed: bool = Fals
 
 
 def from_helper(mod: str, where: str, names: dict) -> bool:
-    """Whether `from mod import name` can mean the helper of file `where`: mod is that module, or the package
-    holding it (its `__init__.py` re-exports the helper)."""
+    """Whether `from mod import name` can mean the helper of file `where`: mod is that module, or a package above
+    it (its `__init__.py` re-exports the helper: `from mit_semseg.lib.nn import async_copy_to`, handed on by
+    `nn/__init__.py` from `nn/parallel/__init__.py` from `nn/parallel/data_parallel.py`)."""
     for n in names.get(where) or []:
-        if mod == n or ("." in n and not where.endswith("__init__.py") and mod == n.rsplit(".", 1)[0]):
+        if mod == n or ("." in n and not where.endswith("__init__.py") and n.startswith(mod + ".")):
             return True
     return False

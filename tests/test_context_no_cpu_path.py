@@ -18,6 +18,7 @@ def test_guarded_moves_stay_items_when_the_file_has_no_cpu_path():
         # the model moves with no check: the guarded input moves must follow it to the Neuron device
         ("train/cifar.py", 7, 13, False),
         ("train/cifar.py", 10, 31, False),
+        ("train/main_ce.py", 15, 14, False),
     ]
 
 

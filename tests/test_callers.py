@@ -150,6 +150,18 @@ def test_a_device_test_passed_by_every_caller_switches_off():
     ]
 
 
+def test_a_method_called_on_an_instance_the_function_built_is_a_resolved_call():
+    # dla34 / dla46 build `model = DLA(...)` and call model.load_pretrained_model with hub names: the `.pth` arm
+    # (13) never runs. load_local (20) is also called through `model.module` in rebuilt, where `model` is bound
+    # twice: that call is not resolved, the callers stay unknown and the load stays
+    got = findings("switch_local_instance")
+    assert [(p, ln, c, r, g) for p, ln, c, r, g, _o, _m in got] == [
+        ("dla.py", 13, 23, "TRN351", "callers-switch-off"),
+        ("dla.py", 20, 23, "TRN351", ""),
+        ("dla.py", 41, 13, "TRN352", ""),
+    ]
+
+
 def test_mentions_are_counted_as_whole_words_attributes_or_quoted_names():
     from trnready.project.callers import count_mentions
 

@@ -66,10 +66,18 @@ def record(body: list, funcs: dict, calls: list, heads: list, interesting: set, 
         if insts else {}
     out_calls: list = []
     fixed: dict = {}  # function -> its parameters never assigned in its body (worked out when one is passed on)
+    made_here: dict = {}
+
+    def locals_of(fname: str) -> dict:
+        """name -> class of the file, for the function's names bound once, to a construction of that class."""
+        if fname not in made_here:
+            made_here[fname] = _local_instances(funcs[fname], methods) if fname in funcs else {}
+        return made_here[fname]
+
     for node, head, encl in zip(calls, heads, encls):
         if len(out_calls) >= MAX_ITEMS:
             break
-        callee = _callee(node, head, encl, selfs, methods, loops, interesting)
+        callee = _callee(node, head, encl, selfs, methods, loops, interesting, locals_of)
         if callee is None or "@" in callee and callee.split("@", 1)[1].rstrip("[]") not in insts.get(
                 callee.split("@", 1)[0], ()):
             continue  # (a call of an attribute holding something else: a library layer, a callable)
@@ -183,10 +191,19 @@ def _arg(a, params: set) -> str:
     return "?"
 
 
-def _callee(node: ast.Call, head, encl: str, selfs: dict, methods: dict, loops: dict, interesting: set):
+def _callee(node: ast.Call, head, encl: str, selfs: dict, methods: dict, loops: dict, interesting: set,
+            locals_of=None):
     me = selfs.get(encl)
     cls = encl.split(".", 1)[0] if "." in encl else None
     func = node.func
+    if head is not None and locals_of is not None and head.count(".") == 1 and encl:
+        # `model = DLA(...)` then `model.load_pretrained_model(...)`: a method of a class of this file called on an
+        # instance the function built itself (written Class.method, as a call through self)
+        var, _, meth = head.partition(".")
+        if var != me and any(meth in ms for ms in methods.values()):
+            made = locals_of(encl).get(var)
+            if made is not None and meth in methods.get(made, ()):
+                return f"{made}.{meth}"
     if head is not None and me is not None:
         parts = head.split(".")
         if parts[0] == me and len(parts) == 2:
@@ -202,6 +219,25 @@ def _callee(node: ast.Call, head, encl: str, selfs: dict, methods: dict, loops: 
         # the method's callers unknown), so that `Class.method` always stands for a call through self
         return None if head.count(".") == 1 and head.split(".", 1)[0] in methods else head
     return None
+
+
+def _local_instances(fn, methods: dict) -> dict:
+    """name -> class, for the plain names the function binds exactly once (no other store, no `global` /
+    `nonlocal`, not a parameter), to `Class(...)` of a class defined in the file."""
+    stores: dict = {}
+    made: dict = {}
+    params = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)}
+    for n in walk(fn):
+        t = type(n)
+        if t is ast.Name and type(n.ctx) is not ast.Load:
+            stores[n.id] = stores.get(n.id, 0) + 1
+        elif t in (ast.Global, ast.Nonlocal):
+            for name in n.names:
+                stores[name] = 2
+        elif t is ast.Assign and len(n.targets) == 1 and type(n.targets[0]) is ast.Name and type(n.value) is ast.Call \
+                and type(n.value.func) is ast.Name and n.value.func.id in methods:
+            made[n.targets[0].id] = n.value.func.id
+    return {v: c for v, c in made.items() if stores.get(v) == 1 and v not in params}
 
 
 def _statements(fn):

@@ -5,7 +5,9 @@ Per file (summary field `callers`, computed with the rest of the summary):
     sigs   function or `Class.method` -> [first line, last line, parameters, {parameter: default literal or "?"}]
            (parameters in order; `*name` and `**name` mark the catch-alls)
     calls  [line, col, end_line, end_col, callee, enclosing function or "", arguments, keywords] for each call
-           of a project name, of a method through `self` (`Class.method`), of an instance kept on `self`
+           of a project name, of a method through `self` (`Class.method`; also on a name the function binds once
+           to a construction of a class of the file: `model = DLA(...)`, `model.load_pretrained_model(...)`),
+           of an instance kept on `self`
            (`Class@attr`) or of an element of a list of them (`Class@attr[]`: `self.layers[i](x)`, `for layer in
            self.layers: layer(x)`). An argument is a literal's source, `=p` for the enclosing function's own
            parameter p passed on as it is, `*` for a spread, `?` for anything else. (The per-file summary holds

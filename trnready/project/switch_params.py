@@ -11,8 +11,9 @@ callers step's rule for knowing them all: project/callers.py). A caller's value 
 or the parameter's literal default when it leaves it out; a caller handing on anything else (a variable, a
 parameter of its own, a spread) makes the answer unknown, and unknown never guards. Tests read: a parameter
 alone, `not p`, `p is None` / `p is not None`, `p == literal`, `p != literal`, `p in (literals)`, `p not in
-(...)`, and `and` / `or` of those (`x and p` is false when p is). A parameter the function assigns again is not
-read. A finding with places folded into it elsewhere (occurrences) is left alone unless every place lies in the
+(...)`, `p.endswith(literal)` / `p.startswith(literal)` of a string value (DLA's `if name.endswith(".pth"):`
+with every caller passing a hub name such as "dla34"), and `and` / `or` of those (`x and p` is false when p
+is). A parameter the function assigns again is not read. A finding with places folded into it elsewhere (occurrences) is left alone unless every place lies in the
 same arms. A caller passing a device test (`using_cuda=self.device.type == th.device("cuda").type`) passes False,
 its value on every Neuron machine (project/call_sites.py)."""
 from __future__ import annotations
@@ -145,8 +146,21 @@ def _truth(test, values: dict):
     return truth(test, lambda node: _leaf(node, values))
 
 
+_STR_TESTS = ("endswith", "startswith")
+
+
 def _leaf(test, values: dict):
     k = type(test)
+    if k is ast.Call and type(test.func) is ast.Attribute and test.func.attr in _STR_TESTS \
+            and type(test.func.value) is ast.Name and len(test.args) == 1 and not test.keywords:
+        # `if name.endswith(".pth"):` with every caller passing a hub name (`name="dla34"`)
+        v = values.get(test.func.value.id, _UNKNOWN)
+        try:
+            arg = ast.literal_eval(test.args[0])
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            return None
+        ok = isinstance(arg, str) or isinstance(arg, tuple) and all(isinstance(a, str) for a in arg)
+        return getattr(v, test.func.attr)(arg) if isinstance(v, str) and ok else None
     if k is ast.Name:
         v = values.get(test.id, _UNKNOWN)
         return None if v is _UNKNOWN else bool(v)

@@ -27,6 +27,7 @@ def test_mask_evidence_through_parts_tuples_attributes_and_writes(tmp_path):
         (33, 12, "TRN104", NMS),
         (38, 14, "TRN104", TOPK),   # k=ks[0].item()
         (40, 5, "TRN104", WRITE),   # cost[ks > 0] = flat, flat = cost.view(-1, 4)
+        (46, 5, "TRN104", MASK),    # l[(u > 0) * (l == u)] -= 1: the product of two masks is their logical and
     ]
 
 

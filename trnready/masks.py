@@ -51,6 +51,11 @@ def is_mask(expr: ast.expr, scope: Scope, resolver, depth: int = 0, negated: dic
     if t is ast.BinOp and type(expr.op) in (ast.BitAnd, ast.BitOr, ast.BitXor):
         return (is_mask(expr.left, scope, resolver, depth + 1, negated)
                 or is_mask(expr.right, scope, resolver, depth + 1, negated))
+    if t is ast.BinOp and type(expr.op) is ast.Mult:
+        # `(u > 0) * (l == u)`: the product of two boolean tensors is their logical and, a boolean tensor (a mask
+        # times anything else is a number)
+        return (is_mask(expr.left, scope, resolver, depth + 1, negated)
+                and is_mask(expr.right, scope, resolver, depth + 1, negated))
     if t is ast.Call:
         tail = _tail(expr.func)
         if tail in _MASK_CALLS:

@@ -162,6 +162,20 @@ def test_a_method_called_on_an_instance_the_function_built_is_a_resolved_call():
     ]
 
 
+def test_layers_cloned_from_a_constructor_parameter_reach_their_callers():
+    # DETR's shape: Transformer builds `decoder_layer = TransformerDecoderLayer(...)` and hands it to
+    # TransformerDecoder, which keeps `_get_clones(decoder_layer, n)` and calls each clone without tgt_mask: the
+    # self-attention's mask (38) is None in every run. The cross-attention's padding mask (40) comes from the
+    # caller's `mask`, a value the scanner cannot see. Encoder also keeps its `layer` parameter under a second
+    # name (`self.spare`): the instance may go elsewhere, so its layer's mask (54) stays.
+    got = findings("masks_cloned")
+    assert [(p, ln, c, r, g) for p, ln, c, r, g, _o, _m in got] == [
+        ("transformer.py", 38, 16, "TRN172", "callers-pass-none"),
+        ("transformer.py", 40, 16, "TRN172", ""),
+        ("transformer.py", 54, 16, "TRN172", ""),
+    ]
+
+
 def test_mentions_are_counted_as_whole_words_attributes_or_quoted_names():
     from trnready.project.callers import count_mentions
 

@@ -56,17 +56,28 @@ def record(body: list, funcs: dict, calls: list, heads: list, interesting: set, 
         encls.append(encl)
         if head is not None and "." in encl and head.split(".", 1)[0] in interesting:
             builders.add(encl.split(".", 1)[0])
-    if not full:
+    if full:
+        builders |= {n.split(".", 1)[0] for n in funcs if n.endswith(".__init__") and n.count(".") == 1}
+    else:
         builders = set()
+    clones = _clone_helpers(funcs) if full else frozenset()
     builders = {c for c in builders if _keeps_a_construction(
-        [f for n, f in funcs.items() if n.split(".", 1)[0] == c and "." in n], selfs, c, interesting)}
+        [f for n, f in funcs.items() if n.split(".", 1)[0] == c and "." in n], selfs, c, interesting, clones)}
     insts = _instances({n: f for n, f in funcs.items() if n.split(".", 1)[0] in builders and "." in n}, selfs,
-                       interesting) if builders else {}
+                       interesting, clones) if builders else {}
     loops = _loop_vars({n: f for n, f in funcs.items() if n.split(".", 1)[0] in insts and "." in n}, selfs) \
         if insts else {}
     out_calls: list = []
     fixed: dict = {}  # function -> its parameters never assigned in its body (worked out when one is passed on)
     made_here: dict = {}
+
+    constructed: dict = {}
+
+    def locals_made(fname: str) -> dict:
+        """name -> project callee, for the function's names bound once to a construction and read once."""
+        if fname not in constructed:
+            constructed[fname] = _handed_constructions(funcs[fname], interesting) if fname in funcs else {}
+        return constructed[fname]
 
     def locals_of(fname: str) -> dict:
         """name -> class of the file, for the function's names bound once, to a construction of that class."""
@@ -87,8 +98,11 @@ def record(body: list, funcs: dict, calls: list, heads: list, interesting: set, 
             if encl not in fixed:
                 fixed[encl] = params - rebound(funcs[encl])
             params = fixed[encl]  # (a parameter assigned again in the body is not what the caller passed)
-        args = [_arg(a, params) for a in node.args]
-        kws = {(k.arg or "**"): _arg(k.value, params) for k in node.keywords}
+        made = locals_made(encl) if encl and any(
+            type(a) is ast.Name and a.id not in params for a in (*node.args, *(k.value for k in node.keywords))) \
+            else {}
+        args = [_arg(a, params, made, interesting) for a in node.args]
+        kws = {(k.arg or "**"): _arg(k.value, params, made, interesting) for k in node.keywords}
         out_calls.append([node.lineno, node.col_offset, node.end_lineno or node.lineno, node.end_col_offset or 0,
                           callee, encl, args, kws])
     if len(out_calls) >= MAX_ITEMS:
@@ -177,9 +191,15 @@ def _cuda_test(a) -> bool:
     return False
 
 
-def _arg(a, params: set) -> str:
+def _arg(a, params: set, made: dict | None = None, interesting: frozenset | set = frozenset()) -> str:
     if type(a) is ast.Starred:
         return "*"
+    if type(a) is ast.Name and made and a.id in made:
+        return "@" + made[a.id]  # an instance built for this call (`layer = Layer(d)`, `Stack(layer, n)`)
+    if type(a) is ast.Call and interesting:
+        d = dotted(a.func)
+        if d is not None and d.split(".", 1)[0] in interesting:
+            return "@" + d  # `Stack(Layer(d), n)`: an instance built for this argument alone
     if _cuda_test(a):
         # set_random_seed(seed, using_cuda=self.device.type == th.device("cuda").type): what every Neuron run passes
         return "False"
@@ -221,6 +241,66 @@ def _callee(node: ast.Call, head, encl: str, selfs: dict, methods: dict, loops: 
     return None
 
 
+def _handed_constructions(fn, interesting) -> dict:
+    """name -> dotted callee, for the plain names the function binds exactly once, to a construction of a project
+    name (`decoder_layer = TransformerDecoderLayer(d_model, nhead)`), and reads exactly once (the argument that
+    hands the instance on): the instance goes nowhere else."""
+    stores: dict = {}
+    loads: dict = {}
+    made: dict = {}
+    for n in walk(fn):
+        t = type(n)
+        if t is ast.Name:
+            d = loads if type(n.ctx) is ast.Load else stores
+            d[n.id] = d.get(n.id, 0) + 1
+        elif t in (ast.Global, ast.Nonlocal):
+            for name in n.names:
+                stores[name] = 2
+        elif t is ast.Assign and len(n.targets) == 1 and type(n.targets[0]) is ast.Name and type(n.value) is ast.Call:
+            d = dotted(n.value.func)
+            if d is not None and d.split(".", 1)[0] in interesting:
+                made[n.targets[0].id] = d
+    return {v: c for v, c in made.items() if stores.get(v) == 1 and loads.get(v) == 1}
+
+
+def _clone_helpers(funcs: dict) -> frozenset:
+    """Module-level functions that return copies of their first parameter in a module list (DETR's
+    `def _get_clones(module, N): return nn.ModuleList([copy.deepcopy(module) for i in range(N)])`)."""
+    out = set()
+    for name, fn in funcs.items():
+        if "." in name or not fn.args.args:
+            continue
+        body = [st for st in fn.body if not (type(st) is ast.Expr and type(st.value) is ast.Constant)]
+        if len(body) == 1 and type(body[0]) is ast.Return and _copies(body[0].value, fn.args.args[0].arg):
+            out.add(name)
+    return frozenset(out)
+
+
+def _copies(v, param: str) -> bool:
+    """`nn.ModuleList([copy.deepcopy(param) for _ in range(n)])` (or nn.Sequential of one)."""
+    if type(v) is not ast.Call or len(v.args) != 1 or v.keywords:
+        return False
+    last = (dotted(v.func) or "").rsplit(".", 1)[-1]
+    inner = v.args[0]
+    if last not in _LISTS | _SEQUENCES or type(inner) is not ast.ListComp:
+        return False
+    e = inner.elt
+    return type(e) is ast.Call and (dotted(e.func) or "").rsplit(".", 1)[-1] == "deepcopy" and len(e.args) == 1 \
+        and type(e.args[0]) is ast.Name and e.args[0].id == param
+
+
+def _param_kept(v, params: set, clones: frozenset):
+    """What `self.attr = v` in `__init__` keeps of a parameter: ("=p", "one") for the parameter itself, ("=p",
+    "many") for copies of it (a clone helper of the file, or `nn.ModuleList([copy.deepcopy(p) ...])`); None
+    otherwise."""
+    if type(v) is ast.Name and v.id in params:
+        return ("=" + v.id, "one")
+    if type(v) is ast.Call and v.args and type(v.args[0]) is ast.Name and v.args[0].id in params:
+        if (dotted(v.func) or "") in clones or _copies(v, v.args[0].id):
+            return ("=" + v.args[0].id, "many")
+    return None
+
+
 def _local_instances(fn, methods: dict) -> dict:
     """name -> class, for the plain names the function binds exactly once (no other store, no `global` /
     `nonlocal`, not a parameter), to `Class(...)` of a class defined in the file."""
@@ -256,14 +336,17 @@ def _statements(fn):
             stack.extend(c.body)
 
 
-def _keeps_a_construction(methods: list, selfs: dict, cls: str, interesting: set) -> bool:
+def _keeps_a_construction(methods: list, selfs: dict, cls: str, interesting: set, clones=frozenset()) -> bool:
     """Some statement of the class's methods keeps a construction of a project name on self (`self.x = X(...)`,
-    `self.xs.append(X(...))`, a list of them): a look at the statements only, before the walk of every node."""
+    `self.xs.append(X(...))`, a list of them), or `__init__` keeps a parameter or copies of it (`self.layers =
+    _get_clones(decoder_layer, n)`): a look at the statements only, before the walk of every node."""
     for fn in methods:
         me = fn.args.args[0].arg if fn.args.args else ""
+        params = _init_params(fn)
         for st in _statements(fn):
             if type(st) is ast.Assign and len(st.targets) == 1 and _is_self_attr(st.targets[0], me) \
-                    and _stored(st.value, interesting) not in ((), _POISON):
+                    and (_stored(st.value, interesting) not in ((), _POISON)
+                         or params and _param_kept(st.value, params, clones) is not None):
                 return True
             if type(st) is ast.Expr and type(st.value) is ast.Call and type(st.value.func) is ast.Attribute \
                     and st.value.func.attr == "append" and _is_self_attr(st.value.func.value, me):
@@ -287,7 +370,23 @@ def _loop_vars(funcs: dict, selfs: dict) -> dict:
     return out
 
 
-def _instances(funcs: dict, selfs: dict, interesting: set) -> dict:
+def _init_params(fn) -> set:
+    """The parameters of an `__init__` (not self) that its body reads once and never binds again: an instance
+    handed in this way is kept where the one read puts it."""
+    if fn.name != "__init__" or len(fn.args.args) < 2:
+        return set()
+    names = {a.arg for a in (*fn.args.args[1:], *fn.args.kwonlyargs)}
+    loads: dict = {}
+    for n in walk(fn):
+        if type(n) is ast.Name and n.id in names:
+            if type(n.ctx) is not ast.Load:
+                names.discard(n.id)
+            else:
+                loads[n.id] = loads.get(n.id, 0) + 1
+    return {p for p in names if loads.get(p) == 1}
+
+
+def _instances(funcs: dict, selfs: dict, interesting: set, clones=frozenset()) -> dict:
     """class -> {attr: [callee, "one" | "many", construction sites, mentions of self.attr]} for instances of
     project classes kept on self and otherwise only called (directly, indexed, or as a loop variable that is only
     called) or counted (`len`)."""
@@ -297,6 +396,7 @@ def _instances(funcs: dict, selfs: dict, interesting: set) -> dict:
         if me is None:
             continue
         cls = name.split(".", 1)[0]
+        init_params = _init_params(fn)
         # One walk: each use of `self.attr` is judged from the node holding it, seen before the attribute itself
         # (ast.walk goes breadth first), so a holder marks the attributes it uses well.
         fine: dict = {}  # id(Attribute) -> what storing there makes ((callee, kind), () or _POISON), or None: a call
@@ -319,7 +419,8 @@ def _instances(funcs: dict, selfs: dict, interesting: set) -> dict:
                 fine[id(call.func.value)] = (d, "many") if d is not None and d.split(".", 1)[0] in interesting \
                     else _POISON
             elif t is ast.Assign and len(node.targets) == 1 and _is_self_attr(node.targets[0], me):
-                fine[id(node.targets[0])] = _stored(node.value, interesting)
+                kept = _param_kept(node.value, init_params, clones) if init_params else None
+                fine[id(node.targets[0])] = kept if kept is not None else _stored(node.value, interesting)
             elif t in (ast.For, ast.AsyncFor) and _is_self_attr(node.iter, me):
                 if _only_called_in(node):
                     fine[id(node.iter)] = None

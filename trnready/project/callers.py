@@ -16,7 +16,12 @@ Per file (summary field `callers`, computed with the rest of the summary):
     insts  class -> {attr: [callee as written, "one" | "many"]}: `self.attr = Thing(...)`, or a list of them
            (`self.attr.append(Thing(...))`, `nn.ModuleList([Thing(...) for ...])`, `nn.Sequential(*[Thing(...) ...])`),
            where Thing is a project name (imported, or a class of the same file)
-           and the attribute is used in no other way than by being called, indexed and called, or looped over.
+           and the attribute is used in no other way than by being called, indexed and called, or looped over;
+           or `["=p", ...]`: `__init__` keeps its parameter p (`self.layer = layer`) or copies of it (`self.layers =
+           _get_clones(decoder_layer, n)`, a clone helper of the file returning `nn.ModuleList([copy.deepcopy(p)
+           ...])`), p read once and never bound again. The class is then whatever every construction hands to p.
+An argument `@Callee` is an instance built for that call alone: a construction written in the argument, or a name the
+function binds once to a construction and reads only there (`decoder_layer = TransformerDecoderLayer(...)`).
 
 A function's callers are known only when every mention of its name in the scanned files is its definition, an
 import of it, or a call the link step resolved to a project function: a reference as a
@@ -170,6 +175,8 @@ class Callers:
             inst = rec["insts"].get(cls, {}).get(attr.rstrip("[]"))
             if inst is None or (inst[1] == "many") != many:
                 return []
+            if inst[0].startswith("="):
+                return [(m[0], f"{m[1]}.forward") for m in self._handed_in(rel, cls, inst[0][1:])]
             made = self._class_of(rel, inst[0])
             if made is None:
                 return []
@@ -195,6 +202,58 @@ class Callers:
             # a construction calls __init__ (whether the class defines one is known once every file is indexed)
             return [(r.module, f"{r.name}.__init__")]
         return []
+
+    def _handed_in(self, rel: str, cls: str, param: str) -> list:
+        """The classes (file, name) whose instances every construction of `cls` hands to its `__init__` parameter
+        (`TransformerDecoder(decoder_layer, n)` with `decoder_layer = TransformerDecoderLayer(...)`): [] unless
+        every construction is known and passes a construction of a project class there."""
+        key = ("handed", rel, cls, param)
+        if key not in self._memo:
+            self._memo[key] = []
+            init = f"{cls}.__init__"
+            found = self.callers(rel, init)
+            if found and self.known(rel, init):
+                out = set()
+                for crel, call in found:
+                    v = self.passed(rel, init, call, param)
+                    made = self._class_of(crel, v[1:]) if v is not None and v.startswith("@") else None
+                    if made is None:
+                        out = set()
+                        break
+                    out.add(made)
+                self._memo[key] = sorted(out)
+        return self._memo[key]
+
+    def _handed_sites(self, rel: str, cls: str):
+        """(sites, attrs, holder files) for the instances of `cls` handed to the `__init__` of another class that
+        keeps them on self (`self.layers = _get_clones(decoder_layer, n)`): each construction of a holder passing a
+        construction of `cls` is one site."""
+        sites, attrs, files = 0, set(), set()
+        for hrel in sorted(self.built_in.get((rel, cls), ())):
+            rec = self.full(hrel)
+            if not rec:
+                continue
+            for call in rec["calls"]:
+                vals = [v for v in (*call[6], *call[7].values()) if v.startswith("@")]
+                if not any(self._class_of(hrel, v[1:]) == (rel, cls) for v in vals):
+                    continue
+                holder = self._class_of(hrel, call[4])
+                if holder is None:
+                    continue
+                sig = self.sig(holder[0], f"{holder[1]}.__init__")
+                hrec = self.full(holder[0])
+                if sig is None or not hrec:
+                    continue
+                kept = hrec["insts"].get(holder[1], {})
+                for p in sig[2]:
+                    v = passed(sig[2], f"{holder[1]}.__init__", call, p)
+                    if v is not None and v.startswith("@") and self._class_of(hrel, v[1:]) == (rel, cls):
+                        for attr, entry in kept.items():
+                            if entry[0] == "=" + p:
+                                sites += 1
+                                attrs.add(attr)
+                                files.add(holder[0])
+        return sites, attrs, files
 
     def _class_of(self, rel: str, callee: str):
         from .link import Class
@@ -269,9 +328,12 @@ class Callers:
         for hrel, rec in self._holder_records(rel, cls):
             for _holder, kept in rec["insts"].items():
                 for attr, (callee, _kind, n, _m) in kept.items():
-                    if self._class_of(hrel, callee) == (rel, cls):
+                    if not callee.startswith("=") and self._class_of(hrel, callee) == (rel, cls):
                         sites += n
                         attrs.add(attr)
+        handed, handed_attrs, _files = self._handed_sites(rel, cls)
+        sites += handed
+        attrs |= handed_attrs
         made = self.constructions.get((rel, cls), 0)
         if not sites or made != sites:
             return False  # a construction whose instance goes somewhere else
@@ -343,7 +405,14 @@ class Callers:
         if key not in self._memo:
             # calls through kept instances are in the full records of the files naming the class only
             extra = []
-            for hrel, rec in self._holder_records(rel, fname.split(".", 1)[0]):
+            cls = fname.split(".", 1)[0]
+            holders = self._holder_records(rel, cls)
+            seen = {h for h, _ in holders}
+            for hrel in sorted(self._handed_sites(rel, cls)[2] - seen):
+                rec = self.full(hrel)
+                if rec:
+                    holders = [*holders, (hrel, rec)]
+            for hrel, rec in holders:
                 for call in rec["calls"]:
                     if "@" in call[4] and (rel, fname) in self._targets(hrel, rec, call[4]):
                         extra.append((hrel, call))

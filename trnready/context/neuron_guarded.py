@@ -63,9 +63,11 @@ def _tpu_string(e) -> bool:
 
 
 def _self_attr(e) -> str | None:
-    """`self.cuda` -> "self.cuda" (an instance flag set in one method and read in another)."""
-    if type(e) is ast.Attribute and type(e.value) is ast.Name and e.value.id == "self":
-        return "self." + e.attr
+    """`self.cuda` -> "self.cuda" (an instance flag set in one method and read in another); `args.cuda` ->
+    "args.cuda" (an option object's flag set once, `args.cuda = not args.no_cuda and torch.cuda.is_available()`,
+    and read in the functions the object is handed to): an attribute of a plain name, keyed by both."""
+    if type(e) is ast.Attribute and type(e.value) is ast.Name:
+        return e.value.id + "." + e.attr
     return None
 
 

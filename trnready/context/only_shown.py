@@ -18,16 +18,18 @@ def _metric_log(call) -> bool:
         and f.attr.startswith("log")
 
 
-@predicate("only-shown", kinds=("call", "method"))
+@predicate("only-shown", kinds=("call", "method", "reference"))
 def only_shown(ctx, hit) -> bool:
     """The call sits, within its statement, in an argument of a call of `output-functions` (`logger.warning(
     "unexpected end at %s", str([i.item() for i in finish.nonzero()]))`, `print(torch.unique(labels))`): its
     result only builds the text of a message, which the program never computes with. Such a data-dependent
-    shape sizes a string, not a tensor the model goes on with. A result bound to a name, returned, tested or
-    passed to anything else, and Lightning's `self.log(...)` metric logging, still match."""
+    shape sizes a string, not a tensor the model goes on with. For a reference, the same holds for the query it
+    names (`print('CUDA available: {}'.format(torch.cuda.is_available()))`: a log line, no device decision). A
+    result bound to a name, returned, tested or passed to anything else, and Lightning's `self.log(...)` metric
+    logging, still match."""
     shown = frozenset(ctx.values.get("output-functions", ()))
     node = hit.node
-    if not shown or not isinstance(node, ast.Call):
+    if not shown or not isinstance(node, ast.Call) and hit.matcher.kind != "reference":
         return False
     child, p = node, parent_of(ctx, node)
     while p is not None and not isinstance(p, ast.stmt):

@@ -22,3 +22,13 @@ def test_round_trips_are_silent_loads_of_files_made_elsewhere_are_reported():
         # line 65, a test's reference file read from a data directory, is no model's weights (loads-no-weights)
         ("written_here.py", 71, 12, "TRN351", LOAD, False),  # an archive unpacked into the fresh directory
     ]
+
+
+def test_a_load_of_what_an_early_stopping_object_saved_in_the_same_run_is_silent():
+    # train(): early_stopping(vali_loss, self.model, path) saves the best weights under `path`, then
+    # torch.load(path + '/' + 'checkpoint.pth') reads them back (18, dropped). test() loads a checkpoint of an earlier
+    # run (23) and resume() loads from another directory than the one handed to the stopper (29): both stay.
+    assert scan_findings(CONTEXT_FIXTURES / "saved_early_stop") == [
+        ("exp_main.py", 23, 40, "TRN351", LOAD, False),
+        ("exp_main.py", 29, 36, "TRN351", LOAD, False),
+    ]

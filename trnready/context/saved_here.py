@@ -19,6 +19,9 @@ def saved_here(ctx, hit) -> bool:
     - an earlier call handing the same path expression to a helper that saves it: a callee named for saving
       (`save_checkpoint(model, path)`, `export_weights(..., path)`) or a keyword named for an output
       (`convert(model, save_path=path)`, `out_file=path`);
+    - an earlier call of an early-stopping object handed a directory name the loaded path is built from
+      (`early_stopping(vali_loss, self.model, path)` in the epoch loop, then `best_model_path = path + '/' +
+      'checkpoint.pth'` and `torch.load(best_model_path)`: the best weights this run saved);
     - a path under a temporary directory the function made or was given fresh (`with
       tempfile.TemporaryDirectory() as d`, `d = tempfile.mkdtemp()`, pytest's `tmp_path` / `tmpdir`, or a fixture of
       the same file that yields one), followed through the local names built from it (`exp_dir =
@@ -50,11 +53,32 @@ def saved_here(ctx, hit) -> bool:
             return True
         if shape is not None and _saves_path(node, tail, shape):
             return True
+        if path is not None and _STOPPER.search(tail) and _into_directory(node, path, owner, line):
+            return True
     return path is not None and _under_fresh_directory(ctx, owner, path, line)
+
+
+def _into_directory(node: ast.Call, path, owner, line: int) -> bool:
+    """An early-stopping object called with a directory name (`early_stopping(vali_loss, self.model, path)`, which
+    saves the best weights there) before a load of a path built from that name (`torch.load(path + '/' +
+    'checkpoint.pth')`, directly or through one local name bound to it)."""
+    dirs = {a.id for a in (*node.args, *(k.value for k in node.keywords)) if type(a) is ast.Name}
+    if not dirs:
+        return False
+    if any(type(n) is ast.Name and n.id in dirs for n in walk(path)):
+        return type(path) is not ast.Name
+    if type(path) is not ast.Name:
+        return False
+    bound = [n for n in _walk(owner) if type(n) is ast.Assign and n.lineno < line and any(
+        type(t) is ast.Name and t.id == path.id for t in n.targets)]
+    return len(bound) == 1 and any(type(n) is ast.Name and n.id in dirs for n in walk(bound[0].value))
 
 
 # A callee or keyword named for writing a file: `save_checkpoint(...)`, `export(...)`, `save_path=`, `out_file=`.
 _SAVER = re.compile(r"(?i)save|write|export|dump")
+# An object that saves the best weights into the directory it is handed, called once per epoch (Informer's
+# `early_stopping(vali_loss, self.model, path)`, torch.save of `path + '/' + 'checkpoint.pth'`).
+_STOPPER = re.compile(r"(?i)early_?stop|stopper|checkpointer")
 _OUTPUT_KEYWORD = re.compile(r"(?i)save|^out|output|^dst$|^dest")
 _FRESH_DIRS = frozenset({"TemporaryDirectory", "mkdtemp", "NamedTemporaryFile", "mkstemp"})
 # Calls that put files made elsewhere into a directory: unpacking an archive, copying, moving, downloading.

@@ -14,4 +14,9 @@ def test_an_option_flag_set_from_a_cuda_check_guards_its_branches():
         ("train.py", 14, 15, "TRN241", MOVE, True),
         ("train.py", 16, 15, "TRN241", MOVE, False),
         ("train.py", 23, 20, "TRN241", MOVE, True),
+        # example(): `args.use_cuda = args.use_cuda and torch.cuda.is_available()` reads the command-line switch on
+        # its right (not the flag it makes): the check (31) stays, the move under the flag (34) is guarded
+        ("train.py", 31, 39, "TRN243", "torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`",
+         False),
+        ("train.py", 34, 17, "TRN241", MOVE, True),
     ]

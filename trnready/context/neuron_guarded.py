@@ -1048,12 +1048,18 @@ class _Spans:
 
     def _expression_spans(self, stmt) -> list:
         self.spans = []
+        # `args.use_cuda = args.use_cuda and torch.cuda.is_available()`: the flag read on the right is the value the
+        # option had before this assignment (a command-line switch), not the flag the assignment makes
+        own = {_self_attr(t) or (t.id if type(t) is ast.Name else None) for t in stmt.targets} \
+            if type(stmt) is ast.Assign else set()
         for node in expressions(stmt):
             k = type(node)
             if k is ast.BoolOp and type(node.op) is ast.And:
                 # torch.cuda.is_available() and torch.cuda.get_device_capability() >= (8, 0): the right-hand
                 # operands are never evaluated on a Neuron machine
                 for i, v in enumerate(node.values[:-1]):
+                    if own and (_self_attr(v) in own or type(v) is ast.Name and v.id in own):
+                        continue
                     if self.conds.never(v):
                         self.add(node.values[i + 1], node.values[-1])
                         break

@@ -22,3 +22,14 @@ def train(args, net):
         if args.cuda:
             data = data.cuda()
         net(data)
+
+
+def example():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--use-cuda", action="store_true")
+    args = parser.parse_args()
+    args.use_cuda = args.use_cuda and torch.cuda.is_available()
+    model = torch.nn.Linear(2, 2)
+    if args.use_cuda:
+        model = model.cuda()
+    return model

@@ -37,7 +37,8 @@ EXPECTED = [
     # after `if not torch.cuda.is_available(): raise RuntimeError(...)` the program has no other path: a finding
     ('early_exit.py', 14, 5, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.set_device`', False),
     ('early_exit.py', 20, 5, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.set_device`', False),
-    # (27, a printed device capability after the early exit, is only a message: only-shown)
+    # after `if not all(d.type == "cuda" for d in devices): return` only GPUs are left; `any(...)` is False too
+    ('early_exit.py', 27, 19, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.get_device_capability`', True),
     ('early_exit.py', 32, 9, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.synchronize`', True),
     ('early_exit.py', 33, 5, 'TRN243', 'torch.cuda device, memory, stream or RNG API: `torch.cuda.empty_cache`', False),
     # flags.py

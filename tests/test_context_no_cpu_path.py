@@ -24,13 +24,14 @@ def test_guarded_moves_stay_items_when_the_file_has_no_cpu_path():
 
 def test_data_parallel_of_the_only_path_stays_and_cuda_queries_stay_guarded():
     # main_ce.py moves the images with no check (line 15): the DataParallel of the CUDA branch is the multi-device
-    # plan of the only working path (TRN352 is in no-cpu-path-rules); the device count under the check stays
-    # skipped code (TRN243 is not), and the printed memory statistic (10) is only a message (only-shown)
+    # plan of the only working path (TRN352 is in no-cpu-path-rules); the device count and the memory statistic
+    # under the check stay skipped code (TRN243 is not)
     got = [(f[1], f[2], f[3], f[5]) for f in scan_findings(CONTEXT_FIXTURES / "no_cpu_path", "--show-guarded")
            if f[0] == "train/main_ce.py"]
     assert got == [
         (5, 8, "TRN243", False),
         (6, 12, "TRN243", True),
         (7, 21, "TRN352", False),
+        (10, 15, "TRN243", True),
         (15, 14, "TRN241", False),
     ]

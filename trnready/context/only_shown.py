@@ -24,12 +24,21 @@ def only_shown(ctx, hit) -> bool:
     "unexpected end at %s", str([i.item() for i in finish.nonzero()]))`, `print(torch.unique(labels))`): its
     result only builds the text of a message, which the program never computes with. Such a data-dependent
     shape sizes a string, not a tensor the model goes on with. For a reference, the same holds for the query it
-    names (`print('CUDA available: {}'.format(torch.cuda.is_available()))`: a log line, no device decision). A
+    names when it answers on any machine (`shown-queries`: `print('CUDA available: {}'.format(
+    torch.cuda.is_available()))` is a log line, no device decision; a memory statistic logged as 0 is a wrong
+    figure and stays). A
     result bound to a name, returned, tested or passed to anything else, and Lightning's `self.log(...)` metric
     logging, still match."""
     shown = frozenset(ctx.values.get("output-functions", ()))
     node = hit.node
-    if not shown or not isinstance(node, ast.Call) and hit.matcher.kind != "reference":
+    if hit.matcher.kind == "reference":
+        # only the queries that answer on any machine: a memory statistic reads 0 without CUDA (a wrong figure in
+        # the log) and `memory_summary()` / `get_device_name()` raise
+        if hit.name not in ctx.values.get("shown-queries", ()):
+            return False
+    elif not isinstance(node, ast.Call):
+        return False
+    if not shown:
         return False
     child, p = node, parent_of(ctx, node)
     while p is not None and not isinstance(p, ast.stmt):

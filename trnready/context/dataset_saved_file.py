@@ -15,7 +15,9 @@ _DEVICE_CALLS = frozenset({"cuda", "to", "state_dict", "half", "bfloat16"})
 def dataset_saved_file(ctx, hit) -> bool:
     """`torch.load(self.processed_paths[0])` in a dataset class (its name or a base ends in `Dataset`) that saves
     the same path expression itself (`torch.save(self.collate([data]), self.processed_paths[0])` in `process()`, or
-    `torch.save({'graph': g, 'labels': y}, path)` in the `else` of the cache check that loads it): the file holds what
+    `torch.save({'graph': g, 'labels': y}, path)` in the `else` of the cache check that loads it, or a method of the
+    class that saves under its own parameter the path the loading function hands it: `self.ids =
+    self._preprocess(ids, ids_file)` with `torch.save(new_ids, ids_file)` in `_preprocess`): the file holds what
     the dataset's processing built on the host, and loads without a map_location on any machine. A local path name
     counts only within one function; a saved value that moves tensors or takes a model's weights (`.cuda()`,
     `.to(...)`, `.state_dict()`) is a checkpoint and the load stays reported, as does a load of any other file (a
@@ -31,11 +33,35 @@ def dataset_saved_file(ctx, hit) -> bool:
         cls = parent_of(ctx, cls)
     if cls is None or not any(_tail(x).endswith("Dataset") for x in (cls.name, *cls.bases)):
         return False
-    shape = ast.dump(path)
     local = type(path) is ast.Name
     fn = enclosing_function(ctx, call)
+    if _saves(ctx, fn if local and fn is not None else cls, ast.dump(path)):
+        return True
+    # `self.ids = self._preprocess(ids, ids_file)` in the other arm of the cache check: the method saves what it
+    # is handed under its own parameter name (PyTorch-Encoding's COCO and PContext datasets and their copies)
+    if not local or fn is None:
+        return False
+    methods = {m.name: m for m in cls.body if type(m) in (ast.FunctionDef, ast.AsyncFunctionDef)}
+    for node in walk(fn):
+        if type(node) is not ast.Call or type(node.func) is not ast.Attribute or type(node.func.value) is not ast.Name \
+                or node.func.value.id != "self" or node.func.attr not in methods:
+            continue
+        params = [a.arg for a in methods[node.func.attr].args.args[1:]]
+        for i, a in enumerate(node.args):
+            if type(a) is ast.Name and a.id == path.id and i < len(params) and _saves(
+                    ctx, methods[node.func.attr], ast.dump(ast.Name(id=params[i], ctx=ast.Load()))):
+                return True
+        for k in node.keywords:
+            if type(k.value) is ast.Name and k.value.id == path.id and k.arg in params and _saves(
+                    ctx, methods[node.func.attr], ast.dump(ast.Name(id=k.arg, ctx=ast.Load()))):
+                return True
+    return False
+
+
+def _saves(ctx, owner, shape: str) -> bool:
+    """The code under `owner` torch.saves a value that moves nothing to a device to the path expression `shape`."""
     resolver = ctx.resolver
-    for node in walk(fn if local and fn is not None else cls):
+    for node in walk(owner):
         if type(node) is not ast.Call or len(node.args) < 2 or ast.dump(node.args[1]) != shape:
             continue
         f = node.func

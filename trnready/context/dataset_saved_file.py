@@ -39,22 +39,22 @@ def dataset_saved_file(ctx, hit) -> bool:
         return True
     # `self.ids = self._preprocess(ids, ids_file)` in the other arm of the cache check: the method saves what it
     # is handed under its own parameter name (PyTorch-Encoding's COCO and PContext datasets and their copies)
-    if not local or fn is None:
+    if not isinstance(path, ast.Name) or fn is None:
         return False
-    methods = {m.name: m for m in cls.body if type(m) in (ast.FunctionDef, ast.AsyncFunctionDef)}
+    methods = {m.name: m for m in cls.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))}
     for node in walk(fn):
-        if type(node) is not ast.Call or type(node.func) is not ast.Attribute or type(node.func.value) is not ast.Name \
-                or node.func.value.id != "self" or node.func.attr not in methods:
+        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute) \
+                or not isinstance(node.func.value, ast.Name) or node.func.value.id != "self" \
+                or node.func.attr not in methods:
             continue
-        params = [a.arg for a in methods[node.func.attr].args.args[1:]]
-        for i, a in enumerate(node.args):
-            if type(a) is ast.Name and a.id == path.id and i < len(params) and _saves(
-                    ctx, methods[node.func.attr], ast.dump(ast.Name(id=params[i], ctx=ast.Load()))):
-                return True
-        for k in node.keywords:
-            if type(k.value) is ast.Name and k.value.id == path.id and k.arg in params and _saves(
-                    ctx, methods[node.func.attr], ast.dump(ast.Name(id=k.arg, ctx=ast.Load()))):
-                return True
+        method = methods[node.func.attr]
+        params = [a.arg for a in method.args.args[1:]]
+        handed = [params[i] for i, a in enumerate(node.args)
+                  if isinstance(a, ast.Name) and a.id == path.id and i < len(params)]
+        handed += [k.arg for k in node.keywords
+                   if isinstance(k.value, ast.Name) and k.value.id == path.id and k.arg in params]
+        if any(p is not None and _saves(ctx, method, ast.dump(ast.Name(id=p, ctx=ast.Load()))) for p in handed):
+            return True
     return False
 
 

@@ -128,8 +128,9 @@ def _returned(fn) -> set:
     out: set = set()
     for n in walk(fn):
         if type(n) is ast.Return and n.value is not None:
-            vals = n.value.elts if type(n.value) in (ast.Tuple, ast.List) else [n.value]
-            out |= {v.id for v in vals if type(v) is ast.Name}
+            value = n.value
+            vals = list(value.elts) if isinstance(value, (ast.Tuple, ast.List)) else [value]
+            out |= {v.id for v in vals if isinstance(v, ast.Name)}
     return out
 
 

@@ -257,9 +257,9 @@ def _handed_constructions(fn, interesting) -> dict:
             for name in n.names:
                 stores[name] = 2
         elif t is ast.Assign and len(n.targets) == 1 and type(n.targets[0]) is ast.Name and type(n.value) is ast.Call:
-            d = dotted(n.value.func)
-            if d is not None and d.split(".", 1)[0] in interesting:
-                made[n.targets[0].id] = d
+            callee = dotted(n.value.func)
+            if callee is not None and callee.split(".", 1)[0] in interesting:
+                made[n.targets[0].id] = callee
     return {v: c for v, c in made.items() if stores.get(v) == 1 and loads.get(v) == 1}
 
 

@@ -213,7 +213,7 @@ class Callers:
             init = f"{cls}.__init__"
             found = self.callers(rel, init)
             if found and self.known(rel, init):
-                out = set()
+                out: set = set()
                 for crel, call in found:
                     v = self.passed(rel, init, call, param)
                     made = self._class_of(crel, v[1:]) if v is not None and v.startswith("@") else None

@@ -172,7 +172,8 @@ def _declared_packages(root: Path, generic=()) -> frozenset:
     """The packages the root packaging declares (empty when the root has none): their public names are a
     library's API. A package of a generic name (`[context.values] generic-package-names`: `models`, `utils`,
     `lib`) is no library anyone imports from outside: installed, it would collide with every other project's
-    `models`. It is an application's folder that setup.py happens to collect with `find_packages()`."""
+    `models`. It is an application's folder that setup.py happens to collect with `find_packages()`, unless the
+    distribution carries the package's own name (`setup(name="lib", packages=["lib"])`)."""
     from ..context.own_package import own_packages
 
     def is_packaging(p: Path) -> bool:
@@ -192,7 +193,26 @@ def _declared_packages(root: Path, generic=()) -> frozenset:
 
     if pins_torch(root):  # an application packaged for `pip install -e .`: no outside users of its names
         return frozenset()
-    return frozenset(p for p in own_packages(root) if p.lower() not in generic)
+    named = _distribution_name(root)
+    # a package named like the distribution itself (`setup(name="lib", packages=["lib"])`) is that library's own
+    return frozenset(p for p in own_packages(root) if p.lower() not in generic or p.lower() == named)
+
+
+_DIST_NAME = re.compile(r"""\bname\s*=\s*["']([\w.-]+)["']""")
+
+
+def _distribution_name(root: Path) -> str:
+    """The distribution name the root packaging declares (setup.py's `name=`, pyproject's or setup.cfg's `name =`),
+    lowercased with `-` and `.` as `_`; "" when none is found."""
+    for manifest in ("setup.py", "pyproject.toml", "setup.cfg"):
+        try:
+            text = (root / manifest).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        m = _DIST_NAME.search(text)
+        if m:
+            return re.sub(r"[-.]", "_", m.group(1).lower())
+    return ""
 
 
 def _partial_scan(root: Path) -> bool:

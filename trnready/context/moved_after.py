@@ -17,8 +17,10 @@ def moved_after(ctx, hit) -> bool:
     while the batch was being prepared; its data-dependent size never reaches a device op. The names followed are
     the statement's targets (a subscript written into counts by its root) and the plain names the operation reads;
     a move is `.cuda()`, `.to(device)` with a chosen device (not a dtype, "cpu" or another tensor's `.device`), or
-    the name handed to a function of `device-move-functions` (`to_cuda(x, y)`). The name must not be moved before
-    the operation nor bound again between it and the move. One level up: a name the function returns, when every
+    the name handed to a function of `device-move-functions` (`to_cuda(x, y)`), its result assigned back to the
+    same name (`labels = labels.to(device)`, `x, y = to_cuda(x, y)`: only the moved copy is kept; a move used in
+    passing, `f(x.cuda())`, may be a no-op). The name must not be moved before the operation nor bound again between
+    it and the move. One level up: a name the function returns, when every
     call of the function in the file binds its result to names moved afterwards (`inputs, labels =
     mask_tokens(batch)` then `labels.to(device)`). For rules of the categories in `moved-after-categories`: those
     whose operation is the concern (a float64 tensor moved later is the problem itself)."""
@@ -88,8 +90,10 @@ def _followed(stmt, node) -> set:
     return names
 
 
-def _moves(fn, movers: frozenset) -> list:
-    """(position, name) of each move of a plain name in the function."""
+def _moves(fn, movers: frozenset, rebinding: bool = False) -> list:
+    """(position, name) of each move of a plain name in the function; with `rebinding`, only those whose result is
+    assigned back to the same name (`x = x.cuda()`, `x, y = to_cuda(x, y)`): the function keeps the moved copy
+    only, so the name was not on the device before (a move used in passing, `f(x.cuda())`, may be a no-op)."""
     out = []
     for n in walk(fn):
         if type(n) is not ast.Call:
@@ -97,12 +101,18 @@ def _moves(fn, movers: frozenset) -> list:
         f = n.func
         if type(f) is ast.Attribute and type(f.value) is ast.Name and f.attr in ("cuda", "to") \
                 and places_on_device(n) and not _follows_a_tensor(n):
-            out.append(((n.lineno, n.col_offset), f.value.id))
+            out.append(((n.lineno, n.col_offset), f.value.id, n))
         elif movers and dotted(f).rsplit(".", 1)[-1] in movers:
             for a in (*n.args, *(k.value for k in n.keywords)):
                 if type(a) is ast.Name:
-                    out.append(((n.lineno, n.col_offset), a.id))
-    return out
+                    out.append(((n.lineno, n.col_offset), a.id, n))
+    if not rebinding:
+        return [(p, name) for p, name, _ in out]
+    bound = {}
+    for n in walk(fn):
+        if type(n) is ast.Assign and type(n.value) is ast.Call:
+            bound[id(n.value)] = _target_names(n.targets)
+    return [(p, name) for p, name, call in out if name in bound.get(id(call), ())]
 
 
 def _follows_a_tensor(call) -> bool:
@@ -113,7 +123,7 @@ def _follows_a_tensor(call) -> bool:
 
 def _moved_later(fn, name: str, stmt, movers: frozenset) -> bool:
     end = (stmt.end_lineno or stmt.lineno, stmt.end_col_offset or 0)
-    moves = sorted(p for p, n in _moves(fn, movers) if n == name)
+    moves = sorted(p for p, n in _moves(fn, movers, rebinding=True) if n == name)
     first = next((p for p in moves if p > end), None)
     if first is None:
         return False

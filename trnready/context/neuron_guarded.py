@@ -475,9 +475,34 @@ def _flags(stmts, conds: _Conditions, wanted: set | None = None) -> set:
             # No flag after the first round: the second would judge the same values with the same (empty)
             # flags, and the functions' verdicts are kept from the first, so it could find none either.
             break
+    # An option object's attribute (`opts.world`) read before the file assigns it, in the same function, holds the
+    # value it came with (a command-line default) there: no flag
+    options = {n for n in flags if "." in n and not n.startswith("self.")}
+    if options:
+        flags -= _read_before_set(stmts, options)
     # Those whose value on Neuron is None itself, so `x is not None` is false there too (a False flag is not None).
     conds.none_flags = {n for n in flags if all(_none_on_neuron(v, conds) for v in names.get(n, ()))}
     return flags
+
+
+def _read_before_set(stmts, keys: set) -> set:
+    """The `name.attr` keys some function reads before its first assignment of them."""
+    out: set = set()
+    for fn in stmts:
+        if type(fn) not in (ast.FunctionDef, ast.AsyncFunctionDef):
+            continue
+        first_set: dict = {}
+        reads: list = []
+        for n in ast.walk(fn):
+            k = _self_attr(n) if type(n) is ast.Attribute else None
+            if k in keys:
+                pos = (n.lineno, n.col_offset)
+                if type(n.ctx) is ast.Store:
+                    first_set[k] = min(first_set.get(k, pos), pos)
+                else:
+                    reads.append((k, pos))
+        out |= {k for k, pos in reads if k in first_set and pos < first_set[k]}
+    return out
 
 
 def _assignments(stmts, conds: _Conditions, keep: set | None = None) -> tuple[dict, bool]:
@@ -1048,9 +1073,10 @@ class _Spans:
 
     def _expression_spans(self, stmt) -> list:
         self.spans = []
-        # `args.use_cuda = args.use_cuda and torch.cuda.is_available()`: the flag read on the right is the value the
-        # option had before this assignment (a command-line switch), not the flag the assignment makes
-        own = {_self_attr(t) or (t.id if type(t) is ast.Name else None) for t in stmt.targets} \
+        # `args.use_cuda = args.use_cuda and torch.cuda.is_available()`: the option read on the right is the value it
+        # had before this assignment (a command-line switch set outside the file), not the flag the assignment makes;
+        # a name or `self.x` bound earlier in the file keeps its flag there (`on_gpu = on_gpu and ...`)
+        own = {k for k in (_self_attr(t) for t in stmt.targets) if k and not k.startswith("self.")} \
             if type(stmt) is ast.Assign else set()
         for node in expressions(stmt):
             k = type(node)
@@ -1058,7 +1084,7 @@ class _Spans:
                 # torch.cuda.is_available() and torch.cuda.get_device_capability() >= (8, 0): the right-hand
                 # operands are never evaluated on a Neuron machine
                 for i, v in enumerate(node.values[:-1]):
-                    if own and (_self_attr(v) in own or type(v) is ast.Name and v.id in own):
+                    if own and _self_attr(v) in own:
                         continue
                     if self.conds.never(v):
                         self.add(node.values[i + 1], node.values[-1])

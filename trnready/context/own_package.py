@@ -56,10 +56,21 @@ def own_packages(root: Path) -> frozenset:
         for d in entries:
             if d.name not in _NOT_PACKAGES and _IDENT.match(d.name) and _is_file(d / "__init__.py"):
                 found.add(d.name)
-    found.update(_from_pyproject(root / "pyproject.toml"))
-    found.update(_from_setup_cfg(root / "setup.cfg"))
-    found.update(_from_setup_py(root / "setup.py"))
+    for dists, packages in _manifests(root):
+        found |= dists | packages
     return frozenset(n for n in found if _IDENT.match(n) and n not in _NOT_PACKAGES)
+
+
+def distribution_names(root: Path) -> frozenset:
+    """The distribution names the root packaging declares ([project] name, setup.cfg's metadata name, setup.py's
+    `setup(name=...)`), in import form (`pyannote-audio` -> `pyannote_audio`)."""
+    return frozenset(n for dists, _packages in _manifests(Path(root)) for n in dists)
+
+
+def _manifests(root: Path) -> list:
+    """(distribution names, package names) read from each packaging file at `root`."""
+    return [_from_pyproject(root / "pyproject.toml"), _from_setup_cfg(root / "setup.cfg"),
+            _from_setup_py(root / "setup.py")]
 
 
 def _is_file(p: Path) -> bool:
@@ -84,15 +95,16 @@ def _top(pkgs) -> set[str]:
     return {p.split(".", 1)[0] for p in pkgs if isinstance(p, str)}
 
 
-def _from_pyproject(path: Path) -> set[str]:
+def _from_pyproject(path: Path) -> tuple[set[str], set[str]]:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-        return set()
+        return set(), set()
+    dists: set[str] = set()
     out: set[str] = set()
     name = data.get("project", {}).get("name") if isinstance(data.get("project"), dict) else None
     if isinstance(name, str):
-        out.add(_dist_to_import(name))
+        dists.add(_dist_to_import(name))
     st = data.get("tool", {}).get("setuptools", {}) if isinstance(data.get("tool"), dict) else {}
     pk = st.get("packages") if isinstance(st, dict) else None
     if isinstance(pk, list):
@@ -107,23 +119,24 @@ def _from_pyproject(path: Path) -> set[str]:
         folders = table.get("packages") if isinstance(table, dict) else None
         if isinstance(folders, list):
             out |= {f.rstrip("/").rsplit("/", 1)[-1] for f in folders if isinstance(f, str)}
-    return out
+    return dists, out
 
 
-def _from_setup_cfg(path: Path) -> set[str]:
+def _from_setup_cfg(path: Path) -> tuple[set[str], set[str]]:
     import configparser
     cp = configparser.ConfigParser()
     try:
         cp.read_string(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, configparser.Error):
-        return set()
+        return set(), set()
+    dists: set[str] = set()
     out: set[str] = set()
     if cp.has_option("metadata", "name"):
-        out.add(_dist_to_import(cp.get("metadata", "name")))
+        dists.add(_dist_to_import(cp.get("metadata", "name")))
     if cp.has_option("options", "packages"):
         out |= _top(x.strip() for x in re.split(r"[\s,]+", cp.get("options", "packages")) if x.strip()
                     and not x.startswith("find"))
-    return out
+    return dists, out
 
 
 def _built_name(node: ast.Call) -> str | None:
@@ -135,14 +148,15 @@ def _built_name(node: ast.Call) -> str | None:
     return None
 
 
-def _from_setup_py(path: Path) -> set[str]:
+def _from_setup_py(path: Path) -> tuple[set[str], set[str]]:
     """name="..." and packages=[...] literals of the setup() call (the file is parsed, never run), and the
     top-level names of the extension modules it builds (`CUDAExtension(name="amp_C", ...)`): `import amp_C` in
     apex imports apex's own compiled code, not a third-party library."""
     try:
         tree = ast.parse(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
-        return set()
+        return set(), set()
+    dists: set[str] = set()
     out: set[str] = set()
     for node in walk(tree):
         if not isinstance(node, ast.Call):
@@ -155,10 +169,10 @@ def _from_setup_py(path: Path) -> set[str]:
         if callee == "setup":
             for kw in node.keywords:
                 if kw.arg == "name" and type(kw.value) is ast.Constant and isinstance(kw.value.value, str):
-                    out.add(_dist_to_import(kw.value.value))
+                    dists.add(_dist_to_import(kw.value.value))
                 elif kw.arg == "packages" and type(kw.value) in (ast.List, ast.Tuple):
                     out |= _top(e.value for e in kw.value.elts if type(e) is ast.Constant)
-    return out
+    return dists, out
 
 
 _MANIFESTS = ("pyproject.toml", "setup.py", "setup.cfg")

@@ -174,7 +174,7 @@ def _declared_packages(root: Path, generic=()) -> frozenset:
     `lib`) is no library anyone imports from outside: installed, it would collide with every other project's
     `models`. It is an application's folder that setup.py happens to collect with `find_packages()`, unless the
     distribution carries the package's own name (`setup(name="lib", packages=["lib"])`)."""
-    from ..context.own_package import own_packages
+    from ..context.own_package import distribution_names, own_packages
 
     def is_packaging(p: Path) -> bool:
         try:
@@ -193,26 +193,9 @@ def _declared_packages(root: Path, generic=()) -> frozenset:
 
     if pins_torch(root):  # an application packaged for `pip install -e .`: no outside users of its names
         return frozenset()
-    named = _distribution_name(root)
+    named = distribution_names(root) if generic else frozenset()
     # a package named like the distribution itself (`setup(name="lib", packages=["lib"])`) is that library's own
-    return frozenset(p for p in own_packages(root) if p.lower() not in generic or p.lower() == named)
-
-
-_DIST_NAME = re.compile(r"""\bname\s*=\s*["']([\w.-]+)["']""")
-
-
-def _distribution_name(root: Path) -> str:
-    """The distribution name the root packaging declares (setup.py's `name=`, pyproject's or setup.cfg's `name =`),
-    lowercased with `-` and `.` as `_`; "" when none is found."""
-    for manifest in ("setup.py", "pyproject.toml", "setup.cfg"):
-        try:
-            text = (root / manifest).read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            continue
-        m = _DIST_NAME.search(text)
-        if m:
-            return re.sub(r"[-.]", "_", m.group(1).lower())
-    return ""
+    return frozenset(p for p in own_packages(root) if p.lower() not in generic or p.lower() in named)
 
 
 def _partial_scan(root: Path) -> bool:

@@ -581,6 +581,7 @@ def _mentioned(places: dict, files, text_of, py: dict, looks_up, place_of, own, 
             continue
         foreign = None
         statements = None  # the file's `from ... import` statements (`from_imports`), read once for all its names
+        module_paths: list = []  # the module paths of its import statements (`_module_path_spans`), with them
         for name in view.having([n for n, keys in by_name.items() if keys]):
             keys = [k for k in by_name[name] if k[1] != sf.rel]
             if not keys:
@@ -593,7 +594,8 @@ def _mentioned(places: dict, files, text_of, py: dict, looks_up, place_of, own, 
                 continue
             if statements is None and sf.kind == "python":
                 statements = from_imports(text)
-            refers = _refers(sf, text, name, offsets, resolve, view.reexports, statements)
+                module_paths = _module_path_spans(text) if "import" in text else []
+            refers = _refers(sf, text, name, offsets, resolve, view.reexports, statements, module_paths)
             for key in sorted(keys):
                 for i in refers(key[1]):
                     if classify_at(key, sf.rel, text, i, foreign):
@@ -653,7 +655,8 @@ def _runs_at_import(text: str, setup: frozenset) -> bool:
     return False
 
 
-def _refers(sf, text: str, name: str, offsets: list, resolve, reexports: bool = False, statements=None):
+def _refers(sf, text: str, name: str, offsets: list, resolve, reexports: bool = False, statements=None,
+            module_paths=None):
     """`refers(home)`: the offsets among `offsets` (the mentions of `name` in the file `sf`) that may refer to the
     definition of `name` in the module `home`. In Python a bare name refers to what the file binds to it:
 
@@ -667,7 +670,7 @@ def _refers(sf, text: str, name: str, offsets: list, resolve, reexports: bool = 
 
     A mention after a dot (`pkg.name`) or a quote (a config's `type="Name"`, `__all__`) still counts, whatever the
     file binds; so does every mention when an import's module is no project file (unresolved: it may be this one).
-    `statements`: the file's `from_imports`, when the caller has them.
+    `statements`: the file's `from_imports`, and `module_paths` its `_module_path_spans`, when the caller has them.
 
     `reexports`: the file is a package's `__init__.py` that looks no name up at run time. Its import statements and
     the strings naming the name (`__all__`, a lazy `_import_structure`) only hand it on: they count through the
@@ -676,7 +679,7 @@ def _refers(sf, text: str, name: str, offsets: list, resolve, reexports: bool = 
     """
     if sf.kind != "python":
         return lambda home: offsets
-    paths = _module_path_spans(text) if "import" in text else []
+    paths = module_paths if module_paths is not None else _module_path_spans(text) if "import" in text else []
     if paths:
         # `from model.data_parallel import DataParallel` names the module data_parallel.py, never a function of it
         offsets = [i for i in offsets if not any(a <= i < b for a, b in paths)]

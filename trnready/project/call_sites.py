@@ -69,21 +69,21 @@ def record(body: list, funcs: dict, calls: list, heads: list, interesting: set, 
         if insts else {}
     out_calls: list = []
     fixed: dict = {}  # function -> its parameters never assigned in its body (worked out when one is passed on)
-    made_here: dict = {}
+    bound: dict = {}  # function -> _bound_constructions of it, worked out when a call needs them
 
-    constructed: dict = {}
+    def bound_in(fname: str) -> dict:
+        if fname not in bound:
+            bound[fname] = _bound_constructions(funcs[fname]) if fname in funcs else {}
+        return bound[fname]
 
     def locals_made(fname: str) -> dict:
-        """name -> project callee, for the function's names bound once to a construction and read once."""
-        if fname not in constructed:
-            constructed[fname] = _handed_constructions(funcs[fname], interesting) if fname in funcs else {}
-        return constructed[fname]
+        """name -> project callee, for the names bound once to a construction and read only once (handed on)."""
+        return {v: c for v, (c, reads, _p) in bound_in(fname).items()
+                if reads == 1 and c.split(".", 1)[0] in interesting}
 
     def locals_of(fname: str) -> dict:
-        """name -> class of the file, for the function's names bound once, to a construction of that class."""
-        if fname not in made_here:
-            made_here[fname] = _local_instances(funcs[fname], methods) if fname in funcs else {}
-        return made_here[fname]
+        """name -> class of the file, for the names (not parameters) bound once to a construction of that class."""
+        return {v: c for v, (c, _r, param) in bound_in(fname).items() if c in methods and not param}
 
     for node, head, encl in zip(calls, heads, encls):
         if len(out_calls) >= MAX_ITEMS:
@@ -241,10 +241,10 @@ def _callee(node: ast.Call, head, encl: str, selfs: dict, methods: dict, loops: 
     return None
 
 
-def _handed_constructions(fn, interesting) -> dict:
-    """name -> dotted callee, for the plain names the function binds exactly once, to a construction of a project
-    name (`decoder_layer = TransformerDecoderLayer(d_model, nhead)`), and reads exactly once (the argument that
-    hands the instance on): the instance goes nowhere else."""
+def _bound_constructions(fn) -> dict:
+    """name -> (dotted callee, reads, is a parameter) for the plain names the function binds exactly once (no other
+    store, no `global` / `nonlocal`), to a call of a dotted name: `decoder_layer = TransformerDecoderLayer(d)` read
+    once, as the argument that hands the instance on; `model = DLA(levels)` whose methods the function calls."""
     stores: dict = {}
     loads: dict = {}
     made: dict = {}
@@ -258,9 +258,10 @@ def _handed_constructions(fn, interesting) -> dict:
                 stores[name] = 2
         elif t is ast.Assign and len(n.targets) == 1 and type(n.targets[0]) is ast.Name and type(n.value) is ast.Call:
             callee = dotted(n.value.func)
-            if callee is not None and callee.split(".", 1)[0] in interesting:
+            if callee is not None:
                 made[n.targets[0].id] = callee
-    return {v: c for v, c in made.items() if stores.get(v) == 1 and loads.get(v) == 1}
+    params = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)}
+    return {v: (c, loads.get(v, 0), v in params) for v, c in made.items() if stores.get(v) == 1}
 
 
 def _clone_helpers(funcs: dict) -> frozenset:
@@ -299,25 +300,6 @@ def _param_kept(v, params: set, clones: frozenset):
         if (dotted(v.func) or "") in clones or _copies(v, v.args[0].id):
             return ("=" + v.args[0].id, "many")
     return None
-
-
-def _local_instances(fn, methods: dict) -> dict:
-    """name -> class, for the plain names the function binds exactly once (no other store, no `global` /
-    `nonlocal`, not a parameter), to `Class(...)` of a class defined in the file."""
-    stores: dict = {}
-    made: dict = {}
-    params = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)}
-    for n in walk(fn):
-        t = type(n)
-        if t is ast.Name and type(n.ctx) is not ast.Load:
-            stores[n.id] = stores.get(n.id, 0) + 1
-        elif t in (ast.Global, ast.Nonlocal):
-            for name in n.names:
-                stores[name] = 2
-        elif t is ast.Assign and len(n.targets) == 1 and type(n.targets[0]) is ast.Name and type(n.value) is ast.Call \
-                and type(n.value.func) is ast.Name and n.value.func.id in methods:
-            made[n.targets[0].id] = n.value.func.id
-    return {v: c for v, c in made.items() if stores.get(v) == 1 and v not in params}
 
 
 def _statements(fn):

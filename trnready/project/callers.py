@@ -227,7 +227,13 @@ class Callers:
     def _handed_sites(self, rel: str, cls: str):
         """(sites, attrs, holder files) for the instances of `cls` handed to the `__init__` of another class that
         keeps them on self (`self.layers = _get_clones(decoder_layer, n)`): each construction of a holder passing a
-        construction of `cls` is one site."""
+        construction of `cls` is one site. Asked for a class's callers and for its instances alike: kept."""
+        key = ("handed-sites", rel, cls)
+        if key not in self._memo:
+            self._memo[key] = self._count_handed_sites(rel, cls)
+        return self._memo[key]
+
+    def _count_handed_sites(self, rel: str, cls: str):
         sites, attrs, files = 0, set(), set()
         for hrel in sorted(self.built_in.get((rel, cls), ())):
             rec = self.full(hrel)

@@ -32,6 +32,7 @@ def test_modules_importing_missing_project_modules_are_guarded(tmp_path):
         ("pkg/fine_names.py", 9, "TRN241", ""),
         ("pkg/generated.py", 7, "TRN241", ""),  # version, *_pb2 and a Cython module are written by the build
         ("pkg/good.py", 5, "TRN241", ""),
+        ("pkg/module_attrs.py", 9, "TRN241", ""),  # `from pkg import __file__`: every module has it
         ("pkg/rel_broken.py", 5, "TRN241", BROKEN),  # relative: pkg/layers/ does not exist
         ("pkg/soft.py", 8, "TRN241", ""),  # under try: the import fails softly
         # `from pkg.util import removed_helper`: pkg/util.py never mentions it (judged after a sys.path call too)

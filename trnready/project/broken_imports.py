@@ -43,6 +43,10 @@ _FIRST_CALL = re.compile(r"^(?!(?:from|import|def|class|async|return|assert|rais
                          r"while)\b)[A-Za-z_][\w.]*(?:\[[^\]\n]*\])?\s*(?:\(|\.(?:append|insert|extend)\b)",
                          re.M)
 _FORMS = (".py", ".pyx", ".pyi", ".so", ".pyd", ".c", ".cpp", ".cu")
+# What the import system sets on every module: `from elektronn3 import __file__ as arch_src` needs no line of the
+# package to say so
+_MODULE_ATTRIBUTES = frozenset({"__file__", "__name__", "__path__", "__doc__", "__spec__", "__loader__", "__package__",
+                                "__dict__", "__builtins__", "__cached__"})
 _FROM_NAMES = re.compile(r"^from[ \t]+([A-Za-z_][\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]+)", re.M)
 
 
@@ -180,7 +184,8 @@ def _missing_name(rel: str, text: str, root: Path, own: dict, generated: tuple =
         listed = " ".join(line.split("#", 1)[0] for line in names.strip("()").splitlines())
         for item in listed.split(","):
             name = item.split()[0] if item.split() else ""
-            if not name.isidentifier() or any(fnmatch.fnmatchcase(name, g) for g in generated):
+            if not name.isidentifier() or name in _MODULE_ATTRIBUTES or any(
+                    fnmatch.fnmatchcase(name, g) for g in generated):
                 continue
             if re.search(rf"\b{re.escape(name)}\b", body):
                 continue

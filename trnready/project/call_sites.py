@@ -71,6 +71,11 @@ def record(body: list, funcs: dict, calls: list, heads: list, interesting: set, 
     fixed: dict = {}  # function -> its parameters never assigned in its body (worked out when one is passed on)
     bound: dict = {}  # function -> _bound_constructions of it, worked out when a call needs them
 
+    # Functions that call a class of this file or a project name at all: only they can bind a construction
+    # (walking every function for its bound names was most of this step)
+    builds_here = {e for h, e in zip(heads, encls) if h is not None and h in methods}
+    builds_project = {e for h, e in zip(heads, encls) if h is not None and h.split(".", 1)[0] in interesting}
+
     def bound_in(fname: str) -> dict:
         if fname not in bound:
             bound[fname] = _bound_constructions(funcs[fname]) if fname in funcs else {}
@@ -78,11 +83,15 @@ def record(body: list, funcs: dict, calls: list, heads: list, interesting: set, 
 
     def locals_made(fname: str) -> dict:
         """name -> project callee, for the names bound once to a construction and read only once (handed on)."""
+        if fname not in builds_project:
+            return {}
         return {v: c for v, (c, reads, _p) in bound_in(fname).items()
                 if reads == 1 and c.split(".", 1)[0] in interesting}
 
     def locals_of(fname: str) -> dict:
         """name -> class of the file, for the names (not parameters) bound once to a construction of that class."""
+        if fname not in builds_here:
+            return {}
         return {v: c for v, (c, _r, param) in bound_in(fname).items() if c in methods and not param}
 
     for node, head, encl in zip(calls, heads, encls):

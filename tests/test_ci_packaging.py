@@ -185,3 +185,42 @@ def test_a_ci_job_image_python_is_the_ci_choice_when_the_packaging_admits_312(tm
     (tmp_path / "setup.py").write_text('from setuptools import setup\nsetup(name="x", python_requires=">=3.8")\n')
     (tmp_path / "Dockerfile").write_text("FROM python:3.9-slim\nRUN pip install .\n")
     assert [r[:3] for r in _rules(tmp_path) if r[2] == "TRN604"] == [("Dockerfile", 1, "TRN604")]
+
+
+NOX_LINT = """name: tests
+on: [push]
+jobs:
+  tests:
+    runs-on: ubuntu-latest
+    strategy:
+      matrix:
+        python-version: ["3.11", "3.12"]
+    steps:
+    - uses: actions/setup-python@v5
+      with:
+        python-version: ${{ matrix.python-version }}
+    - run: nox --non-interactive --session "tests-${{ matrix.python-version }}"
+  lint:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/setup-python@v5
+        with:
+          python-version: 3.9
+      - run: nox --non-interactive --error-on-missing-interpreter --session "lint"
+  old:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/setup-python@v5
+        with:
+          python-version: "3.10"
+      - run: tox -e lint,py310
+"""
+
+
+def test_a_session_runner_asked_for_a_lint_session_is_no_test_job(tmp_path):
+    # pytorch-fid's lint job runs `nox --session "lint"` on 3.9; a runner given a test env beside lint (`tox -e
+    # lint,py310`) still runs the suite on 3.10
+    (tmp_path / ".github" / "workflows").mkdir(parents=True)
+    (tmp_path / ".github" / "workflows" / "tests.yml").write_text(NOX_LINT)
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\nrequires-python = ">=3.9"\n')
+    assert _rules(tmp_path) == [(".github/workflows/tests.yml", 26, "TRN523", "advisory")]

@@ -621,6 +621,12 @@ def _siblings_cover_supported(path) -> bool:
     return _SIBLINGS[key]
 
 
+# A session runner asked for a lint, format, type-check or docs session (`nox --session "lint"`, `tox -e lint`,
+# `nox -s docs`): the job checks style or builds documents, like a job that runs the linter itself (pytorch-fid's
+# lint job on Python 3.9). A runner given any other session, or none, runs the test suite.
+_LINT_SESSION = re.compile(r"(?i)(?<![\w-])(?:nox|tox)\b[^\n;&|]*?\s(?:-s|--sessions?|-e|--envs?)(?:\s+|=)[\"']?"
+                           r"(?:lint|format|style|flake8|black|ruff|isort|mypy|pyright|typecheck|type-check|types|"
+                           r"pre-?commit|docs?|documentation|spell)[\w.-]*[\"']?(?=[\s;&|]|$)[^\n;&|]*")
 _DOC_CHECK = re.compile(r"(?i)\bpy\.?test\b[^\n;&|]*--(?:check-links|nbval\S*|nbmake|doctest-glob|markdown-docs)\b[^\n;&|]*")
 
 
@@ -673,6 +679,7 @@ def _job(job, items: list[Entry], top_env: dict, title: str, lines: list[str] | 
     commands = " \n".join(e.value for e in items if set(e.keys) & _COMMAND_KEYS)
     doc_check = bool(_DOC_CHECK.search(commands))
     commands = _DOC_CHECK.sub(" ", commands)  # pytest running a docs/link checker plugin is not the test suite
+    commands = _LINT_SESSION.sub(" ", commands)
     runs_tests = bool(_TEST.search(commands))
     installs = not runs_tests and bool(_INSTALLS.search(commands))
     is_test = runs_tests or installs or (bool(re.search(r"(?i)test", name)) and not commands.strip())

@@ -23,6 +23,9 @@ def test_launch_and_container_files_report_each_class():
         ("docker/Dockerfile", 10, 40, "TRN302", f"{EXT}: `--cuda_ext`"),  # on a `\` continuation line
         # a stage that chooses its Python with `python3.10 -m venv` is reported there, not at the apt package too
         ("docker/pinned-venv/Dockerfile", 3, 11, "TRN522", "Python requirement excludes 3.12-3.14: `python3.10`"),
+        # deadsnakes' python3.6 on Ubuntu 16.04, which the stage then runs (RCAN's image; session 35): an explicit
+        # package counts whatever the release's own python3
+        ("docker/xenial-ppa/Dockerfile", 5, 5, "TRN522", "Python requirement excludes 3.12-3.14: `python3.6 (Python 3.6)`"),
         # a PBS job script is a shell script
         ("jobs/train.pbs", 3, 13, "TRN611", "CUDA toolkit loaded as an environment module, chosen by CUDA_HOME or installed on the host: `cudnn/8.9`"),
         ("jobs/train.slurm", 5, 8, "TRN261", "cuDNN / CUDA backend flag: `CUBLAS_WORKSPACE_CONFIG`"),

@@ -69,9 +69,10 @@ def distro_pyreqs(lines: list[str], expanded, values: dict, chosen: tuple = ()) 
         if any(first <= n <= last for n in chosen):
             continue
         if version is None:
-            # An image of unknown release (`someone/tensorrt7:0.0.1`) still runs the Python an explicit apt
-            # package names (`apt-get install python3.7-dev python3-pip`), unless the image brings its own
-            if release is None and not _own_python(image):
+            # An image of unknown release (`someone/tensorrt7:0.0.1`, or a release the table lacks: `latest`)
+            # still runs the Python an explicit apt package names (`apt-get install python3.7-dev python3-pip`),
+            # unless the image brings its own
+            if not _own_python(image):
                 req = _stage_req(lines[first - 1: last], first, "", "", explicit_only=True, run_by=_provided(
                     lines[first - 1: last], providers))
                 if req is not None:

@@ -447,6 +447,11 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
 
             report.findings = guard_unimported(report.findings, files, root, _values_of(engine),
                                                config.max_file_size, cache, digests, summaries)
+            # A library module's own `__main__` smoke test that no command of the project runs.
+            from .project.self_tests import guard_module_self_tests
+
+            report.findings = guard_module_self_tests(report.findings, files, root, _values_of(engine),
+                                                      _text_by_rel(files, config.max_file_size))
             if cache is not None:
                 cache.done_with_facts()  # the last step reading them
             # Code run only for CUDA tensors beside a PyTorch path (StyleGAN's custom ops): its extension builds and

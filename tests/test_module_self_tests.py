@@ -1,0 +1,49 @@
+"""A library module's own `__main__` smoke test that no command of the project runs
+(trnready/project/self_tests.py), through the real CLI.
+
+The fixture is copied out of this repository first: a scan whose root lies inside a project sees part of it only,
+and the step then judges nothing."""
+import json
+import shutil
+
+from conftest import FIXTURES, run_cli
+
+ROOT = FIXTURES / "self_tests"
+SELF_TEST = "module-self-test"
+
+
+def _scan(tree):
+    proc = run_cli("scan", tree, "--format", "json", "--no-cache", "--show-guarded")
+    assert proc.returncode in (0, 1), proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["diagnostics"] == []
+    return sorted((f["path"], f["line"], f["column"], f["rule"], f.get("guarded_by", "")) for f in report["findings"])
+
+
+def test_main_blocks_of_imported_modules_nothing_runs_are_guarded(tmp_path):
+    tree = tmp_path / "tree"
+    shutil.copytree(ROOT, tree)
+    assert _scan(tree) == [
+        ("pkg/detector.py", 12, 13, "TRN241", ""),  # README: `python pkg/detector.py image.jpg`
+        ("pkg/helper.py", 9, 17, "TRN241", SELF_TEST),  # `from pkg import helper`
+        ("pkg/runner.py", 10, 5, "TRN243", ""),  # scripts/run.sh: `python -m pkg.runner`
+        ("pkg/trainer.py", 15, 9, "TRN241", ""),  # reads a command line
+        ("pkg/weight_drop.py", 11, 9, "TRN241", SELF_TEST),  # `from pkg.weight_drop import WeightDrop`
+        ("standalone.py", 5, 11, "TRN241", ""),  # imported by nothing: a script
+    ]
+
+
+def test_without_the_default_report_the_self_test_is_left_out(tmp_path):
+    tree = tmp_path / "tree"
+    shutil.copytree(ROOT, tree)
+    proc = run_cli("scan", tree, "--format", "json", "--no-cache")
+    got = sorted((f["path"], f["line"]) for f in json.loads(proc.stdout)["findings"])
+    assert ("pkg/weight_drop.py", 11) not in got and ("pkg/helper.py", 9) not in got
+    assert ("standalone.py", 5) in got
+
+
+def test_a_partial_scan_judges_nothing():
+    # scanned in place, the fixture lies inside this repository: its importers may sit outside the scanned folder
+    proc = run_cli("scan", ROOT / "pkg", "--format", "json", "--no-cache", "--show-guarded")
+    assert proc.returncode in (0, 1), proc.stderr
+    assert all(f.get("guarded_by") != SELF_TEST for f in json.loads(proc.stdout)["findings"])

@@ -1,0 +1,167 @@
+"""A library module's own `__main__` self-check: code that runs only when someone executes the file by hand.
+
+awd-lstm-lm's `weight_drop.py` ends with `if __name__ == '__main__':` and a few lines that build a `WeightDrop` on
+`.cuda()` tensors and print its output; `model.py` imports the module for its class, and no command of the project
+ever runs the file. CMC's `models/alexnet.py`, semseg's `model/pspnet.py` and SCINet's `models/SCINet.py` end the
+same way. Such a block is the author's smoke test, not part of what the port moves to Trainium: its findings are
+guarded (`guarded_by` "module-self-test").
+
+A finding is judged only when all of these hold, so the step errs on the side of keeping it:
+
+- it sits in a top-level `if __name__ == "__main__":` block of a Python file that is not a test;
+- the block reads no command line (`[context.values] command-line-words`: `parse_args`, `sys.argv`, `fire.Fire`,
+  `hydra`...): a block that does is a program's entry, run with arguments;
+- another Python file of the scan imports the module (`from model.pspnet import PSPNet`, `import weight_drop`,
+  `from . import loss`): the module is a library first;
+- nothing names the file as a program: no scanned file (shell, config, CI, notebook, Dockerfile, Python) and no
+  Markdown or reStructuredText file in a folder of the scan, up to its root, mentions `weight_drop.py` or runs
+  `-m ...weight_drop` (pytorch-YOLOv4's README documents `python models.py ...`: that block is an entry point);
+- the scan covers the whole project (no folder above the root holds `.git` or packaging).
+
+Cheap: nothing is read unless a finding sits in such a block; the import search reads only the Python files whose
+text holds the module's name.
+"""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import replace
+from pathlib import Path
+
+REASON = "module-self-test"
+_MAIN = re.compile(r"^if[ \t]+(?:__name__[ \t]*==[ \t]*(['\"])__main__\1|(['\"])__main__\2[ \t]*==[ \t]*__name__)"
+                   r"[ \t]*:", re.M)
+# A line starting in column 0 with something that is not a blank, a comment or a closing bracket: a statement
+_COL0 = re.compile(r"\n(?=[^ \t\r\n\f#)\]}])")
+_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+(?P<rel>\.*)(?P<mod>[\w.]*)[ \t]+import[ \t]+(?P<names>\([^)]*\)|[^\n#;]+)"
+                     r"|import[ \t]+(?P<plain>[\w.]+(?:[ \t]*,[ \t]*[\w.]+)*))", re.M)
+_DOCS = (".md", ".rst")
+
+
+def guard_module_self_tests(findings: list, files, root, values: dict, read_text) -> list:
+    """Mark guarded (`module-self-test`) the findings in the `__main__` block of a module other files import and
+    nothing runs (see the docstring). `read_text(rel)` returns a scanned Python file's text."""
+    from ..scope import classify
+    from .unreferenced import _partial_scan
+
+    todo = sorted({f.path for f in findings if not f.guarded and not f.suppressed and f.cell is None
+                   and f.path.endswith(".py") and classify(f.path) != "test"})
+    if not todo:
+        return findings
+    words = tuple(str(w) for w in values.get("command-line-words", ()))
+    blocks = {}
+    for rel in todo:
+        text = read_text(rel) or ""
+        span = _main_block(text) if "__main__" in text else None
+        if span is not None and not any(w in text[span[2]:span[3]] for w in words):
+            blocks[rel] = span[:2]
+    if not blocks:
+        return findings
+    hits = [f for f in findings if f.path in blocks and not f.guarded and not f.suppressed
+            and blocks[f.path][0] <= f.line <= blocks[f.path][1]]
+    if not hits or _partial_scan(Path(root)):
+        return findings
+    py = [sf.rel for sf in files if sf.kind == "python"]
+    judged = {rel for rel in {f.path for f in hits}
+              if _imported(rel, py, read_text) and not _run_by_name(rel, files, root, read_text)}
+    if not judged:
+        return findings
+    return [replace(f, guarded=True, guarded_by=REASON) if f.path in judged and not f.guarded and not f.suppressed
+            and blocks[f.path][0] <= f.line <= blocks[f.path][1] else f for f in findings]
+
+
+def _main_block(text: str):
+    """(first line, last line, start offset, end offset) of the file's first top-level `__main__` block, or None.
+    The block ends before the next statement in column 0."""
+    m = _MAIN.search(text)
+    if m is None:
+        return None
+    nxt = _COL0.search(text, m.end())
+    end = nxt.start() if nxt else len(text)
+    first = text.count("\n", 0, m.start()) + 1
+    return first, first + text[m.start():end].rstrip().count("\n"), m.start(), end
+
+
+def _module_paths(rel: str) -> set:
+    """The dotted names an import may use for the module: every tail of its path (`utils.loss`, `loss` for
+    `Segmentation/utils/loss.py`), also without a leading `src`."""
+    parts = rel[:-3].split("/")
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return {".".join(parts[i:]) for i in range(len(parts))} if parts else set()
+
+
+def _imported(rel: str, py: list, read_text) -> bool:
+    """Another Python file imports the module `rel` (absolutely by a tail of its dotted path, relatively from its
+    own folder, or as a name of its package: `from utils import loss`)."""
+    stem = rel[:-3].rsplit("/", 1)[-1]
+    tails = _module_paths(rel)
+    folder = rel.rsplit("/", 1)[0] if "/" in rel else ""
+    for other in py:
+        if other == rel:
+            continue
+        text = read_text(other) or ""
+        if stem not in text:
+            continue
+        here = other.rsplit("/", 1)[0] if "/" in other else ""
+        for m in _IMPORT.finditer(text):
+            if m.group("plain") is not None:
+                if any(p.strip() in tails for p in m.group("plain").split(",")):
+                    return True
+                continue
+            dots, mod = m.group("rel"), m.group("mod")
+            names = [n.split()[0] for n in m.group("names").strip("()").replace("\n", " ").split(",") if n.split()]
+            if dots:
+                base = here.split("/") if here else []
+                up = len(dots) - 1
+                if up > len(base):
+                    continue
+                base = base[:len(base) - up] if up else base
+                target = "/".join(base + (mod.split(".") if mod else []))
+                if target + ".py" == rel or target + "/__init__.py" == rel:
+                    return True
+                if target == folder and stem in names:
+                    return True
+                continue
+            if mod in tails or (f"{mod}.{stem}" in tails and stem in names):
+                return True
+    return False
+
+
+def _run_by_name(rel: str, files, root, read_text) -> bool:
+    """Some file of the project names `rel` as a program: its file name (`weight_drop.py`) or `-m` with its dotted
+    path, in a scanned file of any kind or a Markdown / reStructuredText file of a folder of the scan."""
+    name = rel.rsplit("/", 1)[-1]
+    dotted = sorted(_module_paths(rel), key=len, reverse=True)
+    runs = re.compile(rf"(?<![\w.-]){re.escape(name)}(?!\w)|-m[ \t]+(?:{'|'.join(re.escape(d) for d in dotted)})\b")
+    for sf in files:
+        if sf.rel == rel:
+            continue
+        text = read_text(sf.rel) if sf.kind == "python" else _read(sf.path)
+        if text and name[:-3] in text and runs.search(text):
+            return True
+    root = Path(root)
+    dirs = {root}
+    for sf in files:
+        p = Path(sf.path).parent
+        while p != root and root in p.parents and p not in dirs:
+            dirs.add(p)
+            p = p.parent
+    for d in sorted(dirs):
+        try:
+            entries = [e.path for e in os.scandir(d) if e.name.lower().endswith(_DOCS) and e.is_file()]
+        except OSError:
+            continue
+        for path in entries:
+            text = _read(path)
+            if text and name[:-3] in text and runs.search(text):
+                return True
+    return False
+
+
+def _read(path) -> str:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            return fh.read(4_000_000)
+    except OSError:
+        return ""

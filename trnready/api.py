@@ -432,6 +432,13 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
 
             report.findings = guard_unreferenced(report.findings, files, root, _values_of(engine),
                                                  config.max_file_size, cache, digests)
+            # Methods of module-level classes that no scanned file names outside their own lines.
+            from .project.uncalled_methods import guard_uncalled_methods
+            from .project.unreferenced import _reader as _any_reader
+
+            report.findings = guard_uncalled_methods(report.findings, files, root, _values_of(engine),
+                                                     _text_by_rel(files, config.max_file_size),
+                                                     _any_reader(config.max_file_size))
             # Modules whose top-level import of the project's own code names a module that is not there.
             from .project.broken_imports import guard_broken_imports
 

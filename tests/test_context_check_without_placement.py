@@ -21,6 +21,7 @@ def test_checks_that_place_nothing_are_guarded_device_picks_stay():
         # train.py:50-52: only printed or logged (`print("CUDA is available:", torch.cuda.is_available())`): no
         # finding at all since session 34 (only-shown, `shown-queries`)
         ("train.py", 53, 16, "TRN243", API.format("is_available"), False),  # returned: the caller decides
+        ("train.py", 59, 49, "TRN243", API.format("is_available"), True),  # self.pin_memory: host memory only
     ]
 
 

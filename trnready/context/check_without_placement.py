@@ -18,7 +18,7 @@ _PLACING = frozenset({"set_device", "device", "init_process_group", "DataParalle
                       "set_default_device"})
 # Keywords whose value only says how host memory is handled: a check passed there picks no device (on Neuron the
 # loader simply does not pin).
-_HOST_ONLY_KEYWORDS = frozenset({"pin_memory"})
+_HOST_ONLY_KEYWORDS = frozenset({"pin_memory", "pin_mem"})
 # Precisions a branch may choose (`torch_type = torch.bfloat16` if the GPU supports it, else float16): on Neuron
 # the query answers False and the other branch's precision is silently used.
 _DTYPES = frozenset({"bfloat16", "float16", "half", "bf16", "fp16", "16-mixed", "bf16-mixed"})
@@ -57,6 +57,17 @@ def _places(nodes) -> bool:
                 if any(word in target.lower() for word in ("device", "backend", "parallel")):
                     return True  # `model.model_parallel = True`: the query picks how the model is spread
     return False
+
+
+def _target_name(t) -> str:
+    """The name an assignment writes: `x`, `self.x`, `opts["x"]` -> x (lower case); "" otherwise."""
+    if isinstance(t, ast.Name):
+        return t.id.lower()
+    if isinstance(t, ast.Attribute):
+        return t.attr.lower()
+    if isinstance(t, ast.Subscript) and isinstance(t.slice, ast.Constant) and isinstance(t.slice.value, str):
+        return t.slice.value.lower()
+    return ""
 
 
 def _version_requirement(test) -> bool:
@@ -98,7 +109,9 @@ def check_without_placement(ctx, hit) -> bool:
     torch.cuda.is_available() else [])`, `if torch.cuda.is_available(): devices.append("cuda")`) picks nothing:
     the CPU variant runs on Neuron and the CUDA one is never made there; nor does `if torch.cuda.is_available():`
     with no other arm in a test function whose block leaves nothing the test reads later (it repeats the test on the
-    GPU: `_gpu_rerun.py`). A query passed as `pin_memory=` chooses only whether host memory is page-locked."""
+    GPU: `_gpu_rerun.py`). A query passed as `pin_memory=`, or assigned to a name, attribute or key of that name
+    (`self.pin_memory = loader.pin_memory and torch.cuda.is_available()`), chooses only whether host memory is
+    page-locked."""
     node = hit.node
     call = parent_of(ctx, node)
     if not (isinstance(call, ast.Call) and call.func is node and dotted(node).rsplit(".", 1)[-1] in _QUERIES):
@@ -108,6 +121,8 @@ def check_without_placement(ctx, hit) -> bool:
     while isinstance(up, (ast.BoolOp, ast.UnaryOp, ast.Compare)):
         cur, up = up, parent_of(ctx, up)
     if isinstance(up, ast.Assign) and up.value is cur and len(up.targets) == 1:
+        if _target_name(up.targets[0]) in _HOST_ONLY_KEYWORDS:
+            return True  # `self.pin_memory = loader.pin_memory and torch.cuda.is_available()` (RCAN's loader)
         return _never_read(ctx, up.targets[0]) or _only_tested(ctx, up.targets[0])
     if _only_shown(ctx, cur, up):
         return True

@@ -51,3 +51,9 @@ def report(logger):
     print(f"CUDA AVAILABLE?: {torch.cuda.is_available()}")
     logger.info("gpus: %d" % torch.cuda.device_count())
     return str(torch.cuda.is_available())
+
+
+class LoaderIter:
+    def __init__(self, loader):
+        # RCAN's copied loader: the query only decides whether host memory is page-locked
+        self.pin_memory = loader.pin_memory and torch.cuda.is_available()

@@ -220,9 +220,11 @@ def test_component_paths_resolve_through_the_python_catalogue(tmp_path):
 def test_with_setting_needs_the_other_key(tmp_path):
     write(tmp_path, "configs/a.yaml", "trainer:\n  accelerator: auto\n  precision: 16-mixed\n  devices: 4\n")
     write(tmp_path, "configs/b.yaml", "trainer:\n  accelerator: cuda\n  precision: \"16\"\n")
-    # devices: 4 under `auto` is no GPU request (TRN610) but a count sized for a GPU node (TRN613, advisory)
-    assert findings(tmp_path) == [("configs/a.yaml", 4, 12, "TRN613"), ("configs/b.yaml", 2, 16, "TRN242"),
-                                  ("configs/b.yaml", 3, 14, "TRN254")]
+    write(tmp_path, "configs/c.yaml", "trainer:\n  accelerator: cpu\n  precision: 16-mixed\n  devices: 4\n")
+    # devices: 4 under `auto` is no GPU request (TRN610) but a count sized for a GPU node (TRN613, advisory);
+    # float16 under `auto` is the GPU recipe's AMP (session 35: deepspeech.pytorch); under `cpu` neither is reported
+    assert findings(tmp_path) == [("configs/a.yaml", 3, 14, "TRN254"), ("configs/a.yaml", 4, 12, "TRN613"),
+                                  ("configs/b.yaml", 2, 16, "TRN242"), ("configs/b.yaml", 3, 14, "TRN254")]
 
 
 def test_suppression_comment_in_a_config(tmp_path):

@@ -744,7 +744,7 @@ class Indexer:
             if type(t) is ast.Subscript and type(t.value) is ast.Name:
                 if scope.items is None:
                     scope.items = {}
-                scope.items.setdefault(t.value.id, []).append(value)
+                scope.items.setdefault(t.value.id, []).append((t.slice, value))
             if type(t) is ast.Subscript and _maybe_mask_index(t.slice) and (not _literal_scalar(value)
                                                                     or _two_index_parts(t.slice)):
                 # x[m] = rows: a write through a mask whose value has one row per True value (masks.rows_written)

@@ -313,10 +313,14 @@ def foreign(expr: ast.expr, scope: Scope, resolver, not_on) -> bool:
 
 def _foreign_items(expr: ast.Subscript, scope: Scope, resolver, not_on) -> bool:
     """An item of a container whose items the scope assigns only values made by a `not_on` library (CenterNet's
-    `results[j] = np.concatenate(...).astype(np.float32)`, then `results[j][keep_inds]`): a NumPy array. Assignments
-    of the container's own items (`results[j] = results[j][keep]`) say nothing either way."""
+    `results[j] = np.concatenate(...).astype(np.float32)`, then `results[j][keep_inds]`): a NumPy array. When the scope
+    assigns the item of the same key (`out['SPICE_' + k] = np.array(...)` in a dict of mixed scores), only those
+    assignments count. Assignments of the container's own items (`results[j] = results[j][keep]`) say nothing
+    either way."""
     base: ast.expr = expr
+    key = None
     while type(base) is ast.Subscript:
+        key = base.slice
         base = base.value
     if type(base) is not ast.Name:
         return False
@@ -325,9 +329,13 @@ def _foreign_items(expr: ast.Subscript, scope: Scope, resolver, not_on) -> bool:
         s = s.parent
     if s is None:
         return False
-    values = (s.items or {}).get(base.id)
-    if not values:
+    items = (s.items or {}).get(base.id)
+    if not items:
         return False
+    # the assignments of the very item read (`out['SPICE_' + k] = np.array(...)`, then `out['SPICE_' + k][m]`), when
+    # the scope has some: a dict of scores keeps other values under other keys
+    same = ast.dump(key) if key is not None else None
+    values = [v for k, v in items if ast.dump(k) == same] or [v for _k, v in items]
     made = [v for v in values if _root_name(v) != base.id]
     return bool(made) and all(foreign(v, s, resolver, not_on) for v in made)
 

@@ -87,9 +87,14 @@ SERVE = """import sys
 import yaml
 
 from model import Tiny
+from runner import Runner
 
 if __name__ == "__main__":
-    Tiny.from_config(yaml.safe_load(open(sys.argv[1])))
+    cfg = yaml.safe_load(open(sys.argv[1]))
+    model = Tiny.from_config(cfg)
+    runner = Runner(cfg)
+    runner.optimizer(model.parameters())
+    runner.step(None)
 """
 
 
@@ -100,7 +105,8 @@ def _tree(root, runner=RUNNER, train=TRAIN_YAML):
     (root / "eval_configs" / "tiny_eval.yaml").write_text(EVAL_YAML)
     (root / "runner.py").write_text(runner)
     (root / "model.py").write_text(MODEL)
-    # the entry point that builds the model: without it Tiny, and load_llm which only Tiny calls, are dead code
+    # the entry point that builds the model and runs the runner: without it Tiny, load_llm which only Tiny calls,
+    # and the runner's methods are dead code
     (root / "serve.py").write_text(SERVE)
 
 

@@ -123,7 +123,9 @@ def test_trainer_precision_in_an_override_without_an_accelerator(tmp_path):
           quantizer:
             precision: 16
         """)
-    assert found(tmp_path) == [("configs/experiment/celeba.yaml", 5, 14, "TRN254", "high",
+    # `accelerator: auto` picks the recipe's GPUs: its float16 is reported too (session 35); `cpu` is not
+    assert found(tmp_path) == [("configs/experiment/auto.yaml", 3, 14, "TRN254", "high", "`precision: 16-mixed`"),
+                               ("configs/experiment/celeba.yaml", 5, 14, "TRN254", "high",
                                 "`trainer.precision: 16`")]
 
 

@@ -117,6 +117,10 @@ def sample(seed=None):
     if seed is None:
         seed = random.randint(0, 2**32 - 1)
     torch.manual_seed(seed)
+
+
+if __name__ == "__main__":
+    Pipeline().generate()
 '''
 
 SEED_DRAW_LOOKALIKES = '''import random

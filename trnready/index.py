@@ -494,6 +494,13 @@ class Indexer:
                     Binding(kind, value if kind != "local" else None, scope))
             self.visit(target, scope)
         elif t in (ast.Tuple, ast.List):
+            if type(value) in (ast.Tuple, ast.List) and len(value.elts) == len(target.elts) and not any(
+                    type(e) is ast.Starred for e in (*target.elts, *value.elts)):
+                # `boxes, scores = result["boxes"], result["scores"]`: each name is bound to its own part (a bare
+                # name or attribute part is no alias: `a, b = b, a` swaps values)
+                for elt, part in zip(target.elts, value.elts):
+                    self._bind_target(elt, scope, None if type(part) in (ast.Name, ast.Attribute) else part)
+                return
             for elt in target.elts:
                 if type(value) is ast.Call and type(elt) is ast.Name:
                     # `_, labels, stats, c = cv2.connectedComponentsWithStats(m)`: each part comes from that call

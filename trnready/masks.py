@@ -348,7 +348,7 @@ def _root_name(expr: ast.expr) -> str:
 
 # Methods a torch tensor does not have: a value one of them made is a NumPy array or a pandas object
 # (`flow = flow.reshape(-1, 2).astype(np.float32)`, then `flow[valid >= 1]`).
-_ARRAY_METHODS = frozenset({"astype", "to_numpy"})
+_ARRAY_METHODS = frozenset({"astype", "to_numpy", "numpy"})
 
 
 def _array_method(expr: ast.expr, scope: Scope, resolver, depth: int) -> bool:

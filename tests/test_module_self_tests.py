@@ -26,6 +26,10 @@ def test_main_blocks_of_imported_modules_nothing_runs_are_guarded(tmp_path):
     assert _scan(tree) == [
         ("pkg/detector.py", 12, 13, "TRN241", ""),  # README: `python pkg/detector.py image.jpg`
         ("pkg/helper.py", 9, 17, "TRN241", SELF_TEST),  # `from pkg import helper`
+        # `test()`, called only by network.py's own block (model.py's `test` is another function); `check()` is
+        # imported by model.py, so it is no part of the self-test alone
+        ("pkg/network.py", 11, 11, "TRN241", SELF_TEST),
+        ("pkg/network.py", 17, 12, "TRN241", ""),
         ("pkg/runner.py", 10, 5, "TRN243", ""),  # scripts/run.sh: `python -m pkg.runner`
         ("pkg/trainer.py", 15, 9, "TRN241", ""),  # reads a command line
         ("pkg/weight_drop.py", 11, 9, "TRN241", SELF_TEST),  # `from pkg.weight_drop import WeightDrop`

@@ -8,11 +8,16 @@ guarded (`guarded_by` "module-self-test").
 
 A finding is judged only when all of these hold, so the step errs on the side of keeping it:
 
-- it sits in a top-level `if __name__ == "__main__":` block of a Python file that is not a test;
+- it sits in a top-level `if __name__ == "__main__":` block of a Python file that is not a test, or in a
+  module-level function only that block runs: named in the block (or in another such function) and nowhere else,
+  neither in the module's code outside its own lines nor by an importer (`from network import test`, or
+  `network.test` where the module is imported whole): material-classification's `def test(): Net().cuda() ...`;
 - the block reads no command line (`[context.values] command-line-words`: `parse_args`, `sys.argv`, `fire.Fire`,
   `hydra`...): a block that does is a program's entry, run with arguments;
 - another Python file of the scan imports the module (`from model.pspnet import PSPNet`, `import weight_drop`,
-  `from . import loss`): the module is a library first;
+  `from . import loss`), resolved from the importer's folder or a folder above it, as `sys.path` finds it for a
+  script (experiments/a/train.py's `from network import Net` is experiments/a/network.py): the module is a
+  library first;
 - nothing names the file as a program: no scanned file (shell, config, CI, notebook, Dockerfile, Python) and no
   Markdown or reStructuredText file in a folder of the scan, up to its root, mentions `weight_drop.py` or runs
   `-m ...weight_drop` (pytorch-YOLOv4's README documents `python models.py ...`: that block is an entry point);
@@ -23,6 +28,7 @@ text holds the module's name.
 """
 from __future__ import annotations
 
+import ast
 import os
 import re
 from dataclasses import replace
@@ -57,17 +63,25 @@ def guard_module_self_tests(findings: list, files, root, values: dict, read_text
             blocks[rel] = span[:2]
     if not blocks:
         return findings
-    hits = [f for f in findings if f.path in blocks and not f.guarded and not f.suppressed
-            and blocks[f.path][0] <= f.line <= blocks[f.path][1]]
-    if not hits or _partial_scan(Path(root)):
+    if _partial_scan(Path(root)):
         return findings
     py = [sf.rel for sf in files if sf.kind == "python"]
-    judged = {rel for rel in {f.path for f in hits}
-              if _imported(rel, py, read_text) and not _run_by_name(rel, files, root, read_text)}
-    if not judged:
+    spans: dict = {}  # rel -> [(first line, last line)] of the self-test: the block and the helpers only it calls
+    for rel in sorted({f.path for f in findings if f.path in blocks and not f.guarded and not f.suppressed}):
+        importers = _importers(rel, py, read_text)
+        if importers and not _run_by_name(rel, files, root, read_text):
+            stem = rel[:-3].rsplit("/", 1)[-1]
+            folder = rel.rsplit("/", 1)[0] if "/" in rel else ""
+            uses = []
+            for other in importers:
+                o = read_text(other) or ""
+                here = other.rsplit("/", 1)[0] if "/" in other else ""
+                uses.append((o, _import_uses(o, rel, stem, folder, here)))
+            spans[rel] = [blocks[rel]] + _helpers(read_text(rel) or "", blocks[rel], uses)
+    if not spans:
         return findings
-    return [replace(f, guarded=True, guarded_by=REASON) if f.path in judged and not f.guarded and not f.suppressed
-            and blocks[f.path][0] <= f.line <= blocks[f.path][1] else f for f in findings]
+    return [replace(f, guarded=True, guarded_by=REASON) if f.path in spans and not f.guarded and not f.suppressed
+            and any(a <= f.line <= b for a, b in spans[f.path]) else f for f in findings]
 
 
 def _main_block(text: str):
@@ -91,11 +105,51 @@ def _module_paths(rel: str) -> set:
     return {".".join(parts[i:]) for i in range(len(parts))} if parts else set()
 
 
-def _imported(rel: str, py: list, read_text) -> bool:
-    """Another Python file imports the module `rel` (absolutely by a tail of its dotted path, relatively from its
-    own folder, or as a name of its package: `from utils import loss`)."""
+def _helpers(text: str, block: tuple, importers: list) -> list:
+    """[(first line, last line)] of the module-level functions only the self-test runs: named in the `__main__`
+    block (or in another such function) and nowhere else, neither in the module outside their own lines nor by a
+    file that imports the module (material-classification's `def test(): net = Net(nclass=23).cuda() ...`).
+    `importers`: [(text, what it imports of the module: a set of names, or "*" for the whole module)]."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return []
+    defs = {st.name: (st.lineno, st.end_lineno or st.lineno) for st in tree.body
+            if type(st) in (ast.FunctionDef, ast.AsyncFunctionDef) and not st.decorator_list}
+    if not defs:
+        return []
+    uses_at: dict = {}  # name -> lines where the module's code reads it (a name or an attribute; no comments)
+    for node in ast.walk(tree):
+        if type(node) is ast.Name and node.id in defs:
+            uses_at.setdefault(node.id, []).append(node.lineno)
+        elif type(node) is ast.Attribute and node.attr in defs:
+            uses_at.setdefault(node.attr, []).append(node.lineno)
+        elif type(node) is ast.Constant and type(node.value) is str and node.value in defs:
+            uses_at.setdefault(node.value, []).append(node.lineno)  # `getattr(module, "test")`, `__all__`
+    others = importers
+    inside = [block]
+    chosen: dict = {}
+    changed = True
+    while changed:
+        changed = False
+        for name, span in defs.items():
+            if name in chosen:
+                continue
+            at = [n for n in uses_at.get(name, ()) if not span[0] <= n <= span[1]]
+            if at and all(any(a <= n <= b for a, b in inside) for n in at) and not any(
+                    uses == "*" and re.search(rf"\.{re.escape(name)}(?!\w)", o) or uses != "*" and name in uses
+                    for o, uses in others):
+                chosen[name] = span
+                inside.append(span)
+                changed = True
+    return list(chosen.values())
+
+
+def _importers(rel: str, py: list, read_text, first: bool = False) -> list:
+    """The other Python files that import the module `rel` (absolutely by a tail of its dotted path, relatively from
+    its own folder, or as a name of its package: `from utils import loss`); `first`: stop at the first."""
+    out: list = []
     stem = rel[:-3].rsplit("/", 1)[-1]
-    tails = _module_paths(rel)
     folder = rel.rsplit("/", 1)[0] if "/" in rel else ""
     for other in py:
         if other == rel:
@@ -104,28 +158,68 @@ def _imported(rel: str, py: list, read_text) -> bool:
         if stem not in text:
             continue
         here = other.rsplit("/", 1)[0] if "/" in other else ""
-        for m in _IMPORT.finditer(text):
-            if m.group("plain") is not None:
-                if any(p.strip() in tails for p in m.group("plain").split(",")):
-                    return True
+        if _imports(text, rel, stem, folder, here):
+            out.append(other)
+            if first:
+                break
+    return out
+
+
+def _imports(text: str, rel: str, stem: str, folder: str, here: str) -> bool:
+    """The file's text (in folder `here`) holds an import of the module `rel`."""
+    return _import_uses(text, rel, stem, folder, here) is not None
+
+
+def _import_uses(text: str, rel: str, stem: str, folder: str, here: str):
+    """How the file's text (in folder `here`) imports the module `rel`: the set of names it takes from it
+    (`from network import DEPNet`), "*" for the module as a whole (`import network`, `from . import network`:
+    any attribute may be read), or None when it does not import it."""
+    names_from: set = set()
+    whole = False
+    for m in _IMPORT.finditer(text):
+        if m.group("plain") is not None:
+            for p in m.group("plain").split(","):
+                path = p.strip().split()[0].replace(".", "/") if p.strip() else ""
+                if path and any(rel in _forms(d, path) for d in _ancestors(here)):
+                    whole = True
+            continue
+        dots, mod = m.group("rel"), m.group("mod")
+        names = [n.split()[0] for n in m.group("names").strip("()").replace("\n", " ").split(",") if n.split()]
+        if dots:
+            base = here.split("/") if here else []
+            up = len(dots) - 1
+            if up > len(base):
                 continue
-            dots, mod = m.group("rel"), m.group("mod")
-            names = [n.split()[0] for n in m.group("names").strip("()").replace("\n", " ").split(",") if n.split()]
-            if dots:
-                base = here.split("/") if here else []
-                up = len(dots) - 1
-                if up > len(base):
-                    continue
-                base = base[:len(base) - up] if up else base
-                target = "/".join(base + (mod.split(".") if mod else []))
-                if target + ".py" == rel or target + "/__init__.py" == rel:
-                    return True
-                if target == folder and stem in names:
-                    return True
-                continue
-            if mod in tails or (f"{mod}.{stem}" in tails and stem in names):
-                return True
-    return False
+            base = base[:len(base) - up] if up else base
+            target = "/".join(base + (mod.split(".") if mod else []))
+            if rel in _forms("", target):
+                names_from.update(names)
+            elif target == folder and stem in names:
+                whole = True
+            continue
+        # an absolute import finds the module from the importing script's folder or a folder above it (what
+        # sys.path holds when a script or the repository root runs): `from network import DEPNet` in
+        # experiments/dtd.dep.resnet/train.py is that folder's network.py, not a sibling experiment's
+        path = mod.replace(".", "/")
+        for d in _ancestors(here):
+            if rel in _forms(d, path):
+                names_from.update(names)
+            elif stem in names and rel in _forms(d, f"{path}/{stem}"):
+                whole = True
+    if whole:
+        return "*"
+    return names_from or None
+
+
+def _forms(folder: str, path: str) -> tuple:
+    base = f"{folder}/{path}" if folder else path
+    return (base + ".py", base + "/__init__.py")
+
+
+def _ancestors(folder: str) -> list:
+    """`a/b` -> ["a/b", "a", ""]."""
+    parts = folder.split("/") if folder else []
+    return ["/".join(parts[:i]) for i in range(len(parts), -1, -1)]
 
 
 def _run_by_name(rel: str, files, root, read_text) -> bool:

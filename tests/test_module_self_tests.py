@@ -24,6 +24,7 @@ def test_main_blocks_of_imported_modules_nothing_runs_are_guarded(tmp_path):
     tree = tmp_path / "tree"
     shutil.copytree(ROOT, tree)
     assert _scan(tree) == [
+        ("pkg/cli_entry.py", 10, 18, "TRN241", ""),  # setup.cfg: `demo-run = pkg.cli_entry:main`
         ("pkg/detector.py", 12, 13, "TRN241", ""),  # README: `python pkg/detector.py image.jpg`
         ("pkg/helper.py", 9, 17, "TRN241", SELF_TEST),  # `from pkg import helper`
         # `test()`, called only by network.py's own block (model.py's `test` is another function); `check()` is
@@ -51,3 +52,10 @@ def test_a_partial_scan_judges_nothing():
     proc = run_cli("scan", ROOT / "pkg", "--format", "json", "--no-cache", "--show-guarded")
     assert proc.returncode in (0, 1), proc.stderr
     assert all(f.get("guarded_by") != SELF_TEST for f in json.loads(proc.stdout)["findings"])
+
+
+def test_without_its_console_script_an_entry_function_is_part_of_the_self_test(tmp_path):
+    tree = tmp_path / "tree"
+    shutil.copytree(ROOT, tree)
+    (tree / "setup.cfg").unlink()
+    assert ("pkg/cli_entry.py", 10, 18, "TRN241", SELF_TEST) in _scan(tree)

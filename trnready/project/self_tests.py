@@ -18,9 +18,11 @@ A finding is judged only when all of these hold, so the step errs on the side of
   `from . import loss`), resolved from the importer's folder or a folder above it, as `sys.path` finds it for a
   script (experiments/a/train.py's `from network import Net` is experiments/a/network.py): the module is a
   library first;
-- nothing names the file as a program: no scanned file (shell, config, CI, notebook, Dockerfile, Python) and no
-  Markdown or reStructuredText file in a folder of the scan, up to its root, mentions `weight_drop.py` or runs
-  `-m ...weight_drop` (pytorch-YOLOv4's README documents `python models.py ...`: that block is an entry point);
+- nothing names the file as a program: no scanned file (shell, config, CI, notebook, Dockerfile, Python), no root
+  packaging file and no Markdown or reStructuredText file in a folder of the scan, up to its root, mentions
+  `weight_drop.py`, runs `-m ...weight_drop`, declares an entry point `...weight_drop:main`, or writes a dotted path
+  of the module of two parts or more (pytorch-YOLOv4's README documents `python models.py ...`, mace's setup.cfg
+  installs `mace_eval_configs = mace.cli.eval_configs:main`: those blocks are entry points);
 - the scan covers the whole project (no folder above the root holds `.git` or packaging).
 
 Cheap: nothing is read unless a finding sits in such a block; the import search reads only the Python files whose
@@ -227,14 +229,26 @@ def _run_by_name(rel: str, files, root, read_text) -> bool:
     path, in a scanned file of any kind or a Markdown / reStructuredText file of a folder of the scan."""
     name = rel.rsplit("/", 1)[-1]
     dotted = sorted(_module_paths(rel), key=len, reverse=True)
-    runs = re.compile(rf"(?<![\w.-]){re.escape(name)}(?!\w)|-m[ \t]+(?:{'|'.join(re.escape(d) for d in dotted)})\b")
+    # the file's name, `-m <dotted path>`, an entry point `<dotted path>:main`, or a dotted path of two parts or more
+    # anywhere (setup.cfg's `mace_eval_configs = mace.cli.eval_configs:main`, a launcher's `python -m` list)
+    alts = "|".join(re.escape(d) for d in dotted)
+    longer = "|".join(re.escape(d) for d in dotted if "." in d)
+    in_code = re.compile(rf"(?<![\w.-]){re.escape(name)}(?!\w)|-m[ \t]+(?:{alts})\b|(?<![\w.])(?:{alts})[ \t]*:[ \t]*"
+                         rf"[A-Za-z_]")
+    # outside Python (where an import writes the dotted path), any dotted path of two parts or more names it
+    runs = re.compile(in_code.pattern + (rf"|(?<![\w.])(?:{longer})(?![\w])" if longer else ""))
     for sf in files:
         if sf.rel == rel:
             continue
-        text = read_text(sf.rel) if sf.kind == "python" else _read(sf.path)
-        if text and name[:-3] in text and runs.search(text):
+        python = sf.kind == "python"
+        text = read_text(sf.rel) if python else _read(sf.path)
+        if text and name[:-3] in text and (in_code if python else runs).search(text):
             return True
     root = Path(root)
+    for manifest in ("setup.py", "setup.cfg", "pyproject.toml"):
+        text = _read(root / manifest)
+        if text and (in_code if manifest.endswith(".py") else runs).search(text):
+            return True
     dirs = {root}
     for sf in files:
         p = Path(sf.path).parent

@@ -3,6 +3,7 @@ from conftest import CONTEXT_FIXTURES, scan_findings
 from trnready import context
 
 API = "torch.cuda device, memory, stream or RNG API: `torch.cuda.{}`"
+DP = "nn.DataParallel (one process driving several GPUs): `torch.nn.DataParallel`"
 
 
 def test_checks_that_place_nothing_are_guarded_device_picks_stay():
@@ -22,6 +23,13 @@ def test_checks_that_place_nothing_are_guarded_device_picks_stay():
         # finding at all since session 34 (only-shown, `shown-queries`)
         ("train.py", 53, 16, "TRN243", API.format("is_available"), False),  # returned: the caller decides
         ("train.py", 59, 49, "TRN243", API.format("is_available"), True),  # self.pin_memory: host memory only
+        # `if device_count() > 1: model = DataParallel(model)`: one device runs the module unwrapped (reid-strong-
+        # baseline, pytorch-YOLOv4); a block that also moves the module picks a device
+        ("train.py", 63, 8, "TRN243", API.format("device_count"), True),
+        ("train.py", 64, 17, "TRN352", DP, True),
+        ("train.py", 66, 8, "TRN243", API.format("device_count"), False),
+        ("train.py", 67, 17, "TRN241", ".cuda() moves a tensor or module to a GPU: `cuda`", True),
+        ("train.py", 67, 17, "TRN352", DP, True),
     ]
 
 

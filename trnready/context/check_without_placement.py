@@ -59,6 +59,34 @@ def _places(nodes) -> bool:
     return False
 
 
+def _several_devices(test) -> bool:
+    """`torch.cuda.device_count() > 1` (or `>= 2`): the test asks for more than one device, not for any."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.left, ast.Call)
+            and dotted(test.left.func).rsplit(".", 1)[-1] == "device_count"):
+        return False
+    right = test.comparators[0]
+    if not (isinstance(right, ast.Constant) and type(right.value) is int):
+        return False
+    return isinstance(test.ops[0], ast.Gt) and right.value == 1 or isinstance(test.ops[0], ast.GtE) and right.value == 2
+
+
+def _only_wraps_data_parallel(body) -> bool:
+    """Every statement of the block rewraps a name in DataParallel (`model = nn.DataParallel(model)`, with device
+    ids at most) or only shows something: with one device (none on Neuron) the module runs unwrapped on the device
+    the code moves it to next, which a finding of its own reports."""
+    seen = False
+    for st in body:
+        if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.value, ast.Call) \
+                and dotted(st.value.func).rsplit(".", 1)[-1] == "DataParallel":
+            seen = True
+            continue
+        if isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) \
+                and dotted(st.value.func).rsplit(".", 1)[-1] in ("print", "info", "warning", "debug", "log"):
+            continue
+        return False
+    return seen
+
+
 def _target_name(t) -> str:
     """The name an assignment writes: `x`, `self.x`, `opts["x"]` -> x (lower case); "" otherwise."""
     if isinstance(t, ast.Name):
@@ -111,7 +139,8 @@ def check_without_placement(ctx, hit) -> bool:
     with no other arm in a test function whose block leaves nothing the test reads later (it repeats the test on the
     GPU: `_gpu_rerun.py`). A query passed as `pin_memory=`, or assigned to a name, attribute or key of that name
     (`self.pin_memory = loader.pin_memory and torch.cuda.is_available()`), chooses only whether host memory is
-    page-locked."""
+    page-locked. `if torch.cuda.device_count() > 1: model = nn.DataParallel(model)` with no other arm only spreads a
+    module over several GPUs: with one device, or none on Neuron, the module runs unwrapped."""
     node = hit.node
     call = parent_of(ctx, node)
     if not (isinstance(call, ast.Call) and call.func is node and dotted(node).rsplit(".", 1)[-1] in _QUERIES):
@@ -134,6 +163,8 @@ def check_without_placement(ctx, hit) -> bool:
             cur is call and _cuda_list(up.body) and _empty_list(up.orelse) and is_test_module(ctx.path))
     if not (isinstance(up, ast.If) and up.test is cur):
         return False
+    if _several_devices(cur) and not up.orelse and _only_wraps_data_parallel(up.body):
+        return True  # `if torch.cuda.device_count() > 1: model = nn.DataParallel(model)`: one device runs unwrapped
     if cur is call and not up.orelse and is_test_module(ctx.path) and _adds_cuda_variant(up.body):
         return True
     if cur is call and not up.orelse and is_test_module(ctx.path) and gpu_rerun(ctx, up):

@@ -57,3 +57,12 @@ class LoaderIter:
     def __init__(self, loader):
         # RCAN's copied loader: the query only decides whether host memory is page-locked
         self.pin_memory = loader.pin_memory and torch.cuda.is_available()
+
+
+def wrap(model, device):
+    if torch.cuda.device_count() > 1:
+        model = torch.nn.DataParallel(model)
+    model.to(device)
+    if torch.cuda.device_count() > 1:
+        model = torch.nn.DataParallel(model).cuda()
+    return model

@@ -229,11 +229,11 @@ def _run_by_name(rel: str, files, root, read_text) -> bool:
     path, in a scanned file of any kind or a Markdown / reStructuredText file of a folder of the scan."""
     name = rel.rsplit("/", 1)[-1]
     dotted = sorted(_module_paths(rel), key=len, reverse=True)
-    # the file's name, `-m <dotted path>`, an entry point `<dotted path>:main`, or a dotted path of two parts or more
-    # anywhere (setup.cfg's `mace_eval_configs = mace.cli.eval_configs:main`, a launcher's `python -m` list)
+    # the file's name, `-m <dotted path>`, an entry point `= <dotted path>:main` (or quoted), or a dotted path of two
+    # parts or more anywhere (setup.cfg's `mace_eval_configs = mace.cli.eval_configs:main`, a launcher's `-m` list)
     alts = "|".join(re.escape(d) for d in dotted)
     longer = "|".join(re.escape(d) for d in dotted if "." in d)
-    in_code = re.compile(rf"(?<![\w.-]){re.escape(name)}(?!\w)|-m[ \t]+(?:{alts})\b|(?<![\w.])(?:{alts})[ \t]*:[ \t]*"
+    in_code = re.compile(rf"(?<![\w.-]){re.escape(name)}(?!\w)|-m[ \t]+(?:{alts})\b|[=\"'][ \t]*(?:{alts})[ \t]*:[ \t]*"
                          rf"[A-Za-z_]")
     # outside Python (where an import writes the dotted path), any dotted path of two parts or more names it
     runs = re.compile(in_code.pattern + (rf"|(?<![\w.])(?:{longer})(?![\w])" if longer else ""))

@@ -238,8 +238,9 @@ def test_a_branch_folds_into_the_reported_check_above_it(tmp_path):
         ("pick.py", 18, 8, "TRN243", "torch.cuda device, memory, stream or RNG API: `torch.cuda.is_available`",
          [{"line": 19, "column": 28, "rule": "TRN242"}]),
         # (reported at the literal it comes from; the call's `backend=backend` is its place)
+        # (the parallel assignment of the else arm binds `backend` to "gloo": session 35)
         ("pick.py", 20, 19, "TRN271", "Distributed process group on NCCL: `torch.distributed.init_process_group` "
-         "(the value is passed to `torch.distributed.init_process_group` later)",
+         "(`backend` may be 'nccl' or 'gloo') (the value is passed to `torch.distributed.init_process_group` later)",
          [{"line": 23, "column": 50, "rule": "TRN271"}]),
         # look-alike: a backend under a user flag
         ("pick.py", 25, 9, "TRN271", "Distributed process group on NCCL: `torch.distributed.init_process_group`",
@@ -575,6 +576,10 @@ class NeighborList:
             keep, :
         ]
         return nb
+
+
+def run(nb, pos):
+    return NeighborList().filter(nb, pos)
 ''')
     got = [(r[1], r[2], r[3], r[5]) for r in rows(scan(tmp_path))]
     assert got == [(8, 32, "TRN104", [{"line": 9, "column": 32, "rule": "TRN104"},

@@ -348,6 +348,29 @@ def one_per_thing(findings: list, ctx, result) -> list:
                 fold(best, out[i])
                 for ln_col in extra.pop(i, ()):
                     extra.setdefault(best, []).append(ln_col)
+    # A rule whose fix also makes another rule's change on the same statement takes that finding in as a place of
+    # its own (`[context.values] fix-covers`, "TRN323>TRN241": `target.cuda(async=True)` is one edit,
+    # `.to("neuron", non_blocking=True)`, whichever rule names which part).
+    covers = [tuple(str(c).split(">", 1)) for c in values.get("fix-covers", ()) if ">" in str(c)]
+    if covers:
+        at: dict = {}
+        for i, f in enumerate(out):
+            if i in drop or f.rule in META_RULES:
+                continue
+            where = statements.get((f.path, f.cell, f.line)) if f.rule not in manifest else None
+            place = ("stmt", where[1]) if where is not None else ("line", f.line)
+            at.setdefault((f.path, f.cell, f.suppressed, f.guarded, place), []).append(i)
+        for group in at.values():
+            for keep_rule, fold_rule in covers:
+                keeper = next((i for i in group if out[i].rule == keep_rule and i not in drop), None)
+                if keeper is None:
+                    continue
+                for i in group:
+                    if out[i].rule == fold_rule and i not in drop:
+                        drop.add(i)
+                        fold(keeper, out[i])
+                        for ln_col in extra.pop(i, ()):
+                            extra.setdefault(keeper, []).append(ln_col)
     final = []
     for i, f in enumerate(out):
         if i in drop:

@@ -42,7 +42,8 @@ def test_functions_and_classes_no_file_names_are_guarded(tmp_path):
         ("models/utils.py", 20, "TRN241", ""),  # used_helper: imported and called by train.py
         ("models/utils.py", 26, "TRN241", DEAD),  # countdown: named only by its own recursion
         ("models/utils.py", 34, "TRN241", DEAD),  # DeadLoss: named only in its own super() call
-        ("models/utils.py", 39, "TRN241", ""),  # a method of a used class: methods are not judged
+        # a method of a used class nothing names: the never-called-method step (session 35), not this one
+        ("models/utils.py", 39, "TRN241", "never-called-method"),
         ("models/utils.py", 44, "TRN241", ""),  # decorated (a registry)
         # listed in __all__ only: a star import hands it on, but nothing that imports it writes its name (prec29b)
         ("models/utils.py", 48, "TRN241", DEAD),

@@ -117,7 +117,7 @@ def _helpers(text: str, block: tuple, importers: list) -> list:
     except (SyntaxError, ValueError):
         return []
     defs = {st.name: (st.lineno, st.end_lineno or st.lineno) for st in tree.body
-            if type(st) in (ast.FunctionDef, ast.AsyncFunctionDef) and not st.decorator_list}
+            if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)) and not st.decorator_list}
     if not defs:
         return []
     uses_at: dict = {}  # name -> lines where the module's code reads it (a name or an attribute; no comments)

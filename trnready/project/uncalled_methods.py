@@ -10,7 +10,11 @@ The check errs on the side of keeping a finding. A method is judged only when al
 
 - it is a plain method of a module-level class in a Python file that is not a test: not decorated (a property, a
   registered hook), not a dunder, not named like a hook a framework calls by name (`[context.values]
-  framework-method-names`: `forward`, `backward`, `extra_repr`, `training_step`, `on_*` ...);
+  framework-method-names`: `forward`, `backward`, `extra_repr`, `training_step`, `on_*` ...), in a class not named
+  like an entry point a server builds by its fixed name (`entry-function-names`: Triton's `TritonPythonModel`,
+  whose `initialize` and `execute` the server calls);
+- another Python file imports its module (resolved as `sys.path` finds it for a script): a module nothing imports
+  is a script or a tool imported by hand, whose methods a user may call;
 - every base of its class is `object`, `nn.Module` (or another `torch.nn` container) or a class defined in a
   scanned file: a base from elsewhere (`build_ext`, a Lightning module, a Keras-style callback) may call any of
   its methods by name;
@@ -45,6 +49,7 @@ def guard_uncalled_methods(findings: list, files, root, values: dict, read_text,
     """Mark guarded (`never-called-method`) the findings inside a method nothing names (see the docstring).
     `read_text(rel)`: a scanned Python file's text; `read_any(sf)`: any scanned file's text."""
     from ..scope import classify
+    from .self_tests import _importers
     from .unreferenced import _declared_packages, _documented, _in_library, _partial_scan
 
     todo = [f for f in findings if not f.guarded and not f.suppressed and f.cell is None and f.path.endswith(".py")
@@ -52,6 +57,8 @@ def guard_uncalled_methods(findings: list, files, root, values: dict, read_text,
     if not todo:
         return findings
     hooks = tuple(str(h) for h in values.get("framework-method-names", ()))
+    # a class a server builds by its fixed name (Triton's `TritonPythonModel`) is driven through its methods too
+    entries = tuple(str(e) for e in values.get("entry-function-names", ()))
     lookups = tuple(str(w) for w in values.get("dynamic-lookup-words", ()))
     by_file: dict = {}
     for f in todo:
@@ -62,7 +69,12 @@ def guard_uncalled_methods(findings: list, files, root, values: dict, read_text,
     project_classes: set | None = None
     candidates: dict = {}  # (rel, first, last) -> method name
     held: list = []  # (finding, key)
+    py = [sf.rel for sf in files if sf.kind == "python"]
     for rel, fs in by_file.items():
+        # a module no other file imports is a script or a tool imported by hand, whose methods a user may call
+        # (as never-referenced leaves such a module's functions alone)
+        if not _importers(rel, py, read_text, first=True):
+            continue
         text = read_text(rel) or ""
         if not text or _looks_up(text, lookups) or _DYNAMIC_GETATTR.search(text):
             continue
@@ -72,7 +84,8 @@ def guard_uncalled_methods(findings: list, files, root, values: dict, read_text,
             continue
         spans = []
         for cls in tree.body:
-            if type(cls) is not ast.ClassDef or cls.decorator_list:
+            if type(cls) is not ast.ClassDef or cls.decorator_list or any(
+                    fnmatch.fnmatchcase(cls.name, e) for e in entries):
                 continue
             bases = [ast.unparse(b) for b in cls.bases] + [ast.unparse(k) for k in cls.keywords]
             if any(b not in _PLAIN_BASES for b in bases):
@@ -81,7 +94,7 @@ def guard_uncalled_methods(findings: list, files, root, values: dict, read_text,
                 if any(b.rsplit(".", 1)[-1] not in project_classes and b not in _PLAIN_BASES for b in bases):
                     continue
             for fn in cls.body:
-                if type(fn) not in (ast.FunctionDef, ast.AsyncFunctionDef) or fn.decorator_list:
+                if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) or fn.decorator_list:
                     continue
                 name = fn.name
                 if name.startswith("__") or any(fnmatch.fnmatchcase(name, h) for h in hooks) or \

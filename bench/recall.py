@@ -55,6 +55,10 @@ def spans_by_location(report: dict, guarded: bool = False) -> dict:
     """(path, category) -> list of (first line, last line) in the file's own text, for the findings of the
     default report (or, with guarded=True, for those listed only with --show-guarded)."""
     spans = collections.defaultdict(list)
+    # A place folded into a finding of another rule keeps its own rule (`fix-covers`: the `.cuda()` of
+    # `x.cuda(async=True)` is a TRN241 place of the TRN323 finding): it counts under that rule's category.
+    category_of = {f["rule"]: f["category"] for f in report["findings"]}
+    category_of.update(_rule_categories())
     for f in report["findings"]:
         if bool(f.get("guarded")) != guarded or f.get("suppressed"):
             continue
@@ -68,10 +72,22 @@ def spans_by_location(report: dict, guarded: bool = False) -> dict:
             at = occ.get("file_line") if f.get("cell") is not None else occ["line"]
             if at is not None:
                 end = at + max(0, (occ.get("end_line") or occ["line"]) - occ["line"])
-                spans[(f["path"], f["category"])].append((at, end, occ["rule"]))
+                spans[(f["path"], category_of.get(occ["rule"], f["category"]))].append((at, end, occ["rule"]))
         for occ in f.get("elsewhere", ()):  # places of the same thing in other files (schema 1.4)
             spans[(occ["path"], f["category"])].append((occ["line"], occ["line"], occ["rule"]))
     return spans
+
+
+_CATEGORIES: dict = {}
+
+
+def _rule_categories() -> dict:
+    """rule id -> category, from the catalogue this checkout ships."""
+    if not _CATEGORIES:
+        import tomllib
+        data = tomllib.loads((Path(__file__).resolve().parent.parent / "blockers.toml").read_text())
+        _CATEGORIES.update({r["id"]: r["category"] for r in data.get("rule", []) if "id" in r and "category" in r})
+    return _CATEGORIES
 
 
 def matching_rules(spans: dict, row: dict) -> list[str]:

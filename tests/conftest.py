@@ -52,3 +52,14 @@ def scan_findings(path, *args):
 
 # Fixture sources are scanned, never collected (some are named like the test files they imitate).
 collect_ignore_glob = ["context_fixtures/*", "fixtures/*"]
+
+
+def guarded_rows(tree, *args):
+    """Scan `tree` through the CLI with guarded findings listed: sorted (path, line, column, rule, guarded_by)."""
+    import json
+
+    proc = run_cli("scan", tree, "--format", "json", "--no-cache", "--show-guarded", *args)
+    assert proc.returncode in (0, 1), proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["diagnostics"] == []
+    return sorted((f["path"], f["line"], f["column"], f["rule"], f.get("guarded_by", "")) for f in report["findings"])

@@ -6,24 +6,18 @@ and the step then judges nothing."""
 import json
 import shutil
 
-from conftest import FIXTURES, run_cli
+from conftest import FIXTURES, guarded_rows, run_cli
 
 ROOT = FIXTURES / "self_tests"
 SELF_TEST = "module-self-test"
 
 
-def _scan(tree):
-    proc = run_cli("scan", tree, "--format", "json", "--no-cache", "--show-guarded")
-    assert proc.returncode in (0, 1), proc.stderr
-    report = json.loads(proc.stdout)
-    assert report["diagnostics"] == []
-    return sorted((f["path"], f["line"], f["column"], f["rule"], f.get("guarded_by", "")) for f in report["findings"])
 
 
 def test_main_blocks_of_imported_modules_nothing_runs_are_guarded(tmp_path):
     tree = tmp_path / "tree"
     shutil.copytree(ROOT, tree)
-    assert _scan(tree) == [
+    assert guarded_rows(tree) == [
         ("pkg/cli_entry.py", 10, 18, "TRN241", ""),  # setup.cfg: `demo-run = pkg.cli_entry:main`
         ("pkg/detector.py", 12, 13, "TRN241", ""),  # README: `python pkg/detector.py image.jpg`
         ("pkg/helper.py", 9, 17, "TRN241", SELF_TEST),  # `from pkg import helper`
@@ -58,4 +52,4 @@ def test_without_its_console_script_an_entry_function_is_part_of_the_self_test(t
     tree = tmp_path / "tree"
     shutil.copytree(ROOT, tree)
     (tree / "setup.cfg").unlink()
-    assert ("pkg/cli_entry.py", 10, 18, "TRN241", SELF_TEST) in _scan(tree)
+    assert ("pkg/cli_entry.py", 10, 18, "TRN241", SELF_TEST) in guarded_rows(tree)

@@ -5,24 +5,18 @@ and the step then judges nothing."""
 import json
 import shutil
 
-from conftest import FIXTURES, run_cli
+from conftest import FIXTURES, guarded_rows, run_cli
 
 ROOT = FIXTURES / "uncalled_methods"
 UNCALLED = "never-called-method"
 
 
-def _scan(tree):
-    proc = run_cli("scan", tree, "--format", "json", "--no-cache", "--show-guarded")
-    assert proc.returncode in (0, 1), proc.stderr
-    report = json.loads(proc.stdout)
-    assert report["diagnostics"] == []
-    return sorted((f["path"], f["line"], f["column"], f["rule"], f.get("guarded_by", "")) for f in report["findings"])
 
 
 def test_methods_no_file_names_are_guarded(tmp_path):
     tree = tmp_path / "tree"
     shutil.copytree(ROOT, tree)
-    assert _scan(tree) == [
+    assert guarded_rows(tree) == [
         ("build.py", 8, 16, "TRN243", ""),  # a base from elsewhere (setuptools' build_ext) calls it
         ("dispatch.py", 7, 16, "TRN241", ""),  # its file looks methods up by computed names
         ("loss.py", 9, 13, "TRN241", UNCALLED),  # FocalLoss.focal_loss: forward calls focal_loss_alt only
@@ -44,7 +38,7 @@ def test_each_reason_to_keep_a_method_is_needed(tmp_path):
     build.write_text(build.read_text().replace("(build_ext)", "(object)"))
     dispatch = tree / "dispatch.py"
     dispatch.write_text(dispatch.read_text().replace('"run_" + mode', '"run_fast"'))  # a literal name is a mention
-    assert _scan(tree) == [
+    assert guarded_rows(tree) == [
         ("build.py", 8, 16, "TRN243", UNCALLED),
         ("dispatch.py", 7, 16, "TRN241", ""),
         ("loss.py", 9, 13, "TRN241", UNCALLED),

@@ -50,7 +50,7 @@ def guard_uncalled_methods(findings: list, files, root, values: dict, read_text,
     `read_text(rel)`: a scanned Python file's text; `read_any(sf)`: any scanned file's text."""
     from ..scope import classify
     from .self_tests import _importers
-    from .unreferenced import _declared_packages, _documented, _in_library, _partial_scan
+    from .unreferenced import _declared_packages, _documented, _in_library, _partial_scan, looks_names_up
 
     todo = [f for f in findings if not f.guarded and not f.suppressed and f.cell is None and f.path.endswith(".py")
             and classify(f.path) != "test"]
@@ -76,7 +76,7 @@ def guard_uncalled_methods(findings: list, files, root, values: dict, read_text,
         if not _importers(rel, py, read_text, first=True):
             continue
         text = read_text(rel) or ""
-        if not text or _looks_up(text, lookups) or _DYNAMIC_GETATTR.search(text):
+        if not text or looks_names_up(text, lookups) or _DYNAMIC_GETATTR.search(text):
             continue
         try:
             tree = ast.parse(text)
@@ -119,18 +119,6 @@ def guard_uncalled_methods(findings: list, files, root, values: dict, read_text,
         return findings
     drop = {id(f) for f, key in held if key in dead}
     return [replace(f, guarded=True, guarded_by=REASON) if id(f) in drop else f for f in findings]
-
-
-def _looks_up(text: str, words: tuple) -> bool:
-    """The text holds a word of `dynamic-lookup-words`, not after a name character or a dot (`model.eval()` is
-    no lookup)."""
-    for w in words:
-        i = text.find(w)
-        while i >= 0:
-            if i == 0 or not (text[i - 1].isalnum() or text[i - 1] in "_."):
-                return True
-            i = text.find(w, i + 1)
-    return False
 
 
 def _project_classes(files, read_text) -> set:

@@ -299,6 +299,18 @@ MAX_HOLDER_DEPTH = 3
 MAX_HOLDERS = 256
 
 
+def looks_names_up(text: str, words) -> bool:
+    """The text holds a word of `dynamic-lookup-words`, not after a name character or a dot (`model.eval()` is no
+    lookup)."""
+    for w in words:
+        i = text.find(w)
+        while i >= 0:
+            if i == 0 or not (text[i - 1].isalnum() or text[i - 1] in "_."):
+                return True
+            i = text.find(w, i + 1)
+    return False
+
+
 def _decide(todo, files, packages, values, read_text, classify, cache=None, itself=frozenset()) -> list:
     entry = frozenset(str(e).lower() for e in values.get("entry-function-names", ()))
     words = [str(w) for w in values.get("dynamic-lookup-words", ())]
@@ -307,14 +319,7 @@ def _decide(todo, files, packages, values, read_text, classify, cache=None, itse
     text_of = keeping_reader(read_text, lambda rel: rel in by_file)
 
     def looks_up(text: str) -> bool:
-        """The text holds a word of `dynamic-lookup-words`, not after a name character or a dot."""
-        for w in words:
-            i = text.find(w)
-            while i >= 0:
-                if i == 0 or not (text[i - 1].isalnum() or text[i - 1] in "_."):
-                    return True
-                i = text.find(w, i + 1)
-        return False
+        return looks_names_up(text, words)
 
     # rel -> (definitions, their first lines, their start offsets), or None when the module's definitions are never
     # judged. What a definition's place needs of the text is read here, so no text is kept for it: a holder in a

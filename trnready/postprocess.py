@@ -329,6 +329,7 @@ def one_per_thing(findings: list, ctx, result) -> list:
     # Likewise one of a category per statement: `with torch.cuda.amp.autocast(enabled=True,` over two lines with
     # `dtype=torch.get_autocast_gpu_dtype())` is one call to change, whichever rules name its parts.
     by_line: dict = {}
+    place_of: dict = {}  # index -> (path, cell, standing, statement or line)
     for i, f in enumerate(out):
         if f.rule in META_RULES:
             continue
@@ -336,30 +337,32 @@ def one_per_thing(findings: list, ctx, result) -> list:
         # extras_require=...)` declares several things, each its own item.
         where = statements.get((f.path, f.cell, f.line)) if f.rule not in manifest else None
         place = ("stmt", where[1]) if where is not None else ("line", f.line)
+        place_of[i] = (f.path, f.cell, f.suppressed, f.guarded, place)
         by_line.setdefault((f.path, f.cell, f.suppressed, f.guarded, f.category, place), []).append(i)
     drop: set = set()
+
+    def absorb(keeper: int, i: int) -> None:
+        drop.add(i)
+        fold(keeper, out[i])
+        for ln_col in extra.pop(i, ()):
+            extra.setdefault(keeper, []).append(ln_col)
+
     for group in by_line.values():
         if len(group) < 2:
             continue
         best = max(group, key=lambda i: (SEVERITY_RANK[out[i].severity], -out[i].line, -out[i].column))
         for i in group:
             if i != best:
-                drop.add(i)
-                fold(best, out[i])
-                for ln_col in extra.pop(i, ()):
-                    extra.setdefault(best, []).append(ln_col)
+                absorb(best, i)
     # A rule whose fix also makes another rule's change on the same statement takes that finding in as a place of
     # its own (`[context.values] fix-covers`, "TRN323>TRN241": `target.cuda(async=True)` is one edit,
     # `.to("neuron", non_blocking=True)`, whichever rule names which part).
     covers = [tuple(str(c).split(">", 1)) for c in values.get("fix-covers", ()) if ">" in str(c)]
     if covers:
         at: dict = {}
-        for i, f in enumerate(out):
-            if i in drop or f.rule in META_RULES:
-                continue
-            where = statements.get((f.path, f.cell, f.line)) if f.rule not in manifest else None
-            place = ("stmt", where[1]) if where is not None else ("line", f.line)
-            at.setdefault((f.path, f.cell, f.suppressed, f.guarded, place), []).append(i)
+        for i, key in place_of.items():
+            if i not in drop:
+                at.setdefault(key, []).append(i)
         for group in at.values():
             for keep_rule, fold_rule in covers:
                 keeper = next((i for i in group if out[i].rule == keep_rule and i not in drop), None)
@@ -367,10 +370,7 @@ def one_per_thing(findings: list, ctx, result) -> list:
                     continue
                 for i in group:
                     if out[i].rule == fold_rule and i not in drop:
-                        drop.add(i)
-                        fold(keeper, out[i])
-                        for ln_col in extra.pop(i, ()):
-                            extra.setdefault(keeper, []).append(ln_col)
+                        absorb(keeper, i)
     final = []
     for i, f in enumerate(out):
         if i in drop:

@@ -31,19 +31,17 @@ text holds the module's name.
 from __future__ import annotations
 
 import ast
-import os
 import re
 from dataclasses import replace
 from pathlib import Path
 
+from .unreferenced import _COL0, doc_dirs, doc_texts
+
 REASON = "module-self-test"
 _MAIN = re.compile(r"^if[ \t]+(?:__name__[ \t]*==[ \t]*(['\"])__main__\1|(['\"])__main__\2[ \t]*==[ \t]*__name__)"
                    r"[ \t]*:", re.M)
-# A line starting in column 0 with something that is not a blank, a comment or a closing bracket: a statement
-_COL0 = re.compile(r"\n(?=[^ \t\r\n\f#)\]}])")
 _IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+(?P<rel>\.*)(?P<mod>[\w.]*)[ \t]+import[ \t]+(?P<names>\([^)]*\)|[^\n#;]+)"
                      r"|import[ \t]+(?P<plain>[\w.]+(?:[ \t]*,[ \t]*[\w.]+)*))", re.M)
-_DOCS = (".md", ".rst")
 
 
 def guard_module_self_tests(findings: list, files, root, values: dict, read_text) -> list:
@@ -69,9 +67,12 @@ def guard_module_self_tests(findings: list, files, root, values: dict, read_text
         return findings
     py = [sf.rel for sf in files if sf.kind == "python"]
     spans: dict = {}  # rel -> [(first line, last line)] of the self-test: the block and the helpers only it calls
-    for rel in sorted({f.path for f in findings if f.path in blocks and not f.guarded and not f.suppressed}):
-        importers = _importers(rel, py, read_text)
-        if importers and not _run_by_name(rel, files, root, read_text):
+    held = sorted({f.path for f in findings if f.path in blocks and not f.guarded and not f.suppressed})
+    imported = _importers(held, py, read_text)
+    programs = _run_by_name([rel for rel in held if imported[rel]], files, root, read_text)
+    for rel in held:
+        importers = imported[rel]
+        if importers and rel not in programs:
             stem = rel[:-3].rsplit("/", 1)[-1]
             folder = rel.rsplit("/", 1)[0] if "/" in rel else ""
             uses = []
@@ -147,23 +148,22 @@ def _helpers(text: str, block: tuple, importers: list) -> list:
     return list(chosen.values())
 
 
-def _importers(rel: str, py: list, read_text, first: bool = False) -> list:
-    """The other Python files that import the module `rel` (absolutely by a tail of its dotted path, relatively from
-    its own folder, or as a name of its package: `from utils import loss`); `first`: stop at the first."""
-    out: list = []
-    stem = rel[:-3].rsplit("/", 1)[-1]
-    folder = rel.rsplit("/", 1)[0] if "/" in rel else ""
+def _importers(rels, py: list, read_text) -> dict:
+    """rel -> the other Python files that import the module `rel` (absolutely by a tail of its dotted path,
+    relatively from its own folder, or as a name of its package: `from utils import loss`), for every module of
+    `rels` in one read of the Python files."""
+    out: dict = {rel: [] for rel in rels}
+    forms = [(rel, rel[:-3].rsplit("/", 1)[-1], rel.rsplit("/", 1)[0] if "/" in rel else "") for rel in out]
     for other in py:
-        if other == rel:
-            continue
-        text = read_text(other) or ""
-        if stem not in text:
-            continue
+        text = None
         here = other.rsplit("/", 1)[0] if "/" in other else ""
-        if _imports(text, rel, stem, folder, here):
-            out.append(other)
-            if first:
-                break
+        for rel, stem, folder in forms:
+            if other == rel:
+                continue
+            if text is None:
+                text = read_text(other) or ""
+            if stem in text and _imports(text, rel, stem, folder, here):
+                out[rel].append(other)
     return out
 
 
@@ -224,47 +224,50 @@ def _ancestors(folder: str) -> list:
     return ["/".join(parts[:i]) for i in range(len(parts), -1, -1)]
 
 
-def _run_by_name(rel: str, files, root, read_text) -> bool:
-    """Some file of the project names `rel` as a program: its file name (`weight_drop.py`) or `-m` with its dotted
-    path, in a scanned file of any kind or a Markdown / reStructuredText file of a folder of the scan."""
+def _run_by_name(rels, files, root, read_text) -> set:
+    """The modules of `rels` some file of the project names as a program: the file name (`weight_drop.py`) or `-m`
+    with its dotted path, in a scanned file of any kind, a root packaging file or a Markdown / reStructuredText
+    file of a folder of the scan. Every file is read once for all of them."""
+    patterns = {rel: _program_patterns(rel) for rel in rels}
+    found: set = set()
+
+    def check(text: str, python: bool, skip: str = "") -> None:
+        for rel, (stem, in_code, runs) in patterns.items():
+            if rel not in found and rel != skip and stem in text and (in_code if python else runs).search(text):
+                found.add(rel)
+
+    for sf in files:
+        python = sf.kind == "python"
+        text = read_text(sf.rel) if python else _read(sf.path)
+        if text:
+            check(text, python, sf.rel)
+        if len(found) == len(patterns):
+            return found
+    root = Path(root)
+    for manifest in ("setup.py", "setup.cfg", "pyproject.toml"):
+        text = _read(root / manifest)
+        if text:
+            check(text, manifest.endswith(".py"))
+    for text in doc_texts(doc_dirs(files, root)):
+        if len(found) == len(patterns):
+            break
+        check(text, False)
+    return found
+
+
+def _program_patterns(rel: str) -> tuple:
+    """(stem, pattern in Python text, pattern in any other text) of the ways a file names the module `rel` as a
+    program: the file's name, `-m <dotted path>`, an entry point `= <dotted path>:main` (or quoted), and outside
+    Python (where an import writes the dotted path) any dotted path of two parts or more (setup.cfg's
+    `mace_eval_configs = mace.cli.eval_configs:main`, a launcher's `-m` list)."""
     name = rel.rsplit("/", 1)[-1]
     dotted = sorted(_module_paths(rel), key=len, reverse=True)
-    # the file's name, `-m <dotted path>`, an entry point `= <dotted path>:main` (or quoted), or a dotted path of two
-    # parts or more anywhere (setup.cfg's `mace_eval_configs = mace.cli.eval_configs:main`, a launcher's `-m` list)
     alts = "|".join(re.escape(d) for d in dotted)
     longer = "|".join(re.escape(d) for d in dotted if "." in d)
     in_code = re.compile(rf"(?<![\w.-]){re.escape(name)}(?!\w)|-m[ \t]+(?:{alts})\b|[=\"'][ \t]*(?:{alts})[ \t]*:[ \t]*"
                          rf"[A-Za-z_]")
-    # outside Python (where an import writes the dotted path), any dotted path of two parts or more names it
     runs = re.compile(in_code.pattern + (rf"|(?<![\w.])(?:{longer})(?![\w])" if longer else ""))
-    for sf in files:
-        if sf.rel == rel:
-            continue
-        python = sf.kind == "python"
-        text = read_text(sf.rel) if python else _read(sf.path)
-        if text and name[:-3] in text and (in_code if python else runs).search(text):
-            return True
-    root = Path(root)
-    for manifest in ("setup.py", "setup.cfg", "pyproject.toml"):
-        text = _read(root / manifest)
-        if text and (in_code if manifest.endswith(".py") else runs).search(text):
-            return True
-    dirs = {root}
-    for sf in files:
-        p = Path(sf.path).parent
-        while p != root and root in p.parents and p not in dirs:
-            dirs.add(p)
-            p = p.parent
-    for d in sorted(dirs):
-        try:
-            entries = [e.path for e in os.scandir(d) if e.name.lower().endswith(_DOCS) and e.is_file()]
-        except OSError:
-            continue
-        for path in entries:
-            text = _read(path)
-            if text and name[:-3] in text and runs.search(text):
-                return True
-    return False
+    return name[:-3], in_code, runs
 
 
 def _read(path) -> str:

@@ -15,8 +15,8 @@ The check errs on the side of keeping a finding. A method is judged only when al
   whose `initialize` and `execute` the server calls);
 - another Python file imports its module (resolved as `sys.path` finds it for a script): a module nothing imports
   is a script or a tool imported by hand, whose methods a user may call;
-- every base of its class is `object`, `nn.Module` (or another `torch.nn` container) or a class defined in a
-  scanned file: a base from elsewhere (`build_ext`, a Lightning module, a Keras-style callback) may call any of
+- every base of its class is one of `[context.values] plain-method-bases` (`object`, `nn.Module` and the other
+  `torch.nn` containers) or a class defined in a scanned file: a base from elsewhere (`build_ext`, a Lightning module, a Keras-style callback) may call any of
   its methods by name;
 - its file does not look names up at run time (`getattr(self, "forward_" + mode)`, `globals()`, a
   `[context.values] dynamic-lookup-words` word);
@@ -38,10 +38,6 @@ from dataclasses import replace
 from pathlib import Path
 
 REASON = "never-called-method"
-# Bases that call no method of a subclass by a name the project does not write (nn.Module calls `forward`,
-# `extra_repr` and the like, which are framework-method-names)
-_PLAIN_BASES = frozenset({"object", "Module", "nn.Module", "torch.nn.Module", "Sequential", "nn.Sequential",
-                          "torch.nn.Sequential", "ModuleList", "nn.ModuleList", "ModuleDict", "nn.ModuleDict"})
 _DYNAMIC_GETATTR = re.compile(r"getattr\(\s*[\w.]+\s*,\s*(?![\s'\"][^,)]*['\"]\s*[,)])")
 
 
@@ -50,13 +46,14 @@ def guard_uncalled_methods(findings: list, files, root, values: dict, read_text,
     `read_text(rel)`: a scanned Python file's text; `read_any(sf)`: any scanned file's text."""
     from ..scope import classify
     from .self_tests import _importers
-    from .unreferenced import _declared_packages, _documented, _in_library, _partial_scan, looks_names_up
+    from .unreferenced import _declared_packages, _documented, _in_library, _partial_scan, doc_dirs, looks_names_up
 
     todo = [f for f in findings if not f.guarded and not f.suppressed and f.cell is None and f.path.endswith(".py")
             and classify(f.path) != "test"]
     if not todo:
         return findings
     hooks = tuple(str(h) for h in values.get("framework-method-names", ()))
+    plain = frozenset(str(b) for b in values.get("plain-method-bases", ()))
     # a class a server builds by its fixed name (Triton's `TritonPythonModel`) is driven through its methods too
     entries = tuple(str(e) for e in values.get("entry-function-names", ()))
     lookups = tuple(str(w) for w in values.get("dynamic-lookup-words", ()))
@@ -69,12 +66,7 @@ def guard_uncalled_methods(findings: list, files, root, values: dict, read_text,
     project_classes: set | None = None
     candidates: dict = {}  # (rel, first, last) -> method name
     held: list = []  # (finding, key)
-    py = [sf.rel for sf in files if sf.kind == "python"]
     for rel, fs in by_file.items():
-        # a module no other file imports is a script or a tool imported by hand, whose methods a user may call
-        # (as never-referenced leaves such a module's functions alone)
-        if not _importers(rel, py, read_text, first=True):
-            continue
         text = read_text(rel) or ""
         if not text or looks_names_up(text, lookups) or _DYNAMIC_GETATTR.search(text):
             continue
@@ -88,10 +80,10 @@ def guard_uncalled_methods(findings: list, files, root, values: dict, read_text,
                     fnmatch.fnmatchcase(cls.name, e) for e in entries):
                 continue
             bases = [ast.unparse(b) for b in cls.bases] + [ast.unparse(k) for k in cls.keywords]
-            if any(b not in _PLAIN_BASES for b in bases):
+            if any(b not in plain for b in bases):
                 if project_classes is None:
                     project_classes = _project_classes(files, read_text)
-                if any(b.rsplit(".", 1)[-1] not in project_classes and b not in _PLAIN_BASES for b in bases):
+                if any(b.rsplit(".", 1)[-1] not in project_classes and b not in plain for b in bases):
                     continue
             for fn in cls.body:
                 if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) or fn.decorator_list:
@@ -109,11 +101,19 @@ def guard_uncalled_methods(findings: list, files, root, values: dict, read_text,
                     break
     if not held:
         return findings
+    # a module no other file imports is a script or a tool imported by hand, whose methods a user may call (as
+    # never-referenced leaves such a module's functions alone)
+    imported = _importers(sorted({key[0] for _f, key in held}), [sf.rel for sf in files if sf.kind == "python"],
+                          read_text)
+    held = [(f, key) for f, key in held if imported[key[0]]]
+    candidates = {key: name for key, name in candidates.items() if imported[key[0]]}
+    if not held:
+        return findings
     names = set(candidates.values())
     mentioned = _mentioned(names, candidates, files, read_any)
     left = {n: True for n in names - mentioned}
     if left:
-        mentioned |= _documented(left, files, _doc_dirs(files, Path(root)))
+        mentioned |= _documented(left, files, doc_dirs(files, Path(root)))
     dead = {key for key, name in candidates.items() if name not in mentioned}
     if not dead:
         return findings
@@ -155,14 +155,3 @@ def _mentioned(names: set, candidates: dict, files, read_any) -> set:
                     continue
             found.add(name)
     return found
-
-
-def _doc_dirs(files, root: Path) -> list:
-    """The folders of the scanned files and every folder above them up to the scan root."""
-    dirs = {str(root)}
-    for sf in files:
-        p = Path(sf.path).parent
-        while str(p) not in dirs and root in p.parents:
-            dirs.add(str(p))
-            p = p.parent
-    return sorted(dirs)

@@ -861,23 +861,40 @@ def _documented(left: dict, files, dirs=None) -> set:
     that hold scanned files (or the folders given)."""
     found: set = set()
     dirs = sorted({str(Path(sf.path).parent) for sf in files}) if dirs is None else dirs
+    for text in doc_texts(dirs):
+        for name in [n for n in left if n in text and n not in found]:
+            if _word_at(text, name, 0, len(text)):
+                found.add(name)
+        if len(found) == len(left):
+            return found
+    return found
+
+
+def doc_texts(dirs):
+    """The text of each Markdown or reStructuredText file directly in the given folders (unreadable ones skipped)."""
     for d in dirs:
         try:
-            entries = [e for e in os.scandir(d) if e.name.lower().endswith(_DOCS) and e.is_file()]
+            entries = [e.path for e in os.scandir(d) if e.name.lower().endswith(_DOCS) and e.is_file()]
         except OSError:
             continue
-        for e in entries:
+        for path in entries:
             try:
-                with open(e.path, encoding="utf-8", errors="replace") as fh:
-                    text = fh.read(4_000_000)
+                with open(path, encoding="utf-8", errors="replace") as fh:
+                    yield fh.read(4_000_000)
             except OSError:
                 continue
-            for name in [n for n in left if n in text and n not in found]:
-                if _word_at(text, name, 0, len(text)):
-                    found.add(name)
-            if len(found) == len(left):
-                return found
-    return found
+
+
+def doc_dirs(files, root: Path) -> list:
+    """The folders of the scanned files and every folder above them up to the scan root: where a README may show a
+    name."""
+    dirs = {str(root)}
+    for sf in files:
+        p = Path(sf.path).parent
+        while str(p) not in dirs and root in p.parents:
+            dirs.add(str(p))
+            p = p.parent
+    return sorted(dirs)
 
 
 def _module_names(rel: str) -> tuple:

@@ -70,10 +70,10 @@ def _several_devices(test) -> bool:
     return isinstance(test.ops[0], ast.Gt) and right.value == 1 or isinstance(test.ops[0], ast.GtE) and right.value == 2
 
 
-def _only_wraps_data_parallel(body) -> bool:
+def _only_wraps_data_parallel(body, shows: frozenset) -> bool:
     """Every statement of the block rewraps a name in DataParallel (`model = nn.DataParallel(model)`, with device
-    ids at most) or only shows something: with one device (none on Neuron) the module runs unwrapped on the device
-    the code moves it to next, which a finding of its own reports."""
+    ids at most) or only shows something (a call of `output-functions`): with one device (none on Neuron) the module
+    runs unwrapped on the device the code moves it to next, which a finding of its own reports."""
     seen = False
     for st in body:
         if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.value, ast.Call) \
@@ -81,7 +81,7 @@ def _only_wraps_data_parallel(body) -> bool:
             seen = True
             continue
         if isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) \
-                and dotted(st.value.func).rsplit(".", 1)[-1] in ("print", "info", "warning", "debug", "log"):
+                and dotted(st.value.func).rsplit(".", 1)[-1] in shows:
             continue
         return False
     return seen
@@ -163,7 +163,8 @@ def check_without_placement(ctx, hit) -> bool:
             cur is call and _cuda_list(up.body) and _empty_list(up.orelse) and is_test_module(ctx.path))
     if not (isinstance(up, ast.If) and up.test is cur):
         return False
-    if _several_devices(cur) and not up.orelse and _only_wraps_data_parallel(up.body):
+    if _several_devices(cur) and not up.orelse and _only_wraps_data_parallel(
+            up.body, frozenset(ctx.values.get("output-functions", ()))):
         return True  # `if torch.cuda.device_count() > 1: model = nn.DataParallel(model)`: one device runs unwrapped
     if cur is call and not up.orelse and is_test_module(ctx.path) and _adds_cuda_variant(up.body):
         return True

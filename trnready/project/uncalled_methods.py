@@ -16,8 +16,8 @@ The check errs on the side of keeping a finding. A method is judged only when al
 - another Python file imports its module (resolved as `sys.path` finds it for a script): a module nothing imports
   is a script or a tool imported by hand, whose methods a user may call;
 - every base of its class is one of `[context.values] plain-method-bases` (`object`, `nn.Module` and the other
-  `torch.nn` containers) or a class defined in a scanned file: a base from elsewhere (`build_ext`, a Lightning module, a Keras-style callback) may call any of
-  its methods by name;
+  `torch.nn` containers) or a class defined in a scanned file: a base from elsewhere (`build_ext`, a Lightning
+  module, a Keras-style callback) may call any of its methods by name;
 - its file does not look names up at run time (`getattr(self, "forward_" + mode)`, `globals()`, a
   `[context.values] dynamic-lookup-words` word);
 - it is no public method of a public class of a library package the root packaging declares (its users call it);

@@ -1,5 +1,6 @@
 """A training-config key set true that the project's Python reads into the condition guarding a finding is a
-place of that finding: reported in the config with the finding's rule (project/config_switches.py)."""
+place of that finding: folded into it (`elsewhere` for a config or launcher, `occurrences` for an option default in
+the finding's own file), its message naming the setting (project/config_switches.py)."""
 import json
 import sys
 
@@ -110,29 +111,47 @@ def _tree(root, runner=RUNNER, train=TRAIN_YAML):
     (root / "serve.py").write_text(SERVE)
 
 
-def _configs(root, *args):
+def _settings(root, *args):
+    """(setting path, line, column, rule, category, the finding it is folded into as `path:line`, that finding's
+    message) for every setting folded into a finding that its message names (`at path:N (read in ...` for a place in
+    another file, `at line N (read in ...` for an occurrence). Sorted by place."""
     proc = run_cli("scan", ".", "--format", "json", *args, cwd=root)
     assert proc.returncode in (0, 1), proc.stderr
-    return [(f["path"], f["line"], f["column"], f["rule"], f["category"], f["confidence"], f["message"])
-            for f in json.loads(proc.stdout)["findings"] if f["path"].endswith((".yaml", ".json"))]
+    out = []
+    for f in json.loads(proc.stdout)["findings"]:
+        host = f"{f['path']}:{f['line']}"
+        for o in f.get("elsewhere") or ():
+            if f"at {o['path']}:{o['line']} (read in" in f["message"]:
+                out.append((o["path"], o["line"], o["column"], o["rule"], f["category"], host, f["message"]))
+        for o in f.get("occurrences") or ():
+            if f"at line {o['line']} (read in" in f["message"]:
+                out.append((f["path"], o["line"], o["column"], o["rule"], f["category"], host, f["message"]))
+    return sorted(out)
 
 
-def test_keys_set_true_that_guard_findings_are_reported_in_the_config(tmp_path):
+def _configs(root, *args):
+    return [s for s in _settings(root, *args) if s[0].endswith((".yaml", ".json"))]
+
+
+def test_keys_set_true_that_guard_findings_are_places_of_those_findings(tmp_path):
     _tree(tmp_path)
     assert _configs(tmp_path, "--no-cache") == [
         # a parameter named as the key, handed on from `cfg.get("low_resource")`
-        ("train_configs/tiny_train.yaml", 3, 17, "TRN286", "cuda-library", "medium",
-         "`low_resource: True` turns on model.py:19 (read in `low_resource` at model.py:18): Hugging Face 8-bit / "
-         "4-bit loading (load_in_8bit, load_in_4bit, BitsAndBytesConfig): `load_in_8bit`"),
+        ("train_configs/tiny_train.yaml", 3, 17, "TRN286", "cuda-library", "model.py:19",
+         "Hugging Face 8-bit / 4-bit loading (load_in_8bit, load_in_4bit, BitsAndBytesConfig): `load_in_8bit`; "
+         "switched on by `low_resource: True` at train_configs/tiny_train.yaml:3 (read in `low_resource` at line 18)"),
         # a local assigned from the config read
-        ("train_configs/tiny_train.yaml", 6, 8, "TRN251", "cuda-amp", "medium",
-         "`amp: True` turns on runner.py:14 (read in `amp` at runner.py:12): torch.cuda.amp (autocast, "
-         "GradScaler, custom_fwd / custom_bwd): `torch.cuda.amp`"),
+        ("train_configs/tiny_train.yaml", 6, 8, "TRN251", "cuda-amp", "runner.py:14",
+         "torch.cuda.amp (autocast, GradScaler, custom_fwd / custom_bwd): `torch.cuda.amp`; "
+         "switched on by `amp: True` at train_configs/tiny_train.yaml:6 (read in `amp` at line 12)"),
         # `if not key:` ... `else:` -- the else arm is what the true value turns on
-        ("train_configs/tiny_train.yaml", 7, 19, "TRN283", "cuda-library", "medium",
-         "`use_fused_adam: true` turns on runner.py:21 (read in `not self.cfg.run.get('use_fused_adam')` at "
-         "runner.py:18): NVIDIA Apex: `apex.optimizers`"),
+        ("train_configs/tiny_train.yaml", 7, 19, "TRN283", "cuda-library", "runner.py:21",
+         "NVIDIA Apex: `apex.optimizers`; switched on by `use_fused_adam: true` at train_configs/tiny_train.yaml:7 "
+         "(read in `not self.cfg.run.get('use_fused_adam')` at line 18)"),
     ]
+    # no finding of its own in the config: one work item, the code the setting selects
+    proc = run_cli("scan", ".", "--format", "json", "--no-cache", cwd=tmp_path)
+    assert not [f for f in json.loads(proc.stdout)["findings"] if f["path"].endswith(".yaml")]
 
 
 def test_false_values_generic_keys_comparisons_and_unread_names_stay_silent(tmp_path):
@@ -155,8 +174,8 @@ def test_a_keyword_value_read_from_the_config_is_a_switch(tmp_path):
         "import torch\n\n\ndef step(cfg, model, x):\n"
         "    with torch.autocast('cuda', enabled=cfg.use_amp):\n        return model(x)\n")
     found = _configs(tmp_path, "--no-cache")
-    assert [(f[1], f[3], f[4]) for f in found] == [(3, "TRN253", "cuda-amp")]
-    assert found[0][6].startswith("`use_amp: true` turns on train.py:5 (read in `cfg.use_amp` at train.py:5)")
+    assert [(f[1], f[3], f[4], f[5]) for f in found] == [(3, "TRN253", "cuda-amp", "train.py:5")]
+    assert found[0][6].endswith("; switched on by `use_amp: true` at configs/run.yaml:3 (read in `cfg.use_amp` at line 5)")
 
 
 def test_a_wandb_style_parameter_switches_by_the_key_above_its_value(tmp_path):
@@ -169,21 +188,23 @@ def test_a_wandb_style_parameter_switches_by_the_key_above_its_value(tmp_path):
         "from torch.cuda import amp\n\n\nclass Fit:\n    def __init__(self, config):\n        self.config = config\n"
         "        self.scaler = amp.GradScaler(enabled=config.use_mixed)\n")
     found = _configs(tmp_path, "--no-cache")
-    assert [(f[1], f[3]) for f in found] == [(5, "TRN251")]
-    assert found[0][6].startswith("`use_mixed: true` turns on train.py:7")
+    assert [(f[1], f[3], f[5]) for f in found] == [(5, "TRN251", "train.py:7")]
 
 
 def test_a_guarded_or_suppressed_finding_switches_nothing_on(tmp_path):
     runner = RUNNER.replace("        if amp:\n", "        if amp and torch.cuda.is_available():\n")
     _tree(tmp_path, runner=runner)
     assert 6 not in {f[1] for f in _configs(tmp_path, "--no-cache")}
-    # a suppression comment on the config line silences it like any other finding
+    # a suppression comment on the config line silences it like any other finding: it stays a finding of its
+    # own, suppressed (no "unused suppression"), and is no place of the code's finding
     suppressed = TRAIN_YAML.replace("  amp: True\n", "  amp: True  # trnready: ignore[TRN251] amp is bf16 here\n")
     (tmp_path / "runner.py").write_text(RUNNER)
     (tmp_path / "train_configs" / "tiny_train.yaml").write_text(suppressed)
     proc = run_cli("scan", ".", "--format", "json", "--no-cache", cwd=tmp_path)
-    assert [(f["line"], f["rule"], f["suppressed"]) for f in json.loads(proc.stdout)["findings"]
-            if f["path"].endswith(".yaml") and f["line"] == 6] == [(6, "TRN251", True)]
+    found = json.loads(proc.stdout)["findings"]
+    assert [(f["line"], f["rule"], f["suppressed"]) for f in found if f["path"].endswith(".yaml")] == \
+        [(6, "TRN251", True)]
+    assert [f.get("elsewhere") for f in found if (f["path"], f["line"]) == ("runner.py", 14)] == [None]
 
 
 def test_a_config_edit_rejoins_from_cached_python_summaries(tmp_path, monkeypatch):
@@ -210,8 +231,8 @@ def test_a_config_edit_rejoins_from_cached_python_summaries(tmp_path, monkeypatc
     monkeypatch.setattr(report, "_unpack", counted_unpack)
 
     def lines():
-        return sorted(f.line for f in scan([tmp_path], cfg, root=tmp_path).findings
-                      if f.path == "train_configs/tiny_train.yaml")
+        return sorted(ln for f in scan([tmp_path], cfg, root=tmp_path).findings
+                      for p, ln, _, _ in f.elsewhere if p == "train_configs/tiny_train.yaml")
 
     assert lines() == [3, 7] and calls["parsed"] == 2  # runner.py and model.py hold findings
     calls.update({"parsed": 0, "python summaries": 0})
@@ -248,13 +269,14 @@ def test_a_key_turns_on_a_feature_not_whatever_sits_in_its_block(tmp_path):
     # quantize_experts: a device call that merely sits in the block (not a feature the key selects);
     # profiler.cuda: the profiler node is switched off; trust_remote_code: a keyword the vLLM finding does not
     # name. use_cuda names the device: the `.cuda()` it guards is its place.
-    assert [(f[1], f[3], f[4]) for f in _configs(tmp_path, "--no-cache")] == [(4, "TRN241", "cuda-device")]
+    assert [(f[1], f[3], f[4], f[5]) for f in _configs(tmp_path, "--no-cache")] == \
+        [(4, "TRN241", "cuda-device", "train.py:9")]
     (tmp_path / "configs" / "run.yaml").write_text(
         "model: tiny\nbatch_size: 8\nprofiler:\n  enabled: True\n  cuda: True\n")
     assert [(f[1], f[4]) for f in _configs(tmp_path, "--no-cache")] == [(5, "cuda-device")]
 
 
-def test_keys_of_one_config_turning_on_one_feature_are_one_finding(tmp_path):
+def test_keys_of_one_config_turning_on_one_feature_are_places_of_one_finding(tmp_path):
     (tmp_path / "configs").mkdir()
     (tmp_path / "configs" / "run.yaml").write_text(
         "model: tiny\nbatch_size: 8\nliger_rms_norm: true\nliger_rope: true\nfused_norm: true\nfused_rope: true\n")
@@ -269,11 +291,11 @@ def test_keys_of_one_config_turning_on_one_feature_are_one_finding(tmp_path):
     proc = run_cli("scan", ".", "--format", "json", "--no-cache", cwd=tmp_path)
     found = [f for f in json.loads(proc.stdout)["findings"] if f["path"].endswith(".yaml")]
     # lines 3-4: the catalogue's own Liger settings (one finding, line 4 folded into it), no second finding
-    # there; lines 5-6: the switches this step found, one finding with line 6 as its occurrence
+    # there; lines 5-6: the switches this step found, places of the import they turn on
     assert [(f["line"], f["rule"], [o["line"] for o in f.get("occurrences", ())]) for f in found] == \
-        [(3, "TRN292", [4]), (5, "TRN292", [6])]
-    assert found[1]["message"].startswith("`fused_norm: true` turns on plugin.py:3 ")
-    assert found[1]["message"].endswith("(also switched on at line 6)")
+        [(3, "TRN292", [4])]
+    assert [(f[0], f[1], f[3], f[5]) for f in _configs(tmp_path, "--no-cache")] == \
+        [("configs/run.yaml", 5, "TRN292", "plugin.py:3"), ("configs/run.yaml", 6, "TRN292", "plugin.py:3")]
 
 
 SPLAT_TRAIN = """import torch
@@ -333,8 +355,9 @@ def test_parameters_filled_from_a_splatted_config_are_read_by_name(tmp_path):
         "cudnn_bench: true\nfast: true\nbench_kernels: true\n")
     (tmp_path / "train.py").write_text(SPLAT_TRAIN)
     found = _configs(tmp_path, "--no-cache")
-    assert [(f[1], f[3], f[4]) for f in found] == [(3, "TRN251", "cuda-amp"), (4, "TRN284", "cuda-library")]
-    assert found[0][6].startswith("`use_amp: true` turns on train.py:8 (read in `use_amp` at train.py:8)")
+    assert [(f[1], f[3], f[4], f[5]) for f in found] == [(3, "TRN251", "cuda-amp", "train.py:8"),
+                                                       (4, "TRN284", "cuda-library", "train.py:7")]
+    assert found[0][6].endswith("switched on by `use_amp: true` at configs/train.yaml:3 (read in `use_amp` at line 8)")
     # without the splat call nothing reads the keys by name: the parameters alone switch nothing on
     (tmp_path / "train.py").write_text(SPLAT_TRAIN.replace('main(name="run", **config)', 'main(name="run")'))
     assert _configs(tmp_path, "--no-cache") == []
@@ -378,14 +401,9 @@ def test_a_key_guarding_one_more_use_of_a_library_used_anyway_turns_nothing_on(t
         "name: demo\nseed: 0\nsystem:\n  renderer:\n    return_comp_normal: true\n    packed_depth: true\n"
         "trainer:\n  max_steps: 10\n")
     (tmp_path / "renderer.py").write_text(RENDERER)
-    proc = run_cli("scan", ".", "--format", "json", "--no-cache", cwd=tmp_path)
-    found = [f for f in json.loads(proc.stdout)["findings"] if f["path"].endswith(".yaml")]
-    assert found == []
+    assert _configs(tmp_path, "--no-cache") == []
     (tmp_path / "packed.py").write_text(PACKED)
-    proc = run_cli("scan", ".", "--format", "json", "--no-cache", cwd=tmp_path)
-    found = [f for f in json.loads(proc.stdout)["findings"] if f["path"].endswith(".yaml")]
-    assert [(f["line"], f["rule"]) for f in found] == [(6, "TRN298")]
-    assert found[0]["message"].startswith("`packed_depth: true` turns on packed.py:1 ")
+    assert [(f[1], f[3], f[5]) for f in _configs(tmp_path, "--no-cache")] == [(6, "TRN298", "packed.py:1")]
 
 
 VITS_TRAIN = """import torch
@@ -412,8 +430,8 @@ def test_a_keyword_switch_on_the_call_itself_holds_even_when_the_import_line_is_
         '{\n  "train": {\n    "epochs": 10,\n    "batch_size": 8,\n    "fp16_run": false\n  }\n}\n')
     (tmp_path / "train.py").write_text(VITS_TRAIN)
     found = _configs(tmp_path, "--no-cache")
-    assert [(f[0], f[1], f[3], f[4]) for f in found] == [("configs/base.json", 5, "TRN251", "cuda-amp")]
-    assert found[0][6].startswith("`fp16_run: true` turns on train.py:6 ")
+    assert [(f[0], f[1], f[3], f[4], f[5]) for f in found] == [("configs/base.json", 5, "TRN251", "cuda-amp",
+                                                                "train.py:6")]
 
 
 OPTIM = """import torch
@@ -434,9 +452,10 @@ def test_a_config_value_the_code_compares_to_pick_a_cuda_library_is_a_switch(tmp
                                                    "  optimizer_type: 'FusedAdam'\n  batch_size: 8\n")
     (tmp_path / "train.py").write_text(OPTIM)
     found = _configs(tmp_path, "--no-cache")
-    assert [(f[0], f[1], f[2], f[3], f[4]) for f in found] == [("config/afno.yaml", 4, 19, "TRN283", "cuda-library")]
-    assert found[0][6].startswith("`optimizer_type: FusedAdam` turns on train.py:6 (read in "
-                                  "`params.optimizer_type == 'FusedAdam'` at train.py:5)")
+    assert [(f[0], f[1], f[2], f[3], f[4], f[5]) for f in found] == \
+        [("config/afno.yaml", 4, 19, "TRN283", "cuda-library", "train.py:6")]
+    assert found[0][6].endswith("switched on by `optimizer_type: FusedAdam` at config/afno.yaml:4 (read in "
+                                "`params.optimizer_type == 'FusedAdam'` at line 5)")
     # look-alike: another value picks the other arm
     (tmp_path / "config" / "afno.yaml").write_text("full_field: &FULL\n  lr: 1e-3\n  max_epochs: 50\n"
                                                    "  optimizer_type: 'AdamW'\n  batch_size: 8\n")
@@ -466,14 +485,23 @@ class Block(torch.nn.Module):
 
 def test_a_key_that_picks_the_arm_of_an_import_with_a_fallback_is_a_switch(tmp_path):
     # the import is guarded (it has a fallback, None), but the key picks the arm that calls the library: on a
-    # Trainium host that arm calls None. Look-alike: the key set false
+    # Trainium host that arm calls None. The import is reported again, at its rule's severity, with the setting as
+    # its place. Look-alike: the key set false (the import stays guarded)
     (tmp_path / "configs").mkdir()
-    (tmp_path / "configs" / "model.yaml").write_text("lr: 1e-3\nmax_epochs: 10\nfused_dropout_add_ln: True\n")
-    (tmp_path / "model.py").write_text(FALLBACK_MODEL)
+    (tmp_path / "configs" / "model.yaml").write_text("lr: 1e-3\nmax_epochs: 10\nfast_ln: True\n")
+    (tmp_path / "model.py").write_text(FALLBACK_MODEL.replace("fused_dropout_add_ln", "fast_ln"))
     found = _configs(tmp_path, "--no-cache")
-    assert [(f[0], f[1], f[3], f[4]) for f in found] == [("configs/model.yaml", 3, "TRN281", "cuda-library")]
-    (tmp_path / "configs" / "model.yaml").write_text("lr: 1e-3\nmax_epochs: 10\nfused_dropout_add_ln: False\n")
+    assert [(f[0], f[1], f[3], f[4], f[5]) for f in found] == [("configs/model.yaml", 3, "TRN281", "cuda-library",
+                                                                "model.py:4")]
+    assert found[0][6] == ("flash-attn (CUDA-only kernels): `flash_attn.ops.layer_norm`; switched on by "
+                           "`fast_ln: True` at configs/model.yaml:3 (read in `self.fused` at line 16)")
+    proc = run_cli("scan", ".", "--format", "json", "--no-cache", cwd=tmp_path)
+    assert [(f["line"], f["severity"], f["guarded"]) for f in json.loads(proc.stdout)["findings"]] == \
+        [(4, "blocker", False)]
+    (tmp_path / "configs" / "model.yaml").write_text("lr: 1e-3\nmax_epochs: 10\nfast_ln: False\n")
     assert _configs(tmp_path, "--no-cache") == []
+    proc = run_cli("scan", ".", "--format", "json", "--no-cache", cwd=tmp_path)
+    assert json.loads(proc.stdout)["findings"] == []
 
 
 AMP_PROGRAM = """import argparse
@@ -497,10 +525,8 @@ def test_a_launch_flag_switches_the_program_it_launches_not_its_namesakes(tmp_pa
     (tmp_path / "z" / "run.sh").write_text("python train.py --use_amp\n")
     # a launcher whose program is a variable resolves nothing: both namesakes stay joined
     (tmp_path / "any.sh").write_text('python "$PROGRAM" --use_amp\n')
-    proc = run_cli("scan", ".", "--format", "json", "--no-cache", "--no-config", cwd=tmp_path)
-    got = {f["path"]: f["message"] for f in json.loads(proc.stdout)["findings"] if f["path"].endswith(".sh")}
-    assert got["z/run.sh"].startswith("`--use_amp` turns on z/train.py:9 (read in `args.use_amp` at z/train.py:8)")
-    assert got["any.sh"].startswith("`--use_amp` turns on a/train.py:9 and 1 more place")
+    got = [(f[0], f[1], f[3], f[5]) for f in _settings(tmp_path, "--no-cache", "--no-config")]
+    assert got == [("any.sh", 1, "TRN251", "a/train.py:9"), ("z/run.sh", 1, "TRN251", "z/train.py:9")]
 
 
 LOADER = """from transformers import AutoModelForCausalLM, BitsAndBytesConfig
@@ -542,8 +568,9 @@ def test_a_key_that_only_selects_among_arms_of_a_feature_reported_at_another_key
     assert found == [
         (2, "TRN286", [], "Hugging Face 8-bit / 4-bit loading"),
         (4, "TRN282", [], "Hugging Face model loaded with FlashAttention 2/3: `flash_attention: true`"),
-        (6, "TRN283", [7], "`pad_fast: true` turns on loader.py:15"),
     ]
+    assert [(f[1], f[3], f[5]) for f in _configs(tmp_path, "--no-cache")] == \
+        [(6, "TRN283", "loader.py:15"), (7, "TRN283", "loader.py:15")]
 
 
 APEX_TRAIN = """import argparse
@@ -575,10 +602,7 @@ def setup(args, cfg, model, opt):
 
 
 def _switches(root):
-    proc = run_cli("scan", ".", "--format", "json", "--no-cache", cwd=root)
-    assert proc.returncode in (0, 1), proc.stderr
-    return [(f["path"], f["line"], f["column"], f["rule"], f["message"]) for f in json.loads(proc.stdout)["findings"]
-            if "turns on" in f["message"]]
+    return [(p, ln, col, rule, host, message) for p, ln, col, rule, _cat, host, message in _settings(root, "--no-cache")]
 
 
 def test_a_comparison_with_not_equal_is_switched_on_by_every_other_word(tmp_path):
@@ -590,25 +614,31 @@ def test_a_comparison_with_not_equal_is_switched_on_by_every_other_word(tmp_path
     (tmp_path / "train.py").write_text(APEX_TRAIN.replace('default="O1"', 'default="O0"')
                                        .replace("default=True)", "default=False)"))
     assert _switches(tmp_path) == [
-        ("configs/default.yml", 3, 18, "TRN256",
-         "`amp_opt_level: O1` turns on train.py:22 (read in `cfg.train.amp_opt_level != 'O0'` at train.py:21): "
-         "NVIDIA Apex AMP call (amp.initialize, amp.scale_loss, amp.master_params, amp state): `apex.amp.initialize`"),
+        ("configs/default.yml", 3, 18, "TRN256", "train.py:22",
+         "NVIDIA Apex AMP call (amp.initialize, amp.scale_loss, amp.master_params, amp state): `apex.amp.initialize`; "
+         "switched on by `amp_opt_level: O1` at configs/default.yml:3 (read in `cfg.train.amp_opt_level != 'O0'` at "
+         "line 21)"),
         # the import too: every use of `amp` sits under a switch
-        ("configs/default.yml", 3, 18, "TRN283",
-         "`amp_opt_level: O1` turns on train.py:3 (read in `cfg.train.amp_opt_level != 'O0'` at train.py:21): "
-         "NVIDIA Apex: `apex`"),
+        ("configs/default.yml", 3, 18, "TRN283", "train.py:3",
+         "NVIDIA Apex: `apex`; switched on by `amp_opt_level: O1` at configs/default.yml:3 (read in "
+         "`cfg.train.amp_opt_level != 'O0'` at line 21)"),
     ]
 
 
-def test_an_option_default_that_switches_a_finding_on_is_reported_at_the_default(tmp_path):
+def test_an_option_default_that_switches_a_finding_on_is_a_place_of_it(tmp_path):
     # a run without the flag takes the default: `default=True` and a word default the condition accepts are the
-    # settings that turn Apex AMP on; a store_true flag (default False) and a generic key (`--debug`) switch nothing
+    # settings that turn Apex AMP on; a store_true flag (default False) and a generic key (`--debug`) switch nothing.
+    # Each is an occurrence of the call it turns on, named in its message
     (tmp_path / "train.py").write_text(APEX_TRAIN)
+    message = ("NVIDIA Apex AMP call (amp.initialize, amp.scale_loss, amp.master_params, amp state): "
+               "`apex.amp.initialize`; switched on by `--use_fp16 default=True` at line 8 (read in `args.use_fp16` at "
+               "line 19)")
+    message22 = ("NVIDIA Apex AMP call (amp.initialize, amp.scale_loss, amp.master_params, amp state): "
+                 "`apex.amp.initialize`; switched on by `--amp-opt-level default='O1'` at line 12 (read in "
+                 "`cfg.train.amp_opt_level != 'O0'` at line 21)")
     assert _switches(tmp_path) == [
-        ("train.py", 8, 58, "TRN256",
-         "`--use_fp16 default=True` turns on train.py:20 (read in `args.use_fp16` at train.py:19): "
-         "NVIDIA Apex AMP call (amp.initialize, amp.scale_loss, amp.master_params, amp state): `apex.amp.initialize` "
-         "(also switched on at line 12)"),
+        ("train.py", 8, 58, "TRN256", "train.py:20", message),
+        ("train.py", 12, 17, "TRN256", "train.py:22", message22),
         # not the import: Apex's one finding in train.py is its import, at line 3 (one per library per file)
     ]
     # a default the comparison excludes turns nothing on
@@ -645,7 +675,8 @@ def test_a_not_equal_comparison_of_an_unrelated_option_switches_nothing_on(tmp_p
     # the flag is reported where it is written. `amp_mode` names the AMP feature it guards
     (tmp_path / "model.py").write_text(BENCHMARK_MODEL)
     (tmp_path / "options.py").write_text(BENCHMARK_OPTIONS)
-    assert [(p, ln, r) for p, ln, _, r, _ in _switches(tmp_path)] == [("options.py", 7, "TRN251")]
+    assert [(p, ln, r, host) for p, ln, _, r, host, _ in _switches(tmp_path)] == \
+        [("options.py", 7, "TRN251", "model.py:9")]
 
 
 def test_a_block_writing_the_compared_key_is_not_switched_on_by_its_setting(tmp_path):
@@ -670,8 +701,8 @@ def test_a_truth_tested_key_is_the_switch_of_the_setting_it_shares_a_name_with(t
         "    if args.allow_tf32:\n        torch.backends.cuda.matmul.allow_tf32 = True\n\n\nmain()\n")
     (tmp_path / "run.sh").write_text("python train.py \\\n    --allow_tf32\n")
     found = _switches(tmp_path)
-    assert [(p, line, rule) for p, line, _, rule, _ in found] == [("run.sh", 2, "TRN261")], found
-    assert found[0][4].startswith("`--allow_tf32` turns on train.py:11"), found
+    assert [(p, line, rule, host) for p, line, _, rule, host, _ in found] == [("run.sh", 2, "TRN261", "train.py:11")]
+    assert found[0][5].endswith("switched on by `--allow_tf32` at run.sh:2 (read in `args.allow_tf32` at line 10)")
 
 
 def test_an_option_default_in_a_file_importing_the_library_adds_no_second_library_finding(tmp_path):
@@ -686,7 +717,8 @@ def test_an_option_default_in_a_file_importing_the_library_adds_no_second_librar
     (tmp_path / "ckpt.py").write_text(
         "try:\n    from apex import amp\nexcept ImportError:\n    amp = None\n\n\n"
         "def restore(state, config):\n    if config.amp_level != \"O0\":\n        amp.load_state_dict(state[\"amp\"])\n")
-    assert [(p, ln, r) for p, ln, _, r, _ in _switches(tmp_path)] == [("train.py", 11, "TRN256")]
+    assert [(p, ln, r, host) for p, ln, _, r, host, _ in _switches(tmp_path)] == \
+        [("train.py", 11, "TRN256", "train.py:14")]
 
 
 TRAINER = """import argparse
@@ -710,10 +742,8 @@ def test_a_bf16_flag_never_switches_on_loss_scaling(tmp_path):
     (tmp_path / "train.py").write_text(TRAINER)
     (tmp_path / "run_half.sh").write_text("python train.py --half\n")
     (tmp_path / "run_bf16.sh").write_text("python train.py --bf16\n")
-    proc = run_cli("scan", ".", "--format", "json", "--no-cache", "--no-config", cwd=tmp_path)
-    got = [(f["path"], f["line"], f["rule"], f["message"].split(" (")[0])
-           for f in json.loads(proc.stdout)["findings"] if f["path"].endswith(".sh")]
-    assert got == [("run_half.sh", 1, "TRN251", "`--half` turns on train.py:12")]
+    got = [(f[0], f[1], f[3], f[5]) for f in _settings(tmp_path, "--no-cache", "--no-config")]
+    assert got == [("run_half.sh", 1, "TRN251", "train.py:12")]
 
 
 def test_a_bf16_key_alone_in_its_condition_stays_a_switch(tmp_path):
@@ -723,7 +753,36 @@ def test_a_bf16_key_alone_in_its_condition_stays_a_switch(tmp_path):
         "parser.add_argument('--use_bfloat16', action='store_true')\nargs = parser.parse_args()\n"
         "scaler = torch.cuda.amp.GradScaler() if args.use_bfloat16 else None\n")
     (tmp_path / "run.sh").write_text("python eval.py --use_bfloat16\n")
-    proc = run_cli("scan", ".", "--format", "json", "--no-cache", "--no-config", cwd=tmp_path)
-    got = [(f["path"], f["line"], f["rule"], f["message"].split(" (")[0])
-           for f in json.loads(proc.stdout)["findings"] if f["path"].endswith(".sh")]
-    assert got == [("run.sh", 1, "TRN251", "`--use_bfloat16` turns on eval.py:8")]
+    got = [(f[0], f[1], f[3], f[5]) for f in _settings(tmp_path, "--no-cache", "--no-config")]
+    assert got == [("run.sh", 1, "TRN251", "eval.py:8")]
+
+
+def test_an_option_default_switches_its_own_program_and_the_modules_it_hands_args_to(tmp_path):
+    # pytorch_RVAE / pytorch-cifar100: train.py's `--use-cuda default=True` is the value of train.py's own
+    # `args.use_cuda` and of the helper it hands `args` to (utils.py declares no option); sample.py declares its own
+    # `--use-cuda` (a store_true, default False), so train.py's default is no value of sample.py's condition
+    (tmp_path / "utils.py").write_text(
+        "def get_network(args, net):\n    if args.use_cuda:\n        net = net.cuda()\n    return net\n")
+    (tmp_path / "train.py").write_text(
+        "import argparse\n\nfrom utils import get_network\n\nparser = argparse.ArgumentParser()\n"
+        "parser.add_argument('--use-cuda', type=bool, default=True)\nargs = parser.parse_args()\n"
+        "net = get_network(args, None)\nif args.use_cuda:\n    batch = net.cuda()\n")
+    (tmp_path / "sample.py").write_text(
+        "import argparse\n\nparser = argparse.ArgumentParser()\n"
+        "parser.add_argument('--use-cuda', action='store_true')\nargs = parser.parse_args()\n"
+        "if args.use_cuda:\n    model = None.cuda()\n")
+    got = [(p, ln, rule, host) for p, ln, _, rule, host, _ in _switches(tmp_path)]
+    assert got == [("train.py", 6, "TRN241", "train.py:10")]
+    proc = run_cli("scan", ".", "--format", "json", "--no-cache", cwd=tmp_path)
+    found = {(f["path"], f["line"]): f for f in json.loads(proc.stdout)["findings"]}
+    assert set(found) == {("train.py", 10), ("utils.py", 3), ("sample.py", 7)}
+    assert found["train.py", 10]["message"].endswith(
+        "; switched on by `--use-cuda default=True` at line 6 (read in `args.use_cuda` at line 9)")
+    assert "switched on" not in found["sample.py", 7]["message"]
+    # without its own `if`, train.py's default turns on the helper's call: a place of that finding
+    (tmp_path / "train.py").write_text(
+        "import argparse\n\nfrom utils import get_network\n\nparser = argparse.ArgumentParser()\n"
+        "parser.add_argument('--use-cuda', type=bool, default=True)\nargs = parser.parse_args()\n"
+        "net = get_network(args, None)\n")
+    got = [(p, ln, rule, host) for p, ln, _, rule, host, _ in _switches(tmp_path)]
+    assert got == [("train.py", 6, "TRN241", "utils.py:3")]

@@ -511,13 +511,14 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
 
             report.findings = judge_launcher_fp16(report.findings, files, summaries, engine,
                                                   _python_reader(config.max_file_size), cache, digests)
-            # Training-config keys set true that the project reads into a condition guarding a finding.
-            from .project.config_switches import switched_findings
+            # Training-config keys set true that the project reads into a condition guarding a finding: places of
+            # that finding (a setting whose line silences the rule stays apart, suppressed).
+            from .project.config_switches import fold_switches
             from .project.report import _lines
 
-            switched = postprocess.per_file_ignores(
-                switched_findings(report.findings, files, summaries, engine, cache, digests,
-                                  lambda sf: _lines(sf, config)), root, config)
+            report.findings, switched = fold_switches(report.findings, files, summaries, engine, cache, digests,
+                                                      lambda sf: _lines(sf, config))
+            switched = postprocess.per_file_ignores(switched, root, config)
             report.findings = drop_answered_unused(report.findings, switched) + switched
             # A variable of the project's own that a child copies into CUDA_VISIBLE_DEVICES: where it is set.
             from .project.relayed_env import relayed_findings

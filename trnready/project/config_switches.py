@@ -50,11 +50,13 @@ def _valid_python(s: dict) -> tuple[list, list]:
 
 
 # ------------------------------------------------------------------ the step
-def switched_findings(findings: list, files: list, summaries: list, engine, cache=None, digests=(),
-                      read_lines=None) -> list:
-    """The new findings at the config lines that switch a Python finding on (the findings given are not
-    changed or returned). `read_lines(source file) -> [str]`."""
+def fold_switches(findings: list, files: list, summaries: list, engine, cache=None, digests=(),
+                  read_lines=None) -> tuple[list, list]:
+    """(the findings with each config line that switches a Python finding on folded into that finding, the
+    settings whose config line silences the rule: suppressed findings of their own). `read_lines(source file) ->
+    [str]`."""
     from ..model import Occurrences, make_finding
+    from .config_keys import key_name, norm, switched_by
     from .report import _context, _unpack
 
     toggles: dict = {}  # key -> [(config file, line, col, end col, shown)]
@@ -69,7 +71,7 @@ def switched_findings(findings: list, files: list, summaries: list, engine, cach
             toggles.setdefault(key, []).append((sf, line, col, end_col, shown))
     table = _python_table(files, summaries, cache, digests)
     if not table:
-        return []
+        return findings, []
     switches, reads, options = table
     # the defaults of command-line options (project/option_defaults.py): settings written in a Python file
     by_rel = {sf.rel: sf for sf in files}
@@ -78,7 +80,7 @@ def switched_findings(findings: list, files: list, summaries: list, engine, cach
             if rel in by_rel:
                 toggles.setdefault(key, []).append((by_rel[rel], line, col, end_col, shown))
     if not toggles:
-        return []
+        return findings, []
     # Python findings that count: unguarded, unsuppressed, not in a notebook cell. An import guarded only because it
     # has a fallback (`try: from flash_attn.ops.layer_norm import f` / `except ImportError: f = None`) counts too:
     # the switch picks the arm that uses the library, where that fallback is no way around it
@@ -90,8 +92,6 @@ def switched_findings(findings: list, files: list, summaries: list, engine, cach
     rules = {r.id: r for r in engine.rules}
     values = engine.catalogue.context_values
     categories = set(values.get("config-switch-categories", ()))
-    from .config_keys import key_name, norm, switched_by
-
     generic = {norm(k) for k in values.get("config-switch-generic-keys", ())}
     any_words = set(values.get("config-switch-any-category-words", ()))
     bf16_words = set(values.get("bf16-key-words", ()))
@@ -108,6 +108,7 @@ def switched_findings(findings: list, files: list, summaries: list, engine, cach
         if f.cell is None and not f.suppressed and _import_statement(f):
             imported.setdefault(f.path, set()).add(f.rule)
     hits: dict = {}  # (config rel, line, category) -> [(python finding, switch), ...]
+    declares = _declares_option(by_rel, read_lines)
     others_of = _other_programs(files, values, read_lines)
     for rel, items in switches.items():
         # the places of findings under a condition that reads a config key; a keyword value is one only when it
@@ -154,6 +155,8 @@ def switched_findings(findings: list, files: list, summaries: list, engine, cach
                         continue  # the library's one finding in this file is its import (one per library per file)
                     if rel in others_of(sf):
                         continue  # `python generate.py --compile` launches one generate.py, not its namesakes
+                    if sf.kind == "python" and sf.rel != rel and declares(rel, key_name(key)):
+                        continue  # `sample.py` declares its own `--use-cuda`: train.py's default is not its value
                     if others and not all(any(t[0].rel == sf.rel for t in switched_by(k, toggles)) for k in others):
                         continue  # another key of the conjunction is not set true in that file
                     if _reported_partner(f, key, (first, last, cond_line, cond), items, reads, toggles, sf.rel,
@@ -162,12 +165,16 @@ def switched_findings(findings: list, files: list, summaries: list, engine, cach
                     hits.setdefault((sf.rel, line, f.category), []).append(
                         (f, (sf, col, end_col, shown, rel, cond_line, cond)))
     if not hits:
-        return []
+        return findings, []
+    # Each setting is a place of the Python finding it turns on (one work item: the code the setting selects is
+    # what changes; a second finding at the key was a duplicate of it). A setting whose config line silences the
+    # rule (`# trnready: ignore[...]`) stays a finding of its own, suppressed, as a linked finding does.
     occurrences = Occurrences()
-    out = []
+    candidates = []  # (the setting as a finding of its own, the python finding, (cond, cond line))
     lines_of: dict = {}
     for (crel, line, _cat), got in sorted(hits.items(), key=lambda kv: kv[0]):
-        got.sort(key=lambda g: (g[0].path, g[0].line, g[0].rule))
+        # the finding of the setting's own file first (an option default is a value of its own program)
+        got.sort(key=lambda g: (g[0].path != crel, g[0].path, g[0].line, g[0].rule))
         f, (sf, col, end_col, shown, rel, cond_line, cond) = got[0]
         rule = rules.get(f.rule)
         if rule is None:
@@ -176,15 +183,73 @@ def switched_findings(findings: list, files: list, summaries: list, engine, cach
             lines_of[crel] = read_lines(sf) if read_lines else []
         lines = lines_of[crel]
         text = lines[line - 1] if 0 < line <= len(lines) else ""
-        more = len({(g[0].path, g[0].line) for g in got}) - 1
-        extra = f" and {more} more place{'s' if more > 1 else ''}" if more else ""
-        message = f"`{shown}` turns on {f.path}:{f.line}{extra} (read in `{cond}` at {rel}:{cond_line}): {f.message}"
-        out.append(make_finding(rule, occurrences, confidence="medium", path=crel, line=line, column=col,
-                                end_line=line, end_column=end_col, snippet=text, message=message,
-                                code=text.strip(), context=_context(lines, line)))
+        message = f"`{shown}` turns on {f.path}:{f.line} (read in `{cond}` at {rel}:{cond_line}): {f.message}"
+        candidates.append((make_finding(rule, occurrences, confidence="medium", path=crel, line=line, column=col,
+                                        end_line=line, end_column=end_col, snippet=text, message=message,
+                                        code=text.strip(), context=_context(lines, line)),
+                           f, (shown, cond, cond_line)))
     from .report import _suppressed
 
-    return _one_per_rule(_suppressed(out, lines_of, engine))
+    judged = _suppressed([c[0] for c in candidates], lines_of, engine)
+    standing = {(g.path, g.line, g.rule): g.suppressed for g in judged}
+    silenced = [g for g in judged if g.suppressed]
+    folded: dict = {}  # id(python finding) -> [(config rel, line, col, shown, cond, cond line)]
+    for g, f, (shown, cond, cond_line) in candidates:
+        if not standing.get((g.path, g.line, g.rule)):
+            folded.setdefault(id(f), []).append((g.path, g.line, g.column, shown, cond, cond_line))
+    if not folded:
+        return findings, silenced
+    return [_with_settings(f, folded[id(f)], rules.get(f.rule)) if id(f) in folded else f for f in findings], silenced
+
+
+# settings named in the message of the finding they switch on (the text report shows no `elsewhere`)
+MAX_NAMED = 2
+
+
+_OPTIONAL_NOTE = " (optional import: guarded by try/except or an availability check)"
+
+
+def _with_settings(f, settings: list, rule=None):
+    """The Python finding with the config settings that turn it on as its places: `occurrences` for a setting in
+    its own file (an option default), `elsewhere` for one in a config or launcher; its message names them."""
+    from dataclasses import replace
+
+    settings = sorted(set(settings), key=lambda s: (s[0] != f.path, s[0], s[1]))
+    occ = tuple(dict.fromkeys((*f.occurrences, *((ln, col, f.rule) for p, ln, col, *_ in settings
+                                                  if p == f.path))))
+    away = tuple(dict.fromkeys((*f.elsewhere, *((p, ln, col, f.rule) for p, ln, col, *_ in settings
+                                                 if p != f.path))))
+    named = []
+    for p, ln, _col, shown, cond, cond_line in settings[:MAX_NAMED]:
+        where = f"line {ln}" if p == f.path else f"{p}:{ln}"
+        named.append(f"`{shown}` at {where} (read in `{cond}` at line {cond_line})")
+    more = len(settings) - len(named)
+    tail = f" and {more} more setting{'s' if more > 1 else ''}" if more else ""
+    message = f"{f.message}; switched on by {', '.join(named)}{tail}"
+    if f.guarded and f.guarded_by in _FALLBACK_GUARDS:
+        # an import guarded only for its fallback: the setting picks the arm that uses the library, where the
+        # fallback is no way around it (the import is no longer optional, and has its rule's severity again)
+        return replace(f, occurrences=occ, elsewhere=away, message=message.replace(_OPTIONAL_NOTE, "", 1),
+                       guarded=False, guarded_by="", severity=rule.severity if rule is not None else f.severity)
+    return replace(f, occurrences=occ, elsewhere=away, message=message)
+
+
+def _declares_option(by_rel: dict, read_lines):
+    """(Python file, key) -> whether the file declares a command-line option of that name itself
+    (`add_argument('-gpu', action='store_true')`, whatever its default): a program reads its own options, so
+    another script's default for the same name is no value of it."""
+    memo: dict = {}
+
+    def declares(rel: str, key: str) -> bool:
+        if rel not in memo:
+            sf = by_rel.get(rel)
+            text = "\n".join(read_lines(sf)) if sf is not None and read_lines is not None else ""
+            memo[rel] = {m.replace("-", "_").lower() for m in _OPTION_NAME.findall(text)}
+        return key.replace("-", "_").lower() in memo[rel]
+    return declares
+
+
+_OPTION_NAME = re.compile(r"""add_argument\(\s*(?:["']-[\w-]*["']\s*,\s*)?["']-{1,2}([\w-]+)["']""")
 
 
 def _bf16_loss_scaling(key: str, f, bf16_words: set, scaling_words: tuple) -> bool:
@@ -266,33 +331,6 @@ def _writes_key(f, key: str, cond: str) -> bool:
         return False
     pat = rf"""(?:\.|\[\s*["'])_*{re.escape(key)}(?:["']\s*\])?\s*=(?!=)"""
     return re.search(pat, f.snippet or "", re.I) is not None
-
-
-def _one_per_rule(findings: list) -> list:
-    """One finding per config file and rule (one per thing: the feature its keys turn on); the other keys that
-    turn it on in that file are its occurrences. Suppressed findings stay apart, as they are."""
-    from dataclasses import replace
-
-    out: list = []
-    first: dict = {}
-    for f in sorted(findings, key=lambda f: (f.path, f.line, f.rule)):
-        k = (f.path, f.rule)
-        if f.suppressed or k not in first:
-            if not f.suppressed:
-                first[k] = len(out)
-            out.append(f)
-            continue
-        head = out[first[k]]
-        lines = [ln for ln, _, _ in head.occurrences] + [f.line]
-        out[first[k]] = replace(head, occurrences=(*head.occurrences, (f.line, f.column, f.rule)),
-                                message=_also(head.message, lines))
-    return out
-
-
-def _also(message: str, lines: list) -> str:
-    base = message.split(" (also switched on at line", 1)[0]
-    s = "s" if len(lines) > 1 else ""
-    return f"{base} (also switched on at line{s} {', '.join(map(str, lines))})"
 
 
 def _python_table(files, summaries, cache, digests):

@@ -175,7 +175,8 @@ def test_a_keyword_value_read_from_the_config_is_a_switch(tmp_path):
         "    with torch.autocast('cuda', enabled=cfg.use_amp):\n        return model(x)\n")
     found = _configs(tmp_path, "--no-cache")
     assert [(f[1], f[3], f[4], f[5]) for f in found] == [(3, "TRN253", "cuda-amp", "train.py:5")]
-    assert found[0][6].endswith("; switched on by `use_amp: true` at configs/run.yaml:3 (read in `cfg.use_amp` at line 5)")
+    assert found[0][6].endswith(
+        "; switched on by `use_amp: true` at configs/run.yaml:3 (read in `cfg.use_amp` at line 5)")
 
 
 def test_a_wandb_style_parameter_switches_by_the_key_above_its_value(tmp_path):
@@ -602,7 +603,8 @@ def setup(args, cfg, model, opt):
 
 
 def _switches(root):
-    return [(p, ln, col, rule, host, message) for p, ln, col, rule, _cat, host, message in _settings(root, "--no-cache")]
+    return [(p, ln, col, rule, host, message)
+            for p, ln, col, rule, _cat, host, message in _settings(root, "--no-cache")]
 
 
 def test_a_comparison_with_not_equal_is_switched_on_by_every_other_word(tmp_path):

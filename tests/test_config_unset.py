@@ -100,6 +100,23 @@ def test_a_config_setting_read_by_reported_code_is_one_item_with_it(tmp_path):
     assert [f for f in found if f["path"] == "det/configs/_base_/ssd.py" and f["rule"] == "TRN261"]
 
 
+def test_a_setting_folds_into_the_code_of_its_sub_project_in_a_tools_folder(tmp_path):
+    # xcit's `semantic_segmentation/tools/train.py` reads `semantic_segmentation/configs/_base_/default_runtime.py`:
+    # the script sits in a sibling folder of the configs, under the folder that holds them (fresh46)
+    _tree(tmp_path)
+    for sub in ("det", "seg"):
+        (tmp_path / sub / "tools").mkdir()
+        (tmp_path / sub / "train.py").rename(tmp_path / sub / "tools" / "train.py")
+    found = _scan(tmp_path)
+    assert not [f for f in found if f["path"] == "seg/configs/_base_/runtime.py" and f["rule"] == "TRN261"]
+    code = [f for f in found if f["path"] == "seg/tools/train.py" and f["line"] == 12][0]
+    assert code["elsewhere"] == [{"path": "seg/configs/_base_/runtime.py", "line": 2, "column": 19,
+                                  "rule": "TRN261"}]
+    # det's code reads the key too, but seg's setting is no value of it
+    det = [f for f in found if f["path"] == "det/tools/train.py" and f["line"] == 12][0]
+    assert not det.get("elsewhere")
+
+
 def test_read_from_config():
     assert read_from_config("if cfg.get('fp16', None):", "fp16") is True
     assert read_from_config("if self.config['fp16']:", "fp16") is None  # raises when unset: set somewhere

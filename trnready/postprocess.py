@@ -371,6 +371,31 @@ def one_per_thing(findings: list, ctx, result) -> list:
                 for i in group:
                     if out[i].rule == fold_rule and i not in drop:
                         absorb(keeper, i)
+    # A device pick reported on a flag (`cuda_available = torch.cuda.is_available()` then `device = "cuda" if
+    # cuda_available else "cpu"`): one pick, written over two statements. The check where the flag is bound is a
+    # place of the pick's finding, as it is when written inline in the expression (one line, one finding); the
+    # pick's line is where the edit goes, unless the check already lists other picks of the flag (then the pick
+    # joins them there). (A pick value in the arm of `if flag:` under a reported check is guarded, and listed at
+    # the check above.)
+    live_picks = [i for i, f in enumerate(out) if i not in drop and f.rule in pick_rules and not f.guarded
+                  and not f.suppressed]
+    if live_picks:
+        if flags is None:
+            flags = flag_checks(((tree, cell) for tree, _, cell in _trees(findings, ctx, result)), pick_types)
+        by_place: dict = {}
+        for i, f in enumerate(out):
+            if i not in drop:
+                by_place.setdefault((f.path, f.cell, f.suppressed, f.guarded, f.category, f.line), []).append(i)
+        for i in live_picks:
+            f = out[i]
+            for ln in flags.get((f.cell, f.line), ()):
+                for j in by_place.get((f.path, f.cell, f.suppressed, f.guarded, f.category, ln), ()):
+                    if j == i or j in drop or i in drop:
+                        continue
+                    if extra.get(j) or out[j].occurrences:
+                        absorb(j, i)  # the check already lists other picks of the flag: this one joins them
+                    else:
+                        absorb(i, j)
     final = []
     for i, f in enumerate(out):
         if i in drop:

@@ -253,7 +253,8 @@ def fold_config_into_code(findings: list, files: list, summaries: list) -> list:
     """A config setting (`cudnn_benchmark = True` in `_base_/default_runtime.py`) whose key the project's code reads
     into a condition guarding a reported finding of the same category (`if cfg.get('cudnn_benchmark', False):
     torch.backends.cudnn.benchmark = True`) is that finding's value, one item: the setting becomes a place of the
-    code's finding (`elsewhere`), the first such finding by path, among code files whose folder holds the config.
+    code's finding (`elsewhere`), the first such finding by path, among code files under the folder that holds the
+    config folder (`segmentation/tools/train.py` for `segmentation/configs/_base_/default_runtime.py`).
     Python config modules only (an mmcv `_base_/default_runtime.py`)."""
     from .report import _unpack
 
@@ -289,11 +290,12 @@ def fold_config_into_code(findings: list, files: list, summaries: list) -> list:
         if not keys or len(keys) != 1:
             continue
         code: list = []
+        home = _home(f.path)
         for rel, first, last in readers.get(keys[0].lower(), ()):
-            # the code and the config share the folder above the config folder (`segmentation/train.py` and
-            # `segmentation/configs/_base_/default_runtime.py`)
-            top = "/".join(rel.split("/")[:-1])
-            if top and not f.path.startswith(top + "/"):
+            # the code lies under the folder holding the config folder (`segmentation/train.py` or
+            # `segmentation/tools/train.py` for `segmentation/configs/_base_/default_runtime.py`): another
+            # sub-project's code reads its own configs
+            if home and not rel.startswith(home + "/"):
                 continue
             code.extend(g for g in live if g.path == rel and g.category == f.category and g is not f
                         and all(first <= ln <= last for ln, _ in g.places()))

@@ -268,3 +268,53 @@ def test_a_backend_flag_written_twice_in_one_function_is_one_finding(tmp_path):
         (12, 5, "TRN261", flag.format("deterministic"), []),
         (20, 5, "TRN261", flag.format("benchmark"), []),
     ]
+
+
+SUBMITIT = '''import argparse
+
+import submitit
+
+
+def parse_args():
+    parser = argparse.ArgumentParser("submitit launcher")
+    parser.add_argument("--ngpus", default=8, type=int, help="GPUs per node")
+    parser.add_argument("--nodes", default=2, type=int)
+    return parser.parse_args()
+
+
+def eval_args():
+    parser = argparse.ArgumentParser("eval launcher")
+    parser.add_argument("--num_gpus", default=4, type=int, help="GPUs of the eval job")
+    return parser.parse_args()
+
+
+def main():
+    args = parse_args()
+    num_gpus_per_node = args.ngpus
+    executor = submitit.AutoExecutor(folder="logs")
+    executor.update_parameters(
+        mem_gb=40 * num_gpus_per_node,
+        gpus_per_node=num_gpus_per_node,
+        tasks_per_node=num_gpus_per_node,
+        nodes=args.nodes,
+    )
+    executor.submit(print)
+
+
+def evaluate():
+    evaluator = submitit.AutoExecutor(folder="eval")
+    evaluator.update_parameters(gpus_per_node=1)
+    evaluator.submit(print)
+
+
+main()
+evaluate()
+eval_args()
+'''
+
+
+def test_an_option_default_handed_on_to_a_request_of_its_rule_is_a_place_of_it(tmp_path):
+    # `--ngpus default=8` read into `gpus_per_node=`: one GPU request, reported where submitit is asked; the
+    # `--num_gpus` default nobody reads into a request, and the literal request of the eval job, stay apart
+    got = [(ln, rule, occ) for ln, _, rule, _, occ in scan(tmp_path, "launch.py", SUBMITIT)]
+    assert got == [(15, "TRN610", []), (25, "TRN610", [(8, 44, "TRN610")]), (34, "TRN610", [])]

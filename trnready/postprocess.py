@@ -396,6 +396,12 @@ def one_per_thing(findings: list, ctx, result) -> list:
                         absorb(j, i)  # the check already lists other picks of the flag: this one joins them
                     else:
                         absorb(i, j)
+    # A command-line default handed on to a finding of its rule (`--ngpus default=8`, then
+    # `gpus_per_node=args.ngpus`): one request, reported where it is made (postprocess_option_flow.py).
+    flow_rules = frozenset(values.get("option-flow-rules", ()))
+    flow = [i for i, f in enumerate(out) if i not in drop and f.rule in flow_rules]
+    if len(flow) >= 2:
+        _fold_option_flow(out, flow, drop, absorb, _trees(findings, ctx, result))
     final = []
     for i, f in enumerate(out):
         if i in drop:
@@ -408,6 +414,32 @@ def one_per_thing(findings: list, ctx, result) -> list:
             f = replace(f, occurrences=tuple(more), occurrence_end_lines=tuple(spans))
         final.append(f)
     return final
+
+
+def _fold_option_flow(out: list, flow: list, drop: set, absorb, trees) -> None:
+    """Each option default of `flow` (indices into out) whose option a statement holding another finding of its
+    rule and standing reads: absorbed by that finding (the first such by position)."""
+    from .postprocess_option_flow import option_dests, readers_of, statement_reads, statements_at
+
+    for tree, _mine, cell in trees:
+        here = [i for i in flow if out[i].cell == cell and i not in drop]
+        if len(here) < 2:
+            continue
+        dests = option_dests(tree)
+        defaults = [i for i in here if out[i].line in dests]
+        if not defaults:
+            continue
+        names = readers_of(tree, {dests[out[i].line] for i in defaults})
+        stmts = statements_at(tree, {out[i].line for i in here})
+        for j in defaults:
+            d = out[j]
+            dest = dests[d.line]
+            keeper = next((i for i in here if i != j and i not in drop and out[i].line not in dests
+                           and out[i].rule == d.rule and (out[i].suppressed, out[i].guarded) == (d.suppressed, d.guarded)
+                           and out[i].line in stmts and statement_reads(stmts[out[i].line], dest, names.get(dest, set()))),
+                          None)
+            if keeper is not None:
+                absorb(keeper, j)
 
 
 def _trees(findings: list, ctx, result):

@@ -1,0 +1,74 @@
+"""Option defaults handed on to a finding of the same rule in the file (a step of one_per_thing, not a predicate).
+
+`parser.add_argument("--ngpus", default=8)`, then `num_gpus_per_node = args.ngpus` and
+`executor.update_parameters(gpus_per_node=num_gpus_per_node, ...)`: the default and the request are one GPU request
+to port, and the request is where the port changes it (a Neuron resource instead of a GPU one); the default is a
+place of that finding. The request must read the option itself (`args.ngpus`) or a name bound once in the file from
+it; a request written with a literal, or reading another option, stays apart, and so does a default no reported
+statement of its rule reads.
+"""
+from __future__ import annotations
+
+import ast
+
+from .astwalk import walk
+
+
+def option_dests(tree) -> dict:
+    """line -> the option name (`ngpus` for "--ngpus", "-n", dashes as underscores) of each line of an
+    `add_argument(...)` call with a `default=`."""
+    out: dict = {}
+    for node in walk(tree):
+        if type(node) is not ast.Call or type(node.func) is not ast.Attribute or node.func.attr != "add_argument":
+            continue
+        if not any(k.arg == "default" for k in node.keywords):
+            continue
+        dest = next((k.value.value for k in node.keywords if k.arg == "dest" and type(k.value) is ast.Constant
+                     and isinstance(k.value.value, str)), None)
+        if dest is None:
+            names = [a.value for a in node.args if type(a) is ast.Constant and isinstance(a.value, str)]
+            name = next((n for n in names if n.startswith("--")), names[0] if names else None)
+            dest = name.lstrip("-").replace("-", "_") if name else None
+        if dest and dest.isidentifier():
+            for ln in range(node.lineno, (node.end_lineno or node.lineno) + 1):
+                out[ln] = dest
+    return out
+
+
+def readers_of(tree, dests: set) -> dict:
+    """dest -> the names bound once in the file from `<x>.dest` (`num_gpus_per_node = args.ngpus`)."""
+    bound: dict = {}
+    twice: set = set()
+    for node in walk(tree):
+        if type(node) is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name:
+            name = node.targets[0].id
+            if name in bound:
+                twice.add(name)
+            v = node.value
+            bound[name] = v.attr if type(v) is ast.Attribute and v.attr in dests else None
+    out: dict = {}
+    for name, dest in bound.items():
+        if dest is not None and name not in twice:
+            out.setdefault(dest, set()).add(name)
+    return out
+
+
+def statement_reads(stmt: ast.AST, dest: str, names: set) -> bool:
+    """The statement reads the option: `<x>.dest`, or one of the names bound from it."""
+    for node in walk(stmt):
+        if type(node) is ast.Attribute and node.attr == dest and type(node.ctx) is ast.Load:
+            return True
+        if type(node) is ast.Name and node.id in names and type(node.ctx) is ast.Load:
+            return True
+    return False
+
+
+def statements_at(tree, lines: set) -> dict:
+    """line -> the innermost simple statement (no body) holding it, for the given lines."""
+    out: dict = {}
+    for node in walk(tree):
+        if isinstance(node, ast.stmt) and not hasattr(node, "body"):
+            for ln in range(node.lineno, (node.end_lineno or node.lineno) + 1):
+                if ln in lines:
+                    out[ln] = node
+    return out

@@ -788,3 +788,35 @@ def test_an_option_default_switches_its_own_program_and_the_modules_it_hands_arg
         "net = get_network(args, None)\n")
     got = [(p, ln, rule, host) for p, ln, _, rule, host, _ in _switches(tmp_path)]
     assert got == [("train.py", 6, "TRN241", "utils.py:3")]
+
+
+NESTED = """import argparse
+
+parser = argparse.ArgumentParser()
+parser.add_argument('--cuda', action='store_true')
+parser.add_argument('--fp16', action='store_true')
+args = parser.parse_args()
+if args.fp16:
+    if not args.cuda:
+        args.fp16 = False
+    else:
+        try:
+            from apex.fp16_utils import FP16_Optimizer
+        except ImportError:
+            args.fp16 = False
+"""
+
+
+def test_a_key_inside_the_block_of_a_key_nothing_sets_turns_nothing_on(tmp_path):
+    # transformer-xl: every launcher passes `--cuda`, none `--fp16`; the Apex import sits in the `else` of
+    # `if not args.cuda:` inside `if args.fp16:`, so no shipped run imports it: it stays guarded (it has a fallback)
+    (tmp_path / "train.py").write_text(NESTED)
+    (tmp_path / "run_base.sh").write_text("python train.py \\\n    --cuda \\\n    --lr 0.1\n")
+    assert _settings(tmp_path, "--no-cache", "--no-config") == []
+    proc = run_cli("scan", ".", "--format", "json", "--no-cache", "--no-config", "--show-guarded", cwd=tmp_path)
+    assert [(f["line"], f["rule"], f["guarded"]) for f in json.loads(proc.stdout)["findings"]
+            if f["rule"] == "TRN283"] == [(12, "TRN283", True)]
+    # a launcher passing `--fp16` as well switches the outer block on: `--cuda` then picks the Apex arm
+    (tmp_path / "run_fp16.sh").write_text("python train.py --cuda --fp16\n")
+    got = [(p, ln, rule, host) for p, ln, _, rule, _, host, _ in _settings(tmp_path, "--no-cache", "--no-config")]
+    assert ("run_fp16.sh", 1, "TRN283", "train.py:12") in got

@@ -127,6 +127,8 @@ def fold_switches(findings: list, files: list, summaries: list, engine, cache=No
             settings = switched_by(key, toggles)
             if not settings or (how == "param" and key_name(key) not in reads):
                 continue
+            if _enclosed_by_unset(key, first, last, cond_line, items, toggles, generic):
+                continue
             others = together.get((cond_line, cond), set()) - {key} if not keyword else set()
             # A key turns on a feature (AMP, a CUDA library or kernel, compile, backend flags): a device call or a
             # shape that merely sits in the block is the code's own, unless the key itself names the device.
@@ -250,6 +252,22 @@ def _declares_option(by_rel: dict, read_lines):
 
 
 _OPTION_NAME = re.compile(r"""add_argument\(\s*(?:["']-[\w-]*["']\s*,\s*)?["']-{1,2}([\w-]+)["']""")
+
+
+def _enclosed_by_unset(key: str, first: int, last: int, cond_line: int, items: list, toggles: dict,
+                       generic: set) -> bool:
+    """The key's block sits inside the block of another condition reading a config key that nothing sets true
+    (transformer-xl: `if args.fp16:` around `if not args.cuda: ... else: from apex.fp16_utils import ...`): the
+    outer switch is off in every run the project ships, so the inner key turns nothing on (`--cuda` in every
+    launcher does not import Apex). An outer key that is set (or a parameter, a generic key, state) leaves it."""
+    from .config_keys import norm, switched_by
+
+    for j, a, b, how, cline, _cond, keyword in items:
+        if j == key or keyword or how != "read" or norm(j) in generic:
+            continue
+        if cline < cond_line and a <= first and last <= b and (a, b) != (first, last) and not switched_by(j, toggles):
+            return True
+    return False
 
 
 def _bf16_loss_scaling(key: str, f, bf16_words: set, scaling_words: tuple) -> bool:

@@ -27,7 +27,8 @@ def build_hostile_tree(root: Path) -> dict:
     (root / "good.py").write_text(GOOD)
     (root / "syntax.py").write_text("def f(:\n    x.cuda()\n")
     expected["syntax.py"] = "syntax-error"
-    (root / "py2.py").write_text('print "hi"\nx.cuda()\n')
+    # (print statements alone are read as calls: test_python2_scripts.py; backticks are not)
+    (root / "py2.py").write_text('print `hi`\nx.cuda()\n')
     expected["py2.py"] = "syntax-error"
     (root / "undecodable.py").write_bytes(b"x = '\xff\xfe\xfa'\ny.cuda()\n")
     expected["undecodable.py"] = "undecodable"

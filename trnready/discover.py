@@ -74,6 +74,20 @@ _OWN_HEAD = re.compile(
 _OWN_TAIL = re.compile(rb"\nFindings: \d+ blocker, \d+ change, \d+ advisory\n[\s\S]*\nVerdict: [^\n]*\n?$")
 
 
+def python_script(path) -> bool:
+    """A file without a suffix whose first line is a Python shebang (`#!/usr/bin/env python`): old research
+    repositories ship their `train` and `test` programs that way. Only its first bytes are read."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(128)
+    except OSError:
+        return False
+    if not head.startswith(b"#!"):
+        return False
+    first = head.split(b"\n", 1)[0]
+    return re.search(rb"[/\s]python[\d.]*\s*$|[/\s]python[\d.]*\s", first) is not None
+
+
 def own_output(path, name: str) -> bool:
     """True for a file trnready wrote (checked by its first and last bytes; only for report-like names)."""
     if not name.lower().endswith(_OWN_SUFFIXES):
@@ -254,6 +268,8 @@ class Discoverer:
                 yield from self._walk(path, below, ancestors, seen, None if os.path.isabs(rel) else rel)
                 continue
             kind = self.kind_of(entry.name) or dir_kind(directory.name, entry.name)
+            if kind is None and "." not in entry.name and python_script(path):
+                kind = "python"  # `train`, `test`: a script with a Python shebang and no suffix
             if kind is None:
                 continue
             if ignored_by is not None and not self._kept(path, False, rel, dir_rel, ignored_by, kind):

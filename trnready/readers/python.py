@@ -30,7 +30,7 @@ def parse(text: str, rel: str) -> tuple[ast.Module | None, Diagnostic | None]:
         tree.trnready_text = text
         return tree, None
     except SyntaxError as e:
-        old = _reserved_word_tree(text, rel, e)
+        old = _reserved_word_tree(text, rel, e) or _python2_tree(text, rel, e)
         if old is not None:
             return old, None
         where = f"line {e.lineno}" if e.lineno else "unknown line"
@@ -62,6 +62,83 @@ def _reserved_word_tree(text: str, rel: str, error: SyntaxError):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             tree = ast.parse(text, filename=rel, feature_version=(3, 6))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    tree.trnready_text = text
+    return tree
+
+
+# What Python 3 says of the two Python 2 statements most old research scripts hold: `print "x"` and
+# `except Exception, e:`
+_PY2_ERRORS = ("Missing parentheses in call to 'print'", "multiple exception types must be parenthesized")
+# tokens after `print` that make it an expression of Python 3 (`print(x)`, `print = f`, `print.x`, `print, x`)
+_NOT_STATEMENT = frozenset({"(", "=", ".", ",", ")", "[", ":", ";"})
+
+
+def _python2_tree(text: str, rel: str, error: SyntaxError):
+    """The tree of a Python 2 script (a 2017 `train` script: `print "epoch", i` and `except IOError, e:`), read
+    with each print statement written as a call and each `except X, e:` as `except X as e:`, line for line, so
+    that its device code is still scanned (the lines keep their numbers, and the code after `print ` its columns).
+    None when the error is something else, or the file still does not parse (a `print >>f, x`, backticks, ...)."""
+    if not any(m in (error.msg or "") for m in _PY2_ERRORS):
+        return None
+    import io
+    import tokenize
+
+    edits: list = []  # (row, col, length replaced, new text), rows 1-based
+    try:
+        toks = [t for t in tokenize.generate_tokens(io.StringIO(text).readline)
+                if t.type not in (tokenize.NL, tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT)]
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return None
+    start = True  # at the first token of a logical line
+    for i, t in enumerate(toks):
+        first, start = start, t.type in (tokenize.NEWLINE, tokenize.ENDMARKER) or t.string == ";"
+        if not first or t.type != tokenize.NAME:
+            continue
+        if t.string == "print":
+            nxt = toks[i + 1] if i + 1 < len(toks) else None
+            if nxt is None or nxt.string in _NOT_STATEMENT or nxt.string == ">>":
+                if nxt is not None and nxt.string == ">>":
+                    return None  # `print >>f, x`: not rewritten line for line
+                continue
+            end = next((u for u in toks[i + 1:] if u.type in (tokenize.NEWLINE, tokenize.ENDMARKER)
+                        or u.string == ";"), None)
+            if end is None:
+                return None
+            if nxt.type in (tokenize.NEWLINE, tokenize.ENDMARKER) or nxt.string == ";":
+                edits.append((t.end[0], t.end[1], 0, "()"))  # a bare `print`: an empty line
+                continue
+            # `print x` -> `print(x`: the blank after print becomes the bracket when there is one
+            gap = nxt.start[1] - t.end[1] if nxt.start[0] == t.end[0] else 0
+            edits.append((t.end[0], t.end[1], 1 if gap >= 1 else 0, "("))
+            last = toks[toks.index(end) - 1]
+            edits.append((last.end[0], last.end[1], 0, ")"))
+        elif t.string == "except":
+            depth = 0
+            for u in toks[i + 1:]:
+                if u.string in "([{" and u.type == tokenize.OP:
+                    depth += 1
+                elif u.string in ")]}" and u.type == tokenize.OP:
+                    depth -= 1
+                elif u.string == ":" and depth == 0:
+                    break
+                elif u.string == "," and depth == 0:
+                    edits.append((u.start[0], u.start[1], 1, " as"))
+                    break
+    if not edits:
+        return None
+    lines = text.splitlines(keepends=True)
+    for row, col, n, new in sorted(edits, reverse=True):
+        if not 0 < row <= len(lines):
+            return None
+        line = lines[row - 1]
+        lines[row - 1] = line[:col] + new + line[col + n:]
+    fixed = "".join(lines)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = ast.parse(fixed, filename=rel)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     tree.trnready_text = text

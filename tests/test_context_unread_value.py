@@ -20,6 +20,10 @@ def test_unread_device_values_are_guarded_and_read_or_imported_ones_stay():
         ("app.py", 16, "TRN242", ""),
         ("app.py", 17, "TRN241", ""),
         ("app.py", 22, "TRN242", ""),  # read by a nested function
+        # a conditional pick between two device strings, bound and never read (DomainBed's IRM.update); the same
+        # pick read below stays
+        ("app.py", 30, "TRN242", "unread-value"),
+        ("app.py", 31, "TRN242", ""),
         ("config.py", 3, "TRN242", ""),  # module level, and train.py imports config
         ("lone.py", 4, "TRN242", ""),  # module level: the module's interface
     ]

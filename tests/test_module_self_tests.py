@@ -53,3 +53,32 @@ def test_without_its_console_script_an_entry_function_is_part_of_the_self_test(t
     shutil.copytree(ROOT, tree)
     (tree / "setup.cfg").unlink()
     assert ("pkg/cli_entry.py", 10, 18, "TRN241", SELF_TEST) in guarded_rows(tree)
+
+
+HUBCONF = """import torch
+
+dependencies = ['torch']
+
+
+def melgan(pretrained=True):
+    return torch.nn.Linear(80, 80)
+
+
+if __name__ == '__main__':
+    vocoder = torch.hub.load('seungwonpark/melgan', 'melgan')
+    if torch.cuda.is_available():
+        vocoder = vocoder.cuda()
+"""
+
+
+def test_the_main_block_of_the_hub_entry_file_is_a_self_test(tmp_path):
+    # melgan: torch.hub.load imports the root hubconf.py for `melgan()`; its demo block runs only by hand. A
+    # hubconf.py a README runs as a program (`python hubconf.py`) stays reported, as any module named so
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tree / "hubconf.py").write_text(HUBCONF)
+    (tree / "train.py").write_text("import torch\n\nmodel = torch.nn.Linear(80, 80).cuda()\n")
+    assert [row for row in guarded_rows(tree) if row[0] == "hubconf.py"] == [
+        ("hubconf.py", 12, 8, "TRN243", SELF_TEST), ("hubconf.py", 13, 19, "TRN241", "neuron-guarded")]
+    (tree / "README.md").write_text("Try it: `python hubconf.py`\n")
+    assert [row[4] for row in guarded_rows(tree) if row[0] == "hubconf.py"] == ["", "neuron-guarded"]

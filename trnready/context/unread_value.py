@@ -12,6 +12,8 @@ def _device_value(v) -> bool:
     else (unlike `model.cuda()`, which moves the model whether or not the result is read)."""
     if type(v) is ast.Constant:
         return type(v.value) is str
+    if type(v) is ast.IfExp:  # `"cuda" if x.is_cuda else "cpu"`: a pick between two such values
+        return _device_value(v.body) and _device_value(v.orelse)
     if type(v) is ast.Call:
         f = v.func
         name = f.attr if type(f) is ast.Attribute else f.id if type(f) is ast.Name else ""
@@ -37,8 +39,10 @@ def _read(nodes, name: str) -> bool:
 @predicate("unread-value", effect="guard")
 def unread_value(ctx, hit) -> bool:
     """A device value assigned to a local name that nothing reads (`local = torch.device("cuda")` in a function that
-    places its tensors on another device): the value is built and thrown away, so nothing runs on that device.
-    Only a plain string or `torch.device(...)` of literals counts (a `.cuda()` call moves its
+    places its tensors on another device, or `device = "cuda" if batch.is_cuda else "cpu"` left unused in DomainBed's
+    `IRM.update`): the value is built and thrown away, so nothing runs on that device.
+    Only a plain string, `torch.device(...)` of literals, or a conditional expression choosing between two of them
+    counts (a `.cuda()` call moves its
     receiver whether or not its result is read), bound by a one-target assignment to a plain name. In a function,
     no read in the function (nested functions included). A module-level name is never judged: it is the module's
     interface (another file or project may import it)."""

@@ -17,7 +17,8 @@ A finding is judged only when all of these hold, so the step errs on the side of
 - another Python file of the scan imports the module (`from model.pspnet import PSPNet`, `import weight_drop`,
   `from . import loss`), resolved from the importer's folder or a folder above it, as `sys.path` finds it for a
   script (experiments/a/train.py's `from network import Net` is experiments/a/network.py): the module is a
-  library first;
+  library first. So is the root `hubconf.py`, which `torch.hub.load` imports for its entry points (melgan's ends
+  with a `__main__` demo that loads the vocoder through the hub and moves it with `.cuda()`);
 - nothing names the file as a program: no scanned file (shell, config, CI, notebook, Dockerfile, Python), no root
   packaging file and no Markdown or reStructuredText file in a folder of the scan, up to its root, mentions
   `weight_drop.py`, runs `-m ...weight_drop`, declares an entry point `...weight_drop:main`, or writes a dotted path
@@ -38,6 +39,7 @@ from pathlib import Path
 from .unreferenced import _COL0, doc_dirs, doc_texts
 
 REASON = "module-self-test"
+HUBCONF = "hubconf.py"
 _MAIN = re.compile(r"^if[ \t]+(?:__name__[ \t]*==[ \t]*(['\"])__main__\1|(['\"])__main__\2[ \t]*==[ \t]*__name__)"
                    r"[ \t]*:", re.M)
 _IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+(?P<rel>\.*)(?P<mod>[\w.]*)[ \t]+import[ \t]+(?P<names>\([^)]*\)|[^\n#;]+)"
@@ -69,10 +71,12 @@ def guard_module_self_tests(findings: list, files, root, values: dict, read_text
     spans: dict = {}  # rel -> [(first line, last line)] of the self-test: the block and the helpers only it calls
     held = sorted({f.path for f in findings if f.path in blocks and not f.guarded and not f.suppressed})
     imported = _importers(held, py, read_text)
-    programs = _run_by_name([rel for rel in held if imported[rel]], files, root, read_text)
+    # torch.hub imports the repository's root `hubconf.py` for its entry points (`torch.hub.load(repo, "melgan")`):
+    # a module imported by the hub, whoever else does
+    programs = _run_by_name([rel for rel in held if imported[rel] or rel == HUBCONF], files, root, read_text)
     for rel in held:
         importers = imported[rel]
-        if importers and rel not in programs:
+        if (importers or rel == HUBCONF) and rel not in programs:
             stem = rel[:-3].rsplit("/", 1)[-1]
             folder = rel.rsplit("/", 1)[0] if "/" in rel else ""
             uses = []

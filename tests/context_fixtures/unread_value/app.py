@@ -24,3 +24,9 @@ def closure(x):
     def inner():
         return x.to(dev)
     return inner
+
+
+def update(batches, model):
+    device = "cuda" if batches[0].is_cuda else "cpu"
+    picked = "cuda" if batches[0].is_cuda else "cpu"
+    return model(batches[0].to(picked))

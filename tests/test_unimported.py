@@ -119,3 +119,24 @@ def test_sub_projects_of_a_monorepo(tmp_path):
         ("seg/seg_copy/utils.py", 6, "TRN241", "never-referenced"),
         ("seg/tool_pkg/blocks.py", 5, "TRN241", ""),  # nothing imports it, but a tool inside it runs by hand
     ]
+
+
+def test_an_import_left_commented_out_imports_nothing(tmp_path):
+    # mixup-cifar10: `models/__init__.py` keeps `# from .densenet_efficient_multi_gpu import DenseNet190` beside the
+    # import it uses; the module nothing else names is dead. A mention in code (a string, an import) keeps it.
+    root = tmp_path / "proj"
+    (root / "models").mkdir(parents=True)
+    (root / "models" / "__init__.py").write_text(
+        "from .densenet3 import DenseNet190\n# from .densenet_efficient_multi_gpu import DenseNet190\n"
+        "from .resnet import ResNet  # not from .preact_resnet\n")
+    (root / "models" / "densenet3.py").write_text(
+        "import torch\n\n\ndef DenseNet190():\n    return torch.nn.Linear(2, 2)\n")
+    for name in ("densenet_efficient_multi_gpu", "preact_resnet", "resnet"):
+        (root / "models" / f"{name}.py").write_text(
+            f"import torch\n\n\ndef build_{name}():\n    return torch.nn.Linear(2, 2).cuda()\n\n\n"
+            f"ResNet = build_{name}\n")
+    (root / "train.py").write_text("import models\n\nnet = models.DenseNet190()\n")
+    got = [row for row in findings(root) if row[0].startswith("models/")]
+    assert got == [("models/densenet_efficient_multi_gpu.py", 5, "TRN241", DEAD),
+                   ("models/preact_resnet.py", 5, "TRN241", DEAD),
+                   ("models/resnet.py", 5, "TRN241", "")]

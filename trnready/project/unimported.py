@@ -255,12 +255,28 @@ def _named_by(rels: list, files, text_of, eligible, cache=None) -> dict:
                     out[r].add(None)
                 elif named and _imported_word(text, s):
                     out[r].add(sf.rel if eligible(sf.rel) else None)
-            elif named and not (sf.kind == "python" and _imports_another(text, s, r)):
+            elif named and not (sf.kind == "python" and (_imports_another(text, s, r) or _only_in_comments(text, s))):
                 out[r].add(sf.rel if sf.kind == "python" and eligible(sf.rel) else None)
     return out
 
 
 _RELATIVE_NAMES = re.compile(r"^[ \t]*from[ \t]+\.[\w.]*[ \t]+import[ \t]+(?:\(([^)]*)\)|([^(\n][^\n]*))", re.M)
+
+
+def _only_in_comments(text: str, word: str) -> bool:
+    """Every mention of the word in the Python text sits after a `#` on its line: an import left commented out
+    (mixup-cifar10's `# from .densenet_efficient_multi_gpu import DenseNet190` in `models/__init__.py`) imports
+    nothing. (A `#` inside a string before the word counts as a comment too: the word is then kept as a mention
+    only if it also appears elsewhere; erring that way guards less.)"""
+    i = text.find(word)
+    while i >= 0:
+        j = i + len(word)
+        if (i == 0 or not (text[i - 1].isalnum() or text[i - 1] == "_")) and \
+                (j >= len(text) or not (text[j].isalnum() or text[j] == "_")):
+            if "#" not in text[text.rfind("\n", 0, i) + 1:i]:
+                return False
+        i = text.find(word, j)
+    return True
 
 
 def _exported_names(text: str) -> set:

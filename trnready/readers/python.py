@@ -135,14 +135,17 @@ def _python2_tree(text: str, rel: str, error: SyntaxError):
         line = lines[row - 1]
         lines[row - 1] = line[:col] + new + line[col + n:]
     fixed = "".join(lines)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            tree = ast.parse(fixed, filename=rel)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
-    tree.trnready_text = text
-    return tree
+    # a Python 2 script of PyTorch 0.3 also passes `async=True` (places365's train_placesCNN.py): the 3.6 grammar
+    for version in (None, (3, 6)):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                tree = ast.parse(fixed, filename=rel, feature_version=version)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        tree.trnready_text = text
+        return tree
+    return None
 
 
 def _column(line: str, byte_offset: int) -> int:

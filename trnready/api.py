@@ -459,6 +459,12 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
 
             report.findings = guard_module_self_tests(report.findings, files, root, _values_of(engine),
                                                       _text_by_rel(files, config.max_file_size))
+            # A checkpoint the repository ships, loaded by a literal path, whose tensors were saved on the CPU.
+            from .project.shipped_checkpoints import guard_cpu_checkpoints
+
+            report.findings = guard_cpu_checkpoints(
+                report.findings, root, _text_by_rel(files, config.max_file_size),
+                frozenset(_values_of(engine).get("cpu-saved-checkpoint-rules", ())))
             if cache is not None:
                 cache.done_with_facts()  # the last step reading them
             # Code run only for CUDA tensors beside a PyTorch path (StyleGAN's custom ops): its extension builds and

@@ -147,8 +147,9 @@ def _literal_path(node) -> str | None:
         parts = list(node.args)
         if _here(parts[0]):
             parts = parts[1:]
-        if parts and all(type(p) is ast.Constant and isinstance(p.value, str) for p in parts):
-            return os.path.join(*(p.value for p in parts))
+        words = [p.value for p in parts if isinstance(p, ast.Constant) and isinstance(p.value, str)]
+        if parts and len(words) == len(parts):
+            return os.path.join(*words)
     return None
 
 

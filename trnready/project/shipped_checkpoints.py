@@ -29,6 +29,8 @@ MAX_PICKLE = 64 << 20  # the largest data.pkl member read from a zip checkpoint
 # a storage location pickled as a string: BINUNICODE (protocol 2, `X` + 4-byte length) or SHORT_BINUNICODE (4+)
 _CPU = re.compile(rb"X\x03\x00\x00\x00cpu|\x8c\x03cpu")
 _CUDA = re.compile(rb"X[\x04-\x08]\x00\x00\x00cuda|\x8c[\x04-\x08]cuda")
+# a string literal ending in a file name with a suffix: the only paths this step can follow
+_FILE_WORD = re.compile(r"""['"][^'"\n]*\w\.\w{1,8}['"]""")
 
 
 def guard_cpu_checkpoints(findings: list, root, read_text, rules) -> list:
@@ -44,8 +46,8 @@ def guard_cpu_checkpoints(findings: list, root, read_text, rules) -> list:
     cpu = set()
     for f in todo:
         text = read_text(f.path)
-        if not text or "torch" not in text:
-            continue
+        if not text or not _FILE_WORD.search(text):
+            continue  # no literal names a file: nothing to look up (most files; no second parse)
         if f.path not in trees:
             try:
                 trees[f.path] = ast.parse(text)

@@ -401,17 +401,13 @@ def _with_calls(f, imports: list, text: str, lines: list, trees: dict, missing: 
     import sits in a `try` whose `except ImportError:` binds a fallback, the import fails on a Trainium host and
     the fallback runs (guarded, as optional-gpu-import guards such an import of the package itself). A top-level
     module the project builds from CUDA sources counts as such a package (`reason` "optional-extension")."""
-    import ast
     from dataclasses import replace
 
     from .kernel_calls import call_places, falls_back
 
-    if f.path not in trees:
-        try:
-            trees[f.path] = ast.parse(text)
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            trees[f.path] = None
-    tree = trees[f.path]
+    from .syntax import parsed_once
+
+    tree = parsed_once(trees, f.path, text)
     if tree is None:
         return f
     # the summary's import columns are the parser's (UTF-8 byte) offsets; this parse gives the same ones

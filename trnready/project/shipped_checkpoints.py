@@ -23,6 +23,8 @@ import zipfile
 from dataclasses import replace
 from pathlib import Path
 
+from .syntax import dotted, parsed_once
+
 REASON = "cpu-saved-checkpoint"
 MAX_HEAD = 4 << 20  # bytes of a legacy checkpoint read: its object pickle, with every storage's location, comes first
 MAX_PICKLE = 64 << 20  # the largest data.pkl member read from a zip checkpoint
@@ -48,12 +50,7 @@ def guard_cpu_checkpoints(findings: list, root, read_text, rules) -> list:
         text = read_text(f.path)
         if not text or not _FILE_WORD.search(text):
             continue  # no literal names a file: nothing to look up (most files; no second parse)
-        if f.path not in trees:
-            try:
-                trees[f.path] = ast.parse(text)
-            except (SyntaxError, ValueError, RecursionError, MemoryError):
-                trees[f.path] = None
-        tree = trees[f.path]
+        tree = parsed_once(trees, f.path, text)
         if tree is None:
             continue
         target = _load_path(tree, f.line, f.column)
@@ -145,7 +142,7 @@ def _literal_path(node) -> str | None:
     folder (or the root); None for anything else."""
     if type(node) is ast.Constant and isinstance(node.value, str) and node.value.strip():
         return node.value
-    if type(node) is ast.Call and _dotted(node.func) in ("os.path.join", "osp.join", "path.join") and node.args:
+    if type(node) is ast.Call and _name(node.func) in ("os.path.join", "osp.join", "path.join") and node.args:
         parts = list(node.args)
         if _here(parts[0]):
             parts = parts[1:]
@@ -159,24 +156,17 @@ def _here(node) -> bool:
     """`os.path.dirname(__file__)`, also under `os.path.abspath` / `os.path.realpath`."""
     if type(node) is not ast.Call or not node.args:
         return False
-    name = _dotted(node.func)
+    name = _name(node.func)
     inner = node.args[0]
     if name in ("os.path.abspath", "os.path.realpath", "osp.abspath", "osp.realpath"):
         return _here(inner) or (type(inner) is ast.Name and inner.id == "__file__")
     if name in ("os.path.dirname", "osp.dirname"):
         return (type(inner) is ast.Name and inner.id == "__file__") or (
-            type(inner) is ast.Call and _dotted(inner.func) in ("os.path.abspath", "os.path.realpath",
+            type(inner) is ast.Call and _name(inner.func) in ("os.path.abspath", "os.path.realpath",
                                                                   "osp.abspath", "osp.realpath")
             and bool(inner.args) and type(inner.args[0]) is ast.Name and inner.args[0].id == "__file__")
     return False
 
 
-def _dotted(node) -> str:
-    parts = []
-    while type(node) is ast.Attribute:
-        parts.append(node.attr)
-        node = node.value
-    if type(node) is ast.Name:
-        parts.append(node.id)
-        return ".".join(reversed(parts))
-    return ""
+def _name(node) -> str:
+    return dotted(node) or ""

@@ -71,3 +71,17 @@ def unconditional_nodes(tree: ast.Module) -> list:
             continue
         stack.extend(ast.iter_child_nodes(node))
     return out
+
+
+def parsed_once(trees: dict, rel: str, text: str):
+    """The syntax tree of `text`, parsed at most once per file into `trees` (rel -> tree, None when it does not
+    parse): report steps that go back to the code of some findings share one parse per file."""
+    if rel not in trees:
+        import ast
+
+        try:
+            trees[rel] = ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            trees[rel] = None
+    return trees[rel]
+

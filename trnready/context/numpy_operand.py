@@ -115,12 +115,31 @@ class _Arrays:
             return self.converted(e)
         return False
 
+    def _cast_by_numpy(self, param: str) -> bool:
+        """The function calls NumPy's `.astype(...)` on the parameter or on a selection of it (ESPNet's IoU
+        metric: `def fast_hist(self, a, b): k = (a >= 0) & (a < n)` then `np.bincount(n * a[k].astype(int) +
+        b[k], ...)`): a tensor has no `astype`, so the parameter is an array wherever the function uses it. The
+        parameter must not be rebound in the function (`_reaching` answered with the parameter itself)."""
+        memo = self.__dict__.setdefault("_cast", {})
+        if param not in memo:
+            hit = False
+            for n in walk(self.fn):
+                if type(n) is ast.Attribute and n.attr == "astype":
+                    v = n.value
+                    while type(v) is ast.Subscript:
+                        v = v.value
+                    if type(v) is ast.Name and v.id == param:
+                        hit = True
+                        break
+            memo[param] = hit
+        return memo[param]
+
     def _name(self, use: ast.Name, depth: int) -> bool:
         got = _reaching(self.ctx, self.fn, use.id, use)
         if got is None:
             return False
         if type(got) is ast.arg:
-            return _numpy_annotation(self.ctx, got.annotation)
+            return _numpy_annotation(self.ctx, got.annotation) or self._cast_by_numpy(got.arg)
         if type(got) is ast.Assign and len(got.targets) == 1:
             if type(got.targets[0]) is ast.Name:
                 return self.converted(got.value) or self.of(got.value, depth + 1)

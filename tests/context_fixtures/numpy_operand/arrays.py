@@ -40,3 +40,15 @@ def rescored(root, keypoints, scores, keep_inds):
     scores = to_numpy(root)[..., None] * scores
     weighted = scores * root
     return scores[keep_inds], weighted[weighted > 0]
+
+
+class IOUEval:
+    def fast_hist(self, a, b):
+        # ESPNet's metric: `a[k].astype(int)` casts the parameter as NumPy does; a tensor has no astype
+        k = (a >= 0) & (a < 19)
+        return np.bincount(19 * a[k].astype(int) + b[k], minlength=19 ** 2)
+
+    def tensor_hist(self, a, b):
+        # no NumPy cast of `a`: the selection may run on a device tensor
+        k = (a >= 0) & (a < 19)
+        return torch.bincount(19 * a[k] + b[k], minlength=19 ** 2)

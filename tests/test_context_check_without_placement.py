@@ -40,7 +40,7 @@ def test_a_module_flag_of_a_test_module_read_nowhere_is_guarded():
     assert scan_findings(CONTEXT_FIXTURES / "check_without_placement_tests", "--show-guarded") == [
         ("helpers.py", 3, 12, "TRN243", API.format("is_available"), False),
         ("test_glow.py", 3, 12, "TRN243", API.format("is_available"), True),
-        ("test_glow.py", 4, 10, "TRN243", API.format("is_available"), False),
+        # on_gpu's check (line 4) is a place of the pick that reads it (one_per_thing: a pick on a flag)
         ("test_glow.py", 8, 14, "TRN242", '"cuda" device string: `cuda`', False),
         ("test_named.py", 3, 9, "TRN243", API.format("is_available"), False),
     ]

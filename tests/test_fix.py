@@ -112,6 +112,7 @@ def test_select_and_ignore_limit_the_rewrites(tmp_path):
 
 
 def test_files_that_do_not_parse_are_never_touched(tmp_path):
+    # bad.py is Python 2: the scan reads it line for line, but `fix` never rewrites it (the result would not parse)
     bad = tmp_path / "bad.py"
     body = b'x = y.to("cuda")\nprint "python 2"\n'
     bad.write_bytes(body)

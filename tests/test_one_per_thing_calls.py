@@ -235,41 +235,6 @@ def test_a_cuda_graph_created_and_captured_in_one_function_is_one_finding(tmp_pa
     ]
 
 
-TOGGLED = '''import torch
-
-
-def validate(model, loader, writer):
-    torch.backends.cudnn.benchmark = False
-    total = 0.0
-    for x in loader:
-        y = model(x)
-        loss = y.mean()
-        total += loss.item()
-    writer.log(total)
-    torch.backends.cudnn.deterministic = True
-    writer.flush()
-    model.train()
-    writer.close()
-    torch.backends.cudnn.benchmark = True
-
-
-def train(model, loader, writer):
-    torch.backends.cudnn.benchmark = True
-    validate(model, loader, writer)
-'''
-
-
-def test_a_backend_flag_written_twice_in_one_function_is_one_finding(tmp_path):
-    # melgan's validate(): benchmark switched off on entry and back on before it returns is one pair to remove.
-    # Another flag in the function, and the same flag in another function, stay apart.
-    flag = "cuDNN / CUDA backend flag: `torch.backends.cudnn.{}`"
-    assert scan(tmp_path, "val.py", TOGGLED) == [
-        (5, 5, "TRN261", flag.format("benchmark"), [(16, 5, "TRN261")]),
-        (12, 5, "TRN261", flag.format("deterministic"), []),
-        (20, 5, "TRN261", flag.format("benchmark"), []),
-    ]
-
-
 SUBMITIT = '''import argparse
 
 import submitit

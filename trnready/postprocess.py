@@ -390,8 +390,8 @@ def one_per_thing(findings: list, ctx, result) -> list:
             f = out[i]
             for ln in flags.get((f.cell, f.line), ()):
                 for j in by_place.get((f.path, f.cell, f.suppressed, f.guarded, f.category, ln), ()):
-                    if j == i or j in drop or i in drop:
-                        continue
+                    if j == i or j in drop or i in drop or _called_name(out[j].message) not in not_calls:
+                        continue  # (only a device-picking query binds a flag: `a = torch.device("cuda")` is a pick)
                     if extra.get(j) or out[j].occurrences:
                         absorb(j, i)  # the check already lists other picks of the flag: this one joins them
                     else:

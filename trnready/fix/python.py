@@ -52,6 +52,8 @@ def fix_text(text: str, rel: str, findings: list[Finding], engine: Engine, style
     tree, diag = parse(text, rel)
     if diag is not None:  # never touch code that does not parse
         return text, [], [], diag.message
+    if getattr(tree, "trnready_python2", False):  # scanned line for line, but not Python 3: nothing to rewrite
+        return text, [], [(f, "Python 2 code (print statements): port it to Python 3 first") for f in findings], ""
     left: list = []
     targets = _targets(tree, text, rel, findings, engine, left, cell)
     if not targets:

@@ -144,6 +144,7 @@ def _python2_tree(text: str, rel: str, error: SyntaxError):
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             continue
         tree.trnready_text = text
+        tree.trnready_python2 = True  # `trnready fix` leaves it alone: rewritten, it would still not parse
         return tree
     return None
 

@@ -9,7 +9,6 @@ def test_parameters_given_positions_are_silent_boolean_or_unknown_callers_are_re
     assert scan_findings(CONTEXT_FIXTURES / "index_argument", "--select", "TRN104") == [
         # lines 6 and 11: every caller passes idx_* names, randperm slices or such parameters;
         # line 33: `mask_train = idx_train` is another name for positions (masks.named_mask)
-        # one caller passes `scores > 0`; the helper is only the selection, so its calls are its places
-        ("graph.py", 24, 12, "TRN104", MSG.format("keep_mask") + "; pick() called at graph.py:28, graph.py:29", False),
+        ("graph.py", 24, 12, "TRN104", MSG.format("keep_mask"), False),  # one caller passes `scores > 0`
         ("graph.py", 38, 12, "TRN104", MSG.format("mask"), False),  # no caller in the file
     ]

@@ -25,7 +25,7 @@ def test_operations_before_the_move_are_guarded():
         ("prep.py", 55, 9, "TRN104", MASK, False),
         ("prep.py", 61, 9, "TRN104", MASK, False),
         ("prep.py", 66, 9, "TRN104", MASK, False),
-        ("prep.py", 71, 12, "TRN104", MASK + "; helper_used_elsewhere() called at prep.py:78", False),
+        ("prep.py", 71, 12, "TRN104", MASK, False),
         ("utils.py", 2, 36, "TRN241", CUDA + "; to_cuda() called at prep.py:15, prep.py:20", False),
     ]
 

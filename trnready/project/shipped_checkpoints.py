@@ -31,8 +31,8 @@ MAX_PICKLE = 64 << 20  # the largest data.pkl member read from a zip checkpoint
 # a storage location pickled as a string: BINUNICODE (protocol 2, `X` + 4-byte length) or SHORT_BINUNICODE (4+)
 _CPU = re.compile(rb"X\x03\x00\x00\x00cpu|\x8c\x03cpu")
 _CUDA = re.compile(rb"X[\x04-\x08]\x00\x00\x00cuda|\x8c[\x04-\x08]cuda")
-# a string literal ending in a file name with a suffix: the only paths this step can follow
-_FILE_WORD = re.compile(r"""['"][^'"\n]*\w\.\w{1,8}['"]""")
+# a string literal naming a file with a checkpoint's suffix: the only paths this step can follow
+_FILE_WORD = re.compile(r"""['"][^'"\n]*\w\.(?:pt|pth|pkl|pickle|ckpt|bin|tar|model|weights|t7|npz)['"]""", re.I)
 
 
 def guard_cpu_checkpoints(findings: list, root, read_text, rules) -> list:
@@ -44,31 +44,35 @@ def guard_cpu_checkpoints(findings: list, root, read_text, rules) -> list:
         return findings
     base = Path(root).resolve()
     judged: dict = {}
-    trees: dict = {}
     cpu = set()
+    by_file: dict = {}
     for f in todo:
-        text = read_text(f.path)
+        by_file.setdefault(f.path, []).append(f)
+    for rel, mine in by_file.items():
+        text = read_text(rel)
         if not text or not _FILE_WORD.search(text):
-            continue  # no literal names a file: nothing to look up (most files; no second parse)
-        tree = parsed_once(trees, f.path, text)
+            continue  # no literal names a checkpoint file: nothing to look up (most files; no second parse)
+        # one parse per file, dropped before the next: a project's trees are not kept alive together
+        tree = parsed_once({}, rel, text)
         if tree is None:
             continue
-        target = _load_path(tree, f.line, f.column)
-        if target is None:
-            continue
-        folder = (base / f.path).parent
-        for cand in (folder / target, base / target):
-            try:
-                real = cand.resolve()
-            except (OSError, RuntimeError):
+        folder = (base / rel).parent
+        for f in mine:
+            target = _load_path(tree, f.line, f.column)
+            if target is None:
                 continue
-            if not real.is_relative_to(base) or not real.is_file():
-                continue
-            if real not in judged:
-                judged[real] = storage_devices(real)
-            if judged[real] == {"cpu"}:
-                cpu.add(id(f))
-            break
+            for cand in (folder / target, base / target):
+                try:
+                    real = cand.resolve()
+                except (OSError, RuntimeError):
+                    continue
+                if not real.is_relative_to(base) or not real.is_file():
+                    continue
+                if real not in judged:
+                    judged[real] = storage_devices(real)
+                if judged[real] == {"cpu"}:
+                    cpu.add(id(f))
+                break
     if not cpu:
         return findings
     return [replace(f, guarded=True, guarded_by=REASON) if id(f) in cpu else f for f in findings]

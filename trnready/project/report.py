@@ -371,21 +371,12 @@ def _picks_a_path(tree, names: set) -> bool:
     return False
 
 
-def _tree(trees: dict, rel: str, text: str):
-    import ast
-
-    if rel not in trees:
-        try:
-            trees[rel] = ast.parse(text)
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            trees[rel] = None
-    return trees[rel]
-
-
 def _with_helper_calls(f, line: int, col: int, text: str, lines: list, trees: dict):
     """The finding at a project helper's import of a module (`try_import("awq_ext")`, helper_places.py), with each
     call of the module the file binds from it as a place."""
-    tree = _tree(trees, f.path, text)
+    from .syntax import parsed_once
+
+    tree = parsed_once(trees, f.path, text)
     if tree is None:
         return f
     places = helper_import_places(tree, line, col)

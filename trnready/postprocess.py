@@ -416,10 +416,6 @@ def one_per_thing(findings: list, ctx, result) -> list:
     return final
 
 
-def _standing(f) -> tuple:
-    return (f.suppressed, f.guarded)
-
-
 def _fold_option_flow(out: list, flow: list, drop: set, absorb, trees) -> None:
     """Each option default of `flow` (indices into out) whose option a statement holding another finding of its
     rule and standing reads: absorbed by that finding (the first such by position)."""
@@ -439,8 +435,9 @@ def _fold_option_flow(out: list, flow: list, drop: set, absorb, trees) -> None:
             d = out[j]
             dest = dests[d.line]
             reads = names.get(dest, set())
+            standing = (d.suppressed, d.guarded)
             keeper = next((i for i in here if i != j and i not in drop and out[i].line not in dests
-                           and out[i].rule == d.rule and _standing(out[i]) == _standing(d)
+                           and out[i].rule == d.rule and (out[i].suppressed, out[i].guarded) == standing
                            and out[i].line in stmts and statement_reads(stmts[out[i].line], dest, reads)), None)
             if keeper is not None:
                 absorb(keeper, j)

@@ -12,23 +12,21 @@ from __future__ import annotations
 import ast
 
 from .astwalk import walk
+from .project.config_keys import norm
+from .project.option_defaults import _dest
 
 
 def option_dests(tree) -> dict:
-    """line -> the option name (`ngpus` for "--ngpus", "-n", dashes as underscores) of each line of an
-    `add_argument(...)` call with a `default=`."""
+    """line -> the option name (`ngpus` for "--ngpus": `dest=`, else the first long option; lower case, dashes as
+    underscores) of each line of an `add_argument(...)` call with a `default=`."""
     out: dict = {}
     for node in walk(tree):
         if type(node) is not ast.Call or type(node.func) is not ast.Attribute or node.func.attr != "add_argument":
             continue
-        if not any(k.arg == "default" for k in node.keywords):
+        kw = {k.arg: k.value for k in node.keywords if k.arg}
+        if "default" not in kw:
             continue
-        dest = next((k.value.value for k in node.keywords if k.arg == "dest" and type(k.value) is ast.Constant
-                     and isinstance(k.value.value, str)), None)
-        if dest is None:
-            names = [a.value for a in node.args if type(a) is ast.Constant and isinstance(a.value, str)]
-            name = next((n for n in names if n.startswith("--")), names[0] if names else None)
-            dest = name.lstrip("-").replace("-", "_") if name else None
+        dest = _dest(node, kw)  # the switch step's reading of the option's name (normalised: `ngpus`)
         if dest and dest.isidentifier():
             for ln in range(node.lineno, (node.end_lineno or node.lineno) + 1):
                 out[ln] = dest
@@ -45,7 +43,7 @@ def readers_of(tree, dests: set) -> dict:
             if name in bound:
                 twice.add(name)
             v = node.value
-            bound[name] = v.attr if type(v) is ast.Attribute and v.attr in dests else None
+            bound[name] = norm(v.attr) if type(v) is ast.Attribute and norm(v.attr) in dests else None
     out: dict = {}
     for name, dest in bound.items():
         if dest is not None and name not in twice:
@@ -56,7 +54,7 @@ def readers_of(tree, dests: set) -> dict:
 def statement_reads(stmt: ast.AST, dest: str, names: set) -> bool:
     """The statement reads the option: `<x>.dest`, or one of the names bound from it."""
     for node in walk(stmt):
-        if type(node) is ast.Attribute and node.attr == dest and type(node.ctx) is ast.Load:
+        if type(node) is ast.Attribute and norm(node.attr) == dest and type(node.ctx) is ast.Load:
             return True
         if type(node) is ast.Name and node.id in names and type(node.ctx) is ast.Load:
             return True

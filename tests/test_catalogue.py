@@ -93,6 +93,7 @@ def test_severities_follow_the_category_defaults():
         "TRN291": "change",  # vLLM: same API through the vllm-neuron plugin
         "TRN174": "change",  # a causal mask built in the file: add the causal flag
         "TRN299": "advisory",  # CTranslate2 / faster-whisper: still runs, on the host CPU
+        "TRN324": "blocker",  # a Python 2 module: it does not import on any Python TorchNeuron runs on
     }
     for r in CATALOGUE.rules:
         # Only the Python-API entries (TRN1xx-TRN4xx); the non-Python inputs (TRN5xx-TRN7xx) and the meta

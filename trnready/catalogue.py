@@ -27,11 +27,13 @@ from .read import SETTINGS_MAX_BYTES, read_regular
 from .rewrite import parse_rewrites
 
 MATCH_KINDS = ("call", "method", "reference", "import", "decorator", "device", "keyword", "env", "line",
-               "requirement", "python", "file", "setting", "meta", "subscript", "operator")
+               "requirement", "python", "file", "setting", "meta", "subscript", "operator", "syntax")
 # `subscript = [SHAPE]`: indexing whose result size depends on the data (trnready/masks.py).
 SUBSCRIPT_SHAPES = ("boolean-mask", "mask-named", "mask-write", "mask-pair", "tensor-slice")
 # `operator = [SHAPE]`: a binary operator whose operands need a property (trnready/shifts.py).
 OPERATOR_SHAPES = ("int64-wide-shift",)
+# `syntax = [FORM]`: source the Python reader had to rewrite to parse it at all (trnready/readers/python.py).
+SYNTAX_FORMS = ("python2-statement",)
 # `meta = [CHECK]`: trnready's own checks (TRN9xx), produced by trnready/suppress.py, not by the matcher engine.
 META_CHECKS = ("suppression-without-reason", "unused-suppression")
 PREDICATE_OPS = ("equals", "not-equals", "in", "not-in", "is-none", "is-not-none", "present", "absent", "matches",
@@ -490,6 +492,10 @@ def _parse_match(m, rid, err) -> Matcher:
             if x not in OPERATOR_SHAPES:
                 err(f"unknown operator shape {x!r} (expected one of {', '.join(OPERATOR_SHAPES)})", entry=rid,
                     key="match.operator")
+    elif kind == "syntax":
+        for x in names:
+            if x not in SYNTAX_FORMS:
+                err(f"unknown syntax form {x!r} (expected one of {', '.join(SYNTAX_FORMS)})", entry=rid, key="match.syntax")
     elif kind == "meta":
         for x in names:
             if x not in META_CHECKS:

@@ -7,6 +7,7 @@ the `Interest` the indexer uses to keep only candidate nodes.
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass, replace
 
 from . import context, masks, shifts
@@ -38,6 +39,27 @@ class Hit:
     stored: bool = False  # a keyword matcher's value stored under the name ({"k": v}, x.k = v), not passed to a call
     severity: str | None = None  # overrides the rule's (an optional import leaves a path without the package)
     also: tuple = ()  # further nodes listed as places of the finding (the literal a conditional expression picks)
+
+
+# A Python 2 print statement or `except E, e:` at the start of a line (the prefilter's look for `syntax` rules)
+_PYTHON2_HINT = re.compile(r"^[ \t]*(?:print[ \t]+[^\s(=.,)\[\]:;]|except\b[^:\n]*,[ \t]*\w+[ \t]*:)", re.M)
+
+
+def _one_per_file(hits: list, rules: frozenset) -> list:
+    """The hits of each rule in `rules` folded to the first by position; the others become its places."""
+    firsts: dict = {}
+    rest: dict = {}
+    out = []
+    for h in sorted(hits, key=lambda h: (h.node.lineno, h.node.col_offset)):
+        if h.rule.id not in rules or h.guarded:
+            out.append(h)
+        elif h.rule.id not in firsts:
+            firsts[h.rule.id] = h
+        else:
+            rest.setdefault(h.rule.id, []).append(h.node)
+    for rid, h in firsts.items():
+        out.append(replace(h, also=h.also + tuple(rest.get(rid, ()))) if rid in rest else h)
+    return out
 
 
 def _tails(names) -> set[str]:
@@ -81,6 +103,7 @@ class Engine:
         self.devices: list = []
         self.subscripts: list = []  # (rule, matcher) for `subscript` matchers
         self.operators: list = []  # (rule, matcher) for `operator` matchers
+        self.syntax: list = []  # (rule, matcher) for `syntax` matchers
         self.keywords: dict[str, list] = {}
         self.env: dict[str, list] = {}
         self.lines: list = []
@@ -108,12 +131,15 @@ class Engine:
                     self.subscripts.append((rule, m))
                 elif m.kind == "operator":
                     self.operators.append((rule, m))
+                elif m.kind == "syntax":
+                    self.syntax.append((rule, m))
                 elif m.kind == "line":
                     self.lines.append((rule, m))
                 elif m.kind == "requirement":
                     self.requirements.append((rule, m))
                 elif m.kind in ("python", "file", "setting"):
                     self.surface.setdefault(m.kind, []).append((rule, m))
+        self.resolver.builtins = frozenset(n.split(".", 1)[1] for n in self.calls if n.startswith("builtins."))
         # `env = ["NCCL_*"]`: a family of variables, matched by prefix (Interest.env_known)
         self.env_prefixes = {n[:-1]: self.env.pop(n) for n in [n for n in self.env if n.endswith("*")]}
         ctor = {n[: -len(".__call__")] for n in self.calls if n.endswith(".__call__")}
@@ -165,11 +191,16 @@ class Engine:
             tokens.add("trnready:")  # suppression comments are checked even where nothing else matches
         self.prefilter_tokens = tuple(sorted(tokens, key=lambda t: (len(t), t)))
 
+        # rules whose findings in one file are one thing to change (`one-per-file-rules`: a Python 2 module is one
+        # module to port, however many print statements it holds): the first is the finding, the rest its places
+        self._one_per_file = frozenset(catalogue.context_values.get("one-per-file-rules", ()))
+
     def may_match(self, text: str) -> bool:
         for t in self.prefilter_tokens:
             if t in text:
                 return True
-        return False
+        # a Python 2 statement names no catalogue token: its own cheap look, only for files nothing else lets in
+        return bool(self.syntax) and _PYTHON2_HINT.search(text) is not None
 
     # -- context predicates ------------------------------------------------
     def predicates_of(self, m: Matcher) -> tuple[tuple, tuple]:
@@ -361,6 +392,14 @@ class Engine:
                     for rule, m in self.operators:
                         if "int64-wide-shift" in m.names:
                             self._emit(ctx, hits, Hit(rule, m, node, "int64-wide-shift"))
+        if self.syntax:
+            # the statement the reader rewrote to parse a Python 2 module (`print "x"`, `except E, e:`)
+            at = getattr(index.tree, "trnready_python2", None)
+            if isinstance(at, tuple):
+                node, form = at
+                for rule, m in self.syntax:
+                    if "python2-statement" in m.names:
+                        self._emit(ctx, hits, Hit(rule, m, node, form))
         if self.devices:
             for expr, scope in index.device_values:
                 n = len(hits)
@@ -371,6 +410,8 @@ class Engine:
                     reads = _device_option_reads(ctx, expr, self._showing)
                     if reads:
                         hits[n:] = [replace(h, also=h.also + reads) for h in hits[n:]]
+        if self._one_per_file and hits:
+            hits = _one_per_file(hits, self._one_per_file)
         if self._mask_source_categories and hits:
             hits = [_with_mask_sources(ctx, h) if h.rule.category in self._mask_source_categories else h
                     for h in hits]

@@ -188,12 +188,14 @@ class Resolver:
         self.factories: dict = {}  # one file's helpers (function name -> [(returned expr, Scope)]); see for_file
         # calls whose result is integer positions, never a boolean mask ([context.values] index-making-calls)
         self.index_makers = IndexMakers(index_makers)
+        # builtins a catalogue matcher names (`builtins.xrange`): an unbound name of this set means the builtin
+        self.builtins: frozenset = frozenset()
 
     def for_file(self, factories: dict) -> "Resolver":
         """A view for one file: its own helper table, the shared alias table and name cache."""
         view = object.__new__(Resolver)
         view.aliases, view._canonical, view._cuda_only = self.aliases, self._canonical, self._cuda_only
-        view.star_names, view.index_makers = self.star_names, self.index_makers
+        view.star_names, view.index_makers, view.builtins = self.star_names, self.index_makers, self.builtins
         view.factories = factories
         return view
 
@@ -251,7 +253,8 @@ class Resolver:
         if bindings is None:
             stars = scope.module().stars
             if not stars:
-                return ()
+                # a name the module never binds is a builtin: named only when a matcher asks for it
+                return (f"builtins.{name}",) if name in self.builtins else ()
             # `from nerf.utils import *` then `torch.cuda.amp.autocast(...)`: the star brought the module's own
             # `import torch`; a name the file never binds that is a conventional import name means that library
             known = self.star_names.get(name)

@@ -86,6 +86,7 @@ def _python2_tree(text: str, rel: str, error: SyntaxError):
     import tokenize
 
     edits: list = []  # (row, col, length replaced, new text), rows 1-based
+    first_at = None  # (row, col, form) of the first statement rewritten: the place of the Python 2 finding
     try:
         toks = [t for t in tokenize.generate_tokens(io.StringIO(text).readline)
                 if t.type not in (tokenize.NL, tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT)]
@@ -106,6 +107,7 @@ def _python2_tree(text: str, rel: str, error: SyntaxError):
                         or u.string == ";"), None)
             if end is None:
                 return None
+            first_at = first_at or (t.start[0], t.start[1], "print statement")
             if nxt.type in (tokenize.NEWLINE, tokenize.ENDMARKER) or nxt.string == ";":
                 edits.append((t.end[0], t.end[1], 0, "()"))  # a bare `print`: an empty line
                 continue
@@ -125,6 +127,7 @@ def _python2_tree(text: str, rel: str, error: SyntaxError):
                     break
                 elif u.string == "," and depth == 0:
                     edits.append((u.start[0], u.start[1], 1, " as"))
+                    first_at = first_at or (t.start[0], t.start[1], "except E, name:")
                     break
     if not edits:
         return None
@@ -144,8 +147,22 @@ def _python2_tree(text: str, rel: str, error: SyntaxError):
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             continue
         tree.trnready_text = text
-        tree.trnready_python2 = True  # `trnready fix` leaves it alone: rewritten, it would still not parse
+        # `trnready fix` leaves it alone (rewritten, it would still not parse); a `syntax` rule reports it here
+        tree.trnready_python2 = _statement_at(tree, first_at) or True
         return tree
+    return None
+
+
+def _statement_at(tree, first):
+    """(node, form) of the rewritten statement starting at (row, col): the `print(...)` call or the `except`
+    handler; None when no node starts there."""
+    if first is None:
+        return None
+    row, col, form = first
+    want = ast.Call if form.startswith("print") else ast.ExceptHandler
+    for node in ast.walk(tree):
+        if type(node) is want and node.lineno == row and node.col_offset == col:
+            return node, form
     return None
 
 

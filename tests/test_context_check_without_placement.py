@@ -195,3 +195,16 @@ def test_a_query_after_a_missing_cuda_only_package_raised_is_never_asked():
     assert [(f[0], f[1], f[5]) for f in scan_findings(CONTEXT_FIXTURES / "check_without_placement_requirement",
                                                       "--show-guarded") if f[3] == "TRN243"] == [
         ("attention.py", 16, True), ("attention.py", 26, False), ("attention.py", 37, False)]
+
+
+def test_a_statistic_or_zero_and_data_parallel_in_a_conjunction_pick_nothing():
+    # YOLOv3's progress line (`memory_reserved() / 1e9 if torch.cuda.is_available() else 0`) and its `if cuda and
+    # RANK == -1 and torch.cuda.device_count() > 1: model = DataParallel(model)`. A current device index, a string
+    # in the other arm, or a block that also moves the model keep the check.
+    assert [(f[1], f[2], f[3], f[5]) for f in scan_findings(CONTEXT_FIXTURES / "check_without_placement_statistics",
+                                                            "--show-guarded") if f[3] == "TRN243"] == [
+        (6, 32, "TRN243", True),
+        (9, 29, "TRN243", True),  # the statistics of lines 9-10 and their checks: one guarded finding
+        (16, 23, "TRN243", False),  # the block also moves the model
+        (18, 13, "TRN243", True),  # current_device (and line 19's statistic) guarded by the check ...
+        (18, 44, "TRN243", False)]  # ... which picks an index; line 19's check ("n/a" arm) is its place

@@ -70,6 +70,32 @@ def _several_devices(test) -> bool:
     return isinstance(test.ops[0], ast.Gt) and right.value == 1 or isinstance(test.ops[0], ast.GtE) and right.value == 2
 
 
+def _asks_for_several_devices(test) -> bool:
+    """`torch.cuda.device_count() > 1`, alone or as one operand of an `and` (`if cuda and RANK == -1 and
+    torch.cuda.device_count() > 1:`): the branch runs only with more than one GPU, whatever else it asks."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        return any(map(_several_devices, test.values))
+    return _several_devices(test)
+
+
+# CUDA memory and load statistics: a value shown or logged, never a device
+_STATISTICS = frozenset({"memory_allocated", "memory_reserved", "memory_cached", "max_memory_allocated",
+                         "max_memory_reserved", "max_memory_cached", "mem_get_info", "memory_stats", "utilization"})
+
+
+def _statistic_or_zero(e: ast.IfExp) -> bool:
+    """`torch.cuda.memory_reserved() / 1e9 if torch.cuda.is_available() else 0`: the CUDA arm reads a memory
+    statistic (arithmetic on it at most) and the other arm is a constant number or None. On Neuron the progress
+    line shows 0; nothing is placed or picked."""
+    other = e.orelse
+    if not (isinstance(other, ast.Constant) and (other.value is None or type(other.value) in (int, float))):
+        return False
+    calls = [n for n in walk(e.body) if isinstance(n, ast.Call)]
+    return bool(calls) and all(dotted(c.func).rsplit(".", 1)[-1] in _STATISTICS for c in calls) and all(
+        isinstance(n, (ast.Call, ast.Attribute, ast.Name, ast.Constant, ast.BinOp, ast.operator, ast.Load,
+                       ast.UnaryOp, ast.unaryop)) for n in walk(e.body))
+
+
 def _only_wraps_data_parallel(body, shows: frozenset) -> bool:
     """Every statement of the block rewraps a name in DataParallel (`model = nn.DataParallel(model)`, with device
     ids at most) or only shows something (a call of `output-functions`): with one device (none on Neuron) the module
@@ -159,11 +185,11 @@ def check_without_placement(ctx, hit) -> bool:
         return True  # `DataLoader(..., pin_memory=torch.cuda.is_available())`: page-locked host memory or not
     if isinstance(up, ast.IfExp) and up.test is cur:
         return _option_lists(up.body, up.orelse) or _runtime_providers(up.body, up.orelse) or (
-            _no_op_context(up.orelse) and not _places([up.body])) or (
+            _no_op_context(up.orelse) and not _places([up.body])) or _statistic_or_zero(up) or (
             cur is call and _cuda_list(up.body) and _empty_list(up.orelse) and is_test_module(ctx.path))
     if not (isinstance(up, ast.If) and up.test is cur):
         return False
-    if _several_devices(cur) and not up.orelse and _only_wraps_data_parallel(
+    if _asks_for_several_devices(cur) and not up.orelse and _only_wraps_data_parallel(
             up.body, frozenset(ctx.values.get("output-functions", ()))):
         return True  # `if torch.cuda.device_count() > 1: model = nn.DataParallel(model)`: one device runs unwrapped
     if cur is call and not up.orelse and is_test_module(ctx.path) and _adds_cuda_variant(up.body):

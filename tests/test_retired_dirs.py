@@ -1,0 +1,33 @@
+"""retired: a folder the project marks as deprecated is not ported, unless code outside it imports from it
+(postprocess.retired; fresh48: mmskeleton's `deprecated/origin_stgcn_repo/`, the st-gcn code it replaced)."""
+import json
+
+from conftest import run_cli
+
+CUDA = "import torch\n\nmodel = torch.nn.Linear(2, 2)\nmodel.cuda()\n"
+
+
+def _scan(root):
+    proc = run_cli("scan", root, "--format", "json", "--no-cache", "--exit-zero", "--show-guarded")
+    assert proc.returncode == 0, proc.stderr
+    return sorted((f["path"], f["line"], f["rule"], f.get("guarded_by", "")) for f in json.loads(proc.stdout)["findings"])
+
+
+def test_a_deprecated_folder_nothing_imports_is_guarded_an_imported_one_stays(tmp_path):
+    for rel in ("deprecated/origin_repo/processor/io.py", "pkg/deprecated/utils.py", "pkg/sub/deprecated/ops.py",
+                "lib/models/deprecated/old.py"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(CUDA)
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "sub" / "__init__.py").write_text("")
+    # an absolute import of the package's own deprecated folder, a relative one, and one through a `lib/` root
+    (tmp_path / "pkg" / "data.py").write_text("from pkg.deprecated.utils import load\n")
+    (tmp_path / "pkg" / "sub" / "model.py").write_text("from .deprecated import ops\n")
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "tools" / "train.py").write_text("import models.deprecated.old as old\n# deprecated/origin_repo\n")
+    assert _scan(tmp_path) == [
+        ("deprecated/origin_repo/processor/io.py", 4, "TRN241", "retired"),
+        ("lib/models/deprecated/old.py", 4, "TRN241", ""),
+        ("pkg/deprecated/utils.py", 4, "TRN241", ""),
+        ("pkg/sub/deprecated/ops.py", 4, "TRN241", ""),
+    ]

@@ -80,3 +80,16 @@ def test_a_data_directory_counts_by_its_name_only():
         ("qm9/data_parallel.py", 5, False),
         ("qm9/models/data.py", 5, False),
     ]
+
+
+def test_a_logger_or_plotting_module_is_host_output_for_dynamic_shapes():
+    # `host-output-dirs`: YOLOv3's Comet logger and plots.py (fresh48); a drawing module that moves its tensors to a
+    # device, and model code, stay reported
+    assert [(f[0], f[1], f[3], f[5]) for f in scan_findings(CONTEXT_FIXTURES / "host_output_dirs", "--show-guarded")] == [
+        ("models/head.py", 5, "TRN104", False),
+        ("utils/loggers/comet/__init__.py", 5, "TRN104", True),
+        ("utils/loggers/comet/__init__.py", 6, "TRN104", True),
+        ("utils/plots.py", 5, "TRN104", True),
+        ("utils/plots.py", 6, "TRN104", True),
+        ("utils/vis_tools.py", 7, "TRN104", False),
+    ]

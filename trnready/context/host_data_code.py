@@ -76,6 +76,16 @@ def _in_host_path(ctx) -> bool:
         or bool(words & known) or name.startswith("collate")
 
 
+def _in_output_path(ctx) -> bool:
+    """Under a directory named in `host-output-dirs` (`loggers/`, `plots/`, `visualization/`), or in a file whose
+    name holds one as a word (`plots.py`, `vis_utils.py`): code that logs, plots or draws results."""
+    known = set(ctx.values.get("host-output-dirs", ()))
+    if not known:
+        return False
+    parts = ctx.path.lower().split("/")
+    return bool(set(parts[:-1]) & known) or bool(set(parts[-1].rsplit(".", 1)[0].split("_")) & known)
+
+
 def _callers(ctx) -> dict:
     """name -> the functions of the file that call it by that name (`f(...)`, `self.f(...)`, `cls.f(...)`),
     a call inside a nested function counting for the functions around it too."""
@@ -169,7 +179,13 @@ def host_data_code(ctx, hit) -> bool:
     chosen) is not a move, and a file name counts by its words (`scheduled_sampler.py`). A function taking
     checkpoint weights (`checkpoint-parameters`: `resize_pos_embed(state_dict, model)`) is load-time work
     wherever it is called from. The `__getitem__` of a class defining operator methods (`__add__`,
-    `__torch_function__`: a tensor type of the project) indexes device data and is no dataset's."""
+    `__torch_function__`: a tensor type of the project) indexes device data and is no dataset's. For the categories of
+    `host-output-categories` (dynamic shapes), a module under a directory of `host-output-dirs` (`loggers/`,
+    `plots/`, `visualization/`, or a file named with one as a word) that moves nothing to a device is host code too:
+    it logs, plots or draws results on their way out."""
+    if hit.rule.category in ctx.values.get("host-output-categories", ()) and _in_output_path(ctx) \
+            and not _moves_to_device(ctx):
+        return True  # logging, plotting, drawing: results on their way out, never a compiled step
     if hit.rule.category not in ctx.values.get("host-data-categories", ()):
         return False
     if _in_host_path(ctx) and not _moves_to_device(ctx):

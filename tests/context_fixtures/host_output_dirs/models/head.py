@@ -1,0 +1,5 @@
+import torch
+
+
+def forward(x, mask):
+    return torch.unique(x[mask])

@@ -497,7 +497,7 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
 
             report.findings = guard_unread_settings(report.findings, files, summaries,
                                                     _python_reader(config.max_file_size))
-            # A GPU count in a training config that only sizes a device call reported in the code (project/count_settings.py).
+            # A GPU count in a training config that only sizes a device call of the code (project/count_settings.py).
             from .project.count_settings import fold_count_settings
 
             report.findings = fold_count_settings(

@@ -4,7 +4,8 @@ from __future__ import annotations
 import ast
 import re
 
-from .base import enclosing_function, host_or_dtype, name_globs, placements, places_on_device, predicate
+from .base import (dotted, enclosing_function, host_or_dtype, name_globs, parent_of, placements, places_on_device,
+                   predicate)
 from ..astwalk import walk
 
 
@@ -84,6 +85,17 @@ def _in_output_path(ctx) -> bool:
         return False
     parts = ctx.path.lower().split("/")
     return bool(set(parts[:-1]) & known) or bool(set(parts[-1].rsplit(".", 1)[0].split("_")) & known)
+
+
+def _in_module_class(ctx, node) -> bool:
+    """Inside a class deriving from a `Module` (`torch.nn.Module`, `nn.Module`): model code kept beside a visualiser
+    (a detection head's `predict` in `result_visualizer.py`) runs on the device."""
+    p = parent_of(ctx, node)
+    while p is not None:
+        if type(p) is ast.ClassDef and any(dotted(b).rsplit(".", 1)[-1] == "Module" for b in p.bases):
+            return True
+        p = parent_of(ctx, p)
+    return False
 
 
 def _callers(ctx) -> dict:
@@ -184,7 +196,7 @@ def host_data_code(ctx, hit) -> bool:
     `plots/`, `visualization/`, or a file named with one as a word) that moves nothing to a device is host code too:
     it logs, plots or draws results on their way out."""
     if hit.rule.category in ctx.values.get("host-output-categories", ()) and _in_output_path(ctx) \
-            and not _moves_to_device(ctx):
+            and not _moves_to_device(ctx) and not _in_module_class(ctx, hit.node):
         return True  # logging, plotting, drawing: results on their way out, never a compiled step
     if hit.rule.category not in ctx.values.get("host-data-categories", ()):
         return False

@@ -24,6 +24,11 @@ def _key(f) -> str:
     return m.group(1).rsplit(".", 1)[-1].lower() if m else ""
 
 
+def _shown(f) -> str:
+    m = _SHOWN.search(f.message)
+    return m.group(0).strip().strip("`") if m else ""
+
+
 def _python(path: str) -> bool:
     return path.endswith((".py", ".ipynb"))
 
@@ -49,7 +54,7 @@ def fold_count_settings(findings: list, rules: frozenset, categories: frozenset,
                     and _python(f.path) and f.snippet), key=lambda f: (f.path, f.cell or 0, f.line, f.column))
     if not hosts:
         return findings
-    words = {}
+    words: dict = {}
     folded: dict = {}  # id(host) -> [setting finding]
     for s in settings:
         key = _key(s)
@@ -77,8 +82,7 @@ def fold_count_settings(findings: list, rules: frozenset, categories: frozenset,
 def _with_counts(f, group: list):
     group = sorted(group, key=lambda s: (s.path, s.line))
     away = tuple(dict.fromkeys((*f.elsewhere, *((s.path, s.line, s.column, f.rule) for s in group))))
-    named = [f"`{_SHOWN.search(s.message).group(0).strip().strip('`')}` at {s.path}:{s.line}"
-             for s in group[:MAX_NAMED]]
+    named = [f"`{_shown(s)}` at {s.path}:{s.line}" for s in group[:MAX_NAMED]]
     more = len(group) - len(named)
     tail = f" and {more} more setting{'s' if more > 1 else ''}" if more else ""
     return replace(f, elsewhere=away, message=f"{f.message}; device count set by {', '.join(named)}{tail}")

@@ -88,3 +88,10 @@ def test_a_scripts_top_level_statements_bind_its_host_tensors():
     assert [(f[0], f[1], f[3], f[5]) for f in found] == [
         ("convert.py", 6, "TRN191", True), ("convert.py", 8, "TRN104", True), ("convert.py", 9, "TRN121", False),
         ("resize.py", 14, "TRN191", True)]
+
+
+def test_torchvision_box_ops_on_host_tensors_run_on_the_host():
+    # pytorch-faster-rcnn's demo and test_net (fresh48): NMS of `torch.from_numpy(...)` boxes and scores runs on the
+    # CPU; NMS of a function's tensor parameters stays reported
+    assert [(f[0], f[1], f[3], f[5]) for f in scan_findings(CONTEXT_FIXTURES / "host_built_nms", "--show-guarded")
+            if f[3] == "TRN104"] == [("demo.py", 12, "TRN104", True), ("demo.py", 18, "TRN104", False)]

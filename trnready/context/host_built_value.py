@@ -25,6 +25,8 @@ _LEAVES_TORCH = frozenset({"numpy", "tolist", "item"})
 _CAST_AWAY = frozenset({"numpy", "float", "half", "bfloat16", "int", "bool", "tolist", "item", "to_dense"})
 _NARROW = frozenset({"float32", "float", "float16", "half", "bfloat16", "int32", "int", "int16", "int8", "uint8",
                      "bool"})
+# Libraries whose operations run where their tensor arguments are, as torch's own functions do.
+_FOLLOWING_LIBRARIES = ("torchvision.ops.",)
 # How often one expression may be followed again under the assumption that a loop-carried name is a host tensor.
 _RETRIES = 8
 _PY_ATTRS = frozenset({"shape", "ndim", "dtype", "layout", "is_sparse", "is_nested", "requires_grad"})
@@ -341,6 +343,12 @@ class _Kinds:
             # of mmengine, a project's `load_checkpoint`): `map_location` is torch.load's, handed through
             where = next(kw.value for kw in call.keywords if kw.arg == "map_location")
             return HOST if is_cpu(where) else None
+        if torch_name.startswith(_FOLLOWING_LIBRARIES):
+            # torchvision's box ops compute where their tensors are (`nms(torch.from_numpy(boxes),
+            # torch.from_numpy(scores), 0.3)` in a demo: suppression on the CPU)
+            if not call.args or self.of(call.args[0], depth + 1) is None:
+                return None
+            return self._mix(self._arg_nodes(call), depth)
         if torch_name.startswith("torch."):
             tail = torch_name.rsplit(".", 1)[-1]
             if tail in ("iinfo", "finfo", "Size", "dtype", "is_tensor", "numel"):

@@ -140,3 +140,25 @@ def test_an_import_left_commented_out_imports_nothing(tmp_path):
     assert got == [("models/densenet_efficient_multi_gpu.py", 5, "TRN241", DEAD),
                    ("models/preact_resnet.py", 5, "TRN241", DEAD),
                    ("models/resnet.py", 5, "TRN241", "")]
+
+
+def test_a_library_dotted_name_does_not_name_the_projects_module(tmp_path):
+    # awesome-semantic-segmentation keeps PyTorch-Encoding's `core/utils/parallel.py`, which nothing imports; its
+    # other files say `nn.parallel.DistributedDataParallel` and `torch.nn.parallel`, torch's module of that name
+    root = tmp_path / "proj"
+    (root / "core" / "utils").mkdir(parents=True)
+    (root / "core" / "__init__.py").write_text("")
+    (root / "core" / "utils" / "__init__.py").write_text("from .score import SegmentationMetric\n")
+    (root / "core" / "utils" / "score.py").write_text("import torch\n\n\nclass SegmentationMetric:\n    pass\n")
+    for name in ("parallel", "sync"):
+        (root / "core" / "utils" / f"{name}.py").write_text(
+            "import torch\n\n\nclass DataParallelModel(torch.nn.Module):\n"
+            "    def forward(self, x):\n        return x.cuda()\n")
+    (root / "train.py").write_text(
+        "import torch\nimport torch.nn as nn\nfrom core.utils import SegmentationMetric\n\n"
+        "model = nn.parallel.DistributedDataParallel(torch.nn.Linear(2, 2))\n"
+        "ddp = torch.nn.parallel.DataParallel  # torch's parallel module\n"
+        "mode = 'sync'  # a string names the project's sync.py\n"
+        "# DataParallelModel balances memory across GPUs\n")
+    got = [row for row in findings(root) if row[0].startswith("core/")]
+    assert got == [("core/utils/parallel.py", 6, "TRN241", DEAD), ("core/utils/sync.py", 6, "TRN241", "")]

@@ -52,6 +52,7 @@ from .summary import top_calls
 from .unreferenced import _SKIP_FILES, _declared_packages, _partial_scan, _reader, _word_at, keeping_reader
 from .unreferenced import _documented as _documented_names
 from .word_sets import Words, is_word, kept_words
+from .mentions import foreign_at, foreign_names, project_names
 
 REASON = "never-imported"
 _ROUNDS = 3
@@ -212,6 +213,7 @@ def _named_by(rels: list, files, text_of, eligible, cache=None) -> dict:
     `cache`: the scan's ResultCache, whose kept words of a file (word_sets.kept_words) spare reading a file that
     holds none of the words sought."""
     out: dict = {r: set() for r in rels}
+    own = project_names(files)
     stems = {r: _stem(r) for r in rels}
     pure = {r: is_word(s) for r, s in stems.items()}
     # what a package's __init__ re-exports from its modules: a file outside the package using one of those names
@@ -255,7 +257,8 @@ def _named_by(rels: list, files, text_of, eligible, cache=None) -> dict:
                     out[r].add(None)
                 elif named and _imported_word(text, s):
                     out[r].add(sf.rel if eligible(sf.rel) else None)
-            elif named and not (sf.kind == "python" and (_imports_another(text, s, r) or _only_in_comments(text, s))):
+            elif named and not (sf.kind == "python" and (_imports_another(text, s, r) or _only_in_comments(text, s)
+                                                          or _only_foreign(text, s, own))):
                 out[r].add(sf.rel if sf.kind == "python" and eligible(sf.rel) else None)
     return out
 
@@ -277,6 +280,29 @@ def _only_in_comments(text: str, word: str) -> bool:
                 return False
         i = text.find(word, j)
     return True
+
+
+def _only_foreign(text: str, word: str, own: frozenset) -> bool:
+    """Every mention of the word outside comments is a part of a library's dotted name (`nn.parallel.DataParallel`
+    after `import torch.nn as nn`, `torch.nn.parallel`): it names the library's module, not the project's
+    `parallel.py` (awesome-semantic-segmentation's copy of PyTorch-Encoding's parallel.py, which nothing
+    imports; fresh48)."""
+    foreign = foreign_names(text, own)
+    if not foreign:
+        return False
+    i = text.find(word)
+    seen = False
+    while i >= 0:
+        j = i + len(word)
+        if (i == 0 or not (text[i - 1].isalnum() or text[i - 1] == "_")) and \
+                (j >= len(text) or not (text[j].isalnum() or text[j] == "_")) and \
+                "#" not in text[text.rfind("\n", 0, i) + 1:i]:
+            # a name that ends the chain (`nn.parallel`) or goes on to another part (`nn.parallel.X`) alike
+            if not (i and text[i - 1] == "." and foreign_at(text, i, foreign, word)):
+                return False
+            seen = True
+        i = text.find(word, j)
+    return seen
 
 
 def _exported_names(text: str) -> set:

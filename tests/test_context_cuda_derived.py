@@ -76,3 +76,15 @@ def test_switch_helper_outside_tests_is_left_alone(tmp_path):
     got = _found(tmp_path / "helpers.py")
     assert ("helpers.py", 9, 13, "TRN241", "") in got
     assert ("helpers.py", 26, 8, "TRN243", "") in got
+
+
+def test_a_flag_forced_off_in_the_arm_neuron_takes():
+    # awesome-semantic-segmentation (after maskrcnn-benchmark): `args.distributed = num_gpus > 1`, then the arm a
+    # Neuron host takes sets it False before anything reads it, so `if args.distributed:` never runs there. A read in
+    # between (`print(opts.parallel)`) keeps the earlier value.
+    assert _found(FIXTURE / "forced_off.py") == [
+        ("forced_off.py", 11, 26, "TRN273", "neuron-guarded"),
+        ("forced_off.py", 17, 29, "TRN243", ""),
+        ("forced_off.py", 29, 8, "TRN243", ""),
+        ("forced_off.py", 34, 17, "TRN241", ""),
+    ]

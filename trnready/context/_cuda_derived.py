@@ -153,7 +153,7 @@ def query_fallbacks(ctx) -> dict:
     return {k: v[0] for k, v in found.items() if len(v) == 1 and binds.get(k) == 2}
 
 
-def unreached_flag_assigns(stmts, never, always) -> set:
+def unreached_flag_assigns(stmts, never, always, module_body=()) -> set:
     """ids of the assignments that sit directly in an arm a Neuron machine never takes: the body of `if <test>:`
     when `never(test)`, the `else` when `always(test)` (`if t > self.cpu_cache_length and lqs.is_cuda:
     self.cpu_cache = True` / `else: self.cpu_cache = False`). The flag so assigned holds only its other values there:
@@ -169,6 +169,56 @@ def unreached_flag_assigns(stmts, never, always) -> set:
             out.update(id(s) for s in body)
         elif other and always(st.test):
             out.update(id(s) for s in other)
+    for block in _blocks(stmts, module_body):
+        out.update(_superseded(block, never, always))
+    return out
+
+
+def _blocks(stmts, module_body):
+    if module_body:
+        yield module_body
+    for st in stmts:
+        for field in ("body", "orelse", "finalbody"):
+            b = getattr(st, field, None)
+            if isinstance(b, list) and b and isinstance(b[0], ast.stmt):
+                yield b
+
+
+def _false_keys(arm) -> set:
+    return {_key(s.targets[0]) for s in arm if type(s) is ast.Assign and len(s.targets) == 1
+            and type(s.value) is ast.Constant and s.value.value in (False, None) and _key(s.targets[0])}
+
+
+def _reads(node, key: str) -> bool:
+    return any(type(n) in (ast.Name, ast.Attribute) and type(n.ctx) is ast.Load and _key(n) == key
+               for n in ast.walk(node))
+
+
+def _superseded(block: list, never, always) -> set:
+    """ids of the assignments a later `if` of the same block overwrites on Neuron before anything reads them:
+    `args.distributed = num_gpus > 1`, then `if not args.no_cuda and torch.cuda.is_available(): ... else:
+    args.distributed = False` (awesome-semantic-segmentation's train.py and eval.py, after maskrcnn-benchmark).
+    The arm Neuron takes sets the key to False or None, so the earlier value is never seen there, and the flag
+    holds only False on Neuron: `if args.distributed:` after it never runs. A read of the key between the two (or
+    in the `if`'s own test) keeps the earlier assignment."""
+    out: set = set()
+    ifs = [(i, st) for i, st in enumerate(block) if type(st) is ast.If and st.orelse]
+    for i, st in ifs:
+        keys = set()
+        if always(st.test):
+            keys = _false_keys(st.body)
+        elif never(st.test):
+            keys = _false_keys(st.orelse)
+        for key in keys:
+            if _reads(st.test, key):
+                continue
+            for earlier in reversed(block[:i]):
+                if type(earlier) is ast.Assign and len(earlier.targets) == 1 and _key(earlier.targets[0]) == key:
+                    if not _reads(earlier.value, key):
+                        out.add(id(earlier))
+                    break
+                if _reads(earlier, key) or type(earlier) not in (ast.Assign, ast.AnnAssign, ast.Expr):
+                    break
     return out
 
 

@@ -1021,7 +1021,8 @@ class _Spans:
         self.conds.counts = {**device_count_bounds(ctx, self.conds.backends), **query_fallbacks(ctx)}
         self.conds.pinned = pinned_cuda_devices(ctx)
         # an assignment in an arm Neuron never takes is not one of a flag's values there (_cuda_derived.py)
-        self.conds.unreached |= unreached_flag_assigns(ctx.statements(), self.conds.never, self.conds.always)
+        self.conds.unreached |= unreached_flag_assigns(ctx.statements(), self.conds.never, self.conds.always,
+                                                       tree.body)
         self.conds.flags = _flags(self.ctx.statements(), self.conds)
         self.conds.forget_functions()  # judged again now that the flags are known: a function may return a flag
         self.local_skips = self._local_skips(tree.body)

@@ -190,7 +190,7 @@ def _false_keys(arm) -> set:
 
 
 def _reads(node, key: str) -> bool:
-    return any(type(n) in (ast.Name, ast.Attribute) and type(n.ctx) is ast.Load and _key(n) == key
+    return any(isinstance(n, (ast.Name, ast.Attribute)) and type(n.ctx) is ast.Load and _key(n) == key
                for n in ast.walk(node))
 
 

@@ -60,3 +60,27 @@ def test_a_partial_scan_judges_nothing():
     proc = run_cli("scan", ROOT, "--format", "json", "--no-cache", "--show-guarded")
     assert proc.returncode in (0, 1), proc.stderr
     assert all(f.get("guarded_by") != BROKEN for f in json.loads(proc.stdout)["findings"])
+
+
+def test_a_module_a_setup_extension_builds_is_not_missing(tmp_path):
+    # py-faster-rcnn's `lib/setup.py` builds `utils.cython_bbox` from `utils/bbox.pyx`: the import of it is not broken
+    # (longcw/faster_rcnn_pytorch, blind48); a module no Extension names stays missing
+    root = tmp_path / "repo"
+    lib = root / "lib"
+    (lib / "utils").mkdir(parents=True)
+    (lib / "datasets").mkdir()
+    for pkg in (lib, lib / "utils", lib / "datasets"):
+        (pkg / "__init__.py").write_text("")
+    (lib / "utils" / "bbox.pyx").write_text("def bbox_overlaps(a, b):\n    return a\n")
+    (lib / "setup.py").write_text(
+        "from setuptools import setup\nfrom setuptools.extension import Extension\n"
+        "setup(name='lib', ext_modules=[Extension('utils.cython_bbox', ['utils/bbox.pyx'])])\n")
+    body = "import torch\n\n\ndef load(x):\n    return torch.zeros(2).cuda()\n"
+    (lib / "datasets" / "imdb.py").write_text("from ..utils.cython_bbox import bbox_overlaps\n" + body)
+    (lib / "datasets" / "voc.py").write_text("from ..utils.cython_gone import bbox_overlaps\n" + body)
+    (root / "train.py").write_text("from lib.datasets import imdb, voc\n\nimdb.load(1)\nvoc.load(1)\n")
+    proc = run_cli("scan", root, "--format", "json", "--no-cache", "--show-guarded")
+    assert proc.returncode in (0, 1), proc.stderr
+    got = sorted((f["path"], f["line"], f.get("guarded_by", "")) for f in json.loads(proc.stdout)["findings"]
+                 if f["rule"] == "TRN241")
+    assert got == [("lib/datasets/imdb.py", 6, ""), ("lib/datasets/voc.py", 6, BROKEN)]

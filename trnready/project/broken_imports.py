@@ -11,7 +11,9 @@ relative import any such folder with a Python name: wanda's `dense_ft/trainer.py
 beside no `__init__.py`, imports `.integrations`, which cannot work as a namespace module or as a script).
 The module is missing when none of `a/b/c.py`, `a/b/c/` (a package or a namespace folder), or a compiled or stub
 form (`.pyx`, `.pyi`, `.so`, `.pyd`, `.c`, `.cpp`, `.cu`) exists on disk, and the name is not one a build writes
-(`[context.values] generated-module-names`: `version`, `_C`, `*_pb2`, ...). `from a.b import c` is missing only
+(`[context.values] generated-module-names`: `version`, `_C`, `*_pb2`, ...; and the last part of every name an
+`Extension(...)` of a setup.py within two folders of the root builds, session 37: py-faster-rcnn's
+`utils.cython_bbox` from `utils/bbox.pyx`). `from a.b import c` is missing only
 when `a/b` itself is missing (`c` may be a name defined in `a/b/__init__.py`).
 
 A module also cannot be imported when a top-level `from a.b import name` of the project's own package names something
@@ -65,7 +67,7 @@ def guard_broken_imports(findings: list, root, values: dict, read_text) -> list:
     folders = _own_packages(root, namespace=True)
     if not folders:
         return findings
-    generated = tuple(str(g) for g in values.get("generated-module-names", ()))
+    generated = tuple(str(g) for g in values.get("generated-module-names", ())) + _built_extensions(root)
     packaging = _packaging_text(root)
     broken = {rel for rel in todo
               if _missing_import(rel, read_text(rel) or "", root, own, generated, packaging, folders)}
@@ -73,6 +75,24 @@ def guard_broken_imports(findings: list, root, values: dict, read_text) -> list:
         return findings
     return [replace(f, guarded=True, guarded_by=REASON)
             if f.path in broken and not f.guarded and not f.suppressed else f for f in findings]
+
+
+_EXTENSION_NAME = re.compile(r"""\bExtension\(\s*(?:name\s*=\s*)?["']([\w.]+)["']""")
+
+
+def _built_extensions(root: Path) -> tuple:
+    """The module names the extensions of a setup.py near the top of the tree build (`Extension("utils.cython_bbox",
+    ["utils/bbox.pyx"])` in py-faster-rcnn's `lib/setup.py`, copied into many detection repositories): the build
+    writes `utils/cython_bbox.*.so`, whose source has another name, so an import of it is not broken."""
+    out: set = set()
+    for pattern in ("setup.py", "*/setup.py", "*/*/setup.py"):
+        for path in root.glob(pattern):
+            try:
+                text = path.read_text(encoding="utf-8", errors="replace")[:1_000_000]
+            except OSError:
+                continue
+            out.update(m.rsplit(".", 1)[-1] for m in _EXTENSION_NAME.findall(text))
+    return tuple(sorted(out))
 
 
 def _packaging_text(root: Path) -> str:

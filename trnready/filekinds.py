@@ -42,7 +42,8 @@ KINDS: tuple[FileKind, ...] = (
     FileKind("cuda", "cuda", "cuda", ("*.cu", "*.cuh", "*.cu.h"), ("//", "/*")),
     # C++ sources and headers next to CUDA ones: line matchers that name the kind only (a CUDA library's header
     # included by a binding or a host program, `#include <cudnn_frontend.h>`); nothing else is read from them
-    FileKind("cpp", "cuda", "cuda", ("*.cpp", "*.cc", "*.cxx", "*.hpp", "*.hh", "*.hxx", "*.h"), ("//", "/*")),
+    # (C sources too: the THC glue of a PyTorch 0.4 CUDA extension, `roi_pooling_cuda.c`, is plain C)
+    FileKind("cpp", "cuda", "cuda", ("*.cpp", "*.cc", "*.cxx", "*.c", "*.hpp", "*.hh", "*.hxx", "*.h"), ("//", "/*")),
     # Native build files: line matchers that name the kind only (nvcc flags, CUDA link flags, `enable_language(CUDA)`,
     # `docker run --gpus` in a recipe); Make and CMake both use `#` comments
     FileKind("makefile", "shell/yaml", "lines", ("makefile", "gnumakefile", "*.mk", "makefile.*"), HASH,

@@ -84,3 +84,24 @@ def test_a_module_a_setup_extension_builds_is_not_missing(tmp_path):
     got = sorted((f["path"], f["line"], f.get("guarded_by", "")) for f in json.loads(proc.stdout)["findings"]
                  if f["rule"] == "TRN241")
     assert got == [("lib/datasets/imdb.py", 6, ""), ("lib/datasets/voc.py", 6, BROKEN)]
+
+
+def test_the_library_a_torch_ffi_build_writes_is_not_missing(tmp_path):
+    # Detectron.pytorch's `lib/model/nms/build.py` runs `create_extension("_ext.nms", ...)`; the loader torch.utils.ffi
+    # generates, `_ext/nms/__init__.py`, imports `from ._nms import lib` (blind48)
+    root = tmp_path / "repo"
+    nms = root / "lib" / "model" / "nms"
+    (nms / "_ext" / "nms").mkdir(parents=True)
+    for pkg in (root / "lib", root / "lib" / "model", nms, nms / "_ext"):
+        (pkg / "__init__.py").write_text("")
+    (nms / "build.py").write_text("from torch.utils.ffi import create_extension\n"
+                                  "ffi = create_extension('_ext.nms', headers=[], sources=[], with_cuda=True)\n"
+                                  "if __name__ == '__main__':\n    ffi.build()\n")
+    (nms / "_ext" / "nms" / "__init__.py").write_text(
+        "from torch.utils.ffi import _wrap_function\nfrom ._nms import lib as _lib, ffi as _ffi\n")
+    (root / "train.py").write_text("from lib.model.nms._ext import nms\n")
+    proc = run_cli("scan", root, "--format", "json", "--no-cache", "--show-guarded")
+    assert proc.returncode in (0, 1), proc.stderr
+    got = sorted((f["path"], f["line"], f["rule"], f.get("guarded_by", "")) for f in json.loads(proc.stdout)["findings"])
+    assert got == [("lib/model/nms/_ext/nms/__init__.py", 1, "TRN302", ""),
+                   ("lib/model/nms/build.py", 1, "TRN302", "")]

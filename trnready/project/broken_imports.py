@@ -12,7 +12,8 @@ beside no `__init__.py`, imports `.integrations`, which cannot work as a namespa
 The module is missing when none of `a/b/c.py`, `a/b/c/` (a package or a namespace folder), or a compiled or stub
 form (`.pyx`, `.pyi`, `.so`, `.pyd`, `.c`, `.cpp`, `.cu`) exists on disk, and the name is not one a build writes
 (`[context.values] generated-module-names`: `version`, `_C`, `*_pb2`, ...; and the last part of every name an
-`Extension(...)` of a setup.py within two folders of the root builds, session 37: py-faster-rcnn's
+`Extension(...)` of a setup.py within two folders of the root builds, or a `create_extension(...)` of a build.py
+within three (with the `_name` library torch.utils.ffi writes beside it), session 37: py-faster-rcnn's
 `utils.cython_bbox` from `utils/bbox.pyx`). `from a.b import c` is missing only
 when `a/b` itself is missing (`c` may be a name defined in `a/b/__init__.py`).
 
@@ -77,7 +78,7 @@ def guard_broken_imports(findings: list, root, values: dict, read_text) -> list:
             if f.path in broken and not f.guarded and not f.suppressed else f for f in findings]
 
 
-_EXTENSION_NAME = re.compile(r"""\bExtension\(\s*(?:name\s*=\s*)?["']([\w.]+)["']""")
+_EXTENSION_NAME = re.compile(r"""\b(?:Extension|create_extension)\(\s*(?:name\s*=\s*)?["']([\w.]+)["']""")
 
 
 def _built_extensions(root: Path) -> tuple:
@@ -85,13 +86,18 @@ def _built_extensions(root: Path) -> tuple:
     ["utils/bbox.pyx"])` in py-faster-rcnn's `lib/setup.py`, copied into many detection repositories): the build
     writes `utils/cython_bbox.*.so`, whose source has another name, so an import of it is not broken."""
     out: set = set()
-    for pattern in ("setup.py", "*/setup.py", "*/*/setup.py"):
+    for pattern in ("setup.py", "*/setup.py", "*/*/setup.py", "build.py", "*/build.py", "*/*/build.py",
+                    "*/*/*/build.py"):
         for path in root.glob(pattern):
             try:
                 text = path.read_text(encoding="utf-8", errors="replace")[:1_000_000]
             except OSError:
                 continue
-            out.update(m.rsplit(".", 1)[-1] for m in _EXTENSION_NAME.findall(text))
+            for m in _EXTENSION_NAME.findall(text):
+                last = m.rsplit(".", 1)[-1]
+                # torch.utils.ffi's `create_extension("_ext.nms", ...)` writes `_ext/nms/_nms.so`, which the
+                # generated `_ext/nms/__init__.py` imports as `from ._nms import lib`
+                out.update((last, "_" + last) if "create_extension" in text else (last,))
     return tuple(sorted(out))
 
 

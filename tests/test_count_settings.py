@@ -60,3 +60,22 @@ def test_a_count_no_device_line_names_stays_a_finding(tmp_path):
     got = _scan(tmp_path)
     assert [(f["path"], f["line"], f["rule"]) for f in got] == [
         ("configs/run.yaml", 2, "TRN610"), ("train.py", 2, "TRN241")]
+
+
+def test_gpu_ids_are_only_ever_places(tmp_path):
+    # MSRA pose code: `GPUS: '0'` in every experiment config, `gpus = [int(i) for i in config.GPUS.split(',')]` and
+    # `DataParallel(model, device_ids=gpus).cuda()` in train.py (human-pose-estimation.pytorch, blind48). Without a
+    # device line naming the key the ids are dropped (TRN616 is place-only), unlike a count (TRN610)
+    (tmp_path / "experiments").mkdir()
+    (tmp_path / "experiments" / "res50.yaml").write_text("GPUS: '0'\nOUTPUT_DIR: 'output'\nMODEL:\n  NAME: pose\n")
+    (tmp_path / "experiments" / "res101.yaml").write_text("GPUS: (0,1,2,3)\nOUTPUT_DIR: 'output'\nMODEL:\n  NAME: pose\n")
+    (tmp_path / "train.py").write_text(
+        "import torch\nfrom config import config\n\n\ndef main(model):\n"
+        "    gpus = [int(i) for i in config.GPUS.split(',')]\n"
+        "    model = torch.nn.DataParallel(model, device_ids=gpus).cuda()\n    return model\n")
+    got = _scan(tmp_path)
+    assert [(f["path"], f["line"], f["rule"], [(e["path"], e["line"]) for e in f.get("elsewhere") or ()])
+            for f in got] == [("train.py", 7, "TRN241", [("experiments/res101.yaml", 1), ("experiments/res50.yaml", 1)]),
+                              ("train.py", 7, "TRN352", [])]
+    (tmp_path / "train.py").write_text("import torch\nmodel = torch.nn.Linear(2, 2).cuda()\n")
+    assert [(f["path"], f["rule"]) for f in _scan(tmp_path)] == [("train.py", "TRN241")]

@@ -503,7 +503,8 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
             report.findings = fold_count_settings(
                 report.findings, frozenset(_values_of(engine).get("count-setting-fold-rules", ())),
                 frozenset(_values_of(engine).get("count-setting-categories", ())),
-                _any_text_by_rel(files, config.max_file_size))
+                _any_text_by_rel(files, config.max_file_size),
+                frozenset(_values_of(engine).get("count-setting-place-only-rules", ())))
             # Code under a config switch that none of the project's shipped configs sets.
             from .project.config_unset import fold_config_into_code, guard_unset_switches
 

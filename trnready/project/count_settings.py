@@ -7,7 +7,9 @@ spreads over. A setting of a rule in `count-setting-fold-rules` (TRN610's `gpus`
 than Python is therefore a place of the first unguarded, unsuppressed Python finding of `count-setting-categories`
 whose line names the setting's key as a word (any case: `gpus`, `args.gpus`, `cfg.GPUS`), listed in its
 `elsewhere` and named in its message. A setting no such line names stays a finding of its own: a cluster or
-launcher request (`gpus_per_node: 8` for submitit) is the request to port.
+launcher request (`gpus_per_node: 8` for submitit) is the request to port. A setting of `count-setting-place-only-rules`
+(TRN616: GPU ids such as `GPUS: '0'` in the yacs configs of the MSRA pose code) is only ever a place: alone it is
+dropped, since a bare `0` may as well be a count or a CPU run.
 """
 from __future__ import annotations
 
@@ -40,7 +42,8 @@ def _words(text: str) -> set:
     return {w.lower() for w in _WORD.findall(text)}
 
 
-def fold_count_settings(findings: list, rules: frozenset, categories: frozenset, read_text=None) -> list:
+def fold_count_settings(findings: list, rules: frozenset, categories: frozenset, read_text=None,
+                        place_only: frozenset = frozenset()) -> list:
     """`read_text(rel)`: a scanned file's text or None. Of several lines naming the key, the one in the file whose
     path words (folders and stem: `processor`, `recognition`) the config mentions most is taken (mmskeleton's
     recipes name their runner, `processor.recognition.train`), then the first by path."""
@@ -50,10 +53,12 @@ def fold_count_settings(findings: list, rules: frozenset, categories: frozenset,
                 and not _python(f.path) and _key(f)]
     if not settings:
         return findings
+    # a place-only setting (`place_only` rules) no device line names is no finding at all
+    lone = {id(s) for s in settings if s.rule in place_only}
     hosts = sorted((f for f in findings if f.category in categories and not f.guarded and not f.suppressed
                     and _python(f.path) and f.snippet), key=lambda f: (f.path, f.cell or 0, f.line, f.column))
     if not hosts:
-        return findings
+        return [f for f in findings if id(f) not in lone] if lone else findings
     words: dict = {}
     folded: dict = {}  # id(host) -> [setting finding]
     for s in settings:
@@ -67,9 +72,9 @@ def fold_count_settings(findings: list, rules: frozenset, categories: frozenset,
         # max() keeps the first of equal scores: the first by path
         host = max(named, key=lambda h: len(said & _words(h.path.rsplit(".", 1)[0])))
         folded.setdefault(id(host), []).append(s)
-    if not folded:
+    gone = {id(s) for group in folded.values() for s in group} | lone
+    if not folded and not lone:
         return findings
-    gone = {id(s) for group in folded.values() for s in group}
     out = []
     for f in findings:
         if id(f) in gone:

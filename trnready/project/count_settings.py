@@ -55,8 +55,11 @@ def fold_count_settings(findings: list, rules: frozenset, categories: frozenset,
         return findings
     # a place-only setting (`place_only` rules) no device line names is no finding at all
     lone = {id(s) for s in settings if s.rule in place_only}
-    hosts = sorted((f for f in findings if f.category in categories and not f.guarded and not f.suppressed
-                    and _python(f.path) and f.snippet), key=lambda f: (f.path, f.cell or 0, f.line, f.column))
+    # (another request of the same rules is no device call: a script's own `{"gpus_per_node": 8}` for submitit is a
+    # second request, not the one a Hydra launcher config makes)
+    hosts = sorted((f for f in findings if f.category in categories and f.rule not in rules and not f.guarded
+                    and not f.suppressed and _python(f.path) and f.snippet),
+                   key=lambda f: (f.path, f.cell or 0, f.line, f.column))
     if not hosts:
         return [f for f in findings if id(f) not in lone] if lone else findings
     words: dict = {}

@@ -866,6 +866,10 @@ def report_findings(findings: list, engine, mentioned, root=None, config=None) -
                                         root), root)
     findings = release_snapshots(arch_lists(findings, engine, root), root)
     findings = gpu_ci_files(findings, engine, root)
+    from .postprocess_same_kernels import same_kernels
+
+    values = getattr(getattr(engine, "catalogue", None), "context_values", {})
+    findings = same_kernels(findings, frozenset(values.get("same-kernel-rules", ())), root)
     return sort(lock_places(findings, root))
 
 

@@ -66,10 +66,10 @@ def same_kernels(findings: list, rules: frozenset, root=None) -> list:
     for f in findings:
         if id(f) in gone:
             continue
-        others = folded.get(id(f))
-        if others:
-            away = tuple(dict.fromkeys((*f.elsewhere, *((o.path, o.line, o.column, f.rule) for o in others))))
+        copies = folded.get(id(f))
+        if copies:
+            away = tuple(dict.fromkeys((*f.elsewhere, *((o.path, o.line, o.column, f.rule) for o in copies))))
             f = replace(f, elsewhere=away, message=f"{f.message}; the same kernels are defined again in "
-                                                   + ", ".join(o.path for o in others))
+                                                   + ", ".join(o.path for o in copies))
         out.append(f)
     return out

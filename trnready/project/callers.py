@@ -32,12 +32,13 @@ counted are those of the class: its definition, its imports and the construction
 from __future__ import annotations
 
 import ast
+import json
 import re
 from typing import Callable
 
 from .call_sites import passed, rebound
 from .quiet_mentions import quiet_mentions
-from .switch_params import SWITCH_OFF, may_switch, switched_off
+from .switch_params import SWITCH_OFF, may_switch, switched_off, switched_on_by
 from .word_sets import is_word, kept_only
 from ..astwalk import walk
 from ..scope import classify
@@ -579,8 +580,29 @@ def guard_by_callers(findings: list, files, summaries, engine, cache=None, confi
     out = []
     for f in findings:
         why = verdict.get((f.path, f.line, f.column, f.rule)) if not f.guarded and f.cell is None else None
-        out.append(replace(f, guarded=True, guarded_by=why) if why else f)
+        if why and why.startswith(SWITCHED_ON):
+            f = _with_switching_callers(f, json.loads(why[len(SWITCHED_ON):]))
+        elif why:
+            f = replace(f, guarded=True, guarded_by=why)
+        out.append(f)
     return out
+
+
+# an answer naming the callers that switch a finding's arm on (their places), not a guard
+SWITCHED_ON = "switched-on:"
+# categories whose findings get such callers as places: the device a helper moves to is chosen at its calls
+_PLACE_CATEGORIES = frozenset({"cuda-device"})
+
+
+def _with_switching_callers(f, places: list):
+    from dataclasses import replace
+
+    here = tuple((ln, col, f.rule) for p, ln, col in places if p == f.path)
+    away = tuple((p, ln, col, f.rule) for p, ln, col in places if p != f.path)
+    return replace(f, occurrences=tuple(dict.fromkeys((*f.occurrences, *here))),
+                   elsewhere=tuple(dict.fromkeys((*f.elsewhere, *away))),
+                   message=f"{f.message}; switched on at {len(places)} call{'s' if len(places) != 1 else ''} of "
+                           f"the function (first at {places[0][0]}:{places[0][1]})")
 
 
 def _answer_valid(got) -> bool:
@@ -817,7 +839,7 @@ def _candidates(findings, files, summaries, engine, packaged: bool = True) -> li
                     out.append((f, rel, fname, "default", p))
             if f.rule in none_rules:
                 out.append((f, rel, fname, "none", None))
-            elif f.line > _a and any(d[0] != "?" for d in sig[3].values()):
+            if f.line > _a and any(d[0] != "?" for d in sig[3].values()):
                 # in a branch a parameter may switch off: (definition line, parameters with a literal default)
                 out.append((f, rel, fname, "switch", (_a, tuple(p for p, d in sig[3].items() if d[0] != "?"))))
     return out
@@ -935,8 +957,15 @@ def _decide(cands, files, summaries, engine, config, cache=None, reads=None) -> 
             continue  # no resolved caller decides anything (and the file need not be parsed again)
         if kind == "switch":
             sf = by_rel.get(rel)
-            if sf is not None and switched_off(f, rel, fname, callers, _LazyTree(sf, trees, text_of)):
+            if sf is None:
+                continue
+            lazy = _LazyTree(sf, trees, text_of)
+            if switched_off(f, rel, fname, callers, lazy):
                 out.append([f.path, f.line, f.column, f.rule, SWITCH_OFF])
+            elif f.category in _PLACE_CATEGORIES:
+                on = switched_on_by(f, rel, fname, callers, lazy)
+                if on:
+                    out.append([f.path, f.line, f.column, f.rule, SWITCHED_ON + json.dumps(on)])
             continue
         if kind == "default":
             if callers.always_passed(rel, fname, p):

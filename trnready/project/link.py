@@ -113,6 +113,16 @@ class ModuleMap:
 
     def absolute(self, rel: str, module: str, level: int) -> str | None:
         if not level:
+            if module in self.mods or not module:
+                return module
+            # `import network` beside network.py in a package: Python 2's implicit relative import (py-faster-rcnn
+            # and its copies), or a script's own folder on sys.path; only when no module of that name is absolute
+            here = self.rel_mod.get(rel)
+            if here is not None:
+                pkg = here.split(".") if rel.endswith("__init__.py") else here.split(".")[:-1]
+                sibling = ".".join([*pkg, module])
+                if pkg and sibling in self.mods:
+                    return sibling
             return module
         here = self.rel_mod.get(rel)
         if here is None:

@@ -98,6 +98,46 @@ def switched_off(f, rel: str, fname: str, callers, tree) -> bool:
     return True
 
 
+MAX_PLACES = 24  # callers listed as places of one finding
+
+
+def switched_on_by(f, rel: str, fname: str, callers, tree) -> list:
+    """[[caller file, line, column]] of the resolved callers that pass a literal (written at the call, not left to
+    the default) turning on every arm of the function holding finding `f`: `np_to_variable(x, is_cuda=True)` for the
+    `v.cuda()` under `if is_cuda:` in py-faster-rcnn's network.py helper (eleven such calls in longcw's
+    faster_rcnn_pytorch, blind48). The port changes the helper and these calls with it: they are places of the
+    finding. Empty when the finding is in no such arm."""
+    sig = callers.sig(rel, fname)
+    if sig is None:
+        return []
+    literals = {p: d[0] for p, d in sig[3].items() if d and d[0] != "?"}
+    if not literals:
+        return []
+    found = callers.callers(rel, fname)
+    if not found:
+        return []
+    fn = _function_at(tree.get(), sig[0], f.line)
+    if fn is None:
+        return []
+    read = set(literals) - rebound(fn)
+    arms = _arms(fn.body, f.line, read)
+    if not arms:
+        return []
+    out = []
+    for crel, call in found:
+        values = {}
+        given = False
+        for p in read:
+            v = callers.passed(rel, fname, call, p)
+            given = given or v is not None and _literal(v) is not _UNKNOWN
+            values[p] = _literal(literals[p] if v is None else v)
+        if given and all(_truth(test, values) is in_body for test, in_body in arms):
+            out.append([crel, call[0], call[1] + 1])
+            if len(out) >= MAX_PLACES:
+                break
+    return out
+
+
 def _literal(src: str):
     if src.startswith(("=", "?", "*")):
         return _UNKNOWN

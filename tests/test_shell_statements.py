@@ -22,6 +22,8 @@ def test_one_finding_per_rule_per_command_its_other_lines_are_places():
         ("make.sh", 3, 8, "TRN611", TOOLKIT.format("CUDA_PATH"), None, []),
         # the six-line CUDA_ARCH value is one statement: one finding, its other `-gencode` lines are places
         ("make.sh", 5, 12, "TRN302", ARCH.format("-gencode"), None, [(6, 12), (7, 12)]),
+        # nvcc run on a .cu source by the script (session 37): the build of the kernel the arch list is for
+        ("make.sh", 9, 1, "TRN302", "CUDA sources compiled with nvcc by this script: `nvcc`", None, []),
         # a hit of the same rule in another command stays its own finding
         ("make.sh", 10, 1, "TRN302", ARCH.format("TORCH_CUDA_ARCH_LIST"), None, []),
     ]

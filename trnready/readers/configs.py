@@ -204,6 +204,13 @@ def setting_findings(entries: list[Entry], role: str, lines: list[str], engine, 
     [line, rule, keys the project's code must name] of each finding (project/config_keys.py); `node`: the keys a
     Hydra config group places the file under (`configs/trainer/ddp.yaml` is the `trainer` node)."""
     matchers = [(r, m) for r, m in engine.surface.get("setting", ()) if m.role == role]
+    if any(m.files for _, m in matchers):
+        # `files = ["yaml", "json"]`: a setting matcher for config documents only, not the flags of a launch command
+        # or a Python config module read as settings too
+        from ..filekinds import kind_of
+
+        kind = kind_of(rel.rsplit("/", 1)[-1]) if rel else None
+        matchers = [(r, m) for r, m in matchers if not m.files or kind in m.files]
     scalars = [e for e in entries if e.value is not None and e.keys]
     present = [(r, m) for r, m in matchers if m.present]
     if present:

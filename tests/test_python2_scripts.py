@@ -102,3 +102,12 @@ def test_a_file_with_only_a_python2_statement_passes_the_prefilter(tmp_path):
     (tmp_path / "util.py").write_text("def show(x):\n    print 'value:', x\n")
     got = _scan(tmp_path)
     assert _python2(got) == [("util.py", 2, 5, "Python 2 module (a syntax error on Python 3): `print statement`", [])]
+
+
+def test_an_iterators_next_method_is_python2_another_objects_is_not(tmp_path):
+    # crnn.pytorch's `val_iter = iter(val_loader)` then `val_iter.next()`; a pager's own `.next()` and `next(it)` stay
+    (tmp_path / "train.py").write_text(
+        "import torch\n\n\ndef val(net, loader, pager):\n    val_iter = iter(loader)\n    page = pager.next()\n"
+        "    images, texts = val_iter.next()\n    return net(images), page, next(iter(loader))\n")
+    assert _python2(_scan(tmp_path)) == [
+        ("train.py", 7, 21, "Python 2 module (an iterator's `.next()`, `next(it)` on Python 3): `.next()`", [])]

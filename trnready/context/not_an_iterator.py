@@ -32,7 +32,7 @@ def not_an_iterator(ctx, hit) -> bool:
             target = getattr(n, "target", None)
             if type(target) is ast.Name and target.id == name:
                 return True
-            if type(n) in (ast.FunctionDef, ast.AsyncFunctionDef):
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 a = n.args
                 if any(p.arg == name for p in a.posonlyargs + a.args + a.kwonlyargs):
                     return True

@@ -19,3 +19,26 @@ def test_other_framework_modules_are_dropped_torch_modules_stay():
 
 def test_registered_as_a_drop():
     assert context.get("other-framework").effect == "drop"
+
+
+def test_a_tensorflow_folder_beside_the_pytorch_code_is_another_framework(tmp_path):
+    # dgcnn keeps `tensorflow/` (its TensorFlow version, Python 2 with NumPy helpers) beside `pytorch/` (fresh49)
+    import json
+
+    from conftest import run_cli
+
+    (tmp_path / "tensorflow" / "sem_seg").mkdir(parents=True)
+    (tmp_path / "pytorch").mkdir()
+    (tmp_path / "tensorflow" / "train.py").write_text(
+        "import tensorflow as tf\nimport numpy as np\nprint 'training'\nx = np.float(1)\n")
+    (tmp_path / "tensorflow" / "sem_seg" / "provider.py").write_text(
+        "import numpy as np\n\n\ndef shuffle(n):\n    return [i for i in xrange(n)]\n")
+    (tmp_path / "tensorflow" / "convert.py").write_text(
+        "import torch\nimport tensorflow as tf\nstate = torch.load('m.pth')\n")
+    (tmp_path / "pytorch" / "main.py").write_text(
+        "import torch\nmodel = torch.nn.Linear(2, 2).cuda()\nprint 'done'\n")
+    proc = run_cli("scan", tmp_path, "--format", "json", "--no-cache", "--exit-zero")
+    assert proc.returncode == 0, proc.stderr
+    got = sorted((f["path"], f["line"], f["rule"]) for f in json.loads(proc.stdout)["findings"])
+    assert got == [("pytorch/main.py", 2, "TRN241"), ("pytorch/main.py", 3, "TRN324"),
+                   ("tensorflow/convert.py", 3, "TRN351")]  # a converter importing both stays

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from .base import predicate
+from .base import PYTHON_KINDS, predicate
 
 
 def _framework_module(ctx) -> bool:
@@ -12,7 +12,12 @@ def _framework_module(ctx) -> bool:
         if c.tree is None:
             return False
         others = frozenset(c.values.get("other-frameworks", ()))
-        if not others:
+        # TensorFlow counts only in a folder a project names for it (dgcnn's `tensorflow/`: the TensorFlow version
+        # beside the PyTorch one): elsewhere its modules mostly hold values the PyTorch code reads (tacotron2's
+        # hparams)
+        folders = frozenset(c.values.get("other-framework-dirs", ()))
+        in_folder = bool(folders) and bool(set(c.path.lower().split("/")[:-1]) & folders)
+        if not others and not in_folder:
             return False
         roots: set = set()
         for node in c.nodes(ast.Import):
@@ -20,11 +25,12 @@ def _framework_module(ctx) -> bool:
         for node in c.nodes(ast.ImportFrom):
             if not node.level and node.module:
                 roots.add(node.module.split(".", 1)[0])
-        return "torch" not in roots and bool(roots & others)
+        # in such a folder, its helpers that import no framework at all (NumPy data providers) belong to that port
+        return "torch" not in roots and (bool(roots & others) or in_folder)
     return ctx.fact("other-framework", compute)
 
 
-@predicate("other-framework")
+@predicate("other-framework", kinds=(*PYTHON_KINDS, "syntax"))
 def other_framework_module(ctx, hit) -> bool:
     """The file imports one of `[context.values] other-frameworks` (`import paddle`, `import oneflow as torch`) and
     nothing from PyTorch: its `.cuda()`, `"cuda"` strings and AMP calls belong to that framework's own device API,

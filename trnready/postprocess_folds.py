@@ -473,3 +473,16 @@ def joins(findings: list, ctx, result, api_categories: frozenset, class_categori
                                                                                     value_categories).items())
         out.trees[cell] = tree
     return out
+
+
+def refold(findings: list, folded: dict, gone: set, with_places) -> list:
+    """The findings without those whose id is in `gone`, each host in `folded` (id -> the findings folded into it)
+    replaced by `with_places(host, folded findings)`: the last step of a report step that makes findings places of
+    another (project/count_settings.py, postprocess_same_kernels.py)."""
+    out = []
+    for f in findings:
+        if id(f) in gone:
+            continue
+        group = folded.get(id(f))
+        out.append(with_places(f, group) if group else f)
+    return out

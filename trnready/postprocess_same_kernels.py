@@ -13,6 +13,8 @@ import re
 from dataclasses import replace
 from pathlib import Path, PurePosixPath
 
+from .postprocess_folds import refold
+
 # "CUDA source file: 2 __global__ kernels to port to NKI (ROIPoolForward, ROIPoolBackward)"
 _KERNELS = re.compile(r"__global__ kernels? to port to NKI \(([^)]*)\)")
 _BUILD_FILES = ("setup*.py", "Makefile", "makefile", "CMakeLists.txt", "*.mk", "build*.py", "make*.sh")
@@ -62,14 +64,10 @@ def same_kernels(findings: list, rules: frozenset, root=None) -> list:
         gone.update(id(f) for f in others)
     if not folded:
         return findings
-    out = []
-    for f in findings:
-        if id(f) in gone:
-            continue
-        copies = folded.get(id(f))
-        if copies:
-            away = tuple(dict.fromkeys((*f.elsewhere, *((o.path, o.line, o.column, f.rule) for o in copies))))
-            f = replace(f, elsewhere=away, message=f"{f.message}; the same kernels are defined again in "
-                                                   + ", ".join(o.path for o in copies))
-        out.append(f)
-    return out
+    return refold(findings, folded, gone, _with_copies)
+
+
+def _with_copies(f, copies: list):
+    away = tuple(dict.fromkeys((*f.elsewhere, *((o.path, o.line, o.column, f.rule) for o in copies))))
+    return replace(f, elsewhere=away, message=f"{f.message}; the same kernels are defined again in "
+                                              + ", ".join(o.path for o in copies))

@@ -16,6 +16,8 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from ..postprocess_folds import refold
+
 # the setting as the finding shows it: `gpus: 4`, `num_gpus=2`
 _SHOWN = re.compile(r"`([A-Za-z_][\w.-]*)\s*[:=][^`]*`\s*$")
 MAX_NAMED = 2
@@ -78,13 +80,7 @@ def fold_count_settings(findings: list, rules: frozenset, categories: frozenset,
     gone = {id(s) for group in folded.values() for s in group} | lone
     if not folded and not lone:
         return findings
-    out = []
-    for f in findings:
-        if id(f) in gone:
-            continue
-        group = folded.get(id(f))
-        out.append(_with_counts(f, group) if group else f)
-    return out
+    return refold(findings, folded, gone, _with_counts)
 
 
 def _with_counts(f, group: list):

@@ -503,7 +503,7 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
             report.findings = fold_count_settings(
                 report.findings, frozenset(_values_of(engine).get("count-setting-fold-rules", ())),
                 frozenset(_values_of(engine).get("count-setting-categories", ())),
-                _any_text_by_rel(files, config.max_file_size),
+                _text_by_rel(files, config.max_file_size, any_kind=True),
                 frozenset(_values_of(engine).get("count-setting-place-only-rules", ())))
             # Code under a config switch that none of the project's shipped configs sets.
             from .project.config_unset import fold_config_into_code, guard_unset_switches
@@ -603,23 +603,17 @@ def _values_of(engine) -> dict:
     return getattr(getattr(engine, "catalogue", None), "context_values", None) or {}
 
 
-def _text_by_rel(files, max_bytes: int):
-    """rel -> the scanned Python file's text (read again, as `_python_reader` reads it), or None."""
-    by_rel = {sf.rel: sf for sf in files if sf.kind == "python"}
-    read = _python_reader(max_bytes)
+def _text_by_rel(files, max_bytes: int, any_kind: bool = False):
+    """rel -> the scanned Python file's text (read again, as `_python_reader` reads it), or None; with `any_kind`,
+    the text of any scanned file (a config, a script)."""
+    if any_kind:
+        from .project.unreferenced import _reader
 
-    def text_of(rel: str) -> str | None:
-        sf = by_rel.get(rel)
-        return read(sf) if sf is not None else None
-    return text_of
-
-
-def _any_text_by_rel(files, max_bytes: int):
-    """rel -> the text of any scanned file (a config, a script), or None."""
-    from .project.unreferenced import _reader
-
-    by_rel = {sf.rel: sf for sf in files}
-    read = _reader(max_bytes)
+        by_rel = {sf.rel: sf for sf in files}
+        read = _reader(max_bytes)
+    else:
+        by_rel = {sf.rel: sf for sf in files if sf.kind == "python"}
+        read = _python_reader(max_bytes)
 
     def text_of(rel: str) -> str | None:
         sf = by_rel.get(rel)

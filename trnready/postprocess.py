@@ -15,7 +15,6 @@ A step is a plain function; adding one (more de-duplication, scope) means adding
 from __future__ import annotations
 
 import ast
-import re
 import bisect
 from dataclasses import replace
 
@@ -940,13 +939,12 @@ def retired(findings: list, engine, root=None, config=None) -> list:
     return out
 
 
-_IMPORT_LINE = re.compile(r"^[ \t]*(?:from[ \t]+(\S+)[ \t]+import|import[ \t]+([\w. ,]+))", re.M)
-
-
 def _imported_folders(folders: set, root) -> set:
     """The folders some Python file outside them imports from: an import naming the folder's last name as a part of
     a dotted module (`from mmskeleton.deprecated import x`, `from .deprecated.io import y`)."""
     import os
+
+    from .project.mentions import import_modules
 
     base = os.fspath(root)
     if os.path.isfile(base):
@@ -971,10 +969,9 @@ def _imported_folders(folders: set, root) -> set:
                 continue
             if not any(lasts[d] in text for d in todo):
                 continue
-            for m in _IMPORT_LINE.finditer(text):
-                for module in (m.group(1),) if m.group(1) else re.split(r"\s*,\s*", m.group(2) or ""):
-                    at = _module_folder(module.split(" ")[0], rel_here, lasts)
-                    live.update(d for d in todo if at and (d == at or d.endswith("/" + at)))
+            for module in import_modules(text):
+                at = _module_folder(module, rel_here, lasts)
+                live.update(d for d in todo if at and (d == at or d.endswith("/" + at)))
         if len(live) == len(folders):
             break
     return live

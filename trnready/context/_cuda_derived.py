@@ -202,13 +202,16 @@ def _superseded(block: list, never, always) -> set:
     holds only False on Neuron: `if args.distributed:` after it never runs. A read of the key between the two (or
     in the `if`'s own test) keeps the earlier assignment."""
     out: set = set()
-    ifs = [(i, st) for i, st in enumerate(block) if type(st) is ast.If and st.orelse]
-    for i, st in ifs:
-        keys = set()
-        if always(st.test):
-            keys = _false_keys(st.body)
-        elif never(st.test):
-            keys = _false_keys(st.orelse)
+    for i, st in enumerate(block):
+        if type(st) is not ast.If or not st.orelse:
+            continue
+        # the test is judged only when an arm sets a key to False or None (most `if` statements set none)
+        body, other = _false_keys(st.body), _false_keys(st.orelse)
+        keys: set = set()
+        if body and always(st.test):
+            keys = body
+        elif other and never(st.test):
+            keys = other
         for key in keys:
             if _reads(st.test, key):
                 continue

@@ -72,10 +72,12 @@ def fold_count_settings(findings: list, rules: frozenset, categories: frozenset,
         named = [h for h in hosts if pattern.search(h.snippet)]
         if not named:
             continue
-        text = read_text(s.path) if read_text is not None else None
-        said = _words(text) if text else set()
-        # max() keeps the first of equal scores: the first by path
-        host = max(named, key=lambda h: len(said & _words(h.path.rsplit(".", 1)[0])))
+        host = named[0]
+        if len(named) > 1:  # the config is read only when several lines compete
+            text = read_text(s.path) if read_text is not None else None
+            said = _words(text) if text else set()
+            # max() keeps the first of equal scores: the first by path
+            host = max(named, key=lambda h: len(said & _words(h.path.rsplit(".", 1)[0])))
         folded.setdefault(id(host), []).append(s)
     gone = {id(s) for group in folded.values() for s in group} | lone
     if not folded and not lone:

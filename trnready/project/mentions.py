@@ -124,6 +124,20 @@ def from_imports(text: str) -> list:
     return out
 
 
+def import_modules(text: str) -> list:
+    """The modules the text's import statements name, as written: `from ..deprecated.io import x` -> `..deprecated.io`,
+    `import a.b as c, d` -> `a.b`, `d`."""
+    if "import" not in text:
+        return []
+    out = [m for _a, _b, m, _names in from_imports(text)]
+    for m in _IMPORT.finditer(text):
+        for part in m.group(1).split(","):
+            a = _ALIAS.match(part.strip())
+            if a:
+                out.append(a.group(1))
+    return out
+
+
 def name_imports(text: str, name: str, statements: list | None = None) -> list:
     """[(start, end, module)] of the `from module import ...` statements of the text that import `name` itself
     (`from .modeling import BertModel, name`, also parenthesised or aliased). `statements`: `from_imports(text)`

@@ -63,36 +63,56 @@ def _indent(text: str) -> int:
     return len(text) - len(text.lstrip())
 
 
-def switched_off(f, rel: str, fname: str, callers, tree) -> bool:
-    """Whether finding `f` (in function `fname` of file `rel`) sits in an arm no resolved caller can reach.
-    `tree`: an object whose `get()` gives the file's syntax tree (parsed only when needed)."""
+def _switch_arms(f, rel: str, fname: str, callers, tree, known: bool):
+    """(the function's node, its parameters with a literal default -> that default, the ones its body reads
+    unchanged, the arms of `if` statements reading them that hold the finding, the resolved callers), or None when
+    no parameter can switch the finding's line. `known`: every caller must be resolved (decided before the file is
+    parsed again)."""
     sig = callers.sig(rel, fname)
     if sig is None:
-        return False
+        return None
     literals = {p: d[0] for p, d in sig[3].items() if d and d[0] != "?"}
     if not literals:
-        return False
+        return None
     found = callers.callers(rel, fname)
-    if not found or not callers.known(rel, fname):
-        return False  # (decided before the file is parsed again)
+    if not found or known and not callers.known(rel, fname):
+        return None
     fn = _function_at(tree.get(), sig[0], f.line)
     if fn is None:
-        return False
+        return None
     read = set(literals) - rebound(fn)
     arms = _arms(fn.body, f.line, read)
     if not arms:
+        return None
+    return fn, literals, read, arms, found
+
+
+def _values(callers, rel: str, fname: str, call, literals: dict, read: set) -> tuple[dict, bool]:
+    """(parameter -> the literal value the call gives it, the default when it leaves it out; whether the call
+    writes one of them itself)."""
+    values = {}
+    given = False
+    for p in read:
+        v = callers.passed(rel, fname, call, p)
+        given = given or v is not None and _literal(v) is not _UNKNOWN
+        values[p] = _literal(literals[p] if v is None else v)
+    return values, given
+
+
+def switched_off(f, rel: str, fname: str, callers, tree) -> bool:
+    """Whether finding `f` (in function `fname` of file `rel`) sits in an arm no resolved caller can reach.
+    `tree`: an object whose `get()` gives the file's syntax tree (parsed only when needed)."""
+    got = _switch_arms(f, rel, fname, callers, tree, known=True)
+    if got is None:
         return False
+    fn, literals, read, arms, found = got
     # Places folded into the finding (`cudnn.benchmark = False` after `cudnn.deterministic = True`) go with it
     # only when they lie in the same arms: the finding is then guarded as a whole.
     mine = [(id(t), b) for t, b in arms]
     if any([(id(t), b) for t, b in _arms(fn.body, o[0], read)] != mine for o in f.occurrences):
         return False
     for _crel, call in found:
-        values = {}
-        for p in read:
-            v = callers.passed(rel, fname, call, p)
-            src = literals[p] if v is None else v
-            values[p] = _literal(src)
+        values, _given = _values(callers, rel, fname, call, literals, read)
         if not any(_truth(test, values) is (not in_body) for test, in_body in arms):
             return False
     return True
@@ -107,30 +127,13 @@ def switched_on_by(f, rel: str, fname: str, callers, tree) -> list:
     `v.cuda()` under `if is_cuda:` in py-faster-rcnn's network.py helper (eleven such calls in longcw's
     faster_rcnn_pytorch, blind48). The port changes the helper and these calls with it: they are places of the
     finding. Empty when the finding is in no such arm."""
-    sig = callers.sig(rel, fname)
-    if sig is None:
+    got = _switch_arms(f, rel, fname, callers, tree, known=False)
+    if got is None:
         return []
-    literals = {p: d[0] for p, d in sig[3].items() if d and d[0] != "?"}
-    if not literals:
-        return []
-    found = callers.callers(rel, fname)
-    if not found:
-        return []
-    fn = _function_at(tree.get(), sig[0], f.line)
-    if fn is None:
-        return []
-    read = set(literals) - rebound(fn)
-    arms = _arms(fn.body, f.line, read)
-    if not arms:
-        return []
+    _fn, literals, read, arms, found = got
     out = []
     for crel, call in found:
-        values = {}
-        given = False
-        for p in read:
-            v = callers.passed(rel, fname, call, p)
-            given = given or v is not None and _literal(v) is not _UNKNOWN
-            values[p] = _literal(literals[p] if v is None else v)
+        values, given = _values(callers, rel, fname, call, literals, read)
         if given and all(_truth(test, values) is in_body for test, in_body in arms):
             out.append([crel, call[0], call[1] + 1])
             if len(out) >= MAX_PLACES:

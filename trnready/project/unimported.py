@@ -266,20 +266,24 @@ def _named_by(rels: list, files, text_of, eligible, cache=None) -> dict:
 _RELATIVE_NAMES = re.compile(r"^[ \t]*from[ \t]+\.[\w.]*[ \t]+import[ \t]+(?:\(([^)]*)\)|([^(\n][^\n]*))", re.M)
 
 
+def _code_mentions(text: str, word: str):
+    """The offsets of the word as a whole word that no `#` comes before on its line."""
+    i = text.find(word)
+    while i >= 0:
+        j = i + len(word)
+        if (i == 0 or not (text[i - 1].isalnum() or text[i - 1] == "_")) and \
+                (j >= len(text) or not (text[j].isalnum() or text[j] == "_")) and \
+                "#" not in text[text.rfind("\n", 0, i) + 1:i]:
+            yield i
+        i = text.find(word, j)
+
+
 def _only_in_comments(text: str, word: str) -> bool:
     """Every mention of the word in the Python text sits after a `#` on its line: an import left commented out
     (mixup-cifar10's `# from .densenet_efficient_multi_gpu import DenseNet190` in `models/__init__.py`) imports
     nothing. (A `#` inside a string before the word counts as a comment too: the word is then kept as a mention
     only if it also appears elsewhere; erring that way guards less.)"""
-    i = text.find(word)
-    while i >= 0:
-        j = i + len(word)
-        if (i == 0 or not (text[i - 1].isalnum() or text[i - 1] == "_")) and \
-                (j >= len(text) or not (text[j].isalnum() or text[j] == "_")):
-            if "#" not in text[text.rfind("\n", 0, i) + 1:i]:
-                return False
-        i = text.find(word, j)
-    return True
+    return next(_code_mentions(text, word), None) is None
 
 
 def _only_foreign(text: str, word: str, own: frozenset) -> bool:
@@ -290,18 +294,12 @@ def _only_foreign(text: str, word: str, own: frozenset) -> bool:
     foreign = foreign_names(text, own)
     if not foreign:
         return False
-    i = text.find(word)
     seen = False
-    while i >= 0:
-        j = i + len(word)
-        if (i == 0 or not (text[i - 1].isalnum() or text[i - 1] == "_")) and \
-                (j >= len(text) or not (text[j].isalnum() or text[j] == "_")) and \
-                "#" not in text[text.rfind("\n", 0, i) + 1:i]:
-            # a name that ends the chain (`nn.parallel`) or goes on to another part (`nn.parallel.X`) alike
-            if not (i and text[i - 1] == "." and foreign_at(text, i, foreign, word)):
-                return False
-            seen = True
-        i = text.find(word, j)
+    for i in _code_mentions(text, word):
+        # a name that ends the chain (`nn.parallel`) or goes on to another part (`nn.parallel.X`) alike
+        if not (i and text[i - 1] == "." and foreign_at(text, i, foreign, word)):
+            return False
+        seen = True
     return seen
 
 

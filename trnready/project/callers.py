@@ -590,8 +590,6 @@ def guard_by_callers(findings: list, files, summaries, engine, cache=None, confi
 
 # an answer naming the callers that switch a finding's arm on (their places), not a guard
 SWITCHED_ON = "switched-on:"
-# categories whose findings get such callers as places: the device a helper moves to is chosen at its calls
-_PLACE_CATEGORIES = frozenset({"cuda-device"})
 
 
 def _with_switching_callers(f, places: list):
@@ -950,6 +948,9 @@ def _decide(cands, files, summaries, engine, config, cache=None, reads=None) -> 
     callers = Callers(linker, mentions, full, naming, wanted, own_attrs,
                       cache.facts(CALLERS_FACT) if cache is not None else None)
     rules = _none_rules(engine)
+    # categories whose findings get the callers switching them on as places (the device a helper moves to is
+    # chosen at its calls)
+    place_categories = frozenset(engine.catalogue.context_values.get("switch-caller-place-categories", ()))
     out = []
     trees: dict = {}
     for f, rel, fname, kind, p in sorted(cands, key=lambda c: (c[0].path, c[0].line, c[0].column)):
@@ -962,7 +963,7 @@ def _decide(cands, files, summaries, engine, config, cache=None, reads=None) -> 
             lazy = _LazyTree(sf, trees, text_of)
             if switched_off(f, rel, fname, callers, lazy):
                 out.append([f.path, f.line, f.column, f.rule, SWITCH_OFF])
-            elif f.category in _PLACE_CATEGORIES:
+            elif f.category in place_categories:
                 on = switched_on_by(f, rel, fname, callers, lazy)
                 if on:
                     out.append([f.path, f.line, f.column, f.rule, SWITCHED_ON + json.dumps(on)])

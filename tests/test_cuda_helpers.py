@@ -43,7 +43,7 @@ def test_included_helpers_fold_into_the_kernel_file(tmp_path):
                      "csrc/utils/lone.cuh": LONE})
     assert findings(tmp_path) == [
         # reduce.cuh directly, math.cuh through reduce.cuh: both ported with the kernel
-        ("csrc/knn/knn.cu", 3, "TRN601", "CUDA source file: 1 __global__ kernel to port to NKI (knn_kernel); with "
+        ("csrc/knn/knn.cu", 1, "TRN601", "CUDA source file: 1 __global__ kernel to port to NKI (knn_kernel); with "
          "the helper files it includes, which define no kernel: csrc/utils/math.cuh, csrc/utils/reduce.cuh"),
         # look-alike: a helper no scanned kernel includes stays its own item
         ("csrc/utils/lone.cuh", 1, "TRN601", "CUDA source file: no __global__ kernel defined in this file (device "
@@ -56,7 +56,7 @@ def test_include_resolved_against_an_include_directory(tmp_path):
                      "csrc/utils/reduce.cuh": REDUCE.replace('"math.cuh"', '"utils/math.cuh"'),
                      "csrc/utils/math.cuh": MATH})
     got = findings(tmp_path)
-    assert [(p, ln) for p, ln, _, _ in got] == [("csrc/knn/knn.cu", 3)]
+    assert [(p, ln) for p, ln, _, _ in got] == [("csrc/knn/knn.cu", 1)]
     assert got[0][3].endswith("define no kernel: csrc/utils/math.cuh, csrc/utils/reduce.cuh")
 
 
@@ -68,7 +68,7 @@ def test_a_header_only_kernel_library_stays_reported_and_its_launcher_is_a_place
     write(tmp_path, {"lib/scale.cuh": LIBRARY, "other/lone.cuh": LONE,
                      "lib/launch.cu": '#include "scale.cuh"\nvoid launch(float* x) { scale_kernel<<<1, 32>>>(x, 2.f); }\n'})
     got = findings(tmp_path)
-    assert [(p, ln) for p, ln, _, _ in got] == [("lib/scale.cuh", 2), ("other/lone.cuh", 1)]
+    assert [(p, ln) for p, ln, _, _ in got] == [("lib/scale.cuh", 1), ("other/lone.cuh", 1)]
     assert not any("helper file" in m for _, _, _, m in got)
 
 
@@ -87,23 +87,24 @@ void launch(float* x) { fwd_kernel<4><<<1, 32>>>(x); }
 
 
 def test_every_kernel_of_a_file_is_an_occurrence_of_its_one_finding(tmp_path):
-    # Hit: the second definition is a place of the file's finding, and so is the prototype on line 2 (declared
-    # ahead of fwd_kernel's definition: the same kernel, session 14). Look-alike: the launch on line 11 is not a
-    # declaration, so it is neither the finding's line nor an occurrence.
+    # Hit: the file is one finding at its start (a whole-file item, session 38); each definition is a place of it,
+    # and so is the prototype on line 2 (declared ahead of fwd_kernel's definition: the same kernel, session 14).
+    # Look-alike: the launch on line 11 is not a declaration, so it is not an occurrence.
     write(tmp_path, {"csrc/ops.cu": TWO_KERNELS})
     proc = run_cli("scan", ".", "--format", "json", "--no-cache", cwd=tmp_path)
     got = [f for f in json.loads(proc.stdout)["findings"] if f["rule"] == "TRN601"]
     assert [(f["line"], f["message"]) for f in got] == [
-        (4, "CUDA source file: 2 __global__ kernels to port to NKI (fwd_kernel, bwd_kernel)")]
+        (1, "CUDA source file: 2 __global__ kernels to port to NKI (fwd_kernel, bwd_kernel)")]
     assert got[0]["occurrences"] == [{"line": 2, "column": 1, "rule": "TRN601"},
+                                     {"line": 4, "column": 1, "rule": "TRN601"},
                                      {"line": 8, "column": 1, "rule": "TRN601"}]
 
 
-def test_a_file_with_one_kernel_has_no_occurrences(tmp_path):
+def test_a_file_with_one_kernel_lists_it_as_the_one_place(tmp_path):
     write(tmp_path, {"csrc/one.cu": KERNEL.replace('#include "../utils/reduce.cuh"\n', "")})
     proc = run_cli("scan", ".", "--format", "json", "--no-cache", cwd=tmp_path)
     got = [f for f in json.loads(proc.stdout)["findings"] if f["rule"] == "TRN601"]
-    assert [(f["line"], f.get("occurrences")) for f in got] == [(2, None)]
+    assert [(f["line"], f.get("occurrences")) for f in got] == [(1, [{"line": 2, "column": 1, "rule": "TRN601"}])]
 
 
 def test_the_included_helpers_are_places_of_the_kernel_finding(tmp_path):
@@ -115,7 +116,7 @@ def test_the_included_helpers_are_places_of_the_kernel_finding(tmp_path):
     got = [(f["path"], f["line"], f.get("elsewhere")) for f in json.loads(proc.stdout)["findings"]
            if f["rule"] == "TRN601"]
     assert got == [
-        ("ops/knn/knn.cu", 3, [{"path": "ops/utils/math.cuh", "line": 1, "column": 1, "rule": "TRN601"},
+        ("ops/knn/knn.cu", 1, [{"path": "ops/utils/math.cuh", "line": 1, "column": 1, "rule": "TRN601"},
                                {"path": "ops/utils/reduce.cuh", "line": 1, "column": 1, "rule": "TRN601"}]),
         ("ops/utils/lone.cuh", 1, None),
     ]

@@ -26,7 +26,7 @@ def test_an_extension_used_only_for_cuda_tensors_beside_a_reference_path_is_an_a
         # the plugin loader's device name: read only while building, which happens only for CUDA tensors
         ("torch_utils/custom_ops.py", 9, "TRN243", "change", "cuda-only-path", []),
         # the kernel file the plugin compiles (through the file instantiating its templates): optional NKI work
-        ("torch_utils/ops/bias_act.cu", 5, "TRN601", "advisory", None, [("torch_utils/ops/bias_act_f32.cu", 1)]),
+        ("torch_utils/ops/bias_act.cu", 1, "TRN601", "advisory", None, [("torch_utils/ops/bias_act_f32.cu", 1)]),
         # the build, at the call of the project's wrapper; the wrapper's two load(...) calls are its places
         ("torch_utils/ops/bias_act.py", 14, "TRN302", "advisory", None,
          [("torch_utils/custom_ops.py", 16), ("torch_utils/custom_ops.py", 18)]),
@@ -51,7 +51,7 @@ def test_the_verdict_counts_no_blocker_for_it():
 def test_a_cuda_path_with_no_other_path_keeps_its_findings():
     # look-alikes: the other arm raises, the kernel path is also called on every device, a machine check
     assert rows(scan(FIXTURES / "without_reference")) == [
-        ("ops/fused.cu", 2, "TRN601", "blocker", None, []),
+        ("ops/fused.cu", 1, "TRN601", "blocker", None, []),
         ("ops/fused.py", 14, "TRN302", "blocker", None, []),
         ("ops/fused.py", 26, "TRN243", "change", None, []),
         # called only inside the arm of a torch.cuda.is_available() check (the check, line 40, is the finding):
@@ -66,7 +66,7 @@ def test_a_cuda_path_with_no_other_path_keeps_its_findings():
 def test_a_cuda_file_another_build_compiles_without_a_reference_path_stays_a_blocker():
     assert rows(scan(FIXTURES / "shared_source")) == [
         ("ops/fir.py", 6, "TRN302", "blocker", None, []),
-        ("ops/upfirdn.cu", 2, "TRN601", "blocker", None, []),
+        ("ops/upfirdn.cu", 1, "TRN601", "blocker", None, []),
         ("ops/upfirdn.py", 13, "TRN302", "advisory", None, []),
     ]
 
@@ -108,7 +108,7 @@ def test_a_local_check_returning_false_off_cuda_guards_its_block(tmp_path):
 def test_a_build_of_unknown_sources_above_the_cuda_file_keeps_it_a_blocker():
     # setup.py compiles whatever `glob.glob("ops/*.cu")` finds: ops/upfirdn.cu may be among them
     assert rows(scan(FIXTURES / "globbed_build")) == [
-        ("ops/upfirdn.cu", 2, "TRN601", "blocker", None, []),
+        ("ops/upfirdn.cu", 1, "TRN601", "blocker", None, []),
         ("ops/upfirdn.py", 13, "TRN302", "advisory", None, []),
         ("setup.py", 7, "TRN302", "blocker", None, []),
     ]

@@ -25,7 +25,7 @@ def test_the_copy_a_build_names_is_kept_the_other_is_its_place(tmp_path):
     (tmp_path / "other" / "nms.cu").write_text(KERNEL)
     (nms / "roi.cu").write_text("__global__ void roi_kernel(float *x) {}\n")
     assert _scan(tmp_path) == [
-        ("lib/nms/nms_kernel.cu", 2, "TRN601", ["lib/nms/gpu_nms.cu"],
+        ("lib/nms/nms_kernel.cu", 1, "TRN601", ["lib/nms/gpu_nms.cu"],
          "CUDA source file: 1 __global__ kernel to port to NKI (nms_kernel); the same kernels are defined again in "
          "lib/nms/gpu_nms.cu"),
         ("lib/nms/roi.cu", 1, "TRN601", [], "CUDA source file: 1 __global__ kernel to port to NKI (roi_kernel)"),

@@ -152,12 +152,11 @@ def scan_cuda(text: str, lines, engine, em: Emitter, kind: str):
         if kind not in m.names:
             continue
         names = _kernel_names(kernels)
+        line = 1  # a whole-file finding, at the file's start (as ruff reports file-level rules); the kernels are its places
         if kernels:
-            line = kernels[0][1]
             text = (f"{rule.title}: {len(kernels)} __global__ kernel{'s' if len(kernels) != 1 else ''} "
                    f"to port to NKI ({names})")
         else:
-            line = 1
             text = (f"{rule.title}: no __global__ kernel defined in this file (device helpers, launchers or "
                    f"template instantiations of kernels defined elsewhere)")
         if m.message:
@@ -165,13 +164,13 @@ def scan_cuda(text: str, lines, engine, em: Emitter, kind: str):
         snippet = lines[line - 1] if 0 < line <= len(lines) else ""
         em.add(rule, m, line, 1, len(snippet) + 1, snippet, text, f"{kind}:{names}")
         if kernels and em.out and em.out[-1].line == line and em.out[-1].rule == rule.id:
-            # Every kernel is a line of work: the others are folded into the file's one finding as occurrences,
-            # so a checklist or an annotation lists each `__global__` definition, not only the first. A head
+            # Every kernel is a line of work: each is folded into the file's one finding as an occurrence,
+            # so a checklist or an annotation lists each `__global__` definition. A head
             # written over several lines (`__global__ __launch_bounds__(...)` / `void name(...) {`) lists its
             # name line too: one definition, read from either line.
             # The prototypes of those kernels (declared ahead of their definitions) are places of them too.
             protos = set(kernel_prototypes(text_in)) if "__global__" in text_in else set()
-            more = sorted(({ln for _, ln in kernels[1:]} | {nl for _, _, nl in heads} | protos)
+            more = sorted(({ln for _, ln in kernels} | {nl for _, _, nl in heads} | protos)
                           - {line})[:_MAX_KERNEL_PLACES]
             if more:
                 em.out[-1] = replace(em.out[-1], occurrences=tuple((ln, 1, rule.id) for ln in more))

@@ -30,7 +30,7 @@ EXPECTED = {
     ("Pipfile", None, 7, "TRN502"),
     ("Pipfile", None, 10, "TRN522"),
     ("csrc/helpers.cuh", None, 1, "TRN601"),
-    ("csrc/kernels.cu", None, 6, "TRN601"),
+    ("csrc/kernels.cu", None, 1, "TRN601"),
     ("deps/common.pip", None, 1, "TRN521"),  # included with -r, scanned with requirements.txt
     ("deps/common.pip", None, 2, "TRN512"),
     ("environment.yml", None, 3, "TRN505"),  # the nvidia channel (NVIDIA's CUDA packages)
@@ -103,7 +103,7 @@ def test_exact_columns_and_messages(surface_report):
     f = by[("notebooks/demo.ipynb", 1, 1, "TRN501")]
     assert f["column"] == 17 and f["snippet"] == "!pip install -q flash-attn --no-build-isolation"
     assert f["cell"] == 1  # 0-based index into `cells`, the markdown cell 0 counted
-    f = by[("csrc/kernels.cu", None, 6, "TRN601")]
+    f = by[("csrc/kernels.cu", None, 1, "TRN601")]
     assert "2 __global__ kernels" in f["message"] and "add_kernel, scale" in f["message"]
     f = by[("csrc/helpers.cuh", None, 1, "TRN601")]
     assert "no __global__ kernel defined" in f["message"]
@@ -378,7 +378,7 @@ def test_conda_environment_under_another_yaml_name(tmp_path):
     ('call = ["torch.compile"]\nunless-mentioned = ["X"]', "unless-mentioned"),
     ('python = ["3"]', "python"),
     ('file = ["python"]', "file"),
-    ('line = ["x"]\nfiles = ["notebook"]', "files"),
+    ('line = ["x"]\nfiles = ["python"]', "files"),
     ('call = ["transformers.Auto*"]', "call"),
     ('requirement = ["x"]\nversion-shape = "("', "version-shape"),
     ('call = ["torch.compile"]\nunless-capped = ["transformers<5"]', "unless-capped"),
@@ -469,7 +469,7 @@ AUDIT_EXPECTED = {
     ("docker/Dockerfile.base-arg", None, 8, "TRN501"),  # pip install -e git+...#egg=mamba-ssm
     ("docker/Dockerfile.base-arg", None, 10, "TRN505"),  # whl/nightly/cu${CUDA_TAG}
     ("docker/Dockerfile.conda", None, 2, "TRN522"),  # ENV PYTHON_VERSION=3.11 used by conda create
-    ("kernels/overloads.cu", None, 5, "TRN601"),
+    ("kernels/overloads.cu", None, 1, "TRN601"),
     ("nb/py2.ipynb", 0, 1, "TRN502"),  # no cell parses (Python 2), the shell line is still read
     ("nb/train.ipynb", 1, 1, "TRN502"),
     ("nb/train.ipynb", 1, 2, "TRN522"),  # !conda install -y python=3.10
@@ -504,7 +504,7 @@ def test_audit_columns_and_messages(audit_report):
     f = by[("docker/Dockerfile.base-arg", None, 2, "TRN603")]
     assert (f["column"], f["end_column"]) == (16, 48)  # the image, not the ARG keyword
     assert by[("docker/Dockerfile.base-arg", None, 3, "TRN522")]["message"].endswith("`PYTHON_VERSION=3.10`")
-    f = by[("kernels/overloads.cu", None, 5, "TRN601")]
+    f = by[("kernels/overloads.cu", None, 1, "TRN601")]
     # two overloads are two kernels to port; the templated prototype is not a definition
     assert "2 __global__ kernels" in f["message"] and "dropout_kernel x2" in f["message"]
     f = by[("nb/train.ipynb", 1, 2, "TRN522")]

@@ -520,5 +520,5 @@ def test_a_cuda_kernel_with_a_very_long_name_is_found_with_a_bounded_message(tmp
     (tmp_path / "k.cu").write_text("#include <cuda.h>\n__global__ void " + "k" * 9000 + "(float *x) { x[0] = 1; }\n")
     data = json.loads(run_cli("scan", "--no-config", "--no-cache", "--format", "json", tmp_path).stdout)
     (f,) = data["findings"]
-    assert (f["rule"], f["line"]) == ("TRN601", 2)
+    assert (f["rule"], f["line"], [o["line"] for o in f["occurrences"]]) == ("TRN601", 1, [2])
     assert f["message"].startswith("CUDA source file: 1 __global__ kernel") and len(f["message"]) == 500

@@ -59,8 +59,9 @@ def parse_surface_keys(kind: str, m: dict, err: Callable[[str, str], NoReturn]) 
         err("unless-mentioned on a Python matcher needs scope = \"repo\"", "match.unless-mentioned")
     if scope == "repo" and not um:
         err("a repo-scoped matcher needs unless-mentioned", "match.scope")
-    if kind == "line" and any(f in ("python", "notebook") for f in m.get("files", [])):
-        err("line matchers read non-Python files; notebook shell escapes count as \"shell\"", "match.files")
+    if kind == "line" and "python" in m.get("files", []):
+        err("line matchers read non-Python files (\"notebook\" reads a notebook's JSON text, its metadata; its "
+            "shell escapes count as \"shell\")", "match.files")
     out["unless_mentioned"] = tuple(um)
     where = m.get("mentioned-in", "repo" if scope == "repo" else "file")
     if where not in ("file", "repo") or (scope == "repo" and where != "repo"):

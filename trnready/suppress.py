@@ -146,6 +146,9 @@ def apply(findings: list[Finding], text: str, tree: ast.AST | None, rel: str, en
         first = starts.get(f.line)
         if first is not None and first != f.line:
             lines.append(first)
+        # A finding its reader already gave places (a CUDA file's one finding at line 1, its kernels as places) is
+        # suppressed from any of them too: the comment sits where the code is, on the kernel it keeps.
+        lines.extend(o[0] for o in f.occurrences if o[0] not in lines)
         for ln in lines:
             candidates.extend(by_line.get(ln, ()))
         candidates.extend(file_level)

@@ -193,6 +193,9 @@ def _read_cells(ctx: FileContext, cells) -> ReadResult:
         diag = Diagnostic(rel, "cell-syntax-error",
                           f"{len(bad)} code cell{'s' if len(bad) != 1 else ''} not scanned as Python ({where}); "
                           f"the other cells were scanned")
+    # The notebook's own JSON (its metadata: a `"kernelspec"` naming a Python 2 kernel) is read by the line matchers
+    # that name the notebook kind; cell sources in that text are quoted JSON strings, which those matchers skip.
+    emit_lines("notebook", text.splitlines(), engine, em, mention)
     # shell lines (`!pip install ...`) are read even when no cell parses as Python (a Python 2 notebook)
     return ReadResult(em.out, diag, sources)
 

@@ -87,4 +87,10 @@ def test_a_flag_forced_off_in_the_arm_neuron_takes():
         ("forced_off.py", 17, 29, "TRN243", ""),
         ("forced_off.py", 29, 8, "TRN243", ""),
         ("forced_off.py", 34, 17, "TRN241", ""),
+        # an `if` with no `else` that Neuron always enters forces the flag off as well; its check picks nothing
+        ("forced_off.py", 41, 12, "TRN243", "check-without-placement"),
+        ("forced_off.py", 44, 9, "TRN243", "neuron-guarded"),
+        # look-alike: a body Neuron never enters leaves the earlier value, so the flag's arm stays a finding
+        ("forced_off.py", 51, 8, "TRN243", "check-without-placement"),
+        ("forced_off.py", 54, 9, "TRN243", ""),
     ]

@@ -203,9 +203,11 @@ def _superseded(block: list, never, always) -> set:
     in the `if`'s own test) keeps the earlier assignment."""
     out: set = set()
     for i, st in enumerate(block):
-        if type(st) is not ast.If or not st.orelse:
+        if type(st) is not ast.If:
             continue
-        # the test is judged only when an arm sets a key to False or None (most `if` statements set none)
+        # the test is judged only when an arm sets a key to False or None (most `if` statements set none); an `if`
+        # without an `else` counts when Neuron always takes its body (`if not torch.cuda.is_available():
+        # args.distributed = False`)
         body, other = _false_keys(st.body), _false_keys(st.orelse)
         keys: set = set()
         if body and always(st.test):

@@ -33,3 +33,23 @@ def other(opts, model):
     if opts.parallel:
         model = model.cuda()
     return model
+
+
+def no_else(cfg, model):
+    # an `if` without `else` whose body Neuron always runs forces the flag off just the same
+    cfg.distributed = int(os.environ.get("WORLD_SIZE", 1)) > 1
+    if not torch.cuda.is_available():
+        cfg.distributed = False
+    if cfg.distributed:
+        torch.cuda.set_device(cfg.local_rank)
+    return model
+
+
+def no_else_never(conf, model):
+    # look-alike: a body Neuron never runs leaves the earlier value in place
+    conf.multi = int(os.environ.get("WORLD_SIZE", 1)) > 1
+    if torch.cuda.is_available():
+        conf.multi = False
+    if conf.multi:
+        torch.cuda.set_device(conf.local_rank)
+    return model

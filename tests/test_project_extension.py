@@ -98,3 +98,24 @@ def test_cpu_less_sources_need_a_cuda_check_and_no_cpu_implementation():
     assert not cpu_less("setup.py", "ops.nms.nms_ext", ["src/nms.cpp"], read)  # a CPU implementation
     assert not cpu_less("setup.py", "ops.plain.plain_ext", ["src/plain.cpp"], read)  # nothing about CUDA
     assert not cpu_less("setup.py", "ops.gone.gone_ext", ["src/gone.cpp"], read)  # not found: never guessed
+
+
+def test_imports_of_pytorch_0_4_ffi_extensions_and_in_place_builds_are_places_of_their_build():
+    # blind48/blind50 class: `create_extension("_ext.reorg_layer", ..., with_cuda=True)` writes a Python package of
+    # that name (the loader, which imports the compiled `_reorg_layer` library): the loader's import of it, the layer
+    # importing `from ._ext import reorg_layer` and a model importing that layer are places of the build. A setup
+    # script run in its own folder (`utils/build.py` building `Extension("nms.gpu_nms", [... .cu])` in place) makes
+    # `utils.nms.gpu_nms`, which `from .nms.gpu_nms import gpu_nms` imports. Not places: `from .nms.cpu_nms import
+    # cpu_nms` (an extension built from a .pyx alone). model.py imports two kernel modules: one item, the first's.
+    ffi = "cffi extension module of PyTorch 0.4 (torch.utils.ffi, removed in PyTorch 1.0; builds and loads " \
+          "nvcc-compiled kernels): `torch.utils.ffi`"
+    assert _extension_findings(FIXTURES / "project_ext_legacy", "--no-config") == [
+        ("layers/reorg/_ext/reorg_layer/__init__.py", 2, 1, ffi, []),
+        ("layers/reorg/build.py", 3, 1, ffi + "; imported at layers/reorg/_ext/reorg_layer/__init__.py:3, "
+         "layers/reorg/reorg_layer.py:3, model.py:3",
+         [("layers/reorg/_ext/reorg_layer/__init__.py", 3, 1), ("layers/reorg/reorg_layer.py", 3, 1),
+          ("layers/reorg/reorg_layer.py", 10, 9), ("model.py", 3, 1), ("model.py", 4, 1), ("model.py", 10, 22),
+          ("model.py", 17, 12)]),
+        ("utils/build.py", 6, 5, BUILD + "`distutils.extension.Extension`; imported at utils/nms_wrapper.py:2",
+         [("utils/nms_wrapper.py", 2, 1), ("utils/nms_wrapper.py", 10, 12)]),
+    ]

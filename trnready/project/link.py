@@ -578,8 +578,12 @@ class Linker(ModuleMap):
                     read = self.read_source
                     if read is not None and e[0] not in built and cpu_less(rel, e[0], e[7], read):
                         built[e[0]] = (rel, e[:7])
+                        for alias in built_aliases(rel, e):
+                            built.setdefault(alias, (rel, e[:7]))
                 elif e[0]:
                     built.setdefault(e[0], (rel, e))
+                    for alias in built_aliases(rel, e):
+                        built.setdefault(alias, (rel, e))
                 else:
                     kernel_mods[rel] = e
             if imps:
@@ -750,7 +754,8 @@ class Linker(ModuleMap):
             for cand in (full, base) if name is not None else (full,):
                 # a name that is the importing file's own module (src/ops/fftconv.py: `from fftconv import
                 # fftconv_fwd`, with src/ops as a possible import root) cannot be what the file imports: the build
-                if cand in built and self.mods.get(cand, rel) == rel:
+                # (a torch.utils.ffi build writes a Python package of that name, the loader of its compiled library)
+                if cand in built and (self.mods.get(cand, rel) == rel or _ffi_build(built[cand][1][3])):
                     brel, (_n, bline, _c, bsrc, rule, confidence, message) = built[cand]
                     if brel == rel:
                         continue  # the build script itself (an import check next to the build call)
@@ -997,6 +1002,27 @@ class Linker(ModuleMap):
             if target and target in self.mods:
                 out.add(target)
         return out
+
+
+def built_aliases(rel: str, ext) -> list:
+    """Further module names a build call of `rel` produces: its name under the build script's own folder (utils/build.py
+    building `Extension("nms.gpu_nms", ...)` in place gives `utils.nms.gpu_nms`, imported as `from .nms.gpu_nms import
+    gpu_nms` by utils/nms_wrapper.py), and for a torch.utils.ffi build (`create_extension("_ext.reorg_layer", ...)`)
+    the compiled library inside the package it writes (`_ext.reorg_layer._reorg_layer`, which the generated
+    `_ext/reorg_layer/__init__.py` imports)."""
+    name = ext[0]
+    names = [name]
+    if _ffi_build(ext[3]):
+        names.append(f"{name}._{name.rsplit('.', 1)[-1]}")
+    parts = PurePosixPath(rel).parent.parts
+    out = names[1:]
+    if parts and all(p.isidentifier() for p in parts):
+        out += [".".join(parts) + "." + n for n in names]
+    return out
+
+
+def _ffi_build(src) -> bool:
+    return isinstance(src, str) and src.rsplit(".", 1)[-1] == "create_extension"
 
 
 def _needle(lit: str, needles) -> bool:

@@ -616,7 +616,8 @@ def test_a_comparison_with_not_equal_is_switched_on_by_every_other_word(tmp_path
     (tmp_path / "train.py").write_text(APEX_TRAIN.replace('default="O1"', 'default="O0"')
                                        .replace("default=True)", "default=False)"))
     assert _switches(tmp_path) == [
-        ("configs/default.yml", 3, 18, "TRN256", "train.py:22",
+        # the file's Apex AMP calls are one finding (`one-per-file-rules`), at its first call
+        ("configs/default.yml", 3, 18, "TRN256", "train.py:20",
          "NVIDIA Apex AMP call (amp.initialize, amp.scale_loss, amp.master_params, amp state): `apex.amp.initialize`; "
          "switched on by `amp_opt_level: O1` at configs/default.yml:3 (read in `cfg.train.amp_opt_level != 'O0'` at "
          "line 21)"),
@@ -632,15 +633,15 @@ def test_an_option_default_that_switches_a_finding_on_is_a_place_of_it(tmp_path)
     # settings that turn Apex AMP on; a store_true flag (default False) and a generic key (`--debug`) switch nothing.
     # Each is an occurrence of the call it turns on, named in its message
     (tmp_path / "train.py").write_text(APEX_TRAIN)
+    # one finding for the file's Apex AMP calls, so both defaults switch it on
     message = ("NVIDIA Apex AMP call (amp.initialize, amp.scale_loss, amp.master_params, amp state): "
                "`apex.amp.initialize`; switched on by `--use_fp16 default=True` at line 8 (read in `args.use_fp16` at "
-               "line 19)")
-    message22 = ("NVIDIA Apex AMP call (amp.initialize, amp.scale_loss, amp.master_params, amp state): "
-                 "`apex.amp.initialize`; switched on by `--amp-opt-level default='O1'` at line 12 (read in "
-                 "`cfg.train.amp_opt_level != 'O0'` at line 21)")
+               "line 19), `--amp-opt-level default='O1'` at line 12 (read in `cfg.train.amp_opt_level != 'O0'` at "
+               "line 21)")
+    message22 = message
     assert _switches(tmp_path) == [
         ("train.py", 8, 58, "TRN256", "train.py:20", message),
-        ("train.py", 12, 17, "TRN256", "train.py:22", message22),
+        ("train.py", 12, 17, "TRN256", "train.py:20", message22),  # the file's one Apex AMP finding
         # not the import: Apex's one finding in train.py is its import, at line 3 (one per library per file)
     ]
     # a default the comparison excludes turns nothing on

@@ -33,6 +33,11 @@ def test_dynamic_shapes_of_a_cpu_program_are_guarded_and_to_an_indexed_tensor_is
     assert [(f[0], f[1], f[2], f[3], f[5]) for f in found if f[3] == "TRN104"] == [
         ("follows.py", 6, 12, "TRN104", True),
         ("follows_device.py", 6, 12, "TRN104", False),
+        # an nn.Module program reading its command line is a script run by hand: its model stays on the CPU
+        ("model_program.py", 9, 16, "TRN104", True),
+        # a model module whose `__main__` only builds the model (a smoke test, no command line) is the model the
+        # project's training code imports and places: its forward runs on the device (efficientdet, blind50)
+        ("model_selftest.py", 8, 16, "TRN104", False),
     ]
 
 

@@ -103,11 +103,39 @@ def host_only_script(ctx, hit) -> bool:
     on the CPU, where float64 is kept (categories of `host-only-categories`; other rules name the predicate in
     `unless`). A training script names its device somewhere, hands the choice to a library that places the model
     itself (`device-runners`: accelerate, Lightning, DeepSpeed's engine; a `Trainer` class; `device_map=`), or
-    takes a rank or a backend from its launcher."""
+    takes a rank or a backend from its launcher. A model module (an nn.Module subclass) whose `__main__` block is a
+    smoke test, reading no command line, is not such a script: the project's training code runs its model."""
     if "host-only-script" not in hit.matcher.unless and \
             hit.rule.category not in ctx.values.get("host-only-categories", ()):
         return False
     tree = ctx.tree
     if tree is None or not _main_block(tree):
         return False
-    return not _names_accelerator(ctx)
+    return not _names_accelerator(ctx) and not _model_with_self_test(ctx)
+
+
+def _model_with_self_test(ctx) -> bool:
+    """The file defines an nn.Module subclass and reads no command line (`[context.values] command-line-words`): a
+    model module whose `__main__` block only builds the model to print its size, as a smoke test. The project's
+    training code imports the model and places it, so its forward runs on the device (signatrix/efficientdet's
+    src/model.py, blind50)."""
+    def compute(c) -> bool:
+        words = c.values.get("command-line-words", ())
+        # the names the file uses, as text: `argparse`, `parser.parse_args(`, `sys.argv`, `fire.Fire(`
+        used = [dotted(n) or "" for n in c.nodes(ast.Attribute)] + [n.id for n in c.nodes(ast.Name)]
+        used += [(dotted(call.func) or "") + "(" for call in c.calls()]
+        used += [a.name for n in c.nodes(ast.Import) for a in n.names]
+        used += [n.module or "" for n in c.nodes(ast.ImportFrom)]
+        joined = " ".join(used)
+        if any(w in joined for w in words):
+            return False
+        for node in c.nodes(ast.ClassDef):
+            for base in node.bases:
+                name = dotted(base) or ""
+                if name.rsplit(".", 1)[-1] in _MODULE_BASES:
+                    return True
+        return False
+    return ctx.fact("host-only-script:model-self-test", compute)
+
+
+_MODULE_BASES = frozenset({"Module", "Sequential", "ModuleList", "ModuleDict"})

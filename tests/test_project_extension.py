@@ -116,6 +116,19 @@ def test_imports_of_pytorch_0_4_ffi_extensions_and_in_place_builds_are_places_of
          [("layers/reorg/_ext/reorg_layer/__init__.py", 3, 1), ("layers/reorg/reorg_layer.py", 3, 1),
           ("layers/reorg/reorg_layer.py", 10, 9), ("model.py", 3, 1), ("model.py", 4, 1), ("model.py", 10, 22),
           ("model.py", 17, 12)]),
-        ("utils/build.py", 6, 5, BUILD + "`distutils.extension.Extension`; imported at utils/nms_wrapper.py:2",
+        ("utils/build.py", 24, 5, BUILD + "`distutils.extension.Extension`; imported at utils/nms_wrapper.py:2",
          [("utils/nms_wrapper.py", 2, 1), ("utils/nms_wrapper.py", 10, 12)]),
     ]
+
+
+def test_the_toolkit_lookup_a_build_reads_is_a_place_of_it():
+    # py-faster-rcnn's build: `CUDA = locate_cuda()` (a function of the file naming nvcc, raising without it), then
+    # `Extension(..., library_dirs=[CUDA["lib64"]])`. The lookup is where the build fails on a host without nvcc: an
+    # occurrence of the build's finding. Look-alike: `NUMPY = numpy_include()`, read by both builds, names no nvcc.
+    import json
+
+    from conftest import run_cli
+    proc = run_cli("scan", FIXTURES / "project_ext_legacy" / "utils", "--format", "json", "--no-cache", "--no-config")
+    got = [(f["line"], f.get("occurrences")) for f in json.loads(proc.stdout)["findings"]
+           if f["path"] == "build.py" and f["rule"] == "TRN302"]
+    assert got == [(24, [{"line": 19, "column": 8, "rule": "TRN302"}])]

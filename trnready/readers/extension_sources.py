@@ -5,7 +5,9 @@ compiles is a line of that work. They are read where the build takes them from: 
 (`CUDAExtension(name=..., sources=["ops.cpp", "ops_kernel.cu"])`), else the module-level function holding it
 (`sources = dict(core=["scan.cpp", "scan_fwd.cu"])` bound before the call), and, when that function is a helper of
 the file (`make_cuda_ext(name=..., sources=[...])` in a setup.py), the calls of it in the same file. Each line
-becomes an occurrence of the build's finding; lines inside the call's own span are already covered by it.
+becomes an occurrence of the build's finding; lines inside the call's own span are already covered by it. So does the
+module-level lookup of the CUDA toolkit whose result the build reads (`CUDA = locate_cuda()`, a function of the file
+naming `nvcc`): the build fails there first on a host without nvcc.
 """
 from __future__ import annotations
 
@@ -35,7 +37,7 @@ def _places(tree: ast.Module, calls: list, line: int) -> list:
     if not here:
         return []
     call = max(here, key=lambda n: ((n.end_lineno or n.lineno) - n.lineno, -n.col_offset))
-    found = _sources(call)
+    found = _sources(call) + _toolkit_lookups(tree, call)
     func = _holder(tree, line)
     if func is None:
         return found
@@ -47,6 +49,22 @@ def _places(tree: ast.Module, calls: list, line: int) -> list:
                 func.lineno <= n.lineno <= (func.end_lineno or 0)):
             found += _sources(n)
     return found
+
+
+def _toolkit_lookups(tree: ast.Module, call) -> list:
+    """Module-level bindings the build call reads that come from a function of the file looking for the CUDA
+    toolkit (its body names `nvcc`): py-faster-rcnn's `CUDA = locate_cuda()`, then `Extension("nms.gpu_nms", ...,
+    library_dirs=[CUDA["lib64"]])`. The lookup raises where no nvcc is installed, so the build fails there first."""
+    read = {n.id for n in walk(call) if type(n) is ast.Name and type(n.ctx) is ast.Load}
+    if not read:
+        return []
+    finders = {st.name for st in tree.body if isinstance(st, ast.FunctionDef)
+               and any(type(n) is ast.Constant and isinstance(n.value, str) and "nvcc" in n.value for n in walk(st))}
+    if not finders:
+        return []
+    return [st.value for st in tree.body if type(st) is ast.Assign and type(st.value) is ast.Call
+            and type(st.value.func) is ast.Name and st.value.func.id in finders
+            and any(type(t) is ast.Name and t.id in read for t in st.targets)]
 
 
 def with_source_places(tree: ast.Module, findings: list, rules) -> list:
@@ -65,6 +83,8 @@ def with_source_places(tree: ast.Module, findings: list, rules) -> list:
             continue
         cols = {n.lineno: n.col_offset + 1 for n in walk(tree) if type(n) is ast.Constant
                 and n.lineno in lines and isinstance(n.value, str) and _SOURCE.search(n.value)}
+        cols.update({n.lineno: n.col_offset + 1 for n in _places(tree, calls, f.line)
+                     if type(n) is ast.Call and n.lineno in lines and n.lineno not in cols})
         more = tuple((ln, cols.get(ln, 1), f.rule) for ln in lines[:MAX_PLACES])
         out[i] = replace(f, occurrences=tuple(dict.fromkeys((*f.occurrences, *more))))
     return out

@@ -519,7 +519,7 @@ class Linker(ModuleMap):
                         full[key] = bound[value]
                     elif value in defaults:
                         full[key] = base[key] = defaults[value]
-            for cline, _col, csrc in calls:
+            for cline, _col, csrc, *_arms in calls:
                 for r, m, c, g, chain in self.evaluate(cls.module, csrc, full, base, True, depth + 1, inner):
                     out.append((r, m, c, g, [(cls.module, cline, _callee_text(csrc)), *chain]))
         return out
@@ -536,7 +536,10 @@ class Linker(ModuleMap):
         if not bound:
             return []
         out = []
-        for cline, _col, csrc in calls:
+        known = {**defaults, **bound}
+        for cline, _col, csrc, *arms in calls:
+            if arms and not _arms_taken(arms, known):
+                continue  # `make_resizer("PIL", ...)` never reaches the interpolate of its `library == "PyTorch"` arm
             # Baseline: the parameters the caller sets left unknown, the others at their defaults. A
             # value the caller passes explicitly is a place to change even when the default is the same.
             unset = {k: v for k, v in defaults.items() if k not in bound}
@@ -806,7 +809,7 @@ class Linker(ModuleMap):
             use = [line, col, end_line, end_col, f"{fname.rsplit('.', 1)[-1]}({p}={defaults[p]})", [], True]
             note = [line, col, end_line, p, [], False]
             got = []
-            for cline, _c, csrc in calls:
+            for cline, _c, csrc, *_arms in calls:
                 if p in csrc:
                     got += self._default_links(rel, fname, cline, csrc, defaults, base, use, note)
             out += _with_library_places(rel, use, got)
@@ -859,7 +862,7 @@ class Linker(ModuleMap):
                 if not name.startswith(cls + ".") or name.endswith(".__init__") or not mparams:
                     continue
                 full = {f"{mparams[0]}.{a}": defaults[p] for a in attrs}
-                for cline, _c, csrc in calls:
+                for cline, _c, csrc, *_arms in calls:
                     if any(k in csrc for k in full):
                         out += self._default_links(rel, name, cline, csrc, full, {}, use, note)
         return out
@@ -901,7 +904,7 @@ class Linker(ModuleMap):
                     continue
                 base = {k: v for k, v in defaults.items() if k != p}
                 short = f"{fn.name.rsplit('.', 1)[-1]}({p}={defaults[p]})"
-                for cline, _c, csrc in calls:
+                for cline, _c, csrc, *_arms in calls:
                     if p not in csrc:
                         continue
                     for r, m, c, g, chain in self.evaluate(fn.module, csrc, defaults, base, True, 0,
@@ -1019,6 +1022,27 @@ def built_aliases(rel: str, ext) -> list:
     if parts and all(p.isidentifier() for p in parts):
         out += [".".join(parts) + "." + n for n in names]
     return out
+
+
+def _arms_taken(arms: list, known: dict) -> bool:
+    """False when a literal the call binds (or a default) rules out an arm holding the call: `library == "PyTorch"`
+    with library='PIL'. A parameter whose value is unknown leaves the arm in."""
+    for param, op, lits, taken in arms:
+        src = known.get(param)
+        if src is None:
+            continue
+        try:
+            v = ast.literal_eval(src)
+            options = [ast.literal_eval(x) for x in lits]
+        except (ValueError, SyntaxError, RecursionError, TypeError):
+            continue
+        try:
+            hit = v in options if op in ("in", "==") else v not in options
+        except TypeError:
+            continue
+        if hit != taken:
+            return False
+    return True
 
 
 def _ffi_build(src) -> bool:

@@ -45,7 +45,7 @@ from .call_text import call_text
 from .syntax import MAX_ITEMS, _Attribute, _Name, dotted, literal_source, unconditional_nodes  # noqa: F401 (imported from here too)
 from ..astwalk import loaded_names, statements, walk
 
-VERSION = 38  # 35 merged in session 21; prec28b (s22): setUp-skipping test classes as skip markers; 37 (rec29b):
+VERSION = 39  # 39 (s38): a function's calls carry the parameter arms holding them; 35 merged in session 21; prec28b (s22): setUp-skipping test classes as skip markers; 37 (rec29b):
 # a library subclass's super().__init__ recorded as the base's construction; 38 (s31): a module without functions
 # records its calls of project names
 MAX_TEMPLATE = 400  # a call longer than this is not carried (generated code, data tables)
@@ -942,6 +942,7 @@ def _function(fn, calls_in: list, kept: dict, callees=frozenset(), apis=frozense
     # in a method, `self.x` the class's __init__ keeps (a parameter or a library name) counts too
     mine = {f"{positional[0]}.{k}" for k in kept} if kept and positional else set()
     calls = []
+    arms = _param_arms(fn, names) if calls_in else {}
     for node, callee, lead in calls_in:
         if len(calls) < MAX_ITEMS:
             if callee is not None and callee.rpartition(".")[2] in _SPAWNERS:
@@ -960,8 +961,75 @@ def _function(fn, calls_in: list, kept: dict, callees=frozenset(), apis=frozense
             if used & names or roots & mine:
                 src = _as_own(node, own[callee]) if own and callee in own else call_text(node)
                 if len(src) <= MAX_TEMPLATE:
-                    calls.append([node.lineno, node.col_offset, src])
+                    # the fourth field, when there is one: the arms of `if <parameter> == <literal>:` holding the
+                    # call, so a caller passing another literal does not reach it (link.py `_into`)
+                    calls.append([node.lineno, node.col_offset, src, *arms.get(id(node), ())])
     return [fn.lineno, params, defaults, calls, places]
+
+
+def _param_test(test, names: set):
+    """[parameter, op, literal sources] for `p == "x"`, `p != "x"`, `p in ("x", "y")`, `p not in [...]`."""
+    if type(test) is not ast.Compare or len(test.ops) != 1 or type(test.left) is not ast.Name \
+            or test.left.id not in names:
+        return None
+    op, right = test.ops[0], test.comparators[0]
+    if type(op) in (ast.Eq, ast.NotEq):
+        lit = literal_source(right)
+        return None if lit is None or type(right) is not ast.Constant else \
+            [test.left.id, "==" if type(op) is ast.Eq else "!=", [lit]]
+    if type(op) in (ast.In, ast.NotIn) and type(right) in (ast.Tuple, ast.List, ast.Set):
+        lits = [literal_source(e) for e in right.elts]
+        if lits and all(x is not None for x in lits) and all(type(e) is ast.Constant for e in right.elts):
+            return [test.left.id, "in" if type(op) is ast.In else "not in", lits]
+    return None
+
+
+def _param_arms(fn, names: set) -> dict:
+    """id(call) -> [[parameter, op, literal sources, arm taken]] for the calls inside `if` arms of the function that
+    test a parameter against literals (`if library == "PIL": ... elif library == "PyTorch": F.interpolate(...)`),
+    nested functions of an arm included. Only the function's own parameters count (never one it rebinds)."""
+    out: dict = {}
+    rebound = {t.id for n in ast.walk(fn) if type(n) in (ast.Assign, ast.AugAssign, ast.AnnAssign)
+               for t in (n.targets if type(n) is ast.Assign else [n.target]) if type(t) is ast.Name}
+    names = names - rebound
+    if not names:
+        return out
+
+    def block(stmts, conds):
+        for st in stmts:
+            if type(st) is ast.If:
+                t = _param_test(st.test, names)
+                mark(st.test, conds)
+                if t is not None:
+                    block(st.body, conds + [t + [True]])
+                    block(st.orelse, conds + [t + [False]])
+                    if not st.orelse and st.body and type(st.body[-1]) in (ast.Return, ast.Raise):
+                        # `if backend != "torch": return x`: what follows runs only when the test is false
+                        conds = conds + [t + [False]]
+                    continue
+            for field in ("body", "orelse", "finalbody", "handlers"):
+                inner = getattr(st, field, None)
+                if isinstance(inner, list) and inner and isinstance(inner[0], (ast.stmt, ast.excepthandler)):
+                    block(inner, conds)
+            if type(st) is ast.ExceptHandler:
+                continue
+            for field in ("test", "value", "iter", "targets", "target", "items", "decorator_list", "returns",
+                          "args", "exc"):
+                inner = getattr(st, field, None)
+                if inner is not None:
+                    mark(inner, conds)
+
+    def mark(node, conds):
+        if not conds:
+            return
+        for n in (node if isinstance(node, list) else [node]):
+            if isinstance(n, ast.AST):
+                for c in ast.walk(n):
+                    if type(c) is ast.Call:
+                        out[id(c)] = conds
+
+    block(fn.body, [])
+    return out
 
 
 def _availability_probe(fn) -> bool:
@@ -1175,7 +1243,8 @@ def _head_valid(summary: dict) -> bool:
 def _rest_valid(summary: dict) -> bool:
     try:
         ok = all(isinstance(line, int) and isinstance(ps, list) and isinstance(ds, dict)
-                 and all(isinstance(c[0], int) and isinstance(c[1], int) and isinstance(c[2], str) for c in cs)
+                 and all(isinstance(c[0], int) and isinstance(c[1], int) and isinstance(c[2], str)
+                     and all(isinstance(a, list) and len(a) == 4 for a in c[3:]) for c in cs)
                  and all(len(v) == 4 and all(isinstance(x, int) for x in v) for v in pl.values())
                  for line, ps, ds, cs, pl in summary["funcs"].values())
         ok = ok and all(len(r) == 6 and all(isinstance(x, int) for x in r[:4]) and isinstance(r[4], str)

@@ -31,3 +31,19 @@ def test_a_deprecated_folder_nothing_imports_is_guarded_an_imported_one_stays(tm
         ("pkg/deprecated/utils.py", 4, "TRN241", ""),
         ("pkg/sub/deprecated/ops.py", 4, "TRN241", ""),
     ]
+
+
+def test_a_backup_folder_of_stale_copies_is_retired_too(tmp_path):
+    # face.evoLVe (fresh51): `backup/` keeps old copies of its config.py, train.py and metrics.py that nothing imports;
+    # look-alike: a `backups/` folder whose module the training script imports is live code
+    for rel in ("backup/train.py", "backups/io.py", "train.py"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(CUDA)
+    (tmp_path / "backups" / "__init__.py").write_text("")
+    (tmp_path / "backups" / "io.py").write_text(CUDA + "\n\ndef save():\n    pass\n")
+    (tmp_path / "train.py").write_text("from backups.io import save\n" + CUDA)
+    assert _scan(tmp_path) == [
+        ("backup/train.py", 4, "TRN241", "retired"),
+        ("backups/io.py", 4, "TRN241", ""),
+        ("train.py", 5, "TRN241", ""),
+    ]

@@ -372,6 +372,11 @@ def guard_nested(findings: list, files, root, max_bytes: int, values=None) -> li
             from .nested_installed import unreached_installed
 
             reasons.update(unreached_installed(layout, namers, unused, rest))
+        rest = [p for p in deep if p not in reasons]
+        if rest:
+            from .copied_packages import copied_package_programs
+
+            reasons.update(copied_package_programs(layout, namers, rest))
     rest = [p for p in paths if p not in reasons]
     if rest and values:
         from .copy_folders import copy_manifests

@@ -60,7 +60,9 @@ def test_package_modules_nothing_imports_are_guarded(tmp_path):
         ("pkg2/auto.py", 2, "TRN241", ""),  # its package's __init__ imports every module by a walk
         ("plugins/plugin_a.py", 2, "TRN241", ""),  # loaded by a computed name on a line naming its folder
         ("tests/test_dead.py", 2, "TRN241", ""),  # a test: pytest runs it
-        ("top.py", 3, "TRN241", ""),  # a module at the root: a tool imported by hand
+        # a module at the root that only defines things and that nothing names, in a repository without packaging:
+        # nobody imports it (session 38; it was kept as a tool imported by hand before, which no audit bore out)
+        ("top.py", 3, "TRN241", DEAD),
         # loaded by import_module(f"zoo.trainers.{name}_trainer") with the argument on the next line
         ("zoo/trainers/zoe_trainer.py", 6, "TRN251", ""),
     ]
@@ -162,3 +164,26 @@ def test_a_library_dotted_name_does_not_name_the_projects_module(tmp_path):
         "# DataParallelModel balances memory across GPUs\n")
     got = [row for row in findings(root) if row[0].startswith("core/")]
     assert got == [("core/utils/parallel.py", 6, "TRN241", DEAD), ("core/utils/sync.py", 6, "TRN241", "")]
+
+
+def test_a_root_module_nothing_names_is_dead_without_packaging(tmp_path):
+    # mellotron (fresh51): fp16_optimizer.py at the root, a copy of Apex's FP16_Optimizer nothing imports, beside a
+    # train.py that imports model.py. Look-alikes: model.py (imported), a script with a `__main__` check, a module a
+    # shell script names, and the same dead module in a repository whose root packaging installs its modules.
+    cuda = "import torch\n\n\ndef half(x):\n    return x.cuda().half()\n"
+    (tmp_path / "fp16_optimizer.py").write_text(cuda)
+    (tmp_path / "model.py").write_text(cuda)
+    (tmp_path / "export.py").write_text(cuda + '\n\nif __name__ == "__main__":\n    half(torch.zeros(1))\n')
+    (tmp_path / "helpers.py").write_text(cuda)
+    (tmp_path / "run.sh").write_text("python -c 'import helpers'\n")
+    (tmp_path / "train.py").write_text("from model import half\n")
+    assert findings(tmp_path) == [
+        ("export.py", 5, "TRN241", ""),
+        ("fp16_optimizer.py", 5, "TRN241", DEAD),
+        ("helpers.py", 5, "TRN241", "never-referenced"),  # named by run.sh; its function by nothing
+        ("model.py", 5, "TRN241", ""),
+    ]
+    (tmp_path / "setup.py").write_text("from setuptools import setup\nsetup(name='x', py_modules=['fp16_optimizer'])\n")
+    # installed as a module of the distribution (py_modules): not judged by this step (its unused function is
+    # still never-referenced)
+    assert ("fp16_optimizer.py", 5, "TRN241", "never-referenced") in findings(tmp_path)

@@ -35,6 +35,11 @@ outside when a file of its sub-project imports a module of it by a tail of its p
 `benchmark201/core/x.py`) does not name the module (`_imports_another`); and a nested package no file outside it
 imports is dead as a whole (`_orphaned`).
 
+A module at the root of the scan is judged too when the root has no packaging (setup.py, setup.cfg,
+pyproject.toml: nothing installs it as a distribution's module), with simpler conditions: it only defines things (as
+above) and no other file names its file name as a word, nor does a Markdown file (`_dead_root_modules`; mellotron's
+`fp16_optimizer.py`, a copy of Apex's FP16_Optimizer, fresh51; session 38).
+
 Cheap: nothing runs unless a finding sits in such a module; the names are searched as substrings first and
 confirmed as words, and the search stops as soon as every candidate is named somewhere. Kept in the result cache
 under the digests of every scanned file.
@@ -79,7 +84,10 @@ def guard_unimported(findings: list, files, root, values: dict, max_bytes=None, 
     packaging = _packaging_text(root)
     candidates = sorted({f.path for f in todo if f.path in py and _eligible(f.path, packages, classify)
                          and not _packaged(f.path, packaging)})
-    if not candidates:
+    # a module at the root of a repository without packaging (nothing installs it as a distribution's API)
+    at_root = sorted({f.path for f in todo if f.path in py and "/" not in f.path and f.path not in _SKIP_FILES
+                      and classify(f.path) != "test"}) if not packaging.strip() else []
+    if not candidates and not at_root:
         return findings
     memo = StepMemo(cache, f"{REASON}\0{','.join(sorted(packages))}")
     key = _key(memo, files, digests)
@@ -87,13 +95,31 @@ def guard_unimported(findings: list, files, root, values: dict, max_bytes=None, 
     if not (isinstance(got, list) and all(isinstance(g, str) for g in got)):
         tops = _top_calls_by_rel(files, summaries) if summaries is not None else None
         got = sorted(_dead_modules(candidates, files, py, packages, values, _reader(max_bytes), classify, tops,
-                                   cache, root))
+                                   cache, root) if candidates else set())
+        if at_root:
+            got = sorted(set(got) | _dead_root_modules(at_root, files, py, values, _reader(max_bytes), tops, cache))
         memo.put(key, got)
     if not got:
         return findings
     dead = set(got)
     return [replace(f, guarded=True, guarded_by=REASON)
             if not f.guarded and not f.suppressed and f.cell is None and f.path in dead else f for f in findings]
+
+
+def _dead_root_modules(rels: list, files, py, values, read_text, tops, cache) -> set:
+    """The modules at the root of the scan (with no root packaging) that only define things and that no other file
+    names as a word: mellotron's `fp16_optimizer.py`, a copy of Apex's FP16_Optimizer that nothing imports (fresh51).
+    A module with a `__main__` check, a top-level call or loop (a script run by hand), or one a Markdown file names,
+    stays."""
+    setup = frozenset(str(c) for c in values.get("module-setup-calls", ()))
+    judged = set(rels)
+    text_of = keeping_reader(read_text, judged.__contains__)
+    open_ = [r for r in rels if _library_module(text_of(py[r]), setup, tops(r) if tops is not None else _UNKNOWN)]
+    if not open_:
+        return set()
+    named = _named_by(open_, files, text_of, lambda r: False, cache)
+    dead = {r for r in open_ if not named.get(r)}
+    return dead - _documented(dead, files) if dead else dead
 
 
 def _packaged(rel: str, packaging: str) -> bool:

@@ -15,6 +15,9 @@ def test_evaluation_code_is_guarded_training_and_compiled_code_are_reported():
          "Operation whose output shape depends on the data: `torch.unique`", False),
         ("proj/curves.py", 6, 12, "TRN104", MASK, True),  # a metric's *_compute function
         ("proj/curves.py", 11, 18, "TRN104", MASK, False),  # the training step
+        # a detector's mAP over accumulated detections runs once per evaluation; a training helper stays
+        ("proj/detection_eval.py", 7, 23, "TRN104", MASK, True),
+        ("proj/detection_eval.py", 14, 12, "TRN104", MASK, False),
         # metrics/ alone says nothing: a helper may run for every batch, and a metric's update does
         ("proj/metrics/auc.py", 5, 13, "TRN104", MASK, False),
         ("proj/metrics/auc.py", 11, 26, "TRN104", MASK, False),

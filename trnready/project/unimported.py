@@ -36,7 +36,8 @@ outside when a file of its sub-project imports a module of it by a tail of its p
 imports is dead as a whole (`_orphaned`).
 
 A module at the root of the scan is judged too when the root has no packaging (setup.py, setup.cfg,
-pyproject.toml: nothing installs it as a distribution's module), with simpler conditions: it only defines things (as
+pyproject.toml: nothing installs it as a distribution's module) and some root module imports another, with simpler
+conditions: it only defines things (as
 above) and no other file names its file name as a word, nor does a Markdown file (`_dead_root_modules`; mellotron's
 `fp16_optimizer.py`, a copy of Apex's FP16_Optimizer, fresh51; session 38).
 
@@ -115,11 +116,33 @@ def _dead_root_modules(rels: list, files, py, values, read_text, tops, cache) ->
     judged = set(rels)
     text_of = keeping_reader(read_text, judged.__contains__)
     open_ = [r for r in rels if _library_module(text_of(py[r]), setup, tops(r) if tops is not None else _UNKNOWN)]
-    if not open_:
+    if not open_ or not _root_modules_import_each_other(py, text_of):
         return set()
     named = _named_by(open_, files, text_of, lambda r: False, cache)
     dead = {r for r in open_ if not named.get(r)}
     return dead - _documented(dead, files) if dead else dead
+
+
+def _root_modules_import_each_other(py: dict, text_of) -> bool:
+    """Some Python file at the root imports another root module (mellotron's train.py: `from model import
+    Tacotron2`): the root is the application's import namespace, where a module nothing names is unused. A root
+    whose files import none of each other (a lone script, modules meant for a notebook elsewhere) is not judged."""
+    roots = [r for r in py if "/" not in r]
+    stems = {_root_stem(r) for r in roots}
+    if len(stems) < 2:
+        return False
+    pat = re.compile(r"(?m)^\s*(?:from\s+(\w+)(?:\.\w+)*\s+import|import\s+(\w+))")
+    for r in roots:
+        me = _root_stem(r)
+        for m in pat.finditer(text_of(py[r])):
+            name = m.group(1) or m.group(2)
+            if name in stems and name != me:
+                return True
+    return False
+
+
+def _root_stem(rel: str) -> str:
+    return rel.rsplit("/", 1)[-1][:-3] if rel.endswith(".py") else rel
 
 
 def _packaged(rel: str, packaging: str) -> bool:

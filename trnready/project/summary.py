@@ -45,7 +45,8 @@ from .call_text import call_text
 from .syntax import MAX_ITEMS, _Attribute, _Name, dotted, literal_source, unconditional_nodes  # noqa: F401 (imported from here too)
 from ..astwalk import loaded_names, statements, walk
 
-VERSION = 39  # 39 (s38): a function's calls carry the parameter arms holding them; 35 merged in session 21; prec28b (s22): setUp-skipping test classes as skip markers; 37 (rec29b):
+# 39 (s38): a function's calls carry the parameter arms holding them
+VERSION = 39  # 35 merged in session 21; prec28b (s22): setUp-skipping test classes as skip markers; 37 (rec29b):
 # a library subclass's super().__init__ recorded as the base's construction; 38 (s31): a module without functions
 # records its calls of project names
 MAX_TEMPLATE = 400  # a call longer than this is not carried (generated code, data tables)

@@ -152,7 +152,8 @@ def scan_cuda(text: str, lines, engine, em: Emitter, kind: str):
         if kind not in m.names:
             continue
         names = _kernel_names(kernels)
-        line = 1  # a whole-file finding, at the file's start (as ruff reports file-level rules); the kernels are its places
+        # a whole-file finding, at the file's start (as ruff reports file-level rules); the kernels are its places
+        line = 1
         if kernels:
             text = (f"{rule.title}: {len(kernels)} __global__ kernel{'s' if len(kernels) != 1 else ''} "
                    f"to port to NKI ({names})")

@@ -113,7 +113,9 @@ def scan(root: Path, trnready: str | None, use_cache: bool) -> list[dict]:
         cmd += ["scan", str(root), "--format", "json", "-o", str(out), "--exit-zero"]
         if not use_cache:
             cmd.append("--no-cache")
-        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        if proc.returncode != 0:  # say why: the scan's own error line, not only its exit status
+            raise SystemExit(f"scan of {root} exited {proc.returncode}: {proc.stderr.strip()[-2000:]}")
         findings = json.loads(out.read_text())["findings"]
     return [f for f in findings if not f.get("suppressed") and not f.get("guarded")]
 

@@ -33,10 +33,13 @@ def _names_of_file(ctx) -> dict:
     def compute(c) -> dict:
         out: dict = {}
         for node in ast.walk(c.tree):
-            k = type(node)
-            word = node.attr if k is ast.Attribute else node.id if k is ast.Name else \
-                node.value if k is ast.Constant and isinstance(node.value, str) and node.value.isidentifier() \
-                else None
+            word = None
+            if isinstance(node, ast.Attribute):
+                word = node.attr
+            elif isinstance(node, ast.Name):
+                word = node.id
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.isidentifier():
+                word = node.value
             if word is not None:
                 out[word] = out.get(word, 0) + 1
         return out

@@ -1,6 +1,6 @@
 """CI workflows: the Python versions each test job runs on.
 
-A job that runs the tests (pytest, unittest, tox, nox, `make test`, `setup.py test`, a test script, or a job named
+A job that runs the tests (pytest, unittest, nose, tox, nox, `make test`, `setup.py test`, a test script, or a job named
 after its tests) on literal Python versions none of which is 3.12-3.14 is a part of the project not tested on a
 Python TorchNeuron supports: one finding per workflow file from the catalogue's `python` matcher with role "ci", at
 the first such job's versions, the other such jobs' places (and each item of a block list) as its occurrences. Since
@@ -41,13 +41,13 @@ from .outline import Entry
 _VERSION_KEY = re.compile(r"(?i)^(?:python|py)(?:[-_ ]?(?:version|versions|ver))?$")
 _VERSION = re.compile(r"^(?:python|py|cpython-?)?(\d)\.(\d{1,2})(?:\.\d+)?$", re.I)
 _EXPR = re.compile(r"\$\{\{\s*(?:env|matrix|vars|inputs)\.([\w-]+)\s*\}\}")
-_TEST = re.compile(r"(?i)(?<![\w-])(?:py\.?test|unittest|tox|nox|hatch\s+(?:run\s+(?:[\w.-]+:)?)?test[\w-]*(?!:)|make\s+(?:\S+\s+)*test\w*"
+_TEST = re.compile(r"(?i)(?<![\w-])(?:py\.?test|unittest|nosetests|nose2|tox|nox|hatch\s+(?:run\s+(?:[\w.-]+:)?)?test[\w-]*(?!:)|make\s+(?:\S+\s+)*test\w*"
                    r"|coverage\s+run|run_tests?|test[\w-]*\.sh|tests?/|setup\.py\s+test)(?![\w-])")
 # Installing the project itself (`pip install .`, `pip install -e .[dev]`, its requirements files, `poetry install`)
 # checks that it installs on that Python: an install check counts like a test job (a release job building wheels
 # does not install the project).
 _INSTALLS = re.compile(r"(?i)(?<![\w-])(?:(?:uv\s+)?pip3?\s+install\s+(?:-\S+\s+)*(?:-e\s+|--editable\s+)?[\"\x27]?\."
-                       r"(?:\[(?:[\w,.-]|\$\{\{[^}\n]*\}\})*\])?[\"\x27]?(?=\s|$)|(?:uv\s+)?pip3?\s+install\s+(?:-\S+\s+)*-r\s+\S*requirements"
+                       r"(?:\[(?:[\w,.-]|\$\{\{[^}\n]*\}\})*\])?[\"\x27]?(?=\s|$)|(?:uv\s+)?pip3?\s+(?:-\S+\s+)*install\s+(?:-\S+\s+)*-r\s+\S*requirements"
                        r"|poetry\s+install|uv\s+sync|pdm\s+install)")
 _NOT_TEST_NAME = re.compile(r"(?i)lint|format|style|quality|pre-?commit|docs?\b|documentation|release|publish|deploy|build-docs|"
                             r"typecheck|mypy|spell")

@@ -67,8 +67,9 @@ def test_a_flag_only_an_old_torch_branch_sets_keeps_its_other_value(tmp_path):
     (tmp_path / "trainer.py").write_text(FLAG_SET_BY_OLD_TORCH)
     found = [f[1:4] + (f[5],) for f in scan_findings(tmp_path, "--show-guarded")]
     assert found == [
-        (7, 5, "TRN283", True),  # the import in the old-torch branch
-        (15, 22, "TRN256", True),  # `_use_apex` is only True in that branch: False with torch-neuronx
+        # `_use_apex` is only True in that branch: False with torch-neuronx (the `from apex import amp` of the
+        # old-torch branch, line 7, is a place of it: covered-imports)
+        (15, 22, "TRN256", True),
         # `_use_native_amp` is set True in the branch torch-neuronx takes: its block stays reported
         (17, 18, "TRN251", False),
     ]

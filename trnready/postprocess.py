@@ -84,6 +84,28 @@ MAX_OCCURRENCES = 100
 RUN_GAP = 2
 
 
+def _imports_only(snippet: str, module: str) -> bool:
+    """The line is one import statement, and every name it imports is `module` or inside it (`from apex import amp`,
+    `import apex.amp as amp` for "apex.amp")."""
+    text = (snippet or "").strip()
+    if not text.startswith(("import ", "from ")):
+        return False
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError):
+        return False
+    if len(tree.body) != 1:
+        return False
+    st = tree.body[0]
+    if isinstance(st, ast.Import):
+        names = [a.name for a in st.names]
+    elif isinstance(st, ast.ImportFrom) and not st.level and st.module:
+        names = [f"{st.module}.{a.name}" for a in st.names]
+    else:
+        return False
+    return bool(names) and all(n == module or n.startswith(module + ".") for n in names)
+
+
 def one_per_thing(findings: list, ctx, result) -> list:
     """One finding per thing, further places recorded in the kept finding's `occurrences`:
 
@@ -371,6 +393,23 @@ def one_per_thing(findings: list, ctx, result) -> list:
                 for i in group:
                     if out[i].rule == fold_rule and i not in drop:
                         absorb(keeper, i)
+    # An import whose every name is a module another rule's findings in the file already cover (`[context.values]
+    # covered-imports`, "apex.amp>TRN256": `from apex import amp` beside `amp.initialize(...)` and
+    # `amp.scale_loss(...)`) is a place of that rule's first finding: replacing those calls drops the import
+    # (fresh50 second.pytorch, fresh51 mellotron). An import naming anything else (`from apex import amp,
+    # optimizers`) stays its own item.
+    for spec in values.get("covered-imports", ()):
+        module, _, rule = str(spec).partition(">")
+        keepers = [i for i, f in enumerate(out) if f.rule == rule and i not in drop]
+        if not module or not keepers:
+            continue
+        for i, f in enumerate(out):
+            if i in drop or f.rule == rule or not _imports_only(f.snippet, module):
+                continue
+            keeper = next((k for k in keepers if out[k].guarded == f.guarded and out[k].suppressed == f.suppressed
+                           and out[k].cell == f.cell), None)
+            if keeper is not None:
+                absorb(keeper, i)
     # A device pick reported on a flag (`cuda_available = torch.cuda.is_available()` then `device = "cuda" if
     # cuda_available else "cpu"`): one pick, written over two statements. The check where the flag is bound is a
     # place of the pick's finding, as it is when written inline in the expression (one line, one finding); the

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 
-from .base import enclosing_function, parent_of, predicate
+from .base import call_scope, enclosing_function, parent_of, predicate
 
 # Names whose presence in a file means its layers may be reached without naming their attribute: attributes looked
 # up by a computed name. (A loop over `self.modules()` that calls what it iterates counts too; one that only
@@ -48,7 +48,7 @@ def _names_of_file(ctx) -> dict:
 
 @predicate("unused-layer", kinds=("call", "method", "keyword", "reference"), effect="guard")
 def unused_layer(ctx, hit) -> bool:
-    """The match is the layer a method of a class assigns to an attribute of `self` (`self.upsample1 =
+    """The match is (in) the torch.nn layer a method of a class assigns to an attribute of `self` (`self.upsample1 =
     nn.Upsample(scale_factor=4, mode='bilinear')`) that nothing else in the file names: no `self.upsample1(...)`, no
     string, no other attribute of that name. The layer is built and never run (three FlowNet variants of
     few-shot-vid2vid's flownet2 copy, fresh51). A file that reaches its layers without naming them (`getattr`,
@@ -66,6 +66,12 @@ def unused_layer(ctx, hit) -> bool:
         return False
     t = st.targets[0]
     if type(t) is not ast.Attribute or type(t.value) is not ast.Name or t.value.id != "self":
+        return False
+    # a layer: a class of torch.nn (`nn.Upsample`, `nn.Embedding`), not any object kept on self (a GradScaler, a
+    # device, a process group: those are often used from other files)
+    resolver = ctx.resolver
+    if not any(resolver.canonical(q).startswith("torch.nn.") for q in resolver.qualnames(call.func,
+                                                                                      call_scope(ctx, call))):
         return False
     fn = enclosing_function(ctx, call)
     if fn is None or type(parent_of(ctx, fn)) is not ast.ClassDef:

@@ -38,7 +38,8 @@ imports is dead as a whole (`_orphaned`).
 A module at the root of the scan is judged too when the root has no packaging (setup.py, setup.cfg,
 pyproject.toml: nothing installs it as a distribution's module) and some root module imports another, with simpler
 conditions: it only defines things (as
-above) and no other file names its file name as a word, nor does a Markdown file (`_dead_root_modules`; mellotron's
+above), its name is no conventional entry point (`entry-module-names`: main, app, train, ...), and no other file
+names its file name as a word, nor does a Markdown file (`_dead_root_modules`; mellotron's
 `fp16_optimizer.py`, a copy of Apex's FP16_Optimizer, fresh51; session 38).
 
 Cheap: nothing runs unless a finding sits in such a module; the names are searched as substrings first and
@@ -113,6 +114,10 @@ def _dead_root_modules(rels: list, files, py, values, read_text, tops, cache) ->
     A module with a `__main__` check, a top-level call or loop (a script run by hand), or one a Markdown file names,
     stays."""
     setup = frozenset(str(c) for c in values.get("module-setup-calls", ()))
+    entries = frozenset(str(n) for n in values.get("entry-module-names", ()))
+    rels = [r for r in rels if _root_stem(r) not in entries]
+    if not rels:
+        return set()
     judged = set(rels)
     text_of = keeping_reader(read_text, judged.__contains__)
     open_ = [r for r in rels if _library_module(text_of(py[r]), setup, tops(r) if tops is not None else _UNKNOWN)]

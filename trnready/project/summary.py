@@ -943,7 +943,7 @@ def _function(fn, calls_in: list, kept: dict, callees=frozenset(), apis=frozense
     # in a method, `self.x` the class's __init__ keeps (a parameter or a library name) counts too
     mine = {f"{positional[0]}.{k}" for k in kept} if kept and positional else set()
     calls = []
-    arms = _param_arms(fn, names) if calls_in else {}
+    arms: dict | None = None  # computed for the first call kept (most functions keep none)
     for node, callee, lead in calls_in:
         if len(calls) < MAX_ITEMS:
             if callee is not None and callee.rpartition(".")[2] in _SPAWNERS:
@@ -964,6 +964,8 @@ def _function(fn, calls_in: list, kept: dict, callees=frozenset(), apis=frozense
                 if len(src) <= MAX_TEMPLATE:
                     # the fourth field, when there is one: the arms of `if <parameter> == <literal>:` holding the
                     # call, so a caller passing another literal does not reach it (link.py `_into`)
+                    if arms is None:
+                        arms = _param_arms(fn, names)
                     calls.append([node.lineno, node.col_offset, src, *arms.get(id(node), ())])
     return [fn.lineno, params, defaults, calls, places]
 
@@ -990,10 +992,20 @@ def _param_arms(fn, names: set) -> dict:
     test a parameter against literals (`if library == "PIL": ... elif library == "PyTorch": F.interpolate(...)`),
     nested functions of an arm included. Only the function's own parameters count (never one it rebinds)."""
     out: dict = {}
-    rebound = {t.id for n in ast.walk(fn) if type(n) in (ast.Assign, ast.AugAssign, ast.AnnAssign)
-               for t in (n.targets if type(n) is ast.Assign else [n.target]) if type(t) is ast.Name}
+    # one walk: the function's parameter tests, and the names it rebinds (a rebound parameter is not what callers pass)
+    tests = False
+    rebound: set = set()
+    for n in ast.walk(fn):
+        k = type(n)
+        if k is ast.If:
+            tests = tests or _param_test(n.test, names) is not None
+        elif k is ast.Assign:
+            rebound.update(t.id for t in n.targets if type(t) is ast.Name)
+        elif k is ast.AugAssign or k is ast.AnnAssign:
+            if type(n.target) is ast.Name:
+                rebound.add(n.target.id)
     names = names - rebound
-    if not names:
+    if not tests or not names:
         return out
 
     def block(stmts, conds):

@@ -992,10 +992,13 @@ def _param_arms(fn, names: set) -> dict:
     test a parameter against literals (`if library == "PIL": ... elif library == "PyTorch": F.interpolate(...)`),
     nested functions of an arm included. Only the function's own parameters count (never one it rebinds)."""
     out: dict = {}
-    # one walk: the function's parameter tests, and the names it rebinds (a rebound parameter is not what callers pass)
+    # one pass over the statements only (no expression is visited): the function's parameter tests, and the names it
+    # rebinds (a rebound parameter is not what callers pass)
     tests = False
     rebound: set = set()
-    for n in ast.walk(fn):
+    stack = list(fn.body)
+    while stack:
+        n = stack.pop()
         k = type(n)
         if k is ast.If:
             tests = tests or _param_test(n.test, names) is not None
@@ -1004,6 +1007,10 @@ def _param_arms(fn, names: set) -> dict:
         elif k is ast.AugAssign or k is ast.AnnAssign:
             if type(n.target) is ast.Name:
                 rebound.add(n.target.id)
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            inner = getattr(n, field, None)
+            if inner:
+                stack.extend(inner)
     names = names - rebound
     if not tests or not names:
         return out

@@ -116,8 +116,10 @@ def test_imports_of_pytorch_0_4_ffi_extensions_and_in_place_builds_are_places_of
          [("layers/reorg/_ext/reorg_layer/__init__.py", 3, 1), ("layers/reorg/reorg_layer.py", 3, 1),
           ("layers/reorg/reorg_layer.py", 10, 9), ("model.py", 3, 1), ("model.py", 4, 1), ("model.py", 10, 22),
           ("model.py", 17, 12)]),
+        # ... and the Cython wrapper the same build compiles beside nms_kernel.cu, at its `cdef extern from` line
+        # (postprocess_cython.py; cpu_nms.pyx, built alone, is a CPU extension and no place)
         ("utils/build.py", 24, 5, BUILD + "`distutils.extension.Extension`; imported at utils/nms_wrapper.py:2",
-         [("utils/nms_wrapper.py", 2, 1), ("utils/nms_wrapper.py", 10, 12)]),
+         [("utils/nms_wrapper.py", 2, 1), ("utils/nms_wrapper.py", 10, 12), ("utils/nms/gpu_nms.pyx", 6, 1)]),
     ]
 
 

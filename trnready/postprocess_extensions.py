@@ -254,7 +254,10 @@ def nearest_included(start: str, texts: dict, paths: set, accept):
 
 
 def extension_places(findings: list, engine, root=None) -> list:
-    return cuda_launchers(built_imports(built_module_calls(findings, engine, root), root), engine, root)
+    from .postprocess_cython import cython_wrappers
+
+    return cython_wrappers(cuda_launchers(built_imports(built_module_calls(findings, engine, root), root), engine,
+                                          root), engine, root)
 
 
 MAX_PLACES = 100  # as postprocess.MAX_OCCURRENCES

@@ -522,3 +522,15 @@ def test_a_cuda_kernel_with_a_very_long_name_is_found_with_a_bounded_message(tmp
     (f,) = data["findings"]
     assert (f["rule"], f["line"], [o["line"] for o in f["occurrences"]]) == ("TRN601", 1, [2])
     assert f["message"].startswith("CUDA source file: 1 __global__ kernel") and len(f["message"]) == 500
+
+
+def test_a_fifo_named_as_the_cython_source_of_a_cuda_build_does_not_block_the_scan(tmp_path):
+    # the report step reading a build's .pyx wrapper (postprocess_cython.py) opens it with the scanner's own reader
+    (tmp_path / "setup.py").write_text(
+        "from setuptools import setup, Extension\n"
+        "setup(ext_modules=[Extension('nms.gpu_nms', ['nms/nms_kernel.cu', 'nms/gpu_nms.pyx'])])\n")
+    (tmp_path / "nms").mkdir()
+    os.mkfifo(tmp_path / "nms" / "gpu_nms.pyx")
+    proc = run_cli("scan", "--no-config", "--no-cache", "--format", "json", tmp_path)  # the CLI timeout: 600 s
+    builds = [f for f in json.loads(proc.stdout)["findings"] if f["rule"] == "TRN302"]
+    assert [(f["path"], f["line"], f.get("elsewhere")) for f in builds] == [("setup.py", 2, None)]

@@ -16,18 +16,15 @@ from dataclasses import replace
 from pathlib import Path, PurePosixPath
 
 from .astwalk import walk
+from .read import DEFAULT_MAX_BYTES, read_bytes
 
 _EXTERN = re.compile(r"""(?m)^[ \t]*cdef[ \t]+extern[ \t]+from[ \t]+["']""")
-_MAX_BYTES = 1_000_000
 
 
-def _read(path: Path) -> str | None:
-    try:
-        if path.stat().st_size > _MAX_BYTES:
-            return None
-        return path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return None
+def _read(root: Path, rel: str) -> str | None:
+    # the scanner's own reader: a regular file within the size limit (never a FIFO, a device or a huge file)
+    data, _ = read_bytes(root / rel, rel, DEFAULT_MAX_BYTES)
+    return data.decode("utf-8", "replace") if data is not None else None
 
 
 def _build_call(tree, line: int):
@@ -50,7 +47,7 @@ def cython_wrappers(findings: list, engine, root=None) -> list:
     for i in todo:
         f = out[i]
         if f.path not in trees:
-            text = _read(base / f.path)
+            text = _read(base, f.path)
             try:
                 trees[f.path] = ast.parse(text) if text is not None else None
             except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -70,7 +67,7 @@ def cython_wrappers(findings: list, engine, root=None) -> list:
             rel = os.path.normpath(str(folder / name)).replace(os.sep, "/")
             if rel.startswith("..") or os.path.isabs(rel):
                 continue  # only the scanned tree is read
-            text = _read(base / rel)
+            text = _read(base, rel)
             m = _EXTERN.search(text) if text else None
             if text and m is not None:
                 places.append((rel, text.count("\n", 0, m.start()) + 1, 1, f.rule))

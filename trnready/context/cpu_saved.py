@@ -2,18 +2,16 @@
 from __future__ import annotations
 
 import ast
-import re
 
 from .base import enclosing_function, predicate
 from ..astwalk import walk
 
-# A string that names a checkpoint file (or its template): `'%s_net_%s.pth'`, `"{}_G.pt"`, `'latest.ckpt'`.
-_CHECKPOINT_NAME = re.compile(r"\.(?:pth|pt|ckpt|tar|pkl|bin)$")
 
-
-def _names(node) -> set:
+def _names(node, suffixes: tuple) -> set:
+    """The strings under node that name a checkpoint file or its template (`'%s_net_%s.pth'`, `"{}_G.pt"`), by the
+    suffixes of `[context.values] checkpoint-file-suffixes`."""
     return {n.value for n in walk(node) if type(n) is ast.Constant and isinstance(n.value, str)
-            and _CHECKPOINT_NAME.search(n.value)}
+            and n.value.endswith(suffixes)}
 
 
 def _on_cpu(arg) -> bool:
@@ -32,19 +30,20 @@ def _cpu_saved_names(ctx) -> frozenset:
                 continue
             owner = enclosing_function(c, call)
             if owner is not None:
-                out |= _names(owner)
+                out |= _names(owner, _suffixes(c))
         return frozenset(out)
     return ctx.fact("cpu-saved:names", compute)
 
 
 @predicate("cpu-saved", kinds=("call",))
 def cpu_saved(ctx, hit) -> bool:
-    """The torch.load call's function builds its path from the same checkpoint file name (a literal ending in .pth,
-    .pt, .ckpt, .tar, .pkl or .bin, often a template such as `'%s_net_%s.pth'`) as a function of the same file whose
-    `torch.save` writes tensors moved to the CPU first (`torch.save(network.cpu().state_dict(), save_path)`): the
-    pix2pixHD lineage's `save_network` / `load_network` pair (few-shot-vid2vid, fresh51). Such a checkpoint holds
-    CPU storages, so it loads on a Trainium host without a map_location. A load sharing no name with such a save
-    (a checkpoint downloaded or written by other code), or a save of tensors left on the device, still matches."""
+    """The torch.load call's function builds its path from the same checkpoint file name (a literal ending in a
+    suffix of `checkpoint-file-suffixes`: .pth, .pt, .ckpt, ...; often a template such as `'%s_net_%s.pth'`) as a
+    function of the same file whose `torch.save` writes tensors moved to the CPU first (`torch.save(network.cpu()
+    .state_dict(), save_path)`): the pix2pixHD lineage's `save_network` / `load_network` pair (few-shot-vid2vid,
+    fresh51). Such a checkpoint holds CPU storages, so it loads on a Trainium host without a map_location. A load
+    sharing no name with such a save (a checkpoint downloaded or written by other code), or a save of tensors left
+    on the device, still matches."""
     call = hit.node
     if type(call) is not ast.Call:
         return False
@@ -52,4 +51,8 @@ def cpu_saved(ctx, hit) -> bool:
     if not saved:
         return False
     owner = enclosing_function(ctx, call)
-    return owner is not None and bool(_names(owner) & saved)
+    return owner is not None and bool(_names(owner, _suffixes(ctx)) & saved)
+
+
+def _suffixes(ctx) -> tuple:
+    return tuple(str(s) for s in ctx.values.get("checkpoint-file-suffixes", ()))

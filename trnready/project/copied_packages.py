@@ -14,11 +14,11 @@ The modules the repository imports stay reported, and so does anything a file ou
 """
 from __future__ import annotations
 
-import ast
 import re
 from pathlib import PurePosixPath
 
 from .nested_live import _container_file, _named_outside
+from .self_tests import _main_block
 
 _PROGRAM_KINDS = frozenset({"shell"})
 
@@ -43,18 +43,9 @@ def copied_package_programs(layout, namers, paths) -> dict:
             if _container_file(name) or sf.kind in _PROGRAM_KINDS:
                 if not _named_outside(layout, namers, d, p):
                     out[p] = "nested-copy-manifest" if _container_file(name) else "unused-nested-script"
-            elif sf.kind == "python" and _program(namers, sf) and not _named(layout, namers, sf):
+            elif sf.kind == "python" and _main_block(namers.text(sf)) and not _named(layout, namers, sf):
                 out[p] = "unused-nested-script"
     return out
-
-
-def _program(namers, sf) -> bool:
-    try:
-        tree = ast.parse(namers.text(sf))
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return False
-    return any(type(st) is ast.If and type(st.test) is ast.Compare and type(st.test.left) is ast.Name
-               and st.test.left.id == "__name__" for st in tree.body)
 
 
 def _named(layout, namers, sf) -> bool:

@@ -35,6 +35,8 @@ from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
+from ..read import read_bytes
+
 GUARD = "ci-other-accelerator"
 CI_DIRS = (".github", ".circleci", ".gitlab", ".buildkite")
 _MAX_FILES = 3000
@@ -60,12 +62,9 @@ def _workflow_files(root: Path) -> list[Path]:
 
 
 def _read(p: Path) -> str | None:
-    try:
-        if p.stat().st_size > _MAX_BYTES:
-            return None
-        return p.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return None
+    # the scanner's own reader: a regular file within the limit (a FIFO or a link to a device is no CI file)
+    data, _ = read_bytes(p, p.name, _MAX_BYTES)
+    return data.decode("utf-8", "replace") if data is not None else None
 
 
 def _job_texts(rel: str, text: str, values: dict) -> list[tuple[bool, str]]:

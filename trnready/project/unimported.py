@@ -115,7 +115,7 @@ def _dead_root_modules(rels: list, files, py, values, read_text, tops, cache) ->
     stays."""
     setup = frozenset(str(c) for c in values.get("module-setup-calls", ()))
     entries = frozenset(str(n) for n in values.get("entry-module-names", ()))
-    rels = [r for r in rels if _root_stem(r) not in entries]
+    rels = [r for r in rels if _stem(r) not in entries]
     if not rels:
         return set()
     judged = set(rels)
@@ -133,21 +133,14 @@ def _root_modules_import_each_other(py: dict, text_of) -> bool:
     Tacotron2`): the root is the application's import namespace, where a module nothing names is unused. A root
     whose files import none of each other (a lone script, modules meant for a notebook elsewhere) is not judged."""
     roots = [r for r in py if "/" not in r]
-    stems = {_root_stem(r) for r in roots}
+    stems = {_stem(r) for r in roots}
     if len(stems) < 2:
         return False
-    pat = re.compile(r"(?m)^\s*(?:from\s+(\w+)(?:\.\w+)*\s+import|import\s+(\w+))")
     for r in roots:
-        me = _root_stem(r)
-        for m in pat.finditer(text_of(py[r])):
-            name = m.group(1) or m.group(2)
-            if name in stems and name != me:
-                return True
+        me = _stem(r)
+        if any(head.split(".", 1)[0] in stems - {me} for head in _import_heads(text_of(py[r]))):
+            return True
     return False
-
-
-def _root_stem(rel: str) -> str:
-    return rel.rsplit("/", 1)[-1][:-3] if rel.endswith(".py") else rel
 
 
 def _packaged(rel: str, packaging: str) -> bool:

@@ -32,12 +32,12 @@ def _holder(tree: ast.Module, line: int):
     return None
 
 
-def _places(tree: ast.Module, calls: list, line: int) -> list:
+def _places(tree: ast.Module, calls: list, line: int, words: tuple = ()) -> list:
     here = [n for n in calls if n.lineno == line]
     if not here:
         return []
     call = max(here, key=lambda n: ((n.end_lineno or n.lineno) - n.lineno, -n.col_offset))
-    found = _sources(call) + _toolkit_lookups(tree, call)
+    found = _sources(call) + _toolkit_lookups(tree, call, words)
     func = _holder(tree, line)
     if func is None:
         return found
@@ -51,15 +51,17 @@ def _places(tree: ast.Module, calls: list, line: int) -> list:
     return found
 
 
-def _toolkit_lookups(tree: ast.Module, call) -> list:
+def _toolkit_lookups(tree: ast.Module, call, words: tuple) -> list:
     """Module-level bindings the build call reads that come from a function of the file looking for the CUDA
-    toolkit (its body names `nvcc`): py-faster-rcnn's `CUDA = locate_cuda()`, then `Extension("nms.gpu_nms", ...,
-    library_dirs=[CUDA["lib64"]])`. The lookup raises where no nvcc is installed, so the build fails there first."""
+    toolkit (a string of its body holds a word of `cuda-toolkit-words`, `nvcc`): py-faster-rcnn's `CUDA =
+    locate_cuda()`, then `Extension("nms.gpu_nms", ..., library_dirs=[CUDA["lib64"]])`. The lookup raises where no
+    nvcc is installed, so the build fails there first."""
     read = {n.id for n in walk(call) if type(n) is ast.Name and type(n.ctx) is ast.Load}
-    if not read:
+    if not read or not words:
         return []
     finders = {st.name for st in tree.body if isinstance(st, ast.FunctionDef)
-               and any(type(n) is ast.Constant and isinstance(n.value, str) and "nvcc" in n.value for n in walk(st))}
+               and any(type(n) is ast.Constant and isinstance(n.value, str) and any(w in n.value for w in words)
+                       for n in walk(st))}
     if not finders:
         return []
     return [st.value for st in tree.body if type(st) is ast.Assign and type(st.value) is ast.Call
@@ -67,7 +69,7 @@ def _toolkit_lookups(tree: ast.Module, call) -> list:
             and any(type(t) is ast.Name and t.id in read for t in st.targets)]
 
 
-def with_source_places(tree: ast.Module, findings: list, rules) -> list:
+def with_source_places(tree: ast.Module, findings: list, rules, words: tuple = ()) -> list:
     """The findings, each build finding carrying the lines of the CUDA sources it compiles as occurrences."""
     rules = set(rules)
     if not rules or not any(f.rule in rules and f.cell is None for f in findings):
@@ -78,12 +80,12 @@ def with_source_places(tree: ast.Module, findings: list, rules) -> list:
         if f.rule not in rules or f.cell is not None:
             continue
         span = range(f.line, (f.end_line or f.line) + 1)
-        lines = sorted({n.lineno for n in _places(tree, calls, f.line)} - set(span))
+        lines = sorted({n.lineno for n in _places(tree, calls, f.line, words)} - set(span))
         if not lines:
             continue
         cols = {n.lineno: n.col_offset + 1 for n in walk(tree) if type(n) is ast.Constant
                 and n.lineno in lines and isinstance(n.value, str) and _SOURCE.search(n.value)}
-        cols.update({n.lineno: n.col_offset + 1 for n in _places(tree, calls, f.line)
+        cols.update({n.lineno: n.col_offset + 1 for n in _places(tree, calls, f.line, words)
                      if type(n) is ast.Call and n.lineno in lines and n.lineno not in cols})
         more = tuple((ln, cols.get(ln, 1), f.rule) for ln in lines[:MAX_PLACES])
         out[i] = replace(f, occurrences=tuple(dict.fromkeys((*f.occurrences, *more))))

@@ -287,7 +287,8 @@ def read(ctx: FileContext) -> ReadResult:
         from .extension_sources import with_source_places
 
         values = getattr(getattr(ctx.engine, "catalogue", None), "context_values", None) or {}
-        findings = with_source_places(tree, findings, values.get("extension-build-rules", ()))
+        findings = with_source_places(tree, findings, values.get("extension-build-rules", ()),
+                                      tuple(values.get("cuda-toolkit-words", ())))
     elif not setup_py:
         # Nothing any rule looks for occurs in the text, but the file may still hand a value or a
         # re-export to another module: only its summary is wanted; and strings holding shell text

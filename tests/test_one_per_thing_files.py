@@ -177,6 +177,47 @@ def test_uses_of_a_reported_alias_are_its_places(tmp_path):
     ]
 
 
+TRAIN = '''import contextlib
+
+import torch
+from torch.cuda.amp import autocast, GradScaler
+
+
+def train(model, batches, amp):
+    scaler = GradScaler()
+    amp_cm = autocast if amp else contextlib.nullcontext
+    for x in batches:
+        with amp_cm():
+            loss = model(x)
+        scaler.scale(loss).backward()
+
+
+def evaluate(model, x, amp):
+    with autocast(enabled=amp):
+        return model(x)
+
+
+def rebinding(model, x, amp):
+    amp_cm = autocast if amp else contextlib.nullcontext
+    with amp_cm():
+        model(x)
+    amp_cm = contextlib.nullcontext
+    with amp_cm():
+        return model(x)
+'''
+
+
+def test_uses_of_an_alias_picked_by_a_condition_are_its_places(tmp_path):
+    assert [(line, col, rule, occ) for _, line, col, rule, _, occ in scan(tmp_path, {"train.py": TRAIN})] == [
+        # the scaler and the conditional alias are one item; the alias's call in the loop is a place of it
+        (8, 14, "TRN251", [(4, 1, "TRN251"), (9, 14, "TRN251"), (11, 14, "TRN251")]),
+        # autocast called directly in another function stays its own item
+        (17, 10, "TRN251", [(4, 1, "TRN251")]),
+        # a name bound twice is no alias of one API: its call is not folded into the first binding
+        (22, 14, "TRN251", [(4, 1, "TRN251")]),
+    ]
+
+
 STATS = '''import torch
 
 _counter_dtype = torch.float64

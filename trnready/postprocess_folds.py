@@ -203,9 +203,18 @@ def _target_name(st) -> str:
 
 
 def _is_alias(st) -> bool:
-    """`NAME = dotted.api`"""
-    return type(st) is ast.Assign and len(st.targets) == 1 and type(st.targets[0]) is ast.Name and \
-        type(st.value) is ast.Attribute and _dotted(st.value) is not None
+    """`NAME = dotted.api`, `NAME = api` (a name imported from the API's module), or one of two picked by a
+    condition (`amp_cm = autocast if args.amp else nullcontext`): what index.py binds as an alias."""
+    if not (type(st) is ast.Assign and len(st.targets) == 1 and type(st.targets[0]) is ast.Name):
+        return False
+    v = st.value
+    if type(v) is ast.IfExp:
+        return _is_reference(v.body) and _is_reference(v.orelse)
+    return _is_reference(v)
+
+
+def _is_reference(v) -> bool:
+    return type(v) in (ast.Name, ast.Attribute) and _dotted(v) is not None
 
 
 def _statements_at(tree, lines: list):
@@ -380,10 +389,13 @@ def apart(kind: str, a: tuple, b: tuple) -> bool:
 def guard_blocks(tree) -> list:
     """(first line, last line) of the blocks that run only when a name the module imports is true (the spans a
     project step may guard, project/summary.py guards_of)."""
-    from .project.summary import guards_of
+    from .project.inherited_flags import inherited_guards
+    from .project.summary import MAX_GUARDS, guards_of
 
     imported = _project_names(tree)
-    return [(g[0], g[1]) for g in guards_of(tree, imported)] if imported else []
+    if not imported:
+        return []
+    return [(g[0], g[1]) for g in guards_of(tree, imported) + inherited_guards(tree, imported, MAX_GUARDS)]
 
 
 class Joins:

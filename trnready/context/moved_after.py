@@ -4,7 +4,11 @@ from __future__ import annotations
 import ast
 
 from .base import dotted, enclosing_function, parent_of, places_on_device, predicate
-from ..astwalk import walk
+from ..astwalk import of_kinds, walk
+
+_CALL = (ast.Call,)
+_ASSIGN = (ast.Assign,)
+_RETURN = (ast.Return,)
 
 _MAX_CALLERS = 8  # calls of a preparing function followed to see their results moved
 
@@ -95,9 +99,7 @@ def _moves(fn, movers: frozenset, rebinding: bool = False) -> list:
     assigned back to the same name (`x = x.cuda()`, `x, y = to_cuda(x, y)`): the function keeps the moved copy
     only, so the name was not on the device before (a move used in passing, `f(x.cuda())`, may be a no-op)."""
     out = []
-    for n in walk(fn):
-        if type(n) is not ast.Call:
-            continue
+    for n in of_kinds(fn, _CALL):
         f = n.func
         if type(f) is ast.Attribute and type(f.value) is ast.Name and f.attr in ("cuda", "to") \
                 and places_on_device(n) and not _follows_a_tensor(n):
@@ -109,8 +111,8 @@ def _moves(fn, movers: frozenset, rebinding: bool = False) -> list:
     if not rebinding:
         return [(p, name) for p, name, _ in out]
     bound = {}
-    for n in walk(fn):
-        if type(n) is ast.Assign and type(n.value) is ast.Call:
+    for n in of_kinds(fn, _ASSIGN):
+        if type(n.value) is ast.Call:
             bound[id(n.value)] = _target_names(n.targets)
     return [(p, name) for p, name, call in out if name in bound.get(id(call), ())]
 
@@ -136,8 +138,8 @@ def _moved_later(fn, name: str, stmt, movers: frozenset) -> bool:
 
 def _returned(fn) -> set:
     out: set = set()
-    for n in walk(fn):
-        if type(n) is ast.Return and n.value is not None:
+    for n in of_kinds(fn, _RETURN):
+        if n.value is not None:
             value = n.value
             vals = list(value.elts) if isinstance(value, (ast.Tuple, ast.List)) else [value]
             out |= {v.id for v in vals if isinstance(v, ast.Name)}

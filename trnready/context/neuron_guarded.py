@@ -13,7 +13,7 @@ from ._xla_flags import absent_packages, xla_switch_words
 from ._cuda_derived import (count_key, cuda_build_probe, device_count_bounds, pinned_cuda_devices, query_fallbacks,
                             unreached_flag_assigns)
 from .base import blocks_of, dotted, enclosing_function, expressions, predicate
-from ..astwalk import walk
+from ..astwalk import statements as _statements_below, walk
 
 # is_torch_xla_available(), is_xla_installed(), is_torch_tpu_available(), _XLA_AVAILABLE, has_xla_support: TPU
 # paths (torch_xla is not installed with TorchNeuron).
@@ -578,7 +578,11 @@ def module_flags(tree, values) -> list:
     conds.packages = frozenset(values.get("cuda-only-packages", ()))
     conds.module_body = tree.body
     conds.unreached = unreached_assigns(tree.body, absent_packages(tree.body, values), stmts)
-    flags = {n for n in _flags(stmts, conds, top) if n in top} if top else set()
+    # `self.use_gpu = torch.cuda.is_available() and use_gpu` in a class's method: a subclass in another module
+    # reading `if self.use_gpu:` is guarded the same way (project/inherited_flags.py)
+    own = _self_keys(tree) if any(type(st) is ast.ClassDef for st in tree.body) else set()
+    wanted = top | own
+    flags = {n for n in _flags(stmts, conds, wanted) if n in wanted} if wanted else set()
     conds.flags = flags
     # Functions that answer False on every Neuron machine (`def is_cuda_available(): return torch.cuda.is_available()`)
     # are flags too: `if is_cuda_available():` in another module guards its block the same way.
@@ -588,6 +592,22 @@ def module_flags(tree, values) -> list:
             conds.func_defs.setdefault(d.name, []).append(d)
     flags |= {n for n in conds.func_defs if conds._never_func(n)}
     return sorted(flags) + _linked_flags(tree, stmts, conds.unreached, top, flags)
+
+
+def _self_keys(tree) -> set:
+    """`self.x` for every attribute the methods of the module's top-level classes assign on their first
+    parameter (named self)."""
+    out: set = set()
+    for cls in tree.body:
+        if type(cls) is not ast.ClassDef:
+            continue
+        for fn in cls.body:
+            if type(fn) is ast.FunctionDef and fn.args.args and fn.args.args[0].arg == "self":
+                for st in _statements_below(fn):
+                    targets = st.targets if type(st) is ast.Assign else [st.target] \
+                        if type(st) in (ast.AnnAssign, ast.AugAssign) else ()
+                    out.update(k for k in map(_self_attr, targets) if k and k.startswith("self."))
+    return out
 
 
 MAX_LINKED = 8  # names a linked flag may wait on (`HAVE_GTP = HAVE_TE` has one)

@@ -7,10 +7,12 @@ import ast
 import bisect
 
 from .syntax import MAX_ITEMS, dotted, literal_source
-from ..astwalk import walk
+from ..astwalk import of_kinds, walk
 
 _LISTS = frozenset({"ModuleList", "list"})
 _SEQUENCES = frozenset({"Sequential"})
+# what `_bound_constructions` counts: reads and stores of names, global / nonlocal, single assignments
+_BINDING_KINDS = (ast.Name, ast.Global, ast.Nonlocal, ast.Assign)
 
 
 def record(body: list, funcs: dict, calls: list, heads: list, interesting: set, full: bool = False) -> dict:
@@ -257,7 +259,7 @@ def _bound_constructions(fn) -> dict:
     stores: dict = {}
     loads: dict = {}
     made: dict = {}
-    for n in walk(fn):
+    for n in of_kinds(fn, _BINDING_KINDS):
         t = type(n)
         if t is ast.Name:
             d = loads if type(n.ctx) is ast.Load else stores

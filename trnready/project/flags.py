@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from ..context._needs_cuda import MARK
 from .conftest_fixtures import MARK as FIXTURE, skipping_fixture
+from .inherited_flags import MARK as INHERITED, inherited_flag
 from .skip_markers import HELPER, MARK as SKIP_MARK, guarded_helpers, is_marker
 from .summary import head_of
 
@@ -134,6 +135,10 @@ def _guarded_spans(files, summaries, guard_blocks: dict) -> dict:
             elif name.startswith(SKIP_MARK):
                 # a test decorated with a skip marker imported from another module (project/skip_markers.py)
                 if any(is_marker(modules, rel, n, 0, MAX_HOPS) for n in name[len(SKIP_MARK):].split("|")):
+                    spans.setdefault(rel, []).append((first, last, choice))
+            elif name.startswith(INHERITED):
+                # `if self.use_gpu:` in a subclass of a class of another module (project/inherited_flags.py)
+                if inherited_flag(modules, rel, name):
                     spans.setdefault(rel, []).append((first, last, choice))
             elif name.startswith(MARK):
                 if all(_needs_cuda_at(modules, rel, n, 0, needs) for n in name[len(MARK):].split("|")):

@@ -1,0 +1,91 @@
+"""Instance flags a subclass inherits from a base class of another module: `self.use_gpu =
+torch.cuda.is_available() and use_gpu` in `Engine.__init__` (engine.py), then `if self.use_gpu: imgs = imgs.cuda()`
+in `class TripletEngine(Engine)` (triplet.py). Within one file neuron-guarded judges `self.use_gpu` itself; across
+files the per-file pass records each block a method of a class with a project base guards with an attribute the
+class never assigns (`guards`, name `<Base.attr`, every base joined by `|`), and the link step guards the block when
+a base's module holds `self.attr` among its never-on-Neuron flags (`flags`, context/neuron_guarded.module_flags)."""
+from __future__ import annotations
+
+import ast
+
+from .summary import head_of
+
+MARK = "<"  # an inherited instance flag in `guards` (a Python name never starts with it)
+MAX_HOPS = 8  # re-exports followed to the module defining the base class
+_BLOCKS = ("body", "orelse", "finalbody", "handlers")
+
+
+def inherited_guards(tree: ast.Module, imported: set, limit: int) -> list:
+    """[[first line, last line, "<Base.attr|Other.attr", choice]] for the body of `if self.attr:` /
+    `if self.attr and ...:` in the methods of a top-level class whose bases include names the module imports from
+    the project, when no method of the class assigns `self.attr`. `choice`: the `if` has an else arm."""
+    out: list = []
+    for cls in tree.body:
+        if type(cls) is not ast.ClassDef:
+            continue
+        bases = [b.id for b in cls.bases if type(b) is ast.Name and b.id in imported]
+        if not bases:
+            continue
+        own: set = set()
+        tests: list = []
+        for fn in cls.body:
+            if type(fn) not in (ast.FunctionDef, ast.AsyncFunctionDef) or not fn.args.args \
+                    or fn.args.args[0].arg != "self":
+                continue
+            stack = [fn.body]
+            while stack:
+                for st in stack.pop():
+                    k = type(st)
+                    if k is ast.Assign or k is ast.AnnAssign or k is ast.AugAssign:
+                        for t in (st.targets if k is ast.Assign else [st.target]):
+                            if _self_name(t):
+                                own.add(t.attr)
+                    elif k is ast.If and st.body:
+                        tests.append(st)
+                    if k not in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+                        for name in _BLOCKS:
+                            inner = getattr(st, name, None)
+                            if inner:
+                                stack.append(inner if name != "handlers" else [s for h in inner for s in h.body])
+        for st in tests:
+            attr = _tested_attr(st.test)
+            if attr is not None and attr not in own:
+                end = st.body[-1].end_lineno or st.body[-1].lineno
+                out.append([st.body[0].lineno, end, MARK + "|".join(f"{b}.{attr}" for b in bases), bool(st.orelse)])
+                if len(out) >= limit:
+                    return out
+    return out
+
+
+def _self_name(t) -> bool:
+    return type(t) is ast.Attribute and type(t.value) is ast.Name and t.value.id == "self"
+
+
+def _tested_attr(test) -> str | None:
+    """`self.attr` or `self.attr and ...` -> attr."""
+    parts = test.values if type(test) is ast.BoolOp and type(test.op) is ast.And else [test]
+    for p in parts:
+        if _self_name(p):
+            return p.attr
+    return None
+
+
+def inherited_flag(modules, rel: str, name: str) -> bool:
+    """Whether one of the `Base.attr` of a `<` guard names a class imported from a project module (followed through
+    re-exports) whose module holds `self.attr` as a never-on-Neuron flag."""
+    s = head_of(modules.summaries, rel)
+    for part in name[len(MARK):].split("|"):
+        base, _, attr = part.partition(".")
+        found = modules.imported_from(s, rel, base)
+        hops = 0
+        while found is not None and hops < MAX_HOPS:
+            where, cls = found
+            t = head_of(modules.summaries, where)
+            onward = modules.imported_from(t, where, cls)  # `from .engine import Engine` in a package __init__
+            if onward is None:  # defined there (or outside the project)
+                if "self." + attr in t["flags"]:
+                    return True
+                break
+            found = onward
+            hops += 1
+    return False

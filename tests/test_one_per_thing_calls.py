@@ -283,3 +283,31 @@ def test_an_option_default_handed_on_to_a_request_of_its_rule_is_a_place_of_it(t
     # `--num_gpus` default nobody reads into a request, and the literal request of the eval job, stay apart
     got = [(ln, rule, occ) for ln, _, rule, _, occ in scan(tmp_path, "launch.py", SUBMITIT)]
     assert got == [(15, "TRN610", []), (25, "TRN610", [(8, 44, "TRN610")]), (34, "TRN610", [])]
+
+
+VISIBLE_FROM_OPTION = '''import argparse
+import os
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--gpu_id", default="1", type=str,
+                    help="ids for CUDA_VISIBLE_DEVICES")
+parser.add_argument("--gpus", default=None, type=str)
+parser.add_argument("--order", default="PCI_BUS_ID")
+args = parser.parse_args()
+ids = args.gpu_id
+os.environ["CUDA_VISIBLE_DEVICES"] = ids
+if args.gpus:
+    os.environ["CUDA_VISIBLE_DEVICES"] = args.gpus
+os.environ["CUDA_VISIBLE_DEVICES"] = "0"
+'''
+
+
+def test_a_device_list_written_from_an_option_has_its_literal_default_as_a_place(tmp_path):
+    got = [(ln, col, rule, occ) for ln, col, rule, _, occ in scan(tmp_path, "train.py", VISIBLE_FROM_OPTION)]
+    assert got == [
+        # read through a name bound once from the option: the default "1" is where the device list enters (the
+        # module's other unconditional write of the variable is the same setting, folded before this step)
+        (11, 12, "TRN245", [(5, 41, "TRN245"), (14, 12, "TRN245")]),
+        # an option without a literal default (None) brings no place
+        (13, 16, "TRN245", []),
+    ]

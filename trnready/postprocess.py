@@ -441,6 +441,12 @@ def one_per_thing(findings: list, ctx, result) -> list:
     flow = [i for i, f in enumerate(out) if i not in drop and f.rule in flow_rules]
     if len(flow) >= 2:
         _fold_option_flow(out, flow, drop, absorb, _trees(findings, ctx, result))
+    # `os.environ["CUDA_VISIBLE_DEVICES"] = args.gpu_id` with `add_argument("--gpu_id", default="1")`: the device
+    # list enters at the option's default, which is where a reader changes it (postprocess_option_flow.py)
+    entry_rules = frozenset(values.get("option-default-places", ()))
+    entry = [i for i, f in enumerate(out) if i not in drop and f.rule in entry_rules]
+    if entry:
+        _option_default_places(out, entry, extra, _trees(findings, ctx, result))
     final = []
     for i, f in enumerate(out):
         if i in drop:
@@ -480,6 +486,29 @@ def _fold_option_flow(out: list, flow: list, drop: set, absorb, trees) -> None:
                            and out[i].line in stmts and statement_reads(stmts[out[i].line], dest, reads)), None)
             if keeper is not None:
                 absorb(keeper, j)
+
+
+def _option_default_places(out: list, entry: list, extra: dict, trees) -> None:
+    """Each finding of `entry` (indices into out) whose statement reads a command-line option of its file given a
+    literal default (`args.gpu_id`, or a name bound once from it) takes the default as a place of its own."""
+    from .postprocess_option_flow import literal_defaults, readers_of, statement_reads, statements_at
+
+    for tree, _mine, cell in trees:
+        here = [i for i in entry if out[i].cell == cell]
+        if not here:
+            continue
+        defaults = literal_defaults(tree)
+        if not defaults:
+            continue
+        names = readers_of(tree, set(defaults))
+        stmts = statements_at(tree, {out[i].line for i in here})
+        for i in here:
+            st = stmts.get(out[i].line)
+            if st is None:
+                continue
+            for dest, places in defaults.items():
+                if statement_reads(st, dest, names.get(dest, set())):
+                    extra.setdefault(i, []).extend((ln, col, out[i].rule) for ln, col in places)
 
 
 def _trees(findings: list, ctx, result):

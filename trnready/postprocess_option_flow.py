@@ -33,6 +33,29 @@ def option_dests(tree) -> dict:
     return out
 
 
+def literal_defaults(tree) -> dict:
+    """option name -> [(line, column)] of the `default=` values written as a literal (`default="0,1"`, `default=1`,
+    `default=[0, 1]`) of the file's `add_argument(...)` calls."""
+    out: dict = {}
+    for node in walk(tree):
+        if type(node) is not ast.Call or type(node.func) is not ast.Attribute or node.func.attr != "add_argument":
+            continue
+        kw = {k.arg: k.value for k in node.keywords if k.arg}
+        v = kw.get("default")
+        if v is None or not _literal(v):
+            continue
+        dest = _dest(node, kw)
+        if dest and dest.isidentifier():
+            out.setdefault(dest, []).append((v.lineno, v.col_offset + 1))
+    return out
+
+
+def _literal(v) -> bool:
+    if type(v) in (ast.List, ast.Tuple):
+        return bool(v.elts) and all(type(e) is ast.Constant for e in v.elts)
+    return type(v) is ast.Constant and type(v.value) in (str, int) and v.value != ""
+
+
 def readers_of(tree, dests: set) -> dict:
     """dest -> the names bound once in the file from `<x>.dest` (`num_gpus_per_node = args.ngpus`)."""
     bound: dict = {}

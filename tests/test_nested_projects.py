@@ -166,3 +166,22 @@ def test_a_top_level_installed_copy_keeps_what_the_repository_reaches(tmp_path):
     _write(tmp_path, "det3d_copy/tools/benchmark.py", CUDA_CODE)
     assert _findings(tmp_path) == {("det3d_copy/det3d/models.py", 5, "TRN241", None),
                                    ("det3d_copy/tools/benchmark.py", 5, "TRN241", "unused-nested-script")}
+
+
+def test_a_program_folder_no_import_can_spell_inside_a_package_is_unused(tmp_path):
+    main = "import torch\nfrom utils import load\n\nif __name__ == '__main__':\n    load().cuda()\n"
+    _write(tmp_path, "reid/__init__.py", "from . import utils\n")
+    _write(tmp_path, "reid/utils/__init__.py", "from .tools import load\n")
+    _write(tmp_path, "reid/utils/tools.py", "def load():\n    return None\n")
+    _write(tmp_path, "reid/utils/GPU-Re-Ranking/main.py", main)
+    _write(tmp_path, "reid/utils/GPU-Re-Ranking/utils.py", CUDA_CODE)
+    # the package's own `utils` and `load` are no use of the folder's `utils.py` / `main.py`
+    assert _findings(tmp_path) == {("reid/utils/GPU-Re-Ranking/main.py", 5, "TRN241", "unused-nested-project"),
+                                   ("reid/utils/GPU-Re-Ranking/utils.py", 5, "TRN241", "unused-nested-project")}
+    # a launcher naming its path makes it used
+    _write(tmp_path, "run.sh", "python reid/utils/GPU-Re-Ranking/main.py\n")
+    assert {f[3] for f in _findings(tmp_path)} == {None}
+    # without an entry script it is a folder of the package's files, judged as such
+    (tmp_path / "run.sh").unlink()
+    (tmp_path / "reid/utils/GPU-Re-Ranking/main.py").write_text("import torch\n")
+    assert {f[3] for f in _findings(tmp_path)} == {None}

@@ -13,7 +13,9 @@ changes what the repository runs, not these. The rules, each a named reason of t
   installable (`det/`, with its own setup.py: a copy of detectron2), that is a project of its own (its own
   setup.py, pyproject.toml, setup.cfg, requirements*.txt, environment.yml, conda.yaml or hubconf.py), or a folder
   without packaging that holds an entry script (`if __name__ == "__main__":`) and a package of its own
-  (detectron2's `projects/TridentNet/`: train_net.py beside `tridentnet/`), when no scanned file outside it imports
+  (detectron2's `projects/TridentNet/`: train_net.py beside `tridentnet/`), or a folder inside a package whose name
+  no import can spell that holds an entry script (deep-person-reid's `torchreid/utils/GPU-Re-Ranking/`, another
+  paper's demo and CUDA extensions), when no scanned file outside it imports
   any of its modules or packages and none names its path (`projects/DensePose`, a string naming the folder,
   `python -m densepose.x`, a setup.py mapping it into a distribution). A folder of the root project itself is
   never such a project (`examples/dreambooth/` with its requirements.txt is the repository's own example), nor is a
@@ -259,9 +261,13 @@ def unused_projects(layout: Layout, namers: Namers) -> set:
     candidates = {d for d in layout.projects if not layout.is_root(d) and layout.depth(d) >= 2
                   and layout.nested_in(d)}
     candidates |= _unpackaged(layout, namers)
-    if not candidates:
+    # no import reaches a folder whose name is no identifier: only a path naming it is a use (its `main` or
+    # `utils` module names are everyone's words)
+    unimportable = _unimportable(layout, namers) - candidates
+    if not candidates and not unimportable:
         return set()
-    return largest_unused(layout, namers, candidates)
+    modules = {d: layout.modules(d) for d in candidates} | {d: set() for d in unimportable}
+    return largest_unused(layout, namers, candidates | unimportable, modules)
 
 
 def largest_unused(layout: Layout, namers: Namers, candidates: set, modules=None) -> set:
@@ -303,6 +309,22 @@ def _unpackaged(layout: Layout, namers: Namers) -> set:
             continue
         scripts = [sf for sf in layout.files if sf.kind == "python" and sf.rel.startswith(d + "/")
                    and "/" not in sf.rel[len(d) + 1:] and classify(sf.rel) == "source"]
+        if any(re.search(r"__name__\s*==\s*['\"]__main__['\"]", namers.text(sf)) for sf in scripts):
+            out.add(d)
+    return out
+
+
+def _unimportable(layout: Layout, namers: Namers) -> set:
+    """Folders inside a package whose name no import can spell (`torchreid/utils/GPU-Re-Ranking/`) that hold an entry
+    script: another project's program and code dropped into the package tree, which the package cannot import."""
+    out = set()
+    for d in layout.dirs:
+        if not d or "/" not in d or layout.depth(d) < 2 or d.rsplit("/", 1)[1].isidentifier():
+            continue
+        if d.rsplit("/", 1)[0] not in layout.packages:
+            continue
+        scripts = [sf for sf in layout.files if sf.kind == "python" and sf.rel.startswith(d + "/")
+                   and "/" not in sf.rel[len(d) + 1:]]
         if any(re.search(r"__name__\s*==\s*['\"]__main__['\"]", namers.text(sf)) for sf in scripts):
             out.add(d)
     return out

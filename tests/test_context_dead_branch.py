@@ -85,3 +85,21 @@ def test_guarded_findings_are_left_out_of_the_default_report():
 def test_registered_as_a_guard_for_every_python_kind():
     p = context.get("dead-branch")
     assert p.effect == "guard" and "import" in p.kinds and "call" in p.kinds and "reference" in p.kinds
+
+
+def test_python_version_tests_are_constants_on_the_pythons_neuron_runs():
+    # every removed module imported in the file is one finding (its other imports are places of it); the places
+    # under a Python 2 arm are one guarded finding, the one a 3.13-only test guards is reported
+    proc = run_cli("scan", CONTEXT_FIXTURES / "dead_branch" / "python_versions.py", "--format", "json", "--no-cache",
+                   "--show-guarded")
+    assert proc.returncode in (0, 1), proc.stderr
+    got = [(f["line"], f["rule"], f.get("guarded_by", ""), [o["line"] for o in f.get("occurrences", ())])
+           for f in json.loads(proc.stdout)["findings"]]
+    assert got == [
+        # the else of torch._six.PY3; sys.version_info[0] < 3; the else of sys.version_info >= (3, 0);
+        # sys.version_info.major == 2; six.PY2; PY2 imported from six; older than 3.12; the else of
+        # sys.version_info[:2] >= (3, 8); sys.version_info[1] > 20 on no supported Python
+        (10, "TRN321", DEAD, [13, 17, 19, 21, 23, 25, 31, 33]),
+        # true on 3.13 and 3.14, false on 3.12: undecided
+        (27, "TRN321", "", []),
+    ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 import ast
 
 from ..truth import truth
+from ._python_version import version_flag, version_test
 from .base import predicate
 
 _BLOCKS = ("body", "orelse", "finalbody")
@@ -106,8 +107,14 @@ def _value(e, ctx):
     k = type(e)
     if k is ast.Constant:
         return bool(e.value)
-    if k is ast.Name:
-        return False if _is_flag(ctx, e.id) else None
+    if k is ast.Name or k is ast.Attribute:
+        # `six.PY2`, `torch._six.PY3`, `PY3`: Python 2 code never runs on the Pythons TorchNeuron supports
+        v = version_flag(e)
+        if v is not None:
+            return v
+        return False if k is ast.Name and _is_flag(ctx, e.id) else None
+    if k is ast.Compare:
+        return version_test(e)  # `sys.version_info[0] < 3`, `sys.version_info >= (3, 0)`
     if k is ast.BoolOp or k is ast.UnaryOp and type(e.op) is ast.Not:
         return truth(e, lambda x: _value(x, ctx))
     return None
@@ -136,7 +143,10 @@ def dead_branch(ctx, hit) -> bool:
     star import, `exec(...)` or `globals()` anywhere in the file, as nanoGPT's configurator overrides defaults)
     leaves the flag undecided. Comparisons (`FLAG is False`, `DEBUG > 1`) decide nothing, and flags imported
     from another module are not followed. Such code is switched off in the source itself; nothing in it runs
-    on any machine, Neuron included."""
+    on any machine, Neuron included. Tests of the Python version are constants too, on the Pythons TorchNeuron runs
+    on (3.12 to 3.14): `sys.version_info[0] < 3`, `sys.version_info >= (3, 0)`, `sys.version_info.major == 2`,
+    and the conventional flags `six.PY2`, `torch._six.PY3`, `PY3`, `IS_PY2` (context/_python_version.py); a test
+    whose value differs between 3.12 and 3.14 (`sys.version_info >= (3, 13)`) decides nothing."""
     child = hit.node
     p = ctx.parent(child)
     while p is not None:

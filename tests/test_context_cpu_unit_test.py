@@ -168,3 +168,32 @@ def test_a_tensor_moved_under_a_cuda_check_names_a_device(tmp_path):
     (tmp_path / "tests").mkdir()
     (tmp_path / "tests" / "test_checked.py").write_text(CHECKED_MOVE)
     assert [(f[1], f[5]) for f in scan_findings(tmp_path, "--show-guarded") if f[3] == "TRN121"] == [(8, False)]
+
+
+WRAPPED = '''import unittest
+
+import torch
+from torch import nn
+
+
+class TestCheckpointer(unittest.TestCase):
+    def create_model(self):
+        return nn.Sequential(nn.Linear(2, 3), nn.Linear(3, 1))
+
+    def test_prefix(self):
+        for model in [self.create_model(), nn.DataParallel(self.create_model())]:
+            self.assertTrue(len(model.state_dict()) > 0)
+
+    def test_on_device(self):
+        model = nn.DataParallel(self.create_model()).cuda()
+        self.assertTrue(model is not None)
+'''
+
+
+def test_data_parallel_over_a_module_of_a_test_that_names_no_device_is_guarded(tmp_path):
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_checkpoint.py").write_text(WRAPPED)
+    found = [(f[1], f[3], f[5]) for f in scan_findings(tmp_path, "--show-guarded") if f[3] == "TRN352"]
+    # nn.DataParallel with no GPU visible only runs the module: a CPU test of the `module.` prefix ports as is; the
+    # test that moves the wrapper to the GPU names a device
+    assert found == [(12, "TRN352", True), (17, "TRN352", False)]

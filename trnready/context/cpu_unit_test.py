@@ -317,7 +317,9 @@ def cpu_unit_test(ctx, hit) -> bool:
     its model to a runner that picks the device itself (`device-placing-calls`: `Trainer(...)`, `.fit(...)`);
     library modules never qualify, their callers place their tensors. What runs only where CUDA is names no device:
     a switch parameter off on Neuron (guarded-switch) and the host device it picks, and an arm under a CUDA check
-    that moves no tensor (a CUDA seed in setUp); a name holding a tensor's rank is no process rank."""
+    that moves no tensor (a CUDA seed in setUp); a name holding a tensor's rank is no process rank. Rules of
+    other categories listed in `cpu-test-rules` are judged like those categories in a test: `nn.DataParallel` over
+    a module of a test that names no device only runs the module (it keeps no GPU without CUDA)."""
     if not _in_test_file(ctx):
         # A tutorial, notebook or example script that names no device anywhere runs on the CPU of a Trainium host
         # as it does elsewhere. A library module never qualifies: its callers move its tensors.
@@ -325,7 +327,8 @@ def cpu_unit_test(ctx, hit) -> bool:
             and not _file_evidence(ctx) and not _hands_to_runner(ctx)
     if _hides_gpus(ctx):
         return True  # the module hides every GPU: all of it runs on the CPU, whatever the category
-    if hit.rule.category not in ctx.values.get("cpu-test-categories", ()) and not getattr(hit, "stored", False):
+    if hit.rule.category not in ctx.values.get("cpu-test-categories", ()) and not getattr(hit, "stored", False) \
+            and hit.rule.id not in ctx.values.get("cpu-test-rules", ()):
         return False  # a stored option (`{"load_in_4bit": True}`) is data of any category: judged like the rest
     if not _file_evidence(ctx):
         return True

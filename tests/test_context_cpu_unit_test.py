@@ -196,4 +196,4 @@ def test_data_parallel_over_a_module_of_a_test_that_names_no_device_is_guarded(t
     found = [(f[1], f[3], f[5]) for f in scan_findings(tmp_path, "--show-guarded") if f[3] == "TRN352"]
     # nn.DataParallel with no GPU visible only runs the module: a CPU test of the `module.` prefix ports as is; the
     # test that moves the wrapper to the GPU names a device
-    assert found == [(12, "TRN352", True), (17, "TRN352", False)]
+    assert found == [(12, "TRN352", True), (16, "TRN352", False)]

@@ -24,7 +24,9 @@ def test_switched_features_are_advisories_naming_the_switch():
         (9, 9, "TRN284", "advisory", "medium", "xFormers: `xformers.ops`" + NOTE.format("xformers")),
         # `flash=True` by default: the feature is the default path
         (11, 9, "TRN281", "blocker", "high", "flash-attn (CUDA-only kernels): `flash_attn`"),
-        # line 13 (`args.attn_mode == "xformers"`) is folded into line 9: one finding per library per file
+        # line 13 (`args.attn_mode == "xformers"`, a comparison the configured default may satisfy) stays a blocker
+        # of its own: an advisory and a blocker of one library are never folded together
+        (13, 9, "TRN284", "blocker", "medium", "xFormers: `xformers.ops`"),
         (15, 9, "TRN285", "advisory", "medium",
          "bitsandbytes (8-bit / 4-bit CUDA kernels): `bitsandbytes`" + NOTE.format("getattr(args, 'use_bnb', False)")),
         (16, 5, "TRN283", "blocker", "high", "NVIDIA Apex: `apex`"),  # no switch

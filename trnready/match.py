@@ -236,7 +236,7 @@ class Engine:
                 continue
             if p.effect == "guard":
                 return replace(hit, guarded=True, guard=p.name)
-            note = f" (opt-in: only when `{held}` is set; the default path does not use it)" if isinstance(held, str) else ""
+            note = " " + p.note.format(held=held) if isinstance(held, str) and p.note else ""
             return replace(hit, severity="advisory", confidence="medium", note=hit.note + note)
         return hit
 

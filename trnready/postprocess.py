@@ -142,7 +142,8 @@ def one_per_thing(findings: list, ctx, result) -> list:
       on one operand) in alternative arms, and the uses of a reported alias (`t = torch.cuda.FloatTensor`).
 
     The kept finding is the first by position, so its fingerprint does not change. Suppressed and
-    guarded findings are folded only with findings of the same standing. Statements come from the
+    guarded findings are folded only with findings of the same standing, and findings of one rule only with those
+    of the same severity (a blocker never becomes a place of an advisory an opt-in switch or a fallback lowered). Statements come from the
     syntax tree the Python and notebook readers report; other file kinds get the per-line step only.
     """
     if len(findings) < 2 or not getattr(ctx.engine, "one_per_thing", True):
@@ -214,7 +215,9 @@ def one_per_thing(findings: list, ctx, result) -> list:
     manifest = catalogue.manifest_rules if catalogue is not None else frozenset()
     setup_py = ctx.rel.rsplit("/", 1)[-1] == "setup.py"
     for f in findings:
-        stand = (f.path, f.cell, f.suppressed, f.guarded)
+        # an advisory (lowered by a predicate: an opt-in switch, a PyTorch fallback) and a blocker of one rule are
+        # two things to do: never folded together
+        stand = (f.path, f.cell, f.suppressed, f.guarded, f.severity)
         own, ask = (), ()
         if joins:
             own, ask = joins.keys_of(f, stand)
@@ -232,7 +235,7 @@ def one_per_thing(findings: list, ctx, result) -> list:
             if pick_lines is None:
                 pick_lines = pick_statements(((tree, cell) for tree, _, cell in _trees(findings, ctx, result)),
                                              pick_types)
-            live = (f.path, f.cell, f.suppressed, False)
+            live = (f.path, f.cell, f.suppressed, False, f.severity)
             if (f.cell, f.line) in pick_lines:
                 check = next((at_line[k] for lines in picks.get((f.path, f.cell, f.line), ())
                               for k in ((live, f.category, ln) for ln in lines) if k in at_line), None)

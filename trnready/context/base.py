@@ -36,20 +36,23 @@ class Predicate:
     kinds: tuple[str, ...]  # matcher kinds it is meaningful for; elsewhere it never holds
     effect: str
     doc: str
+    # an advisory predicate's note on the finding, `{held}` standing for the text the predicate returned
+    note: str = ""
 
 
 REGISTRY: dict[str, Predicate] = {}
 
 
-def predicate(name: str, kinds: tuple[str, ...] = PYTHON_KINDS, effect: str = "drop"):
-    """Register `fn(ctx, hit) -> bool` under `name`; its docstring is the reference text."""
+def predicate(name: str, kinds: tuple[str, ...] = PYTHON_KINDS, effect: str = "drop", note: str = ""):
+    """Register `fn(ctx, hit) -> bool` under `name`; its docstring is the reference text. `note`: for an advisory
+    predicate returning text, the note the lowered finding carries (`{held}` is that text)."""
     if effect not in EFFECTS:
         raise ValueError(f"effect must be one of {EFFECTS}")
 
     def wrap(fn):
         if name in REGISTRY:
             raise ValueError(f"context predicate {name!r} is registered twice")
-        REGISTRY[name] = Predicate(name, fn, tuple(kinds), effect, (fn.__doc__ or "").strip())
+        REGISTRY[name] = Predicate(name, fn, tuple(kinds), effect, (fn.__doc__ or "").strip(), note)
         return fn
     return wrap
 

@@ -88,7 +88,8 @@ def _switch(test, words: frozenset, fn, tree=None) -> str | None:
     return None
 
 
-@predicate("opt-in-switch", effect="advisory")
+@predicate("opt-in-switch", effect="advisory",
+           note="(opt-in: only when `{held}` is set; the default path does not use it)")
 def opt_in_switch(ctx, hit) -> bool | str:
     """A match of a category in `opt-in-categories` (CUDA-only libraries, FP8, custom kernels) in the body of an
     `if` (or the first arm of `x if c else y`) whose test is a switch named for the feature: a flag, attribute,

@@ -94,3 +94,11 @@ def test_a_flag_forced_off_in_the_arm_neuron_takes():
         ("forced_off.py", 51, 8, "TRN243", "check-without-placement"),
         ("forced_off.py", 54, 9, "TRN243", ""),
     ]
+
+
+def test_a_flag_set_otherwise_only_deep_in_an_arm_neuron_skips():
+    got = [(line, rule, by) for _, line, _, rule, by in _found(FIXTURE / "nested_arm_flag.py")]
+    # args.distributed is False unless set under `WORLD_SIZE` inside the CUDA arm: the apex block never runs there
+    assert (23, "TRN283", "neuron-guarded") in got
+    # args.sync is set in an arm Neuron takes (a plain size test): its block stays a finding
+    assert (26, "TRN243", "") in got

@@ -157,20 +157,40 @@ def unreached_flag_assigns(stmts, never, always, module_body=()) -> set:
     """ids of the assignments that sit directly in an arm a Neuron machine never takes: the body of `if <test>:`
     when `never(test)`, the `else` when `always(test)` (`if t > self.cpu_cache_length and lqs.is_cuda:
     self.cpu_cache = True` / `else: self.cpu_cache = False`). The flag so assigned holds only its other values there:
-    with them all False or None it is a never-on-Neuron flag like `self.cpu_cache = lqs.is_cuda`. Only arms holding
-    an assignment of a literal are asked about (the test is judged once, and most `if` statements have none)."""
+    with them all False or None it is a never-on-Neuron flag like `self.cpu_cache = lqs.is_cuda`. Assignments in blocks
+    nested in the arm count too, whatever their value (`args.distributed = args.world_size > 1` deep in the CUDA arm);
+    only arms holding an assignment are asked about (the test is judged once)."""
     out: set = set()
     for st in stmts:
         if type(st) is not ast.If:
             continue
-        body = [s for s in st.body if type(s) is ast.Assign and type(s.value) is ast.Constant]
-        other = [s for s in st.orelse if type(s) is ast.Assign and type(s.value) is ast.Constant]
+        body = _arm_assigns(st.body)
+        other = _arm_assigns(st.orelse)
         if body and never(st.test):
             out.update(id(s) for s in body)
         elif other and always(st.test):
             out.update(id(s) for s in other)
     for block in _blocks(stmts, module_body):
         out.update(_superseded(block, never, always))
+    return out
+
+
+def _arm_assigns(arm) -> list:
+    """The assignments of an arm: its own, and those of the blocks nested in it (not of a def or class in it):
+    `args.distributed = args.world_size > 1` under `if "WORLD_SIZE" in os.environ:` in the `else` of `if not
+    torch.cuda.is_available():` never runs on Neuron either (ParallelWaveGAN's train.py)."""
+    out: list = []
+    stack = list(arm)
+    while stack:
+        s = stack.pop()
+        k = type(s)
+        if k is ast.Assign:
+            out.append(s)
+        elif k not in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+            for field in ("body", "orelse", "finalbody"):
+                stack.extend(getattr(s, field, None) or ())
+            for h in getattr(s, "handlers", None) or ():
+                stack.extend(h.body)
     return out
 
 

@@ -467,10 +467,13 @@ def _flags(stmts, conds: _Conditions, wanted: set | None = None) -> set:
     flags: set = set()
     for names in rounds:  # a flag derived from another flag: USE_FLEX = _SUPPORTS_FLEX and cfg.flex
         conds.flags = flags
+        # (a name bound only in arms Neuron never takes holds there whatever it came with, a command-line value:
+        # at least one of its values must be reached)
         flags = {n for n, vals in names.items()
                  if _REBOUND not in vals
                  and all((type(v) is ast.Constant and v.value in (False, None)) or conds.never(v) for v in vals)
-                 and any(v is _UNREACHED or conds.never(v) for v in vals)}
+                 and any(v is _UNREACHED or conds.never(v) for v in vals)
+                 and any(v is not _UNREACHED for v in vals)}
         if not flags:
             # No flag after the first round: the second would judge the same values with the same (empty)
             # flags, and the functions' verdicts are kept from the first, so it could find none either.

@@ -143,8 +143,9 @@ def one_per_thing(findings: list, ctx, result) -> list:
 
     The kept finding is the first by position, so its fingerprint does not change. Suppressed and
     guarded findings are folded only with findings of the same standing, and findings of one rule only with those
-    of the same severity (a blocker never becomes a place of an advisory an opt-in switch or a fallback lowered). Statements come from the
-    syntax tree the Python and notebook readers report; other file kinds get the per-line step only.
+    of the same severity (a blocker never becomes a place of an advisory an opt-in switch or a fallback lowered).
+    Statements come from the syntax tree the Python and notebook readers report; other file kinds get the per-line
+    step only.
     """
     if len(findings) < 2 or not getattr(ctx.engine, "one_per_thing", True):
         return findings

@@ -29,10 +29,10 @@ def inherited_guards(tree: ast.Module, imported: set, limit: int) -> list:
         own: set = set()
         tests: list = []
         for fn in cls.body:
-            if type(fn) not in (ast.FunctionDef, ast.AsyncFunctionDef) or not fn.args.args \
+            if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) or not fn.args.args \
                     or fn.args.args[0].arg != "self":
                 continue
-            stack = [fn.body]
+            stack: list = [fn.body]
             while stack:
                 for st in stack.pop():
                     k = type(st)
@@ -65,7 +65,7 @@ def _tested_attr(test) -> str | None:
     """`self.attr` or `self.attr and ...` -> attr."""
     parts = test.values if type(test) is ast.BoolOp and type(test.op) is ast.And else [test]
     for p in parts:
-        if _self_name(p):
+        if isinstance(p, ast.Attribute) and _self_name(p):
             return p.attr
     return None
 

@@ -75,3 +75,37 @@ def test_a_config_module_no_rule_token_names_is_still_read(tmp_path):
     (tmp_path / "configs" / "base.py").write_text("train_batch_size = 8\nnum_epochs = 2\nmixed_precision = 'fp16'\n")
     (tmp_path / "train.py").write_text(TRAIN)
     assert _scan(tmp_path) == [("configs/base.py", 3, "TRN254", False, None)]
+
+
+DET3D = """import itertools
+
+tasks = [dict(num_class=1, class_names=["car"])]
+model = dict(type="VoxelNet", reader=dict(type="VoxelFeatureExtractorV3"))
+optimizer = dict(type="adam", amsgrad=0.0)
+total_epochs = 20
+dist_params = dict(backend="nccl", init_method="env://")
+"""
+
+DET3D_TRAIN = """import torch
+
+
+def main(cfg, args):
+    torch.distributed.init_process_group(backend="nccl", init_method="env://")
+    model = build(cfg.model)
+    return model
+"""
+
+
+def test_dist_params_of_a_config_module_no_code_of_the_project_names_is_unread(tmp_path):
+    # `dist_params = dict(backend="nccl")`: the keyword finding of the Python pass, judged as the setting it is;
+    # CenterPoint's train script hard-codes its backend and names `dist_params` nowhere
+    (tmp_path / "configs").mkdir()
+    (tmp_path / "configs" / "centerpoint.py").write_text(DET3D)
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "tools" / "train.py").write_text(DET3D_TRAIN)
+    assert _scan(tmp_path) == [("configs/centerpoint.py", 7, "TRN271", True, "config-key-unread"),
+                               ("tools/train.py", 5, "TRN271", False, None)]
+    # mmdetection's train script hands the key to init_dist: the setting is read, and reported
+    (tmp_path / "tools" / "train.py").write_text(DET3D_TRAIN + "\n\ndef dist(cfg, args):\n"
+                                                 "    init_dist(args.launcher, **cfg.dist_params)\n")
+    assert ("configs/centerpoint.py", 7, "TRN271", False, None) in _scan(tmp_path)

@@ -263,10 +263,30 @@ def setting_findings(entries: list[Entry], role: str, lines: list[str], engine, 
             shown = _shown(e, len(pat), snippet)
             before = len(em.out)
             em.add(rule, m, e.line, e.col, e.end_col, snippet, msg(rule, m, shown), shown)
-            if notes is not None and len(em.out) > before and len(notes) < 400:
-                from ..project.config_keys import needed_keys
+            # a line the Python pass already reported under this rule (`dist_params = dict(backend="nccl")` of a
+            # Python config module: the keyword finding of the call) keeps that finding, with the setting's note:
+            # the key is judged read or unread all the same (project/config_keys.py)
+            again = len(em.out) == before and (ctx_rel := rel or em.rel) and \
+                (ctx_rel, None, rule.id, e.line) in em.seen and e.command == 0
+            if notes is not None and (len(em.out) > before or again) and len(notes) < 400:
+                from ..project.config_keys import needed_keys, norm
 
-                keys = needed_keys(node + e.keys, engine.catalogue.context_values.get("library-read-settings", ()))
+                values = engine.catalogue.context_values
+                read = values.get("library-read-settings", ())
+                path = node + e.keys
+                if rel.endswith(".py"):
+                    # a Python config module is read by the project's own training script (mmcv's tools/train.py
+                    # calls `init_dist(args.launcher, **cfg.dist_params)`, and init_dist reads the rest): its code
+                    # must name the node, not what the library reads below it
+                    own = values.get("python-config-own-settings", ())
+                    read = [r for r in read if r not in own]
+                    for pat in own:
+                        parts = pat.split(".")
+                        if len(path) >= len(parts) and all(fnmatch.fnmatchcase(norm(k), p) for k, p in
+                                                           zip(path[len(path) - len(parts):], parts)):
+                            path = path[:len(path) - len(parts) + 1]
+                            break
+                keys = needed_keys(path, read)
                 if keys:
                     notes.append([e.line, rule.id, keys])
 

@@ -47,7 +47,8 @@ def may_be_config_module(rel: str, text: str) -> bool:
 def config_module_findings(ctx, tree: ast.Module, found=()) -> tuple[list, list, list]:
     """(findings, setting notes [line, rule, keys], top-level names) of a config module; empty when not one.
     `found`: the file's findings from the Python pass; a line holding one of a rule keeps it alone (`dict(backend=
-    'nccl')` is already the keyword finding of the call), as before this reader, with no note."""
+    'nccl')` is already the keyword finding of the call), with the setting's note, so project/config_keys.py judges
+    it like any setting (a node no code of the project names is unread)."""
     if tree is None or not may_be_config_module(ctx.rel, ctx.text):
         return [], [], []
     engine = ctx.engine

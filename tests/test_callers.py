@@ -297,3 +297,26 @@ def test_default_of_a_test_helper_every_test_overrides_is_guarded():
         ("pkg/common/test_utils.py", 8, "TRN242", ""),
         ("tests/test_group.py", 8, "TRN242", ""),
     ]
+
+
+UTILS = "import torch\n\n\ndef prepare_z_y(batch, dim_z, device='cuda'):\n    return torch.randn(batch, dim_z, device=device)\n"
+TRAIN = "import utils\n\n\ndef run():\n    return utils.prepare_z_y(4, 8, device='cpu')\n"
+
+
+def test_packaging_of_a_sibling_project_leaves_this_folder_callers_known(tmp_path):
+    # data-efficient-gans: `DiffAugment-biggan-cifar/` (scripts importing their own utils.py) beside the installable
+    # `DiffAugment-biggan-imagenet/` (its own setup.py): nothing outside the cifar folder imports its functions
+    for rel, text in (("cifar/utils.py", UTILS), ("cifar/train.py", TRAIN),
+                      ("imagenet/setup.py", "from setuptools import setup\n\nsetup(name='compare_gan')\n")):
+        (tmp_path / rel).parent.mkdir(exist_ok=True)
+        (tmp_path / rel).write_text(text)
+
+    def scan():
+        proc = run_cli("scan", tmp_path, "--format", "json", "--no-cache", "--show-guarded")
+        assert proc.returncode in (0, 1), proc.stderr
+        return [(f["path"], f["line"], f["rule"], f.get("guarded_by", ""))
+                for f in json.loads(proc.stdout)["findings"]]
+    assert scan() == [("cifar/utils.py", 4, "TRN242", "callers-override-default")]
+    # packaging above the folder (the scan root's own setup.py) makes the function a library's API: kept
+    (tmp_path / "setup.py").write_text("from setuptools import setup\n\nsetup(name='gans')\n")
+    assert scan() == [("cifar/utils.py", 4, "TRN242", "")]

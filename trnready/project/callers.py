@@ -787,10 +787,21 @@ def _none_rules(engine) -> dict:
     return out
 
 
-def _packaged(files) -> bool:
-    """The repository has packaging metadata (setup.py, setup.cfg, pyproject.toml anywhere): code outside the
-    project may import its functions. Without it, the project's own calls are every call there is."""
-    return any(sf.rel.rsplit("/", 1)[-1] in ("setup.py", "setup.cfg", "pyproject.toml") for sf in files)
+def _packaged(files) -> frozenset:
+    """The folders holding packaging metadata (setup.py, setup.cfg, pyproject.toml; "" for the scan root): code
+    below one of them may be imported by code outside the project. Elsewhere (a sibling folder of a packaged one:
+    data-efficient-gans' `DiffAugment-biggan-cifar/` beside the installable `DiffAugment-biggan-imagenet/`), the
+    project's own calls are every call there is."""
+    return frozenset(sf.rel.rsplit("/", 1)[0] if "/" in sf.rel else "" for sf in files
+                     if sf.rel.rsplit("/", 1)[-1] in ("setup.py", "setup.cfg", "pyproject.toml"))
+
+
+def _covered(rel: str, packaged: frozenset) -> bool:
+    """`rel` lies below a folder with packaging metadata."""
+    if "" in packaged:
+        return True
+    parts = rel.split("/")[:-1]
+    return any("/".join(parts[:i]) in packaged for i in range(1, len(parts) + 1))
 
 
 # a default that builds the device from the literal the finding is at (`device=torch.device("cuda:0")`): the
@@ -798,7 +809,7 @@ def _packaged(files) -> bool:
 _DEVICE_DEFAULT = re.compile(r"(?:\w+\.)*device\(\s*")
 
 
-def _candidates(findings, files, summaries, engine, packaged: bool = True) -> list:
+def _candidates(findings, files, summaries, engine, packaged: frozenset = frozenset({""})) -> list:
     """(finding, rel, function, kind, parameter or None) for findings inside a project function that callers
     could decide: at a parameter default (kind "default"), or of a rule requiring an argument not None ("none")."""
     from .report import _unpack
@@ -833,7 +844,7 @@ def _candidates(findings, files, summaries, engine, packaged: bool = True) -> li
                     _test_helper(rel) and f"`{p}` defaults to it at line {line})" in f.message and \
                     (line, col + 1) in {(o[0], o[1]) for o in f.occurrences}
                 if at_default and (
-                        _private(fname) or not packaged or _test_helper(rel)):
+                        _private(fname) or not _covered(rel, packaged) or _test_helper(rel)):
                     out.append((f, rel, fname, "default", p))
             if f.rule in none_rules:
                 out.append((f, rel, fname, "none", None))

@@ -75,7 +75,7 @@ def is_mask(expr: ast.expr, scope: Scope, resolver, depth: int = 0, negated: dic
     if t is ast.Name:
         if negated and expr.id in negated.get(id(scope), ()):
             return True  # `h, mask = to_dense_batch(x)` ... `~mask` ... `h[mask]`
-        bindings = resolver.lookup(scope, expr.id)
+        bindings = _reaching(resolver.lookup(scope, expr.id), expr)
         if not bindings:
             return False
         return any(b.kind in ("expr", "call") and isinstance(b.value, ast.expr)
@@ -83,6 +83,21 @@ def is_mask(expr: ast.expr, scope: Scope, resolver, depth: int = 0, negated: dic
                    or b.kind == "local" and _mask_row(expr.id, b.scope, resolver, depth, negated, attrs)
                    for b in bindings)
     return False
+
+
+def _reaching(bindings, use) -> list:
+    """The bindings of a name that reach `use`: when every binding is an assignment written before the use and the
+    last of them is in no if/else arm, that one alone (`inds = scores > t`, then `inds = inds.nonzero()`: `x[inds[:,
+    0]]` indexes with integers, AdelaiDet's SOLOv2); otherwise all of them (a branch, a loop's later rebinding or a
+    binding of unknown place may reach the use too)."""
+    if len(bindings) < 2:
+        return bindings
+    at = getattr(use, "lineno", None)
+    lines = [getattr(b.value, "lineno", None) if isinstance(b.value, ast.expr) else None for b in bindings]
+    if at is None or any(ln is None or ln >= at for ln in lines):
+        return bindings
+    last = max(range(len(bindings)), key=lambda i: lines[i])
+    return [bindings[last]] if bindings[last].branch == () else bindings
 
 
 def _mask_row(name: str, scope, resolver, depth: int, negated, attrs) -> bool:

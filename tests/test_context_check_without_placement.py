@@ -208,3 +208,25 @@ def test_a_statistic_or_zero_and_data_parallel_in_a_conjunction_pick_nothing():
         (16, 23, "TRN243", False),  # the block also moves the model
         (18, 13, "TRN243", True),  # current_device (and line 19's statistic) guarded by the check ...
         (18, 44, "TRN243", False)]  # ... which picks an index; line 19's check ("n/a" arm) is its place
+
+
+def test_a_query_picking_only_data_loader_host_options_picks_nothing(tmp_path):
+    (tmp_path / "mnist.py").write_text('''import torch
+
+
+def loaders(dataset):
+    kwargs = {"num_workers": 1, "pin_memory": True} if torch.cuda.is_available() else {}
+    options = dict(num_workers=4) if torch.cuda.is_available() else dict(num_workers=0)
+    placed = {"num_workers": 1, "device": "cuda"} if torch.cuda.is_available() else {}
+    return torch.utils.data.DataLoader(dataset, **kwargs), options, placed
+''')
+    # worker processes and page-locked host memory are host-side loading options: nothing is placed; a dict that
+    # also holds a device is a pick
+    import json
+
+    from conftest import run_cli
+    proc = run_cli("scan", tmp_path, "--format", "json", "--no-cache", "--show-guarded")
+    got = [(f["line"], f["rule"], f["guarded"], [(o["line"], o["rule"]) for o in f.get("occurrences", ())])
+           for f in json.loads(proc.stdout)["findings"]]
+    assert got == [(5, "TRN243", True, [(6, "TRN243")]),  # two host-option picks of one function: one item
+                   (7, "TRN242", False, [(7, "TRN243")])]  # the "cuda" device of the third, its query a place

@@ -165,8 +165,10 @@ def check_without_placement(ctx, hit) -> bool:
     with no other arm in a test function whose block leaves nothing the test reads later (it repeats the test on the
     GPU: `_gpu_rerun.py`). A query passed as `pin_memory=`, or assigned to a name, attribute or key of that name
     (`self.pin_memory = loader.pin_memory and torch.cuda.is_available()`), chooses only whether host memory is
-    page-locked. `if torch.cuda.device_count() > 1: model = nn.DataParallel(model)` with no other arm only spreads a
-    module over several GPUs: with one device, or none on Neuron, the module runs unwrapped."""
+    page-locked; so does a query picking between DataLoader host options (`{'num_workers': 1, 'pin_memory': True} if
+    torch.cuda.is_available() else {}`). `if torch.cuda.device_count() > 1: model = nn.DataParallel(model)` with no
+    other arm only spreads a module over several GPUs: with one device, or none on Neuron, the module runs
+    unwrapped."""
     node = hit.node
     call = parent_of(ctx, node)
     if not (isinstance(call, ast.Call) and call.func is node and dotted(node).rsplit(".", 1)[-1] in _QUERIES):
@@ -184,7 +186,8 @@ def check_without_placement(ctx, hit) -> bool:
     if isinstance(up, ast.keyword) and up.arg in _HOST_ONLY_KEYWORDS and up.value is cur:
         return True  # `DataLoader(..., pin_memory=torch.cuda.is_available())`: page-locked host memory or not
     if isinstance(up, ast.IfExp) and up.test is cur:
-        return _option_lists(up.body, up.orelse) or _runtime_providers(up.body, up.orelse) or (
+        return _option_lists(up.body, up.orelse) or _loader_options(up.body, up.orelse) or \
+            _runtime_providers(up.body, up.orelse) or (
             _no_op_context(up.orelse) and not _places([up.body])) or _statistic_or_zero(up) or (
             cur is call and _cuda_list(up.body) and _empty_list(up.orelse) and is_test_module(ctx.path))
     if not (isinstance(up, ast.If) and up.test is cur):
@@ -274,6 +277,26 @@ def _option_lists(*arms) -> bool:
     lists or tuples of strings (Accelerator's `rng_types`), options to enable, not a device or a dtype."""
     return all(isinstance(a, (ast.List, ast.Tuple)) and a.elts and all(
         isinstance(e, ast.Constant) and isinstance(e.value, str) for e in a.elts) for a in arms)
+
+
+# Options of a DataLoader that only shape host-side loading (worker processes, page-locked host memory)
+_LOADER_OPTIONS = frozenset({"num_workers", "pin_memory", "persistent_workers", "prefetch_factor"})
+
+
+def _loader_options(*arms) -> bool:
+    """`{'num_workers': 1, 'pin_memory': True} if torch.cuda.is_available() else {}` (PyTorch's MNIST example and its
+    copies): both arms are dict displays or `dict(...)` calls of DataLoader host options, handed to the loader as
+    `**kwargs`. On Neuron the loader runs with its defaults; nothing is placed on a device."""
+    for a in arms:
+        if isinstance(a, ast.Dict):
+            keys = [k.value if isinstance(k, ast.Constant) else None for k in a.keys]
+        elif isinstance(a, ast.Call) and isinstance(a.func, ast.Name) and a.func.id == "dict" and not a.args:
+            keys = [k.arg for k in a.keywords]
+        else:
+            return False
+        if not all(k in _LOADER_OPTIONS for k in keys):
+            return False
+    return True
 
 
 def _tests_of(ctx, reads) -> list | None:

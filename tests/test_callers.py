@@ -320,3 +320,13 @@ def test_packaging_of_a_sibling_project_leaves_this_folder_callers_known(tmp_pat
     # packaging above the folder (the scan root's own setup.py) makes the function a library's API: kept
     (tmp_path / "setup.py").write_text("from setuptools import setup\n\nsetup(name='gans')\n")
     assert scan() == [("cifar/utils.py", 4, "TRN242", "")]
+
+
+def test_a_size_test_of_a_list_every_caller_leaves_empty_switches_off():
+    # PIFu's init_net: `if len(gpu_ids) > 0:` with every caller leaving `gpu_ids=[]`; init_parts is handed the
+    # option's value, which the scanner cannot see: kept
+    got = [(p, ln, r, g) for p, ln, _c, r, g, _o, _m in findings("switch_len")]
+    assert got == [
+        ("lib/net_util.py", 7, "TRN352", "callers-switch-off"),
+        ("lib/net_util.py", 13, "TRN241", ""),
+    ]

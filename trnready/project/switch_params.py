@@ -12,7 +12,8 @@ or the parameter's literal default when it leaves it out; a caller handing on an
 parameter of its own, a spread) makes the answer unknown, and unknown never guards. Tests read: a parameter
 alone, `not p`, `p is None` / `p is not None`, `p == literal`, `p != literal`, `p in (literals)`, `p not in
 (...)`, `p.endswith(literal)` / `p.startswith(literal)` of a string value (DLA's `if name.endswith(".pth"):`
-with every caller passing a hub name such as "dla34"), and `and` / `or` of those (`x and p` is false when p
+with every caller passing a hub name such as "dla34"), `len(p) > n` (and the other comparisons) of a literal list,
+tuple or string (PIFu's `if len(gpu_ids) > 0:` with every caller leaving `gpu_ids=[]`), and `and` / `or` of those (`x and p` is false when p
 is). A parameter the function assigns again is not read. A finding with places folded into it elsewhere
 (occurrences) is left alone unless every place lies in the same arms. A caller passing a device test
 (`using_cuda=self.device.type == th.device("cuda").type`) passes False, its value on every Neuron machine
@@ -191,6 +192,8 @@ def _truth(test, values: dict):
 
 
 _STR_TESTS = ("endswith", "startswith")
+_SIZE_OPS = {ast.Gt: lambda a, b: a > b, ast.GtE: lambda a, b: a >= b, ast.Lt: lambda a, b: a < b,
+             ast.LtE: lambda a, b: a <= b, ast.Eq: lambda a, b: a == b, ast.NotEq: lambda a, b: a != b}
 
 
 def _leaf(test, values: dict):
@@ -208,6 +211,18 @@ def _leaf(test, values: dict):
     if k is ast.Name:
         v = values.get(test.id, _UNKNOWN)
         return None if v is _UNKNOWN else bool(v)
+    if k is ast.Compare and len(test.ops) == 1 and type(test.left) is ast.Call and type(test.left.func) is ast.Name \
+            and test.left.func.id == "len" and len(test.left.args) == 1 and type(test.left.args[0]) is ast.Name \
+            and not test.left.keywords and type(test.ops[0]) in _SIZE_OPS:
+        # `if len(gpu_ids) > 0:` with every caller leaving `gpu_ids=[]` (PIFu's init_net)
+        v = values.get(test.left.args[0].id, _UNKNOWN)
+        if not isinstance(v, (list, tuple, str)):
+            return None
+        try:
+            other = ast.literal_eval(test.comparators[0])
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            return None
+        return _SIZE_OPS[type(test.ops[0])](len(v), other) if type(other) is int else None
     if k is ast.Compare and len(test.ops) == 1 and type(test.left) is ast.Name:
         v = values.get(test.left.id, _UNKNOWN)
         if v is _UNKNOWN:

@@ -95,3 +95,12 @@ def test_torchvision_box_ops_on_host_tensors_run_on_the_host():
     # CPU; NMS of a function's tensor parameters stays reported
     assert [(f[0], f[1], f[3], f[5]) for f in scan_findings(CONTEXT_FIXTURES / "host_built_nms", "--show-guarded")
             if f[3] == "TRN104"] == [("demo.py", 12, "TRN104", True), ("demo.py", 18, "TRN104", False)]
+
+
+def test_the_result_of_a_function_of_the_file_returning_host_tensors_is_host_data():
+    # pytracking's trackers: `self.optimize_boxes(...)` returns `boxes.cpu(), iou.cpu()` on every path (one through
+    # another such method), so the box filtering after it runs on the host; `predict` returns a device tensor on
+    # one path: its result stays unknown
+    assert [(f[0], f[1], f[3], f[5]) for f in scan_findings(CONTEXT_FIXTURES / "host_built_returns",
+                                                            "--show-guarded") if f[3] == "TRN104"] == [
+        ("tracker.py", 9, "TRN104", True), ("tracker.py", 25, "TRN104", False)]

@@ -374,6 +374,8 @@ class _Kinds:
             if call.args and self.of(call.args[0], depth + 1) is None:
                 return None  # the tensor the function works on (`torch.repeat_interleave(x, counts)`): like a receiver
             return self._mix(self._arg_nodes(call), depth)
+        if _returns_host(self.ctx, call, 0):
+            return HOST  # `boxes, iou = self.optimize_boxes(...)`, which returns `boxes.cpu(), iou.cpu()`
         if type(f) is ast.Attribute:
             if f.attr in ("cuda", "to", "pin_memory") and places_on_device(call):
                 return None
@@ -388,6 +390,64 @@ class _Kinds:
                 return PY if f.attr in _TO_PYTHON else HOST
             return self._mix(self._arg_nodes(call), depth)
         return None
+
+
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def _own_def(ctx, call):
+    """The definition a call of `self.m(...)` (a method of the enclosing class) or `f(...)` (a function of the
+    module, defined once) reaches in this file, or None."""
+    f = call.func
+    if type(f) is ast.Attribute and type(f.value) is ast.Name and f.value.id == "self":
+        p = parent_of(ctx, call)
+        while p is not None and type(p) is not ast.ClassDef:
+            p = parent_of(ctx, p)
+        found = [d for d in p.body if type(d) in _DEFS and d.name == f.attr] if p is not None else []
+    elif type(f) is ast.Name and ctx.tree is not None:
+        found = [d for d in getattr(ctx.tree, "body", ()) if type(d) in _DEFS and d.name == f.id]
+    else:
+        return None
+    return found[0] if len(found) == 1 else None
+
+
+def _returns_host(ctx, call, depth: int) -> bool:
+    """The function a call reaches in this file returns only values moved to the host: every `return` hands back
+    `x.cpu()` (or a method of it: `.cpu().numpy()`), a tuple of such values, or a call of another such function
+    of the file (pytracking's `optimize_boxes`: `return output_boxes.view(-1, 4).cpu(), outputs.view(-1).cpu()`)."""
+    if depth > 2 or type(call) is not ast.Call:
+        return False
+    fn = _own_def(ctx, call)
+    if fn is None:
+        return False
+    returns = []
+    stack = list(fn.body)
+    while stack:
+        st = stack.pop()
+        if type(st) in _DEFS or type(st) is ast.ClassDef:
+            continue
+        if type(st) is ast.Return:
+            returns.append(st.value)
+        for name in ("body", "orelse", "finalbody"):
+            stack.extend(getattr(st, name, None) or ())
+        for h in getattr(st, "handlers", None) or ():
+            stack.extend(h.body)
+    if not returns:
+        return False
+    for v in returns:
+        parts = v.elts if type(v) is ast.Tuple else [v]
+        if v is None or not parts or not all(_moved_to_host(e) or _returns_host(ctx, e, depth + 1) for e in parts):
+            return False
+    return True
+
+
+def _moved_to_host(e) -> bool:
+    """`x.cpu()`, `x.detach().view(-1).cpu()`, `x.cpu().numpy()`."""
+    while type(e) is ast.Call and type(e.func) is ast.Attribute:
+        if e.func.attr == "cpu" and not e.args:
+            return True
+        e = e.func.value
+    return False
 
 
 def _arms(ctx, node) -> list:

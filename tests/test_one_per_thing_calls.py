@@ -311,3 +311,21 @@ def test_a_device_list_written_from_an_option_has_its_literal_default_as_a_place
         # an option without a literal default (None) brings no place
         (13, 16, "TRN245", []),
     ]
+
+
+SPCONV = '''try:
+    import spconv.pytorch as spconv
+except ImportError:
+    import spconv
+
+
+def block(c):
+    return spconv.SubMConv3d(c, c, 3)
+'''
+
+
+def test_an_optional_import_and_its_required_fallback_are_one_item_reported_where_it_blocks(tmp_path):
+    # CenterPoint's scn.py: the try arm is optional (a change), the handler imports the same library again without a
+    # way out (a blocker): one library to replace, reported at the blocker with the other places
+    got = [(ln, rule, occ) for ln, _, rule, _, occ in scan(tmp_path, "scn.py", SPCONV)]
+    assert got == [(4, "TRN296", [(2, 5, "TRN296"), (8, 12, "TRN296")])]

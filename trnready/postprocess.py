@@ -142,8 +142,10 @@ def one_per_thing(findings: list, ctx, result) -> list:
       on one operand) in alternative arms, and the uses of a reported alias (`t = torch.cuda.FloatTensor`).
 
     The kept finding is the first by position, so its fingerprint does not change. Suppressed and
-    guarded findings are folded only with findings of the same standing, and findings of one rule only with those
-    of the same severity (a blocker never becomes a place of an advisory an opt-in switch or a fallback lowered).
+    guarded findings are folded only with findings of the same standing, and an advisory (an opt-in switch or a
+    fallback lowered it) never with a change or a blocker. When a more severe finding of the same rule is folded into
+    the kept one (`try: import spconv.pytorch` optional, `except: import spconv` required), the item is reported at
+    the most severe, the other places among its occurrences.
     Statements come from the syntax tree the Python and notebook readers report; other file kinds get the per-line
     step only.
     """
@@ -182,12 +184,17 @@ def one_per_thing(findings: list, ctx, result) -> list:
 
     ends: dict = {}  # (line, column, rule) of a folded place -> its last line, when it spans several
 
+    severest: dict = {}  # index into out -> a more severe finding folded into it (the item is reported there)
+
     def fold(i: int, f) -> None:
         if (f.end_line or f.line) > f.line:
             ends[f.line, f.column, f.rule] = f.end_line
         ends.update({(ln, c, r): end for ln, c, end in f.occurrence_end_lines
                      for ln2, c2, r in f.occurrences if (ln2, c2) == (ln, c)})
         extra.setdefault(i, []).extend([(f.line, f.column, f.rule), *f.occurrences])
+        if f.rule == out[i].rule and \
+                SEVERITY_RANK[f.severity] > SEVERITY_RANK[severest.get(i, out[i]).severity]:
+            severest[i] = f
         for k in own:
             joined.setdefault(k, i)
 
@@ -217,8 +224,8 @@ def one_per_thing(findings: list, ctx, result) -> list:
     setup_py = ctx.rel.rsplit("/", 1)[-1] == "setup.py"
     for f in findings:
         # an advisory (lowered by a predicate: an opt-in switch, a PyTorch fallback) and a blocker of one rule are
-        # two things to do: never folded together
-        stand = (f.path, f.cell, f.suppressed, f.guarded, f.severity)
+        # two things to do: never folded together (a change and a blocker are one, reported at the blocker)
+        stand = (f.path, f.cell, f.suppressed, f.guarded, f.severity == "advisory")
         own, ask = (), ()
         if joins:
             own, ask = joins.keys_of(f, stand)
@@ -236,7 +243,7 @@ def one_per_thing(findings: list, ctx, result) -> list:
             if pick_lines is None:
                 pick_lines = pick_statements(((tree, cell) for tree, _, cell in _trees(findings, ctx, result)),
                                              pick_types)
-            live = (f.path, f.cell, f.suppressed, False, f.severity)
+            live = (f.path, f.cell, f.suppressed, False, f.severity == "advisory")
             if (f.cell, f.line) in pick_lines:
                 check = next((at_line[k] for lines in picks.get((f.path, f.cell, f.line), ())
                               for k in ((live, f.category, ln) for ln in lines) if k in at_line), None)
@@ -372,6 +379,10 @@ def one_per_thing(findings: list, ctx, result) -> list:
         fold(keeper, out[i])
         for ln_col in extra.pop(i, ()):
             extra.setdefault(keeper, []).append(ln_col)
+        top = severest.pop(i, None)
+        if top is not None and top.rule == out[keeper].rule and \
+                SEVERITY_RANK[top.severity] > SEVERITY_RANK[severest.get(keeper, out[keeper]).severity]:
+            severest[keeper] = top
 
     for group in by_line.values():
         if len(group) < 2:
@@ -455,6 +466,17 @@ def one_per_thing(findings: list, ctx, result) -> list:
     for i, f in enumerate(out):
         if i in drop:
             continue
+        if i in severest:
+            # `try: import spconv.pytorch as spconv` (optional: a change) / `except: import spconv` (a blocker): one
+            # library to replace, reported where it blocks, the first place among the others
+            top = severest[i]
+            extra[i] = [p for p in extra.get(i, []) if p != (top.line, top.column, top.rule)] + \
+                [(f.line, f.column, f.rule), *f.occurrences]
+            ends.update({(ln, c, r): end for ln, c, end in f.occurrence_end_lines
+                         for ln2, c2, r in f.occurrences if (ln2, c2) == (ln, c)})
+            if (f.end_line or f.line) > f.line:
+                ends[f.line, f.column, f.rule] = f.end_line
+            f = replace(top, occurrences=tuple(p for p in top.occurrences))
         if i in extra:
             more = sorted(set(extra[i]) | set(f.occurrences))
             more = [p for p in more if p != (f.line, f.column, f.rule)][:MAX_OCCURRENCES]

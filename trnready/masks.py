@@ -96,7 +96,8 @@ def _reaching(bindings, use) -> list:
     lines = [getattr(b.value, "lineno", None) if isinstance(b.value, ast.expr) else None for b in bindings]
     if at is None or any(ln is None or ln >= at for ln in lines):
         return bindings
-    last = max(range(len(bindings)), key=lambda i: lines[i])
+    known = [ln or 0 for ln in lines]
+    last = max(range(len(bindings)), key=lambda i: known[i])
     return [bindings[last]] if bindings[last].branch == () else bindings
 
 

@@ -403,9 +403,9 @@ def _own_def(ctx, call):
         p = parent_of(ctx, call)
         while p is not None and type(p) is not ast.ClassDef:
             p = parent_of(ctx, p)
-        found = [d for d in p.body if type(d) in _DEFS and d.name == f.attr] if p is not None else []
+        found = [d for d in p.body if isinstance(d, _DEFS) and d.name == f.attr] if p is not None else []
     elif type(f) is ast.Name and ctx.tree is not None:
-        found = [d for d in getattr(ctx.tree, "body", ()) if type(d) in _DEFS and d.name == f.id]
+        found = [d for d in getattr(ctx.tree, "body", ()) if isinstance(d, _DEFS) and d.name == f.id]
     else:
         return None
     return found[0] if len(found) == 1 else None

@@ -14,8 +14,8 @@ alone, `not p`, `p is None` / `p is not None`, `p == literal`, `p != literal`, `
 (...)`, `p.endswith(literal)` / `p.startswith(literal)` of a string value (DLA's `if name.endswith(".pth"):`
 with every caller passing a hub name such as "dla34"), `len(p) > n` (and the other comparisons) of a literal list,
 tuple or string (PIFu's `if len(gpu_ids) > 0:` with every caller leaving `gpu_ids=[]`), and `and` / `or` of those
-(`x and p` is false when p is). A parameter the function assigns again is not read. A finding with places folded into it elsewhere
-(occurrences) is left alone unless every place lies in the same arms. A caller passing a device test
+(`x and p` is false when p is). A parameter the function assigns again is not read. A finding with places folded
+into it elsewhere (occurrences) is left alone unless every place lies in the same arms. A caller passing a device test
 (`using_cuda=self.device.type == th.device("cuda").type`) passes False, its value on every Neuron machine
 (project/call_sites.py)."""
 from __future__ import annotations

@@ -90,7 +90,7 @@ def _reaching(bindings, use) -> list:
     last of them is in no if/else arm, that one alone (`inds = scores > t`, then `inds = inds.nonzero()`: `x[inds[:,
     0]]` indexes with integers, AdelaiDet's SOLOv2); otherwise all of them (a branch, a loop's later rebinding or a
     binding of unknown place may reach the use too)."""
-    if len(bindings) < 2:
+    if not bindings or len(bindings) < 2:
         return bindings
     at = getattr(use, "lineno", None)
     lines = [getattr(b.value, "lineno", None) if isinstance(b.value, ast.expr) else None for b in bindings]

@@ -396,10 +396,10 @@ class Engine:
             # the statement the reader rewrote to parse a Python 2 module (`print "x"`, `except E, e:`)
             at = getattr(index.tree, "trnready_python2", None)
             if isinstance(at, tuple):
-                node, form = at
-                for rule, m in self.syntax:
-                    if "python2-statement" in m.names:
-                        self._emit(ctx, hits, Hit(rule, m, node, form))
+                for node, form in getattr(index.tree, "trnready_python2_all", None) or [at]:
+                    for rule, m in self.syntax:
+                        if "python2-statement" in m.names:
+                            self._emit(ctx, hits, Hit(rule, m, node, form))
         if self.devices:
             for expr, scope in index.device_values:
                 n = len(hits)

@@ -39,3 +39,11 @@ def test_guarded_findings_name_the_predicate():
                              "--show-guarded").stdout)
     assert {(f["line"], f["guarded_by"]) for f in out["findings"] if f["guarded"]} == {
         (10, "moved-after"), (19, "moved-after"), (26, "moved-after"), (38, "moved-after")}
+
+
+def test_a_move_in_an_arm_the_operation_is_not_in_runs_on_that_path_only():
+    # YOLOX's get_assignments: the `.cuda()` of an out-of-memory CPU fallback (`if mode == "cpu":`) does not say
+    # where the default path's tensors are: the mask stays reported; a move on every path after it guards it
+    got = [(f[0], f[1], f[3], f[5]) for f in scan_findings(CONTEXT_FIXTURES / "moved_after_branch", "--show-guarded")
+           if f[3] == "TRN104"]
+    assert got == [("assign.py", 7, "TRN104", False), ("assign.py", 14, "TRN104", True)]

@@ -39,7 +39,7 @@ def moved_after(ctx, hit) -> bool:
     start = (stmt.lineno, stmt.col_offset)
     if any(p < start and n in names for p, n in _moves(fn, movers)):
         return False  # something it works on is on the device already
-    if any(_moved_later(fn, name, stmt, movers) for name in names):
+    if any(_moved_later(ctx, fn, name, stmt, movers) for name in names):
         return True
     returned = _returned(fn)
     if not names & returned:
@@ -52,7 +52,7 @@ def moved_after(ctx, hit) -> bool:
         caller = enclosing_function(ctx, call)
         if type(up) is not ast.Assign or up.value is not call or caller is None:
             return False
-        if not any(_moved_later(caller, n, up, movers) for n in _target_names(up.targets)):
+        if not any(_moved_later(ctx, caller, n, up, movers) for n in _target_names(up.targets)):
             return False
     return True
 
@@ -94,7 +94,20 @@ def _followed(stmt, node) -> set:
     return names
 
 
-def _moves(fn, movers: frozenset, rebinding: bool = False) -> list:
+def _arms(ctx, node, fn) -> set:
+    """The (if statement, arm) pairs holding `node` inside `fn` (an except handler counts as an arm of its try)."""
+    out: set = set()
+    child, p = node, parent_of(ctx, node)
+    while p is not None and p is not fn:
+        if type(p) is ast.If and child is not p.test:
+            out.add((id(p), any(s is child for s in p.body)))
+        elif type(p) is ast.ExceptHandler:
+            out.add((id(p), True))
+        child, p = p, parent_of(ctx, p)
+    return out
+
+
+def _moves(fn, movers: frozenset, rebinding: bool = False, nodes: bool = False) -> list:
     """(position, name) of each move of a plain name in the function; with `rebinding`, only those whose result is
     assigned back to the same name (`x = x.cuda()`, `x, y = to_cuda(x, y)`): the function keeps the moved copy
     only, so the name was not on the device before (a move used in passing, `f(x.cuda())`, may be a no-op)."""
@@ -114,6 +127,8 @@ def _moves(fn, movers: frozenset, rebinding: bool = False) -> list:
     for n in of_kinds(fn, _ASSIGN):
         if type(n.value) is ast.Call:
             bound[id(n.value)] = _target_names(n.targets)
+    if nodes:
+        return [(p, name, call) for p, name, call in out if name in bound.get(id(call), ())]
     return [(p, name) for p, name, call in out if name in bound.get(id(call), ())]
 
 
@@ -123,10 +138,14 @@ def _follows_a_tensor(call) -> bool:
     return bool(args) and all(type(a) is ast.Attribute and a.attr == "device" for a in args)
 
 
-def _moved_later(fn, name: str, stmt, movers: frozenset) -> bool:
+def _moved_later(ctx, fn, name: str, stmt, movers: frozenset) -> bool:
     end = (stmt.end_lineno or stmt.lineno, stmt.end_col_offset or 0)
-    moves = sorted(p for p, n in _moves(fn, movers, rebinding=True) if n == name)
-    first = next((p for p in moves if p > end), None)
+    # only a move on every path after the operation: one inside an arm the operation is not in (YOLOX's `if mode ==
+    # "cpu": ... .cuda()`, a fallback after an out-of-memory error) runs only on that path
+    held = _arms(ctx, stmt, fn)
+    moves = sorted(((p, call) for p, n, call in _moves(fn, movers, rebinding=True, nodes=True)
+                    if n == name and p > end), key=lambda m: m[0])
+    first = next((p for p, call in moves if _arms(ctx, call, fn) <= held), None)
     if first is None:
         return False
     for n in walk(fn):

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from ..context._needs_cuda import MARK
 from .conftest_fixtures import MARK as FIXTURE, skipping_fixture
-from .inherited_flags import MARK as INHERITED, inherited_flag
+from .inherited_flags import MARK as INHERITED
 from .skip_markers import HELPER, MARK as SKIP_MARK, guarded_helpers, is_marker
 from .summary import head_of
 
@@ -138,7 +138,7 @@ def _guarded_spans(files, summaries, guard_blocks: dict) -> dict:
                     spans.setdefault(rel, []).append((first, last, choice))
             elif name.startswith(INHERITED):
                 # `if self.use_gpu:` in a subclass of a class of another module (project/inherited_flags.py)
-                if inherited_flag(modules, rel, name):
+                if _inherited_flag(modules, rel, name):
                     spans.setdefault(rel, []).append((first, last, choice))
             elif name.startswith(MARK):
                 if all(_needs_cuda_at(modules, rel, n, 0, needs) for n in name[len(MARK):].split("|")):
@@ -163,3 +163,24 @@ def _spans(stored):
             return None
         out[rel] = [tuple(s) for s in got]
     return out
+
+
+def _inherited_flag(modules, rel: str, name: str) -> bool:
+    """Whether one of the `Base.attr` of a `<` guard names a class imported from a project module (followed through
+    re-exports) whose module holds `self.attr` as a never-on-Neuron flag."""
+    s = head_of(modules.summaries, rel)
+    for part in name[len(INHERITED):].split("|"):
+        base, _, attr = part.partition(".")
+        found = modules.imported_from(s, rel, base)
+        hops = 0
+        while found is not None and hops < MAX_HOPS:
+            where, cls = found
+            t = head_of(modules.summaries, where)
+            onward = modules.imported_from(t, where, cls)  # `from .engine import Engine` in a package __init__
+            if onward is None:  # defined there (or outside the project)
+                if "self." + attr in t["flags"]:
+                    return True
+                break
+            found = onward
+            hops += 1
+    return False

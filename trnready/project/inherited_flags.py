@@ -8,10 +8,7 @@ from __future__ import annotations
 
 import ast
 
-from .summary import head_of
-
 MARK = "<"  # an inherited instance flag in `guards` (a Python name never starts with it)
-MAX_HOPS = 8  # re-exports followed to the module defining the base class
 _BLOCKS = ("body", "orelse", "finalbody", "handlers")
 
 
@@ -68,24 +65,3 @@ def _tested_attr(test) -> str | None:
         if isinstance(p, ast.Attribute) and _self_name(p):
             return p.attr
     return None
-
-
-def inherited_flag(modules, rel: str, name: str) -> bool:
-    """Whether one of the `Base.attr` of a `<` guard names a class imported from a project module (followed through
-    re-exports) whose module holds `self.attr` as a never-on-Neuron flag."""
-    s = head_of(modules.summaries, rel)
-    for part in name[len(MARK):].split("|"):
-        base, _, attr = part.partition(".")
-        found = modules.imported_from(s, rel, base)
-        hops = 0
-        while found is not None and hops < MAX_HOPS:
-            where, cls = found
-            t = head_of(modules.summaries, where)
-            onward = modules.imported_from(t, where, cls)  # `from .engine import Engine` in a package __init__
-            if onward is None:  # defined there (or outside the project)
-                if "self." + attr in t["flags"]:
-                    return True
-                break
-            found = onward
-            hops += 1
-    return False

@@ -75,3 +75,54 @@ def test_blocks_under_an_inherited_cuda_flag_are_guarded(tmp_path):
         # a subclass that sets the attribute itself decides it there
         (29, 20, "TRN241", False, []),
     ]
+
+
+ENGINE_UTILS = '''import torch
+import torch.distributed as dist
+
+
+class Engine:
+    def __init__(self, local_rank=0):
+        self.distributed = False
+        num_gpus = torch.cuda.device_count()
+        if num_gpus > 1:
+            self.distributed = True
+            dist.init_process_group(backend="nccl", init_method="env://")
+        self.half = local_rank > 0
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+'''
+TRAIN = '''import torch
+
+from utils.engine import Engine
+
+
+def main(model, local_rank):
+    with Engine(local_rank=local_rank) as engine:
+        if engine.distributed:
+            torch.cuda.set_device(local_rank)
+        if engine.half:
+            torch.cuda.empty_cache()
+    return model
+'''
+
+
+def test_an_instance_flag_read_through_a_local_instance_of_a_project_class(tmp_path):
+    # ACNet: `with Engine(...) as engine:` then `if engine.distributed:`, which Engine sets True only when
+    # torch.cuda.device_count() > 1; a stale copy of the module under deprecated/ (no package) claims the same
+    # module name, and the script imports the one below its own folder
+    (tmp_path / "utils").mkdir()
+    (tmp_path / "utils" / "engine.py").write_text(ENGINE_UTILS)
+    (tmp_path / "deprecated" / "utils").mkdir(parents=True)
+    (tmp_path / "deprecated" / "utils" / "engine.py").write_text(ENGINE_UTILS.replace("num_gpus > 1", "True"))
+    (tmp_path / "ndp_train.py").write_text(TRAIN)
+    proc = run_cli("scan", ".", "--format", "json", "--no-cache", "--show-guarded", cwd=tmp_path)
+    assert proc.returncode in (0, 1), proc.stderr
+    got = [(f["line"], f["rule"], f["guarded"]) for f in json.loads(proc.stdout)["findings"]
+           if f["path"] == "ndp_train.py"]
+    assert got == [(9, "TRN243", True),  # engine.distributed: never True on Neuron
+                   (11, "TRN243", False)]  # engine.half follows a parameter

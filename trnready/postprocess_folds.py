@@ -389,13 +389,14 @@ def apart(kind: str, a: tuple, b: tuple) -> bool:
 def guard_blocks(tree) -> list:
     """(first line, last line) of the blocks that run only when a name the module imports is true (the spans a
     project step may guard, project/summary.py guards_of)."""
-    from .project.inherited_flags import inherited_guards
+    from .project.inherited_flags import inherited_guards, instance_guards
     from .project.summary import MAX_GUARDS, guards_of
 
     imported = _project_names(tree)
     if not imported:
         return []
-    return [(g[0], g[1]) for g in guards_of(tree, imported) + inherited_guards(tree, imported, MAX_GUARDS)]
+    return [(g[0], g[1]) for g in guards_of(tree, imported) + inherited_guards(tree, imported, MAX_GUARDS)
+            + instance_guards(tree, imported, MAX_GUARDS)]
 
 
 class Joins:

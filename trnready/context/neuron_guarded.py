@@ -584,6 +584,14 @@ def module_flags(tree, values) -> list:
     # `self.use_gpu = torch.cuda.is_available() and use_gpu` in a class's method: a subclass in another module
     # reading `if self.use_gpu:` is guarded the same way (project/inherited_flags.py)
     own = _self_keys(tree) if any(type(st) is ast.ClassDef for st in tree.body) else set()
+    if own:
+        # `self.distributed = False`, then `self.distributed = True` under `if num_gpus > 1:` with `num_gpus =
+        # torch.cuda.device_count()` (ACNet's Engine): an assignment in an arm Neuron never takes is no value there
+        from .base import FileContext
+        shim = FileContext(index=None, tree=tree, resolver=None, values=values)
+        conds.counts = device_count_bounds(shim, conds.backends)
+        conds.unreached = conds.unreached | frozenset(
+            unreached_flag_assigns(stmts, conds.never, conds.always, tree.body))
     wanted = top | own
     flags = {n for n in _flags(stmts, conds, wanted) if n in wanted} if wanted else set()
     conds.flags = flags

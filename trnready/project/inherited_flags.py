@@ -1,12 +1,18 @@
-"""Instance flags a subclass inherits from a base class of another module: `self.use_gpu =
+"""Instance flags a class of another module sets from a never-on-Neuron check, read by a subclass or through an
+instance. Inherited: `self.use_gpu =
 torch.cuda.is_available() and use_gpu` in `Engine.__init__` (engine.py), then `if self.use_gpu: imgs = imgs.cuda()`
 in `class TripletEngine(Engine)` (triplet.py). Within one file neuron-guarded judges `self.use_gpu` itself; across
 files the per-file pass records each block a method of a class with a project base guards with an attribute the
 class never assigns (`guards`, name `<Base.attr`, every base joined by `|`), and the link step guards the block when
-a base's module holds `self.attr` among its never-on-Neuron flags (`flags`, context/neuron_guarded.module_flags)."""
+a base's module holds `self.attr` among its never-on-Neuron flags (`flags`, context/neuron_guarded.module_flags).
+Through an instance: `with Engine(...) as engine:` (or `engine = Engine(...)`, bound once in the function) then `if
+engine.distributed:` records `<Engine.distributed` the same way (ACNet's training script). The link side is
+project/flags.py `_inherited_flag`."""
 from __future__ import annotations
 
 import ast
+
+from ..astwalk import statements
 
 MARK = "<"  # an inherited instance flag in `guards` (a Python name never starts with it)
 _BLOCKS = ("body", "orelse", "finalbody", "handlers")
@@ -51,6 +57,59 @@ def inherited_guards(tree: ast.Module, imported: set, limit: int) -> list:
                 out.append([st.body[0].lineno, end, MARK + "|".join(f"{b}.{attr}" for b in bases), bool(st.orelse)])
                 if len(out) >= limit:
                     return out
+    return out
+
+
+def instance_guards(tree: ast.Module, imported: set, limit: int) -> list:
+    """[[first line, last line, "<Class.attr", choice]] for the body of `if x.attr:` / `if x.attr and ...:` in a
+    function that binds `x` once to a construction of a class it imports from the project (`engine = Engine(...)`,
+    `with Engine(...) as engine:`; ACNet's `if engine.distributed:` with `Engine.__init__` setting
+    `self.distributed = True` only under `torch.cuda.device_count() > 1`)."""
+    out: list = []
+    for fn in statements(tree):
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) and fn is not tree:
+            continue
+        made: dict = {}
+        twice: set = set()
+        tests: list = []
+        body = fn.body
+        stack: list = [body]
+        while stack:
+            for st in stack.pop():
+                k = type(st)
+                if k in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+                    continue
+                pairs = []
+                if k is ast.Assign and len(st.targets) == 1 and type(st.targets[0]) is ast.Name:
+                    pairs.append((st.targets[0].id, st.value))
+                elif k in (ast.With, ast.AsyncWith):
+                    pairs += [(i.optional_vars.id, i.context_expr) for i in st.items
+                              if type(i.optional_vars) is ast.Name]
+                for name, value in pairs:
+                    if name in made:
+                        twice.add(name)
+                    if type(value) is ast.Call and type(value.func) is ast.Name and value.func.id in imported:
+                        made[name] = value.func.id
+                    else:
+                        made.setdefault(name, None)
+                if k is ast.If and st.body:
+                    tests.append(st)
+                for field in ("body", "orelse", "finalbody"):
+                    inner = getattr(st, field, None)
+                    if inner:
+                        stack.append(inner)
+                for h in getattr(st, "handlers", None) or ():
+                    stack.append(h.body)
+        for st in tests:
+            parts = st.test.values if type(st.test) is ast.BoolOp and type(st.test.op) is ast.And else [st.test]
+            for p in parts:
+                if type(p) is ast.Attribute and type(p.value) is ast.Name and p.value.id not in twice \
+                        and made.get(p.value.id):
+                    end = st.body[-1].end_lineno or st.body[-1].lineno
+                    out.append([st.body[0].lineno, end, f"{MARK}{made[p.value.id]}.{p.attr}", bool(st.orelse)])
+                    if len(out) >= limit:
+                        return out
+                    break
     return out
 
 

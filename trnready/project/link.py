@@ -141,7 +141,17 @@ class ModuleMap:
         if imp is None or imp[2] is None:
             return None
         target = self.absolute(rel, imp[0], imp[1])
-        return (self.mods[target], imp[2]) if target in self.mods else None
+        if target in self.mods:
+            return self.mods[target], imp[2]
+        if not imp[1] and target:
+            # two files claim the module name (`utils/engine.py` and `deprecated/utils/engine.py`, a folder that is
+            # no package): a script imports the one below its own folder, which Python puts first on sys.path
+            folder = rel.rsplit("/", 1)[0] + "/" if "/" in rel else ""
+            path = folder + target.replace(".", "/")
+            for cand in (path + ".py", path + "/__init__.py"):
+                if cand in self.summaries:
+                    return cand, imp[2]
+        return None
 
 
 class Linker(ModuleMap):

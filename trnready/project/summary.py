@@ -46,8 +46,8 @@ from .syntax import MAX_ITEMS, _Attribute, _Name, dotted, literal_source, uncond
 from ..astwalk import loaded_names, statements, walk
 
 # 39 (s38): a function's calls carry the parameter arms holding them; 40 (s39): instance flags (`self.x`) among
-# the flags, blocks guarded by an inherited instance flag among the guards
-VERSION = 40  # 35 merged in session 21; prec28b (s22): setUp-skipping test classes as skip markers; 37 (rec29b):
+# the flags, blocks guarded by an inherited instance flag (or one read through a local instance) among the guards
+VERSION = 41  # 35 merged in session 21; prec28b (s22): setUp-skipping test classes as skip markers; 37 (rec29b):
 # a library subclass's super().__init__ recorded as the base's construction; 38 (s31): a module without functions
 # records its calls of project names
 MAX_TEMPLATE = 400  # a call longer than this is not carried (generated code, data tables)
@@ -278,8 +278,9 @@ def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | Non
                      if name is not None and (level or mod.split(".", 1)[0] not in _EXTERNAL)}
     guards = guards_of(tree, project_names) if project_names else []
     if project_names:
-        from .inherited_flags import inherited_guards
+        from .inherited_flags import inherited_guards, instance_guards
         guards += inherited_guards(tree, project_names, MAX_GUARDS - len(guards))
+        guards += instance_guards(tree, project_names, MAX_GUARDS - len(guards))
     return {"v": VERSION, "imports": imports, "consts": consts, "classes": classes, "aliases": aliases,
             "funcs": funcs, "uses": uses, "stars": stars, "stores": stores, "reads": reads, "flags": flags,
             "guards": guards,

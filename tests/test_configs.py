@@ -56,7 +56,6 @@ SNAPSHOT = [
     ('configs/lightning1/trainer_gpu.yaml', 4, 12, 'TRN254', 'float16 mixed precision switched on by a training setting or launch flag: `precision: 16`'),
     ('configs/onmt/transformer-2gpu.yml', 7, 1, 'TRN610', 'GPU ranks a training config runs on: `gpu_ranks`'),
     ('configs/pixart/base_fp16.py', 7, 19, 'TRN254', 'float16 mixed precision switched on by a training setting or launch flag: `mixed_precision: fp16`'),
-    ('configs/pixart/base_fp16.py', 8, 28, 'TRN271', 'Distributed process group on NCCL: `backend`'),
     ('configs/recipes/tokenizer_fp16.yaml', 6, 8, 'TRN254', 'float16 mixed precision switched on by a training setting or launch flag: `dtype: fp16`'),
     ('configs/reid/base.yml', 5, 14, 'TRN254', 'Mixed precision switched on by a training setting: `AMP.ENABLED: True` (float16 autocast with a GradScaler on CUDA)'),
     ('configs/segmentation/_base_/default_runtime.py', 8, 28, 'TRN271', 'Distributed process group on NCCL: `backend`'),

@@ -28,3 +28,18 @@ def test_only_an_iter_bound_receiver_is_reported(tmp_path):
     assert proc.returncode == 0, proc.stderr
     got = [(f["line"], f["column"], f["message"]) for f in json.loads(proc.stdout)["findings"] if f["rule"] == "TRN324"]
     assert got == [(6, 13, MESSAGE)]
+
+
+def test_an_iterator_made_on_the_spot_is_reported(tmp_path):
+    (tmp_path / "train.py").write_text(
+        "import torch\n\n\n"
+        "def train(net, sample_loader, batch_loader, pager):\n"
+        "    samples, labels = sample_loader.__iter__().next()\n"   # LearningToCompare_FSL
+        "    batches = iter(batch_loader).next()\n"
+        "    page = pager.page().next()\n"                          # another object's method on a call's result
+        "    return net(samples), labels, batches, page\n")
+    proc = run_cli("scan", tmp_path, "--format", "json", "--no-cache", "--exit-zero")
+    assert proc.returncode == 0, proc.stderr
+    got = [(f["line"], [o["line"] for o in f.get("occurrences", ())]) for f in json.loads(proc.stdout)["findings"]
+           if f["rule"] == "TRN324"]
+    assert got == [(5, [6])]

@@ -187,3 +187,15 @@ def test_a_root_module_nothing_names_is_dead_without_packaging(tmp_path):
     # installed as a module of the distribution (py_modules): not judged by this step (its unused function is
     # still never-referenced)
     assert ("fp16_optimizer.py", 5, "TRN241", "never-referenced") in findings(tmp_path)
+
+
+def test_root_modules_of_a_project_unpickling_whole_models_are_not_judged(tmp_path):
+    # FastSpeech: `torch.load(waveglow_path)['model']` unpickles NVIDIA's WaveGlow, whose class lives in the root
+    # `glow.py` that no import names: the checkpoint names the module
+    cuda = "import torch\n\n\nclass WaveGlow(torch.nn.Module):\n    def infer(self, x):\n        return x.cuda()\n"
+    (tmp_path / "glow.py").write_text(cuda)
+    (tmp_path / "model.py").write_text("import torch\n\n\ndef build():\n    return torch.nn.Linear(2, 2)\n")
+    (tmp_path / "utils.py").write_text("import torch\n\n\ndef get_waveglow(path):\n"
+                                       "    return torch.load(path)['model']\n")
+    (tmp_path / "train.py").write_text("from model import build\nfrom utils import get_waveglow\n")
+    assert ("glow.py", 6, "TRN241", "") in findings(tmp_path)

@@ -112,7 +112,8 @@ def _dead_root_modules(rels: list, files, py, values, read_text, tops, cache) ->
     """The modules at the root of the scan (with no root packaging) that only define things and that no other file
     names as a word: mellotron's `fp16_optimizer.py`, a copy of Apex's FP16_Optimizer that nothing imports (fresh51).
     A module with a `__main__` check, a top-level call or loop (a script run by hand), or one a Markdown file names,
-    stays."""
+    stays; so does every root module of a project that unpickles whole model objects (`torch.load(path)['model']`:
+    the checkpoint names the module of its class, FastSpeech's `glow.py` for NVIDIA's WaveGlow)."""
     setup = frozenset(str(c) for c in values.get("module-setup-calls", ()))
     entries = frozenset(str(n) for n in values.get("entry-module-names", ()))
     rels = [r for r in rels if _stem(r) not in entries]
@@ -123,9 +124,17 @@ def _dead_root_modules(rels: list, files, py, values, read_text, tops, cache) ->
     open_ = [r for r in rels if _library_module(text_of(py[r]), setup, tops(r) if tops is not None else _UNKNOWN)]
     if not open_ or not _root_modules_import_each_other(py, text_of):
         return set()
+    if any(_PICKLED_MODEL.search(text_of(sf) or "") for sf in py.values()):
+        # `torch.load(path)['model']`: a whole model object unpickled by its class's module name (NVIDIA's WaveGlow
+        # checkpoint needs `glow.py` at the root, FastSpeech's vocoder), which no import names
+        return set()
     named = _named_by(open_, files, text_of, lambda r: False, cache)
     dead = {r for r in open_ if not named.get(r)}
     return dead - _documented(dead, files) if dead else dead
+
+
+# A checkpoint holding a whole model object, read out of what torch.load returned (`torch.load(path)['model']`)
+_PICKLED_MODEL = re.compile(r"""torch\.load\([^\n]*\)\s*\[\s*['"]model['"]\s*\]""")
 
 
 def _root_modules_import_each_other(py: dict, text_of) -> bool:

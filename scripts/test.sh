@@ -17,4 +17,7 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install -q --upgrade pip >/dev/null
 .venv/bin/python -m pip install -q -e ".[test]"
+# Byte-compile the package once: the tests start the CLI thousands of times, and where PYTHONDONTWRITEBYTECODE is set
+# every start would compile each module from source again (about a third of a small scan's time).
+.venv/bin/python -m compileall -q trnready >/dev/null
 exec .venv/bin/python -m pytest "$@"

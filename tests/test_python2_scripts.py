@@ -83,7 +83,9 @@ def test_a_python2_module_is_one_finding_at_its_first_python2_line(tmp_path):
     got = _scan(tmp_path)
     assert _python2(got) == [
         ("roidb.py", 3, 14, "Python 2 module (a name Python 3 removed): `builtins.xrange`", [(5, 17), (6, 12), (7, 13)]),
-        ("train", 10, 1, "Python 2 module (a syntax error on Python 3): `print statement`", []),
+        # every rewritten statement (the later print statements) is a place of the module's finding
+        ("train", 10, 1, "Python 2 module (a syntax error on Python 3): `print statement`",
+         [(17, 1), (18, 5), (23, 5), (24, 5)]),
     ]
 
 

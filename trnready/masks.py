@@ -85,11 +85,15 @@ def is_mask(expr: ast.expr, scope: Scope, resolver, depth: int = 0, negated: dic
     return False
 
 
+# Calls that turn a mask into the integer positions of its True values
+_POSITION_CALLS = frozenset({"nonzero", "argwhere"})
+
+
 def _reaching(bindings, use) -> list:
     """The bindings of a name that reach `use`: when every binding is an assignment written before the use and the
-    last of them is in no if/else arm, that one alone (`inds = scores > t`, then `inds = inds.nonzero()`: `x[inds[:,
-    0]]` indexes with integers, AdelaiDet's SOLOv2); otherwise all of them (a branch, a loop's later rebinding or a
-    binding of unknown place may reach the use too)."""
+    last of them, in no if/else arm, turns the mask into positions, that one alone (`inds = scores > t`, then `inds =
+    inds.nonzero()`: `x[inds[:, 0]]` indexes with integers, AdelaiDet's SOLOv2); otherwise all of them (a branch, a
+    loop's later rebinding, a binding of unknown place or a value still picked from the mask may reach the use)."""
     if not bindings or len(bindings) < 2:
         return bindings
     at = getattr(use, "lineno", None)
@@ -97,8 +101,11 @@ def _reaching(bindings, use) -> list:
     if at is None or any(ln is None or ln >= at for ln in lines):
         return bindings
     known = [ln or 0 for ln in lines]
-    last = max(range(len(bindings)), key=lambda i: known[i])
-    return [bindings[last]] if bindings[last].branch == () else bindings
+    last = bindings[max(range(len(bindings)), key=lambda i: known[i])]
+    # only a rebinding to positions replaces the mask: a value picked from it (`torch.where(c, mask, other)`) is one
+    v = last.value
+    positions = type(v) is ast.Call and _tail(v.func) in _POSITION_CALLS
+    return [last] if positions and last.branch == () else bindings
 
 
 def _mask_row(name: str, scope, resolver, depth: int, negated, attrs) -> bool:

@@ -143,8 +143,8 @@ def one_per_thing(findings: list, ctx, result) -> list:
 
     The kept finding is the first by position, so its fingerprint does not change. Suppressed and
     guarded findings are folded only with findings of the same standing, and an advisory (an opt-in switch or a
-    fallback lowered it) never with a change or a blocker. When a more severe finding of the same rule is folded into
-    the kept one (`try: import spconv.pytorch` optional, `except: import spconv` required), the item is reported at
+    fallback lowered it) never with a change or a blocker. When a more severe import of the same rule is folded into
+    a kept import (`try: import spconv.pytorch` optional, `except: import spconv` required), the item is reported at
     the most severe, the other places among its occurrences.
     Statements come from the syntax tree the Python and notebook readers report; other file kinds get the per-line
     step only.
@@ -192,7 +192,7 @@ def one_per_thing(findings: list, ctx, result) -> list:
         ends.update({(ln, c, r): end for ln, c, end in f.occurrence_end_lines
                      for ln2, c2, r in f.occurrences if (ln2, c2) == (ln, c)})
         extra.setdefault(i, []).extend([(f.line, f.column, f.rule), *f.occurrences])
-        if f.rule == out[i].rule and \
+        if f.rule == out[i].rule and _imports(f) and _imports(out[i]) and \
                 SEVERITY_RANK[f.severity] > SEVERITY_RANK[severest.get(i, out[i]).severity]:
             severest[i] = f
         for k in own:
@@ -512,6 +512,11 @@ def _fold_option_flow(out: list, flow: list, drop: set, absorb, trees) -> None:
                            and out[i].line in stmts and statement_reads(stmts[out[i].line], dest, reads)), None)
             if keeper is not None:
                 absorb(keeper, j)
+
+
+def _imports(f) -> bool:
+    """The finding's line is an import statement (`import spconv`, `from apex import amp`)."""
+    return (f.snippet or "").lstrip().startswith(("import ", "from "))
 
 
 def _option_default_places(out: list, entry: list, extra: dict, trees) -> None:

@@ -47,7 +47,10 @@ def unused_import(ctx, hit) -> bool:
     if not bound or not _read_names(ctx).isdisjoint(bound):
         return False
     if st in ctx.index.guarded:
-        return True  # the handler goes on without the package
+        # the handler goes on without the package, unless a flag it sets is turned into a raise (`if not _available:
+        # raise ImportError(...)`): then the package is required after all
+        from ._raising_fallback import fallback_raises
+        return not ctx.fact("raising-fallback:%d" % id(st), lambda c: fallback_raises(c, st))
     # a name out of a module the matcher does not name itself: importing that module fails nothing
     module = st.module if type(st) is ast.ImportFrom and not st.level else None
     return module is not None and not any(module == n or module.startswith(n + ".") for n in hit.matcher.names)

@@ -26,3 +26,9 @@ try:
     from apex.optimizers import FusedAdam as Adam
 except ImportError:
     from deepspeed.ops.adam import FusedAdam as Adam
+
+
+def build(dim, x, dt):
+    # the optional names are used: an import nothing uses is `unused-import`'s business
+    quantized = torchao.quantization if torchao is not None else None
+    return LayerNorm(dim), Adam, selective_scan_fn(x, dt), quantized, xops, flash_attn

@@ -161,11 +161,14 @@ def unreached_flag_assigns(stmts, never, always, module_body=()) -> set:
     nested in the arm count too, whatever their value (`args.distributed = args.world_size > 1` deep in the CUDA arm);
     only arms holding an assignment are asked about (the test is judged once)."""
     out: set = set()
+    # the keys a flag may be: assigned False or None somewhere (its value off); other assignments never make one
+    off = {_key(t) for st in stmts if type(st) is ast.Assign and type(st.value) is ast.Constant
+           and st.value.value in (False, None) for t in st.targets} - {""}
     for st in stmts:
         if type(st) is not ast.If:
             continue
-        body = _arm_assigns(st.body)
-        other = _arm_assigns(st.orelse)
+        body = _arm_assigns(st.body, off)
+        other = _arm_assigns(st.orelse, off)
         if body and never(st.test):
             out.update(id(s) for s in body)
         elif other and always(st.test):
@@ -175,7 +178,7 @@ def unreached_flag_assigns(stmts, never, always, module_body=()) -> set:
     return out
 
 
-def _arm_assigns(arm) -> list:
+def _arm_assigns(arm, off: set) -> list:
     """The assignments of an arm: its own, and those of the blocks nested in it (not of a def or class in it):
     `args.distributed = args.world_size > 1` under `if "WORLD_SIZE" in os.environ:` in the `else` of `if not
     torch.cuda.is_available():` never runs on Neuron either (ParallelWaveGAN's train.py)."""
@@ -185,7 +188,8 @@ def _arm_assigns(arm) -> list:
         s = stack.pop()
         k = type(s)
         if k is ast.Assign:
-            out.append(s)
+            if type(s.value) is ast.Constant or any(_key(t) in off for t in s.targets):
+                out.append(s)
         elif k not in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
             for field in ("body", "orelse", "finalbody"):
                 stack.extend(getattr(s, field, None) or ())

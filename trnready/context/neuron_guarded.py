@@ -584,12 +584,13 @@ def module_flags(tree, values) -> list:
     # `self.use_gpu = torch.cuda.is_available() and use_gpu` in a class's method: a subclass in another module
     # reading `if self.use_gpu:` is guarded the same way (project/inherited_flags.py)
     own = _self_keys(tree) if any(type(st) is ast.ClassDef for st in tree.body) else set()
-    if own:
+    if own and _set_off(stmts, own):
         # `self.distributed = False`, then `self.distributed = True` under `if num_gpus > 1:` with `num_gpus =
         # torch.cuda.device_count()` (ACNet's Engine): an assignment in an arm Neuron never takes is no value there
         from .base import FileContext
         shim = FileContext(index=None, tree=tree, resolver=None, values=values)
-        conds.counts = device_count_bounds(shim, conds.backends)
+        if shim.may_name("device_count"):
+            conds.counts = device_count_bounds(shim, conds.backends)
         conds.unreached = conds.unreached | frozenset(
             unreached_flag_assigns(stmts, conds.never, conds.always, tree.body))
     wanted = top | own
@@ -603,6 +604,16 @@ def module_flags(tree, values) -> list:
             conds.func_defs.setdefault(d.name, []).append(d)
     flags |= {n for n in conds.func_defs if conds._never_func(n)}
     return sorted(flags) + _linked_flags(tree, stmts, conds.unreached, top, flags)
+
+
+def _set_off(stmts, keys: set) -> bool:
+    """Some `self.x` of `keys` is assigned False or None somewhere (a flag's off value): only then can an arm Neuron
+    never takes leave it a flag, so only then are the arms judged."""
+    for st in stmts:
+        if type(st) is ast.Assign and type(st.value) is ast.Constant and st.value.value in (False, None) and \
+                any(_self_attr(t) in keys for t in st.targets):
+            return True
+    return False
 
 
 def _self_keys(tree) -> set:

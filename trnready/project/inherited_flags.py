@@ -11,9 +11,11 @@ project/flags.py `_inherited_flag`."""
 from __future__ import annotations
 
 import ast
+import re
 
 from ..astwalk import statements
 
+_IF_ATTR = re.compile(r"\bif\s+(?:not\s+)?[A-Za-z_]\w*\.[A-Za-z_]")
 MARK = "<"  # an inherited instance flag in `guards` (a Python name never starts with it)
 _BLOCKS = ("body", "orelse", "finalbody", "handlers")
 
@@ -66,6 +68,9 @@ def instance_guards(tree: ast.Module, imported: set, limit: int) -> list:
     `with Engine(...) as engine:`; ACNet's `if engine.distributed:` with `Engine.__init__` setting
     `self.distributed = True` only under `torch.cuda.device_count() > 1`)."""
     out: list = []
+    text = getattr(tree, "trnready_text", None)
+    if text is not None and not (_IF_ATTR.search(text) and any(n + "(" in text for n in imported)):
+        return out  # no `if x.attr` test, or no construction of an imported name: nothing to record
     for fn in statements(tree):
         if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) and fn is not tree:
             continue

@@ -617,8 +617,9 @@ def _set_off(stmts, keys: set) -> bool:
 
 
 def _self_keys(tree) -> set:
-    """`self.x` for every attribute the methods of the module's top-level classes assign on their first
-    parameter (named self)."""
+    """`self.x` for the attributes the methods of the module's top-level classes assign on their first parameter
+    (named self) that may be flags: some assignment of them is False / None or names a CUDA word (`self.use_gpu =
+    torch.cuda.is_available() and use_gpu`); `self.conv = nn.Conv2d(...)` is none, and judging it would cost."""
     out: set = set()
     for cls in tree.body:
         if type(cls) is not ast.ClassDef:
@@ -626,10 +627,18 @@ def _self_keys(tree) -> set:
         for fn in cls.body:
             if type(fn) is ast.FunctionDef and fn.args.args and fn.args.args[0].arg == "self":
                 for st in _statements_below(fn):
-                    targets = st.targets if type(st) is ast.Assign else [st.target] \
-                        if type(st) in (ast.AnnAssign, ast.AugAssign) else ()
-                    out.update(k for k in map(_self_attr, targets) if k and k.startswith("self."))
+                    if type(st) is not ast.Assign:
+                        continue
+                    keys = [k for k in map(_self_attr, st.targets) if k and k.startswith("self.")]
+                    if keys and _may_flag(st.value):
+                        out.update(keys)
     return out
+
+
+def _may_flag(v) -> bool:
+    if type(v) is ast.Constant:
+        return v.value in (False, None)
+    return any(_CUDA_WORD.search(n.id if type(n) is ast.Name else n.attr) for n in _names_in(v))
 
 
 MAX_LINKED = 8  # names a linked flag may wait on (`HAVE_GTP = HAVE_TE` has one)

@@ -15,7 +15,7 @@ import re
 
 from ..astwalk import statements
 
-_IF_ATTR = re.compile(r"\bif\s+(?:not\s+)?[A-Za-z_]\w*\.[A-Za-z_]")
+_IF_ATTR = re.compile(r"\bif\s+(?:not\s+)?(?!self\.)[A-Za-z_]\w*\.[A-Za-z_]")
 MARK = "<"  # an inherited instance flag in `guards` (a Python name never starts with it)
 _BLOCKS = ("body", "orelse", "finalbody", "handlers")
 

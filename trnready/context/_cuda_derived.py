@@ -153,32 +153,38 @@ def query_fallbacks(ctx) -> dict:
     return {k: v[0] for k, v in found.items() if len(v) == 1 and binds.get(k) == 2}
 
 
-def unreached_flag_assigns(stmts, never, always, module_body=()) -> set:
+def unreached_flag_assigns(stmts, never, always, module_body=(), keys=None) -> set:
     """ids of the assignments that sit directly in an arm a Neuron machine never takes: the body of `if <test>:`
     when `never(test)`, the `else` when `always(test)` (`if t > self.cpu_cache_length and lqs.is_cuda:
     self.cpu_cache = True` / `else: self.cpu_cache = False`). The flag so assigned holds only its other values there:
     with them all False or None it is a never-on-Neuron flag like `self.cpu_cache = lqs.is_cuda`. Assignments in blocks
     nested in the arm count too, whatever their value (`args.distributed = args.world_size > 1` deep in the CUDA arm);
-    only arms holding an assignment are asked about (the test is judged once)."""
+    only arms holding an assignment are asked about (the test is judged once). `keys`: only assignments of these keys
+    are asked about (a module's summary asks about its classes' `self.x` flags alone)."""
     out: set = set()
     # the keys a flag may be: assigned False or None somewhere (its value off); other assignments never make one
     off = {_key(t) for st in stmts if type(st) is ast.Assign and type(st.value) is ast.Constant
            and st.value.value in (False, None) for t in st.targets} - {""}
+    if keys is not None:
+        off &= keys
+        if not off:
+            return out
     for st in stmts:
         if type(st) is not ast.If:
             continue
-        body = _arm_assigns(st.body, off)
-        other = _arm_assigns(st.orelse, off)
+        body = _arm_assigns(st.body, off, keys is not None)
+        other = _arm_assigns(st.orelse, off, keys is not None)
         if body and never(st.test):
             out.update(id(s) for s in body)
         elif other and always(st.test):
             out.update(id(s) for s in other)
-    for block in _blocks(stmts, module_body):
-        out.update(_superseded(block, never, always))
+    if keys is None:
+        for block in _blocks(stmts, module_body):
+            out.update(_superseded(block, never, always))
     return out
 
 
-def _arm_assigns(arm, off: set) -> list:
+def _arm_assigns(arm, off: set, only_off: bool = False) -> list:
     """The assignments of an arm: its own, and those of the blocks nested in it (not of a def or class in it):
     `args.distributed = args.world_size > 1` under `if "WORLD_SIZE" in os.environ:` in the `else` of `if not
     torch.cuda.is_available():` never runs on Neuron either (ParallelWaveGAN's train.py)."""
@@ -188,7 +194,7 @@ def _arm_assigns(arm, off: set) -> list:
         s = stack.pop()
         k = type(s)
         if k is ast.Assign:
-            if type(s.value) is ast.Constant or any(_key(t) in off for t in s.targets):
+            if any(_key(t) in off for t in s.targets) or type(s.value) is ast.Constant and not only_off:
                 out.append(s)
         elif k not in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
             for field in ("body", "orelse", "finalbody"):

@@ -592,7 +592,7 @@ def module_flags(tree, values) -> list:
         if shim.may_name("device_count"):
             conds.counts = device_count_bounds(shim, conds.backends)
         conds.unreached = conds.unreached | frozenset(
-            unreached_flag_assigns(stmts, conds.never, conds.always, tree.body))
+            unreached_flag_assigns(stmts, conds.never, conds.always, tree.body, keys=own))
     wanted = top | own
     flags = {n for n in _flags(stmts, conds, wanted) if n in wanted} if wanted else set()
     conds.flags = flags

@@ -69,8 +69,8 @@ def instance_guards(tree: ast.Module, imported: set, limit: int) -> list:
     `self.distributed = True` only under `torch.cuda.device_count() > 1`)."""
     out: list = []
     text = getattr(tree, "trnready_text", None)
-    if text is not None and not (_IF_ATTR.search(text) and any(n + "(" in text for n in imported)):
-        return out  # no `if x.attr` test, or no construction of an imported name: nothing to record
+    if text is not None and not _may_read_instance(text, imported):
+        return out  # no `if x.attr` test on a name bound to a construction of an imported name: nothing to record
     for fn in statements(tree):
         if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) and fn is not tree:
             continue
@@ -116,6 +116,19 @@ def instance_guards(tree: ast.Module, imported: set, limit: int) -> list:
                         return out
                     break
     return out
+
+
+def _may_read_instance(text: str, imported: set) -> bool:
+    """A cheap look at the text: some `x = Name(` or `with Name(...) as x` of an imported name, and `if x.` of it."""
+    if not _IF_ATTR.search(text):
+        return False
+    names = {n for n in imported if n + "(" in text}
+    if not names:
+        return False
+    alt = "|".join(re.escape(n) for n in sorted(names))
+    bound = set(re.findall(rf"\b([A-Za-z_]\w*)\s*=\s*(?:{alt})\(", text))
+    bound |= set(re.findall(rf"\bwith\s+(?:{alt})\([^\n]*\)\s+as\s+([A-Za-z_]\w*)", text))
+    return any(re.search(rf"\bif\s+(?:not\s+)?{re.escape(b)}\.", text) for b in bound)
 
 
 def _self_name(t) -> bool:

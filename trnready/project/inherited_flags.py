@@ -11,13 +11,9 @@ project/flags.py `_inherited_flag`."""
 from __future__ import annotations
 
 import ast
-import re
 
 from ..astwalk import statements
 
-_IF_NAME = re.compile(r"\bif\s+(?:not\s+)?([A-Za-z_]\w*)\.[A-Za-z_]")
-_BOUND_CALL = re.compile(r"\b([A-Za-z_]\w*)\s*=\s*([A-Za-z_]\w*)\(")
-_WITH_AS = re.compile(r"\bwith\s+([A-Za-z_]\w*)\([^\n]*\)\s+as\s+([A-Za-z_]\w*)")
 MARK = "<"  # an inherited instance flag in `guards` (a Python name never starts with it)
 _BLOCKS = ("body", "orelse", "finalbody", "handlers")
 
@@ -121,14 +117,17 @@ def instance_guards(tree: ast.Module, imported: set, limit: int) -> list:
 
 
 def _may_read_instance(text: str, imported: set) -> bool:
-    """A cheap look at the text: `if x.` for some x bound by `x = Name(` or `with Name(...) as x` of an imported
-    name (three precompiled patterns, one pass each)."""
-    tested = {m for m in _IF_NAME.findall(text) if m != "self"}
-    if not tested:
-        return False
-    if any(x in tested and callee in imported for x, callee in _BOUND_CALL.findall(text)):
-        return True
-    return any(x in tested and callee in imported for callee, x in _WITH_AS.findall(text))
+    """A cheap look at the text (substring searches only): a construction of an imported name (`Name(`) and an
+    `if` testing an attribute of something other than self."""
+    return any(n + "(" in text for n in imported) and any(
+        not text.startswith("self.", at + 3) for at in _finds(text, "if ") if at + 3 < len(text))
+
+
+def _finds(text: str, word: str):
+    at = text.find(word)
+    while at >= 0:
+        yield at
+        at = text.find(word, at + 1)
 
 
 def _self_name(t) -> bool:

@@ -145,3 +145,31 @@ def test_calls_are_the_walks_calls_kept_on_the_tree():
     assert got == [n for n in ast.walk(tree) if type(n) is ast.Call]
     assert [n.func.id for n in got] == ["f", "g", "k", "j"]
     assert calls(tree) is got  # found once per tree
+
+
+def test_own_statements_are_a_blocks_statements_in_source_order_without_entering_definitions():
+    from trnready.astwalk import own_statements
+
+    tree = ast.parse(
+        "a = 1\n"
+        "if a:\n"
+        "    b = 2\n"
+        "else:\n"
+        "    c = 3\n"
+        "try:\n"
+        "    d = 4\n"
+        "except E:\n"
+        "    e = 5\n"
+        "finally:\n"
+        "    f = 6\n"
+        "def g():\n"
+        "    h = 7\n"
+        "class K:\n"
+        "    i = 8\n"
+        "for j in k:\n"
+        "    with m() as n:\n"
+        "        o = 9\n")
+    got = [(type(s).__name__, s.lineno) for s in own_statements(tree.body)]
+    assert got == [("Assign", 1), ("If", 2), ("Assign", 3), ("Assign", 5), ("Try", 6), ("Assign", 7),
+                   ("Assign", 9), ("Assign", 11), ("FunctionDef", 12), ("ClassDef", 14), ("For", 16),
+                   ("With", 17), ("Assign", 18)]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 from collections import deque
 from collections.abc import Iterator
+from typing import Any
 
 _AST = ast.AST
 # fields holding a str, int, bool, None or plain constant in every node class that has them
@@ -105,6 +106,29 @@ def statements(node: ast.AST) -> Iterator[ast.AST]:
                     if isinstance(x, kinds):
                         push(x)
         yield n
+
+
+_DEF_KINDS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def own_statements(stmts: list) -> Iterator[Any]:
+    """The statements of a block and of the blocks nested in it (the arms of if / for / while / with / try, except
+    handlers), in source order, without entering the functions and classes defined there (the definitions themselves
+    are yielded): what one function's body runs itself."""
+    stack = list(reversed(stmts))
+    pop, push = stack.pop, stack.extend
+    while stack:
+        s = pop()
+        yield s
+        if type(s) in _DEF_KINDS:
+            continue
+        inner: list = []
+        for name in ("body", "orelse"):
+            inner += getattr(s, name, None) or ()
+        for h in getattr(s, "handlers", None) or ():
+            inner += h.body
+        inner += getattr(s, "finalbody", None) or ()
+        push(reversed(inner))
 
 
 def calls(tree) -> list:

@@ -186,11 +186,14 @@ def one_per_thing(findings: list, ctx, result) -> list:
 
     severest: dict = {}  # index into out -> a more severe finding folded into it (the item is reported there)
 
-    def fold(i: int, f) -> None:
+    def note_ends(f) -> None:
         if (f.end_line or f.line) > f.line:
             ends[f.line, f.column, f.rule] = f.end_line
         ends.update({(ln, c, r): end for ln, c, end in f.occurrence_end_lines
                      for ln2, c2, r in f.occurrences if (ln2, c2) == (ln, c)})
+
+    def fold(i: int, f) -> None:
+        note_ends(f)
         extra.setdefault(i, []).extend([(f.line, f.column, f.rule), *f.occurrences])
         if f.rule == out[i].rule and _imports(f) and _imports(out[i]) and \
                 SEVERITY_RANK[f.severity] > SEVERITY_RANK[severest.get(i, out[i]).severity]:
@@ -472,11 +475,8 @@ def one_per_thing(findings: list, ctx, result) -> list:
             top = severest[i]
             extra[i] = [p for p in extra.get(i, []) if p != (top.line, top.column, top.rule)] + \
                 [(f.line, f.column, f.rule), *f.occurrences]
-            ends.update({(ln, c, r): end for ln, c, end in f.occurrence_end_lines
-                         for ln2, c2, r in f.occurrences if (ln2, c2) == (ln, c)})
-            if (f.end_line or f.line) > f.line:
-                ends[f.line, f.column, f.rule] = f.end_line
-            f = replace(top, occurrences=tuple(p for p in top.occurrences))
+            note_ends(f)
+            f = top
         if i in extra:
             more = sorted(set(extra[i]) | set(f.occurrences))
             more = [p for p in more if p != (f.line, f.column, f.rule)][:MAX_OCCURRENCES]

@@ -10,6 +10,7 @@ import ast
 from bisect import bisect_left
 
 from .base import dotted, imported_name, name_globs
+from ..astwalk import own_statements
 
 _REBOUND = object()
 
@@ -162,9 +163,7 @@ def unreached_flag_assigns(stmts, never, always, module_body=(), keys=None) -> s
     only arms holding an assignment are asked about (the test is judged once). `keys`: only assignments of these keys
     are asked about (a module's summary asks about its classes' `self.x` flags alone)."""
     out: set = set()
-    # the keys a flag may be: assigned False or None somewhere (its value off); other assignments never make one
-    off = {_key(t) for st in stmts if type(st) is ast.Assign and type(st.value) is ast.Constant
-           and st.value.value in (False, None) for t in st.targets} - {""}
+    off = off_keys(stmts)
     if keys is not None:
         off &= keys
         if not off:
@@ -184,24 +183,19 @@ def unreached_flag_assigns(stmts, never, always, module_body=(), keys=None) -> s
     return out
 
 
+def off_keys(stmts) -> set:
+    """The keys a flag may be: names and attributes assigned False or None somewhere (the flag's off value); other
+    assignments never make one."""
+    return {_key(t) for st in stmts if type(st) is ast.Assign and type(st.value) is ast.Constant
+            and st.value.value in (False, None) for t in st.targets} - {""}
+
+
 def _arm_assigns(arm, off: set, only_off: bool = False) -> list:
     """The assignments of an arm: its own, and those of the blocks nested in it (not of a def or class in it):
     `args.distributed = args.world_size > 1` under `if "WORLD_SIZE" in os.environ:` in the `else` of `if not
     torch.cuda.is_available():` never runs on Neuron either (ParallelWaveGAN's train.py)."""
-    out: list = []
-    stack = list(arm)
-    while stack:
-        s = stack.pop()
-        k = type(s)
-        if k is ast.Assign:
-            if any(_key(t) in off for t in s.targets) or type(s.value) is ast.Constant and not only_off:
-                out.append(s)
-        elif k not in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
-            for field in ("body", "orelse", "finalbody"):
-                stack.extend(getattr(s, field, None) or ())
-            for h in getattr(s, "handlers", None) or ():
-                stack.extend(h.body)
-    return out
+    return [s for s in own_statements(arm) if type(s) is ast.Assign and (
+        any(_key(t) in off for t in s.targets) or type(s.value) is ast.Constant and not only_off)]
 
 
 def _blocks(stmts, module_body):

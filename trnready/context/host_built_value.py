@@ -5,7 +5,7 @@ import ast
 
 from .base import (compiles, dotted, enclosing_function, imported_name, is_cpu, outermost_function, parent_of,
                    places_on_device, predicate)
-from ..astwalk import walk
+from ..astwalk import own_statements, walk
 
 # torch functions that build a tensor from Python values (shapes, lists, NumPy arrays) on the default device,
 # the CPU unless a default device is set. `torch.tensor(x)` is Python data by convention (a tensor argument is a
@@ -420,18 +420,7 @@ def _returns_host(ctx, call, depth: int) -> bool:
     fn = _own_def(ctx, call)
     if fn is None:
         return False
-    returns = []
-    stack = list(fn.body)
-    while stack:
-        st = stack.pop()
-        if type(st) in _DEFS or type(st) is ast.ClassDef:
-            continue
-        if type(st) is ast.Return:
-            returns.append(st.value)
-        for name in ("body", "orelse", "finalbody"):
-            stack.extend(getattr(st, name, None) or ())
-        for h in getattr(st, "handlers", None) or ():
-            stack.extend(h.body)
+    returns = [st.value for st in own_statements(fn.body) if type(st) is ast.Return]
     if not returns:
         return False
     for v in returns:

@@ -10,9 +10,9 @@ from ._test_skips import (SkipNames, calls_base_method, helper_spans, runs_as_te
                           skip_names, skipped_classes, uncalled_main, unrun_module_imports)
 from ._test_switches import is_method, off_value, passed, switch_params, unknown
 from ._xla_flags import absent_packages, xla_switch_words
-from ._cuda_derived import (count_key, cuda_build_probe, device_count_bounds, pinned_cuda_devices, query_fallbacks,
-                            unreached_flag_assigns)
-from .base import blocks_of, dotted, enclosing_function, expressions, predicate
+from ._cuda_derived import (count_key, cuda_build_probe, device_count_bounds, off_keys, pinned_cuda_devices,
+                            query_fallbacks, unreached_flag_assigns)
+from .base import FileContext, blocks_of, dotted, enclosing_function, expressions, predicate
 from ..astwalk import statements as _statements_below, walk
 
 # is_torch_xla_available(), is_xla_installed(), is_torch_tpu_available(), _XLA_AVAILABLE, has_xla_support: TPU
@@ -584,10 +584,9 @@ def module_flags(tree, values) -> list:
     # `self.use_gpu = torch.cuda.is_available() and use_gpu` in a class's method: a subclass in another module
     # reading `if self.use_gpu:` is guarded the same way (project/inherited_flags.py)
     own = _self_keys(tree) if any(type(st) is ast.ClassDef for st in tree.body) else set()
-    if own and _set_off(stmts, own):
+    if own and off_keys(stmts) & own:
         # `self.distributed = False`, then `self.distributed = True` under `if num_gpus > 1:` with `num_gpus =
         # torch.cuda.device_count()` (ACNet's Engine): an assignment in an arm Neuron never takes is no value there
-        from .base import FileContext
         shim = FileContext(index=None, tree=tree, resolver=None, values=values)
         if shim.may_name("device_count"):
             conds.counts = device_count_bounds(shim, conds.backends)
@@ -604,16 +603,6 @@ def module_flags(tree, values) -> list:
             conds.func_defs.setdefault(d.name, []).append(d)
     flags |= {n for n in conds.func_defs if conds._never_func(n)}
     return sorted(flags) + _linked_flags(tree, stmts, conds.unreached, top, flags)
-
-
-def _set_off(stmts, keys: set) -> bool:
-    """Some `self.x` of `keys` is assigned False or None somewhere (a flag's off value): only then can an arm Neuron
-    never takes leave it a flag, so only then are the arms judged."""
-    for st in stmts:
-        if type(st) is ast.Assign and type(st.value) is ast.Constant and st.value.value in (False, None) and \
-                any(_self_attr(t) in keys for t in st.targets):
-            return True
-    return False
 
 
 def _self_keys(tree) -> set:

@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import ast
 
-from ..astwalk import statements
+from ..astwalk import own_statements, statements
 
 MARK = "<"  # an inherited instance flag in `guards` (a Python name never starts with it)
-_BLOCKS = ("body", "orelse", "finalbody", "handlers")
 
 
 def inherited_guards(tree: ast.Module, imported: set, limit: int) -> list:
@@ -35,21 +34,14 @@ def inherited_guards(tree: ast.Module, imported: set, limit: int) -> list:
             if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) or not fn.args.args \
                     or fn.args.args[0].arg != "self":
                 continue
-            stack: list = [fn.body]
-            while stack:
-                for st in stack.pop():
-                    k = type(st)
-                    if k is ast.Assign or k is ast.AnnAssign or k is ast.AugAssign:
-                        for t in (st.targets if k is ast.Assign else [st.target]):
-                            if _self_name(t):
-                                own.add(t.attr)
-                    elif k is ast.If and st.body:
-                        tests.append(st)
-                    if k not in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
-                        for name in _BLOCKS:
-                            inner = getattr(st, name, None)
-                            if inner:
-                                stack.append(inner if name != "handlers" else [s for h in inner for s in h.body])
+            for st in own_statements(fn.body):
+                k = type(st)
+                if k is ast.Assign or k is ast.AnnAssign or k is ast.AugAssign:
+                    for t in (st.targets if k is ast.Assign else [st.target]):
+                        if _self_name(t):
+                            own.add(t.attr)
+                elif k is ast.If and st.body:
+                    tests.append(st)
         for st in tests:
             attr = _tested_attr(st.test)
             if attr is not None and attr not in own:
@@ -75,34 +67,22 @@ def instance_guards(tree: ast.Module, imported: set, limit: int) -> list:
         made: dict = {}
         twice: set = set()
         tests: list = []
-        body = fn.body
-        stack: list = [body]
-        while stack:
-            for st in stack.pop():
-                k = type(st)
-                if k in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
-                    continue
-                pairs = []
-                if k is ast.Assign and len(st.targets) == 1 and type(st.targets[0]) is ast.Name:
-                    pairs.append((st.targets[0].id, st.value))
-                elif k in (ast.With, ast.AsyncWith):
-                    pairs += [(i.optional_vars.id, i.context_expr) for i in st.items
-                              if type(i.optional_vars) is ast.Name]
-                for name, value in pairs:
-                    if name in made:
-                        twice.add(name)
-                    if type(value) is ast.Call and type(value.func) is ast.Name and value.func.id in imported:
-                        made[name] = value.func.id
-                    else:
-                        made.setdefault(name, None)
-                if k is ast.If and st.body:
-                    tests.append(st)
-                for field in ("body", "orelse", "finalbody"):
-                    inner = getattr(st, field, None)
-                    if inner:
-                        stack.append(inner)
-                for h in getattr(st, "handlers", None) or ():
-                    stack.append(h.body)
+        for st in own_statements(fn.body):
+            k = type(st)
+            pairs = []
+            if k is ast.Assign and len(st.targets) == 1 and type(st.targets[0]) is ast.Name:
+                pairs.append((st.targets[0].id, st.value))
+            elif k in (ast.With, ast.AsyncWith):
+                pairs += [(i.optional_vars.id, i.context_expr) for i in st.items if type(i.optional_vars) is ast.Name]
+            for name, value in pairs:
+                if name in made:
+                    twice.add(name)
+                if type(value) is ast.Call and type(value.func) is ast.Name and value.func.id in imported:
+                    made[name] = value.func.id
+                else:
+                    made.setdefault(name, None)
+            if k is ast.If and st.body:
+                tests.append(st)
         for st in tests:
             parts = st.test.values if type(st.test) is ast.BoolOp and type(st.test.op) is ast.And else [st.test]
             for p in parts:

@@ -263,12 +263,10 @@ def setting_findings(entries: list[Entry], role: str, lines: list[str], engine, 
             shown = _shown(e, len(pat), snippet)
             before = len(em.out)
             em.add(rule, m, e.line, e.col, e.end_col, snippet, msg(rule, m, shown), shown)
-            # a line the Python pass already reported under this rule (`dist_params = dict(backend="nccl")` of a
-            # Python config module: the keyword finding of the call) keeps that finding, with the setting's note:
-            # the key is judged read or unread all the same (project/config_keys.py)
-            again = len(em.out) == before and (ctx_rel := rel or em.rel) and \
-                (ctx_rel, None, rule.id, e.line) in em.seen and e.command == 0
-            if notes is not None and (len(em.out) > before or again) and len(notes) < 400:
+            # a line already reported under this rule (the Python pass's keyword finding of `dist_params =
+            # dict(backend="nccl")` in a Python config module: the emitter adds nothing then) keeps that finding, with
+            # the setting's note: the key is judged read or unread all the same (project/config_keys.py)
+            if notes is not None and (len(em.out) > before or e.command == 0) and len(notes) < 400:
                 from ..project.config_keys import needed_keys, norm
 
                 values = engine.catalogue.context_values

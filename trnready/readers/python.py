@@ -86,8 +86,7 @@ def _python2_tree(text: str, rel: str, error: SyntaxError):
     import tokenize
 
     edits: list = []  # (row, col, length replaced, new text), rows 1-based
-    first_at = None  # (row, col, form) of the first statement rewritten: the place of the Python 2 finding
-    rewritten: list = []  # (row, col, form) of every statement rewritten: the finding's places
+    rewritten: list = []  # (row, col, form) of every statement rewritten: the first is the finding, the rest its places
     try:
         toks = [t for t in tokenize.generate_tokens(io.StringIO(text).readline)
                 if t.type not in (tokenize.NL, tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT)]
@@ -108,7 +107,6 @@ def _python2_tree(text: str, rel: str, error: SyntaxError):
                         or u.string == ";"), None)
             if end is None:
                 return None
-            first_at = first_at or (t.start[0], t.start[1], "print statement")
             rewritten.append((t.start[0], t.start[1], "print statement"))
             if nxt.type in (tokenize.NEWLINE, tokenize.ENDMARKER) or nxt.string == ";":
                 edits.append((t.end[0], t.end[1], 0, "()"))  # a bare `print`: an empty line
@@ -129,7 +127,6 @@ def _python2_tree(text: str, rel: str, error: SyntaxError):
                     break
                 elif u.string == "," and depth == 0:
                     edits.append((u.start[0], u.start[1], 1, " as"))
-                    first_at = first_at or (t.start[0], t.start[1], "except E, name:")
                     rewritten.append((t.start[0], t.start[1], "except E, name:"))
                     break
     if not edits:
@@ -151,7 +148,7 @@ def _python2_tree(text: str, rel: str, error: SyntaxError):
             continue
         tree.trnready_text = text
         # `trnready fix` leaves it alone (rewritten, it would still not parse); a `syntax` rule reports it here
-        tree.trnready_python2 = _statement_at(tree, first_at) or True
+        tree.trnready_python2 = _statement_at(tree, rewritten[0] if rewritten else None) or True
         # every rewritten statement is a place of the module's one finding (`print netG`, then `print netD`, ...)
         tree.trnready_python2_all = [got for got in (_statement_at(tree, r) for r in rewritten[:200]) if got]
         return tree

@@ -273,6 +273,17 @@ def test_copies_in_a_monorepo_re_exports_imports_and_registries(tmp_path):
     ]
 
 
+def test_an_import_nothing_uses_hands_the_name_on(tmp_path):
+    # engine.py imports parse_devices and never uses it: a re-export nobody imports from, so the helper is dead;
+    # free_cache reaches train.py through the same kind of import, and dispatch.py looks names up in globals()
+    assert findings(_copy(tmp_path, "reexport")) == [
+        ("utils/pyt_utils.py", 5, "TRN243", DEAD),
+        ("utils/pyt_utils.py", 9, "TRN243", ""),
+        ("utils/pyt_utils.py", 13, "TRN243", ""),
+        ("utils/pyt_utils.py", 17, "TRN243", ""),
+    ]
+
+
 def test_binding_and_registry_helpers():
     from trnready.project.mentions import defines_at_top, imports_name, name_imports
     from trnready.project.unreferenced import _elsewhere, _registered, _resolver

@@ -22,7 +22,8 @@ The check errs on the side of keeping a finding. A definition is left alone when
   its own module-level definition of the name, or imports it only from other project modules (copies of one file
   in the sibling examples of a monorepo), is no mention of this one; a package `__init__.py` handing the name on
   (its import, `__all__`) counts only through what imports it from there; an import counts through the file's
-  other mentions of the name when it has some (`_refers`);
+  other mentions of the name when it has some (`_refers`), and an import a plain module never uses hands the name
+  on: it counts only when some other file names the name too;
 - it is an entry point or hook name (`main`, `run`) of a module whose entry function does not raise first: a
   script whose `main()` raises before doing anything (`raise RuntimeError("don't use this file directly")`) runs
   nothing, so what only it reaches is dead, entry-named helpers included;
@@ -571,6 +572,8 @@ def _mentioned(places: dict, files, text_of, py: dict, looks_up, place_of, own, 
     # is not a pure word, a folder `my-app`, is left to the text search)
     parts_of = {rel: [[w for w in p.split(".") if is_word(w)] for p in paths] for rel, (_, paths) in modules.items()}
     imported: set = set()  # modules some other file names by their file name (`import devutil` or not at all)
+    naming: dict = {}  # name -> the files (other than a definition's module) whose text mentions it
+    handed: dict = {}  # key -> the files that only import it, never using it: re-exports
 
     def settle(key) -> None:
         used.add(key)
@@ -585,6 +588,7 @@ def _mentioned(places: dict, files, text_of, py: dict, looks_up, place_of, own, 
         if view is None:
             continue
         foreign = None
+        handing = None  # a plain module that looks nothing up: an import it never uses hands the name on
         statements = None  # the file's `from ... import` statements (`from_imports`), read once for all its names
         module_paths: list = []  # the module paths of its import statements (`_module_path_spans`), with them
         for name in view.having([n for n, keys in by_name.items() if keys]):
@@ -600,8 +604,14 @@ def _mentioned(places: dict, files, text_of, py: dict, looks_up, place_of, own, 
             if statements is None and sf.kind == "python":
                 statements = from_imports(text)
                 module_paths = _module_path_spans(text) if "import" in text else []
-            refers = _refers(sf, text, name, offsets, resolve, view.reexports, statements, module_paths)
+            if handing is None:
+                handing = sf.kind == "python" and not sf.rel.endswith("__init__.py") and not looks_up(text)
+            refers = _refers(sf, text, name, offsets, resolve, view.reexports, statements, module_paths, handing)
+            naming.setdefault(name, set()).add(sf.rel)
+            hands_on = getattr(refers, "hands_on", None)
             for key in sorted(keys):
+                if hands_on is not None and hands_on(key[1]):
+                    handed.setdefault(key, set()).add(sf.rel)
                 for i in refers(key[1]):
                     if classify_at(key, sf.rel, text, i, foreign):
                         settle(key)
@@ -623,6 +633,11 @@ def _mentioned(places: dict, files, text_of, py: dict, looks_up, place_of, own, 
                     settle(key)
         names.update(view.names)
         starred.update(view.starred)
+    # A re-export is used when some other file names the name (perhaps importing it from the re-exporting module);
+    # a name that only unused imports name is dead (CCNet's `parse_devices`, imported by engine.py, called nowhere)
+    for key, via in handed.items():
+        if key in left and naming.get(key[0], set()) - via - {key[1]}:
+            settle(key)
     # A module no other file names is a tool or a script nothing imports: its functions are called by hand. Not
     # those of a program that runs at import (`print(...)`, `demo.launch()` at its top level): nobody imports it
     # to call a function, so a function it never mentions itself never runs.
@@ -661,7 +676,7 @@ def _runs_at_import(text: str, setup: frozenset) -> bool:
 
 
 def _refers(sf, text: str, name: str, offsets: list, resolve, reexports: bool = False, statements=None,
-            module_paths=None):
+            module_paths=None, handing: bool = False):
     """`refers(home)`: the offsets among `offsets` (the mentions of `name` in the file `sf`) that may refer to the
     definition of `name` in the module `home`. In Python a bare name refers to what the file binds to it:
 
@@ -681,6 +696,10 @@ def _refers(sf, text: str, name: str, offsets: list, resolve, reexports: bool = 
     the strings naming the name (`__all__`, a lazy `_import_structure`) only hand it on: they count through the
     files that import it from the package (`from megatron import initialize_megatron` names it there), not by
     themselves. Its other mentions (code of the `__init__` calling it) still count.
+
+    `handing`: the file is a plain module that looks no name up. An import of the name that the file never uses
+    (CCNet's `engine.py` imports `parse_devices` and never calls it) counts for nothing here: the caller follows
+    it as a re-export, used only when some other file names the name (`_mentioned`).
     """
     if sf.kind != "python":
         return lambda home: offsets
@@ -703,12 +722,15 @@ def _refers(sf, text: str, name: str, offsets: list, resolve, reexports: bool = 
         return every
     targets = [resolve(sf.rel, module) for _, _, module in imports]
     rest = [i for i in offsets if not inside(i)]
-    used_here = rest or offsets
+    used_here = rest or ([] if handing else offsets)
 
     def refers(home: str) -> list:
         if all(_elsewhere(t, home) for t in targets):
             return [i for i in loose if not inside(i)]
         return used_here
+    # the name reaches `home` only through this file's unused import: a re-export, followed by the caller
+    if handing and not rest:
+        refers.hands_on = lambda home: not all(_elsewhere(t, home) for t in targets)  # type: ignore[attr-defined]
     return refers
 
 

@@ -230,3 +230,42 @@ def loaders(dataset):
            for f in json.loads(proc.stdout)["findings"]]
     assert got == [(5, "TRN243", True, [(6, "TRN243")]),  # two host-option picks of one function: one item
                    (7, "TRN242", False, [(7, "TRN243")])]  # the "cuda" device of the third, its query a place
+
+
+def test_a_flag_on_an_object_the_script_keeps_to_itself(tmp_path):
+    # DeepRobust's examples: args.cuda is shown and only tests the CUDA seed; the device is picked on its own line.
+    # Handing args on (another module may read args.cuda) or an arm that moves something keeps the check.
+    (tmp_path / "seed_only.py").write_text('''import argparse
+import torch
+
+parser = argparse.ArgumentParser()
+args = parser.parse_args()
+args.cuda = torch.cuda.is_available()
+print('cuda: %s' % args.cuda)
+torch.manual_seed(args.seed)
+if args.cuda:
+    torch.cuda.manual_seed(args.seed)
+''')
+    (tmp_path / "handed_on.py").write_text('''import argparse
+import torch
+from trainer import train
+
+args = argparse.ArgumentParser().parse_args()
+args.cuda = torch.cuda.is_available()
+if args.cuda:
+    torch.cuda.manual_seed(args.seed)
+train(args)
+''')
+    (tmp_path / "moves.py").write_text('''import argparse
+import torch
+
+args = argparse.ArgumentParser().parse_args()
+args.cuda = torch.cuda.is_available()
+model = torch.nn.Linear(2, 2)
+if args.cuda:
+    model.cuda()
+''')
+    got = [(p, line, r, guarded) for p, line, _c, r, _m, guarded in scan_findings(tmp_path, "--show-guarded")
+           if r == "TRN243" and line in (5, 6)]
+    assert got == [("handed_on.py", 6, "TRN243", False), ("moves.py", 5, "TRN243", False),
+                   ("seed_only.py", 6, "TRN243", True)]

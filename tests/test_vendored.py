@@ -48,3 +48,17 @@ def test_a_scopes_glob_claims_the_directory_as_own_code(tmp_path):
     (tmp_path / "trnready.toml").write_text('[scopes]\n"third_party/**" = "source"\n')
     got = {f["path"]: f["guarded"] for f in _scan(tmp_path)["findings"]}
     assert got["third_party/cutlass/ops.py"] is False and got["inference/dependencies/AutoGPTQ/quant.py"] is True
+
+
+def test_a_framework_folder_is_the_package_of_the_nested_project_that_installs_it(tmp_path):
+    # annotator/uniformer/mmcv/ is pasted in; detection/ installs its own modified mmdet/ with its setup.py, and
+    # a cloned mmdetection3d/ (named after the framework) keeps its mmdet3d/ a copy even with packaging
+    for folder in ("annotator/uniformer/mmcv", "detection/mmdet/core", "mmdetection3d/mmdet3d/ops"):
+        (tmp_path / folder).mkdir(parents=True)
+        (tmp_path / folder / "gpu.py").write_text(CUDA)
+    (tmp_path / "detection" / "setup.py").write_text("from setuptools import setup, find_packages\n"
+                                                     "setup(name='mmdet', packages=find_packages())\n")
+    (tmp_path / "mmdetection3d" / "setup.py").write_text("from setuptools import setup\nsetup(name='mmdet3d')\n")
+    got = {f["path"]: f.get("guarded_by") for f in _scan(tmp_path)["findings"] if f["rule"] == "TRN241"}
+    assert got == {"annotator/uniformer/mmcv/gpu.py": "vendored", "detection/mmdet/core/gpu.py": None,
+                   "mmdetection3d/mmdet3d/ops/gpu.py": "vendored"}

@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 import bisect
 from dataclasses import replace
+from pathlib import Path
 
 from . import suppress
 from .astwalk import of_kinds
@@ -978,8 +979,10 @@ def vendored(findings: list, engine, root=None, config=None) -> list:
     after one of the `copied-frameworks` below the top level of the repository is such a copy too
     (`annotator/uniformer/mmcv/`): a project pastes a whole framework to use one model of it, and a port
     changes that model, not the framework's training runner, ops and heads (which the project would list in
-    `[scopes]` if it did own them). A `[scopes]` glob of the config naming the file claims it as the project's
-    own and keeps it reported."""
+    `[scopes]` if it did own them). Not when the folder above it installs it (`detection/setup.py` beside
+    `detection/mmdet/`, PytorchInsight) and is not named after the framework: that nested project develops its
+    modified copy and runs its detection code from it. A `[scopes]` glob of the config naming the file claims it
+    as the project's own and keeps it reported."""
     from .config import Config
 
     values = getattr(getattr(engine, "catalogue", None), "context_values", {})
@@ -998,10 +1001,29 @@ def vendored(findings: list, engine, root=None, config=None) -> list:
             # a file right inside it (`deps/requirements.txt`) is the project's own.
             dirs = f.path.split("/")[:-1]
             hit = memo[f.path] = (any(seg.lower() in names for seg in dirs[:-1])
-                                  or any(seg in frameworks for seg in dirs[1:])) and \
+                                  or any(seg in frameworks and not _nested_own_package(root, dirs[:i], seg, memo)
+                                         for i, seg in enumerate(dirs) if i)) and \
                 not _scope_glob_matches(f.path, root, config)
         out.append(replace(f, guarded=True, guarded_by="vendored") if hit and not f.guarded else f)
     return out
+
+
+def _nested_own_package(root, parent: list, name: str, memo: dict) -> bool:
+    """The framework folder `parent/name` is the package of a project nested at `parent`: that folder has packaging
+    of its own (setup.py, setup.cfg, pyproject.toml) and is not named after the framework (PytorchInsight's
+    `detection/` ships its modified `mmdet/` with the setup.py that installs it; a cloned `mmdetection3d/` beside
+    the project is still a copy). The project develops that package: its detection code runs from it."""
+    if root is None or not parent:
+        return False
+    key = ("nested-own", "/".join(parent), name)
+    got = memo.get(key)
+    if got is None:
+        folder = parent[-1].lower().replace("-", "").replace("_", "")
+        stem = name.lower()
+        stem = stem[:len(stem) - len(stem.lstrip("abcdefghijklmnopqrstuvwxyz"))] or stem  # mmdet3d: mmdet
+        got = memo[key] = stem not in folder and any(
+            (Path(root) / "/".join(parent) / m).is_file() for m in ("setup.py", "setup.cfg", "pyproject.toml"))
+    return got
 
 
 def retired(findings: list, engine, root=None, config=None) -> list:

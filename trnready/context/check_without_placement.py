@@ -315,15 +315,34 @@ def _tests_of(ctx, reads) -> list | None:
 
 def _only_tested(ctx, target) -> bool:
     """A flag of `self` (`self.is_cuda_available = torch.cuda.is_available()`) read only as the test of `if`
-    statements whose arms place nothing (CUDA events or `time.time()` in a timer): the flag picks no device."""
-    if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self"):
+    statements whose arms place nothing (CUDA events or `time.time()` in a timer), or only shown: the flag picks
+    no device. So is a flag set on an object the file never hands on whole (a script's `args.cuda =
+    torch.cuda.is_available()`, then `print('cuda: %s' % args.cuda)` and `if args.cuda:
+    torch.cuda.manual_seed(args.seed)`, DeepRobust's examples): only this file can read it."""
+    if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)):
+        return False
+    owner = target.value.id
+    if owner != "self" and not _kept_here(ctx, owner):
         return False
     if any(isinstance(c, ast.Constant) and c.value == target.attr for c in ctx.nodes(ast.Constant)):
         return False
-    reads = [a for a in ctx.nodes(ast.Attribute) if a.attr == target.attr and isinstance(a.ctx, ast.Load)]
-    tests = _tests_of(ctx, reads)
+    reads = [a for a in ctx.nodes(ast.Attribute) if a.attr == target.attr and isinstance(a.ctx, ast.Load) and (
+        owner == "self" or isinstance(a.value, ast.Name) and a.value.id == owner)]  # (`torch.cuda` is no read)
+    shown = [a for a in reads if _only_shown(ctx, a, parent_of(ctx, a))]
+    tests = _tests_of(ctx, [a for a in reads if a not in shown])
     return tests is not None and bool(tests) and not any(
         _places(t.body + t.orelse) or _switches_off(t, t.test) for t in tests)
+
+
+def _kept_here(ctx, owner: str) -> bool:
+    """Every read of the name `owner` in the file takes an attribute of it (`args.seed`): the object is never
+    passed to a call, returned, stored elsewhere or bound by a `global` another function shares."""
+    if any(owner in n.names for kind in (ast.Global, ast.Nonlocal) for n in ctx.nodes(kind)):
+        return False
+    for n in ctx.nodes(ast.Name):
+        if n.id == owner and isinstance(n.ctx, ast.Load) and not isinstance(parent_of(ctx, n), ast.Attribute):
+            return False
+    return True
 
 
 def _pick_only_compared(ctx, branch: ast.If) -> bool:

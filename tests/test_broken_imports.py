@@ -105,3 +105,22 @@ def test_the_library_a_torch_ffi_build_writes_is_not_missing(tmp_path):
     got = sorted((f["path"], f["line"], f["rule"], f.get("guarded_by", "")) for f in json.loads(proc.stdout)["findings"])
     assert got == [("lib/model/nms/_ext/nms/__init__.py", 1, "TRN302", ""),
                    ("lib/model/nms/build.py", 1, "TRN302", "")]
+
+
+def test_a_torch_ffi_build_four_folders_down(tmp_path):
+    # PWC-Net keeps three copies of its correlation package at PyTorch/external_packages/<copy>/<package>/build.py
+    root = tmp_path / "repo"
+    pkg = root / "PyTorch" / "external_packages" / "corr-master" / "corr"
+    (pkg / "corr_package" / "_ext" / "corr").mkdir(parents=True)
+    (pkg / "build.py").write_text("from torch.utils.ffi import create_extension\n"
+                                  "ffi = create_extension('corr_package._ext.corr', headers=[], sources=[])\n")
+    for p in (pkg / "corr_package", pkg / "corr_package" / "_ext"):
+        (p / "__init__.py").write_text("")
+    (pkg / "corr_package" / "_ext" / "corr" / "__init__.py").write_text(
+        "from torch.utils.ffi import _wrap_function\nfrom ._corr import lib as _lib, ffi as _ffi\n")
+    proc = run_cli("scan", root, "--format", "json", "--no-cache", "--show-guarded")
+    assert proc.returncode in (0, 1), proc.stderr
+    got = sorted((f["path"], f["line"], f.get("guarded_by", "")) for f in json.loads(proc.stdout)["findings"]
+                 if f["rule"] == "TRN302")
+    assert got == [("PyTorch/external_packages/corr-master/corr/build.py", 1, ""),
+                   ("PyTorch/external_packages/corr-master/corr/corr_package/_ext/corr/__init__.py", 1, "")]

@@ -13,7 +13,7 @@ The module is missing when none of `a/b/c.py`, `a/b/c/` (a package or a namespac
 form (`.pyx`, `.pyi`, `.so`, `.pyd`, `.c`, `.cpp`, `.cu`) exists on disk, and the name is not one a build writes
 (`[context.values] generated-module-names`: `version`, `_C`, `*_pb2`, ...; and the last part of every name an
 `Extension(...)` of a setup.py within two folders of the root builds, or a `create_extension(...)` of a build.py
-within three (with the `_name` library torch.utils.ffi writes beside it), session 37: py-faster-rcnn's
+within four (PWC-Net, session 40; with the `_name` library torch.utils.ffi writes beside it), session 37: py-faster-rcnn's
 `utils.cython_bbox` from `utils/bbox.pyx`). `from a.b import c` is missing only
 when `a/b` itself is missing (`c` may be a name defined in `a/b/__init__.py`).
 
@@ -86,8 +86,9 @@ def _built_extensions(root: Path) -> tuple:
     ["utils/bbox.pyx"])` in py-faster-rcnn's `lib/setup.py`, copied into many detection repositories): the build
     writes `utils/cython_bbox.*.so`, whose source has another name, so an import of it is not broken."""
     out: set = set()
+    # (PWC-Net keeps its ffi packages four folders down: PyTorch/external_packages/<copy>/<package>/build.py)
     for pattern in ("setup.py", "*/setup.py", "*/*/setup.py", "build.py", "*/build.py", "*/*/build.py",
-                    "*/*/*/build.py"):
+                    "*/*/*/build.py", "*/*/*/*/build.py"):
         for path in root.glob(pattern):
             try:
                 text = path.read_text(encoding="utf-8", errors="replace")[:1_000_000]

@@ -93,3 +93,11 @@ def test_a_logger_or_plotting_module_is_host_output_for_dynamic_shapes():
         ("utils/plots.py", 6, "TRN104", True),
         ("utils/vis_tools.py", 7, "TRN104", False),
     ]
+
+
+def test_a_detectors_box_samplers_are_not_data_samplers():
+    # `host-data-dirs-not-under`: mmdet's core/bbox/samplers/ pick positive boxes on the device (PytorchInsight's
+    # copy, blind55); a dataset's samplers/ folder still holds host code
+    got = [(f[0], f[1], f[3], f[5]) for f in scan_findings(CONTEXT_FIXTURES / "host_data_not_under", "--show-guarded")]
+    assert got == [("mmdet/core/bbox/samplers/pseudo_sampler.py", 6, "TRN104", False),
+                   ("mmdet/datasets/samplers/group_sampler.py", 6, "TRN104", True)]

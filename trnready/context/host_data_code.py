@@ -68,9 +68,13 @@ def _function_moves(ctx, func) -> bool:
 
 def _in_host_path(ctx) -> bool:
     """Under a directory named in `host-data-dirs` or `host-data-dirs-only`, or in a file whose name holds one of
-    `host-data-dirs` as a word (`scheduled_sampler.py`, `transforms.py`, `collate.py`)."""
+    `host-data-dirs` as a word (`scheduled_sampler.py`, `transforms.py`, `collate.py`). Not below a directory of
+    `host-data-dirs-not-under`: mmdet's `core/bbox/samplers/` and `core/bbox/transforms.py` pick and encode boxes
+    on the device in the training step."""
     parts = ctx.path.lower().split("/")
     dirs, name = set(parts[:-1]), parts[-1]
+    if dirs & set(ctx.values.get("host-data-dirs-not-under", ())):
+        return False
     known = set(ctx.values.get("host-data-dirs", ()))
     words = set(name.rsplit(".", 1)[0].split("_"))
     return bool(dirs & known) or bool(dirs & set(ctx.values.get("host-data-dirs-only", ()))) \

@@ -176,6 +176,43 @@ def test_layers_cloned_from_a_constructor_parameter_reach_their_callers():
     ]
 
 
+def test_a_detr_chain_whose_root_passes_a_local_none(tmp_path):
+    # MaskFormer's predictor: `mask = None` handed to a Transformer built into a local and kept on self; DETR's
+    # Transformer flattens the mask only when it is not None; five calls down the padding mask reaches the attention.
+    # Other files name `.layers`, `.encoder` and `.transformer` for other things (CLIP's own Transformer, a
+    # tokenizer's dict, a settings object, a method, a read through an attribute, a dataset label): none is a call of
+    # the kept instances. A caller handing a real mask keeps the finding.
+    got = findings("detr_chain")
+    assert [(p, ln, c, r, g) for p, ln, c, r, g, _o, _m in got] == [
+        ("transformer.py", 40, 16, "TRN172", "callers-pass-none"),
+    ]
+    import shutil
+
+    dest = tmp_path / "detr_chain"
+    shutil.copytree(ROOT / "detr_chain", dest)
+    text = (dest / "predictor.py").read_text().replace("mask = None", "mask = x.isnan().any(-1)")
+    (dest / "predictor.py").write_text(text)
+    proc = run_cli("scan", dest, "--format", "json", "--no-cache", "--show-guarded")
+    got = [(f["path"], f["line"], f.get("guarded_by", "")) for f in json.loads(proc.stdout)["findings"]
+           if f["rule"] == "TRN172"]
+    assert got == [("transformer.py", 40, "")]
+
+
+def test_literal_locals_and_none_kept_parameters_in_the_record():
+    import ast
+
+    from trnready.project.call_sites import _held_constructions, _literal_locals, _none_kept
+
+    fn = ast.parse("def f(a, m):\n    mask = None\n    mode = 'bilinear'\n    mode2 = 'x'\n    mode2 = 'y'\n"
+                   "    if m is not None:\n        m = m.flatten(1)\n    a = a + 1\n"
+                   "    g = lambda mask: mask\n").body[0]
+    assert _literal_locals(fn) == {"mode": "='bilinear'"}  # mask: a lambda's parameter too; mode2 bound twice
+    assert _none_kept(fn, {"m", "a"}) == {"m"}
+    init = ast.parse("def __init__(self, d):\n    t = Transformer(d)\n    self.t = t\n    self.d = t.d_model\n"
+                     "    u = Transformer(d)\n    self.u = u\n    use(u)\n").body[0]
+    assert _held_constructions(init, {"Transformer"}) == {"t": "Transformer"}
+
+
 def test_mentions_are_counted_as_whole_words_attributes_or_quoted_names():
     from trnready.project.callers import count_mentions
 

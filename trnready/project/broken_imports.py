@@ -13,8 +13,8 @@ The module is missing when none of `a/b/c.py`, `a/b/c/` (a package or a namespac
 form (`.pyx`, `.pyi`, `.so`, `.pyd`, `.c`, `.cpp`, `.cu`) exists on disk, and the name is not one a build writes
 (`[context.values] generated-module-names`: `version`, `_C`, `*_pb2`, ...; and the last part of every name an
 `Extension(...)` of a setup.py within two folders of the root builds, or a `create_extension(...)` of a build.py
-within four (PWC-Net, session 40; with the `_name` library torch.utils.ffi writes beside it), session 37: py-faster-rcnn's
-`utils.cython_bbox` from `utils/bbox.pyx`). `from a.b import c` is missing only
+within four (PWC-Net, session 40; with the `_name` library torch.utils.ffi writes beside it), session 37:
+py-faster-rcnn's `utils.cython_bbox` from `utils/bbox.pyx`). `from a.b import c` is missing only
 when `a/b` itself is missing (`c` may be a name defined in `a/b/__init__.py`).
 
 A module also cannot be imported when a top-level `from a.b import name` of the project's own package names something

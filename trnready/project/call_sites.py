@@ -13,6 +13,7 @@ _LISTS = frozenset({"ModuleList", "list"})
 _SEQUENCES = frozenset({"Sequential"})
 # what `_bound_constructions` counts: reads and stores of names, global / nonlocal, single assignments
 _BINDING_KINDS = (ast.Name, ast.Global, ast.Nonlocal, ast.Assign)
+_LITERAL_KINDS = (*_BINDING_KINDS, ast.arg)
 
 
 def record(body: list, funcs: dict, calls: list, heads: list, interesting: set, full: bool = False) -> dict:
@@ -71,6 +72,7 @@ def record(body: list, funcs: dict, calls: list, heads: list, interesting: set, 
         if insts else {}
     out_calls: list = []
     fixed: dict = {}  # function -> its parameters never assigned in its body (worked out when one is passed on)
+    none_kept: dict = {}  # function -> its parameters assigned again only where they are not None
     bound: dict = {}  # function -> _bound_constructions of it, worked out when a call needs them
 
     # Functions that call a class of this file or a project name at all: only they can bind a construction
@@ -90,6 +92,15 @@ def record(body: list, funcs: dict, calls: list, heads: list, interesting: set, 
         return {v: c for v, (c, reads, _p) in bound_in(fname).items()
                 if reads == 1 and c.split(".", 1)[0] in interesting}
 
+    literal: dict = {}  # function -> _literal_locals of it, worked out when a call passes a local name
+
+    def literals_of(fname: str) -> dict:
+        """name -> "=" + literal for the locals bound once to a literal (`mask = None` then
+        `self.transformer(src, mask, ...)`: the call passes None)."""
+        if fname not in literal:
+            literal[fname] = _literal_locals(funcs[fname]) if fname in funcs else {}
+        return literal[fname]
+
     def locals_of(fname: str) -> dict:
         """name -> class of the file, for the names (not parameters) bound once to a construction of that class."""
         if fname not in builds_here:
@@ -104,16 +115,22 @@ def record(body: list, funcs: dict, calls: list, heads: list, interesting: set, 
                 callee.split("@", 1)[0], ()):
             continue  # (a call of an attribute holding something else: a library layer, a callable)
         params = set(sigs[encl][2]) if encl in sigs else set()
+        keeps: set = set()
         if full and params and any(type(a) is ast.Name and a.id in params
                                    for a in (*node.args, *(k.value for k in node.keywords))):
             if encl not in fixed:
                 fixed[encl] = params - rebound(funcs[encl])
+                none_kept[encl] = _none_kept(funcs[encl], params - fixed[encl])
+            keeps = none_kept[encl]
             params = fixed[encl]  # (a parameter assigned again in the body is not what the caller passed)
         made = locals_made(encl) if encl and any(
             type(a) is ast.Name and a.id not in params for a in (*node.args, *(k.value for k in node.keywords))) \
             else {}
-        args = [_arg(a, params, made, interesting) for a in node.args]
-        kws = {(k.arg or "**"): _arg(k.value, params, made, interesting) for k in node.keywords}
+        if encl and any(type(a) is ast.Name and a.id not in params and a.id not in made
+                        for a in (*node.args, *(k.value for k in node.keywords))):
+            made = {**literals_of(encl), **made}
+        args = [_arg(a, params, made, interesting, keeps) for a in node.args]
+        kws = {(k.arg or "**"): _arg(k.value, params, made, interesting, keeps) for k in node.keywords}
         out_calls.append([node.lineno, node.col_offset, node.end_lineno or node.lineno, node.end_col_offset or 0,
                           callee, encl, args, kws])
     if len(out_calls) >= MAX_ITEMS:
@@ -202,11 +219,17 @@ def _cuda_test(a) -> bool:
     return False
 
 
-def _arg(a, params: set, made: dict | None = None, interesting: frozenset | set = frozenset()) -> str:
+def _arg(a, params: set, made: dict | None = None, interesting: frozenset | set = frozenset(),
+         keeps: frozenset | set = frozenset()) -> str:
     if type(a) is ast.Starred:
         return "*"
+    if type(a) is ast.Name and a.id in keeps:
+        return "~" + a.id  # a parameter assigned again only where it is not None: None when the caller passed None
     if type(a) is ast.Name and made and a.id in made:
-        return "@" + made[a.id]  # an instance built for this call (`layer = Layer(d)`, `Stack(layer, n)`)
+        got = made[a.id]
+        if got[:1] == "=":
+            return got[1:]  # a local bound once to a literal (`mask = None`): the literal
+        return "@" + got  # an instance built for this call (`layer = Layer(d)`, `Stack(layer, n)`)
     if type(a) is ast.Call and interesting:
         d = dotted(a.func)
         if d is not None and d.split(".", 1)[0] in interesting:
@@ -275,6 +298,69 @@ def _bound_constructions(fn) -> dict:
     return {v: (c, loads.get(v, 0), v in params) for v, c in made.items() if stores.get(v) == 1}
 
 
+def _none_kept(fn, names: set) -> set:
+    """The names among `names` (parameters the body assigns again) whose every assignment lies in the body of an
+    `if name is not None:` or `if name:` of that same name (`if mask is not None: mask = mask.flatten(1)`): the
+    name is still None after them when the caller passed None."""
+    if not names:
+        return set()
+    inside: dict = {}  # id(store node) -> True when under a not-None test of its own name
+    for st in of_kinds(fn, (ast.If,)):
+        name = _not_none_test(st.test)
+        if name in names:
+            for b in st.body:
+                for n in walk(b):
+                    if type(n) is ast.Name and n.id == name and type(n.ctx) is not ast.Load:
+                        inside[id(n)] = True
+    out = set(names)
+    for n in walk(fn):
+        t = type(n)
+        if t is ast.Name and n.id in out and type(n.ctx) is not ast.Load and id(n) not in inside:
+            out.discard(n.id)
+        elif t in (ast.Global, ast.Nonlocal):
+            out -= set(n.names)
+        elif t is ast.arg and n.arg in out and n not in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs):
+            out.discard(n.arg)
+        elif t in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef) and n is not fn:
+            out.discard(n.name)
+    return out
+
+
+def _not_none_test(test) -> str | None:
+    """`name is not None` or a bare `name`: the name tested."""
+    if type(test) is ast.Name:
+        return test.id
+    if type(test) is ast.Compare and type(test.left) is ast.Name and len(test.ops) == 1 \
+            and type(test.ops[0]) is ast.IsNot and type(test.comparators[0]) is ast.Constant \
+            and test.comparators[0].value is None:
+        return test.left.id
+    return None
+
+
+def _literal_locals(fn) -> dict:
+    """name -> "=" + literal source for the plain names the function (nested functions included) binds exactly once,
+    by `name = <literal>` (None, a number, a string, a tuple of them), that are no parameter and no `global` /
+    `nonlocal`: wherever such a name is read, it holds that literal."""
+    stores: dict = {}
+    found: dict = {}
+    for n in of_kinds(fn, _LITERAL_KINDS):
+        t = type(n)
+        if t is ast.arg:
+            stores[n.arg] = 2  # a nested function's or lambda's parameter of that name: another binding
+        elif t is ast.Name:
+            if type(n.ctx) is not ast.Load:
+                stores[n.id] = stores.get(n.id, 0) + 1
+        elif t in (ast.Global, ast.Nonlocal):
+            for name in n.names:
+                stores[name] = 2
+        elif t is ast.Assign and len(n.targets) == 1 and type(n.targets[0]) is ast.Name:
+            lit = literal_source(n.value)
+            if lit is not None and len(lit) <= 80:
+                found[n.targets[0].id] = "=" + lit
+    params = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)}
+    return {v: lit for v, lit in found.items() if stores.get(v) == 1 and v not in params}
+
+
 def _clone_helpers(funcs: dict) -> frozenset:
     """Module-level functions that return copies of their first parameter in a module list (DETR's
     `def _get_clones(module, N): return nn.ModuleList([copy.deepcopy(module) for i in range(N)])`)."""
@@ -336,11 +422,18 @@ def _keeps_a_construction(methods: list, selfs: dict, cls: str, interesting: set
     for fn in methods:
         me = fn.args.args[0].arg if fn.args.args else ""
         params = _init_params(fn)
+        held = None
         for st in _statements(fn):
             if type(st) is ast.Assign and len(st.targets) == 1 and _is_self_attr(st.targets[0], me) \
                     and (_stored(st.value, interesting) not in ((), _POISON)
                          or params and _param_kept(st.value, params, clones) is not None):
                 return True
+            if type(st) is ast.Assign and len(st.targets) == 1 and _is_self_attr(st.targets[0], me) \
+                    and type(st.value) is ast.Name:
+                if held is None:
+                    held = _held_constructions(fn, interesting)
+                if st.value.id in held:
+                    return True
             if type(st) is ast.Expr and type(st.value) is ast.Call and type(st.value.func) is ast.Attribute \
                     and st.value.func.attr == "append" and _is_self_attr(st.value.func.value, me):
                 return True
@@ -390,6 +483,7 @@ def _instances(funcs: dict, selfs: dict, interesting: set, clones=frozenset()) -
             continue
         cls = name.split(".", 1)[0]
         init_params = _init_params(fn)
+        held = None  # _held_constructions of the method, worked out when it keeps a local on self
         # One walk: each use of `self.attr` is judged from the node holding it, seen before the attribute itself
         # (ast.walk goes breadth first), so a holder marks the attributes it uses well.
         fine: dict = {}  # id(Attribute) -> what storing there makes ((callee, kind), () or _POISON), or None: a call
@@ -413,6 +507,11 @@ def _instances(funcs: dict, selfs: dict, interesting: set, clones=frozenset()) -
                     else _POISON
             elif t is ast.Assign and len(node.targets) == 1 and _is_self_attr(node.targets[0], me):
                 kept = _param_kept(node.value, init_params, clones) if init_params else None
+                if kept is None and type(node.value) is ast.Name:
+                    if held is None:
+                        held = _held_constructions(fn, interesting)
+                    if node.value.id in held:
+                        kept = (held[node.value.id], "one")  # `transformer = Transformer(...)`, then kept on self
                 fine[id(node.targets[0])] = kept if kept is not None else _stored(node.value, interesting)
             elif t in (ast.For, ast.AsyncFor) and _is_self_attr(node.iter, me):
                 if _only_called_in(node):
@@ -439,6 +538,36 @@ def _instances(funcs: dict, selfs: dict, interesting: set, clones=frozenset()) -
             callee, kind = next(iter(got[0]))
             out.setdefault(cls, {})[attr] = [callee, kind, got[1], got[2]]
     return out
+
+
+def _held_constructions(fn, interesting: set) -> dict:
+    """name -> project callee for the locals the function binds once to a construction of a project name and
+    otherwise only reads attributes of (MaskFormer's `transformer = Transformer(...)`, `self.transformer =
+    transformer`, `hidden_dim = transformer.d_model`): kept on self, the instance is only what self holds."""
+    made = {v: c for v, (c, _r, param) in _bound_constructions(fn).items()
+            if not param and c.split(".", 1)[0] in interesting}
+    if not made:
+        return {}
+    parents: dict = {}
+    for node in walk(fn):
+        for child in ast.iter_child_nodes(node):
+            if type(child) is ast.Name and child.id in made:
+                parents[id(child)] = node
+    for node in walk(fn):
+        if type(node) is ast.Name and node.id in made and type(node.ctx) is ast.Load:
+            up = parents.get(id(node))
+            if type(up) is ast.Attribute and up.value is node:
+                continue  # `transformer.d_model`
+            if type(up) is ast.Assign and up.value is node and len(up.targets) == 1 \
+                    and type(up.targets[0]) is ast.Attribute and type(up.targets[0].value) is ast.Name:
+                continue  # `self.transformer = transformer` (once: a second store keeps it twice)
+            made.pop(node.id, None)
+    kept: dict = {}
+    for node in walk(fn):
+        if type(node) is ast.Assign and len(node.targets) == 1 and type(node.value) is ast.Name \
+                and node.value.id in made:
+            kept[node.value.id] = kept.get(node.value.id, 0) + 1
+    return {v: c for v, c in made.items() if kept.get(v) == 1}
 
 
 def _is_self_attr(node, me: str) -> bool:

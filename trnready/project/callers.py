@@ -39,11 +39,12 @@ from typing import Callable
 from .call_sites import passed, rebound
 from .quiet_mentions import quiet_mentions
 from .switch_params import SWITCH_OFF, may_switch, switched_off, switched_on_by
+from .syntax import dotted
 from .word_sets import is_word, kept_only
 from ..astwalk import walk
 from ..scope import classify
 
-MAX_CHAIN = 4  # parameters passed on from caller to callee, followed at most this deep
+MAX_CHAIN = 6  # parameters passed on from caller to callee, followed at most this deep
 KEEP_TREES = 2  # syntax trees kept while deciding (candidates are taken file by file)
 KEEP_TEXTS = 8  # file texts kept while deciding (the others are read again when asked for)
 KEEP_FULL = 32  # whole callers records kept while deciding (the least recently used is summarised again)
@@ -63,7 +64,7 @@ class Callers:
         self.facts = facts
         # (rel, attr) -> {class: mentions of `self.attr` in its body} for the classes of the file that set
         # `self.attr` themselves (their own attribute, whatever a holder elsewhere keeps under that name)
-        self.own_attrs: Callable[[str, str], dict] = own_attrs or (lambda rel, attr: {})
+        self.own_attrs: Callable[[str, str, frozenset], dict] = own_attrs or (lambda rel, attr, holders: {})
         self.mentions = mentions
         # The summaries hold the cheap record (call_sites.record); `full(rel)` gives a file's whole record (the
         # instances its classes keep, parameters passed on as they are), asked for the few files a decision needs.
@@ -101,7 +102,7 @@ class Callers:
             kept = self._pass(names)
             # the functions whose own parameter reaches one of these calls: their callers decide too
             names = {call[5].rsplit(".", 1)[-1] for _rel, call in kept if call[5] and any(
-                a.startswith("=") for a in (*call[6], *call[7].values()))} - self._indexed
+                a[:1] in ("=", "~") for a in (*call[6], *call[7].values()))} - self._indexed
 
     def _pass(self, names: set) -> list:
         if not self._passes:
@@ -379,7 +380,7 @@ class Callers:
                 # above one: its `self.self_attn` is its own attribute, never the holder's instance
                 related = set(holders) | {d for h in holders for d in self._descendants(h)}
                 for hrel in sorted(files):
-                    for cls, count in self.own_attrs(hrel, attr).items():
+                    for cls, count in self.own_attrs(hrel, attr, frozenset(related)).items():
                         if cls not in related and not related & self._descendants(cls):
                             n += count
                 self._memo[key] = (n, holders)
@@ -427,12 +428,18 @@ class Callers:
         return self._memo[key]
 
     def _passed_on(self, crel: str, call: list, param: str) -> bool:
-        """The caller's parameter reaches the call as the caller got it (not assigned again in its body)."""
+        """The caller's parameter reaches the call as the caller got it (not assigned again in its body), or, for
+        the question whether it is None, assigned again only where it is not None (`~p`: `if mask is not None: mask
+        = mask.flatten(1)`, DETR's transformer)."""
         rec = self.full(crel)
         if not rec:
             return False
         same = next((c for c in rec["calls"] if c[:6] == call[:6]), None)
-        return same is not None and same[6] == call[6] and same[7] == call[7]
+        if same is None:
+            return False
+        plain = lambda v: "=" + v[1:] if v[:1] == "~" else v  # noqa: E731
+        return [plain(v) for v in same[6]] == [plain(v) for v in call[6]] and \
+            {k: plain(v) for k, v in same[7].items()} == {k: plain(v) for k, v in call[7].items()}
 
     def passed(self, rel: str, fname: str, call: list, param: str):
         return passed(self.sig(rel, fname)[2], fname, call, param)
@@ -461,7 +468,7 @@ class Callers:
             if v is None:
                 if default is None or default[0] != "None":
                     return False
-            elif v.startswith("="):
+            elif v[:1] in ("=", "~"):
                 if not call[5] or not self._passed_on(crel, call, param) \
                         or not self.always_none(crel, call[5], v[1:], depth + 1):
                     return False
@@ -486,10 +493,11 @@ def _word_char(ch: str) -> bool:
     return ch.isalnum() or ch == "_"  # what `\w` matches in a str pattern
 
 
-def count_mentions(text: str, name: str, attribute: bool) -> int:
+def count_mentions(text: str, name: str, attribute: bool, quoted: bool = True) -> int:
     """How often identifier `name` occurs in text as a whole word; with `attribute`, only as an attribute
-    (`x.name`, also `x . name`) or quoted (`getattr(self, "name")`). Found with str.find, then judged by the
-    characters around: a regex leading with a look-behind or a character class tries every position of every file."""
+    (`x.name`, also `x . name`) or, with `quoted`, quoted (`getattr(self, "name")`). Found with str.find, then judged
+    by the characters around: a regex leading with a look-behind or a character class tries every position of every
+    file."""
     count, at, size = 0, text.find(name), len(name)
     floor = 0  # where the last mention ends: its characters are not another's quote or dot
     while at >= 0:
@@ -501,7 +509,7 @@ def count_mentions(text: str, name: str, attribute: bool) -> int:
             while back >= 0 and text[back].isspace():
                 back -= 1
             dotted = back >= floor and text[back] == "." and not _word_char(after)
-            found = dotted or (at - 1 >= floor and before in ("'", '"') and after in ("'", '"'))
+            found = dotted or (quoted and at - 1 >= floor and before in ("'", '"') and after in ("'", '"'))
             end += found and not dotted  # a quoted mention takes its closing quote with it, as a match would
             floor = end if found else floor
         else:
@@ -663,7 +671,9 @@ def _share(sf, text: str, word: str, code_words=None) -> int:
             code_words = CodeWords.of(text)
         n = code_words.count(bare, attribute) if code_words is not None else count_mentions(text, bare, attribute)
         return n - quiet_mentions(text, bare) if not attribute else n
-    return count_mentions(text, bare, attribute)
+    # a quoted key of a data or config file (`"layers": 12` in open_clip's model configs) is no `getattr` of the
+    # attribute: only code looks attributes up by a quoted name (a notebook's cells are code)
+    return count_mentions(text, bare, attribute, quoted=sf.kind in ("notebook", "python"))
 
 
 def _inputs(files, digests):
@@ -951,10 +961,10 @@ def _decide(cands, files, summaries, engine, config, cache=None, reads=None) -> 
     # the names the decisions start from: the functions holding the findings, and for a `forward` its class
     wanted = {c[2].rsplit(".", 1)[-1] for c in cands} | {c[2].split(".", 1)[0] for c in cands
                                                          if c[2].endswith((".forward", ".__init__"))}
-    def own_attrs(rel: str, attr: str) -> dict:
+    def own_attrs(rel: str, attr: str, holders: frozenset = frozenset()) -> dict:
         sf = by_rel.get(rel)
         tree = _tree(sf, trees, text_of) if sf is not None else None
-        return _own_attribute_uses(tree, attr) if tree is not None else {}
+        return _own_attribute_uses(tree, attr, holders) if tree is not None else {}
 
     callers = Callers(linker, mentions, full, naming, wanted, own_attrs,
                       cache.facts(CALLERS_FACT) if cache is not None else None)
@@ -1149,26 +1159,102 @@ def _constructor_param(tree, cls_name: str, attr: str):
     return found
 
 
-def _own_attribute_uses(tree, attr: str) -> dict:
+# Names of objects that hold settings, never a module: `vision_cfg.layers`, `args.layers` read a number
+_SETTINGS_OBJECT = re.compile(r"(?:\w*_)?(?:cfg|config|conf|args|opt|opts|hparams|options)", re.I)
+FOREIGN = "<foreign>"  # the key of `_own_attribute_uses` counting mentions that are provably another thing
+
+
+def _own_attribute_uses(tree, attr: str, holders: frozenset = frozenset()) -> dict:
     """{class: mentions of `self.attr`} for the top-level classes that assign `self.attr` in their own methods
-    (`self` being each method's first parameter); a class mentioning it otherwise (`other.attr`) is left out."""
+    (`self` being each method's first parameter); a class mentioning it otherwise (`other.attr`) is left out.
+    Under FOREIGN, the mentions that are provably no call of an instance kept by `holders` (class names): a read
+    of one of its attributes (`self.clip_model.transformer.width`: whatever it is, it is not called there), an
+    attribute of a settings object (`vision_cfg.layers`), of an instance of another class (`_tokenizer.encoder`
+    after `_tokenizer = _Tokenizer()`), `self.a.attr` in a class keeping under `a` an instance of a class that is
+    no holder (CLIP's `self.transformer.layers`), or any `.attr` in a class defining a method of that name
+    (`self.layers(features)`). Only mentions outside the holders count there."""
     out = {}
+    foreign = 0
+    made: dict = {}  # plain name -> the class names the file constructs into it (`_tokenizer = _Tokenizer()`)
+    parent: dict = {}
+    for node in walk(tree):
+        t = type(node)
+        if t is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name:
+            v = node.value
+            made.setdefault(node.targets[0].id, set()).add(
+                (dotted(v.func) or "?").rsplit(".", 1)[-1] if type(v) is ast.Call else "?")
+        for child in ast.iter_child_nodes(node):
+            if type(child) is ast.Attribute and child.attr == attr:
+                parent[id(child)] = node
+
+    def other_instance(name: str) -> bool:
+        got = made.get(name)
+        return bool(holders and got and "?" not in got and not got & holders
+                    and not any(c[:1].islower() for c in got))
+
+    def read_through(node) -> bool:
+        """The mention is read for a value, never called: an attribute of it (not `forward`), an operand of
+        arithmetic or a comparison, or the argument of `len` / `int` / `float` / `str` / `print`."""
+        up = parent.get(id(node))
+        t = type(up)
+        if t is ast.Attribute:
+            return up.attr not in ("forward", "__call__")
+        if t in (ast.BinOp, ast.UnaryOp, ast.Compare, ast.AugAssign):
+            return True
+        return t is ast.Call and node in up.args and type(up.func) is ast.Name \
+            and up.func.id in ("len", "int", "float", "str", "print", "range")
+
+    def judge(node, cls_name: str, kept: dict):
+        """'own', 'foreign' or 'other' for a mention outside a class defining a method `attr`."""
+        fn = node.value
+        if type(fn) is ast.Name and fn.id == "self":
+            return "own"
+        if cls_name not in holders and read_through(node):
+            return "foreign"
+        if type(fn) is ast.Name and (_SETTINGS_OBJECT.fullmatch(fn.id) or other_instance(fn.id)):
+            return "foreign"
+        if type(fn) is ast.Attribute and type(fn.value) is ast.Name and fn.value.id == "self" and holders \
+                and kept.get(fn.attr) and "?" not in kept[fn.attr] and not kept[fn.attr] & holders:
+            return "foreign"
+        return "other"
+
+    in_classes: set = set()
     for cls in tree.body:
         if type(cls) is not ast.ClassDef:
             continue
+        mentions = [node for node in walk(cls) if type(node) is ast.Attribute and node.attr == attr]
+        in_classes.update(id(m) for m in mentions)
+        if any(type(m) in (ast.FunctionDef, ast.AsyncFunctionDef) and m.name == attr for m in cls.body):
+            # `def layers(self, features)` called as `self.layers(features)` (MaskFormer's head): a method
+            foreign += len(mentions)
+            continue
+        kept: dict = {}  # attribute of self -> class names constructed into it
+        for node in walk(cls):
+            if type(node) is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Attribute \
+                    and type(node.targets[0].value) is ast.Name and node.targets[0].value.id == "self":
+                v = node.value
+                name = (dotted(v.func) or "?").rsplit(".", 1)[-1] if type(v) is ast.Call else "?"
+                kept.setdefault(node.targets[0].attr, set()).add(name)
         n = 0
         sets = False
         other = False
-        for node in walk(cls):
-            if type(node) is ast.Attribute and node.attr == attr:
-                fn = node.value
-                if type(fn) is ast.Name and fn.id == "self":
-                    n += 1
-                    sets = sets or type(node.ctx) is ast.Store
-                else:
-                    other = True
+        for node in mentions:
+            got = judge(node, cls.name, kept)
+            if got == "own":
+                n += 1
+                sets = sets or type(node.ctx) is ast.Store
+            elif got == "foreign":
+                foreign += 1
+            else:
+                other = True
         if n and sets and not other:
             out[cls.name] = n
+    for node in walk(tree):
+        if type(node) is ast.Attribute and node.attr == attr and id(node) not in in_classes \
+                and judge(node, "", {}) == "foreign":
+            foreign += 1
+    if foreign:
+        out[FOREIGN] = foreign
     return out
 
 

@@ -66,7 +66,11 @@ class CodeWords:
             if span >= 0:
                 if span not in quoted:
                     quoted.add(span)
-                    count += _quoted_name(text[self.starts[span]:self.ends[span]]) == name
+                    lit = text[self.starts[span]:self.ends[span]]
+                    # a dict value (`{"name": "transformer", "id": 2844}`, a dataset's class label) is data, never
+                    # an attribute looked up by name
+                    count += _quoted_name(lit) == name and (
+                        not attribute or "." in lit or not _after_colon(text, self.starts[span]))
             elif not (at and _word_char(text[at - 1])) and not (end < len(text) and _word_char(text[end])):
                 if attribute:
                     back = at - 1
@@ -74,11 +78,29 @@ class CodeWords:
                         back -= 1 if text[back] != "\n" else 2
                     # `x.name` on one logical line, not `...` (an ellipsis, `from ...pkg import`), not a dot in a string
                     count += back >= 0 and text[back] == "." and text[max(back - 2, 0):back + 1] != "..." \
-                        and self._span(back) < 0
+                        and self._span(back) < 0 and not _module_path(text, at)
                 else:
                     count += 1
             at = text.find(name, at + 1)
         return count
+
+
+def _after_colon(text: str, at: int) -> bool:
+    """The last character before `at` that is no blank is a colon."""
+    i = at - 1
+    while i >= 0 and text[i] in " \t":
+        i -= 1
+    return i >= 0 and text[i] == ":"
+
+
+def _module_path(text: str, at: int) -> bool:
+    """The word at `at` is part of the module path of an import statement (`from .transformer import X`,
+    `import pkg.transformer as t`): a module, not an attribute of an object."""
+    start = text.rfind("\n", 0, at) + 1
+    head = text[start:at].lstrip()
+    if head.startswith("import "):
+        return True
+    return head.startswith("from ") and " import" not in head
 
 
 def _quoted_name(lit: str) -> str:

@@ -143,7 +143,7 @@ def switched_on_by(f, rel: str, fname: str, callers, tree) -> list:
 
 
 def _literal(src: str):
-    if src.startswith(("=", "?", "*")):
+    if src.startswith(("=", "~", "?", "*")):
         return _UNKNOWN
     try:
         return ast.literal_eval(src)

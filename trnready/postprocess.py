@@ -969,6 +969,9 @@ def report_findings(findings: list, engine, mentioned, root=None, config=None) -
 
     values = getattr(getattr(engine, "catalogue", None), "context_values", {})
     findings = same_kernels(findings, frozenset(values.get("same-kernel-rules", ())), root)
+    from .postprocess_project_folds import one_per_project
+
+    findings = one_per_project(findings, frozenset(values.get("one-per-project-rules", ())))
     return sort(lock_places(findings, root))
 
 

@@ -952,7 +952,17 @@ def _decide(cands, files, summaries, engine, config, cache=None, reads=None) -> 
         return split[sf.rel]
 
     def naming(word: str) -> list:
-        return [sf.rel for sf in py_files if word in text_of(sf)]
+        """The Python files that may name the attribute: `.word` (also `. word`) or the word in quotes. A plain
+        substring would count every `num_layers` and comment, and past MAX_ATTR_FILES the answer is "unknown"."""
+        form = re.compile(rf"\.\s*{re.escape(word)}\b|['\"]{re.escape(word)}['\"]")
+
+        def names(t: str) -> bool:
+            for m in form.finditer(t):
+                line = t[t.rfind("\n", 0, m.start()) + 1:m.start()].lstrip()
+                if not line.startswith(("import ", "from ")):  # a module path (`from ltr.models.layers import`)
+                    return True
+            return False
+        return [sf.rel for sf in py_files if word in (t := text_of(sf)) and names(t)]
 
     # A branch switch needs an `if` naming one of the parameters between the definition and the finding: most
     # candidates fail this look at the text, and are dropped before their callers are indexed.
@@ -1184,7 +1194,8 @@ def _own_attribute_uses(tree, attr: str, holders: frozenset = frozenset()) -> di
             made.setdefault(node.targets[0].id, set()).add(
                 (dotted(v.func) or "?").rsplit(".", 1)[-1] if type(v) is ast.Call else "?")
         for child in ast.iter_child_nodes(node):
-            if type(child) is ast.Attribute and child.attr == attr:
+            if type(child) is ast.Attribute and child.attr == attr or type(child) is ast.Subscript \
+                    and type(child.value) is ast.Attribute and child.value.attr == attr:
                 parent[id(child)] = node
 
     def other_instance(name: str) -> bool:
@@ -1197,6 +1208,10 @@ def _own_attribute_uses(tree, attr: str, holders: frozenset = frozenset()) -> di
         arithmetic or a comparison, or the argument of `len` / `int` / `float` / `str` / `print`."""
         up = parent.get(id(node))
         t = type(up)
+        if t is ast.Subscript and up.value is node:
+            # `net.feature_extractor.layers[2].parameters()`: an attribute of one element
+            nxt = parent.get(id(up))
+            return type(nxt) is ast.Attribute and nxt.attr not in ("forward", "__call__")
         if t is ast.Attribute:
             return up.attr not in ("forward", "__call__")
         if t in (ast.BinOp, ast.UnaryOp, ast.Compare, ast.AugAssign):

@@ -101,3 +101,11 @@ def test_a_detectors_box_samplers_are_not_data_samplers():
     got = [(f[0], f[1], f[3], f[5]) for f in scan_findings(CONTEXT_FIXTURES / "host_data_not_under", "--show-guarded")]
     assert got == [("mmdet/core/bbox/samplers/pseudo_sampler.py", 6, "TRN104", False),
                    ("mmdet/datasets/samplers/group_sampler.py", 6, "TRN104", True)]
+
+
+def test_a_device_parameter_every_call_fills_with_an_inputs_device():
+    # torchvision's functional_tensor copied into detectron2 forks: `_perspective_grid(..., device=img.device)` is
+    # no move; the same helper called with "cuda" is one, and the module is not host code
+    got = [(f[0], f[1], f[3], f[5]) for f in scan_findings(CONTEXT_FIXTURES / "host_data_device_param", "--show-guarded")
+           if f[3] == "TRN104"]
+    assert got == [("processors/functional.py", 10, "TRN104", False), ("transforms/functional.py", 10, "TRN104", True)]

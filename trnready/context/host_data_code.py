@@ -17,7 +17,9 @@ _CONFIGURED = re.compile(r"^(self|cls)$|(^|_)(arg|cfg|conf|opt|param|setting|mod
 
 
 def _input_devices(ctx) -> frozenset:
-    """Names every binding of which in the file is another value's device (`device = labels.device`)."""
+    """Names every binding of which in the file is another value's device (`device = labels.device`), or a
+    parameter of a module-level function every call of which in the file passes such a device (torchvision's
+    `_perspective_grid(coeffs, ow, oh, dtype=dtype, device=img.device)`, copied into detectron2 forks)."""
     def compute(c) -> frozenset:
         follow: set = set()
         other: set = set()
@@ -25,10 +27,41 @@ def _input_devices(ctx) -> frozenset:
             for t in st.targets:
                 if type(t) is ast.Name:
                     (follow if _follows_input(st.value, frozenset()) else other).add(t.id)
+        passed = _params_passed_devices(c)
+        for fn in c.nodes(ast.FunctionDef):
+            for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs):
+                (follow if (fn.name, a.arg) in passed else other).add(a.arg)
         for a in c.nodes(ast.arg):
-            other.add(a.arg)
+            if not any(a is b for fn in c.nodes(ast.FunctionDef)
+                       for b in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)):
+                other.add(a.arg)
         return frozenset(follow - other)
     return ctx.fact("host-data-code:input-devices", compute)
+
+
+def _params_passed_devices(c) -> set:
+    """(function, parameter) for the device-named parameters of the file's module-level functions that every call
+    in the file, at least one, fills with another value's device (`device=img.device`)."""
+    top = {fn.name: fn for fn in (c.tree.body if c.tree is not None else ()) if type(fn) is ast.FunctionDef}
+    wanted = {(name, a.arg): i for name, fn in top.items() for i, a in enumerate(fn.args.args)
+              if "device" in a.arg}
+    wanted.update({(name, a.arg): None for name, fn in top.items() for a in fn.args.kwonlyargs if "device" in a.arg})
+    if not wanted:
+        return set()
+    seen: dict = {}
+    for call in c.calls():
+        f = call.func
+        if type(f) is not ast.Name or f.id not in top:
+            continue
+        for (name, param), pos in wanted.items():
+            if name != f.id:
+                continue
+            given = next((k.value for k in call.keywords if k.arg == param), None)
+            if given is None and pos is not None and pos < len(call.args):
+                given = call.args[pos]
+            ok = given is not None and _follows_input(given, frozenset())
+            seen[(name, param)] = seen.get((name, param), True) and ok
+    return {k for k, ok in seen.items() if ok}
 
 
 def _follows_input(e, names: frozenset) -> bool:
@@ -214,6 +247,7 @@ class _TreeView:
 
     def __init__(self, tree, path: str = "", values: dict | None = None):
         self._all = list(walk(tree)) if tree is not None else []
+        self.tree = tree
         self.memo: dict = {}
         self.path, self.values = path, values or {}
 

@@ -281,6 +281,7 @@ def test_an_import_nothing_uses_hands_the_name_on(tmp_path):
         ("utils/pyt_utils.py", 9, "TRN243", ""),
         ("utils/pyt_utils.py", 13, "TRN243", ""),
         ("utils/pyt_utils.py", 17, "TRN243", ""),
+        ("utils/pyt_utils.py", 21, "TRN243", ""),  # imported under another name, which alias_user.py calls
     ]
 
 

@@ -722,6 +722,8 @@ def _refers(sf, text: str, name: str, offsets: list, resolve, reexports: bool = 
         return every
     targets = [resolve(sf.rel, module) for _, _, module in imports]
     rest = [i for i in offsets if not inside(i)]
+    # an import under another name (`from lm.model import Attention as BaseAttention`) is used through the alias
+    handing = handing and not rest and re.search(rf"(?<![\w.]){re.escape(name)}\s+as\s", text) is None
     used_here = rest or ([] if handing else offsets)
 
     def refers(home: str) -> list:
@@ -729,7 +731,7 @@ def _refers(sf, text: str, name: str, offsets: list, resolve, reexports: bool = 
             return [i for i in loose if not inside(i)]
         return used_here
     # the name reaches `home` only through this file's unused import: a re-export, followed by the caller
-    if handing and not rest:
+    if handing:
         refers.hands_on = lambda home: not all(_elsewhere(t, home) for t in targets)  # type: ignore[attr-defined]
     return refers
 

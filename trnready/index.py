@@ -129,6 +129,7 @@ class Interest:
             and _ENV_NAME.fullmatch(name) is not None and not name.endswith("_")
     subscripts: bool = False  # some rule matches indexing shapes (`x[mask]`, trnready/masks.py)
     shifts: bool = False  # some rule matches bit shifts (`x << 32`, trnready/shifts.py)
+    cuda_asserts: bool = False  # some rule matches `assert x.is_cuda` (syntax form cuda-tensor-assert)
     # other devices' names that make an `if` chain assigning "cuda" a device pick (trnready/device_picks.py)
     pick_alternatives: frozenset = frozenset()
 
@@ -158,6 +159,7 @@ class FileIndex:
     # (name, value expr, Scope): `if backend == "nccl":`, `if dist.get_backend() == Backend.NCCL:` (the test picks)
     keyword_compares: list = field(default_factory=list)
     keyword_asserts: list = field(default_factory=list)  # (name, value expr, Scope): `assert k == v` (asserted = true)
+    cuda_asserts: list = field(default_factory=list)  # (`.is_cuda` Attribute, Scope): `assert x.is_cuda`
     guarded_names: set = field(default_factory=set)  # local names bound by imports under an optional-import guard
     called_refs: set = field(default_factory=set)  # ids of attribute chains that are called (x.f(...))
     subscripts: list = field(default_factory=list)  # (Subscript node, Scope): loads indexed by a non-literal
@@ -1046,6 +1048,11 @@ class Indexer:
         return self.picks
 
     def v_assert(self, node: ast.Assert, scope: Scope) -> None:
+        if self.interest.cuda_asserts:
+            # assert grad_output.is_cuda: the code insists on a CUDA tensor; on Neuron the assert fails
+            at = _requires_cuda_tensor(node.test)
+            if at is not None:
+                self.index.cuda_asserts.append((at, scope))
         # assert x.device.type == "cuda": the string is the device the code insists on; on Neuron the assert fails
         if self.interest.device_keywords:
             for value in _device_type_literals(node.test):
@@ -1470,3 +1477,28 @@ def _child_fields(cls: type) -> tuple:
     fields = tuple(f for f in (_FIELDS.get(cls) or _fields(cls)) if f not in _LEAF_FIELDS)
     _CHILD_FIELDS[cls] = fields
     return fields
+
+
+def _requires_cuda_tensor(test):
+    """The first `.is_cuda` read an assert's test requires to be true: the test itself, a conjunct of an `and`,
+    `x.is_cuda == True`, or the element of `all([t.is_cuda for t in ...])`; never under `not`, `or`, `== False`."""
+    t = type(test)
+    if t is ast.Attribute and test.attr == "is_cuda":
+        return test
+    if t is ast.BoolOp and type(test.op) is ast.And:
+        for v in test.values:
+            got = _requires_cuda_tensor(v)
+            if got is not None:
+                return got
+        return None
+    if t is ast.Compare and len(test.ops) == 1 and type(test.ops[0]) in (ast.Eq, ast.Is) \
+            and type(test.comparators[0]) is ast.Constant and test.comparators[0].value is True:
+        return _requires_cuda_tensor(test.left)
+    if t is ast.Call and type(test.func) is ast.Name and test.func.id == "all" and len(test.args) == 1:
+        arg = test.args[0]
+        if type(arg) in (ast.ListComp, ast.GeneratorExp, ast.SetComp):
+            return _requires_cuda_tensor(arg.elt)
+        if type(arg) is ast.Call and type(arg.func) is ast.Name and arg.func.id == "map" and len(arg.args) == 2 \
+                and type(arg.args[0]) is ast.Lambda:
+            return _requires_cuda_tensor(arg.args[0].body)
+    return None

@@ -164,6 +164,7 @@ class Engine:
             env_prefixes=tuple(self.env_prefixes),
             subscripts=bool(self.subscripts),
             shifts=any("int64-wide-shift" in m.names for _, m in self.operators),
+            cuda_asserts=any("cuda-tensor-assert" in m.names for _, m in self.syntax),
             pick_alternatives=frozenset(v.lower() for v in catalogue.context_values.get("device-pick-alternatives", ())),
         )
 
@@ -185,6 +186,8 @@ class Engine:
             tokens.add("torch")  # subscript matchers apply only in files that import torch
         if self.operators:
             tokens.update(("int64", "long"))  # a wide shift needs an int64 dtype or .long() in the file
+        if any("cuda-tensor-assert" in m.names for _, m in self.syntax):
+            tokens.add("is_cuda")
         tokens |= {t for old in catalogue.aliases for t in _tails([old])}
         tokens.discard("__call__")
         if any(m.kind == "meta" for r in self.rules for m in r.matchers):
@@ -400,6 +403,10 @@ class Engine:
                     for rule, m in self.syntax:
                         if "python2-statement" in m.names:
                             self._emit(ctx, hits, Hit(rule, m, node, form))
+            for node, _scope in index.cuda_asserts:
+                for rule, m in self.syntax:
+                    if "cuda-tensor-assert" in m.names:
+                        self._emit(ctx, hits, Hit(rule, m, node, "is_cuda"))
         if self.devices:
             for expr, scope in index.device_values:
                 n = len(hits)

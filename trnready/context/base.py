@@ -26,7 +26,8 @@ from ..astwalk import _FIELDS, _fields
 # advisory: the finding stays but at advisory severity and medium confidence; a str returned by the test names
 # the switch and goes into the message (an opt-in mode the default path never takes).
 EFFECTS = ("drop", "guard", "advisory")
-PYTHON_KINDS = ("call", "method", "reference", "import", "decorator", "device", "keyword", "env", "subscript")
+PYTHON_KINDS = ("call", "method", "reference", "import", "decorator", "device", "keyword", "env", "subscript",
+                "syntax")
 
 
 @dataclass(frozen=True)

@@ -43,8 +43,8 @@ def _params_passed_devices(c) -> set:
     """(function, parameter) for the device-named parameters of the file's module-level functions that every call
     in the file, at least one, fills with another value's device (`device=img.device`)."""
     top = {fn.name: fn for fn in (c.tree.body if c.tree is not None else ()) if type(fn) is ast.FunctionDef}
-    wanted = {(name, a.arg): i for name, fn in top.items() for i, a in enumerate(fn.args.args)
-              if "device" in a.arg}
+    wanted: dict = {(name, a.arg): i for name, fn in top.items() for i, a in enumerate(fn.args.args)
+                    if "device" in a.arg}
     wanted.update({(name, a.arg): None for name, fn in top.items() for a in fn.args.kwonlyargs if "device" in a.arg})
     if not wanted:
         return set()

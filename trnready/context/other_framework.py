@@ -30,7 +30,7 @@ def _framework_module(ctx) -> bool:
     return ctx.fact("other-framework", compute)
 
 
-@predicate("other-framework", kinds=(*PYTHON_KINDS, "syntax"))
+@predicate("other-framework", kinds=PYTHON_KINDS)
 def other_framework_module(ctx, hit) -> bool:
     """The file imports one of `[context.values] other-frameworks` (`import paddle`, `import oneflow as torch`) and
     nothing from PyTorch: its `.cuda()`, `"cuda"` strings and AMP calls belong to that framework's own device API,

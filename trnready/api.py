@@ -541,6 +541,14 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
                 relayed_findings(report.findings, files, engine, _python_reader(config.max_file_size),
                                  lambda sf: _lines(sf, config)), root, config)
             report.findings = drop_answered_unused(report.findings, relayed) + relayed
+            # A package module importing its sibling without a dot (`from resnet import *` in models/__init__.py):
+            # Python 2 only (project/implicit_relative.py).
+            from .project.implicit_relative import implicit_relative_imports
+
+            report.findings, implicit = implicit_relative_imports(
+                report.findings, files, engine, _python_reader(config.max_file_size), lambda sf: _lines(sf, config))
+            implicit = postprocess.per_file_ignores(implicit, root, config)
+            report.findings = drop_answered_unused(report.findings, implicit) + implicit
             # A helper's finding that is the caller's doing (`.cuda()` on its parameter, a body that only sets
             # NCCL variables): its calls in the project are places of it (project/caller_places.py).
             from .project.caller_places import caller_places

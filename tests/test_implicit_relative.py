@@ -1,0 +1,32 @@
+"""Report step implicit-relative-imports (trnready/project/implicit_relative.py), through the real CLI."""
+import json
+import shutil
+
+from conftest import FIXTURES, run_cli
+
+
+def test_a_package_module_importing_its_sibling_without_a_dot(tmp_path):
+    # models/__init__.py and models/resnet.py (imported as models.resnet) name their siblings as if top-level: Python
+    # 2 only. tools/run.py is a script (nothing imports it through its package); train.py puts lib/ on sys.path
+    dest = tmp_path / "repo"
+    shutil.copytree(FIXTURES / "implicit_relative", dest)
+    proc = run_cli("scan", dest, "--format", "json", "--no-cache", "--select", "TRN324")
+    assert proc.returncode in (0, 1), proc.stderr
+    got = [(f["path"], f["line"], f["column"], f["message"], [o["line"] for o in f.get("occurrences", ())])
+           for f in json.loads(proc.stdout)["findings"]]
+    assert got == [
+        ("models/__init__.py", 1, 6, "Python 2 module (an implicit relative import: Python 3 looks `resnet` up on "
+                                     "sys.path, not beside the module): `resnet`", []),
+        ("models/resnet.py", 3, 6, "Python 2 module (an implicit relative import: Python 3 looks `blocks` up on "
+                                   "sys.path, not beside the module): `blocks`", []),
+    ]
+
+
+def test_a_module_with_python_2_lines_lists_the_import_as_a_place(tmp_path):
+    dest = tmp_path / "repo"
+    shutil.copytree(FIXTURES / "implicit_relative", dest)
+    (dest / "models" / "resnet.py").write_text("import torch\n\nfrom blocks import Block\n\nprint 'resnet'\n")
+    proc = run_cli("scan", dest, "--format", "json", "--no-cache", "--select", "TRN324")
+    got = [(f["path"], f["line"], [o["line"] for o in f.get("occurrences", ())])
+           for f in json.loads(proc.stdout)["findings"] if f["path"] == "models/resnet.py"]
+    assert got == [("models/resnet.py", 5, [3])]

@@ -213,6 +213,16 @@ def test_literal_locals_and_none_kept_parameters_in_the_record():
     assert _held_constructions(init, {"Transformer"}) == {"t": "Transformer"}
 
 
+def test_a_parameter_every_caller_fills_with_the_modules_cuda_flag(tmp_path):
+    # bearpaw's cifar.py template: `use_cuda = torch.cuda.is_available()` at the top, handed to train(); its
+    # `if on_gpu:` arm never runs on Neuron. test() is also called with True: its arm stays
+    got = findings("flag_param")
+    assert [(p, ln, c, r, g) for p, ln, c, r, g, _o, _m in got if r == "TRN241"] == [
+        ("cifar.py", 9, 31, "TRN241", "callers-switch-off"),
+        ("cifar.py", 16, 22, "TRN241", ""),
+    ]
+
+
 def test_mentions_are_counted_as_whole_words_attributes_or_quoted_names():
     from trnready.project.callers import count_mentions
 

@@ -93,6 +93,7 @@ def record(body: list, funcs: dict, calls: list, heads: list, interesting: set, 
                 if reads == 1 and c.split(".", 1)[0] in interesting}
 
     literal: dict = {}  # function -> _literal_locals of it, worked out when a call passes a local name
+    flags = _module_cuda_flags(body)  # module names holding a CUDA test, False on every Neuron machine
 
     def literals_of(fname: str) -> dict:
         """name -> "=" + literal for the locals bound once to a literal (`mask = None` then
@@ -129,6 +130,10 @@ def record(body: list, funcs: dict, calls: list, heads: list, interesting: set, 
         if encl and any(type(a) is ast.Name and a.id not in params and a.id not in made
                         for a in (*node.args, *(k.value for k in node.keywords))):
             made = {**literals_of(encl), **made}
+        if flags and any(type(a) is ast.Name and a.id in flags and a.id not in params and a.id not in made
+                         for a in (*node.args, *(k.value for k in node.keywords))):
+            own = rebound(funcs[encl]) if encl in funcs else set()
+            made = {**{n: "=False" for n in flags if n not in own and n not in params}, **made}
         args = [_arg(a, params, made, interesting, keeps) for a in node.args]
         kws = {(k.arg or "**"): _arg(k.value, params, made, interesting, keeps) for k in node.keywords}
         out_calls.append([node.lineno, node.col_offset, node.end_lineno or node.lineno, node.end_col_offset or 0,
@@ -296,6 +301,37 @@ def _bound_constructions(fn) -> dict:
                 made[n.targets[0].id] = callee
     params = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)}
     return {v: (c, loads.get(v, 0), v in params) for v, c in made.items() if stores.get(v) == 1}
+
+
+def _false_on_neuron(e) -> bool:
+    """A CUDA test (`torch.cuda.is_available()`, `x.device.type == "cuda"`), alone or a conjunct of an `and`
+    (`not args.no_cuda and torch.cuda.is_available()`): False on every Neuron machine."""
+    if type(e) is ast.BoolOp and type(e.op) is ast.And:
+        return any(_false_on_neuron(v) for v in e.values)
+    return _cuda_test(e)
+
+
+def _module_cuda_flags(body: list) -> frozenset:
+    """Names the module binds once, at its top level, to a CUDA test (`use_cuda = torch.cuda.is_available()`), and
+    nowhere else (no other store at any depth, no `global` of it): a function reading the global reads False on
+    Neuron, and a call handing it on passes False."""
+    flags = set()
+    for st in body:
+        if type(st) is ast.Assign and len(st.targets) == 1 and type(st.targets[0]) is ast.Name \
+                and _false_on_neuron(st.value):
+            flags.add(st.targets[0].id)
+    if not flags:
+        return frozenset()
+    stores: dict = {}
+    for st in body:
+        for n in walk(st):
+            t = type(n)
+            if t is ast.Name and type(n.ctx) is not ast.Load and n.id in flags:
+                stores[n.id] = stores.get(n.id, 0) + 1
+            elif t in (ast.Global, ast.Nonlocal):
+                for name in n.names:
+                    stores[name] = 2
+    return frozenset(n for n in flags if stores.get(n) == 1)
 
 
 def _none_kept(fn, names: set) -> set:

@@ -858,9 +858,12 @@ def _candidates(findings, files, summaries, engine, packaged: frozenset = frozen
                     out.append((f, rel, fname, "default", p))
             if f.rule in none_rules:
                 out.append((f, rel, fname, "none", None))
-            if f.line > _a and any(d[0] != "?" for d in sig[3].values()):
-                # in a branch a parameter may switch off: (definition line, parameters with a literal default)
-                out.append((f, rel, fname, "switch", (_a, tuple(p for p, d in sig[3].items() if d[0] != "?"))))
+            if f.line > _a and sig[2]:
+                # in a branch a parameter may switch off: (definition line, its parameters). One with a literal
+                # default switches off when no caller changes it, any other when every caller passes a value
+                # that does (`train(loader, model, use_cuda)` with the module's `use_cuda =
+                # torch.cuda.is_available()`, recorded as False: bearpaw's cifar.py template)
+                out.append((f, rel, fname, "switch", (_a, tuple(p for p in sig[2] if p not in ("self", "cls")))))
     return out
 
 

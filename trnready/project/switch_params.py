@@ -65,14 +65,16 @@ def _indent(text: str) -> int:
 
 
 def _switch_arms(f, rel: str, fname: str, callers, tree, known: bool):
-    """(the function's node, its parameters with a literal default -> that default, the ones its body reads
+    """(the function's node, its parameters -> their literal default or "?", the ones its body reads
     unchanged, the arms of `if` statements reading them that hold the finding, the resolved callers), or None when
     no parameter can switch the finding's line. `known`: every caller must be resolved (decided before the file is
     parsed again)."""
     sig = callers.sig(rel, fname)
     if sig is None:
         return None
-    literals = {p: d[0] for p, d in sig[3].items() if d and d[0] != "?"}
+    # the parameters with a literal default, and every other one as unknown unless the callers pass it
+    literals = {p: (sig[3][p][0] if p in sig[3] and sig[3][p] and sig[3][p][0] != "?" else "?")
+                for p in sig[2] if p not in ("self", "cls")}
     if not literals:
         return None
     found = callers.callers(rel, fname)

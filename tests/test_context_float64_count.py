@@ -26,3 +26,14 @@ def test_the_same_file_with_other_names_reports_every_line(tmp_path):
     f = [f for f in json.loads(proc.stdout)["findings"] if f["rule"] == "TRN121"]
     lines = sorted([x["line"] for x in f] + [o["line"] for x in f for o in x.get("occurrences", [])])
     assert lines == [6, 10, 11, 12, 13, 20]
+
+
+def test_the_double_of_a_comparison_counts(tmp_path):
+    # pygcn's accuracy(): `preds.eq(labels).double()` holds zeros and ones; the double of a model output stays
+    (tmp_path / "utils.py").write_text(
+        "import torch\n\n\ndef accuracy(output, labels):\n    preds = output.max(1)[1].type_as(labels)\n"
+        "    correct = preds.eq(labels).double()\n    right = (preds == labels).double().sum()\n"
+        "    return correct.sum() / len(labels), right\n\n\ndef logits(model, x):\n    return model(x).double()\n")
+    proc = run_cli("scan", tmp_path, "--format", "json", "--no-cache")
+    got = [(f["line"], f["rule"]) for f in json.loads(proc.stdout)["findings"] if f["rule"] == "TRN122"]
+    assert got == [(12, "TRN122")]

@@ -23,14 +23,28 @@ def _counting_name(ctx, call) -> str:
     return ""
 
 
-@predicate("float64-count", kinds=("reference",))
+_COMPARES = frozenset({"eq", "ne", "lt", "le", "gt", "ge", "__eq__", "__ne__"})
+
+
+def _comparison(e) -> bool:
+    """`a == b`, `preds.eq(labels)`, `x.gt(0)`: a tensor of zeros and ones."""
+    return type(e) is ast.Compare or type(e) is ast.Call and type(e.func) is ast.Attribute \
+        and e.func.attr in _COMPARES and len(e.args) == 1
+
+
+@predicate("float64-count", kinds=("reference", "method"))
 def float64_count(ctx, hit) -> bool:
     """The float64 dtype only holds a count of things, which float32 (what float64 runs as on Neuron) keeps
     exactly up to 2**24: the sum of a comparison (`(labels == predictions).sum(dtype=torch.float64)`: how many
     predictions are right) or an accumulator filled with one value whose name says it counts (a whole word of
     `float64-count-words` in `total_correct = torch.zeros(1, dtype=torch.float64, device=device)`). An
     accumulator of losses or log-probabilities (`total_log_probs`) names no count and stays reported, as does a
-    sum of anything but a comparison."""
+    sum of anything but a comparison. The `.double()` of a comparison holds only zeros and ones
+    (pygcn's `accuracy()`, `correct = preds.eq(labels).double(); correct = correct.sum()`, copied into many graph
+    libraries): the count it feeds is exact in float32 too."""
+    node = hit.node
+    if type(node) is ast.Call and type(node.func) is ast.Attribute and node.func.attr == "double" and not node.args:
+        return _comparison(node.func.value)
     call = call_taking(ctx, hit.node)
     if call is None or not any(k.value is hit.node for k in call.keywords if k.arg == "dtype"):
         return False

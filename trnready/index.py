@@ -528,6 +528,11 @@ class Indexer:
         self._body(node.finalbody, scope)
 
     def v_if(self, node: ast.If, scope: Scope) -> None:
+        if self.interest.cuda_asserts:
+            # `if not input.is_cuda: raise NotImplementedError`: the same gate as `assert input.is_cuda`
+            at = _refuses_off_cuda(node)
+            if at is not None:
+                self.index.cuda_asserts.append((at, scope))
         # `if is_torch_xla_available(): import torch_xla...` (the transformers/diffusers idiom).
         if self.interest.keywords:
             # if backend == "nccl": device = torch.device("cuda"): the value the test asks for picks the arm
@@ -1501,4 +1506,25 @@ def _requires_cuda_tensor(test):
         if type(arg) is ast.Call and type(arg.func) is ast.Name and arg.func.id == "map" and len(arg.args) == 2 \
                 and type(arg.args[0]) is ast.Lambda:
             return _requires_cuda_tensor(arg.args[0].body)
+    return None
+
+
+def _raises_only(body: list) -> bool:
+    """The block only raises (a docstring-free `raise ...`, perhaps after a print)."""
+    stmts = [st for st in body if not (type(st) is ast.Expr and type(st.value) is ast.Call)]
+    return len(stmts) == 1 and type(stmts[0]) is ast.Raise
+
+
+def _refuses_off_cuda(node: ast.If):
+    """The `.is_cuda` read of `if not x.is_cuda: raise ...` (or `x.is_cuda == False`, `x.is_cuda is False`): a block
+    that only raises for a tensor off CUDA, which every tensor on Neuron is."""
+    if not _raises_only(node.body):
+        return None
+    t = node.test
+    if type(t) is ast.UnaryOp and type(t.op) is ast.Not:
+        return _requires_cuda_tensor(t.operand)
+    if type(t) is ast.Compare and len(t.ops) == 1 and type(t.ops[0]) in (ast.Eq, ast.Is) \
+            and type(t.comparators[0]) is ast.Constant and t.comparators[0].value is False \
+            and type(t.left) is ast.Attribute and t.left.attr == "is_cuda":
+        return t.left
     return None

@@ -30,3 +30,16 @@ def test_a_module_with_python_2_lines_lists_the_import_as_a_place(tmp_path):
     got = [(f["path"], f["line"], [o["line"] for o in f.get("occurrences", ())])
            for f in json.loads(proc.stdout)["findings"] if f["path"] == "models/resnet.py"]
     assert got == [("models/resnet.py", 5, [3])]
+
+
+def test_a_library_named_like_a_sibling_is_the_library(tmp_path):
+    # diffusers' loaders/lora_base.py imports `from peft import ...` beside its own loaders/peft.py, which defines none
+    # of those names: Python 3 imports the library, as intended
+    dest = tmp_path / "repo"
+    (dest / "loaders").mkdir(parents=True)
+    (dest / "loaders" / "__init__.py").write_text("from .lora_base import load\n")
+    (dest / "loaders" / "peft.py").write_text("class PeftAdapterMixin:\n    pass\n")
+    (dest / "loaders" / "lora_base.py").write_text("from peft import get_peft_model_state_dict\n\n\ndef load():\n"
+                                                   "    return get_peft_model_state_dict\n")
+    proc = run_cli("scan", dest, "--format", "json", "--no-cache", "--select", "TRN324")
+    assert json.loads(proc.stdout)["findings"] == []

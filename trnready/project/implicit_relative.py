@@ -3,17 +3,18 @@
 Python 2 looked an `import resnet` up beside the importing module first, so a package could name its own modules
 without a dot: rethinking-network-pruning's `models/__init__.py` holds `from resnet import *`, longcw's
 faster_rcnn_pytorch writes `import network` in `faster_rcnn/faster_rcnn.py`. Python 3 searches `sys.path` only:
-imported as part of its package, such a module raises ModuleNotFoundError, and TorchNeuron needs Python 3.12-3.14.
-The per-file pass cannot see it (the import is valid syntax and names no catalogue API); this step knows the
-project's files.
+imported as part of its package, such a module raises ModuleNotFoundError, and TorchNeuron needs Python 3.12-3.14. The
+per-file pass cannot see it (the import is valid syntax and names no catalogue API); this step knows the project's
+files.
 
-A module is judged when it sits in a package (its folder holds `__init__.py`) and is imported as part of it: it
-is that `__init__.py`, or another file names it by a dotted path (`faster_rcnn.faster_rcnn`) or imports it
-relatively. Its absolute import of X is implicit-relative when X is a sibling (`X.py` or `X/__init__.py` in the same
-folder), is no top-level module of the scan (a file or folder at the root, or under `src/`) and no standard-library
-module, and no file of the project adds the folder to `sys.path` (a line naming `sys.path` and the folder). It is
-reported as TRN324 (a Python 2 module): a place of the module's finding when the file has one, else a finding of
-its own at the first such import, the others its places.
+A module is judged when it sits in a package (its folder holds `__init__.py`) and is imported as part of it: it is
+that `__init__.py`, or another file names it by a dotted path (`faster_rcnn.faster_rcnn`) or imports it relatively.
+Its absolute import of X is implicit-relative when X is a sibling (`X.py` or `X/__init__.py` in the same folder, the
+whole dotted path resolving there) that has what the import takes (a name it imports, an attribute the file reads:
+`from peft import ...` beside diffusers' `loaders/peft.py` is the library), is no top-level module of the scan (a file
+or folder at the root, or under `src/`) and no standard-library module, and no file of the project adds the folder to
+`sys.path` (a line naming `sys.path` and the folder). It is reported as TRN324 (a Python 2 module): a place of the
+module's finding when the file has one, else a finding of its own at the first such import, the others its places.
 """
 from __future__ import annotations
 
@@ -22,8 +23,8 @@ import sys
 from dataclasses import replace
 
 _RULE = "TRN324"
-_IMPORT = re.compile(r"^[ \t]*(?:import[ \t]+(?P<a>[A-Za-z_]\w*)(?=[ \t]*(?:$|[,#;]|as\b|\.))|from[ \t]+"
-                     r"(?P<b>[A-Za-z_]\w*)(?:\.[\w.]+)?[ \t]+import\b)", re.M)
+_IMPORT = re.compile(r"^[ \t]*(?:import[ \t]+(?P<a>[A-Za-z_]\w*)(?=[ \t]*(?:$|[,#;]|as\b))|from[ \t]+"
+                     r"(?P<b>[A-Za-z_][\w.]*)[ \t]+import[ \t]+(?P<names>\([^)]*\)|[^\n#;]+))", re.M)
 _STDLIB = frozenset(sys.stdlib_module_names)
 
 
@@ -51,28 +52,30 @@ def implicit_relative_imports(findings: list, files, engine, read_python, read_l
         stem = rel.rsplit("/", 1)[-1].removesuffix(".py")
         found = []
         for m in _IMPORT.finditer(text):
-            name = m.group("a") or m.group("b")
+            module = m.group("a") or m.group("b")
+            name = module.split(".", 1)[0]
             if name == stem or name in top or name in _STDLIB or name == "__future__":
                 continue
-            if f"{folder}/{name}.py" in py or f"{folder}/{name}/__init__.py" in py:
-                line = text.count("\n", 0, m.start()) + 1
-                col = m.start("a" if m.group("a") else "b") - (text.rfind("\n", 0, m.start()) + 1) + 1
-                found.append((line, col, name))
+            sibling = _sibling(folder, module, py)
+            if sibling is None or not (m.group("a") and rel.endswith("__init__.py")
+                                       or _names_sibling(m, text, read_python(py[sibling]) or "")):
+                continue  # a library of the same name (`from peft import ...` beside loaders/peft.py)
+            line = text.count("\n", 0, m.start()) + 1
+            col = m.start("a" if m.group("a") else "b") - (text.rfind("\n", 0, m.start()) + 1) + 1
+            found.append((line, col, name))
         if found:
             candidates[rel] = found
             texts[rel] = text
     if not candidates:
         return findings, []
-    others = {rel: read_python(sf) or "" for rel, sf in py.items()}
-    path_lines = [ln for t in others.values() if "sys.path" in t for ln in t.splitlines() if "sys.path" in ln]
+    evidence = _package_use(candidates, py, read_python)
     places: dict = {}
     for rel, found in candidates.items():
         folder, base = rel.rsplit("/", 1)
         last = folder.rsplit("/", 1)[-1]
-        stem = base.removesuffix(".py")
-        if any(last in ln for ln in path_lines):
+        if last in evidence["paths"]:
             continue  # a script puts the folder on sys.path: the sibling is found there
-        if base != "__init__.py" and not _imported_as_package_module(rel, folder, last, stem, others):
+        if base != "__init__.py" and rel not in evidence["used"]:
             continue  # perhaps run as a script from its folder, where Python 3 finds the sibling too
         places[rel] = found
     if not places:
@@ -106,16 +109,66 @@ def implicit_relative_imports(findings: list, files, engine, read_python, read_l
     return out, (_suppressed(new, lines_of, engine) if new else [])
 
 
-def _imported_as_package_module(rel: str, folder: str, last: str, stem: str, texts: dict) -> bool:
-    """Another file names the module by a dotted path through its folder (`from faster_rcnn.faster_rcnn import`,
-    `import models.resnet_2x`), or a file of the folder imports it relatively (`from .resnet import`)."""
-    dotted = re.compile(rf"(?<![\w.]){re.escape(last)}\.{re.escape(stem)}\b")
-    relative = re.compile(rf"from[ \t]+\.{re.escape(stem)}\b|from[ \t]+\.[ \t]+import[^\n]*\b{re.escape(stem)}\b")
-    for other, text in texts.items():
-        if other == rel or stem not in text:
+def _sibling(folder: str, module: str, py: dict) -> str | None:
+    """The file the dotted module would be beside the importer (`resnet`, `utils.blob`), or None."""
+    stem = f"{folder}/" + module.replace(".", "/")
+    for rel in (stem + ".py", stem + "/__init__.py"):
+        if rel in py:
+            return rel
+    return None
+
+
+def _names_sibling(m, text: str, sibling: str) -> bool:
+    """The import takes something the sibling has: a name it imports (`from blob import im_list_to_blob`) written in
+    the sibling's text, any name of a star import, or for `import network` an attribute the file reads
+    (`network.np_to_variable`) written there (a package `__init__.py` importing a sibling plainly, `import blob`,
+    hands the module on and counts whatever it reads). A library of the same name supplies names the sibling
+    lacks."""
+    if m.group("b"):
+        names = [n.strip().split(" as ")[0].strip() for n in m.group("names").strip("() \t\n").split(",")]
+        names = [n for n in names if n]
+        if names == ["*"]:
+            return True
+        return any(re.search(rf"(?<![\w.]){re.escape(n)}\b", sibling) for n in names if n.isidentifier())
+    attrs = set(re.findall(rf"(?<![\w.]){re.escape(m.group('a'))}\.(\w+)", text))
+    return any(re.search(rf"(?<![\w.]){re.escape(a)}\b", sibling) for a in attrs)
+
+
+def _package_use(candidates: dict, py: dict, read_python) -> dict:
+    """One pass over the project's Python texts: {"used": the candidate modules another file names by a dotted
+    path through their folder (`from faster_rcnn.faster_rcnn import`, `import models.resnet_2x`) or a file of their
+    folder imports relatively (`from .resnet import`), "paths": the folder names some `sys.path` line names}."""
+    wanted: dict = {}  # (folder name, stem) -> candidate rels
+    for rel in candidates:
+        folder, base = rel.rsplit("/", 1)
+        if base != "__init__.py":
+            wanted.setdefault((folder.rsplit("/", 1)[-1], base.removesuffix(".py")), []).append(rel)
+    lasts = {rel.rsplit("/", 1)[0].rsplit("/", 1)[-1] for rel in candidates}
+    dotted = re.compile(r"(?<![\w.])(\w+)\.(\w+)\b")
+    relative = re.compile(r"from[ \t]+\.(\w+)|from[ \t]+\.[ \t]+import[ \t]+\(?([\w, \t]+)")
+    used: set = set()
+    paths: set = set()
+    stems = {s for _l, s in wanted}
+    for rel, sf in py.items():
+        text = read_python(sf)
+        if not text:
             continue
-        if dotted.search(text):
-            return True
-        if other.rsplit("/", 1)[0] == folder and relative.search(text):
-            return True
-    return False
+        if "sys.path" in text:
+            for ln in text.splitlines():
+                if "sys.path" in ln:
+                    paths.update(x for x in lasts if x in ln)
+        if not wanted or not any(s in text for s in stems):
+            continue
+        for m in dotted.finditer(text):
+            for r in wanted.get((m.group(1), m.group(2)), ()):
+                if r != rel:
+                    used.add(r)
+        if "from" in text:
+            folder = rel.rsplit("/", 1)[0] if "/" in rel else ""
+            for m in relative.finditer(text):
+                names = [m.group(1)] if m.group(1) else [n.strip() for n in m.group(2).split(",")]
+                for n in names:
+                    for r in wanted.get((folder.rsplit("/", 1)[-1], n), ()):
+                        if r != rel and r.rsplit("/", 1)[0] == folder:
+                            used.add(r)
+    return {"used": used, "paths": paths}

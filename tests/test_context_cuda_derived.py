@@ -56,6 +56,7 @@ def test_gpu_rerun_blocks_and_switch_helpers_of_tests():
         ("test_gpu_variants.py", 16, 13, "TRN241", ""),  # on_gpu=True outside any check
         ("test_gpu_variants.py", 26, 8, "TRN243", "check-without-placement"),  # `# test on gpu`
         ("test_gpu_variants.py", 27, 17, "TRN241", "neuron-guarded"),
+        ("test_gpu_variants.py", 29, 16, "TRN354", "neuron-guarded"),  # `assert out.is_cuda` in the GPU rerun
         ("test_gpu_variants.py", 34, 8, "TRN243", "check-without-placement"),  # model built anew after the block
         ("test_gpu_variants.py", 36, 9, "TRN241", "neuron-guarded"),
         ("test_gpu_variants.py", 45, 8, "TRN243", "test-cpu-fallback"),  # adds a CUDA case to a test (policy s22)

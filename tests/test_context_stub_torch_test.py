@@ -27,6 +27,9 @@ def test_modules_with_a_stand_in_are_guarded_real_device_tests_are_not():
         ("proj/tests/test_mocked_cuda.py", 20, 34, "TRN247", LIGHTNING, True),
         ("proj/tests/test_mocked_cuda.py", 25, 30, "TRN242", CUDA, False),
         ("proj/tests/test_mocked_cuda.py", 29, 9, "TRN241", ".cuda() moves a tensor or module to a GPU: `cuda`", False),
+        # the same real GPU test then asserts the tensor is on CUDA: that line changes with the port too
+        ("proj/tests/test_mocked_cuda.py", 30, 12, "TRN354",
+         "The program stops unless a tensor is on CUDA (`.is_cuda` is False for every tensor on Trainium)", False),
         # torch.cuda.is_bf16_supported = lambda: False: the test answers for torch.cuda
         ("proj/tests/test_pretend_cuda.py", 5, 13, "TRN243", BF16, True),
         # line 6 assigns over torch.cuda.is_bf16_supported: replaced-not-called drops it
@@ -42,6 +45,8 @@ def test_modules_with_a_stand_in_are_guarded_real_device_tests_are_not():
         ("proj/tests/test_real_gpu.py", 18, 9, "TRN241", ".cuda() moves a tensor or module to a GPU: `cuda`", False),
         # a docstring saying "hermetic, CPU-only" is no stand-in
         ("proj/tests/test_torch_docstring.py", 6, 38, "TRN242", CUDA, False),
+        ("proj/tests/test_torch_docstring.py", 7, 12, "TRN354",
+         "The program stops unless a tensor is on CUDA (`.is_cuda` is False for every tensor on Trainium)", False),
     ]
 
 

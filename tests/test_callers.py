@@ -223,6 +223,27 @@ def test_a_parameter_every_caller_fills_with_the_modules_cuda_flag(tmp_path):
     ]
 
 
+def test_copies_of_one_script_each_call_their_own_helper():
+    # rethinking-network-pruning keeps a dozen copies of one training script, each with its own `test`: a copy that
+    # imports neither the name nor this module means its own (other/run.py hands its own `test` to map(), a mention
+    # no call accounts for). `split="test"` (a keyword's string value) and `train=False` (a keyword's name) name no
+    # function.
+    got = findings("script_copies")
+    assert [(p, ln, r, g) for p, ln, _c, r, g, _o, _m in got if r == "TRN241"] == [
+        ("slimming/main.py", 10, "TRN241", "callers-switch-off"),
+        ("weight/cifar.py", 10, "TRN241", "callers-switch-off"),
+    ]
+
+
+def test_keyword_names_and_data_values_are_no_mentions_of_a_function():
+    from trnready.project.code_words import CodeWords
+
+    text = 'CIFAR10(root, train=True)\nf(split="test", type="test")\ntrain = 1\nif train == 2: test()\n'
+    words = CodeWords.of(text)
+    assert words.count("train", False) == 2  # the assignment and the comparison, not the keyword
+    assert words.count("test", False) == 2  # the registry-like `type="test"` and the call, not `split="test"`
+
+
 def test_mentions_are_counted_as_whole_words_attributes_or_quoted_names():
     from trnready.project.callers import count_mentions
 

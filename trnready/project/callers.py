@@ -57,8 +57,13 @@ class Callers:
     from all of them. `linker`: a Linker over the summaries (its name resolution only); `mentions(name)`: how
     often the word occurs in the scanned files' text (asked only for the few names a finding needs)."""
 
-    def __init__(self, linker, mentions, full=None, naming=None, wanted=(), own_attrs=None, facts=None):
+    def __init__(self, linker, mentions, full=None, naming=None, wanted=(), own_attrs=None, facts=None, shares=None):
         self.linker = linker
+        # word -> {rel: its mentions there}, once `mentions(word)` has counted them (per-module accounting)
+        self.shares = shares or (lambda word: {})
+        self.defs_in: dict = {}  # (rel, last name) -> definitions of functions and methods of that name in the file
+        self.imports_in: dict = {}  # rel -> {imported name: import statements naming it}
+        self.written_in: dict = {}  # (calling rel, last name) -> resolved calls written there
         # what the first pass reads of each summary (`_file_facts`), kept in the cache under the file's digest
         # (cache.FileFacts, or None): after an edit, only the edited files' summaries are decoded for it
         self.facts = facts
@@ -151,20 +156,29 @@ class Callers:
                 if self.facts is not None:
                     self.facts.put(rel, fact)
             imported, sigs, bases, deco, names_in = fact
+            mine: dict = {}
             for name in imported:
                 self.imports[name] = self.imports.get(name, 0) + 1
+                mine[name] = mine.get(name, 0) + 1
+            if mine:
+                self.imports_in[rel] = mine
             if sigs is None:
                 continue
             self.names[rel] = frozenset(sigs)
             for name in sigs:
                 last = name.rsplit(".", 1)[-1]
                 self.defs[last] = self.defs.get(last, 0) + 1
+                self.defs_in[(rel, last)] = self.defs_in.get((rel, last), 0) + 1
             for cls, bs in bases.items():
                 self.classes[cls] = self.classes.get(cls, 0) + 1
                 for b in bs:
                     self.children.setdefault(b, []).append((rel, cls))
             self.deco.update((rel, d) for d in deco)
             self._names_in[rel] = frozenset(names_in)
+
+    def _wrote(self, rel: str, last: str) -> None:
+        self.written[last] = self.written.get(last, 0) + 1
+        self.written_in[(rel, last)] = self.written_in.get((rel, last), 0) + 1
 
     def sig(self, rel: str, fname: str):
         self.index({fname.rsplit(".", 1)[-1]})
@@ -189,15 +203,15 @@ class Callers:
             # `self.helper(...)`, written Class.helper (a subclass's override of helper is a target too: added once
             # every class is known, in __init__)
             cls, _, meth = callee.partition(".")
-            self.written[meth] = self.written.get(meth, 0) + 1
+            self._wrote(rel, meth)
             return [(rel, callee)]
         r = self.linker.expr(rel, callee, 0)
         last = callee.rsplit(".", 1)[-1]
         if isinstance(r, Func):
-            self.written[last] = self.written.get(last, 0) + 1
+            self._wrote(rel, last)
             return [(r.module, r.name)]
         if isinstance(r, Class):
-            self.written[last] = self.written.get(last, 0) + 1
+            self._wrote(rel, last)
             key = (r.module, r.name)
             self.constructions[key] = self.constructions.get(key, 0) + 1
             self.built_in.setdefault(key, set()).add(rel)
@@ -316,7 +330,22 @@ class Callers:
             return False  # dunders are called by the language
         accounted = self.defs.get(last, 0) + self.written.get(last, 0) + self.imports.get(last, 0) \
             + self.classes.get(last, 0)
-        return self.mentions(last) == accounted
+        total = self.mentions(last)
+        if total == accounted or "." in fname:
+            return total == accounted
+        # Copies of one script each define `train` / `test` (rethinking-network-pruning's dozen cifar.py variants):
+        # a file with its own module-level definition of the name that imports neither the name nor this module
+        # means its own, so its mentions and what accounts for them leave both counts.
+        stem = rel.rsplit("/", 1)[-1].removesuffix(".py")
+        for other, n in self.shares(last).items():
+            if other == rel or last not in self.names.get(other, ()):
+                continue
+            imported = self.imports_in.get(other, {})
+            if last in imported or stem in imported:
+                continue
+            total -= n
+            accounted -= self.defs_in.get((other, last), 0) + self.written_in.get((other, last), 0)
+        return total == accounted
 
     def _constructions_known(self, rel: str, cls: str) -> bool:
         """Every mention of the class is its definition, an import of it or a resolved construction, and no class
@@ -979,8 +1008,11 @@ def _decide(cands, files, summaries, engine, config, cache=None, reads=None) -> 
         tree = _tree(sf, trees, text_of) if sf is not None else None
         return _own_attribute_uses(tree, attr, holders) if tree is not None else {}
 
+    def shares(word: str) -> dict:
+        return {rel: got[word] for rel, got in reads.counts.items() if word in got}
+
     callers = Callers(linker, mentions, full, naming, wanted, own_attrs,
-                      cache.facts(CALLERS_FACT) if cache is not None else None)
+                      cache.facts(CALLERS_FACT) if cache is not None else None, shares)
     rules = _none_rules(engine)
     # categories whose findings get the callers switching them on as places (the device a helper moves to is
     # chosen at its calls)

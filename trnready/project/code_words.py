@@ -70,7 +70,8 @@ class CodeWords:
                     # a dict value (`{"name": "transformer", "id": 2844}`, a dataset's class label) is data, never
                     # an attribute looked up by name
                     count += _quoted_name(lit) == name and (
-                        not attribute or "." in lit or not _after_colon(text, self.starts[span]))
+                        "." in lit or not _after_colon(text, self.starts[span])) and (
+                        attribute or not _data_keyword_value(text, self.starts[span]))
             elif not (at and _word_char(text[at - 1])) and not (end < len(text) and _word_char(text[end])):
                 if attribute:
                     back = at - 1
@@ -80,9 +81,49 @@ class CodeWords:
                     count += back >= 0 and text[back] == "." and text[max(back - 2, 0):back + 1] != "..." \
                         and self._span(back) < 0 and not _module_path(text, at)
                 else:
-                    count += 1
+                    count += not _keyword_name(text, at, end)
             at = text.find(name, at + 1)
         return count
+
+
+# Keywords whose string value may name a function or class to look up (a registry's `type="Head"`, a callback)
+_NAMING_KEYWORDS = frozenset({"type", "name", "fn", "func", "function", "method", "target", "callback", "attr",
+                              "cls", "class_name", "module"})
+
+
+def _data_keyword_value(text: str, at: int) -> bool:
+    """The string starting at `at` is the value of a keyword argument that names no function (`split='test'`,
+    `mode="train"`): data, not a lookup by name."""
+    i = at - 1
+    while i >= 0 and text[i] in " \t":
+        i -= 1
+    if i < 1 or text[i] != "=" or text[i - 1] in "=!<>":
+        return False
+    i -= 1
+    while i >= 0 and text[i] in " \t":
+        i -= 1
+    j = i
+    while j >= 0 and _word_char(text[j]):
+        j -= 1
+    word = text[j + 1:i + 1]
+    k = j
+    while k >= 0 and text[k] in " \t\n":
+        k -= 1
+    return bool(word) and word not in _NAMING_KEYWORDS and k >= 0 and text[k] in "(,"
+
+
+def _keyword_name(text: str, at: int, end: int) -> bool:
+    """The word at `at` is the name of a keyword argument or of a parameter with a default (`CIFAR10(root,
+    train=True)`, `def f(x, train=False)`): after `(` or `,` and before a single `=`. It names no function."""
+    i = at - 1
+    while i >= 0 and text[i] in " \t\n":
+        i -= 1
+    if i < 0 or text[i] not in "(,":
+        return False
+    j = end
+    while j < len(text) and text[j] in " \t":
+        j += 1
+    return j < len(text) and text[j] == "=" and text[j + 1:j + 2] != "="
 
 
 def _after_colon(text: str, at: int) -> bool:

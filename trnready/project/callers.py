@@ -60,7 +60,7 @@ class Callers:
     def __init__(self, linker, mentions, full=None, naming=None, wanted=(), own_attrs=None, facts=None, shares=None):
         self.linker = linker
         # word -> {rel: its mentions there}, once `mentions(word)` has counted them (per-module accounting)
-        self.shares = shares or (lambda word: {})
+        self.shares: Callable[[str], dict] = shares or (lambda word: {})
         self.defs_in: dict = {}  # (rel, last name) -> definitions of functions and methods of that name in the file
         self.imports_in: dict = {}  # rel -> {imported name: import statements naming it}
         self.written_in: dict = {}  # (calling rel, last name) -> resolved calls written there

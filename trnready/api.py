@@ -546,8 +546,7 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
             from .project.implicit_relative import implicit_relative_imports
 
             report.findings, implicit = implicit_relative_imports(
-                report.findings, files, engine, _python_reader(config.max_file_size), lambda sf: _lines(sf, config),
-                summaries)
+                report.findings, files, engine, _python_reader(config.max_file_size), summaries)
             implicit = postprocess.per_file_ignores(implicit, root, config)
             report.findings = drop_answered_unused(report.findings, implicit) + implicit
             # A helper's finding that is the caller's doing (`.cuda()` on its parameter, a body that only sets

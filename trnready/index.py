@@ -1517,14 +1517,14 @@ def _raises_only(body: list) -> bool:
 
 def _refuses_off_cuda(node: ast.If):
     """The `.is_cuda` read of `if not x.is_cuda: raise ...` (or `x.is_cuda == False`, `x.is_cuda is False`): a block
-    that only raises for a tensor off CUDA, which every tensor on Neuron is."""
-    if not _raises_only(node.body):
-        return None
+    that only raises for a tensor off CUDA, which every tensor on Neuron is. (Asked of every `if` of a file: the
+    test's shape is looked at before the block.)"""
     t = node.test
+    at = None
     if type(t) is ast.UnaryOp and type(t.op) is ast.Not:
-        return _requires_cuda_tensor(t.operand)
-    if type(t) is ast.Compare and len(t.ops) == 1 and type(t.ops[0]) in (ast.Eq, ast.Is) \
+        at = _requires_cuda_tensor(t.operand)
+    elif type(t) is ast.Compare and len(t.ops) == 1 and type(t.ops[0]) in (ast.Eq, ast.Is) \
             and type(t.comparators[0]) is ast.Constant and t.comparators[0].value is False \
             and type(t.left) is ast.Attribute and t.left.attr == "is_cuda":
-        return t.left
-    return None
+        at = t.left
+    return at if at is not None and _raises_only(node.body) else None

@@ -14,7 +14,7 @@ from .index import Scope, _tail
 from .astwalk import walk
 from .project.syntax import dotted
 
-_MASK_CALLS = frozenset({"isfinite", "isnan", "isinf", "isneginf", "isposinf", "isreal", "logical_and",
+MASK_CALLS = frozenset({"isfinite", "isnan", "isinf", "isneginf", "isposinf", "isreal", "logical_and",
                          "logical_or", "logical_not", "logical_xor", "eq", "ne", "gt", "lt", "ge", "le",
                          "greater", "less", "greater_equal", "less_equal", "not_equal", "isin", "bool"})
 # Methods that keep a mask a mask (`mask[:, k].contiguous().view(-1)`), and reductions over a dimension that
@@ -58,7 +58,7 @@ def is_mask(expr: ast.expr, scope: Scope, resolver, depth: int = 0, negated: dic
                 and is_mask(expr.right, scope, resolver, depth + 1, negated))
     if t is ast.Call:
         tail = _tail(expr.func)
-        if tail in _MASK_CALLS:
+        if tail in MASK_CALLS:
             return True
         if tail in _MASK_KEEPING and type(expr.func) is ast.Attribute:
             if tail in ("any", "all") and not expr.args and not expr.keywords:

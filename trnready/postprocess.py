@@ -996,6 +996,7 @@ def vendored(findings: list, engine, root=None, config=None) -> list:
         return findings
     config = config or Config()
     memo: dict = {}
+    nested: dict = {}  # (parent folder, framework name) -> whether the nested project installs it
     out = []
     for f in findings:
         hit = memo.get(f.path)
@@ -1004,7 +1005,7 @@ def vendored(findings: list, engine, root=None, config=None) -> list:
             # a file right inside it (`deps/requirements.txt`) is the project's own.
             dirs = f.path.split("/")[:-1]
             hit = memo[f.path] = (any(seg.lower() in names for seg in dirs[:-1])
-                                  or any(seg in frameworks and not _nested_own_package(root, dirs[:i], seg, memo)
+                                  or any(seg in frameworks and not _nested_own_package(root, dirs[:i], seg, nested)
                                          for i, seg in enumerate(dirs) if i)) and \
                 not _scope_glob_matches(f.path, root, config)
         out.append(replace(f, guarded=True, guarded_by="vendored") if hit and not f.guarded else f)
@@ -1018,7 +1019,7 @@ def _nested_own_package(root, parent: list, name: str, memo: dict) -> bool:
     the project is still a copy). The project develops that package: its detection code runs from it."""
     if root is None or not parent:
         return False
-    key = ("nested-own", "/".join(parent), name)
+    key = ("/".join(parent), name)
     got = memo.get(key)
     if got is None:
         folder = parent[-1].lower().replace("-", "").replace("_", "")

@@ -1,12 +1,13 @@
 """Rules whose findings across the whole project are one thing to change (a report step).
 
-MMCV's fp16 machinery is switched on in one place (`wrap_fp16_model`, `Fp16OptimizerHook`, which a config's
-`fp16 = dict(...)` asks for) and otherwise sits in `@auto_fp16` / `@force_fp32` decorators, which do nothing until
-it is. The port turns it off there and wraps the step in a Neuron autocast; no decorator needs an edit. Reported
-apart, each decorated head was an item of its own: twelve of thirteen such findings in the fresh55 sample (an
-mmdetection fork) were judged duplicates of the switch. Findings of `one-per-project-rules` (TRN257) fold into one:
-the first switch (a finding whose line is no decorator) of the project's source, else of another scope, else the
-first decorator; the others, and their own places, become its places. Guarded and suppressed findings stay.
+MMCV's fp16 machinery is switched on in one place (`wrap_fp16_model`, `Fp16OptimizerHook`, which a config's `fp16 =
+dict(...)` asks for) and otherwise sits in `@auto_fp16` / `@force_fp32` decorators, which do nothing until it is. The
+port turns it off there and wraps the step in a Neuron autocast; no decorator needs an edit. Reported apart, each
+decorated head was an item of its own: twelve of the sixteen decorator findings in the fresh55 sample (an mmdetection
+fork) were judged duplicates of the switch, the other four CPU unit tests of the decorators. Findings of
+`one-per-project-rules` (TRN257) fold into one: the first switch (a finding whose line is no decorator) of the project's
+source, else of another scope, else the first decorator; the others, and their own places, become its places. Guarded
+and suppressed findings stay.
 """
 from __future__ import annotations
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 
-from ..masks import tail_of
+from ..masks import MASK_CALLS, tail_of
 from .base import call_taking, parent_of, predicate
 
 # Constructors of a tensor filled with one value: the start of an accumulator.
@@ -23,13 +23,10 @@ def _counting_name(ctx, call) -> str:
     return ""
 
 
-_COMPARES = frozenset({"eq", "ne", "lt", "le", "gt", "ge", "__eq__", "__ne__"})
-
-
 def _comparison(e) -> bool:
-    """`a == b`, `preds.eq(labels)`, `x.gt(0)`: a tensor of zeros and ones."""
+    """`a == b`, `preds.eq(labels)`, `x.isnan()`: a tensor of zeros and ones (masks.py's boolean-making calls)."""
     return type(e) is ast.Compare or type(e) is ast.Call and type(e.func) is ast.Attribute \
-        and e.func.attr in _COMPARES and len(e.args) == 1
+        and e.func.attr in MASK_CALLS
 
 
 @predicate("float64-count", kinds=("reference", "method"))

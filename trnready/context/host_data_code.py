@@ -28,13 +28,12 @@ def _input_devices(ctx) -> frozenset:
                 if type(t) is ast.Name:
                     (follow if _follows_input(st.value, frozenset()) else other).add(t.id)
         passed = _params_passed_devices(c)
+        judged: set = set()  # ids of the parameters of named functions, judged by their calls
         for fn in c.nodes(ast.FunctionDef):
             for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs):
+                judged.add(id(a))
                 (follow if (fn.name, a.arg) in passed else other).add(a.arg)
-        for a in c.nodes(ast.arg):
-            if not any(a is b for fn in c.nodes(ast.FunctionDef)
-                       for b in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)):
-                other.add(a.arg)
+        other.update(a.arg for a in c.nodes(ast.arg) if id(a) not in judged)
         return frozenset(follow - other)
     return ctx.fact("host-data-code:input-devices", compute)
 

@@ -11,19 +11,21 @@ from ..astwalk import of_kinds, walk
 
 _LISTS = frozenset({"ModuleList", "list"})
 _SEQUENCES = frozenset({"Sequential"})
-# what `_bound_constructions` counts: reads and stores of names, global / nonlocal, single assignments
-_BINDING_KINDS = (ast.Name, ast.Global, ast.Nonlocal, ast.Assign)
-_LITERAL_KINDS = (*_BINDING_KINDS, ast.arg)
+# what `_bindings` counts: reads and stores of names, parameters, global / nonlocal, single assignments
+_BINDING_KINDS = (ast.Name, ast.arg, ast.Global, ast.Nonlocal, ast.Assign)
 
 
-def record(body: list, funcs: dict, calls: list, heads: list, interesting: set, full: bool = False) -> dict:
+def record(body: list, funcs: dict, calls: list, heads: list, interesting: set, full: bool = False,
+           flags: frozenset = frozenset()) -> dict:
     """The `callers` field of a summary. `body`: the module's top statements; `funcs`: name -> def node
     (module-level functions and methods).
 
     The per-file pass records the cheap part only (`full` False): no instances kept on self (so no calls through
     them), and a parameter passed on is `=p` even when the body assigns it again. The link step asks for the full
     record of the few files a decision needs (project/callers.py `Callers.full`): walking every method of every
-    class for its instances, and every function for its rebound names, was a third of the per-file pass."""
+    class for its instances, and every function for its rebound names, was a third of the per-file pass.
+    `flags`: the module's never-on-Neuron flags (`use_cuda = torch.cuda.is_available()`, context/neuron_guarded.py
+    `module_flags`): a call handing one on passes False."""
     sigs: dict = {}
     deco: list = []  # decorated functions and classes: a decorator may register them (callers unknown)
     bases: dict = {}  # class -> last names of its bases (a method call through self may reach a subclass's)
@@ -74,6 +76,12 @@ def record(body: list, funcs: dict, calls: list, heads: list, interesting: set, 
     fixed: dict = {}  # function -> its parameters never assigned in its body (worked out when one is passed on)
     none_kept: dict = {}  # function -> its parameters assigned again only where they are not None
     bound: dict = {}  # function -> _bound_constructions of it, worked out when a call needs them
+    binding: dict = {}  # function -> _bindings of it, the one walk both of those read
+
+    def bindings_of(fname: str) -> tuple:
+        if fname not in binding:
+            binding[fname] = _bindings(funcs[fname])
+        return binding[fname]
 
     # Functions that call a class of this file or a project name at all: only they can bind a construction
     # (walking every function for its bound names was most of this step)
@@ -82,7 +90,7 @@ def record(body: list, funcs: dict, calls: list, heads: list, interesting: set, 
 
     def bound_in(fname: str) -> dict:
         if fname not in bound:
-            bound[fname] = _bound_constructions(funcs[fname]) if fname in funcs else {}
+            bound[fname] = _bound_constructions(funcs[fname], bindings_of(fname)) if fname in funcs else {}
         return bound[fname]
 
     def locals_made(fname: str) -> dict:
@@ -93,13 +101,12 @@ def record(body: list, funcs: dict, calls: list, heads: list, interesting: set, 
                 if reads == 1 and c.split(".", 1)[0] in interesting}
 
     literal: dict = {}  # function -> _literal_locals of it, worked out when a call passes a local name
-    flags = _module_cuda_flags(body)  # module names holding a CUDA test, False on every Neuron machine
 
     def literals_of(fname: str) -> dict:
         """name -> "=" + literal for the locals bound once to a literal (`mask = None` then
         `self.transformer(src, mask, ...)`: the call passes None)."""
         if fname not in literal:
-            literal[fname] = _literal_locals(funcs[fname]) if fname in funcs else {}
+            literal[fname] = _literal_locals(funcs[fname], bindings_of(fname)) if fname in funcs else {}
         return literal[fname]
 
     def locals_of(fname: str) -> dict:
@@ -280,58 +287,42 @@ def _callee(node: ast.Call, head, encl: str, selfs: dict, methods: dict, loops: 
     return None
 
 
-def _bound_constructions(fn) -> dict:
-    """name -> (dotted callee, reads, is a parameter) for the plain names the function binds exactly once (no other
-    store, no `global` / `nonlocal`), to a call of a dotted name: `decoder_layer = TransformerDecoderLayer(d)` read
-    once, as the argument that hands the instance on; `model = DLA(levels)` whose methods the function calls."""
+def _bindings(fn) -> tuple:
+    """(stores, loads, values, args) of the plain names of a function (nested functions included): how often each is
+    stored (a `global` / `nonlocal` of it counts as two) and read, the value of its single-target assignment, and
+    the names some function or lambda of it takes as a parameter. One walk for `_bound_constructions` and
+    `_literal_locals`."""
     stores: dict = {}
     loads: dict = {}
-    made: dict = {}
+    values: dict = {}
+    args: set = set()
     for n in of_kinds(fn, _BINDING_KINDS):
         t = type(n)
         if t is ast.Name:
             d = loads if type(n.ctx) is ast.Load else stores
             d[n.id] = d.get(n.id, 0) + 1
+        elif t is ast.arg:
+            args.add(n.arg)
         elif t in (ast.Global, ast.Nonlocal):
             for name in n.names:
                 stores[name] = 2
-        elif t is ast.Assign and len(n.targets) == 1 and type(n.targets[0]) is ast.Name and type(n.value) is ast.Call:
-            callee = dotted(n.value.func)
-            if callee is not None:
-                made[n.targets[0].id] = callee
+        elif t is ast.Assign and len(n.targets) == 1 and type(n.targets[0]) is ast.Name:
+            values[n.targets[0].id] = n.value
+    return stores, loads, values, args
+
+
+def _bound_constructions(fn, bindings: tuple | None = None) -> dict:
+    """name -> (dotted callee, reads, is a parameter) for the plain names the function binds exactly once (no other
+    store, no `global` / `nonlocal`), to a call of a dotted name: `decoder_layer = TransformerDecoderLayer(d)` read
+    once, as the argument that hands the instance on; `model = DLA(levels)` whose methods the function calls."""
+    stores, loads, values, _args = bindings or _bindings(fn)
     params = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)}
-    return {v: (c, loads.get(v, 0), v in params) for v, c in made.items() if stores.get(v) == 1}
-
-
-def _false_on_neuron(e) -> bool:
-    """A CUDA test (`torch.cuda.is_available()`, `x.device.type == "cuda"`), alone or a conjunct of an `and`
-    (`not args.no_cuda and torch.cuda.is_available()`): False on every Neuron machine."""
-    if type(e) is ast.BoolOp and type(e.op) is ast.And:
-        return any(_false_on_neuron(v) for v in e.values)
-    return _cuda_test(e)
-
-
-def _module_cuda_flags(body: list) -> frozenset:
-    """Names the module binds once, at its top level, to a CUDA test (`use_cuda = torch.cuda.is_available()`), and
-    nowhere else (no other store at any depth, no `global` of it): a function reading the global reads False on
-    Neuron, and a call handing it on passes False."""
-    flags = set()
-    for st in body:
-        if type(st) is ast.Assign and len(st.targets) == 1 and type(st.targets[0]) is ast.Name \
-                and _false_on_neuron(st.value):
-            flags.add(st.targets[0].id)
-    if not flags:
-        return frozenset()
-    stores: dict = {}
-    for st in body:
-        for n in walk(st):
-            t = type(n)
-            if t is ast.Name and type(n.ctx) is not ast.Load and n.id in flags:
-                stores[n.id] = stores.get(n.id, 0) + 1
-            elif t in (ast.Global, ast.Nonlocal):
-                for name in n.names:
-                    stores[name] = 2
-    return frozenset(n for n in flags if stores.get(n) == 1)
+    out = {}
+    for v, value in values.items():
+        callee = dotted(value.func) if type(value) is ast.Call else None
+        if callee is not None and stores.get(v) == 1:
+            out[v] = (callee, loads.get(v, 0), v in params)
+    return out
 
 
 def _none_kept(fn, names: set) -> set:
@@ -373,28 +364,18 @@ def _not_none_test(test) -> str | None:
     return None
 
 
-def _literal_locals(fn) -> dict:
+def _literal_locals(fn, bindings: tuple | None = None) -> dict:
     """name -> "=" + literal source for the plain names the function (nested functions included) binds exactly once,
-    by `name = <literal>` (None, a number, a string, a tuple of them), that are no parameter and no `global` /
-    `nonlocal`: wherever such a name is read, it holds that literal."""
-    stores: dict = {}
-    found: dict = {}
-    for n in of_kinds(fn, _LITERAL_KINDS):
-        t = type(n)
-        if t is ast.arg:
-            stores[n.arg] = 2  # a nested function's or lambda's parameter of that name: another binding
-        elif t is ast.Name:
-            if type(n.ctx) is not ast.Load:
-                stores[n.id] = stores.get(n.id, 0) + 1
-        elif t in (ast.Global, ast.Nonlocal):
-            for name in n.names:
-                stores[name] = 2
-        elif t is ast.Assign and len(n.targets) == 1 and type(n.targets[0]) is ast.Name:
-            lit = literal_source(n.value)
+    by `name = <literal>` (None, a number, a string, a tuple of them), that are no parameter of it or of a function
+    or lambda inside it, and no `global` / `nonlocal`: wherever such a name is read, it holds that literal."""
+    stores, _loads, values, args = bindings or _bindings(fn)
+    out = {}
+    for v, value in values.items():
+        if stores.get(v) == 1 and v not in args:
+            lit = literal_source(value)
             if lit is not None and len(lit) <= 80:
-                found[n.targets[0].id] = "=" + lit
-    params = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)}
-    return {v: lit for v, lit in found.items() if stores.get(v) == 1 and v not in params}
+                out[v] = "=" + lit
+    return out
 
 
 def _clone_helpers(funcs: dict) -> frozenset:

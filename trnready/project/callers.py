@@ -44,7 +44,7 @@ from .word_sets import is_word, kept_only
 from ..astwalk import walk
 from ..scope import classify
 
-MAX_CHAIN = 6  # parameters passed on from caller to callee, followed at most this deep
+MAX_CHAIN = 4  # parameters passed on from caller to callee, followed at most this deep
 KEEP_TREES = 2  # syntax trees kept while deciding (candidates are taken file by file)
 KEEP_TEXTS = 8  # file texts kept while deciding (the others are read again when asked for)
 KEEP_FULL = 32  # whole callers records kept while deciding (the least recently used is summarised again)
@@ -902,6 +902,7 @@ def _decide(cands, files, summaries, engine, config, cache=None, reads=None) -> 
     from .report import _EMPTY, _packed
 
     reads = reads if reads is not None else Reads()
+    values = getattr(getattr(engine, "catalogue", None), "context_values", {})  # the full records' module flags
     py = {sf.rel: s for sf, s in zip(files, summaries) if sf.kind == "python"}
     linker = Linker(_Recorded({rel: _packed(s) for rel, s in py.items()}, _EMPTY, reads.summaries, reads.heads), None)
     texts: dict = {}
@@ -970,7 +971,7 @@ def _decide(cands, files, summaries, engine, config, cache=None, reads=None) -> 
                 from .summary import summarize
 
                 try:
-                    fulls[rel] = summarize(tree, full_callers=True)["callers"]
+                    fulls[rel] = summarize(tree, values=values, full_callers=True)["callers"]
                 except RecursionError:
                     pass
         return fulls[rel]

@@ -70,7 +70,7 @@ class CodeWords:
                     # a dict value (`{"name": "transformer", "id": 2844}`, a dataset's class label) is data, never
                     # an attribute looked up by name
                     count += _quoted_name(lit) == name and (
-                        "." in lit or not _after_colon(text, self.starts[span])) and (
+                        not attribute or "." in lit or not _after_colon(text, self.starts[span])) and (
                         attribute or not _data_keyword_value(text, self.starts[span]))
             elif not (at and _word_char(text[at - 1])) and not (end < len(text) and _word_char(text[end])):
                 if attribute:

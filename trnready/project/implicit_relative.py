@@ -28,7 +28,7 @@ _IMPORT = re.compile(r"^[ \t]*(?:import[ \t]+(?P<a>[A-Za-z_]\w*)(?=[ \t]*(?:$|[,
 _STDLIB = frozenset(sys.stdlib_module_names)
 
 
-def implicit_relative_imports(findings: list, files, engine, read_python, read_lines, summaries=None) -> tuple:
+def implicit_relative_imports(findings: list, files, engine, read_python, summaries=None) -> tuple:
     """(findings with the places added to the files' TRN324 findings, new TRN324 findings). `summaries`: the
     per-file summaries aligned with `files`; their imports say which modules can have a candidate, so only those
     are read again (a regex over every package module's text was a quarter of a warm re-scan of diffusers/src)."""

@@ -213,8 +213,12 @@ def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | Non
     own_classes = {f.split(".", 1)[0] for f in funcs if "." in f}
     # A script without functions still calls the project's (`prune(model, device)` at module level): its record
     # holds those calls, so that the callee's callers are all known.
+    from ..context.neuron_guarded import module_flags
+    flags = module_flags(tree, values or {})[:MAX_ITEMS]
+    # a flag handed to a project function is False there (`train(loader, model, use_cuda)`): the names alone
     callers = record(list(_top_statements(body)), funcs, calls, heads,
-                     interesting | own_classes | _star_names(stars, heads), full_callers) \
+                     interesting | own_classes | _star_names(stars, heads), full_callers,
+                     frozenset(f for f in flags if isinstance(f, str))) \
         if funcs or any(h is not None and h.split(".", 1)[0] in interesting for h in heads) else None
     if callers is not None and not callers["sigs"] and not callers["calls"]:
         callers = None
@@ -271,8 +275,6 @@ def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | Non
                         # most calls without parsing them again
                         uses.append([node.lineno, node.col_offset, node.end_lineno, node.end_col_offset, src,
                                      sorted(set(names)), lit])
-    from ..context.neuron_guarded import module_flags
-    flags = module_flags(tree, values or {})[:MAX_ITEMS]
     from ..context._needs_cuda import cuda_functions
     flags += cuda_functions(tree, project_modules(imports), (values or {}).get("cuda-device-queries", ()))[:MAX_ITEMS]
     project_names = {n for n, (mod, level, name) in imports.items()

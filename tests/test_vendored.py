@@ -56,9 +56,26 @@ def test_a_framework_folder_is_the_package_of_the_nested_project_that_installs_i
     for folder in ("annotator/uniformer/mmcv", "detection/mmdet/core", "mmdetection3d/mmdet3d/ops"):
         (tmp_path / folder).mkdir(parents=True)
         (tmp_path / folder / "gpu.py").write_text(CUDA)
+    for package in ("annotator/uniformer/mmcv", "detection/mmdet", "mmdetection3d/mmdet3d"):
+        (tmp_path / package / "__init__.py").write_text("")
+    (tmp_path / "run.py").write_text("import annotator.uniformer.mmcv.gpu\nimport detection.mmdet.core.gpu\n"
+                                     "import mmdetection3d.mmdet3d.ops.gpu\n")
     (tmp_path / "detection" / "setup.py").write_text("from setuptools import setup, find_packages\n"
                                                      "setup(name='mmdet', packages=find_packages())\n")
     (tmp_path / "mmdetection3d" / "setup.py").write_text("from setuptools import setup\nsetup(name='mmdet3d')\n")
     got = {f["path"]: f.get("guarded_by") for f in _scan(tmp_path)["findings"] if f["rule"] == "TRN241"}
     assert got == {"annotator/uniformer/mmcv/gpu.py": "vendored", "detection/mmdet/core/gpu.py": None,
                    "mmdetection3d/mmdet3d/ops/gpu.py": "vendored"}
+
+
+def test_a_framework_folder_without_its_own_init_is_an_overlay_of_the_project_files(tmp_path):
+    # involution ships det/mmdet/models/utils/involution_cuda.py and a few backbones to be copied into an mmdet
+    # checkout: det/mmdet/ has no __init__.py, it is the project's own code; seg/mmseg/ with one is a pasted copy
+    for folder in ("det/mmdet/models/utils", "seg/mmseg/models/utils"):
+        (tmp_path / folder).mkdir(parents=True)
+        (tmp_path / folder / "__init__.py").write_text("")
+        (tmp_path / folder / "gpu.py").write_text(CUDA)
+    (tmp_path / "seg" / "mmseg" / "__init__.py").write_text("")
+    (tmp_path / "run.py").write_text("import det.mmdet.models.utils.gpu\nimport seg.mmseg.models.utils.gpu\n")
+    got = {f["path"]: f.get("guarded_by") for f in _scan(tmp_path)["findings"] if f["rule"] == "TRN241"}
+    assert got == {"det/mmdet/models/utils/gpu.py": None, "seg/mmseg/models/utils/gpu.py": "vendored"}

@@ -984,8 +984,11 @@ def vendored(findings: list, engine, root=None, config=None) -> list:
     changes that model, not the framework's training runner, ops and heads (which the project would list in
     `[scopes]` if it did own them). Not when the folder above it installs it (`detection/setup.py` beside
     `detection/mmdet/`, PytorchInsight) and is not named after the framework: that nested project develops its
-    modified copy and runs its detection code from it. A `[scopes]` glob of the config naming the file claims it
-    as the project's own and keeps it reported."""
+    modified copy and runs its detection code from it. Nor when the folder is no package (no `__init__.py` of its
+    own): that is an overlay of the project's files written to be dropped into the framework's tree
+    (involution's `det/mmdet/models/utils/involution_cuda.py` beside a handful of its own backbones and necks), not
+    a copy of the framework. A `[scopes]` glob of the config naming the file claims it as the project's own and
+    keeps it reported."""
     from .config import Config
 
     values = getattr(getattr(engine, "catalogue", None), "context_values", {})
@@ -997,6 +1000,7 @@ def vendored(findings: list, engine, root=None, config=None) -> list:
     config = config or Config()
     memo: dict = {}
     nested: dict = {}  # (parent folder, framework name) -> whether the nested project installs it
+    packages: dict = {}  # folder -> whether it holds an __init__.py
     out = []
     for f in findings:
         hit = memo.get(f.path)
@@ -1005,11 +1009,24 @@ def vendored(findings: list, engine, root=None, config=None) -> list:
             # a file right inside it (`deps/requirements.txt`) is the project's own.
             dirs = f.path.split("/")[:-1]
             hit = memo[f.path] = (any(seg.lower() in names for seg in dirs[:-1])
-                                  or any(seg in frameworks and not _nested_own_package(root, dirs[:i], seg, nested)
+                                  or any(seg in frameworks and _is_package(root, dirs[:i + 1], packages)
+                                         and not _nested_own_package(root, dirs[:i], seg, nested)
                                          for i, seg in enumerate(dirs) if i)) and \
                 not _scope_glob_matches(f.path, root, config)
         out.append(replace(f, guarded=True, guarded_by="vendored") if hit and not f.guarded else f)
     return out
+
+
+def _is_package(root, folder: list, memo: dict) -> bool:
+    """The folder holds an `__init__.py` of its own (a pasted framework always does: it is imported whole). True
+    when the root is unknown."""
+    if root is None:
+        return True
+    key = "/".join(folder)
+    got = memo.get(key)
+    if got is None:
+        got = memo[key] = (Path(root) / key / "__init__.py").is_file()
+    return got
 
 
 def _nested_own_package(root, parent: list, name: str, memo: dict) -> bool:

@@ -533,6 +533,11 @@ class Indexer:
             at = _refuses_off_cuda(node)
             if at is not None:
                 self.index.cuda_asserts.append((at, scope))
+        # `if 'cuda' in str(device): model.to(device)`: a device-type test whose arm moves onto that device gates
+        # the placement; once the port picks the neuron device the test is False and the model stays on the host
+        if self.interest.device_keywords:
+            for value in _device_gate_literals(node):
+                self.index.device_values.append((value, scope))
         # `if is_torch_xla_available(): import torch_xla...` (the transformers/diffusers idiom).
         if self.interest.keywords:
             # if backend == "nccl": device = torch.device("cuda"): the value the test asks for picks the arm
@@ -1214,6 +1219,40 @@ def _moves_to_device(stmts) -> bool:
                                                              and n.args[0].value == "cpu")):
                     return True
     return False
+
+
+def _device_gate_literals(node: ast.If) -> list:
+    """The "cuda" literal of an `if` that asks whether a device is CUDA and whose arm moves a value onto that same
+    device with `.to(...)`: `if 'cuda' in str(device): model.to(device)`, `if device.type == "cuda": x =
+    x.to(device)` (audioset_tagging_cnn's main.py and inference.py, blind56), with or without an else. After the
+    port picks the neuron device the test is False and the move is skipped: the test is the item, like the device
+    string of a pick. An arm moving with `.cuda()` is a finding of its own, and one that only does CUDA-only work
+    (a synchronize, a memory statistic, a fused kernel) is no gate: both stay as they were."""
+    test = node.test
+    if type(test) is not ast.Compare or len(test.ops) != 1:
+        return []
+    op, left, right = test.ops[0], test.left, test.comparators[0]
+    subject = literal = None
+    if type(op) is ast.In and type(left) is ast.Constant and left.value == "cuda" and type(right) is ast.Call \
+            and type(right.func) is ast.Name and right.func.id == "str" and len(right.args) == 1:
+        subject, literal = right.args[0], left  # 'cuda' in str(device)
+    elif type(op) is ast.Eq:
+        for a, b in ((left, right), (right, left)):
+            if type(b) is ast.Constant and b.value == "cuda":
+                if _is_device_type(a):
+                    subject, literal = a.value, b  # device.type == "cuda"; x.device.type == "cuda"
+                elif type(a) is ast.Call and type(a.func) is ast.Name and a.func.id == "str" and len(a.args) == 1:
+                    subject, literal = a.args[0], b  # str(device) == "cuda"
+    if subject is None or type(subject) not in (ast.Name, ast.Attribute):
+        return []
+    want = ast.dump(subject)
+    for top in node.body:
+        for n in walk(top):
+            if type(n) is ast.Call and type(n.func) is ast.Attribute and n.func.attr == "to":
+                target = n.args[0] if n.args else next((k.value for k in n.keywords if k.arg == "device"), None)
+                if target is not None and ast.dump(target) == want:
+                    return [literal]
+    return []
 
 
 def _device_type_literals(test: ast.expr) -> list:

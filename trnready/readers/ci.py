@@ -65,7 +65,10 @@ _GITLAB_RESERVED = frozenset({"stages", "variables", "default", "include", "work
                               "before_script", "after_script", "cache", "pages"})
 # Travis CI keys that are no part of the default job's run (notifications, deployment, the stage list)
 _TRAVIS_NOT_JOB = frozenset({"notifications", "deploy", "stages", "branches", "cache", "git", "addons"})
-_COMMAND_KEYS = frozenset({"run", "script", "command", "commands", "steps", "before_script", "bash", "pwsh"})
+# Travis CI runs its `install:` / `before_install:` commands in the job too (`install: "pip install -r
+# requirements.txt"` with a `script:` that only byte-compiles and runs the examples: PyTorchZeroToAll, blind56)
+_COMMAND_KEYS = frozenset({"run", "script", "command", "commands", "steps", "before_script", "bash", "pwsh", "install",
+                           "before_install"})
 
 
 def _job_of(rel: str, e: Entry):

@@ -398,3 +398,22 @@ def test_a_size_test_of_a_list_every_caller_leaves_empty_switches_off():
         ("lib/net_util.py", 7, "TRN352", "callers-switch-off"),
         ("lib/net_util.py", 13, "TRN241", ""),
     ]
+
+
+def test_quiet_mentions_count_type_annotations_not_dict_values_lambdas_or_comments():
+    from trnready.project.quiet_mentions import quiet_mentions
+
+    text = ('def __init__(self, ctrl:Ctrl,\n             other: Optional[Ctrl] = None) -> Ctrl:\n'
+            '    self.c: "Ctrl" = other\n    table = {"a": Ctrl}\n    make = lambda x: Ctrl\n'
+            '    # ctrl: Ctrl\n    return Ctrl(1)\n')
+    assert quiet_mentions(text, "Ctrl") == 4
+
+
+def test_a_constructor_default_stays_judged_when_other_files_only_annotate_with_the_class():
+    # XMem's GUI takes `s2m_ctrl: S2MController` that its demo builds with device=device (no packaging): the
+    # annotations are no mentions; Loose is built once without a device (and handed out by a lambda), so it stays
+    got = [f[:5] for f in findings("init_default_annotated")]
+    assert got == [
+        ("interact/controller.py", 5, 49, "TRN242", "callers-override-default"),
+        ("interact/controller.py", 11, 31, "TRN242", ""),
+    ]

@@ -5,6 +5,10 @@ them when it asks whether every mention of a function or class is accounted for.
   `super(PerspectiveCamera, self).__init__()`); it names the class to find its base, and constructs nothing.
 - an entry of the module's `__all__` (`__all__ = ['FlexiCubes']`): an export list; a star import of it still
   calls the name where it is used, and that call is a mention of its own.
+- a type annotation: a parameter's (`s2m_ctrl: S2MController,`, `ctrl: Optional[Ctrl] = None`), a variable's
+  (`self.ctrl: Ctrl = ...`) or a return's (`-> Ctrl:`), quoted or not. It names the type of a value built
+  elsewhere (XMem's GUI takes the `S2MController` its demo script constructs with `device=device`, session 41).
+  A dict value (`{"s2m": S2MController}`) is no annotation: a registry hands the class on.
 
 Read from the text of the few files naming the word (the step has them at hand), so the per-file summaries are
 unchanged."""
@@ -13,6 +17,9 @@ from __future__ import annotations
 import re
 
 _ALL = re.compile(r"__all__\s*\+?=\s*[\[(]([^\])]*)[\])]")
+# `name: Word`, `name: Optional[Word]`, `-> Word`, `name: "Word"`, followed by what ends an annotation (`,`, `)`,
+# `=`, `:` of a def line, a line end); the identifier before the colon tells a parameter or variable from a dict key
+_ANNOTATION = r"(?:(?<![\w.\"'\]})])(?!(?:lambda|else|try|finally)\b)[A-Za-z_][\w.]*[ \t]*:[ \t]*|->[ \t]*)(?:Optional\[)?([\"']?)WORD\1\]?(?=[ \t]*(?:[,)=:]|$))"
 
 
 def quiet_mentions(text: str, word: str) -> int:
@@ -29,4 +36,10 @@ def quiet_mentions(text: str, word: str) -> int:
                 body = m.group(1)
                 n += body.count(f'"{word}"') + body.count(f"'{word}'")
         i = text.find("__all__", i + 7)
+    if ":" in text or "->" in text:
+        for m in re.finditer(_ANNOTATION.replace("WORD", re.escape(word)), text, re.M):
+            # `lambda x: Word` returns the class: a hand-on, not an annotation; a comment is no code mention at all
+            before = text[text.rfind("\n", 0, m.start()) + 1:m.start()]
+            if "lambda" not in before and "#" not in before:
+                n += 1
     return n

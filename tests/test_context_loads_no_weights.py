@@ -15,6 +15,8 @@ def test_loads_of_non_weight_files_are_silent_checkpoints_stay_reported():
         ("loaders.py", 42, 17, "TRN351", LOAD, False),  # the "model" key is read from it
         ("loaders.py", 46, 12, "TRN351", LOAD, False),  # a neutral name, but the function restores weights
         ("loaders.py", 54, 11, "TRN351", LOAD, False),  # its "state_dict" key is read later
+        # loaders.py:60, `training_args.bin` (a pickled argparse Namespace, `argument-file-names`) is silent although
+        # its path names a model directory and ends in .bin
         # trainer.py: the class saves a state dict to the same path (7); Lookup's ids (15) are silent
         ("trainer.py", 7, 22, "TRN351", LOAD, False),
     ]

@@ -31,7 +31,10 @@ def loads_no_weights(ctx, hit) -> bool:
       same path expression (`torch.save(model.encoder.weight.cuda(), self.path)`).
 
     Anything else (`Jd = torch.load(os.path.join(here, "Jd.pt"))` then `register_buffer`, `ali = torch.load(fname)`
-    read for its alignment lists) is dropped."""
+    read for its alignment lists) is dropped. So is, before any of the above, a load whose path ends in a file name
+    of `argument-file-names` (`torch.load(op.join(args.eval_model_dir, 'training_args.bin'))`: the pickled
+    argparse Namespace Hugging Face-style scripts save beside the weights, which unpickles without CUDA even when it
+    holds a `torch.device("cuda")`; Oscar, fresh56)."""
     call = hit.node
     if type(call) is not ast.Call:
         return False
@@ -41,6 +44,11 @@ def loads_no_weights(ctx, hit) -> bool:
     owner = fn if fn is not None else ctx.tree
     texts = [fn.name] if fn is not None else []
     path = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "f"), None)
+    names = tuple(n.lower() for n in ctx.values.get("argument-file-names", ()))
+    if path is not None and names and any(
+            type(n) is ast.Constant and type(n.value) is str and n.value.lower().rsplit("/", 1)[-1] in names
+            for n in walk(path)):
+        return True
     if path is not None:
         texts.append(ast.unparse(path))
         if type(path) is ast.Name:

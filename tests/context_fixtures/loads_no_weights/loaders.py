@@ -54,3 +54,8 @@ def hydrate(path):
     pkg = torch.load(str(path))
     config, weights = pkg["config"], pkg["state_dict"]
     return build(config, weights)
+
+
+def restore_training_settings(args):
+    train_args = torch.load(os.path.join(args.eval_model_dir, "training_args.bin"))
+    return train_args.max_seq_length

@@ -269,3 +269,47 @@ if args.cuda:
            if r == "TRN243" and line in (5, 6)]
     assert got == [("handed_on.py", 6, "TRN243", False), ("moves.py", 5, "TRN243", False),
                    ("seed_only.py", 6, "TRN243", True)]
+
+
+def test_a_check_choosing_an_optional_cuda_kernel_over_the_plain_module_returned_after_it_picks_nothing(tmp_path):
+    (tmp_path / "layers.py").write_text('''import torch
+
+try:
+    from apex.normalization import FusedLayerNorm as FusedNorm
+    has_fused = True
+except ImportError:
+    has_fused = False
+
+
+def LayerNorm(shape, eps=1e-5, export=False):
+    if not export and torch.cuda.is_available():
+        try:
+            from apex.normalization import FusedLayerNorm
+            return FusedLayerNorm(shape, eps)
+        except ImportError:
+            pass
+    return torch.nn.LayerNorm(shape, eps)
+
+
+def FairseqNorm(shape, export=False):
+    if not export and torch.cuda.is_available() and has_fused:
+        return FusedNorm(shape)
+    return torch.nn.LayerNorm(shape)
+
+
+def Picked(shape):
+    if torch.cuda.is_available():
+        return FusedNorm(shape).cuda()
+    return torch.nn.LayerNorm(shape)
+
+
+def NoFallback(shape):
+    if torch.cuda.is_available():
+        return FusedNorm(shape)
+    raise RuntimeError("needs CUDA")
+''')
+    # DiffSinger's (fairseq's) LayerNorm: the check only chooses apex's fused kernel over the plain module returned
+    # after it (guarded); a returned kernel moved to CUDA, or no fallback after the if, stays a gate
+    got = scan_findings(tmp_path, "--show-guarded")
+    assert [(line, col, guarded) for _p, line, col, rule, _m, guarded in got if rule == "TRN243"] == [
+        (11, 23, True), (21, 23, True), (27, 8, False), (33, 8, False)]

@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 
 from ._gpu_rerun import gpu_rerun
-from ._test_skips import is_test_module
+from ._test_skips import _catches_import_error, is_test_module
 from .base import dotted, enclosing_function, is_cpu, parent_of, places_on_device, predicate
 from ..astwalk import walk
 
@@ -201,9 +201,56 @@ def check_without_placement(ctx, hit) -> bool:
         return True  # `# test on gpu`: the block repeats the test on CUDA and leaves nothing the test reads later
     if not _places(up.body + up.orelse):
         return not _switches_off(up, cur)
+    if _optional_kernel_or_fallback(ctx, up):
+        return True
     if _after_missing_package(ctx, up):
         return True
     return _pick_only_compared(ctx, up)
+
+
+def _optional_names(stmts) -> set:
+    """Names bound by imports inside a `try:` whose handler catches ImportError, among these statements (not
+    inside functions or classes)."""
+    out: set = set()
+    for st in stmts:
+        if isinstance(st, ast.Try) and any(h.type is not None and _catches_import_error(h) for h in st.handlers):
+            for n in st.body:
+                if isinstance(n, (ast.Import, ast.ImportFrom)):
+                    out.update((a.asname or a.name).split(".", 1)[0] for a in n.names)
+    return out
+
+
+class _Unreturn(ast.NodeTransformer):
+    def visit_Return(self, node):
+        return ast.Expr(value=node.value) if node.value is not None else ast.Pass()
+
+
+def _optional_kernel_or_fallback(ctx, up: ast.If) -> bool:
+    """`if not export and torch.cuda.is_available(): try: from apex.normalization import FusedLayerNorm; return
+    FusedLayerNorm(...) / except ImportError: pass` then `return torch.nn.LayerNorm(...)` (fairseq's LayerNorm,
+    copied into DiffSinger and many TTS code bases): the query chooses an optional CUDA library's kernel over the
+    plain module the function returns after the `if`. On Neuron the plain module is what runs, which is the port's
+    answer; the check picks no device. Every `return` of the arm must return a construction of a name imported
+    under `except ImportError` (in the arm or at module level), nothing else in the arm may place, and the
+    statement after the `if` must return."""
+    if up.orelse:
+        return False
+    optional = _optional_names(up.body) | _optional_names(getattr(ctx.tree, "body", []))
+    returns = [n for st in up.body for n in walk(st) if isinstance(n, ast.Return)]
+    if not optional or not returns or not all(
+            isinstance(r.value, ast.Call) and dotted(r.value.func).split(".", 1)[0] in optional for r in returns):
+        return False
+    import copy
+
+    if _places([_Unreturn().visit(copy.deepcopy(st)) for st in up.body]):
+        return False
+    block = parent_of(ctx, up)
+    for field in ("body", "orelse", "finalbody"):
+        stmts = getattr(block, field, None)
+        if isinstance(stmts, list) and up in stmts:
+            i = stmts.index(up)
+            return i + 1 < len(stmts) and isinstance(stmts[i + 1], ast.Return) and stmts[i + 1].value is not None
+    return False
 
 
 def _after_missing_package(ctx, up: ast.If) -> bool:

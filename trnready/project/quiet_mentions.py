@@ -19,7 +19,8 @@ import re
 _ALL = re.compile(r"__all__\s*\+?=\s*[\[(]([^\])]*)[\])]")
 # `name: Word`, `name: Optional[Word]`, `-> Word`, `name: "Word"`, followed by what ends an annotation (`,`, `)`,
 # `=`, `:` of a def line, a line end); the identifier before the colon tells a parameter or variable from a dict key
-_ANNOTATION = r"(?:(?<![\w.\"'\]})])(?!(?:lambda|else|try|finally)\b)[A-Za-z_][\w.]*[ \t]*:[ \t]*|->[ \t]*)(?:Optional\[)?([\"']?)WORD\1\]?(?=[ \t]*(?:[,)=:]|$))"
+_ANNOTATION = (r"(?:(?<![\w.\"'\]})])(?!(?:lambda|else|try|finally)\b)[A-Za-z_][\w.]*[ \t]*:[ \t]*|->[ \t]*)"
+               r"(?:Optional\[)?([\"']?)WORD\1\]?(?=[ \t]*(?:[,)=:]|$))")
 
 
 def quiet_mentions(text: str, word: str) -> int:

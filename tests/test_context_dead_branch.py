@@ -103,3 +103,16 @@ def test_python_version_tests_are_constants_on_the_pythons_neuron_runs():
         # true on 3.13 and 3.14, false on 3.12: undecided
         (27, "TRN321", "", []),
     ]
+
+
+def test_python2_names_and_dict_methods_under_a_python2_version_test_are_guarded(tmp_path):
+    # Oscar's `_read_tsv`: `if sys.version_info[0] == 2: line = list(unicode(cell, 'utf-8') ...)` never runs on
+    # 3.12-3.14; the same names outside such a test stay the module's Python 2 item
+    (tmp_path / "tsv.py").write_text(
+        "import csv\nimport sys\n\n\ndef read(path):\n    lines = []\n    for line in csv.reader(open(path)):\n"
+        "        if sys.version_info[0] == 2:\n            line = list(unicode(cell, 'utf-8') for cell in line)\n"
+        "            extra = {k: v for k, v in {}.iteritems()}\n        lines.append(line)\n    return lines\n\n\n"
+        "def legacy(d):\n    return [unicode(k) for k in d.iterkeys()]\n")
+    proc = run_cli("scan", ".", "--format", "json", "--no-cache", "--show-guarded", cwd=tmp_path)
+    got = [(f["line"], f["column"], f["rule"], f.get("guarded_by")) for f in json.loads(proc.stdout)["findings"]]
+    assert got == [(9, 25, "TRN324", DEAD), (16, 13, "TRN324", None)]

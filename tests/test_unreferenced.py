@@ -365,3 +365,19 @@ def test_a_repository_imported_under_its_own_folder_name(tmp_path):
     (root / "main.py").write_text("from mae_proj.engine import train_one_epoch\n\n"
                                   "if __name__ == '__main__':\n    train_one_epoch(1)\n")
     assert findings(root) == [("engine.py", 5, "TRN241", ""), ("engine.py", 9, "TRN241", DEAD)]
+
+
+def test_a_package_init_is_judged_for_what_it_defines_not_for_what_it_imports(tmp_path):
+    # DiffSinger's utils/__init__.py holds the project's helpers: `remove_padding`, which no file names, is dead;
+    # `to_cuda` is imported by train.py; `ops.helper` re-exported by the __init__ stays its module's to judge
+    (tmp_path / "utils").mkdir()
+    (tmp_path / "utils" / "__init__.py").write_text(
+        "import torch\nfrom .ops import helper\n\n\ndef remove_padding(x, mask):\n    return x[mask.cuda()]\n\n\n"
+        "def to_cuda(x):\n    return x.cuda()\n")
+    (tmp_path / "utils" / "ops.py").write_text("def helper(x):\n    return x.cuda()\n")
+    (tmp_path / "train.py").write_text("from utils import to_cuda, helper\n\nprint(to_cuda(1), helper(2))\n")
+    assert findings(tmp_path) == [
+        ("utils/__init__.py", 6, "TRN241", DEAD),
+        ("utils/__init__.py", 10, "TRN241", ""),
+        ("utils/ops.py", 2, "TRN241", ""),
+    ]

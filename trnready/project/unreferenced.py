@@ -32,8 +32,8 @@ The check errs on the side of keeping a finding. A definition is left alone when
 - no other file names its module (`devutil` is imported by nothing: a tool imported by hand, or a script), or
   some file names a longer dotted name inside the module (`target: ldm.modules.encoders.modules.BERTEmbedder` in
   a config: configs pick the module's classes by path, so a config the scan does not see may pick another);
-- its module is an `__init__.py` (a package's re-exports), a `hubconf.py`, a `setup.py`, `conftest.py` or
-  `__main__.py`, or looks names up at run time (`[context.values] dynamic-lookup-words`: `globals()`, `eval(`,
+- its module is a `hubconf.py`, a `setup.py`, `conftest.py` or `__main__.py` (a package's `__init__.py` is judged
+  for the functions and classes it defines itself, since session 41), or looks names up at run time (`[context.values] dynamic-lookup-words`: `globals()`, `eval(`,
   `fire.Fire()` exposing every function); or some file looks names up in a module or folder of its name
   (`getattr(models, name)`, `models.__dict__[name]`, a star import of it into a file that looks names up);
 - it is public API of a library: a public name in a package declared by the root packaging (setup.py,
@@ -70,6 +70,9 @@ _GETATTR = re.compile(r"getattr\(\s*([\w.]+)\s*,\s*(?![\s'\"])")
 _DICT = re.compile(r"\.__dict__\[")
 _MANIFESTS = ("setup.py", "setup.cfg", "pyproject.toml")
 _SKIP_FILES = frozenset({"__init__.py", "hubconf.py", "setup.py", "conftest.py", "__main__.py"})
+# a package's `__init__.py` is judged for what it defines itself (DiffSinger's `utils/__init__.py` holds the
+# project's helpers, `remove_padding` among them, which no file names: fresh56); what it imports stays a re-export
+_UNJUDGED_FILES = _SKIP_FILES - {"__init__.py"}
 
 
 def top_definitions(text: str) -> list:
@@ -330,7 +333,7 @@ def _decide(todo, files, packages, values, read_text, classify, cache=None, itse
 
     def judged_defs(rel: str):
         if rel not in defs_of:
-            ok = rel in py and rel.rsplit("/", 1)[-1] not in _SKIP_FILES and classify(rel) != "test"
+            ok = rel in py and rel.rsplit("/", 1)[-1] not in _UNJUDGED_FILES and classify(rel) != "test"
             text = text_of(py[rel]) if ok else ""
             if not text or looks_up(text):
                 defs_of[rel] = None
@@ -924,8 +927,10 @@ def doc_dirs(files, root: Path) -> list:
 
 def _module_names(rel: str) -> tuple:
     """The file name of a module and its dotted paths followed by a dot (`ldm.modules.encoders.modules.`, also
-    without a leading `src.`)."""
+    without a leading `src.`). A package's `__init__.py` is named by its folder (`utils` for `utils/__init__.py`)."""
     parts = rel[:-3].split("/")
+    if parts[-1] == "__init__" and len(parts) > 1:
+        parts = parts[:-1]
     paths = [".".join(parts) + "."]
     if parts[0] == "src" and len(parts) > 2:
         paths.append(".".join(parts[1:]) + ".")

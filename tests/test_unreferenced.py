@@ -381,3 +381,22 @@ def test_a_package_init_is_judged_for_what_it_defines_not_for_what_it_imports(tm
         ("utils/__init__.py", 10, "TRN241", ""),
         ("utils/ops.py", 2, "TRN241", ""),
     ]
+
+
+def test_a_definition_the_module_binds_again_below_before_using_it_is_dead(tmp_path):
+    # DiffSinger's source.py defines SineGen twice; PulseGen between them builds one in a method, which runs after
+    # the module bound the second. Helper is aliased at module level between its two definitions: the first stays
+    (tmp_path / "source.py").write_text(
+        "import torch\n\n\nclass SineGen:\n    def f(self, x):\n        return x.cuda()\n\n\n"
+        "class PulseGen:\n    def __init__(self):\n        self.gen = SineGen()\n\n\n"
+        "def helper(x):\n    return x.cuda()\n\n\nALIAS = helper\n\n\n"
+        "class SineGen:\n    def f(self, x):\n        return x.cuda()\n\n\n"
+        "def helper(x):\n    return x.cuda()\n")
+    (tmp_path / "train.py").write_text("from source import SineGen, PulseGen, ALIAS, helper\n\n"
+                                       "print(SineGen(), PulseGen(), ALIAS, helper)\n")
+    assert findings(tmp_path) == [
+        ("source.py", 6, "TRN241", DEAD),
+        ("source.py", 15, "TRN241", ""),
+        ("source.py", 23, "TRN241", ""),
+        ("source.py", 27, "TRN241", ""),
+    ]

@@ -330,6 +330,7 @@ def _decide(todo, files, packages, values, read_text, classify, cache=None, itse
     # file without findings would otherwise keep that file's whole text for the step.
     defs_of: dict = {}
     dead: set = set()  # keys of entry functions that raise first: never used, whatever mentions them
+    shadowed: set = set()  # (rel, first line) of definitions the module binds again below before using them
 
     def judged_defs(rel: str):
         if rel not in defs_of:
@@ -346,6 +347,7 @@ def _decide(todo, files, packages, values, read_text, classify, cache=None, itse
             refusing = {name for name, _f, _l, deco, a, b in tops
                         if not deco and _entry(name, entry) and _raises_first(text, a, b)}
             dead.update((name, rel) for name in refusing)
+            shadowed.update((rel, first) for first in _shadowed(text, tops))
             for name, first, last, deco, a, b in tops:
                 judged = not (deco and not _registered(text, a) or
                               not (_judged(name, entry) or refusing and _entry(name, entry)) or
@@ -448,8 +450,50 @@ def _decide(todo, files, packages, values, read_text, classify, cache=None, itse
     out = []
     for f, key, place in held:
         live = reach.get(key[1])
-        if key not in used and not looked_up(place) or live is not None and key[0] not in live:
+        if key not in used and not looked_up(place) or live is not None and key[0] not in live or \
+                (place[0], place[1]) in shadowed:
             out.append([f.path, f.line, f.column, f.rule])
+    return out
+
+
+def _shadowed(text: str, tops: list) -> list:
+    """First lines of the module-level definitions that a later undecorated `def` / `class` of the same name in the
+    module replaces before anything uses them: DiffSinger's `source.py` defines `SineGen` twice, and every user
+    gets the second (PulseGen, between the two, builds a `SineGen` in a method, which runs after the module has
+    bound the second). A mention between the two that runs while the module loads (a module-level call, an alias,
+    a class body, a default or decorator) keeps the first; decorated definitions (`@overload`, `@property`) are
+    never judged so."""
+    names = [t[0] for t in tops]
+    if len(set(names)) == len(names):
+        return []
+    late = None  # line ranges of function bodies: a name there is looked up when the function runs
+    out = []
+    for i, (name, first, _last, deco, _a, b) in enumerate(tops):
+        later = next((t for t in tops[i + 1:] if t[0] == name), None)
+        if deco or later is None or later[3]:
+            continue
+        if late is None:
+            late = _function_bodies(text)
+            if late is None:
+                return []
+        lines = [text.count("\n", 0, j) + 1 for j in _mentions(text, name, b, later[4], own=True)]
+        if all(any(lo <= ln <= hi for lo, hi in late) for ln in lines):
+            out.append(first)
+    return out
+
+
+def _function_bodies(text: str):
+    """(first, last) line of every function and lambda body of the module, or None when it does not parse."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return None
+    out = []
+    for n in ast.walk(tree):
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.body:
+            out.append((n.body[0].lineno, n.end_lineno or n.body[-1].lineno))
+        elif isinstance(n, ast.Lambda):
+            out.append((n.body.lineno, n.body.end_lineno or n.body.lineno))
     return out
 
 

@@ -33,8 +33,9 @@ The check errs on the side of keeping a finding. A definition is left alone when
   some file names a longer dotted name inside the module (`target: ldm.modules.encoders.modules.BERTEmbedder` in
   a config: configs pick the module's classes by path, so a config the scan does not see may pick another);
 - its module is a `hubconf.py`, a `setup.py`, `conftest.py` or `__main__.py` (a package's `__init__.py` is judged
-  for the functions and classes it defines itself, since session 41), or looks names up at run time (`[context.values] dynamic-lookup-words`: `globals()`, `eval(`,
-  `fire.Fire()` exposing every function); or some file looks names up in a module or folder of its name
+  for the functions and classes it defines itself, since session 41), or looks names up at run time
+  (`[context.values] dynamic-lookup-words`: `globals()`, `eval(`, `fire.Fire()` exposing every function); or
+  some file looks names up in a module or folder of its name
   (`getattr(models, name)`, `models.__dict__[name]`, a star import of it into a file that looks names up);
 - it is public API of a library: a public name in a package declared by the root packaging (setup.py,
   setup.cfg or a pyproject.toml with [project], [tool.poetry] or [build-system] at the scan root), which users

@@ -172,3 +172,24 @@ def test_keys_the_basicsr_library_reads_stay(tmp_path):
         ("options/train_x.yml", 6, "TRN282", True, "config-key-unread"),
         ("options/train_x.yml", 8, "TRN271", False, None),
     ]
+
+
+def test_a_section_the_project_declares_itself_needs_its_keys_read(tmp_path):
+    # esvit's yacs defaults declare `_C.AMP.ENABLED = False` and no code reads `AMP.ENABLED`: its experiment
+    # configs' `AMP: ENABLED: true` is the project's key, not the `amp` section DeepSpeed reads by itself, so it is
+    # unread. Reading `config.AMP.ENABLED` keeps it; a project that declares nothing keeps it as a library's.
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "default.py").write_text(
+        "from yacs.config import CfgNode as CN\n\n_C = CN()\n_C.OUTPUT_DIR = ''\n_C.AMP = CN()\n"
+        "_C.AMP.ENABLED = False\n")
+    (tmp_path / "experiments").mkdir()
+    (tmp_path / "experiments" / "base.yaml").write_text("OUTPUT_DIR: 'OUTPUT/'\nAMP:\n  ENABLED: true\n")
+    (tmp_path / "train.py").write_text("from config.default import _C as config\n\nprint(config.OUTPUT_DIR)\n")
+    assert _scan(tmp_path) == [("experiments/base.yaml", 3, "TRN254", True, "config-key-unread")]
+    (tmp_path / "train.py").write_text("from config.default import _C as config\n\n"
+                                       "print(config.OUTPUT_DIR, config.AMP.ENABLED)\n")
+    assert _scan(tmp_path) == [("experiments/base.yaml", 3, "TRN254", False, None)]
+    (tmp_path / "config" / "default.py").write_text("from yacs.config import CfgNode as CN\n\n_C = CN()\n"
+                                                    "_C.OUTPUT_DIR = ''\n")
+    (tmp_path / "train.py").write_text("from config.default import _C as config\n\nprint(config.OUTPUT_DIR)\n")
+    assert _scan(tmp_path) == [("experiments/base.yaml", 3, "TRN254", False, None)]

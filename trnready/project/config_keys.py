@@ -28,10 +28,11 @@ GUARD = "config-key-unread"
 
 _STRING = re.compile(r"""(["'])-{0,2}([A-Za-z_][\w\-]*)\1(\s*\]\s*=(?!=))?""")
 _CHAIN = re.compile(r"(?<![\w.])([A-Za-z_]\w*)((?:\s*\.\s*[A-Za-z_]\w*)+)")
+_STORE = re.compile(r"[ \t]*=(?!=)")
 _IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+([\w.]+)[ \t]+)?import[ \t]+\(?([^\n#]+)", re.M)
 # The last part of a module path that holds config objects: a name imported from it (`from pkg.sweep.config import
 # sweep_cfg`, `from .config import cfg`) is a config node, whose attributes are keys, not a module's.
-_CONFIG_MODULES = frozenset({"config", "configs", "cfg", "defaults", "settings", "options", "opts"})
+_CONFIG_MODULES = frozenset({"config", "configs", "cfg", "default", "defaults", "settings", "options", "opts"})
 _DEF = re.compile(r"\bdef[ \t]+\w+[ \t]*\(")
 _FIELD = re.compile(r"^[ \t]+([A-Za-z_]\w*)[ \t]*:(?!=)[ \t]*[^\s#]", re.M)
 _WORD = re.compile(r"[A-Za-z_]\w*")
@@ -83,10 +84,24 @@ def needed_keys(keys: tuple, library_suffixes) -> list[str]:
     return [k for k in low[:cut] if k.isidentifier()]
 
 
+def declarations(text: str, tails: set) -> set:
+    """The attribute chains this text assigns to whose last key is in `tails` (`_C.AMP.ENABLED = False` ->
+    ("amp", "enabled")), normalised: a yacs defaults module declaring its config schema."""
+    out: set = set()
+    if not any(t in text.lower() for t in tails):
+        return out
+    for m in _CHAIN.finditer(text):
+        attrs = [norm(a) for a in re.split(r"\s*\.\s*", m.group(2))[1:]]
+        if attrs and attrs[-1] in tails and _STORE.match(text, m.end()):
+            out.add(tuple(attrs))
+    return out
+
+
 def vocabulary(text: str, wanted: set, config_modules: tuple = ()) -> set:
     """The keys of `wanted` that this Python text names in a way that can read a config key. `config_modules`:
     dotted names of the config modules in question (`pkg.core.config`); a name imported from one of them
-    (`from pkg.core.config import cfg`) is the config object, so `cfg.DIST_BACKEND` reads a key."""
+    (`from pkg.core.config import cfg`) is the config object, so `cfg.DIST_BACKEND` reads a key. An attribute
+    chain assigned to (`_C.AMP.ENABLED = False`) declares its last key rather than reading it."""
     found: set = set()
     low = text.lower()
     # Most files name none of the keys at all: a substring test spares them the regular expressions.
@@ -110,7 +125,12 @@ def vocabulary(text: str, wanted: set, config_modules: tuple = ()) -> set:
     for m in _CHAIN.finditer(text):
         if m.group(1) in imported:  # `torch.distributed`: a module's attribute, not a config's
             continue
-        for a in re.split(r"\s*\.\s*", m.group(2))[1:]:
+        attrs = re.split(r"\s*\.\s*", m.group(2))[1:]
+        if _STORE.match(text, m.end()):
+            # `_C.AMP.ENABLED = False` in yacs defaults declares the key, it does not read it (esvit's `AMP.ENABLED`,
+            # set in 34 experiment configs that no code reads: fresh57); the nodes before it are read to get there
+            attrs = attrs[:-1]
+        for a in attrs:
             k = norm(a)
             if k in wanted:
                 found.add(k)
@@ -176,8 +196,8 @@ def guard_unread_settings(findings: list, files: list, summaries: list, read_tex
             continue
         # (a summary packed by this run's own code is of the right shape: checked only when read from the cache)
         s = unpack(sf.rel, packed, type(packed) is not Fresh) if isinstance(packed, (bytes, bytearray)) else packed
-        for line, rule, keys in _settings(s):
-            questions[(sf.rel, line, rule)] = keys
+        for line, rule, keys, full in _settings(s):
+            questions[(sf.rel, line, rule)] = (keys, full)
             tops[sf.rel] = (s or {}).get("tops") or []
     if not questions:
         return findings
@@ -185,8 +205,9 @@ def guard_unread_settings(findings: list, files: list, summaries: list, read_tex
     sources = [sf for sf in files if sf.kind == "python" and sf.rel not in tops]
     if not sources:  # no Python at all: the configs are read by something this scan does not see
         return findings
-    wanted = {k for keys in questions.values() for k in keys} | {k for t in tops.values() for k in t}
+    wanted = {k for keys, full in questions.values() for k in (*keys, *full)} | {k for t in tops.values() for k in t}
     named: set = set()
+    declared: dict = {}  # rel -> attribute chains its Python assigns (yacs defaults: `_C.AMP.ENABLED = False`)
     config_modules = tuple(r.removesuffix(".py").removesuffix("/__init__").replace("/", ".") for r in tops)
     for sf in sources:
         text = read_text(sf)
@@ -194,9 +215,21 @@ def guard_unread_settings(findings: list, files: list, summaries: list, read_tex
             named |= vocabulary(text, wanted - named, config_modules)
         if named >= wanted:
             break
+    # the settings a library would read by itself, asked of every Python file (config modules included): a project
+    # declaring the whole path itself owns the key
+    tails = {full[-1] for keys, full in questions.values() if len(full) > len(keys)}
+    if tails:
+        for sf in files:
+            text = read_text(sf) if sf.kind == "python" else None
+            got = declarations(text, tails) if text else None
+            if got:
+                declared[sf.rel] = got
     out = []
     for f in findings:
-        keys = questions.get((f.path, f.line, f.rule)) if f.cell is None else None
+        got = questions.get((f.path, f.line, f.rule)) if f.cell is None else None
+        # (a Python config module's own assignment is the setting itself: only another file's declaration counts)
+        keys = _own_keys(got[0], got[1], {d for rel, ds in declared.items() if rel != f.path for d in ds}) \
+            if got else None
         # A config none of whose top-level keys the code names is read by a tool outside the project (an
         # axolotl or Accelerate recipe kept beside a few scripts): nothing to judge it by.
         if keys and not f.guarded and named & set(tops.get(f.path, ())) and not set(keys) <= named:
@@ -205,12 +238,23 @@ def guard_unread_settings(findings: list, files: list, summaries: list, read_tex
     return out
 
 
+def _own_keys(keys: list, full: list, declared: set) -> list:
+    """The keys the project must read for a setting: `keys`, less the suffix a library reads itself, unless the
+    project's own Python declares the whole path (esvit's `config/default.py` assigns `_C.AMP.ENABLED`, so its
+    experiment configs' `AMP: ENABLED: true` is the project's key, not DeepSpeed's `amp` section)."""
+    need = min(len(full), len(full) - len(keys) + 1)  # the library's suffix and the node holding it
+    if len(full) > len(keys) and any(len(d) >= need and tuple(full[-need:]) == d[-need:] for d in declared):
+        return list(full)
+    return keys
+
+
 def _settings(s) -> list:
-    """A summary's setting notes [line, rule, keys], when of that shape (a Python summary is checked by its own
-    fields only)."""
+    """A summary's setting notes [line, rule, keys, full path], when of that shape (a Python summary is checked by
+    its own fields only)."""
     got = (s or {}).get("settings") or []
-    if isinstance(got, list) and all(isinstance(x, list) and len(x) == 3 and isinstance(x[0], int)
-                                     and isinstance(x[1], str) and isinstance(x[2], list) for x in got):
+    if isinstance(got, list) and all(isinstance(x, list) and len(x) == 4 and isinstance(x[0], int)
+                                     and isinstance(x[1], str) and isinstance(x[2], list) and isinstance(x[3], list)
+                                     for x in got):
         return got
     return []
 

@@ -270,7 +270,7 @@ def fold_config_into_code(findings: list, files: list, summaries: list) -> list:
             continue
         s = _unpack(sf.rel, packed) or {}
         for x in s.get("settings") or ():
-            if isinstance(x, list) and len(x) == 3 and isinstance(x[2], list):
+            if isinstance(x, list) and len(x) == 4 and isinstance(x[2], list) and x[2]:
                 settings[(sf.rel, x[0], x[1])] = [k for k in x[2] if isinstance(k, str)]
     if not settings:
         return findings

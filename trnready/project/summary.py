@@ -47,10 +47,10 @@ from ..astwalk import loaded_names, statements, walk
 
 # 39 (s38): a function's calls carry the parameter arms holding them; 40 (s39): instance flags (`self.x`) among
 # the flags, blocks guarded by an inherited instance flag (or one read through a local instance) among the guards
-VERSION = 43  # 35 merged in session 21; prec28b (s22): setUp-skipping test classes as skip markers; 37 (rec29b):
+VERSION = 44  # 35 merged in session 21; prec28b (s22): setUp-skipping test classes as skip markers; 37 (rec29b):
 # a library subclass's super().__init__ recorded as the base's construction; 38 (s31): a module without functions
 # records its calls of project names; 42 (s40): a local bound once to a literal is passed as that literal; 43: a
-# module flag holding a CUDA test is passed as False
+# module flag holding a CUDA test is passed as False; 44 (s41): a config setting's note carries its whole key path
 MAX_TEMPLATE = 400  # a call longer than this is not carried (generated code, data tables)
 
 # Imports from these never lead into the project: calls naming only them need no summary entry.
@@ -1202,7 +1202,8 @@ def config_summary(components: list, settings: list | None = None, tops: list | 
                    switches: list | None = None) -> dict:
     """A training config's summary: the `_component_` / `_target_` paths no rule knows, which may
     name a project module that re-exports a library ([line, col, end_col, dotted path]); and its setting
-    findings with the keys the project's code must name for them to matter ([line, rule, [key, ...]],
+    findings with the keys the project's code must name for them to matter and the setting's whole key path
+    ([line, rule, [key, ...], [key, ...]],
     project/config_keys.py) and the file's top-level keys ("tops"); its keys set true ("switches",
     project/config_switches.py)."""
     out = {"v": VERSION, "components": components}
@@ -1236,8 +1237,9 @@ def valid(summary) -> bool:
             summary["components"], list) and all(
             isinstance(c, list) and len(c) == 4 and all(isinstance(x, int) for x in c[:3]) and isinstance(c[3], str)
             for c in summary["components"]) and isinstance(summary.get("settings", []), list) and all(
-            isinstance(s, list) and len(s) == 3 and isinstance(s[0], int) and isinstance(s[1], str)
-            and isinstance(s[2], list) and all(isinstance(k, str) for k in s[2]) for s in summary.get("settings", [])) \
+            isinstance(s, list) and len(s) == 4 and isinstance(s[0], int) and isinstance(s[1], str)
+            and isinstance(s[2], list) and all(isinstance(k, str) for k in s[2])
+            and isinstance(s[3], list) and all(isinstance(k, str) for k in s[3]) for s in summary.get("settings", [])) \
             and isinstance(summary.get("tops", []), list) and all(isinstance(k, str) for k in summary.get("tops", []))
     return _head_valid(summary) and _rest_valid(summary)
 

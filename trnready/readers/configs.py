@@ -285,8 +285,10 @@ def setting_findings(entries: list[Entry], role: str, lines: list[str], engine, 
                             path = path[:len(path) - len(parts) + 1]
                             break
                 keys = needed_keys(path, read)
-                if keys:
-                    notes.append([e.line, rule.id, keys])
+                # the whole path too: a project that declares it itself (yacs defaults) reads all of it
+                full = [k for k in (norm(k) for k in path) if k.isidentifier()]
+                if keys or len(full) > len(keys):
+                    notes.append([e.line, rule.id, keys, full])
 
 
 _OFF = {"false", "no", "off", "0"}

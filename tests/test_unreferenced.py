@@ -400,3 +400,31 @@ def test_a_definition_the_module_binds_again_below_before_using_it_is_dead(tmp_p
         ("source.py", 23, "TRN241", ""),
         ("source.py", 27, "TRN241", ""),
     ]
+
+
+def test_a_cut_down_framework_fork_shipped_under_its_name_is_no_library(tmp_path):
+    # libfacedetection.train ships a trimmed mmdetection as `mmdet` (setup.py declares it) to train YuNet: without
+    # the framework's test suite, its public names serve the repository's configs only, so an unused sampler is dead;
+    # with a tests/ folder (the framework itself) the package stays a library whose public names are its API
+    (tmp_path / "setup.py").write_text("from setuptools import setup, find_packages\n"
+                                       "setup(name='mmdet', packages=find_packages())\n")
+    (tmp_path / "mmdet" / "samplers").mkdir(parents=True)
+    (tmp_path / "mmdet" / "__init__.py").write_text("")
+    (tmp_path / "mmdet" / "samplers" / "__init__.py").write_text("from .random import RandomSampler, Pseudo\n")
+    (tmp_path / "mmdet" / "samplers" / "random.py").write_text(
+        "import torch\n\n\nclass RandomSampler:\n    def pick(self, x):\n        return x.nonzero().cuda()\n\n\n"
+        "class Pseudo:\n    def pick(self, x):\n        return x.cuda()\n")
+    (tmp_path / "configs").mkdir()
+    (tmp_path / "configs" / "yunet.py").write_text("sampler = dict(type='Pseudo')\n")
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "tools" / "train.py").write_text("import mmdet.samplers\n\nprint(mmdet.samplers)\n")
+    assert [f for f in findings(tmp_path) if f[2] == "TRN241"] == [
+        ("mmdet/samplers/random.py", 6, "TRN241", DEAD),
+        ("mmdet/samplers/random.py", 11, "TRN241", ""),
+    ]
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_samplers.py").write_text("def test_nothing():\n    assert True\n")
+    assert [f for f in findings(tmp_path) if f[2] == "TRN241"] == [
+        ("mmdet/samplers/random.py", 6, "TRN241", ""),
+        ("mmdet/samplers/random.py", 11, "TRN241", ""),
+    ]

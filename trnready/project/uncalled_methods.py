@@ -62,7 +62,8 @@ def guard_uncalled_methods(findings: list, files, root, values: dict, read_text,
         by_file.setdefault(f.path, []).append(f)
     if _partial_scan(Path(root)):
         return findings
-    packages = _declared_packages(Path(root), frozenset(values.get("generic-package-names", ())))
+    packages = _declared_packages(Path(root), frozenset(values.get("generic-package-names", ())),
+                                  frozenset(values.get("copied-frameworks", ())))
     project_classes: set | None = None
     candidates: dict = {}  # (rel, first, last) -> method name
     held: list = []  # (finding, key)

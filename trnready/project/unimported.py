@@ -81,7 +81,8 @@ def guard_unimported(findings: list, files, root, values: dict, max_bytes=None, 
     root = Path(root)
     if _partial_scan(root):
         return findings
-    packages = _declared_packages(root, frozenset(values.get("generic-package-names", ())))
+    packages = _declared_packages(root, frozenset(values.get("generic-package-names", ())),
+                                  frozenset(values.get("copied-frameworks", ())))
     py = {sf.rel: sf for sf in files if sf.kind == "python"}
     packaging = _packaging_text(root)
     candidates = sorted({f.path for f in todo if f.path in py and _eligible(f.path, packages, classify)

@@ -173,12 +173,16 @@ def _registered(text: str, start: int) -> bool:
     return pos > start
 
 
-def _declared_packages(root: Path, generic=()) -> frozenset:
+def _declared_packages(root: Path, generic=(), forks=()) -> frozenset:
     """The packages the root packaging declares (empty when the root has none): their public names are a
     library's API. A package of a generic name (`[context.values] generic-package-names`: `models`, `utils`,
     `lib`) is no library anyone imports from outside: installed, it would collide with every other project's
     `models`. It is an application's folder that setup.py happens to collect with `find_packages()`, unless the
-    distribution carries the package's own name (`setup(name="lib", packages=["lib"])`)."""
+    distribution carries the package's own name (`setup(name="lib", packages=["lib"])`). Nor is a package named
+    after a framework of `forks` (`copied-frameworks`: `mmdet`) in a repository without the framework's test suite
+    (no `tests/` or `test/` folder at the root): a cut-down copy of the framework shipped under its name to train
+    one model (libfacedetection.train's YuNet on a trimmed mmdetection, fresh57), whose users are the repository's
+    own configs and tools; whoever wants the library installs the real one."""
     from ..context.own_package import distribution_names, own_packages
 
     def is_packaging(p: Path) -> bool:
@@ -199,8 +203,10 @@ def _declared_packages(root: Path, generic=()) -> frozenset:
     if pins_torch(root):  # an application packaged for `pip install -e .`: no outside users of its names
         return frozenset()
     named = distribution_names(root) if generic else frozenset()
+    cut_down = bool(forks) and not any((root / t).is_dir() for t in ("tests", "test"))
     # a package named like the distribution itself (`setup(name="lib", packages=["lib"])`) is that library's own
-    return frozenset(p for p in own_packages(root) if p.lower() not in generic or p.lower() in named)
+    return frozenset(p for p in own_packages(root) if (p.lower() not in generic or p.lower() in named)
+                     and not (cut_down and p in forks))
 
 
 def _partial_scan(root: Path) -> bool:
@@ -252,7 +258,8 @@ def guard_unreferenced(findings: list, files, root, values: dict, max_bytes=None
     root = Path(root)
     if _partial_scan(root):
         return findings
-    packages = _declared_packages(root, frozenset(values.get("generic-package-names", ())))
+    packages = _declared_packages(root, frozenset(values.get("generic-package-names", ())),
+                                  frozenset(values.get("copied-frameworks", ())))
     # A repository imported under its own folder's name (mae_st's `from mae_st.engine_pretrain import
     # train_one_epoch`, run from the folder above it or from a monorepo): that head is the project's, not a library.
     itself = frozenset({root.resolve().name}) if root.resolve().name.isidentifier() else frozenset()

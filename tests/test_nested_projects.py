@@ -36,7 +36,8 @@ def _findings(root):
 
 
 @pytest.mark.parametrize("repo", ["ci", "unused", "hubcopy", "hubnamespace", "hubimported", "copyfork", "copyexamples",
-                                  "licensedcopy", "copiedtools", "installedcopy", "installedlib"])
+                                  "licensedcopy", "copiedtools", "installedcopy", "installedlib",
+                                  "toplevel_tools"])
 def test_fixture_repositories(repo):
     assert _findings(ROOT / repo) == _annotations(ROOT / repo)
 

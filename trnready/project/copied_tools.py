@@ -7,7 +7,9 @@ project's models) beside `segmentation/tools/`, MMSegmentation's tool scripts pa
 `benchmark.py`, `onnx2tensorrt.py`, `torchserve/`), each opening with the framework's copyright line. The project
 runs its own scripts; the copied ones cannot even build its models. A folder is such a copy when all of these hold:
 
-- it is no package (no `__init__.py`) and lies below the top level of the repository;
+- it is no package (no `__init__.py`), or a package only in name (an empty `__init__.py` no file outside imports:
+  detectron2's `tools/` copied into CenterNet2, session 41); at the top level of the repository too (CenterNet2's
+  `tools/` beside its own `train_net.py`), where the framework's own repository would import its package from it;
 - at least MIN_FILES of the Python files below it, and at least two thirds of them, open with a copyright comment
   of one holder (`# Copyright (c) OpenMMLab. All rights reserved.`) whose name the scan root's licence does not
   carry (with no licence at the scan root nothing is judged): the files came from another project;
@@ -61,9 +63,9 @@ def copied_tool_folders(layout, namers) -> set:
     py = [sf for sf in layout.files if sf.kind == "python"]
     out = set()
     for d in sorted(layout.dirs):
-        if not d or "/" not in d or d in layout.packages:
+        if not d or d in layout.packages and not _inert_package(layout, namers, d, py):
             continue
-        parent = d.rsplit("/", 1)[0]
+        parent = d.rsplit("/", 1)[0] if "/" in d else ""
         beside = {n for n in layout.children.get(d, ()) if n.endswith(".py") and n not in ("__init__.py", "setup.py")}
         if not beside & layout.children.get(parent, set()):
             continue
@@ -92,12 +94,17 @@ def _named_outside(layout, namers, d: str, found: set) -> bool:
     (`seg/tools`), or as the head of a path to one of its entries (`tools/train.py`, `$(dirname $0)/tools/serve`).
     Its bare name is no evidence (`tools` is every project's word), nor is a path through another folder of that
     name (`gen/tools/train.py` names `gen/tools`)."""
-    parent, base = d.rsplit("/", 1)
+    parent, base = d.rsplit("/", 1) if "/" in d else ("", d)
     entries = sorted({rel[len(d) + 1:].split("/", 1)[0] for rel in layout.rels if layout.under(rel, d)})
     alts = "|".join(re.escape(e) for e in entries)
-    head = rf"(?:^|[\s'\"=(`:,\[]|\./|\)/|\}}/|(?<![\w.-]){re.escape(parent.rsplit('/', 1)[-1])}/)"
-    pattern = re.compile(rf"(?<![\w.-]){re.escape(parent.rsplit('/', 1)[-1])}/{re.escape(base)}(?![\w-])"
-                         rf"|{head}{re.escape(base)}/(?:{alts})(?![\w-])", re.M)
+    if parent:
+        up = re.escape(parent.rsplit('/', 1)[-1])
+        head = rf"(?:^|[\s'\"=(`:,\[]|\./|\)/|\}}/|(?<![\w.-]){up}/)"
+        pattern = re.compile(rf"(?<![\w.-]){up}/{re.escape(base)}(?![\w-])"
+                             rf"|{head}{re.escape(base)}/(?:{alts})(?![\w-])", re.M)
+    else:  # a top-level folder: named by a path to one of its entries (`python tools/train_net.py`)
+        head = r"(?:^|[\s'\"=(`:,\[]|\./|\)/|\}/)"
+        pattern = re.compile(rf"{head}{re.escape(base)}/(?:{alts})(?![\w-])", re.M)
     for sf in layout.files:
         if any(layout.under(sf.rel, x) for x in found):
             continue
@@ -105,6 +112,28 @@ def _named_outside(layout, namers, d: str, found: set) -> bool:
         if base in text and pattern.search(text):
             return True
     return False
+
+
+def _inert_package(layout, namers, d: str, py) -> bool:
+    """The folder's `__init__.py` is empty and no Python file outside it imports it (`import tools.x`, `from tools
+    import x`): a package only in name, as detectron2's `tools/` copied into CenterNet2 beside its own
+    `train_net.py`."""
+    init = next((sf for sf in layout.files if sf.rel == f"{d}/__init__.py"), None)
+    if init is None or (namers.text(init) or "").strip():
+        return False
+    dotted = d.replace("/", ".")
+    for sf in py:
+        if layout.under(sf.rel, d):
+            continue
+        facts = namers.imports(sf)
+        if facts is None:
+            return False
+        if any(name == dotted or name.startswith(dotted + ".") for level, name in facts[0] if not level):
+            return False
+        text = namers.text(sf) or ""
+        if re.search(rf"^\s*from\s+{re.escape(dotted)}\s+import\b", text, re.M):
+            return False
+    return True
 
 
 def _folders_between(d: str, inside) -> set:
@@ -126,6 +155,11 @@ def _imports_project(layout, namers, d: str, inside, py) -> bool:
         facts = namers.imports(sf)
         if facts is None:
             return True
-        if any(not level and name.split(".")[0] in names for level, name in facts[0]):
+        # a script's own folder comes first on sys.path: `from train_net import build_evaluator` in detectron2's
+        # tools/lightning_train_net.py is its sibling tools/train_net.py, whatever the project's root holds
+        here = str(PurePosixPath(sf.rel).parent)
+        own = {PurePosixPath(n).stem for n in layout.children.get("" if here == "." else here, ())} | \
+            {PurePosixPath(x).name for x in layout.dirs if x and str(PurePosixPath(x).parent) == here}
+        if any(not level and name.split(".")[0] in names - own for level, name in facts[0]):
             return True
     return False

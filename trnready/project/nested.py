@@ -374,7 +374,8 @@ def guard_nested(findings: list, files, root, max_bytes: int, values=None) -> li
 
         folders = unused_copy_folders(layout, namers, values)
         _mark(reasons, layout, copied, folders, "unused-copy-folder")
-    copied = [p for p in paths if p not in reasons and p.count("/") >= 2]
+    # (a copied tool folder may sit at the top level: detectron2's `tools/` in CenterNet2, session 41)
+    copied = [p for p in paths if p not in reasons and p.count("/") >= 1]
     if copied:
         from .copied_tools import copied_tool_folders
 

@@ -417,3 +417,14 @@ def test_a_constructor_default_stays_judged_when_other_files_only_annotate_with_
         ("interact/controller.py", 5, 49, "TRN242", "callers-override-default"),
         ("interact/controller.py", 11, 31, "TRN242", ""),
     ]
+
+
+def test_a_decoder_built_by_a_function_and_handed_to_a_constructor_is_followed():
+    # 3detr: `build_decoder(args)` returns the Decoder it builds, `Detector(encoder, decoder)` keeps it on self and
+    # calls it without masks; the Decoder's layers come from an imported clone helper and are read for a member
+    # (`self.layers[0].linear`); the encoder's layers are looped over with `enumerate` and read for `layer.nhead`,
+    # and the subclass MaskedEncoder calls the layers its base keeps with a real mask: that finding stays
+    assert findings("detr_built") == [
+        ("models/transformer.py", 13, 16, "TRN172", "", [], MHA),
+        ("models/transformer.py", 42, 16, "TRN172", "callers-pass-none", [], MHA),
+    ]

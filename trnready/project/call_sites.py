@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import bisect
+import re
 
 from .syntax import MAX_ITEMS, dotted, literal_source
 from ..astwalk import of_kinds, walk
@@ -65,13 +66,17 @@ def record(body: list, funcs: dict, calls: list, heads: list, interesting: set, 
         builders |= {n.split(".", 1)[0] for n in funcs if n.endswith(".__init__") and n.count(".") == 1}
     else:
         builders = set()
-    clones = _clone_helpers(funcs) if full else frozenset()
+    clones = _clone_helpers(funcs) | _imported_clone_helpers(interesting) if full else frozenset()
     builders = {c for c in builders if _keeps_a_construction(
         [f for n, f in funcs.items() if n.split(".", 1)[0] == c and "." in n], selfs, c, interesting, clones)}
-    insts = _instances({n: f for n, f in funcs.items() if n.split(".", 1)[0] in builders and "." in n}, selfs,
-                       interesting, clones) if builders else {}
-    loops = _loop_vars({n: f for n, f in funcs.items() if n.split(".", 1)[0] in insts and "." in n}, selfs) \
-        if insts else {}
+    # subclasses in this file of a class that keeps instances use them through self too (3detr's
+    # MaskedTransformerEncoder loops over the `self.layers` its base TransformerEncoder keeps)
+    heirs = {c for c, bs in bases.items() if set(bs) & builders} if builders else set()
+    inherit: dict = {}  # subclass -> {attr: base class keeping it}
+    insts = _instances({n: f for n, f in funcs.items() if n.split(".", 1)[0] in builders | heirs and "." in n},
+                       selfs, interesting, clones, bases, inherit) if builders else {}
+    loops = _loop_vars({n: f for n, f in funcs.items() if n.split(".", 1)[0] in set(insts) | set(inherit)
+                        and "." in n}, selfs) if insts else {}
     out_calls: list = []
     fixed: dict = {}  # function -> its parameters never assigned in its body (worked out when one is passed on)
     none_kept: dict = {}  # function -> its parameters assigned again only where they are not None
@@ -119,6 +124,11 @@ def record(body: list, funcs: dict, calls: list, heads: list, interesting: set, 
         if len(out_calls) >= MAX_ITEMS:
             break
         callee = _callee(node, head, encl, selfs, methods, loops, interesting, locals_of)
+        if callee is not None and inherit and "@" in callee:
+            c, _, a = callee.partition("@")
+            base = inherit.get(c, {}).get(a.rstrip("[]"))
+            if base is not None:
+                callee = f"{base}@{a}"  # the instance the base class keeps
         if callee is None or "@" in callee and callee.split("@", 1)[1].rstrip("[]") not in insts.get(
                 callee.split("@", 1)[0], ()):
             continue  # (a call of an attribute holding something else: a library layer, a callable)
@@ -149,8 +159,42 @@ def record(body: list, funcs: dict, calls: list, heads: list, interesting: set, 
         # Calls were left out: a kept instance's calls may be among them, and its attribute's mentions would still
         # add up. No instance is kept then (a named function's left-out calls leave its mentions short anyway).
         insts = {}
+    rets: dict = {}
+    if full:
+        for fname in sorted(builds_project | builds_here):
+            if fname in funcs and "." not in fname:
+                got = _returned_construction(funcs[fname], bound_in(fname), interesting | set(methods))
+                if got is not None:
+                    rets[fname] = got
     return {"sigs": sigs, "calls": out_calls, "insts": insts, "deco": deco[:MAX_ITEMS],
-            "bases": dict(list(bases.items())[:MAX_ITEMS])}
+            "bases": dict(list(bases.items())[:MAX_ITEMS]), "rets": rets}
+
+
+def _returned_construction(fn, bound: dict, interesting: set) -> str | None:
+    """The dotted project callee of the one construction a module-level function returns, when every `return` of
+    it returns that construction or a local bound once to it (3detr's `def build_decoder(args): decoder =
+    TransformerDecoder(decoder_layer, ...); return decoder`): a call of the function builds an instance of that
+    class. None for anything else."""
+    found: set = set()
+    stack = list(fn.body)
+    while stack:
+        n = stack.pop()
+        t = type(n)
+        if t in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda):
+            continue
+        if t is ast.Return:
+            v = n.value
+            if type(v) is ast.Call:
+                d = dotted(v.func)
+            elif type(v) is ast.Name and v.id in bound and not bound[v.id][2]:
+                d = bound[v.id][0]
+            else:
+                return None
+            if d is None or d.split(".", 1)[0] not in interesting:
+                return None
+            found.add(d)
+        stack.extend(ast.iter_child_nodes(n))
+    return found.pop() if len(found) == 1 else None
 
 
 def rebound(fn) -> set:
@@ -176,7 +220,8 @@ def rebound(fn) -> set:
 
 def valid(rec) -> bool:
     try:
-        return isinstance(rec, dict) and set(rec) == {"sigs", "calls", "insts", "deco", "bases"} and all(
+        return isinstance(rec, dict) and set(rec) == {"sigs", "calls", "insts", "deco", "bases", "rets"} and all(
+            isinstance(k, str) and isinstance(v, str) for k, v in rec["rets"].items()) and all(
             isinstance(d, str) for d in rec["deco"]) and all(
             isinstance(k, str) and all(isinstance(b, str) for b in v) for k, v in rec["bases"].items()) and all(
             isinstance(k, str) and len(v) == 4 and isinstance(v[0], int) and isinstance(v[1], int)
@@ -378,6 +423,16 @@ def _literal_locals(fn, bindings: tuple | None = None) -> dict:
     return out
 
 
+_CLONES = re.compile(r"(?:^|_)clones$")
+
+
+def _imported_clone_helpers(interesting) -> frozenset:
+    """Project functions imported into the file under DETR's clone-helper name (`get_clones`, `_get_clones`,
+    `clones`: 3detr's `from models.helpers import get_clones`); the helper's body is in another module, which the
+    per-file record cannot read, and the name is the idiom's own."""
+    return frozenset(n for n in interesting if _CLONES.search(n.rsplit(".", 1)[-1]))
+
+
 def _clone_helpers(funcs: dict) -> frozenset:
     """Module-level functions that return copies of their first parameter in a module list (DETR's
     `def _get_clones(module, N): return nn.ModuleList([copy.deepcopy(module) for i in range(N)])`)."""
@@ -465,12 +520,23 @@ def _loop_vars(funcs: dict, selfs: dict) -> dict:
         if me is None:
             continue
         for node in _statements(fn):
-            if type(node) in (ast.For, ast.AsyncFor) and type(node.target) is ast.Name:
-                d = dotted(node.iter)
-                if d is not None and d.startswith(me + ".") and d.count(".") == 1 and node.body:
-                    for line in range(node.body[0].lineno, (node.end_lineno or node.lineno) + 1):
-                        out[(name, node.target.id, line)] = d.split(".", 1)[1]
+            got = _loop_over(node, me) if type(node) in (ast.For, ast.AsyncFor) and node.body else None
+            if got is not None:
+                for line in range(node.body[0].lineno, (node.end_lineno or node.lineno) + 1):
+                    out[(name, got[0], line)] = got[1].attr
     return out
+
+
+def _loop_over(loop, me: str):
+    """(loop variable, the `self.attr` node) of `for x in self.attr:` or `for i, x in enumerate(self.attr):`
+    (3detr's encoder), else None."""
+    it, target = loop.iter, loop.target
+    if type(it) is ast.Call and type(it.func) is ast.Name and it.func.id == "enumerate" and len(it.args) == 1 \
+            and not it.keywords and type(target) is ast.Tuple and len(target.elts) == 2:
+        it, target = it.args[0], target.elts[1]
+    if type(target) is ast.Name and _is_self_attr(it, me):
+        return target.id, it
+    return None
 
 
 def _init_params(fn) -> set:
@@ -489,10 +555,12 @@ def _init_params(fn) -> set:
     return {p for p in names if loads.get(p) == 1}
 
 
-def _instances(funcs: dict, selfs: dict, interesting: set, clones=frozenset()) -> dict:
+def _instances(funcs: dict, selfs: dict, interesting: set, clones=frozenset(), bases=None, inherit=None) -> dict:
     """class -> {attr: [callee, "one" | "many", construction sites, mentions of self.attr]} for instances of
     project classes kept on self and otherwise only called (directly, indexed, or as a loop variable that is only
-    called) or counted (`len`)."""
+    called) or counted (`len`). A subclass of the file (`bases`: class -> base names) that never stores the
+    attribute and only calls or counts what its base keeps adds its mentions to the base's entry, and `inherit`
+    (subclass -> {attr: base}) records that its calls through self reach the base's instances."""
     made: dict = {}  # (cls, attr) -> [set of (callee, kind), sites, mentions]; None once used or set otherwise
     for name, fn in funcs.items():
         me = selfs.get(name)
@@ -530,9 +598,13 @@ def _instances(funcs: dict, selfs: dict, interesting: set, clones=frozenset()) -
                     if node.value.id in held:
                         kept = (held[node.value.id], "one")  # `transformer = Transformer(...)`, then kept on self
                 fine[id(node.targets[0])] = kept if kept is not None else _stored(node.value, interesting)
-            elif t in (ast.For, ast.AsyncFor) and _is_self_attr(node.iter, me):
+            elif t in (ast.For, ast.AsyncFor) and _loop_over(node, me) is not None:
                 if _only_called_in(node):
-                    fine[id(node.iter)] = None
+                    fine[id(_loop_over(node, me)[1])] = None
+            elif t is ast.Attribute and type(node.value) is ast.Subscript and _is_self_attr(node.value.value, me) \
+                    and type(node.ctx) is ast.Load:
+                # `self.layers[0].linear2.out_features`: a member of an element read, nothing handed on or run
+                fine[id(node.value.value)] = None
             elif t is ast.Attribute and _is_self_attr(node, me):
                 key = (cls, node.attr)
                 if key in made and made[key] is None:
@@ -554,6 +626,14 @@ def _instances(funcs: dict, selfs: dict, interesting: set, clones=frozenset()) -
         if got is not None and len(got[0]) == 1 and len(out.get(cls, ())) < 64:
             callee, kind = next(iter(got[0]))
             out.setdefault(cls, {})[attr] = [callee, kind, got[1], got[2]]
+    if bases and inherit is not None:
+        for (cls, attr), got in made.items():
+            if got is None or got[0] or not got[2] or attr in out.get(cls, ()):
+                continue
+            holders = [b for b in bases.get(cls, ()) if attr in out.get(b, ())]
+            if len(holders) == 1:
+                out[holders[0]][attr][3] += got[2]
+                inherit.setdefault(cls, {})[attr] = holders[0]
     return out
 
 
@@ -628,20 +708,37 @@ def _many(elts: list, interesting: set):
 
 
 def _only_called_in(loop) -> bool:
-    """The loop variable of `for x in self.attr:` is a plain name used in the loop only by calling it."""
-    if type(loop.target) is not ast.Name:
+    """The loop variable of `for x in self.attr:` (or `for i, x in enumerate(self.attr):`) is a plain name used in
+    the loop only by calling it."""
+    target = loop.target
+    if type(target) is ast.Tuple and len(target.elts) == 2:
+        target = target.elts[1]
+    if type(target) is not ast.Name:
         return False
-    var = loop.target.id
+    var = target.id
     calls = set()
     names = []
+    called_attrs = set()
     for st in (*loop.body, *loop.orelse):
         for n in walk(st):
             if type(n) is ast.Call and type(n.func) is ast.Name and n.func.id == var:
                 calls.add(id(n.func))
+            elif type(n) is ast.Call and type(n.func) is ast.Attribute:
+                called_attrs.add(id(n.func))
+            elif type(n) is ast.Attribute and type(n.value) is ast.Name and n.value.id == var \
+                    and type(n.ctx) is ast.Load:
+                calls.add(id(n.value))  # `layer.nhead` read (3detr's encoder): a member, nothing handed on
             elif type(n) is ast.Name and n.id == var:
                 names.append(n)
             elif type(n) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda):
                 return False  # (a closure may keep it)
+    if called_attrs:
+        # `layer.other_method(...)` runs another method of the element, not its forward: not only called
+        for st in (*loop.body, *loop.orelse):
+            for n in walk(st):
+                if type(n) is ast.Attribute and id(n) in called_attrs and type(n.value) is ast.Name \
+                        and n.value.id == var:
+                    return False
     return all(id(n) in calls and type(n.ctx) is ast.Load for n in names)
 
 

@@ -278,10 +278,21 @@ class Callers:
         return sites, attrs, files
 
     def _class_of(self, rel: str, callee: str):
-        from .link import Class
+        """(file, class) a callee builds: a project class, or a module-level project function returning one
+        construction of a project class (its full record's `rets`: 3detr's `build_decoder(args)` returns the
+        TransformerDecoder it builds, and `Model3DETR(..., decoder, ...)` keeps that instance on self)."""
+        from .link import Class, Func
 
         r = self.linker.expr(rel, callee, 0)
-        return (r.module, r.name) if isinstance(r, Class) else None
+        if isinstance(r, Class):
+            return (r.module, r.name)
+        if isinstance(r, Func) and "." not in r.name:
+            ret = ((self.full(r.module) or {}).get("rets") or {}).get(r.name)
+            if ret is not None:
+                c = self.linker.expr(r.module, ret, 0)
+                if isinstance(c, Class):
+                    return (c.module, c.name)
+        return None
 
     def _overrides(self, cls: str, meth: str) -> list:
         """The overrides of the method in the classes below cls (by base name; each class once, so a cycle of

@@ -412,3 +412,18 @@ def test_a_linked_call_over_several_lines_restates_the_keyword_finding_inside_it
     assert drop_spanning_calls(per_file, [linked]) == []
     assert drop_spanning_calls([replace(keyword, line=7)], [linked]) == [linked]
     assert drop_spanning_calls([replace(keyword, rule="TRN282")], [linked]) == [linked]
+
+
+def test_a_package_name_two_folders_claim_resolves_from_the_importing_script_s_folder():
+    # SparseInst keeps a MindSpore port in `mindspore/sparseinst/` beside its `sparseinst/`: `from sparseinst import x`
+    # in the root's demo.py means the root package, in `mindspore/test.py` the port; a name no file claims from the
+    # scan root stays unresolved
+    from trnready.project.link import ModuleMap
+
+    rels = ["sparseinst/__init__.py", "sparseinst/decoder.py", "mindspore/sparseinst/__init__.py",
+            "mindspore/sparseinst/decoder.py", "mindspore/test.py", "demo.py", "a/util.py", "b/util.py"]
+    m = ModuleMap({r: {} for r in rels})
+    assert m.mods[m.absolute("demo.py", "sparseinst.decoder", 0)] == "sparseinst/decoder.py"
+    assert m.mods[m.absolute("mindspore/test.py", "sparseinst.decoder", 0)] == "mindspore/sparseinst/decoder.py"
+    assert m.mods[m.absolute("mindspore/test.py", "sparseinst", 0)] == "mindspore/sparseinst/__init__.py"
+    assert "util" not in m.mods

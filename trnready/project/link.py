@@ -100,19 +100,41 @@ class ModuleMap:
         self.summaries = summaries  # rel -> summary
         self.mods: dict = {}  # module name -> rel
         clash: set = set()
-        for rel, names in module_names(summaries).items():
+        names_of = module_names(summaries)
+        for rel, names in names_of.items():
             for n in names:
                 if n in self.mods and self.mods[n] != rel:
                     clash.add(n)
                 self.mods[n] = rel
-        for n in clash:  # two files claim the name: never guess which one an import means
-            del self.mods[n]
+        # A name two files claim is kept for the one it names from the scan root (`sparseinst` for
+        # `sparseinst/__init__.py`), when exactly one does; the other claims it from a folder below the root
+        # (`mindspore/sparseinst/`, a port kept beside it), which a script in that folder puts first on sys.path:
+        # its imports are resolved from there (`roots`). Otherwise never guess which one an import means.
+        self.roots: set = set()  # folders below the scan root that another claim of a clashing name starts from
+        for n in clash:
+            canon = [rel for rel, names in names_of.items() if names and names[0] == n]
+            if len(canon) == 1:
+                self.mods[n] = canon[0]
+                for rel, names in names_of.items():
+                    if rel != canon[0] and n in names[1:]:
+                        full = names[0]
+                        if full.endswith("." + n):
+                            self.roots.add(full[:-len(n) - 1].replace(".", "/"))
+            else:
+                del self.mods[n]
         self.rel_mod: dict = {}
         for n, rel in self.mods.items():
             self.rel_mod.setdefault(rel, n)
 
     def absolute(self, rel: str, module: str, level: int) -> str | None:
         if not level:
+            if self.roots and module:
+                # `from sparseinst import x` in `mindspore/test.py`: that folder's own `sparseinst` comes first
+                here = str(PurePosixPath(rel).parent)
+                for root in sorted(self.roots, key=len, reverse=True):
+                    if (here == root or here.startswith(root + "/")) and f"{root.replace('/', '.')}.{module}" \
+                            in self.mods:
+                        return f"{root.replace('/', '.')}.{module}"
             if module in self.mods or not module:
                 return module
             # `import network` beside network.py in a package: Python 2's implicit relative import (py-faster-rcnn

@@ -428,3 +428,15 @@ def test_a_decoder_built_by_a_function_and_handed_to_a_constructor_is_followed()
         ("models/transformer.py", 13, 16, "TRN172", "", [], MHA),
         ("models/transformer.py", 42, 16, "TRN172", "callers-pass-none", [], MHA),
     ]
+
+
+def test_a_class_built_only_in_an_arm_no_caller_takes_never_runs():
+    # detectron2's demo predictor: VisualizationDemo builds an AsyncPredictor only `if parallel:`, and its one
+    # construction leaves `parallel=False`; AsyncPredictor's own mentions are a type test and a nested class read
+    # through it. Its "cuda:{}" device is guarded with the arm; the SyncPredictor built in the other arm stays.
+    got = [f[:5] for f in findings("built_switched_off")]
+    assert got == [
+        ("predictor.py", 10, 32, "TRN242", "callers-switch-off"),
+        ("predictor.py", 20, 28, "TRN242", ""),
+        ("predictor.py", 27, 23, "TRN243", "callers-switch-off"),
+    ]

@@ -898,6 +898,10 @@ def _candidates(findings, files, summaries, engine, packaged: frozenset = frozen
                     out.append((f, rel, fname, "default", p))
             if f.rule in none_rules:
                 out.append((f, rel, fname, "none", None))
+            if "." in fname and not fname.startswith("_") and fname.split(".", 1)[0] in rec.get("bases", {}):
+                # in a method of a module-level class: dead when every construction of the class sits in an arm no
+                # caller takes (detectron2's demo `AsyncPredictor`, built only under `if parallel:`)
+                out.append((f, rel, fname, "built", fname.split(".", 1)[0]))
             if f.line > _a and sig[2]:
                 # in a branch a parameter may switch off: (definition line, its parameters). One with a literal
                 # default switches off when no caller changes it, any other when every caller passes a value
@@ -1013,8 +1017,8 @@ def _decide(cands, files, summaries, engine, config, cache=None, reads=None) -> 
     cands = [c for c in cands if c[3] != "switch" or by_rel.get(c[1]) is not None and may_switch(
         c[0].line, c[4][0], c[4][1], lines_of(by_rel[c[1]]))]
     # the names the decisions start from: the functions holding the findings, and for a `forward` its class
-    wanted = {c[2].rsplit(".", 1)[-1] for c in cands} | {c[2].split(".", 1)[0] for c in cands
-                                                         if c[2].endswith((".forward", ".__init__"))}
+    wanted = {c[2].rsplit(".", 1)[-1] for c in cands if c[3] != "built"} | {
+        c[2].split(".", 1)[0] for c in cands if c[3] == "built" or c[2].endswith((".forward", ".__init__"))}
     def own_attrs(rel: str, attr: str, holders: frozenset = frozenset()) -> dict:
         sf = by_rel.get(rel)
         tree = _tree(sf, trees, text_of) if sf is not None else None
@@ -1031,7 +1035,14 @@ def _decide(cands, files, summaries, engine, config, cache=None, reads=None) -> 
     place_categories = frozenset(engine.catalogue.context_values.get("switch-caller-place-categories", ()))
     out = []
     trees: dict = {}
+    built: dict = {}  # (file, class) -> whether every construction of it sits in an arm no caller takes
     for f, rel, fname, kind, p in sorted(cands, key=lambda c: (c[0].path, c[0].line, c[0].column)):
+        if kind == "built":
+            if (rel, p) not in built:
+                built[(rel, p)] = _built_only_switched_off(rel, p, callers, by_rel, trees, text_of)
+            if built[(rel, p)]:
+                out.append([f.path, f.line, f.column, f.rule, SWITCH_OFF])
+            continue
         if not callers.callers(rel, fname):
             continue  # no resolved caller decides anything (and the file need not be parsed again)
         if kind == "switch":
@@ -1143,6 +1154,27 @@ def _required_not_none(f, rule, trees: dict, text_of, files, def_line: int):
         if not found:
             return None
     return names
+
+
+def _built_only_switched_off(rel: str, cls: str, callers, by_rel: dict, trees: dict, text_of) -> bool:
+    """Every construction of the class is known and sits, in its own function, in an arm of an `if` that no caller
+    of that function takes (`if parallel: self.predictor = AsyncPredictor(cfg, num_gpus=num_gpu)` in a
+    `VisualizationDemo.__init__` every construction of which leaves `parallel=False`): no instance is ever made, so
+    nothing in the class runs."""
+    from types import SimpleNamespace
+
+    init = f"{cls}.__init__"
+    found = callers.callers(rel, init)
+    if not found or not callers.known(rel, init):
+        return False
+    for crel, call in found:
+        sf = by_rel.get(crel)
+        if not call[5] or sf is None:
+            return False  # built at a module's top level: it runs
+        if not switched_off(SimpleNamespace(line=call[0], occurrences=()), crel, call[5], callers,
+                            _LazyTree(sf, trees, text_of)):
+            return False
+    return True
 
 
 class _LazyTree:

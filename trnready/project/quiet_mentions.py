@@ -5,6 +5,8 @@ them when it asks whether every mention of a function or class is accounted for.
   `super(PerspectiveCamera, self).__init__()`); it names the class to find its base, and constructs nothing.
 - an entry of the module's `__all__` (`__all__ = ['FlexiCubes']`): an export list; a star import of it still
   calls the name where it is used, and that call is a mention of its own.
+- a type test (`isinstance(task, Word)`) and a nested class read through the class (`Word._StopToken`, a name
+  starting with a capital): detectron2's demo `AsyncPredictor` (session 41);
 - a type annotation: a parameter's (`s2m_ctrl: S2MController,`, `ctrl: Optional[Ctrl] = None`), a variable's
   (`self.ctrl: Ctrl = ...`) or a return's (`-> Ctrl:`), quoted or not. It names the type of a value built
   elsewhere (XMem's GUI takes the `S2MController` its demo script constructs with `device=device`, session 41).
@@ -23,6 +25,10 @@ _ALL = re.compile(r"__all__\s*\+?=\s*[\[(]([^\])]*)[\])]")
 _BEFORE = re.compile(r"(?:(?<![\w.\"'\]})])(?!(?:lambda|else|try|finally)\b)[A-Za-z_][\w.]*[ \t]*:[ \t]*|->[ \t]*)"
                      r"(?:Optional\[)?([\"']?)$")
 _AFTER = re.compile(r"\]?[ \t]*(?:[,)=:]|$)", re.M)
+# `isinstance(task, AsyncPredictor._StopToken)`, `isinstance(x, (A, Word))`: a type test
+_TYPE_TEST = re.compile(r"\b(?:isinstance|issubclass)\([^()]*,[ \t]*\(?[\w., \t]*$")
+# `Word._StopToken`, `Word.Config`: a nested class (or class constant) read through the class, nothing constructed
+_NESTED = re.compile(r"\.[ \t]*_*[A-Z]")
 
 
 def quiet_mentions(text: str, word: str) -> int:
@@ -47,6 +53,11 @@ def quiet_mentions(text: str, word: str) -> int:
         if (i == 0 or not (text[i - 1].isalnum() or text[i - 1] in "_.")) and \
                 (j == len(text) or not (text[j].isalnum() or text[j] == "_")):
             before = text[text.rfind("\n", 0, i) + 1:i]
+            if _NESTED.match(text, j) or ("instance(" in before or "subclass(" in before) and \
+                    _TYPE_TEST.search(before):
+                n += 1
+                i = text.find(word, j)
+                continue
             m = _BEFORE.search(before) if ":" in before or ">" in before else None
             # `lambda x: Word` returns the class: a hand-on, not an annotation; a comment is no code mention at all
             if m is not None and "lambda" not in before and "#" not in before:

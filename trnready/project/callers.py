@@ -898,7 +898,8 @@ def _candidates(findings, files, summaries, engine, packaged: frozenset = frozen
                     out.append((f, rel, fname, "default", p))
             if f.rule in none_rules:
                 out.append((f, rel, fname, "none", None))
-            if "." in fname and not fname.startswith("_") and fname.split(".", 1)[0] in rec.get("bases", {}):
+            if "." in fname and fname.split(".", 1)[0] in rec.get("bases", {}) and _built_in_a_switch(
+                    rec, fname.split(".", 1)[0]):
                 # in a method of a module-level class: dead when every construction of the class sits in an arm no
                 # caller takes (detectron2's demo `AsyncPredictor`, built only under `if parallel:`)
                 out.append((f, rel, fname, "built", fname.split(".", 1)[0]))
@@ -1154,6 +1155,14 @@ def _required_not_none(f, rule, trees: dict, text_of, files, def_line: int):
         if not found:
             return None
     return names
+
+
+def _built_in_a_switch(rec: dict, cls: str) -> bool:
+    """The cheap look before any caller is indexed: the file itself constructs the class in a function with a
+    parameter of literal default (the switch may be there); a class built only elsewhere is left alone."""
+    sigs = rec["sigs"]
+    return any(call[4] == cls and call[5] in sigs and any(d and d[0] != "?" for d in sigs[call[5]][3].values())
+               for call in rec["calls"])
 
 
 def _built_only_switched_off(rel: str, cls: str, callers, by_rel: dict, trees: dict, text_of) -> bool:

@@ -1174,16 +1174,18 @@ def _built_only_switched_off(rel: str, cls: str, callers, by_rel: dict, trees: d
 
     init = f"{cls}.__init__"
     found = callers.callers(rel, init)
-    if not found or not callers.known(rel, init):
+    if not found:
         return False
+    for crel, call in found:  # the text first: an `if` naming a parameter of the function around the construction
+        sf, sig = by_rel.get(crel), callers.sig(crel, call[5]) if call[5] else None
+        if sf is None or sig is None or not may_switch(
+                call[0], sig[0], tuple(p for p in sig[2] if p not in ("self", "cls")), text_of(sf).splitlines()):
+            return False  # built at a module's top level, or outside any switch: it runs
     for crel, call in found:
-        sf = by_rel.get(crel)
-        if not call[5] or sf is None:
-            return False  # built at a module's top level: it runs
         if not switched_off(SimpleNamespace(line=call[0], occurrences=()), crel, call[5], callers,
-                            _LazyTree(sf, trees, text_of)):
+                            _LazyTree(by_rel[crel], trees, text_of)):
             return False
-    return True
+    return callers.known(rel, init)  # (counting every mention of the class last: the dearest question)
 
 
 class _LazyTree:

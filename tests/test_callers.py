@@ -440,3 +440,12 @@ def test_a_class_built_only_in_an_arm_no_caller_takes_never_runs():
         ("predictor.py", 20, 28, "TRN242", ""),
         ("predictor.py", 27, 23, "TRN243", "callers-switch-off"),
     ]
+
+
+def test_quiet_mentions_count_type_tests_and_nested_classes_not_prose():
+    from trnready.project.quiet_mentions import quiet_mentions
+
+    text = ("if isinstance(task, AsyncPredictor._StopToken):\n    w = AsyncPredictor._PredictWorker(cfg)\n"
+            "ok = isinstance(p, (int, AsyncPredictor))\np = AsyncPredictor.from_config(cfg)\n"
+            "help = 'True if AsyncPredictor. False otherwise'\n")
+    assert quiet_mentions(text, "AsyncPredictor") == 3

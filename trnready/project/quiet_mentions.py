@@ -28,7 +28,7 @@ _AFTER = re.compile(r"\]?[ \t]*(?:[,)=:]|$)", re.M)
 # `isinstance(task, AsyncPredictor._StopToken)`, `isinstance(x, (A, Word))`: a type test
 _TYPE_TEST = re.compile(r"\b(?:isinstance|issubclass)\([^()]*,[ \t]*\(?[\w., \t]*$")
 # `Word._StopToken`, `Word.Config`: a nested class (or class constant) read through the class, nothing constructed
-_NESTED = re.compile(r"\.[ \t]*_*[A-Z]")
+_NESTED = re.compile(r"\._*[A-Z]")  # (not prose: "True if ESPNet. False for ESPNet-C")
 
 
 def quiet_mentions(text: str, word: str) -> int:

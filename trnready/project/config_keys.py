@@ -88,7 +88,8 @@ def declarations(text: str, tails: set) -> set:
     """The attribute chains this text assigns to whose last key is in `tails` (`_C.AMP.ENABLED = False` ->
     ("amp", "enabled")), normalised: a yacs defaults module declaring its config schema."""
     out: set = set()
-    if not any(t in text.lower() for t in tails):
+    low = text.lower()
+    if not any(t in low for t in tails):
         return out
     for m in _CHAIN.finditer(text):
         attrs = [norm(a) for a in re.split(r"\s*\.\s*", m.group(2))[1:]]

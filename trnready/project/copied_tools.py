@@ -63,7 +63,7 @@ def copied_tool_folders(layout, namers) -> set:
     py = [sf for sf in layout.files if sf.kind == "python"]
     out = set()
     for d in sorted(layout.dirs):
-        if not d or d in layout.packages and not _inert_package(layout, namers, d, py):
+        if not d:
             continue
         parent = d.rsplit("/", 1)[0] if "/" in d else ""
         beside = {n for n in layout.children.get(d, ()) if n.endswith(".py") and n not in ("__init__.py", "setup.py")}
@@ -84,6 +84,8 @@ def copied_tool_folders(layout, namers) -> set:
             continue
         if _imports_project(layout, namers, d, inside, py):
             continue
+        if d in layout.packages and not _inert_package(layout, namers, d, py):
+            continue  # (asked last: it reads every other file's imports)
         out.add(d)
     # named by a file outside it (a launcher running `tools/train.py` by its path): the project runs it
     return {d for d in out if not _named_outside(layout, namers, d, out)}

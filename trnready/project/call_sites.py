@@ -718,13 +718,13 @@ def _only_called_in(loop) -> bool:
     var = target.id
     calls = set()
     names = []
-    called_attrs = set()
     for st in (*loop.body, *loop.orelse):
         for n in walk(st):
             if type(n) is ast.Call and type(n.func) is ast.Name and n.func.id == var:
                 calls.add(id(n.func))
-            elif type(n) is ast.Call and type(n.func) is ast.Attribute:
-                called_attrs.add(id(n.func))
+            elif type(n) is ast.Call and type(n.func) is ast.Attribute and type(n.func.value) is ast.Name \
+                    and n.func.value.id == var:
+                return False  # `layer.other_method(...)` runs another method of the element, not its forward
             elif type(n) is ast.Attribute and type(n.value) is ast.Name and n.value.id == var \
                     and type(n.ctx) is ast.Load:
                 calls.add(id(n.value))  # `layer.nhead` read (3detr's encoder): a member, nothing handed on
@@ -732,13 +732,6 @@ def _only_called_in(loop) -> bool:
                 names.append(n)
             elif type(n) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda):
                 return False  # (a closure may keep it)
-    if called_attrs:
-        # `layer.other_method(...)` runs another method of the element, not its forward: not only called
-        for st in (*loop.body, *loop.orelse):
-            for n in walk(st):
-                if type(n) is ast.Attribute and id(n) in called_attrs and type(n.value) is ast.Name \
-                        and n.value.id == var:
-                    return False
     return all(id(n) in calls and type(n.ctx) is ast.Load for n in names)
 
 

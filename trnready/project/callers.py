@@ -1040,7 +1040,7 @@ def _decide(cands, files, summaries, engine, config, cache=None, reads=None) -> 
     for f, rel, fname, kind, p in sorted(cands, key=lambda c: (c[0].path, c[0].line, c[0].column)):
         if kind == "built":
             if (rel, p) not in built:
-                built[(rel, p)] = _built_only_switched_off(rel, p, callers, by_rel, trees, text_of)
+                built[(rel, p)] = _built_only_switched_off(rel, p, callers, by_rel, trees, text_of, lines_of)
             if built[(rel, p)]:
                 out.append([f.path, f.line, f.column, f.rule, SWITCH_OFF])
             continue
@@ -1165,7 +1165,7 @@ def _built_in_a_switch(rec: dict, cls: str) -> bool:
                for call in rec["calls"])
 
 
-def _built_only_switched_off(rel: str, cls: str, callers, by_rel: dict, trees: dict, text_of) -> bool:
+def _built_only_switched_off(rel: str, cls: str, callers, by_rel: dict, trees: dict, text_of, lines_of) -> bool:
     """Every construction of the class is known and sits, in its own function, in an arm of an `if` that no caller
     of that function takes (`if parallel: self.predictor = AsyncPredictor(cfg, num_gpus=num_gpu)` in a
     `VisualizationDemo.__init__` every construction of which leaves `parallel=False`): no instance is ever made, so
@@ -1179,7 +1179,7 @@ def _built_only_switched_off(rel: str, cls: str, callers, by_rel: dict, trees: d
     for crel, call in found:  # the text first: an `if` naming a parameter of the function around the construction
         sf, sig = by_rel.get(crel), callers.sig(crel, call[5]) if call[5] else None
         if sf is None or sig is None or not may_switch(
-                call[0], sig[0], tuple(p for p in sig[2] if p not in ("self", "cls")), text_of(sf).splitlines()):
+                call[0], sig[0], tuple(p for p in sig[2] if p not in ("self", "cls")), lines_of(sf)):
             return False  # built at a module's top level, or outside any switch: it runs
     for crel, call in found:
         if not switched_off(SimpleNamespace(line=call[0], occurrences=()), crel, call[5], callers,

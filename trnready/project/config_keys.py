@@ -210,21 +210,24 @@ def guard_unread_settings(findings: list, files: list, summaries: list, read_tex
     named: set = set()
     declared: dict = {}  # rel -> attribute chains its Python assigns (yacs defaults: `_C.AMP.ENABLED = False`)
     config_modules = tuple(r.removesuffix(".py").removesuffix("/__init__").replace("/", ".") for r in tops)
+    # the settings a library would read by itself: a project whose Python (config modules included) declares the
+    # whole path itself owns the key, so those files are all read for declarations, each once
+    tails = {full[-1] for keys, full in questions.values() if len(full) > len(keys)}
     for sf in sources:
+        if named >= wanted and not tails:
+            break
         text = read_text(sf)
         if text:
-            named |= vocabulary(text, wanted - named, config_modules)
-        if named >= wanted:
-            break
-    # the settings a library would read by itself, asked of every Python file (config modules included): a project
-    # declaring the whole path itself owns the key
-    tails = {full[-1] for keys, full in questions.values() if len(full) > len(keys)}
-    if tails:
-        for sf in files:
-            text = read_text(sf) if sf.kind == "python" else None
-            got = declarations(text, tails) if text else None
+            if not named >= wanted:
+                named |= vocabulary(text, wanted - named, config_modules)
+            got = declarations(text, tails) if tails else None
             if got:
                 declared[sf.rel] = got
+    for sf in files if tails else ():
+        text = read_text(sf) if sf.kind == "python" and sf.rel in tops else None
+        got = declarations(text, tails) if text else None
+        if got:
+            declared[sf.rel] = got
     out = []
     for f in findings:
         got = questions.get((f.path, f.line, f.rule)) if f.cell is None else None

@@ -130,10 +130,8 @@ def _inert_package(layout, namers, d: str, py) -> bool:
         facts = namers.imports(sf)
         if facts is None:
             return False
+        # (`from tools import x` is recorded as the module `tools` too)
         if any(name == dotted or name.startswith(dotted + ".") for level, name in facts[0] if not level):
-            return False
-        text = namers.text(sf) or ""
-        if re.search(rf"^\s*from\s+{re.escape(dotted)}\s+import\b", text, re.M):
             return False
     return True
 

@@ -32,8 +32,8 @@ _NESTED = re.compile(r"\._*[A-Z]")  # (not prose: "True if ESPNet. False for ESP
 
 
 def quiet_mentions(text: str, word: str) -> int:
-    """How many mentions of word in text are `super(word, self)` or an `__all__` entry. Plain substring counts
-    first: the callers step asks this of every file naming a candidate's word, most of them large."""
+    """How many mentions of word in text are quiet (the module docstring's list). Substring searches first: the
+    callers step asks this of every file naming a candidate's word, most of them large."""
     if word not in text:
         return 0
     n = text.count(f"super({word}, self)") + text.count(f"super({word},self)")
@@ -45,8 +45,8 @@ def quiet_mentions(text: str, word: str) -> int:
                 body = m.group(1)
                 n += body.count(f'"{word}"') + body.count(f"'{word}'")
         i = text.find("__all__", i + 7)
-    # type annotations: each occurrence of the word looked at where it is (a regular expression over the whole text
-    # for every word asked about cost a tenth of a cold scan)
+    # type tests, nested classes and annotations: each occurrence of the word looked at where it is (a regular
+    # expression over the whole text for every word asked about cost a tenth of a cold scan)
     i = text.find(word)
     while i >= 0:
         j = i + len(word)

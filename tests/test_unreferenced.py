@@ -423,7 +423,7 @@ def test_a_cut_down_framework_fork_shipped_under_its_name_is_no_library(tmp_path
         ("mmdet/samplers/random.py", 11, "TRN241", ""),
     ]
     (tmp_path / "tests").mkdir()
-    (tmp_path / "tests" / "test_samplers.py").write_text("def test_nothing():\n    assert True\n")
+    (tmp_path / "tests" / "test_samplers.py").write_text("from mmdet.samplers import RandomSampler\n")
     assert [f for f in findings(tmp_path) if f[2] == "TRN241"] == [
         ("mmdet/samplers/random.py", 6, "TRN241", ""),
         ("mmdet/samplers/random.py", 11, "TRN241", ""),

@@ -134,3 +134,48 @@ def test_the_toolkit_lookup_a_build_reads_is_a_place_of_it():
     got = [(f["line"], f.get("occurrences")) for f in json.loads(proc.stdout)["findings"]
            if f["path"] == "build.py" and f["rule"] == "TRN302"]
     assert got == [(24, [{"line": 19, "column": 8, "rule": "TRN302"}])]
+
+
+def test_a_globbed_cpu_build_whose_sources_give_no_operator_does_not_guard_the_cuda_build():
+    # blind57 class (DynamicHead, maskrcnn-benchmark's setup script): the sources are collected with glob.glob from
+    # folders; without CUDA the build compiles the bindings and an empty `cpu/` folder, and the header the bindings
+    # include stops for CPU tensors (`AT_ERROR("Not implemented on the CPU")`). The CUDA check that picks
+    # CUDAExtension then guards nothing: the build is reported, with the import and the op call as its places.
+    # Look-alike (`cpu`): the same script where `cpu/*.cpp` implements the operator stays guarded.
+    root = FIXTURES / "project_ext_globbed"
+    note = "; the build kept without CUDA compiles no operator (its C++ sources only check for CUDA tensors or " \
+           "stop), so the CUDA check that picks this class guards nothing on Neuron"
+    assert _extension_findings(root / "empty", "--no-config") == [
+        ("setup.py", 19, 21, BUILD + SETUP + note + "; imported at detkit/layers/shift.py:3",
+         [("detkit/layers/shift.py", 3, 1), ("detkit/layers/shift.py", 9, 16)]),
+    ]
+    assert _extension_findings(root / "cpu", "--no-config") == []
+    assert [(f[0], f[1], f[2], f[3], f[5]) for f in scan_findings(root / "cpu", "--no-config", "--show-guarded")
+            if f[3] == "TRN302"] == [("setup.py", 19, 21, "TRN302", True)]
+
+
+def test_glob_sources_follow_the_paths_a_setup_script_builds_and_nothing_else():
+    import ast
+
+    from trnready.project.build_names import _cuda_pick_arm, _holder
+    from trnready.project.source_globs import glob_sources
+
+    def sources_of(text: str):
+        tree = ast.parse(text)
+        call = next(n for n in ast.walk(tree) if type(n) is ast.Call and type(n.func) is ast.Name
+                    and n.func.id == "extension")
+        func = _holder(tree, call)
+        return glob_sources(tree, func, call, call.args[1], _cuda_pick_arm(func, "extension"))
+
+    head = "import glob, os\nfrom torch.utils.cpp_extension import CppExtension, CUDAExtension\n" \
+           "def build(cuda):\n    d = os.path.join(os.path.dirname(__file__), 'pkg', 'csrc')\n" \
+           "    extension = CppExtension\n"
+    tail = "    return extension('pkg._C', sources)\n"
+    assert sources_of(head + "    sources = glob.glob(os.path.join(d, '*.cpp')) + ['extra/x.cpp']\n"
+                      "    if cuda:\n        extension = CUDAExtension\n"
+                      "        sources += glob.glob(os.path.join(d, 'cuda', '*.cu'))\n" + tail) \
+        == ["pkg/csrc/*.cpp", "extra/x.cpp"]
+    # a name bound in another branch depends on the run; a call the evaluator does not know is unknown
+    assert sources_of(head + "    sources = ['a.cpp']\n    if os.environ.get('X'):\n        sources = ['b.cpp']\n"
+                      + tail) is None
+    assert sources_of(head + "    sources = find_sources(d)\n" + tail) is None

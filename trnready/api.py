@@ -369,8 +369,12 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
             gc.freeze()
         try:
             exts = {files[i].rel: v for i, v in link_notes.items()}
-            linked, notes = link_findings(files, summaries, engine, cache, config, scan_bytes, digests, exts)
+            linked, notes, cpu_less = link_findings(files, summaries, engine, cache, config, scan_bytes, digests, exts)
             linked = postprocess.per_file_ignores(linked, root, config)
+            if cpu_less:
+                from .project.cpu_less_sources import unguard_cpu_less_builds
+
+                report.findings = unguard_cpu_less_builds(report.findings, cpu_less)
             report.findings, linked = fold_field_reads(report.findings, linked)
             linked = drop_spanning_calls(report.findings, linked)
             report.findings, linked = fold_values_into_calls(report.findings, linked)

@@ -272,6 +272,17 @@ def _helper_calls(tree: ast.Module, func, sources):
         yield c, [a for p, a in zip(params, c.args) if p in read] + [k.value for k in c.keywords if k.arg in read]
 
 
+def _cuda_pick_arm(func, name: str):
+    """The `if` of the function whose body binds `name` to the CUDA build class (`extension = CUDAExtension`)."""
+    for n in walk(func):
+        if type(n) is ast.If and any(
+                type(b) is ast.Assign and any(type(t) is ast.Name and t.id == name for t in b.targets)
+                and isinstance(b.value, (ast.Name, ast.Attribute)) and ast.unparse(b.value).endswith("CUDAExtension")
+                for b in n.body):
+            return n
+    return None
+
+
 def fallback_builds(tree: ast.Module, call: ast.Call, expr) -> list:
     """[(module name, [C++ source paths])] of the builds of a class picked with a C++ fallback whose sources, as
     the build call reads them, name no CUDA file (cuda_sourced_names leaves those out): the literal strings the
@@ -283,6 +294,17 @@ def fallback_builds(tree: ast.Module, call: ast.Call, expr) -> list:
     if sources is None or func is None or _has_cuda_source(sources):
         return []
     out: list = []
+    if type(call.func) is ast.Name:
+        # sources the function collects itself (`glob.glob(os.path.join(extensions_dir, "cpu", "*.cpp"))`): the
+        # paths and patterns compiled when the arm picking the CUDA class is not taken (project/source_globs.py)
+        from .source_globs import glob_sources
+
+        globbed = glob_sources(tree, func, call, sources, _cuda_pick_arm(func, call.func.id))
+        if globbed:
+            for v in _Eval(tree, func, {}).value(expr) or ():
+                if isinstance(v, str) and v and all(x.isidentifier() for x in v.split(".")):
+                    out.append((v, globbed[:8]))
+            return out[:MAX_VALUES]
     for c, passed in _helper_calls(tree, func, sources):
         if any(_has_cuda_source(a) for a in passed):
             continue  # cuda_sourced_names' case

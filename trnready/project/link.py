@@ -185,6 +185,9 @@ class Linker(ModuleMap):
         self._rel_names: dict = {}
         self.scan = scan  # snippet text -> findings of the ordinary per-file pass
         self.read_source = None  # rel -> any scanned file's text or None (C++ sources of fallback builds)
+        self.source_listing: tuple = ()  # the project-relative paths scanned (globbed sources of fallback builds)
+        # (rel, line, column) of each build picked with a C++ fallback that gives no operator (cpu_less_sources)
+        self.cpu_less_builds: set = set()
         self.memo = memo  # (key) -> list or None; put(key, list)
         self._engine_cache: dict = {}
         self._resolved: dict = {}  # (rel, dotted name) -> (what it resolves to, files consulted)
@@ -611,8 +614,9 @@ class Linker(ModuleMap):
                 if e[0] and len(e) > 7:
                     # a C++ fallback build: CUDA's only when its C++ sources serve CUDA tensors alone
                     read = self.read_source
-                    if read is not None and e[0] not in built and cpu_less(rel, e[0], e[7], read):
+                    if read is not None and e[0] not in built and cpu_less(rel, e[0], e[7], read, self.source_listing):
                         built[e[0]] = (rel, e[:7])
+                        self.cpu_less_builds.add((rel, e[1], e[2] + 1))
                         for alias in built_aliases(rel, e):
                             built.setdefault(alias, (rel, e[:7]))
                 elif e[0]:

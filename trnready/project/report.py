@@ -12,8 +12,9 @@ from .summary import VERSION
 from ..astwalk import walk
 
 
-def link_findings(files, summaries, engine, cache, config, scan_bytes, digests=(), noted=None) -> tuple[list, list]:
-    """(linked findings, notes naming a default for per-file findings: see note_defaults). `noted`: rel ->
+def link_findings(files, summaries, engine, cache, config, scan_bytes, digests=(), noted=None) -> tuple:
+    """(linked findings, notes naming a default for per-file findings: see note_defaults, the places of builds
+    whose C++ fallback gives no operator: see unguard_cpu_less_builds). `noted`: rel ->
     (`exts`, `imported`) of every Python file's summary that has any (api.compact), or None."""
     import warnings
 
@@ -23,7 +24,7 @@ def link_findings(files, summaries, engine, cache, config, scan_bytes, digests=(
         return _link_findings(files, summaries, engine, cache, config, scan_bytes, digests, noted)
 
 
-def _link_findings(files, summaries, engine, cache, config, scan_bytes, digests, noted) -> tuple[list, list]:
+def _link_findings(files, summaries, engine, cache, config, scan_bytes, digests, noted) -> tuple[list, list, set]:
     from ..cache import LinkMemo
     from .link import Linker, use_text
 
@@ -37,7 +38,7 @@ def _link_findings(files, summaries, engine, cache, config, scan_bytes, digests,
               if sf.rel not in py and s and s.get("builds")}
     table = Compacted({sf.rel: _packed(s) for sf, s in zip(files, summaries) if sf.rel in py}, _EMPTY)
     if not any(s["uses"] or s["reads"] or s["funcs"] for s in table.values()) and not configs and not builds:
-        return [], []
+        return [], [], set()
     def scan(text: str) -> list:
         findings, _ = scan_bytes(text.encode("utf-8", "surrogatepass"), "link_snippet.py", "python", engine,
                                  prefilter=True)
@@ -57,6 +58,7 @@ def _link_findings(files, summaries, engine, cache, config, scan_bytes, digests,
         return data.decode("utf-8", "replace") if diag is None and data is not None else None
 
     linker.read_source = read_source
+    linker.source_listing = tuple(every)
     stored = store = None
     digest_of = {sf.rel: d for sf, d in zip(files, digests) if d and sf.rel in table}
     if cache is not None and len(digest_of) == len(table):
@@ -142,7 +144,7 @@ def _link_findings(files, summaries, engine, cache, config, scan_bytes, digests,
     out += _container_builds(builds, table, rules, occurrences, config)
     for sf, _ in (*configs.values(), *builds.values()):
         lines_of.setdefault(sf.rel, _lines(sf, config))
-    return _suppressed(out, lines_of, engine), notes
+    return _suppressed(out, lines_of, engine), notes, linker.cpu_less_builds
 
 
 def _one_kernel_import_per_file(findings: list, kernel_imports: set) -> list:

@@ -59,3 +59,20 @@ def test_a_switch_that_is_on_by_default_is_no_opt_in():
         # ... but a module that sets it back from the command line leaves it the user's switch
         ("switch_reset.py", 11, 18, "TRN286", "advisory", "medium", BNB + NOTE.format("USE_QLORA")),
     ]
+
+
+def test_an_attention_mask_behind_a_switch_the_class_keeps_off_by_default_is_an_advisory():
+    # fresh58 class (wenet's attention: `if not self.use_sdpa: <matmul path> else: F.scaled_dot_product_attention(...,
+    # attn_mask=mask)`, `use_sdpa: bool = False` in __init__, set by no shipped config). For attention masks the
+    # switch must be shown off by default: `use_sdpa=True` keeps the fused path the default one, and a switch kept from
+    # a config object (`cfg.use_sdpa`) says nothing about its default. Both stay blockers.
+    proc = run_cli("scan", CONTEXT_FIXTURES / "opt_in_switch_sdpa", "--format", "json", "--no-cache", "--no-config")
+    assert proc.returncode in (0, 1), proc.stderr
+    sdpa = "scaled_dot_product_attention with an explicit attention mask: " \
+           "`torch.nn.functional.scaled_dot_product_attention`"
+    assert [(f["line"], f["column"], f["rule"], f["severity"], f["confidence"], f["message"])
+            for f in json.loads(proc.stdout)["findings"]] == [
+        (18, 20, "TRN171", "advisory", "medium", sdpa + NOTE.format("self.use_sdpa")),
+        (28, 20, "TRN171", "blocker", "high", sdpa),
+        (39, 20, "TRN171", "blocker", "high", sdpa),
+    ]

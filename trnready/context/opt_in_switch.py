@@ -77,15 +77,57 @@ def _set_true(tree, name: str) -> bool:
     return found
 
 
-def _switch(test, words: frozenset, fn, tree=None) -> str | None:
-    """The switch of an `if` test that turns the feature on: the test itself or one operand of an `and`."""
+def _kept_default(cls, attr: str):
+    """What `__init__` of the class keeps in `self.attr`: True or False when it is a literal or a parameter with a
+    literal default (`self.use_sdpa = use_sdpa` under `use_sdpa: bool = False`; None counts as False), else None
+    (not kept there, kept twice, or from anything else)."""
+    init = next((b for b in cls.body if type(b) is ast.FunctionDef and b.name == "__init__"), None) \
+        if cls is not None else None
+    if init is None:
+        return None
+    a = init.args
+    pos = a.posonlyargs + a.args
+    defaults = {p.arg: d for p, d in (*zip(pos[len(pos) - len(a.defaults):], a.defaults),
+                                      *zip(a.kwonlyargs, a.kw_defaults)) if d is not None}
+    kept = []
+    for n in walk(init):
+        if isinstance(n, (ast.Assign, ast.AnnAssign)) and any(
+                type(t) is ast.Attribute and t.attr == attr and type(t.value) is ast.Name and t.value.id == "self"
+                for t in (n.targets if isinstance(n, ast.Assign) else [n.target])):
+            kept.append(n.value)
+    if len(kept) != 1 or kept[0] is None:
+        return None
+    v = kept[0]
+    if type(v) is ast.Name and v.id in defaults:
+        v = defaults[v.id]
+    if type(v) is ast.Constant and (v.value is None or isinstance(v.value, bool)):
+        return bool(v.value)
+    return None
+
+
+def _switch(test, words: frozenset, fn, tree=None, cls=None, known_off: bool = False) -> str | None:
+    """The switch of an `if` test that turns the feature on: the test itself or one operand of an `and`. A
+    `self.attr` switch that the class's `__init__` keeps on by default is none; for a category that needs to know
+    the default (`known_off`: attention masks, whose fast path is often the default one), only a switch the class
+    keeps off by default is."""
     parts = test.values if type(test) is ast.BoolOp and type(test.op) is ast.And else [test]
     for e in parts:
         name = _switch_name(e)
         if name and _words(name) & words and not (type(e) is ast.Name and (
                 _defaults_true(fn, name) or fn is None and _set_true(tree, name))):
+            if type(e) is ast.Attribute and type(e.value) is ast.Name and e.value.id == "self":
+                kept = _kept_default(cls, e.attr)
+                if kept is True or known_off and kept is None:
+                    continue
+            elif known_off:
+                continue
             return ast.unparse(e)
     return None
+
+
+def _negated(test):
+    """The operand of `if not x:`, whose `else` arm runs when x is on."""
+    return test.operand if type(test) is ast.UnaryOp and type(test.op) is ast.Not else None
 
 
 @predicate("opt-in-switch", effect="advisory",
@@ -107,14 +149,22 @@ def opt_in_switch(ctx, hit) -> bool | str:
     if category not in ctx.fact("opt-in-switch:categories", lambda c: frozenset(c.values.get("opt-in-categories", ()))):
         return False
     words = ctx.fact("opt-in-switch:words", lambda c: frozenset(w.lower() for w in c.values.get("opt-in-words", ())))
+    known_off = category in ctx.fact("opt-in-switch:known-off", lambda c: frozenset(
+        c.values.get("opt-in-known-off-categories", ())))
     child, p = hit.node, parent_of(ctx, hit.node)
     while p is not None and not isinstance(p, _DEFS):
-        if (type(p) is ast.If and child in p.body) or (type(p) is ast.IfExp and child is p.body):
-            fn = p
-            while fn is not None and not isinstance(fn, _DEFS):
-                fn = parent_of(ctx, fn)
-            found = _switch(p.test, words, fn, ctx.tree)
-            if found:
-                return found
+        if type(p) in (ast.If, ast.IfExp):
+            on = child in p.body if type(p) is ast.If else child is p.body
+            # `if not self.use_sdpa: <default path> else: <the feature>`
+            off = _negated(p.test) if (child in p.orelse if type(p) is ast.If else child is p.orelse) else None
+            if on or off is not None:
+                fn = p
+                while fn is not None and not isinstance(fn, _DEFS):
+                    fn = parent_of(ctx, fn)
+                cls = parent_of(ctx, fn) if type(fn) is ast.FunctionDef else None
+                found = _switch(p.test if on else off, words, fn, ctx.tree,
+                                cls if type(cls) is ast.ClassDef else None, known_off)
+                if found:
+                    return found
         child, p = p, parent_of(ctx, p)
     return False

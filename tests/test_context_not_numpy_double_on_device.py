@@ -17,8 +17,12 @@ def test_float64_numpy_values_moved_to_the_device():
                    "--no-config")
     assert proc.returncode in (0, 1), proc.stderr
     found = [(f["path"], f["line"], f["column"], f["rule"], f["message"],
-              [(o["line"], o["column"]) for o in f.get("occurrences") or ()]) for f in json.loads(proc.stdout)["findings"]]
-    assert found == [("agent.py", 7, 26, "TRN121", MESSAGE, [(8, 22), (9, 22)])]
+              [(o["line"], o["column"]) for o in f.get("occurrences") or ()]) for f in json.loads(proc.stdout)["findings"]
+             if f["rule"] == "TRN121"]
+    # window.py:8, a tracker's cosine window (`np.hanning`) reshaped on its way to the device (blind58, SeqTrack);
+    # line 9 casts it to float32 before the move
+    assert found == [("agent.py", 7, 26, "TRN121", MESSAGE, [(8, 22), (9, 22)]),
+                     ("window.py", 8, 27, "TRN121", MESSAGE, [])]
 
 
 def test_registered_for_call_matchers():

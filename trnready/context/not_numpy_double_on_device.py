@@ -10,7 +10,12 @@ from .base import dotted, enclosing_function, host_or_dtype, imported_name, is_c
 # buffer to fill), which float32 keeps: CutLER's `torch.from_numpy(np.zeros(dims)).cuda()` painting mask was judged
 # no item (fresh34).
 _FLOAT64_MAKERS = frozenset({"linspace", "logspace", "geomspace", "float64", "double", "random.rand", "random.randn",
-                             "random.random", "random.uniform", "random.normal", "random.standard_normal"})
+                             "random.random", "random.uniform", "random.normal", "random.standard_normal",
+                             # window functions (a tracker's cosine window, `np.hanning(bins)`: blind58)
+                             "hanning", "hamming", "blackman", "bartlett", "kaiser"})
+# tensor methods that change only the shape: `torch.tensor(np.hanning(n)).unsqueeze(0).cuda()` moves the same data
+_RESHAPES = frozenset({"unsqueeze", "squeeze", "view", "reshape", "flatten", "t", "transpose", "permute", "expand",
+                       "contiguous", "clone", "detach"})
 # NumPy ufuncs: float64 for a Python number (a literal, or a parameter holding a scalar hyper-parameter).
 _UFUNCS = frozenset({"log", "log2", "log10", "log1p", "exp", "exp2", "expm1", "sqrt", "cbrt", "power", "sin", "cos",
                      "tan", "tanh", "arctan", "arcsin", "arccos"})
@@ -52,18 +57,25 @@ def _float64(ctx, node, fn) -> bool:
 
 def _on_device(ctx, call) -> bool:
     """The tensor goes to an accelerator at once: `device=` other than the CPU, or `.to(x)` / `.cuda()` chained on
-    the call with a device that is not the CPU."""
+    the call with a device that is not the CPU, possibly after methods that only change the shape (`.unsqueeze(0)`)."""
     for k in call.keywords:
         if k.arg == "device":
             return not is_cpu(k.value)
-    up = parent_of(ctx, call)
-    if type(up) is ast.Attribute and up.value is call:
+    node = call
+    for _ in range(4):
+        up = parent_of(ctx, node)
+        if type(up) is not ast.Attribute or up.value is not node:
+            return False
         outer = parent_of(ctx, up)
-        if type(outer) is ast.Call and outer.func is up:
-            if up.attr == "cuda":
-                return True
-            if up.attr == "to" and outer.args and not any(k.arg == "dtype" for k in outer.keywords):
-                return not host_or_dtype(outer.args[0])
+        if type(outer) is not ast.Call or outer.func is not up:
+            return False
+        if up.attr == "cuda":
+            return True
+        if up.attr == "to" and outer.args and not any(k.arg == "dtype" for k in outer.keywords):
+            return not host_or_dtype(outer.args[0])
+        if up.attr not in _RESHAPES:
+            return False
+        node = outer
     return False
 
 

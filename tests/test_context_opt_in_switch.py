@@ -75,4 +75,8 @@ def test_an_attention_mask_behind_a_switch_the_class_keeps_off_by_default_is_an_
         (18, 20, "TRN171", "advisory", "medium", sdpa + NOTE.format("self.use_sdpa")),
         (28, 20, "TRN171", "blocker", "high", sdpa),
         (39, 20, "TRN171", "blocker", "high", sdpa),
+        # a subclass handing its own `use_sdpa=False` to the base that keeps it, after `if not ...: return`; a
+        # subclass with no constructor of its own keeps the base's default
+        (51, 16, "TRN171", "advisory", "medium", sdpa + NOTE.format("self.use_sdpa")),
+        (57, 20, "TRN171", "advisory", "medium", sdpa + NOTE.format("self.use_sdpa")),
     ]

@@ -77,14 +77,35 @@ def _set_true(tree, name: str) -> bool:
     return found
 
 
-def _kept_default(cls, attr: str):
+def _literal_flag(v):
+    if type(v) is ast.Constant and (v.value is None or isinstance(v.value, bool)):
+        return bool(v.value)
+    return None
+
+
+def _passes_to_base(init, name: str) -> bool:
+    """`super().__init__(..., name, ...)` or `Base.__init__(self, ..., name=name)` in the constructor."""
+    for n in walk(init):
+        if type(n) is ast.Call and type(n.func) is ast.Attribute and n.func.attr == "__init__" and any(
+                type(a) is ast.Name and a.id == name for a in (*n.args, *(k.value for k in n.keywords))):
+            return True
+    return False
+
+
+def _kept_default(cls, attr: str, classes: dict | None = None, depth: int = 0):
     """What `__init__` of the class keeps in `self.attr`: True or False when it is a literal or a parameter with a
     literal default (`self.use_sdpa = use_sdpa` under `use_sdpa: bool = False`; None counts as False), else None
-    (not kept there, kept twice, or from anything else)."""
+    (not kept there, kept twice, or from anything else). A constructor that hands a parameter of that name with a
+    literal default on to its base's (`super().__init__(..., use_sdpa)`, the base keeping it: wenet's attention
+    subclasses) keeps that default; a class without a constructor keeps what its base in the file keeps."""
     init = next((b for b in cls.body if type(b) is ast.FunctionDef and b.name == "__init__"), None) \
         if cls is not None else None
     if init is None:
-        return None
+        if cls is None or depth > 3 or not classes:
+            return None
+        bases = [classes.get(b.id) for b in cls.bases if type(b) is ast.Name]
+        found = {_kept_default(b, attr, classes, depth + 1) for b in bases if b is not None}
+        return found.pop() if len(found) == 1 else None
     a = init.args
     pos = a.posonlyargs + a.args
     defaults = {p.arg: d for p, d in (*zip(pos[len(pos) - len(a.defaults):], a.defaults),
@@ -95,14 +116,14 @@ def _kept_default(cls, attr: str):
                 type(t) is ast.Attribute and t.attr == attr and type(t.value) is ast.Name and t.value.id == "self"
                 for t in (n.targets if isinstance(n, ast.Assign) else [n.target])):
             kept.append(n.value)
+    if not kept and attr in defaults and _passes_to_base(init, attr):
+        return _literal_flag(defaults[attr])
     if len(kept) != 1 or kept[0] is None:
         return None
     v = kept[0]
     if type(v) is ast.Name and v.id in defaults:
         v = defaults[v.id]
-    if type(v) is ast.Constant and (v.value is None or isinstance(v.value, bool)):
-        return bool(v.value)
-    return None
+    return _literal_flag(v)
 
 
 def _switch(test, words: frozenset, fn, tree=None, cls=None, known_off: bool = False) -> str | None:
@@ -116,7 +137,8 @@ def _switch(test, words: frozenset, fn, tree=None, cls=None, known_off: bool = F
         if name and _words(name) & words and not (type(e) is ast.Name and (
                 _defaults_true(fn, name) or fn is None and _set_true(tree, name))):
             if type(e) is ast.Attribute and type(e.value) is ast.Name and e.value.id == "self":
-                kept = _kept_default(cls, e.attr)
+                classes = {c.name: c for c in tree.body if type(c) is ast.ClassDef} if tree is not None else {}
+                kept = _kept_default(cls, e.attr, classes)
                 if kept is True or known_off and kept is None:
                     continue
             elif known_off:
@@ -151,20 +173,35 @@ def opt_in_switch(ctx, hit) -> bool | str:
     words = ctx.fact("opt-in-switch:words", lambda c: frozenset(w.lower() for w in c.values.get("opt-in-words", ())))
     known_off = category in ctx.fact("opt-in-switch:known-off", lambda c: frozenset(
         c.values.get("opt-in-known-off-categories", ())))
+    def enclosing(node):
+        fn = node
+        while fn is not None and not isinstance(fn, _DEFS):
+            fn = parent_of(ctx, fn)
+        cls = parent_of(ctx, fn) if type(fn) is ast.FunctionDef else None
+        return fn, cls if type(cls) is ast.ClassDef else None
+
     child, p = hit.node, parent_of(ctx, hit.node)
-    while p is not None and not isinstance(p, _DEFS):
+    while p is not None:
         if type(p) in (ast.If, ast.IfExp):
             on = child in p.body if type(p) is ast.If else child is p.body
             # `if not self.use_sdpa: <default path> else: <the feature>`
             off = _negated(p.test) if (child in p.orelse if type(p) is ast.If else child is p.orelse) else None
             if on or off is not None:
-                fn = p
-                while fn is not None and not isinstance(fn, _DEFS):
-                    fn = parent_of(ctx, fn)
-                cls = parent_of(ctx, fn) if type(fn) is ast.FunctionDef else None
-                found = _switch(p.test if on else off, words, fn, ctx.tree,
-                                cls if type(cls) is ast.ClassDef else None, known_off)
+                fn, cls = enclosing(p)
+                found = _switch(p.test if on else off, words, fn, ctx.tree, cls, known_off)
                 if found:
                     return found
+        # `if not self.use_sdpa: return <default path>` before the statement: it runs only with the switch on
+        for block in (getattr(p, "body", None), getattr(p, "orelse", None)):
+            if type(block) is list and child in block:
+                for st in block[:block.index(child)]:
+                    off = _negated(st.test) if type(st) is ast.If and not st.orelse else None
+                    if off is not None and st.body and type(st.body[-1]) in (ast.Return, ast.Raise):
+                        fn, cls = enclosing(st)
+                        found = _switch(off, words, fn, ctx.tree, cls, known_off)
+                        if found:
+                            return found
+        if isinstance(p, _DEFS):
+            break
         child, p = p, parent_of(ctx, p)
     return False

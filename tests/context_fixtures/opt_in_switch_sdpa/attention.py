@@ -38,3 +38,21 @@ class ConfiguredAttention(torch.nn.Module):
         if self.use_sdpa:
             return F.scaled_dot_product_attention(q, k, v, attn_mask=mask.unsqueeze(1))
         return torch.softmax(q @ k.transpose(-2, -1), dim=-1) @ v
+
+
+class RelPositionAttention(SelfAttention):
+    def __init__(self, dim, pos_bias=True, use_sdpa: bool = False):
+        super().__init__(dim, use_sdpa)
+        self.pos_bias = pos_bias
+
+    def forward(self, q, k, v, mask):
+        if not self.use_sdpa:
+            return torch.softmax(q @ k.transpose(-2, -1), dim=-1) @ v
+        return F.scaled_dot_product_attention(q, k, v, attn_mask=mask.unsqueeze(1))
+
+
+class CrossAttention(SelfAttention):
+    def forward(self, q, k, v, mask):
+        if self.use_sdpa:
+            return F.scaled_dot_product_attention(q, k, v, attn_mask=mask.unsqueeze(1))
+        return torch.softmax(q @ k.transpose(-2, -1), dim=-1) @ v

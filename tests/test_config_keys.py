@@ -191,5 +191,21 @@ def test_a_section_the_project_declares_itself_needs_its_keys_read(tmp_path):
     assert _scan(tmp_path) == [("experiments/base.yaml", 3, "TRN254", False, None)]
     (tmp_path / "config" / "default.py").write_text("from yacs.config import CfgNode as CN\n\n_C = CN()\n"
                                                     "_C.OUTPUT_DIR = ''\n")
-    (tmp_path / "train.py").write_text("from config.default import _C as config\n\nprint(config.OUTPUT_DIR)\n")
+    (tmp_path / "train.py").write_text("from config.default import _C as config\nfrom detectron2.engine import "
+                                       "DefaultTrainer\n\nprint(config.OUTPUT_DIR)\n")
     assert _scan(tmp_path) == [("experiments/base.yaml", 3, "TRN254", False, None)]
+
+
+def test_a_library_section_is_the_libraries_only_when_the_project_imports_one_of_them(tmp_path):
+    # fresh59 class (X-Decoder): `SOLVER: AMP: ENABLED: true` in its configs, its own trainer reads SOLVER but never
+    # AMP, and it imports neither DeepSpeed nor detectron2's trainers nor fairseq nor Lightning, the libraries that
+    # read an `amp` section by themselves (`amp.*@...` in library-read-settings): unread. Importing detectron2.engine
+    # (its DefaultTrainer picks AMPTrainer from SOLVER.AMP.ENABLED) keeps it.
+    (tmp_path / "configs").mkdir()
+    (tmp_path / "configs" / "run.yaml").write_text(
+        "MODEL:\n  NAME: xdecoder\nSOLVER:\n  BASE_LR: 0.1\n  MAX_NUM_EPOCHS: 50\n  AMP:\n    ENABLED: True\n")
+    (tmp_path / "train.py").write_text("import yaml\nfrom detectron2.structures import Boxes\n\n"
+                                       "opt = yaml.safe_load(open('configs/run.yaml'))\nprint(opt['SOLVER']['BASE_LR'])\n")
+    assert _scan(tmp_path) == [("configs/run.yaml", 7, "TRN254", True, "config-key-unread")]
+    (tmp_path / "engine.py").write_text("from detectron2.engine import DefaultTrainer\n")
+    assert _scan(tmp_path) == [("configs/run.yaml", 7, "TRN254", False, None)]

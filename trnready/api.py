@@ -500,7 +500,7 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
             from .project.config_keys import guard_unread_settings
 
             report.findings = guard_unread_settings(report.findings, files, summaries,
-                                                    _python_reader(config.max_file_size))
+                                                    _python_reader(config.max_file_size), _values_of(engine))
             # A GPU count in a training config that only sizes a device call of the code (project/count_settings.py).
             from .project.count_settings import fold_count_settings
 

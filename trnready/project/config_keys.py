@@ -179,9 +179,40 @@ def _params(text: str, start: int):
         i += 1
 
 
-def guard_unread_settings(findings: list, files: list, summaries: list, read_text) -> list:
+def _import_re(modules):
+    names = "|".join(re.escape(m) for m in modules)
+    return re.compile(rf"^[ \t]*(?:from[ \t]+(?:{names})(?:\.[\w.]*)?[ \t]+import|import[ \t]+(?:{names})\b)", re.M)
+
+
+def _unread_by_libraries(library_read, sources, read_text) -> list:
+    """The library-read suffixes qualified by the libraries that read them (`amp.*@deepspeed,detectron2.engine`)
+    whose libraries no Python file of the project imports: a project that hands its config to none of them reads
+    those keys itself, or not at all (X-Decoder's own trainer never reads `SOLVER.AMP.ENABLED`)."""
+    qualified = {}
+    for r in library_read:
+        pat, at, mods = r.partition("@")
+        if at:
+            qualified[pat] = tuple(m.strip() for m in mods.split(",") if m.strip())
+    if not qualified:
+        return []
+    wanted = {m for mods in qualified.values() for m in mods}
+    found: set = set()
+    rx = _import_re(sorted(wanted))
+    for sf in sources:
+        text = read_text(sf) or ""
+        if any(m.split(".", 1)[0] in text for m in wanted - found):
+            for m in rx.finditer(text):
+                line = m.group(0)
+                found |= {w for w in wanted if re.search(rf"(?<![\w.]){re.escape(w)}\b", line)}
+        if found >= wanted:
+            break
+    return [p for p, mods in qualified.items() if not any(m in found for m in mods)]
+
+
+def guard_unread_settings(findings: list, files: list, summaries: list, read_text, values=None) -> list:
     """findings with the config settings no Python file of the project reads marked guarded.
-    `read_text(source file) -> str or None` reads a Python file (only called when a setting is in question)."""
+    `read_text(source file) -> str or None` reads a Python file (only called when a setting is in question);
+    `values`: the catalogue's [context.values] (library-read-settings qualified by the libraries reading them)."""
     from .summary import Fresh, unpack
 
     questions: dict = {}  # (rel, line, rule) -> needed keys
@@ -206,6 +237,13 @@ def guard_unread_settings(findings: list, files: list, summaries: list, read_tex
     sources = [sf for sf in files if sf.kind == "python" and sf.rel not in tops]
     if not sources:  # no Python at all: the configs are read by something this scan does not see
         return findings
+    library_read = tuple((values or {}).get("library-read-settings", ()))
+    unread = _unread_by_libraries(library_read, sources, read_text) if any("@" in r for r in library_read) else []
+    if unread:
+        # a suffix only an absent library would read is the project's to name: the keys below it count too
+        kept = [r.split("@", 1)[0] for r in library_read if r.split("@", 1)[0] not in unread]
+        questions = {k: (needed_keys(tuple(full), kept) if len(full) > len(keys) else keys, full)
+                     for k, (keys, full) in questions.items()}
     wanted = {k for keys, full in questions.values() for k in (*keys, *full)} | {k for t in tops.values() for k in t}
     named: set = set()
     declared: dict = {}  # rel -> attribute chains its Python assigns (yacs defaults: `_C.AMP.ENABLED = False`)

@@ -270,7 +270,8 @@ def setting_findings(entries: list[Entry], role: str, lines: list[str], engine, 
                 from ..project.config_keys import needed_keys, norm
 
                 values = engine.catalogue.context_values
-                read = values.get("library-read-settings", ())
+                # (`amp.*@deepspeed,...`: read by those libraries only, which the project step checks)
+                read = [r.split("@", 1)[0] for r in values.get("library-read-settings", ())]
                 path = node + e.keys
                 if rel.endswith(".py"):
                     # a Python config module is read by the project's own training script (mmcv's tools/train.py

@@ -199,3 +199,37 @@ def test_root_modules_of_a_project_unpickling_whole_models_are_not_judged(tmp_pa
                                        "    return torch.load(path)['model']\n")
     (tmp_path / "train.py").write_text("from model import build\nfrom utils import get_waveglow\n")
     assert ("glow.py", 6, "TRN241", "") in findings(tmp_path)
+
+
+def test_a_stale_sub_package_nothing_outside_imports_is_dead(tmp_path):
+    # fresh59 class (X-Decoder): `modeling/body/decoder/` is an older copy of `modeling/interface/`, and the live head
+    # imports the interface. Its modules' words appear elsewhere: the live package's own `from .modules import ...`
+    # (which loads modeling/interface/modules.py), `self.modules()`, a prose string, a config value naming the
+    # project ("xdecoder") and the README. None of them imports the copy, so its findings are guarded; the live
+    # copy's stay. Look-alike: `modeling/plugin/`, named by a dotted string in a config module (`custom_imports`).
+    root = tmp_path / "proj"
+    for folder in ("modeling/interface", "modeling/body/decoder", "modeling/plugin", "configs"):
+        (root / folder).mkdir(parents=True, exist_ok=True)
+    for folder in ("modeling", "modeling/interface", "modeling/body", "modeling/body/decoder", "modeling/plugin"):
+        (root / folder / "__init__.py").write_text("")
+    layer = "import torch\n\n\nclass SelfAttentionLayer(torch.nn.Module):\n    def forward(self, x):\n" \
+            "        return x.cuda()\n"
+    (root / "modeling/interface/modules.py").write_text(layer)
+    (root / "modeling/interface/xdecoder.py").write_text("from .modules import SelfAttentionLayer\n")
+    (root / "modeling/body/decoder/modules.py").write_text(layer)
+    (root / "modeling/body/decoder/xdecoder.py").write_text("from .modules import SelfAttentionLayer\n")
+    (root / "modeling/body/decoder/__init__.py").write_text("from .xdecoder import *\n")
+    (root / "modeling/plugin/modules.py").write_text("import torch\n\nDEVICE = torch.device('cuda')\n")
+    (root / "modeling/body/head.py").write_text(
+        "from ..interface.xdecoder import SelfAttentionLayer\n\n\nclass Head:\n    def init(self):\n"
+        "        for m in self.modules():\n            print('all modules are set')\n")
+    (root / "train.py").write_text(
+        "import yaml\nfrom modeling.body.head import Head\n\nopt = yaml.safe_load(open('configs/run.yaml'))\n"
+        "if opt['TRAINER'] == 'xdecoder':\n    Head()\n")
+    (root / "configs/run.yaml").write_text("TRAINER: xdecoder\n")
+    (root / "configs/plugin.py").write_text("custom_imports = dict(imports=['modeling.plugin.modules'])\n")
+    (root / "README.md").write_text("X-Decoder: see xdecoder and its modules.\n")
+    got = [row for row in findings(root) if row[0].startswith("modeling/")]
+    assert got == [("modeling/body/decoder/modules.py", 6, "TRN241", DEAD),
+                   ("modeling/interface/modules.py", 6, "TRN241", ""),
+                   ("modeling/plugin/modules.py", 3, "TRN242", "")]

@@ -239,12 +239,14 @@ def _dead_modules(candidates, files, py, packages, values, read_text, classify, 
             mentioners[rel] = who | loaders
             nxt.extend(w for w in mentioners[rel] if w not in verdict)
         todo = nxt
+    # a sub-package no file outside imports is dead whatever names its modules' words (its own modules do)
+    orphans = _orphaned_subpackages(candidates, files, py, text_of, setup) if root is not None else set()
     # a module is dead when it may be and every module naming it is dead (a fixpoint over the rounds run)
-    dead = {r for r, v in verdict.items() if v and r in mentioners}
+    dead = {r for r, v in verdict.items() if v and r in mentioners} | orphans
     changed = True
     while changed:
         changed = False
-        for r in list(dead):
+        for r in list(dead - orphans):
             if any(w not in dead for w in mentioners[r]):
                 dead.discard(r)
                 changed = True
@@ -253,8 +255,10 @@ def _dead_modules(candidates, files, py, packages, values, read_text, classify, 
         # other, more rounds than the ones above)
         dead |= _orphaned(candidates, files, py, text_of, setup, Path(root))
     dead = {r for r in dead if r in candidates}
-    if dead:
-        dead -= _documented(dead, files)
+    if dead - orphans:
+        # (an orphaned sub-package's file names are words a README may use for anything, `xdecoder`: only an
+        # import revives it)
+        dead -= _documented(dead - orphans, files)
     return dead
 
 
@@ -271,6 +275,8 @@ def _named_by(rels: list, files, text_of, eligible, cache=None) -> dict:
     holds none of the words sought."""
     out: dict = {r: set() for r in rels}
     own = project_names(files)
+    pyset = {f.rel for f in files if f.kind == "python"}
+    spans_of: dict = {}  # importer rel -> its import statements' spans (parsed once, when a mention needs it)
     stems = {r: _stem(r) for r in rels}
     pure = {r: is_word(s) for r, s in stems.items()}
     # what a package's __init__ re-exports from its modules: a file outside the package using one of those names
@@ -315,9 +321,30 @@ def _named_by(rels: list, files, text_of, eligible, cache=None) -> dict:
                 elif named and _imported_word(text, s):
                     out[r].add(sf.rel if eligible(sf.rel) else None)
             elif named and not (sf.kind == "python" and (_imports_another(text, s, r) or _only_in_comments(text, s)
-                                                          or _only_foreign(text, s, own))):
+                                                          or _only_foreign(text, s, own)
+                                                          or _loads_namesake(text, s, r, sf.rel, pyset, spans_of))):
                 out[r].add(sf.rel if sf.kind == "python" and eligible(sf.rel) else None)
     return out
+
+
+def _loads_namesake(text: str, word: str, rel: str, importer: str, pyset: set, spans_of: dict) -> bool:
+    """Every mention of the word in the Python text sits in an import statement loading another scanned file
+    (`from .modules import X` in a live package, beside a stale copy's `modules.py`: project/import_targets.py)."""
+    from .import_targets import facts, names_elsewhere
+
+    if importer not in spans_of:
+        try:
+            spans_of[importer] = facts(ast.parse(text))
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            spans_of[importer] = None
+    got = spans_of[importer]
+    if got is None:
+        return False
+    at = []
+    for i in _code_mentions(text, word):
+        start = text.rfind("\n", 0, i) + 1
+        at.append((text.count("\n", 0, i) + 1, len(text[start:i].encode("utf-8"))))
+    return names_elsewhere(at, got, importer, rel, pyset)
 
 
 _RELATIVE_NAMES = re.compile(r"^[ \t]*from[ \t]+\.[\w.]*[ \t]+import[ \t]+(?:\(([^)]*)\)|([^(\n][^\n]*))", re.M)
@@ -671,6 +698,69 @@ def _orphaned(candidates, files, py, text_of, setup, root) -> set:
         if _orphan_package(folder, files, py, text_of, setup, root):
             out.update(members)
     return out
+
+
+def _orphaned_subpackages(candidates, files, py, text_of, setup) -> set:
+    """The candidates in a sub-package (a folder holding an `__init__.py` inside a package) that no file outside it
+    imports: X-Decoder's stale `modeling/body/decoder/` and `modeling/body/encoder/`, older copies of what
+    `modeling/interface/` and `modeling/vision/encoder/` hold, which its live `modeling/body/xdecoder_head.py` no
+    longer imports. Such a package is dead as a whole when:
+
+    - every module of it only imports, defines, assigns and sets up (no script: a tool inside is run by hand);
+    - no import statement of a Python file outside it can load it or one of its modules, resolved from the
+      importer's folder for relative imports and from the scan root or any folder above the importer for absolute
+      ones (project/import_targets.py), and no file loads modules by a computed name naming its folder;
+    - no other file of the scan (a config, a script, Markdown) writes its folder path or its dotted path as a
+      parent of something (`body/decoder`, `body.decoder.`).
+
+    Its own modules may name each other and the words of its file names may appear anywhere: what would keep it
+    alive is an import from outside, and there is none."""
+    rels = {sf.rel for sf in files}
+    folders: dict = {}
+    for rel in candidates:
+        parts = rel.split("/")
+        for k in range(len(parts) - 1, 1, -1):
+            folder = "/".join(parts[:k])
+            if folder + "/__init__.py" in rels and "/".join(parts[:k - 1]) + "/__init__.py" in rels:
+                folders.setdefault(folder, []).append(rel)
+    out: set = set()
+    for folder, members in folders.items():
+        if _orphan_subpackage(folder, files, py, text_of, setup):
+            out.update(members)
+    return out
+
+
+def _orphan_subpackage(folder: str, files, py, text_of, setup) -> bool:
+    from .import_targets import loads_below
+
+    inside = folder + "/"
+    members = [r for r in py if r.startswith(inside)]
+    if not members or not all(_package_module(text_of(py[r]), setup) for r in members):
+        return False
+    name = folder.rsplit("/", 1)[-1]
+    parent = folder.rsplit("/", 2)[-2]
+    spelled = re.compile(rf"(?<![\w]){re.escape(parent)}[./]{re.escape(name)}(?![\w])")
+    for sf in files:
+        if sf.rel.startswith(inside):
+            continue
+        text = text_of(sf)
+        if not text or name not in text:
+            continue
+        code = "\n".join(line.split("#", 1)[0] for line in text.splitlines()) if sf.kind == "python" else text
+        if spelled.search(code):
+            return False  # a path or a dotted name spelling it (a config's `custom_imports`, a launcher)
+        if sf.kind != "python":
+            continue
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return False
+        if loads_below(tree, sf.rel, folder):
+            return False
+        if "import_module" in text or "__import__" in text:
+            if None in _loaded_by_name(members[0], files, text_of):
+                return False
+    return True
 
 
 def _orphan_package(folder: str, files, py, text_of, setup, root) -> bool:

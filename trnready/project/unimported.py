@@ -737,6 +737,10 @@ def _orphan_subpackage(folder: str, files, py, text_of, setup) -> bool:
     members = [r for r in py if r.startswith(inside)]
     if not members or not all(_package_module(text_of(py[r]), setup) for r in members):
         return False
+    # a loader by computed name naming a folder above (`import_module(f"pytracking.tracker.{name}")` loads
+    # `pytracking/tracker/dimp/`, a name no file writes)
+    if None in _loaded_by_name(members[0], files, text_of):
+        return False
     name = folder.rsplit("/", 1)[-1]
     parent = folder.rsplit("/", 2)[-2]
     spelled = re.compile(rf"(?<![\w]){re.escape(parent)}[./]{re.escape(name)}(?![\w])")
@@ -757,9 +761,6 @@ def _orphan_subpackage(folder: str, files, py, text_of, setup) -> bool:
             return False
         if loads_below(tree, sf.rel, folder):
             return False
-        if "import_module" in text or "__import__" in text:
-            if None in _loaded_by_name(members[0], files, text_of):
-                return False
     return True
 
 

@@ -10,3 +10,7 @@ class SMPL(torch.nn.Module):
         self.register_buffer("weights", torch.sparse_coo_tensor(i, v, shape).to_dense())
         self.adj = torch.sparse_coo_tensor(i, v, shape)
         self.on_device = torch.sparse_coo_tensor(i, v, shape, device=device).to_dense()
+
+
+def degree(adj):
+    return torch.sparse.sum(adj, dim=1).to_dense()

@@ -182,7 +182,8 @@ SUBPACKAGE = {
 
 
 def test_a_plain_copy_scans_an_ignored_subpackage_of_a_package(tmp_path):
-    write(tmp_path, SUBPACKAGE)
+    # (a script imports the sub-package: one nothing imports is dead as a whole, never-imported)
+    write(tmp_path, {**SUBPACKAGE, "main.py": "import pkg.datasets.loader\n"})
     _, paths, diags = scan(tmp_path)
     # sub/gen.py is a file its .gitignore names: present in the copy, so shipped and scanned
     assert paths == ["pkg/datasets/loader.py", "pkg/datasets/outputs/copy.py", "pkg/datasets/sub/gen.py"]

@@ -60,6 +60,10 @@ def test_blocks_under_an_inherited_cuda_flag_are_guarded(tmp_path):
     (pkg / "engine.py").write_text(ENGINE)
     (pkg / "image" / "__init__.py").write_text("")
     (pkg / "image" / "triplet.py").write_text(TRIPLET)
+    # (a script imports the sub-package: one nothing imports is dead as a whole, never-imported)
+    (tmp_path / "train.py").write_text("from pkg.image.triplet import OwnFlag, ThroughInit, TripletEngine\n\n"
+                                       "for cls in (OwnFlag, ThroughInit, TripletEngine):\n"
+                                       "    cls(None).step(None)\n")
     proc = run_cli("scan", ".", "--format", "json", "--no-cache", "--show-guarded", cwd=tmp_path)
     assert proc.returncode in (0, 1), proc.stderr
     got = [(f["line"], f["column"], f["rule"], f["guarded"], [o["line"] for o in f.get("occurrences", ())])

@@ -240,7 +240,7 @@ def _dead_modules(candidates, files, py, packages, values, read_text, classify, 
             nxt.extend(w for w in mentioners[rel] if w not in verdict)
         todo = nxt
     # a sub-package no file outside imports is dead whatever names its modules' words (its own modules do)
-    orphans = _orphaned_subpackages(candidates, files, py, text_of, setup) if root is not None else set()
+    orphans = _orphaned_subpackages(candidates, files, py, text_of, setup, Path(root)) if root is not None else set()
     # a module is dead when it may be and every module naming it is dead (a fixpoint over the rounds run)
     dead = {r for r, v in verdict.items() if v and r in mentioners} | orphans
     changed = True
@@ -700,12 +700,14 @@ def _orphaned(candidates, files, py, text_of, setup, root) -> set:
     return out
 
 
-def _orphaned_subpackages(candidates, files, py, text_of, setup) -> set:
+def _orphaned_subpackages(candidates, files, py, text_of, setup, root) -> set:
     """The candidates in a sub-package (a folder holding an `__init__.py` inside a package) that no file outside it
     imports: X-Decoder's stale `modeling/body/decoder/` and `modeling/body/encoder/`, older copies of what
     `modeling/interface/` and `modeling/vision/encoder/` hold, which its live `modeling/body/xdecoder_head.py` no
     longer imports. Such a package is dead as a whole when:
 
+    - no folder between the scan root and it holds packaging (`setup.py`, `setup.cfg`, `pyproject.toml`): a library
+      installed from inside the repository is its users' API, any module of it;
     - every module of it only imports, defines, assigns and sets up (no script: a tool inside is run by hand);
     - no import statement of a Python file outside it can load it or one of its modules, resolved from the
       importer's folder for relative imports and from the scan root or any folder above the importer for absolute
@@ -725,6 +727,10 @@ def _orphaned_subpackages(candidates, files, py, text_of, setup) -> set:
                 folders.setdefault(folder, []).append(rel)
     out: set = set()
     for folder, members in folders.items():
+        parts = folder.split("/")
+        if any((root.joinpath(*parts[:k]) / name).is_file() for k in range(1, len(parts) + 1)
+               for name in _PACKAGING_FILES):
+            continue
         if _orphan_subpackage(folder, files, py, text_of, setup):
             out.update(members)
     return out
@@ -743,7 +749,12 @@ def _orphan_subpackage(folder: str, files, py, text_of, setup) -> bool:
         return False
     name = folder.rsplit("/", 1)[-1]
     parent = folder.rsplit("/", 2)[-2]
-    spelled = re.compile(rf"(?<![\w]){re.escape(parent)}[./]{re.escape(name)}(?![\w])")
+    # `body.decoder`, `body/decoder`, or the folder's name before one of its modules (`processor.recognition.train`
+    # in mmskeleton's configs, a dotted path its loader completes)
+    stems = sorted({r[len(inside):].split("/", 1)[0].removesuffix(".py") for r in members} - {"__init__"})
+    tails = "|".join(re.escape(t) for t in stems if t.isidentifier())
+    spelled = re.compile(rf"(?<![\w]){re.escape(parent)}[./]{re.escape(name)}(?![\w])"
+                         + (rf"|(?<![\w.]){re.escape(name)}[./](?:{tails})(?![\w])" if tails else ""))
     for sf in files:
         if sf.rel.startswith(inside):
             continue

@@ -136,21 +136,33 @@ def test_the_toolkit_lookup_a_build_reads_is_a_place_of_it():
     assert got == [(24, [{"line": 19, "column": 8, "rule": "TRN302"}])]
 
 
-def test_a_globbed_cpu_build_whose_sources_give_no_operator_does_not_guard_the_cuda_build():
+def test_a_globbed_cpu_build_whose_sources_give_no_operator_does_not_guard_the_cuda_build(tmp_path):
     # blind57 class (DynamicHead, maskrcnn-benchmark's setup script): the sources are collected with glob.glob from
     # folders; without CUDA the build compiles the bindings and an empty `cpu/` folder, and the header the bindings
     # include stops for CPU tensors (`AT_ERROR("Not implemented on the CPU")`). The CUDA check that picks
     # CUDAExtension then guards nothing: the build is reported, with the import and the op call as its places.
-    # Look-alike (`cpu`): the same script where `cpu/*.cpp` implements the operator stays guarded.
+    # Look-alike (a copy given `cpu/shift_cpu.cpp`, which the header calls): a CPU build that runs stays guarded.
+    import shutil
+
     root = FIXTURES / "project_ext_globbed"
     note = "; the build kept without CUDA compiles no operator (its C++ sources only check for CUDA tensors or " \
            "stop), so the CUDA check that picks this class guards nothing on Neuron"
-    assert _extension_findings(root / "empty", "--no-config") == [
+    assert _extension_findings(root, "--no-config") == [
         ("setup.py", 19, 21, BUILD + SETUP + note + "; imported at detkit/layers/shift.py:3",
          [("detkit/layers/shift.py", 3, 1), ("detkit/layers/shift.py", 9, 16)]),
     ]
-    assert _extension_findings(root / "cpu", "--no-config") == []
-    assert [(f[0], f[1], f[2], f[3], f[5]) for f in scan_findings(root / "cpu", "--no-config", "--show-guarded")
+    cpu = tmp_path / "cpu"
+    shutil.copytree(root, cpu)
+    csrc = cpu / "detkit" / "csrc"
+    (csrc / "cpu").mkdir()
+    (csrc / "cpu" / "shift_cpu.cpp").write_text(
+        "#include <torch/extension.h>\n\nat::Tensor shift_forward_cpu(const at::Tensor& x, const at::Tensor& o) {\n"
+        "  return x + o;\n}\n")
+    header = (csrc / "shift.h").read_text()
+    (csrc / "shift.h").write_text(header.replace('AT_ERROR("Not implemented on the CPU");',
+                                                 "return shift_forward_cpu(x, offset);"))
+    assert _extension_findings(cpu, "--no-config") == []
+    assert [(f[0], f[1], f[2], f[3], f[5]) for f in scan_findings(cpu, "--no-config", "--show-guarded")
             if f[3] == "TRN302"] == [("setup.py", 19, 21, "TRN302", True)]
 
 

@@ -313,3 +313,18 @@ def NoFallback(shape):
     got = scan_findings(tmp_path, "--show-guarded")
     assert [(line, col, guarded) for _p, line, col, rule, _m, guarded in got if rule == "TRN243"] == [
         (11, 23, True), (21, 23, True), (27, 8, False), (33, 8, False)]
+
+
+def test_a_check_that_only_maps_a_checkpoint_is_no_pick():
+    # fresh59 class (torchreid's `load_checkpoint` copied into AlphaPose's trackers, BLINK's loader): the query only
+    # decides torch.load's map_location, the host on Neuron. A picked value also used to move the checkpoint
+    # (line 19), and a CUDA arm mapping onto CUDA beside a plain load (line 25), stay picks. (Line 14's load without
+    # map_location is guarded by the check: only a CUDA machine takes it.)
+    assert [f for f in scan_findings(CONTEXT_FIXTURES / "check_without_placement_load", "--show-guarded",
+                                     "--no-config") if f[3] in ("TRN243", "TRN242")] == [
+        ("checkpoint.py", 5, 28, "TRN243", API.format("is_available"), True),
+        ("checkpoint.py", 11, 19, "TRN243", API.format("is_available"), True),
+        ("checkpoint.py", 19, 22, "TRN243", API.format("is_available"), False),
+        ("checkpoint.py", 25, 8, "TRN243", API.format("is_available"), False),
+        ("checkpoint.py", 26, 47, "TRN242", '"cuda" device string: `cuda`', True),
+    ]

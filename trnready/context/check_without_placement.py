@@ -4,6 +4,7 @@ from __future__ import annotations
 import ast
 
 from ._gpu_rerun import gpu_rerun
+from ._load_location import picks_load_location
 from ._test_skips import _catches_import_error, is_test_module
 from .base import dotted, enclosing_function, is_cpu, parent_of, places_on_device, predicate
 from ..astwalk import walk
@@ -168,7 +169,9 @@ def check_without_placement(ctx, hit) -> bool:
     page-locked; so does a query picking between DataLoader host options (`{'num_workers': 1, 'pin_memory': True} if
     torch.cuda.is_available() else {}`). `if torch.cuda.device_count() > 1: model = nn.DataParallel(model)` with no
     other arm only spreads a module over several GPUs: with one device, or none on Neuron, the module runs
-    unwrapped."""
+    unwrapped. A query that only decides where `torch.load` maps a checkpoint (`map_location = None if
+    torch.cuda.is_available() else 'cpu'`, torchreid's loader; an if / else of two loads, the arm Neuron takes
+    mapping to the CPU) places it on the host, which is right on Trainium (`_load_location.py`)."""
     node = hit.node
     call = parent_of(ctx, node)
     if not (isinstance(call, ast.Call) and call.func is node and dotted(node).rsplit(".", 1)[-1] in _QUERIES):
@@ -185,6 +188,8 @@ def check_without_placement(ctx, hit) -> bool:
         return True
     if isinstance(up, ast.keyword) and up.arg in _HOST_ONLY_KEYWORDS and up.value is cur:
         return True  # `DataLoader(..., pin_memory=torch.cuda.is_available())`: page-locked host memory or not
+    if isinstance(up, (ast.IfExp, ast.If)) and up.test is cur and picks_load_location(ctx, call, cur, up):
+        return True  # `map_location = None if torch.cuda.is_available() else 'cpu'`: the host on Neuron
     if isinstance(up, ast.IfExp) and up.test is cur:
         return _option_lists(up.body, up.orelse) or _loader_options(up.body, up.orelse) or \
             _runtime_providers(up.body, up.orelse) or (

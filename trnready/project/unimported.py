@@ -201,6 +201,7 @@ def _dead_modules(candidates, files, py, packages, values, read_text, classify, 
     verdict: dict = {}  # rel -> True (may be dead) / False (alive)
     checked: dict = {}  # rel -> True: a library module with a `__main__` self-check, dead only if its importers are
     mentioners: dict = {}  # rel -> {rels of eligible modules naming it}
+    facts_of: dict = {}  # rel -> import facts of its tree, for the namesake test (kept across the rounds)
     todo = list(candidates)
 
     def is_module(r: str) -> bool:
@@ -217,7 +218,7 @@ def _dead_modules(candidates, files, py, packages, values, read_text, classify, 
         # the mention search first: it settles most modules as used, so the checks below, which each read every
         # file's text, run only for the few modules nothing but package modules name
         open_ = [r for r in fresh if verdict[r]]
-        named = _named_by(open_, files, text_of, is_module, cache)
+        named = _named_by(open_, files, text_of, is_module, cache, facts_of)
         nxt: list = []
         for rel in open_:
             who = named.get(rel, set())
@@ -240,7 +241,8 @@ def _dead_modules(candidates, files, py, packages, values, read_text, classify, 
             nxt.extend(w for w in mentioners[rel] if w not in verdict)
         todo = nxt
     # a sub-package no file outside imports is dead whatever names its modules' words (its own modules do)
-    orphans = _orphaned_subpackages(candidates, files, py, text_of, setup, Path(root)) if root is not None else set()
+    orphans = _orphaned_subpackages(candidates, files, py, text_of, setup, Path(root),
+                                    facts_of.setdefault("\0trees", {})) if root is not None else set()
     # a module is dead when it may be and every module naming it is dead (a fixpoint over the rounds run)
     dead = {r for r, v in verdict.items() if v and r in mentioners} | orphans
     changed = True
@@ -268,7 +270,7 @@ def _stem(rel: str) -> str:
     return parts[-2] if parts[-1] == "__init__.py" and len(parts) > 1 else parts[-1][:-3]
 
 
-def _named_by(rels: list, files, text_of, eligible, cache=None) -> dict:
+def _named_by(rels: list, files, text_of, eligible, cache=None, facts_of=None) -> dict:
     """rel -> the files naming the module's file name as a word: the rel of a module this step may judge, or None
     for any other file (a script at the root, a test, a config, a notebook), which settles the module as used.
     `cache`: the scan's ResultCache, whose kept words of a file (word_sets.kept_words) spare reading a file that
@@ -276,7 +278,8 @@ def _named_by(rels: list, files, text_of, eligible, cache=None) -> dict:
     out: dict = {r: set() for r in rels}
     own = project_names(files)
     pyset = {f.rel for f in files if f.kind == "python"}
-    spans_of: dict = {}  # importer rel -> its import statements' spans (parsed once, when a mention needs it)
+    # importer rel -> what the namesake test reads of its syntax tree (parsed once per step, when a mention needs it)
+    spans_of: dict = {} if facts_of is None else facts_of
     stems = {r: _stem(r) for r in rels}
     pure = {r: is_word(s) for r, s in stems.items()}
     # what a package's __init__ re-exports from its modules: a file outside the package using one of those names
@@ -332,18 +335,22 @@ def _loads_namesake(text: str, word: str, rel: str, importer: str, pyset: set, s
     (`from .modules import X` in a live package, beside a stale copy's `modules.py`: project/import_targets.py)."""
     from .import_targets import facts, names_elsewhere
 
-    if importer not in spans_of:
-        try:
-            spans_of[importer] = facts(ast.parse(text))
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            spans_of[importer] = None
-    got = spans_of[importer]
-    if got is None:
-        return False
     at = []
     for i in _code_mentions(text, word):
         start = text.rfind("\n", 0, i) + 1
+        end = text.find("\n", i)
+        line = text[start:end if end >= 0 else len(text)]
+        head = line.lstrip()
+        if not head.startswith(("import", "from")) and (i == start or text[i - 1] != ".") \
+                and "'" not in line and '"' not in line:
+            return False  # a plain use in code (a call, a name): no parse can make it a namesake
         at.append((text.count("\n", 0, i) + 1, len(text[start:i].encode("utf-8"))))
+    if importer not in spans_of:
+        tree = _parsed(spans_of.setdefault("\0trees", {}), importer, text)
+        spans_of[importer] = facts(tree) if tree is not None else None
+    got = spans_of[importer]
+    if got is None:
+        return False
     return names_elsewhere(at, got, importer, rel, pyset)
 
 
@@ -700,7 +707,7 @@ def _orphaned(candidates, files, py, text_of, setup, root) -> set:
     return out
 
 
-def _orphaned_subpackages(candidates, files, py, text_of, setup, root) -> set:
+def _orphaned_subpackages(candidates, files, py, text_of, setup, root, trees=None) -> set:
     """The candidates in a sub-package (a folder holding an `__init__.py` inside a package) that no file outside it
     imports: X-Decoder's stale `modeling/body/decoder/` and `modeling/body/encoder/`, older copies of what
     `modeling/interface/` and `modeling/vision/encoder/` hold, which its live `modeling/body/xdecoder_head.py` no
@@ -717,6 +724,7 @@ def _orphaned_subpackages(candidates, files, py, text_of, setup, root) -> set:
 
     Its own modules may name each other and the words of its file names may appear anywhere: what would keep it
     alive is an import from outside, and there is none."""
+    trees = {} if trees is None else trees
     rels = {sf.rel for sf in files}
     folders: dict = {}
     for rel in candidates:
@@ -731,17 +739,27 @@ def _orphaned_subpackages(candidates, files, py, text_of, setup, root) -> set:
         if any((root.joinpath(*parts[:k]) / name).is_file() for k in range(1, len(parts) + 1)
                for name in _PACKAGING_FILES):
             continue
-        if _orphan_subpackage(folder, files, py, text_of, setup):
+        if _orphan_subpackage(folder, files, py, text_of, setup, trees):
             out.update(members)
     return out
 
 
-def _orphan_subpackage(folder: str, files, py, text_of, setup) -> bool:
+def _parsed(trees: dict, rel: str, text: str):
+    """The file's syntax tree, parsed once per step (None when it does not parse)."""
+    if rel not in trees:
+        try:
+            trees[rel] = ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            trees[rel] = None
+    return trees[rel]
+
+
+def _orphan_subpackage(folder: str, files, py, text_of, setup, trees) -> bool:
     from .import_targets import loads_below
 
     inside = folder + "/"
     members = [r for r in py if r.startswith(inside)]
-    if not members or not all(_package_module(text_of(py[r]), setup) for r in members):
+    if not members:
         return False
     # a loader by computed name naming a folder above (`import_module(f"pytracking.tracker.{name}")` loads
     # `pytracking/tracker/dimp/`, a name no file writes)
@@ -764,15 +782,13 @@ def _orphan_subpackage(folder: str, files, py, text_of, setup) -> bool:
         code = "\n".join(line.split("#", 1)[0] for line in text.splitlines()) if sf.kind == "python" else text
         if spelled.search(code):
             return False  # a path or a dotted name spelling it (a config's `custom_imports`, a launcher)
-        if sf.kind != "python":
-            continue
-        try:
-            tree = ast.parse(text)
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
+        if sf.kind != "python" or not _imported_word(text, name):
+            continue  # (no import statement writes the name: none can load the package)
+        tree = _parsed(trees, sf.rel, text)
+        if tree is None or loads_below(tree, sf.rel, folder):
             return False
-        if loads_below(tree, sf.rel, folder):
-            return False
-    return True
+    # last (it parses every module of the package): no script inside
+    return all(_package_module(text_of(py[r]), setup) for r in members)
 
 
 def _orphan_package(folder: str, files, py, text_of, setup, root) -> bool:
@@ -827,7 +843,23 @@ def _outside_main(text: str) -> tuple | None:
     from ..postprocess import _is_main_guard
 
     body = [st for st in tree.body if not _is_main_guard(st)]
-    return tree, body, [ast.get_source_segment(text, st) or "" for st in body]
+    # the source of each statement, as ast.get_source_segment gives it, from one split of the text (the library
+    # function splits the whole text again for every statement: most of this step's time on a large package)
+    lines = text.splitlines(keepends=True)
+    return tree, body, [_segment(lines, st) for st in body]
+
+
+def _segment(lines: list, node) -> str:
+    end = getattr(node, "end_lineno", None)
+    end_col = getattr(node, "end_col_offset", None)
+    if end is None or end_col is None or node.lineno > len(lines):
+        return ""
+    first, last = node.lineno - 1, end - 1
+    if first == last:
+        return lines[first].encode()[node.col_offset:end_col].decode(errors="replace")
+    head = lines[first].encode()[node.col_offset:].decode(errors="replace")
+    tail = lines[last].encode()[:end_col].decode(errors="replace") if last < len(lines) else ""
+    return "".join([head, *lines[first + 1:last], tail])
 
 
 def _package_module(text: str, setup: frozenset) -> bool:

@@ -338,12 +338,6 @@ def _loads_namesake(text: str, word: str, rel: str, importer: str, pyset: set, s
     at = []
     for i in _code_mentions(text, word):
         start = text.rfind("\n", 0, i) + 1
-        end = text.find("\n", i)
-        line = text[start:end if end >= 0 else len(text)]
-        head = line.lstrip()
-        if not head.startswith(("import", "from")) and (i == start or text[i - 1] != ".") \
-                and "'" not in line and '"' not in line:
-            return False  # a plain use in code (a call, a name): no parse can make it a namesake
         at.append((text.count("\n", 0, i) + 1, len(text[start:i].encode("utf-8"))))
     if importer not in spans_of:
         tree = _parsed(spans_of.setdefault("\0trees", {}), importer, text)

@@ -56,6 +56,7 @@ from pathlib import Path
 
 from .broken_imports import _packaging_text
 from .summary import top_calls
+from .syntax import parsed_once
 from .unreferenced import _SKIP_FILES, _declared_packages, _partial_scan, _reader, _word_at, keeping_reader
 from .unreferenced import _documented as _documented_names
 from .word_sets import Words, is_word, kept_words
@@ -340,7 +341,7 @@ def _loads_namesake(text: str, word: str, rel: str, importer: str, pyset: set, s
         start = text.rfind("\n", 0, i) + 1
         at.append((text.count("\n", 0, i) + 1, len(text[start:i].encode("utf-8"))))
     if importer not in spans_of:
-        tree = _parsed(spans_of.setdefault("\0trees", {}), importer, text)
+        tree = parsed_once(spans_of.setdefault("\0trees", {}), importer, text)
         spans_of[importer] = facts(tree) if tree is not None else None
     got = spans_of[importer]
     if got is None:
@@ -738,16 +739,6 @@ def _orphaned_subpackages(candidates, files, py, text_of, setup, root, trees=Non
     return out
 
 
-def _parsed(trees: dict, rel: str, text: str):
-    """The file's syntax tree, parsed once per step (None when it does not parse)."""
-    if rel not in trees:
-        try:
-            trees[rel] = ast.parse(text)
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            trees[rel] = None
-    return trees[rel]
-
-
 def _orphan_subpackage(folder: str, files, py, text_of, setup, trees) -> bool:
     from .import_targets import loads_below
 
@@ -778,7 +769,7 @@ def _orphan_subpackage(folder: str, files, py, text_of, setup, trees) -> bool:
             return False  # a path or a dotted name spelling it (a config's `custom_imports`, a launcher)
         if sf.kind != "python" or not _imported_word(text, name):
             continue  # (no import statement writes the name: none can load the package)
-        tree = _parsed(trees, sf.rel, text)
+        tree = parsed_once(trees, sf.rel, text)
         if tree is None or loads_below(tree, sf.rel, folder):
             return False
     # last (it parses every module of the package): no script inside

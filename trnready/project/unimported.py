@@ -203,6 +203,7 @@ def _dead_modules(candidates, files, py, packages, values, read_text, classify, 
     checked: dict = {}  # rel -> True: a library module with a `__main__` self-check, dead only if its importers are
     mentioners: dict = {}  # rel -> {rels of eligible modules naming it}
     facts_of: dict = {}  # rel -> import facts of its tree, for the namesake test (kept across the rounds)
+    trees: dict = {}  # rel -> its syntax tree, shared by the namesake and the sub-package tests
     todo = list(candidates)
 
     def is_module(r: str) -> bool:
@@ -219,7 +220,7 @@ def _dead_modules(candidates, files, py, packages, values, read_text, classify, 
         # the mention search first: it settles most modules as used, so the checks below, which each read every
         # file's text, run only for the few modules nothing but package modules name
         open_ = [r for r in fresh if verdict[r]]
-        named = _named_by(open_, files, text_of, is_module, cache, facts_of)
+        named = _named_by(open_, files, text_of, is_module, cache, facts_of, trees)
         nxt: list = []
         for rel in open_:
             who = named.get(rel, set())
@@ -242,8 +243,8 @@ def _dead_modules(candidates, files, py, packages, values, read_text, classify, 
             nxt.extend(w for w in mentioners[rel] if w not in verdict)
         todo = nxt
     # a sub-package no file outside imports is dead whatever names its modules' words (its own modules do)
-    orphans = _orphaned_subpackages(candidates, files, py, text_of, setup, Path(root),
-                                    facts_of.setdefault("\0trees", {})) if root is not None else set()
+    orphans = _orphaned_subpackages(candidates, files, py, text_of, setup, Path(root), trees) \
+        if root is not None else set()
     # a module is dead when it may be and every module naming it is dead (a fixpoint over the rounds run)
     dead = {r for r, v in verdict.items() if v and r in mentioners} | orphans
     changed = True
@@ -271,7 +272,7 @@ def _stem(rel: str) -> str:
     return parts[-2] if parts[-1] == "__init__.py" and len(parts) > 1 else parts[-1][:-3]
 
 
-def _named_by(rels: list, files, text_of, eligible, cache=None, facts_of=None) -> dict:
+def _named_by(rels: list, files, text_of, eligible, cache=None, facts_of=None, trees=None) -> dict:
     """rel -> the files naming the module's file name as a word: the rel of a module this step may judge, or None
     for any other file (a script at the root, a test, a config, a notebook), which settles the module as used.
     `cache`: the scan's ResultCache, whose kept words of a file (word_sets.kept_words) spare reading a file that
@@ -281,6 +282,7 @@ def _named_by(rels: list, files, text_of, eligible, cache=None, facts_of=None) -
     pyset = {f.rel for f in files if f.kind == "python"}
     # importer rel -> what the namesake test reads of its syntax tree (parsed once per step, when a mention needs it)
     spans_of: dict = {} if facts_of is None else facts_of
+    trees = {} if trees is None else trees  # rel -> syntax tree, parsed once per step
     stems = {r: _stem(r) for r in rels}
     pure = {r: is_word(s) for r, s in stems.items()}
     # what a package's __init__ re-exports from its modules: a file outside the package using one of those names
@@ -326,12 +328,13 @@ def _named_by(rels: list, files, text_of, eligible, cache=None, facts_of=None) -
                     out[r].add(sf.rel if eligible(sf.rel) else None)
             elif named and not (sf.kind == "python" and (_imports_another(text, s, r) or _only_in_comments(text, s)
                                                           or _only_foreign(text, s, own)
-                                                          or _loads_namesake(text, s, r, sf.rel, pyset, spans_of))):
+                                                          or _loads_namesake(text, s, r, sf.rel, pyset, spans_of,
+                                                                             trees))):
                 out[r].add(sf.rel if sf.kind == "python" and eligible(sf.rel) else None)
     return out
 
 
-def _loads_namesake(text: str, word: str, rel: str, importer: str, pyset: set, spans_of: dict) -> bool:
+def _loads_namesake(text: str, word: str, rel: str, importer: str, pyset: set, spans_of: dict, trees: dict) -> bool:
     """Every mention of the word in the Python text sits in an import statement loading another scanned file
     (`from .modules import X` in a live package, beside a stale copy's `modules.py`: project/import_targets.py)."""
     from .import_targets import facts, names_elsewhere
@@ -341,7 +344,7 @@ def _loads_namesake(text: str, word: str, rel: str, importer: str, pyset: set, s
         start = text.rfind("\n", 0, i) + 1
         at.append((text.count("\n", 0, i) + 1, len(text[start:i].encode("utf-8"))))
     if importer not in spans_of:
-        tree = parsed_once(spans_of.setdefault("\0trees", {}), importer, text)
+        tree = parsed_once(trees, importer, text)
         spans_of[importer] = facts(tree) if tree is not None else None
     got = spans_of[importer]
     if got is None:

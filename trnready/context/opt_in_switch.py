@@ -126,7 +126,8 @@ def _kept_default(cls, attr: str, classes: dict | None = None, depth: int = 0):
     return _literal_flag(v)
 
 
-def _switch(test, words: frozenset, fn, tree=None, cls=None, known_off: bool = False) -> str | None:
+def _switch(test, words: frozenset, fn, tree=None, cls=None, known_off: bool = False,
+            classes: dict | None = None) -> str | None:
     """The switch of an `if` test that turns the feature on: the test itself or one operand of an `and`. A
     `self.attr` switch that the class's `__init__` keeps on by default is none; for a category that needs to know
     the default (`known_off`: attention masks, whose fast path is often the default one), only a switch the class
@@ -137,7 +138,6 @@ def _switch(test, words: frozenset, fn, tree=None, cls=None, known_off: bool = F
         if name and _words(name) & words and not (type(e) is ast.Name and (
                 _defaults_true(fn, name) or fn is None and _set_true(tree, name))):
             if type(e) is ast.Attribute and type(e.value) is ast.Name and e.value.id == "self":
-                classes = {c.name: c for c in tree.body if type(c) is ast.ClassDef} if tree is not None else {}
                 kept = _kept_default(cls, e.attr, classes)
                 if kept is True or known_off and kept is None:
                     continue
@@ -145,6 +145,12 @@ def _switch(test, words: frozenset, fn, tree=None, cls=None, known_off: bool = F
                 continue
             return ast.unparse(e)
     return None
+
+
+def _classes(ctx) -> dict:
+    """The module-level classes of the file by name (the bases a switch's default is looked up in)."""
+    return ctx.fact("opt-in-switch:classes", lambda c: {n.name: n for n in getattr(c.tree, "body", ())
+                                                        if type(n) is ast.ClassDef})
 
 
 def _negated(test):
@@ -188,7 +194,7 @@ def opt_in_switch(ctx, hit) -> bool | str:
             off = _negated(p.test) if (child in p.orelse if type(p) is ast.If else child is p.orelse) else None
             if on or off is not None:
                 fn, cls = enclosing(p)
-                found = _switch(p.test if on else off, words, fn, ctx.tree, cls, known_off)
+                found = _switch(p.test if on else off, words, fn, ctx.tree, cls, known_off, _classes(ctx))
                 if found:
                     return found
         # `if not self.use_sdpa: return <default path>` before the statement: it runs only with the switch on
@@ -198,7 +204,7 @@ def opt_in_switch(ctx, hit) -> bool | str:
                     off = _negated(st.test) if type(st) is ast.If and not st.orelse else None
                     if off is not None and st.body and type(st.body[-1]) in (ast.Return, ast.Raise):
                         fn, cls = enclosing(st)
-                        found = _switch(off, words, fn, ctx.tree, cls, known_off)
+                        found = _switch(off, words, fn, ctx.tree, cls, known_off, _classes(ctx))
                         if found:
                             return found
         if isinstance(p, _DEFS):

@@ -22,6 +22,7 @@ from __future__ import annotations
 import ast
 import itertools
 from ..astwalk import walk
+from .syntax import dotted
 
 MAX_VALUES = 32  # possible values of one expression (a product of tables stays small)
 MAX_DEPTH = 6  # names followed through other names
@@ -277,7 +278,7 @@ def _cuda_pick_arm(func, name: str):
     for n in walk(func):
         if type(n) is ast.If and any(
                 type(b) is ast.Assign and any(type(t) is ast.Name and t.id == name for t in b.targets)
-                and isinstance(b.value, (ast.Name, ast.Attribute)) and ast.unparse(b.value).endswith("CUDAExtension")
+                and (dotted(b.value) or "").endswith("CUDAExtension")
                 for b in n.body):
             return n
     return None

@@ -184,29 +184,25 @@ def _import_re(modules):
     return re.compile(rf"^[ \t]*(?:from[ \t]+(?:{names})(?:\.[\w.]*)?[ \t]+import|import[ \t]+(?:{names})\b)", re.M)
 
 
-def _unread_by_libraries(library_read, sources, read_text) -> list:
-    """The library-read suffixes qualified by the libraries that read them (`amp.*@deepspeed,detectron2.engine`)
-    whose libraries no Python file of the project imports: a project that hands its config to none of them reads
-    those keys itself, or not at all (X-Decoder's own trainer never reads `SOLVER.AMP.ENABLED`)."""
-    qualified = {}
+def _qualified(library_read) -> dict:
+    """The library-read suffixes qualified by the libraries that read them (`amp.*@deepspeed,detectron2.engine`):
+    suffix -> those libraries. A project that imports none of them reads those keys itself, or not at all
+    (X-Decoder's own trainer never reads `SOLVER.AMP.ENABLED`)."""
+    out = {}
     for r in library_read:
         pat, at, mods = r.partition("@")
         if at:
-            qualified[pat] = tuple(m.strip() for m in mods.split(",") if m.strip())
-    if not qualified:
-        return []
-    wanted = {m for mods in qualified.values() for m in mods}
+            out[pat] = tuple(m.strip() for m in mods.split(",") if m.strip())
+    return out
+
+
+def _imported_libraries(text: str, wanted: set, rx) -> set:
+    """Those of the `wanted` libraries an import statement of the text names."""
     found: set = set()
-    rx = _import_re(sorted(wanted))
-    for sf in sources:
-        text = read_text(sf) or ""
-        if any(m.split(".", 1)[0] in text for m in wanted - found):
-            for m in rx.finditer(text):
-                line = m.group(0)
-                found |= {w for w in wanted if re.search(rf"(?<![\w.]){re.escape(w)}\b", line)}
-        if found >= wanted:
-            break
-    return [p for p, mods in qualified.items() if not any(m in found for m in mods)]
+    if any(m.split(".", 1)[0] in text for m in wanted):
+        for m in rx.finditer(text):
+            found |= {w for w in wanted if re.search(rf"(?<![\w.]){re.escape(w)}\b", m.group(0))}
+    return found
 
 
 def guard_unread_settings(findings: list, files: list, summaries: list, read_text, values=None) -> list:
@@ -238,12 +234,10 @@ def guard_unread_settings(findings: list, files: list, summaries: list, read_tex
     if not sources:  # no Python at all: the configs are read by something this scan does not see
         return findings
     library_read = tuple((values or {}).get("library-read-settings", ()))
-    unread = _unread_by_libraries(library_read, sources, read_text) if any("@" in r for r in library_read) else []
-    if unread:
-        # a suffix only an absent library would read is the project's to name: the keys below it count too
-        kept = [r.split("@", 1)[0] for r in library_read if r.split("@", 1)[0] not in unread]
-        questions = {k: (needed_keys(tuple(full), kept) if len(full) > len(keys) else keys, full)
-                     for k, (keys, full) in questions.items()}
+    qualified = _qualified(library_read) if any(len(full) > len(keys) for keys, full in questions.values()) else {}
+    libraries = {m for mods in qualified.values() for m in mods}
+    imported: set = set()  # those of the qualifying libraries some source imports (searched in the loop below)
+    rx = _import_re(sorted(libraries)) if libraries else None
     wanted = {k for keys, full in questions.values() for k in (*keys, *full)} | {k for t in tops.values() for k in t}
     named: set = set()
     declared: dict = {}  # rel -> attribute chains its Python assigns (yacs defaults: `_C.AMP.ENABLED = False`)
@@ -252,12 +246,14 @@ def guard_unread_settings(findings: list, files: list, summaries: list, read_tex
     # whole path itself owns the key, so those files are all read for declarations, each once
     tails = {full[-1] for keys, full in questions.values() if len(full) > len(keys)}
     for sf in sources:
-        if named >= wanted and not tails:
+        if named >= wanted and not tails and imported >= libraries:
             break
         text = read_text(sf)
         if text:
             if not named >= wanted:
                 named |= vocabulary(text, wanted - named, config_modules)
+            if not imported >= libraries:
+                imported |= _imported_libraries(text, libraries - imported, rx)
             got = declarations(text, tails) if tails else None
             if got:
                 declared[sf.rel] = got
@@ -266,6 +262,13 @@ def guard_unread_settings(findings: list, files: list, summaries: list, read_tex
         got = declarations(text, tails) if text else None
         if got:
             declared[sf.rel] = got
+    unread = [p for p, mods in qualified.items() if not any(m in imported for m in mods)]
+    if unread:
+        # a suffix only an absent library would read is the project's to name: the keys below it count too (the
+        # vocabulary above was searched for the whole paths already)
+        kept = [r.split("@", 1)[0] for r in library_read if r.split("@", 1)[0] not in unread]
+        questions = {k: (needed_keys(tuple(full), kept) if len(full) > len(keys) else keys, full)
+                     for k, (keys, full) in questions.items()}
     out = []
     for f in findings:
         got = questions.get((f.path, f.line, f.rule)) if f.cell is None else None

@@ -36,7 +36,6 @@ def source_paths(setup_rel: str, module: str, paths) -> list:
 
 
 _GLOB = re.compile(r"[*?\[]")
-_INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
 _CUDA_IF = re.compile(r"^\s*#\s*if(?:def\s+|\s+defined\s*\(?\s*)(?:WITH_CUDA|USE_CUDA|__CUDACC__|WITH_HIP)\b")
 MAX_FILES = 32  # sources and the headers they include, read for one build
 
@@ -93,8 +92,10 @@ def _included(rel: str, text: str, read_text) -> list:
                 continue
         if cuda == 0:
             kept.append(line)
-    for m in _INCLUDE.finditer("\n".join(kept)):
-        target = posixpath.normpath(posixpath.join(posixpath.dirname(rel), m.group(1)))
+    from ..readers.cuda import local_includes
+
+    for name in local_includes("\n".join(kept)):
+        target = posixpath.normpath(posixpath.join(posixpath.dirname(rel), name))
         got = read_text(target)
         if got is not None:
             out.append((target, got))

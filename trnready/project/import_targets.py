@@ -24,7 +24,7 @@ import posixpath
 from ..astwalk import walk
 
 
-def _bases(importer: str, level: int, module: str) -> list:
+def _bases(importer: str, level: int) -> list:
     """The folders (project-relative, "" for the root) the import's dotted path is read from."""
     folder = posixpath.dirname(importer)
     if level:
@@ -45,7 +45,7 @@ def _targets(node, importer: str) -> list:
     out: list = []
     if type(node) is ast.ImportFrom:
         parts = node.module.split(".") if node.module else []
-        for base in _bases(importer, node.level, node.module or ""):
+        for base in _bases(importer, node.level):
             stem = posixpath.join(base, *parts) if parts else base
             out += [stem + ".py", posixpath.join(stem, "__init__.py")]
             out += [posixpath.join(stem, a.name + ".py") for a in node.names if a.name != "*"]
@@ -53,7 +53,7 @@ def _targets(node, importer: str) -> list:
     else:
         for a in node.names:
             parts = a.name.split(".")
-            for base in _bases(importer, 0, a.name):
+            for base in _bases(importer, 0):
                 for k in range(1, len(parts) + 1):
                     stem = posixpath.join(base, *parts[:k])
                     out += [stem + ".py", posixpath.join(stem, "__init__.py")]
@@ -82,10 +82,6 @@ class Facts:
                     root = root.value
                 if not isinstance(root, ast.Name) or root.id not in bound:
                     self.attrs.add((n.end_lineno, n.end_col_offset - len(n.attr.encode("utf-8"))))
-
-
-def facts(tree) -> Facts:
-    return Facts(tree)
 
 
 def names_elsewhere(mentions: list, got: Facts, importer: str, module: str, files: set) -> bool:

@@ -30,6 +30,7 @@ import ast
 import posixpath
 
 from ..astwalk import walk
+from .syntax import dotted
 
 MAX_DEPTH = 16  # names and calls followed (a glob of a join of a folder of a folder nests eight deep)
 MAX_PATTERNS = 16
@@ -37,14 +38,7 @@ ROOT = "/"  # the setup script's own folder: a path built from `__file__`
 
 
 def _dotted(node) -> str:
-    parts = []
-    while type(node) is ast.Attribute:
-        parts.append(node.attr)
-        node = node.value
-    if type(node) is ast.Name:
-        parts.append(node.id)
-        return ".".join(reversed(parts))
-    return ""
+    return dotted(node) or ""
 
 
 def _is_file_folder(node) -> bool:

@@ -337,7 +337,7 @@ def _named_by(rels: list, files, text_of, eligible, cache=None, facts_of=None, t
 def _loads_namesake(text: str, word: str, rel: str, importer: str, pyset: set, spans_of: dict, trees: dict) -> bool:
     """Every mention of the word in the Python text sits in an import statement loading another scanned file
     (`from .modules import X` in a live package, beside a stale copy's `modules.py`: project/import_targets.py)."""
-    from .import_targets import facts, names_elsewhere
+    from .import_targets import Facts, names_elsewhere
 
     at = []
     for i in _code_mentions(text, word):
@@ -345,7 +345,7 @@ def _loads_namesake(text: str, word: str, rel: str, importer: str, pyset: set, s
         at.append((text.count("\n", 0, i) + 1, len(text[start:i].encode("utf-8"))))
     if importer not in spans_of:
         tree = parsed_once(trees, importer, text)
-        spans_of[importer] = facts(tree) if tree is not None else None
+        spans_of[importer] = Facts(tree) if tree is not None else None
     got = spans_of[importer]
     if got is None:
         return False

@@ -34,6 +34,9 @@ def test_helpers_called_only_from_guarded_code_are_guarded_unless_named_otherwis
         ("pkg/layers.py", 37, "TRN243", ""),  # _overridden: a subclass in more_layers.py calls it unguarded
         ("pkg/layers.py", 47, "TRN243", ""),  # the availability flag
         ("pkg/layers.py", 50, "TRN243", ""),  # _log_memory: called under the flag, not a test of a tensor's device
+        # called only under `if self.tpu:`, a switch of an accelerator Trainium never has (fairseq's trainer)
+        ("pkg/layers.py", 62, "TRN221", "guarded-helper"),
+        ("pkg/layers.py", 66, "TRN221", ""),  # _xla_sync: called under `if not self.tpu:`, the path Neuron takes
     ]
 
 

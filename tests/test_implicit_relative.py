@@ -43,3 +43,19 @@ def test_a_library_named_like_a_sibling_is_the_library(tmp_path):
                                                    "    return get_peft_model_state_dict\n")
     proc = run_cli("scan", dest, "--format", "json", "--no-cache", "--select", "TRN324")
     assert json.loads(proc.stdout)["findings"] == []
+
+
+def test_a_sibling_wrapping_the_library_of_its_name_makes_the_import_the_library(tmp_path):
+    # ReAgent's reagent/gym/envs/gym.py imports `gym` itself (a wrapper of the OpenAI package, whose names it also
+    # reads), so its neighbours' `import gym` means the package too; a sibling that does not is still reported
+    dest = tmp_path / "repo"
+    (dest / "envs").mkdir(parents=True)
+    (dest / "envs" / "__init__.py").write_text("from .toy import Toy\nfrom .grid import Grid\n")
+    (dest / "envs" / "gym.py").write_text("import gym\nfrom gym import spaces\n\n\nclass Gym:\n"
+                                          "    space = spaces.Discrete(2)\n")
+    (dest / "envs" / "toy.py").write_text("import gym\n\n\nclass Toy(gym.Env):\n    space = gym.spaces.Discrete(2)\n")
+    (dest / "envs" / "cells.py").write_text("class Cell:\n    pass\n")
+    (dest / "envs" / "grid.py").write_text("import cells\n\n\nclass Grid(cells.Cell):\n    pass\n")
+    proc = run_cli("scan", dest, "--format", "json", "--no-cache", "--select", "TRN324")
+    got = [(f["path"], f["line"], f["column"]) for f in json.loads(proc.stdout)["findings"]]
+    assert got == [("envs/grid.py", 1, 8)]

@@ -5,7 +5,8 @@ File steps run right after a file's reader, in the process that read it, and see
 the result cache stores. Report steps run in the main process once every file is in, because they
 depend on the configuration (per-file ignores) or on other files (repository-level rules).
 
-    file:   suppressions (+ TRN901/TRN902) -> de-duplication -> one finding per thing -> self-check blocks
+    file:   suppressions (+ TRN901/TRN902) -> de-duplication -> one finding per thing -> device functions
+            -> namespace imports -> self-check blocks
             -> notebook file lines -> sort
     report: per-file ignores (per file) -> repository-level rules -> CUDA helpers into their kernels -> vendored
             -> scope of each finding -> sort
@@ -24,6 +25,7 @@ from .astwalk import of_kinds
 from .config import drop_per_file_ignores
 from .model import SEVERITY_RANK
 from .postprocess_device_functions import device_functions
+from .postprocess_namespace_imports import namespace_imports
 from .postprocess_folds import apart, joins as file_joins
 from .postprocess_picks import flag_checks, pick_statements
 from .scope import classify
@@ -43,7 +45,8 @@ from .scope import classify
 # also 23: per-release requirement lists are guarded, release-snapshot; 24: session 24's four branches merged).
 # 25 (s25): guarded moves folded into their check; 26: reverted (labels call them look-alikes); 27: gpu-ci-files;
 # 30 (prec35a): uses of a module-level alias inside the methods of a class fold into the alias too
-VERSION = 30
+# 31 (s43): an import of a CUDA-only namespace is a place of the first finding resolved through it
+VERSION = 31
 
 
 # ---------------------------------------------------------------- file steps
@@ -923,7 +926,8 @@ def sort(findings: list, *_) -> list:
     return sorted(findings, key=lambda f: f.sort_key())
 
 
-FILE_STEPS = (suppressions, dedupe, one_per_thing, device_functions, self_check_blocks, notebook_file_lines, sort)
+FILE_STEPS = (suppressions, dedupe, one_per_thing, device_functions, namespace_imports, self_check_blocks,
+              notebook_file_lines, sort)
 
 
 def file_findings(ctx, result) -> list:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 
 from .base import predicate
-from .neuron_guarded import _spans
+from .neuron_guarded import _has_tpu_word, _spans, accelerator_words
 from ..astwalk import walk
 
 _ROUNDS = 4  # a helper of a helper follows, a few levels deep
@@ -48,17 +48,29 @@ def _tensor_test(t) -> bool:
     return False
 
 
+def _accelerator_flag(t, words: frozenset) -> bool:
+    """`self.tpu`, `cfg.common.tpu`, `use_ipex` (also and-ed with other conditions): a switch of an accelerator a
+    Trainium host never has. A negated one (`if not self.tpu:`) is the path Neuron takes."""
+    if type(t) is ast.BoolOp and type(t.op) is ast.And:
+        return any(_accelerator_flag(v, words) for v in t.values)
+    name = t.attr if type(t) is ast.Attribute else t.id if type(t) is ast.Name else None
+    return name is not None and _has_tpu_word(name, words)
+
+
 def _under_tensor_test(ctx, node) -> bool:
     """The call sits in the body of an `if` (or the true arm of `x if ... else y`) whose test looks at a tensor's
     device. A method called so is a per-call fast path: on Neuron the tensor is on the neuron device and the other
     arm, the general path, runs as written. A method called under an availability flag (`if self.cuda:`, set from
     `torch.cuda.is_available()`) is left alone: the flag is the program's device choice, which the port changes,
-    and the code it enables then runs on Neuron (metaseq's GPU memory logging is labelled a place to port)."""
+    and the code it enables then runs on Neuron (metaseq's GPU memory logging is labelled a place to port). A
+    switch of an accelerator Trainium never has (`if self.tpu:`, fairseq's trainer calling its private
+    `_check_xla_compilation()`) is no such choice: the port keeps it off, so what it enables never runs."""
+    words = accelerator_words(ctx.values)
     cur, up = node, ctx.parent(node)
     while up is not None:
-        if type(up) is ast.If and cur in up.body and _tensor_test(up.test):
+        if type(up) is ast.If and cur in up.body and (_tensor_test(up.test) or _accelerator_flag(up.test, words)):
             return True
-        if type(up) is ast.IfExp and cur is up.body and _tensor_test(up.test):
+        if type(up) is ast.IfExp and cur is up.body and (_tensor_test(up.test) or _accelerator_flag(up.test, words)):
             return True
         if type(up) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
             return False

@@ -62,8 +62,9 @@ def implicit_relative_imports(findings: list, files, engine, read_python, summar
             if name == stem or name in top or name in _STDLIB or name == "__future__":
                 continue
             sibling = _sibling(folder, module, py)
-            if sibling is None or not (m.group("a") and rel.endswith("__init__.py")
-                                       or _names_sibling(m, text, read_python(py[sibling]) or "")):
+            sibling_text = (read_python(py[sibling]) or "") if sibling is not None else ""
+            if sibling is None or _wraps_library(name, sibling_text) \
+                    or not (m.group("a") and rel.endswith("__init__.py") or _names_sibling(m, text, sibling_text)):
                 continue  # a library of the same name (`from peft import ...` beside loaders/peft.py)
             line = text.count("\n", 0, m.start()) + 1
             col = m.start("a" if m.group("a") else "b") - (text.rfind("\n", 0, m.start()) + 1) + 1
@@ -142,6 +143,14 @@ def _sibling(folder: str, module: str, py: dict) -> str | None:
         if rel in py:
             return rel
     return None
+
+
+def _wraps_library(name: str, sibling: str) -> bool:
+    """The sibling imports its own name absolutely (`import gym` in ReAgent's `reagent/gym/envs/gym.py`, a wrapper
+    of the OpenAI gym package): on Python 2 that line would import the file itself, so the module was written for
+    the library of that name, and so was its neighbours' `import gym`."""
+    return re.search(rf"^[ \t]*(?:import[ \t]+{re.escape(name)}\b(?!\.)|from[ \t]+{re.escape(name)}[ \t.]+import\b)",
+                     sibling, re.M) is not None
 
 
 def _names_sibling(m, text: str, sibling: str) -> bool:

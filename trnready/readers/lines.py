@@ -153,7 +153,7 @@ def emit_lines(kind: str, lines: list[str], engine, em: Emitter, mention_text: s
     if readers:
         em.out[first:] = _fold_into_assignments(em.out[first:], readers, assigned)
     if assigned and len(em.out) > first:
-        em.out[first:] = _fold_job_counts(_fold_placed(em.out[first:]), lines)
+        em.out[first:] = _fold_process_counts(_fold_job_counts(_fold_placed(em.out[first:]), lines), lines)
 
 
 _ARG_REST = re.compile(r"[^\s\\;&|]*")
@@ -285,8 +285,50 @@ def _fold_placed(found: list) -> list:
     return [f for f in found if (f.line, f.rule) not in placed or f.occurrences]
 
 
-# The GPU-pinning finding of a script (CUDA_VISIBLE_DEVICES, TRN605) and the GPU-count variable finding (TRN610).
-_PINNING_RULE, _COUNT_RULE = "TRN605", "TRN610"
+# The GPU-pinning finding of a script (CUDA_VISIBLE_DEVICES, TRN605), the GPU-count variable finding (TRN610) and
+# the process count sized for a GPU node (TRN613).
+_PINNING_RULE, _COUNT_RULE, _PROCESSES_RULE = "TRN605", "TRN610", "TRN613"
+_PROCESS_FLAG = r"--nproc[_-]per[_-]node[\"\x27]?(?:\s*=\s*|\s+)[\"\x27]?\$\{?"
+
+
+def _count_variable(f, lines: list[str]) -> str:
+    """The name a TRN610 finding at an assignment sets (`GPUS_PER_NODE=8`), or ""."""
+    text = lines[f.line - 1] if 0 < f.line <= len(lines) else ""
+    name = text[f.column - 1: f.end_column - 1]
+    if f.rule == _COUNT_RULE and re.fullmatch(r"[A-Za-z_]\w*", name) and text[f.end_column - 1:].startswith("="):
+        return name
+    return ""
+
+
+def _fold_process_counts(found: list, lines: list[str]) -> list:
+    """One finding per thing: a GPU-count variable (`export GPUS_PER_NODE=8`) the script reads only as the process
+    count of a launcher (`torchrun --nproc_per_node=${GPUS_PER_NODE}`, reported by TRN613) requests no GPU from a
+    scheduler or runtime: it sizes the processes of one node, which is what that finding says. The assignment is a
+    place of the first such finding instead of a resource request of its own (OFA's 18 evaluation and training
+    scripts, fresh60). A variable also read anywhere else (`--gres=gpu:$GPUS_PER_NODE`, shell arithmetic, an echo)
+    keeps its finding."""
+    procs = {f.line: f for f in found if f.rule == _PROCESSES_RULE}
+    if not procs:
+        return found
+    into: dict = {}
+    drop: set = set()
+    for f in found:
+        name = _count_variable(f, lines)
+        if not name:
+            continue
+        ref = re.compile(r"\$\{?" + name + r"\b|\b" + name + r"\b(?!=)")
+        flag = re.compile(_PROCESS_FLAG + name + r"\b")
+        reads = [(k, ln) for k, ln in enumerate(lines, 1)
+                 if k != f.line and not ln.lstrip().startswith("#") and ref.search(ln)]
+        if reads and all(k in procs and len(ref.findall(ln)) == len(flag.findall(ln)) for k, ln in reads):
+            target = procs[reads[0][0]]
+            if all(o[0] != f.line for o in target.occurrences):  # (already its place when it reads the literal)
+                into.setdefault(id(target), []).append((f.line, f.column, f.rule))
+            drop.add(id(f))
+    if not drop:
+        return found
+    return [replace(f, occurrences=tuple(sorted({*f.occurrences, *into[id(f)]}))) if id(f) in into else f
+            for f in found if id(f) not in drop]
 
 
 def _fold_job_counts(found: list, lines: list[str]) -> list:

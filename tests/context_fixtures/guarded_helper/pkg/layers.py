@@ -52,3 +52,22 @@ class Trainer:
     def step(self):
         if self.cuda:
             self._log_memory()
+
+
+class SeqTrainer:
+    def __init__(self, cfg):
+        self.tpu = cfg.tpu
+
+    def _check_xla_compilation(self):
+        import torch_xla.debug.metrics as met
+        return met.metric_data("CompileTime")
+
+    def _xla_sync(self):
+        import torch_xla.core.xla_model as xm
+        xm.mark_step()
+
+    def step(self):
+        if self.tpu:
+            self._check_xla_compilation()
+        if not self.tpu:
+            self._xla_sync()

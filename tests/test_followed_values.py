@@ -165,3 +165,13 @@ def test_host_only_seeds_and_draws_within_31_bits_are_not_reported(tmp_path):
     (tmp_path / "seeds.py").write_text(SEED_DRAW_LOOKALIKES)
     report = json.loads(run_cli("scan", tmp_path, "--format", "json", "--no-cache").stdout)
     assert [f for f in report["findings"] if f["category"] == "int64"] == []
+
+
+def test_an_unpacked_dict_entry_is_a_place_of_the_call_finding():
+    # KILT's base_transformer.py: `train_params = dict(..., gpus=args.n_gpu, ...)`, then `pl.Trainer(**train_params)`
+    # (blind60): the call keeps the finding and the entry, where the value enters, is its place; an entry written in
+    # the call itself adds none
+    proc = run_cli("scan", FOLLOWED / "trainer_params_hit.py", "--format", "json", "--no-cache")
+    got = [(f["line"], f["column"], f["rule"], [(o["line"], o["column"]) for o in f.get("occurrences", ())])
+           for f in json.loads(proc.stdout)["findings"]]
+    assert got == [(10, 12, "TRN247", [(7, 14)]), (14, 12, "TRN247", [])]

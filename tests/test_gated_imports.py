@@ -23,3 +23,16 @@ def test_a_module_imported_unconditionally_or_also_by_name_stays():
     assert found[("app/ops/slow_block.py", "TRN302")] is None
     assert found[("app/kernels/slow_block_kernel.cu", "TRN601")] is None
     assert found[("app/ops/lazy_block.py", "TRN243")] is None
+
+
+def test_a_package_imported_only_under_a_cuda_check_takes_its_modules_kernels_and_build_along():
+    # app/conv.py imports app.conv_layer only under `if torch.cuda.is_available():` (fairseq's DynamicConv, which
+    # falls back to a PyTorch layer); the package's own __init__.py imports its module unguarded
+    found = _findings()
+    assert found[("app/conv_layer/conv_layer.py", "TRN241")] == "cuda-gated-import"
+    assert found[("app/conv_layer/conv_cuda_kernel.cu", "TRN601")] == "cuda-gated-import"
+    assert found[("app/conv_layer/setup.py", "TRN302")] == "cuda-gated-import"
+
+
+def test_a_package_imported_on_the_path_neuron_takes_stays():
+    assert _findings()[("app/dense_layer/dense_layer.py", "TRN241")] is None

@@ -660,6 +660,13 @@ class Engine:
                 continue
             expr = argument_of(p, call)
             first, last = call.lineno, call.end_lineno or call.lineno
+            if expr is None and p.name is not None:
+                # pl.Trainer(**train_params) after `train_params = dict(gpus=args.n_gpu, ...)`: the entry is where
+                # the value enters, a place of the finding (the call keeps it)
+                entry = _starred_entry(ctx, p.name, call, scope)
+                if entry is not None and not first <= entry.lineno <= last:
+                    hits[-1] = replace(hits[-1], also=hits[-1].also + (entry,))
+                continue
             if type(expr) is ast.Attribute:
                 # args.dist_backend = "nccl" just above the call: that statement is where the value is written
                 literal = _written_literal(ctx, p, _local_attribute(ctx, expr, scope, call), first, last)
@@ -993,6 +1000,18 @@ def _holds(p: ArgPredicate, passed, values) -> bool:
         rx = p.values[0]
         return any(isinstance(v, str) and rx.search(v) for v in values)
     return False
+
+
+def _starred_entry(ctx: FileContext, name: str, call: ast.Call, scope):
+    """The value node of the `name` entry of a dict a call unpacks (`**params`, `params = dict(gpus=n)` or
+    `{"gpus": n}`), or None."""
+    for kw in call.keywords:
+        if kw.arg is None:
+            found = ctx.resolver.starred_dict(kw.value, scope)
+            if found is not None and name in found[0]:
+                value = found[0][name][0]
+                return value if hasattr(value, "lineno") else None
+    return None
 
 
 def _glob_re(name: str):

@@ -13,7 +13,8 @@ def attribute_probe(ctx, hit) -> bool:
     """`if getattr(torch.cuda.amp, 'autocast') is not None: has_native_amp = True` (or `hasattr(torch.cuda.amp,
     'autocast')`) only asks whether the attribute exists; the feature is used where the file names it in full
     (`amp_autocast = torch.cuda.amp.autocast`), and that use is the finding. The probe holds only when the file
-    names `<module>.<attribute>` elsewhere: a probe with no use beside it stays reported."""
+    names `<module>.<attribute>` elsewhere (or the attribute in the module's device-neutral home, `torch.autocast`):
+    a probe with no use beside it stays reported."""
     node = hit.node
     call = parent_of(ctx, node)
     if type(call) is not ast.Call or type(call.func) is not ast.Name or call.func.id not in ("getattr", "hasattr"):
@@ -29,7 +30,20 @@ def attribute_probe(ctx, hit) -> bool:
     name = call.args[1].value
     if not ctx.may_name(name):
         return False
-    return any(n.attr == name and dotted(n.value) == base for n in ctx.nodes(ast.Attribute))
+    # the attribute used in full (`torch.cuda.amp.autocast`), or, for a module with a device-neutral home, used
+    # there (`torch.autocast(device_type=...)` after timm's `getattr(torch.cuda.amp, 'autocast')`: the probe only
+    # tells an old PyTorch from a new one, and the use is already the port's form)
+    homes = {base, *_neutral_homes(ctx, base)}
+    return any(n.attr == name and dotted(n.value) in homes for n in ctx.nodes(ast.Attribute))
+
+
+def _neutral_homes(ctx, base: str) -> list:
+    """`[context.values] device-neutral-homes`: "torch.cuda.amp=torch,torch.amp" -> ["torch", "torch.amp"]."""
+    for entry in ctx.values.get("device-neutral-homes", ()):
+        module, _, homes = entry.partition("=")
+        if module == base:
+            return homes.split(",")
+    return []
 
 
 def _tested(ctx, call) -> bool:

@@ -19,6 +19,11 @@ guarded (`guarded_by` "cuda-gated-import") when:
 A CUDA source file (`.cu`, `.cuh`) with an active finding is guarded with them when the Python files naming its file
 name are all such modules, and no other Python file of the project builds extensions (`CUDAExtension`,
 `cpp_extension`) from a folder listing (`glob`, `listdir`), which might compile it without naming it.
+
+A package below the top level is judged as a whole: when every file outside it naming its folder does so in a
+guarded import through it (fairseq's `DynamicConv()`: `if torch.cuda.is_available(): from
+fairseq.modules.dynamicconv_layer import DynamicconvLayer`, else the PyTorch layer), everything below the folder is
+guarded, its `__init__.py`, kernels and `setup.py` included.
 """
 from __future__ import annotations
 
@@ -45,9 +50,10 @@ def guard_gated_modules(findings: list, files, values: dict, read_text) -> list:
     modules = sorted({f.path for f in active if f.path.endswith(".py")
                       and PurePosixPath(f.path).name not in _NOT_MODULES})
     kernels = sorted({f.path for f in active if f.path.endswith((".cu", ".cuh"))})
-    if not modules:
-        return findings
     py = {sf.rel: sf for sf in files if sf.kind == "python"}
+    packages = _sub_packages({f.path for f in active}, py)
+    if not modules and not packages:
+        return findings
     texts: dict = {}  # only the files a module name may be in (read again to confirm): not every file's text
 
     def read(rel: str) -> str:
@@ -68,7 +74,8 @@ def guard_gated_modules(findings: list, files, values: dict, read_text) -> list:
         # files kept are the ones the filter let through and the regex confirmed.
         if not named:
             sought = {s.encode("utf-8", "surrogatepass"): s for s in
-                      {PurePosixPath(m).stem for m in modules} if is_word(s)}
+                      {PurePosixPath(m).stem for m in modules} | {PurePosixPath(p).name for p in packages}
+                      if is_word(s)}
             named[None] = []
             for r in py:
                 for b in Words(read(r)).among(sought):
@@ -76,6 +83,12 @@ def guard_gated_modules(findings: list, files, values: dict, read_text) -> list:
         return named.get(stem, [])
 
     gated = {rel for rel in modules if _gated(rel, py, text, naming_files, values)}
+    # a package imported only under a CUDA check takes everything below it along: its modules (which its own
+    # `__init__.py` imports unguarded), the kernels it compiles and its own build script
+    gated_packages = [p for p in packages if _gated_package(p, py, text, naming_files, values)]
+    if gated_packages:
+        inside = tuple(p + "/" for p in gated_packages)
+        gated |= {f.path for f in active if f.path.startswith(inside)}
     if not gated:
         return findings
     if kernels:
@@ -123,6 +136,66 @@ def _gated(rel: str, py: dict, text, naming_files, values: dict) -> bool:
     if not naming:
         return False
     return all(_only_guarded_imports(r, text(r), stem, values) for r in naming)
+
+
+def _sub_packages(paths: set, py: dict) -> list:
+    """The package folders below the top level (`fairseq/modules/dynamicconv_layer`: an `__init__.py`, two or more
+    folders deep) holding one of `paths`, outermost first."""
+    out: set = set()
+    for path in paths:
+        parts = path.split("/")[:-1]
+        for depth in range(2, len(parts) + 1):
+            folder = "/".join(parts[:depth])
+            if folder + "/__init__.py" in py and is_word(parts[depth - 1]):
+                out.add(folder)
+    return sorted(out, key=lambda p: (p.count("/"), p))
+
+
+def _gated_package(folder: str, py: dict, text, naming_files, values: dict) -> bool:
+    """Every file outside the package naming its folder's name does so in import statements of the package
+    (`from fairseq.modules.dynamicconv_layer import DynamicconvLayer`) that neuron-guarded guards: fairseq's
+    `DynamicConv()` imports its CUDA layer only under `if torch.cuda.is_available():`, and falls back to the
+    PyTorch one."""
+    name = PurePosixPath(folder).name
+    word = re.compile(rf"\b{re.escape(name)}\b")
+    naming = []
+    for r in naming_files(name):
+        if r.startswith(folder + "/"):
+            continue
+        source = text(r)
+        if word.search(source):
+            naming.append(r)
+            if len(naming) > MAX_FILES:
+                return False
+    return bool(naming) and all(_only_guarded_package_imports(text(r), r, name, values) for r in naming)
+
+
+def _only_guarded_package_imports(source: str, rel: str, name: str, values: dict) -> bool:
+    """Every node of the file naming the package is an import through it (`from a.pkg import X`, `import
+    a.pkg.mod`, `from a import pkg`), guarded by neuron-guarded."""
+    from ..readers.python import parse
+    from ..context.base import FileContext
+    from ..context.neuron_guarded import guarded_at
+
+    tree, _diag = parse(source, rel)
+    if tree is None:
+        return False
+    imports: list = []
+    for node in walk(tree):
+        if isinstance(node, ast.Import):
+            if any(name in a.name.split(".") for a in node.names):
+                imports.append(node)
+        elif isinstance(node, ast.ImportFrom):
+            if name in (node.module or "").split(".") or any(a.name == name for a in node.names):
+                imports.append(node)
+        elif isinstance(node, ast.Name) and node.id == name or isinstance(node, ast.Attribute) and node.attr == name:
+            return False
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and name in node.value:
+            return False
+    if not imports:
+        return False
+    ctx = FileContext(index=None, tree=tree, resolver=None, values=values, path=rel)
+    return all(guarded_at(ctx, (n.lineno, n.col_offset), "", ("import",)) for n in imports)
 
 
 def _only_guarded_imports(rel: str, source: str, stem: str, values: dict) -> bool:

@@ -13,8 +13,9 @@ def _findings(name, *flags):
             for f in json.loads(proc.stdout)["findings"]]
 
 
-def test_an_aliased_cudnn_import_is_a_place_of_the_flag_it_serves():
-    assert _findings("cudnn_alias.py") == [(7, 5, "TRN261", False, [(2, 1)])]
+def test_an_aliased_cudnn_import_stays_out_of_the_flag_it_serves():
+    # the flag is dropped in the port and the import left behind harms nothing: recall labels call it a look-alike
+    assert _findings("cudnn_alias.py") == [(7, 5, "TRN261", False, [])]
 
 
 def test_an_aliased_amp_module_import_is_a_place_of_its_decorator():
@@ -34,6 +35,6 @@ def test_an_import_nothing_reported_resolves_through_stays_silent():
 
 
 def test_a_guarded_use_carries_the_import_among_the_guarded_findings():
-    assert _findings("guarded_use.py") == []
-    assert _findings("guarded_use.py", "--show-guarded") == [(6, 8, "TRN243", True, []),
-                                                             (7, 9, "TRN261", True, [(2, 1)])]
+    assert _findings("guarded_use.py") == [(6, 8, "TRN243", False, [])]
+    assert _findings("guarded_use.py", "--show-guarded") == [(6, 8, "TRN243", False, []),
+                                                             (7, 16, "TRN251", True, [(2, 1)])]

@@ -1,15 +1,15 @@
 """Imports of a CUDA-only namespace are places of the finding they serve (file step `namespace_imports`).
 
-`import torch.backends.cudnn as cudnn` or `import torch.cuda.amp as amp` is matched by no rule: the rules report
-the uses (`cudnn.benchmark = True`, `@amp.custom_fwd`), where the port's edit is. The import is part of that edit
-all the same: it names a namespace that exists for CUDA only, and a port that rewrites the uses to `torch.amp` or
-drops the cuDNN flags rewrites or drops the import with them. So an import whose imported name lies at or below
-one of `[context.values] namespace-import-prefixes` becomes a place of the file's first finding whose resolved name
-(the backquoted name of its message) starts with that imported name, one spelling the bound name first: one item,
-found at the import and at the use.
-An import nothing reported resolves through (every use guarded away, or no use) stays silent, as does an import of
-a namespace that is not CUDA's own (`import torch.nn.functional as F` before a bilinear `F.interpolate`: the
-mode is the problem, not the module).
+`import torch.cuda.amp as amp` is matched by no rule: the rules report the uses (`@amp.custom_fwd`,
+`amp.GradScaler()`), where the port's edit is. The import is part of that edit all the same: it names a namespace
+that exists for CUDA only, and a port that rewrites the uses to `torch.amp` rewrites the import with them. So an
+import whose imported name lies at or below one of `[context.values] namespace-import-prefixes` becomes a place of
+the file's first finding whose resolved name (the backquoted name of its message) starts with that imported name,
+one spelling the bound name first: one item, found at the import and at the use. An import nothing reported
+resolves through (every use guarded away, or no use) stays silent, as does an import of a namespace whose uses are
+dropped rather than rewritten (`import torch.backends.cudnn as cudnn` stays behind, harmless, when the flags go) or
+that is not CUDA's own (`import torch.nn.functional as F` before a bilinear `F.interpolate`: the mode is the
+problem, not the module).
 """
 from __future__ import annotations
 

@@ -487,6 +487,11 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
             report.findings = remembered(
                 "gated-imports", report.findings, files, cache, digests,
                 lambda fs: guard_gated_modules(fs, files, _values_of(engine), _python_reader(config.max_file_size)))
+            # Imports of modules named like compiled extensions (TRN305) the repository defines or builds after all.
+            from .project.unbuilt_extensions import drop_built_extensions
+
+            report.findings = drop_built_extensions(report.findings, files,
+                                                    _text_by_rel(files, config.max_file_size, any_kind=True))
             # CUDA files only the CUDA arm of a build script compiles, a C++ build otherwise (iRPE's rpe_ops).
             from .project.cuda_gated_sources import lower_gated_sources
 

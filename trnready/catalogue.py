@@ -511,6 +511,8 @@ def _parse_match(m, rid, err) -> Matcher:
         for x in names:
             # call names may glob: "transformers.*.from_pretrained", "transformers.*ForCausalLM.from_pretrained"
             ok = r"[A-Za-z_][\w]*(\.[\w*]+)*" if kind == "call" else r"[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*"
+            if kind == "import" and re.fullmatch(r"\*_?[A-Za-z0-9]\w*", x):
+                continue  # a module-name suffix (`*_cuda`): any module whose last part ends so (match.import_globs)
             if not re.fullmatch(ok, x) or "*" in x.rsplit(".", 1)[-1]:
                 err(f"bad pattern {x!r}: expected a dotted Python name (a `*` glob only before the last part)",
                     entry=rid, key=f"match.{kind}")

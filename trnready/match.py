@@ -111,6 +111,9 @@ class Engine:
         self.rules = list(rules)
         self.surface: dict[str, list] = {}  # python / file matchers (trnready/surface.py)
         self.call_globs: list = []  # (regex, rule, matcher) for call names with a `*` component
+        # (suffix, rule, matcher) for import names `*_cuda`: a module whose last part ends so, when no other import
+        # matcher knows it (an unknown compiled extension: `import focal_cpp`)
+        self.import_globs: list = []
         table = {"call": self.calls, "method": self.methods, "reference": self.refs,
                  "import": self.imports, "decorator": self.decorators, "keyword": self.keywords,
                  "env": self.env}
@@ -122,6 +125,12 @@ class Engine:
                             self.call_globs.append((_glob_re(n), rule, m))
                         else:
                             self.calls.setdefault(n, []).append((rule, m))
+                elif m.kind == "import" and any(n.startswith("*") for n in m.names):
+                    for n in m.names:
+                        if n.startswith("*"):
+                            self.import_globs.append((n[1:], rule, m))
+                        else:
+                            self.imports.setdefault(n, []).append((rule, m))
                 elif m.kind in table:
                     for n in m.names:
                         table[m.kind].setdefault(n, []).append((rule, m))
@@ -175,7 +184,7 @@ class Engine:
         # so their callee names are not tokens ("to" would let every file through).
         tokens = set(_tails(self.calls) | _tails(self.decorators) | _tails(ctor))
         tokens |= set(self.methods) | set(self.keywords) | set(self.env) | set(self.env_prefixes)
-        tokens |= _tails(self.refs) | _tails(self.imports)
+        tokens |= _tails(self.refs) | _tails(self.imports) | {suffix for suffix, _, _ in self.import_globs}
         # A module name inside a keyword every Python file holds (`imp` in "import") lets every file through:
         # such a module is looked for as it is written when imported or used.
         for t in [t for t in tokens if any(t in k for k in _EVERY_FILE_WORDS)]:
@@ -261,9 +270,11 @@ class Engine:
         qualnames = resolver.qualnames
         emit = self._emit
         # imports
-        if self.imports:
+        if self.imports or self.import_globs:
             uses: dict | None = None
             for node, candidates in index.imports:
+                if self.import_globs:
+                    self._match_import_globs(ctx, node, candidates, hits)
                 for cand in candidates:
                     cand = canon(cand)
                     for prefix in _prefixes(cand):
@@ -426,6 +437,21 @@ class Engine:
             hits = [_with_size_sources(ctx, h) if self._size_source_predicates.intersection(h.matcher.unless)
                     or self._size_source_subscripts.intersection(h.matcher.names) else h for h in hits]
         return hits
+
+    def _match_import_globs(self, ctx: FileContext, node, candidates: tuple, hits: list[Hit]) -> None:
+        """`import focal_cpp`: a module whose last part ends as an import glob says (`*_cpp`), when no import
+        matcher of the catalogue knows the module or a package above it (that entry's finding is the item)."""
+        canon = ctx.resolver.canonical
+        names = [canon(c) for c in candidates]
+        if any(self.imports.get(p) for c in names for p in _prefixes(c)):
+            return
+        # the module, never a name imported from one: `from utils import to_cuda` imports a helper of utils
+        for cand in names[:1] if type(node) is ast.ImportFrom else names:
+            last = cand.rsplit(".", 1)[-1]
+            for suffix, rule, m in self.import_globs:
+                if last.endswith(suffix) and len(last) > len(suffix):
+                    self._emit(ctx, hits, Hit(rule, m, node, cand))
+                    return
 
     def _match_call(self, ctx: FileContext, call: ast.Call, scope, hits: list[Hit]) -> None:
         func = call.func

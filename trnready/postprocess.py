@@ -45,7 +45,8 @@ from .scope import classify
 # also 23: per-release requirement lists are guarded, release-snapshot; 24: session 24's four branches merged).
 # 25 (s25): guarded moves folded into their check; 26: reverted (labels call them look-alikes); 27: gpu-ci-files;
 # 30 (prec35a): uses of a module-level alias inside the methods of a class fold into the alias too
-# 31 (s43): an import of a CUDA-only namespace is a place of the first finding resolved through it
+# 31 (s43): an import of a CUDA-only namespace is a place of the first finding resolved through it; imports of the
+# `import-per-module-rules` fold per module
 VERSION = 31
 
 
@@ -175,6 +176,7 @@ def one_per_thing(findings: list, ctx, result) -> list:
     # Headers and link flags of one native library in one file (`#include <cudnn.h>` then `<cudnn_frontend.h>`,
     # `<cublasLt.h>` then `<cublas_v2.h>`): one library to drop from the build, one finding per rule and library.
     library_rules = frozenset(values.get("one-per-library-rules", ()))
+    per_module = frozenset(values.get("import-per-module-rules", ()))
     families = tuple(values.get("native-library-families", ())) if library_rules else ()
     joins = file_joins(findings, ctx, result, frozenset(values.get("one-per-file-api-categories", ())),
                        frozenset(values.get("one-per-class-decorator-categories", ())),
@@ -282,7 +284,7 @@ def one_per_thing(findings: list, ctx, result) -> list:
         mask = masks.get((f.path, f.cell, f.line, f.column))
         # (keyed by line: a finding sharing its line with a per-function category's one folds with it too, as
         # torch.compile's mode="reduce-overhead" (TRN263) does with the compile call of the same line)
-        func = functions.get((f.path, f.cell, f.line))
+        func = functions.get((f.path, f.cell, f.line)) if f.rule not in per_module else None
         if func is None and f.rule in func_rules:
             func = rule_functions.get((f.path, f.cell, f.line))
         call = calls.get((f.path, f.cell, f.line)) if f.rule in call_rules else None
@@ -330,12 +332,13 @@ def one_per_thing(findings: list, ctx, result) -> list:
         run = None
         if where is not None:
             kind, sid, (block, pos, simple) = where
-            key = (stand, f.rule, "import") if kind == "import" else (stand, f.rule, sid)
+            key = ((stand, f.rule, "import", f.message) if f.rule in per_module else (stand, f.rule, "import")) \
+                if kind == "import" else (stand, f.rule, sid)
             # A use of a library whose import this file already reported under the same rule (`import
             # torch_xla.core.xla_model as xm` then `xm.mark_step()`): the library is one thing to port.
             if kind != "import" and (stand, f.rule, "import") in kept:
                 key = (stand, f.rule, "import")
-            elif simple and f.category not in _MASK_CATEGORIES:
+            elif simple and f.category not in _MASK_CATEGORIES and f.rule not in per_module:
                 # A def, class, loop or branch is a thing of its own, however close the next one; so is each
                 # data-dependent shape (boolean masks fold by mask above; two masks are two things). Attention
                 # calls run together only when they pass the same masks: a decoder's self-attention with the

@@ -32,7 +32,9 @@ KINDS: tuple[FileKind, ...] = (
     FileKind("python", "python", "python", ("*.py", "*.pyw"), ("python",), editor="python"),
     FileKind("notebook", "notebook", "notebook", ("*.ipynb",), ("cells",), editor="notebook"),
     FileKind("requirements", "manifest", "manifests",
-             ("*requirements*.txt", "*requirements*.in", "constraints*.txt", "constraints*.in"), HASH),
+             ("*requirements*.txt", "*requirements*.in", "constraints*.txt", "constraints*.in",
+              # `conda list --explicit > spec-file.txt`, the name conda's documentation gives an explicit spec
+              "spec-file*.txt"), HASH),
     FileKind("pyproject", "manifest", "manifests", ("pyproject.toml",), HASH),
     FileKind("setup-cfg", "manifest", "manifests", ("setup.cfg",), HASH),
     FileKind("python-version", "manifest", "manifests", (".python-version",), HASH),  # pyenv / uv

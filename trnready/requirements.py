@@ -333,20 +333,36 @@ def strip_comment(text: str) -> str:
 _CONDA_LIST_LINE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.\-]*=[^=\s<>!~,]+(?:=[^=\s<>!~,]+)?$")
 
 
+# A package of an explicit conda spec (`conda list --explicit`, headed `@EXPLICIT`): the URL of its archive,
+# `https://repo.anaconda.com/pkgs/main/linux-64/cudatoolkit-10.1.243-h6bb024c_0.conda` (`name-version-build`).
+_EXPLICIT_URL = re.compile(r"^\S+/(?P<name>[A-Za-z0-9_][A-Za-z0-9_.\-]*)-(?P<version>[^-/\s]+)-(?P<build>[^-/\s]+)"
+                           r"\.(?:conda|tar\.bz2)(?:#\S*)?$")
+
+
 def is_conda_list(text: str) -> bool:
-    """Most requirement lines are `name=version[=build]` (single `=`), or the file says it is a conda spec file."""
+    """Most requirement lines are `name=version[=build]` (single `=`), or the file says it is a conda spec file
+    (an explicit one, `@EXPLICIT`, lists the packages' archive URLs)."""
     lines = [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
     if not lines:
         return False
+    if lines[0] == "@EXPLICIT":
+        return True
     conda = sum(1 for ln in lines if _CONDA_LIST_LINE.match(ln))
     return conda * 2 > len(lines) or conda > 0 and re.search(r"^#.*conda create\b.*--file\b", text, re.M) is not None
 
 
 def parse_conda_list(text: str) -> Manifest:
-    """The specs of a `conda list --export` file: one `name=version=build` per line, `python=...` the interpreter."""
+    """The specs of a `conda list --export` file: one `name=version=build` per line, `python=...` the interpreter;
+    of a `conda list --explicit` file, one archive URL per line."""
     man = Manifest()
     for n, ln in enumerate(text.splitlines(), 1):
         body = strip_comment(ln).strip()
+        url = _EXPLICIT_URL.match(body) if "/" in body else None
+        if url is not None:
+            # reported at the package's file name in the URL, read as the spec `name=version=build`
+            _add_conda_spec(man, f"{url['name']}={url['version']}={url['build']}", n,
+                            ln.find(body) + url.start("name") + 1)
+            continue
         if not _CONDA_LIST_LINE.match(body):
             continue
         _add_conda_spec(man, body, n, ln.find(body) + 1)

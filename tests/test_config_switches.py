@@ -818,3 +818,25 @@ def test_a_key_inside_the_block_of_a_key_nothing_sets_turns_nothing_on(tmp_path)
     (tmp_path / "run_fp16.sh").write_text("python train.py --cuda --fp16\n")
     got = [(p, ln, rule, host) for p, ln, _, rule, _, host, _ in _settings(tmp_path, "--no-cache", "--no-config")]
     assert ("run_fp16.sh", 1, "TRN283", "train.py:12") in got
+
+
+def test_a_setting_reported_by_its_own_rule_is_a_place_of_the_code_it_switches_on(tmp_path):
+    # UNITER (fresh61): `"fp16": true` in a training config is TRN254's, and train_itm.py turns apex on with it
+    # (`amp.initialize(..., enabled=opts.fp16)`, TRN256): one thing, at the call, with the config line its place
+    # (the program whose name shares most words with the config's takes it: train_itm.py, not train_vqa.py)
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "train-itm-flickr-base-8gpu.json").write_text(
+        '{\n    "model_config": "bert-base",\n    "train_batch_size": 32,\n    "fp16": true\n}\n')
+    program = ("import torch\nfrom apex import amp\n\n\ndef build(opts, model, optimizer):\n"
+               "    model, optimizer = amp.initialize(model, optimizer, enabled=opts.fp16, opt_level='O2')\n"
+               "    return model, optimizer\n")
+    (tmp_path / "train_itm.py").write_text(program)
+    (tmp_path / "train_vqa.py").write_text(program)
+    proc = run_cli("scan", ".", "--format", "json", "--no-cache", "--exit-zero", cwd=tmp_path)
+    found = json.loads(proc.stdout)["findings"]
+    assert [f for f in found if f["path"].endswith(".json")] == []
+    host = [f for f in found if f["rule"] == "TRN256" and f["path"] == "train_itm.py"]
+    assert [(f["line"], [(o["path"], o["line"]) for o in f["elsewhere"]]) for f in host] == [
+        (6, [("config/train-itm-flickr-base-8gpu.json", 4)])]
+    assert host[0]["message"].endswith("; switched on by `fp16: true` at config/train-itm-flickr-base-8gpu.json:4 "
+                                       "(read in `opts.fp16` at line 6)")

@@ -98,10 +98,17 @@ def fold_switches(findings: list, files: list, summaries: list, engine, cache=No
     scaling_words = tuple(values.get("loss-scaling-words", ()))
     # (config rel, line) -> the categories already reported on that line: one finding per category per line
     present: dict = {}
+    # (config rel, line, category) -> the setting finding of its own there (`fp16: true` reported by TRN254), which a
+    # Python finding of the category it switches on takes in as a place (session 43)
+    own_setting: dict = {}
     for f in findings:
         if f.cell is None and not f.suppressed:
             for ln, _rule in f.places():  # a line folded into a finding of the category holds it too
                 present.setdefault((f.path, ln), set()).add(f.category)
+            if not f.guarded and not f.occurrences and not f.elsewhere and by_rel.get(f.path) is not None \
+                    and by_rel[f.path].kind not in ("python", "notebook"):
+                own_setting.setdefault((f.path, f.line, f.category), []).append(f)
+    absorbed: dict = {}  # (config rel, line, category) -> the setting finding a Python finding takes in
     # Python file -> the rules of its import findings (`from apex import amp`): the file's one finding of the library
     imported: dict = {}
     for f in findings:
@@ -152,7 +159,14 @@ def fold_switches(findings: list, files: list, summaries: list, engine, cache=No
                     continue
                 for sf, line, col, end_col, shown in settings:
                     if f.category in present.get((sf.rel, line), ()):
-                        continue
+                        # A config key reported by a setting rule of the category (`fp16: true`, TRN254) that
+                        # switches on this finding's code (`amp.initialize(..., enabled=opts.fp16)`, TRN256) is
+                        # one thing with it: the setting becomes a place of the Python finding (13 duplicate
+                        # verdicts on UNITER's configs, fresh61). Any other holder of the line keeps it.
+                        mine = own_setting.get((sf.rel, line, f.category), [])
+                        if len(mine) != 1 or mine[0].rule == f.rule:
+                            continue
+                        absorbed[(sf.rel, line, f.category)] = mine[0]
                     if f.rule in imported.get(sf.rel, ()) and _import_statement(f):
                         continue  # the library's one finding in this file is its import (one per library per file)
                     if rel in others_of(sf):
@@ -175,8 +189,12 @@ def fold_switches(findings: list, files: list, summaries: list, engine, cache=No
     candidates = []  # (the setting as a finding of its own, the python finding, (cond, cond line))
     lines_of: dict = {}
     for (crel, line, _cat), got in sorted(hits.items(), key=lambda kv: kv[0]):
-        # the finding of the setting's own file first (an option default is a value of its own program)
-        got.sort(key=lambda g: (g[0].path != crel, g[0].path, g[0].line, g[0].rule))
+        # the finding of the setting's own file first (an option default is a value of its own program), then the
+        # program whose file name shares most words with the config's (`train-itm-flickr-base-8gpu.json` is
+        # train_itm.py's, `pretrain-alldata-large-16gpu.json` pretrain.py's), then by path
+        words = _name_words(crel)
+        got.sort(key=lambda g: (g[0].path != crel, -len(words & _name_words(g[0].path)), g[0].path, g[0].line,
+                                g[0].rule))
         f, (sf, col, end_col, shown, rel, cond_line, cond) = got[0]
         rule = rules.get(f.rule)
         if rule is None:
@@ -196,12 +214,23 @@ def fold_switches(findings: list, files: list, summaries: list, engine, cache=No
     standing = {(g.path, g.line, g.rule): g.suppressed for g in judged}
     silenced = [g for g in judged if g.suppressed]
     folded: dict = {}  # id(python finding) -> [(config rel, line, col, shown, cond, cond line)]
+    gone: set = set()  # ids of setting findings taken in as places
     for g, f, (shown, cond, cond_line) in candidates:
         if not standing.get((g.path, g.line, g.rule)):
             folded.setdefault(id(f), []).append((g.path, g.line, g.column, shown, cond, cond_line))
+            taken = absorbed.get((g.path, g.line, f.category))
+            if taken is not None:
+                gone.add(id(taken))
     if not folded:
         return findings, silenced
-    return [_with_settings(f, folded[id(f)], rules.get(f.rule)) if id(f) in folded else f for f in findings], silenced
+    return [_with_settings(f, folded[id(f)], rules.get(f.rule)) if id(f) in folded else f for f in findings
+            if id(f) not in gone], silenced
+
+
+def _name_words(rel: str) -> set:
+    """The words of a file's name without its extension (`train-itm-flickr-base-8gpu.json` -> train, itm, ...)."""
+    stem = rel.rsplit("/", 1)[-1].rsplit(".", 1)[0].lower()
+    return {w for w in re.split(r"[^a-z0-9]+", stem) if w}
 
 
 # settings named in the message of the finding they switch on (the text report shows no `elsewhere`)

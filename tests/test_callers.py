@@ -180,8 +180,10 @@ def test_a_detr_chain_whose_root_passes_a_local_none(tmp_path):
     # MaskFormer's predictor: `mask = None` handed to a Transformer built into a local and kept on self; DETR's
     # Transformer flattens the mask only when it is not None; five calls down the padding mask reaches the attention.
     # Other files name `.layers`, `.encoder` and `.transformer` for other things (CLIP's own Transformer, a
-    # tokenizer's dict, a settings object, a method, a read through an attribute, a dataset label): none is a call of
-    # the kept instances. A caller handing a real mask keeps the finding.
+    # tokenizer's dict, a settings object, a method, a read through an attribute, a dataset label; since session 43
+    # also OneFormer's `self.tokenizer.encoder["<|startoftext|>"]`, a lookup by a string key, and a checkpoint key
+    # tested with `key.startswith("encoder")`): none is a call of the kept instances. A caller handing a real mask
+    # keeps the finding.
     got = findings("detr_chain")
     assert [(p, ln, c, r, g) for p, ln, c, r, g, _o, _m in got] == [
         ("transformer.py", 40, 16, "TRN172", "callers-pass-none"),

@@ -48,7 +48,7 @@ MAX_CHAIN = 4  # parameters passed on from caller to callee, followed at most th
 KEEP_TREES = 2  # syntax trees kept while deciding (candidates are taken file by file)
 KEEP_TEXTS = 8  # file texts kept while deciding (the others are read again when asked for)
 KEEP_FULL = 32  # whole callers records kept while deciding (the least recently used is summarised again)
-MAX_ATTR_FILES = 16  # files naming an instance attribute read whole to account for its mentions, at most
+MAX_ATTR_FILES = 64  # files naming an instance attribute read whole to account for its mentions, at most
 
 
 # ---------------------------------------------------------------- the link side
@@ -1299,6 +1299,10 @@ def _own_attribute_uses(tree, attr: str, holders: frozenset = frozenset()) -> di
         up = parent.get(id(node))
         t = type(up)
         if t is ast.Subscript and up.value is node:
+            if type(up.slice) is ast.Constant and isinstance(up.slice.value, str):
+                # `self.tokenizer.encoder['<|startoftext|>']` (OneFormer's tokenizer beside DETR's transformer, whose
+                # `encoder` is a TransformerEncoder): a lookup by a string key, so a mapping, never that instance
+                return True
             # `net.feature_extractor.layers[2].parameters()`: an attribute of one element
             nxt = parent.get(id(up))
             return type(nxt) is ast.Attribute and nxt.attr not in ("forward", "__call__")

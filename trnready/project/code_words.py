@@ -71,7 +71,8 @@ class CodeWords:
                     # an attribute looked up by name
                     count += _quoted_name(lit) == name and (
                         not attribute or "." in lit or not _after_colon(text, self.starts[span])) and (
-                        attribute or not _data_keyword_value(text, self.starts[span]))
+                        attribute or not _data_keyword_value(text, self.starts[span])) and \
+                        not _str_method_argument(text, self.starts[span])
             elif not (at and _word_char(text[at - 1])) and not (end < len(text) and _word_char(text[end])):
                 if attribute:
                     back = at - 1
@@ -84,6 +85,20 @@ class CodeWords:
                     count += not _keyword_name(text, at, end)
             at = text.find(name, at + 1)
         return count
+
+
+# Methods of `str` whose argument is text, never a name looked up: `key.startswith("decoder")` (OneFormer's
+# pos_embed.py beside DETR's `self.decoder`) tests a checkpoint key.
+_STR_METHODS = frozenset({"startswith", "endswith", "split", "rsplit", "replace", "find", "rfind", "index", "rindex",
+                          "count", "strip", "lstrip", "rstrip", "removeprefix", "removesuffix", "partition",
+                          "rpartition"})
+_STR_CALL = re.compile(r"\.\s*([A-Za-z_]\w*)\s*\(\s*\Z")
+
+
+def _str_method_argument(text: str, at: int) -> bool:
+    """The string starting at `at` is the first argument of a `str` method (`key.startswith("decoder")`)."""
+    m = _STR_CALL.search(text, max(0, at - 40), at)
+    return m is not None and m.group(1) in _STR_METHODS
 
 
 # Keywords whose string value may name a function or class to look up (a registry's `type="Head"`, a callback)

@@ -167,39 +167,12 @@ def _gated_package(folder: str, py: dict, text, naming_files, values: dict) -> b
             naming.append(r)
             if len(naming) > MAX_FILES:
                 return False
-    return bool(naming) and all(_only_guarded_package_imports(text(r), r, name, values) for r in naming)
+    return bool(naming) and all(_only_guarded_imports(r, text(r), name, values, package=True) for r in naming)
 
 
-def _only_guarded_package_imports(source: str, rel: str, name: str, values: dict) -> bool:
-    """Every node of the file naming the package is an import through it (`from a.pkg import X`, `import
-    a.pkg.mod`, `from a import pkg`), guarded by neuron-guarded."""
-    from ..readers.python import parse
-    from ..context.base import FileContext
-    from ..context.neuron_guarded import guarded_at
-
-    tree, _diag = parse(source, rel)
-    if tree is None:
-        return False
-    imports: list = []
-    for node in walk(tree):
-        if isinstance(node, ast.Import):
-            if any(name in a.name.split(".") for a in node.names):
-                imports.append(node)
-        elif isinstance(node, ast.ImportFrom):
-            if name in (node.module or "").split(".") or any(a.name == name for a in node.names):
-                imports.append(node)
-        elif isinstance(node, ast.Name) and node.id == name or isinstance(node, ast.Attribute) and node.attr == name:
-            return False
-        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and name in node.value:
-            return False
-    if not imports:
-        return False
-    ctx = FileContext(index=None, tree=tree, resolver=None, values=values, path=rel)
-    return all(guarded_at(ctx, (n.lineno, n.col_offset), "", ("import",)) for n in imports)
-
-
-def _only_guarded_imports(rel: str, source: str, stem: str, values: dict) -> bool:
-    """Every node of the file naming `stem` is an import of it, guarded by neuron-guarded."""
+def _only_guarded_imports(rel: str, source: str, stem: str, values: dict, package: bool = False) -> bool:
+    """Every node of the file naming `stem` is an import of it, guarded by neuron-guarded. With `package`, `stem`
+    is a package's folder and an import through it counts (`from a.pkg import X`, `import a.pkg.mod`)."""
     from ..readers.python import parse
     from ..context.base import FileContext
     from ..context.neuron_guarded import guarded_at
@@ -212,14 +185,14 @@ def _only_guarded_imports(rel: str, source: str, stem: str, values: dict) -> boo
         if isinstance(node, ast.Import):
             names = [a.name.split(".") for a in node.names]
             if any(stem in parts for parts in names):
-                if any(stem in parts[:-1] for parts in names):
+                if not package and any(stem in parts[:-1] for parts in names):
                     return False  # `import pkg.mod.sub`: a package of that name, not the module
                 imports.append(node)
         elif isinstance(node, ast.ImportFrom):
             parts = (node.module or "").split(".")
-            if stem in parts[:-1]:
+            if not package and stem in parts[:-1]:
                 return False
-            if parts[-1] == stem or any(a.name == stem for a in node.names):
+            if (stem in parts if package else parts[-1] == stem) or any(a.name == stem for a in node.names):
                 imports.append(node)
         elif isinstance(node, ast.Name) and node.id == stem or isinstance(node, ast.Attribute) and node.attr == stem:
             return False

@@ -106,8 +106,9 @@ def fold_switches(findings: list, files: list, summaries: list, engine, cache=No
             for ln, _rule in f.places():  # a line folded into a finding of the category holds it too
                 present.setdefault((f.path, ln), set()).add(f.category)
             if not f.guarded and not f.occurrences and not f.elsewhere and by_rel.get(f.path) is not None \
-                    and by_rel[f.path].kind not in ("python", "notebook"):
+                    and by_rel[f.path].kind not in ("python", "notebook", "shell"):
                 own_setting.setdefault((f.path, f.line, f.category), []).append(f)
+    generic_words = frozenset(values.get("config-program-generic-words", ()))
     absorbed: dict = {}  # (config rel, line, category) -> the setting finding a Python finding takes in
     # Python file -> the rules of its import findings (`from apex import amp`): the file's one finding of the library
     imported: dict = {}
@@ -166,6 +167,8 @@ def fold_switches(findings: list, files: list, summaries: list, engine, cache=No
                         mine = own_setting.get((sf.rel, line, f.category), [])
                         if len(mine) != 1 or mine[0].rule == f.rule:
                             continue
+                        if not (_name_words(sf.rel) & _name_words(f.path)) - generic_words:
+                            continue  # a config of another program, for all this file tells (`train_cityscapes.yml`)
                         absorbed[(sf.rel, line, f.category)] = mine[0]
                     if f.rule in imported.get(sf.rel, ()) and _import_statement(f):
                         continue  # the library's one finding in this file is its import (one per library per file)

@@ -323,3 +323,15 @@ def test_native_library_family_of_a_header_or_link_flag():
     assert library_family("nvtx3/nvToolsExt.h", families) == "nvtoolsext"
     assert library_family("nccl.h", families) == "nccl" and library_family("-lnvidia-ml", families) == "nvidia-ml"
     assert library_family("torch/extension.h", families) == ""
+
+
+def test_the_cuda_toolkit_packages_of_a_conda_environment_are_one_finding(tmp_path):
+    # video_features' conda_env.yml (fresh61): cuda-cudart, cuda-libraries, cuda-nvrtc and cuda-runtime are one
+    # toolkit to drop (three duplicate verdicts); the CUDA build of PyTorch (`pytorch-cuda`) is another item
+    got = scan(tmp_path, {"environment.yml": "name: feats\nchannels:\n  - pytorch\ndependencies:\n"
+                          "  - cuda-cudart=12.1.105=0\n  - cuda-libraries=12.1.0=0\n  - cuda-nvrtc=12.1.105=0\n"
+                          "  - cuda-runtime=12.1.0=0\n  - pytorch-cuda=12.1=ha16c6d3_5\n"})
+    assert [(p, ln, r, occ) for p, ln, _c, r, _m, occ in got if r == "TRN505"] == [
+        ("environment.yml", 5, "TRN505", [(6, 5, "TRN505"), (7, 5, "TRN505"), (8, 5, "TRN505")]),
+        ("environment.yml", 9, "TRN505", []),
+    ]

@@ -441,16 +441,15 @@ class Engine:
     def _match_import_globs(self, ctx: FileContext, node, candidates: tuple, hits: list[Hit]) -> None:
         """`import focal_cpp`: a module whose last part ends as an import glob says (`*_cpp`), when no import
         matcher of the catalogue knows the module or a package above it (that entry's finding is the item)."""
-        canon = ctx.resolver.canonical
-        names = [canon(c) for c in candidates]
-        if any(self.imports.get(p) for c in names for p in _prefixes(c)):
-            return
-        # the module, never a name imported from one: `from utils import to_cuda` imports a helper of utils
-        for cand in names[:1] if type(node) is ast.ImportFrom else names:
+        # the module, never a name imported from one: `from utils import to_cuda` imports a helper of utils (the
+        # suffix is looked at first: nearly every import of every file ends otherwise)
+        for cand in candidates[:1] if type(node) is ast.ImportFrom else candidates:
             last = cand.rsplit(".", 1)[-1]
             for suffix, rule, m in self.import_globs:
                 if last.endswith(suffix) and len(last) > len(suffix):
-                    self._emit(ctx, hits, Hit(rule, m, node, cand))
+                    canon = ctx.resolver.canonical
+                    if not any(self.imports.get(p) for c in candidates for p in _prefixes(canon(c))):
+                        self._emit(ctx, hits, Hit(rule, m, node, canon(cand)))
                     return
 
     def _match_call(self, ctx: FileContext, call: ast.Call, scope, hits: list[Hit]) -> None:

@@ -17,6 +17,8 @@ import ast
 import re
 from dataclasses import replace
 
+from .astwalk import statements
+
 MAX_PLACES = 100  # as postprocess.MAX_OCCURRENCES
 
 _NAMED = re.compile(r"`@?([A-Za-z_][\w.]*)")
@@ -26,7 +28,7 @@ def _imports(tree, prefixes: tuple) -> list:
     """(line, column, imported dotted name, name bound) of every import of a name at or below one of `prefixes`;
     columns are 1-based, as findings' are."""
     out = []
-    for node in ast.walk(tree):
+    for node in statements(tree):  # imports are statements: no expression is entered
         if type(node) is ast.Import:
             names = [(a.name, a.asname or a.name.split(".", 1)[0]) for a in node.names]
         elif type(node) is ast.ImportFrom and node.module and not node.level:
@@ -48,7 +50,9 @@ def _resolved(f) -> tuple:
 def namespace_imports(findings: list, ctx, result) -> list:
     values = getattr(getattr(ctx.engine, "catalogue", None), "context_values", {})
     prefixes = tuple(values.get("namespace-import-prefixes", ()))
-    if ctx.kind != "python" or not findings or not prefixes or not result.sources:
+    # (the text first: most files import nothing below a prefix, and need no walk of their tree)
+    if ctx.kind != "python" or not findings or not prefixes or not result.sources \
+            or not any(p in ctx.text for p in prefixes):
         return findings
     tree = getattr(result.sources[0], "tree", None)
     if not isinstance(tree, ast.Module):
@@ -61,8 +65,8 @@ def namespace_imports(findings: list, ctx, result) -> list:
     reported = {(f.line, f.category) for f in findings}  # the import reported by a rule of its own
     into: dict = {}  # id of a finding -> places added to it
     for line, column, name, bound in imports:
-        # the findings that spell the bound name (`cudnn.deterministic` after `from torch.backends import cudnn`)
-        # first, then any other resolved through the import's name (`torch.backends.cudnn.benchmark`)
+        # the findings that spell the bound name (`amp.GradScaler()` after `import torch.cuda.amp as amp`) first,
+        # then any other resolved through the import's name (`torch.cuda.amp.autocast()`)
         spelled = re.compile(rf"(?<![\w.]){re.escape(bound)}\b")
         for f in sorted(ordered, key=lambda f: (f.guarded, spelled.search(f.snippet) is None)):
             if (line, f.category) in reported:

@@ -20,9 +20,8 @@ def _bound(node, module: str) -> set:
     return out
 
 
-def _called_roots(tree) -> frozenset:
-    return frozenset(root_name(n.func) for n in ast.walk(tree) if type(n) is ast.Call) - {None} \
-        if tree is not None else frozenset()
+def _called_roots(ctx) -> frozenset:
+    return frozenset(root_name(n.func) for n in ctx.nodes(ast.Call)) - {None}
 
 
 @predicate("extension-never-called", kinds=("import",))
@@ -31,4 +30,4 @@ def extension_never_called(ctx, hit) -> bool:
     (`focal_cpp.focalloss_forward(...)`, or `f(...)` after `from focal_cpp import f`): an import kept for its side
     effects or left over shows no op the port must replace, and the name alone is weak evidence of one."""
     names = _bound(hit.node, hit.qualname or hit.name or "")
-    return not names or not (names & ctx.fact("extension-never-called", lambda c: _called_roots(c.tree)))
+    return not names or not (names & ctx.fact("extension-never-called", _called_roots))

@@ -120,22 +120,26 @@ def _gated(rel: str, py: dict, text, naming_files, values: dict) -> bool:
     if not own or _MAIN.search(own):
         return False
     stem = PurePosixPath(rel).stem
-    word = re.compile(rf"\b{re.escape(stem)}\b")
-    # the files holding the stem as a word come from one split of each text into its words (a regex search of
-    # every text per module took minutes on a thousand files); they are confirmed by a substring test, then the
-    # regex, and the count stops as soon as the module is named too widely to be judged
+    return _named_only_in_guarded_imports(stem, lambda r: r == rel, py, text, naming_files, values)
+
+
+def _named_only_in_guarded_imports(name: str, own, py: dict, text, naming_files, values: dict,
+                                   package: bool = False) -> bool:
+    """Some file other than `own(rel)` names `name`, and every such file does so only in guarded imports of it.
+    The files holding the name as a word come from one split of each text into its words (a regex search of every
+    text per module took minutes on a thousand files); they are confirmed by a substring test, then the regex, and
+    the count stops as soon as the name is used too widely to be judged."""
+    word = re.compile(rf"\b{re.escape(name)}\b")
     naming = []
-    for r in (naming_files(stem) if is_word(stem) else py):
-        if r == rel:
+    for r in (naming_files(name) if is_word(name) else py):
+        if own(r):
             continue
         source = text(r)
-        if stem in source and word.search(source):
+        if name in source and word.search(source):
             naming.append(r)
             if len(naming) > MAX_FILES:
                 return False
-    if not naming:
-        return False
-    return all(_only_guarded_imports(r, text(r), stem, values) for r in naming)
+    return bool(naming) and all(_only_guarded_imports(r, text(r), name, values, package) for r in naming)
 
 
 def _sub_packages(paths: set, py: dict) -> list:
@@ -156,18 +160,9 @@ def _gated_package(folder: str, py: dict, text, naming_files, values: dict) -> b
     (`from fairseq.modules.dynamicconv_layer import DynamicconvLayer`) that neuron-guarded guards: fairseq's
     `DynamicConv()` imports its CUDA layer only under `if torch.cuda.is_available():`, and falls back to the
     PyTorch one."""
-    name = PurePosixPath(folder).name
-    word = re.compile(rf"\b{re.escape(name)}\b")
-    naming = []
-    for r in naming_files(name):
-        if r.startswith(folder + "/"):
-            continue
-        source = text(r)
-        if word.search(source):
-            naming.append(r)
-            if len(naming) > MAX_FILES:
-                return False
-    return bool(naming) and all(_only_guarded_imports(r, text(r), name, values, package=True) for r in naming)
+    inside = folder + "/"
+    return _named_only_in_guarded_imports(PurePosixPath(folder).name, lambda r: r.startswith(inside), py, text,
+                                          naming_files, values, package=True)
 
 
 def _only_guarded_imports(rel: str, source: str, stem: str, values: dict, package: bool = False) -> bool:

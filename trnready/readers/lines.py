@@ -288,7 +288,6 @@ def _fold_placed(found: list) -> list:
 # The GPU-pinning finding of a script (CUDA_VISIBLE_DEVICES, TRN605), the GPU-count variable finding (TRN610) and
 # the process count sized for a GPU node (TRN613).
 _PINNING_RULE, _COUNT_RULE, _PROCESSES_RULE = "TRN605", "TRN610", "TRN613"
-_PROCESS_FLAG = r"--nproc[_-]per[_-]node[\"\x27]?(?:\s*=\s*|\s+)[\"\x27]?\$\{?"
 
 
 def _count_variable(f, lines: list[str]) -> str:
@@ -300,11 +299,19 @@ def _count_variable(f, lines: list[str]) -> str:
     return ""
 
 
+def _reads(name: str, lines: list[str], line: int) -> list:
+    """(line, text, the read matches) of the lines other than `line` that read the variable (`$NAME`, `${NAME}`, a
+    bare name in shell arithmetic), comments left out."""
+    ref = re.compile(r"\$\{?" + name + r"\b|\b" + name + r"\b(?!=)")
+    return [(k, ln, list(ref.finditer(ln))) for k, ln in enumerate(lines, 1)
+            if k != line and not ln.lstrip().startswith("#") and ref.search(ln)]
+
+
 def _fold_process_counts(found: list, lines: list[str]) -> list:
     """One finding per thing: a GPU-count variable (`export GPUS_PER_NODE=8`) the script reads only as the process
     count of a launcher (`torchrun --nproc_per_node=${GPUS_PER_NODE}`, reported by TRN613) requests no GPU from a
     scheduler or runtime: it sizes the processes of one node, which is what that finding says. The assignment is a
-    place of the first such finding instead of a resource request of its own (OFA's 18 evaluation and training
+    place of the first such finding instead of a resource request of its own (OFA's evaluation and training
     scripts, fresh60). A variable also read anywhere else (`--gres=gpu:$GPUS_PER_NODE`, shell arithmetic, an echo)
     keeps its finding."""
     procs = {f.line: f for f in found if f.rule == _PROCESSES_RULE}
@@ -316,11 +323,10 @@ def _fold_process_counts(found: list, lines: list[str]) -> list:
         name = _count_variable(f, lines)
         if not name:
             continue
-        ref = re.compile(r"\$\{?" + name + r"\b|\b" + name + r"\b(?!=)")
-        flag = re.compile(_PROCESS_FLAG + name + r"\b")
-        reads = [(k, ln) for k, ln in enumerate(lines, 1)
-                 if k != f.line and not ln.lstrip().startswith("#") and ref.search(ln)]
-        if reads and all(k in procs and len(ref.findall(ln)) == len(flag.findall(ln)) for k, ln in reads):
+        reads = _reads(name, lines, f.line)
+        # every read lies inside the part a TRN613 finding of its line reports (`--nproc_per_node=${GPUS_PER_NODE}`)
+        if reads and all(k in procs and all(procs[k].column - 1 <= m.start() < procs[k].end_column - 1 for m in ms)
+                         for k, _ln, ms in reads):
             target = procs[reads[0][0]]
             if all(o[0] != f.line for o in target.occurrences):  # (already its place when it reads the literal)
                 into.setdefault(id(target), []).append((f.line, f.column, f.rule))
@@ -341,13 +347,9 @@ def _fold_job_counts(found: list, lines: list[str]) -> list:
         return found
     out, more = [], []
     for f in found:
-        text = lines[f.line - 1] if 0 < f.line <= len(lines) else ""
-        name = text[f.column - 1: f.end_column - 1]
-        if f.rule == _COUNT_RULE and re.fullmatch(r"[A-Za-z_]\w*", name) and text[f.end_column - 1:].startswith("="):
-            ref = re.compile(r"\$\{?" + name + r"\b|\b" + name + r"\b(?!=)")
-            flag = any("--" in ln and ref.search(ln) for k, ln in enumerate(lines, 1) if k != f.line
-                       and not ln.lstrip().startswith("#"))
-            if not flag:
+        name = _count_variable(f, lines)
+        if name:
+            if not any("--" in ln for _k, ln, _ms in _reads(name, lines, f.line)):
                 more.append((f.line, f.column, f.rule))
                 continue
         out.append(f)

@@ -979,6 +979,9 @@ def report_findings(findings: list, engine, mentioned, root=None, config=None) -
     from .postprocess_project_folds import one_per_project
 
     findings = one_per_project(findings, frozenset(values.get("one-per-project-rules", ())))
+    from .postprocess_same_settings import same_settings
+
+    findings = same_settings(findings, frozenset(values.get("same-setting-kinds", ())), root)
     return sort(lock_places(findings, root))
 
 

@@ -1,0 +1,104 @@
+"""The same setting written the same way in many config files or launch scripts is one thing to change (a report
+step).
+
+A framework's model zoo repeats its runtime defaults in every config: UniFormer's copy of mmpose writes
+`dist_params = dict(backend='nccl')` in 310 config modules, its video experiments `NUM_GPUS: 8` in 41 YAML files, its
+detection experiments the same `torch.distributed.launch --nproc_per_node=8` line in 28 run scripts. Reported apart,
+those were 324 of the repository's 923 findings, and readers judged the zoo copies noise (fresh62: 40 of the 160
+findings drawn from UniFormer). The port makes one edit, the same in each file (or one change of the default they
+all inherit), so the checklist holds one item that lists every place.
+
+Findings of one rule whose snippets are equal up to blanks, in files of the kinds `[context.values]
+same-setting-kinds` names (YAML, JSON, TOML and INI configs, shell scripts, and Python config modules: files of
+top-level assignments, no `def` or `class`), fold into one when they sit in two files or more. The kept finding is
+the one a reader should open first: a file beside a launch script in its folder (an experiment's own `config.py`
+next to its `run.sh`), then source scope, then the shallowest path, then path order. Python code is never folded
+this way: the same `torch.backends.cudnn.benchmark = True` in two programs is two edits in two programs, each read in
+its own code. Guarded and suppressed findings stay as they are.
+"""
+from __future__ import annotations
+
+from pathlib import Path, PurePosixPath
+
+from .filekinds import kind_of
+from .postprocess_folds import refold
+from .postprocess_project_folds import _with_places
+
+_LAUNCH_SUFFIXES = (".sh", ".bash", ".sbatch", ".slurm")
+
+
+def same_settings(findings: list, kinds: frozenset, root=None) -> list:
+    if not kinds or len(findings) < 2:
+        return findings
+    groups: dict = {}
+    kind_memo: dict = {}
+    for f in findings:
+        if f.guarded or f.suppressed or f.cell is not None:
+            continue
+        kind = kind_memo.get(f.path)
+        if kind is None:
+            kind = kind_memo[f.path] = _kind(f.path, kinds, root)
+        if not kind:
+            continue
+        groups.setdefault((f.rule, " ".join((f.snippet or "").split())), []).append(f)
+    folded: dict = {}
+    gone: set = set()
+    beside: dict = {}
+    for (_rule, snippet), group in groups.items():
+        if not snippet or len({f.path for f in group}) < 2:
+            continue
+        ordered = sorted(group, key=lambda f: (not _beside_launcher(f.path, root, beside), f.scope != "source",
+                                               f.path.count("/"), f.path, f.line, f.column))
+        kept = ordered[0]
+        folded[id(kept)] = ordered[1:]
+        gone.update(id(f) for f in ordered[1:])
+    if not folded:
+        return findings
+    return refold(findings, folded, gone, _with_places)
+
+
+def _kind(rel: str, kinds: frozenset, root) -> str:
+    """The file's kind when it is one of `kinds` ("python-config" for a Python config module), else ""."""
+    kind = kind_of(PurePosixPath(rel).name) or ""
+    if kind == "python":
+        return "python-config" if "python-config" in kinds and _config_module(rel, root) else ""
+    return kind if kind in kinds else ""
+
+
+def _config_module(rel: str, root) -> bool:
+    """A Python file of top-level assignments only (no `def`, no `class`, no bare call): a config module, read the way
+    readers/python_configs.py reads one, wherever it sits (`exp/top_down_256x192/config.py`)."""
+    if root is None:
+        return False
+    try:
+        text = (Path(root) / rel).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+    if "\ndef " in text or "\nclass " in text or text.startswith(("def ", "class ")):
+        return False
+    import ast
+
+    from .readers.python_configs import _tops
+
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return False
+    tops = _tops(tree)
+    return bool(tops)
+
+
+def _beside_launcher(rel: str, root, memo: dict) -> bool:
+    """A launch script sits in the file's folder (or the file is one)."""
+    if rel.endswith(_LAUNCH_SUFFIXES):
+        return True
+    if root is None:
+        return False
+    folder = str(PurePosixPath(rel).parent)
+    got = memo.get(folder)
+    if got is None:
+        try:
+            got = memo[folder] = any(p.name.endswith(_LAUNCH_SUFFIXES) for p in (Path(root) / folder).iterdir())
+        except OSError:
+            got = memo[folder] = False
+    return got

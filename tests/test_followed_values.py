@@ -175,3 +175,14 @@ def test_an_unpacked_dict_entry_is_a_place_of_the_call_finding():
     got = [(f["line"], f["column"], f["rule"], [(o["line"], o["column"]) for o in f.get("occurrences", ())])
            for f in json.loads(proc.stdout)["findings"]]
     assert got == [(10, 12, "TRN247", [(7, 14)]), (14, 12, "TRN247", [])]
+
+
+def test_a_value_drawn_from_a_literal_list_is_any_of_its_elements():
+    bilinear = "Bilinear or bicubic interpolation: `torch.nn.functional.interpolate`"
+    # (line 11's draw of 'bicubic' or 'nearest' is the same API in the same function: an occurrence of line 10's)
+    assert findings("choice_hit.py") == {
+        (None, 10, 11, "TRN191", "medium", bilinear + " (`mode` may be 'bilinear' or 'area')"),
+    }
+    proc = run_cli("scan", FOLLOWED / "choice_hit.py", "--format", "json", "--no-cache")
+    assert [o["line"] for o in json.loads(proc.stdout)["findings"][0]["occurrences"]] == [11]
+    assert findings("choice_lookalike.py") == set()

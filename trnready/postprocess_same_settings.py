@@ -40,7 +40,7 @@ def same_settings(findings: list, kinds: frozenset, root=None) -> list:
             kind = kind_memo[f.path] = _kind(f.path, kinds, root)
         if not kind:
             continue
-        groups.setdefault((f.rule, " ".join((f.snippet or "").split())), []).append(f)
+        groups.setdefault((f.rule, "".join((f.snippet or "").split())), []).append(f)
     folded: dict = {}
     gone: set = set()
     beside: dict = {}

@@ -80,7 +80,30 @@ def formatted_literal(call) -> bool:
 
 
 def _followed(b: Binding) -> bool:
-    return b.kind == "expr" or (b.kind == "call" and (env_default(b.value) is not None or formatted_literal(b.value)))
+    return b.kind == "expr" or (b.kind == "call" and (env_default(b.value) is not None or formatted_literal(b.value)
+                                                      or chosen_literals(b.value) is not None))
+
+
+# `random.choice(["area", "bilinear", "bicubic"])`: a host draw of one element of a literal list
+_CHOICES = frozenset({"random.choice", "np.random.choice", "numpy.random.choice"})
+
+
+def chosen_literals(call) -> list | None:
+    """The elements of the literal list or tuple a `random.choice` call draws from (any of them is possible), else
+    None. Only literal elements: a list of names or calls stays unknown."""
+    if type(call) is not ast.Call or len(call.args) != 1 or call.keywords:
+        return None
+    func = call.func
+    parts = []
+    while type(func) is ast.Attribute:
+        parts.append(func.attr)
+        func = func.value
+    if type(func) is not ast.Name or ".".join([func.id, *reversed(parts)]) not in _CHOICES:
+        return None
+    seq = call.args[0]
+    if type(seq) not in (ast.List, ast.Tuple) or not seq.elts or not all(type(e) is ast.Constant for e in seq.elts):
+        return None
+    return list(seq.elts)
 
 
 def filled_parameter(bindings: list, scope: Scope | None) -> bool:
@@ -552,6 +575,9 @@ class Resolver:
                 and type(expr.left.value) is str):
             # "cuda:%d" % rank -> "cuda:*"
             return [(re.sub(r"%[-#0 +]*\d*(\.\d+)?[sdifr]", "*", expr.left.value), expr)]
+        if t is ast.Call and chosen_literals(expr) is not None:
+            # mode = random.choice(["area", "bilinear", "bicubic"]): each element is a value the call can take
+            return [(e.value, e) for e in chosen_literals(expr)]
         if t is ast.Call and _field_default(expr) is not None:
             # a dataclass field `load_in_4bit: bool = field(default=True)`: the constructor's default
             return self.values(_field_default(expr), scope, depth + 1)

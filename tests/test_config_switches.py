@@ -840,3 +840,41 @@ def test_a_setting_reported_by_its_own_rule_is_a_place_of_the_code_it_switches_o
         (6, [("config/train-itm-flickr-base-8gpu.json", 4)])]
     assert host[0]["message"].endswith("; switched on by `fp16: true` at config/train-itm-flickr-base-8gpu.json:4 "
                                        "(read in `opts.fp16` at line 6)")
+
+
+def test_a_read_handed_on_under_another_name_switches_the_callee_parameter(tmp_path):
+    # MixFormer: `use_amp = getattr(cfg.TRAIN, "AMP", False)` handed on as `LTRTrainer(use_amp=use_amp)`, whose
+    # `if not self.use_amp: ... else: with autocast():` the experiment's `AMP: true` turns on
+    (tmp_path / "experiments").mkdir()
+    (tmp_path / "experiments" / "large.yaml").write_text(
+        "MODEL:\n  HIDDEN_DIM: 1024\nTRAIN:\n  AMP: true\n  BATCH_SIZE: 12\n")
+    (tmp_path / "experiments" / "small.yaml").write_text(
+        "MODEL:\n  HIDDEN_DIM: 256\nTRAIN:\n  AMP: false\n  BATCH_SIZE: 32\n")
+    (tmp_path / "trainer.py").write_text(
+        "from torch.cuda.amp import autocast\n\n\nclass Trainer:\n    def __init__(self, model, use_amp=False):\n"
+        "        self.model = model\n        self.use_amp = use_amp\n\n    def step(self, x):\n"
+        "        if not self.use_amp:\n            return self.model(x)\n        else:\n"
+        "            with autocast():\n                return self.model(x)\n")
+    (tmp_path / "train_script.py").write_text(
+        "from trainer import Trainer\n\n\ndef run(cfg, model):\n    use_amp = getattr(cfg.TRAIN, 'AMP', False)\n"
+        "    return Trainer(model, use_amp=use_amp)\n")
+    proc = run_cli("scan", ".", "--format", "json", "--no-cache", cwd=tmp_path)
+    got = [(f["path"], f["line"], f["rule"], [(e["path"], e["line"]) for e in f.get("elsewhere", ())])
+           for f in json.loads(proc.stdout)["findings"] if f["category"] == "cuda-amp"]
+    assert got == [("trainer.py", 13, "TRN251", [("experiments/large.yaml", 4)])]
+    # without the hand-over the parameter is only a name: the setting switches nothing
+    (tmp_path / "train_script.py").write_text(
+        "from trainer import Trainer\n\n\ndef run(cfg, model):\n    return Trainer(model, use_amp=True)\n")
+    proc = run_cli("scan", ".", "--format", "json", "--no-cache", cwd=tmp_path)
+    assert [f.get("elsewhere", []) for f in json.loads(proc.stdout)["findings"] if f["category"] == "cuda-amp"] \
+        == [[]]
+
+
+def test_handed_reads_are_noted_per_keyword():
+    import ast
+
+    from trnready.project.switch_conditions import handed_reads
+
+    tree = ast.parse("a = cfg.get('AMP')\nb = cfg['fp16_run']\nb = 1\nf(use_amp=a, half=b, fp16=cfg.get('fp16'),"
+                     " direct=getattr(opt, 'FUSED', 0), env=os.environ.get('X'), same=a)\n")
+    assert handed_reads(tree) == [["direct", "fused"], ["same", "amp"], ["use_amp", "amp"]]

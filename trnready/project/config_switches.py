@@ -72,7 +72,7 @@ def fold_switches(findings: list, files: list, summaries: list, engine, cache=No
     table = _python_table(files, summaries, cache, digests)
     if not table:
         return findings, []
-    switches, reads, options = table
+    switches, reads, options, handed = table
     # the defaults of command-line options (project/option_defaults.py): settings written in a Python file
     by_rel = {sf.rel: sf for sf in files}
     for rel, items in options.items():
@@ -123,7 +123,7 @@ def fold_switches(findings: list, files: list, summaries: list, engine, cache=No
         # turns the call itself on or off (`GradScaler(enabled=hps.train.fp16_run)`), not when it is handed on
         blocks = [(first, last) for key, first, last, how, _, _, keyword in items
                   if (not keyword or keyword in ("enabled", "enable"))
-                  and (how == "read" or key_name(key) in reads)]
+                  and (how == "read" or key_name(key) in reads or key_name(key) in handed)]
         # `if args.use_lora and args.q_lora:` turns its block on only when every key of the conjunction is true:
         # the keys a condition written as an `and` (and no `or`) reads together, by condition
         # (keys read from a config object by name only: `self.training` or a generic key is state, not a setting)
@@ -133,7 +133,11 @@ def fold_switches(findings: list, files: list, summaries: list, engine, cache=No
                 together.setdefault((cond_line, cond), set()).add(key)
         for key, first, last, how, cond_line, cond, keyword in items:
             settings = switched_by(key, toggles)
-            if not settings or (how == "param" and key_name(key) not in reads):
+            if how == "param":
+                # a parameter handed a config value read under another name (`use_amp=getattr(cfg, "AMP", False)`):
+                # a setting of that name switches the block on too
+                settings += [s for k in handed.get(key_name(key), ()) for s in switched_by(k, toggles)]
+            if not settings or (how == "param" and key_name(key) not in reads and key_name(key) not in handed):
                 continue
             if _enclosed_by_unset(key, first, last, cond_line, items, toggles, generic):
                 continue
@@ -393,15 +397,18 @@ def _python_table(files, summaries, cache, digests):
     key = memo.key(files, digests)
     stored = memo.get(key)
     if isinstance(stored, dict) and isinstance(stored.get("switches"), dict) and isinstance(stored.get("reads"), list) \
-            and isinstance(stored.get("options"), dict):
+            and isinstance(stored.get("options"), dict) and isinstance(stored.get("handed"), dict):
         sw, reads = {}, set()
         for rel, items in stored["switches"].items():
             got, _ = _valid_python({"switches": items})
             sw[rel] = [tuple(x) for x in got]
         reads = {k for k in stored["reads"] if isinstance(k, str)}
         opts = {rel: items for rel, items in stored["options"].items() if config_switches_valid(items)}
-        return sw, reads, opts
+        handed = {p: [k for k in ks if isinstance(k, str)] for p, ks in stored["handed"].items()
+                  if isinstance(ks, list)}
+        return sw, reads, opts, handed
     sw, reads, opts = {}, set(), {}
+    handed: dict = {}
     for sf, packed in zip(files, summaries):
         if packed is None or sf.kind != "python":
             continue
@@ -410,12 +417,17 @@ def _python_table(files, summaries, cache, digests):
         if items:
             sw[sf.rel] = [tuple(x) for x in items]
         reads.update(keys)
+        for pair in s.get("cfghanded") or ():
+            if isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, str) for x in pair):
+                handed.setdefault(pair[0], [])
+                if pair[1] not in handed[pair[0]]:
+                    handed[pair[0]].append(pair[1])
         got = s.get("optswitches") or []
         if got and config_switches_valid(got):
             opts[sf.rel] = got
     memo.put(key, {"switches": {r: [list(x) for x in v] for r, v in sw.items()}, "reads": sorted(reads),
-                   "options": opts})
-    return sw, reads, opts
+                   "options": opts, "handed": handed})
+    return sw, reads, opts, handed
 
 
 def _other_programs(files: list, values: dict, read_lines):

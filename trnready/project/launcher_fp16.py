@@ -115,7 +115,7 @@ def _reaches(key: str, findings: list, files, summaries, cache, digests) -> bool
     table = _python_table(files, summaries, cache, digests)
     if not table:
         return False
-    switches, _reads, _options = table
+    switches, _reads, _options, _handed = table
     places: dict = {}
     for f in findings:
         if f.category == "cuda-amp" and not f.guarded and not f.suppressed and f.cell is None and f.path in switches:

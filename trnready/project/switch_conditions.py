@@ -25,6 +25,13 @@ def add_switches(summary: dict | None, tree, text: str, findings) -> None:
     reads = sorted({norm(m.group(2)) for m in _READ.finditer(text) if not _env_before(text, m.start())})
     if reads:
         summary["cfgreads"] = reads[:400]
+        if tree is not None:
+            try:
+                handed = handed_reads(tree)
+            except RecursionError:
+                handed = []
+            if handed:
+                summary["cfghanded"] = handed[:200]
     lines = set()
     for f in findings:
         if f.cell is None:
@@ -43,6 +50,44 @@ def add_switches(summary: dict | None, tree, text: str, findings) -> None:
         summary["switches"] = found[:MAX_SWITCHES]
     if splat:
         summary["cfgreads"] = sorted(set(summary.get("cfgreads", ())) | {norm(k) for k in splat})[:400]
+
+
+def handed_reads(tree) -> list:
+    """[[P, K], ...]: a config value read by name K handed on as the keyword P of a call, directly
+    (`Trainer(use_amp=getattr(cfg.TRAIN, "AMP", False))`) or through a name assigned once from the read (`use_amp =
+    getattr(cfg.TRAIN, "AMP", False)` then `LTRTrainer(..., use_amp=use_amp)`). A block under the parameter P of the
+    callee (`if self.use_amp:`) is then switched on by a config setting of K (MixFormer's `AMP: true`). Only reads by
+    a string key (`.get("K")`, `getattr(x, "K")`, `x["K"]`); P and K that name the same key add nothing."""
+    assigned: dict = {}
+    calls = []
+    for node in walk(tree):
+        t = type(node)
+        if t is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name:
+            name = node.targets[0].id
+            assigned[name] = None if name in assigned else _read_key(node.value)
+        elif t is ast.Call and node.keywords:
+            calls.append(node)
+    out: set = set()
+    for call in calls:
+        for kw in call.keywords:
+            if kw.arg is None:
+                continue
+            v = kw.value
+            key = assigned.get(v.id) if type(v) is ast.Name else _read_key(v)
+            if key and key != norm(kw.arg):
+                out.add((norm(kw.arg), key))
+    return [list(x) for x in sorted(out)]
+
+
+def _read_key(node) -> str | None:
+    """K of a read of a config value by a string key, else None."""
+    if type(node) is ast.Call:
+        return _string_arg(node)
+    if type(node) is ast.Subscript:
+        s = node.slice
+        if isinstance(s, ast.Constant) and isinstance(s.value, str) and s.value and not _receiver_env(node.value):
+            return norm(s.value)
+    return None
 
 
 def _env_before(text: str, at: int) -> bool:

@@ -564,7 +564,10 @@ class Resolver:
             return [(re.sub(r"\{[^{}]*\}", "*", expr.func.value.value), expr)]
         if (t is ast.Call and expr.args and type(expr.args[-1]) is ast.Constant
                 and type(expr.args[-1].value) is str and type(expr.func) in (ast.Attribute, ast.Name)
-                and (expr.func.attr if type(expr.func) is ast.Attribute else expr.func.id) == "join"):
+                and ((expr.func.attr if type(expr.func) is ast.Attribute else expr.func.id) == "join"
+                     or (type(expr.func) is ast.Name and any(
+                         q in ("os.path.join", "posixpath.join") for q in self.qualnames(expr.func, scope, depth + 1))))):
+            # (also `from os.path import join as pjoin`: PreciseRoIPooling's loader)
             # os.path.join(root, "kernel.cu") -> "*/kernel.cu": the file name is what rules look at
             return [("*/" + expr.args[-1].value, expr)]
         if (t is ast.BinOp and type(expr.op) is ast.Div and type(expr.right) is ast.Constant

@@ -172,3 +172,19 @@ def test_settings_to_false():
     assert _truth_test("cfg.get('cudnn_benchmark', False)", "cudnn_benchmark")
     assert not _truth_test("cfg.get('fp16') is not None", "fp16")
     assert not _truth_test("fp16_cfg", "fp16")
+
+
+def test_whole_python_config_modules_count_as_mmcv_configs(tmp_path):
+    # an older mmpose copy (UniFormer's pose_estimation/): each config module complete, no `_base_`; none sets
+    # cudnn_benchmark, so the tools' switch is off. YAML-only recipes (no Python config module) stay unjudged.
+    (tmp_path / "pose" / "configs" / "top_down").mkdir(parents=True)
+    (tmp_path / "pose" / "configs" / "top_down" / "hrnet.py").write_text(
+        "log_level = 'INFO'\ndist_params = dict(backend='nccl')\ntotal_epochs = 210\nmodel = dict(type='TopDown')\n")
+    (tmp_path / "pose" / "tools").mkdir()
+    (tmp_path / "pose" / "tools" / "train.py").write_text(TRAIN)
+    (tmp_path / "yolo" / "configs").mkdir(parents=True)
+    (tmp_path / "yolo" / "configs" / "run.yaml").write_text("model: tiny\nbatch_size: 8\nepochs: 3\n")
+    (tmp_path / "yolo" / "train.py").write_text(TRAIN)
+    got = {f["path"]: f.get("guarded_by") if f["guarded"] else None for f in _scan(tmp_path)
+           if f["path"].endswith("train.py") and f["rule"] == "TRN261" and f["line"] == 12}
+    assert got == {"pose/tools/train.py": "config-key-unset", "yolo/train.py": None}

@@ -16,8 +16,9 @@ Conservative, because a config the scan does not see may set the key:
 - the file reads K from a config object with `.get` (`cfg.get('K', False)`, a receiver whose name says config), never
   with a true default (`cfg.get('K', True)` is on unless a config turns it off): `cfg.K` and `cfg['K']` raise on a
   missing key, so such code relies on the key being set somewhere;
-- the configs inherit (`_base_` modules, mmcv / mmengine): user recipes and command-line defaults may set a key where
-  the scan does not look;
+- the configs are mmcv / mmengine configs: they inherit (`_base_` modules), or are Python config modules written whole
+  (an older mmpose's, session 44); user recipes in YAML and command-line defaults may set a key where the scan does
+  not look;
 - the project's configs are the recognised config files (Python config modules, YAML, JSON, TOML in a config
   folder) under the nearest folder above the script that is a config's home (the folder its config folder sits in:
   `det` for `det/configs/_base_/x.py`; else the nearest holding any); there must be at least one, and the key's name
@@ -161,9 +162,10 @@ def guard_unset_switches(findings: list, files: list, summaries: list, read_text
                     pending.remove(sf)
                     named += " " + text_of(sf)
                     grew = True
-        if not counted or not bases:
-            # only configs that inherit (`_base_`, mmcv / mmengine): a project whose configs are user recipes or
-            # command-line defaults may set the key where this scan does not look
+        if not counted or not (bases or any(sf.rel.endswith(".py") for sf in tops)):
+            # only mmcv / mmengine configs: configs that inherit (`_base_`), or Python config modules written whole
+            # (UniFormer's copy of an older mmpose: no `_base_`, each model's config complete); a project whose
+            # configs are user recipes or command-line defaults may set the key where this scan does not look
             family_words[folder] = None
             return None
         shells = [sf for sf in files if sf.kind == "shell" and _under(sf.rel, folder)]

@@ -451,3 +451,29 @@ def test_quiet_mentions_count_type_tests_and_nested_classes_not_prose():
             "ok = isinstance(p, (int, AsyncPredictor))\np = AsyncPredictor.from_config(cfg)\n"
             "help = 'True if AsyncPredictor. False otherwise'\n")
     assert quiet_mentions(text, "AsyncPredictor") == 3
+
+
+def test_another_argument_assigned_again_does_not_hide_a_mask_passed_on(tmp_path):
+    # MOTR's decoder layer: `forward` sets `attn_mask = None` and hands it down two private methods; the middle one
+    # writes `tgt = self._forward_self_attn(tgt, query_pos, attn_mask)`, assigning `tgt` (another argument) again
+    (tmp_path / "layer.py").write_text(
+        "from torch import nn\n\n\nclass DecoderLayer(nn.Module):\n    def __init__(self, d, h):\n"
+        "        super().__init__()\n        self.self_attn = nn.MultiheadAttention(d, h)\n\n"
+        "    def _forward_self_attn(self, tgt, query_pos, attn_mask=None):\n        q = k = tgt + query_pos\n"
+        "        if attn_mask is not None:\n            tgt2 = self.self_attn(q, k, tgt, attn_mask=attn_mask)[0]\n"
+        "        else:\n            tgt2 = self.self_attn(q, k, tgt)[0]\n        return tgt + tgt2\n\n"
+        "    def _forward_self_cross(self, tgt, query_pos, attn_mask=None):\n"
+        "        tgt = self._forward_self_attn(tgt, query_pos, attn_mask)\n        return tgt\n\n"
+        "    def forward(self, tgt, query_pos):\n        attn_mask = None\n"
+        "        return self._forward_self_cross(tgt, query_pos, attn_mask)\n")
+    proc = run_cli("scan", tmp_path, "--format", "json", "--no-cache", "--show-guarded")
+    got = [(f["line"], f["column"], f.get("guarded_by", "")) for f in json.loads(proc.stdout)["findings"]
+           if f["rule"] == "TRN172"]
+    assert got == [(12, 20, "callers-pass-none")]
+    # the middle method assigning the mask itself again keeps the finding
+    text = (tmp_path / "layer.py").read_text().replace(
+        "        tgt = self._forward_self_attn(", "        attn_mask = tgt.isnan()\n        tgt = self._forward_self_attn(")
+    (tmp_path / "layer.py").write_text(text)
+    proc = run_cli("scan", tmp_path, "--format", "json", "--no-cache", "--show-guarded")
+    assert [(f["line"], f.get("guarded_by", "")) for f in json.loads(proc.stdout)["findings"]
+            if f["rule"] == "TRN172"] == [(12, "")]

@@ -467,10 +467,12 @@ class Callers:
             self._memo[key] = found + extra
         return self._memo[key]
 
-    def _passed_on(self, crel: str, call: list, param: str) -> bool:
+    def _passed_on(self, crel: str, call: list, rel: str, fname: str, param: str) -> bool:
         """The caller's parameter reaches the call as the caller got it (not assigned again in its body), or, for
         the question whether it is None, assigned again only where it is not None (`~p`: `if mask is not None: mask
-        = mask.flatten(1)`, DETR's transformer)."""
+        = mask.flatten(1)`, DETR's transformer). Only the argument that fills `param` of the callee counts: another
+        argument the caller assigns again (`tgt = self._forward_self_attn(tgt, pos, attn_mask)`, MOTR's decoder
+        layer) says nothing about this one."""
         rec = self.full(crel)
         if not rec:
             return False
@@ -478,8 +480,10 @@ class Callers:
         if same is None:
             return False
         plain = lambda v: "=" + v[1:] if v[:1] == "~" else v  # noqa: E731
-        return [plain(v) for v in same[6]] == [plain(v) for v in call[6]] and \
-            {k: plain(v) for k, v in same[7].items()} == {k: plain(v) for k, v in call[7].items()}
+        if len(same[6]) != len(call[6]) or set(same[7]) != set(call[7]):
+            return False
+        got, want = self.passed(rel, fname, same, param), self.passed(rel, fname, call, param)
+        return got is not None and want is not None and plain(got) == plain(want)
 
     def passed(self, rel: str, fname: str, call: list, param: str):
         return passed(self.sig(rel, fname)[2], fname, call, param)
@@ -509,7 +513,7 @@ class Callers:
                 if default is None or default[0] != "None":
                     return False
             elif v[:1] in ("=", "~"):
-                if not call[5] or not self._passed_on(crel, call, param) \
+                if not call[5] or not self._passed_on(crel, call, rel, fname, param) \
                         or not self.always_none(crel, call[5], v[1:], depth + 1):
                     return False
             elif v != "None":

@@ -28,7 +28,16 @@ def test_mask_evidence_through_parts_tuples_attributes_and_writes(tmp_path):
         (38, 14, "TRN104", TOPK),   # k=ks[0].item()
         (40, 5, "TRN104", WRITE),   # cost[ks > 0] = flat, flat = cost.view(-1, 4)
         (46, 5, "TRN104", MASK),    # l[(u > 0) * (l == u)] -= 1: the product of two masks is their logical and
+        (51, 5, "TRN104", WRITE),   # f1[~masks1] = visf1.view(B * Nenc, C): rows and a width (session 44)
+        (56, 22, "TRN104", MASK),   # xyzs[valid_mask]; the write of `_rgbs.float()` at 57 is its occurrence
     ]
+    import json
+
+    from conftest import run_cli
+
+    proc = run_cli("scan", tmp_path, "--format", "json", "--no-cache")
+    read = [f for f in json.loads(proc.stdout)["findings"] if f["line"] == 56]
+    assert [(o["line"], o["column"]) for o in read[0]["occurrences"]] == [(56, 40), (57, 5)]
 
 
 def test_positions_scalar_fills_unknown_values_host_masks_and_fixed_k_are_not_reported(tmp_path):

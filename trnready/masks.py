@@ -206,11 +206,15 @@ def sized_by_mask(value: ast.expr | None, scope: Scope, resolver, attrs: dict | 
         if t is ast.Subscript and is_mask(node.slice, scope, resolver, 0, None, attrs):
             return True
         if t is ast.Call and type(node.func) is ast.Attribute and node.func.attr in _ROWS_FLATTENED \
-                and node.args and _minus_one(node.args[0]):
+                and node.args and (_minus_one(node.args[0]) or _rows_and_width(node)):
             return True
     t = type(value)
     if t is ast.Call and _module_output(value.func, scope):
         return True
+    if t is ast.Call and type(value.func) is ast.Attribute and value.func.attr in _SAME_ROWS \
+            and type(value.func.value) is ast.Name:
+        # `rgbs[valid] = _rgbs.float()`: a cast or copy keeps the rows of what it casts (ngp_pl's renderer)
+        return sized_by_mask(value.func.value, scope, resolver, attrs, depth + 1)
     if t is ast.Compare and is_mask(value, scope, resolver, 1, None, attrs):
         # `fg[fg.clone()] = inboxes` with `inboxes = matched > 0`: a mask written through a mask is a tensor
         # of per-element truth values, one per True value of the index, never a fill value
@@ -220,6 +224,20 @@ def sized_by_mask(value: ast.expr | None, scope: Scope, resolver, attrs: dict | 
                    and sized_by_mask(b.value, b.scope, resolver, attrs, depth + 1)
                    for b in resolver.lookup(scope, value.id) or ())
     return False
+
+
+# Methods returning a tensor with the rows of their receiver: dtype and device casts, copies
+_SAME_ROWS = frozenset({"float", "half", "double", "bfloat16", "to", "type", "type_as", "contiguous", "clone",
+                        "detach"})
+
+
+def _rows_and_width(call: ast.Call) -> bool:
+    """`visf1.view(B * Nenc, C)`: two sizes, rows and a width, the rows not the constant 1 (`.view(1, C)` is one row
+    that broadcasts over any mask)."""
+    if len(call.args) != 2 or call.keywords or any(type(a) is ast.Starred for a in call.args):
+        return False
+    first = call.args[0]
+    return not (type(first) is ast.Constant and first.value == 1)
 
 
 def _minus_one(expr: ast.expr) -> bool:

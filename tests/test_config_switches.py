@@ -878,3 +878,19 @@ def test_handed_reads_are_noted_per_keyword():
     tree = ast.parse("a = cfg.get('AMP')\nb = cfg['fp16_run']\nb = 1\nf(use_amp=a, half=b, fp16=cfg.get('fp16'),"
                      " direct=getattr(opt, 'FUSED', 0), env=os.environ.get('X'), same=a)\n")
     assert handed_reads(tree) == [["direct", "fused"], ["same", "amp"], ["use_amp", "amp"]]
+
+
+def test_an_integer_switch_defaulting_to_one_is_a_true_default(tmp_path):
+    # CroCo: `--amp type=int default=1 choices=[0,1]`, read as `autocast(enabled=bool(args.amp))`; an integer option
+    # of other choices (a count) defaulting to 1 switches nothing
+    (tmp_path / "pretrain.py").write_text(
+        "import argparse\n\nimport torch\n\np = argparse.ArgumentParser()\n"
+        "p.add_argument('--amp', type=int, default=1, choices=[0, 1])\n"
+        "p.add_argument('--fused', type=int, default=1, choices=[1, 2, 4])\nargs = p.parse_args()\n\n\n"
+        "def step(model, x):\n    with torch.cuda.amp.autocast(enabled=bool(args.amp)):\n        return model(x)\n\n\n"
+        "def fuse(model):\n    if args.fused:\n        torch.backends.cudnn.benchmark = True\n\n\n"
+        "if __name__ == '__main__':\n    fuse(step(None, None))\n")
+    proc = run_cli("scan", ".", "--format", "json", "--no-cache", cwd=tmp_path)
+    got = {f["line"]: [(o["line"], o["column"]) for o in f.get("occurrences", ())]
+           for f in json.loads(proc.stdout)["findings"] if f["rule"] in ("TRN251", "TRN261")}
+    assert got == {12: [(6, 43)], 18: []}

@@ -8,7 +8,8 @@ in the per-file pass, the defaults of `add_argument` calls are noted in the summ
 [[line, col, end col, key, shown]], in the form config_keys.true_switches gives a config's settings: a default
 True (or a true word) as the key, a word default (`default='O1'`) as `key=O1`. The join (config_switches.py)
 reports one at the default's value when its key turns on a finding of [context.values] config-switch-categories.
-A default False, None, a number or a computed value switches nothing on; an option whose key is generic
+A default False, None, a number (but 1 for an option whose choices are 0 and 1: an integer switch) or a computed
+value switches nothing on; an option whose key is generic
 ([context.values] config-switch-generic-keys) is not noted.
 """
 from __future__ import annotations
@@ -39,7 +40,7 @@ def option_switches(tree, text: str, values: dict | None, calls: list | None = N
         if name is None or name in generic or not name.isidentifier():
             continue
         v = default.value
-        if v is True or (isinstance(v, str) and v.strip().lower() in TRUE):
+        if v is True or (isinstance(v, str) and v.strip().lower() in TRUE) or (v == 1 and _zero_or_one(kw)):
             key = name
         elif isinstance(v, str) and v.strip().lower() not in FALSE and VALUE_WORD.fullmatch(v.strip()):
             key = f"{name}={v.strip()}"
@@ -51,6 +52,16 @@ def option_switches(tree, text: str, values: dict | None, calls: list | None = N
         if len(out) >= MAX_OPTIONS:
             break
     return sorted(out)  # in the file's order, whichever way the calls were gathered
+
+
+def _zero_or_one(kw: dict) -> bool:
+    """`choices=[0, 1]`: an integer option that is a switch (CroCo's `--amp`, `type=int, default=1, choices=[0,1]`, read
+    as `enabled=bool(args.amp)`), so its default 1 is a true default."""
+    choices = kw.get("choices")
+    if type(choices) not in (ast.List, ast.Tuple, ast.Set):
+        return False
+    values = {e.value for e in choices.elts if type(e) is ast.Constant and type(e.value) is int}
+    return values == {0, 1} and len(choices.elts) == 2
 
 
 def _flag(node: ast.Call) -> str | None:

@@ -12,7 +12,8 @@ def test_imports_of_reference_path_functions_only_are_dropped():
     # lines 2 and 5 import filter2d / upsample2d / downsample2d only; line 6 adds a deformable convolution and
     # line 7 imports the whole module (one finding per library per file: a place of line 6, with the uses of the
     # names line 6 binds, bias_act and the deformable convolution, and of mmcv.ops.nms). plain_members.py imports
-    # members with no compiled kernel at all (NAS-FPN's merge cells, the ONNX Runtime op-library lookup: fresh58)
+    # members with no compiled kernel at all (NAS-FPN's merge cells, the ONNX Runtime op-library lookup: fresh58);
+    # deform_attn.py imports mmcv's pure-PyTorch multi-scale deformable attention, the path off CUDA (session 44)
     assert found == [("resample.py", 6, 1, "TRN296", [7, 15, 19, 20])]
 
 

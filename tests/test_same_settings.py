@@ -5,7 +5,7 @@ import json
 from conftest import run_cli
 
 _ZOO = ("log_level = 'INFO'\nload_from = None\ndist_params = dict(backend='nccl')\nworkflow = [('train', 1)]\n"
-        "total_epochs = 210\n")
+        "total_epochs = 210\noptimizer = dict(type='Adam', lr=5e-4)\nmodel = dict(type='TopDown')\n")
 _PROGRAM = ("import torch\nimport torch.distributed as dist\n\n\ndef main():\n    torch.backends.cudnn.benchmark = True\n"
             "    dist.init_process_group(backend=\"nccl\")\n")
 
@@ -65,7 +65,11 @@ def test_a_python_module_with_code_is_no_config(tmp_path):
     (tmp_path / "a.py").write_text(_ZOO)
     (tmp_path / "b.py").write_text(_ZOO + "\ndef f():\n    pass\n")
     (tmp_path / "c.py").write_text(_ZOO + "main()\n")
-    assert [_config_module(n, tmp_path) for n in ("a.py", "b.py", "c.py", "missing.py")] == [True, False, False, False]
+    # constants only: no training key, no base (two such modules with `d = torch.device("cuda")` are two findings)
+    (tmp_path / "d.py").write_text('import torch\nd = torch.device("cuda")\n')
+    (tmp_path / "e.py").write_text("_base_ = ['./d.py']\nlog_level = 'INFO'\n")
+    assert [_config_module(n, tmp_path) for n in ("a.py", "b.py", "c.py", "d.py", "e.py", "missing.py")] == [
+        True, False, False, False, True, False]
 
 
 def test_no_kinds_no_fold():

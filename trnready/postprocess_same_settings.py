@@ -66,8 +66,9 @@ def _kind(rel: str, kinds: frozenset, root) -> str:
 
 
 def _config_module(rel: str, root) -> bool:
-    """A Python file of top-level assignments only (no `def`, no `class`, no bare call): a config module, read the way
-    readers/python_configs.py reads one, wherever it sits (`exp/top_down_256x192/config.py`)."""
+    """A Python config module, read the way readers/python_configs.py reads one, wherever it sits
+    (`exp/top_down_256x192/config.py`): top-level assignments only (no `def`, no `class`, no bare call) that inherit
+    a base or set training keys."""
     if root is None:
         return False
     try:
@@ -85,7 +86,14 @@ def _config_module(rel: str, root) -> bool:
     except (SyntaxError, ValueError):
         return False
     tops = _tops(tree)
-    return bool(tops)
+    if not tops:
+        return False
+    # a training config as readers/python_configs.py takes one: it inherits (`_base_`), or it sets two of the keys only
+    # training configs set (`model`, `optimizer`, `total_epochs`, ...). A module of constants (`d =
+    # torch.device("cuda")`, a table of paths) is code, even with no `def` in it.
+    from .readers.configs import TRAINING_KEYS
+
+    return "_base_" in tops or "_base_" in rel.split("/")[:-1] or len({n.lower() for n in tops} & TRAINING_KEYS) >= 2
 
 
 def _beside_launcher(rel: str, root, memo: dict) -> bool:

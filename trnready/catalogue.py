@@ -346,7 +346,13 @@ def _parse_context(ctx, err) -> tuple[list, dict]:
     for k, v in values.items():
         if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
             err("must be a list of strings", key=f"context.values.{k}")
+        if k in _COUNT_VALUES and (len(v) != 1 or not v[0].isdigit() or int(v[0]) < 1):
+            err("must be one positive whole number, as a string", key=f"context.values.{k}")
     return everywhere, {k: tuple(v) for k, v in values.items()}
+
+
+# [context.values] keys holding one count (`same-setting-min-files = ["3"]`)
+_COUNT_VALUES = frozenset({"same-setting-min-files"})
 
 
 def _parse_rule(r: dict, n: int, err: Callable[..., NoReturn], categories: dict) -> Rule:

@@ -205,7 +205,7 @@ def sized_by_mask(value: ast.expr | None, scope: Scope, resolver, attrs: dict | 
             return False
         if t is ast.Subscript and is_mask(node.slice, scope, resolver, 0, None, attrs):
             return True
-        if t is ast.Call and type(node.func) is ast.Attribute and node.func.attr in _ROWS_FLATTENED \
+        if type(node) is ast.Call and type(node.func) is ast.Attribute and node.func.attr in _ROWS_FLATTENED \
                 and node.args and (_minus_one(node.args[0]) or _rows_and_width(node)):
             return True
     t = type(value)

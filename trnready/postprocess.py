@@ -981,7 +981,8 @@ def report_findings(findings: list, engine, mentioned, root=None, config=None) -
     findings = one_per_project(findings, frozenset(values.get("one-per-project-rules", ())))
     from .postprocess_same_settings import same_settings
 
-    findings = same_settings(findings, frozenset(values.get("same-setting-kinds", ())), root)
+    findings = same_settings(findings, frozenset(values.get("same-setting-kinds", ())), root,
+                             int((values.get("same-setting-min-files") or ("3",))[0]))
     return sort(lock_places(findings, root))
 
 

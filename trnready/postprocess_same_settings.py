@@ -9,12 +9,17 @@ findings drawn from UniFormer). The port makes one edit, the same in each file (
 all inherit), so the checklist holds one item that lists every place.
 
 Findings of one rule whose snippets are equal up to blanks, in files of the kinds `[context.values]
-same-setting-kinds` names (YAML, JSON, TOML and INI configs, shell scripts, and Python config modules: files of
-top-level assignments, no `def` or `class`), fold into one when they sit in two files or more. The kept finding is
+same-setting-kinds` names (YAML, JSON, TOML and INI configs, shell scripts of one file name, and Python config
+modules: files of
+top-level assignments that inherit a base or set training keys), fold into one when they sit in
+`same-setting-min-files` files or more (three): a model zoo or a folder of experiments copies one template many times,
+where two configs setting the same key are two recipes a team keeps apart (an Accelerate `zero2.yaml` and
+`zero3.yaml`, two CI systems' images, the CUDA 11.8 and 12.1 environment scripts of a CI matrix). The kept finding is
 the one a reader should open first: a file beside a launch script in its folder (an experiment's own `config.py`
 next to its `run.sh`), then source scope, then the shallowest path, then path order. Python code is never folded
 this way: the same `torch.backends.cudnn.benchmark = True` in two programs is two edits in two programs, each read in
-its own code. Guarded and suppressed findings stay as they are.
+its own code. Nor are CI files (scope ci: each workflow is its own job, judged by the CI steps). Guarded and
+suppressed findings stay as they are.
 """
 from __future__ import annotations
 
@@ -27,25 +32,28 @@ from .postprocess_project_folds import _with_places
 _LAUNCH_SUFFIXES = (".sh", ".bash", ".sbatch", ".slurm")
 
 
-def same_settings(findings: list, kinds: frozenset, root=None) -> list:
-    if not kinds or len(findings) < 2:
+def same_settings(findings: list, kinds: frozenset, root=None, min_files: int = 3) -> list:
+    if not kinds or len(findings) < min_files:
         return findings
     groups: dict = {}
     kind_memo: dict = {}
     for f in findings:
-        if f.guarded or f.suppressed or f.cell is not None:
+        if f.guarded or f.suppressed or f.cell is not None or f.scope == "ci":
             continue
         kind = kind_memo.get(f.path)
         if kind is None:
             kind = kind_memo[f.path] = _kind(f.path, kinds, root)
         if not kind:
             continue
-        groups.setdefault((f.rule, "".join((f.snippet or "").split())), []).append(f)
+        # a launch script counts as a copy only under the same file name (`exp/*/run.sh`): build and environment
+        # scripts that export the same variable (`make.sh`, `ops/make.sh`, `env/cuda_env.sh`) are each their own
+        name = PurePosixPath(f.path).name if kind == "shell" else ""
+        groups.setdefault((f.rule, "".join((f.snippet or "").split()), name), []).append(f)
     folded: dict = {}
     gone: set = set()
     beside: dict = {}
-    for (_rule, snippet), group in groups.items():
-        if not snippet or len({f.path for f in group}) < 2:
+    for (_rule, snippet, _name), group in groups.items():
+        if not snippet or len({f.path for f in group}) < min_files:
             continue
         ordered = sorted(group, key=lambda f: (not _beside_launcher(f.path, root, beside), f.scope != "source",
                                                f.path.count("/"), f.path, f.line, f.column))

@@ -84,6 +84,8 @@ def _followed(b: Binding) -> bool:
                                                       or chosen_literals(b.value) is not None))
 
 
+# path joins a value can be built with under another name (`from os.path import join as pjoin`)
+_PATH_JOINS = frozenset({"os.path.join", "posixpath.join"})
 # `random.choice(["area", "bilinear", "bicubic"])`: a host draw of one element of a literal list
 _CHOICES = frozenset({"random.choice", "np.random.choice", "numpy.random.choice"})
 
@@ -565,8 +567,8 @@ class Resolver:
         if (t is ast.Call and expr.args and type(expr.args[-1]) is ast.Constant
                 and type(expr.args[-1].value) is str and type(expr.func) in (ast.Attribute, ast.Name)
                 and ((expr.func.attr if type(expr.func) is ast.Attribute else expr.func.id) == "join"
-                     or (type(expr.func) is ast.Name and any(
-                         q in ("os.path.join", "posixpath.join") for q in self.qualnames(expr.func, scope, depth + 1))))):
+                     or (type(expr.func) is ast.Name and any(q in _PATH_JOINS for q in
+                                                             self.qualnames(expr.func, scope, depth + 1))))):
             # (also `from os.path import join as pjoin`: PreciseRoIPooling's loader)
             # os.path.join(root, "kernel.cu") -> "*/kernel.cu": the file name is what rules look at
             return [("*/" + expr.args[-1].value, expr)]

@@ -404,9 +404,9 @@ def _python_table(files, summaries, cache, digests):
             sw[rel] = [tuple(x) for x in got]
         reads = {k for k in stored["reads"] if isinstance(k, str)}
         opts = {rel: items for rel, items in stored["options"].items() if config_switches_valid(items)}
-        handed = {p: [k for k in ks if isinstance(k, str)] for p, ks in stored["handed"].items()
-                  if isinstance(ks, list)}
-        return sw, reads, opts, handed
+        kept = {p: [k for k in ks if isinstance(k, str)] for p, ks in stored["handed"].items()
+                if isinstance(ks, list)}
+        return sw, reads, opts, kept
     sw, reads, opts = {}, set(), {}
     handed: dict = {}
     for sf, packed in zip(files, summaries):

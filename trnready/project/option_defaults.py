@@ -58,7 +58,7 @@ def _zero_or_one(kw: dict) -> bool:
     """`choices=[0, 1]`: an integer option that is a switch (CroCo's `--amp`, `type=int, default=1, choices=[0,1]`, read
     as `enabled=bool(args.amp)`), so its default 1 is a true default."""
     choices = kw.get("choices")
-    if type(choices) not in (ast.List, ast.Tuple, ast.Set):
+    if not isinstance(choices, (ast.List, ast.Tuple, ast.Set)):
         return False
     values = {e.value for e in choices.elts if type(e) is ast.Constant and type(e.value) is int}
     return values == {0, 1} and len(choices.elts) == 2

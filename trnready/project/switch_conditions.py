@@ -61,11 +61,10 @@ def handed_reads(tree) -> list:
     assigned: dict = {}
     calls = []
     for node in walk(tree):
-        t = type(node)
-        if t is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             name = node.targets[0].id
             assigned[name] = None if name in assigned else _read_key(node.value)
-        elif t is ast.Call and node.keywords:
+        elif isinstance(node, ast.Call) and node.keywords:
             calls.append(node)
     out: set = set()
     for call in calls:

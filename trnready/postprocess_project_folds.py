@@ -27,14 +27,17 @@ def one_per_project(findings: list, rules: frozenset) -> list:
     for f in findings:
         if f.rule in rules and not f.guarded and not f.suppressed:
             groups.setdefault(f.rule, []).append(f)
+    return fold_ordered(findings, [sorted(group, key=lambda f: (_decorator(f), f.scope != "source", f.path, f.line,
+                                                                 f.column))
+                                   for group in groups.values() if len(group) >= 2])
+
+
+def fold_ordered(findings: list, groups: list) -> list:
+    """Each group (a list of findings, the one to keep first) becomes its first finding, the others its places."""
     folded: dict = {}
     gone: set = set()
-    for group in groups.values():
-        if len(group) < 2:
-            continue
-        ordered = sorted(group, key=lambda f: (_decorator(f), f.scope != "source", f.path, f.line, f.column))
-        kept = ordered[0]
-        folded[id(kept)] = ordered[1:]
+    for ordered in groups:
+        folded[id(ordered[0])] = ordered[1:]
         gone.update(id(f) for f in ordered[1:])
     if not folded:
         return findings

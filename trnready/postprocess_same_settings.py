@@ -26,8 +26,7 @@ from __future__ import annotations
 from pathlib import Path, PurePosixPath
 
 from .filekinds import kind_of
-from .postprocess_folds import refold
-from .postprocess_project_folds import _with_places
+from .postprocess_project_folds import fold_ordered
 
 _LAUNCH_SUFFIXES = (".sh", ".bash", ".sbatch", ".slurm")
 
@@ -49,20 +48,12 @@ def same_settings(findings: list, kinds: frozenset, root=None, min_files: int = 
         # scripts that export the same variable (`make.sh`, `ops/make.sh`, `env/cuda_env.sh`) are each their own
         name = PurePosixPath(f.path).name if kind == "shell" else ""
         groups.setdefault((f.rule, "".join((f.snippet or "").split()), name), []).append(f)
-    folded: dict = {}
-    gone: set = set()
     beside: dict = {}
-    for (_rule, snippet, _name), group in groups.items():
-        if not snippet or len({f.path for f in group}) < min_files:
-            continue
-        ordered = sorted(group, key=lambda f: (not _beside_launcher(f.path, root, beside), f.scope != "source",
-                                               f.path.count("/"), f.path, f.line, f.column))
-        kept = ordered[0]
-        folded[id(kept)] = ordered[1:]
-        gone.update(id(f) for f in ordered[1:])
-    if not folded:
-        return findings
-    return refold(findings, folded, gone, _with_places)
+    return fold_ordered(findings, [
+        sorted(group, key=lambda f: (not _beside_launcher(f.path, root, beside), f.scope != "source",
+                                     f.path.count("/"), f.path, f.line, f.column))
+        for (_rule, snippet, _name), group in groups.items()
+        if snippet and len({f.path for f in group}) >= min_files])
 
 
 def _kind(rel: str, kinds: frozenset, root) -> str:

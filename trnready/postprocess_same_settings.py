@@ -41,7 +41,7 @@ def same_settings(findings: list, kinds: frozenset, root=None, min_files: int = 
             continue
         kind = kind_memo.get(f.path)
         if kind is None:
-            kind = kind_memo[f.path] = _kind(f.path, kinds, root)
+            kind = kind_memo[f.path] = _kind(f.path, kinds)
         if not kind:
             continue
         # a launch script counts as a copy only under the same file name (`exp/*/run.sh`): build and environment
@@ -49,19 +49,33 @@ def same_settings(findings: list, kinds: frozenset, root=None, min_files: int = 
         name = PurePosixPath(f.path).name if kind == "shell" else ""
         groups.setdefault((f.rule, "".join((f.snippet or "").split()), name), []).append(f)
     beside: dict = {}
-    return fold_ordered(findings, [
-        sorted(group, key=lambda f: (not _beside_launcher(f.path, root, beside), f.scope != "source",
-                                     f.path.count("/"), f.path, f.line, f.column))
-        for (_rule, snippet, _name), group in groups.items()
-        if snippet and len({f.path for f in group}) >= min_files])
+    configs: dict = {}  # Python file -> whether it is a config module, read only for groups large enough to fold
+    out = []
+    for (_rule, snippet, _name), group in groups.items():
+        if not snippet or len({f.path for f in group}) < min_files:
+            continue
+        group = [f for f in group if kind_memo[f.path] != "python" or _memo(configs, f.path, root)]
+        if len({f.path for f in group}) < min_files:
+            continue
+        out.append(sorted(group, key=lambda f: (not _beside_launcher(f.path, root, beside), f.scope != "source",
+                                                f.path.count("/"), f.path, f.line, f.column)))
+    return fold_ordered(findings, out)
 
 
-def _kind(rel: str, kinds: frozenset, root) -> str:
-    """The file's kind when it is one of `kinds` ("python-config" for a Python config module), else ""."""
+def _kind(rel: str, kinds: frozenset) -> str:
+    """The file's kind when it is one of `kinds` ("python" when Python config modules are: whether the file is one is
+    asked later, of the files in groups large enough to fold), else ""."""
     kind = kind_of(PurePosixPath(rel).name) or ""
     if kind == "python":
-        return "python-config" if "python-config" in kinds and _config_module(rel, root) else ""
+        return "python" if "python-config" in kinds else ""
     return kind if kind in kinds else ""
+
+
+def _memo(memo: dict, rel: str, root) -> bool:
+    got = memo.get(rel)
+    if got is None:
+        got = memo[rel] = _config_module(rel, root)
+    return got
 
 
 def _config_module(rel: str, root) -> bool:

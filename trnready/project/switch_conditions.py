@@ -9,7 +9,7 @@ import re
 from .config_keys import VALUE_WORD, key_name, norm
 from .splat_params import splat_params
 from .syntax import dotted as _dotted
-from ..astwalk import walk
+from ..astwalk import statements, walk
 
 MAX_SWITCHES = 200
 _ENV = ("environ", "env")  # `os.environ.get("K")`, `os.environ["K"]`: a process variable, not a config key
@@ -18,7 +18,7 @@ _READ = re.compile(r"""(?:\.get\(\s*|getattr\(\s*[\w.\[\]"']+\s*,\s*|\[\s*)(["']
                    r"""(?!\s*\]\s*=(?!=))""")
 
 
-def add_switches(summary: dict | None, tree, text: str, findings) -> None:
+def add_switches(summary: dict | None, tree, text: str, findings, calls: list | None = None) -> None:
     """Adds `switches` (blocks of findings under config conditions) and `cfgreads` to a Python file's summary."""
     if summary is None:
         return
@@ -27,7 +27,7 @@ def add_switches(summary: dict | None, tree, text: str, findings) -> None:
         summary["cfgreads"] = reads[:400]
         if tree is not None:
             try:
-                handed = handed_reads(tree)
+                handed = handed_reads(tree, calls)
             except RecursionError:
                 handed = []
             if handed:
@@ -52,22 +52,26 @@ def add_switches(summary: dict | None, tree, text: str, findings) -> None:
         summary["cfgreads"] = sorted(set(summary.get("cfgreads", ())) | {norm(k) for k in splat})[:400]
 
 
-def handed_reads(tree) -> list:
+def handed_reads(tree, calls: list | None = None) -> list:
     """[[P, K], ...]: a config value read by name K handed on as the keyword P of a call, directly
     (`Trainer(use_amp=getattr(cfg.TRAIN, "AMP", False))`) or through a name assigned once from the read (`use_amp =
     getattr(cfg.TRAIN, "AMP", False)` then `LTRTrainer(..., use_amp=use_amp)`). A block under the parameter P of the
     callee (`if self.use_amp:`) is then switched on by a config setting of K (MixFormer's `AMP: true`). Only reads by
     a string key (`.get("K")`, `getattr(x, "K")`, `x["K"]`); P and K that name the same key add nothing."""
+    # `calls`: the indexer's list of the file's calls, when it made one (then only statements are walked here)
+    keyworded = [c for c in calls if isinstance(c, ast.Call) and c.keywords] if calls is not None else None
+    if keyworded == []:
+        return []
     assigned: dict = {}
-    calls = []
-    for node in walk(tree):
+    found = []
+    for node in (statements(tree) if keyworded is not None else walk(tree)):
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             name = node.targets[0].id
             assigned[name] = None if name in assigned else _read_key(node.value)
-        elif isinstance(node, ast.Call) and node.keywords:
-            calls.append(node)
+        elif keyworded is None and isinstance(node, ast.Call) and node.keywords:
+            found.append(node)
     out: set = set()
-    for call in calls:
+    for call in keyworded if keyworded is not None else found:
         for kw in call.keywords:
             if kw.arg is None:
                 continue

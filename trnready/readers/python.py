@@ -359,7 +359,7 @@ def project_summary(ctx: FileContext, tree, calls: list | None = None, findings=
         return None
     from ..project.switch_conditions import add_switches
 
-    add_switches(summary, tree, ctx.text, findings)  # blocks of findings under config-key conditions
+    add_switches(summary, tree, ctx.text, findings, calls)  # blocks of findings under config-key conditions
     from ..project.option_defaults import option_switches
 
     opts = option_switches(tree, ctx.text, getattr(getattr(ctx.engine, "catalogue", None), "context_values", None),

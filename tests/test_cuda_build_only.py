@@ -24,7 +24,7 @@ def test_test_code_that_needs_the_cuda_build_is_guarded_and_its_look_alikes_stay
         ("benchmarks/bench_norm.py", 5, "TRN241", "cuda-kernel-test"),
         ("benchmarks/bench_norm.py", 6, "TRN243", "cuda-kernel-test"),
         # the same as an example: a program using the project, whose device code is the next change once the
-        # kernel is ported (session 44: lietorch's demos, 60 blind63 labels)
+        # kernel is ported (session 44: lietorch's demos, 58 blind63 labels)
         ("examples/run_norm.py", 5, "TRN241", None),
         ("examples/run_norm.py", 6, "TRN243", None),
         ("examples/run_plain.py", 5, "TRN241", None),  # imports only pure Python

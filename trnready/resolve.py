@@ -580,9 +580,9 @@ class Resolver:
                 and type(expr.left.value) is str):
             # "cuda:%d" % rank -> "cuda:*"
             return [(re.sub(r"%[-#0 +]*\d*(\.\d+)?[sdifr]", "*", expr.left.value), expr)]
-        if t is ast.Call and chosen_literals(expr) is not None:
+        if t is ast.Call and (chosen := chosen_literals(expr)) is not None:
             # mode = random.choice(["area", "bilinear", "bicubic"]): each element is a value the call can take
-            return [(e.value, e) for e in chosen_literals(expr)]
+            return [(e.value, e) for e in chosen]
         if t is ast.Call and _field_default(expr) is not None:
             # a dataclass field `load_in_4bit: bool = field(default=True)`: the constructor's default
             return self.values(_field_default(expr), scope, depth + 1)

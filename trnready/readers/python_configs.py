@@ -40,8 +40,19 @@ MAX_ENTRIES = 2000
 
 def may_be_config_module(rel: str, text: str) -> bool:
     """A cheap test before parsing: a Python file in a config folder with no def or class statement."""
-    return in_config_dir(rel) and "\ndef " not in text and "\nclass " not in text and not text.startswith(
-        ("def ", "class "))
+    return in_config_dir(rel) and defines_nothing(text)
+
+
+def defines_nothing(text: str) -> bool:
+    """No `def` or `class` statement at the top of the module (its text, before any parse)."""
+    return "\ndef " not in text and "\nclass " not in text and not text.startswith(("def ", "class "))
+
+
+def config_shaped(rel: str, tops: list | None) -> bool:
+    """Top-level names (`_tops`) of a training config: it names a base config (`_base_ = [...]`), is one (it sits in a
+    `_base_` folder), or assigns two of the keys only training configs use."""
+    return tops is not None and ("_base_" in tops or "_base_" in rel.split("/")[:-1]
+                                 or len({t.lower() for t in tops} & TRAINING_KEYS) >= 2)
 
 
 def config_module_findings(ctx, tree: ast.Module, found=()) -> tuple[list, list, list]:
@@ -55,8 +66,7 @@ def config_module_findings(ctx, tree: ast.Module, found=()) -> tuple[list, list,
     if not any(m.role == "config" for _r, m in engine.surface.get("setting", ())):
         return [], [], []
     tops = _tops(tree)
-    if tops is None or not ("_base_" in tops or "_base_" in ctx.rel.split("/")[:-1]
-                            or len({t.lower() for t in tops} & TRAINING_KEYS) >= 2):
+    if not config_shaped(ctx.rel, tops):
         return [], [], []
     lines = ctx.text.splitlines()
     entries: list = []

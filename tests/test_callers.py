@@ -477,3 +477,63 @@ def test_another_argument_assigned_again_does_not_hide_a_mask_passed_on(tmp_path
     proc = run_cli("scan", tmp_path, "--format", "json", "--no-cache", "--show-guarded")
     assert [(f["line"], f.get("guarded_by", "")) for f in json.loads(proc.stdout)["findings"]
             if f["rule"] == "TRN172"] == [(12, "")]
+
+
+LAZY_MODEL = ("import torch.nn as nn\n\n\nclass DETR(nn.Module):\n"
+              "    def __init__(self, backbone, num_classes=80, device=\"cuda\"):\n"
+              "        super().__init__()\n        self.device = device\n")
+LAZY_CONFIG = ("from detectron2.config import LazyCall as L\nfrom projects.detr.modeling import DETR\n\n"
+               "model = L(DETR)(\n    backbone=None,\n    device=\"cpu\",\n)\n")
+LIB_LAYER = "import torch\n\n\ndef make_anchors(n, device=\"cuda\"):\n    return torch.zeros(n, device=device)\n"
+LIB_USE = "from lzlib.layers import make_anchors\n\nANCHORS = make_anchors(4, device=\"cpu\")\n"
+
+
+def _lazy_project(tmp_path, setup: str) -> None:
+    files = {"setup.py": setup, "lzlib/__init__.py": "", "lzlib/layers.py": LIB_LAYER,
+             "projects/detr/modeling/__init__.py": "from .detr import DETR\n",
+             "projects/detr/modeling/detr.py": LAZY_MODEL, "projects/detr/configs/detr_r50.py": LAZY_CONFIG,
+             "tools/anchors.py": LIB_USE}
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+
+
+def _scan_guards(tmp_path) -> list:
+    proc = run_cli("scan", tmp_path, "--format", "json", "--no-cache", "--show-guarded")
+    assert proc.returncode in (0, 1), proc.stderr
+    return [(f["path"], f["line"], f["column"], f["rule"], f.get("guarded_by", ""))
+            for f in json.loads(proc.stdout)["findings"]]
+
+
+def test_a_lazy_call_is_a_construction_and_find_packages_installs_regular_packages_only(tmp_path):
+    # detrex: setup.py installs what find_packages() finds; `projects/` holds no __init__.py, so DETR's module is
+    # not installed and the LazyConfig's `L(DETR)(..., device="cpu")` is every construction there is. lzlib is an
+    # installed package: its public default stays for the library's other users, whatever tools/ passes.
+    _lazy_project(tmp_path, "from setuptools import find_packages, setup\n\n"
+                            "setup(name='lz', packages=find_packages(exclude=('configs',)))\n")
+    assert _scan_guards(tmp_path) == [
+        ("lzlib/layers.py", 4, 28, "TRN242", ""),
+        ("projects/detr/modeling/detr.py", 5, 57, "TRN242", "callers-override-default"),
+    ]
+
+
+def test_namespace_packages_or_renamed_package_folders_keep_the_whole_folder_packaged(tmp_path):
+    # find_namespace_packages() installs folders without __init__.py too; package_dir moves packages elsewhere:
+    # what is installed is not read from the __init__.py files, so every module stays a library's API
+    for setup in ("from setuptools import find_namespace_packages, setup\n\n"
+                  "setup(name='lz', packages=find_namespace_packages())\n",
+                  "from setuptools import find_packages, setup\n\n"
+                  "setup(name='lz', package_dir={'lz': '.'}, packages=find_packages())\n"):
+        _lazy_project(tmp_path, setup)
+        assert [f[4] for f in _scan_guards(tmp_path)] == ["", ""], setup
+
+
+def test_a_pyproject_holding_only_tool_settings_is_no_packaging(tmp_path):
+    # `[tool.black]` alone installs nothing: the project's callers stay every caller (the cifar-style script folder)
+    for rel, text in (("cifar/utils.py", UTILS), ("cifar/train.py", TRAIN),
+                      ("pyproject.toml", "[tool.black]\nline-length = 100\n")):
+        (tmp_path / rel).parent.mkdir(exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    assert _scan_guards(tmp_path) == [("cifar/utils.py", 4, 38, "TRN242", "callers-override-default")]
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'gans'\n")
+    assert _scan_guards(tmp_path) == [("cifar/utils.py", 4, 38, "TRN242", "")]

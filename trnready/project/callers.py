@@ -841,21 +841,73 @@ def _none_rules(engine) -> dict:
     return out
 
 
-def _packaged(files) -> frozenset:
-    """The folders holding packaging metadata (setup.py, setup.cfg, pyproject.toml; "" for the scan root): code
-    below one of them may be imported by code outside the project. Elsewhere (a sibling folder of a packaged one:
-    data-efficient-gans' `DiffAugment-biggan-cifar/` beside the installable `DiffAugment-biggan-imagenet/`), the
-    project's own calls are every call there is."""
-    return frozenset(sf.rel.rsplit("/", 1)[0] if "/" in sf.rel else "" for sf in files
-                     if sf.rel.rsplit("/", 1)[-1] in ("setup.py", "setup.cfg", "pyproject.toml"))
+def _packaged(files) -> tuple:
+    """(folders, package dirs): code below one of the folders, or in one of the package dirs, may be imported by code
+    outside the project. A folder holds packaging metadata (setup.py, a setup.cfg with `[metadata]` or `[options]`,
+    a pyproject.toml with `[project]`, `[tool.poetry]` or `[build-system]`; "" for the scan root). Where the folder's
+    setup.py installs what `find_packages()` finds, only the regular packages it finds are installed (each folder
+    down from the search root holds an `__init__.py`) and the modules beside setup.py: detrex's `projects/` has no
+    `__init__.py`, so the model files under it are the configs' alone. Elsewhere (a sibling folder of a packaged
+    one: data-efficient-gans' `DiffAugment-biggan-cifar/` beside the installable `DiffAugment-biggan-imagenet/`),
+    the project's own calls are every call there is."""
+    inits = {sf.rel.rsplit("/", 1)[0] if "/" in sf.rel else "" for sf in files
+             if sf.rel.rsplit("/", 1)[-1] == "__init__.py"}
+    folders: set = set()
+    found: dict = {}  # folder -> find_packages' search root below it
+    for sf in files:
+        name = sf.rel.rsplit("/", 1)[-1]
+        if name not in _MANIFEST_TABLES:
+            continue
+        folder = sf.rel.rsplit("/", 1)[0] if "/" in sf.rel else ""
+        text = _manifest_text(sf)
+        if name == "setup.py":
+            m = _FIND_PACKAGES.search(text)
+            if m and not _OTHER_LAYOUT.search(text):
+                found[folder] = m.group(1) or ""
+                continue
+        if _MANIFEST_TABLES[name] is None or _MANIFEST_TABLES[name].search(text):
+            folders.add(folder)
+    exact: set = set()
+    for folder, where in found.items():
+        folders.discard(folder)
+        exact.add(folder)
+        base = "/".join(p for p in (folder, where.strip("./")) if p)
+        for d in inits:
+            if d == base or not (base == "" or d.startswith(base + "/")):
+                continue
+            parts = d[len(base) + 1 if base else 0:].split("/")
+            if all("/".join((base, *parts[:i]) if base else parts[:i]) in inits for i in range(1, len(parts))):
+                exact.add(d)  # (d itself holds an __init__.py: it is one of `inits`)
+    return frozenset(folders), frozenset(exact)
 
 
-def _covered(rel: str, packaged: frozenset) -> bool:
-    """`rel` lies below a folder with packaging metadata."""
-    if "" in packaged:
+# the metadata tables that make a setup.cfg or pyproject.toml packaging (a file holding only linters' settings does
+# not); setup.py always is
+_MANIFEST_TABLES = {"setup.py": None, "setup.cfg": re.compile(r"^\[(?:metadata|options)\]", re.M),
+                    "pyproject.toml": re.compile(r"^\[(?:project|tool\.poetry|build-system)\]", re.M)}
+# `find_packages()`, `find_packages("src")`, `find_packages(where="python", exclude=...)`: the search root
+_FIND_PACKAGES = re.compile(r"\bfind_packages\s*\(\s*(?:where\s*=\s*)?(?:[\"']([\w./-]*)[\"'])?")
+# a layout find_packages does not describe alone: namespace packages, renamed package folders, packages listed
+# beside the found ones (`find_packages() + ["projects"]`)
+_OTHER_LAYOUT = re.compile(r"namespace|package_dir|find_packages\s*\([^)]*\)\s*\+|\+\s*find_packages")
+
+
+def _manifest_text(sf) -> str:
+    from ..read import read_bytes
+
+    data, diag = read_bytes(sf.path, sf.rel)
+    return data.decode("utf-8", "replace") if diag is None and data is not None else ""
+
+
+def _covered(rel: str, packaged: tuple) -> bool:
+    """`rel` lies below a folder with packaging metadata, or in a package its setup.py installs."""
+    folders, exact = packaged
+    if "" in folders:
         return True
     parts = rel.split("/")[:-1]
-    return any("/".join(parts[:i]) in packaged for i in range(1, len(parts) + 1))
+    if "/".join(parts) in exact:
+        return True
+    return any("/".join(parts[:i]) in folders for i in range(1, len(parts) + 1))
 
 
 # a default that builds the device from the literal the finding is at (`device=torch.device("cuda:0")`): the
@@ -863,7 +915,7 @@ def _covered(rel: str, packaged: frozenset) -> bool:
 _DEVICE_DEFAULT = re.compile(r"(?:\w+\.)*device\(\s*")
 
 
-def _candidates(findings, files, summaries, engine, packaged: frozenset = frozenset({""})) -> list:
+def _candidates(findings, files, summaries, engine, packaged: tuple = (frozenset({""}), frozenset())) -> list:
     """(finding, rel, function, kind, parameter or None) for findings inside a project function that callers
     could decide: at a parameter default (kind "default"), or of a rule requiring an argument not None ("none")."""
     from .report import _unpack

@@ -208,6 +208,9 @@ def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | Non
     callees = interesting | set(aliases) | {a.split(".", 1)[0] for a in aliases}
     # Each call's dotted callee, computed once for the three passes below (None: not a dotted name).
     heads = [dotted(n.func) for n in calls]
+    lazy = {n for n, (_m, _l, orig) in imports.items() if orig == "LazyCall"}
+    if lazy:
+        heads = [_lazy_callee(n, lazy) if h is None else h for n, h in zip(calls, heads)]
     from .call_sites import record
     # The file's own classes construct instances too (`self.layers = nn.ModuleList([Block(d) ...])` beside `class
     # Block`): their names are project names for the callers record, as imported ones are.
@@ -654,6 +657,16 @@ def _methods(cls: ast.ClassDef, funcs: dict, stores: dict) -> None:
                 kept = {k: v for k, v in kept.items() if v is not None}
                 if kept:
                     stores[cls.name] = kept
+
+
+def _lazy_callee(node: ast.Call, lazy: set) -> str | None:
+    """`L(DETR)(backbone=..., device="cuda")` with detectron2's `LazyCall as L`: the config records a call of DETR
+    that `instantiate` makes later with these arguments, so it is a call of DETR for the callers record (detrex's
+    model defaults `device="cuda"` that every LazyConfig passes)."""
+    f = node.func
+    if type(f) is ast.Call and len(f.args) == 1 and not f.keywords and dotted(f.func) in lazy:
+        return dotted(f.args[0])
+    return None
 
 
 def _attribute_reads(calls, imports, apis, spans, reads, heads=None) -> None:

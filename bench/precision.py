@@ -111,6 +111,8 @@ def scan(root: Path, trnready: str | None, use_cache: bool) -> list[dict]:
         out = Path(tmp) / "scan.json"
         cmd = [trnready] if trnready else [sys.executable, "-m", "trnready"]
         cmd += ["scan", str(root), "--format", "json", "-o", str(out), "--exit-zero"]
+        if not (root / ".git").exists():
+            cmd.append("--no-gitignore")  # tracked files written out without .git: scanned as a clone would be
         if not use_cache:
             cmd.append("--no-cache")
         proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)

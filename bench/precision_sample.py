@@ -64,8 +64,9 @@ def scan(root: Path, trnready: str | None) -> list[dict]:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "scan.json"
         cmd = [trnready] if trnready else [sys.executable, "-m", "trnready"]
+        tracked_only = [] if (root / ".git").exists() else ["--no-gitignore"]  # a tree of tracked files, no .git
         subprocess.run([*cmd, "scan", str(root), "--format", "json", "-o", str(out),
-                        "--exit-zero", "--no-cache"], check=True,
+                        "--exit-zero", "--no-cache", *tracked_only], check=True,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         return json.loads(out.read_text())["findings"]
 

@@ -44,6 +44,10 @@ def scan(repo_dir: Path, out: Path, reuse: bool) -> dict:
     if not (reuse and out.exists()):
         cmd = [sys.executable, "-m", "trnready", "scan", str(repo_dir), "--format", "json",
                "-o", str(out), "--exit-zero", "--no-cache", "--show-guarded"]
+        if not (repo_dir / ".git").exists():
+            # a tree written from a repository's commit holds its tracked files only: a clone would scan the ones
+            # its .gitignore also matches (localrf's `models/` line over localTensoRF/models/), so this does too
+            cmd.append("--no-gitignore")
         done = subprocess.run(cmd, capture_output=True, text=True)
         if done.returncode != 0 or not out.exists():
             raise SystemExit(f"scan of {repo_dir} failed ({done.returncode}): {done.stderr.strip()[-500:]}")

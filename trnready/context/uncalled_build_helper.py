@@ -16,6 +16,21 @@ def _top_function(ctx, node):
     return top if top is not None and top in getattr(ctx.tree, "body", ()) else None
 
 
+_BUILDERS = ("setuptools", "distutils", "skbuild", "numpy.distutils")
+
+
+def _packaging_script(tree) -> bool:
+    """The setup.py imports a packaging library: a build script. A module of a package that is only named setup.py
+    (d2go's `d2go/setup.py`, imported by its tools for `setup_after_launch`) is imported, and its functions are
+    called from elsewhere."""
+    for st in tree.body:
+        if type(st) is ast.Import and any(a.name.split(".", 1)[0] in _BUILDERS for a in st.names):
+            return True
+        if type(st) is ast.ImportFrom and not st.level and (st.module or "").startswith(_BUILDERS):
+            return True
+    return False
+
+
 @predicate("uncalled-build-helper", kinds=("call", "reference"), effect="guard")
 def uncalled_build_helper(ctx, hit) -> bool:
     """The extension is built inside a module-level function of a `setup.py` that no other line of that file names
@@ -23,7 +38,7 @@ def uncalled_build_helper(ctx, hit) -> bool:
     `ext_modules=[]`). A setup.py is run, never imported, so a helper it does not name never builds anything.
     Any mention outside the function counts (a call, `cmdclass={"build": helper}`, a name in a list, a string):
     `ext_modules=[make_cuda_ext(...)]` keeps the finding."""
-    if ctx.tree is None or ctx.path.rsplit("/", 1)[-1] != "setup.py":
+    if ctx.tree is None or ctx.path.rsplit("/", 1)[-1] != "setup.py" or not _packaging_script(ctx.tree):
         return False
     fn = _top_function(ctx, hit.node)
     if fn is None:

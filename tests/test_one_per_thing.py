@@ -600,3 +600,47 @@ def to_symmetric(idx, perm, value):
 ''')
     got = [(r[1], r[2], r[3], r[5]) for r in rows(scan(tmp_path))]
     assert got == [(6, 12, "TRN104", [{"line": 7, "column": 11, "rule": "TRN104"}])]
+
+
+MASK_VIEWS = '''import torch
+
+
+def intersect(hits, outs, ray_start, sampled_masks):
+    sampled_masks = sampled_masks.bool()
+    hits = hits[sampled_masks]
+    outs = outs[sampled_masks.expand_as(outs)]
+    ray_start = ray_start[sampled_masks.unsqueeze(-1).expand_as(ray_start)]
+    return hits, outs, ray_start
+
+
+def precompute(self_feats, self_points, keep):
+    feats = self_feats[keep.bool()]
+    points = self_points[keep.bool()]
+    return feats, points
+
+
+def regularise(eikonal, feat, sampled_idx):
+    a = eikonal[sampled_idx.ne(-1)]
+    b = feat[sampled_idx.ne(-1)]
+    c = feat[sampled_idx.ne(0)]
+    return a, b, c
+
+
+def as_indices(x, y, keep):
+    return x[keep], y[keep.long()]
+'''
+
+
+def test_views_casts_and_method_comparisons_of_one_mask_are_one_mask(tmp_path):
+    # NSVF (fresh64): `outs[sampled_masks.expand_as(outs)]` after `hits[sampled_masks]`, `self.points[self.keep.bool()]`
+    # after `self.feats[self.keep.bool()]`, two `[sampled_idx.ne(-1)]`: one mask each. `ne(0)` is another
+    # comparison, and `keep.long()` makes indices of it, not a view
+    (tmp_path / "views.py").write_text(MASK_VIEWS)
+    got = [(r[1], r[2], r[3], [o["line"] for o in r[5] or ()]) for r in rows(scan(tmp_path))]
+    assert got == [
+        (6, 12, "TRN104", [7, 8]),
+        (13, 13, "TRN104", [14]),
+        (19, 9, "TRN104", [20]),
+        (21, 9, "TRN104", []),
+        (26, 12, "TRN104", []),
+    ]

@@ -47,7 +47,8 @@ from .scope import classify
 # 30 (prec35a): uses of a module-level alias inside the methods of a class fold into the alias too
 # 31 (s43): an import of a CUDA-only namespace is a place of the first finding resolved through it; imports of the
 # `import-per-module-rules` fold per module
-VERSION = 31
+# 32 (s45): a view or cast of a mask (`m.expand_as(x)`, `m.bool()`) and a method comparison (`idx.ne(-1)`) fold by mask
+VERSION = 32
 
 
 # ---------------------------------------------------------------- file steps
@@ -635,12 +636,27 @@ def _mask_operand(node):
         sl = next((e for e in sl.elts if not isinstance(e, (ast.Constant, ast.Slice))), None)
     if isinstance(sl, ast.UnaryOp) and isinstance(sl.op, (ast.Invert, ast.Not)):
         sl = sl.operand
+    # a view or a cast of a mask selects the same places (`outs[masks.expand_as(outs)]` after `hits[masks]`,
+    # `self.points[self.keep.bool()]` after `self.feats[self.keep.bool()]`: NSVF, fresh64)
+    while isinstance(sl, ast.Call) and isinstance(sl.func, ast.Attribute) and sl.func.attr in _MASK_VIEWS:
+        sl = sl.func.value
     if isinstance(sl, (ast.Name, ast.Attribute)):
         return ast.unparse(sl)
     if isinstance(sl, ast.Compare) and len(sl.ops) == 1 and _plain_operand(sl.left) \
             and _plain_operand(sl.comparators[0]) and not isinstance(sl.left, ast.Constant):
         return ast.unparse(sl)
+    # the same comparison written as a method (`sampled_idx.ne(-1)` in two indices of one function)
+    if isinstance(sl, ast.Call) and isinstance(sl.func, ast.Attribute) and sl.func.attr in _MASK_COMPARISONS \
+            and len(sl.args) == 1 and not sl.keywords and _plain_operand(sl.func.value) \
+            and _plain_operand(sl.args[0]) and not isinstance(sl.func.value, ast.Constant):
+        return ast.unparse(sl)
     return None
+
+
+# methods returning the same mask viewed, broadcast or cast (not `long()` / `nonzero()`: those make indices)
+_MASK_VIEWS = frozenset({"bool", "byte", "expand", "expand_as", "unsqueeze", "squeeze", "view", "view_as",
+                         "reshape", "reshape_as", "flatten", "contiguous", "detach", "to"})
+_MASK_COMPARISONS = frozenset({"ne", "eq", "gt", "ge", "lt", "le"})
 
 
 def _assigned_index(child, want: set) -> tuple:

@@ -26,7 +26,8 @@ files, and guards the finding (`guarded_by` "off-step") only when every path end
 
 Names are matched, not resolved: a call of any function or method of that name counts as a call of it, which can
 only make more code reach a step (the finding stays). A method nothing in the project names (a hook a library calls,
-detectron2's `DatasetEvaluator.process`) ends its path there, unless it is a step itself. Read from the text, never
+detectron2's `DatasetEvaluator.process`) ends its path there, unless it is a step itself; a module-level function
+nothing names (an entry point, a library's API) keeps the finding. Read from the text, never
 parsed: the scopes come from the `def` / `class` lines and their indentation, mentions in comments and in
 triple-quoted strings do not count, and one in a plain string (`getattr(obj, "run")`) hands the name over. Cheap:
 nothing runs unless such a finding exists; the files read are those whose words (word_sets.py, kept in the result
@@ -310,8 +311,11 @@ def _search(rel: str, qual: str, module, holders, depth: int, budget: int, explo
                         return False
                     if how == "call":
                         callers.append((hr, where))
-            if not callers and (r, q) == (rel, qual):
-                return False  # named by nothing that calls it: not this step's to judge (never-referenced is)
+            if not callers and ((r, q) == (rel, qual) or "." not in q):
+                # named by nothing that calls it: the finding's own function is never-referenced's to judge, and a
+                # module-level function may be an entry point or a library's API; a method is a hook its class's
+                # framework calls (detectron2's `DatasetEvaluator.process`), judged by its class above
+                return False
             for c in callers:
                 if c[1] == "":
                     if module(c[0]).module_step():

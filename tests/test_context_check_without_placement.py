@@ -328,3 +328,27 @@ def test_a_check_that_only_maps_a_checkpoint_is_no_pick():
         ("checkpoint.py", 25, 8, "TRN243", API.format("is_available"), False),
         ("checkpoint.py", 26, 47, "TRN242", '"cuda" device string: `cuda`', True),
     ]
+
+
+def test_a_local_flag_that_only_warms_the_device_up_picks_nothing(tmp_path):
+    (tmp_path / "ppo.py").write_text('''import torch
+
+
+def main(cfg):
+    CUDA_AVAILABLE = torch.cuda.is_available()
+    if CUDA_AVAILABLE:
+        v = torch.ones(1, device="cuda:0")
+    run(cfg)
+
+
+def place(model):
+    use_cuda = torch.cuda.is_available()
+    if use_cuda:
+        w = torch.zeros(1).cuda()
+        model = model.cuda()
+    return model, w
+''')
+    # salina's examples (fresh65): the flag gates a tensor nothing reads, made to start CUDA; on Neuron the arm is
+    # skipped and nothing stays behind on the CPU. In place() the arm moves the model and `w` is returned: a pick
+    assert [(f[1], f[2], f[3], f[5]) for f in scan_findings(tmp_path, "--show-guarded")] == [
+        (5, 22, "TRN243", True), (7, 34, "TRN242", True), (12, 16, "TRN243", False), (14, 13, "TRN241", True)]

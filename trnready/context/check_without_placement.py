@@ -371,6 +371,8 @@ def _only_tested(ctx, target) -> bool:
     no device. So is a flag set on an object the file never hands on whole (a script's `args.cuda =
     torch.cuda.is_available()`, then `print('cuda: %s' % args.cuda)` and `if args.cuda:
     torch.cuda.manual_seed(args.seed)`, DeepRobust's examples): only this file can read it."""
+    if isinstance(target, ast.Name):
+        return _local_flag_only_tested(ctx, target)
     if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)):
         return False
     owner = target.value.id
@@ -384,6 +386,48 @@ def _only_tested(ctx, target) -> bool:
     tests = _tests_of(ctx, [a for a in reads if a not in shown])
     return tests is not None and bool(tests) and not any(
         _places(t.body + t.orelse) or _switches_off(t, t.test) for t in tests)
+
+
+# tensor factories: a call of one whose value nothing reads only warms the device up
+_FACTORIES = frozenset({"ones", "zeros", "empty", "rand", "randn", "tensor", "full", "arange", "ones_like",
+                        "zeros_like", "empty_like"})
+
+
+def _local_flag_only_tested(ctx, target: ast.Name) -> bool:
+    """A local flag of a function (`CUDA_AVAILABLE = torch.cuda.is_available()`) read only as the test of `if`
+    statements whose arms place nothing but warm the device up: a tensor made and never read (`v = torch.ones(1,
+    device="cuda:0")` with `v` loaded nowhere in the function; salina's examples, fresh65). On Neuron the arm is
+    skipped and nothing the program uses stays on the CPU."""
+    fn = enclosing_function(ctx, target)
+    if fn is None:
+        return False
+    names = [n for n in walk(fn) if isinstance(n, ast.Name)]
+    if any(isinstance(n, (ast.Global, ast.Nonlocal)) and target.id in n.names for n in walk(fn)):
+        return False
+    if sum(1 for n in names if n.id == target.id and isinstance(n.ctx, ast.Store)) != 1:
+        return False
+    reads = [n for n in names if n.id == target.id and isinstance(n.ctx, ast.Load)]
+    tests = _tests_of(ctx, reads)
+    if not tests:
+        return False
+    loaded = {n.id for n in names if isinstance(n.ctx, ast.Load)}
+    return not any(_places([st for st in t.body + t.orelse if not _warm_up(st, loaded)]) or _switches_off(t, t.test)
+                   for t in tests)
+
+
+def _warm_up(st, loaded: set) -> bool:
+    """`v = torch.ones(1, device="cuda:0")` with `v` never loaded, or `torch.zeros(1).cuda()` as a statement: a
+    tensor made on the device and dropped."""
+    if isinstance(st, ast.Assign):
+        if not (len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) and st.targets[0].id not in loaded):
+            return False
+    elif not isinstance(st, ast.Expr):
+        return False
+    v = st.value
+    while isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and v.func.attr in ("cuda", "to"):
+        v = v.func.value
+    return isinstance(v, ast.Call) and (dotted(v.func) or "").startswith("torch.") and \
+        dotted(v.func).rsplit(".", 1)[-1] in _FACTORIES
 
 
 def _kept_here(ctx, owner: str) -> bool:

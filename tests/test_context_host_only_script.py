@@ -1,5 +1,5 @@
 """host-only-script: a script run by hand that never touches an accelerator runs its library calls on the CPU."""
-from conftest import CONTEXT_FIXTURES, scan_findings
+from conftest import guarded_rows, CONTEXT_FIXTURES, scan_findings
 from trnready import context
 
 
@@ -29,15 +29,17 @@ def test_dynamic_shapes_of_a_cpu_program_are_guarded_and_to_an_indexed_tensor_is
     # dynamic shapes (`host-only-categories`) of a `__main__` script naming no device run eagerly on the CPU;
     # `.to(times)` follows a tensor the function indexes (torchdiffeq's learn_physics example, fresh29), while
     # `.to(dev)` of a name never indexed may pick a device
-    found = scan_findings(CONTEXT_FIXTURES / "host_only_script", "--show-guarded")
-    assert [(f[0], f[1], f[2], f[3], f[5]) for f in found if f[3] == "TRN104"] == [
-        ("follows.py", 6, 12, "TRN104", True),
-        ("follows_device.py", 6, 12, "TRN104", False),
+    found = guarded_rows(CONTEXT_FIXTURES / "host_only_script")
+    assert [f for f in found if f[3] == "TRN104"] == [
+        ("follows.py", 6, 12, "TRN104", "host-only-script"),
+        # not this predicate's: since session 45 off-step guards it (only the `__main__` block, which runs no
+        # training step, calls simulate)
+        ("follows_device.py", 6, 12, "TRN104", "off-step"),
         # an nn.Module program reading its command line is a script run by hand: its model stays on the CPU
-        ("model_program.py", 9, 16, "TRN104", True),
+        ("model_program.py", 9, 16, "TRN104", "host-only-script"),
         # a model module whose `__main__` only builds the model (a smoke test, no command line) is the model the
         # project's training code imports and places: its forward runs on the device (efficientdet, blind50)
-        ("model_selftest.py", 8, 16, "TRN104", False),
+        ("model_selftest.py", 8, 16, "TRN104", ""),
     ]
 
 

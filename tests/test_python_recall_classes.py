@@ -308,7 +308,7 @@ from torch.cuda import amp as cuda_amp
 
 @amp.autocast(enabled=False)
 def rope(x):
-    with cuda_amp.autocast(dtype=torch.float32):
+    with cuda_amp.autocast(dtype=torch.bfloat16):
         return F.interpolate(x, scale_factor=2, mode="bicubic")
 '''
 

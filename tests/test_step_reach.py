@@ -39,3 +39,13 @@ def test_a_search_past_its_depth_keeps_the_finding(tmp_path):
     proc = run_cli("scan", tmp_path, "--format", "json", "--no-cache", "--show-guarded")
     got = [(f["path"], f["line"], f.get("guarded_by")) for f in json.loads(proc.stdout)["findings"]]
     assert got == [("deep.py", 5, "off-step")]
+
+
+def test_tab_indented_code_is_read_by_its_blocks(tmp_path):
+    # scopes come from the indentation of `def` / `class` lines: tabs count as their expanded width
+    (tmp_path / "geo.py").write_text("import torch\n\n\nclass Runner:\n\tdef run(self, x):\n\t\treturn pick(x)\n\n\n"
+                                     "def pick(x):\n\treturn x[x > 0]\n")
+    (tmp_path / "demo.py").write_text("from geo import Runner\n\nprint(Runner().run(1))\n")
+    proc = run_cli("scan", tmp_path, "--format", "json", "--no-cache", "--show-guarded")
+    got = [(f["path"], f["line"], f.get("guarded_by")) for f in json.loads(proc.stdout)["findings"]]
+    assert got == [("geo.py", 10, "off-step")]

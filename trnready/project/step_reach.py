@@ -78,7 +78,7 @@ class _Module:
         if not 0 <= line < len(lines):
             return []
         own = lines[line]
-        indent = len(own.expandtabs()) - len(own.lstrip())
+        indent = _indent(own)
         out = []
         i = bisect_right(self._head_lines, line) - 1
         if i >= 0 and self._head_lines[i] == line:
@@ -104,7 +104,7 @@ class _Module:
             for j in range(head[0] + 1, len(lines)):
                 text = lines[j]
                 stripped = text.lstrip()
-                if stripped and stripped[0] not in "#)]}" and len(text.expandtabs()) - len(stripped) <= head[1]:
+                if stripped and stripped[0] not in "#)]}" and _indent(text) <= head[1]:
                     end = j
                     break
             self._ends[head] = end
@@ -209,6 +209,11 @@ class _Lines:
             raise IndexError(i)
         end = self._starts[i + 1] - 1 if i + 1 < len(self._starts) else len(self._text)
         return self._text[self._starts[i]:end].rstrip("\r")
+
+
+def _indent(line: str) -> int:
+    """The width of the line's leading blanks, tabs expanded (as the `def` headers' are)."""
+    return len(line[:len(line) - len(line.lstrip())].expandtabs())
 
 
 def _spans_hold(spans: list, pos: int) -> bool:

@@ -437,15 +437,15 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
             report.findings = guard_unreferenced(report.findings, files, root, _values_of(engine),
                                                  config.max_file_size, cache, digests)
             # Data-dependent shapes in code no training or model step calls (an exporter, a metric, a runner).
-            from .project.step_memo import remembered
             from .project.step_reach import guard_off_step
+            from .project.unreferenced import _reader as _any_reader
 
             report.findings = remembered(
                 "off-step", report.findings, files, cache, digests,
-                lambda fs: guard_off_step(fs, files, _values_of(engine), _python_reader(config.max_file_size), cache))
+                lambda fs: guard_off_step(fs, files, _values_of(engine), _python_reader(config.max_file_size), cache,
+                                          _any_reader(config.max_file_size)))
             # Methods of module-level classes that no scanned file names outside their own lines.
             from .project.uncalled_methods import guard_uncalled_methods
-            from .project.unreferenced import _reader as _any_reader
 
             report.findings = guard_uncalled_methods(report.findings, files, root, _values_of(engine),
                                                      _text_by_rel(files, config.max_file_size),

@@ -352,7 +352,8 @@ def _parse_context(ctx, err) -> tuple[list, dict]:
 
 
 # [context.values] keys holding one count (`same-setting-min-files = ["3"]`)
-_COUNT_VALUES = frozenset({"same-setting-min-files", "step-reach-depth", "step-reach-names", "step-reach-holders", "step-reach-files"})
+_COUNT_VALUES = frozenset({"same-setting-min-files", "step-reach-depth", "step-reach-names", "step-reach-holders",
+                           "step-reach-files"})
 
 
 def _parse_rule(r: dict, n: int, err: Callable[..., NoReturn], categories: dict) -> Rule:

@@ -17,10 +17,12 @@ from .project.syntax import dotted
 MASK_CALLS = frozenset({"isfinite", "isnan", "isinf", "isneginf", "isposinf", "isreal", "logical_and",
                          "logical_or", "logical_not", "logical_xor", "eq", "ne", "gt", "lt", "ge", "le",
                          "greater", "less", "greater_equal", "less_equal", "not_equal", "isin", "bool"})
-# Methods that keep a mask a mask (`mask[:, k].contiguous().view(-1)`), and reductions over a dimension that
-# turn a mask into a smaller mask (`(idx == e).any(dim=-1)`).
-_MASK_KEEPING = frozenset({"view", "reshape", "contiguous", "flatten", "squeeze", "unsqueeze", "expand", "expand_as",
-                           "transpose", "permute", "t", "detach", "clone", "any", "all"})
+# Methods that return a mask's own places in another shape (`mask[:, k].contiguous().view(-1)`)
+MASK_VIEWS = frozenset({"view", "reshape", "contiguous", "flatten", "squeeze", "unsqueeze", "expand", "expand_as",
+                        "transpose", "permute", "t", "detach", "clone"})
+# ... and those keeping a mask a mask: the views, and reductions over a dimension that turn a mask into a smaller
+# mask (`(idx == e).any(dim=-1)`).
+_MASK_KEEPING = MASK_VIEWS | {"any", "all"}
 _NOT_MASK_CMP = (ast.Is, ast.IsNot, ast.In, ast.NotIn)
 _BOOL_DTYPES = frozenset({"torch.bool"})
 _MAX_DEPTH = 4

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from . import suppress
 from .astwalk import of_kinds
+from .masks import MASK_CALLS, MASK_VIEWS
 from .config import drop_per_file_ignores
 from .model import SEVERITY_RANK
 from .postprocess_device_functions import device_functions
@@ -646,7 +647,7 @@ def _mask_operand(node):
             and _plain_operand(sl.comparators[0]) and not isinstance(sl.left, ast.Constant):
         return ast.unparse(sl)
     # the same comparison written as a method (`sampled_idx.ne(-1)` in two indices of one function)
-    if isinstance(sl, ast.Call) and isinstance(sl.func, ast.Attribute) and sl.func.attr in _MASK_COMPARISONS \
+    if isinstance(sl, ast.Call) and isinstance(sl.func, ast.Attribute) and sl.func.attr in MASK_CALLS \
             and len(sl.args) == 1 and not sl.keywords and _plain_operand(sl.func.value) \
             and _plain_operand(sl.args[0]) and not isinstance(sl.func.value, ast.Constant):
         return ast.unparse(sl)
@@ -654,9 +655,7 @@ def _mask_operand(node):
 
 
 # methods returning the same mask viewed, broadcast or cast (not `long()` / `nonzero()`: those make indices)
-_MASK_VIEWS = frozenset({"bool", "byte", "expand", "expand_as", "unsqueeze", "squeeze", "view", "view_as",
-                         "reshape", "reshape_as", "flatten", "contiguous", "detach", "to"})
-_MASK_COMPARISONS = frozenset({"ne", "eq", "gt", "ge", "lt", "le"})
+_MASK_VIEWS = MASK_VIEWS | {"bool", "byte", "to", "view_as", "reshape_as"}
 
 
 def _assigned_index(child, want: set) -> tuple:

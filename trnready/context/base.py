@@ -480,6 +480,16 @@ def call_taking(ctx: "FileContext", node, up: int = 3):
     return None
 
 
+def call_built_by(ctx: "FileContext", node):
+    """The call whose callee is `node` (or the attribute chain `node` starts), or `node` itself when it is one."""
+    if type(node) is ast.Call:
+        return node
+    top, up = node, parent_of(ctx, node)
+    while type(up) is ast.Attribute and up.value is top:
+        top, up = up, parent_of(ctx, up)
+    return up if type(up) is ast.Call and up.func is top else None
+
+
 def assigned_name(ctx: "FileContext", value) -> tuple | None:
     """(name, enclosing function) when `value` is the whole right side of `name = value` inside a function."""
     up = parent_of(ctx, value)

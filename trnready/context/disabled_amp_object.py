@@ -4,17 +4,7 @@ from __future__ import annotations
 import ast
 
 from ..masks import tail_of
-from .base import parent_of, predicate
-
-
-def _built_call(ctx, node):
-    """The call whose callee is `node` (or the attribute chain `node` starts), or `node` itself when it is one."""
-    if type(node) is ast.Call:
-        return node
-    top, up = node, parent_of(ctx, node)
-    while type(up) is ast.Attribute and up.value is top:
-        top, up = up, parent_of(ctx, up)
-    return up if type(up) is ast.Call and up.func is top else None
+from .base import call_built_by, predicate
 
 
 @predicate("disabled-amp-object", kinds=("reference", "call"))
@@ -24,7 +14,7 @@ def disabled_amp_object(ctx, hit) -> bool:
     returns the loss unscaled and steps the optimizer as is; it never touches a CUDA device. A flag that is not
     the literal False (`enabled=args.fp16`) still matches, and so does `torch.autocast("cuda", enabled=False)`:
     autocast is not listed, since its device type is what the port changes even when disabled."""
-    call = _built_call(ctx, hit.node)
+    call = call_built_by(ctx, hit.node)
     if call is None or tail_of(call.func) not in ctx.values.get("disabled-pass-through", ()):
         return False
     return any(kw.arg == "enabled" and type(kw.value) is ast.Constant and kw.value.value is False

@@ -1,8 +1,7 @@
 """full-precision-autocast: a CUDA autocast asking for a full-precision dtype, reported by its own matcher."""
 from __future__ import annotations
 
-from .base import dotted, predicate
-from .disabled_amp_object import _built_call
+from .base import call_built_by, dotted, predicate
 
 
 @predicate("full-precision-autocast", kinds=("reference",))
@@ -11,7 +10,7 @@ def full_precision_autocast(ctx, hit) -> bool:
     (`torch.cuda.amp.autocast(dtype=torch.float32)`, `autocast(dtype=torch.double)` after `from torch.cuda.amp
     import autocast`). Such a region keeps float32 inside a float16 one (an SVD, a geometric solver); the rule's
     call matcher reports it with what the port does to it, which is not the generic "switch to bfloat16"."""
-    call = _built_call(ctx, hit.node)
+    call = call_built_by(ctx, hit.node)
     if call is None:
         return False
     wanted = ctx.values.get("full-precision-dtypes", ())

@@ -18,6 +18,8 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised only on Python 3.10
     import tomli as tomllib
 
+# the tables that make a pyproject.toml a distribution's metadata (one holding only `[tool.black]` installs nothing)
+PYPROJECT_PACKAGING = re.compile(r"^\[(?:project|tool\.poetry|build-system)\]", re.M)
 _PIN = re.compile(r"""^\s*torch\s*(?:\[[^\]]*\])?\s*===?\s*[\w.+!*-]+\s*(?:;.*)?$""", re.I)
 _POETRY_PIN = re.compile(r"^\s*(?:==)?\s*\d[\w.+!-]*\s*$")
 _INSTALL_REQUIRES = re.compile(r"install_requires\s*=\s*\[(.*?)\]", re.S)

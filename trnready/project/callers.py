@@ -40,6 +40,7 @@ from .call_sites import passed, rebound
 from .quiet_mentions import quiet_mentions
 from .switch_params import SWITCH_OFF, may_switch, switched_off, switched_on_by
 from .syntax import dotted
+from .app_packaging import PYPROJECT_PACKAGING
 from .word_sets import is_word, kept_only
 from ..astwalk import walk
 from ..scope import classify
@@ -884,7 +885,7 @@ def _packaged(files) -> tuple:
 # the metadata tables that make a setup.cfg or pyproject.toml packaging (a file holding only linters' settings does
 # not); setup.py always is
 _MANIFEST_TABLES = {"setup.py": None, "setup.cfg": re.compile(r"^\[(?:metadata|options)\]", re.M),
-                    "pyproject.toml": re.compile(r"^\[(?:project|tool\.poetry|build-system)\]", re.M)}
+                    "pyproject.toml": PYPROJECT_PACKAGING}
 # `find_packages()`, `find_packages("src")`, `find_packages(where="python", exclude=...)`: the search root
 _FIND_PACKAGES = re.compile(r"\bfind_packages\s*\(\s*(?:where\s*=\s*)?(?:[\"']([\w./-]*)[\"'])?")
 # a layout find_packages does not describe alone: namespace packages, renamed package folders, packages listed

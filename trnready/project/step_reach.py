@@ -4,7 +4,7 @@ A boolean-mask selection or a `nonzero` costs a compilation for each new size on
 the device: in a model's layers, its loss, the training step. The same operation in an exporter, a metric, a
 reconstruction runner or a visualiser runs once per scene or per evaluation, on results the step already produced,
 and the migration does not touch it (fresh64: 41 of vggsfm's, paco's and NSVF's 84 drawn dynamic-shape findings were
-such code; 17 of the 224 drawn in fresh60-64 sat where this step now guards them, none of them right).
+such code; this step guards 15 of them and no finding judged right in fresh60-65).
 
 For a finding of a category in `[context.values] step-categories` inside a module-level function, or a method of
 a class that is not a model part, the step follows the function's callers back, by name, over the project's Python
@@ -52,8 +52,7 @@ class _Module:
     parse: the step may look at a few hundred files of a large project), and, asked for a name, where the file
     mentions it and how."""
 
-    def __init__(self, rel: str, text: str, values: dict):
-        self.rel = rel
+    def __init__(self, text: str, values: dict):
         self.text = text
         self._values = values
         self._starts = [0] + [m.end() for m in re.finditer(r"\n", text)]
@@ -147,14 +146,14 @@ class _Module:
         """Module-level code calls a step call (a training script without functions)."""
         for m in self._calls_rx.finditer(self.text):
             line = self._line(m.start())
-            if not self.chain(line) and self.where(line) == "":
+            if not self.chain(line):
                 return True
         return False
 
     def _in_prose(self, pos: int) -> bool:
         if self._prose is None:
             self._prose = [(m.start(), m.end()) for m in _TRIPLE.finditer(self.text)] if (
-                '"""' in self.text or "\'\'\'" in self.text) else []
+                '"""' in self.text or "'''" in self.text) else []
         return _spans_hold(self._prose, pos)
 
     def mentions(self, name: str) -> list:
@@ -163,7 +162,7 @@ class _Module:
         if name not in self._mentions:
             out = []
             text = self.text
-            for m in re.finditer(rf"(?<![\w.]){re.escape(name)}(?!\w)|(?<=\.){re.escape(name)}(?!\w)", text):
+            for m in re.finditer(rf"(?<!\w){re.escape(name)}(?!\w)", text):
                 pos = m.start()
                 line = self._line(pos)
                 start = self._starts[line]
@@ -236,9 +235,10 @@ def _step_call_rx(values: dict):
     return re.compile("|".join(parts) if parts else r"(?!)", re.I)
 
 
-def guard_off_step(findings: list, files, values: dict, read, cache=None) -> list:
+def guard_off_step(findings: list, files, values: dict, read, cache=None, read_any=None) -> list:
     """Mark guarded (`off-step`) the findings of `step-categories` in functions only code outside a training or
-    model step calls (see the module's docstring). `read(sf)`: a scanned Python file's text or None."""
+    model step calls (see the module's docstring). `read(sf)`: a scanned Python file's text or None; `read_any(sf)`:
+    any scanned file's text ("" when unreadable or over the size limit)."""
     cats = frozenset(values.get("step-categories", ()))
     todo = {id(f) for f in findings if f.category in cats and not f.guarded and not f.suppressed and f.cell is None
             and f.path.endswith(".py")}
@@ -258,10 +258,10 @@ def guard_off_step(findings: list, files, values: dict, read, cache=None) -> lis
                 return None  # (the search is undecided, and the finding stays)
             sf = py.get(rel)
             text = read(sf) if sf is not None else None
-            read_files[rel] = _Module(rel, text, values) if text else None
+            read_files[rel] = _Module(text, values) if text else None
         return read_files[rel]
 
-    holders = _Holders(files, read, cache)
+    holders = _Holders(files, read, cache, read_any)
     verdict: dict = {}  # (rel, qualname) -> True when off every step
     explored = [0]
     out = []
@@ -340,9 +340,10 @@ class _Holders:
     Each file is asked through its words (word_sets: kept in the result cache, or split once here and kept as a
     small filter); a file that may hold the name is then read, and a non-Python one searched for the word."""
 
-    def __init__(self, files, read, cache=None):
+    def __init__(self, files, read, cache=None, read_any=None):
         self._files = files
         self._read = read
+        self._read_any = read_any
         self._cache = cache
         self._filters: dict = {}
         self._found: dict = {}
@@ -350,11 +351,7 @@ class _Holders:
     def _text_of(self, sf) -> str:
         if sf.kind == "python":
             return self._read(sf) or ""
-        try:
-            with open(sf.path, encoding="utf-8", errors="replace") as fh:
-                return fh.read()
-        except OSError:
-            return ""
+        return self._read_any(sf) if self._read_any is not None else ""
 
     def _may(self, sf, name: str) -> bool:
         got = self._filters.get(sf.rel)

@@ -184,6 +184,7 @@ def _declared_packages(root: Path, generic=(), forks=()) -> frozenset:
     one model (libfacedetection.train's YuNet on a trimmed mmdetection, fresh57), whose users are the repository's
     own configs and tools; whoever wants the library installs the real one."""
     from ..context.own_package import distribution_names, own_packages
+    from .app_packaging import PYPROJECT_PACKAGING
 
     def is_packaging(p: Path) -> bool:
         try:
@@ -194,7 +195,7 @@ def _declared_packages(root: Path, generic=(), forks=()) -> frozenset:
             text = p.read_text(encoding="utf-8", errors="replace")
         except OSError:
             return False
-        return bool(re.search(r"^\[(project|tool\.poetry|build-system)\]", text, re.M))
+        return bool(PYPROJECT_PACKAGING.search(text))
 
     if not any(is_packaging(root / m) for m in _MANIFESTS):
         return frozenset()

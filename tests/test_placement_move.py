@@ -51,3 +51,43 @@ def test_a_move_beside_a_tensor_is_a_finding_and_other_arms_stay_guarded(tmp_pat
                    (29, 13, "TRN241", True),
                    # the tensor asked about is the `.device.type` side, whichever side of the comparison it is on
                    (36, 13, "TRN241", False)]
+
+
+FLAGGED = """\
+import torch
+
+
+def evaluate(loader, model):
+    model_on_cuda = next(model.parameters()).is_cuda
+    with torch.no_grad():
+        for images, labels in loader:
+            if model_on_cuda:
+                images, labels = images.cuda(), labels.cuda()
+            out = model(images)
+    return out
+
+
+def rebound(loader, model, on_cuda):
+    on_cuda = next(model.parameters()).is_cuda
+    if on_cuda:
+        on_cuda = False
+    for x in loader:
+        if on_cuda:
+            x = x.cuda()
+    return x
+
+
+def machine(x):
+    use_cuda = torch.cuda.is_available()
+    if use_cuda:
+        x = x.cuda()
+    return x
+"""
+
+
+def test_a_flag_holding_the_placement_question_asks_it_too(tmp_path):
+    # SimpleAICV's evaluation loops: the inputs follow the model only onto CUDA, so on Neuron they stay on the host
+    # beside a neuron model; a flag bound twice is not known, and a flag asking the machine stays a guard
+    write(tmp_path, "evaluate.py", FLAGGED)
+    got = [(f[1], f[2], f[3], f[5]) for f in scan_findings(tmp_path, "--show-guarded") if f[3] == "TRN241"]
+    assert got == [(9, 34, "TRN241", False), (20, 17, "TRN241", True), (27, 13, "TRN241", True)]

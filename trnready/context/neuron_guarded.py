@@ -1035,6 +1035,12 @@ class _Spans:
         self.noop_contexts = frozenset(ctx.values.get("noop-pick-contexts", ()))
         self.pick_types = frozenset(ctx.values.get("pick-value-types", ()))
         self.group_starts: list | None = None  # the file's calls that start a process group, when asked
+        self._placement_flags: dict | None = None  # placement_flags of the file, when asked
+
+    def placement_flags(self) -> dict:
+        if self._placement_flags is None:
+            self._placement_flags = placement_flags(self.ctx.tree)
+        return self._placement_flags
 
     def add(self, first, last, choice=False) -> None:
         start = (first.lineno, first.col_offset)
@@ -1166,7 +1172,7 @@ class _Spans:
                 # arm Neuron skips holds the file's only process-group start, so distributed training is silently
                 # off there; that arm is the program's only distributed path and its findings stay.
                 if never and s.body and not mandatory and not self._only_group_start(s.body) \
-                        and not _placement_move(s):
+                        and not _placement_move(s, self.placement_flags):  # (a method: computed when asked)
                     # `if check_sru_requirement():` (a project function that raises without CUDA when asked to):
                     # the block is a CUDA-only feature the program stops for on Neuron once selected; its kernel and
                     # library code stay the port item (`requirement-kept-categories`), the device plumbing is guarded
@@ -1595,18 +1601,51 @@ def _placement_subject(test):
     return None
 
 
-def _placement_move(st: ast.If) -> bool:
+def placement_flags(tree) -> dict:
+    """name -> [(first line, last line, question)] of the local flags a function binds once to a placement question
+    (`model_on_cuda = next(model.parameters()).is_cuda`): a later `if model_on_cuda:` asks the same question."""
+    out: dict = {}
+    for fn in ast.walk(tree):
+        if type(fn) not in (ast.FunctionDef, ast.AsyncFunctionDef):
+            continue
+        bound: dict = {}
+        for node in ast.walk(fn):
+            if type(node) is ast.Assign:
+                for t in node.targets:
+                    if type(t) is ast.Name:
+                        bound.setdefault(t.id, []).append(node.value)
+            elif type(node) in (ast.AugAssign, ast.AnnAssign, ast.For, ast.With) or type(node) is ast.NamedExpr:
+                for t in ast.walk(getattr(node, "target", None) or ast.Pass()):
+                    if type(t) is ast.Name:
+                        bound.setdefault(t.id, []).append(None)
+        for name, values in bound.items():
+            if len(values) == 1 and values[0] is not None and _placement_subject(values[0]) is not None:
+                out.setdefault(name, []).append((fn.lineno, fn.end_lineno or fn.lineno, values[0]))
+    return out
+
+
+def _placement_move(st: ast.If, flags=None) -> bool:
     """`zeros = torch.zeros(n)` / `if x.is_cuda: zeros = zeros.cuda()` (no else): a new value is moved beside a
     tensor by asking where that tensor lives. On Neuron the tensor is on the neuron device, the test is False and the
     value stays on the host, to meet the device tensor in the next operation (a2c-ppo-acktr's AddBias and KFAC
-    factors): the move is a change (`torch.zeros(n, device=x.device)`), not a guarded arm."""
-    asked = None if st.orelse else _placement_subject(st.test)
+    factors): the move is a change (`torch.zeros(n, device=x.device)`), not a guarded arm. The question may be held
+    in a local flag (`placement_flags`: `on_cuda = next(model.parameters()).is_cuda` / `if on_cuda: x = x.cuda()`,
+    SimpleAICV's evaluation loops)."""
+    test = st.test
+    if type(test) is ast.Name and flags is not None:
+        test = next((q for first, last, q in flags().get(test.id, ()) if first <= st.lineno <= last), test)
+    asked = None if st.orelse else _placement_subject(test)
     if asked is None:
         return False
-    # `if x.is_cuda: x = x.half().cuda()` moves the tensor asked about: already where it is, nothing is left behind
-    return all(type(b) is ast.Assign and type(b.value) is ast.Call and type(b.value.func) is ast.Attribute
-               and b.value.func.attr == "cuda" and all(ast.unparse(t) != ast.unparse(asked) for t in b.targets)
-               for b in st.body)
+    # `if x.is_cuda: x = x.half().cuda()` moves the tensor asked about: already where it is, nothing is left behind;
+    # `images, masks = images.cuda(), masks.cuda()` moves each
+    def moved(v) -> bool:
+        return type(v) is ast.Call and type(v.func) is ast.Attribute and v.func.attr == "cuda"
+
+    shown = ast.unparse(asked)
+    return all(type(b) is ast.Assign and (moved(b.value) or type(b.value) is ast.Tuple and b.value.elts
+                                          and all(moved(v) for v in b.value.elts))
+               and all(ast.unparse(t) != shown for t in b.targets) for b in st.body)
 
 
 def _placement_type_pick(node: ast.IfExp, types: frozenset) -> bool:

@@ -25,6 +25,7 @@ from dataclasses import replace
 
 from . import lines as line_reader
 from .config_dirs import CONFIG_DIRS, in_config_dir_parts
+from .component_calls import component_call_findings
 from .context import FileContext, ReadResult
 from .emit import Emitter, msg
 from .outline import Entry, outline, top_keys
@@ -531,6 +532,7 @@ def read(ctx: FileContext) -> ReadResult:
     if role == "config":
         unresolved: list | None = [] if link else None
         component_findings(entries, lines, ctx.engine, em, unresolved)
+        component_call_findings(entries, lines, ctx.engine, em)
         package_value_findings(entries, lines, ctx.engine, em)
         switches: list = []
         if link:

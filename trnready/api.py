@@ -426,6 +426,11 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
             from .project.vendored import guard_copied_packages
 
             report.findings = guard_copied_packages(report.findings, files, summaries, cache, digests)
+            # Folders of another stack's version of the model (PaddlePaddle, TensorFlow, ONNX Runtime) in the tree.
+            from .project.foreign_stacks import guard_foreign_subprojects
+
+            report.findings = guard_foreign_subprojects(report.findings, files, summaries, _values_of(engine),
+                                                        _text_by_rel(files, config.max_file_size, any_kind=True))
             # Copies of other projects nested in the tree that the repository never runs: their CI, unused
             # sub-projects, the packages of a copy that nothing it runs imports (project/nested.py).
             from .project.nested import guard_nested

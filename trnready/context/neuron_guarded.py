@@ -1614,10 +1614,15 @@ def placement_flags(tree) -> dict:
                 for t in node.targets:
                     if type(t) is ast.Name:
                         bound.setdefault(t.id, []).append(node.value)
-            elif type(node) in (ast.AugAssign, ast.AnnAssign, ast.For, ast.With) or type(node) is ast.NamedExpr:
-                for t in ast.walk(getattr(node, "target", None) or ast.Pass()):
-                    if type(t) is ast.Name:
-                        bound.setdefault(t.id, []).append(None)
+            else:
+                # any other binding (`x += 1`, `for x in`, `with ... as x`, `(x := ...)`) makes the flag unknown
+                targets = [node.target] if type(node) in (ast.AugAssign, ast.AnnAssign, ast.For, ast.NamedExpr) \
+                    else [i.optional_vars for i in node.items if i.optional_vars is not None] \
+                    if type(node) is ast.With else []
+                for target in targets:
+                    for n in ast.walk(target):
+                        if type(n) is ast.Name:
+                            bound.setdefault(n.id, []).append(None)
         for name, values in bound.items():
             if len(values) == 1 and values[0] is not None and _placement_subject(values[0]) is not None:
                 out.setdefault(name, []).append((fn.lineno, fn.end_lineno or fn.lineno, values[0]))

@@ -537,3 +537,12 @@ def test_a_pyproject_holding_only_tool_settings_is_no_packaging(tmp_path):
     assert _scan_guards(tmp_path) == [("cifar/utils.py", 4, 38, "TRN242", "callers-override-default")]
     (tmp_path / "pyproject.toml").write_text("[project]\nname = 'gans'\n")
     assert _scan_guards(tmp_path) == [("cifar/utils.py", 4, 38, "TRN242", "")]
+
+
+def test_a_list_appended_then_wrapped_is_a_list_of_its_constructions():
+    # `blocks.append(DecoderLayer(...))` then `self.blocks = nn.ModuleList(blocks)` (SimpleAICV's DETR): the loop's
+    # calls are DecoderLayer's, which never pass tgt_mask (guarded) and do pass a padding mask (kept)
+    assert findings("appended_list") == [
+        ("model.py", 11, 21, "TRN172", "callers-pass-none", [], MHA),
+        ("model.py", 12, 22, "TRN172", "", [], MHA),
+    ]

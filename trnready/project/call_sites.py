@@ -509,6 +509,9 @@ def _keeps_a_construction(methods: list, selfs: dict, cls: str, interesting: set
             if type(st) is ast.Expr and type(st.value) is ast.Call and type(st.value.func) is ast.Attribute \
                     and st.value.func.attr == "append" and _is_self_attr(st.value.func.value, me):
                 return True
+            if type(st) is ast.Assign and len(st.targets) == 1 and _is_self_attr(st.targets[0], me) \
+                    and _listed(st.value, _appended_lists(fn, interesting)) is not None:
+                return True
     return False
 
 
@@ -597,6 +600,10 @@ def _instances(funcs: dict, selfs: dict, interesting: set, clones=frozenset(), b
                         held = _held_constructions(fn, interesting)
                     if node.value.id in held:
                         kept = (held[node.value.id], "one")  # `transformer = Transformer(...)`, then kept on self
+                if kept is None and type(node.value) is ast.Call:
+                    got = _listed(node.value, _appended_lists(fn, interesting))
+                    if got is not None:
+                        kept = (got, "many")  # `blocks.append(Layer(...))` ..., `self.blocks = nn.ModuleList(blocks)`
                 fine[id(node.targets[0])] = kept if kept is not None else _stored(node.value, interesting)
             elif t in (ast.For, ast.AsyncFor) and _loop_over(node, me) is not None:
                 if _only_called_in(node):
@@ -665,6 +672,50 @@ def _held_constructions(fn, interesting: set) -> dict:
                 and node.value.id in made:
             kept[node.value.id] = kept.get(node.value.id, 0) + 1
     return {v: c for v, c in made.items() if kept.get(v) == 1}
+
+
+def _appended_lists(fn, interesting: set) -> dict:
+    """name -> project callee for the locals the function binds once to `[]` and otherwise only appends
+    constructions of that one project name to (`blocks = []`, `for _ in range(n): blocks.append(Layer(...))`) or
+    hands whole to a list module (`self.blocks = nn.ModuleList(blocks)`, SimpleAICV's DETR layers)."""
+    empty = {n.targets[0].id for n in walk(fn) if type(n) is ast.Assign and len(n.targets) == 1
+             and type(n.targets[0]) is ast.Name and type(n.value) is ast.List and not n.value.elts}
+    if not empty:
+        return {}
+    callee: dict = {}
+    appends: set = set()  # ids of the Name nodes the appends read
+    for n in walk(fn):
+        if type(n) is ast.Call and type(n.func) is ast.Attribute and n.func.attr == "append" \
+                and type(n.func.value) is ast.Name and n.func.value.id in empty:
+            name = n.func.value.id
+            d = dotted(n.args[0].func) if len(n.args) == 1 and not n.keywords and type(n.args[0]) is ast.Call \
+                else None
+            if d is None or d.split(".", 1)[0] not in interesting or callee.get(name, d) != d:
+                empty.discard(name)
+            callee[name] = d
+            appends.add(id(n.func.value))
+    stores: dict = {}
+    handed: dict = {}
+    for n in walk(fn):
+        if type(n) is ast.Name and n.id in empty:
+            if type(n.ctx) is not ast.Load:
+                stores[n.id] = stores.get(n.id, 0) + 1
+            elif id(n) not in appends:
+                handed[n.id] = handed.get(n.id, 0) + 1
+    return {v: callee[v] for v in empty if v in callee and stores.get(v) == 1 and handed.get(v) == 1}
+
+
+def _listed(v, lists: dict):
+    """The callee of `nn.ModuleList(blocks)` / `nn.Sequential(*blocks)` over a list of `_appended_lists`."""
+    if type(v) is not ast.Call or v.keywords or len(v.args) != 1:
+        return None
+    d = dotted(v.func)
+    last = d.rsplit(".", 1)[-1] if d is not None else None
+    a = v.args[0]
+    if last in _LISTS and type(a) is ast.Name or last in _SEQUENCES and type(a) is ast.Starred \
+            and type(a.value) is ast.Name:
+        return lists.get(a.id if type(a) is ast.Name else a.value.id)
+    return None
 
 
 def _is_self_attr(node, me: str) -> bool:

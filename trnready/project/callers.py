@@ -14,7 +14,8 @@ Per file (summary field `callers`, computed with the rest of the summary):
            the cheap record: no instance calls, and `=p` even when the body assigns p again; `Callers.full` gives
            the whole record of a file when a decision needs it.)
     insts  class -> {attr: [callee as written, "one" | "many"]}: `self.attr = Thing(...)`, or a list of them
-           (`self.attr.append(Thing(...))`, `nn.ModuleList([Thing(...) for ...])`, `nn.Sequential(*[Thing(...) ...])`),
+           (`self.attr.append(Thing(...))`, `nn.ModuleList([Thing(...) for ...])`, `nn.Sequential(*[Thing(...) ...])`,
+           `nn.ModuleList(blocks)` of a local list only appended `Thing(...)` to),
            where Thing is a project name (imported, or a class of the same file)
            and the attribute is used in no other way than by being called, indexed and called, or looped over;
            or `["=p", ...]`: `__init__` keeps its parameter p (`self.layer = layer`) or copies of it (`self.layers =

@@ -391,7 +391,8 @@ def _root_name(expr: ast.expr) -> str:
 
 # Methods a torch tensor does not have: a value one of them made is a NumPy array or a pandas object
 # (`flow = flow.reshape(-1, 2).astype(np.float32)`, then `flow[valid >= 1]`).
-_ARRAY_METHODS = frozenset({"astype", "to_numpy", "numpy"})
+# (`.copy()` too: a tensor has none, so a copy indexed with a mask is a NumPy array)
+_ARRAY_METHODS = frozenset({"astype", "to_numpy", "numpy", "copy"})
 
 
 def _array_method(expr: ast.expr, scope: Scope, resolver, depth: int) -> bool:
@@ -414,6 +415,10 @@ def _array_method(expr: ast.expr, scope: Scope, resolver, depth: int) -> bool:
         return depth < _MAX_DEPTH and _array_method(expr.operand, scope, resolver, depth + 1)
     if t is ast.Name and depth < _MAX_DEPTH:
         bindings = resolver.lookup(scope, expr.id) or []
+        # `for gt, size in zip(gt_classes, sizes)` over a NumPy array: each row is one (index.py `_zip_rows`)
+        rows = _rows_of(expr.id, scope)
+        if rows is not None and _array_method(rows[0], rows[1], resolver, depth + 1):
+            return True
         made = [b for b in bindings if b.kind != "param"]
         # a parameter rebound unconditionally (`flow = flow.reshape(-1, 2).astype(np.float32)`) is that value
         if len(made) < len(bindings) and not any(b.branch == () for b in made):
@@ -424,6 +429,15 @@ def _array_method(expr: ast.expr, scope: Scope, resolver, depth: int) -> bool:
         return bool(made) and all(b.kind in ("expr", "call") and isinstance(b.value, ast.expr)
                                   and _array_method(b.value, b.scope, resolver, depth + 1) for b in made)
     return False
+
+
+def _rows_of(name: str, scope: Scope):
+    """(zipped value, its scope) when the nearest function scope binds `name` as a row of a zipped value."""
+    s: Scope | None = scope
+    while s is not None and s.kind == "comprehension":
+        s = s.parent
+    rows = s.rows if s is not None else None
+    return rows.get(name) if rows else None
 
 
 _CAST_METHODS = frozenset({"long", "int", "short", "bool", "half", "bfloat16"})

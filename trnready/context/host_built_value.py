@@ -105,6 +105,22 @@ class _Function:
         elif t is ast.Starred:
             self._bind(target.value, value)
 
+    def _bind_loop(self, target, it) -> None:
+        """`for a, b in zip(xs, ys)`: each name has the kind of its own sequence (`for i, x in enumerate(xs)`: the
+        index is a Python int); any other loop binds its target to the whole iterable."""
+        if type(it) is ast.Call and type(it.func) is ast.Name and not it.keywords \
+                and type(target) in (ast.Tuple, ast.List) and not any(type(a) is ast.Starred for a in it.args):
+            if it.func.id == "zip" and len(it.args) == len(target.elts) \
+                    and not any(type(e) is ast.Starred for e in target.elts):
+                for elt, seq in zip(target.elts, it.args):
+                    self._bind_loop(elt, seq)
+                return
+            if it.func.id == "enumerate" and len(it.args) == 1 and len(target.elts) == 2:
+                self._bind(target.elts[0], ast.Constant(0))
+                self._bind_loop(target.elts[1], it.args[0])
+                return
+        self._bind(target, it)
+
     def _walk(self, stmts) -> None:
         for s in stmts:
             k = type(s)
@@ -119,7 +135,7 @@ class _Function:
             elif k is ast.AugAssign:
                 self._bind(s.target, s.value)  # x += y: x keeps its kind only if y has it too
             elif k in (ast.For, ast.AsyncFor):
-                self._bind(s.target, s.iter)
+                self._bind_loop(s.target, s.iter)
             elif k in (ast.With, ast.AsyncWith):
                 for item in s.items:
                     if item.optional_vars is not None:

@@ -431,6 +431,11 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
 
             report.findings = guard_foreign_subprojects(report.findings, files, summaries, _values_of(engine),
                                                         _text_by_rel(files, config.max_file_size, any_kind=True))
+            # Copies under third_party/ (and the other vendored folders) the project installs and imports: its code.
+            from .project.installed_copies import imported_copies
+
+            engine.imported_copies = imported_copies(report.findings, files, summaries, _values_of(engine), cache,
+                                                     digests)
             # Copies of other projects nested in the tree that the repository never runs: their CI, unused
             # sub-projects, the packages of a copy that nothing it runs imports (project/nested.py).
             from .project.nested import guard_nested

@@ -95,6 +95,7 @@ class Engine:
         self._guarded_uses = "neuron-guarded" in catalogue.everywhere
         self.project = ProjectFacts()  # set per scan by the caller (own packages of the scanned project)
         self.link = False  # set per scan: Python readers also summarise each file for project/link.py
+        self.imported_copies: frozenset = frozenset()  # set per scan by the link step (project/installed_copies.py)
         self._predicates: dict = {}  # id(matcher) -> (drop predicates, guard predicates)
         self.calls: dict[str, list] = {}
         self.methods: dict[str, list] = {}

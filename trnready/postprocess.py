@@ -49,7 +49,7 @@ from .scope import classify
 # 31 (s43): an import of a CUDA-only namespace is a place of the first finding resolved through it; imports of the
 # `import-per-module-rules` fold per module
 # 32 (s45): a view or cast of a mask (`m.expand_as(x)`, `m.bool()`) and a method comparison (`idx.ne(-1)`) fold by mask
-VERSION = 32
+VERSION = 33
 
 
 # ---------------------------------------------------------------- file steps
@@ -1024,6 +1024,7 @@ def vendored(findings: list, engine, root=None, config=None) -> list:
     if not names and not frameworks:
         return findings
     config = config or Config()
+    run: frozenset = getattr(engine, "imported_copies", frozenset())
     memo: dict = {}
     nested: dict = {}  # (parent folder, framework name) -> whether the nested project installs it
     packages: dict = {}  # folder -> whether it holds an __init__.py
@@ -1032,9 +1033,11 @@ def vendored(findings: list, engine, root=None, config=None) -> list:
         hit = memo.get(f.path)
         if hit is None:
             # `third_party/<project>/...`: the named directory holds other projects, each in its own folder;
-            # a file right inside it (`deps/requirements.txt`) is the project's own.
+            # a file right inside it (`deps/requirements.txt`) is the project's own. A copy the project installs
+            # and imports (project/installed_copies.py, set on the engine by the link step) is run by it.
             dirs = f.path.split("/")[:-1]
             hit = memo[f.path] = (any(seg.lower() in names for seg in dirs[:-1])
+                                  and not any(f.path.startswith(c + "/") for c in run)
                                   or any(seg in frameworks and _is_package(root, dirs[:i + 1], packages)
                                          and not _nested_own_package(root, dirs[:i], seg, nested)
                                          for i, seg in enumerate(dirs) if i)) and \

@@ -428,3 +428,13 @@ def test_a_cut_down_framework_fork_shipped_under_its_name_is_no_library(tmp_path
         ("mmdet/samplers/random.py", 6, "TRN241", ""),
         ("mmdet/samplers/random.py", 11, "TRN241", ""),
     ]
+
+
+def test_a_subclass_shadowing_the_imported_base_holds_it(tmp_path):
+    # neuralangelo: `from imaginaire.trainers.base import BaseTrainer` then `class BaseTrainer(BaseTrainer):` in
+    # projects/nerf, subclassed by the trainer a config picks by module path: the base's mention sits inside another
+    # module's definition of the same name, a holder that is used, so the base is used; a class nothing names is not
+    assert findings(_copy(tmp_path, "shadowing_subclass")) == [
+        ("imaginaire/trainers/base.py", 6, "TRN243", ""),
+        ("imaginaire/trainers/base.py", 11, "TRN243", DEAD),
+    ]

@@ -18,7 +18,8 @@ The check errs on the side of keeping a finding. A definition is left alone when
   folders of the scanned files (a README showing how to call it). Mentions inside its own lines (recursion,
   `super(Name, self)`), another module's `def` of the same name, a call left commented out in another module
   (`# warmup_model(model, shape)`) and an entry of a module's `__all__` list do not (a star import hands the name
-  on, and whoever calls it writes it). A definition is judged per module: a bare mention in a file that has
+  on, and whoever calls it writes it); a mention inside another module's definition of the same name that imports
+  this one (`class BaseTrainer(BaseTrainer):`) is held by that definition, used when it is. A definition is judged per module: a bare mention in a file that has
   its own module-level definition of the name, or imports it only from other project modules (copies of one file
   in the sibling examples of a monorepo), is no mention of this one; a package `__init__.py` handing the name on
   (its import, `__all__`) counts only through what imports it from there; an import counts through the file's
@@ -603,7 +604,10 @@ def _mentioned(places: dict, files, text_of, py: dict, looks_up, place_of, own, 
         if foreign is not None and foreign_at(text, i, foreign, name):
             return False
         got = place_of(rel, offset=i)
-        if got is None or got[0] == name:
+        # a mention inside the definition's own lines is no use of it (recursion, `super(Name, self)`); inside
+        # another module's definition of the same name (`class BaseTrainer(BaseTrainer):` subclassing the imported
+        # one, neuralangelo's trainers) it is held by that definition like by any other
+        if got is None or got[0] == name and got[1][0] == key[1]:
             return got is None
         holders.setdefault(key, set()).add(((got[0], got[1][0]), got[1]))
         return False

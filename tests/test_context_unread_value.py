@@ -1,5 +1,5 @@
-"""unread-value: a device value bound to a local name nothing reads is guarded; module-level names (a module's
-interface) and read names stay findings."""
+"""unread-value: a device value bound to a local name nothing reads is guarded, and so is a script's or notebook's
+module-level one; a library module's names (its interface) and read names stay findings."""
 import json
 
 from conftest import CONTEXT_FIXTURES, run_cli
@@ -25,6 +25,9 @@ def test_unread_device_values_are_guarded_and_read_or_imported_ones_stay():
         ("app.py", 30, "TRN242", "unread-value"),
         ("app.py", 31, "TRN242", ""),
         ("config.py", 3, "TRN242", ""),  # module level, and train.py imports config
+        # a script (a call at its top level): its module-level names are no interface; unread, guarded
+        ("example_script.py", 9, "TRN242", "unread-value"),
+        ("example_script.py", 11, "TRN242", ""),
         ("lone.py", 4, "TRN242", ""),  # module level: the module's interface
     ]
 

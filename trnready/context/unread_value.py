@@ -17,8 +17,27 @@ def _device_value(v) -> bool:
     if type(v) is ast.Call:
         f = v.func
         name = f.attr if type(f) is ast.Attribute else f.id if type(f) is ast.Name else ""
-        return name == "device" and not v.keywords and all(type(a) is ast.Constant for a in v.args)
+        # `torch.device("cuda")`, `torch.device("cuda" if torch.cuda.is_available() else "cpu")`
+        return name == "device" and not v.keywords and all(_device_value(a) for a in v.args)
     return False
+
+
+def _program(ctx) -> bool:
+    """A notebook, or a script: a module whose top level runs something (a call, an `if __name__ == "__main__":`
+    block). Nobody imports a value out of a program, so its module-level names are read where it reads them."""
+    def compute(c) -> bool:
+        if c.tree is None:
+            return False
+        if c.path.lower().endswith(".ipynb"):
+            return True
+        for st in c.tree.body:
+            if type(st) is ast.Expr and type(st.value) is ast.Call:
+                return True
+            if type(st) is ast.If and type(st.test) is ast.Compare and type(st.test.left) is ast.Name \
+                    and st.test.left.id == "__name__":
+                return True
+        return False
+    return ctx.fact("unread-value-program", compute)
 
 
 def _read(nodes, name: str) -> bool:
@@ -43,9 +62,10 @@ def unread_value(ctx, hit) -> bool:
     `IRM.update`): the value is built and thrown away, so nothing runs on that device.
     Only a plain string, `torch.device(...)` of literals, or a conditional expression choosing between two of them
     counts (a `.cuda()` call moves its
-    receiver whether or not its result is read), bound by a one-target assignment to a plain name. In a function,
-    no read in the function (nested functions included). A module-level name is never judged: it is the module's
-    interface (another file or project may import it)."""
+    receiver whether or not its result is read; `torch.device(...)` of such a pick counts too), bound by a one-target
+    assignment to a plain name. In a function, no read in the function (nested functions included). A module-level
+    name is the module's interface (another file or project may import it): judged only in a notebook or a script
+    (a call or a `__main__` block at its top level), with no read anywhere in the file."""
     node = hit.node
     pos = (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
     st = ctx.statement_at(pos)
@@ -55,5 +75,9 @@ def unread_value(ctx, hit) -> bool:
         return False
     name = st.targets[0].id
     fn = enclosing_function(ctx, st)
-    # at module level a name is also the module's interface (another file or project may import it): never judged
-    return fn is not None and not _read(walk(fn), name)
+    if fn is not None:
+        return not _read(walk(fn), name)
+    # at module level a name is also the module's interface (another file or project may import it): judged only in
+    # a notebook or a script (widedeep's and pytorch-frame's examples: `device = ... if torch.cuda.is_available()
+    # else "cpu"`, never read), and then no read anywhere in the file
+    return _program(ctx) and not _read(walk(ctx.tree), name)

@@ -1,0 +1,12 @@
+import argparse
+
+import torch
+
+parser = argparse.ArgumentParser()
+args = parser.parse_args()
+
+# a script's pick nobody reads (pytorch-frame's tuned_gbdt.py: the GBDT runs on the CPU)
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+# a script's pick it reads stays
+used = "cuda" if torch.cuda.is_available() else "cpu"
+print(torch.zeros(2).to(used))

@@ -28,6 +28,7 @@ def test_unread_device_values_are_guarded_and_read_or_imported_ones_stay():
         # a script (a call at its top level): its module-level names are no interface; unread, guarded
         ("example_script.py", 9, "TRN242", "unread-value"),
         ("example_script.py", 11, "TRN242", ""),
+        ("example_script.py", 15, "TRN243", "unread-value"),
         ("lone.py", 4, "TRN242", ""),  # module level: the module's interface
     ]
 

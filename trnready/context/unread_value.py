@@ -7,9 +7,13 @@ from .base import enclosing_function, predicate
 from ..astwalk import walk
 
 
+_QUERIES = frozenset({"is_available", "device_count"})
+
+
 def _device_value(v) -> bool:
-    """A value that only names a device: a string, or `torch.device("cuda")` of literals. Building it does nothing
-    else (unlike `model.cuda()`, which moves the model whether or not the result is read)."""
+    """A value that only names a device: a string, or `torch.device("cuda")` of literals, or answers a question
+    about the machine (`torch.cuda.is_available()`, `torch.cuda.device_count()`). Building it does nothing else
+    (unlike `model.cuda()`, which moves the model whether or not the result is read)."""
     if type(v) is ast.Constant:
         return type(v.value) is str
     if type(v) is ast.IfExp:  # `"cuda" if x.is_cuda else "cpu"`: a pick between two such values
@@ -18,7 +22,11 @@ def _device_value(v) -> bool:
         f = v.func
         name = f.attr if type(f) is ast.Attribute else f.id if type(f) is ast.Name else ""
         # `torch.device("cuda")`, `torch.device("cuda" if torch.cuda.is_available() else "cpu")`
-        return name == "device" and not v.keywords and all(_device_value(a) for a in v.args)
+        if name == "device" and not v.keywords and all(_device_value(a) for a in v.args):
+            return True
+        # `WORLD_SIZE = torch.cuda.device_count()`: a question about the machine, answered and thrown away
+        return name in _QUERIES and not v.args and not v.keywords and type(f) is ast.Attribute \
+            and type(f.value) is ast.Attribute and f.value.attr == "cuda"
     return False
 
 

@@ -116,7 +116,7 @@ class _Function:
                     self._bind_loop(elt, seq)
                 return
             if it.func.id == "enumerate" and len(it.args) == 1 and len(target.elts) == 2:
-                self._bind(target.elts[0], ast.Constant(0))
+                self._bind(target.elts[0], it)  # the count: bound to the call, as before (a real node)
                 self._bind_loop(target.elts[1], it.args[0])
                 return
         self._bind(target, it)

@@ -19,9 +19,10 @@ The check errs on the side of keeping a finding. A definition is left alone when
   `super(Name, self)`), another module's `def` of the same name, a call left commented out in another module
   (`# warmup_model(model, shape)`) and an entry of a module's `__all__` list do not (a star import hands the name
   on, and whoever calls it writes it); a mention inside another module's definition of the same name that imports
-  this one (`class BaseTrainer(BaseTrainer):`) is held by that definition, used when it is. A definition is judged per module: a bare mention in a file that has
-  its own module-level definition of the name, or imports it only from other project modules (copies of one file
-  in the sibling examples of a monorepo), is no mention of this one; a package `__init__.py` handing the name on
+  this one (`class BaseTrainer(BaseTrainer):`) is held by that definition, used when it is. A definition is
+  judged per module: a bare mention in a file that has its own module-level definition of the name, or imports
+  it only from other project modules (copies of one file in the sibling examples of a monorepo), is no mention of
+  this one; a package `__init__.py` handing the name on
   (its import, `__all__`) counts only through what imports it from there; an import counts through the file's
   other mentions of the name when it has some (`_refers`), and an import a plain module never uses hands the name
   on: it counts only when some other file names the name too;

@@ -546,3 +546,10 @@ def test_a_list_appended_then_wrapped_is_a_list_of_its_constructions():
         ("model.py", 11, 21, "TRN172", "callers-pass-none", [], MHA),
         ("model.py", 12, 22, "TRN172", "", [], MHA),
     ]
+
+
+def test_callers_importing_the_function_inside_a_function_are_its_callers():
+    # Diffusion-Planner's batch_generate imports run_simulation inside the function that calls it (a lazy import):
+    # that call passes device too, so the "cuda" default is overridden by every caller
+    got = findings("default_overridden_lazy")
+    assert [(f[0], f[1], f[3], f[4]) for f in got] == [("pkg/sim.py", 14, "TRN242", "callers-override-default")]

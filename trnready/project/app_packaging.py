@@ -20,6 +20,26 @@ else:  # pragma: no cover - exercised only on Python 3.10
 
 # the tables that make a pyproject.toml a distribution's metadata (one holding only `[tool.black]` installs nothing)
 PYPROJECT_PACKAGING = re.compile(r"^\[(?:project|tool\.poetry|build-system)\]", re.M)
+_BUILD_SYSTEM = re.compile(r"^\[build-system\]", re.M)
+_UV_TABLE = re.compile(r"^\[tool\.uv(?:\.[\w-]+)*\]", re.M)
+_UV_PACKAGE = re.compile(r"^\s*package\s*=\s*true\b", re.M)
+_POETRY_NO_PACKAGE = re.compile(r"^\s*package-mode\s*=\s*false\b", re.M)
+
+
+def declares_package(text: str) -> bool:
+    """A pyproject.toml that makes the project an installable distribution. Metadata tables are needed
+    (`[project]`, `[tool.poetry]`, `[build-system]`); but uv builds and installs a project only when it names a
+    build backend (`[build-system]`) or sets `tool.uv.package = true` (an application managed by uv has neither:
+    tier4's Diffusion-Planner), and Poetry's `package-mode = false` installs dependencies only."""
+    if not PYPROJECT_PACKAGING.search(text):
+        return False
+    if _BUILD_SYSTEM.search(text):
+        return True
+    if _POETRY_NO_PACKAGE.search(text):
+        return False
+    if _UV_TABLE.search(text) and not _UV_PACKAGE.search(text):
+        return False
+    return True
 _PIN = re.compile(r"""^\s*torch\s*(?:\[[^\]]*\])?\s*===?\s*[\w.+!*-]+\s*(?:;.*)?$""", re.I)
 _POETRY_PIN = re.compile(r"^\s*(?:==)?\s*\d[\w.+!-]*\s*$")
 _INSTALL_REQUIRES = re.compile(r"install_requires\s*=\s*\[(.*?)\]", re.S)

@@ -41,7 +41,7 @@ from .call_sites import passed, rebound
 from .quiet_mentions import quiet_mentions
 from .switch_params import SWITCH_OFF, may_switch, switched_off, switched_on_by
 from .syntax import dotted
-from .app_packaging import PYPROJECT_PACKAGING
+from .app_packaging import declares_package
 from .word_sets import is_word, kept_only
 from ..astwalk import walk
 from ..scope import classify
@@ -867,7 +867,8 @@ def _packaged(files) -> tuple:
             if m and not _OTHER_LAYOUT.search(text):
                 found[folder] = m.group(1) or ""
                 continue
-        if _MANIFEST_TABLES[name] is None or _MANIFEST_TABLES[name].search(text):
+        test = _MANIFEST_TABLES[name]
+        if test is None or (test(text) if callable(test) else test.search(text)):
             folders.add(folder)
     exact: set = set()
     for folder, where in found.items():
@@ -883,10 +884,10 @@ def _packaged(files) -> tuple:
     return frozenset(folders), frozenset(exact)
 
 
-# the metadata tables that make a setup.cfg or pyproject.toml packaging (a file holding only linters' settings does
-# not); setup.py always is
+# the metadata tables that make a setup.cfg packaging (a file holding only linters' settings does not), the test of a
+# pyproject.toml (app_packaging.declares_package: a uv application installs nothing); setup.py always is
 _MANIFEST_TABLES = {"setup.py": None, "setup.cfg": re.compile(r"^\[(?:metadata|options)\]", re.M),
-                    "pyproject.toml": PYPROJECT_PACKAGING}
+                    "pyproject.toml": declares_package}
 # `find_packages()`, `find_packages("src")`, `find_packages(where="python", exclude=...)`: the search root
 _FIND_PACKAGES = re.compile(r"\bfind_packages\s*\(\s*(?:where\s*=\s*)?(?:[\"']([\w./-]*)[\"'])?")
 # a layout find_packages does not describe alone: namespace packages, renamed package folders, packages listed

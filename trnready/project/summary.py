@@ -47,11 +47,12 @@ from ..astwalk import loaded_names, statements, walk
 
 # 39 (s38): a function's calls carry the parameter arms holding them; 40 (s39): instance flags (`self.x`) among
 # the flags, blocks guarded by an inherited instance flag (or one read through a local instance) among the guards
-VERSION = 45  # 35 merged in session 21; prec28b (s22): setUp-skipping test classes as skip markers; 37 (rec29b):
+VERSION = 46  # 35 merged in session 21; prec28b (s22): setUp-skipping test classes as skip markers; 37 (rec29b):
 # a library subclass's super().__init__ recorded as the base's construction; 38 (s31): a module without functions
 # records its calls of project names; 42 (s40): a local bound once to a literal is passed as that literal; 43: a
 # module flag holding a CUDA test is passed as False; 44 (s41): a config setting's note carries its whole key path;
-# 45 (s44): `cfghanded`, config keys read by name and handed on as a keyword of another name
+# 45 (s44): `cfghanded`, config keys read by name and handed on as a keyword of another name; 46 (s46): names a
+# function imports with `from m import x` count as the file's imports (lazy imports of project functions)
 MAX_TEMPLATE = 400  # a call longer than this is not carried (generated code, data tables)
 
 # Imports from these never lead into the project: calls naming only them need no summary entry.
@@ -202,6 +203,7 @@ def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | Non
     for name in assigned_twice:
         consts.pop(name, None)
         aliases.pop(name, None)
+    _local_imports(tree, import_nodes, imports, funcs, classes, consts, aliases)
     interesting = {n for n, (mod, level, _) in imports.items()
                    if level or mod.split(".", 1)[0] not in _EXTERNAL} | {f for f in funcs if "." not in f} \
         | set(classes) | set(stores)
@@ -707,6 +709,29 @@ def _field_default(value):
     if type(value) is ast.Call and dotted(value.func) in ("field", "dataclasses.field", "Field", "pydantic.Field"):
         return next((k.value for k in value.keywords if k.arg == "default"), value)
     return value
+
+
+def _local_imports(tree, import_nodes, imports: dict, *bound) -> None:
+    """`from scenario_generation.simulate import run_simulation` inside a function (a lazy import, Diffusion-Planner's
+    batch_generate): the name is that import in the file's record too, so the calls of it resolve to the project
+    function (its callers, the values they hand over). Only a name nothing at module level binds, imported from one
+    place wherever a function imports it; `import x` inside a function is left alone."""
+    top = {id(st) for st in _top_statements(tree.body)}
+    nodes = import_nodes if import_nodes is not None else [n for n in walk(tree) if isinstance(n, ast.ImportFrom)]
+    found: dict = {}
+    for n in nodes:
+        if not isinstance(n, ast.ImportFrom) or id(n) in top:
+            continue
+        for a in n.names:
+            name = a.asname or a.name
+            if a.name == "*" or name in imports or any(name in b for b in bound):
+                continue
+            got = [n.module or "", n.level, a.name]
+            if found.setdefault(name, got) != got:
+                found[name] = None  # imported from two places: no single meaning
+    for name, got in found.items():
+        if got is not None and len(imports) < MAX_ITEMS * 4:
+            imports[name] = got
 
 
 def _top_statements(body):

@@ -186,7 +186,7 @@ def _declared_packages(root: Path, generic=(), forks=()) -> frozenset:
     one model (libfacedetection.train's YuNet on a trimmed mmdetection, fresh57), whose users are the repository's
     own configs and tools; whoever wants the library installs the real one."""
     from ..context.own_package import distribution_names, own_packages
-    from .app_packaging import PYPROJECT_PACKAGING
+    from .app_packaging import declares_package
 
     def is_packaging(p: Path) -> bool:
         try:
@@ -197,7 +197,7 @@ def _declared_packages(root: Path, generic=(), forks=()) -> frozenset:
             text = p.read_text(encoding="utf-8", errors="replace")
         except OSError:
             return False
-        return bool(PYPROJECT_PACKAGING.search(text))
+        return declares_package(text)
 
     if not any(is_packaging(root / m) for m in _MANIFESTS):
         return frozenset()

@@ -64,15 +64,18 @@ def guard_foreign_subprojects(findings: list, files, summaries, values: dict, te
     foreign_roots = frozenset(values.get("other-frameworks", ())) | frozenset(values.get("foreign-stack-modules", ()))
     if not torch_roots or not foreign_roots:
         return findings
-    live = [f for f in findings if not f.guarded and "/" in f.path]
+    live = [f for f in findings if not f.guarded and "/" in f.path and not f.path.startswith("/")]
     if not live:
         return findings
     candidates = set()
     for f in live:
         d = posixpath.dirname(f.path)
-        while d:
+        while d and d != "/" and not d.startswith(".."):  # (a path outside the root, `/x` or `../x`, ends there)
             candidates.add(d)
-            d = posixpath.dirname(d)
+            up = posixpath.dirname(d)
+            if up == d:
+                break
+            d = up
     py = {sf.rel: s for sf, s in zip(files, summaries) if sf.kind == "python"}
     py_rels = sorted(py)
     table = None

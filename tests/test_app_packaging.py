@@ -33,3 +33,15 @@ def test_poetry_and_setup_py(tmp_path):
 
 def test_unreadable_toml_is_no_pin(tmp_path):
     assert not pins_torch(_root(tmp_path, "pyproject.toml", '[project\ndependencies = ["torch==2.3.0"]\n'))
+
+
+def test_a_uv_application_declares_no_package():
+    from trnready.project.app_packaging import declares_package
+
+    app = '[project]\nname = "planner"\ndependencies = ["torch"]\n\n[tool.uv]\nexclude-newer = "7 days"\n'
+    assert not declares_package(app)  # uv installs the dependencies only (tier4's Diffusion-Planner)
+    assert declares_package(app + '\n[build-system]\nrequires = ["hatchling"]\nbuild-backend = "hatchling.build"\n')
+    assert declares_package(app.replace('exclude-newer = "7 days"', "package = true"))
+    assert not declares_package('[tool.poetry]\nname = "x"\npackage-mode = false\n')
+    assert declares_package('[project]\nname = "lib"\n')  # pip builds it with setuptools
+    assert not declares_package('[tool.ruff]\nline-length = 120\n')

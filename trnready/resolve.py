@@ -513,6 +513,10 @@ class Resolver:
                 return [(QName(self.canonical(n)), expr) for n in names]
             return self._self_attr_values(expr, scope, depth)
         if t is ast.IfExp:
+            echoed = echoed_arm(expr)
+            if echoed is not None:
+                # `"cuda" if device.type == "cuda" else device.type`: the literal is the tested value itself
+                return self.values(echoed, scope, depth + 1)
             if _cuda_library_available(expr.test, self._cuda_only):
                 # `"flash_attention_2" if is_flash_attn_2_available() else "sdpa"`: flash-attn is never installed
                 # on Trainium, so only the fallback can run there.
@@ -781,3 +785,26 @@ class Resolver:
                     entries[k] = (v, where)
             return entries, body[1] and other[1]
         return None
+
+
+def echoed_arm(pick: ast.IfExp):
+    """The other arm of `"cuda" if device.type == "cuda" else device.type` (or of `device.type if device.type !=
+    "cuda" else "cuda"`), when the literal arm is taken only when the tested expression already equals it: the whole
+    expression is that arm's value on every device. None for any other conditional expression."""
+    t = pick.test
+    if type(t) is not ast.Compare or len(t.ops) != 1:
+        return None
+    op, left, right = type(t.ops[0]), t.left, t.comparators[0]
+    if type(left) is ast.Constant:
+        left, right = right, left
+    if type(right) is not ast.Constant or not isinstance(right.value, str):
+        return None
+    if op is ast.Eq:
+        taken, other = pick.body, pick.orelse
+    elif op is ast.NotEq:
+        taken, other = pick.orelse, pick.body
+    else:
+        return None
+    if type(taken) is ast.Constant and taken.value == right.value and ast.dump(other) == ast.dump(left):
+        return other
+    return None

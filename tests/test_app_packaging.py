@@ -45,3 +45,16 @@ def test_a_uv_application_declares_no_package():
     assert not declares_package('[tool.poetry]\nname = "x"\npackage-mode = false\n')
     assert declares_package('[project]\nname = "lib"\n')  # pip builds it with setuptools
     assert not declares_package('[tool.ruff]\nline-length = 120\n')
+
+
+def test_a_named_backend_installs_the_package_named_after_the_distribution():
+    from trnready.project.app_packaging import declares_package
+
+    poetry = ('[tool.poetry]\nname = "voltaml-fast-stable-diffusion"\nversion = "0.1.0"\n\n[build-system]\n'
+              'requires = ["poetry-core"]\nbuild-backend = "poetry.core.masonry.api"\n')
+    assert not declares_package(poetry, lambda n: False)  # VoltaML: no voltaml_fast_stable_diffusion package
+    assert declares_package(poetry, lambda n: n == "voltaml_fast_stable_diffusion")
+    assert declares_package(poetry)  # nothing known of the tree: a distribution
+    assert declares_package(poetry.replace('version = "0.1.0"', 'packages = [{include = "core"}]'), lambda n: False)
+    setuptools = '[project]\nname = "app"\n[build-system]\nbuild-backend = "setuptools.build_meta"\n'
+    assert declares_package(setuptools, lambda n: False)  # setuptools discovers every top-level package

@@ -26,14 +26,29 @@ _UV_PACKAGE = re.compile(r"^\s*package\s*=\s*true\b", re.M)
 _POETRY_NO_PACKAGE = re.compile(r"^\s*package-mode\s*=\s*false\b", re.M)
 
 
-def declares_package(text: str) -> bool:
+# build backends that install the package named after the distribution unless told otherwise (setuptools, by
+# contrast, discovers every top-level package of a flat or src layout)
+_NAMED_BACKENDS = re.compile(r"""^\s*build-backend\s*=\s*["'](?:poetry\.core\.masonry\.api|poetry\.masonry\.api|"""
+                             r"""hatchling\.build|flit_core\.buildapi|pdm\.backend|pdm\.pep517\.api)["']""", re.M)
+_EXPLICIT_PACKAGES = re.compile(r"^\s*packages\s*=|^\[tool\.(?:hatch\.build|flit\.module|pdm\.build|setuptools)",
+                                re.M)
+_NAME = re.compile(r"""^\s*name\s*=\s*["']([^"']+)["']""", re.M)
+
+
+def declares_package(text: str, exists=None) -> bool:
     """A pyproject.toml that makes the project an installable distribution. Metadata tables are needed
     (`[project]`, `[tool.poetry]`, `[build-system]`); but uv builds and installs a project only when it names a
     build backend (`[build-system]`) or sets `tool.uv.package = true` (an application managed by uv has neither:
-    tier4's Diffusion-Planner), and Poetry's `package-mode = false` installs dependencies only."""
+    tier4's Diffusion-Planner), and Poetry's `package-mode = false` installs dependencies only. `exists(name)`: the
+    folder holding the pyproject.toml has a package of that name (or `src/<name>`); when given, a Poetry, Hatch,
+    Flit or PDM build that lists no packages installs the package named after the distribution, and a project
+    without one (VoltaML's `voltaml-fast-stable-diffusion` beside its `core/` and `api/`) installs nothing."""
     if not PYPROJECT_PACKAGING.search(text):
         return False
     if _BUILD_SYSTEM.search(text):
+        if exists is not None and _NAMED_BACKENDS.search(text) and not _EXPLICIT_PACKAGES.search(text):
+            names = {m.group(1).strip().lower().replace("-", "_").replace(".", "_") for m in _NAME.finditer(text)}
+            return any(exists(n) for n in names)
         return True
     if _POETRY_NO_PACKAGE.search(text):
         return False

@@ -868,7 +868,7 @@ def _packaged(files) -> tuple:
                 found[folder] = m.group(1) or ""
                 continue
         test = _MANIFEST_TABLES[name]
-        if test is None or (test(text) if callable(test) else test.search(text)):
+        if test is None or (test(text, _package_in(folder, inits)) if callable(test) else test.search(text)):
             folders.add(folder)
     exact: set = set()
     for folder, where in found.items():
@@ -893,6 +893,12 @@ _FIND_PACKAGES = re.compile(r"\bfind_packages\s*\(\s*(?:where\s*=\s*)?(?:[\"']([
 # a layout find_packages does not describe alone: namespace packages, renamed package folders, packages listed
 # beside the found ones (`find_packages() + ["projects"]`)
 _OTHER_LAYOUT = re.compile(r"namespace|package_dir|find_packages\s*\([^)]*\)\s*\+|\+\s*find_packages")
+
+
+def _package_in(folder: str, inits: set):
+    """`exists(name)` for declares_package: a package of that name right in the folder or in its `src/`."""
+    return lambda n: "/".join(p for p in (folder, n) if p) in inits or "/".join(p for p in (folder, "src", n) if p) \
+        in inits
 
 
 def _manifest_text(sf) -> str:

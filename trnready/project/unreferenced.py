@@ -197,7 +197,7 @@ def _declared_packages(root: Path, generic=(), forks=()) -> frozenset:
             text = p.read_text(encoding="utf-8", errors="replace")
         except OSError:
             return False
-        return declares_package(text)
+        return declares_package(text, lambda n: (p.parent / n).is_dir() or (p.parent / "src" / n).is_dir())
 
     if not any(is_packaging(root / m) for m in _MANIFESTS):
         return frozenset()

@@ -352,3 +352,20 @@ def place(model):
     # skipped and nothing stays behind on the CPU. In place() the arm moves the model and `w` is returned: a pick
     assert [(f[1], f[2], f[3], f[5]) for f in scan_findings(tmp_path, "--show-guarded")] == [
         (5, 22, "TRN243", True), (7, 34, "TRN242", True), (12, 16, "TRN243", False), (14, 13, "TRN241", True)]
+
+
+def test_a_check_choosing_an_optimizer_kernel_or_pinned_memory_is_guarded(tmp_path):
+    (tmp_path / "build.py").write_text('''import torch
+from torch.utils.data import DataLoader
+
+
+def build(model, ds):
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-3, fused=torch.cuda.is_available())
+    sgd = torch.optim.SGD(model.parameters(), lr=0.1, foreach=torch.cuda.is_available())
+    loader = DataLoader(ds, batch_size=4, pin_memory=torch.cuda.is_available())
+    return opt, sgd, loader
+''')
+    # KempnerForge's Muon: `fused=False` on Neuron is the plain implementation the port wants
+    got = scan_findings(tmp_path, "--show-guarded")
+    # (the three checks are one finding of the file, its first place kept; all guarded)
+    assert [(line, rule, guarded) for _p, line, _c, rule, _m, guarded in got] == [(6, "TRN243", True)]

@@ -20,6 +20,9 @@ _PLACING = frozenset({"set_device", "device", "init_process_group", "DataParalle
 # Keywords whose value only says how host memory is handled: a check passed there picks no device (on Neuron the
 # loader simply does not pin).
 _HOST_ONLY_KEYWORDS = frozenset({"pin_memory", "pin_mem"})
+# Optimizer implementation switches whose False is the portable choice: `AdamW(..., fused=torch.cuda.is_available())`
+# runs the plain (for-loop) implementation on Neuron, which is what the port wants (KempnerForge's Muon, fresh67)
+_KERNEL_CHOICE_KEYWORDS = frozenset({"fused", "foreach"})
 # Precisions a branch may choose (`torch_type = torch.bfloat16` if the GPU supports it, else float16): on Neuron
 # the query answers False and the other branch's precision is silently used.
 _DTYPES = frozenset({"bfloat16", "float16", "half", "bf16", "fp16", "16-mixed", "bf16-mixed"})
@@ -186,7 +189,7 @@ def check_without_placement(ctx, hit) -> bool:
         return _never_read(ctx, up.targets[0]) or _only_tested(ctx, up.targets[0])
     if _only_shown(ctx, cur, up):
         return True
-    if isinstance(up, ast.keyword) and up.arg in _HOST_ONLY_KEYWORDS and up.value is cur:
+    if isinstance(up, ast.keyword) and up.arg in _HOST_ONLY_KEYWORDS | _KERNEL_CHOICE_KEYWORDS and up.value is cur:
         return True  # `DataLoader(..., pin_memory=torch.cuda.is_available())`: page-locked host memory or not
     if isinstance(up, (ast.IfExp, ast.If)) and up.test is cur and picks_load_location(ctx, call, cur, up):
         return True  # `map_location = None if torch.cuda.is_available() else 'cpu'`: the host on Neuron

@@ -25,6 +25,15 @@ def test_helpers_called_only_from_guarded_code_are_guarded_unless_named_otherwis
         ("pkg/arch.py", 32, "TRN243", ""),  # the check itself
         ("pkg/arch.py", 38, "TRN243", ""),  # a public function: other code may call it
         ("pkg/arch.py", 42, "TRN243", ""),
+        # ChituDiffusion's fused paths: the checks inside the capability method and property stay; the private
+        # methods run only when `self.supports_fused_overlap(...)` holds, under a local flag holding `q.is_cuda`, or
+        # after `if not self.can_fuse: return ...`, each answering False on Neuron
+        ("pkg/fused_paths.py", 10, "TRN243", ""),
+        ("pkg/fused_paths.py", 14, "TRN243", ""),
+        ("pkg/fused_paths.py", 32, "TRN243", "guarded-helper"),
+        ("pkg/fused_paths.py", 33, "TRN243", "guarded-helper"),
+        ("pkg/fused_paths.py", 37, "TRN262", "guarded-helper"),
+        ("pkg/fused_paths.py", 41, "TRN243", "guarded-helper"),
         # private methods called only as `self._x(...)` in their class, under `if x.device.type == "cuda"`
         ("pkg/layers.py", 12, "TRN262", "guarded-helper"),
         ("pkg/layers.py", 13, "TRN243", "guarded-helper"),

@@ -57,6 +57,45 @@ def _accelerator_flag(t, words: frozenset) -> bool:
     return name is not None and _has_tpu_word(name, words)
 
 
+def _flag_of_tensor_test(ctx, name: ast.Name) -> bool:
+    """`use_graph = self.use_ring_cudagraph and cp_size > 1 and q.is_cuda` then `if use_graph:` (ChituDiffusion): a
+    local the enclosing function binds once, to a test of where a tensor lives, is that test."""
+    fn = ctx.parent(name)
+    while fn is not None and type(fn) not in (ast.FunctionDef, ast.AsyncFunctionDef):
+        fn = ctx.parent(fn)
+    if fn is None:
+        return False
+    values = [n.value for n in walk(fn) if type(n) is ast.Assign and any(
+        type(t) is ast.Name and t.id == name.id for t in n.targets)]
+    stores = sum(1 for n in walk(fn) if type(n) is ast.Name and n.id == name.id and type(n.ctx) is ast.Store)
+    return len(values) == 1 and stores == 1 and _tensor_test(values[0])
+
+
+def _capability_method(ctx, t) -> bool:
+    """`if self.supports_fused_overlap(num_heads=h):` / `if not self.supports_fused_overlap:` negated elsewhere: a
+    method (or property) of the file's classes answering False on Neuron because one of the conditions it and-s is a
+    CUDA check (`... and torch.cuda.is_available() and ...`): a test of whether an optimised path can run, whose
+    general path Neuron takes, like a tensor test (neuron_guarded `method_defs`)."""
+    parts = t.values if type(t) is ast.BoolOp and type(t.op) is ast.And else [t]
+    spans = None
+    for p in parts:
+        f = p.func if type(p) is ast.Call else p
+        if type(f) is ast.Attribute and type(f.value) is ast.Name and f.value.id == "self":
+            if spans is None:
+                spans = ctx.fact("neuron-guarded", _spans)
+                if spans is None:
+                    return False
+            defs = spans.conds.method_defs
+            if f.attr in defs and defs[f.attr][1] == (type(p) is not ast.Call) and spans.conds.never(p):
+                return True
+    return False
+
+
+def _fast_path_test(ctx, t, words: frozenset) -> bool:
+    return _tensor_test(t) or _accelerator_flag(t, words) or (type(t) is ast.Name and _flag_of_tensor_test(ctx, t)) \
+        or _capability_method(ctx, t)
+
+
 def _under_tensor_test(ctx, node) -> bool:
     """The call sits in the body of an `if` (or the true arm of `x if ... else y`) whose test looks at a tensor's
     device. A method called so is a per-call fast path: on Neuron the tensor is on the neuron device and the other
@@ -68,13 +107,30 @@ def _under_tensor_test(ctx, node) -> bool:
     words = accelerator_words(ctx.values)
     cur, up = node, ctx.parent(node)
     while up is not None:
-        if type(up) is ast.If and cur in up.body and (_tensor_test(up.test) or _accelerator_flag(up.test, words)):
+        if type(up) is ast.If and cur in up.body and _fast_path_test(ctx, up.test, words):
             return True
-        if type(up) is ast.IfExp and cur is up.body and (_tensor_test(up.test) or _accelerator_flag(up.test, words)):
+        if type(up) is ast.IfExp and cur is up.body and _fast_path_test(ctx, up.test, words):
+            return True
+        if isinstance(cur, ast.stmt) and _after_early_exit(ctx, cur, up, words):
             return True
         if type(up) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
             return False
         cur, up = up, ctx.parent(up)
+    return False
+
+
+def _after_early_exit(ctx, st, block_owner, words: frozenset) -> bool:
+    """`if not self.supports_fused_overlap: return self.attention(...)` earlier in the same block: what follows runs
+    only where the fast-path test holds (image_cp_attention's `attention_fused`)."""
+    for field in ("body", "orelse", "finalbody"):
+        stmts = getattr(block_owner, field, None)
+        if isinstance(stmts, list) and st in stmts:
+            for prev in stmts[:stmts.index(st)]:
+                if type(prev) is ast.If and type(prev.test) is ast.UnaryOp and type(prev.test.op) is ast.Not \
+                        and prev.body and type(prev.body[-1]) in (ast.Return, ast.Raise) \
+                        and _fast_path_test(ctx, prev.test.operand, words):
+                    return True
+            return False
     return False
 
 

@@ -171,6 +171,9 @@ class _Conditions:
         # raises on a Trainium host, so they never run there (`HAVE_FLA = True` after `from fla.ops import ...`).
         self.unreached: frozenset = frozenset()
         self.func_defs: dict = {}  # name -> defs of the file's module-level functions (judged by body, not name)
+        # name -> the one method of that name the file's classes define, and whether it is a property (`self.x()` /
+        # `self.x` is then judged by its body like a module function; a name two classes define is not known)
+        self.method_defs: dict = {}
         self.packages: frozenset = frozenset()  # cuda-only-packages (for the version getters of `_min_version`)
         self.version_getters: dict | None = None  # name -> whether it is one (computed on demand)
         self.module_body: list = []  # the module's top statements, where a version getter is looked up
@@ -197,6 +200,14 @@ class _Conditions:
 
     def forget_functions(self) -> None:
         self._never_funcs = {}
+
+    def _never_method(self, name: str) -> bool:
+        key = "." + name
+        known = self._never_funcs.get(key)
+        if known is None:
+            self._never_funcs[key] = False  # a method calling itself is not known to return False
+            known = self._never_funcs[key] = _returns_false(self.method_defs[name][0], self, self.memo)
+        return known
 
     def _never_func(self, name: str) -> bool:
         known = self._never_funcs.get(name)
@@ -277,6 +288,9 @@ class _Conditions:
                 return True
             if type(f) is ast.Name and f.id in self.func_defs:
                 return self._never_func(f.id)
+            if type(f) is ast.Attribute and type(f.value) is ast.Name and f.value.id == "self" \
+                    and f.attr in self.method_defs and not self.method_defs[f.attr][1]:
+                return self._never_method(f.attr)  # `if self.supports_fused_overlap(num_heads=h):` (ChituDiffusion)
             if type(f) is ast.Name and f.id == "hasattr" and self.probe is not None and self.probe(t):
                 return True  # `hasattr(torch._C, "_cuda_setRNGState")`: torch without CUDA has none
             if self._named_check(_tail(f)):
@@ -330,6 +344,9 @@ class _Conditions:
                 return True  # torch.version.hip / torch.version.cuda are None off CUDA/ROCm builds
             if _self_attr(t) in self.flags:
                 return True  # self.cuda = torch.cuda.is_available() and ..., then `if self.cuda:`
+            if type(t.value) is ast.Name and t.value.id == "self" and t.attr in self.method_defs \
+                    and self.method_defs[t.attr][1]:
+                return self._never_method(t.attr)  # a property answering False on Neuron: `if self.supports_x:`
             return bool(_TPU_CHECK.match(t.attr)) or _has_tpu_word(t.attr, self.words)
         if k is ast.Name:
             return t.id in self.flags or t.id in self.absent or bool(_TPU_CHECK.match(t.id)) or \
@@ -778,6 +795,20 @@ def _module_defs(body) -> list:
     return [s for s in _module_level(body) if type(s) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)]
 
 
+def _class_methods(defs) -> dict:
+    """name -> (def, is a property) of the methods the file's module-level classes define, for the names exactly one
+    method carries."""
+    seen: dict = {}
+    for c in defs:
+        if type(c) is not ast.ClassDef:
+            continue
+        for m in c.body:
+            if type(m) is ast.FunctionDef:
+                prop = any(_tail(d) in ("property", "cached_property") for d in m.decorator_list)
+                seen[m.name] = None if m.name in seen else (m, prop)
+    return {n: v for n, v in seen.items() if v is not None}
+
+
 def _absent_modules(body, packages: frozenset) -> frozenset:
     """Names a module-level `try:` binds by importing a CUDA-only package and every handler binds to None
     (`try: import bitsandbytes as bnb` / `except ImportError: bnb = None`)."""
@@ -1062,6 +1093,7 @@ class _Spans:
         for d in defs:  # a name defined twice (if/else) is known only when every definition agrees
             if type(d) is not ast.ClassDef:
                 self.conds.func_defs.setdefault(d.name, []).append(d)
+        self.conds.method_defs = _class_methods(defs)
         ctx = self.ctx
         self.conds.probe = lambda call: cuda_build_probe(ctx, call)
         self.conds.counts = {**device_count_bounds(ctx, self.conds.backends), **query_fallbacks(ctx)}

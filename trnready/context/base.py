@@ -582,3 +582,15 @@ def argument_of(p, call: ast.Call):
             and not any(type(a) is ast.Starred for a in call.args[:p.position + 1]):
         return call.args[p.position]
     return None
+
+
+def runs_as_script(tree) -> bool:
+    """The module runs something when started: an `if __name__ == "__main__":` block or a call at its top level (a
+    module of definitions alone is a library whose callers decide what runs)."""
+    for st in tree.body:
+        if type(st) is ast.Expr and type(st.value) is ast.Call:
+            return True
+        if type(st) is ast.If and type(st.test) is ast.Compare and type(st.test.left) is ast.Name \
+                and st.test.left.id == "__name__":
+            return True
+    return False

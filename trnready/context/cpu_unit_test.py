@@ -5,7 +5,7 @@ import ast
 import re
 
 from .base import (enclosing_function, host_or_dtype, is_cpu, name_globs, parent_of, placements,
-                   places_on_device, predicate)
+                   places_on_device, predicate, runs_as_script)
 from .neuron_guarded import _spans
 from ..scope import classify
 from ..astwalk import walk
@@ -254,18 +254,6 @@ def _enclosing_class(ctx, func):
     return up if isinstance(up, ast.ClassDef) else None
 
 
-def _is_script(tree) -> bool:
-    """The module runs something when started: an `if __name__ == "__main__":` block or a call at its top level
-    (a module of definitions alone is a library of the example, whose callers place its tensors)."""
-    for st in tree.body:
-        if type(st) is ast.Expr and type(st.value) is ast.Call:
-            return True
-        if type(st) is ast.If and type(st.test) is ast.Compare and type(st.test.left) is ast.Name \
-                and st.test.left.id == "__name__":
-            return True
-    return False
-
-
 def _in_program(ctx) -> bool:
     """A notebook anywhere, or a script of an example or docs scope: a program a user runs as it is."""
     def compute(c) -> bool:
@@ -273,7 +261,7 @@ def _in_program(ctx) -> bool:
             return False
         if c.path.lower().endswith(".ipynb"):
             return True
-        return classify(c.path) in _PROGRAM_SCOPES and _is_script(c.tree)
+        return classify(c.path) in _PROGRAM_SCOPES and runs_as_script(c.tree)
     return ctx.fact("cpu-unit-test:program", compute)
 
 

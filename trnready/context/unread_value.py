@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 
-from .base import enclosing_function, predicate
+from .base import enclosing_function, predicate, runs_as_script
 from ..astwalk import walk
 
 
@@ -36,15 +36,7 @@ def _program(ctx) -> bool:
     def compute(c) -> bool:
         if c.tree is None:
             return False
-        if c.path.lower().endswith(".ipynb"):
-            return True
-        for st in c.tree.body:
-            if type(st) is ast.Expr and type(st.value) is ast.Call:
-                return True
-            if type(st) is ast.If and type(st.test) is ast.Compare and type(st.test.left) is ast.Name \
-                    and st.test.left.id == "__name__":
-                return True
-        return False
+        return c.path.lower().endswith(".ipynb") or runs_as_script(c.tree)
     return ctx.fact("unread-value-program", compute)
 
 

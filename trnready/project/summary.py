@@ -714,8 +714,9 @@ def _field_default(value):
 def _local_imports(tree, import_nodes, imports: dict, *bound) -> None:
     """`from scenario_generation.simulate import run_simulation` inside a function (a lazy import, Diffusion-Planner's
     batch_generate): the name is that import in the file's record too, so the calls of it resolve to the project
-    function (its callers, the values they hand over). Only a name nothing at module level binds, imported from one
-    place wherever a function imports it; `import x` inside a function is left alone."""
+    function (its callers, the values they hand over). Only a name nothing else in the file binds (an assignment, a
+    parameter, a definition), imported from one place wherever a function imports it; `import x` inside a function
+    is left alone."""
     top = {id(st) for st in _top_statements(tree.body)}
     nodes = import_nodes if import_nodes is not None else [n for n in walk(tree) if isinstance(n, ast.ImportFrom)]
     found: dict = {}
@@ -729,8 +730,18 @@ def _local_imports(tree, import_nodes, imports: dict, *bound) -> None:
             got = [n.module or "", n.level, a.name]
             if found.setdefault(name, got) != got:
                 found[name] = None  # imported from two places: no single meaning
+    found = {n: g for n, g in found.items() if g is not None}
+    if found:
+        # a name some code binds otherwise (`build = make_builder(); build(x)` in another function, a parameter of
+        # that name) would make its calls there look like calls of the import: such a name is left out
+        for n in walk(tree):
+            t = type(n)
+            if t is ast.Name and type(n.ctx) is not ast.Load or t is ast.arg:
+                found.pop(n.id if t is ast.Name else n.arg, None)
+            elif t in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+                found.pop(n.name, None)
     for name, got in found.items():
-        if got is not None and len(imports) < MAX_ITEMS * 4:
+        if len(imports) < MAX_ITEMS * 4:
             imports[name] = got
 
 

@@ -15,8 +15,10 @@ def test_message_only_results_are_dropped_and_others_stay():
         # a place of the same finding (one item per mask per function)
         ("generate.py", 12, "TRN104", [14]),
         ("generate.py", 20, "TRN104", []),  # Lightning self.log: a metric every step
-        # startup.py: the printed availability (3) is a log line; the flag bound to a name (4) picks the device
+        # startup.py: the printed availability (3) is a log line; the flag bound to a name (4) picks the device the
+        # script then uses (5)
         ("startup.py", 4, "TRN243", []),
+        ("startup.py", 5, "TRN242", []),
     ]
 
 

@@ -970,7 +970,7 @@ def report_findings(findings: list, engine, mentioned, root=None, config=None) -
     from .postprocess_cuda import cuda_helpers
     from .postprocess_extensions import extension_places
     from .postprocess_headers import unincluded_headers
-    from .postprocess_kernel_tests import extension_check_scripts, kernel_test_sources, kernel_tests
+    from .postprocess_kernel_tests import kernel_test_sources, kernel_tests
     from .repo_rules import collapse
 
     from .project.arch_lists import arch_lists
@@ -983,8 +983,8 @@ def report_findings(findings: list, engine, mentioned, root=None, config=None) -
     findings = cuda_helpers(unincluded_headers(collapse(findings, engine, mentioned, root), engine, root), engine, root)
     findings = kernel_tests(scopes(retired(vendored(findings, engine, root, config), engine, root, config), root,
                                    config), engine)
-    findings = uv_extras(build_commands(extension_places(extension_check_scripts(
-        kernel_test_sources(findings, engine, root), root), engine, root), root), root)
+    findings = uv_extras(build_commands(extension_places(kernel_test_sources(findings, engine, root), engine, root),
+                                        root), root)
     findings = release_snapshots(arch_lists(findings, engine, root), root)
     findings = gpu_ci_files(findings, engine, root)
     from .postprocess_same_kernels import same_kernels

@@ -1,7 +1,6 @@
 """Report step: the tests and benchmarks of a CUDA kernel the project builds run only where that build exists."""
 from __future__ import annotations
 
-import posixpath
 import re
 from dataclasses import replace
 
@@ -53,35 +52,3 @@ def kernel_test_sources(findings: list, engine, root=None) -> list:
             out[i] = replace(findings[i], guarded=True, guarded_by="cuda-kernel-test")
     return out
 
-
-_CHECK_SCRIPT = re.compile(r"test\w*\.py\Z")
-_BUILDS_CUDA = re.compile(r"\bCUDAExtension\b")
-
-
-def extension_check_scripts(findings: list, root) -> list:
-    """`test.py` (or `test_*.py`) beside the setup.py that builds a CUDA extension is that extension's own check
-    script: it runs the compiled operator against its PyTorch reference (`gradcheck` in float64 on `.cuda()`
-    tensors), the way Deformable-DETR's `models/ops/test.py` does in every project that copies the operator
-    (DINO, MaskDINO, Mask2Former, motrv2). It runs only where the CUDA build exists; porting the operator is the
-    item, reported at the build and its sources. Its findings other than custom-kernel ones are guarded
-    (`guarded_by` "cuda-kernel-test"), whatever scope its name gives it."""
-    if root is None:
-        return findings
-    dirs = {posixpath.dirname(f.path) for f in findings if not f.guarded and f.path.endswith(".py")
-            and _CHECK_SCRIPT.match(posixpath.basename(f.path))}
-    if not dirs:
-        return findings
-    builds = set()
-    for d in dirs:
-        try:
-            with open(posixpath.join(str(root), d, "setup.py"), "rb") as fh:
-                text = fh.read(200_000).decode("utf-8", "replace")
-        except OSError:
-            continue
-        if _BUILDS_CUDA.search(text):
-            builds.add(d)
-    if not builds:
-        return findings
-    return [replace(f, guarded=True, guarded_by="cuda-kernel-test")
-            if not f.guarded and f.category != "custom-cuda-kernel" and posixpath.dirname(f.path) in builds
-            and _CHECK_SCRIPT.match(posixpath.basename(f.path)) else f for f in findings]

@@ -64,6 +64,7 @@ from .word_sets import KeptWords, Words, is_word, kept_words
 
 REASON = "never-referenced"
 _TOP = re.compile(r"(?:async[ \t]+def|def|class)[ \t]+([A-Za-z_]\w*)")
+_DEF_NAME = re.compile(r"(?:\bdef|\bclass)[ \t]+\Z")  # the text just before a definition's own name
 # A line starting in column 0 with something that is not a blank, a comment or a closing bracket: a statement
 _COL0 = re.compile(r"\n(?=[^ \t\r\n\f#)\]}])")
 _BASES = re.compile(r"class[ \t]+\w+[ \t]*\(([^)]*)\)")
@@ -608,7 +609,10 @@ def _mentioned(places: dict, files, text_of, py: dict, looks_up, place_of, own, 
         # a mention inside the definition's own lines is no use of it (recursion, `super(Name, self)`); inside
         # another module's definition of the same name (`class BaseTrainer(BaseTrainer):` subclassing the imported
         # one, neuralangelo's trainers) it is held by that definition like by any other
-        if got is None or got[0] == name and got[1][0] == key[1]:
+        if got is None or got[0] == name and (got[1][0] == key[1] or _DEF_NAME.search(text, max(0, i - 16), i)
+                                              or not imports_name(text, name)):
+            # (another module's `def name` / `class name` names its own definition, and there a mention is held
+            # only in a file that imports the name: `from base import BaseTrainer` / `class BaseTrainer(BaseTrainer)`)
             return got is None
         holders.setdefault(key, set()).add(((got[0], got[1][0]), got[1]))
         return False

@@ -1070,7 +1070,7 @@ class _Spans:
 
     def placement_flags(self) -> dict:
         if self._placement_flags is None:
-            self._placement_flags = placement_flags(self.ctx.tree)
+            self._placement_flags = placement_flags(self.ctx)
         return self._placement_flags
 
     def add(self, first, last, choice=False) -> None:
@@ -1633,31 +1633,26 @@ def _placement_subject(test):
     return None
 
 
-def placement_flags(tree) -> dict:
+def placement_flags(ctx) -> dict:
     """name -> [(first line, last line, question)] of the local flags a function binds once to a placement question
-    (`model_on_cuda = next(model.parameters()).is_cuda`): a later `if model_on_cuda:` asks the same question."""
+    (`model_on_cuda = next(model.parameters()).is_cuda`): a later `if model_on_cuda:` asks the same question.
+    Read from the file's assignments first (most files have no such question), then only the functions holding one."""
+    cands = [a for a in ctx.nodes(ast.Assign) if len(a.targets) == 1 and type(a.targets[0]) is ast.Name
+             and _placement_subject(a.value) is not None]
+    if not cands:
+        return {}
+    fns = [f for kind in (ast.FunctionDef, ast.AsyncFunctionDef) for f in ctx.nodes(kind)]
     out: dict = {}
-    for fn in ast.walk(tree):
-        if type(fn) not in (ast.FunctionDef, ast.AsyncFunctionDef):
+    for a in cands:
+        # the innermost function holding the assignment
+        fn = min((f for f in fns if f.lineno <= a.lineno <= (f.end_lineno or f.lineno)),
+                 key=lambda f: (f.end_lineno or f.lineno) - f.lineno, default=None)
+        if fn is None:
             continue
-        bound: dict = {}
-        for node in ast.walk(fn):
-            if type(node) is ast.Assign:
-                for t in node.targets:
-                    if type(t) is ast.Name:
-                        bound.setdefault(t.id, []).append(node.value)
-            else:
-                # any other binding (`x += 1`, `for x in`, `with ... as x`, `(x := ...)`) makes the flag unknown
-                targets = [node.target] if type(node) in (ast.AugAssign, ast.AnnAssign, ast.For, ast.NamedExpr) \
-                    else [i.optional_vars for i in node.items if i.optional_vars is not None] \
-                    if type(node) is ast.With else []
-                for target in targets:
-                    for n in ast.walk(target):
-                        if type(n) is ast.Name:
-                            bound.setdefault(n.id, []).append(None)
-        for name, values in bound.items():
-            if len(values) == 1 and values[0] is not None and _placement_subject(values[0]) is not None:
-                out.setdefault(name, []).append((fn.lineno, fn.end_lineno or fn.lineno, values[0]))
+        name = a.targets[0].id
+        stores = sum(1 for n in walk(fn) if type(n) is ast.Name and n.id == name and type(n.ctx) is not ast.Load)
+        if stores == 1 and name not in {x.arg for x in walk(fn.args) if type(x) is ast.arg}:
+            out.setdefault(name, []).append((fn.lineno, fn.end_lineno or fn.lineno, a.value))
     return out
 
 

@@ -54,3 +54,23 @@ def test_the_filter_never_drops_a_word():
     assert all(bloom.may(f"name{i}") for i in range(5000))
     # and drops most other words (one hash, 16 bits a word: about 6 % pass)
     assert sum(bloom.may(f"other{i}") for i in range(5000)) < 750
+
+
+def test_the_filter_is_the_same_in_every_process():
+    # a filter built under one hash seed answers as one built under another: the steps reading it stop at budgets,
+    # and `hash()` of bytes changes with each interpreter (off-step's answers changed from one scan to the next)
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = ("from trnready.project.word_sets import Words\n"
+            "b = Words('alpha beta gamma delta ' * 3 + ' '.join(f'w{i}' for i in range(300))).bloom()\n"
+            "print(''.join('1' if b.may(f'n{i}') else '0' for i in range(400)))\n")
+    outs = set()
+    for seed in ("1", "2", "3"):
+        env = dict(os.environ, PYTHONHASHSEED=seed,
+                   PYTHONPATH=str(Path(__file__).resolve().parent.parent) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        outs.add(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                                check=True).stdout)
+    assert len(outs) == 1

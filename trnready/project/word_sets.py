@@ -62,7 +62,10 @@ class Words:
 
 class WordBloom:
     """A small lossy record of a text's words (one hash, 16 bits a word): `may(name)` is False only when the name is
-    not one of them, and True for about one other name in sixteen. For a step that asks the same files again for a
+    not one of them, and True for about one other name in sixteen. The hash is CRC-32, the same in every process:
+    Python's `hash()` of bytes changes with each interpreter, and the steps reading these filters stop at budgets,
+    so which names came up by chance decided their answers from one scan to the next (session 46: off-step guarded
+    two Painter findings in one run and not in the next). For a step that asks the same files again for a
     few more names, where keeping every file's `Words` would hold megabytes (40 MiB for 1,000 files)."""
 
     __slots__ = ("_bits", "_mask")
@@ -71,12 +74,12 @@ class WordBloom:
         mask = (1 << max(6, (16 * len(words)).bit_length())) - 1
         bits = bytearray((mask + 1) >> 3)
         for w in words:
-            h = hash(w) & mask
+            h = _zlib.crc32(w) & mask
             bits[h >> 3] |= 1 << (h & 7)
         self._bits, self._mask = bytes(bits), mask
 
     def may(self, name: str) -> bool:
-        h = hash(name.encode("utf-8", "surrogatepass")) & self._mask
+        h = _zlib.crc32(name.encode("utf-8", "surrogatepass")) & self._mask
         return bool(self._bits[h >> 3] & (1 << (h & 7)))
 
 

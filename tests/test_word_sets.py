@@ -68,9 +68,9 @@ def test_the_filter_is_the_same_in_every_process():
             "b = Words('alpha beta gamma delta ' * 3 + ' '.join(f'w{i}' for i in range(300))).bloom()\n"
             "print(''.join('1' if b.may(f'n{i}') else '0' for i in range(400)))\n")
     outs = set()
+    repo = str(Path(__file__).resolve().parent.parent)
     for seed in ("1", "2", "3"):
-        env = dict(os.environ, PYTHONHASHSEED=seed,
-                   PYTHONPATH=str(Path(__file__).resolve().parent.parent) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        env = dict(os.environ, PYTHONHASHSEED=seed, PYTHONPATH=repo + os.pathsep + os.environ.get("PYTHONPATH", ""))
         outs.add(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                                 check=True).stdout)
     assert len(outs) == 1

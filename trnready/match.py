@@ -150,7 +150,10 @@ class Engine:
                     self.requirements.append((rule, m))
                 elif m.kind in ("python", "file", "setting"):
                     self.surface.setdefault(m.kind, []).append((rule, m))
-        self.resolver.builtins = frozenset(n.split(".", 1)[1] for n in self.calls if n.startswith("builtins."))
+        # (and builtins an argument predicate names as a value: `dtype` equal to `builtins.float`, float64 as a dtype)
+        self.resolver.builtins = frozenset(n.split(".", 1)[1] for n in self.calls if n.startswith("builtins.")) | \
+            frozenset(v.split(".", 1)[1] for lst in self.calls.values() for _r, m in lst for p in m.args
+                      for v in p.values if isinstance(v, str) and v.startswith("builtins."))
         # `env = ["NCCL_*"]`: a family of variables, matched by prefix (Interest.env_known)
         self.env_prefixes = {n[:-1]: self.env.pop(n) for n in [n for n in self.env if n.endswith("*")]}
         ctor = {n[: -len(".__call__")] for n in self.calls if n.endswith(".__call__")}

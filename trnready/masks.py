@@ -110,10 +110,16 @@ def _reaching(bindings, use) -> list:
     return [last] if positions and last.branch == () else bindings
 
 
+def _zipped_row(name: str, scope):
+    """(zipped value, the scope it is read in) when `scope` binds `name` as a row of a zipped value
+    (`for w, m in zip(waves, masks)`, index.py `_zip_rows`), else None."""
+    rows = getattr(scope, "rows", None)
+    return rows.get(name) if rows else None
+
+
 def _mask_row(name: str, scope, resolver, depth: int, negated, attrs) -> bool:
     """`for w, m in zip(waves, masks)` with `masks = scores > 0.5`: a row of a boolean mask is a boolean mask."""
-    rows = getattr(scope, "rows", None)
-    got = rows.get(name) if rows else None
+    got = _zipped_row(name, scope)
     return got is not None and is_mask(got[0], got[1], resolver, depth + 1, negated, attrs)
 
 
@@ -415,10 +421,11 @@ def _array_method(expr: ast.expr, scope: Scope, resolver, depth: int) -> bool:
         return depth < _MAX_DEPTH and _array_method(expr.operand, scope, resolver, depth + 1)
     if t is ast.Name and depth < _MAX_DEPTH:
         bindings = resolver.lookup(scope, expr.id) or []
-        # `for gt, size in zip(gt_classes, sizes)` over a NumPy array: each row is one (index.py `_zip_rows`)
-        rows = _rows_of(expr.id, scope)
-        if rows is not None and _array_method(rows[0], rows[1], resolver, depth + 1):
-            return True
+        # `for gt, size in zip(gt_classes, sizes)` over a NumPy array: each row is one
+        for b in bindings:
+            row = _zipped_row(expr.id, b.scope) if b.kind == "local" else None
+            if row is not None and _array_method(row[0], row[1], resolver, depth + 1):
+                return True
         made = [b for b in bindings if b.kind != "param"]
         # a parameter rebound unconditionally (`flow = flow.reshape(-1, 2).astype(np.float32)`) is that value
         if len(made) < len(bindings) and not any(b.branch == () for b in made):
@@ -429,15 +436,6 @@ def _array_method(expr: ast.expr, scope: Scope, resolver, depth: int) -> bool:
         return bool(made) and all(b.kind in ("expr", "call") and isinstance(b.value, ast.expr)
                                   and _array_method(b.value, b.scope, resolver, depth + 1) for b in made)
     return False
-
-
-def _rows_of(name: str, scope: Scope):
-    """(zipped value, its scope) when the nearest function scope binds `name` as a row of a zipped value."""
-    s: Scope | None = scope
-    while s is not None and s.kind == "comprehension":
-        s = s.parent
-    rows = s.rows if s is not None else None
-    return rows.get(name) if rows else None
 
 
 _CAST_METHODS = frozenset({"long", "int", "short", "bool", "half", "bfloat16"})

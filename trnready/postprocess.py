@@ -49,6 +49,7 @@ from .scope import classify
 # 31 (s43): an import of a CUDA-only namespace is a place of the first finding resolved through it; imports of the
 # `import-per-module-rules` fold per module
 # 32 (s45): a view or cast of a mask (`m.expand_as(x)`, `m.bool()`) and a method comparison (`idx.ne(-1)`) fold by mask
+# 33 (s46): a vendored copy the project installs and imports (project/installed_copies.py) is not guarded `vendored`
 VERSION = 33
 
 

@@ -51,4 +51,3 @@ def kernel_test_sources(findings: list, engine, root=None) -> list:
         if text is not None and not _KERNEL.search(_COMMENT.sub(" ", text)):
             out[i] = replace(findings[i], guarded=True, guarded_by="cuda-kernel-test")
     return out
-

@@ -18,5 +18,7 @@ def echoed_device_literal(ctx, hit) -> bool:
     if type(node) is not ast.Constant or not isinstance(node.value, str):
         return False
     up = parent_of(ctx, node)
-    return type(up) is ast.IfExp and node in (up.body, up.orelse) and echoed_arm(up) is not None \
-        and echoed_arm(up) is not node
+    if type(up) is not ast.IfExp or not (node is up.body or node is up.orelse):
+        return False
+    other = echoed_arm(up)
+    return other is not None and other is not node

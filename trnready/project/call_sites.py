@@ -510,7 +510,7 @@ def _keeps_a_construction(methods: list, selfs: dict, cls: str, interesting: set
                     and st.value.func.attr == "append" and _is_self_attr(st.value.func.value, me):
                 return True
             if type(st) is ast.Assign and len(st.targets) == 1 and _is_self_attr(st.targets[0], me) \
-                    and _listed(st.value, _appended_lists(fn, interesting)) is not None:
+                    and _listed(st.value, fn, interesting) is not None:
                 return True
     return False
 
@@ -601,7 +601,7 @@ def _instances(funcs: dict, selfs: dict, interesting: set, clones=frozenset(), b
                     if node.value.id in held:
                         kept = (held[node.value.id], "one")  # `transformer = Transformer(...)`, then kept on self
                 if kept is None and type(node.value) is ast.Call:
-                    got = _listed(node.value, _appended_lists(fn, interesting))
+                    got = _listed(node.value, fn, interesting)
                     if got is not None:
                         kept = (got, "many")  # `blocks.append(Layer(...))` ..., `self.blocks = nn.ModuleList(blocks)`
                 fine[id(node.targets[0])] = kept if kept is not None else _stored(node.value, interesting)
@@ -705,8 +705,9 @@ def _appended_lists(fn, interesting: set) -> dict:
     return {v: callee[v] for v in empty if v in callee and stores.get(v) == 1 and handed.get(v) == 1}
 
 
-def _listed(v, lists: dict):
-    """The callee of `nn.ModuleList(blocks)` / `nn.Sequential(*blocks)` over a list of `_appended_lists`."""
+def _listed(v, fn, interesting: set):
+    """The callee of `nn.ModuleList(blocks)` / `nn.Sequential(*blocks)` over a list of `_appended_lists` of the
+    function `fn` (whose body is walked only for a value of that shape)."""
     if type(v) is not ast.Call or v.keywords or len(v.args) != 1:
         return None
     d = dotted(v.func)
@@ -714,7 +715,7 @@ def _listed(v, lists: dict):
     a = v.args[0]
     if last in _LISTS and type(a) is ast.Name or last in _SEQUENCES and type(a) is ast.Starred \
             and type(a.value) is ast.Name:
-        return lists.get(a.id if type(a) is ast.Name else a.value.id)
+        return _appended_lists(fn, interesting).get(a.id if type(a) is ast.Name else a.value.id)
     return None
 
 

@@ -71,8 +71,8 @@ def imported_copies(findings: list, files, summaries, values: dict, cache=None, 
     stored = memo.get(key)
     if isinstance(stored, list) and all(isinstance(c, str) for c in stored):
         return frozenset(stored)
-    py = {sf.rel: s for sf, s in zip(files, summaries) if sf.kind == "python" and copy_folder(sf.rel, names) is None
-          and not any(seg.lower() in names for seg in sf.rel.split("/")[:-1])}
+    py = {sf.rel: s for sf, s in zip(files, summaries) if sf.kind == "python"
+          and not any(seg.lower() in names for seg in sf.rel.split("/")[:-1])}  # the project's own files
     table = Compacted({r: _packed(s) for r, s in py.items()}, _EMPTY)
     run: set = set()
     for rel in py:

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..astwalk import _FIELDS, _fields
+from ..astwalk import walk as walk_nodes
 
 # drop: the match is no finding. guard: a finding marked guarded (not counted, listed with --show-guarded).
 # advisory: the finding stays but at advisory severity and medium confidence; a str returned by the test names
@@ -594,3 +595,18 @@ def runs_as_script(tree) -> bool:
                 and st.test.left.id == "__name__":
             return True
     return False
+
+
+def value_bound_once(fn, name: str):
+    """The value of the one plain assignment binding `name` in `fn` (nested functions included), or None when the
+    name is a parameter, bound some other way (a loop, `with`, `+=`, unpacking) or bound more than once."""
+    value, stores = None, 0
+    for n in walk_nodes(fn):
+        t = type(n)
+        if t is ast.Name and n.id == name and type(n.ctx) is not ast.Load:
+            stores += 1
+        elif t is ast.arg and n.arg == name:
+            return None
+        elif t is ast.Assign and any(type(x) is ast.Name and x.id == name for x in n.targets):
+            value = n.value
+    return value if stores == 1 else None

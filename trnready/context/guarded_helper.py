@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from .base import predicate
+from .base import predicate, value_bound_once
 from .neuron_guarded import _has_tpu_word, _spans, accelerator_words
 from ..astwalk import walk
 
@@ -65,10 +65,8 @@ def _flag_of_tensor_test(ctx, name: ast.Name) -> bool:
         fn = ctx.parent(fn)
     if fn is None:
         return False
-    values = [n.value for n in walk(fn) if type(n) is ast.Assign and any(
-        type(t) is ast.Name and t.id == name.id for t in n.targets)]
-    stores = sum(1 for n in walk(fn) if type(n) is ast.Name and n.id == name.id and type(n.ctx) is ast.Store)
-    return len(values) == 1 and stores == 1 and _tensor_test(values[0])
+    value = value_bound_once(fn, name.id)
+    return value is not None and _tensor_test(value)
 
 
 def _capability_method(ctx, t) -> bool:

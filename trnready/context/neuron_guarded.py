@@ -12,7 +12,7 @@ from ._test_switches import is_method, off_value, passed, switch_params, unknown
 from ._xla_flags import absent_packages, xla_switch_words
 from ._cuda_derived import (count_key, cuda_build_probe, device_count_bounds, off_keys, pinned_cuda_devices,
                             query_fallbacks, unreached_flag_assigns)
-from .base import FileContext, blocks_of, dotted, enclosing_function, expressions, predicate
+from .base import FileContext, blocks_of, dotted, enclosing_function, expressions, predicate, value_bound_once
 from ..astwalk import statements as _statements_below, walk
 
 # is_torch_xla_available(), is_xla_installed(), is_torch_tpu_available(), _XLA_AVAILABLE, has_xla_support: TPU
@@ -1650,8 +1650,7 @@ def placement_flags(ctx) -> dict:
         if fn is None:
             continue
         name = a.targets[0].id
-        stores = sum(1 for n in walk(fn) if type(n) is ast.Name and n.id == name and type(n.ctx) is not ast.Load)
-        if stores == 1 and name not in {x.arg for x in walk(fn.args) if type(x) is ast.arg}:
+        if value_bound_once(fn, name) is a.value:
             out.setdefault(name, []).append((fn.lineno, fn.end_lineno or fn.lineno, a.value))
     return out
 

@@ -24,8 +24,6 @@ _BUILD_SYSTEM = re.compile(r"^\[build-system\]", re.M)
 _UV_TABLE = re.compile(r"^\[tool\.uv(?:\.[\w-]+)*\]", re.M)
 _UV_PACKAGE = re.compile(r"^\s*package\s*=\s*true\b", re.M)
 _POETRY_NO_PACKAGE = re.compile(r"^\s*package-mode\s*=\s*false\b", re.M)
-
-
 # build backends that install the package named after the distribution unless told otherwise (setuptools, by
 # contrast, discovers every top-level package of a flat or src layout)
 _NAMED_BACKENDS = re.compile(r"""^\s*build-backend\s*=\s*["'](?:poetry\.core\.masonry\.api|poetry\.masonry\.api|"""
@@ -55,6 +53,8 @@ def declares_package(text: str, exists=None) -> bool:
     if _UV_TABLE.search(text) and not _UV_PACKAGE.search(text):
         return False
     return True
+
+
 _PIN = re.compile(r"""^\s*torch\s*(?:\[[^\]]*\])?\s*===?\s*[\w.+!*-]+\s*(?:;.*)?$""", re.I)
 _POETRY_PIN = re.compile(r"^\s*(?:==)?\s*\d[\w.+!-]*\s*$")
 _INSTALL_REQUIRES = re.compile(r"install_requires\s*=\s*\[(.*?)\]", re.S)

@@ -68,12 +68,16 @@ def _arguments(entries: list[Entry], base: tuple) -> dict:
     return args
 
 
+def components(entries: list[Entry]):
+    """(entry, dotted path) of each component key holding a dotted Python path (`_target_: torch.nn.Upsample`)."""
+    for e in entries:
+        if e.value is not None and e.key in COMPONENT_KEYS and _DOTTED.match(e.value.strip()):
+            yield e, e.value.strip()
+
+
 def component_call_findings(entries: list[Entry], lines: list[str], engine, em: Emitter) -> None:
     """Each component node's call matchers with argument predicates, tested as the Python matcher tests them."""
-    for e in entries:
-        if e.value is None or e.key not in COMPONENT_KEYS or not _DOTTED.match(e.value.strip()):
-            continue
-        target = e.value.strip()
+    for e, target in components(entries):
         matchers = [(r, m) for r, m in engine.calls.get(engine.resolver.canonical(target), ()) if m.args]
         if not matchers:
             continue

@@ -25,12 +25,11 @@ from dataclasses import replace
 
 from . import lines as line_reader
 from .config_dirs import CONFIG_DIRS, in_config_dir_parts
-from .component_calls import component_call_findings
+from .component_calls import COMPONENT_KEYS, component_call_findings, components
 from .context import FileContext, ReadResult
 from .emit import Emitter, msg
 from .outline import Entry, outline, top_keys
 
-COMPONENT_KEYS = ("_component_", "_target_", "class_path")
 # Keys that make a config (a file, or a dict built in code) the DeepSpeed engine's: its `setting` matchers of role
 # "deepspeed" apply there only
 DS_KEYS = frozenset({"zero_optimization", "train_micro_batch_size_per_gpu"})
@@ -74,7 +73,6 @@ _CI_PATHS = ("/.github/workflows/*.y*ml", "/.gitlab-ci.yml", "/*.gitlab-ci.yml",
              "/.travis.y*ml")
 # Container build definitions whose keys say what the image holds (Replicate Cog: build.gpu, build.python_version).
 _CONTAINER_NAMES = frozenset({"cog.yaml", "cog.yml"})
-_DOTTED = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$")
 
 
 def role_of(rel: str, entries: list[Entry]) -> str | None:
@@ -398,15 +396,13 @@ def resolve_dotted(name: str, engine):
 def component_findings(entries: list[Entry], lines: list[str], engine, em: Emitter, unresolved=None) -> None:
     """unresolved: a list to receive [line, col, end_col, dotted path] of the components no rule knows
     (for the project-wide link step: they may name a project module that re-exports a library)."""
-    for e in entries:
-        if e.value is None or e.key not in COMPONENT_KEYS or not _DOTTED.match(e.value.strip()):
-            continue
-        found = resolve_dotted(e.value.strip(), engine)
+    for e, path in components(entries):
+        found = resolve_dotted(path, engine)
         if not found and unresolved is not None and len(unresolved) < 400:
-            unresolved.append([e.line, e.col, e.end_col, e.value.strip()])
+            unresolved.append([e.line, e.col, e.end_col, path])
         for rule, m in found:
             snippet = lines[e.line - 1] if 0 < e.line <= len(lines) else ""
-            shown = f"{e.key}: {e.value.strip()}"
+            shown = f"{e.key}: {path}"
             em.add(rule, m, e.line, e.col, e.end_col, snippet, msg(rule, m, shown), shown)
 
 

@@ -12,7 +12,7 @@ modules and scripts of an installed copy).
 """
 from __future__ import annotations
 
-_INSTALLABLE = ("setup.py", "pyproject.toml", "setup.cfg")
+from .nested_installed import _INSTALLABLE
 
 
 def copy_folder(path: str, names: frozenset) -> str | None:

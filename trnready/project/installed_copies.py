@@ -4,11 +4,11 @@ The report step `vendored` guards everything below `third_party/<project>/` and 
 the project keeps but does not run. Some projects run it: ODISE keeps Mask2Former in `third_party/Mask2Former/`,
 installs it (`mask2former @ file://.../third_party/Mask2Former/` in its setup.py) and imports `mask2former` across
 its model code, so Mask2Former's decoder masks, its CUDA deformable attention and its `torch.cuda.amp` regions are
-what ODISE runs on the device (56 blind66 misses at the start lay in that copy; 23 came back). A copy folder
-that is installable (its own setup.py, pyproject.toml or setup.cfg) and one of whose top-level modules a Python
-file outside every vendored folder imports by absolute name (a name the project's own tree does not also hold) is left reported by `vendored`; the
-parts of it nothing reaches are guarded by the nested-copy step (project/nested_installed.py: unused packages,
-modules and scripts of an installed copy).
+what ODISE runs on the device (56 blind66 misses at the start lay in that copy; 23 came back). A copy folder that is
+installable (its own setup.py, pyproject.toml or setup.cfg) and one of whose top-level modules a Python file outside
+every vendored folder imports by absolute name (a name the project's own tree does not also hold) is left reported
+by `vendored`; the parts of it nothing reaches are guarded by the nested-copy step (project/nested_installed.py:
+unused packages, modules and scripts of an installed copy).
 """
 from __future__ import annotations
 

@@ -64,18 +64,16 @@ def guard_foreign_subprojects(findings: list, files, summaries, values: dict, te
     foreign_roots = frozenset(values.get("other-frameworks", ())) | frozenset(values.get("foreign-stack-modules", ()))
     if not torch_roots or not foreign_roots:
         return findings
+    # (a path outside the root is absolute, whose dirname chain would end at "/" for ever: left out)
     live = [f for f in findings if not f.guarded and "/" in f.path and not f.path.startswith("/")]
     if not live:
         return findings
     candidates = set()
     for f in live:
         d = posixpath.dirname(f.path)
-        while d and d != "/" and not d.startswith(".."):  # (a path outside the root, `/x` or `../x`, ends there)
+        while d:
             candidates.add(d)
-            up = posixpath.dirname(d)
-            if up == d:
-                break
-            d = up
+            d = posixpath.dirname(d)
     py = {sf.rel: s for sf, s in zip(files, summaries) if sf.kind == "python"}
     py_rels = sorted(py)
     table = None

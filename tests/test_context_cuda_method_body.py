@@ -16,3 +16,11 @@ def test_the_body_of_a_cuda_method_is_silent():
 
 def test_registered_as_a_drop():
     assert context.get("cuda-method-body").effect == "drop"
+
+
+def test_a_value_followed_into_the_class_own_to_is_silent_in_its_cuda_method():
+    # octree.py:6 hands "cuda" to Movable.to (another module), which builds a torch.device: the link step reports
+    # it at the call, and in `cuda()` that call is the method's own meaning; to_gpu (line 9) is another name
+    assert scan_findings(CONTEXT_FIXTURES / "cuda_method_body_linked") == [
+        ("octree/octree.py", 9, 24, "TRN242", '"cuda" device string: `cuda`', False),
+    ]

@@ -17,7 +17,26 @@ def cuda_method_body(ctx, hit) -> bool:
     if hit.rule.category != "cuda-device":
         return False
     fn = enclosing_function(ctx, hit.node)
-    if fn is None or fn.name != "cuda":
+    return fn is not None and fn.name == "cuda" and _method(fn) and isinstance(parent_of(ctx, fn), ast.ClassDef)
+
+
+def cuda_method_at(ctx, pos: tuple, category: str) -> bool:
+    """The predicate at a place (line, column offset) of a file read without its index: a linked finding at the
+    call where the value enters (`return self.to("cuda", non_blocking)` followed into the class's own `to`, which
+    builds a torch.device) sits in the `cuda()` method as a finding written there would."""
+    if category != "cuda-device" or ctx.tree is None:
         return False
+    line = pos[0]
+    for st in ctx.tree.body:
+        if type(st) is ast.ClassDef and st.lineno <= line <= (st.end_lineno or 0):
+            return any(type(fn) in _FUNCS and fn.name == "cuda" and fn.lineno <= line <= (fn.end_lineno or 0)
+                       and _method(fn) for fn in st.body)
+    return False
+
+
+_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def _method(fn) -> bool:
     params = fn.args.posonlyargs + fn.args.args
-    return bool(params) and params[0].arg in ("self", "cls") and isinstance(parent_of(ctx, fn), ast.ClassDef)
+    return bool(params) and params[0].arg in ("self", "cls")

@@ -175,7 +175,8 @@ def _guarded_at_the_call(findings: list, lines_of: dict, engine, cache=None) -> 
     any finding there (a test skipped without CUDA, `if torch.cuda.is_available():` around the call). The
     per-file pass judged the library's snippet, not the call site, so neuron-guarded runs again here on each
     file that received linked findings (parsed once, only for those files), and so does mocked-unit-test (a test
-    that mocks and places nothing hands `device="cuda"` to the plugin under test as an input). Each answer is kept
+    that mocks and places nothing hands `device="cuda"` to the plugin under test as an input), and cuda-method-body
+    (a class's own `cuda()` method handing "cuda" to its `to()`). Each answer is kept
     in the result cache under the file's text and the finding's place, so a warm re-scan parses none of them
     again."""
     import ast
@@ -184,6 +185,7 @@ def _guarded_at_the_call(findings: list, lines_of: dict, engine, cache=None) -> 
     from dataclasses import replace
 
     from ..context.base import FileContext
+    from ..context.cuda_method_body import cuda_method_at
     from ..context.mocked_unit_test import mocked_test_at
     from ..context.neuron_guarded import guarded_at
 
@@ -205,7 +207,7 @@ def _guarded_at_the_call(findings: list, lines_of: dict, engine, cache=None) -> 
             key, guarded = None, None
             if memo is not None:
                 wanted = sorted(kinds.get(f.rule, ()))
-                key = hashlib.sha256("\0".join([memo.salt, "guarded-at-by", f.path, digest, str(f.line), str(f.column),
+                key = hashlib.sha256("\0".join([memo.salt, "guarded-at-by-2", f.path, digest, str(f.line), str(f.column),
                                                 f.category, *wanted]).encode("utf-8", "surrogatepass")).hexdigest()
                 guarded = memo._read("results", key)
             if not isinstance(guarded, str):
@@ -217,14 +219,16 @@ def _guarded_at_the_call(findings: list, lines_of: dict, engine, cache=None) -> 
                     ctx = held[3] = FileContext(index=None, tree=tree, resolver=None, values=values, path=f.path)
                 pos = (f.line, f.column - 1)
                 guarded = "neuron-guarded" if guarded_at(ctx, pos, f.category, kinds.get(f.rule, ())) else \
-                    "mocked-unit-test" if mocked_test_at(ctx, pos, f.category) else ""
+                    "mocked-unit-test" if mocked_test_at(ctx, pos, f.category) else \
+                    "cuda-method-body" if cuda_method_at(ctx, pos, f.category) else ""
                 if memo is not None and key:
                     memo.queue(key, json.dumps(guarded))
             verdicts[i] = guarded
     if held is not None and held[3] is not None:
         held[3].memo.clear()  # the last file's tree too is freed now, not whenever the cyclic GC next runs
+    # cuda-method-body drops (its predicate's effect), as it does for a finding written in the method
     return [replace(f, guarded=True, guarded_by=verdicts[i]) if verdicts.get(i) else f
-            for i, f in enumerate(findings)]
+            for i, f in enumerate(findings) if verdicts.get(i) != "cuda-method-body"]
 
 
 _BUILD_CATEGORY = "custom-cuda-kernel"

@@ -29,7 +29,7 @@ def cuda_method_at(ctx, pos: tuple, category: str) -> bool:
     line = pos[0]
     for st in ctx.tree.body:
         if type(st) is ast.ClassDef and st.lineno <= line <= (st.end_lineno or 0):
-            return any(type(fn) in _FUNCS and fn.name == "cuda" and fn.lineno <= line <= (fn.end_lineno or 0)
+            return any(isinstance(fn, _FUNCS) and fn.name == "cuda" and fn.lineno <= line <= (fn.end_lineno or 0)
                        and _method(fn) for fn in st.body)
     return False
 

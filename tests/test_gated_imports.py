@@ -36,3 +36,28 @@ def test_a_package_imported_only_under_a_cuda_check_takes_its_modules_kernels_an
 
 def test_a_package_imported_on_the_path_neuron_takes_stays():
     assert _findings()[("app/dense_layer/dense_layer.py", "TRN241")] is None
+
+
+def test_a_module_needing_a_cuda_only_package_imported_only_in_a_try_is_guarded():
+    # app/sparse/functions.py imports the CuPy kernels in `try: ... except (ImportError, OSError, RuntimeError):`;
+    # cupy is never installed on a Trainium host, so the handler's path runs. fused_kernel.py needs cupy through
+    # linear_kernel.py, and its own import of linear_kernel.py is made by a gated module
+    found = _findings()
+    assert found[("app/sparse/linear_kernel.py", "TRN289")] == "cuda-gated-import"
+    assert found[("app/sparse/linear_kernel.py", "TRN303")] == "cuda-gated-import"
+    assert found[("app/sparse/fused_kernel.py", "TRN243")] == "cuda-gated-import"
+
+
+def test_a_triton_package_imported_only_in_a_try_is_guarded_whatever_its_tests_import():
+    # tests/test_tri_kernels.py imports app.tri_kernels unguarded: it exercises the optional kernels
+    found = _findings()
+    assert found[("app/tri_kernels/conv_fwd.py", "TRN301")] == "cuda-gated-import"
+    assert found[("app/tri_kernels/conv_fwd.py", "TRN243")] == "cuda-gated-import"
+
+
+def test_a_tried_import_that_raises_or_needs_no_cuda_only_package_stays():
+    found = _findings()
+    # strict.py re-raises without the kernel: the program needs it
+    assert found[("app/sparse/strict_kernel.py", "TRN289")] is None
+    # plain_helper.py imports no CUDA-only package: its import succeeds on Neuron, and its .cuda() runs
+    assert found[("app/sparse/plain_helper.py", "TRN241")] is None

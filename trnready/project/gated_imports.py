@@ -24,6 +24,17 @@ A package below the top level is judged as a whole: when every file outside it n
 guarded import through it (fairseq's `DynamicConv()`: `if torch.cuda.is_available(): from
 fairseq.modules.dynamicconv_layer import DynamicconvLayer`, else the PyTorch layer), everything below the folder is
 guarded, its `__init__.py`, kernels and `setup.py` included.
+
+A module (or package) that needs a CUDA-only package to be imported is gated the same way by an import inside
+`try:` whose handler catches ImportError and goes on (`except ImportError: conv_fwd = None`, `except (ImportError,
+OSError, RuntimeError): pass`): ocnn's Triton kernels package imports `triton` at its top level, nnue-pytorch's
+CuPy kernels `cupy`. A package of `cuda-only-packages` is never installed on a Trainium host, so there the import
+raises ImportError, the handler's path is the one taken and none of the module's code runs. "Needs" is read from the
+module's unconditional top-level imports: a CUDA-only package, or a module of the same folder (`from .kernel import
+x`) whose own top level imports one. An import of such a module made by another gated module counts as gated too
+(nnue's fused kernel imports the sparse one at its top level, and is itself imported only in a `try`), and the
+imports of the project's tests and benchmarks do not count when a file of another scope names the module: they
+exercise the optional kernels (ocnn's Triton tests), the program does not need them.
 """
 from __future__ import annotations
 
@@ -33,9 +44,11 @@ from dataclasses import replace
 from pathlib import PurePosixPath
 
 from ..astwalk import walk
+from ..scope import classify
 from .word_sets import Words, is_word
 
 REASON = "cuda-gated-import"
+_EXERCISING_SCOPES = frozenset({"test", "benchmark"})
 MAX_FILES = 24  # files naming a module, read to judge it; a module named more widely is left as it is
 _NOT_MODULES = frozenset({"__init__.py", "setup.py", "conftest.py", "__main__.py"})
 _BUILDS = ("CUDAExtension", "cpp_extension")
@@ -82,10 +95,19 @@ def guard_gated_modules(findings: list, files, values: dict, read_text) -> list:
                     named.setdefault(sought[b], []).append(r)
         return named.get(stem, [])
 
-    gated = {rel for rel in modules if _gated(rel, py, text, naming_files, values)}
+    cuda_only = frozenset(values.get("cuda-only-packages", ()))
+    needing = {rel for rel in modules if _needs_cuda_only(rel, py, text, cuda_only)}
+    gated: set = set()
+    for _round in range(3):  # a gated module's imports count as gated: settled in a few rounds
+        more = {rel for rel in modules if rel not in gated and
+                _gated(rel, py, text, naming_files, values, rel in needing, gated)}
+        if not more:
+            break
+        gated |= more
     # a package imported only under a CUDA check takes everything below it along: its modules (which its own
     # `__init__.py` imports unguarded), the kernels it compiles and its own build script
-    gated_packages = [p for p in packages if _gated_package(p, py, text, naming_files, values)]
+    gated_packages = [p for p in packages if _gated_package(
+        p, py, text, naming_files, values, _needs_cuda_only(p + "/__init__.py", py, text, cuda_only), gated)]
     if gated_packages:
         inside = tuple(p + "/" for p in gated_packages)
         gated |= {f.path for f in active if f.path.startswith(inside)}
@@ -115,16 +137,48 @@ def _lists_sources(source: str) -> bool:
     return any(b in source for b in _BUILDS) and any(w in source for w in _LISTINGS)
 
 
-def _gated(rel: str, py: dict, text, naming_files, values: dict) -> bool:
+def _gated(rel: str, py: dict, text, naming_files, values: dict, optional: bool = False,
+           gated: "set | frozenset" = frozenset()) -> bool:
     own = text(rel)
     if not own or _MAIN.search(own):
         return False
     stem = PurePosixPath(rel).stem
-    return _named_only_in_guarded_imports(stem, lambda r: r == rel, py, text, naming_files, values)
+    return _named_only_in_guarded_imports(stem, lambda r: r == rel, py, text, naming_files, values,
+                                          optional=optional, gated=gated)
+
+
+def _needs_cuda_only(rel: str, py: dict, text, cuda_only: frozenset, depth: int = 0) -> bool:
+    """The module's unconditional top-level imports need a package of `cuda-only-packages` (`import triton`,
+    `import cupy as cp`), directly or through a module of its own folder that does (`from .kernel import f`)."""
+    if rel not in py or not cuda_only:
+        return False
+    source = text(rel)
+    if not source or not ("from ." in source or any(p in source for p in cuda_only)):
+        return False
+    from ..readers.python import parse
+
+    tree, _diag = parse(source, rel)
+    if tree is None:
+        return False
+    folder = rel.rsplit("/", 1)[0] + "/" if "/" in rel else ""
+    for st in tree.body:
+        if isinstance(st, ast.Import):
+            if any(a.name.split(".")[0] in cuda_only for a in st.names):
+                return True
+        elif isinstance(st, ast.ImportFrom):
+            if st.level == 0 and (st.module or "").split(".")[0] in cuda_only:
+                return True
+            if st.level == 1 and depth < 2:
+                targets = [st.module] if st.module else [a.name for a in st.names]
+                if any(_needs_cuda_only(folder + t.replace(".", "/") + ".py", py, text, cuda_only, depth + 1)
+                       for t in targets):
+                    return True
+    return False
 
 
 def _named_only_in_guarded_imports(name: str, own, py: dict, text, naming_files, values: dict,
-                                   package: bool = False) -> bool:
+                                   package: bool = False, optional: bool = False,
+                                   gated: "set | frozenset" = frozenset()) -> bool:
     """Some file other than `own(rel)` names `name`, and every such file does so only in guarded imports of it.
     The files holding the name as a word come from one split of each text into its words (a regex search of every
     text per module took minutes on a thousand files); they are confirmed by a substring test, then the regex, and
@@ -139,7 +193,13 @@ def _named_only_in_guarded_imports(name: str, own, py: dict, text, naming_files,
             naming.append(r)
             if len(naming) > MAX_FILES:
                 return False
-    return bool(naming) and all(_only_guarded_imports(r, text(r), name, values, package) for r in naming)
+    if optional:
+        # the package's own tests and benchmarks of its CUDA path import it as they like (ocnn's Triton tests): they
+        # exercise the optional kernels, they do not make the program need them
+        naming = [r for r in naming if classify(r) not in _EXERCISING_SCOPES] if any(
+            classify(r) not in _EXERCISING_SCOPES for r in naming) else naming
+    return bool(naming) and all(r in gated or _only_guarded_imports(r, text(r), name, values, package, optional)
+                                for r in naming)
 
 
 def _sub_packages(paths: set, py: dict) -> list:
@@ -155,19 +215,23 @@ def _sub_packages(paths: set, py: dict) -> list:
     return sorted(out, key=lambda p: (p.count("/"), p))
 
 
-def _gated_package(folder: str, py: dict, text, naming_files, values: dict) -> bool:
+def _gated_package(folder: str, py: dict, text, naming_files, values: dict, optional: bool = False,
+                   gated: "set | frozenset" = frozenset()) -> bool:
     """Every file outside the package naming its folder's name does so in import statements of the package
     (`from fairseq.modules.dynamicconv_layer import DynamicconvLayer`) that neuron-guarded guards: fairseq's
     `DynamicConv()` imports its CUDA layer only under `if torch.cuda.is_available():`, and falls back to the
     PyTorch one."""
     inside = folder + "/"
     return _named_only_in_guarded_imports(PurePosixPath(folder).name, lambda r: r.startswith(inside), py, text,
-                                          naming_files, values, package=True)
+                                          naming_files, values, package=True, optional=optional, gated=gated)
 
 
-def _only_guarded_imports(rel: str, source: str, stem: str, values: dict, package: bool = False) -> bool:
+def _only_guarded_imports(rel: str, source: str, stem: str, values: dict, package: bool = False,
+                          optional: bool = False) -> bool:
     """Every node of the file naming `stem` is an import of it, guarded by neuron-guarded. With `package`, `stem`
-    is a package's folder and an import through it counts (`from a.pkg import X`, `import a.pkg.mod`)."""
+    is a package's folder and an import through it counts (`from a.pkg import X`, `import a.pkg.mod`). With
+    `optional` (the module needs a CUDA-only package), an import in a `try` whose handler catches ImportError and
+    goes on counts too."""
     from ..readers.python import parse
     from ..context.base import FileContext
     from ..context.neuron_guarded import guarded_at
@@ -196,4 +260,32 @@ def _only_guarded_imports(rel: str, source: str, stem: str, values: dict, packag
     if not imports:
         return False
     ctx = FileContext(index=None, tree=tree, resolver=None, values=values, path=rel)
-    return all(guarded_at(ctx, (n.lineno, n.col_offset), "", ("import",)) for n in imports)
+    tried = _tried_imports(tree) if optional else set()
+    return all(id(n) in tried or guarded_at(ctx, (n.lineno, n.col_offset), "", ("import",)) for n in imports)
+
+
+_IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
+
+
+def _tried_imports(tree) -> set:
+    """ids of the import statements in the body of a `try` with a handler that catches ImportError (by name, in a
+    tuple, as Exception, or bare) and raises nothing itself: the program goes on without the module."""
+    out: set = set()
+    for node in walk(tree):
+        if not isinstance(node, ast.Try):
+            continue
+        if not any(_catches_import_error(h) and not any(isinstance(x, ast.Raise) for x in walk(h))
+                   for h in node.handlers):
+            continue
+        for st in node.body:
+            if isinstance(st, (ast.Import, ast.ImportFrom)):
+                out.add(id(st))
+    return out
+
+
+def _catches_import_error(handler) -> bool:
+    t = handler.type
+    if t is None:
+        return True
+    names = t.elts if isinstance(t, ast.Tuple) else [t]
+    return any(isinstance(e, ast.Name) and e.id in _IMPORT_ERRORS for e in names)

@@ -49,6 +49,10 @@ from .word_sets import Words, is_word
 
 REASON = "cuda-gated-import"
 _EXERCISING_SCOPES = frozenset({"test", "benchmark"})
+
+
+def _NEVER() -> bool:
+    return False
 MAX_FILES = 24  # files naming a module, read to judge it; a module named more widely is left as it is
 _NOT_MODULES = frozenset({"__init__.py", "setup.py", "conftest.py", "__main__.py"})
 _BUILDS = ("CUDAExtension", "cpp_extension")
@@ -96,18 +100,24 @@ def guard_gated_modules(findings: list, files, values: dict, read_text) -> list:
         return named.get(stem, [])
 
     cuda_only = frozenset(values.get("cuda-only-packages", ()))
-    needing = {rel for rel in modules if _needs_cuda_only(rel, py, text, cuda_only)}
+    needs: dict = {}  # rel -> whether it needs a CUDA-only package; asked only where an import sits in a `try`
+
+    def needing(rel: str) -> bool:
+        if rel not in needs:
+            needs[rel] = _needs_cuda_only(rel, py, text, cuda_only)
+        return needs[rel]
+
     gated: set = set()
     for _round in range(3):  # a gated module's imports count as gated: settled in a few rounds
         more = {rel for rel in modules if rel not in gated and
-                _gated(rel, py, text, naming_files, values, rel in needing, gated)}
+                _gated(rel, py, text, naming_files, values, lambda rel=rel: needing(rel), gated)}
         if not more:
             break
         gated |= more
     # a package imported only under a CUDA check takes everything below it along: its modules (which its own
     # `__init__.py` imports unguarded), the kernels it compiles and its own build script
     gated_packages = [p for p in packages if _gated_package(
-        p, py, text, naming_files, values, _needs_cuda_only(p + "/__init__.py", py, text, cuda_only), gated)]
+        p, py, text, naming_files, values, lambda p=p: needing(p + "/__init__.py"), gated)]
     if gated_packages:
         inside = tuple(p + "/" for p in gated_packages)
         gated |= {f.path for f in active if f.path.startswith(inside)}
@@ -137,7 +147,7 @@ def _lists_sources(source: str) -> bool:
     return any(b in source for b in _BUILDS) and any(w in source for w in _LISTINGS)
 
 
-def _gated(rel: str, py: dict, text, naming_files, values: dict, optional: bool = False,
+def _gated(rel: str, py: dict, text, naming_files, values: dict, optional=_NEVER,
            gated: "set | frozenset" = frozenset()) -> bool:
     own = text(rel)
     if not own or _MAIN.search(own):
@@ -177,7 +187,7 @@ def _needs_cuda_only(rel: str, py: dict, text, cuda_only: frozenset, depth: int 
 
 
 def _named_only_in_guarded_imports(name: str, own, py: dict, text, naming_files, values: dict,
-                                   package: bool = False, optional: bool = False,
+                                   package: bool = False, optional=_NEVER,
                                    gated: "set | frozenset" = frozenset()) -> bool:
     """Some file other than `own(rel)` names `name`, and every such file does so only in guarded imports of it.
     The files holding the name as a word come from one split of each text into its words (a regex search of every
@@ -193,13 +203,19 @@ def _named_only_in_guarded_imports(name: str, own, py: dict, text, naming_files,
             naming.append(r)
             if len(naming) > MAX_FILES:
                 return False
-    if optional:
-        # the package's own tests and benchmarks of its CUDA path import it as they like (ocnn's Triton tests): they
-        # exercise the optional kernels, they do not make the program need them
-        naming = [r for r in naming if classify(r) not in _EXERCISING_SCOPES] if any(
-            classify(r) not in _EXERCISING_SCOPES for r in naming) else naming
-    return bool(naming) and all(r in gated or _only_guarded_imports(r, text(r), name, values, package, optional)
-                                for r in naming)
+    if not naming:
+        return False
+    if all(r in gated or _only_guarded_imports(r, text(r), name, values, package) for r in naming):
+        return True
+    if optional is _NEVER:
+        return False
+    # A module needing a CUDA-only package may also be imported in a `try`. The package's own tests and benchmarks of
+    # its CUDA path import it as they like (ocnn's Triton tests): they exercise the optional kernels, they do not make
+    # the program need them
+    kept = [r for r in naming if r not in gated and classify(r) not in _EXERCISING_SCOPES]
+    if not kept or any("try" not in text(r) for r in kept):
+        return False
+    return all(_only_guarded_imports(r, text(r), name, values, package, optional) for r in kept)
 
 
 def _sub_packages(paths: set, py: dict) -> list:
@@ -215,7 +231,7 @@ def _sub_packages(paths: set, py: dict) -> list:
     return sorted(out, key=lambda p: (p.count("/"), p))
 
 
-def _gated_package(folder: str, py: dict, text, naming_files, values: dict, optional: bool = False,
+def _gated_package(folder: str, py: dict, text, naming_files, values: dict, optional=_NEVER,
                    gated: "set | frozenset" = frozenset()) -> bool:
     """Every file outside the package naming its folder's name does so in import statements of the package
     (`from fairseq.modules.dynamicconv_layer import DynamicconvLayer`) that neuron-guarded guards: fairseq's
@@ -227,7 +243,7 @@ def _gated_package(folder: str, py: dict, text, naming_files, values: dict, opti
 
 
 def _only_guarded_imports(rel: str, source: str, stem: str, values: dict, package: bool = False,
-                          optional: bool = False) -> bool:
+                          optional=_NEVER) -> bool:
     """Every node of the file naming `stem` is an import of it, guarded by neuron-guarded. With `package`, `stem`
     is a package's folder and an import through it counts (`from a.pkg import X`, `import a.pkg.mod`). With
     `optional` (the module needs a CUDA-only package), an import in a `try` whose handler catches ImportError and
@@ -260,8 +276,12 @@ def _only_guarded_imports(rel: str, source: str, stem: str, values: dict, packag
     if not imports:
         return False
     ctx = FileContext(index=None, tree=tree, resolver=None, values=values, path=rel)
-    tried = _tried_imports(tree) if optional else set()
-    return all(id(n) in tried or guarded_at(ctx, (n.lineno, n.col_offset), "", ("import",)) for n in imports)
+    left = [n for n in imports if not guarded_at(ctx, (n.lineno, n.col_offset), "", ("import",))]
+    if not left:
+        return True
+    tried = _tried_imports(tree)
+    # `optional()` (does the module need a CUDA-only package?) parses it: asked only when every import left is tried
+    return all(id(n) in tried for n in left) and optional()
 
 
 _IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})

@@ -196,3 +196,53 @@ def test_data_parallel_over_a_module_of_a_test_that_names_no_device_is_guarded(t
     # nn.DataParallel with no GPU visible only runs the module: a CPU test of the `module.` prefix ports as is; the
     # test that moves the wrapper to the GPU names a device
     assert found == [(12, "TRN352", True), (16, "TRN352", False)]
+
+
+QUIET = '''import gc
+
+import pytest
+import torch
+
+
+@pytest.fixture
+def dataset():
+    data = torch.arange(10)
+    yield data
+    del data
+    torch.cuda.empty_cache()
+
+
+def test_sum(dataset):
+    assert dataset.sum() == 45
+    torch.cuda.empty_cache()
+
+
+def test_on_gpu(dataset):
+    x = dataset.to("cuda")
+    torch.cuda.empty_cache()
+
+
+@pytest.fixture
+def run_model(trainer):
+    def _run(model, data):
+        try:
+            trainer.fit(model=model, datamodule=data)
+        finally:
+            del model
+            gc.collect()
+            torch.cuda.empty_cache()
+    return _run
+
+
+def helper():
+    torch.cuda.empty_cache()
+'''
+
+
+def test_a_quiet_cuda_call_in_a_cpu_test_or_fixture_is_guarded(tmp_path):
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_quiet.py").write_text(QUIET)
+    found = [(f[1], f[5]) for f in scan_findings(tmp_path, "--show-guarded") if f[3] == "TRN243"]
+    # 12 (a fixture freeing host data) and 17 (a CPU test) do nothing without CUDA; test_on_gpu names a device
+    # (22), the fixture's helper hands the model to trainer.fit (33), and a plain helper is judged by the whole file
+    assert found == [(12, True), (17, True), (22, False), (33, False), (38, False)]

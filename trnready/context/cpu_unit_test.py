@@ -9,6 +9,7 @@ from .base import (enclosing_function, host_or_dtype, is_cpu, name_globs, parent
 from .neuron_guarded import _spans
 from ..scope import classify
 from ..astwalk import walk
+from ..project.syntax import dotted
 
 # An identifier that stands for a device or an accelerator: `device`, `torch_device`, `self.device`,
 # `DEVICE`, `use_cuda`, `on_gpu`, `accelerator`. A test that reads one may run on the device.
@@ -108,20 +109,22 @@ def _moves(body) -> bool:
                for b in (body if isinstance(body, list) else [body]) for c in walk(b))
 
 
-def _evidence(node, off: frozenset = frozenset(), host: frozenset = frozenset(), never=None) -> bool:
+def _evidence(node, off: frozenset = frozenset(), host: frozenset = frozenset(), never=None,
+              quiet: frozenset = frozenset()) -> bool:
     """The subtree names a device: `.cuda()`, `.to(x)` with anything but a dtype or "cpu", a `device=`
     keyword other than "cpu", a name or attribute such as `device` or `torch_device`, a parameter of
     such a name (a parametrised device fixture), or a string such as "cuda". `off`: switch parameters of the
     function that are off in every run on Neuron (the arms they turn on are not read); `host`: names bound only to
-    the host there; `never`: a test false on every Neuron machine (neuron-guarded's), whose arm is not read."""
+    the host there; `never`: a test false on every Neuron machine (neuron-guarded's), whose arm is not read;
+    `quiet`: dotted calls that do nothing where no CUDA device was ever used (`torch.cuda.empty_cache()`), not read."""
     def hosted(e) -> bool:
         return type(e) is ast.Name and (e.id in host or e.id in off)
 
     stack = [node]
     while stack:
         n = stack.pop()
-        if isinstance(n, ast.Call) and is_cpu(n):
-            continue  # torch.device("cpu") names the host, not a device
+        if isinstance(n, ast.Call) and (is_cpu(n) or quiet and dotted(n.func) in quiet):
+            continue  # torch.device("cpu") names the host, not a device; a quiet call names none it uses
         if isinstance(n, (ast.If, ast.IfExp)) and (_off_test(n.test, off) or never is not None and never(n.test)
                                                    and not _moves(n.body)):
             # the arm a switch off on Neuron turns on runs for nobody there; an arm under a CUDA check that moves
@@ -170,7 +173,30 @@ def _hides_gpus(ctx) -> bool:
 
 
 def _file_evidence(ctx) -> bool:
-    return ctx.fact("cpu-unit-test:file", lambda c: c.tree is not None and _evidence(c.tree))
+    return ctx.fact("cpu-unit-test:file", lambda c: c.tree is not None and _evidence(c.tree, quiet=_quiet(c)))
+
+
+def _quiet(ctx) -> frozenset:
+    return frozenset(ctx.values.get("cpu-test-quiet-calls", ()))
+
+
+def _quiet_hit(ctx, hit) -> bool:
+    """The match is (a reference to) a call of `cpu-test-quiet-calls`: the resolved name, or the dotted one."""
+    quiet = _quiet(ctx)
+    if getattr(hit, "qualname", "") in quiet:
+        return True
+    node = hit.node
+    return dotted(node.func if type(node) is ast.Call else node) in quiet
+
+
+def _fixture(func) -> bool:
+    """`@pytest.fixture` / `@pytest.fixture(scope=...)` / `@fixture`: it prepares and tears down what tests use."""
+    for d in func.decorator_list:
+        target = d.func if type(d) is ast.Call else d
+        if (target.attr if type(target) is ast.Attribute else target.id if type(target) is ast.Name else "") \
+                == "fixture":
+            return True
+    return False
 
 
 def _local_functions(ctx) -> dict:
@@ -224,7 +250,7 @@ def _function_evidence(ctx, func, cls) -> bool:
         for f in frontier:
             off = _off_switches(ctx, f)
             host = (_host_names(f, off) if off else frozenset()) | _dimension_names(f)
-            if _evidence(f, off, host, never):
+            if _evidence(f, off, host, never, _quiet(ctx)):
                 found = True
                 break
             for name in _calls_of(f):
@@ -307,7 +333,10 @@ def cpu_unit_test(ctx, hit) -> bool:
     a switch parameter off on Neuron (guarded-switch) and the host device it picks, and an arm under a CUDA check
     that moves no tensor (a CUDA seed in setUp); a name holding a tensor's rank is no process rank. Rules of
     other categories listed in `cpu-test-rules` are judged like those categories in a test: `nn.DataParallel` over
-    a module of a test that names no device only runs the module (it keeps no GPU without CUDA)."""
+    a module of a test that names no device only runs the module (it keeps no GPU without CUDA). Calls listed in
+    `cpu-test-quiet-calls` (`torch.cuda.empty_cache()`, the CUDA seeds: they do nothing where CUDA was never used) are
+    judged the same way in a test or a pytest fixture (lightning-pose's fixtures freeing a data module), unless the
+    function hands a model to a device-placing runner (`trainer.fit(model)`), and are no device evidence themselves."""
     if not _in_test_file(ctx):
         # A tutorial, notebook or example script that names no device anywhere runs on the CPU of a Trainium host
         # as it does elsewhere. A library module never qualifies: its callers move its tensors.
@@ -316,7 +345,7 @@ def cpu_unit_test(ctx, hit) -> bool:
     if _hides_gpus(ctx):
         return True  # the module hides every GPU: all of it runs on the CPU, whatever the category
     if hit.rule.category not in ctx.values.get("cpu-test-categories", ()) and not getattr(hit, "stored", False) \
-            and hit.rule.id not in ctx.values.get("cpu-test-rules", ()):
+            and hit.rule.id not in ctx.values.get("cpu-test-rules", ()) and not _quiet_hit(ctx, hit):
         return False  # a stored option (`{"load_in_4bit": True}`) is data of any category: judged like the rest
     if not _file_evidence(ctx):
         return True
@@ -327,6 +356,22 @@ def cpu_unit_test(ctx, hit) -> bool:
         if parent is None:
             break
         outer = parent
-    if outer is None or not outer.name.startswith("test"):
+    if outer is None or not (outer.name.startswith("test") or _fixture(outer)):
         return False
+    if _quiet_hit(ctx, hit) and _runs_a_runner(ctx, outer):
+        return False  # `trainer.fit(model)` then `torch.cuda.empty_cache()`: the runner put the model on the device
     return not _function_evidence(ctx, outer, _enclosing_class(ctx, outer))
+
+
+def _runs_a_runner(ctx, func) -> bool:
+    """The function hands a model to a runner that picks the device itself (`device-placing-calls`)."""
+    pat = name_globs(ctx, "device-placing-calls")
+    if pat is None:
+        return False
+    for call in walk(func):
+        if type(call) is ast.Call:
+            f = call.func
+            name = f.attr if type(f) is ast.Attribute else f.id if type(f) is ast.Name else ""
+            if name and pat.match(name):
+                return True
+    return False

@@ -246,3 +246,30 @@ def test_a_quiet_cuda_call_in_a_cpu_test_or_fixture_is_guarded(tmp_path):
     # 12 (a fixture freeing host data) and 17 (a CPU test) do nothing without CUDA; test_on_gpu names a device
     # (22), the fixture's helper hands the model to trainer.fit (33), and a plain helper is judged by the whole file
     assert found == [(12, True), (17, True), (22, False), (33, False), (38, False)]
+
+
+MAIN_ENV = '''import os
+import unittest
+
+import torch
+
+
+class TestNorm(unittest.TestCase):
+    def test_norm(self):
+        x = torch.randn(4, 3)
+        self.assertEqual(torch.nn.functional.normalize(x).shape, (4, 3))
+
+
+if __name__ == "__main__":
+    os.environ['CUDA_VISIBLE_DEVICES'] = '0'
+    unittest.main()
+'''
+
+
+def test_cuda_visible_devices_set_by_a_cpu_test_module_is_guarded(tmp_path):
+    (tmp_path / "test").mkdir()
+    (tmp_path / "test" / "test_norm.py").write_text(MAIN_ENV)
+    (tmp_path / "test" / "test_gpu_norm.py").write_text(MAIN_ENV.replace("torch.randn(4, 3)", "torch.randn(4, 3).cuda()"))
+    found = sorted((f[0], f[1], f[5]) for f in scan_findings(tmp_path, "--show-guarded") if f[3] == "TRN245")
+    # nothing in test_norm.py names a device: the variable restricts GPUs no test uses; test_gpu_norm.py moves a tensor
+    assert found == [("test/test_gpu_norm.py", 14, False), ("test/test_norm.py", 14, True)]

@@ -269,7 +269,8 @@ if __name__ == "__main__":
 def test_cuda_visible_devices_set_by_a_cpu_test_module_is_guarded(tmp_path):
     (tmp_path / "test").mkdir()
     (tmp_path / "test" / "test_norm.py").write_text(MAIN_ENV)
-    (tmp_path / "test" / "test_gpu_norm.py").write_text(MAIN_ENV.replace("torch.randn(4, 3)", "torch.randn(4, 3).cuda()"))
+    on_gpu = MAIN_ENV.replace("torch.randn(4, 3)", "torch.randn(4, 3).cuda()")
+    (tmp_path / "test" / "test_gpu_norm.py").write_text(on_gpu)
     found = sorted((f[0], f[1], f[5]) for f in scan_findings(tmp_path, "--show-guarded") if f[3] == "TRN245")
     # nothing in test_norm.py names a device: the variable restricts GPUs no test uses; test_gpu_norm.py moves a tensor
     assert found == [("test/test_gpu_norm.py", 14, False), ("test/test_norm.py", 14, True)]

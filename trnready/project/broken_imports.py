@@ -19,7 +19,8 @@ when `a/b` itself is missing (`c` may be a name defined in `a/b/__init__.py`).
 
 A module also cannot be imported when a top-level `from a.b import name` of the project's own package names something
 the module `a/b.py` (or the package `a/b/`) never mentions: no definition, assignment or import of that word in
-its text, no submodule of that name, no `import *`, module `__getattr__`, `globals()` or `sys.modules` that could
+its text, no submodule of that name, no `import *`, module `__getattr__`, `globals()`, `sys.modules` or computed
+`__all__.append(name)` / `__all__.extend(names)` (inferno registers `Conv2D` and its kin from format strings) that could
 supply it, and no part a build writes (`*_pb2`) (fish-speech's
 `tools/llama/eval_in_context.py` imports `AutoAugTextDataset`, which `fish_speech/datasets/semantic.py` no longer
 has). These imports are judged after a top-level call too (`pyrootutils.setup_root(...)` extends `sys.path`,
@@ -206,8 +207,11 @@ def _missing_name(rel: str, text: str, root: Path, own: dict, generated: tuple =
             body = source.read_text(encoding="utf-8", errors="replace")
         except OSError:
             continue
-        if re.search(r"\bimport[ \t]*\*|\bdef[ \t]+__getattr__\b|\bglobals\(\)|\bsys\.modules\b", body):
-            continue  # names made at run time (`globals()` of generated protobuf modules, a module __getattr__)
+        if re.search(r"\bimport[ \t]*\*|\bdef[ \t]+__getattr__\b|\bglobals\(\)|\bsys\.modules\b"
+                     r"|\b__all__[ \t]*\.[ \t]*(?:append|extend)\([ \t]*[A-Za-z_]", body):
+            # names made at run time (`globals()` of generated protobuf modules, a module __getattr__, a name built
+            # and listed in __all__ by a registering helper: inferno's `__all__.append(cls_name)` for `Conv2D`)
+            continue
         listed = " ".join(line.split("#", 1)[0] for line in names.strip("()").splitlines())
         for item in listed.split(","):
             name = item.split()[0] if item.split() else ""

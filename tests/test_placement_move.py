@@ -91,3 +91,40 @@ def test_a_flag_holding_the_placement_question_asks_it_too(tmp_path):
     write(tmp_path, "evaluate.py", FLAGGED)
     got = [(f[1], f[2], f[3], f[5]) for f in scan_findings(tmp_path, "--show-guarded") if f[3] == "TRN241"]
     assert got == [(9, 34, "TRN241", False), (20, 17, "TRN241", True), (27, 13, "TRN241", True)]
+
+
+BOTH_ARMS = """\
+import torch
+
+
+def metric(prediction, target):
+    if not prediction.is_cuda:
+        target = target.cpu()
+    else:
+        target = target.cuda(prediction.get_device())
+    return (prediction == target).float().mean()
+
+
+def iou(x, keep):
+    if x.is_cuda:
+        keep = torch.LongTensor(keep).cuda(x.get_device())
+    else:
+        keep = torch.LongTensor(keep)
+    return x[keep]
+
+
+def other_names(x, y, z):
+    if x.is_cuda:
+        y = y.cuda()
+    else:
+        z = z.cpu()
+    return y, z
+"""
+
+
+def test_an_if_else_putting_the_same_value_on_the_host_keeps_the_cuda_move(tmp_path):
+    # on Neuron the host arm runs: `target.cpu()` / a CPU LongTensor meets the device tensor asked about, so the CUDA
+    # arm's move is the change (inferno's metrics); arms binding other names stay guarded
+    write(tmp_path, "metrics.py", BOTH_ARMS)
+    got = [(f[1], f[5]) for f in scan_findings(tmp_path, "--show-guarded") if f[3] == "TRN241"]
+    assert got == [(8, False), (14, False), (22, True)]

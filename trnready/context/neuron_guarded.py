@@ -1212,7 +1212,8 @@ class _Spans:
                     self.add(s.body[0], s.body[-1], choice=choice)
                     if s.orelse and not _goes_on(s.orelse) and i + 1 < len(stmts):
                         self.add(stmts[i + 1], stmts[-1])  # `if torch.cuda.is_available(): ... else: return`
-                if always and s.orelse and not mandatory and not self._only_group_start(s.orelse):
+                if always and s.orelse and not mandatory and not self._only_group_start(s.orelse) \
+                        and not _placement_move(s, self.placement_flags):
                     other = _goes_on(s.body) and not self.conds.on_neuron(s.test)
                     self.add(s.orelse[0], s.orelse[-1], choice="backend" if other else False)
                 if always and not mandatory:
@@ -1656,17 +1657,27 @@ def placement_flags(ctx) -> dict:
 
 
 def _placement_move(st: ast.If, flags=None) -> bool:
-    """`zeros = torch.zeros(n)` / `if x.is_cuda: zeros = zeros.cuda()` (no else): a new value is moved beside a
+    """`zeros = torch.zeros(n)` / `if x.is_cuda: zeros = zeros.cuda()` (no else, or an else putting the same names on
+    the host, in either order of the arms: session 47): a new value is moved beside a
     tensor by asking where that tensor lives. On Neuron the tensor is on the neuron device, the test is False and the
     value stays on the host, to meet the device tensor in the next operation (a2c-ppo-acktr's AddBias and KFAC
     factors): the move is a change (`torch.zeros(n, device=x.device)`), not a guarded arm. The question may be held
     in a local flag (`placement_flags`: `on_cuda = next(model.parameters()).is_cuda` / `if on_cuda: x = x.cuda()`,
     SimpleAICV's evaluation loops)."""
     test = st.test
+    negated = type(test) is ast.UnaryOp and type(test.op) is ast.Not
+    if negated:
+        test = test.operand
     if type(test) is ast.Name and flags is not None:
         test = next((q for first, last, q in flags().get(test.id, ()) if first <= st.lineno <= last), test)
-    asked = None if st.orelse else _placement_subject(test)
+    asked = _placement_subject(test)
     if asked is None:
+        return False
+    # With both arms (`if not prediction.is_cuda: target = target.cpu()` / `else: target = target.cuda(ordinal)`,
+    # inferno's metrics): on Neuron the host arm runs and puts the value on the CPU beside a device tensor, so the
+    # CUDA arm's move is the change as well, when the host arm only binds the same names
+    cuda_arm, host_arm = (st.orelse, st.body) if negated else (st.body, st.orelse)
+    if not cuda_arm or host_arm and not _binds_the_same(host_arm, cuda_arm):
         return False
     # `if x.is_cuda: x = x.half().cuda()` moves the tensor asked about: already where it is, nothing is left behind;
     # `images, masks = images.cuda(), masks.cuda()` moves each
@@ -1676,7 +1687,29 @@ def _placement_move(st: ast.If, flags=None) -> bool:
     shown = ast.unparse(asked)
     return all(type(b) is ast.Assign and (moved(b.value) or type(b.value) is ast.Tuple and b.value.elts
                                           and all(moved(v) for v in b.value.elts))
-               and all(ast.unparse(t) != shown for t in b.targets) for b in st.body)
+               and all(ast.unparse(t) != shown for t in b.targets) for b in cuda_arm)
+
+
+_HOST_FACTORIES = frozenset({"tensor", "as_tensor", "from_numpy", "zeros", "ones", "empty", "full", "arange", "eye"})
+
+
+def _binds_the_same(arm: list, other: list) -> bool:
+    """Every statement of `arm` puts a value on the host (`target.cpu()`, `torch.LongTensor(idx)`, a torch factory
+    given no device) under the names `other`'s assignments bind, and nothing else. (`else: y = y.float()` leaves `y`
+    where it was: no host value meets the device tensor there.)"""
+    def names(stmts):
+        return {ast.unparse(t) for b in stmts if type(b) is ast.Assign for t in b.targets}
+
+    def host(v) -> bool:
+        if type(v) is not ast.Call:
+            return False
+        if type(v.func) is ast.Attribute and v.func.attr == "cpu" and not v.args:
+            return True
+        name = dotted(v.func)
+        last = name.rsplit(".", 1)[-1]
+        return name.startswith("torch.") and (last.endswith("Tensor") or last in _HOST_FACTORIES) \
+            and not any(k.arg == "device" for k in v.keywords)
+    return all(type(b) is ast.Assign and host(b.value) for b in arm) and names(arm) == names(other)
 
 
 def _placement_type_pick(node: ast.IfExp, types: frozenset) -> bool:

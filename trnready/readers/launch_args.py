@@ -151,7 +151,7 @@ def launch_entries(lines: list[str], moved: dict | None = None) -> list[Entry]:
 
 
 def read(ctx: FileContext) -> ReadResult:
-    result = _read(ctx)
+    result = _read(line_reader.without_colon_comments(ctx))
     if result.findings and other_accelerator_script(ctx.rel, ctx.engine):
         result.findings = [f if f.guarded else replace(f, guarded=True, guarded_by="other-accelerator-code")
                            for f in result.findings]

@@ -502,6 +502,44 @@ def one_build_per_command(found: list, lines: list[str]) -> list:
 _DOCS_BUILD_FILES = frozenset({".readthedocs.yml", ".readthedocs.yaml", "readthedocs.yml", "readthedocs.yaml"})
 
 
+# `: '` ... `'` (or `: <<'EOF'` ... `EOF`): the no-op command `:` handed a multi-line string, shell's block comment
+# (ocnn's docker.sh keeps its usage, a `docker run --gpus=all ...` command, in one)
+_COLON_QUOTE = re.compile(r"""^\s*:\s+(?P<q>['"])(?P<rest>.*)$""")
+_COLON_HEREDOC = re.compile(r"""^\s*:\s*<<-?\s*(?P<q>['"]?)(?P<tag>\w+)(?P=q)\s*$""")
+
+
+def colon_comments(lines: list[str]) -> list[str]:
+    """The lines with the text of `:` block comments blanked (line numbers stay)."""
+    out = list(lines)
+    i = 0
+    while i < len(out):
+        m = _COLON_QUOTE.match(out[i])
+        h = None if m else _COLON_HEREDOC.match(out[i])
+        if m and m.group("q") not in m.group("rest"):
+            end = next((j for j in range(i + 1, len(out)) if m.group("q") in out[j]), None)
+        elif h:
+            end = next((j for j in range(i + 1, len(out)) if out[j].strip() == h.group("tag")), None)
+        else:
+            i += 1
+            continue
+        if end is None:
+            break  # unclosed: the shell would fail; read the lines as they are
+        for j in range(i, end + 1):
+            out[j] = ""
+        i = end + 1
+    return out
+
+
+def without_colon_comments(ctx: FileContext) -> FileContext:
+    """The shell script's context with its `:` block comments blanked (readers/launch_args.py reads through it)."""
+    text = ctx.text
+    if ctx.kind != "shell" or not (": '" in text or ': "' in text or ":<<" in text or ": <<" in text):
+        return ctx
+    lines = text.splitlines()
+    blanked = colon_comments(lines)
+    return ctx if blanked == lines else replace(ctx, text="\n".join(blanked))
+
+
 def read(ctx: FileContext) -> ReadResult:
     kind, text = ctx.kind, ctx.text
     if kind == "yaml" and "/ISSUE_TEMPLATE/" in f"/{ctx.rel}":

@@ -274,3 +274,13 @@ def test_cuda_visible_devices_set_by_a_cpu_test_module_is_guarded(tmp_path):
     found = sorted((f[0], f[1], f[5]) for f in scan_findings(tmp_path, "--show-guarded") if f[3] == "TRN245")
     # nothing in test_norm.py names a device: the variable restricts GPUs no test uses; test_gpu_norm.py moves a tensor
     assert found == [("test/test_gpu_norm.py", 14, False), ("test/test_norm.py", 14, True)]
+
+
+def test_cuda_visible_devices_of_a_script_in_a_test_folder_stays(tmp_path):
+    # MixFormer's lib/test/vot20/stark_s50.py: no tests of its own, it runs a tracker through another module
+    (tmp_path / "test").mkdir()
+    (tmp_path / "test" / "stark_s50.py").write_text(
+        "import os\nfrom lib.run import run_vot_exp\nos.environ['CUDA_VISIBLE_DEVICES'] = '0'\n"
+        "run_vot_exp('stark_s', 'baseline')\n")
+    found = [(f[1], f[5]) for f in scan_findings(tmp_path, "--show-guarded") if f[3] == "TRN245"]
+    assert found == [(3, False)]

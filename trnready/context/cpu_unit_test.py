@@ -344,9 +344,14 @@ def cpu_unit_test(ctx, hit) -> bool:
             and not _file_evidence(ctx) and not _hands_to_runner(ctx)
     if _hides_gpus(ctx):
         return True  # the module hides every GPU: all of it runs on the CPU, whatever the category
-    if hit.rule.category not in ctx.values.get("cpu-test-categories", ()) and not getattr(hit, "stored", False) \
-            and hit.rule.id not in ctx.values.get("cpu-test-rules", ()) and not _quiet_hit(ctx, hit):
+    in_category = hit.rule.category in ctx.values.get("cpu-test-categories", ()) or getattr(hit, "stored", False)
+    if not in_category and hit.rule.id not in ctx.values.get("cpu-test-rules", ()) and not _quiet_hit(ctx, hit):
         return False  # a stored option (`{"load_in_4bit": True}`) is data of any category: judged like the rest
+    if not in_category and enclosing_function(ctx, hit.node) is None and not _defines_tests(ctx):
+        # a script kept in a test folder (MixFormer's `lib/test/vot20/stark_s50.py`: CUDA_VISIBLE_DEVICES, then a
+        # tracker run through another module) names no device itself but runs one: only a module of tests runs
+        # what it holds, on the CPU
+        return False
     if not _file_evidence(ctx):
         return True
     func = enclosing_function(ctx, hit.node)
@@ -361,6 +366,19 @@ def cpu_unit_test(ctx, hit) -> bool:
     if _quiet_hit(ctx, hit) and _runs_a_runner(ctx, outer):
         return False  # `trainer.fit(model)` then `torch.cuda.empty_cache()`: the runner put the model on the device
     return not _function_evidence(ctx, outer, _enclosing_class(ctx, outer))
+
+
+def _defines_tests(ctx) -> bool:
+    """The module defines tests: a top-level `test*` function, or a class holding `test*` methods."""
+    def compute(c) -> bool:
+        for st in (c.tree.body if c.tree is not None else ()):
+            if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)) and st.name.startswith("test"):
+                return True
+            if type(st) is ast.ClassDef and any(isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))
+                                                and m.name.startswith("test") for m in st.body):
+                return True
+        return False
+    return ctx.fact("cpu-unit-test:defines-tests", compute)
 
 
 def _runs_a_runner(ctx, func) -> bool:

@@ -352,6 +352,10 @@ def cpu_unit_test(ctx, hit) -> bool:
         # tracker run through another module) names no device itself but runs one: only a module of tests runs
         # what it holds, on the CPU
         return False
+    if not in_category and _starts_processes(ctx, enclosing_function(ctx, hit.node)):
+        # `os.environ["CUDA_VISIBLE_DEVICES"] = "0"` then `subprocess.run(["python", "train.py"])`: the variable
+        # reaches a program that uses the device
+        return False
     if not _file_evidence(ctx):
         return True
     func = enclosing_function(ctx, hit.node)
@@ -366,6 +370,18 @@ def cpu_unit_test(ctx, hit) -> bool:
     if _quiet_hit(ctx, hit) and _runs_a_runner(ctx, outer):
         return False  # `trainer.fit(model)` then `torch.cuda.empty_cache()`: the runner put the model on the device
     return not _function_evidence(ctx, outer, _enclosing_class(ctx, outer))
+
+
+_PROCESS_CALLS = frozenset({"subprocess.run", "subprocess.Popen", "subprocess.call", "subprocess.check_call",
+                            "subprocess.check_output", "os.system", "os.popen", "os.execv", "os.execvp", "os.execvpe",
+                            "mp.spawn", "torch.multiprocessing.spawn", "multiprocessing.Process", "mp.Process"})
+
+
+def _starts_processes(ctx, func) -> bool:
+    """The function (or, outside functions, the module) starts another program or process, which inherits the
+    environment it set."""
+    node = func if func is not None else ctx.tree
+    return node is not None and any(type(c) is ast.Call and dotted(c.func) in _PROCESS_CALLS for c in walk(node))
 
 
 def _defines_tests(ctx) -> bool:

@@ -553,3 +553,14 @@ def test_callers_importing_the_function_inside_a_function_are_its_callers():
     # that call passes device too, so the "cuda" default is overridden by every caller
     got = findings("default_overridden_lazy")
     assert [(f[0], f[1], f[3], f[4]) for f in got] == [("pkg/sim.py", 14, "TRN242", "callers-override-default")]
+
+
+def test_a_dispatch_through_a_dict_written_in_the_call_calls_each_value():
+    # learnable-triangulation's train.py: `{"alg": AlgNet, "vol": VolNet}[name](config, device=device)` overrides both
+    # constructors' "cuda:0" default; `{"raw": RawNet}[k](config)` leaves RawNet's
+    got = [f[:5] for f in findings("dict_dispatch") if f[3] == "TRN242"]
+    assert got == [
+        ("mvn/models.py", 6, 39, "TRN242", "callers-override-default"),
+        ("mvn/models.py", 12, 39, "TRN242", "callers-override-default"),
+        ("mvn/models.py", 18, 39, "TRN242", ""),
+    ]

@@ -47,12 +47,13 @@ from ..astwalk import loaded_names, statements, walk
 
 # 39 (s38): a function's calls carry the parameter arms holding them; 40 (s39): instance flags (`self.x`) among
 # the flags, blocks guarded by an inherited instance flag (or one read through a local instance) among the guards
-VERSION = 46  # 35 merged in session 21; prec28b (s22): setUp-skipping test classes as skip markers; 37 (rec29b):
+VERSION = 47  # 35 merged in session 21; prec28b (s22): setUp-skipping test classes as skip markers; 37 (rec29b):
 # a library subclass's super().__init__ recorded as the base's construction; 38 (s31): a module without functions
 # records its calls of project names; 42 (s40): a local bound once to a literal is passed as that literal; 43: a
 # module flag holding a CUDA test is passed as False; 44 (s41): a config setting's note carries its whole key path;
 # 45 (s44): `cfghanded`, config keys read by name and handed on as a keyword of another name; 46 (s46): names a
-# function imports with `from m import x` count as the file's imports (lazy imports of project functions)
+# function imports with `from m import x` count as the file's imports (lazy imports of project functions); 47
+# (s47): a call through a dict written in it (`{"a": A, "b": B}[k](...)`) is a call of each value
 MAX_TEMPLATE = 400  # a call longer than this is not carried (generated code, data tables)
 
 # Imports from these never lead into the project: calls naming only them need no summary entry.
@@ -222,10 +223,17 @@ def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | Non
     from ..context.neuron_guarded import module_flags
     flags = module_flags(tree, values or {})[:MAX_ITEMS]
     # a flag handed to a project function is False there (`train(loader, model, use_cuda)`): the names alone
-    callers = record(list(_top_statements(body)), funcs, calls, heads,
-                     interesting | own_classes | _star_names(stars, heads), full_callers,
+    # `{"alg": AlgNet, "vol": VolNet}[name](config, device=device)`: a dispatch through a dict written in the call
+    # is a call of each class or function it holds, with these arguments (learnable-triangulation's train.py)
+    rcalls, rheads = calls, heads
+    picked = [(n, h) for n in calls if type(n.func) is ast.Subscript and type(n.func.value) is ast.Dict
+              for h in (dotted(v) for v in n.func.value.values) if h is not None]
+    if picked:
+        rcalls, rheads = calls + [n for n, _h in picked], heads + [h for _n, h in picked]
+    callers = record(list(_top_statements(body)), funcs, rcalls, rheads,
+                     interesting | own_classes | _star_names(stars, rheads), full_callers,
                      frozenset(f for f in flags if isinstance(f, str))) \
-        if funcs or any(h is not None and h.split(".", 1)[0] in interesting for h in heads) else None
+        if funcs or any(h is not None and h.split(".", 1)[0] in interesting for h in rheads) else None
     if callers is not None and not callers["sigs"] and not callers["calls"]:
         callers = None
     # a body's `importlib.import_module(name)` leads somewhere (an import helper), a module-level one does not

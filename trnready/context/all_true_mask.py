@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 
 from ..masks import tail_of
-from .base import argument_of, call_scope, predicate
+from .base import argument_of, call_scope, not_none_arguments, predicate
 
 _ONES = frozenset({"ones", "ones_like", "new_ones"})
 _FULL = frozenset({"full", "full_like", "new_full"})
@@ -76,12 +76,10 @@ def all_true_mask(ctx, hit) -> bool:
     attend: the call is plain attention. A float ones mask (added to the scores) and any other mask still match.
     Only for SDPA's convention (True = may attend): nn.MultiheadAttention reads True as "masked out", so its
     rule (TRN172) does not use it."""
-    call = hit.node
-    if type(call) is not ast.Call:
-        return False
-    wanted = [p for p in hit.matcher.args if p.op == "is-not-none"]
+    wanted = not_none_arguments(hit)
     if not wanted:
         return False
+    call = hit.node
     scope = call_scope(ctx, call)
     found = False
     for p in wanted:

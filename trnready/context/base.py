@@ -572,6 +572,13 @@ def size_argument(hit, name: str):
     return None if value is None or type(value) is ast.Starred else value
 
 
+def not_none_arguments(hit) -> list:
+    """The `is-not-none` argument predicates of a call hit's matcher (the arguments a rule needs passed), or []."""
+    if type(hit.node) is not ast.Call:
+        return []
+    return [p for p in hit.matcher.args if p.op == "is-not-none"]
+
+
 def argument_of(p, call: ast.Call):
     """The expression a call passes for an argument predicate's argument (`p.name` by keyword first, then
     `p.position`, unless a `*args` comes before it), else None."""

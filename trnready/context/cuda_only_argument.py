@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 
-from .base import argument_of, predicate
+from .base import argument_of, not_none_arguments, predicate
 from .neuron_guarded import _spans
 
 
@@ -19,12 +19,10 @@ def cuda_only_argument(ctx, hit) -> bool:
     `None if not use_cuda else [rank]`. There DDP gets no device_ids, which is what a non-CUDA device needs. The
     test is read as neuron-guarded reads conditions (a flag bound to a CUDA check counts). A value picked between
     two real values (`"nccl" if cuda else "gloo"`) is no `is-not-none` condition and stays with its rule."""
-    call = hit.node
-    if type(call) is not ast.Call:
-        return False
-    wanted = [p for p in hit.matcher.args if p.op == "is-not-none"]
+    wanted = not_none_arguments(hit)
     if not wanted:
         return False
+    call = hit.node
     spans = ctx.fact("neuron-guarded", _spans)
     if spans is None:
         return False

@@ -308,6 +308,12 @@ def _reraises(handler: ast.ExceptHandler) -> bool:
     return any(type(st) is ast.Raise for st in handler.body)
 
 
+def optional_import_try(node: ast.Try) -> bool:
+    """`try: import flash_attn` / `except ImportError: ...` that goes on without it: a handler catching ImportError
+    (by name, in a tuple, as Exception, or bare) that does not raise. Its imports are optional dependencies."""
+    return any((h.type is None or _catches_import_error(h.type)) and not _reraises(h) for h in node.handlers)
+
+
 def _is_availability_test(test: ast.expr) -> bool:
     """is_flash_attn_available(), is_torch_xla_available(), importlib.util.find_spec("x"), HAS_APEX, _xla_ok,
     SETTINGS.xla_required."""
@@ -518,7 +524,7 @@ class Indexer:
     # -- statements --------------------------------------------------------
     def v_try(self, node, scope: Scope) -> None:
         # `try: import flash_attn / except ImportError: ...` is an optional dependency.
-        catches = any((h.type is None or _catches_import_error(h.type)) and not _reraises(h) for h in node.handlers)
+        catches = optional_import_try(node)
         self.guard += catches
         self._body(node.body, scope)
         self.guard -= catches

@@ -6,7 +6,7 @@ import re
 
 from .base import (enclosing_function, host_or_dtype, is_cpu, name_globs, parent_of, placements,
                    places_on_device, predicate, runs_as_script)
-from .neuron_guarded import _spans
+from .neuron_guarded import _fixture_name, _spans
 from ..scope import classify
 from ..astwalk import walk
 from ..project.syntax import dotted
@@ -189,16 +189,6 @@ def _quiet_hit(ctx, hit) -> bool:
     return dotted(node.func if type(node) is ast.Call else node) in quiet
 
 
-def _fixture(func) -> bool:
-    """`@pytest.fixture` / `@pytest.fixture(scope=...)` / `@fixture`: it prepares and tears down what tests use."""
-    for d in func.decorator_list:
-        target = d.func if type(d) is ast.Call else d
-        if (target.attr if type(target) is ast.Attribute else target.id if type(target) is ast.Name else "") \
-                == "fixture":
-            return True
-    return False
-
-
 def _local_functions(ctx) -> dict:
     def compute(c) -> dict:
         found: dict = {}
@@ -294,17 +284,20 @@ def _in_program(ctx) -> bool:
 def _hands_to_runner(ctx) -> bool:
     """The program hands its model to a runner that picks the device itself (`Trainer(...)`, `trainer.fit(...)`,
     `Fabric(...)`): calls named in `device-placing-calls`."""
-    def compute(c) -> bool:
-        pat = name_globs(c, "device-placing-calls")
-        if pat is None:
-            return False
-        for call in c.calls():
-            f = call.func
-            name = f.attr if type(f) is ast.Attribute else f.id if type(f) is ast.Name else ""
-            if name and pat.match(name):
-                return True
+    return ctx.fact("cpu-unit-test:runner", lambda c: _calls_a_runner(c, c.calls()))
+
+
+def _calls_a_runner(ctx, calls) -> bool:
+    """One of `calls` is named in `device-placing-calls` (`Trainer(...)`, `trainer.fit(...)`)."""
+    pat = name_globs(ctx, "device-placing-calls")
+    if pat is None:
         return False
-    return ctx.fact("cpu-unit-test:runner", compute)
+    for call in calls:
+        f = call.func
+        name = f.attr if type(f) is ast.Attribute else f.id if type(f) is ast.Name else ""
+        if name and pat.match(name):
+            return True
+    return False
 
 
 def _in_test_file(ctx) -> bool:
@@ -365,23 +358,20 @@ def cpu_unit_test(ctx, hit) -> bool:
         if parent is None:
             break
         outer = parent
-    if outer is None or not (outer.name.startswith("test") or _fixture(outer)):
+    if outer is None or not (outer.name.startswith("test") or _fixture_name(outer)):
         return False
-    if _quiet_hit(ctx, hit) and _runs_a_runner(ctx, outer):
+    if _quiet_hit(ctx, hit) and _calls_a_runner(ctx, (c for c in walk(outer) if type(c) is ast.Call)):
         return False  # `trainer.fit(model)` then `torch.cuda.empty_cache()`: the runner put the model on the device
     return not _function_evidence(ctx, outer, _enclosing_class(ctx, outer))
 
 
-_PROCESS_CALLS = frozenset({"subprocess.run", "subprocess.Popen", "subprocess.call", "subprocess.check_call",
-                            "subprocess.check_output", "os.system", "os.popen", "os.execv", "os.execvp", "os.execvpe",
-                            "mp.spawn", "torch.multiprocessing.spawn", "multiprocessing.Process", "mp.Process"})
-
-
 def _starts_processes(ctx, func) -> bool:
-    """The function (or, outside functions, the module) starts another program or process, which inherits the
-    environment it set."""
+    """The function (or, outside functions, the module) starts another program or process (`process-start-calls`),
+    which inherits the environment it set."""
     node = func if func is not None else ctx.tree
-    return node is not None and any(type(c) is ast.Call and dotted(c.func) in _PROCESS_CALLS for c in walk(node))
+    starts = frozenset(ctx.values.get("process-start-calls", ()))
+    return node is not None and bool(starts) and any(type(c) is ast.Call and dotted(c.func) in starts
+                                                     for c in walk(node))
 
 
 def _defines_tests(ctx) -> bool:
@@ -397,15 +387,4 @@ def _defines_tests(ctx) -> bool:
     return ctx.fact("cpu-unit-test:defines-tests", compute)
 
 
-def _runs_a_runner(ctx, func) -> bool:
-    """The function hands a model to a runner that picks the device itself (`device-placing-calls`)."""
-    pat = name_globs(ctx, "device-placing-calls")
-    if pat is None:
-        return False
-    for call in walk(func):
-        if type(call) is ast.Call:
-            f = call.func
-            name = f.attr if type(f) is ast.Attribute else f.id if type(f) is ast.Name else ""
-            if name and pat.match(name):
-                return True
-    return False
+

@@ -12,6 +12,7 @@ from ._test_switches import is_method, off_value, passed, switch_params, unknown
 from ._xla_flags import absent_packages, xla_switch_words
 from ._cuda_derived import (count_key, cuda_build_probe, device_count_bounds, off_keys, pinned_cuda_devices,
                             query_fallbacks, unreached_flag_assigns)
+from .host_built_value import _FACTORIES, _moved_to_host
 from .base import FileContext, blocks_of, dotted, enclosing_function, expressions, predicate, value_bound_once
 from ..astwalk import statements as _statements_below, walk
 
@@ -1677,7 +1678,7 @@ def _placement_move(st: ast.If, flags=None) -> bool:
     # inferno's metrics): on Neuron the host arm runs and puts the value on the CPU beside a device tensor, so the
     # CUDA arm's move is the change as well, when the host arm only binds the same names
     cuda_arm, host_arm = (st.orelse, st.body) if negated else (st.body, st.orelse)
-    if not cuda_arm or host_arm and not _binds_the_same(host_arm, cuda_arm):
+    if not cuda_arm or host_arm and not _host_arm(host_arm, cuda_arm):
         return False
     # `if x.is_cuda: x = x.half().cuda()` moves the tensor asked about: already where it is, nothing is left behind;
     # `images, masks = images.cuda(), masks.cuda()` moves each
@@ -1690,10 +1691,7 @@ def _placement_move(st: ast.If, flags=None) -> bool:
                and all(ast.unparse(t) != shown for t in b.targets) for b in cuda_arm)
 
 
-_HOST_FACTORIES = frozenset({"tensor", "as_tensor", "from_numpy", "zeros", "ones", "empty", "full", "arange", "eye"})
-
-
-def _binds_the_same(arm: list, other: list) -> bool:
+def _host_arm(arm: list, other: list) -> bool:
     """Every statement of `arm` puts a value on the host (`target.cpu()`, `torch.LongTensor(idx)`, a torch factory
     given no device) under the names `other`'s assignments bind, and nothing else. (`else: y = y.float()` leaves `y`
     where it was: no host value meets the device tensor there.)"""
@@ -1701,13 +1699,10 @@ def _binds_the_same(arm: list, other: list) -> bool:
         return {ast.unparse(t) for b in stmts if type(b) is ast.Assign for t in b.targets}
 
     def host(v) -> bool:
-        if type(v) is not ast.Call:
-            return False
-        if type(v.func) is ast.Attribute and v.func.attr == "cpu" and not v.args:
+        if _moved_to_host(v):
             return True
-        name = dotted(v.func)
-        last = name.rsplit(".", 1)[-1]
-        return name.startswith("torch.") and (last.endswith("Tensor") or last in _HOST_FACTORIES) \
+        name = dotted(v.func) if type(v) is ast.Call else ""
+        return name.startswith("torch.") and name.count(".") == 1 and name[6:] in _FACTORIES \
             and not any(k.arg == "device" for k in v.keywords)
     return all(type(b) is ast.Assign and host(b.value) for b in arm) and names(arm) == names(other)
 

@@ -44,21 +44,25 @@ from dataclasses import replace
 from pathlib import PurePosixPath
 
 from ..astwalk import walk
+from ..index import optional_import_try
 from ..scope import classify
 from .word_sets import Words, is_word
 
 REASON = "cuda-gated-import"
-_EXERCISING_SCOPES = frozenset({"test", "benchmark"})
-
-
-def _NEVER() -> bool:
-    return False
 MAX_FILES = 24  # files naming a module, read to judge it; a module named more widely is left as it is
 _NOT_MODULES = frozenset({"__init__.py", "setup.py", "conftest.py", "__main__.py"})
 _BUILDS = ("CUDAExtension", "cpp_extension")
 # Ways a build script lists a folder for its sources instead of naming them.
 _LISTINGS = ("glob", "listdir", "iterdir", "scandir", "os.walk")
 _MAIN = re.compile(r"^if\s+__name__\s*==", re.M)
+# the package's own tests and benchmarks of an optional module's CUDA path (they exercise it, the program does not
+# need it)
+_EXERCISING_SCOPES = frozenset({"test", "benchmark"})
+
+
+def _NEVER() -> bool:
+    """The `optional` answer of a module no `try` import may gate (the strict reading)."""
+    return False
 
 
 def guard_gated_modules(findings: list, files, values: dict, read_text) -> list:
@@ -205,7 +209,9 @@ def _named_only_in_guarded_imports(name: str, own, py: dict, text, naming_files,
                 return False
     if not naming:
         return False
-    if all(r in gated or _only_guarded_imports(r, text(r), name, values, package) for r in naming):
+    # each naming file parsed once: "guarded", "tried" (the imports left sit in an optional `try`) or None
+    states = {r: "guarded" if r in gated else _import_state(r, text(r), name, values, package) for r in naming}
+    if all(v == "guarded" for v in states.values()):
         return True
     if optional is _NEVER:
         return False
@@ -213,9 +219,8 @@ def _named_only_in_guarded_imports(name: str, own, py: dict, text, naming_files,
     # its CUDA path import it as they like (ocnn's Triton tests): they exercise the optional kernels, they do not make
     # the program need them
     kept = [r for r in naming if r not in gated and classify(r) not in _EXERCISING_SCOPES]
-    if not kept or any("try" not in text(r) for r in kept):
-        return False
-    return all(_only_guarded_imports(r, text(r), name, values, package, optional) for r in kept)
+    return bool(kept) and all(states[r] in ("guarded", "tried") for r in kept) \
+        and any(states[r] == "tried" for r in kept) and optional()
 
 
 def _sub_packages(paths: set, py: dict) -> list:
@@ -242,70 +247,42 @@ def _gated_package(folder: str, py: dict, text, naming_files, values: dict, opti
                                           naming_files, values, package=True, optional=optional, gated=gated)
 
 
-def _only_guarded_imports(rel: str, source: str, stem: str, values: dict, package: bool = False,
-                          optional=_NEVER) -> bool:
-    """Every node of the file naming `stem` is an import of it, guarded by neuron-guarded. With `package`, `stem`
-    is a package's folder and an import through it counts (`from a.pkg import X`, `import a.pkg.mod`). With
-    `optional` (the module needs a CUDA-only package), an import in a `try` whose handler catches ImportError and
-    goes on counts too."""
+def _import_state(rel: str, source: str, stem: str, values: dict, package: bool = False) -> str | None:
+    """"guarded" when every node of the file naming `stem` is an import of it that neuron-guarded guards; "tried"
+    when the imports left sit in the body of an optional `try` (a handler catching ImportError goes on: index.py
+    `optional_import_try`); None otherwise. With `package`, `stem` is a package's folder and an import through it
+    counts (`from a.pkg import X`, `import a.pkg.mod`)."""
     from ..readers.python import parse
     from ..context.base import FileContext
     from ..context.neuron_guarded import guarded_at
 
     tree, _diag = parse(source, rel)
     if tree is None:
-        return False
+        return None
     imports: list = []
     for node in walk(tree):
         if isinstance(node, ast.Import):
             names = [a.name.split(".") for a in node.names]
             if any(stem in parts for parts in names):
                 if not package and any(stem in parts[:-1] for parts in names):
-                    return False  # `import pkg.mod.sub`: a package of that name, not the module
+                    return None  # `import pkg.mod.sub`: a package of that name, not the module
                 imports.append(node)
         elif isinstance(node, ast.ImportFrom):
             parts = (node.module or "").split(".")
             if not package and stem in parts[:-1]:
-                return False
+                return None
             if (stem in parts if package else parts[-1] == stem) or any(a.name == stem for a in node.names):
                 imports.append(node)
         elif isinstance(node, ast.Name) and node.id == stem or isinstance(node, ast.Attribute) and node.attr == stem:
-            return False
+            return None
         elif isinstance(node, ast.Constant) and isinstance(node.value, str) and stem in node.value:
-            return False
+            return None
     if not imports:
-        return False
+        return None
     ctx = FileContext(index=None, tree=tree, resolver=None, values=values, path=rel)
     left = [n for n in imports if not guarded_at(ctx, (n.lineno, n.col_offset), "", ("import",))]
     if not left:
-        return True
-    tried = _tried_imports(tree)
-    # `optional()` (does the module need a CUDA-only package?) parses it: asked only when every import left is tried
-    return all(id(n) in tried for n in left) and optional()
-
-
-_IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
-
-
-def _tried_imports(tree) -> set:
-    """ids of the import statements in the body of a `try` with a handler that catches ImportError (by name, in a
-    tuple, as Exception, or bare) and raises nothing itself: the program goes on without the module."""
-    out: set = set()
-    for node in walk(tree):
-        if not isinstance(node, ast.Try):
-            continue
-        if not any(_catches_import_error(h) and not any(isinstance(x, ast.Raise) for x in walk(h))
-                   for h in node.handlers):
-            continue
-        for st in node.body:
-            if isinstance(st, (ast.Import, ast.ImportFrom)):
-                out.add(id(st))
-    return out
-
-
-def _catches_import_error(handler) -> bool:
-    t = handler.type
-    if t is None:
-        return True
-    names = t.elts if isinstance(t, ast.Tuple) else [t]
-    return any(isinstance(e, ast.Name) and e.id in _IMPORT_ERRORS for e in names)
+        return "guarded"
+    tried = {id(st) for node in walk(tree) if isinstance(node, ast.Try) and optional_import_try(node)
+             for st in node.body if isinstance(st, (ast.Import, ast.ImportFrom))}
+    return "tried" if all(id(n) in tried for n in left) else None

@@ -207,7 +207,7 @@ def _guarded_at_the_call(findings: list, lines_of: dict, engine, cache=None) -> 
             key, guarded = None, None
             if memo is not None:
                 wanted = sorted(kinds.get(f.rule, ()))
-                parts = [memo.salt, "guarded-at-by-2", f.path, digest, str(f.line), str(f.column), f.category, *wanted]
+                parts = [memo.salt, "guarded-at-by", f.path, digest, str(f.line), str(f.column), f.category, *wanted]
                 key = hashlib.sha256("\0".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
                 guarded = memo._read("results", key)
             if not isinstance(guarded, str):

@@ -209,18 +209,28 @@ def _named_only_in_guarded_imports(name: str, own, py: dict, text, naming_files,
                 return False
     if not naming:
         return False
-    # each naming file parsed once: "guarded", "tried" (the imports left sit in an optional `try`) or None
-    states = {r: "guarded" if r in gated else _import_state(r, text(r), name, values, package) for r in naming}
-    if all(v == "guarded" for v in states.values()):
-        return True
-    if optional is _NEVER:
-        return False
+    # each naming file parsed at most once, and only until one answer settles it: "guarded", "tried" (the imports
+    # left sit in an optional `try`) or None. On diffusers/src every one of 759 answers was None (a name in an
+    # `__init__.py` string table, an attribute): parsing them all cost about a quarter of the cold scan.
+    states: dict = {}
+
+    def state(r: str):
+        if r not in states:
+            states[r] = "guarded" if r in gated else _import_state(r, text(r), name, values, package)
+        return states[r]
+
     # A module needing a CUDA-only package may also be imported in a `try`. The package's own tests and benchmarks of
     # its CUDA path import it as they like (ocnn's Triton tests): they exercise the optional kernels, they do not make
     # the program need them
     kept = [r for r in naming if r not in gated and classify(r) not in _EXERCISING_SCOPES]
-    return bool(kept) and all(states[r] in ("guarded", "tried") for r in kept) \
-        and any(states[r] == "tried" for r in kept) and optional()
+    if any(state(r) is None for r in kept):
+        return False  # neither reading holds: that file names the module outside a guarded or tried import
+    if all(state(r) == "guarded" for r in naming):
+        return True
+    if optional is _NEVER:
+        return False
+    return bool(kept) and all(state(r) in ("guarded", "tried") for r in kept) \
+        and any(state(r) == "tried" for r in kept) and optional()
 
 
 def _sub_packages(paths: set, py: dict) -> list:

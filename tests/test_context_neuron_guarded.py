@@ -439,3 +439,32 @@ def test_tensor_type_picked_by_placement_is_a_finding(tmp_path):
     found = [(f[1], f[3], f[5]) for f in scan_findings(tmp_path, "--show-guarded")]
     assert (3, "TRN243", False) in found
     assert (6, "TRN243", True) in found
+
+
+def test_a_gpu_option_that_builds_the_device_is_the_device_pick(tmp_path):
+    # `args.device == "gpu"` compares a user's option ("gpu" is no torch device type): the arm building
+    # torch.device("cuda") is the program's device pick, a change on Trainium, whether or not the other arm goes
+    # on; the arm's other CUDA calls stay guarded, and a test of a tensor's device type is a CUDA check as before
+    (tmp_path / "train.py").write_text(
+        "import os\n"
+        "import torch\n"
+        "def pick(args):\n"
+        "    if args.device == 'gpu':\n"
+        "        device = torch.device('cuda')\n"
+        "        torch.cuda.synchronize()\n"
+        "    else:\n"
+        "        device = torch.device('cpu')\n"
+        "    return device\n"
+        "def pick2(device='cpu'):\n"
+        "    if device in ('gpu', 'GPU'):\n"
+        "        device = 'cuda'\n"
+        "    return torch.zeros(2, device=device)\n"
+        "def move(x, y):\n"
+        "    if x.device.type == 'cuda':\n"
+        "        y = y.to('cuda')\n"
+        "    return y\n")
+    found = [(f[1], f[3], f[5]) for f in scan_findings(tmp_path, "--show-guarded")]
+    assert (5, "TRN242", False) in found
+    assert (6, "TRN243", True) in found
+    assert (12, "TRN242", False) in found
+    assert (16, "TRN242", True) in found

@@ -480,6 +480,11 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
 
             report.findings = guard_module_self_tests(report.findings, files, root, _values_of(engine),
                                                       _text_by_rel(files, config.max_file_size))
+            # A shell launcher whose every named Python program is missing from the repository: it cannot run.
+            from .project.stale_launchers import guard_stale_launchers
+
+            report.findings = guard_stale_launchers(report.findings, files, root,
+                                                    _text_by_rel(files, config.max_file_size, any_kind=True))
             # A checkpoint the repository ships, loaded by a literal path, whose tensors were saved on the CPU.
             from .project.shipped_checkpoints import guard_cpu_checkpoints
 

@@ -782,6 +782,21 @@ def _is_main_test(t) -> bool:
     return type(t) is ast.Compare and type(t.left) is ast.Name and t.left.id == "__name__"
 
 
+def _gpu_option_test(test) -> bool:
+    """`args.device == "gpu"`: a choice the user makes between names, compared with "gpu", which is never a torch
+    device type (`torch.device("gpu")` raises), so the value is a command-line or config option and no tensor's
+    device. The arm that then builds `torch.device("cuda")` is the program's device pick: on Trainium no value of the
+    option selects the Neuron device, so the device string there is the change (train-procgen's `--device gpu`),
+    while the arm's other CUDA calls stay guarded as for any check."""
+    if type(test) is not ast.Compare or not all(type(op) in (ast.Eq, ast.In) for op in test.ops):
+        return False
+    for e in (test.left, *test.comparators):
+        values = e.elts if type(e) in (ast.Tuple, ast.List, ast.Set) else (e,)
+        if any(type(v) is ast.Constant and isinstance(v.value, str) and v.value.lower() == "gpu" for v in values):
+            return True
+    return False
+
+
 def _goes_on(stmts) -> bool:
     """A non-empty arm that does not leave (no top-level return, raise or exit): the program goes on with it."""
     return bool(stmts) and not any(_exits([st]) for st in stmts)
@@ -1037,8 +1052,10 @@ def _params(fn) -> list:
 
 
 def _kept(choice, pick: str) -> bool:
-    # ("kernel": a finding of `requirement-kept-categories`, kept only in the block of a requirement check)
-    return bool(pick) and (choice is True and pick != "kernel" or choice == pick)
+    # ("kernel": a finding of `requirement-kept-categories`, kept only in the block of a requirement check; a tuple
+    # keeps each kind it names)
+    return bool(pick) and (choice is True and pick != "kernel" or choice == pick
+                           or type(choice) is tuple and pick in choice)
 
 
 class _Spans:
@@ -1210,6 +1227,8 @@ class _Spans:
                     # the block is a CUDA-only feature the program stops for on Neuron once selected; its kernel and
                     # library code stay the port item (`requirement-kept-categories`), the device plumbing is guarded
                     choice = "backend" if _goes_on(s.orelse) else "kernel" if self._requirement(s.test) else False
+                    if _gpu_option_test(s.test):
+                        choice = ("device", "backend") if choice == "backend" else "device"
                     self.add(s.body[0], s.body[-1], choice=choice)
                     if s.orelse and not _goes_on(s.orelse) and i + 1 < len(stmts):
                         self.add(stmts[i + 1], stmts[-1])  # `if torch.cuda.is_available(): ... else: return`

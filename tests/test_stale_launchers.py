@@ -1,0 +1,49 @@
+"""Shell launchers none of whose Python programs exists in the repository (trnready/project/stale_launchers.py),
+through the real CLI.
+
+The fixture is copied out of this repository first: a scan whose root lies inside a project sees part of it only,
+and the step then judges nothing."""
+import json
+import shutil
+
+from conftest import FIXTURES, guarded_rows, run_cli
+
+ROOT = FIXTURES / "stale_launchers"
+STALE = "stale-launcher"
+
+
+def test_a_launcher_whose_programs_are_all_missing_is_guarded(tmp_path):
+    tree = tmp_path / "tree"
+    shutil.copytree(ROOT, tree)
+    assert guarded_rows(tree) == [
+        ("scripts/fetched.sh", 3, 1, "TRN605", ""),  # `git clone` may bring the program
+        ("scripts/from_cd.sh", 3, 1, "TRN605", ""),  # `cd ../train` then `python real.py`
+        ("scripts/kept.sh", 2, 1, "TRN605", ""),  # train/real.py, from the root
+        ("scripts/mixed.sh", 3, 1, "TRN605", ""),  # one of its two programs is there
+        ("scripts/module.sh", 2, 1, "TRN605", ""),  # `python -m train.real`
+        ("scripts/moved.sh", 3, 1, "TRN605", STALE),  # train/old_name.py is nowhere
+        ("scripts/no_program.sh", 2, 8, "TRN605", ""),  # `torchrun ... $ENTRY`: a program it does not name
+        ("scripts/no_program.sh", 3, 27, "TRN613", ""),
+        ("scripts/variable.sh", 2, 1, "TRN605", ""),  # `$ROOT/old_name.py`
+    ]
+
+
+def test_the_stale_launcher_is_left_out_of_the_default_report(tmp_path):
+    tree = tmp_path / "tree"
+    shutil.copytree(ROOT, tree)
+    proc = run_cli("scan", tree, "--format", "json", "--no-cache")
+    paths = {f["path"] for f in json.loads(proc.stdout)["findings"]}
+    assert "scripts/moved.sh" not in paths and "scripts/kept.sh" in paths
+
+
+def test_once_the_program_is_back_the_launcher_is_reported(tmp_path):
+    tree = tmp_path / "tree"
+    shutil.copytree(ROOT, tree)
+    (tree / "train" / "old_name.py").write_text("print('back')\n")
+    assert ("scripts/moved.sh", 3, 1, "TRN605", "") in guarded_rows(tree)
+
+
+def test_a_partial_scan_judges_nothing():
+    proc = run_cli("scan", ROOT, "--format", "json", "--no-cache", "--show-guarded")
+    assert proc.returncode in (0, 1), proc.stderr
+    assert all(f.get("guarded_by") != STALE for f in json.loads(proc.stdout)["findings"])

@@ -55,3 +55,31 @@ def test_a_tensor_built_with_a_cuda_constructor_is_no_pick(tmp_path):
     (tmp_path / "pack.py").write_text(BUILT)
     found = [(f[1], f[3], f[5]) for f in scan_findings(tmp_path / "pack.py", "--show-guarded")]
     assert (5, "TRN243", False) in found
+
+
+RESULT = '''import torch
+
+
+def embed(encoder_factory, waveform, path):
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+    encoder = encoder_factory(device=device)
+    embedding = encoder(waveform.to(device))
+    embedding = embedding.squeeze(0).cpu()
+    torch.save(embedding, path)
+
+
+def export(load, path):
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+    model = load(path, map_location=device)
+    model = model.to("cpu")
+    torch.save(model.state_dict(), path)
+'''
+
+
+def test_a_result_read_back_to_the_cpu_is_no_model_moved_there(tmp_path):
+    """`embedding = embedding.squeeze(0).cpu()` brings an inference result to the host: the device did the work and
+    on Trainium the pick falls back to the CPU, a port item (megatransformer's extract_speaker_embedding.py). A
+    model built with the picked device and then moved to the CPU is the export script's shape: guarded."""
+    (tmp_path / "embed.py").write_text(RESULT)
+    found = sorted((f[1], f[5]) for f in scan_findings(tmp_path, "--show-guarded") if f[3] == "TRN242")
+    assert found == [(5, False), (13, True)]

@@ -24,14 +24,44 @@ def _pick(ctx, node):
     return None
 
 
-def _to_cpu(st) -> bool:
-    """`model.to("cpu")`, `model.cpu()` or `model = model.to(torch.device("cpu"))` as a whole statement."""
+def _to_cpu(st) -> str | None:
+    """The moved object's text for `model.to("cpu")`, `model.cpu()` or `model = model.to(torch.device("cpu"))` as a
+    whole statement, the object a name or an attribute of one (`self.model`); None otherwise."""
     value = st.value if type(st) in (ast.Expr, ast.Assign) else None
     if type(value) is not ast.Call or type(value.func) is not ast.Attribute:
-        return False
-    if value.func.attr == "cpu" and not value.args:
-        return True
-    return value.func.attr == "to" and len(value.args) == 1 and is_cpu(value.args[0])
+        return None
+    if not (value.func.attr == "cpu" and not value.args
+            or value.func.attr == "to" and len(value.args) == 1 and is_cpu(value.args[0])):
+        return None
+    return _dotted(value.func.value)
+
+
+def _dotted(e) -> str | None:
+    parts = []
+    while type(e) is ast.Attribute:
+        parts.append(e.attr)
+        e = e.value
+    return ".".join([e.id, *reversed(parts)]) if type(e) is ast.Name else None
+
+
+def _brought_to_device(fn, obj: str, device: str, before: int) -> bool:
+    """Before line `before`, the function moved `obj` to a device as a whole (`model.to(device)`, `model.cuda()`,
+    `model = model.to(device)`) or built it from a call handed the picked device (`model = load(path,
+    device=device)`, `map_location=device`): the object is a model the device only served, not a result computed
+    there (`embedding = encoder(x.to(device))` ... `embedding = embedding.cpu()` is an inference script's output,
+    and its device pick is a port item)."""
+    for st in walk(fn):
+        if not isinstance(st, (ast.Expr, ast.Assign)) or st.lineno >= before or type(st.value) is not ast.Call:
+            continue
+        call = st.value
+        f = call.func
+        if type(f) is ast.Attribute and _dotted(f.value) == obj and (
+                f.attr == "cuda" or f.attr == "to" and call.args and not is_cpu(call.args[0])):
+            return True
+        if type(st) is ast.Assign and any(_dotted(t) == obj for t in st.targets) and any(
+                type(a) is ast.Name and a.id == device for a in (*call.args, *(k.value for k in call.keywords))):
+            return True
+    return False
 
 
 @predicate("ends-on-cpu", kinds=("reference", "device"), effect="guard")
@@ -51,7 +81,7 @@ def ends_on_cpu(ctx, hit) -> bool:
     if fn is None:
         return False
     moved = next((s for s in fn.body if s.lineno > st.end_lineno and _to_cpu(s)), None)
-    if moved is None:
+    if moved is None or not _brought_to_device(fn, _to_cpu(moved) or "", name, moved.lineno):
         return False
     after = moved.end_lineno
     for n in walk(fn):

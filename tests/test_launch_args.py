@@ -79,3 +79,12 @@ def test_a_launcher_in_another_accelerators_folder_is_guarded(tmp_path):
     assert found == {("scripts/gpu/sample.sh", "TRN605", ""),
                      ("scripts/npu/sample.sh", "TRN605", "other-accelerator-code"),
                      ("run_fsdp_tpu.sh", "TRN605", "other-accelerator-code")}
+
+
+def test_a_plain_key_value_after_the_program_is_an_override(tmp_path):
+    # `python -m pkg.train ... device='cuda:0'`: after the program a `key=value` word is its argument (a Hydra
+    # override of a top-level key); before it (`CUDA_LAUNCH_BLOCKING=1 python ...`) and after `;` it is the shell's
+    script = ("DEVICE=cuda python -m cal_ql.train \\\n    env='antmaze' \\\n    device='cuda:0' \\\n    seed=1\n"
+              "python train.py device=cuda:1 batch_size=8; device=cuda echo done\n")
+    found = [(ln, col, rule, occ) for ln, col, rule, _msg, occ in _findings(tmp_path, script)]
+    assert found == [(3, 12, "TRN242", [(5, "TRN242")])]

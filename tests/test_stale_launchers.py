@@ -16,12 +16,13 @@ def test_a_launcher_whose_programs_are_all_missing_is_guarded(tmp_path):
     tree = tmp_path / "tree"
     shutil.copytree(ROOT, tree)
     assert guarded_rows(tree) == [
+        ("scripts/elsewhere.sh", 3, 1, "TRN605", ""),  # run_glue.py was never in the repository
         ("scripts/fetched.sh", 3, 1, "TRN605", ""),  # `git clone` may bring the program
         ("scripts/from_cd.sh", 3, 1, "TRN605", ""),  # `cd ../train` then `python real.py`
         ("scripts/kept.sh", 2, 1, "TRN605", ""),  # train/real.py, from the root
         ("scripts/mixed.sh", 3, 1, "TRN605", ""),  # one of its two programs is there
         ("scripts/module.sh", 2, 1, "TRN605", ""),  # `python -m train.real`
-        ("scripts/moved.sh", 3, 1, "TRN605", STALE),  # train/old_name.py is nowhere
+        ("scripts/moved.sh", 3, 1, "TRN605", STALE),  # train/old_name.py moved to train/archive/
         ("scripts/no_program.sh", 2, 8, "TRN605", ""),  # `torchrun ... $ENTRY`: a program it does not name
         ("scripts/no_program.sh", 3, 27, "TRN613", ""),
         ("scripts/variable.sh", 2, 1, "TRN605", ""),  # `$ROOT/old_name.py`
@@ -39,7 +40,7 @@ def test_the_stale_launcher_is_left_out_of_the_default_report(tmp_path):
 def test_once_the_program_is_back_the_launcher_is_reported(tmp_path):
     tree = tmp_path / "tree"
     shutil.copytree(ROOT, tree)
-    (tree / "train" / "old_name.py").write_text("print('back')\n")
+    (tree / "train" / "archive" / "old_name.py").rename(tree / "train" / "old_name.py")
     assert ("scripts/moved.sh", 3, 1, "TRN605", "") in guarded_rows(tree)
 
 

@@ -13,6 +13,9 @@ step errs on the side of keeping it:
   least one Python program by a literal relative path, and none of those paths is a file of the repository,
   resolved from the script's folder, from each folder above it up to the root, and from each literal `cd`
   target of the script (relative to those folders);
+- each program it names moved: a Python file of that name is elsewhere in the scan (`train_gain.py` is in
+  `TrainAndTest/train_egs/`). A name the repository never had is another project's program, run from its own
+  checkout (a recipe written for a library's examples): the script is kept;
 - no command names a program through a variable (`python $ROOT/train.py`, `torchrun $ENTRY`), an absolute or home
   path, or a `-m` module of the project; a launcher command naming no program at all leaves the script alone;
 - no `cd` goes to a variable, and nothing in the script fetches code (`git clone`, `wget`, `curl`, `scp`,
@@ -48,14 +51,15 @@ def guard_stale_launchers(findings: list, files, root, read_text) -> list:
     base = Path(root)
     if _partial_scan(base):
         return findings
-    stale = {rel for rel in todo if _stale(rel, read_text(rel) or "", base)}
+    names = {sf.rel.rsplit("/", 1)[-1] for sf in files if sf.kind == "python"}
+    stale = {rel for rel in todo if _stale(rel, read_text(rel) or "", base, names)}
     if not stale:
         return findings
     return [replace(f, guarded=True, guarded_by=REASON)
             if f.path in stale and not f.guarded and not f.suppressed else f for f in findings]
 
 
-def _stale(rel: str, text: str, root: Path) -> bool:
+def _stale(rel: str, text: str, root: Path, names: set) -> bool:
     if not text or any(w in text for w in _FETCHES):
         return False
     folder = posixpath.dirname(rel)
@@ -81,8 +85,8 @@ def _stale(rel: str, text: str, root: Path) -> bool:
                 return False
         for path in scripts:
             named += 1
-            if any(_is_file(root, b, path) for b in bases):
-                return False
+            if any(_is_file(root, b, path) for b in bases) or path.rsplit("/", 1)[-1] not in names:
+                return False  # there, or never part of this repository (a program of another project)
     return named > 0
 
 

@@ -33,6 +33,16 @@ _FLAG = re.compile(r"(?<![\w-])--(?P<key>[A-Za-z][\w.-]*)"
 _OVERRIDE = re.compile(r"(?:(?<=\s)|^)\+{0,2}(?P<key>[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+)="
                        r"(?P<value>\"[^\"]*\"|'[^']*'|[^\s\\;|&]+)")
 _COMMENT = re.compile(r"(?:^|\s)#.*$")
+# `key=value` after whitespace, no dot (the dotted form is _OVERRIDE's): read only after a command's program
+_PLAIN_OVERRIDE = re.compile(r"(?<=\s)\+{0,2}(?P<key>[A-Za-z_][\w-]*)=(?P<value>\"[^\"]*\"|'[^']*'|[^\s\\;|&]+)")
+# the program of a launch command: a `.py` script or a `-m` module
+_PROGRAM = re.compile(r"(?:(?<![\w$}/.-])[\w./-]*\w\.py|(?<![\w-])-m[ \t]+[A-Za-z_][\w.]*)(?=\s|$)")
+_ENDS_COMMAND = re.compile(r"[;|&]")
+
+
+def _program_end(line: str) -> int | None:
+    m = _PROGRAM.search(line)
+    return m.end() if m is not None else None
 # `dist_backend="nccl"` / `export BACKEND=nccl`: a shell variable set to a literal (no expansion, no command)
 _ASSIGN = re.compile(r"^[ \t]*(?:export[ \t]+|local[ \t]+|readonly[ \t]+)?(?P<name>[A-Za-z_]\w*)="
                      r"(?P<value>\"[^\"$`]*\"|'[^']*'|[^\s\"'$`;&|()]*)(?=\s*(?:$|[;#]))")
@@ -112,6 +122,7 @@ def launch_entries(lines: list[str], moved: dict | None = None) -> list[Entry]:
     assigned = _assignments(lines) if "$" in "".join(lines) else {}
     in_command = False
     command = 0
+    after_program = -1  # the command whose program (a `.py` script or `-m module`) was already named
     for i, raw in enumerate(lines, 1):
         if in_command and commented_continuation(lines, i - 1):
             continue
@@ -146,6 +157,18 @@ def launch_entries(lines: list[str], moved: dict | None = None) -> list[Entry]:
                 keys = tuple(m.group("key").split("."))
                 out.append(Entry(path=keys, value=m.group("value").strip("\"'"), line=i, col=m.start("value") + 1,
                                  end_col=m.end("value") + 1, key_line=i, command=command))
+            # `python -m cal_ql.train ... device=cuda:0`: after the program, a `key=value` word is the program's
+            # argument (a Hydra / OmegaConf override of a top-level key), never a shell assignment, which can only
+            # come before the command's first word
+            start = 0 if after_program == command else _program_end(line)
+            if start is not None:
+                after_program = command
+                for m in _PLAIN_OVERRIDE.finditer(line, start):
+                    if line[m.start():m.end("key")].count(".") or _ENDS_COMMAND.search(line, start, m.start()):
+                        continue
+                    out.append(Entry(path=(m.group("key"),), value=m.group("value").strip("\"'"), line=i,
+                                     col=m.start("value") + 1, end_col=m.end("value") + 1, key_line=i,
+                                     command=command))
         in_command = in_command and stripped.endswith("\\")
     return out
 
@@ -188,7 +211,7 @@ def _read(ctx: FileContext) -> ReadResult:
     # settings of a config file the script writes (a DeepSpeed config in a here-document), joined to its flags'
     # findings one per rule: the script configures one run
     written = _heredoc_findings(ctx) if "<<" in ctx.text else []
-    if "--" not in ctx.text and not _OVERRIDE.search(ctx.text):
+    if "--" not in ctx.text and not _OVERRIDE.search(ctx.text) and not _PLAIN_OVERRIDE.search(ctx.text):
         result.findings = [*result.findings, *one_per_rule(written)]
         return result
     moved: dict = {}

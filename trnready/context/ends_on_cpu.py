@@ -46,8 +46,9 @@ def _dotted(e) -> str | None:
 
 def _brought_to_device(fn, obj: str, device: str, before: int) -> bool:
     """Before line `before`, the function moved `obj` to a device as a whole (`model.to(device)`, `model.cuda()`,
-    `model = model.to(device)`) or built it from a call handed the picked device (`model = load(path,
-    device=device)`, `map_location=device`): the object is a model the device only served, not a result computed
+    `model = model.to(device)`), built it from a call handed the picked device (`model = load(path,
+    device=device)`, `map_location=device`) or handed one of its methods what the device computed
+    (`model.load_state_dict(average(paths, device))`): the object is a model the device only served, not a result computed
     there (`embedding = encoder(x.to(device))` ... `embedding = embedding.cpu()` is an inference script's output,
     and its device pick is a port item)."""
     for st in walk(fn):
@@ -57,6 +58,11 @@ def _brought_to_device(fn, obj: str, device: str, before: int) -> bool:
         f = call.func
         if type(f) is ast.Attribute and _dotted(f.value) == obj and (
                 f.attr == "cuda" or f.attr == "to" and call.args and not is_cpu(call.args[0])):
+            return True
+        # `model.load_state_dict(average(paths, device))`: the model takes in what the device computed
+        if type(st) is ast.Expr and type(f) is ast.Attribute and _dotted(f.value) == obj and any(
+                type(n) is ast.Name and n.id == device for a in (*call.args, *(k.value for k in call.keywords))
+                for n in walk(a)):
             return True
         if type(st) is ast.Assign and any(_dotted(t) == obj for t in st.targets) and any(
                 type(a) is ast.Name and a.id == device for a in (*call.args, *(k.value for k in call.keywords))):

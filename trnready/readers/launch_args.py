@@ -282,7 +282,7 @@ def one_per_rule(findings: list) -> list:
     return sorted(kept.values(), key=lambda f: (f.line, f.column))
 
 
-_SBATCH = re.compile(r"^\s*#\s*(?:SBATCH|PBS|BSUB)\b")
+_SBATCH = re.compile(r"^\s*#\s*(?:SBATCH|PBS|BSUB)\b|^\s*#\$(?=\s)")
 
 
 def _command_of_lines(lines: list[str]) -> list[int]:

@@ -78,8 +78,9 @@ def _with_assignments(f, text: str, assigned: dict):
     return replace(f, occurrences=tuple(sorted({*f.occurrences, *more}))) if more else f
 
 
-# Batch-scheduler directives written as comments (`#SBATCH --gres=gpu:8`, `#BSUB -gpu num=4`): read as code.
-_DIRECTIVES = ("#SBATCH", "#BSUB")
+# Batch-scheduler directives written as comments (`#SBATCH --gres=gpu:8`, `#BSUB -gpu num=4`, PBS's `#PBS -l
+# select=1:ngpus=1`, Grid Engine's `#$ -l gpu=1`): read as code.
+_DIRECTIVES = ("#SBATCH", "#BSUB", "#PBS", "#$ ", "#$\t")
 
 
 def emit_lines(kind: str, lines: list[str], engine, em: Emitter, mention_text: str, cell=None,

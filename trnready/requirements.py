@@ -1018,7 +1018,7 @@ def shell_assignments(lines: list[str]) -> dict:
 _PY_INTERPRETER = re.compile(
     r"(?:\bapt(?:-get)?\s+(?:-\S+\s+)*install\b[^;&|\n]*?(?<![\w.-])python"
     r"|\bupdate-alternatives\s+(?:--\S+\s+)*--install\s+\S+\s+python3?\s+\S*/python"
-    r"|(?:^|(?<=[\s;&|(!]))(?:sudo\s+)?(?:\S*/)?python(?=3\.\d+\s+(?:-u\s|-m\s+(?!(?:pip|venv|ensurepip)\b)\w|[\w./-]+\.py\b)))"
+    r"|(?:^|(?<=[\s;&|(!]))(?:sudo\s+)?(?:\S*/)?python(?=3\.\d+\s+(?:-u\s|-m\s+(?!(?:pip|venv|ensurepip)\b)\w|[\w./${}-]+\.py\b)))"
     r"(?P<v>3\.\d+)(?![\w.])")
 
 

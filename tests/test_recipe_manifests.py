@@ -1,5 +1,6 @@
 """Conda-build recipes read as manifests, and Dockerfile requirements whose version alone comes from an ARG."""
 from trnready.filekinds import kind_of
+from conftest import scan_findings
 from trnready.requirements import parse_conda
 
 RECIPE = """package:
@@ -66,3 +67,15 @@ def test_a_variant_cuda_key_with_a_cpu_variant_says_nothing():
 def test_an_environment_file_is_not_read_as_variants():
     man = parse_conda("name: env\ndependencies:\n  - python=3.12\n  - numpy\n")
     assert [d.name for d in man.deps] == ["numpy"] and [r.line for r in man.pyreqs] == [3]
+
+
+def test_short_names_of_a_pip_requirements_file_are_requirements(tmp_path):
+    from trnready.filekinds import kind_of
+
+    for name in ("requirement.txt", "req.txt", "reqs.txt", "req_test.txt", "req-gpu.txt", "train_req.txt"):
+        assert kind_of(name) == "requirements", name
+    for name in ("request.txt", "frequency.txt", "require.txt", "readme.txt"):
+        assert kind_of(name) != "requirements", name
+    (tmp_path / "req_test.txt").write_text("numpy==1.26.4\nnvidia-cudnn-cu12==8.9.2.26\ntriton==2.1.0\n")
+    found = {(f[1], f[3]) for f in scan_findings(tmp_path)}
+    assert found == {(2, "TRN505"), (3, "TRN501")}, found

@@ -33,6 +33,9 @@ KINDS: tuple[FileKind, ...] = (
     FileKind("notebook", "notebook", "notebook", ("*.ipynb",), ("cells",), editor="notebook"),
     FileKind("requirements", "manifest", "manifests",
              ("*requirements*.txt", "*requirements*.in", "constraints*.txt", "constraints*.in",
+              # shorter names of the same pip file (`requirement.txt`, `req.txt`, `reqs.txt`, `req_test.txt`)
+              "requirement.txt", "req.txt", "reqs.txt", "req_*.txt", "req-*.txt", "reqs_*.txt", "*_req.txt",
+              "*-req.txt", "*_reqs.txt",
               # `conda list --explicit > spec-file.txt`, the name conda's documentation gives an explicit spec
               "spec-file*.txt"), HASH),
     FileKind("pyproject", "manifest", "manifests", ("pyproject.toml",), HASH),

@@ -96,3 +96,23 @@ def test_inline_python_positions_and_escapes():
     assert code == 'import os; print("a")'
     assert [line[c] for c in cols] == list(code)  # each character maps back to its place in the shell line
     assert _code("python -c 'unterminated", 11, "'") is None
+
+
+def test_a_program_on_the_lines_below_is_read_with_an_interpreter_variable(tmp_path):
+    # `${PYTHON} -c "` then the program, closed by a line starting with the quote: one finding per rule for the
+    # program, at its first line, its other lines as places; a quote inside the program leaves it unread
+    (tmp_path / "run.sh").write_text(
+        'PYTHON=python3\n'
+        '${PYTHON} -c "\n'
+        'import torch\n'
+        'for i in range(torch.cuda.device_count()):\n'
+        '    print(torch.cuda.get_device_name(i))\n'
+        '" 2>&1 | tee -a log.txt\n'
+        '$PY -c "\n'
+        'import torch\n'
+        'print(torch.cuda.get_device_name(0), \\"x\\")\n'
+        '"\n')
+    proc = run_cli("scan", tmp_path, "--format", "json", "--no-cache")
+    got = [(f["line"], f["column"], f["rule"], [(o["line"], o["column"]) for o in f.get("occurrences", ())])
+           for f in json.loads(proc.stdout)["findings"]]
+    assert got == [(4, 16, "TRN243", [(5, 11)])]

@@ -18,7 +18,8 @@ import re
 from dataclasses import replace
 
 # `python`, `python3`, `python3.10`, `/usr/bin/env python3`, with options before `-c` (`-u`, `-W ignore`).
-_INLINE = re.compile(r"(?<![\w.-])(?:[\w./-]*/)?python(?:\d+(?:\.\d+)?)?[ \t]+"
+# Also the interpreter a script keeps in a variable (`${PYTHON} -c "..."`, `$PY -c ...`).
+_INLINE = re.compile(r"(?:(?<![\w.-])(?:[\w./-]*/)?python(?:\d+(?:\.\d+)?)?|\$\{?(?:PYTHON\w*|PY)\}?)[ \t]+"
                      r"(?:-[A-Za-z]+[ \t]+)*?-c[ \t]*(?P<q>[\"'])")
 # Guards that argue from the value not being used: the shell capturing the output uses it.
 _UNUSED_VALUE_GUARDS = frozenset({"check-without-placement"})
@@ -58,7 +59,7 @@ def inline_python_findings(lines: list[str], rel: str, engine, only: set | None 
 
     out = []
     for n, raw in enumerate(lines, 1):
-        if (only is not None and n not in only) or "-c" not in raw or "python" not in raw:
+        if (only is not None and n not in only) or "-c" not in raw or "python" not in raw.lower():
             continue
         ln = quiet_echo(raw)  # `echo "python -c '...'"` prints a hint (same length: columns stay)
         body = ln.lstrip()
@@ -70,6 +71,7 @@ def inline_python_findings(lines: list[str], rel: str, engine, only: set | None 
                 break  # the rest of the line is a comment
             got = _code(ln, m.end(), m.group("q"))
             if got is None:
+                out.extend(_program_below(lines, n, ln, m, rel, engine, only, cell))
                 continue
             code, cols = got
             if not code.strip() or "\n" in code:
@@ -88,3 +90,58 @@ def inline_python_findings(lines: list[str], rel: str, engine, only: set | None 
                                    cell=cell, fixable=False, context=(), occurrences=(), guarded=guarded,
                                    guarded_by=f.guarded_by if guarded else ""))
     return out
+
+
+def _program_below(lines: list[str], n: int, ln: str, m, rel: str, engine, only, cell) -> list:
+    """`python -c "` ending line n, the program on the lines below up to one starting with the closing quote
+    (`" 2>&1 | tee -a log`): a GPU inventory a launcher prints. Read only when no line of the program holds that
+    quote (an escaped or nested one would need the shell's rules), each finding at its own line and column."""
+    from .python import scan_python
+
+    quote = m.group("q")
+    if ln[m.end():].strip() or n >= len(lines):
+        return []
+    body: list[str] = []
+    for k in range(n, min(len(lines), n + _MAX_PROGRAM_LINES)):
+        text = lines[k]
+        if text.lstrip().startswith(quote):
+            break
+        if quote in text or (only is not None and k + 1 not in only):
+            return []
+        body.append(text)
+    else:
+        return []
+    if not "".join(body).strip():
+        return []
+    code = "\n".join(body)
+    found, diag, _ = scan_python(_dedent(code), rel, engine, cell=cell)
+    if diag is not None:
+        return []
+    shift = min(len(t) - len(t.lstrip()) for t in body if t.strip())
+    used = _captured(ln, m.start())
+    first: dict = {}  # rule -> index in out: one finding per rule for the program, its other lines as places
+    out: list = []
+    for f in sorted(found, key=lambda f: (f.line, f.column)):
+        line = n + f.line
+        guarded = f.guarded and not (used and f.guarded_by in _UNUSED_VALUE_GUARDS)
+        if not guarded and f.rule in first:
+            kept = out[first[f.rule]]
+            out[first[f.rule]] = replace(kept, occurrences=(*kept.occurrences, (line, f.column + shift, f.rule)))
+            continue
+        if not guarded:
+            first[f.rule] = len(out)
+        out.append(replace(f, line=line, end_line=line, column=f.column + shift, end_column=f.end_column + shift,
+                           snippet=lines[line - 1].strip(), cell=cell, fixable=False, context=(), occurrences=(),
+                           guarded=guarded, guarded_by=f.guarded_by if guarded else ""))
+    return out
+
+
+_MAX_PROGRAM_LINES = 200
+
+
+def _dedent(code: str) -> str:
+    """The program with the common indentation of its first line removed (a heredoc-style block indented in the
+    script); lines indented less keep what they have."""
+    import textwrap
+
+    return textwrap.dedent(code)

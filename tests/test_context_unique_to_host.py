@@ -23,3 +23,24 @@ def test_unique_values_read_back_as_a_list_are_no_finding(tmp_path):
     found = sorted(f[1] for f in scan_findings(tmp_path, "--show-guarded") if f[3] == "TRN104")
     # 5 and 6 become Python lists at once; 11 indexes x, 12 returns the inverse, 13 is nonzero
     assert found == [11, 12, 13]
+
+
+COUNTED = '''import torch
+
+
+def stats(labels: torch.Tensor, feats: torch.Tensor):
+    n = torch.unique(labels).numel()
+    m = len(labels.unique())
+    for label in labels.unique():
+        print(feats[labels == label].mean())
+    means = [feats[labels == c].mean() for c in torch.unique(labels)]
+    ids = labels.unique()
+    return n, m, means, feats[ids]
+'''
+
+
+def test_unique_values_counted_or_looped_over_on_the_host_are_no_finding(tmp_path):
+    (tmp_path / "stats.py").write_text(COUNTED)
+    found = sorted(f[1] for f in scan_findings(tmp_path, "--show-guarded") if f[3] == "TRN104"
+                   and "unique" in f[4])
+    assert found == [10]  # 5-6 count, 7 and 9 loop on the host; 10's values index the features

@@ -42,3 +42,10 @@ def test_without_a_mask_parameter_nothing_is_added(tmp_path):
     report = scan([str(src)])
     (f,) = [f for f in report.findings if f.rule == "TRN172"]
     assert (f.line, f.occurrences) == (8, ())
+
+
+def test_layers_appended_to_a_module_list_and_the_rules_other_mask():
+    # `self.cross.append(CrossLayer(...))` keeps the layers (Mask2Former's decoder); the finding's first matcher is
+    # the padding mask, which the decoder leaves None, while its attention mask (`attn_mask=memory_mask`) is built
+    # at 24 and handed in at 26: that argument is the place
+    assert _places("appended.py") == [(11, 15, "TRN172", [(26, 66)])]

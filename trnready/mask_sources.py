@@ -3,7 +3,8 @@
 A DETR-style model builds its padding mask in the top module (`seq_mask = torch.cat(...)`) and passes it down
 through blocks of the same file: `self.encoder(src, src_key_padding_mask=seq_mask)` reaches
 `TransformerEncoder.forward`, whose loop `for layer in self.layers: layer(..., src_key_padding_mask=...)` calls
-each layer (`self.layers = _get_clones(encoder_layer, n)` of a layer built in the model's `__init__`), whose
+each layer (`self.layers = _get_clones(encoder_layer, n)` of a layer built in the model's `__init__`, or
+`self.layers.append(Layer(...))` into a ModuleList, Mask2Former's decoder), whose
 `forward` hands it to `forward_post`, which gives it to `nn.MultiheadAttention` as `key_padding_mask`. The
 finding is that attention call; the argument where the mask enters the chain (`seq_mask` in the top module's
 call) is the line a porter reads to see which mask it is, so it is listed among the finding's places.
@@ -89,6 +90,12 @@ class _Facts:
                     if type(st) is ast.Assign and len(st.targets) == 1:
                         attr = _self_attr(st.targets[0], me)
                         if attr and self._yields(st.value, cls, m, name, depth):
+                            out.append((name, attr))
+                    elif type(st) is ast.Call and type(st.func) is ast.Attribute \
+                            and st.func.attr in ("append", "extend", "insert") and st.args:
+                        # `self.layers = nn.ModuleList()` then `self.layers.append(Layer(...))` in a loop
+                        attr = _self_attr(st.func.value, me)
+                        if attr and self._yields(st.args[-1], cls, m, name, depth):
                             out.append((name, attr))
         self._holders[cls] = out = list(dict.fromkeys(out))
         return out

@@ -1136,6 +1136,13 @@ def _with_mask_sources(ctx: FileContext, hit: Hit) -> Hit:
             arg = argument_of(p, call)
             if type(arg) is ast.Name and arg.id in ctx.index.param_names:
                 found += mask_sources(ctx, call, arg)
+    # the rule's other masks given by keyword (`attn_mask=memory_mask` beside the `key_padding_mask=...` its
+    # first matcher took: Mask2Former's cross-attention), read by name only (positions differ between matchers)
+    named = {p.name for m in hit.rule.matchers if m is not hit.matcher for p in m.args
+             if p.op == "is-not-none" and p.name} - {p.name for p in hit.matcher.args}
+    for k in call.keywords:
+        if k.arg in named and type(k.value) is ast.Name and k.value.id in ctx.index.param_names:
+            found += mask_sources(ctx, call, k.value)
     return replace(hit, also=hit.also + tuple(dict.fromkeys(found))) if found else hit
 
 

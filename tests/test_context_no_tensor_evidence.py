@@ -46,5 +46,4 @@ def per_class(det, frame, arr):
     return a, b, c
 ''')
     # pandas takes a multi-axis slice only through .loc / .iloc; a one-key subscript may be a Series
-    # (5: a loop over the distinct values runs on the host, unique-to-host since session 48)
-    assert [(f[1], f[2]) for f in scan_findings(tmp_path)] == [(7, 9)]
+    assert [(f[1], f[2]) for f in scan_findings(tmp_path)] == [(5, 14), (7, 9)]

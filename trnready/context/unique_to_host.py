@@ -12,8 +12,8 @@ _PASS = frozenset({"cpu", "detach"})
 @predicate("unique-to-host", kinds=("call", "method"))
 def unique_to_host(ctx, hit) -> bool:
     """The match is `torch.unique(x)` / `x.unique()` whose result is turned into a Python list at once
-    (`torch.unique(mask).tolist()`, `set(t.unique().cpu().tolist())`, through `.cpu()` / `.detach()`), counted
-    (`x.unique().numel()`, `len(x.unique())`) or looped over (`for label in labels.unique():`). The
+    (`torch.unique(mask).tolist()`, `set(t.unique().cpu().tolist())`, through `.cpu()` / `.detach()`) or counted
+    (`x.unique().numel()`, `len(x.unique())`). The
     data-dependent size then lives in a Python list (feature ids to loop over, a count for a progress bar): no
     tensor of that shape goes on to a device op, so there is nothing to pad. `unique` with `return_inverse` or
     `return_counts` returns a tuple and never qualifies; `nonzero().tolist()` is not covered (its positions index
@@ -27,10 +27,9 @@ def unique_to_host(ctx, hit) -> bool:
         return False
     while True:
         up = parent_of(ctx, node)
-        # `len(x.unique())`, `for label in labels.unique():`: a count or a loop of the host's
+        # `len(x.unique())`: a count of the host's. A loop over the values (`for label in torch.unique(seg):`) is
+        # not: MaskFormer's criterion builds one target mask per label there, a data-dependent number per step
         if type(up) is ast.Call and type(up.func) is ast.Name and up.func.id == "len" and up.args == [node]:
-            return True
-        if type(up) in (ast.For, ast.comprehension) and up.iter is node:
             return True
         if type(up) is not ast.Attribute or up.value is not node:
             return False

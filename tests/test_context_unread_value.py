@@ -2,7 +2,7 @@
 module-level one; a library module's names (its interface) and read names stay findings."""
 import json
 
-from conftest import CONTEXT_FIXTURES, run_cli
+from conftest import CONTEXT_FIXTURES, run_cli, scan_findings
 from trnready import context
 
 FIXTURE = CONTEXT_FIXTURES / "unread_value"
@@ -35,3 +35,27 @@ def test_unread_device_values_are_guarded_and_read_or_imported_ones_stay():
 
 def test_registered_as_a_guard():
     assert context.get("unread-value").effect == "guard"
+
+
+def test_a_device_pick_bound_again_before_any_read_is_thrown_away(tmp_path):
+    # secml-torch's tutorial: the pick, a model, then `device = "cpu"` before the move; the pick never reaches it.
+    # A read in between, or a rebinding inside a branch, keeps the finding
+    (tmp_path / "lib.py").write_text(
+        "import torch\n"
+        "def load(get_model):\n"
+        "    device = 'cuda' if torch.cuda.is_available() else 'cpu'\n"
+        "    net = get_model('vit')\n"
+        "    device = 'cpu'\n"
+        "    return net.to(device)\n"
+        "def read_first(net):\n"
+        "    device = 'cuda' if torch.cuda.is_available() else 'cpu'\n"
+        "    net.to(device)\n"
+        "    device = 'cpu'\n"
+        "    return net, device\n"
+        "def branch(net, cpu):\n"
+        "    device = 'cuda' if torch.cuda.is_available() else 'cpu'\n"
+        "    if cpu:\n"
+        "        device = 'cpu'\n"
+        "    return net.to(device)\n")
+    found = sorted((f[1], f[5]) for f in scan_findings(tmp_path, "--show-guarded") if f[3] == "TRN242")
+    assert found == [(3, True), (8, False), (13, False)]

@@ -40,6 +40,33 @@ def _program(ctx) -> bool:
     return ctx.fact("unread-value-program", compute)
 
 
+def _rebound_before_read(ctx, st, name: str) -> bool:
+    """The statements after `st` in its block assign the name again before anything reads it, running straight
+    through: `device = 'cuda' if torch.cuda.is_available() else 'cpu'`, then `net = get_model(...)`, then
+    `device = "cpu"` (secml-torch's tutorial). A statement that branches or loops and mentions the name, or any
+    read of it (the new value's own expression included), ends the search with the value possibly read."""
+    from .base import parent_of
+
+    up = parent_of(ctx, st)
+    for field in ("body", "orelse", "finalbody"):
+        block = getattr(up, field, None)
+        if isinstance(block, list) and any(s is st for s in block):
+            break
+    else:
+        return False
+    after = block[next(i for i, s in enumerate(block) if s is st) + 1:]
+    for nxt in after:
+        if _read(walk(nxt), name):
+            return False
+        if type(nxt) in (ast.Assign, ast.AnnAssign) and any(
+                type(t) is ast.Name and t.id == name for t in (nxt.targets if type(nxt) is ast.Assign else [nxt.target])):
+            return nxt.value is not None
+        if not isinstance(nxt, (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Import, ast.ImportFrom,
+                                ast.Pass)) and any(type(n) is ast.Name and n.id == name for n in walk(nxt)):
+            return False  # a block that may bind it on one path only
+    return False
+
+
 def _read(nodes, name: str) -> bool:
     """Some node reads the name, or may: a load, a `global` / `nonlocal` of it, a string naming it (`__all__`,
     `getattr`), `locals()` / `vars()` / `globals()` / `eval`."""
@@ -65,7 +92,9 @@ def unread_value(ctx, hit) -> bool:
     receiver whether or not its result is read; `torch.device(...)` of such a pick counts too), bound by a one-target
     assignment to a plain name. In a function, no read in the function (nested functions included). A module-level
     name is the module's interface (another file or project may import it): judged only in a notebook or a script
-    (a call or a `__main__` block at its top level), with no read anywhere in the file."""
+    (a call or a `__main__` block at its top level), with no read anywhere in the file. Anywhere, a value the
+    statements after it (in the same block, running straight through) bind again before any read is thrown away
+    too (`device = ... else 'cpu'` then `device = "cpu"`)."""
     node = hit.node
     pos = (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
     st = ctx.statement_at(pos)
@@ -74,6 +103,8 @@ def unread_value(ctx, hit) -> bool:
     if not _device_value(st.value) or not (st.value.lineno, st.value.col_offset) <= pos:
         return False
     name = st.targets[0].id
+    if _rebound_before_read(ctx, st, name):
+        return True
     fn = enclosing_function(ctx, st)
     if fn is not None:
         return not _read(walk(fn), name)

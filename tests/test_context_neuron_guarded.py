@@ -468,3 +468,19 @@ def test_a_gpu_option_that_builds_the_device_is_the_device_pick(tmp_path):
     assert (6, "TRN243", True) in found
     assert (12, "TRN242", False) in found
     assert (16, "TRN242", True) in found
+
+
+def test_the_body_of_a_loop_over_the_cuda_devices_never_runs(tmp_path):
+    # range(torch.cuda.device_count()) is empty on Neuron: the count is the finding, the per-GPU body is guarded;
+    # a range starting elsewhere, or over another count, is left alone
+    (tmp_path / "info.py").write_text(
+        "import torch\n"
+        "for i in range(torch.cuda.device_count()):\n"
+        "    print(torch.cuda.get_device_name(i))\n"
+        "for i in range(0, torch.cuda.device_count()):\n"
+        "    torch.cuda.set_device(i)\n"
+        "for i in range(1, torch.cuda.device_count()):\n"
+        "    torch.cuda.synchronize(i)\n")
+    found = [(f[1], f[3], f[5]) for f in scan_findings(tmp_path, "--show-guarded")]
+    assert (2, "TRN243", False) in found and (3, "TRN243", True) in found
+    assert (5, "TRN243", True) in found and (7, "TRN243", False) in found

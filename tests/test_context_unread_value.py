@@ -59,3 +59,11 @@ def test_a_device_pick_bound_again_before_any_read_is_thrown_away(tmp_path):
         "    return net.to(device)\n")
     found = sorted((f[1], f[5]) for f in scan_findings(tmp_path, "--show-guarded") if f[3] == "TRN242")
     assert found == [(3, True), (8, False), (13, False)]
+
+
+def test_the_same_device_value_bound_again_is_a_repeat_not_a_throwaway(tmp_path):
+    # ocnn's benchmark: `device = 'cuda'` twice before use; the first stays the finding (the repeat folds into it)
+    (tmp_path / "bench.py").write_text("import torch\ndevice = 'cuda'\nn = 3\ndevice = 'cuda'\n"
+                                       "x = torch.zeros(n, device=device)\n")
+    found = [(f[1], f[5]) for f in scan_findings(tmp_path, "--show-guarded") if f[3] == "TRN242"]
+    assert found and found[0] == (2, False)

@@ -115,4 +115,5 @@ def test_a_program_on_the_lines_below_is_read_with_an_interpreter_variable(tmp_p
     proc = run_cli("scan", tmp_path, "--format", "json", "--no-cache")
     got = [(f["line"], f["column"], f["rule"], [(o["line"], o["column"]) for o in f.get("occurrences", ())])
            for f in json.loads(proc.stdout)["findings"]]
-    assert got == [(4, 16, "TRN243", [(5, 11)])]
+    # (5 is the body of a loop over range(torch.cuda.device_count()): no pass runs on Neuron, neuron-guarded)
+    assert got == [(4, 16, "TRN243", [])]

@@ -782,6 +782,17 @@ def _is_main_test(t) -> bool:
     return type(t) is ast.Compare and type(t.left) is ast.Name and t.left.id == "__name__"
 
 
+def _no_gpu_range(e) -> bool:
+    """`range(torch.cuda.device_count())` or `range(0, torch.cuda.device_count())`: empty where no CUDA device is."""
+    if type(e) is not ast.Call or type(e.func) is not ast.Name or e.func.id != "range" or e.keywords:
+        return False
+    if len(e.args) == 2 and not (type(e.args[0]) is ast.Constant and e.args[0].value == 0):
+        return False
+    last = e.args[-1] if e.args and len(e.args) <= 2 else None
+    return type(last) is ast.Call and type(last.func) is ast.Attribute and last.func.attr == "device_count" \
+        and not last.args and _tail(last.func.value) == "cuda"
+
+
 def _gpu_option_test(test) -> bool:
     """`args.device == "gpu"`: a choice the user makes between names, compared with "gpu", which is never a torch
     device type (`torch.device("gpu")` raises), so the value is a command-line or config option and no tensor's
@@ -1268,6 +1279,10 @@ class _Spans:
                     # projects): the first element already leaves the function on Neuron, so nothing after the loop
                     # runs there. The loop runs over the tensors the code is about to use, never an empty list.
                     self.add(stmts[i + 1], stmts[-1])
+                if k in (ast.For, ast.AsyncFor) and s.body and _no_gpu_range(s.iter):
+                    # `for i in range(torch.cuda.device_count()):` runs no pass on Neuron, where the count is 0: the
+                    # count is the finding, the per-GPU body (get_device_name(i), memory per GPU) never runs
+                    self.add(s.body[0], s.body[-1])
                 self.block(s.body)
                 self.block(getattr(s, "orelse", []))
             elif blocks_of(k):  # try / try* / match: every nested block (handlers and match cases hold statements)

@@ -60,7 +60,9 @@ def _rebound_before_read(ctx, st, name: str) -> bool:
             return False
         if type(nxt) in (ast.Assign, ast.AnnAssign) and any(
                 type(t) is ast.Name and t.id == name for t in (nxt.targets if type(nxt) is ast.Assign else [nxt.target])):
-            return nxt.value is not None
+            # the same value again (`device = 'cuda'` twice: ocnn's benchmark) repeats the pick rather than undoing
+            # it; the finding stays, and the repeat folds into it
+            return nxt.value is not None and ast.dump(nxt.value) != ast.dump(st.value)
         if not isinstance(nxt, (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Import, ast.ImportFrom,
                                 ast.Pass)) and any(type(n) is ast.Name and n.id == name for n in walk(nxt)):
             return False  # a block that may bind it on one path only

@@ -62,7 +62,11 @@ def _rebound_before_read(ctx, st, name: str) -> bool:
                 type(t) is ast.Name and t.id == name for t in (nxt.targets if type(nxt) is ast.Assign else [nxt.target])):
             # the same value again (`device = 'cuda'` twice: ocnn's benchmark) repeats the pick rather than undoing
             # it; the finding stays, and the repeat folds into it
-            return nxt.value is not None and ast.dump(nxt.value) != ast.dump(st.value)
+            # another CUDA pick after it (`device = torch.device('cuda')`, then `device = torch.device('cuda') if
+            # torch.cuda.is_available() else ...`: EasyMocap) is the same change again, not a value that undoes it
+            return nxt.value is not None and ast.dump(nxt.value) != ast.dump(st.value) and not any(
+                type(n) is ast.Constant and isinstance(n.value, str) and "cuda" in n.value.lower()
+                for n in walk(nxt.value))
         if not isinstance(nxt, (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Import, ast.ImportFrom,
                                 ast.Pass)) and any(type(n) is ast.Name and n.id == name for n in walk(nxt)):
             return False  # a block that may bind it on one path only

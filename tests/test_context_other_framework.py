@@ -8,8 +8,8 @@ CUDA = ".cuda() moves a tensor or module to a GPU: `cuda`"
 
 def test_other_framework_modules_are_dropped_torch_modules_stay():
     # flow_infer.py (`import oneflow as torch`, .cuda() on line 6), paddle_infer.py (.cuda(), paddle.amp) and
-    # jax_rays.py (a boolean mask and float64 on JAX / NumPy arrays, session 48) report nothing, even with
-    # --show-guarded: the predicate drops
+    # jax_rays.py (a boolean mask on JAX arrays, session 48) and jax_first_torch.py (the same after `import torch`
+    # then `del torch`) report nothing, even with --show-guarded: the predicate drops
     assert scan_findings(CONTEXT_FIXTURES / "other_framework", "--show-guarded") == [
         ("proj/convert.py", 6, 16, "TRN241", CUDA, False),
         # a TensorFlow HParams container of a PyTorch project: its "nccl" feeds init_process_group elsewhere

@@ -20,8 +20,12 @@ def _framework_module(ctx) -> bool:
         if not others and not in_folder:
             return False
         roots: set = set()
+        deleted = {t.id for d in c.nodes(ast.Delete) for t in d.targets if type(t) is ast.Name}
         for node in c.nodes(ast.Import):
-            roots.update(a.name.split(".", 1)[0] for a in node.names)
+            # `import torch` then `del torch` (loaded first for its CUDA libraries, nerfbaselines' JAX wrappers):
+            # the module keeps no PyTorch name to compute with
+            roots.update(a.name.split(".", 1)[0] for a in node.names
+                         if not (a.asname is None and "." not in a.name and a.name in deleted))
         for node in c.nodes(ast.ImportFrom):
             if not node.level and node.module:
                 roots.add(node.module.split(".", 1)[0])
@@ -36,5 +40,6 @@ def other_framework_module(ctx, hit) -> bool:
     nothing from PyTorch: its `.cuda()`, `"cuda"` strings and AMP calls belong to that framework's own device API,
     which a port to TorchNeuron does not touch (projects that ship one model for several frameworks keep each in
     its own folder). Imports are read by module name, not by the name they are bound to, so `import oneflow as
-    torch` is OneFlow. A module that imports both, a converter from one framework to the other, stays."""
+    torch` is OneFlow. A module that imports both, a converter from one framework to the other, stays; an `import torch`
+    deleted again (`del torch`: imported only so its CUDA libraries load before JAX's) is no PyTorch import."""
     return _framework_module(ctx)

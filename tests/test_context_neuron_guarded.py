@@ -429,14 +429,13 @@ def test_tensor_type_picked_by_placement_is_a_finding(tmp_path):
     # `torch.cuda.FloatTensor if mu.is_cuda else torch.FloatTensor`: on Neuron the CPU type builds tensors that
     # meet device tensors, and no availability check is reported for a tensor's own test, so the CUDA type is
     # the finding; the same pick by torch.cuda.is_available() keeps its check as the finding
-    (tmp_path / "noise.py").write_text(
-        "import torch\n"
-        "def noise(mu):\n"
-        "    Tensor = torch.cuda.FloatTensor if mu.is_cuda else torch.FloatTensor\n"
-        "    return mu + Tensor(mu.size()).normal_()\n"
-        "def half(x):\n"
-        "    return x.type(torch.cuda.HalfTensor) if x.is_cuda else x.half()\n")
-    found = [(f[1], f[3], f[5]) for f in scan_findings(tmp_path, "--show-guarded")]
+    found = _found(tmp_path, "noise.py",
+                   "import torch\n"
+                   "def noise(mu):\n"
+                   "    Tensor = torch.cuda.FloatTensor if mu.is_cuda else torch.FloatTensor\n"
+                   "    return mu + Tensor(mu.size()).normal_()\n"
+                   "def half(x):\n"
+                   "    return x.type(torch.cuda.HalfTensor) if x.is_cuda else x.half()\n")
     assert (3, "TRN243", False) in found
     assert (6, "TRN243", True) in found
 
@@ -445,25 +444,24 @@ def test_a_gpu_option_that_builds_the_device_is_the_device_pick(tmp_path):
     # `args.device == "gpu"` compares a user's option ("gpu" is no torch device type): the arm building
     # torch.device("cuda") is the program's device pick, a change on Trainium, whether or not the other arm goes
     # on; the arm's other CUDA calls stay guarded, and a test of a tensor's device type is a CUDA check as before
-    (tmp_path / "train.py").write_text(
-        "import os\n"
-        "import torch\n"
-        "def pick(args):\n"
-        "    if args.device == 'gpu':\n"
-        "        device = torch.device('cuda')\n"
-        "        torch.cuda.synchronize()\n"
-        "    else:\n"
-        "        device = torch.device('cpu')\n"
-        "    return device\n"
-        "def pick2(device='cpu'):\n"
-        "    if device in ('gpu', 'GPU'):\n"
-        "        device = 'cuda'\n"
-        "    return torch.zeros(2, device=device)\n"
-        "def move(x, y):\n"
-        "    if x.device.type == 'cuda':\n"
-        "        y = y.to('cuda')\n"
-        "    return y\n")
-    found = [(f[1], f[3], f[5]) for f in scan_findings(tmp_path, "--show-guarded")]
+    found = _found(tmp_path, "train.py", """import os
+import torch
+def pick(args):
+    if args.device == 'gpu':
+        device = torch.device('cuda')
+        torch.cuda.synchronize()
+    else:
+        device = torch.device('cpu')
+    return device
+def pick2(device='cpu'):
+    if device in ('gpu', 'GPU'):
+        device = 'cuda'
+    return torch.zeros(2, device=device)
+def move(x, y):
+    if x.device.type == 'cuda':
+        y = y.to('cuda')
+    return y
+""")
     assert (5, "TRN242", False) in found
     assert (6, "TRN243", True) in found
     assert (12, "TRN242", False) in found
@@ -473,14 +471,19 @@ def test_a_gpu_option_that_builds_the_device_is_the_device_pick(tmp_path):
 def test_the_body_of_a_loop_over_the_cuda_devices_never_runs(tmp_path):
     # range(torch.cuda.device_count()) is empty on Neuron: the count is the finding, the per-GPU body is guarded;
     # a range starting elsewhere, or over another count, is left alone
-    (tmp_path / "info.py").write_text(
-        "import torch\n"
-        "for i in range(torch.cuda.device_count()):\n"
-        "    print(torch.cuda.get_device_name(i))\n"
-        "for i in range(0, torch.cuda.device_count()):\n"
-        "    torch.cuda.set_device(i)\n"
-        "for i in range(1, torch.cuda.device_count()):\n"
-        "    torch.cuda.synchronize(i)\n")
-    found = [(f[1], f[3], f[5]) for f in scan_findings(tmp_path, "--show-guarded")]
+    found = _found(tmp_path, "info.py", """import torch
+for i in range(torch.cuda.device_count()):
+    print(torch.cuda.get_device_name(i))
+for i in range(0, torch.cuda.device_count()):
+    torch.cuda.set_device(i)
+for i in range(1, torch.cuda.device_count()):
+    torch.cuda.synchronize(i)
+""")
     assert (2, "TRN243", False) in found and (3, "TRN243", True) in found
     assert (5, "TRN243", True) in found and (7, "TRN243", False) in found
+
+
+def _found(tmp_path, name: str, code: str) -> list:
+    """(line, rule, guarded) of every finding of one file written to tmp_path, guarded ones listed."""
+    (tmp_path / name).write_text(code)
+    return [(f[1], f[3], f[5]) for f in scan_findings(tmp_path, "--show-guarded")]

@@ -48,9 +48,9 @@ def _brought_to_device(fn, obj: str, device: str, before: int) -> bool:
     """Before line `before`, the function moved `obj` to a device as a whole (`model.to(device)`, `model.cuda()`,
     `model = model.to(device)`), built it from a call handed the picked device (`model = load(path,
     device=device)`, `map_location=device`) or handed one of its methods what the device computed
-    (`model.load_state_dict(average(paths, device))`): the object is a model the device only served, not a result computed
-    there (`embedding = encoder(x.to(device))` ... `embedding = embedding.cpu()` is an inference script's output,
-    and its device pick is a port item)."""
+    (`model.load_state_dict(average(paths, device))`): the object is a model the device only served, not a result
+    computed there (`embedding = encoder(x.to(device))` ... `embedding = embedding.cpu()` is an inference script's
+    output, and its device pick is a port item)."""
     for st in walk(fn):
         if not isinstance(st, (ast.Expr, ast.Assign)) or st.lineno >= before or type(st.value) is not ast.Call:
             continue

@@ -1237,7 +1237,8 @@ class _Spans:
                     # `if check_sru_requirement():` (a project function that raises without CUDA when asked to):
                     # the block is a CUDA-only feature the program stops for on Neuron once selected; its kernel and
                     # library code stay the port item (`requirement-kept-categories`), the device plumbing is guarded
-                    choice = "backend" if _goes_on(s.orelse) else "kernel" if self._requirement(s.test) else False
+                    choice: "str | bool | tuple" = "backend" if _goes_on(s.orelse) \
+                        else "kernel" if self._requirement(s.test) else False
                     if _gpu_option_test(s.test):
                         choice = ("device", "backend") if choice == "backend" else "device"
                     self.add(s.body[0], s.body[-1], choice=choice)

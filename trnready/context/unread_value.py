@@ -58,8 +58,8 @@ def _rebound_before_read(ctx, st, name: str) -> bool:
     for nxt in after:
         if _read(walk(nxt), name):
             return False
-        if type(nxt) in (ast.Assign, ast.AnnAssign) and any(
-                type(t) is ast.Name and t.id == name for t in (nxt.targets if type(nxt) is ast.Assign else [nxt.target])):
+        targets = nxt.targets if type(nxt) is ast.Assign else [nxt.target] if type(nxt) is ast.AnnAssign else []
+        if targets and any(type(t) is ast.Name and t.id == name for t in targets):
             # the same value again (`device = 'cuda'` twice: ocnn's benchmark) repeats the pick rather than undoing
             # it; the finding stays, and the repeat folds into it
             # another CUDA pick after it (`device = torch.device('cuda')`, then `device = torch.device('cuda') if

@@ -796,10 +796,10 @@ def _no_gpu_range(e) -> bool:
 def _gpu_option_test(test) -> bool:
     """`args.device == "gpu"`: a choice the user makes between names, compared with "gpu", which is never a torch
     device type (`torch.device("gpu")` raises), so the value is a command-line or config option and no tensor's
-    device. The arm that then builds `torch.device("cuda")` is the program's device pick: on Trainium no value of the
-    option selects the Neuron device, so the device string there is the change (train-procgen's `--device gpu`),
-    while the arm's other CUDA calls stay guarded as for any check."""
-    if type(test) is not ast.Compare or not all(type(op) in (ast.Eq, ast.In) for op in test.ops):
+    device. Unlike a CUDA check, nothing makes it false on Trainium: the port adds (or maps "gpu" to) the Neuron
+    choice, and the arm is the code that choice runs, so its device pick (`torch.device("cuda")`), its
+    `CUDA_VISIBLE_DEVICES` and its other CUDA calls are all port items (train-procgen's `--device gpu`)."""
+    if type(test) is not ast.Compare or not all(type(op) in (ast.Eq, ast.In, ast.NotEq, ast.NotIn) for op in test.ops):
         return False
     for e in (test.left, *test.comparators):
         values = e.elts if type(e) in (ast.Tuple, ast.List, ast.Set) else (e,)
@@ -1063,10 +1063,8 @@ def _params(fn) -> list:
 
 
 def _kept(choice, pick: str) -> bool:
-    # ("kernel": a finding of `requirement-kept-categories`, kept only in the block of a requirement check; a tuple
-    # keeps each kind it names)
-    return bool(pick) and (choice is True and pick != "kernel" or choice == pick
-                           or type(choice) is tuple and pick in choice)
+    # ("kernel": a finding of `requirement-kept-categories`, kept only in the block of a requirement check)
+    return bool(pick) and (choice is True and pick != "kernel" or choice == pick)
 
 
 class _Spans:
@@ -1219,6 +1217,8 @@ class _Spans:
                 self.add(s, stmts[-1])  # pytest.importorskip("triton"), a call of the file's own skip helper
             if k is ast.If:
                 never, always = self.conds.never(s.test), self.conds.always(s.test)
+                if (never or always) and _gpu_option_test(s.test):
+                    never = always = False  # a user's option the port maps to the Neuron device: no CUDA check
                 # `if torch.cuda.device_count(): device = "cuda" else: device = "cpu"`: the test picks the device
                 # and is the finding (it answers False on Neuron); the arm it never takes there is guarded, device
                 # strings included (the one-expression form, `"cuda" if ... else "cpu"`, keeps its string). A
@@ -1237,10 +1237,7 @@ class _Spans:
                     # `if check_sru_requirement():` (a project function that raises without CUDA when asked to):
                     # the block is a CUDA-only feature the program stops for on Neuron once selected; its kernel and
                     # library code stay the port item (`requirement-kept-categories`), the device plumbing is guarded
-                    choice: "str | bool | tuple" = "backend" if _goes_on(s.orelse) \
-                        else "kernel" if self._requirement(s.test) else False
-                    if _gpu_option_test(s.test):
-                        choice = ("device", "backend") if choice == "backend" else "device"
+                    choice = "backend" if _goes_on(s.orelse) else "kernel" if self._requirement(s.test) else False
                     self.add(s.body[0], s.body[-1], choice=choice)
                     if s.orelse and not _goes_on(s.orelse) and i + 1 < len(stmts):
                         self.add(stmts[i + 1], stmts[-1])  # `if torch.cuda.is_available(): ... else: return`

@@ -487,3 +487,24 @@ def _found(tmp_path, name: str, code: str) -> list:
     """(line, rule, guarded) of every finding of one file written to tmp_path, guarded ones listed."""
     (tmp_path / name).write_text(code)
     return [(f[1], f[3], f[5]) for f in scan_findings(tmp_path, "--show-guarded")]
+
+
+def test_a_gpu_flag_the_program_derives_stays_a_cuda_check(tmp_path):
+    # ArcNerf: `self.device = 'gpu'` only after torch.cuda.is_available(), and helpers handed that flag as a plain
+    # parameter: "gpu" there is the program's own answer to a CUDA check, false on Neuron, so the arms stay guarded
+    found = _found(tmp_path, "trainer.py", """import torch
+class Trainer:
+    def __init__(self):
+        self.device = 'cpu'
+        if torch.cuda.is_available():
+            self.device = 'gpu'
+    def empty(self):
+        if self.device == 'gpu':
+            torch.cuda.empty_cache()
+def feed(inputs, device):
+    if device == 'gpu':
+        inputs = inputs.cuda()
+    return inputs
+""")
+    assert (5, "TRN243", False) in found
+    assert (9, "TRN243", True) in found and (12, "TRN241", True) in found

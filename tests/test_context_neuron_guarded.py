@@ -461,11 +461,14 @@ def move(x, y):
     if x.device.type == 'cuda':
         y = y.to('cuda')
     return y
+if os.environ.get("PREPROCESS_DEVICE") == "gpu":
+    PREPROCESS = torch.device("cuda:0")
 """)
     assert (5, "TRN242", False) in found
     assert (6, "TRN243", False) in found
     assert (12, "TRN242", False) in found
     assert (16, "TRN242", True) in found
+    assert (19, "TRN242", False) in found  # an environment variable is the user's option too
 
 
 def test_the_body_of_a_loop_over_the_cuda_devices_never_runs(tmp_path):

@@ -793,6 +793,13 @@ def _no_gpu_range(e) -> bool:
         and not last.args and _tail(last.func.value) == "cuda"
 
 
+def _environment_read(e) -> bool:
+    """`os.environ.get("X")`, `os.getenv("X")`, `os.environ["X"]`."""
+    if type(e) is ast.Subscript:
+        return dotted(e.value) in ("os.environ", "environ")
+    return type(e) is ast.Call and dotted(e.func) in ("os.environ.get", "os.getenv", "environ.get", "getenv")
+
+
 def _gpu_option_test(test, set_in_file, string_defaults) -> bool:
     """`args.device == "gpu"`: a choice the user makes between names, compared with "gpu", which is never a torch
     device type (`torch.device("gpu")` raises), so the value is a command-line or config option and no tensor's
@@ -808,6 +815,8 @@ def _gpu_option_test(test, set_in_file, string_defaults) -> bool:
         values = e.elts if type(e) in (ast.Tuple, ast.List, ast.Set) else (e,)
         if any(type(v) is ast.Constant and isinstance(v.value, str) and v.value.lower() == "gpu" for v in values):
             found = True
+        elif _environment_read(e):
+            option = True  # `os.environ.get("PREPROCESS_DEVICE") == "gpu"` (deepmd): the user's environment
         elif type(e) in (ast.Name, ast.Attribute):
             if dotted(e) in set_in_file():
                 return False  # the program sets it to "gpu" itself, after a CUDA check: a derived flag

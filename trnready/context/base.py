@@ -535,6 +535,15 @@ def outermost_function(ctx: "FileContext", node):
     return None
 
 
+def imported_roots(ctx: "FileContext", dropped: frozenset = frozenset()) -> set:
+    """The top-level modules the file imports absolutely (`import a.b`, `from a.b import c`: `a`); an `import x` of a
+    name in `dropped` (a name the file deletes again) does not count."""
+    roots = {a.name.split(".", 1)[0] for n in ctx.nodes(ast.Import) for a in n.names
+             if not (a.asname is None and "." not in a.name and a.name in dropped)}
+    roots |= {n.module.split(".", 1)[0] for n in ctx.nodes(ast.ImportFrom) if not n.level and n.module}
+    return roots
+
+
 def dotted(node) -> str:
     """`torch.int32` for an attribute chain of names, "" otherwise."""
     parts = []

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 
-from .base import enclosing_function, is_cpu, parent_of, places_on_device, predicate
+from .base import dotted, enclosing_function, is_cpu, parent_of, places_on_device, predicate
 from ..astwalk import walk
 
 
@@ -24,24 +24,16 @@ def _pick(ctx, node):
     return None
 
 
-def _to_cpu(st) -> str | None:
+def _to_cpu(st) -> str:
     """The moved object's text for `model.to("cpu")`, `model.cpu()` or `model = model.to(torch.device("cpu"))` as a
-    whole statement, the object a name or an attribute of one (`self.model`); None otherwise."""
+    whole statement, the object a name or an attribute of one (`self.model`); "" otherwise."""
     value = st.value if type(st) in (ast.Expr, ast.Assign) else None
     if type(value) is not ast.Call or type(value.func) is not ast.Attribute:
-        return None
+        return ""
     if not (value.func.attr == "cpu" and not value.args
             or value.func.attr == "to" and len(value.args) == 1 and is_cpu(value.args[0])):
-        return None
-    return _dotted(value.func.value)
-
-
-def _dotted(e) -> str | None:
-    parts = []
-    while type(e) is ast.Attribute:
-        parts.append(e.attr)
-        e = e.value
-    return ".".join([e.id, *reversed(parts)]) if type(e) is ast.Name else None
+        return ""
+    return dotted(value.func.value)
 
 
 def _brought_to_device(fn, obj: str, device: str, before: int) -> bool:
@@ -56,15 +48,15 @@ def _brought_to_device(fn, obj: str, device: str, before: int) -> bool:
             continue
         call = st.value
         f = call.func
-        if type(f) is ast.Attribute and _dotted(f.value) == obj and (
+        if type(f) is ast.Attribute and dotted(f.value) == obj and (
                 f.attr == "cuda" or f.attr == "to" and call.args and not is_cpu(call.args[0])):
             return True
         # `model.load_state_dict(average(paths, device))`: the model takes in what the device computed
-        if type(st) is ast.Expr and type(f) is ast.Attribute and _dotted(f.value) == obj and any(
+        if type(st) is ast.Expr and type(f) is ast.Attribute and dotted(f.value) == obj and any(
                 type(n) is ast.Name and n.id == device for a in (*call.args, *(k.value for k in call.keywords))
                 for n in walk(a)):
             return True
-        if type(st) is ast.Assign and any(_dotted(t) == obj for t in st.targets) and any(
+        if type(st) is ast.Assign and any(dotted(t) == obj for t in st.targets) and any(
                 type(a) is ast.Name and a.id == device for a in (*call.args, *(k.value for k in call.keywords))):
             return True
     return False
@@ -86,8 +78,8 @@ def ends_on_cpu(ctx, hit) -> bool:
     fn = enclosing_function(ctx, st)
     if fn is None:
         return False
-    moved = next((s for s in fn.body if s.lineno > st.end_lineno and _to_cpu(s)), None)
-    if moved is None or not _brought_to_device(fn, _to_cpu(moved) or "", name, moved.lineno):
+    moved, obj = next(((s, o) for s in fn.body if s.lineno > st.end_lineno for o in [_to_cpu(s)] if o), (None, ""))
+    if moved is None or not _brought_to_device(fn, obj, name, moved.lineno):
         return False
     after = moved.end_lineno
     for n in walk(fn):

@@ -800,7 +800,26 @@ def _environment_read(e) -> bool:
     return type(e) is ast.Call and dotted(e.func) in ("os.environ.get", "os.getenv", "environ.get", "getenv")
 
 
-def _gpu_option_test(test, set_in_file, string_defaults) -> bool:
+def _set_to_gpu(ctx) -> set:
+    """The names (`device`, `self.device`) the file itself assigns "gpu": a flag the program computes (ArcNerf's
+    `self.device = 'gpu'` under `torch.cuda.is_available()`), not a user's option."""
+    return {dotted(t) for a in ctx.nodes(ast.Assign) if type(a.value) is ast.Constant
+            and isinstance(a.value.value, str) and a.value.value.lower() == "gpu" for t in a.targets}
+
+
+def _string_defaults(ctx) -> set:
+    """Parameters of the file's functions whose default is a string other than "gpu" (`device="cpu"`)."""
+    out: set = set()
+    for fn in ctx.nodes(ast.FunctionDef) + ctx.nodes(ast.AsyncFunctionDef):
+        a = fn.args
+        pos = [*a.posonlyargs, *a.args]
+        pairs = [*zip(pos[len(pos) - len(a.defaults):], a.defaults), *zip(a.kwonlyargs, a.kw_defaults)]
+        out |= {p.arg for p, d in pairs if type(d) is ast.Constant and isinstance(d.value, str)
+                and d.value.lower() != "gpu"}
+    return out
+
+
+def _gpu_option_test(test, ctx) -> bool:
     """`args.device == "gpu"`: a choice the user makes between names, compared with "gpu", which is never a torch
     device type (`torch.device("gpu")` raises), so the value is a command-line or config option and no tensor's
     device. Unlike a CUDA check, nothing makes it false on Trainium: the port adds (or maps "gpu" to) the Neuron
@@ -818,13 +837,14 @@ def _gpu_option_test(test, set_in_file, string_defaults) -> bool:
         elif _environment_read(e):
             option = True  # `os.environ.get("PREPROCESS_DEVICE") == "gpu"` (deepmd): the user's environment
         elif type(e) in (ast.Name, ast.Attribute):
-            if dotted(e) in set_in_file():
+            if dotted(e) in ctx.fact("neuron-guarded:set-to-gpu", _set_to_gpu):
                 return False  # the program sets it to "gpu" itself, after a CUDA check: a derived flag
             # `args.device`, `opt.device`: read off an options object; `device` with a string default (`def
             # run(device="cpu")`): a caller's choice. A plain parameter or `self.device` may carry a flag another
             # module derived from a CUDA check (ArcNerf's trainer), and stays a CUDA check
             option = option or type(e) is ast.Attribute and type(e.value) is ast.Name \
-                and e.value.id not in ("self", "cls") or type(e) is ast.Name and e.id in string_defaults()
+                and e.value.id not in ("self", "cls") or type(e) is ast.Name \
+                and e.id in ctx.fact("neuron-guarded:string-defaults", _string_defaults)
     return found and option
 
 
@@ -1090,8 +1110,6 @@ def _kept(choice, pick: str) -> bool:
 class _Spans:
     def __init__(self, ctx):
         self.ctx = ctx
-        self._gpu_set_names: set | None = None
-        self._defaults: set | None = None
         self.names = skip_names(ctx.values)
         # A check by name (`has_triton()`) is trusted in tests only: in library code the branch it guards may be the
         # only implementation there is, which a migration must replace rather than skip.
@@ -1232,29 +1250,6 @@ class _Spans:
                         self.add(node.orelse, node.orelse, choice=not self.conds.on_neuron(node.test))
         return self.spans
 
-    def _gpu_set(self) -> set:
-        """The names (`device`, `self.device`) the file itself assigns "gpu": a flag the program computes (ArcNerf's
-        `self.device = 'gpu'` under `torch.cuda.is_available()`), not a user's option."""
-        if self._gpu_set_names is None:
-            self._gpu_set_names = {dotted(t) for a in self.ctx.nodes(ast.Assign) if type(a.value) is ast.Constant
-                                   and isinstance(a.value.value, str) and a.value.value.lower() == "gpu"
-                                   for t in a.targets}
-        return self._gpu_set_names
-
-    def _string_defaults(self) -> set:
-        """Parameters of the file's functions whose default is a string other than "gpu" (`device="cpu"`)."""
-        if self._defaults is None:
-            out: set = set()
-            for kind in (ast.FunctionDef, ast.AsyncFunctionDef):
-                for fn in self.ctx.nodes(kind):
-                    a = fn.args
-                    pos = [*a.posonlyargs, *a.args]
-                    pairs = [*zip(pos[len(pos) - len(a.defaults):], a.defaults), *zip(a.kwonlyargs, a.kw_defaults)]
-                    out |= {p.arg for p, d in pairs if type(d) is ast.Constant and isinstance(d.value, str)
-                            and d.value.lower() != "gpu"}
-            self._defaults = out
-        return self._defaults
-
     def block(self, stmts) -> None:
         for i, s in enumerate(stmts):
             k = type(s)
@@ -1262,7 +1257,7 @@ class _Spans:
                 self.add(s, stmts[-1])  # pytest.importorskip("triton"), a call of the file's own skip helper
             if k is ast.If:
                 never, always = self.conds.never(s.test), self.conds.always(s.test)
-                if (never or always) and _gpu_option_test(s.test, self._gpu_set, self._string_defaults):
+                if (never or always) and _gpu_option_test(s.test, self.ctx):
                     never = always = False  # a user's option the port maps to the Neuron device: no CUDA check
                 # `if torch.cuda.device_count(): device = "cuda" else: device = "cpu"`: the test picks the device
                 # and is the finding (it answers False on Neuron); the arm it never takes there is guarded, device

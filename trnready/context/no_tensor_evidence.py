@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 
 from .. import masks
-from .base import call_scope, predicate
+from .base import call_scope, imported_roots, predicate
 
 
 @predicate("no-tensor-evidence", kinds=("method",))
@@ -26,10 +26,8 @@ def no_tensor_evidence(ctx, hit) -> bool:
 def _torch_without_dataframes(ctx) -> bool:
     """The file imports torch and no library of `dataframe-packages`: `.unique()` there is a tensor's method
     (a NumPy array has none; np.unique is a function), as in `ids = inst.unique()` of a panoptic loss."""
-    frames = frozenset(ctx.values.get("dataframe-packages", ()))
-    heads = {a.name.split(".")[0] for n in ctx.nodes(ast.Import) for a in n.names}
-    heads |= {(n.module or "").split(".")[0] for n in ctx.nodes(ast.ImportFrom) if not n.level}
-    return "torch" in heads and not heads & frames
+    heads = imported_roots(ctx)
+    return "torch" in heads and not heads & frozenset(ctx.values.get("dataframe-packages", ()))
 
 
 def _column_like(e) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from .base import PYTHON_KINDS, predicate
+from .base import PYTHON_KINDS, imported_roots, predicate
 
 
 def _framework_module(ctx) -> bool:
@@ -19,16 +19,10 @@ def _framework_module(ctx) -> bool:
         in_folder = bool(folders) and bool(set(c.path.lower().split("/")[:-1]) & folders)
         if not others and not in_folder:
             return False
-        roots: set = set()
-        deleted = {t.id for d in c.nodes(ast.Delete) for t in d.targets if type(t) is ast.Name}
-        for node in c.nodes(ast.Import):
-            # `import torch` then `del torch` (loaded first for its CUDA libraries, nerfbaselines' JAX wrappers):
-            # the module keeps no PyTorch name to compute with
-            roots.update(a.name.split(".", 1)[0] for a in node.names
-                         if not (a.asname is None and "." not in a.name and a.name in deleted))
-        for node in c.nodes(ast.ImportFrom):
-            if not node.level and node.module:
-                roots.add(node.module.split(".", 1)[0])
+        # `import torch` then `del torch` (loaded first for its CUDA libraries, nerfbaselines' JAX wrappers): the
+        # module keeps no PyTorch name to compute with
+        deleted = frozenset(t.id for d in c.nodes(ast.Delete) for t in d.targets if type(t) is ast.Name)
+        roots = imported_roots(c, deleted)
         # in such a folder, its helpers that import no framework at all (NumPy data providers) belong to that port
         return "torch" not in roots and (bool(roots & others) or in_folder)
     return ctx.fact("other-framework", compute)

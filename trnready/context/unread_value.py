@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 
-from .base import enclosing_function, predicate, runs_as_script
+from .base import enclosing_function, parent_of, predicate, runs_as_script
 from ..astwalk import walk
 
 
@@ -45,8 +45,6 @@ def _rebound_before_read(ctx, st, name: str) -> bool:
     through: `device = 'cuda' if torch.cuda.is_available() else 'cpu'`, then `net = get_model(...)`, then
     `device = "cpu"` (secml-torch's tutorial). A statement that branches or loops and mentions the name, or any
     read of it (the new value's own expression included), ends the search with the value possibly read."""
-    from .base import parent_of
-
     up = parent_of(ctx, st)
     for field in ("body", "orelse", "finalbody"):
         block = getattr(up, field, None)
@@ -60,10 +58,9 @@ def _rebound_before_read(ctx, st, name: str) -> bool:
             return False
         targets = nxt.targets if type(nxt) is ast.Assign else [nxt.target] if type(nxt) is ast.AnnAssign else []
         if targets and any(type(t) is ast.Name and t.id == name for t in targets):
-            # the same value again (`device = 'cuda'` twice: ocnn's benchmark) repeats the pick rather than undoing
-            # it; the finding stays, and the repeat folds into it
-            # another CUDA pick after it (`device = torch.device('cuda')`, then `device = torch.device('cuda') if
-            # torch.cuda.is_available() else ...`: EasyMocap) is the same change again, not a value that undoes it
+            # only a new value naming no CUDA device undoes the pick: the same value again (`device = 'cuda'` twice:
+            # ocnn's benchmark) or another CUDA pick (EasyMocap's `torch.device('cuda')`, then a CUDA-if-available
+            # pick) is the same change again, and the repeat folds into the finding
             return nxt.value is not None and ast.dump(nxt.value) != ast.dump(st.value) and not any(
                 type(n) is ast.Constant and isinstance(n.value, str) and "cuda" in n.value.lower()
                 for n in walk(nxt.value))

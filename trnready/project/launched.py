@@ -4,17 +4,13 @@ config_switches)."""
 from __future__ import annotations
 
 import posixpath
-import re
 from pathlib import PurePosixPath
 
-_MODULE = re.compile(r"(?<![\w-])-m[ \t]+(?P<mod>[A-Za-z_][\w.]*)")
-_SCRIPT = re.compile(r"(?<![\w$}/.-])(?P<path>(?:\.{0,2}/)?[\w./-]*\w\.py)(?![\w.])")
+from ..readers.launch_args import _COMMENT, _LAUNCHER, MODULE, SCRIPT, _runs_program, commented_continuation
 
 
-def _commands(text: str) -> list[str]:
+def launch_commands(text: str) -> list[str]:
     """The launch commands of a script, each with its `\\` continuation lines joined."""
-    from ..readers.launch_args import _COMMENT, _runs_program, commented_continuation
-
     out: list[str] = []
     current: list[str] = []
     lines = text.splitlines()
@@ -37,16 +33,14 @@ def _commands(text: str) -> list[str]:
 def launched_programs(script: str, text: str, rels: list[str], framework_launchers) -> list[str] | None:
     """The project Python files the script's commands launch; None when one of them runs a framework launcher,
     names a program that is not a project file (or one written with a variable), or the script launches none."""
-    from ..readers.launch_args import _LAUNCHER
-
     found: list[str] = []
-    for cmd in _commands(text):
+    for cmd in launch_commands(text):
         first = _LAUNCHER.search(cmd)
         if first is not None and first.group("word") in framework_launchers:
             return None
-        names = [m.group("mod").replace(".", "/") for m in _MODULE.finditer(cmd)]
+        names = [m.group("mod").replace(".", "/") for m in MODULE.finditer(cmd)]
         tails = [(n + ".py", n + "/__main__.py") for n in names]
-        scripts = [m.group("path") for m in _SCRIPT.finditer(cmd)]
+        scripts = [m.group("path") for m in SCRIPT.finditer(cmd)]
         if not names and not scripts:
             if "$" in cmd or first is not None:
                 return None  # `python $SCRIPT`, `torchrun $ENTRY`: a program the script does not name

@@ -30,11 +30,12 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from .launched import _MODULE, _SCRIPT, _commands
+from ..readers.launch_args import MODULE, SCRIPT
+from .launched import launch_commands
 
 REASON = "stale-launcher"
 _FETCHES = ("git clone", "wget ", "curl ", "scp ", "rsync ", "git pull", "git checkout")
-_CD = re.compile(r"(?:^|[;&|(]|&&|\bthen|\bdo)\s*(?:pushd|cd)\s+(?P<target>[^\s;&|)]+)", re.M)
+_CD = re.compile(r"(?:^|[;&|(]|\bthen|\bdo)\s*(?:pushd|cd)\s+(?P<target>[^\s;&|)]+)", re.M)
 # a program written after a variable or a home / absolute prefix: `$ROOT/train.py`, `${DIR}/x.py`, `~/x.py`
 _UNKNOWN_PROGRAM = re.compile(r"(?:[$}~]|(?<![\w.-])/)[\w./${}-]*\.py\b")
 
@@ -73,11 +74,11 @@ def _stale(rel: str, text: str, root: Path, names: set) -> bool:
             return False
         bases += [posixpath.join(b, target) for b in list(bases)]
     named = 0
-    for cmd in _commands(text):
+    for cmd in launch_commands(text):
         if _UNKNOWN_PROGRAM.search(cmd):
             return False
-        scripts = [m.group("path") for m in _SCRIPT.finditer(cmd)]
-        modules = [m.group("mod").replace(".", "/") for m in _MODULE.finditer(cmd)]
+        scripts = [m.group("path") for m in SCRIPT.finditer(cmd)]
+        modules = [m.group("mod").replace(".", "/") for m in MODULE.finditer(cmd)]
         if not scripts and not modules:
             return False  # `python -c ...`, `torchrun $ENTRY`, `srun python`: a program the script does not name
         for mod in modules:

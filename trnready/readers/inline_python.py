@@ -15,6 +15,7 @@ therefore used, whatever the Python context says about a query that is only prin
 from __future__ import annotations
 
 import re
+import textwrap
 from dataclasses import replace
 
 # `python`, `python3`, `python3.10`, `/usr/bin/env python3`, with options before `-c` (`-u`, `-W ignore`).
@@ -24,6 +25,7 @@ _INLINE = re.compile(r"(?:(?<![\w.-])(?:[\w./-]*/)?python(?:\d+(?:\.\d+)?)?|\$\{
 # Guards that argue from the value not being used: the shell capturing the output uses it.
 _UNUSED_VALUE_GUARDS = frozenset({"check-without-placement"})
 _DQ_ESCAPES = frozenset('"\\$`')
+_MAX_PROGRAM_LINES = 200  # lines read below an opening quote before the program is taken as unclosed
 
 
 def _code(line: str, start: int, quote: str):
@@ -114,7 +116,7 @@ def _program_below(lines: list[str], n: int, ln: str, m, rel: str, engine, only,
     if not "".join(body).strip():
         return []
     code = "\n".join(body)
-    found, diag, _ = scan_python(_dedent(code), rel, engine, cell=cell)
+    found, diag, _ = scan_python(textwrap.dedent(code), rel, engine, cell=cell)
     if diag is not None:
         return []
     shift = min(len(t) - len(t.lstrip()) for t in body if t.strip())
@@ -134,14 +136,3 @@ def _program_below(lines: list[str], n: int, ln: str, m, rel: str, engine, only,
                            snippet=lines[line - 1].strip(), cell=cell, fixable=False, context=(), occurrences=(),
                            guarded=guarded, guarded_by=f.guarded_by if guarded else ""))
     return out
-
-
-_MAX_PROGRAM_LINES = 200
-
-
-def _dedent(code: str) -> str:
-    """The program with the common indentation of its first line removed (a heredoc-style block indented in the
-    script); lines indented less keep what they have."""
-    import textwrap
-
-    return textwrap.dedent(code)

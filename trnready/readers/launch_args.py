@@ -35,14 +35,16 @@ _OVERRIDE = re.compile(r"(?:(?<=\s)|^)\+{0,2}(?P<key>[A-Za-z_][\w-]*(?:\.[A-Za-z
 _COMMENT = re.compile(r"(?:^|\s)#.*$")
 # `key=value` after whitespace, no dot (the dotted form is _OVERRIDE's): read only after a command's program
 _PLAIN_OVERRIDE = re.compile(r"(?<=\s)\+{0,2}(?P<key>[A-Za-z_][\w-]*)=(?P<value>\"[^\"]*\"|'[^']*'|[^\s\\;|&]+)")
-# the program of a launch command: a `.py` script or a `-m` module
-_PROGRAM = re.compile(r"(?:(?<![\w$}/.-])[\w./-]*\w\.py|(?<![\w-])-m[ \t]+[A-Za-z_][\w.]*)(?=\s|$)")
+# The program of a launch command: a `-m` module or a `.py` script written out (not after a variable or a path
+# part: `$ROOT/train.py` names no script). project/launched.py reads the programs with them too.
+MODULE = re.compile(r"(?<![\w-])-m[ \t]+(?P<mod>[A-Za-z_][\w.]*)")
+SCRIPT = re.compile(r"(?<![\w$}/.-])(?P<path>(?:\.{0,2}/)?[\w./-]*\w\.py)(?![\w.])")
 _ENDS_COMMAND = re.compile(r"[;|&]")
 
 
 def _program_end(line: str) -> int | None:
-    m = _PROGRAM.search(line)
-    return m.end() if m is not None else None
+    found = [m for m in (SCRIPT.search(line), MODULE.search(line)) if m is not None]
+    return min(found, key=lambda m: m.start()).end() if found else None
 # `dist_backend="nccl"` / `export BACKEND=nccl`: a shell variable set to a literal (no expansion, no command)
 _ASSIGN = re.compile(r"^[ \t]*(?:export[ \t]+|local[ \t]+|readonly[ \t]+)?(?P<name>[A-Za-z_]\w*)="
                      r"(?P<value>\"[^\"$`]*\"|'[^']*'|[^\s\"'$`;&|()]*)(?=\s*(?:$|[;#]))")
@@ -164,7 +166,7 @@ def launch_entries(lines: list[str], moved: dict | None = None) -> list[Entry]:
             if start is not None:
                 after_program = command
                 for m in _PLAIN_OVERRIDE.finditer(line, start):
-                    if line[m.start():m.end("key")].count(".") or _ENDS_COMMAND.search(line, start, m.start()):
+                    if _ENDS_COMMAND.search(line, start, m.start()):
                         continue
                     out.append(Entry(path=(m.group("key"),), value=m.group("value").strip("\"'"), line=i,
                                      col=m.start("value") + 1, end_col=m.end("value") + 1, key_line=i,

@@ -54,6 +54,15 @@ def scan_findings(path, *args):
 collect_ignore_glob = ["context_fixtures/*", "fixtures/*"]
 
 
+def guard_reasons(path) -> set:
+    """The `guarded_by` values of a scan of `path` with guarded findings listed ("" for findings not guarded)."""
+    import json
+
+    proc = run_cli("scan", path, "--format", "json", "--no-cache", "--show-guarded")
+    assert proc.returncode in (0, 1), proc.stderr
+    return {f.get("guarded_by", "") for f in json.loads(proc.stdout)["findings"]}
+
+
 def guarded_rows(tree, *args):
     """Scan `tree` through the CLI with guarded findings listed: sorted (path, line, column, rule, guarded_by)."""
     import json

@@ -6,7 +6,7 @@ only, and the step then judges nothing."""
 import json
 import shutil
 
-from conftest import FIXTURES, run_cli
+from conftest import FIXTURES, guard_reasons, run_cli
 
 ROOT = FIXTURES / "broken_imports"
 BROKEN = "broken-import"
@@ -59,9 +59,7 @@ def test_a_package_dir_alias_of_the_root_packaging_is_no_missing_module(tmp_path
 
 def test_a_partial_scan_judges_nothing():
     # scanned in place, the fixture lies inside this repository: what it imports may sit outside the scanned folder
-    proc = run_cli("scan", ROOT, "--format", "json", "--no-cache", "--show-guarded")
-    assert proc.returncode in (0, 1), proc.stderr
-    assert all(f.get("guarded_by") != BROKEN for f in json.loads(proc.stdout)["findings"])
+    assert BROKEN not in guard_reasons(ROOT)
 
 
 def test_a_module_a_setup_extension_builds_is_not_missing(tmp_path):

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import ast
 
-from .base import dotted, enclosing_function, host_or_dtype, imported_name, is_cpu, parent_of, predicate
+from .base import dotted, enclosing_function, host_or_dtype, imported_name, is_cpu, parent_of, predicate, \
+    value_bound_once
 
 # NumPy calls whose result is float64 whatever their input (unless given a dtype), with values that need more than
 # float32 holds. `np.zeros(dims)` / `np.ones` / `np.eye` are float64 too, but hold exact values (a 0/1 mask or a
@@ -46,7 +47,32 @@ def _python_number(node, fn) -> bool:
         for n in ast.walk(fn))
 
 
-def _float64(ctx, node, fn) -> bool:
+# `astype` targets that are float64 by name: the cast states the dtype whatever the array held before
+_FLOAT64_NAMES = frozenset({"float", "float64", "double", "f8", "builtins.float", "numpy.float64", "numpy.double",
+                            "numpy.float_"})
+
+
+def _astype_float64(ctx, node) -> bool:
+    """`arr.astype(float)`, `.astype("float64")`, `.astype(np.double)`: an explicit cast to float64."""
+    if type(node) is not ast.Call or type(node.func) is not ast.Attribute or node.func.attr != "astype" \
+            or len(node.args) != 1:
+        return False
+    arg = node.args[0]
+    if type(arg) is ast.Constant:
+        return arg.value in _FLOAT64_NAMES
+    if type(arg) is ast.Name and arg.id == "float":
+        return True
+    name, bound = imported_name(ctx, arg)
+    return bound and name in _FLOAT64_NAMES
+
+
+def _float64(ctx, node, fn, depth: int = 0) -> bool:
+    if type(node) is ast.Name and fn is not None and depth == 0:
+        # data bound once in the function to a float64 value (`grid = np.linspace(...)`, then `torch.tensor(grid)`)
+        value = value_bound_once(fn, node.id)
+        return value is not None and _float64(ctx, value, fn, 1)
+    if _astype_float64(ctx, node):
+        return True
     name = _numpy_call(ctx, node)
     if not name or any(k.arg == "dtype" for k in node.keywords):
         return False
@@ -84,7 +110,8 @@ def not_numpy_double_on_device(ctx, hit) -> bool:
     """Holds (the match is dropped) unless all of these hold: the call (`torch.tensor`, `torch.as_tensor`,
     `torch.from_numpy`) names no dtype; its data is a NumPy value that is float64 by NumPy's own rules, written in the
     call: a maker that defaults to float64 with values beyond float32 (`np.linspace`, `np.random.randn`,
-    `np.float64(x)`; not `np.zeros` / `np.ones` / `np.eye`, whose exact values float32 keeps) without a dtype, or a
+    `np.float64(x)`; not `np.zeros` / `np.ones` / `np.eye`, whose exact values float32 keeps) without a dtype, an
+    explicit cast `arr.astype(float)` / `.astype("float64")`, a name the function binds once to one of these, or a
     ufunc of Python numbers (`np.log(init_temperature)`, with `init_temperature` a parameter the function never
     rebinds); and the tensor goes to an accelerator at once (`device=` other than the CPU, or `.to(device)` /
     `.cuda()` chained on the call). SAC agents build their trainable temperature this way

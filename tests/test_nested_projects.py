@@ -186,3 +186,37 @@ def test_a_program_folder_no_import_can_spell_inside_a_package_is_unused(tmp_pat
     (tmp_path / "run.sh").unlink()
     (tmp_path / "reid/utils/GPU-Re-Ranking/main.py").write_text("import torch\n")
     assert {f[3] for f in _findings(tmp_path)} == {None}
+
+
+def _package_copy(root, user: str):
+    # DeepFaceLab keeps insightface's SCRFD detector (its own setup.py, an mmdet copy) inside the package
+    # `faceswap/insightface/`, and imports the package's module of the same name, never the copy
+    _write(root, "app/__init__.py", "")
+    _write(root, "app/lib/__init__.py", "")
+    _write(root, "app/lib/zoo/__init__.py", "")
+    _write(root, "app/lib/zoo/det.py", "class Det:\n    pass\n")
+    _write(root, "app/lib/detection/det/setup.py", "from setuptools import setup\n\nsetup(name='mmdet')\n")
+    _write(root, "app/lib/detection/det/mmdet/__init__.py", "")
+    _write(root, "app/lib/detection/det/mmdet/ops.py", CUDA_CODE)
+    _write(root, "app/main.py", user)
+
+
+def test_an_installable_project_inside_a_package_nothing_imports_is_unused(tmp_path):
+    _package_copy(tmp_path, "from app.lib.zoo.det import Det\n")
+    assert _findings(tmp_path) == {("app/lib/detection/det/mmdet/ops.py", 5, "TRN241", "unused-nested-project")}
+    # importing the copy's package, or the folder by a path that spells it, keeps it
+    _package_copy(tmp_path, "from mmdet.ops import run\n")
+    assert _findings(tmp_path) == {("app/lib/detection/det/mmdet/ops.py", 5, "TRN241", None)}
+    _package_copy(tmp_path, "from detection.det import mmdet\n")
+    assert _findings(tmp_path) == {("app/lib/detection/det/mmdet/ops.py", 5, "TRN241", None)}
+
+
+def test_an_extension_build_folder_inside_a_package_that_the_package_imports_is_kept(tmp_path):
+    # Deformable DETR's `models/ops/` (setup.py building the CUDA op) is imported by `models/` as models.ops.modules
+    _write(tmp_path, "models/__init__.py", "")
+    _write(tmp_path, "models/sub/__init__.py", "")
+    _write(tmp_path, "models/sub/ops/setup.py", "from setuptools import setup\n\nsetup(name='msda')\n")
+    _write(tmp_path, "models/sub/ops/modules/__init__.py", "")
+    _write(tmp_path, "models/sub/ops/modules/attn.py", CUDA_CODE)
+    _write(tmp_path, "models/detr.py", "from models.sub.ops.modules import attn\n")
+    assert _findings(tmp_path) == {("models/sub/ops/modules/attn.py", 5, "TRN241", None)}

@@ -10,7 +10,8 @@ changes what the repository runs, not these. The rules, each a named reason of t
   copied project's CI, not this one's. A folder holding a `.git` directory is a repository root of its own (a scan
   of several clones), and a path some file outside the folder names (`uses: ./sub/.github/actions/x`) is kept.
 - `unused-nested-project`: a folder at least two levels below a repository root, inside a nested project that is
-  installable (`det/`, with its own setup.py: a copy of detectron2), that is a project of its own (its own
+  installable (`det/`, with its own setup.py: a copy of detectron2) or inside a package's tree (an installable copy
+  such as DeepFaceLab's `faceswap/insightface/detection/scrfd/`), that is a project of its own (its own
   setup.py, pyproject.toml, setup.cfg, requirements*.txt, environment.yml, conda.yaml or hubconf.py), or a folder
   without packaging that holds an entry script (`if __name__ == "__main__":`) and a package of its own
   (detectron2's `projects/TridentNet/`: train_net.py beside `tridentnet/`), or a folder inside a package whose name
@@ -128,6 +129,18 @@ class Layout:
                 return True
         return False
 
+    def inside_package(self, d: str) -> bool:
+        """Whether a folder above `d`, below the nearest repository root, is a Python package: `d` sits in a
+        package's tree (`faceswap/insightface/detection/scrfd/`, under the package `faceswap/insightface/`)."""
+        parts = d.split("/")
+        for i in range(len(parts) - 1, 0, -1):
+            a = "/".join(parts[:i])
+            if self.is_root(a):
+                return False
+            if a in self.packages:
+                return True
+        return False
+
     def under(self, rel: str, d: str) -> bool:
         return rel.startswith(d + "/")
 
@@ -241,7 +254,16 @@ class Namers:
             target = "/".join(parts + name.split(".")) if name else "/".join(parts)
             return target == d or target.startswith(d + "/")
         comps = name.split(".")
-        return bool(set(comps) & modules) and not self.local(sf, comps[0])
+        hit = set(comps) & modules
+        base = d.rsplit("/", 1)[-1]
+        if hit == {base}:
+            # The folder's own name is another module's name too (`insightface.model_zoo.scrfd`, a module beside
+            # the detector folder `detection/scrfd/`): it names the folder only first in the import or after the
+            # folder's parent (`projects.PointRend`).
+            parent = d.rsplit("/", 2)[-2] if d.count("/") else ""
+            if not any(c == base and (i == 0 or comps[i - 1] == parent) for i, c in enumerate(comps)):
+                return False
+        return bool(hit) and not self.local(sf, comps[0])
 
 
 def _tails(d: str) -> list:
@@ -258,8 +280,11 @@ def _segment(name: str):
 
 def unused_projects(layout: Layout, namers: Namers) -> set:
     """The nested projects no file outside them uses (rule `unused-nested-project`)."""
+    # An installable project inside a package's tree is another project's copy too: a package does not hold
+    # the repository's own sub-projects (DeepFaceLab keeps insightface's SCRFD detector, setup.py and mmdet copy
+    # included, in `faceswap/insightface/detection/scrfd/`, under the package `faceswap/insightface/`).
     candidates = {d for d in layout.projects if not layout.is_root(d) and layout.depth(d) >= 2
-                  and layout.nested_in(d)}
+                  and (layout.nested_in(d) or (layout.children[d] & _INSTALLABLE and layout.inside_package(d)))}
     candidates |= _unpackaged(layout, namers)
     # no import reaches a folder whose name is no identifier: only a path naming it is a use (its `main` or
     # `utils` module names are everyone's words)

@@ -692,14 +692,17 @@ class Indexer:
                 # stored under that name would be (llm-awq's lm_eval adaptor)
                 self.picked.add(id(node.value))
                 self.index.device_values.append((node.value, scope))
-            if self.functions and type(node.value) is ast.Constant and type(node.value.value) is str \
-                    and self.interest.keywords:
+            if self.functions and self.interest.keywords:
                 # `def get_nccl_backend(): ... return "nccl"`: a getter named for a setting answers its value, as
-                # a parameter default of that name would (keyword matchers with `defaults = true`)
-                for setting in _getter_settings(self.functions[-1][0], self.interest.keywords
-                                                if self.interest.default_keywords is None
-                                                else self.interest.default_keywords):
-                    self.index.keyword_defaults.append((setting, node.value, scope))
+                # a parameter default of that name would (keyword matchers with `defaults = true`); so does each
+                # arm of a conditional it returns (`return "nccl" if torch.cuda.is_available() else "gloo"`)
+                answers = [v for v in ((node.value.body, node.value.orelse) if type(node.value) is ast.IfExp
+                                       else (node.value,)) if type(v) is ast.Constant and type(v.value) is str]
+                if answers:
+                    for setting in _getter_settings(self.functions[-1][0], self.interest.keywords
+                                                    if self.interest.default_keywords is None
+                                                    else self.interest.default_keywords):
+                        self.index.keyword_defaults.extend((setting, v, scope) for v in answers)
             if self.functions and type(node.value) in (ast.Call, ast.Name):
                 name, inner = self.functions[-1]
                 self.index.factories.setdefault(name, []).append((node.value, scope))

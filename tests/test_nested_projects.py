@@ -220,3 +220,17 @@ def test_an_extension_build_folder_inside_a_package_that_the_package_imports_is_
     _write(tmp_path, "models/sub/ops/modules/attn.py", CUDA_CODE)
     _write(tmp_path, "models/detr.py", "from models.sub.ops.modules import attn\n")
     assert _findings(tmp_path) == {("models/sub/ops/modules/attn.py", 5, "TRN241", None)}
+
+
+def test_an_extension_build_folder_inside_a_package_is_the_package_own(tmp_path):
+    # ngp_pl's `models/csrc/`: a setup.py building the CUDA extension `vren` beside its sources, imported as `vren`
+    _write(tmp_path, "models/__init__.py", "")
+    _write(tmp_path, "models/sub/__init__.py", "")
+    _write(tmp_path, "models/sub/csrc/setup.py",
+           "from setuptools import setup\nfrom torch.utils.cpp_extension import CUDAExtension\n\n"
+           "setup(name='vren', ext_modules=[CUDAExtension(name='vren', sources=['vren.cu'])])\n")
+    _write(tmp_path, "models/sub/csrc/vren.cu", "__global__ void k() {}\n")
+    _write(tmp_path, "models/sub/csrc/helpers.py", CUDA_CODE)
+    _write(tmp_path, "models/render.py", "import vren\n")
+    got = _findings(tmp_path)
+    assert got and all(g[3] is None for g in got), got

@@ -283,16 +283,34 @@ def unused_projects(layout: Layout, namers: Namers) -> set:
     # An installable project inside a package's tree is another project's copy too: a package does not hold
     # the repository's own sub-projects (DeepFaceLab keeps insightface's SCRFD detector, setup.py and mmdet copy
     # included, in `faceswap/insightface/detection/scrfd/`, under the package `faceswap/insightface/`).
+    # Such a copy holds Python code of its own beside its packaging: a folder holding only a setup.py and native
+    # sources inside a package is the package's own extension build (ngp_pl's `models/csrc/`, built as `vren`).
     candidates = {d for d in layout.projects if not layout.is_root(d) and layout.depth(d) >= 2
-                  and (layout.nested_in(d) or (layout.children[d] & _INSTALLABLE and layout.inside_package(d)))}
+                  and (layout.nested_in(d) or (layout.children[d] & _INSTALLABLE and layout.inside_package(d)
+                                               and layout.modules(d) - {d.rsplit("/", 1)[-1]}))}
     candidates |= _unpackaged(layout, namers)
     # no import reaches a folder whose name is no identifier: only a path naming it is a use (its `main` or
     # `utils` module names are everyone's words)
     unimportable = _unimportable(layout, namers) - candidates
     if not candidates and not unimportable:
         return set()
-    modules = {d: layout.modules(d) for d in candidates} | {d: set() for d in unimportable}
+    modules = {d: layout.modules(d) | _extension_names(layout, namers, d) for d in candidates} | \
+        {d: set() for d in unimportable}
     return largest_unused(layout, namers, candidates | unimportable, modules)
+
+
+_EXTENSION = re.compile(r"\b(?:CUDA|Cpp)?Extension\(\s*(?:name\s*=\s*)?[\"']([\w.]+)[\"']")
+
+
+def _extension_names(layout: Layout, namers: Namers, d: str) -> set:
+    """The modules the folder's setup.py builds (`CUDAExtension(name='vren', ...)`: `import vren` elsewhere uses
+    the folder)."""
+    if "setup.py" not in layout.children.get(d, ()):
+        return set()
+    rel = f"{d}/setup.py"
+    sf = next((f for f in layout.files if f.rel == rel), None)
+    text = namers.text(sf) if sf is not None else ""
+    return {m.rsplit(".", 1)[-1] for m in _EXTENSION.findall(text)}
 
 
 def largest_unused(layout: Layout, namers: Namers, candidates: set, modules=None) -> set:

@@ -186,3 +186,15 @@ def test_a_value_drawn_from_a_literal_list_is_any_of_its_elements():
     proc = run_cli("scan", FOLLOWED / "choice_hit.py", "--format", "json", "--no-cache")
     assert [o["line"] for o in json.loads(proc.stdout)["findings"][0]["occurrences"]] == [11]
     assert findings("choice_lookalike.py") == set()
+
+
+def test_a_value_rebound_in_the_arm_of_its_use_is_that_arm_value():
+    # Real-ESRGAN-style degradations (HAT, blind62): `mode = random.choice([...])` before a resize, then drawn
+    # again inside each arm of `if flip:` before the arm's own resize. Each arm's resize reads its own draw, so the
+    # second item sits at line 11 (line 14's draw and both arms' calls are its occurrences), not folded into line 7's.
+    bilinear = "Bilinear or bicubic interpolation: `torch.nn.functional.interpolate` (`mode` may be 'bilinear' or 'area')"
+    got = findings("choice_arms_hit.py")
+    assert {(line, col) for _, line, col, rule, _, msg in got if rule == "TRN191" and msg.startswith(bilinear)} == \
+        {(7, 35), (11, 39)}
+    proc = run_cli("scan", FOLLOWED / "choice_arms_hit.py", "--format", "json", "--no-cache")
+    assert [[o["line"] for o in f["occurrences"]] for f in json.loads(proc.stdout)["findings"]] == [[9], [12, 14, 15]]

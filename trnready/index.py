@@ -31,8 +31,8 @@ class Binding:
         self.kind = kind
         self.value = value
         self.scope = scope
-        # the if/else arms the assignment sits in, outermost first ((id(if), 0 body | 1 orelse), ...);
-        # None when not recorded. resolve.py uses it to tell alternatives from reassignments.
+        # the if/else arms the assignment sits in, outermost first ((id(if), 0 body | 1 orelse, first line, last
+        # line of the arm), ...); None when not recorded. resolve.py uses it to tell alternatives from reassignments.
         self.branch = branch
 
 
@@ -64,6 +64,13 @@ def _zip_rows(target: ast.expr, it: ast.expr, scope: "Scope", outer: "Scope") ->
             if scope.rows is None:
                 scope.rows = {}
             scope.rows[elt.id] = (arg, outer)
+
+
+def _lines(stmts: list) -> tuple:
+    """(first line, last line) of an if/else arm's statements; (0, 0) for an empty `else`."""
+    if not stmts:
+        return (0, 0)
+    return (stmts[0].lineno, getattr(stmts[-1], "end_lineno", None) or stmts[-1].lineno)
 
 
 class Scope:
@@ -566,10 +573,10 @@ class Indexer:
             return
         outer = self.branch
         self.guard += optional
-        self.branch = outer + ((id(node), 0),)
+        self.branch = outer + ((id(node), 0) + _lines(node.body),)
         self._body(node.body, scope)
         self.guard -= optional
-        self.branch = outer + ((id(node), 1),)
+        self.branch = outer + ((id(node), 1) + _lines(node.orelse),)
         self._body(node.orelse, scope)
         self.branch = outer
 

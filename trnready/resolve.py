@@ -138,7 +138,9 @@ def _reaching(bindings: list, use: ast.expr, scope: Scope) -> list:
 
     In the use's own scope an assignment written after the use does not reach it. An assignment is
     overridden by a later one in the same if/else arm or in an arm enclosing it (`x = "a"` then
-    `x = "b"`); assignments in different arms of an if/else are alternatives and all reach."""
+    `x = "b"`), and by a later one whose arms all hold the use (`x = "a"`, then inside `if flip:` both
+    `x = "b"` and the use: there only "b" reaches); assignments in different arms of an if/else are
+    alternatives and all reach."""
     here = (use.lineno, use.col_offset)
     cands = []
     for b in bindings:
@@ -149,10 +151,20 @@ def _reaching(bindings: list, use: ast.expr, scope: Scope) -> list:
     live = []
     for i, b in enumerate(cands):
         if any(later.branch is not None and b.branch is not None
-               and b.branch[:len(later.branch)] == later.branch for later in cands[i + 1:]):
+               and (b.branch[:len(later.branch)] == later.branch or _on_the_way(b, later, use.lineno))
+               for later in cands[i + 1:]):
             continue
         live.append(b)
     return live
+
+
+def _on_the_way(b, later, line: int) -> bool:
+    """`later` is written after `b` in arms that all hold the use's line: every path to the use runs it."""
+    if not later.branch or later.scope is not b.scope:
+        return False
+    pb, pl = _position(b), _position(later)
+    return pb is not None and pl is not None and pl > pb and all(
+        len(a) == 4 and a[2] <= line <= a[3] for a in later.branch)
 
 
 _TO_NUMPY = frozenset({"numpy", "to_numpy"})

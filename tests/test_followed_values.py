@@ -197,4 +197,5 @@ def test_a_value_rebound_in_the_arm_of_its_use_is_that_arm_value():
     assert {(line, col) for _, line, col, rule, _, msg in got if rule == "TRN191" and msg.startswith(bilinear)} == \
         {(7, 35), (11, 39)}
     proc = run_cli("scan", FOLLOWED / "choice_arms_hit.py", "--format", "json", "--no-cache")
-    assert [[o["line"] for o in f["occurrences"]] for f in json.loads(proc.stdout)["findings"]] == [[9], [12, 14, 15]]
+    # (line 8 names the callee of the resize whose `mode=mode` sits on line 9)
+    assert [[o["line"] for o in f["occurrences"]] for f in json.loads(proc.stdout)["findings"]] == [[8, 9], [12, 14, 15]]

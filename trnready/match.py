@@ -744,7 +744,11 @@ class Engine:
                 if line is not None and not first <= line <= last:
                     # the argument that hands the value to the call is listed among the finding's places: the
                     # line to change is the literal, and the call is where the CUDA choice takes effect
-                    hits[-1] = replace(hits[-1], node=origin, also=hits[-1].also + (expr,),
+                    # (on a call over several lines, the line naming the callee too: `out = F.interpolate(` above
+                    # its `mode=mode` line is where a reader looks for the call)
+                    at = (expr,) if getattr(call.func, "end_lineno", expr.lineno) == expr.lineno else \
+                        (call.func, expr)
+                    hits[-1] = replace(hits[-1], node=origin, also=hits[-1].also + at,
                                        note=hits[-1].note + f" (the value is passed to `{name}` later)")
                     # The guard predicates judge the new place too: `backend = "nccl"` in the CUDA arm of
                     # `if torch.cuda.is_available(): ... else: backend = "gloo"` is never assigned on Neuron.

@@ -199,3 +199,11 @@ def test_a_value_rebound_in_the_arm_of_its_use_is_that_arm_value():
     proc = run_cli("scan", FOLLOWED / "choice_arms_hit.py", "--format", "json", "--no-cache")
     # (line 8 names the callee of the resize whose `mode=mode` sits on line 9)
     assert [[o["line"] for o in f["occurrences"]] for f in json.loads(proc.stdout)["findings"]] == [[8, 9], [12, 14, 15]]
+
+
+def test_a_mask_in_a_module_handed_tensors_without_importing_torch():
+    # fairseq's label-smoothed criterion imports only `fairseq.utils`; `target.unsqueeze(-1)` says its operands are
+    # tensors (blind64 Mask-Predict). A NumPy module with the same mask and no tensor-only method stays clean.
+    mask = "Indexing with a boolean mask: the result has one row per True value, a size known only at run time"
+    assert findings("mask_no_torch_import_hit.py") == {(None, 11, 20, "TRN104", "medium", mask)}
+    assert findings("mask_no_torch_import_lookalike.py") == set()

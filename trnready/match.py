@@ -197,7 +197,9 @@ class Engine:
             tokens.update((f"import {t}", f"from {t}", f", {t}", f"{t}."))
         tokens |= {d for _, m in self.devices for d in m.names}
         if self.subscripts:
-            tokens.add("torch")  # subscript matchers apply only in files that import torch
+            # subscript matchers apply only in files that import torch or call a tensor-only method
+            tokens.add("torch")
+            tokens.update(catalogue.context_values.get("tensor-only-methods", ()))
         if self.operators:
             tokens.update(("int64", "long"))  # a wide shift needs an int64 dtype or .long() in the file
         if any("cuda-tensor-assert" in m.names for _, m in self.syntax):
@@ -987,12 +989,18 @@ def _parsed_names(ctx: FileContext) -> frozenset:
 
 
 def _imports_torch(ctx: FileContext) -> bool:
-    """The file imports torch somewhere (a mask index means nothing for trnready in a file that does not;
-    the prefilter token `torch` of subscript matchers relies on this)."""
+    """The file imports torch somewhere, or calls a method only torch tensors have (`[context.values]
+    tensor-only-methods`: a module of a torch project handed tensors, fairseq's criteria). A mask index means
+    nothing for trnready in other files; the prefilter tokens of subscript matchers (`torch` and those methods)
+    rely on this."""
     found = ctx.memo.get("_imports_torch")
     if found is None:
-        found = ctx.memo["_imports_torch"] = any(
-            c == "torch" or c.startswith("torch.") for _, cands in ctx.index.imports for c in cands)
+        found = any(c == "torch" or c.startswith("torch.") for _, cands in ctx.index.imports for c in cands)
+        if not found:
+            methods = frozenset(ctx.values.get("tensor-only-methods", ()))
+            found = bool(methods) and any(type(c.func) is ast.Attribute and c.func.attr in methods
+                                          for c in ctx.calls())
+        ctx.memo["_imports_torch"] = found
     return found
 
 

@@ -43,3 +43,27 @@ def test_a_tensorflow_folder_beside_the_pytorch_code_is_another_framework(tmp_pa
     got = sorted((f["path"], f["line"], f["rule"]) for f in json.loads(proc.stdout)["findings"])
     assert got == [("pytorch/main.py", 2, "TRN241"), ("pytorch/main.py", 3, "TRN324"),
                    ("tensorflow/convert.py", 3, "TRN351")]  # a converter importing both stays
+
+
+def _notebook(cells):
+    import json
+    return json.dumps({"cells": [{"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+                                  "source": c} for c in cells],
+                       "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
+
+
+def test_a_tensorflow_notebook_is_another_framework(tmp_path):
+    # malaya-speech's TensorFlow notebooks pin TensorFlow's GPU with CUDA_VISIBLE_DEVICES (fresh71); a notebook that
+    # also imports torch, and a TensorFlow module outside a TensorFlow folder, stay
+    import json
+
+    from conftest import run_cli
+
+    env = "import os\nos.environ['CUDA_VISIBLE_DEVICES'] = '1'\n"
+    (tmp_path / "tf.ipynb").write_text(_notebook([env, "import tensorflow as tf\nmodel = tf.keras.Sequential()\n"]))
+    (tmp_path / "both.ipynb").write_text(_notebook([env, "import tensorflow as tf\nimport torch\n"]))
+    (tmp_path / "hparams.py").write_text("import os\nimport tensorflow as tf\n" + env.split("\n", 1)[1])
+    proc = run_cli("scan", tmp_path, "--format", "json", "--no-cache", "--exit-zero")
+    assert proc.returncode == 0, proc.stderr
+    got = sorted((f["path"], f["rule"]) for f in json.loads(proc.stdout)["findings"])
+    assert got == [("both.ipynb", "TRN245"), ("hparams.py", "TRN245")]

@@ -17,6 +17,10 @@ def _framework_module(ctx) -> bool:
         # hparams)
         folders = frozenset(c.values.get("other-framework-dirs", ()))
         in_folder = bool(folders) and bool(set(c.path.lower().split("/")[:-1]) & folders)
+        # ... and in a notebook, which no module imports: it is a program of its own (malaya-speech's TensorFlow
+        # notebooks setting CUDA_VISIBLE_DEVICES for TensorFlow's GPU)
+        if c.path.endswith(".ipynb"):
+            others = others | frozenset(c.values.get("other-framework-notebook-modules", ()))
         if not others and not in_folder:
             return False
         # `import torch` then `del torch` (loaded first for its CUDA libraries, nerfbaselines' JAX wrappers): the
@@ -35,5 +39,7 @@ def other_framework_module(ctx, hit) -> bool:
     which a port to TorchNeuron does not touch (projects that ship one model for several frameworks keep each in
     its own folder). Imports are read by module name, not by the name they are bound to, so `import oneflow as
     torch` is OneFlow. A module that imports both, a converter from one framework to the other, stays; an `import torch`
-    deleted again (`del torch`: imported only so its CUDA libraries load before JAX's) is no PyTorch import."""
+    deleted again (`del torch`: imported only so its CUDA libraries load before JAX's) is no PyTorch import. A
+    notebook importing TensorFlow or Keras (`other-framework-notebook-modules`) and nothing from PyTorch is such a
+    module too: no PyTorch code reads its values."""
     return _framework_module(ctx)

@@ -207,3 +207,12 @@ def test_a_mask_in_a_module_handed_tensors_without_importing_torch():
     mask = "Indexing with a boolean mask: the result has one row per True value, a size known only at run time"
     assert findings("mask_no_torch_import_hit.py") == {(None, 11, 20, "TRN104", "medium", mask)}
     assert findings("mask_no_torch_import_lookalike.py") == set()
+
+
+def test_a_name_unpacked_from_a_call_is_replaced_by_a_later_assignment():
+    # peps-torch's Arnoldi SVD (blind71): `D, U = eigsh(...)` (SciPy arrays), then `U = torch.as_tensor(U)`; the
+    # later `U.cuda()` moves a tensor. The unpacked binding had no place in the if/else order, so it kept
+    # reaching and made `U` a SciPy value whose methods are never torch's.
+    assert findings("unpacked_rebind_hit.py") == {
+        (None, 9, 13, "TRN241", "medium", ".cuda() moves a tensor or module to a GPU: `cuda`"),
+    }

@@ -519,8 +519,10 @@ class Indexer:
             for elt in target.elts:
                 if type(value) is ast.Call and type(elt) is ast.Name:
                     # `_, labels, stats, c = cv2.connectedComponentsWithStats(m)`: each part comes from that call
+                    # (ordered like any assignment, so `U = torch.as_tensor(U)` after `D, U = eigsh(...)` replaces it)
+                    declared = bool(scope.globals) and elt.id in scope.globals
                     s2 = _declared_scope(scope, elt.id) if scope.globals else scope
-                    s2.bind(elt.id, Binding("call", value, s2))
+                    s2.bind(elt.id, Binding("call", value, s2, None if declared else self.branch))
                 else:
                     self._bind_target(elt, scope, None)
         elif t is ast.Starred:

@@ -34,7 +34,8 @@ SUBSCRIPT_SHAPES = ("boolean-mask", "mask-named", "mask-write", "mask-pair", "te
 OPERATOR_SHAPES = ("int64-wide-shift",)
 # `syntax = [FORM]`: source the Python reader had to rewrite to parse it at all (trnready/readers/python.py).
 # `cuda-tensor-assert`: an `assert` that a tensor is on CUDA (`assert grad_output.is_cuda`), false on Neuron.
-SYNTAX_FORMS = ("python2-statement", "cuda-tensor-assert")
+# `cuda-only-host-copy`: `if x.is_cuda: x = x.cpu()`, a copy to the host made only for CUDA tensors.
+SYNTAX_FORMS = ("python2-statement", "cuda-tensor-assert", "cuda-only-host-copy")
 # `meta = [CHECK]`: trnready's own checks (TRN9xx), produced by trnready/suppress.py, not by the matcher engine.
 META_CHECKS = ("suppression-without-reason", "unused-suppression")
 PREDICATE_OPS = ("equals", "not-equals", "in", "not-in", "is-none", "is-not-none", "present", "absent", "matches",

@@ -137,6 +137,7 @@ class Interest:
     subscripts: bool = False  # some rule matches indexing shapes (`x[mask]`, trnready/masks.py)
     shifts: bool = False  # some rule matches bit shifts (`x << 32`, trnready/shifts.py)
     cuda_asserts: bool = False  # some rule matches `assert x.is_cuda` (syntax form cuda-tensor-assert)
+    cuda_host_copies: bool = False  # some rule matches `if x.is_cuda: x = x.cpu()` (syntax form cuda-only-host-copy)
     # other devices' names that make an `if` chain assigning "cuda" a device pick (trnready/device_picks.py)
     pick_alternatives: frozenset = frozenset()
 
@@ -167,6 +168,7 @@ class FileIndex:
     keyword_compares: list = field(default_factory=list)
     keyword_asserts: list = field(default_factory=list)  # (name, value expr, Scope): `assert k == v` (asserted = true)
     cuda_asserts: list = field(default_factory=list)  # (`.is_cuda` Attribute, Scope): `assert x.is_cuda`
+    cuda_host_copies: list = field(default_factory=list)  # (test node, Scope): `if x.is_cuda: x = x.cpu()`
     guarded_names: set = field(default_factory=set)  # local names bound by imports under an optional-import guard
     called_refs: set = field(default_factory=set)  # ids of attribute chains that are called (x.f(...))
     subscripts: list = field(default_factory=list)  # (Subscript node, Scope): loads indexed by a non-literal
@@ -548,6 +550,11 @@ class Indexer:
             at = _refuses_off_cuda(node)
             if at is not None:
                 self.index.cuda_asserts.append((at, scope))
+        if self.interest.cuda_host_copies:
+            # `if x.is_cuda: x = x.cpu()` then `x.numpy()`: on Neuron the copy is skipped and the host-only use fails
+            at = _cuda_only_host_copy(node)
+            if at is not None:
+                self.index.cuda_host_copies.append((at, scope))
         # `if 'cuda' in str(device): model.to(device)`: a device-type test whose arm moves onto that device gates
         # the placement; once the port picks the neuron device the test is False and the model stays on the host
         if self.interest.device_keywords:
@@ -1570,6 +1577,51 @@ def _raises_only(body: list) -> bool:
     """The block only raises (a docstring-free `raise ...`, perhaps after a print)."""
     stmts = [st for st in body if not (type(st) is ast.Expr and type(st.value) is ast.Call)]
     return len(stmts) == 1 and type(stmts[0]) is ast.Raise
+
+
+def _cuda_tensor_test(test):
+    """The node of a test that a tensor is on CUDA: `x.is_cuda`, `x.device.type == "cuda"` (and the receiver x)."""
+    if type(test) is ast.Attribute and test.attr == "is_cuda":
+        return test, test.value
+    if type(test) is ast.Compare and len(test.ops) == 1 and type(test.ops[0]) is ast.Eq \
+            and type(test.comparators[0]) is ast.Constant and test.comparators[0].value == "cuda" \
+            and type(test.left) is ast.Attribute and test.left.attr == "type" \
+            and type(test.left.value) is ast.Attribute and test.left.value.attr == "device":
+        return test, test.left.value.value
+    return None, None
+
+
+_HOST_WORDS = frozenset({"cpu"})
+
+
+def _host_copy_of(value, receiver: str) -> bool:
+    """`x.cpu()`, `x.detach().cpu()`, `x.to("cpu")` for the receiver written `receiver`."""
+    node = value
+    seen_host = False
+    while type(node) is ast.Call and type(node.func) is ast.Attribute:
+        f = node.func
+        if f.attr in _HOST_WORDS or (f.attr == "to" and node.args and type(node.args[0]) is ast.Constant
+                                     and node.args[0].value == "cpu"):
+            seen_host = True
+        node = f.value
+    return seen_host and ast.unparse(node) == receiver
+
+
+def _cuda_only_host_copy(node: ast.If):
+    """The test of `if x.is_cuda: x = x.cpu()` (or `x.device.type == "cuda"`, `x.detach().cpu()`, `.to("cpu")`)
+    with no `else`: a copy to the host made only for a CUDA tensor, so a tensor on another accelerator reaches the
+    host-only code after it (`.numpy()`, `np.asarray(x)`) still on the device."""
+    if node.orelse:
+        return None
+    at, receiver = _cuda_tensor_test(node.test)
+    if at is None:
+        return None
+    want = ast.unparse(receiver)
+    for st in node.body:
+        if type(st) is ast.Assign and len(st.targets) == 1 and ast.unparse(st.targets[0]) == want \
+                and _host_copy_of(st.value, want):
+            return at
+    return None
 
 
 def _refuses_off_cuda(node: ast.If):

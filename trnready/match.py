@@ -179,6 +179,7 @@ class Engine:
             subscripts=bool(self.subscripts),
             shifts=any("int64-wide-shift" in m.names for _, m in self.operators),
             cuda_asserts=any("cuda-tensor-assert" in m.names for _, m in self.syntax),
+            cuda_host_copies=any("cuda-only-host-copy" in m.names for _, m in self.syntax),
             pick_alternatives=frozenset(v.lower() for v in catalogue.context_values.get("device-pick-alternatives", ())),
         )
 
@@ -204,6 +205,8 @@ class Engine:
             tokens.update(("int64", "long"))  # a wide shift needs an int64 dtype or .long() in the file
         if any("cuda-tensor-assert" in m.names for _, m in self.syntax):
             tokens.add("is_cuda")
+        if any("cuda-only-host-copy" in m.names for _, m in self.syntax):
+            tokens.update(("is_cuda", "device.type"))
         tokens |= {t for old in catalogue.aliases for t in _tails([old])}
         tokens.discard("__call__")
         if any(m.kind == "meta" for r in self.rules for m in r.matchers):
@@ -425,6 +428,11 @@ class Engine:
                 for rule, m in self.syntax:
                     if "cuda-tensor-assert" in m.names:
                         self._emit(ctx, hits, Hit(rule, m, node, "is_cuda"))
+            for node, _scope in index.cuda_host_copies:
+                for rule, m in self.syntax:
+                    if "cuda-only-host-copy" in m.names:
+                        self._emit(ctx, hits, Hit(rule, m, node, "is_cuda" if type(node) is ast.Attribute
+                                                  else 'device.type == "cuda"'))
         if self.devices:
             for expr, scope in index.device_values:
                 n = len(hits)

@@ -89,7 +89,8 @@ void launch(float* x) { fwd_kernel<4><<<1, 32>>>(x); }
 def test_every_kernel_of_a_file_is_an_occurrence_of_its_one_finding(tmp_path):
     # Hit: the file is one finding at its start (a whole-file item, session 38); each definition is a place of it,
     # and so is the prototype on line 2 (declared ahead of fwd_kernel's definition: the same kernel, session 14).
-    # Look-alike: the launch on line 11 is not a declaration, so it is not an occurrence.
+    # The launch on line 11 (`fwd_kernel<<<...>>>`) is a place too since session 49: the port replaces the launch
+    # with the call of the new kernel (blind71 labelled Sat-Sim's launch and its CUDA registration as hits).
     write(tmp_path, {"csrc/ops.cu": TWO_KERNELS})
     proc = run_cli("scan", ".", "--format", "json", "--no-cache", cwd=tmp_path)
     got = [f for f in json.loads(proc.stdout)["findings"] if f["rule"] == "TRN601"]
@@ -97,7 +98,8 @@ def test_every_kernel_of_a_file_is_an_occurrence_of_its_one_finding(tmp_path):
         (1, "CUDA source file: 2 __global__ kernels to port to NKI (fwd_kernel, bwd_kernel)")]
     assert got[0]["occurrences"] == [{"line": 2, "column": 1, "rule": "TRN601"},
                                      {"line": 4, "column": 1, "rule": "TRN601"},
-                                     {"line": 8, "column": 1, "rule": "TRN601"}]
+                                     {"line": 8, "column": 1, "rule": "TRN601"},
+                                     {"line": 11, "column": 1, "rule": "TRN601"}]
 
 
 def test_a_file_with_one_kernel_lists_it_as_the_one_place(tmp_path):

@@ -18,6 +18,9 @@ from ..filekinds import comments
 _CUDA_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/|\"(?:\\.|[^\"\\\n])*\"", re.S)
 _MAX_KERNEL_PLACES = 100  # as postprocess.MAX_OCCURRENCES: a generated file with thousands of kernels stays small
 _GLOBAL = re.compile(r"\b__global__\b")
+# a kernel launch (`kernel<<<grid, block>>>(...)`, also templated: `k<T><<<...>>>`) and a CUDA registration
+_LAUNCH = re.compile(r"[\w>]\s*<<<")
+_CUDA_IMPL = re.compile(r"\bTORCH_LIBRARY_IMPL\s*\(\s*\w+\s*,\s*CUDA\b")
 _IDENT_PAREN = re.compile(r"(?<!\w)([A-Za-z_]\w*)\s*(?:<[^<>;{}()]*>\s*)?\(")
 
 
@@ -171,7 +174,11 @@ def scan_cuda(text: str, lines, engine, em: Emitter, kind: str):
             # name line too: one definition, read from either line.
             # The prototypes of those kernels (declared ahead of their definitions) are places of them too.
             protos = set(kernel_prototypes(text_in)) if "__global__" in text_in else set()
-            more = sorted(({ln for _, ln in kernels} | {nl for _, _, nl in heads} | protos)
+            # So are the lines that launch them (`k<<<blocks, threads>>>(...)`) and register the file's operators
+            # for the CUDA dispatch key (`TORCH_LIBRARY_IMPL(ops, CUDA, m)`): the port replaces both.
+            uses = {i for i, ln in enumerate(lines, 1) if not ln.lstrip().startswith("//")
+                    and (_LAUNCH.search(ln) or _CUDA_IMPL.search(ln))}
+            more = sorted(({ln for _, ln in kernels} | {nl for _, _, nl in heads} | protos | uses)
                           - {line})[:_MAX_KERNEL_PLACES]
             if more:
                 em.out[-1] = replace(em.out[-1], occurrences=tuple((ln, 1, rule.id) for ln in more))

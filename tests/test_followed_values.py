@@ -216,3 +216,11 @@ def test_a_name_unpacked_from_a_call_is_replaced_by_a_later_assignment():
     assert findings("unpacked_rebind_hit.py") == {
         (None, 9, 13, "TRN241", "medium", ".cuda() moves a tensor or module to a GPU: `cuda`"),
     }
+
+
+def test_a_module_kept_on_the_instance_names_the_library():
+    # HydrideSegmentation's models import torch lazily in __init__ and keep it as `self.torch` (blind71): the
+    # forward's `self.torch.nn.functional.interpolate(..., mode="bilinear")` is torch's
+    assert findings("self_module_alias_hit.py") == {
+        (None, 9, 17, "TRN191", "high", "Bilinear or bicubic interpolation: `torch.nn.functional.interpolate`"),
+    }

@@ -280,10 +280,33 @@ class Resolver:
             return ()
         t = type(expr)
         if t is ast.Attribute:
-            return tuple(f"{base}.{expr.attr}" for base in self.qualnames(expr.value, scope, depth + 1))
+            base = expr.value
+            if type(base) is ast.Name and scope.cls is not None and base.id == scope.self_name:
+                # `self.torch = torch` in __init__ (a module kept on the instance by a lazy import), then
+                # `self.torch.nn.functional.interpolate(...)` in forward
+                return self._self_alias(expr, scope, depth)
+            return tuple(f"{base}.{expr.attr}" for base in self.qualnames(base, scope, depth + 1))
         if t is ast.Name:
             return self._name_qualnames(expr.id, scope, depth)
         return ()
+
+    def _self_alias(self, expr: ast.Attribute, scope: Scope, depth: int) -> tuple[str, ...]:
+        """The library path `self.<attr>` names when every assignment of the attribute in the class binds an imported
+        name (`self.torch = torch` after `import torch`, `self.F = F`); () otherwise. A value read from a module
+        (`self._dtype = torch.float64`) stays the value written there: its reads are not new uses of the API."""
+        bindings = scope.cls.self_attrs.get(expr.attr)
+        if not bindings or any(b.kind != "expr" or type(b.value) is not ast.Name for b in bindings):
+            return ()
+        out: list = []
+        for b in bindings:
+            named = self.lookup(b.scope, b.value.id)
+            if not named or any(n.kind != "import" for n in named):
+                return ()
+            got = self.qualnames(b.value, b.scope, depth + 1)
+            if not got:
+                return ()
+            out.extend(got)
+        return tuple(dict.fromkeys(out))
 
     def _name_qualnames(self, name: str, scope: Scope, depth: int) -> tuple[str, ...]:
         bindings = self.lookup(scope, name)

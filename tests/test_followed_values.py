@@ -224,3 +224,13 @@ def test_a_module_kept_on_the_instance_names_the_library():
     assert findings("self_module_alias_hit.py") == {
         (None, 9, 17, "TRN191", "high", "Bilinear or bicubic interpolation: `torch.nn.functional.interpolate`"),
     }
+
+
+def test_a_mask_by_its_name_on_one_axis_of_the_index():
+    # spatialconv's JEPA loss (blind71): `predictions[:, mask_tensor]` keeps one column per True value; the mask
+    # comes from another module, so its name is the evidence, as for `x[mask_tensor]`. An index named for
+    # positions (`keep_idx`) is not a mask.
+    named = ("Indexing with `mask_tensor`, a mask by its name: a boolean mask keeps one row per True value, a size "
+             "known only at run time")
+    got = findings("mask_named_axis_hit.py")
+    assert {(line, col, rule) for _, line, col, rule, _, msg in got if msg == named} == {(6, 12, "TRN104")}

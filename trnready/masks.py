@@ -534,6 +534,18 @@ _TORCH_DTYPES = frozenset(f"torch.{d}" for d in (
 # through the resolver): a name bound to one is not read as a mask whatever it is called (`keep = nms(...)`).
 
 
+def named_axis(expr: ast.expr):
+    """The index itself, or for a multi-axis index (`x[:, mask_tensor]`, `x[mask, 1:]`) its one plain-name element
+    beside slices, `...` and constants; None when there is no such single name."""
+    if type(expr) is not ast.Tuple:
+        return expr
+    names = [e for e in expr.elts if type(e) is ast.Name]
+    rest = [e for e in expr.elts if type(e) is not ast.Name]
+    if len(names) != 1 or not all(type(e) in (ast.Slice, ast.Constant) for e in rest):
+        return None
+    return names[0]
+
+
 def named_mask(expr: ast.expr, scope: Scope, resolver, words: frozenset, not_words: frozenset) -> bool:
     """True when the index is a plain name that says it is a mask (`mask_k`, `input_mask`, `keep`: one of its
     words is in `words` and none in `not_words`, e.g. `mask_idx`) and no assignment in reach binds it to integer

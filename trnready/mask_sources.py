@@ -15,6 +15,9 @@ through `self` from another method of its class, and, for `forward`, a call of a
 construction in the file fills with such an instance). A caller passing its own parameter goes on up; one passing
 None, or leaving a None default, adds nothing; one passing anything else is a place. Calls from other files are
 not seen (the link step's business), and nothing here drops or guards a finding: places only add.
+
+A mask the method builds itself and binds once (`key_padding_mask = ~valid`, then `self.encoder(x,
+src_key_padding_mask=key_padding_mask)`) is listed too, by its statement (match.py, `_mask_built_here`).
 """
 from __future__ import annotations
 

@@ -1158,6 +1158,8 @@ def _with_mask_sources(ctx: FileContext, hit: Hit) -> Hit:
             arg = argument_of(p, call)
             if type(arg) is ast.Name and arg.id in ctx.index.param_names:
                 found += mask_sources(ctx, call, arg)
+            elif type(arg) is ast.Name:
+                found += _mask_built_here(ctx, call, arg)
     # the rule's other masks given by keyword (`attn_mask=memory_mask` beside the `key_padding_mask=...` its
     # first matcher took: Mask2Former's cross-attention), read by name only (positions differ between matchers)
     named = {p.name for m in hit.rule.matchers if m is not hit.matcher for p in m.args
@@ -1166,6 +1168,19 @@ def _with_mask_sources(ctx: FileContext, hit: Hit) -> Hit:
         if k.arg in named and type(k.value) is ast.Name and k.value.id in ctx.index.param_names:
             found += mask_sources(ctx, call, k.value)
     return replace(hit, also=hit.also + tuple(dict.fromkeys(found))) if found else hit
+
+
+def _mask_built_here(ctx: FileContext, call: ast.Call, arg: ast.Name) -> tuple:
+    """The statement building a mask the function binds once (`key_padding_mask = ~valid_mask(x)` above
+    `self.encoder(x, src_key_padding_mask=key_padding_mask)`), when it sits on another line than the call: the line
+    a reader changes to bucket, pack or drop the mask."""
+    from .context.base import enclosing_function, value_bound_once
+
+    fn = enclosing_function(ctx, call)
+    value = value_bound_once(fn, arg.id) if fn is not None else None
+    if value is None or not hasattr(value, "lineno"):
+        return ()
+    return () if call.lineno <= value.lineno <= (call.end_lineno or call.lineno) else (value,)
 
 
 def _with_size_sources(ctx: FileContext, hit: Hit) -> Hit:

@@ -10,8 +10,8 @@ def test_training_only_scripts_are_silent():
     # silent: train_vq.py (backward and step, no eval, no no_grad); reported: the module that only builds the encoder
     # (its users may evaluate it) and the script that also evaluates under no_grad
     assert found == [
-        ("model.py", 8, 24, "TRN152", NESTED, False),
-        ("train_eval.py", 9, 24, "TRN152", NESTED, False),
+        ("model.py", 3, 11, "TRN152", NESTED, False),
+        ("train_eval.py", 7, 12, "TRN152", NESTED, False),
     ]
 
 

@@ -188,17 +188,22 @@ def test_a_program_folder_no_import_can_spell_inside_a_package_is_unused(tmp_pat
     assert {f[3] for f in _findings(tmp_path)} == {None}
 
 
+def _tree(root, files: dict) -> None:
+    for rel, text in files.items():
+        _write(root, rel, text)
+
+
+SETUP = "from setuptools import setup\n\nsetup(name='{}')\n"
+PACKAGES = {"app/__init__.py": "", "app/lib/__init__.py": "", "app/lib/zoo/__init__.py": ""}
+
+
 def _package_copy(root, user: str):
     # DeepFaceLab keeps insightface's SCRFD detector (its own setup.py, an mmdet copy) inside the package
     # `faceswap/insightface/`, and imports the package's module of the same name, never the copy
-    _write(root, "app/__init__.py", "")
-    _write(root, "app/lib/__init__.py", "")
-    _write(root, "app/lib/zoo/__init__.py", "")
-    _write(root, "app/lib/zoo/det.py", "class Det:\n    pass\n")
-    _write(root, "app/lib/detection/det/setup.py", "from setuptools import setup\n\nsetup(name='mmdet')\n")
-    _write(root, "app/lib/detection/det/mmdet/__init__.py", "")
-    _write(root, "app/lib/detection/det/mmdet/ops.py", CUDA_CODE)
-    _write(root, "app/main.py", user)
+    _tree(root, {**PACKAGES, "app/lib/zoo/det.py": "class Det:\n    pass\n",
+                 "app/lib/detection/det/setup.py": SETUP.format("mmdet"),
+                 "app/lib/detection/det/mmdet/__init__.py": "", "app/lib/detection/det/mmdet/ops.py": CUDA_CODE,
+                 "app/main.py": user})
 
 
 def test_an_installable_project_inside_a_package_nothing_imports_is_unused(tmp_path):
@@ -213,24 +218,20 @@ def test_an_installable_project_inside_a_package_nothing_imports_is_unused(tmp_p
 
 def test_an_extension_build_folder_inside_a_package_that_the_package_imports_is_kept(tmp_path):
     # Deformable DETR's `models/ops/` (setup.py building the CUDA op) is imported by `models/` as models.ops.modules
-    _write(tmp_path, "models/__init__.py", "")
-    _write(tmp_path, "models/sub/__init__.py", "")
-    _write(tmp_path, "models/sub/ops/setup.py", "from setuptools import setup\n\nsetup(name='msda')\n")
-    _write(tmp_path, "models/sub/ops/modules/__init__.py", "")
-    _write(tmp_path, "models/sub/ops/modules/attn.py", CUDA_CODE)
-    _write(tmp_path, "models/detr.py", "from models.sub.ops.modules import attn\n")
+    _tree(tmp_path, {"models/__init__.py": "", "models/sub/__init__.py": "",
+                     "models/sub/ops/setup.py": SETUP.format("msda"), "models/sub/ops/modules/__init__.py": "",
+                     "models/sub/ops/modules/attn.py": CUDA_CODE,
+                     "models/detr.py": "from models.sub.ops.modules import attn\n"})
     assert _findings(tmp_path) == {("models/sub/ops/modules/attn.py", 5, "TRN241", None)}
 
 
 def test_an_extension_build_folder_inside_a_package_is_the_package_own(tmp_path):
     # ngp_pl's `models/csrc/`: a setup.py building the CUDA extension `vren` beside its sources, imported as `vren`
-    _write(tmp_path, "models/__init__.py", "")
-    _write(tmp_path, "models/sub/__init__.py", "")
-    _write(tmp_path, "models/sub/csrc/setup.py",
-           "from setuptools import setup\nfrom torch.utils.cpp_extension import CUDAExtension\n\n"
-           "setup(name='vren', ext_modules=[CUDAExtension(name='vren', sources=['vren.cu'])])\n")
-    _write(tmp_path, "models/sub/csrc/vren.cu", "__global__ void k() {}\n")
-    _write(tmp_path, "models/sub/csrc/helpers.py", CUDA_CODE)
-    _write(tmp_path, "models/render.py", "import vren\n")
+    _tree(tmp_path, {"models/__init__.py": "", "models/sub/__init__.py": "",
+                     "models/sub/csrc/setup.py": "from setuptools import setup\n"
+                     "from torch.utils.cpp_extension import CUDAExtension\n\n"
+                     "setup(name='vren', ext_modules=[CUDAExtension(name='vren', sources=['vren.cu'])])\n",
+                     "models/sub/csrc/vren.cu": "__global__ void k() {}\n", "models/sub/csrc/helpers.py": CUDA_CODE,
+                     "models/render.py": "import vren\n"})
     got = _findings(tmp_path)
     assert got and all(g[3] is None for g in got), got

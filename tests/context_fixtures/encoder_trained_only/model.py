@@ -1,11 +1,7 @@
-import torch.nn as nn
+from torch import nn
+
+ENCODER = nn.TransformerEncoder(nn.TransformerEncoderLayer(32, 2, batch_first=True), 1)
 
 
-class Encoder(nn.Module):
-    def __init__(self):
-        super().__init__()
-        layer = nn.TransformerEncoderLayer(64, 4, batch_first=True)
-        self.encoder = nn.TransformerEncoder(layer, 2)
-
-    def forward(self, x, pad):
-        return self.encoder(x, src_key_padding_mask=pad)
+def encode(x, pad):
+    return ENCODER(x, src_key_padding_mask=pad)

@@ -1,25 +1,18 @@
 import torch
-import torch.nn as nn
+from torch import nn
 
 
-class VQ(nn.Module):
-    def __init__(self):
-        super().__init__()
-        layer = nn.TransformerEncoderLayer(64, 4, batch_first=True)
-        self.encoder = nn.TransformerEncoder(layer, 2)
-
-    def forward(self, x, pad):
-        return self.encoder(x, src_key_padding_mask=pad)
+def build(width):
+    block = nn.TransformerEncoderLayer(width, 8, batch_first=True)
+    return nn.TransformerEncoder(block, 4)
 
 
-def main(loader, val):
-    model = VQ()
-    opt = torch.optim.AdamW(model.parameters())
-    for x, pad in loader:
-        loss = model(x, pad).mean()
-        loss.backward()
-        opt.step()
-    model.eval()
+def fit(batches, held_out):
+    encoder = build(128)
+    optimizer = torch.optim.SGD(encoder.parameters(), lr=0.1)
+    for x, pad in batches:
+        encoder(x, src_key_padding_mask=pad).sum().backward()
+        optimizer.step()
+    encoder.eval()
     with torch.no_grad():
-        for x, pad in val:
-            model(x, pad)
+        return [encoder(x, src_key_padding_mask=pad) for x, pad in held_out]

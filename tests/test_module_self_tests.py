@@ -18,6 +18,7 @@ def test_main_blocks_of_imported_modules_nothing_runs_are_guarded(tmp_path):
     tree = tmp_path / "tree"
     shutil.copytree(ROOT, tree)
     assert guarded_rows(tree) == [
+        ("pkg/analysis.py", 19, 22, "TRN241", ""),  # the block's main() reads the command line
         ("pkg/cli_entry.py", 10, 18, "TRN241", ""),  # setup.cfg: `demo-run = pkg.cli_entry:main`
         ("pkg/detector.py", 12, 13, "TRN241", ""),  # README: `python pkg/detector.py image.jpg`
         ("pkg/helper.py", 9, 17, "TRN241", SELF_TEST),  # `from pkg import helper`

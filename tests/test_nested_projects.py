@@ -169,6 +169,24 @@ def test_a_top_level_installed_copy_keeps_what_the_repository_reaches(tmp_path):
                                    ("det3d_copy/tools/benchmark.py", 5, "TRN241", "unused-nested-script")}
 
 
+def test_an_installed_copy_whose_package_bears_its_folder_name_keeps_what_the_repository_reaches(tmp_path):
+    # miles_diffusion keeps flow_grpo's clone in `flow_grpo/` (its own setup.py and MIT licence), package
+    # `flow_grpo/flow_grpo/`, and imports three of its modules: the clone's trainers and its Bagel model are not run
+    _write(tmp_path, "LICENSE", "Apache License\n\nCopyright (c) the app authors.\n")
+    _write(tmp_path, "app/rollout.py", "from flowlib.rewards import score\n")
+    _write(tmp_path, "flowlib/LICENSE", "MIT License\n\nCopyright (c) the library authors.\n")
+    _write(tmp_path, "flowlib/setup.py", "from setuptools import setup, find_packages\n\nsetup(name='flowlib', "
+                                         "packages=find_packages())\n")
+    _write(tmp_path, "flowlib/flowlib/__init__.py", "")
+    _write(tmp_path, "flowlib/flowlib/rewards.py", CUDA_CODE)
+    _write(tmp_path, "flowlib/flowlib/bagel/__init__.py", "")
+    _write(tmp_path, "flowlib/flowlib/bagel/model.py", CUDA_CODE)
+    _write(tmp_path, "flowlib/scripts/train.py", CUDA_CODE)
+    assert _findings(tmp_path) == {("flowlib/flowlib/rewards.py", 5, "TRN241", None),
+                                   ("flowlib/flowlib/bagel/model.py", 5, "TRN241", "unused-nested-package"),
+                                   ("flowlib/scripts/train.py", 5, "TRN241", "unused-nested-script")}
+
+
 def test_a_program_folder_no_import_can_spell_inside_a_package_is_unused(tmp_path):
     main = "import torch\nfrom utils import load\n\nif __name__ == '__main__':\n    load().cuda()\n"
     _write(tmp_path, "reid/__init__.py", "from . import utils\n")

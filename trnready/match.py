@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from . import context, masks, shifts
 from .catalogue import Catalogue
 from .context import FileContext, ProjectFacts
-from .context.base import argument_of, root_name
+from .context.base import argument_of, enclosing_function, root_name
 from .context._library_base import library_bases
 from .index import FileIndex, Interest, device_like
 from .local_attrs import assigned_value
@@ -21,6 +21,7 @@ from .narrowing import narrowed
 from .model import ArgPredicate, Matcher, Rule
 from .resolve import FOLLOWED_KINDS, LIST, Resolver, env_default, filled_parameter, overwritten_parameter
 from .arg_predicates import holds as _holds
+from .astwalk import walk
 from .values import UNKNOWN, Drawn, same
 
 _KWARGS_UNKNOWN = object()
@@ -216,6 +217,10 @@ class Engine:
         # rules whose findings in one file are one thing to change (`one-per-file-rules`: a Python 2 module is one
         # module to port, however many print statements it holds): the first is the finding, the rest its places
         self._one_per_file = frozenset(catalogue.context_values.get("one-per-file-rules", ()))
+        # rules whose call's on/off keyword (`enabled=amp_on`) may be a name set from a CUDA device test
+        # (`amp_on = device == "cuda"`): that assignment is a place of the finding (`device-switch-rules`)
+        self._switch_rules = frozenset(catalogue.context_values.get("device-switch-rules", ()))
+        self._switch_keywords = frozenset(catalogue.context_values.get("device-switch-keywords", ()))
 
     def may_match(self, text: str) -> bool:
         for t in self.prefilter_tokens:
@@ -482,6 +487,8 @@ class Engine:
                 if self._args_ok(ctx, m.args, call, scope):
                     if self._emit(ctx, hits, Hit(rule, m, call, q, q, *self._may_be(ctx, m, call, scope))):
                         self._at_entry(ctx, m, call, scope, hits, q)
+                        if rule.id in self._switch_rules:
+                            self._switch_place(ctx, call, scope, hits)
                     on_call.add(rule.id)
             for rx, rule, m in self.call_globs:
                 if rx.fullmatch(q) and self._args_ok(ctx, m.args, call, scope):
@@ -512,6 +519,20 @@ class Engine:
                         on_call.add(rule.id)
         if self.devices:
             self._match_device(ctx, call, scope, names, is_method, hits)
+
+    def _switch_place(self, ctx: FileContext, call: ast.Call, scope, hits: list[Hit]) -> None:
+        """`amp_on = device == "cuda"`, then `torch.autocast("cuda", enabled=amp_on)`: the switch is set from a
+        test of the CUDA device, False on Neuron, so porting the call alone leaves mixed precision off; the
+        assignment (one in the call's own function) is listed among the finding's places."""
+        for kw in call.keywords:
+            if kw.arg not in self._switch_keywords or type(kw.value) is not ast.Name:
+                continue
+            bindings = ctx.resolver.lookup(scope, kw.value.id)
+            if not bindings or len(bindings) != 1 or bindings[0].scope is not scope or scope.kind != "function":
+                continue
+            value = _assigned_in_function(enclosing_function(ctx, call), kw.value.id)
+            if value is not None and value.lineno != call.lineno and tests_cuda_device(value):
+                hits[-1] = replace(hits[-1], also=hits[-1].also + (value,))
 
     def _match_partial(self, ctx: FileContext, call: ast.Call, scope, hits: list[Hit]) -> None:
         """`functools.partial(F.interpolate, mode="bilinear")`: the arguments it fixes are passed to the API
@@ -910,6 +931,35 @@ def _module_alias(node: ast.Attribute, q: str, from_imports: dict):
     if "." not in module:
         return None, ""
     return from_imports.get(("as", root.id, module)), module
+
+
+def _assigned_in_function(func, name: str):
+    """The value of the plain assignment `name = value` in the body of `func` (not in a nested scope), or None."""
+    if func is None:
+        return None
+    todo = list(func.body)
+    while todo:
+        node = todo.pop()
+        if type(node) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda):
+            continue
+        if type(node) is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name \
+                and node.targets[0].id == name:
+            return node.value
+        todo.extend(ast.iter_child_nodes(node))
+    return None
+
+
+def tests_cuda_device(expr: ast.expr) -> bool:
+    """The expression (perhaps inside `and` / `or` / `not`) tests for the CUDA device: `device == "cuda"`,
+    `x.device.type == "cuda"`, `"cuda" in str(device)`, `x.is_cuda`."""
+    for node in walk(expr):
+        if type(node) is ast.Attribute and node.attr == "is_cuda":
+            return True
+        if type(node) is ast.Compare and len(node.ops) == 1 and type(node.ops[0]) in (ast.Eq, ast.In) and any(
+                type(c) is ast.Constant and type(c.value) is str and (c.value == "cuda" or c.value.startswith("cuda:"))
+                for c in (node.left, node.comparators[0])):
+            return True
+    return False
 
 
 def _conditional_literal(bindings) -> bool:

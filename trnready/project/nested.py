@@ -142,6 +142,15 @@ class Layout:
     def modules(self, d: str) -> set:
         """Names the folder's code is imported by: its top-level modules and packages (also under `src/`), and the
         folder's own name when it is an identifier (`from projects.PointRend import point_rend`)."""
+        out = self.code_modules(d)
+        name = d.rsplit("/", 1)[-1]
+        if _IDENT.match(name):
+            out.add(name)
+        return out
+
+    def code_modules(self, d: str) -> set:
+        """The folder's top-level modules and packages (also under `src/`), without its own name: a clone keeps
+        its package under the clone's name (`flow_grpo/flow_grpo/`), and that package is code all the same."""
         out = set()
         for base in (d, f"{d}/src"):
             for name in self.children.get(base, ()):
@@ -151,9 +160,6 @@ class Layout:
             for pkg in self.packages:
                 if pkg.startswith(prefix) and "/" not in pkg[len(prefix):] and pkg[len(prefix):] not in _NOT_PACKAGES:
                     out.add(pkg[len(prefix):])
-        name = d.rsplit("/", 1)[-1]
-        if _IDENT.match(name):
-            out.add(name)
         return out
 
 
@@ -282,7 +288,7 @@ def unused_projects(layout: Layout, namers: Namers) -> set:
     # sources inside a package is the package's own extension build (ngp_pl's `models/csrc/`, built as `vren`).
     candidates = {d for d in layout.projects if not layout.is_root(d) and layout.depth(d) >= 2
                   and (layout.nested_in(d) or (layout.children[d] & _INSTALLABLE and layout.inside_package(d)
-                                               and layout.modules(d) - {d.rsplit("/", 1)[-1]}))}
+                                               and layout.code_modules(d)))}
     candidates |= _unpackaged(layout, namers)
     # no import reaches a folder whose name is no identifier: only a path naming it is a use (its `main` or
     # `utils` module names are everyone's words)

@@ -110,9 +110,8 @@ def _in_package(layout, d: str, p: str) -> bool:
 def _reached_from_outside(layout, namers, d: str):
     """(module paths inside `d` that files outside it import or spell, paths inside `d` they name), or None when
     nothing outside imports the copy, a relative import reaches into it, or an importing file does not parse."""
-    modules = layout.modules(d)
+    modules = layout.code_modules(d)
     base = d.rsplit("/", 1)[-1]
-    modules.discard(base)
     if not modules:
         return None
     inside = [sf.rel[len(d) + 1:] for sf in layout.files if layout.under(sf.rel, d)]

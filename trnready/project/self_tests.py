@@ -13,7 +13,8 @@ A finding is judged only when all of these hold, so the step errs on the side of
   neither in the module's code outside its own lines nor by an importer (`from network import test`, or
   `network.test` where the module is imported whole): material-classification's `def test(): Net().cuda() ...`;
 - the block reads no command line (`[context.values] command-line-words`: `parse_args`, `sys.argv`, `fire.Fire`,
-  `hydra`...): a block that does is a program's entry, run with arguments;
+  `hydra`...), nor do the functions only it runs (`raise SystemExit(main())` with `def main(): args =
+  build_parser().parse_args()`): a block that does is a program's entry, run with arguments;
 - another Python file of the scan imports the module (`from model.pspnet import PSPNet`, `import weight_drop`,
   `from . import loss`), resolved from the importer's folder or a folder above it, as `sys.path` finds it for a
   script (experiments/a/train.py's `from network import Net` is experiments/a/network.py): the module is a
@@ -84,11 +85,24 @@ def guard_module_self_tests(findings: list, files, root, values: dict, read_text
                 o = read_text(other) or ""
                 here = other.rsplit("/", 1)[0] if "/" in other else ""
                 uses.append((o, _import_uses(o, rel, stem, folder, here)))
-            spans[rel] = [blocks[rel]] + _helpers(read_text(rel) or "", blocks[rel], uses)
+            text = read_text(rel) or ""
+            helpers = _helpers(text, blocks[rel], uses)
+            # `if __name__ == "__main__": raise SystemExit(main())` with `def main(): args = parser.parse_args()`:
+            # the functions only the block runs read the command line, so the block is the program's entry
+            if not _reads_command_line(text, helpers, words):
+                spans[rel] = [blocks[rel]] + helpers
     if not spans:
         return findings
     return [replace(f, guarded=True, guarded_by=REASON) if f.path in spans and not f.guarded and not f.suppressed
             and any(a <= f.line <= b for a, b in spans[f.path]) else f for f in findings]
+
+
+def _reads_command_line(text: str, spans: list, words: tuple) -> bool:
+    """Some of the lines `spans` [(first, last)] of `text` hold a word of `command-line-words`."""
+    if not spans:
+        return False
+    lines = text.splitlines()
+    return any(w in "\n".join(lines[a - 1:b]) for a, b in spans for w in words)
 
 
 def _main_block(text: str):

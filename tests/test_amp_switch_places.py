@@ -11,8 +11,8 @@ SCALER = 'torch.amp.GradScaler on the CUDA device (cuda given, or left to its de
 
 def test_a_switch_set_from_a_cuda_test_is_a_place_of_the_finding():
     proc = run_cli("scan", FIXTURES / "amp_switch", "--format", "json", "--no-cache", "--no-config")
-    got = [(f["line"], f["column"], f["rule"], f["message"], [(o["line"], o["column"]) for o in f.get("occurrences", ())])
-           for f in json.loads(proc.stdout)["findings"]]
+    got = [(f["line"], f["column"], f["rule"], f["message"],
+            [(o["line"], o["column"]) for o in f.get("occurrences", ())]) for f in json.loads(proc.stdout)["findings"]]
     assert got == [
         (7, 10, "TRN253", AUTOCAST, [(6, 19)]),
         (13, 12, "TRN252", SCALER, [(12, 15)]),

@@ -407,3 +407,62 @@ def test_an_imported_cuda_check_whose_other_arm_stops_the_program_guards_nothing
     got = [(f["line"], f["rule"], f["guarded"]) for f in json.loads(proc.stdout)["findings"]
            if f["path"] == "pkg/demo.py"]
     assert got == [(9, "TRN243", False), (16, "TRN243", True), (25, "TRN243", False)]
+
+
+HYBRID = '''import torch
+
+
+def hybrid_available() -> bool:
+    if not torch.cuda.is_available():
+        return False
+    try:
+        import cpu_grouped
+        return cpu_grouped.cpu_kernels_available()
+    except ImportError:
+        return False
+'''
+PREFETCH_TESTS = '''import pytest
+import torch
+
+import pkg.engines.hybrid as hy
+
+needs_stack = pytest.mark.skipif(not hy.hybrid_available(), reason="needs CUDA")
+
+
+@needs_stack
+def test_prefetch():
+    x = torch.ones(2, device="cuda")
+    assert x.sum() == 2
+
+
+def test_other():
+    if not hy.hybrid_available():
+        pytest.skip("no stack")
+    y = torch.ones(2).cuda()
+    assert y.sum() == 2
+
+
+def test_plain():
+    z = torch.ones(2).cuda()
+    assert z.sum() == 2
+'''
+
+
+def test_a_check_of_a_module_imported_whole_and_a_marker_bound_to_it_guard_their_tests(tmp_path):
+    # experts4bit-qlora (fresh72): `needs_stack = pytest.mark.skipif(not hy.hybrid_available(), ...)` with
+    # `import experts4bit_qlora.engines.hybrid as hy`, whose hybrid_available() returns False without CUDA
+    (tmp_path / "pkg" / "engines").mkdir(parents=True)
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "engines" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "engines" / "hybrid.py").write_text(HYBRID)
+    (tmp_path / "tests" / "test_prefetch.py").write_text(PREFETCH_TESTS)
+    proc = run_cli("scan", ".", "--format", "json", "--no-cache", "--show-guarded", cwd=tmp_path)
+    assert proc.returncode in (0, 1), proc.stderr
+    got = [(f["path"], f["line"], f["rule"], f.get("guarded_by"))
+           for f in json.loads(proc.stdout)["findings"] if f["path"].startswith("tests/")]
+    assert got == [
+        ("tests/test_prefetch.py", 11, "TRN242", "neuron-guarded"),  # @needs_stack
+        ("tests/test_prefetch.py", 18, "TRN241", "neuron-guarded"),  # after `if not hy...(): pytest.skip()`
+        ("tests/test_prefetch.py", 23, "TRN241", None),
+    ]

@@ -47,3 +47,16 @@ def test_a_backup_folder_of_stale_copies_is_retired_too(tmp_path):
         ("backups/io.py", 4, "TRN241", ""),
         ("train.py", 5, "TRN241", ""),
     ]
+
+
+def test_an_underscore_archive_folder_is_retired_a_plain_archive_stays(tmp_path):
+    # anima_lora (fresh72): `_archive/bench/...` holds retired benches nothing imports; a plain `archive/` folder is
+    # kept (recall labels hold 28 hits in such folders)
+    for rel in ("_archive/bench/run_bench.py", "archive/run.py", "pkg/_deprecated/sampler.py"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(CUDA)
+    assert _scan(tmp_path) == [
+        ("_archive/bench/run_bench.py", 4, "TRN241", "retired"),
+        ("archive/run.py", 4, "TRN241", ""),
+        ("pkg/_deprecated/sampler.py", 4, "TRN241", "retired"),
+    ]

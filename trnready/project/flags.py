@@ -32,6 +32,17 @@ def _flag_at(modules, rel: str, name: str, hops: int, memo: dict | None = None) 
     if name in flags:
         return True
     memo[key] = None
+    head, _, rest = name.partition(".")
+    if rest:
+        # `hy.hybrid_available` with `import pkg.engines.hybrid as hy`: the name in that module
+        imp = s["imports"].get(head)
+        found = False
+        if imp is not None and imp[2] is None and "." not in rest:
+            target = modules.absolute(rel, imp[0], imp[1])
+            if target in modules.mods:
+                found = _flag_at(modules, modules.mods[target], rest, hops + 1, memo)
+        memo[key] = found
+        return found
     found = False
     entry = next((e for e in flags if type(e) is list and e[0] == name), None)
     if entry is not None:

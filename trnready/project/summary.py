@@ -47,13 +47,15 @@ from ..astwalk import loaded_names, statements, walk
 
 # 39 (s38): a function's calls carry the parameter arms holding them; 40 (s39): instance flags (`self.x`) among
 # the flags, blocks guarded by an inherited instance flag (or one read through a local instance) among the guards
-VERSION = 47  # 35 merged in session 21; prec28b (s22): setUp-skipping test classes as skip markers; 37 (rec29b):
+VERSION = 48  # 35 merged in session 21; prec28b (s22): setUp-skipping test classes as skip markers; 37 (rec29b):
 # a library subclass's super().__init__ recorded as the base's construction; 38 (s31): a module without functions
 # records its calls of project names; 42 (s40): a local bound once to a literal is passed as that literal; 43: a
 # module flag holding a CUDA test is passed as False; 44 (s41): a config setting's note carries its whole key path;
 # 45 (s44): `cfghanded`, config keys read by name and handed on as a keyword of another name; 46 (s46): names a
 # function imports with `from m import x` count as the file's imports (lazy imports of project functions); 47
-# (s47): a call through a dict written in it (`{"a": A, "b": B}[k](...)`) is a call of each value
+# (s47): a call through a dict written in it (`{"a": A, "b": B}[k](...)`) is a call of each value; 48 (s50): guards
+# keyed on a check of a module imported whole (`hy.hybrid_available()`) and tests under a module-level skip marker
+# of the file (`needs_stack = pytest.mark.skipif(not hy.hybrid_available(), ...)`, then `@needs_stack`)
 MAX_TEMPLATE = 400  # a call longer than this is not carried (generated code, data tables)
 
 # Imports from these never lead into the project: calls naming only them need no summary entry.
@@ -293,7 +295,10 @@ def summarize(tree: ast.Module, apis: frozenset = frozenset(), calls: list | Non
     flags += cuda_functions(tree, project_modules(imports), (values or {}).get("cuda-device-queries", ()))[:MAX_ITEMS]
     project_names = {n for n, (mod, level, name) in imports.items()
                      if name is not None and (level or mod.split(".", 1)[0] not in _EXTERNAL)}
-    guards = guards_of(tree, project_names) if project_names else []
+    # a project module imported whole (`import pkg.engines.hybrid as hy`): its checks are read as `hy.check()`
+    project_modules_whole = {n for n, (mod, level, name) in imports.items()
+                             if name is None and (level or mod.split(".", 1)[0] not in _EXTERNAL)}
+    guards = guards_of(tree, project_names, project_modules_whole) if project_names or project_modules_whole else []
     if project_names:
         from .inherited_flags import inherited_guards, instance_guards
         guards += inherited_guards(tree, project_names, MAX_GUARDS - len(guards))
@@ -533,25 +538,34 @@ def _imported(tree: ast.Module, nodes: list | None) -> list:
 MAX_GUARDS = 200  # blocks per module: the summary stays small however large the module
 
 
-def guards_of(tree: ast.Module, imported: set) -> list:
+def guards_of(tree: ast.Module, imported: set, modules: set = frozenset()) -> list:
     """[[first line, last line, name, choice]] for every block that runs only when an imported name is
     true: the body of `if NAME:` / `if NAME and ...:`, the `else` of `if not NAME:`, the statements after
     `if not NAME: pytest.skip(...)` in the same block (not after a `raise ValueError` or `return`), a test
-    skipped unless NAME (`@pytest.mark.skipif(not NAME, ...)`, `@unittest.skipUnless(NAME, ...)`), and a whole
-    test module marked so (`pytestmark = pytest.mark.skipif(not NAME, ...)`). `choice` says the statement has
+    skipped unless NAME (`@pytest.mark.skipif(not NAME, ...)`, `@unittest.skipUnless(NAME, ...)`, or a marker the
+    module binds so once and applies by name: `needs_stack = pytest.mark.skipif(...)`, `@needs_stack`), and a whole
+    test module marked so (`pytestmark = pytest.mark.skipif(not NAME, ...)`). `modules`: project modules imported
+    whole, whose checks read `mod.check()` (the NAME is then `mod.check`). `choice` says the statement has
     another branch (a device picked in either arm stays a finding)."""
     out: list = []
+    if modules:
+        imported = _Imported(imported, modules)
     # Statements only: an `if` never sits inside an expression, and walking every expression node of a
     # large module cost more than the rest of its summary.
     from ..context.base import blocks_of
     from ..context.neuron_guarded import _TPU, _cuda_test, _exits, _fails
 
     body = tree.body
+    local_marks: dict = {}  # `needs_stack = pytest.mark.skipif(not hy.hybrid_available(), ...)`: name -> names
     for st in body:
         if type(st) is ast.Assign and any(type(t) is ast.Name and t.id == "pytestmark" for t in st.targets):
             marks = st.value.elts if type(st.value) in (ast.List, ast.Tuple) else [st.value]
             for name in dict.fromkeys(n for m in marks for n in _skipped_unless(m, imported)):
                 out.append([body[0].lineno, _end(body), name, False])
+        elif type(st) is ast.Assign and len(st.targets) == 1 and type(st.targets[0]) is ast.Name:
+            names = _skipped_unless(st.value, imported)
+            if names:
+                local_marks[st.targets[0].id] = None if st.targets[0].id in local_marks else names
     stack = [body]
     while stack and len(out) < MAX_GUARDS:
         block = stack.pop()
@@ -562,7 +576,9 @@ def guards_of(tree: ast.Module, imported: set) -> list:
                 if inner:
                     stack.append(inner)
             if kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
-                for name in dict.fromkeys(n for d in node.decorator_list for n in _skipped_unless(d, imported)):
+                for name in dict.fromkeys(n for d in node.decorator_list
+                                          for n in ((local_marks.get(d.id) or ()) if type(d) is ast.Name
+                                                    else _skipped_unless(d, imported))):
                     out.append([node.decorator_list[0].lineno, _end([node]), name, False])
                 continue
             if kind is not ast.If:
@@ -575,18 +591,22 @@ def guards_of(tree: ast.Module, imported: set) -> list:
                 continue  # `if is_cuda_available(): ... else: raise RuntimeError(...)`: the only path (neuron-guarded)
             parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
             for p in parts:
-                if isinstance(p, ast.Call) and isinstance(p.func, ast.Name):
+                if isinstance(p, ast.Call) and isinstance(p.func, (ast.Name, ast.Attribute)):
                     p = p.func  # `if is_cuda_available():`, a check function of another module
-                if isinstance(p, ast.Name) and p.id in imported and node.body:
-                    out.append([node.body[0].lineno, _end(node.body), p.id, bool(node.orelse)])
+                name = _imported_name(p, imported)
+                if name is not None and node.body:
+                    out.append([node.body[0].lineno, _end(node.body), name, bool(node.orelse)])
                     break
-            if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) and isinstance(test.operand, ast.Name) \
-                    and test.operand.id in imported:
+            operand = test.operand if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) else None
+            if isinstance(operand, ast.Call) and type(operand.func) in (ast.Name, ast.Attribute):
+                operand = operand.func  # `if not hy.hybrid_available(): pytest.skip(...)`
+            name = _imported_name(operand, imported) if type(operand) in (ast.Name, ast.Attribute) else None
+            if name is not None:
                 if node.orelse:
-                    out.append([node.orelse[0].lineno, _end(node.orelse), test.operand.id, True])
+                    out.append([node.orelse[0].lineno, _end(node.orelse), name, True])
                 elif i + 1 < len(block) and _exits(node.body) == "skip":
                     # `if not HAVE_TE: pytest.skip(...)`: what follows runs only when the flag is true
-                    out.append([block[i + 1].lineno, _end(block), test.operand.id, False])
+                    out.append([block[i + 1].lineno, _end(block), name, False])
     return out
 
 
@@ -603,7 +623,7 @@ def _names_one(test, imported: set) -> bool:
             p = p.operand
         if type(p) is ast.Call:
             p = p.func
-        if type(p) is ast.Name and p.id in imported:
+        if _imported_name(p, imported) is not None:
             return True
     return False
 
@@ -632,9 +652,28 @@ def _needed(cond, imported: set) -> list:
     for p in parts:
         if type(p) is ast.Call:
             p = p.func  # `is_fa_min_version("2.7.3")`, a check function of another module
-        if type(p) is ast.Name and p.id in imported and p.id not in out:
-            out.append(p.id)
+        name = _imported_name(p, imported)
+        if name is not None and name not in out:
+            out.append(name)
     return out
+
+
+class _Imported(frozenset):
+    """The names imported from project modules, and (`modules`) the project modules imported whole."""
+
+    def __new__(cls, names, modules):
+        self = super().__new__(cls, names)
+        self.modules = frozenset(modules)
+        return self
+
+
+def _imported_name(p, imported):
+    """`NAME` (imported) or `mod.check` (a project module imported whole) for the node, else None."""
+    if type(p) is ast.Name:
+        return p.id if p.id in imported else None
+    if type(p) is ast.Attribute and type(p.value) is ast.Name and p.value.id in getattr(imported, "modules", ()):
+        return f"{p.value.id}.{p.attr}"
+    return None
 
 
 def _end(stmts) -> int:

@@ -560,6 +560,12 @@ class Indexer:
         if self.interest.device_keywords:
             for value in _device_gate_literals(node):
                 self.index.device_values.append((value, scope))
+        if self.interest.device_keywords or self.interest.keywords:
+            # `if device.type != "cuda": raise RuntimeError("CUDA is required")`: the same gate as
+            # `assert device.type == "cuda"`, read as that assert
+            asserted = _refusal_test(node)
+            if asserted is not None:
+                self._asserted(asserted, scope)
         # `if is_torch_xla_available(): import torch_xla...` (the transformers/diffusers idiom).
         if self.interest.keywords:
             # if backend == "nccl": device = torch.device("cuda"): the value the test asks for picks the arm
@@ -1088,19 +1094,23 @@ class Indexer:
             at = _requires_cuda_tensor(node.test)
             if at is not None:
                 self.index.cuda_asserts.append((at, scope))
-        # assert x.device.type == "cuda": the string is the device the code insists on; on Neuron the assert fails
-        if self.interest.device_keywords:
-            for value in _device_type_literals(node.test):
-                self.index.device_values.append((value, scope))
-        if self.interest.keywords:
-            # assert backend == "nccl": the code accepts that one value of the setting
-            for name, value in _asserted_settings(_enum_members_read(node.test, self.enum_strings)):
-                if name in self.interest.keywords:
-                    self.index.keyword_defaults.append((name, value, scope))
-                    self.index.keyword_asserts.append((name, value, scope))
+        self._asserted(node.test, scope)
         self.visit(node.test, scope)
         if node.msg is not None:
             self.visit(node.msg, scope)
+
+    def _asserted(self, test: ast.expr, scope: Scope) -> None:
+        """What an `assert test` (or a block that raises unless `test`) insists on."""
+        # assert x.device.type == "cuda": the string is the device the code insists on; on Neuron the assert fails
+        if self.interest.device_keywords:
+            for value in _device_type_literals(test):
+                self.index.device_values.append((value, scope))
+        if self.interest.keywords:
+            # assert backend == "nccl": the code accepts that one value of the setting
+            for name, value in _asserted_settings(_enum_members_read(test, self.enum_strings)):
+                if name in self.interest.keywords:
+                    self.index.keyword_defaults.append((name, value, scope))
+                    self.index.keyword_asserts.append((name, value, scope))
 
     def v_ifexp(self, node: ast.IfExp, scope: Scope) -> None:
         # torch.float16 if x.device.type == "cuda" else torch.float32: the device type picks the precision, so on
@@ -1618,6 +1628,36 @@ def _cuda_only_host_copy(node: ast.If):
         if type(st) is ast.Assign and len(st.targets) == 1 and ast.unparse(st.targets[0]) == want \
                 and _host_copy_of(st.value, want):
             return at
+    return None
+
+
+def _refusal_test(node: ast.If):
+    """The test a block that only refuses to go on (`raise ...`, `parser.error(...)`, `sys.exit(...)`) asserts, written
+    as `assert` would take it: `if device.type != "cuda": raise ...` asserts `device.type == "cuda"`; `if a != "x" or
+    b: raise` asserts `a == "x"` (and more). None for any other block."""
+    if node.orelse or not (_raises_only(node.body) or _exits_only(node.body)):
+        return None
+    return _negated(node.test)
+
+
+def _exits_only(body: list) -> bool:
+    """The block is one call that ends the program with an error: `parser.error(...)`, `sys.exit(...)`."""
+    return len(body) == 1 and type(body[0]) is ast.Expr and type(body[0].value) is ast.Call \
+        and _tail(body[0].value.func) in ("error", "exit")
+
+
+def _negated(test):
+    """`test` negated where that is plain (`!=` -> `==`, `not in` -> `in`, `not x` -> `x`, an `or` of such parts ->
+    their `and`, parts that cannot be negated plainly left out), or None."""
+    t = type(test)
+    if t is ast.UnaryOp and type(test.op) is ast.Not:
+        return test.operand
+    if t is ast.Compare and len(test.ops) == 1 and type(test.ops[0]) in (ast.NotEq, ast.NotIn):
+        op = ast.Eq() if type(test.ops[0]) is ast.NotEq else ast.In()
+        return ast.Compare(left=test.left, ops=[op], comparators=test.comparators)
+    if t is ast.BoolOp and type(test.op) is ast.Or:
+        parts = [p for p in map(_negated, test.values) if p is not None]
+        return ast.BoolOp(op=ast.And(), values=parts) if parts else None
     return None
 
 

@@ -117,3 +117,16 @@ def test_a_program_on_the_lines_below_is_read_with_an_interpreter_variable(tmp_p
            for f in json.loads(proc.stdout)["findings"]]
     # (5 is the body of a loop over range(torch.cuda.device_count()): no pass runs on Neuron, neuron-guarded)
     assert got == [(4, 16, "TRN243", [])]
+
+
+def test_an_interpreter_kept_in_a_venv_variable_runs_its_program(tmp_path):
+    # mambafold's slurm scripts (blind72): `VENV_PY=.venv/bin/python` then `$VENV_PY -c "..."` under `set -e`:
+    # get_device_name(0) raises without CUDA and stops the job; a bare `$COPY -c` is no interpreter
+    (tmp_path / "run.sh").write_text(
+        'set -e\n'
+        'VENV_PY=.venv/bin/python\n'
+        '$VENV_PY -c "import torch; print(f\'gpu={torch.cuda.get_device_name(0)}\')"\n'
+        '$COPY -c "import torch; print(torch.cuda.get_device_name(0))"\n')
+    proc = run_cli("scan", tmp_path, "--format", "json", "--no-cache", "--no-config")
+    got = [(f["line"], f["column"], f["rule"]) for f in json.loads(proc.stdout)["findings"]]
+    assert got == [(3, 41, "TRN243")]

@@ -19,8 +19,10 @@ import textwrap
 from dataclasses import replace
 
 # `python`, `python3`, `python3.10`, `/usr/bin/env python3`, with options before `-c` (`-u`, `-W ignore`).
-# Also the interpreter a script keeps in a variable (`${PYTHON} -c "..."`, `$PY -c ...`).
-_INLINE = re.compile(r"(?:(?<![\w.-])(?:[\w./-]*/)?python(?:\d+(?:\.\d+)?)?|\$\{?(?:PYTHON\w*|PY)\}?)[ \t]+"
+# Also the interpreter a script keeps in a variable (`${PYTHON} -c "..."`, `$PY -c ...`, `$VENV_PY -c ...`,
+# `${CONDA_PYTHON} -c ...`).
+_INLINE = re.compile(r"(?:(?<![\w.-])(?:[\w./-]*/)?python(?:\d+(?:\.\d+)?)?"
+                     r"|\$\{?(?:[A-Z_]*PYTHON\w*|(?:[A-Z_]*_)?PY\d?)\}?)[ \t]+"
                      r"(?:-[A-Za-z]+[ \t]+)*?-c[ \t]*(?P<q>[\"'])")
 # Guards that argue from the value not being used: the shell capturing the output uses it.
 _UNUSED_VALUE_GUARDS = frozenset({"check-without-placement"})
@@ -61,7 +63,7 @@ def inline_python_findings(lines: list[str], rel: str, engine, only: set | None 
 
     out = []
     for n, raw in enumerate(lines, 1):
-        if (only is not None and n not in only) or "-c" not in raw or "python" not in raw.lower():
+        if (only is not None and n not in only) or "-c" not in raw or ("python" not in raw.lower() and "PY" not in raw):
             continue
         ln = quiet_echo(raw)  # `echo "python -c '...'"` prints a hint (same length: columns stay)
         body = ln.lstrip()

@@ -206,7 +206,7 @@ def _read(ctx: FileContext) -> ReadResult:
         return result
     result.findings = one_request_per_command(result.findings, ctx.text.splitlines(),
                                               ctx.engine.catalogue.context_values)
-    if "-c" in ctx.text and "python" in ctx.text:  # `python -c '...'`: Python run by the script
+    if "-c" in ctx.text and ("python" in ctx.text or "PY" in ctx.text):  # `python -c '...'`: Python run by the script
         from .inline_python import inline_python_findings
 
         result.findings = [*result.findings, *inline_python_findings(ctx.text.splitlines(), ctx.rel, ctx.engine)]

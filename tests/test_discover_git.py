@@ -199,3 +199,16 @@ def test_in_a_git_repository_an_untracked_ignored_subpackage_is_not_scanned(tmp_
     git(tmp_path, "commit", "-q", "-m", "base")
     _, paths, diags = scan(tmp_path)
     assert paths == ["main.py"] and diags == []
+
+
+def test_a_wandb_run_folder_is_a_past_run_not_the_project(tmp_path):
+    # experts4bit-qlora (fresh72) committed `ab-telemetry/wandb/offline-run-.../files/requirements.txt`, the pip freeze
+    # of the machine a past run used; a folder of the project that merely sits under `wandb/` is scanned
+    write(tmp_path, {
+        "ab-telemetry/wandb/offline-run-20260703_174045-jym7tnum/files/requirements.txt": "bitsandbytes==0.43.1\n",
+        "wandb/run-20250101_120000-abc123/files/code/train.py": BLOCKER,
+        "wandb/helpers/log.py": BLOCKER,
+        "train.py": BLOCKER,
+    })
+    _proc, got, _diagnostics = scan(str(tmp_path))
+    assert got == ["train.py", "wandb/helpers/log.py"]

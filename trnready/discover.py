@@ -28,6 +28,10 @@ SKIP_DIRS = frozenset({
     ".venv", "venv", ".tox", ".nox", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".eggs",
     "build", "dist", ".ipynb_checkpoints", ".idea", ".vscode",
 })
+# A Weights & Biases run folder (`wandb/run-20260703_174045-jym7tnum/`, `wandb/offline-run-...`): the client's copy
+# of a past run, its `files/requirements.txt` a pip freeze of that machine and its `code/` a snapshot of the scripts,
+# committed by accident; nothing there is the project's to port (experts4bit-qlora, fresh72: 2 findings judged wrong)
+_RUN_FOLDER = re.compile(r"(?:offline-)?run-\d{8}_\d{6}-\w+")
 # Build outputs by name, but a Python package when they hold an __init__.py (`mmengine/dist/`,
 # `mylib/build/`): then they are source and scanned.
 _SOURCE_WHEN_PACKAGE = frozenset({"build", "dist"})
@@ -251,6 +255,8 @@ class Discoverer:
             if is_dir:
                 if entry.name in SKIP_DIRS and not (entry.name in _SOURCE_WHEN_PACKAGE and os.path.exists(
                         os.path.join(entry.path, "__init__.py"))) or entry.name.endswith(".egg-info"):
+                    continue
+                if dir_rel.rsplit("/", 1)[-1] == "wandb" and _RUN_FOLDER.fullmatch(entry.name):
                     continue
                 if is_link and os.path.realpath(path) not in ancestors and self._inside_walked(path):
                     continue  # reached under its own path: scanning it twice would report every finding twice

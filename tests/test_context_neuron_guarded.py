@@ -511,3 +511,40 @@ def feed(inputs, device):
 """)
     assert (5, "TRN243", False) in found
     assert (9, "TRN243", True) in found and (12, "TRN241", True) in found
+
+
+MATCH_CASES = '''import torch
+
+
+def sync(dev):
+    match dev.type:
+        case "cuda":
+            torch.cuda.synchronize()
+        case "xpu":
+            torch.xpu.synchronize()
+        case _:
+            pass
+
+
+def activities(dev):
+    acts = [torch.profiler.ProfilerActivity.CPU]
+    match dev.type:
+        case "cuda" | "gpu":
+            acts.append(torch.profiler.ProfilerActivity.CUDA)
+    return acts
+
+
+def pick(name):
+    match name:
+        case "fast":
+            return torch.device("cuda")
+    return torch.device("cpu")
+'''
+
+
+def test_a_match_case_on_the_cuda_device_type_is_an_arm_neuron_never_takes(tmp_path):
+    # ENN-PyTorch (fresh73): `match dev.type: case "cuda": torch.cuda.synchronize()` is `if dev.type == "cuda":`;
+    # a case on a user's option (`case "fast":`) guards nothing
+    (tmp_path / "sync.py").write_text(MATCH_CASES)
+    found = [(f[1], f[3], f[5]) for f in scan_findings(tmp_path, "--show-guarded")]
+    assert found == [(7, "TRN243", True), (18, "TRN244", True), (25, "TRN242", False)]

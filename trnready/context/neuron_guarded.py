@@ -1333,6 +1333,14 @@ class _Spans:
                 self.caught -= caught
                 for name in ("orelse", "finalbody"):
                     self.block(getattr(s, name, None) or [])
+                if k is ast.Match:
+                    # `match dev.type: case "cuda": torch.cuda.synchronize()`: the arm is `if dev.type == "cuda":`
+                    for case in s.cases:
+                        test = _case_test(s.subject, case)
+                        if test is not None and case.body and self.conds.never(test) \
+                                and not _placement_move(ast.If(test=test, body=case.body, orelse=[]),
+                                                        self.placement_flags):
+                            self.add(case.body[0], case.body[-1])
                 for h in (getattr(s, "handlers", None) or []) + (getattr(s, "cases", None) or []):
                     self.block(h.body)
 
@@ -1727,6 +1735,22 @@ def placement_flags(ctx) -> dict:
         if value_bound_once(fn, name) is a.value:
             out.setdefault(name, []).append((fn.lineno, fn.end_lineno or fn.lineno, a.value))
     return out
+
+
+def _case_test(subject, case):
+    """The test a `case` of a `match` stands for when its pattern is a literal or an `|` of literals and it has no
+    guard (`case "cuda":` -> `subject == "cuda"`, `case "cuda" | "gpu":` -> `subject in ("cuda", "gpu")`), else None."""
+    if case.guard is not None:
+        return None
+    pats = case.pattern.patterns if type(case.pattern) is ast.MatchOr else [case.pattern]
+    values = [p.value for p in pats if type(p) is ast.MatchValue and type(p.value) is ast.Constant]
+    if not values or len(values) != len(pats):
+        return None
+    if len(values) == 1:
+        return ast.copy_location(ast.Compare(left=subject, ops=[ast.Eq()], comparators=[values[0]]), case.pattern)
+    return ast.copy_location(ast.Compare(left=subject, ops=[ast.In()], comparators=[ast.Tuple(elts=values,
+                                                                                             ctx=ast.Load())]),
+                             case.pattern)
 
 
 def _placement_move(st: ast.If, flags=None) -> bool:

@@ -1590,7 +1590,14 @@ def _raises_only(body: list) -> bool:
 
 
 def _cuda_tensor_test(test):
-    """The node of a test that a tensor is on CUDA: `x.is_cuda`, `x.device.type == "cuda"` (and the receiver x)."""
+    """The node of a test that a tensor is on CUDA: `x.is_cuda`, `x.device.type == "cuda"` (and the receiver x), also
+    as a part of an `and` (`torch.is_tensor(x) and x.is_cuda`)."""
+    if type(test) is ast.BoolOp and type(test.op) is ast.And:
+        for part in test.values:
+            at, receiver = _cuda_tensor_test(part)
+            if at is not None:
+                return at, receiver
+        return None, None
     if type(test) is ast.Attribute and test.attr == "is_cuda":
         return test, test.value
     if type(test) is ast.Compare and len(test.ops) == 1 and type(test.ops[0]) is ast.Eq \

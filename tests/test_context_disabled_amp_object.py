@@ -11,4 +11,5 @@ def test_disabled_scalers_are_silent_other_scalers_and_autocast_are_reported():
         ("train.py", 9, 10, "TRN252",
          "torch.amp.GradScaler on the CUDA device (cuda given, or left to its default): `torch.amp.GradScaler`", False),
         ("train.py", 10, 10, "TRN251", AMP, False),  # a disabled CUDA autocast still names the device
+        # line 18: enabled only when the device is CUDA, a scaler disabled on every Neuron machine
     ]

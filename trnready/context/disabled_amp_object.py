@@ -11,11 +11,27 @@ from .base import call_built_by, predicate
 def disabled_amp_object(ctx, hit) -> bool:
     """The match builds an object listed in `[context.values] disabled-pass-through` (GradScaler,
     ShardedGradScaler) with the literal `enabled=False`: `scaler = GradScaler(enabled=False)`. A disabled scaler
-    returns the loss unscaled and steps the optimizer as is; it never touches a CUDA device. A flag that is not
+    returns the loss unscaled and steps the optimizer as is; it never touches a CUDA device. So does a test that
+    is false on every Neuron machine (`enabled=device.type == "cuda" and fp16`, session 50). A flag that is not
     the literal False (`enabled=args.fp16`) still matches, and so does `torch.autocast("cuda", enabled=False)`:
     autocast is not listed, since its device type is what the port changes even when disabled."""
     call = call_built_by(ctx, hit.node)
     if call is None or tail_of(call.func) not in ctx.values.get("disabled-pass-through", ()):
         return False
-    return any(kw.arg == "enabled" and type(kw.value) is ast.Constant and kw.value.value is False
-               for kw in call.keywords)
+    for kw in call.keywords:
+        if kw.arg != "enabled":
+            continue
+        if type(kw.value) is ast.Constant and kw.value.value is False:
+            return True
+        # `GradScaler(enabled=device.type == "cuda" and dtype == torch.float16)`: a test false on every Neuron
+        # machine (neuron-guarded's reading) builds the scaler disabled there
+        never = _never(ctx)
+        return never is not None and type(kw.value) is not ast.Constant and bool(never(kw.value))
+    return False
+
+
+def _never(ctx):
+    from .neuron_guarded import _spans
+
+    spans = ctx.fact("neuron-guarded", _spans)
+    return spans.conds.never if spans is not None else None

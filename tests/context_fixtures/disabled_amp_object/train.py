@@ -10,3 +10,9 @@ def train(use_amp):
     with torch.cuda.amp.autocast(enabled=False):
         pass
     return off, also_off, maybe, on
+
+
+def train_on(device, dtype):
+    # enabled only on CUDA: disabled on every Neuron machine (ENN-PyTorch, fresh73)
+    scaler = torch.amp.GradScaler(enabled=device.type == "cuda" and dtype == torch.float16)
+    return scaler

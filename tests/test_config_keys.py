@@ -111,8 +111,23 @@ def test_a_library_section_under_a_project_key_needs_that_key_read(tmp_path):
     (tmp_path / "sample.py").write_text("from omegaconf import OmegaConf\n\ncfg = OmegaConf.load('x')\n"
                                         "print(cfg.model.base_learning_rate)\n")
     assert _scan(tmp_path) == [("configs/train.yaml", 5, "TRN261", True, "config-key-unread")]
-    (tmp_path / "main.py").write_text("lightning_config = config.pop('lightning')\n")
+    (tmp_path / "main.py").write_text("import pytorch_lightning as pl\n\nlightning_config = config.pop('lightning')\n")
     assert _scan(tmp_path) == [("configs/train.yaml", 5, "TRN261", False, None)]
+
+
+def test_a_trainer_section_is_lightning_s_only_where_the_project_uses_lightning(tmp_path):
+    # TGCN-GSL (blind73): LightningCLI-shaped configs (`fit: trainer: accelerator: cuda`) read key by key by a main.py
+    # that imports no Lightning and never names `accelerator`: the setting is unread
+    (tmp_path / "configs").mkdir()
+    (tmp_path / "configs" / "gru.yaml").write_text(
+        "fit:\n  trainer:\n    max_epochs: 30\n    accelerator: cuda\n    devices: 1\n  data:\n    batch_size: 64\n"
+        "  model:\n    learning_rate: 0.001\n    weight_decay: 1.5e-3\n")
+    (tmp_path / "main.py").write_text(
+        "import yaml\n\nconfig = yaml.safe_load(open('configs/gru.yaml'))\n"
+        "epochs = config['fit']['trainer']['max_epochs']\nbatch = config['fit']['data']['batch_size']\n")
+    assert _scan(tmp_path) == [("configs/gru.yaml", 4, "TRN242", True, "config-key-unread")]
+    (tmp_path / "cli.py").write_text("from lightning.pytorch.cli import LightningCLI\n\nLightningCLI()\n")
+    assert _scan(tmp_path) == [("configs/gru.yaml", 4, "TRN242", False, None)]
 
 
 def test_a_warm_scan_answers_from_the_cached_summaries_alike(tmp_path):

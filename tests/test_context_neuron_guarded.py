@@ -548,3 +548,22 @@ def test_a_match_case_on_the_cuda_device_type_is_an_arm_neuron_never_takes(tmp_p
     (tmp_path / "sync.py").write_text(MATCH_CASES)
     found = [(f[1], f[3], f[5]) for f in scan_findings(tmp_path, "--show-guarded")]
     assert found == [(7, "TRN243", True), (18, "TRN244", True), (25, "TRN242", False)]
+
+
+BOOL_FLAG = '''import torch
+
+
+def train(args):
+    use_amp = bool(args.amp and torch.cuda.is_available())
+    if use_amp:
+        scaler = torch.amp.GradScaler("cuda")
+        return scaler
+    return None
+'''
+
+
+def test_a_flag_wrapped_in_bool_is_the_check_it_wraps(tmp_path):
+    # Cmamba_reconstruct (blind73): `use_amp = bool(args.amp and torch.cuda.is_available())`, then `if use_amp:`
+    (tmp_path / "train.py").write_text(BOOL_FLAG)
+    found = [(f[1], f[3], f[5]) for f in scan_findings(tmp_path, "--show-guarded")]
+    assert found == [(5, "TRN243", False), (7, "TRN252", True)]

@@ -271,6 +271,8 @@ class _Conditions:
             return self.always(t.test) and (_false_constant(t.body) or self.never(t.body))
         if k is ast.Call:
             f = t.func
+            if type(f) is ast.Name and f.id == "bool" and len(t.args) == 1 and not t.keywords:
+                return self.never(t.args[0])  # `use_amp = bool(args.amp and torch.cuda.is_available())`
             if type(f) is ast.Attribute and f.attr == "is_available" and self._backend_module(f.value):
                 return True
             if self._device_count(t):
@@ -372,6 +374,8 @@ class _Conditions:
             return all(parts) if type(t.op) is ast.And else any(parts)
         if k is ast.UnaryOp and type(t.op) is ast.Not:
             return self.never(t.operand)
+        if k is ast.Call and type(t.func) is ast.Name and t.func.id == "bool" and len(t.args) == 1 and not t.keywords:
+            return self.always(t.args[0])
         if k is ast.Compare and len(t.ops) == 1:
             op, left, right = type(t.ops[0]), t.left, t.comparators[0]
             if self._device_count(left) and op in (ast.Lt, ast.LtE, ast.Eq) and type(right) is ast.Constant \

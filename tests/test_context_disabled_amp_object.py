@@ -12,4 +12,5 @@ def test_disabled_scalers_are_silent_other_scalers_and_autocast_are_reported():
          "torch.amp.GradScaler on the CUDA device (cuda given, or left to its default): `torch.amp.GradScaler`", False),
         ("train.py", 10, 10, "TRN251", AMP, False),  # a disabled CUDA autocast still names the device
         # line 18: enabled only when the device is CUDA, a scaler disabled on every Neuron machine
+        ("train.py", 25, 23, "TRN251", AMP, False),  # a named switch (self.use_amp) stays: blind69's trainer
     ]

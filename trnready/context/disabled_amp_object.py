@@ -27,8 +27,8 @@ def disabled_amp_object(ctx, hit) -> bool:
         # false on every Neuron machine (neuron-guarded's reading) builds the scaler disabled there. A name set from
         # such a test (`use_amp = cfg.amp and device.type == "cuda"`) is a switch the port revisits: it is a place
         # of the finding (match.py `_switch_place`), so the finding stays
-        if type(kw.value) in (ast.Constant, ast.Name):
-            return False
+        if type(kw.value) not in (ast.Compare, ast.BoolOp, ast.UnaryOp, ast.Call):
+            return False  # a literal other than False, or a named switch (`self.use_amp`, `use_amp`)
         never = _never(ctx)
         return never is not None and bool(never(kw.value))
     return False

@@ -224,3 +224,18 @@ def test_a_library_section_is_the_libraries_only_when_the_project_imports_one_of
     assert _scan(tmp_path) == [("configs/run.yaml", 7, "TRN254", True, "config-key-unread")]
     (tmp_path / "engine.py").write_text("from detectron2.engine import DefaultTrainer\n")
     assert _scan(tmp_path) == [("configs/run.yaml", 7, "TRN254", False, None)]
+
+
+def test_a_hydra_target_naming_lightning_makes_the_trainer_section_lightning_s(tmp_path):
+    # the lightning-hydra-template: `configs/trainer/default.yaml` instantiates `pytorch_lightning.Trainer`, so the
+    # group's `accelerator: gpu` is Lightning's to read, whatever the project's Python imports
+    (tmp_path / "configs" / "trainer").mkdir(parents=True)
+    (tmp_path / "configs" / "gru.yaml").write_text(
+        "fit:\n  trainer:\n    max_epochs: 30\n    accelerator: cuda\n    devices: 1\n  data:\n    batch_size: 64\n"
+        "  model:\n    learning_rate: 0.001\n    weight_decay: 1.5e-3\n")
+    (tmp_path / "main.py").write_text(
+        "import yaml\n\nconfig = yaml.safe_load(open('configs/gru.yaml'))\n"
+        "epochs = config['fit']['trainer']['max_epochs']\nbatch = config['fit']['data']['batch_size']\n")
+    assert _scan(tmp_path) == [("configs/gru.yaml", 4, "TRN242", True, "config-key-unread")]
+    (tmp_path / "configs" / "trainer" / "default.yaml").write_text("_target_: pytorch_lightning.Trainer\n")
+    assert _scan(tmp_path) == [("configs/gru.yaml", 4, "TRN242", False, None)]

@@ -1752,7 +1752,8 @@ def _case_test(subject, case):
         return None
     if len(values) == 1:
         return ast.copy_location(ast.Compare(left=subject, ops=[ast.Eq()], comparators=[values[0]]), case.pattern)
-    return ast.copy_location(ast.Compare(left=subject, ops=[ast.In()], comparators=[ast.Tuple(elts=values,
+    elts: list[ast.expr] = list(values)
+    return ast.copy_location(ast.Compare(left=subject, ops=[ast.In()], comparators=[ast.Tuple(elts=elts,
                                                                                              ctx=ast.Load())]),
                              case.pattern)
 

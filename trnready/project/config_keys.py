@@ -196,6 +196,31 @@ def _qualified(library_read) -> dict:
     return out
 
 
+_CONFIG_KINDS = frozenset({"yaml", "json"})
+_MAX_CONFIG_READS = 400  # config files read for `_target_` lines (a model zoo's thousands are not all read)
+
+
+def _instantiated_libraries(files: list, read_text, wanted: set) -> set:
+    """Those of the `wanted` libraries a config file names in a Hydra `_target_` (`_target_:
+    pytorch_lightning.Trainer`, `"_target_": "lightning.pytorch.Trainer"`)."""
+    if not wanted:
+        return set()
+    rx = re.compile(r"""["']?_target_["']?\s*[:=]\s*["']?(%s)(?![\w])""" %
+                    "|".join(re.escape(m) for m in sorted(wanted, key=len, reverse=True)))
+    found: set = set()
+    read = 0
+    for sf in files:
+        if sf.kind not in _CONFIG_KINDS:
+            continue
+        read += 1
+        if read > _MAX_CONFIG_READS or found >= wanted:
+            break
+        text = read_text(sf)
+        if text and "_target_" in text:
+            found |= {m.group(1) for m in rx.finditer(text)}
+    return found
+
+
 def _imported_libraries(text: str, wanted: set, rx) -> set:
     """Those of the `wanted` libraries an import statement of the text names."""
     found: set = set()
@@ -263,6 +288,11 @@ def guard_unread_settings(findings: list, files: list, summaries: list, read_tex
         if got:
             declared[sf.rel] = got
     unread = [p for p, mods in qualified.items() if not any(m in imported for m in mods)]
+    if unread:
+        # a Hydra config that instantiates the library (`_target_: pytorch_lightning.Trainer`) uses it as surely as
+        # an import does: the lightning-hydra-template's `configs/trainer/` group files
+        imported |= _instantiated_libraries(files, read_text, {m for p in unread for m in qualified[p]} - imported)
+        unread = [p for p, mods in qualified.items() if not any(m in imported for m in mods)]
     if unread:
         # a suffix only an absent library would read is the project's to name: the keys below it count too (the
         # vocabulary above was searched for the whole paths already)

@@ -40,7 +40,9 @@ def import_time_flags(tree: ast.Module, imported: set) -> list:
     bound = {k: v for k, v in bound.items() if k not in again}
     out = [[first, last, MARK + bound[name], choice]
            for first, last, name, choice in guards_of(tree, set(bound))][:MAX_GUARDS]
-    out += _named_marks(tree, bound)
+    # (guards_of already reads a module-level mark bound to such a name when it decorates a test: `_named_marks`
+    # adds the mark's own line, and repeats nothing guards_of gave)
+    out += [g for g in _named_marks(tree, bound) if g not in out]
     if out:
         out += _helpers(tree, out)
     return out

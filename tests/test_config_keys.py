@@ -115,17 +115,21 @@ def test_a_library_section_under_a_project_key_needs_that_key_read(tmp_path):
     assert _scan(tmp_path) == [("configs/train.yaml", 5, "TRN261", False, None)]
 
 
-def test_a_trainer_section_is_lightning_s_only_where_the_project_uses_lightning(tmp_path):
-    # TGCN-GSL (blind73): LightningCLI-shaped configs (`fit: trainer: accelerator: cuda`) read key by key by a main.py
-    # that imports no Lightning and never names `accelerator`: the setting is unread
-    (tmp_path / "configs").mkdir()
-    (tmp_path / "configs" / "gru.yaml").write_text(
+def _key_by_key_trainer_config(root):
+    """TGCN-GSL (blind73): a LightningCLI-shaped config (`fit: trainer: accelerator: cuda`) read key by key by a main.py
+    that imports no Lightning and never names `accelerator`: the setting is unread."""
+    (root / "configs").mkdir(exist_ok=True)
+    (root / "configs" / "gru.yaml").write_text(
         "fit:\n  trainer:\n    max_epochs: 30\n    accelerator: cuda\n    devices: 1\n  data:\n    batch_size: 64\n"
         "  model:\n    learning_rate: 0.001\n    weight_decay: 1.5e-3\n")
-    (tmp_path / "main.py").write_text(
+    (root / "main.py").write_text(
         "import yaml\n\nconfig = yaml.safe_load(open('configs/gru.yaml'))\n"
         "epochs = config['fit']['trainer']['max_epochs']\nbatch = config['fit']['data']['batch_size']\n")
-    assert _scan(tmp_path) == [("configs/gru.yaml", 4, "TRN242", True, "config-key-unread")]
+    assert _scan(root) == [("configs/gru.yaml", 4, "TRN242", True, "config-key-unread")]
+
+
+def test_a_trainer_section_is_lightning_s_only_where_the_project_uses_lightning(tmp_path):
+    _key_by_key_trainer_config(tmp_path)
     (tmp_path / "cli.py").write_text("from lightning.pytorch.cli import LightningCLI\n\nLightningCLI()\n")
     assert _scan(tmp_path) == [("configs/gru.yaml", 4, "TRN242", False, None)]
 
@@ -229,13 +233,7 @@ def test_a_library_section_is_the_libraries_only_when_the_project_imports_one_of
 def test_a_hydra_target_naming_lightning_makes_the_trainer_section_lightning_s(tmp_path):
     # the lightning-hydra-template: `configs/trainer/default.yaml` instantiates `pytorch_lightning.Trainer`, so the
     # group's `accelerator: gpu` is Lightning's to read, whatever the project's Python imports
-    (tmp_path / "configs" / "trainer").mkdir(parents=True)
-    (tmp_path / "configs" / "gru.yaml").write_text(
-        "fit:\n  trainer:\n    max_epochs: 30\n    accelerator: cuda\n    devices: 1\n  data:\n    batch_size: 64\n"
-        "  model:\n    learning_rate: 0.001\n    weight_decay: 1.5e-3\n")
-    (tmp_path / "main.py").write_text(
-        "import yaml\n\nconfig = yaml.safe_load(open('configs/gru.yaml'))\n"
-        "epochs = config['fit']['trainer']['max_epochs']\nbatch = config['fit']['data']['batch_size']\n")
-    assert _scan(tmp_path) == [("configs/gru.yaml", 4, "TRN242", True, "config-key-unread")]
+    _key_by_key_trainer_config(tmp_path)
+    (tmp_path / "configs" / "trainer").mkdir()
     (tmp_path / "configs" / "trainer" / "default.yaml").write_text("_target_: pytorch_lightning.Trainer\n")
     assert _scan(tmp_path) == [("configs/gru.yaml", 4, "TRN242", False, None)]

@@ -531,7 +531,7 @@ class Engine:
             if not bindings or len(bindings) != 1 or bindings[0].scope is not scope or scope.kind != "function":
                 continue
             value = _assigned_in_function(enclosing_function(ctx, call), kw.value.id)
-            if value is not None and value.lineno != call.lineno and tests_cuda_device(value):
+            if value is not None and value.lineno != call.lineno and _tests_cuda_device(value):
                 hits[-1] = replace(hits[-1], also=hits[-1].also + (value,))
 
     def _match_partial(self, ctx: FileContext, call: ast.Call, scope, hits: list[Hit]) -> None:
@@ -949,7 +949,7 @@ def _assigned_in_function(func, name: str):
     return None
 
 
-def tests_cuda_device(expr: ast.expr) -> bool:
+def _tests_cuda_device(expr: ast.expr) -> bool:
     """The expression (perhaps inside `and` / `or` / `not`) tests for the CUDA device: `device == "cuda"`,
     `x.device.type == "cuda"`, `"cuda" in str(device)`, `x.is_cuda`."""
     for node in walk(expr):

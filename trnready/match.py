@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from . import context, masks, shifts
 from .catalogue import Catalogue
 from .context import FileContext, ProjectFacts
-from .context.base import argument_of, enclosing_function, root_name
+from .context.base import argument_of, enclosing_function, root_name, value_bound_once
 from .context._library_base import library_bases
 from .index import FileIndex, Interest, device_like
 from .local_attrs import assigned_value
@@ -530,7 +530,8 @@ class Engine:
             bindings = ctx.resolver.lookup(scope, kw.value.id)
             if not bindings or len(bindings) != 1 or bindings[0].scope is not scope or scope.kind != "function":
                 continue
-            value = _assigned_in_function(enclosing_function(ctx, call), kw.value.id)
+            fn = enclosing_function(ctx, call)
+            value = value_bound_once(fn, kw.value.id) if fn is not None else None
             if value is not None and value.lineno != call.lineno and _tests_cuda_device(value):
                 hits[-1] = replace(hits[-1], also=hits[-1].also + (value,))
 
@@ -933,22 +934,6 @@ def _module_alias(node: ast.Attribute, q: str, from_imports: dict):
     return from_imports.get(("as", root.id, module)), module
 
 
-def _assigned_in_function(func, name: str):
-    """The value of the plain assignment `name = value` in the body of `func` (not in a nested scope), or None."""
-    if func is None:
-        return None
-    todo = list(func.body)
-    while todo:
-        node = todo.pop()
-        if type(node) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda):
-            continue
-        if type(node) is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name \
-                and node.targets[0].id == name:
-            return node.value
-        todo.extend(ast.iter_child_nodes(node))
-    return None
-
-
 def _tests_cuda_device(expr: ast.expr) -> bool:
     """The expression (perhaps inside `and` / `or` / `not`) tests for the CUDA device: `device == "cuda"`,
     `x.device.type == "cuda"`, `"cuda" in str(device)`, `x.is_cuda`."""
@@ -1224,8 +1209,6 @@ def _mask_built_here(ctx: FileContext, call: ast.Call, arg: ast.Name) -> tuple:
     """The statement building a mask the function binds once (`key_padding_mask = ~valid_mask(x)` above
     `self.encoder(x, src_key_padding_mask=key_padding_mask)`), when it sits on another line than the call: the line
     a reader changes to bucket, pack or drop the mask."""
-    from .context.base import enclosing_function, value_bound_once
-
     fn = enclosing_function(ctx, call)
     value = value_bound_once(fn, arg.id) if fn is not None else None
     if value is None or not hasattr(value, "lineno"):

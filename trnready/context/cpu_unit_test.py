@@ -6,7 +6,7 @@ import re
 
 from .base import (enclosing_function, host_or_dtype, is_cpu, name_globs, parent_of, placements,
                    places_on_device, predicate, runs_as_script)
-from .neuron_guarded import _fixture_name, _spans
+from .neuron_guarded import _fixture_name, _spans, never_test
 from ..scope import classify
 from ..astwalk import walk
 from ..project.syntax import dotted
@@ -211,13 +211,6 @@ def _calls_of(func) -> set:
     return names
 
 
-def _never(ctx):
-    """neuron-guarded's test of a condition false on every Neuron machine (`torch.cuda.is_available()`): the arm it
-    opens names a device only where CUDA is."""
-    spans = ctx.fact("neuron-guarded", _spans)
-    return spans.conds.never if spans is not None else None
-
-
 def _off_switches(ctx, fn) -> frozenset:
     """The function's switch parameters that are off in every run on Neuron (guarded-switch's reading)."""
     spans = ctx.fact("neuron-guarded", _spans)
@@ -231,7 +224,7 @@ def _function_evidence(ctx, func, cls) -> bool:
     if key in ctx.memo:
         return ctx.memo[key]
     functions = _local_functions(ctx)
-    never = _never(ctx)
+    never = never_test(ctx)
     seen = {id(func)}
     frontier = [func]
     found = False

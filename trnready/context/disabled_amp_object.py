@@ -29,13 +29,8 @@ def disabled_amp_object(ctx, hit) -> bool:
         # of the finding (match.py `_switch_place`), so the finding stays
         if type(kw.value) not in (ast.Compare, ast.BoolOp, ast.UnaryOp, ast.Call):
             return False  # a literal other than False, or a named switch (`self.use_amp`, `use_amp`)
-        never = _never(ctx)
+        from .neuron_guarded import never_test
+
+        never = never_test(ctx)
         return never is not None and bool(never(kw.value))
     return False
-
-
-def _never(ctx):
-    from .neuron_guarded import _spans
-
-    spans = ctx.fact("neuron-guarded", _spans)
-    return spans.conds.never if spans is not None else None

@@ -1741,6 +1741,13 @@ def placement_flags(ctx) -> dict:
     return out
 
 
+def never_test(ctx):
+    """neuron-guarded's test of a condition false on every Neuron machine (`torch.cuda.is_available()`,
+    `device.type == "cuda"`), read with this file's flags; None when the file has no spans fact."""
+    spans = ctx.fact("neuron-guarded", _spans)
+    return spans.conds.never if spans is not None else None
+
+
 def _case_test(subject, case):
     """The test a `case` of a `match` stands for when its pattern is a literal or an `|` of literals and it has no
     guard (`case "cuda":` -> `subject == "cuda"`, `case "cuda" | "gpu":` -> `subject in ("cuda", "gpu")`), else None."""

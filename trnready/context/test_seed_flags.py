@@ -5,7 +5,8 @@ import ast
 import fnmatch
 
 from .base import enclosing_function, imported_name, predicate
-from .cpu_unit_test import _evidence, _never
+from .cpu_unit_test import _evidence
+from .neuron_guarded import never_test
 from .seeds_every_device import _seeded_scopes
 from ..scope import classify
 
@@ -24,7 +25,7 @@ def _names_a_device(ctx, fn) -> bool:
     """The function places or names a device outside its seed calls (cpu-unit-test's evidence: `.cuda()`,
     `device=...`, a `device` name, "cuda"); an arm under a CUDA check that moves nothing is not read."""
     globs = tuple(ctx.values.get("seed-every-device-calls", ()))
-    never = _never(ctx)
+    never = never_test(ctx)
     stack = list(fn.body)
     while stack:
         st = stack.pop()

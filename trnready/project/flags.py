@@ -32,15 +32,10 @@ def _flag_at(modules, rel: str, name: str, hops: int, memo: dict | None = None) 
     if name in flags:
         return True
     memo[key] = None
-    head, _, rest = name.partition(".")
-    if rest:
+    if "." in name:
         # `hy.hybrid_available` with `import pkg.engines.hybrid as hy`: the name in that module
-        imp = s["imports"].get(head)
-        found = False
-        if imp is not None and imp[2] is None and "." not in rest:
-            target = modules.absolute(rel, imp[0], imp[1])
-            if target in modules.mods:
-                found = _flag_at(modules, modules.mods[target], rest, hops + 1, memo)
+        where = _whole_module_name(modules, rel, s, name)
+        found = where is not None and _flag_at(modules, where[0], where[1], hops + 1, memo)
         memo[key] = found
         return found
     found = False
@@ -68,14 +63,10 @@ def _needs_cuda_at(modules, rel: str, name: str, hops: int, memo: dict) -> bool:
     memo[key] = None
     s = head_of(modules.summaries, rel)
     found = False
-    head, _, rest = name.partition(".")
-    imp = s["imports"].get(head)
-    if rest:
+    if "." in name:
         # `te.is_fp8_available()` with `import pkg.sub as te`: the name in that module
-        if imp is not None and imp[2] is None and "." not in rest:
-            target = modules.absolute(rel, imp[0], imp[1])
-            if target in modules.mods:
-                found = _needs_cuda_at(modules, modules.mods[target], rest, hops + 1, memo)
+        where = _whole_module_name(modules, rel, s, name)
+        found = where is not None and _needs_cuda_at(modules, where[0], where[1], hops + 1, memo)
     elif MARK + name in s["flags"]:
         found = True
     else:
@@ -88,6 +79,17 @@ def _needs_cuda_at(modules, rel: str, name: str, hops: int, memo: dict) -> bool:
                 found = _needs_cuda_at(modules, source[0], source[1], hops + 1, memo)
     memo[key] = found
     return found
+
+
+def _whole_module_name(modules, rel: str, s: dict, name: str):
+    """(module path, name) that `mod.name` reads, where module `rel` (summary `s`) imports a project module whole
+    as `mod` (`import pkg.engines.hybrid as hy`, then `hy.hybrid_available`), or None."""
+    head, _, rest = name.partition(".")
+    imp = s["imports"].get(head)
+    if imp is None or imp[2] is not None or "." in rest:
+        return None
+    target = modules.absolute(rel, imp[0], imp[1])
+    return (modules.mods[target], rest) if target in modules.mods else None
 
 
 def guard_imported_flags(findings: list, files, summaries, guard_blocks: dict, cache=None, digests=()) -> list:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 
 from ..context._needs_cuda import MARK, _imported_callee
-from .summary import MAX_GUARDS, _skipped_unless, guards_of
+from .summary import MAX_GUARDS, guards_of
 
 
 def import_time_flags(tree: ast.Module, imported: set) -> list:
@@ -40,33 +40,9 @@ def import_time_flags(tree: ast.Module, imported: set) -> list:
     bound = {k: v for k, v in bound.items() if k not in again}
     out = [[first, last, MARK + bound[name], choice]
            for first, last, name, choice in guards_of(tree, set(bound))][:MAX_GUARDS]
-    # (guards_of already reads a module-level mark bound to such a name when it decorates a test: `_named_marks`
-    # adds the mark's own line, and repeats nothing guards_of gave)
-    out += [g for g in _named_marks(tree, bound) if g not in out]
     if out:
         out += _helpers(tree, out)
     return out
-
-
-def _named_marks(tree, bound: dict) -> list:
-    """`requires_fp8 = pytest.mark.skipif(not fp8_available, ...)` then `@requires_fp8` on a test or test class: the
-    blocks of the decorated definitions, under the function(s) the mark's flags were set from."""
-    marks: dict = {}
-    for st in tree.body:
-        if type(st) is ast.Assign and len(st.targets) == 1 and type(st.targets[0]) is ast.Name:
-            names = _skipped_unless(st.value, set(bound))
-            if names:
-                marks[st.targets[0].id] = MARK + "|".join(sorted({bound[n] for n in names}))
-    if not marks:
-        return []
-    out = []
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            for d in node.decorator_list:
-                if type(d) is ast.Name and d.id in marks:
-                    out.append([node.decorator_list[0].lineno, node.end_lineno or node.lineno, marks[d.id], False])
-                    break
-    return out[:MAX_GUARDS]
 
 
 class _Nodes:

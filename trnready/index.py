@@ -1647,10 +1647,21 @@ def _refusal_test(node: ast.If):
     return _negated(node.test)
 
 
+_EXIT_CALLS = frozenset({"sys.exit", "exit", "quit", "os._exit"})
+
+
 def _exits_only(body: list) -> bool:
-    """The block is one call that ends the program with an error: `parser.error(...)`, `sys.exit(...)`."""
-    return len(body) == 1 and type(body[0]) is ast.Expr and type(body[0].value) is ast.Call \
-        and _tail(body[0].value.func) in ("error", "exit")
+    """The block is one call that ends the program: `sys.exit(...)`, or an argument parser's `error(...)`
+    (`parser.error`, `ap.error`; a logger's `error` only logs and the program goes on)."""
+    if len(body) != 1 or type(body[0]) is not ast.Expr or type(body[0].value) is not ast.Call:
+        return False
+    f = body[0].value.func
+    name = f.id if type(f) is ast.Name else (
+        f"{f.value.id}.{f.attr}" if type(f) is ast.Attribute and type(f.value) is ast.Name else None)
+    if name is None:
+        return False
+    receiver, _, attr = name.rpartition(".")
+    return name in _EXIT_CALLS or (attr == "error" and ("parser" in receiver.lower() or receiver == "ap"))
 
 
 def _negated(test):

@@ -38,3 +38,23 @@ def test_its_source_beside_it_means_a_build_of_its_own(tmp_path):
     (tmp_path / "csrc").mkdir()
     (tmp_path / "csrc" / "swish_cpp.cpp").write_text("#include <torch/extension.h>\n")
     assert _findings(tmp_path) == []
+
+
+def test_a_declared_dependency_is_a_published_package_not_an_unbuilt_extension(tmp_path):
+    (tmp_path / "loss.py").write_text(USE.format(m="bioimage_cpp"))
+    (tmp_path / "setup.py").write_text("from setuptools import setup\n\nsetup(name='seg', install_requires=["
+                                       "'numpy', 'bioimage-cpp'])\n")
+    assert _findings(tmp_path) == []
+
+
+def test_a_conda_environment_declares_it_too(tmp_path):
+    (tmp_path / "loss.py").write_text(USE.format(m="bioimage_cpp"))
+    (tmp_path / "environment.yaml").write_text("name: seg\ndependencies:\n  - python\n  - bioimage-cpp\n")
+    assert _findings(tmp_path) == []
+
+
+def test_a_dependency_whose_name_only_starts_alike_declares_nothing(tmp_path):
+    (tmp_path / "loss.py").write_text(USE.format(m="focal_cpp"))
+    (tmp_path / "requirements.txt").write_text("focal-cpp-tools==1.0\nfocal\n")
+    assert _findings(tmp_path) == [
+        ("loss.py", 2, 1, "Compiled extension imported but not built in this repository: `focal_cpp`")]

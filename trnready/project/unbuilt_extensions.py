@@ -6,6 +6,11 @@ extension's own source beside it (`focal_cpp.cpp`), or a build or loader naming 
 ...)` in a setup.py, `load(name="focal_cpp", ...)`, a Makefile target). Then the build is the item, reported by
 its own rules with the import as a place, and the import finding is dropped. A partial scan that does not see the
 build keeps the finding, at the medium confidence its rule gives it.
+
+Nor is a module an unbuilt extension when the project declares it as a dependency (`bioimage-cpp` in setup.py's
+install_requires or an environment.yml, `import bioimage_cpp`): it is a published package an installer fetches, not
+a build of this repository whose sources went missing (torch-em's CPU image-processing library, fresh74). Whether
+that package holds CUDA is the business of the catalogue's library rules, which name the ones that do.
 """
 from __future__ import annotations
 
@@ -14,6 +19,29 @@ from pathlib import PurePosixPath
 
 RULE = "TRN305"
 _NAMED = re.compile(r"`([\w.]+)`")
+# Files that declare what the project installs (by kind, and setup.py by name)
+_MANIFEST_KINDS = frozenset({"requirements", "pyproject", "setup-cfg", "pipfile", "pixi", "conda"})
+
+
+def _declared(names: set, files, text_of) -> set:
+    """The names among `names` that a manifest of the project lists as a requirement (`-` and `_` alike, as pip
+    normalises them): `bioimage-cpp` in `install_requires=[...]` declares `import bioimage_cpp`."""
+    if not names:
+        return set()
+    patterns = {n: re.compile(r"(?<![\w.-])" + "[-_.]".join(map(re.escape, re.split(r"[-_.]", n)))
+                              + r"(?![\w-])", re.I) for n in names}
+    found = set()
+    for sf in files:
+        if sf.kind not in _MANIFEST_KINDS and PurePosixPath(sf.rel).name != "setup.py":
+            continue
+        text = text_of(sf.rel)
+        if not text:
+            continue
+        low = text.lower()
+        for n, pat in patterns.items():
+            if n not in found and n.split("_")[0].lower() in low and pat.search(text):
+                found.add(n)
+    return found
 
 
 def drop_built_extensions(findings: list, files, text_of) -> list:
@@ -40,6 +68,7 @@ def drop_built_extensions(findings: list, files, text_of) -> list:
             for name in [n for n in quoted if n in text and quoted[n].search(text)]:
                 present.add(name)
                 del quoted[name]
+    present |= _declared(wanted - present, files, text_of)
     if not present:
         return findings
     return [f for f in findings if not (f.rule == RULE and modules.get(id(f)) in present)]

@@ -26,3 +26,26 @@ def test_slice_bounded_by_a_number_read_out_of_tensor_data():
         # 36-38: three slices by one size in one function are one thing to change: one finding, the others places
         ("decoder.py", 36, 9, "TRN104", SLICE, [34, 35, 37, 38]),
     ]
+
+
+def test_a_number_read_back_from_a_tensor_built_of_python_values_is_no_data(tmp_path):
+    # the size of each parameter block is the product of a shape the program holds: `torch.tensor(shape)` copies
+    # Python values, so its `.item()` is not data the model computed; a sum of a comparison stays data
+    (tmp_path / "unflatten.py").write_text(
+        "import torch\n\n\n"
+        "def unflatten(vec, shapes):\n"
+        "    out, pointer = [], 0\n"
+        "    for shape in shapes:\n"
+        "        length = torch.prod(torch.tensor(shape)).item()\n"
+        "        n = torch.tensor(shape).prod().item()\n"
+        "        out.append(vec[pointer:pointer + length].view(shape))\n"
+        "        out.append(vec[:n])\n"
+        "        pointer += length\n"
+        "    return out\n\n\n"
+        "def keep(order, scores):\n"
+        "    k = (scores > 0).sum().item()\n"
+        "    return order[:, :k]\n")
+    proc = run_cli("scan", tmp_path, "--format", "json", "--no-cache", "--select", "TRN104")
+    assert proc.returncode in (0, 1), proc.stderr
+    got = [(f["line"], f["column"], f["message"]) for f in json.loads(proc.stdout)["findings"]]
+    assert got == [(17, 12, SLICE)]

@@ -305,7 +305,8 @@ def _reads(expr: ast.expr, scope: Scope, resolver, depth: int, out: list, first:
     if t is ast.Call:
         func = expr.func
         if type(func) is ast.Attribute and func.attr in ("item", "tolist") and not expr.args:
-            out.append(expr)
+            if not _built_from_python(func.value, scope, resolver):
+                out.append(expr)
         elif type(func) is ast.Name and func.id in ("int", "min", "max", "sum") and expr.args:
             for a in expr.args:
                 n = len(out)
@@ -338,6 +339,30 @@ def _reads(expr: ast.expr, scope: Scope, resolver, depth: int, out: list, first:
                 _reads(b.value, b.scope, resolver, depth + 1, out, first)
                 if first and out:
                     return
+
+
+# Constructors that copy Python data into a new tensor (`torch.tensor(t)` of a tensor warns and is not the idiom), and
+# reductions of such a tensor: `torch.prod(torch.tensor(shape)).item()` is the product of a shape the program holds.
+_FROM_PYTHON = frozenset({"torch.tensor", "torch.as_tensor", "torch.LongTensor", "torch.IntTensor"})
+_REDUCTIONS = frozenset({"prod", "sum", "max", "min", "numel", "cumprod", "cumsum"})
+_PYTHON_DATA = (ast.Name, ast.Attribute, ast.Subscript, ast.List, ast.Tuple, ast.Constant)
+
+
+def _built_from_python(expr: ast.expr, scope: Scope, resolver, depth: int = 0) -> bool:
+    """The tensor read back is one the program built from Python values (a shape list, a count), or a reduction of
+    one: its `.item()` is a number the program already had, not data the model computed (vmc_torch's slices of a
+    flat parameter vector by `torch.prod(torch.tensor(shape)).item()`, fresh74)."""
+    if type(expr) is not ast.Call or depth > _MAX_DEPTH:
+        return False
+    func = expr.func
+    names = {resolver.canonical(q) for q in resolver.qualnames(func, scope)}
+    if names & _FROM_PYTHON:
+        return bool(expr.args) and type(expr.args[0]) in _PYTHON_DATA
+    if type(func) is ast.Attribute and func.attr in _REDUCTIONS:
+        if any(n == f"torch.{func.attr}" for n in names):
+            return bool(expr.args) and _built_from_python(expr.args[0], scope, resolver, depth + 1)
+        return _built_from_python(func.value, scope, resolver, depth + 1)
+    return False
 
 
 def _names_bool(expr: ast.expr, scope: Scope, resolver) -> bool:

@@ -567,3 +567,44 @@ def test_a_flag_wrapped_in_bool_is_the_check_it_wraps(tmp_path):
     (tmp_path / "train.py").write_text(BOOL_FLAG)
     found = [(f[1], f[3], f[5]) for f in scan_findings(tmp_path, "--show-guarded")]
     assert found == [(5, "TRN243", False), (7, "TRN252", True)]
+
+
+DEVICE_DISPATCH = '''import os
+
+import torch
+from torch.backends import cudnn
+
+
+def setup_device(device_type, rank=0):
+    if device_type == "cpu":
+        device = torch.device("cpu")
+    elif device_type == "mps":
+        device = torch.device("mps")
+    elif device_type == "cuda":
+        if torch.cuda.is_available():
+            cudnn.benchmark = True
+            torch.cuda.set_device(rank)
+            device = torch.device(rank)
+        else:
+            raise RuntimeError("CUDA not available")
+    else:
+        raise ValueError(f"Unsupported device type: {device_type}")
+    return device
+
+
+def pick(device_type):
+    if device_type == "cpu":
+        return torch.device("cpu")
+    elif device_type == "cuda":
+        torch.cuda.empty_cache()
+    return torch.device(device_type)
+'''
+
+
+def test_the_cuda_arm_of_a_device_dispatch_that_rejects_other_devices_is_the_port(tmp_path):
+    # PyTorch-Project-Template (blind74): `if device_type == "cpu": ... elif ... == "cuda": ... else: raise`: a
+    # Neuron device takes no arm but the error, so the CUDA arm (and the availability check inside it) is what the
+    # port copies into a Neuron arm; a dispatch that falls through to a generic device (`pick`) still guards its arm
+    (tmp_path / "dev.py").write_text(DEVICE_DISPATCH)
+    found = [(f[1], f[3], f[5]) for f in scan_findings(tmp_path, "--show-guarded")]
+    assert found == [(13, "TRN243", False), (14, "TRN261", False), (28, "TRN243", True)]

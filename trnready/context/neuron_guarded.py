@@ -781,6 +781,21 @@ def _cuda_test(t, words: frozenset) -> bool:
     return any(_CUDA_WORD.search(x) for x in names) and not any(_has_tpu_word(x, words) for x in names)
 
 
+# Names of device types a dispatch compares a device (or its type) with
+_DEVICE_NAMES = frozenset({"cpu", "cuda", "mps", "xpu", "gpu", "tpu", "npu", "hpu", "xla", "neuron", "meta"})
+
+
+def _device_dispatch(s: ast.If) -> bool:
+    """`if device_type == "cpu": ... elif ...`: the test compares with a device name and the else is one `elif`."""
+    t = s.test
+    if not (len(s.orelse) == 1 and type(s.orelse[0]) is ast.If and type(t) is ast.Compare and len(t.ops) == 1
+            and type(t.ops[0]) in (ast.Eq, ast.NotEq, ast.In)):
+        return False
+    side = t.comparators[0] if type(t.comparators[0]) is ast.Constant else t.left
+    return type(side) is ast.Constant and isinstance(side.value, str) \
+        and side.value.split(":")[0].lower() in _DEVICE_NAMES
+
+
 def _is_main_test(t) -> bool:
     """`__name__ == "__main__"`."""
     return type(t) is ast.Compare and type(t.left) is ast.Name and t.left.id == "__name__"
@@ -1302,10 +1317,18 @@ class _Spans:
                     if how == "skip" and not s.orelse:
                         self.add(s, s)  # the skip guard of a test is part of the test
                 nests = not _is_main_test(s.test)  # (`if __name__ == "__main__":` is the script itself)
-                self.branch += nests
+                # The arm a mandatory check leaves as the program's only path on Neuron is no branch of it (the
+                # `if torch.cuda.is_available(): ... else: raise` inside it is mandatory too), and an `elif` of a
+                # dispatch over device names is another arm of the same choice, not a branch below the first:
+                # `if device_type == "cpu": ... elif device_type == "cuda": ... else: raise ValueError(...)` has no
+                # arm a Neuron device takes, so its CUDA arm is what the port copies (PyTorch-Project-Template, blind74)
+                body_nests = nests and not (mandatory and never)
+                else_nests = nests and not (mandatory and always) and not _device_dispatch(s)
+                self.branch += body_nests
                 self.block(s.body)
+                self.branch += else_nests - body_nests
                 self.block(s.orelse)
-                self.branch -= nests
+                self.branch -= else_nests
             elif k in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
                 if any(self._skip_decorator(d) or (s.name.lower().startswith("test") and _cuda_variants_only(d))
                        for d in s.decorator_list) or (

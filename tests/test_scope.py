@@ -188,3 +188,33 @@ def test_self_check_block_of_a_package_module_is_an_example(tmp_path):
     (tmp_path / "trnready.toml").write_text('[scopes]\n"pkg/scan.py" = "source"\n')
     _, report = _json(tmp_path)
     assert [f["scope"] for f in report["findings"] if f["path"] == "pkg/scan.py"] == ["source", "source"]
+
+
+def test_a_tests_folder_no_runner_collects_from_is_the_programs():
+    from trnready import scope
+
+    rels = ["run.py", "tests/mt_nd/user_base.py", "tests/mt_nd/closed_form_ref.py", "lib/tests/test_ops.py",
+            "lib/tests/helpers.py", "tools/test/data.txt", "pkg/test/sub/conftest.py", "pkg/test/sub/util.py"]
+    assert scope.test_free_dirs(rels) == frozenset({"tests"})
+    try:
+        scope.use_test_free_dirs(scope.test_free_dirs(rels))
+        assert [classify(r) for r in ("tests/mt_nd/user_base.py", "lib/tests/helpers.py", "pkg/test/sub/util.py")] \
+            == ["source", "test", "test"]
+    finally:
+        scope.use_test_free_dirs(frozenset())
+
+
+def test_a_scan_reads_a_test_free_folder_as_the_program(tmp_path):
+    import json
+
+    from conftest import run_cli
+
+    (tmp_path / "tests" / "sir").mkdir(parents=True)
+    (tmp_path / "tests" / "sir" / "user_base.py").write_text(
+        'import torch\n\ndevice = torch.device("cuda" if torch.cuda.is_available() else "cpu")\n')
+    proc = run_cli("scan", tmp_path, "--format", "json", "--no-cache", "--exit-zero")
+    got = [(f["path"], f["line"], f["scope"]) for f in json.loads(proc.stdout)["findings"]]
+    assert got == [("tests/sir/user_base.py", 3, "source")]
+    (tmp_path / "tests" / "test_sir.py").write_text("def test_nothing():\n    pass\n")
+    proc = run_cli("scan", tmp_path, "--format", "json", "--no-cache", "--exit-zero")
+    assert [f["path"] for f in json.loads(proc.stdout)["findings"]] == []  # a test's CPU fallback (guarded)

@@ -23,7 +23,7 @@ from .version import __version__
 from .cache import ResultCache, code_fingerprint, content_hash, default_cache_dir
 from .catalogue import Catalogue, load_catalogue
 from .config import Config, error_at, select_rules
-from . import postprocess, readers
+from . import postprocess, readers, scope
 from .discover import Discoverer, common_root, printable_path
 from .filekinds import kind_in
 from .context.own_package import project_facts
@@ -255,21 +255,25 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
 
     manifests.INCLUDE_MAX_BYTES = config.max_file_size  # -r includes obey --max-file-size too
     cache = None
-    if config.cache:
-        # Everything that changes a file's findings: rules (with their severities), suppression mode,
-        # and what the post-processing steps do to them.
-        # (and the code itself: a changed module of trnready starts a fresh cache)
-        salt = "|".join([__version__, code_fingerprint(), cat.sha256,
-                         ",".join(sorted(f"{r.id}:{r.severity}" for r in engine.rules)),
-                         f"prefilter={config.prefilter}", f"suppressions={config.suppressions}",
-                         f"pipeline={postprocess.VERSION}", f"max-file-size={config.max_file_size}",
-                         f"one-per-thing={config.one_per_thing}",
-                         "own=" + ",".join(sorted(engine.project.own_packages))])
-        cache = ResultCache(Path(config.cache_dir) if config.cache_dir else default_cache_dir(), salt)
     try:
         disc = Discoverer(root, config.exclude, config.use_gitignore,
                           exclude_base=Path(config.base_dir) if config.base_dir else None)
         files = [sf for sf in disc.files(paths) if _keep_file(sf, config)]
+        # `tests/` folders that hold no test (PGDPO_TORCH's model folders): their files are the program's, whatever
+        # the folder is called (scope.py); set before any worker is forked
+        hollow = scope.use_test_free_dirs(scope.test_free_dirs(sf.rel for sf in files))
+        if config.cache:
+            # Everything that changes a file's findings: rules (with their severities), suppression mode,
+            # and what the post-processing steps do to them.
+            # (and the code itself: a changed module of trnready starts a fresh cache)
+            salt = "|".join([__version__, code_fingerprint(), cat.sha256,
+                             ",".join(sorted(f"{r.id}:{r.severity}" for r in engine.rules)),
+                             f"prefilter={config.prefilter}", f"suppressions={config.suppressions}",
+                             f"pipeline={postprocess.VERSION}", f"max-file-size={config.max_file_size}",
+                             f"one-per-thing={config.one_per_thing}",
+                             "own=" + ",".join(sorted(engine.project.own_packages)),
+                             "test-free=" + ",".join(sorted(hollow))])
+            cache = ResultCache(Path(config.cache_dir) if config.cache_dir else default_cache_dir(), salt)
         results: list = [None] * len(files)
         summaries: list = [None] * len(files)  # per Python file, for the project-wide link step
         guard_blocks: dict = {}  # index -> the `guards` of its summary (project/flags.py)

@@ -43,6 +43,40 @@ _BUILD_FILE = re.compile(
     r"\.python-version|docker-compose.*\.ya?ml|compose\.ya?ml|makefile)$", re.I)
 
 
+# Folders named for a test suite that may hold none: `tests/<model>/user_pgdpo_base.py` (PGDPO_TORCH, blind74) are
+# the model definitions its run.py loads. Such a folder, with Python files but no file a test runner collects (pytest's
+# `test_*.py` / `*_test.py`, unittest's `test*.py`, a conftest), is the program's, and its files take the scope of
+# the rest of their path. Set per scan from the discovered files (use_test_free_dirs), before any worker is forked.
+_SUITE_DIRS = frozenset({"test", "tests"})
+_COLLECTED = re.compile(r"^(test.*|.*_test|.*_tests|conftest)\.(py|ipynb)$", re.I)
+_test_free: frozenset = frozenset()
+
+
+def test_free_dirs(rels: Iterable[str]) -> frozenset:
+    """The `test/` and `tests/` folders (paths relative to the scan root) holding Python files of which no test
+    runner collects any."""
+    pythons: set = set()
+    collected: set = set()
+    for rel in rels:
+        parts = rel.replace("\\", "/").split("/")
+        if len(parts) < 2 or not parts[-1].endswith((".py", ".ipynb")):
+            continue
+        for k, seg in enumerate(parts[:-1]):
+            if seg.lower() in _SUITE_DIRS:
+                d = "/".join(parts[:k + 1])
+                pythons.add(d)
+                if _COLLECTED.match(parts[-1]):
+                    collected.add(d)
+    return frozenset(pythons - collected)
+
+
+def use_test_free_dirs(dirs: frozenset) -> frozenset:
+    """Make classify read these folders as no test suite (until the next call); returns them."""
+    global _test_free
+    _test_free = frozenset(dirs)
+    return _test_free
+
+
 def classify(rel: str, overrides: Iterable[tuple[str, str]] = ()) -> str:
     """The scope of the file at `rel` (a path relative to the scan root, `/`-separated)."""
     rel = rel.replace("\\", "/")
@@ -55,8 +89,10 @@ def classify(rel: str, overrides: Iterable[tuple[str, str]] = ()) -> str:
     if not parts:
         return "source"
     name = parts[-1]
-    for seg in parts[:-1]:
+    for k, seg in enumerate(parts[:-1]):
         low = seg.lower()
+        if _test_free and low in _SUITE_DIRS and "/".join(parts[:k + 1]) in _test_free:
+            continue
         for scope, names in _DIRS.items():
             if low in names:
                 return scope

@@ -283,6 +283,10 @@ def _option_name(call: ast.Call) -> str | None:
     return next((n for n in names if n.startswith("--")), names[0])
 
 
+# Lookups whose second argument is the value a missing key stands for
+_DEFAULTED_LOOKUPS = frozenset({"get", "pop", "setdefault", "getenv"})
+
+
 def device_like(name: str, keywords) -> bool:
     """`device`, `DEVICE`, `train_device`, `MODEL.DEVICE` (last part), `--device` for a device keyword."""
     key = (name, keywords)
@@ -953,6 +957,12 @@ class Indexer:
                     _is_super_call(func) or tail in _INHERITED_ATTRS and type(func.value) is ast.Name
                     and func.value.id == scope.self_name):
                 keep = True  # the base class's call, or a submodule its constructor made (resolve.instance_class)
+            if tail in _DEFAULTED_LOOKUPS and interest.device_keywords and len(node.args) == 2 \
+                    and type(node.args[0]) is ast.Constant and type(node.args[0].value) is str \
+                    and device_like(node.args[0].value, interest.device_keywords):
+                # cfg.get("device", "cuda"), options.pop("device", "cuda"), os.environ.get("DEVICE", "cuda"): the
+                # default of a device setting is a device string
+                self.index.device_values.append((node.args[1], scope))
             option = _option_name(node) if tail == "add_argument" else None
             if option and interest.device_keywords and device_like(option, interest.device_keywords):
                 # parser.add_argument("--device", default="cuda"): the default is a device string

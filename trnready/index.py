@@ -400,6 +400,7 @@ class Indexer:
         self.class_names: set[str] = set()
         self.picked: set[int] = set()  # ids of the "cuda" literals of statement-form device picks already indexed
         self.enum_strings: dict = {}  # "TorchDevice.CUDA" -> its "cuda" constant, for device enums of the file
+        self._compared: set = set()  # ids of calls that are an operand of a comparison (v_compare)
 
     # -- entry -------------------------------------------------------------
     def run(self, tree: ast.Module) -> FileIndex:
@@ -958,6 +959,7 @@ class Indexer:
                     and func.value.id == scope.self_name):
                 keep = True  # the base class's call, or a submodule its constructor made (resolve.instance_class)
             if tail in _DEFAULTED_LOOKUPS and interest.device_keywords and len(node.args) == 2 \
+                    and id(node) not in self._compared \
                     and type(node.args[0]) is ast.Constant and type(node.args[0].value) is str \
                     and device_like(node.args[0].value, interest.device_keywords):
                 # cfg.get("device", "cuda"), options.pop("device", "cuda"), os.environ.get("DEVICE", "cuda"): the
@@ -1043,6 +1045,8 @@ class Indexer:
 
     def v_compare(self, node: ast.Compare, scope: Scope) -> None:
         self.index.every_compare.append(node)  # for pinned_cuda_devices: no walk of every node of the file
+        # `settings.get("device", "cuda") == "xla"`: a default only compared places nothing (v_call)
+        self._compared.update(id(o) for o in (node.left, *node.comparators) if type(o) is ast.Call)
         if self.interest.env_names:
             # os.environ.get("PJRT_DEVICE") == "TPU": remember what the variable is compared with
             operands = [node.left, *node.comparators]

@@ -20,4 +20,6 @@ def test_declared_and_converted_arrays_are_dropped():
         # comparison of `a`) are dropped; tensor_hist casts nothing: its selections stay, one item with the
         # mask selection on the line (the bincount, given a minlength, is one length whenever the values stay below it)
         ("arrays.py", 54, 36, "TRN104", MASK, False),
+        # hop_sites: `(np.asarray(a) - np.asarray(b)).nonzero()` dropped; the tensor difference stays
+        ("arrays.py", 60, 13, "TRN104", NONZERO, False),
     ]

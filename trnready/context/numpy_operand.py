@@ -9,6 +9,10 @@ from ..astwalk import walk
 _MAX_DEPTH = 6
 # What an annotation resolves to when it declares a NumPy array (`labels: np.ndarray`, `x: npt.NDArray[np.float32]`).
 _ARRAY_TYPES = ("numpy.ndarray", "numpy.typing.NDArray")
+# NumPy functions whose result is an array (never a scalar or a tensor)
+_ARRAY_MAKERS = frozenset({"asarray", "array", "asanyarray", "ascontiguousarray", "zeros", "ones", "full", "empty",
+                           "arange", "linspace", "stack", "concatenate", "vstack", "hstack", "where", "abs", "diff",
+                           "sign", "round", "clip"})
 
 
 def _callee_name(func) -> str:
@@ -112,8 +116,16 @@ class _Arrays:
         if k is ast.UnaryOp and type(e.op) in (ast.Invert, ast.Not):
             return self.of(e.operand, depth + 1)
         if k is ast.Call:
-            return self.converted(e)
+            return self.converted(e) or self._array_made(e)
         return False
+
+    def _array_made(self, call) -> bool:
+        """`np.asarray(a)`, `np.array(...)`, `np.zeros(...)`: a NumPy function that returns an array (operands of
+        arithmetic the catalogue's own NumPy test does not follow: `(np.asarray(a) - np.asarray(b)).nonzero()`)."""
+        if type(call.func) is not ast.Attribute or call.func.attr not in _ARRAY_MAKERS:
+            return False
+        return any(self.ctx.resolver.canonical(q) == f"numpy.{call.func.attr}"
+                   for q in self.ctx.resolver.qualnames(call.func, self.ctx.index.module))
 
     def _cast_by_numpy(self, param: str) -> bool:
         """The function calls NumPy's `.astype(...)` on the parameter or on a selection of it (ESPNet's IoU
@@ -156,7 +168,8 @@ def numpy_operand(ctx, hit) -> bool:
     np.ndarray`, `npt.NDArray[np.float32]`), or a name bound by a function named as a conversion to NumPy (globs of
     `numpy-converters`: `keypoints, scores = to_numpy((keypoints, scores))`, `tensor2numpy(x)`), or a slice,
     comparison, bitwise combination or negation of such a value (`embeddings[labels == i]`), or arithmetic of such
-    values and constants (`to_numpy(root)[..., None] * scores`). NumPy indexing runs
+    values and constants (`to_numpy(root)[..., None] * scores`), or of arrays NumPy functions made
+    (`(np.asarray(a) - np.asarray(b)).nonzero()`, vmc_torch's fermion phases, fresh74). NumPy indexing runs
     on the host and compiles nothing: post-processing of predictions, clustering of embeddings, host metrics. The
     name is followed to the assignment that last binds it before the use in a block holding the use; a binding in
     another branch, a loop target, a walrus or a rebinding from anything else leaves it unknown, and the finding

@@ -52,3 +52,10 @@ class IOUEval:
         # no NumPy cast of `a`: the selection may run on a device tensor
         k = (a >= 0) & (a < 19)
         return torch.bincount(19 * a[k] + b[k], minlength=19 ** 2)
+
+
+def hop_sites(config_i, config_j):
+    # fresh74 (vmc_torch's fermion phases): the difference of two arrays NumPy made is an array; a tensor's is not
+    site_i, site_j = (np.asarray(config_i) - np.asarray(config_j)).nonzero()[0]
+    moved = (torch.as_tensor(config_i) - config_j).nonzero()
+    return site_i, site_j, moved

@@ -607,4 +607,5 @@ def test_the_cuda_arm_of_a_device_dispatch_that_rejects_other_devices_is_the_por
     # port copies into a Neuron arm; a dispatch that falls through to a generic device (`pick`) still guards its arm
     (tmp_path / "dev.py").write_text(DEVICE_DISPATCH)
     found = [(f[1], f[3], f[5]) for f in scan_findings(tmp_path, "--show-guarded")]
-    assert found == [(13, "TRN243", False), (14, "TRN261", False), (28, "TRN243", True)]
+    # the dispatch itself is a finding (TRN353 at its "cuda", line 12), and the arm's cuda-device findings its places
+    assert found == [(12, "TRN353", False), (14, "TRN261", False), (28, "TRN243", True)]

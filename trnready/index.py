@@ -565,6 +565,12 @@ class Indexer:
         if self.interest.device_keywords:
             for value in _device_gate_literals(node):
                 self.index.device_values.append((value, scope))
+        if self.interest.keywords and "device_dispatch" in self.interest.keywords:
+            # `if device_type == "cuda": ... elif device_type == "cpu": ... else: raise ValueError(...)`: the device
+            # names a dispatch handles, any other raising, read as a list of device choices at its "cuda"
+            handled = _device_dispatch_names(node)
+            if handled is not None:
+                self.index.keyword_stores.append(("device_dispatch", handled, scope))
         if self.interest.device_keywords or self.interest.keywords:
             # `if device.type != "cuda": raise RuntimeError("CUDA is required")`: the same gate as
             # `assert device.type == "cuda"`, read as that assert
@@ -1268,6 +1274,50 @@ def _moves_to_device(stmts) -> bool:
                                                              and n.args[0].value == "cpu")):
                     return True
     return False
+
+
+_DISPATCH_DEVICES = frozenset({"cpu", "cuda", "mps", "xpu", "gpu", "tpu", "npu", "hpu", "xla", "neuron", "meta"})
+
+
+def _device_dispatch_names(node: ast.If):
+    """An if/elif chain comparing one operand with device names (`== "cuda"`, `in ("cpu", "mps")`) whose last arm
+    raises: an `ast.List` of the names it handles, placed at its "cuda" literal (None when the chain is no such
+    dispatch, or `node` is an `elif` of one, which its head answers for)."""
+    if getattr(node, "trnready_in_dispatch", False):
+        return None
+    names: list = []
+    operand = None
+    cur, chain = node, []
+    while True:
+        t = cur.test
+        if type(t) is not ast.Compare or len(t.ops) != 1 or type(t.ops[0]) not in (ast.Eq, ast.In):
+            return None
+        side = ast.dump(t.left)
+        if operand is not None and side != operand:
+            return None
+        operand = side
+        right = t.comparators[0]
+        lits = right.elts if type(t.ops[0]) is ast.In and type(right) in (ast.Tuple, ast.List, ast.Set) else [right]
+        for lit in lits:
+            if type(lit) is not ast.Constant or not isinstance(lit.value, str) \
+                    or lit.value.split(":")[0].lower() not in _DISPATCH_DEVICES:
+                return None
+            names.append(lit)
+        chain.append(cur)
+        if len(cur.orelse) == 1 and type(cur.orelse[0]) is ast.If:
+            cur = cur.orelse[0]
+            continue
+        if not cur.orelse or type(cur.orelse[-1]) is not ast.Raise:
+            return None
+        break
+    for arm in chain[1:]:
+        arm.trnready_in_dispatch = True
+    at = next((lit for lit in names if lit.value.split(":")[0].lower() == "cuda"), None)
+    if at is None or len(chain) < 2:
+        return None
+    out = ast.copy_location(ast.List(elts=list(names), ctx=ast.Load()), at)
+    out.end_lineno, out.end_col_offset = at.end_lineno, at.end_col_offset
+    return out
 
 
 def _device_gate_literals(node: ast.If) -> list:

@@ -59,3 +59,15 @@ def test_a_sibling_wrapping_the_library_of_its_name_makes_the_import_the_library
     proc = run_cli("scan", dest, "--format", "json", "--no-cache", "--select", "TRN324")
     got = [(f["path"], f["line"], f["column"]) for f in json.loads(proc.stdout)["findings"]]
     assert got == [("envs/grid.py", 1, 8)]
+
+
+def test_a_module_asking_for_absolute_imports_means_the_top_level_package(tmp_path):
+    # pytorch-tools' optim/__init__.py (fresh75): `from __future__ import absolute_import`, then `from adamp import
+    # AdamP` beside a sibling adamp.py means the published adamp package; models/resnet.py still names its sibling
+    dest = tmp_path / "repo"
+    shutil.copytree(FIXTURES / "implicit_relative", dest)
+    init = dest / "models" / "__init__.py"
+    init.write_text("from __future__ import absolute_import, print_function\n" + init.read_text())
+    proc = run_cli("scan", dest, "--format", "json", "--no-cache", "--select", "TRN324")
+    got = [(f["path"], f["line"]) for f in json.loads(proc.stdout)["findings"]]
+    assert got == [("models/resnet.py", 3)]

@@ -466,3 +466,53 @@ def test_a_check_of_a_module_imported_whole_and_a_marker_bound_to_it_guard_their
         ("tests/test_prefetch.py", 18, "TRN241", "neuron-guarded"),  # after `if not hy...(): pytest.skip()`
         ("tests/test_prefetch.py", 23, "TRN241", None),
     ]
+
+
+ARGUMENTS = '''import argparse
+
+import torch
+
+
+def get_args():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--no-cuda", action="store_true", default=False)
+    args = parser.parse_args()
+    args.cuda = not args.no_cuda and torch.cuda.is_available()
+    args.log_gpu = True
+    return args
+'''
+RL_MAIN = '''import torch
+
+from arguments import get_args
+
+args = get_args()
+model = torch.nn.Linear(2, 2)
+if args.cuda:
+    torch.cuda.manual_seed(1)
+    model.cuda()
+if args.log_gpu:
+    model.cuda()
+
+
+def evaluate(args):
+    if args.cuda:
+        model.cuda()
+'''
+
+
+def test_an_attribute_a_project_function_sets_from_a_cuda_check_guards_its_blocks(tmp_path):
+    # pytorch-latent-i2a (blind75), after pytorch-a2c-ppo-acktr-gail: `args.cuda = not args.no_cuda and
+    # torch.cuda.is_available()` in arguments.py's get_args(); main.py's `args = get_args()` then `if args.cuda:`.
+    # An attribute set to anything else (`log_gpu`) and a parameter of the same name (`evaluate(args)`) guard nothing
+    (tmp_path / "arguments.py").write_text(ARGUMENTS)
+    (tmp_path / "main.py").write_text(RL_MAIN)
+    proc = run_cli("scan", ".", "--format", "json", "--no-cache", "--show-guarded", cwd=tmp_path)
+    assert proc.returncode in (0, 1), proc.stderr
+    got = [(f["path"], f["line"], f["rule"], f.get("guarded_by"))
+           for f in json.loads(proc.stdout)["findings"] if f["path"] == "main.py"]
+    assert got == [
+        ("main.py", 8, "TRN249", "neuron-guarded"),
+        ("main.py", 9, "TRN241", "neuron-guarded"),
+        ("main.py", 11, "TRN241", None),
+        ("main.py", 16, "TRN241", None),
+    ]

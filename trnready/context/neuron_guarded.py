@@ -624,7 +624,41 @@ def module_flags(tree, values) -> list:
         if type(d) is ast.FunctionDef and (d.end_lineno or d.lineno) - d.lineno <= 20:
             conds.func_defs.setdefault(d.name, []).append(d)
     flags |= {n for n in conds.func_defs if conds._never_func(n)}
+    flags |= _returned_flags(tree, conds)
     return sorted(flags) + _linked_flags(tree, stmts, conds.unreached, top, flags)
+
+
+# Marks a flag that is an attribute of what a function returns: "get_args().cuda"
+RETURNED = "()."
+
+
+def _returned_flags(tree, conds) -> set:
+    """`get_args().cuda` for a module-level function that returns one name (`return args`) after setting an
+    attribute of it only to never-on-Neuron checks (`args.cuda = not args.no_cuda and torch.cuda.is_available()`,
+    the PyTorch examples' idiom, kept in an `arguments.py` by pytorch-a2c-ppo-acktr-gail and its many forks): a
+    module that calls it (`args = get_args()`) and tests `if args.cuda:` is guarded as if the check were its own
+    (project/flags.py)."""
+    out: set = set()
+    for d in tree.body:
+        if type(d) is not ast.FunctionDef:
+            continue
+        returns = [n for n in _statements_below(d) if type(n) is ast.Return]
+        if not returns or not all(type(r.value) is ast.Name for r in returns) \
+                or len({r.value.id for r in returns}) != 1:
+            continue
+        var = returns[0].value.id
+        values: dict = {}
+        for st in _statements_below(d):
+            if type(st) is ast.Assign:
+                for t in st.targets:
+                    if type(t) is ast.Attribute and type(t.value) is ast.Name and t.value.id == var:
+                        values.setdefault(t.attr, []).append(st.value)
+                    elif type(t) is ast.Name and t.id == var and type(st.value) is not ast.Call:
+                        values.clear()  # `args = other`: not the object built here
+        for attr, vs in values.items():
+            if vs and all(conds.never(v) or _false_constant(v) for v in vs) and any(conds.never(v) for v in vs):
+                out.add(f"{d.name}{RETURNED}{attr}")
+    return out
 
 
 def _self_keys(tree) -> set:

@@ -11,7 +11,7 @@ from ..context._needs_cuda import MARK
 from .conftest_fixtures import MARK as FIXTURE, skipping_fixture
 from .inherited_flags import MARK as INHERITED
 from .skip_markers import HELPER, MARK as SKIP_MARK, guarded_helpers, is_marker
-from .summary import head_of
+from .summary import RETURNED, head_of
 
 MAX_HOPS = 8  # links followed: re-exports (`from .utils import FLAG`) and linked flags (`HAVE_GTP = HAVE_TE`)
 
@@ -32,6 +32,13 @@ def _flag_at(modules, rel: str, name: str, hops: int, memo: dict | None = None) 
     if name in flags:
         return True
     memo[key] = None
+    if RETURNED in name:
+        # `get_args().cuda` with `from arguments import get_args`: the flag the defining module lists for it
+        fn, _, attr = name.partition(RETURNED)
+        source = modules.imported_from(s, rel, fn)
+        found = source is not None and _flag_at(modules, source[0], f"{source[1]}{RETURNED}{attr}", hops + 1, memo)
+        memo[key] = found
+        return found
     if "." in name:
         # `hy.hybrid_available` with `import pkg.engines.hybrid as hy`: the name in that module
         where = _whole_module_name(modules, rel, s, name)

@@ -13,7 +13,8 @@ Its absolute import of X is implicit-relative when X is a sibling (`X.py` or `X/
 whole dotted path resolving there) that has what the import takes (a name it imports, an attribute the file reads:
 `from peft import ...` beside diffusers' `loaders/peft.py` is the library), is no top-level module of the scan (a file
 or folder at the root, or under `src/`) and no standard-library module, and no file of the project adds the folder to
-`sys.path` (a line naming `sys.path` and the folder). It is reported as TRN324 (a Python 2 module): a place of the
+`sys.path` (a line naming `sys.path` and the folder), and the module does not ask for absolute imports (`from
+__future__ import absolute_import`: its imports mean top-level modules on Python 2 too). It is reported as TRN324 (a Python 2 module): a place of the
 module's finding when the file has one, else a finding of its own at the first such import, the others its places.
 """
 from __future__ import annotations
@@ -26,6 +27,9 @@ _RULE = "TRN324"
 _IMPORT = re.compile(r"^[ \t]*(?:import[ \t]+(?P<a>[A-Za-z_]\w*)(?=[ \t]*(?:$|[,#;]|as\b))|from[ \t]+"
                      r"(?P<b>[A-Za-z_][\w.]*)[ \t]+import[ \t]+(?P<names>\([^)]*\)|[^\n#;]+))", re.M)
 _STDLIB = frozenset(sys.stdlib_module_names)
+# `from __future__ import absolute_import`: the module asks for Python 3's import semantics on Python 2 too, so its
+# `from adamp import AdamP` names the top-level package on purpose (pytorch-tools' optim/__init__.py, fresh75)
+_ABSOLUTE = re.compile(r"^from[ \t]+__future__[ \t]+import[ \t]+[^\n#]*\babsolute_import\b", re.M)
 
 
 def implicit_relative_imports(findings: list, files, engine, read_python, summaries=None) -> tuple:
@@ -52,7 +56,7 @@ def implicit_relative_imports(findings: list, files, engine, read_python, summar
         if not _may_name_sibling(rel, folder, heads.get(rel), py, top):
             continue
         text = read_python(sf)
-        if not text or "import" not in text:
+        if not text or "import" not in text or ("absolute_import" in text and _ABSOLUTE.search(text)):
             continue
         stem = rel.rsplit("/", 1)[-1].removesuffix(".py")
         found = []

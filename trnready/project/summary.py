@@ -47,7 +47,7 @@ from ..astwalk import loaded_names, statements, walk
 
 # 39 (s38): a function's calls carry the parameter arms holding them; 40 (s39): instance flags (`self.x`) among
 # the flags, blocks guarded by an inherited instance flag (or one read through a local instance) among the guards
-VERSION = 48  # 35 merged in session 21; prec28b (s22): setUp-skipping test classes as skip markers; 37 (rec29b):
+VERSION = 49  # 35 merged in session 21; prec28b (s22): setUp-skipping test classes as skip markers; 37 (rec29b):
 # a library subclass's super().__init__ recorded as the base's construction; 38 (s31): a module without functions
 # records its calls of project names; 42 (s40): a local bound once to a literal is passed as that literal; 43: a
 # module flag holding a CUDA test is passed as False; 44 (s41): a config setting's note carries its whole key path;
@@ -55,7 +55,8 @@ VERSION = 48  # 35 merged in session 21; prec28b (s22): setUp-skipping test clas
 # function imports with `from m import x` count as the file's imports (lazy imports of project functions); 47
 # (s47): a call through a dict written in it (`{"a": A, "b": B}[k](...)`) is a call of each value; 48 (s50): guards
 # keyed on a check of a module imported whole (`hy.hybrid_available()`) and tests under a module-level skip marker
-# of the file (`needs_stack = pytest.mark.skipif(not hy.hybrid_available(), ...)`, then `@needs_stack`)
+# of the file (`needs_stack = pytest.mark.skipif(not hy.hybrid_available(), ...)`, then `@needs_stack`); 49 (s51):
+# flags on what a function returns (`get_args().cuda`) and guards keyed on them (`args = get_args()`, `if args.cuda:`)
 MAX_TEMPLATE = 400  # a call longer than this is not carried (generated code, data tables)
 
 # Imports from these never lead into the project: calls naming only them need no summary entry.
@@ -538,6 +539,9 @@ def _imported(tree: ast.Module, nodes: list | None) -> list:
 MAX_GUARDS = 200  # blocks per module: the summary stays small however large the module
 
 
+RETURNED = "()."  # as context/neuron_guarded.RETURNED: `get_args().cuda`
+
+
 def guards_of(tree: ast.Module, imported: set, modules: set = frozenset()) -> list:
     """[[first line, last line, name, choice]] for every block that runs only when an imported name is
     true: the body of `if NAME:` / `if NAME and ...:`, the `else` of `if not NAME:`, the statements after
@@ -548,8 +552,10 @@ def guards_of(tree: ast.Module, imported: set, modules: set = frozenset()) -> li
     whole, whose checks read `mod.check()` (the NAME is then `mod.check`). `choice` says the statement has
     another branch (a device picked in either arm stays a finding)."""
     out: list = []
-    if modules:
+    returned = _returned_names(tree, imported)
+    if modules or returned:
         imported = _Imported(imported, modules)
+        imported.returned = returned
     # Statements only: an `if` never sits inside an expression, and walking every expression node of a
     # large module cost more than the rest of its summary.
     from ..context.base import blocks_of
@@ -668,12 +674,88 @@ class _Imported(frozenset):
 
 
 def _imported_name(p, imported):
-    """`NAME` (imported) or `mod.check` (a project module imported whole) for the node, else None."""
+    """`NAME` (imported) or `mod.check` (a project module imported whole) for the node, or `get_args().cuda` for
+    an attribute of a name bound only to what an imported function returns (`args = get_args()`), else None."""
     if type(p) is ast.Name:
         return p.id if p.id in imported else None
-    if type(p) is ast.Attribute and type(p.value) is ast.Name and p.value.id in getattr(imported, "modules", ()):
-        return f"{p.value.id}.{p.attr}"
+    if type(p) is ast.Attribute and type(p.value) is ast.Name:
+        if p.value.id in getattr(imported, "modules", ()):
+            return f"{p.value.id}.{p.attr}"
+        fn = getattr(imported, "returned", {}).get(id(p))
+        if fn is not None:
+            return f"{fn}{RETURNED}{p.attr}"
     return None
+
+
+def _returned_names(tree: ast.Module, imported) -> dict:
+    """id of each read `NAME.attr` -> the imported function NAME holds what it returned: NAME bound exactly once in
+    its scope, to a call of a function imported from a project module (`args = get_args()`), and not a parameter
+    there. A module-level binding reaches the functions that bind no NAME of their own. `args.cuda` then reads what
+    that function set on the object it returns (project/flags.py)."""
+    from ..astwalk import statements
+
+    calls = [st for st in statements(tree)
+             if type(st) is ast.Assign and len(st.targets) == 1 and type(st.targets[0]) is ast.Name
+             and type(st.value) is ast.Call and type(st.value.func) is ast.Name and st.value.func.id in imported]
+    if not calls:
+        return {}
+    wanted = {st.targets[0].id for st in calls}
+    funcs = [n for n in ast.walk(tree) if type(n) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)]
+    out: dict = {}
+
+    def scope_facts(node, body):
+        """(names bound once by such a call here, names bound here at all, reads NAME.attr of wanted names)"""
+        counts: dict = {}
+        made: dict = {}
+        reads: list = []
+        if node is not tree:
+            for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs, node.args.vararg,
+                      node.args.kwarg):
+                if a is not None and a.arg in wanted:
+                    counts[a.arg] = counts.get(a.arg, 0) + 2
+        todo = list(body) if isinstance(body, list) else [body]
+        while todo:
+            n = todo.pop()
+            k = type(n)
+            if k in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda):
+                if k is not ast.Lambda and n.name in wanted:
+                    counts[n.name] = counts.get(n.name, 0) + 2
+                if k is not ast.Lambda:
+                    todo.extend(n.decorator_list)
+                continue
+            if k is ast.Name and n.id in wanted and type(n.ctx) is not ast.Load:
+                counts[n.id] = counts.get(n.id, 0) + 1
+            elif k in (ast.Global, ast.Nonlocal):
+                for nm in n.names:
+                    if nm in wanted:
+                        counts[nm] = counts.get(nm, 0) + 2
+            elif k in (ast.Import, ast.ImportFrom):
+                for a in n.names:
+                    nm = a.asname or a.name.split(".", 1)[0]
+                    if nm in wanted:
+                        counts[nm] = counts.get(nm, 0) + 2
+            elif k is ast.Attribute and type(n.value) is ast.Name and n.value.id in wanted \
+                    and type(n.ctx) is ast.Load:
+                reads.append(n)
+            elif k is ast.Assign and n in calls:
+                made[n.targets[0].id] = n.value.func.id
+            todo.extend(ast.iter_child_nodes(n))
+        once = {nm: fn for nm, fn in made.items() if counts.get(nm) == 1}
+        return once, set(counts), reads
+
+    top, _top_bound, top_reads = scope_facts(tree, tree.body)
+    for r in top_reads:
+        if r.value.id in top:
+            out[id(r)] = top[r.value.id]
+    for f in funcs:
+        once, bound, reads = scope_facts(f, f.body)
+        for r in reads:
+            nm = r.value.id
+            if nm in once:
+                out[id(r)] = once[nm]
+            elif nm in top and nm not in bound:
+                out[id(r)] = top[nm]
+    return out
 
 
 def _end(stmts) -> int:

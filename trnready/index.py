@@ -1276,7 +1276,8 @@ def _moves_to_device(stmts) -> bool:
     return False
 
 
-_DISPATCH_DEVICES = frozenset({"cpu", "cuda", "mps", "xpu", "gpu", "tpu", "npu", "hpu", "xla", "neuron", "meta"})
+# Names of device types a dispatch compares a device (or its type) with (context/neuron_guarded.py reads them too)
+DEVICE_TYPE_NAMES = frozenset({"cpu", "cuda", "mps", "xpu", "gpu", "tpu", "npu", "hpu", "xla", "neuron", "meta"})
 
 
 def _device_dispatch_names(node: ast.If):
@@ -1300,7 +1301,7 @@ def _device_dispatch_names(node: ast.If):
         lits = right.elts if type(t.ops[0]) is ast.In and type(right) in (ast.Tuple, ast.List, ast.Set) else [right]
         for lit in lits:
             if type(lit) is not ast.Constant or not isinstance(lit.value, str) \
-                    or lit.value.split(":")[0].lower() not in _DISPATCH_DEVICES:
+                    or lit.value.split(":")[0].lower() not in DEVICE_TYPE_NAMES:
                 return None
             names.append(lit)
         chain.append(cur)

@@ -15,6 +15,7 @@ from ._cuda_derived import (count_key, cuda_build_probe, device_count_bounds, of
 from .host_built_value import _FACTORIES, _moved_to_host
 from .base import FileContext, blocks_of, dotted, enclosing_function, expressions, predicate, value_bound_once
 from ..astwalk import statements as _statements_below, walk
+from ..index import DEVICE_TYPE_NAMES
 
 # is_torch_xla_available(), is_xla_installed(), is_torch_tpu_available(), _XLA_AVAILABLE, has_xla_support: TPU
 # paths (torch_xla is not installed with TorchNeuron).
@@ -642,11 +643,11 @@ def _returned_flags(tree, conds) -> set:
     for d in tree.body:
         if type(d) is not ast.FunctionDef:
             continue
-        returns = [n for n in _statements_below(d) if type(n) is ast.Return]
-        if not returns or not all(type(r.value) is ast.Name for r in returns) \
-                or len({r.value.id for r in returns}) != 1:
+        returned = [n.value for n in _statements_below(d) if type(n) is ast.Return]
+        names = {r.id for r in returned if isinstance(r, ast.Name)}
+        if not returned or len(names) != 1 or not all(isinstance(r, ast.Name) for r in returned):
             continue
-        var = returns[0].value.id
+        var = names.pop()
         values: dict = {}
         for st in _statements_below(d):
             if type(st) is ast.Assign:
@@ -815,10 +816,6 @@ def _cuda_test(t, words: frozenset) -> bool:
     return any(_CUDA_WORD.search(x) for x in names) and not any(_has_tpu_word(x, words) for x in names)
 
 
-# Names of device types a dispatch compares a device (or its type) with
-_DEVICE_NAMES = frozenset({"cpu", "cuda", "mps", "xpu", "gpu", "tpu", "npu", "hpu", "xla", "neuron", "meta"})
-
-
 def _device_dispatch(s: ast.If) -> bool:
     """`if device_type == "cpu": ... elif ...`: the test compares with a device name and the else is one `elif`."""
     t = s.test
@@ -827,7 +824,7 @@ def _device_dispatch(s: ast.If) -> bool:
         return False
     side = t.comparators[0] if type(t.comparators[0]) is ast.Constant else t.left
     return type(side) is ast.Constant and isinstance(side.value, str) \
-        and side.value.split(":")[0].lower() in _DEVICE_NAMES
+        and side.value.split(":")[0].lower() in DEVICE_TYPE_NAMES
 
 
 def _is_main_test(t) -> bool:

@@ -14,8 +14,9 @@ whole dotted path resolving there) that has what the import takes (a name it imp
 `from peft import ...` beside diffusers' `loaders/peft.py` is the library), is no top-level module of the scan (a file
 or folder at the root, or under `src/`) and no standard-library module, and no file of the project adds the folder to
 `sys.path` (a line naming `sys.path` and the folder), and the module does not ask for absolute imports (`from
-__future__ import absolute_import`: its imports mean top-level modules on Python 2 too). It is reported as TRN324 (a Python 2 module): a place of the
-module's finding when the file has one, else a finding of its own at the first such import, the others its places.
+__future__ import absolute_import`: its imports mean top-level modules on Python 2 too). It is reported as TRN324
+(a Python 2 module): a place of the module's finding when the file has one, else a finding of its own at the first
+such import, the others its places.
 """
 from __future__ import annotations
 

@@ -688,40 +688,58 @@ def _imported_name(p, imported):
 
 
 def _returned_names(tree: ast.Module, imported) -> dict:
-    """id of each read `NAME.attr` -> the imported function NAME holds what it returned: NAME bound exactly once in
-    its scope, to a call of a function imported from a project module (`args = get_args()`), and not a parameter
-    there. A module-level binding reaches the functions that bind no NAME of their own. `args.cuda` then reads what
-    that function set on the object it returns (project/flags.py)."""
+    """id of each `NAME.attr` read in an `if` test -> the imported function NAME holds what it returned: NAME bound
+    exactly once in its scope, to a call of a function imported from a project module (`args = get_args()`), and not a
+    parameter there. A module-level binding reaches the functions that bind no NAME of their own. `args.cuda` then
+    reads what that function set on the object it returns (project/flags.py). Only the scopes of such tests are
+    walked: most files bind names to project calls (`logger = get_logger(__name__)`) and test none of them."""
     from ..astwalk import statements
 
-    calls = [st for st in statements(tree)
-             if type(st) is ast.Assign and len(st.targets) == 1 and type(st.targets[0]) is ast.Name
-             and type(st.value) is ast.Call and type(st.value.func) is ast.Name and st.value.func.id in imported]
-    if not calls:
+    calls = []
+    ifs = []
+    funcs = []
+    for st in statements(tree):
+        k = type(st)
+        if k is ast.Assign and len(st.targets) == 1 and type(st.targets[0]) is ast.Name \
+                and type(st.value) is ast.Call and type(st.value.func) is ast.Name and st.value.func.id in imported:
+            calls.append(st)
+        elif k is ast.If:
+            ifs.append(st)
+        elif k in (ast.FunctionDef, ast.AsyncFunctionDef):
+            funcs.append(st)
+    if not calls or not ifs:
         return {}
     wanted = {st.targets[0].id for st in calls}
-    funcs = [n for n in ast.walk(tree) if type(n) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)]
-    out: dict = {}
+    reads = [n for st in ifs for n in ast.walk(st.test)
+             if type(n) is ast.Attribute and type(n.value) is ast.Name and n.value.id in wanted]
+    if not reads:
+        return {}
 
-    def scope_facts(node, body):
-        """(names bound once by such a call here, names bound here at all, reads NAME.attr of wanted names)"""
+    def enclosing(node) -> list:
+        """The functions around the node, innermost first."""
+        around = [f for f in funcs if f.lineno <= node.lineno <= (f.end_lineno or f.lineno)]
+        return sorted(around, key=lambda f: -f.lineno)
+
+    memo: dict = {}
+
+    def scope_facts(node):
+        """(names bound once here by such a call -> function, names bound here at all), nested scopes left out."""
+        if id(node) in memo:
+            return memo[id(node)]
         counts: dict = {}
         made: dict = {}
-        reads: list = []
         if node is not tree:
             for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs, node.args.vararg,
                       node.args.kwarg):
                 if a is not None and a.arg in wanted:
                     counts[a.arg] = counts.get(a.arg, 0) + 2
-        todo = list(body) if isinstance(body, list) else [body]
+        todo = list(node.body)
         while todo:
             n = todo.pop()
             k = type(n)
             if k in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda):
                 if k is not ast.Lambda and n.name in wanted:
                     counts[n.name] = counts.get(n.name, 0) + 2
-                if k is not ast.Lambda:
-                    todo.extend(n.decorator_list)
                 continue
             if k is ast.Name and n.id in wanted and type(n.ctx) is not ast.Load:
                 counts[n.id] = counts.get(n.id, 0) + 1
@@ -734,27 +752,31 @@ def _returned_names(tree: ast.Module, imported) -> dict:
                     nm = a.asname or a.name.split(".", 1)[0]
                     if nm in wanted:
                         counts[nm] = counts.get(nm, 0) + 2
-            elif k is ast.Attribute and type(n.value) is ast.Name and n.value.id in wanted \
-                    and type(n.ctx) is ast.Load:
-                reads.append(n)
             elif k is ast.Assign and n in calls:
                 made[n.targets[0].id] = n.value.func.id
             todo.extend(ast.iter_child_nodes(n))
-        once = {nm: fn for nm, fn in made.items() if counts.get(nm) == 1}
-        return once, set(counts), reads
+        got = ({nm: fn for nm, fn in made.items() if counts.get(nm) == 1}, set(counts))
+        memo[id(node)] = got
+        return got
 
-    top, _top_bound, top_reads = scope_facts(tree, tree.body)
-    for r in top_reads:
-        if r.value.id in top:
-            out[id(r)] = top[r.value.id]
-    for f in funcs:
-        once, bound, reads = scope_facts(f, f.body)
-        for r in reads:
-            nm = r.value.id
+    out: dict = {}
+    top = None
+    for r in reads:
+        nm = r.value.id
+        decided = False
+        for f in enclosing(r):
+            once, bound = scope_facts(f)
             if nm in once:
                 out[id(r)] = once[nm]
-            elif nm in top and nm not in bound:
-                out[id(r)] = top[nm]
+            if nm in bound:
+                decided = True
+                break
+        if decided:
+            continue
+        if top is None:
+            top = scope_facts(tree)[0]
+        if nm in top:
+            out[id(r)] = top[nm]
     return out
 
 

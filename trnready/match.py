@@ -72,19 +72,6 @@ def _tails(names) -> set[str]:
 _EVERY_FILE_WORDS = ("import", "from", "return", "def", "class", "self", "print", "None", "True", "False")
 
 
-def _keyword_tokens(name: str, pairs) -> set[str]:
-    """The prefilter tokens of a keyword: its name, or, when every matcher of it asks for one of some string values
-    (`keyword = ["mode"]` with `mode in ["max-autotune", ...]`), those values: a name as common as `mode` (inside
-    every `model`) would let every file through."""
-    values: set[str] = set()
-    for _rule, m in pairs:
-        wanted = [p for p in m.args if p.name == name and p.op in ("in", "equals")]
-        if not wanted or not all(isinstance(v, str) and v for p in wanted for v in p.values):
-            return {name}
-        values.update(v for p in wanted for v in p.values)
-    return values or {name}
-
-
 class Engine:
     def __init__(self, catalogue: Catalogue, rules: list[Rule] | None = None, suppressions: bool = True):
         self.catalogue = catalogue
@@ -204,7 +191,7 @@ class Engine:
         # so their callee names are not tokens ("to" would let every file through).
         tokens = set(_tails(self.calls) | _tails(self.decorators) | _tails(ctor))
         tokens |= set(self.methods) | set(self.env) | set(self.env_prefixes)
-        tokens |= {t for name, pairs in self.keywords.items() for t in _keyword_tokens(name, pairs)}
+        tokens |= set(self.keywords)
         tokens |= _tails(self.refs) | _tails(self.imports) | {suffix for suffix, _, _ in self.import_globs}
         # A module name inside a keyword every Python file holds (`imp` in "import") lets every file through:
         # such a module is looked for as it is written when imported or used.

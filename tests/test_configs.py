@@ -313,6 +313,8 @@ def test_from_arg_reported_at_the_arg_and_torch_version_from_arg(tmp_path):
     ('setting = ["zero_optimization"]\npresent = true\nvalues = ["*"]\n', "present"),
     ('setting = ["zero_optimization"]\npresent = "yes"\n', "must be true or false"),
     ('call = ["f"]\npresent = true\n', "present applies to setting matchers only"),
+    ('keyword = ["mode"]\ncalls = false\n', "calls = false applies to keyword matchers with stores or defaults"),
+    ('keyword = ["mode"]\nstores = true\ncalls = "no"\n', "must be true or false"),
 ])
 def test_bad_setting_matcher_is_one_clear_error(tmp_path, match, needle):
     cat = tmp_path / "c.toml"

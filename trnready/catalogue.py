@@ -53,7 +53,7 @@ DEPRECATED_KEYS = {"unless-parameter": "own-parameter", "writes-only": "read-not
                    "unless-guarded": "optional-import", "unless-cuda-checked": "cuda-checked",
                    "unless-value": "other-platform-value"}
 _MATCH_KEYS = set(MATCH_KINDS) | {"args", "confidence", "message", "files", "version", "version-shape",
-                                  "unless-mentioned", "mentioned-in", "unless-capped", "scope", "stores", "defaults", "compared", "asserted",
+                                  "unless-mentioned", "mentioned-in", "unless-capped", "scope", "stores", "defaults", "compared", "asserted", "calls",
                                   "unless",
                                   "values", "value-words", "with-setting", "without-setting", "role", "present",
                                   "everywhere"} | set(DEPRECATED_KEYS)
@@ -571,10 +571,17 @@ def _parse_match(m, rid, err) -> Matcher:
         err("applies to keyword matchers only", entry=rid, key="match.asserted")
     if asserted and (stores or defaults or compared):
         err("matches asserts only: not with stores, defaults or compared", entry=rid, key="match.asserted")
+    calls = m.get("calls", True)
+    if not isinstance(calls, bool):
+        err("must be true or false", entry=rid, key="match.calls")
+    if not calls and (kind != "keyword" or not (stores or defaults)):
+        err("calls = false applies to keyword matchers with stores or defaults", entry=rid, key="match.calls")
     from .matcher_keys import parse_surface_keys
     extra = parse_surface_keys(kind, m, lambda msg, key: err(msg, entry=rid, key=key))
     if asserted:
         extra["asserted"] = True
+    if not calls:
+        extra["calls"] = False
     if "everywhere" in m:
         if not isinstance(m["everywhere"], bool):
             err("must be true or false", entry=rid, key="match.everywhere")

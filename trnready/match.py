@@ -508,8 +508,8 @@ class Engine:
         if self.keywords:
             for kw in call.keywords:
                 for rule, m in self.keywords.get(kw.arg, ()):
-                    if m.asserted:
-                        continue  # (asserts only: `assert device_type == "cuda"`, never a call's keyword)
+                    if m.asserted or not m.calls:
+                        continue  # (asserts only, or stores and defaults only: never a call's keyword)
                     # A keyword matcher is a fallback for calls no callee matcher recognised; the
                     # finding points at the keyword's value (the line a reviewer edits in a
                     # multi-line call), and a call already reported for the rule is not reported twice.

@@ -67,6 +67,7 @@ class Matcher:
     defaults: bool = False  # keyword matchers: also parameter defaults (def f(k=v)) and asserts (assert k == v)
     compared: bool = False  # keyword matchers: also the value an `if` test compares the name with (if k == v:)
     asserted: bool = False  # keyword matchers: only the value an `assert` requires (assert k == v), nothing else
+    calls: bool = True  # keyword matchers: also a call's keyword argument (false: stores and defaults only)
     # Setting matchers (trnready/readers/configs.py): key-path suffixes in `names`, value globs, and
     # ((key, value globs), ...) that must also be set in the same file (with_setting) or must not be
     # (without_setting: `autocast: false` makes autocast_dtype moot); role: "config" or "ci" documents (python

@@ -643,19 +643,24 @@ def _returned_flags(tree, conds) -> set:
     for d in tree.body:
         if type(d) is not ast.FunctionDef:
             continue
-        returned = [n.value for n in _statements_below(d) if type(n) is ast.Return]
+        returned = []
+        assigns = []
+        for st in _statements_below(d):
+            if type(st) is ast.Return:
+                returned.append(st.value)
+            elif type(st) is ast.Assign:
+                assigns.append(st)
         names = {r.id for r in returned if isinstance(r, ast.Name)}
         if not returned or len(names) != 1 or not all(isinstance(r, ast.Name) for r in returned):
             continue
         var = names.pop()
         values: dict = {}
-        for st in _statements_below(d):
-            if type(st) is ast.Assign:
-                for t in st.targets:
-                    if type(t) is ast.Attribute and type(t.value) is ast.Name and t.value.id == var:
-                        values.setdefault(t.attr, []).append(st.value)
-                    elif type(t) is ast.Name and t.id == var and type(st.value) is not ast.Call:
-                        values.clear()  # `args = other`: not the object built here
+        for st in assigns:
+            for t in st.targets:
+                if type(t) is ast.Attribute and type(t.value) is ast.Name and t.value.id == var:
+                    values.setdefault(t.attr, []).append(st.value)
+                elif type(t) is ast.Name and t.id == var and type(st.value) is not ast.Call:
+                    values.clear()  # `args = other`: not the object built here
         for attr, vs in values.items():
             if vs and all(conds.never(v) or _false_constant(v) for v in vs) and any(conds.never(v) for v in vs):
                 out.add(f"{d.name}{RETURNED}{attr}")

@@ -8,10 +8,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..context._needs_cuda import MARK
+from ..context.neuron_guarded import RETURNED
 from .conftest_fixtures import MARK as FIXTURE, skipping_fixture
 from .inherited_flags import MARK as INHERITED
 from .skip_markers import HELPER, MARK as SKIP_MARK, guarded_helpers, is_marker
-from .summary import RETURNED, head_of
+from .summary import head_of
 
 MAX_HOPS = 8  # links followed: re-exports (`from .utils import FLAG`) and linked flags (`HAVE_GTP = HAVE_TE`)
 

@@ -44,6 +44,7 @@ import sys
 from .call_text import call_text
 from .syntax import MAX_ITEMS, _Attribute, _Name, dotted, literal_source, unconditional_nodes  # noqa: F401 (imported from here too)
 from ..astwalk import loaded_names, statements, walk
+from ..context.neuron_guarded import RETURNED
 
 # 39 (s38): a function's calls carry the parameter arms holding them; 40 (s39): instance flags (`self.x`) among
 # the flags, blocks guarded by an inherited instance flag (or one read through a local instance) among the guards
@@ -539,9 +540,6 @@ def _imported(tree: ast.Module, nodes: list | None) -> list:
 MAX_GUARDS = 200  # blocks per module: the summary stays small however large the module
 
 
-RETURNED = "()."  # as context/neuron_guarded.RETURNED: `get_args().cuda`
-
-
 def guards_of(tree: ast.Module, imported: set, modules: set = frozenset()) -> list:
     """[[first line, last line, name, choice]] for every block that runs only when an imported name is
     true: the body of `if NAME:` / `if NAME and ...:`, the `else` of `if not NAME:`, the statements after
@@ -693,8 +691,6 @@ def _returned_names(tree: ast.Module, imported) -> dict:
     parameter there. A module-level binding reaches the functions that bind no NAME of their own. `args.cuda` then
     reads what that function set on the object it returns (project/flags.py). Only the scopes of such tests are
     walked: most files bind names to project calls (`logger = get_logger(__name__)`) and test none of them."""
-    from ..astwalk import statements
-
     calls = []
     ifs = []
     funcs = []
@@ -710,6 +706,7 @@ def _returned_names(tree: ast.Module, imported) -> dict:
     if not calls or not ifs:
         return {}
     wanted = {st.targets[0].id for st in calls}
+    call_ids = {id(st) for st in calls}
     reads = [n for st in ifs for n in ast.walk(st.test)
              if type(n) is ast.Attribute and type(n.value) is ast.Name and n.value.id in wanted]
     if not reads:
@@ -752,7 +749,7 @@ def _returned_names(tree: ast.Module, imported) -> dict:
                     nm = a.asname or a.name.split(".", 1)[0]
                     if nm in wanted:
                         counts[nm] = counts.get(nm, 0) + 2
-            elif k is ast.Assign and n in calls:
+            elif k is ast.Assign and id(n) in call_ids:
                 made[n.targets[0].id] = n.value.func.id
             todo.extend(ast.iter_child_nodes(n))
         got = ({nm: fn for nm, fn in made.items() if counts.get(nm) == 1}, set(counts))

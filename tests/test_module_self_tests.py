@@ -81,3 +81,27 @@ def test_the_main_block_of_the_hub_entry_file_is_a_self_test(tmp_path):
         ("hubconf.py", 12, 8, "TRN243", SELF_TEST), ("hubconf.py", 13, 19, "TRN241", "neuron-guarded")]
     (tree / "README.md").write_text("Try it: `python hubconf.py`\n")
     assert [row[4] for row in guarded_rows(tree) if row[0] == "hubconf.py"] == ["", "neuron-guarded"]
+
+
+def _rows(tree, cwd, arg):
+    proc = run_cli("scan", arg, "--format", "json", "--no-cache", "--show-guarded", cwd=cwd)
+    assert proc.returncode in (0, 1), proc.stderr
+    return sorted((f["path"], f["line"], f.get("guarded_by", "")) for f in json.loads(proc.stdout)["findings"])
+
+
+def test_a_readme_below_the_root_counts_however_the_scan_path_is_spelled(tmp_path):
+    # only pkg/README.md, below the root, names vision.py as a program: `scan .`, `scan tree` and an absolute path
+    # must all read it (a relative spelling once left every folder below the root unread, and the block guarded)
+    tree = tmp_path / "tree"
+    shutil.copytree(ROOT, tree)
+    (tree / "pkg" / "vision.py").write_text(
+        "import torch\n\n\ndef build():\n    return torch.nn.Linear(2, 2)\n\n\n"
+        "if __name__ == \"__main__\":\n    print(build().cuda())\n")
+    (tree / "model.py").write_text((tree / "model.py").read_text() + "from pkg.vision import build\n")
+    absolute = _rows(tree, tmp_path, tree)
+    assert ("pkg/vision.py", 9, SELF_TEST) in absolute  # nothing names it yet
+    (tree / "pkg" / "README.md").write_text("Demo: `python pkg/vision.py`\n")
+    absolute = _rows(tree, tmp_path, tree)
+    assert ("pkg/vision.py", 9, "") in absolute
+    assert _rows(tree, tmp_path, "tree") == absolute
+    assert _rows(tree, tree, ".") == absolute

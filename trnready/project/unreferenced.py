@@ -978,9 +978,12 @@ def doc_texts(dirs):
 def doc_dirs(files, root: Path) -> list:
     """The folders of the scanned files and every folder above them up to the scan root: where a README may show a
     name."""
+    # a file's path is spelled as the user named the scan (`scan .` gives `sub/x.py`): compare absolute paths,
+    # or the folders below the root go unseen and the result depends on how the path was typed
+    root = Path(root).absolute()
     dirs = {str(root)}
     for sf in files:
-        p = Path(sf.path).parent
+        p = Path(sf.path).absolute().parent
         while str(p) not in dirs and root in p.parents:
             dirs.add(str(p))
             p = p.parent

@@ -1929,7 +1929,7 @@ def neuron_guarded(ctx, hit) -> bool:
     node = hit.node
     category = hit.rule.category
     if hit.rule.id in ctx.values.get("no-cpu-path-rules", ()) and _in_if_body(ctx, node) \
-            and _moves_unconditionally(ctx):
+            and not _in_multi_device_arm(ctx, node) and _moves_unconditionally(ctx):
         return False
     if category == "distributed-backend" and not any(p.op in ("equals", "in") for p in hit.matcher.args):
         # The kept-backend exception is about a value the arm picks (`backend = "nccl"`, else "gloo": the group
@@ -1978,6 +1978,40 @@ def _in_if_body(ctx, node) -> bool:
     while p is not None and not isinstance(p, _SCOPES):
         if isinstance(p, ast.If) and child in p.body:
             return True
+        child, p = p, ctx.parent(p)
+    return False
+
+
+_COUNT_NAME = re.compile(r"n_?gpus?|num_?gpus?|ngpus?|gpu_?count|n_?devices?|num_?devices?|device_?count", re.I)
+
+
+def _multi_device_test(t) -> bool:
+    """`torch.cuda.device_count() > 1`, `n_gpu > 1`, `len(gpu_ids) >= 2`: a test that asks for more than one device.
+    Its `else` is the one-device run, a working path of its own whatever else the file moves to CUDA."""
+    if type(t) is ast.BoolOp and type(t.op) is ast.And:
+        return any(_multi_device_test(v) for v in t.values)
+    if type(t) is not ast.Compare or len(t.ops) != 1 or type(t.ops[0]) not in (ast.Gt, ast.GtE):
+        return False
+    left, right = t.left, t.comparators[0]
+    if type(right) is not ast.Constant or type(right.value) is not int \
+            or right.value < (1 if type(t.ops[0]) is ast.Gt else 2):
+        return False
+    if type(left) is ast.Call and type(left.func) is ast.Name and left.func.id == "len" and len(left.args) == 1:
+        left = left.args[0]
+    if type(left) is ast.Call and type(left.func) is ast.Attribute:
+        return left.func.attr == "device_count"
+    name = left.id if type(left) is ast.Name else left.attr if type(left) is ast.Attribute else ""
+    return bool(_COUNT_NAME.fullmatch(name)) or "gpu" in name.lower() and "id" in name.lower()
+
+
+def _in_multi_device_arm(ctx, node) -> bool:
+    """The node sits in the body of an `if` of its function that asks for more than one device (`if
+    torch.cuda.device_count() > 1: model = nn.DataParallel(model)`): the run with one device skips it on any machine,
+    so `no-cpu-path-rules` does not make it an item (fresh76: five DataParallel arms read as skipped code)."""
+    child, p = node, ctx.parent(node)
+    while p is not None and not isinstance(p, _SCOPES):
+        if isinstance(p, ast.If) and child in p.body:
+            return _multi_device_test(p.test)
         child, p = p, ctx.parent(p)
     return False
 

@@ -104,3 +104,15 @@ def test_the_result_of_a_function_of_the_file_returning_host_tensors_is_host_dat
     assert [(f[0], f[1], f[3], f[5]) for f in scan_findings(CONTEXT_FIXTURES / "host_built_returns",
                                                             "--show-guarded") if f[3] == "TRN104"] == [
         ("tracker.py", 9, "TRN104", True), ("tracker.py", 25, "TRN104", False)]
+
+
+def test_a_parameter_moved_to_the_cpu_first_is_host_data():
+    # pytorch_retrieve's metrics: `device = torch.device("cpu")`, `pred = pred.to(device=device)`, then a boolean
+    # mask of the moved values; a move to a device parameter stays unknown, and a move after another read of the
+    # parameter still makes the re-bound name a host tensor where it is read
+    mask = "Indexing with a boolean mask: the result has one row per True value, a size known only at run time"
+    assert scan_findings(CONTEXT_FIXTURES / "host_built_cpu_moves", "--show-guarded") == [
+        ("metrics.py", 9, 12, "TRN104", mask, True),
+        ("metrics.py", 15, 12, "TRN104", mask, False),
+        ("metrics.py", 21, 12, "TRN104", mask, True),
+    ]

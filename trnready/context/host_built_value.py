@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 
 from .base import (compiles, dotted, enclosing_function, imported_name, is_cpu, outermost_function, parent_of,
-                   places_on_device, predicate)
+                   places_on_device, predicate, value_bound_once)
 from ..astwalk import own_statements, walk
 
 # torch functions that build a tensor from Python values (shapes, lists, NumPy arrays) on the default device,
@@ -281,7 +281,7 @@ class _Kinds:
             return self.of(self.comprehensions[name], depth + 1)
         for fn in self.functions:
             if name in fn.bound:
-                if self.assuming and name in fn.params:
+                if self.assuming and name in fn.params and not _replaced_first(fn.fn, name):
                     return None  # a re-bound parameter: what the caller passed may be anything
                 key = (id(fn), name)
                 if key in self.busy:
@@ -338,9 +338,11 @@ class _Kinds:
         return list(call.args) + [kw.value for kw in call.keywords if kw.arg not in ("dtype", "out")]
 
     def _call(self, call, depth: int):
+        f = call.func
+        if type(f) is ast.Attribute and f.attr == "to" and _to_cpu(self.ctx, call):
+            return HOST  # `device = torch.device("cpu")`, then `pred = pred.to(device=device)`
         if any(kw.arg is None or kw.arg == "device" and not is_cpu(kw.value) for kw in call.keywords):
             return None  # `**factory_kwargs` may carry a device
-        f = call.func
         if type(f) is ast.Name and f.id in _PY_CALLS and not _torch_name(self.ctx, f):
             return PY
         name = dotted(f)
@@ -442,6 +444,34 @@ def _returns_host(ctx, call, depth: int) -> bool:
     for v in returns:
         parts = v.elts if type(v) is ast.Tuple else [v]
         if v is None or not parts or not all(_moved_to_host(e) or _returns_host(ctx, e, depth + 1) for e in parts):
+            return False
+    return True
+
+
+def _replaced_first(fn, name: str) -> bool:
+    """The parameter `name` is re-bound by a statement of the function's own body (not under an `if`, loop or `try`)
+    before anything else reads it (`pred = pred.squeeze().to(device=device)` first, then `pred = pred[~mask]`): what
+    the caller passed is never seen after that, so only the function's own assignments decide the name."""
+    for st in getattr(fn, "body", ()):
+        if type(st) is ast.Assign and any(type(t) is ast.Name and t.id == name for t in st.targets):
+            return True
+        if any(type(n) is ast.Name and n.id == name for n in walk(st)):
+            return False
+    return False
+
+
+def _to_cpu(ctx, call) -> bool:
+    """`.to("cpu")`, `.to(device=torch.device("cpu"))`, or `.to(device=device)` with `device` bound once in the
+    function, to such a value (pytorch_retrieve's metrics move their inputs to `device = torch.device("cpu")` before
+    masking them)."""
+    where = list(call.args[:1]) + [k.value for k in call.keywords if k.arg == "device"]
+    if not where:
+        return False
+    for w in where:
+        if type(w) is ast.Name:
+            fn = enclosing_function(ctx, call)
+            w = value_bound_once(fn, w.id) if fn is not None else None
+        if w is None or not is_cpu(w):
             return False
     return True
 

@@ -128,3 +128,35 @@ def test_an_if_else_putting_the_same_value_on_the_host_keeps_the_cuda_move(tmp_p
     write(tmp_path, "metrics.py", BOTH_ARMS)
     got = [(f[1], f[5]) for f in scan_findings(tmp_path, "--show-guarded") if f[3] == "TRN241"]
     assert got == [(8, False), (14, False), (22, True)]
+
+
+ALREADY = """\
+import torch
+
+
+class Pendulum:
+    def forward(self, x):
+        if x.is_cuda and not self.params.is_cuda:
+            self.params = self.params.cuda()
+        return x * self.params
+
+
+def other(x, y, flag):
+    if x.is_cuda and flag:
+        y = y.cuda()
+    return y
+
+
+def device_test(x, y):
+    if x.is_cuda and y.device != x.device:
+        y = y.cuda()
+    return y
+"""
+
+
+def test_a_move_asking_also_whether_the_value_is_already_there_is_a_finding(tmp_path):
+    # torch_robotics' envs (blind76): `if x.is_cuda and not self.params.is_cuda: self.params = self.params.cuda()`;
+    # an operand about anything else than the moved value (`and flag`) leaves the arm guarded
+    write(tmp_path, "envs.py", ALREADY)
+    got = [(f[1], f[2], f[3], f[5]) for f in scan_findings(tmp_path, "--show-guarded") if f[3] == "TRN241"]
+    assert got == [(7, 27, "TRN241", False), (13, 13, "TRN241", True), (19, 13, "TRN241", False)]

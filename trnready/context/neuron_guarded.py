@@ -1833,6 +1833,15 @@ def _placement_move(st: ast.If, flags=None) -> bool:
     in a local flag (`placement_flags`: `on_cuda = next(model.parameters()).is_cuda` / `if on_cuda: x = x.cuda()`,
     SimpleAICV's evaluation loops)."""
     test = st.test
+    # `if x.is_cuda and not self.params.is_cuda: self.params = self.params.cuda()` (torch_robotics' envs): the other
+    # operands only ask whether the value to move is already there; the question about `x` decides
+    moved_too = ()
+    if type(test) is ast.BoolOp and type(test.op) is ast.And and not st.orelse:
+        asks = [v for v in test.values if _placement_subject(v) is not None]
+        if len(asks) != 1:
+            return False
+        moved_too = [v for v in test.values if v is not asks[0]]
+        test = asks[0]
     negated = type(test) is ast.UnaryOp and type(test.op) is ast.Not
     if negated:
         test = test.operand
@@ -1853,9 +1862,24 @@ def _placement_move(st: ast.If, flags=None) -> bool:
         return type(v) is ast.Call and type(v.func) is ast.Attribute and v.func.attr == "cuda"
 
     shown = ast.unparse(asked)
+    if moved_too:
+        targets = {ast.unparse(t) for b in cuda_arm if type(b) is ast.Assign for t in b.targets}
+        if not all(_asks_where(v, targets) for v in moved_too):
+            return False
     return all(type(b) is ast.Assign and (moved(b.value) or type(b.value) is ast.Tuple and b.value.elts
                                           and all(moved(v) for v in b.value.elts))
                and all(ast.unparse(t) != shown for t in b.targets) for b in cuda_arm)
+
+
+def _asks_where(v, targets: set) -> bool:
+    """`not self.params.is_cuda` (or `self.params.device != x.device`) about one of the names the arm moves."""
+    if type(v) is ast.UnaryOp and type(v.op) is ast.Not:
+        v = v.operand
+    subject = _placement_subject(v)
+    if subject is None and type(v) is ast.Compare and len(v.ops) == 1 and type(v.ops[0]) in (ast.NotEq, ast.IsNot):
+        subject = next((o.value for o in (v.left, *v.comparators) if type(o) is ast.Attribute and o.attr == "device"
+                        and ast.unparse(o.value) in targets), None)
+    return subject is not None and ast.unparse(subject) in targets
 
 
 def _host_arm(arm: list, other: list) -> bool:

@@ -84,3 +84,50 @@ def test_zero_and_truth_tests():
         assert zero.search(hit), hit
     for clean in ("if cfg.NUM_GPU > 1:", "assert bs % cfg.NUM_GPU == 0", "if cfg.NUM_GPU == 1:", "n = cfg.NUM_GPU"):
         assert ref.search(clean) and not zero.search(clean), clean
+
+
+OPTION = """import argparse
+
+
+def set_args():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--n_gpu", type=int, default={default})
+    return parser.parse_args()
+"""
+
+TRAIN = """import torch
+from config import set_args
+
+args = set_args()
+if torch.cuda.device_count() > 1:
+    args.n_gpu = torch.cuda.device_count()
+loss = torch.ones(2)
+if args.n_gpu > 1:
+    loss = loss.mean()
+"""
+
+
+def _options(root):
+    proc = run_cli("scan", ".", "--format", "json", "--no-cache", "--show-guarded", cwd=root)
+    assert proc.returncode in (0, 1), proc.stderr
+    return sorted((f["path"], f["line"], f.get("guarded_by") or "") for f in json.loads(proc.stdout)["findings"]
+                  if f["rule"] == "TRN610")
+
+
+def test_an_option_default_of_one_its_program_only_compares_with_one_is_guarded(tmp_path):
+    # NLP_pytorch_project (fresh76): each program's config.py defines `--n_gpu default=1`; its train.py overwrites it
+    # and tells one process from several. Another program of the repository tests its own `n_gpu` against zero:
+    # that says nothing of this one. A default of 8, a program testing `if args.n_gpu:` and an option nothing
+    # reads stay reported.
+    for name, default, train in (("one", 1, TRAIN), ("eight", 8, TRAIN),
+                                 ("zero_test", 1, TRAIN + "if args.n_gpu:\n    torch.cuda.manual_seed_all(0)\n"),
+                                 ("unread", 1, "from config import set_args\n\nset_args()\n")):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "config.py").write_text(OPTION.format(default=default))
+        (tmp_path / name / "train.py").write_text(train)
+    assert _options(tmp_path) == [
+        ("eight/config.py", 6, ""),
+        ("one/config.py", 6, "single-process-count"),
+        ("unread/config.py", 6, ""),
+        ("zero_test/config.py", 6, ""),
+    ]

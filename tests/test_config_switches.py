@@ -788,6 +788,21 @@ def test_an_option_default_switches_its_own_program_and_the_modules_it_hands_arg
     assert got == [("train.py", 6, "TRN241", "utils.py:3")]
 
 
+
+def test_an_option_default_of_another_programs_folder_switches_nothing_here(tmp_path):
+    # NLP_pytorch_project (fresh76): every program folder has its own config.py with `--do_train default=True`; the
+    # folder's train.py is switched on by its own config.py, never by a sibling program's
+    for folder in ("classify/dpcnn", "distill/tiny_bert"):
+        (tmp_path / folder).mkdir(parents=True)
+        (tmp_path / folder / "config.py").write_text(
+            "import argparse\n\n\ndef set_args():\n    parser = argparse.ArgumentParser()\n"
+            "    parser.add_argument('--do_train', default=True)\n    return parser.parse_args()\n")
+    (tmp_path / "classify" / "dpcnn" / "train.py").write_text(
+        "from apex import amp\nfrom config import set_args\n\nargs = set_args()\nif args.do_train:\n"
+        "    model, opt = amp.initialize(None, None)\n")
+    got = [(p, ln, rule, host) for p, ln, _, rule, host, _ in _switches(tmp_path)]
+    assert got == [("classify/dpcnn/config.py", 6, "TRN256", "classify/dpcnn/train.py:6")]
+
 NESTED = """import argparse
 
 parser = argparse.ArgumentParser()

@@ -180,6 +180,8 @@ def fold_switches(findings: list, files: list, summaries: list, engine, cache=No
                         continue  # `python generate.py --compile` launches one generate.py, not its namesakes
                     if sf.kind == "python" and sf.rel != rel and declares(rel, key_name(key)):
                         continue  # `sample.py` declares its own `--use-cuda`: train.py's default is not its value
+                    if sf.kind == "python" and _other_branch(sf.rel, rel):
+                        continue  # another program's option module (`Distillation/tiny_bert/config.py`)
                     if others and not all(any(t[0].rel == sf.rel for t in switched_by(k, toggles)) for k in others):
                         continue  # another key of the conjunction is not set true in that file
                     if _reported_partner(f, key, (first, last, cond_line, cond), items, reads, toggles, sf.rel,
@@ -428,6 +430,17 @@ def _python_table(files, summaries, cache, digests):
     memo.put(key, {"switches": {r: [list(x) for x in v] for r, v in sw.items()}, "reads": sorted(reads),
                    "options": opts, "handed": handed})
     return sw, reads, opts, handed
+
+
+def _other_branch(option_rel: str, rel: str) -> bool:
+    """The Python file holding an option's default sits in a folder neither above nor below the folder of the code
+    the option would switch: in a repository of several programs (NLP_pytorch_project's `Text_Classification/DPCNN/`
+    beside `Distillation/tiny_bert/`, fresh76) another program's `--do_train default=True` is not this one's
+    setting. A module of the code's folder, of a folder above it (`from config import set_args` of a script) or
+    below it (`options/train_options.py` of a root train.py) may be."""
+    a = option_rel.rsplit("/", 1)[0] if "/" in option_rel else ""
+    b = rel.rsplit("/", 1)[0] if "/" in rel else ""
+    return not (a == b or not a or not b or b.startswith(a + "/") or a.startswith(b + "/"))
 
 
 def _other_programs(files: list, values: dict, read_lines):

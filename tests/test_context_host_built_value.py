@@ -115,4 +115,6 @@ def test_a_parameter_moved_to_the_cpu_first_is_host_data():
         ("metrics.py", 9, 12, "TRN104", mask, True),
         ("metrics.py", 15, 12, "TRN104", mask, False),
         ("metrics.py", 21, 12, "TRN104", mask, True),
+        # pytorch-adapt's ist_loss: the parameter re-bound from itself keeps the caller's tensor, wherever it lives
+        ("metrics.py", 27, 9, "TRN104", mask, False),
     ]

@@ -281,7 +281,7 @@ class _Kinds:
             return self.of(self.comprehensions[name], depth + 1)
         for fn in self.functions:
             if name in fn.bound:
-                if self.assuming and name in fn.params and not _replaced_first(fn.fn, name):
+                if self.assuming and name in fn.params and not _replaced_first(self.ctx, fn.fn, name):
                     return None  # a re-bound parameter: what the caller passed may be anything
                 key = (id(fn), name)
                 if key in self.busy:
@@ -448,13 +448,19 @@ def _returns_host(ctx, call, depth: int) -> bool:
     return True
 
 
-def _replaced_first(fn, name: str) -> bool:
+def _replaced_first(ctx, fn, name: str) -> bool:
     """The parameter `name` is re-bound by a statement of the function's own body (not under an `if`, loop or `try`)
-    before anything else reads it (`pred = pred.squeeze().to(device=device)` first, then `pred = pred[~mask]`): what
-    the caller passed is never seen after that, so only the function's own assignments decide the name."""
+    before anything else reads it, to a value that does not carry the caller's tensor over (one that does not read
+    the name, or one moved to the CPU: `pred = pred.squeeze().to(device=device)` with a CPU `device`), then
+    `pred = pred[~mask]`: what the caller passed is never seen after that, so only the function's own assignments
+    decide the name. (`y = y.repeat(n, 1)[mask]` keeps the caller's tensor, wherever it lives: pytorch-adapt.)"""
     for st in getattr(fn, "body", ()):
         if type(st) is ast.Assign and any(type(t) is ast.Name and t.id == name for t in st.targets):
-            return True
+            v = st.value
+            if not any(type(n) is ast.Name and n.id == name for n in walk(v)):
+                return True
+            return type(v) is ast.Call and type(v.func) is ast.Attribute and (
+                v.func.attr == "cpu" and not v.args or v.func.attr == "to" and _to_cpu(ctx, v))
         if any(type(n) is ast.Name and n.id == name for n in walk(st)):
             return False
     return False

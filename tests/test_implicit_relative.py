@@ -71,3 +71,20 @@ def test_a_module_asking_for_absolute_imports_means_the_top_level_package(tmp_pa
     proc = run_cli("scan", dest, "--format", "json", "--no-cache", "--select", "TRN324")
     got = [(f["path"], f["line"]) for f in json.loads(proc.stdout)["findings"]]
     assert got == [("models/resnet.py", 3)]
+
+
+def test_a_module_putting_its_own_folder_on_sys_path_finds_its_sibling(tmp_path):
+    # pytorch_workspace's yolov3/model/build_model.py (fresh76): `filedir = os.path.dirname(os.path.abspath(__file__))`
+    # and `sys.path.insert(0, filedir)` before `from build_target import ...`; models/__init__.py putting only the
+    # parent folder there (`os.path.join(..., "..")`) still names its sibling as Python 2 did
+    dest = tmp_path / "repo"
+    shutil.copytree(FIXTURES / "implicit_relative", dest)
+    resnet = dest / "models" / "resnet.py"
+    resnet.write_text("import os\nimport sys\nfiledir = os.path.dirname(os.path.abspath(__file__))\n"
+                      "sys.path.insert(0, filedir)\n" + resnet.read_text())
+    init = dest / "models" / "__init__.py"
+    init.write_text(init.read_text() + "import os\nimport sys\n"
+                    "sys.path.append(os.path.join(os.path.dirname(__file__), '..'))\n")
+    proc = run_cli("scan", dest, "--format", "json", "--no-cache", "--select", "TRN324")
+    got = [(f["path"], f["line"]) for f in json.loads(proc.stdout)["findings"]]
+    assert got == [("models/__init__.py", 1)]

@@ -88,6 +88,8 @@ def implicit_relative_imports(findings: list, files, engine, read_python, summar
             continue  # a script puts the folder on sys.path: the sibling is found there
         if base != "__init__.py" and rel not in evidence["used"]:
             continue  # perhaps run as a script from its folder, where Python 3 finds the sibling too
+        if "sys.path" in texts[rel] and _own_folder_on_path(texts[rel]):
+            continue  # `sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))`: the sibling is found
         places[rel] = found
     if not places:
         return findings, []
@@ -172,6 +174,23 @@ def _names_sibling(m, text: str, sibling: str) -> bool:
         return any(re.search(rf"(?<![\w.]){re.escape(n)}\b", sibling) for n in names if n.isidentifier())
     attrs = set(re.findall(rf"(?<![\w.]){re.escape(m.group('a'))}\.(\w+)", text))
     return any(re.search(rf"(?<![\w.]){re.escape(a)}\b", sibling) for a in attrs)
+
+
+# the module's own folder: `os.path.dirname(os.path.abspath(__file__))`, `os.path.dirname(__file__)`,
+# `Path(__file__).parent`, `Path(__file__).resolve().parent`
+_OWN_DIR = (r"(?:os\.path\.dirname\((?:os\.path\.(?:abspath|realpath)\()?__file__\)?\)"
+            r"|(?:pathlib\.)?Path\(__file__\)(?:\.(?:resolve|absolute)\(\))?\.parent)")
+_OWN_DIR_NAME = re.compile(rf"^[ \t]*([A-Za-z_]\w*)[ \t]*=[ \t]*{_OWN_DIR}[ \t]*(?:#.*)?$", re.M)
+
+
+def _own_folder_on_path(text: str) -> bool:
+    """The module puts its own folder on `sys.path` (`filedir = os.path.dirname(os.path.abspath(__file__))`, then
+    `sys.path.insert(0, filedir)`, pytorch_workspace's yolov3/model/build_model.py, fresh76): its bare imports of
+    siblings resolve on Python 3 too."""
+    names = {m.group(1) for m in _OWN_DIR_NAME.finditer(text)}
+    arg = rf"(?:{_OWN_DIR}|{'|'.join(map(re.escape, sorted(names)))})" if names else _OWN_DIR
+    return re.search(rf"sys\.path\.(?:insert\([ \t]*\d+[ \t]*,|append\()[ \t]*(?:str\()?{arg}\)?[ \t]*\)",
+                     text) is not None
 
 
 def _package_use(candidates: dict, py: dict, read_python) -> dict:

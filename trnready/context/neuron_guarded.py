@@ -1835,7 +1835,7 @@ def _placement_move(st: ast.If, flags=None) -> bool:
     test = st.test
     # `if x.is_cuda and not self.params.is_cuda: self.params = self.params.cuda()` (torch_robotics' envs): the other
     # operands only ask whether the value to move is already there; the question about `x` decides
-    moved_too = ()
+    moved_too: list = []
     if type(test) is ast.BoolOp and type(test.op) is ast.And and not st.orelse:
         asks = [v for v in test.values if _placement_subject(v) is not None]
         if len(asks) != 1:

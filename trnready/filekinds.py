@@ -78,6 +78,9 @@ KINDS: tuple[FileKind, ...] = (
     FileKind("shell", "shell/yaml", "launch_args", ("*.sh", "*.bash", "*.sbatch", "*.slurm", "*.pbs", "*.lsf"), HASH),
     FileKind("env", "shell/yaml", "lines", (".env", ".envrc", "*.env", ".env.*"), HASH),
     FileKind("terraform", "shell/yaml", "lines", ("*.tf", "*.tfvars", "*.hcl"), ("#", "//", "/*")),  # Terraform / Packer
+    # HTCondor submit description files (`request_gpus = 1`, `+request_gpus = 1`): `*.sub`, `*.submit`, `*.condor`, and
+    # a file named `sub` / `submit`, as a sweep generator writes one per run (pytorch_lib's `condor/<run>/sub`)
+    FileKind("condor", "shell/yaml", "lines", ("*.sub", "*.submit", "*.condor"), HASH, exact=("sub", "submit")),
     # Job definitions (AWS Batch / ECS / SageMaker / CloudFormation): line matchers only; JSONC `//` comments.
     FileKind("json", "shell/yaml", "configs", ("*.json",), ("//",),
              not_globs=("*.ipynb.json", "*package-lock.json"), quiet_max=_JSON_MAX),

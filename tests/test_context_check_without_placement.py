@@ -369,3 +369,32 @@ def build(model, ds):
     got = scan_findings(tmp_path, "--show-guarded")
     # (the three checks are one finding of the file, its first place kept; all guarded)
     assert [(line, rule, guarded) for _p, line, _c, rule, _m, guarded in got] == [(6, "TRN243", True)]
+
+
+def test_a_check_whose_arm_builds_cuda_tensor_types_picks_where_tensors_live(tmp_path):
+    # pytorch_models' multimodal fusion (blind77): `if torch.cuda.is_available(): torch.cuda.FloatTensor(n, 1)` / `else:
+    # torch.FloatTensor(n, 1)`, concatenated with a layer's output: on Neuron the host arm's ones meet device tensors.
+    # A check that only logs a CUDA tensor type's name places nothing.
+    (tmp_path / "fusion.py").write_text('''import torch
+
+
+def fuse(o1):
+    if torch.cuda.is_available():
+        o1 = torch.cat((o1, torch.cuda.FloatTensor(o1.shape[0], 1).fill_(1)), 1)
+    else:
+        o1 = torch.cat((o1, torch.FloatTensor(o1.shape[0], 1).fill_(1)), 1)
+    return o1
+
+
+def cast(x):
+    if torch.cuda.is_available():
+        x = x.type(torch.cuda.LongTensor)
+    return x
+
+
+def log():
+    if torch.cuda.is_available():
+        print("tensor type", "torch.cuda.FloatTensor")
+''')
+    got = [(f[1], f[3], f[5]) for f in scan_findings(tmp_path, "--show-guarded") if f[4] == API.format("is_available")]
+    assert got == [(5, "TRN243", False), (13, "TRN243", False), (19, "TRN243", True)]

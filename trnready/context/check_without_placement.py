@@ -47,6 +47,12 @@ def _places(nodes) -> bool:
                 for k in n.keywords:
                     if k.arg in ("device_map", "backend", "accelerator", "devices") and not is_cpu(k.value):
                         return True
+            elif isinstance(n, ast.Attribute) and n.attr.endswith("Tensor") \
+                    and dotted(n.value) in ("torch.cuda", "cuda"):
+                # `torch.cuda.FloatTensor(n, 1).fill_(1)` beside `torch.FloatTensor(n, 1)` in the other arm, or
+                # `.type(torch.cuda.LongTensor)`: the query picks where new tensors are built (pytorch_models'
+                # multimodal fusion, blind77); on Neuron the host arm's tensors meet device ones
+                return True
             elif isinstance(n, ast.Constant) and isinstance(n.value, str):
                 low = n.value.lower()
                 if low in ("cuda", "gpu", "nccl") or low.startswith("cuda:"):

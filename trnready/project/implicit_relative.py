@@ -140,7 +140,7 @@ def _soft_import_lines(text: str) -> set:
         return set()
     out: set = set()
     for node in ast.walk(tree):
-        if not isinstance(node, (ast.Try, getattr(ast, "TryStar", ast.Try))):
+        if not isinstance(node, (ast.Try, ast.TryStar)):
             continue
         if not any(h.type is None or any(n in _SOFT_ERRORS for n in _handler_names(h.type)) for h in node.handlers):
             continue

@@ -140,11 +140,13 @@ def _soft_import_lines(text: str) -> set:
         return set()
     out: set = set()
     for node in ast.walk(tree):
-        if not isinstance(node, (ast.Try, ast.TryStar)):
+        if type(node).__name__ not in ("Try", "TryStar"):  # (TryStar: Python 3.11+)
             continue
-        if not any(h.type is None or any(n in _SOFT_ERRORS for n in _handler_names(h.type)) for h in node.handlers):
+        handlers: list = getattr(node, "handlers", [])
+        if not any(h.type is None or any(n in _SOFT_ERRORS for n in _handler_names(h.type)) for h in handlers):
             continue
-        for st in node.body:
+        body: list = getattr(node, "body", [])
+        for st in body:
             for n in ast.walk(st):
                 if isinstance(n, (ast.Import, ast.ImportFrom)):
                     out.add(n.lineno)

@@ -85,6 +85,8 @@ SNAPSHOT = [
     ('examples/axolotl/qlora-fp8.yml', 14, 12, 'TRN287', 'DeepSpeed: `deepspeed: deepspeed_configs/zero2.json`'),
     ('launch/compile_cache.sh', 3, 8, 'TRN113', 'Inductor or Triton compiler options: `TORCHINDUCTOR_FX_GRAPH_CACHE`'),
     ('launch/compile_cache.sh', 4, 1, 'TRN113', 'Inductor or Triton compiler options: `TORCHINDUCTOR_COMPILE_THREADS`'),
+    ('launch/condor/train.submit', 4, 1, 'TRN610', 'HTCondor job asks for GPU slots: `request_gpus = $(ngpus)`'),
+    ('launch/condor/vit/sub', 7, 2, 'TRN610', 'HTCondor job asks for GPU slots: `request_gpus = 1`'),
     ('launch/deepspeed_hosts.sh', 6, 1, 'TRN287', 'DeepSpeed: `launcher: deepspeed`'),
     ('launch/deepspeed_hosts.sh', 6, 11, 'TRN610', 'GPU resource request in a job, container or cluster definition: `--include localhost:0,1`'),
     ('launch/deepspeed_hosts.sh', 11, 11, 'TRN610', 'GPU resource request in a job, container or cluster definition: `--exclude=worker-1:0`'),

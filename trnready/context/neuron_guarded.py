@@ -12,6 +12,7 @@ from ._test_switches import is_method, off_value, passed, switch_params, unknown
 from ._xla_flags import absent_packages, xla_switch_words
 from ._cuda_derived import (count_key, cuda_build_probe, device_count_bounds, off_keys, pinned_cuda_devices,
                             query_fallbacks, unreached_flag_assigns)
+from .check_without_placement import _asks_for_several_devices
 from .host_built_value import _FACTORIES, _moved_to_host
 from .base import FileContext, blocks_of, dotted, enclosing_function, expressions, predicate, value_bound_once
 from ..astwalk import statements as _statements_below, walk
@@ -2006,36 +2007,30 @@ def _in_if_body(ctx, node) -> bool:
     return False
 
 
-_COUNT_NAME = re.compile(r"n_?gpus?|num_?gpus?|ngpus?|gpu_?count|n_?devices?|num_?devices?|device_?count", re.I)
-
-
-def _multi_device_test(t) -> bool:
-    """`torch.cuda.device_count() > 1`, `n_gpu > 1`, `len(gpu_ids) >= 2`: a test that asks for more than one device.
-    Its `else` is the one-device run, a working path of its own whatever else the file moves to CUDA."""
-    if type(t) is ast.BoolOp and type(t.op) is ast.And:
-        return any(_multi_device_test(v) for v in t.values)
-    if type(t) is not ast.Compare or len(t.ops) != 1 or type(t.ops[0]) not in (ast.Gt, ast.GtE):
-        return False
-    left, right = t.left, t.comparators[0]
-    if type(right) is not ast.Constant or type(right.value) is not int \
-            or right.value < (1 if type(t.ops[0]) is ast.Gt else 2):
-        return False
-    if type(left) is ast.Call and type(left.func) is ast.Name and left.func.id == "len" and len(left.args) == 1:
-        left = left.args[0]
-    if type(left) is ast.Call and type(left.func) is ast.Attribute:
-        return left.func.attr == "device_count"
-    name = left.id if type(left) is ast.Name else left.attr if type(left) is ast.Attribute else ""
-    return bool(_COUNT_NAME.fullmatch(name)) or "gpu" in name.lower() and "id" in name.lower()
+def _multi_device_test(t, count_names: frozenset) -> bool:
+    """`torch.cuda.device_count() > 1` (check-without-placement's reading, also as an operand of an `and`), or the same
+    comparison of a process-count name of `single-process-count-keys` (`n_gpu > 1`): a test that asks for more than
+    one device. Its `else` is the one-device run, a working path of its own whatever else the file moves to CUDA."""
+    if _asks_for_several_devices(t):
+        return True
+    for v in t.values if type(t) is ast.BoolOp and type(t.op) is ast.And else [t]:
+        if type(v) is ast.Compare and len(v.ops) == 1 and type(v.comparators[0]) is ast.Constant \
+                and (type(v.ops[0]) is ast.Gt and v.comparators[0].value == 1
+                     or type(v.ops[0]) is ast.GtE and v.comparators[0].value == 2) \
+                and _tail(v.left).lower() in count_names:
+            return True
+    return False
 
 
 def _in_multi_device_arm(ctx, node) -> bool:
     """The node sits in the body of an `if` of its function that asks for more than one device (`if
     torch.cuda.device_count() > 1: model = nn.DataParallel(model)`): the run with one device skips it on any machine,
     so `no-cpu-path-rules` does not make it an item (fresh76: five DataParallel arms read as skipped code)."""
+    names = frozenset(k.lower() for k in ctx.values.get("single-process-count-keys", ()))
     child, p = node, ctx.parent(node)
     while p is not None and not isinstance(p, _SCOPES):
         if isinstance(p, ast.If) and child in p.body:
-            return _multi_device_test(p.test)
+            return _multi_device_test(p.test, names)
         child, p = p, ctx.parent(p)
     return False
 

@@ -76,7 +76,7 @@ def implicit_relative_imports(findings: list, files, engine, read_python, summar
             col = m.start("a" if m.group("a") else "b") - (text.rfind("\n", 0, m.start()) + 1) + 1
             found.append((line, col, name))
         if found and "try" in text:
-            soft = _soft_import_lines(text)
+            soft = _soft_import_lines(text, [x[0] for x in found])
             found = [x for x in found if x[0] not in soft]
         if found:
             candidates[rel] = found
@@ -126,36 +126,19 @@ def implicit_relative_imports(findings: list, files, engine, read_python, summar
     return out, (_suppressed(new, lines_of, engine) if new else [])
 
 
-_SOFT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
+def _soft_import_lines(text: str, lines: list) -> set:
+    """Those of `lines` whose import sits in the body of a `try:` whose handler catches a failed import and binds a
+    fallback (kernel_calls.falls_back, optional-gpu-import's reading): YOLOv5's `try: import wandb` / `except
+    (ImportError, AssertionError): wandb = None` beside its own `loggers/wandb/` folder (Luhuanz/pytorch_project,
+    fresh77). On Python 3 the import means the installed package, and where that fails the fallback is bound: no
+    Python 2 reading is needed for the module to work."""
+    from .kernel_calls import falls_back
 
-
-def _soft_import_lines(text: str) -> set:
-    """Lines of the import statements in the body of a `try:` whose handlers catch a failed import (`except
-    ImportError:`, a bare `except:`): YOLOv5's `try: import wandb; assert hasattr(wandb, '__version__')` beside its
-    own `loggers/wandb/` folder (Luhuanz/pytorch_project, fresh77). On Python 3 the import means the installed package,
-    and where that fails the handler runs: no Python 2 reading is needed for the module to work."""
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError):
         return set()
-    out: set = set()
-    for node in ast.walk(tree):
-        if type(node).__name__ not in ("Try", "TryStar"):  # (TryStar: Python 3.11+)
-            continue
-        handlers: list = getattr(node, "handlers", [])
-        if not any(h.type is None or any(n in _SOFT_ERRORS for n in _handler_names(h.type)) for h in handlers):
-            continue
-        body: list = getattr(node, "body", [])
-        for st in body:
-            for n in ast.walk(st):
-                if isinstance(n, (ast.Import, ast.ImportFrom)):
-                    out.add(n.lineno)
-    return out
-
-
-def _handler_names(t) -> list:
-    items = t.elts if isinstance(t, ast.Tuple) else [t]
-    return [e.attr if isinstance(e, ast.Attribute) else e.id if isinstance(e, ast.Name) else "" for e in items]
+    return {ln for ln in lines if falls_back(tree, ln)}
 
 
 def _may_name_sibling(rel: str, folder: str, summary, py: dict, top: set) -> bool:

@@ -63,11 +63,11 @@ def guard_single_counts(findings: list, files: list, values: dict, read_text) ->
         key = m.group(1).rsplit(".", 1)[-1].lower()
         if key in keys:
             asked[i] = key
+    sources = [sf for sf in files if sf.kind == "python"] if asked or options else []
     if options:
-        findings = _guard_option_defaults(findings, options, [sf for sf in files if sf.kind == "python"], read_text)
+        findings = _guard_option_defaults(findings, options, sources, read_text)
     if not asked:
         return findings
-    sources = [sf for sf in files if sf.kind == "python"]
     if not sources:
         return findings
     named: set = set()

@@ -212,3 +212,17 @@ def test_a_wandb_run_folder_is_a_past_run_not_the_project(tmp_path):
     })
     _proc, got, _diagnostics = scan(str(tmp_path))
     assert got == ["train.py", "wandb/helpers/log.py"]
+
+
+def test_a_cmake_build_tree_is_generated_output_not_source(tmp_path):
+    # Lightsheet nuclei segmentation (fresh78) committed `cpp/build_main/`, a CMake build tree holding CMake's CUDA
+    # probes (`detect_cuda_compute_capabilities.cu`, `CMakeFiles/3.22.1/CompilerIdCUDA/CMakeCUDACompilerId.cu`); an
+    # in-source build keeps its cache beside CMakeLists.txt and stays scanned, a CMakeFiles folder never is
+    cu = "__global__ void k(float* x) { x[0] = 1; }\n"
+    write(tmp_path, {"cpp/build_main/CMakeCache.txt": "", "cpp/build_main/detect_cuda_compute_capabilities.cu": cu,
+                     "cpp/build_main/CMakeFiles/3.22.1/CompilerIdCUDA/CMakeCUDACompilerId.cu": cu,
+                     "cpp/CMakeLists.txt": "project(x LANGUAGES CXX CUDA)\n", "cpp/kernels/op.cu": cu,
+                     "ext/CMakeCache.txt": "", "ext/CMakeLists.txt": "project(y)\n", "ext/op.cu": cu,
+                     "ext/CMakeFiles/probe.cu": cu})
+    _, paths, _ = scan(tmp_path)
+    assert paths == ["cpp/CMakeLists.txt", "cpp/kernels/op.cu", "ext/op.cu"]

@@ -30,6 +30,7 @@ def test_mask_evidence_through_parts_tuples_attributes_and_writes(tmp_path):
         (46, 5, "TRN104", MASK),    # l[(u > 0) * (l == u)] -= 1: the product of two masks is their logical and
         (51, 5, "TRN104", WRITE),   # f1[~masks1] = visf1.view(B * Nenc, C): rows and a width (session 44)
         (56, 22, "TRN104", MASK),   # xyzs[valid_mask]; the write of `_rgbs.float()` at 57 is its occurrence
+        (62, 12, "TRN104", MASK),   # ids[torch.isin(ids, known)]
     ]
     import json
 

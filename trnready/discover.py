@@ -27,11 +27,24 @@ SKIP_DIRS = frozenset({
     ".git", ".hg", ".svn", ".bzr", "__pycache__", "node_modules", "site-packages", "dist-packages",
     ".venv", "venv", ".tox", ".nox", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".eggs",
     "build", "dist", ".ipynb_checkpoints", ".idea", ".vscode",
+    # CMake's own files of a build tree (compiler probes such as `CompilerIdCUDA/CMakeCUDACompilerId.cu`)
+    "CMakeFiles",
 })
 # A Weights & Biases run folder (`wandb/run-20260703_174045-jym7tnum/`, `wandb/offline-run-...`): the client's copy
 # of a past run, its `files/requirements.txt` a pip freeze of that machine and its `code/` a snapshot of the scripts,
 # committed by accident; nothing there is the project's to port (experts4bit-qlora, fresh72: 2 findings judged wrong)
 _RUN_FOLDER = re.compile(r"(?:offline-)?run-\d{8}_\d{6}-\w+")
+
+
+def _cmake_build_tree(folder: str) -> bool:
+    """A CMake build tree under any name (`cpp/build_main/`): CMake writes CMakeCache.txt into the folder it
+    configures into, and its probes there (`detect_cuda_compute_capabilities.cu`) are generated, not the project's
+    kernels (Lightsheet nuclei segmentation, fresh78: two such .cu files judged wrong). An in-source build writes
+    the cache beside the project's CMakeLists.txt; that folder is source and stays."""
+    return os.path.exists(os.path.join(folder, "CMakeCache.txt")) \
+        and not os.path.exists(os.path.join(folder, "CMakeLists.txt"))
+
+
 # Build outputs by name, but a Python package when they hold an __init__.py (`mmengine/dist/`,
 # `mylib/build/`): then they are source and scanned.
 _SOURCE_WHEN_PACKAGE = frozenset({"build", "dist"})
@@ -261,6 +274,8 @@ class Discoverer:
                 if is_link and os.path.realpath(path) not in ancestors and self._inside_walked(path):
                     continue  # reached under its own path: scanning it twice would report every finding twice
                 if os.path.exists(os.path.join(entry.path, "pyvenv.cfg")):  # a virtualenv under any name
+                    continue
+                if _cmake_build_tree(entry.path):
                     continue
                 below = ignores
                 if ignored_by is not None:

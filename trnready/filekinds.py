@@ -43,8 +43,9 @@ KINDS: tuple[FileKind, ...] = (
     FileKind("python-version", "manifest", "manifests", (".python-version",), HASH),  # pyenv / uv
     FileKind("pipfile", "manifest", "manifests", (), HASH, exact=("Pipfile",)),
     FileKind("pixi", "manifest", "manifests", (), HASH, exact=("pixi.toml",)),  # pixi (conda-forge) environments
-    # `indice.cu.h`: a header named for nvcc (spconv, mmdet3d), holding __global__ kernels as a .cuh does
-    FileKind("cuda", "cuda", "cuda", ("*.cu", "*.cuh", "*.cu.h"), ("//", "/*")),
+    # `indice.cu.h`: a header named for nvcc (spconv, mmdet3d), holding __global__ kernels as a .cuh does; so is
+    # `quiver.cu.hpp` (torch-quiver's kernels and device functors, blind78)
+    FileKind("cuda", "cuda", "cuda", ("*.cu", "*.cuh", "*.cu.h", "*.cu.hpp"), ("//", "/*")),
     # C++ sources and headers next to CUDA ones: line matchers that name the kind only (a CUDA library's header
     # included by a binding or a host program, `#include <cudnn_frontend.h>`); nothing else is read from them
     # (C sources too: the THC glue of a PyTorch 0.4 CUDA extension, `roi_pooling_cuda.c`, is plain C)

@@ -60,6 +60,10 @@ def is_mask(expr: ast.expr, scope: Scope, resolver, depth: int = 0, negated: dic
                 and is_mask(expr.right, scope, resolver, depth + 1, negated))
     if t is ast.Call:
         tail = _tail(expr.func)
+        if tail == "isin" and type(expr.func) is ast.Attribute:
+            # torch.isin is a function and tensors have no isin method: `df["key"].isin(keys)` is a pandas
+            # Series' (fresh78: two KFold dataset splits judged wrong)
+            return any(resolver.canonical(q) == "torch.isin" for q in resolver.qualnames(expr.func, scope))
         if tail in MASK_CALLS:
             return True
         if tail in _MASK_KEEPING and type(expr.func) is ast.Attribute:

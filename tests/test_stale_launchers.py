@@ -24,6 +24,7 @@ def test_a_launcher_whose_programs_are_all_missing_is_guarded(tmp_path):
         ("scripts/moved.sh", 3, 1, "TRN605", STALE),  # train/old_name.py moved to train/archive/
         ("scripts/no_program.sh", 2, 8, "TRN605", ""),  # `torchrun ... $ENTRY`: a program it does not name
         ("scripts/no_program.sh", 3, 27, "TRN613", ""),
+        ("scripts/on_path.sh", 3, 1, "TRN605", ""),  # `. ./path.sh`: a bare `old_name.py` may be on the PATH (Kaldi)
         ("scripts/variable.sh", 2, 1, "TRN605", ""),  # `$ROOT/old_name.py`
     ]
 

@@ -18,6 +18,8 @@ step errs on the side of keeping it:
   checkout (a recipe written for a library's examples): the script is kept;
 - no command names a program through a variable (`python $ROOT/train.py`, `torchrun $ENTRY`), an absolute or home
   path, or a `-m` module of the project; a launcher command naming no program at all leaves the script alone;
+- a program named without a folder (`decorrupt.py`) is not run by a script that sources a file or sets PATH: a Kaldi
+  / ESPnet recipe's `. ./path.sh` puts the project's script folders on the PATH (nnet_pytorch, blind78);
 - no `cd` goes to a variable, and nothing in the script fetches code (`git clone`, `wget`, `curl`, `scp`,
   `rsync`): the program may come from elsewhere at run time;
 - the scan covers the whole project (no folder above the root holds `.git` or packaging), since a partial scan
@@ -38,6 +40,9 @@ _FETCHES = ("git clone", "wget ", "curl ", "scp ", "rsync ", "git pull", "git ch
 _CD = re.compile(r"(?:^|[;&|(]|\bthen|\bdo)\s*(?:pushd|cd)\s+(?P<target>[^\s;&|)]+)", re.M)
 # a program written after a variable or a home / absolute prefix: `$ROOT/train.py`, `${DIR}/x.py`, `~/x.py`
 _UNKNOWN_PROGRAM = re.compile(r"(?:[$}~]|(?<![\w.-])/)[\w./${}-]*\.py\b")
+# the script sources a file or sets PATH itself: a program named without a folder (`decorrupt.py --gpu`) may be found
+# on the PATH, as a Kaldi / ESPnet recipe's `. ./path.sh` puts the project's script folders there
+_SETS_PATH = re.compile(r"(?:^|[;&|]\s*)(?:\.|source)\s+\S|(?:^|[\s;])(?:export\s+)?PATH=", re.M)
 
 
 def guard_stale_launchers(findings: list, files, root, read_text) -> list:
@@ -86,6 +91,8 @@ def _stale(rel: str, text: str, root: Path, names: set) -> bool:
                 return False
         for path in scripts:
             named += 1
+            if "/" not in path and _SETS_PATH.search(text):
+                return False
             if any(_is_file(root, b, path) for b in bases) or path.rsplit("/", 1)[-1] not in names:
                 return False  # there, or never part of this repository (a program of another project)
     return named > 0

@@ -15,6 +15,8 @@ def test_message_only_results_are_dropped_and_others_stay():
         # a place of the same finding (one item per mask per function)
         ("generate.py", 12, "TRN104", [14]),
         ("generate.py", 20, "TRN104", []),  # Lightning self.log: a metric every step
+        # label_counts: the mask selection inside print (25) only builds the message; bound to a name (26) it stays
+        ("generate.py", 26, "TRN104", []),
         # startup.py: the printed availability (3) is a log line; the flag bound to a name (4) picks the device the
         # script then uses (5)
         ("startup.py", 4, "TRN243", []),
@@ -22,6 +24,6 @@ def test_message_only_results_are_dropped_and_others_stay():
     ]
 
 
-def test_registered_as_a_drop_on_calls():
+def test_registered_as_a_drop_on_calls_and_subscripts():
     p = context.get("only-shown")
-    assert p.effect == "drop" and p.kinds == ("call", "method", "reference")
+    assert p.effect == "drop" and p.kinds == ("call", "method", "reference", "subscript")

@@ -18,11 +18,12 @@ def _metric_log(call) -> bool:
         and f.attr.startswith("log")
 
 
-@predicate("only-shown", kinds=("call", "method", "reference"))
+@predicate("only-shown", kinds=("call", "method", "reference", "subscript"))
 def only_shown(ctx, hit) -> bool:
     """The call sits, within its statement, in an argument of a call of `output-functions` (`logger.warning(
     "unexpected end at %s", str([i.item() for i in finish.nonzero()]))`, `print(torch.unique(labels))`): its
-    result only builds the text of a message, which the program never computes with. Such a data-dependent
+    result only builds the text of a message, which the program never computes with; so does a boolean-mask
+    selection (`print("unlabeled", torch.bincount(dataset.y[~LABEL_MASK]))`, fresh78). Such a data-dependent
     shape sizes a string, not a tensor the model goes on with. For a reference, the same holds for the query it
     names when it answers on any machine (`shown-queries`: `print('CUDA available: {}'.format(
     torch.cuda.is_available()))` is a log line, no device decision; a memory statistic logged as 0 is a wrong
@@ -37,8 +38,8 @@ def only_shown(ctx, hit) -> bool:
         # (`GPUS=$(python -c "import torch; print(torch.cuda.device_count())")`): the print is the value captured
         if hit.name not in ctx.values.get("shown-queries", ()) or not ctx.path.endswith((".py", ".ipynb")):
             return False
-    elif not isinstance(node, ast.Call):
-        return False
+    elif not isinstance(node, (ast.Call, ast.Subscript)):
+        return False  # a subscript: a boolean-mask selection read only into a message (`print(y[~mask].sum())`)
     if not shown:
         return False
     child, p = node, parent_of(ctx, node)

@@ -103,11 +103,15 @@ def ci_findings(rel: str, entries: list[Entry], lines: list[str], engine, em: Em
     # A GPU leg whose Python cannot be told (the Python of a CUDA machine image) says nothing of what the
     # project is tested on; one that names 3.12+ still tests the project there
     tested = [j for j in jobs if not j.get("builds") and not (j["key"] in whole_legs and not j["found"])]
-    # Judged per job (session 26): a test job that runs on old Pythons only is a job to move to 3.12+ even when
-    # another job or workflow of the project already tests 3.12+ (the GPU job on 3.10 beside a CPU matrix up to
-    # 3.14 is the one a Trainium leg replaces); a job covering 3.12+ (or a version we cannot tell) is never reported.
+    # A job covering 3.12+ (or a version we cannot tell) is never reported. Since session 53 a project whose CI
+    # already tests a named 3.12+ Python (another job of this file, or another workflow of the folder) has nothing
+    # to move: its jobs on older Pythons are choices of what else to test (five precision verdicts, fresh68/69/79,
+    # call such findings wrong; session 26 had reported them with a note). A job beside one whose Python cannot be
+    # told is still judged on its own.
     jobs = [j for j in jobs if not _covers_supported(j)]
-    elsewhere = any(_covers_supported(j) for j in tested) or (path is not None and _siblings_cover_supported(path))
+    if any(_tests_supported(j) for j in tested) or (path is not None and _siblings_cover_supported(path)):
+        return
+    elsewhere = any(_covers_supported(j) for j in tested)
     # The project's own requirement admits 3.12+: the CI versions are a choice of what to test, not the
     # requirement (said in the message; the item is an advisory either way: CI is what is tested, not required).
     admitted = path is not None and _packaging_admits_supported(path)
@@ -122,7 +126,7 @@ def ci_findings(rel: str, entries: list[Entry], lines: list[str], engine, em: Em
     # to change, not only the first
     more = sorted({p for j in jobs for p in _places(j, lines)} - {_where(jobs[0], lines)})
     note = [" (the packaging requirement admits 3.12-3.14)"] if admitted else []
-    note += [" (other CI jobs test 3.12+)"] if elsewhere else []
+    note += [" (another CI job's Python cannot be told)"] if elsewhere else []
     em.out[start:] = [replace(f, occurrences=tuple((ln, col, f.rule) for ln, col in more),
                               **({"message": f.message + "".join(note)} if note else {})) for f in em.out[start:]]
 
@@ -532,8 +536,12 @@ def _circleci_invocations(rel: str, jobs: dict) -> dict:
 
 
 def _covers_supported(job: dict) -> bool:
-    return job["unknown"] or any(v in SUPPORTED for _, v in job["found"]) or any(
-        v in SUPPORTED for v in job.get("via", ()))
+    return job["unknown"] or _tests_supported(job)
+
+
+def _tests_supported(job: dict) -> bool:
+    """The job names a Python of 3.12-3.14 (a version it does not name says nothing)."""
+    return any(v in SUPPORTED for _, v in job["found"]) or any(v in SUPPORTED for v in job.get("via", ()))
 
 
 SUPPORTED = ("3.12", "3.13", "3.14")
@@ -595,8 +603,8 @@ def _packaging_admits(path) -> tuple[bool, bool]:
 
 
 def _siblings_cover_supported(path) -> bool:
-    """Does another workflow in the CI folder (.github/workflows) test on 3.12+? Read once per folder. For a
-    local action: does any workflow?"""
+    """Does another workflow in the CI folder (.github/workflows) test on a named 3.12+ Python? Read once per folder.
+    For a local action: does any workflow?"""
     from .outline import outline
 
     from .deps import folder_listing
@@ -616,7 +624,7 @@ def _siblings_cover_supported(path) -> bool:
                 text = (folder / name).read_text(encoding="utf-8", errors="replace")
             except OSError:
                 continue
-            if any(_covers_supported(j) for j in test_jobs(f".github/workflows/{name}", outline(text),
+            if any(_tests_supported(j) for j in test_jobs(f".github/workflows/{name}", outline(text),
                                                            text.splitlines(), root)):
                 covered = True
                 break

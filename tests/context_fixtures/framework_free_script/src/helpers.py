@@ -1,0 +1,6 @@
+import csv
+
+
+def rows(path):
+    for row in csv.reader(open(path)):
+        print row

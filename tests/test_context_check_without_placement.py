@@ -398,3 +398,15 @@ def log():
 ''')
     got = [(f[1], f[3], f[5]) for f in scan_findings(tmp_path, "--show-guarded") if f[4] == API.format("is_available")]
     assert got == [(5, "TRN243", False), (13, "TRN243", False), (19, "TRN243", True)]
+
+
+def test_a_check_filling_a_sentence_of_an_f_string_picks_nothing():
+    # kgcnn-torch's `save_results` (fresh79): `f"device: {get_device_name() if is_available() else 'cpu'}"` is a line
+    # of a results summary; an f-string of no words (`f"{'cuda' if ... else 'cpu'}:{rank}"`) builds a device name
+    # line 6: get_device_name is only reached with CUDA, and its check (6:61, a place of the same guarded finding)
+    # only fills a sentence; line 12's check picks the device
+    assert [(f[1], f[2], f[3], f[5]) for f in scan_findings(CONTEXT_FIXTURES / "check_without_placement_text",
+                                                            "--show-guarded")] == [
+        (6, 29, "TRN243", True),
+        (12, 25, "TRN243", False),
+    ]

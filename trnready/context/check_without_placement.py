@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast
+import re
 
 from ._gpu_rerun import gpu_rerun
 from ._load_location import picks_load_location
@@ -200,7 +201,7 @@ def check_without_placement(ctx, hit) -> bool:
     if isinstance(up, (ast.IfExp, ast.If)) and up.test is cur and picks_load_location(ctx, call, cur, up):
         return True  # `map_location = None if torch.cuda.is_available() else 'cpu'`: the host on Neuron
     if isinstance(up, ast.IfExp) and up.test is cur:
-        return _option_lists(up.body, up.orelse) or _loader_options(up.body, up.orelse) or \
+        return _in_text(ctx, up) or _option_lists(up.body, up.orelse) or _loader_options(up.body, up.orelse) or \
             _runtime_providers(up.body, up.orelse) or (
             _no_op_context(up.orelse) and not _places([up.body])) or _statistic_or_zero(up) or (
             cur is call and _cuda_list(up.body) and _empty_list(up.orelse) and is_test_module(ctx.path))
@@ -516,6 +517,21 @@ def _switches_off(branch: ast.If, test) -> bool:
                     and (n.value.value is None or n.value.value is False) and any(map(_own_name, n.targets)):
                 return True
     return False
+
+
+_WORDS_AND_BLANKS = re.compile(r"[A-Za-z]{2}[^\n]*\s|\s[^\n]*[A-Za-z]{2}")
+
+
+def _in_text(ctx, e: ast.IfExp) -> bool:
+    """The conditional expression fills a field of an f-string whose own text holds words and blanks
+    (`f"device: {torch.cuda.get_device_name() if torch.cuda.is_available() else 'cpu'}"` appended to a results
+    summary, kgcnn-torch's training scripts in fresh79): its value becomes part of a sentence, never a device. An
+    f-string of no such text (`f"{'cuda' if ok else 'cpu'}:0"`) may still build a device name and stays a pick."""
+    fv = parent_of(ctx, e)
+    js = parent_of(ctx, fv) if isinstance(fv, ast.FormattedValue) else None
+    return isinstance(js, ast.JoinedStr) and any(
+        isinstance(v, ast.Constant) and isinstance(v.value, str) and _WORDS_AND_BLANKS.search(v.value)
+        for v in js.values)
 
 
 def _only_shown(ctx, cur, up) -> bool:

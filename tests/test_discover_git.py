@@ -226,3 +226,13 @@ def test_a_cmake_build_tree_is_generated_output_not_source(tmp_path):
                      "ext/CMakeFiles/probe.cu": cu})
     _, paths, _ = scan(tmp_path)
     assert paths == ["cpp/CMakeLists.txt", "cpp/kernels/op.cu", "ext/op.cu"]
+
+
+def test_a_build_folder_of_recipes_is_source_a_build_output_is_not(tmp_path):
+    # GRICS-torch (blind79) keeps its Dockerfile and pinned requirements in `build/`; a setuptools output folder
+    # (`build/lib/...`) holds none of those and stays skipped
+    write(tmp_path, {"build/Dockerfile": "FROM nvidia/cuda:12.1.1-cudnn8-devel-ubuntu22.04\n",
+                     "build/requirements-torch.txt": "torch==2.5.1+cu121\n",
+                     "pkg/build/lib/pkg/ops.py": BLOCKER, "dist/Dockerfile.txt": "FROM nvidia/cuda:12.1.1\n"})
+    _, paths, _ = scan(tmp_path)
+    assert paths == ["build/Dockerfile", "build/requirements-torch.txt"]

@@ -45,6 +45,20 @@ def _cmake_build_tree(folder: str) -> bool:
         and not os.path.exists(os.path.join(folder, "CMakeLists.txt"))
 
 
+# A `build/` folder of recipes rather than outputs: a Dockerfile or a requirements / conda environment file of its
+# own (GRICS-torch's `build/Dockerfile` on an nvidia/cuda base, its `build/requirements-torch.txt` pinning +cu121
+# wheels: eleven blind79 labels). A build tool writes none of these.
+_RECIPES = re.compile(r"(?i)^(?:dockerfile.*|containerfile.*|.*\.dockerfile|requirements.*\.(?:txt|in)|"
+                      r"(?:conda_)?environment.*\.ya?ml|conda.*\.ya?ml)$")
+
+
+def _build_recipes(folder: str) -> bool:
+    try:
+        return any(_RECIPES.match(name) for name in os.listdir(folder))
+    except OSError:
+        return False
+
+
 # Build outputs by name, but a Python package when they hold an __init__.py (`mmengine/dist/`,
 # `mylib/build/`): then they are source and scanned.
 _SOURCE_WHEN_PACKAGE = frozenset({"build", "dist"})
@@ -266,8 +280,9 @@ class Discoverer:
             # Decided last (after the cheaper skips): a path a pattern matches costs a git call.
             ignored_by = self._ignored(path, is_dir, ignores)
             if is_dir:
-                if entry.name in SKIP_DIRS and not (entry.name in _SOURCE_WHEN_PACKAGE and os.path.exists(
-                        os.path.join(entry.path, "__init__.py"))) or entry.name.endswith(".egg-info"):
+                if entry.name in SKIP_DIRS and not (entry.name in _SOURCE_WHEN_PACKAGE and (os.path.exists(
+                        os.path.join(entry.path, "__init__.py")) or _build_recipes(entry.path))) \
+                        or entry.name.endswith(".egg-info"):
                     continue
                 if dir_rel.rsplit("/", 1)[-1] == "wandb" and _RUN_FOLDER.fullmatch(entry.name):
                     continue

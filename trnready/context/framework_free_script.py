@@ -10,35 +10,26 @@ from .base import PYTHON_KINDS, predicate
 _STDLIB = frozenset(getattr(sys, "stdlib_module_names", ()))
 
 
-def _runs_as_program(tree: ast.Module) -> bool:
+def _runs_as_program(ctx) -> bool:
     """A `if __name__ == "__main__":` block at the top level, or a read of `sys.argv` anywhere."""
-    for st in tree.body:
+    for st in ctx.tree.body:
         if type(st) is ast.If and type(st.test) is ast.Compare and any(
                 type(n) is ast.Name and n.id == "__name__" for n in (st.test.left, *st.test.comparators)):
             return True
-    return any(type(n) is ast.Attribute and n.attr == "argv" and type(n.value) is ast.Name and n.value.id == "sys"
-               for n in ast.walk(tree))
+    return any(n.attr == "argv" and type(n.value) is ast.Name and n.value.id == "sys"
+               for n in ctx.nodes(ast.Attribute))
 
 
 def _host_program(ctx) -> bool:
     def compute(c) -> bool:
-        tree = c.tree
-        if tree is None or c.path.endswith(("__init__.py", ".ipynb")) or not _runs_as_program(tree):
+        if c.tree is None or c.path.endswith(("__init__.py", ".ipynb")) or not _runs_as_program(c):
             return False
         allowed = _STDLIB | frozenset(c.values.get("python2-stdlib-modules", ())) \
             | frozenset(c.values.get("host-script-modules", ()))
-        for n in ast.walk(tree):
-            if type(n) is ast.Import:
-                roots = [a.name.split(".")[0] for a in n.names]
-            elif type(n) is ast.ImportFrom:
-                if n.level:
-                    return False  # a module of the project: it may import PyTorch
-                roots = [(n.module or "").split(".")[0]]
-            else:
-                continue
-            if any(r not in allowed for r in roots):
-                return False
-        return True
+        if any(a.name.split(".")[0] not in allowed for n in c.nodes(ast.Import) for a in n.names):
+            return False
+        # a relative import is a module of the project, which may import PyTorch
+        return all(not n.level and (n.module or "").split(".")[0] in allowed for n in c.nodes(ast.ImportFrom))
     return ctx.fact("framework-free-script", compute)
 
 

@@ -17,6 +17,8 @@ def test_message_only_results_are_dropped_and_others_stay():
         ("generate.py", 20, "TRN104", []),  # Lightning self.log: a metric every step
         # label_counts: the mask selection inside print (25) only builds the message; bound to a name (26) it stays
         ("generate.py", 26, "TRN104", []),
+        # `torch.log` computes: a logger's `log` only by its name (pytorch-tools' wing loss, fresh75)
+        ("generate.py", 32, "TRN104", []),
         # startup.py: the printed availability (3) is a log line; the flag bound to a name (4) picks the device the
         # script then uses (5)
         ("startup.py", 4, "TRN243", []),

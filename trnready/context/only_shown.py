@@ -6,9 +6,15 @@ import ast
 from .base import parent_of, predicate
 
 
+# modules whose functions compute, named like a logger's methods (`torch.log(x)`, `np.log`, `math.log`)
+_MATH_MODULES = frozenset({"torch", "th", "np", "numpy", "math", "jnp", "F", "cmath"})
+
+
 def _callee(call) -> str:
     f = call.func
-    return f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+    if isinstance(f, ast.Attribute):
+        return "" if isinstance(f.value, ast.Name) and f.value.id in _MATH_MODULES else f.attr
+    return f.id if isinstance(f, ast.Name) else ""
 
 
 def _metric_log(call) -> bool:

@@ -25,3 +25,8 @@ def label_counts(y, labeled):
     print("unlabeled", torch.bincount(y[~labeled]))
     rest = y[~labeled]  # expect: TRN104
     return rest.sum()
+
+
+def wing(diff, width, curvature):
+    small = diff < width
+    return width * torch.log(1 + diff[small] / curvature)  # expect: TRN104

@@ -2,5 +2,6 @@ import csv
 
 
 def rows(path):
-    for row in csv.reader(open(path)):
-        print row
+    found = csv.reader(open(path))
+    for i in xrange(10):
+        next(found)

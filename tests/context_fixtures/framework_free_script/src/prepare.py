@@ -3,4 +3,5 @@ import sys
 from utility import helpers
 
 if __name__ == "__main__":
-    print "preparing", helpers.name(sys.argv[1])
+    for i in xrange(int(sys.argv[1])):
+        helpers.name(i)

@@ -6,10 +6,10 @@ import numpy as np
 
 
 def main(args):
-    scores = []
-    for row in csv.reader(open(args.results)):
-        scores.append(float(row[1]))
-    print "mean score", np.mean(scores)
+    scores = [float(row[1]) for row in csv.reader(open(args.results))]
+    for i in xrange(len(scores)):
+        scores[i] = round(scores[i], 2)
+    return np.mean(scores)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """seeds-every-device: the scopes where torch.manual_seed (or a library seeder) already seeds Neuron. TRN249 drops its
-finding there (again since session 53: 38 of 41 precision verdicts on CUDA seeds call them wrong, 35 of those beside
-torch.manual_seed); its scopes also serve test-seed-flags."""
+finding there (again since session 53: 38 of 41 precision verdicts on CUDA seeds call them wrong, 33 of those naming
+the torch.manual_seed beside it); its scopes also serve test-seed-flags."""
 from conftest import CONTEXT_FIXTURES, scan_findings
 from trnready import context
 

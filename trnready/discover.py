@@ -45,16 +45,15 @@ def _cmake_build_tree(folder: str) -> bool:
         and not os.path.exists(os.path.join(folder, "CMakeLists.txt"))
 
 
-# A `build/` folder of recipes rather than outputs: a Dockerfile or a requirements / conda environment file of its
-# own (GRICS-torch's `build/Dockerfile` on an nvidia/cuda base, its `build/requirements-torch.txt` pinning +cu121
-# wheels: eleven blind79 labels). A build tool writes none of these.
-_RECIPES = re.compile(r"(?i)^(?:dockerfile.*|containerfile.*|.*\.dockerfile|requirements.*\.(?:txt|in)|"
-                      r"(?:conda_)?environment.*\.ya?ml|conda.*\.ya?ml)$")
+# A `build/` folder of recipes rather than outputs: a container recipe, a requirements or a conda environment file of
+# its own (GRICS-torch's `build/Dockerfile` on an nvidia/cuda base, its `build/requirements-torch.txt` pinning +cu121
+# wheels: eleven blind79 labels), by the file kinds the scan reads them as. A build tool writes none of these.
+_RECIPE_KINDS = frozenset({"dockerfile", "apptainer", "requirements", "conda"})
 
 
 def _build_recipes(folder: str) -> bool:
     try:
-        return any(_RECIPES.match(name) for name in os.listdir(folder))
+        return any(kind_of(name) in _RECIPE_KINDS for name in os.listdir(folder))
     except OSError:
         return False
 

@@ -516,6 +516,25 @@ def subscript_scope(ctx: "FileContext", node):
     return scopes.get(id(node), ctx.index.module)
 
 
+def enclosing_try_bodies(ctx: "FileContext", node):
+    """The `try` statements, innermost first, whose body (not a handler, `else` or `finally`) holds `node`, up to
+    its function, class or lambda."""
+    child, up = node, parent_of(ctx, node)
+    while up is not None and not isinstance(up, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+        if isinstance(up, ast.Try) and any(st is child for st in up.body):
+            yield up
+        child, up = up, parent_of(ctx, up)
+
+
+def caught_names(handler: ast.ExceptHandler) -> set | None:
+    """The last part of each exception type an `except` clause names (`except (OSError, torch.cuda.OutOfMemoryError):`
+    -> {"OSError", "OutOfMemoryError"}); None for a bare `except:`."""
+    if handler.type is None:
+        return None
+    types = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+    return {t.attr if isinstance(t, ast.Attribute) else getattr(t, "id", "") for t in types}
+
+
 def enclosing_function(ctx: "FileContext", node):
     """The innermost def/async def holding `node`, or None at module or class level."""
     p = parent_of(ctx, node)

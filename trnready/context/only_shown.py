@@ -3,17 +3,17 @@ from __future__ import annotations
 
 import ast
 
-from .base import parent_of, predicate
+from .base import imported_name, parent_of, predicate
 
 
-# modules whose functions compute, named like a logger's methods (`torch.log(x)`, `np.log`, `math.log`)
-_MATH_MODULES = frozenset({"torch", "th", "np", "numpy", "math", "jnp", "F", "cmath"})
+# libraries whose functions compute, some named like a logger's methods (`torch.log(x)`, `np.log`, `math.log`)
+_COMPUTING_ROOTS = frozenset({"torch", "numpy", "math", "cmath", "jax"})
 
 
-def _callee(call) -> str:
+def _callee(ctx, call) -> str:
     f = call.func
     if isinstance(f, ast.Attribute):
-        return "" if isinstance(f.value, ast.Name) and f.value.id in _MATH_MODULES else f.attr
+        return "" if imported_name(ctx, f)[0].split(".")[0] in _COMPUTING_ROOTS else f.attr
     return f.id if isinstance(f, ast.Name) else ""
 
 
@@ -50,7 +50,7 @@ def only_shown(ctx, hit) -> bool:
         return False
     child, p = node, parent_of(ctx, node)
     while p is not None and not isinstance(p, ast.stmt):
-        if isinstance(p, ast.Call) and child is not p.func and _callee(p) in shown and not _metric_log(p):
+        if isinstance(p, ast.Call) and child is not p.func and _callee(ctx, p) in shown and not _metric_log(p):
             return True
         if isinstance(p, (ast.Lambda, ast.NamedExpr)):
             return False

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 
-from .base import parent_of, predicate
+from .base import caught_names, enclosing_try_bodies, predicate
 
 _COMMAND_KEYWORDS = ("args", "cmd", "command")
 # what subprocess raises when the program is not installed (FileNotFoundError, an OSError), and the broader classes
@@ -13,15 +13,11 @@ _MISSING = frozenset({"FileNotFoundError", "OSError", "Exception", "BaseExceptio
 def _catches_missing(ctx, call) -> bool:
     """The call sits in the body of a `try` one of whose handlers catches a missing program (bare `except:`,
     FileNotFoundError, OSError, Exception) without raising again."""
-    child, p = call, parent_of(ctx, call)
-    while p is not None and not isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-        if isinstance(p, ast.Try) and child in p.body:
-            for h in p.handlers:
-                types = [] if h.type is None else list(h.type.elts) if isinstance(h.type, ast.Tuple) else [h.type]
-                named = {t.attr if isinstance(t, ast.Attribute) else getattr(t, "id", "") for t in types}
-                if (h.type is None or named & _MISSING) and not any(isinstance(st, ast.Raise) for st in h.body):
-                    return True
-        child, p = p, parent_of(ctx, p)
+    for t in enclosing_try_bodies(ctx, call):
+        for h in t.handlers:
+            named = caught_names(h)
+            if (named is None or named & _MISSING) and not any(isinstance(st, ast.Raise) for st in h.body):
+                return True
     return False
 
 

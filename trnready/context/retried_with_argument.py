@@ -4,29 +4,10 @@ from __future__ import annotations
 import ast
 
 from ..astwalk import walk
-from .base import argument_of, imported_name, parent_of, predicate
+from .base import argument_of, caught_names, enclosing_try_bodies, imported_name, predicate
 
-# handlers that catch what a device restore raises (RuntimeError, also through AssertionError-free bare excepts)
-_BROAD = {"Exception", "BaseException", "RuntimeError"}
-
-
-def _catches_failure(handler: ast.ExceptHandler) -> bool:
-    t = handler.type
-    if t is None:
-        return True
-    names = t.elts if type(t) is ast.Tuple else [t]
-    return any((n.id if type(n) is ast.Name else n.attr if type(n) is ast.Attribute else "") in _BROAD
-               for n in names)
-
-
-def _enclosing_try_body(ctx, node):
-    """The `try` statement whose body (not a handler, `else` or `finally`) holds `node`, within its function."""
-    child, up = node, parent_of(ctx, node)
-    while up is not None and not isinstance(up, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-        if type(up) is ast.Try and any(st is child for st in up.body):
-            return up
-        child, up = up, parent_of(ctx, up)
-    return None
+# handlers that catch what a device restore raises (RuntimeError), or anything
+_BROAD = frozenset({"Exception", "BaseException", "RuntimeError"})
 
 
 @predicate("retried-with-argument", kinds=("call",))
@@ -49,14 +30,15 @@ def retried_with_argument(ctx, hit) -> bool:
     wanted = [p for p in hit.matcher.args if p.op == "absent"]
     if not wanted:
         return False
-    try_node = _enclosing_try_body(ctx, call)
+    try_node = next(enclosing_try_bodies(ctx, call), None)
     if try_node is None:
         return False
     name = imported_name(ctx, call.func)[0]
     if not name:
         return False
     for handler in try_node.handlers:
-        if not _catches_failure(handler):
+        named = caught_names(handler)
+        if named is not None and not named & _BROAD:
             continue
         for st in handler.body:
             for n in walk(st):

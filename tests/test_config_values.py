@@ -542,3 +542,30 @@ def test_anchored_executors_and_steps_used_only_by_gpu_jobs_are_those_jobs_legs(
            if f["rule"] in ("TRN505", "TRN506", "TRN603", "TRN610")]
     assert sorted(got) == [(5, "TRN603", ""), (6, "TRN610", ""), (16, "TRN505", "ci-other-accelerator"),
                            (21, "TRN506", "")]
+
+
+# ---------------------------------------------------------------- values written as Python string literals
+
+
+def test_a_device_written_as_a_python_string_literal_is_that_string(tmp_path):
+    # efficient_det_pytorch's flame configs (blind80) are evaluated by the project (`eval(config, {}, ...)`), so
+    # their strings are quoted twice: `device: '''cuda'''` is the YAML string `'cuda'`, the Python string "cuda".
+    # A value quoted once inside (`"'cpu'"`) or holding a quote of its own (`"'cuda' if x else 'cpu'"`) is no such
+    # literal: only the first is a device here.
+    write(tmp_path, "configs/coco_training.yaml", """
+        loss:
+          FocalLoss:
+            device: '''cuda'''
+        evaluator:
+          device: "'cpu'"
+        predictor:
+          device: "'cuda' if gpu else 'cpu'"
+        """)
+    write(tmp_path, "train.py", """
+        import yaml
+        cfg = yaml.safe_load(open("configs/coco_training.yaml"))
+        loss = FocalLoss(device=eval(cfg["loss"]["FocalLoss"]["device"]))
+        """)
+    assert found(tmp_path, "--select", "TRN242") == [
+        ("configs/coco_training.yaml", 3, 13, "TRN242", "high", "`device: 'cuda'`"),
+    ]

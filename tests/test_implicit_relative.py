@@ -116,3 +116,19 @@ def test_an_import_whose_failure_a_handler_catches_is_no_python_2_module(tmp_pat
 
     assert scan("Block = None") == [("models/resnet.py", 4)]
     assert scan("pass") == [("models/__init__.py", 2), ("models/resnet.py", 4)]
+
+
+def test_an_import_in_the_module_s_main_block_finds_its_sibling_when_run(tmp_path):
+    # transformer_pytorch's model/PositionalEncoding.py (fresh80): the module's plotting demo under
+    # `if __name__ == '__main__':` imports `from utils.get_torch_device import ...`, the folder's own utils/. That block
+    # runs only when the file is executed as a script, with its folder first on sys.path, where Python 3 finds the
+    # sibling too. The same import above the block is read when the package imports the module, and stays.
+    dest = tmp_path / "repo"
+    shutil.copytree(FIXTURES / "implicit_relative", dest)
+    resnet = dest / "models" / "resnet.py"
+    lines = resnet.read_text().splitlines()
+    demo = ["", "", "if __name__ == '__main__':", "    from blocks import Block", "    print(Block)"]
+    resnet.write_text("\n".join([ln for ln in lines if not ln.startswith("from blocks")] + demo) + "\n")
+    assert _places(dest) == [("models/__init__.py", 1)]
+    resnet.write_text("\n".join(lines + demo) + "\n")
+    assert _places(dest) == [("models/__init__.py", 1), ("models/resnet.py", 3)]

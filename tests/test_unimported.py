@@ -233,3 +233,40 @@ def test_a_stale_sub_package_nothing_outside_imports_is_dead(tmp_path):
     assert got == [("modeling/body/decoder/modules.py", 6, "TRN241", DEAD),
                    ("modeling/interface/modules.py", 6, "TRN241", ""),
                    ("modeling/plugin/modules.py", 3, "TRN242", "")]
+
+
+def _loose_app(dest, readme: str = "", packaging: str = ""):
+    (dest / "src" / "models").mkdir(parents=True)
+    (dest / "src" / "archive").mkdir()
+    (dest / "src" / "train.py").write_text(
+        "import torch\nfrom models.net import Net\n\nif __name__ == '__main__':\n    Net().cuda()\n")
+    (dest / "src" / "models" / "__init__.py").write_text("")
+    (dest / "src" / "models" / "net.py").write_text("import torch\n\n\nclass Net(torch.nn.Module):\n    pass\n")
+    (dest / "src" / "archive" / "old_ddp.py").write_text(
+        "import torch\n\n\ndef reduce_all():\n    return torch.cuda.device_count()\n")
+    (dest / "src" / "archive" / "sweep.py").write_text(
+        "import torch\n\nfor d in range(torch.cuda.device_count()):\n    print(d)\n")
+    if readme:
+        (dest / "README.md").write_text(readme)
+    if packaging:
+        (dest / "setup.py").write_text(packaging)
+    return dest
+
+
+def test_a_loose_module_of_an_application_nothing_names_is_dead(tmp_path):
+    # ps_pytorch (fresh80) runs its scripts from src/ and keeps an archived copy of PyTorch 0.3's DDP in
+    # src/data_parallel_dist/, a folder without __init__.py whose module only defines things and whose file name
+    # no file of any kind names: nothing can import it, and running it would do nothing. A loose script (a loop at
+    # its top level) stays: it is run by hand.
+    assert findings(_loose_app(tmp_path / "app")) == [
+        ("src/archive/old_ddp.py", 5, "TRN243", DEAD),
+        ("src/archive/sweep.py", 3, "TRN243", ""),
+        ("src/train.py", 5, "TRN241", ""),
+    ]
+
+
+def test_a_loose_module_a_readme_names_or_a_package_installs_stays(tmp_path):
+    named = findings(_loose_app(tmp_path / "named", readme="`src/archive/old_ddp.py` reduces across GPUs.\n"))
+    assert ("src/archive/old_ddp.py", 5, "TRN243", "") in named
+    installed = findings(_loose_app(tmp_path / "installed", packaging="from setuptools import setup\nsetup()\n"))
+    assert ("src/archive/old_ddp.py", 5, "TRN243", "") in installed

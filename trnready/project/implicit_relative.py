@@ -78,6 +78,8 @@ def implicit_relative_imports(findings: list, files, engine, read_python, summar
         if found and "try" in text:
             soft = _soft_import_lines(text, [x[0] for x in found])
             found = [x for x in found if x[0] not in soft]
+        if found and "__main__" in text:
+            found = _outside_main_block(text, found)
         if found:
             candidates[rel] = found
             texts[rel] = text
@@ -124,6 +126,20 @@ def implicit_relative_imports(findings: list, files, engine, read_python, summar
         new.append(f)
         lines_of[rel] = lines
     return out, (_suppressed(new, lines_of, engine) if new else [])
+
+
+def _outside_main_block(text: str, found: list) -> list:
+    """Those of `found` [(line, column, name)] outside the module's `if __name__ == "__main__":` block. That block
+    runs only when the file is executed as a script, and then its own folder is `sys.path[0]`, so Python 3 finds
+    the sibling there too (transformer_pytorch's `model/PositionalEncoding.py` ends with a plotting demo that
+    imports `from utils.get_torch_device import ...`, the folder's own `utils/`; fresh80)."""
+    from .self_tests import _main_block
+
+    block = _main_block(text)
+    if block is None:
+        return found
+    first, last = block[0], block[1]
+    return [x for x in found if not first <= x[0] <= last]
 
 
 def _soft_import_lines(text: str, lines: list) -> set:

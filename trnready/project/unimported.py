@@ -99,7 +99,7 @@ def guard_unimported(findings: list, files, root, values: dict, max_bytes=None, 
     if not (isinstance(got, list) and all(isinstance(g, str) for g in got)):
         tops = _top_calls_by_rel(files, summaries) if summaries is not None else None
         got = sorted(_dead_modules(candidates, files, py, packages, values, _reader(max_bytes), classify, tops,
-                                   cache, root) if candidates else set())
+                                   cache, root, not packaging.strip()) if candidates else set())
         if at_root:
             got = sorted(set(got) | _dead_root_modules(at_root, files, py, values, _reader(max_bytes), tops, cache))
         memo.put(key, got)
@@ -195,7 +195,9 @@ _UNKNOWN = object()
 
 
 def _dead_modules(candidates, files, py, packages, values, read_text, classify, tops=None, cache=None,
-                  root=None) -> set:
+                  root=None, application: bool = False) -> set:
+    """`application`: the scan root has no packaging, so nothing installs its folders as a distribution's API
+    (a loose module, `_loose_module`, may then be judged)."""
     setup = frozenset(str(c) for c in values.get("module-setup-calls", ()))
     judged: set = set()  # modules whose text is kept: candidates and the modules that name them
     text_of = keeping_reader(read_text, judged.__contains__)
@@ -208,6 +210,11 @@ def _dead_modules(candidates, files, py, packages, values, read_text, classify, 
 
     def is_module(r: str) -> bool:
         return _eligible(r, packages, classify, inits=True)
+
+    scanned = {sf.rel for sf in files}
+
+    def loose(r: str) -> bool:
+        return application and _loose_module(r, scanned)
     for _ in range(_ROUNDS):
         fresh = list(dict.fromkeys(r for r in todo if r not in verdict))
         if not fresh:
@@ -230,7 +237,7 @@ def _dead_modules(candidates, files, py, packages, values, read_text, classify, 
                 verdict[rel] = False
                 continue
             if not (_used_as_package(rel, files, text_of) and _imported_from_outside(rel, files, text_of)
-                    or _imported_by_tail(rel, files, text_of)):
+                    or _imported_by_tail(rel, files, text_of) or not who and loose(rel)):
                 verdict[rel] = False
                 continue
             # a loader by computed name in a module this step may judge counts as that module's mention: it loads
@@ -264,6 +271,16 @@ def _dead_modules(candidates, files, py, packages, values, read_text, classify, 
         # import revives it)
         dead -= _documented(dead - orphans, files)
     return dead
+
+
+def _loose_module(rel: str, scanned: set) -> bool:
+    """A module in a plain folder below the scan root: no `__init__.py` there, and (the caller checks) no file of any
+    kind names its file name, so no import, `python -m`, config or README can reach it. ps_pytorch keeps an archived
+    copy of PyTorch 0.3's DistributedDataParallel in `src/data_parallel_dist/data_parallel_dist.py` beside the
+    scripts it runs from `src/` (nine fresh80 verdicts). Only a module that defines things and runs nothing at
+    import is judged, so running it by hand would do nothing either."""
+    folder = rel.rsplit("/", 1)[0]
+    return "/" in rel and f"{folder}/__init__.py" not in scanned
 
 
 def _stem(rel: str) -> str:

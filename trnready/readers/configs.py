@@ -193,8 +193,17 @@ def literal_words(value: str) -> str:
 
 
 def _value_in(value: str, globs) -> bool:
-    v = value.strip().lower()
+    v = _python_string(value.strip()).lower()
     return any(fnmatch.fnmatchcase(v, g) for g in globs)
+
+
+def _python_string(value: str) -> str:
+    """The text of a value written as a Python string literal, else the value. Configs a project evaluates
+    (`eval(config, {}, ...)`) quote their strings twice, as YAML and as Python: efficient_det_pytorch's
+    `device: '''cuda'''` is the YAML string `'cuda'`, which the code turns into `"cuda"` (blind80, 45 labels)."""
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"" and value[0] not in value[1:-1]:
+        return value[1:-1]
+    return value
 
 
 def setting_findings(entries: list[Entry], role: str, lines: list[str], engine, em: Emitter, rel: str = "",

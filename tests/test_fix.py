@@ -206,6 +206,10 @@ def test_explain_shows_the_rewrite():
     ('[[rule.rewrite]]\nreplace-choice = { from = "cuda", expr = "x", calls = { "a.b" = "c d" } }\n', "dotted"),
     ('[[rule.rewrite]]\nset-arg = { name = "backend", value = "neuron" }\nunless-chosen-by = ["torch.cuda"]\n',
      "replace-string only"),
+    ('[[rule.rewrite]]\nset-arg = { name = "backend", value = "neuron" }\nunless-argument-of = ["*_device"]\n',
+     "replace-string and replace-choice only"),
+    ('[[rule.rewrite]]\nreplace-string = { from = "cuda", to = "neuron" }\nunless-argument-of = "x"\n',
+     "callee name globs"),
 ])
 def test_bad_rewrite_tables_are_one_clear_error(tmp_path, table, needle):
     src = (REPO / "blockers.toml").read_text()

@@ -119,6 +119,8 @@ class Interest:
     ctor_tails: frozenset  # classes whose instances' calls are matched (X.__call__)
     device_keywords: frozenset
     device_tails: frozenset  # callees with a device position (torch.device, .to)
+    # name endings of callees whose device position a glob of `[device] positions` gives (`"*_device" = 0`)
+    device_suffixes: tuple = ()
     keywords: frozenset = frozenset()  # keyword names some rule matches on any call
     # those some rule matches as a parameter default (`def f(backend="nccl")`, keyword matchers with `defaults =
     # true`): only their defaults are worth the walk that decides whether the function acts on the parameter
@@ -955,7 +957,8 @@ class Indexer:
         ft = type(func)
         if ft is ast.Attribute:
             tail = func.attr
-            if tail in interest.call_tails or tail in interest.method_names or tail in interest.device_tails:
+            if tail in interest.call_tails or tail in interest.method_names or tail in interest.device_tails \
+                    or interest.device_suffixes and tail.endswith(interest.device_suffixes):
                 keep = True
             elif (tail in self.instance_names and type(func.value) is ast.Name
                   and func.value.id == scope.self_name):
@@ -1003,7 +1006,7 @@ class Indexer:
         elif ft is ast.Name:
             tail = func.id
             if tail in interest.call_tails or tail in interest.device_tails or tail in self.instance_names \
-                    or tail in self.imported:
+                    or tail in self.imported or interest.device_suffixes and tail.endswith(interest.device_suffixes):
                 keep = True
         elif ft is ast.Subscript:
             # self.layers[0](q, k, v, ...) on a container of modules

@@ -159,8 +159,11 @@ class Engine:
         self.env_prefixes = {n[:-1]: self.env.pop(n) for n in [n for n in self.env if n.endswith("*")]}
         ctor = {n[: -len(".__call__")] for n in self.calls if n.endswith(".__call__")}
         positions = catalogue.device_positions if self.devices else {}
-        self.device_calls = {k: v for k, v in positions.items() if not k.startswith(".")}
-        self.device_methods = {k[1:]: v for k, v in positions.items() if k.startswith(".")}
+        self.device_calls = {k: v for k, v in positions.items() if not k.startswith(".") and "*" not in k}
+        self.device_methods = {k[1:]: v for k, v in positions.items() if k.startswith(".") and "*" not in k}
+        # `"*_device" = 0`: a helper named for the device it sets, given the device string first
+        # (`solver_device("cuda")`, `select_device("cuda:0")`); torch's own functions keep their listed positions
+        self.device_globs = {k[1:]: v for k, v in positions.items() if k.startswith("*") and "." not in k}
         # Aliased names (functorch -> torch.func) are matched after canonicalisation,
         # but the indexer sees source text, so it must keep the alias tails too.
         self.interest = Interest(
@@ -171,6 +174,7 @@ class Engine:
             ctor_tails=frozenset(_tails(ctor)),
             device_keywords=frozenset(catalogue.device_keywords if self.devices else ()),
             device_tails=frozenset(self.device_methods) | frozenset(_tails(self.device_calls)),
+            device_suffixes=tuple(self.device_globs),
             keywords=frozenset(self.keywords),
             # a default stored for any other name is skipped by every matcher (_match_store with defaults=True)
             default_keywords=frozenset(n for n, pairs in self.keywords.items()
@@ -636,9 +640,24 @@ class Engine:
         if pos is None and is_method and call.func.attr in self.device_methods:
             if not ctx.resolver.qualnames(call.func.value, scope):
                 pos = self.device_methods[call.func.attr]
+        if pos is None and self.device_globs:
+            pos = self._device_glob_position(call, names)
         if pos is not None and pos < len(call.args) and not any(type(a) is ast.Starred for a in call.args[:pos + 1]):
             exprs.append(call.args[pos])
         self._device_hits(ctx, exprs, scope, hits)
+
+    def _device_glob_position(self, call: ast.Call, names) -> int | None:
+        """The device position a glob of `[device] positions` gives a call whose callee's name ends with its suffix
+        (`*_device`), unless the callee is torch's own (`torch.cuda.set_device(0)` takes an index, and torch's
+        device functions are listed by name)."""
+        func = call.func
+        tail = func.attr if type(func) is ast.Attribute else func.id if type(func) is ast.Name else ""
+        if not tail or any(q == "torch" or q.startswith("torch.") for q in names):
+            return None
+        for suffix, pos in self.device_globs.items():
+            if tail.endswith(suffix) and tail != suffix.lstrip("_"):
+                return pos
+        return None
 
     def _device_hits(self, ctx: FileContext, exprs, scope, hits) -> None:
         for expr in exprs:

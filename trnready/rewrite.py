@@ -42,6 +42,9 @@ Modifiers of a table:
   keyword = ["device_map"]           replace-string only: the literal must be the
                                      direct value of one of these keywords
   unless-keywords = ["device"]       call actions: leave calls passing one of these
+  unless-argument-of = ["*_device"]  replace-string / replace-choice: leave a literal passed positionally
+                                     to a callee whose last name matches one of these globs (a project
+                                     helper comparing the string with names of its own: `solver_device("cuda")`)
   unless-chosen-by = ["torch.cuda"]  replace-string only: leave a literal that is a branch of a
                                      conditional expression whose condition uses these names
 
@@ -66,7 +69,7 @@ _ACTION_KEYS = {
     "replace-method": ({"from", "to"}, {"args"}),
     "replace-choice": ({"from", "expr", "calls"}, {"indexed-expr"}),
 }
-_TABLE_KEYS = set(ACTIONS) | {"style", "keyword", "unless-keywords", "unless-chosen-by"}
+_TABLE_KEYS = set(ACTIONS) | {"style", "keyword", "unless-keywords", "unless-chosen-by", "unless-argument-of"}
 _DOTTED = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
 _IDENT = re.compile(r"[A-Za-z_]\w*")
 _INDEXED = re.compile(r"^(?P<head>[^:]*):(?P<index>[0-9]+)$")
@@ -88,6 +91,7 @@ class Rewrite:
     modules: tuple = ()  # free names of the expressions: modules the rewrite may need imported
     calls: tuple = ()  # replace-choice: ((old dotted name, new dotted name), ...) for calls in the condition
     unless_chosen_by: tuple = ()  # replace-string: dotted prefixes a choosing condition must not use
+    unless_argument_of: tuple = ()  # replace-string / replace-choice: callee name globs of a positional literal
 
     def for_style(self, style: str) -> bool:
         return self.style is None or self.style == style
@@ -118,6 +122,8 @@ class Rewrite:
             s = f".{self.from_}(...) -> .{self.to}({', '.join(self.args + ('...',))})"
         if self.unless_chosen_by:
             s += f"; not in a conditional expression whose condition uses {', '.join(self.unless_chosen_by)}"
+        if self.unless_argument_of:
+            s += f"; not a positional argument of {', '.join(self.unless_argument_of)}(...)"
         if self.unless_keywords:
             s += f"; calls passing {', '.join(k + '=' for k in self.unless_keywords)} are left alone"
         return s
@@ -174,6 +180,11 @@ def _parse_table(t, rid, err) -> Rewrite:
         err("must be a list of dotted names", entry=rid, key="rewrite.unless-chosen-by")
     if chosen_by and action != "replace-string":
         err("applies to replace-string only", entry=rid, key="rewrite.unless-chosen-by")
+    argument_of = t.get("unless-argument-of", [])
+    if not isinstance(argument_of, list) or not all(isinstance(x, str) and x for x in argument_of):
+        err("must be a list of callee name globs", entry=rid, key="rewrite.unless-argument-of")
+    if argument_of and action not in ("replace-string", "replace-choice"):
+        err("applies to replace-string and replace-choice only", entry=rid, key="rewrite.unless-argument-of")
     exprs: list[str] = []
 
     def expression(src, k):
@@ -191,7 +202,8 @@ def _parse_table(t, rid, err) -> Rewrite:
             err("must be a dotted Python name", entry=rid, key=f"{key}.{k}")
         return v
 
-    kw = dict(action=action, style=style, keyword=keyword, unless_keywords=unless, unless_chosen_by=tuple(chosen_by))
+    kw = dict(action=action, style=style, keyword=keyword, unless_keywords=unless, unless_chosen_by=tuple(chosen_by),
+              unless_argument_of=tuple(argument_of))
     if action == "replace-choice":
         frm = spec["from"]
         if not isinstance(frm, str) or not frm:
@@ -394,6 +406,21 @@ def choice_calls(rw: Rewrite, node: ast.AST, parents, names: ImportNames) -> Opt
     return out or None
 
 
+def _argument_of(node: ast.AST, parents, globs: tuple) -> bool:
+    """The literal (or the conditional expression choosing it) is a positional argument of a call whose callee's
+    last name matches one of `globs`."""
+    import fnmatch
+
+    arg = parents.get(node)
+    arg = arg if type(arg) is ast.IfExp else node
+    call = parents.get(arg)
+    if type(call) is not ast.Call or not any(a is arg for a in call.args):
+        return False
+    func = call.func
+    tail = func.attr if type(func) is ast.Attribute else func.id if type(func) is ast.Name else ""
+    return bool(tail) and any(fnmatch.fnmatchcase(tail, g) for g in globs)
+
+
 def applies(rw: Rewrite, node: ast.AST, qualname: str = "", parents=None,
             names: Optional[ImportNames] = None) -> bool:
     """Does this rewrite fit the code at a finding? `parents` (child -> parent) and `names` enable
@@ -407,6 +434,8 @@ def applies(rw: Rewrite, node: ast.AST, qualname: str = "", parents=None,
         if parts is None:
             return False
         if parts[1] is not None and rw.to is None and not rw.indexed_expr:
+            return False
+        if rw.unless_argument_of and parents is not None and _argument_of(node, parents, rw.unless_argument_of):
             return False
         if a == "replace-choice":
             return parents is not None and names is not None and choice_calls(rw, node, parents, names) is not None

@@ -45,3 +45,35 @@ def test_positions_scalar_fills_unknown_values_host_masks_and_fixed_k_are_not_re
     import shutil
     shutil.copy(FIXTURES / "lookalikes.py", tmp_path / "lookalikes.py")
     assert scan_findings(tmp_path, "--show-guarded") == []
+
+
+def test_a_mask_named_name_set_to_none_first_and_the_negated_row_of_a_mask(tmp_path):
+    # ltx-msr-torch (blind80): `grid_mask = None`, then in the keyframe branch `grid_mask = ~torch.any(..., dim=-1)[0]`
+    # and `video_patches[:, grid_mask, :]`. A None first is no other kind of value (the name is a mask wherever it
+    # indexes); a name only ever None indexes with None, which adds an axis. `~m[0]` negates a row of a mask.
+    (tmp_path / "blocks.py").write_text(
+        "import torch\n"
+        "\n"
+        "\n"
+        "def project(patches, denoise, keyframes):\n"
+        "    grid_mask = None\n"
+        "    if keyframes is not None:\n"
+        "        grid_mask = ~torch.any(denoise < 0, dim=-1)[0]\n"
+        "        patches = patches[:, grid_mask, :]\n"
+        "    return patches\n"
+        "\n"
+        "\n"
+        "def always_none(x):\n"
+        "    pad_mask = None\n"
+        "    return x[pad_mask]\n"
+        "\n"
+        "\n"
+        "def negated_row(x, y):\n"
+        "    keep = ~(y > 0)[0]\n"
+        "    return x[keep]\n")
+    found = [f[1:5] for f in scan_findings(tmp_path)]
+    assert found == [
+        (8, 19, "TRN104", "Indexing with `grid_mask`, a mask by its name: a boolean mask keeps one row per True value, "
+                          "a size known only at run time"),
+        (19, 12, "TRN104", MASK),
+    ]

@@ -48,7 +48,10 @@ def is_mask(expr: ast.expr, scope: Scope, resolver, depth: int = 0, negated: dic
         return not all(type(o) is ast.Constant for o in (expr.left, *expr.comparators))
     if t is ast.UnaryOp:
         if type(expr.op) is ast.Invert:  # ~m: bitwise not, on an index it is a negated mask
-            return type(expr.operand) in (ast.Name, ast.Attribute, ast.Call, ast.Compare, ast.BinOp)
+            # (`~torch.any(patches < 0, dim=-1)[0]`, a row of a mask: ltx-msr-torch's grid mask, blind80)
+            return type(expr.operand) in (ast.Name, ast.Attribute, ast.Call, ast.Compare, ast.BinOp) \
+                or type(expr.operand) is ast.Subscript and is_mask(expr.operand, scope, resolver, depth + 1, negated,
+                                                                   attrs)
         return False
     if t is ast.BinOp and type(expr.op) in (ast.BitAnd, ast.BitOr, ast.BitXor):
         return (is_mask(expr.left, scope, resolver, depth + 1, negated)
@@ -584,11 +587,16 @@ def named_mask(expr: ast.expr, scope: Scope, resolver, words: frozenset, not_wor
     parts = name_words(expr.id)
     if not parts & words or parts & not_words:
         return False
-    for b in resolver.lookup(scope, expr.id) or ():
+    unset = 0  # bindings to None: `grid_mask = None`, then `grid_mask = ...` where a branch builds it (blind80)
+    bindings = resolver.lookup(scope, expr.id) or ()
+    for b in bindings:
         if b.kind == "import":
             return False
         value = b.value if b.kind in ("expr", "call") else None
         if value is None:
+            continue
+        if type(value) is ast.Constant and value.value is None:
+            unset += 1
             continue
         if type(value) is ast.Constant or type(value) in (ast.List, ast.Tuple, ast.Dict, ast.Slice):
             return False
@@ -599,7 +607,7 @@ def named_mask(expr: ast.expr, scope: Scope, resolver, words: frozenset, not_wor
             return False
         if type(node) is ast.Name and name_words(node.id) & not_words:
             return False  # `mask_train = idx_train`: another name for integer positions
-    return True
+    return unset < len(bindings)  # a name only ever None indexes with None, which adds an axis
 
 
 def tail_of(func: ast.expr) -> str | None:

@@ -77,3 +77,38 @@ def test_a_mask_named_name_set_to_none_first_and_the_negated_row_of_a_mask(tmp_p
                           "a size known only at run time"),
         (19, 12, "TRN104", MASK),
     ]
+
+
+def test_a_write_of_rows_counted_from_the_mask(tmp_path):
+    # snake-hrl-torchrl's batched reset (blind79): `n_reset = mask.sum().item()`, `state = torch.zeros(n_reset, d)`,
+    # then `self._rod_state[mask] = state`; also through arithmetic and stacks of such values. A scalar fill, a value
+    # sized by something else and a whole-tensor reduction (`theta.mean()`) write no rows of their own (and writes
+    # through one mask in one function are one rewrite, reported once).
+    (tmp_path / "env.py").write_text(
+        "import torch\n"
+        "\n"
+        "\n"
+        "class Env:\n"
+        "    def reset(self, n_envs, mask=None):\n"
+        "        if mask is None:\n"
+        "            mask = torch.ones(n_envs, dtype=torch.bool)\n"
+        "        n_reset = mask.sum().item()\n"
+        "        state = torch.zeros(n_reset, 4, device='neuron')\n"
+        "        self.rod[mask] = state\n"
+        "\n"
+        "    def place(self, n_envs, mask):\n"
+        "        mask = mask > 0\n"
+        "        n_reset = int(mask.sum())\n"
+        "        theta = torch.rand(n_reset) * 6.28\n"
+        "        com = torch.stack([theta.cos(), torch.sin(theta)], dim=-1)\n"
+        "        self.goal[mask] = com + 2.0\n"
+        "\n"
+        "    def fills(self, n_envs, mask):\n"
+        "        mask = mask > 0\n"
+        "        n_reset = int(mask.sum())\n"
+        "        theta = torch.rand(n_reset) * 6.28\n"
+        "        self.time[mask] = 0.0\n"
+        "        self.other[mask] = torch.zeros(n_envs, 4)\n"
+        "        self.mean[mask] = theta.mean()\n")
+    WRITE_AT = [f[1:5] for f in scan_findings(tmp_path)]
+    assert WRITE_AT == [(10, 9, "TRN104", WRITE), (17, 9, "TRN104", WRITE)]

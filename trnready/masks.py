@@ -184,7 +184,77 @@ def rows_written(value: ast.expr | None, scope: Scope, resolver, attrs: dict | N
                             for n in walk(value)):
         return False
     return sized_by_mask(value, scope, resolver, attrs) or (
-        type(index) is ast.Name and _made_from_mask(value, index.id, scope, resolver))
+        type(index) is ast.Name and (_made_from_mask(value, index.id, scope, resolver)
+                                     or _counted_rows(value, index.id, scope, resolver)))
+
+
+_COUNTED_DEPTH = 10  # hops from the written value to the factory that counted the mask
+
+# torch factories whose first argument is the number of rows
+_FACTORIES = frozenset({"zeros", "ones", "empty", "full", "rand", "randn", "randint", "arange", "linspace"})
+# calls and methods that keep the rows of their first tensor (elementwise, casts, per-row reductions given a dim)
+_ROW_KEEPING = frozenset({"cos", "sin", "tan", "exp", "log", "sqrt", "abs", "sigmoid", "tanh", "relu", "clamp",
+                          "float", "double", "half", "to", "clone", "detach", "unsqueeze", "expand", "mean", "sum",
+                          "norm", "atan2", "where"})
+
+
+def _counted_rows(value: ast.expr, mask: str, scope: Scope, resolver, depth: int = 0) -> bool:
+    """`n = mask.sum().item()`, `state = torch.zeros(n, d)`, then `x[mask] = state`: a value built with as many rows
+    as the mask has True values (snake-hrl-torchrl's batched reset, blind79), directly or through elementwise
+    arithmetic, casts, per-row reductions and stacks of such values (`com = torch.stack([pos_x.mean(dim=1), ...])`)."""
+    if depth > _COUNTED_DEPTH:
+        return False
+    t = type(value)
+    if t is ast.Name:
+        bindings = list(resolver.lookup(scope, value.id) or ())
+        return bool(bindings) and len(bindings) <= 2 and any(
+            b.kind in ("expr", "call") and isinstance(b.value, ast.expr)
+            and _counted_rows(b.value, mask, b.scope, resolver, depth + 1) for b in bindings)
+    if t is ast.BinOp:
+        return _counted_rows(value.left, mask, scope, resolver, depth + 1) \
+            or _counted_rows(value.right, mask, scope, resolver, depth + 1)
+    if t is ast.UnaryOp:
+        return _counted_rows(value.operand, mask, scope, resolver, depth + 1)
+    if t is not ast.Call:
+        return False
+    tail = _tail(value.func)
+    if tail in _FACTORIES and type(value.func) is ast.Attribute and value.args:
+        first = value.args[0]
+        if type(first) in (ast.Tuple, ast.List) and first.elts:
+            first = first.elts[0]
+        return _mask_count(first, mask, scope, resolver, 0)
+    if tail in ("stack", "cat") and value.args and type(value.args[0]) in (ast.List, ast.Tuple):
+        return any(_counted_rows(e, mask, scope, resolver, depth + 1) for e in value.args[0].elts)
+    if tail in _ROW_KEEPING:
+        if type(value.func) is ast.Attribute and _counted_rows(value.func.value, mask, scope, resolver, depth + 1):
+            # (`x.mean()` / `x.sum()` without a dim is one value)
+            return tail not in ("mean", "sum", "norm") or bool(value.args or value.keywords)
+        return any(_counted_rows(a, mask, scope, resolver, depth + 1) for a in value.args)
+    return False
+
+
+def _mask_count(expr: ast.expr, mask: str, scope: Scope, resolver, depth: int) -> bool:
+    """The expression counts the True values of `mask`: `mask.sum()`, `.item()` / `int(...)` of it,
+    `mask.count_nonzero()`, `int(mask.sum())`, or a name bound to one of those."""
+    if depth > _MAX_DEPTH:
+        return False
+    t = type(expr)
+    if t is ast.Name:
+        bindings = list(resolver.lookup(scope, expr.id) or ())
+        return len(bindings) == 1 and bindings[0].kind in ("expr", "call") \
+            and isinstance(bindings[0].value, ast.expr) \
+            and _mask_count(bindings[0].value, mask, bindings[0].scope, resolver, depth + 1)
+    if t is not ast.Call:
+        return False
+    func = expr.func
+    if type(func) is ast.Name and func.id == "int" and len(expr.args) == 1:
+        return _mask_count(expr.args[0], mask, scope, resolver, depth + 1)
+    if type(func) is not ast.Attribute:
+        return False
+    if func.attr == "item" and not expr.args:
+        return _mask_count(func.value, mask, scope, resolver, depth + 1)
+    return func.attr in ("sum", "count_nonzero") and not expr.args and not expr.keywords \
+        and type(func.value) is ast.Name and func.value.id == mask
 
 
 def _made_from_mask(value: ast.expr, mask: str, scope: Scope, resolver, depth: int = 0) -> bool:

@@ -214,7 +214,8 @@ def _dead_modules(candidates, files, py, packages, values, read_text, classify, 
     scanned = {sf.rel for sf in files}
 
     def loose(r: str) -> bool:
-        return application and _loose_module(r, scanned)
+        return application and _loose_module(r, scanned) and _runs_nothing(text_of(py[r])) \
+            and _application_namespace(r.rsplit("/", 2)[0] if r.count("/") >= 2 else "", py, text_of)
     for _ in range(_ROUNDS):
         fresh = list(dict.fromkeys(r for r in todo if r not in verdict))
         if not fresh:
@@ -278,9 +279,58 @@ def _loose_module(rel: str, scanned: set) -> bool:
     kind names its file name, so no import, `python -m`, config or README can reach it. ps_pytorch keeps an archived
     copy of PyTorch 0.3's DistributedDataParallel in `src/data_parallel_dist/data_parallel_dist.py` beside the
     scripts it runs from `src/` (nine fresh80 verdicts). Only a module that defines things and runs nothing at
-    import is judged, so running it by hand would do nothing either."""
+    import is judged (`_runs_nothing`), so running it by hand would do nothing either, and only below the folder an
+    application imports its modules from (`_application_namespace`)."""
     folder = rel.rsplit("/", 1)[0]
     return "/" in rel and f"{folder}/__init__.py" not in scanned
+
+
+def _runs_nothing(text: str | None) -> bool:
+    """The module's top level (its `__main__` block included) calls nothing: imports, definitions, and assignments
+    of values that call nothing (`x = torch.randn(1, 3).cuda()` at the top of pytorch_workspace's
+    `tensorrt/torch_trt.py` is a script's work, run by hand; fresh76). A version test around imports is allowed."""
+    if not text:
+        return False
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return False
+    stack = list(tree.body)
+    while stack:
+        st = stack.pop()
+        if isinstance(st, (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
+                           ast.Pass)) or isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant):
+            continue
+        if isinstance(st, (ast.Assign, ast.AnnAssign)):
+            if st.value is not None and any(isinstance(n, ast.Call) for n in ast.walk(st.value)):
+                return False
+            continue
+        if isinstance(st, (ast.If, ast.Try)) and not any(isinstance(n, ast.Call) for n in ast.walk(
+                st.test if isinstance(st, ast.If) else ast.Pass())):
+            stack.extend(st.body)
+            stack.extend(getattr(st, "orelse", []))
+            for h in getattr(st, "handlers", []):
+                stack.extend(h.body)
+            continue
+        return False
+    return True
+
+
+def _application_namespace(parent: str, py: dict, text_of) -> bool:
+    """The folder above the module's own (`parent`, "" for the scan root) is where an application imports its
+    modules from: one of its Python files imports another module or package of that folder (ps_pytorch's
+    `src/distributed_nn.py` imports `model_ops`, `src/data_loader_ops/`). A folder of independent sub-projects
+    (NLP_pytorch_project's `Text_Similarity/ESimCSE/`, `Text_Similarity/ConSBERT/`, each a model file whose trainer
+    the repository does not hold; fresh76 verdicts call them the project's code) imports nothing of its own."""
+    prefix = parent + "/" if parent else ""
+    here = [r for r in py if r.startswith(prefix) and "/" not in r[len(prefix):]]
+    names = {_stem(r) for r in here}
+    names |= {r[len(prefix):].split("/", 1)[0] for r in py if r.startswith(prefix) and "/" in r[len(prefix):]}
+    for r in here:
+        me = _stem(r)
+        if any(head.split(".", 1)[0] in names - {me} for head in _import_heads(text_of(py[r]) or "")):
+            return True
+    return False
 
 
 def _stem(rel: str) -> str:

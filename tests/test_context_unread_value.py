@@ -67,3 +67,43 @@ def test_the_same_device_value_bound_again_is_a_repeat_not_a_throwaway(tmp_path)
                                        "x = torch.zeros(n, device=device)\n")
     found = [(f[1], f[5]) for f in scan_findings(tmp_path, "--show-guarded") if f[3] == "TRN242"]
     assert found and found[0] == (2, False)
+
+
+def test_a_pick_by_if_else_only_printed_in_a_looping_script_is_thrown_away(tmp_path):
+    # Reservoir_Pytorch's research scripts (blind80): `if torch.cuda.is_available(): device = torch.device('cuda')` /
+    # `else: device = torch.device('cpu')`, beside prints, and the name never read; or `device = 'cuda' if ... else
+    # 'cpu'` read only by `print(f"Device: {device}")` in a script whose work is a top-level `for` loop. An arm doing
+    # anything else, or a read outside a print, keeps the finding.
+    (tmp_path / "sweep.py").write_text(
+        "import torch\n"
+        "\n"
+        "if torch.cuda.is_available():\n"
+        "    device = torch.device('cuda')\n"
+        "    print('Using GPU')\n"
+        "else:\n"
+        "    device = torch.device('cpu')\n"
+        "shown = 'cuda' if torch.cuda.is_available() else 'cpu'\n"
+        "print(f'Device: {shown}')\n"
+        "for seed in range(3):\n"
+        "    torch.manual_seed(seed)\n")
+    (tmp_path / "run.py").write_text(
+        "import torch\n"
+        "\n"
+        "if torch.cuda.is_available():\n"
+        "    device = torch.device('cuda')\n"
+        "    torch.backends.cudnn.benchmark = True\n"
+        "else:\n"
+        "    device = torch.device('cpu')\n"
+        "used = 'cuda' if torch.cuda.is_available() else 'cpu'\n"
+        "print(torch.zeros(2, device=used))\n"
+        "for seed in range(3):\n"
+        "    torch.manual_seed(seed)\n")
+    proc = run_cli("scan", tmp_path, "--format", "json", "--no-cache", "--show-guarded", "--select", "TRN242,TRN243")
+    got = [(f["path"], f["line"], f["rule"], f.get("guarded_by", "")) for f in json.loads(proc.stdout)["findings"]]
+    assert got == [
+        ("run.py", 3, "TRN243", ""),  # its arm also sets a cudnn flag: the pick's "cuda" (line 4) is listed there
+        ("run.py", 8, "TRN242", ""),  # read to place a tensor inside the print
+        ("sweep.py", 3, "TRN243", "unread-value"),
+        ("sweep.py", 4, "TRN242", "neuron-guarded"),
+        ("sweep.py", 8, "TRN243", "unread-value"),  # shown by a print only
+    ]

@@ -621,10 +621,11 @@ def argument_of(p, call: ast.Call):
 
 
 def runs_as_script(tree) -> bool:
-    """The module runs something when started: an `if __name__ == "__main__":` block or a call at its top level (a
-    module of definitions alone is a library whose callers decide what runs)."""
+    """The module runs something when started: an `if __name__ == "__main__":` block, a call at its top level, or a
+    loop there (Reservoir_Pytorch's `Serial_Sweep.py` runs its whole sweep in a top-level `for`; a module of
+    definitions alone is a library whose callers decide what runs)."""
     for st in tree.body:
-        if type(st) is ast.Expr and type(st.value) is ast.Call:
+        if type(st) is ast.Expr and type(st.value) is ast.Call or type(st) in (ast.For, ast.While, ast.AsyncFor):
             return True
         if type(st) is ast.If and type(st.test) is ast.Compare and type(st.test.left) is ast.Name \
                 and st.test.left.id == "__name__":

@@ -101,6 +101,13 @@ def unread_value(ctx, hit) -> bool:
     node = hit.node
     pos = (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
     st = ctx.statement_at(pos)
+    if type(st) is ast.If:
+        # `if torch.cuda.is_available(): device = torch.device('cuda')` / `else: device = torch.device('cpu')`, the
+        # name never read (Reservoir_Pytorch's research scripts, blind80): the test only picks a value thrown away
+        name = _pick_only(st, pos)
+        if name is None:
+            return False
+        return _unread(ctx, st, name)
     if type(st) is not ast.Assign or len(st.targets) != 1 or type(st.targets[0]) is not ast.Name:
         return False
     if not _device_value(st.value) or not (st.value.lineno, st.value.col_offset) <= pos:
@@ -108,10 +115,60 @@ def unread_value(ctx, hit) -> bool:
     name = st.targets[0].id
     if _rebound_before_read(ctx, st, name):
         return True
+    return _unread(ctx, st, name)
+
+
+def _pick_only(st: ast.If, pos: tuple) -> str | None:
+    """The one name every arm of the `if` (whose test holds `pos`) binds to a device value, when the arms do nothing
+    else but print; else None."""
+    t = st.test
+    if not (t.lineno, t.col_offset) <= pos <= (t.end_lineno or t.lineno, t.end_col_offset or 0) or not st.orelse:
+        return None
+    names = set()
+    for block in (st.body, st.orelse):
+        bound = False
+        for s in block:
+            if type(s) is ast.Assign and len(s.targets) == 1 and type(s.targets[0]) is ast.Name \
+                    and _device_value(s.value):
+                names.add(s.targets[0].id)
+                bound = True
+            elif type(s) is ast.Expr and (type(s.value) is ast.Constant or type(s.value) is ast.Call
+                                          and type(s.value.func) is ast.Name and s.value.func.id == "print"):
+                continue
+            else:
+                return None
+        if not bound:
+            return None
+    return names.pop() if len(names) == 1 else None
+
+
+def _unread(ctx, st, name: str) -> bool:
     fn = enclosing_function(ctx, st)
     if fn is not None:
-        return not _read(walk(fn), name)
+        return not _read(_outside_prints(fn), name)
     # at module level a name is also the module's interface (another file or project may import it): judged only in
     # a notebook or a script (widedeep's and pytorch-frame's examples: `device = ... if torch.cuda.is_available()
     # else "cpu"`, never read), and then no read anywhere in the file
-    return _program(ctx) and not _read(walk(ctx.tree), name)
+    return _program(ctx) and not _read(_outside_prints(ctx.tree), name)
+
+
+def _outside_prints(root):
+    """The nodes below `root` outside the arguments of `print(...)` calls: a device only shown to the user
+    (`print(f"Device: {device}")` in Reservoir_Pytorch's sweep scripts, blind80) places nothing."""
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        yield n
+        if type(n) is ast.Call and type(n.func) is ast.Name and n.func.id == "print":
+            # only the values shown as they are: `print(device)`, `print(f"Device: {device}")`; a value computed in
+            # the call (`print(torch.zeros(2).to(device))`) is a read
+            stack.extend(a for a in (*n.args, *(k.value for k in n.keywords)) if not _shown_as_is(a))
+            continue
+        stack.extend(ast.iter_child_nodes(n))
+
+
+def _shown_as_is(arg) -> bool:
+    if type(arg) is ast.Name:
+        return True
+    return type(arg) is ast.JoinedStr and all(
+        type(v) is ast.Constant or type(v) is ast.FormattedValue and type(v.value) is ast.Name for v in arg.values)

@@ -982,8 +982,8 @@ def report_findings(findings: list, engine, mentioned, root=None, config=None) -
     from .project.uv_extras import uv_extras
 
     findings = cuda_helpers(unincluded_headers(collapse(findings, engine, mentioned, root), engine, root), engine, root)
-    findings = kernel_tests(scopes(retired(vendored(findings, engine, root, config), engine, root, config), root,
-                                   config), engine)
+    findings = kernel_tests(scopes(run_records(retired(vendored(findings, engine, root, config), engine, root, config),
+                                               engine), root, config), engine)
     findings = uv_extras(build_commands(extension_places(kernel_test_sources(findings, engine, root), engine, root),
                                         root), root)
     findings = release_snapshots(arch_lists(findings, engine, root), root)
@@ -1107,6 +1107,28 @@ def retired(findings: list, engine, root=None, config=None) -> list:
         d = folder(f.path) if not f.guarded else ""
         if d and d not in live and not _scope_glob_matches(f.path, root, config):
             f = replace(f, guarded=True, guarded_by="retired")
+        out.append(f)
+    return out
+
+
+def run_records(findings: list, engine) -> list:
+    """Findings in a YAML or JSON file under a folder that holds what runs wrote (`run-record-dirs`: `saved_models/`,
+    `results/`, `logs/`, `lightning_logs/`, `wandb/`, `mlruns/`, at any depth) are guarded (`guarded_by`
+    "run-record"): the `config.json` a trainer saved beside its weights records the device of a past run, and
+    nothing reads it to choose the next one (Improving-critical-exponents_pytorch's
+    `saved_models/progan/*/config.json`, ten blind80 look-alikes; recall labels under such folders: 38 look-alikes,
+    one hit). Python files there stay: a script kept with its results still runs."""
+    from .filekinds import kind_of
+
+    values = getattr(getattr(engine, "catalogue", None), "context_values", {})
+    names = frozenset(n.lower() for n in values.get("run-record-dirs", ()))
+    if not names:
+        return findings
+    out = []
+    for f in findings:
+        if not f.guarded and "/" in f.path and kind_of(f.path.rsplit("/", 1)[-1]) in ("yaml", "json") \
+                and any(seg.lower() in names for seg in f.path.split("/")[:-1]):
+            f = replace(f, guarded=True, guarded_by="run-record")
         out.append(f)
     return out
 

@@ -38,3 +38,19 @@ def test_an_index_every_install_uses_stays_reported_and_a_command_without_such_a
         ("pyproject.toml", 13, "", [9], "CUDA build of PyTorch (+cuXXX wheel or CUDA wheel index): "
          "`download.pytorch.org/whl/cu128`"),
     ]
+
+
+def test_a_poetry_source_lists_the_dependencies_routed_to_it(tmp_path):
+    # ESPCN_PYTORCH (blind80): `[[tool.poetry.source]] name = "pytorch_cuda"` with the cu126 index, and `torch = {source
+    # = "pytorch_cuda"}` (torchvision, torchaudio too): the lines installing from the index are places of its
+    # finding. A dependency from PyPI and a CPU source are not.
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.poetry]\nname = "x"\n\n'
+        '[[tool.poetry.source]]\nname = "pytorch_cuda"\nurl = "https://download.pytorch.org/whl/cu126"\n'
+        'priority = "explicit"\n\n'
+        '[[tool.poetry.source]]\nname = "pytorch_cpu"\nurl = "https://download.pytorch.org/whl/cpu"\n'
+        'priority = "explicit"\n\n'
+        '[tool.poetry.dependencies]\npython = "^3.12"\ntorch = {source = "pytorch_cuda"}\nnumpy = "^2.0"\n\n'
+        '[tool.poetry.group.cpu.dependencies]\ntorchaudio = {source = "pytorch_cpu"}\n\n'
+        '[tool.poetry.group.gpu.dependencies]\ntorchvision = { source = "pytorch_cuda" }\n')
+    assert [f[:4] for f in _findings(tmp_path)] == [("pyproject.toml", 6, "", [16, 23])]

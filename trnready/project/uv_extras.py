@@ -89,12 +89,14 @@ class _Indexes:
             data = tomllib.loads(text)
         except (tomllib.TOMLDecodeError, ValueError):
             return
-        uv = data.get("tool", {}).get("uv", {}) if isinstance(data.get("tool"), dict) else {}
+        tool = data.get("tool") if isinstance(data.get("tool"), dict) else {}
+        lines = text.splitlines()
+        self._poetry(tool.get("poetry"), lines)
+        uv = tool.get("uv", {})
         indexes = uv.get("index") if isinstance(uv, dict) else None
         sources = uv.get("sources") if isinstance(uv, dict) else None
         if not isinstance(indexes, list) or not isinstance(sources, dict):
             return
-        lines = text.splitlines()
         for ix in indexes:
             if not isinstance(ix, dict) or not isinstance(ix.get("name"), str) or not isinstance(ix.get("url"), str):
                 continue
@@ -109,6 +111,24 @@ class _Indexes:
             url_line = next((n for n, ln in enumerate(lines, 1) if ix["url"] in ln and "url" in ln), None)
             if url_line is not None:
                 self.by_line[url_line] = (extras, places, ix["url"])
+
+
+    def _poetry(self, poetry, lines: list) -> None:
+        """Poetry's `[[tool.poetry.source]]` (a name and a url) and the dependencies routed to it (`torch = {source =
+        "pytorch_cuda"}` in any dependency table): those lines install from the index, places of its finding
+        (ESPCN_PYTORCH's cu126 source for torch, torchvision and torchaudio; blind80). Poetry's groups are no extras
+        of an install command, so no source is an opt-in here."""
+        sources = poetry.get("source") if isinstance(poetry, dict) else None
+        if not isinstance(sources, list):
+            return
+        for src in sources:
+            if not isinstance(src, dict) or not isinstance(src.get("name"), str) or not isinstance(src.get("url"), str):
+                continue
+            name = re.compile(r"""\bsource\s*=\s*["']%s["']""" % re.escape(src["name"]))
+            places = [n for n, ln in enumerate(lines, 1) if name.search(ln)]
+            url_line = next((n for n, ln in enumerate(lines, 1) if src["url"] in ln and "url" in ln), None)
+            if url_line is not None and places:
+                self.by_line[url_line] = (set(), places, src["url"])
 
 
 def uv_extras(findings: list, root=None) -> list:

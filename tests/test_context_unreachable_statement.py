@@ -29,3 +29,12 @@ def test_statements_after_leaving_their_block_are_guarded():
 
 def test_registered_as_a_guard():
     assert context.get("unreachable-statement").effect == "guard"
+
+
+def test_a_literal_division_by_zero_stops_the_script(tmp_path):
+    # Pytorch_Quantize_impls (blind80): `optimize.py`, `compress.py` and `compress.1.py` stop themselves near the top
+    # with a bare `1/0`; their `"cuda:{}".format(...)` lines below never run. A division by a name is no stop.
+    (tmp_path / "optimize.py").write_text("import torch\n1/0\ndevice = torch.device('cuda:0')\n")
+    (tmp_path / "scale.py").write_text("import torch\nzero = 0\n1 / zero\ndevice = torch.device('cuda:0')\n")
+    found = scan_findings(tmp_path, "--show-guarded", "--select", "TRN242")
+    assert [(f[0], f[1], f[5]) for f in found] == [("optimize.py", 3, True), ("scale.py", 4, False)]

@@ -13,8 +13,19 @@ _EXITS = frozenset({"sys.exit", "os._exit", "os.abort"})
 _BUILTIN_EXITS = frozenset({"exit", "quit"})
 
 
+def _divides_by_zero(st) -> bool:
+    """`1/0` as a whole statement (or assigned): a stop written into a script (Pytorch_Quantize_impls's
+    `optimize.py` and `compress.py` stop themselves near the top; blind80 look-alikes)."""
+    v = st.value if type(st) in (ast.Expr, ast.Assign) else None
+    return type(v) is ast.BinOp and type(v.op) in (ast.Div, ast.FloorDiv, ast.Mod) \
+        and type(v.right) is ast.Constant and type(v.right.value) in (int, float) and v.right.value == 0 \
+        and type(v.left) is ast.Constant
+
+
 def _exits(ctx, st) -> bool:
-    """`sys.exit(...)`, `os._exit(...)`, `exit()` or `quit()` as a whole statement."""
+    """`sys.exit(...)`, `os._exit(...)`, `exit()` or `quit()` as a whole statement, or a literal division by zero."""
+    if _divides_by_zero(st):
+        return True
     if type(st) is not ast.Expr or type(st.value) is not ast.Call:
         return False
     func = st.value.func

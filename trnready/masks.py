@@ -677,7 +677,7 @@ def named_mask(expr: ast.expr, scope: Scope, resolver, words: frozenset, not_wor
             return False
         if type(node) is ast.Name and name_words(node.id) & not_words:
             return False  # `mask_train = idx_train`: another name for integer positions
-    return unset < len(bindings)  # a name only ever None indexes with None, which adds an axis
+    return not unset or unset < len(bindings)  # a name only ever None indexes with None, which adds an axis
 
 
 def tail_of(func: ast.expr) -> str | None:

@@ -609,3 +609,33 @@ def test_the_cuda_arm_of_a_device_dispatch_that_rejects_other_devices_is_the_por
     found = [(f[1], f[3], f[5]) for f in scan_findings(tmp_path, "--show-guarded")]
     # the dispatch itself is a finding (TRN353 at its "cuda", line 12), and the arm's cuda-device findings its places
     assert found == [(12, "TRN353", False), (14, "TRN261", False), (28, "TRN243", True)]
+
+
+def test_a_default_device_set_in_the_arms_of_a_check_is_a_pick(tmp_path):
+    # torch_DE_solver (blind80): `if torch.cuda.is_available(): torch.set_default_device('cuda')` / `else:
+    # torch.set_default_device('cpu')`, also written `return torch.set_default_device(...)`. The check is reported and
+    # the CUDA arm's call is a place of it, as an assignment `device = "cuda"` there would be; the call under a
+    # check whose other arm also names CUDA stays guarded on its own.
+    import json
+
+    from conftest import run_cli
+
+    (tmp_path / "device.py").write_text(
+        "import torch\n"
+        "\n"
+        "\n"
+        "def setup():\n"
+        "    if torch.cuda.is_available():\n"
+        "        torch.set_default_device('cuda')\n"
+        "    else:\n"
+        "        torch.set_default_device('cpu')\n"
+        "\n"
+        "\n"
+        "def setup_returning():\n"
+        "    if torch.cuda.is_available():\n"
+        "        return torch.set_default_device('cuda:0')\n"
+        "    return torch.set_default_device('cpu')\n")
+    proc = run_cli("scan", tmp_path, "--format", "json", "--no-cache", "--select", "TRN242,TRN243")
+    got = [(f["line"], f["rule"], [o["line"] for o in f.get("occurrences") or []])
+           for f in json.loads(proc.stdout)["findings"]]
+    assert got == [(5, "TRN243", [6]), (12, "TRN243", [13])]

@@ -36,6 +36,15 @@ def _text(value: ast.expr) -> str | None:
     return None
 
 
+def _default_device_arg(value) -> ast.expr | None:
+    """The device argument of a `set_default_device(...)` call (any receiver: `torch.set_default_device`), or None."""
+    if type(value) is not ast.Call or len(value.args) != 1 or value.keywords:
+        return None
+    f = value.func
+    name = f.attr if type(f) is ast.Attribute else f.id if type(f) is ast.Name else ""
+    return value.args[0] if name == "set_default_device" else None
+
+
 def _stores(arm: list, out: dict) -> None:
     """Literal strings the arm assigns to one name / returns, by key, through nested `if`s of the arm."""
     for st in arm:
@@ -51,7 +60,19 @@ def _stores(arm: list, out: dict) -> None:
             target, value = st.target, st.value
         elif t is ast.Return and st.value is not None:
             target, value = None, st.value
+        elif t is ast.Expr:
+            target, value = None, st.value
         else:
+            continue
+        setter = _default_device_arg(value)
+        if setter is not None:
+            # `torch.set_default_device("cuda")` in one arm, `torch.set_default_device("cpu")` in another
+            # (torch_DE_solver's `solver_device`, also as `return torch.set_default_device(...)`; blind80)
+            text = _text(setter)
+            if text is not None:
+                out.setdefault("set_default_device", []).append((setter, text))
+            continue
+        if t is ast.Expr:
             continue
         text = _text(value)
         if text is not None:

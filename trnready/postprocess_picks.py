@@ -26,7 +26,8 @@ def _pick_value(value: ast.expr | None, types: frozenset = frozenset()) -> bool:
     if type(value) is ast.Call:
         fn = value.func
         name = fn.attr if type(fn) is ast.Attribute else fn.id if type(fn) is ast.Name else None
-        return name == "device" and bool(value.args) and type(value.args[0]) is ast.Constant
+        # `torch.set_default_device("cuda")` in an arm: the pick made as a statement (torch_DE_solver, blind80)
+        return name in ("device", "set_default_device") and bool(value.args) and type(value.args[0]) is ast.Constant
     return False
 
 
@@ -74,7 +75,8 @@ def pick_statements(trees, types: frozenset = frozenset()) -> set:
                 for st in arm:
                     if isinstance(st, ast.Assign) and len(st.targets) != 1:
                         continue
-                    if isinstance(st, (ast.Assign, ast.AnnAssign, ast.Return)) and _pick_value(st.value, types):
+                    if isinstance(st, (ast.Assign, ast.AnnAssign, ast.Return)) and _pick_value(st.value, types) \
+                            or type(st) is ast.Expr and type(st.value) is ast.Call and _pick_value(st.value, types):
                         out.update((cell, ln) for ln in _lines(st))
     return out
 

@@ -112,3 +112,17 @@ def test_a_write_of_rows_counted_from_the_mask(tmp_path):
         "        self.mean[mask] = theta.mean()\n")
     WRITE_AT = [f[1:5] for f in scan_findings(tmp_path)]
     assert WRITE_AT == [(10, 9, "TRN104", WRITE), (17, 9, "TRN104", WRITE)]
+
+
+def test_a_strided_slice_of_a_mask_named_name_is_a_mask(tmp_path):
+    # ltx-msr-torch's timestep projection (blind80): `per_frame[:, grid_mask[::patches_per_frame]]` keeps every n-th
+    # entry of the grid mask, still one value per True entry. An index into the name (`grid_mask[0]`) is a row, not
+    # read here; a slice of a name that says nothing of a mask (`order[::2]`) is no mask.
+    (tmp_path / "timestep.py").write_text(
+        "def project(per_frame, grid_mask, order, n):\n"
+        "    a = per_frame[:, grid_mask[::n]]\n"
+        "    b = per_frame[:, order[::2]]\n"
+        "    return a, b\n")
+    found = [f[1:5] for f in scan_findings(tmp_path)]
+    assert found == [(2, 9, "TRN104", "Indexing with `grid_mask`, a mask by its name: a boolean mask keeps one row "
+                                      "per True value, a size known only at run time")]

@@ -638,14 +638,23 @@ _TORCH_DTYPES = frozenset(f"torch.{d}" for d in (
 
 def named_axis(expr: ast.expr):
     """The index itself, or for a multi-axis index (`x[:, mask_tensor]`, `x[mask, 1:]`) its one plain-name element
-    beside slices, `...` and constants; None when there is no such single name."""
+    beside slices, `...` and constants; None when there is no such single name. A strided slice of the name
+    (`per_frame[:, grid_mask[::n]]`: every n-th entry of a mask is a mask; ltx-msr-torch, blind80) stands for it."""
     if type(expr) is not ast.Tuple:
-        return expr
-    names = [e for e in expr.elts if type(e) is ast.Name]
-    rest = [e for e in expr.elts if type(e) is not ast.Name]
+        return _strided(expr)
+    elts = [_strided(e) for e in expr.elts]
+    names = [e for e in elts if type(e) is ast.Name]
+    rest = [e for e in elts if type(e) is not ast.Name]
     if len(names) != 1 or not all(type(e) in (ast.Slice, ast.Constant) for e in rest):
         return None
     return names[0]
+
+
+def _strided(expr: ast.expr) -> ast.expr:
+    """`m[::n]` / `m[a:b]`: the name sliced (one axis of a mask, sliced, is a mask), else the expression."""
+    if type(expr) is ast.Subscript and type(expr.value) is ast.Name and type(expr.slice) is ast.Slice:
+        return expr.value
+    return expr
 
 
 def named_mask(expr: ast.expr, scope: Scope, resolver, words: frozenset, not_words: frozenset) -> bool:

@@ -119,10 +119,13 @@ def test_a_strided_slice_of_a_mask_named_name_is_a_mask(tmp_path):
     # entry of the grid mask, still one value per True entry. An index into the name (`grid_mask[0]`) is a row, not
     # read here; a slice of a name that says nothing of a mask (`order[::2]`) is no mask.
     (tmp_path / "timestep.py").write_text(
+        "import torch\n"
+        "\n"
+        "\n"
         "def project(per_frame, grid_mask, order, n):\n"
         "    a = per_frame[:, grid_mask[::n]]\n"
         "    b = per_frame[:, order[::2]]\n"
         "    return a, b\n")
     found = [f[1:5] for f in scan_findings(tmp_path)]
-    assert found == [(2, 9, "TRN104", "Indexing with `grid_mask`, a mask by its name: a boolean mask keeps one row "
+    assert found == [(5, 9, "TRN104", "Indexing with `grid_mask`, a mask by its name: a boolean mask keeps one row "
                                       "per True value, a size known only at run time")]

@@ -680,9 +680,15 @@ def drop_spanning_calls(findings: list, linked: list) -> list:
     at = {(f.path, f.line, f.rule, f.guarded, f.suppressed) for f in findings if f.cell is None}
     if not at:
         return linked
-    return [f for f in linked if f.cell is not None or f.elsewhere or f.end_line <= f.line or not any(
-        (f.path, n, f.rule, f.guarded, f.suppressed) in at
-        for n in range(f.line + 1, min(f.end_line, f.line + MAX_CALL_LINES) + 1))]
+    # a per-file finding holding places (`IMIPNet(device="cuda:0")` then `IMIPNet(device="cuda:1")` folded into one
+    # finding of the literals) stays whole, so a linked finding on one of its lines (the call the literal enters,
+    # `(via ... IMIPNet(device='cuda:0') → ...)`) says the same thing again: three fresh80 duplicates in imips_pytorch
+    folded = {(f.path, n, f.rule, f.guarded, f.suppressed) for f in findings if f.cell is None and f.occurrences
+              for n in (f.line, *(o[0] for o in f.occurrences))}
+    return [f for f in linked if f.cell is not None or f.elsewhere or (
+        (f.path, f.line, f.rule, f.guarded, f.suppressed) not in folded) and (f.end_line <= f.line or not any(
+            (f.path, n, f.rule, f.guarded, f.suppressed) in at
+            for n in range(f.line + 1, min(f.end_line, f.line + MAX_CALL_LINES) + 1)))]
 
 
 def drop_restated(findings: list, linked: list) -> list:

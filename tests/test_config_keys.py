@@ -237,3 +237,25 @@ def test_a_hydra_target_naming_lightning_makes_the_trainer_section_lightning_s(t
     (tmp_path / "configs" / "trainer").mkdir()
     (tmp_path / "configs" / "trainer" / "default.yaml").write_text("_target_: pytorch_lightning.Trainer\n")
     assert _scan(tmp_path) == [("configs/gru.yaml", 4, "TRN242", False, None)]
+
+
+def test_a_recipe_naming_module_and_class_hands_each_node_to_its_class(tmp_path):
+    # efficient_det_pytorch's flame configs (blind80): `engine: {module: flame.core.engine.evaluator, class:
+    # Evaluator, Evaluator: {device: ...}}`; the loader imports the module, looks the class up and calls it with the
+    # node, so `device` is the class's parameter whatever the code names. Without `module` beside `class` the
+    # node is an ordinary section whose keys the project must name.
+    (tmp_path / "configs").mkdir()
+    (tmp_path / "configs" / "test.yaml").write_text(
+        "epochs: 3\nbatch_size: 8\n"
+        "engine:\n  module: flame.core.engine.evaluator\n  class: Evaluator\n  Evaluator:\n    device: cuda\n")
+    (tmp_path / "configs" / "plain.yaml").write_text(
+        "epochs: 3\nbatch_size: 8\nengine:\n  class: Evaluator\n  Evaluator:\n    device: cuda:1\n")
+    (tmp_path / "run.py").write_text(
+        "import importlib\nimport yaml\n\n\ndef build(node):\n"
+        "    return getattr(importlib.import_module(node['module']), node['class'])(**node[node['class']])\n\n\n"
+        "cfg = yaml.safe_load(open('configs/test.yaml'))\nbuild(cfg['engine'])\n"
+        "print(yaml.safe_load(open('configs/plain.yaml'))['engine']['class'])\n")
+    assert _scan(tmp_path) == [
+        ("configs/plain.yaml", 6, "TRN242", True, "config-key-unread"),
+        ("configs/test.yaml", 7, "TRN242", False, None),
+    ]

@@ -382,6 +382,19 @@ def _shown(e: Entry, depth: int, snippet: str) -> str:
     return f"{key}: {e.value}"
 
 
+def _module_class_recipe(entries: list[Entry]) -> bool:
+    """The config builds the classes it names the flame way: a mapping with `module: pkg.mod`, `class: Name` and a
+    `Name:` mapping of the keyword arguments (efficient_det_pytorch's `engine: {module: flame.core.engine.evaluator,
+    class: Evaluator, Evaluator: {device: ...}}`, blind80). The loader hands each node to its class, so the keys are
+    the class's parameters, read whoever names them."""
+    values = {e.path[:-1]: e.value for e in entries if e.value is not None and e.path and e.path[-1] == "class"}
+    if not values:
+        return False
+    keys = {e.path for e in entries if e.value is None}
+    modules = {e.path[:-1] for e in entries if e.value is not None and e.path and e.path[-1] == "module"}
+    return any(parent in modules and parent + (name.strip(),) in keys for parent, name in values.items())
+
+
 def resolve_dotted(name: str, engine):
     """A dotted path from a config (`bitsandbytes.optim.PagedAdamW8bit`) -> [(rule, matcher)] of the Python
     import, reference and call matchers it falls under, exactly as if the code imported and used it."""
@@ -521,7 +534,8 @@ def read(ctx: FileContext) -> ReadResult:
     # A recipe whose nodes name the classes they build (`_target_`, `_component_`, `class_path`) is handed to
     # those classes by a framework: its keys are theirs to read, whoever wrote the classes.
     settings: list | None = [] if link and role == "config" and not any(
-        e.value is None and e.path and e.path[-1] in COMPONENT_KEYS for e in entries) else None
+        e.value is None and e.path and e.path[-1] in COMPONENT_KEYS for e in entries) \
+        and not _module_class_recipe(entries) else None
     node = hydra_node(ctx.rel, ctx.text, entries) if settings is not None else ()
     setting_findings(entries, role, lines, ctx.engine, em, ctx.rel, settings, node)
     if role == "config" and DS_KEYS & {k.lower() for k in top_keys(entries)}:

@@ -432,13 +432,12 @@ def test_a_package_name_two_folders_claim_resolves_from_the_importing_script_s_f
 def test_a_linked_call_on_a_line_of_a_folded_per_file_finding_is_dropped():
     """imips_pytorch (fresh80): `IMIPNet(checkpoint_path=p, device="cuda:0")` then the same with "cuda:1" on the next
     line. The per-file finding at the first literal folds the second as a place; the link step's findings at the two
-    calls (`(via ... IMIPNet(device='cuda:0') → ...)`) say the same things again and go. Without a folded place, the
-    per-file finding is the one dropped later (drop_restated) and the linked one stays; so does a linked finding of
-    another rule or on another line."""
+    calls (`(via ... IMIPNet(device='cuda:0') → ...)`) say the same things again and go. A guarded per-file finding,
+    one without places, a linked finding of another rule or on another line leave the linked findings standing."""
     from dataclasses import replace
 
     from trnready import scan
-    from trnready.project.report import drop_spanning_calls
+    from trnready.project.report import drop_linked_on_folded_lines
 
     import tempfile
     from pathlib import Path
@@ -451,8 +450,10 @@ def test_a_linked_call_on_a_line_of_a_folded_per_file_finding_is_dropped():
     literal = per_file[0]
     at_call = [replace(literal, column=5, occurrences=(), message=literal.message + " (via bench.py:3 Net(...))"),
                replace(literal, line=4, end_line=4, column=5, occurrences=(), message=literal.message + " (via x)")]
-    assert drop_spanning_calls(per_file, at_call) == []
-    assert drop_spanning_calls([replace(literal, occurrences=())], at_call[:1]) == at_call[:1]
-    assert drop_spanning_calls(per_file, [replace(at_call[0], rule="TRN243")]) == [replace(at_call[0], rule="TRN243")]
-    assert drop_spanning_calls(per_file, [replace(at_call[0], line=9, end_line=9)]) == \
-        [replace(at_call[0], line=9, end_line=9)]
+    assert drop_linked_on_folded_lines(per_file + at_call) == per_file
+    assert drop_linked_on_folded_lines([replace(literal, guarded=True)] + at_call) == \
+        [replace(literal, guarded=True)] + at_call
+    assert drop_linked_on_folded_lines([replace(literal, occurrences=())] + at_call) == \
+        [replace(literal, occurrences=())] + at_call
+    other = [replace(at_call[0], rule="TRN243"), replace(at_call[0], line=9, end_line=9)]
+    assert drop_linked_on_folded_lines(per_file + other) == per_file + other

@@ -610,6 +610,10 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
             from .project.backend_reads import backend_reads
 
             report.findings = backend_reads(report.findings, files, _python_reader(config.max_file_size))
+            # A call's linked finding on a line of a per-file finding that folded the same value on several lines.
+            from .project.report import drop_linked_on_folded_lines
+
+            report.findings = drop_linked_on_folded_lines(report.findings)
         except StaleSummary as e:
             # A cached summary of the wrong shape, found when first unpacked: as a bad entry is a miss
             # anywhere else, its entry is dropped (with this run's pending writes) and the scan starts again.

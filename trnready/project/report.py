@@ -680,15 +680,24 @@ def drop_spanning_calls(findings: list, linked: list) -> list:
     at = {(f.path, f.line, f.rule, f.guarded, f.suppressed) for f in findings if f.cell is None}
     if not at:
         return linked
-    # a per-file finding holding places (`IMIPNet(device="cuda:0")` then `IMIPNet(device="cuda:1")` folded into one
-    # finding of the literals) stays whole, so a linked finding on one of its lines (the call the literal enters,
-    # `(via ... IMIPNet(device='cuda:0') → ...)`) says the same thing again: three fresh80 duplicates in imips_pytorch
-    folded = {(f.path, n, f.rule, f.guarded, f.suppressed) for f in findings if f.cell is None and f.occurrences
+    return [f for f in linked if f.cell is not None or f.elsewhere or f.end_line <= f.line or not any(
+        (f.path, n, f.rule, f.guarded, f.suppressed) in at
+        for n in range(f.line + 1, min(f.end_line, f.line + MAX_CALL_LINES) + 1))]
+
+
+def drop_linked_on_folded_lines(findings: list) -> list:
+    """A linked finding (its message ends with the `(via ...)` chain) on a line of a reported per-file finding of its
+    rule that holds places says the same thing again: imips_pytorch's `IMIPNet(checkpoint_path=p, device="cuda:0")`
+    and its "cuda:1" twin on the next line are one per-file finding of the literals, and the link step's findings at
+    the two calls restate it (three fresh80 duplicates). Run after every guard: a per-file finding guarded later (a
+    keyword its callee overwrites) leaves the linked findings standing."""
+    folded = {(f.path, n, f.rule) for f in findings if f.cell is None and f.occurrences and not f.guarded
+              and not f.suppressed and " (via " not in f.message
               for n in (f.line, *(o[0] for o in f.occurrences))}
-    return [f for f in linked if f.cell is not None or f.elsewhere or (
-        (f.path, f.line, f.rule, f.guarded, f.suppressed) not in folded) and (f.end_line <= f.line or not any(
-            (f.path, n, f.rule, f.guarded, f.suppressed) in at
-            for n in range(f.line + 1, min(f.end_line, f.line + MAX_CALL_LINES) + 1)))]
+    if not folded:
+        return findings
+    return [f for f in findings if f.cell is not None or f.guarded or f.suppressed or f.elsewhere
+            or " (via " not in f.message or (f.path, f.line, f.rule) not in folded]
 
 
 def drop_restated(findings: list, linked: list) -> list:

@@ -45,27 +45,3 @@ def test_dynamic_shapes_of_a_cpu_program_are_guarded_and_to_an_indexed_tensor_is
 
 def test_registered_as_a_guard():
     assert context.get("host-only-script").effect == "guard"
-
-
-def test_a_notebook_or_a_plain_script_naming_no_device_keeps_its_float64_on_the_cpu(tmp_path):
-    # vmc_torch's fitting notebooks (fresh74) name no device anywhere: their float64 stays on the CPU. A script whose
-    # top level runs and that defines nothing is the same; one that defines a function may be imported and stays,
-    # and a notebook that moves something to CUDA names its device.
-    import json
-
-    def nb(*cells):
-        return json.dumps({"cells": [{"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
-                                      "source": c} for c in cells],
-                           "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
-    (tmp_path / "fit.ipynb").write_text(nb("import torch\n", "x = torch.zeros(3, dtype=torch.float64)\nprint(x)"))
-    (tmp_path / "gpu.ipynb").write_text(nb("import torch\n", "x = torch.zeros(3, dtype=torch.float64).cuda()"))
-    (tmp_path / "demo.py").write_text("import torch\nx = torch.ones(2, dtype=torch.float64)\nprint(x.sum())\n")
-    (tmp_path / "lib_demo.py").write_text("import torch\nx = torch.ones(2, dtype=torch.float64)\nprint(x)\n\n\n"
-                                          "def f():\n    return x\n")
-    found = scan_findings(tmp_path, "--show-guarded", "--select", "TRN121")
-    assert [(f[0], f[3], f[5]) for f in found] == [
-        ("demo.py", "TRN121", True),
-        ("fit.ipynb", "TRN121", True),
-        ("gpu.ipynb", "TRN121", False),
-        ("lib_demo.py", "TRN121", False),
-    ]

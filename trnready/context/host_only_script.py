@@ -109,22 +109,9 @@ def host_only_script(ctx, hit) -> bool:
             hit.rule.category not in ctx.values.get("host-only-categories", ()):
         return False
     tree = ctx.tree
-    if tree is None or not (_main_block(tree) or _program_without_definitions(ctx, tree)):
+    if tree is None or not _main_block(tree):
         return False
     return not _names_accelerator(ctx) and not _model_with_self_test(ctx)
-
-
-def _program_without_definitions(ctx, tree) -> bool:
-    """A notebook, or a script whose top level runs something (a call, a loop) and that defines no function or
-    class: nothing in it can be imported to run elsewhere, so where it runs is all it says (RL_pytorch's
-    `1_intro/1_tensor.py` tutorial builds a double tensor and prints it; vmc_torch's fitting notebooks name no
-    device anywhere; session 54)."""
-    if ctx.path is not None and str(ctx.path).lower().endswith(".ipynb"):
-        return True
-    from .base import runs_as_script
-
-    return runs_as_script(tree) and not any(
-        isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) for n in ast.walk(tree))
 
 
 def _model_with_self_test(ctx) -> bool:

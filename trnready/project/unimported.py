@@ -214,8 +214,11 @@ def _dead_modules(candidates, files, py, packages, values, read_text, classify, 
     scanned = {sf.rel for sf in files}
 
     def loose(r: str) -> bool:
+        # (a folder some file imports from by its dotted path, `from lookup import blocks`, is a namespace package:
+        # the package rule above judges it)
         return application and _loose_module(r, scanned) and _runs_nothing(text_of(py[r])) \
-            and _application_namespace(r.rsplit("/", 2)[0] if r.count("/") >= 2 else "", py, text_of)
+            and _application_namespace(r.rsplit("/", 2)[0] if r.count("/") >= 2 else "", py, text_of) \
+            and not _used_as_package(r, files, text_of) and not _folder_imported(r, files, text_of)
     for _ in range(_ROUNDS):
         fresh = list(dict.fromkeys(r for r in todo if r not in verdict))
         if not fresh:
@@ -283,6 +286,16 @@ def _loose_module(rel: str, scanned: set) -> bool:
     application imports its modules from (`_application_namespace`)."""
     folder = rel.rsplit("/", 1)[0]
     return "/" in rel and f"{folder}/__init__.py" not in scanned
+
+
+def _folder_imported(rel: str, files, text_of) -> bool:
+    """Some Python file imports from the module's folder as a package (`from lookup import blocks`, `import
+    lookup.blocks`, also from `src/` down): a namespace package, judged by the package rule, not as a loose folder."""
+    parts = rel.split("/")[:-1]
+    names = [".".join(parts)] + ([".".join(parts[1:])] if parts[0] == "src" and len(parts) > 1 else [])
+    rx = re.compile(r"^[ \t]*(?:from[ \t]+(?:%s)(?:[ \t]+import\b|\.)|import[ \t]+(?:%s)\.)" % (
+        "|".join(re.escape(n) for n in names), "|".join(re.escape(n) for n in names)), re.M)
+    return any(sf.kind == "python" and sf.rel != rel and rx.search(text_of(sf) or "") for sf in files)
 
 
 def _runs_nothing(text: str | None) -> bool:

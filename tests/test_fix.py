@@ -401,3 +401,16 @@ def test_parent_finder_agrees_with_a_full_parent_map():
     finder = ParentFinder(tree)
     for child, parent in full.items():
         assert finder.get(child) is parent
+
+
+@pytest.mark.parametrize("glob", ["*device*", "set_*", "*.to"])
+def test_a_device_position_glob_of_another_shape_is_one_clear_error(tmp_path, glob):
+    # `[device] positions` take `*` followed by the end of a callee's last name (`"*_device" = 0`); any other glob
+    # would never match, so the catalogue says so instead of matching nothing
+    src = (REPO / "blockers.toml").read_text()
+    cat = tmp_path / "c.toml"
+    cat.write_text(src.replace('"*_device" = 0 }', f'"*_device" = 0, "{glob}" = 0 }}', 1))
+    proc = run_cli("rules", "--catalogue", cat)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "device.positions" in proc.stderr and "followed by the end of a callee name" in proc.stderr, proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1

@@ -275,6 +275,11 @@ def _parse(data: dict, path: str, loc: _Locator, primary: bool, categories: dict
         err("must be a list of keyword names", key="device.keywords")
     if not isinstance(dp, dict) or not all(isinstance(v, int) and not isinstance(v, bool) for v in dp.values()):
         err("must map callee names (or .method) to argument positions", key="device.positions")
+    for k in dp if isinstance(dp, dict) else ():
+        # a glob is `*` then the end of a callee's last name (`"*_device" = 0`); anything else would never match
+        if "*" in k and not re.fullmatch(r"\*[A-Za-z0-9_]+", k):
+            err(f"glob {k!r}: write `*` followed by the end of a callee name, such as \"*_device\"",
+                key="device.positions")
     dn = device.get("parameters", {})
     if not isinstance(dn, dict) or not all(isinstance(v, str) and v.isidentifier() for v in dn.values()):
         err("must map callee names to the name of the parameter at their device position", key="device.parameters")

@@ -650,14 +650,10 @@ class Engine:
         """The device position a glob of `[device] positions` gives a call whose callee's name ends with its suffix
         (`*_device`), unless the callee is torch's own (`torch.cuda.set_device(0)` takes an index, and torch's
         device functions are listed by name)."""
-        func = call.func
-        tail = func.attr if type(func) is ast.Attribute else func.id if type(func) is ast.Name else ""
+        tail = masks.tail_of(call.func)
         if not tail or any(q == "torch" or q.startswith("torch.") for q in names):
             return None
-        for suffix, pos in self.device_globs.items():
-            if tail.endswith(suffix) and tail != suffix.lstrip("_"):
-                return pos
-        return None
+        return next((pos for suffix, pos in self.device_globs.items() if tail.endswith(suffix)), None)
 
     def _device_hits(self, ctx: FileContext, exprs, scope, hits) -> None:
         for expr in exprs:

@@ -216,7 +216,10 @@ def _dead_modules(candidates, files, py, packages, values, read_text, classify, 
     def loose(r: str) -> bool:
         # (a folder some file imports from by its dotted path, `from lookup import blocks`, is a namespace package:
         # the package rule above judges it)
-        return application and _loose_module(r, scanned) and _runs_nothing(text_of(py[r])) \
+        if not (application and _loose_module(r, scanned)):
+            return False
+        text = text_of(py[r])
+        return bool(text) and _runs_nothing(parsed_once(trees, r, text)) \
             and _application_namespace(r.rsplit("/", 2)[0] if r.count("/") >= 2 else "", py, text_of) \
             and not _used_as_package(r, files, text_of) and not _folder_imported(r, files, text_of)
     for _ in range(_ROUNDS):
@@ -298,15 +301,12 @@ def _folder_imported(rel: str, files, text_of) -> bool:
     return any(sf.kind == "python" and sf.rel != rel and rx.search(text_of(sf) or "") for sf in files)
 
 
-def _runs_nothing(text: str | None) -> bool:
+def _runs_nothing(tree) -> bool:
     """The module's top level (its `__main__` block included) calls nothing: imports, definitions, and assignments
     of values that call nothing (`x = torch.randn(1, 3).cuda()` at the top of pytorch_workspace's
-    `tensorrt/torch_trt.py` is a script's work, run by hand; fresh76). A version test around imports is allowed."""
-    if not text:
-        return False
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError):
+    `tensorrt/torch_trt.py` is a script's work, run by hand; fresh76). A version test around imports is allowed.
+    `tree`: the module's syntax tree (parsed once for the step), None when it does not parse."""
+    if tree is None:
         return False
     stack = list(tree.body)
     while stack:

@@ -106,12 +106,9 @@ class _Indexes:
             opt_in = ix.get("explicit") is True and bool(entries) and all(
                 isinstance(e.get("extra") or e.get("group"), str) for e in entries)
             extras = {e.get("extra") or e.get("group") for e in entries} if opt_in else set()
-            name = re.compile(r"""index\s*=\s*["']%s["']""" % re.escape(ix["name"]))
-            places = [n for n, ln in enumerate(lines, 1) if name.search(ln)]
-            url_line = next((n for n, ln in enumerate(lines, 1) if ix["url"] in ln and "url" in ln), None)
+            places, url_line = _routed(lines, "index", ix["name"], ix["url"])
             if url_line is not None:
                 self.by_line[url_line] = (extras, places, ix["url"])
-
 
     def _poetry(self, poetry, lines: list) -> None:
         """Poetry's `[[tool.poetry.source]]` (a name and a url) and the dependencies routed to it (`torch = {source =
@@ -124,11 +121,17 @@ class _Indexes:
         for src in sources:
             if not isinstance(src, dict) or not isinstance(src.get("name"), str) or not isinstance(src.get("url"), str):
                 continue
-            name = re.compile(r"""\bsource\s*=\s*["']%s["']""" % re.escape(src["name"]))
-            places = [n for n, ln in enumerate(lines, 1) if name.search(ln)]
-            url_line = next((n for n, ln in enumerate(lines, 1) if src["url"] in ln and "url" in ln), None)
+            places, url_line = _routed(lines, r"\bsource", src["name"], src["url"])
             if url_line is not None and places:
                 self.by_line[url_line] = (set(), places, src["url"])
+
+
+def _routed(lines: list, key: str, name: str, url: str) -> tuple:
+    """(the lines routing a package to the index `name` with `key = "name"` (`key` a regex), the line of its `url`, or
+    None)."""
+    rx = re.compile(r"""%s\s*=\s*["']%s["']""" % (key, re.escape(name)))
+    places = [n for n, ln in enumerate(lines, 1) if rx.search(ln)]
+    return places, next((n for n, ln in enumerate(lines, 1) if url in ln and "url" in ln), None)
 
 
 def uv_extras(findings: list, root=None) -> list:

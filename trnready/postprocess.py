@@ -1116,7 +1116,7 @@ def run_records(findings: list, engine) -> list:
     `results/`, `logs/`, `lightning_logs/`, `wandb/`, `mlruns/`, at any depth) are guarded (`guarded_by`
     "run-record"): the `config.json` a trainer saved beside its weights records the device of a past run, and
     nothing reads it to choose the next one (Improving-critical-exponents_pytorch's
-    `saved_models/progan/*/config.json`, ten blind80 look-alikes; recall labels under such folders: 38 look-alikes,
+    `saved_models/progan/*/config.json`, ten blind80 look-alikes; recall labels under such folders: 28 look-alikes,
     one hit). Python files there stay: a script kept with its results still runs."""
     from .filekinds import kind_of
 

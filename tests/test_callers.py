@@ -564,3 +564,51 @@ def test_a_dispatch_through_a_dict_written_in_the_call_calls_each_value():
         ("mvn/models.py", 12, 39, "TRN242", "callers-override-default"),
         ("mvn/models.py", 18, 39, "TRN242", ""),
     ]
+
+
+def _script_folders(tmp_path, extra: dict) -> None:
+    # two model folders with the same script names side by side (LLM_based_Segmentation, fresh81): each main.py
+    # imports its own folder's train.py (the script's folder is first on sys.path), whose "cuda" default every
+    # call overrides; the folder names are no identifiers
+    train = ("def train_model(model, loader, epochs=2, device='cuda'):\n"
+             "    return model.to(device)\n")
+    main = ("import torch\n"
+            "from train import train_model\n"
+            "\n"
+            "device = torch.device('cpu')\n"
+            "train_model(None, [], 3, device)\n")
+    for folder in ("Model A 2025", "Model B (v2)"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "train.py").write_text(train)
+        (tmp_path / folder / "main.py").write_text(main)
+    for rel, text in extra.items():
+        (tmp_path / rel).write_text(text)
+
+
+def test_a_script_imports_its_own_folders_module_when_several_folders_hold_one_of_that_name(tmp_path):
+    # the chat log beside one of them quotes the scripts (`train_model(model, ...)`, `from train import train_model`,
+    # a traceback's `in train_model`): prose and code in a data file name nothing a program looks up
+    _script_folders(tmp_path, {"Model A 2025/chat.json": json.dumps({"answer": (
+        "Functions: train_model, test_model.\ndef train_model(model, loader):\n    ...\n"
+        "from train import train_model\n  File \"main.py\", line 5, in train_model\n")})})
+    assert _scan_guards(tmp_path) == [
+        ("Model A 2025/train.py", 1, 49, "TRN242", "callers-override-default"),
+        ("Model B (v2)/train.py", 1, 49, "TRN242", "callers-override-default"),
+    ]
+
+
+def test_a_config_naming_the_function_as_a_value_keeps_its_callers_unknown(tmp_path):
+    # `step: train_model` / `"fn": "train.train_model"`: a config may hand the function to a loader, which calls it
+    # with its default
+    _script_folders(tmp_path, {"run.yaml": "step: train_model\n"})
+    assert [g[4] for g in _scan_guards(tmp_path)] == ["", ""]
+    (tmp_path / "run.yaml").unlink()
+    (tmp_path / "run.json").write_text('{"fn": "train.train_model"}\n')
+    assert [g[4] for g in _scan_guards(tmp_path)] == ["", ""]
+
+
+def test_prose_mentions_in_a_data_file():
+    from trnready.project.callers import _prose_mentions
+
+    assert _prose_mentions("a: train_model\n- train_model\nk = train_model  # x\n\"train.train_model\"", "train_model") == 0
+    assert _prose_mentions("call train_model(x)\nFunctions: train_model, b\nin train_model\n", "train_model") == 3

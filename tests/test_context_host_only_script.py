@@ -35,6 +35,9 @@ def test_dynamic_shapes_of_a_cpu_program_are_guarded_and_to_an_indexed_tensor_is
         # not this predicate's: since session 45 off-step guards it (only the `__main__` block, which runs no
         # training step, calls simulate)
         ("follows_device.py", 6, 12, "TRN104", "off-step"),
+        # an autograd Function smoke-tested on CPU tensors is device code the model imports (SSD's `Detect`,
+        # Simple-CV-Pytorch-master, blind81)
+        ("function_selftest.py", 8, 16, "TRN104", ""),
         # an nn.Module program reading its command line is a script run by hand: its model stays on the CPU
         ("model_program.py", 9, 16, "TRN104", "host-only-script"),
         # a model module whose `__main__` only builds the model (a smoke test, no command line) is the model the

@@ -639,3 +639,38 @@ def test_a_default_device_set_in_the_arms_of_a_check_is_a_pick(tmp_path):
     got = [(f["line"], f["rule"], [o["line"] for o in f.get("occurrences") or []])
            for f in json.loads(proc.stdout)["findings"]]
     assert got == [(5, "TRN243", [6]), (12, "TRN243", [13])]
+
+
+def test_a_device_name_asked_for_with_an_availability_check_is_a_pick(tmp_path):
+    # torch_DE_solver's `solver_device` (blind80): `if device in ['cuda', 'gpu'] and torch.cuda.is_available():`
+    # then `set_default_device('cuda')`, else the CPU. The name compared is what the caller asks for; the availability
+    # check is what picks the CPU on Neuron, so it is reported with the CUDA arm's value as its place. The same
+    # comparison before a check whose arm picks nothing (`torch.cuda.synchronize()`) still guards the check and arm.
+    import json
+
+    from conftest import run_cli
+
+    (tmp_path / "device.py").write_text(
+        "import torch\n"
+        "\n"
+        "\n"
+        "def solver_device(device: str):\n"
+        "    if device in ['cuda', 'gpu'] and torch.cuda.is_available():\n"
+        "        return torch.set_default_device('cuda')\n"
+        "    else:\n"
+        "        return torch.set_default_device('cpu')\n"
+        "\n"
+        "\n"
+        "def get_device(name):\n"
+        "    if name == 'cuda' and torch.cuda.device_count() > 0:\n"
+        "        return torch.device('cuda')\n"
+        "    return torch.device('cpu')\n"
+        "\n"
+        "\n"
+        "def sync(device):\n"
+        "    if device == 'cuda' and torch.cuda.is_available():\n"
+        "        torch.cuda.synchronize()\n")
+    proc = run_cli("scan", tmp_path, "--format", "json", "--no-cache", "--select", "TRN242,TRN243")
+    got = [(f["line"], f["column"], f["rule"], [o["line"] for o in f.get("occurrences") or []])
+           for f in json.loads(proc.stdout)["findings"]]
+    assert got == [(5, 38, "TRN243", [6]), (12, 27, "TRN243", [13])]

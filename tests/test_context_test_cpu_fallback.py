@@ -63,6 +63,20 @@ def test_same_pick_in_a_program_stays(tmp_path):
     assert [g for path, line, _, g in got if line == 2] and all(g == "" for _, line, _, g in got if line == 2)
 
 
+def test_a_notebook_named_like_a_test_is_no_test(tmp_path):
+    # PyTorch-Architectures' `test_sample_ResNet18.ipynb` (blind81) trains the model: no runner collects a notebook,
+    # so its pick silently trains on the CPU on Neuron and stays a finding; the same cell in a test module is guarded
+    cell = 'import torch\ndevice = torch.device("cuda" if torch.cuda.is_available() else "cpu")\nnet = torch.nn.Linear(2, 2).to(device)\n'
+    nb = {"cells": [{"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [],
+                     "source": cell.splitlines(keepends=True)}],
+          "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    got = _scan(tmp_path, {"modeling_ResNet/test_sample_ResNet18.ipynb": json.dumps(nb),
+                           "tests/test_resnet.py": cell})
+    assert {(path, rule, guard) for path, _, rule, guard in got} == {
+        ("modeling_ResNet/test_sample_ResNet18.ipynb", "TRN242", ""),
+        ("tests/test_resnet.py", "TRN242", "test-cpu-fallback")}
+
+
 DOUBLE = 'import torch\n\n\ndef test_ref():\n    x = torch.ones(3, dtype=torch.float64, device="cuda")\n    assert x.sum()\n'
 
 

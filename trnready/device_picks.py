@@ -96,3 +96,50 @@ def pick_literals(node: ast.If, following: ast.stmt | None, alternatives: frozen
         if cuda and any(text.split(":", 1)[0].lower() in alternatives for _, text in values):
             out.extend(cuda)
     return out
+
+
+def _device_call_arg(value) -> ast.expr | None:
+    """The name argument of `torch.device("cuda")` / `device("cpu")` (any receiver), or None."""
+    if type(value) is not ast.Call or len(value.args) != 1 or value.keywords:
+        return None
+    f = value.func
+    name = f.attr if type(f) is ast.Attribute else f.id if type(f) is ast.Name else ""
+    return value.args[0] if name == "device" else None
+
+
+def _built_devices(arm: list, out: dict) -> None:
+    """`_stores`, with a device built by a call (`return torch.device("cuda")`, `dev = torch.device("cpu")`) read
+    as its name."""
+    _stores(arm, out)
+    for st in arm:
+        t = type(st)
+        if t is ast.If:
+            _built_devices(st.body, out)
+            _built_devices(st.orelse, out)
+            continue
+        if t is ast.Assign and len(st.targets) == 1 and type(st.targets[0]) in (ast.Name, ast.Attribute):
+            key = ast.unparse(st.targets[0])
+        elif t is ast.Return:
+            key = "return"
+        else:
+            continue
+        inner = _device_call_arg(st.value) if st.value is not None else None
+        text = _text(inner) if inner is not None else None
+        if text is not None:
+            out.setdefault(key, []).append((inner, text))
+
+
+def chooses_device(node: ast.If, following: ast.stmt | None, alternatives: frozenset) -> bool:
+    """The chain is a device pick (as for `pick_literals`), also when its arms build the device
+    (`return torch.device("cuda")` ... `return torch.device("cpu")`): one arm names CUDA, another one of
+    `alternatives`, for the same name, the return value or `set_default_device`."""
+    stores: dict = {}
+    _built_devices(node.body, stores)
+    orelse = node.orelse
+    while len(orelse) == 1 and type(orelse[0]) is ast.If:
+        _built_devices(orelse[0].body, stores)
+        orelse = orelse[0].orelse
+    _built_devices(orelse if orelse else ([following] if following is not None else []), stores)
+    return any(any(_is_cuda(text) for _, text in values)
+               and any(text.split(":", 1)[0].lower() in alternatives for _, text in values)
+               for values in stores.values())

@@ -115,10 +115,10 @@ def host_only_script(ctx, hit) -> bool:
 
 
 def _model_with_self_test(ctx) -> bool:
-    """The file defines an nn.Module subclass and reads no command line (`[context.values] command-line-words`): a
-    model module whose `__main__` block only builds the model to print its size, as a smoke test. The project's
-    training code imports the model and places it, so its forward runs on the device (signatrix/efficientdet's
-    src/model.py, blind50)."""
+    """The file defines an nn.Module (or autograd Function) subclass and reads no command line (`[context.values]
+    command-line-words`): a model module whose `__main__` block only builds the model to print its size, as a smoke
+    test. The project's training code imports the model and places it, so its forward runs on the device
+    (signatrix/efficientdet's src/model.py, blind50)."""
     def compute(c) -> bool:
         words = c.values.get("command-line-words", ())
         # the names the file uses, as text: `argparse`, `parser.parse_args(`, `sys.argv`, `fire.Fire(`
@@ -138,4 +138,6 @@ def _model_with_self_test(ctx) -> bool:
     return ctx.fact("host-only-script:model-self-test", compute)
 
 
-_MODULE_BASES = frozenset({"Module", "Sequential", "ModuleList", "ModuleDict"})
+# an autograd Function is device code too: SSD's `Detect(Function)` final layer, whose `__main__` block runs it on
+# random CPU tensors (Simple-CV-Pytorch-master, blind81)
+_MODULE_BASES = frozenset({"Module", "Sequential", "ModuleList", "ModuleDict", "Function"})

@@ -17,6 +17,7 @@ from .host_built_value import _FACTORIES, _moved_to_host
 from .base import FileContext, blocks_of, dotted, enclosing_function, expressions, predicate, value_bound_once
 from ..astwalk import statements as _statements_below, walk
 from ..index import DEVICE_TYPE_NAMES
+from ..device_picks import chooses_device
 
 # is_torch_xla_available(), is_xla_installed(), is_torch_tpu_available(), _XLA_AVAILABLE, has_xla_support: TPU
 # paths (torch_xla is not installed with TorchNeuron).
@@ -833,6 +834,27 @@ def _device_dispatch(s: ast.If) -> bool:
         and side.value.split(":")[0].lower() in DEVICE_TYPE_NAMES
 
 
+def _named_request(t) -> bool:
+    """`device == "cuda"`, `args.device in ("cuda", "gpu")`: a device name a caller or an option asks for, compared
+    with CUDA's name (not a tensor's `x.device.type`)."""
+    if type(t) is not ast.Compare or len(t.ops) != 1 or type(t.ops[0]) not in (ast.Eq, ast.In):
+        return False
+    left, right = t.left, t.comparators[0]
+    if not (type(left) is ast.Name or type(left) is ast.Attribute and left.attr not in ("type", "is_cuda")):
+        return False
+    values = right.elts if type(right) in (ast.Tuple, ast.List, ast.Set) else (right,)
+    return any(type(v) is ast.Constant and isinstance(v.value, str) and _cuda_string(v.value) for v in values)
+
+
+def _availability_check(t, conds) -> bool:
+    """`torch.cuda.is_available()` or a device count (`torch.cuda.device_count() > 0`): the check that answers no
+    on Neuron."""
+    if type(t) is ast.Compare and len(t.ops) == 1:
+        t = t.left
+    return type(t) is ast.Call and type(t.func) is ast.Attribute and t.func.attr == "is_available" \
+        and conds._backend_module(t.func.value) or conds._device_count(t)
+
+
 def _is_main_test(t) -> bool:
     """`__name__ == "__main__"`."""
     return type(t) is ast.Compare and type(t.left) is ast.Name and t.left.id == "__name__"
@@ -1188,6 +1210,7 @@ class _Spans:
         self.starts = frozenset(ctx.values.get("process-group-starts", ()))
         self.noop_contexts = frozenset(ctx.values.get("noop-pick-contexts", ()))
         self.pick_types = frozenset(ctx.values.get("pick-value-types", ()))
+        self.pick_alternatives = frozenset(v.lower() for v in ctx.values.get("device-pick-alternatives", ()))
         self.group_starts: list | None = None  # the file's calls that start a process group, when asked
         self._placement_flags: dict | None = None  # placement_flags of the file, when asked
 
@@ -1289,6 +1312,15 @@ class _Spans:
                     if own and _self_attr(v) in own:
                         continue
                     if self.conds.never(v):
+                        later = node.values[i + 1:]
+                        if type(stmt) is ast.If and node is stmt.test and _named_request(v) \
+                                and any(_availability_check(w, self.conds) for w in later) \
+                                and self._chooses_device(stmt):
+                            # `if device in ("cuda", "gpu") and torch.cuda.is_available():` then
+                            # `set_default_device("cuda")` / else `"cpu"` (torch_DE_solver's `solver_device`): the
+                            # name is what the caller asks for, the availability check is what picks the CPU on
+                            # Neuron; the check stays the pick's finding
+                            continue
                         self.add(node.values[i + 1], node.values[-1])
                         break
             elif k is ast.IfExp:
@@ -1305,6 +1337,15 @@ class _Spans:
                     if not _api_or_noop(node.orelse, node.body, self.noop_contexts):
                         self.add(node.orelse, node.orelse, choice=not self.conds.on_neuron(node.test))
         return self.spans
+
+    def _chooses_device(self, st: ast.If) -> bool:
+        parent = self.ctx.parent(st)
+        following = None
+        for name in ("body", "orelse", "finalbody"):
+            arm = getattr(parent, name, None) or []
+            if st in arm and arm.index(st) + 1 < len(arm):
+                following = arm[arm.index(st) + 1]
+        return chooses_device(st, following, self.pick_alternatives)
 
     def block(self, stmts) -> None:
         for i, s in enumerate(stmts):

@@ -13,7 +13,10 @@ _SKIP_CALLS = frozenset({"skipif", "skipIf", "skipUnless"})
 
 
 def _in_test_file(ctx) -> bool:
-    return ctx.fact("test-cpu-fallback:scope", lambda c: bool(c.path) and classify(c.path) == "test")
+    # A notebook is no test a runner collects, whatever its name (PyTorch-Architectures' `test_sample_ResNet18.ipynb`
+    # trains the model: blind81): on Neuron its pick silently trains on the CPU
+    return ctx.fact("test-cpu-fallback:scope", lambda c: bool(c.path) and classify(c.path) == "test"
+                    and not c.path.endswith(".ipynb"))
 
 
 def _queries(ctx) -> frozenset:

@@ -351,14 +351,41 @@ class Callers:
         # means its own, so its mentions and what accounts for them leave both counts.
         stem = rel.rsplit("/", 1)[-1].removesuffix(".py")
         for other, n in self.shares(last).items():
-            if other == rel or last not in self.names.get(other, ()):
+            if other == rel:
                 continue
             imported = self.imports_in.get(other, {})
             if last in imported or stem in imported:
+                # Script folders side by side (`a/main.py` importing `train_model` from `a/train.py`, `b/main.py`
+                # from `b/train.py`): a file taking the name from another project file mentions that one's
+                # function, so its mentions and what accounts for them leave both counts too
+                source = self._import_source(other, last if last in imported else None, stem)
+                if source is None or source == rel:
+                    continue
+                total -= n
+                accounted -= self.written_in.get((other, last), 0) + imported.get(last, 0) \
+                    + self.defs_in.get((other, last), 0)
+                continue
+            if last not in self.names.get(other, ()):
                 continue
             total -= n
             accounted -= self.defs_in.get((other, last), 0) + self.written_in.get((other, last), 0)
         return total == accounted
+
+    def _import_source(self, rel: str, name: str | None, stem: str) -> str | None:
+        """The project file `rel` takes `name` from (`from train import train_model`), or, for None, the file its
+        import of the module `stem` names (`import train`); None when that is not known."""
+        try:
+            summary = self.linker.summaries[rel]
+        except KeyError:
+            return None
+        if name is not None:
+            got = self.linker.imported_from(summary, rel, name)
+            return got[0] if got else None
+        imp = summary.get("imports", {}).get(stem)
+        if imp is None or imp[2] is not None:
+            return None
+        target = self.linker.absolute(rel, imp[0], imp[1])
+        return self.linker.mods.get(target)
 
     def _constructions_known(self, rel: str, cls: str) -> bool:
         """Every mention of the class is its definition, an import of it or a resolved construction, and no class
@@ -719,7 +746,34 @@ def _share(sf, text: str, word: str, code_words=None) -> int:
         return n - quiet_mentions(text, bare) if not attribute else n
     # a quoted key of a data or config file (`"layers": 12` in open_clip's model configs) is no `getattr` of the
     # attribute: only code looks attributes up by a quoted name (a notebook's cells are code)
-    return count_mentions(text, bare, attribute, quoted=sf.kind in ("notebook", "python"))
+    n = count_mentions(text, bare, attribute, quoted=sf.kind in ("notebook", "python"))
+    return n if sf.kind == "notebook" or not n else n - _prose_mentions(text, bare)
+
+
+_TOKEN_CHARS = frozenset("._/")
+
+
+def _prose_mentions(text: str, name: str) -> int:
+    """Mentions of `name` in a data file's text that cannot name it for a program to look up: a config refers to a
+    function as a whole value (`"type": "FocalLoss"`, `_target_: pkg.losses.focal`, `- train_model`), so the name
+    ends a quoted string or a `key:` / `- ` / `key =` line. Prose, tracebacks and code quoted in the text
+    (`train_model(model, ...)`, `Functions: train_model, test_model`, a chat log holding whole scripts:
+    LLM_based_Segmentation, fresh81) are none."""
+    out, at, size = 0, text.find(name), len(name)
+    while at >= 0:
+        end = at + size
+        if (not at or not _word_char(text[at - 1])) and (end >= len(text) or not _word_char(text[end])):
+            after = text[end:end + 1]
+            rest = text[end:text.find("\n", end) if "\n" in text[end:end + 400] else end + 400].strip()
+            start = at
+            while start > 0 and (_word_char(text[start - 1]) or text[start - 1] in _TOKEN_CHARS):
+                start -= 1
+            head = text[max(text.rfind("\n", 0, start) + 1, start - 400):start].rstrip()
+            value = after in ("'", '"') or (not rest or rest.startswith("#")) and (
+                not head or head.endswith((":", "-", "=")))
+            out += not value
+        at = text.find(name, end)
+    return out
 
 
 def _inputs(files, digests):

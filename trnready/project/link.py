@@ -93,6 +93,12 @@ def _module_names(rels: list) -> dict:
     return out
 
 
+def _folder_key(folder: str, module: str) -> str:
+    """The module name a folder's own `module.py` answers to when other folders hold one of that name too: the
+    folder spelled without dots (the name is split at dots into package and attribute) before `::`."""
+    return folder.replace(".", "\x00") + "::" + module
+
+
 class ModuleMap:
     """The project's files by module name, and relative imports made absolute. Reading it touches no summary."""
 
@@ -122,6 +128,18 @@ class ModuleMap:
                             self.roots.add(full[:-len(n) - 1].replace(".", "/"))
             else:
                 del self.mods[n]
+                # Scripts side by side in folders of their own (`a/main.py` + `a/train.py`, `b/main.py` +
+                # `b/train.py`): Python puts a script's folder first on sys.path, so `from train import x` in
+                # `a/main.py` means `a/train.py`. The claim is kept per folder (`absolute` asks for it from the
+                # importing file's folder), under a name no other import spells.
+                for rel, names in names_of.items():
+                    if names and names[-1] == n:
+                        folder = str(PurePosixPath(rel).parent)
+                        if rel.endswith("__init__.py"):
+                            folder = str(PurePosixPath(folder).parent)
+                        for _ in n.split(".")[1:]:
+                            folder = str(PurePosixPath(folder).parent)
+                        self.mods[_folder_key(folder, n)] = rel
         self.rel_mod: dict = {}
         for n, rel in self.mods.items():
             self.rel_mod.setdefault(rel, n)
@@ -137,6 +155,10 @@ class ModuleMap:
                         return f"{root.replace('/', '.')}.{module}"
             if module in self.mods or not module:
                 return module
+            # a name several folders claim, imported by a file of one of them (a script beside its module)
+            own = _folder_key(str(PurePosixPath(rel).parent), module)
+            if own in self.mods:
+                return own
             # `import network` beside network.py in a package: Python 2's implicit relative import (py-faster-rcnn
             # and its copies), or a script's own folder on sys.path; only when no module of that name is absolute
             here = self.rel_mod.get(rel)

@@ -101,6 +101,11 @@ def _read_requirements(ctx: FileContext, em: Emitter, lines, mention: str, sourc
     deps, _ = rq.parse_requirements(text)
     extra, nested, problems = _requirements_context(path, rel, text)
     emit_deps(deps, lines, engine, em, mention + "\n" + extra)
+    # `python == 3.8.5` in a requirements file (a conda `--file` list, or the interpreter the project was run on,
+    # written beside its packages: Simple-CV-Pytorch-master, blind81): the Python the project asks for
+    emit_pyreqs([rq.PyReq(raw=d.raw, alternatives=d.alternatives, line=d.line, column=d.column,
+                          end_column=d.end_column) for d in deps if d.name == "python" and d.alternatives],
+                lines, engine, em, mention)
     emit_lines("requirements", lines, engine, em, mention)
     for q, body in nested:
         sub_rel = _rel_of(rel, path, q)

@@ -121,11 +121,16 @@ class _Arrays:
 
     def _array_made(self, call) -> bool:
         """`np.asarray(a)`, `np.array(...)`, `np.zeros(...)`: a NumPy function that returns an array (operands of
-        arithmetic the catalogue's own NumPy test does not follow: `(np.asarray(a) - np.asarray(b)).nonzero()`)."""
-        if type(call.func) is not ast.Attribute or call.func.attr not in _ARRAY_MAKERS:
+        arithmetic the catalogue's own NumPy test does not follow: `(np.asarray(a) - np.asarray(b)).nonzero()`);
+        also any function of a library of `host-array-modules` (`morphology.dilation(...)` from scikit-image,
+        `cv2.resize(...)`), which returns NumPy values only."""
+        if type(call.func) is not ast.Attribute:
             return False
-        return any(self.ctx.resolver.canonical(q) == f"numpy.{call.func.attr}"
-                   for q in self.ctx.resolver.qualnames(call.func, self.ctx.index.module))
+        names = [self.ctx.resolver.canonical(q) for q in self.ctx.resolver.qualnames(call.func, self.ctx.index.module)]
+        if call.func.attr in _ARRAY_MAKERS and f"numpy.{call.func.attr}" in names:
+            return True
+        modules = self.ctx.values.get("host-array-modules", ())
+        return any(n.startswith(m + ".") for n in names if n for m in modules)
 
     def _cast_by_numpy(self, param: str) -> bool:
         """The function calls NumPy's `.astype(...)` on the parameter or on a selection of it (ESPNet's IoU

@@ -1,4 +1,6 @@
+import cv2
 import numpy as np
+from skimage import measure, morphology
 import numpy.typing as npt
 import torch
 
@@ -59,3 +61,13 @@ def hop_sites(config_i, config_j):
     site_i, site_j = (np.asarray(config_i) - np.asarray(config_j)).nonzero()[0]
     moved = (torch.as_tensor(config_i) - config_j).nonzero()
     return site_i, site_j, moved
+
+
+def instances(sem_mask, cur):
+    # fresh81 (Tissue-Image-Segmentation's post-processing): scikit-image and OpenCV return NumPy arrays, so the
+    # selection through a mask of the labelled instances runs on the host; a tensor's relu is device code
+    inst = morphology.dilation(measure.label(sem_mask))
+    inst[inst > 0] += cur
+    edges = cv2.Canny(inst.astype(np.uint8), 10, 20)
+    kept = torch.relu(torch.as_tensor(edges))
+    return edges[edges > 0], kept[kept > 0]

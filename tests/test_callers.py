@@ -612,3 +612,15 @@ def test_prose_mentions_in_a_data_file():
 
     assert _prose_mentions("a: train_model\n- train_model\nk = train_model  # x\n\"train.train_model\"", "train_model") == 0
     assert _prose_mentions("call train_model(x)\nFunctions: train_model, b\nin train_model\n", "train_model") == 3
+
+
+def test_masks_through_clones_written_in_place_and_an_encoder_read_for_its_weights():
+    # RewardMachines-torch (fresh81): `nn.ModuleList([copy.deepcopy(encoder_layer) for ...])` written in __init__
+    # keeps copies of the parameter, and the holder's `named_parameters()` / `state_dict()` / `load_state_dict()` /
+    # `.eval()` run no forward: every caller leaves both masks None. `self.inner.to(...)` hands the instance on
+    # (its result may be called anywhere): that layer's mask stays
+    got = [f[:5] for f in findings("masks_inline_clones") if f[3] == "TRN172"]
+    assert got == [
+        ("encoder.py", 54, 16, "TRN172", "callers-pass-none"),
+        ("encoder.py", 74, 16, "TRN172", ""),
+    ]

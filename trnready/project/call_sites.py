@@ -466,8 +466,15 @@ def _param_kept(v, params: set, clones: frozenset):
     if type(v) is ast.Name and v.id in params:
         return ("=" + v.id, "one")
     if type(v) is ast.Call and v.args and type(v.args[0]) is ast.Name and v.args[0].id in params:
-        if (dotted(v.func) or "") in clones or _copies(v, v.args[0].id):
+        if (dotted(v.func) or "") in clones:
             return ("=" + v.args[0].id, "many")
+    # written in place: `nn.ModuleList([copy.deepcopy(encoder_layer) for _ in range(num_layers)])` (the argument is
+    # the comprehension; RewardMachines-torch's TransformerEncoder, fresh81)
+    if type(v) is ast.Call and v.args and type(v.args[0]) is ast.ListComp:
+        e = v.args[0].elt
+        if type(e) is ast.Call and e.args and type(e.args[0]) is ast.Name and e.args[0].id in params \
+                and _copies(v, e.args[0].id):
+            return ("=" + e.args[0].id, "many")
     return None
 
 
@@ -558,6 +565,13 @@ def _init_params(fn) -> set:
     return {p for p in names if loads.get(p) == 1}
 
 
+# nn.Module methods that read or set an instance's weights: they run no forward and return no handle on the instance
+_INSPECTIONS = frozenset({"named_parameters", "parameters", "state_dict", "load_state_dict", "named_buffers",
+                          "buffers", "zero_grad"})
+# ... and the ones that set its mode and return the instance itself: harmless as a statement of their own
+_MODE_SETTERS = frozenset({"train", "eval", "requires_grad_"})
+
+
 def _instances(funcs: dict, selfs: dict, interesting: set, clones=frozenset(), bases=None, inherit=None) -> dict:
     """class -> {attr: [callee, "one" | "many", construction sites, mentions of self.attr]} for instances of
     project classes kept on self and otherwise only called (directly, indexed, or as a loop variable that is only
@@ -586,6 +600,14 @@ def _instances(funcs: dict, selfs: dict, interesting: set, clones=frozenset(), b
                     fine[id(func.value)] = None
                 elif tf is ast.Name and func.id == "len" and len(node.args) == 1 and _is_self_attr(node.args[0], me):
                     fine[id(node.args[0])] = None
+                elif tf is ast.Attribute and func.attr in _INSPECTIONS and _is_self_attr(func.value, me):
+                    # `self.transformer.named_parameters()`, `.state_dict()`, `.load_state_dict(d)`: the module's
+                    # weights read or set, no forward run and the instance handed nowhere (RewardMachines-torch's
+                    # TransformerSyn freezing its encoder, fresh81)
+                    fine[id(func.value)] = None
+            elif t is ast.Expr and type(node.value) is ast.Call and type(node.value.func) is ast.Attribute \
+                    and node.value.func.attr in _MODE_SETTERS and _is_self_attr(node.value.func.value, me):
+                fine[id(node.value.func.value)] = None  # `self.encoder.eval()`: the result is dropped
             elif t is ast.Expr and type(node.value) is ast.Call and type(node.value.func) is ast.Attribute \
                     and node.value.func.attr == "append" and _is_self_attr(node.value.func.value, me):
                 call = node.value

@@ -48,7 +48,7 @@ from ..context.neuron_guarded import RETURNED
 
 # 39 (s38): a function's calls carry the parameter arms holding them; 40 (s39): instance flags (`self.x`) among
 # the flags, blocks guarded by an inherited instance flag (or one read through a local instance) among the guards
-VERSION = 49  # 35 merged in session 21; prec28b (s22): setUp-skipping test classes as skip markers; 37 (rec29b):
+VERSION = 50  # 35 merged in session 21; prec28b (s22): setUp-skipping test classes as skip markers; 37 (rec29b):
 # a library subclass's super().__init__ recorded as the base's construction; 38 (s31): a module without functions
 # records its calls of project names; 42 (s40): a local bound once to a literal is passed as that literal; 43: a
 # module flag holding a CUDA test is passed as False; 44 (s41): a config setting's note carries its whole key path;
@@ -57,7 +57,8 @@ VERSION = 49  # 35 merged in session 21; prec28b (s22): setUp-skipping test clas
 # (s47): a call through a dict written in it (`{"a": A, "b": B}[k](...)`) is a call of each value; 48 (s50): guards
 # keyed on a check of a module imported whole (`hy.hybrid_available()`) and tests under a module-level skip marker
 # of the file (`needs_stack = pytest.mark.skipif(not hy.hybrid_available(), ...)`, then `@needs_stack`); 49 (s51):
-# flags on what a function returns (`get_args().cuda`) and guards keyed on them (`args = get_args()`, `if args.cuda:`)
+# flags on what a function returns (`get_args().cuda`) and guards keyed on them (`args = get_args()`, `if args.cuda:`);
+# 50 (s55): instances kept as in-place deepcopy lists and read for their weights (`.state_dict()`, `.eval()`)
 MAX_TEMPLATE = 400  # a call longer than this is not carried (generated code, data tables)
 
 # Imports from these never lead into the project: calls naming only them need no summary entry.

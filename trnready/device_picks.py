@@ -36,13 +36,19 @@ def _text(value: ast.expr) -> str | None:
     return None
 
 
-def _default_device_arg(value) -> ast.expr | None:
-    """The device argument of a `set_default_device(...)` call (any receiver: `torch.set_default_device`), or None."""
+def _only_argument(value, callee: str) -> ast.expr | None:
+    """The one positional argument of a call of `callee` (any receiver: `torch.set_default_device(...)`,
+    `torch.device(...)`), or None."""
     if type(value) is not ast.Call or len(value.args) != 1 or value.keywords:
         return None
     f = value.func
     name = f.attr if type(f) is ast.Attribute else f.id if type(f) is ast.Name else ""
-    return value.args[0] if name == "set_default_device" else None
+    return value.args[0] if name == callee else None
+
+
+def _default_device_arg(value) -> ast.expr | None:
+    """The device argument of a `set_default_device(...)` call, or None."""
+    return _only_argument(value, "set_default_device")
 
 
 def _stores(arm: list, out: dict) -> None:
@@ -79,17 +85,24 @@ def _stores(arm: list, out: dict) -> None:
             out.setdefault("return" if target is None else ast.unparse(target), []).append((value, text))
 
 
+def _arms(node: ast.If, following: ast.stmt | None) -> list:
+    """The arms of an `if` / `elif` / `else` chain; a chain without an `else` is completed by the statement after it."""
+    arms = [node.body]
+    orelse = node.orelse
+    while len(orelse) == 1 and type(orelse[0]) is ast.If:
+        arms.append(orelse[0].body)
+        orelse = orelse[0].orelse
+    arms.append(orelse if orelse else ([following] if following is not None else []))
+    return arms
+
+
 def pick_literals(node: ast.If, following: ast.stmt | None, alternatives: frozenset) -> list:
     """The "cuda" literals of a device pick written as statements: a chain whose arms give one name (or the
     return value) "cuda" in one arm and another device's name (`alternatives`) in another. A chain without an
     `else` is completed by the statement after it (`return "cpu"` after `if ...: return "cuda"`)."""
     stores: dict = {}
-    _stores(node.body, stores)
-    orelse = node.orelse
-    while len(orelse) == 1 and type(orelse[0]) is ast.If:
-        _stores(orelse[0].body, stores)
-        orelse = orelse[0].orelse
-    _stores(orelse if orelse else ([following] if following is not None else []), stores)
+    for arm in _arms(node, following):
+        _stores(arm, stores)
     out: list = []
     for values in stores.values():
         cuda = [v for v, text in values if _is_cuda(text)]
@@ -98,24 +111,19 @@ def pick_literals(node: ast.If, following: ast.stmt | None, alternatives: frozen
     return out
 
 
-def _device_call_arg(value) -> ast.expr | None:
-    """The name argument of `torch.device("cuda")` / `device("cpu")` (any receiver), or None."""
-    if type(value) is not ast.Call or len(value.args) != 1 or value.keywords:
-        return None
-    f = value.func
-    name = f.attr if type(f) is ast.Attribute else f.id if type(f) is ast.Name else ""
-    return value.args[0] if name == "device" else None
-
-
 def _built_devices(arm: list, out: dict) -> None:
     """`_stores`, with a device built by a call (`return torch.device("cuda")`, `dev = torch.device("cpu")`) read
     as its name."""
     _stores(arm, out)
+    _device_builds(arm, out)
+
+
+def _device_builds(arm: list, out: dict) -> None:
     for st in arm:
         t = type(st)
         if t is ast.If:
-            _built_devices(st.body, out)
-            _built_devices(st.orelse, out)
+            _device_builds(st.body, out)
+            _device_builds(st.orelse, out)
             continue
         if t is ast.Assign and len(st.targets) == 1 and type(st.targets[0]) in (ast.Name, ast.Attribute):
             key = ast.unparse(st.targets[0])
@@ -123,7 +131,7 @@ def _built_devices(arm: list, out: dict) -> None:
             key = "return"
         else:
             continue
-        inner = _device_call_arg(st.value) if st.value is not None else None
+        inner = _only_argument(st.value, "device") if st.value is not None else None
         text = _text(inner) if inner is not None else None
         if text is not None:
             out.setdefault(key, []).append((inner, text))
@@ -134,12 +142,8 @@ def chooses_device(node: ast.If, following: ast.stmt | None, alternatives: froze
     (`return torch.device("cuda")` ... `return torch.device("cpu")`): one arm names CUDA, another one of
     `alternatives`, for the same name, the return value or `set_default_device`."""
     stores: dict = {}
-    _built_devices(node.body, stores)
-    orelse = node.orelse
-    while len(orelse) == 1 and type(orelse[0]) is ast.If:
-        _built_devices(orelse[0].body, stores)
-        orelse = orelse[0].orelse
-    _built_devices(orelse if orelse else ([following] if following is not None else []), stores)
+    for arm in _arms(node, following):
+        _built_devices(arm, stores)
     return any(any(_is_cuda(text) for _, text in values)
                and any(text.split(":", 1)[0].lower() in alternatives for _, text in values)
                for values in stores.values())

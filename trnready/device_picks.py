@@ -51,13 +51,14 @@ def _default_device_arg(value) -> ast.expr | None:
     return _only_argument(value, "set_default_device")
 
 
-def _stores(arm: list, out: dict) -> None:
-    """Literal strings the arm assigns to one name / returns, by key, through nested `if`s of the arm."""
+def _stores(arm: list, out: dict, built: bool = False) -> None:
+    """Literal strings the arm assigns to one name / returns, by key, through nested `if`s of the arm; with `built`,
+    also the name a device built by a call holds (`return torch.device("cuda")`, `dev = torch.device("cpu")`)."""
     for st in arm:
         t = type(st)
         if t is ast.If:
-            _stores(st.body, out)
-            _stores(st.orelse, out)
+            _stores(st.body, out, built)
+            _stores(st.orelse, out, built)
             continue
         # the value is read first: the key is written out (ast.unparse) only for a value that spells a device name
         if t is ast.Assign and len(st.targets) == 1 and type(st.targets[0]) in (ast.Name, ast.Attribute):
@@ -70,6 +71,8 @@ def _stores(arm: list, out: dict) -> None:
             target, value = None, st.value
         else:
             continue
+        if built and _only_argument(value, "device") is not None:
+            value = value.args[0]
         setter = _default_device_arg(value)
         if setter is not None:
             # `torch.set_default_device("cuda")` in one arm, `torch.set_default_device("cpu")` in another
@@ -111,39 +114,13 @@ def pick_literals(node: ast.If, following: ast.stmt | None, alternatives: frozen
     return out
 
 
-def _built_devices(arm: list, out: dict) -> None:
-    """`_stores`, with a device built by a call (`return torch.device("cuda")`, `dev = torch.device("cpu")`) read
-    as its name."""
-    _stores(arm, out)
-    _device_builds(arm, out)
-
-
-def _device_builds(arm: list, out: dict) -> None:
-    for st in arm:
-        t = type(st)
-        if t is ast.If:
-            _device_builds(st.body, out)
-            _device_builds(st.orelse, out)
-            continue
-        if t is ast.Assign and len(st.targets) == 1 and type(st.targets[0]) in (ast.Name, ast.Attribute):
-            key = ast.unparse(st.targets[0])
-        elif t is ast.Return:
-            key = "return"
-        else:
-            continue
-        inner = _only_argument(st.value, "device") if st.value is not None else None
-        text = _text(inner) if inner is not None else None
-        if text is not None:
-            out.setdefault(key, []).append((inner, text))
-
-
 def chooses_device(node: ast.If, following: ast.stmt | None, alternatives: frozenset) -> bool:
     """The chain is a device pick (as for `pick_literals`), also when its arms build the device
     (`return torch.device("cuda")` ... `return torch.device("cpu")`): one arm names CUDA, another one of
     `alternatives`, for the same name, the return value or `set_default_device`."""
     stores: dict = {}
     for arm in _arms(node, following):
-        _built_devices(arm, stores)
+        _stores(arm, stores, built=True)
     return any(any(_is_cuda(text) for _, text in values)
                and any(text.split(":", 1)[0].lower() in alternatives for _, text in values)
                for values in stores.values())

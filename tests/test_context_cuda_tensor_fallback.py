@@ -3,7 +3,7 @@ from conftest import CONTEXT_FIXTURES, scan_findings
 from trnready import context
 
 OPS = ("Libraries of CUDA-only operators (mmcv.ops, spconv, torchsparse, MinkowskiEngine, point-cloud ops, BasicSR, "
-       "detectron2 and PyTorch-Encoding ops): `mmcv.ops`")
+       "detectron2, PyTorch-Encoding and DCNv2 ops): `mmcv.ops`")
 NOTE = " (used only for CUDA tensors; other tensors take the PyTorch path `{}`, which runs on Neuron)"
 
 

@@ -607,20 +607,17 @@ def test_a_config_naming_the_function_as_a_value_keeps_its_callers_unknown(tmp_p
     assert [g[4] for g in _scan_guards(tmp_path)] == ["", ""]
 
 
-def test_prose_mentions_in_a_data_file():
-    from trnready.project.callers import _prose_mentions
+def test_mentions_in_a_data_file_count_only_where_they_name_a_value():
+    from trnready.project.callers import _names_a_value, count_mentions
 
-    assert _prose_mentions("a: train_model\n- train_model\nk = train_model  # x\n\"train.train_model\"", "train_model") == 0
-    assert _prose_mentions("call train_model(x)\nFunctions: train_model, b\nin train_model\n", "train_model") == 3
-
-
-def test_masks_through_clones_written_in_place_and_an_encoder_read_for_its_weights():
-    # RewardMachines-torch (fresh81): `nn.ModuleList([copy.deepcopy(encoder_layer) for ...])` written in __init__
-    # keeps copies of the parameter, and the holder's `named_parameters()` / `state_dict()` / `load_state_dict()` /
-    # `.eval()` run no forward: every caller leaves both masks None. `self.inner.to(...)` hands the instance on
-    # (its result may be called anywhere): that layer's mask stays
-    got = [f[:5] for f in findings("masks_inline_clones") if f[3] == "TRN172"]
-    assert got == [
-        ("encoder.py", 54, 16, "TRN172", "callers-pass-none"),
-        ("encoder.py", 74, 16, "TRN172", ""),
-    ]
+    values = "a: train_model\n- train_model\nk = train_model  # x\n\"train.train_model\""
+    prose = "call train_model(x)\nFunctions: train_model, b\nin train_model\n"
+    assert count_mentions(values, "train_model", False, quoted=False) == 4
+    assert count_mentions(values, "train_model", False, quoted=False, keep=_names_a_value) == 4
+    assert count_mentions(prose, "train_model", False, quoted=False) == 3
+    assert count_mentions(prose, "train_model", False, quoted=False, keep=_names_a_value) == 0
+    # an attribute word: only its dotted mentions are counted, and only they are judged (the bare word in prose
+    # takes nothing off the count)
+    attr = "the train_model step\nrun x.train_model(y)\nstep: pkg.train_model\n"
+    assert count_mentions(attr, "train_model", True, quoted=False) == 2
+    assert count_mentions(attr, "train_model", True, quoted=False, keep=_names_a_value) == 1

@@ -103,9 +103,14 @@ def pick_literals(node: ast.If, following: ast.stmt | None, alternatives: frozen
     """The "cuda" literals of a device pick written as statements: a chain whose arms give one name (or the
     return value) "cuda" in one arm and another device's name (`alternatives`) in another. A chain without an
     `else` is completed by the statement after it (`return "cpu"` after `if ...: return "cuda"`)."""
+    return _picked(node, following, alternatives, built=False)
+
+
+def _picked(node: ast.If, following: ast.stmt | None, alternatives: frozenset, built: bool) -> list:
+    """The CUDA values of the chain's arms whose name (or return value) another arm gives one of `alternatives`."""
     stores: dict = {}
     for arm in _arms(node, following):
-        _stores(arm, stores)
+        _stores(arm, stores, built)
     out: list = []
     for values in stores.values():
         cuda = [v for v, text in values if _is_cuda(text)]
@@ -118,9 +123,4 @@ def chooses_device(node: ast.If, following: ast.stmt | None, alternatives: froze
     """The chain is a device pick (as for `pick_literals`), also when its arms build the device
     (`return torch.device("cuda")` ... `return torch.device("cpu")`): one arm names CUDA, another one of
     `alternatives`, for the same name, the return value or `set_default_device`."""
-    stores: dict = {}
-    for arm in _arms(node, following):
-        _stores(arm, stores, built=True)
-    return any(any(_is_cuda(text) for _, text in values)
-               and any(text.split(":", 1)[0].lower() in alternatives for _, text in values)
-               for values in stores.values())
+    return bool(_picked(node, following, alternatives, built=True))

@@ -1343,8 +1343,10 @@ class _Spans:
         following = None
         for name in ("body", "orelse", "finalbody"):
             arm = getattr(parent, name, None) or []
-            if st in arm and arm.index(st) + 1 < len(arm):
-                following = arm[arm.index(st) + 1]
+            if st in arm:
+                at = arm.index(st) + 1
+                following = arm[at] if at < len(arm) else None
+                break
         return chooses_device(st, following, self.pick_alternatives)
 
     def block(self, stmts) -> None:

@@ -468,14 +468,10 @@ def _param_kept(v, params: set, clones: frozenset):
     if type(v) is ast.Call and v.args and type(v.args[0]) is ast.Name and v.args[0].id in params:
         if (dotted(v.func) or "") in clones:
             return ("=" + v.args[0].id, "many")
-    # written in place: `nn.ModuleList([copy.deepcopy(encoder_layer) for _ in range(num_layers)])` (the argument is
-    # the comprehension; RewardMachines-torch's TransformerEncoder, fresh81)
-    if type(v) is ast.Call and v.args and type(v.args[0]) is ast.ListComp:
-        e = v.args[0].elt
-        if type(e) is ast.Call and e.args and type(e.args[0]) is ast.Name and e.args[0].id in params \
-                and _copies(v, e.args[0].id):
-            return ("=" + e.args[0].id, "many")
-    return None
+    # written in place: `nn.ModuleList([copy.deepcopy(encoder_layer) for _ in range(num_layers)])`
+    # (RewardMachines-torch's TransformerEncoder, fresh81)
+    copied = next((p for p in params if _copies(v, p)), None)
+    return ("=" + copied, "many") if copied is not None else None
 
 
 def _statements(fn):

@@ -566,11 +566,11 @@ def _word_char(ch: str) -> bool:
     return ch.isalnum() or ch == "_"  # what `\w` matches in a str pattern
 
 
-def count_mentions(text: str, name: str, attribute: bool, quoted: bool = True) -> int:
+def count_mentions(text: str, name: str, attribute: bool, quoted: bool = True, keep=None) -> int:
     """How often identifier `name` occurs in text as a whole word; with `attribute`, only as an attribute
     (`x.name`, also `x . name`) or, with `quoted`, quoted (`getattr(self, "name")`). Found with str.find, then judged
     by the characters around: a regex leading with a look-behind or a character class tries every position of every
-    file."""
+    file. `keep(text, at, end)`: a further test of each mention found (where it starts and ends)."""
     count, at, size = 0, text.find(name), len(name)
     floor = 0  # where the last mention ends: its characters are not another's quote or dot
     while at >= 0:
@@ -587,7 +587,7 @@ def count_mentions(text: str, name: str, attribute: bool, quoted: bool = True) -
             floor = end if found else floor
         else:
             found = not _word_char(before) and not _word_char(after)
-        count += found
+        count += found and (keep is None or keep(text, at, at + size))
         at = text.find(name, end if found else at + 1)
     return count
 
@@ -746,34 +746,30 @@ def _share(sf, text: str, word: str, code_words=None) -> int:
         return n - quiet_mentions(text, bare) if not attribute else n
     # a quoted key of a data or config file (`"layers": 12` in open_clip's model configs) is no `getattr` of the
     # attribute: only code looks attributes up by a quoted name (a notebook's cells are code)
-    n = count_mentions(text, bare, attribute, quoted=sf.kind in ("notebook", "python"))
-    return n if sf.kind == "notebook" or not n else n - _prose_mentions(text, bare)
+    return count_mentions(text, bare, attribute, quoted=sf.kind in ("notebook", "python"),
+                          keep=None if sf.kind == "notebook" else _names_a_value)
 
 
 _TOKEN_CHARS = frozenset("._/")
 
 
-def _prose_mentions(text: str, name: str) -> int:
-    """Mentions of `name` in a data file's text that cannot name it for a program to look up: a config refers to a
-    function as a whole value (`"type": "FocalLoss"`, `_target_: pkg.losses.focal`, `- train_model`), so the name
-    ends a quoted string or a `key:` / `- ` / `key =` line. Prose, tracebacks and code quoted in the text
+def _names_a_value(text: str, at: int, end: int) -> bool:
+    """A mention in a data file's text that can name a function for a program to look up: a config refers to one
+    as a whole value (`"type": "FocalLoss"`, `_target_: pkg.losses.focal`, `- train_model`), so the name ends a
+    quoted string or a `key:` / `- ` / `key =` line. Prose, tracebacks and code quoted in the text
     (`train_model(model, ...)`, `Functions: train_model, test_model`, a chat log holding whole scripts:
-    LLM_based_Segmentation, fresh81) are none."""
-    out, at, size = 0, text.find(name), len(name)
-    while at >= 0:
-        end = at + size
-        if (not at or not _word_char(text[at - 1])) and (end >= len(text) or not _word_char(text[end])):
-            after = text[end:end + 1]
-            rest = text[end:text.find("\n", end) if "\n" in text[end:end + 400] else end + 400].strip()
-            start = at
-            while start > 0 and (_word_char(text[start - 1]) or text[start - 1] in _TOKEN_CHARS):
-                start -= 1
-            head = text[max(text.rfind("\n", 0, start) + 1, start - 400):start].rstrip()
-            value = after in ("'", '"') or (not rest or rest.startswith("#")) and (
-                not head or head.endswith((":", "-", "=")))
-            out += not value
-        at = text.find(name, end)
-    return out
+    LLM_based_Segmentation, fresh81) name nothing."""
+    if text[end:end + 1] in ("'", '"'):
+        return True
+    eol = text.find("\n", end, end + 400)
+    rest = text[end:eol if eol >= 0 else end + 400].strip()
+    if rest and not rest.startswith("#"):
+        return False
+    start = at
+    while start > 0 and (_word_char(text[start - 1]) or text[start - 1] in _TOKEN_CHARS):
+        start -= 1
+    head = text[max(text.rfind("\n", 0, start) + 1, start - 400):start].rstrip()
+    return not head or head.endswith((":", "-", "="))
 
 
 def _inputs(files, digests):

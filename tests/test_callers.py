@@ -607,6 +607,18 @@ def test_a_config_naming_the_function_as_a_value_keeps_its_callers_unknown(tmp_p
     assert [g[4] for g in _scan_guards(tmp_path)] == ["", ""]
 
 
+def test_masks_through_clones_written_in_place_and_an_encoder_read_for_its_weights():
+    # RewardMachines-torch (fresh81): `nn.ModuleList([copy.deepcopy(encoder_layer) for ...])` written in __init__
+    # keeps copies of the parameter, and the holder's `named_parameters()` / `state_dict()` / `load_state_dict()` /
+    # `.eval()` run no forward: every caller leaves both masks None. `self.inner.to(...)` hands the instance on
+    # (its result may be called anywhere): that layer's mask stays
+    got = [f[:5] for f in findings("masks_inline_clones") if f[3] == "TRN172"]
+    assert got == [
+        ("encoder.py", 54, 16, "TRN172", "callers-pass-none"),
+        ("encoder.py", 74, 16, "TRN172", ""),
+    ]
+
+
 def test_mentions_in_a_data_file_count_only_where_they_name_a_value():
     from trnready.project.callers import _names_a_value, count_mentions
 

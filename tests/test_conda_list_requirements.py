@@ -38,7 +38,7 @@ def test_an_exported_conda_list_is_read_as_conda_specs(tmp_path):
         ("requirements.txt", 5, 1, "TRN524", "NumPy pinned below 1.26, its first release with Python 3.12 wheels: "
          "`numpy=1.23.5=pypi_0`"),
         # one finding for the CUDA runtime wheels, at the first of them
-        ("requirements.txt", 6, 1, "TRN505", "NVIDIA CUDA library wheels declared (nvidia-*-cu1x: the CUDA runtime "
+        ("requirements.txt", 6, 1, "TRN510", "NVIDIA CUDA library wheels declared (nvidia-*-cu1x: the CUDA runtime "
          "of a CUDA torch build)"),
         ("requirements.txt", 8, 1, "TRN522", "Python requirement excludes 3.12-3.14: `python=3.9.18=h955ad1f_0`"),
         ("requirements.txt", 10, 1, "TRN506", "PyTorch pinned below 2.13: `torch=2.1.0=pypi_0`"),

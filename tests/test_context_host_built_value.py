@@ -118,3 +118,12 @@ def test_a_parameter_moved_to_the_cpu_first_is_host_data():
         # pytorch-adapt's ist_loss: the parameter re-bound from itself keeps the caller's tensor, wherever it lives
         ("metrics.py", 27, 9, "TRN104", mask, False),
     ]
+
+
+def test_predictions_collected_on_the_cpu_by_a_function_of_the_file_are_host_data():
+    # TIDAL's notebooks (fresh82): `collect_predictions` appends each batch's `logits.cpu()` to an empty list and
+    # returns `{"logits": torch.cat(all_logits), ...}`; the threshold sweep selecting from those values runs on the
+    # host. A collector appending device tensors leaves its values unknown
+    assert [(f[0], f[1], f[2], f[3], f[5]) for f in scan_findings(CONTEXT_FIXTURES / "host_built_collected",
+                                                                  "--show-guarded") if f[3] == "TRN104"] == [
+        ("evaluate.py", 33, 11, "TRN104", True), ("evaluate.py", 35, 12, "TRN104", False)]

@@ -674,3 +674,44 @@ def test_a_device_name_asked_for_with_an_availability_check_is_a_pick(tmp_path):
     got = [(f["line"], f["column"], f["rule"], [o["line"] for o in f.get("occurrences") or []])
            for f in json.loads(proc.stdout)["findings"]]
     assert got == [(5, 38, "TRN243", [6]), (12, 27, "TRN243", [13])]
+
+
+def test_a_cuda_request_turned_into_the_cpu_when_cuda_is_missing_is_a_pick(tmp_path):
+    # table-diffusion (blind82) and matsci-gnn-pinn (blind73): `if device == 'cuda' and not
+    # torch.cuda.is_available(): device = 'cpu'`. A caller asking for CUDA (here the default) gets the CPU on a
+    # Trainium host, so the availability check is the pick and stays reported. A body that does something else
+    # (`raise`, a warning only) or sets another name leaves the check guarded as before.
+    import json
+
+    from conftest import run_cli
+
+    (tmp_path / "device.py").write_text(
+        "import torch\n"
+        "\n"
+        "\n"
+        "def distances(rows, device='cuda'):\n"
+        "    if device == 'cuda' and not torch.cuda.is_available():\n"
+        "        print('CUDA not available, falling back to CPU')\n"
+        "        device = 'cpu'\n"
+        "    return torch.as_tensor(rows, device=torch.device(device))\n"
+        "\n"
+        "\n"
+        "def solver_device(device):\n"
+        "    if device in ['cuda', 'gpu'] and not torch.cuda.is_available():\n"
+        "        return torch.set_default_device('cpu')\n"
+        "    return torch.set_default_device(device)\n"
+        "\n"
+        "\n"
+        "def strict(device):\n"
+        "    if device == 'cuda' and not torch.cuda.is_available():\n"
+        "        raise RuntimeError('CUDA requested but not available')\n"
+        "    return torch.device(device)\n"
+        "\n"
+        "\n"
+        "def other_name(device, backend):\n"
+        "    if device == 'cuda' and not torch.cuda.is_available():\n"
+        "        backend = 'cpu'\n"
+        "    return backend\n")
+    proc = run_cli("scan", tmp_path, "--format", "json", "--no-cache", "--select", "TRN243")
+    got = [(f["line"], f["column"], f["rule"]) for f in json.loads(proc.stdout)["findings"]]
+    assert got == [(5, 33, "TRN243"), (12, 42, "TRN243")]

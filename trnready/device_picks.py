@@ -124,3 +124,20 @@ def chooses_device(node: ast.If, following: ast.stmt | None, alternatives: froze
     (`return torch.device("cuda")` ... `return torch.device("cpu")`): one arm names CUDA, another one of
     `alternatives`, for the same name, the return value or `set_default_device`."""
     return bool(_picked(node, following, alternatives, built=True))
+
+
+def falls_back_to_host(node: ast.If, name: ast.expr, alternatives: frozenset) -> bool:
+    """The `if` body gives the compared name (or the return value, or `set_default_device`) another device's
+    name and nothing CUDA: `if device == "cuda" and not torch.cuda.is_available(): device = "cpu"`. A caller asking
+    for CUDA gets the CPU on a Trainium host, where the check answers no."""
+    stores: dict = {}
+    _stores(node.body, stores, built=True)
+    key = ast.unparse(name)
+    found = False
+    for k, values in stores.items():
+        if k not in (key, "return", "set_default_device"):
+            continue
+        if any(_is_cuda(text) for _, text in values):
+            return False
+        found = found or any(text.split(":", 1)[0].lower() in alternatives for _, text in values)
+    return found

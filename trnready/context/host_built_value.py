@@ -442,10 +442,46 @@ def _returns_host(ctx, call, depth: int) -> bool:
     if not returns:
         return False
     for v in returns:
-        parts = v.elts if type(v) is ast.Tuple else [v]
-        if v is None or not parts or not all(_moved_to_host(e) or _returns_host(ctx, e, depth + 1) for e in parts):
+        if v is None:
+            return False
+        # a mapping written out (`return {"logits": torch.cat(all_logits), ...}`) hands back its values
+        parts = v.elts if type(v) is ast.Tuple else list(v.values) if type(v) is ast.Dict and None not in v.keys \
+            else [v]
+        if not parts or not all(_moved_to_host(e) or _joined_on_host(ctx, fn, e)
+                                or _returns_host(ctx, e, depth + 1) for e in parts):
             return False
     return True
+
+
+_JOINS = ("cat", "concat", "concatenate", "stack")
+
+
+def _joined_on_host(ctx, fn, e) -> bool:
+    """`torch.cat(parts)` (`stack`, ...) of a list the function starts empty and fills only with values moved to the
+    host: `all_logits.append(logits.cpu())` in the loop of an evaluation helper that collects predictions
+    (TIDAL's `collect_predictions`, fresh82), then joins them on the CPU."""
+    if type(e) is not ast.Call or not e.args or type(e.args[0]) is not ast.Name \
+            or not _torch_name(ctx, e.func).endswith(tuple("." + j for j in _JOINS)):
+        return False
+    name = e.args[0].id
+    filled = False
+    for n in walk(fn):
+        if type(n) is ast.Name and n.id == name and n is not e.args[0]:
+            up = parent_of(ctx, n)
+            if type(up) is ast.Assign and n in up.targets:
+                if not (type(up.value) is ast.List and not up.value.elts):
+                    return False
+                continue
+            call = parent_of(ctx, up) if type(up) is ast.Attribute and up.value is n else None
+            if type(call) is ast.Call and call.func is up and up.attr == "append" and len(call.args) == 1 \
+                    and _moved_to_host(call.args[0]):
+                filled = True
+                continue
+            return False
+        if type(n) in (ast.Tuple, ast.List) and any(type(t) is ast.Name and t.id == name for t in n.elts) \
+                and type(n.ctx) is ast.Store:
+            return False  # `a, b = [], []`: bound by unpacking, not followed
+    return filled
 
 
 def _replaced_first(ctx, fn, name: str) -> bool:

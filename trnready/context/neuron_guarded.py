@@ -17,7 +17,7 @@ from .host_built_value import _FACTORIES, _moved_to_host
 from .base import FileContext, blocks_of, dotted, enclosing_function, expressions, predicate, value_bound_once
 from ..astwalk import statements as _statements_below, walk
 from ..index import DEVICE_TYPE_NAMES
-from ..device_picks import chooses_device
+from ..device_picks import chooses_device, falls_back_to_host
 
 # is_torch_xla_available(), is_xla_installed(), is_torch_tpu_available(), _XLA_AVAILABLE, has_xla_support: TPU
 # paths (torch_xla is not installed with TorchNeuron).
@@ -1320,6 +1320,14 @@ class _Spans:
                             # `set_default_device("cuda")` / else `"cpu"` (torch_DE_solver's `solver_device`): the
                             # name is what the caller asks for, the availability check is what picks the CPU on
                             # Neuron; the check stays the pick's finding
+                            continue
+                        if type(stmt) is ast.If and node is stmt.test and _named_request(v) \
+                                and any(type(w) is ast.UnaryOp and type(w.op) is ast.Not
+                                        and _availability_check(w.operand, self.conds) for w in later) \
+                                and falls_back_to_host(stmt, v.left, self.pick_alternatives):
+                            # `if device == "cuda" and not torch.cuda.is_available(): device = "cpu"`: the caller's
+                            # CUDA request becomes the CPU on a Trainium host (table-diffusion's torch paths, blind82;
+                            # matsci-gnn-pinn, blind73); the check is the pick and stays reported
                             continue
                         self.add(node.values[i + 1], node.values[-1])
                         break

@@ -148,6 +148,7 @@ def _read_cells(ctx: FileContext, cells) -> ReadResult:
     mention = text
     parsed = 0
     bad: list = []
+    partial: list = []  # cells scanned up to the statement holding their syntax error
     python_cells: list = []  # (cell index, text scanned, syntax tree, original lines), in notebook order
     for i, src in code_cells:
         py, shell, mode = split_cell(src)
@@ -176,8 +177,12 @@ def _read_cells(ctx: FileContext, cells) -> ReadResult:
             scanned, (tree, diag) = src, parse(src, rel)
             diag = first if diag is not None else None
         if diag is not None:  # one cell with a syntax error does not stop the rest of the notebook
-            bad.append((i, diag.message))
-            continue
+            kept = _parsed_prefix(py, rel, diag)
+            if kept is None:
+                bad.append((i, diag.message))
+                continue
+            scanned, tree, upto = kept
+            partial.append((i, f"{diag.message}; lines 1-{upto} scanned"))
         parsed += 1
         sources.append(Source(scanned, ("python",), cell=i, tree=tree))
         python_cells.append((i, scanned, tree, lines))
@@ -188,11 +193,14 @@ def _read_cells(ctx: FileContext, cells) -> ReadResult:
     diag = None
     if code_cells and not parsed:
         diag = Diagnostic(rel, "syntax-error", "no code cell of the notebook parses as Python")
-    elif bad:
-        where = "; ".join(f"cell {i}: {msg}" for i, msg in bad[:5]) + (f"; ... ({len(bad)} cells)" if len(bad) > 5 else "")
-        diag = Diagnostic(rel, "cell-syntax-error",
-                          f"{len(bad)} code cell{'s' if len(bad) != 1 else ''} not scanned as Python ({where}); "
-                          f"the other cells were scanned")
+    elif bad or partial:
+        said = []
+        for cells_, what in ((bad, "not scanned as Python"), (partial, "scanned only before a syntax error")):
+            if cells_:
+                where = "; ".join(f"cell {i}: {msg}" for i, msg in cells_[:5]) \
+                    + (f"; ... ({len(cells_)} cells)" if len(cells_) > 5 else "")
+                said.append(f"{len(cells_)} code cell{'s' if len(cells_) != 1 else ''} {what} ({where})")
+        diag = Diagnostic(rel, "cell-syntax-error", "; ".join(said) + "; the other cells were scanned")
     # The notebook's own JSON (its metadata: a `"kernelspec"` naming a Python 2 kernel) is read by the line matchers
     # that name the notebook kind; cell sources in that text are quoted JSON strings, which those matchers skip.
     emit_lines("notebook", text.splitlines(), engine, em, mention)
@@ -269,6 +277,34 @@ def _scan_namespace(python_cells, rel: str, engine):
             snip = lines[f.line - 1] if 0 < f.line <= len(lines) else f.snippet
             out.append(f if snip == f.snippet else _replace_snippet(f, snip))
     return out, diag
+
+
+_ERROR_LINE = re.compile(r"^line (\d+):")
+
+
+def _parsed_prefix(text: str, rel: str, diag: Diagnostic):
+    """(text, tree, last line) of the top-level statements of a cell before the one holding its syntax error, the
+    rest blanked (line numbers stay), or None. A committed notebook's setup cell with one broken block (TIDAL's
+    `try:` left without its handler) still imports NumPy and picks the device for the cells after it: what those
+    cells' names mean, and lines a port changes. Tries the last few statement starts above the error only."""
+    from .python import parse
+
+    m = _ERROR_LINE.match(diag.message)
+    if m is None:
+        return None
+    lines = text.splitlines()
+    error = min(int(m.group(1)), len(lines))
+    starts = [n for n in range(error - 1, 0, -1)
+              if lines[n - 1][:1] not in ("", " ", "\t", "#", ")", "]", "}")][:3]
+    for start in starts:
+        upto = start - 1
+        if not any(x.strip() and not x.lstrip().startswith("#") for x in lines[:upto]):
+            return None
+        kept = "\n".join(lines[:upto] + [""] * (len(lines) - upto))
+        tree, bad = parse(kept, rel)
+        if bad is None:
+            return kept, tree, upto
+    return None
 
 
 def _replace_snippet(f: Finding, snippet: str) -> Finding:

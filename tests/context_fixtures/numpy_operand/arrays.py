@@ -2,6 +2,7 @@ import cv2
 import numpy as np
 from skimage import measure, morphology
 import numpy.typing as npt
+import pandas as pd
 import torch
 
 from .utils import to_numpy
@@ -71,3 +72,12 @@ def instances(sem_mask, cur):
     edges = cv2.Canny(inst.astype(np.uint8), 10, 20)
     kept = torch.relu(torch.as_tensor(edges))
     return edges[edges > 0], kept[kept > 0]
+
+
+def split(path, phase):
+    # fresh80 (CNN_total_Pytorch's split table): a DataFrame pandas read is host data, so selecting its rows through a
+    # comparison of a column runs on the host; a tensor built from its values is device-ready data and stays
+    table = pd.read_csv(path)
+    rows = table[table["phase"] == phase]
+    values = torch.as_tensor(rows["y"].values).cuda()
+    return rows, values[values > 0]

@@ -201,8 +201,16 @@ def test_a_statistic_or_zero_and_data_parallel_in_a_conjunction_pick_nothing():
     # YOLOv3's progress line (`memory_reserved() / 1e9 if torch.cuda.is_available() else 0`) and its `if cuda and
     # RANK == -1 and torch.cuda.device_count() > 1: model = DataParallel(model)`. A current device index, a string
     # in the other arm, or a block that also moves the model keep the check.
+    # describe.py (session 56): the GPU's name or RNG state (other arm None or a string) and its total memory (other
+    # arm 0) describe the GPU for metadata and checkpoints; `current_device()` against "cpu" picks
+    assert [(f[0], f[1], f[2], f[3], f[5]) for f in scan_findings(CONTEXT_FIXTURES / "check_without_placement_statistics",
+                                                                  "--show-guarded")
+            if f[3] == "TRN243" and f[0] == "describe.py"] == [
+        ("describe.py", 5, 12, "TRN243", True), ("describe.py", 10, 13, "TRN243", True),
+        ("describe.py", 15, 13, "TRN243", True), ("describe.py", 21, 12, "TRN243", True),
+        ("describe.py", 21, 43, "TRN243", False)]
     assert [(f[1], f[2], f[3], f[5]) for f in scan_findings(CONTEXT_FIXTURES / "check_without_placement_statistics",
-                                                            "--show-guarded") if f[3] == "TRN243"] == [
+                                                            "--show-guarded") if f[3] == "TRN243" and f[0] == "train.py"] == [
         (6, 32, "TRN243", True),
         (9, 29, "TRN243", True),  # the statistics of lines 9-10 and their checks: one guarded finding
         (16, 23, "TRN243", False),  # the block also moves the model

@@ -495,6 +495,12 @@ def _scan(paths, config: Config, catalogue, progress: bool, root) -> Report:
             report.findings = guard_cpu_checkpoints(
                 report.findings, root, _text_by_rel(files, config.max_file_size),
                 frozenset(_values_of(engine).get("cpu-saved-checkpoint-rules", ())))
+            # A dataset or statistics file the project writes only from programs that place nothing on a device.
+            from .project.cpu_written_files import guard_cpu_written_files
+
+            report.findings = guard_cpu_written_files(
+                report.findings, files, _text_by_rel(files, config.max_file_size),
+                frozenset(_values_of(engine).get("cpu-saved-checkpoint-rules", ())))
             if cache is not None:
                 cache.done_with_facts()  # the last step reading them
             # Code run only for CUDA tensors beside a PyTorch path (StyleGAN's custom ops): its extension builds and

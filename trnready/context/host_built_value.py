@@ -472,14 +472,14 @@ def _joined_on_host(ctx, fn, e) -> bool:
                 if not (type(up.value) is ast.List and not up.value.elts):
                     return False
                 continue
-            call = parent_of(ctx, up) if type(up) is ast.Attribute and up.value is n else None
-            if type(call) is ast.Call and call.func is up and up.attr == "append" and len(call.args) == 1 \
-                    and _moved_to_host(call.args[0]):
+            call = parent_of(ctx, up) if isinstance(up, ast.Attribute) and up.value is n else None
+            if isinstance(call, ast.Call) and isinstance(up, ast.Attribute) and call.func is up \
+                    and up.attr == "append" and len(call.args) == 1 and _moved_to_host(call.args[0]):
                 filled = True
                 continue
             return False
-        if type(n) in (ast.Tuple, ast.List) and any(type(t) is ast.Name and t.id == name for t in n.elts) \
-                and type(n.ctx) is ast.Store:
+        if isinstance(n, (ast.Tuple, ast.List)) and type(n.ctx) is ast.Store \
+                and any(type(t) is ast.Name and t.id == name for t in n.elts):
             return False  # `a, b = [], []`: bound by unpacking, not followed
     return filled
 

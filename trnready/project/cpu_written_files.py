@@ -1,0 +1,181 @@
+"""Files the project itself writes with `torch.save` in programs that place nothing on a device.
+
+`torch.load` without a map_location fails on a host without CUDA only when the file holds CUDA storages. When the
+file name the load reads (`os.path.join(data_dir, "train.pt")`, `"norm_stats.pt"`) is one the project's own code
+writes, and every `torch.save` of that name sits in a Python file that moves nothing to a device (no `.cuda()`, no
+`.to(device)`, no `device=` other than the CPU, no default device set), the file holds CPU storages: a dataset or
+statistics a preprocessing script built on the host (Payload_gnn's `prepare_ml_data.py`, 17 of 25 fresh83 findings
+on such loads judged wrong). The load is guarded (`guarded_by` "cpu-written-file").
+
+A load stays reported when its path names no file literally, when no scanned file saves that name, or when any file
+saving it places something on a device (a training script saving its checkpoint). Only literal base names are
+compared (`"train.pt"`, also inside `os.path.join(...)`, an f-string's constant tail or a name bound once before the
+call in the same function): the same name written by two programs counts for both.
+
+Cheap: nothing is read unless a TRN351 finding's line names such a file; the save search reads only the Python
+files whose text holds both `save` and the name.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import replace
+
+from .syntax import parsed_once
+
+REASON = "cpu-written-file"
+_NAME = re.compile(r"""[\w.-]+\.(?:pt|pth|pkl|ckpt|bin|tar)$""", re.I)
+
+
+def guard_cpu_written_files(findings: list, files, read_text, rules) -> list:
+    """Guard the `rules` findings (torch.load without map_location) whose file the project writes only from
+    programs placing nothing on a device. `read_text(rel)`: a scanned Python file's text or None."""
+    todo = [f for f in findings if f.rule in rules and not f.guarded and not f.suppressed and f.cell is None
+            and f.path.endswith(".py")]
+    if not todo:
+        return findings
+    wanted: dict = {}  # id(finding) -> base names its load reads
+    for f in todo:
+        text = read_text(f.path)
+        if not text:
+            continue
+        tree = parsed_once({}, f.path, text)
+        if tree is None:
+            continue
+        names = _loaded_names(tree, f.line, f.column)
+        if names:
+            wanted[id(f)] = names
+    if not wanted:
+        return findings
+    py = [sf.rel for sf in files if sf.kind == "python"]
+    verdict: dict = {}  # base name -> True when saved only by device-free files (at least one)
+    for name in sorted({n for names in wanted.values() for n in names}):
+        savers = []
+        for rel in py:
+            text = read_text(rel)
+            if not text or name not in text or "save" not in text:
+                continue
+            tree = parsed_once({}, rel, text)
+            if tree is not None and _saves(tree, name):
+                savers.append((tree, text))
+        verdict[name] = bool(savers) and all(not _places(tree, text) for tree, text in savers)
+    hit = {k for k, names in wanted.items() if all(verdict.get(n) for n in names)}
+    if not hit:
+        return findings
+    return [replace(f, guarded=True, guarded_by=REASON) if id(f) in hit else f for f in findings]
+
+
+def _literal_names(e) -> set:
+    """The file base names string constants under `e` spell (`"train.pt"`, `"data/val.pt"`, an f-string's tail)."""
+    out = set()
+    for n in ast.walk(e):
+        if type(n) is ast.Constant and type(n.value) is str:
+            base = n.value.replace("\\", "/").rsplit("/", 1)[-1]
+            if _NAME.match(base) and base[0] not in ".-":
+                out.add(base)
+    return out
+
+
+def _loaded_names(tree, line: int, column: int) -> set:
+    """The base names the torch.load call at (line, column) reads, through a name bound once before it."""
+    owner, call = tree, None
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.lineno <= line <= (node.end_lineno or 0):
+            if owner is tree or node.lineno >= owner.lineno:
+                owner = node
+        if type(node) is ast.Call and node.lineno == line and _callee(node) == "load" \
+                and (call is None or call.col_offset + 1 > column or node.col_offset + 1 <= column):
+            call = node
+    if call is None:
+        return set()
+    arg = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "f"), None)
+    if arg is None:
+        return set()
+    names = _literal_names(arg)
+    if not names:
+        for n in ast.walk(arg):
+            if type(n) is ast.Name:
+                bound = _bound_once(owner, n.id, line)
+                if bound is not None:
+                    names |= _literal_names(bound)
+    return names
+
+
+def _callee(call: ast.Call) -> str:
+    f = call.func
+    return f.attr if type(f) is ast.Attribute else f.id if type(f) is ast.Name else ""
+
+
+def _bound_once(owner, name: str, line: int):
+    values = []
+    for node in ast.walk(owner):
+        if type(node) is ast.Assign and any(type(t) is ast.Name and t.id == name for t in node.targets):
+            if node.lineno >= line:
+                continue
+            values.append(node.value)
+    return values[0] if len(values) == 1 else None
+
+
+def _saves(tree, name: str) -> bool:
+    """A `torch.save(obj, path)` call (any receiver named `torch`) whose path spells `name`, directly or through a
+    name bound in its function."""
+    owners = [tree] + [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    for owner in owners:
+        for node in ast.walk(owner):
+            if type(node) is not ast.Call or _callee(node) != "save" or type(node.func) is not ast.Attribute \
+                    or not (type(node.func.value) is ast.Name and node.func.value.id == "torch"):
+                continue
+            path = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "f"),
+                                                                 None)
+            if path is None:
+                continue
+            if name in _literal_names(path):
+                return True
+            for n in ast.walk(path):
+                if type(n) is ast.Name:
+                    bound = _bound_once(owner, n.id, node.lineno)
+                    if bound is not None and name in _literal_names(bound):
+                        return True
+    return False
+
+
+_DEVICE_WORDS = re.compile(r"\.cuda\(|set_default_device|['\"](?:cuda|neuron|xla|mps)\b|device\s*=\s*(?!['\"]cpu)|"
+                           r"\.to\(\s*(?!['\"]cpu['\"])")
+
+
+def _places(tree, text: str) -> bool:
+    """The file may move something to a device: `.cuda()`, `.to(x)` with anything but a "cpu" literal, a `device=`
+    other than "cpu", a device string, a default device set. Read from the text first (most preprocessing scripts
+    name none of these), then confirmed on the tree for `.to(...)`, whose argument may be a dtype."""
+    if not _DEVICE_WORDS.search(text):
+        return False
+    for node in ast.walk(tree):
+        if type(node) is ast.Call:
+            f = node.func
+            if type(f) is ast.Attribute and f.attr == "cuda":
+                return True
+            if type(f) is ast.Attribute and f.attr == "set_default_device":
+                return True
+            if type(f) is ast.Attribute and f.attr == "to" and not _to_host_or_dtype(node):
+                return True
+            for k in node.keywords:
+                if k.arg == "device" and not (type(k.value) is ast.Constant and k.value.value == "cpu"):
+                    return True
+        elif type(node) is ast.Constant and type(node.value) is str \
+                and node.value.split(":", 1)[0] in ("cuda", "neuron", "xla", "mps"):
+            return True
+    return False
+
+
+def _to_host_or_dtype(call: ast.Call) -> bool:
+    """`.to("cpu")`, `.to(torch.float32)`, `.to(dtype=...)`: nothing leaves the host."""
+    if call.keywords and all(k.arg == "dtype" for k in call.keywords) and not call.args:
+        return True
+    if len(call.args) != 1 or call.keywords:
+        return False
+    a = call.args[0]
+    if type(a) is ast.Constant and a.value == "cpu":
+        return True
+    return type(a) is ast.Attribute and type(a.value) is ast.Name and a.value.id == "torch" \
+        and a.attr in ("float32", "float", "float64", "double", "float16", "half", "bfloat16", "int64", "long",
+                       "int32", "int", "bool", "uint8", "int8", "int16")

@@ -48,6 +48,8 @@ def _is_index(ctx, expr, words, not_words, depth) -> bool:
         node = node.value
     if type(node) is ast.Call:
         return tail_of(node.func) in ctx.resolver.index_makers
+    if type(node) in (ast.List, ast.ListComp):
+        return _positions(node)
     if type(node) is not ast.Name:
         return False
     parts = name_words(node.id)
@@ -57,6 +59,15 @@ def _is_index(ctx, expr, words, not_words, depth) -> bool:
         return _index_param(ctx, node, words, not_words, depth + 1) \
             or _bound_to_index(ctx, node, words, not_words, depth + 1)
     return False
+
+
+def _positions(node) -> bool:
+    """A Python list of integer positions: `[17, 23]`, `[d for d in dims if d < n]` (its element a name, a number
+    or arithmetic, never a comparison or a truth value, which would make a list of booleans)."""
+    if type(node) is ast.List:
+        return bool(node.elts) and all(type(e) is ast.Constant and type(e.value) is int for e in node.elts)
+    elt = node.elt
+    return type(elt) in (ast.Name, ast.BinOp) or type(elt) is ast.Constant and type(elt.value) is int
 
 
 def _assigned(fn, name: str) -> list:
@@ -108,14 +119,25 @@ def _index_param(ctx, name_node, words, not_words, depth) -> bool:
 @predicate("index-argument", kinds=("subscript",))
 def index_argument(ctx, hit) -> bool:
     """`x[mask_train]` where `mask_train` is a parameter whose name says mask, but every call of the function in
-    the file passes integer positions there: a name holding one of the `mask-not-words` (`idx_train`), a call
+    the file passes integer positions there (or, since session 56, a local name every assignment of which is such
+    positions, also as one part of a tuple index: `res[:, valid_dims]` with `valid_dims = [d for d in dims if ...]`
+    or `[17, 23]`): a name holding one of the `mask-not-words` (`idx_train`), a call
     that makes positions (`torch.randperm(n)[:k]`, `arange`, `argsort`, `nonzero`...), or another such
     parameter (`test(model, mask)` called from `train(..., mask_train)` called with `idx_train`). Indexing with
     integer positions keeps a fixed number of rows; the shape does not depend on the data. A function called
     nowhere in the file, or once with a boolean mask, still matches."""
     node = hit.node
-    if type(node) is not ast.Subscript or type(node.slice) is not ast.Name:
+    if type(node) is not ast.Subscript:
         return False
     words = frozenset(ctx.values.get("mask-words", ()))
     not_words = frozenset(ctx.values.get("mask-not-words", ()))
-    return _index_param(ctx, node.slice, words, not_words, 0)
+    if type(node.slice) is ast.Name:
+        return _index_param(ctx, node.slice, words, not_words, 0) \
+            or _bound_to_index(ctx, node.slice, words, not_words, 1)
+    if type(node.slice) is ast.Tuple:
+        # `res[:, valid_dims]` with `valid_dims = [d for d in dims if d < res.size(1)]` (Payload_gnn's anomaly
+        # scores, fresh83): the mask-named part is a list of column positions
+        named = [e for e in node.slice.elts if type(e) is ast.Name and name_words(e.id) & words]
+        return bool(named) and all(_index_param(ctx, e, words, not_words, 0)
+                                   or _bound_to_index(ctx, e, words, not_words, 1) for e in named)
+    return False

@@ -418,3 +418,25 @@ def test_a_check_filling_a_sentence_of_an_f_string_picks_nothing():
         (6, 29, "TRN243", True),
         (12, 25, "TRN243", False),
     ]
+
+
+def test_a_notebook_flag_only_shown_and_tested_around_shown_values_picks_nothing(tmp_path):
+    # speech-experiments' environment-check notebook (fresh83): `cuda_available = torch.cuda.is_available()` at the
+    # top level of a cell, printed and tested only to print the GPU's name. A notebook is never imported, so its
+    # top-level names are the cells' locals; a flag that also picks the device stays
+    import json
+
+    from conftest import run_cli
+
+    def cell(src):
+        return {"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [],
+                "source": src.splitlines(keepends=True)}
+
+    (tmp_path / "check.ipynb").write_text(json.dumps({"cells": [
+        cell("import torch\ncuda_available = torch.cuda.is_available()\nprint(f'CUDA available: {cuda_available}')\n"
+             "if cuda_available:\n    print(torch.cuda.get_device_name(0))\n"),
+        cell("use_gpu = torch.cuda.is_available()\nif use_gpu:\n    device = 'cuda'\nelse:\n    device = 'cpu'\n"
+             "x = torch.ones(2).to(device)\n")], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
+    proc = run_cli("scan", tmp_path, "--format", "json", "--no-cache", "--show-guarded", "--select", "TRN243")
+    got = [(f["cell"], f["line"], f.get("guarded_by", "")) for f in json.loads(proc.stdout)["findings"]]
+    assert got == [(0, 2, "check-without-placement"), (0, 5, "neuron-guarded"), (1, 1, "")]

@@ -427,14 +427,16 @@ def _local_flag_only_tested(ctx, target: ast.Name) -> bool:
     skipped and nothing the program uses stays on the CPU."""
     fn = enclosing_function(ctx, target)
     if fn is None:
-        return False
+        if not _notebook(ctx) or ctx.tree is None:
+            return False
+        fn = ctx.tree  # a notebook's top level: no module imports its names
     names = [n for n in walk(fn) if isinstance(n, ast.Name)]
     if any(isinstance(n, (ast.Global, ast.Nonlocal)) and target.id in n.names for n in walk(fn)):
         return False
     if sum(1 for n in names if n.id == target.id and isinstance(n.ctx, ast.Store)) != 1:
         return False
     reads = [n for n in names if n.id == target.id and isinstance(n.ctx, ast.Load)]
-    tests = _tests_of(ctx, reads)
+    tests = _tests_of(ctx, [n for n in reads if not _only_shown(ctx, n, parent_of(ctx, n))])
     if not tests:
         return False
     loaded = {n.id for n in names if isinstance(n.ctx, ast.Load)}
@@ -564,6 +566,10 @@ def _only_shown(ctx, cur, up) -> bool:
     return name in ctx.values.get("output-functions", ())
 
 
+def _notebook(ctx) -> bool:
+    return ctx.path.endswith(".ipynb")
+
+
 def _never_read(ctx, target) -> bool:
     """The flag the query is stored in is read nowhere: a local name of a function never loaded in it,
     `self.x` whose attribute name is never loaded in the file, or a module-level name of a test module never
@@ -577,6 +583,11 @@ def _never_read(ctx, target) -> bool:
             # A module-level name may be imported by another module, except in a test module: pytest collects
             # it and no module imports it, so a name the file never loads (nor names in a string, as
             # `__all__` or `getattr` would) is read nowhere.
+            if _notebook(ctx):
+                # a notebook is never imported: its top-level names are the cells' locals (test_environment.ipynb's
+                # `cuda_available = torch.cuda.is_available()`, only printed; speech-experiments, fresh83)
+                return all(_only_shown(ctx, n, parent_of(ctx, n)) for n in ctx.nodes(ast.Name)
+                           if n.id == target.id and isinstance(n.ctx, ast.Load))
             if not is_test_module(ctx.path):
                 return False
             return not any(n.id == target.id and isinstance(n.ctx, ast.Load) for n in ctx.nodes(ast.Name)) \

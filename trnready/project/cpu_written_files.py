@@ -47,18 +47,29 @@ def guard_cpu_written_files(findings: list, files, read_text, rules) -> list:
             wanted[id(f)] = names
     if not wanted:
         return findings
-    py = [sf.rel for sf in files if sf.kind == "python"]
-    verdict: dict = {}  # base name -> True when saved only by device-free files (at least one)
-    for name in sorted({n for names in wanted.values() for n in names}):
-        savers = []
-        for rel in py:
-            text = read_text(rel)
-            if not text or name not in text or "save" not in text:
-                continue
-            tree = parsed_once({}, rel, text)
-            if tree is not None and _saves(tree, name):
-                savers.append((tree, text))
-        verdict[name] = bool(savers) and all(not _places(tree, text) for tree, text in savers)
+    asked = sorted({n for names in wanted.values() for n in names})
+    spelled = re.compile("|".join(re.escape(n) for n in asked))
+    savers: dict = {n: [] for n in asked}  # base name -> whether each file saving it places something
+    for sf in files:  # one pass: each file's text is read once, and parsed only when it names a wanted file
+        if sf.kind != "python":
+            continue
+        text = read_text(sf.rel)
+        if not text or "save" not in text:
+            continue
+        here = set(spelled.findall(text))
+        if not here:
+            continue
+        tree = parsed_once({}, sf.rel, text)
+        if tree is None:
+            continue
+        placed = None
+        for name in here:
+            if _saves(tree, name):
+                if placed is None:
+                    placed = _places(tree, text)
+                savers[name].append(placed)
+    # base name -> True when saved only by device-free files (at least one)
+    verdict = {n: bool(v) and not any(v) for n, v in savers.items()}
     hit = {k for k, names in wanted.items() if all(verdict.get(n) for n in names)}
     if not hit:
         return findings

@@ -65,12 +65,14 @@ def test_an_underscore_archive_folder_is_retired_a_plain_archive_stays(tmp_path)
 def test_configs_a_run_saved_are_records_not_inputs(tmp_path):
     # Improving-critical-exponents_pytorch (blind80): `saved_models/progan/*/config.json` records `"DEVICE": "cuda"`
     # of past runs beside their weights; nothing reads it to choose the next run. The configs the trainer reads stay,
-    # and so does a Python file kept with results (a script still runs).
+    # and so does a Python file kept with results (a script still runs). A pipeline's `reports/` manifests
+    # (GNN_PCNA, blind83) record runs too.
     files = {
         "saved_models/progan/L=64/config.json": '{\n  "EPOCHS": 10,\n  "device": "cuda"\n}\n',
         "logs/run1/configs/train.yaml": "trainer:\n  device: cuda:0\n",
         "configs/train.yaml": "trainer:\n  device: cuda\n",
         "results/plot.py": CUDA,
+        "reports/phase3/fold0_seed2_manifest.json": '{\n  "seed": 2,\n  "device": "cuda"\n}\n',
     }
     for rel, text in files.items():
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -80,6 +82,7 @@ def test_configs_a_run_saved_are_records_not_inputs(tmp_path):
     assert _scan(tmp_path) == [
         ("configs/train.yaml", 2, "TRN242", ""),
         ("logs/run1/configs/train.yaml", 2, "TRN242", "run-record"),
+        ("reports/phase3/fold0_seed2_manifest.json", 3, "TRN242", "run-record"),
         ("results/plot.py", 4, "TRN241", ""),
         ("saved_models/progan/L=64/config.json", 3, "TRN242", "run-record"),
     ]

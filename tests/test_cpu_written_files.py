@@ -14,11 +14,13 @@ def test_loads_of_files_only_host_programs_write_are_guarded():
     assert proc.returncode in (0, 1), proc.stderr
     got = [(f["path"], f["line"], f["column"], f.get("guarded_by", "")) for f in json.loads(proc.stdout)["findings"]]
     assert got == [
+        ("src/export.py", 5, 18, ""),
         ("src/train.py", 10, 12, "cpu-written-file"),
         ("src/train.py", 15, 12, "cpu-written-file"),
         ("src/train.py", 24, 12, ""),
         ("src/train.py", 28, 12, ""),
         ("src/train.py", 32, 12, ""),
+        ("src/train.py", 36, 12, ""),  # `export.py` re-saves what it loaded without a map_location (fresh76)
     ]
 
 
@@ -29,5 +31,6 @@ def test_a_dtype_or_cpu_move_places_nothing():
 
     for text, placed in (("x.to(torch.float32)", False), ("x.to('cpu')", False), ("x.to(dtype=torch.half)", False),
                          ("x.to(device)", True), ("x.cuda()", True), ("torch.zeros(2, device=dev)", True),
-                         ("torch.zeros(2, device='cpu')", False)):
+                         ("torch.zeros(2, device='cpu')", False), ("torch.load(p)", True),
+                         ("torch.load(p, map_location='cpu')", False)):
         assert _places(ast.parse(text), text) is placed, text

@@ -660,11 +660,11 @@ class Engine:
             for value, origin in ctx.resolver.values(expr, scope):
                 if not isinstance(value, str) or type(value) is not str:
                     continue
-                # a device string has no blank (`"cuda:0"`); `"cuda:0 RTX 4090"` describes a GPU in a manifest
-                blank = " " in value or "\t" in value
+                # a device string is one word after its colon (`"cuda:0"`, also `"cuda: 0"`, which shawroad's
+                # configs write); `"cuda:0 RTX 4090"` describes a GPU in a manifest
                 for rule, m in self.devices:
                     for dev in m.names:
-                        if value == dev or value.startswith(dev + ":") and not blank:
+                        if value == dev or value.startswith(dev + ":") and len(value[len(dev) + 1:].split()) <= 1:
                             self._emit(ctx, hits, Hit(rule, m, origin, value))
 
     def _foreign_receiver(self, ctx: FileContext, receiver: ast.expr, scope) -> bool:

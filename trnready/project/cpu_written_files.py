@@ -151,12 +151,13 @@ def _saves(tree, name: str) -> bool:
 
 
 _DEVICE_WORDS = re.compile(r"\.cuda\(|set_default_device|['\"](?:cuda|neuron|xla|mps)\b|device\s*=\s*(?!['\"]cpu)|"
-                           r"\.to\(\s*(?!['\"]cpu['\"])")
+                           r"\.to\(\s*(?!['\"]cpu['\"])|torch\.load\(")
 
 
 def _places(tree, text: str) -> bool:
     """The file may move something to a device: `.cuda()`, `.to(x)` with anything but a "cpu" literal, a `device=`
-    other than "cpu", a device string, a default device set. Read from the text first (most preprocessing scripts
+    other than "cpu", a device string, a default device set, or a `torch.load` not mapped to "cpu" (what it re-saves
+    keeps the devices it was saved from: shawroad's transformer_chatbot `export.py`, fresh76). Read from the text first (most preprocessing scripts
     name none of these), then confirmed on the tree for `.to(...)`, whose argument may be a dtype."""
     if not _DEVICE_WORDS.search(text):
         return False
@@ -168,6 +169,12 @@ def _places(tree, text: str) -> bool:
             if type(f) is ast.Attribute and f.attr == "set_default_device":
                 return True
             if type(f) is ast.Attribute and f.attr == "to" and not _to_host_or_dtype(node):
+                return True
+            if type(f) is ast.Attribute and f.attr == "load" and type(f.value) is ast.Name and f.value.id == "torch" \
+                    and not any(k.arg == "map_location" and type(k.value) is ast.Constant and k.value.value == "cpu"
+                                for k in node.keywords):
+                # re-saving what it loaded (an export script: `checkpoint = torch.load('BEST_checkpoint.tar')`, then
+                # `torch.save(model.state_dict(), 'chatbot-v2.pt')`) passes on the storages' devices
                 return True
             for k in node.keywords:
                 if k.arg == "device" and not (type(k.value) is ast.Constant and k.value.value == "cpu"):

@@ -157,8 +157,9 @@ _DEVICE_WORDS = re.compile(r"\.cuda\(|set_default_device|['\"](?:cuda|neuron|xla
 def _places(tree, text: str) -> bool:
     """The file may move something to a device: `.cuda()`, `.to(x)` with anything but a "cpu" literal, a `device=`
     other than "cpu", a device string, a default device set, or a `torch.load` not mapped to "cpu" (what it re-saves
-    keeps the devices it was saved from: shawroad's transformer_chatbot `export.py`, fresh76). Read from the text first (most preprocessing scripts
-    name none of these), then confirmed on the tree for `.to(...)`, whose argument may be a dtype."""
+    keeps the devices it was saved from: shawroad's transformer_chatbot `export.py`, fresh76). Read from the text
+    first (most preprocessing scripts name none of these), then confirmed on the tree for `.to(...)`, whose argument
+    may be a dtype."""
     if not _DEVICE_WORDS.search(text):
         return False
     for node in ast.walk(tree):

@@ -21,6 +21,7 @@ import ast
 import re
 from dataclasses import replace
 
+from .shipped_checkpoints import open_loads
 from .syntax import parsed_once
 
 REASON = "cpu-written-file"
@@ -30,8 +31,7 @@ _NAME = re.compile(r"""[\w.-]+\.(?:pt|pth|pkl|ckpt|bin|tar)$""", re.I)
 def guard_cpu_written_files(findings: list, files, read_text, rules) -> list:
     """Guard the `rules` findings (torch.load without map_location) whose file the project writes only from
     programs placing nothing on a device. `read_text(rel)`: a scanned Python file's text or None."""
-    todo = [f for f in findings if f.rule in rules and not f.guarded and not f.suppressed and f.cell is None
-            and f.path.endswith(".py")]
+    todo = open_loads(findings, rules)
     if not todo:
         return findings
     wanted: dict = {}  # id(finding) -> base names its load reads

@@ -38,8 +38,7 @@ _FILE_WORD = re.compile(r"""['"][^'"\n]*\w\.(?:pt|pth|pkl|pickle|ckpt|bin|tar|mo
 def guard_cpu_checkpoints(findings: list, root, read_text, rules) -> list:
     """Guard the `rules` findings (torch.load without map_location) that load a checkpoint of the scan whose
     storages are all on the CPU. `read_text(rel)`: a scanned Python file's text or None."""
-    todo = [f for f in findings if f.rule in rules and not f.guarded and not f.suppressed and f.cell is None
-            and f.path.endswith(".py")]
+    todo = open_loads(findings, rules)
     if not todo:
         return findings
     base = Path(root).resolve()
@@ -76,6 +75,12 @@ def guard_cpu_checkpoints(findings: list, root, read_text, rules) -> list:
     if not cpu:
         return findings
     return [replace(f, guarded=True, guarded_by=REASON) if id(f) in cpu else f for f in findings]
+
+
+def open_loads(findings: list, rules) -> list:
+    """The `rules` findings of Python files (not notebook cells) still reported: the loads a step may settle."""
+    return [f for f in findings if f.rule in rules and not f.guarded and not f.suppressed and f.cell is None
+            and f.path.endswith(".py")]
 
 
 def storage_devices(path: Path) -> set | None:

@@ -78,4 +78,4 @@ def test_short_names_of_a_pip_requirements_file_are_requirements(tmp_path):
         assert kind_of(name) != "requirements", name
     (tmp_path / "req_test.txt").write_text("numpy==1.26.4\nnvidia-cudnn-cu12==8.9.2.26\ntriton==2.1.0\n")
     found = {(f[1], f[3]) for f in scan_findings(tmp_path)}
-    assert found == {(2, "TRN505"), (3, "TRN501")}, found
+    assert found == {(2, "TRN510"), (3, "TRN501")}, found

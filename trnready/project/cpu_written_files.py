@@ -21,7 +21,8 @@ import ast
 import re
 from dataclasses import replace
 
-from .shipped_checkpoints import open_loads
+from ..context.base import is_cpu, places_on_device
+from .shipped_checkpoints import bound_once, load_call, open_loads
 from .syntax import parsed_once
 
 REASON = "cpu-written-file"
@@ -89,42 +90,18 @@ def _literal_names(e) -> set:
 
 def _loaded_names(tree, line: int, column: int) -> set:
     """The base names the torch.load call at (line, column) reads, through a name bound once before it."""
-    owner, call = tree, None
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.lineno <= line <= (node.end_lineno or 0):
-            if owner is tree or node.lineno >= owner.lineno:
-                owner = node
-        if type(node) is ast.Call and node.lineno == line and _callee(node) == "load" \
-                and (call is None or call.col_offset + 1 > column or node.col_offset + 1 <= column):
-            call = node
-    if call is None:
+    found = load_call(tree, line, column)
+    if found is None or found[1] is None:
         return set()
-    arg = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "f"), None)
-    if arg is None:
-        return set()
+    owner, arg = found
     names = _literal_names(arg)
     if not names:
         for n in ast.walk(arg):
             if type(n) is ast.Name:
-                bound = _bound_once(owner, n.id, line)
+                bound = bound_once(owner, n.id, line)
                 if bound is not None:
                     names |= _literal_names(bound)
     return names
-
-
-def _callee(call: ast.Call) -> str:
-    f = call.func
-    return f.attr if type(f) is ast.Attribute else f.id if type(f) is ast.Name else ""
-
-
-def _bound_once(owner, name: str, line: int):
-    values = []
-    for node in ast.walk(owner):
-        if type(node) is ast.Assign and any(type(t) is ast.Name and t.id == name for t in node.targets):
-            if node.lineno >= line:
-                continue
-            values.append(node.value)
-    return values[0] if len(values) == 1 else None
 
 
 def _saves(tree, name: str) -> bool:
@@ -133,7 +110,7 @@ def _saves(tree, name: str) -> bool:
     owners = [tree] + [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
     for owner in owners:
         for node in ast.walk(owner):
-            if type(node) is not ast.Call or _callee(node) != "save" or type(node.func) is not ast.Attribute \
+            if type(node) is not ast.Call or type(node.func) is not ast.Attribute or node.func.attr != "save" \
                     or not (type(node.func.value) is ast.Name and node.func.value.id == "torch"):
                 continue
             path = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "f"),
@@ -144,7 +121,7 @@ def _saves(tree, name: str) -> bool:
                 return True
             for n in ast.walk(path):
                 if type(n) is ast.Name:
-                    bound = _bound_once(owner, n.id, node.lineno)
+                    bound = bound_once(owner, n.id, node.lineno)
                     if bound is not None and name in _literal_names(bound):
                         return True
     return False
@@ -155,46 +132,21 @@ _DEVICE_WORDS = re.compile(r"\.cuda\(|set_default_device|['\"](?:cuda|neuron|xla
 
 
 def _places(tree, text: str) -> bool:
-    """The file may move something to a device: `.cuda()`, `.to(x)` with anything but a "cpu" literal, a `device=`
-    other than "cpu", a device string, a default device set, or a `torch.load` not mapped to "cpu" (what it re-saves
-    keeps the devices it was saved from: shawroad's transformer_chatbot `export.py`, fresh76). Read from the text
-    first (most preprocessing scripts name none of these), then confirmed on the tree for `.to(...)`, whose argument
-    may be a dtype."""
+    """The file may move something to a device (`places_on_device`: `.cuda()`, `.to(x)` with anything but "cpu" or a
+    dtype, a `device=` other than "cpu"), names a device string, sets a default device, or calls `torch.load` without
+    mapping to "cpu" (what it re-saves keeps the devices it was saved from: shawroad's transformer_chatbot
+    `export.py`, fresh76). Read from the text first: most preprocessing scripts name none of these."""
     if not _DEVICE_WORDS.search(text):
         return False
     for node in ast.walk(tree):
         if type(node) is ast.Call:
             f = node.func
-            if type(f) is ast.Attribute and f.attr == "cuda":
-                return True
-            if type(f) is ast.Attribute and f.attr == "set_default_device":
-                return True
-            if type(f) is ast.Attribute and f.attr == "to" and not _to_host_or_dtype(node):
+            if places_on_device(node) or type(f) is ast.Attribute and f.attr == "set_default_device":
                 return True
             if type(f) is ast.Attribute and f.attr == "load" and type(f.value) is ast.Name and f.value.id == "torch" \
-                    and not any(k.arg == "map_location" and type(k.value) is ast.Constant and k.value.value == "cpu"
-                                for k in node.keywords):
-                # re-saving what it loaded (an export script: `checkpoint = torch.load('BEST_checkpoint.tar')`, then
-                # `torch.save(model.state_dict(), 'chatbot-v2.pt')`) passes on the storages' devices
+                    and not any(k.arg == "map_location" and is_cpu(k.value) for k in node.keywords):
                 return True
-            for k in node.keywords:
-                if k.arg == "device" and not (type(k.value) is ast.Constant and k.value.value == "cpu"):
-                    return True
         elif type(node) is ast.Constant and type(node.value) is str \
                 and node.value.split(":", 1)[0] in ("cuda", "neuron", "xla", "mps"):
             return True
     return False
-
-
-def _to_host_or_dtype(call: ast.Call) -> bool:
-    """`.to("cpu")`, `.to(torch.float32)`, `.to(dtype=...)`: nothing leaves the host."""
-    if call.keywords and all(k.arg == "dtype" for k in call.keywords) and not call.args:
-        return True
-    if len(call.args) != 1 or call.keywords:
-        return False
-    a = call.args[0]
-    if type(a) is ast.Constant and a.value == "cpu":
-        return True
-    return type(a) is ast.Attribute and type(a.value) is ast.Name and a.value.id == "torch" \
-        and a.attr in ("float32", "float", "float64", "double", "float16", "half", "bfloat16", "int64", "long",
-                       "int32", "int", "bool", "uint8", "int8", "int16")

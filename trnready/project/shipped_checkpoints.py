@@ -109,8 +109,9 @@ def storage_devices(path: Path) -> set | None:
     return found or None
 
 
-def _load_path(tree, line: int, column: int) -> str | None:
-    """The relative path the torch.load call at (line, column: 1-based) reads, when it is written down."""
+def load_call(tree, line: int, column: int):
+    """(innermost function holding it, or the tree; the file argument or None) of the torch.load call at (line,
+    column: 1-based), or None when the line holds no load."""
     call = None
     owner = tree
     for node in ast.walk(tree):
@@ -122,9 +123,17 @@ def _load_path(tree, line: int, column: int) -> str | None:
             call = node
     if call is None:
         return None
-    arg = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "f"), None)
+    return owner, call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "f"), None)
+
+
+def _load_path(tree, line: int, column: int) -> str | None:
+    """The relative path the torch.load call at (line, column: 1-based) reads, when it is written down."""
+    found = load_call(tree, line, column)
+    if found is None:
+        return None
+    owner, arg = found
     if type(arg) is ast.Name:
-        arg = _bound_once(owner, arg.id, line)
+        arg = bound_once(owner, arg.id, line)
     return _literal_path(arg) if arg is not None else None
 
 
@@ -133,7 +142,7 @@ def _is_load(node: ast.Call) -> bool:
     return (type(f) is ast.Attribute and f.attr == "load") or (type(f) is ast.Name and f.id == "load")
 
 
-def _bound_once(owner, name: str, line: int):
+def bound_once(owner, name: str, line: int):
     """The value of the one assignment binding `name` in the function (or module) before `line`."""
     values = []
     for node in ast.walk(owner):

@@ -34,10 +34,11 @@ def test_each_class_is_reported_where_it_is_written():
         ("docker/run_demo.sh", 2, 12, "TRN603", f"{IMAGE}: `qwenllm/qwen:cu117`"),
         # the nvidia channel itself (rec24b: conda channels of NVIDIA's CUDA packages)
         ("environment.yaml", 3, 5, "TRN505", "conda nvidia channel (NVIDIA's CUDA packages) in the environment: `nvidia`"),
-        # a CUDA toolkit component (rec27a); the runtime meta-package below it is a place of this finding, one toolkit
-        # to drop (session 43: `one-per-library-rules`, the `cuda` family)
-        ("environment.yaml", 6, 5, "TRN505",
-         "CUDA toolkit component package (NVIDIA's compiler, runtime or libraries): `cuda-nvrtc=11.8.89=0`"),
+        # a CUDA runtime library (rec27a); the runtime meta-package below it is a place of this finding, one runtime
+        # to drop (session 43 folded them; session 57 moved them to TRN510, cuda-library, as their pip wheels are)
+        ("environment.yaml", 6, 5, "TRN510",
+         "NVIDIA CUDA runtime libraries declared as conda packages (cuda-cudart, libcublas, ...: the CUDA runtime of a "
+         "CUDA torch build)"),
         # a DeepSpeed config, once, at its ZeRO section (the micro-batch key comes first in the file)
         ("finetune/ds_config_zero2.json", 6, 6, "TRN287",
          "DeepSpeed config file: `zero_optimization` (read by the DeepSpeed engine)"),

@@ -327,11 +327,12 @@ def test_native_library_family_of_a_header_or_link_flag():
 
 def test_the_cuda_toolkit_packages_of_a_conda_environment_are_one_finding(tmp_path):
     # video_features' conda_env.yml (fresh61): cuda-cudart, cuda-libraries, cuda-nvrtc and cuda-runtime are one
-    # toolkit to drop (three duplicate verdicts); the CUDA build of PyTorch (`pytorch-cuda`) is another item
+    # toolkit to drop (three duplicate verdicts); the CUDA build of PyTorch (`pytorch-cuda`) is another item.
+    # Since session 57 the runtime libraries are TRN510 (cuda-library), as their pip wheels are
     got = scan(tmp_path, {"environment.yml": "name: feats\nchannels:\n  - pytorch\ndependencies:\n"
                           "  - cuda-cudart=12.1.105=0\n  - cuda-libraries=12.1.0=0\n  - cuda-nvrtc=12.1.105=0\n"
                           "  - cuda-runtime=12.1.0=0\n  - pytorch-cuda=12.1=ha16c6d3_5\n"})
-    assert [(p, ln, r, occ) for p, ln, _c, r, _m, occ in got if r == "TRN505"] == [
-        ("environment.yml", 5, "TRN505", [(6, 5, "TRN505"), (7, 5, "TRN505"), (8, 5, "TRN505")]),
+    assert [(p, ln, r, occ) for p, ln, _c, r, _m, occ in got if r in ("TRN505", "TRN510")] == [
+        ("environment.yml", 5, "TRN510", [(6, 5, "TRN510"), (7, 5, "TRN510"), (8, 5, "TRN510")]),
         ("environment.yml", 9, "TRN505", []),
     ]

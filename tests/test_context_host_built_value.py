@@ -123,7 +123,10 @@ def test_a_parameter_moved_to_the_cpu_first_is_host_data():
 def test_predictions_collected_on_the_cpu_by_a_function_of_the_file_are_host_data():
     # TIDAL's notebooks (fresh82): `collect_predictions` appends each batch's `logits.cpu()` to an empty list and
     # returns `{"logits": torch.cat(all_logits), ...}`; the threshold sweep selecting from those values runs on the
-    # host. A collector appending device tensors leaves its values unknown
+    # host. A collector appending device tensors leaves its values unknown. So does a script's own list
+    # (manifold-contrastive's notebooks, fresh84): `.detach().cpu()` copies joined by torch.cat are host data
     assert [(f[0], f[1], f[2], f[3], f[5]) for f in scan_findings(CONTEXT_FIXTURES / "host_built_collected",
                                                                   "--show-guarded") if f[3] == "TRN104"] == [
-        ("evaluate.py", 33, 11, "TRN104", True), ("evaluate.py", 35, 12, "TRN104", False)]
+        ("evaluate.py", 33, 11, "TRN104", True), ("evaluate.py", 35, 12, "TRN104", False),
+        ("evaluate.py", 47, 10, "TRN104", True), ("evaluate.py", 49, 12, "TRN104", False),
+        ("evaluate.py", 57, 10, "TRN104", True)]

@@ -389,6 +389,15 @@ class _Kinds:
                 # torch.tensor's data is Python values, the legacy constructors build on the CPU by type, and the
                 # other factories take sizes and ranges: all build on the default device, the CPU
                 return HOST
+            listed = call.args[0] if tail in _JOINS and call.args else None
+            if type(listed) is ast.Subscript:
+                listed = listed.value
+            if type(listed) is ast.Name:
+                # a list of the function (or script) started empty and filled only with `x.detach().cpu()`:
+                # `z0_list.append(z0.detach().cpu())` in a loop, then `torch.cat(z0_list)` (manifold-contrastive)
+                owner = next((fn.fn for fn in self.functions if listed.id in fn.bound), None)
+                if owner is not None and _joined_on_host(self.ctx, owner, call):
+                    return HOST
             if call.args and self.of(call.args[0], depth + 1) is None:
                 return None  # the tensor the function works on (`torch.repeat_interleave(x, counts)`): like a receiver
             return self._mix(self._arg_nodes(call), depth)
@@ -460,15 +469,30 @@ def _joined_on_host(ctx, fn, e) -> bool:
     """`torch.cat(parts)` (`stack`, ...) of a list the function starts empty and fills only with values moved to the
     host: `all_logits.append(logits.cpu())` in the loop of an evaluation helper that collects predictions
     (TIDAL's `collect_predictions`, fresh82), then joins them on the CPU."""
-    if type(e) is not ast.Call or not e.args or type(e.args[0]) is not ast.Name \
+    if type(e) is not ast.Call or not e.args \
             or not _torch_name(ctx, e.func).endswith(tuple("." + j for j in _JOINS)):
         return False
-    name = e.args[0].id
+    listed = e.args[0]
+    if type(listed) is ast.Subscript and type(listed.slice) is ast.Slice:
+        listed = listed.value  # the last entries of the list: `torch.cat(c_save[-interval:])`
+    if type(listed) is not ast.Name:
+        return False
+    name = listed.id
+    up = parent_of(ctx, e)
+    # `z0_list = torch.concat(z0_list)`: after that statement the name is the joined tensor, whatever reads it
+    rebound = getattr(up, "end_lineno", None) if type(up) is ast.Assign and up.value is e and any(
+        type(t) is ast.Name and t.id == name for t in up.targets) else None
     filled = False
     for n in walk(fn):
-        if type(n) is ast.Name and n.id == name and n is not e.args[0]:
+        if type(n) is ast.Name and n.id == name and n is not listed:
+            if rebound is not None and type(n.ctx) is ast.Load and n.lineno > rebound:
+                continue
             up = parent_of(ctx, n)
             if type(up) is ast.Assign and n in up.targets:
+                v = up.value
+                if v is e or type(v) is ast.Call and v.args and type(v.args[0]) is ast.Name \
+                        and v.args[0].id == name and _torch_name(ctx, v.func).endswith(tuple("." + j for j in _JOINS)):
+                    continue  # the list's name re-bound to the joined tensor: `z0_list = torch.concat(z0_list)`
                 if not (type(up.value) is ast.List and not up.value.elts):
                     return False
                 continue

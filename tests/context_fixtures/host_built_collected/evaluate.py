@@ -34,3 +34,25 @@ for thr in np.linspace(0.1, 0.9, 5):
     scores.append(tp.mean().item())
     kept = dev_preds["logits"][dev_preds["logits"] > thr]
     scores.append(kept.mean().item())
+
+
+# a script's own list, filled with `.detach().cpu()` copies and joined (manifold-contrastive's notebooks, fresh84)
+c_list = []
+d_list = []
+for images, _ in []:
+    c = model(images.cuda())
+    c_list.append(c.detach().cpu())
+    d_list.append(c)
+last_c = torch.cat(c_list)
+active = last_c[last_c.abs() > 1e-3]
+last_d = torch.cat(d_list)
+active_d = last_d[last_d.abs() > 1e-3]
+scores.append(active.mean().item() + active_d.mean().item())
+
+# the list's own name re-bound to the joined tensor, then indexed (manifold-contrastive's notebooks)
+z0_list = []
+for images, _ in []:
+    z0_list.append(model(images.cuda()).detach().cpu())
+z0_list = torch.concat(z0_list)
+z0_use = z0_list[z0_list.sum(-1) > 0]
+scores.append(z0_use.mean().item())

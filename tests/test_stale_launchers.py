@@ -18,6 +18,7 @@ def test_a_launcher_whose_programs_are_all_missing_is_guarded(tmp_path):
         ("scripts/elsewhere.sh", 3, 1, "TRN605", ""),  # run_glue.py was never in the repository
         ("scripts/fetched.sh", 3, 1, "TRN605", ""),  # `git clone` may bring the program
         ("scripts/from_cd.sh", 3, 1, "TRN605", ""),  # `cd ../train` then `python real.py`
+        ("scripts/in_container.sh", 3, 17, "TRN610", ""),  # `docker run ... python3 old_name.py`: the container's path
         ("scripts/kept.sh", 2, 1, "TRN605", ""),  # train/real.py, from the root
         ("scripts/mixed.sh", 3, 1, "TRN605", ""),  # one of its two programs is there
         ("scripts/module.sh", 2, 1, "TRN605", ""),  # `python -m train.real`

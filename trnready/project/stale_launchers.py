@@ -22,6 +22,10 @@ step errs on the side of keeping it:
   / ESPnet recipe's `. ./path.sh` puts the project's script folders on the PATH (nnet_pytorch, blind78);
 - no `cd` goes to a variable, and nothing in the script fetches code (`git clone`, `wget`, `curl`, `scp`,
   `rsync`): the program may come from elsewhere at run time;
+- no command runs in a container (`docker run ... image python3.8 usecase/train/train.py`, `singularity exec`,
+  `apptainer run`, `podman run`, `enroot start`, `srun --container-image`): its paths are the container's, often a
+  folder of the repository mounted as its working directory (Contrastively-Disentangled-Sequential-Variational-
+  Audoencoder mounts `scripts/` there, blind84);
 - the scan covers the whole project (no folder above the root holds `.git` or packaging), since a partial scan
   may not see the programs.
 """
@@ -42,6 +46,8 @@ _CD = re.compile(r"(?:^|[;&|(]|\bthen|\bdo)\s*(?:pushd|cd)\s+(?P<target>[^\s;&|)
 _UNKNOWN_PROGRAM = re.compile(r"(?:[$}~]|(?<![\w.-])/)[\w./${}-]*\.py\b")
 # the script sources a file or sets PATH itself: a program named without a folder (`decorrupt.py --gpu`) may be found
 # on the PATH, as a Kaldi / ESPnet recipe's `. ./path.sh` puts the project's script folders there
+_IN_CONTAINER = re.compile(r"\b(?:(?:docker|podman|nvidia-docker)\s+(?:container\s+)?(?:run|exec)|(?:singularity|apptainer)"
+                           r"\s+(?:exec|run|shell)|enroot\s+(?:start|exec)|--container-image)\b")
 _SETS_PATH = re.compile(r"(?:^|[;&|]\s*)(?:\.|source)\s+\S|(?:^|[\s;])(?:export\s+)?PATH=", re.M)
 
 
@@ -66,7 +72,7 @@ def guard_stale_launchers(findings: list, files, root, read_text) -> list:
 
 
 def _stale(rel: str, text: str, root: Path, names: set) -> bool:
-    if not text or any(w in text for w in _FETCHES):
+    if not text or any(w in text for w in _FETCHES) or _IN_CONTAINER.search(text):
         return False
     folder = posixpath.dirname(rel)
     bases = [folder]

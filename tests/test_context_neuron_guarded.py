@@ -224,6 +224,32 @@ def other(model):
                    (19, "torch.cuda.synchronize", False)]
 
 
+def test_a_name_set_only_in_a_cuda_arm_and_none_before_guards_its_is_not_none_check(tmp_path):
+    # Contrastive_OOD's metric callback (blind84): `res = None`, `if pl_module.device == 'cuda': res =
+    # faiss.StandardGpuResources()`, then `if res is not None:` around each GPU index. Neuron never takes the arm,
+    # so `res` stays None there. A name also bound to something else in a reached arm guards nothing.
+    (tmp_path / "metrics.py").write_text('''import faiss
+import torch
+
+
+def evaluate(pl_module, features, gpu_id):
+    res = None
+    if pl_module.device == 'cuda': res = faiss.StandardGpuResources()
+    index = faiss.IndexFlatL2(features.shape[-1])
+    if res is not None: index = faiss.index_cpu_to_gpu(res, 0, index)
+    other = None
+    if pl_module.device == 'cuda':
+        other = faiss.StandardGpuResources()
+    elif gpu_id >= 0:
+        other = gpu_id
+    if other is not None:
+        torch.cuda.synchronize()
+    return index
+''')
+    got = sorted((f[1], f[3], f[5]) for f in scan_findings(tmp_path, "--show-guarded"))
+    assert got == [(7, "TRN289", True), (16, "TRN243", False)]  # line 9 and 12: places of the line 7 finding
+
+
 def _project_findings(tmp_path, files: dict) -> list:
     for name, text in files.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)

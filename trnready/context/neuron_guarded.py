@@ -514,7 +514,10 @@ def _flags(stmts, conds: _Conditions, wanted: set | None = None) -> set:
     if options:
         flags -= _read_before_set(stmts, options)
     # Those whose value on Neuron is None itself, so `x is not None` is false there too (a False flag is not None).
-    conds.none_flags = {n for n in flags if all(_none_on_neuron(v, conds) for v in names.get(n, ()))}
+    # An assignment Neuron never runs is no value there: `res = None`, then `if device == "cuda": res =
+    # faiss.StandardGpuResources()`, leaves `res` None (Contrastive_OOD's metric callbacks, blind84).
+    conds.none_flags = {n for n in flags if all(v is _UNREACHED or _none_on_neuron(v, conds) for v in names.get(n, ()))
+                        and any(v is not _UNREACHED for v in names.get(n, ()))}
     return flags
 
 

@@ -1059,6 +1059,13 @@ def _imports_torch(ctx: FileContext) -> bool:
     found = ctx.memo.get("_imports_torch")
     if found is None:
         found = any(c == "torch" or c.startswith("torch.") for _, cands in ctx.index.imports for c in cands)
+        if not found and ctx.index.module.stars:
+            # `from model import *` of a module whose `import torch as th` the file then reads (`th.cat(...)`):
+            # a conventional torch name the file never binds resolves to torch through the star (resolve.py)
+            torch_names = {n for n, q in ctx.resolver.star_names.items() if q == "torch" or q.startswith("torch.")}
+            found = any(type(a.value) is ast.Name and a.value.id in torch_names
+                        and ctx.resolver.lookup(ctx.index.module, a.value.id) is None
+                        for a in ctx.nodes(ast.Attribute))
         if not found:
             methods = frozenset(ctx.values.get("tensor-only-methods", ()))
             found = bool(methods) and any(type(c.func) is ast.Attribute and c.func.attr in methods

@@ -44,10 +44,12 @@ _FETCHES = ("git clone", "wget ", "curl ", "scp ", "rsync ", "git pull", "git ch
 _CD = re.compile(r"(?:^|[;&|(]|\bthen|\bdo)\s*(?:pushd|cd)\s+(?P<target>[^\s;&|)]+)", re.M)
 # a program written after a variable or a home / absolute prefix: `$ROOT/train.py`, `${DIR}/x.py`, `~/x.py`
 _UNKNOWN_PROGRAM = re.compile(r"(?:[$}~]|(?<![\w.-])/)[\w./${}-]*\.py\b")
+# a command run in a container: its paths are the container's (a mounted folder of the repository as its workdir)
+_IN_CONTAINER = re.compile(r"\b(?:(?:docker|podman|nvidia-docker)\s+(?:container\s+)?(?:run|exec)"
+                           r"|(?:singularity|apptainer)\s+(?:exec|run|shell)|enroot\s+(?:start|exec)"
+                           r"|--container-image)\b")
 # the script sources a file or sets PATH itself: a program named without a folder (`decorrupt.py --gpu`) may be found
 # on the PATH, as a Kaldi / ESPnet recipe's `. ./path.sh` puts the project's script folders there
-_IN_CONTAINER = re.compile(r"\b(?:(?:docker|podman|nvidia-docker)\s+(?:container\s+)?(?:run|exec)|(?:singularity|apptainer)"
-                           r"\s+(?:exec|run|shell)|enroot\s+(?:start|exec)|--container-image)\b")
 _SETS_PATH = re.compile(r"(?:^|[;&|]\s*)(?:\.|source)\s+\S|(?:^|[\s;])(?:export\s+)?PATH=", re.M)
 
 

@@ -49,6 +49,8 @@ def test_each_class_is_reported_where_it_is_written():
         ("finetune/finetune_ds.sh", 5, 27, "TRN613", "Processes per node sized for the GPUs of a node: `$GPUS_PER_NODE`"),
         # the config path in a variable
         ("finetune/finetune_ds.sh", 7, 17, "TRN287", "DeepSpeed: `deepspeed: finetune/ds_config_zero2.json`"),
+        # an NCCL variable set for the command (session 57: advisory, as when Python sets it)
+        ("launch/train.sh", 2, 1, "TRN277", "NCCL variable set for the job: `NCCL_DEBUG`"),
         # the deepspeed launcher itself, after a variable assignment
         ("launch/train.sh", 2, 17, "TRN287", "DeepSpeed: `launcher: deepspeed`"),
         # notebook `!` lines: a CUDA-only package, a kernel clone and its build, `python -c` and a launch command's

@@ -28,11 +28,40 @@ _ARGS = r"(?:\"(?:[^\"\\\n]|\\.)*\"|'[^'\n]*'|[^;&|>\n\"'])*"
 _ECHO = re.compile(r"(?m)(?<![\w-])(?:echo|printf)\b(?P<args>" + _ARGS + r")(?=$|;|&|\|(?!\s*(?:sudo\s+)?tee\b))")
 
 
+# A command group whose output goes to a file (`{` on a line of its own ... `} > "$SLURM_SCRIPT"`): its echo lines
+# write that file, a job script submitted next (cf-dense-contrastive-learning's run_slurm.sh echoes `#SBATCH
+# --gres=gpu:${GPU}` and `export NCCL_P2P_LEVEL=LOC` into the script it hands to sbatch, blind84).
+_GROUP_OPEN = re.compile(r"^[ \t]*\{[ \t]*(?:#.*)?$")
+_GROUP_CLOSE = re.compile(r"^[ \t]*\}[ \t]*(?P<out>>>?|\|[ \t]*(?:sudo[ \t]+)?tee\b)?")
+
+
+def _written_groups(text: str) -> list:
+    """(start, end) character spans of the command groups whose output is redirected to a file."""
+    spans, stack, pos = [], [], 0
+    for line in text.splitlines(keepends=True):
+        if _GROUP_OPEN.match(line):
+            stack.append(pos)
+        elif stack:
+            m = _GROUP_CLOSE.match(line)
+            if m:
+                start = stack.pop()
+                if m.group("out"):
+                    spans.append((start, pos))
+        pos += len(line)
+    return spans
+
+
 def quiet_echo(text: str) -> str:
     """Blank the arguments of echo/printf commands that only print (same length: columns stay put)."""
     if "echo" not in text and "printf" not in text:
         return text
-    return _ECHO.sub(lambda m: m.group(0)[: m.start("args") - m.start()] + " " * len(m.group("args")), text)
+    kept = _written_groups(text) if "}" in text else []
+
+    def blank(m) -> str:
+        if any(a <= m.start() < b for a, b in kept):
+            return m.group(0)
+        return m.group(0)[: m.start("args") - m.start()] + " " * len(m.group("args"))
+    return _ECHO.sub(blank, text)
 
 
 # In a shell test (scope `test`), the arguments of an assertion command (`assert_eq "name" "expected" "$got"`,
@@ -81,6 +110,31 @@ def _with_assignments(f, text: str, assigned: dict):
 # Batch-scheduler directives written as comments (`#SBATCH --gres=gpu:8`, `#BSUB -gpu num=4`, PBS's `#PBS -l
 # select=1:ngpus=1`, Grid Engine's `#$ -l gpu=1`): read as code.
 _DIRECTIVES = ("#SBATCH", "#BSUB", "#PBS", "#$ ", "#$\t")
+# an echo of one quoted line, after an optional test (`[ -n "$TIME" ] && echo "#SBATCH --time=${TIME}"`)
+_ECHO_LINE = re.compile(r"^(?P<pre>(?:.*?(?:&&|\|\||;)[ \t]*)?[ \t]*(?:echo|printf)[ \t]+(?P<q>[\"']))(?P<body>.*)"
+                        r"(?P=q)[ \t]*$")
+
+
+def _written_lines(lines: list[str]) -> set:
+    """1-based numbers of the lines inside command groups whose output is redirected to a file (_written_groups)."""
+    text = "".join(ln + "\n" for ln in lines)
+    spans = _written_groups(text)
+    if not spans:
+        return set()
+    out, pos = set(), 0
+    for n, ln in enumerate(lines, 1):
+        if any(a <= pos < b for a, b in spans):
+            out.add(n)
+        pos += len(ln) + 1
+    return out
+
+
+def _echoed(ln: str) -> str:
+    """The line an `echo "..."` writes, in the columns it has in the script (the command before it blanked)."""
+    m = _ECHO_LINE.match(ln)
+    if m is None:
+        return ln
+    return " " * len(m.group("pre")) + m.group("body").replace('\\"', ' "').replace("\\$", " $")
 
 
 def emit_lines(kind: str, lines: list[str], engine, em: Emitter, mention_text: str, cell=None,
@@ -101,9 +155,12 @@ def emit_lines(kind: str, lines: list[str], engine, em: Emitter, mention_text: s
     if sourced and only is None:
         literals = {**{k: v for k, v in sourced.items() if k not in assigned}, **literals}
     expanded: list = []  # (finding, assignment places) of hits only the expanded line gives
+    written = _written_lines(lines) if kind == "shell" and any(ln.lstrip().startswith("}") for ln in lines) else ()
     for n, ln in enumerate(lines, 1):
         if (only is not None and n not in only) or n in foreign:
             continue
+        if n in written:
+            ln = _echoed(ln)  # a line of the job script the group writes (`echo "#SBATCH --gres=gpu:${GPU}"`)
         if kind == "shell" and ln.lstrip().startswith(_DIRECTIVES):  # a Slurm or LSF directive, not a comment
             tag = next(t for t in _DIRECTIVES if ln.lstrip().startswith(t))
             body = rq.strip_comment(ln.replace(tag, " " * len(tag), 1))

@@ -15,6 +15,7 @@ STALE = "stale-launcher"
 def test_a_launcher_whose_programs_are_all_missing_is_guarded(tmp_path):
     tree = _copy(tmp_path)
     assert guarded_rows(tree) == [
+        ("scripts/deleted.sh", 3, 1, "TRN605", STALE),  # train/gone.py: deleted from a folder of the project
         ("scripts/elsewhere.sh", 3, 1, "TRN605", ""),  # run_glue.py was never in the repository
         ("scripts/fetched.sh", 3, 1, "TRN605", ""),  # `git clone` may bring the program
         ("scripts/from_cd.sh", 3, 1, "TRN605", ""),  # `cd ../train` then `python real.py`

@@ -14,8 +14,10 @@ step errs on the side of keeping it:
   resolved from the script's folder, from each folder above it up to the root, and from each literal `cd`
   target of the script (relative to those folders);
 - each program it names moved: a Python file of that name is elsewhere in the scan (`train_gain.py` is in
-  `TrainAndTest/train_egs/`). A name the repository never had is another project's program, run from its own
-  checkout (a recipe written for a library's examples): the script is kept;
+  `TrainAndTest/train_egs/`), or was deleted from a folder of the project that still holds its other Python files
+  (`python3 model/roberta_con_prop.py` beside `model/je_con_prop.py`: contrastive_biencoder, fresh84). A name the
+  repository never had, in no folder of it, is another project's program, run from its own checkout (a recipe
+  written for a library's examples): the script is kept;
 - no command names a program through a variable (`python $ROOT/train.py`, `torchrun $ENTRY`), an absolute or home
   path, or a `-m` module of the project; a launcher command naming no program at all leaves the script alone;
 - a program named without a folder (`decorrupt.py`) is not run by a script that sources a file or sets PATH: a Kaldi
@@ -101,9 +103,31 @@ def _stale(rel: str, text: str, root: Path, names: set) -> bool:
             named += 1
             if "/" not in path and _SETS_PATH.search(text):
                 return False
-            if any(_is_file(root, b, path) for b in bases) or path.rsplit("/", 1)[-1] not in names:
-                return False  # there, or never part of this repository (a program of another project)
+            if any(_is_file(root, b, path) for b in bases):
+                return False
+            if path.rsplit("/", 1)[-1] not in names and not _own_folder(root, bases, path):
+                return False  # never part of this repository (a program of another project)
     return named > 0
+
+
+def _own_folder(root: Path, bases: list, path: str) -> bool:
+    """The program's folder is one of the repository's Python folders (`model/roberta_con_prop.py` beside the
+    project's other `model/*.py`): a program deleted from the project, not another project's (contrastive_biencoder's
+    run scripts, fresh84)."""
+    folder = posixpath.dirname(path)
+    if not folder or folder.startswith(("/", "~", "$")):
+        return False
+    for b in bases:
+        joined = posixpath.normpath(posixpath.join(b, folder))
+        if joined.startswith(".."):
+            continue
+        try:
+            d = root / joined
+            if d.is_dir() and any(p.suffix == ".py" for p in d.iterdir()):
+                return True
+        except OSError:
+            continue
+    return False
 
 
 def _is_file(root: Path, base: str, path: str) -> bool:

@@ -13,10 +13,13 @@ usage() {
 }
 echo "export CUDA_VISIBLE_DEVICES=0" >> ~/.bashrc
 sbatch --gpus 4 job.sh
+echo "CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-unset}" | tee -a "$LIVE_LOG"
+echo "CUDA_VISIBLE_DEVICES=$CUDA_VISIBLE_DEVICES" >> logs/train.log
 """
 
 
 def test_printed_text_is_no_command_on_any_line(tmp_path):
+    # (lines 10 and 11 append to a log: printed all the same, SEMambapp's slurm_train.sh, fresh84)
     write(tmp_path, "run.sh", RUN_SH)
     got = [(f[1], f[2], f[3]) for f in scan_findings(tmp_path) if f[0] == "run.sh"]
     assert got == [(8, 14, "TRN605"), (9, 8, "TRN610")]

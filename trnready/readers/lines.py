@@ -25,7 +25,11 @@ _CONDA_CHANNELS = re.compile(r"(?m)^(?:channels|name)\s*:")
 # The arguments run to the end of the line or to a `;`, `&` or `|` outside quotes (`echo "-g|--gpus <1>"` is one
 # string: its `|` is text). Each line is its own command (re.M: `$` is every line's end).
 _ARGS = r"(?:\"(?:[^\"\\\n]|\\.)*\"|'[^'\n]*'|[^;&|>\n\"'])*"
-_ECHO = re.compile(r"(?m)(?<![\w-])(?:echo|printf)\b(?P<args>" + _ARGS + r")(?=$|;|&|\|(?!\s*(?:sudo\s+)?tee\b))")
+# Output appended to a log (`| tee -a "$LIVE_LOG"`, `>> train.log`) is still only printed: a job script's
+# `echo "CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-unset}" | tee -a "$LIVE_LOG"` sets nothing (fresh84).
+_TO_LOG = r"[^\n;&|]*?(?i:log)[^\n;&|]*$"
+_ECHO = re.compile(r"(?m)(?<![\w-])(?:echo|printf)\b(?P<args>" + _ARGS + r")(?=$|;|&|\|(?!\s*(?:sudo\s+)?tee\b)"
+                   r"|\|\s*tee\b" + _TO_LOG + r"|>>?" + _TO_LOG + ")")
 
 
 # A command group whose output goes to a file (`{` on a line of its own ... `} > "$SLURM_SCRIPT"`): its echo lines

@@ -107,3 +107,18 @@ def test_a_pick_by_if_else_only_printed_in_a_looping_script_is_thrown_away(tmp_p
         ("sweep.py", 4, "TRN242", "neuron-guarded"),
         ("sweep.py", 8, "TRN243", "unread-value"),  # shown by a print only
     ]
+
+
+def test_a_pick_of_a_named_device_nobody_reads_is_thrown_away(tmp_path):
+    # contrastive-gap's prepare_config (fresh84): the last statement picks `config_cuda_device` or the CPU and the
+    # function ends; a pick whose arm calls something (`get_device()`) may do more and stays
+    (tmp_path / "prepare.py").write_text(
+        "import torch\n"
+        "def prepare_config(gpu, get_device):\n"
+        "    config_cuda_device = 'cuda:' + str(gpu)\n"
+        "    torch.manual_seed(0)\n"
+        "    device = torch.device(config_cuda_device if torch.cuda.is_available() else 'cpu')\n"
+        "def other(gpu, get_device):\n"
+        "    device = torch.device(get_device(gpu) if torch.cuda.is_available() else 'cpu')\n")
+    found = sorted((f[1], f[5]) for f in scan_findings(tmp_path, "--show-guarded") if f[3] == "TRN243")
+    assert found == [(5, True), (7, False)]

@@ -18,6 +18,13 @@ def _device_value(v) -> bool:
         return type(v.value) is str
     if type(v) is ast.IfExp:  # `"cuda" if x.is_cuda else "cpu"`: a pick between two such values
         return _device_value(v.body) and _device_value(v.orelse)
+    if type(v) in (ast.Name, ast.Attribute, ast.JoinedStr) and not _calls(v):
+        # a name read as one arm (`config_cuda_device if torch.cuda.is_available() else "cpu"`, contrastive-gap's
+        # prepare_config, fresh84), `args.device`, an f-string: reading it does nothing else
+        return True
+    if type(v) is ast.BinOp and type(v.op) is ast.Add:  # `"cuda:" + str(gpu)`
+        return all(_device_value(x) or type(x) is ast.Call and type(x.func) is ast.Name and x.func.id == "str"
+                   and len(x.args) == 1 and not _calls(x.args[0]) for x in (v.left, v.right))
     if type(v) is ast.Call:
         f = v.func
         name = f.attr if type(f) is ast.Attribute else f.id if type(f) is ast.Name else ""
@@ -28,6 +35,10 @@ def _device_value(v) -> bool:
         return name in _QUERIES and not v.args and not v.keywords and type(f) is ast.Attribute \
             and type(f.value) is ast.Attribute and f.value.attr == "cuda"
     return False
+
+
+def _calls(v) -> bool:
+    return any(type(n) is ast.Call for n in ast.walk(v))
 
 
 def _program(ctx) -> bool:

@@ -438,3 +438,13 @@ def test_a_subclass_shadowing_the_imported_base_holds_it(tmp_path):
         ("imaginaire/trainers/base.py", 6, "TRN243", ""),
         ("imaginaire/trainers/base.py", 11, "TRN243", DEAD),
     ]
+
+
+def test_an_import_from_another_copy_names_that_copy_only(tmp_path):
+    # diffaug_SimCLR (fresh85): main.py imports PGD from attack.py, main2.py from attack2.py, a copy of it, and
+    # neither uses it. main2's import names attack2's PGD, not attack.py's: both classes are dead, while the
+    # train_step each script calls stays reported
+    assert findings(_copy(tmp_path, "script_copies")) == [
+        ("attack.py", 6, "TRN122", DEAD), ("attack.py", 6, "TRN241", DEAD), ("attack.py", 10, "TRN241", ""),
+        ("attack2.py", 6, "TRN122", DEAD), ("attack2.py", 6, "TRN241", DEAD), ("attack2.py", 10, "TRN241", ""),
+    ]

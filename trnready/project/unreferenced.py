@@ -637,7 +637,10 @@ def _mentioned(places: dict, files, text_of, py: dict, looks_up, place_of, own, 
     # is not a pure word, a folder `my-app`, is left to the text search)
     parts_of = {rel: [[w for w in p.split(".") if is_word(w)] for p in paths] for rel, (_, paths) in modules.items()}
     imported: set = set()  # modules some other file names by their file name (`import devutil` or not at all)
-    naming: dict = {}  # name -> the files (other than a definition's module) whose text mentions it
+    naming: dict = {}  # key -> the files (other than its module) whose text may mean that definition
+    homes_of: dict = {}  # name -> the modules defining it with a candidate finding
+    for k in left:
+        homes_of.setdefault(k[0], set()).add(k[1])
     handed: dict = {}  # key -> the files that only import it, never using it: re-exports
 
     def settle(key) -> None:
@@ -673,10 +676,17 @@ def _mentioned(places: dict, files, text_of, py: dict, looks_up, place_of, own, 
                 handing = sf.kind == "python" and not sf.rel.endswith("__init__.py") and not looks_up(text)
             refers, hands_on = _refers(sf, text, name, offsets, resolve, view.reexports, statements, module_paths,
                                        handing)
-            naming.setdefault(name, set()).add(sf.rel)
+            # a file importing the name only from modules that define it themselves names those definitions, not
+            # the others of that name (`from attack2 import PGD` in main2.py is no mention of attack.py's PGD:
+            # diffaug_SimCLR's copies of one script, fresh85); any other mention may mean any of them
+            targets = getattr(refers, "targets", None)
+            homes = homes_of[name]
+            meant = set().union(*targets) if targets and all(t and t <= homes for t in targets) else None
             for key in sorted(keys):
                 if hands_on is not None and hands_on(key[1]):
                     handed.setdefault(key, set()).add(sf.rel)
+                if meant is None or key[1] in meant:
+                    naming.setdefault(key, set()).add(sf.rel)
                 for i in refers(key[1]):
                     if classify_at(key, sf.rel, text, i, foreign):
                         settle(key)
@@ -701,7 +711,7 @@ def _mentioned(places: dict, files, text_of, py: dict, looks_up, place_of, own, 
     # A re-export is used when some other file names the name (perhaps importing it from the re-exporting module);
     # a name that only unused imports name is dead (CCNet's `parse_devices`, imported by engine.py, called nowhere)
     for key, via in handed.items():
-        if key in left and naming.get(key[0], set()) - via - {key[1]}:
+        if key in left and naming.get(key, set()) - via - {key[1]}:
             settle(key)
     # A module no other file names is a tool or a script nothing imports: its functions are called by hand. Not
     # those of a program that runs at import (`print(...)`, `demo.launch()` at its top level): nobody imports it
@@ -797,6 +807,7 @@ def _refers(sf, text: str, name: str, offsets: list, resolve, reexports: bool = 
         if all(_elsewhere(t, home) for t in targets):
             return [i for i in loose if not inside(i)]
         return used_here
+    refers.targets = targets  # type: ignore[attr-defined]
     # the name reaches `home` only through this file's unused import: a re-export, followed by the caller
     hands_on = (lambda home: not all(_elsewhere(t, home) for t in targets)) if handing else None
     return refers, hands_on

@@ -234,3 +234,15 @@ def test_a_mask_by_its_name_on_one_axis_of_the_index():
              "known only at run time")
     got = findings("mask_named_axis_hit.py")
     assert {(line, col, rule) for _, line, col, rule, _, msg in got if msg == named} == {(6, 12, "TRN104")}
+
+
+def test_a_list_of_device_ids_written_elsewhere_is_a_place_of_the_trainer_finding(tmp_path):
+    # Astro-SimCLR (blind85): `gpus = [0]` at the top of each script, then `pl.Trainer(gpus=gpus)` in main(): the
+    # list is the line to change, a place of the call's finding
+    (tmp_path / "iter_clr.py").write_text(
+        "import pytorch_lightning as pl\n\ngpus = [0]\n\n\ndef main(model):\n"
+        "    pl.Trainer(\n        max_epochs=3,\n        gpus=gpus,\n    ).fit(model)\n")
+    proc = run_cli("scan", tmp_path, "--format", "json", "--no-cache", "--exit-zero")
+    got = [(f["line"], f["column"], f["rule"], [(o["line"], o["column"]) for o in f.get("occurrences", ())])
+           for f in json.loads(proc.stdout)["findings"] if f["rule"] == "TRN247"]
+    assert got == [(7, 5, "TRN247", [(3, 8)])]

@@ -857,6 +857,10 @@ def _local_attribute(ctx: FileContext, expr: ast.Attribute, scope, call: ast.Cal
 def _written_literal(ctx, p, pairs, first: int, last: int):
     """The flagged literal among (value, origin) pairs that another statement of the function writes
     (`backend = "nccl"`, `args.dist_backend = "nccl"` above the call): the place a reader edits, or None."""
+    for v, o in pairs:
+        if v is LIST and p.op in ("not-equals", "is-not-none") and type(o) in (ast.List, ast.Tuple) and o.elts \
+                and not first <= o.lineno <= last and _assigned(ctx, o):
+            return o  # `gpus = [0]`, then `Trainer(gpus=gpus)`: a list of device ids is neither 0 nor None
     return next((o for v, o in pairs if v is not UNKNOWN and v is not LIST and _holds(p, True, [v])
                  and type(o) is ast.Constant and not first <= o.lineno <= last and _assigned(ctx, o)), None)
 

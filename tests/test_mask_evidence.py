@@ -129,3 +129,29 @@ def test_a_strided_slice_of_a_mask_named_name_is_a_mask(tmp_path):
     found = [f[1:5] for f in scan_findings(tmp_path)]
     assert found == [(5, 9, "TRN104", "Indexing with `grid_mask`, a mask by its name: a boolean mask keeps one row "
                                       "per True value, a size known only at run time")]
+
+
+def test_a_loop_variable_is_the_loop_row_whatever_else_binds_the_name(tmp_path):
+    # manifold-contrastive's notebook (fresh84): one cell binds `idx = y == 3` (a mask), a later plotting cell loops
+    # `for idx in range(len(means))` and reads `means[idx]`, and a training cell loops over a permutation's rows.
+    # The loops hand out positions; the mask is still a mask outside them, and a name assigned inside the loop
+    # follows that assignment
+    (tmp_path / "train.py").write_text(
+        "import torch\n"
+        "model = torch.nn.Linear(4, 2).to('cuda')\n"
+        "y = torch.randint(0, 5, (100,), device='cuda')\n"
+        "z = torch.randn(100, 4, device='cuda')\n"
+        "idx = y == 3\n"
+        "loss = model(z[idx]).sum()\n"
+        "perm = torch.randperm(len(z)).view(-1, 10)\n"
+        "for idx in perm:\n"
+        "    loss = loss + model(z[idx]).sum()\n"
+        "means = [1.0, 2.0, 3.0]\n"
+        "for idx in range(len(means)):\n"
+        "    print(means[idx])\n"
+        "for i in range(3):\n"
+        "    idx = y == i\n"
+        "    loss = loss + model(z[idx]).sum()\n"
+        "loss.backward()\n")
+    got = [(f[1], f[2]) for f in scan_findings(tmp_path) if f[4] == MASK]
+    assert got == [(6, 14), (15, 25)]

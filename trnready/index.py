@@ -75,7 +75,7 @@ def _lines(stmts: list) -> tuple:
 
 class Scope:
     __slots__ = ("kind", "parent", "bindings", "stars", "globals", "self_name", "cls", "self_attrs", "bases", "rows",
-                 "items")
+                 "items", "loops")
 
     def __init__(self, kind: str, parent: "Scope | None"):
         self.kind = kind  # module | class | function | comprehension
@@ -91,6 +91,8 @@ class Scope:
         self.rows: dict | None = None
         # `results[j] = np.concatenate(...)`: name -> the values its items are assigned in this scope (or None)
         self.items: dict | None = None
+        # `for idx in range(n):` loops of this scope: (the names its target binds, first line, last line)
+        self.loops: list | None = None
 
     def bind(self, name: str, binding: Binding) -> None:
         lst = self.bindings.get(name)
@@ -876,6 +878,11 @@ class Indexer:
     def v_for(self, node, scope: Scope) -> None:
         self.visit(node.iter, scope)
         target, it = node.target, node.iter
+        names = tuple(n.id for n in ast.walk(target) if type(n) is ast.Name)
+        if names:
+            if scope.loops is None:
+                scope.loops = []
+            scope.loops.append((names, node.lineno, node.end_lineno or node.lineno))
         if (type(it) is ast.Call and type(it.func) is ast.Name and it.func.id == "enumerate" and it.args
                 and type(target) is ast.Tuple and len(target.elts) == 2):
             self._bind_target(target.elts[0], scope, None)

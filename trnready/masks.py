@@ -87,10 +87,40 @@ def is_mask(expr: ast.expr, scope: Scope, resolver, depth: int = 0, negated: dic
         bindings = _reaching(resolver.lookup(scope, expr.id), expr)
         if not bindings:
             return False
+        if _loop_variable(bindings, expr):
+            return False  # `for idx in range(n): plt.text(..., mean[idx])`, whatever else the file binds to `idx`
         return any(b.kind in ("expr", "call") and isinstance(b.value, ast.expr)
                    and is_mask(b.value, b.scope, resolver, depth + 1, negated, attrs)
                    or b.kind == "local" and _mask_row(expr.id, b.scope, resolver, depth, negated, attrs)
                    for b in bindings)
+    return False
+
+
+def _loop_variable(bindings, use) -> bool:
+    """The use sits in a `for` loop of the name's scope whose target binds the name, and no assignment of the name
+    lies inside that loop: the loop's row is what the use reads. Only a row of zipped values is followed further
+    (`_mask_row`); a loop over `range(...)`, `enumerate(...)` or a permutation's rows (`for idx in perm:` with
+    `perm = torch.randperm(n).view(-1, 1000)`) hands out positions. A notebook or script binds many names at its
+    top level more than once (`idx = y == c` in one cell, `for idx in range(3):` in another; manifold-contrastive's
+    plotting cell, fresh84)."""
+    at = getattr(use, "lineno", None)
+    if at is None:
+        return False
+    name = use.id
+    scopes = {id(b.scope): b.scope for b in bindings}
+    for scope in scopes.values():
+        loops = getattr(scope, "loops", None)
+        if not loops:
+            continue
+        spans = [(first, last) for names, first, last in loops if name in names and first <= at <= last]
+        if not spans:
+            continue
+        first, last = max(spans)  # the innermost loop holding the use
+        if getattr(scope, "rows", None) and name in scope.rows:
+            return False  # a row of zipped values: `_mask_row` decides
+        inside = [b for b in bindings if b.scope is scope and isinstance(b.value, ast.expr)
+                  and b.kind != "elem" and first <= getattr(b.value, "lineno", 0) <= last]
+        return not inside
     return False
 
 

@@ -111,6 +111,7 @@ SNAPSHOT = [
     ('launch/modules/launcher.yaml', 3, 24, 'TRN611', 'CUDA toolkit loaded as an environment module, chosen by CUDA_HOME or installed on the host: `cudnn/v8.4.1.50-cuda.11.6`'),
     ('launch/modules/launcher.yaml', 3, 50, 'TRN615', 'NCCL loaded as an environment module: `NCCL/2.11.4-6-cuda.11.6`'),
     ('launch/multinode.slurm', 5, 9, 'TRN610', 'GPU resource request in a job, container or cluster definition: `--gpus-per-task=8`'),
+    ('launch/multinode.slurm', 7, 8, 'TRN277', 'NCCL variable set for the job: `NCCL_ASYNC_ERROR_HANDLING`'),
     ('launch/multinode.slurm', 8, 43, 'TRN613', 'Processes per node sized for the GPUs of a node: `8`'),
     ('launch/own_flags/amp_train.py', 15, 14, 'TRN251', 'torch.cuda.amp (autocast, GradScaler, custom_fwd / custom_bwd): `torch.cuda.amp`; switched on by `--use_amp` at launch/own_flags/run_amp.sh:6 (read in `args.use_amp` at line 15)'),
     ('launch/own_flags/amp_train.py', 16, 10, 'TRN253', 'autocast or custom_fwd / custom_bwd on the "cuda" device: `torch.autocast`'),

@@ -32,6 +32,10 @@ EXPECTED = {
     ("docker/Dockerfile", 5, "TRN302"): [],  # ENV FORCE_CUDA="1"
     ("docker/Dockerfile", 6, "TRN504"): [(8, "TRN302")],  # apex clone; its --cuda_ext build is the same thing
     ("docker/Dockerfile", 10, "TRN501"): [],  # FLASH_ATTENTION_FORCE_BUILD=TRUE
+    # NCCL variables a launcher exports: TRN277 advisories since session 57, as when Python sets them (they were
+    # look-alikes here before; 8 of 9 recall labels and 10 of 18 TRN277 verdicts count them as items)
+    ("examples/run_grpo.sh", 3, "TRN277"): [],  # export NCCL_DEBUG=INFO
+    ("examples/run_grpo.sh", 4, "TRN277"): [],  # export NCCL_NVLS_ENABLE=1
     ("examples/run_grpo.sh", 8, "TRN291"): [],  # actor_rollout_ref.rollout.name=vllm
     ("examples/run_grpo.sh", 10, "TRN292"): [],  # model.use_liger=True
     ("examples/run_grpo.sh", 12, "TRN610"): [],  # trainer.n_gpus_per_node=8
@@ -65,8 +69,7 @@ def test_every_expected_finding_and_nothing_else(report):
 def test_lookalikes_stay_clean(report):
     lines = {(f["path"], f["line"]) for f in report if not f.get("guarded")}
     lines |= {(f["path"], o["line"]) for f in report for o in f.get("occurrences") or ()}
-    for place in [("examples/run_grpo.sh", 3), ("examples/run_grpo.sh", 4),  # NCCL_* tuning: labelled look-alikes
-                  ("examples/run_grpo.sh", 5),  # commented export
+    for place in [("examples/run_grpo.sh", 5),  # commented export
                   ("examples/run_grpo.sh", 15), ("examples/run_grpo.sh", 16), ("examples/run_grpo.sh", 17),
                   ("examples/run_grpo.sh", 18),  # rollout.name=hf, use_liger=False, n_gpus_per_node=0, echo
                   ("examples/run_sft.sh", 3), ("examples/run_sft.sh", 6), ("examples/run_sft.sh", 10),

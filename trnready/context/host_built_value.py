@@ -389,10 +389,8 @@ class _Kinds:
                 # torch.tensor's data is Python values, the legacy constructors build on the CPU by type, and the
                 # other factories take sizes and ranges: all build on the default device, the CPU
                 return HOST
-            listed = call.args[0] if tail in _JOINS and call.args else None
-            if type(listed) is ast.Subscript:
-                listed = listed.value
-            if type(listed) is ast.Name:
+            listed = _joined_list(self.ctx, call) if tail in _JOINS else None
+            if listed is not None:
                 # a list of the function (or script) started empty and filled only with `x.detach().cpu()`:
                 # `z0_list.append(z0.detach().cpu())` in a loop, then `torch.cat(z0_list)` (manifold-contrastive)
                 owner = next((fn.fn for fn in self.functions if listed.id in fn.bound), None)
@@ -465,17 +463,23 @@ def _returns_host(ctx, call, depth: int) -> bool:
 _JOINS = ("cat", "concat", "concatenate", "stack")
 
 
+def _joined_list(ctx, e):
+    """The list name a torch join reads (`torch.cat(parts)`, `torch.stack(c_save[-n:])`: its last entries), or None
+    when `e` is no such call."""
+    if type(e) is not ast.Call or not e.args or not _torch_name(ctx, e.func).endswith(tuple("." + j for j in _JOINS)):
+        return None
+    listed = e.args[0]
+    if type(listed) is ast.Subscript and type(listed.slice) is ast.Slice:
+        listed = listed.value
+    return listed if type(listed) is ast.Name else None
+
+
 def _joined_on_host(ctx, fn, e) -> bool:
     """`torch.cat(parts)` (`stack`, ...) of a list the function starts empty and fills only with values moved to the
     host: `all_logits.append(logits.cpu())` in the loop of an evaluation helper that collects predictions
     (TIDAL's `collect_predictions`, fresh82), then joins them on the CPU."""
-    if type(e) is not ast.Call or not e.args \
-            or not _torch_name(ctx, e.func).endswith(tuple("." + j for j in _JOINS)):
-        return False
-    listed = e.args[0]
-    if type(listed) is ast.Subscript and type(listed.slice) is ast.Slice:
-        listed = listed.value  # the last entries of the list: `torch.cat(c_save[-interval:])`
-    if type(listed) is not ast.Name:
+    listed = _joined_list(ctx, e)
+    if listed is None:
         return False
     name = listed.id
     up = parent_of(ctx, e)
@@ -489,9 +493,8 @@ def _joined_on_host(ctx, fn, e) -> bool:
                 continue
             up = parent_of(ctx, n)
             if type(up) is ast.Assign and n in up.targets:
-                v = up.value
-                if v is e or type(v) is ast.Call and v.args and type(v.args[0]) is ast.Name \
-                        and v.args[0].id == name and _torch_name(ctx, v.func).endswith(tuple("." + j for j in _JOINS)):
+                joined = _joined_list(ctx, up.value)
+                if joined is not None and joined.id == name:
                     continue  # the list's name re-bound to the joined tensor: `z0_list = torch.concat(z0_list)`
                 if not (type(up.value) is ast.List and not up.value.elts):
                     return False

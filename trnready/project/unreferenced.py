@@ -674,12 +674,11 @@ def _mentioned(places: dict, files, text_of, py: dict, looks_up, place_of, own, 
                 module_paths = _module_path_spans(text) if "import" in text else []
             if handing is None:
                 handing = sf.kind == "python" and not sf.rel.endswith("__init__.py") and not looks_up(text)
-            refers, hands_on = _refers(sf, text, name, offsets, resolve, view.reexports, statements, module_paths,
-                                       handing)
+            refers, hands_on, targets = _refers(sf, text, name, offsets, resolve, view.reexports, statements,
+                                                module_paths, handing)
             # a file importing the name only from modules that define it themselves names those definitions, not
             # the others of that name (`from attack2 import PGD` in main2.py is no mention of attack.py's PGD:
             # diffaug_SimCLR's copies of one script, fresh85); any other mention may mean any of them
-            targets = getattr(refers, "targets", None)
             homes = homes_of[name]
             meant = set().union(*targets) if targets and all(t and t <= homes for t in targets) else None
             for key in sorted(keys):
@@ -752,9 +751,9 @@ def _runs_at_import(text: str, setup: frozenset) -> bool:
 
 def _refers(sf, text: str, name: str, offsets: list, resolve, reexports: bool = False, statements=None,
             module_paths=None, handing: bool = False):
-    """(`refers`, `hands_on`). `refers(home)`: the offsets among `offsets` (the mentions of `name` in the file `sf`)
-    that may refer to the definition of `name` in the module `home`. In Python a bare name refers to what the file
-    binds to it:
+    """(`refers`, `hands_on`, `targets`). `refers(home)`: the offsets among `offsets` (the mentions of `name` in the
+    file `sf`) that may refer to the definition of `name` in the module `home`. In Python a bare name refers to what
+    the file binds to it:
 
     - a file with its own module-level `def name` / `class name` (a copy of the module in a sibling project of a
       monorepo, `super(Name, self)` in it) refers to its own definition, unless some import statement of it names
@@ -776,10 +775,11 @@ def _refers(sf, text: str, name: str, offsets: list, resolve, reexports: bool = 
     `handing`: the file is a plain module that looks no name up. An import of the name that the file never uses
     (CCNet's `engine.py` imports `parse_devices` and never calls it) counts for nothing here: `hands_on(home)` says
     the name reaches `home` only through it, and the caller follows it as a re-export, used only when some other
-    file names the name (`_mentioned`); None when the file has no such import.
+    file names the name (`_mentioned`); None when the file has no such import. `targets`: for each import statement
+    of the name, the project files its module resolves to (None when the file has none).
     """
     if sf.kind != "python":
-        return (lambda home: offsets), None
+        return (lambda home: offsets), None, None
     paths = module_paths if module_paths is not None else _module_path_spans(text) if "import" in text else []
     if paths:
         # `from model.data_parallel import DataParallel` names the module data_parallel.py, never a function of it
@@ -788,15 +788,15 @@ def _refers(sf, text: str, name: str, offsets: list, resolve, reexports: bool = 
     if reexports:
         spans = [(a, b) for a, b, _ in name_imports(text, name, statements)]
         code = [i for i in offsets if not any(a <= i < b for a, b in spans) and not (i and text[i - 1] in "'\"")]
-        return (lambda home: code), None
+        return (lambda home: code), None, None
     imports = name_imports(text, name, statements)
     spans = [(a, b) for a, b, _ in imports]
     inside = lambda i: any(a <= i < b for a, b in spans)  # noqa: E731
     loose = [i for i in offsets if i and text[i - 1] in ".'\""]
     if not imports:
         if defines_at_top(text, name) and not imports_name(text, name):
-            return (lambda home: loose), None
-        return every, None
+            return (lambda home: loose), None, None
+        return every, None, None
     targets = [resolve(sf.rel, module) for _, _, module in imports]
     rest = [i for i in offsets if not inside(i)]
     # an import under another name (`from lm.model import Attention as BaseAttention`) is used through the alias
@@ -807,10 +807,9 @@ def _refers(sf, text: str, name: str, offsets: list, resolve, reexports: bool = 
         if all(_elsewhere(t, home) for t in targets):
             return [i for i in loose if not inside(i)]
         return used_here
-    refers.targets = targets  # type: ignore[attr-defined]
     # the name reaches `home` only through this file's unused import: a re-export, followed by the caller
     hands_on = (lambda home: not all(_elsewhere(t, home) for t in targets)) if handing else None
-    return refers, hands_on
+    return refers, hands_on, targets
 
 
 _FROM_PATH = re.compile(r"^[ \t]*from[ \t]+([\w.]+)[ \t]+import\b", re.M)

@@ -39,19 +39,19 @@ _GROUP_OPEN = re.compile(r"^[ \t]*\{[ \t]*(?:#.*)?$")
 _GROUP_CLOSE = re.compile(r"^[ \t]*\}[ \t]*(?P<out>>>?|\|[ \t]*(?:sudo[ \t]+)?tee\b)?")
 
 
-def _written_groups(text: str) -> list:
-    """(start, end) character spans of the command groups whose output is redirected to a file."""
-    spans, stack, pos = [], [], 0
-    for line in text.splitlines(keepends=True):
+def _written_groups(lines: list[str]) -> list:
+    """(first, last) 0-based line indexes, the closing line excluded, of the command groups whose output is
+    redirected to a file."""
+    spans, stack = [], []
+    for i, line in enumerate(lines):
         if _GROUP_OPEN.match(line):
-            stack.append(pos)
+            stack.append(i)
         elif stack:
             m = _GROUP_CLOSE.match(line)
             if m:
                 start = stack.pop()
                 if m.group("out"):
-                    spans.append((start, pos))
-        pos += len(line)
+                    spans.append((start, i))
     return spans
 
 
@@ -59,7 +59,13 @@ def quiet_echo(text: str) -> str:
     """Blank the arguments of echo/printf commands that only print (same length: columns stay put)."""
     if "echo" not in text and "printf" not in text:
         return text
-    kept = _written_groups(text) if "}" in text else []
+    kept: list = []
+    if "}" in text:
+        lines = text.splitlines(keepends=True)
+        starts = [0]
+        for line in lines:
+            starts.append(starts[-1] + len(line))
+        kept = [(starts[a], starts[b]) for a, b in _written_groups(lines)]
 
     def blank(m) -> str:
         if any(a <= m.start() < b for a, b in kept):
@@ -121,16 +127,7 @@ _ECHO_LINE = re.compile(r"^(?P<pre>(?:.*?(?:&&|\|\||;)[ \t]*)?[ \t]*(?:echo|prin
 
 def _written_lines(lines: list[str]) -> set:
     """1-based numbers of the lines inside command groups whose output is redirected to a file (_written_groups)."""
-    text = "".join(ln + "\n" for ln in lines)
-    spans = _written_groups(text)
-    if not spans:
-        return set()
-    out, pos = set(), 0
-    for n, ln in enumerate(lines, 1):
-        if any(a <= pos < b for a, b in spans):
-            out.add(n)
-        pos += len(ln) + 1
-    return out
+    return {n + 1 for a, b in _written_groups(lines) for n in range(a, b)}
 
 
 def _echoed(ln: str) -> str:
